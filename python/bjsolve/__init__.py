@@ -1,0 +1,16 @@
+"""bjsolve: exact blackjack analysis.
+
+>>> import bjsolve
+>>> rules = bjsolve.Rules(decks=6)
+>>> bjsolve.dealer_probabilities(rules, "6")[  "bust"]      # doctest: +SKIP
+>>> sol = bjsolve.solve(rules)
+>>> sol.expected_value                                   # doctest: +SKIP
+"""
+from .dealer import DealerOutcomes, dealer_probabilities, dealer_table
+from .rules import Rules
+from .shoe import Shoe
+from .solve import ActionValues, Solution, solve
+
+__all__ = ["Rules", "Shoe", "dealer_probabilities", "dealer_table", "DealerOutcomes",
+           "solve", "Solution", "ActionValues"]
+__version__ = "0.1.0"

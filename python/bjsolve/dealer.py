@@ -1,0 +1,111 @@
+"""Dealer outcome probabilities (exact card removal, or an infinite shoe)."""
+from __future__ import annotations
+
+from bjcore import dealer_trie
+
+from .ranks import counts_of, hand_total, ranks
+from .rules import Rules
+from .shoe import Shoe
+
+OUTCOMES = (17, 18, 19, 20, 21, "bust", "blackjack")
+
+
+class DealerOutcomes(dict):
+    """Mapping outcome -> probability: keys 17..21, "bust", "blackjack".
+
+    ``21`` excludes the two-card natural.  ``given_no_blackjack`` says whether the
+    probabilities are conditioned on the dealer not holding a natural.
+    """
+
+    def __init__(self, values, *, dealer, given_no_blackjack):
+        super().__init__(values)
+        self.dealer = dealer
+        self.given_no_blackjack = given_no_blackjack
+
+    def __repr__(self):
+        body = ", ".join(f"{k!r}: {v:.6f}" for k, v in self.items())
+        measure = "given no dealer blackjack" if self.given_no_blackjack else "unconditioned"
+        return f"DealerOutcomes(dealer={self.dealer}, {measure}, {{{body}}})"
+
+
+def resolve_shoe(rules: Rules, shoe: Shoe | None) -> Shoe:
+    """The analysis shoe: ``shoe`` if given, else the full shoe of ``rules.decks``."""
+    if shoe is None:
+        return Shoe.decks(rules.decks)
+    if not isinstance(shoe, Shoe):
+        raise TypeError(f"shoe must be a bjsolve.Shoe, got {type(shoe).__name__}")
+    return shoe
+
+
+def _can_run_out(start, left, hit_soft_17) -> bool:
+    """Whether some draw order leaves the dealer needing a card the shoe lacks."""
+    if sum(start) + sum(r * c for r, c in enumerate(left, 1)) > 16:
+        return False  # drawing every card left reaches hard 17: the dealer always finishes
+    seen = set()
+
+    def still_drawing(cards, rest):
+        key = (tuple(sorted(cards)), rest)
+        if key in seen:
+            return False
+        seen.add(key)
+        total, soft = hand_total(cards)
+        if not (total <= 16 or (hit_soft_17 and soft and total == 17)):
+            return False
+        if sum(rest) == 0:
+            return True
+        return any(still_drawing(cards + (r + 1,), rest[:r] + (rest[r] - 1,) + rest[r + 1:])
+                   for r in range(10) if rest[r])
+
+    return still_drawing(tuple(start), tuple(left))
+
+
+def dealer_probabilities(rules: Rules, dealer, *, shoe: Shoe | None = None, removed=(),
+                         given_no_blackjack: bool = False) -> DealerOutcomes:
+    """The dealer's final-outcome probabilities.
+
+    rules: a ``Rules`` (``hit_soft_17`` and ``decks`` matter here).
+    dealer: the upcard, or a tuple of the dealer's cards (both exposed cards, or any
+        partial dealer hand).
+    shoe: the shoe the cards are dealt from (default: the full shoe of ``rules.decks``);
+        the dealer's cards and ``removed`` (e.g. the player's hand) are taken out of it.
+    given_no_blackjack: condition on the dealer not holding a natural (the peek measure).
+
+    Returns a ``DealerOutcomes`` mapping 17..21, "bust", "blackjack" -> probability,
+    summing to 1.
+    """
+    if not isinstance(rules, Rules):
+        raise TypeError(f"rules must be a bjsolve.Rules, got {type(rules).__name__}")
+    cards = ranks(dealer, field="dealer")
+    if not cards:
+        raise ValueError("dealer: give an upcard or a tuple of the dealer's cards")
+    if hand_total(cards)[0] > 21 and sum(cards) > 21:
+        raise ValueError(f"dealer: the hand {cards} is already bust")
+    out_cards = ranks(removed, field="removed") if removed != () else ()
+    source = resolve_shoe(rules, shoe)
+    left = source.remove(*(cards + out_cards)) if (cards + out_cards) else source
+    trie = dealer_trie(cards, rules.hit_soft_17)
+    if source.is_infinite:
+        probs = trie.distribution(left.kernel_weights(), True)
+    else:
+        if _can_run_out(cards, left.counts, rules.hit_soft_17):
+            raise ValueError(f"shoe too small: the dealer holding {cards} could run out of cards "
+                             f"(cards left {list(left.counts)})")
+        probs = trie.distribution(left.kernel_weights(), False)
+    values = dict(zip((17, 18, 19, 20, 21, "blackjack", "bust"), (float(p) for p in probs)))
+    if given_no_blackjack:
+        natural = values["blackjack"]
+        if natural >= 1.0:
+            raise ValueError(f"dealer: {cards} is a natural; it cannot be conditioned away")
+        values = {k: (0.0 if k == "blackjack" else v / (1.0 - natural)) for k, v in values.items()}
+        values["bust"] = max(0.0, 1.0 - sum(values[k] for k in (17, 18, 19, 20, 21)))
+    ordered = {k: values[k] for k in OUTCOMES}
+    return DealerOutcomes(ordered, dealer=cards if len(cards) > 1 else cards[0],
+                          given_no_blackjack=given_no_blackjack)
+
+
+def dealer_table(rules: Rules, *, shoe: Shoe | None = None, given_no_blackjack: bool = False):
+    """Outcome probabilities for every upcard: {upcard: DealerOutcomes} in print order."""
+    from .ranks import UPCARD_ORDER
+    source = resolve_shoe(rules, shoe)
+    return {u: dealer_probabilities(rules, u, shoe=source, given_no_blackjack=given_no_blackjack)
+            for u in UPCARD_ORDER if source.is_infinite or source.counts[u - 1] > 0}

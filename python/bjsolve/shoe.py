@@ -1,0 +1,130 @@
+"""Shoes: how many cards of each rank are left (or an infinite shoe)."""
+from __future__ import annotations
+
+import math
+import numbers
+from fractions import Fraction
+
+from .ranks import RANK_LABELS, counts_of, ranks
+
+STANDARD_DECK = (4, 4, 4, 4, 4, 4, 4, 4, 4, 16)
+
+
+class Shoe:
+    """Counts per rank, ordered A, 2, ..., 9, T (ten-valued cards pooled).
+
+    ``Shoe.decks(n)`` is n standard decks, ``Shoe(counts)`` any composition,
+    ``Shoe.infinite()`` an infinite shoe (every draw independent; rank probabilities
+    4/52 each and 16/52 for tens unless given).  Shoes are immutable: ``remove`` and
+    ``add`` return new shoes.
+    """
+
+    __slots__ = ("_counts", "_infinite")
+
+    def __init__(self, counts, *, _infinite: bool = False):
+        counts = tuple(counts)
+        if len(counts) != 10:
+            raise ValueError(f"Shoe needs 10 counts (A, 2..9, T), got {len(counts)}")
+        clean = []
+        for label, c in zip(RANK_LABELS, counts):
+            if isinstance(c, bool) or not isinstance(c, numbers.Real) or not math.isfinite(c):
+                raise TypeError(f"Shoe count for {label} must be a number, got {c!r}")
+            if c < 0:
+                raise ValueError(f"Shoe count for {label} must be >= 0, got {c!r}")
+            if not _infinite and c != int(c):
+                raise ValueError(f"Shoe count for {label} must be a whole number, got {c!r}")
+            clean.append(c if _infinite else int(c))
+        if sum(clean) <= 0:
+            raise ValueError("Shoe holds no cards")
+        self._counts = tuple(clean)
+        self._infinite = _infinite
+
+    @classmethod
+    def decks(cls, n) -> "Shoe":
+        """n standard 52-card decks; ``math.inf`` gives the infinite shoe."""
+        if n == math.inf:
+            return cls.infinite()
+        if isinstance(n, bool) or not isinstance(n, numbers.Real) or n != int(n) or n < 1:
+            raise ValueError(f"decks must be a positive whole number or math.inf, got {n!r}")
+        return cls([c * int(n) for c in STANDARD_DECK])
+
+    @classmethod
+    def infinite(cls, proportions=STANDARD_DECK) -> "Shoe":
+        """An infinite shoe whose rank probabilities are proportional to ``proportions``."""
+        return cls(proportions, _infinite=True)
+
+    @property
+    def is_infinite(self) -> bool:
+        return self._infinite
+
+    @property
+    def counts(self) -> tuple:
+        """Counts A..T (for an infinite shoe: the proportions)."""
+        return self._counts
+
+    def count(self, card) -> int:
+        (r,) = ranks(card, field="card")
+        return self._counts[r - 1]
+
+    def __len__(self) -> int:
+        if self._infinite:
+            raise TypeError("an infinite shoe has no length; use Shoe.size (math.inf)")
+        return sum(self._counts)
+
+    @property
+    def size(self) -> float:
+        return math.inf if self._infinite else sum(self._counts)
+
+    def probabilities(self) -> tuple[float, ...]:
+        """Chance that the next card is each rank A..T."""
+        total = sum(self._counts)
+        return tuple(c / total for c in self._counts)
+
+    def exact_probabilities(self) -> tuple[Fraction, ...]:
+        total = sum(Fraction(c) for c in self._counts)
+        return tuple(Fraction(c) / total for c in self._counts)
+
+    def remove(self, *cards) -> "Shoe":
+        """The shoe without these cards (no change for an infinite shoe)."""
+        removed = ranks(cards[0] if len(cards) == 1 and not isinstance(cards[0], (int, str))
+                        else cards, field="removed")
+        if self._infinite:
+            return self
+        have = list(self._counts)
+        for r, k in enumerate(counts_of(removed)):
+            if k > have[r]:
+                raise ValueError(f"cannot remove {k} x {RANK_LABELS[r]}: the shoe holds {have[r]}")
+            have[r] -= k
+        return Shoe(have)
+
+    def add(self, *cards) -> "Shoe":
+        """The shoe with these cards put back (no change for an infinite shoe)."""
+        added = ranks(cards[0] if len(cards) == 1 and not isinstance(cards[0], (int, str))
+                      else cards, field="added")
+        if self._infinite:
+            return self
+        have = list(self._counts)
+        for r, k in enumerate(counts_of(added)):
+            have[r] += k
+        return Shoe(have)
+
+    def kernel_weights(self) -> list[float]:
+        """What the kernels take: counts, or probabilities for an infinite shoe."""
+        return list(self.probabilities()) if self._infinite else [float(c) for c in self._counts]
+
+    def __eq__(self, other):
+        return (isinstance(other, Shoe) and self._infinite == other._infinite
+                and self._counts == other._counts)
+
+    def __hash__(self):
+        return hash((self._counts, self._infinite))
+
+    def __repr__(self):
+        if self._infinite:
+            if self._counts == STANDARD_DECK:
+                return "Shoe.infinite()"
+            return f"Shoe.infinite({list(self._counts)})"
+        for n in range(1, 100):
+            if self._counts == tuple(c * n for c in STANDARD_DECK):
+                return f"Shoe.decks({n})"
+        return f"Shoe({list(self._counts)})"

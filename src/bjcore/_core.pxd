@@ -1,0 +1,131 @@
+# Declarations shared by the compiled core (see _core.pyx for the maths).
+from libc.stdint cimport uint64_t, int8_t, int32_t
+from libcpp.unordered_map cimport unordered_map
+from libcpp.vector cimport vector
+
+
+cdef enum:
+    N_RANKS = 10          # ranks 1..10 stored at index 0..9 (ten-valued cards pooled)
+    MAX_DEPTH = 32        # longest dealer draw sequence the trie can hold
+    N_DEALER = 6          # stored dealer outcomes: 17, 18, 19, 20, 21, blackjack
+    MAX_A = 8             # split recursion tables (a, b < MAX_A)
+    # packed hand keys: 5 bits per rank count (ranks 0..9), then the split context
+    COUNT_BITS = 5
+    PAIR_SHIFT = 50
+    EXTRA_SHIFT = 54
+    KIND_SHIFT = 58
+
+# Actions, in the fixed order used to break ties (earlier wins).
+cdef enum:
+    ACT_STAND = 0
+    ACT_HIT = 1
+    ACT_DOUBLE = 2
+    ACT_SPLIT = 3
+    ACT_SURRENDER = 4
+    ACT_NONE = 7
+
+# Post-split strategy classes.
+cdef enum:
+    SPLIT_CDZ = 0
+    SPLIT_CDP1 = 1
+    SPLIT_CDP = 2
+    SPLIT_POLICY = 3      # a user strategy (frozen decisions) drives every choice
+
+# Kinds of decision a user policy is consulted for.
+cdef enum:
+    KIND_START = 0        # the original two cards (split and surrender may be allowed)
+    KIND_LATER = 1        # any later decision of an unsplit hand
+    KIND_SPLIT = 2        # any decision of a split hand
+
+
+cdef struct RuleParams:
+    int hit_soft_17
+    int double_min_total     # 0 for any total; 9 or 10 for D9 / D10
+    int double_soft
+    int double_any_cards
+    int double_after_split
+    int max_split_hands
+    int resplit_aces
+    int hit_split_aces
+    int late_surrender
+    double blackjack_payout
+    int split_class
+
+
+cdef struct HandValues:
+    # Unconditioned values of one hand in one context; NaN until computed.
+    double stand
+    double hit
+    double double_
+
+
+cdef class DealerTrie:
+    """Every dealer draw composition from one starting hand, as a pre-order trie."""
+    cdef readonly int n_nodes
+    cdef int8_t[::1] rank        # rank index (0..9) of the card added at this node
+    cdef int8_t[::1] prior       # cards of that rank already in the composition
+    cdef int8_t[::1] depth       # number of cards drawn
+    cdef int8_t[::1] outcome     # 0..4 for 17..21, 5 natural, -1 none (bust is the complement)
+    cdef double[::1] mult        # orderings of this composition that end here
+    cdef int32_t[::1] skip       # index just past this node's subtree
+
+    cdef void evaluate(self, const double* weights, double total, bint infinite,
+                       double* out) noexcept nogil
+
+
+cdef class UpcardEngine:
+    cdef readonly int upcard          # rank 1..10
+    cdef RuleParams rules
+    cdef double shoe[N_RANKS]         # analysis shoe S (counts, or probabilities if infinite)
+    cdef double shoe_size
+    cdef bint infinite
+    cdef DealerTrie trie
+
+    # current hand state, mutated in place by the recursion
+    cdef int cnt[N_RANKS]
+    cdef int hard_sum
+    cdef int n_cards
+    cdef int pair_rank                # 0 for an unsplit hand, else the split pair's rank
+    cdef int extra                    # e: extra pair cards known to be gone
+    cdef uint64_t hand_key
+
+    cdef unordered_map[uint64_t, int] dealer_index
+    cdef vector[double] dealer_store
+    cdef unordered_map[uint64_t, int] value_index
+    cdef vector[HandValues] value_store
+    cdef unordered_map[uint64_t, int8_t] policy
+    cdef int policy_missing
+
+    cdef double split_cache[N_RANKS]
+
+    cdef void clear_hand(self) noexcept nogil
+    cdef void add(self, int r) noexcept nogil
+    cdef void remove(self, int r) noexcept nogil
+    cdef int total(self) noexcept nogil
+    cdef bint is_soft(self) noexcept nogil
+    cdef bint is_natural(self) noexcept nogil
+    cdef uint64_t removed_key(self) noexcept nogil
+    cdef uint64_t context_key(self) noexcept nogil
+    cdef void remaining(self, double* n) noexcept nogil
+    cdef void next_card_weights(self, double* pi) noexcept nogil
+    cdef double hole_natural_chance(self, const double* pi) noexcept nogil
+    cdef const double* dealer_for_current(self) noexcept nogil
+    cdef int lookup(self) noexcept nogil
+    cdef double stand_value(self) noexcept nogil
+    cdef double hit_value(self) noexcept nogil
+    cdef double double_value(self) noexcept nogil
+    cdef double get(self, int action) noexcept nogil
+    cdef int may_double(self) noexcept nogil
+    cdef int choose(self, double st, double ht, double dd, int double_ok) noexcept nogil
+    cdef int policy_action(self, int kind) noexcept nogil
+    cdef int optimal_unsplit_choice(self, int double_ok) noexcept nogil
+    cdef double continuation(self) noexcept nogil
+    cdef int hands_limit(self, int pair) noexcept nogil
+    cdef double pair_hand_value(self, int pair, int extra, int second) noexcept nogil
+    cdef double split_value(self, int pair) noexcept nogil
+    cdef double gamma(self, double m, double n, int a, int b, double pp) noexcept nogil
+    cdef double remove_unknown(self, double whole, double pair_part, double g) noexcept nogil
+    cdef double draw_ratio(self, double m, double q, double n, int j, int k,
+                           double pp) noexcept nogil
+    cdef double start_choice_value(self, int c1, int c2) noexcept nogil
+    cdef double round_value(self) noexcept nogil

@@ -1,0 +1,815 @@
+# cython: language_level=3
+# distutils: language = c++
+"""Compiled kernels of bjsolve.
+
+The maths follows ../shared/DESIGN-exact.md (section numbers below refer to it):
+
+* ``DealerTrie`` holds every composition of cards a dealer can draw from one starting hand,
+  with the number of draw orders that end exactly there.  The dealer's outcome
+  distribution for a shoe is then a single pass over the trie (products of falling
+  factorials), with no recursion and no allocation: ``DealerTrie.evaluate``.
+* ``UpcardEngine`` computes, for one upcard, the unconditioned values of stand / hit /
+  double for player hands in every context (unsplit, or split with ``e`` extra pair cards
+  gone), the split expectation (sections 6.4-6.7) and the round's expectation given the
+  upcard (section 7).  Hands are memoised on a packed integer key in a C++ hash map.
+
+Everything inside the recursions is ``noexcept nogil``; Python objects appear only at the
+``def`` edge, where arguments are checked once.
+"""
+from libc.math cimport NAN, isnan
+from libc.stdint cimport uint64_t, int8_t, int32_t
+from libcpp.unordered_map cimport unordered_map
+from libcpp.vector cimport vector
+from cython.operator cimport dereference as deref
+
+import numpy as np
+
+from ._trie import build_dealer_nodes
+
+
+
+cdef inline uint64_t rank_unit(int r) noexcept nogil:
+    return (<uint64_t>1) << (COUNT_BITS * r)
+
+
+cdef inline int soft_total(int hard, int aces) noexcept nogil:
+    """Best total of a hand: an ace counts 11 when that does not bust."""
+    if aces > 0 and hard + 10 <= 21:
+        return hard + 10
+    return hard
+
+
+# --------------------------------------------------------------------------------------
+# Dealer
+# --------------------------------------------------------------------------------------
+
+cdef class DealerTrie:
+    """All dealer draw compositions from a starting hand, in pre-order.
+
+    A composition ``D`` (multiset of drawn cards) is *final* when the dealer stands or
+    busts after its last card.  ``mult`` counts the draw orders of ``D`` whose every proper
+    prefix is a hitting hand: the probability of ending on ``D`` from a shoe ``n`` with
+    ``N`` cards is ``mult * prod_r n_r^(D_r) / N^(|D|)`` (falling factorials).  Children
+    are added in non-decreasing rank order so that each multiset appears once.
+    """
+
+    def __init__(self, start, bint hit_soft_17):
+        nodes = build_dealer_nodes(start, hit_soft_17)
+        n = len(nodes)
+        self.n_nodes = n
+        self.rank = np.array([x[0] for x in nodes], dtype=np.int8)
+        self.prior = np.array([x[1] for x in nodes], dtype=np.int8)
+        self.depth = np.array([x[2] for x in nodes], dtype=np.int8)
+        self.outcome = np.array([x[3] for x in nodes], dtype=np.int8)
+        self.mult = np.array([float(x[4]) for x in nodes], dtype=np.float64)
+        self.skip = np.array([x[5] for x in nodes], dtype=np.int32)
+        if int(np.max(self.depth)) >= MAX_DEPTH:
+            raise ValueError("dealer trie deeper than the kernel supports")
+
+    cdef void evaluate(self, const double* weights, double total, bint infinite,
+                       double* out) noexcept nogil:
+        """Dealer outcome probabilities into ``out[0..5]`` (17..21, natural).
+
+        ``weights`` are the counts of the shoe the dealer draws from (``total`` cards) or,
+        for an infinite shoe, the rank probabilities.  Bust is 1 minus the sum.
+        """
+        cdef double prod[MAX_DEPTH + 1]
+        cdef double acc[N_DEALER][MAX_DEPTH + 1]
+        cdef int i, k, d, deepest = 0
+        cdef double f, scale
+        for k in range(N_DEALER):
+            for d in range(MAX_DEPTH + 1):
+                acc[k][d] = 0.0
+        prod[0] = 1.0
+        if self.mult[0] > 0 and self.outcome[0] >= 0:
+            acc[self.outcome[0]][0] += self.mult[0]
+        i = 1
+        while i < self.n_nodes:
+            d = self.depth[i]
+            if infinite:
+                f = weights[self.rank[i]]
+            else:
+                f = weights[self.rank[i]] - self.prior[i]
+            if f <= 0.0:
+                i = self.skip[i]
+                continue
+            prod[d] = prod[d - 1] * f
+            if self.mult[i] > 0 and self.outcome[i] >= 0:
+                acc[self.outcome[i]][d] += self.mult[i] * prod[d]
+                if d > deepest:
+                    deepest = d
+            i += 1
+        for k in range(N_DEALER):
+            out[k] = 0.0
+        scale = 1.0
+        for d in range(deepest + 1):
+            if d > 0 and not infinite:
+                scale *= total - (d - 1)
+            for k in range(N_DEALER):
+                if acc[k][d] != 0.0:
+                    out[k] += acc[k][d] / scale
+
+    def distribution(self, weights, bint infinite=False):
+        """Outcome probabilities ``[17, 18, 19, 20, 21, natural, bust]`` for a shoe.
+
+        ``weights``: 10 counts of the shoe the dealer draws from (dealer's cards already
+        out), or 10 rank probabilities with ``infinite=True``.
+        """
+        cdef double w[N_RANKS]
+        cdef double out[N_DEALER]
+        cdef double total = 0.0
+        cdef int r
+        if len(weights) != N_RANKS:
+            raise ValueError(f"weights must have {N_RANKS} entries, got {len(weights)}")
+        for r in range(N_RANKS):
+            w[r] = float(weights[r])
+            if not (w[r] >= 0.0):
+                raise ValueError(f"weights must be non-negative, got {weights[r]!r}")
+            total += w[r]
+        with nogil:
+            self.evaluate(w, total, infinite, out)
+        result = np.empty(N_DEALER + 1)
+        for r in range(N_DEALER):
+            result[r] = out[r]
+        result[N_DEALER] = max(0.0, 1.0 - sum(result[:N_DEALER]))
+        return result
+
+
+_trie_cache = {}
+
+
+def dealer_trie(start, bint hit_soft_17):
+    """The (cached) ``DealerTrie`` for a dealer starting hand."""
+    key = (tuple(sorted(int(c) for c in start)), bool(hit_soft_17))
+    trie = _trie_cache.get(key)
+    if trie is None:
+        trie = DealerTrie(key[0], hit_soft_17)
+        _trie_cache[key] = trie
+    return trie
+
+
+# --------------------------------------------------------------------------------------
+# Player
+# --------------------------------------------------------------------------------------
+
+cdef inline double falling(double x, int k) noexcept nogil:
+    cdef double v = 1.0
+    cdef int j
+    for j in range(k):
+        v *= x - j
+    return v
+
+
+cdef class UpcardEngine:
+    """Exact player values against one upcard for one shoe and rule set.
+
+    Values are unconditioned fractions of the initial bet (DESIGN sections 3, 6, 7); the
+    Python layer conditions them on no dealer blackjack.  One engine per upcard, so
+    several can run in parallel threads without sharing memo tables.
+    """
+
+    def __init__(self, shoe, int upcard, dict rules, bint infinite=False):
+        cdef int r
+        if len(shoe) != N_RANKS:
+            raise ValueError(f"shoe must have {N_RANKS} counts, got {len(shoe)}")
+        if upcard < 1 or upcard > 10:
+            raise ValueError(f"upcard must be a rank 1..10, got {upcard}")
+        self.upcard = upcard
+        self.infinite = infinite
+        self.shoe_size = 0.0
+        for r in range(N_RANKS):
+            v = float(shoe[r])
+            if not (v >= 0.0):
+                raise ValueError(f"shoe counts must be non-negative, got {shoe[r]!r}")
+            if not infinite and v != int(v):
+                raise ValueError(f"shoe counts must be whole numbers, got {shoe[r]!r}")
+            self.shoe[r] = v
+            self.shoe_size += v
+        if not infinite and self.shoe[upcard - 1] < 1:
+            raise ValueError(f"the shoe holds no card of the upcard's rank {upcard}")
+        self.rules.hit_soft_17 = int(rules["hit_soft_17"])
+        self.rules.double_min_total = int(rules["double_min_total"])
+        self.rules.double_soft = int(rules["double_soft"])
+        self.rules.double_any_cards = int(rules["double_any_cards"])
+        self.rules.double_after_split = int(rules["double_after_split"])
+        self.rules.max_split_hands = int(rules["max_split_hands"])
+        self.rules.resplit_aces = int(rules["resplit_aces"])
+        self.rules.hit_split_aces = int(rules["hit_split_aces"])
+        self.rules.late_surrender = int(rules["late_surrender"])
+        self.rules.blackjack_payout = float(rules["blackjack_payout"])
+        self.rules.split_class = int(rules["split_class"])
+        if not 1 <= self.rules.max_split_hands <= 4:
+            raise ValueError("max_split_hands must be 1..4")
+        if not 0 <= self.rules.split_class <= 3:
+            raise ValueError("split_class must be 0..3")
+        self.trie = dealer_trie((upcard,), self.rules.hit_soft_17)
+        for r in range(N_RANKS):
+            self.split_cache[r] = NAN
+        self.clear_hand()
+        self.policy_missing = 0
+
+    # ---- hand state --------------------------------------------------------------
+
+    cdef void clear_hand(self) noexcept nogil:
+        cdef int r
+        for r in range(N_RANKS):
+            self.cnt[r] = 0
+        self.hard_sum = 0
+        self.n_cards = 0
+        self.pair_rank = 0
+        self.extra = 0
+        self.hand_key = 0
+
+    cdef void add(self, int r) noexcept nogil:
+        self.cnt[r] += 1
+        self.hard_sum += r + 1
+        self.n_cards += 1
+        self.hand_key += rank_unit(r)
+
+    cdef void remove(self, int r) noexcept nogil:
+        self.cnt[r] -= 1
+        self.hard_sum -= r + 1
+        self.n_cards -= 1
+        self.hand_key -= rank_unit(r)
+
+    cdef int total(self) noexcept nogil:
+        return soft_total(self.hard_sum, self.cnt[0])
+
+    cdef bint is_soft(self) noexcept nogil:
+        return self.cnt[0] > 0 and self.hard_sum + 10 <= 21
+
+    cdef uint64_t removed_key(self) noexcept nogil:
+        # the cards out of the shoe for this hand: its own plus e extra pair cards
+        if self.pair_rank == 0:
+            return self.hand_key
+        return self.hand_key + <uint64_t>self.extra * rank_unit(self.pair_rank - 1)
+
+    cdef uint64_t context_key(self) noexcept nogil:
+        return (self.hand_key | (<uint64_t>self.pair_rank << PAIR_SHIFT)
+                | (<uint64_t>self.extra << EXTRA_SHIFT))
+
+    # ---- shoe after the current hand -------------------------------------------
+
+    cdef void remaining(self, double* n) noexcept nogil:
+        """Counts left after the hand, its extra pair cards and the upcard."""
+        cdef int r
+        for r in range(N_RANKS):
+            n[r] = self.shoe[r] - self.cnt[r]
+        if self.pair_rank:
+            n[self.pair_rank - 1] -= self.extra
+        n[self.upcard - 1] -= 1
+
+    cdef void next_card_weights(self, double* pi) noexcept nogil:
+        cdef int r
+        cdef double left = 0.0
+        if self.infinite:
+            for r in range(N_RANKS):
+                pi[r] = self.shoe[r]
+            return
+        self.remaining(pi)
+        for r in range(N_RANKS):
+            if pi[r] < 0.0:
+                pi[r] = 0.0
+            left += pi[r]
+        for r in range(N_RANKS):
+            pi[r] = pi[r] / left if left > 0.0 else 0.0
+
+    cdef double hole_natural_chance(self, const double* pi) noexcept nogil:
+        if self.upcard == 1:
+            return pi[9]
+        if self.upcard == 10:
+            return pi[0]
+        return 0.0
+
+    cdef const double* dealer_for_current(self) noexcept nogil:
+        cdef uint64_t key = self.removed_key()
+        cdef unordered_map[uint64_t, int].iterator it = self.dealer_index.find(key)
+        cdef double n[N_RANKS]
+        cdef double out[N_DEALER]
+        cdef double left = 0.0
+        cdef int r, idx
+        if it != self.dealer_index.end():
+            return &self.dealer_store[deref(it).second * N_DEALER]
+        if self.infinite:
+            for r in range(N_RANKS):
+                n[r] = self.shoe[r]
+        else:
+            self.remaining(n)
+            for r in range(N_RANKS):
+                if n[r] < 0.0:
+                    n[r] = 0.0
+                left += n[r]
+        self.trie.evaluate(n, left, self.infinite, out)
+        idx = <int>(self.dealer_store.size() // N_DEALER)
+        for r in range(N_DEALER):
+            self.dealer_store.push_back(out[r])
+        self.dealer_index[key] = idx
+        return &self.dealer_store[idx * N_DEALER]
+
+    # ---- values of the current hand ---------------------------------------------
+
+    cdef int lookup(self) noexcept nogil:
+        cdef uint64_t key = self.context_key()
+        cdef unordered_map[uint64_t, int].iterator it = self.value_index.find(key)
+        cdef HandValues blank
+        cdef int idx
+        if it != self.value_index.end():
+            return deref(it).second
+        blank.stand = NAN
+        blank.hit = NAN
+        blank.double_ = NAN
+        idx = <int>self.value_store.size()
+        self.value_store.push_back(blank)
+        self.value_index[key] = idx
+        return idx
+
+    cdef bint is_natural(self) noexcept nogil:
+        return (self.pair_rank == 0 and self.n_cards == 2
+                and self.cnt[0] == 1 and self.cnt[9] == 1)
+
+    cdef double stand_value(self) noexcept nogil:
+        cdef double pi[N_RANKS]
+        cdef const double* d
+        cdef double ev, listed = 0.0
+        cdef int k, t = self.total()
+        if self.is_natural():
+            # a natural pays the bonus unless the dealer has one too (a push)
+            if self.upcard == 1 or self.upcard == 10:
+                self.next_card_weights(pi)
+                return self.rules.blackjack_payout * (1.0 - self.hole_natural_chance(pi))
+            return self.rules.blackjack_payout
+        d = self.dealer_for_current()
+        for k in range(N_DEALER):
+            listed += d[k]
+        ev = (1.0 - listed) - d[5]
+        for k in range(5):
+            if t > 17 + k:
+                ev += d[k]
+            elif t < 17 + k:
+                ev -= d[k]
+        return ev
+
+    cdef double hit_value(self) noexcept nogil:
+        cdef double pi[N_RANKS]
+        cdef double ev = 0.0
+        cdef int r
+        self.next_card_weights(pi)
+        for r in range(N_RANKS):
+            if pi[r] <= 0.0:
+                continue
+            self.add(r)
+            if self.hard_sum > 21:
+                ev -= pi[r]
+            else:
+                ev += pi[r] * self.continuation()
+            self.remove(r)
+        return ev
+
+    cdef double double_value(self) noexcept nogil:
+        cdef double pi[N_RANKS]
+        cdef double ev
+        cdef int r
+        self.next_card_weights(pi)
+        # a dealer natural takes only the original bet: +beta undoes half of -2*beta
+        ev = self.hole_natural_chance(pi)
+        for r in range(N_RANKS):
+            if pi[r] <= 0.0:
+                continue
+            self.add(r)
+            if self.hard_sum > 21:
+                ev -= 2.0 * pi[r]
+            else:
+                ev += 2.0 * pi[r] * self.get(ACT_STAND)
+            self.remove(r)
+        return ev
+
+    cdef double get(self, int action) noexcept nogil:
+        """Memoised unconditioned value of stand, hit or double for the current hand."""
+        cdef int idx = self.lookup()
+        cdef double v
+        if action == ACT_STAND:
+            v = self.value_store[idx].stand
+            if isnan(v):
+                v = self.stand_value()
+                self.value_store[idx].stand = v
+        elif action == ACT_HIT:
+            v = self.value_store[idx].hit
+            if isnan(v):
+                v = self.hit_value()
+                self.value_store[idx].hit = v
+        else:
+            v = self.value_store[idx].double_
+            if isnan(v):
+                v = self.double_value()
+                self.value_store[idx].double_ = v
+        return v
+
+    cdef int may_double(self) noexcept nogil:
+        """Dbl(h) of section 4 for the current hand's own cards."""
+        cdef int t = self.total()
+        if self.rules.double_min_total > 0 and not (self.rules.double_min_total <= t <= 11):
+            return 0
+        if self.is_soft() and not self.rules.double_soft:
+            return 0
+        if self.n_cards != 2 and not self.rules.double_any_cards:
+            return 0
+        return 1
+
+    cdef int choose(self, double st, double ht, double dd, int double_ok) noexcept nogil:
+        # fixed option order; a later option must be strictly better (section 4)
+        cdef int best = ACT_STAND
+        cdef double v = st
+        if ht > v:
+            best = ACT_HIT
+            v = ht
+        if double_ok and dd > v:
+            best = ACT_DOUBLE
+        return best
+
+    cdef int policy_action(self, int kind) noexcept nogil:
+        cdef uint64_t key = self.hand_key | (<uint64_t>kind << KIND_SHIFT)
+        cdef unordered_map[uint64_t, int8_t].iterator it = self.policy.find(key)
+        if it == self.policy.end():
+            self.policy_missing += 1
+            return ACT_STAND
+        return deref(it).second
+
+    cdef int optimal_unsplit_choice(self, int double_ok) noexcept nogil:
+        """The choice on the current composition as an unsplit hand (CDZ-)."""
+        cdef int saved_pair = self.pair_rank, saved_extra = self.extra, a
+        self.pair_rank = 0
+        self.extra = 0
+        a = self.choose(self.get(ACT_STAND), self.get(ACT_HIT),
+                        self.get(ACT_DOUBLE) if double_ok else 0.0, double_ok)
+        self.pair_rank = saved_pair
+        self.extra = saved_extra
+        return a
+
+    cdef double continuation(self) noexcept nogil:
+        """Value of the option the strategy picks for the current hand (B of section 3)."""
+        cdef int a, double_ok, saved_extra
+        if self.pair_rank == 0:
+            double_ok = self.may_double()
+            if self.rules.split_class == SPLIT_POLICY:
+                a = self.policy_action(KIND_LATER)
+            else:
+                a = self.choose(self.get(ACT_STAND), self.get(ACT_HIT),
+                                self.get(ACT_DOUBLE) if double_ok else 0.0, double_ok)
+            return self.get(a)
+        if self.pair_rank == 1 and not self.rules.hit_split_aces:
+            return self.get(ACT_STAND)   # split aces take one card and stand
+        double_ok = self.rules.double_after_split and self.may_double()
+        if self.rules.split_class == SPLIT_POLICY:
+            a = self.policy_action(KIND_SPLIT)
+        elif self.rules.split_class == SPLIT_CDZ:
+            a = self.optimal_unsplit_choice(double_ok)
+        elif self.rules.split_class == SPLIT_CDP1 and self.extra > 1:
+            saved_extra = self.extra
+            self.extra = 1   # the pick recorded with one extra pair card gone
+            a = self.choose(self.get(ACT_STAND), self.get(ACT_HIT),
+                            self.get(ACT_DOUBLE) if double_ok else 0.0, double_ok)
+            self.extra = saved_extra
+        else:
+            a = self.choose(self.get(ACT_STAND), self.get(ACT_HIT),
+                            self.get(ACT_DOUBLE) if double_ok else 0.0, double_ok)
+        return self.get(a)
+
+    # ---- splitting (sections 6.1-6.7) -------------------------------------------
+
+    cdef int hands_limit(self, int pair) noexcept nogil:
+        cdef int limit = self.rules.max_split_hands
+        if pair == 1 and not self.rules.resplit_aces and limit > 2:
+            limit = 2
+        if not self.infinite and self.shoe[pair - 1] < limit:
+            limit = <int>self.shoe[pair - 1]
+        return limit
+
+    cdef double pair_hand_value(self, int pair, int extra, int second) noexcept nogil:
+        """V_extra(P + second): a split hand's value at its first decision."""
+        cdef double v
+        self.clear_hand()
+        self.pair_rank = pair
+        self.extra = extra
+        self.add(pair - 1)
+        self.add(second)
+        v = self.continuation()
+        self.clear_hand()
+        return v
+
+    cdef double split_value(self, int pair) noexcept nogil:
+        """Unconditioned expectation of splitting the pair (all hands, all bets)."""
+        cdef int M = self.hands_limit(pair)
+        cdef int p = pair - 1, a, b, r, k, h, amax, hole
+        cdef double X[MAX_A]
+        cdef double Y[MAX_A]
+        cdef double XT[MAX_A][MAX_A]
+        cdef double NT[MAX_A][MAX_A]
+        cdef double rho[N_RANKS]
+        cdef double m, n, q, g, left, ev, w, beta_s, n2, m2, P2, P3, hands
+        cdef double pp = 0.0
+        if M < 2:
+            return NAN
+        if not isnan(self.split_cache[p]):
+            return self.split_cache[p]
+        amax = 2 * M - 4
+        if not self.infinite and self.shoe[p] - 2 < amax:
+            amax = <int>self.shoe[p] - 2
+        # building blocks X_a, Y_a (6.4); an undefined block stays 0 and is only ever
+        # multiplied by a zero weight
+        for a in range(MAX_A):
+            X[a] = 0.0
+            Y[a] = 0.0
+        for a in range(amax + 1):
+            if self.infinite and a > 0:
+                X[a] = X[0]
+                Y[a] = Y[0]
+                continue
+            left = 0.0
+            for r in range(N_RANKS):
+                rho[r] = self.shoe[r]
+            if not self.infinite:
+                rho[p] -= a + 2
+                rho[self.upcard - 1] -= 1
+                if rho[p] < 0 or rho[self.upcard - 1] < 0:
+                    continue
+                for r in range(N_RANKS):
+                    left += rho[r]
+                if left <= 0:
+                    continue
+                for r in range(N_RANKS):
+                    rho[r] /= left
+            for r in range(N_RANKS):
+                if rho[r] > 0.0:
+                    X[a] += rho[r] * self.pair_hand_value(pair, a + 1, r)
+            if rho[p] > 0.0:
+                Y[a] = self.pair_hand_value(pair, a + 1, p)
+        # removal recursions (6.5)
+        if self.infinite:
+            pp = self.shoe[p]
+            m = 0.0
+            n = 0.0
+        else:
+            m = self.shoe[p] - 2 - (1 if self.upcard == pair else 0)
+            n = self.shoe_size - 3
+        q = n - m
+        for a in range(MAX_A):
+            for b in range(MAX_A):
+                XT[a][b] = 0.0
+                NT[a][b] = 0.0
+        for a in range(2 * M - 3):
+            XT[a][0] = X[a]
+            g = self.gamma(m, n, a, 0, pp if self.infinite else 0.0)
+            NT[a][0] = self.remove_unknown(X[a], Y[a], g)
+        for b in range(1, 2 * M - 3):
+            for a in range(2 * M - 3 - b):
+                g = self.gamma(m, n + 1, a, b, pp if self.infinite else 0.0)
+                XT[a][b] = self.remove_unknown(XT[a][b - 1], XT[a + 1][b - 1], g)
+                g = self.gamma(m, n, a, b, pp if self.infinite else 0.0)
+                NT[a][b] = self.remove_unknown(NT[a][b - 1], NT[a + 1][b - 1], g)
+        # assembly over the number of hands (6.6)
+        ev = 0.0
+        for h in range(2, M):
+            w = (1.0 if h == 2 else 2.0) * self.draw_ratio(m, q, n, h - 2, h, pp)
+            if w != 0.0:
+                ev += h * w * NT[h - 2][h - 1]
+        for k in range(M - 1):
+            w = (2.0 if (M == 4 and k >= 1) else 1.0) * self.draw_ratio(m, q, n, M - 2, k, pp)
+            if w != 0.0:
+                ev += w * ((k * NT[M - 2][k - 1] if k > 0 else 0.0) + (M - k) * XT[M - 2][k])
+        # one unit in total, not one per hand, is lost to a dealer natural (kappa)
+        hole = 9 if self.upcard == 1 else (0 if self.upcard == 10 else -1)
+        if hole >= 0:
+            if self.infinite:
+                beta_s = self.shoe[hole]
+                P2 = (1.0 - pp) * (1.0 - pp)
+                P3 = 2.0 * pp * (1.0 - pp) ** 3
+            else:
+                for r in range(N_RANKS):
+                    rho[r] = self.shoe[r]
+                rho[p] -= 2
+                rho[self.upcard - 1] -= 1
+                left = 0.0
+                for r in range(N_RANKS):
+                    left += rho[r]
+                beta_s = rho[hole] / left if (left > 0 and rho[hole] > 0) else 0.0
+                n2 = left - 1
+                m2 = rho[p] - (1 if hole == p else 0)
+                P2 = falling(n2 - m2, 2) / falling(n2, 2) if n2 >= 2 else 1.0
+                P3 = 2.0 * m2 * falling(n2 - m2, 3) / falling(n2, 4) if n2 >= 4 else 0.0
+            if beta_s > 0.0:
+                if M == 2:
+                    hands = 2.0
+                elif M == 3:
+                    hands = 2.0 * P2 + 3.0 * (1.0 - P2)
+                else:
+                    hands = 2.0 * P2 + 3.0 * P3 + 4.0 * (1.0 - P2 - P3)
+                ev += (hands - 1.0) * beta_s
+        self.split_cache[p] = ev
+        return ev
+
+    cdef double gamma(self, double m, double n, int a, int b, double pp) noexcept nogil:
+        """Chance that one more unknown gone card is a pair card (6.5)."""
+        cdef double denom
+        if self.infinite:
+            return pp
+        if m - a <= 0.0:
+            return 0.0
+        denom = n - a - b
+        if denom <= 0.0:
+            return 1.0
+        return (m - a) / denom
+
+    cdef double remove_unknown(self, double whole, double pair_part, double g) noexcept nogil:
+        """Solve whole = g * pair_part + (1 - g) * rest for rest."""
+        if g >= 1.0:
+            return 0.0
+        if g == 0.0:
+            return whole
+        return (whole - g * pair_part) / (1.0 - g)
+
+    cdef double draw_ratio(self, double m, double q, double n, int j, int k,
+                                  double pp) noexcept nogil:
+        """m^(j) q^(k) / n^(j+k): j pair cards then k others, in a given order."""
+        cdef double num
+        if self.infinite:
+            return pp ** j * (1.0 - pp) ** k
+        num = falling(m, j) * falling(q, k)
+        if num == 0.0:
+            return 0.0
+        return num / falling(n, j + k)
+
+    # ---- the round ----------------------------------------------------------------
+
+    cdef double start_choice_value(self, int c1, int c2) noexcept nogil:
+        """W of section 7 for the original two cards c1, c2 (rank indices)."""
+        cdef double pi[N_RANKS]
+        cdef double best, v
+        cdef int a, double_ok, split_ok
+        cdef double split_ev = NAN
+        split_ok = c1 == c2 and self.hands_limit(c1 + 1) >= 2
+        if split_ok:
+            split_ev = self.split_value(c1 + 1)
+        self.clear_hand()
+        self.add(c1)
+        self.add(c2)
+        double_ok = self.may_double()
+        if self.rules.split_class == SPLIT_POLICY:
+            a = self.policy_action(KIND_START)
+            if a == ACT_SPLIT:
+                best = split_ev if split_ok else self.get(ACT_STAND)
+            elif a == ACT_SURRENDER:
+                self.next_card_weights(pi)
+                best = -0.5 - 0.5 * self.hole_natural_chance(pi)
+            else:
+                best = self.get(a)
+            self.clear_hand()
+            return best
+        best = self.get(ACT_STAND)
+        v = self.get(ACT_HIT)
+        if v > best:
+            best = v
+        if double_ok:
+            v = self.get(ACT_DOUBLE)
+            if v > best:
+                best = v
+        if split_ok and split_ev > best:
+            best = split_ev
+        if self.rules.late_surrender:
+            self.next_card_weights(pi)
+            v = -0.5 - 0.5 * self.hole_natural_chance(pi)
+            if v > best:
+                best = v
+        self.clear_hand()
+        return best
+
+    cdef double round_value(self) noexcept nogil:
+        """E(u): the round's unconditioned expectation given the upcard (section 7)."""
+        cdef double n[N_RANKS]
+        cdef double left = 0.0, ev = 0.0, w
+        cdef int c1, c2
+        for c1 in range(N_RANKS):
+            n[c1] = self.shoe[c1]
+        if not self.infinite:
+            n[self.upcard - 1] -= 1
+            for c1 in range(N_RANKS):
+                left += n[c1]
+        for c1 in range(N_RANKS):
+            for c2 in range(N_RANKS):
+                if self.infinite:
+                    w = n[c1] * n[c2]
+                else:
+                    w = n[c1] * (n[c2] - (1 if c1 == c2 else 0))
+                    if w <= 0.0:
+                        continue
+                    w /= left * (left - 1)
+                if w > 0.0:
+                    ev += w * self.start_choice_value(c1, c2)
+        return ev
+
+    # ---- Python edge ---------------------------------------------------------------
+
+    def round_ev(self):
+        """E(u), unconditioned."""
+        cdef double v
+        with nogil:
+            v = self.round_value()
+        return v
+
+    def set_policy(self, int kind, counts, int action):
+        """Freeze the action for a composition: kind 0 start, 1 later, 2 split hand."""
+        cdef uint64_t key = 0
+        cdef int r
+        if not 0 <= kind <= 2 or not 0 <= action <= 4 or len(counts) != N_RANKS:
+            raise ValueError("bad policy entry")
+        for r in range(N_RANKS):
+            if not 0 <= counts[r] < 32:
+                raise ValueError("bad policy composition")
+            key += <uint64_t>counts[r] * rank_unit(r)
+        self.policy[key | (<uint64_t>kind << KIND_SHIFT)] = <int8_t>action
+
+    @property
+    def policy_misses(self):
+        """Decisions a policy solve met that had no frozen action (should be 0)."""
+        return self.policy_missing
+
+    def _check_hand(self, counts):
+        cdef int r, hard = 0, n = 0
+        if len(counts) != N_RANKS:
+            raise ValueError(f"hand must have {N_RANKS} counts")
+        for r in range(N_RANKS):
+            c = int(counts[r])
+            if c < 0 or c > 21:
+                raise ValueError(f"bad count {c} for rank {r + 1}")
+            if not self.infinite and c + (1 if r == self.upcard - 1 else 0) > self.shoe[r]:
+                raise ValueError(f"the shoe does not hold the hand's rank-{r + 1} cards")
+            hard += c * (r + 1)
+            n += c
+        if n < 2 or hard > 21:
+            raise ValueError("a hand needs two or more cards and at most 21")
+
+    def hand_values(self, counts):
+        """(stand, hit, double, natural chance) unconditioned, for an unsplit hand."""
+        cdef double pi[N_RANKS]
+        cdef double st, ht, dd, beta
+        cdef int r
+        self._check_hand(counts)
+        self.clear_hand()
+        for r in range(N_RANKS):
+            for _ in range(int(counts[r])):
+                self.add(r)
+        with nogil:
+            st = self.get(ACT_STAND)
+            ht = self.get(ACT_HIT)
+            dd = self.get(ACT_DOUBLE)
+            self.next_card_weights(pi)
+            beta = self.hole_natural_chance(pi)
+            self.clear_hand()
+        return st, ht, dd, beta
+
+    def may_double_hand(self, counts, bint after_split=False):
+        """Whether the rules allow doubling this hand (after a split: DAS gate too)."""
+        cdef int r, ok
+        self.clear_hand()
+        for r in range(N_RANKS):
+            for _ in range(int(counts[r])):
+                self.add(r)
+        ok = self.may_double()
+        if after_split and not self.rules.double_after_split:
+            ok = 0
+        self.clear_hand()
+        return bool(ok)
+
+    def split_limit(self, int pair):
+        """M(P): hands the pair may become (0 or 1: no split)."""
+        if pair < 1 or pair > 10:
+            raise ValueError("pair rank must be 1..10")
+        return self.hands_limit(pair)
+
+    def split_ev(self, int pair):
+        """(unconditioned split expectation, natural chance over S - 2P - u), or NaN."""
+        cdef double v, left = 0.0
+        cdef double rho[N_RANKS]
+        cdef int r, hole
+        if pair < 1 or pair > 10:
+            raise ValueError("pair rank must be 1..10")
+        with nogil:
+            v = self.split_value(pair)
+        beta = 0.0
+        hole = 9 if self.upcard == 1 else (0 if self.upcard == 10 else -1)
+        if hole >= 0:
+            if self.infinite:
+                beta = self.shoe[hole]
+            else:
+                for r in range(N_RANKS):
+                    rho[r] = self.shoe[r]
+                rho[pair - 1] -= 2
+                rho[self.upcard - 1] -= 1
+                for r in range(N_RANKS):
+                    left += rho[r]
+                beta = rho[hole] / left if left > 0 and rho[hole] > 0 else 0.0
+        return v, beta
+
+    @property
+    def memo_sizes(self):
+        """(dealer distributions, hand contexts) held in the memo tables."""
+        return int(self.dealer_index.size()), int(self.value_index.size())
