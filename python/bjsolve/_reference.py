@@ -846,8 +846,13 @@ def brute_force_round_ev(counts, upcard, player_cards, policy, *,
         """Peek game: one unit lost in total, a player natural pushes."""
         return ZERO if any(kind == "natural" for kind, _, _ in hands) else -ONE
 
+    phase_memo = {}
+
     def dealer_phase(shoe, hands, hole):
         """EV once every player hand is finished. ``hole`` is the known hole card or None."""
+        key = (shoe, hands, hole)
+        if key in phase_memo:
+            return phase_memo[key]
         ev = ZERO
         if hole is None:
             for r, p, rest in draws(shoe):
@@ -859,6 +864,7 @@ def brute_force_round_ev(counts, upcard, player_cards, policy, *,
         else:
             for k, q in dealer_final(shoe, (upcard, hole)).items():
                 ev += q * settle(hands, k)
+        phase_memo[key] = ev
         return ev
 
     # ---- player: hands dealt and played one at a time -----------------------------------------
