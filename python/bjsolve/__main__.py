@@ -1,0 +1,168 @@
+"""Command line: ``python -m bjsolve [TABLE ...] [rule flags]`` and ``python -m bjsolve hand``.
+
+Examples::
+
+    python -m bjsolve                          # strategy chart and advantage, default rules
+    python -m bjsolve dealer --decks 2 --format csv
+    python -m bjsolve stand hit --decks 1 --h17
+    python -m bjsolve hand 10 6 --vs T --decks 6
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+
+from .ranks import label, ranks
+from .render import FORMATS, render
+from .rules import DOUBLE_CHOICES, HOLE_CARD_CHOICES, SURRENDER_CHOICES, Rules
+from .shoe import Shoe
+from .solve import SPLIT_CLASSES, solve
+from .tables import TABLE_NAMES, build_table
+
+DEFAULT_TABLES = ("strategy", "advantage")
+
+
+class UsageError(Exception):
+    """A bad command line: reported in one line, exit code 2."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message):
+        raise UsageError(message)
+
+
+def parse_payout(text: str) -> float:
+    """'3:2' -> 1.5, '6:5' -> 1.2, '1.5' -> 1.5."""
+    try:
+        if ":" in text:
+            a, b = text.split(":")
+            return float(a) / float(b)
+        return float(text)
+    except (ValueError, ZeroDivisionError):
+        raise UsageError(f"--payout: {text!r} is not a payout such as 3:2, 6:5 or 1.5") from None
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = _Parser(prog="bjsolve", description="Exact blackjack analysis tables.",
+                epilog=f"tables: {', '.join(TABLE_NAMES)}; or: hand CARD CARD [...] --vs UPCARD")
+    p.add_argument("items", nargs="*", metavar="TABLE",
+                   help=f"tables to print (default: {' '.join(DEFAULT_TABLES)}), "
+                        "or 'hand' followed by the player's cards")
+    p.add_argument("--vs", metavar="UPCARD", help="dealer upcard for 'hand'")
+    p.add_argument("--preset", help=f"named rule set ({', '.join(Rules.presets())})")
+    p.add_argument("--decks", type=int, help="number of decks (default 6)")
+    p.add_argument("--infinite", action="store_true", help="infinite shoe")
+    p.add_argument("--remove", metavar="CARDS", help="cards removed from the shoe, e.g. A,5,T")
+    p.add_argument("--h17", dest="hit_soft_17", action="store_true", default=None,
+                   help="dealer hits soft 17")
+    p.add_argument("--s17", dest="hit_soft_17", action="store_false", help="dealer stands on soft 17")
+    p.add_argument("--double", choices=DOUBLE_CHOICES, help="two-card totals that may double")
+    p.add_argument("--no-double-soft", dest="double_soft", action="store_false", default=None)
+    p.add_argument("--dan", dest="double_any_cards", action="store_true", default=None,
+                   help="double on any number of cards")
+    p.add_argument("--das", dest="double_after_split", action="store_true", default=None)
+    p.add_argument("--no-das", dest="double_after_split", action="store_false")
+    p.add_argument("--max-split-hands", type=int, choices=(1, 2, 3, 4))
+    p.add_argument("--rsa", dest="resplit_aces", action="store_true", default=None)
+    p.add_argument("--hit-split-aces", action="store_true", default=None)
+    p.add_argument("--surrender", choices=SURRENDER_CHOICES)
+    p.add_argument("--payout", help="blackjack payout: 3:2, 6:5, 1:1 or a number")
+    p.add_argument("--hole-card", choices=HOLE_CARD_CHOICES)
+    p.add_argument("--dealer-wins-ties", action="store_true", default=None)
+    p.add_argument("--split", default="CDZ-", choices=tuple(SPLIT_CLASSES),
+                   help="post-split strategy class (default CDZ-)")
+    p.add_argument("--given-no-blackjack", action="store_true",
+                   help="dealer table conditioned on no dealer blackjack")
+    p.add_argument("--format", default="text", choices=FORMATS)
+    return p
+
+
+def rules_from(args) -> Rules:
+    fields = dict(Rules.preset(args.preset).__dict__) if args.preset else {}
+    if args.infinite:
+        fields["decks"] = math.inf
+    elif args.decks is not None:
+        fields["decks"] = args.decks
+    for name in ("hit_soft_17", "double", "double_soft", "double_any_cards", "double_after_split",
+                 "max_split_hands", "resplit_aces", "hit_split_aces", "surrender", "hole_card",
+                 "dealer_wins_ties"):
+        value = getattr(args, name)
+        if value is not None:
+            fields[name] = value
+    if args.payout is not None:
+        fields["blackjack_payout"] = parse_payout(args.payout)
+    return Rules(**fields)
+
+
+def shoe_from(args, rules: Rules) -> Shoe:
+    shoe = Shoe.decks(rules.decks)
+    if args.remove:
+        shoe = shoe.remove(*ranks(args.remove.replace(",", " ").split(), field="--remove"))
+    return shoe
+
+
+def hand_report(args, rules, shoe, out) -> None:
+    cards = args.items[1:]
+    if len(cards) < 2:
+        raise UsageError("hand: give the player's cards, e.g. 'hand 10 6 --vs T'")
+    if args.vs is None:
+        raise UsageError("hand: give the dealer's upcard with --vs")
+    sol = solve(rules, shoe, split=args.split)
+    ev = sol.hand_ev(cards, args.vs)
+    measure = "given no dealer blackjack" if ev.given_no_blackjack else "unconditioned"
+    hand = " ".join(label(c) for c in ev.cards)
+    if args.format == "json":
+        out.write(json.dumps({"cards": list(ev.cards), "dealer": ev.dealer, "measure": measure,
+                              "split_strategy": args.split, "ev": dict(ev), "best": ev.best},
+                             indent=1) + "\n")
+        return
+    out.write(f"# rules: {rules.describe()}\n# {hand} v {label(ev.dealer)}: EV per initial bet, "
+              f"{measure}" + (f"; split {args.split}" if "split" in ev else "") + "\n")
+    for action, v in ev.items():
+        mark = "  <- best" if action == ev.best else ""
+        sep = "," if args.format == "csv" else " "
+        out.write(f"{action}{sep}{v!r}{mark}\n" if args.format == "csv"
+                  else f"{action:>10} {v:+.6f}{mark}\n")
+
+
+def main(argv=None, out=None) -> int:
+    out = sys.stdout if out is None else out
+    try:
+        args = build_parser().parse_args(argv)
+        rules = rules_from(args)
+        shoe = shoe_from(args, rules)
+        if args.items and args.items[0] == "hand":
+            hand_report(args, rules, shoe, out)
+            return 0
+        names = args.items or list(DEFAULT_TABLES)
+        for name in names:
+            if name not in TABLE_NAMES:
+                raise UsageError(f"unknown table {name!r}; known: {', '.join(TABLE_NAMES)}, hand")
+        cache = {}
+
+        def solution():
+            if "sol" not in cache:
+                cache["sol"] = solve(rules, shoe, split=args.split)
+            return cache["sol"]
+
+        for i, name in enumerate(names):
+            table = build_table(name, rules, shoe, solution, args.given_no_blackjack)
+            if i and args.format in ("text", "markdown"):
+                out.write("\n")
+            out.write(render(table, args.format))
+        return 0
+    except (UsageError, ValueError, TypeError) as exc:
+        print(f"bjsolve: error: {exc}", file=sys.stderr)
+        return 2
+    except BrokenPipeError:
+        return 0
+
+
+def console_main() -> None:
+    sys.exit(main())
+
+
+if __name__ == "__main__":
+    console_main()

@@ -1,0 +1,85 @@
+"""The command line, run as a user would (python -m bjsolve and the bjsolve script)."""
+import csv
+import io
+import json
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+from bjsolve.__main__ import main
+
+
+def run(*args):
+    out = io.StringIO()
+    code = main(list(args), out=out)
+    return code, out.getvalue()
+
+
+def test_python_m_and_console_script_agree():
+    args = ["dealer", "--decks", "2", "--format", "csv"]
+    a = subprocess.run([sys.executable, "-m", "bjsolve", *args], capture_output=True, text=True)
+    assert a.returncode == 0, a.stderr
+    script = shutil.which("bjsolve")
+    if script:
+        b = subprocess.run([script, *args], capture_output=True, text=True)
+        assert b.returncode == 0 and b.stdout == a.stdout
+
+
+def test_dealer_csv_is_fractions_matching_seed_001():
+    code, text = run("dealer", "--decks", "2", "--format", "csv")
+    assert code == 0
+    rows = list(csv.reader(line for line in text.splitlines() if not line.startswith("#")))
+    assert rows[0] == ["dealer", "17", "18", "19", "20", "21", "bust", "blackjack"]
+    six = dict(zip(rows[0], next(r for r in rows if r[0] == "6")))
+    assert abs(float(six["bust"]) - 0.4221) < 0.00005   # seed 001: 42.21 %
+    assert "given no dealer blackjack" not in text
+
+
+def test_dealer_text_is_percent_and_states_measure():
+    code, text = run("dealer", "--decks", "1", "--given-no-blackjack")
+    assert code == 0 and "%" in text and "given no dealer blackjack" in text
+    assert "1D S17" in text
+
+
+def test_dealer_json_and_markdown():
+    code, text = run("dealer", "--infinite", "--format", "json")
+    data = json.loads(text)
+    assert code == 0 and data["table"] == "dealer"
+    for row in data["values"].values():
+        assert abs(sum(row.values()) - 1.0) < 1e-12
+    code, text = run("dealer", "--format", "markdown")
+    assert code == 0 and text.count("|") > 50
+
+
+def test_hand_report_names_its_conventions():
+    code, text = run("hand", "8", "8", "--vs", "T", "--decks", "2")
+    assert code == 0
+    assert "given no dealer blackjack" in text and "split CDZ-" in text
+    assert "split" in text and "<- best" in text
+
+
+def test_tables_state_rules_and_split_class():
+    code, text = run("split", "optimal", "--decks", "1", "--split", "CDP1")
+    assert code == 0 and "post-split strategy CDP1" in text and "1D S17" in text
+
+
+@pytest.mark.parametrize("args", [
+    ["bogus"], ["--decks", "0"], ["--decks", "x"], ["--double", "7"], ["hand", "10", "--vs", "3"],
+    ["hand", "10", "6"], ["hand", "10", "6", "--vs", "Z"], ["hand", "T", "T", "5", "--vs", "2"],
+    ["--split", "CDX"], ["--payout", "abc"], ["--remove", "A,A,A,A,A", "--decks", "1"],
+    ["--preset", "moon"], ["advantage", "--hole-card", "enhc"],
+])
+def test_bad_arguments_exit_2_with_one_line(args, capsys):
+    code, out = run(*args)
+    err = capsys.readouterr().err
+    assert code == 2 and out == ""
+    assert len(err.strip().splitlines()) == 1 and err.startswith("bjsolve: error:")
+    assert "Traceback" not in err
+
+
+def test_bad_arguments_from_a_real_process():
+    p = subprocess.run([sys.executable, "-m", "bjsolve", "hand", "Q", "--vs", "5"],
+                       capture_output=True, text=True)
+    assert p.returncode == 2 and "Traceback" not in p.stderr and p.stderr.count("\n") == 1
