@@ -9,6 +9,7 @@ cdef enum:
     MAX_DEPTH = 32        # longest dealer draw sequence the trie can hold
     N_DEALER = 6          # stored dealer outcomes: 17, 18, 19, 20, 21, blackjack
     MAX_A = 8             # split recursion tables (a, b < MAX_A)
+    MAX_BATCH = 10        # shoes evaluated together in one trie pass
     # packed hand keys: 5 bits per rank count (ranks 0..9), then the split context
     COUNT_BITS = 5
     PAIR_SHIFT = 50
@@ -59,18 +60,24 @@ cdef struct HandValues:
     double double_
 
 
+cdef struct TrieNode:
+    double mult         # draw orders of this composition that end here (0: not final)
+    int32_t skip        # index just past this node's subtree
+    int8_t rank         # rank index (0..9) of the card added at this node
+    int8_t prior        # cards of that rank already in the composition
+    int8_t depth        # number of cards drawn
+    int8_t outcome      # 0..4 for 17..21, 5 natural, 6 not counted (bust is the complement)
+
+
 cdef class DealerTrie:
     """Every dealer draw composition from one starting hand, as a pre-order trie."""
     cdef readonly int n_nodes
-    cdef int8_t[::1] rank        # rank index (0..9) of the card added at this node
-    cdef int8_t[::1] prior       # cards of that rank already in the composition
-    cdef int8_t[::1] depth       # number of cards drawn
-    cdef int8_t[::1] outcome     # 0..4 for 17..21, 5 natural, -1 none (bust is the complement)
-    cdef double[::1] mult        # orderings of this composition that end here
-    cdef int32_t[::1] skip       # index just past this node's subtree
+    cdef vector[TrieNode] nodes
 
     cdef void evaluate(self, const double* weights, double total, bint infinite,
                        double* out) noexcept nogil
+    cdef void evaluate_many(self, const double* weights, const double* totals, int count,
+                            bint infinite, double* out) noexcept nogil
 
 
 cdef class UpcardEngine:
@@ -110,6 +117,8 @@ cdef class UpcardEngine:
     cdef void next_card_weights(self, double* pi) noexcept nogil
     cdef double hole_natural_chance(self, const double* pi) noexcept nogil
     cdef const double* dealer_for_current(self) noexcept nogil
+    cdef void store_dealer(self, uint64_t key, const double* dist) noexcept nogil
+    cdef void prefetch_children(self, const double* pi) noexcept nogil
     cdef int lookup(self) noexcept nogil
     cdef double stand_value(self) noexcept nogil
     cdef double hit_value(self) noexcept nogil

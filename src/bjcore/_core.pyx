@@ -55,16 +55,18 @@ cdef class DealerTrie:
 
     def __init__(self, start, bint hit_soft_17):
         nodes = build_dealer_nodes(start, hit_soft_17)
-        n = len(nodes)
-        self.n_nodes = n
-        self.rank = np.array([x[0] for x in nodes], dtype=np.int8)
-        self.prior = np.array([x[1] for x in nodes], dtype=np.int8)
-        self.depth = np.array([x[2] for x in nodes], dtype=np.int8)
-        self.outcome = np.array([x[3] for x in nodes], dtype=np.int8)
-        self.mult = np.array([float(x[4]) for x in nodes], dtype=np.float64)
-        self.skip = np.array([x[5] for x in nodes], dtype=np.int32)
-        if int(np.max(self.depth)) >= MAX_DEPTH:
-            raise ValueError("dealer trie deeper than the kernel supports")
+        cdef TrieNode node
+        self.n_nodes = len(nodes)
+        for rank, prior, depth, outcome, orders, skip in nodes:
+            if depth >= MAX_DEPTH:
+                raise ValueError("dealer trie deeper than the kernel supports")
+            node.rank = rank
+            node.prior = prior
+            node.depth = depth
+            node.outcome = outcome if (outcome >= 0 and orders > 0) else N_DEALER
+            node.mult = float(orders) if node.outcome < N_DEALER else 0.0
+            node.skip = skip
+            self.nodes.push_back(node)
 
     cdef void evaluate(self, const double* weights, double total, bint infinite,
                        double* out) noexcept nogil:
@@ -74,40 +76,86 @@ cdef class DealerTrie:
         for an infinite shoe, the rank probabilities.  Bust is 1 minus the sum.
         """
         cdef double prod[MAX_DEPTH + 1]
-        cdef double acc[N_DEALER][MAX_DEPTH + 1]
-        cdef int i, k, d, deepest = 0
-        cdef double f, scale
-        for k in range(N_DEALER):
-            for d in range(MAX_DEPTH + 1):
-                acc[k][d] = 0.0
-        prod[0] = 1.0
-        if self.mult[0] > 0 and self.outcome[0] >= 0:
-            acc[self.outcome[0]][0] += self.mult[0]
-        i = 1
-        while i < self.n_nodes:
-            d = self.depth[i]
+        cdef double inv[MAX_DEPTH + 1]     # 1 / (cards left before the d-th draw)
+        cdef double acc[N_DEALER + 1]      # last slot collects nodes that are not final
+        cdef const TrieNode* nd = self.nodes.data()
+        cdef int i, d, n = self.n_nodes
+        cdef double f
+        for d in range(N_DEALER + 1):
+            acc[d] = 0.0
+        for d in range(1, MAX_DEPTH + 1):
             if infinite:
-                f = weights[self.rank[i]]
+                inv[d] = 1.0
             else:
-                f = weights[self.rank[i]] - self.prior[i]
+                inv[d] = 1.0 / (total - d + 1) if total - d + 1 > 0 else 0.0
+        prod[0] = 1.0
+        acc[nd[0].outcome] += nd[0].mult
+        i = 1
+        while i < n:
+            f = weights[nd[i].rank]
+            if not infinite:
+                f -= nd[i].prior
             if f <= 0.0:
-                i = self.skip[i]
+                i = nd[i].skip   # no such card left: the whole subtree is impossible
                 continue
-            prod[d] = prod[d - 1] * f
-            if self.mult[i] > 0 and self.outcome[i] >= 0:
-                acc[self.outcome[i]][d] += self.mult[i] * prod[d]
-                if d > deepest:
-                    deepest = d
+            d = nd[i].depth
+            prod[d] = prod[d - 1] * f * inv[d]
+            acc[nd[i].outcome] += nd[i].mult * prod[d]
             i += 1
-        for k in range(N_DEALER):
-            out[k] = 0.0
-        scale = 1.0
-        for d in range(deepest + 1):
-            if d > 0 and not infinite:
-                scale *= total - (d - 1)
-            for k in range(N_DEALER):
-                if acc[k][d] != 0.0:
-                    out[k] += acc[k][d] / scale
+        for d in range(N_DEALER):
+            out[d] = acc[d]
+
+    cdef void evaluate_many(self, const double* weights, const double* totals, int count,
+                            bint infinite, double* out) noexcept nogil:
+        """``evaluate`` for ``count`` <= MAX_BATCH shoes in one pass over the trie.
+
+        ``weights[k * 10 + r]``, ``totals[k]``; results in ``out[k * 6 + outcome]``.  The
+        per-shoe product chains are independent, so the pass runs at throughput rather
+        than at the latency of one multiplication chain.
+        """
+        cdef double prod[(MAX_DEPTH + 1) * MAX_BATCH]
+        cdef double inv[(MAX_DEPTH + 1) * MAX_BATCH]
+        cdef double acc[(N_DEALER + 1) * MAX_BATCH]
+        cdef const TrieNode* nd = self.nodes.data()
+        cdef int i, d, k, r, o, n = self.n_nodes
+        cdef double f, m, p, prior
+        cdef bint alive
+        for k in range((N_DEALER + 1) * MAX_BATCH):
+            acc[k] = 0.0
+        for d in range(1, MAX_DEPTH + 1):
+            for k in range(count):
+                if infinite:
+                    inv[d * MAX_BATCH + k] = 1.0
+                elif totals[k] - d + 1 > 0:
+                    inv[d * MAX_BATCH + k] = 1.0 / (totals[k] - d + 1)
+                else:
+                    inv[d * MAX_BATCH + k] = 0.0
+        for k in range(count):
+            prod[k] = 1.0
+            acc[nd[0].outcome * MAX_BATCH + k] += nd[0].mult
+        i = 1
+        while i < n:
+            r = nd[i].rank
+            d = nd[i].depth
+            o = nd[i].outcome
+            m = nd[i].mult
+            prior = 0.0 if infinite else nd[i].prior
+            alive = False
+            for k in range(count):
+                f = weights[k * N_RANKS + r] - prior
+                if f < 0.0:
+                    f = 0.0
+                p = prod[(d - 1) * MAX_BATCH + k] * f * inv[d * MAX_BATCH + k]
+                prod[d * MAX_BATCH + k] = p
+                acc[o * MAX_BATCH + k] += m * p
+                alive = alive or p > 0.0
+            if alive:
+                i += 1
+            else:
+                i = nd[i].skip   # impossible in every shoe: skip the subtree
+        for k in range(count):
+            for o in range(N_DEALER):
+                out[k * N_DEALER + o] = acc[o * MAX_BATCH + k]
 
     def distribution(self, weights, bint infinite=False):
         """Outcome probabilities ``[17, 18, 19, 20, 21, natural, bust]`` for a shoe.
@@ -300,11 +348,55 @@ cdef class UpcardEngine:
                     n[r] = 0.0
                 left += n[r]
         self.trie.evaluate(n, left, self.infinite, out)
-        idx = <int>(self.dealer_store.size() // N_DEALER)
+        self.store_dealer(key, out)
+        return &self.dealer_store[self.dealer_index[key] * N_DEALER]
+
+    cdef void store_dealer(self, uint64_t key, const double* dist) noexcept nogil:
+        cdef int r, idx = <int>(self.dealer_store.size() // N_DEALER)
         for r in range(N_DEALER):
-            self.dealer_store.push_back(out[r])
+            self.dealer_store.push_back(dist[r])
         self.dealer_index[key] = idx
-        return &self.dealer_store[idx * N_DEALER]
+
+    cdef void prefetch_children(self, const double* pi) noexcept nogil:
+        """Compute together the dealer outcomes of every one-card-more hand not yet known.
+
+        The hit and double recursions need them all; one batched trie pass is several
+        times cheaper than one pass per child.
+        """
+        cdef double w[MAX_BATCH * N_RANKS]
+        cdef double totals[MAX_BATCH]
+        cdef double out[MAX_BATCH * N_DEALER]
+        cdef double base[N_RANKS]
+        cdef uint64_t keys[MAX_BATCH]
+        cdef uint64_t key, here = self.removed_key()
+        cdef int r, j, k, count = 0
+        cdef double left = 0.0
+        if not self.infinite:
+            self.remaining(base)
+            for j in range(N_RANKS):
+                if base[j] < 0.0:
+                    base[j] = 0.0
+                left += base[j]
+        for r in range(N_RANKS):
+            if pi[r] <= 0.0 or self.hard_sum + r + 1 > 21:
+                continue
+            key = here + rank_unit(r)
+            if self.dealer_index.find(key) != self.dealer_index.end():
+                continue
+            keys[count] = key
+            for j in range(N_RANKS):
+                w[count * N_RANKS + j] = self.shoe[j] if self.infinite else base[j]
+            if not self.infinite:
+                w[count * N_RANKS + r] -= 1.0
+                totals[count] = left - 1.0
+            else:
+                totals[count] = 0.0
+            count += 1
+        if count < 2:
+            return
+        self.trie.evaluate_many(w, totals, count, self.infinite, out)
+        for k in range(count):
+            self.store_dealer(keys[k], &out[k * N_DEALER])
 
     # ---- values of the current hand ---------------------------------------------
 
@@ -354,6 +446,7 @@ cdef class UpcardEngine:
         cdef double ev = 0.0
         cdef int r
         self.next_card_weights(pi)
+        self.prefetch_children(pi)
         for r in range(N_RANKS):
             if pi[r] <= 0.0:
                 continue
@@ -370,6 +463,7 @@ cdef class UpcardEngine:
         cdef double ev
         cdef int r
         self.next_card_weights(pi)
+        self.prefetch_children(pi)
         # a dealer natural takes only the original bet: +beta undoes half of -2*beta
         ev = self.hole_natural_chance(pi)
         for r in range(N_RANKS):
