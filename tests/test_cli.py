@@ -69,7 +69,7 @@ def test_tables_state_rules_and_split_class():
     ["bogus"], ["--decks", "0"], ["--decks", "x"], ["--double", "7"], ["hand", "10", "--vs", "3"],
     ["hand", "10", "6"], ["hand", "10", "6", "--vs", "Z"], ["hand", "T", "T", "5", "--vs", "2"],
     ["--split", "CDX"], ["--payout", "abc"], ["--remove", "A,A,A,A,A", "--decks", "1"],
-    ["--preset", "moon"], ["advantage", "--hole-card", "enhc"],
+    ["--preset", "moon"], ["dealer", "--preset", "easy", "--given-no-blackjack"],
 ])
 def test_bad_arguments_exit_2_with_one_line(args, capsys):
     code, out = run(*args)

@@ -27,6 +27,8 @@ hand and the upcard is empty, the next-card distribution is empty (every sum ove
 beta = 0.  A dealer who must draw from an empty shoe busts (DESIGN section 2).
 """
 
+import functools
+import math
 from fractions import Fraction
 
 __all__ = [
@@ -174,10 +176,56 @@ def _sgn(x):
 # Section 2: dealer outcome distribution (recursion over ordered draws without replacement)
 # --------------------------------------------------------------------------------------------
 
-# Memo: (shoe, hard sum, holds an ace, hit_soft_17) -> tuple of 6 Fractions (17..21, bust).
-# The dealer's future depends only on the cards left and on (hard sum, ace held), so this is the
-# plain ordered-draw recursion with repeated sub-results remembered.
+def _dealer_stands(hard, has_ace, h17):
+    """(final total or None, must stop): the dealer's rule for a hand of hard sum ``hard``."""
+    soft = has_ace and hard + 10 <= 21
+    total = hard + 10 if soft else hard
+    if total > 21:
+        return "bust"
+    if total >= 18 or (total == 17 and not (soft and h17)):
+        return total
+    return None  # must take a card
+
+
+def _dealer_probabilities_naive(counts, dealer_cards, hit_soft_17=False):
+    """The literal definition of section 2, without any memo (slow; for cross-checks).
+
+    Enumerates every ordered draw sequence r_1..r_k and adds its probability
+    prod_j (n'_{r_j} - #{i < j: r_i = r_j}) / (|n'| - j + 1) to the outcome it ends in.
+    """
+    shoe = _check_shoe(counts)
+    dealer_cards = tuple(dealer_cards)
+    dist = dict.fromkeys(DEALER_OUTCOMES, ZERO)
+
+    def walk(shoe, cards, prob):
+        if len(cards) == 2 and len(dealer_cards) <= 2 and sorted(cards) == [ACE, TEN]:
+            dist["blackjack"] += prob
+            return
+        outcome = _dealer_stands(sum(cards), ACE in cards, hit_soft_17)
+        if outcome is not None:
+            dist[outcome] += prob
+            return
+        draws = _next_card(shoe)
+        if not draws:
+            dist["bust"] += prob  # must draw from an exhausted shoe: counts as a bust
+        for r, p in draws:
+            walk(_remove(shoe, r), cards + (r,), prob * p)
+
+    walk(shoe, dealer_cards, ONE)
+    return dist
+
+
+# The fast (but still exact and literal) form of the same recursion, for a finite shoe.
+# For a dealer state holding hard sum ``hard`` (ace held iff ``has_ace``) and drawing from a shoe
+# of s cards, let D(state) be the final-total distribution (17, 18, 19, 20, 21, bust).  Section 2
+# says D(state) = sum_r (n_r / s) D(state + r).  Multiplying by s! gives the integer recursion
+#     s! D(state) = sum_r n_r * ((s - 1)! D(state + r)),
+# with s! D = s! * (unit vector) at a standing state.  So we recurse on the integer vectors
+# s! D (no Fraction arithmetic inside the recursion) and divide by s! once at the top.
+# The dealer's future depends only on (cards left, hard sum, ace held), hence the memo key.
 _DEALER_MEMO = {}
+_DEALER_MEMO_LIMIT = 3_000_000  # forget everything beyond this many entries (bounds memory)
+_OUTCOME_INDEX = {17: 0, 18: 1, 19: 2, 20: 3, 21: 4, "bust": 5}
 
 
 def clear_caches():
@@ -185,32 +233,55 @@ def clear_caches():
     _DEALER_MEMO.clear()
 
 
-def _dealer_rest(shoe, hard, has_ace, h17):
-    """Final-total distribution (17, 18, 19, 20, 21, bust) of a dealer holding a non-natural
-    hand with hard sum ``hard`` (ace held iff ``has_ace``), drawing from ``shoe``."""
+def _dealer_rest_scaled(shoe, hard, has_ace, h17):
+    """|shoe|! times the final-total distribution (17..21, bust) of a dealer holding a
+    non-natural hand (hard sum ``hard``, ace held iff ``has_ace``) and drawing from ``shoe``."""
     key = (shoe, hard, has_ace, h17)
     found = _DEALER_MEMO.get(key)
     if found is not None:
         return found
-    total = hard + 10 if (has_ace and hard + 10 <= 21) else hard
-    soft = has_ace and hard + 10 <= 21
-    out = [ZERO] * 6
-    if total > 21:
-        out[5] = ONE
-    elif total >= 18 or (total == 17 and not (soft and h17)):
-        out[total - 17] = ONE
+    size = _size(shoe)
+    outcome = _dealer_stands(hard, has_ace, h17)
+    out = [0] * 6
+    if outcome is not None:
+        out[_OUTCOME_INDEX[outcome]] = math.factorial(size)
+    elif size == 0:
+        out[5] = 1  # must draw from an exhausted shoe: the missing mass counts as bust (0! = 1)
     else:
-        draws = _next_card(shoe)
-        if not draws:
-            out[5] = ONE  # must draw from an exhausted shoe: the missing mass counts as bust
-        for r, p in draws:
-            sub = _dealer_rest(_remove(shoe, r), hard + r, has_ace or r == ACE, h17)
-            for i in range(6):
-                if sub[i]:
-                    out[i] += p * sub[i]
+        for r in RANKS:
+            n_r = shoe[r - 1]
+            if n_r:
+                sub = _dealer_rest_scaled(_remove(shoe, r), hard + r, has_ace or r == ACE, h17)
+                for i in range(6):
+                    out[i] += n_r * sub[i]
     result = tuple(out)
+    if len(_DEALER_MEMO) >= _DEALER_MEMO_LIMIT:
+        _DEALER_MEMO.clear()
     _DEALER_MEMO[key] = result
     return result
+
+
+@functools.lru_cache(maxsize=None)
+def _dealer_rest_infinite(hard, has_ace, h17):
+    """Final-total distribution (17..21, bust) drawing from the infinite shoe."""
+    outcome = _dealer_stands(hard, has_ace, h17)
+    out = [ZERO] * 6
+    if outcome is not None:
+        out[_OUTCOME_INDEX[outcome]] = ONE
+    else:
+        for r, p in _next_card(None):
+            sub = _dealer_rest_infinite(hard + r, has_ace or r == ACE, h17)
+            for i in range(6):
+                out[i] += p * sub[i]
+    return tuple(out)
+
+
+def _dealer_rest(shoe, hard, has_ace, h17):
+    """Final-total distribution (17..21, bust) as Fractions, finite or infinite shoe."""
+    if shoe is None:
+        return _dealer_rest_infinite(hard, has_ace, h17)
+    scale = math.factorial(_size(shoe))
+    return tuple(Fraction(x, scale) for x in _dealer_rest_scaled(shoe, hard, has_ace, h17))
 
 
 def dealer_probabilities(counts, dealer_cards, hit_soft_17=False):
@@ -226,12 +297,12 @@ def dealer_probabilities(counts, dealer_cards, hit_soft_17=False):
     dealer_cards = tuple(dealer_cards)
     if not dealer_cards:
         raise ValueError("dealer_cards must hold at least the upcard")
-    h17 = bool(hit_soft_17)
-    hard = sum(dealer_cards)
-    has_ace = ACE in dealer_cards
     for r in dealer_cards:
         if r not in RANKS:
             raise ValueError(f"bad rank {r!r}")
+    h17 = bool(hit_soft_17)
+    hard = sum(dealer_cards)
+    has_ace = ACE in dealer_cards
 
     dist = dict.fromkeys(DEALER_OUTCOMES, ZERO)
     if len(dealer_cards) == 2 and sorted(dealer_cards) == [ACE, TEN]:
@@ -243,7 +314,7 @@ def dealer_probabilities(counts, dealer_cards, hit_soft_17=False):
         rest = [ZERO] * 6
         draws = _next_card(shoe)
         if not draws:
-            rest[5] = ONE
+            rest[5] = ONE  # not even a hole card: counts as a bust
         for r, p in draws:
             if sorted((upcard, r)) == [ACE, TEN]:
                 dist["blackjack"] += p

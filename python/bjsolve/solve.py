@@ -13,6 +13,8 @@ from concurrent.futures import ThreadPoolExecutor
 
 from bjcore import UpcardEngine, dealer_trie
 
+from .deal import (dealer_columns, dealer_key_weight, dealer_keys, dealer_label, exposed,
+                   is_natural, player_hand_weights)
 from .dealer import resolve_shoe
 from .ranks import counts_of, hand_total, label, ranks
 from .rules import Rules
@@ -33,20 +35,6 @@ def check_split_class(split) -> str:
     return split
 
 
-def check_supported(rules: Rules) -> None:
-    """Rule values whose maths has not landed yet raise instead of giving wrong numbers."""
-    unsupported = []
-    if rules.hole_card != "peek":
-        unsupported.append(f"hole_card={rules.hole_card!r}")
-    if rules.surrender == "early":
-        unsupported.append("surrender='early'")
-    if rules.dealer_wins_ties:
-        unsupported.append("dealer_wins_ties=True")
-    if unsupported:
-        raise ValueError("not supported by the engine yet: " + ", ".join(unsupported)
-                         + " (supported: hole_card='peek', surrender 'none'/'late', pushes push)")
-
-
 def kernel_rules(rules: Rules, split_code: int) -> dict:
     return {
         "hit_soft_17": rules.hit_soft_17,
@@ -57,23 +45,18 @@ def kernel_rules(rules: Rules, split_code: int) -> dict:
         "max_split_hands": rules.max_split_hands,
         "resplit_aces": rules.resplit_aces,
         "hit_split_aces": rules.hit_split_aces,
-        "late_surrender": rules.surrender == "late",
+        "surrender": {"none": 0, "late": 1, "early": 2}[rules.surrender],
         "blackjack_payout": rules.blackjack_payout,
         "split_class": split_code,
+        "natural_takes_all": rules.hole_card == "enhc",
+        "dealer_wins_ties": rules.dealer_wins_ties,
     }
-
-
-def upcards_of(shoe: Shoe) -> tuple[int, ...]:
-    return tuple(u for u in range(1, 11) if shoe.is_infinite or shoe.counts[u - 1] > 0)
-
-
-def upcard_weight(shoe: Shoe, u: int) -> float:
-    return shoe.probabilities()[u - 1]
 
 
 def run_engines(engines: dict) -> dict:
     """E(u) of every engine, in parallel threads; returns {upcard: E(u)}."""
     order = [u for u in _WORK_ORDER if u in engines]
+    order += sorted((k for k in engines if k not in order), key=str)
     workers = max(1, min(len(order), os.cpu_count() or 1))
     if workers == 1:
         return {u: engines[u].round_ev() for u in order}
@@ -119,7 +102,8 @@ class ActionValues(Mapping):
         cards = "".join(label(c) for c in self.cards)
         measure = "given no dealer blackjack" if self.given_no_blackjack else "unconditioned"
         split = f", split {self.split_strategy}" if "split" in self._values else ""
-        return f"ActionValues({cards} v {label(self.dealer)}, {measure}{split}: {{{body}}})"
+        return (f"ActionValues({cards} v {dealer_label(self.dealer)}, {measure}{split}: "
+                f"{{{body}}})")
 
 
 class Solution:
@@ -128,20 +112,51 @@ class Solution:
     expected_value: the round's EV before any card is dealt (unconditioned, fraction of the
         initial bet; negative = house edge).
     ev_by_upcard: upcard (1..10) -> E[round | upcard], unconditioned.
+    ev_by_dealer: dealer key -> E[round | dealer key]: the upcard, or in the exposed game
+        the sorted tuple of both dealer cards.
     """
 
-    def __init__(self, rules: Rules, shoe: Shoe, split: str, engines: dict, ev_by_upcard: dict):
+    def __init__(self, rules: Rules, shoe: Shoe, split: str, engines: dict, ev_by_dealer: dict):
         self.rules = rules
         self.shoe = shoe
         self.split = split
         self._engines = engines
-        self.ev_by_upcard = {u: ev_by_upcard[u] for u in sorted(ev_by_upcard)}
-        self.expected_value = sum(upcard_weight(shoe, u) * v for u, v in self.ev_by_upcard.items())
+        keys = dealer_keys(rules, shoe)
+        self.ev_by_dealer = {k: ev_by_dealer[k] for k in keys}
+        self.expected_value = sum(dealer_key_weight(shoe, k) * v
+                                  for k, v in self.ev_by_dealer.items())
+        if exposed(rules):
+            by_up: dict = {}
+            for k, v in self.ev_by_dealer.items():
+                w = dealer_key_weight(shoe, k)
+                for up in set(k):  # a hand {a, b} has a as its first card half the time
+                    share = w if k[0] == k[1] else w / 2
+                    tot = by_up.setdefault(up, [0.0, 0.0])
+                    tot[0] += share * v
+                    tot[1] += share
+            self.ev_by_upcard = {u: t[0] / t[1] for u, t in sorted(by_up.items())}
+        else:
+            self.ev_by_upcard = dict(sorted(self.ev_by_dealer.items()))
         self._strategy = None
 
     def __repr__(self):
         return (f"Solution({self.rules.describe()}, shoe={self.shoe!r}, split={self.split}, "
                 f"expected_value={self.expected_value:+.10f} unconditioned)")
+
+    @property
+    def dealer_keys(self) -> list:
+        return list(self.ev_by_dealer)
+
+    def dealer_columns(self) -> list:
+        """[(column label, [dealer keys])]: upcards 2..T, A, or the exposed game's codes."""
+        return dealer_columns(self.dealer_keys)
+
+    def conditioned_for(self, cards) -> bool:
+        """Whether hand values are shown given no dealer blackjack: only when the dealer
+        peeks before the decision (not for an early-surrender decision)."""
+        if self.rules.hole_card != "peek":
+            return False
+        return not (self.rules.surrender == "early" and len(cards) == 2)
 
     @property
     def conditioned(self) -> bool:
@@ -150,61 +165,79 @@ class Solution:
 
     # ---- one hand --------------------------------------------------------------
 
+    def _dealer_key(self, dealer):
+        cards = ranks(dealer, field="dealer")
+        if exposed(self.rules):
+            if len(cards) != 2:
+                raise ValueError(f"dealer: both dealer cards are dealt face up in this game; "
+                                 f"give two cards, got {cards}")
+            key = tuple(sorted(cards))
+            if is_natural(key):
+                raise ValueError("dealer: the dealer's cards are a natural; the round is over")
+        else:
+            if len(cards) != 1:
+                raise ValueError(f"dealer: give one upcard, got {cards}")
+            key = cards[0]
+        if key not in self._engines:
+            raise ValueError(f"dealer: the shoe cannot deal the dealer {dealer_label(key)}")
+        return key
+
     def _hand(self, cards, dealer):
         cards = tuple(sorted(ranks(cards, field="cards")))
         if len(cards) < 2:
             raise ValueError(f"cards: a hand needs at least two cards, got {cards}")
         if sum(cards) > 21:
             raise ValueError(f"cards: {cards} is already bust (hard total {sum(cards)})")
-        up = ranks(dealer, field="dealer")
-        if len(up) != 1:
-            raise ValueError(f"dealer: give one upcard, got {up}")
-        u = up[0]
-        if u not in self._engines:
-            raise ValueError(f"dealer: the shoe holds no {label(u)} to be the upcard")
+        key = self._dealer_key(dealer)
         if not self.shoe.is_infinite:
             need = counts_of(cards)
-            need[u - 1] += 1
+            for c in ((key,) if isinstance(key, int) else key):
+                need[c - 1] += 1
             for r, k in enumerate(need):
                 if k > self.shoe.counts[r]:
                     raise ValueError(f"cards: the shoe holds {self.shoe.counts[r]} x {label(r + 1)}, "
-                                     f"the hand and upcard need {k}")
-        return cards, u
+                                     f"the hand and the dealer's cards need {k}")
+        return cards, key
 
     def allowed_actions(self, cards, dealer) -> tuple[str, ...]:
         """Actions allowed for this hand as an unsplit hand (2 cards: round start)."""
-        cards, u = self._hand(cards, dealer)
-        return self._allowed(cards, u)
+        cards, key = self._hand(cards, dealer)
+        return self._allowed(cards, key)
 
-    def _allowed(self, cards, u):
-        engine = self._engines[u]
+    def _allowed(self, cards, key):
+        engine = self._engines[key]
         out = ["stand", "hit"]
         if engine.may_double_hand(counts_of(cards)):
             out.append("double")
         if len(cards) == 2:
             if cards[0] == cards[1] and engine.split_limit(cards[0]) >= 2:
                 out.append("split")
-            if self.rules.surrender == "late":
+            if self.rules.surrender != "none":
                 out.append("surrender")
         return tuple(out)
 
     def hand_ev(self, cards, dealer, *, given_no_blackjack: bool | None = None) -> ActionValues:
-        """EV of every allowed action for this exact hand against the upcard.
+        """EV of every allowed action for this exact hand against the dealer.
 
         cards: two or more cards (ranks or labels); two cards are the original hand
         (split and surrender may be allowed), more cards a later decision.
+        dealer: the upcard, or both dealer cards in the exposed game.
         Values are fractions of the initial bet, given no dealer blackjack when the dealer
-        peeks (``given_no_blackjack=False`` gives the unconditioned values).  Split values
-        use this solve's post-split class (``self.split``).
+        peeks before the decision; unconditioned otherwise (no hole card, an early
+        surrender decision, or ``given_no_blackjack=False``).  The result says which.
+        Split values use this solve's post-split class (``self.split``).
         """
-        cards, u = self._hand(cards, dealer)
+        cards, key = self._hand(cards, dealer)
         if given_no_blackjack is None:
-            given_no_blackjack = self.conditioned
-        engine = self._engines[u]
-        st, ht, dd, beta = engine.hand_values(counts_of(cards))
-        allowed = self._allowed(cards, u)
+            given_no_blackjack = self.conditioned_for(cards)
+        elif given_no_blackjack and self.rules.hole_card != "peek":
+            raise ValueError("given_no_blackjack=True needs a peek game (hole_card='peek')")
+        engine = self._engines[key]
+        counts = counts_of(cards)
+        st, ht, dd, beta = engine.hand_values(counts)
+        allowed = self._allowed(cards, key)
         raw = {"stand": st, "hit": ht, "double": dd}
-        natural = len(cards) == 2 and cards == (1, 10)
+        natural = is_natural(cards)
         p = 1.0 - beta
         values = {}
         for a in allowed:
@@ -217,14 +250,22 @@ class Solution:
                 if given_no_blackjack:
                     v = (v + beta_s) / (1.0 - beta_s)
             else:  # surrender
-                v = -0.5 if given_no_blackjack else -0.5 - 0.5 * beta
+                v = -0.5 if given_no_blackjack else engine.surrender_ev(counts)
             values[a] = v
-        return ActionValues(values, cards=cards, dealer=u, given_no_blackjack=given_no_blackjack,
+        return ActionValues(values, cards=cards, dealer=key, given_no_blackjack=given_no_blackjack,
                             split_strategy=self.split)
 
     def best_action(self, cards, dealer) -> str:
-        """The composition-dependent optimal action for this hand against the upcard."""
+        """The composition-dependent optimal action for this hand against the dealer."""
         return self.hand_ev(cards, dealer, given_no_blackjack=False).best
+
+    def insurance_ev(self, cards=()) -> float:
+        """EV per unit of an insurance bet (pays 2:1) against a dealer ace, with the given
+        cards (e.g. the player's hand) and the ace removed from the shoe."""
+        removed = ranks(cards, field="cards") if cards != () else ()
+        left = self.shoe.remove(*(removed + (1,))) if not self.shoe.is_infinite else self.shoe
+        p_ten = left.probabilities()[9]
+        return 3.0 * p_ten - 1.0
 
     # ---- strategies --------------------------------------------------------------
 
@@ -239,25 +280,39 @@ class Solution:
     def evaluate(self, strategy) -> float:
         """Overall EV (unconditioned) of the round when the player follows ``strategy``.
 
-        strategy: a ``StrategyChart`` or a callable ``f(cards, upcard, allowed) -> action``
-        where cards is a sorted tuple of ranks, upcard a rank and allowed the tuple of legal
-        actions; it is asked once per hand composition, upcard and kind of decision (the
-        original two cards, a later decision, a split hand).  Resplits stay forced.
+        strategy: a ``StrategyChart`` or a callable ``f(cards, dealer, allowed) -> action``
+        where cards is a sorted tuple of ranks, dealer the upcard (or the tuple of both
+        dealer cards in the exposed game) and allowed the tuple of legal actions; it is
+        asked once per hand composition, dealer and kind of decision (the original two
+        cards, a later decision, a split hand).  Resplits stay forced.
         """
         from .strategy import evaluate_policy
         return evaluate_policy(self.rules, self.shoe, strategy)
 
-    def policy_engines(self, strategy) -> dict:
-        from .strategy import policy_engines
-        return policy_engines(self.rules, self.shoe, strategy)
+
+def natural_dealer_value(rules: Rules, shoe: Shoe, key) -> float:
+    """E[round] when the exposed dealer cards are a natural: lose 1, a natural pushes."""
+    weights = player_hand_weights(shoe, key)
+    total = sum(weights.values())
+    push = -1.0 if rules.dealer_wins_ties else 0.0
+    return sum(w * (push if is_natural(h) else -1.0) for h, w in weights.items()) / total
 
 
 def make_engines(rules: Rules, shoe: Shoe, split_code: int) -> dict:
     params = kernel_rules(rules, split_code)
-    for u in upcards_of(shoe):
-        dealer_trie((u,), rules.hit_soft_17)  # build shared tries before threads start
-    return {u: UpcardEngine(shoe.kernel_weights(), u, params, shoe.is_infinite)
-            for u in upcards_of(shoe)}
+    keys = [k for k in dealer_keys(rules, shoe) if not (isinstance(k, tuple) and is_natural(k))]
+    for k in keys:
+        dealer_trie((k,) if isinstance(k, int) else k, rules.hit_soft_17)  # before threads
+    return {k: UpcardEngine(shoe.kernel_weights(), k, params, shoe.is_infinite) for k in keys}
+
+
+def round_values(rules: Rules, shoe: Shoe, engines: dict) -> dict:
+    """{dealer key: E[round | key]} for every key, exposed naturals included."""
+    values = run_engines(engines)
+    for k in dealer_keys(rules, shoe):
+        if k not in values:
+            values[k] = natural_dealer_value(rules, shoe, k)
+    return values
 
 
 def solve(rules: Rules | None = None, shoe: Shoe | None = None, *, split: str = "CDZ-") -> Solution:
@@ -272,9 +327,8 @@ def solve(rules: Rules | None = None, shoe: Shoe | None = None, *, split: str = 
     if not isinstance(rules, Rules):
         raise TypeError(f"rules must be a bjsolve.Rules, got {type(rules).__name__}")
     check_split_class(split)
-    check_supported(rules)
     shoe = resolve_shoe(rules, shoe)
     if not shoe.is_infinite and len(shoe) < 10:
         raise ValueError(f"shoe too small for a round: {len(shoe)} cards (at least 10 needed)")
     engines = make_engines(rules, shoe, SPLIT_CLASSES[split])
-    return Solution(rules, shoe, split, engines, run_engines(engines))
+    return Solution(rules, shoe, split, engines, round_values(rules, shoe, engines))

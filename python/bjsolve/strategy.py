@@ -10,7 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .hands import PAIR_CODES, compositions, hand_code, total_code, two_card_hands
-from .ranks import UPCARD_ORDER, counts_of, label
+from .deal import dealer_key_weight, dealer_label, player_hand_weights, remaining_after
+from .ranks import counts_of, label
 from .rules import Rules
 from .shoe import Shoe
 
@@ -44,59 +45,63 @@ def _code_for(values: dict) -> str:
 class Exception_:
     """A hand whose composition-dependent best play differs from the chart's."""
     cards: tuple
-    upcard: int
+    upcard: object  # the dealer key: upcard, or both dealer cards in the exposed game
     chart_action: str
     optimal_action: str
     gain: float  # EV gained by playing the composition-dependent action (initial bets)
 
     def __str__(self):
         cards = "".join(label(c) for c in self.cards)
-        return (f"{total_code(self.cards)} ({cards}) v {label(self.upcard)}: "
+        return (f"{total_code(self.cards)} ({cards}) v {dealer_label(self.upcard)}: "
                 f"{self.optimal_action} instead of {self.chart_action} (+{self.gain:.6f})")
 
 
 class StrategyChart:
-    """Total-dependent basic strategy: ``rows[code][upcard] -> chart code``.
+    """Total-dependent basic strategy: ``rows[code][column] -> chart code``.
 
-    Rows "4".."20" hard, "A2".."A9" soft, "22".."TT","AA" pairs; codes H, S, Dh, Ds
-    (double, else hit/stand), P, Rh, Rs, Rp (surrender, else hit/stand/split).  A chart is
-    itself a strategy: ``chart(cards, upcard, allowed)`` gives the action it prescribes.
-    ``exceptions`` lists composition-dependent departures (hands of 2 to 4 cards).
+    Rows "4".."20" hard, "A2".."A9" soft, "22".."TT","AA" pairs; columns the upcard labels
+    "2".."T","A" (or, when both dealer cards are exposed, the dealer's hand codes).  Codes:
+    H, S, Dh, Ds (double, else hit/stand), P, Rh, Rs, Rp (surrender, else
+    hit/stand/split).  A chart is itself a strategy: ``chart(cards, dealer, allowed)``
+    gives the action it prescribes.  ``exceptions`` lists composition-dependent
+    departures (hands of 2 to 4 cards).
     """
 
     def __init__(self, rows: dict, *, rules: Rules | None = None, split: str = "CDZ-",
                  exceptions=()):
-        self.rows = {code: dict(cols) for code, cols in rows.items()}
+        self.rows = {code: {str(c): v for c, v in cols.items()} for code, cols in rows.items()}
         for code, cols in self.rows.items():
-            for u, c in cols.items():
+            for col, c in cols.items():
                 if c not in CODE_ACTIONS:
-                    raise ValueError(f"chart row {code!r} v {u}: unknown code {c!r}; "
+                    raise ValueError(f"chart row {code!r} v {col}: unknown code {c!r}; "
                                      f"allowed {', '.join(CODE_ACTIONS)}")
         self.rules = rules
         self.split = split
         self.exceptions = list(exceptions)
 
-    def code(self, cards, upcard, *, can_split: bool) -> str:
+    def code(self, cards, dealer, *, can_split: bool) -> str:
         cards = tuple(sorted(cards))
+        key = dealer if isinstance(dealer, int) else tuple(sorted(dealer))
+        column = dealer_label(key)
         row = hand_code(cards, can_split=can_split)
         if row in ("BJ", "21"):
             return "S"
         if row == "AA" and not can_split:
             return "H"  # soft 12 that may not split: no chart row; hitting is right
         try:
-            return self.rows[row][upcard]
+            return self.rows[row][column]
         except KeyError:
-            raise ValueError(f"the chart has no entry for row {row!r} v {label(upcard)}") from None
+            raise ValueError(f"the chart has no entry for row {row!r} v {column}") from None
 
-    def __call__(self, cards, upcard, allowed) -> str:
-        code = self.code(cards, upcard, can_split="split" in allowed)
+    def __call__(self, cards, dealer, allowed) -> str:
+        code = self.code(cards, dealer, can_split="split" in allowed)
         first, fallback = CODE_ACTIONS[code]
         if first in allowed:
             return first
         if fallback in allowed:
             return fallback
         if fallback == "split" or first == "split":
-            return self(cards, upcard, tuple(a for a in allowed if a != "split"))
+            return self(cards, dealer, tuple(a for a in allowed if a != "split"))
         return "hit" if "hit" in allowed else allowed[0]
 
     def __repr__(self):
@@ -106,41 +111,39 @@ class StrategyChart:
 def basic_strategy(solution) -> StrategyChart:
     """The total-dependent chart of a solve, with composition-dependent exceptions.
 
-    Each hard/soft row compares, per upcard, the probability-weighted sum of the
+    Each hard/soft row compares, per column, the probability-weighted sum of the
     unconditioned values of the two-card non-pair hands with that total (pairs only where
-    a total has no other two-card hand) - the choice that maximises the round's EV among
-    total-dependent plays of the original two cards.  Pair rows compare one composition.
+    a total has no other two-card hand): the choice that maximises the round's EV among
+    total-dependent plays of the original two cards.  Pair rows weigh one composition
+    (over the dealer hands of a column in the exposed game).
     """
     shoe = solution.shoe
     rows: dict = {}
-    for u in sorted(solution._engines):
-        left = list(shoe.counts)
-        if not shoe.is_infinite:
-            left[u - 1] -= 1
+    for column, keys in solution.dealer_columns():
         groups: dict = {}
-        for cards in two_card_hands():
-            a, b = cards
-            w = left[a - 1] * (left[b - 1] - (1 if (a == b and not shoe.is_infinite) else 0))
-            if w <= 0:
-                continue
-            ev = solution.hand_ev(cards, u, given_no_blackjack=False)
-            if a == b:
-                pair_code = label(a) * 2
-                if "split" in ev:
-                    rows.setdefault(pair_code, {})[u] = _code_for(dict(ev))
-            code = total_code(cards)
-            if code in ("BJ", "AA"):
-                continue  # naturals stand; soft 12 is only ever A,A (its pair row)
-            groups.setdefault(code, {}).setdefault(a == b, []).append(
-                (w, {k: v for k, v in ev.items() if k != "split"}))
+        for key in keys:
+            if key not in solution._engines:
+                continue  # an exposed dealer natural: nothing to decide
+            wk = dealer_key_weight(shoe, key)
+            for cards, w in player_hand_weights(shoe, key).items():
+                ev = solution.hand_ev(cards, key, given_no_blackjack=False)
+                if cards[0] == cards[1] and "split" in ev:
+                    groups.setdefault(label(cards[0]) * 2, {}).setdefault(True, []).append(
+                        (wk * w, dict(ev)))
+                code = total_code(cards)
+                if code in ("BJ", "AA"):
+                    continue  # naturals stand; soft 12 is only ever A,A (its pair row)
+                groups.setdefault(code, {}).setdefault(cards[0] == cards[1], []).append(
+                    (wk * w, {k: v for k, v in ev.items() if k != "split"}))
         for code, by_pair in groups.items():
             members = by_pair.get(False) or by_pair.get(True)
             total_w = sum(w for w, _ in members)
-            keys = members[0][1].keys()
-            agg = {k: sum(w * vals[k] for w, vals in members) / total_w for k in keys}
-            rows.setdefault(code, {})[u] = _code_for(agg)
+            keys_ = members[0][1].keys()
+            agg = {k: sum(w * vals[k] for w, vals in members) / total_w for k in keys_}
+            rows.setdefault(code, {})[column] = _code_for(agg)
     order = [str(t) for t in range(4, 21)] + [f"A{k}" for k in range(2, 10)] + list(PAIR_CODES)
-    rows = {code: {u: rows[code][u] for u in UPCARD_ORDER if u in rows[code]}
+    columns = [c for c, _ in solution.dealer_columns()]
+    rows = {code: {c: rows[code][c] for c in columns if c in rows[code]}
             for code in order if code in rows}
     chart = StrategyChart(rows, rules=solution.rules, split=solution.split)
     chart.exceptions = _exceptions(solution, chart)
@@ -150,24 +153,23 @@ def basic_strategy(solution) -> StrategyChart:
 def _exceptions(solution, chart, max_cards: int = 4):
     shoe = solution.shoe
     found = []
-    for u in sorted(solution._engines):
-        limit = None
-        if not shoe.is_infinite:
-            limit = list(shoe.counts)
-            limit[u - 1] -= 1
+    for key in solution._engines:
+        limit = None if shoe.is_infinite else remaining_after(
+            shoe, (key,) if isinstance(key, int) else key)
         for cards in compositions(limit, max_hard=20, min_cards=2):
             if len(cards) > max_cards:
                 continue
-            ev = solution.hand_ev(cards, u)
+            ev = solution.hand_ev(cards, key)
             allowed = tuple(ev)
             try:
-                planned = chart(cards, u, allowed)
+                planned = chart(cards, key, allowed)
             except ValueError:
                 continue
             best = ev.best
             if best != planned and ev[best] > ev[planned]:
-                found.append(Exception_(cards, u, planned, best, ev[best] - ev[planned]))
-    found.sort(key=lambda e: (len(e.cards), UPCARD_ORDER.index(e.upcard), e.cards))
+                found.append(Exception_(cards, key, planned, best, ev[best] - ev[planned]))
+    order = {k: i for i, k in enumerate(solution.dealer_keys)}
+    found.sort(key=lambda e: (len(e.cards), order[e.upcard], e.cards))
     return found
 
 
@@ -177,25 +179,22 @@ def _checked(strategy, cards, u, allowed, kind_name):
     action = strategy(cards, u, allowed)
     if action not in allowed:
         cards_s = "".join(label(c) for c in cards)
-        raise ValueError(f"strategy returned {action!r} for {cards_s} v {label(u)} "
+        raise ValueError(f"strategy returned {action!r} for {cards_s} v {dealer_label(u)} "
                          f"({kind_name}); allowed: {', '.join(allowed)}")
     return action
 
 
 def policy_engines(rules: Rules, shoe: Shoe, strategy) -> dict:
     """Compiled engines (one per upcard) with ``strategy``'s decisions frozen in."""
-    from .solve import ACTION_CODE, POLICY_CLASS, check_supported, make_engines
+    from .solve import ACTION_CODE, POLICY_CLASS, make_engines
     if not callable(strategy):
         raise TypeError("strategy must be a StrategyChart or a callable "
-                        "f(cards, upcard, allowed) -> action")
-    check_supported(rules)
+                        "f(cards, dealer, allowed) -> action")
     engines = make_engines(rules, shoe, POLICY_CLASS)
-    surrender = rules.surrender == "late"
+    surrender = rules.surrender != "none"
     for u, engine in engines.items():
-        limit = None
-        if not shoe.is_infinite:
-            limit = list(shoe.counts)
-            limit[u - 1] -= 1
+        limit = None if shoe.is_infinite else remaining_after(
+            shoe, (u,) if isinstance(u, int) else u)
         for cards in compositions(limit, max_hard=21, min_cards=2):
             counts = counts_of(cards)
             can_double = engine.may_double_hand(counts)
@@ -220,7 +219,7 @@ def policy_engines(rules: Rules, shoe: Shoe, strategy) -> dict:
 
 def evaluate_policy(rules: Rules, shoe: Shoe, strategy) -> float:
     """The round's exact EV (unconditioned) when the player follows ``strategy``."""
-    from .solve import run_engines, upcard_weight
+    from .solve import round_values
     engines = policy_engines(rules, shoe, strategy)
-    by_upcard = run_engines(engines)
-    return sum(upcard_weight(shoe, u) * v for u, v in by_upcard.items())
+    values = round_values(rules, shoe, engines)
+    return sum(dealer_key_weight(shoe, k) * v for k, v in values.items())

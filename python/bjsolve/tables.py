@@ -11,14 +11,15 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .dealer import dealer_table
-from .hands import PAIR_CODES, hand_code, total_code, two_card_hands
-from .ranks import UPCARD_ORDER, label
+from .deal import dealer_columns, dealer_key_weight, dealer_keys, dealer_label, player_hand_weights
+from .dealer import dealer_probabilities
+from .hands import PAIR_CODES, hand_code, total_code
+from .ranks import label
 from .rules import Rules
 from .shoe import Shoe
 
 TABLE_NAMES = ("initial", "dealer", "stand", "hit", "double", "split", "surrender",
-               "optimal", "strategy", "advantage", "exceptions")
+               "optimal", "strategy", "advantage", "exceptions", "insurance")
 EV_ROWS = tuple(str(t) for t in range(4, 21)) + tuple(f"A{k}" for k in range(2, 10)) + PAIR_CODES
 
 
@@ -51,37 +52,24 @@ class Table:
         return pd.DataFrame(self.values, index=list(self.rows), columns=list(self.columns))
 
 
-def _columns(upcards):
-    return tuple(label(u) for u in UPCARD_ORDER if u in upcards)
-
-
 def _notes(rules: Rules, shoe: Shoe, *extra) -> tuple:
     return (f"rules: {rules.describe()}", f"shoe: {shoe!r}") + tuple(extra)
 
 
-def _deal_weights(shoe: Shoe, u: int):
-    """{two-card hand: probability of being dealt it given the upcard}."""
-    left = list(shoe.counts)
-    if not shoe.is_infinite:
-        left[u - 1] -= 1
-    n = sum(left)
-    out = {}
-    for a, b in two_card_hands():
-        if shoe.is_infinite:
-            w = left[a - 1] * left[b - 1] / (n * n)
-        else:
-            w = left[a - 1] * (left[b - 1] - (a == b)) / (n * (n - 1))
-        if a != b:
-            w *= 2
-        if w > 0:
-            out[(a, b)] = w
+def _playable_columns(solution):
+    """[(label, [keys with decisions])]: exposed dealer naturals have none."""
+    out = []
+    for col, keys in solution.dealer_columns():
+        keys = [k for k in keys if k in solution._engines]
+        if keys:
+            out.append((col, keys))
     return out
 
 
-def _row_members(shoe, u):
+def _row_members(shoe, key):
     """{row code: [(weight, cards)]} with the pair fallback for hard 4 and 20."""
     by_row: dict = {}
-    for cards, w in _deal_weights(shoe, u).items():
+    for cards, w in player_hand_weights(shoe, key).items():
         if cards[0] == cards[1]:
             by_row.setdefault(label(cards[0]) * 2, []).append((w, cards))
         code = total_code(cards)
@@ -91,35 +79,47 @@ def _row_members(shoe, u):
             for code, m in by_row.items()}
 
 
+def _measure(solution) -> str:
+    if solution.rules.hole_card == "exposed":
+        return "both dealer cards known"
+    if not solution.conditioned:
+        return f"unconditioned (no hole card: {solution.rules.hole_card})"
+    if solution.rules.surrender == "early":
+        return ("given no dealer blackjack, except two-card hands against A and T, which are "
+                "unconditioned (early surrender is decided before the peek)")
+    return "given no dealer blackjack"
+
+
 def ev_table(solution, action: str) -> Table:
     """Per-row EV of one action (or "optimal": the best allowed action per hand)."""
     shoe, rules = solution.shoe, solution.rules
-    ups = sorted(solution._engines)
-    cols = _columns(ups)
+    columns = _playable_columns(solution)
+    cols = tuple(c for c, _ in columns)
     rows = PAIR_CODES if action == "split" else EV_ROWS
     values = np.full((len(rows), len(cols)), np.nan)
-    for u in ups:
-        members = _row_members(shoe, u)
-        j = cols.index(label(u))
-        for i, code in enumerate(rows):
-            pair_row = code in PAIR_CODES
-            total_w, acc = 0.0, 0.0
-            for w, cards in members.get(code, ()):
-                ev = solution.hand_ev(cards, u)
-                if not pair_row:
-                    ev = {k: v for k, v in ev.items() if k != "split"}
-                if action == "optimal":
-                    v = max(ev.values())
-                elif action in ev:
-                    v = ev[action]
-                else:
+    for j, (_, keys) in enumerate(columns):
+        sums = {}
+        for key in keys:
+            wk = dealer_key_weight(shoe, key)
+            for code, members in _row_members(shoe, key).items():
+                if code not in rows:
                     continue
-                total_w += w
-                acc += w * v
-            if total_w > 0:
-                values[i, j] = acc / total_w
-    measure = ("given no dealer blackjack" if solution.conditioned else "unconditioned")
-    notes = [f"EV per initial bet, {measure}",
+                for w, cards in members:
+                    ev = solution.hand_ev(cards, key)
+                    if code not in PAIR_CODES:
+                        ev = {k: v for k, v in ev.items() if k != "split"}
+                    if action == "optimal":
+                        v = max(ev.values())
+                    elif action in ev:
+                        v = ev[action]
+                    else:
+                        continue
+                    acc = sums.setdefault(code, [0.0, 0.0])
+                    acc[0] += wk * w * v
+                    acc[1] += wk * w
+        for code, (num, den) in sums.items():
+            values[rows.index(code), j] = num / den
+    notes = [f"EV per initial bet, {_measure(solution)}",
              "hard/soft rows: probability-weighted mean over the two-card hands with that code"]
     if action in ("split", "optimal"):
         notes.append(f"split EVs: post-split strategy {solution.split}, resplits forced up to "
@@ -131,10 +131,9 @@ def ev_table(solution, action: str) -> Table:
 
 def strategy_table(solution) -> Table:
     chart = solution.strategy
-    cols = _columns(solution._engines)
+    cols = tuple(c for c, _ in _playable_columns(solution))
     rows = tuple(chart.rows)
-    values = np.array([[chart.rows[r].get(u, "") for u in UPCARD_ORDER if u in solution._engines]
-                       for r in rows], dtype=object)
+    values = np.array([[chart.rows[r].get(c, "") for c in cols] for r in rows], dtype=object)
     notes = _notes(solution.rules, solution.shoe,
                    "total-dependent basic strategy for the original two cards",
                    "H hit, S stand, Dh/Ds double else hit/stand, P split, Rh/Rs/Rp surrender "
@@ -146,72 +145,109 @@ def strategy_table(solution) -> Table:
 
 def exceptions_table(solution) -> Table:
     chart = solution.strategy
-    rows = tuple(f"{''.join(label(c) for c in e.cards)} v {label(e.upcard)}"
+    rows = tuple(f"{''.join(label(c) for c in e.cards)} v {dealer_label(e.upcard)}"
                  for e in chart.exceptions)
     cols = ("total", "chart", "optimal", "gain")
     values = np.array([[total_code(e.cards), e.chart_action, e.optimal_action, f"{e.gain:.6f}"]
                        for e in chart.exceptions], dtype=object).reshape(len(rows), 4)
-    measure = "given no dealer blackjack" if solution.conditioned else "unconditioned"
+    measure = _measure(solution)
     return Table("exceptions", "composition-dependent exceptions to the chart", rows, cols,
                  values, _notes(solution.rules, solution.shoe,
                                 f"gain: EV per initial bet, {measure}", "hands of 2 to 4 cards"))
 
 
 def initial_table(solution) -> Table:
-    """Probability of each starting hand code together with each upcard (sums to 1)."""
+    """Probability of each starting hand code together with each dealer column (sums to 1)."""
     shoe = solution.shoe
-    ups = sorted(solution._engines)
-    cols = _columns(ups)
+    columns = solution.dealer_columns()
+    cols = tuple(c for c, _ in columns)
     # hard 4 and 20 are only ever a pair, which has its own row
-    rows = tuple(str(t) for t in range(5, 20)) + EV_ROWS[EV_ROWS.index("A2"):EV_ROWS.index("A9") + 1] + ("BJ",) + PAIR_CODES
+    rows = (tuple(str(t) for t in range(5, 20)) + tuple(f"A{k}" for k in range(2, 10))
+            + ("BJ",) + PAIR_CODES)
     values = np.zeros((len(rows), len(cols)))
-    probs = shoe.probabilities()
-    for u in ups:
-        j = cols.index(label(u))
-        for cards, w in _deal_weights(shoe, u).items():
-            code = hand_code(cards, can_split=True)
-            values[rows.index(code), j] += probs[u - 1] * w
-    return Table("initial", "probability of each starting hand and upcard", rows, cols, values,
-                 _notes(solution.rules, shoe, "joint probability of the deal (all cells sum to 1)"),
+    for j, (_, keys) in enumerate(columns):
+        for key in keys:
+            wk = dealer_key_weight(shoe, key)
+            for cards, w in player_hand_weights(shoe, key).items():
+                values[rows.index(hand_code(cards, can_split=True)), j] += wk * w
+    return Table("initial", "probability of each starting hand and dealer hand", rows, cols,
+                 values, _notes(solution.rules, shoe,
+                                "joint probability of the deal (all cells sum to 1)"),
                  style="prob")
 
 
 def dealer_outcome_table(rules: Rules, shoe: Shoe | None = None, *,
                          given_no_blackjack: bool = False) -> Table:
-    table = dealer_table(rules, shoe=shoe, given_no_blackjack=given_no_blackjack)
-    cols = ("17", "18", "19", "20", "21", "bust", "blackjack")
-    rows = tuple(label(u) for u in table)
-    values = np.array([[d[k] for k in (17, 18, 19, 20, 21, "bust", "blackjack")]
-                       for d in table.values()])
+    source = shoe if shoe is not None else Shoe.decks(rules.decks)
+    keys = dealer_keys(rules, source)
+    columns = dealer_columns(keys)
+    outcome_keys = (17, 18, 19, 20, 21, "bust", "blackjack")
+    values = np.zeros((len(columns), len(outcome_keys)))
+    for i, (_, ks) in enumerate(columns):
+        total = 0.0
+        for k in ks:
+            cards = (k,) if isinstance(k, int) else k
+            w = dealer_key_weight(source, k)
+            d = dealer_probabilities(rules, cards, shoe=source,
+                                     given_no_blackjack=given_no_blackjack and len(cards) == 1)
+            values[i] += w * np.array([d[o] for o in outcome_keys])
+            total += w
+        values[i] /= total
+    if given_no_blackjack and rules.hole_card == "exposed":
+        raise ValueError("--given-no-blackjack: both dealer cards are known in the exposed game")
     measure = ("given no dealer blackjack" if given_no_blackjack
                else "unconditioned (dealer naturals in 'blackjack')")
-    source = shoe if shoe is not None else Shoe.decks(rules.decks)
-    return Table("dealer", "dealer final outcome by upcard", rows, cols, values,
+    what = ("only the upcard is removed from the shoe" if rules.hole_card != "exposed"
+            else "rows: the dealer's two exposed cards (soft 18+ shown as hard totals)")
+    return Table("dealer", "dealer final outcome", tuple(c for c, _ in columns),
+                 tuple(str(o) for o in outcome_keys), values,
                  _notes(rules, source, f"probabilities, {measure}; 21 excludes the natural",
-                        "only the upcard is removed from the shoe"), style="percent")
+                        what), style="percent")
 
 
 def advantage_table(solution) -> Table:
-    cols = _columns(solution._engines) + ("overall",)
-    vals = [solution.ev_by_upcard[u] for u in UPCARD_ORDER if u in solution.ev_by_upcard]
+    columns = solution.dealer_columns()
+    vals = []
+    for _, keys in columns:
+        ws = [dealer_key_weight(solution.shoe, k) for k in keys]
+        vals.append(sum(w * solution.ev_by_dealer[k] for w, k in zip(ws, keys)) / sum(ws))
     values = np.array([vals + [solution.expected_value]])
+    cols = tuple(c for c, _ in columns) + ("overall",)
     return Table("advantage", "player advantage", ("EV",), cols, values,
                  _notes(solution.rules, solution.shoe,
                         "EV per initial bet of a whole round, unconditioned (dealer naturals "
-                        "included); by upcard: given the upcard",
+                        "included); by column: given that dealer card or hand",
                         f"composition-dependent optimal play, split {solution.split}"))
 
 
 def surrender_table(solution) -> Table:
-    cols = _columns(solution._engines)
+    cols = tuple(c for c, _ in _playable_columns(solution))
     values = np.full((len(EV_ROWS), len(cols)), np.nan)
-    note = "late surrender: -0.5 given no dealer blackjack"
-    if solution.rules.surrender == "late":
-        values[:] = -0.5 if solution.conditioned else np.nan
-    else:
+    if solution.rules.surrender == "none":
         note = "surrender is not offered under these rules"
+    else:
+        values[:] = -0.5
+        note = (f"{solution.rules.surrender} surrender: -0.5 per initial bet"
+                + (" given no dealer blackjack" if solution.rules.surrender == "late"
+                   and solution.conditioned else ""))
     return Table("surrender", "surrender EV", EV_ROWS, cols, values,
                  _notes(solution.rules, solution.shoe, note))
+
+
+def insurance_table(solution) -> Table:
+    """EV of an insurance bet (pays 2:1) against a dealer ace, with one more card known."""
+    rows = ("ace only",) + tuple(f"{label(r)} out" for r in range(1, 11))
+    values = np.full((len(rows), 1), np.nan)
+    values[0, 0] = solution.insurance_ev()
+    for r in range(1, 11):
+        try:
+            values[r, 0] = solution.insurance_ev((r,))
+        except ValueError:
+            pass  # the shoe has no such card left
+    return Table("insurance", "insurance EV", rows, ("EV",), values,
+                 _notes(solution.rules, solution.shoe,
+                        "EV per unit insured (pays 2:1), the dealer's ace and the named card "
+                        "out of the shoe"))
 
 
 def build_table(name: str, rules: Rules, shoe: Shoe | None, solution_factory,
@@ -225,4 +261,5 @@ def build_table(name: str, rules: Rules, shoe: Shoe | None, solution_factory,
     if name in ("stand", "hit", "double", "split", "optimal"):
         return ev_table(sol, name)
     return {"initial": initial_table, "strategy": strategy_table, "advantage": advantage_table,
-            "surrender": surrender_table, "exceptions": exceptions_table}[name](sol)
+            "surrender": surrender_table, "exceptions": exceptions_table,
+            "insurance": insurance_table}[name](sol)

@@ -48,9 +48,11 @@ cdef struct RuleParams:
     int max_split_hands
     int resplit_aces
     int hit_split_aces
-    int late_surrender
+    int surrender            # 0 none, 1 late (after the peek), 2 early (before it)
     double blackjack_payout
     int split_class
+    int natural_takes_all    # ENHC: a dealer natural takes doubled and split bets too
+    double tie_value         # what a push pays: 0, or -1 when the dealer wins ties
 
 
 cdef struct HandValues:
@@ -81,7 +83,10 @@ cdef class DealerTrie:
 
 
 cdef class UpcardEngine:
-    cdef readonly int upcard          # rank 1..10
+    cdef readonly int upcard          # rank 1..10 (0 when both dealer cards are known)
+    cdef int dealer_cnt[N_RANKS]      # the dealer's known cards, out of the shoe
+    cdef int dealer_n
+    cdef int hole_rank                # rank index whose hole card makes a natural, or -1
     cdef RuleParams rules
     cdef double shoe[N_RANKS]         # analysis shoe S (counts, or probabilities if infinite)
     cdef double shoe_size
@@ -116,6 +121,8 @@ cdef class UpcardEngine:
     cdef void remaining(self, double* n) noexcept nogil
     cdef void next_card_weights(self, double* pi) noexcept nogil
     cdef double hole_natural_chance(self, const double* pi) noexcept nogil
+    cdef double natural_refund(self, const double* pi) noexcept nogil
+    cdef double surrender_value(self) noexcept nogil
     cdef const double* dealer_for_current(self) noexcept nogil
     cdef void store_dealer(self, uint64_t key, const double* dist) noexcept nogil
     cdef void prefetch_children(self, const double* pi) noexcept nogil

@@ -216,13 +216,28 @@ cdef class UpcardEngine:
     several can run in parallel threads without sharing memo tables.
     """
 
-    def __init__(self, shoe, int upcard, dict rules, bint infinite=False):
+    def __init__(self, shoe, dealer, dict rules, bint infinite=False):
+        """shoe: 10 counts (or probabilities, infinite); dealer: the upcard, or a tuple of
+        both dealer cards when they are dealt face up (no hole card to guess)."""
         cdef int r
         if len(shoe) != N_RANKS:
             raise ValueError(f"shoe must have {N_RANKS} counts, got {len(shoe)}")
-        if upcard < 1 or upcard > 10:
-            raise ValueError(f"upcard must be a rank 1..10, got {upcard}")
-        self.upcard = upcard
+        cards = (dealer,) if isinstance(dealer, int) else tuple(int(c) for c in dealer)
+        if not 1 <= len(cards) <= 2 or any(c < 1 or c > 10 for c in cards):
+            raise ValueError(f"dealer must be an upcard or two cards, ranks 1..10, got {dealer!r}")
+        if sorted(cards) == [1, 10]:
+            raise ValueError("the dealer's two cards are a natural: there is nothing to play")
+        self.upcard = cards[0] if len(cards) == 1 else 0
+        for r in range(N_RANKS):
+            self.dealer_cnt[r] = 0
+        for c in cards:
+            self.dealer_cnt[c - 1] += 1
+        self.dealer_n = len(cards)
+        self.hole_rank = -1
+        if len(cards) == 1 and cards[0] == 1:
+            self.hole_rank = 9
+        elif len(cards) == 1 and cards[0] == 10:
+            self.hole_rank = 0
         self.infinite = infinite
         self.shoe_size = 0.0
         for r in range(N_RANKS):
@@ -233,8 +248,10 @@ cdef class UpcardEngine:
                 raise ValueError(f"shoe counts must be whole numbers, got {shoe[r]!r}")
             self.shoe[r] = v
             self.shoe_size += v
-        if not infinite and self.shoe[upcard - 1] < 1:
-            raise ValueError(f"the shoe holds no card of the upcard's rank {upcard}")
+        if not infinite:
+            for r in range(N_RANKS):
+                if self.shoe[r] < self.dealer_cnt[r]:
+                    raise ValueError(f"the shoe does not hold the dealer's cards {cards}")
         self.rules.hit_soft_17 = int(rules["hit_soft_17"])
         self.rules.double_min_total = int(rules["double_min_total"])
         self.rules.double_soft = int(rules["double_soft"])
@@ -243,14 +260,16 @@ cdef class UpcardEngine:
         self.rules.max_split_hands = int(rules["max_split_hands"])
         self.rules.resplit_aces = int(rules["resplit_aces"])
         self.rules.hit_split_aces = int(rules["hit_split_aces"])
-        self.rules.late_surrender = int(rules["late_surrender"])
+        self.rules.surrender = int(rules["surrender"])
         self.rules.blackjack_payout = float(rules["blackjack_payout"])
         self.rules.split_class = int(rules["split_class"])
+        self.rules.natural_takes_all = int(rules["natural_takes_all"])
+        self.rules.tie_value = -1.0 if rules["dealer_wins_ties"] else 0.0
         if not 1 <= self.rules.max_split_hands <= 4:
             raise ValueError("max_split_hands must be 1..4")
         if not 0 <= self.rules.split_class <= 3:
             raise ValueError("split_class must be 0..3")
-        self.trie = dealer_trie((upcard,), self.rules.hit_soft_17)
+        self.trie = dealer_trie(cards, self.rules.hit_soft_17)
         for r in range(N_RANKS):
             self.split_cache[r] = NAN
         self.clear_hand()
@@ -299,13 +318,12 @@ cdef class UpcardEngine:
     # ---- shoe after the current hand -------------------------------------------
 
     cdef void remaining(self, double* n) noexcept nogil:
-        """Counts left after the hand, its extra pair cards and the upcard."""
+        """Counts left after the hand, its extra pair cards and the dealer's cards."""
         cdef int r
         for r in range(N_RANKS):
-            n[r] = self.shoe[r] - self.cnt[r]
+            n[r] = self.shoe[r] - self.cnt[r] - self.dealer_cnt[r]
         if self.pair_rank:
             n[self.pair_rank - 1] -= self.extra
-        n[self.upcard - 1] -= 1
 
     cdef void next_card_weights(self, double* pi) noexcept nogil:
         cdef int r
@@ -323,11 +341,17 @@ cdef class UpcardEngine:
             pi[r] = pi[r] / left if left > 0.0 else 0.0
 
     cdef double hole_natural_chance(self, const double* pi) noexcept nogil:
-        if self.upcard == 1:
-            return pi[9]
-        if self.upcard == 10:
-            return pi[0]
-        return 0.0
+        """Chance that the unseen hole card completes a dealer natural."""
+        if self.hole_rank < 0:
+            return 0.0
+        return pi[self.hole_rank]
+
+    cdef double natural_refund(self, const double* pi) noexcept nogil:
+        """What the one-unit rule gives back on a doubled hand: +beta (peek, OBO), or 0
+        when a dealer natural takes every bet (ENHC)."""
+        if self.rules.natural_takes_all:
+            return 0.0
+        return self.hole_natural_chance(pi)
 
     cdef const double* dealer_for_current(self) noexcept nogil:
         cdef uint64_t key = self.removed_key()
@@ -422,13 +446,14 @@ cdef class UpcardEngine:
     cdef double stand_value(self) noexcept nogil:
         cdef double pi[N_RANKS]
         cdef const double* d
-        cdef double ev, listed = 0.0
+        cdef double ev, beta, listed = 0.0
         cdef int k, t = self.total()
         if self.is_natural():
             # a natural pays the bonus unless the dealer has one too (a push)
-            if self.upcard == 1 or self.upcard == 10:
+            if self.hole_rank >= 0:
                 self.next_card_weights(pi)
-                return self.rules.blackjack_payout * (1.0 - self.hole_natural_chance(pi))
+                beta = self.hole_natural_chance(pi)
+                return self.rules.blackjack_payout * (1.0 - beta) + self.rules.tie_value * beta
             return self.rules.blackjack_payout
         d = self.dealer_for_current()
         for k in range(N_DEALER):
@@ -439,6 +464,8 @@ cdef class UpcardEngine:
                 ev += d[k]
             elif t < 17 + k:
                 ev -= d[k]
+            else:
+                ev += self.rules.tie_value * d[k]
         return ev
 
     cdef double hit_value(self) noexcept nogil:
@@ -465,7 +492,7 @@ cdef class UpcardEngine:
         self.next_card_weights(pi)
         self.prefetch_children(pi)
         # a dealer natural takes only the original bet: +beta undoes half of -2*beta
-        ev = self.hole_natural_chance(pi)
+        ev = self.natural_refund(pi)
         for r in range(N_RANKS):
             if pi[r] <= 0.0:
                 continue
@@ -623,8 +650,9 @@ cdef class UpcardEngine:
                 rho[r] = self.shoe[r]
             if not self.infinite:
                 rho[p] -= a + 2
-                rho[self.upcard - 1] -= 1
-                if rho[p] < 0 or rho[self.upcard - 1] < 0:
+                for r in range(N_RANKS):
+                    rho[r] -= self.dealer_cnt[r]
+                if rho[p] < 0:
                     continue
                 for r in range(N_RANKS):
                     left += rho[r]
@@ -643,8 +671,8 @@ cdef class UpcardEngine:
             m = 0.0
             n = 0.0
         else:
-            m = self.shoe[p] - 2 - (1 if self.upcard == pair else 0)
-            n = self.shoe_size - 3
+            m = self.shoe[p] - 2 - self.dealer_cnt[p]
+            n = self.shoe_size - 2 - self.dealer_n
         q = n - m
         for a in range(MAX_A):
             for b in range(MAX_A):
@@ -670,18 +698,18 @@ cdef class UpcardEngine:
             w = (2.0 if (M == 4 and k >= 1) else 1.0) * self.draw_ratio(m, q, n, M - 2, k, pp)
             if w != 0.0:
                 ev += w * ((k * NT[M - 2][k - 1] if k > 0 else 0.0) + (M - k) * XT[M - 2][k])
-        # one unit in total, not one per hand, is lost to a dealer natural (kappa)
-        hole = 9 if self.upcard == 1 else (0 if self.upcard == 10 else -1)
-        if hole >= 0:
+        # one unit in total, not one per hand, is lost to a dealer natural (kappa);
+        # under ENHC every split bet is lost, as the hand values already charge
+        hole = self.hole_rank
+        if hole >= 0 and not self.rules.natural_takes_all:
             if self.infinite:
                 beta_s = self.shoe[hole]
                 P2 = (1.0 - pp) * (1.0 - pp)
                 P3 = 2.0 * pp * (1.0 - pp) ** 3
             else:
                 for r in range(N_RANKS):
-                    rho[r] = self.shoe[r]
+                    rho[r] = self.shoe[r] - self.dealer_cnt[r]
                 rho[p] -= 2
-                rho[self.upcard - 1] -= 1
                 left = 0.0
                 for r in range(N_RANKS):
                     left += rho[r]
@@ -752,8 +780,7 @@ cdef class UpcardEngine:
             if a == ACT_SPLIT:
                 best = split_ev if split_ok else self.get(ACT_STAND)
             elif a == ACT_SURRENDER:
-                self.next_card_weights(pi)
-                best = -0.5 - 0.5 * self.hole_natural_chance(pi)
+                best = self.surrender_value()
             else:
                 best = self.get(a)
             self.clear_hand()
@@ -768,23 +795,33 @@ cdef class UpcardEngine:
                 best = v
         if split_ok and split_ev > best:
             best = split_ev
-        if self.rules.late_surrender:
-            self.next_card_weights(pi)
-            v = -0.5 - 0.5 * self.hole_natural_chance(pi)
+        if self.rules.surrender:
+            v = self.surrender_value()
             if v > best:
                 best = v
         self.clear_hand()
         return best
 
+    cdef double surrender_value(self) noexcept nogil:
+        """Unconditioned: early surrender keeps half the bet even against a natural;
+        late surrender is only possible when the dealer has none."""
+        cdef double pi[N_RANKS]
+        if self.rules.surrender == 2:
+            return -0.5
+        self.next_card_weights(pi)
+        return -0.5 - 0.5 * self.hole_natural_chance(pi)
+
     cdef double round_value(self) noexcept nogil:
-        """E(u): the round's unconditioned expectation given the upcard (section 7)."""
+        """E(u): the round's unconditioned expectation given the upcard (section 7), or
+        given both dealer cards when they are dealt face up."""
         cdef double n[N_RANKS]
         cdef double left = 0.0, ev = 0.0, w
         cdef int c1, c2
         for c1 in range(N_RANKS):
             n[c1] = self.shoe[c1]
         if not self.infinite:
-            n[self.upcard - 1] -= 1
+            for c1 in range(N_RANKS):
+                n[c1] -= self.dealer_cnt[c1]
             for c1 in range(N_RANKS):
                 left += n[c1]
         for c1 in range(N_RANKS):
@@ -834,12 +871,24 @@ cdef class UpcardEngine:
             c = int(counts[r])
             if c < 0 or c > 21:
                 raise ValueError(f"bad count {c} for rank {r + 1}")
-            if not self.infinite and c + (1 if r == self.upcard - 1 else 0) > self.shoe[r]:
+            if not self.infinite and c + self.dealer_cnt[r] > self.shoe[r]:
                 raise ValueError(f"the shoe does not hold the hand's rank-{r + 1} cards")
             hard += c * (r + 1)
             n += c
         if n < 2 or hard > 21:
             raise ValueError("a hand needs two or more cards and at most 21")
+
+    def surrender_ev(self, counts):
+        """Unconditioned surrender value of the original two cards."""
+        cdef double v
+        self._check_hand(counts)
+        self.clear_hand()
+        for r in range(N_RANKS):
+            for _ in range(int(counts[r])):
+                self.add(r)
+        v = self.surrender_value()
+        self.clear_hand()
+        return v
 
     def hand_values(self, counts):
         """(stand, hit, double, natural chance) unconditioned, for an unsplit hand."""
@@ -889,15 +938,14 @@ cdef class UpcardEngine:
         with nogil:
             v = self.split_value(pair)
         beta = 0.0
-        hole = 9 if self.upcard == 1 else (0 if self.upcard == 10 else -1)
+        hole = self.hole_rank
         if hole >= 0:
             if self.infinite:
                 beta = self.shoe[hole]
             else:
                 for r in range(N_RANKS):
-                    rho[r] = self.shoe[r]
+                    rho[r] = self.shoe[r] - self.dealer_cnt[r]
                 rho[pair - 1] -= 2
-                rho[self.upcard - 1] -= 1
                 for r in range(N_RANKS):
                     left += rho[r]
                 beta = rho[hole] / left if left > 0 and rho[hole] > 0 else 0.0
