@@ -83,3 +83,24 @@ def test_bad_arguments_from_a_real_process():
     p = subprocess.run([sys.executable, "-m", "bjsolve", "hand", "Q", "--vs", "5"],
                        capture_output=True, text=True)
     assert p.returncode == 2 and "Traceback" not in p.stderr and p.stderr.count("\n") == 1
+
+
+def test_counting_commands():
+    code, text = run("eor", "--decks", "1")
+    assert code == 0 and "fixed" in text and "reoptimized" in text and "mean" in text
+    code, text = run("counts", "--decks", "1", "--system", "hilo", "--format", "csv")
+    assert code == 0 and "Hi-Lo" in text
+    code, text = run("tc-advantage", "--decks", "1", "--format", "json")
+    data = json.loads(text)
+    assert code == 0 and set(data["columns"]) == {"exact", "linear"}
+    for args in (["counts", "--system", "nosuch"], ["indices", "--system", "1,2"],
+                 ["eor", "--format", "index"], ["eor", "extra"]):
+        assert run(*args)[0] == 2
+
+
+def test_indices_index_format_and_quiet_progress():
+    p = subprocess.run([sys.executable, "-m", "bjsolve", "indices", "--decks", "2",
+                        "--format", "index"], capture_output=True, text=True)
+    assert p.returncode == 0 and p.stderr == ""   # no progress bar when not a terminal
+    lines = [l for l in p.stdout.splitlines() if not l.startswith("#")]
+    assert lines and all(l.endswith("+1000") for l in lines)

@@ -22,6 +22,7 @@ from .solve import SPLIT_CLASSES, solve
 from .tables import TABLE_NAMES, build_table
 
 DEFAULT_TABLES = ("strategy", "advantage")
+COUNT_COMMANDS = ("eor", "counts", "indices", "tc-advantage")
 
 
 class UsageError(Exception):
@@ -75,7 +76,15 @@ def build_parser() -> argparse.ArgumentParser:
                    help="post-split strategy class (default CDZ-)")
     p.add_argument("--given-no-blackjack", action="store_true",
                    help="dealer table conditioned on no dealer blackjack")
-    p.add_argument("--format", default="text", choices=FORMATS)
+    p.add_argument("--format", default="text", choices=FORMATS + ("index",),
+                   help="output format ('index': index-file lines, for 'indices')")
+    p.add_argument("--system", default="hilo",
+                   help="count system name or 10 tags A..T, e.g. -1,1,1,1,1,1,0,0,0,-1 "
+                        "(counting commands; 'counts' shows all built-in systems by default)")
+    p.add_argument("--dealt-decks", type=float,
+                   help="depth at which true-count shoes are built (default: half the shoe)")
+    p.add_argument("--rounding", default="rounded", choices=("rounded", "ceiled"),
+                   help="how exact index crossings become integers")
     return p
 
 
@@ -127,6 +136,60 @@ def hand_report(args, rules, shoe, out) -> None:
                   else f"{action:>10} {v:+.6f}{mark}\n")
 
 
+def parse_system(text):
+    if "," in text:
+        try:
+            return tuple(float(t) for t in text.split(","))
+        except ValueError:
+            raise UsageError(f"--system: {text!r} is not 10 comma-separated numbers") from None
+    return text
+
+
+class Progress:
+    """A progress bar on stderr when it is a terminal; silent when piped."""
+
+    def __init__(self, label):
+        self.label = label
+        self.live = sys.stderr.isatty()
+
+    def __call__(self, done, total):
+        if self.live:
+            width = 30
+            fill = int(width * done / total)
+            sys.stderr.write(f"\r{self.label} [{'#' * fill}{'.' * (width - fill)}] {done}/{total}")
+            if done == total:
+                sys.stderr.write("\n")
+            sys.stderr.flush()
+
+
+def count_report(args, rules, shoe, out) -> None:
+    from .count_tables import (counts_table, eor_table, index_file, indices_table,
+                               tc_advantage_table)
+    from .counting import SYSTEMS, count_tags
+    command = args.items[0]
+    if len(args.items) > 1:
+        raise UsageError(f"{command}: unexpected arguments {' '.join(args.items[1:])}")
+    system = parse_system(args.system)
+    count_tags(system)  # a clear error for unknown names or bad tag vectors
+    if args.format == "index" and command != "indices":
+        raise UsageError("--format index goes with the 'indices' command")
+    if command == "eor":
+        table = eor_table(rules, shoe, args.split)
+    elif command == "counts":
+        explicit = "--system" in sys.argv or args.system != "hilo"
+        table = counts_table(rules, shoe, [system] if explicit else list(SYSTEMS))
+    elif command == "indices":
+        table = indices_table(rules, system, dealt_decks=args.dealt_decks,
+                              rounding=args.rounding, progress=Progress("indices"))
+        if args.format == "index":
+            out.write(index_file(table))
+            return
+    else:
+        table = tc_advantage_table(rules, system, dealt_decks=args.dealt_decks,
+                                   progress=Progress("tc-advantage"))
+    out.write(render(table, args.format))
+
+
 def main(argv=None, out=None) -> int:
     out = sys.stdout if out is None else out
     try:
@@ -136,10 +199,16 @@ def main(argv=None, out=None) -> int:
         if args.items and args.items[0] == "hand":
             hand_report(args, rules, shoe, out)
             return 0
+        if args.items and args.items[0] in COUNT_COMMANDS:
+            count_report(args, rules, shoe, out)
+            return 0
+        if args.format == "index":
+            raise UsageError("--format index goes with the 'indices' command")
         names = args.items or list(DEFAULT_TABLES)
         for name in names:
             if name not in TABLE_NAMES:
-                raise UsageError(f"unknown table {name!r}; known: {', '.join(TABLE_NAMES)}, hand")
+                raise UsageError(f"unknown table {name!r}; known: {', '.join(TABLE_NAMES)}; "
+                                 f"commands: hand, {', '.join(COUNT_COMMANDS)}")
         cache = {}
 
         def solution():

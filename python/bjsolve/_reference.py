@@ -224,7 +224,7 @@ def _dealer_probabilities_naive(counts, dealer_cards, hit_soft_17=False):
 # s! D (no Fraction arithmetic inside the recursion) and divide by s! once at the top.
 # The dealer's future depends only on (cards left, hard sum, ace held), hence the memo key.
 _DEALER_MEMO = {}
-_DEALER_MEMO_LIMIT = 3_000_000  # forget everything beyond this many entries (bounds memory)
+_DEALER_MEMO_LIMIT = 1_500_000  # forget everything beyond this many entries (bounds memory)
 _OUTCOME_INDEX = {17: 0, 18: 1, 19: 2, 20: 3, 21: 4, "bust": 5}
 
 
@@ -236,24 +236,33 @@ def clear_caches():
 def _dealer_rest_scaled(shoe, hard, has_ace, h17):
     """|shoe|! times the final-total distribution (17..21, bust) of a dealer holding a
     non-natural hand (hard sum ``hard``, ace held iff ``has_ace``) and drawing from ``shoe``."""
+    size = _size(shoe)
+    out = [0] * 6
+    outcome = _dealer_stands(hard, has_ace, h17)
+    if outcome is not None:
+        out[_OUTCOME_INDEX[outcome]] = math.factorial(size)
+        return tuple(out)
+    if size == 0:
+        out[5] = 1  # must draw from an exhausted shoe: the missing mass counts as bust (0! = 1)
+        return tuple(out)
     key = (shoe, hard, has_ace, h17)
     found = _DEALER_MEMO.get(key)
     if found is not None:
         return found
-    size = _size(shoe)
-    outcome = _dealer_stands(hard, has_ace, h17)
-    out = [0] * 6
-    if outcome is not None:
-        out[_OUTCOME_INDEX[outcome]] = math.factorial(size)
-    elif size == 0:
-        out[5] = 1  # must draw from an exhausted shoe: the missing mass counts as bust (0! = 1)
-    else:
-        for r in RANKS:
-            n_r = shoe[r - 1]
-            if n_r:
-                sub = _dealer_rest_scaled(_remove(shoe, r), hard + r, has_ace or r == ACE, h17)
-                for i in range(6):
-                    out[i] += n_r * sub[i]
+    child_scale = math.factorial(size - 1)
+    for r in RANKS:
+        n_r = shoe[r - 1]
+        if not n_r:
+            continue
+        child_hard, child_ace = hard + r, has_ace or r == ACE
+        child_outcome = _dealer_stands(child_hard, child_ace, h17)
+        if child_outcome is not None:
+            # The dealer stops after this card: (s-1)! times a unit vector.
+            out[_OUTCOME_INDEX[child_outcome]] += n_r * child_scale
+        else:
+            sub = _dealer_rest_scaled(_remove(shoe, r), child_hard, child_ace, h17)
+            for i in range(6):
+                out[i] += n_r * sub[i]
     result = tuple(out)
     if len(_DEALER_MEMO) >= _DEALER_MEMO_LIMIT:
         _DEALER_MEMO.clear()
@@ -274,14 +283,6 @@ def _dealer_rest_infinite(hard, has_ace, h17):
             for i in range(6):
                 out[i] += p * sub[i]
     return tuple(out)
-
-
-def _dealer_rest(shoe, hard, has_ace, h17):
-    """Final-total distribution (17..21, bust) as Fractions, finite or infinite shoe."""
-    if shoe is None:
-        return _dealer_rest_infinite(hard, has_ace, h17)
-    scale = math.factorial(_size(shoe))
-    return tuple(Fraction(x, scale) for x in _dealer_rest_scaled(shoe, hard, has_ace, h17))
 
 
 def dealer_probabilities(counts, dealer_cards, hit_soft_17=False):
@@ -308,24 +309,49 @@ def dealer_probabilities(counts, dealer_cards, hit_soft_17=False):
     if len(dealer_cards) == 2 and sorted(dealer_cards) == [ACE, TEN]:
         dist["blackjack"] = ONE
         return dist
-    if len(dealer_cards) == 1:
-        upcard = dealer_cards[0]
-        # The first draw decides the natural; otherwise the dealer goes on drawing.
-        rest = [ZERO] * 6
-        draws = _next_card(shoe)
-        if not draws:
-            rest[5] = ONE  # not even a hole card: counts as a bust
-        for r, p in draws:
-            if sorted((upcard, r)) == [ACE, TEN]:
-                dist["blackjack"] += p
-                continue
-            sub = _dealer_rest(_remove(shoe, r), hard + r, has_ace or r == ACE, h17)
-            for i in range(6):
-                rest[i] += p * sub[i]
+    natural_possible = len(dealer_cards) == 1
+    hole = _hole_rank(dealer_cards[0]) if natural_possible else None
+
+    if shoe is None:
+        # Infinite shoe: the same recursion with constant probabilities (Fractions).
+        if natural_possible:
+            rest = [ZERO] * 6
+            for r, p in _next_card(None):
+                if r == hole:
+                    dist["blackjack"] += p
+                    continue
+                sub = _dealer_rest_infinite(hard + r, has_ace or r == ACE, h17)
+                for i in range(6):
+                    rest[i] += p * sub[i]
+        else:
+            rest = _dealer_rest_infinite(hard, has_ace, h17)
+        for k, i in _OUTCOME_INDEX.items():
+            dist[k] += rest[i]
     else:
-        rest = _dealer_rest(shoe, hard, has_ace, h17)
-    for i, k in enumerate(DEALER_OUTCOMES[:6]):
-        dist[k] += rest[i]
+        # Finite shoe of s cards: work with s! times the distribution (integers), divide once.
+        size = _size(shoe)
+        scale = math.factorial(size)
+        if natural_possible:
+            # The first draw decides the natural; otherwise the dealer goes on drawing.
+            rest = [0] * 6
+            natural = 0
+            if size == 0:
+                rest[5] = 1  # not even a hole card: the missing mass counts as a bust
+            for r in RANKS:
+                n_r = shoe[r - 1]
+                if not n_r:
+                    continue
+                if r == hole:
+                    natural += n_r * math.factorial(size - 1)
+                    continue
+                sub = _dealer_rest_scaled(_remove(shoe, r), hard + r, has_ace or r == ACE, h17)
+                for i in range(6):
+                    rest[i] += n_r * sub[i]
+            dist["blackjack"] = Fraction(natural, scale)
+        else:
+            rest = _dealer_rest_scaled(shoe, hard, has_ace, h17)
+        for k, i in _OUTCOME_INDEX.items():
+            dist[k] = Fraction(rest[i], scale)
     assert sum(dist.values()) == 1
     return dist
 
@@ -939,14 +965,23 @@ def brute_force_round_ev(counts, upcard, player_cards, policy, *,
         return ev
 
     # ---- player: hands dealt and played one at a time -----------------------------------------
+    # ``done`` is the sorted tuple of finished hands (kind, total, bet); ``waiting`` counts split
+    # hands still waiting for their second card; ``nhands`` counts the hands so far.  The policy
+    # is a deterministic function of its arguments, so equal states have equal values (memo).
+    player_memo = {}
+
     def finish(shoe, done, waiting, nhands, hole):
         """Move on to the next waiting split hand, or to the dealer."""
+        done = tuple(sorted(done, key=repr))
         if waiting == 0:
-            return dealer_phase(shoe, tuple(sorted(done, key=repr)), hole)
+            return dealer_phase(shoe, done, hole)
         return deal_second(shoe, done, waiting - 1, nhands, hole)
 
     def deal_second(shoe, done, waiting, nhands, hole):
         """A split hand (one pair card) receives its second card; pair cards split off."""
+        key = ("second", shoe, done, waiting, nhands, hole)
+        if key in player_memo:
+            return player_memo[key]
         ev = ZERO
         for r, p, rest in draws(shoe):
             if r == pair and nhands < limit:
@@ -956,9 +991,17 @@ def brute_force_round_ev(counts, upcard, player_cards, policy, *,
                 ev += p * finish(rest, done + (("stand", t, 1),), waiting, nhands, hole)
             else:
                 ev += p * decide(rest, (pair, r), 1, True, False, done, waiting, nhands, hole)
+        player_memo[key] = ev
         return ev
 
     def decide(shoe, cards, bet, split_hand, round_start, done, waiting, nhands, hole):
+        key = ("decide", shoe, cards, bet, split_hand, round_start, done, waiting, nhands, hole)
+        if key not in player_memo:
+            player_memo[key] = _decide(shoe, cards, bet, split_hand, round_start, done, waiting,
+                                       nhands, hole)
+        return player_memo[key]
+
+    def _decide(shoe, cards, bet, split_hand, round_start, done, waiting, nhands, hole):
         allowed = ["stand", "hit"]
         if can_double(cards, split_hand):
             allowed.append("double")

@@ -19,9 +19,9 @@ class Shoe:
     ``add`` return new shoes.
     """
 
-    __slots__ = ("_counts", "_infinite")
+    __slots__ = ("_counts", "_infinite", "_fractional")
 
-    def __init__(self, counts, *, _infinite: bool = False):
+    def __init__(self, counts, *, _infinite: bool = False, _fractional: bool = False):
         counts = tuple(counts)
         if len(counts) != 10:
             raise ValueError(f"Shoe needs 10 counts (A, 2..9, T), got {len(counts)}")
@@ -31,13 +31,25 @@ class Shoe:
                 raise TypeError(f"Shoe count for {label} must be a number, got {c!r}")
             if c < 0:
                 raise ValueError(f"Shoe count for {label} must be >= 0, got {c!r}")
-            if not _infinite and c != int(c):
+            if not (_infinite or _fractional) and c != int(c):
                 raise ValueError(f"Shoe count for {label} must be a whole number, got {c!r}")
-            clean.append(c if _infinite else int(c))
+            clean.append(c if (_infinite or _fractional) else int(c))
         if sum(clean) <= 0:
             raise ValueError("Shoe holds no cards")
         self._counts = tuple(clean)
         self._infinite = _infinite
+        self._fractional = _fractional
+
+    @classmethod
+    def fractional(cls, counts) -> "Shoe":
+        """A shoe with non-integer counts: every exact formula is a polynomial in the
+        counts, so this interpolates smoothly between real shoes (used to place a shoe
+        exactly at a true count)."""
+        return cls(counts, _fractional=True)
+
+    @property
+    def is_fractional(self) -> bool:
+        return self._fractional
 
     @classmethod
     def decks(cls, n) -> "Shoe":
@@ -67,8 +79,8 @@ class Shoe:
         return self._counts[r - 1]
 
     def __len__(self) -> int:
-        if self._infinite:
-            raise TypeError("an infinite shoe has no length; use Shoe.size (math.inf)")
+        if self._infinite or self._fractional:
+            raise TypeError("an infinite or fractional shoe has no length; use Shoe.size")
         return sum(self._counts)
 
     @property
@@ -95,7 +107,7 @@ class Shoe:
             if k > have[r]:
                 raise ValueError(f"cannot remove {k} x {RANK_LABELS[r]}: the shoe holds {have[r]}")
             have[r] -= k
-        return Shoe(have)
+        return Shoe(have, _fractional=self._fractional)
 
     def add(self, *cards) -> "Shoe":
         """The shoe with these cards put back (no change for an infinite shoe)."""
@@ -120,6 +132,8 @@ class Shoe:
         return hash((self._counts, self._infinite))
 
     def __repr__(self):
+        if self._fractional:
+            return f"Shoe.fractional([{', '.join(f'{c:g}' for c in self._counts)}])"
         if self._infinite:
             if self._counts == STANDARD_DECK:
                 return "Shoe.infinite()"

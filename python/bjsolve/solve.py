@@ -303,7 +303,8 @@ def make_engines(rules: Rules, shoe: Shoe, split_code: int) -> dict:
     keys = [k for k in dealer_keys(rules, shoe) if not (isinstance(k, tuple) and is_natural(k))]
     for k in keys:
         dealer_trie((k,) if isinstance(k, int) else k, rules.hit_soft_17)  # before threads
-    return {k: UpcardEngine(shoe.kernel_weights(), k, params, shoe.is_infinite) for k in keys}
+    return {k: UpcardEngine(shoe.kernel_weights(), k, params, shoe.is_infinite,
+                            shoe.is_fractional) for k in keys}
 
 
 def round_values(rules: Rules, shoe: Shoe, engines: dict) -> dict:
@@ -328,7 +329,7 @@ def solve(rules: Rules | None = None, shoe: Shoe | None = None, *, split: str = 
         raise TypeError(f"rules must be a bjsolve.Rules, got {type(rules).__name__}")
     check_split_class(split)
     shoe = resolve_shoe(rules, shoe)
-    if not shoe.is_infinite and len(shoe) < 10:
-        raise ValueError(f"shoe too small for a round: {len(shoe)} cards (at least 10 needed)")
+    if shoe.size < 10:
+        raise ValueError(f"shoe too small for a round: {shoe.size} cards (at least 10 needed)")
     engines = make_engines(rules, shoe, SPLIT_CLASSES[split])
     return Solution(rules, shoe, split, engines, round_values(rules, shoe, engines))

@@ -144,4 +144,6 @@ cdef class UpcardEngine:
     cdef double draw_ratio(self, double m, double q, double n, int j, int k,
                            double pp) noexcept nogil
     cdef double start_choice_value(self, int c1, int c2) noexcept nogil
+    cdef int start_choice(self) noexcept nogil
+    cdef void freeze_walk(self, int lowest, const double* left) noexcept nogil
     cdef double round_value(self) noexcept nogil

@@ -110,46 +110,58 @@ cdef class DealerTrie:
         """``evaluate`` for ``count`` <= MAX_BATCH shoes in one pass over the trie.
 
         ``weights[k * 10 + r]``, ``totals[k]``; results in ``out[k * 6 + outcome]``.  The
-        per-shoe product chains are independent, so the pass runs at throughput rather
-        than at the latency of one multiplication chain.
+        per-shoe product chains are independent and laid out contiguously (unused lanes
+        hold zero weights), so the inner loop has a fixed length and vectorises.
         """
         cdef double prod[(MAX_DEPTH + 1) * MAX_BATCH]
         cdef double inv[(MAX_DEPTH + 1) * MAX_BATCH]
         cdef double acc[(N_DEALER + 1) * MAX_BATCH]
+        cdef double w[N_RANKS * MAX_BATCH]     # transposed: w[r * MAX_BATCH + k]
         cdef const TrieNode* nd = self.nodes.data()
         cdef int i, d, k, r, o, n = self.n_nodes
-        cdef double f, m, p, prior
-        cdef bint alive
+        cdef double f, m, p, prior, alive
+        cdef double* pd
+        cdef const double* pp
+        cdef const double* pi
+        cdef const double* pw
+        cdef double* pa
         for k in range((N_DEALER + 1) * MAX_BATCH):
             acc[k] = 0.0
+        for r in range(N_RANKS):
+            for k in range(MAX_BATCH):
+                w[r * MAX_BATCH + k] = weights[k * N_RANKS + r] if k < count else 0.0
         for d in range(1, MAX_DEPTH + 1):
-            for k in range(count):
-                if infinite:
+            for k in range(MAX_BATCH):
+                if k >= count:
+                    inv[d * MAX_BATCH + k] = 0.0
+                elif infinite:
                     inv[d * MAX_BATCH + k] = 1.0
                 elif totals[k] - d + 1 > 0:
                     inv[d * MAX_BATCH + k] = 1.0 / (totals[k] - d + 1)
                 else:
                     inv[d * MAX_BATCH + k] = 0.0
-        for k in range(count):
-            prod[k] = 1.0
-            acc[nd[0].outcome * MAX_BATCH + k] += nd[0].mult
+        for k in range(MAX_BATCH):
+            prod[k] = 1.0 if k < count else 0.0
+            acc[nd[0].outcome * MAX_BATCH + k] += nd[0].mult * prod[k]
         i = 1
         while i < n:
-            r = nd[i].rank
             d = nd[i].depth
-            o = nd[i].outcome
             m = nd[i].mult
             prior = 0.0 if infinite else nd[i].prior
-            alive = False
+            pw = &w[nd[i].rank * MAX_BATCH]
+            pp = &prod[(d - 1) * MAX_BATCH]
+            pd = &prod[d * MAX_BATCH]
+            pi = &inv[d * MAX_BATCH]
+            pa = &acc[nd[i].outcome * MAX_BATCH]
+            alive = 0.0
             for k in range(count):
-                f = weights[k * N_RANKS + r] - prior
-                if f < 0.0:
-                    f = 0.0
-                p = prod[(d - 1) * MAX_BATCH + k] * f * inv[d * MAX_BATCH + k]
-                prod[d * MAX_BATCH + k] = p
-                acc[o * MAX_BATCH + k] += m * p
-                alive = alive or p > 0.0
-            if alive:
+                f = pw[k] - prior
+                f = f if f > 0.0 else 0.0
+                p = pp[k] * f * pi[k]
+                pd[k] = p
+                pa[k] += m * p
+                alive = alive + p
+            if alive > 0.0:
                 i += 1
             else:
                 i = nd[i].skip   # impossible in every shoe: skip the subtree
@@ -216,9 +228,12 @@ cdef class UpcardEngine:
     several can run in parallel threads without sharing memo tables.
     """
 
-    def __init__(self, shoe, dealer, dict rules, bint infinite=False):
+    def __init__(self, shoe, dealer, dict rules, bint infinite=False, bint fractional=False):
         """shoe: 10 counts (or probabilities, infinite); dealer: the upcard, or a tuple of
-        both dealer cards when they are dealt face up (no hole card to guess)."""
+        both dealer cards when they are dealt face up (no hole card to guess).
+        fractional=True accepts non-integer counts: every formula is a polynomial in the
+        counts, so this is the smooth interpolation between shoes that index generation
+        uses to place a shoe exactly at a true count."""
         cdef int r
         if len(shoe) != N_RANKS:
             raise ValueError(f"shoe must have {N_RANKS} counts, got {len(shoe)}")
@@ -244,7 +259,7 @@ cdef class UpcardEngine:
             v = float(shoe[r])
             if not (v >= 0.0):
                 raise ValueError(f"shoe counts must be non-negative, got {shoe[r]!r}")
-            if not infinite and v != int(v):
+            if not infinite and not fractional and v != int(v):
                 raise ValueError(f"shoe counts must be whole numbers, got {shoe[r]!r}")
             self.shoe[r] = v
             self.shoe_size += v
@@ -307,13 +322,25 @@ cdef class UpcardEngine:
 
     cdef uint64_t removed_key(self) noexcept nogil:
         # the cards out of the shoe for this hand: its own plus e extra pair cards
+        if self.infinite:
+            return 0   # removing cards changes nothing: one dealer distribution
         if self.pair_rank == 0:
             return self.hand_key
         return self.hand_key + <uint64_t>self.extra * rank_unit(self.pair_rank - 1)
 
     cdef uint64_t context_key(self) noexcept nogil:
-        return (self.hand_key | (<uint64_t>self.pair_rank << PAIR_SHIFT)
-                | (<uint64_t>self.extra << EXTRA_SHIFT))
+        cdef uint64_t hand = self.hand_key
+        cdef int extra = self.extra
+        if self.infinite and self.rules.split_class != SPLIT_POLICY:
+            # In an infinite shoe a hand's values depend only on its total, softness and
+            # whether it still has two cards (doubling, naturals); removal is irrelevant,
+            # so every composition with those shares one memo entry.  (A user policy may
+            # tell compositions apart, so policy solves keep the full key.)
+            hand = (<uint64_t>self.hard_sum | (<uint64_t>(self.cnt[0] > 0) << 5)
+                    | (<uint64_t>(self.n_cards if self.n_cards < 3 else 3) << 6))
+            extra = 1 if extra > 0 else 0
+        return (hand | (<uint64_t>self.pair_rank << PAIR_SHIFT)
+                | (<uint64_t>extra << EXTRA_SHIFT))
 
     # ---- shoe after the current hand -------------------------------------------
 
@@ -810,6 +837,77 @@ cdef class UpcardEngine:
             return -0.5
         self.next_card_weights(pi)
         return -0.5 - 0.5 * self.hole_natural_chance(pi)
+
+    cdef int start_choice(self) noexcept nogil:
+        """The optimal round-start action for the current two-card hand (section 4);
+        split values must already be in ``split_cache``."""
+        cdef int a = ACT_STAND, p
+        cdef double best = self.get(ACT_STAND), v
+        v = self.get(ACT_HIT)
+        if v > best:
+            a, best = ACT_HIT, v
+        if self.may_double():
+            v = self.get(ACT_DOUBLE)
+            if v > best:
+                a, best = ACT_DOUBLE, v
+        for p in range(N_RANKS):
+            if self.cnt[p] == 2 and self.hands_limit(p + 1) >= 2:
+                v = self.split_cache[p]
+                if v > best:
+                    a, best = ACT_SPLIT, v
+        if self.rules.surrender:
+            v = self.surrender_value()
+            if v > best:
+                a, best = ACT_SURRENDER, v
+        return a
+
+    cdef void freeze_walk(self, int lowest, const double* left) noexcept nogil:
+        """Record this engine's optimal decisions for every composition (DESIGN 8)."""
+        cdef int r, double_ok
+        cdef uint64_t key
+        if self.n_cards >= 2:
+            key = self.hand_key
+            if self.n_cards == 2:
+                self.policy[key | (<uint64_t>KIND_START << KIND_SHIFT)] = <int8_t>self.start_choice()
+            else:
+                double_ok = self.may_double()
+                self.policy[key | (<uint64_t>KIND_LATER << KIND_SHIFT)] = <int8_t>self.choose(
+                    self.get(ACT_STAND), self.get(ACT_HIT),
+                    self.get(ACT_DOUBLE) if double_ok else 0.0, double_ok)
+            # a split hand is played like the unsplit hand of the same composition
+            double_ok = self.rules.double_after_split and self.may_double()
+            self.policy[key | (<uint64_t>KIND_SPLIT << KIND_SHIFT)] = <int8_t>self.choose(
+                self.get(ACT_STAND), self.get(ACT_HIT),
+                self.get(ACT_DOUBLE) if double_ok else 0.0, double_ok)
+        for r in range(lowest, N_RANKS):
+            if self.hard_sum + r + 1 > 21:
+                break
+            if not self.infinite and self.cnt[r] + 1 > left[r]:
+                continue
+            self.add(r)
+            self.freeze_walk(r, left)
+            self.remove(r)
+
+    def freeze_decisions(self):
+        """Record the optimal decision for every hand composition (original two cards,
+        later decisions, split hands played as the unsplit hand) as this engine's policy,
+        to be copied to engines of depleted shoes (fixed-strategy effects of removal)."""
+        cdef double left[N_RANKS]
+        cdef int p
+        for p in range(N_RANKS):
+            left[p] = self.shoe[p] - self.dealer_cnt[p]
+        with nogil:
+            for p in range(N_RANKS):
+                if self.hands_limit(p + 1) >= 2:
+                    self.split_value(p + 1)
+            self.clear_hand()
+            self.freeze_walk(0, left)
+            self.clear_hand()
+        return int(self.policy.size())
+
+    def copy_policy_to(self, UpcardEngine other):
+        """Give ``other`` (a policy-mode engine) this engine's recorded decisions."""
+        other.policy = self.policy
 
     cdef double round_value(self) noexcept nogil:
         """E(u): the round's unconditioned expectation given the upcard (section 7), or

@@ -1,0 +1,368 @@
+"""Card counting: effects of removal, linear estimates, true-count advantage, count-system
+correlations and exact index numbers.
+
+Conventions (stated again in every table the CLI prints):
+
+* An effect of removal (EOR) is ``E(S - [r]) - E(S)``: the change in the round's EV
+  (unconditioned, fraction of the initial bet) when one card of rank r leaves shoe S.
+  ``strategy="fixed"`` plays S's composition-dependent optimal decisions, frozen, on the
+  depleted shoe (DESIGN-exact section 8; split hands as the unsplit hand, CDZ-);
+  ``"reoptimized"`` solves the depleted shoe afresh.
+* True count = running count / decks remaining.  A shoe "at true count TC" is built at a
+  stated depth: ``dealt`` cards are removed, in proportion within each tag class, and
+  removals are moved from the lowest-tag class to the highest-tag class until the running
+  count equals TC x decks remaining (for unbalanced systems, the running count in excess
+  of its expected value at that depth).
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from .deal import dealer_key_weight, remaining_after
+from .ranks import RANK_LABELS, label, ranks
+from .rules import Rules
+from .shoe import Shoe
+
+# Tags for A, 2, ..., 9, T.
+SYSTEMS = {
+    "hilo": ("Hi-Lo", (-1, 1, 1, 1, 1, 1, 0, 0, 0, -1)),
+    "ko": ("KO", (-1, 1, 1, 1, 1, 1, 1, 0, 0, -1)),
+    "hiopt1": ("Hi-Opt I", (0, 0, 1, 1, 1, 1, 0, 0, 0, -1)),
+    "hiopt2": ("Hi-Opt II", (0, 1, 1, 2, 2, 1, 1, 0, 0, -2)),
+    "omega2": ("Omega II", (0, 1, 1, 2, 2, 2, 1, 0, -1, -2)),
+    "zen": ("Zen", (-1, 1, 1, 2, 2, 2, 1, 0, 0, -2)),
+    "halves": ("Wong Halves", (-1, 0.5, 1, 1, 1.5, 1, 0.5, 0, -0.5, -1)),
+    "red7": ("Red 7 (7 counted +0.5)", (-1, 1, 1, 1, 1, 1, 0.5, 0, 0, -1)),
+    "uston-apc": ("Uston APC", (0, 1, 2, 2, 3, 2, 2, 1, -1, -3)),
+}
+INSURANCE_VECTOR = (4, 4, 4, 4, 4, 4, 4, 4, 4, -9)
+# Griffin's single-deck betting EORs (percent), REFERENCE.md section 3
+GRIFFIN_1D_EOR = (-0.61, 0.38, 0.44, 0.55, 0.69, 0.46, 0.28, 0.00, -0.18, -0.51)
+
+
+def count_tags(system) -> tuple:
+    """Tags A..T of a named system (see ``SYSTEMS``) or of a user vector of 10 numbers."""
+    if isinstance(system, str):
+        try:
+            return tuple(float(t) for t in SYSTEMS[system.lower()][1])
+        except KeyError:
+            raise ValueError(f"unknown count system {system!r}; known: "
+                             f"{', '.join(SYSTEMS)} (or give 10 tags A..T)") from None
+    try:
+        tags = tuple(system)
+    except TypeError:
+        raise TypeError(f"system must be a name or 10 tags A..T, got {system!r}") from None
+    if len(tags) != 10:
+        raise ValueError(f"a tag vector needs 10 numbers (A, 2..9, T), got {len(tags)}")
+    out = []
+    for t in tags:
+        if isinstance(t, bool) or not isinstance(t, (int, float)) or not math.isfinite(t):
+            raise ValueError(f"tags must be finite numbers, got {t!r}")
+        out.append(float(t))
+    return tuple(out)
+
+
+def _thirteen(v):
+    """Per-rank vector A..T expanded to 13 ranks (the ten-valued entry four times)."""
+    return np.array(list(v[:9]) + [v[9]] * 4, dtype=float)
+
+
+def correlation(tags, vector) -> float:
+    """Pearson correlation over the 13 ranks (T, J, Q, K share the ten's entries)."""
+    a, b = _thirteen(tags), _thirteen(vector)
+    a, b = a - a.mean(), b - b.mean()
+    den = math.sqrt(float(a @ a) * float(b @ b))
+    if den == 0:
+        raise ValueError("correlation undefined: a vector is constant")
+    return float(a @ b) / den
+
+
+def betting_correlation(system, eor=GRIFFIN_1D_EOR) -> float:
+    """BC: correlation of the tags with the effects of removal."""
+    return correlation(count_tags(system), eor)
+
+
+def insurance_correlation(system) -> float:
+    """IC: correlation of the tags with the insurance vector (+4 non-ten, -9 ten)."""
+    return correlation(count_tags(system), INSURANCE_VECTOR)
+
+
+# ---- effects of removal ------------------------------------------------------------------
+
+def _frozen_engines(sol0, shoe1: Shoe):
+    """Engines for shoe1 playing sol0's decisions (frozen)."""
+    from .solve import POLICY_CLASS, make_engines
+    engines = make_engines(sol0.rules, shoe1, POLICY_CLASS)
+    for key, engine in engines.items():
+        sol0._engines[key].copy_policy_to(engine)
+    return engines
+
+
+def _frozen_source(sol0):
+    if not getattr(sol0, "_frozen", False):
+        for engine in sol0._engines.values():
+            engine.freeze_decisions()
+        sol0._frozen = True
+
+
+def fixed_strategy_ev(sol0, shoe1: Shoe) -> float:
+    """EV (unconditioned) on ``shoe1`` of sol0's optimal decisions, frozen."""
+    from .solve import round_values
+    _frozen_source(sol0)
+    values = round_values(sol0.rules, shoe1, _frozen_engines(sol0, shoe1))
+    return sum(dealer_key_weight(shoe1, k) * v for k, v in values.items())
+
+
+@dataclass
+class RemovalEffects:
+    """rank -> change in the round's EV (fraction of the initial bet) when one card of
+    that rank is removed, with the strategy named (``"fixed"`` or ``"reoptimized"``)."""
+    effects: dict
+    base_ev: float
+    strategy: str
+    split: str
+    rules: Rules
+    shoe: Shoe
+
+    def __getitem__(self, r):
+        return self.effects[ranks(r, field="rank")[0]]
+
+    def weighted_mean(self) -> float:
+        """Sum of p_r * EOR_r: 0 for a fixed strategy (fundamental theorem)."""
+        p = self.shoe.probabilities()
+        return sum(p[r - 1] * v for r, v in self.effects.items())
+
+    def as_vector(self) -> tuple:
+        return tuple(self.effects.get(r, float("nan")) for r in range(1, 11))
+
+
+def effects_of_removal(rules: Rules, shoe: Shoe | None = None, *, strategy: str = "fixed",
+                       split: str = "CDZ-") -> RemovalEffects:
+    """Effect of removing one card of each rank on the round's EV (see module doc)."""
+    from .dealer import resolve_shoe
+    from .solve import solve
+    if strategy not in ("fixed", "reoptimized"):
+        raise ValueError(f"strategy must be 'fixed' or 'reoptimized', got {strategy!r}")
+    shoe = resolve_shoe(rules, shoe)
+    if shoe.is_infinite:
+        raise ValueError("an infinite shoe has no effects of removal (removing a card changes nothing)")
+    sol0 = solve(rules, shoe, split=split)
+    effects = {}
+    for r in range(1, 11):
+        if shoe.counts[r - 1] == 0:
+            continue
+        shoe1 = shoe.remove(r)
+        if strategy == "fixed":
+            e1 = fixed_strategy_ev(sol0, shoe1)
+        else:
+            e1 = solve(rules, shoe1, split=split).expected_value
+        effects[r] = e1 - sol0.expected_value
+    return RemovalEffects(effects, sol0.expected_value, strategy, split, rules, shoe)
+
+
+def estimate_ev(rules: Rules, removed, *, shoe: Shoe | None = None, strategy: str = "fixed",
+                split: str = "CDZ-", effects: RemovalEffects | None = None) -> dict:
+    """Linear (EOR) estimate of the EV after ``removed`` cards leave the shoe, beside the
+    exact EV of that shoe.
+
+    The estimate is E(S) + (N - 1)/(N - k) * sum_r k_r * EOR_r for k cards removed from N:
+    the EORs are linear in the shoe's proportions, rescaled to the shoe that is left.
+    Fixed-strategy EORs (the default) make a proportional removal estimate E(S) exactly.
+    """
+    from .dealer import resolve_shoe
+    from .solve import solve
+    shoe = resolve_shoe(rules, shoe)
+    out = ranks(removed, field="removed") if removed != () else ()
+    left = shoe.remove(*out) if out else shoe
+    if effects is None:
+        effects = effects_of_removal(rules, shoe, strategy=strategy, split=split)
+    n, k = len(shoe), len(out)
+    linear = effects.base_ev + (n - 1) / (n - k) * sum(effects.effects[c] for c in out)
+    exact = solve(rules, left, split=split).expected_value
+    return {"linear": linear, "exact": exact, "base": effects.base_ev, "removed": out,
+            "strategy": effects.strategy}
+
+
+# ---- shoes at a true count ---------------------------------------------------------------
+
+def shoe_at_true_count(system, true_count: float, decks: int, *, dealt_decks: float | None = None,
+                       whole_cards: bool = True):
+    """A shoe of ``decks`` decks with ``dealt_decks`` decks dealt (default: half the shoe)
+    whose running count is ``true_count`` x decks remaining (method: module docstring).
+
+    ``whole_cards=True`` returns a ``Shoe`` (whole cards; the count is met as closely as
+    whole cards allow); ``False`` returns the 10 fractional counts that meet it exactly.
+    """
+    tags = count_tags(system)
+    full = [4 * decks] * 9 + [16 * decks]
+    dealt_decks = decks / 2 if dealt_decks is None else dealt_decks
+    dealt = int(round(52 * dealt_decks))
+    if not 0 <= dealt < 52 * decks - 20:
+        raise ValueError(f"dealt_decks must leave at least 20 cards, got {dealt_decks}")
+    remaining_decks = (52 * decks - dealt) / 52
+    # the expected running count at this depth (0 for balanced systems)
+    expected = dealt * sum(t * c for t, c in zip(tags, full)) / sum(full)
+    target = expected + true_count * remaining_decks
+    classes = sorted(set(tags))
+    in_class = {t: [r for r in range(10) if tags[r] == t] for t in classes}
+    size = {t: sum(full[r] for r in in_class[t]) for t in classes}
+    take = {t: dealt * size[t] / sum(full) for t in classes}  # proportional, fractional
+    # Move removals between tag classes until the count fits: to raise the running count,
+    # remove fewer cards of the lowest-tag class and more of the highest (then the next
+    # classes in), and the other way round to lower it.
+    lo, hi = 0, len(classes) - 1
+    need = target - sum(t * take[t] for t in classes)
+    while abs(need) > 1e-12 and lo < hi:
+        src, dst = (classes[lo], classes[hi]) if need > 0 else (classes[hi], classes[lo])
+        gain = dst - src                      # running-count change per card moved
+        move = min(take[src], size[dst] - take[dst], need / gain)
+        take[src] -= move
+        take[dst] += move
+        need -= move * gain
+        src_empty = take[src] <= 1e-12
+        dst_full = size[dst] - take[dst] <= 1e-12
+        if need > 0:
+            lo, hi = lo + src_empty, hi - dst_full
+        else:
+            hi, lo = hi - src_empty, lo + dst_full
+    if abs(need) > 1e-9:
+        raise ValueError(f"true count {true_count} cannot be reached at this depth")
+    if not whole_cards:
+        return [full[r] - take[tags[r]] * full[r] / size[tags[r]] for r in range(10)]
+    whole = _whole_class_takes(take, size, dealt, target)
+    removed = [0] * 10
+    for t in classes:
+        share = [whole[t] * full[r] / size[t] for r in in_class[t]]
+        ints = _largest_remainder(share, whole[t])
+        for r, k in zip(in_class[t], ints):
+            removed[r] = k
+    return Shoe([f - k for f, k in zip(full, removed)])
+
+
+def _largest_remainder(shares, total):
+    base = [int(math.floor(x + 1e-12)) for x in shares]
+    order = sorted(range(len(shares)), key=lambda i: shares[i] - base[i], reverse=True)
+    for i in order[:total - sum(base)]:
+        base[i] += 1
+    return base
+
+
+def _whole_class_takes(take, size, dealt, target):
+    """Whole numbers of cards per tag class: same total, running count as close to the
+    target as whole cards allow (single-card moves between classes, greedily)."""
+    classes = list(take)
+    whole = dict(zip(classes, _largest_remainder([take[t] for t in classes], dealt)))
+
+    def miss(w):
+        return abs(sum(t * k for t, k in w.items()) - target)
+
+    improved = True
+    while improved and miss(whole) > 1e-12:
+        improved = False
+        best = (miss(whole), None)
+        for a in classes:
+            for b in classes:
+                if a != b and whole[a] > 0 and whole[b] < size[b]:
+                    trial = dict(whole)
+                    trial[a] -= 1
+                    trial[b] += 1
+                    m = miss(trial)
+                    # prefer small moves away from the proportional split on ties
+                    if m < best[0] - 1e-12:
+                        best = (m, trial)
+        if best[1] is not None:
+            whole, improved = best[1], True
+    return whole
+
+
+def advantage_by_true_count(rules: Rules, system="hilo", *, true_counts=range(-5, 11),
+                            dealt_decks: float | None = None, split: str = "CDZ-",
+                            effects: RemovalEffects | None = None, progress=None) -> dict:
+    """{TC: (exact EV, linear EV)} for shoes built at each true count (method: module doc;
+    fractional counts, so each shoe is exactly at its true count).  The linear estimate
+    uses the full shoe's fixed-strategy effects of removal."""
+    from .solve import solve
+    if rules.infinite:
+        raise ValueError("true counts need a finite shoe (Rules.decks)")
+    full = Shoe.decks(rules.decks)
+    if effects is None:
+        effects = effects_of_removal(rules, full, strategy="fixed", split=split)
+    n = len(full)
+    out = {}
+    true_counts = list(true_counts)
+    for i, tc in enumerate(true_counts):
+        shoe = Shoe.fractional(shoe_at_true_count(system, tc, rules.decks, dealt_decks=dealt_decks,
+                                                  whole_cards=False))
+        k = n - shoe.size
+        if progress is not None:
+            progress(i + 1, len(true_counts))
+        removed = [f - c for f, c in zip(full.counts, shoe.counts)]
+        linear = effects.base_ev + (n - 1) / (n - k) * sum(
+            removed[r - 1] * v for r, v in effects.effects.items())
+        out[tc] = (solve(rules, shoe, split=split).expected_value, linear)
+    return out
+
+
+# ---- playing efficiency ------------------------------------------------------------------
+
+def decision_effects(rules: Rules, shoe: Shoe | None = None, *, close: float = 0.1) -> list:
+    """Per-decision effects of removal for the close two-card decisions.
+
+    For every row (hard/soft total, pair) and upcard whose best and second-best plays
+    differ by at most ``close`` (fraction of a bet) in the full shoe, the vector over ranks
+    r of the change in EV(second) - EV(best) when one card of rank r is removed.  Returns
+    ``[(row, upcard, best, second, probability of the deal, gap, effects A..T)]``.
+    """
+    from .dealer import resolve_shoe
+    from .indices import _row_values, _two_card_weights
+    from .ranks import UPCARD_ORDER
+    shoe = resolve_shoe(rules, shoe)
+    if shoe.is_infinite:
+        raise ValueError("decision effects need a finite shoe")
+    base = {u: _row_values(rules, shoe.counts, u) for u in UPCARD_ORDER}
+    depleted = {}
+    for r in range(1, 11):
+        if shoe.counts[r - 1] == 0:
+            continue
+        counts = list(shoe.counts)
+        counts[r - 1] -= 1
+        depleted[r] = {u: _row_values(rules, counts, u) for u in UPCARD_ORDER}
+    probs = shoe.probabilities()
+    from .hands import hand_code
+    out = []
+    for u in UPCARD_ORDER:
+        weights: dict = {}
+        for cards, w in _two_card_weights(shoe.counts, u).items():
+            weights[hand_code(cards)] = weights.get(hand_code(cards), 0.0) + w * probs[u - 1]
+        for row, vals in base[u].items():
+            order = sorted(vals, key=lambda a: -vals[a])
+            if len(order) < 2:
+                continue
+            best, second = order[0], order[1]
+            gap = vals[best] - vals[second]
+            if gap > close:
+                continue
+            eff = [(depleted[r][u][row][second] - depleted[r][u][row][best]) + gap
+                   if r in depleted else 0.0 for r in range(1, 11)]
+            out.append((row, u, best, second, weights.get(row, 0.0), gap, tuple(eff)))
+    return out
+
+
+def playing_efficiency(system, decisions) -> float:
+    """PE by the correlation method (not Griffin's, whose published values it does not
+    reproduce): the mean, over close decisions, of the absolute correlation between the
+    tags and the decision's effects of removal, weighted by the decision's probability
+    times the spread of its effects (how much a count can move it)."""
+    tags = count_tags(system)
+    num = den = 0.0
+    for _, _, _, _, prob, _, eff in decisions:
+        spread = float(np.std(_thirteen(eff)))
+        if spread == 0 or prob == 0:
+            continue
+        rho = abs(correlation(tags, eff))  # a play can change at high or at low counts
+        num += prob * spread * rho
+        den += prob * spread
+    return num / den if den else float("nan")
