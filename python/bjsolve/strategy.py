@@ -21,6 +21,9 @@ CODE_ACTIONS = {
     "Dh": ("double", "hit"), "Ds": ("double", "stand"),
     "Rh": ("surrender", "hit"), "Rs": ("surrender", "stand"), "Rp": ("surrender", "split"),
     "P": ("split", None),
+    # split here; without double-after-split the pair would be played as Ph: hit, Ps: stand,
+    # Pd: double (else hit)
+    "Ph": ("split", "hit"), "Ps": ("split", "stand"), "Pd": ("split", "double"),
 }
 KIND_START, KIND_LATER, KIND_SPLIT = 0, 1, 2
 
@@ -61,7 +64,8 @@ class StrategyChart:
 
     Rows "4".."20" hard, "A2".."A9" soft, "22".."TT","AA" pairs; columns the upcard labels
     "2".."T","A" (or, when both dealer cards are exposed, the dealer's hand codes).  Codes:
-    H, S, Dh, Ds (double, else hit/stand), P, Rh, Rs, Rp (surrender, else
+    H, S, Dh, Ds (double, else hit/stand), P (split), Ph/Ps/Pd (split, which is right only
+    with double after split; without it hit/stand/double), Rh, Rs, Rp (surrender, else
     hit/stand/split).  A chart is itself a strategy: ``chart(cards, dealer, allowed)``
     gives the action it prescribes.  ``exceptions`` lists composition-dependent
     departures (hands of 2 to 4 cards).
@@ -141,6 +145,8 @@ def basic_strategy(solution) -> StrategyChart:
             keys_ = members[0][1].keys()
             agg = {k: sum(w * vals[k] for w, vals in members) / total_w for k in keys_}
             rows.setdefault(code, {})[column] = _code_for(agg)
+    if solution.rules.double_after_split and solution.rules.max_split_hands > 1:
+        _mark_das_splits(solution, rows)
     order = [str(t) for t in range(4, 21)] + [f"A{k}" for k in range(2, 10)] + list(PAIR_CODES)
     columns = [c for c, _ in solution.dealer_columns()]
     rows = {code: {c: rows[code][c] for c in columns if c in rows[code]}
@@ -148,6 +154,33 @@ def basic_strategy(solution) -> StrategyChart:
     chart = StrategyChart(rows, rules=solution.rules, split=solution.split)
     chart.exceptions = _exceptions(solution, chart)
     return chart
+
+
+def _mark_das_splits(solution, rows) -> None:
+    """P -> Ph/Ps/Pd where the split is right only because doubling after it is allowed."""
+    from .solve import solve
+    no_das = solve(solution.rules.replace(double_after_split=False), solution.shoe,
+                   split=solution.split)
+    for column, keys in solution.dealer_columns():
+        for r in range(1, 11):
+            code = label(r) * 2
+            if rows.get(code, {}).get(column) != "P":
+                continue
+            agg: dict = {}
+            total = 0.0
+            for key in keys:
+                if key not in no_das._engines:
+                    continue
+                weights = player_hand_weights(solution.shoe, key)
+                w = dealer_key_weight(solution.shoe, key) * weights.get((r, r), 0.0)
+                if w <= 0:
+                    continue
+                total += w
+                for a, v in no_das.hand_ev((r, r), key, given_no_blackjack=False).items():
+                    agg[a] = agg.get(a, 0.0) + w * v
+            if total and _code_for(agg) != "P":
+                rest = _code_for({a: v for a, v in agg.items() if a != "split"})
+                rows[code][column] = {"H": "Ph", "S": "Ps", "Dh": "Pd", "Ds": "Pd"}.get(rest, "P")
 
 
 def _exceptions(solution, chart, max_cards: int = 4):

@@ -136,8 +136,9 @@ def strategy_table(solution) -> Table:
     values = np.array([[chart.rows[r].get(c, "") for c in cols] for r in rows], dtype=object)
     notes = _notes(solution.rules, solution.shoe,
                    "total-dependent basic strategy for the original two cards",
-                   "H hit, S stand, Dh/Ds double else hit/stand, P split, Rh/Rs/Rp surrender "
-                   "else hit/stand/split",
+                   "H hit, S stand, Dh/Ds double else hit/stand, P split, Ph/Ps/Pd split "
+                   "(without double after split: hit/stand/double), Rh/Rs/Rp surrender else "
+                   "hit/stand/split",
                    f"split decisions use post-split strategy {solution.split}",
                    f"{len(chart.exceptions)} composition-dependent exceptions (table 'exceptions')")
     return Table("strategy", "basic strategy", rows, cols, values, notes)
