@@ -28,8 +28,11 @@ CODE_ACTIONS = {
 KIND_START, KIND_LATER, KIND_SPLIT = 0, 1, 2
 
 
-def _code_for(values: dict) -> str:
-    """Chart code from (aggregated) unconditioned values of the allowed actions."""
+def _code_for(values: dict, split_fallback: bool = True) -> str:
+    """Chart code from (aggregated) unconditioned values of the allowed actions.
+
+    ``split_fallback=False`` gives surrender a hit/stand fallback even where splitting is
+    second best (the assignment seed's codes)."""
     best = None
     for a in ("stand", "hit", "double", "split", "surrender"):
         if a in values and (best is None or values[a] > values[best]):
@@ -38,7 +41,8 @@ def _code_for(values: dict) -> str:
     if best == "double":
         return "D" + hit_or_stand
     if best == "surrender":
-        rest = {k: v for k, v in values.items() if k != "surrender"}
+        rest = {k: v for k, v in values.items()
+                if k != "surrender" and (split_fallback or k != "split")}
         nxt = _code_for(rest)
         return "Rp" if nxt == "P" else "R" + ("h" if nxt in ("H", "Dh") else "s")
     return {"stand": "S", "hit": "H", "split": "P"}[best]
@@ -144,8 +148,9 @@ def basic_strategy(solution) -> StrategyChart:
             total_w = sum(w for w, _ in members)
             keys_ = members[0][1].keys()
             agg = {k: sum(w * vals[k] for w, vals in members) / total_w for k in keys_}
-            rows.setdefault(code, {})[column] = _code_for(agg)
-    if solution.rules.double_after_split and solution.rules.max_split_hands > 1:
+            rows.setdefault(code, {})[column] = _code_for(
+                agg, split_fallback=solution.rules.hole_card != "exposed")
+    if solution.rules.hole_card != "exposed" and solution.rules.double_after_split and solution.rules.max_split_hands > 1:
         _mark_das_splits(solution, rows)
     order = [str(t) for t in range(4, 21)] + [f"A{k}" for k in range(2, 10)] + list(PAIR_CODES)
     columns = [c for c, _ in solution.dealer_columns()]
