@@ -29,6 +29,7 @@ RULE_SETS = {
     "infinite S17": Rules(decks=math.inf),
     "enhc 6D": Rules(decks=6, hole_card="enhc"),
     "enhc-obo 2D LS": Rules(decks=2, hole_card="enhc-obo", surrender="late"),
+    "enhc 6D H17 LS": Rules(decks=6, hit_soft_17=True, hole_card="enhc", surrender="late"),
     "early surrender 6D H17": Rules(decks=6, hit_soft_17=True, surrender="early"),
     "early surrender 1D": Rules(decks=1, surrender="early"),
     "HSA RSA 2D": Rules(decks=2, hit_split_aces=True, resplit_aces=True),

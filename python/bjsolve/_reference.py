@@ -17,14 +17,17 @@ Conventions
 
 Public API
 ----------
-``dealer_probabilities(counts, dealer_cards, hit_soft_17=False) -> dict``
-``class ReferenceSolver`` (see its docstring)
+``dealer_probabilities(counts, dealer_cards, hit_soft_17=False) -> dict``   (section 2)
+``class ReferenceSolver`` (sections 3-7; ``fixed_strategy`` is section 8; see its docstring)
 ``brute_force_round_ev(counts, upcard, player_cards, policy, ...) -> Fraction``: an independent
     card-by-card enumeration of one real round (used to check the split construction).
+``ShoeExhausted``: raised by the brute force when a path would need a card from an empty shoe.
+``clear_caches()``: drop the module-level dealer memo.
 
 Degenerate tiny-shoe conventions (not specified by DESIGN section 3): when the shoe left after a
 hand and the upcard is empty, the next-card distribution is empty (every sum over it is 0) and
-beta = 0.  A dealer who must draw from an empty shoe busts (DESIGN section 2).
+beta = 0.  A dealer who must draw from an empty shoe busts (DESIGN section 2).  In such shoes
+the model no longer describes a real game (the brute force refuses them).
 """
 
 import functools
@@ -37,13 +40,15 @@ __all__ = [
     "dealer_probabilities",
     "ReferenceSolver",
     "brute_force_round_ev",
+    "ShoeExhausted",
+    "clear_caches",
     "hand_total",
 ]
 
 RANKS = tuple(range(1, 11))
 ACE, TEN = 1, 10
 DEALER_OUTCOMES = (17, 18, 19, 20, 21, "bust", "blackjack")
-OPTION_ORDER = ("stand", "hit", "double", "split", "surrender")
+OPTION_ORDER = ("stand", "hit", "double", "split", "surrender")  # section 4 (ties: earlier)
 
 # Infinite shoe: 1/13 for each rank, 4/13 for the ten.
 _INFINITE_PROBS = tuple(Fraction(4 if r == TEN else 1, 13) for r in RANKS)
@@ -177,7 +182,8 @@ def _sgn(x):
 # --------------------------------------------------------------------------------------------
 
 def _dealer_stands(hard, has_ace, h17):
-    """(final total or None, must stop): the dealer's rule for a hand of hard sum ``hard``."""
+    """The dealer's rule for a (non-natural) hand of hard sum ``hard``: its final outcome
+    (17..21 or "bust") if the dealer stops, None if the dealer must take a card."""
     soft = has_ace and hard + 10 <= 21
     total = hard + 10 if soft else hard
     if total > 21:
@@ -364,7 +370,7 @@ U = "U"  # the context of an unsplit hand; a split hand's context is the pair (P
 
 
 class ReferenceSolver:
-    """Exact solver following DESIGN-exact.md sections 3-7 literally.
+    """Exact solver following DESIGN-exact.md sections 3-8 literally.
 
     ``ReferenceSolver(counts, *, hit_soft_17=False, double="any", double_soft=True,
     double_any_cards=False, double_after_split=True, max_split_hands=4, resplit_aces=False,
@@ -374,8 +380,13 @@ class ReferenceSolver:
     ``double``: "any" (DOA), "9-11" (D9) or "10-11" (D10).  ``split``: "CDZ-", "CDP1" or "CDP"
     (the post-split strategy class, section 6.3).  All values are exact Fractions.
 
-    Public methods: ``dealer``, ``hand_values``, ``hand_values_unconditioned``, ``split_ev``,
-    ``ev_by_upcard``, ``round_ev``, ``best_action``, ``post_split_action``.
+    Public methods (cards are tuples of ranks, upcards are ranks):
+    ``dealer(upcard)``, ``hand_values(cards, upcard)`` (conditioned on no dealer natural),
+    ``hand_values_unconditioned(cards, upcard)``, ``split_ev(pair_rank, upcard,
+    conditioned=True)``, ``ev_by_upcard()``, ``round_ev()``, ``best_action(cards, upcard)``,
+    ``post_split_action(pair_rank, cards, upcard, extra=1)`` (sigma on a split hand) and
+    ``fixed_strategy(counts)`` (section 8: a solver for a depleted shoe playing these frozen
+    decisions; ``.round_ev()`` of it is E_fixed).
     """
 
     def __init__(self, counts, *, hit_soft_17=False, double="any", double_soft=True,
@@ -399,6 +410,13 @@ class ReferenceSolver:
         self.late_surrender = bool(late_surrender)
         self.b = Fraction(blackjack_payout)
         self.split_class = split
+        self._rules = dict(hit_soft_17=hit_soft_17, double=double, double_soft=double_soft,
+                           double_any_cards=double_any_cards,
+                           double_after_split=double_after_split,
+                           max_split_hands=max_split_hands, resplit_aces=resplit_aces,
+                           late_surrender=late_surrender, blackjack_payout=blackjack_payout,
+                           split=split)
+        self._frozen = None       # section 8: the S0 solver whose decisions are frozen, if any
         self._dealer_cache = {}   # (shoe containing the upcard, upcard) -> dealer dict
         self._values = {}         # (context, hand, upcard, option) -> Fraction
         self._splits = {}         # (P, upcard) -> unconditioned split EV
@@ -469,6 +487,7 @@ class ReferenceSolver:
     def _first_best(options, values):
         """Section 4 tie rule: start at the first option; a later one replaces it only if its
         value is strictly greater.  ``options`` must be in the fixed order."""
+        assert list(options) == sorted(options, key=OPTION_ORDER.index)
         choice = options[0]
         for opt in options[1:]:
             if values[opt] > values[choice]:
@@ -546,6 +565,8 @@ class ReferenceSolver:
     def _pick(self, ctx, hand, upcard):
         """The option the strategy picks for ``hand`` in ``ctx`` (not for split aces)."""
         options = self._later_options(ctx, hand)
+        if self._frozen is not None:
+            return self._frozen._frozen_choice(hand, upcard, options)
         if ctx == U or self.split_class == "CDZ-":
             # Unsplit hands, and CDZ- split hands: compare the unsplit values of the composition.
             basis = U
@@ -711,22 +732,25 @@ class ReferenceSolver:
         beta_s = _share(base, hole)
         if beta_s == 0:
             return ZERO
-        if self.shoe is None:
-            p = _INFINITE_PROBS[pair - 1]
-            p2 = (1 - p) ** 2
-            p3 = 2 * p * (1 - p) ** 3
-        else:
-            rest = _remove(base, hole)
-            n2 = _size(rest)
-            m2 = rest[pair - 1]
-            p2 = Fraction(_falling(n2 - m2, 2), _falling(n2, 2))
-            p3 = Fraction(2 * m2 * _falling(n2 - m2, 3), _falling(n2, 4)) if M == 4 else None
         if M == 2:
             hands = Fraction(2)
-        elif M == 3:
-            hands = 2 * p2 + 3 * (1 - p2)
         else:
-            hands = 2 * p2 + 3 * p3 + 4 * (1 - p2 - p3)
+            # Expected number of hands given the natural: the second-card process on the shoe
+            # S - 2[P] - [u] - [H] (n'' cards, m'' of them pair cards).
+            if self.shoe is None:
+                p = _INFINITE_PROBS[pair - 1]
+                p2 = (1 - p) ** 2
+                p3 = 2 * p * (1 - p) ** 3
+            else:
+                rest = _remove(base, hole)
+                n2 = _size(rest)
+                m2 = rest[pair - 1]
+                p2 = Fraction(_falling(n2 - m2, 2), _falling(n2, 2))
+                p3 = Fraction(2 * m2 * _falling(n2 - m2, 3), _falling(n2, 4)) if M == 4 else None
+            if M == 3:
+                hands = 2 * p2 + 3 * (1 - p2)
+            else:
+                hands = 2 * p2 + 3 * p3 + 4 * (1 - p2 - p3)
         return (hands - 1) * beta_s
 
     # ---- per-hand values (sections 4, 5) -----------------------------------------------------
@@ -789,8 +813,13 @@ class ReferenceSolver:
         hand = _hand(cards)
         if _ncards(hand) != 2:
             return self._pick(U, hand, upcard)
+        return self._start_choice(hand, upcard, self.hand_values_unconditioned(cards, upcard))
+
+    def _start_choice(self, hand, upcard, values):
+        """The round-start choice for the two-card ``hand`` given its unconditioned values."""
         options = self._start_options(hand)
-        values = self.hand_values_unconditioned(cards, upcard)
+        if self._frozen is not None:
+            return self._frozen._frozen_choice(hand, upcard, options)
         return self._first_best(options, values)
 
     # ---- section 7: the round ----------------------------------------------------------------
@@ -807,14 +836,49 @@ class ReferenceSolver:
                 for c2, p2 in _next_card(_remove(n, c1)):
                     cards = (c1, c2)
                     values = self.hand_values_unconditioned(cards, u)
-                    options = self._start_options(_hand(cards))
-                    e_u += p1 * p2 * values[self._first_best(options, values)]
+                    e_u += p1 * p2 * values[self._start_choice(_hand(cards), u, values)]
             out[u] = e_u
         return out
 
     def round_ev(self):
         """E = sum_u P(upcard u) E(u)."""
         return sum((_share(self.shoe, u) * e for u, e in self.ev_by_upcard().items()), ZERO)
+
+
+    # ---- section 8: a fixed (frozen) strategy on a depleted shoe -----------------------------
+
+    def fixed_strategy(self, counts):
+        """A solver for the shoe S1 = ``counts`` that plays THIS solver's frozen decisions.
+
+        Section 8: every decision on S1 is Phi(h, u, admissible set), the first strictly best
+        option by this (S0) solver's conditioned values of the composition h (split: S0's
+        conditioned split EV; surrender: -1/2).  Split hands use Phi with the split-hand
+        admissible set (a frozen CDZ-), split aces stand, resplitting stays forced with M from
+        S1, and all values are S1's.  ``fixed_strategy(S1).round_ev()`` is E_fixed(S1).
+        """
+        other = ReferenceSolver(counts, **self._rules)
+        if other.shoe is not None and not _contains(self.shoe, other.shoe):
+            raise ValueError("the depleted shoe S1 must be contained in S0")
+        other._frozen = self
+        return other
+
+    def _conditioned_value(self, hand, upcard, option):
+        """This solver's conditioned value of an option on composition ``hand`` (context U)."""
+        if option == "surrender":
+            return Fraction(-1, 2)
+        p = 1 - self._beta_U(hand, upcard)
+        if option == "split":
+            pair = next(r for r in RANKS if hand[r - 1] == 2)
+            return self.split_ev(pair, upcard, conditioned=True)
+        v = self._value(U, hand, upcard, option)
+        if option == "stand" and _is_natural_pair(hand):
+            return v / p
+        return (v + 1 - p) / p
+
+    def _frozen_choice(self, hand, upcard, options):
+        """Phi(h, u, options): first strictly best option by this solver's conditioned values."""
+        values = {opt: self._conditioned_value(hand, upcard, opt) for opt in options}
+        return self._first_best(options, values)
 
 
 def _ratio(num, den):
@@ -850,11 +914,12 @@ def brute_force_round_ev(counts, upcard, player_cards, policy, *,
     Rules played: split hands are dealt and played one at a time (hand 1 gets its second card,
     a pair card is split off into a new hand while fewer than the limit exist, hand 1 is played
     to the end, then hand 2 ...); the limit is ``max_split_hands`` (2 for aces without RSA);
-    split aces get one card; a player A+T is a natural only on the unsplit original hand; every
-    card is really removed from the shoe.  Peek game: a dealer natural costs exactly one unit in
-    total (a player natural pushes).  ``hole_card="last"``: the dealer's hole card is drawn after
-    all the player's cards (the DESIGN model); ``"first"``: it is drawn before them (the real
-    deal order; the player does not see it).  Raises ShoeExhausted if any path would need a card
+    split aces get one card; a player A+T is a natural only on the unsplit original hand (it is
+    paid, never offered a decision); every card is really removed from the shoe.  Peek game: a
+    dealer natural costs exactly one unit in total (a player natural pushes).
+    ``hole_card="last"``: the dealer's hole card is drawn after all the player's cards (the
+    DESIGN model); ``"first"``: it is drawn before them (the real deal order; the player does
+    not see it).  Raises ShoeExhausted if any path would need a card
     from an empty shoe.  No formula of ReferenceSolver is used.
     """
     shoe0 = _check_shoe(counts)
