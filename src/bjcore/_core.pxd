@@ -1,5 +1,5 @@
 # Declarations shared by the compiled core (see _core.pyx for the maths).
-from libc.stdint cimport uint64_t, int8_t, int32_t
+from libc.stdint cimport uint64_t, int8_t, int16_t, int32_t
 from libcpp.unordered_map cimport unordered_map
 from libcpp.vector cimport vector
 
@@ -10,6 +10,7 @@ cdef enum:
     N_DEALER = 6          # stored dealer outcomes: 17, 18, 19, 20, 21, blackjack
     MAX_A = 8             # split recursion tables (a, b < MAX_A)
     MAX_BATCH = 10        # shoes evaluated together in one trie pass
+    MAX_FACTORS = 128     # distinct (rank, prior) pairs a dealer trie may use
     # packed hand keys: 5 bits per rank count (ranks 0..9), then the split context
     COUNT_BITS = 5
     PAIR_SHIFT = 50
@@ -65,8 +66,7 @@ cdef struct HandValues:
 cdef struct TrieNode:
     double mult         # draw orders of this composition that end here (0: not final)
     int32_t skip        # index just past this node's subtree
-    int8_t rank         # rank index (0..9) of the card added at this node
-    int8_t prior        # cards of that rank already in the composition
+    int16_t factor      # row of the card-factor table: (rank, cards of it already drawn)
     int8_t depth        # number of cards drawn
     int8_t outcome      # 0..4 for 17..21, 5 natural, 6 not counted (bust is the complement)
 
@@ -74,12 +74,27 @@ cdef struct TrieNode:
 cdef class DealerTrie:
     """Every dealer draw composition from one starting hand, as a pre-order trie."""
     cdef readonly int n_nodes
+    cdef readonly int max_depth
     cdef vector[TrieNode] nodes
+    cdef int n_factors                     # rows of the card-factor table
+    cdef int8_t factor_rank[MAX_FACTORS]   # row -> rank index
+    cdef int8_t factor_prior[MAX_FACTORS]  # row -> cards of that rank drawn before
 
     cdef void evaluate(self, const double* weights, double total, bint infinite,
                        double* out) noexcept nogil
     cdef void evaluate_many(self, const double* weights, const double* totals, int count,
                             bint infinite, double* out) noexcept nogil
+
+
+cdef class HashIndex:
+    """Open-addressing map from a packed 64-bit key to a slot number (linear probing)."""
+    cdef vector[uint64_t] keys
+    cdef vector[int32_t] slots
+    cdef int shift            # 64 - log2(capacity)
+    cdef int count
+    cdef int find(self, uint64_t key) noexcept nogil
+    cdef void insert(self, uint64_t key, int slot) noexcept nogil
+    cdef void grow(self) noexcept nogil
 
 
 cdef class UpcardEngine:
@@ -101,9 +116,9 @@ cdef class UpcardEngine:
     cdef int extra                    # e: extra pair cards known to be gone
     cdef uint64_t hand_key
 
-    cdef unordered_map[uint64_t, int] dealer_index
-    cdef vector[double] dealer_store
-    cdef unordered_map[uint64_t, int] value_index
+    cdef HashIndex dealer_index       # removed-cards key -> row of dealer_store
+    cdef vector[double] dealer_store  # N_DEALER outcomes per row
+    cdef HashIndex value_index        # context key -> row of value_store
     cdef vector[HandValues] value_store
     cdef unordered_map[uint64_t, int8_t] policy
     cdef int policy_missing
@@ -124,15 +139,16 @@ cdef class UpcardEngine:
     cdef double natural_refund(self, const double* pi) noexcept nogil
     cdef double surrender_value(self) noexcept nogil
     cdef const double* dealer_for_current(self) noexcept nogil
-    cdef void store_dealer(self, uint64_t key, const double* dist) noexcept nogil
+    cdef int store_dealer(self, uint64_t key, const double* dist) noexcept nogil
     cdef void prefetch_children(self, const double* pi) noexcept nogil
     cdef int lookup(self) noexcept nogil
     cdef double stand_value(self) noexcept nogil
     cdef double hit_value(self) noexcept nogil
     cdef double double_value(self) noexcept nogil
+    cdef double value_at(self, int row, int action) noexcept nogil
     cdef double get(self, int action) noexcept nogil
     cdef int may_double(self) noexcept nogil
-    cdef int choose(self, double st, double ht, double dd, int double_ok) noexcept nogil
+    cdef int best_option(self, int double_ok) noexcept nogil
     cdef int policy_action(self, int kind) noexcept nogil
     cdef int optimal_unsplit_choice(self, int double_ok) noexcept nogil
     cdef double continuation(self) noexcept nogil

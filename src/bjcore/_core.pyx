@@ -56,16 +56,26 @@ cdef class DealerTrie:
     def __init__(self, start, bint hit_soft_17):
         nodes = build_dealer_nodes(start, hit_soft_17)
         cdef TrieNode node
+        factor_row = {}
         self.n_nodes = len(nodes)
+        self.max_depth = 0
+        self.n_factors = 0
         for rank, prior, depth, outcome, orders, skip in nodes:
             if depth >= MAX_DEPTH:
                 raise ValueError("dealer trie deeper than the kernel supports")
-            node.rank = rank
-            node.prior = prior
+            if (rank, prior) not in factor_row:
+                if self.n_factors == MAX_FACTORS:
+                    raise ValueError("dealer trie uses more card factors than the kernel supports")
+                factor_row[rank, prior] = self.n_factors
+                self.factor_rank[self.n_factors] = max(rank, 0)
+                self.factor_prior[self.n_factors] = prior
+                self.n_factors += 1
+            node.factor = factor_row[rank, prior]
             node.depth = depth
             node.outcome = outcome if (outcome >= 0 and orders > 0) else N_DEALER
             node.mult = float(orders) if node.outcome < N_DEALER else 0.0
             node.skip = skip
+            self.max_depth = max(self.max_depth, depth)
             self.nodes.push_back(node)
 
     cdef void evaluate(self, const double* weights, double total, bint infinite,
@@ -75,99 +85,82 @@ cdef class DealerTrie:
         ``weights`` are the counts of the shoe the dealer draws from (``total`` cards) or,
         for an infinite shoe, the rank probabilities.  Bust is 1 minus the sum.
         """
-        cdef double prod[MAX_DEPTH + 1]
-        cdef double inv[MAX_DEPTH + 1]     # 1 / (cards left before the d-th draw)
-        cdef double acc[N_DEALER + 1]      # last slot collects nodes that are not final
-        cdef const TrieNode* nd = self.nodes.data()
-        cdef int i, d, n = self.n_nodes
-        cdef double f
-        for d in range(N_DEALER + 1):
-            acc[d] = 0.0
-        for d in range(1, MAX_DEPTH + 1):
-            if infinite:
-                inv[d] = 1.0
-            else:
-                inv[d] = 1.0 / (total - d + 1) if total - d + 1 > 0 else 0.0
-        prod[0] = 1.0
-        acc[nd[0].outcome] += nd[0].mult
-        i = 1
-        while i < n:
-            f = weights[nd[i].rank]
-            if not infinite:
-                f -= nd[i].prior
-            if f <= 0.0:
-                i = nd[i].skip   # no such card left: the whole subtree is impossible
-                continue
-            d = nd[i].depth
-            prod[d] = prod[d - 1] * f * inv[d]
-            acc[nd[i].outcome] += nd[i].mult * prod[d]
-            i += 1
-        for d in range(N_DEALER):
-            out[d] = acc[d]
+        self.evaluate_many(weights, &total, 1, infinite, out)
 
     cdef void evaluate_many(self, const double* weights, const double* totals, int count,
                             bint infinite, double* out) noexcept nogil:
-        """``evaluate`` for ``count`` <= MAX_BATCH shoes in one pass over the trie.
+        """Dealer outcomes of ``count`` <= MAX_BATCH shoes in one pass over the trie.
 
-        ``weights[k * 10 + r]``, ``totals[k]``; results in ``out[k * 6 + outcome]``.  The
-        per-shoe product chains are independent and laid out contiguously (unused lanes
-        hold zero weights), so the inner loop has a fixed length and vectorises.
+        ``weights[k * 10 + r]``, ``totals[k]``; results in ``out[k * 6 + outcome]``.
+        Each node multiplies its parent's probability by a card factor (cards of its rank
+        left, 0 when none) and 1 / (cards left).  The factors are tabulated per lane before
+        the pass, so the per-node work is a few multiplies over contiguous lanes; lanes
+        are padded to an even count (zero factors) so the loop vectorises in pairs.
         """
         cdef double prod[(MAX_DEPTH + 1) * MAX_BATCH]
         cdef double inv[(MAX_DEPTH + 1) * MAX_BATCH]
         cdef double acc[(N_DEALER + 1) * MAX_BATCH]
-        cdef double w[N_RANKS * MAX_BATCH]     # transposed: w[r * MAX_BATCH + k]
+        cdef double factor[MAX_FACTORS * MAX_BATCH]
+        cdef bint any_left[MAX_FACTORS]
         cdef const TrieNode* nd = self.nodes.data()
-        cdef int i, d, k, r, o, n = self.n_nodes
-        cdef double f, m, p, prior, alive
+        cdef int i, d, k, o, n = self.n_nodes, skip
+        cdef int lanes = count + (count & 1)
+        cdef double m, f
         cdef double* pd
         cdef const double* pp
-        cdef const double* pi
-        cdef const double* pw
+        cdef const double* pinv
+        cdef const double* pf
         cdef double* pa
-        for k in range((N_DEALER + 1) * MAX_BATCH):
+        for k in range((N_DEALER + 1) * lanes):
             acc[k] = 0.0
-        for r in range(N_RANKS):
-            for k in range(MAX_BATCH):
-                w[r * MAX_BATCH + k] = weights[k * N_RANKS + r] if k < count else 0.0
-        for d in range(1, MAX_DEPTH + 1):
-            for k in range(MAX_BATCH):
-                if k >= count:
-                    inv[d * MAX_BATCH + k] = 0.0
-                elif infinite:
-                    inv[d * MAX_BATCH + k] = 1.0
-                elif totals[k] - d + 1 > 0:
-                    inv[d * MAX_BATCH + k] = 1.0 / (totals[k] - d + 1)
-                else:
-                    inv[d * MAX_BATCH + k] = 0.0
-        for k in range(MAX_BATCH):
+        for i in range(self.n_factors):
+            any_left[i] = False
+            for k in range(lanes):
+                f = 0.0
+                if k < count:
+                    f = weights[k * N_RANKS + self.factor_rank[i]]
+                    if not infinite:
+                        f -= self.factor_prior[i]
+                    if not (f > 0.0):
+                        f = 0.0
+                factor[i * lanes + k] = f
+                any_left[i] = any_left[i] or f > 0.0
+        for d in range(1, self.max_depth + 1):
+            for k in range(lanes):
+                inv[d * lanes + k] = 0.0
+                if k < count:
+                    if infinite:
+                        inv[d * lanes + k] = 1.0
+                    elif totals[k] - d + 1 > 0:
+                        inv[d * lanes + k] = 1.0 / (totals[k] - d + 1)
+        for k in range(lanes):
             prod[k] = 1.0 if k < count else 0.0
-            acc[nd[0].outcome * MAX_BATCH + k] += nd[0].mult * prod[k]
+            acc[nd[0].outcome * lanes + k] += nd[0].mult * prod[k]
         i = 1
         while i < n:
+            skip = nd[i].skip
+            if not any_left[nd[i].factor]:
+                i = skip   # no such card left in any shoe: the subtree is impossible
+                continue
             d = nd[i].depth
             m = nd[i].mult
-            prior = 0.0 if infinite else nd[i].prior
-            pw = &w[nd[i].rank * MAX_BATCH]
-            pp = &prod[(d - 1) * MAX_BATCH]
-            pd = &prod[d * MAX_BATCH]
-            pi = &inv[d * MAX_BATCH]
-            pa = &acc[nd[i].outcome * MAX_BATCH]
-            alive = 0.0
-            for k in range(count):
-                f = pw[k] - prior
-                f = f if f > 0.0 else 0.0
-                p = pp[k] * f * pi[k]
-                pd[k] = p
-                pa[k] += m * p
-                alive = alive + p
-            if alive > 0.0:
-                i += 1
+            pf = &factor[nd[i].factor * lanes]
+            pp = &prod[(d - 1) * lanes]
+            pinv = &inv[d * lanes]
+            pa = &acc[nd[i].outcome * lanes]
+            if skip == i + 1:
+                # a leaf: always a final composition, nothing below needs its probability
+                for k in range(lanes):
+                    pa[k] += m * (pp[k] * pf[k] * pinv[k])
             else:
-                i = nd[i].skip   # impossible in every shoe: skip the subtree
+                pd = &prod[d * lanes]
+                for k in range(lanes):
+                    pd[k] = pp[k] * pf[k] * pinv[k]
+                    pa[k] += m * pd[k]
+            i += 1
         for k in range(count):
             for o in range(N_DEALER):
-                out[k * N_DEALER + o] = acc[o * MAX_BATCH + k]
+                out[k * N_DEALER + o] = acc[o * lanes + k]
 
     def distribution(self, weights, bint infinite=False):
         """Outcome probabilities ``[17, 18, 19, 20, 21, natural, bust]`` for a shoe.
@@ -218,6 +211,68 @@ cdef inline double falling(double x, int k) noexcept nogil:
     for j in range(k):
         v *= x - j
     return v
+
+
+cdef uint64_t EMPTY_KEY = 0xFFFFFFFFFFFFFFFFULL   # no packed key has every bit set
+cdef uint64_t FIBONACCI = 11400714819323198485ULL   # 2^64 / golden ratio, odd
+
+
+cdef class HashIndex:
+    """Open-addressing map from a packed 64-bit key to a slot number.
+
+    The memo tables hold ~10^4-10^5 entries per upcard; a flat table with linear probing
+    costs one multiply and (mostly) one cache line per look-up, and is freed in two
+    blocks, where a node-based ``unordered_map`` allocates and frees every entry.
+    """
+
+    def __cinit__(self):
+        self.shift = 64 - 12
+        self.count = 0
+        self.keys.assign(1 << 12, EMPTY_KEY)
+        self.slots.assign(1 << 12, -1)
+
+    cdef int find(self, uint64_t key) noexcept nogil:
+        """The slot stored for ``key``, or -1."""
+        cdef size_t mask = self.keys.size() - 1
+        cdef size_t i = <size_t>((key * FIBONACCI) >> self.shift)
+        cdef uint64_t k
+        while True:
+            k = self.keys[i]
+            if k == key:
+                return self.slots[i]
+            if k == EMPTY_KEY:
+                return -1
+            i = (i + 1) & mask
+
+    cdef void insert(self, uint64_t key, int slot) noexcept nogil:
+        """Store ``slot`` for a key that is not in the map yet."""
+        cdef size_t mask, i
+        if 2 * (self.count + 1) > <int>self.keys.size():
+            self.grow()
+        mask = self.keys.size() - 1
+        i = <size_t>((key * FIBONACCI) >> self.shift)
+        while self.keys[i] != EMPTY_KEY:
+            i = (i + 1) & mask
+        self.keys[i] = key
+        self.slots[i] = slot
+        self.count += 1
+
+    cdef void grow(self) noexcept nogil:
+        cdef vector[uint64_t] old_keys
+        cdef vector[int32_t] old_slots
+        cdef size_t i
+        old_keys.swap(self.keys)
+        old_slots.swap(self.slots)
+        self.keys.assign(2 * old_keys.size(), EMPTY_KEY)
+        self.slots.assign(2 * old_keys.size(), -1)
+        self.shift -= 1
+        self.count = 0
+        for i in range(old_keys.size()):
+            if old_keys[i] != EMPTY_KEY:
+                self.insert(old_keys[i], old_slots[i])
+
+    def __len__(self):
+        return self.count
 
 
 cdef class UpcardEngine:
@@ -285,6 +340,8 @@ cdef class UpcardEngine:
         if not 0 <= self.rules.split_class <= 3:
             raise ValueError("split_class must be 0..3")
         self.trie = dealer_trie(cards, self.rules.hit_soft_17)
+        self.dealer_index = HashIndex()
+        self.value_index = HashIndex()
         for r in range(N_RANKS):
             self.split_cache[r] = NAN
         self.clear_hand()
@@ -382,13 +439,13 @@ cdef class UpcardEngine:
 
     cdef const double* dealer_for_current(self) noexcept nogil:
         cdef uint64_t key = self.removed_key()
-        cdef unordered_map[uint64_t, int].iterator it = self.dealer_index.find(key)
+        cdef int row = self.dealer_index.find(key)
         cdef double n[N_RANKS]
         cdef double out[N_DEALER]
         cdef double left = 0.0
-        cdef int r, idx
-        if it != self.dealer_index.end():
-            return &self.dealer_store[deref(it).second * N_DEALER]
+        cdef int r
+        if row >= 0:
+            return &self.dealer_store[row * N_DEALER]
         if self.infinite:
             for r in range(N_RANKS):
                 n[r] = self.shoe[r]
@@ -399,14 +456,15 @@ cdef class UpcardEngine:
                     n[r] = 0.0
                 left += n[r]
         self.trie.evaluate(n, left, self.infinite, out)
-        self.store_dealer(key, out)
-        return &self.dealer_store[self.dealer_index[key] * N_DEALER]
+        row = self.store_dealer(key, out)
+        return &self.dealer_store[row * N_DEALER]
 
-    cdef void store_dealer(self, uint64_t key, const double* dist) noexcept nogil:
-        cdef int r, idx = <int>(self.dealer_store.size() // N_DEALER)
+    cdef int store_dealer(self, uint64_t key, const double* dist) noexcept nogil:
+        cdef int r, row = <int>(self.dealer_store.size() // N_DEALER)
         for r in range(N_DEALER):
             self.dealer_store.push_back(dist[r])
-        self.dealer_index[key] = idx
+        self.dealer_index.insert(key, row)
+        return row
 
     cdef void prefetch_children(self, const double* pi) noexcept nogil:
         """Compute together the dealer outcomes of every one-card-more hand not yet known.
@@ -432,7 +490,7 @@ cdef class UpcardEngine:
             if pi[r] <= 0.0 or self.hard_sum + r + 1 > 21:
                 continue
             key = here + rank_unit(r)
-            if self.dealer_index.find(key) != self.dealer_index.end():
+            if self.dealer_index.find(key) >= 0:
                 continue
             keys[count] = key
             for j in range(N_RANKS):
@@ -452,19 +510,19 @@ cdef class UpcardEngine:
     # ---- values of the current hand ---------------------------------------------
 
     cdef int lookup(self) noexcept nogil:
+        """Row of the current hand (in its context) in ``value_store``, added if new."""
         cdef uint64_t key = self.context_key()
-        cdef unordered_map[uint64_t, int].iterator it = self.value_index.find(key)
+        cdef int row = self.value_index.find(key)
         cdef HandValues blank
-        cdef int idx
-        if it != self.value_index.end():
-            return deref(it).second
+        if row >= 0:
+            return row
         blank.stand = NAN
         blank.hit = NAN
         blank.double_ = NAN
-        idx = <int>self.value_store.size()
+        row = <int>self.value_store.size()
         self.value_store.push_back(blank)
-        self.value_index[key] = idx
-        return idx
+        self.value_index.insert(key, row)
+        return row
 
     cdef bint is_natural(self) noexcept nogil:
         return (self.pair_rank == 0 and self.n_cards == 2
@@ -531,26 +589,30 @@ cdef class UpcardEngine:
             self.remove(r)
         return ev
 
-    cdef double get(self, int action) noexcept nogil:
-        """Memoised unconditioned value of stand, hit or double for the current hand."""
-        cdef int idx = self.lookup()
+    cdef double value_at(self, int row, int action) noexcept nogil:
+        """Memoised unconditioned value of stand, hit or double for the current hand,
+        whose memo row is ``row`` (the store may grow while a value is computed, so it
+        is indexed again afterwards)."""
         cdef double v
         if action == ACT_STAND:
-            v = self.value_store[idx].stand
+            v = self.value_store[row].stand
             if isnan(v):
                 v = self.stand_value()
-                self.value_store[idx].stand = v
+                self.value_store[row].stand = v
         elif action == ACT_HIT:
-            v = self.value_store[idx].hit
+            v = self.value_store[row].hit
             if isnan(v):
                 v = self.hit_value()
-                self.value_store[idx].hit = v
+                self.value_store[row].hit = v
         else:
-            v = self.value_store[idx].double_
+            v = self.value_store[row].double_
             if isnan(v):
                 v = self.double_value()
-                self.value_store[idx].double_ = v
+                self.value_store[row].double_ = v
         return v
+
+    cdef double get(self, int action) noexcept nogil:
+        return self.value_at(self.lookup(), action)
 
     cdef int may_double(self) noexcept nogil:
         """Dbl(h) of section 4 for the current hand's own cards."""
@@ -563,14 +625,17 @@ cdef class UpcardEngine:
             return 0
         return 1
 
-    cdef int choose(self, double st, double ht, double dd, int double_ok) noexcept nogil:
-        # fixed option order; a later option must be strictly better (section 4)
+    cdef int best_option(self, int double_ok) noexcept nogil:
+        """The first strictly best of stand, hit and (if allowed) double for the current
+        hand in its context (section 4: ties go to the earlier option)."""
+        cdef int row = self.lookup()
         cdef int best = ACT_STAND
-        cdef double v = st
-        if ht > v:
+        cdef double v = self.value_at(row, ACT_STAND), w
+        w = self.value_at(row, ACT_HIT)
+        if w > v:
             best = ACT_HIT
-            v = ht
-        if double_ok and dd > v:
+            v = w
+        if double_ok and self.value_at(row, ACT_DOUBLE) > v:
             best = ACT_DOUBLE
         return best
 
@@ -587,8 +652,7 @@ cdef class UpcardEngine:
         cdef int saved_pair = self.pair_rank, saved_extra = self.extra, a
         self.pair_rank = 0
         self.extra = 0
-        a = self.choose(self.get(ACT_STAND), self.get(ACT_HIT),
-                        self.get(ACT_DOUBLE) if double_ok else 0.0, double_ok)
+        a = self.best_option(double_ok)
         self.pair_rank = saved_pair
         self.extra = saved_extra
         return a
@@ -601,8 +665,7 @@ cdef class UpcardEngine:
             if self.rules.split_class == SPLIT_POLICY:
                 a = self.policy_action(KIND_LATER)
             else:
-                a = self.choose(self.get(ACT_STAND), self.get(ACT_HIT),
-                                self.get(ACT_DOUBLE) if double_ok else 0.0, double_ok)
+                a = self.best_option(double_ok)
             return self.get(a)
         if self.pair_rank == 1 and not self.rules.hit_split_aces:
             return self.get(ACT_STAND)   # split aces take one card and stand
@@ -614,12 +677,10 @@ cdef class UpcardEngine:
         elif self.rules.split_class == SPLIT_CDP1 and self.extra > 1:
             saved_extra = self.extra
             self.extra = 1   # the pick recorded with one extra pair card gone
-            a = self.choose(self.get(ACT_STAND), self.get(ACT_HIT),
-                            self.get(ACT_DOUBLE) if double_ok else 0.0, double_ok)
+            a = self.best_option(double_ok)
             self.extra = saved_extra
         else:
-            a = self.choose(self.get(ACT_STAND), self.get(ACT_HIT),
-                            self.get(ACT_DOUBLE) if double_ok else 0.0, double_ok)
+            a = self.best_option(double_ok)
         return self.get(a)
 
     # ---- splitting (sections 6.1-6.7) -------------------------------------------
@@ -871,14 +932,10 @@ cdef class UpcardEngine:
                 self.policy[key | (<uint64_t>KIND_START << KIND_SHIFT)] = <int8_t>self.start_choice()
             else:
                 double_ok = self.may_double()
-                self.policy[key | (<uint64_t>KIND_LATER << KIND_SHIFT)] = <int8_t>self.choose(
-                    self.get(ACT_STAND), self.get(ACT_HIT),
-                    self.get(ACT_DOUBLE) if double_ok else 0.0, double_ok)
+                self.policy[key | (<uint64_t>KIND_LATER << KIND_SHIFT)] = <int8_t>self.best_option(double_ok)
             # a split hand is played like the unsplit hand of the same composition
             double_ok = self.rules.double_after_split and self.may_double()
-            self.policy[key | (<uint64_t>KIND_SPLIT << KIND_SHIFT)] = <int8_t>self.choose(
-                self.get(ACT_STAND), self.get(ACT_HIT),
-                self.get(ACT_DOUBLE) if double_ok else 0.0, double_ok)
+            self.policy[key | (<uint64_t>KIND_SPLIT << KIND_SHIFT)] = <int8_t>self.best_option(double_ok)
         for r in range(lowest, N_RANKS):
             if self.hard_sum + r + 1 > 21:
                 break
@@ -1052,4 +1109,4 @@ cdef class UpcardEngine:
     @property
     def memo_sizes(self):
         """(dealer distributions, hand contexts) held in the memo tables."""
-        return int(self.dealer_index.size()), int(self.value_index.size())
+        return self.dealer_index.count, self.value_index.count
