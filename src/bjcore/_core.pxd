@@ -9,7 +9,7 @@ cdef enum:
     MAX_DEPTH = 32        # longest dealer draw sequence the trie can hold
     N_DEALER = 6          # stored dealer outcomes: 17, 18, 19, 20, 21, blackjack
     MAX_A = 8             # split recursion tables (a, b < MAX_A)
-    MAX_BATCH = 10        # shoes evaluated together in one trie pass
+    MAX_BATCH = 16        # shoes evaluated together in one trie pass
     MAX_FACTORS = 128     # distinct (rank, prior) pairs a dealer trie may use
     # packed hand keys: 5 bits per rank count (ranks 0..9), then the split context
     COUNT_BITS = 5
@@ -114,6 +114,7 @@ cdef class UpcardEngine:
     cdef int n_cards
     cdef int pair_rank                # 0 for an unsplit hand, else the split pair's rank
     cdef int extra                    # e: extra pair cards known to be gone
+    cdef int extra_max                # while a split is valued: the largest e it needs
     cdef uint64_t hand_key
 
     cdef HashIndex dealer_index       # removed-cards key -> row of dealer_store
@@ -140,7 +141,9 @@ cdef class UpcardEngine:
     cdef double surrender_value(self) noexcept nogil
     cdef const double* dealer_for_current(self) noexcept nogil
     cdef int store_dealer(self, uint64_t key, const double* dist) noexcept nogil
-    cdef void prefetch_children(self, const double* pi) noexcept nogil
+    cdef void prefetch_dealer(self, bint children) noexcept nogil
+    cdef void store_batch(self, const double* w, const double* totals, const uint64_t* keys,
+                          int count, double* out) noexcept nogil
     cdef int lookup(self) noexcept nogil
     cdef double stand_value(self) noexcept nogil
     cdef double hit_value(self) noexcept nogil

@@ -95,7 +95,8 @@ cdef class DealerTrie:
         Each node multiplies its parent's probability by a card factor (cards of its rank
         left, 0 when none) and 1 / (cards left).  The factors are tabulated per lane before
         the pass, so the per-node work is a few multiplies over contiguous lanes; lanes
-        are padded to an even count (zero factors) so the loop vectorises in pairs.
+        are padded to an even count (zero factors) so the loop vectorises in pairs, and
+        every table has the fixed stride MAX_BATCH so that node offsets are shifts.
         """
         cdef double prod[(MAX_DEPTH + 1) * MAX_BATCH]
         cdef double inv[(MAX_DEPTH + 1) * MAX_BATCH]
@@ -111,7 +112,7 @@ cdef class DealerTrie:
         cdef const double* pinv
         cdef const double* pf
         cdef double* pa
-        for k in range((N_DEALER + 1) * lanes):
+        for k in range((N_DEALER + 1) * MAX_BATCH):
             acc[k] = 0.0
         for i in range(self.n_factors):
             any_left[i] = False
@@ -123,19 +124,19 @@ cdef class DealerTrie:
                         f -= self.factor_prior[i]
                     if not (f > 0.0):
                         f = 0.0
-                factor[i * lanes + k] = f
+                factor[i * MAX_BATCH + k] = f
                 any_left[i] = any_left[i] or f > 0.0
         for d in range(1, self.max_depth + 1):
             for k in range(lanes):
-                inv[d * lanes + k] = 0.0
+                inv[d * MAX_BATCH + k] = 0.0
                 if k < count:
                     if infinite:
-                        inv[d * lanes + k] = 1.0
+                        inv[d * MAX_BATCH + k] = 1.0
                     elif totals[k] - d + 1 > 0:
-                        inv[d * lanes + k] = 1.0 / (totals[k] - d + 1)
+                        inv[d * MAX_BATCH + k] = 1.0 / (totals[k] - d + 1)
         for k in range(lanes):
             prod[k] = 1.0 if k < count else 0.0
-            acc[nd[0].outcome * lanes + k] += nd[0].mult * prod[k]
+            acc[nd[0].outcome * MAX_BATCH + k] += nd[0].mult * prod[k]
         i = 1
         while i < n:
             skip = nd[i].skip
@@ -144,23 +145,23 @@ cdef class DealerTrie:
                 continue
             d = nd[i].depth
             m = nd[i].mult
-            pf = &factor[nd[i].factor * lanes]
-            pp = &prod[(d - 1) * lanes]
-            pinv = &inv[d * lanes]
-            pa = &acc[nd[i].outcome * lanes]
+            pf = &factor[nd[i].factor * MAX_BATCH]
+            pp = &prod[(d - 1) * MAX_BATCH]
+            pinv = &inv[d * MAX_BATCH]
+            pa = &acc[nd[i].outcome * MAX_BATCH]
             if skip == i + 1:
                 # a leaf: always a final composition, nothing below needs its probability
                 for k in range(lanes):
                     pa[k] += m * (pp[k] * pf[k] * pinv[k])
             else:
-                pd = &prod[d * lanes]
+                pd = &prod[d * MAX_BATCH]
                 for k in range(lanes):
                     pd[k] = pp[k] * pf[k] * pinv[k]
                     pa[k] += m * pd[k]
             i += 1
         for k in range(count):
             for o in range(N_DEALER):
-                out[k * N_DEALER + o] = acc[o * lanes + k]
+                out[k * N_DEALER + o] = acc[o * MAX_BATCH + k]
 
     def distribution(self, weights, bint infinite=False):
         """Outcome probabilities ``[17, 18, 19, 20, 21, natural, bust]`` for a shoe.
@@ -342,6 +343,7 @@ cdef class UpcardEngine:
         self.trie = dealer_trie(cards, self.rules.hit_soft_17)
         self.dealer_index = HashIndex()
         self.value_index = HashIndex()
+        self.extra_max = 0
         for r in range(N_RANKS):
             self.split_cache[r] = NAN
         self.clear_hand()
@@ -446,6 +448,11 @@ cdef class UpcardEngine:
         cdef int r
         if row >= 0:
             return &self.dealer_store[row * N_DEALER]
+        self.prefetch_dealer(False)
+        row = self.dealer_index.find(key)
+        if row >= 0:
+            return &self.dealer_store[row * N_DEALER]
+        # (infinite shoe, or a degenerate shoe short of the hand's own cards)
         if self.infinite:
             for r in range(N_RANKS):
                 n[r] = self.shoe[r]
@@ -466,44 +473,74 @@ cdef class UpcardEngine:
         self.dealer_index.insert(key, row)
         return row
 
-    cdef void prefetch_children(self, const double* pi) noexcept nogil:
-        """Compute together the dealer outcomes of every one-card-more hand not yet known.
+    cdef void prefetch_dealer(self, bint children) noexcept nogil:
+        """Compute in shared trie passes the dealer outcomes the recursion is about to
+        need and does not have yet: those of the current hand (``children`` false) or of
+        every one-card-more hand (true), in the current context and, for a split hand,
+        in every other extra-pair-card context of the split being valued (CDZ- plays the
+        same hands whatever the number of extra pair cards gone, so they are needed too).
 
-        The hit and double recursions need them all; one batched trie pass is several
-        times cheaper than one pass per child.
+        A trie pass costs a fixed amount per node plus a little per shoe, so batching
+        many shoes into each pass is what makes the dealer enumeration cheap.
         """
         cdef double w[MAX_BATCH * N_RANKS]
         cdef double totals[MAX_BATCH]
         cdef double out[MAX_BATCH * N_DEALER]
         cdef double base[N_RANKS]
         cdef uint64_t keys[MAX_BATCH]
-        cdef uint64_t key, here = self.removed_key()
-        cdef int r, j, k, count = 0
-        cdef double left = 0.0
-        if not self.infinite:
-            self.remaining(base)
+        cdef uint64_t key, hand_part
+        cdef int e, e_lo, e_hi, r, r_lo, j, k, count = 0, p = self.pair_rank - 1
+        cdef double left
+        cdef bint short
+        if self.infinite:
+            return   # one dealer distribution serves every hand
+        e_lo = e_hi = self.extra
+        if p >= 0 and self.extra_max > 0:
+            e_lo, e_hi = 1, self.extra_max
+        r_lo = 0 if children else N_RANKS   # N_RANKS stands for "no extra card"
+        for e in range(e_lo, e_hi + 1):
+            short = False
             for j in range(N_RANKS):
-                if base[j] < 0.0:
-                    base[j] = 0.0
-                left += base[j]
-        for r in range(N_RANKS):
-            if pi[r] <= 0.0 or self.hard_sum + r + 1 > 21:
-                continue
-            key = here + rank_unit(r)
-            if self.dealer_index.find(key) >= 0:
-                continue
-            keys[count] = key
+                base[j] = self.shoe[j] - self.cnt[j] - self.dealer_cnt[j]
+            hand_part = self.hand_key
+            if p >= 0:
+                base[p] -= e
+                hand_part += <uint64_t>e * rank_unit(p)
             for j in range(N_RANKS):
-                w[count * N_RANKS + j] = self.shoe[j] if self.infinite else base[j]
-            if not self.infinite:
-                w[count * N_RANKS + r] -= 1.0
-                totals[count] = left - 1.0
-            else:
-                totals[count] = 0.0
-            count += 1
-        if count < 2:
-            return
-        self.trie.evaluate_many(w, totals, count, self.infinite, out)
+                short = short or base[j] < 0.0
+            if short:
+                continue   # this context cannot occur with these cards
+            for r in range(r_lo, N_RANKS + 1):
+                if r < N_RANKS:
+                    if base[r] <= 0.0 or self.hard_sum + r + 1 > 21:
+                        continue
+                    key = hand_part + rank_unit(r)
+                elif children:
+                    continue
+                else:
+                    key = hand_part
+                if self.dealer_index.find(key) >= 0:
+                    continue
+                left = 0.0
+                for j in range(N_RANKS):
+                    w[count * N_RANKS + j] = base[j]
+                    left += base[j]
+                if r < N_RANKS:
+                    w[count * N_RANKS + r] -= 1.0
+                    left -= 1.0
+                totals[count] = left
+                keys[count] = key
+                count += 1
+                if count == MAX_BATCH:
+                    self.store_batch(w, totals, keys, count, out)
+                    count = 0
+        if count > 0:
+            self.store_batch(w, totals, keys, count, out)
+
+    cdef void store_batch(self, const double* w, const double* totals, const uint64_t* keys,
+                          int count, double* out) noexcept nogil:
+        cdef int k
+        self.trie.evaluate_many(w, totals, count, False, out)
         for k in range(count):
             self.store_dealer(keys[k], &out[k * N_DEALER])
 
@@ -558,7 +595,7 @@ cdef class UpcardEngine:
         cdef double ev = 0.0
         cdef int r
         self.next_card_weights(pi)
-        self.prefetch_children(pi)
+        self.prefetch_dealer(True)
         for r in range(N_RANKS):
             if pi[r] <= 0.0:
                 continue
@@ -575,7 +612,7 @@ cdef class UpcardEngine:
         cdef double ev
         cdef int r
         self.next_card_weights(pi)
-        self.prefetch_children(pi)
+        self.prefetch_dealer(True)
         # a dealer natural takes only the original bet: +beta undoes half of -2*beta
         ev = self.natural_refund(pi)
         for r in range(N_RANKS):
@@ -728,6 +765,12 @@ cdef class UpcardEngine:
         for a in range(MAX_A):
             X[a] = 0.0
             Y[a] = 0.0
+        self.extra_max = amax + 1   # contexts e = 1 .. amax + 1 are about to be valued
+        self.clear_hand()
+        self.pair_rank = pair
+        self.add(p)
+        self.prefetch_dealer(True)   # every two-card split hand P + r, every e
+        self.clear_hand()
         for a in range(amax + 1):
             if self.infinite and a > 0:
                 X[a] = X[0]
@@ -753,6 +796,7 @@ cdef class UpcardEngine:
                     X[a] += rho[r] * self.pair_hand_value(pair, a + 1, r)
             if rho[p] > 0.0:
                 Y[a] = self.pair_hand_value(pair, a + 1, p)
+        self.extra_max = 0
         # removal recursions (6.5)
         if self.infinite:
             pp = self.shoe[p]
