@@ -56,6 +56,14 @@ cdef struct RuleParams:
     double tie_value         # what a push pays: 0, or -1 when the dealer wins ties
 
 
+cdef struct DealerBatch:
+    # shoes waiting for one shared trie pass (see UpcardEngine.batch_add)
+    double weights[MAX_BATCH * N_RANKS]
+    double totals[MAX_BATCH]
+    uint64_t keys[MAX_BATCH]
+    int count
+
+
 cdef struct HandValues:
     # Unconditioned values of one hand in one context; NaN until computed.
     double stand
@@ -142,8 +150,10 @@ cdef class UpcardEngine:
     cdef const double* dealer_for_current(self) noexcept nogil
     cdef int store_dealer(self, uint64_t key, const double* dist) noexcept nogil
     cdef void prefetch_dealer(self, bint children) noexcept nogil
-    cdef void store_batch(self, const double* w, const double* totals, const uint64_t* keys,
-                          int count, double* out) noexcept nogil
+    cdef void prefetch_unsplit(self, int lowest, double* left, DealerBatch* batch) noexcept nogil
+    cdef void batch_add(self, DealerBatch* batch, const double* left, int drawn,
+                        uint64_t key) noexcept nogil
+    cdef void batch_flush(self, DealerBatch* batch) noexcept nogil
     cdef int lookup(self) noexcept nogil
     cdef double stand_value(self) noexcept nogil
     cdef double hit_value(self) noexcept nogil

@@ -483,66 +483,88 @@ cdef class UpcardEngine:
         A trie pass costs a fixed amount per node plus a little per shoe, so batching
         many shoes into each pass is what makes the dealer enumeration cheap.
         """
-        cdef double w[MAX_BATCH * N_RANKS]
-        cdef double totals[MAX_BATCH]
-        cdef double out[MAX_BATCH * N_DEALER]
-        cdef double base[N_RANKS]
-        cdef uint64_t keys[MAX_BATCH]
+        cdef DealerBatch batch
+        cdef double left[N_RANKS]
         cdef uint64_t key, hand_part
-        cdef int e, e_lo, e_hi, r, r_lo, j, k, count = 0, p = self.pair_rank - 1
-        cdef double left
+        cdef int e, e_lo, e_hi, r, j, p = self.pair_rank - 1
         cdef bint short
         if self.infinite:
             return   # one dealer distribution serves every hand
+        batch.count = 0
         e_lo = e_hi = self.extra
         if p >= 0 and self.extra_max > 0:
             e_lo, e_hi = 1, self.extra_max
-        r_lo = 0 if children else N_RANKS   # N_RANKS stands for "no extra card"
         for e in range(e_lo, e_hi + 1):
             short = False
             for j in range(N_RANKS):
-                base[j] = self.shoe[j] - self.cnt[j] - self.dealer_cnt[j]
+                left[j] = self.shoe[j] - self.cnt[j] - self.dealer_cnt[j]
             hand_part = self.hand_key
             if p >= 0:
-                base[p] -= e
+                left[p] -= e
                 hand_part += <uint64_t>e * rank_unit(p)
             for j in range(N_RANKS):
-                short = short or base[j] < 0.0
+                short = short or left[j] < 0.0
             if short:
                 continue   # this context cannot occur with these cards
-            for r in range(r_lo, N_RANKS + 1):
-                if r < N_RANKS:
-                    if base[r] <= 0.0 or self.hard_sum + r + 1 > 21:
-                        continue
-                    key = hand_part + rank_unit(r)
-                elif children:
-                    continue
-                else:
-                    key = hand_part
-                if self.dealer_index.find(key) >= 0:
-                    continue
-                left = 0.0
-                for j in range(N_RANKS):
-                    w[count * N_RANKS + j] = base[j]
-                    left += base[j]
-                if r < N_RANKS:
-                    w[count * N_RANKS + r] -= 1.0
-                    left -= 1.0
-                totals[count] = left
-                keys[count] = key
-                count += 1
-                if count == MAX_BATCH:
-                    self.store_batch(w, totals, keys, count, out)
-                    count = 0
-        if count > 0:
-            self.store_batch(w, totals, keys, count, out)
+            if not children:
+                self.batch_add(&batch, left, -1, hand_part)
+                continue
+            for r in range(N_RANKS):
+                if left[r] > 0.0 and self.hard_sum + r + 1 <= 21:
+                    self.batch_add(&batch, left, r, hand_part + rank_unit(r))
+        self.batch_flush(&batch)
 
-    cdef void store_batch(self, const double* w, const double* totals, const uint64_t* keys,
-                          int count, double* out) noexcept nogil:
+    cdef void prefetch_unsplit(self, int lowest, double* left, DealerBatch* batch) noexcept nogil:
+        """Queue the dealer outcomes of the current unsplit hand and of every hand that
+        grows from it by cards of rank index >= ``lowest`` (each composition once).
+
+        An optimal solve compares the stand and hit values of every unsplit hand it
+        meets, so it needs all of these; computing them up front fills every trie pass.
+        ``left``: the shoe after the hand and the dealer's cards (restored on return).
+        """
+        cdef int r
+        if self.n_cards >= 2 and not self.is_natural():
+            self.batch_add(batch, left, -1, self.hand_key)
+        for r in range(lowest, N_RANKS):
+            if self.hard_sum + r + 1 > 21:
+                break
+            if left[r] <= 0.0:
+                continue
+            self.add(r)
+            left[r] -= 1.0
+            self.prefetch_unsplit(r, left, batch)
+            left[r] += 1.0
+            self.remove(r)
+
+    cdef void batch_add(self, DealerBatch* batch, const double* left, int drawn,
+                        uint64_t key) noexcept nogil:
+        """Queue the shoe ``left`` (less one card of rank index ``drawn`` if >= 0) under
+        ``key`` unless its outcomes are known; a full batch is evaluated at once."""
+        cdef int j, k = batch.count
+        cdef double total = 0.0
+        if self.dealer_index.find(key) >= 0:
+            return
+        for j in range(N_RANKS):
+            batch.weights[k * N_RANKS + j] = left[j]
+            total += left[j]
+        if drawn >= 0:
+            batch.weights[k * N_RANKS + drawn] -= 1.0
+            total -= 1.0
+        batch.totals[k] = total
+        batch.keys[k] = key
+        batch.count = k + 1
+        if batch.count == MAX_BATCH:
+            self.batch_flush(batch)
+
+    cdef void batch_flush(self, DealerBatch* batch) noexcept nogil:
+        cdef double out[MAX_BATCH * N_DEALER]
         cdef int k
-        self.trie.evaluate_many(w, totals, count, False, out)
-        for k in range(count):
-            self.store_dealer(keys[k], &out[k * N_DEALER])
+        if batch.count == 0:
+            return
+        self.trie.evaluate_many(batch.weights, batch.totals, batch.count, False, out)
+        for k in range(batch.count):
+            self.store_dealer(batch.keys[k], &out[k * N_DEALER])
+        batch.count = 0
 
     # ---- values of the current hand ---------------------------------------------
 
@@ -1016,6 +1038,7 @@ cdef class UpcardEngine:
         cdef double n[N_RANKS]
         cdef double left = 0.0, ev = 0.0, w
         cdef int c1, c2
+        cdef DealerBatch batch
         for c1 in range(N_RANKS):
             n[c1] = self.shoe[c1]
         if not self.infinite:
@@ -1023,6 +1046,11 @@ cdef class UpcardEngine:
                 n[c1] -= self.dealer_cnt[c1]
             for c1 in range(N_RANKS):
                 left += n[c1]
+        if not self.infinite and self.rules.split_class != SPLIT_POLICY:
+            batch.count = 0
+            self.clear_hand()
+            self.prefetch_unsplit(0, n, &batch)
+            self.batch_flush(&batch)
         for c1 in range(N_RANKS):
             for c2 in range(N_RANKS):
                 if self.infinite:
