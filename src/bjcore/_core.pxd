@@ -135,6 +135,7 @@ cdef class UpcardEngine:
     cdef double split_cache[N_RANKS]
 
     cdef void clear_hand(self) noexcept nogil
+    cdef void set_hand(self, list counts)
     cdef void add(self, int r) noexcept nogil
     cdef void remove(self, int r) noexcept nogil
     cdef int total(self) noexcept nogil

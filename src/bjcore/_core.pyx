@@ -177,9 +177,13 @@ cdef class DealerTrie:
             raise ValueError(f"weights must have {N_RANKS} entries, got {len(weights)}")
         for r in range(N_RANKS):
             w[r] = float(weights[r])
-            if not (w[r] >= 0.0):
-                raise ValueError(f"weights must be non-negative, got {weights[r]!r}")
+            if not (0.0 <= w[r] <= MAX_COUNT):
+                raise ValueError(f"weights must be finite, non-negative counts (at most "
+                                 f"{MAX_COUNT:g}), got {weights[r]!r}")
             total += w[r]
+        if infinite and abs(total - 1.0) > 1e-9:
+            raise ValueError(f"infinite-shoe weights are rank probabilities summing to 1, "
+                             f"got a sum of {total!r}")
         with nogil:
             self.evaluate(w, total, infinite, out)
         result = np.empty(N_DEALER + 1)
@@ -212,6 +216,15 @@ cdef inline double falling(double x, int k) noexcept nogil:
     for j in range(k):
         v *= x - j
     return v
+
+
+# Largest count the kernels accept for one rank: far beyond any real shoe, and small
+# enough that every product in the dealer enumeration stays finite.
+MAX_COUNT = 1e9
+RULE_KEYS = ("hit_soft_17", "double_min_total", "double_soft", "double_any_cards",
+             "double_after_split", "max_split_hands", "resplit_aces", "hit_split_aces",
+             "surrender", "blackjack_payout", "split_class", "natural_takes_all",
+             "dealer_wins_ties")
 
 
 cdef uint64_t EMPTY_KEY = 0xFFFFFFFFFFFFFFFFULL   # no packed key has every bit set
@@ -293,7 +306,9 @@ cdef class UpcardEngine:
         cdef int r
         if len(shoe) != N_RANKS:
             raise ValueError(f"shoe must have {N_RANKS} counts, got {len(shoe)}")
-        cards = (dealer,) if isinstance(dealer, int) else tuple(int(c) for c in dealer)
+        cards = (dealer,) if not isinstance(dealer, (tuple, list)) else tuple(dealer)
+        if any(type(c) is not int for c in cards):
+            raise TypeError(f"dealer must be a rank 1..10 (int) or a tuple of two, got {dealer!r}")
         if not 1 <= len(cards) <= 2 or any(c < 1 or c > 10 for c in cards):
             raise ValueError(f"dealer must be an upcard or two cards, ranks 1..10, got {dealer!r}")
         if sorted(cards) == [1, 10]:
@@ -313,8 +328,9 @@ cdef class UpcardEngine:
         self.shoe_size = 0.0
         for r in range(N_RANKS):
             v = float(shoe[r])
-            if not (v >= 0.0):
-                raise ValueError(f"shoe counts must be non-negative, got {shoe[r]!r}")
+            if not (0.0 <= v <= MAX_COUNT):
+                raise ValueError(f"shoe counts must be finite and non-negative (at most "
+                                 f"{MAX_COUNT:g}), got {shoe[r]!r}")
             if not infinite and not fractional and v != int(v):
                 raise ValueError(f"shoe counts must be whole numbers, got {shoe[r]!r}")
             self.shoe[r] = v
@@ -323,6 +339,14 @@ cdef class UpcardEngine:
             for r in range(N_RANKS):
                 if self.shoe[r] < self.dealer_cnt[r]:
                     raise ValueError(f"the shoe does not hold the dealer's cards {cards}")
+        missing = sorted(set(RULE_KEYS) - set(rules))
+        if missing:
+            raise ValueError(f"rules is missing {', '.join(missing)}")
+        if rules["double_min_total"] not in (0, 9, 10) or rules["surrender"] not in (0, 1, 2):
+            raise ValueError("rules: double_min_total must be 0, 9 or 10 and surrender 0, 1 or 2")
+        if not (0.0 < float(rules["blackjack_payout"]) <= 1000.0):
+            raise ValueError(f"rules: blackjack_payout must be in (0, 1000], "
+                             f"got {rules['blackjack_payout']!r}")
         self.rules.hit_soft_17 = int(rules["hit_soft_17"])
         self.rules.double_min_total = int(rules["double_min_total"])
         self.rules.double_soft = int(rules["double_soft"])
@@ -1028,7 +1052,7 @@ cdef class UpcardEngine:
             self.clear_hand()
         return int(self.policy.size())
 
-    def copy_policy_to(self, UpcardEngine other):
+    def copy_policy_to(self, UpcardEngine other not None):
         """Give ``other`` (a policy-mode engine) this engine's recorded decisions."""
         other.policy = self.policy
 
@@ -1090,29 +1114,39 @@ cdef class UpcardEngine:
         """Decisions a policy solve met that had no frozen action (should be 0)."""
         return self.policy_missing
 
-    def _check_hand(self, counts):
+    def _check_hand(self, counts, bint in_shoe=True):
+        """The hand's 10 counts as ints, checked: 2+ cards, hard total <= 21 and (with
+        ``in_shoe``) cards the shoe holds beside the dealer's."""
         cdef int r, hard = 0, n = 0
         if len(counts) != N_RANKS:
-            raise ValueError(f"hand must have {N_RANKS} counts")
+            raise ValueError(f"hand must have {N_RANKS} counts, got {len(counts)}")
+        out = []
         for r in range(N_RANKS):
-            c = int(counts[r])
+            c = counts[r]
+            if c != int(c):
+                raise ValueError(f"hand counts must be whole numbers, got {c!r}")
+            c = int(c)
             if c < 0 or c > 21:
                 raise ValueError(f"bad count {c} for rank {r + 1}")
-            if not self.infinite and c + self.dealer_cnt[r] > self.shoe[r]:
+            if in_shoe and not self.infinite and c + self.dealer_cnt[r] > self.shoe[r]:
                 raise ValueError(f"the shoe does not hold the hand's rank-{r + 1} cards")
             hard += c * (r + 1)
             n += c
+            out.append(c)
         if n < 2 or hard > 21:
             raise ValueError("a hand needs two or more cards and at most 21")
+        return out
+
+    cdef void set_hand(self, list counts):
+        self.clear_hand()
+        for r in range(N_RANKS):
+            for _ in range(<int>counts[r]):
+                self.add(r)
 
     def surrender_ev(self, counts):
         """Unconditioned surrender value of the original two cards."""
         cdef double v
-        self._check_hand(counts)
-        self.clear_hand()
-        for r in range(N_RANKS):
-            for _ in range(int(counts[r])):
-                self.add(r)
+        self.set_hand(self._check_hand(counts))
         v = self.surrender_value()
         self.clear_hand()
         return v
@@ -1121,12 +1155,7 @@ cdef class UpcardEngine:
         """(stand, hit, double, natural chance) unconditioned, for an unsplit hand."""
         cdef double pi[N_RANKS]
         cdef double st, ht, dd, beta
-        cdef int r
-        self._check_hand(counts)
-        self.clear_hand()
-        for r in range(N_RANKS):
-            for _ in range(int(counts[r])):
-                self.add(r)
+        self.set_hand(self._check_hand(counts))
         with nogil:
             st = self.get(ACT_STAND)
             ht = self.get(ACT_HIT)
@@ -1138,11 +1167,8 @@ cdef class UpcardEngine:
 
     def may_double_hand(self, counts, bint after_split=False):
         """Whether the rules allow doubling this hand (after a split: DAS gate too)."""
-        cdef int r, ok
-        self.clear_hand()
-        for r in range(N_RANKS):
-            for _ in range(int(counts[r])):
-                self.add(r)
+        cdef int ok
+        self.set_hand(self._check_hand(counts, in_shoe=False))
         ok = self.may_double()
         if after_split and not self.rules.double_after_split:
             ok = 0
