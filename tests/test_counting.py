@@ -3,8 +3,10 @@ import math
 
 import pytest
 
+import bjsolve
 from bjsolve import Rules, Shoe, solve
-from bjsolve.counting import (GRIFFIN_1D_EOR, SYSTEMS, betting_correlation, count_tags,
+from bjsolve.counting import (GRIFFIN_1D_EOR, SYSTEMS, advantage_by_true_count,
+                              betting_correlation, count_tags, decision_effects_of_removal,
                               effects_of_removal, estimate_ev, insurance_correlation,
                               shoe_at_true_count)
 from bjsolve.indices import generate_indices
@@ -133,8 +135,10 @@ def test_hilo_illustrious_18():
         assert got is not None and abs(got - published) <= 1, (row, up, play, got, published)
     assert abs(table.insurance - 3) <= 1
     line = table.lines[("16", 10)]
-    assert line.index_file_line().startswith("16 10 0 0 0 2 ")
+    # hard 16 v T, a two-card hand that may double (not split, no surrender): hit, then stand
+    assert line.index_file_line().startswith("16 10 1 0 0 2 ")
     assert line.index_file_line().endswith(" 1 +1000")
+    _check_index_file(table)
 
 
 def test_hilo_fab_4():
@@ -142,6 +146,8 @@ def test_hilo_fab_4():
     for row, up, published in FAB_4:
         got = table.index(row, up, "surrender")
         assert got is not None and abs(got - published) <= 1, (row, up, got, published)
+    _check_index_file(table)
+    assert "15 10 1 0 1 " in table.index_file()    # hard 15 v T with surrender offered
 
 
 def test_bad_index_requests():
@@ -149,3 +155,175 @@ def test_bad_index_requests():
         generate_indices(Rules(decks=math.inf))
     with pytest.raises(ValueError, match="known"):
         generate_indices(Rules(decks=6), "nosuch")
+
+
+def _check_index_file(table):
+    """Every line parses as ``count up dbl spl sur p1 tc1 ... pk +1000``; one line per
+    situation (total, upcard, options); thresholds non-decreasing."""
+    seen = set()
+    text = table.index_file()
+    for line in text.splitlines():
+        f = line.split()
+        count, up, flags = int(f[0]), int(f[1]), tuple(int(x) for x in f[2:5])
+        assert -21 <= count <= 21 and 1 <= up <= 10 and set(flags) <= {0, 1}
+        assert f[-1] == "+1000" and len(f) % 2 == 1
+        plays, tcs = [int(x) for x in f[5::2]], [int(x) for x in f[6:-1:2]]
+        assert set(plays) <= {1, 2, 3, 4, 5} and tcs == sorted(tcs)
+        assert (count, up, flags) not in seen, line
+        seen.add((count, up, flags))
+        if 3 in plays:
+            assert flags[0] == 1
+        if 4 in plays:
+            assert flags[1] == 1
+        if 5 in plays:
+            assert flags[2] == 1
+    # a pair and the same hard total are different situations (4,4 v 2 and 8 v 2)
+    assert any(line.startswith("8 2 1 1 ") for line in text.splitlines())
+    assert any(line.startswith("8 2 1 0 ") for line in text.splitlines())
+    assert any(line.startswith("16 10 0 0 0 ") for line in text.splitlines())
+
+
+def test_top_level_api():
+    assert bjsolve.effects_of_removal is effects_of_removal
+    assert bjsolve.estimate_ev is estimate_ev
+
+
+def test_decision_effects_of_removal_against_depleted_solves():
+    """Per-decision EORs equal differences of Solution.hand_ev on depleted shoes, and for
+    the fixed plays stand and double the EORs average to zero over the cards left
+    (the fundamental theorem for one decision)."""
+    rules = Rules(decks=1, surrender="late")
+    d = decision_effects_of_removal(rules, (10, 6), 10)
+    base = solve(rules).hand_ev((10, 6), 10)
+    assert d.given_no_blackjack and d.values == pytest.approx(dict(base), abs=1e-14)
+    five = solve(rules, Shoe.decks(1).remove(5)).hand_ev((10, 6), 10)
+    assert d.difference("stand", "hit")[5] == pytest.approx(
+        (five["stand"] - five["hit"]) - (base["stand"] - base["hit"]), abs=1e-14)
+    d6 = decision_effects_of_removal(Rules(decks=1), (9, 2), 6)
+    left = Shoe.decks(1).remove(9, 2, 6).counts
+    for action in ("stand", "double"):
+        mean = sum(left[r - 1] * v for r, v in d6.effects[action].items()) / sum(left)
+        assert abs(mean) < 1e-15
+    with pytest.raises(ValueError, match="not an option"):
+        d6.difference("split", "hit")
+
+
+# The seed paper (seeds/003, Table 4, 2 decks, DAS, resplits allowed): effect of removal
+# in percent, and its worked example (cards A,A,2,2,3,4,4,4,5,5,5,7,7,8,T removed): linear
+# estimate 0.01965 from Table 4 by plain summation.
+SEED_2D_EOR = (-.316, .187, .216, .289, .373, .209, .134, -.010, -.097, -.236)
+SEED_REMOVED = ("A", "A", 2, 2, 3, 4, 4, 4, 5, 5, 5, 7, 7, 8, "T")
+
+
+def test_seed_paper_worked_example():
+    rules = Rules(decks=2, resplit_aces=True, max_split_hands=4)
+    # the paper's own EOR vector, summed as the paper does (its 0.01965; Table 4 is rounded
+    # to 0.001 %, 15 cards: +-7.5e-5)
+    out = estimate_ev(rules, SEED_REMOVED, effects=[v / 100 for v in SEED_2D_EOR], base=0.0,
+                      rescale=False, exact=False)
+    assert out["linear_change"] == pytest.approx(0.01965, abs=1e-4)
+    # our own fixed-strategy EORs for these rules agree with Table 4 (the paper's finite-deck
+    # EVs are off by a constant, REFERENCE.md; its effects of removal are close)
+    fixed = effects_of_removal(rules)
+    for r, seed in zip(range(1, 11), SEED_2D_EOR):
+        assert 100 * fixed.effects[r] == pytest.approx(seed, abs=0.025), r
+    mine = estimate_ev(rules, SEED_REMOVED, effects=fixed, rescale=False)
+    assert mine["linear_change"] == pytest.approx(0.01965, abs=5e-4)
+    # the exact EV of the depleted shoe is an independent solve
+    assert mine["exact"] == solve(rules, Shoe.decks(2).remove(*SEED_REMOVED)).expected_value
+
+
+def test_true_count_zero_is_the_proportional_shoe():
+    """A balanced count at TC 0 with half of 2 decks dealt leaves exactly one deck's
+    proportions: exact = the 1-deck solve; linear = the 2-deck EV (fixed EORs, fundamental
+    theorem)."""
+    rules = Rules(decks=2)
+    res = advantage_by_true_count(rules, "hilo", true_counts=[0, 4])
+    exact, linear = res[0]
+    assert exact == pytest.approx(solve(Rules(decks=1)).expected_value, abs=1e-13)
+    assert linear == pytest.approx(solve(rules).expected_value, abs=1e-13)
+    assert res[4][0] > res[0][0] and res[4][1] > res[0][1]
+
+
+def test_user_eor_vectors_and_bad_input(eor_1d):
+    fixed, reopt = eor_1d
+    assert betting_correlation("hilo", reopt) == betting_correlation("hilo", reopt.as_vector())
+    assert betting_correlation("hilo", [100 * v for v in GRIFFIN_1D_EOR]) == pytest.approx(
+        betting_correlation("hilo"), abs=1e-15)   # any unit
+    for bad, match in ((GRIFFIN_1D_EOR[:9], "10 numbers"), ("x" * 10, "10 numbers"),
+                       ([None] * 10, "finite numbers"), ([math.nan] * 10, "finite")):
+        with pytest.raises(ValueError, match=match):
+            betting_correlation("hilo", bad)
+    with pytest.raises(ValueError, match="no A left"):
+        effects_of_removal(Rules(decks=1), Shoe.decks(1).remove("A", "A", "A", "A"))
+    with pytest.raises(ValueError, match="cannot remove"):
+        estimate_ev(Rules(decks=1), ("5",) * 5, effects=fixed)
+    with pytest.raises(ValueError, match="known: hilo"):
+        advantage_by_true_count(Rules(decks=1), "nosuch")
+    with pytest.raises(ValueError, match="10 numbers"):
+        advantage_by_true_count(Rules(decks=1), (1, 2, 3))
+
+
+# ---- command line (the counting commands) -----------------------------------------------
+
+def _run(*argv):
+    import io
+
+    from bjsolve.__main__ import main
+    out = io.StringIO()
+    return main(list(argv), out), out.getvalue()
+
+
+def test_cli_counts_one_system_or_all():
+    code, text = _run("counts", "--decks", "1", "--system", "hilo", "--format", "csv")
+    assert code == 0 and text.count("\n") - text.count("# ") == 2   # header + Hi-Lo
+    code, text = _run("counts", "--decks", "1", "--system=-1,1,1,1,1,1,0,0,0,-1",
+                      "--eor=-0.61,0.38,0.44,0.55,0.69,0.46,0.28,0,-0.18,-0.51", "--format", "json")
+    import json
+    table = json.loads(text)
+    (row,) = table["values"].values()
+    # the user EOR vector is Griffin's: BC is REFERENCE.md's Hi-Lo .968
+    assert row["BC"] == pytest.approx(.968, abs=5e-4) and row["IC"] == pytest.approx(.760, abs=5e-4)
+
+
+def test_cli_tc_advantage_and_index_file_state_their_method():
+    code, text = _run("tc-advantage", "--decks", "1", "--system", "hilo")
+    assert code == 0
+    assert "running count / decks remaining" in text and "0.5 decks dealt" in text
+    rows = [line.split()[0] for line in text.splitlines()
+            if not line.startswith(("#", "=")) and "exact" not in line]
+    assert rows == [f"{tc:+d}" for tc in range(-5, 11)]
+
+
+@pytest.mark.parametrize("argv, match", [
+    (("counts", "--system", "nosuch"), "known: hilo, ko, hiopt1"),
+    (("indices", "--system", "1,2"), "10 numbers"),
+    (("tc-advantage", "--system", "1,2,3,4,5,6,7,8,9,x"), "10 comma-separated numbers"),
+    (("counts", "--eor", "1,2"), "10 finite numbers"),
+    (("eor", "--decks", "1", "--remove", "A,A,A,A"), "no A left"),
+    (("eor", "--decks", "1", "--remove", "5,5,5,5,5"), "cannot remove"),
+    (("eor", "--infinite"), "finite shoe"),
+    (("eor", "--format", "index"), "indices"),
+])
+def test_cli_bad_counting_input(argv, match, capsys):
+    code, text = _run(*argv)
+    err = capsys.readouterr().err
+    assert code == 2 and text == "" and err.count("\n") == 1 and match in err, err
+
+
+def test_progress_bar_only_on_a_terminal():
+    import io
+
+    from bjsolve.__main__ import Progress
+
+    class Tty(io.StringIO):
+        def isatty(self):
+            return True
+
+    piped, tty = io.StringIO(), Tty()
+    for stream in (piped, tty):
+        bar = Progress("indices", stream)
+        for i in range(1, 4):
+            bar(i, 3)
+    assert piped.getvalue() == ""
+    assert "indices [" in tty.getvalue() and "3/3" in tty.getvalue()

@@ -10,7 +10,8 @@ from .dealer import DealerOutcomes, dealer_probabilities, dealer_table
 from .rules import Rules
 from .shoe import Shoe
 from .solve import ActionValues, Solution, solve
+from .counting import effects_of_removal, estimate_ev  # noqa: E402  (card counting)
 
 __all__ = ["Rules", "Shoe", "dealer_probabilities", "dealer_table", "DealerOutcomes",
-           "solve", "Solution", "ActionValues"]
+           "solve", "Solution", "ActionValues", "effects_of_removal", "estimate_ev"]
 __version__ = "0.1.0"

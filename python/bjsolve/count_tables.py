@@ -3,18 +3,17 @@ from __future__ import annotations
 
 import numpy as np
 
-from .counting import (GRIFFIN_1D_EOR, SYSTEMS, advantage_by_true_count, betting_correlation,
-                       count_tags, decision_effects, effects_of_removal, insurance_correlation,
-                       playing_efficiency)
+from .counting import (GRIFFIN_1D_EOR, SYSTEMS, _removal_effects, advantage_by_true_count,
+                       betting_correlation, decision_effects, effects_of_removal, eor_vector,
+                       insurance_correlation, playing_efficiency)
 from .indices import generate_indices
 from .ranks import RANK_LABELS, label
 from .shoe import Shoe
 from .tables import Table, _notes
 
 
-def eor_table(rules, shoe, split="CDZ-") -> Table:
-    fixed = effects_of_removal(rules, shoe, strategy="fixed", split=split)
-    reopt = effects_of_removal(rules, shoe, strategy="reoptimized", split=split)
+def eor_table(rules, shoe, split="CDZ-", progress=None) -> Table:
+    fixed, reopt = _removal_effects(rules, shoe, ("fixed", "reoptimized"), split, progress)
     rows = RANK_LABELS + ("mean",)
     values = np.full((len(rows), 2), np.nan)
     for r in range(1, 11):
@@ -22,33 +21,47 @@ def eor_table(rules, shoe, split="CDZ-") -> Table:
     values[10] = [fixed.weighted_mean(), reopt.weighted_mean()]
     return Table("eor", "effects of removal", rows, ("fixed", "reoptimized"), values,
                  _notes(rules, fixed.shoe,
-                        f"change in the round's EV (unconditioned, fraction of the initial bet; "
-                        f"text in percent) when one card of the rank leaves the shoe; base EV "
+                        f"change in the round's EV (unconditioned, fraction of the initial bet: "
+                        f"+0.001000 = +0.1 %) when one card of the rank leaves the shoe; base EV "
                         f"{fixed.base_ev:+.10f}",
                         "fixed: the full shoe's optimal decisions frozen (split hands as the "
                         "unsplit hand); reoptimized: each depleted shoe solved afresh",
                         f"split {split}; mean = probability-weighted mean (0 for a fixed "
-                        "strategy)"), style="percent")
+                        "strategy)"), style="ev")
 
 
-def counts_table(rules, shoe, systems, progress=None) -> Table:
-    eor = effects_of_removal(rules, shoe, strategy="reoptimized").as_vector()
+def counts_table(rules, shoe, systems, eor=None, progress=None) -> Table:
+    """BC, IC and PE of each system; ``eor``: a user EOR vector A..T (any unit) for the BC
+    column instead of this game's re-optimised effects of removal."""
+    if eor is None:
+        own = eor_vector(effects_of_removal(rules, shoe, strategy="reoptimized",
+                                            progress=progress))
+        bc_source = ("BC: correlation of the tags with this game's re-optimised effects of "
+                     "removal")
+    else:
+        own = eor_vector(eor)
+        bc_source = ("BC: correlation of the tags with the given EOR vector "
+                     + ", ".join(f"{v:g}" for v in own))
     decisions = decision_effects(rules, shoe)
     rows, values = [], []
     for name in systems:
-        rows.append(SYSTEMS[name][0] if isinstance(name, str) and name in SYSTEMS else str(name))
-        values.append([betting_correlation(name, eor), insurance_correlation(name),
-                       playing_efficiency(name, decisions), betting_correlation(name, GRIFFIN_1D_EOR)])
+        rows.append(SYSTEMS[name][0] if isinstance(name, str) and name in SYSTEMS else
+                    ",".join(f"{t:g}" for t in name) if not isinstance(name, str) else str(name))
+        values.append([betting_correlation(name, own), insurance_correlation(name),
+                       playing_efficiency(name, decisions),
+                       betting_correlation(name, GRIFFIN_1D_EOR)])
     return Table("counts", "count systems", tuple(rows), ("BC", "IC", "PE", "BC Griffin 1D"),
                  np.array(values),
                  _notes(rules, shoe if shoe is not None else Shoe.decks(rules.decks),
-                        "BC: correlation of the tags with this game's re-optimised effects of "
-                        "removal; BC Griffin 1D: with Griffin's published single-deck EORs",
+                        bc_source + "; BC Griffin 1D: with Griffin's published single-deck "
+                        "EORs (REFERENCE.md section 3)",
                         "IC: correlation with the insurance vector (+4 non-ten, -9 ten); 13 "
                         "ranks, ten's entry counted four times",
-                        "PE: correlation method (mean absolute correlation with the effects of "
-                        "removal of the close two-card decisions, weighted by probability x "
-                        "spread); not Griffin's method, so not comparable with published PE"),
+                        "PE: correlation method (mean absolute correlation of the tags with "
+                        "the per-decision effects of removal of the close two-card decisions, "
+                        "best and second-best play within 0.1 bet, weighted by probability x "
+                        "spread of the effects); not Griffin's method, so not comparable with "
+                        "published PE (Hi-Lo .51)"),
                  style="prob")
 
 
@@ -76,14 +89,17 @@ def index_file(table) -> str:
     lines = [f"# {n}" for n in table.notes]
     lines.append("# count up dbl spl sur p1 tc1 p2 ... +1000 (count < 0 soft; 1 stand, 2 hit, "
                  "3 double, 4 split, 5 surrender)")
-    lines += [line.index_file_line() for line in table.index_table.lines.values()]
-    return "\n".join(lines) + "\n"
+    lines.append("# act at TC >= tc_i; dbl/spl/sur 1: the line is for a hand that may "
+                 "double/split/surrender (0 0 0: stand or hit only)")
+    ins = table.index_table.insurance
+    lines.append("# insurance: " + ("never on the grid" if ins is None else f"take at TC >= {ins:+d}"))
+    return "\n".join(lines) + "\n" + table.index_table.index_file()
 
 
 def tc_advantage_table(rules, system, *, dealt_decks=None, true_counts=range(-5, 11),
-                       progress=None) -> Table:
+                       split="CDZ-", progress=None) -> Table:
     res = advantage_by_true_count(rules, system, true_counts=true_counts, dealt_decks=dealt_decks,
-                                  progress=progress)
+                                  split=split, progress=progress)
     rows = tuple(f"{tc:+d}" for tc in res)
     values = np.array([list(v) for v in res.values()])
     depth = rules.decks / 2 if dealt_decks is None else dealt_decks
@@ -95,4 +111,5 @@ def tc_advantage_table(rules, system, *, dealt_decks=None, true_counts=range(-5,
                         f"removals proportional within tag classes, fractional counts so the "
                         f"count is exact",
                         "exact: the shoe solved; linear: full-shoe EV plus the fixed-strategy "
-                        "effects of removal, rescaled to the cards left"), style="percent")
+                        "effects of removal, rescaled to the cards left",
+                        f"split {split}"), style="percent")

@@ -51,18 +51,37 @@ def count_tags(system) -> tuple:
         except KeyError:
             raise ValueError(f"unknown count system {system!r}; known: "
                              f"{', '.join(SYSTEMS)} (or give 10 tags A..T)") from None
+    return _ten_numbers(system, "a tag vector", "tags")
+
+
+def _ten_numbers(vector, what: str, items: str) -> tuple:
+    """10 finite numbers A, 2..9, T as floats, or a clear ValueError."""
+    if isinstance(vector, (str, bytes)):
+        raise ValueError(f"{what} needs 10 numbers (A, 2..9, T), got {vector!r}")
     try:
-        tags = tuple(system)
+        values = tuple(vector)
     except TypeError:
-        raise TypeError(f"system must be a name or 10 tags A..T, got {system!r}") from None
-    if len(tags) != 10:
-        raise ValueError(f"a tag vector needs 10 numbers (A, 2..9, T), got {len(tags)}")
+        raise ValueError(f"{what} needs 10 numbers (A, 2..9, T), got {vector!r}") from None
+    if len(values) != 10:
+        raise ValueError(f"{what} needs 10 numbers (A, 2..9, T), got {len(values)}")
     out = []
-    for t in tags:
-        if isinstance(t, bool) or not isinstance(t, (int, float)) or not math.isfinite(t):
-            raise ValueError(f"tags must be finite numbers, got {t!r}")
+    for t in values:
+        if (isinstance(t, bool) or not isinstance(t, (int, float, np.integer, np.floating))
+                or not math.isfinite(t)):
+            raise ValueError(f"{items} must be finite numbers, got {t!r}")
         out.append(float(t))
     return tuple(out)
+
+
+def eor_vector(eor) -> tuple:
+    """The 10 effects of removal A..T of a ``RemovalEffects`` or a user vector (any unit:
+    correlations do not depend on it)."""
+    if isinstance(eor, RemovalEffects):
+        missing = [label(r) for r in range(1, 11) if r not in eor.effects]
+        if missing:
+            raise ValueError(f"no effect of removal for {', '.join(missing)} (none in the shoe)")
+        return eor.as_vector()
+    return _ten_numbers(eor, "an EOR vector", "effects of removal")
 
 
 def _thirteen(v):
@@ -81,8 +100,10 @@ def correlation(tags, vector) -> float:
 
 
 def betting_correlation(system, eor=GRIFFIN_1D_EOR) -> float:
-    """BC: correlation of the tags with the effects of removal."""
-    return correlation(count_tags(system), eor)
+    """BC: correlation of the tags with the effects of removal (``eor``: a
+    ``RemovalEffects`` from ``effects_of_removal`` or any 10 numbers A..T; default
+    Griffin's published single-deck vector)."""
+    return correlation(count_tags(system), eor_vector(eor))
 
 
 def insurance_correlation(system) -> float:
@@ -140,50 +161,183 @@ class RemovalEffects:
 
 
 def effects_of_removal(rules: Rules, shoe: Shoe | None = None, *, strategy: str = "fixed",
-                       split: str = "CDZ-") -> RemovalEffects:
-    """Effect of removing one card of each rank on the round's EV (see module doc)."""
+                       split: str = "CDZ-", progress=None) -> RemovalEffects:
+    """Effect of removing one card of each rank on the round's EV: rank -> E(S - [r]) - E(S)
+    (unconditioned, fraction of the initial bet).  ``strategy="fixed"`` plays the full
+    shoe's composition-dependent optimal decisions, frozen, on each depleted shoe (their
+    probability-weighted mean is 0); ``"reoptimized"`` solves each depleted shoe afresh.
+    ``progress(done, total)`` is called after each depleted shoe."""
+    return _removal_effects(rules, shoe, (strategy,), split, progress)[0]
+
+
+def _removal_effects(rules, shoe, strategies, split, progress=None) -> list:
+    """Effects of removal for several strategies, sharing the full shoe's solve."""
     from .dealer import resolve_shoe
-    from .solve import solve
-    if strategy not in ("fixed", "reoptimized"):
-        raise ValueError(f"strategy must be 'fixed' or 'reoptimized', got {strategy!r}")
+    from .solve import check_split_class, solve
+    for strategy in strategies:
+        if strategy not in ("fixed", "reoptimized"):
+            raise ValueError(f"strategy must be 'fixed' or 'reoptimized', got {strategy!r}")
+    check_split_class(split)
     shoe = resolve_shoe(rules, shoe)
     if shoe.is_infinite:
         raise ValueError("an infinite shoe has no effects of removal (removing a card changes nothing)")
+    empty = [label(r) for r in range(1, 11) if shoe.counts[r - 1] < 1]
+    if empty:
+        raise ValueError(f"effects of removal need a card of every rank to remove; the shoe has "
+                         f"no {', '.join(empty)} left")
     sol0 = solve(rules, shoe, split=split)
-    effects = {}
+    effects = {s: {} for s in strategies}
+    total, done = 10 * len(strategies), 0
     for r in range(1, 11):
-        if shoe.counts[r - 1] == 0:
-            continue
         shoe1 = shoe.remove(r)
-        if strategy == "fixed":
-            e1 = fixed_strategy_ev(sol0, shoe1)
-        else:
-            e1 = solve(rules, shoe1, split=split).expected_value
-        effects[r] = e1 - sol0.expected_value
-    return RemovalEffects(effects, sol0.expected_value, strategy, split, rules, shoe)
+        for strategy in strategies:
+            if strategy == "fixed":
+                e1 = fixed_strategy_ev(sol0, shoe1)
+            else:
+                e1 = solve(rules, shoe1, split=split).expected_value
+            effects[strategy][r] = e1 - sol0.expected_value
+            done += 1
+            if progress is not None:
+                progress(done, total)
+    return [RemovalEffects(effects[s], sol0.expected_value, s, split, rules, shoe)
+            for s in strategies]
 
 
 def estimate_ev(rules: Rules, removed, *, shoe: Shoe | None = None, strategy: str = "fixed",
-                split: str = "CDZ-", effects: RemovalEffects | None = None) -> dict:
+                split: str = "CDZ-", effects=None, base: float | None = None,
+                rescale: bool = True, exact: bool = True) -> dict:
     """Linear (EOR) estimate of the EV after ``removed`` cards leave the shoe, beside the
-    exact EV of that shoe.
+    exact EV of that shoe (a solve of it).
 
-    The estimate is E(S) + (N - 1)/(N - k) * sum_r k_r * EOR_r for k cards removed from N:
-    the EORs are linear in the shoe's proportions, rescaled to the shoe that is left.
-    Fixed-strategy EORs (the default) make a proportional removal estimate E(S) exactly.
+    ``effects``: a ``RemovalEffects`` (default: this shoe's, ``strategy``) or a user vector
+    of 10 effects A..T as fractions of a bet (then ``base`` is the full shoe's EV; default:
+    this shoe's exact EV).  The estimate is ``base + c * sum_r k_r * EOR_r`` for k cards
+    removed from N, with ``c = (N - 1)/(N - k)`` (``rescale=True``: the EORs are linear in
+    the shoe's proportions, rescaled to the cards that are left; fixed-strategy EORs then
+    estimate a proportional removal exactly) or ``c = 1`` (``rescale=False``: the plain
+    sum, as in the seed paper's worked example).  Returns a dict with ``linear``,
+    ``linear_change`` (= linear - base), ``exact``, ``exact_change`` (None with
+    ``exact=False``), ``base``, ``removed`` and ``strategy``.
     """
     from .dealer import resolve_shoe
-    from .solve import solve
+    from .solve import check_split_class, solve
+    check_split_class(split)
     shoe = resolve_shoe(rules, shoe)
-    out = ranks(removed, field="removed") if removed != () else ()
+    if shoe.is_infinite:
+        raise ValueError("removing cards from an infinite shoe changes nothing: give a finite shoe")
+    out = ranks(removed, field="removed") if len(removed) else ()
     left = shoe.remove(*out) if out else shoe
+    if len(left) < 1:
+        raise ValueError("the removals leave no cards in the shoe")
     if effects is None:
         effects = effects_of_removal(rules, shoe, strategy=strategy, split=split)
+    if isinstance(effects, RemovalEffects):
+        vector, label_ = effects.as_vector(), effects.strategy
+        base_ev = effects.base_ev if base is None else float(base)
+    else:
+        vector, label_ = _ten_numbers(effects, "an EOR vector", "effects of removal"), "user"
+        base_ev = None if base is None else float(base)
+    for c in set(out):
+        if math.isnan(vector[c - 1]):
+            raise ValueError(f"no effect of removal for {label(c)}")
+    exact_ev = solve(rules, left, split=split).expected_value if exact else None
+    if base_ev is None:
+        base_ev = solve(rules, shoe, split=split).expected_value
     n, k = len(shoe), len(out)
-    linear = effects.base_ev + (n - 1) / (n - k) * sum(effects.effects[c] for c in out)
-    exact = solve(rules, left, split=split).expected_value
-    return {"linear": linear, "exact": exact, "base": effects.base_ev, "removed": out,
-            "strategy": effects.strategy}
+    factor = (n - 1) / (n - k) if rescale else 1.0
+    change = factor * sum(vector[c - 1] for c in out)
+    return {"linear": base_ev + change, "linear_change": change, "exact": exact_ev,
+            "exact_change": None if exact_ev is None else exact_ev - base_ev,
+            "base": base_ev, "removed": out, "strategy": label_}
+
+
+# ---- per-decision effects of removal -----------------------------------------------------
+
+@dataclass
+class DecisionEffects:
+    """Effects of removal on one decision: one hand (exact composition) against one upcard.
+
+    ``values``: action -> EV in the shoe (fraction of the initial bet, given no dealer
+    blackjack in a peek game, as ``Solution.hand_ev``); ``effects``: action -> {rank ->
+    change in that EV when one more card of the rank leaves the shoe}.  ``difference(a,
+    b)`` gives rank -> change in EV(a) - EV(b), the per-decision EOR that index numbers
+    and playing efficiency use."""
+    cards: tuple
+    upcard: int
+    values: dict
+    effects: dict
+    given_no_blackjack: bool
+
+    def difference(self, first: str, second: str) -> dict:
+        for a in (first, second):
+            if a not in self.values:
+                raise ValueError(f"{a!r} is not an option here; options: {', '.join(self.values)}")
+        return {r: self.effects[first][r] - self.effects[second][r]
+                for r in self.effects[first]}
+
+    def gap(self, first: str, second: str) -> float:
+        """EV(first) - EV(second) in the shoe."""
+        return self.values[first] - self.values[second]
+
+
+def decision_effects_of_removal(rules: Rules, cards, upcard, *, shoe: Shoe | None = None,
+                                split: str = "CDZ-") -> DecisionEffects:
+    """Per-decision effects of removal: for the hand ``cards`` (two cards: the original
+    hand, with split and surrender where allowed; more: a later decision) against
+    ``upcard``, how each action's EV changes when one card of each rank is removed from
+    the shoe (the hand's and the upcard's cards are already out).  Ranks with no card
+    left are skipped."""
+    from .dealer import resolve_shoe
+    from .solve import SPLIT_CLASSES, check_split_class, kernel_rules
+    check_split_class(split)
+    shoe = resolve_shoe(rules, shoe)
+    if shoe.is_infinite:
+        raise ValueError("decision effects of removal need a finite shoe")
+    if rules.hole_card == "exposed":
+        raise ValueError("decision effects of removal are for games with one dealer upcard")
+    hand = ranks(cards, field="cards")
+    if len(hand) < 2:
+        raise ValueError("a hand needs two or more cards")
+    (up,) = ranks((upcard,), field="upcard")
+    left = shoe.remove(*hand, up)           # a clear error if the shoe lacks these cards
+    counts = [0] * 10
+    for c in hand:
+        counts[c - 1] += 1
+    if sum(hand) > 21:
+        raise ValueError("the hand is bust")
+    conditioned = rules.hole_card == "peek" and not (rules.surrender == "early" and len(hand) == 2)
+    krules = kernel_rules(rules, SPLIT_CLASSES[split])
+    natural = len(hand) == 2 and sorted(hand) == [1, 10]
+
+    def values_for(shoe_counts):
+        from bjcore import UpcardEngine
+        engine = UpcardEngine([float(c) for c in shoe_counts], up, krules, False, False)
+        st, ht, dd, beta = engine.hand_values(counts)
+        vals = {"stand": st, "hit": ht}
+        if engine.may_double_hand(counts):
+            vals["double"] = dd
+        if conditioned:
+            p = 1.0 - beta
+            vals = {a: (v / p if natural and a == "stand" else (v + beta) / p)
+                    for a, v in vals.items()}
+        if len(hand) == 2 and hand[0] == hand[1] and engine.split_limit(hand[0]) >= 2:
+            v, beta_s = engine.split_ev(hand[0])
+            vals["split"] = (v + beta_s) / (1.0 - beta_s) if conditioned else v
+        if len(hand) == 2 and rules.surrender != "none":
+            vals["surrender"] = -0.5 if conditioned else engine.surrender_ev(counts)
+        return vals
+
+    base = values_for(shoe.counts)
+    effects = {a: {} for a in base}
+    for r in range(1, 11):
+        if left.counts[r - 1] < 1:
+            continue
+        depleted = list(shoe.counts)
+        depleted[r - 1] -= 1
+        vals = values_for(depleted)
+        for a in base:
+            effects[a][r] = vals[a] - base[a]
+    return DecisionEffects(tuple(hand), up, base, effects, conditioned)
 
 
 # ---- shoes at a true count ---------------------------------------------------------------
@@ -282,27 +436,35 @@ def advantage_by_true_count(rules: Rules, system="hilo", *, true_counts=range(-5
                             dealt_decks: float | None = None, split: str = "CDZ-",
                             effects: RemovalEffects | None = None, progress=None) -> dict:
     """{TC: (exact EV, linear EV)} for shoes built at each true count (method: module doc;
-    fractional counts, so each shoe is exactly at its true count).  The linear estimate
-    uses the full shoe's fixed-strategy effects of removal."""
-    from .solve import solve
+    fractional counts, so each shoe is exactly at its true count; ``dealt_decks`` decks
+    dealt, default half the shoe).  The linear estimate is the full shoe's EV plus its
+    fixed-strategy effects of removal, rescaled to the cards left (``estimate_ev``)."""
+    from .solve import check_split_class, solve
     if rules.infinite:
         raise ValueError("true counts need a finite shoe (Rules.decks)")
+    if rules.hole_card == "exposed":
+        raise ValueError("advantage by true count is for games with one dealer upcard")
+    count_tags(system)  # a clear error before any solve
+    check_split_class(split)
+    true_counts = list(true_counts)
+    shoes = [Shoe.fractional(shoe_at_true_count(system, tc, rules.decks, dealt_decks=dealt_decks,
+                                                whole_cards=False)) for tc in true_counts]
     full = Shoe.decks(rules.decks)
+    steps = len(true_counts) + (10 if effects is None else 0)
     if effects is None:
-        effects = effects_of_removal(rules, full, strategy="fixed", split=split)
+        effects = effects_of_removal(
+            rules, full, strategy="fixed", split=split,
+            progress=None if progress is None else (lambda d, t: progress(d, steps)))
     n = len(full)
     out = {}
-    true_counts = list(true_counts)
-    for i, tc in enumerate(true_counts):
-        shoe = Shoe.fractional(shoe_at_true_count(system, tc, rules.decks, dealt_decks=dealt_decks,
-                                                  whole_cards=False))
+    for i, (tc, shoe) in enumerate(zip(true_counts, shoes)):
         k = n - shoe.size
-        if progress is not None:
-            progress(i + 1, len(true_counts))
         removed = [f - c for f, c in zip(full.counts, shoe.counts)]
         linear = effects.base_ev + (n - 1) / (n - k) * sum(
             removed[r - 1] * v for r, v in effects.effects.items())
         out[tc] = (solve(rules, shoe, split=split).expected_value, linear)
+        if progress is not None:
+            progress(steps - len(true_counts) + i + 1, steps)
     return out
 
 

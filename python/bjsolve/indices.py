@@ -88,12 +88,15 @@ class IndexLine:
     ``thresholds[0]``, ``plays[i]`` from ``thresholds[i - 1]`` (inclusive) up to
     ``thresholds[i]``.  ``crossings`` are the exact true counts where the two plays are
     worth the same (linear interpolation between grid points); ``thresholds`` are the
-    integer indices (the crossings rounded to the nearest integer, or ceiled)."""
+    integer indices (the crossings rounded to the nearest integer, or ceiled).
+    ``options`` are the plays the line chooses among (all of a two-card hand's options, or
+    only stand and hit: a hand that may no longer double, split or surrender)."""
     row: str
     upcard: int
     plays: list
     crossings: list
     thresholds: list
+    options: tuple = ("stand", "hit", "double", "split", "surrender")
 
     def play_at(self, tc: float) -> str:
         for play, t in zip(self.plays, self.thresholds):
@@ -102,18 +105,19 @@ class IndexLine:
         return self.plays[-1]
 
     def index_file_line(self) -> str:
-        """``count up dbl spl sur p1 tc1 p2 tc2 ... pk +1000``: count is the total
-        (negative for soft, the pair total for pairs, -12 for A,A), dbl/spl/sur are 1 when
-        that play occurs on the line, play numbers 1 stand, 2 hit, 3 double, 4 split,
-        5 surrender; play p_i holds below tc_i, the last one up to +1000."""
+        """``count up dbl spl sur p1 tc1 p2 tc2 ... pk +1000``: count is the hand's total
+        (negative for soft: A,6 is -17; a pair gives its total, A,A -12); up the upcard
+        (1 ace ... 10); dbl, spl, sur are 1 when the line is for a hand that may double,
+        split, surrender (0 0 0: stand or hit only, e.g. after a hit); plays are numbered 1
+        stand, 2 hit, 3 double, 4 split, 5 surrender; play p_i holds below tc_i (act at
+        TC >= tc_i on the next play), the last one up to +1000."""
         soft = self.row.startswith("A") and self.row not in PAIR_CODES
         if self.row in PAIR_CODES:
             r = self.row[0]
             total = -12 if r == "A" else 2 * (10 if r == "T" else int(r))
         else:
             total = -(11 + int(self.row[1:])) if soft else int(self.row)
-        flags = [int("double" in self.plays), int("split" in self.plays),
-                 int("surrender" in self.plays)]
+        flags = [int(a in self.options) for a in ("double", "split", "surrender")]
         parts = [str(total), str(self.upcard), *map(str, flags)]
         for play, t in zip(self.plays, self.thresholds):
             parts += [str(ACTION_NUMBER[play]), f"{t:+d}"]
@@ -131,6 +135,13 @@ class IndexTable:
     lines: dict            # (row, upcard) -> IndexLine, only rows whose play changes
     insurance: int | None  # insure at TC >= this (None: never on the grid)
     insurance_crossing: float | None
+    all_lines: list = None  # every row and upcard, two-card options and stand/hit only
+
+    def index_file(self) -> str:
+        """Every line (``IndexLine.index_file_line``), upcard by upcard: the two-card
+        hands with all their options, then stand-or-hit lines for hands that can no longer
+        double, split or surrender."""
+        return "".join(line.index_file_line() + "\n" for line in self.all_lines or ())
 
     def index(self, row: str, upcard: int, play: str) -> int | None:
         """The integer TC from which ``play`` is the play (None if it never becomes it)."""
@@ -146,7 +157,8 @@ class IndexTable:
         return (f"{self.system}: true count = running count / decks remaining, counted before "
                 f"the round; shoes built at {self.dealt_decks:g} of {self.rules.decks} decks "
                 f"dealt, removals proportional within tag classes (fractional counts, so the "
-                f"count is met exactly); exact values of the two-card hands; index = the "
+                f"count is met exactly); exact values of the two-card hands (split CDZ-); "
+                f"index = the "
                 f"true count where the plays are worth the same, {self.rounding} to an integer "
                 f"(grid {self.grid[0]:+d}..{self.grid[-1]:+d}); act at TC >= index")
 
@@ -197,24 +209,23 @@ def generate_indices(rules: Rules, system="hilo", *, grid=range(-10, 16),
 
     with ThreadPoolExecutor(max_workers=max(1, min(4, os.cpu_count() or 1))) as pool:
         results = dict(zip(tasks, pool.map(work, tasks)))
-    lines = {}
+    lines, all_lines = {}, []
     for u in UPCARD_ORDER:
-        for row in ROW_ORDER:
-            pts = [(tc, results[(tc, u)][row]) for tc in grid if row in results[(tc, u)]]
-            plays = [_best(v) for _, v in pts]
-            if len(set(plays)) < 2:
-                continue
-            seq, crossings = [plays[0]], []
-            for i in range(1, len(pts)):
-                if plays[i] != seq[-1]:
-                    old, new = seq[-1], plays[i]
-                    (t0, v0), (t1, v1) = pts[i - 1], pts[i]
-                    d0 = v0[new] - v0[old] if old in v0 and new in v0 else -1.0
-                    d1 = v1[new] - v1[old]
-                    crossings.append(_crossing(t0, d0, t1, d1))
-                    seq.append(new)
-            lines[(row, u)] = IndexLine(row, u, seq, crossings,
-                                        [_to_int(c, rounding) for c in crossings])
+        for stand_hit_only in (False, True):
+            for row in ROW_ORDER:
+                if stand_hit_only and row in PAIR_CODES:
+                    continue  # an unsplit pair plays on as its total's row
+                pts = [(tc, results[(tc, u)][row]) for tc in grid if row in results[(tc, u)]]
+                if not pts:
+                    continue
+                if stand_hit_only:
+                    if set(pts[0][1]) <= {"stand", "hit"}:
+                        continue  # the two-card line already is the stand-or-hit line
+                    pts = [(tc, {a: v[a] for a in ("stand", "hit")}) for tc, v in pts]
+                line = _index_line(row, u, pts, rounding)
+                all_lines.append(line)
+                if not stand_hit_only and len(line.plays) > 1:
+                    lines[(row, u)] = line
     insurance = crossing = None
     prev = None
     for tc in grid:
@@ -226,4 +237,21 @@ def generate_indices(rules: Rules, system="hilo", *, grid=range(-10, 16),
             insurance = _to_int(crossing, rounding)
             break
         prev = (tc, ev)
-    return IndexTable(str(system), rules, dealt, grid, rounding, lines, insurance, crossing)
+    return IndexTable(str(system), rules, dealt, grid, rounding, lines, insurance, crossing,
+                      all_lines)
+
+
+def _index_line(row, u, pts, rounding) -> IndexLine:
+    """The line of one row from its values on the grid [(tc, {action: value})]."""
+    plays = [_best(v) for _, v in pts]
+    seq, crossings = [plays[0]], []
+    for i in range(1, len(pts)):
+        if plays[i] != seq[-1]:
+            old, new = seq[-1], plays[i]
+            (t0, v0), (t1, v1) = pts[i - 1], pts[i]
+            d0 = v0[new] - v0[old] if old in v0 and new in v0 else -1.0
+            d1 = v1[new] - v1[old]
+            crossings.append(_crossing(t0, d0, t1, d1))
+            seq.append(new)
+    return IndexLine(row, u, seq, crossings, [_to_int(c, rounding) for c in crossings],
+                     tuple(pts[0][1]))
