@@ -12,8 +12,10 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import os
 import sys
 
+from .deal import dealer_label, round_may_run_out
 from .ranks import label, ranks
 from .render import FORMATS, render
 from .rules import DOUBLE_CHOICES, HOLE_CARD_CHOICES, SURRENDER_CHOICES, Rules
@@ -78,18 +80,23 @@ def build_parser() -> argparse.ArgumentParser:
                    help="dealer table conditioned on no dealer blackjack")
     p.add_argument("--format", default="text", choices=FORMATS + ("index",),
                    help="output format ('index': index-file lines, for 'indices')")
-    p.add_argument("--system", default="hilo",
-                   help="count system name or 10 tags A..T, e.g. -1,1,1,1,1,1,0,0,0,-1 "
+    p.add_argument("--system", default=None,
+                   help="count system name or 10 tags A..T, e.g. --system=-1,1,1,1,1,1,0,0,0,-1 "
                         "(counting commands; 'counts' shows all built-in systems by default)")
     p.add_argument("--dealt-decks", type=float,
                    help="depth at which true-count shoes are built (default: half the shoe)")
     p.add_argument("--rounding", default="rounded", choices=("rounded", "ceiled"),
                    help="how exact index crossings become integers")
+    p.add_argument("--eor", metavar="V1,...,V10",
+                   help="'counts': a user EOR vector A..T (any unit) for the betting correlation, "
+                        "e.g. --eor=-0.61,0.38,0.44,0.55,0.69,0.46,0.28,0,-0.18,-0.51")
     return p
 
 
 def rules_from(args) -> Rules:
     fields = dict(Rules.preset(args.preset).__dict__) if args.preset else {}
+    if args.infinite and args.decks is not None:
+        raise UsageError("--infinite and --decks exclude each other")
     if args.infinite:
         fields["decks"] = math.inf
     elif args.decks is not None:
@@ -107,9 +114,22 @@ def rules_from(args) -> Rules:
 
 def shoe_from(args, rules: Rules) -> Shoe:
     shoe = Shoe.decks(rules.decks)
-    if args.remove:
+    if args.remove is not None and rules.infinite:
+        raise UsageError("--remove: removing cards from an infinite shoe changes nothing; "
+                         "give --decks N")
+    if args.remove is not None:
+        if not args.remove.replace(",", " ").split():
+            raise UsageError("--remove: give the cards to remove, e.g. --remove A,5,T")
         shoe = shoe.remove(*ranks(args.remove.replace(",", " ").split(), field="--remove"))
     return shoe
+
+
+def parse_dealer(text: str):
+    """--vs: one upcard ('T'), or both exposed dealer cards ('T,6', 'T 6' or 'T6')."""
+    tokens = text.replace(",", " ").split()
+    if not tokens:
+        raise UsageError("--vs: give the dealer's upcard (or both cards in the exposed game)")
+    return tokens[0] if len(tokens) == 1 else tokens
 
 
 def hand_report(args, rules, shoe, out) -> None:
@@ -118,22 +138,43 @@ def hand_report(args, rules, shoe, out) -> None:
         raise UsageError("hand: give the player's cards, e.g. 'hand 10 6 --vs T'")
     if args.vs is None:
         raise UsageError("hand: give the dealer's upcard with --vs")
+    dealer = parse_dealer(args.vs)
+    ranks(cards, field="cards")     # bad cards fail before the solve, not after it
+    ranks(dealer, field="dealer")
     sol = solve(rules, shoe, split=args.split)
-    ev = sol.hand_ev(cards, args.vs)
+    ev = sol.hand_ev(cards, dealer)
     measure = "given no dealer blackjack" if ev.given_no_blackjack else "unconditioned"
     hand = " ".join(label(c) for c in ev.cards)
+    up = (label(ev.dealer) if isinstance(ev.dealer, int)
+          else " ".join(label(c) for c in ev.dealer) + f" ({dealer_label(ev.dealer)})")
+    notes = [f"rules: {rules.describe()}", f"shoe: {sol.shoe!r}"]
+    if round_may_run_out(rules, sol.shoe):
+        notes.append("warning: the shoe is so small that a round could run out of cards; values "
+                     "follow the degenerate convention and describe no real game")
+    notes.append(f"{hand} v {up}: EV per initial bet, {measure}"
+                 + (f"; split {args.split} (post-split strategy)" if "split" in ev else ""))
     if args.format == "json":
-        out.write(json.dumps({"cards": list(ev.cards), "dealer": ev.dealer, "measure": measure,
-                              "split_strategy": args.split, "ev": dict(ev), "best": ev.best},
-                             indent=1) + "\n")
+        out.write(json.dumps({"rules": rules.describe(), "shoe": repr(sol.shoe),
+                              "cards": list(ev.cards),
+                              "dealer": ev.dealer if isinstance(ev.dealer, int) else list(ev.dealer),
+                              "measure": measure, "split_strategy": args.split,
+                              "ev": dict(ev), "best": ev.best}, indent=1) + "\n")
         return
-    out.write(f"# rules: {rules.describe()}\n# {hand} v {label(ev.dealer)}: EV per initial bet, "
-              f"{measure}" + (f"; split {args.split}" if "split" in ev else "") + "\n")
+    if args.format == "csv":
+        out.write("".join(f"# {n}\n" for n in notes) + "action,ev,best\n")
+        for action, v in ev.items():
+            out.write(f"{action},{v!r},{'best' if action == ev.best else ''}\n")
+        return
+    if args.format == "markdown":
+        out.write(f"**{hand} v {up}**\n\n" + "".join(f"- {n}\n" for n in notes)
+                  + "\n| action | EV | |\n|---|---|---|\n")
+        for action, v in ev.items():
+            out.write(f"| {action} | {v:+.6f} | {'best' if action == ev.best else ''} |\n")
+        return
+    out.write("".join(f"# {n}\n" for n in notes))
     for action, v in ev.items():
         mark = "  <- best" if action == ev.best else ""
-        sep = "," if args.format == "csv" else " "
-        out.write(f"{action}{sep}{v!r}{mark}\n" if args.format == "csv"
-                  else f"{action:>10} {v:+.6f}{mark}\n")
+        out.write(f"{action:>10} {v:+.6f}{mark}\n")
 
 
 def parse_system(text):
@@ -145,21 +186,35 @@ def parse_system(text):
     return text
 
 
+def parse_eor(text):
+    try:
+        values = tuple(float(t) for t in text.replace(" ", "").split(","))
+    except ValueError:
+        raise UsageError(f"--eor: {text!r} is not 10 comma-separated numbers (A, 2..9, T)") from None
+    if len(values) != 10 or not all(math.isfinite(v) for v in values):
+        raise UsageError(f"--eor: give 10 finite numbers A, 2..9, T, got {len(values)}")
+    return values
+
+
 class Progress:
     """A progress bar on stderr when it is a terminal; silent when piped."""
 
-    def __init__(self, label):
+    def __init__(self, label, stream=None):
         self.label = label
-        self.live = sys.stderr.isatty()
+        self.stream = sys.stderr if stream is None else stream
+        try:
+            self.live = self.stream.isatty()
+        except (AttributeError, ValueError):
+            self.live = False
 
     def __call__(self, done, total):
         if self.live:
             width = 30
             fill = int(width * done / total)
-            sys.stderr.write(f"\r{self.label} [{'#' * fill}{'.' * (width - fill)}] {done}/{total}")
-            if done == total:
-                sys.stderr.write("\n")
-            sys.stderr.flush()
+            self.stream.write(f"\r{self.label} [{'#' * fill}{'.' * (width - fill)}] {done}/{total}")
+            if done >= total:
+                self.stream.write("\r" + " " * (len(self.label) + width + 16) + "\r")
+            self.stream.flush()
 
 
 def count_report(args, rules, shoe, out) -> None:
@@ -169,15 +224,22 @@ def count_report(args, rules, shoe, out) -> None:
     command = args.items[0]
     if len(args.items) > 1:
         raise UsageError(f"{command}: unexpected arguments {' '.join(args.items[1:])}")
-    system = parse_system(args.system)
-    count_tags(system)  # a clear error for unknown names or bad tag vectors
+    if rules.infinite:
+        raise UsageError(f"{command}: card counting needs a finite shoe (not --infinite)")
     if args.format == "index" and command != "indices":
         raise UsageError("--format index goes with the 'indices' command")
+    system = parse_system(args.system if args.system is not None else "hilo")
+    count_tags(system)  # a clear error for unknown names or bad tag vectors
+    eor = parse_eor(args.eor) if args.eor is not None else None
+    if eor is not None and command != "counts":
+        raise UsageError("--eor goes with the 'counts' command")
+    if command in ("indices", "tc-advantage") and args.remove:
+        raise UsageError(f"{command}: --remove does not apply (shoes are built at each true count)")
     if command == "eor":
-        table = eor_table(rules, shoe, args.split)
+        table = eor_table(rules, shoe, args.split, progress=Progress("eor"))
     elif command == "counts":
-        explicit = "--system" in sys.argv or args.system != "hilo"
-        table = counts_table(rules, shoe, [system] if explicit else list(SYSTEMS))
+        systems = [system] if args.system is not None else list(SYSTEMS)
+        table = counts_table(rules, shoe, systems, eor=eor, progress=Progress("counts"))
     elif command == "indices":
         table = indices_table(rules, system, dealt_decks=args.dealt_decks,
                               rounding=args.rounding, progress=Progress("indices"))
@@ -185,7 +247,7 @@ def count_report(args, rules, shoe, out) -> None:
             out.write(index_file(table))
             return
     else:
-        table = tc_advantage_table(rules, system, dealt_decks=args.dealt_decks,
+        table = tc_advantage_table(rules, system, dealt_decks=args.dealt_decks, split=args.split,
                                    progress=Progress("tc-advantage"))
     out.write(render(table, args.format))
 
@@ -196,7 +258,12 @@ def main(argv=None, out=None) -> int:
         args = build_parser().parse_args(argv)
         rules = rules_from(args)
         shoe = shoe_from(args, rules)
+        if args.vs is not None and not (args.items and args.items[0] == "hand"):
+            raise UsageError("--vs goes with the 'hand' command")
         if args.items and args.items[0] == "hand":
+            if args.given_no_blackjack:
+                raise UsageError("--given-no-blackjack goes with the 'dealer' table; 'hand' "
+                                 "states the measure of its values")
             hand_report(args, rules, shoe, out)
             return 0
         if args.items and args.items[0] in COUNT_COMMANDS:
@@ -209,6 +276,13 @@ def main(argv=None, out=None) -> int:
             if name not in TABLE_NAMES:
                 raise UsageError(f"unknown table {name!r}; known: {', '.join(TABLE_NAMES)}; "
                                  f"commands: hand, {', '.join(COUNT_COMMANDS)}")
+        if args.given_no_blackjack and "dealer" not in names:
+            raise UsageError("--given-no-blackjack goes with the 'dealer' table")
+        if rules.hole_card == "exposed" and args.given_no_blackjack:
+            raise UsageError("--given-no-blackjack: both dealer cards are known in the exposed game")
+        if rules.hole_card == "exposed" and "insurance" in names:
+            raise UsageError("insurance: not offered in the exposed game (both dealer cards "
+                             "are known)")
         cache = {}
 
         def solution():
@@ -223,10 +297,24 @@ def main(argv=None, out=None) -> int:
             out.write(render(table, args.format))
         return 0
     except (UsageError, ValueError, TypeError) as exc:
-        print(f"bjsolve: error: {exc}", file=sys.stderr)
+        print(f"bjsolve: error: {one_line(exc)}", file=sys.stderr)
         return 2
     except BrokenPipeError:
         return 0
+    except KeyboardInterrupt:
+        print("bjsolve: interrupted", file=sys.stderr)
+        return 130
+    except Exception as exc:  # a bug, not a bad argument: still one line unless debugging
+        if os.environ.get("BJSOLVE_DEBUG"):
+            raise
+        print(f"bjsolve: internal error: {type(exc).__name__}: {one_line(exc)} "
+              "(set BJSOLVE_DEBUG=1 for the traceback)", file=sys.stderr)
+        return 1
+
+
+def one_line(exc) -> str:
+    """An exception's message on one line."""
+    return " ".join(str(exc).split()) or type(exc).__name__
 
 
 def console_main() -> None:

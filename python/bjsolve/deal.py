@@ -94,3 +94,20 @@ def dealer_columns(keys) -> list:
     if keys and isinstance(keys[0], int):
         return list(groups.items())
     return [(c, groups[c]) for c in DEALER_CODES if c in groups]
+
+
+def round_may_run_out(rules: Rules, shoe: Shoe) -> bool:
+    """Whether some deal and play of one round could need a card from an empty shoe.
+
+    Conservative (it may say True for a shoe that would in fact suffice): while a card is
+    still wanted, every finished player hand holds at most 31 in hard points (21 and the
+    card that busted it), the hand being played at most 20, and the dealer at most 26, so a
+    round that wants a card has used at most ``31 * max_split_hands + 26`` points.  A shoe
+    holding more points than that can never run dry.  In a shoe that can, the exact values
+    follow degenerate conventions (a dealer who must draw from an empty shoe busts) that
+    describe no real game.
+    """
+    if shoe.is_infinite:
+        return False
+    points = sum(r * c for r, c in enumerate(shoe.counts, 1))
+    return points <= 31 * rules.max_split_hands + 26

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from bjcore import dealer_trie
 
-from .ranks import counts_of, hand_total, ranks
+from .ranks import counts_of, hand_total, label, ranks
 from .rules import Rules
 from .shoe import Shoe
 
@@ -75,22 +75,30 @@ def dealer_probabilities(rules: Rules, dealer, *, shoe: Shoe | None = None, remo
     """
     if not isinstance(rules, Rules):
         raise TypeError(f"rules must be a bjsolve.Rules, got {type(rules).__name__}")
+    if not isinstance(given_no_blackjack, bool):
+        raise TypeError(f"given_no_blackjack must be True or False, got {given_no_blackjack!r}")
     cards = ranks(dealer, field="dealer")
     if not cards:
         raise ValueError("dealer: give an upcard or a tuple of the dealer's cards")
-    if hand_total(cards)[0] > 21 and sum(cards) > 21:
-        raise ValueError(f"dealer: the hand {cards} is already bust")
-    out_cards = ranks(removed, field="removed") if removed != () else ()
+    if sum(cards) > 21:
+        raise ValueError(f"dealer: the hand {cards} is already bust (hard total {sum(cards)})")
+    out_cards = ranks(removed, field="removed")
     source = resolve_shoe(rules, shoe)
-    left = source.remove(*(cards + out_cards)) if (cards + out_cards) else source
+    left = list(source.counts)
+    if not source.is_infinite:
+        for r, k in enumerate(counts_of(cards + out_cards)):
+            if k > left[r]:
+                raise ValueError(f"dealer and removed: the shoe holds {left[r]} x {label(r + 1)}, "
+                                 f"the dealer's cards and the removed cards need {k}")
+            left[r] -= k
     trie = dealer_trie(cards, rules.hit_soft_17)
     if source.is_infinite:
-        probs = trie.distribution(left.kernel_weights(), True)
+        probs = trie.distribution(source.kernel_weights(), True)
     else:
-        if _can_run_out(cards, left.counts, rules.hit_soft_17):
+        if _can_run_out(cards, left, rules.hit_soft_17):
             raise ValueError(f"shoe too small: the dealer holding {cards} could run out of cards "
-                             f"(cards left {list(left.counts)})")
-        probs = trie.distribution(left.kernel_weights(), False)
+                             f"(cards left {left})")
+        probs = trie.distribution([float(c) for c in left], False)
     values = dict(zip((17, 18, 19, 20, 21, "blackjack", "bust"), (float(p) for p in probs)))
     if given_no_blackjack:
         natural = values["blackjack"]
@@ -106,6 +114,8 @@ def dealer_probabilities(rules: Rules, dealer, *, shoe: Shoe | None = None, remo
 def dealer_table(rules: Rules, *, shoe: Shoe | None = None, given_no_blackjack: bool = False):
     """Outcome probabilities for every upcard: {upcard: DealerOutcomes} in print order."""
     from .ranks import UPCARD_ORDER
+    if not isinstance(rules, Rules):
+        raise TypeError(f"rules must be a bjsolve.Rules, got {type(rules).__name__}")
     source = resolve_shoe(rules, shoe)
     return {u: dealer_probabilities(rules, u, shoe=source, given_no_blackjack=given_no_blackjack)
             for u in UPCARD_ORDER if source.is_infinite or source.counts[u - 1] > 0}

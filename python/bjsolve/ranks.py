@@ -33,17 +33,33 @@ def rank(card, *, field: str = "card") -> int:
                     "use 1..10 or A, 2..9, T, J, Q, K")
 
 
+# characters that may be run together in a string of cards such as "A7" or "TT"; "1" is
+# left out so that "11" is an error rather than two aces, and "10" inside a run is refused
+_RUN_CHARS = frozenset("A23456789TJQK")
+
+
 def ranks(cards, *, field: str = "cards") -> tuple[int, ...]:
-    """Normalise a card or an iterable of cards to a tuple of ranks."""
-    if isinstance(cards, (str, numbers.Integral)) and not isinstance(cards, bool):
-        # a single card, or a string of single-character cards such as "A7" or "TT"
-        if isinstance(cards, str) and len(cards.strip()) > 1 and cards.strip() != "10":
-            return tuple(rank(c, field=field) for c in cards.strip())
+    """Normalise a card or an iterable of cards to a tuple of ranks.
+
+    A string is one card ("A", "10", "ace") or a run of one-character cards ("A7", "TT").
+    """
+    if isinstance(cards, str):
+        key = cards.strip().upper()
+        if key in _NAMES:
+            return (_NAMES[key],)
+        if len(key) > 1 and all(c in _RUN_CHARS for c in key):
+            return tuple(_NAMES[c] for c in key)
+        raise ValueError(f"{field}: {cards!r} is not a card or a run of cards such as 'A7' or "
+                         "'TT'; cards are A, 2..9, T, 10, J, Q, K")
+    if isinstance(cards, numbers.Integral) and not isinstance(cards, bool):
         return (rank(cards, field=field),)
+    if isinstance(cards, (bytes, bytearray, dict, set, frozenset)):
+        raise TypeError(f"{field}: {cards!r} is not a card or a sequence of cards")
     try:
         items = list(cards)
     except TypeError:
-        raise TypeError(f"{field}: {cards!r} is not a card or a sequence of cards") from None
+        raise TypeError(f"{field}: {cards!r} ({type(cards).__name__}) is not a card or a "
+                        "sequence of cards; use 1..10 or A, 2..9, T, J, Q, K") from None
     return tuple(rank(c, field=field) for c in items)
 
 

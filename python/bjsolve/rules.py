@@ -6,9 +6,12 @@ import math
 import numbers
 from dataclasses import dataclass
 
+from .shoe import _check_decks, _show
+
 DOUBLE_CHOICES = ("any", "9-11", "10-11")
 SURRENDER_CHOICES = ("none", "late", "early")
 HOLE_CARD_CHOICES = ("peek", "enhc", "enhc-obo", "exposed")
+MAX_PAYOUT = 1000.0  # far beyond any real game; keeps every EV finite
 
 
 def _need_bool(name, value):
@@ -17,7 +20,7 @@ def _need_bool(name, value):
 
 
 def _need_choice(name, value, choices):
-    if value not in choices:
+    if not isinstance(value, str) or value not in choices:
         allowed = ", ".join(repr(c) for c in choices)
         raise ValueError(f"Rules.{name} must be one of {allowed}; got {value!r}")
 
@@ -26,17 +29,19 @@ def _need_choice(name, value, choices):
 class Rules:
     """A blackjack rule set.
 
-    decks: positive int, or ``math.inf`` for an infinite shoe.
+    decks: a whole number of decks 1..1_000_000, or ``math.inf`` for an infinite shoe.
     hit_soft_17: the dealer hits soft 17 (H17) instead of standing (S17).
     double: which two-card totals may double: "any", "9-11", "10-11".
     double_soft: soft hands may double.
     double_any_cards: doubling is allowed on hands of any number of cards.
     double_after_split: split hands may double (same total/soft rules).
     max_split_hands: 1 = no splitting, 2 = one split, up to 4 hands.
-    resplit_aces: aces may be resplit (up to max_split_hands).
+    resplit_aces: aces may be resplit (up to max_split_hands); accepted, and without
+        effect, when max_split_hands is 1 or 2.
     hit_split_aces: split aces may be played on (otherwise one card each).
     surrender: "none", "late" (after the peek), "early" (before it).
-    blackjack_payout: a player natural pays this (1.5 = 3:2, 1.2 = 6:5).
+    blackjack_payout: a player natural pays this (1.5 = 3:2, 1.2 = 6:5); any real in
+        (0, 1000].
     hole_card: "peek" (US hole card: a dealer natural takes the original bet only),
         "enhc" (no hole card: it takes doubled and split bets too), "enhc-obo" (no hole
         card, original bet only), "exposed" (both dealer cards dealt face up).
@@ -59,12 +64,10 @@ class Rules:
 
     def __post_init__(self):
         d = self.decks
-        if isinstance(d, bool) or not isinstance(d, numbers.Real):
-            raise TypeError(f"Rules.decks must be a positive whole number or math.inf, got {d!r}")
-        if not (d == math.inf or (d == int(d) and d >= 1)):
-            raise ValueError(f"Rules.decks must be a positive whole number or math.inf, got {d!r}")
-        if d != math.inf:
-            object.__setattr__(self, "decks", int(d))
+        if isinstance(d, numbers.Real) and not isinstance(d, bool) and d == math.inf:
+            object.__setattr__(self, "decks", math.inf)
+        else:
+            object.__setattr__(self, "decks", _check_decks(d, "Rules.decks"))
         for name in ("hit_soft_17", "double_soft", "double_any_cards", "double_after_split",
                      "resplit_aces", "hit_split_aces", "dealer_wins_ties"):
             _need_bool(name, getattr(self, name))
@@ -72,14 +75,23 @@ class Rules:
         _need_choice("surrender", self.surrender, SURRENDER_CHOICES)
         _need_choice("hole_card", self.hole_card, HOLE_CARD_CHOICES)
         m = self.max_split_hands
-        if isinstance(m, bool) or not isinstance(m, numbers.Integral) or not 1 <= m <= 4:
+        if isinstance(m, bool) or not isinstance(m, numbers.Integral):
+            raise TypeError(f"Rules.max_split_hands must be an int 1..4 (1 = no splitting), "
+                            f"got {m!r}")
+        if not 1 <= m <= 4:
             raise ValueError(f"Rules.max_split_hands must be an int 1..4 (1 = no splitting), got {m!r}")
+        object.__setattr__(self, "max_split_hands", int(m))
         b = self.blackjack_payout
-        if isinstance(b, bool) or not isinstance(b, numbers.Real) or not math.isfinite(b) or b <= 0:
-            raise ValueError(f"Rules.blackjack_payout must be a positive number (1.5 = 3:2), got {b!r}")
+        if isinstance(b, bool) or not isinstance(b, numbers.Real):
+            hint = " (for 6:5 give 1.2, for 3:2 give 1.5)" if isinstance(b, str) else ""
+            raise TypeError(f"Rules.blackjack_payout must be a number{hint}, got {b!r}")
+        if not (0 < b <= MAX_PAYOUT):  # also refuses NaN
+            raise ValueError(f"Rules.blackjack_payout must be a positive number up to "
+                             f"{MAX_PAYOUT:g} (1.5 = 3:2), got {_show(b)}")
         object.__setattr__(self, "blackjack_payout", float(b))
         if self.hit_split_aces and m == 1:
-            raise ValueError("Rules.hit_split_aces=True needs splitting: max_split_hands is 1")
+            raise ValueError("Rules.hit_split_aces=True needs splitting, but "
+                             "Rules.max_split_hands is 1 (no splitting); allow 2..4 hands")
 
     @property
     def infinite(self) -> bool:
@@ -114,6 +126,9 @@ class Rules:
     @classmethod
     def preset(cls, name: str) -> "Rules":
         """A named rule set; ``Rules.presets()`` lists the names."""
+        if not isinstance(name, str):
+            raise TypeError(f"preset name must be a string, got {name!r}; "
+                            f"known: {', '.join(sorted(PRESETS))}")
         try:
             fields = PRESETS[name]
         except KeyError:

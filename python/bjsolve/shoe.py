@@ -8,6 +8,31 @@ from fractions import Fraction
 from .ranks import RANK_LABELS, counts_of, ranks
 
 STANDARD_DECK = (4, 4, 4, 4, 4, 4, 4, 4, 4, 16)
+# Kernels work in doubles: beyond this many cards of one rank, falling factorials and
+# shoe totals lose exactness (and overflow long before 1e308), so larger counts are refused.
+MAX_COUNT = 10**9
+MAX_DECKS = 10**6
+
+
+def _show(value) -> str:
+    """repr of a bad value for an error message, cut short (a 400-digit int stays readable)."""
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _check_decks(n, field: str) -> int:
+    """A whole number of decks 1..MAX_DECKS, or raise naming ``field``."""
+    if isinstance(n, bool) or not isinstance(n, numbers.Real):
+        raise TypeError(f"{field} must be a whole number of decks 1..{MAX_DECKS} or math.inf, "
+                        f"got {_show(n)}")
+    if isinstance(n, numbers.Integral):
+        ok = 1 <= n <= MAX_DECKS
+    else:
+        ok = math.isfinite(n) and n == int(n) and 1 <= n <= MAX_DECKS
+    if not ok:
+        raise ValueError(f"{field} must be a whole number of decks 1..{MAX_DECKS} or math.inf, "
+                         f"got {_show(n)}")
+    return int(n)
 
 
 class Shoe:
@@ -16,26 +41,36 @@ class Shoe:
     ``Shoe.decks(n)`` is n standard decks, ``Shoe(counts)`` any composition,
     ``Shoe.infinite()`` an infinite shoe (every draw independent; rank probabilities
     4/52 each and 16/52 for tens unless given).  Shoes are immutable: ``remove`` and
-    ``add`` return new shoes.
+    ``add`` return new shoes.  Counts are whole numbers 0..MAX_COUNT (any non-negative
+    reals for ``Shoe.fractional`` and the proportions of ``Shoe.infinite``), and a shoe
+    holds at least one card.
     """
 
     __slots__ = ("_counts", "_infinite", "_fractional")
 
     def __init__(self, counts, *, _infinite: bool = False, _fractional: bool = False):
+        if isinstance(counts, (str, bytes, dict)) or not hasattr(counts, "__iter__"):
+            raise TypeError(f"Shoe counts must be a sequence of 10 numbers (A, 2..9, T), "
+                            f"got {counts!r}")
         counts = tuple(counts)
         if len(counts) != 10:
             raise ValueError(f"Shoe needs 10 counts (A, 2..9, T), got {len(counts)}")
+        real = _infinite or _fractional
         clean = []
         for label, c in zip(RANK_LABELS, counts):
-            if isinstance(c, bool) or not isinstance(c, numbers.Real) or not math.isfinite(c):
+            if isinstance(c, bool) or not isinstance(c, numbers.Real):
                 raise TypeError(f"Shoe count for {label} must be a number, got {c!r}")
+            if not isinstance(c, numbers.Integral) and not math.isfinite(c):
+                raise ValueError(f"Shoe count for {label} must be finite, got {c!r}")
             if c < 0:
                 raise ValueError(f"Shoe count for {label} must be >= 0, got {c!r}")
-            if not (_infinite or _fractional) and c != int(c):
+            if c > MAX_COUNT:
+                raise ValueError(f"Shoe count for {label} must be at most {MAX_COUNT}, got {_show(c)}")
+            if not real and c != int(c):
                 raise ValueError(f"Shoe count for {label} must be a whole number, got {c!r}")
-            clean.append(c if (_infinite or _fractional) else int(c))
+            clean.append(c if real else int(c))
         if sum(clean) <= 0:
-            raise ValueError("Shoe holds no cards")
+            raise ValueError("Shoe holds no cards: at least one count must be positive")
         self._counts = tuple(clean)
         self._infinite = _infinite
         self._fractional = _fractional
@@ -53,12 +88,11 @@ class Shoe:
 
     @classmethod
     def decks(cls, n) -> "Shoe":
-        """n standard 52-card decks; ``math.inf`` gives the infinite shoe."""
-        if n == math.inf:
+        """n standard 52-card decks (1..MAX_DECKS); ``math.inf`` gives the infinite shoe."""
+        if isinstance(n, numbers.Real) and not isinstance(n, bool) and n == math.inf:
             return cls.infinite()
-        if isinstance(n, bool) or not isinstance(n, numbers.Real) or n != int(n) or n < 1:
-            raise ValueError(f"decks must be a positive whole number or math.inf, got {n!r}")
-        return cls([c * int(n) for c in STANDARD_DECK])
+        n = _check_decks(n, "decks")
+        return cls([c * n for c in STANDARD_DECK])
 
     @classmethod
     def infinite(cls, proportions=STANDARD_DECK) -> "Shoe":
@@ -75,8 +109,11 @@ class Shoe:
         return self._counts
 
     def count(self, card) -> int:
-        (r,) = ranks(card, field="card")
-        return self._counts[r - 1]
+        """How many cards of one rank the shoe holds (the proportion, infinite)."""
+        got = ranks(card, field="card")
+        if len(got) != 1:
+            raise ValueError(f"card: give one card, got {card!r}")
+        return self._counts[got[0] - 1]
 
     def __len__(self) -> int:
         if self._infinite or self._fractional:
@@ -107,6 +144,9 @@ class Shoe:
             if k > have[r]:
                 raise ValueError(f"cannot remove {k} x {RANK_LABELS[r]}: the shoe holds {have[r]}")
             have[r] -= k
+        if sum(have) <= 0:
+            raise ValueError(f"cannot remove all {sum(counts_of(removed))} cards: a shoe must "
+                             "keep at least one card")
         return Shoe(have, _fractional=self._fractional)
 
     def add(self, *cards) -> "Shoe":
@@ -118,7 +158,7 @@ class Shoe:
         have = list(self._counts)
         for r, k in enumerate(counts_of(added)):
             have[r] += k
-        return Shoe(have)
+        return Shoe(have, _fractional=self._fractional)
 
     def kernel_weights(self) -> list[float]:
         """What the kernels take: counts, or probabilities for an infinite shoe."""

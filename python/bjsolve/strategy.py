@@ -7,6 +7,7 @@ engine and computes the round's exact EV with them.
 """
 from __future__ import annotations
 
+import inspect
 from dataclasses import dataclass
 
 from .hands import PAIR_CODES, compositions, hand_code, total_code, two_card_hands
@@ -77,6 +78,9 @@ class StrategyChart:
 
     def __init__(self, rows: dict, *, rules: Rules | None = None, split: str = "CDZ-",
                  exceptions=()):
+        if not isinstance(rows, dict) or not all(isinstance(c, dict) for c in rows.values()):
+            raise TypeError("chart rows must be a dict {row code: {column: chart code}}, got "
+                            f"{type(rows).__name__}")
         self.rows = {code: {str(c): v for c, v in cols.items()} for code, cols in rows.items()}
         for code, cols in self.rows.items():
             for col, c in cols.items():
@@ -215,7 +219,7 @@ def _exceptions(solution, chart, max_cards: int = 4):
 
 def _checked(strategy, cards, u, allowed, kind_name):
     action = strategy(cards, u, allowed)
-    if action not in allowed:
+    if not isinstance(action, str) or action not in allowed:
         cards_s = "".join(label(c) for c in cards)
         raise ValueError(f"strategy returned {action!r} for {cards_s} v {dealer_label(u)} "
                          f"({kind_name}); allowed: {', '.join(allowed)}")
@@ -227,7 +231,14 @@ def policy_engines(rules: Rules, shoe: Shoe, strategy) -> dict:
     from .solve import ACTION_CODE, POLICY_CLASS, make_engines
     if not callable(strategy):
         raise TypeError("strategy must be a StrategyChart or a callable "
-                        "f(cards, dealer, allowed) -> action")
+                        f"f(cards, dealer, allowed) -> action, got {type(strategy).__name__}")
+    try:
+        inspect.signature(strategy).bind(None, None, None)
+    except TypeError:
+        raise TypeError(f"strategy must accept three arguments (cards, dealer, allowed); "
+                        f"{strategy!r} has the signature {inspect.signature(strategy)}") from None
+    except ValueError:
+        pass  # no signature to inspect (some builtins): let the call decide
     engines = make_engines(rules, shoe, POLICY_CLASS)
     surrender = rules.surrender != "none"
     for u, engine in engines.items():

@@ -11,7 +11,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .deal import dealer_columns, dealer_key_weight, dealer_keys, dealer_label, player_hand_weights
+from .deal import (dealer_columns, dealer_key_weight, dealer_keys, dealer_label,
+                   player_hand_weights, round_may_run_out)
 from .dealer import dealer_probabilities
 from .hands import PAIR_CODES, hand_code, total_code
 from .ranks import label
@@ -53,7 +54,12 @@ class Table:
 
 
 def _notes(rules: Rules, shoe: Shoe, *extra) -> tuple:
-    return (f"rules: {rules.describe()}", f"shoe: {shoe!r}") + tuple(extra)
+    notes = (f"rules: {rules.describe()}", f"shoe: {shoe!r}")
+    if round_may_run_out(rules, shoe):
+        notes += ("warning: the shoe is so small that a round could run out of cards; values "
+                  "follow the degenerate convention (a dealer who must draw from an empty shoe "
+                  "busts) and describe no real game",)
+    return notes + tuple(extra)
 
 
 def _playable_columns(solution):
@@ -119,8 +125,10 @@ def ev_table(solution, action: str) -> Table:
                     acc[1] += wk * w
         for code, (num, den) in sums.items():
             values[rows.index(code), j] = num / den
-    notes = [f"EV per initial bet, {_measure(solution)}",
-             "hard/soft rows: probability-weighted mean over the two-card hands with that code"]
+    notes = [f"EV per initial bet, {_measure(solution)}"]
+    if action != "split":
+        notes.append("hard/soft rows: probability-weighted mean over the two-card hands with "
+                     "that code")
     if action in ("split", "optimal"):
         notes.append(f"split EVs: post-split strategy {solution.split}, resplits forced up to "
                      f"{rules.max_split_hands} hands")
@@ -179,6 +187,10 @@ def initial_table(solution) -> Table:
 
 def dealer_outcome_table(rules: Rules, shoe: Shoe | None = None, *,
                          given_no_blackjack: bool = False) -> Table:
+    if not isinstance(given_no_blackjack, bool):
+        raise TypeError(f"given_no_blackjack must be True or False, got {given_no_blackjack!r}")
+    if given_no_blackjack and rules.hole_card == "exposed":
+        raise ValueError("--given-no-blackjack: both dealer cards are known in the exposed game")
     source = shoe if shoe is not None else Shoe.decks(rules.decks)
     keys = dealer_keys(rules, source)
     columns = dealer_columns(keys)
@@ -194,8 +206,6 @@ def dealer_outcome_table(rules: Rules, shoe: Shoe | None = None, *,
             values[i] += w * np.array([d[o] for o in outcome_keys])
             total += w
         values[i] /= total
-    if given_no_blackjack and rules.hole_card == "exposed":
-        raise ValueError("--given-no-blackjack: both dealer cards are known in the exposed game")
     measure = ("given no dealer blackjack" if given_no_blackjack
                else "unconditioned (dealer naturals in 'blackjack')")
     what = ("only the upcard is removed from the shoe" if rules.hole_card != "exposed"
@@ -222,21 +232,25 @@ def advantage_table(solution) -> Table:
 
 
 def surrender_table(solution) -> Table:
+    """Surrender EV per row: -0.5 given no dealer blackjack after a peek, and the
+    unconditioned value (a dealer natural still takes the whole bet against A and T) where
+    there is no hole card; early surrender is -0.5 unconditioned."""
+    if solution.rules.surrender != "none":
+        table = ev_table(solution, "surrender")
+        table.notes = table.notes + (f"{solution.rules.surrender} surrender",)
+        return table
     cols = tuple(c for c, _ in _playable_columns(solution))
     values = np.full((len(EV_ROWS), len(cols)), np.nan)
-    if solution.rules.surrender == "none":
-        note = "surrender is not offered under these rules"
-    else:
-        values[:] = -0.5
-        note = (f"{solution.rules.surrender} surrender: -0.5 per initial bet"
-                + (" given no dealer blackjack" if solution.rules.surrender == "late"
-                   and solution.conditioned else ""))
     return Table("surrender", "surrender EV", EV_ROWS, cols, values,
-                 _notes(solution.rules, solution.shoe, note))
+                 _notes(solution.rules, solution.shoe,
+                        "surrender is not offered under these rules"))
 
 
 def insurance_table(solution) -> Table:
     """EV of an insurance bet (pays 2:1) against a dealer ace, with one more card known."""
+    if solution.rules.hole_card == "exposed":
+        raise ValueError("insurance: not offered in the exposed game (both dealer cards are "
+                         "known, so a natural is never in doubt)")
     rows = ("ace only",) + tuple(f"{label(r)} out" for r in range(1, 11))
     values = np.full((len(rows), 1), np.nan)
     values[0, 0] = solution.insurance_ev()
