@@ -14,6 +14,7 @@ import textwrap
 
 import pytest
 
+import bjsolve
 from bjsolve import Rules, Shoe, dealer_probabilities, solve
 from bjsolve.__main__ import main
 from bjsolve.deal import round_may_run_out
@@ -386,3 +387,43 @@ def test_cli_surrender_table_without_hole_card_is_unconditioned():
     assert row["9"] == pytest.approx(-0.5, abs=1e-15)
     assert row["T"] == pytest.approx(-0.5 - 0.5 / 13, abs=1e-15)
     assert row["A"] == pytest.approx(-0.5 - 0.5 * 4 / 13, abs=1e-15)
+
+
+# ---- solve(): returned EVs say what they mean; degenerate shoes are flagged -----------------
+
+def test_returned_evs_state_their_measure():
+    sol = bjsolve.solve(bjsolve.Rules(decks=float("inf")))
+    assert sol.expected_value.given_no_blackjack is False
+    assert sol.expected_value.split_strategy == "CDZ-"
+    assert "unconditioned" in repr(sol.expected_value)
+    assert all(v.given_no_blackjack is False for v in sol.ev_by_upcard.values())
+    assert "unconditioned" in repr(sol.insurance_ev())
+    # identity: the insurance bet pays 2:1 on a ten, 4/13 of an infinite shoe
+    assert sol.insurance_ev() == pytest.approx(3 * 4 / 13 - 1, abs=1e-15)
+
+
+def test_shoe_that_may_run_out_is_flagged():
+    with pytest.warns(RuntimeWarning, match="run out of cards"):
+        sol = bjsolve.solve(bjsolve.Rules(decks=1), bjsolve.Shoe([0, 20] + [0] * 8))
+    assert sol.may_run_out and "may run out" in repr(sol)
+    assert not bjsolve.solve(bjsolve.Rules(decks=1)).may_run_out
+
+
+@pytest.mark.parametrize("value", ["x", 1, "yes"])
+def test_hand_ev_given_no_blackjack_must_be_bool(value):
+    sol = bjsolve.solve(bjsolve.Rules(decks=float("inf")))
+    with pytest.raises(TypeError, match="given_no_blackjack"):
+        sol.hand_ev((10, 6), 10, given_no_blackjack=value)
+
+
+def test_split_class_must_be_a_name():
+    with pytest.raises(ValueError, match="CDZ-, CDP1, CDP"):
+        bjsolve.solve(bjsolve.Rules(decks=1), split=["CDP"])
+
+
+def test_insurance_refused_in_exposed_game_and_checks_cards():
+    with pytest.raises(ValueError, match="insurance"):
+        bjsolve.solve(bjsolve.Rules.preset("easy")).insurance_ev()
+    one_deck = bjsolve.solve(bjsolve.Rules(decks=1))
+    with pytest.raises(ValueError, match="cards"):
+        one_deck.insurance_ev(("A", "A", "A", "A"))   # with the dealer's ace: five aces

@@ -8,13 +8,14 @@ conditioned on no dealer blackjack when the dealer peeks (and say so).
 from __future__ import annotations
 
 import os
+import warnings
 from collections.abc import Mapping
 from concurrent.futures import ThreadPoolExecutor
 
 from bjcore import UpcardEngine, dealer_trie
 
 from .deal import (dealer_columns, dealer_key_weight, dealer_keys, dealer_label, exposed,
-                   is_natural, player_hand_weights)
+                   is_natural, player_hand_weights, round_may_run_out)
 from .dealer import resolve_shoe
 from .ranks import counts_of, hand_total, label, ranks
 from .rules import Rules
@@ -29,7 +30,7 @@ _WORK_ORDER = (2, 3, 1, 4, 5, 6, 7, 8, 9, 10)
 
 
 def check_split_class(split) -> str:
-    if split not in SPLIT_CLASSES:
+    if not isinstance(split, str) or split not in SPLIT_CLASSES:
         raise ValueError(f"split must be one of {', '.join(SPLIT_CLASSES)} "
                          f"(post-split strategy class), got {split!r}")
     return split
@@ -63,6 +64,26 @@ def run_engines(engines: dict) -> dict:
     with ThreadPoolExecutor(max_workers=workers) as pool:
         values = list(pool.map(lambda u: engines[u].round_ev(), order))
     return dict(zip(order, values))
+
+
+class EV(float):
+    """A float that says what it means: ``given_no_blackjack`` tells whether it is
+    conditioned on the dealer not holding a natural (False: unconditioned, dealer
+    naturals included); ``split_strategy`` names the post-split class behind it."""
+
+    def __new__(cls, value, given_no_blackjack: bool = False, split_strategy: str | None = None):
+        self = super().__new__(cls, value)
+        self.given_no_blackjack = bool(given_no_blackjack)
+        self.split_strategy = split_strategy
+        return self
+
+    def __reduce__(self):
+        return (EV, (float(self), self.given_no_blackjack, self.split_strategy))
+
+    def __repr__(self):
+        measure = "given no dealer blackjack" if self.given_no_blackjack else "unconditioned"
+        split = f", split {self.split_strategy}" if self.split_strategy else ""
+        return f"{float(self)!r} ({measure}{split})"
 
 
 class ActionValues(Mapping):
@@ -122,9 +143,10 @@ class Solution:
         self.split = split
         self._engines = engines
         keys = dealer_keys(rules, shoe)
-        self.ev_by_dealer = {k: ev_by_dealer[k] for k in keys}
-        self.expected_value = sum(dealer_key_weight(shoe, k) * v
-                                  for k, v in self.ev_by_dealer.items())
+        self.may_run_out = round_may_run_out(rules, shoe)
+        self.ev_by_dealer = {k: self._ev(ev_by_dealer[k]) for k in keys}
+        self.expected_value = self._ev(sum(dealer_key_weight(shoe, k) * v
+                                           for k, v in self.ev_by_dealer.items()))
         if exposed(rules):
             by_up: dict = {}
             for k, v in self.ev_by_dealer.items():
@@ -134,14 +156,18 @@ class Solution:
                     tot = by_up.setdefault(up, [0.0, 0.0])
                     tot[0] += share * v
                     tot[1] += share
-            self.ev_by_upcard = {u: t[0] / t[1] for u, t in sorted(by_up.items())}
+            self.ev_by_upcard = {u: self._ev(t[0] / t[1]) for u, t in sorted(by_up.items())}
         else:
             self.ev_by_upcard = dict(sorted(self.ev_by_dealer.items()))
         self._strategy = None
 
+    def _ev(self, value) -> EV:
+        return EV(value, False, self.split)
+
     def __repr__(self):
+        caveat = ", shoe may run out (degenerate values)" if self.may_run_out else ""
         return (f"Solution({self.rules.describe()}, shoe={self.shoe!r}, split={self.split}, "
-                f"expected_value={self.expected_value:+.10f} unconditioned)")
+                f"expected_value={self.expected_value:+.10f} unconditioned{caveat})")
 
     @property
     def dealer_keys(self) -> list:
@@ -228,6 +254,9 @@ class Solution:
         Split values use this solve's post-split class (``self.split``).
         """
         cards, key = self._hand(cards, dealer)
+        if given_no_blackjack is not None and not isinstance(given_no_blackjack, bool):
+            raise TypeError(f"given_no_blackjack must be True, False or None (the game's "
+                            f"default), got {given_no_blackjack!r}")
         if given_no_blackjack is None:
             given_no_blackjack = self.conditioned_for(cards)
         elif given_no_blackjack and self.rules.hole_card != "peek":
@@ -259,13 +288,25 @@ class Solution:
         """The composition-dependent optimal action for this hand against the dealer."""
         return self.hand_ev(cards, dealer, given_no_blackjack=False).best
 
-    def insurance_ev(self, cards=()) -> float:
+    def insurance_ev(self, cards=()) -> EV:
         """EV per unit of an insurance bet (pays 2:1) against a dealer ace, with the given
-        cards (e.g. the player's hand) and the ace removed from the shoe."""
-        removed = ranks(cards, field="cards") if cards != () else ()
+        cards (e.g. the player's hand) and the ace removed from the shoe: unconditioned
+        (the bet is settled on the hole card, so it cannot be given no blackjack)."""
+        if exposed(self.rules):
+            raise ValueError("insurance: both dealer cards are face up in this game, so no "
+                             "insurance is offered")
+        removed = ranks(cards, field="cards") if len(cards) else ()
+        if not self.shoe.is_infinite:
+            need = counts_of(removed + (1,))
+            for r, k in enumerate(need):
+                if k > self.shoe.counts[r]:
+                    raise ValueError(f"cards: the shoe holds {self.shoe.counts[r]} x "
+                                     f"{label(r + 1)}, the cards and the dealer's ace need {k}")
         left = self.shoe.remove(*(removed + (1,))) if not self.shoe.is_infinite else self.shoe
+        if left.size <= 0:
+            raise ValueError("cards: no card would be left for the dealer's hole card")
         p_ten = left.probabilities()[9]
-        return 3.0 * p_ten - 1.0
+        return EV(3.0 * p_ten - 1.0, False)
 
     # ---- strategies --------------------------------------------------------------
 
@@ -287,7 +328,7 @@ class Solution:
         cards, a later decision, a split hand).  Resplits stay forced.
         """
         from .strategy import evaluate_policy
-        return evaluate_policy(self.rules, self.shoe, strategy)
+        return EV(evaluate_policy(self.rules, self.shoe, strategy), False)
 
 
 def natural_dealer_value(rules: Rules, shoe: Shoe, key) -> float:
@@ -331,5 +372,10 @@ def solve(rules: Rules | None = None, shoe: Shoe | None = None, *, split: str = 
     shoe = resolve_shoe(rules, shoe)
     if shoe.size < 10:
         raise ValueError(f"shoe too small for a round: {shoe.size} cards (at least 10 needed)")
+    if round_may_run_out(rules, shoe):
+        warnings.warn(f"a round could run out of cards in this {shoe.size}-card shoe: the values "
+                      f"follow the analyzers' degenerate conventions (a dealer who must draw "
+                      f"from an empty shoe busts) and describe no real game",
+                      RuntimeWarning, stacklevel=2)
     engines = make_engines(rules, shoe, SPLIT_CLASSES[split])
     return Solution(rules, shoe, split, engines, round_values(rules, shoe, engines))
