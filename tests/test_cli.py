@@ -104,3 +104,16 @@ def test_indices_index_format_and_quiet_progress():
     assert p.returncode == 0 and p.stderr == ""   # no progress bar when not a terminal
     lines = [l for l in p.stdout.splitlines() if not l.startswith("#")]
     assert lines and all(l.endswith("+1000") for l in lines)
+
+
+def test_exposed_dealer_table_uses_the_seed_scores(capsys):
+    """Seed 004: the dealer table keys outcomes by score, 0 for a bust; a dealer hard 16
+    ends bust 8/13 and on each of 17..21 with 1/13 (infinite shoe)."""
+    assert main(["--preset", "easy", "dealer", "--format", "csv"]) == 0
+    rows = list(csv.reader(io.StringIO(capsys.readouterr().out)))
+    header = next(r for r in rows if r and r[0] == "dealer")
+    assert header[1:] == ["0", "17", "18", "19", "20", "21", "BJ"]
+    sixteen = dict(zip(header, next(r for r in rows if r and r[0] == "16")))
+    assert float(sixteen["0"]) == pytest.approx(8 / 13, abs=1e-15)
+    for score in ("17", "18", "19", "20", "21"):
+        assert float(sixteen[score]) == pytest.approx(1 / 13, abs=1e-15)

@@ -195,6 +195,11 @@ def dealer_outcome_table(rules: Rules, shoe: Shoe | None = None, *,
     keys = dealer_keys(rules, source)
     columns = dealer_columns(keys)
     outcome_keys = (17, 18, 19, 20, 21, "bust", "blackjack")
+    outcome_labels = tuple(str(o) for o in outcome_keys)
+    if rules.hole_card == "exposed":
+        # the assignment seed's dealer table: outcomes as scores, a bust scoring 0
+        outcome_keys = ("bust", 17, 18, 19, 20, 21, "blackjack")
+        outcome_labels = ("0", "17", "18", "19", "20", "21", "BJ")
     values = np.zeros((len(columns), len(outcome_keys)))
     for i, (_, ks) in enumerate(columns):
         total = 0.0
@@ -207,11 +212,12 @@ def dealer_outcome_table(rules: Rules, shoe: Shoe | None = None, *,
             total += w
         values[i] /= total
     measure = ("given no dealer blackjack" if given_no_blackjack
-               else "unconditioned (dealer naturals in 'blackjack')")
+               else f"unconditioned (dealer naturals in '{outcome_labels[-1]}')")
     what = ("only the upcard is removed from the shoe" if rules.hole_card != "exposed"
-            else "rows: the dealer's two exposed cards (soft 18+ shown as hard totals)")
+            else "rows: the dealer's two exposed cards (soft 18+ shown as hard totals); "
+                 "columns: final score, 0 = bust, BJ = the dealer's natural")
     return Table("dealer", "dealer final outcome", tuple(c for c, _ in columns),
-                 tuple(str(o) for o in outcome_keys), values,
+                 outcome_labels, values,
                  _notes(rules, source, f"probabilities, {measure}; 21 excludes the natural",
                         what), style="percent")
 
