@@ -368,3 +368,26 @@ def test_strategy_with_illegal_action(solved, action):
 
 def test_package_exports():
     assert bjsolve.solve is solve and bjsolve.Rules is Rules
+
+
+# ---- several rule sets solved from several Python threads --------------------------------
+
+def test_concurrent_solves_match_sequential_solves():
+    """The kernels release the GIL and keep their memo tables per engine: solving several
+    rule sets at once from Python threads must give bit-identical results."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    cases = [(Rules(decks=1), "CDZ-"), (Rules(decks=2, hit_soft_17=True), "CDP1"),
+             (Rules(decks=1, surrender="late", double="10-11"), "CDP"),
+             (Rules(decks=4, hole_card="enhc"), "CDZ-"),
+             (Rules(decks=math.inf), "CDZ-"), (Rules.preset("easy"), "CDZ-")]
+
+    def run(case):
+        sol = solve(case[0], split=case[1])
+        return (float(sol.expected_value), dict(sol.ev_by_upcard),
+                dict(sol.hand_ev((8, 8), 10)) if not case[0].hole_card == "exposed" else None)
+
+    sequential = [run(c) for c in cases]
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        concurrent = list(pool.map(run, cases * 2))
+    assert concurrent == sequential * 2
