@@ -130,11 +130,15 @@ def test_split_2_2_v6_d9_das(solved, split, expected):
     assert value <= D9_BOUND
 
 
+# REFERENCE.md's 9-9 v7/v8 lie 1.8e-6 and 5.1e-5 ABOVE the engine, while v5/v6 agree to
+# 1e-15.  Under these rules CDZ-, CDP1 and CDP give the same value for every doubling rule,
+# and the reference solver's card-by-card brute force of the real round confirms it, so no
+# post-split strategy that sees only the split hand's own cards reaches the published
+# figures: they most likely come from play that also knows the other hand's cards.
+# Strict: if the engine ever starts matching them, this must be looked at again.
 _NINES_XFAIL = pytest.mark.xfail(
-    strict=False,
-    reason="REFERENCE.md 9-9 v7/v8 disagree with the engine (v7 by ~1.8e-6, v8 by ~5e-5) "
-           "while v5/v6 agree to 1e-15; unresolved whether the reference figure or the "
-           "engine is wrong")
+    strict=True,
+    reason="published 9-9 v7/v8 exceed every zero-memory post-split strategy")
 
 
 @pytest.mark.parametrize("upcard,expected", [
