@@ -327,3 +327,29 @@ def test_progress_bar_only_on_a_terminal():
             bar(i, 3)
     assert piped.getvalue() == ""
     assert "indices [" in tty.getvalue() and "3/3" in tty.getvalue()
+
+
+# REFERENCE.md section 3: published playing efficiencies (Griffin's method).
+PUBLISHED_PE = {"hilo": .51, "ko": .55, "hiopt1": .61, "hiopt2": .67, "omega2": .67,
+                "zen": .63, "halves": .57, "uston-apc": .69}
+
+
+def test_playing_efficiency_reproduces_griffins_published_values():
+    """Our single-deck per-decision EORs in Griffin's gain ratio give the published PE of
+    every system to within 0.035, and keep their order where the published ones differ
+    by more than that."""
+    from bjsolve.counting import decision_effects, playing_efficiency
+    shoe = Shoe.decks(1)
+    decisions = decision_effects(Rules(decks=1), shoe)
+    ours = {name: playing_efficiency(name, decisions, shoe) for name in PUBLISHED_PE}
+    for name, published in PUBLISHED_PE.items():
+        assert abs(ours[name] - published) < 0.035, (name, ours[name], published)
+    assert ours["hilo"] < ours["halves"] < ours["zen"] < ours["hiopt2"]
+
+
+def test_playing_efficiency_bad_input():
+    from bjsolve.counting import playing_efficiency
+    with pytest.raises(ValueError, match="dealt_fraction"):
+        playing_efficiency("hilo", [], Shoe.decks(1), dealt_fraction=1.0)
+    with pytest.raises(ValueError, match="all equal"):
+        playing_efficiency([1] * 10, [], Shoe.decks(1))
