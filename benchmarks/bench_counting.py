@@ -14,25 +14,14 @@ from __future__ import annotations
 import argparse
 import os
 import platform
-import statistics
-import time
 
+from _timing import median_time
 from bjsolve import Rules
 from bjsolve.counting import _removal_effects
 from bjsolve.indices import generate_indices
 
 TARGET_EOR_S = 1.5
 TARGET_INDICES_S = 60.0
-
-
-def median_time(fn, repeat):
-    fn()  # warm-up
-    times = []
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t0)
-    return statistics.median(times), min(times)
 
 
 def main():

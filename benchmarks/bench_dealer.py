@@ -19,11 +19,11 @@ import argparse
 import math
 import os
 import platform
-import statistics
 import time
 
 import bjcore
 import bjsolve
+from _timing import median_time
 from bjsolve import Rules, Shoe
 
 DECKS = (1, 2, 6, 8, math.inf)
@@ -49,16 +49,6 @@ def python_table(rules):
     return bjsolve.dealer_table(rules)
 
 
-def median_seconds(fn, repeat):
-    fn()  # warm-up
-    times = []
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t0)
-    return statistics.median(times), min(times)
-
-
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--repeat", type=int, default=51, help="timed runs per figure (default 51)")
@@ -81,8 +71,8 @@ def main(argv=None):
     for decks in DECKS:
         inputs = kernel_inputs(decks)
         rules = Rules(decks=decks, hit_soft_17=args.h17)
-        k_med, k_min = median_seconds(lambda: kernel_table(inputs, args.h17), args.repeat)
-        p_med, p_min = median_seconds(lambda: python_table(rules), args.repeat)
+        k_med, k_min = median_time(lambda: kernel_table(inputs, args.h17), args.repeat)
+        p_med, p_min = median_time(lambda: python_table(rules), args.repeat)
         name = "inf" if decks == math.inf else f"{decks}D"
         target = ""
         if decks == 6:

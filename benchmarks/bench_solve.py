@@ -15,11 +15,10 @@ import math
 import os
 import platform
 import resource
-import statistics
 import sys
-import time
 
 import bjsolve
+from _timing import median_time
 from bjsolve import Rules
 
 # (label, decks, split class, target seconds or None)
@@ -36,13 +35,7 @@ TARGET_MEMORY_MB = 300.0
 
 def time_solve(decks, split, repeat):
     rules = Rules(decks=decks)
-    bjsolve.solve(rules, split=split)  # warm-up
-    times = []
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        bjsolve.solve(rules, split=split)
-        times.append(time.perf_counter() - t0)
-    return statistics.median(times), min(times)
+    return median_time(lambda: bjsolve.solve(rules, split=split), repeat)
 
 
 def peak_memory_mb():
