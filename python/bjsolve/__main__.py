@@ -14,6 +14,7 @@ import json
 import math
 import os
 import sys
+import warnings
 
 from .deal import dealer_label, round_may_run_out
 from .ranks import label, ranks
@@ -254,6 +255,13 @@ def count_report(args, rules, shoe, out) -> None:
 
 def main(argv=None, out=None) -> int:
     out = sys.stdout if out is None else out
+    with warnings.catch_warnings():
+        # a shoe too small for a round is flagged in every table's notes instead
+        warnings.simplefilter("ignore", RuntimeWarning)
+        return _main(argv, out)
+
+
+def _main(argv, out) -> int:
     try:
         args = build_parser().parse_args(argv)
         rules = rules_from(args)
