@@ -20,6 +20,7 @@ from .counting import count_tags, shoe_at_true_count
 from .hands import PAIR_CODES, total_code
 from .ranks import UPCARD_ORDER, counts_of, label
 from .rules import Rules
+from .solve import first_best
 
 ACTION_NUMBER = {"stand": 1, "hit": 2, "double": 3, "split": 4, "surrender": 5}
 ROW_ORDER = ([str(t) for t in range(4, 21)] + [f"A{k}" for k in range(2, 10)] + list(PAIR_CODES))
@@ -72,14 +73,6 @@ def _two_card_weights(counts, upcard) -> dict:
             if w > 0:
                 out[(a, b)] = w if a == b else 2 * w
     return out
-
-
-def _best(values: dict) -> str:
-    best = None
-    for a in ("stand", "hit", "double", "split", "surrender"):
-        if a in values and (best is None or values[a] > values[best]):
-            best = a
-    return best
 
 
 @dataclass
@@ -243,7 +236,7 @@ def generate_indices(rules: Rules, system="hilo", *, grid=range(-10, 16),
 
 def _index_line(row, u, pts, rounding) -> IndexLine:
     """The line of one row from its values on the grid [(tc, {action: value})]."""
-    plays = [_best(v) for _, v in pts]
+    plays = [first_best(v) for _, v in pts]
     seq, crossings = [plays[0]], []
     for i in range(1, len(pts)):
         if plays[i] != seq[-1]:

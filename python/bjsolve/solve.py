@@ -12,7 +12,7 @@ import warnings
 from collections.abc import Mapping
 from concurrent.futures import ThreadPoolExecutor
 
-from bjcore import UpcardEngine, dealer_trie
+from bjcore import TIE_TOLERANCE, UpcardEngine, dealer_trie
 
 from .deal import (dealer_columns, dealer_key_weight, dealer_keys, dealer_label, exposed,
                    is_natural, player_hand_weights, round_may_run_out)
@@ -27,6 +27,23 @@ ACTIONS = ("stand", "hit", "double", "split", "surrender")
 ACTION_CODE = {a: i for i, a in enumerate(ACTIONS)}
 # heavier upcards first so two threads finish together
 _WORK_ORDER = (2, 3, 1, 4, 5, 6, 7, 8, 9, 10)
+
+
+def improves(challenger: float, incumbent: float) -> bool:
+    """Whether a later option beats the current choice (section 4 of DESIGN-exact: only if
+    strictly better; values within a relative TIE_TOLERANCE are an exact tie rounded
+    differently, and the earlier option keeps it).  The kernels use the same rule."""
+    return challenger - incumbent > TIE_TOLERANCE * max(1.0, abs(incumbent))
+
+
+def first_best(values) -> str | None:
+    """The chosen action among ``values`` (action -> EV): the first strictly best in the
+    order stand, hit, double, split, surrender."""
+    best = None
+    for a in ACTIONS:
+        if a in values and (best is None or improves(values[a], values[best])):
+            best = a
+    return best
 
 
 def check_split_class(split) -> str:
@@ -112,11 +129,7 @@ class ActionValues(Mapping):
     @property
     def best(self) -> str:
         """The best action (ties go to the earlier of stand, hit, double, split, surrender)."""
-        best = None
-        for a in ACTIONS:
-            if a in self._values and (best is None or self._values[a] > self._values[best]):
-                best = a
-        return best
+        return first_best(self._values)
 
     def __repr__(self):
         body = ", ".join(f"{k}: {v:+.6f}" for k, v in self._values.items())

@@ -15,6 +15,7 @@ from .deal import dealer_key_weight, dealer_label, player_hand_weights, remainin
 from .ranks import counts_of, label
 from .rules import Rules
 from .shoe import Shoe
+from .solve import first_best, improves
 
 # chart codes -> (preferred action, fallback when it is not allowed)
 CODE_ACTIONS = {
@@ -34,11 +35,8 @@ def _code_for(values: dict, split_fallback: bool = True) -> str:
 
     ``split_fallback=False`` gives surrender a hit/stand fallback even where splitting is
     second best (the assignment seed's codes)."""
-    best = None
-    for a in ("stand", "hit", "double", "split", "surrender"):
-        if a in values and (best is None or values[a] > values[best]):
-            best = a
-    hit_or_stand = "h" if values["hit"] > values["stand"] else "s"
+    best = first_best(values)
+    hit_or_stand = "h" if improves(values["hit"], values["stand"]) else "s"
     if best == "double":
         return "D" + hit_or_stand
     if best == "surrender":
@@ -208,7 +206,7 @@ def _exceptions(solution, chart, max_cards: int = 4):
             except ValueError:
                 continue
             best = ev.best
-            if best != planned and ev[best] > ev[planned]:
+            if best != planned and improves(ev[best], ev[planned]):
                 found.append(Exception_(cards, key, planned, best, ev[best] - ev[planned]))
     order = {k: i for i, k in enumerate(solution.dealer_keys)}
     found.sort(key=lambda e: (len(e.cards), order[e.upcard], e.cards))

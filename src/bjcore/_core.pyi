@@ -18,6 +18,9 @@ class DealerTrie:
         self, weights: _Weights, infinite: bool = ...
     ) -> npt.NDArray[np.float64]: ...
 
+TIE_TOLERANCE: float
+MAX_COUNT: float
+
 def dealer_trie(start: Sequence[_Card], hit_soft_17: bool) -> DealerTrie: ...
 
 class HashIndex:

@@ -16,7 +16,7 @@ The maths follows ../shared/DESIGN-exact.md (section numbers below refer to it):
 Everything inside the recursions is ``noexcept nogil``; Python objects appear only at the
 ``def`` edge, where arguments are checked once.
 """
-from libc.math cimport NAN, isnan
+from libc.math cimport NAN, fabs, fmax, isnan
 from libc.stdint cimport uint64_t, int8_t, int32_t
 from libcpp.unordered_map cimport unordered_map
 from libcpp.vector cimport vector
@@ -30,6 +30,20 @@ from ._trie import build_dealer_nodes
 
 cdef inline uint64_t rank_unit(int r) noexcept nogil:
     return (<uint64_t>1) << (COUNT_BITS * r)
+
+
+# Two option values closer than this (relative) are a tie, which the earlier option wins;
+# the Python layer reads it from here (bjcore.TIE_TOLERANCE).
+cdef double _TIE_TOLERANCE = 1e-12
+TIE_TOLERANCE = _TIE_TOLERANCE
+
+
+cdef inline bint improves(double challenger, double incumbent) noexcept nogil:
+    """Section 4: a later option replaces the current choice only if strictly better.
+    Values equal in exact arithmetic can differ by rounding (~1e-16) in binary64, so
+    "better" means by more than a relative TIE_TOLERANCE: exact ties then go to the
+    earlier option as the rules say, and no real difference comes near that size."""
+    return challenger - incumbent > _TIE_TOLERANCE * fmax(1.0, fabs(incumbent))
 
 
 cdef inline int soft_total(int hard, int aces) noexcept nogil:
@@ -715,10 +729,10 @@ cdef class UpcardEngine:
         cdef int best = ACT_STAND
         cdef double v = self.value_at(row, ACT_STAND), w
         w = self.value_at(row, ACT_HIT)
-        if w > v:
+        if improves(w, v):
             best = ACT_HIT
             v = w
-        if double_ok and self.value_at(row, ACT_DOUBLE) > v:
+        if double_ok and improves(self.value_at(row, ACT_DOUBLE), v):
             best = ACT_DOUBLE
         return best
 
@@ -941,44 +955,30 @@ cdef class UpcardEngine:
     # ---- the round ----------------------------------------------------------------
 
     cdef double start_choice_value(self, int c1, int c2) noexcept nogil:
-        """W of section 7 for the original two cards c1, c2 (rank indices)."""
-        cdef double pi[N_RANKS]
-        cdef double best, v
-        cdef int a, double_ok, split_ok
-        cdef double split_ev = NAN
-        split_ok = c1 == c2 and self.hands_limit(c1 + 1) >= 2
-        if split_ok:
-            split_ev = self.split_value(c1 + 1)
+        """W of section 7 for the original two cards c1, c2 (rank indices): the value of
+        the option chosen (optimal, or the frozen policy's)."""
+        cdef int a
+        cdef bint split_ok = c1 == c2 and self.hands_limit(c1 + 1) >= 2
+        cdef double v
+        if split_ok and self.rules.split_class != SPLIT_POLICY:
+            self.split_value(c1 + 1)   # start_choice compares it
         self.clear_hand()
         self.add(c1)
         self.add(c2)
-        double_ok = self.may_double()
         if self.rules.split_class == SPLIT_POLICY:
             a = self.policy_action(KIND_START)
-            if a == ACT_SPLIT:
-                best = split_ev if split_ok else self.get(ACT_STAND)
-            elif a == ACT_SURRENDER:
-                best = self.surrender_value()
-            else:
-                best = self.get(a)
-            self.clear_hand()
-            return best
-        best = self.get(ACT_STAND)
-        v = self.get(ACT_HIT)
-        if v > best:
-            best = v
-        if double_ok:
-            v = self.get(ACT_DOUBLE)
-            if v > best:
-                best = v
-        if split_ok and split_ev > best:
-            best = split_ev
-        if self.rules.surrender:
+            if a == ACT_SPLIT and not split_ok:
+                a = ACT_STAND
+        else:
+            a = self.start_choice()
+        if a == ACT_SPLIT:
+            v = self.split_value(c1 + 1)
+        elif a == ACT_SURRENDER:
             v = self.surrender_value()
-            if v > best:
-                best = v
+        else:
+            v = self.get(a)
         self.clear_hand()
-        return best
+        return v
 
     cdef double surrender_value(self) noexcept nogil:
         """Unconditioned: early surrender keeps half the bet even against a natural;
@@ -995,20 +995,20 @@ cdef class UpcardEngine:
         cdef int a = ACT_STAND, p
         cdef double best = self.get(ACT_STAND), v
         v = self.get(ACT_HIT)
-        if v > best:
+        if improves(v, best):
             a, best = ACT_HIT, v
         if self.may_double():
             v = self.get(ACT_DOUBLE)
-            if v > best:
+            if improves(v, best):
                 a, best = ACT_DOUBLE, v
         for p in range(N_RANKS):
             if self.cnt[p] == 2 and self.hands_limit(p + 1) >= 2:
                 v = self.split_cache[p]
-                if v > best:
+                if improves(v, best):
                     a, best = ACT_SPLIT, v
         if self.rules.surrender:
             v = self.surrender_value()
-            if v > best:
+            if improves(v, best):
                 a, best = ACT_SURRENDER, v
         return a
 
