@@ -18,11 +18,70 @@ Conventions
 Public API
 ----------
 ``dealer_probabilities(counts, dealer_cards, hit_soft_17=False) -> dict``   (section 2)
-``class ReferenceSolver`` (sections 3-7; ``fixed_strategy`` is section 8; see its docstring)
+``class ReferenceSolver`` (sections 3-7; ``fixed_strategy`` is section 8; see its docstring;
+    the rule variants below are keyword arguments; ``ev_by_dealer()``/``ev_given_dealer(key)``
+    give the round EV by dealer key, two-card keys in the exposed game)
 ``brute_force_round_ev(counts, upcard, player_cards, policy, ...) -> Fraction``: an independent
-    card-by-card enumeration of one real round (used to check the split construction).
+    card-by-card enumeration of one real round (used to check the split construction and the
+    variants: ``game=``, ``surrender=``, ``dealer_wins_ties=``, ``hit_split_aces=``).
 ``ShoeExhausted``: raised by the brute force when a path would need a card from an empty shoe.
 ``clear_caches()``: drop the module-level dealer memo.
+
+Rule variants (issue 4)
+-----------------------
+Keyword arguments of ``ReferenceSolver`` (and of ``brute_force_round_ev``); the defaults are the
+classic peek game of DESIGN and reproduce its values exactly.  Below, beta is the chance that
+the dealer's unseen card completes a natural (DESIGN section 3), b the blackjack payout, D the
+dealer key (the upcard, or the exposed game's two dealer cards).  Everything else (the hand
+model, the contexts, section 4's options and ties, the split construction of section 6 and the
+round assembly of section 7) is unchanged unless stated.
+
+* ``hole_card="peek"`` (default): DESIGN as written.  Per-hand values are reported conditioned
+  on no dealer natural (``hand_values``); the unconditioned ones are always available.
+* ``hole_card="enhc"`` (no hole card; the dealer's second card is drawn after the player has
+  finished, which is exactly DESIGN's "hole card last" model, now describing the real deal).
+  A dealer natural takes every bet still at stake: a standing hand loses its unit, a doubled
+  hand two, each split hand its own bet.  So
+  ST is unchanged (it already charges -d_BJ); DD = sum_r pi_r {2 ST(h + r) or -2} without the
+  +beta refund; HT unchanged (through its leaves); E_split = the section 6.6 sum without kappa
+  (the per-hand values already charge each split hand separately, which is now the game); late
+  surrender = -1/2 - beta/2 (a dealer natural voids it), early = -1/2.  A player natural
+  against a dealer natural pushes.  All per-hand values are reported unconditioned.
+* ``hole_card="enhc-obo"``: no hole card, but a dealer natural takes only the original bet
+  (one unit in total): numerically the peek game (DD keeps +beta, E_split keeps kappa), with
+  per-hand values reported unconditioned.
+* ``hole_card="exposed"``: both dealer cards are dealt face up.  The dealer key is the sorted
+  pair D = (d1, d2).  If D is a natural the round ends with no decision: a player natural
+  pushes (0), every other hand loses 1.  Otherwise beta = 0 (nothing is hidden), the dealer
+  distribution is section 2 started from the two cards D (no natural possible) on the shoe
+  S - R_c(h) - D, and ST, HT, DD, the split construction (with m = S_P - 2 - #P in D and
+  n = |S| - 4 in 6.5/6.6, the building blocks on S - (a + 2)[P] - D) and the options are those
+  of DESIGN with beta = 0 (no +beta, kappa = 0, late surrender = early surrender = -1/2,
+  natural = b).  M(P) = min(L(P), S_P) as in 6.1.  E(D) = sum over the player's ordered two
+  cards from S - D of weight * W (section 7), and the round EV is
+  E = sum_D P(D) E(D), with P(D) = n_a (n_b - [a = b]) / (|S| (|S| - 1)), doubled when a != b
+  (infinite shoe: p_a p_b, doubled when a != b), naturals included.
+* ``surrender="late"`` (``late_surrender=True`` is an alias): offered on the original two
+  cards (section 4) after the check for a natural: unconditioned -1/2 - beta/2, conditioned
+  -1/2.  ``surrender="early"``: offered on the original two cards against every upcard before
+  the check: -1/2 unconditioned (the half bet is kept even against a dealer natural); the
+  round-start choice compares it with the other unconditioned values; ``hand_values`` of the
+  peek game still reports -1/2 for it (given no natural it also costs exactly 1/2).
+* ``dealer_wins_ties=True``: every push loses what is at stake.  ST = d_bust - d_BJ +
+  sum_{k=17..21} (+1 if t(h) > k else -1) d_k (a doubled hand: twice that, through DD's leaves);
+  natural override: b (1 - beta) - beta (natural against natural loses); in the exposed game a
+  dealer natural beats a player natural too (-1).  In the peek game the conditioned natural
+  is then (v + 1 - p)/p like every other option (= b).  Nothing else changes (a dealer natural
+  still costs one unit in peek/enhc-obo: DD keeps +beta, E_split keeps kappa).
+* ``hit_split_aces=True``: split aces are split hands like any other pair P != A: V_e(h, u) =
+  B_(A,e)(h, u) (section 6.3's strategy sigma, hit, and double under DAS and Dbl(h)), in every
+  context (A, e) and for every composition holding an ace; resplitting aces stays governed by
+  L(A) (RSA) and is forced (6.2).  An ace-ten after a split is an ordinary 21.
+* ``blackjack_payout``: any positive number b (exact Fractions are used as given).
+
+Decisions always compare unconditioned values (section 4).  The frozen strategies of
+section 8 use the conditioned values in the classic peek game (late or no surrender), the
+unconditioned ones otherwise.
 
 Degenerate tiny-shoe conventions (not specified by DESIGN section 3): when the shoe left after a
 hand and the upcard is empty, the next-card distribution is empty (every sum over it is 0) and
@@ -368,22 +427,45 @@ def dealer_probabilities(counts, dealer_cards, hit_soft_17=False):
 
 U = "U"  # the context of an unsplit hand; a split hand's context is the pair (P, e)
 
+HOLE_CARDS = ("peek", "enhc", "enhc-obo", "exposed")
+SURRENDERS = ("none", "late", "early")
+
+
+def _is_natural_cards(cards):
+    return len(cards) == 2 and sorted(cards) == [ACE, TEN]
+
+
+def _remove_cards(shoe, cards):
+    """Shoe minus each rank of the tuple ``cards`` (an infinite shoe is unchanged)."""
+    for r in cards:
+        shoe = _remove(shoe, r)
+    return shoe
+
 
 class ReferenceSolver:
-    """Exact solver following DESIGN-exact.md sections 3-8 literally.
+    """Exact solver following DESIGN-exact.md sections 3-8 literally (plus the rule variants
+    of the module docstring).
 
     ``ReferenceSolver(counts, *, hit_soft_17=False, double="any", double_soft=True,
     double_any_cards=False, double_after_split=True, max_split_hands=4, resplit_aces=False,
-    late_surrender=False, blackjack_payout=Fraction(3, 2), split="CDZ-")``
+    late_surrender=False, blackjack_payout=Fraction(3, 2), split="CDZ-", hole_card="peek",
+    surrender=None, dealer_wins_ties=False, hit_split_aces=False)``
 
     ``counts`` is the analysis shoe S (nothing removed) or None (infinite shoe).
     ``double``: "any" (DOA), "9-11" (D9) or "10-11" (D10).  ``split``: "CDZ-", "CDP1" or "CDP"
     (the post-split strategy class, section 6.3).  All values are exact Fractions.
+    ``hole_card``: "peek" | "enhc" | "enhc-obo" | "exposed"; ``surrender``: "none" | "late" |
+    "early" (None: "late" if ``late_surrender`` else "none"; ``late_surrender=True`` is an alias
+    of ``surrender="late"``).  The defaults are the classic peek game of DESIGN.
 
-    Public methods (cards are tuples of ranks, upcards are ranks):
-    ``dealer(upcard)``, ``hand_values(cards, upcard)`` (conditioned on no dealer natural),
-    ``hand_values_unconditioned(cards, upcard)``, ``split_ev(pair_rank, upcard,
-    conditioned=True)``, ``ev_by_upcard()``, ``round_ev()``, ``best_action(cards, upcard)``,
+    A *dealer key* is what the player's decisions are keyed by: the upcard (an int) in the
+    upcard games, or the dealer's two cards (a tuple of two ranks, any order) in the exposed
+    game.  Public methods (cards are tuples of ranks; ``upcard`` is a dealer key):
+    ``dealer(upcard)``, ``hand_values(cards, upcard)`` (peek: conditioned on no dealer natural;
+    the other games report unconditioned values), ``hand_values_unconditioned(cards, upcard)``,
+    ``split_ev(pair_rank, upcard, conditioned=True)``, ``ev_by_upcard()`` (upcard games),
+    ``ev_by_dealer()`` (every game: upcard or two-card keys, dealer naturals included),
+    ``dealer_key_probability(key)``, ``round_ev()``, ``best_action(cards, upcard)``,
     ``post_split_action(pair_rank, cards, upcard, extra=1)`` (sigma on a split hand) and
     ``fixed_strategy(counts)`` (section 8: a solver for a depleted shoe playing these frozen
     decisions; ``.round_ev()`` of it is E_fixed).
@@ -392,7 +474,8 @@ class ReferenceSolver:
     def __init__(self, counts, *, hit_soft_17=False, double="any", double_soft=True,
                  double_any_cards=False, double_after_split=True, max_split_hands=4,
                  resplit_aces=False, late_surrender=False, blackjack_payout=Fraction(3, 2),
-                 split="CDZ-"):
+                 split="CDZ-", hole_card="peek", surrender=None, dealer_wins_ties=False,
+                 hit_split_aces=False):
         self.shoe = _check_shoe(counts)
         if double not in ("any", "9-11", "10-11"):
             raise ValueError("double must be 'any', '9-11' or '10-11'")
@@ -400,6 +483,14 @@ class ReferenceSolver:
             raise ValueError("split must be 'CDZ-', 'CDP1' or 'CDP'")
         if max_split_hands not in (1, 2, 3, 4):
             raise ValueError("max_split_hands must be 1, 2, 3 or 4")
+        if hole_card not in HOLE_CARDS:
+            raise ValueError(f"hole_card must be one of {HOLE_CARDS}")
+        if surrender is None:
+            surrender = "late" if late_surrender else "none"
+        elif surrender not in SURRENDERS:
+            raise ValueError(f"surrender must be one of {SURRENDERS}")
+        elif late_surrender and surrender != "late":
+            raise ValueError("late_surrender=True contradicts surrender=" + repr(surrender))
         self.hit_soft_17 = bool(hit_soft_17)
         self.double = double
         self.double_soft = bool(double_soft)
@@ -407,19 +498,73 @@ class ReferenceSolver:
         self.double_after_split = bool(double_after_split)
         self.max_split_hands = max_split_hands
         self.resplit_aces = bool(resplit_aces)
-        self.late_surrender = bool(late_surrender)
+        self.surrender = surrender
+        self.late_surrender = surrender == "late"
         self.b = Fraction(blackjack_payout)
         self.split_class = split
+        self.hole_card = hole_card
+        self.exposed = hole_card == "exposed"
+        self.dealer_wins_ties = bool(dealer_wins_ties)
+        self.hit_split_aces = bool(hit_split_aces)
+        # Does a dealer natural cost exactly one unit in total (peek, enhc-obo), or every bet
+        # at stake (enhc)?  (Exposed: beta = 0, so the question never arises.)
+        self._one_unit = hole_card in ("peek", "enhc-obo")
         self._rules = dict(hit_soft_17=hit_soft_17, double=double, double_soft=double_soft,
                            double_any_cards=double_any_cards,
                            double_after_split=double_after_split,
                            max_split_hands=max_split_hands, resplit_aces=resplit_aces,
-                           late_surrender=late_surrender, blackjack_payout=blackjack_payout,
-                           split=split)
+                           blackjack_payout=blackjack_payout, split=split,
+                           hole_card=hole_card, surrender=surrender,
+                           dealer_wins_ties=dealer_wins_ties, hit_split_aces=hit_split_aces)
         self._frozen = None       # section 8: the S0 solver whose decisions are frozen, if any
-        self._dealer_cache = {}   # (shoe containing the upcard, upcard) -> dealer dict
-        self._values = {}         # (context, hand, upcard, option) -> Fraction
-        self._splits = {}         # (P, upcard) -> unconditioned split EV
+        self._dealer_cache = {}   # (shoe containing the dealer cards, dealer key) -> dealer dict
+        self._values = {}         # (context, hand, dealer key, option) -> Fraction
+        self._splits = {}         # (P, dealer key) -> unconditioned split EV
+        # (P, public dealer key) of every split whose value met a tie-decided pick (see _pick)
+
+    # ---- dealer keys -------------------------------------------------------------------------
+
+    def _key(self, dealer, allow_natural=False):
+        """Normalise a public dealer argument to the internal key: (u,) or (d1, d2) sorted."""
+        cards = (dealer,) if isinstance(dealer, int) else tuple(dealer)
+        for r in cards:
+            if r not in RANKS:
+                raise ValueError(f"bad rank {r!r}; ranks are ints 1..10")
+        if self.exposed:
+            if len(cards) != 2:
+                raise ValueError("the exposed game needs the dealer's two cards")
+            if _is_natural_cards(cards) and not allow_natural:
+                raise ValueError("no player decision against a dealer natural")
+            return tuple(sorted(cards))
+        if len(cards) != 1:
+            raise ValueError("this game is keyed by the dealer's upcard alone")
+        return cards
+
+    def _dealer_keys(self):
+        """Every dealer key the analysis shoe can produce (naturals included)."""
+        if not self.exposed:
+            return [(u,) for u in RANKS if self.shoe is None or self.shoe[u - 1] > 0]
+        return [(a, b) for a in RANKS for b in RANKS[a - 1:]
+                if self.dealer_key_probability((a, b)) > 0]
+
+    def dealer_key_probability(self, key):
+        """Chance that the dealer's (up)card(s) are ``key`` (two-card keys: either order)."""
+        key = self._key(key, allow_natural=True)
+        if len(key) == 1:
+            return _share(self.shoe, key[0])
+        a, b = key
+        if self.shoe is None:
+            w = _INFINITE_PROBS[a - 1] * _INFINITE_PROBS[b - 1]
+        else:
+            size = _size(self.shoe)
+            if size < 2:
+                return ZERO
+            w = Fraction(self.shoe[a - 1] * (self.shoe[b - 1] - (a == b)), size * (size - 1))
+        return w if a == b else 2 * w
+
+    @staticmethod
+    def _public(key):
+        return key[0] if len(key) == 1 else key
 
     # ---- shoes ------------------------------------------------------------------------------
 
@@ -436,29 +581,35 @@ class ReferenceSolver:
         lst[pair - 1] += e
         return tuple(lst)
 
-    def _context_shoe(self, ctx, hand, upcard):
-        """n' = S - R_c(h) - [u]: the shoe the hand and the dealer draw from."""
-        return _remove(_remove_hand(self.shoe, self._removed(ctx, hand)), upcard)
+    def _context_shoe(self, ctx, hand, key):
+        """n' = S - R_c(h) - D: the shoe the hand and the dealer draw from."""
+        return _remove_cards(_remove_hand(self.shoe, self._removed(ctx, hand)), key)
 
     # ---- section 2 in a context --------------------------------------------------------------
 
-    def _dealer_from(self, shoe_with_upcard, upcard):
-        """Dealer distribution for a shoe n that still holds the upcard."""
-        key = (shoe_with_upcard, upcard)
-        if key not in self._dealer_cache:
-            self._dealer_cache[key] = dealer_probabilities(
-                _remove(shoe_with_upcard, upcard), (upcard,), self.hit_soft_17)
-        return self._dealer_cache[key]
+    def _dealer_from(self, shoe_with_dealer, key):
+        """Dealer distribution for a shoe n that still holds the dealer's card(s)."""
+        ckey = (shoe_with_dealer, key)
+        if ckey not in self._dealer_cache:
+            self._dealer_cache[ckey] = dealer_probabilities(
+                _remove_cards(shoe_with_dealer, key), key, self.hit_soft_17)
+        return self._dealer_cache[ckey]
 
     def dealer(self, upcard):
-        """Unconditioned dealer distribution for the shoe S - [upcard]."""
-        return dict(self._dealer_from(self.shoe, upcard))
+        """Unconditioned dealer distribution for the shoe S - D (D: the dealer key's cards)."""
+        key = self._key(upcard, allow_natural=True)
+        return dict(self._dealer_from(self.shoe, key))
 
     @staticmethod
-    def _beta(shoe_after_upcard, upcard):
-        """Chance that the dealer's hole card completes a natural (0 unless u is A or T)."""
-        hole = _hole_rank(upcard)
-        return ZERO if hole is None else _share(shoe_after_upcard, hole)
+    def _beta(shoe_after_dealer, key):
+        """Chance that the dealer's hole card completes a natural (0 unless the key is one
+        upcard A or T; 0 in the exposed game)."""
+        if isinstance(key, int):
+            key = (key,)
+        if len(key) != 1:
+            return ZERO
+        hole = _hole_rank(key[0])
+        return ZERO if hole is None else _share(shoe_after_dealer, hole)
 
     # ---- section 4: admissibility ------------------------------------------------------------
 
@@ -496,58 +647,65 @@ class ReferenceSolver:
 
     # ---- section 3: hand values in a context -------------------------------------------------
 
-    def _value(self, ctx, hand, upcard, option):
+    def _value(self, ctx, hand, key, option):
         """Unconditioned ST/HT/DD ("stand"/"hit"/"double") of ``hand`` in context ``ctx``."""
-        key = (ctx, hand, upcard, option)
-        found = self._values.get(key)
+        mkey = (ctx, hand, key, option)
+        found = self._values.get(mkey)
         if found is not None:
             return found
         if option == "stand":
-            v = self._stand(ctx, hand, upcard)
+            v = self._stand(ctx, hand, key)
         elif option == "hit":
-            v = self._hit(ctx, hand, upcard)
+            v = self._hit(ctx, hand, key)
         elif option == "double":
-            v = self._double(ctx, hand, upcard)
+            v = self._double(ctx, hand, key)
         else:
             raise ValueError(option)
-        self._values[key] = v
+        self._values[mkey] = v
         return v
 
-    def _stand(self, ctx, hand, upcard):
+    def _stand(self, ctx, hand, key):
         total, _ = _total(hand)
         if total > 21:
             raise ValueError("stand value of a busted hand")
-        shoe = _remove_hand(self.shoe, self._removed(ctx, hand))  # still holds the upcard
-        _remove(shoe, upcard)  # the upcard must be available
+        shoe = _remove_hand(self.shoe, self._removed(ctx, hand))  # still holds the dealer's
+        rest = _remove_cards(shoe, key)  # the dealer's card(s) must be available
         if ctx == U and _is_natural_pair(hand):
-            # Natural override: a dealer natural pushes, anything else pays b.
-            if upcard in (ACE, TEN):
-                return self.b * (1 - self._beta(_remove(shoe, upcard), upcard))
-            return self.b
-        d = self._dealer_from(shoe, upcard)
+            # Natural override: a dealer natural pushes (ties: loses), anything else pays b.
+            beta = self._beta(rest, key)
+            v = self.b * (1 - beta)
+            if self.dealer_wins_ties:
+                v -= beta
+            return v
+        d = self._dealer_from(shoe, key)
         v = d["bust"] - d["blackjack"]
         for k in (17, 18, 19, 20, 21):
-            v += _sgn(total - k) * d[k]
+            if self.dealer_wins_ties:
+                v += (1 if total > k else -1) * d[k]
+            else:
+                v += _sgn(total - k) * d[k]
         return v
 
-    def _double(self, ctx, hand, upcard):
-        rest = self._context_shoe(ctx, hand, upcard)
-        v = self._beta(rest, upcard)
+    def _double(self, ctx, hand, key):
+        rest = self._context_shoe(ctx, hand, key)
+        # peek / enhc-obo: the doubled unit comes back on a dealer natural (+beta);
+        # enhc: the dealer natural takes it too (no refund).
+        v = self._beta(rest, key) if self._one_unit else ZERO
         for r, p in _next_card(rest):
             new = _add(hand, r)
             if _total(new)[0] <= 21:
-                v += p * 2 * self._value(ctx, new, upcard, "stand")
+                v += p * 2 * self._value(ctx, new, key, "stand")
             else:
                 v += p * -2
         return v
 
-    def _hit(self, ctx, hand, upcard):
-        rest = self._context_shoe(ctx, hand, upcard)
+    def _hit(self, ctx, hand, key):
+        rest = self._context_shoe(ctx, hand, key)
         v = ZERO
         for r, p in _next_card(rest):
             new = _add(hand, r)
             if _total(new)[0] <= 21:
-                v += p * self._continuation(ctx, new, upcard)
+                v += p * self._continuation(ctx, new, key)
             else:
                 v += p * -1
         return v
@@ -562,11 +720,11 @@ class ReferenceSolver:
             dbl = self.double_after_split and self._dbl(hand)
         return ("stand", "hit", "double") if dbl else ("stand", "hit")
 
-    def _pick(self, ctx, hand, upcard):
-        """The option the strategy picks for ``hand`` in ``ctx`` (not for split aces)."""
+    def _pick(self, ctx, hand, key):
+        """The option the strategy picks for ``hand`` in ``ctx`` (not for one-card split aces)."""
         options = self._later_options(ctx, hand)
         if self._frozen is not None:
-            return self._frozen._frozen_choice(hand, upcard, options)
+            return self._frozen._frozen_choice(hand, key, options)
         if ctx == U or self.split_class == "CDZ-":
             # Unsplit hands, and CDZ- split hands: compare the unsplit values of the composition.
             basis = U
@@ -574,56 +732,64 @@ class ReferenceSolver:
             basis = ctx  # CDP; and CDP1 at e = 1
         else:
             basis = (ctx[0], 1)  # CDP1 at e >= 2: the pick recorded at e = 1
-        values = {opt: self._value(basis, hand, upcard, opt) for opt in options}
+        values = {opt: self._value(basis, hand, key, opt) for opt in options}
         return self._first_best(options, values)
 
-    def _continuation(self, ctx, hand, upcard):
+    def _one_card_aces(self, ctx):
+        return ctx != U and ctx[0] == ACE and not self.hit_split_aces
+
+    def _continuation(self, ctx, hand, key):
         """B_c(h, u): context-c value of the option the strategy picks for hand h."""
-        if ctx != U and ctx[0] == ACE:
-            return self._value(ctx, hand, upcard, "stand")  # split aces: one card, stand
-        return self._value(ctx, hand, upcard, self._pick(ctx, hand, upcard))
+        if self._one_card_aces(ctx):
+            return self._value(ctx, hand, key, "stand")  # split aces: one card, stand
+        return self._value(ctx, hand, key, self._pick(ctx, hand, key))
 
     def post_split_action(self, pair_rank, cards, upcard, extra=1):
         """The option sigma picks on split hand ``cards`` (ranks) in context (pair_rank, extra).
 
-        Split aces always "stand".  Under CDZ- and CDP1 the answer does not depend on ``extra``.
+        Split aces always "stand" (unless hit_split_aces).  Under CDZ- and CDP1 the answer
+        does not depend on ``extra``.
         """
         hand = _hand(cards)
-        if pair_rank == ACE:
+        key = self._key(upcard)
+        if self._one_card_aces((pair_rank, extra)):
             return "stand"
-        return self._pick((pair_rank, extra), hand, upcard)
+        return self._pick((pair_rank, extra), hand, key)
 
     # ---- section 6: splitting ----------------------------------------------------------------
 
     def _split_hand_value(self, pair, e, hand, upcard):
         """V_e(h, u): the split hand's value under sigma in context (P, e)."""
-        return self._continuation((pair, e), hand, upcard)
+        key = upcard if isinstance(upcard, tuple) else self._key(upcard)
+        return self._continuation((pair, e), hand, key)
 
     def split_ev(self, pair_rank, upcard, conditioned=True):
-        """E_split (section 6.6), conditioned on no dealer natural unless ``conditioned=False``."""
+        """E_split (section 6.6), conditioned on no dealer natural unless ``conditioned=False``
+        (only the peek game conditions)."""
         pair = pair_rank
+        key = self._key(upcard)
         if self._limit(pair) < 2:
             raise ValueError(f"splitting {pair}-{pair} is not allowed (M < 2)")
-        key = (pair, upcard)
-        if key not in self._splits:
-            self._splits[key] = self._split_unconditioned(pair, upcard)
-        v = self._splits[key]
-        if not conditioned:
+        skey = (pair, key)
+        if skey not in self._splits:
+            self._splits[skey] = self._split_unconditioned(pair, key)
+        v = self._splits[skey]
+        if not conditioned or self.hole_card != "peek":
             return v
-        base = _remove(_remove(self.shoe, pair, 2), upcard)
-        p = 1 - self._beta(base, upcard)
+        base = _remove_cards(_remove(self.shoe, pair, 2), key)
+        p = 1 - self._beta(base, key)
         return (v + 1 - p) / p
 
-    def _split_unconditioned(self, pair, upcard):
+    def _split_unconditioned(self, pair, key):
         S = self.shoe
         M = self._limit(pair)
-        base = _remove(_remove(S, pair, 2), upcard)  # S - 2[P] - [u]; raises if impossible
+        base = _remove_cards(_remove(S, pair, 2), key)  # S - 2[P] - D; raises if impossible
         infinite = S is None
         if infinite:
             p_pair = _INFINITE_PROBS[pair - 1]
         else:
-            m = S[pair - 1] - 2 - (1 if upcard == pair else 0)
-            n = _size(S) - 3
+            m = S[pair - 1] - 2 - key.count(pair)
+            n = _size(S) - 2 - len(key)
             q = n - m
 
         # -- building blocks X_a, Y_a (6.4) --
@@ -634,24 +800,24 @@ class ReferenceSolver:
                 if not infinite and a > S[pair - 1] - 2:
                     raise ValueError(f"X_{a} undefined for pair {pair} (needed with weight > 0)")
                 shoe_a = _remove(S, pair, a + 2)
-                if not _contains(shoe_a, _hand((upcard,))):
-                    raise ValueError(f"X_{a} undefined: upcard {upcard} absent")
-                rho_shoe = _remove(shoe_a, upcard)
+                if not _contains(shoe_a, _hand(key)):
+                    raise ValueError(f"X_{a} undefined: dealer card(s) {key} absent")
+                rho_shoe = _remove_cards(shoe_a, key)
                 v = ZERO
                 for r, rho in _next_card(rho_shoe):
                     hand = _hand((pair, r))
-                    v += rho * self._split_hand_value(pair, a + 1, hand, upcard)
+                    v += rho * self._split_hand_value(pair, a + 1, hand, key)
                 blocks[("X", a)] = v
             return blocks[("X", a)]
 
         def Y_block(a):
             if ("Y", a) not in blocks:
-                rho_shoe = _remove(_remove(S, pair, a + 2), upcard)
+                rho_shoe = _remove_cards(_remove(S, pair, a + 2), key)
                 if _share(rho_shoe, pair) == 0:
                     blocks[("Y", a)] = ZERO
                 else:
                     hand = _hand((pair, pair))
-                    blocks[("Y", a)] = self._split_hand_value(pair, a + 1, hand, upcard)
+                    blocks[("Y", a)] = self._split_hand_value(pair, a + 1, hand, key)
             return blocks[("Y", a)]
 
         # -- removal recursions (6.5) --
@@ -721,10 +887,14 @@ class ReferenceSolver:
                 total += z * term
         if weight_sum != 1:
             raise ValueError(f"split weights sum to {weight_sum}, not 1 (shoe too small?)")
-        return total + self._kappa(pair, upcard, M)
+        return total + self._kappa(pair, key, M)
 
-    def _kappa(self, pair, upcard, M):
-        """Dealer-natural correction kappa(u) (end of 6.6)."""
+    def _kappa(self, pair, key, M):
+        """Dealer-natural correction kappa(u) (end of 6.6).  Zero under enhc (a dealer natural
+        takes every split bet) and in the exposed game (beta = 0)."""
+        if not self._one_unit or len(key) != 1:
+            return ZERO
+        upcard = key[0]
         hole = _hole_rank(upcard)
         if hole is None:
             return ZERO
@@ -755,38 +925,48 @@ class ReferenceSolver:
 
     # ---- per-hand values (sections 4, 5) -----------------------------------------------------
 
+    def _surrender_value(self, hand, key):
+        """Unconditioned surrender: early -1/2; late -1/2 - beta/2 (a dealer natural voids it)."""
+        if self.surrender == "early":
+            return Fraction(-1, 2)
+        return Fraction(-1, 2) - self._beta_U(hand, key) / 2
+
     def hand_values_unconditioned(self, cards, upcard):
         """Unconditioned values of the options on a hand of >= 2 cards (context U)."""
         hand = _hand(cards)
+        key = self._key(upcard)
         if _ncards(hand) < 2:
             raise ValueError("a hand has at least two cards")
         if _total(hand)[0] > 21:
             raise ValueError("busted hand")
-        _remove(_remove_hand(self.shoe, hand), upcard)  # availability check
-        out = {opt: self._value(U, hand, upcard, opt) for opt in ("stand", "hit", "double")}
+        _remove_cards(_remove_hand(self.shoe, hand), key)  # availability check
+        out = {opt: self._value(U, hand, key, opt) for opt in ("stand", "hit", "double")}
         if self._is_splittable(hand):
-            out["split"] = self.split_ev(cards[0], upcard, conditioned=False)
-        if self.late_surrender and _ncards(hand) == 2:
-            out["surrender"] = Fraction(-1, 2) - self._beta_U(hand, upcard) / 2
+            out["split"] = self.split_ev(cards[0], key, conditioned=False)
+        if self.surrender != "none" and _ncards(hand) == 2:
+            out["surrender"] = self._surrender_value(hand, key)
         return out
 
     def hand_values(self, cards, upcard):
-        """Values conditioned on no dealer natural (section 5)."""
-        hand = _hand(cards)
+        """Values conditioned on no dealer natural (section 5) in the peek game; the other
+        games (enhc, enhc-obo, exposed) report the unconditioned values."""
         raw = self.hand_values_unconditioned(cards, upcard)
-        p = 1 - self._beta_U(hand, upcard)
+        if self.hole_card != "peek":
+            return raw
+        hand = _hand(cards)
+        p = 1 - self._beta_U(hand, self._key(upcard))
         out = {}
         for opt, v in raw.items():
             if opt == "surrender":
-                out[opt] = Fraction(-1, 2)
-            elif opt == "stand" and _is_natural_pair(hand):
+                out[opt] = Fraction(-1, 2)  # late or early: given no natural it costs 1/2
+            elif opt == "stand" and _is_natural_pair(hand) and not self.dealer_wins_ties:
                 out[opt] = v / p
             else:
                 out[opt] = (v + 1 - p) / p
         return out
 
-    def _beta_U(self, hand, upcard):
-        return self._beta(self._context_shoe(U, hand, upcard), upcard)
+    def _beta_U(self, hand, key):
+        return self._beta(self._context_shoe(U, hand, key), key)
 
     def _is_splittable(self, hand):
         if _ncards(hand) != 2:
@@ -801,7 +981,7 @@ class ReferenceSolver:
             opts.append("double")
         if self._is_splittable(hand):
             opts.append("split")
-        if self.late_surrender:
+        if self.surrender != "none":
             opts.append("surrender")
         return tuple(opts)
 
@@ -811,39 +991,57 @@ class ReferenceSolver:
         For a hand of three or more cards: the later-decision choice of an unsplit hand.
         """
         hand = _hand(cards)
+        key = self._key(upcard)
         if _ncards(hand) != 2:
-            return self._pick(U, hand, upcard)
-        return self._start_choice(hand, upcard, self.hand_values_unconditioned(cards, upcard))
+            return self._pick(U, hand, key)
+        return self._start_choice(hand, key, self.hand_values_unconditioned(cards, key))
 
-    def _start_choice(self, hand, upcard, values):
+    def _start_choice(self, hand, key, values):
         """The round-start choice for the two-card ``hand`` given its unconditioned values."""
         options = self._start_options(hand)
         if self._frozen is not None:
-            return self._frozen._frozen_choice(hand, upcard, options)
+            return self._frozen._frozen_choice(hand, key, options)
         return self._first_best(options, values)
 
     # ---- section 7: the round ----------------------------------------------------------------
 
+    def _ev_given_key(self, key):
+        """E(D): the round's expectation given the dealer key (dealer naturals included)."""
+        n = _remove_cards(self.shoe, key)
+        e = ZERO
+        for c1, p1 in _next_card(n):
+            for c2, p2 in _next_card(_remove(n, c1)):
+                cards = (c1, c2)
+                if _is_natural_cards(key):
+                    # Exposed dealer natural: the round ends; a player natural pushes (ties:
+                    # loses), everything else loses the bet.
+                    w = ZERO if _is_natural_cards(cards) and not self.dealer_wins_ties else -ONE
+                else:
+                    values = self.hand_values_unconditioned(cards, key)
+                    w = values[self._start_choice(_hand(cards), key, values)]
+                e += p1 * p2 * w
+        return e
+
+    def ev_given_dealer(self, dealer):
+        """E(D) for one dealer key (an upcard, or the exposed game's two dealer cards, a
+        dealer natural included): the round's unconditioned expectation given that key."""
+        return self._ev_given_key(self._key(dealer, allow_natural=True))
+
+    def ev_by_dealer(self):
+        """{dealer key: E(key)}: upcards (ints) in the upcard games, sorted two-card tuples in
+        the exposed game (dealer naturals included).  Unconditioned."""
+        return {self._public(k): self._ev_given_key(k) for k in self._dealer_keys()}
+
     def ev_by_upcard(self):
         """E(u) for every upcard present in S (unconditioned, dealer naturals included)."""
-        out = {}
-        for u in RANKS:
-            if self.shoe is not None and self.shoe[u - 1] == 0:
-                continue
-            n = _remove(self.shoe, u)
-            e_u = ZERO
-            for c1, p1 in _next_card(n):
-                for c2, p2 in _next_card(_remove(n, c1)):
-                    cards = (c1, c2)
-                    values = self.hand_values_unconditioned(cards, u)
-                    e_u += p1 * p2 * values[self._start_choice(_hand(cards), u, values)]
-            out[u] = e_u
-        return out
+        if self.exposed:
+            raise ValueError("the exposed game is keyed by two dealer cards: use ev_by_dealer()")
+        return self.ev_by_dealer()
 
     def round_ev(self):
-        """E = sum_u P(upcard u) E(u)."""
-        return sum((_share(self.shoe, u) * e for u, e in self.ev_by_upcard().items()), ZERO)
-
+        """E = sum_D P(D) E(D) (D: the upcard, or the dealer's two cards when exposed)."""
+        return sum((self.dealer_key_probability(k) * e for k, e in self.ev_by_dealer().items()),
+                   ZERO)
 
     # ---- section 8: a fixed (frozen) strategy on a depleted shoe -----------------------------
 
@@ -855,6 +1053,8 @@ class ReferenceSolver:
         conditioned split EV; surrender: -1/2).  Split hands use Phi with the split-hand
         admissible set (a frozen CDZ-), split aces stand, resplitting stays forced with M from
         S1, and all values are S1's.  ``fixed_strategy(S1).round_ev()`` is E_fixed(S1).
+        (Games other than the classic peek game, or early surrender, freeze the choice by the
+        unconditioned values instead.)
         """
         other = ReferenceSolver(counts, **self._rules)
         if other.shoe is not None and not _contains(self.shoe, other.shoe):
@@ -862,22 +1062,29 @@ class ReferenceSolver:
         other._frozen = self
         return other
 
-    def _conditioned_value(self, hand, upcard, option):
+    def _conditioned_value(self, hand, key, option):
         """This solver's conditioned value of an option on composition ``hand`` (context U)."""
+        if self.hole_card != "peek" or self.surrender == "early":
+            if option == "surrender":
+                return self._surrender_value(hand, key)
+            if option == "split":
+                pair = next(r for r in RANKS if hand[r - 1] == 2)
+                return self.split_ev(pair, key, conditioned=False)
+            return self._value(U, hand, key, option)
         if option == "surrender":
             return Fraction(-1, 2)
-        p = 1 - self._beta_U(hand, upcard)
+        p = 1 - self._beta_U(hand, key)
         if option == "split":
             pair = next(r for r in RANKS if hand[r - 1] == 2)
-            return self.split_ev(pair, upcard, conditioned=True)
-        v = self._value(U, hand, upcard, option)
-        if option == "stand" and _is_natural_pair(hand):
+            return self.split_ev(pair, key, conditioned=True)
+        v = self._value(U, hand, key, option)
+        if option == "stand" and _is_natural_pair(hand) and not self.dealer_wins_ties:
             return v / p
         return (v + 1 - p) / p
 
-    def _frozen_choice(self, hand, upcard, options):
+    def _frozen_choice(self, hand, key, options):
         """Phi(h, u, options): first strictly best option by this solver's conditioned values."""
-        values = {opt: self._conditioned_value(hand, upcard, opt) for opt in options}
+        values = {opt: self._conditioned_value(hand, key, opt) for opt in options}
         return self._first_best(options, values)
 
 
@@ -902,25 +1109,44 @@ def brute_force_round_ev(counts, upcard, player_cards, policy, *,
                          blackjack_payout=Fraction(3, 2), max_split_hands=4,
                          resplit_aces=False, hit_soft_17=False, double="any", double_soft=True,
                          double_any_cards=False, double_after_split=True, late_surrender=False,
-                         hole_card="last"):
+                         hole_card="last", game="peek", surrender=None, dealer_wins_ties=False,
+                         hit_split_aces=False):
     """Exact unconditioned EV of ONE real round, by enumerating every card sequence.
 
-    ``counts``: the finite shoe with the player's two cards and the dealer's upcard already
-    removed.  ``player_cards``: the player's two ranks.  ``policy(hand_cards, upcard, allowed,
-    is_split_hand) -> action`` is called at every player decision; ``hand_cards`` is the tuple of
-    the hand's ranks in the order received, ``allowed`` a tuple drawn from ("stand", "hit",
-    "double", "split", "surrender").
+    ``counts``: the finite shoe with the player's two cards and the dealer's upcard (exposed
+    game: both dealer cards) already removed.  ``player_cards``: the player's two ranks.
+    ``policy(hand_cards, upcard, allowed, is_split_hand) -> action`` is called at every player
+    decision; ``hand_cards`` is the tuple of the hand's ranks in the order received, ``allowed``
+    a tuple drawn from ("stand", "hit", "double", "split", "surrender"), ``upcard`` the argument
+    given here (exposed game: the tuple of the dealer's two cards).
 
     Rules played: split hands are dealt and played one at a time (hand 1 gets its second card,
     a pair card is split off into a new hand while fewer than the limit exist, hand 1 is played
     to the end, then hand 2 ...); the limit is ``max_split_hands`` (2 for aces without RSA);
-    split aces get one card; a player A+T is a natural only on the unsplit original hand (it is
-    paid, never offered a decision); every card is really removed from the shoe.  Peek game: a
-    dealer natural costs exactly one unit in total (a player natural pushes).
-    ``hole_card="last"``: the dealer's hole card is drawn after all the player's cards (the
-    DESIGN model); ``"first"``: it is drawn before them (the real deal order; the player does
-    not see it).  Raises ShoeExhausted if any path would need a card
-    from an empty shoe.  No formula of ReferenceSolver is used.
+    split aces get one card (``hit_split_aces``: they are played like other split hands); a
+    player A+T is a natural only on the unsplit original hand (it is paid, never offered a
+    decision); every card is really removed from the shoe.
+
+    ``game`` (what a dealer natural does):
+    * "peek": the dealer checks for a natural; it costs exactly one unit in total (a player
+      natural pushes).  ``hole_card="last"``: the hole card is drawn after all the player's
+      cards (the DESIGN model); ``"first"``: before them (the real deal order; the player does
+      not see it; a natural ends the round at once, except that an early surrender is decided
+      before the check).
+    * "enhc-obo": no hole card, only the original bet is lost to a natural: the same payoffs as
+      "peek".
+    * "enhc": no hole card; the dealer's second card is drawn after the player's cards
+      (``hole_card="first"``: drawn before them, unseen and unchecked, which must give the same
+      EV); a natural takes every bet still at stake: each standing hand (doubled: two units) and
+      a late-surrendered hand lose their whole bet, busted hands have already lost theirs, an
+      early surrender keeps its half, a player natural pushes.
+    * "exposed": ``upcard`` is the dealer's two face-up cards; the dealer draws on from them.
+      Against a dealer natural the round ends (a player natural pushes, anything else loses 1).
+    ``surrender``: "none" | "late" | "early" (None: ``late_surrender`` decides).  A late
+    surrender is voided by a dealer natural (the whole bet is lost); an early one keeps half.
+    ``dealer_wins_ties``: every push loses the bet at stake, natural against natural included.
+    Raises ShoeExhausted if any path would need a card from an empty shoe.  No formula of
+    ReferenceSolver is used.
     """
     shoe0 = _check_shoe(counts)
     if shoe0 is None:
@@ -931,6 +1157,21 @@ def brute_force_round_ev(counts, upcard, player_cards, policy, *,
         raise ValueError("player_cards must be two ranks")
     if hole_card not in ("last", "first"):
         raise ValueError("hole_card must be 'last' or 'first'")
+    if game not in HOLE_CARDS:
+        raise ValueError(f"game must be one of {HOLE_CARDS}")
+    if surrender is None:
+        surrender = "late" if late_surrender else "none"
+    if surrender not in SURRENDERS:
+        raise ValueError(f"surrender must be one of {SURRENDERS}")
+    exposed = game == "exposed"
+    if exposed:
+        dealer_start = tuple(upcard)
+        if len(dealer_start) != 2:
+            raise ValueError("the exposed game needs the dealer's two cards")
+        up = None
+    else:
+        up = upcard
+        dealer_start = (upcard,)
     pair = first[0] if first[0] == first[1] else None
     limit = max_split_hands
     if pair == ACE and not resplit_aces:
@@ -1000,13 +1241,30 @@ def brute_force_round_ev(counts, upcard, player_cards, policy, *,
                 win -= bet
             elif dealer_total == "bust" or t > dealer_total:
                 win += bet
-            elif t < dealer_total:
+            elif t < dealer_total or dealer_wins_ties:
                 win -= bet
         return win
 
+    natural_vs_natural = -ONE if dealer_wins_ties else ZERO
+
     def natural_payoff(hands):
-        """Peek game: one unit lost in total, a player natural pushes."""
-        return ZERO if any(kind == "natural" for kind, _, _ in hands) else -ONE
+        """What the finished hands get against a dealer natural."""
+        if game == "enhc":
+            win = ZERO
+            for kind, _, bet in hands:
+                if kind == "natural":
+                    win += natural_vs_natural
+                elif kind == "surrender":
+                    win -= Fraction(1, 2) if surrender == "early" else ONE
+                else:
+                    win -= bet  # standing hands lose their stake; busted ones already did
+            return win
+        # peek / enhc-obo / exposed: one unit in total
+        if any(kind == "natural" for kind, _, _ in hands):
+            return natural_vs_natural
+        if surrender == "early" and any(kind == "surrender" for kind, _, _ in hands):
+            return Fraction(-1, 2)
+        return -ONE
 
     phase_memo = {}
 
@@ -1016,15 +1274,20 @@ def brute_force_round_ev(counts, upcard, player_cards, policy, *,
         if key in phase_memo:
             return phase_memo[key]
         ev = ZERO
-        if hole is None:
+        if exposed:
+            for k, q in dealer_final(shoe, dealer_start).items():
+                ev += q * settle(hands, k)
+        elif hole is None:
             for r, p, rest in draws(shoe):
-                if is_natural(upcard, r):
+                if is_natural(up, r):
                     ev += p * natural_payoff(hands)
                 else:
-                    for k, q in dealer_final(rest, (upcard, r)).items():
+                    for k, q in dealer_final(rest, (up, r)).items():
                         ev += p * q * settle(hands, k)
+        elif is_natural(up, hole):  # only reachable in enhc with the second card dealt first
+            ev = natural_payoff(hands)
         else:
-            for k, q in dealer_final(shoe, (upcard, hole)).items():
+            for k, q in dealer_final(shoe, (up, hole)).items():
                 ev += q * settle(hands, k)
         phase_memo[key] = ev
         return ev
@@ -1051,7 +1314,7 @@ def brute_force_round_ev(counts, upcard, player_cards, policy, *,
         for r, p, rest in draws(shoe):
             if r == pair and nhands < limit:
                 ev += p * deal_second(rest, done, waiting + 1, nhands + 1, hole)
-            elif pair == ACE:
+            elif pair == ACE and not hit_split_aces:
                 t, _ = total((pair, r))
                 ev += p * finish(rest, done + (("stand", t, 1),), waiting, nhands, hole)
             else:
@@ -1066,15 +1329,22 @@ def brute_force_round_ev(counts, upcard, player_cards, policy, *,
                                        nhands, hole)
         return player_memo[key]
 
-    def _decide(shoe, cards, bet, split_hand, round_start, done, waiting, nhands, hole):
+    def start_allowed(cards):
         allowed = ["stand", "hit"]
-        if can_double(cards, split_hand):
+        if can_double(cards, False):
             allowed.append("double")
-        if round_start and pair is not None and limit >= 2:
+        if pair is not None and limit >= 2:
             allowed.append("split")
-        if round_start and late_surrender:
+        if surrender != "none":
             allowed.append("surrender")
-        allowed = tuple(allowed)
+        return tuple(allowed)
+
+    def _decide(shoe, cards, bet, split_hand, round_start, done, waiting, nhands, hole):
+        if round_start:
+            allowed = start_allowed(cards)
+        else:
+            allowed = ("stand", "hit", "double") if can_double(cards, split_hand) \
+                else ("stand", "hit")
         action = policy(cards, upcard, allowed, split_hand)
         if action not in allowed:
             raise ValueError(f"policy chose {action!r}, allowed {allowed}")
@@ -1103,12 +1373,24 @@ def brute_force_round_ev(counts, upcard, player_cards, policy, *,
             return finish(shoe, (("natural", 21, 1),), 0, 1, hole)
         return decide(shoe, first, 1, False, True, (), 0, 1, hole)
 
+    if exposed:
+        if is_natural(*dealer_start):
+            return natural_vs_natural if is_natural(*first) else -ONE
+        return play(shoe0, None)
     if hole_card == "last":
         return play(shoe0, None)
+    if game == "enhc":
+        # The second dealer card lies face down, unchecked, until the player is done.
+        return sum((p * play(rest, r) for r, p, rest in draws(shoe0)), ZERO)
+    # Peek (and enhc-obo, which pays the same): the dealer checks the hole card at once; an
+    # early surrender is decided before that check.
+    if surrender == "early" and not is_natural(*first):
+        if policy(first, upcard, start_allowed(first), False) == "surrender":
+            return Fraction(-1, 2)
     ev = ZERO
     for r, p, rest in draws(shoe0):
-        if is_natural(upcard, r):
-            ev += p * (ZERO if is_natural(*first) else -ONE)
+        if is_natural(up, r):
+            ev += p * (natural_vs_natural if is_natural(*first) else -ONE)
         else:
             ev += p * play(rest, r)
     return ev
