@@ -16,6 +16,7 @@ from bjsolve._reference import (
     _dealer_probabilities_naive,
     brute_force_round_ev,
     dealer_probabilities,
+    solver_policy,
 )
 
 ONE_DECK = (4,) * 9 + (16,)
@@ -290,17 +291,6 @@ def cdz_policy(solver):
                 if values[o] > values[choice]:
                     choice = o
             return choice
-        return solver.best_action(cards, upcard)
-    return policy
-
-
-def solver_policy(solver, forced_first=None):
-    """The solver's own strategy (post-split: sigma), optionally forcing the first action."""
-    def policy(cards, upcard, allowed, is_split_hand):
-        if forced_first is not None and len(cards) == 2 and not is_split_hand:
-            return forced_first
-        if is_split_hand:
-            return solver.post_split_action(cards[0], cards, upcard)
         return solver.best_action(cards, upcard)
     return policy
 

@@ -15,7 +15,8 @@ import pytest
 
 import bjsolve
 from bjsolve import Rules, Shoe
-from bjsolve._reference import ReferenceSolver, brute_force_round_ev, dealer_probabilities
+from bjsolve._reference import (ReferenceSolver, brute_force_round_ev, dealer_probabilities,
+                                solver_policy)
 from bjsolve.deal import round_may_run_out
 
 TOL = 1e-12
@@ -225,17 +226,6 @@ def brute_rules(ref):
                 double_after_split=ref.double_after_split, surrender=ref.surrender,
                 game=ref.hole_card, dealer_wins_ties=ref.dealer_wins_ties,
                 hit_split_aces=ref.hit_split_aces)
-
-
-def solver_policy(ref, forced_first=None):
-    """The reference's own strategy (split hands: sigma), optionally forcing the first action."""
-    def policy(cards, dealer, allowed, is_split_hand):
-        if forced_first is not None and len(cards) == 2 and not is_split_hand:
-            return forced_first
-        if is_split_hand:
-            return ref.post_split_action(cards[0], cards, dealer)
-        return ref.best_action(cards, dealer)
-    return policy
 
 
 def allowed_first(ref, cards):

@@ -99,6 +99,7 @@ __all__ = [
     "dealer_probabilities",
     "ReferenceSolver",
     "brute_force_round_ev",
+    "solver_policy",
     "ShoeExhausted",
     "clear_caches",
     "hand_total",
@@ -1103,6 +1104,18 @@ def _ratio(num, den):
 
 class ShoeExhausted(RuntimeError):
     """Raised by the brute force when some path would need a card from an empty shoe."""
+
+
+def solver_policy(solver, forced_first=None):
+    """A ``brute_force_round_ev`` policy playing ``solver``'s own strategy (split hands:
+    sigma of section 6.3), optionally forcing the first action of the original hand."""
+    def policy(cards, dealer, allowed, is_split_hand):
+        if forced_first is not None and len(cards) == 2 and not is_split_hand:
+            return forced_first
+        if is_split_hand:
+            return solver.post_split_action(cards[0], cards, dealer)
+        return solver.best_action(cards, dealer)
+    return policy
 
 
 def brute_force_round_ev(counts, upcard, player_cards, policy, *,
