@@ -52,7 +52,6 @@ import math
 import random
 
 STAND, HIT, DOUBLE, SPLIT, SURRENDER = "stand", "hit", "double", "split", "surrender"
-ACTIONS = (STAND, HIT, DOUBLE, SPLIT, SURRENDER)
 STANDARD_DECK = (4, 4, 4, 4, 4, 4, 4, 4, 4, 16)
 
 
@@ -394,6 +393,7 @@ def engine_policy(solution):
     of actions hand_ev reports must equal ``allowed`` (a check of the engine's admissibility
     rules against the simulator's); for a split hand ``allowed`` must be a subset.
     """
+    from bjsolve.solve import first_best   # the engine's own choice rule (ties to the earlier)
     peek = solution.rules.hole_card == "peek"
     kwargs = {"given_no_blackjack": False} if peek else {}
     values_cache = {}
@@ -412,11 +412,7 @@ def engine_policy(solution):
             raise AssertionError(f"admissible actions differ for {cards} v {dealer_cards} "
                                  f"(split hand: {is_split}): simulator {allowed}, "
                                  f"engine {tuple(values)}")
-        best = None
-        for a in ACTIONS:
-            if a in allowed and (best is None or values[a] > values[best]):
-                best = a
-        return best
+        return first_best({a: values[a] for a in allowed})
 
     return policy
 

@@ -18,10 +18,10 @@ import pytest
 
 import bjsolve
 from bjsolve import Rules, Shoe, dealer_probabilities, solve
+from bjsolve.solve import first_best
 
 EXACT = 1e-12      # exact analyzer figures (binary64, different summation orders)
 IDENTITY = 1e-13   # identities computed by this engine in two different ways
-ACTION_ORDER = ("stand", "hit", "double", "split", "surrender")
 
 
 # ---- shared solves ----------------------------------------------------------------------
@@ -56,11 +56,7 @@ def cdz_policy(sol):
         values = cache.get(key)
         if values is None:
             values = cache[key] = dict(sol.hand_ev(cards, upcard, given_no_blackjack=False))
-        best = None
-        for action in ACTION_ORDER:
-            if action in allowed and (best is None or values[action] > values[best]):
-                best = action
-        return best
+        return first_best({a: values[a] for a in allowed})
 
     return policy
 

@@ -17,19 +17,12 @@ from bjsolve._reference import (
     brute_force_round_ev,
     dealer_probabilities,
     solver_policy,
+    without,
 )
 
 ONE_DECK = (4,) * 9 + (16,)
 TWO_DECKS = (8,) * 9 + (32,)
 OUTCOMES = (17, 18, 19, 20, 21, "bust")
-
-
-def without(shoe, *cards):
-    lst = list(shoe)
-    for r in cards:
-        lst[r - 1] -= 1
-        assert lst[r - 1] >= 0
-    return tuple(lst)
 
 
 @pytest.fixture(scope="module")

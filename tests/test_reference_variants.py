@@ -16,7 +16,7 @@ import pytest
 import bjsolve
 from bjsolve import Rules, Shoe
 from bjsolve._reference import (ReferenceSolver, brute_force_round_ev, dealer_probabilities,
-                                solver_policy)
+                                solver_policy, without)
 from bjsolve.deal import round_may_run_out
 
 TOL = 1e-12
@@ -26,14 +26,6 @@ RANKS = range(1, 11)
 # ---------------------------------------------------------------------------------------------
 # Helpers
 # ---------------------------------------------------------------------------------------------
-
-def without(shoe, *cards):
-    lst = list(shoe)
-    for r in cards:
-        lst[r - 1] -= 1
-        assert lst[r - 1] >= 0
-    return tuple(lst)
-
 
 def is_natural(cards):
     return sorted(cards) == [1, 10]

@@ -100,6 +100,7 @@ __all__ = [
     "ReferenceSolver",
     "brute_force_round_ev",
     "solver_policy",
+    "without",
     "ShoeExhausted",
     "clear_caches",
     "hand_total",
@@ -143,6 +144,25 @@ def _remove(shoe, rank, k=1):
     lst = list(shoe)
     lst[rank - 1] -= k
     return tuple(lst)
+
+
+def without(shoe, *cards):
+    """The count vector ``shoe`` less one card of each rank in ``cards``."""
+    for r in cards:
+        shoe = _remove(shoe, r)
+    return shoe
+
+
+def _surrender_rule(surrender, late_surrender):
+    """``surrender`` ("none", "late", "early"), with ``late_surrender=True`` as the older
+    spelling of "late"."""
+    if surrender is None:
+        return "late" if late_surrender else "none"
+    if surrender not in SURRENDERS:
+        raise ValueError(f"surrender must be one of {SURRENDERS}")
+    if late_surrender and surrender != "late":
+        raise ValueError("late_surrender=True contradicts surrender=" + repr(surrender))
+    return surrender
 
 
 def _remove_hand(shoe, hand):
@@ -486,12 +506,7 @@ class ReferenceSolver:
             raise ValueError("max_split_hands must be 1, 2, 3 or 4")
         if hole_card not in HOLE_CARDS:
             raise ValueError(f"hole_card must be one of {HOLE_CARDS}")
-        if surrender is None:
-            surrender = "late" if late_surrender else "none"
-        elif surrender not in SURRENDERS:
-            raise ValueError(f"surrender must be one of {SURRENDERS}")
-        elif late_surrender and surrender != "late":
-            raise ValueError("late_surrender=True contradicts surrender=" + repr(surrender))
+        surrender = _surrender_rule(surrender, late_surrender)
         self.hit_soft_17 = bool(hit_soft_17)
         self.double = double
         self.double_soft = bool(double_soft)
@@ -1172,10 +1187,7 @@ def brute_force_round_ev(counts, upcard, player_cards, policy, *,
         raise ValueError("hole_card must be 'last' or 'first'")
     if game not in HOLE_CARDS:
         raise ValueError(f"game must be one of {HOLE_CARDS}")
-    if surrender is None:
-        surrender = "late" if late_surrender else "none"
-    if surrender not in SURRENDERS:
-        raise ValueError(f"surrender must be one of {SURRENDERS}")
+    surrender = _surrender_rule(surrender, late_surrender)
     exposed = game == "exposed"
     if exposed:
         dealer_start = tuple(upcard)

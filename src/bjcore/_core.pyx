@@ -534,11 +534,10 @@ cdef class UpcardEngine:
             e_lo, e_hi = 1, self.extra_max
         for e in range(e_lo, e_hi + 1):
             short = False
-            for j in range(N_RANKS):
-                left[j] = self.shoe[j] - self.cnt[j] - self.dealer_cnt[j]
+            self.remaining(left)   # with the current context's extra pair cards out
             hand_part = self.hand_key
             if p >= 0:
-                left[p] -= e
+                left[p] += self.extra - e
                 hand_part += <uint64_t>e * rank_unit(p)
             for j in range(N_RANKS):
                 short = short or left[j] < 0.0
