@@ -15,7 +15,7 @@ cdef class PolicyEngine(RoundEngine):
     """Adds recording, copying and setting frozen decisions to ``RoundEngine``."""
 
     cdef void freeze_walk(self, int lowest, const double* left) noexcept nogil:
-        """Record this engine's optimal decisions for every composition (DESIGN 8)."""
+        """Record this engine's optimal decisions for every composition (section 8 of the conventions)."""
         cdef int r, double_ok
         cdef uint64_t key
         if self.n_cards >= 2:
