@@ -16,8 +16,6 @@ from libcpp.unordered_map cimport unordered_map
 from libcpp.vector cimport vector
 from cython.operator cimport dereference as deref
 
-import numpy as np
-
 from bjcore._defs cimport N_RANKS, N_DEALER, MAX_COUNT_VALUE, soft_total
 from bjcore._memo cimport HashIndex
 
@@ -331,6 +329,7 @@ cdef class DealerTrie:
                              f"got a sum of {total!r}")
         with nogil:
             self.evaluate(w, total, infinite, out)
+        import numpy as np   # here, not at import: bjcore itself does not need numpy
         result = np.empty(N_DEALER + 1)
         for r in range(N_DEALER):
             result[r] = out[r]
@@ -408,6 +407,8 @@ cdef class DealerStore:
         cdef int k
         if self.batch_count == 0:
             return
+        self.n_passes += 1
+        self.n_lanes += self.batch_count
         self.trie.evaluate_many(self.batch_weights, self.batch_totals, self.batch_count,
                                 False, out)
         for k in range(self.batch_count):
