@@ -31,6 +31,7 @@ cdef class HandEngine:
     cdef int pair_rank                # 0 for an unsplit hand, else the split pair's rank
     cdef int extra                    # e: extra pair cards known to be gone
     cdef int extra_max                # while a split is valued: the largest e it needs
+    cdef bint split_needs_queued      # ... and its dealer distributions are all queued
     cdef uint64_t hand_key
 
     cdef DealerStore dealer           # dealer distributions by the cards out of the shoe

@@ -106,6 +106,7 @@ cdef class HandEngine:
         self.dealer = DealerStore(dealer_trie(cards, self.rules.hit_soft_17))
         self.value_index = HashIndex()
         self.extra_max = 0
+        self.split_needs_queued = False
         self.clear_hand()
         self.policy = DecisionTable()
         self.policy_shared = False
@@ -338,7 +339,8 @@ cdef class HandEngine:
         cdef double ev = 0.0
         cdef int r
         self.next_card_weights(pi)
-        self.prefetch_dealer(True)
+        if not (self.pair_rank and self.split_needs_queued):
+            self.prefetch_dealer(True)
         for r in range(N_RANKS):
             if pi[r] <= 0.0:
                 continue
@@ -355,7 +357,8 @@ cdef class HandEngine:
         cdef double ev
         cdef int r
         self.next_card_weights(pi)
-        self.prefetch_dealer(True)
+        if not (self.pair_rank and self.split_needs_queued):
+            self.prefetch_dealer(True)
         # a dealer natural takes only the original bet: +beta undoes half of -2*beta
         ev = self.natural_refund(pi)
         for r in range(N_RANKS):
