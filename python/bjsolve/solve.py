@@ -377,6 +377,8 @@ def make_engines(rules: Rules, shoe: Shoe, split_code: int) -> dict:
 
 def round_values(rules: Rules, shoe: Shoe, engines: dict, threads: int | None = None) -> dict:
     """{dealer key: E[round | key]} for every key, exposed naturals included."""
+    if shoe.is_infinite:
+        threads = 1   # one dealer distribution per upcard: starting threads costs more
     values = run_engines(engines, threads)
     for k in dealer_keys(rules, shoe):
         if k not in values:

@@ -138,10 +138,6 @@ cdef class UpcardEngine(PolicyEngine):
         return v, beta
 
     @property
-    def batch_stats(self):
-        return self.dealer.n_passes, self.dealer.n_lanes
-
-    @property
     def memo_sizes(self):
         """(dealer distributions, hand contexts) held in the memo tables."""
         return self.dealer.index.count, self.value_index.count

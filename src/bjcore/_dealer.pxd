@@ -52,7 +52,6 @@ cdef class DealerStore:
     cdef double batch_totals[MAX_BATCH]
     cdef uint64_t batch_keys[MAX_BATCH]
     cdef int batch_count
-    cdef public long n_passes, n_lanes
 
     cdef const double* find(self, uint64_t key) noexcept nogil
     cdef const double* store(self, uint64_t key, const double* dist) noexcept nogil

@@ -388,8 +388,6 @@ cdef class DealerStore:
         cdef int k
         if self.batch_count == 0:
             return
-        self.n_passes += 1
-        self.n_lanes += self.batch_count
         self.trie.evaluate_many(self.batch_weights, self.batch_totals, self.batch_count,
                                 False, out)
         for k in range(self.batch_count):
