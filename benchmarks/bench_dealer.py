@@ -8,10 +8,10 @@ Two paths are timed:
 
 Each figure is the median over ``--repeat`` runs after one warm-up run (the warm-up also
 builds the cached draw tries, which are shared by every shoe size; the very first table's
-time, tries included, is printed as "cold").  Target (issue): under 1 ms per table for
+time, tries included, is printed as "cold"; the tries are built in C, a few ms).  Target (issue): under 1 ms per table for
 6 decks.
 
-Run: ``cd /work/main && PYTHONPATH=python:src python3 benchmarks/bench_dealer.py``
+Run: ``PYTHONPATH=python:src python benchmarks/bench_dealer.py``
 """
 from __future__ import annotations
 
