@@ -19,6 +19,7 @@ The kernel is split by concern, one module (with its ``.pxd``) each:
 from libc.math cimport NAN
 
 from bjcore._defs cimport *
+from bjcore._hands cimport hand_add, hand_remove
 from bjcore._policy cimport PolicyEngine
 
 from bjcore import _dealer
@@ -74,7 +75,7 @@ cdef class UpcardEngine(PolicyEngine):
         self.clear_hand()
         for r in range(N_RANKS):
             for _ in range(<int>counts[r]):
-                self.add(r)
+                hand_add(self, r)
 
     def surrender_ev(self, counts):
         """Unconditioned surrender value of the original two cards."""

@@ -254,28 +254,40 @@ cdef class DealerTrie:
         cdef int i, d, k, o
         cdef int lanes = 4 if count <= 4 else (8 if count <= 8 else MAX_BATCH)
         cdef double f
+        cdef const double* w
+        cdef double t
         for k in range((N_DEALER + 1) * MAX_BATCH):
             acc[k] = 0.0
+        # card factors: cards of the row's rank left before the draw (0 in padded lanes)
+        for k in range(lanes):
+            if k >= count:
+                for i in range(self.n_factors):
+                    factor[i * MAX_BATCH + k] = 0.0
+                continue
+            w = &weights[k * N_RANKS]
+            for i in range(self.n_factors):
+                f = w[self.factor_rank[i]]
+                if not infinite:
+                    f -= self.factor_prior[i]
+                factor[i * MAX_BATCH + k] = f if f > 0.0 else 0.0
         for i in range(self.n_factors):
             any_left[i] = False
-            for k in range(lanes):
-                f = 0.0
-                if k < count:
-                    f = weights[k * N_RANKS + self.factor_rank[i]]
-                    if not infinite:
-                        f -= self.factor_prior[i]
-                    if not (f > 0.0):
-                        f = 0.0
-                factor[i * MAX_BATCH + k] = f
-                any_left[i] = any_left[i] or f > 0.0
-        for d in range(1, self.max_depth + 1):
-            for k in range(lanes):
-                inv[d * MAX_BATCH + k] = 0.0
-                if k < count:
-                    if infinite:
-                        inv[d * MAX_BATCH + k] = 1.0
-                    elif totals[k] - d + 1 > 0:
-                        inv[d * MAX_BATCH + k] = 1.0 / (totals[k] - d + 1)
+            for k in range(count):
+                if factor[i * MAX_BATCH + k] > 0.0:
+                    any_left[i] = True
+                    break
+        # 1 / (cards left) before the d-th card (0 when none are left, or padded)
+        for k in range(lanes):
+            t = totals[k] if k < count else 0.0
+            for d in range(1, self.max_depth + 1):
+                if k >= count:
+                    inv[d * MAX_BATCH + k] = 0.0
+                elif infinite:
+                    inv[d * MAX_BATCH + k] = 1.0
+                elif t - d + 1 > 0:
+                    inv[d * MAX_BATCH + k] = 1.0 / (t - d + 1)
+                else:
+                    inv[d * MAX_BATCH + k] = 0.0
         for k in range(lanes):
             prod[k] = 1.0 if k < count else 0.0
             acc[nd[0].outcome * MAX_BATCH + k] += nd[0].mult * prod[k]

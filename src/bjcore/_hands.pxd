@@ -2,7 +2,7 @@
 from libc.stdint cimport uint64_t, int8_t
 from libcpp.vector cimport vector
 
-from bjcore._defs cimport N_RANKS, RuleParams
+from bjcore._defs cimport N_RANKS, RuleParams, rank_unit
 from bjcore._dealer cimport DealerStore
 from bjcore._memo cimport DecisionTable, HashIndex
 
@@ -43,8 +43,6 @@ cdef class HandEngine:
     cdef int policy_missing
 
     cdef void clear_hand(self) noexcept nogil
-    cdef void add(self, int r) noexcept nogil
-    cdef void remove(self, int r) noexcept nogil
     cdef int total(self) noexcept nogil
     cdef bint is_soft(self) noexcept nogil
     cdef bint is_natural(self) noexcept nogil
@@ -69,3 +67,19 @@ cdef class HandEngine:
     cdef int policy_action(self, int kind) noexcept nogil
     cdef int optimal_unsplit_choice(self, int double_ok) noexcept nogil
     cdef double continuation(self) noexcept nogil
+
+
+# Adding and removing a card are the innermost steps of every recursion: inline, not
+# virtual-method calls.
+cdef inline void hand_add(HandEngine h, int r) noexcept nogil:
+    h.cnt[r] += 1
+    h.hard_sum += r + 1
+    h.n_cards += 1
+    h.hand_key += rank_unit(r)
+
+
+cdef inline void hand_remove(HandEngine h, int r) noexcept nogil:
+    h.cnt[r] -= 1
+    h.hard_sum -= r + 1
+    h.n_cards -= 1
+    h.hand_key -= rank_unit(r)

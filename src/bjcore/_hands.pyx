@@ -124,18 +124,6 @@ cdef class HandEngine:
         self.extra = 0
         self.hand_key = 0
 
-    cdef void add(self, int r) noexcept nogil:
-        self.cnt[r] += 1
-        self.hard_sum += r + 1
-        self.n_cards += 1
-        self.hand_key += rank_unit(r)
-
-    cdef void remove(self, int r) noexcept nogil:
-        self.cnt[r] -= 1
-        self.hard_sum -= r + 1
-        self.n_cards -= 1
-        self.hand_key -= rank_unit(r)
-
     cdef int total(self) noexcept nogil:
         return soft_total(self.hard_sum, self.cnt[0])
 
@@ -282,11 +270,11 @@ cdef class HandEngine:
                 break
             if left[r] <= 0.0:
                 continue
-            self.add(r)
+            hand_add(self, r)
             left[r] -= 1.0
             self.prefetch_unsplit(r, left)
             left[r] += 1.0
-            self.remove(r)
+            hand_remove(self, r)
 
     # ---- values of the current hand ---------------------------------------------
 
@@ -344,12 +332,12 @@ cdef class HandEngine:
         for r in range(N_RANKS):
             if pi[r] <= 0.0:
                 continue
-            self.add(r)
+            hand_add(self, r)
             if self.hard_sum > 21:
                 ev -= pi[r]
             else:
                 ev += pi[r] * self.continuation()
-            self.remove(r)
+            hand_remove(self, r)
         return ev
 
     cdef double double_value(self) noexcept nogil:
@@ -364,12 +352,12 @@ cdef class HandEngine:
         for r in range(N_RANKS):
             if pi[r] <= 0.0:
                 continue
-            self.add(r)
+            hand_add(self, r)
             if self.hard_sum > 21:
                 ev -= 2.0 * pi[r]
             else:
                 ev += 2.0 * pi[r] * self.get(ACT_STAND)
-            self.remove(r)
+            hand_remove(self, r)
         return ev
 
     cdef double value_at(self, int row, int action) noexcept nogil:

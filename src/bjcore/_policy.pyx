@@ -16,6 +16,7 @@ removal average to zero (the fundamental theorem of card counting) for every cla
 from libc.stdint cimport uint64_t
 
 from bjcore._defs cimport *
+from bjcore._hands cimport hand_add, hand_remove
 from bjcore._memo cimport DecisionTable
 from bjcore._round cimport RoundEngine
 
@@ -42,9 +43,9 @@ cdef class PolicyEngine(RoundEngine):
                 break
             if not self.infinite and self.cnt[r] + 1 > left[r]:
                 continue
-            self.add(r)
+            hand_add(self, r)
             self.freeze_walk(r, left)
-            self.remove(r)
+            hand_remove(self, r)
 
     cdef void freeze_split_walk(self, int lowest, const double* left) noexcept nogil:
         """Record the split-hand decisions of the current split context (pair_rank,
@@ -59,9 +60,9 @@ cdef class PolicyEngine(RoundEngine):
                 break
             if not self.infinite and self.cnt[r] + 1 > left[r]:
                 continue
-            self.add(r)
+            hand_add(self, r)
             self.freeze_split_walk(r, left)
-            self.remove(r)
+            hand_remove(self, r)
 
     cdef void freeze_split_contexts(self) noexcept nogil:
         """CDP1 / CDP: record each split context's decisions on split hands."""
@@ -85,7 +86,7 @@ cdef class PolicyEngine(RoundEngine):
                 self.clear_hand()
                 self.pair_rank = p + 1
                 self.extra = e
-                self.add(p)
+                hand_add(self, p)
                 self.freeze_split_walk(0, left)
         self.clear_hand()
 

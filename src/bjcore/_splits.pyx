@@ -9,6 +9,7 @@ split contexts; which choices they make is the post-split class (CDZ-, CDP1, CDP
 from libc.math cimport NAN, isnan
 
 from bjcore._defs cimport *
+from bjcore._hands cimport hand_add, hand_remove
 from bjcore._hands cimport HandEngine
 from bjcore._memo cimport HashIndex
 
@@ -36,8 +37,8 @@ cdef class SplitEngine(HandEngine):
         self.clear_hand()
         self.pair_rank = pair
         self.extra = extra
-        self.add(pair - 1)
-        self.add(second)
+        hand_add(self, pair - 1)
+        hand_add(self, second)
         v = self.continuation()
         self.clear_hand()
         return v
@@ -190,12 +191,12 @@ cdef class SplitEngine(HandEngine):
                 self.clear_hand()
                 self.pair_rank = p + 1
                 self.extra = e
-                self.add(p)
+                hand_add(self, p)
                 for r in range(N_RANKS):
                     if avail[r] - self.cnt[r] >= 1.0:
-                        self.add(r)
+                        hand_add(self, r)
                         self.queue_needs_walk(avail, everything, r)
-                        self.remove(r)
+                        hand_remove(self, r)
             self.dealer.flush()
             # the walks that follow read values of the contexts just queued: they need
             # no more prefetching
@@ -248,12 +249,12 @@ cdef class SplitEngine(HandEngine):
                 break
             if avail[r] - self.cnt[r] < 1.0:
                 continue
-            self.add(r)
+            hand_add(self, r)
             if a == ACT_DOUBLE:
                 self.queue_current(avail)
             else:
                 self.queue_needs_walk(avail, everything, r)
-            self.remove(r)
+            hand_remove(self, r)
 
     cdef double gamma(self, double m, double n, int a, int b, double pp) noexcept nogil:
         """Chance that one more unknown gone card is a pair card (6.5)."""
