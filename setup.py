@@ -24,7 +24,12 @@ extensions = [
         ["src/bjcore/_core.pyx"],
         language="c++",
         extra_compile_args=["-O3", "-std=c++17"],
-    )
+    ),
+    Extension(
+        "bjcore._simulate",
+        ["src/bjcore/_simulate.pyx"],
+        extra_compile_args=["-O3"],
+    ),
 ]
 
 setup(ext_modules=cythonize(extensions, compiler_directives=compiler_directives()))
