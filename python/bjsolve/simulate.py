@@ -44,7 +44,7 @@ IP_FIELDS = ("cut", "spots", "others", "h17", "double_min", "double_soft", "doub
              "das", "split_limit", "split_limit_aces", "hit_split_aces", "surrender", "hole",
              "dealer_wins_ties", "tc_method", "rounding", "wong_in_set", "wong_in",
              "wong_out_set", "wong_out", "insurance_set", "insurance", "n_comps", "n_keys",
-             "has_lines", "infinite")
+             "infinite")
 
 
 # ---- input checks ----------------------------------------------------------------------------
@@ -184,8 +184,7 @@ class GamePlan:
     tags: np.ndarray
     child: np.ndarray
     total: np.ndarray
-    decision: np.ndarray
-    line_of: np.ndarray
+    decision: np.ndarray    # int16: action | (index line + 1) << 3
     allowed: np.ndarray
     line_nseg: np.ndarray
     line_thr: np.ndarray
@@ -203,7 +202,7 @@ class GamePlan:
         if stop is None:
             stop = np.zeros(1, dtype=np.int8)
         return run_chunk(self.iparams, dparams, self.shoe, self.tags, self.child, self.total,
-                         self.decision, self.line_of, self.allowed, self.line_nseg,
+                         self.decision, self.allowed, self.line_nseg,
                          self.line_thr, self.line_play, self.key_of, self.bet_by_tc,
                          seed, chunk, rounds, stop)
 
@@ -724,14 +723,14 @@ def build_plan(rules: Rules, *, shoe=None, penetration=0.75, spots=1, other_spot
               wong_in_set=int(wong_in is not None), wong_in=wong_in or 0,
               wong_out_set=int(wong_out is not None), wong_out=wong_out or 0,
               insurance_set=int(insurance is not None), insurance=insurance or 0,
-              n_comps=len(comps.hands), n_keys=len(keys), has_lines=int(bool(len(nseg) and
-                                                                             (line_of >= 0).any())),
+              n_comps=len(comps.hands), n_keys=len(keys),
               infinite=int(infinite))
     plan = GamePlan(
         iparams=np.array([ip[f] for f in IP_FIELDS], dtype=np.int64),
         dparams=np.array([rules.blackjack_payout, 0.0]),
         shoe=np.array(counts, dtype=np.int32), tags=tags, child=comps.child,
-        total=comps.total, decision=decision.ravel(), line_of=line_of.ravel(),
+        total=comps.total,
+        decision=(decision.astype(np.int16) | ((line_of + 1) << 3).astype(np.int16)).ravel(),
         allowed=allowed.ravel(), line_nseg=nseg, line_thr=thr, line_play=play,
         key_of=key_of, bet_by_tc=bets)
     strategy_name = strategy if isinstance(strategy, str) else type(strategy).__name__

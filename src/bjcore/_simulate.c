@@ -1804,12 +1804,11 @@ enum  {
   __pyx_e_6bjcore_9_simulate_IP_INSURANCE,
   __pyx_e_6bjcore_9_simulate_IP_N_COMPS,
   __pyx_e_6bjcore_9_simulate_IP_N_KEYS,
-  __pyx_e_6bjcore_9_simulate_IP_HAS_LINES,
   __pyx_e_6bjcore_9_simulate_IP_INFINITE,
   __pyx_e_6bjcore_9_simulate_IP_COUNT
 };
 
-/* "bjcore/_simulate.pxd":43
+/* "bjcore/_simulate.pxd":42
  * 
  * # Floating parameters: positions in ``dparams``.
  * cdef enum:             # <<<<<<<<<<<<<<
@@ -1822,7 +1821,7 @@ enum  {
   __pyx_e_6bjcore_9_simulate_DP_COUNT
 };
 
-/* "bjcore/_simulate.pxd":49
+/* "bjcore/_simulate.pxd":48
  * 
  * # Results: positions in the ``sums`` (float64) and ``counts`` (int64) output arrays.
  * cdef enum:             # <<<<<<<<<<<<<<
@@ -1836,7 +1835,7 @@ enum  {
   __pyx_e_6bjcore_9_simulate_S_COUNT
 };
 
-/* "bjcore/_simulate.pxd":54
+/* "bjcore/_simulate.pxd":53
  *     S_BET                    # total initial bets
  *     S_COUNT
  * cdef enum:             # <<<<<<<<<<<<<<
@@ -1853,7 +1852,7 @@ enum  {
   __pyx_e_6bjcore_9_simulate_C_COUNT
 };
 
-/* "bjcore/_simulate.pxd":64
+/* "bjcore/_simulate.pxd":63
  * 
  * # xoshiro256** state
  * cdef struct Rng:             # <<<<<<<<<<<<<<
@@ -1867,7 +1866,7 @@ struct __pyx_t_6bjcore_9_simulate_Rng {
   uint64_t s3;
 };
 
-/* "bjcore/_simulate.pyx":27
+/* "bjcore/_simulate.pyx":28
  * import numpy as np
  * 
  * cdef enum:             # <<<<<<<<<<<<<<
@@ -1882,7 +1881,7 @@ enum  {
   __pyx_e_6bjcore_9_simulate_ACT_SURRENDER = 4
 };
 
-/* "bjcore/_simulate.pyx":35
+/* "bjcore/_simulate.pyx":36
  * 
  * # spot states during a round
  * cdef enum:             # <<<<<<<<<<<<<<
@@ -1897,7 +1896,7 @@ enum  {
   __pyx_e_6bjcore_9_simulate_SPOT_PLAYED = 4
 };
 
-/* "bjcore/_simulate.pyx":107
+/* "bjcore/_simulate.pyx":108
  * # ---- the simulator's state ------------------------------------------------------------------
  * 
  * cdef struct Sim:             # <<<<<<<<<<<<<<
@@ -1918,13 +1917,13 @@ struct __pyx_t_6bjcore_9_simulate_Sim {
   int rounding;
   int32_t const *child;
   int8_t const *total;
-  int8_t const *decision;
-  int32_t const *line_of;
+  int16_t const *decision;
   int8_t const *allowed;
   int32_t const *line_nseg;
   int32_t const *line_thr;
   int8_t const *line_play;
-  int has_lines;
+  int tc;
+  int tc_valid;
   int n_comps;
   int n_keys;
   int h17;
@@ -3272,6 +3271,9 @@ static CYTHON_INLINE __Pyx_memviewslice __Pyx_PyObject_to_MemoryviewSlice_dc_nn_
 static CYTHON_INLINE __Pyx_memviewslice __Pyx_PyObject_to_MemoryviewSlice_dc_nn_int8_t__const__(PyObject *, int writable_flag);
 
 /* ObjectToMemviewSlice.proto */
+static CYTHON_INLINE __Pyx_memviewslice __Pyx_PyObject_to_MemoryviewSlice_dc_nn_int16_t__const__(PyObject *, int writable_flag);
+
+/* ObjectToMemviewSlice.proto */
 static CYTHON_INLINE __Pyx_memviewslice __Pyx_PyObject_to_MemoryviewSlice_dc_nn_int64_t(PyObject *, int writable_flag);
 
 /* ObjectToMemviewSlice.proto */
@@ -3469,6 +3471,7 @@ static CYTHON_INLINE int __pyx_f_6bjcore_9_simulate_draw(struct __pyx_t_6bjcore_
 static CYTHON_INLINE void __pyx_f_6bjcore_9_simulate_see(struct __pyx_t_6bjcore_9_simulate_Sim *, int); /*proto*/
 static CYTHON_INLINE int __pyx_f_6bjcore_9_simulate_seen_draw(struct __pyx_t_6bjcore_9_simulate_Sim *); /*proto*/
 static CYTHON_INLINE int __pyx_f_6bjcore_9_simulate_true_count(struct __pyx_t_6bjcore_9_simulate_Sim *); /*proto*/
+static CYTHON_INLINE int __pyx_f_6bjcore_9_simulate_current_true_count(struct __pyx_t_6bjcore_9_simulate_Sim *); /*proto*/
 static CYTHON_INLINE int __pyx_f_6bjcore_9_simulate_decide(struct __pyx_t_6bjcore_9_simulate_Sim *, int, int, int); /*proto*/
 static CYTHON_INLINE int __pyx_f_6bjcore_9_simulate_play_hand(struct __pyx_t_6bjcore_9_simulate_Sim *, int, int, int, int, int *); /*proto*/
 static CYTHON_INLINE double __pyx_f_6bjcore_9_simulate_settle(int, int, int, double); /*proto*/
@@ -3515,6 +3518,7 @@ static const __Pyx_TypeInfo __Pyx_TypeInfo_nn_int64_t__const__ = { "const int64_
 static const __Pyx_TypeInfo __Pyx_TypeInfo_double__const__ = { "const double", NULL, sizeof(double const ), { 0 }, 0, 'R', 0, 0 };
 static const __Pyx_TypeInfo __Pyx_TypeInfo_nn_int32_t__const__ = { "const int32_t", NULL, sizeof(int32_t const ), { 0 }, 0, __PYX_IS_UNSIGNED(int32_t const ) ? 'U' : 'I', __PYX_IS_UNSIGNED(int32_t const ), 0 };
 static const __Pyx_TypeInfo __Pyx_TypeInfo_nn_int8_t__const__ = { "const int8_t", NULL, sizeof(int8_t const ), { 0 }, 0, __PYX_IS_UNSIGNED(int8_t const ) ? 'U' : 'I', __PYX_IS_UNSIGNED(int8_t const ), 0 };
+static const __Pyx_TypeInfo __Pyx_TypeInfo_nn_int16_t__const__ = { "const int16_t", NULL, sizeof(int16_t const ), { 0 }, 0, __PYX_IS_UNSIGNED(int16_t const ) ? 'U' : 'I', __PYX_IS_UNSIGNED(int16_t const ), 0 };
 static const __Pyx_TypeInfo __Pyx_TypeInfo_nn_int64_t = { "int64_t", NULL, sizeof(int64_t), { 0 }, 0, __PYX_IS_UNSIGNED(int64_t) ? 'U' : 'I', __PYX_IS_UNSIGNED(int64_t), 0 };
 static const __Pyx_TypeInfo __Pyx_TypeInfo_double = { "double", NULL, sizeof(double), { 0 }, 0, 'R', 0, 0 };
 /* #### Code section: before_global_var ### */
@@ -3542,7 +3546,7 @@ static const char __pyx_k_Cannot_transpose_memoryview_with[] = "Cannot transpose
 static const char __pyx_k_Empty_shape_tuple_for_cython_arr[] = "Empty shape tuple for cython.array";
 static const char __pyx_k_Indirect_dimensions_not_supporte[] = "Indirect dimensions not supported";
 static const char __pyx_k_Out_of_bounds_on_buffer_access_a[] = "Out of bounds on buffer access (axis %zd)";
-static const char __pyx_k_The_real_game_simulator_a_shoe_d[] = "The real-game simulator: a shoe dealt to a cut card, counted, bet and played.\n\nOne call of ``run_chunk`` plays ``rounds`` rounds with its own generator, seeded from\n(seed, chunk index), starting from a freshly shuffled shoe.  Everything the game needs\narrives as flat arrays built once in Python (bjsolve/simulate.py):\n\n* hand compositions: every multiset of ranks with hard total <= 21 has an id (0 = no\n  card); ``child[id * 10 + r - 1]`` is the id after one more card of rank r (-1: bust),\n  ``total[id]`` its best total (soft counted as soft);\n* decisions: ``decision[(kind * n_keys + key) * n_comps + id]`` is the action (0 stand,\n  1 hit, 2 double, 3 split, 4 surrender) for a hand of that composition, against dealer key\n  ``key`` (upcard - 1, or both dealer cards\047 index in the exposed game), kind 0 original\n  two cards, 1 later decision of an unsplit hand, 2 a split hand\047s decision;\n* index plays: ``line_of`` (same layout, -1 none) points at an index line whose play at the\n  current true count replaces the decision when ``allowed[kind * n_comps + id]`` permits it;\n* betting: ``bet_by_tc[tc - TC_LOW]`` the bet at each (rounded, clamped) true count.\n\nThe loop touches no Python object and runs without the GIL.\n";
+static const char __pyx_k_The_real_game_simulator_a_shoe_d[] = "The real-game simulator: a shoe dealt to a cut card, counted, bet and played.\n\nOne call of ``run_chunk`` plays ``rounds`` rounds with its own generator, seeded from\n(seed, chunk index), starting from a freshly shuffled shoe.  Everything the game needs\narrives as flat arrays built once in Python (bjsolve/simulate.py):\n\n* hand compositions: every multiset of ranks with hard total <= 21 has an id (0 = no\n  card); ``child[id * 10 + r - 1]`` is the id after one more card of rank r (-1: bust),\n  ``total[id]`` its best total (soft counted as soft);\n* decisions: ``decision[(kind * n_keys + key) * n_comps + id] & 7`` is the action (0 stand,\n  1 hit, 2 double, 3 split, 4 surrender) for a hand of that composition, against dealer key\n  ``key`` (upcard - 1, or both dealer cards\047 index in the exposed game), kind 0 original\n  two cards, 1 later decision of an unsplit hand, 2 a split hand\047s decision;\n* index plays: ``decision[...] >> 3`` is 0 or 1 + an index line whose play at the current\n  true count replaces the action when ``allowed[kind * n_comps + id]`` permits it (one\n  16-bit table keeps the hot lookups in cache);\n* betting: ``bet_by_tc[tc - TC_LOW]`` the bet at each (rounded, clamped) true count.\n\nThe loop touches no Python object and runs without the GIL.\n";
 static const char __pyx_k_Unable_to_convert_item_to_object[] = "Unable to convert item to object";
 static const char __pyx_k_got_differing_extents_in_dimensi[] = "got differing extents in dimension %d (got %zd and %zd)";
 /* #### Code section: decls ### */
@@ -3588,7 +3592,7 @@ static PyObject *__pyx_pf___pyx_memoryviewslice___reduce_cython__(CYTHON_UNUSED 
 static PyObject *__pyx_pf___pyx_memoryviewslice_2__setstate_cython__(CYTHON_UNUSED struct __pyx_memoryviewslice_obj *__pyx_v_self, CYTHON_UNUSED PyObject *__pyx_v___pyx_state); /* proto */
 static PyObject *__pyx_pf_15View_dot_MemoryView___pyx_unpickle_Enum(CYTHON_UNUSED PyObject *__pyx_self, PyObject *__pyx_v___pyx_type, long __pyx_v___pyx_checksum, PyObject *__pyx_v___pyx_state); /* proto */
 static PyObject *__pyx_pf_6bjcore_9_simulate_random_integers(CYTHON_UNUSED PyObject *__pyx_self, uint64_t __pyx_v_seed, uint64_t __pyx_v_chunk, int __pyx_v_count, uint32_t __pyx_v_below_n); /* proto */
-static PyObject *__pyx_pf_6bjcore_9_simulate_2run_chunk(CYTHON_UNUSED PyObject *__pyx_self, __Pyx_memviewslice __pyx_v_iparams, __Pyx_memviewslice __pyx_v_dparams, __Pyx_memviewslice __pyx_v_shoe, __Pyx_memviewslice __pyx_v_tags, __Pyx_memviewslice __pyx_v_child, __Pyx_memviewslice __pyx_v_total, __Pyx_memviewslice __pyx_v_decision, __Pyx_memviewslice __pyx_v_line_of, __Pyx_memviewslice __pyx_v_allowed, __Pyx_memviewslice __pyx_v_line_nseg, __Pyx_memviewslice __pyx_v_line_thr, __Pyx_memviewslice __pyx_v_line_play, __Pyx_memviewslice __pyx_v_key_of, __Pyx_memviewslice __pyx_v_bet_by_tc, uint64_t __pyx_v_seed, uint64_t __pyx_v_chunk, int64_t __pyx_v_rounds, __Pyx_memviewslice __pyx_v_stop); /* proto */
+static PyObject *__pyx_pf_6bjcore_9_simulate_2run_chunk(CYTHON_UNUSED PyObject *__pyx_self, __Pyx_memviewslice __pyx_v_iparams, __Pyx_memviewslice __pyx_v_dparams, __Pyx_memviewslice __pyx_v_shoe, __Pyx_memviewslice __pyx_v_tags, __Pyx_memviewslice __pyx_v_child, __Pyx_memviewslice __pyx_v_total, __Pyx_memviewslice __pyx_v_decision, __Pyx_memviewslice __pyx_v_allowed, __Pyx_memviewslice __pyx_v_line_nseg, __Pyx_memviewslice __pyx_v_line_thr, __Pyx_memviewslice __pyx_v_line_play, __Pyx_memviewslice __pyx_v_key_of, __Pyx_memviewslice __pyx_v_bet_by_tc, uint64_t __pyx_v_seed, uint64_t __pyx_v_chunk, int64_t __pyx_v_rounds, __Pyx_memviewslice __pyx_v_stop); /* proto */
 static PyObject *__pyx_tp_new__initialisation_array(PyObject *o, 
 #if CYTHON_VECTORCALL_TPNEW
     PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames
@@ -3724,7 +3728,7 @@ namespace {
     PyObject *__pyx_slice[1];
     PyObject *__pyx_tuple[3];
     PyObject *__pyx_codeobj_tab[2];
-    PyObject *__pyx_string_tab[139];
+    PyObject *__pyx_string_tab[138];
     PyObject *__pyx_number_tab[4];
 /* #### Code section: module_state_contents ### */
 /* PyFrozenDict.module_state_decls */
@@ -3866,53 +3870,52 @@ static __pyx_mstatetype * const __pyx_mstate_global = &__pyx_mstate_global_stati
 #define __pyx_n_u_k __pyx_string_tab[89]
 #define __pyx_n_u_key_of __pyx_string_tab[90]
 #define __pyx_n_u_line_nseg __pyx_string_tab[91]
-#define __pyx_n_u_line_of __pyx_string_tab[92]
-#define __pyx_n_u_line_play __pyx_string_tab[93]
-#define __pyx_n_u_line_thr __pyx_string_tab[94]
-#define __pyx_n_u_memview __pyx_string_tab[95]
-#define __pyx_n_u_mode __pyx_string_tab[96]
-#define __pyx_n_u_n_cards __pyx_string_tab[97]
-#define __pyx_n_u_name __pyx_string_tab[98]
-#define __pyx_n_u_ndim __pyx_string_tab[99]
-#define __pyx_n_u_np __pyx_string_tab[100]
-#define __pyx_n_u_numpy __pyx_string_tab[101]
-#define __pyx_n_u_o __pyx_string_tab[102]
-#define __pyx_n_u_obj __pyx_string_tab[103]
-#define __pyx_n_u_out __pyx_string_tab[104]
-#define __pyx_n_u_out_c __pyx_string_tab[105]
-#define __pyx_n_u_out_s __pyx_string_tab[106]
-#define __pyx_n_u_out_tcc __pyx_string_tab[107]
-#define __pyx_n_u_out_tcs __pyx_string_tab[108]
-#define __pyx_n_u_pack __pyx_string_tab[109]
-#define __pyx_n_u_pop __pyx_string_tab[110]
-#define __pyx_n_u_r __pyx_string_tab[111]
-#define __pyx_n_u_random_integers __pyx_string_tab[112]
-#define __pyx_n_u_register __pyx_string_tab[113]
-#define __pyx_n_u_rounds __pyx_string_tab[114]
-#define __pyx_n_u_run_chunk __pyx_string_tab[115]
-#define __pyx_n_u_s __pyx_string_tab[116]
-#define __pyx_n_u_seed __pyx_string_tab[117]
-#define __pyx_n_u_setdefault __pyx_string_tab[118]
-#define __pyx_n_u_shape __pyx_string_tab[119]
-#define __pyx_n_u_shoe __pyx_string_tab[120]
-#define __pyx_n_u_size __pyx_string_tab[121]
-#define __pyx_n_u_start __pyx_string_tab[122]
-#define __pyx_n_u_step __pyx_string_tab[123]
-#define __pyx_n_u_stop __pyx_string_tab[124]
-#define __pyx_n_u_struct __pyx_string_tab[125]
-#define __pyx_n_u_sums __pyx_string_tab[126]
-#define __pyx_n_u_tags __pyx_string_tab[127]
-#define __pyx_n_u_tc_counts __pyx_string_tab[128]
-#define __pyx_n_u_tc_sums __pyx_string_tab[129]
-#define __pyx_n_u_total __pyx_string_tab[130]
-#define __pyx_n_u_unpack __pyx_string_tab[131]
-#define __pyx_n_u_update __pyx_string_tab[132]
-#define __pyx_n_u_values __pyx_string_tab[133]
-#define __pyx_n_u_x __pyx_string_tab[134]
-#define __pyx_n_u_zeros __pyx_string_tab[135]
-#define __pyx_n_b_O __pyx_string_tab[136]
-#define __pyx_kp_b_iso88591_AQc_q_F_7_U_1_uAQc_1 __pyx_string_tab[137]
-#define __pyx_kp_b_iso88591_2V1IV2Q_RvQivRq_4vRq_b_b_V2Q_Q __pyx_string_tab[138]
+#define __pyx_n_u_line_play __pyx_string_tab[92]
+#define __pyx_n_u_line_thr __pyx_string_tab[93]
+#define __pyx_n_u_memview __pyx_string_tab[94]
+#define __pyx_n_u_mode __pyx_string_tab[95]
+#define __pyx_n_u_n_cards __pyx_string_tab[96]
+#define __pyx_n_u_name __pyx_string_tab[97]
+#define __pyx_n_u_ndim __pyx_string_tab[98]
+#define __pyx_n_u_np __pyx_string_tab[99]
+#define __pyx_n_u_numpy __pyx_string_tab[100]
+#define __pyx_n_u_o __pyx_string_tab[101]
+#define __pyx_n_u_obj __pyx_string_tab[102]
+#define __pyx_n_u_out __pyx_string_tab[103]
+#define __pyx_n_u_out_c __pyx_string_tab[104]
+#define __pyx_n_u_out_s __pyx_string_tab[105]
+#define __pyx_n_u_out_tcc __pyx_string_tab[106]
+#define __pyx_n_u_out_tcs __pyx_string_tab[107]
+#define __pyx_n_u_pack __pyx_string_tab[108]
+#define __pyx_n_u_pop __pyx_string_tab[109]
+#define __pyx_n_u_r __pyx_string_tab[110]
+#define __pyx_n_u_random_integers __pyx_string_tab[111]
+#define __pyx_n_u_register __pyx_string_tab[112]
+#define __pyx_n_u_rounds __pyx_string_tab[113]
+#define __pyx_n_u_run_chunk __pyx_string_tab[114]
+#define __pyx_n_u_s __pyx_string_tab[115]
+#define __pyx_n_u_seed __pyx_string_tab[116]
+#define __pyx_n_u_setdefault __pyx_string_tab[117]
+#define __pyx_n_u_shape __pyx_string_tab[118]
+#define __pyx_n_u_shoe __pyx_string_tab[119]
+#define __pyx_n_u_size __pyx_string_tab[120]
+#define __pyx_n_u_start __pyx_string_tab[121]
+#define __pyx_n_u_step __pyx_string_tab[122]
+#define __pyx_n_u_stop __pyx_string_tab[123]
+#define __pyx_n_u_struct __pyx_string_tab[124]
+#define __pyx_n_u_sums __pyx_string_tab[125]
+#define __pyx_n_u_tags __pyx_string_tab[126]
+#define __pyx_n_u_tc_counts __pyx_string_tab[127]
+#define __pyx_n_u_tc_sums __pyx_string_tab[128]
+#define __pyx_n_u_total __pyx_string_tab[129]
+#define __pyx_n_u_unpack __pyx_string_tab[130]
+#define __pyx_n_u_update __pyx_string_tab[131]
+#define __pyx_n_u_values __pyx_string_tab[132]
+#define __pyx_n_u_x __pyx_string_tab[133]
+#define __pyx_n_u_zeros __pyx_string_tab[134]
+#define __pyx_n_b_O __pyx_string_tab[135]
+#define __pyx_kp_b_iso88591_AQc_q_F_7_U_1_uAQc_1 __pyx_string_tab[136]
+#define __pyx_kp_b_iso88591_2V1IV2Q_RvQivRq_4vRq_b_b_V2Q_Q __pyx_string_tab[137]
 #define __pyx_int_0 __pyx_number_tab[0]
 #define __pyx_int_neg_1 __pyx_number_tab[1]
 #define __pyx_int_2 __pyx_number_tab[2]
@@ -3945,7 +3948,7 @@ static CYTHON_SMALL_CODE int __pyx_m_clear(PyObject *m) {
   for (int i=0; i<1; ++i) { Py_CLEAR(clear_module_state->__pyx_slice[i]); }
   for (int i=0; i<3; ++i) { Py_CLEAR(clear_module_state->__pyx_tuple[i]); }
   for (int i=0; i<2; ++i) { Py_CLEAR(clear_module_state->__pyx_codeobj_tab[i]); }
-  for (int i=0; i<139; ++i) { Py_CLEAR(clear_module_state->__pyx_string_tab[i]); }
+  for (int i=0; i<138; ++i) { Py_CLEAR(clear_module_state->__pyx_string_tab[i]); }
   for (int i=0; i<4; ++i) { Py_CLEAR(clear_module_state->__pyx_number_tab[i]); }
 /* #### Code section: module_state_clear_contents ### */
 /* CommonTypesMetaclass.module_state_clear */
@@ -3983,7 +3986,7 @@ static CYTHON_SMALL_CODE int __pyx_m_traverse(PyObject *m, visitproc visit, void
   for (int i=0; i<1; ++i) { __Pyx_VISIT_CONST(traverse_module_state->__pyx_slice[i]); }
   for (int i=0; i<3; ++i) { __Pyx_VISIT_CONST(traverse_module_state->__pyx_tuple[i]); }
   for (int i=0; i<2; ++i) { __Pyx_VISIT_CONST(traverse_module_state->__pyx_codeobj_tab[i]); }
-  for (int i=0; i<139; ++i) { __Pyx_VISIT_CONST(traverse_module_state->__pyx_string_tab[i]); }
+  for (int i=0; i<138; ++i) { __Pyx_VISIT_CONST(traverse_module_state->__pyx_string_tab[i]); }
   for (int i=0; i<4; ++i) { __Pyx_VISIT_CONST(traverse_module_state->__pyx_number_tab[i]); }
 /* #### Code section: module_state_traverse_contents ### */
 /* CommonTypesMetaclass.module_state_traverse */
@@ -18170,7 +18173,7 @@ static PyObject *__pyx_unpickle_Enum__set_state(struct __pyx_MemviewEnum_obj *__
   return __pyx_r;
 }
 
-/* "bjcore/_simulate.pyx":45
+/* "bjcore/_simulate.pyx":46
  * # ---- the generator: xoshiro256** seeded through splitmix64 --------------------------------
  * 
  * cdef inline uint64_t splitmix64(uint64_t* x) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -18183,7 +18186,7 @@ static CYTHON_INLINE uint64_t __pyx_f_6bjcore_9_simulate_splitmix64(uint64_t *__
   uint64_t __pyx_r;
   long __pyx_t_1;
 
-  /* "bjcore/_simulate.pyx":46
+  /* "bjcore/_simulate.pyx":47
  * 
  * cdef inline uint64_t splitmix64(uint64_t* x) noexcept nogil:
  *     x[0] += <uint64_t>0x9E3779B97F4A7C15             # <<<<<<<<<<<<<<
@@ -18194,7 +18197,7 @@ static CYTHON_INLINE uint64_t __pyx_f_6bjcore_9_simulate_splitmix64(uint64_t *__
   __pyx_t_1 = 0;
   (__pyx_v_x[__pyx_t_1]) = ((__pyx_v_x[__pyx_t_1]) + ((uint64_t)0x9E3779B97F4A7C15));
 
-  /* "bjcore/_simulate.pyx":47
+  /* "bjcore/_simulate.pyx":48
  * cdef inline uint64_t splitmix64(uint64_t* x) noexcept nogil:
  *     x[0] += <uint64_t>0x9E3779B97F4A7C15
  *     cdef uint64_t z = x[0]             # <<<<<<<<<<<<<<
@@ -18203,7 +18206,7 @@ static CYTHON_INLINE uint64_t __pyx_f_6bjcore_9_simulate_splitmix64(uint64_t *__
 */
   __pyx_v_z = (__pyx_v_x[0]);
 
-  /* "bjcore/_simulate.pyx":48
+  /* "bjcore/_simulate.pyx":49
  *     x[0] += <uint64_t>0x9E3779B97F4A7C15
  *     cdef uint64_t z = x[0]
  *     z = (z ^ (z >> 30)) * <uint64_t>0xBF58476D1CE4E5B9             # <<<<<<<<<<<<<<
@@ -18212,7 +18215,7 @@ static CYTHON_INLINE uint64_t __pyx_f_6bjcore_9_simulate_splitmix64(uint64_t *__
 */
   __pyx_v_z = ((__pyx_v_z ^ (__pyx_v_z >> 30)) * ((uint64_t)0xBF58476D1CE4E5B9));
 
-  /* "bjcore/_simulate.pyx":49
+  /* "bjcore/_simulate.pyx":50
  *     cdef uint64_t z = x[0]
  *     z = (z ^ (z >> 30)) * <uint64_t>0xBF58476D1CE4E5B9
  *     z = (z ^ (z >> 27)) * <uint64_t>0x94D049BB133111EB             # <<<<<<<<<<<<<<
@@ -18221,7 +18224,7 @@ static CYTHON_INLINE uint64_t __pyx_f_6bjcore_9_simulate_splitmix64(uint64_t *__
 */
   __pyx_v_z = ((__pyx_v_z ^ (__pyx_v_z >> 27)) * ((uint64_t)0x94D049BB133111EB));
 
-  /* "bjcore/_simulate.pyx":50
+  /* "bjcore/_simulate.pyx":51
  *     z = (z ^ (z >> 30)) * <uint64_t>0xBF58476D1CE4E5B9
  *     z = (z ^ (z >> 27)) * <uint64_t>0x94D049BB133111EB
  *     return z ^ (z >> 31)             # <<<<<<<<<<<<<<
@@ -18234,7 +18237,7 @@ static CYTHON_INLINE uint64_t __pyx_f_6bjcore_9_simulate_splitmix64(uint64_t *__
   }
   goto __pyx_L0;
 
-  /* "bjcore/_simulate.pyx":45
+  /* "bjcore/_simulate.pyx":46
  * # ---- the generator: xoshiro256** seeded through splitmix64 --------------------------------
  * 
  * cdef inline uint64_t splitmix64(uint64_t* x) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -18248,7 +18251,7 @@ static CYTHON_INLINE uint64_t __pyx_f_6bjcore_9_simulate_splitmix64(uint64_t *__
   return __pyx_r;
 }
 
-/* "bjcore/_simulate.pyx":53
+/* "bjcore/_simulate.pyx":54
  * 
  * 
  * cdef inline uint64_t rotl(uint64_t x, int k) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -18259,7 +18262,7 @@ static CYTHON_INLINE uint64_t __pyx_f_6bjcore_9_simulate_splitmix64(uint64_t *__
 static CYTHON_INLINE uint64_t __pyx_f_6bjcore_9_simulate_rotl(uint64_t __pyx_v_x, int __pyx_v_k) {
   uint64_t __pyx_r;
 
-  /* "bjcore/_simulate.pyx":54
+  /* "bjcore/_simulate.pyx":55
  * 
  * cdef inline uint64_t rotl(uint64_t x, int k) noexcept nogil:
  *     return (x << k) | (x >> (64 - k))             # <<<<<<<<<<<<<<
@@ -18272,7 +18275,7 @@ static CYTHON_INLINE uint64_t __pyx_f_6bjcore_9_simulate_rotl(uint64_t __pyx_v_x
   }
   goto __pyx_L0;
 
-  /* "bjcore/_simulate.pyx":53
+  /* "bjcore/_simulate.pyx":54
  * 
  * 
  * cdef inline uint64_t rotl(uint64_t x, int k) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -18285,7 +18288,7 @@ static CYTHON_INLINE uint64_t __pyx_f_6bjcore_9_simulate_rotl(uint64_t __pyx_v_x
   return __pyx_r;
 }
 
-/* "bjcore/_simulate.pyx":57
+/* "bjcore/_simulate.pyx":58
  * 
  * 
  * cdef inline uint64_t next_u64(Rng* r) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -18298,7 +18301,7 @@ static CYTHON_INLINE uint64_t __pyx_f_6bjcore_9_simulate_next_u64(struct __pyx_t
   uint64_t __pyx_v_t;
   uint64_t __pyx_r;
 
-  /* "bjcore/_simulate.pyx":58
+  /* "bjcore/_simulate.pyx":59
  * 
  * cdef inline uint64_t next_u64(Rng* r) noexcept nogil:
  *     cdef uint64_t result = rotl(r.s1 * 5, 7) * 9             # <<<<<<<<<<<<<<
@@ -18307,7 +18310,7 @@ static CYTHON_INLINE uint64_t __pyx_f_6bjcore_9_simulate_next_u64(struct __pyx_t
 */
   __pyx_v_result = (__pyx_f_6bjcore_9_simulate_rotl((__pyx_v_r->s1 * 5), 7) * 9);
 
-  /* "bjcore/_simulate.pyx":59
+  /* "bjcore/_simulate.pyx":60
  * cdef inline uint64_t next_u64(Rng* r) noexcept nogil:
  *     cdef uint64_t result = rotl(r.s1 * 5, 7) * 9
  *     cdef uint64_t t = r.s1 << 17             # <<<<<<<<<<<<<<
@@ -18316,7 +18319,7 @@ static CYTHON_INLINE uint64_t __pyx_f_6bjcore_9_simulate_next_u64(struct __pyx_t
 */
   __pyx_v_t = (__pyx_v_r->s1 << 17);
 
-  /* "bjcore/_simulate.pyx":60
+  /* "bjcore/_simulate.pyx":61
  *     cdef uint64_t result = rotl(r.s1 * 5, 7) * 9
  *     cdef uint64_t t = r.s1 << 17
  *     r.s2 ^= r.s0             # <<<<<<<<<<<<<<
@@ -18325,7 +18328,7 @@ static CYTHON_INLINE uint64_t __pyx_f_6bjcore_9_simulate_next_u64(struct __pyx_t
 */
   __pyx_v_r->s2 = (__pyx_v_r->s2 ^ __pyx_v_r->s0);
 
-  /* "bjcore/_simulate.pyx":61
+  /* "bjcore/_simulate.pyx":62
  *     cdef uint64_t t = r.s1 << 17
  *     r.s2 ^= r.s0
  *     r.s3 ^= r.s1             # <<<<<<<<<<<<<<
@@ -18334,7 +18337,7 @@ static CYTHON_INLINE uint64_t __pyx_f_6bjcore_9_simulate_next_u64(struct __pyx_t
 */
   __pyx_v_r->s3 = (__pyx_v_r->s3 ^ __pyx_v_r->s1);
 
-  /* "bjcore/_simulate.pyx":62
+  /* "bjcore/_simulate.pyx":63
  *     r.s2 ^= r.s0
  *     r.s3 ^= r.s1
  *     r.s1 ^= r.s2             # <<<<<<<<<<<<<<
@@ -18343,7 +18346,7 @@ static CYTHON_INLINE uint64_t __pyx_f_6bjcore_9_simulate_next_u64(struct __pyx_t
 */
   __pyx_v_r->s1 = (__pyx_v_r->s1 ^ __pyx_v_r->s2);
 
-  /* "bjcore/_simulate.pyx":63
+  /* "bjcore/_simulate.pyx":64
  *     r.s3 ^= r.s1
  *     r.s1 ^= r.s2
  *     r.s0 ^= r.s3             # <<<<<<<<<<<<<<
@@ -18352,7 +18355,7 @@ static CYTHON_INLINE uint64_t __pyx_f_6bjcore_9_simulate_next_u64(struct __pyx_t
 */
   __pyx_v_r->s0 = (__pyx_v_r->s0 ^ __pyx_v_r->s3);
 
-  /* "bjcore/_simulate.pyx":64
+  /* "bjcore/_simulate.pyx":65
  *     r.s1 ^= r.s2
  *     r.s0 ^= r.s3
  *     r.s2 ^= t             # <<<<<<<<<<<<<<
@@ -18361,7 +18364,7 @@ static CYTHON_INLINE uint64_t __pyx_f_6bjcore_9_simulate_next_u64(struct __pyx_t
 */
   __pyx_v_r->s2 = (__pyx_v_r->s2 ^ __pyx_v_t);
 
-  /* "bjcore/_simulate.pyx":65
+  /* "bjcore/_simulate.pyx":66
  *     r.s0 ^= r.s3
  *     r.s2 ^= t
  *     r.s3 = rotl(r.s3, 45)             # <<<<<<<<<<<<<<
@@ -18370,7 +18373,7 @@ static CYTHON_INLINE uint64_t __pyx_f_6bjcore_9_simulate_next_u64(struct __pyx_t
 */
   __pyx_v_r->s3 = __pyx_f_6bjcore_9_simulate_rotl(__pyx_v_r->s3, 45);
 
-  /* "bjcore/_simulate.pyx":66
+  /* "bjcore/_simulate.pyx":67
  *     r.s2 ^= t
  *     r.s3 = rotl(r.s3, 45)
  *     return result             # <<<<<<<<<<<<<<
@@ -18383,7 +18386,7 @@ static CYTHON_INLINE uint64_t __pyx_f_6bjcore_9_simulate_next_u64(struct __pyx_t
   }
   goto __pyx_L0;
 
-  /* "bjcore/_simulate.pyx":57
+  /* "bjcore/_simulate.pyx":58
  * 
  * 
  * cdef inline uint64_t next_u64(Rng* r) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -18398,7 +18401,7 @@ static CYTHON_INLINE uint64_t __pyx_f_6bjcore_9_simulate_next_u64(struct __pyx_t
   return __pyx_r;
 }
 
-/* "bjcore/_simulate.pyx":69
+/* "bjcore/_simulate.pyx":70
  * 
  * 
  * cdef void seed_rng(Rng* r, uint64_t seed, uint64_t chunk) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -18411,7 +18414,7 @@ static void __pyx_f_6bjcore_9_simulate_seed_rng(struct __pyx_t_6bjcore_9_simulat
   uint64_t __pyx_v_b;
   uint64_t __pyx_v_x;
 
-  /* "bjcore/_simulate.pyx":71
+  /* "bjcore/_simulate.pyx":72
  * cdef void seed_rng(Rng* r, uint64_t seed, uint64_t chunk) noexcept nogil:
  *     """Chunk k of seed s: four splitmix64 outputs from a start mixing s and k."""
  *     cdef uint64_t a = seed             # <<<<<<<<<<<<<<
@@ -18420,7 +18423,7 @@ static void __pyx_f_6bjcore_9_simulate_seed_rng(struct __pyx_t_6bjcore_9_simulat
 */
   __pyx_v_a = __pyx_v_seed;
 
-  /* "bjcore/_simulate.pyx":72
+  /* "bjcore/_simulate.pyx":73
  *     """Chunk k of seed s: four splitmix64 outputs from a start mixing s and k."""
  *     cdef uint64_t a = seed
  *     cdef uint64_t b = chunk ^ <uint64_t>0x6A09E667F3BCC909             # <<<<<<<<<<<<<<
@@ -18429,7 +18432,7 @@ static void __pyx_f_6bjcore_9_simulate_seed_rng(struct __pyx_t_6bjcore_9_simulat
 */
   __pyx_v_b = (__pyx_v_chunk ^ ((uint64_t)0x6A09E667F3BCC909));
 
-  /* "bjcore/_simulate.pyx":73
+  /* "bjcore/_simulate.pyx":74
  *     cdef uint64_t a = seed
  *     cdef uint64_t b = chunk ^ <uint64_t>0x6A09E667F3BCC909
  *     cdef uint64_t x = splitmix64(&a) ^ rotl(splitmix64(&b), 32)             # <<<<<<<<<<<<<<
@@ -18438,7 +18441,7 @@ static void __pyx_f_6bjcore_9_simulate_seed_rng(struct __pyx_t_6bjcore_9_simulat
 */
   __pyx_v_x = (__pyx_f_6bjcore_9_simulate_splitmix64((&__pyx_v_a)) ^ __pyx_f_6bjcore_9_simulate_rotl(__pyx_f_6bjcore_9_simulate_splitmix64((&__pyx_v_b)), 32));
 
-  /* "bjcore/_simulate.pyx":74
+  /* "bjcore/_simulate.pyx":75
  *     cdef uint64_t b = chunk ^ <uint64_t>0x6A09E667F3BCC909
  *     cdef uint64_t x = splitmix64(&a) ^ rotl(splitmix64(&b), 32)
  *     r.s0 = splitmix64(&x)             # <<<<<<<<<<<<<<
@@ -18447,7 +18450,7 @@ static void __pyx_f_6bjcore_9_simulate_seed_rng(struct __pyx_t_6bjcore_9_simulat
 */
   __pyx_v_r->s0 = __pyx_f_6bjcore_9_simulate_splitmix64((&__pyx_v_x));
 
-  /* "bjcore/_simulate.pyx":75
+  /* "bjcore/_simulate.pyx":76
  *     cdef uint64_t x = splitmix64(&a) ^ rotl(splitmix64(&b), 32)
  *     r.s0 = splitmix64(&x)
  *     r.s1 = splitmix64(&x)             # <<<<<<<<<<<<<<
@@ -18456,7 +18459,7 @@ static void __pyx_f_6bjcore_9_simulate_seed_rng(struct __pyx_t_6bjcore_9_simulat
 */
   __pyx_v_r->s1 = __pyx_f_6bjcore_9_simulate_splitmix64((&__pyx_v_x));
 
-  /* "bjcore/_simulate.pyx":76
+  /* "bjcore/_simulate.pyx":77
  *     r.s0 = splitmix64(&x)
  *     r.s1 = splitmix64(&x)
  *     r.s2 = splitmix64(&x)             # <<<<<<<<<<<<<<
@@ -18465,7 +18468,7 @@ static void __pyx_f_6bjcore_9_simulate_seed_rng(struct __pyx_t_6bjcore_9_simulat
 */
   __pyx_v_r->s2 = __pyx_f_6bjcore_9_simulate_splitmix64((&__pyx_v_x));
 
-  /* "bjcore/_simulate.pyx":77
+  /* "bjcore/_simulate.pyx":78
  *     r.s1 = splitmix64(&x)
  *     r.s2 = splitmix64(&x)
  *     r.s3 = splitmix64(&x)             # <<<<<<<<<<<<<<
@@ -18474,7 +18477,7 @@ static void __pyx_f_6bjcore_9_simulate_seed_rng(struct __pyx_t_6bjcore_9_simulat
 */
   __pyx_v_r->s3 = __pyx_f_6bjcore_9_simulate_splitmix64((&__pyx_v_x));
 
-  /* "bjcore/_simulate.pyx":69
+  /* "bjcore/_simulate.pyx":70
  * 
  * 
  * cdef void seed_rng(Rng* r, uint64_t seed, uint64_t chunk) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -18488,7 +18491,7 @@ static void __pyx_f_6bjcore_9_simulate_seed_rng(struct __pyx_t_6bjcore_9_simulat
 
 }
 
-/* "bjcore/_simulate.pyx":80
+/* "bjcore/_simulate.pyx":81
  * 
  * 
  * cdef inline uint32_t below(Rng* r, uint32_t n) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -18503,7 +18506,7 @@ static CYTHON_INLINE uint32_t __pyx_f_6bjcore_9_simulate_below(struct __pyx_t_6b
   uint32_t __pyx_r;
   int __pyx_t_1;
 
-  /* "bjcore/_simulate.pyx":82
+  /* "bjcore/_simulate.pyx":83
  * cdef inline uint32_t below(Rng* r, uint32_t n) noexcept nogil:
  *     """Uniform integer in [0, n) without bias (Lemire's multiply-and-reject)."""
  *     cdef uint64_t m = (next_u64(r) >> 32) * <uint64_t>n             # <<<<<<<<<<<<<<
@@ -18512,7 +18515,7 @@ static CYTHON_INLINE uint32_t __pyx_f_6bjcore_9_simulate_below(struct __pyx_t_6b
 */
   __pyx_v_m = ((__pyx_f_6bjcore_9_simulate_next_u64(__pyx_v_r) >> 32) * ((uint64_t)__pyx_v_n));
 
-  /* "bjcore/_simulate.pyx":83
+  /* "bjcore/_simulate.pyx":84
  *     """Uniform integer in [0, n) without bias (Lemire's multiply-and-reject)."""
  *     cdef uint64_t m = (next_u64(r) >> 32) * <uint64_t>n
  *     cdef uint32_t low = <uint32_t>m             # <<<<<<<<<<<<<<
@@ -18521,7 +18524,7 @@ static CYTHON_INLINE uint32_t __pyx_f_6bjcore_9_simulate_below(struct __pyx_t_6b
 */
   __pyx_v_low = ((uint32_t)__pyx_v_m);
 
-  /* "bjcore/_simulate.pyx":85
+  /* "bjcore/_simulate.pyx":86
  *     cdef uint32_t low = <uint32_t>m
  *     cdef uint32_t threshold
  *     if low < n:             # <<<<<<<<<<<<<<
@@ -18533,7 +18536,7 @@ static CYTHON_INLINE uint32_t __pyx_f_6bjcore_9_simulate_below(struct __pyx_t_6b
   if (__pyx_t_1) {
 
 
-    /* "bjcore/_simulate.pyx":86
+    /* "bjcore/_simulate.pyx":87
  *     cdef uint32_t threshold
  *     if low < n:
  *         threshold = (<uint32_t>(-n)) % n             # <<<<<<<<<<<<<<
@@ -18542,7 +18545,7 @@ static CYTHON_INLINE uint32_t __pyx_f_6bjcore_9_simulate_below(struct __pyx_t_6b
 */
     __pyx_v_threshold = (((uint32_t)(-__pyx_v_n)) % __pyx_v_n);
 
-    /* "bjcore/_simulate.pyx":87
+    /* "bjcore/_simulate.pyx":88
  *     if low < n:
  *         threshold = (<uint32_t>(-n)) % n
  *         while low < threshold:             # <<<<<<<<<<<<<<
@@ -18555,7 +18558,7 @@ static CYTHON_INLINE uint32_t __pyx_f_6bjcore_9_simulate_below(struct __pyx_t_6b
 
       if (!__pyx_t_1) break;
 
-      /* "bjcore/_simulate.pyx":88
+      /* "bjcore/_simulate.pyx":89
  *         threshold = (<uint32_t>(-n)) % n
  *         while low < threshold:
  *             m = (next_u64(r) >> 32) * <uint64_t>n             # <<<<<<<<<<<<<<
@@ -18564,7 +18567,7 @@ static CYTHON_INLINE uint32_t __pyx_f_6bjcore_9_simulate_below(struct __pyx_t_6b
 */
       __pyx_v_m = ((__pyx_f_6bjcore_9_simulate_next_u64(__pyx_v_r) >> 32) * ((uint64_t)__pyx_v_n));
 
-      /* "bjcore/_simulate.pyx":89
+      /* "bjcore/_simulate.pyx":90
  *         while low < threshold:
  *             m = (next_u64(r) >> 32) * <uint64_t>n
  *             low = <uint32_t>m             # <<<<<<<<<<<<<<
@@ -18574,7 +18577,7 @@ static CYTHON_INLINE uint32_t __pyx_f_6bjcore_9_simulate_below(struct __pyx_t_6b
       __pyx_v_low = ((uint32_t)__pyx_v_m);
     }
 
-    /* "bjcore/_simulate.pyx":85
+    /* "bjcore/_simulate.pyx":86
  *     cdef uint32_t low = <uint32_t>m
  *     cdef uint32_t threshold
  *     if low < n:             # <<<<<<<<<<<<<<
@@ -18583,7 +18586,7 @@ static CYTHON_INLINE uint32_t __pyx_f_6bjcore_9_simulate_below(struct __pyx_t_6b
 */
   }
 
-  /* "bjcore/_simulate.pyx":90
+  /* "bjcore/_simulate.pyx":91
  *             m = (next_u64(r) >> 32) * <uint64_t>n
  *             low = <uint32_t>m
  *     return <uint32_t>(m >> 32)             # <<<<<<<<<<<<<<
@@ -18596,7 +18599,7 @@ static CYTHON_INLINE uint32_t __pyx_f_6bjcore_9_simulate_below(struct __pyx_t_6b
   }
   goto __pyx_L0;
 
-  /* "bjcore/_simulate.pyx":80
+  /* "bjcore/_simulate.pyx":81
  * 
  * 
  * cdef inline uint32_t below(Rng* r, uint32_t n) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -18612,7 +18615,7 @@ static CYTHON_INLINE uint32_t __pyx_f_6bjcore_9_simulate_below(struct __pyx_t_6b
   return __pyx_r;
 }
 
-/* "bjcore/_simulate.pyx":93
+/* "bjcore/_simulate.pyx":94
  * 
  * 
  * def random_integers(uint64_t seed, uint64_t chunk, int count, uint32_t below_n):             # <<<<<<<<<<<<<<
@@ -18663,53 +18666,53 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   {
     PyObject ** const __pyx_pyargnames[] = {&__pyx_mstate_global->__pyx_n_u_seed,&__pyx_mstate_global->__pyx_n_u_chunk,&__pyx_mstate_global->__pyx_n_u_count,&__pyx_mstate_global->__pyx_n_u_below_n,0};
     const Py_ssize_t __pyx_kwds_len = (__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL(__pyx_kwds) : 0;
-    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 93, __pyx_L3_error)
+    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 94, __pyx_L3_error)
     if (__pyx_kwds_len > 0) {
       switch (__pyx_nargs) {
         case  4:
         values[3] = __Pyx_ArgRef_FASTCALL(__pyx_args, 3);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(0, 93, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(0, 94, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  3:
         values[2] = __Pyx_ArgRef_FASTCALL(__pyx_args, 2);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 93, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 94, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  2:
         values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 93, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 94, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  1:
         values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 93, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 94, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  0: break;
         default: goto __pyx_L5_argtuple_error;
       }
       const Py_ssize_t kwd_pos_args = __pyx_nargs;
-      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "random_integers", 0) < (0)) __PYX_ERR(0, 93, __pyx_L3_error)
+      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "random_integers", 0) < (0)) __PYX_ERR(0, 94, __pyx_L3_error)
       for (Py_ssize_t i = __pyx_nargs; i < 4; i++) {
-        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("random_integers", 1, 4, 4, i); __PYX_ERR(0, 93, __pyx_L3_error) }
+        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("random_integers", 1, 4, 4, i); __PYX_ERR(0, 94, __pyx_L3_error) }
       }
     } else if (unlikely(__pyx_nargs != 4)) {
       goto __pyx_L5_argtuple_error;
     } else {
       values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 93, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 94, __pyx_L3_error)
       values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 93, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 94, __pyx_L3_error)
       values[2] = __Pyx_ArgRef_FASTCALL(__pyx_args, 2);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 93, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 94, __pyx_L3_error)
       values[3] = __Pyx_ArgRef_FASTCALL(__pyx_args, 3);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(0, 93, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(0, 94, __pyx_L3_error)
     }
-    __pyx_v_seed = __Pyx_PyLong_As_uint64_t(values[0]); if (unlikely((__pyx_v_seed == ((uint64_t)-1)) && PyErr_Occurred())) __PYX_ERR(0, 93, __pyx_L3_error)
-    __pyx_v_chunk = __Pyx_PyLong_As_uint64_t(values[1]); if (unlikely((__pyx_v_chunk == ((uint64_t)-1)) && PyErr_Occurred())) __PYX_ERR(0, 93, __pyx_L3_error)
-    __pyx_v_count = __Pyx_PyLong_As_int(values[2]); if (unlikely((__pyx_v_count == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 93, __pyx_L3_error)
-    __pyx_v_below_n = __Pyx_PyLong_As_uint32_t(values[3]); if (unlikely((__pyx_v_below_n == ((uint32_t)-1)) && PyErr_Occurred())) __PYX_ERR(0, 93, __pyx_L3_error)
+    __pyx_v_seed = __Pyx_PyLong_As_uint64_t(values[0]); if (unlikely((__pyx_v_seed == ((uint64_t)-1)) && PyErr_Occurred())) __PYX_ERR(0, 94, __pyx_L3_error)
+    __pyx_v_chunk = __Pyx_PyLong_As_uint64_t(values[1]); if (unlikely((__pyx_v_chunk == ((uint64_t)-1)) && PyErr_Occurred())) __PYX_ERR(0, 94, __pyx_L3_error)
+    __pyx_v_count = __Pyx_PyLong_As_int(values[2]); if (unlikely((__pyx_v_count == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 94, __pyx_L3_error)
+    __pyx_v_below_n = __Pyx_PyLong_As_uint32_t(values[3]); if (unlikely((__pyx_v_below_n == ((uint32_t)-1)) && PyErr_Occurred())) __PYX_ERR(0, 94, __pyx_L3_error)
   }
   goto __pyx_L6_skip;
   __pyx_L5_argtuple_error:;
-  __Pyx_RaiseArgtupleInvalid("random_integers", 1, 4, 4, __pyx_nargs); __PYX_ERR(0, 93, __pyx_L3_error)
+  __Pyx_RaiseArgtupleInvalid("random_integers", 1, 4, 4, __pyx_nargs); __PYX_ERR(0, 94, __pyx_L3_error)
   __pyx_L6_skip:;
   goto __pyx_L4_argument_unpacking_done;
   __pyx_L3_error:;
@@ -18758,7 +18761,7 @@ static PyObject *__pyx_pf_6bjcore_9_simulate_random_integers(CYTHON_UNUSED PyObj
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("random_integers", 0);
 
-  /* "bjcore/_simulate.pyx":96
+  /* "bjcore/_simulate.pyx":97
  *     """``count`` draws of the chunk's generator, uniform in [0, below_n) (for tests)."""
  *     cdef Rng r
  *     seed_rng(&r, seed, chunk)             # <<<<<<<<<<<<<<
@@ -18767,7 +18770,7 @@ static PyObject *__pyx_pf_6bjcore_9_simulate_random_integers(CYTHON_UNUSED PyObj
 */
   __pyx_f_6bjcore_9_simulate_seed_rng((&__pyx_v_r), __pyx_v_seed, __pyx_v_chunk);
 
-  /* "bjcore/_simulate.pyx":97
+  /* "bjcore/_simulate.pyx":98
  *     cdef Rng r
  *     seed_rng(&r, seed, chunk)
  *     out = np.empty(count, dtype=np.int64)             # <<<<<<<<<<<<<<
@@ -18775,16 +18778,16 @@ static PyObject *__pyx_pf_6bjcore_9_simulate_random_integers(CYTHON_UNUSED PyObj
  *     cdef int i
 */
   __pyx_t_2 = NULL;
-  __Pyx_GetModuleGlobalName(__pyx_t_3, __pyx_mstate_global->__pyx_n_u_np); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 97, __pyx_L1_error)
+  __Pyx_GetModuleGlobalName(__pyx_t_3, __pyx_mstate_global->__pyx_n_u_np); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 98, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_3);
-  __pyx_t_4 = __Pyx_PyObject_GetAttrStr(__pyx_t_3, __pyx_mstate_global->__pyx_n_u_empty); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 97, __pyx_L1_error)
+  __pyx_t_4 = __Pyx_PyObject_GetAttrStr(__pyx_t_3, __pyx_mstate_global->__pyx_n_u_empty); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 98, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_4);
   __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
-  __pyx_t_3 = __Pyx_PyLong_From_int(__pyx_v_count); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 97, __pyx_L1_error)
+  __pyx_t_3 = __Pyx_PyLong_From_int(__pyx_v_count); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 98, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_3);
-  __Pyx_GetModuleGlobalName(__pyx_t_5, __pyx_mstate_global->__pyx_n_u_np); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 97, __pyx_L1_error)
+  __Pyx_GetModuleGlobalName(__pyx_t_5, __pyx_mstate_global->__pyx_n_u_np); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 98, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_5);
-  __pyx_t_6 = __Pyx_PyObject_GetAttrStr(__pyx_t_5, __pyx_mstate_global->__pyx_n_u_int64); if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 97, __pyx_L1_error)
+  __pyx_t_6 = __Pyx_PyObject_GetAttrStr(__pyx_t_5, __pyx_mstate_global->__pyx_n_u_int64); if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 98, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_6);
   __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
   #if CYTHON_VECTORCALL
@@ -18805,13 +18808,13 @@ static PyObject *__pyx_pf_6bjcore_9_simulate_random_integers(CYTHON_UNUSED PyObj
     PyObject *__pyx_callargs[3] = {__pyx_t_2, __pyx_t_3, __pyx_t_6};
     #if CYTHON_VECTORCALL
     __pyx_t_5 = __pyx_mstate_global->__pyx_tuple[2];
-    if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 97, __pyx_L1_error)
+    if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 98, __pyx_L1_error)
     __Pyx_INCREF(__pyx_t_5);
     #else
     {
       PyObject *__pyx_temp[1] = {__pyx_mstate_global->__pyx_n_u_dtype};
       __pyx_t_5 = __Pyx_MakeKwargDict(__pyx_temp, __pyx_callargs+2, 1);
-      if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 97, __pyx_L1_error)
+      if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 98, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_5);
     }
     #endif
@@ -18823,25 +18826,25 @@ static PyObject *__pyx_pf_6bjcore_9_simulate_random_integers(CYTHON_UNUSED PyObj
     __Pyx_DECREF(__pyx_t_6); __pyx_t_6 = 0;
     __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
     __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
-    if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 97, __pyx_L1_error)
+    if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 98, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_1);
   }
   __pyx_v_out = __pyx_t_1;
   __pyx_t_1 = 0;
 
-  /* "bjcore/_simulate.pyx":98
+  /* "bjcore/_simulate.pyx":99
  *     seed_rng(&r, seed, chunk)
  *     out = np.empty(count, dtype=np.int64)
  *     cdef int64_t[::1] o = out             # <<<<<<<<<<<<<<
  *     cdef int i
  *     for i in range(count):
 */
-  __pyx_t_8 = __Pyx_PyObject_to_MemoryviewSlice_dc_nn_int64_t(__pyx_v_out, PyBUF_WRITABLE); if (unlikely(!__pyx_t_8.memview)) __PYX_ERR(0, 98, __pyx_L1_error)
+  __pyx_t_8 = __Pyx_PyObject_to_MemoryviewSlice_dc_nn_int64_t(__pyx_v_out, PyBUF_WRITABLE); if (unlikely(!__pyx_t_8.memview)) __PYX_ERR(0, 99, __pyx_L1_error)
   __pyx_v_o = __pyx_t_8;
   __pyx_t_8.memview = NULL;
   __pyx_t_8.data = NULL;
 
-  /* "bjcore/_simulate.pyx":100
+  /* "bjcore/_simulate.pyx":101
  *     cdef int64_t[::1] o = out
  *     cdef int i
  *     for i in range(count):             # <<<<<<<<<<<<<<
@@ -18855,7 +18858,7 @@ static PyObject *__pyx_pf_6bjcore_9_simulate_random_integers(CYTHON_UNUSED PyObj
   for (__pyx_t_11 = 0; __pyx_t_11 < __pyx_t_10; __pyx_t_11+=1) {
     __pyx_v_i = __pyx_t_11;
 
-    /* "bjcore/_simulate.pyx":101
+    /* "bjcore/_simulate.pyx":102
  *     cdef int i
  *     for i in range(count):
  *         o[i] = below(&r, below_n)             # <<<<<<<<<<<<<<
@@ -18867,7 +18870,7 @@ static PyObject *__pyx_pf_6bjcore_9_simulate_random_integers(CYTHON_UNUSED PyObj
   }
 
 
-  /* "bjcore/_simulate.pyx":102
+  /* "bjcore/_simulate.pyx":103
  *     for i in range(count):
  *         o[i] = below(&r, below_n)
  *     return out             # <<<<<<<<<<<<<<
@@ -18885,7 +18888,7 @@ static PyObject *__pyx_pf_6bjcore_9_simulate_random_integers(CYTHON_UNUSED PyObj
   }
   goto __pyx_L0;
 
-  /* "bjcore/_simulate.pyx":93
+  /* "bjcore/_simulate.pyx":94
  * 
  * 
  * def random_integers(uint64_t seed, uint64_t chunk, int count, uint32_t below_n):             # <<<<<<<<<<<<<<
@@ -18914,7 +18917,7 @@ static PyObject *__pyx_pf_6bjcore_9_simulate_random_integers(CYTHON_UNUSED PyObj
   return __pyx_r;
 }
 
-/* "bjcore/_simulate.pyx":141
+/* "bjcore/_simulate.pyx":142
  * 
  * 
  * cdef inline int draw(Sim* s) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -18928,7 +18931,7 @@ static CYTHON_INLINE int __pyx_f_6bjcore_9_simulate_draw(struct __pyx_t_6bjcore_
   int __pyx_r;
   int __pyx_t_1;
 
-  /* "bjcore/_simulate.pyx":146
+  /* "bjcore/_simulate.pyx":147
  *     cdef int j
  *     cdef int8_t c
  *     if s.infinite:             # <<<<<<<<<<<<<<
@@ -18940,7 +18943,7 @@ static CYTHON_INLINE int __pyx_f_6bjcore_9_simulate_draw(struct __pyx_t_6bjcore_
   if (__pyx_t_1) {
 
 
-    /* "bjcore/_simulate.pyx":147
+    /* "bjcore/_simulate.pyx":148
  *     cdef int8_t c
  *     if s.infinite:
  *         return s.deck[below(&s.rng, <uint32_t>s.n_cards)]             # <<<<<<<<<<<<<<
@@ -18953,7 +18956,7 @@ static CYTHON_INLINE int __pyx_f_6bjcore_9_simulate_draw(struct __pyx_t_6bjcore_
     }
     goto __pyx_L0;
 
-    /* "bjcore/_simulate.pyx":146
+    /* "bjcore/_simulate.pyx":147
  *     cdef int j
  *     cdef int8_t c
  *     if s.infinite:             # <<<<<<<<<<<<<<
@@ -18962,7 +18965,7 @@ static CYTHON_INLINE int __pyx_f_6bjcore_9_simulate_draw(struct __pyx_t_6bjcore_
 */
   }
 
-  /* "bjcore/_simulate.pyx":148
+  /* "bjcore/_simulate.pyx":149
  *     if s.infinite:
  *         return s.deck[below(&s.rng, <uint32_t>s.n_cards)]
  *     if s.pos >= s.n_cards:             # <<<<<<<<<<<<<<
@@ -18974,7 +18977,7 @@ static CYTHON_INLINE int __pyx_f_6bjcore_9_simulate_draw(struct __pyx_t_6bjcore_
   if (__pyx_t_1) {
 
 
-    /* "bjcore/_simulate.pyx":149
+    /* "bjcore/_simulate.pyx":150
  *         return s.deck[below(&s.rng, <uint32_t>s.n_cards)]
  *     if s.pos >= s.n_cards:
  *         s.exhausted += 1             # <<<<<<<<<<<<<<
@@ -18983,7 +18986,7 @@ static CYTHON_INLINE int __pyx_f_6bjcore_9_simulate_draw(struct __pyx_t_6bjcore_
 */
     __pyx_v_s->exhausted = (__pyx_v_s->exhausted + 1);
 
-    /* "bjcore/_simulate.pyx":150
+    /* "bjcore/_simulate.pyx":151
  *     if s.pos >= s.n_cards:
  *         s.exhausted += 1
  *         s.pos = 0             # <<<<<<<<<<<<<<
@@ -18992,7 +18995,7 @@ static CYTHON_INLINE int __pyx_f_6bjcore_9_simulate_draw(struct __pyx_t_6bjcore_
 */
     __pyx_v_s->pos = 0;
 
-    /* "bjcore/_simulate.pyx":151
+    /* "bjcore/_simulate.pyx":152
  *         s.exhausted += 1
  *         s.pos = 0
  *         s.rc = 0.0             # <<<<<<<<<<<<<<
@@ -19001,7 +19004,7 @@ static CYTHON_INLINE int __pyx_f_6bjcore_9_simulate_draw(struct __pyx_t_6bjcore_
 */
     __pyx_v_s->rc = 0.0;
 
-    /* "bjcore/_simulate.pyx":152
+    /* "bjcore/_simulate.pyx":153
  *         s.pos = 0
  *         s.rc = 0.0
  *         s.seen = 0             # <<<<<<<<<<<<<<
@@ -19010,7 +19013,7 @@ static CYTHON_INLINE int __pyx_f_6bjcore_9_simulate_draw(struct __pyx_t_6bjcore_
 */
     __pyx_v_s->seen = 0;
 
-    /* "bjcore/_simulate.pyx":148
+    /* "bjcore/_simulate.pyx":149
  *     if s.infinite:
  *         return s.deck[below(&s.rng, <uint32_t>s.n_cards)]
  *     if s.pos >= s.n_cards:             # <<<<<<<<<<<<<<
@@ -19019,7 +19022,7 @@ static CYTHON_INLINE int __pyx_f_6bjcore_9_simulate_draw(struct __pyx_t_6bjcore_
 */
   }
 
-  /* "bjcore/_simulate.pyx":153
+  /* "bjcore/_simulate.pyx":154
  *         s.rc = 0.0
  *         s.seen = 0
  *     j = s.pos + <int>below(&s.rng, <uint32_t>(s.n_cards - s.pos))             # <<<<<<<<<<<<<<
@@ -19028,7 +19031,7 @@ static CYTHON_INLINE int __pyx_f_6bjcore_9_simulate_draw(struct __pyx_t_6bjcore_
 */
   __pyx_v_j = (__pyx_v_s->pos + ((int)__pyx_f_6bjcore_9_simulate_below((&__pyx_v_s->rng), ((uint32_t)(__pyx_v_s->n_cards - __pyx_v_s->pos)))));
 
-  /* "bjcore/_simulate.pyx":154
+  /* "bjcore/_simulate.pyx":155
  *         s.seen = 0
  *     j = s.pos + <int>below(&s.rng, <uint32_t>(s.n_cards - s.pos))
  *     c = s.deck[j]             # <<<<<<<<<<<<<<
@@ -19037,7 +19040,7 @@ static CYTHON_INLINE int __pyx_f_6bjcore_9_simulate_draw(struct __pyx_t_6bjcore_
 */
   __pyx_v_c = (__pyx_v_s->deck[__pyx_v_j]);
 
-  /* "bjcore/_simulate.pyx":155
+  /* "bjcore/_simulate.pyx":156
  *     j = s.pos + <int>below(&s.rng, <uint32_t>(s.n_cards - s.pos))
  *     c = s.deck[j]
  *     s.deck[j] = s.deck[s.pos]             # <<<<<<<<<<<<<<
@@ -19046,7 +19049,7 @@ static CYTHON_INLINE int __pyx_f_6bjcore_9_simulate_draw(struct __pyx_t_6bjcore_
 */
   (__pyx_v_s->deck[__pyx_v_j]) = (__pyx_v_s->deck[__pyx_v_s->pos]);
 
-  /* "bjcore/_simulate.pyx":156
+  /* "bjcore/_simulate.pyx":157
  *     c = s.deck[j]
  *     s.deck[j] = s.deck[s.pos]
  *     s.deck[s.pos] = c             # <<<<<<<<<<<<<<
@@ -19055,7 +19058,7 @@ static CYTHON_INLINE int __pyx_f_6bjcore_9_simulate_draw(struct __pyx_t_6bjcore_
 */
   (__pyx_v_s->deck[__pyx_v_s->pos]) = __pyx_v_c;
 
-  /* "bjcore/_simulate.pyx":157
+  /* "bjcore/_simulate.pyx":158
  *     s.deck[j] = s.deck[s.pos]
  *     s.deck[s.pos] = c
  *     s.pos += 1             # <<<<<<<<<<<<<<
@@ -19064,7 +19067,7 @@ static CYTHON_INLINE int __pyx_f_6bjcore_9_simulate_draw(struct __pyx_t_6bjcore_
 */
   __pyx_v_s->pos = (__pyx_v_s->pos + 1);
 
-  /* "bjcore/_simulate.pyx":158
+  /* "bjcore/_simulate.pyx":159
  *     s.deck[s.pos] = c
  *     s.pos += 1
  *     return c             # <<<<<<<<<<<<<<
@@ -19077,7 +19080,7 @@ static CYTHON_INLINE int __pyx_f_6bjcore_9_simulate_draw(struct __pyx_t_6bjcore_
   }
   goto __pyx_L0;
 
-  /* "bjcore/_simulate.pyx":141
+  /* "bjcore/_simulate.pyx":142
  * 
  * 
  * cdef inline int draw(Sim* s) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -19092,7 +19095,7 @@ static CYTHON_INLINE int __pyx_f_6bjcore_9_simulate_draw(struct __pyx_t_6bjcore_
   return __pyx_r;
 }
 
-/* "bjcore/_simulate.pyx":161
+/* "bjcore/_simulate.pyx":162
  * 
  * 
  * cdef inline void see(Sim* s, int card) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -19102,25 +19105,34 @@ static CYTHON_INLINE int __pyx_f_6bjcore_9_simulate_draw(struct __pyx_t_6bjcore_
 
 static CYTHON_INLINE void __pyx_f_6bjcore_9_simulate_see(struct __pyx_t_6bjcore_9_simulate_Sim *__pyx_v_s, int __pyx_v_card) {
 
-  /* "bjcore/_simulate.pyx":162
+  /* "bjcore/_simulate.pyx":163
  * 
  * cdef inline void see(Sim* s, int card) noexcept nogil:
  *     s.rc += s.tags[card - 1]             # <<<<<<<<<<<<<<
  *     s.seen += 1
- * 
+ *     s.tc_valid = 0
 */
   __pyx_v_s->rc = (__pyx_v_s->rc + (__pyx_v_s->tags[(__pyx_v_card - 1)]));
 
-  /* "bjcore/_simulate.pyx":163
+  /* "bjcore/_simulate.pyx":164
  * cdef inline void see(Sim* s, int card) noexcept nogil:
  *     s.rc += s.tags[card - 1]
  *     s.seen += 1             # <<<<<<<<<<<<<<
- * 
+ *     s.tc_valid = 0
  * 
 */
   __pyx_v_s->seen = (__pyx_v_s->seen + 1);
 
-  /* "bjcore/_simulate.pyx":161
+  /* "bjcore/_simulate.pyx":165
+ *     s.rc += s.tags[card - 1]
+ *     s.seen += 1
+ *     s.tc_valid = 0             # <<<<<<<<<<<<<<
+ * 
+ * 
+*/
+  __pyx_v_s->tc_valid = 0;
+
+  /* "bjcore/_simulate.pyx":162
  * 
  * 
  * cdef inline void see(Sim* s, int card) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -19131,7 +19143,7 @@ static CYTHON_INLINE void __pyx_f_6bjcore_9_simulate_see(struct __pyx_t_6bjcore_
   /* function exit code */
 }
 
-/* "bjcore/_simulate.pyx":166
+/* "bjcore/_simulate.pyx":168
  * 
  * 
  * cdef inline int seen_draw(Sim* s) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -19143,7 +19155,7 @@ static CYTHON_INLINE int __pyx_f_6bjcore_9_simulate_seen_draw(struct __pyx_t_6bj
   int __pyx_v_c;
   int __pyx_r;
 
-  /* "bjcore/_simulate.pyx":167
+  /* "bjcore/_simulate.pyx":169
  * 
  * cdef inline int seen_draw(Sim* s) noexcept nogil:
  *     cdef int c = draw(s)             # <<<<<<<<<<<<<<
@@ -19152,7 +19164,7 @@ static CYTHON_INLINE int __pyx_f_6bjcore_9_simulate_seen_draw(struct __pyx_t_6bj
 */
   __pyx_v_c = __pyx_f_6bjcore_9_simulate_draw(__pyx_v_s);
 
-  /* "bjcore/_simulate.pyx":168
+  /* "bjcore/_simulate.pyx":170
  * cdef inline int seen_draw(Sim* s) noexcept nogil:
  *     cdef int c = draw(s)
  *     see(s, c)             # <<<<<<<<<<<<<<
@@ -19161,7 +19173,7 @@ static CYTHON_INLINE int __pyx_f_6bjcore_9_simulate_seen_draw(struct __pyx_t_6bj
 */
   __pyx_f_6bjcore_9_simulate_see(__pyx_v_s, __pyx_v_c);
 
-  /* "bjcore/_simulate.pyx":169
+  /* "bjcore/_simulate.pyx":171
  *     cdef int c = draw(s)
  *     see(s, c)
  *     return c             # <<<<<<<<<<<<<<
@@ -19174,7 +19186,7 @@ static CYTHON_INLINE int __pyx_f_6bjcore_9_simulate_seen_draw(struct __pyx_t_6bj
   }
   goto __pyx_L0;
 
-  /* "bjcore/_simulate.pyx":166
+  /* "bjcore/_simulate.pyx":168
  * 
  * 
  * cdef inline int seen_draw(Sim* s) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -19188,7 +19200,7 @@ static CYTHON_INLINE int __pyx_f_6bjcore_9_simulate_seen_draw(struct __pyx_t_6bj
   return __pyx_r;
 }
 
-/* "bjcore/_simulate.pyx":172
+/* "bjcore/_simulate.pyx":174
  * 
  * 
  * cdef inline int true_count(Sim* s) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -19204,7 +19216,7 @@ static CYTHON_INLINE int __pyx_f_6bjcore_9_simulate_true_count(struct __pyx_t_6b
   int __pyx_t_1;
   double __pyx_t_2;
 
-  /* "bjcore/_simulate.pyx":175
+  /* "bjcore/_simulate.pyx":177
  *     """The integer true count: running count over the decks not yet seen (exact, or
  *     estimated to the half or whole deck), rounded by the chosen convention."""
  *     cdef int unseen = s.n_cards - s.seen             # <<<<<<<<<<<<<<
@@ -19213,7 +19225,7 @@ static CYTHON_INLINE int __pyx_f_6bjcore_9_simulate_true_count(struct __pyx_t_6b
 */
   __pyx_v_unseen = (__pyx_v_s->n_cards - __pyx_v_s->seen);
 
-  /* "bjcore/_simulate.pyx":177
+  /* "bjcore/_simulate.pyx":179
  *     cdef int unseen = s.n_cards - s.seen
  *     cdef double tc, halves
  *     if s.infinite:             # <<<<<<<<<<<<<<
@@ -19225,7 +19237,7 @@ static CYTHON_INLINE int __pyx_f_6bjcore_9_simulate_true_count(struct __pyx_t_6b
   if (__pyx_t_1) {
 
 
-    /* "bjcore/_simulate.pyx":178
+    /* "bjcore/_simulate.pyx":180
  *     cdef double tc, halves
  *     if s.infinite:
  *         return 0             # <<<<<<<<<<<<<<
@@ -19238,7 +19250,7 @@ static CYTHON_INLINE int __pyx_f_6bjcore_9_simulate_true_count(struct __pyx_t_6b
     }
     goto __pyx_L0;
 
-    /* "bjcore/_simulate.pyx":177
+    /* "bjcore/_simulate.pyx":179
  *     cdef int unseen = s.n_cards - s.seen
  *     cdef double tc, halves
  *     if s.infinite:             # <<<<<<<<<<<<<<
@@ -19247,7 +19259,7 @@ static CYTHON_INLINE int __pyx_f_6bjcore_9_simulate_true_count(struct __pyx_t_6b
 */
   }
 
-  /* "bjcore/_simulate.pyx":179
+  /* "bjcore/_simulate.pyx":181
  *     if s.infinite:
  *         return 0
  *     if unseen < 1:             # <<<<<<<<<<<<<<
@@ -19259,7 +19271,7 @@ static CYTHON_INLINE int __pyx_f_6bjcore_9_simulate_true_count(struct __pyx_t_6b
   if (__pyx_t_1) {
 
 
-    /* "bjcore/_simulate.pyx":180
+    /* "bjcore/_simulate.pyx":182
  *         return 0
  *     if unseen < 1:
  *         unseen = 1             # <<<<<<<<<<<<<<
@@ -19268,7 +19280,7 @@ static CYTHON_INLINE int __pyx_f_6bjcore_9_simulate_true_count(struct __pyx_t_6b
 */
     __pyx_v_unseen = 1;
 
-    /* "bjcore/_simulate.pyx":179
+    /* "bjcore/_simulate.pyx":181
  *     if s.infinite:
  *         return 0
  *     if unseen < 1:             # <<<<<<<<<<<<<<
@@ -19277,7 +19289,7 @@ static CYTHON_INLINE int __pyx_f_6bjcore_9_simulate_true_count(struct __pyx_t_6b
 */
   }
 
-  /* "bjcore/_simulate.pyx":181
+  /* "bjcore/_simulate.pyx":183
  *     if unseen < 1:
  *         unseen = 1
  *     if s.tc_method == 0:             # <<<<<<<<<<<<<<
@@ -19287,7 +19299,7 @@ static CYTHON_INLINE int __pyx_f_6bjcore_9_simulate_true_count(struct __pyx_t_6b
   switch (__pyx_v_s->tc_method) {
     case 0:
 
-    /* "bjcore/_simulate.pyx":182
+    /* "bjcore/_simulate.pyx":184
  *         unseen = 1
  *     if s.tc_method == 0:
  *         tc = s.rc * 52.0 / unseen             # <<<<<<<<<<<<<<
@@ -19296,7 +19308,7 @@ static CYTHON_INLINE int __pyx_f_6bjcore_9_simulate_true_count(struct __pyx_t_6b
 */
     __pyx_v_tc = ((__pyx_v_s->rc * 52.0) / ((double)__pyx_v_unseen));
 
-    /* "bjcore/_simulate.pyx":181
+    /* "bjcore/_simulate.pyx":183
  *     if unseen < 1:
  *         unseen = 1
  *     if s.tc_method == 0:             # <<<<<<<<<<<<<<
@@ -19306,7 +19318,7 @@ static CYTHON_INLINE int __pyx_f_6bjcore_9_simulate_true_count(struct __pyx_t_6b
     break;
     case 1:
 
-    /* "bjcore/_simulate.pyx":184
+    /* "bjcore/_simulate.pyx":186
  *         tc = s.rc * 52.0 / unseen
  *     elif s.tc_method == 1:
  *         halves = floor(unseen / 26.0 + 0.5)             # <<<<<<<<<<<<<<
@@ -19315,7 +19327,7 @@ static CYTHON_INLINE int __pyx_f_6bjcore_9_simulate_true_count(struct __pyx_t_6b
 */
     __pyx_v_halves = floor(((((double)__pyx_v_unseen) / 26.0) + 0.5));
 
-    /* "bjcore/_simulate.pyx":185
+    /* "bjcore/_simulate.pyx":187
  *     elif s.tc_method == 1:
  *         halves = floor(unseen / 26.0 + 0.5)
  *         if halves < 1.0:             # <<<<<<<<<<<<<<
@@ -19327,7 +19339,7 @@ static CYTHON_INLINE int __pyx_f_6bjcore_9_simulate_true_count(struct __pyx_t_6b
     if (__pyx_t_1) {
 
 
-      /* "bjcore/_simulate.pyx":186
+      /* "bjcore/_simulate.pyx":188
  *         halves = floor(unseen / 26.0 + 0.5)
  *         if halves < 1.0:
  *             halves = 1.0             # <<<<<<<<<<<<<<
@@ -19336,7 +19348,7 @@ static CYTHON_INLINE int __pyx_f_6bjcore_9_simulate_true_count(struct __pyx_t_6b
 */
       __pyx_v_halves = 1.0;
 
-      /* "bjcore/_simulate.pyx":185
+      /* "bjcore/_simulate.pyx":187
  *     elif s.tc_method == 1:
  *         halves = floor(unseen / 26.0 + 0.5)
  *         if halves < 1.0:             # <<<<<<<<<<<<<<
@@ -19345,7 +19357,7 @@ static CYTHON_INLINE int __pyx_f_6bjcore_9_simulate_true_count(struct __pyx_t_6b
 */
     }
 
-    /* "bjcore/_simulate.pyx":187
+    /* "bjcore/_simulate.pyx":189
  *         if halves < 1.0:
  *             halves = 1.0
  *         tc = s.rc * 2.0 / halves             # <<<<<<<<<<<<<<
@@ -19354,7 +19366,7 @@ static CYTHON_INLINE int __pyx_f_6bjcore_9_simulate_true_count(struct __pyx_t_6b
 */
     __pyx_v_tc = ((__pyx_v_s->rc * 2.0) / __pyx_v_halves);
 
-    /* "bjcore/_simulate.pyx":183
+    /* "bjcore/_simulate.pyx":185
  *     if s.tc_method == 0:
  *         tc = s.rc * 52.0 / unseen
  *     elif s.tc_method == 1:             # <<<<<<<<<<<<<<
@@ -19364,7 +19376,7 @@ static CYTHON_INLINE int __pyx_f_6bjcore_9_simulate_true_count(struct __pyx_t_6b
     break;
     default:
 
-    /* "bjcore/_simulate.pyx":189
+    /* "bjcore/_simulate.pyx":191
  *         tc = s.rc * 2.0 / halves
  *     else:
  *         halves = floor(unseen / 52.0 + 0.5)             # <<<<<<<<<<<<<<
@@ -19373,7 +19385,7 @@ static CYTHON_INLINE int __pyx_f_6bjcore_9_simulate_true_count(struct __pyx_t_6b
 */
     __pyx_v_halves = floor(((((double)__pyx_v_unseen) / 52.0) + 0.5));
 
-    /* "bjcore/_simulate.pyx":190
+    /* "bjcore/_simulate.pyx":192
  *     else:
  *         halves = floor(unseen / 52.0 + 0.5)
  *         if halves < 1.0:             # <<<<<<<<<<<<<<
@@ -19385,7 +19397,7 @@ static CYTHON_INLINE int __pyx_f_6bjcore_9_simulate_true_count(struct __pyx_t_6b
     if (__pyx_t_1) {
 
 
-      /* "bjcore/_simulate.pyx":191
+      /* "bjcore/_simulate.pyx":193
  *         halves = floor(unseen / 52.0 + 0.5)
  *         if halves < 1.0:
  *             halves = 1.0             # <<<<<<<<<<<<<<
@@ -19394,7 +19406,7 @@ static CYTHON_INLINE int __pyx_f_6bjcore_9_simulate_true_count(struct __pyx_t_6b
 */
       __pyx_v_halves = 1.0;
 
-      /* "bjcore/_simulate.pyx":190
+      /* "bjcore/_simulate.pyx":192
  *     else:
  *         halves = floor(unseen / 52.0 + 0.5)
  *         if halves < 1.0:             # <<<<<<<<<<<<<<
@@ -19403,7 +19415,7 @@ static CYTHON_INLINE int __pyx_f_6bjcore_9_simulate_true_count(struct __pyx_t_6b
 */
     }
 
-    /* "bjcore/_simulate.pyx":192
+    /* "bjcore/_simulate.pyx":194
  *         if halves < 1.0:
  *             halves = 1.0
  *         tc = s.rc / halves             # <<<<<<<<<<<<<<
@@ -19414,7 +19426,7 @@ static CYTHON_INLINE int __pyx_f_6bjcore_9_simulate_true_count(struct __pyx_t_6b
     break;
   }
 
-  /* "bjcore/_simulate.pyx":193
+  /* "bjcore/_simulate.pyx":195
  *             halves = 1.0
  *         tc = s.rc / halves
  *     if s.rounding == 0:             # <<<<<<<<<<<<<<
@@ -19424,7 +19436,7 @@ static CYTHON_INLINE int __pyx_f_6bjcore_9_simulate_true_count(struct __pyx_t_6b
   switch (__pyx_v_s->rounding) {
     case 0:
 
-    /* "bjcore/_simulate.pyx":194
+    /* "bjcore/_simulate.pyx":196
  *         tc = s.rc / halves
  *     if s.rounding == 0:
  *         tc = floor(tc)             # <<<<<<<<<<<<<<
@@ -19433,7 +19445,7 @@ static CYTHON_INLINE int __pyx_f_6bjcore_9_simulate_true_count(struct __pyx_t_6b
 */
     __pyx_v_tc = floor(__pyx_v_tc);
 
-    /* "bjcore/_simulate.pyx":193
+    /* "bjcore/_simulate.pyx":195
  *             halves = 1.0
  *         tc = s.rc / halves
  *     if s.rounding == 0:             # <<<<<<<<<<<<<<
@@ -19443,7 +19455,7 @@ static CYTHON_INLINE int __pyx_f_6bjcore_9_simulate_true_count(struct __pyx_t_6b
     break;
     case 1:
 
-    /* "bjcore/_simulate.pyx":196
+    /* "bjcore/_simulate.pyx":198
  *         tc = floor(tc)
  *     elif s.rounding == 1:
  *         tc = floor(tc) if tc >= 0 else ceil(tc)             # <<<<<<<<<<<<<<
@@ -19462,7 +19474,7 @@ static CYTHON_INLINE int __pyx_f_6bjcore_9_simulate_true_count(struct __pyx_t_6b
 
     __pyx_v_tc = __pyx_t_2;
 
-    /* "bjcore/_simulate.pyx":195
+    /* "bjcore/_simulate.pyx":197
  *     if s.rounding == 0:
  *         tc = floor(tc)
  *     elif s.rounding == 1:             # <<<<<<<<<<<<<<
@@ -19472,7 +19484,7 @@ static CYTHON_INLINE int __pyx_f_6bjcore_9_simulate_true_count(struct __pyx_t_6b
     break;
     default:
 
-    /* "bjcore/_simulate.pyx":198
+    /* "bjcore/_simulate.pyx":200
  *         tc = floor(tc) if tc >= 0 else ceil(tc)
  *     else:
  *         tc = floor(tc + 0.5)             # <<<<<<<<<<<<<<
@@ -19483,7 +19495,7 @@ static CYTHON_INLINE int __pyx_f_6bjcore_9_simulate_true_count(struct __pyx_t_6b
     break;
   }
 
-  /* "bjcore/_simulate.pyx":199
+  /* "bjcore/_simulate.pyx":201
  *     else:
  *         tc = floor(tc + 0.5)
  *     if tc < -1000000.0:             # <<<<<<<<<<<<<<
@@ -19495,7 +19507,7 @@ static CYTHON_INLINE int __pyx_f_6bjcore_9_simulate_true_count(struct __pyx_t_6b
   if (__pyx_t_1) {
 
 
-    /* "bjcore/_simulate.pyx":200
+    /* "bjcore/_simulate.pyx":202
  *         tc = floor(tc + 0.5)
  *     if tc < -1000000.0:
  *         return -1000000             # <<<<<<<<<<<<<<
@@ -19508,7 +19520,7 @@ static CYTHON_INLINE int __pyx_f_6bjcore_9_simulate_true_count(struct __pyx_t_6b
     }
     goto __pyx_L0;
 
-    /* "bjcore/_simulate.pyx":199
+    /* "bjcore/_simulate.pyx":201
  *     else:
  *         tc = floor(tc + 0.5)
  *     if tc < -1000000.0:             # <<<<<<<<<<<<<<
@@ -19517,7 +19529,7 @@ static CYTHON_INLINE int __pyx_f_6bjcore_9_simulate_true_count(struct __pyx_t_6b
 */
   }
 
-  /* "bjcore/_simulate.pyx":201
+  /* "bjcore/_simulate.pyx":203
  *     if tc < -1000000.0:
  *         return -1000000
  *     if tc > 1000000.0:             # <<<<<<<<<<<<<<
@@ -19529,7 +19541,7 @@ static CYTHON_INLINE int __pyx_f_6bjcore_9_simulate_true_count(struct __pyx_t_6b
   if (__pyx_t_1) {
 
 
-    /* "bjcore/_simulate.pyx":202
+    /* "bjcore/_simulate.pyx":204
  *         return -1000000
  *     if tc > 1000000.0:
  *         return 1000000             # <<<<<<<<<<<<<<
@@ -19542,7 +19554,7 @@ static CYTHON_INLINE int __pyx_f_6bjcore_9_simulate_true_count(struct __pyx_t_6b
     }
     goto __pyx_L0;
 
-    /* "bjcore/_simulate.pyx":201
+    /* "bjcore/_simulate.pyx":203
  *     if tc < -1000000.0:
  *         return -1000000
  *     if tc > 1000000.0:             # <<<<<<<<<<<<<<
@@ -19551,7 +19563,7 @@ static CYTHON_INLINE int __pyx_f_6bjcore_9_simulate_true_count(struct __pyx_t_6b
 */
   }
 
-  /* "bjcore/_simulate.pyx":203
+  /* "bjcore/_simulate.pyx":205
  *     if tc > 1000000.0:
  *         return 1000000
  *     return <int>tc             # <<<<<<<<<<<<<<
@@ -19564,7 +19576,7 @@ static CYTHON_INLINE int __pyx_f_6bjcore_9_simulate_true_count(struct __pyx_t_6b
   }
   goto __pyx_L0;
 
-  /* "bjcore/_simulate.pyx":172
+  /* "bjcore/_simulate.pyx":174
  * 
  * 
  * cdef inline int true_count(Sim* s) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -19580,16 +19592,94 @@ static CYTHON_INLINE int __pyx_f_6bjcore_9_simulate_true_count(struct __pyx_t_6b
   return __pyx_r;
 }
 
-/* "bjcore/_simulate.pyx":206
+/* "bjcore/_simulate.pyx":208
+ * 
+ * 
+ * cdef inline int current_true_count(Sim* s) noexcept nogil:             # <<<<<<<<<<<<<<
+ *     """true_count, computed once per card seen."""
+ *     if not s.tc_valid:
+*/
+
+static CYTHON_INLINE int __pyx_f_6bjcore_9_simulate_current_true_count(struct __pyx_t_6bjcore_9_simulate_Sim *__pyx_v_s) {
+  int __pyx_r;
+  int __pyx_t_1;
+
+  /* "bjcore/_simulate.pyx":210
+ * cdef inline int current_true_count(Sim* s) noexcept nogil:
+ *     """true_count, computed once per card seen."""
+ *     if not s.tc_valid:             # <<<<<<<<<<<<<<
+ *         s.tc = true_count(s)
+ *         s.tc_valid = 1
+*/
+  __pyx_t_1 = (!(__pyx_v_s->tc_valid != 0));
+
+  if (__pyx_t_1) {
+
+
+    /* "bjcore/_simulate.pyx":211
+ *     """true_count, computed once per card seen."""
+ *     if not s.tc_valid:
+ *         s.tc = true_count(s)             # <<<<<<<<<<<<<<
+ *         s.tc_valid = 1
+ *     return s.tc
+*/
+    __pyx_v_s->tc = __pyx_f_6bjcore_9_simulate_true_count(__pyx_v_s);
+
+    /* "bjcore/_simulate.pyx":212
+ *     if not s.tc_valid:
+ *         s.tc = true_count(s)
+ *         s.tc_valid = 1             # <<<<<<<<<<<<<<
+ *     return s.tc
+ * 
+*/
+    __pyx_v_s->tc_valid = 1;
+
+    /* "bjcore/_simulate.pyx":210
+ * cdef inline int current_true_count(Sim* s) noexcept nogil:
+ *     """true_count, computed once per card seen."""
+ *     if not s.tc_valid:             # <<<<<<<<<<<<<<
+ *         s.tc = true_count(s)
+ *         s.tc_valid = 1
+*/
+  }
+
+  /* "bjcore/_simulate.pyx":213
+ *         s.tc = true_count(s)
+ *         s.tc_valid = 1
+ *     return s.tc             # <<<<<<<<<<<<<<
+ * 
+ * 
+*/
+  {
+
+    __pyx_r = __pyx_v_s->tc;
+  }
+  goto __pyx_L0;
+
+  /* "bjcore/_simulate.pyx":208
+ * 
+ * 
+ * cdef inline int current_true_count(Sim* s) noexcept nogil:             # <<<<<<<<<<<<<<
+ *     """true_count, computed once per card seen."""
+ *     if not s.tc_valid:
+*/
+
+  /* function exit code */
+  __pyx_L0:;
+  return __pyx_r;
+}
+
+/* "bjcore/_simulate.pyx":216
  * 
  * 
  * cdef inline int decide(Sim* s, int kind, int key, int comp) noexcept nogil:             # <<<<<<<<<<<<<<
  *     cdef int64_t at = (<int64_t>kind * s.n_keys + key) * s.n_comps + comp
- *     cdef int action = s.decision[at]
+ *     cdef int entry = s.decision[at]
 */
 
 static CYTHON_INLINE int __pyx_f_6bjcore_9_simulate_decide(struct __pyx_t_6bjcore_9_simulate_Sim *__pyx_v_s, int __pyx_v_kind, int __pyx_v_key, int __pyx_v_comp) {
   int64_t __pyx_v_at;
+  int __pyx_v_entry;
   int __pyx_v_action;
   int __pyx_v_line;
   int __pyx_v_k;
@@ -19600,181 +19690,169 @@ static CYTHON_INLINE int __pyx_f_6bjcore_9_simulate_decide(struct __pyx_t_6bjcor
   int __pyx_t_1;
   int __pyx_t_2;
 
-  /* "bjcore/_simulate.pyx":207
+  /* "bjcore/_simulate.pyx":217
  * 
  * cdef inline int decide(Sim* s, int kind, int key, int comp) noexcept nogil:
  *     cdef int64_t at = (<int64_t>kind * s.n_keys + key) * s.n_comps + comp             # <<<<<<<<<<<<<<
- *     cdef int action = s.decision[at]
- *     cdef int line, k, n, tc, play
+ *     cdef int entry = s.decision[at]
+ *     cdef int action = entry & 7
 */
   __pyx_v_at = ((((((int64_t)__pyx_v_kind) * __pyx_v_s->n_keys) + __pyx_v_key) * __pyx_v_s->n_comps) + __pyx_v_comp);
 
-  /* "bjcore/_simulate.pyx":208
+  /* "bjcore/_simulate.pyx":218
  * cdef inline int decide(Sim* s, int kind, int key, int comp) noexcept nogil:
  *     cdef int64_t at = (<int64_t>kind * s.n_keys + key) * s.n_comps + comp
- *     cdef int action = s.decision[at]             # <<<<<<<<<<<<<<
- *     cdef int line, k, n, tc, play
- *     if s.has_lines:
+ *     cdef int entry = s.decision[at]             # <<<<<<<<<<<<<<
+ *     cdef int action = entry & 7
+ *     cdef int line = (entry >> 3) - 1
 */
-  __pyx_v_action = (__pyx_v_s->decision[__pyx_v_at]);
+  __pyx_v_entry = (__pyx_v_s->decision[__pyx_v_at]);
 
-  /* "bjcore/_simulate.pyx":210
- *     cdef int action = s.decision[at]
- *     cdef int line, k, n, tc, play
- *     if s.has_lines:             # <<<<<<<<<<<<<<
- *         line = s.line_of[at]
- *         if line >= 0:
+  /* "bjcore/_simulate.pyx":219
+ *     cdef int64_t at = (<int64_t>kind * s.n_keys + key) * s.n_comps + comp
+ *     cdef int entry = s.decision[at]
+ *     cdef int action = entry & 7             # <<<<<<<<<<<<<<
+ *     cdef int line = (entry >> 3) - 1
+ *     cdef int k, n, tc, play
 */
-  __pyx_t_1 = (__pyx_v_s->has_lines != 0);
+  __pyx_v_action = (__pyx_v_entry & 7);
+
+  /* "bjcore/_simulate.pyx":220
+ *     cdef int entry = s.decision[at]
+ *     cdef int action = entry & 7
+ *     cdef int line = (entry >> 3) - 1             # <<<<<<<<<<<<<<
+ *     cdef int k, n, tc, play
+ *     if line >= 0:
+*/
+  __pyx_v_line = ((__pyx_v_entry >> 3) - 1);
+
+  /* "bjcore/_simulate.pyx":222
+ *     cdef int line = (entry >> 3) - 1
+ *     cdef int k, n, tc, play
+ *     if line >= 0:             # <<<<<<<<<<<<<<
+ *         tc = current_true_count(s)
+ *         n = s.line_nseg[line]
+*/
+  __pyx_t_1 = (__pyx_v_line >= 0);
 
   if (__pyx_t_1) {
 
 
-    /* "bjcore/_simulate.pyx":211
- *     cdef int line, k, n, tc, play
- *     if s.has_lines:
- *         line = s.line_of[at]             # <<<<<<<<<<<<<<
- *         if line >= 0:
- *             tc = true_count(s)
+    /* "bjcore/_simulate.pyx":223
+ *     cdef int k, n, tc, play
+ *     if line >= 0:
+ *         tc = current_true_count(s)             # <<<<<<<<<<<<<<
+ *         n = s.line_nseg[line]
+ *         k = 0
 */
-    __pyx_v_line = (__pyx_v_s->line_of[__pyx_v_at]);
+    __pyx_v_tc = __pyx_f_6bjcore_9_simulate_current_true_count(__pyx_v_s);
 
-    /* "bjcore/_simulate.pyx":212
- *     if s.has_lines:
- *         line = s.line_of[at]
- *         if line >= 0:             # <<<<<<<<<<<<<<
- *             tc = true_count(s)
- *             n = s.line_nseg[line]
+    /* "bjcore/_simulate.pyx":224
+ *     if line >= 0:
+ *         tc = current_true_count(s)
+ *         n = s.line_nseg[line]             # <<<<<<<<<<<<<<
+ *         k = 0
+ *         while k < n - 1 and tc >= s.line_thr[line * SIM_MAX_SEGMENTS + k]:
 */
-    __pyx_t_1 = (__pyx_v_line >= 0);
+    __pyx_v_n = (__pyx_v_s->line_nseg[__pyx_v_line]);
+
+    /* "bjcore/_simulate.pyx":225
+ *         tc = current_true_count(s)
+ *         n = s.line_nseg[line]
+ *         k = 0             # <<<<<<<<<<<<<<
+ *         while k < n - 1 and tc >= s.line_thr[line * SIM_MAX_SEGMENTS + k]:
+ *             k += 1
+*/
+    __pyx_v_k = 0;
+
+    /* "bjcore/_simulate.pyx":226
+ *         n = s.line_nseg[line]
+ *         k = 0
+ *         while k < n - 1 and tc >= s.line_thr[line * SIM_MAX_SEGMENTS + k]:             # <<<<<<<<<<<<<<
+ *             k += 1
+ *         play = s.line_play[line * SIM_MAX_SEGMENTS + k]
+*/
+    while (1) {
+      __pyx_t_2 = (__pyx_v_k < (__pyx_v_n - 1));
+
+      if (__pyx_t_2) {
+
+      } else {
+
+        __pyx_t_1 = __pyx_t_2;
+
+        goto __pyx_L6_bool_binop_done;
+      }
+      __pyx_t_2 = (__pyx_v_tc >= (__pyx_v_s->line_thr[((__pyx_v_line * __pyx_e_6bjcore_9_simulate_SIM_MAX_SEGMENTS) + __pyx_v_k)]));
+
+
+      __pyx_t_1 = __pyx_t_2;
+
+      __pyx_L6_bool_binop_done:;
+
+      if (!__pyx_t_1) break;
+
+      /* "bjcore/_simulate.pyx":227
+ *         k = 0
+ *         while k < n - 1 and tc >= s.line_thr[line * SIM_MAX_SEGMENTS + k]:
+ *             k += 1             # <<<<<<<<<<<<<<
+ *         play = s.line_play[line * SIM_MAX_SEGMENTS + k]
+ *         if s.allowed[kind * s.n_comps + comp] & (1 << play):
+*/
+      __pyx_v_k = (__pyx_v_k + 1);
+    }
+
+    /* "bjcore/_simulate.pyx":228
+ *         while k < n - 1 and tc >= s.line_thr[line * SIM_MAX_SEGMENTS + k]:
+ *             k += 1
+ *         play = s.line_play[line * SIM_MAX_SEGMENTS + k]             # <<<<<<<<<<<<<<
+ *         if s.allowed[kind * s.n_comps + comp] & (1 << play):
+ *             action = play
+*/
+    __pyx_v_play = (__pyx_v_s->line_play[((__pyx_v_line * __pyx_e_6bjcore_9_simulate_SIM_MAX_SEGMENTS) + __pyx_v_k)]);
+
+    /* "bjcore/_simulate.pyx":229
+ *             k += 1
+ *         play = s.line_play[line * SIM_MAX_SEGMENTS + k]
+ *         if s.allowed[kind * s.n_comps + comp] & (1 << play):             # <<<<<<<<<<<<<<
+ *             action = play
+ *     return action
+*/
+    __pyx_t_1 = (((__pyx_v_s->allowed[((__pyx_v_kind * __pyx_v_s->n_comps) + __pyx_v_comp)]) & (1 << __pyx_v_play)) != 0);
 
     if (__pyx_t_1) {
 
 
-      /* "bjcore/_simulate.pyx":213
- *         line = s.line_of[at]
- *         if line >= 0:
- *             tc = true_count(s)             # <<<<<<<<<<<<<<
- *             n = s.line_nseg[line]
- *             k = 0
-*/
-      __pyx_v_tc = __pyx_f_6bjcore_9_simulate_true_count(__pyx_v_s);
-
-      /* "bjcore/_simulate.pyx":214
- *         if line >= 0:
- *             tc = true_count(s)
- *             n = s.line_nseg[line]             # <<<<<<<<<<<<<<
- *             k = 0
- *             while k < n - 1 and tc >= s.line_thr[line * SIM_MAX_SEGMENTS + k]:
-*/
-      __pyx_v_n = (__pyx_v_s->line_nseg[__pyx_v_line]);
-
-      /* "bjcore/_simulate.pyx":215
- *             tc = true_count(s)
- *             n = s.line_nseg[line]
- *             k = 0             # <<<<<<<<<<<<<<
- *             while k < n - 1 and tc >= s.line_thr[line * SIM_MAX_SEGMENTS + k]:
- *                 k += 1
-*/
-      __pyx_v_k = 0;
-
-      /* "bjcore/_simulate.pyx":216
- *             n = s.line_nseg[line]
- *             k = 0
- *             while k < n - 1 and tc >= s.line_thr[line * SIM_MAX_SEGMENTS + k]:             # <<<<<<<<<<<<<<
- *                 k += 1
- *             play = s.line_play[line * SIM_MAX_SEGMENTS + k]
-*/
-      while (1) {
-        __pyx_t_2 = (__pyx_v_k < (__pyx_v_n - 1));
-
-        if (__pyx_t_2) {
-
-        } else {
-
-          __pyx_t_1 = __pyx_t_2;
-
-          goto __pyx_L7_bool_binop_done;
-        }
-        __pyx_t_2 = (__pyx_v_tc >= (__pyx_v_s->line_thr[((__pyx_v_line * __pyx_e_6bjcore_9_simulate_SIM_MAX_SEGMENTS) + __pyx_v_k)]));
-
-
-        __pyx_t_1 = __pyx_t_2;
-
-        __pyx_L7_bool_binop_done:;
-
-        if (!__pyx_t_1) break;
-
-        /* "bjcore/_simulate.pyx":217
- *             k = 0
- *             while k < n - 1 and tc >= s.line_thr[line * SIM_MAX_SEGMENTS + k]:
- *                 k += 1             # <<<<<<<<<<<<<<
- *             play = s.line_play[line * SIM_MAX_SEGMENTS + k]
- *             if s.allowed[kind * s.n_comps + comp] & (1 << play):
-*/
-        __pyx_v_k = (__pyx_v_k + 1);
-      }
-
-      /* "bjcore/_simulate.pyx":218
- *             while k < n - 1 and tc >= s.line_thr[line * SIM_MAX_SEGMENTS + k]:
- *                 k += 1
- *             play = s.line_play[line * SIM_MAX_SEGMENTS + k]             # <<<<<<<<<<<<<<
- *             if s.allowed[kind * s.n_comps + comp] & (1 << play):
- *                 action = play
-*/
-      __pyx_v_play = (__pyx_v_s->line_play[((__pyx_v_line * __pyx_e_6bjcore_9_simulate_SIM_MAX_SEGMENTS) + __pyx_v_k)]);
-
-      /* "bjcore/_simulate.pyx":219
- *                 k += 1
- *             play = s.line_play[line * SIM_MAX_SEGMENTS + k]
- *             if s.allowed[kind * s.n_comps + comp] & (1 << play):             # <<<<<<<<<<<<<<
- *                 action = play
- *     return action
-*/
-      __pyx_t_1 = (((__pyx_v_s->allowed[((__pyx_v_kind * __pyx_v_s->n_comps) + __pyx_v_comp)]) & (1 << __pyx_v_play)) != 0);
-
-      if (__pyx_t_1) {
-
-
-        /* "bjcore/_simulate.pyx":220
- *             play = s.line_play[line * SIM_MAX_SEGMENTS + k]
- *             if s.allowed[kind * s.n_comps + comp] & (1 << play):
- *                 action = play             # <<<<<<<<<<<<<<
+      /* "bjcore/_simulate.pyx":230
+ *         play = s.line_play[line * SIM_MAX_SEGMENTS + k]
+ *         if s.allowed[kind * s.n_comps + comp] & (1 << play):
+ *             action = play             # <<<<<<<<<<<<<<
  *     return action
  * 
 */
-        __pyx_v_action = __pyx_v_play;
+      __pyx_v_action = __pyx_v_play;
 
-        /* "bjcore/_simulate.pyx":219
- *                 k += 1
- *             play = s.line_play[line * SIM_MAX_SEGMENTS + k]
- *             if s.allowed[kind * s.n_comps + comp] & (1 << play):             # <<<<<<<<<<<<<<
- *                 action = play
+      /* "bjcore/_simulate.pyx":229
+ *             k += 1
+ *         play = s.line_play[line * SIM_MAX_SEGMENTS + k]
+ *         if s.allowed[kind * s.n_comps + comp] & (1 << play):             # <<<<<<<<<<<<<<
+ *             action = play
  *     return action
-*/
-      }
-
-      /* "bjcore/_simulate.pyx":212
- *     if s.has_lines:
- *         line = s.line_of[at]
- *         if line >= 0:             # <<<<<<<<<<<<<<
- *             tc = true_count(s)
- *             n = s.line_nseg[line]
 */
     }
 
-    /* "bjcore/_simulate.pyx":210
- *     cdef int action = s.decision[at]
- *     cdef int line, k, n, tc, play
- *     if s.has_lines:             # <<<<<<<<<<<<<<
- *         line = s.line_of[at]
- *         if line >= 0:
+    /* "bjcore/_simulate.pyx":222
+ *     cdef int line = (entry >> 3) - 1
+ *     cdef int k, n, tc, play
+ *     if line >= 0:             # <<<<<<<<<<<<<<
+ *         tc = current_true_count(s)
+ *         n = s.line_nseg[line]
 */
   }
 
-  /* "bjcore/_simulate.pyx":221
- *             if s.allowed[kind * s.n_comps + comp] & (1 << play):
- *                 action = play
+  /* "bjcore/_simulate.pyx":231
+ *         if s.allowed[kind * s.n_comps + comp] & (1 << play):
+ *             action = play
  *     return action             # <<<<<<<<<<<<<<
  * 
  * 
@@ -19785,12 +19863,12 @@ static CYTHON_INLINE int __pyx_f_6bjcore_9_simulate_decide(struct __pyx_t_6bjcor
   }
   goto __pyx_L0;
 
-  /* "bjcore/_simulate.pyx":206
+  /* "bjcore/_simulate.pyx":216
  * 
  * 
  * cdef inline int decide(Sim* s, int kind, int key, int comp) noexcept nogil:             # <<<<<<<<<<<<<<
  *     cdef int64_t at = (<int64_t>kind * s.n_keys + key) * s.n_comps + comp
- *     cdef int action = s.decision[at]
+ *     cdef int entry = s.decision[at]
 */
 
   /* function exit code */
@@ -19802,10 +19880,11 @@ static CYTHON_INLINE int __pyx_f_6bjcore_9_simulate_decide(struct __pyx_t_6bjcor
 
 
 
+
   return __pyx_r;
 }
 
-/* "bjcore/_simulate.pyx":224
+/* "bjcore/_simulate.pyx":234
  * 
  * 
  * cdef inline int play_hand(Sim* s, int comp, int action, int kind, int key,             # <<<<<<<<<<<<<<
@@ -19821,7 +19900,7 @@ static CYTHON_INLINE int __pyx_f_6bjcore_9_simulate_play_hand(struct __pyx_t_6bj
 
 
 
-  /* "bjcore/_simulate.pyx":229
+  /* "bjcore/_simulate.pyx":239
  *     (1, or 2 once doubled).  Later decisions are of kind ``kind``."""
  *     cdef int c
  *     bet[0] = 1             # <<<<<<<<<<<<<<
@@ -19830,7 +19909,7 @@ static CYTHON_INLINE int __pyx_f_6bjcore_9_simulate_play_hand(struct __pyx_t_6bj
 */
   (__pyx_v_bet[0]) = 1;
 
-  /* "bjcore/_simulate.pyx":230
+  /* "bjcore/_simulate.pyx":240
  *     cdef int c
  *     bet[0] = 1
  *     while True:             # <<<<<<<<<<<<<<
@@ -19839,7 +19918,7 @@ static CYTHON_INLINE int __pyx_f_6bjcore_9_simulate_play_hand(struct __pyx_t_6bj
 */
   while (1) {
 
-    /* "bjcore/_simulate.pyx":231
+    /* "bjcore/_simulate.pyx":241
  *     bet[0] = 1
  *     while True:
  *         if action == ACT_STAND:             # <<<<<<<<<<<<<<
@@ -19851,7 +19930,7 @@ static CYTHON_INLINE int __pyx_f_6bjcore_9_simulate_play_hand(struct __pyx_t_6bj
     if (__pyx_t_1) {
 
 
-      /* "bjcore/_simulate.pyx":232
+      /* "bjcore/_simulate.pyx":242
  *     while True:
  *         if action == ACT_STAND:
  *             return s.total[comp]             # <<<<<<<<<<<<<<
@@ -19864,7 +19943,7 @@ static CYTHON_INLINE int __pyx_f_6bjcore_9_simulate_play_hand(struct __pyx_t_6bj
       }
       goto __pyx_L0;
 
-      /* "bjcore/_simulate.pyx":231
+      /* "bjcore/_simulate.pyx":241
  *     bet[0] = 1
  *     while True:
  *         if action == ACT_STAND:             # <<<<<<<<<<<<<<
@@ -19873,7 +19952,7 @@ static CYTHON_INLINE int __pyx_f_6bjcore_9_simulate_play_hand(struct __pyx_t_6bj
 */
     }
 
-    /* "bjcore/_simulate.pyx":233
+    /* "bjcore/_simulate.pyx":243
  *         if action == ACT_STAND:
  *             return s.total[comp]
  *         c = seen_draw(s)             # <<<<<<<<<<<<<<
@@ -19882,7 +19961,7 @@ static CYTHON_INLINE int __pyx_f_6bjcore_9_simulate_play_hand(struct __pyx_t_6bj
 */
     __pyx_v_c = __pyx_f_6bjcore_9_simulate_seen_draw(__pyx_v_s);
 
-    /* "bjcore/_simulate.pyx":234
+    /* "bjcore/_simulate.pyx":244
  *             return s.total[comp]
  *         c = seen_draw(s)
  *         comp = s.child[comp * 10 + c - 1]             # <<<<<<<<<<<<<<
@@ -19891,7 +19970,7 @@ static CYTHON_INLINE int __pyx_f_6bjcore_9_simulate_play_hand(struct __pyx_t_6bj
 */
     __pyx_v_comp = (__pyx_v_s->child[(((__pyx_v_comp * 10) + __pyx_v_c) - 1)]);
 
-    /* "bjcore/_simulate.pyx":235
+    /* "bjcore/_simulate.pyx":245
  *         c = seen_draw(s)
  *         comp = s.child[comp * 10 + c - 1]
  *         if action == ACT_DOUBLE:             # <<<<<<<<<<<<<<
@@ -19903,7 +19982,7 @@ static CYTHON_INLINE int __pyx_f_6bjcore_9_simulate_play_hand(struct __pyx_t_6bj
     if (__pyx_t_1) {
 
 
-      /* "bjcore/_simulate.pyx":236
+      /* "bjcore/_simulate.pyx":246
  *         comp = s.child[comp * 10 + c - 1]
  *         if action == ACT_DOUBLE:
  *             bet[0] = 2             # <<<<<<<<<<<<<<
@@ -19912,7 +19991,7 @@ static CYTHON_INLINE int __pyx_f_6bjcore_9_simulate_play_hand(struct __pyx_t_6bj
 */
       (__pyx_v_bet[0]) = 2;
 
-      /* "bjcore/_simulate.pyx":237
+      /* "bjcore/_simulate.pyx":247
  *         if action == ACT_DOUBLE:
  *             bet[0] = 2
  *             return 0 if comp < 0 else s.total[comp]             # <<<<<<<<<<<<<<
@@ -19934,7 +20013,7 @@ static CYTHON_INLINE int __pyx_f_6bjcore_9_simulate_play_hand(struct __pyx_t_6bj
       }
       goto __pyx_L0;
 
-      /* "bjcore/_simulate.pyx":235
+      /* "bjcore/_simulate.pyx":245
  *         c = seen_draw(s)
  *         comp = s.child[comp * 10 + c - 1]
  *         if action == ACT_DOUBLE:             # <<<<<<<<<<<<<<
@@ -19943,7 +20022,7 @@ static CYTHON_INLINE int __pyx_f_6bjcore_9_simulate_play_hand(struct __pyx_t_6bj
 */
     }
 
-    /* "bjcore/_simulate.pyx":238
+    /* "bjcore/_simulate.pyx":248
  *             bet[0] = 2
  *             return 0 if comp < 0 else s.total[comp]
  *         if comp < 0:             # <<<<<<<<<<<<<<
@@ -19955,7 +20034,7 @@ static CYTHON_INLINE int __pyx_f_6bjcore_9_simulate_play_hand(struct __pyx_t_6bj
     if (__pyx_t_1) {
 
 
-      /* "bjcore/_simulate.pyx":239
+      /* "bjcore/_simulate.pyx":249
  *             return 0 if comp < 0 else s.total[comp]
  *         if comp < 0:
  *             return 0             # <<<<<<<<<<<<<<
@@ -19968,7 +20047,7 @@ static CYTHON_INLINE int __pyx_f_6bjcore_9_simulate_play_hand(struct __pyx_t_6bj
       }
       goto __pyx_L0;
 
-      /* "bjcore/_simulate.pyx":238
+      /* "bjcore/_simulate.pyx":248
  *             bet[0] = 2
  *             return 0 if comp < 0 else s.total[comp]
  *         if comp < 0:             # <<<<<<<<<<<<<<
@@ -19977,7 +20056,7 @@ static CYTHON_INLINE int __pyx_f_6bjcore_9_simulate_play_hand(struct __pyx_t_6bj
 */
     }
 
-    /* "bjcore/_simulate.pyx":240
+    /* "bjcore/_simulate.pyx":250
  *         if comp < 0:
  *             return 0
  *         action = decide(s, kind, key, comp)             # <<<<<<<<<<<<<<
@@ -19987,7 +20066,7 @@ static CYTHON_INLINE int __pyx_f_6bjcore_9_simulate_play_hand(struct __pyx_t_6bj
     __pyx_v_action = __pyx_f_6bjcore_9_simulate_decide(__pyx_v_s, __pyx_v_kind, __pyx_v_key, __pyx_v_comp);
   }
 
-  /* "bjcore/_simulate.pyx":224
+  /* "bjcore/_simulate.pyx":234
  * 
  * 
  * cdef inline int play_hand(Sim* s, int comp, int action, int kind, int key,             # <<<<<<<<<<<<<<
@@ -20004,7 +20083,7 @@ static CYTHON_INLINE int __pyx_f_6bjcore_9_simulate_play_hand(struct __pyx_t_6bj
   return __pyx_r;
 }
 
-/* "bjcore/_simulate.pyx":243
+/* "bjcore/_simulate.pyx":253
  * 
  * 
  * cdef inline double settle(int player, int bet, int dealer, double tie) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -20017,7 +20096,7 @@ static CYTHON_INLINE double __pyx_f_6bjcore_9_simulate_settle(int __pyx_v_player
   int __pyx_t_1;
   int __pyx_t_2;
 
-  /* "bjcore/_simulate.pyx":244
+  /* "bjcore/_simulate.pyx":254
  * 
  * cdef inline double settle(int player, int bet, int dealer, double tie) noexcept nogil:
  *     if player == 0:             # <<<<<<<<<<<<<<
@@ -20029,7 +20108,7 @@ static CYTHON_INLINE double __pyx_f_6bjcore_9_simulate_settle(int __pyx_v_player
   if (__pyx_t_1) {
 
 
-    /* "bjcore/_simulate.pyx":245
+    /* "bjcore/_simulate.pyx":255
  * cdef inline double settle(int player, int bet, int dealer, double tie) noexcept nogil:
  *     if player == 0:
  *         return -bet             # <<<<<<<<<<<<<<
@@ -20042,7 +20121,7 @@ static CYTHON_INLINE double __pyx_f_6bjcore_9_simulate_settle(int __pyx_v_player
     }
     goto __pyx_L0;
 
-    /* "bjcore/_simulate.pyx":244
+    /* "bjcore/_simulate.pyx":254
  * 
  * cdef inline double settle(int player, int bet, int dealer, double tie) noexcept nogil:
  *     if player == 0:             # <<<<<<<<<<<<<<
@@ -20051,7 +20130,7 @@ static CYTHON_INLINE double __pyx_f_6bjcore_9_simulate_settle(int __pyx_v_player
 */
   }
 
-  /* "bjcore/_simulate.pyx":246
+  /* "bjcore/_simulate.pyx":256
  *     if player == 0:
  *         return -bet
  *     if dealer > 21 or player > dealer:             # <<<<<<<<<<<<<<
@@ -20077,7 +20156,7 @@ static CYTHON_INLINE double __pyx_f_6bjcore_9_simulate_settle(int __pyx_v_player
   if (__pyx_t_1) {
 
 
-    /* "bjcore/_simulate.pyx":247
+    /* "bjcore/_simulate.pyx":257
  *         return -bet
  *     if dealer > 21 or player > dealer:
  *         return bet             # <<<<<<<<<<<<<<
@@ -20090,7 +20169,7 @@ static CYTHON_INLINE double __pyx_f_6bjcore_9_simulate_settle(int __pyx_v_player
     }
     goto __pyx_L0;
 
-    /* "bjcore/_simulate.pyx":246
+    /* "bjcore/_simulate.pyx":256
  *     if player == 0:
  *         return -bet
  *     if dealer > 21 or player > dealer:             # <<<<<<<<<<<<<<
@@ -20099,7 +20178,7 @@ static CYTHON_INLINE double __pyx_f_6bjcore_9_simulate_settle(int __pyx_v_player
 */
   }
 
-  /* "bjcore/_simulate.pyx":248
+  /* "bjcore/_simulate.pyx":258
  *     if dealer > 21 or player > dealer:
  *         return bet
  *     if player < dealer:             # <<<<<<<<<<<<<<
@@ -20111,7 +20190,7 @@ static CYTHON_INLINE double __pyx_f_6bjcore_9_simulate_settle(int __pyx_v_player
   if (__pyx_t_1) {
 
 
-    /* "bjcore/_simulate.pyx":249
+    /* "bjcore/_simulate.pyx":259
  *         return bet
  *     if player < dealer:
  *         return -bet             # <<<<<<<<<<<<<<
@@ -20124,7 +20203,7 @@ static CYTHON_INLINE double __pyx_f_6bjcore_9_simulate_settle(int __pyx_v_player
     }
     goto __pyx_L0;
 
-    /* "bjcore/_simulate.pyx":248
+    /* "bjcore/_simulate.pyx":258
  *     if dealer > 21 or player > dealer:
  *         return bet
  *     if player < dealer:             # <<<<<<<<<<<<<<
@@ -20133,7 +20212,7 @@ static CYTHON_INLINE double __pyx_f_6bjcore_9_simulate_settle(int __pyx_v_player
 */
   }
 
-  /* "bjcore/_simulate.pyx":250
+  /* "bjcore/_simulate.pyx":260
  *     if player < dealer:
  *         return -bet
  *     return tie * bet             # <<<<<<<<<<<<<<
@@ -20146,7 +20225,7 @@ static CYTHON_INLINE double __pyx_f_6bjcore_9_simulate_settle(int __pyx_v_player
   }
   goto __pyx_L0;
 
-  /* "bjcore/_simulate.pyx":243
+  /* "bjcore/_simulate.pyx":253
  * 
  * 
  * cdef inline double settle(int player, int bet, int dealer, double tie) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -20159,12 +20238,12 @@ static CYTHON_INLINE double __pyx_f_6bjcore_9_simulate_settle(int __pyx_v_player
   return __pyx_r;
 }
 
-/* "bjcore/_simulate.pyx":255
+/* "bjcore/_simulate.pyx":265
  * # ---- one chunk ------------------------------------------------------------------------------
  * 
  * def run_chunk(const int64_t[::1] iparams, const double[::1] dparams, const int32_t[::1] shoe,             # <<<<<<<<<<<<<<
  *               const double[::1] tags, const int32_t[::1] child, const int8_t[::1] total,
- *               const int8_t[::1] decision, const int32_t[::1] line_of, const int8_t[::1] allowed,
+ *               const int16_t[::1] decision, const int8_t[::1] allowed,
 */
 
 /* Python wrapper */
@@ -20175,7 +20254,7 @@ PyObject *const *__pyx_args, Py_ssize_t __pyx_nargs, PyObject *__pyx_kwds
 PyObject *__pyx_args, PyObject *__pyx_kwds
 #endif
 ); /*proto*/
-PyDoc_STRVAR(__pyx_doc_6bjcore_9_simulate_2run_chunk, "run_chunk(const int64_t[::1] iparams, const double[::1] dparams, const int32_t[::1] shoe, const double[::1] tags, const int32_t[::1] child, const int8_t[::1] total, const int8_t[::1] decision, const int32_t[::1] line_of, const int8_t[::1] allowed, const int32_t[::1] line_nseg, const int32_t[::1] line_thr, const int8_t[::1] line_play, const int32_t[::1] key_of, const double[::1] bet_by_tc, uint64_t seed, uint64_t chunk, int64_t rounds, const int8_t[::1] stop)\n\nPlay ``rounds`` rounds; returns (sums, counts, tc_counts, tc_sums) numpy arrays.\n\nsums: S_* (won, won squared, initial bets); counts: C_*; tc_counts[TC_SPAN, 2]: rounds\nseen and rounds played at each true count TC_LOW..TC_HIGH; tc_sums[TC_SPAN, 2]: the\nresult per initial unit bet (round result / bet) and its square, over played rounds.\n``stop[0] != 0`` (set by another thread) ends the chunk early: counts say how far it got.");
+PyDoc_STRVAR(__pyx_doc_6bjcore_9_simulate_2run_chunk, "run_chunk(const int64_t[::1] iparams, const double[::1] dparams, const int32_t[::1] shoe, const double[::1] tags, const int32_t[::1] child, const int8_t[::1] total, const int16_t[::1] decision, const int8_t[::1] allowed, const int32_t[::1] line_nseg, const int32_t[::1] line_thr, const int8_t[::1] line_play, const int32_t[::1] key_of, const double[::1] bet_by_tc, uint64_t seed, uint64_t chunk, int64_t rounds, const int8_t[::1] stop)\n\nPlay ``rounds`` rounds; returns (sums, counts, tc_counts, tc_sums) numpy arrays.\n\nsums: S_* (won, won squared, initial bets); counts: C_*; tc_counts[TC_SPAN, 2]: rounds\nseen and rounds played at each true count TC_LOW..TC_HIGH; tc_sums[TC_SPAN, 2]: the\nresult per initial unit bet (round result / bet) and its square, over played rounds.\n``stop[0] != 0`` (set by another thread) ends the chunk early: counts say how far it got.");
 static PyMethodDef __pyx_mdef_6bjcore_9_simulate_3run_chunk = {"run_chunk", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_6bjcore_9_simulate_3run_chunk, __Pyx_METH_FASTCALL|METH_KEYWORDS, __pyx_doc_6bjcore_9_simulate_2run_chunk};
 static PyObject *__pyx_pw_6bjcore_9_simulate_3run_chunk(PyObject *__pyx_self, 
 #if CYTHON_VECTORCALL
@@ -20191,7 +20270,6 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   __Pyx_memviewslice __pyx_v_child = { 0, 0, { 0 }, { 0 }, { 0 } };
   __Pyx_memviewslice __pyx_v_total = { 0, 0, { 0 }, { 0 }, { 0 } };
   __Pyx_memviewslice __pyx_v_decision = { 0, 0, { 0 }, { 0 }, { 0 } };
-  __Pyx_memviewslice __pyx_v_line_of = { 0, 0, { 0 }, { 0 }, { 0 } };
   __Pyx_memviewslice __pyx_v_allowed = { 0, 0, { 0 }, { 0 }, { 0 } };
   __Pyx_memviewslice __pyx_v_line_nseg = { 0, 0, { 0 }, { 0 }, { 0 } };
   __Pyx_memviewslice __pyx_v_line_thr = { 0, 0, { 0 }, { 0 }, { 0 } };
@@ -20206,7 +20284,7 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   CYTHON_UNUSED Py_ssize_t __pyx_nargs;
   #endif
   CYTHON_UNUSED PyObject *const *__pyx_kwvalues;
-  PyObject* values[18] = {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0};
+  PyObject* values[17] = {0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0};
   int __pyx_lineno = 0;
   const char *__pyx_filename = NULL;
   int __pyx_clineno = 0;
@@ -20222,153 +20300,146 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   #endif
   __pyx_kwvalues = __Pyx_KwValues_FASTCALL(__pyx_args, __pyx_nargs);
   {
-    PyObject ** const __pyx_pyargnames[] = {&__pyx_mstate_global->__pyx_n_u_iparams,&__pyx_mstate_global->__pyx_n_u_dparams,&__pyx_mstate_global->__pyx_n_u_shoe,&__pyx_mstate_global->__pyx_n_u_tags,&__pyx_mstate_global->__pyx_n_u_child,&__pyx_mstate_global->__pyx_n_u_total,&__pyx_mstate_global->__pyx_n_u_decision,&__pyx_mstate_global->__pyx_n_u_line_of,&__pyx_mstate_global->__pyx_n_u_allowed,&__pyx_mstate_global->__pyx_n_u_line_nseg,&__pyx_mstate_global->__pyx_n_u_line_thr,&__pyx_mstate_global->__pyx_n_u_line_play,&__pyx_mstate_global->__pyx_n_u_key_of,&__pyx_mstate_global->__pyx_n_u_bet_by_tc,&__pyx_mstate_global->__pyx_n_u_seed,&__pyx_mstate_global->__pyx_n_u_chunk,&__pyx_mstate_global->__pyx_n_u_rounds,&__pyx_mstate_global->__pyx_n_u_stop,0};
+    PyObject ** const __pyx_pyargnames[] = {&__pyx_mstate_global->__pyx_n_u_iparams,&__pyx_mstate_global->__pyx_n_u_dparams,&__pyx_mstate_global->__pyx_n_u_shoe,&__pyx_mstate_global->__pyx_n_u_tags,&__pyx_mstate_global->__pyx_n_u_child,&__pyx_mstate_global->__pyx_n_u_total,&__pyx_mstate_global->__pyx_n_u_decision,&__pyx_mstate_global->__pyx_n_u_allowed,&__pyx_mstate_global->__pyx_n_u_line_nseg,&__pyx_mstate_global->__pyx_n_u_line_thr,&__pyx_mstate_global->__pyx_n_u_line_play,&__pyx_mstate_global->__pyx_n_u_key_of,&__pyx_mstate_global->__pyx_n_u_bet_by_tc,&__pyx_mstate_global->__pyx_n_u_seed,&__pyx_mstate_global->__pyx_n_u_chunk,&__pyx_mstate_global->__pyx_n_u_rounds,&__pyx_mstate_global->__pyx_n_u_stop,0};
     const Py_ssize_t __pyx_kwds_len = (__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL(__pyx_kwds) : 0;
-    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 255, __pyx_L3_error)
+    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 265, __pyx_L3_error)
     if (__pyx_kwds_len > 0) {
       switch (__pyx_nargs) {
-        case 18:
-        values[17] = __Pyx_ArgRef_FASTCALL(__pyx_args, 17);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[17])) __PYX_ERR(0, 255, __pyx_L3_error)
-        CYTHON_FALLTHROUGH;
         case 17:
         values[16] = __Pyx_ArgRef_FASTCALL(__pyx_args, 16);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[16])) __PYX_ERR(0, 255, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[16])) __PYX_ERR(0, 265, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case 16:
         values[15] = __Pyx_ArgRef_FASTCALL(__pyx_args, 15);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[15])) __PYX_ERR(0, 255, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[15])) __PYX_ERR(0, 265, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case 15:
         values[14] = __Pyx_ArgRef_FASTCALL(__pyx_args, 14);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[14])) __PYX_ERR(0, 255, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[14])) __PYX_ERR(0, 265, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case 14:
         values[13] = __Pyx_ArgRef_FASTCALL(__pyx_args, 13);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[13])) __PYX_ERR(0, 255, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[13])) __PYX_ERR(0, 265, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case 13:
         values[12] = __Pyx_ArgRef_FASTCALL(__pyx_args, 12);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[12])) __PYX_ERR(0, 255, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[12])) __PYX_ERR(0, 265, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case 12:
         values[11] = __Pyx_ArgRef_FASTCALL(__pyx_args, 11);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[11])) __PYX_ERR(0, 255, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[11])) __PYX_ERR(0, 265, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case 11:
         values[10] = __Pyx_ArgRef_FASTCALL(__pyx_args, 10);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[10])) __PYX_ERR(0, 255, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[10])) __PYX_ERR(0, 265, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case 10:
         values[9] = __Pyx_ArgRef_FASTCALL(__pyx_args, 9);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[9])) __PYX_ERR(0, 255, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[9])) __PYX_ERR(0, 265, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  9:
         values[8] = __Pyx_ArgRef_FASTCALL(__pyx_args, 8);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[8])) __PYX_ERR(0, 255, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[8])) __PYX_ERR(0, 265, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  8:
         values[7] = __Pyx_ArgRef_FASTCALL(__pyx_args, 7);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[7])) __PYX_ERR(0, 255, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[7])) __PYX_ERR(0, 265, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  7:
         values[6] = __Pyx_ArgRef_FASTCALL(__pyx_args, 6);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[6])) __PYX_ERR(0, 255, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[6])) __PYX_ERR(0, 265, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  6:
         values[5] = __Pyx_ArgRef_FASTCALL(__pyx_args, 5);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[5])) __PYX_ERR(0, 255, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[5])) __PYX_ERR(0, 265, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  5:
         values[4] = __Pyx_ArgRef_FASTCALL(__pyx_args, 4);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[4])) __PYX_ERR(0, 255, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[4])) __PYX_ERR(0, 265, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  4:
         values[3] = __Pyx_ArgRef_FASTCALL(__pyx_args, 3);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(0, 255, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(0, 265, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  3:
         values[2] = __Pyx_ArgRef_FASTCALL(__pyx_args, 2);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 255, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 265, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  2:
         values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 255, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 265, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  1:
         values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 255, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 265, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  0: break;
         default: goto __pyx_L5_argtuple_error;
       }
       const Py_ssize_t kwd_pos_args = __pyx_nargs;
-      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "run_chunk", 0) < (0)) __PYX_ERR(0, 255, __pyx_L3_error)
-      for (Py_ssize_t i = __pyx_nargs; i < 18; i++) {
-        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("run_chunk", 1, 18, 18, i); __PYX_ERR(0, 255, __pyx_L3_error) }
+      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "run_chunk", 0) < (0)) __PYX_ERR(0, 265, __pyx_L3_error)
+      for (Py_ssize_t i = __pyx_nargs; i < 17; i++) {
+        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("run_chunk", 1, 17, 17, i); __PYX_ERR(0, 265, __pyx_L3_error) }
       }
-    } else if (unlikely(__pyx_nargs != 18)) {
+    } else if (unlikely(__pyx_nargs != 17)) {
       goto __pyx_L5_argtuple_error;
     } else {
       values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 255, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 265, __pyx_L3_error)
       values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 255, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 265, __pyx_L3_error)
       values[2] = __Pyx_ArgRef_FASTCALL(__pyx_args, 2);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 255, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 265, __pyx_L3_error)
       values[3] = __Pyx_ArgRef_FASTCALL(__pyx_args, 3);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(0, 255, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(0, 265, __pyx_L3_error)
       values[4] = __Pyx_ArgRef_FASTCALL(__pyx_args, 4);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[4])) __PYX_ERR(0, 255, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[4])) __PYX_ERR(0, 265, __pyx_L3_error)
       values[5] = __Pyx_ArgRef_FASTCALL(__pyx_args, 5);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[5])) __PYX_ERR(0, 255, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[5])) __PYX_ERR(0, 265, __pyx_L3_error)
       values[6] = __Pyx_ArgRef_FASTCALL(__pyx_args, 6);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[6])) __PYX_ERR(0, 255, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[6])) __PYX_ERR(0, 265, __pyx_L3_error)
       values[7] = __Pyx_ArgRef_FASTCALL(__pyx_args, 7);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[7])) __PYX_ERR(0, 255, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[7])) __PYX_ERR(0, 265, __pyx_L3_error)
       values[8] = __Pyx_ArgRef_FASTCALL(__pyx_args, 8);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[8])) __PYX_ERR(0, 255, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[8])) __PYX_ERR(0, 265, __pyx_L3_error)
       values[9] = __Pyx_ArgRef_FASTCALL(__pyx_args, 9);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[9])) __PYX_ERR(0, 255, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[9])) __PYX_ERR(0, 265, __pyx_L3_error)
       values[10] = __Pyx_ArgRef_FASTCALL(__pyx_args, 10);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[10])) __PYX_ERR(0, 255, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[10])) __PYX_ERR(0, 265, __pyx_L3_error)
       values[11] = __Pyx_ArgRef_FASTCALL(__pyx_args, 11);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[11])) __PYX_ERR(0, 255, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[11])) __PYX_ERR(0, 265, __pyx_L3_error)
       values[12] = __Pyx_ArgRef_FASTCALL(__pyx_args, 12);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[12])) __PYX_ERR(0, 255, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[12])) __PYX_ERR(0, 265, __pyx_L3_error)
       values[13] = __Pyx_ArgRef_FASTCALL(__pyx_args, 13);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[13])) __PYX_ERR(0, 255, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[13])) __PYX_ERR(0, 265, __pyx_L3_error)
       values[14] = __Pyx_ArgRef_FASTCALL(__pyx_args, 14);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[14])) __PYX_ERR(0, 255, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[14])) __PYX_ERR(0, 265, __pyx_L3_error)
       values[15] = __Pyx_ArgRef_FASTCALL(__pyx_args, 15);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[15])) __PYX_ERR(0, 255, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[15])) __PYX_ERR(0, 265, __pyx_L3_error)
       values[16] = __Pyx_ArgRef_FASTCALL(__pyx_args, 16);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[16])) __PYX_ERR(0, 255, __pyx_L3_error)
-      values[17] = __Pyx_ArgRef_FASTCALL(__pyx_args, 17);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[17])) __PYX_ERR(0, 255, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[16])) __PYX_ERR(0, 265, __pyx_L3_error)
     }
-    __pyx_v_iparams = __Pyx_PyObject_to_MemoryviewSlice_dc_nn_int64_t__const__(values[0], 0); if (unlikely(!__pyx_v_iparams.memview)) __PYX_ERR(0, 255, __pyx_L3_error)
-    __pyx_v_dparams = __Pyx_PyObject_to_MemoryviewSlice_dc_double__const__(values[1], 0); if (unlikely(!__pyx_v_dparams.memview)) __PYX_ERR(0, 255, __pyx_L3_error)
-    __pyx_v_shoe = __Pyx_PyObject_to_MemoryviewSlice_dc_nn_int32_t__const__(values[2], 0); if (unlikely(!__pyx_v_shoe.memview)) __PYX_ERR(0, 255, __pyx_L3_error)
-    __pyx_v_tags = __Pyx_PyObject_to_MemoryviewSlice_dc_double__const__(values[3], 0); if (unlikely(!__pyx_v_tags.memview)) __PYX_ERR(0, 256, __pyx_L3_error)
-    __pyx_v_child = __Pyx_PyObject_to_MemoryviewSlice_dc_nn_int32_t__const__(values[4], 0); if (unlikely(!__pyx_v_child.memview)) __PYX_ERR(0, 256, __pyx_L3_error)
-    __pyx_v_total = __Pyx_PyObject_to_MemoryviewSlice_dc_nn_int8_t__const__(values[5], 0); if (unlikely(!__pyx_v_total.memview)) __PYX_ERR(0, 256, __pyx_L3_error)
-    __pyx_v_decision = __Pyx_PyObject_to_MemoryviewSlice_dc_nn_int8_t__const__(values[6], 0); if (unlikely(!__pyx_v_decision.memview)) __PYX_ERR(0, 257, __pyx_L3_error)
-    __pyx_v_line_of = __Pyx_PyObject_to_MemoryviewSlice_dc_nn_int32_t__const__(values[7], 0); if (unlikely(!__pyx_v_line_of.memview)) __PYX_ERR(0, 257, __pyx_L3_error)
-    __pyx_v_allowed = __Pyx_PyObject_to_MemoryviewSlice_dc_nn_int8_t__const__(values[8], 0); if (unlikely(!__pyx_v_allowed.memview)) __PYX_ERR(0, 257, __pyx_L3_error)
-    __pyx_v_line_nseg = __Pyx_PyObject_to_MemoryviewSlice_dc_nn_int32_t__const__(values[9], 0); if (unlikely(!__pyx_v_line_nseg.memview)) __PYX_ERR(0, 258, __pyx_L3_error)
-    __pyx_v_line_thr = __Pyx_PyObject_to_MemoryviewSlice_dc_nn_int32_t__const__(values[10], 0); if (unlikely(!__pyx_v_line_thr.memview)) __PYX_ERR(0, 258, __pyx_L3_error)
-    __pyx_v_line_play = __Pyx_PyObject_to_MemoryviewSlice_dc_nn_int8_t__const__(values[11], 0); if (unlikely(!__pyx_v_line_play.memview)) __PYX_ERR(0, 259, __pyx_L3_error)
-    __pyx_v_key_of = __Pyx_PyObject_to_MemoryviewSlice_dc_nn_int32_t__const__(values[12], 0); if (unlikely(!__pyx_v_key_of.memview)) __PYX_ERR(0, 259, __pyx_L3_error)
-    __pyx_v_bet_by_tc = __Pyx_PyObject_to_MemoryviewSlice_dc_double__const__(values[13], 0); if (unlikely(!__pyx_v_bet_by_tc.memview)) __PYX_ERR(0, 259, __pyx_L3_error)
-    __pyx_v_seed = __Pyx_PyLong_As_uint64_t(values[14]); if (unlikely((__pyx_v_seed == ((uint64_t)-1)) && PyErr_Occurred())) __PYX_ERR(0, 260, __pyx_L3_error)
-    __pyx_v_chunk = __Pyx_PyLong_As_uint64_t(values[15]); if (unlikely((__pyx_v_chunk == ((uint64_t)-1)) && PyErr_Occurred())) __PYX_ERR(0, 260, __pyx_L3_error)
-    __pyx_v_rounds = __Pyx_PyLong_As_int64_t(values[16]); if (unlikely((__pyx_v_rounds == ((int64_t)-1)) && PyErr_Occurred())) __PYX_ERR(0, 260, __pyx_L3_error)
-    __pyx_v_stop = __Pyx_PyObject_to_MemoryviewSlice_dc_nn_int8_t__const__(values[17], 0); if (unlikely(!__pyx_v_stop.memview)) __PYX_ERR(0, 260, __pyx_L3_error)
+    __pyx_v_iparams = __Pyx_PyObject_to_MemoryviewSlice_dc_nn_int64_t__const__(values[0], 0); if (unlikely(!__pyx_v_iparams.memview)) __PYX_ERR(0, 265, __pyx_L3_error)
+    __pyx_v_dparams = __Pyx_PyObject_to_MemoryviewSlice_dc_double__const__(values[1], 0); if (unlikely(!__pyx_v_dparams.memview)) __PYX_ERR(0, 265, __pyx_L3_error)
+    __pyx_v_shoe = __Pyx_PyObject_to_MemoryviewSlice_dc_nn_int32_t__const__(values[2], 0); if (unlikely(!__pyx_v_shoe.memview)) __PYX_ERR(0, 265, __pyx_L3_error)
+    __pyx_v_tags = __Pyx_PyObject_to_MemoryviewSlice_dc_double__const__(values[3], 0); if (unlikely(!__pyx_v_tags.memview)) __PYX_ERR(0, 266, __pyx_L3_error)
+    __pyx_v_child = __Pyx_PyObject_to_MemoryviewSlice_dc_nn_int32_t__const__(values[4], 0); if (unlikely(!__pyx_v_child.memview)) __PYX_ERR(0, 266, __pyx_L3_error)
+    __pyx_v_total = __Pyx_PyObject_to_MemoryviewSlice_dc_nn_int8_t__const__(values[5], 0); if (unlikely(!__pyx_v_total.memview)) __PYX_ERR(0, 266, __pyx_L3_error)
+    __pyx_v_decision = __Pyx_PyObject_to_MemoryviewSlice_dc_nn_int16_t__const__(values[6], 0); if (unlikely(!__pyx_v_decision.memview)) __PYX_ERR(0, 267, __pyx_L3_error)
+    __pyx_v_allowed = __Pyx_PyObject_to_MemoryviewSlice_dc_nn_int8_t__const__(values[7], 0); if (unlikely(!__pyx_v_allowed.memview)) __PYX_ERR(0, 267, __pyx_L3_error)
+    __pyx_v_line_nseg = __Pyx_PyObject_to_MemoryviewSlice_dc_nn_int32_t__const__(values[8], 0); if (unlikely(!__pyx_v_line_nseg.memview)) __PYX_ERR(0, 268, __pyx_L3_error)
+    __pyx_v_line_thr = __Pyx_PyObject_to_MemoryviewSlice_dc_nn_int32_t__const__(values[9], 0); if (unlikely(!__pyx_v_line_thr.memview)) __PYX_ERR(0, 268, __pyx_L3_error)
+    __pyx_v_line_play = __Pyx_PyObject_to_MemoryviewSlice_dc_nn_int8_t__const__(values[10], 0); if (unlikely(!__pyx_v_line_play.memview)) __PYX_ERR(0, 269, __pyx_L3_error)
+    __pyx_v_key_of = __Pyx_PyObject_to_MemoryviewSlice_dc_nn_int32_t__const__(values[11], 0); if (unlikely(!__pyx_v_key_of.memview)) __PYX_ERR(0, 269, __pyx_L3_error)
+    __pyx_v_bet_by_tc = __Pyx_PyObject_to_MemoryviewSlice_dc_double__const__(values[12], 0); if (unlikely(!__pyx_v_bet_by_tc.memview)) __PYX_ERR(0, 269, __pyx_L3_error)
+    __pyx_v_seed = __Pyx_PyLong_As_uint64_t(values[13]); if (unlikely((__pyx_v_seed == ((uint64_t)-1)) && PyErr_Occurred())) __PYX_ERR(0, 270, __pyx_L3_error)
+    __pyx_v_chunk = __Pyx_PyLong_As_uint64_t(values[14]); if (unlikely((__pyx_v_chunk == ((uint64_t)-1)) && PyErr_Occurred())) __PYX_ERR(0, 270, __pyx_L3_error)
+    __pyx_v_rounds = __Pyx_PyLong_As_int64_t(values[15]); if (unlikely((__pyx_v_rounds == ((int64_t)-1)) && PyErr_Occurred())) __PYX_ERR(0, 270, __pyx_L3_error)
+    __pyx_v_stop = __Pyx_PyObject_to_MemoryviewSlice_dc_nn_int8_t__const__(values[16], 0); if (unlikely(!__pyx_v_stop.memview)) __PYX_ERR(0, 270, __pyx_L3_error)
   }
   goto __pyx_L6_skip;
   __pyx_L5_argtuple_error:;
-  __Pyx_RaiseArgtupleInvalid("run_chunk", 1, 18, 18, __pyx_nargs); __PYX_ERR(0, 255, __pyx_L3_error)
+  __Pyx_RaiseArgtupleInvalid("run_chunk", 1, 17, 17, __pyx_nargs); __PYX_ERR(0, 265, __pyx_L3_error)
   __pyx_L6_skip:;
   goto __pyx_L4_argument_unpacking_done;
   __pyx_L3_error:;
@@ -20382,7 +20453,6 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   __PYX_XCLEAR_MEMVIEW(&__pyx_v_child, 1);
   __PYX_XCLEAR_MEMVIEW(&__pyx_v_total, 1);
   __PYX_XCLEAR_MEMVIEW(&__pyx_v_decision, 1);
-  __PYX_XCLEAR_MEMVIEW(&__pyx_v_line_of, 1);
   __PYX_XCLEAR_MEMVIEW(&__pyx_v_allowed, 1);
   __PYX_XCLEAR_MEMVIEW(&__pyx_v_line_nseg, 1);
   __PYX_XCLEAR_MEMVIEW(&__pyx_v_line_thr, 1);
@@ -20394,7 +20464,7 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   __Pyx_RefNannyFinishContext();
   return NULL;
   __pyx_L4_argument_unpacking_done:;
-  __pyx_r = __pyx_pf_6bjcore_9_simulate_2run_chunk(__pyx_self, __pyx_v_iparams, __pyx_v_dparams, __pyx_v_shoe, __pyx_v_tags, __pyx_v_child, __pyx_v_total, __pyx_v_decision, __pyx_v_line_of, __pyx_v_allowed, __pyx_v_line_nseg, __pyx_v_line_thr, __pyx_v_line_play, __pyx_v_key_of, __pyx_v_bet_by_tc, __pyx_v_seed, __pyx_v_chunk, __pyx_v_rounds, __pyx_v_stop);
+  __pyx_r = __pyx_pf_6bjcore_9_simulate_2run_chunk(__pyx_self, __pyx_v_iparams, __pyx_v_dparams, __pyx_v_shoe, __pyx_v_tags, __pyx_v_child, __pyx_v_total, __pyx_v_decision, __pyx_v_allowed, __pyx_v_line_nseg, __pyx_v_line_thr, __pyx_v_line_play, __pyx_v_key_of, __pyx_v_bet_by_tc, __pyx_v_seed, __pyx_v_chunk, __pyx_v_rounds, __pyx_v_stop);
 
   /* function exit code */
   for (Py_ssize_t __pyx_temp=0; __pyx_temp < (Py_ssize_t)(sizeof(values)/sizeof(values[0])); ++__pyx_temp) {
@@ -20407,7 +20477,6 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   __PYX_XCLEAR_MEMVIEW(&__pyx_v_child, 1);
   __PYX_XCLEAR_MEMVIEW(&__pyx_v_total, 1);
   __PYX_XCLEAR_MEMVIEW(&__pyx_v_decision, 1);
-  __PYX_XCLEAR_MEMVIEW(&__pyx_v_line_of, 1);
   __PYX_XCLEAR_MEMVIEW(&__pyx_v_allowed, 1);
   __PYX_XCLEAR_MEMVIEW(&__pyx_v_line_nseg, 1);
   __PYX_XCLEAR_MEMVIEW(&__pyx_v_line_thr, 1);
@@ -20422,7 +20491,7 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   return __pyx_r;
 }
 
-static PyObject *__pyx_pf_6bjcore_9_simulate_2run_chunk(CYTHON_UNUSED PyObject *__pyx_self, __Pyx_memviewslice __pyx_v_iparams, __Pyx_memviewslice __pyx_v_dparams, __Pyx_memviewslice __pyx_v_shoe, __Pyx_memviewslice __pyx_v_tags, __Pyx_memviewslice __pyx_v_child, __Pyx_memviewslice __pyx_v_total, __Pyx_memviewslice __pyx_v_decision, __Pyx_memviewslice __pyx_v_line_of, __Pyx_memviewslice __pyx_v_allowed, __Pyx_memviewslice __pyx_v_line_nseg, __Pyx_memviewslice __pyx_v_line_thr, __Pyx_memviewslice __pyx_v_line_play, __Pyx_memviewslice __pyx_v_key_of, __Pyx_memviewslice __pyx_v_bet_by_tc, uint64_t __pyx_v_seed, uint64_t __pyx_v_chunk, int64_t __pyx_v_rounds, __Pyx_memviewslice __pyx_v_stop) {
+static PyObject *__pyx_pf_6bjcore_9_simulate_2run_chunk(CYTHON_UNUSED PyObject *__pyx_self, __Pyx_memviewslice __pyx_v_iparams, __Pyx_memviewslice __pyx_v_dparams, __Pyx_memviewslice __pyx_v_shoe, __Pyx_memviewslice __pyx_v_tags, __Pyx_memviewslice __pyx_v_child, __Pyx_memviewslice __pyx_v_total, __Pyx_memviewslice __pyx_v_decision, __Pyx_memviewslice __pyx_v_allowed, __Pyx_memviewslice __pyx_v_line_nseg, __Pyx_memviewslice __pyx_v_line_thr, __Pyx_memviewslice __pyx_v_line_play, __Pyx_memviewslice __pyx_v_key_of, __Pyx_memviewslice __pyx_v_bet_by_tc, uint64_t __pyx_v_seed, uint64_t __pyx_v_chunk, int64_t __pyx_v_rounds, __Pyx_memviewslice __pyx_v_stop) {
   PyObject *__pyx_v_sums = NULL;
   PyObject *__pyx_v_counts = NULL;
   PyObject *__pyx_v_tc_counts = NULL;
@@ -20471,7 +20540,7 @@ static PyObject *__pyx_pf_6bjcore_9_simulate_2run_chunk(CYTHON_UNUSED PyObject *
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("run_chunk", 0);
 
-  /* "bjcore/_simulate.pyx":268
+  /* "bjcore/_simulate.pyx":278
  *     ``stop[0] != 0`` (set by another thread) ends the chunk early: counts say how far it got.
  *     """
  *     sums = np.zeros(S_COUNT, dtype=np.float64)             # <<<<<<<<<<<<<<
@@ -20479,16 +20548,16 @@ static PyObject *__pyx_pf_6bjcore_9_simulate_2run_chunk(CYTHON_UNUSED PyObject *
  *     tc_counts = np.zeros((TC_SPAN, 2), dtype=np.int64)
 */
   __pyx_t_2 = NULL;
-  __Pyx_GetModuleGlobalName(__pyx_t_3, __pyx_mstate_global->__pyx_n_u_np); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 268, __pyx_L1_error)
+  __Pyx_GetModuleGlobalName(__pyx_t_3, __pyx_mstate_global->__pyx_n_u_np); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 278, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_3);
-  __pyx_t_4 = __Pyx_PyObject_GetAttrStr(__pyx_t_3, __pyx_mstate_global->__pyx_n_u_zeros); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 268, __pyx_L1_error)
+  __pyx_t_4 = __Pyx_PyObject_GetAttrStr(__pyx_t_3, __pyx_mstate_global->__pyx_n_u_zeros); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 278, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_4);
   __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
-  __pyx_t_3 = __Pyx_PyLong_From___pyx_anon_enum(__pyx_e_6bjcore_9_simulate_S_COUNT); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 268, __pyx_L1_error)
+  __pyx_t_3 = __Pyx_PyLong_From___pyx_anon_enum(__pyx_e_6bjcore_9_simulate_S_COUNT); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 278, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_3);
-  __Pyx_GetModuleGlobalName(__pyx_t_5, __pyx_mstate_global->__pyx_n_u_np); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 268, __pyx_L1_error)
+  __Pyx_GetModuleGlobalName(__pyx_t_5, __pyx_mstate_global->__pyx_n_u_np); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 278, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_5);
-  __pyx_t_6 = __Pyx_PyObject_GetAttrStr(__pyx_t_5, __pyx_mstate_global->__pyx_n_u_float64); if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 268, __pyx_L1_error)
+  __pyx_t_6 = __Pyx_PyObject_GetAttrStr(__pyx_t_5, __pyx_mstate_global->__pyx_n_u_float64); if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 278, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_6);
   __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
   #if CYTHON_VECTORCALL
@@ -20509,13 +20578,13 @@ static PyObject *__pyx_pf_6bjcore_9_simulate_2run_chunk(CYTHON_UNUSED PyObject *
     PyObject *__pyx_callargs[3] = {__pyx_t_2, __pyx_t_3, __pyx_t_6};
     #if CYTHON_VECTORCALL
     __pyx_t_5 = __pyx_mstate_global->__pyx_tuple[2];
-    if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 268, __pyx_L1_error)
+    if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 278, __pyx_L1_error)
     __Pyx_INCREF(__pyx_t_5);
     #else
     {
       PyObject *__pyx_temp[1] = {__pyx_mstate_global->__pyx_n_u_dtype};
       __pyx_t_5 = __Pyx_MakeKwargDict(__pyx_temp, __pyx_callargs+2, 1);
-      if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 268, __pyx_L1_error)
+      if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 278, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_5);
     }
     #endif
@@ -20527,13 +20596,13 @@ static PyObject *__pyx_pf_6bjcore_9_simulate_2run_chunk(CYTHON_UNUSED PyObject *
     __Pyx_DECREF(__pyx_t_6); __pyx_t_6 = 0;
     __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
     __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
-    if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 268, __pyx_L1_error)
+    if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 278, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_1);
   }
   __pyx_v_sums = __pyx_t_1;
   __pyx_t_1 = 0;
 
-  /* "bjcore/_simulate.pyx":269
+  /* "bjcore/_simulate.pyx":279
  *     """
  *     sums = np.zeros(S_COUNT, dtype=np.float64)
  *     counts = np.zeros(C_COUNT, dtype=np.int64)             # <<<<<<<<<<<<<<
@@ -20541,16 +20610,16 @@ static PyObject *__pyx_pf_6bjcore_9_simulate_2run_chunk(CYTHON_UNUSED PyObject *
  *     tc_sums = np.zeros((TC_SPAN, 2), dtype=np.float64)
 */
   __pyx_t_4 = NULL;
-  __Pyx_GetModuleGlobalName(__pyx_t_5, __pyx_mstate_global->__pyx_n_u_np); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 269, __pyx_L1_error)
+  __Pyx_GetModuleGlobalName(__pyx_t_5, __pyx_mstate_global->__pyx_n_u_np); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 279, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_5);
-  __pyx_t_6 = __Pyx_PyObject_GetAttrStr(__pyx_t_5, __pyx_mstate_global->__pyx_n_u_zeros); if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 269, __pyx_L1_error)
+  __pyx_t_6 = __Pyx_PyObject_GetAttrStr(__pyx_t_5, __pyx_mstate_global->__pyx_n_u_zeros); if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 279, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_6);
   __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
-  __pyx_t_5 = __Pyx_PyLong_From___pyx_anon_enum(__pyx_e_6bjcore_9_simulate_C_COUNT); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 269, __pyx_L1_error)
+  __pyx_t_5 = __Pyx_PyLong_From___pyx_anon_enum(__pyx_e_6bjcore_9_simulate_C_COUNT); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 279, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_5);
-  __Pyx_GetModuleGlobalName(__pyx_t_3, __pyx_mstate_global->__pyx_n_u_np); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 269, __pyx_L1_error)
+  __Pyx_GetModuleGlobalName(__pyx_t_3, __pyx_mstate_global->__pyx_n_u_np); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 279, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_3);
-  __pyx_t_2 = __Pyx_PyObject_GetAttrStr(__pyx_t_3, __pyx_mstate_global->__pyx_n_u_int64); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 269, __pyx_L1_error)
+  __pyx_t_2 = __Pyx_PyObject_GetAttrStr(__pyx_t_3, __pyx_mstate_global->__pyx_n_u_int64); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 279, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_2);
   __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
   #if CYTHON_VECTORCALL
@@ -20571,13 +20640,13 @@ static PyObject *__pyx_pf_6bjcore_9_simulate_2run_chunk(CYTHON_UNUSED PyObject *
     PyObject *__pyx_callargs[3] = {__pyx_t_4, __pyx_t_5, __pyx_t_2};
     #if CYTHON_VECTORCALL
     __pyx_t_3 = __pyx_mstate_global->__pyx_tuple[2];
-    if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 269, __pyx_L1_error)
+    if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 279, __pyx_L1_error)
     __Pyx_INCREF(__pyx_t_3);
     #else
     {
       PyObject *__pyx_temp[1] = {__pyx_mstate_global->__pyx_n_u_dtype};
       __pyx_t_3 = __Pyx_MakeKwargDict(__pyx_temp, __pyx_callargs+2, 1);
-      if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 269, __pyx_L1_error)
+      if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 279, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_3);
     }
     #endif
@@ -20589,13 +20658,13 @@ static PyObject *__pyx_pf_6bjcore_9_simulate_2run_chunk(CYTHON_UNUSED PyObject *
     __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
     __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
     __Pyx_DECREF(__pyx_t_6); __pyx_t_6 = 0;
-    if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 269, __pyx_L1_error)
+    if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 279, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_1);
   }
   __pyx_v_counts = __pyx_t_1;
   __pyx_t_1 = 0;
 
-  /* "bjcore/_simulate.pyx":270
+  /* "bjcore/_simulate.pyx":280
  *     sums = np.zeros(S_COUNT, dtype=np.float64)
  *     counts = np.zeros(C_COUNT, dtype=np.int64)
  *     tc_counts = np.zeros((TC_SPAN, 2), dtype=np.int64)             # <<<<<<<<<<<<<<
@@ -20603,24 +20672,24 @@ static PyObject *__pyx_pf_6bjcore_9_simulate_2run_chunk(CYTHON_UNUSED PyObject *
  *     cdef double[::1] out_s = sums
 */
   __pyx_t_6 = NULL;
-  __Pyx_GetModuleGlobalName(__pyx_t_3, __pyx_mstate_global->__pyx_n_u_np); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 270, __pyx_L1_error)
+  __Pyx_GetModuleGlobalName(__pyx_t_3, __pyx_mstate_global->__pyx_n_u_np); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 280, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_3);
-  __pyx_t_2 = __Pyx_PyObject_GetAttrStr(__pyx_t_3, __pyx_mstate_global->__pyx_n_u_zeros); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 270, __pyx_L1_error)
+  __pyx_t_2 = __Pyx_PyObject_GetAttrStr(__pyx_t_3, __pyx_mstate_global->__pyx_n_u_zeros); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 280, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_2);
   __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
-  __pyx_t_3 = __Pyx_PyLong_From___pyx_anon_enum(__pyx_e_6bjcore_9_simulate_TC_SPAN); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 270, __pyx_L1_error)
+  __pyx_t_3 = __Pyx_PyLong_From___pyx_anon_enum(__pyx_e_6bjcore_9_simulate_TC_SPAN); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 280, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_3);
-  __pyx_t_5 = PyTuple_New(2); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 270, __pyx_L1_error)
+  __pyx_t_5 = PyTuple_New(2); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 280, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_5);
   __Pyx_GIVEREF(__pyx_t_3);
-  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_5, 0, __pyx_t_3) != (0)) __PYX_ERR(0, 270, __pyx_L1_error);
+  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_5, 0, __pyx_t_3) != (0)) __PYX_ERR(0, 280, __pyx_L1_error);
   __Pyx_INCREF(__pyx_mstate_global->__pyx_int_2);
   __Pyx_GIVEREF(__pyx_mstate_global->__pyx_int_2);
-  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_5, 1, __pyx_mstate_global->__pyx_int_2) != (0)) __PYX_ERR(0, 270, __pyx_L1_error);
+  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_5, 1, __pyx_mstate_global->__pyx_int_2) != (0)) __PYX_ERR(0, 280, __pyx_L1_error);
   __pyx_t_3 = 0;
-  __Pyx_GetModuleGlobalName(__pyx_t_3, __pyx_mstate_global->__pyx_n_u_np); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 270, __pyx_L1_error)
+  __Pyx_GetModuleGlobalName(__pyx_t_3, __pyx_mstate_global->__pyx_n_u_np); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 280, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_3);
-  __pyx_t_4 = __Pyx_PyObject_GetAttrStr(__pyx_t_3, __pyx_mstate_global->__pyx_n_u_int64); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 270, __pyx_L1_error)
+  __pyx_t_4 = __Pyx_PyObject_GetAttrStr(__pyx_t_3, __pyx_mstate_global->__pyx_n_u_int64); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 280, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_4);
   __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
   #if CYTHON_VECTORCALL
@@ -20641,13 +20710,13 @@ static PyObject *__pyx_pf_6bjcore_9_simulate_2run_chunk(CYTHON_UNUSED PyObject *
     PyObject *__pyx_callargs[3] = {__pyx_t_6, __pyx_t_5, __pyx_t_4};
     #if CYTHON_VECTORCALL
     __pyx_t_3 = __pyx_mstate_global->__pyx_tuple[2];
-    if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 270, __pyx_L1_error)
+    if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 280, __pyx_L1_error)
     __Pyx_INCREF(__pyx_t_3);
     #else
     {
       PyObject *__pyx_temp[1] = {__pyx_mstate_global->__pyx_n_u_dtype};
       __pyx_t_3 = __Pyx_MakeKwargDict(__pyx_temp, __pyx_callargs+2, 1);
-      if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 270, __pyx_L1_error)
+      if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 280, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_3);
     }
     #endif
@@ -20659,13 +20728,13 @@ static PyObject *__pyx_pf_6bjcore_9_simulate_2run_chunk(CYTHON_UNUSED PyObject *
     __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
     __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
     __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
-    if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 270, __pyx_L1_error)
+    if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 280, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_1);
   }
   __pyx_v_tc_counts = __pyx_t_1;
   __pyx_t_1 = 0;
 
-  /* "bjcore/_simulate.pyx":271
+  /* "bjcore/_simulate.pyx":281
  *     counts = np.zeros(C_COUNT, dtype=np.int64)
  *     tc_counts = np.zeros((TC_SPAN, 2), dtype=np.int64)
  *     tc_sums = np.zeros((TC_SPAN, 2), dtype=np.float64)             # <<<<<<<<<<<<<<
@@ -20673,24 +20742,24 @@ static PyObject *__pyx_pf_6bjcore_9_simulate_2run_chunk(CYTHON_UNUSED PyObject *
  *     cdef int64_t[::1] out_c = counts
 */
   __pyx_t_2 = NULL;
-  __Pyx_GetModuleGlobalName(__pyx_t_3, __pyx_mstate_global->__pyx_n_u_np); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 271, __pyx_L1_error)
+  __Pyx_GetModuleGlobalName(__pyx_t_3, __pyx_mstate_global->__pyx_n_u_np); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 281, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_3);
-  __pyx_t_4 = __Pyx_PyObject_GetAttrStr(__pyx_t_3, __pyx_mstate_global->__pyx_n_u_zeros); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 271, __pyx_L1_error)
+  __pyx_t_4 = __Pyx_PyObject_GetAttrStr(__pyx_t_3, __pyx_mstate_global->__pyx_n_u_zeros); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 281, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_4);
   __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
-  __pyx_t_3 = __Pyx_PyLong_From___pyx_anon_enum(__pyx_e_6bjcore_9_simulate_TC_SPAN); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 271, __pyx_L1_error)
+  __pyx_t_3 = __Pyx_PyLong_From___pyx_anon_enum(__pyx_e_6bjcore_9_simulate_TC_SPAN); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 281, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_3);
-  __pyx_t_5 = PyTuple_New(2); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 271, __pyx_L1_error)
+  __pyx_t_5 = PyTuple_New(2); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 281, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_5);
   __Pyx_GIVEREF(__pyx_t_3);
-  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_5, 0, __pyx_t_3) != (0)) __PYX_ERR(0, 271, __pyx_L1_error);
+  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_5, 0, __pyx_t_3) != (0)) __PYX_ERR(0, 281, __pyx_L1_error);
   __Pyx_INCREF(__pyx_mstate_global->__pyx_int_2);
   __Pyx_GIVEREF(__pyx_mstate_global->__pyx_int_2);
-  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_5, 1, __pyx_mstate_global->__pyx_int_2) != (0)) __PYX_ERR(0, 271, __pyx_L1_error);
+  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_5, 1, __pyx_mstate_global->__pyx_int_2) != (0)) __PYX_ERR(0, 281, __pyx_L1_error);
   __pyx_t_3 = 0;
-  __Pyx_GetModuleGlobalName(__pyx_t_3, __pyx_mstate_global->__pyx_n_u_np); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 271, __pyx_L1_error)
+  __Pyx_GetModuleGlobalName(__pyx_t_3, __pyx_mstate_global->__pyx_n_u_np); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 281, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_3);
-  __pyx_t_6 = __Pyx_PyObject_GetAttrStr(__pyx_t_3, __pyx_mstate_global->__pyx_n_u_float64); if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 271, __pyx_L1_error)
+  __pyx_t_6 = __Pyx_PyObject_GetAttrStr(__pyx_t_3, __pyx_mstate_global->__pyx_n_u_float64); if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 281, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_6);
   __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
   #if CYTHON_VECTORCALL
@@ -20711,13 +20780,13 @@ static PyObject *__pyx_pf_6bjcore_9_simulate_2run_chunk(CYTHON_UNUSED PyObject *
     PyObject *__pyx_callargs[3] = {__pyx_t_2, __pyx_t_5, __pyx_t_6};
     #if CYTHON_VECTORCALL
     __pyx_t_3 = __pyx_mstate_global->__pyx_tuple[2];
-    if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 271, __pyx_L1_error)
+    if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 281, __pyx_L1_error)
     __Pyx_INCREF(__pyx_t_3);
     #else
     {
       PyObject *__pyx_temp[1] = {__pyx_mstate_global->__pyx_n_u_dtype};
       __pyx_t_3 = __Pyx_MakeKwargDict(__pyx_temp, __pyx_callargs+2, 1);
-      if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 271, __pyx_L1_error)
+      if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 281, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_3);
     }
     #endif
@@ -20729,61 +20798,61 @@ static PyObject *__pyx_pf_6bjcore_9_simulate_2run_chunk(CYTHON_UNUSED PyObject *
     __Pyx_DECREF(__pyx_t_6); __pyx_t_6 = 0;
     __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
     __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
-    if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 271, __pyx_L1_error)
+    if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 281, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_1);
   }
   __pyx_v_tc_sums = __pyx_t_1;
   __pyx_t_1 = 0;
 
-  /* "bjcore/_simulate.pyx":272
+  /* "bjcore/_simulate.pyx":282
  *     tc_counts = np.zeros((TC_SPAN, 2), dtype=np.int64)
  *     tc_sums = np.zeros((TC_SPAN, 2), dtype=np.float64)
  *     cdef double[::1] out_s = sums             # <<<<<<<<<<<<<<
  *     cdef int64_t[::1] out_c = counts
  *     cdef int64_t[:, ::1] out_tcc = tc_counts
 */
-  __pyx_t_8 = __Pyx_PyObject_to_MemoryviewSlice_dc_double(__pyx_v_sums, PyBUF_WRITABLE); if (unlikely(!__pyx_t_8.memview)) __PYX_ERR(0, 272, __pyx_L1_error)
+  __pyx_t_8 = __Pyx_PyObject_to_MemoryviewSlice_dc_double(__pyx_v_sums, PyBUF_WRITABLE); if (unlikely(!__pyx_t_8.memview)) __PYX_ERR(0, 282, __pyx_L1_error)
   __pyx_v_out_s = __pyx_t_8;
   __pyx_t_8.memview = NULL;
   __pyx_t_8.data = NULL;
 
-  /* "bjcore/_simulate.pyx":273
+  /* "bjcore/_simulate.pyx":283
  *     tc_sums = np.zeros((TC_SPAN, 2), dtype=np.float64)
  *     cdef double[::1] out_s = sums
  *     cdef int64_t[::1] out_c = counts             # <<<<<<<<<<<<<<
  *     cdef int64_t[:, ::1] out_tcc = tc_counts
  *     cdef double[:, ::1] out_tcs = tc_sums
 */
-  __pyx_t_9 = __Pyx_PyObject_to_MemoryviewSlice_dc_nn_int64_t(__pyx_v_counts, PyBUF_WRITABLE); if (unlikely(!__pyx_t_9.memview)) __PYX_ERR(0, 273, __pyx_L1_error)
+  __pyx_t_9 = __Pyx_PyObject_to_MemoryviewSlice_dc_nn_int64_t(__pyx_v_counts, PyBUF_WRITABLE); if (unlikely(!__pyx_t_9.memview)) __PYX_ERR(0, 283, __pyx_L1_error)
   __pyx_v_out_c = __pyx_t_9;
   __pyx_t_9.memview = NULL;
   __pyx_t_9.data = NULL;
 
-  /* "bjcore/_simulate.pyx":274
+  /* "bjcore/_simulate.pyx":284
  *     cdef double[::1] out_s = sums
  *     cdef int64_t[::1] out_c = counts
  *     cdef int64_t[:, ::1] out_tcc = tc_counts             # <<<<<<<<<<<<<<
  *     cdef double[:, ::1] out_tcs = tc_sums
  *     cdef Sim s
 */
-  __pyx_t_10 = __Pyx_PyObject_to_MemoryviewSlice_d_dc_nn_int64_t(__pyx_v_tc_counts, PyBUF_WRITABLE); if (unlikely(!__pyx_t_10.memview)) __PYX_ERR(0, 274, __pyx_L1_error)
+  __pyx_t_10 = __Pyx_PyObject_to_MemoryviewSlice_d_dc_nn_int64_t(__pyx_v_tc_counts, PyBUF_WRITABLE); if (unlikely(!__pyx_t_10.memview)) __PYX_ERR(0, 284, __pyx_L1_error)
   __pyx_v_out_tcc = __pyx_t_10;
   __pyx_t_10.memview = NULL;
   __pyx_t_10.data = NULL;
 
-  /* "bjcore/_simulate.pyx":275
+  /* "bjcore/_simulate.pyx":285
  *     cdef int64_t[::1] out_c = counts
  *     cdef int64_t[:, ::1] out_tcc = tc_counts
  *     cdef double[:, ::1] out_tcs = tc_sums             # <<<<<<<<<<<<<<
  *     cdef Sim s
  *     cdef int n_cards = 0
 */
-  __pyx_t_11 = __Pyx_PyObject_to_MemoryviewSlice_d_dc_double(__pyx_v_tc_sums, PyBUF_WRITABLE); if (unlikely(!__pyx_t_11.memview)) __PYX_ERR(0, 275, __pyx_L1_error)
+  __pyx_t_11 = __Pyx_PyObject_to_MemoryviewSlice_d_dc_double(__pyx_v_tc_sums, PyBUF_WRITABLE); if (unlikely(!__pyx_t_11.memview)) __PYX_ERR(0, 285, __pyx_L1_error)
   __pyx_v_out_tcs = __pyx_t_11;
   __pyx_t_11.memview = NULL;
   __pyx_t_11.data = NULL;
 
-  /* "bjcore/_simulate.pyx":277
+  /* "bjcore/_simulate.pyx":287
  *     cdef double[:, ::1] out_tcs = tc_sums
  *     cdef Sim s
  *     cdef int n_cards = 0             # <<<<<<<<<<<<<<
@@ -20792,7 +20861,7 @@ static PyObject *__pyx_pf_6bjcore_9_simulate_2run_chunk(CYTHON_UNUSED PyObject *
 */
   __pyx_v_n_cards = 0;
 
-  /* "bjcore/_simulate.pyx":279
+  /* "bjcore/_simulate.pyx":289
  *     cdef int n_cards = 0
  *     cdef int r, k, i
  *     for r in range(10):             # <<<<<<<<<<<<<<
@@ -20802,7 +20871,7 @@ static PyObject *__pyx_pf_6bjcore_9_simulate_2run_chunk(CYTHON_UNUSED PyObject *
   for (__pyx_t_12 = 0; __pyx_t_12 < 10; __pyx_t_12+=1) {
     __pyx_v_r = __pyx_t_12;
 
-    /* "bjcore/_simulate.pyx":280
+    /* "bjcore/_simulate.pyx":290
  *     cdef int r, k, i
  *     for r in range(10):
  *         n_cards += shoe[r]             # <<<<<<<<<<<<<<
@@ -20813,7 +20882,7 @@ static PyObject *__pyx_pf_6bjcore_9_simulate_2run_chunk(CYTHON_UNUSED PyObject *
     __pyx_v_n_cards = (__pyx_v_n_cards + (*((int32_t const  *) ( /* dim=0 */ ((char *) (((int32_t const  *) __pyx_v_shoe.data) + __pyx_t_13)) ))));
   }
 
-  /* "bjcore/_simulate.pyx":281
+  /* "bjcore/_simulate.pyx":291
  *     for r in range(10):
  *         n_cards += shoe[r]
  *     s.deck = <int8_t*>malloc(n_cards if n_cards > 0 else 1)             # <<<<<<<<<<<<<<
@@ -20833,7 +20902,7 @@ static PyObject *__pyx_pf_6bjcore_9_simulate_2run_chunk(CYTHON_UNUSED PyObject *
   __pyx_v_s.deck = ((int8_t *)malloc(__pyx_t_7));
 
 
-  /* "bjcore/_simulate.pyx":282
+  /* "bjcore/_simulate.pyx":292
  *         n_cards += shoe[r]
  *     s.deck = <int8_t*>malloc(n_cards if n_cards > 0 else 1)
  *     if s.deck == NULL:             # <<<<<<<<<<<<<<
@@ -20845,16 +20914,16 @@ static PyObject *__pyx_pf_6bjcore_9_simulate_2run_chunk(CYTHON_UNUSED PyObject *
   if (unlikely(__pyx_t_14)) {
 
 
-    /* "bjcore/_simulate.pyx":283
+    /* "bjcore/_simulate.pyx":293
  *     s.deck = <int8_t*>malloc(n_cards if n_cards > 0 else 1)
  *     if s.deck == NULL:
  *         raise MemoryError()             # <<<<<<<<<<<<<<
  *     k = 0
  *     for r in range(10):
 */
-    PyErr_NoMemory(); __PYX_ERR(0, 283, __pyx_L1_error)
+    PyErr_NoMemory(); __PYX_ERR(0, 293, __pyx_L1_error)
 
-    /* "bjcore/_simulate.pyx":282
+    /* "bjcore/_simulate.pyx":292
  *         n_cards += shoe[r]
  *     s.deck = <int8_t*>malloc(n_cards if n_cards > 0 else 1)
  *     if s.deck == NULL:             # <<<<<<<<<<<<<<
@@ -20863,7 +20932,7 @@ static PyObject *__pyx_pf_6bjcore_9_simulate_2run_chunk(CYTHON_UNUSED PyObject *
 */
   }
 
-  /* "bjcore/_simulate.pyx":284
+  /* "bjcore/_simulate.pyx":294
  *     if s.deck == NULL:
  *         raise MemoryError()
  *     k = 0             # <<<<<<<<<<<<<<
@@ -20872,7 +20941,7 @@ static PyObject *__pyx_pf_6bjcore_9_simulate_2run_chunk(CYTHON_UNUSED PyObject *
 */
   __pyx_v_k = 0;
 
-  /* "bjcore/_simulate.pyx":285
+  /* "bjcore/_simulate.pyx":295
  *         raise MemoryError()
  *     k = 0
  *     for r in range(10):             # <<<<<<<<<<<<<<
@@ -20882,7 +20951,7 @@ static PyObject *__pyx_pf_6bjcore_9_simulate_2run_chunk(CYTHON_UNUSED PyObject *
   for (__pyx_t_12 = 0; __pyx_t_12 < 10; __pyx_t_12+=1) {
     __pyx_v_r = __pyx_t_12;
 
-    /* "bjcore/_simulate.pyx":286
+    /* "bjcore/_simulate.pyx":296
  *     k = 0
  *     for r in range(10):
  *         for i in range(shoe[r]):             # <<<<<<<<<<<<<<
@@ -20897,7 +20966,7 @@ static PyObject *__pyx_pf_6bjcore_9_simulate_2run_chunk(CYTHON_UNUSED PyObject *
     for (__pyx_t_17 = 0; __pyx_t_17 < __pyx_t_16; __pyx_t_17+=1) {
       __pyx_v_i = __pyx_t_17;
 
-      /* "bjcore/_simulate.pyx":287
+      /* "bjcore/_simulate.pyx":297
  *     for r in range(10):
  *         for i in range(shoe[r]):
  *             s.deck[k] = r + 1             # <<<<<<<<<<<<<<
@@ -20906,7 +20975,7 @@ static PyObject *__pyx_pf_6bjcore_9_simulate_2run_chunk(CYTHON_UNUSED PyObject *
 */
       (__pyx_v_s.deck[__pyx_v_k]) = (__pyx_v_r + 1);
 
-      /* "bjcore/_simulate.pyx":288
+      /* "bjcore/_simulate.pyx":298
  *         for i in range(shoe[r]):
  *             s.deck[k] = r + 1
  *             k += 1             # <<<<<<<<<<<<<<
@@ -20918,7 +20987,7 @@ static PyObject *__pyx_pf_6bjcore_9_simulate_2run_chunk(CYTHON_UNUSED PyObject *
 
   }
 
-  /* "bjcore/_simulate.pyx":289
+  /* "bjcore/_simulate.pyx":299
  *             s.deck[k] = r + 1
  *             k += 1
  *     s.n_cards = n_cards             # <<<<<<<<<<<<<<
@@ -20927,7 +20996,7 @@ static PyObject *__pyx_pf_6bjcore_9_simulate_2run_chunk(CYTHON_UNUSED PyObject *
 */
   __pyx_v_s.n_cards = __pyx_v_n_cards;
 
-  /* "bjcore/_simulate.pyx":290
+  /* "bjcore/_simulate.pyx":300
  *             k += 1
  *     s.n_cards = n_cards
  *     s.infinite = <int>iparams[IP_INFINITE]             # <<<<<<<<<<<<<<
@@ -20937,7 +21006,7 @@ static PyObject *__pyx_pf_6bjcore_9_simulate_2run_chunk(CYTHON_UNUSED PyObject *
   __pyx_t_13 = __pyx_e_6bjcore_9_simulate_IP_INFINITE;
   __pyx_v_s.infinite = ((int)(*((int64_t const  *) ( /* dim=0 */ ((char *) (((int64_t const  *) __pyx_v_iparams.data) + __pyx_t_13)) ))));
 
-  /* "bjcore/_simulate.pyx":291
+  /* "bjcore/_simulate.pyx":301
  *     s.n_cards = n_cards
  *     s.infinite = <int>iparams[IP_INFINITE]
  *     s.pos = n_cards  # forces a shuffle before the first round             # <<<<<<<<<<<<<<
@@ -20946,7 +21015,7 @@ static PyObject *__pyx_pf_6bjcore_9_simulate_2run_chunk(CYTHON_UNUSED PyObject *
 */
   __pyx_v_s.pos = __pyx_v_n_cards;
 
-  /* "bjcore/_simulate.pyx":292
+  /* "bjcore/_simulate.pyx":302
  *     s.infinite = <int>iparams[IP_INFINITE]
  *     s.pos = n_cards  # forces a shuffle before the first round
  *     s.cut = <int>iparams[IP_CUT]             # <<<<<<<<<<<<<<
@@ -20956,7 +21025,7 @@ static PyObject *__pyx_pf_6bjcore_9_simulate_2run_chunk(CYTHON_UNUSED PyObject *
   __pyx_t_13 = __pyx_e_6bjcore_9_simulate_IP_CUT;
   __pyx_v_s.cut = ((int)(*((int64_t const  *) ( /* dim=0 */ ((char *) (((int64_t const  *) __pyx_v_iparams.data) + __pyx_t_13)) ))));
 
-  /* "bjcore/_simulate.pyx":293
+  /* "bjcore/_simulate.pyx":303
  *     s.pos = n_cards  # forces a shuffle before the first round
  *     s.cut = <int>iparams[IP_CUT]
  *     if s.infinite:             # <<<<<<<<<<<<<<
@@ -20968,7 +21037,7 @@ static PyObject *__pyx_pf_6bjcore_9_simulate_2run_chunk(CYTHON_UNUSED PyObject *
   if (__pyx_t_14) {
 
 
-    /* "bjcore/_simulate.pyx":294
+    /* "bjcore/_simulate.pyx":304
  *     s.cut = <int>iparams[IP_CUT]
  *     if s.infinite:
  *         s.pos = 0             # <<<<<<<<<<<<<<
@@ -20977,7 +21046,7 @@ static PyObject *__pyx_pf_6bjcore_9_simulate_2run_chunk(CYTHON_UNUSED PyObject *
 */
     __pyx_v_s.pos = 0;
 
-    /* "bjcore/_simulate.pyx":295
+    /* "bjcore/_simulate.pyx":305
  *     if s.infinite:
  *         s.pos = 0
  *         s.cut = 2147483647             # <<<<<<<<<<<<<<
@@ -20986,7 +21055,7 @@ static PyObject *__pyx_pf_6bjcore_9_simulate_2run_chunk(CYTHON_UNUSED PyObject *
 */
     __pyx_v_s.cut = 0x7FFFFFFF;
 
-    /* "bjcore/_simulate.pyx":293
+    /* "bjcore/_simulate.pyx":303
  *     s.pos = n_cards  # forces a shuffle before the first round
  *     s.cut = <int>iparams[IP_CUT]
  *     if s.infinite:             # <<<<<<<<<<<<<<
@@ -20995,7 +21064,7 @@ static PyObject *__pyx_pf_6bjcore_9_simulate_2run_chunk(CYTHON_UNUSED PyObject *
 */
   }
 
-  /* "bjcore/_simulate.pyx":296
+  /* "bjcore/_simulate.pyx":306
  *         s.pos = 0
  *         s.cut = 2147483647
  *     s.rc = 0.0             # <<<<<<<<<<<<<<
@@ -21004,7 +21073,7 @@ static PyObject *__pyx_pf_6bjcore_9_simulate_2run_chunk(CYTHON_UNUSED PyObject *
 */
   __pyx_v_s.rc = 0.0;
 
-  /* "bjcore/_simulate.pyx":297
+  /* "bjcore/_simulate.pyx":307
  *         s.cut = 2147483647
  *     s.rc = 0.0
  *     s.seen = 0             # <<<<<<<<<<<<<<
@@ -21013,7 +21082,7 @@ static PyObject *__pyx_pf_6bjcore_9_simulate_2run_chunk(CYTHON_UNUSED PyObject *
 */
   __pyx_v_s.seen = 0;
 
-  /* "bjcore/_simulate.pyx":298
+  /* "bjcore/_simulate.pyx":308
  *     s.rc = 0.0
  *     s.seen = 0
  *     s.tags = &tags[0]             # <<<<<<<<<<<<<<
@@ -21023,7 +21092,7 @@ static PyObject *__pyx_pf_6bjcore_9_simulate_2run_chunk(CYTHON_UNUSED PyObject *
   __pyx_t_13 = 0;
   __pyx_v_s.tags = (&(*((double const  *) ( /* dim=0 */ ((char *) (((double const  *) __pyx_v_tags.data) + __pyx_t_13)) ))));
 
-  /* "bjcore/_simulate.pyx":299
+  /* "bjcore/_simulate.pyx":309
  *     s.seen = 0
  *     s.tags = &tags[0]
  *     s.tc_method = <int>iparams[IP_TC_METHOD]             # <<<<<<<<<<<<<<
@@ -21033,7 +21102,7 @@ static PyObject *__pyx_pf_6bjcore_9_simulate_2run_chunk(CYTHON_UNUSED PyObject *
   __pyx_t_13 = __pyx_e_6bjcore_9_simulate_IP_TC_METHOD;
   __pyx_v_s.tc_method = ((int)(*((int64_t const  *) ( /* dim=0 */ ((char *) (((int64_t const  *) __pyx_v_iparams.data) + __pyx_t_13)) ))));
 
-  /* "bjcore/_simulate.pyx":300
+  /* "bjcore/_simulate.pyx":310
  *     s.tags = &tags[0]
  *     s.tc_method = <int>iparams[IP_TC_METHOD]
  *     s.rounding = <int>iparams[IP_ROUNDING]             # <<<<<<<<<<<<<<
@@ -21043,7 +21112,7 @@ static PyObject *__pyx_pf_6bjcore_9_simulate_2run_chunk(CYTHON_UNUSED PyObject *
   __pyx_t_13 = __pyx_e_6bjcore_9_simulate_IP_ROUNDING;
   __pyx_v_s.rounding = ((int)(*((int64_t const  *) ( /* dim=0 */ ((char *) (((int64_t const  *) __pyx_v_iparams.data) + __pyx_t_13)) ))));
 
-  /* "bjcore/_simulate.pyx":301
+  /* "bjcore/_simulate.pyx":311
  *     s.tc_method = <int>iparams[IP_TC_METHOD]
  *     s.rounding = <int>iparams[IP_ROUNDING]
  *     s.child = &child[0]             # <<<<<<<<<<<<<<
@@ -21053,39 +21122,29 @@ static PyObject *__pyx_pf_6bjcore_9_simulate_2run_chunk(CYTHON_UNUSED PyObject *
   __pyx_t_13 = 0;
   __pyx_v_s.child = (&(*((int32_t const  *) ( /* dim=0 */ ((char *) (((int32_t const  *) __pyx_v_child.data) + __pyx_t_13)) ))));
 
-  /* "bjcore/_simulate.pyx":302
+  /* "bjcore/_simulate.pyx":312
  *     s.rounding = <int>iparams[IP_ROUNDING]
  *     s.child = &child[0]
  *     s.total = &total[0]             # <<<<<<<<<<<<<<
  *     s.decision = &decision[0]
- *     s.line_of = &line_of[0]
+ *     s.allowed = &allowed[0]
 */
   __pyx_t_13 = 0;
   __pyx_v_s.total = (&(*((int8_t const  *) ( /* dim=0 */ ((char *) (((int8_t const  *) __pyx_v_total.data) + __pyx_t_13)) ))));
 
-  /* "bjcore/_simulate.pyx":303
+  /* "bjcore/_simulate.pyx":313
  *     s.child = &child[0]
  *     s.total = &total[0]
  *     s.decision = &decision[0]             # <<<<<<<<<<<<<<
- *     s.line_of = &line_of[0]
- *     s.allowed = &allowed[0]
-*/
-  __pyx_t_13 = 0;
-  __pyx_v_s.decision = (&(*((int8_t const  *) ( /* dim=0 */ ((char *) (((int8_t const  *) __pyx_v_decision.data) + __pyx_t_13)) ))));
-
-  /* "bjcore/_simulate.pyx":304
- *     s.total = &total[0]
- *     s.decision = &decision[0]
- *     s.line_of = &line_of[0]             # <<<<<<<<<<<<<<
  *     s.allowed = &allowed[0]
  *     s.line_nseg = &line_nseg[0]
 */
   __pyx_t_13 = 0;
-  __pyx_v_s.line_of = (&(*((int32_t const  *) ( /* dim=0 */ ((char *) (((int32_t const  *) __pyx_v_line_of.data) + __pyx_t_13)) ))));
+  __pyx_v_s.decision = (&(*((int16_t const  *) ( /* dim=0 */ ((char *) (((int16_t const  *) __pyx_v_decision.data) + __pyx_t_13)) ))));
 
-  /* "bjcore/_simulate.pyx":305
+  /* "bjcore/_simulate.pyx":314
+ *     s.total = &total[0]
  *     s.decision = &decision[0]
- *     s.line_of = &line_of[0]
  *     s.allowed = &allowed[0]             # <<<<<<<<<<<<<<
  *     s.line_nseg = &line_nseg[0]
  *     s.line_thr = &line_thr[0]
@@ -21093,8 +21152,8 @@ static PyObject *__pyx_pf_6bjcore_9_simulate_2run_chunk(CYTHON_UNUSED PyObject *
   __pyx_t_13 = 0;
   __pyx_v_s.allowed = (&(*((int8_t const  *) ( /* dim=0 */ ((char *) (((int8_t const  *) __pyx_v_allowed.data) + __pyx_t_13)) ))));
 
-  /* "bjcore/_simulate.pyx":306
- *     s.line_of = &line_of[0]
+  /* "bjcore/_simulate.pyx":315
+ *     s.decision = &decision[0]
  *     s.allowed = &allowed[0]
  *     s.line_nseg = &line_nseg[0]             # <<<<<<<<<<<<<<
  *     s.line_thr = &line_thr[0]
@@ -21103,39 +21162,38 @@ static PyObject *__pyx_pf_6bjcore_9_simulate_2run_chunk(CYTHON_UNUSED PyObject *
   __pyx_t_13 = 0;
   __pyx_v_s.line_nseg = (&(*((int32_t const  *) ( /* dim=0 */ ((char *) (((int32_t const  *) __pyx_v_line_nseg.data) + __pyx_t_13)) ))));
 
-  /* "bjcore/_simulate.pyx":307
+  /* "bjcore/_simulate.pyx":316
  *     s.allowed = &allowed[0]
  *     s.line_nseg = &line_nseg[0]
  *     s.line_thr = &line_thr[0]             # <<<<<<<<<<<<<<
  *     s.line_play = &line_play[0]
- *     s.has_lines = <int>iparams[IP_HAS_LINES]
+ *     s.tc_valid = 0
 */
   __pyx_t_13 = 0;
   __pyx_v_s.line_thr = (&(*((int32_t const  *) ( /* dim=0 */ ((char *) (((int32_t const  *) __pyx_v_line_thr.data) + __pyx_t_13)) ))));
 
-  /* "bjcore/_simulate.pyx":308
+  /* "bjcore/_simulate.pyx":317
  *     s.line_nseg = &line_nseg[0]
  *     s.line_thr = &line_thr[0]
  *     s.line_play = &line_play[0]             # <<<<<<<<<<<<<<
- *     s.has_lines = <int>iparams[IP_HAS_LINES]
+ *     s.tc_valid = 0
  *     s.n_comps = <int>iparams[IP_N_COMPS]
 */
   __pyx_t_13 = 0;
   __pyx_v_s.line_play = (&(*((int8_t const  *) ( /* dim=0 */ ((char *) (((int8_t const  *) __pyx_v_line_play.data) + __pyx_t_13)) ))));
 
-  /* "bjcore/_simulate.pyx":309
+  /* "bjcore/_simulate.pyx":318
  *     s.line_thr = &line_thr[0]
  *     s.line_play = &line_play[0]
- *     s.has_lines = <int>iparams[IP_HAS_LINES]             # <<<<<<<<<<<<<<
+ *     s.tc_valid = 0             # <<<<<<<<<<<<<<
  *     s.n_comps = <int>iparams[IP_N_COMPS]
  *     s.n_keys = <int>iparams[IP_N_KEYS]
 */
-  __pyx_t_13 = __pyx_e_6bjcore_9_simulate_IP_HAS_LINES;
-  __pyx_v_s.has_lines = ((int)(*((int64_t const  *) ( /* dim=0 */ ((char *) (((int64_t const  *) __pyx_v_iparams.data) + __pyx_t_13)) ))));
+  __pyx_v_s.tc_valid = 0;
 
-  /* "bjcore/_simulate.pyx":310
+  /* "bjcore/_simulate.pyx":319
  *     s.line_play = &line_play[0]
- *     s.has_lines = <int>iparams[IP_HAS_LINES]
+ *     s.tc_valid = 0
  *     s.n_comps = <int>iparams[IP_N_COMPS]             # <<<<<<<<<<<<<<
  *     s.n_keys = <int>iparams[IP_N_KEYS]
  *     s.h17 = <int>iparams[IP_H17]
@@ -21143,8 +21201,8 @@ static PyObject *__pyx_pf_6bjcore_9_simulate_2run_chunk(CYTHON_UNUSED PyObject *
   __pyx_t_13 = __pyx_e_6bjcore_9_simulate_IP_N_COMPS;
   __pyx_v_s.n_comps = ((int)(*((int64_t const  *) ( /* dim=0 */ ((char *) (((int64_t const  *) __pyx_v_iparams.data) + __pyx_t_13)) ))));
 
-  /* "bjcore/_simulate.pyx":311
- *     s.has_lines = <int>iparams[IP_HAS_LINES]
+  /* "bjcore/_simulate.pyx":320
+ *     s.tc_valid = 0
  *     s.n_comps = <int>iparams[IP_N_COMPS]
  *     s.n_keys = <int>iparams[IP_N_KEYS]             # <<<<<<<<<<<<<<
  *     s.h17 = <int>iparams[IP_H17]
@@ -21153,7 +21211,7 @@ static PyObject *__pyx_pf_6bjcore_9_simulate_2run_chunk(CYTHON_UNUSED PyObject *
   __pyx_t_13 = __pyx_e_6bjcore_9_simulate_IP_N_KEYS;
   __pyx_v_s.n_keys = ((int)(*((int64_t const  *) ( /* dim=0 */ ((char *) (((int64_t const  *) __pyx_v_iparams.data) + __pyx_t_13)) ))));
 
-  /* "bjcore/_simulate.pyx":312
+  /* "bjcore/_simulate.pyx":321
  *     s.n_comps = <int>iparams[IP_N_COMPS]
  *     s.n_keys = <int>iparams[IP_N_KEYS]
  *     s.h17 = <int>iparams[IP_H17]             # <<<<<<<<<<<<<<
@@ -21163,7 +21221,7 @@ static PyObject *__pyx_pf_6bjcore_9_simulate_2run_chunk(CYTHON_UNUSED PyObject *
   __pyx_t_13 = __pyx_e_6bjcore_9_simulate_IP_H17;
   __pyx_v_s.h17 = ((int)(*((int64_t const  *) ( /* dim=0 */ ((char *) (((int64_t const  *) __pyx_v_iparams.data) + __pyx_t_13)) ))));
 
-  /* "bjcore/_simulate.pyx":313
+  /* "bjcore/_simulate.pyx":322
  *     s.n_keys = <int>iparams[IP_N_KEYS]
  *     s.h17 = <int>iparams[IP_H17]
  *     s.split_limit = <int>iparams[IP_SPLIT_LIMIT]             # <<<<<<<<<<<<<<
@@ -21173,7 +21231,7 @@ static PyObject *__pyx_pf_6bjcore_9_simulate_2run_chunk(CYTHON_UNUSED PyObject *
   __pyx_t_13 = __pyx_e_6bjcore_9_simulate_IP_SPLIT_LIMIT;
   __pyx_v_s.split_limit = ((int)(*((int64_t const  *) ( /* dim=0 */ ((char *) (((int64_t const  *) __pyx_v_iparams.data) + __pyx_t_13)) ))));
 
-  /* "bjcore/_simulate.pyx":314
+  /* "bjcore/_simulate.pyx":323
  *     s.h17 = <int>iparams[IP_H17]
  *     s.split_limit = <int>iparams[IP_SPLIT_LIMIT]
  *     s.split_limit_aces = <int>iparams[IP_SPLIT_LIMIT_ACES]             # <<<<<<<<<<<<<<
@@ -21183,7 +21241,7 @@ static PyObject *__pyx_pf_6bjcore_9_simulate_2run_chunk(CYTHON_UNUSED PyObject *
   __pyx_t_13 = __pyx_e_6bjcore_9_simulate_IP_SPLIT_LIMIT_ACES;
   __pyx_v_s.split_limit_aces = ((int)(*((int64_t const  *) ( /* dim=0 */ ((char *) (((int64_t const  *) __pyx_v_iparams.data) + __pyx_t_13)) ))));
 
-  /* "bjcore/_simulate.pyx":315
+  /* "bjcore/_simulate.pyx":324
  *     s.split_limit = <int>iparams[IP_SPLIT_LIMIT]
  *     s.split_limit_aces = <int>iparams[IP_SPLIT_LIMIT_ACES]
  *     s.hit_split_aces = <int>iparams[IP_HIT_SPLIT_ACES]             # <<<<<<<<<<<<<<
@@ -21193,7 +21251,7 @@ static PyObject *__pyx_pf_6bjcore_9_simulate_2run_chunk(CYTHON_UNUSED PyObject *
   __pyx_t_13 = __pyx_e_6bjcore_9_simulate_IP_HIT_SPLIT_ACES;
   __pyx_v_s.hit_split_aces = ((int)(*((int64_t const  *) ( /* dim=0 */ ((char *) (((int64_t const  *) __pyx_v_iparams.data) + __pyx_t_13)) ))));
 
-  /* "bjcore/_simulate.pyx":316
+  /* "bjcore/_simulate.pyx":325
  *     s.split_limit_aces = <int>iparams[IP_SPLIT_LIMIT_ACES]
  *     s.hit_split_aces = <int>iparams[IP_HIT_SPLIT_ACES]
  *     s.tie = -1.0 if iparams[IP_DEALER_WINS_TIES] else 0.0             # <<<<<<<<<<<<<<
@@ -21213,7 +21271,7 @@ static PyObject *__pyx_pf_6bjcore_9_simulate_2run_chunk(CYTHON_UNUSED PyObject *
 
   __pyx_v_s.tie = __pyx_t_18;
 
-  /* "bjcore/_simulate.pyx":317
+  /* "bjcore/_simulate.pyx":326
  *     s.hit_split_aces = <int>iparams[IP_HIT_SPLIT_ACES]
  *     s.tie = -1.0 if iparams[IP_DEALER_WINS_TIES] else 0.0
  *     s.exhausted = 0             # <<<<<<<<<<<<<<
@@ -21222,7 +21280,7 @@ static PyObject *__pyx_pf_6bjcore_9_simulate_2run_chunk(CYTHON_UNUSED PyObject *
 */
   __pyx_v_s.exhausted = 0;
 
-  /* "bjcore/_simulate.pyx":318
+  /* "bjcore/_simulate.pyx":327
  *     s.tie = -1.0 if iparams[IP_DEALER_WINS_TIES] else 0.0
  *     s.exhausted = 0
  *     seed_rng(&s.rng, seed, chunk)             # <<<<<<<<<<<<<<
@@ -21231,7 +21289,7 @@ static PyObject *__pyx_pf_6bjcore_9_simulate_2run_chunk(CYTHON_UNUSED PyObject *
 */
   __pyx_f_6bjcore_9_simulate_seed_rng((&__pyx_v_s.rng), __pyx_v_seed, __pyx_v_chunk);
 
-  /* "bjcore/_simulate.pyx":319
+  /* "bjcore/_simulate.pyx":328
  *     s.exhausted = 0
  *     seed_rng(&s.rng, seed, chunk)
  *     try:             # <<<<<<<<<<<<<<
@@ -21240,7 +21298,7 @@ static PyObject *__pyx_pf_6bjcore_9_simulate_2run_chunk(CYTHON_UNUSED PyObject *
 */
   /*try:*/ {
 
-    /* "bjcore/_simulate.pyx":320
+    /* "bjcore/_simulate.pyx":329
  *     seed_rng(&s.rng, seed, chunk)
  *     try:
  *         with nogil:             # <<<<<<<<<<<<<<
@@ -21253,7 +21311,7 @@ static PyObject *__pyx_pf_6bjcore_9_simulate_2run_chunk(CYTHON_UNUSED PyObject *
         __Pyx_FastGIL_Remember();
         /*try:*/ {
 
-          /* "bjcore/_simulate.pyx":321
+          /* "bjcore/_simulate.pyx":330
  *     try:
  *         with nogil:
  *             _run(&s, &iparams[0], &dparams[0], &key_of[0], &bet_by_tc[0], rounds, &stop[0],             # <<<<<<<<<<<<<<
@@ -21266,7 +21324,7 @@ static PyObject *__pyx_pf_6bjcore_9_simulate_2run_chunk(CYTHON_UNUSED PyObject *
           __pyx_t_21 = 0;
           __pyx_t_22 = 0;
 
-          /* "bjcore/_simulate.pyx":322
+          /* "bjcore/_simulate.pyx":331
  *         with nogil:
  *             _run(&s, &iparams[0], &dparams[0], &key_of[0], &bet_by_tc[0], rounds, &stop[0],
  *                  &out_s[0], &out_c[0], &out_tcc[0, 0], &out_tcs[0, 0])             # <<<<<<<<<<<<<<
@@ -21280,7 +21338,7 @@ static PyObject *__pyx_pf_6bjcore_9_simulate_2run_chunk(CYTHON_UNUSED PyObject *
           __pyx_t_27 = 0;
           __pyx_t_28 = 0;
 
-          /* "bjcore/_simulate.pyx":321
+          /* "bjcore/_simulate.pyx":330
  *     try:
  *         with nogil:
  *             _run(&s, &iparams[0], &dparams[0], &key_of[0], &bet_by_tc[0], rounds, &stop[0],             # <<<<<<<<<<<<<<
@@ -21290,7 +21348,7 @@ static PyObject *__pyx_pf_6bjcore_9_simulate_2run_chunk(CYTHON_UNUSED PyObject *
           __pyx_f_6bjcore_9_simulate__run((&__pyx_v_s), (&(*((int64_t const  *) ( /* dim=0 */ ((char *) (((int64_t const  *) __pyx_v_iparams.data) + __pyx_t_13)) )))), (&(*((double const  *) ( /* dim=0 */ ((char *) (((double const  *) __pyx_v_dparams.data) + __pyx_t_19)) )))), (&(*((int32_t const  *) ( /* dim=0 */ ((char *) (((int32_t const  *) __pyx_v_key_of.data) + __pyx_t_20)) )))), (&(*((double const  *) ( /* dim=0 */ ((char *) (((double const  *) __pyx_v_bet_by_tc.data) + __pyx_t_21)) )))), __pyx_v_rounds, (&(*((int8_t const  *) ( /* dim=0 */ ((char *) (((int8_t const  *) __pyx_v_stop.data) + __pyx_t_22)) )))), (&(*((double *) ( /* dim=0 */ ((char *) (((double *) __pyx_v_out_s.data) + __pyx_t_23)) )))), (&(*((int64_t *) ( /* dim=0 */ ((char *) (((int64_t *) __pyx_v_out_c.data) + __pyx_t_24)) )))), (&(*((int64_t *) ( /* dim=1 */ ((char *) (((int64_t *) ( /* dim=0 */ (__pyx_v_out_tcc.data + __pyx_t_25 * __pyx_v_out_tcc.strides[0]) )) + __pyx_t_26)) )))), (&(*((double *) ( /* dim=1 */ ((char *) (((double *) ( /* dim=0 */ (__pyx_v_out_tcs.data + __pyx_t_27 * __pyx_v_out_tcs.strides[0]) )) + __pyx_t_28)) )))));
         }
 
-        /* "bjcore/_simulate.pyx":320
+        /* "bjcore/_simulate.pyx":329
  *     seed_rng(&s.rng, seed, chunk)
  *     try:
  *         with nogil:             # <<<<<<<<<<<<<<
@@ -21308,7 +21366,7 @@ static PyObject *__pyx_pf_6bjcore_9_simulate_2run_chunk(CYTHON_UNUSED PyObject *
     }
   }
 
-  /* "bjcore/_simulate.pyx":324
+  /* "bjcore/_simulate.pyx":333
  *                  &out_s[0], &out_c[0], &out_tcc[0, 0], &out_tcs[0, 0])
  *     finally:
  *         free(s.deck)             # <<<<<<<<<<<<<<
@@ -21323,27 +21381,27 @@ static PyObject *__pyx_pf_6bjcore_9_simulate_2run_chunk(CYTHON_UNUSED PyObject *
     __pyx_L13:;
   }
 
-  /* "bjcore/_simulate.pyx":325
+  /* "bjcore/_simulate.pyx":334
  *     finally:
  *         free(s.deck)
  *     return sums, counts, tc_counts, tc_sums             # <<<<<<<<<<<<<<
  * 
  * 
 */
-  __pyx_t_1 = PyTuple_New(4); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 325, __pyx_L1_error)
+  __pyx_t_1 = PyTuple_New(4); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 334, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_1);
   __Pyx_INCREF(__pyx_v_sums);
   __Pyx_GIVEREF(__pyx_v_sums);
-  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_1, 0, __pyx_v_sums) != (0)) __PYX_ERR(0, 325, __pyx_L1_error);
+  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_1, 0, __pyx_v_sums) != (0)) __PYX_ERR(0, 334, __pyx_L1_error);
   __Pyx_INCREF(__pyx_v_counts);
   __Pyx_GIVEREF(__pyx_v_counts);
-  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_1, 1, __pyx_v_counts) != (0)) __PYX_ERR(0, 325, __pyx_L1_error);
+  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_1, 1, __pyx_v_counts) != (0)) __PYX_ERR(0, 334, __pyx_L1_error);
   __Pyx_INCREF(__pyx_v_tc_counts);
   __Pyx_GIVEREF(__pyx_v_tc_counts);
-  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_1, 2, __pyx_v_tc_counts) != (0)) __PYX_ERR(0, 325, __pyx_L1_error);
+  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_1, 2, __pyx_v_tc_counts) != (0)) __PYX_ERR(0, 334, __pyx_L1_error);
   __Pyx_INCREF(__pyx_v_tc_sums);
   __Pyx_GIVEREF(__pyx_v_tc_sums);
-  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_1, 3, __pyx_v_tc_sums) != (0)) __PYX_ERR(0, 325, __pyx_L1_error);
+  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_1, 3, __pyx_v_tc_sums) != (0)) __PYX_ERR(0, 334, __pyx_L1_error);
   {
     PyObject *__pyx_temp;
     {
@@ -21355,12 +21413,12 @@ static PyObject *__pyx_pf_6bjcore_9_simulate_2run_chunk(CYTHON_UNUSED PyObject *
   __pyx_t_1 = 0;
   goto __pyx_L0;
 
-  /* "bjcore/_simulate.pyx":255
+  /* "bjcore/_simulate.pyx":265
  * # ---- one chunk ------------------------------------------------------------------------------
  * 
  * def run_chunk(const int64_t[::1] iparams, const double[::1] dparams, const int32_t[::1] shoe,             # <<<<<<<<<<<<<<
  *               const double[::1] tags, const int32_t[::1] child, const int8_t[::1] total,
- *               const int8_t[::1] decision, const int32_t[::1] line_of, const int8_t[::1] allowed,
+ *               const int16_t[::1] decision, const int8_t[::1] allowed,
 */
 
   /* function exit code */
@@ -21396,7 +21454,7 @@ static PyObject *__pyx_pf_6bjcore_9_simulate_2run_chunk(CYTHON_UNUSED PyObject *
   return __pyx_r;
 }
 
-/* "bjcore/_simulate.pyx":328
+/* "bjcore/_simulate.pyx":337
  * 
  * 
  * cdef void _run(Sim* s, const int64_t* ip, const double* dp, const int32_t* key_of,             # <<<<<<<<<<<<<<
@@ -21474,7 +21532,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
   int __pyx_t_11;
   int64_t __pyx_t_12;
 
-  /* "bjcore/_simulate.pyx":331
+  /* "bjcore/_simulate.pyx":340
  *                const double* bet_by_tc, int64_t rounds, const int8_t* stop,
  *                double* out_s, int64_t* out_c, int64_t* out_tcc, double* out_tcs) noexcept nogil:
  *     cdef int spots = <int>ip[IP_SPOTS]             # <<<<<<<<<<<<<<
@@ -21483,7 +21541,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
   __pyx_v_spots = ((int)(__pyx_v_ip[__pyx_e_6bjcore_9_simulate_IP_SPOTS]));
 
-  /* "bjcore/_simulate.pyx":332
+  /* "bjcore/_simulate.pyx":341
  *                double* out_s, int64_t* out_c, int64_t* out_tcc, double* out_tcs) noexcept nogil:
  *     cdef int spots = <int>ip[IP_SPOTS]
  *     cdef int n_spots = spots + <int>ip[IP_OTHERS]             # <<<<<<<<<<<<<<
@@ -21492,7 +21550,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
   __pyx_v_n_spots = (__pyx_v_spots + ((int)(__pyx_v_ip[__pyx_e_6bjcore_9_simulate_IP_OTHERS])));
 
-  /* "bjcore/_simulate.pyx":333
+  /* "bjcore/_simulate.pyx":342
  *     cdef int spots = <int>ip[IP_SPOTS]
  *     cdef int n_spots = spots + <int>ip[IP_OTHERS]
  *     cdef int surrender = <int>ip[IP_SURRENDER]             # <<<<<<<<<<<<<<
@@ -21501,7 +21559,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
   __pyx_v_surrender = ((int)(__pyx_v_ip[__pyx_e_6bjcore_9_simulate_IP_SURRENDER]));
 
-  /* "bjcore/_simulate.pyx":334
+  /* "bjcore/_simulate.pyx":343
  *     cdef int n_spots = spots + <int>ip[IP_OTHERS]
  *     cdef int surrender = <int>ip[IP_SURRENDER]
  *     cdef int hole_rule = <int>ip[IP_HOLE]             # <<<<<<<<<<<<<<
@@ -21510,7 +21568,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
   __pyx_v_hole_rule = ((int)(__pyx_v_ip[__pyx_e_6bjcore_9_simulate_IP_HOLE]));
 
-  /* "bjcore/_simulate.pyx":335
+  /* "bjcore/_simulate.pyx":344
  *     cdef int surrender = <int>ip[IP_SURRENDER]
  *     cdef int hole_rule = <int>ip[IP_HOLE]
  *     cdef bint exposed = hole_rule == 3             # <<<<<<<<<<<<<<
@@ -21519,7 +21577,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
   __pyx_v_exposed = (__pyx_v_hole_rule == 3);
 
-  /* "bjcore/_simulate.pyx":336
+  /* "bjcore/_simulate.pyx":345
  *     cdef int hole_rule = <int>ip[IP_HOLE]
  *     cdef bint exposed = hole_rule == 3
  *     cdef bint hole_first = hole_rule == 0 or hole_rule == 3   # peek or exposed             # <<<<<<<<<<<<<<
@@ -21537,7 +21595,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
   }
   __pyx_v_hole_first = __pyx_t_1;
 
-  /* "bjcore/_simulate.pyx":337
+  /* "bjcore/_simulate.pyx":346
  *     cdef bint exposed = hole_rule == 3
  *     cdef bint hole_first = hole_rule == 0 or hole_rule == 3   # peek or exposed
  *     cdef bint obo = hole_rule == 2             # <<<<<<<<<<<<<<
@@ -21546,7 +21604,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
   __pyx_v_obo = (__pyx_v_hole_rule == 2);
 
-  /* "bjcore/_simulate.pyx":338
+  /* "bjcore/_simulate.pyx":347
  *     cdef bint hole_first = hole_rule == 0 or hole_rule == 3   # peek or exposed
  *     cdef bint obo = hole_rule == 2
  *     cdef bint wong_in_set = ip[IP_WONG_IN_SET] != 0             # <<<<<<<<<<<<<<
@@ -21555,7 +21613,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
   __pyx_v_wong_in_set = ((__pyx_v_ip[__pyx_e_6bjcore_9_simulate_IP_WONG_IN_SET]) != 0);
 
-  /* "bjcore/_simulate.pyx":339
+  /* "bjcore/_simulate.pyx":348
  *     cdef bint obo = hole_rule == 2
  *     cdef bint wong_in_set = ip[IP_WONG_IN_SET] != 0
  *     cdef bint wong_out_set = ip[IP_WONG_OUT_SET] != 0             # <<<<<<<<<<<<<<
@@ -21564,7 +21622,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
   __pyx_v_wong_out_set = ((__pyx_v_ip[__pyx_e_6bjcore_9_simulate_IP_WONG_OUT_SET]) != 0);
 
-  /* "bjcore/_simulate.pyx":340
+  /* "bjcore/_simulate.pyx":349
  *     cdef bint wong_in_set = ip[IP_WONG_IN_SET] != 0
  *     cdef bint wong_out_set = ip[IP_WONG_OUT_SET] != 0
  *     cdef int wong_in = <int>ip[IP_WONG_IN]             # <<<<<<<<<<<<<<
@@ -21573,7 +21631,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
   __pyx_v_wong_in = ((int)(__pyx_v_ip[__pyx_e_6bjcore_9_simulate_IP_WONG_IN]));
 
-  /* "bjcore/_simulate.pyx":341
+  /* "bjcore/_simulate.pyx":350
  *     cdef bint wong_out_set = ip[IP_WONG_OUT_SET] != 0
  *     cdef int wong_in = <int>ip[IP_WONG_IN]
  *     cdef int wong_out = <int>ip[IP_WONG_OUT]             # <<<<<<<<<<<<<<
@@ -21582,7 +21640,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
   __pyx_v_wong_out = ((int)(__pyx_v_ip[__pyx_e_6bjcore_9_simulate_IP_WONG_OUT]));
 
-  /* "bjcore/_simulate.pyx":342
+  /* "bjcore/_simulate.pyx":351
  *     cdef int wong_in = <int>ip[IP_WONG_IN]
  *     cdef int wong_out = <int>ip[IP_WONG_OUT]
  *     cdef bint insurance_set = ip[IP_INSURANCE_SET] != 0 and not exposed             # <<<<<<<<<<<<<<
@@ -21607,7 +21665,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
   __pyx_L3_bool_binop_done:;
   __pyx_v_insurance_set = __pyx_t_1;
 
-  /* "bjcore/_simulate.pyx":343
+  /* "bjcore/_simulate.pyx":352
  *     cdef int wong_out = <int>ip[IP_WONG_OUT]
  *     cdef bint insurance_set = ip[IP_INSURANCE_SET] != 0 and not exposed
  *     cdef int insurance_at = <int>ip[IP_INSURANCE]             # <<<<<<<<<<<<<<
@@ -21616,7 +21674,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
   __pyx_v_insurance_at = ((int)(__pyx_v_ip[__pyx_e_6bjcore_9_simulate_IP_INSURANCE]));
 
-  /* "bjcore/_simulate.pyx":344
+  /* "bjcore/_simulate.pyx":353
  *     cdef bint insurance_set = ip[IP_INSURANCE_SET] != 0 and not exposed
  *     cdef int insurance_at = <int>ip[IP_INSURANCE]
  *     cdef double payout = dp[DP_PAYOUT]             # <<<<<<<<<<<<<<
@@ -21625,7 +21683,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
   __pyx_v_payout = (__pyx_v_dp[__pyx_e_6bjcore_9_simulate_DP_PAYOUT]);
 
-  /* "bjcore/_simulate.pyx":345
+  /* "bjcore/_simulate.pyx":354
  *     cdef int insurance_at = <int>ip[IP_INSURANCE]
  *     cdef double payout = dp[DP_PAYOUT]
  *     cdef double bankroll = dp[DP_BANKROLL]             # <<<<<<<<<<<<<<
@@ -21634,7 +21692,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
   __pyx_v_bankroll = (__pyx_v_dp[__pyx_e_6bjcore_9_simulate_DP_BANKROLL]);
 
-  /* "bjcore/_simulate.pyx":346
+  /* "bjcore/_simulate.pyx":355
  *     cdef double payout = dp[DP_PAYOUT]
  *     cdef double bankroll = dp[DP_BANKROLL]
  *     cdef double tie = s.tie             # <<<<<<<<<<<<<<
@@ -21645,7 +21703,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 
   __pyx_v_tie = __pyx_t_3;
 
-  /* "bjcore/_simulate.pyx":347
+  /* "bjcore/_simulate.pyx":356
  *     cdef double bankroll = dp[DP_BANKROLL]
  *     cdef double tie = s.tie
  *     cdef bint h17 = s.h17 != 0             # <<<<<<<<<<<<<<
@@ -21654,7 +21712,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
   __pyx_v_h17 = (__pyx_v_s->h17 != 0);
 
-  /* "bjcore/_simulate.pyx":359
+  /* "bjcore/_simulate.pyx":368
  *     cdef int split_comp[SIM_MAX_HANDS]
  * 
  *     cdef int64_t done = 0             # <<<<<<<<<<<<<<
@@ -21663,7 +21721,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
   __pyx_v_done = 0;
 
-  /* "bjcore/_simulate.pyx":360
+  /* "bjcore/_simulate.pyx":369
  * 
  *     cdef int64_t done = 0
  *     cdef bint playing = not wong_in_set             # <<<<<<<<<<<<<<
@@ -21672,7 +21730,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
   __pyx_v_playing = (!__pyx_v_wong_in_set);
 
-  /* "bjcore/_simulate.pyx":364
+  /* "bjcore/_simulate.pyx":373
  *     cdef int single
  *     cdef bint dealer_natural, any_live, natural
  *     cdef double bet, result, won = 0.0, won_sq = 0.0, total_bet = 0.0, cumulative = 0.0             # <<<<<<<<<<<<<<
@@ -21684,7 +21742,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
   __pyx_v_total_bet = 0.0;
   __pyx_v_cumulative = 0.0;
 
-  /* "bjcore/_simulate.pyx":365
+  /* "bjcore/_simulate.pyx":374
  *     cdef bint dealer_natural, any_live, natural
  *     cdef double bet, result, won = 0.0, won_sq = 0.0, total_bet = 0.0, cumulative = 0.0
  *     cdef int64_t played = 0, hands = 0, shuffles = 0             # <<<<<<<<<<<<<<
@@ -21695,7 +21753,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
   __pyx_v_hands = 0;
   __pyx_v_shuffles = 0;
 
-  /* "bjcore/_simulate.pyx":367
+  /* "bjcore/_simulate.pyx":376
  *     cdef int64_t played = 0, hands = 0, shuffles = 0
  * 
  *     while done < rounds:             # <<<<<<<<<<<<<<
@@ -21708,7 +21766,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 
     if (!__pyx_t_1) break;
 
-    /* "bjcore/_simulate.pyx":368
+    /* "bjcore/_simulate.pyx":377
  * 
  *     while done < rounds:
  *         if (done & 0xFFFF) == 0 and stop[0] != 0:             # <<<<<<<<<<<<<<
@@ -21734,7 +21792,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
     if (__pyx_t_1) {
 
 
-      /* "bjcore/_simulate.pyx":369
+      /* "bjcore/_simulate.pyx":378
  *     while done < rounds:
  *         if (done & 0xFFFF) == 0 and stop[0] != 0:
  *             break             # <<<<<<<<<<<<<<
@@ -21743,7 +21801,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
       goto __pyx_L6_break;
 
-      /* "bjcore/_simulate.pyx":368
+      /* "bjcore/_simulate.pyx":377
  * 
  *     while done < rounds:
  *         if (done & 0xFFFF) == 0 and stop[0] != 0:             # <<<<<<<<<<<<<<
@@ -21752,7 +21810,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
     }
 
-    /* "bjcore/_simulate.pyx":371
+    /* "bjcore/_simulate.pyx":380
  *             break
  *         # ---- shuffle at the cut card; burn one card (never seen) ----
  *         if s.pos >= s.cut:             # <<<<<<<<<<<<<<
@@ -21764,7 +21822,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
     if (__pyx_t_1) {
 
 
-      /* "bjcore/_simulate.pyx":372
+      /* "bjcore/_simulate.pyx":381
  *         # ---- shuffle at the cut card; burn one card (never seen) ----
  *         if s.pos >= s.cut:
  *             s.pos = 0             # <<<<<<<<<<<<<<
@@ -21773,7 +21831,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
       __pyx_v_s->pos = 0;
 
-      /* "bjcore/_simulate.pyx":373
+      /* "bjcore/_simulate.pyx":382
  *         if s.pos >= s.cut:
  *             s.pos = 0
  *             s.rc = 0.0             # <<<<<<<<<<<<<<
@@ -21782,7 +21840,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
       __pyx_v_s->rc = 0.0;
 
-      /* "bjcore/_simulate.pyx":374
+      /* "bjcore/_simulate.pyx":383
  *             s.pos = 0
  *             s.rc = 0.0
  *             s.seen = 0             # <<<<<<<<<<<<<<
@@ -21791,7 +21849,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
       __pyx_v_s->seen = 0;
 
-      /* "bjcore/_simulate.pyx":375
+      /* "bjcore/_simulate.pyx":384
  *             s.rc = 0.0
  *             s.seen = 0
  *             shuffles += 1             # <<<<<<<<<<<<<<
@@ -21800,7 +21858,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
       __pyx_v_shuffles = (__pyx_v_shuffles + 1);
 
-      /* "bjcore/_simulate.pyx":376
+      /* "bjcore/_simulate.pyx":385
  *             s.seen = 0
  *             shuffles += 1
  *             draw(s)             # <<<<<<<<<<<<<<
@@ -21809,7 +21867,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
       (void)(__pyx_f_6bjcore_9_simulate_draw(__pyx_v_s));
 
-      /* "bjcore/_simulate.pyx":377
+      /* "bjcore/_simulate.pyx":386
  *             shuffles += 1
  *             draw(s)
  *             playing = not wong_in_set             # <<<<<<<<<<<<<<
@@ -21818,7 +21876,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
       __pyx_v_playing = (!__pyx_v_wong_in_set);
 
-      /* "bjcore/_simulate.pyx":371
+      /* "bjcore/_simulate.pyx":380
  *             break
  *         # ---- shuffle at the cut card; burn one card (never seen) ----
  *         if s.pos >= s.cut:             # <<<<<<<<<<<<<<
@@ -21827,7 +21885,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
     }
 
-    /* "bjcore/_simulate.pyx":379
+    /* "bjcore/_simulate.pyx":388
  *             playing = not wong_in_set
  *         # ---- the bet, from the count before the round ----
  *         tc = true_count(s)             # <<<<<<<<<<<<<<
@@ -21836,7 +21894,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
     __pyx_v_tc = __pyx_f_6bjcore_9_simulate_true_count(__pyx_v_s);
 
-    /* "bjcore/_simulate.pyx":380
+    /* "bjcore/_simulate.pyx":389
  *         # ---- the bet, from the count before the round ----
  *         tc = true_count(s)
  *         if playing and wong_out_set and tc < wong_out:             # <<<<<<<<<<<<<<
@@ -21864,7 +21922,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
     if (__pyx_t_1) {
 
 
-      /* "bjcore/_simulate.pyx":381
+      /* "bjcore/_simulate.pyx":390
  *         tc = true_count(s)
  *         if playing and wong_out_set and tc < wong_out:
  *             playing = False             # <<<<<<<<<<<<<<
@@ -21873,7 +21931,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
       __pyx_v_playing = 0;
 
-      /* "bjcore/_simulate.pyx":380
+      /* "bjcore/_simulate.pyx":389
  *         # ---- the bet, from the count before the round ----
  *         tc = true_count(s)
  *         if playing and wong_out_set and tc < wong_out:             # <<<<<<<<<<<<<<
@@ -21883,7 +21941,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
       goto __pyx_L11;
     }
 
-    /* "bjcore/_simulate.pyx":382
+    /* "bjcore/_simulate.pyx":391
  *         if playing and wong_out_set and tc < wong_out:
  *             playing = False
  *         elif not playing and wong_in_set and tc >= wong_in:             # <<<<<<<<<<<<<<
@@ -21915,7 +21973,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
     if (__pyx_t_1) {
 
 
-      /* "bjcore/_simulate.pyx":383
+      /* "bjcore/_simulate.pyx":392
  *             playing = False
  *         elif not playing and wong_in_set and tc >= wong_in:
  *             playing = True             # <<<<<<<<<<<<<<
@@ -21924,7 +21982,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
       __pyx_v_playing = 1;
 
-      /* "bjcore/_simulate.pyx":382
+      /* "bjcore/_simulate.pyx":391
  *         if playing and wong_out_set and tc < wong_out:
  *             playing = False
  *         elif not playing and wong_in_set and tc >= wong_in:             # <<<<<<<<<<<<<<
@@ -21934,7 +21992,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
     }
     __pyx_L11:;
 
-    /* "bjcore/_simulate.pyx":384
+    /* "bjcore/_simulate.pyx":393
  *         elif not playing and wong_in_set and tc >= wong_in:
  *             playing = True
  *         bucket = tc             # <<<<<<<<<<<<<<
@@ -21943,7 +22001,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
     __pyx_v_bucket = __pyx_v_tc;
 
-    /* "bjcore/_simulate.pyx":385
+    /* "bjcore/_simulate.pyx":394
  *             playing = True
  *         bucket = tc
  *         if bucket < TC_LOW:             # <<<<<<<<<<<<<<
@@ -21955,7 +22013,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
     if (__pyx_t_1) {
 
 
-      /* "bjcore/_simulate.pyx":386
+      /* "bjcore/_simulate.pyx":395
  *         bucket = tc
  *         if bucket < TC_LOW:
  *             bucket = TC_LOW             # <<<<<<<<<<<<<<
@@ -21964,7 +22022,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
       __pyx_v_bucket = __pyx_e_6bjcore_9_simulate_TC_LOW;
 
-      /* "bjcore/_simulate.pyx":385
+      /* "bjcore/_simulate.pyx":394
  *             playing = True
  *         bucket = tc
  *         if bucket < TC_LOW:             # <<<<<<<<<<<<<<
@@ -21974,7 +22032,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
       goto __pyx_L18;
     }
 
-    /* "bjcore/_simulate.pyx":387
+    /* "bjcore/_simulate.pyx":396
  *         if bucket < TC_LOW:
  *             bucket = TC_LOW
  *         elif bucket > TC_HIGH:             # <<<<<<<<<<<<<<
@@ -21986,7 +22044,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
     if (__pyx_t_1) {
 
 
-      /* "bjcore/_simulate.pyx":388
+      /* "bjcore/_simulate.pyx":397
  *             bucket = TC_LOW
  *         elif bucket > TC_HIGH:
  *             bucket = TC_HIGH             # <<<<<<<<<<<<<<
@@ -21995,7 +22053,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
       __pyx_v_bucket = __pyx_e_6bjcore_9_simulate_TC_HIGH;
 
-      /* "bjcore/_simulate.pyx":387
+      /* "bjcore/_simulate.pyx":396
  *         if bucket < TC_LOW:
  *             bucket = TC_LOW
  *         elif bucket > TC_HIGH:             # <<<<<<<<<<<<<<
@@ -22005,7 +22063,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
     }
     __pyx_L18:;
 
-    /* "bjcore/_simulate.pyx":389
+    /* "bjcore/_simulate.pyx":398
  *         elif bucket > TC_HIGH:
  *             bucket = TC_HIGH
  *         bucket -= TC_LOW             # <<<<<<<<<<<<<<
@@ -22014,7 +22072,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
     __pyx_v_bucket = (__pyx_v_bucket - __pyx_e_6bjcore_9_simulate_TC_LOW);
 
-    /* "bjcore/_simulate.pyx":390
+    /* "bjcore/_simulate.pyx":399
  *             bucket = TC_HIGH
  *         bucket -= TC_LOW
  *         bet = bet_by_tc[bucket] if playing else 0.0             # <<<<<<<<<<<<<<
@@ -22030,7 +22088,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
     }
     __pyx_v_bet = __pyx_t_3;
 
-    /* "bjcore/_simulate.pyx":393
+    /* "bjcore/_simulate.pyx":402
  * 
  *         # ---- the deal: one card each, upcard, second card each, hole card ----
  *         for sp in range(n_spots):             # <<<<<<<<<<<<<<
@@ -22044,7 +22102,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
     for (__pyx_t_6 = 0; __pyx_t_6 < __pyx_t_5; __pyx_t_6+=1) {
       __pyx_v_sp = __pyx_t_6;
 
-      /* "bjcore/_simulate.pyx":394
+      /* "bjcore/_simulate.pyx":403
  *         # ---- the deal: one card each, upcard, second card each, hole card ----
  *         for sp in range(n_spots):
  *             first[sp] = seen_draw(s)             # <<<<<<<<<<<<<<
@@ -22055,7 +22113,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
     }
 
 
-    /* "bjcore/_simulate.pyx":395
+    /* "bjcore/_simulate.pyx":404
  *         for sp in range(n_spots):
  *             first[sp] = seen_draw(s)
  *         up = seen_draw(s)             # <<<<<<<<<<<<<<
@@ -22064,7 +22122,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
     __pyx_v_up = __pyx_f_6bjcore_9_simulate_seen_draw(__pyx_v_s);
 
-    /* "bjcore/_simulate.pyx":396
+    /* "bjcore/_simulate.pyx":405
  *             first[sp] = seen_draw(s)
  *         up = seen_draw(s)
  *         for sp in range(n_spots):             # <<<<<<<<<<<<<<
@@ -22078,7 +22136,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
     for (__pyx_t_6 = 0; __pyx_t_6 < __pyx_t_5; __pyx_t_6+=1) {
       __pyx_v_sp = __pyx_t_6;
 
-      /* "bjcore/_simulate.pyx":397
+      /* "bjcore/_simulate.pyx":406
  *         up = seen_draw(s)
  *         for sp in range(n_spots):
  *             second[sp] = seen_draw(s)             # <<<<<<<<<<<<<<
@@ -22087,7 +22145,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
       (__pyx_v_second[__pyx_v_sp]) = __pyx_f_6bjcore_9_simulate_seen_draw(__pyx_v_s);
 
-      /* "bjcore/_simulate.pyx":398
+      /* "bjcore/_simulate.pyx":407
  *         for sp in range(n_spots):
  *             second[sp] = seen_draw(s)
  *             state[sp] = SPOT_ACTIVE             # <<<<<<<<<<<<<<
@@ -22096,7 +22154,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
       (__pyx_v_state[__pyx_v_sp]) = __pyx_e_6bjcore_9_simulate_SPOT_ACTIVE;
 
-      /* "bjcore/_simulate.pyx":399
+      /* "bjcore/_simulate.pyx":408
  *             second[sp] = seen_draw(s)
  *             state[sp] = SPOT_ACTIVE
  *             net[sp] = 0.0             # <<<<<<<<<<<<<<
@@ -22105,7 +22163,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
       (__pyx_v_net[__pyx_v_sp]) = 0.0;
 
-      /* "bjcore/_simulate.pyx":400
+      /* "bjcore/_simulate.pyx":409
  *             state[sp] = SPOT_ACTIVE
  *             net[sp] = 0.0
  *             insured[sp] = 0             # <<<<<<<<<<<<<<
@@ -22114,7 +22172,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
       (__pyx_v_insured[__pyx_v_sp]) = 0;
 
-      /* "bjcore/_simulate.pyx":401
+      /* "bjcore/_simulate.pyx":410
  *             net[sp] = 0.0
  *             insured[sp] = 0
  *             n_hands[sp] = 0             # <<<<<<<<<<<<<<
@@ -22125,7 +22183,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
     }
 
 
-    /* "bjcore/_simulate.pyx":402
+    /* "bjcore/_simulate.pyx":411
  *             insured[sp] = 0
  *             n_hands[sp] = 0
  *         hole = 0             # <<<<<<<<<<<<<<
@@ -22134,7 +22192,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
     __pyx_v_hole = 0;
 
-    /* "bjcore/_simulate.pyx":403
+    /* "bjcore/_simulate.pyx":412
  *             n_hands[sp] = 0
  *         hole = 0
  *         if hole_first:             # <<<<<<<<<<<<<<
@@ -22143,7 +22201,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
     if (__pyx_v_hole_first) {
 
-      /* "bjcore/_simulate.pyx":404
+      /* "bjcore/_simulate.pyx":413
  *         hole = 0
  *         if hole_first:
  *             hole = draw(s)             # <<<<<<<<<<<<<<
@@ -22152,7 +22210,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
       __pyx_v_hole = __pyx_f_6bjcore_9_simulate_draw(__pyx_v_s);
 
-      /* "bjcore/_simulate.pyx":405
+      /* "bjcore/_simulate.pyx":414
  *         if hole_first:
  *             hole = draw(s)
  *             if exposed:             # <<<<<<<<<<<<<<
@@ -22161,7 +22219,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
       if (__pyx_v_exposed) {
 
-        /* "bjcore/_simulate.pyx":406
+        /* "bjcore/_simulate.pyx":415
  *             hole = draw(s)
  *             if exposed:
  *                 see(s, hole)             # <<<<<<<<<<<<<<
@@ -22170,7 +22228,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
         __pyx_f_6bjcore_9_simulate_see(__pyx_v_s, __pyx_v_hole);
 
-        /* "bjcore/_simulate.pyx":405
+        /* "bjcore/_simulate.pyx":414
  *         if hole_first:
  *             hole = draw(s)
  *             if exposed:             # <<<<<<<<<<<<<<
@@ -22179,7 +22237,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
       }
 
-      /* "bjcore/_simulate.pyx":403
+      /* "bjcore/_simulate.pyx":412
  *             n_hands[sp] = 0
  *         hole = 0
  *         if hole_first:             # <<<<<<<<<<<<<<
@@ -22188,7 +22246,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
     }
 
-    /* "bjcore/_simulate.pyx":407
+    /* "bjcore/_simulate.pyx":416
  *             if exposed:
  *                 see(s, hole)
  *         key = key_of[(up - 1) * 10 + (hole - 1 if exposed else 0)]             # <<<<<<<<<<<<<<
@@ -22205,7 +22263,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
     __pyx_v_key = (__pyx_v_key_of[(((__pyx_v_up - 1) * 10) + __pyx_t_7)]);
 
 
-    /* "bjcore/_simulate.pyx":408
+    /* "bjcore/_simulate.pyx":417
  *                 see(s, hole)
  *         key = key_of[(up - 1) * 10 + (hole - 1 if exposed else 0)]
  *         dealer_natural = hole_first and up + hole == 11 and (up == 1 or hole == 1)             # <<<<<<<<<<<<<<
@@ -22246,7 +22304,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
     __pyx_L25_bool_binop_done:;
     __pyx_v_dealer_natural = __pyx_t_1;
 
-    /* "bjcore/_simulate.pyx":411
+    /* "bjcore/_simulate.pyx":420
  * 
  *         # ---- insurance (even money for a natural) by the count ----
  *         if insurance_set and up == 1:             # <<<<<<<<<<<<<<
@@ -22268,7 +22326,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
     if (__pyx_t_1) {
 
 
-      /* "bjcore/_simulate.pyx":412
+      /* "bjcore/_simulate.pyx":421
  *         # ---- insurance (even money for a natural) by the count ----
  *         if insurance_set and up == 1:
  *             if true_count(s) >= insurance_at:             # <<<<<<<<<<<<<<
@@ -22280,7 +22338,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
       if (__pyx_t_1) {
 
 
-        /* "bjcore/_simulate.pyx":413
+        /* "bjcore/_simulate.pyx":422
  *         if insurance_set and up == 1:
  *             if true_count(s) >= insurance_at:
  *                 for sp in range(spots):             # <<<<<<<<<<<<<<
@@ -22294,7 +22352,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
         for (__pyx_t_6 = 0; __pyx_t_6 < __pyx_t_5; __pyx_t_6+=1) {
           __pyx_v_sp = __pyx_t_6;
 
-          /* "bjcore/_simulate.pyx":414
+          /* "bjcore/_simulate.pyx":423
  *             if true_count(s) >= insurance_at:
  *                 for sp in range(spots):
  *                     insured[sp] = 1             # <<<<<<<<<<<<<<
@@ -22305,7 +22363,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
         }
 
 
-        /* "bjcore/_simulate.pyx":412
+        /* "bjcore/_simulate.pyx":421
  *         # ---- insurance (even money for a natural) by the count ----
  *         if insurance_set and up == 1:
  *             if true_count(s) >= insurance_at:             # <<<<<<<<<<<<<<
@@ -22314,7 +22372,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
       }
 
-      /* "bjcore/_simulate.pyx":411
+      /* "bjcore/_simulate.pyx":420
  * 
  *         # ---- insurance (even money for a natural) by the count ----
  *         if insurance_set and up == 1:             # <<<<<<<<<<<<<<
@@ -22323,7 +22381,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
     }
 
-    /* "bjcore/_simulate.pyx":417
+    /* "bjcore/_simulate.pyx":426
  * 
  *         # ---- early surrender, before the dealer checks for a natural ----
  *         if surrender == 2 and not exposed:             # <<<<<<<<<<<<<<
@@ -22349,7 +22407,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
     if (__pyx_t_1) {
 
 
-      /* "bjcore/_simulate.pyx":418
+      /* "bjcore/_simulate.pyx":427
  *         # ---- early surrender, before the dealer checks for a natural ----
  *         if surrender == 2 and not exposed:
  *             for sp in range(n_spots):             # <<<<<<<<<<<<<<
@@ -22363,7 +22421,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
       for (__pyx_t_6 = 0; __pyx_t_6 < __pyx_t_5; __pyx_t_6+=1) {
         __pyx_v_sp = __pyx_t_6;
 
-        /* "bjcore/_simulate.pyx":419
+        /* "bjcore/_simulate.pyx":428
  *         if surrender == 2 and not exposed:
  *             for sp in range(n_spots):
  *                 if first[sp] + second[sp] == 11 and (first[sp] == 1 or second[sp] == 1):             # <<<<<<<<<<<<<<
@@ -22399,7 +22457,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
         if (__pyx_t_1) {
 
 
-          /* "bjcore/_simulate.pyx":420
+          /* "bjcore/_simulate.pyx":429
  *             for sp in range(n_spots):
  *                 if first[sp] + second[sp] == 11 and (first[sp] == 1 or second[sp] == 1):
  *                     continue             # <<<<<<<<<<<<<<
@@ -22408,7 +22466,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
           goto __pyx_L38_continue;
 
-          /* "bjcore/_simulate.pyx":419
+          /* "bjcore/_simulate.pyx":428
  *         if surrender == 2 and not exposed:
  *             for sp in range(n_spots):
  *                 if first[sp] + second[sp] == 11 and (first[sp] == 1 or second[sp] == 1):             # <<<<<<<<<<<<<<
@@ -22417,7 +22475,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
         }
 
-        /* "bjcore/_simulate.pyx":421
+        /* "bjcore/_simulate.pyx":430
  *                 if first[sp] + second[sp] == 11 and (first[sp] == 1 or second[sp] == 1):
  *                     continue
  *                 comp = s.child[s.child[first[sp] - 1] * 10 + second[sp] - 1]             # <<<<<<<<<<<<<<
@@ -22426,7 +22484,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
         __pyx_v_comp = (__pyx_v_s->child[((((__pyx_v_s->child[((__pyx_v_first[__pyx_v_sp]) - 1)]) * 10) + (__pyx_v_second[__pyx_v_sp])) - 1)]);
 
-        /* "bjcore/_simulate.pyx":422
+        /* "bjcore/_simulate.pyx":431
  *                     continue
  *                 comp = s.child[s.child[first[sp] - 1] * 10 + second[sp] - 1]
  *                 if decide(s, 0, key, comp) == ACT_SURRENDER:             # <<<<<<<<<<<<<<
@@ -22438,7 +22496,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
         if (__pyx_t_1) {
 
 
-          /* "bjcore/_simulate.pyx":423
+          /* "bjcore/_simulate.pyx":432
  *                 comp = s.child[s.child[first[sp] - 1] * 10 + second[sp] - 1]
  *                 if decide(s, 0, key, comp) == ACT_SURRENDER:
  *                     net[sp] = -0.5             # <<<<<<<<<<<<<<
@@ -22447,7 +22505,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
           (__pyx_v_net[__pyx_v_sp]) = -0.5;
 
-          /* "bjcore/_simulate.pyx":424
+          /* "bjcore/_simulate.pyx":433
  *                 if decide(s, 0, key, comp) == ACT_SURRENDER:
  *                     net[sp] = -0.5
  *                     state[sp] = SPOT_DONE             # <<<<<<<<<<<<<<
@@ -22456,7 +22514,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
           (__pyx_v_state[__pyx_v_sp]) = __pyx_e_6bjcore_9_simulate_SPOT_DONE;
 
-          /* "bjcore/_simulate.pyx":422
+          /* "bjcore/_simulate.pyx":431
  *                     continue
  *                 comp = s.child[s.child[first[sp] - 1] * 10 + second[sp] - 1]
  *                 if decide(s, 0, key, comp) == ACT_SURRENDER:             # <<<<<<<<<<<<<<
@@ -22468,7 +22526,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
       }
 
 
-      /* "bjcore/_simulate.pyx":417
+      /* "bjcore/_simulate.pyx":426
  * 
  *         # ---- early surrender, before the dealer checks for a natural ----
  *         if surrender == 2 and not exposed:             # <<<<<<<<<<<<<<
@@ -22477,7 +22535,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
     }
 
-    /* "bjcore/_simulate.pyx":426
+    /* "bjcore/_simulate.pyx":435
  *                     state[sp] = SPOT_DONE
  * 
  *         if dealer_natural:             # <<<<<<<<<<<<<<
@@ -22486,7 +22544,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
     if (__pyx_v_dealer_natural) {
 
-      /* "bjcore/_simulate.pyx":428
+      /* "bjcore/_simulate.pyx":437
  *         if dealer_natural:
  *             # peek or exposed: the round ends; a natural pushes, everything else loses 1
  *             for sp in range(n_spots):             # <<<<<<<<<<<<<<
@@ -22500,7 +22558,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
       for (__pyx_t_6 = 0; __pyx_t_6 < __pyx_t_5; __pyx_t_6+=1) {
         __pyx_v_sp = __pyx_t_6;
 
-        /* "bjcore/_simulate.pyx":429
+        /* "bjcore/_simulate.pyx":438
  *             # peek or exposed: the round ends; a natural pushes, everything else loses 1
  *             for sp in range(n_spots):
  *                 if state[sp] == SPOT_ACTIVE:             # <<<<<<<<<<<<<<
@@ -22512,7 +22570,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
         if (__pyx_t_1) {
 
 
-          /* "bjcore/_simulate.pyx":430
+          /* "bjcore/_simulate.pyx":439
  *             for sp in range(n_spots):
  *                 if state[sp] == SPOT_ACTIVE:
  *                     natural = first[sp] + second[sp] == 11 and (first[sp] == 1 or second[sp] == 1)             # <<<<<<<<<<<<<<
@@ -22547,7 +22605,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
           __pyx_L49_bool_binop_done:;
           __pyx_v_natural = __pyx_t_1;
 
-          /* "bjcore/_simulate.pyx":431
+          /* "bjcore/_simulate.pyx":440
  *                 if state[sp] == SPOT_ACTIVE:
  *                     natural = first[sp] + second[sp] == 11 and (first[sp] == 1 or second[sp] == 1)
  *                     net[sp] = tie if natural else -1.0             # <<<<<<<<<<<<<<
@@ -22564,7 +22622,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
           (__pyx_v_net[__pyx_v_sp]) = __pyx_t_3;
 
 
-          /* "bjcore/_simulate.pyx":432
+          /* "bjcore/_simulate.pyx":441
  *                     natural = first[sp] + second[sp] == 11 and (first[sp] == 1 or second[sp] == 1)
  *                     net[sp] = tie if natural else -1.0
  *                     state[sp] = SPOT_DONE             # <<<<<<<<<<<<<<
@@ -22573,7 +22631,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
           (__pyx_v_state[__pyx_v_sp]) = __pyx_e_6bjcore_9_simulate_SPOT_DONE;
 
-          /* "bjcore/_simulate.pyx":429
+          /* "bjcore/_simulate.pyx":438
  *             # peek or exposed: the round ends; a natural pushes, everything else loses 1
  *             for sp in range(n_spots):
  *                 if state[sp] == SPOT_ACTIVE:             # <<<<<<<<<<<<<<
@@ -22584,7 +22642,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
       }
 
 
-      /* "bjcore/_simulate.pyx":426
+      /* "bjcore/_simulate.pyx":435
  *                     state[sp] = SPOT_DONE
  * 
  *         if dealer_natural:             # <<<<<<<<<<<<<<
@@ -22594,7 +22652,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
       goto __pyx_L45;
     }
 
-    /* "bjcore/_simulate.pyx":435
+    /* "bjcore/_simulate.pyx":444
  *         else:
  *             # ---- the players' hands, spot by spot ----
  *             for sp in range(n_spots):             # <<<<<<<<<<<<<<
@@ -22609,7 +22667,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
       for (__pyx_t_6 = 0; __pyx_t_6 < __pyx_t_5; __pyx_t_6+=1) {
         __pyx_v_sp = __pyx_t_6;
 
-        /* "bjcore/_simulate.pyx":436
+        /* "bjcore/_simulate.pyx":445
  *             # ---- the players' hands, spot by spot ----
  *             for sp in range(n_spots):
  *                 if state[sp] != SPOT_ACTIVE:             # <<<<<<<<<<<<<<
@@ -22621,7 +22679,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
         if (__pyx_t_1) {
 
 
-          /* "bjcore/_simulate.pyx":437
+          /* "bjcore/_simulate.pyx":446
  *             for sp in range(n_spots):
  *                 if state[sp] != SPOT_ACTIVE:
  *                     continue             # <<<<<<<<<<<<<<
@@ -22630,7 +22688,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
           goto __pyx_L52_continue;
 
-          /* "bjcore/_simulate.pyx":436
+          /* "bjcore/_simulate.pyx":445
  *             # ---- the players' hands, spot by spot ----
  *             for sp in range(n_spots):
  *                 if state[sp] != SPOT_ACTIVE:             # <<<<<<<<<<<<<<
@@ -22639,7 +22697,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
         }
 
-        /* "bjcore/_simulate.pyx":438
+        /* "bjcore/_simulate.pyx":447
  *                 if state[sp] != SPOT_ACTIVE:
  *                     continue
  *                 if first[sp] + second[sp] == 11 and (first[sp] == 1 or second[sp] == 1):             # <<<<<<<<<<<<<<
@@ -22675,7 +22733,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
         if (__pyx_t_1) {
 
 
-          /* "bjcore/_simulate.pyx":439
+          /* "bjcore/_simulate.pyx":448
  *                     continue
  *                 if first[sp] + second[sp] == 11 and (first[sp] == 1 or second[sp] == 1):
  *                     if not hole_first and (up == 1 or up == 10):             # <<<<<<<<<<<<<<
@@ -22708,7 +22766,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
           if (__pyx_t_1) {
 
 
-            /* "bjcore/_simulate.pyx":440
+            /* "bjcore/_simulate.pyx":449
  *                 if first[sp] + second[sp] == 11 and (first[sp] == 1 or second[sp] == 1):
  *                     if not hole_first and (up == 1 or up == 10):
  *                         state[sp] = SPOT_NATURAL_WAITS             # <<<<<<<<<<<<<<
@@ -22717,7 +22775,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
             (__pyx_v_state[__pyx_v_sp]) = __pyx_e_6bjcore_9_simulate_SPOT_NATURAL_WAITS;
 
-            /* "bjcore/_simulate.pyx":439
+            /* "bjcore/_simulate.pyx":448
  *                     continue
  *                 if first[sp] + second[sp] == 11 and (first[sp] == 1 or second[sp] == 1):
  *                     if not hole_first and (up == 1 or up == 10):             # <<<<<<<<<<<<<<
@@ -22727,7 +22785,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
             goto __pyx_L59;
           }
 
-          /* "bjcore/_simulate.pyx":442
+          /* "bjcore/_simulate.pyx":451
  *                         state[sp] = SPOT_NATURAL_WAITS
  *                     else:
  *                         net[sp] = payout             # <<<<<<<<<<<<<<
@@ -22737,7 +22795,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
           /*else*/ {
             (__pyx_v_net[__pyx_v_sp]) = __pyx_v_payout;
 
-            /* "bjcore/_simulate.pyx":443
+            /* "bjcore/_simulate.pyx":452
  *                     else:
  *                         net[sp] = payout
  *                         state[sp] = SPOT_DONE             # <<<<<<<<<<<<<<
@@ -22748,7 +22806,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
           }
           __pyx_L59:;
 
-          /* "bjcore/_simulate.pyx":444
+          /* "bjcore/_simulate.pyx":453
  *                         net[sp] = payout
  *                         state[sp] = SPOT_DONE
  *                     continue             # <<<<<<<<<<<<<<
@@ -22757,7 +22815,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
           goto __pyx_L52_continue;
 
-          /* "bjcore/_simulate.pyx":438
+          /* "bjcore/_simulate.pyx":447
  *                 if state[sp] != SPOT_ACTIVE:
  *                     continue
  *                 if first[sp] + second[sp] == 11 and (first[sp] == 1 or second[sp] == 1):             # <<<<<<<<<<<<<<
@@ -22766,7 +22824,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
         }
 
-        /* "bjcore/_simulate.pyx":445
+        /* "bjcore/_simulate.pyx":454
  *                         state[sp] = SPOT_DONE
  *                     continue
  *                 comp = s.child[s.child[first[sp] - 1] * 10 + second[sp] - 1]             # <<<<<<<<<<<<<<
@@ -22775,7 +22833,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
         __pyx_v_comp = (__pyx_v_s->child[((((__pyx_v_s->child[((__pyx_v_first[__pyx_v_sp]) - 1)]) * 10) + (__pyx_v_second[__pyx_v_sp])) - 1)]);
 
-        /* "bjcore/_simulate.pyx":446
+        /* "bjcore/_simulate.pyx":455
  *                     continue
  *                 comp = s.child[s.child[first[sp] - 1] * 10 + second[sp] - 1]
  *                 action = decide(s, 0, key, comp)             # <<<<<<<<<<<<<<
@@ -22784,7 +22842,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
         __pyx_v_action = __pyx_f_6bjcore_9_simulate_decide(__pyx_v_s, 0, __pyx_v_key, __pyx_v_comp);
 
-        /* "bjcore/_simulate.pyx":447
+        /* "bjcore/_simulate.pyx":456
  *                 comp = s.child[s.child[first[sp] - 1] * 10 + second[sp] - 1]
  *                 action = decide(s, 0, key, comp)
  *                 if action == ACT_SURRENDER:             # <<<<<<<<<<<<<<
@@ -22796,7 +22854,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
         if (__pyx_t_1) {
 
 
-          /* "bjcore/_simulate.pyx":448
+          /* "bjcore/_simulate.pyx":457
  *                 action = decide(s, 0, key, comp)
  *                 if action == ACT_SURRENDER:
  *                     net[sp] = -0.5             # <<<<<<<<<<<<<<
@@ -22805,7 +22863,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
           (__pyx_v_net[__pyx_v_sp]) = -0.5;
 
-          /* "bjcore/_simulate.pyx":449
+          /* "bjcore/_simulate.pyx":458
  *                 if action == ACT_SURRENDER:
  *                     net[sp] = -0.5
  *                     state[sp] = SPOT_LATE_SURRENDER             # <<<<<<<<<<<<<<
@@ -22814,7 +22872,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
           (__pyx_v_state[__pyx_v_sp]) = __pyx_e_6bjcore_9_simulate_SPOT_LATE_SURRENDER;
 
-          /* "bjcore/_simulate.pyx":450
+          /* "bjcore/_simulate.pyx":459
  *                     net[sp] = -0.5
  *                     state[sp] = SPOT_LATE_SURRENDER
  *                     continue             # <<<<<<<<<<<<<<
@@ -22823,7 +22881,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
           goto __pyx_L52_continue;
 
-          /* "bjcore/_simulate.pyx":447
+          /* "bjcore/_simulate.pyx":456
  *                 comp = s.child[s.child[first[sp] - 1] * 10 + second[sp] - 1]
  *                 action = decide(s, 0, key, comp)
  *                 if action == ACT_SURRENDER:             # <<<<<<<<<<<<<<
@@ -22832,7 +22890,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
         }
 
-        /* "bjcore/_simulate.pyx":451
+        /* "bjcore/_simulate.pyx":460
  *                     state[sp] = SPOT_LATE_SURRENDER
  *                     continue
  *                 state[sp] = SPOT_PLAYED             # <<<<<<<<<<<<<<
@@ -22841,7 +22899,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
         (__pyx_v_state[__pyx_v_sp]) = __pyx_e_6bjcore_9_simulate_SPOT_PLAYED;
 
-        /* "bjcore/_simulate.pyx":452
+        /* "bjcore/_simulate.pyx":461
  *                     continue
  *                 state[sp] = SPOT_PLAYED
  *                 b = sp * SIM_MAX_HANDS             # <<<<<<<<<<<<<<
@@ -22850,7 +22908,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
         __pyx_v_b = (__pyx_v_sp * __pyx_e_6bjcore_9_simulate_SIM_MAX_HANDS);
 
-        /* "bjcore/_simulate.pyx":453
+        /* "bjcore/_simulate.pyx":462
  *                 state[sp] = SPOT_PLAYED
  *                 b = sp * SIM_MAX_HANDS
  *                 if action == ACT_SPLIT:             # <<<<<<<<<<<<<<
@@ -22862,7 +22920,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
         if (__pyx_t_1) {
 
 
-          /* "bjcore/_simulate.pyx":454
+          /* "bjcore/_simulate.pyx":463
  *                 b = sp * SIM_MAX_HANDS
  *                 if action == ACT_SPLIT:
  *                     pair = first[sp]             # <<<<<<<<<<<<<<
@@ -22871,7 +22929,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
           __pyx_v_pair = (__pyx_v_first[__pyx_v_sp]);
 
-          /* "bjcore/_simulate.pyx":455
+          /* "bjcore/_simulate.pyx":464
  *                 if action == ACT_SPLIT:
  *                     pair = first[sp]
  *                     most = s.split_limit_aces if pair == 1 else s.split_limit             # <<<<<<<<<<<<<<
@@ -22890,7 +22948,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 
           __pyx_v_most = __pyx_t_8;
 
-          /* "bjcore/_simulate.pyx":456
+          /* "bjcore/_simulate.pyx":465
  *                     pair = first[sp]
  *                     most = s.split_limit_aces if pair == 1 else s.split_limit
  *                     single = s.child[pair - 1]             # <<<<<<<<<<<<<<
@@ -22899,7 +22957,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
           __pyx_v_single = (__pyx_v_s->child[(__pyx_v_pair - 1)]);
 
-          /* "bjcore/_simulate.pyx":457
+          /* "bjcore/_simulate.pyx":466
  *                     most = s.split_limit_aces if pair == 1 else s.split_limit
  *                     single = s.child[pair - 1]
  *                     nh = 2             # <<<<<<<<<<<<<<
@@ -22908,7 +22966,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
           __pyx_v_nh = 2;
 
-          /* "bjcore/_simulate.pyx":458
+          /* "bjcore/_simulate.pyx":467
  *                     single = s.child[pair - 1]
  *                     nh = 2
  *                     h = 0             # <<<<<<<<<<<<<<
@@ -22917,7 +22975,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
           __pyx_v_h = 0;
 
-          /* "bjcore/_simulate.pyx":459
+          /* "bjcore/_simulate.pyx":468
  *                     nh = 2
  *                     h = 0
  *                     while h < nh:             # <<<<<<<<<<<<<<
@@ -22930,7 +22988,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 
             if (!__pyx_t_1) break;
 
-            /* "bjcore/_simulate.pyx":460
+            /* "bjcore/_simulate.pyx":469
  *                     h = 0
  *                     while h < nh:
  *                         c = seen_draw(s)             # <<<<<<<<<<<<<<
@@ -22939,7 +22997,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
             __pyx_v_c = __pyx_f_6bjcore_9_simulate_seen_draw(__pyx_v_s);
 
-            /* "bjcore/_simulate.pyx":461
+            /* "bjcore/_simulate.pyx":470
  *                     while h < nh:
  *                         c = seen_draw(s)
  *                         while c == pair and nh < most:             # <<<<<<<<<<<<<<
@@ -22966,7 +23024,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 
               if (!__pyx_t_1) break;
 
-              /* "bjcore/_simulate.pyx":462
+              /* "bjcore/_simulate.pyx":471
  *                         c = seen_draw(s)
  *                         while c == pair and nh < most:
  *                             nh += 1          # a pair card starts a new hand (forced resplit)             # <<<<<<<<<<<<<<
@@ -22975,7 +23033,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
               __pyx_v_nh = (__pyx_v_nh + 1);
 
-              /* "bjcore/_simulate.pyx":463
+              /* "bjcore/_simulate.pyx":472
  *                         while c == pair and nh < most:
  *                             nh += 1          # a pair card starts a new hand (forced resplit)
  *                             c = seen_draw(s)             # <<<<<<<<<<<<<<
@@ -22985,7 +23043,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
               __pyx_v_c = __pyx_f_6bjcore_9_simulate_seen_draw(__pyx_v_s);
             }
 
-            /* "bjcore/_simulate.pyx":464
+            /* "bjcore/_simulate.pyx":473
  *                             nh += 1          # a pair card starts a new hand (forced resplit)
  *                             c = seen_draw(s)
  *                         comp = s.child[single * 10 + c - 1]             # <<<<<<<<<<<<<<
@@ -22994,7 +23052,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
             __pyx_v_comp = (__pyx_v_s->child[(((__pyx_v_single * 10) + __pyx_v_c) - 1)]);
 
-            /* "bjcore/_simulate.pyx":465
+            /* "bjcore/_simulate.pyx":474
  *                             c = seen_draw(s)
  *                         comp = s.child[single * 10 + c - 1]
  *                         if pair == 1 and not s.hit_split_aces:             # <<<<<<<<<<<<<<
@@ -23020,7 +23078,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
             if (__pyx_t_1) {
 
 
-              /* "bjcore/_simulate.pyx":466
+              /* "bjcore/_simulate.pyx":475
  *                         comp = s.child[single * 10 + c - 1]
  *                         if pair == 1 and not s.hit_split_aces:
  *                             hand_total[b + h] = s.total[comp]             # <<<<<<<<<<<<<<
@@ -23029,7 +23087,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
               (__pyx_v_hand_total[(__pyx_v_b + __pyx_v_h)]) = (__pyx_v_s->total[__pyx_v_comp]);
 
-              /* "bjcore/_simulate.pyx":467
+              /* "bjcore/_simulate.pyx":476
  *                         if pair == 1 and not s.hit_split_aces:
  *                             hand_total[b + h] = s.total[comp]
  *                             hand_bet[b + h] = 1             # <<<<<<<<<<<<<<
@@ -23038,7 +23096,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
               (__pyx_v_hand_bet[(__pyx_v_b + __pyx_v_h)]) = 1;
 
-              /* "bjcore/_simulate.pyx":465
+              /* "bjcore/_simulate.pyx":474
  *                             c = seen_draw(s)
  *                         comp = s.child[single * 10 + c - 1]
  *                         if pair == 1 and not s.hit_split_aces:             # <<<<<<<<<<<<<<
@@ -23048,7 +23106,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
               goto __pyx_L70;
             }
 
-            /* "bjcore/_simulate.pyx":469
+            /* "bjcore/_simulate.pyx":478
  *                             hand_bet[b + h] = 1
  *                         else:
  *                             action = decide(s, 2, key, comp)             # <<<<<<<<<<<<<<
@@ -23058,7 +23116,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
             /*else*/ {
               __pyx_v_action = __pyx_f_6bjcore_9_simulate_decide(__pyx_v_s, 2, __pyx_v_key, __pyx_v_comp);
 
-              /* "bjcore/_simulate.pyx":470
+              /* "bjcore/_simulate.pyx":479
  *                         else:
  *                             action = decide(s, 2, key, comp)
  *                             hand_total[b + h] = play_hand(s, comp, action, 2, key,             # <<<<<<<<<<<<<<
@@ -23069,7 +23127,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
             }
             __pyx_L70:;
 
-            /* "bjcore/_simulate.pyx":472
+            /* "bjcore/_simulate.pyx":481
  *                             hand_total[b + h] = play_hand(s, comp, action, 2, key,
  *                                                           &hand_bet[b + h])
  *                         h += 1             # <<<<<<<<<<<<<<
@@ -23079,7 +23137,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
             __pyx_v_h = (__pyx_v_h + 1);
           }
 
-          /* "bjcore/_simulate.pyx":473
+          /* "bjcore/_simulate.pyx":482
  *                                                           &hand_bet[b + h])
  *                         h += 1
  *                     n_hands[sp] = nh             # <<<<<<<<<<<<<<
@@ -23088,7 +23146,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
           (__pyx_v_n_hands[__pyx_v_sp]) = __pyx_v_nh;
 
-          /* "bjcore/_simulate.pyx":453
+          /* "bjcore/_simulate.pyx":462
  *                 state[sp] = SPOT_PLAYED
  *                 b = sp * SIM_MAX_HANDS
  *                 if action == ACT_SPLIT:             # <<<<<<<<<<<<<<
@@ -23098,7 +23156,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
           goto __pyx_L63;
         }
 
-        /* "bjcore/_simulate.pyx":475
+        /* "bjcore/_simulate.pyx":484
  *                     n_hands[sp] = nh
  *                 else:
  *                     hand_total[b] = play_hand(s, comp, action, 1, key, &hand_bet[b])             # <<<<<<<<<<<<<<
@@ -23108,7 +23166,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
         /*else*/ {
           (__pyx_v_hand_total[__pyx_v_b]) = __pyx_f_6bjcore_9_simulate_play_hand(__pyx_v_s, __pyx_v_comp, __pyx_v_action, 1, __pyx_v_key, (&(__pyx_v_hand_bet[__pyx_v_b])));
 
-          /* "bjcore/_simulate.pyx":476
+          /* "bjcore/_simulate.pyx":485
  *                 else:
  *                     hand_total[b] = play_hand(s, comp, action, 1, key, &hand_bet[b])
  *                     n_hands[sp] = 1             # <<<<<<<<<<<<<<
@@ -23122,7 +23180,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
       }
 
 
-      /* "bjcore/_simulate.pyx":479
+      /* "bjcore/_simulate.pyx":488
  * 
  *             # ---- a no-hole-card dealer takes the second card now ----
  *             if not hole_first:             # <<<<<<<<<<<<<<
@@ -23134,7 +23192,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
       if (__pyx_t_1) {
 
 
-        /* "bjcore/_simulate.pyx":480
+        /* "bjcore/_simulate.pyx":489
  *             # ---- a no-hole-card dealer takes the second card now ----
  *             if not hole_first:
  *                 hole = draw(s)             # <<<<<<<<<<<<<<
@@ -23143,7 +23201,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
         __pyx_v_hole = __pyx_f_6bjcore_9_simulate_draw(__pyx_v_s);
 
-        /* "bjcore/_simulate.pyx":481
+        /* "bjcore/_simulate.pyx":490
  *             if not hole_first:
  *                 hole = draw(s)
  *                 if up + hole == 11 and (up == 1 or hole == 1):             # <<<<<<<<<<<<<<
@@ -23179,7 +23237,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
         if (__pyx_t_1) {
 
 
-          /* "bjcore/_simulate.pyx":482
+          /* "bjcore/_simulate.pyx":491
  *                 hole = draw(s)
  *                 if up + hole == 11 and (up == 1 or hole == 1):
  *                     dealer_natural = True             # <<<<<<<<<<<<<<
@@ -23188,7 +23246,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
           __pyx_v_dealer_natural = 1;
 
-          /* "bjcore/_simulate.pyx":483
+          /* "bjcore/_simulate.pyx":492
  *                 if up + hole == 11 and (up == 1 or hole == 1):
  *                     dealer_natural = True
  *                     for sp in range(n_spots):             # <<<<<<<<<<<<<<
@@ -23202,7 +23260,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
           for (__pyx_t_6 = 0; __pyx_t_6 < __pyx_t_5; __pyx_t_6+=1) {
             __pyx_v_sp = __pyx_t_6;
 
-            /* "bjcore/_simulate.pyx":484
+            /* "bjcore/_simulate.pyx":493
  *                     dealer_natural = True
  *                     for sp in range(n_spots):
  *                         if state[sp] == SPOT_NATURAL_WAITS:             # <<<<<<<<<<<<<<
@@ -23214,7 +23272,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
             if (__pyx_t_1) {
 
 
-              /* "bjcore/_simulate.pyx":485
+              /* "bjcore/_simulate.pyx":494
  *                     for sp in range(n_spots):
  *                         if state[sp] == SPOT_NATURAL_WAITS:
  *                             net[sp] = tie             # <<<<<<<<<<<<<<
@@ -23223,7 +23281,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
               (__pyx_v_net[__pyx_v_sp]) = __pyx_v_tie;
 
-              /* "bjcore/_simulate.pyx":484
+              /* "bjcore/_simulate.pyx":493
  *                     dealer_natural = True
  *                     for sp in range(n_spots):
  *                         if state[sp] == SPOT_NATURAL_WAITS:             # <<<<<<<<<<<<<<
@@ -23233,7 +23291,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
               goto __pyx_L80;
             }
 
-            /* "bjcore/_simulate.pyx":486
+            /* "bjcore/_simulate.pyx":495
  *                         if state[sp] == SPOT_NATURAL_WAITS:
  *                             net[sp] = tie
  *                         elif state[sp] == SPOT_LATE_SURRENDER:             # <<<<<<<<<<<<<<
@@ -23245,7 +23303,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
             if (__pyx_t_1) {
 
 
-              /* "bjcore/_simulate.pyx":487
+              /* "bjcore/_simulate.pyx":496
  *                             net[sp] = tie
  *                         elif state[sp] == SPOT_LATE_SURRENDER:
  *                             net[sp] = -1.0             # <<<<<<<<<<<<<<
@@ -23254,7 +23312,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
               (__pyx_v_net[__pyx_v_sp]) = -1.0;
 
-              /* "bjcore/_simulate.pyx":486
+              /* "bjcore/_simulate.pyx":495
  *                         if state[sp] == SPOT_NATURAL_WAITS:
  *                             net[sp] = tie
  *                         elif state[sp] == SPOT_LATE_SURRENDER:             # <<<<<<<<<<<<<<
@@ -23264,7 +23322,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
               goto __pyx_L80;
             }
 
-            /* "bjcore/_simulate.pyx":488
+            /* "bjcore/_simulate.pyx":497
  *                         elif state[sp] == SPOT_LATE_SURRENDER:
  *                             net[sp] = -1.0
  *                         elif state[sp] == SPOT_PLAYED:             # <<<<<<<<<<<<<<
@@ -23276,7 +23334,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
             if (__pyx_t_1) {
 
 
-              /* "bjcore/_simulate.pyx":489
+              /* "bjcore/_simulate.pyx":498
  *                             net[sp] = -1.0
  *                         elif state[sp] == SPOT_PLAYED:
  *                             if obo:             # <<<<<<<<<<<<<<
@@ -23285,7 +23343,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
               if (__pyx_v_obo) {
 
-                /* "bjcore/_simulate.pyx":490
+                /* "bjcore/_simulate.pyx":499
  *                         elif state[sp] == SPOT_PLAYED:
  *                             if obo:
  *                                 net[sp] = -1.0             # <<<<<<<<<<<<<<
@@ -23294,7 +23352,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
                 (__pyx_v_net[__pyx_v_sp]) = -1.0;
 
-                /* "bjcore/_simulate.pyx":489
+                /* "bjcore/_simulate.pyx":498
  *                             net[sp] = -1.0
  *                         elif state[sp] == SPOT_PLAYED:
  *                             if obo:             # <<<<<<<<<<<<<<
@@ -23304,7 +23362,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
                 goto __pyx_L81;
               }
 
-              /* "bjcore/_simulate.pyx":492
+              /* "bjcore/_simulate.pyx":501
  *                                 net[sp] = -1.0
  *                             else:
  *                                 net[sp] = 0.0             # <<<<<<<<<<<<<<
@@ -23314,7 +23372,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
               /*else*/ {
                 (__pyx_v_net[__pyx_v_sp]) = 0.0;
 
-                /* "bjcore/_simulate.pyx":493
+                /* "bjcore/_simulate.pyx":502
  *                             else:
  *                                 net[sp] = 0.0
  *                                 for h in range(n_hands[sp]):             # <<<<<<<<<<<<<<
@@ -23328,7 +23386,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
                 for (__pyx_t_10 = 0; __pyx_t_10 < __pyx_t_9; __pyx_t_10+=1) {
                   __pyx_v_h = __pyx_t_10;
 
-                  /* "bjcore/_simulate.pyx":494
+                  /* "bjcore/_simulate.pyx":503
  *                                 net[sp] = 0.0
  *                                 for h in range(n_hands[sp]):
  *                                     net[sp] -= hand_bet[sp * SIM_MAX_HANDS + h]             # <<<<<<<<<<<<<<
@@ -23343,7 +23401,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
               }
               __pyx_L81:;
 
-              /* "bjcore/_simulate.pyx":488
+              /* "bjcore/_simulate.pyx":497
  *                         elif state[sp] == SPOT_LATE_SURRENDER:
  *                             net[sp] = -1.0
  *                         elif state[sp] == SPOT_PLAYED:             # <<<<<<<<<<<<<<
@@ -23353,7 +23411,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
             }
             __pyx_L80:;
 
-            /* "bjcore/_simulate.pyx":495
+            /* "bjcore/_simulate.pyx":504
  *                                 for h in range(n_hands[sp]):
  *                                     net[sp] -= hand_bet[sp * SIM_MAX_HANDS + h]
  *                         state[sp] = SPOT_DONE             # <<<<<<<<<<<<<<
@@ -23364,7 +23422,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
           }
 
 
-          /* "bjcore/_simulate.pyx":481
+          /* "bjcore/_simulate.pyx":490
  *             if not hole_first:
  *                 hole = draw(s)
  *                 if up + hole == 11 and (up == 1 or hole == 1):             # <<<<<<<<<<<<<<
@@ -23374,7 +23432,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
           goto __pyx_L74;
         }
 
-        /* "bjcore/_simulate.pyx":497
+        /* "bjcore/_simulate.pyx":506
  *                         state[sp] = SPOT_DONE
  *                 else:
  *                     for sp in range(n_spots):             # <<<<<<<<<<<<<<
@@ -23389,7 +23447,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
           for (__pyx_t_6 = 0; __pyx_t_6 < __pyx_t_5; __pyx_t_6+=1) {
             __pyx_v_sp = __pyx_t_6;
 
-            /* "bjcore/_simulate.pyx":498
+            /* "bjcore/_simulate.pyx":507
  *                 else:
  *                     for sp in range(n_spots):
  *                         if state[sp] == SPOT_NATURAL_WAITS:             # <<<<<<<<<<<<<<
@@ -23401,7 +23459,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
             if (__pyx_t_1) {
 
 
-              /* "bjcore/_simulate.pyx":499
+              /* "bjcore/_simulate.pyx":508
  *                     for sp in range(n_spots):
  *                         if state[sp] == SPOT_NATURAL_WAITS:
  *                             net[sp] = payout             # <<<<<<<<<<<<<<
@@ -23410,7 +23468,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
               (__pyx_v_net[__pyx_v_sp]) = __pyx_v_payout;
 
-              /* "bjcore/_simulate.pyx":500
+              /* "bjcore/_simulate.pyx":509
  *                         if state[sp] == SPOT_NATURAL_WAITS:
  *                             net[sp] = payout
  *                             state[sp] = SPOT_DONE             # <<<<<<<<<<<<<<
@@ -23419,7 +23477,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
               (__pyx_v_state[__pyx_v_sp]) = __pyx_e_6bjcore_9_simulate_SPOT_DONE;
 
-              /* "bjcore/_simulate.pyx":498
+              /* "bjcore/_simulate.pyx":507
  *                 else:
  *                     for sp in range(n_spots):
  *                         if state[sp] == SPOT_NATURAL_WAITS:             # <<<<<<<<<<<<<<
@@ -23432,7 +23490,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
         }
         __pyx_L74:;
 
-        /* "bjcore/_simulate.pyx":479
+        /* "bjcore/_simulate.pyx":488
  * 
  *             # ---- a no-hole-card dealer takes the second card now ----
  *             if not hole_first:             # <<<<<<<<<<<<<<
@@ -23441,7 +23499,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
       }
 
-      /* "bjcore/_simulate.pyx":501
+      /* "bjcore/_simulate.pyx":510
  *                             net[sp] = payout
  *                             state[sp] = SPOT_DONE
  *             if not dealer_natural:             # <<<<<<<<<<<<<<
@@ -23453,7 +23511,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
       if (__pyx_t_1) {
 
 
-        /* "bjcore/_simulate.pyx":503
+        /* "bjcore/_simulate.pyx":512
  *             if not dealer_natural:
  *                 # ---- the dealer plays if some hand still stands ----
  *                 any_live = False             # <<<<<<<<<<<<<<
@@ -23462,7 +23520,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
         __pyx_v_any_live = 0;
 
-        /* "bjcore/_simulate.pyx":504
+        /* "bjcore/_simulate.pyx":513
  *                 # ---- the dealer plays if some hand still stands ----
  *                 any_live = False
  *                 for sp in range(n_spots):             # <<<<<<<<<<<<<<
@@ -23476,7 +23534,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
         for (__pyx_t_6 = 0; __pyx_t_6 < __pyx_t_5; __pyx_t_6+=1) {
           __pyx_v_sp = __pyx_t_6;
 
-          /* "bjcore/_simulate.pyx":505
+          /* "bjcore/_simulate.pyx":514
  *                 any_live = False
  *                 for sp in range(n_spots):
  *                     if state[sp] == SPOT_PLAYED:             # <<<<<<<<<<<<<<
@@ -23488,7 +23546,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
           if (__pyx_t_1) {
 
 
-            /* "bjcore/_simulate.pyx":506
+            /* "bjcore/_simulate.pyx":515
  *                 for sp in range(n_spots):
  *                     if state[sp] == SPOT_PLAYED:
  *                         for h in range(n_hands[sp]):             # <<<<<<<<<<<<<<
@@ -23502,7 +23560,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
             for (__pyx_t_10 = 0; __pyx_t_10 < __pyx_t_9; __pyx_t_10+=1) {
               __pyx_v_h = __pyx_t_10;
 
-              /* "bjcore/_simulate.pyx":507
+              /* "bjcore/_simulate.pyx":516
  *                     if state[sp] == SPOT_PLAYED:
  *                         for h in range(n_hands[sp]):
  *                             if hand_total[sp * SIM_MAX_HANDS + h] != 0:             # <<<<<<<<<<<<<<
@@ -23514,7 +23572,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
               if (__pyx_t_1) {
 
 
-                /* "bjcore/_simulate.pyx":508
+                /* "bjcore/_simulate.pyx":517
  *                         for h in range(n_hands[sp]):
  *                             if hand_total[sp * SIM_MAX_HANDS + h] != 0:
  *                                 any_live = True             # <<<<<<<<<<<<<<
@@ -23523,7 +23581,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
                 __pyx_v_any_live = 1;
 
-                /* "bjcore/_simulate.pyx":507
+                /* "bjcore/_simulate.pyx":516
  *                     if state[sp] == SPOT_PLAYED:
  *                         for h in range(n_hands[sp]):
  *                             if hand_total[sp * SIM_MAX_HANDS + h] != 0:             # <<<<<<<<<<<<<<
@@ -23534,7 +23592,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
             }
 
 
-            /* "bjcore/_simulate.pyx":505
+            /* "bjcore/_simulate.pyx":514
  *                 any_live = False
  *                 for sp in range(n_spots):
  *                     if state[sp] == SPOT_PLAYED:             # <<<<<<<<<<<<<<
@@ -23545,7 +23603,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
         }
 
 
-        /* "bjcore/_simulate.pyx":509
+        /* "bjcore/_simulate.pyx":518
  *                             if hand_total[sp * SIM_MAX_HANDS + h] != 0:
  *                                 any_live = True
  *                 if any_live:             # <<<<<<<<<<<<<<
@@ -23554,7 +23612,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
         if (__pyx_v_any_live) {
 
-          /* "bjcore/_simulate.pyx":510
+          /* "bjcore/_simulate.pyx":519
  *                                 any_live = True
  *                 if any_live:
  *                     d = up + hole             # <<<<<<<<<<<<<<
@@ -23563,7 +23621,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
           __pyx_v_d = (__pyx_v_up + __pyx_v_hole);
 
-          /* "bjcore/_simulate.pyx":511
+          /* "bjcore/_simulate.pyx":520
  *                 if any_live:
  *                     d = up + hole
  *                     ace = up == 1 or hole == 1             # <<<<<<<<<<<<<<
@@ -23588,7 +23646,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
           __pyx_L95_bool_binop_done:;
           __pyx_v_ace = __pyx_t_4;
 
-          /* "bjcore/_simulate.pyx":512
+          /* "bjcore/_simulate.pyx":521
  *                     d = up + hole
  *                     ace = up == 1 or hole == 1
  *                     while True:             # <<<<<<<<<<<<<<
@@ -23597,7 +23655,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
           while (1) {
 
-            /* "bjcore/_simulate.pyx":513
+            /* "bjcore/_simulate.pyx":522
  *                     ace = up == 1 or hole == 1
  *                     while True:
  *                         if ace and d <= 11:             # <<<<<<<<<<<<<<
@@ -23623,7 +23681,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
             if (__pyx_t_1) {
 
 
-              /* "bjcore/_simulate.pyx":514
+              /* "bjcore/_simulate.pyx":523
  *                     while True:
  *                         if ace and d <= 11:
  *                             if d + 10 > 17 or (d + 10 == 17 and not h17):             # <<<<<<<<<<<<<<
@@ -23659,7 +23717,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
               if (__pyx_t_1) {
 
 
-                /* "bjcore/_simulate.pyx":515
+                /* "bjcore/_simulate.pyx":524
  *                         if ace and d <= 11:
  *                             if d + 10 > 17 or (d + 10 == 17 and not h17):
  *                                 d += 10             # <<<<<<<<<<<<<<
@@ -23668,7 +23726,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
                 __pyx_v_d = (__pyx_v_d + 10);
 
-                /* "bjcore/_simulate.pyx":516
+                /* "bjcore/_simulate.pyx":525
  *                             if d + 10 > 17 or (d + 10 == 17 and not h17):
  *                                 d += 10
  *                                 break             # <<<<<<<<<<<<<<
@@ -23677,7 +23735,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
                 goto __pyx_L98_break;
 
-                /* "bjcore/_simulate.pyx":514
+                /* "bjcore/_simulate.pyx":523
  *                     while True:
  *                         if ace and d <= 11:
  *                             if d + 10 > 17 or (d + 10 == 17 and not h17):             # <<<<<<<<<<<<<<
@@ -23686,7 +23744,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
               }
 
-              /* "bjcore/_simulate.pyx":513
+              /* "bjcore/_simulate.pyx":522
  *                     ace = up == 1 or hole == 1
  *                     while True:
  *                         if ace and d <= 11:             # <<<<<<<<<<<<<<
@@ -23696,7 +23754,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
               goto __pyx_L99;
             }
 
-            /* "bjcore/_simulate.pyx":517
+            /* "bjcore/_simulate.pyx":526
  *                                 d += 10
  *                                 break
  *                         elif d >= 17:             # <<<<<<<<<<<<<<
@@ -23708,7 +23766,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
             if (__pyx_t_1) {
 
 
-              /* "bjcore/_simulate.pyx":518
+              /* "bjcore/_simulate.pyx":527
  *                                 break
  *                         elif d >= 17:
  *                             break             # <<<<<<<<<<<<<<
@@ -23717,7 +23775,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
               goto __pyx_L98_break;
 
-              /* "bjcore/_simulate.pyx":517
+              /* "bjcore/_simulate.pyx":526
  *                                 d += 10
  *                                 break
  *                         elif d >= 17:             # <<<<<<<<<<<<<<
@@ -23727,7 +23785,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
             }
             __pyx_L99:;
 
-            /* "bjcore/_simulate.pyx":519
+            /* "bjcore/_simulate.pyx":528
  *                         elif d >= 17:
  *                             break
  *                         c = seen_draw(s)             # <<<<<<<<<<<<<<
@@ -23736,7 +23794,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
             __pyx_v_c = __pyx_f_6bjcore_9_simulate_seen_draw(__pyx_v_s);
 
-            /* "bjcore/_simulate.pyx":520
+            /* "bjcore/_simulate.pyx":529
  *                             break
  *                         c = seen_draw(s)
  *                         d += c             # <<<<<<<<<<<<<<
@@ -23745,7 +23803,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
             __pyx_v_d = (__pyx_v_d + __pyx_v_c);
 
-            /* "bjcore/_simulate.pyx":521
+            /* "bjcore/_simulate.pyx":530
  *                         c = seen_draw(s)
  *                         d += c
  *                         if c == 1:             # <<<<<<<<<<<<<<
@@ -23757,7 +23815,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
             if (__pyx_t_1) {
 
 
-              /* "bjcore/_simulate.pyx":522
+              /* "bjcore/_simulate.pyx":531
  *                         d += c
  *                         if c == 1:
  *                             ace = True             # <<<<<<<<<<<<<<
@@ -23766,7 +23824,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
               __pyx_v_ace = 1;
 
-              /* "bjcore/_simulate.pyx":521
+              /* "bjcore/_simulate.pyx":530
  *                         c = seen_draw(s)
  *                         d += c
  *                         if c == 1:             # <<<<<<<<<<<<<<
@@ -23777,7 +23835,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
           }
           __pyx_L98_break:;
 
-          /* "bjcore/_simulate.pyx":523
+          /* "bjcore/_simulate.pyx":532
  *                         if c == 1:
  *                             ace = True
  *                     if d > 21:             # <<<<<<<<<<<<<<
@@ -23789,7 +23847,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
           if (__pyx_t_1) {
 
 
-            /* "bjcore/_simulate.pyx":524
+            /* "bjcore/_simulate.pyx":533
  *                             ace = True
  *                     if d > 21:
  *                         d = 22             # <<<<<<<<<<<<<<
@@ -23798,7 +23856,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
             __pyx_v_d = 22;
 
-            /* "bjcore/_simulate.pyx":523
+            /* "bjcore/_simulate.pyx":532
  *                         if c == 1:
  *                             ace = True
  *                     if d > 21:             # <<<<<<<<<<<<<<
@@ -23807,7 +23865,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
           }
 
-          /* "bjcore/_simulate.pyx":509
+          /* "bjcore/_simulate.pyx":518
  *                             if hand_total[sp * SIM_MAX_HANDS + h] != 0:
  *                                 any_live = True
  *                 if any_live:             # <<<<<<<<<<<<<<
@@ -23817,7 +23875,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
           goto __pyx_L94;
         }
 
-        /* "bjcore/_simulate.pyx":526
+        /* "bjcore/_simulate.pyx":535
  *                         d = 22
  *                 else:
  *                     d = 22             # <<<<<<<<<<<<<<
@@ -23829,7 +23887,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
         }
         __pyx_L94:;
 
-        /* "bjcore/_simulate.pyx":527
+        /* "bjcore/_simulate.pyx":536
  *                 else:
  *                     d = 22
  *                 for sp in range(n_spots):             # <<<<<<<<<<<<<<
@@ -23843,7 +23901,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
         for (__pyx_t_6 = 0; __pyx_t_6 < __pyx_t_5; __pyx_t_6+=1) {
           __pyx_v_sp = __pyx_t_6;
 
-          /* "bjcore/_simulate.pyx":528
+          /* "bjcore/_simulate.pyx":537
  *                     d = 22
  *                 for sp in range(n_spots):
  *                     if state[sp] == SPOT_PLAYED:             # <<<<<<<<<<<<<<
@@ -23855,7 +23913,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
           if (__pyx_t_1) {
 
 
-            /* "bjcore/_simulate.pyx":529
+            /* "bjcore/_simulate.pyx":538
  *                 for sp in range(n_spots):
  *                     if state[sp] == SPOT_PLAYED:
  *                         for h in range(n_hands[sp]):             # <<<<<<<<<<<<<<
@@ -23869,7 +23927,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
             for (__pyx_t_10 = 0; __pyx_t_10 < __pyx_t_9; __pyx_t_10+=1) {
               __pyx_v_h = __pyx_t_10;
 
-              /* "bjcore/_simulate.pyx":530
+              /* "bjcore/_simulate.pyx":539
  *                     if state[sp] == SPOT_PLAYED:
  *                         for h in range(n_hands[sp]):
  *                             net[sp] += settle(hand_total[sp * SIM_MAX_HANDS + h],             # <<<<<<<<<<<<<<
@@ -23879,7 +23937,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 
               __pyx_t_11 = __pyx_v_sp;
 
-              /* "bjcore/_simulate.pyx":531
+              /* "bjcore/_simulate.pyx":540
  *                         for h in range(n_hands[sp]):
  *                             net[sp] += settle(hand_total[sp * SIM_MAX_HANDS + h],
  *                                               hand_bet[sp * SIM_MAX_HANDS + h], d, tie)             # <<<<<<<<<<<<<<
@@ -23890,7 +23948,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
             }
 
 
-            /* "bjcore/_simulate.pyx":528
+            /* "bjcore/_simulate.pyx":537
  *                     d = 22
  *                 for sp in range(n_spots):
  *                     if state[sp] == SPOT_PLAYED:             # <<<<<<<<<<<<<<
@@ -23901,7 +23959,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
         }
 
 
-        /* "bjcore/_simulate.pyx":501
+        /* "bjcore/_simulate.pyx":510
  *                             net[sp] = payout
  *                             state[sp] = SPOT_DONE
  *             if not dealer_natural:             # <<<<<<<<<<<<<<
@@ -23912,7 +23970,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
     }
     __pyx_L45:;
 
-    /* "bjcore/_simulate.pyx":532
+    /* "bjcore/_simulate.pyx":541
  *                             net[sp] += settle(hand_total[sp * SIM_MAX_HANDS + h],
  *                                               hand_bet[sp * SIM_MAX_HANDS + h], d, tie)
  *         if not exposed:             # <<<<<<<<<<<<<<
@@ -23924,7 +23982,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
     if (__pyx_t_1) {
 
 
-      /* "bjcore/_simulate.pyx":533
+      /* "bjcore/_simulate.pyx":542
  *                                               hand_bet[sp * SIM_MAX_HANDS + h], d, tie)
  *         if not exposed:
  *             see(s, hole)             # the hole card is turned over at the end of the round             # <<<<<<<<<<<<<<
@@ -23933,7 +23991,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
       __pyx_f_6bjcore_9_simulate_see(__pyx_v_s, __pyx_v_hole);
 
-      /* "bjcore/_simulate.pyx":532
+      /* "bjcore/_simulate.pyx":541
  *                             net[sp] += settle(hand_total[sp * SIM_MAX_HANDS + h],
  *                                               hand_bet[sp * SIM_MAX_HANDS + h], d, tie)
  *         if not exposed:             # <<<<<<<<<<<<<<
@@ -23942,7 +24000,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
     }
 
-    /* "bjcore/_simulate.pyx":536
+    /* "bjcore/_simulate.pyx":545
  * 
  *         # ---- the player's result ----
  *         done += 1             # <<<<<<<<<<<<<<
@@ -23951,7 +24009,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
     __pyx_v_done = (__pyx_v_done + 1);
 
-    /* "bjcore/_simulate.pyx":537
+    /* "bjcore/_simulate.pyx":546
  *         # ---- the player's result ----
  *         done += 1
  *         out_tcc[bucket * 2] += 1             # <<<<<<<<<<<<<<
@@ -23962,7 +24020,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
     __pyx_t_7 = (__pyx_v_bucket * 2);
     (__pyx_v_out_tcc[__pyx_t_7]) = ((__pyx_v_out_tcc[__pyx_t_7]) + 1);
 
-    /* "bjcore/_simulate.pyx":538
+    /* "bjcore/_simulate.pyx":547
  *         done += 1
  *         out_tcc[bucket * 2] += 1
  *         if bet > 0.0:             # <<<<<<<<<<<<<<
@@ -23974,7 +24032,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
     if (__pyx_t_1) {
 
 
-      /* "bjcore/_simulate.pyx":539
+      /* "bjcore/_simulate.pyx":548
  *         out_tcc[bucket * 2] += 1
  *         if bet > 0.0:
  *             result = 0.0             # <<<<<<<<<<<<<<
@@ -23983,7 +24041,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
       __pyx_v_result = 0.0;
 
-      /* "bjcore/_simulate.pyx":540
+      /* "bjcore/_simulate.pyx":549
  *         if bet > 0.0:
  *             result = 0.0
  *             for sp in range(spots):             # <<<<<<<<<<<<<<
@@ -23997,7 +24055,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
       for (__pyx_t_6 = 0; __pyx_t_6 < __pyx_t_5; __pyx_t_6+=1) {
         __pyx_v_sp = __pyx_t_6;
 
-        /* "bjcore/_simulate.pyx":541
+        /* "bjcore/_simulate.pyx":550
  *             result = 0.0
  *             for sp in range(spots):
  *                 result += net[sp]             # <<<<<<<<<<<<<<
@@ -24006,7 +24064,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
         __pyx_v_result = (__pyx_v_result + (__pyx_v_net[__pyx_v_sp]));
 
-        /* "bjcore/_simulate.pyx":542
+        /* "bjcore/_simulate.pyx":551
  *             for sp in range(spots):
  *                 result += net[sp]
  *                 if insured[sp]:             # <<<<<<<<<<<<<<
@@ -24018,7 +24076,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
         if (__pyx_t_1) {
 
 
-          /* "bjcore/_simulate.pyx":543
+          /* "bjcore/_simulate.pyx":552
  *                 result += net[sp]
  *                 if insured[sp]:
  *                     result += 1.0 if dealer_natural else -0.5             # <<<<<<<<<<<<<<
@@ -24035,7 +24093,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
           __pyx_v_result = (__pyx_v_result + __pyx_t_3);
 
 
-          /* "bjcore/_simulate.pyx":542
+          /* "bjcore/_simulate.pyx":551
  *             for sp in range(spots):
  *                 result += net[sp]
  *                 if insured[sp]:             # <<<<<<<<<<<<<<
@@ -24044,7 +24102,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
         }
 
-        /* "bjcore/_simulate.pyx":544
+        /* "bjcore/_simulate.pyx":553
  *                 if insured[sp]:
  *                     result += 1.0 if dealer_natural else -0.5
  *                 hands += n_hands[sp] if n_hands[sp] > 0 else 1             # <<<<<<<<<<<<<<
@@ -24066,7 +24124,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
       }
 
 
-      /* "bjcore/_simulate.pyx":545
+      /* "bjcore/_simulate.pyx":554
  *                     result += 1.0 if dealer_natural else -0.5
  *                 hands += n_hands[sp] if n_hands[sp] > 0 else 1
  *             out_tcc[bucket * 2 + 1] += 1             # <<<<<<<<<<<<<<
@@ -24077,7 +24135,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
       __pyx_t_7 = ((__pyx_v_bucket * 2) + 1);
       (__pyx_v_out_tcc[__pyx_t_7]) = ((__pyx_v_out_tcc[__pyx_t_7]) + 1);
 
-      /* "bjcore/_simulate.pyx":546
+      /* "bjcore/_simulate.pyx":555
  *                 hands += n_hands[sp] if n_hands[sp] > 0 else 1
  *             out_tcc[bucket * 2 + 1] += 1
  *             out_tcs[bucket * 2] += result             # <<<<<<<<<<<<<<
@@ -24088,7 +24146,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
       __pyx_t_7 = (__pyx_v_bucket * 2);
       (__pyx_v_out_tcs[__pyx_t_7]) = ((__pyx_v_out_tcs[__pyx_t_7]) + __pyx_v_result);
 
-      /* "bjcore/_simulate.pyx":547
+      /* "bjcore/_simulate.pyx":556
  *             out_tcc[bucket * 2 + 1] += 1
  *             out_tcs[bucket * 2] += result
  *             out_tcs[bucket * 2 + 1] += result * result             # <<<<<<<<<<<<<<
@@ -24099,7 +24157,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
       __pyx_t_7 = ((__pyx_v_bucket * 2) + 1);
       (__pyx_v_out_tcs[__pyx_t_7]) = ((__pyx_v_out_tcs[__pyx_t_7]) + (__pyx_v_result * __pyx_v_result));
 
-      /* "bjcore/_simulate.pyx":548
+      /* "bjcore/_simulate.pyx":557
  *             out_tcs[bucket * 2] += result
  *             out_tcs[bucket * 2 + 1] += result * result
  *             result *= bet             # <<<<<<<<<<<<<<
@@ -24108,7 +24166,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
       __pyx_v_result = (__pyx_v_result * __pyx_v_bet);
 
-      /* "bjcore/_simulate.pyx":549
+      /* "bjcore/_simulate.pyx":558
  *             out_tcs[bucket * 2 + 1] += result * result
  *             result *= bet
  *             won += result             # <<<<<<<<<<<<<<
@@ -24117,7 +24175,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
       __pyx_v_won = (__pyx_v_won + __pyx_v_result);
 
-      /* "bjcore/_simulate.pyx":550
+      /* "bjcore/_simulate.pyx":559
  *             result *= bet
  *             won += result
  *             won_sq += result * result             # <<<<<<<<<<<<<<
@@ -24126,7 +24184,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
       __pyx_v_won_sq = (__pyx_v_won_sq + (__pyx_v_result * __pyx_v_result));
 
-      /* "bjcore/_simulate.pyx":551
+      /* "bjcore/_simulate.pyx":560
  *             won += result
  *             won_sq += result * result
  *             total_bet += bet * spots             # <<<<<<<<<<<<<<
@@ -24135,7 +24193,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
       __pyx_v_total_bet = (__pyx_v_total_bet + (__pyx_v_bet * __pyx_v_spots));
 
-      /* "bjcore/_simulate.pyx":552
+      /* "bjcore/_simulate.pyx":561
  *             won_sq += result * result
  *             total_bet += bet * spots
  *             played += 1             # <<<<<<<<<<<<<<
@@ -24144,7 +24202,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
       __pyx_v_played = (__pyx_v_played + 1);
 
-      /* "bjcore/_simulate.pyx":553
+      /* "bjcore/_simulate.pyx":562
  *             total_bet += bet * spots
  *             played += 1
  *             if bankroll > 0.0:             # <<<<<<<<<<<<<<
@@ -24156,7 +24214,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
       if (__pyx_t_1) {
 
 
-        /* "bjcore/_simulate.pyx":554
+        /* "bjcore/_simulate.pyx":563
  *             played += 1
  *             if bankroll > 0.0:
  *                 cumulative += result             # <<<<<<<<<<<<<<
@@ -24165,7 +24223,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
         __pyx_v_cumulative = (__pyx_v_cumulative + __pyx_v_result);
 
-        /* "bjcore/_simulate.pyx":555
+        /* "bjcore/_simulate.pyx":564
  *             if bankroll > 0.0:
  *                 cumulative += result
  *                 if bankroll + cumulative <= 0.0:             # <<<<<<<<<<<<<<
@@ -24177,7 +24235,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
         if (__pyx_t_1) {
 
 
-          /* "bjcore/_simulate.pyx":556
+          /* "bjcore/_simulate.pyx":565
  *                 cumulative += result
  *                 if bankroll + cumulative <= 0.0:
  *                     out_c[C_RUINED] = 1             # <<<<<<<<<<<<<<
@@ -24186,7 +24244,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
           (__pyx_v_out_c[__pyx_e_6bjcore_9_simulate_C_RUINED]) = 1;
 
-          /* "bjcore/_simulate.pyx":557
+          /* "bjcore/_simulate.pyx":566
  *                 if bankroll + cumulative <= 0.0:
  *                     out_c[C_RUINED] = 1
  *                     break             # <<<<<<<<<<<<<<
@@ -24195,7 +24253,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
           goto __pyx_L6_break;
 
-          /* "bjcore/_simulate.pyx":555
+          /* "bjcore/_simulate.pyx":564
  *             if bankroll > 0.0:
  *                 cumulative += result
  *                 if bankroll + cumulative <= 0.0:             # <<<<<<<<<<<<<<
@@ -24204,7 +24262,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
         }
 
-        /* "bjcore/_simulate.pyx":553
+        /* "bjcore/_simulate.pyx":562
  *             total_bet += bet * spots
  *             played += 1
  *             if bankroll > 0.0:             # <<<<<<<<<<<<<<
@@ -24213,7 +24271,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
       }
 
-      /* "bjcore/_simulate.pyx":538
+      /* "bjcore/_simulate.pyx":547
  *         done += 1
  *         out_tcc[bucket * 2] += 1
  *         if bet > 0.0:             # <<<<<<<<<<<<<<
@@ -24224,7 +24282,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
   }
   __pyx_L6_break:;
 
-  /* "bjcore/_simulate.pyx":558
+  /* "bjcore/_simulate.pyx":567
  *                     out_c[C_RUINED] = 1
  *                     break
  *     out_s[S_WON] = won             # <<<<<<<<<<<<<<
@@ -24233,7 +24291,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
   (__pyx_v_out_s[__pyx_e_6bjcore_9_simulate_S_WON]) = __pyx_v_won;
 
-  /* "bjcore/_simulate.pyx":559
+  /* "bjcore/_simulate.pyx":568
  *                     break
  *     out_s[S_WON] = won
  *     out_s[S_WON_SQ] = won_sq             # <<<<<<<<<<<<<<
@@ -24242,7 +24300,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
   (__pyx_v_out_s[__pyx_e_6bjcore_9_simulate_S_WON_SQ]) = __pyx_v_won_sq;
 
-  /* "bjcore/_simulate.pyx":560
+  /* "bjcore/_simulate.pyx":569
  *     out_s[S_WON] = won
  *     out_s[S_WON_SQ] = won_sq
  *     out_s[S_BET] = total_bet             # <<<<<<<<<<<<<<
@@ -24251,7 +24309,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
   (__pyx_v_out_s[__pyx_e_6bjcore_9_simulate_S_BET]) = __pyx_v_total_bet;
 
-  /* "bjcore/_simulate.pyx":561
+  /* "bjcore/_simulate.pyx":570
  *     out_s[S_WON_SQ] = won_sq
  *     out_s[S_BET] = total_bet
  *     out_c[C_ROUNDS] = done             # <<<<<<<<<<<<<<
@@ -24260,7 +24318,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
   (__pyx_v_out_c[__pyx_e_6bjcore_9_simulate_C_ROUNDS]) = __pyx_v_done;
 
-  /* "bjcore/_simulate.pyx":562
+  /* "bjcore/_simulate.pyx":571
  *     out_s[S_BET] = total_bet
  *     out_c[C_ROUNDS] = done
  *     out_c[C_PLAYED] = played             # <<<<<<<<<<<<<<
@@ -24269,7 +24327,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
   (__pyx_v_out_c[__pyx_e_6bjcore_9_simulate_C_PLAYED]) = __pyx_v_played;
 
-  /* "bjcore/_simulate.pyx":563
+  /* "bjcore/_simulate.pyx":572
  *     out_c[C_ROUNDS] = done
  *     out_c[C_PLAYED] = played
  *     out_c[C_HANDS] = hands             # <<<<<<<<<<<<<<
@@ -24278,7 +24336,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
   (__pyx_v_out_c[__pyx_e_6bjcore_9_simulate_C_HANDS]) = __pyx_v_hands;
 
-  /* "bjcore/_simulate.pyx":564
+  /* "bjcore/_simulate.pyx":573
  *     out_c[C_PLAYED] = played
  *     out_c[C_HANDS] = hands
  *     out_c[C_SHUFFLES] = shuffles             # <<<<<<<<<<<<<<
@@ -24286,7 +24344,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
   (__pyx_v_out_c[__pyx_e_6bjcore_9_simulate_C_SHUFFLES]) = __pyx_v_shuffles;
 
-  /* "bjcore/_simulate.pyx":565
+  /* "bjcore/_simulate.pyx":574
  *     out_c[C_HANDS] = hands
  *     out_c[C_SHUFFLES] = shuffles
  *     out_c[C_EXHAUSTED] = s.exhausted             # <<<<<<<<<<<<<<
@@ -24296,7 +24354,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
   (__pyx_v_out_c[__pyx_e_6bjcore_9_simulate_C_EXHAUSTED]) = __pyx_t_12;
 
 
-  /* "bjcore/_simulate.pyx":328
+  /* "bjcore/_simulate.pyx":337
  * 
  * 
  * cdef void _run(Sim* s, const int64_t* ip, const double* dp, const int32_t* key_of,             # <<<<<<<<<<<<<<
@@ -26510,47 +26568,47 @@ __Pyx_RefNannySetupContext("PyInit__simulate", 0);
   if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_pyx_unpickle_Enum, __pyx_t_4) < (0)) __PYX_ERR(1, 4, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
 
-  /* "bjcore/_simulate.pyx":25
+  /* "bjcore/_simulate.pyx":26
  * from libc.stdlib cimport malloc, free
  * 
  * import numpy as np             # <<<<<<<<<<<<<<
  * 
  * cdef enum:
 */
-  __pyx_t_1 = __Pyx_Import(__pyx_mstate_global->__pyx_n_u_numpy, 0, 0, NULL, 0); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 25, __pyx_L1_error)
+  __pyx_t_1 = __Pyx_Import(__pyx_mstate_global->__pyx_n_u_numpy, 0, 0, NULL, 0); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 26, __pyx_L1_error)
   __pyx_t_4 = __pyx_t_1;
   __Pyx_GOTREF(__pyx_t_4);
-  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_np, __pyx_t_4) < (0)) __PYX_ERR(0, 25, __pyx_L1_error)
+  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_np, __pyx_t_4) < (0)) __PYX_ERR(0, 26, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
 
-  /* "bjcore/_simulate.pyx":93
+  /* "bjcore/_simulate.pyx":94
  * 
  * 
  * def random_integers(uint64_t seed, uint64_t chunk, int count, uint32_t below_n):             # <<<<<<<<<<<<<<
  *     """``count`` draws of the chunk's generator, uniform in [0, below_n) (for tests)."""
  *     cdef Rng r
 */
-  __pyx_t_4 = __Pyx_CyFunction_New(&__pyx_mdef_6bjcore_9_simulate_1random_integers, 0, __pyx_mstate_global->__pyx_n_u_random_integers, NULL, __pyx_mstate_global->__pyx_n_u_bjcore__simulate, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[0])); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 93, __pyx_L1_error)
+  __pyx_t_4 = __Pyx_CyFunction_New(&__pyx_mdef_6bjcore_9_simulate_1random_integers, 0, __pyx_mstate_global->__pyx_n_u_random_integers, NULL, __pyx_mstate_global->__pyx_n_u_bjcore__simulate, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[0])); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 94, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_4);
   #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
   PyUnstable_Object_EnableDeferredRefcount(__pyx_t_4);
   #endif
-  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_random_integers, __pyx_t_4) < (0)) __PYX_ERR(0, 93, __pyx_L1_error)
+  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_random_integers, __pyx_t_4) < (0)) __PYX_ERR(0, 94, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
 
-  /* "bjcore/_simulate.pyx":255
+  /* "bjcore/_simulate.pyx":265
  * # ---- one chunk ------------------------------------------------------------------------------
  * 
  * def run_chunk(const int64_t[::1] iparams, const double[::1] dparams, const int32_t[::1] shoe,             # <<<<<<<<<<<<<<
  *               const double[::1] tags, const int32_t[::1] child, const int8_t[::1] total,
- *               const int8_t[::1] decision, const int32_t[::1] line_of, const int8_t[::1] allowed,
+ *               const int16_t[::1] decision, const int8_t[::1] allowed,
 */
-  __pyx_t_4 = __Pyx_CyFunction_New(&__pyx_mdef_6bjcore_9_simulate_3run_chunk, 0, __pyx_mstate_global->__pyx_n_u_run_chunk, NULL, __pyx_mstate_global->__pyx_n_u_bjcore__simulate, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[1])); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 255, __pyx_L1_error)
+  __pyx_t_4 = __Pyx_CyFunction_New(&__pyx_mdef_6bjcore_9_simulate_3run_chunk, 0, __pyx_mstate_global->__pyx_n_u_run_chunk, NULL, __pyx_mstate_global->__pyx_n_u_bjcore__simulate, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[1])); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 265, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_4);
   #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
   PyUnstable_Object_EnableDeferredRefcount(__pyx_t_4);
   #endif
-  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_run_chunk, __pyx_t_4) < (0)) __PYX_ERR(0, 255, __pyx_L1_error)
+  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_run_chunk, __pyx_t_4) < (0)) __PYX_ERR(0, 265, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
 
   /* "bjcore/_simulate.pyx":1
@@ -26668,7 +26726,7 @@ static int __Pyx_InitCachedConstants(__pyx_mstatetype *__pyx_mstate) {
   if (__Pyx_PyTuple_SET_ITEM(__pyx_mstate_global->__pyx_tuple[1], 0, __pyx_mstate_global->__pyx_slice[0]) != (0)) __PYX_ERR(1, 763, __pyx_L1_error);
   __Pyx_GIVEREF(__pyx_mstate_global->__pyx_tuple[1]);
 
-  /* "bjcore/_simulate.pyx":97
+  /* "bjcore/_simulate.pyx":98
  *     cdef Rng r
  *     seed_rng(&r, seed, chunk)
  *     out = np.empty(count, dtype=np.int64)             # <<<<<<<<<<<<<<
@@ -26677,7 +26735,7 @@ static int __Pyx_InitCachedConstants(__pyx_mstatetype *__pyx_mstate) {
 */
   {
     PyObject* __pyx_temp[1] = {__pyx_mstate_global->__pyx_n_u_dtype};
-    __pyx_mstate_global->__pyx_tuple[2] = __Pyx_PyTuple_FromArray(__pyx_temp, 1); if (unlikely(!__pyx_mstate_global->__pyx_tuple[2])) __PYX_ERR(0, 97, __pyx_L1_error)
+    __pyx_mstate_global->__pyx_tuple[2] = __Pyx_PyTuple_FromArray(__pyx_temp, 1); if (unlikely(!__pyx_mstate_global->__pyx_tuple[2])) __PYX_ERR(0, 98, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_mstate_global->__pyx_tuple[2]);
   }
   __Pyx_GIVEREF(__pyx_mstate_global->__pyx_tuple[2]);
@@ -26741,38 +26799,38 @@ static int __Pyx_InitConstants(__pyx_mstatetype *__pyx_mstate) {
   int __pyx_clineno = 0;
   CYTHON_UNUSED_VAR(__pyx_mstate);
   {
-    const struct { const unsigned int length: 8; } str_length_index[] = {{6},{8},{1},{2},{15},{23},{25},{32},{20},{22},{1},{1},{37},{45},{22},{179},{8},{15},{7},{6},{2},{9},{50},{24},{30},{37},{5},{8},{8},{15},{20},{12},{9},{17},{8},{8},{12},{10},{8},{10},{8},{7},{14},{11},{10},{19},{14},{12},{10},{17},{13},{12},{12},{19},{8},{13},{3},{15},{7},{18},{4},{7},{9},{16},{1},{5},{5},{18},{5},{6},{8},{7},{5},{15},{5},{6},{9},{5},{5},{7},{6},{7},{1},{2},{5},{5},{7},{5},{8},{1},{6},{9},{7},{9},{8},{7},{4},{7},{4},{4},{2},{5},{1},{3},{3},{5},{5},{7},{7},{4},{3},{1},{15},{8},{6},{9},{1},{4},{10},{5},{4},{4},{5},{4},{4},{6},{4},{4},{9},{7},{5},{6},{6},{6},{1},{5}};
-    const struct { const unsigned int length: 10; } bytes_length_index[] = {{1},{72},{674}};
+    const struct { const unsigned int length: 8; } str_length_index[] = {{6},{8},{1},{2},{15},{23},{25},{32},{20},{22},{1},{1},{37},{45},{22},{179},{8},{15},{7},{6},{2},{9},{50},{24},{30},{37},{5},{8},{8},{15},{20},{12},{9},{17},{8},{8},{12},{10},{8},{10},{8},{7},{14},{11},{10},{19},{14},{12},{10},{17},{13},{12},{12},{19},{8},{13},{3},{15},{7},{18},{4},{7},{9},{16},{1},{5},{5},{18},{5},{6},{8},{7},{5},{15},{5},{6},{9},{5},{5},{7},{6},{7},{1},{2},{5},{5},{7},{5},{8},{1},{6},{9},{9},{8},{7},{4},{7},{4},{4},{2},{5},{1},{3},{3},{5},{5},{7},{7},{4},{3},{1},{15},{8},{6},{9},{1},{4},{10},{5},{4},{4},{5},{4},{4},{6},{4},{4},{9},{7},{5},{6},{6},{6},{1},{5}};
+    const struct { const unsigned int length: 10; } bytes_length_index[] = {{1},{72},{655}};
     #ifndef CYTHON_COMPRESS_STRINGS
       #define CYTHON_COMPRESS_STRINGS 90
     #endif
-    #if (CYTHON_COMPRESS_STRINGS) == 1 /* compression: zlib (1316 bytes) */
-static const char cstring[] = "x\332}T\315s\0237\024\047\301\016\241M\030\322\226\246\245\037\243\300@\350\014\230\232q\241\3550t24\320\034\2408\031\022(0;Z\351\331\026\331\225\326+\255\2619\345\270G\035\367\270G\037}\3141\307\036s\334#\177B\377\204>\255\355\220@\247\036\257\364\364>\177\372\351I\204\032\362c\237(\37750s\257\366+\271\373\010B\025\017\266\005\274!\252E\3562%\215h\047*\321\204JN\270\210\235\343\207j!\247\006mb\301\201\037s&*\376_\373I\335\221\347\275\337\356S)\225!Tk\321\226\304(\022\003\3457\224\014\006$,A\366\020\344\206\354\321@p\022*\016\327\t\364#\214\305T\253l\325\325]m\251\330\304T\256^\047mL5u\326\035\032\001\226\"\264/4y\254\014\020\323A&\356\017LGI\202:\016\201\360!\246\006\260\232\303\207Yc\347$\311\223\365\0477\032?7J\26418\3364\321\211\317\002\004\n\332\221\346\047\"0\230\335\014\"\3205\262\321\"\003\225\020\t\210\013w\021\241\337\361\000\323\001I4\030\047\220\325r\317\324\010%=\014\027\262\275:\241I\364\300E?\240\201\206\032\345\334C?`*\010\234MI]\243>\343BS?\000\220nl3\241\307\022\227\n7\324\242I`\210\347\305\300\023\006\236GxRf\224J\336\300\r\366\004\r\320\312\204\024\306\363t\314n\372\257\231\212\341\246\247E\230\004\310D-\032\364\2232\241\013\243A\240\030j\t\215c: \234\032Z\373\017\353\230j\307\325\370\224umm\353\376\306\306z\020\210H\013\275\005\335\004$\003\327o\265\367\255\347yO\006}\374~G\336\275\307\3207\233\320\362\274\t7\210\035q:\366\336\013m0\302@\350\024\334\305\340\257\225H\346f4\351i\224\010#l\010\047\205T\310rV<\tJ\233\244\341xv\345=\0177\353\261\016\260]\235\204\343\325$\213\023\335\311\216\245DF\202\355b\206u9\365\353\031\307\202\313\321Mh0M;\245\375Hbe\263\035S@\337-\260\023\216\240\350c\320\217\344\367q\006\264\333\213\320\036\036\224J\260\345\000\233`J\275\347\047\255\026\2660.\337\000\247z \231P\265#O\355S\r>\240\321\223>\326\364\007\236a\343#\257\035\0359c\035\021p\326I\344.\0130\310C\322\360>1\360)\333e*\221\246\0344\007l6\354B\036\321\230\206\232;~\312\301\201\033?.\020Ff\200G\215\367\024\220\252\362nA\034\253\270\025\320\266n\005\212\232""\333\r\274\256!5\223K+\004\307\327\000\372B\242E\2143\273C\236\014oaw\027\006\236j\225\300\244\206v)L\326Q@\007\245`:1\276\026\356\251pO\204\364\030\215\271v\004\343C\023\312\010\241D\003\205\020\221\025\374#\2238h7\030\306\306\223\216p\263\221\212\260\317%W!r`\240\r\261\216\241-\264q{H$\327q\202\271\035Qx\251\201\343iMn\\y\001tG\201C\214\047\030\3431B\244\215\302/N\360\361HB\324\266\265a\336\230K\024J\035\266z\200\335\205\265\223\010o\027\340\323\225\200\356\277\205X\351?\367f\376\231;U]L\327\322f\312\354\227\266[T>I/\245\017\354\212\275\223]\315g\363\225\242r1[yW\231O\253\351S\324\326\213\371\263\351Rz%M\354\232mZ\226-\025\225O\323:\346\271x\252\272\220\336J\267m\335nd\333\371\255\274YT\026\323\315\264\207n\"\353\345\2339&?og\355\325l6\373!o\344\275\341\346\020U\347R\337\316Y?;\233\177\221o\017o\r1\354\273\014\207\3573ZT.\347\365\242r)G\000\313\266{\002\305\347\266a\273\331LQ\251\356=K\237\333V\266\226\275\030\316\217fG\253\373\010\351\314^7\235\303\035-!\334\002\303f\212\343\261\013\351\272\275`\2515Y=[+\026\026K\375O\010\353\222[.a\024f}a\313\344/\321\263\2355\035\230\352\336N\2726\236\326\355r6\223M\n\3158N\226\355\321\204\036\333i}\214\2549\231R^\226\306\305+{\305\276\311h\326\375(\373\363\224\216i\375h\361\322.\331k\331JV\237\000\233V\377`\361\nk\374\202D|\034s\302r\002\301\013[\265;S\313_X\362aI\312\311]V\367<\273\236-\3473\271[\034V\277\316.d\355\274\231\323r\265l\223\354a^\317\047Q\177\270\024\207\337\336\036\321I\345\242\262P6\030\305^\330.\361\024\213\347\212\205\363\010}\311^\306\366p\014\360|%\2773\\\0316\206\335\321\334\210\216\314~}\177\343\240y\300\377\276v\270\271u\270\265s\270\363\354\360\331\363b\3513D\337\315*\010\371)\2064\362\356\360\014\206\234\0365F\335\3753\373\335\203\323\007\365w\363\223\202\2567o\333\257\262o\362\265\177\001\007\030Y\355";
-    PyObject *data = __Pyx_DecompressString(cstring, 1316, 1);
+    #if (CYTHON_COMPRESS_STRINGS) == 1 /* compression: zlib (1311 bytes) */
+static const char cstring[] = "x\332}T\315s\0237\024\047\301\016\241M\030\322\226\246\245\037\243\300@\350\014\230\232q\241\3550t24\320\034JI2$P\350\354h\245g[dWZ\257\264\306\346\224\343\036u\334\343\036}\3641\307\034{\314q\217\374\t\375\023\372\264k\207\000\235z\274\372xz\037\277\367{O\"\324\220\357\007D\371/\201\231{\215\237\311\335\337!T\361pG\300+\242\332\344.S\322\210N\242\022M\250\344\204\213\330)\276/\026rz\240M,8\360\023\312D\305\377{\376\256\354X\363\336/\367\251\224\312\020\252\265\350Hb\024\211\201\362\033J\006C\022\226 \373\010rC\366i 8\t\025\207\353\004\006\021\332\242\253U\266\352\342\256\266Ulb*W\257\223\016\272\232*\353.\215\000C\021:\020\232<R\006\210\351\"\023\367\207\246\253$A\031\207@\370\020S\003\030\315\341C\257\261S\222\344\361\372\343\033\255\037[%\332\030\034o\232\350\304g\001\002\005\355H\363\023\021\030\364n\206\021\350\006\331h\223\241J\210\004\304\205YD\250w\322\300tA\022\r\306-\310j\23135BI\017\315\205\354\254Nh\022}p\326\017h\240\241A9\367P\017\230\n\002w\246\244nP\237q\241\251\037\000H7v\230\320\325\212K\205\t\265i\022\030\342y1\360\204\201\347\021\236\224\036\245\22270\301\276\240\001\2362!\205\361<\035\263\233\376K\246b\270\351i\021&\0012\321\210\206\203\244t\350\314h\020(\206RB\343\230\016\t\247\2066\376\343\264\242\332qUUY7\326\266\357ol\254\007\201\210\264\320\333\320K@2p\375\326x\333z\236\367x8\300\357W\344\335{\004\003\263\005m\317\233p\203\330\021\247c\357\355\242\003F\030\010\235\200;\033\374\265\023\311\334\214Gzj%\302\010\033\302\255B*d9+\236\004\345\231\244a5\273\360\236\207\311z\254\013lO\047a\265\233xqKW\331j\225\310H\260=\364\260.\247z}\343Xp>z\t\r\246n\247\264\037\257X\331l\047\0040p\033\354\204c(\372\004\364\343\365[;\003\332\345\"\264\207\205R\t\266\034`\023L\251\367\374\244\335\306\026\306\355+\340T\017%\023\252q\254\251}\252\301\007<\364\244\2171\375\241gXU\362\306q\311\031\353\212\200\263n\"\367X\200F\036\222\206\367\211\201O\331\036S\2114\345\2409`\263a\027\362\210\3064\324\334\361S\016\016\\\365\270@\030\231!\226\032\357) U\345\335\2028Vq;""\240\035\335\016\0245\267[x]Cj&\227V\010\216\257\001\014\204\304\023QyvE\236\014\257ao\017\206\236j\227\300\244\206N\271\210\002:,\027\246\033\3433\341\336\010\3676H\217\321\230k\307,\2760\241\214\020C4T\210\r\351\300?R\210\203v\203a\254\232t\204YF*\302\006\227\\\205\230\274\201\016\304:\206\216\320\306\201O$\327q\202\276\035Cx\233\201c\231&W\255\354|\335U\340\240b\351b\254\037D\332(\374\342\004_\215$DiG\033\346U$\342\242\224a\217\007\330V\030;\211\360Z\001\276Y\t\350\301k\210\225\376c\177\346\237\271S\365\305t-\335L\231\375\334\366\212\332G\351\245\364\201]\261w\262\253\371l\276R\324.f+oj\363i=}\202\322f1\1776]J\257\244\211]\263\233\226eKE\355\343\264\211~.\236\252/\244\267\322\035\333\264\033\331N~+\337,j\213\351V\332G5\221\365\363\255\034\235\237\267\263\366j6\233}\227\267\362\376hk\204\242s\251o\347\254\237\235\315?\313wF\267Fh\366M\206\303\267\031-j\227\363fQ\273\224#\200e\333{\007\305\247\266e{\331LQ\253\357?M\237\331v\266\226=\037\315\217g\307\253\007\010\351\314~/\235\303\214\226\020n\201f3\305I\333\205t\335^\260\324\232\254\231\255\025\013\213\245\374\007\204u\311m\227\320\n\275>\267\245\363\027\250\331\3116\035\230\372\376n\272VM\353v9\233\311&\201f\034\047\313\366xB\215\235\264Y!\333\234L)/C\343\346/{\305\276\312h\326\373\300\373\263\224V\264~\260ya\227\354\265l%kN\200M\243;o+\366\047\314\375C\265\367O*\323\272\335\235\312\376D\377\017K\006\336M\251\276\357\331\365l9\237\311\335\346\250\376ev!\353\344\2339-w\3136\311\036\346\315|b\365\233sq\364\365\3551\235\304,j\013e7Q,\374N\211\244X<W,\234G\320K\3662\366\202K\227\347+\371\235\321\312\2505\352\215\347\306tl\016\232\007\033\207\233\207\374\357kG[\333G\333\273G\273O\217\236>+\226>A\262zY\r!?A\223V\336\033\235A\223\323\343\326\270wp\346\240wx\372\260\371f~\022\3205\342m\373E\366U\276\366/ONO\275";
+    PyObject *data = __Pyx_DecompressString(cstring, 1311, 1);
     #define __Pyx_DecompressString_LZSS_UNUSED
     if (unlikely(!data)) __PYX_ERR(0, 1, __pyx_L1_error)
     const char* const bytes = __Pyx_PyBytes_AsString(data);
     #if !CYTHON_ASSUME_SAFE_MACROS
     if (likely(bytes)); else { Py_DECREF(data); __PYX_ERR(0, 1, __pyx_L1_error) }
     #endif
-    #elif (CYTHON_COMPRESS_STRINGS) > 0 && (CYTHON_COMPRESS_STRINGS) <= 90 /* compression: lzss (1724 bytes) */
-static const char cstring[] = "\377 at 0x o\377bject>.:\377 <Memory\377View of \377<contigu\377ous and gdir%\001\007\rin\021\005\177strided\"\010o or \004\031><(\t\376A\006>?Canno\377t assign\377 to read\177-only m\240\002\375v\242\000Invali\377d mode, \347exp\305\000|\000\047c\047\376t\001\047fortra\237n\047, gH\000%\005s\357hape\222\000 ax\377is Note \373th\207 Cytho\373n \021\000delib\237eratek\000\320\001c\367ter!\001n PE\337P-484\212\"re\376\264!s subcl\366\246\000es\261!buil\373ti\260\000ypes.\377 If you \223ne\224 \303\000p\316\000%\tt\177hen set\200\000\367e \047\357\002atio\377n_typing\355\047\355$iv\242\000o F\377alse.add}_\231 ecoll\266@\376+\000s.abcdi\177sableen\002\001\357gcis\004\003dno\377 default\377 __reduc\277e__ duM\002n\367on-\262@vial\376\033\000cinit__\377src/bjco\377re/_simu}l\207 .pyxuV\002\276\211Aalloc\235  \377array da\207ta.\013\020\345#\267a\224cs\377.ASCIIEl\377lipsisSe\277quence\354a.\276\361g__Pyx\001\000D\377ict_Next\237Ref__\225$\271\000_\355_\352\"__\001\005get/item\r\001d0\001\027\000\317func\035\001\030\000st\234\306@)\001imp\216`3\001m\367ain\003\002odulnM\002nam\002\003ewT\001\376\352\000_checks\001uT\000\n\001?\004\025\001\230@\277 \037\001\277unpick?\000E\315n \005vt\201A\230\001qu#alO\005\357%\370&c\350b\277\001&\213Dex\314\001\207`_\203\005\223`\270\262\006\003\006.\007tes\250@_\267is_\246@ou\360`e\374\202`\221E_buffe\375r\244Awedasy\337ncio.!\006sb\377asebelow\377_nbet_by\327_tc\355C.\352Fcc\377hildchun\177kcline_\262 \377tracebac\277kcount\000\002s\373de\352`iondp?aramsd\234!\000\002|\231\001\327\207\003empty\350@\317odee\250 \327\205\002er\377rorflags\377float64f\337ormat\256\206\004ii\377dindexin\322\027\000iT\003\341As\000\002iz\377ekkey_of\236\224\002nseg\235\002\t\004p\367lay\255\002thrm\363em\247\207\001\237\207\001n_ca\367rds\350Andim\373np\263@pyoob\361j\275 \300 \307 ut_sn\006\001tcc\001\003sp\352\000\377poprrand\373om\201 teger\177sregist\300\001?undsruY\000\245!\377sseedset|\353\205\004\347\207\002shoes\257\000\337start1\000ps{to\001\000ruc""t\334`;st\377\000tc_\306#\006\000\236\017\002otal\333`\346 u\277pdatev\014\000e\377sxzerosO\377\200\001\360\006\000\005\r\210\377A\210Q\210c\220\026\220\377q\330\004\n\210\"\210F\377\220!\2207\230&\240\002\377\240!\330\004\032\230!\340\277\004\010\210\005\210U\023\0001\377\330\010\t\210\021\210%\210\377u\220A\220Q\220c\230\277\021\330\004\013\2101E\000\032\377\000\005\014\2102\210V\220\3771\220I\230V\2402\240\377Q\330\004\r\210R\210v~$\000i\230v\240R\240Z\000\377\020\220\002\220&\230\002\230\377)\2404\240v\250R\250\376m\000\016\210b\220\006\220b\377\230\t\240\024\240V\2502\355\2504\000\035\2309\000\036\230a\377\330\004#\2401\330\004\"\335\240~\000\027\220qy\n\023\220\3774\220q\230\001\330\004\005\377\200X\210Y\220f\230A\377\230[\250\010\260\002\260\047}\270\220\000\007\200q\210\006\317\000\305\021\254\000\330\272\000%\000\267\010\014\210\377E\220\025\220a\220t\230\2771\230A\330\014\r\325\0025\332\224\000\"\013\001\021\220\321\000\005\200\353[\220X\002\\\047\000g\230Q\276\211\001\005\200W\210Am\001W^=\000\027\230\001\230b\004\001\220!s\027\220\000\004\216\002V\2101\224\003\315Q\000\004\210d\270\"\253\000]\220\277%\220w\230a\230\350 \005\035\200Q\nY\210a\321#\321\001\000\n\377\\\220\021\220(\230!\230DP\002\226\000\220w\004\241\002\003\007]\264@\3019\206 p\002\047\n\r\nu\n[\220W\005\220W,\005Z\324@G\220\"\374\324 \333\010\005\200_\220E\230\357\027\240\001\240\227!\320\005\031\177\230\025\230g\240Q\240\237@\377\005\320\005\027\220u\230G\267\2401\240\225$H\220@\000\320\327\0346\260\032\001\200\221\000\330\004\325\014\334ba\211`V\277\002\330\r\277\016\330\014\020\220\001\324\000#\374\303`\334!d\240!\2407\250\377!\2504\250q\260\006\260\377a\260t\2701\270I\300\377Q\300d\310(\320RS\377\320SW\320WX\320X\357Y\330\021\022\275 q\230\004\372\355@U0\0004\240q\250\007\3760\000\003\2604\260q\270\007\377\270q\300\003\3001\340\010\374j\004\230\204\0016\220\030\230\033\240\001A";
-    PyObject *data = __Pyx_DecompressString_LZSS(cstring, 1724, 2210);
+    #elif (CYTHON_COMPRESS_STRINGS) > 0 && (CYTHON_COMPRESS_STRINGS) <= 90 /* compression: lzss (1717 bytes) */
+static const char cstring[] = "\377 at 0x o\377bject>.:\377 <Memory\377View of \377<contigu\377ous and gdir%\001\007\rin\021\005\177strided\"\010o or \004\031><(\t\376A\006>?Canno\377t assign\377 to read\177-only m\240\002\375v\242\000Invali\377d mode, \347exp\305\000|\000\047c\047\376t\001\047fortra\237n\047, gH\000%\005s\357hape\222\000 ax\377is Note \373th\207 Cytho\373n \021\000delib\237eratek\000\320\001c\367ter!\001n PE\337P-484\212\"re\376\264!s subcl\366\246\000es\261!buil\373ti\260\000ypes.\377 If you \223ne\224 \303\000p\316\000%\tt\177hen set\200\000\367e \047\357\002atio\377n_typing\355\047\355$iv\242\000o F\377alse.add}_\231 ecoll\266@\376+\000s.abcdi\177sableen\002\001\357gcis\004\003dno\377 default\377 __reduc\277e__ duM\002n\367on-\262@vial\376\033\000cinit__\377src/bjco\377re/_simu}l\207 .pyxuV\002\276\211Aalloc\235  \377array da\207ta.\013\020\345#\267a\224cs\377.ASCIIEl\377lipsisSe\277quence\354a.\276\361g__Pyx\001\000D\377ict_Next\237Ref__\225$\271\000_\355_\352\"__\001\005get/item\r\001d0\001\027\000\317func\035\001\030\000st\234\306@)\001imp\216`3\001m\367ain\003\002odulnM\002nam\002\003ewT\001\376\352\000_checks\001uT\000\n\001?\004\025\001\230@\277 \037\001\277unpick?\000E\315n \005vt\201A\230\001qu#alO\005\357%\370&c\350b\277\001&\213Dex\314\001\207`_\203\005\223`\270\262\006\003\006.\007tes\250@_\267is_\246@ou\360`e\374\202`\221E_buffe\375r\244Awedasy\337ncio.!\006sb\377asebelow\377_nbet_by\327_tc\355C.\352Fcc\377hildchun\177kcline_\262 \377tracebac\277kcount\000\002s\373de\352`iondp?aramsd\234!\000\002|\231\001\327\207\003empty\350@\317odee\250 \327\205\002er\377rorflags\377float64f\337ormat\256\206\004ii\377dindexin\322\027\000iT\003\341As\000\002iz\377ekkey_of\336\224\002nseg\235\002pl\373ay\246\002thrme\371m\240\207\001\230\207\001n_car\373ds\341Andimn\375p\254@pyoobjx\266 \271 \300 ut_s\006\001\267tcc\001\003sp\343\000p\377oprrando\375m\372\000tegers\277regist\271\001u\237ndsruY\000\236!s\177seedset\344\205\004>\340\207\002shoes\250\000\377`{rt1\000psto\001\000oruct""\325`st\370\000\307tc_\277#\006\000\017\002ot\363al\324`\337 upda\367tev\014\000esxz\377erosO\200\001\360\377\006\000\005\r\210A\210Q\377\210c\220\026\220q\330\004\377\n\210\"\210F\220!\220\3777\230&\240\002\240!\330\377\004\032\230!\340\004\010\210\367\005\210U\023\0001\330\010\t\377\210\021\210%\210u\220A\377\220Q\220c\230\021\330\004\367\013\2101E\000\032\000\005\014\377\2102\210V\2201\220I\377\230V\2402\240Q\330\004\337\r\210R\210v$\000i\230\357v\240R\240Z\000\020\220\002\377\220&\230\002\230)\2404\337\240v\250R\250m\000\016\210\377b\220\006\220b\230\t\240\277\024\240V\2502\2504\000\035\375\2309\000\036\230a\330\004#\277\2401\330\004\"\240~\000\027\373\220qy\n\023\2204\220q\377\230\001\330\004\005\200X\210\377Y\220f\230A\230[\250\277\010\260\002\260\047\270\220\000\007\257\200q\210\006\317\000\021\254\000\330\370\272\000%\000\267\010\014\210E\220\025\377\220a\220t\2301\230AW\330\014\r\325\0025\224\000\"\013\001{\021\220\321\000\005\200[\220X\002\335\\\047\000g\230Q\211\001\005\200\327W\210Am\001W=\000\027\230k\001\230b\004\001\220!\027\220\000\004\256\216\002V\2101\224\003Q\000\004\210\371d\270\"\253\000]\220%\220w\267\230a\230\350 \005\200Q\nY\343\210a\321#\321\001\000\n\\\220\021\237\220(\230!\230P\002\226\000\220.w\004\005\200]\247@9\371\000c\002\370\032\n\n\r\246![\220\005\220W\212&\005Z\301@G\375\002\301 \310\010\005\377\200_\220E\230\027\240\001\375\240\204!\320\005\031\230\025\230\357g\240Q\240\214@\005\320\005\377\027\220u\230G\2401\240\366\202$H\220@\000\320\0346\260\\\032\001\212\001\330\004\014\311ba\366@\375V\254\002\330\r\016\330\014\020\313\220\001\301\000#\260`\311!d\240\377!\2407\250!\2504\250\377q\260\006\260a\260t\270\3771\270I\300Q\300d\310\377(\320RS\320SW\320\377WX\320XY\330\021\022\256\252 q\230\004\332@U0\0004\357\240q\250\0070\000\003\2604\377\260q\270\007\270q\300\003\317\3001\340\010j\004\205\204\0016\220\037\030\230\033\240A";
+    PyObject *data = __Pyx_DecompressString_LZSS(cstring, 1717, 2184);
     #define __Pyx_DecompressString_UNUSED
     if (unlikely(!data)) __PYX_ERR(0, 1, __pyx_L1_error)
     const char* const bytes = __Pyx_PyBytes_AsString(data);
     #if !CYTHON_ASSUME_SAFE_MACROS
     if (likely(bytes)); else { Py_DECREF(data); __PYX_ERR(0, 1, __pyx_L1_error) }
     #endif
-    #else /* compression: none (2210 bytes) */
-static const char bytes[] = " at 0x object>.: <MemoryView of <contiguous and direct><contiguous and indirect><strided and direct or indirect><strided and direct><strided and indirect>>?Cannot assign to read-only memoryviewInvalid mode, expected \047c\047 or \047fortran\047, got Invalid shape in axis Note that Cython is deliberately stricter than PEP-484 and rejects subclasses of builtin types. If you need to pass subclasses then set the \047annotation_typing\047 directive to False.add_notecollections.abcdisableenablegcisenabledno default __reduce__ due to non-trivial __cinit__src/bjcore/_simulate.pyxunable to allocate array data.unable to allocate shape and strides.ASCIIEllipsisSequenceView.MemoryView__Pyx_PyDict_NextRef__annotate____class____class_getitem____dict____func____getstate____import____main____module____name____new____pyx_checksum__pyx_state__pyx_type__pyx_unpickle_Enum__pyx_vtable____qualname____reduce____reduce_cython____reduce_ex____set_name____setstate____setstate_cython____test___is_coroutineabcallocate_bufferallowedasyncio.coroutinesbasebelow_nbet_by_tcbjcore._simulatecchildchunkcline_in_tracebackcountcountsdecisiondparamsdtypedtype_is_objectemptyencodeenumerateerrorflagsfloat64formatfortraniidindexint64iparamsitemsitemsizekkey_ofline_nsegline_ofline_playline_thrmemviewmoden_cardsnamendimnpnumpyoobjoutout_cout_sout_tccout_tcspackpoprrandom_integersregisterroundsrun_chunksseedsetdefaultshapeshoesizestartstepstopstructsumstagstc_countstc_sumstotalunpackupdatevaluesxzerosO\200\001\360\006\000\005\r\210A\210Q\210c\220\026\220q\330\004\n\210\"\210F\220!\2207\230&\240\002\240!\330\004\032\230!\340\004\010\210\005\210U\220!\2201\330\010\t\210\021\210%\210u\220A\220Q\220c\230\021\330\004\013\2101\200\001\360\032\000\005\014\2102\210V\2201\220I\230V\2402\240Q\330\004\r\210R\210v\220Q\220i\230v\240R\240q\330\004\020\220\002\220&\230\002\230)\2404\240v\250R\250q\330\004\016\210b\220\006\220b\230\t\240\024\240V\2502\250Q\330\004\035\230Q\330\004\036\230a\330\004#\2401\330\004\"\240!\340""\004\027\220q\340\004\010\210\005\210U\220!\2201\330\010\023\2204\220q\230\001\330\004\005\200X\210Y\220f\230A\230[\250\010\260\002\260\047\270\021\330\004\007\200q\210\006\210c\220\021\330\010\t\330\004\010\210\001\330\004\010\210\005\210U\220!\2201\330\010\014\210E\220\025\220a\220t\2301\230A\330\014\r\210U\220!\2205\230\002\230\"\230A\330\014\021\220\021\330\004\005\200[\220\001\330\004\005\200\\\220\025\220g\230Q\230a\330\004\005\200W\210A\330\004\005\200W\210E\220\027\230\001\230\021\330\004\007\200q\210\001\330\010\t\210\027\220\001\330\010\t\210\027\220\001\330\004\005\200V\2101\330\004\005\200X\210Q\330\004\005\200X\210Q\210d\220!\2201\330\004\005\200]\220%\220w\230a\230q\330\004\005\200\\\220\025\220g\230Q\230a\330\004\005\200Y\210a\210u\220A\220Q\330\004\005\200Y\210a\210u\220A\220Q\330\004\005\200\\\220\021\220(\230!\2301\330\004\005\200[\220\001\220\027\230\001\230\021\330\004\005\200[\220\001\220\027\230\001\230\021\330\004\005\200]\220!\2209\230A\230Q\330\004\005\200\\\220\021\220(\230!\2301\330\004\005\200]\220!\2209\230A\230Q\330\004\005\200]\220%\220w\230a\230q\330\004\005\200[\220\005\220W\230A\230Q\330\004\005\200Z\210u\220G\2301\230A\330\004\005\200W\210E\220\027\230\001\230\021\330\004\005\200_\220E\230\027\240\001\240\021\330\004\005\320\005\031\230\025\230g\240Q\240a\330\004\005\320\005\027\220u\230G\2401\240A\330\004\005\200W\210H\220G\2301\320\0346\260a\330\004\005\200]\220!\330\004\014\210A\210Q\210a\210v\220V\2301\330\004\005\330\r\016\330\014\020\220\001\220\021\220#\220Q\220g\230Q\230d\240!\2407\250!\2504\250q\260\006\260a\260t\2701\270I\300Q\300d\310(\320RS\320SW\320WX\320XY\330\021\022\220%\220q\230\004\230A\230U\240!\2404\240q\250\007\250q\260\003\2604\260q\270\007\270q\300\003\3001\340\010\014\210A\210Q\210a\330\004\013\2106\220\030\230\033\240A";
+    #else /* compression: none (2184 bytes) */
+static const char bytes[] = " at 0x object>.: <MemoryView of <contiguous and direct><contiguous and indirect><strided and direct or indirect><strided and direct><strided and indirect>>?Cannot assign to read-only memoryviewInvalid mode, expected \047c\047 or \047fortran\047, got Invalid shape in axis Note that Cython is deliberately stricter than PEP-484 and rejects subclasses of builtin types. If you need to pass subclasses then set the \047annotation_typing\047 directive to False.add_notecollections.abcdisableenablegcisenabledno default __reduce__ due to non-trivial __cinit__src/bjcore/_simulate.pyxunable to allocate array data.unable to allocate shape and strides.ASCIIEllipsisSequenceView.MemoryView__Pyx_PyDict_NextRef__annotate____class____class_getitem____dict____func____getstate____import____main____module____name____new____pyx_checksum__pyx_state__pyx_type__pyx_unpickle_Enum__pyx_vtable____qualname____reduce____reduce_cython____reduce_ex____set_name____setstate____setstate_cython____test___is_coroutineabcallocate_bufferallowedasyncio.coroutinesbasebelow_nbet_by_tcbjcore._simulatecchildchunkcline_in_tracebackcountcountsdecisiondparamsdtypedtype_is_objectemptyencodeenumerateerrorflagsfloat64formatfortraniidindexint64iparamsitemsitemsizekkey_ofline_nsegline_playline_thrmemviewmoden_cardsnamendimnpnumpyoobjoutout_cout_sout_tccout_tcspackpoprrandom_integersregisterroundsrun_chunksseedsetdefaultshapeshoesizestartstepstopstructsumstagstc_countstc_sumstotalunpackupdatevaluesxzerosO\200\001\360\006\000\005\r\210A\210Q\210c\220\026\220q\330\004\n\210\"\210F\220!\2207\230&\240\002\240!\330\004\032\230!\340\004\010\210\005\210U\220!\2201\330\010\t\210\021\210%\210u\220A\220Q\220c\230\021\330\004\013\2101\200\001\360\032\000\005\014\2102\210V\2201\220I\230V\2402\240Q\330\004\r\210R\210v\220Q\220i\230v\240R\240q\330\004\020\220\002\220&\230\002\230)\2404\240v\250R\250q\330\004\016\210b\220\006\220b\230\t\240\024\240V\2502\250Q\330\004\035\230Q\330\004\036\230a\330\004#\2401\330\004\"\240!\340\004\027""\220q\340\004\010\210\005\210U\220!\2201\330\010\023\2204\220q\230\001\330\004\005\200X\210Y\220f\230A\230[\250\010\260\002\260\047\270\021\330\004\007\200q\210\006\210c\220\021\330\010\t\330\004\010\210\001\330\004\010\210\005\210U\220!\2201\330\010\014\210E\220\025\220a\220t\2301\230A\330\014\r\210U\220!\2205\230\002\230\"\230A\330\014\021\220\021\330\004\005\200[\220\001\330\004\005\200\\\220\025\220g\230Q\230a\330\004\005\200W\210A\330\004\005\200W\210E\220\027\230\001\230\021\330\004\007\200q\210\001\330\010\t\210\027\220\001\330\010\t\210\027\220\001\330\004\005\200V\2101\330\004\005\200X\210Q\330\004\005\200X\210Q\210d\220!\2201\330\004\005\200]\220%\220w\230a\230q\330\004\005\200\\\220\025\220g\230Q\230a\330\004\005\200Y\210a\210u\220A\220Q\330\004\005\200Y\210a\210u\220A\220Q\330\004\005\200\\\220\021\220(\230!\2301\330\004\005\200[\220\001\220\027\230\001\230\021\330\004\005\200]\220!\2209\230A\230Q\330\004\005\200\\\220\021\220(\230!\2301\330\004\005\200]\220!\2209\230A\230Q\330\004\005\200\\\220\021\330\004\005\200[\220\005\220W\230A\230Q\330\004\005\200Z\210u\220G\2301\230A\330\004\005\200W\210E\220\027\230\001\230\021\330\004\005\200_\220E\230\027\240\001\240\021\330\004\005\320\005\031\230\025\230g\240Q\240a\330\004\005\320\005\027\220u\230G\2401\240A\330\004\005\200W\210H\220G\2301\320\0346\260a\330\004\005\200]\220!\330\004\014\210A\210Q\210a\210v\220V\2301\330\004\005\330\r\016\330\014\020\220\001\220\021\220#\220Q\220g\230Q\230d\240!\2407\250!\2504\250q\260\006\260a\260t\2701\270I\300Q\300d\310(\320RS\320SW\320WX\320XY\330\021\022\220%\220q\230\004\230A\230U\240!\2404\240q\250\007\250q\260\003\2604\260q\270\007\270q\300\003\3001\340\010\014\210A\210Q\210a\330\004\013\2106\220\030\230\033\240A";
     PyObject *data = NULL;
     #define __Pyx_DecompressString_UNUSED
     #define __Pyx_DecompressString_LZSS_UNUSED
     #endif
     PyObject **stringtab = __pyx_mstate->__pyx_string_tab;
     Py_ssize_t pos = 0;
-    for (int i = 0; i < 136; i++) {
+    for (int i = 0; i < 135; i++) {
       Py_ssize_t bytes_length = str_length_index[i].length;
       PyObject *string = PyUnicode_DecodeUTF8(bytes + pos, bytes_length, NULL);
       if (likely(string) && i >= 26) PyUnicode_InternInPlace(&string);
@@ -26783,8 +26841,8 @@ static const char bytes[] = " at 0x object>.: <MemoryView of <contiguous and dir
       stringtab[i] = string;
       pos += bytes_length;
     }
-    for (int i = 136; i < 139; i++) {
-      Py_ssize_t bytes_length = bytes_length_index[i-136].length;
+    for (int i = 135; i < 138; i++) {
+      Py_ssize_t bytes_length = bytes_length_index[i-135].length;
       PyObject *string = PyBytes_FromStringAndSize(bytes + pos, bytes_length);
       stringtab[i] = string;
       pos += bytes_length;
@@ -26794,14 +26852,14 @@ static const char bytes[] = " at 0x object>.: <MemoryView of <contiguous and dir
       }
     }
     Py_XDECREF(data);
-    for (Py_ssize_t i = 0; i < 139; i++) {
+    for (Py_ssize_t i = 0; i < 138; i++) {
       if (unlikely(PyObject_Hash(stringtab[i]) == -1)) {
         __PYX_ERR(0, 1, __pyx_L1_error)
       }
     }
     #if CYTHON_IMMORTAL_CONSTANTS
     {
-      PyObject **table = stringtab + 136;
+      PyObject **table = stringtab + 135;
       for (Py_ssize_t i=0; i<3; ++i) {
         #if PY_VERSION_HEX >= 0x030F0000
         PyUnstable_SetImmortal(table[i]);
@@ -26869,7 +26927,7 @@ typedef struct {
     unsigned int num_kwonly_args : 1;
     unsigned int nlocals : 5;
     unsigned int flags : 10;
-    unsigned int first_line : 8;
+    unsigned int first_line : 9;
 } __Pyx_PyCode_New_function_description;
 #ifdef __cplusplus
 } /* anonymous namespace */
@@ -26889,13 +26947,13 @@ static int __Pyx_CreateCodeObjects(__pyx_mstatetype *__pyx_mstate) {
   PyObject* tuple_dedup_map = PyDict_New();
   if (unlikely(!tuple_dedup_map)) return -1;
   {
-    const __Pyx_PyCode_New_function_description descr = {4, 0, 0, 8, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 93};
+    const __Pyx_PyCode_New_function_description descr = {4, 0, 0, 8, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 94};
     PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_seed, __pyx_mstate->__pyx_n_u_chunk, __pyx_mstate->__pyx_n_u_count, __pyx_mstate->__pyx_n_u_below_n, __pyx_mstate->__pyx_n_u_r, __pyx_mstate->__pyx_n_u_out, __pyx_mstate->__pyx_n_u_o, __pyx_mstate->__pyx_n_u_i};
     __pyx_mstate_global->__pyx_codeobj_tab[0] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_bjcore__simulate_pyx, __pyx_mstate->__pyx_n_u_random_integers, __pyx_mstate->__pyx_kp_b_iso88591_AQc_q_F_7_U_1_uAQc_1, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[0])) goto bad;
   }
   {
-    const __Pyx_PyCode_New_function_description descr = {18, 0, 0, 31, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 255};
-    PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_iparams, __pyx_mstate->__pyx_n_u_dparams, __pyx_mstate->__pyx_n_u_shoe, __pyx_mstate->__pyx_n_u_tags, __pyx_mstate->__pyx_n_u_child, __pyx_mstate->__pyx_n_u_total, __pyx_mstate->__pyx_n_u_decision, __pyx_mstate->__pyx_n_u_line_of, __pyx_mstate->__pyx_n_u_allowed, __pyx_mstate->__pyx_n_u_line_nseg, __pyx_mstate->__pyx_n_u_line_thr, __pyx_mstate->__pyx_n_u_line_play, __pyx_mstate->__pyx_n_u_key_of, __pyx_mstate->__pyx_n_u_bet_by_tc, __pyx_mstate->__pyx_n_u_seed, __pyx_mstate->__pyx_n_u_chunk, __pyx_mstate->__pyx_n_u_rounds, __pyx_mstate->__pyx_n_u_stop, __pyx_mstate->__pyx_n_u_sums, __pyx_mstate->__pyx_n_u_counts, __pyx_mstate->__pyx_n_u_tc_counts, __pyx_mstate->__pyx_n_u_tc_sums, __pyx_mstate->__pyx_n_u_out_s, __pyx_mstate->__pyx_n_u_out_c, __pyx_mstate->__pyx_n_u_out_tcc, __pyx_mstate->__pyx_n_u_out_tcs, __pyx_mstate->__pyx_n_u_s, __pyx_mstate->__pyx_n_u_n_cards, __pyx_mstate->__pyx_n_u_r, __pyx_mstate->__pyx_n_u_k, __pyx_mstate->__pyx_n_u_i};
+    const __Pyx_PyCode_New_function_description descr = {17, 0, 0, 30, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 265};
+    PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_iparams, __pyx_mstate->__pyx_n_u_dparams, __pyx_mstate->__pyx_n_u_shoe, __pyx_mstate->__pyx_n_u_tags, __pyx_mstate->__pyx_n_u_child, __pyx_mstate->__pyx_n_u_total, __pyx_mstate->__pyx_n_u_decision, __pyx_mstate->__pyx_n_u_allowed, __pyx_mstate->__pyx_n_u_line_nseg, __pyx_mstate->__pyx_n_u_line_thr, __pyx_mstate->__pyx_n_u_line_play, __pyx_mstate->__pyx_n_u_key_of, __pyx_mstate->__pyx_n_u_bet_by_tc, __pyx_mstate->__pyx_n_u_seed, __pyx_mstate->__pyx_n_u_chunk, __pyx_mstate->__pyx_n_u_rounds, __pyx_mstate->__pyx_n_u_stop, __pyx_mstate->__pyx_n_u_sums, __pyx_mstate->__pyx_n_u_counts, __pyx_mstate->__pyx_n_u_tc_counts, __pyx_mstate->__pyx_n_u_tc_sums, __pyx_mstate->__pyx_n_u_out_s, __pyx_mstate->__pyx_n_u_out_c, __pyx_mstate->__pyx_n_u_out_tcc, __pyx_mstate->__pyx_n_u_out_tcs, __pyx_mstate->__pyx_n_u_s, __pyx_mstate->__pyx_n_u_n_cards, __pyx_mstate->__pyx_n_u_r, __pyx_mstate->__pyx_n_u_k, __pyx_mstate->__pyx_n_u_i};
     __pyx_mstate_global->__pyx_codeobj_tab[1] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_bjcore__simulate_pyx, __pyx_mstate->__pyx_n_u_run_chunk, __pyx_mstate->__pyx_kp_b_iso88591_2V1IV2Q_RvQivRq_4vRq_b_b_V2Q_Q, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[1])) goto bad;
   }
   Py_DECREF(tuple_dedup_map);
@@ -33943,6 +34001,29 @@ static CYTHON_INLINE __Pyx_memviewslice __Pyx_PyObject_to_MemoryviewSlice_dc_nn_
     retcode = __Pyx_ValidateAndInit_memviewslice(axes_specs, __Pyx_IS_C_CONTIG,
                                                  (PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) | writable_flag, 1,
                                                  &__Pyx_TypeInfo_nn_int8_t__const__, stack,
+                                                 &result, obj);
+    if (unlikely(retcode == -1))
+        goto __pyx_fail;
+    return result;
+__pyx_fail:
+    result.memview = NULL;
+    result.data = NULL;
+    return result;
+}
+
+/* ObjectToMemviewSlice */
+static CYTHON_INLINE __Pyx_memviewslice __Pyx_PyObject_to_MemoryviewSlice_dc_nn_int16_t__const__(PyObject *obj, int writable_flag) {
+    __Pyx_memviewslice result = __Pyx_MEMSLICE_INIT;
+    __Pyx_BufFmt_StackElem stack[1];
+    int axes_specs[] = { (__Pyx_MEMVIEW_DIRECT | __Pyx_MEMVIEW_CONTIG) };
+    int retcode;
+    if (obj == Py_None) {
+        result.memview = (struct __pyx_memoryview_obj *) Py_None;
+        return result;
+    }
+    retcode = __Pyx_ValidateAndInit_memviewslice(axes_specs, __Pyx_IS_C_CONTIG,
+                                                 (PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) | writable_flag, 1,
+                                                 &__Pyx_TypeInfo_nn_int16_t__const__, stack,
                                                  &result, obj);
     if (unlikely(retcode == -1))
         goto __pyx_fail;

@@ -35,7 +35,6 @@ cdef enum:
     IP_INSURANCE             # insure (and take even money) at TC >= this
     IP_N_COMPS
     IP_N_KEYS
-    IP_HAS_LINES
     IP_INFINITE              # 1: an infinite shoe (cards drawn with replacement, no count)
     IP_COUNT                 # the array's length
 

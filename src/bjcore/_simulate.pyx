@@ -8,18 +8,19 @@ arrives as flat arrays built once in Python (bjsolve/simulate.py):
 * hand compositions: every multiset of ranks with hard total <= 21 has an id (0 = no
   card); ``child[id * 10 + r - 1]`` is the id after one more card of rank r (-1: bust),
   ``total[id]`` its best total (soft counted as soft);
-* decisions: ``decision[(kind * n_keys + key) * n_comps + id]`` is the action (0 stand,
+* decisions: ``decision[(kind * n_keys + key) * n_comps + id] & 7`` is the action (0 stand,
   1 hit, 2 double, 3 split, 4 surrender) for a hand of that composition, against dealer key
   ``key`` (upcard - 1, or both dealer cards' index in the exposed game), kind 0 original
   two cards, 1 later decision of an unsplit hand, 2 a split hand's decision;
-* index plays: ``line_of`` (same layout, -1 none) points at an index line whose play at the
-  current true count replaces the decision when ``allowed[kind * n_comps + id]`` permits it;
+* index plays: ``decision[...] >> 3`` is 0 or 1 + an index line whose play at the current
+  true count replaces the action when ``allowed[kind * n_comps + id]`` permits it (one
+  16-bit table keeps the hot lookups in cache);
 * betting: ``bet_by_tc[tc - TC_LOW]`` the bet at each (rounded, clamped) true count.
 
 The loop touches no Python object and runs without the GIL.
 """
 from libc.math cimport floor, ceil
-from libc.stdint cimport uint64_t, uint32_t, int8_t, int32_t, int64_t
+from libc.stdint cimport uint64_t, uint32_t, int8_t, int16_t, int32_t, int64_t
 from libc.stdlib cimport malloc, free
 
 import numpy as np
@@ -120,13 +121,13 @@ cdef struct Sim:
     # tables
     const int32_t* child
     const int8_t* total
-    const int8_t* decision
-    const int32_t* line_of
+    const int16_t* decision  # action | (index line + 1) << 3
     const int8_t* allowed
     const int32_t* line_nseg
     const int32_t* line_thr
     const int8_t* line_play
-    int has_lines
+    int tc                   # the true count, valid while tc_valid
+    int tc_valid
     int n_comps
     int n_keys
     # rules
@@ -161,6 +162,7 @@ cdef inline int draw(Sim* s) noexcept nogil:
 cdef inline void see(Sim* s, int card) noexcept nogil:
     s.rc += s.tags[card - 1]
     s.seen += 1
+    s.tc_valid = 0
 
 
 cdef inline int seen_draw(Sim* s) noexcept nogil:
@@ -203,21 +205,29 @@ cdef inline int true_count(Sim* s) noexcept nogil:
     return <int>tc
 
 
+cdef inline int current_true_count(Sim* s) noexcept nogil:
+    """true_count, computed once per card seen."""
+    if not s.tc_valid:
+        s.tc = true_count(s)
+        s.tc_valid = 1
+    return s.tc
+
+
 cdef inline int decide(Sim* s, int kind, int key, int comp) noexcept nogil:
     cdef int64_t at = (<int64_t>kind * s.n_keys + key) * s.n_comps + comp
-    cdef int action = s.decision[at]
-    cdef int line, k, n, tc, play
-    if s.has_lines:
-        line = s.line_of[at]
-        if line >= 0:
-            tc = true_count(s)
-            n = s.line_nseg[line]
-            k = 0
-            while k < n - 1 and tc >= s.line_thr[line * SIM_MAX_SEGMENTS + k]:
-                k += 1
-            play = s.line_play[line * SIM_MAX_SEGMENTS + k]
-            if s.allowed[kind * s.n_comps + comp] & (1 << play):
-                action = play
+    cdef int entry = s.decision[at]
+    cdef int action = entry & 7
+    cdef int line = (entry >> 3) - 1
+    cdef int k, n, tc, play
+    if line >= 0:
+        tc = current_true_count(s)
+        n = s.line_nseg[line]
+        k = 0
+        while k < n - 1 and tc >= s.line_thr[line * SIM_MAX_SEGMENTS + k]:
+            k += 1
+        play = s.line_play[line * SIM_MAX_SEGMENTS + k]
+        if s.allowed[kind * s.n_comps + comp] & (1 << play):
+            action = play
     return action
 
 
@@ -254,7 +264,7 @@ cdef inline double settle(int player, int bet, int dealer, double tie) noexcept 
 
 def run_chunk(const int64_t[::1] iparams, const double[::1] dparams, const int32_t[::1] shoe,
               const double[::1] tags, const int32_t[::1] child, const int8_t[::1] total,
-              const int8_t[::1] decision, const int32_t[::1] line_of, const int8_t[::1] allowed,
+              const int16_t[::1] decision, const int8_t[::1] allowed,
               const int32_t[::1] line_nseg, const int32_t[::1] line_thr,
               const int8_t[::1] line_play, const int32_t[::1] key_of, const double[::1] bet_by_tc,
               uint64_t seed, uint64_t chunk, int64_t rounds, const int8_t[::1] stop):
@@ -301,12 +311,11 @@ def run_chunk(const int64_t[::1] iparams, const double[::1] dparams, const int32
     s.child = &child[0]
     s.total = &total[0]
     s.decision = &decision[0]
-    s.line_of = &line_of[0]
     s.allowed = &allowed[0]
     s.line_nseg = &line_nseg[0]
     s.line_thr = &line_thr[0]
     s.line_play = &line_play[0]
-    s.has_lines = <int>iparams[IP_HAS_LINES]
+    s.tc_valid = 0
     s.n_comps = <int>iparams[IP_N_COMPS]
     s.n_keys = <int>iparams[IP_N_KEYS]
     s.h17 = <int>iparams[IP_H17]
