@@ -64,7 +64,7 @@ def test_chart_mean_matches_exact_ev(rules):
     assert result.rounds == result.played == 3_000_000 and result.shuffles == 3_000_000
 
 
-@pytest.mark.parametrize("rules", [Rules(decks=1), Rules(decks=6, hole_card="enhc")],
+@pytest.mark.parametrize("rules", [Rules(decks=1), Rules(decks=2, hole_card="enhc")],
                          ids=lambda r: r.describe())
 def test_composition_strategy_mean_matches_optimal_ev(rules):
     result = bjsolve.simulate(rules, rounds=3_000_000, seed=12, penetration="every-round",
@@ -73,7 +73,7 @@ def test_composition_strategy_mean_matches_optimal_ev(rules):
 
 
 def test_infinite_shoe_matches_exact_ev():
-    rules = Rules.preset("easy")   # infinite shoe, both dealer cards face up
+    rules = Rules(decks=math.inf, hit_soft_17=True, surrender="late")
     chart, exact = _chart_ev(rules)
     result = bjsolve.simulate(rules, rounds=2_000_000, seed=13, strategy=chart)
     assert abs(_z(result, exact)) <= Z_LIMIT

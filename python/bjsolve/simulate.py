@@ -9,6 +9,7 @@ See docs/simulation.md for the game model and the conventions.
 """
 from __future__ import annotations
 
+import functools
 import math
 import numbers
 import os
@@ -277,16 +278,38 @@ def _fits(hand, key, counts) -> bool:
     return all(n <= c for n, c in zip(need, counts))
 
 
+@functools.lru_cache(maxsize=8)
+def _solution(rules, shoe):
+    """The exact solve behind 'basic' and 'composition' (kept: runs often repeat a game)."""
+    from .solve import solve
+    return solve(rules, shoe)
+
+
+def _chart_policy(chart):
+    """A StrategyChart as f(cards, dealer, allowed, kind), asked once per chart cell: the
+    chart's play depends only on the hand's row, the dealer column and what is allowed."""
+    from .deal import dealer_label
+    cache: dict = {}
+
+    def policy(cards, dealer, allowed, kind):
+        key = (hand_code(cards, can_split="split" in allowed), len(cards) == 2,
+               dealer_label(dealer), allowed)
+        act = cache.get(key)
+        if act is None:
+            act = cache[key] = chart(cards, dealer, allowed)
+        return act
+    return policy
+
+
 def _resolve_strategy(rules, shoe_obj, strategy):
     """A callable f(cards, dealer, allowed, kind) -> action."""
-    from .solve import first_best, solve
+    from .solve import first_best
     from .strategy import StrategyChart
     if isinstance(strategy, str):
-        _choice(strategy, "strategy", STRATEGY_NAMES + ("optimal",))
-        sol = solve(rules, shoe_obj)
+        _choice(strategy, "strategy", STRATEGY_NAMES)
+        sol = _solution(rules, shoe_obj)
         if strategy == "basic":
-            chart = sol.strategy
-            return lambda cards, dealer, allowed, kind: chart(cards, dealer, allowed)
+            return _chart_policy(sol.strategy)
         # the full-shoe composition-dependent strategy (CDZ-: a split hand plays as the
         # unsplit hand of the same cards), compared on unconditioned values
         kwargs = {"given_no_blackjack": False} if rules.hole_card == "peek" else {}
@@ -295,8 +318,8 @@ def _resolve_strategy(rules, shoe_obj, strategy):
             values = sol.hand_ev(cards, dealer, **kwargs)
             return first_best({a: values[a] for a in allowed if a in values})
         return optimal
-    if isinstance(strategy, StrategyChart):
-        return lambda cards, dealer, allowed, kind: strategy(cards, dealer, allowed)
+    if type(strategy) is StrategyChart:   # (a subclass may look at more than the cell)
+        return _chart_policy(strategy)
     if callable(strategy):
         return lambda cards, dealer, allowed, kind: strategy(cards, dealer, allowed)
     raise TypeError(f"strategy must be 'basic', 'composition', a StrategyChart or a callable "
