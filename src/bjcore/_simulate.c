@@ -1269,7 +1269,6 @@ static int __Pyx_init_tpflags_variables(void) {
 #define __PYX_HAVE_API__bjcore___simulate
 /* Early includes */
 #include <stdint.h>
-#include <math.h>
 #include <string.h>
 #include <stdlib.h>
 #include "pythread.h"
@@ -1866,7 +1865,7 @@ struct __pyx_t_6bjcore_9_simulate_Rng {
   uint64_t s3;
 };
 
-/* "bjcore/_simulate.pyx":28
+/* "bjcore/_simulate.pyx":27
  * import numpy as np
  * 
  * cdef enum:             # <<<<<<<<<<<<<<
@@ -1881,7 +1880,7 @@ enum  {
   __pyx_e_6bjcore_9_simulate_ACT_SURRENDER = 4
 };
 
-/* "bjcore/_simulate.pyx":36
+/* "bjcore/_simulate.pyx":35
  * 
  * # spot states during a round
  * cdef enum:             # <<<<<<<<<<<<<<
@@ -1896,7 +1895,7 @@ enum  {
   __pyx_e_6bjcore_9_simulate_SPOT_PLAYED = 4
 };
 
-/* "bjcore/_simulate.pyx":108
+/* "bjcore/_simulate.pyx":107
  * # ---- the simulator's state ------------------------------------------------------------------
  * 
  * cdef struct Sim:             # <<<<<<<<<<<<<<
@@ -3447,8 +3446,6 @@ static PyObject *__pyx_memoryviewslice__get_base(struct __pyx_memoryviewslice_ob
 
 /* Module declarations from "libc.stdint" */
 
-/* Module declarations from "libc.math" */
-
 /* Module declarations from "libc.string" */
 
 /* Module declarations from "libc.stdlib" */
@@ -3470,6 +3467,7 @@ static CYTHON_INLINE uint32_t __pyx_f_6bjcore_9_simulate_below(struct __pyx_t_6b
 static CYTHON_INLINE int __pyx_f_6bjcore_9_simulate_draw(struct __pyx_t_6bjcore_9_simulate_Sim *); /*proto*/
 static CYTHON_INLINE void __pyx_f_6bjcore_9_simulate_see(struct __pyx_t_6bjcore_9_simulate_Sim *, int); /*proto*/
 static CYTHON_INLINE int __pyx_f_6bjcore_9_simulate_seen_draw(struct __pyx_t_6bjcore_9_simulate_Sim *); /*proto*/
+static CYTHON_INLINE int __pyx_f_6bjcore_9_simulate_floor_int(double); /*proto*/
 static CYTHON_INLINE int __pyx_f_6bjcore_9_simulate_true_count(struct __pyx_t_6bjcore_9_simulate_Sim *); /*proto*/
 static CYTHON_INLINE int __pyx_f_6bjcore_9_simulate_current_true_count(struct __pyx_t_6bjcore_9_simulate_Sim *); /*proto*/
 static CYTHON_INLINE int __pyx_f_6bjcore_9_simulate_decide(struct __pyx_t_6bjcore_9_simulate_Sim *, int, int, int); /*proto*/
@@ -18173,7 +18171,7 @@ static PyObject *__pyx_unpickle_Enum__set_state(struct __pyx_MemviewEnum_obj *__
   return __pyx_r;
 }
 
-/* "bjcore/_simulate.pyx":46
+/* "bjcore/_simulate.pyx":45
  * # ---- the generator: xoshiro256** seeded through splitmix64 --------------------------------
  * 
  * cdef inline uint64_t splitmix64(uint64_t* x) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -18186,7 +18184,7 @@ static CYTHON_INLINE uint64_t __pyx_f_6bjcore_9_simulate_splitmix64(uint64_t *__
   uint64_t __pyx_r;
   long __pyx_t_1;
 
-  /* "bjcore/_simulate.pyx":47
+  /* "bjcore/_simulate.pyx":46
  * 
  * cdef inline uint64_t splitmix64(uint64_t* x) noexcept nogil:
  *     x[0] += <uint64_t>0x9E3779B97F4A7C15             # <<<<<<<<<<<<<<
@@ -18197,7 +18195,7 @@ static CYTHON_INLINE uint64_t __pyx_f_6bjcore_9_simulate_splitmix64(uint64_t *__
   __pyx_t_1 = 0;
   (__pyx_v_x[__pyx_t_1]) = ((__pyx_v_x[__pyx_t_1]) + ((uint64_t)0x9E3779B97F4A7C15));
 
-  /* "bjcore/_simulate.pyx":48
+  /* "bjcore/_simulate.pyx":47
  * cdef inline uint64_t splitmix64(uint64_t* x) noexcept nogil:
  *     x[0] += <uint64_t>0x9E3779B97F4A7C15
  *     cdef uint64_t z = x[0]             # <<<<<<<<<<<<<<
@@ -18206,7 +18204,7 @@ static CYTHON_INLINE uint64_t __pyx_f_6bjcore_9_simulate_splitmix64(uint64_t *__
 */
   __pyx_v_z = (__pyx_v_x[0]);
 
-  /* "bjcore/_simulate.pyx":49
+  /* "bjcore/_simulate.pyx":48
  *     x[0] += <uint64_t>0x9E3779B97F4A7C15
  *     cdef uint64_t z = x[0]
  *     z = (z ^ (z >> 30)) * <uint64_t>0xBF58476D1CE4E5B9             # <<<<<<<<<<<<<<
@@ -18215,7 +18213,7 @@ static CYTHON_INLINE uint64_t __pyx_f_6bjcore_9_simulate_splitmix64(uint64_t *__
 */
   __pyx_v_z = ((__pyx_v_z ^ (__pyx_v_z >> 30)) * ((uint64_t)0xBF58476D1CE4E5B9));
 
-  /* "bjcore/_simulate.pyx":50
+  /* "bjcore/_simulate.pyx":49
  *     cdef uint64_t z = x[0]
  *     z = (z ^ (z >> 30)) * <uint64_t>0xBF58476D1CE4E5B9
  *     z = (z ^ (z >> 27)) * <uint64_t>0x94D049BB133111EB             # <<<<<<<<<<<<<<
@@ -18224,7 +18222,7 @@ static CYTHON_INLINE uint64_t __pyx_f_6bjcore_9_simulate_splitmix64(uint64_t *__
 */
   __pyx_v_z = ((__pyx_v_z ^ (__pyx_v_z >> 27)) * ((uint64_t)0x94D049BB133111EB));
 
-  /* "bjcore/_simulate.pyx":51
+  /* "bjcore/_simulate.pyx":50
  *     z = (z ^ (z >> 30)) * <uint64_t>0xBF58476D1CE4E5B9
  *     z = (z ^ (z >> 27)) * <uint64_t>0x94D049BB133111EB
  *     return z ^ (z >> 31)             # <<<<<<<<<<<<<<
@@ -18237,7 +18235,7 @@ static CYTHON_INLINE uint64_t __pyx_f_6bjcore_9_simulate_splitmix64(uint64_t *__
   }
   goto __pyx_L0;
 
-  /* "bjcore/_simulate.pyx":46
+  /* "bjcore/_simulate.pyx":45
  * # ---- the generator: xoshiro256** seeded through splitmix64 --------------------------------
  * 
  * cdef inline uint64_t splitmix64(uint64_t* x) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -18251,7 +18249,7 @@ static CYTHON_INLINE uint64_t __pyx_f_6bjcore_9_simulate_splitmix64(uint64_t *__
   return __pyx_r;
 }
 
-/* "bjcore/_simulate.pyx":54
+/* "bjcore/_simulate.pyx":53
  * 
  * 
  * cdef inline uint64_t rotl(uint64_t x, int k) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -18262,7 +18260,7 @@ static CYTHON_INLINE uint64_t __pyx_f_6bjcore_9_simulate_splitmix64(uint64_t *__
 static CYTHON_INLINE uint64_t __pyx_f_6bjcore_9_simulate_rotl(uint64_t __pyx_v_x, int __pyx_v_k) {
   uint64_t __pyx_r;
 
-  /* "bjcore/_simulate.pyx":55
+  /* "bjcore/_simulate.pyx":54
  * 
  * cdef inline uint64_t rotl(uint64_t x, int k) noexcept nogil:
  *     return (x << k) | (x >> (64 - k))             # <<<<<<<<<<<<<<
@@ -18275,7 +18273,7 @@ static CYTHON_INLINE uint64_t __pyx_f_6bjcore_9_simulate_rotl(uint64_t __pyx_v_x
   }
   goto __pyx_L0;
 
-  /* "bjcore/_simulate.pyx":54
+  /* "bjcore/_simulate.pyx":53
  * 
  * 
  * cdef inline uint64_t rotl(uint64_t x, int k) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -18288,7 +18286,7 @@ static CYTHON_INLINE uint64_t __pyx_f_6bjcore_9_simulate_rotl(uint64_t __pyx_v_x
   return __pyx_r;
 }
 
-/* "bjcore/_simulate.pyx":58
+/* "bjcore/_simulate.pyx":57
  * 
  * 
  * cdef inline uint64_t next_u64(Rng* r) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -18301,7 +18299,7 @@ static CYTHON_INLINE uint64_t __pyx_f_6bjcore_9_simulate_next_u64(struct __pyx_t
   uint64_t __pyx_v_t;
   uint64_t __pyx_r;
 
-  /* "bjcore/_simulate.pyx":59
+  /* "bjcore/_simulate.pyx":58
  * 
  * cdef inline uint64_t next_u64(Rng* r) noexcept nogil:
  *     cdef uint64_t result = rotl(r.s1 * 5, 7) * 9             # <<<<<<<<<<<<<<
@@ -18310,7 +18308,7 @@ static CYTHON_INLINE uint64_t __pyx_f_6bjcore_9_simulate_next_u64(struct __pyx_t
 */
   __pyx_v_result = (__pyx_f_6bjcore_9_simulate_rotl((__pyx_v_r->s1 * 5), 7) * 9);
 
-  /* "bjcore/_simulate.pyx":60
+  /* "bjcore/_simulate.pyx":59
  * cdef inline uint64_t next_u64(Rng* r) noexcept nogil:
  *     cdef uint64_t result = rotl(r.s1 * 5, 7) * 9
  *     cdef uint64_t t = r.s1 << 17             # <<<<<<<<<<<<<<
@@ -18319,7 +18317,7 @@ static CYTHON_INLINE uint64_t __pyx_f_6bjcore_9_simulate_next_u64(struct __pyx_t
 */
   __pyx_v_t = (__pyx_v_r->s1 << 17);
 
-  /* "bjcore/_simulate.pyx":61
+  /* "bjcore/_simulate.pyx":60
  *     cdef uint64_t result = rotl(r.s1 * 5, 7) * 9
  *     cdef uint64_t t = r.s1 << 17
  *     r.s2 ^= r.s0             # <<<<<<<<<<<<<<
@@ -18328,7 +18326,7 @@ static CYTHON_INLINE uint64_t __pyx_f_6bjcore_9_simulate_next_u64(struct __pyx_t
 */
   __pyx_v_r->s2 = (__pyx_v_r->s2 ^ __pyx_v_r->s0);
 
-  /* "bjcore/_simulate.pyx":62
+  /* "bjcore/_simulate.pyx":61
  *     cdef uint64_t t = r.s1 << 17
  *     r.s2 ^= r.s0
  *     r.s3 ^= r.s1             # <<<<<<<<<<<<<<
@@ -18337,7 +18335,7 @@ static CYTHON_INLINE uint64_t __pyx_f_6bjcore_9_simulate_next_u64(struct __pyx_t
 */
   __pyx_v_r->s3 = (__pyx_v_r->s3 ^ __pyx_v_r->s1);
 
-  /* "bjcore/_simulate.pyx":63
+  /* "bjcore/_simulate.pyx":62
  *     r.s2 ^= r.s0
  *     r.s3 ^= r.s1
  *     r.s1 ^= r.s2             # <<<<<<<<<<<<<<
@@ -18346,7 +18344,7 @@ static CYTHON_INLINE uint64_t __pyx_f_6bjcore_9_simulate_next_u64(struct __pyx_t
 */
   __pyx_v_r->s1 = (__pyx_v_r->s1 ^ __pyx_v_r->s2);
 
-  /* "bjcore/_simulate.pyx":64
+  /* "bjcore/_simulate.pyx":63
  *     r.s3 ^= r.s1
  *     r.s1 ^= r.s2
  *     r.s0 ^= r.s3             # <<<<<<<<<<<<<<
@@ -18355,7 +18353,7 @@ static CYTHON_INLINE uint64_t __pyx_f_6bjcore_9_simulate_next_u64(struct __pyx_t
 */
   __pyx_v_r->s0 = (__pyx_v_r->s0 ^ __pyx_v_r->s3);
 
-  /* "bjcore/_simulate.pyx":65
+  /* "bjcore/_simulate.pyx":64
  *     r.s1 ^= r.s2
  *     r.s0 ^= r.s3
  *     r.s2 ^= t             # <<<<<<<<<<<<<<
@@ -18364,7 +18362,7 @@ static CYTHON_INLINE uint64_t __pyx_f_6bjcore_9_simulate_next_u64(struct __pyx_t
 */
   __pyx_v_r->s2 = (__pyx_v_r->s2 ^ __pyx_v_t);
 
-  /* "bjcore/_simulate.pyx":66
+  /* "bjcore/_simulate.pyx":65
  *     r.s0 ^= r.s3
  *     r.s2 ^= t
  *     r.s3 = rotl(r.s3, 45)             # <<<<<<<<<<<<<<
@@ -18373,7 +18371,7 @@ static CYTHON_INLINE uint64_t __pyx_f_6bjcore_9_simulate_next_u64(struct __pyx_t
 */
   __pyx_v_r->s3 = __pyx_f_6bjcore_9_simulate_rotl(__pyx_v_r->s3, 45);
 
-  /* "bjcore/_simulate.pyx":67
+  /* "bjcore/_simulate.pyx":66
  *     r.s2 ^= t
  *     r.s3 = rotl(r.s3, 45)
  *     return result             # <<<<<<<<<<<<<<
@@ -18386,7 +18384,7 @@ static CYTHON_INLINE uint64_t __pyx_f_6bjcore_9_simulate_next_u64(struct __pyx_t
   }
   goto __pyx_L0;
 
-  /* "bjcore/_simulate.pyx":58
+  /* "bjcore/_simulate.pyx":57
  * 
  * 
  * cdef inline uint64_t next_u64(Rng* r) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -18401,7 +18399,7 @@ static CYTHON_INLINE uint64_t __pyx_f_6bjcore_9_simulate_next_u64(struct __pyx_t
   return __pyx_r;
 }
 
-/* "bjcore/_simulate.pyx":70
+/* "bjcore/_simulate.pyx":69
  * 
  * 
  * cdef void seed_rng(Rng* r, uint64_t seed, uint64_t chunk) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -18414,7 +18412,7 @@ static void __pyx_f_6bjcore_9_simulate_seed_rng(struct __pyx_t_6bjcore_9_simulat
   uint64_t __pyx_v_b;
   uint64_t __pyx_v_x;
 
-  /* "bjcore/_simulate.pyx":72
+  /* "bjcore/_simulate.pyx":71
  * cdef void seed_rng(Rng* r, uint64_t seed, uint64_t chunk) noexcept nogil:
  *     """Chunk k of seed s: four splitmix64 outputs from a start mixing s and k."""
  *     cdef uint64_t a = seed             # <<<<<<<<<<<<<<
@@ -18423,7 +18421,7 @@ static void __pyx_f_6bjcore_9_simulate_seed_rng(struct __pyx_t_6bjcore_9_simulat
 */
   __pyx_v_a = __pyx_v_seed;
 
-  /* "bjcore/_simulate.pyx":73
+  /* "bjcore/_simulate.pyx":72
  *     """Chunk k of seed s: four splitmix64 outputs from a start mixing s and k."""
  *     cdef uint64_t a = seed
  *     cdef uint64_t b = chunk ^ <uint64_t>0x6A09E667F3BCC909             # <<<<<<<<<<<<<<
@@ -18432,7 +18430,7 @@ static void __pyx_f_6bjcore_9_simulate_seed_rng(struct __pyx_t_6bjcore_9_simulat
 */
   __pyx_v_b = (__pyx_v_chunk ^ ((uint64_t)0x6A09E667F3BCC909));
 
-  /* "bjcore/_simulate.pyx":74
+  /* "bjcore/_simulate.pyx":73
  *     cdef uint64_t a = seed
  *     cdef uint64_t b = chunk ^ <uint64_t>0x6A09E667F3BCC909
  *     cdef uint64_t x = splitmix64(&a) ^ rotl(splitmix64(&b), 32)             # <<<<<<<<<<<<<<
@@ -18441,7 +18439,7 @@ static void __pyx_f_6bjcore_9_simulate_seed_rng(struct __pyx_t_6bjcore_9_simulat
 */
   __pyx_v_x = (__pyx_f_6bjcore_9_simulate_splitmix64((&__pyx_v_a)) ^ __pyx_f_6bjcore_9_simulate_rotl(__pyx_f_6bjcore_9_simulate_splitmix64((&__pyx_v_b)), 32));
 
-  /* "bjcore/_simulate.pyx":75
+  /* "bjcore/_simulate.pyx":74
  *     cdef uint64_t b = chunk ^ <uint64_t>0x6A09E667F3BCC909
  *     cdef uint64_t x = splitmix64(&a) ^ rotl(splitmix64(&b), 32)
  *     r.s0 = splitmix64(&x)             # <<<<<<<<<<<<<<
@@ -18450,7 +18448,7 @@ static void __pyx_f_6bjcore_9_simulate_seed_rng(struct __pyx_t_6bjcore_9_simulat
 */
   __pyx_v_r->s0 = __pyx_f_6bjcore_9_simulate_splitmix64((&__pyx_v_x));
 
-  /* "bjcore/_simulate.pyx":76
+  /* "bjcore/_simulate.pyx":75
  *     cdef uint64_t x = splitmix64(&a) ^ rotl(splitmix64(&b), 32)
  *     r.s0 = splitmix64(&x)
  *     r.s1 = splitmix64(&x)             # <<<<<<<<<<<<<<
@@ -18459,7 +18457,7 @@ static void __pyx_f_6bjcore_9_simulate_seed_rng(struct __pyx_t_6bjcore_9_simulat
 */
   __pyx_v_r->s1 = __pyx_f_6bjcore_9_simulate_splitmix64((&__pyx_v_x));
 
-  /* "bjcore/_simulate.pyx":77
+  /* "bjcore/_simulate.pyx":76
  *     r.s0 = splitmix64(&x)
  *     r.s1 = splitmix64(&x)
  *     r.s2 = splitmix64(&x)             # <<<<<<<<<<<<<<
@@ -18468,7 +18466,7 @@ static void __pyx_f_6bjcore_9_simulate_seed_rng(struct __pyx_t_6bjcore_9_simulat
 */
   __pyx_v_r->s2 = __pyx_f_6bjcore_9_simulate_splitmix64((&__pyx_v_x));
 
-  /* "bjcore/_simulate.pyx":78
+  /* "bjcore/_simulate.pyx":77
  *     r.s1 = splitmix64(&x)
  *     r.s2 = splitmix64(&x)
  *     r.s3 = splitmix64(&x)             # <<<<<<<<<<<<<<
@@ -18477,7 +18475,7 @@ static void __pyx_f_6bjcore_9_simulate_seed_rng(struct __pyx_t_6bjcore_9_simulat
 */
   __pyx_v_r->s3 = __pyx_f_6bjcore_9_simulate_splitmix64((&__pyx_v_x));
 
-  /* "bjcore/_simulate.pyx":70
+  /* "bjcore/_simulate.pyx":69
  * 
  * 
  * cdef void seed_rng(Rng* r, uint64_t seed, uint64_t chunk) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -18491,7 +18489,7 @@ static void __pyx_f_6bjcore_9_simulate_seed_rng(struct __pyx_t_6bjcore_9_simulat
 
 }
 
-/* "bjcore/_simulate.pyx":81
+/* "bjcore/_simulate.pyx":80
  * 
  * 
  * cdef inline uint32_t below(Rng* r, uint32_t n) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -18506,7 +18504,7 @@ static CYTHON_INLINE uint32_t __pyx_f_6bjcore_9_simulate_below(struct __pyx_t_6b
   uint32_t __pyx_r;
   int __pyx_t_1;
 
-  /* "bjcore/_simulate.pyx":83
+  /* "bjcore/_simulate.pyx":82
  * cdef inline uint32_t below(Rng* r, uint32_t n) noexcept nogil:
  *     """Uniform integer in [0, n) without bias (Lemire's multiply-and-reject)."""
  *     cdef uint64_t m = (next_u64(r) >> 32) * <uint64_t>n             # <<<<<<<<<<<<<<
@@ -18515,7 +18513,7 @@ static CYTHON_INLINE uint32_t __pyx_f_6bjcore_9_simulate_below(struct __pyx_t_6b
 */
   __pyx_v_m = ((__pyx_f_6bjcore_9_simulate_next_u64(__pyx_v_r) >> 32) * ((uint64_t)__pyx_v_n));
 
-  /* "bjcore/_simulate.pyx":84
+  /* "bjcore/_simulate.pyx":83
  *     """Uniform integer in [0, n) without bias (Lemire's multiply-and-reject)."""
  *     cdef uint64_t m = (next_u64(r) >> 32) * <uint64_t>n
  *     cdef uint32_t low = <uint32_t>m             # <<<<<<<<<<<<<<
@@ -18524,7 +18522,7 @@ static CYTHON_INLINE uint32_t __pyx_f_6bjcore_9_simulate_below(struct __pyx_t_6b
 */
   __pyx_v_low = ((uint32_t)__pyx_v_m);
 
-  /* "bjcore/_simulate.pyx":86
+  /* "bjcore/_simulate.pyx":85
  *     cdef uint32_t low = <uint32_t>m
  *     cdef uint32_t threshold
  *     if low < n:             # <<<<<<<<<<<<<<
@@ -18536,7 +18534,7 @@ static CYTHON_INLINE uint32_t __pyx_f_6bjcore_9_simulate_below(struct __pyx_t_6b
   if (__pyx_t_1) {
 
 
-    /* "bjcore/_simulate.pyx":87
+    /* "bjcore/_simulate.pyx":86
  *     cdef uint32_t threshold
  *     if low < n:
  *         threshold = (<uint32_t>(-n)) % n             # <<<<<<<<<<<<<<
@@ -18545,7 +18543,7 @@ static CYTHON_INLINE uint32_t __pyx_f_6bjcore_9_simulate_below(struct __pyx_t_6b
 */
     __pyx_v_threshold = (((uint32_t)(-__pyx_v_n)) % __pyx_v_n);
 
-    /* "bjcore/_simulate.pyx":88
+    /* "bjcore/_simulate.pyx":87
  *     if low < n:
  *         threshold = (<uint32_t>(-n)) % n
  *         while low < threshold:             # <<<<<<<<<<<<<<
@@ -18558,7 +18556,7 @@ static CYTHON_INLINE uint32_t __pyx_f_6bjcore_9_simulate_below(struct __pyx_t_6b
 
       if (!__pyx_t_1) break;
 
-      /* "bjcore/_simulate.pyx":89
+      /* "bjcore/_simulate.pyx":88
  *         threshold = (<uint32_t>(-n)) % n
  *         while low < threshold:
  *             m = (next_u64(r) >> 32) * <uint64_t>n             # <<<<<<<<<<<<<<
@@ -18567,7 +18565,7 @@ static CYTHON_INLINE uint32_t __pyx_f_6bjcore_9_simulate_below(struct __pyx_t_6b
 */
       __pyx_v_m = ((__pyx_f_6bjcore_9_simulate_next_u64(__pyx_v_r) >> 32) * ((uint64_t)__pyx_v_n));
 
-      /* "bjcore/_simulate.pyx":90
+      /* "bjcore/_simulate.pyx":89
  *         while low < threshold:
  *             m = (next_u64(r) >> 32) * <uint64_t>n
  *             low = <uint32_t>m             # <<<<<<<<<<<<<<
@@ -18577,7 +18575,7 @@ static CYTHON_INLINE uint32_t __pyx_f_6bjcore_9_simulate_below(struct __pyx_t_6b
       __pyx_v_low = ((uint32_t)__pyx_v_m);
     }
 
-    /* "bjcore/_simulate.pyx":86
+    /* "bjcore/_simulate.pyx":85
  *     cdef uint32_t low = <uint32_t>m
  *     cdef uint32_t threshold
  *     if low < n:             # <<<<<<<<<<<<<<
@@ -18586,7 +18584,7 @@ static CYTHON_INLINE uint32_t __pyx_f_6bjcore_9_simulate_below(struct __pyx_t_6b
 */
   }
 
-  /* "bjcore/_simulate.pyx":91
+  /* "bjcore/_simulate.pyx":90
  *             m = (next_u64(r) >> 32) * <uint64_t>n
  *             low = <uint32_t>m
  *     return <uint32_t>(m >> 32)             # <<<<<<<<<<<<<<
@@ -18599,7 +18597,7 @@ static CYTHON_INLINE uint32_t __pyx_f_6bjcore_9_simulate_below(struct __pyx_t_6b
   }
   goto __pyx_L0;
 
-  /* "bjcore/_simulate.pyx":81
+  /* "bjcore/_simulate.pyx":80
  * 
  * 
  * cdef inline uint32_t below(Rng* r, uint32_t n) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -18615,7 +18613,7 @@ static CYTHON_INLINE uint32_t __pyx_f_6bjcore_9_simulate_below(struct __pyx_t_6b
   return __pyx_r;
 }
 
-/* "bjcore/_simulate.pyx":94
+/* "bjcore/_simulate.pyx":93
  * 
  * 
  * def random_integers(uint64_t seed, uint64_t chunk, int count, uint32_t below_n):             # <<<<<<<<<<<<<<
@@ -18666,53 +18664,53 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   {
     PyObject ** const __pyx_pyargnames[] = {&__pyx_mstate_global->__pyx_n_u_seed,&__pyx_mstate_global->__pyx_n_u_chunk,&__pyx_mstate_global->__pyx_n_u_count,&__pyx_mstate_global->__pyx_n_u_below_n,0};
     const Py_ssize_t __pyx_kwds_len = (__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL(__pyx_kwds) : 0;
-    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 94, __pyx_L3_error)
+    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 93, __pyx_L3_error)
     if (__pyx_kwds_len > 0) {
       switch (__pyx_nargs) {
         case  4:
         values[3] = __Pyx_ArgRef_FASTCALL(__pyx_args, 3);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(0, 94, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(0, 93, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  3:
         values[2] = __Pyx_ArgRef_FASTCALL(__pyx_args, 2);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 94, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 93, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  2:
         values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 94, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 93, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  1:
         values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 94, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 93, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  0: break;
         default: goto __pyx_L5_argtuple_error;
       }
       const Py_ssize_t kwd_pos_args = __pyx_nargs;
-      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "random_integers", 0) < (0)) __PYX_ERR(0, 94, __pyx_L3_error)
+      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "random_integers", 0) < (0)) __PYX_ERR(0, 93, __pyx_L3_error)
       for (Py_ssize_t i = __pyx_nargs; i < 4; i++) {
-        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("random_integers", 1, 4, 4, i); __PYX_ERR(0, 94, __pyx_L3_error) }
+        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("random_integers", 1, 4, 4, i); __PYX_ERR(0, 93, __pyx_L3_error) }
       }
     } else if (unlikely(__pyx_nargs != 4)) {
       goto __pyx_L5_argtuple_error;
     } else {
       values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 94, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 93, __pyx_L3_error)
       values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 94, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 93, __pyx_L3_error)
       values[2] = __Pyx_ArgRef_FASTCALL(__pyx_args, 2);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 94, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 93, __pyx_L3_error)
       values[3] = __Pyx_ArgRef_FASTCALL(__pyx_args, 3);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(0, 94, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(0, 93, __pyx_L3_error)
     }
-    __pyx_v_seed = __Pyx_PyLong_As_uint64_t(values[0]); if (unlikely((__pyx_v_seed == ((uint64_t)-1)) && PyErr_Occurred())) __PYX_ERR(0, 94, __pyx_L3_error)
-    __pyx_v_chunk = __Pyx_PyLong_As_uint64_t(values[1]); if (unlikely((__pyx_v_chunk == ((uint64_t)-1)) && PyErr_Occurred())) __PYX_ERR(0, 94, __pyx_L3_error)
-    __pyx_v_count = __Pyx_PyLong_As_int(values[2]); if (unlikely((__pyx_v_count == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 94, __pyx_L3_error)
-    __pyx_v_below_n = __Pyx_PyLong_As_uint32_t(values[3]); if (unlikely((__pyx_v_below_n == ((uint32_t)-1)) && PyErr_Occurred())) __PYX_ERR(0, 94, __pyx_L3_error)
+    __pyx_v_seed = __Pyx_PyLong_As_uint64_t(values[0]); if (unlikely((__pyx_v_seed == ((uint64_t)-1)) && PyErr_Occurred())) __PYX_ERR(0, 93, __pyx_L3_error)
+    __pyx_v_chunk = __Pyx_PyLong_As_uint64_t(values[1]); if (unlikely((__pyx_v_chunk == ((uint64_t)-1)) && PyErr_Occurred())) __PYX_ERR(0, 93, __pyx_L3_error)
+    __pyx_v_count = __Pyx_PyLong_As_int(values[2]); if (unlikely((__pyx_v_count == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 93, __pyx_L3_error)
+    __pyx_v_below_n = __Pyx_PyLong_As_uint32_t(values[3]); if (unlikely((__pyx_v_below_n == ((uint32_t)-1)) && PyErr_Occurred())) __PYX_ERR(0, 93, __pyx_L3_error)
   }
   goto __pyx_L6_skip;
   __pyx_L5_argtuple_error:;
-  __Pyx_RaiseArgtupleInvalid("random_integers", 1, 4, 4, __pyx_nargs); __PYX_ERR(0, 94, __pyx_L3_error)
+  __Pyx_RaiseArgtupleInvalid("random_integers", 1, 4, 4, __pyx_nargs); __PYX_ERR(0, 93, __pyx_L3_error)
   __pyx_L6_skip:;
   goto __pyx_L4_argument_unpacking_done;
   __pyx_L3_error:;
@@ -18761,7 +18759,7 @@ static PyObject *__pyx_pf_6bjcore_9_simulate_random_integers(CYTHON_UNUSED PyObj
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("random_integers", 0);
 
-  /* "bjcore/_simulate.pyx":97
+  /* "bjcore/_simulate.pyx":96
  *     """``count`` draws of the chunk's generator, uniform in [0, below_n) (for tests)."""
  *     cdef Rng r
  *     seed_rng(&r, seed, chunk)             # <<<<<<<<<<<<<<
@@ -18770,7 +18768,7 @@ static PyObject *__pyx_pf_6bjcore_9_simulate_random_integers(CYTHON_UNUSED PyObj
 */
   __pyx_f_6bjcore_9_simulate_seed_rng((&__pyx_v_r), __pyx_v_seed, __pyx_v_chunk);
 
-  /* "bjcore/_simulate.pyx":98
+  /* "bjcore/_simulate.pyx":97
  *     cdef Rng r
  *     seed_rng(&r, seed, chunk)
  *     out = np.empty(count, dtype=np.int64)             # <<<<<<<<<<<<<<
@@ -18778,16 +18776,16 @@ static PyObject *__pyx_pf_6bjcore_9_simulate_random_integers(CYTHON_UNUSED PyObj
  *     cdef int i
 */
   __pyx_t_2 = NULL;
-  __Pyx_GetModuleGlobalName(__pyx_t_3, __pyx_mstate_global->__pyx_n_u_np); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 98, __pyx_L1_error)
+  __Pyx_GetModuleGlobalName(__pyx_t_3, __pyx_mstate_global->__pyx_n_u_np); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 97, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_3);
-  __pyx_t_4 = __Pyx_PyObject_GetAttrStr(__pyx_t_3, __pyx_mstate_global->__pyx_n_u_empty); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 98, __pyx_L1_error)
+  __pyx_t_4 = __Pyx_PyObject_GetAttrStr(__pyx_t_3, __pyx_mstate_global->__pyx_n_u_empty); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 97, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_4);
   __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
-  __pyx_t_3 = __Pyx_PyLong_From_int(__pyx_v_count); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 98, __pyx_L1_error)
+  __pyx_t_3 = __Pyx_PyLong_From_int(__pyx_v_count); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 97, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_3);
-  __Pyx_GetModuleGlobalName(__pyx_t_5, __pyx_mstate_global->__pyx_n_u_np); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 98, __pyx_L1_error)
+  __Pyx_GetModuleGlobalName(__pyx_t_5, __pyx_mstate_global->__pyx_n_u_np); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 97, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_5);
-  __pyx_t_6 = __Pyx_PyObject_GetAttrStr(__pyx_t_5, __pyx_mstate_global->__pyx_n_u_int64); if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 98, __pyx_L1_error)
+  __pyx_t_6 = __Pyx_PyObject_GetAttrStr(__pyx_t_5, __pyx_mstate_global->__pyx_n_u_int64); if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 97, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_6);
   __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
   #if CYTHON_VECTORCALL
@@ -18808,13 +18806,13 @@ static PyObject *__pyx_pf_6bjcore_9_simulate_random_integers(CYTHON_UNUSED PyObj
     PyObject *__pyx_callargs[3] = {__pyx_t_2, __pyx_t_3, __pyx_t_6};
     #if CYTHON_VECTORCALL
     __pyx_t_5 = __pyx_mstate_global->__pyx_tuple[2];
-    if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 98, __pyx_L1_error)
+    if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 97, __pyx_L1_error)
     __Pyx_INCREF(__pyx_t_5);
     #else
     {
       PyObject *__pyx_temp[1] = {__pyx_mstate_global->__pyx_n_u_dtype};
       __pyx_t_5 = __Pyx_MakeKwargDict(__pyx_temp, __pyx_callargs+2, 1);
-      if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 98, __pyx_L1_error)
+      if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 97, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_5);
     }
     #endif
@@ -18826,25 +18824,25 @@ static PyObject *__pyx_pf_6bjcore_9_simulate_random_integers(CYTHON_UNUSED PyObj
     __Pyx_DECREF(__pyx_t_6); __pyx_t_6 = 0;
     __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
     __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
-    if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 98, __pyx_L1_error)
+    if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 97, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_1);
   }
   __pyx_v_out = __pyx_t_1;
   __pyx_t_1 = 0;
 
-  /* "bjcore/_simulate.pyx":99
+  /* "bjcore/_simulate.pyx":98
  *     seed_rng(&r, seed, chunk)
  *     out = np.empty(count, dtype=np.int64)
  *     cdef int64_t[::1] o = out             # <<<<<<<<<<<<<<
  *     cdef int i
  *     for i in range(count):
 */
-  __pyx_t_8 = __Pyx_PyObject_to_MemoryviewSlice_dc_nn_int64_t(__pyx_v_out, PyBUF_WRITABLE); if (unlikely(!__pyx_t_8.memview)) __PYX_ERR(0, 99, __pyx_L1_error)
+  __pyx_t_8 = __Pyx_PyObject_to_MemoryviewSlice_dc_nn_int64_t(__pyx_v_out, PyBUF_WRITABLE); if (unlikely(!__pyx_t_8.memview)) __PYX_ERR(0, 98, __pyx_L1_error)
   __pyx_v_o = __pyx_t_8;
   __pyx_t_8.memview = NULL;
   __pyx_t_8.data = NULL;
 
-  /* "bjcore/_simulate.pyx":101
+  /* "bjcore/_simulate.pyx":100
  *     cdef int64_t[::1] o = out
  *     cdef int i
  *     for i in range(count):             # <<<<<<<<<<<<<<
@@ -18858,7 +18856,7 @@ static PyObject *__pyx_pf_6bjcore_9_simulate_random_integers(CYTHON_UNUSED PyObj
   for (__pyx_t_11 = 0; __pyx_t_11 < __pyx_t_10; __pyx_t_11+=1) {
     __pyx_v_i = __pyx_t_11;
 
-    /* "bjcore/_simulate.pyx":102
+    /* "bjcore/_simulate.pyx":101
  *     cdef int i
  *     for i in range(count):
  *         o[i] = below(&r, below_n)             # <<<<<<<<<<<<<<
@@ -18870,7 +18868,7 @@ static PyObject *__pyx_pf_6bjcore_9_simulate_random_integers(CYTHON_UNUSED PyObj
   }
 
 
-  /* "bjcore/_simulate.pyx":103
+  /* "bjcore/_simulate.pyx":102
  *     for i in range(count):
  *         o[i] = below(&r, below_n)
  *     return out             # <<<<<<<<<<<<<<
@@ -18888,7 +18886,7 @@ static PyObject *__pyx_pf_6bjcore_9_simulate_random_integers(CYTHON_UNUSED PyObj
   }
   goto __pyx_L0;
 
-  /* "bjcore/_simulate.pyx":94
+  /* "bjcore/_simulate.pyx":93
  * 
  * 
  * def random_integers(uint64_t seed, uint64_t chunk, int count, uint32_t below_n):             # <<<<<<<<<<<<<<
@@ -18917,7 +18915,7 @@ static PyObject *__pyx_pf_6bjcore_9_simulate_random_integers(CYTHON_UNUSED PyObj
   return __pyx_r;
 }
 
-/* "bjcore/_simulate.pyx":142
+/* "bjcore/_simulate.pyx":141
  * 
  * 
  * cdef inline int draw(Sim* s) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -18931,7 +18929,7 @@ static CYTHON_INLINE int __pyx_f_6bjcore_9_simulate_draw(struct __pyx_t_6bjcore_
   int __pyx_r;
   int __pyx_t_1;
 
-  /* "bjcore/_simulate.pyx":147
+  /* "bjcore/_simulate.pyx":146
  *     cdef int j
  *     cdef int8_t c
  *     if s.infinite:             # <<<<<<<<<<<<<<
@@ -18943,7 +18941,7 @@ static CYTHON_INLINE int __pyx_f_6bjcore_9_simulate_draw(struct __pyx_t_6bjcore_
   if (__pyx_t_1) {
 
 
-    /* "bjcore/_simulate.pyx":148
+    /* "bjcore/_simulate.pyx":147
  *     cdef int8_t c
  *     if s.infinite:
  *         return s.deck[below(&s.rng, <uint32_t>s.n_cards)]             # <<<<<<<<<<<<<<
@@ -18956,7 +18954,7 @@ static CYTHON_INLINE int __pyx_f_6bjcore_9_simulate_draw(struct __pyx_t_6bjcore_
     }
     goto __pyx_L0;
 
-    /* "bjcore/_simulate.pyx":147
+    /* "bjcore/_simulate.pyx":146
  *     cdef int j
  *     cdef int8_t c
  *     if s.infinite:             # <<<<<<<<<<<<<<
@@ -18965,7 +18963,7 @@ static CYTHON_INLINE int __pyx_f_6bjcore_9_simulate_draw(struct __pyx_t_6bjcore_
 */
   }
 
-  /* "bjcore/_simulate.pyx":149
+  /* "bjcore/_simulate.pyx":148
  *     if s.infinite:
  *         return s.deck[below(&s.rng, <uint32_t>s.n_cards)]
  *     if s.pos >= s.n_cards:             # <<<<<<<<<<<<<<
@@ -18977,7 +18975,7 @@ static CYTHON_INLINE int __pyx_f_6bjcore_9_simulate_draw(struct __pyx_t_6bjcore_
   if (__pyx_t_1) {
 
 
-    /* "bjcore/_simulate.pyx":150
+    /* "bjcore/_simulate.pyx":149
  *         return s.deck[below(&s.rng, <uint32_t>s.n_cards)]
  *     if s.pos >= s.n_cards:
  *         s.exhausted += 1             # <<<<<<<<<<<<<<
@@ -18986,7 +18984,7 @@ static CYTHON_INLINE int __pyx_f_6bjcore_9_simulate_draw(struct __pyx_t_6bjcore_
 */
     __pyx_v_s->exhausted = (__pyx_v_s->exhausted + 1);
 
-    /* "bjcore/_simulate.pyx":151
+    /* "bjcore/_simulate.pyx":150
  *     if s.pos >= s.n_cards:
  *         s.exhausted += 1
  *         s.pos = 0             # <<<<<<<<<<<<<<
@@ -18995,7 +18993,7 @@ static CYTHON_INLINE int __pyx_f_6bjcore_9_simulate_draw(struct __pyx_t_6bjcore_
 */
     __pyx_v_s->pos = 0;
 
-    /* "bjcore/_simulate.pyx":152
+    /* "bjcore/_simulate.pyx":151
  *         s.exhausted += 1
  *         s.pos = 0
  *         s.rc = 0.0             # <<<<<<<<<<<<<<
@@ -19004,7 +19002,7 @@ static CYTHON_INLINE int __pyx_f_6bjcore_9_simulate_draw(struct __pyx_t_6bjcore_
 */
     __pyx_v_s->rc = 0.0;
 
-    /* "bjcore/_simulate.pyx":153
+    /* "bjcore/_simulate.pyx":152
  *         s.pos = 0
  *         s.rc = 0.0
  *         s.seen = 0             # <<<<<<<<<<<<<<
@@ -19013,7 +19011,7 @@ static CYTHON_INLINE int __pyx_f_6bjcore_9_simulate_draw(struct __pyx_t_6bjcore_
 */
     __pyx_v_s->seen = 0;
 
-    /* "bjcore/_simulate.pyx":149
+    /* "bjcore/_simulate.pyx":148
  *     if s.infinite:
  *         return s.deck[below(&s.rng, <uint32_t>s.n_cards)]
  *     if s.pos >= s.n_cards:             # <<<<<<<<<<<<<<
@@ -19022,7 +19020,7 @@ static CYTHON_INLINE int __pyx_f_6bjcore_9_simulate_draw(struct __pyx_t_6bjcore_
 */
   }
 
-  /* "bjcore/_simulate.pyx":154
+  /* "bjcore/_simulate.pyx":153
  *         s.rc = 0.0
  *         s.seen = 0
  *     j = s.pos + <int>below(&s.rng, <uint32_t>(s.n_cards - s.pos))             # <<<<<<<<<<<<<<
@@ -19031,7 +19029,7 @@ static CYTHON_INLINE int __pyx_f_6bjcore_9_simulate_draw(struct __pyx_t_6bjcore_
 */
   __pyx_v_j = (__pyx_v_s->pos + ((int)__pyx_f_6bjcore_9_simulate_below((&__pyx_v_s->rng), ((uint32_t)(__pyx_v_s->n_cards - __pyx_v_s->pos)))));
 
-  /* "bjcore/_simulate.pyx":155
+  /* "bjcore/_simulate.pyx":154
  *         s.seen = 0
  *     j = s.pos + <int>below(&s.rng, <uint32_t>(s.n_cards - s.pos))
  *     c = s.deck[j]             # <<<<<<<<<<<<<<
@@ -19040,7 +19038,7 @@ static CYTHON_INLINE int __pyx_f_6bjcore_9_simulate_draw(struct __pyx_t_6bjcore_
 */
   __pyx_v_c = (__pyx_v_s->deck[__pyx_v_j]);
 
-  /* "bjcore/_simulate.pyx":156
+  /* "bjcore/_simulate.pyx":155
  *     j = s.pos + <int>below(&s.rng, <uint32_t>(s.n_cards - s.pos))
  *     c = s.deck[j]
  *     s.deck[j] = s.deck[s.pos]             # <<<<<<<<<<<<<<
@@ -19049,7 +19047,7 @@ static CYTHON_INLINE int __pyx_f_6bjcore_9_simulate_draw(struct __pyx_t_6bjcore_
 */
   (__pyx_v_s->deck[__pyx_v_j]) = (__pyx_v_s->deck[__pyx_v_s->pos]);
 
-  /* "bjcore/_simulate.pyx":157
+  /* "bjcore/_simulate.pyx":156
  *     c = s.deck[j]
  *     s.deck[j] = s.deck[s.pos]
  *     s.deck[s.pos] = c             # <<<<<<<<<<<<<<
@@ -19058,7 +19056,7 @@ static CYTHON_INLINE int __pyx_f_6bjcore_9_simulate_draw(struct __pyx_t_6bjcore_
 */
   (__pyx_v_s->deck[__pyx_v_s->pos]) = __pyx_v_c;
 
-  /* "bjcore/_simulate.pyx":158
+  /* "bjcore/_simulate.pyx":157
  *     s.deck[j] = s.deck[s.pos]
  *     s.deck[s.pos] = c
  *     s.pos += 1             # <<<<<<<<<<<<<<
@@ -19067,7 +19065,7 @@ static CYTHON_INLINE int __pyx_f_6bjcore_9_simulate_draw(struct __pyx_t_6bjcore_
 */
   __pyx_v_s->pos = (__pyx_v_s->pos + 1);
 
-  /* "bjcore/_simulate.pyx":159
+  /* "bjcore/_simulate.pyx":158
  *     s.deck[s.pos] = c
  *     s.pos += 1
  *     return c             # <<<<<<<<<<<<<<
@@ -19080,7 +19078,7 @@ static CYTHON_INLINE int __pyx_f_6bjcore_9_simulate_draw(struct __pyx_t_6bjcore_
   }
   goto __pyx_L0;
 
-  /* "bjcore/_simulate.pyx":142
+  /* "bjcore/_simulate.pyx":141
  * 
  * 
  * cdef inline int draw(Sim* s) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -19095,7 +19093,7 @@ static CYTHON_INLINE int __pyx_f_6bjcore_9_simulate_draw(struct __pyx_t_6bjcore_
   return __pyx_r;
 }
 
-/* "bjcore/_simulate.pyx":162
+/* "bjcore/_simulate.pyx":161
  * 
  * 
  * cdef inline void see(Sim* s, int card) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -19105,7 +19103,7 @@ static CYTHON_INLINE int __pyx_f_6bjcore_9_simulate_draw(struct __pyx_t_6bjcore_
 
 static CYTHON_INLINE void __pyx_f_6bjcore_9_simulate_see(struct __pyx_t_6bjcore_9_simulate_Sim *__pyx_v_s, int __pyx_v_card) {
 
-  /* "bjcore/_simulate.pyx":163
+  /* "bjcore/_simulate.pyx":162
  * 
  * cdef inline void see(Sim* s, int card) noexcept nogil:
  *     s.rc += s.tags[card - 1]             # <<<<<<<<<<<<<<
@@ -19114,7 +19112,7 @@ static CYTHON_INLINE void __pyx_f_6bjcore_9_simulate_see(struct __pyx_t_6bjcore_
 */
   __pyx_v_s->rc = (__pyx_v_s->rc + (__pyx_v_s->tags[(__pyx_v_card - 1)]));
 
-  /* "bjcore/_simulate.pyx":164
+  /* "bjcore/_simulate.pyx":163
  * cdef inline void see(Sim* s, int card) noexcept nogil:
  *     s.rc += s.tags[card - 1]
  *     s.seen += 1             # <<<<<<<<<<<<<<
@@ -19123,7 +19121,7 @@ static CYTHON_INLINE void __pyx_f_6bjcore_9_simulate_see(struct __pyx_t_6bjcore_
 */
   __pyx_v_s->seen = (__pyx_v_s->seen + 1);
 
-  /* "bjcore/_simulate.pyx":165
+  /* "bjcore/_simulate.pyx":164
  *     s.rc += s.tags[card - 1]
  *     s.seen += 1
  *     s.tc_valid = 0             # <<<<<<<<<<<<<<
@@ -19132,7 +19130,7 @@ static CYTHON_INLINE void __pyx_f_6bjcore_9_simulate_see(struct __pyx_t_6bjcore_
 */
   __pyx_v_s->tc_valid = 0;
 
-  /* "bjcore/_simulate.pyx":162
+  /* "bjcore/_simulate.pyx":161
  * 
  * 
  * cdef inline void see(Sim* s, int card) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -19143,7 +19141,7 @@ static CYTHON_INLINE void __pyx_f_6bjcore_9_simulate_see(struct __pyx_t_6bjcore_
   /* function exit code */
 }
 
-/* "bjcore/_simulate.pyx":168
+/* "bjcore/_simulate.pyx":167
  * 
  * 
  * cdef inline int seen_draw(Sim* s) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -19155,7 +19153,7 @@ static CYTHON_INLINE int __pyx_f_6bjcore_9_simulate_seen_draw(struct __pyx_t_6bj
   int __pyx_v_c;
   int __pyx_r;
 
-  /* "bjcore/_simulate.pyx":169
+  /* "bjcore/_simulate.pyx":168
  * 
  * cdef inline int seen_draw(Sim* s) noexcept nogil:
  *     cdef int c = draw(s)             # <<<<<<<<<<<<<<
@@ -19164,7 +19162,7 @@ static CYTHON_INLINE int __pyx_f_6bjcore_9_simulate_seen_draw(struct __pyx_t_6bj
 */
   __pyx_v_c = __pyx_f_6bjcore_9_simulate_draw(__pyx_v_s);
 
-  /* "bjcore/_simulate.pyx":170
+  /* "bjcore/_simulate.pyx":169
  * cdef inline int seen_draw(Sim* s) noexcept nogil:
  *     cdef int c = draw(s)
  *     see(s, c)             # <<<<<<<<<<<<<<
@@ -19173,7 +19171,7 @@ static CYTHON_INLINE int __pyx_f_6bjcore_9_simulate_seen_draw(struct __pyx_t_6bj
 */
   __pyx_f_6bjcore_9_simulate_see(__pyx_v_s, __pyx_v_c);
 
-  /* "bjcore/_simulate.pyx":171
+  /* "bjcore/_simulate.pyx":170
  *     cdef int c = draw(s)
  *     see(s, c)
  *     return c             # <<<<<<<<<<<<<<
@@ -19186,7 +19184,7 @@ static CYTHON_INLINE int __pyx_f_6bjcore_9_simulate_seen_draw(struct __pyx_t_6bj
   }
   goto __pyx_L0;
 
-  /* "bjcore/_simulate.pyx":168
+  /* "bjcore/_simulate.pyx":167
  * 
  * 
  * cdef inline int seen_draw(Sim* s) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -19200,7 +19198,134 @@ static CYTHON_INLINE int __pyx_f_6bjcore_9_simulate_seen_draw(struct __pyx_t_6bj
   return __pyx_r;
 }
 
-/* "bjcore/_simulate.pyx":174
+/* "bjcore/_simulate.pyx":173
+ * 
+ * 
+ * cdef inline int floor_int(double x) noexcept nogil:             # <<<<<<<<<<<<<<
+ *     """floor(x) as an int without a libm call (|x| is clamped to a million first)."""
+ *     cdef int i
+*/
+
+static CYTHON_INLINE int __pyx_f_6bjcore_9_simulate_floor_int(double __pyx_v_x) {
+  int __pyx_v_i;
+  int __pyx_r;
+  int __pyx_t_1;
+  long __pyx_t_2;
+
+  /* "bjcore/_simulate.pyx":176
+ *     """floor(x) as an int without a libm call (|x| is clamped to a million first)."""
+ *     cdef int i
+ *     if x < -1000000.0:             # <<<<<<<<<<<<<<
+ *         return -1000000
+ *     if x > 1000000.0:
+*/
+  __pyx_t_1 = (__pyx_v_x < -1000000.0);
+
+  if (__pyx_t_1) {
+
+
+    /* "bjcore/_simulate.pyx":177
+ *     cdef int i
+ *     if x < -1000000.0:
+ *         return -1000000             # <<<<<<<<<<<<<<
+ *     if x > 1000000.0:
+ *         return 1000000
+*/
+    {
+
+      __pyx_r = -1000000;
+    }
+    goto __pyx_L0;
+
+    /* "bjcore/_simulate.pyx":176
+ *     """floor(x) as an int without a libm call (|x| is clamped to a million first)."""
+ *     cdef int i
+ *     if x < -1000000.0:             # <<<<<<<<<<<<<<
+ *         return -1000000
+ *     if x > 1000000.0:
+*/
+  }
+
+  /* "bjcore/_simulate.pyx":178
+ *     if x < -1000000.0:
+ *         return -1000000
+ *     if x > 1000000.0:             # <<<<<<<<<<<<<<
+ *         return 1000000
+ *     i = <int>x                    # truncates toward zero
+*/
+  __pyx_t_1 = (__pyx_v_x > 1000000.0);
+
+  if (__pyx_t_1) {
+
+
+    /* "bjcore/_simulate.pyx":179
+ *         return -1000000
+ *     if x > 1000000.0:
+ *         return 1000000             # <<<<<<<<<<<<<<
+ *     i = <int>x                    # truncates toward zero
+ *     return i - 1 if x < i else i
+*/
+    {
+
+      __pyx_r = 0xF4240;
+    }
+    goto __pyx_L0;
+
+    /* "bjcore/_simulate.pyx":178
+ *     if x < -1000000.0:
+ *         return -1000000
+ *     if x > 1000000.0:             # <<<<<<<<<<<<<<
+ *         return 1000000
+ *     i = <int>x                    # truncates toward zero
+*/
+  }
+
+  /* "bjcore/_simulate.pyx":180
+ *     if x > 1000000.0:
+ *         return 1000000
+ *     i = <int>x                    # truncates toward zero             # <<<<<<<<<<<<<<
+ *     return i - 1 if x < i else i
+ * 
+*/
+  __pyx_v_i = ((int)__pyx_v_x);
+
+  /* "bjcore/_simulate.pyx":181
+ *         return 1000000
+ *     i = <int>x                    # truncates toward zero
+ *     return i - 1 if x < i else i             # <<<<<<<<<<<<<<
+ * 
+ * 
+*/
+  __pyx_t_1 = (__pyx_v_x < __pyx_v_i);
+
+  if (__pyx_t_1) {
+
+    __pyx_t_2 = (__pyx_v_i - 1);
+  } else {
+
+    __pyx_t_2 = __pyx_v_i;
+  }
+
+  {
+    __pyx_r = __pyx_t_2;
+  }
+  goto __pyx_L0;
+
+  /* "bjcore/_simulate.pyx":173
+ * 
+ * 
+ * cdef inline int floor_int(double x) noexcept nogil:             # <<<<<<<<<<<<<<
+ *     """floor(x) as an int without a libm call (|x| is clamped to a million first)."""
+ *     cdef int i
+*/
+
+  /* function exit code */
+  __pyx_L0:;
+
+  return __pyx_r;
+}
+
+/* "bjcore/_simulate.pyx":184
  * 
  * 
  * cdef inline int true_count(Sim* s) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -19210,24 +19335,25 @@ static CYTHON_INLINE int __pyx_f_6bjcore_9_simulate_seen_draw(struct __pyx_t_6bj
 
 static CYTHON_INLINE int __pyx_f_6bjcore_9_simulate_true_count(struct __pyx_t_6bjcore_9_simulate_Sim *__pyx_v_s) {
   int __pyx_v_unseen;
+  int __pyx_v_estimate;
   double __pyx_v_tc;
-  double __pyx_v_halves;
   int __pyx_r;
   int __pyx_t_1;
   double __pyx_t_2;
+  int __pyx_t_3;
 
-  /* "bjcore/_simulate.pyx":177
+  /* "bjcore/_simulate.pyx":187
  *     """The integer true count: running count over the decks not yet seen (exact, or
  *     estimated to the half or whole deck), rounded by the chosen convention."""
  *     cdef int unseen = s.n_cards - s.seen             # <<<<<<<<<<<<<<
- *     cdef double tc, halves
- *     if s.infinite:
+ *     cdef int estimate
+ *     cdef double tc
 */
   __pyx_v_unseen = (__pyx_v_s->n_cards - __pyx_v_s->seen);
 
-  /* "bjcore/_simulate.pyx":179
- *     cdef int unseen = s.n_cards - s.seen
- *     cdef double tc, halves
+  /* "bjcore/_simulate.pyx":190
+ *     cdef int estimate
+ *     cdef double tc
  *     if s.infinite:             # <<<<<<<<<<<<<<
  *         return 0
  *     if unseen < 1:
@@ -19237,8 +19363,8 @@ static CYTHON_INLINE int __pyx_f_6bjcore_9_simulate_true_count(struct __pyx_t_6b
   if (__pyx_t_1) {
 
 
-    /* "bjcore/_simulate.pyx":180
- *     cdef double tc, halves
+    /* "bjcore/_simulate.pyx":191
+ *     cdef double tc
  *     if s.infinite:
  *         return 0             # <<<<<<<<<<<<<<
  *     if unseen < 1:
@@ -19250,16 +19376,16 @@ static CYTHON_INLINE int __pyx_f_6bjcore_9_simulate_true_count(struct __pyx_t_6b
     }
     goto __pyx_L0;
 
-    /* "bjcore/_simulate.pyx":179
- *     cdef int unseen = s.n_cards - s.seen
- *     cdef double tc, halves
+    /* "bjcore/_simulate.pyx":190
+ *     cdef int estimate
+ *     cdef double tc
  *     if s.infinite:             # <<<<<<<<<<<<<<
  *         return 0
  *     if unseen < 1:
 */
   }
 
-  /* "bjcore/_simulate.pyx":181
+  /* "bjcore/_simulate.pyx":192
  *     if s.infinite:
  *         return 0
  *     if unseen < 1:             # <<<<<<<<<<<<<<
@@ -19271,7 +19397,7 @@ static CYTHON_INLINE int __pyx_f_6bjcore_9_simulate_true_count(struct __pyx_t_6b
   if (__pyx_t_1) {
 
 
-    /* "bjcore/_simulate.pyx":182
+    /* "bjcore/_simulate.pyx":193
  *         return 0
  *     if unseen < 1:
  *         unseen = 1             # <<<<<<<<<<<<<<
@@ -19280,7 +19406,7 @@ static CYTHON_INLINE int __pyx_f_6bjcore_9_simulate_true_count(struct __pyx_t_6b
 */
     __pyx_v_unseen = 1;
 
-    /* "bjcore/_simulate.pyx":181
+    /* "bjcore/_simulate.pyx":192
  *     if s.infinite:
  *         return 0
  *     if unseen < 1:             # <<<<<<<<<<<<<<
@@ -19289,7 +19415,7 @@ static CYTHON_INLINE int __pyx_f_6bjcore_9_simulate_true_count(struct __pyx_t_6b
 */
   }
 
-  /* "bjcore/_simulate.pyx":183
+  /* "bjcore/_simulate.pyx":194
  *     if unseen < 1:
  *         unseen = 1
  *     if s.tc_method == 0:             # <<<<<<<<<<<<<<
@@ -19299,16 +19425,16 @@ static CYTHON_INLINE int __pyx_f_6bjcore_9_simulate_true_count(struct __pyx_t_6b
   switch (__pyx_v_s->tc_method) {
     case 0:
 
-    /* "bjcore/_simulate.pyx":184
+    /* "bjcore/_simulate.pyx":195
  *         unseen = 1
  *     if s.tc_method == 0:
  *         tc = s.rc * 52.0 / unseen             # <<<<<<<<<<<<<<
  *     elif s.tc_method == 1:
- *         halves = floor(unseen / 26.0 + 0.5)
+ *         estimate = (unseen + 13) // 26          # half decks, to the nearest
 */
     __pyx_v_tc = ((__pyx_v_s->rc * 52.0) / ((double)__pyx_v_unseen));
 
-    /* "bjcore/_simulate.pyx":183
+    /* "bjcore/_simulate.pyx":194
  *     if unseen < 1:
  *         unseen = 1
  *     if s.tc_method == 0:             # <<<<<<<<<<<<<<
@@ -19318,265 +19444,167 @@ static CYTHON_INLINE int __pyx_f_6bjcore_9_simulate_true_count(struct __pyx_t_6b
     break;
     case 1:
 
-    /* "bjcore/_simulate.pyx":186
+    /* "bjcore/_simulate.pyx":197
  *         tc = s.rc * 52.0 / unseen
  *     elif s.tc_method == 1:
- *         halves = floor(unseen / 26.0 + 0.5)             # <<<<<<<<<<<<<<
- *         if halves < 1.0:
- *             halves = 1.0
+ *         estimate = (unseen + 13) // 26          # half decks, to the nearest             # <<<<<<<<<<<<<<
+ *         tc = s.rc * 2.0 / (estimate if estimate > 0 else 1)
+ *     else:
 */
-    __pyx_v_halves = floor(((((double)__pyx_v_unseen) / 26.0) + 0.5));
+    __pyx_v_estimate = ((__pyx_v_unseen + 13) / 26);
 
-    /* "bjcore/_simulate.pyx":187
+    /* "bjcore/_simulate.pyx":198
  *     elif s.tc_method == 1:
- *         halves = floor(unseen / 26.0 + 0.5)
- *         if halves < 1.0:             # <<<<<<<<<<<<<<
- *             halves = 1.0
- *         tc = s.rc * 2.0 / halves
+ *         estimate = (unseen + 13) // 26          # half decks, to the nearest
+ *         tc = s.rc * 2.0 / (estimate if estimate > 0 else 1)             # <<<<<<<<<<<<<<
+ *     else:
+ *         estimate = (unseen + 26) // 52          # whole decks, to the nearest
 */
-    __pyx_t_1 = (__pyx_v_halves < 1.0);
+    __pyx_t_1 = (__pyx_v_estimate > 0);
 
     if (__pyx_t_1) {
 
+      __pyx_t_2 = __pyx_v_estimate;
+    } else {
 
-      /* "bjcore/_simulate.pyx":188
- *         halves = floor(unseen / 26.0 + 0.5)
- *         if halves < 1.0:
- *             halves = 1.0             # <<<<<<<<<<<<<<
- *         tc = s.rc * 2.0 / halves
- *     else:
-*/
-      __pyx_v_halves = 1.0;
-
-      /* "bjcore/_simulate.pyx":187
- *     elif s.tc_method == 1:
- *         halves = floor(unseen / 26.0 + 0.5)
- *         if halves < 1.0:             # <<<<<<<<<<<<<<
- *             halves = 1.0
- *         tc = s.rc * 2.0 / halves
-*/
+      __pyx_t_2 = 1.0;
     }
 
-    /* "bjcore/_simulate.pyx":189
- *         if halves < 1.0:
- *             halves = 1.0
- *         tc = s.rc * 2.0 / halves             # <<<<<<<<<<<<<<
- *     else:
- *         halves = floor(unseen / 52.0 + 0.5)
-*/
-    __pyx_v_tc = ((__pyx_v_s->rc * 2.0) / __pyx_v_halves);
+    __pyx_v_tc = ((__pyx_v_s->rc * 2.0) / __pyx_t_2);
 
-    /* "bjcore/_simulate.pyx":185
+
+    /* "bjcore/_simulate.pyx":196
  *     if s.tc_method == 0:
  *         tc = s.rc * 52.0 / unseen
  *     elif s.tc_method == 1:             # <<<<<<<<<<<<<<
- *         halves = floor(unseen / 26.0 + 0.5)
- *         if halves < 1.0:
-*/
-    break;
-    default:
-
-    /* "bjcore/_simulate.pyx":191
- *         tc = s.rc * 2.0 / halves
- *     else:
- *         halves = floor(unseen / 52.0 + 0.5)             # <<<<<<<<<<<<<<
- *         if halves < 1.0:
- *             halves = 1.0
-*/
-    __pyx_v_halves = floor(((((double)__pyx_v_unseen) / 52.0) + 0.5));
-
-    /* "bjcore/_simulate.pyx":192
- *     else:
- *         halves = floor(unseen / 52.0 + 0.5)
- *         if halves < 1.0:             # <<<<<<<<<<<<<<
- *             halves = 1.0
- *         tc = s.rc / halves
-*/
-    __pyx_t_1 = (__pyx_v_halves < 1.0);
-
-    if (__pyx_t_1) {
-
-
-      /* "bjcore/_simulate.pyx":193
- *         halves = floor(unseen / 52.0 + 0.5)
- *         if halves < 1.0:
- *             halves = 1.0             # <<<<<<<<<<<<<<
- *         tc = s.rc / halves
- *     if s.rounding == 0:
-*/
-      __pyx_v_halves = 1.0;
-
-      /* "bjcore/_simulate.pyx":192
- *     else:
- *         halves = floor(unseen / 52.0 + 0.5)
- *         if halves < 1.0:             # <<<<<<<<<<<<<<
- *             halves = 1.0
- *         tc = s.rc / halves
-*/
-    }
-
-    /* "bjcore/_simulate.pyx":194
- *         if halves < 1.0:
- *             halves = 1.0
- *         tc = s.rc / halves             # <<<<<<<<<<<<<<
- *     if s.rounding == 0:
- *         tc = floor(tc)
-*/
-    __pyx_v_tc = (__pyx_v_s->rc / __pyx_v_halves);
-    break;
-  }
-
-  /* "bjcore/_simulate.pyx":195
- *             halves = 1.0
- *         tc = s.rc / halves
- *     if s.rounding == 0:             # <<<<<<<<<<<<<<
- *         tc = floor(tc)
- *     elif s.rounding == 1:
-*/
-  switch (__pyx_v_s->rounding) {
-    case 0:
-
-    /* "bjcore/_simulate.pyx":196
- *         tc = s.rc / halves
- *     if s.rounding == 0:
- *         tc = floor(tc)             # <<<<<<<<<<<<<<
- *     elif s.rounding == 1:
- *         tc = floor(tc) if tc >= 0 else ceil(tc)
-*/
-    __pyx_v_tc = floor(__pyx_v_tc);
-
-    /* "bjcore/_simulate.pyx":195
- *             halves = 1.0
- *         tc = s.rc / halves
- *     if s.rounding == 0:             # <<<<<<<<<<<<<<
- *         tc = floor(tc)
- *     elif s.rounding == 1:
-*/
-    break;
-    case 1:
-
-    /* "bjcore/_simulate.pyx":198
- *         tc = floor(tc)
- *     elif s.rounding == 1:
- *         tc = floor(tc) if tc >= 0 else ceil(tc)             # <<<<<<<<<<<<<<
- *     else:
- *         tc = floor(tc + 0.5)
-*/
-    __pyx_t_1 = (__pyx_v_tc >= 0.0);
-
-    if (__pyx_t_1) {
-
-      __pyx_t_2 = floor(__pyx_v_tc);
-    } else {
-
-      __pyx_t_2 = ceil(__pyx_v_tc);
-    }
-
-    __pyx_v_tc = __pyx_t_2;
-
-    /* "bjcore/_simulate.pyx":197
- *     if s.rounding == 0:
- *         tc = floor(tc)
- *     elif s.rounding == 1:             # <<<<<<<<<<<<<<
- *         tc = floor(tc) if tc >= 0 else ceil(tc)
- *     else:
+ *         estimate = (unseen + 13) // 26          # half decks, to the nearest
+ *         tc = s.rc * 2.0 / (estimate if estimate > 0 else 1)
 */
     break;
     default:
 
     /* "bjcore/_simulate.pyx":200
- *         tc = floor(tc) if tc >= 0 else ceil(tc)
+ *         tc = s.rc * 2.0 / (estimate if estimate > 0 else 1)
  *     else:
- *         tc = floor(tc + 0.5)             # <<<<<<<<<<<<<<
- *     if tc < -1000000.0:
- *         return -1000000
+ *         estimate = (unseen + 26) // 52          # whole decks, to the nearest             # <<<<<<<<<<<<<<
+ *         tc = s.rc / (estimate if estimate > 0 else 1)
+ *     if s.rounding == 0:
 */
-    __pyx_v_tc = floor((__pyx_v_tc + 0.5));
-    break;
-  }
-
-  /* "bjcore/_simulate.pyx":201
- *     else:
- *         tc = floor(tc + 0.5)
- *     if tc < -1000000.0:             # <<<<<<<<<<<<<<
- *         return -1000000
- *     if tc > 1000000.0:
-*/
-  __pyx_t_1 = (__pyx_v_tc < -1000000.0);
-
-  if (__pyx_t_1) {
-
-
-    /* "bjcore/_simulate.pyx":202
- *         tc = floor(tc + 0.5)
- *     if tc < -1000000.0:
- *         return -1000000             # <<<<<<<<<<<<<<
- *     if tc > 1000000.0:
- *         return 1000000
-*/
-    {
-
-      __pyx_r = -1000000;
-    }
-    goto __pyx_L0;
+    __pyx_v_estimate = ((__pyx_v_unseen + 26) / 52);
 
     /* "bjcore/_simulate.pyx":201
  *     else:
- *         tc = floor(tc + 0.5)
- *     if tc < -1000000.0:             # <<<<<<<<<<<<<<
- *         return -1000000
- *     if tc > 1000000.0:
+ *         estimate = (unseen + 26) // 52          # whole decks, to the nearest
+ *         tc = s.rc / (estimate if estimate > 0 else 1)             # <<<<<<<<<<<<<<
+ *     if s.rounding == 0:
+ *         return floor_int(tc)
 */
+    __pyx_t_1 = (__pyx_v_estimate > 0);
+
+    if (__pyx_t_1) {
+
+      __pyx_t_2 = __pyx_v_estimate;
+    } else {
+
+      __pyx_t_2 = 1.0;
+    }
+
+    __pyx_v_tc = (__pyx_v_s->rc / __pyx_t_2);
+
+    break;
   }
 
-  /* "bjcore/_simulate.pyx":203
- *     if tc < -1000000.0:
- *         return -1000000
- *     if tc > 1000000.0:             # <<<<<<<<<<<<<<
- *         return 1000000
- *     return <int>tc
+  /* "bjcore/_simulate.pyx":202
+ *         estimate = (unseen + 26) // 52          # whole decks, to the nearest
+ *         tc = s.rc / (estimate if estimate > 0 else 1)
+ *     if s.rounding == 0:             # <<<<<<<<<<<<<<
+ *         return floor_int(tc)
+ *     if s.rounding == 1:
 */
-  __pyx_t_1 = (__pyx_v_tc > 1000000.0);
+  __pyx_t_1 = (__pyx_v_s->rounding == 0);
 
   if (__pyx_t_1) {
 
 
-    /* "bjcore/_simulate.pyx":204
- *         return -1000000
- *     if tc > 1000000.0:
- *         return 1000000             # <<<<<<<<<<<<<<
- *     return <int>tc
- * 
+    /* "bjcore/_simulate.pyx":203
+ *         tc = s.rc / (estimate if estimate > 0 else 1)
+ *     if s.rounding == 0:
+ *         return floor_int(tc)             # <<<<<<<<<<<<<<
+ *     if s.rounding == 1:
+ *         return -floor_int(-tc) if tc < 0 else floor_int(tc)
 */
     {
 
-      __pyx_r = 0xF4240;
+      __pyx_r = __pyx_f_6bjcore_9_simulate_floor_int(__pyx_v_tc);
     }
     goto __pyx_L0;
 
-    /* "bjcore/_simulate.pyx":203
- *     if tc < -1000000.0:
- *         return -1000000
- *     if tc > 1000000.0:             # <<<<<<<<<<<<<<
- *         return 1000000
- *     return <int>tc
+    /* "bjcore/_simulate.pyx":202
+ *         estimate = (unseen + 26) // 52          # whole decks, to the nearest
+ *         tc = s.rc / (estimate if estimate > 0 else 1)
+ *     if s.rounding == 0:             # <<<<<<<<<<<<<<
+ *         return floor_int(tc)
+ *     if s.rounding == 1:
 */
   }
 
-  /* "bjcore/_simulate.pyx":205
- *     if tc > 1000000.0:
- *         return 1000000
- *     return <int>tc             # <<<<<<<<<<<<<<
+  /* "bjcore/_simulate.pyx":204
+ *     if s.rounding == 0:
+ *         return floor_int(tc)
+ *     if s.rounding == 1:             # <<<<<<<<<<<<<<
+ *         return -floor_int(-tc) if tc < 0 else floor_int(tc)
+ *     return floor_int(tc + 0.5)
+*/
+  __pyx_t_1 = (__pyx_v_s->rounding == 1);
+
+  if (__pyx_t_1) {
+
+
+    /* "bjcore/_simulate.pyx":205
+ *         return floor_int(tc)
+ *     if s.rounding == 1:
+ *         return -floor_int(-tc) if tc < 0 else floor_int(tc)             # <<<<<<<<<<<<<<
+ *     return floor_int(tc + 0.5)
+ * 
+*/
+    __pyx_t_1 = (__pyx_v_tc < 0.0);
+
+    if (__pyx_t_1) {
+
+      __pyx_t_3 = (-__pyx_f_6bjcore_9_simulate_floor_int((-__pyx_v_tc)));
+    } else {
+
+      __pyx_t_3 = __pyx_f_6bjcore_9_simulate_floor_int(__pyx_v_tc);
+    }
+
+    {
+      __pyx_r = __pyx_t_3;
+    }
+    goto __pyx_L0;
+
+    /* "bjcore/_simulate.pyx":204
+ *     if s.rounding == 0:
+ *         return floor_int(tc)
+ *     if s.rounding == 1:             # <<<<<<<<<<<<<<
+ *         return -floor_int(-tc) if tc < 0 else floor_int(tc)
+ *     return floor_int(tc + 0.5)
+*/
+  }
+
+  /* "bjcore/_simulate.pyx":206
+ *     if s.rounding == 1:
+ *         return -floor_int(-tc) if tc < 0 else floor_int(tc)
+ *     return floor_int(tc + 0.5)             # <<<<<<<<<<<<<<
  * 
  * 
 */
   {
 
-    __pyx_r = ((int)__pyx_v_tc);
+    __pyx_r = __pyx_f_6bjcore_9_simulate_floor_int((__pyx_v_tc + 0.5));
   }
   goto __pyx_L0;
 
-  /* "bjcore/_simulate.pyx":174
+  /* "bjcore/_simulate.pyx":184
  * 
  * 
  * cdef inline int true_count(Sim* s) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -19592,7 +19620,7 @@ static CYTHON_INLINE int __pyx_f_6bjcore_9_simulate_true_count(struct __pyx_t_6b
   return __pyx_r;
 }
 
-/* "bjcore/_simulate.pyx":208
+/* "bjcore/_simulate.pyx":209
  * 
  * 
  * cdef inline int current_true_count(Sim* s) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -19604,7 +19632,7 @@ static CYTHON_INLINE int __pyx_f_6bjcore_9_simulate_current_true_count(struct __
   int __pyx_r;
   int __pyx_t_1;
 
-  /* "bjcore/_simulate.pyx":210
+  /* "bjcore/_simulate.pyx":211
  * cdef inline int current_true_count(Sim* s) noexcept nogil:
  *     """true_count, computed once per card seen."""
  *     if not s.tc_valid:             # <<<<<<<<<<<<<<
@@ -19616,7 +19644,7 @@ static CYTHON_INLINE int __pyx_f_6bjcore_9_simulate_current_true_count(struct __
   if (__pyx_t_1) {
 
 
-    /* "bjcore/_simulate.pyx":211
+    /* "bjcore/_simulate.pyx":212
  *     """true_count, computed once per card seen."""
  *     if not s.tc_valid:
  *         s.tc = true_count(s)             # <<<<<<<<<<<<<<
@@ -19625,7 +19653,7 @@ static CYTHON_INLINE int __pyx_f_6bjcore_9_simulate_current_true_count(struct __
 */
     __pyx_v_s->tc = __pyx_f_6bjcore_9_simulate_true_count(__pyx_v_s);
 
-    /* "bjcore/_simulate.pyx":212
+    /* "bjcore/_simulate.pyx":213
  *     if not s.tc_valid:
  *         s.tc = true_count(s)
  *         s.tc_valid = 1             # <<<<<<<<<<<<<<
@@ -19634,7 +19662,7 @@ static CYTHON_INLINE int __pyx_f_6bjcore_9_simulate_current_true_count(struct __
 */
     __pyx_v_s->tc_valid = 1;
 
-    /* "bjcore/_simulate.pyx":210
+    /* "bjcore/_simulate.pyx":211
  * cdef inline int current_true_count(Sim* s) noexcept nogil:
  *     """true_count, computed once per card seen."""
  *     if not s.tc_valid:             # <<<<<<<<<<<<<<
@@ -19643,7 +19671,7 @@ static CYTHON_INLINE int __pyx_f_6bjcore_9_simulate_current_true_count(struct __
 */
   }
 
-  /* "bjcore/_simulate.pyx":213
+  /* "bjcore/_simulate.pyx":214
  *         s.tc = true_count(s)
  *         s.tc_valid = 1
  *     return s.tc             # <<<<<<<<<<<<<<
@@ -19656,7 +19684,7 @@ static CYTHON_INLINE int __pyx_f_6bjcore_9_simulate_current_true_count(struct __
   }
   goto __pyx_L0;
 
-  /* "bjcore/_simulate.pyx":208
+  /* "bjcore/_simulate.pyx":209
  * 
  * 
  * cdef inline int current_true_count(Sim* s) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -19669,7 +19697,7 @@ static CYTHON_INLINE int __pyx_f_6bjcore_9_simulate_current_true_count(struct __
   return __pyx_r;
 }
 
-/* "bjcore/_simulate.pyx":216
+/* "bjcore/_simulate.pyx":217
  * 
  * 
  * cdef inline int decide(Sim* s, int kind, int key, int comp) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -19690,7 +19718,7 @@ static CYTHON_INLINE int __pyx_f_6bjcore_9_simulate_decide(struct __pyx_t_6bjcor
   int __pyx_t_1;
   int __pyx_t_2;
 
-  /* "bjcore/_simulate.pyx":217
+  /* "bjcore/_simulate.pyx":218
  * 
  * cdef inline int decide(Sim* s, int kind, int key, int comp) noexcept nogil:
  *     cdef int64_t at = (<int64_t>kind * s.n_keys + key) * s.n_comps + comp             # <<<<<<<<<<<<<<
@@ -19699,7 +19727,7 @@ static CYTHON_INLINE int __pyx_f_6bjcore_9_simulate_decide(struct __pyx_t_6bjcor
 */
   __pyx_v_at = ((((((int64_t)__pyx_v_kind) * __pyx_v_s->n_keys) + __pyx_v_key) * __pyx_v_s->n_comps) + __pyx_v_comp);
 
-  /* "bjcore/_simulate.pyx":218
+  /* "bjcore/_simulate.pyx":219
  * cdef inline int decide(Sim* s, int kind, int key, int comp) noexcept nogil:
  *     cdef int64_t at = (<int64_t>kind * s.n_keys + key) * s.n_comps + comp
  *     cdef int entry = s.decision[at]             # <<<<<<<<<<<<<<
@@ -19708,7 +19736,7 @@ static CYTHON_INLINE int __pyx_f_6bjcore_9_simulate_decide(struct __pyx_t_6bjcor
 */
   __pyx_v_entry = (__pyx_v_s->decision[__pyx_v_at]);
 
-  /* "bjcore/_simulate.pyx":219
+  /* "bjcore/_simulate.pyx":220
  *     cdef int64_t at = (<int64_t>kind * s.n_keys + key) * s.n_comps + comp
  *     cdef int entry = s.decision[at]
  *     cdef int action = entry & 7             # <<<<<<<<<<<<<<
@@ -19717,7 +19745,7 @@ static CYTHON_INLINE int __pyx_f_6bjcore_9_simulate_decide(struct __pyx_t_6bjcor
 */
   __pyx_v_action = (__pyx_v_entry & 7);
 
-  /* "bjcore/_simulate.pyx":220
+  /* "bjcore/_simulate.pyx":221
  *     cdef int entry = s.decision[at]
  *     cdef int action = entry & 7
  *     cdef int line = (entry >> 3) - 1             # <<<<<<<<<<<<<<
@@ -19726,7 +19754,7 @@ static CYTHON_INLINE int __pyx_f_6bjcore_9_simulate_decide(struct __pyx_t_6bjcor
 */
   __pyx_v_line = ((__pyx_v_entry >> 3) - 1);
 
-  /* "bjcore/_simulate.pyx":222
+  /* "bjcore/_simulate.pyx":223
  *     cdef int line = (entry >> 3) - 1
  *     cdef int k, n, tc, play
  *     if line >= 0:             # <<<<<<<<<<<<<<
@@ -19738,7 +19766,7 @@ static CYTHON_INLINE int __pyx_f_6bjcore_9_simulate_decide(struct __pyx_t_6bjcor
   if (__pyx_t_1) {
 
 
-    /* "bjcore/_simulate.pyx":223
+    /* "bjcore/_simulate.pyx":224
  *     cdef int k, n, tc, play
  *     if line >= 0:
  *         tc = current_true_count(s)             # <<<<<<<<<<<<<<
@@ -19747,7 +19775,7 @@ static CYTHON_INLINE int __pyx_f_6bjcore_9_simulate_decide(struct __pyx_t_6bjcor
 */
     __pyx_v_tc = __pyx_f_6bjcore_9_simulate_current_true_count(__pyx_v_s);
 
-    /* "bjcore/_simulate.pyx":224
+    /* "bjcore/_simulate.pyx":225
  *     if line >= 0:
  *         tc = current_true_count(s)
  *         n = s.line_nseg[line]             # <<<<<<<<<<<<<<
@@ -19756,7 +19784,7 @@ static CYTHON_INLINE int __pyx_f_6bjcore_9_simulate_decide(struct __pyx_t_6bjcor
 */
     __pyx_v_n = (__pyx_v_s->line_nseg[__pyx_v_line]);
 
-    /* "bjcore/_simulate.pyx":225
+    /* "bjcore/_simulate.pyx":226
  *         tc = current_true_count(s)
  *         n = s.line_nseg[line]
  *         k = 0             # <<<<<<<<<<<<<<
@@ -19765,7 +19793,7 @@ static CYTHON_INLINE int __pyx_f_6bjcore_9_simulate_decide(struct __pyx_t_6bjcor
 */
     __pyx_v_k = 0;
 
-    /* "bjcore/_simulate.pyx":226
+    /* "bjcore/_simulate.pyx":227
  *         n = s.line_nseg[line]
  *         k = 0
  *         while k < n - 1 and tc >= s.line_thr[line * SIM_MAX_SEGMENTS + k]:             # <<<<<<<<<<<<<<
@@ -19792,7 +19820,7 @@ static CYTHON_INLINE int __pyx_f_6bjcore_9_simulate_decide(struct __pyx_t_6bjcor
 
       if (!__pyx_t_1) break;
 
-      /* "bjcore/_simulate.pyx":227
+      /* "bjcore/_simulate.pyx":228
  *         k = 0
  *         while k < n - 1 and tc >= s.line_thr[line * SIM_MAX_SEGMENTS + k]:
  *             k += 1             # <<<<<<<<<<<<<<
@@ -19802,7 +19830,7 @@ static CYTHON_INLINE int __pyx_f_6bjcore_9_simulate_decide(struct __pyx_t_6bjcor
       __pyx_v_k = (__pyx_v_k + 1);
     }
 
-    /* "bjcore/_simulate.pyx":228
+    /* "bjcore/_simulate.pyx":229
  *         while k < n - 1 and tc >= s.line_thr[line * SIM_MAX_SEGMENTS + k]:
  *             k += 1
  *         play = s.line_play[line * SIM_MAX_SEGMENTS + k]             # <<<<<<<<<<<<<<
@@ -19811,7 +19839,7 @@ static CYTHON_INLINE int __pyx_f_6bjcore_9_simulate_decide(struct __pyx_t_6bjcor
 */
     __pyx_v_play = (__pyx_v_s->line_play[((__pyx_v_line * __pyx_e_6bjcore_9_simulate_SIM_MAX_SEGMENTS) + __pyx_v_k)]);
 
-    /* "bjcore/_simulate.pyx":229
+    /* "bjcore/_simulate.pyx":230
  *             k += 1
  *         play = s.line_play[line * SIM_MAX_SEGMENTS + k]
  *         if s.allowed[kind * s.n_comps + comp] & (1 << play):             # <<<<<<<<<<<<<<
@@ -19823,7 +19851,7 @@ static CYTHON_INLINE int __pyx_f_6bjcore_9_simulate_decide(struct __pyx_t_6bjcor
     if (__pyx_t_1) {
 
 
-      /* "bjcore/_simulate.pyx":230
+      /* "bjcore/_simulate.pyx":231
  *         play = s.line_play[line * SIM_MAX_SEGMENTS + k]
  *         if s.allowed[kind * s.n_comps + comp] & (1 << play):
  *             action = play             # <<<<<<<<<<<<<<
@@ -19832,7 +19860,7 @@ static CYTHON_INLINE int __pyx_f_6bjcore_9_simulate_decide(struct __pyx_t_6bjcor
 */
       __pyx_v_action = __pyx_v_play;
 
-      /* "bjcore/_simulate.pyx":229
+      /* "bjcore/_simulate.pyx":230
  *             k += 1
  *         play = s.line_play[line * SIM_MAX_SEGMENTS + k]
  *         if s.allowed[kind * s.n_comps + comp] & (1 << play):             # <<<<<<<<<<<<<<
@@ -19841,7 +19869,7 @@ static CYTHON_INLINE int __pyx_f_6bjcore_9_simulate_decide(struct __pyx_t_6bjcor
 */
     }
 
-    /* "bjcore/_simulate.pyx":222
+    /* "bjcore/_simulate.pyx":223
  *     cdef int line = (entry >> 3) - 1
  *     cdef int k, n, tc, play
  *     if line >= 0:             # <<<<<<<<<<<<<<
@@ -19850,7 +19878,7 @@ static CYTHON_INLINE int __pyx_f_6bjcore_9_simulate_decide(struct __pyx_t_6bjcor
 */
   }
 
-  /* "bjcore/_simulate.pyx":231
+  /* "bjcore/_simulate.pyx":232
  *         if s.allowed[kind * s.n_comps + comp] & (1 << play):
  *             action = play
  *     return action             # <<<<<<<<<<<<<<
@@ -19863,7 +19891,7 @@ static CYTHON_INLINE int __pyx_f_6bjcore_9_simulate_decide(struct __pyx_t_6bjcor
   }
   goto __pyx_L0;
 
-  /* "bjcore/_simulate.pyx":216
+  /* "bjcore/_simulate.pyx":217
  * 
  * 
  * cdef inline int decide(Sim* s, int kind, int key, int comp) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -19884,7 +19912,7 @@ static CYTHON_INLINE int __pyx_f_6bjcore_9_simulate_decide(struct __pyx_t_6bjcor
   return __pyx_r;
 }
 
-/* "bjcore/_simulate.pyx":234
+/* "bjcore/_simulate.pyx":235
  * 
  * 
  * cdef inline int play_hand(Sim* s, int comp, int action, int kind, int key,             # <<<<<<<<<<<<<<
@@ -19900,7 +19928,7 @@ static CYTHON_INLINE int __pyx_f_6bjcore_9_simulate_play_hand(struct __pyx_t_6bj
 
 
 
-  /* "bjcore/_simulate.pyx":239
+  /* "bjcore/_simulate.pyx":240
  *     (1, or 2 once doubled).  Later decisions are of kind ``kind``."""
  *     cdef int c
  *     bet[0] = 1             # <<<<<<<<<<<<<<
@@ -19909,7 +19937,7 @@ static CYTHON_INLINE int __pyx_f_6bjcore_9_simulate_play_hand(struct __pyx_t_6bj
 */
   (__pyx_v_bet[0]) = 1;
 
-  /* "bjcore/_simulate.pyx":240
+  /* "bjcore/_simulate.pyx":241
  *     cdef int c
  *     bet[0] = 1
  *     while True:             # <<<<<<<<<<<<<<
@@ -19918,7 +19946,7 @@ static CYTHON_INLINE int __pyx_f_6bjcore_9_simulate_play_hand(struct __pyx_t_6bj
 */
   while (1) {
 
-    /* "bjcore/_simulate.pyx":241
+    /* "bjcore/_simulate.pyx":242
  *     bet[0] = 1
  *     while True:
  *         if action == ACT_STAND:             # <<<<<<<<<<<<<<
@@ -19930,7 +19958,7 @@ static CYTHON_INLINE int __pyx_f_6bjcore_9_simulate_play_hand(struct __pyx_t_6bj
     if (__pyx_t_1) {
 
 
-      /* "bjcore/_simulate.pyx":242
+      /* "bjcore/_simulate.pyx":243
  *     while True:
  *         if action == ACT_STAND:
  *             return s.total[comp]             # <<<<<<<<<<<<<<
@@ -19943,7 +19971,7 @@ static CYTHON_INLINE int __pyx_f_6bjcore_9_simulate_play_hand(struct __pyx_t_6bj
       }
       goto __pyx_L0;
 
-      /* "bjcore/_simulate.pyx":241
+      /* "bjcore/_simulate.pyx":242
  *     bet[0] = 1
  *     while True:
  *         if action == ACT_STAND:             # <<<<<<<<<<<<<<
@@ -19952,7 +19980,7 @@ static CYTHON_INLINE int __pyx_f_6bjcore_9_simulate_play_hand(struct __pyx_t_6bj
 */
     }
 
-    /* "bjcore/_simulate.pyx":243
+    /* "bjcore/_simulate.pyx":244
  *         if action == ACT_STAND:
  *             return s.total[comp]
  *         c = seen_draw(s)             # <<<<<<<<<<<<<<
@@ -19961,7 +19989,7 @@ static CYTHON_INLINE int __pyx_f_6bjcore_9_simulate_play_hand(struct __pyx_t_6bj
 */
     __pyx_v_c = __pyx_f_6bjcore_9_simulate_seen_draw(__pyx_v_s);
 
-    /* "bjcore/_simulate.pyx":244
+    /* "bjcore/_simulate.pyx":245
  *             return s.total[comp]
  *         c = seen_draw(s)
  *         comp = s.child[comp * 10 + c - 1]             # <<<<<<<<<<<<<<
@@ -19970,7 +19998,7 @@ static CYTHON_INLINE int __pyx_f_6bjcore_9_simulate_play_hand(struct __pyx_t_6bj
 */
     __pyx_v_comp = (__pyx_v_s->child[(((__pyx_v_comp * 10) + __pyx_v_c) - 1)]);
 
-    /* "bjcore/_simulate.pyx":245
+    /* "bjcore/_simulate.pyx":246
  *         c = seen_draw(s)
  *         comp = s.child[comp * 10 + c - 1]
  *         if action == ACT_DOUBLE:             # <<<<<<<<<<<<<<
@@ -19982,7 +20010,7 @@ static CYTHON_INLINE int __pyx_f_6bjcore_9_simulate_play_hand(struct __pyx_t_6bj
     if (__pyx_t_1) {
 
 
-      /* "bjcore/_simulate.pyx":246
+      /* "bjcore/_simulate.pyx":247
  *         comp = s.child[comp * 10 + c - 1]
  *         if action == ACT_DOUBLE:
  *             bet[0] = 2             # <<<<<<<<<<<<<<
@@ -19991,7 +20019,7 @@ static CYTHON_INLINE int __pyx_f_6bjcore_9_simulate_play_hand(struct __pyx_t_6bj
 */
       (__pyx_v_bet[0]) = 2;
 
-      /* "bjcore/_simulate.pyx":247
+      /* "bjcore/_simulate.pyx":248
  *         if action == ACT_DOUBLE:
  *             bet[0] = 2
  *             return 0 if comp < 0 else s.total[comp]             # <<<<<<<<<<<<<<
@@ -20013,7 +20041,7 @@ static CYTHON_INLINE int __pyx_f_6bjcore_9_simulate_play_hand(struct __pyx_t_6bj
       }
       goto __pyx_L0;
 
-      /* "bjcore/_simulate.pyx":245
+      /* "bjcore/_simulate.pyx":246
  *         c = seen_draw(s)
  *         comp = s.child[comp * 10 + c - 1]
  *         if action == ACT_DOUBLE:             # <<<<<<<<<<<<<<
@@ -20022,7 +20050,7 @@ static CYTHON_INLINE int __pyx_f_6bjcore_9_simulate_play_hand(struct __pyx_t_6bj
 */
     }
 
-    /* "bjcore/_simulate.pyx":248
+    /* "bjcore/_simulate.pyx":249
  *             bet[0] = 2
  *             return 0 if comp < 0 else s.total[comp]
  *         if comp < 0:             # <<<<<<<<<<<<<<
@@ -20034,7 +20062,7 @@ static CYTHON_INLINE int __pyx_f_6bjcore_9_simulate_play_hand(struct __pyx_t_6bj
     if (__pyx_t_1) {
 
 
-      /* "bjcore/_simulate.pyx":249
+      /* "bjcore/_simulate.pyx":250
  *             return 0 if comp < 0 else s.total[comp]
  *         if comp < 0:
  *             return 0             # <<<<<<<<<<<<<<
@@ -20047,7 +20075,7 @@ static CYTHON_INLINE int __pyx_f_6bjcore_9_simulate_play_hand(struct __pyx_t_6bj
       }
       goto __pyx_L0;
 
-      /* "bjcore/_simulate.pyx":248
+      /* "bjcore/_simulate.pyx":249
  *             bet[0] = 2
  *             return 0 if comp < 0 else s.total[comp]
  *         if comp < 0:             # <<<<<<<<<<<<<<
@@ -20056,7 +20084,7 @@ static CYTHON_INLINE int __pyx_f_6bjcore_9_simulate_play_hand(struct __pyx_t_6bj
 */
     }
 
-    /* "bjcore/_simulate.pyx":250
+    /* "bjcore/_simulate.pyx":251
  *         if comp < 0:
  *             return 0
  *         action = decide(s, kind, key, comp)             # <<<<<<<<<<<<<<
@@ -20066,7 +20094,7 @@ static CYTHON_INLINE int __pyx_f_6bjcore_9_simulate_play_hand(struct __pyx_t_6bj
     __pyx_v_action = __pyx_f_6bjcore_9_simulate_decide(__pyx_v_s, __pyx_v_kind, __pyx_v_key, __pyx_v_comp);
   }
 
-  /* "bjcore/_simulate.pyx":234
+  /* "bjcore/_simulate.pyx":235
  * 
  * 
  * cdef inline int play_hand(Sim* s, int comp, int action, int kind, int key,             # <<<<<<<<<<<<<<
@@ -20083,7 +20111,7 @@ static CYTHON_INLINE int __pyx_f_6bjcore_9_simulate_play_hand(struct __pyx_t_6bj
   return __pyx_r;
 }
 
-/* "bjcore/_simulate.pyx":253
+/* "bjcore/_simulate.pyx":254
  * 
  * 
  * cdef inline double settle(int player, int bet, int dealer, double tie) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -20096,7 +20124,7 @@ static CYTHON_INLINE double __pyx_f_6bjcore_9_simulate_settle(int __pyx_v_player
   int __pyx_t_1;
   int __pyx_t_2;
 
-  /* "bjcore/_simulate.pyx":254
+  /* "bjcore/_simulate.pyx":255
  * 
  * cdef inline double settle(int player, int bet, int dealer, double tie) noexcept nogil:
  *     if player == 0:             # <<<<<<<<<<<<<<
@@ -20108,7 +20136,7 @@ static CYTHON_INLINE double __pyx_f_6bjcore_9_simulate_settle(int __pyx_v_player
   if (__pyx_t_1) {
 
 
-    /* "bjcore/_simulate.pyx":255
+    /* "bjcore/_simulate.pyx":256
  * cdef inline double settle(int player, int bet, int dealer, double tie) noexcept nogil:
  *     if player == 0:
  *         return -bet             # <<<<<<<<<<<<<<
@@ -20121,7 +20149,7 @@ static CYTHON_INLINE double __pyx_f_6bjcore_9_simulate_settle(int __pyx_v_player
     }
     goto __pyx_L0;
 
-    /* "bjcore/_simulate.pyx":254
+    /* "bjcore/_simulate.pyx":255
  * 
  * cdef inline double settle(int player, int bet, int dealer, double tie) noexcept nogil:
  *     if player == 0:             # <<<<<<<<<<<<<<
@@ -20130,7 +20158,7 @@ static CYTHON_INLINE double __pyx_f_6bjcore_9_simulate_settle(int __pyx_v_player
 */
   }
 
-  /* "bjcore/_simulate.pyx":256
+  /* "bjcore/_simulate.pyx":257
  *     if player == 0:
  *         return -bet
  *     if dealer > 21 or player > dealer:             # <<<<<<<<<<<<<<
@@ -20156,7 +20184,7 @@ static CYTHON_INLINE double __pyx_f_6bjcore_9_simulate_settle(int __pyx_v_player
   if (__pyx_t_1) {
 
 
-    /* "bjcore/_simulate.pyx":257
+    /* "bjcore/_simulate.pyx":258
  *         return -bet
  *     if dealer > 21 or player > dealer:
  *         return bet             # <<<<<<<<<<<<<<
@@ -20169,7 +20197,7 @@ static CYTHON_INLINE double __pyx_f_6bjcore_9_simulate_settle(int __pyx_v_player
     }
     goto __pyx_L0;
 
-    /* "bjcore/_simulate.pyx":256
+    /* "bjcore/_simulate.pyx":257
  *     if player == 0:
  *         return -bet
  *     if dealer > 21 or player > dealer:             # <<<<<<<<<<<<<<
@@ -20178,7 +20206,7 @@ static CYTHON_INLINE double __pyx_f_6bjcore_9_simulate_settle(int __pyx_v_player
 */
   }
 
-  /* "bjcore/_simulate.pyx":258
+  /* "bjcore/_simulate.pyx":259
  *     if dealer > 21 or player > dealer:
  *         return bet
  *     if player < dealer:             # <<<<<<<<<<<<<<
@@ -20190,7 +20218,7 @@ static CYTHON_INLINE double __pyx_f_6bjcore_9_simulate_settle(int __pyx_v_player
   if (__pyx_t_1) {
 
 
-    /* "bjcore/_simulate.pyx":259
+    /* "bjcore/_simulate.pyx":260
  *         return bet
  *     if player < dealer:
  *         return -bet             # <<<<<<<<<<<<<<
@@ -20203,7 +20231,7 @@ static CYTHON_INLINE double __pyx_f_6bjcore_9_simulate_settle(int __pyx_v_player
     }
     goto __pyx_L0;
 
-    /* "bjcore/_simulate.pyx":258
+    /* "bjcore/_simulate.pyx":259
  *     if dealer > 21 or player > dealer:
  *         return bet
  *     if player < dealer:             # <<<<<<<<<<<<<<
@@ -20212,7 +20240,7 @@ static CYTHON_INLINE double __pyx_f_6bjcore_9_simulate_settle(int __pyx_v_player
 */
   }
 
-  /* "bjcore/_simulate.pyx":260
+  /* "bjcore/_simulate.pyx":261
  *     if player < dealer:
  *         return -bet
  *     return tie * bet             # <<<<<<<<<<<<<<
@@ -20225,7 +20253,7 @@ static CYTHON_INLINE double __pyx_f_6bjcore_9_simulate_settle(int __pyx_v_player
   }
   goto __pyx_L0;
 
-  /* "bjcore/_simulate.pyx":253
+  /* "bjcore/_simulate.pyx":254
  * 
  * 
  * cdef inline double settle(int player, int bet, int dealer, double tie) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -20238,7 +20266,7 @@ static CYTHON_INLINE double __pyx_f_6bjcore_9_simulate_settle(int __pyx_v_player
   return __pyx_r;
 }
 
-/* "bjcore/_simulate.pyx":265
+/* "bjcore/_simulate.pyx":266
  * # ---- one chunk ------------------------------------------------------------------------------
  * 
  * def run_chunk(const int64_t[::1] iparams, const double[::1] dparams, const int32_t[::1] shoe,             # <<<<<<<<<<<<<<
@@ -20302,144 +20330,144 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   {
     PyObject ** const __pyx_pyargnames[] = {&__pyx_mstate_global->__pyx_n_u_iparams,&__pyx_mstate_global->__pyx_n_u_dparams,&__pyx_mstate_global->__pyx_n_u_shoe,&__pyx_mstate_global->__pyx_n_u_tags,&__pyx_mstate_global->__pyx_n_u_child,&__pyx_mstate_global->__pyx_n_u_total,&__pyx_mstate_global->__pyx_n_u_decision,&__pyx_mstate_global->__pyx_n_u_allowed,&__pyx_mstate_global->__pyx_n_u_line_nseg,&__pyx_mstate_global->__pyx_n_u_line_thr,&__pyx_mstate_global->__pyx_n_u_line_play,&__pyx_mstate_global->__pyx_n_u_key_of,&__pyx_mstate_global->__pyx_n_u_bet_by_tc,&__pyx_mstate_global->__pyx_n_u_seed,&__pyx_mstate_global->__pyx_n_u_chunk,&__pyx_mstate_global->__pyx_n_u_rounds,&__pyx_mstate_global->__pyx_n_u_stop,0};
     const Py_ssize_t __pyx_kwds_len = (__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL(__pyx_kwds) : 0;
-    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 265, __pyx_L3_error)
+    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 266, __pyx_L3_error)
     if (__pyx_kwds_len > 0) {
       switch (__pyx_nargs) {
         case 17:
         values[16] = __Pyx_ArgRef_FASTCALL(__pyx_args, 16);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[16])) __PYX_ERR(0, 265, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[16])) __PYX_ERR(0, 266, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case 16:
         values[15] = __Pyx_ArgRef_FASTCALL(__pyx_args, 15);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[15])) __PYX_ERR(0, 265, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[15])) __PYX_ERR(0, 266, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case 15:
         values[14] = __Pyx_ArgRef_FASTCALL(__pyx_args, 14);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[14])) __PYX_ERR(0, 265, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[14])) __PYX_ERR(0, 266, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case 14:
         values[13] = __Pyx_ArgRef_FASTCALL(__pyx_args, 13);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[13])) __PYX_ERR(0, 265, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[13])) __PYX_ERR(0, 266, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case 13:
         values[12] = __Pyx_ArgRef_FASTCALL(__pyx_args, 12);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[12])) __PYX_ERR(0, 265, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[12])) __PYX_ERR(0, 266, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case 12:
         values[11] = __Pyx_ArgRef_FASTCALL(__pyx_args, 11);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[11])) __PYX_ERR(0, 265, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[11])) __PYX_ERR(0, 266, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case 11:
         values[10] = __Pyx_ArgRef_FASTCALL(__pyx_args, 10);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[10])) __PYX_ERR(0, 265, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[10])) __PYX_ERR(0, 266, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case 10:
         values[9] = __Pyx_ArgRef_FASTCALL(__pyx_args, 9);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[9])) __PYX_ERR(0, 265, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[9])) __PYX_ERR(0, 266, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  9:
         values[8] = __Pyx_ArgRef_FASTCALL(__pyx_args, 8);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[8])) __PYX_ERR(0, 265, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[8])) __PYX_ERR(0, 266, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  8:
         values[7] = __Pyx_ArgRef_FASTCALL(__pyx_args, 7);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[7])) __PYX_ERR(0, 265, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[7])) __PYX_ERR(0, 266, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  7:
         values[6] = __Pyx_ArgRef_FASTCALL(__pyx_args, 6);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[6])) __PYX_ERR(0, 265, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[6])) __PYX_ERR(0, 266, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  6:
         values[5] = __Pyx_ArgRef_FASTCALL(__pyx_args, 5);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[5])) __PYX_ERR(0, 265, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[5])) __PYX_ERR(0, 266, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  5:
         values[4] = __Pyx_ArgRef_FASTCALL(__pyx_args, 4);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[4])) __PYX_ERR(0, 265, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[4])) __PYX_ERR(0, 266, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  4:
         values[3] = __Pyx_ArgRef_FASTCALL(__pyx_args, 3);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(0, 265, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(0, 266, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  3:
         values[2] = __Pyx_ArgRef_FASTCALL(__pyx_args, 2);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 265, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 266, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  2:
         values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 265, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 266, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  1:
         values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 265, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 266, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  0: break;
         default: goto __pyx_L5_argtuple_error;
       }
       const Py_ssize_t kwd_pos_args = __pyx_nargs;
-      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "run_chunk", 0) < (0)) __PYX_ERR(0, 265, __pyx_L3_error)
+      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "run_chunk", 0) < (0)) __PYX_ERR(0, 266, __pyx_L3_error)
       for (Py_ssize_t i = __pyx_nargs; i < 17; i++) {
-        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("run_chunk", 1, 17, 17, i); __PYX_ERR(0, 265, __pyx_L3_error) }
+        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("run_chunk", 1, 17, 17, i); __PYX_ERR(0, 266, __pyx_L3_error) }
       }
     } else if (unlikely(__pyx_nargs != 17)) {
       goto __pyx_L5_argtuple_error;
     } else {
       values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 265, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 266, __pyx_L3_error)
       values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 265, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 266, __pyx_L3_error)
       values[2] = __Pyx_ArgRef_FASTCALL(__pyx_args, 2);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 265, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 266, __pyx_L3_error)
       values[3] = __Pyx_ArgRef_FASTCALL(__pyx_args, 3);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(0, 265, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(0, 266, __pyx_L3_error)
       values[4] = __Pyx_ArgRef_FASTCALL(__pyx_args, 4);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[4])) __PYX_ERR(0, 265, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[4])) __PYX_ERR(0, 266, __pyx_L3_error)
       values[5] = __Pyx_ArgRef_FASTCALL(__pyx_args, 5);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[5])) __PYX_ERR(0, 265, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[5])) __PYX_ERR(0, 266, __pyx_L3_error)
       values[6] = __Pyx_ArgRef_FASTCALL(__pyx_args, 6);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[6])) __PYX_ERR(0, 265, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[6])) __PYX_ERR(0, 266, __pyx_L3_error)
       values[7] = __Pyx_ArgRef_FASTCALL(__pyx_args, 7);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[7])) __PYX_ERR(0, 265, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[7])) __PYX_ERR(0, 266, __pyx_L3_error)
       values[8] = __Pyx_ArgRef_FASTCALL(__pyx_args, 8);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[8])) __PYX_ERR(0, 265, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[8])) __PYX_ERR(0, 266, __pyx_L3_error)
       values[9] = __Pyx_ArgRef_FASTCALL(__pyx_args, 9);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[9])) __PYX_ERR(0, 265, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[9])) __PYX_ERR(0, 266, __pyx_L3_error)
       values[10] = __Pyx_ArgRef_FASTCALL(__pyx_args, 10);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[10])) __PYX_ERR(0, 265, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[10])) __PYX_ERR(0, 266, __pyx_L3_error)
       values[11] = __Pyx_ArgRef_FASTCALL(__pyx_args, 11);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[11])) __PYX_ERR(0, 265, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[11])) __PYX_ERR(0, 266, __pyx_L3_error)
       values[12] = __Pyx_ArgRef_FASTCALL(__pyx_args, 12);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[12])) __PYX_ERR(0, 265, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[12])) __PYX_ERR(0, 266, __pyx_L3_error)
       values[13] = __Pyx_ArgRef_FASTCALL(__pyx_args, 13);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[13])) __PYX_ERR(0, 265, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[13])) __PYX_ERR(0, 266, __pyx_L3_error)
       values[14] = __Pyx_ArgRef_FASTCALL(__pyx_args, 14);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[14])) __PYX_ERR(0, 265, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[14])) __PYX_ERR(0, 266, __pyx_L3_error)
       values[15] = __Pyx_ArgRef_FASTCALL(__pyx_args, 15);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[15])) __PYX_ERR(0, 265, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[15])) __PYX_ERR(0, 266, __pyx_L3_error)
       values[16] = __Pyx_ArgRef_FASTCALL(__pyx_args, 16);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[16])) __PYX_ERR(0, 265, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[16])) __PYX_ERR(0, 266, __pyx_L3_error)
     }
-    __pyx_v_iparams = __Pyx_PyObject_to_MemoryviewSlice_dc_nn_int64_t__const__(values[0], 0); if (unlikely(!__pyx_v_iparams.memview)) __PYX_ERR(0, 265, __pyx_L3_error)
-    __pyx_v_dparams = __Pyx_PyObject_to_MemoryviewSlice_dc_double__const__(values[1], 0); if (unlikely(!__pyx_v_dparams.memview)) __PYX_ERR(0, 265, __pyx_L3_error)
-    __pyx_v_shoe = __Pyx_PyObject_to_MemoryviewSlice_dc_nn_int32_t__const__(values[2], 0); if (unlikely(!__pyx_v_shoe.memview)) __PYX_ERR(0, 265, __pyx_L3_error)
-    __pyx_v_tags = __Pyx_PyObject_to_MemoryviewSlice_dc_double__const__(values[3], 0); if (unlikely(!__pyx_v_tags.memview)) __PYX_ERR(0, 266, __pyx_L3_error)
-    __pyx_v_child = __Pyx_PyObject_to_MemoryviewSlice_dc_nn_int32_t__const__(values[4], 0); if (unlikely(!__pyx_v_child.memview)) __PYX_ERR(0, 266, __pyx_L3_error)
-    __pyx_v_total = __Pyx_PyObject_to_MemoryviewSlice_dc_nn_int8_t__const__(values[5], 0); if (unlikely(!__pyx_v_total.memview)) __PYX_ERR(0, 266, __pyx_L3_error)
-    __pyx_v_decision = __Pyx_PyObject_to_MemoryviewSlice_dc_nn_int16_t__const__(values[6], 0); if (unlikely(!__pyx_v_decision.memview)) __PYX_ERR(0, 267, __pyx_L3_error)
-    __pyx_v_allowed = __Pyx_PyObject_to_MemoryviewSlice_dc_nn_int8_t__const__(values[7], 0); if (unlikely(!__pyx_v_allowed.memview)) __PYX_ERR(0, 267, __pyx_L3_error)
-    __pyx_v_line_nseg = __Pyx_PyObject_to_MemoryviewSlice_dc_nn_int32_t__const__(values[8], 0); if (unlikely(!__pyx_v_line_nseg.memview)) __PYX_ERR(0, 268, __pyx_L3_error)
-    __pyx_v_line_thr = __Pyx_PyObject_to_MemoryviewSlice_dc_nn_int32_t__const__(values[9], 0); if (unlikely(!__pyx_v_line_thr.memview)) __PYX_ERR(0, 268, __pyx_L3_error)
-    __pyx_v_line_play = __Pyx_PyObject_to_MemoryviewSlice_dc_nn_int8_t__const__(values[10], 0); if (unlikely(!__pyx_v_line_play.memview)) __PYX_ERR(0, 269, __pyx_L3_error)
-    __pyx_v_key_of = __Pyx_PyObject_to_MemoryviewSlice_dc_nn_int32_t__const__(values[11], 0); if (unlikely(!__pyx_v_key_of.memview)) __PYX_ERR(0, 269, __pyx_L3_error)
-    __pyx_v_bet_by_tc = __Pyx_PyObject_to_MemoryviewSlice_dc_double__const__(values[12], 0); if (unlikely(!__pyx_v_bet_by_tc.memview)) __PYX_ERR(0, 269, __pyx_L3_error)
-    __pyx_v_seed = __Pyx_PyLong_As_uint64_t(values[13]); if (unlikely((__pyx_v_seed == ((uint64_t)-1)) && PyErr_Occurred())) __PYX_ERR(0, 270, __pyx_L3_error)
-    __pyx_v_chunk = __Pyx_PyLong_As_uint64_t(values[14]); if (unlikely((__pyx_v_chunk == ((uint64_t)-1)) && PyErr_Occurred())) __PYX_ERR(0, 270, __pyx_L3_error)
-    __pyx_v_rounds = __Pyx_PyLong_As_int64_t(values[15]); if (unlikely((__pyx_v_rounds == ((int64_t)-1)) && PyErr_Occurred())) __PYX_ERR(0, 270, __pyx_L3_error)
-    __pyx_v_stop = __Pyx_PyObject_to_MemoryviewSlice_dc_nn_int8_t__const__(values[16], 0); if (unlikely(!__pyx_v_stop.memview)) __PYX_ERR(0, 270, __pyx_L3_error)
+    __pyx_v_iparams = __Pyx_PyObject_to_MemoryviewSlice_dc_nn_int64_t__const__(values[0], 0); if (unlikely(!__pyx_v_iparams.memview)) __PYX_ERR(0, 266, __pyx_L3_error)
+    __pyx_v_dparams = __Pyx_PyObject_to_MemoryviewSlice_dc_double__const__(values[1], 0); if (unlikely(!__pyx_v_dparams.memview)) __PYX_ERR(0, 266, __pyx_L3_error)
+    __pyx_v_shoe = __Pyx_PyObject_to_MemoryviewSlice_dc_nn_int32_t__const__(values[2], 0); if (unlikely(!__pyx_v_shoe.memview)) __PYX_ERR(0, 266, __pyx_L3_error)
+    __pyx_v_tags = __Pyx_PyObject_to_MemoryviewSlice_dc_double__const__(values[3], 0); if (unlikely(!__pyx_v_tags.memview)) __PYX_ERR(0, 267, __pyx_L3_error)
+    __pyx_v_child = __Pyx_PyObject_to_MemoryviewSlice_dc_nn_int32_t__const__(values[4], 0); if (unlikely(!__pyx_v_child.memview)) __PYX_ERR(0, 267, __pyx_L3_error)
+    __pyx_v_total = __Pyx_PyObject_to_MemoryviewSlice_dc_nn_int8_t__const__(values[5], 0); if (unlikely(!__pyx_v_total.memview)) __PYX_ERR(0, 267, __pyx_L3_error)
+    __pyx_v_decision = __Pyx_PyObject_to_MemoryviewSlice_dc_nn_int16_t__const__(values[6], 0); if (unlikely(!__pyx_v_decision.memview)) __PYX_ERR(0, 268, __pyx_L3_error)
+    __pyx_v_allowed = __Pyx_PyObject_to_MemoryviewSlice_dc_nn_int8_t__const__(values[7], 0); if (unlikely(!__pyx_v_allowed.memview)) __PYX_ERR(0, 268, __pyx_L3_error)
+    __pyx_v_line_nseg = __Pyx_PyObject_to_MemoryviewSlice_dc_nn_int32_t__const__(values[8], 0); if (unlikely(!__pyx_v_line_nseg.memview)) __PYX_ERR(0, 269, __pyx_L3_error)
+    __pyx_v_line_thr = __Pyx_PyObject_to_MemoryviewSlice_dc_nn_int32_t__const__(values[9], 0); if (unlikely(!__pyx_v_line_thr.memview)) __PYX_ERR(0, 269, __pyx_L3_error)
+    __pyx_v_line_play = __Pyx_PyObject_to_MemoryviewSlice_dc_nn_int8_t__const__(values[10], 0); if (unlikely(!__pyx_v_line_play.memview)) __PYX_ERR(0, 270, __pyx_L3_error)
+    __pyx_v_key_of = __Pyx_PyObject_to_MemoryviewSlice_dc_nn_int32_t__const__(values[11], 0); if (unlikely(!__pyx_v_key_of.memview)) __PYX_ERR(0, 270, __pyx_L3_error)
+    __pyx_v_bet_by_tc = __Pyx_PyObject_to_MemoryviewSlice_dc_double__const__(values[12], 0); if (unlikely(!__pyx_v_bet_by_tc.memview)) __PYX_ERR(0, 270, __pyx_L3_error)
+    __pyx_v_seed = __Pyx_PyLong_As_uint64_t(values[13]); if (unlikely((__pyx_v_seed == ((uint64_t)-1)) && PyErr_Occurred())) __PYX_ERR(0, 271, __pyx_L3_error)
+    __pyx_v_chunk = __Pyx_PyLong_As_uint64_t(values[14]); if (unlikely((__pyx_v_chunk == ((uint64_t)-1)) && PyErr_Occurred())) __PYX_ERR(0, 271, __pyx_L3_error)
+    __pyx_v_rounds = __Pyx_PyLong_As_int64_t(values[15]); if (unlikely((__pyx_v_rounds == ((int64_t)-1)) && PyErr_Occurred())) __PYX_ERR(0, 271, __pyx_L3_error)
+    __pyx_v_stop = __Pyx_PyObject_to_MemoryviewSlice_dc_nn_int8_t__const__(values[16], 0); if (unlikely(!__pyx_v_stop.memview)) __PYX_ERR(0, 271, __pyx_L3_error)
   }
   goto __pyx_L6_skip;
   __pyx_L5_argtuple_error:;
-  __Pyx_RaiseArgtupleInvalid("run_chunk", 1, 17, 17, __pyx_nargs); __PYX_ERR(0, 265, __pyx_L3_error)
+  __Pyx_RaiseArgtupleInvalid("run_chunk", 1, 17, 17, __pyx_nargs); __PYX_ERR(0, 266, __pyx_L3_error)
   __pyx_L6_skip:;
   goto __pyx_L4_argument_unpacking_done;
   __pyx_L3_error:;
@@ -20540,7 +20568,7 @@ static PyObject *__pyx_pf_6bjcore_9_simulate_2run_chunk(CYTHON_UNUSED PyObject *
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("run_chunk", 0);
 
-  /* "bjcore/_simulate.pyx":278
+  /* "bjcore/_simulate.pyx":279
  *     ``stop[0] != 0`` (set by another thread) ends the chunk early: counts say how far it got.
  *     """
  *     sums = np.zeros(S_COUNT, dtype=np.float64)             # <<<<<<<<<<<<<<
@@ -20548,16 +20576,16 @@ static PyObject *__pyx_pf_6bjcore_9_simulate_2run_chunk(CYTHON_UNUSED PyObject *
  *     tc_counts = np.zeros((TC_SPAN, 2), dtype=np.int64)
 */
   __pyx_t_2 = NULL;
-  __Pyx_GetModuleGlobalName(__pyx_t_3, __pyx_mstate_global->__pyx_n_u_np); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 278, __pyx_L1_error)
+  __Pyx_GetModuleGlobalName(__pyx_t_3, __pyx_mstate_global->__pyx_n_u_np); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 279, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_3);
-  __pyx_t_4 = __Pyx_PyObject_GetAttrStr(__pyx_t_3, __pyx_mstate_global->__pyx_n_u_zeros); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 278, __pyx_L1_error)
+  __pyx_t_4 = __Pyx_PyObject_GetAttrStr(__pyx_t_3, __pyx_mstate_global->__pyx_n_u_zeros); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 279, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_4);
   __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
-  __pyx_t_3 = __Pyx_PyLong_From___pyx_anon_enum(__pyx_e_6bjcore_9_simulate_S_COUNT); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 278, __pyx_L1_error)
+  __pyx_t_3 = __Pyx_PyLong_From___pyx_anon_enum(__pyx_e_6bjcore_9_simulate_S_COUNT); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 279, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_3);
-  __Pyx_GetModuleGlobalName(__pyx_t_5, __pyx_mstate_global->__pyx_n_u_np); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 278, __pyx_L1_error)
+  __Pyx_GetModuleGlobalName(__pyx_t_5, __pyx_mstate_global->__pyx_n_u_np); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 279, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_5);
-  __pyx_t_6 = __Pyx_PyObject_GetAttrStr(__pyx_t_5, __pyx_mstate_global->__pyx_n_u_float64); if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 278, __pyx_L1_error)
+  __pyx_t_6 = __Pyx_PyObject_GetAttrStr(__pyx_t_5, __pyx_mstate_global->__pyx_n_u_float64); if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 279, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_6);
   __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
   #if CYTHON_VECTORCALL
@@ -20578,13 +20606,13 @@ static PyObject *__pyx_pf_6bjcore_9_simulate_2run_chunk(CYTHON_UNUSED PyObject *
     PyObject *__pyx_callargs[3] = {__pyx_t_2, __pyx_t_3, __pyx_t_6};
     #if CYTHON_VECTORCALL
     __pyx_t_5 = __pyx_mstate_global->__pyx_tuple[2];
-    if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 278, __pyx_L1_error)
+    if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 279, __pyx_L1_error)
     __Pyx_INCREF(__pyx_t_5);
     #else
     {
       PyObject *__pyx_temp[1] = {__pyx_mstate_global->__pyx_n_u_dtype};
       __pyx_t_5 = __Pyx_MakeKwargDict(__pyx_temp, __pyx_callargs+2, 1);
-      if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 278, __pyx_L1_error)
+      if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 279, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_5);
     }
     #endif
@@ -20596,13 +20624,13 @@ static PyObject *__pyx_pf_6bjcore_9_simulate_2run_chunk(CYTHON_UNUSED PyObject *
     __Pyx_DECREF(__pyx_t_6); __pyx_t_6 = 0;
     __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
     __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
-    if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 278, __pyx_L1_error)
+    if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 279, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_1);
   }
   __pyx_v_sums = __pyx_t_1;
   __pyx_t_1 = 0;
 
-  /* "bjcore/_simulate.pyx":279
+  /* "bjcore/_simulate.pyx":280
  *     """
  *     sums = np.zeros(S_COUNT, dtype=np.float64)
  *     counts = np.zeros(C_COUNT, dtype=np.int64)             # <<<<<<<<<<<<<<
@@ -20610,16 +20638,16 @@ static PyObject *__pyx_pf_6bjcore_9_simulate_2run_chunk(CYTHON_UNUSED PyObject *
  *     tc_sums = np.zeros((TC_SPAN, 2), dtype=np.float64)
 */
   __pyx_t_4 = NULL;
-  __Pyx_GetModuleGlobalName(__pyx_t_5, __pyx_mstate_global->__pyx_n_u_np); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 279, __pyx_L1_error)
+  __Pyx_GetModuleGlobalName(__pyx_t_5, __pyx_mstate_global->__pyx_n_u_np); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 280, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_5);
-  __pyx_t_6 = __Pyx_PyObject_GetAttrStr(__pyx_t_5, __pyx_mstate_global->__pyx_n_u_zeros); if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 279, __pyx_L1_error)
+  __pyx_t_6 = __Pyx_PyObject_GetAttrStr(__pyx_t_5, __pyx_mstate_global->__pyx_n_u_zeros); if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 280, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_6);
   __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
-  __pyx_t_5 = __Pyx_PyLong_From___pyx_anon_enum(__pyx_e_6bjcore_9_simulate_C_COUNT); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 279, __pyx_L1_error)
+  __pyx_t_5 = __Pyx_PyLong_From___pyx_anon_enum(__pyx_e_6bjcore_9_simulate_C_COUNT); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 280, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_5);
-  __Pyx_GetModuleGlobalName(__pyx_t_3, __pyx_mstate_global->__pyx_n_u_np); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 279, __pyx_L1_error)
+  __Pyx_GetModuleGlobalName(__pyx_t_3, __pyx_mstate_global->__pyx_n_u_np); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 280, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_3);
-  __pyx_t_2 = __Pyx_PyObject_GetAttrStr(__pyx_t_3, __pyx_mstate_global->__pyx_n_u_int64); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 279, __pyx_L1_error)
+  __pyx_t_2 = __Pyx_PyObject_GetAttrStr(__pyx_t_3, __pyx_mstate_global->__pyx_n_u_int64); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 280, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_2);
   __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
   #if CYTHON_VECTORCALL
@@ -20640,13 +20668,13 @@ static PyObject *__pyx_pf_6bjcore_9_simulate_2run_chunk(CYTHON_UNUSED PyObject *
     PyObject *__pyx_callargs[3] = {__pyx_t_4, __pyx_t_5, __pyx_t_2};
     #if CYTHON_VECTORCALL
     __pyx_t_3 = __pyx_mstate_global->__pyx_tuple[2];
-    if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 279, __pyx_L1_error)
+    if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 280, __pyx_L1_error)
     __Pyx_INCREF(__pyx_t_3);
     #else
     {
       PyObject *__pyx_temp[1] = {__pyx_mstate_global->__pyx_n_u_dtype};
       __pyx_t_3 = __Pyx_MakeKwargDict(__pyx_temp, __pyx_callargs+2, 1);
-      if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 279, __pyx_L1_error)
+      if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 280, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_3);
     }
     #endif
@@ -20658,13 +20686,13 @@ static PyObject *__pyx_pf_6bjcore_9_simulate_2run_chunk(CYTHON_UNUSED PyObject *
     __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
     __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
     __Pyx_DECREF(__pyx_t_6); __pyx_t_6 = 0;
-    if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 279, __pyx_L1_error)
+    if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 280, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_1);
   }
   __pyx_v_counts = __pyx_t_1;
   __pyx_t_1 = 0;
 
-  /* "bjcore/_simulate.pyx":280
+  /* "bjcore/_simulate.pyx":281
  *     sums = np.zeros(S_COUNT, dtype=np.float64)
  *     counts = np.zeros(C_COUNT, dtype=np.int64)
  *     tc_counts = np.zeros((TC_SPAN, 2), dtype=np.int64)             # <<<<<<<<<<<<<<
@@ -20672,24 +20700,24 @@ static PyObject *__pyx_pf_6bjcore_9_simulate_2run_chunk(CYTHON_UNUSED PyObject *
  *     cdef double[::1] out_s = sums
 */
   __pyx_t_6 = NULL;
-  __Pyx_GetModuleGlobalName(__pyx_t_3, __pyx_mstate_global->__pyx_n_u_np); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 280, __pyx_L1_error)
+  __Pyx_GetModuleGlobalName(__pyx_t_3, __pyx_mstate_global->__pyx_n_u_np); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 281, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_3);
-  __pyx_t_2 = __Pyx_PyObject_GetAttrStr(__pyx_t_3, __pyx_mstate_global->__pyx_n_u_zeros); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 280, __pyx_L1_error)
+  __pyx_t_2 = __Pyx_PyObject_GetAttrStr(__pyx_t_3, __pyx_mstate_global->__pyx_n_u_zeros); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 281, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_2);
   __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
-  __pyx_t_3 = __Pyx_PyLong_From___pyx_anon_enum(__pyx_e_6bjcore_9_simulate_TC_SPAN); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 280, __pyx_L1_error)
+  __pyx_t_3 = __Pyx_PyLong_From___pyx_anon_enum(__pyx_e_6bjcore_9_simulate_TC_SPAN); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 281, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_3);
-  __pyx_t_5 = PyTuple_New(2); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 280, __pyx_L1_error)
+  __pyx_t_5 = PyTuple_New(2); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 281, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_5);
   __Pyx_GIVEREF(__pyx_t_3);
-  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_5, 0, __pyx_t_3) != (0)) __PYX_ERR(0, 280, __pyx_L1_error);
+  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_5, 0, __pyx_t_3) != (0)) __PYX_ERR(0, 281, __pyx_L1_error);
   __Pyx_INCREF(__pyx_mstate_global->__pyx_int_2);
   __Pyx_GIVEREF(__pyx_mstate_global->__pyx_int_2);
-  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_5, 1, __pyx_mstate_global->__pyx_int_2) != (0)) __PYX_ERR(0, 280, __pyx_L1_error);
+  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_5, 1, __pyx_mstate_global->__pyx_int_2) != (0)) __PYX_ERR(0, 281, __pyx_L1_error);
   __pyx_t_3 = 0;
-  __Pyx_GetModuleGlobalName(__pyx_t_3, __pyx_mstate_global->__pyx_n_u_np); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 280, __pyx_L1_error)
+  __Pyx_GetModuleGlobalName(__pyx_t_3, __pyx_mstate_global->__pyx_n_u_np); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 281, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_3);
-  __pyx_t_4 = __Pyx_PyObject_GetAttrStr(__pyx_t_3, __pyx_mstate_global->__pyx_n_u_int64); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 280, __pyx_L1_error)
+  __pyx_t_4 = __Pyx_PyObject_GetAttrStr(__pyx_t_3, __pyx_mstate_global->__pyx_n_u_int64); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 281, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_4);
   __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
   #if CYTHON_VECTORCALL
@@ -20710,13 +20738,13 @@ static PyObject *__pyx_pf_6bjcore_9_simulate_2run_chunk(CYTHON_UNUSED PyObject *
     PyObject *__pyx_callargs[3] = {__pyx_t_6, __pyx_t_5, __pyx_t_4};
     #if CYTHON_VECTORCALL
     __pyx_t_3 = __pyx_mstate_global->__pyx_tuple[2];
-    if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 280, __pyx_L1_error)
+    if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 281, __pyx_L1_error)
     __Pyx_INCREF(__pyx_t_3);
     #else
     {
       PyObject *__pyx_temp[1] = {__pyx_mstate_global->__pyx_n_u_dtype};
       __pyx_t_3 = __Pyx_MakeKwargDict(__pyx_temp, __pyx_callargs+2, 1);
-      if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 280, __pyx_L1_error)
+      if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 281, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_3);
     }
     #endif
@@ -20728,13 +20756,13 @@ static PyObject *__pyx_pf_6bjcore_9_simulate_2run_chunk(CYTHON_UNUSED PyObject *
     __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
     __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
     __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
-    if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 280, __pyx_L1_error)
+    if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 281, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_1);
   }
   __pyx_v_tc_counts = __pyx_t_1;
   __pyx_t_1 = 0;
 
-  /* "bjcore/_simulate.pyx":281
+  /* "bjcore/_simulate.pyx":282
  *     counts = np.zeros(C_COUNT, dtype=np.int64)
  *     tc_counts = np.zeros((TC_SPAN, 2), dtype=np.int64)
  *     tc_sums = np.zeros((TC_SPAN, 2), dtype=np.float64)             # <<<<<<<<<<<<<<
@@ -20742,24 +20770,24 @@ static PyObject *__pyx_pf_6bjcore_9_simulate_2run_chunk(CYTHON_UNUSED PyObject *
  *     cdef int64_t[::1] out_c = counts
 */
   __pyx_t_2 = NULL;
-  __Pyx_GetModuleGlobalName(__pyx_t_3, __pyx_mstate_global->__pyx_n_u_np); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 281, __pyx_L1_error)
+  __Pyx_GetModuleGlobalName(__pyx_t_3, __pyx_mstate_global->__pyx_n_u_np); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 282, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_3);
-  __pyx_t_4 = __Pyx_PyObject_GetAttrStr(__pyx_t_3, __pyx_mstate_global->__pyx_n_u_zeros); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 281, __pyx_L1_error)
+  __pyx_t_4 = __Pyx_PyObject_GetAttrStr(__pyx_t_3, __pyx_mstate_global->__pyx_n_u_zeros); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 282, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_4);
   __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
-  __pyx_t_3 = __Pyx_PyLong_From___pyx_anon_enum(__pyx_e_6bjcore_9_simulate_TC_SPAN); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 281, __pyx_L1_error)
+  __pyx_t_3 = __Pyx_PyLong_From___pyx_anon_enum(__pyx_e_6bjcore_9_simulate_TC_SPAN); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 282, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_3);
-  __pyx_t_5 = PyTuple_New(2); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 281, __pyx_L1_error)
+  __pyx_t_5 = PyTuple_New(2); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 282, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_5);
   __Pyx_GIVEREF(__pyx_t_3);
-  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_5, 0, __pyx_t_3) != (0)) __PYX_ERR(0, 281, __pyx_L1_error);
+  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_5, 0, __pyx_t_3) != (0)) __PYX_ERR(0, 282, __pyx_L1_error);
   __Pyx_INCREF(__pyx_mstate_global->__pyx_int_2);
   __Pyx_GIVEREF(__pyx_mstate_global->__pyx_int_2);
-  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_5, 1, __pyx_mstate_global->__pyx_int_2) != (0)) __PYX_ERR(0, 281, __pyx_L1_error);
+  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_5, 1, __pyx_mstate_global->__pyx_int_2) != (0)) __PYX_ERR(0, 282, __pyx_L1_error);
   __pyx_t_3 = 0;
-  __Pyx_GetModuleGlobalName(__pyx_t_3, __pyx_mstate_global->__pyx_n_u_np); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 281, __pyx_L1_error)
+  __Pyx_GetModuleGlobalName(__pyx_t_3, __pyx_mstate_global->__pyx_n_u_np); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 282, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_3);
-  __pyx_t_6 = __Pyx_PyObject_GetAttrStr(__pyx_t_3, __pyx_mstate_global->__pyx_n_u_float64); if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 281, __pyx_L1_error)
+  __pyx_t_6 = __Pyx_PyObject_GetAttrStr(__pyx_t_3, __pyx_mstate_global->__pyx_n_u_float64); if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 282, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_6);
   __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
   #if CYTHON_VECTORCALL
@@ -20780,13 +20808,13 @@ static PyObject *__pyx_pf_6bjcore_9_simulate_2run_chunk(CYTHON_UNUSED PyObject *
     PyObject *__pyx_callargs[3] = {__pyx_t_2, __pyx_t_5, __pyx_t_6};
     #if CYTHON_VECTORCALL
     __pyx_t_3 = __pyx_mstate_global->__pyx_tuple[2];
-    if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 281, __pyx_L1_error)
+    if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 282, __pyx_L1_error)
     __Pyx_INCREF(__pyx_t_3);
     #else
     {
       PyObject *__pyx_temp[1] = {__pyx_mstate_global->__pyx_n_u_dtype};
       __pyx_t_3 = __Pyx_MakeKwargDict(__pyx_temp, __pyx_callargs+2, 1);
-      if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 281, __pyx_L1_error)
+      if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 282, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_3);
     }
     #endif
@@ -20798,61 +20826,61 @@ static PyObject *__pyx_pf_6bjcore_9_simulate_2run_chunk(CYTHON_UNUSED PyObject *
     __Pyx_DECREF(__pyx_t_6); __pyx_t_6 = 0;
     __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
     __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
-    if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 281, __pyx_L1_error)
+    if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 282, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_1);
   }
   __pyx_v_tc_sums = __pyx_t_1;
   __pyx_t_1 = 0;
 
-  /* "bjcore/_simulate.pyx":282
+  /* "bjcore/_simulate.pyx":283
  *     tc_counts = np.zeros((TC_SPAN, 2), dtype=np.int64)
  *     tc_sums = np.zeros((TC_SPAN, 2), dtype=np.float64)
  *     cdef double[::1] out_s = sums             # <<<<<<<<<<<<<<
  *     cdef int64_t[::1] out_c = counts
  *     cdef int64_t[:, ::1] out_tcc = tc_counts
 */
-  __pyx_t_8 = __Pyx_PyObject_to_MemoryviewSlice_dc_double(__pyx_v_sums, PyBUF_WRITABLE); if (unlikely(!__pyx_t_8.memview)) __PYX_ERR(0, 282, __pyx_L1_error)
+  __pyx_t_8 = __Pyx_PyObject_to_MemoryviewSlice_dc_double(__pyx_v_sums, PyBUF_WRITABLE); if (unlikely(!__pyx_t_8.memview)) __PYX_ERR(0, 283, __pyx_L1_error)
   __pyx_v_out_s = __pyx_t_8;
   __pyx_t_8.memview = NULL;
   __pyx_t_8.data = NULL;
 
-  /* "bjcore/_simulate.pyx":283
+  /* "bjcore/_simulate.pyx":284
  *     tc_sums = np.zeros((TC_SPAN, 2), dtype=np.float64)
  *     cdef double[::1] out_s = sums
  *     cdef int64_t[::1] out_c = counts             # <<<<<<<<<<<<<<
  *     cdef int64_t[:, ::1] out_tcc = tc_counts
  *     cdef double[:, ::1] out_tcs = tc_sums
 */
-  __pyx_t_9 = __Pyx_PyObject_to_MemoryviewSlice_dc_nn_int64_t(__pyx_v_counts, PyBUF_WRITABLE); if (unlikely(!__pyx_t_9.memview)) __PYX_ERR(0, 283, __pyx_L1_error)
+  __pyx_t_9 = __Pyx_PyObject_to_MemoryviewSlice_dc_nn_int64_t(__pyx_v_counts, PyBUF_WRITABLE); if (unlikely(!__pyx_t_9.memview)) __PYX_ERR(0, 284, __pyx_L1_error)
   __pyx_v_out_c = __pyx_t_9;
   __pyx_t_9.memview = NULL;
   __pyx_t_9.data = NULL;
 
-  /* "bjcore/_simulate.pyx":284
+  /* "bjcore/_simulate.pyx":285
  *     cdef double[::1] out_s = sums
  *     cdef int64_t[::1] out_c = counts
  *     cdef int64_t[:, ::1] out_tcc = tc_counts             # <<<<<<<<<<<<<<
  *     cdef double[:, ::1] out_tcs = tc_sums
  *     cdef Sim s
 */
-  __pyx_t_10 = __Pyx_PyObject_to_MemoryviewSlice_d_dc_nn_int64_t(__pyx_v_tc_counts, PyBUF_WRITABLE); if (unlikely(!__pyx_t_10.memview)) __PYX_ERR(0, 284, __pyx_L1_error)
+  __pyx_t_10 = __Pyx_PyObject_to_MemoryviewSlice_d_dc_nn_int64_t(__pyx_v_tc_counts, PyBUF_WRITABLE); if (unlikely(!__pyx_t_10.memview)) __PYX_ERR(0, 285, __pyx_L1_error)
   __pyx_v_out_tcc = __pyx_t_10;
   __pyx_t_10.memview = NULL;
   __pyx_t_10.data = NULL;
 
-  /* "bjcore/_simulate.pyx":285
+  /* "bjcore/_simulate.pyx":286
  *     cdef int64_t[::1] out_c = counts
  *     cdef int64_t[:, ::1] out_tcc = tc_counts
  *     cdef double[:, ::1] out_tcs = tc_sums             # <<<<<<<<<<<<<<
  *     cdef Sim s
  *     cdef int n_cards = 0
 */
-  __pyx_t_11 = __Pyx_PyObject_to_MemoryviewSlice_d_dc_double(__pyx_v_tc_sums, PyBUF_WRITABLE); if (unlikely(!__pyx_t_11.memview)) __PYX_ERR(0, 285, __pyx_L1_error)
+  __pyx_t_11 = __Pyx_PyObject_to_MemoryviewSlice_d_dc_double(__pyx_v_tc_sums, PyBUF_WRITABLE); if (unlikely(!__pyx_t_11.memview)) __PYX_ERR(0, 286, __pyx_L1_error)
   __pyx_v_out_tcs = __pyx_t_11;
   __pyx_t_11.memview = NULL;
   __pyx_t_11.data = NULL;
 
-  /* "bjcore/_simulate.pyx":287
+  /* "bjcore/_simulate.pyx":288
  *     cdef double[:, ::1] out_tcs = tc_sums
  *     cdef Sim s
  *     cdef int n_cards = 0             # <<<<<<<<<<<<<<
@@ -20861,7 +20889,7 @@ static PyObject *__pyx_pf_6bjcore_9_simulate_2run_chunk(CYTHON_UNUSED PyObject *
 */
   __pyx_v_n_cards = 0;
 
-  /* "bjcore/_simulate.pyx":289
+  /* "bjcore/_simulate.pyx":290
  *     cdef int n_cards = 0
  *     cdef int r, k, i
  *     for r in range(10):             # <<<<<<<<<<<<<<
@@ -20871,7 +20899,7 @@ static PyObject *__pyx_pf_6bjcore_9_simulate_2run_chunk(CYTHON_UNUSED PyObject *
   for (__pyx_t_12 = 0; __pyx_t_12 < 10; __pyx_t_12+=1) {
     __pyx_v_r = __pyx_t_12;
 
-    /* "bjcore/_simulate.pyx":290
+    /* "bjcore/_simulate.pyx":291
  *     cdef int r, k, i
  *     for r in range(10):
  *         n_cards += shoe[r]             # <<<<<<<<<<<<<<
@@ -20882,7 +20910,7 @@ static PyObject *__pyx_pf_6bjcore_9_simulate_2run_chunk(CYTHON_UNUSED PyObject *
     __pyx_v_n_cards = (__pyx_v_n_cards + (*((int32_t const  *) ( /* dim=0 */ ((char *) (((int32_t const  *) __pyx_v_shoe.data) + __pyx_t_13)) ))));
   }
 
-  /* "bjcore/_simulate.pyx":291
+  /* "bjcore/_simulate.pyx":292
  *     for r in range(10):
  *         n_cards += shoe[r]
  *     s.deck = <int8_t*>malloc(n_cards if n_cards > 0 else 1)             # <<<<<<<<<<<<<<
@@ -20902,7 +20930,7 @@ static PyObject *__pyx_pf_6bjcore_9_simulate_2run_chunk(CYTHON_UNUSED PyObject *
   __pyx_v_s.deck = ((int8_t *)malloc(__pyx_t_7));
 
 
-  /* "bjcore/_simulate.pyx":292
+  /* "bjcore/_simulate.pyx":293
  *         n_cards += shoe[r]
  *     s.deck = <int8_t*>malloc(n_cards if n_cards > 0 else 1)
  *     if s.deck == NULL:             # <<<<<<<<<<<<<<
@@ -20914,16 +20942,16 @@ static PyObject *__pyx_pf_6bjcore_9_simulate_2run_chunk(CYTHON_UNUSED PyObject *
   if (unlikely(__pyx_t_14)) {
 
 
-    /* "bjcore/_simulate.pyx":293
+    /* "bjcore/_simulate.pyx":294
  *     s.deck = <int8_t*>malloc(n_cards if n_cards > 0 else 1)
  *     if s.deck == NULL:
  *         raise MemoryError()             # <<<<<<<<<<<<<<
  *     k = 0
  *     for r in range(10):
 */
-    PyErr_NoMemory(); __PYX_ERR(0, 293, __pyx_L1_error)
+    PyErr_NoMemory(); __PYX_ERR(0, 294, __pyx_L1_error)
 
-    /* "bjcore/_simulate.pyx":292
+    /* "bjcore/_simulate.pyx":293
  *         n_cards += shoe[r]
  *     s.deck = <int8_t*>malloc(n_cards if n_cards > 0 else 1)
  *     if s.deck == NULL:             # <<<<<<<<<<<<<<
@@ -20932,7 +20960,7 @@ static PyObject *__pyx_pf_6bjcore_9_simulate_2run_chunk(CYTHON_UNUSED PyObject *
 */
   }
 
-  /* "bjcore/_simulate.pyx":294
+  /* "bjcore/_simulate.pyx":295
  *     if s.deck == NULL:
  *         raise MemoryError()
  *     k = 0             # <<<<<<<<<<<<<<
@@ -20941,7 +20969,7 @@ static PyObject *__pyx_pf_6bjcore_9_simulate_2run_chunk(CYTHON_UNUSED PyObject *
 */
   __pyx_v_k = 0;
 
-  /* "bjcore/_simulate.pyx":295
+  /* "bjcore/_simulate.pyx":296
  *         raise MemoryError()
  *     k = 0
  *     for r in range(10):             # <<<<<<<<<<<<<<
@@ -20951,7 +20979,7 @@ static PyObject *__pyx_pf_6bjcore_9_simulate_2run_chunk(CYTHON_UNUSED PyObject *
   for (__pyx_t_12 = 0; __pyx_t_12 < 10; __pyx_t_12+=1) {
     __pyx_v_r = __pyx_t_12;
 
-    /* "bjcore/_simulate.pyx":296
+    /* "bjcore/_simulate.pyx":297
  *     k = 0
  *     for r in range(10):
  *         for i in range(shoe[r]):             # <<<<<<<<<<<<<<
@@ -20966,7 +20994,7 @@ static PyObject *__pyx_pf_6bjcore_9_simulate_2run_chunk(CYTHON_UNUSED PyObject *
     for (__pyx_t_17 = 0; __pyx_t_17 < __pyx_t_16; __pyx_t_17+=1) {
       __pyx_v_i = __pyx_t_17;
 
-      /* "bjcore/_simulate.pyx":297
+      /* "bjcore/_simulate.pyx":298
  *     for r in range(10):
  *         for i in range(shoe[r]):
  *             s.deck[k] = r + 1             # <<<<<<<<<<<<<<
@@ -20975,7 +21003,7 @@ static PyObject *__pyx_pf_6bjcore_9_simulate_2run_chunk(CYTHON_UNUSED PyObject *
 */
       (__pyx_v_s.deck[__pyx_v_k]) = (__pyx_v_r + 1);
 
-      /* "bjcore/_simulate.pyx":298
+      /* "bjcore/_simulate.pyx":299
  *         for i in range(shoe[r]):
  *             s.deck[k] = r + 1
  *             k += 1             # <<<<<<<<<<<<<<
@@ -20987,7 +21015,7 @@ static PyObject *__pyx_pf_6bjcore_9_simulate_2run_chunk(CYTHON_UNUSED PyObject *
 
   }
 
-  /* "bjcore/_simulate.pyx":299
+  /* "bjcore/_simulate.pyx":300
  *             s.deck[k] = r + 1
  *             k += 1
  *     s.n_cards = n_cards             # <<<<<<<<<<<<<<
@@ -20996,7 +21024,7 @@ static PyObject *__pyx_pf_6bjcore_9_simulate_2run_chunk(CYTHON_UNUSED PyObject *
 */
   __pyx_v_s.n_cards = __pyx_v_n_cards;
 
-  /* "bjcore/_simulate.pyx":300
+  /* "bjcore/_simulate.pyx":301
  *             k += 1
  *     s.n_cards = n_cards
  *     s.infinite = <int>iparams[IP_INFINITE]             # <<<<<<<<<<<<<<
@@ -21006,7 +21034,7 @@ static PyObject *__pyx_pf_6bjcore_9_simulate_2run_chunk(CYTHON_UNUSED PyObject *
   __pyx_t_13 = __pyx_e_6bjcore_9_simulate_IP_INFINITE;
   __pyx_v_s.infinite = ((int)(*((int64_t const  *) ( /* dim=0 */ ((char *) (((int64_t const  *) __pyx_v_iparams.data) + __pyx_t_13)) ))));
 
-  /* "bjcore/_simulate.pyx":301
+  /* "bjcore/_simulate.pyx":302
  *     s.n_cards = n_cards
  *     s.infinite = <int>iparams[IP_INFINITE]
  *     s.pos = n_cards  # forces a shuffle before the first round             # <<<<<<<<<<<<<<
@@ -21015,7 +21043,7 @@ static PyObject *__pyx_pf_6bjcore_9_simulate_2run_chunk(CYTHON_UNUSED PyObject *
 */
   __pyx_v_s.pos = __pyx_v_n_cards;
 
-  /* "bjcore/_simulate.pyx":302
+  /* "bjcore/_simulate.pyx":303
  *     s.infinite = <int>iparams[IP_INFINITE]
  *     s.pos = n_cards  # forces a shuffle before the first round
  *     s.cut = <int>iparams[IP_CUT]             # <<<<<<<<<<<<<<
@@ -21025,7 +21053,7 @@ static PyObject *__pyx_pf_6bjcore_9_simulate_2run_chunk(CYTHON_UNUSED PyObject *
   __pyx_t_13 = __pyx_e_6bjcore_9_simulate_IP_CUT;
   __pyx_v_s.cut = ((int)(*((int64_t const  *) ( /* dim=0 */ ((char *) (((int64_t const  *) __pyx_v_iparams.data) + __pyx_t_13)) ))));
 
-  /* "bjcore/_simulate.pyx":303
+  /* "bjcore/_simulate.pyx":304
  *     s.pos = n_cards  # forces a shuffle before the first round
  *     s.cut = <int>iparams[IP_CUT]
  *     if s.infinite:             # <<<<<<<<<<<<<<
@@ -21037,7 +21065,7 @@ static PyObject *__pyx_pf_6bjcore_9_simulate_2run_chunk(CYTHON_UNUSED PyObject *
   if (__pyx_t_14) {
 
 
-    /* "bjcore/_simulate.pyx":304
+    /* "bjcore/_simulate.pyx":305
  *     s.cut = <int>iparams[IP_CUT]
  *     if s.infinite:
  *         s.pos = 0             # <<<<<<<<<<<<<<
@@ -21046,7 +21074,7 @@ static PyObject *__pyx_pf_6bjcore_9_simulate_2run_chunk(CYTHON_UNUSED PyObject *
 */
     __pyx_v_s.pos = 0;
 
-    /* "bjcore/_simulate.pyx":305
+    /* "bjcore/_simulate.pyx":306
  *     if s.infinite:
  *         s.pos = 0
  *         s.cut = 2147483647             # <<<<<<<<<<<<<<
@@ -21055,7 +21083,7 @@ static PyObject *__pyx_pf_6bjcore_9_simulate_2run_chunk(CYTHON_UNUSED PyObject *
 */
     __pyx_v_s.cut = 0x7FFFFFFF;
 
-    /* "bjcore/_simulate.pyx":303
+    /* "bjcore/_simulate.pyx":304
  *     s.pos = n_cards  # forces a shuffle before the first round
  *     s.cut = <int>iparams[IP_CUT]
  *     if s.infinite:             # <<<<<<<<<<<<<<
@@ -21064,7 +21092,7 @@ static PyObject *__pyx_pf_6bjcore_9_simulate_2run_chunk(CYTHON_UNUSED PyObject *
 */
   }
 
-  /* "bjcore/_simulate.pyx":306
+  /* "bjcore/_simulate.pyx":307
  *         s.pos = 0
  *         s.cut = 2147483647
  *     s.rc = 0.0             # <<<<<<<<<<<<<<
@@ -21073,7 +21101,7 @@ static PyObject *__pyx_pf_6bjcore_9_simulate_2run_chunk(CYTHON_UNUSED PyObject *
 */
   __pyx_v_s.rc = 0.0;
 
-  /* "bjcore/_simulate.pyx":307
+  /* "bjcore/_simulate.pyx":308
  *         s.cut = 2147483647
  *     s.rc = 0.0
  *     s.seen = 0             # <<<<<<<<<<<<<<
@@ -21082,7 +21110,7 @@ static PyObject *__pyx_pf_6bjcore_9_simulate_2run_chunk(CYTHON_UNUSED PyObject *
 */
   __pyx_v_s.seen = 0;
 
-  /* "bjcore/_simulate.pyx":308
+  /* "bjcore/_simulate.pyx":309
  *     s.rc = 0.0
  *     s.seen = 0
  *     s.tags = &tags[0]             # <<<<<<<<<<<<<<
@@ -21092,7 +21120,7 @@ static PyObject *__pyx_pf_6bjcore_9_simulate_2run_chunk(CYTHON_UNUSED PyObject *
   __pyx_t_13 = 0;
   __pyx_v_s.tags = (&(*((double const  *) ( /* dim=0 */ ((char *) (((double const  *) __pyx_v_tags.data) + __pyx_t_13)) ))));
 
-  /* "bjcore/_simulate.pyx":309
+  /* "bjcore/_simulate.pyx":310
  *     s.seen = 0
  *     s.tags = &tags[0]
  *     s.tc_method = <int>iparams[IP_TC_METHOD]             # <<<<<<<<<<<<<<
@@ -21102,7 +21130,7 @@ static PyObject *__pyx_pf_6bjcore_9_simulate_2run_chunk(CYTHON_UNUSED PyObject *
   __pyx_t_13 = __pyx_e_6bjcore_9_simulate_IP_TC_METHOD;
   __pyx_v_s.tc_method = ((int)(*((int64_t const  *) ( /* dim=0 */ ((char *) (((int64_t const  *) __pyx_v_iparams.data) + __pyx_t_13)) ))));
 
-  /* "bjcore/_simulate.pyx":310
+  /* "bjcore/_simulate.pyx":311
  *     s.tags = &tags[0]
  *     s.tc_method = <int>iparams[IP_TC_METHOD]
  *     s.rounding = <int>iparams[IP_ROUNDING]             # <<<<<<<<<<<<<<
@@ -21112,7 +21140,7 @@ static PyObject *__pyx_pf_6bjcore_9_simulate_2run_chunk(CYTHON_UNUSED PyObject *
   __pyx_t_13 = __pyx_e_6bjcore_9_simulate_IP_ROUNDING;
   __pyx_v_s.rounding = ((int)(*((int64_t const  *) ( /* dim=0 */ ((char *) (((int64_t const  *) __pyx_v_iparams.data) + __pyx_t_13)) ))));
 
-  /* "bjcore/_simulate.pyx":311
+  /* "bjcore/_simulate.pyx":312
  *     s.tc_method = <int>iparams[IP_TC_METHOD]
  *     s.rounding = <int>iparams[IP_ROUNDING]
  *     s.child = &child[0]             # <<<<<<<<<<<<<<
@@ -21122,7 +21150,7 @@ static PyObject *__pyx_pf_6bjcore_9_simulate_2run_chunk(CYTHON_UNUSED PyObject *
   __pyx_t_13 = 0;
   __pyx_v_s.child = (&(*((int32_t const  *) ( /* dim=0 */ ((char *) (((int32_t const  *) __pyx_v_child.data) + __pyx_t_13)) ))));
 
-  /* "bjcore/_simulate.pyx":312
+  /* "bjcore/_simulate.pyx":313
  *     s.rounding = <int>iparams[IP_ROUNDING]
  *     s.child = &child[0]
  *     s.total = &total[0]             # <<<<<<<<<<<<<<
@@ -21132,7 +21160,7 @@ static PyObject *__pyx_pf_6bjcore_9_simulate_2run_chunk(CYTHON_UNUSED PyObject *
   __pyx_t_13 = 0;
   __pyx_v_s.total = (&(*((int8_t const  *) ( /* dim=0 */ ((char *) (((int8_t const  *) __pyx_v_total.data) + __pyx_t_13)) ))));
 
-  /* "bjcore/_simulate.pyx":313
+  /* "bjcore/_simulate.pyx":314
  *     s.child = &child[0]
  *     s.total = &total[0]
  *     s.decision = &decision[0]             # <<<<<<<<<<<<<<
@@ -21142,7 +21170,7 @@ static PyObject *__pyx_pf_6bjcore_9_simulate_2run_chunk(CYTHON_UNUSED PyObject *
   __pyx_t_13 = 0;
   __pyx_v_s.decision = (&(*((int16_t const  *) ( /* dim=0 */ ((char *) (((int16_t const  *) __pyx_v_decision.data) + __pyx_t_13)) ))));
 
-  /* "bjcore/_simulate.pyx":314
+  /* "bjcore/_simulate.pyx":315
  *     s.total = &total[0]
  *     s.decision = &decision[0]
  *     s.allowed = &allowed[0]             # <<<<<<<<<<<<<<
@@ -21152,7 +21180,7 @@ static PyObject *__pyx_pf_6bjcore_9_simulate_2run_chunk(CYTHON_UNUSED PyObject *
   __pyx_t_13 = 0;
   __pyx_v_s.allowed = (&(*((int8_t const  *) ( /* dim=0 */ ((char *) (((int8_t const  *) __pyx_v_allowed.data) + __pyx_t_13)) ))));
 
-  /* "bjcore/_simulate.pyx":315
+  /* "bjcore/_simulate.pyx":316
  *     s.decision = &decision[0]
  *     s.allowed = &allowed[0]
  *     s.line_nseg = &line_nseg[0]             # <<<<<<<<<<<<<<
@@ -21162,7 +21190,7 @@ static PyObject *__pyx_pf_6bjcore_9_simulate_2run_chunk(CYTHON_UNUSED PyObject *
   __pyx_t_13 = 0;
   __pyx_v_s.line_nseg = (&(*((int32_t const  *) ( /* dim=0 */ ((char *) (((int32_t const  *) __pyx_v_line_nseg.data) + __pyx_t_13)) ))));
 
-  /* "bjcore/_simulate.pyx":316
+  /* "bjcore/_simulate.pyx":317
  *     s.allowed = &allowed[0]
  *     s.line_nseg = &line_nseg[0]
  *     s.line_thr = &line_thr[0]             # <<<<<<<<<<<<<<
@@ -21172,7 +21200,7 @@ static PyObject *__pyx_pf_6bjcore_9_simulate_2run_chunk(CYTHON_UNUSED PyObject *
   __pyx_t_13 = 0;
   __pyx_v_s.line_thr = (&(*((int32_t const  *) ( /* dim=0 */ ((char *) (((int32_t const  *) __pyx_v_line_thr.data) + __pyx_t_13)) ))));
 
-  /* "bjcore/_simulate.pyx":317
+  /* "bjcore/_simulate.pyx":318
  *     s.line_nseg = &line_nseg[0]
  *     s.line_thr = &line_thr[0]
  *     s.line_play = &line_play[0]             # <<<<<<<<<<<<<<
@@ -21182,7 +21210,7 @@ static PyObject *__pyx_pf_6bjcore_9_simulate_2run_chunk(CYTHON_UNUSED PyObject *
   __pyx_t_13 = 0;
   __pyx_v_s.line_play = (&(*((int8_t const  *) ( /* dim=0 */ ((char *) (((int8_t const  *) __pyx_v_line_play.data) + __pyx_t_13)) ))));
 
-  /* "bjcore/_simulate.pyx":318
+  /* "bjcore/_simulate.pyx":319
  *     s.line_thr = &line_thr[0]
  *     s.line_play = &line_play[0]
  *     s.tc_valid = 0             # <<<<<<<<<<<<<<
@@ -21191,7 +21219,7 @@ static PyObject *__pyx_pf_6bjcore_9_simulate_2run_chunk(CYTHON_UNUSED PyObject *
 */
   __pyx_v_s.tc_valid = 0;
 
-  /* "bjcore/_simulate.pyx":319
+  /* "bjcore/_simulate.pyx":320
  *     s.line_play = &line_play[0]
  *     s.tc_valid = 0
  *     s.n_comps = <int>iparams[IP_N_COMPS]             # <<<<<<<<<<<<<<
@@ -21201,7 +21229,7 @@ static PyObject *__pyx_pf_6bjcore_9_simulate_2run_chunk(CYTHON_UNUSED PyObject *
   __pyx_t_13 = __pyx_e_6bjcore_9_simulate_IP_N_COMPS;
   __pyx_v_s.n_comps = ((int)(*((int64_t const  *) ( /* dim=0 */ ((char *) (((int64_t const  *) __pyx_v_iparams.data) + __pyx_t_13)) ))));
 
-  /* "bjcore/_simulate.pyx":320
+  /* "bjcore/_simulate.pyx":321
  *     s.tc_valid = 0
  *     s.n_comps = <int>iparams[IP_N_COMPS]
  *     s.n_keys = <int>iparams[IP_N_KEYS]             # <<<<<<<<<<<<<<
@@ -21211,7 +21239,7 @@ static PyObject *__pyx_pf_6bjcore_9_simulate_2run_chunk(CYTHON_UNUSED PyObject *
   __pyx_t_13 = __pyx_e_6bjcore_9_simulate_IP_N_KEYS;
   __pyx_v_s.n_keys = ((int)(*((int64_t const  *) ( /* dim=0 */ ((char *) (((int64_t const  *) __pyx_v_iparams.data) + __pyx_t_13)) ))));
 
-  /* "bjcore/_simulate.pyx":321
+  /* "bjcore/_simulate.pyx":322
  *     s.n_comps = <int>iparams[IP_N_COMPS]
  *     s.n_keys = <int>iparams[IP_N_KEYS]
  *     s.h17 = <int>iparams[IP_H17]             # <<<<<<<<<<<<<<
@@ -21221,7 +21249,7 @@ static PyObject *__pyx_pf_6bjcore_9_simulate_2run_chunk(CYTHON_UNUSED PyObject *
   __pyx_t_13 = __pyx_e_6bjcore_9_simulate_IP_H17;
   __pyx_v_s.h17 = ((int)(*((int64_t const  *) ( /* dim=0 */ ((char *) (((int64_t const  *) __pyx_v_iparams.data) + __pyx_t_13)) ))));
 
-  /* "bjcore/_simulate.pyx":322
+  /* "bjcore/_simulate.pyx":323
  *     s.n_keys = <int>iparams[IP_N_KEYS]
  *     s.h17 = <int>iparams[IP_H17]
  *     s.split_limit = <int>iparams[IP_SPLIT_LIMIT]             # <<<<<<<<<<<<<<
@@ -21231,7 +21259,7 @@ static PyObject *__pyx_pf_6bjcore_9_simulate_2run_chunk(CYTHON_UNUSED PyObject *
   __pyx_t_13 = __pyx_e_6bjcore_9_simulate_IP_SPLIT_LIMIT;
   __pyx_v_s.split_limit = ((int)(*((int64_t const  *) ( /* dim=0 */ ((char *) (((int64_t const  *) __pyx_v_iparams.data) + __pyx_t_13)) ))));
 
-  /* "bjcore/_simulate.pyx":323
+  /* "bjcore/_simulate.pyx":324
  *     s.h17 = <int>iparams[IP_H17]
  *     s.split_limit = <int>iparams[IP_SPLIT_LIMIT]
  *     s.split_limit_aces = <int>iparams[IP_SPLIT_LIMIT_ACES]             # <<<<<<<<<<<<<<
@@ -21241,7 +21269,7 @@ static PyObject *__pyx_pf_6bjcore_9_simulate_2run_chunk(CYTHON_UNUSED PyObject *
   __pyx_t_13 = __pyx_e_6bjcore_9_simulate_IP_SPLIT_LIMIT_ACES;
   __pyx_v_s.split_limit_aces = ((int)(*((int64_t const  *) ( /* dim=0 */ ((char *) (((int64_t const  *) __pyx_v_iparams.data) + __pyx_t_13)) ))));
 
-  /* "bjcore/_simulate.pyx":324
+  /* "bjcore/_simulate.pyx":325
  *     s.split_limit = <int>iparams[IP_SPLIT_LIMIT]
  *     s.split_limit_aces = <int>iparams[IP_SPLIT_LIMIT_ACES]
  *     s.hit_split_aces = <int>iparams[IP_HIT_SPLIT_ACES]             # <<<<<<<<<<<<<<
@@ -21251,7 +21279,7 @@ static PyObject *__pyx_pf_6bjcore_9_simulate_2run_chunk(CYTHON_UNUSED PyObject *
   __pyx_t_13 = __pyx_e_6bjcore_9_simulate_IP_HIT_SPLIT_ACES;
   __pyx_v_s.hit_split_aces = ((int)(*((int64_t const  *) ( /* dim=0 */ ((char *) (((int64_t const  *) __pyx_v_iparams.data) + __pyx_t_13)) ))));
 
-  /* "bjcore/_simulate.pyx":325
+  /* "bjcore/_simulate.pyx":326
  *     s.split_limit_aces = <int>iparams[IP_SPLIT_LIMIT_ACES]
  *     s.hit_split_aces = <int>iparams[IP_HIT_SPLIT_ACES]
  *     s.tie = -1.0 if iparams[IP_DEALER_WINS_TIES] else 0.0             # <<<<<<<<<<<<<<
@@ -21271,7 +21299,7 @@ static PyObject *__pyx_pf_6bjcore_9_simulate_2run_chunk(CYTHON_UNUSED PyObject *
 
   __pyx_v_s.tie = __pyx_t_18;
 
-  /* "bjcore/_simulate.pyx":326
+  /* "bjcore/_simulate.pyx":327
  *     s.hit_split_aces = <int>iparams[IP_HIT_SPLIT_ACES]
  *     s.tie = -1.0 if iparams[IP_DEALER_WINS_TIES] else 0.0
  *     s.exhausted = 0             # <<<<<<<<<<<<<<
@@ -21280,7 +21308,7 @@ static PyObject *__pyx_pf_6bjcore_9_simulate_2run_chunk(CYTHON_UNUSED PyObject *
 */
   __pyx_v_s.exhausted = 0;
 
-  /* "bjcore/_simulate.pyx":327
+  /* "bjcore/_simulate.pyx":328
  *     s.tie = -1.0 if iparams[IP_DEALER_WINS_TIES] else 0.0
  *     s.exhausted = 0
  *     seed_rng(&s.rng, seed, chunk)             # <<<<<<<<<<<<<<
@@ -21289,7 +21317,7 @@ static PyObject *__pyx_pf_6bjcore_9_simulate_2run_chunk(CYTHON_UNUSED PyObject *
 */
   __pyx_f_6bjcore_9_simulate_seed_rng((&__pyx_v_s.rng), __pyx_v_seed, __pyx_v_chunk);
 
-  /* "bjcore/_simulate.pyx":328
+  /* "bjcore/_simulate.pyx":329
  *     s.exhausted = 0
  *     seed_rng(&s.rng, seed, chunk)
  *     try:             # <<<<<<<<<<<<<<
@@ -21298,7 +21326,7 @@ static PyObject *__pyx_pf_6bjcore_9_simulate_2run_chunk(CYTHON_UNUSED PyObject *
 */
   /*try:*/ {
 
-    /* "bjcore/_simulate.pyx":329
+    /* "bjcore/_simulate.pyx":330
  *     seed_rng(&s.rng, seed, chunk)
  *     try:
  *         with nogil:             # <<<<<<<<<<<<<<
@@ -21311,7 +21339,7 @@ static PyObject *__pyx_pf_6bjcore_9_simulate_2run_chunk(CYTHON_UNUSED PyObject *
         __Pyx_FastGIL_Remember();
         /*try:*/ {
 
-          /* "bjcore/_simulate.pyx":330
+          /* "bjcore/_simulate.pyx":331
  *     try:
  *         with nogil:
  *             _run(&s, &iparams[0], &dparams[0], &key_of[0], &bet_by_tc[0], rounds, &stop[0],             # <<<<<<<<<<<<<<
@@ -21324,7 +21352,7 @@ static PyObject *__pyx_pf_6bjcore_9_simulate_2run_chunk(CYTHON_UNUSED PyObject *
           __pyx_t_21 = 0;
           __pyx_t_22 = 0;
 
-          /* "bjcore/_simulate.pyx":331
+          /* "bjcore/_simulate.pyx":332
  *         with nogil:
  *             _run(&s, &iparams[0], &dparams[0], &key_of[0], &bet_by_tc[0], rounds, &stop[0],
  *                  &out_s[0], &out_c[0], &out_tcc[0, 0], &out_tcs[0, 0])             # <<<<<<<<<<<<<<
@@ -21338,7 +21366,7 @@ static PyObject *__pyx_pf_6bjcore_9_simulate_2run_chunk(CYTHON_UNUSED PyObject *
           __pyx_t_27 = 0;
           __pyx_t_28 = 0;
 
-          /* "bjcore/_simulate.pyx":330
+          /* "bjcore/_simulate.pyx":331
  *     try:
  *         with nogil:
  *             _run(&s, &iparams[0], &dparams[0], &key_of[0], &bet_by_tc[0], rounds, &stop[0],             # <<<<<<<<<<<<<<
@@ -21348,7 +21376,7 @@ static PyObject *__pyx_pf_6bjcore_9_simulate_2run_chunk(CYTHON_UNUSED PyObject *
           __pyx_f_6bjcore_9_simulate__run((&__pyx_v_s), (&(*((int64_t const  *) ( /* dim=0 */ ((char *) (((int64_t const  *) __pyx_v_iparams.data) + __pyx_t_13)) )))), (&(*((double const  *) ( /* dim=0 */ ((char *) (((double const  *) __pyx_v_dparams.data) + __pyx_t_19)) )))), (&(*((int32_t const  *) ( /* dim=0 */ ((char *) (((int32_t const  *) __pyx_v_key_of.data) + __pyx_t_20)) )))), (&(*((double const  *) ( /* dim=0 */ ((char *) (((double const  *) __pyx_v_bet_by_tc.data) + __pyx_t_21)) )))), __pyx_v_rounds, (&(*((int8_t const  *) ( /* dim=0 */ ((char *) (((int8_t const  *) __pyx_v_stop.data) + __pyx_t_22)) )))), (&(*((double *) ( /* dim=0 */ ((char *) (((double *) __pyx_v_out_s.data) + __pyx_t_23)) )))), (&(*((int64_t *) ( /* dim=0 */ ((char *) (((int64_t *) __pyx_v_out_c.data) + __pyx_t_24)) )))), (&(*((int64_t *) ( /* dim=1 */ ((char *) (((int64_t *) ( /* dim=0 */ (__pyx_v_out_tcc.data + __pyx_t_25 * __pyx_v_out_tcc.strides[0]) )) + __pyx_t_26)) )))), (&(*((double *) ( /* dim=1 */ ((char *) (((double *) ( /* dim=0 */ (__pyx_v_out_tcs.data + __pyx_t_27 * __pyx_v_out_tcs.strides[0]) )) + __pyx_t_28)) )))));
         }
 
-        /* "bjcore/_simulate.pyx":329
+        /* "bjcore/_simulate.pyx":330
  *     seed_rng(&s.rng, seed, chunk)
  *     try:
  *         with nogil:             # <<<<<<<<<<<<<<
@@ -21366,7 +21394,7 @@ static PyObject *__pyx_pf_6bjcore_9_simulate_2run_chunk(CYTHON_UNUSED PyObject *
     }
   }
 
-  /* "bjcore/_simulate.pyx":333
+  /* "bjcore/_simulate.pyx":334
  *                  &out_s[0], &out_c[0], &out_tcc[0, 0], &out_tcs[0, 0])
  *     finally:
  *         free(s.deck)             # <<<<<<<<<<<<<<
@@ -21381,27 +21409,27 @@ static PyObject *__pyx_pf_6bjcore_9_simulate_2run_chunk(CYTHON_UNUSED PyObject *
     __pyx_L13:;
   }
 
-  /* "bjcore/_simulate.pyx":334
+  /* "bjcore/_simulate.pyx":335
  *     finally:
  *         free(s.deck)
  *     return sums, counts, tc_counts, tc_sums             # <<<<<<<<<<<<<<
  * 
  * 
 */
-  __pyx_t_1 = PyTuple_New(4); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 334, __pyx_L1_error)
+  __pyx_t_1 = PyTuple_New(4); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 335, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_1);
   __Pyx_INCREF(__pyx_v_sums);
   __Pyx_GIVEREF(__pyx_v_sums);
-  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_1, 0, __pyx_v_sums) != (0)) __PYX_ERR(0, 334, __pyx_L1_error);
+  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_1, 0, __pyx_v_sums) != (0)) __PYX_ERR(0, 335, __pyx_L1_error);
   __Pyx_INCREF(__pyx_v_counts);
   __Pyx_GIVEREF(__pyx_v_counts);
-  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_1, 1, __pyx_v_counts) != (0)) __PYX_ERR(0, 334, __pyx_L1_error);
+  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_1, 1, __pyx_v_counts) != (0)) __PYX_ERR(0, 335, __pyx_L1_error);
   __Pyx_INCREF(__pyx_v_tc_counts);
   __Pyx_GIVEREF(__pyx_v_tc_counts);
-  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_1, 2, __pyx_v_tc_counts) != (0)) __PYX_ERR(0, 334, __pyx_L1_error);
+  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_1, 2, __pyx_v_tc_counts) != (0)) __PYX_ERR(0, 335, __pyx_L1_error);
   __Pyx_INCREF(__pyx_v_tc_sums);
   __Pyx_GIVEREF(__pyx_v_tc_sums);
-  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_1, 3, __pyx_v_tc_sums) != (0)) __PYX_ERR(0, 334, __pyx_L1_error);
+  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_1, 3, __pyx_v_tc_sums) != (0)) __PYX_ERR(0, 335, __pyx_L1_error);
   {
     PyObject *__pyx_temp;
     {
@@ -21413,7 +21441,7 @@ static PyObject *__pyx_pf_6bjcore_9_simulate_2run_chunk(CYTHON_UNUSED PyObject *
   __pyx_t_1 = 0;
   goto __pyx_L0;
 
-  /* "bjcore/_simulate.pyx":265
+  /* "bjcore/_simulate.pyx":266
  * # ---- one chunk ------------------------------------------------------------------------------
  * 
  * def run_chunk(const int64_t[::1] iparams, const double[::1] dparams, const int32_t[::1] shoe,             # <<<<<<<<<<<<<<
@@ -21454,7 +21482,7 @@ static PyObject *__pyx_pf_6bjcore_9_simulate_2run_chunk(CYTHON_UNUSED PyObject *
   return __pyx_r;
 }
 
-/* "bjcore/_simulate.pyx":337
+/* "bjcore/_simulate.pyx":338
  * 
  * 
  * cdef void _run(Sim* s, const int64_t* ip, const double* dp, const int32_t* key_of,             # <<<<<<<<<<<<<<
@@ -21532,7 +21560,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
   int __pyx_t_11;
   int64_t __pyx_t_12;
 
-  /* "bjcore/_simulate.pyx":340
+  /* "bjcore/_simulate.pyx":341
  *                const double* bet_by_tc, int64_t rounds, const int8_t* stop,
  *                double* out_s, int64_t* out_c, int64_t* out_tcc, double* out_tcs) noexcept nogil:
  *     cdef int spots = <int>ip[IP_SPOTS]             # <<<<<<<<<<<<<<
@@ -21541,7 +21569,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
   __pyx_v_spots = ((int)(__pyx_v_ip[__pyx_e_6bjcore_9_simulate_IP_SPOTS]));
 
-  /* "bjcore/_simulate.pyx":341
+  /* "bjcore/_simulate.pyx":342
  *                double* out_s, int64_t* out_c, int64_t* out_tcc, double* out_tcs) noexcept nogil:
  *     cdef int spots = <int>ip[IP_SPOTS]
  *     cdef int n_spots = spots + <int>ip[IP_OTHERS]             # <<<<<<<<<<<<<<
@@ -21550,7 +21578,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
   __pyx_v_n_spots = (__pyx_v_spots + ((int)(__pyx_v_ip[__pyx_e_6bjcore_9_simulate_IP_OTHERS])));
 
-  /* "bjcore/_simulate.pyx":342
+  /* "bjcore/_simulate.pyx":343
  *     cdef int spots = <int>ip[IP_SPOTS]
  *     cdef int n_spots = spots + <int>ip[IP_OTHERS]
  *     cdef int surrender = <int>ip[IP_SURRENDER]             # <<<<<<<<<<<<<<
@@ -21559,7 +21587,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
   __pyx_v_surrender = ((int)(__pyx_v_ip[__pyx_e_6bjcore_9_simulate_IP_SURRENDER]));
 
-  /* "bjcore/_simulate.pyx":343
+  /* "bjcore/_simulate.pyx":344
  *     cdef int n_spots = spots + <int>ip[IP_OTHERS]
  *     cdef int surrender = <int>ip[IP_SURRENDER]
  *     cdef int hole_rule = <int>ip[IP_HOLE]             # <<<<<<<<<<<<<<
@@ -21568,7 +21596,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
   __pyx_v_hole_rule = ((int)(__pyx_v_ip[__pyx_e_6bjcore_9_simulate_IP_HOLE]));
 
-  /* "bjcore/_simulate.pyx":344
+  /* "bjcore/_simulate.pyx":345
  *     cdef int surrender = <int>ip[IP_SURRENDER]
  *     cdef int hole_rule = <int>ip[IP_HOLE]
  *     cdef bint exposed = hole_rule == 3             # <<<<<<<<<<<<<<
@@ -21577,7 +21605,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
   __pyx_v_exposed = (__pyx_v_hole_rule == 3);
 
-  /* "bjcore/_simulate.pyx":345
+  /* "bjcore/_simulate.pyx":346
  *     cdef int hole_rule = <int>ip[IP_HOLE]
  *     cdef bint exposed = hole_rule == 3
  *     cdef bint hole_first = hole_rule == 0 or hole_rule == 3   # peek or exposed             # <<<<<<<<<<<<<<
@@ -21595,7 +21623,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
   }
   __pyx_v_hole_first = __pyx_t_1;
 
-  /* "bjcore/_simulate.pyx":346
+  /* "bjcore/_simulate.pyx":347
  *     cdef bint exposed = hole_rule == 3
  *     cdef bint hole_first = hole_rule == 0 or hole_rule == 3   # peek or exposed
  *     cdef bint obo = hole_rule == 2             # <<<<<<<<<<<<<<
@@ -21604,7 +21632,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
   __pyx_v_obo = (__pyx_v_hole_rule == 2);
 
-  /* "bjcore/_simulate.pyx":347
+  /* "bjcore/_simulate.pyx":348
  *     cdef bint hole_first = hole_rule == 0 or hole_rule == 3   # peek or exposed
  *     cdef bint obo = hole_rule == 2
  *     cdef bint wong_in_set = ip[IP_WONG_IN_SET] != 0             # <<<<<<<<<<<<<<
@@ -21613,7 +21641,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
   __pyx_v_wong_in_set = ((__pyx_v_ip[__pyx_e_6bjcore_9_simulate_IP_WONG_IN_SET]) != 0);
 
-  /* "bjcore/_simulate.pyx":348
+  /* "bjcore/_simulate.pyx":349
  *     cdef bint obo = hole_rule == 2
  *     cdef bint wong_in_set = ip[IP_WONG_IN_SET] != 0
  *     cdef bint wong_out_set = ip[IP_WONG_OUT_SET] != 0             # <<<<<<<<<<<<<<
@@ -21622,7 +21650,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
   __pyx_v_wong_out_set = ((__pyx_v_ip[__pyx_e_6bjcore_9_simulate_IP_WONG_OUT_SET]) != 0);
 
-  /* "bjcore/_simulate.pyx":349
+  /* "bjcore/_simulate.pyx":350
  *     cdef bint wong_in_set = ip[IP_WONG_IN_SET] != 0
  *     cdef bint wong_out_set = ip[IP_WONG_OUT_SET] != 0
  *     cdef int wong_in = <int>ip[IP_WONG_IN]             # <<<<<<<<<<<<<<
@@ -21631,7 +21659,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
   __pyx_v_wong_in = ((int)(__pyx_v_ip[__pyx_e_6bjcore_9_simulate_IP_WONG_IN]));
 
-  /* "bjcore/_simulate.pyx":350
+  /* "bjcore/_simulate.pyx":351
  *     cdef bint wong_out_set = ip[IP_WONG_OUT_SET] != 0
  *     cdef int wong_in = <int>ip[IP_WONG_IN]
  *     cdef int wong_out = <int>ip[IP_WONG_OUT]             # <<<<<<<<<<<<<<
@@ -21640,7 +21668,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
   __pyx_v_wong_out = ((int)(__pyx_v_ip[__pyx_e_6bjcore_9_simulate_IP_WONG_OUT]));
 
-  /* "bjcore/_simulate.pyx":351
+  /* "bjcore/_simulate.pyx":352
  *     cdef int wong_in = <int>ip[IP_WONG_IN]
  *     cdef int wong_out = <int>ip[IP_WONG_OUT]
  *     cdef bint insurance_set = ip[IP_INSURANCE_SET] != 0 and not exposed             # <<<<<<<<<<<<<<
@@ -21665,7 +21693,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
   __pyx_L3_bool_binop_done:;
   __pyx_v_insurance_set = __pyx_t_1;
 
-  /* "bjcore/_simulate.pyx":352
+  /* "bjcore/_simulate.pyx":353
  *     cdef int wong_out = <int>ip[IP_WONG_OUT]
  *     cdef bint insurance_set = ip[IP_INSURANCE_SET] != 0 and not exposed
  *     cdef int insurance_at = <int>ip[IP_INSURANCE]             # <<<<<<<<<<<<<<
@@ -21674,7 +21702,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
   __pyx_v_insurance_at = ((int)(__pyx_v_ip[__pyx_e_6bjcore_9_simulate_IP_INSURANCE]));
 
-  /* "bjcore/_simulate.pyx":353
+  /* "bjcore/_simulate.pyx":354
  *     cdef bint insurance_set = ip[IP_INSURANCE_SET] != 0 and not exposed
  *     cdef int insurance_at = <int>ip[IP_INSURANCE]
  *     cdef double payout = dp[DP_PAYOUT]             # <<<<<<<<<<<<<<
@@ -21683,7 +21711,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
   __pyx_v_payout = (__pyx_v_dp[__pyx_e_6bjcore_9_simulate_DP_PAYOUT]);
 
-  /* "bjcore/_simulate.pyx":354
+  /* "bjcore/_simulate.pyx":355
  *     cdef int insurance_at = <int>ip[IP_INSURANCE]
  *     cdef double payout = dp[DP_PAYOUT]
  *     cdef double bankroll = dp[DP_BANKROLL]             # <<<<<<<<<<<<<<
@@ -21692,7 +21720,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
   __pyx_v_bankroll = (__pyx_v_dp[__pyx_e_6bjcore_9_simulate_DP_BANKROLL]);
 
-  /* "bjcore/_simulate.pyx":355
+  /* "bjcore/_simulate.pyx":356
  *     cdef double payout = dp[DP_PAYOUT]
  *     cdef double bankroll = dp[DP_BANKROLL]
  *     cdef double tie = s.tie             # <<<<<<<<<<<<<<
@@ -21703,7 +21731,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 
   __pyx_v_tie = __pyx_t_3;
 
-  /* "bjcore/_simulate.pyx":356
+  /* "bjcore/_simulate.pyx":357
  *     cdef double bankroll = dp[DP_BANKROLL]
  *     cdef double tie = s.tie
  *     cdef bint h17 = s.h17 != 0             # <<<<<<<<<<<<<<
@@ -21712,7 +21740,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
   __pyx_v_h17 = (__pyx_v_s->h17 != 0);
 
-  /* "bjcore/_simulate.pyx":368
+  /* "bjcore/_simulate.pyx":369
  *     cdef int split_comp[SIM_MAX_HANDS]
  * 
  *     cdef int64_t done = 0             # <<<<<<<<<<<<<<
@@ -21721,7 +21749,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
   __pyx_v_done = 0;
 
-  /* "bjcore/_simulate.pyx":369
+  /* "bjcore/_simulate.pyx":370
  * 
  *     cdef int64_t done = 0
  *     cdef bint playing = not wong_in_set             # <<<<<<<<<<<<<<
@@ -21730,7 +21758,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
   __pyx_v_playing = (!__pyx_v_wong_in_set);
 
-  /* "bjcore/_simulate.pyx":373
+  /* "bjcore/_simulate.pyx":374
  *     cdef int single
  *     cdef bint dealer_natural, any_live, natural
  *     cdef double bet, result, won = 0.0, won_sq = 0.0, total_bet = 0.0, cumulative = 0.0             # <<<<<<<<<<<<<<
@@ -21742,7 +21770,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
   __pyx_v_total_bet = 0.0;
   __pyx_v_cumulative = 0.0;
 
-  /* "bjcore/_simulate.pyx":374
+  /* "bjcore/_simulate.pyx":375
  *     cdef bint dealer_natural, any_live, natural
  *     cdef double bet, result, won = 0.0, won_sq = 0.0, total_bet = 0.0, cumulative = 0.0
  *     cdef int64_t played = 0, hands = 0, shuffles = 0             # <<<<<<<<<<<<<<
@@ -21753,7 +21781,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
   __pyx_v_hands = 0;
   __pyx_v_shuffles = 0;
 
-  /* "bjcore/_simulate.pyx":376
+  /* "bjcore/_simulate.pyx":377
  *     cdef int64_t played = 0, hands = 0, shuffles = 0
  * 
  *     while done < rounds:             # <<<<<<<<<<<<<<
@@ -21766,7 +21794,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 
     if (!__pyx_t_1) break;
 
-    /* "bjcore/_simulate.pyx":377
+    /* "bjcore/_simulate.pyx":378
  * 
  *     while done < rounds:
  *         if (done & 0xFFFF) == 0 and stop[0] != 0:             # <<<<<<<<<<<<<<
@@ -21792,7 +21820,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
     if (__pyx_t_1) {
 
 
-      /* "bjcore/_simulate.pyx":378
+      /* "bjcore/_simulate.pyx":379
  *     while done < rounds:
  *         if (done & 0xFFFF) == 0 and stop[0] != 0:
  *             break             # <<<<<<<<<<<<<<
@@ -21801,7 +21829,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
       goto __pyx_L6_break;
 
-      /* "bjcore/_simulate.pyx":377
+      /* "bjcore/_simulate.pyx":378
  * 
  *     while done < rounds:
  *         if (done & 0xFFFF) == 0 and stop[0] != 0:             # <<<<<<<<<<<<<<
@@ -21810,7 +21838,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
     }
 
-    /* "bjcore/_simulate.pyx":380
+    /* "bjcore/_simulate.pyx":381
  *             break
  *         # ---- shuffle at the cut card; burn one card (never seen) ----
  *         if s.pos >= s.cut:             # <<<<<<<<<<<<<<
@@ -21822,7 +21850,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
     if (__pyx_t_1) {
 
 
-      /* "bjcore/_simulate.pyx":381
+      /* "bjcore/_simulate.pyx":382
  *         # ---- shuffle at the cut card; burn one card (never seen) ----
  *         if s.pos >= s.cut:
  *             s.pos = 0             # <<<<<<<<<<<<<<
@@ -21831,7 +21859,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
       __pyx_v_s->pos = 0;
 
-      /* "bjcore/_simulate.pyx":382
+      /* "bjcore/_simulate.pyx":383
  *         if s.pos >= s.cut:
  *             s.pos = 0
  *             s.rc = 0.0             # <<<<<<<<<<<<<<
@@ -21840,7 +21868,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
       __pyx_v_s->rc = 0.0;
 
-      /* "bjcore/_simulate.pyx":383
+      /* "bjcore/_simulate.pyx":384
  *             s.pos = 0
  *             s.rc = 0.0
  *             s.seen = 0             # <<<<<<<<<<<<<<
@@ -21849,7 +21877,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
       __pyx_v_s->seen = 0;
 
-      /* "bjcore/_simulate.pyx":384
+      /* "bjcore/_simulate.pyx":385
  *             s.rc = 0.0
  *             s.seen = 0
  *             shuffles += 1             # <<<<<<<<<<<<<<
@@ -21858,7 +21886,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
       __pyx_v_shuffles = (__pyx_v_shuffles + 1);
 
-      /* "bjcore/_simulate.pyx":385
+      /* "bjcore/_simulate.pyx":386
  *             s.seen = 0
  *             shuffles += 1
  *             draw(s)             # <<<<<<<<<<<<<<
@@ -21867,7 +21895,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
       (void)(__pyx_f_6bjcore_9_simulate_draw(__pyx_v_s));
 
-      /* "bjcore/_simulate.pyx":386
+      /* "bjcore/_simulate.pyx":387
  *             shuffles += 1
  *             draw(s)
  *             playing = not wong_in_set             # <<<<<<<<<<<<<<
@@ -21876,7 +21904,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
       __pyx_v_playing = (!__pyx_v_wong_in_set);
 
-      /* "bjcore/_simulate.pyx":380
+      /* "bjcore/_simulate.pyx":381
  *             break
  *         # ---- shuffle at the cut card; burn one card (never seen) ----
  *         if s.pos >= s.cut:             # <<<<<<<<<<<<<<
@@ -21885,7 +21913,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
     }
 
-    /* "bjcore/_simulate.pyx":388
+    /* "bjcore/_simulate.pyx":389
  *             playing = not wong_in_set
  *         # ---- the bet, from the count before the round ----
  *         tc = true_count(s)             # <<<<<<<<<<<<<<
@@ -21894,7 +21922,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
     __pyx_v_tc = __pyx_f_6bjcore_9_simulate_true_count(__pyx_v_s);
 
-    /* "bjcore/_simulate.pyx":389
+    /* "bjcore/_simulate.pyx":390
  *         # ---- the bet, from the count before the round ----
  *         tc = true_count(s)
  *         if playing and wong_out_set and tc < wong_out:             # <<<<<<<<<<<<<<
@@ -21922,7 +21950,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
     if (__pyx_t_1) {
 
 
-      /* "bjcore/_simulate.pyx":390
+      /* "bjcore/_simulate.pyx":391
  *         tc = true_count(s)
  *         if playing and wong_out_set and tc < wong_out:
  *             playing = False             # <<<<<<<<<<<<<<
@@ -21931,7 +21959,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
       __pyx_v_playing = 0;
 
-      /* "bjcore/_simulate.pyx":389
+      /* "bjcore/_simulate.pyx":390
  *         # ---- the bet, from the count before the round ----
  *         tc = true_count(s)
  *         if playing and wong_out_set and tc < wong_out:             # <<<<<<<<<<<<<<
@@ -21941,7 +21969,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
       goto __pyx_L11;
     }
 
-    /* "bjcore/_simulate.pyx":391
+    /* "bjcore/_simulate.pyx":392
  *         if playing and wong_out_set and tc < wong_out:
  *             playing = False
  *         elif not playing and wong_in_set and tc >= wong_in:             # <<<<<<<<<<<<<<
@@ -21973,7 +22001,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
     if (__pyx_t_1) {
 
 
-      /* "bjcore/_simulate.pyx":392
+      /* "bjcore/_simulate.pyx":393
  *             playing = False
  *         elif not playing and wong_in_set and tc >= wong_in:
  *             playing = True             # <<<<<<<<<<<<<<
@@ -21982,7 +22010,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
       __pyx_v_playing = 1;
 
-      /* "bjcore/_simulate.pyx":391
+      /* "bjcore/_simulate.pyx":392
  *         if playing and wong_out_set and tc < wong_out:
  *             playing = False
  *         elif not playing and wong_in_set and tc >= wong_in:             # <<<<<<<<<<<<<<
@@ -21992,7 +22020,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
     }
     __pyx_L11:;
 
-    /* "bjcore/_simulate.pyx":393
+    /* "bjcore/_simulate.pyx":394
  *         elif not playing and wong_in_set and tc >= wong_in:
  *             playing = True
  *         bucket = tc             # <<<<<<<<<<<<<<
@@ -22001,7 +22029,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
     __pyx_v_bucket = __pyx_v_tc;
 
-    /* "bjcore/_simulate.pyx":394
+    /* "bjcore/_simulate.pyx":395
  *             playing = True
  *         bucket = tc
  *         if bucket < TC_LOW:             # <<<<<<<<<<<<<<
@@ -22013,7 +22041,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
     if (__pyx_t_1) {
 
 
-      /* "bjcore/_simulate.pyx":395
+      /* "bjcore/_simulate.pyx":396
  *         bucket = tc
  *         if bucket < TC_LOW:
  *             bucket = TC_LOW             # <<<<<<<<<<<<<<
@@ -22022,7 +22050,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
       __pyx_v_bucket = __pyx_e_6bjcore_9_simulate_TC_LOW;
 
-      /* "bjcore/_simulate.pyx":394
+      /* "bjcore/_simulate.pyx":395
  *             playing = True
  *         bucket = tc
  *         if bucket < TC_LOW:             # <<<<<<<<<<<<<<
@@ -22032,7 +22060,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
       goto __pyx_L18;
     }
 
-    /* "bjcore/_simulate.pyx":396
+    /* "bjcore/_simulate.pyx":397
  *         if bucket < TC_LOW:
  *             bucket = TC_LOW
  *         elif bucket > TC_HIGH:             # <<<<<<<<<<<<<<
@@ -22044,7 +22072,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
     if (__pyx_t_1) {
 
 
-      /* "bjcore/_simulate.pyx":397
+      /* "bjcore/_simulate.pyx":398
  *             bucket = TC_LOW
  *         elif bucket > TC_HIGH:
  *             bucket = TC_HIGH             # <<<<<<<<<<<<<<
@@ -22053,7 +22081,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
       __pyx_v_bucket = __pyx_e_6bjcore_9_simulate_TC_HIGH;
 
-      /* "bjcore/_simulate.pyx":396
+      /* "bjcore/_simulate.pyx":397
  *         if bucket < TC_LOW:
  *             bucket = TC_LOW
  *         elif bucket > TC_HIGH:             # <<<<<<<<<<<<<<
@@ -22063,7 +22091,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
     }
     __pyx_L18:;
 
-    /* "bjcore/_simulate.pyx":398
+    /* "bjcore/_simulate.pyx":399
  *         elif bucket > TC_HIGH:
  *             bucket = TC_HIGH
  *         bucket -= TC_LOW             # <<<<<<<<<<<<<<
@@ -22072,7 +22100,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
     __pyx_v_bucket = (__pyx_v_bucket - __pyx_e_6bjcore_9_simulate_TC_LOW);
 
-    /* "bjcore/_simulate.pyx":399
+    /* "bjcore/_simulate.pyx":400
  *             bucket = TC_HIGH
  *         bucket -= TC_LOW
  *         bet = bet_by_tc[bucket] if playing else 0.0             # <<<<<<<<<<<<<<
@@ -22088,7 +22116,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
     }
     __pyx_v_bet = __pyx_t_3;
 
-    /* "bjcore/_simulate.pyx":402
+    /* "bjcore/_simulate.pyx":403
  * 
  *         # ---- the deal: one card each, upcard, second card each, hole card ----
  *         for sp in range(n_spots):             # <<<<<<<<<<<<<<
@@ -22102,7 +22130,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
     for (__pyx_t_6 = 0; __pyx_t_6 < __pyx_t_5; __pyx_t_6+=1) {
       __pyx_v_sp = __pyx_t_6;
 
-      /* "bjcore/_simulate.pyx":403
+      /* "bjcore/_simulate.pyx":404
  *         # ---- the deal: one card each, upcard, second card each, hole card ----
  *         for sp in range(n_spots):
  *             first[sp] = seen_draw(s)             # <<<<<<<<<<<<<<
@@ -22113,7 +22141,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
     }
 
 
-    /* "bjcore/_simulate.pyx":404
+    /* "bjcore/_simulate.pyx":405
  *         for sp in range(n_spots):
  *             first[sp] = seen_draw(s)
  *         up = seen_draw(s)             # <<<<<<<<<<<<<<
@@ -22122,7 +22150,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
     __pyx_v_up = __pyx_f_6bjcore_9_simulate_seen_draw(__pyx_v_s);
 
-    /* "bjcore/_simulate.pyx":405
+    /* "bjcore/_simulate.pyx":406
  *             first[sp] = seen_draw(s)
  *         up = seen_draw(s)
  *         for sp in range(n_spots):             # <<<<<<<<<<<<<<
@@ -22136,7 +22164,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
     for (__pyx_t_6 = 0; __pyx_t_6 < __pyx_t_5; __pyx_t_6+=1) {
       __pyx_v_sp = __pyx_t_6;
 
-      /* "bjcore/_simulate.pyx":406
+      /* "bjcore/_simulate.pyx":407
  *         up = seen_draw(s)
  *         for sp in range(n_spots):
  *             second[sp] = seen_draw(s)             # <<<<<<<<<<<<<<
@@ -22145,7 +22173,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
       (__pyx_v_second[__pyx_v_sp]) = __pyx_f_6bjcore_9_simulate_seen_draw(__pyx_v_s);
 
-      /* "bjcore/_simulate.pyx":407
+      /* "bjcore/_simulate.pyx":408
  *         for sp in range(n_spots):
  *             second[sp] = seen_draw(s)
  *             state[sp] = SPOT_ACTIVE             # <<<<<<<<<<<<<<
@@ -22154,7 +22182,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
       (__pyx_v_state[__pyx_v_sp]) = __pyx_e_6bjcore_9_simulate_SPOT_ACTIVE;
 
-      /* "bjcore/_simulate.pyx":408
+      /* "bjcore/_simulate.pyx":409
  *             second[sp] = seen_draw(s)
  *             state[sp] = SPOT_ACTIVE
  *             net[sp] = 0.0             # <<<<<<<<<<<<<<
@@ -22163,7 +22191,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
       (__pyx_v_net[__pyx_v_sp]) = 0.0;
 
-      /* "bjcore/_simulate.pyx":409
+      /* "bjcore/_simulate.pyx":410
  *             state[sp] = SPOT_ACTIVE
  *             net[sp] = 0.0
  *             insured[sp] = 0             # <<<<<<<<<<<<<<
@@ -22172,7 +22200,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
       (__pyx_v_insured[__pyx_v_sp]) = 0;
 
-      /* "bjcore/_simulate.pyx":410
+      /* "bjcore/_simulate.pyx":411
  *             net[sp] = 0.0
  *             insured[sp] = 0
  *             n_hands[sp] = 0             # <<<<<<<<<<<<<<
@@ -22183,7 +22211,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
     }
 
 
-    /* "bjcore/_simulate.pyx":411
+    /* "bjcore/_simulate.pyx":412
  *             insured[sp] = 0
  *             n_hands[sp] = 0
  *         hole = 0             # <<<<<<<<<<<<<<
@@ -22192,7 +22220,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
     __pyx_v_hole = 0;
 
-    /* "bjcore/_simulate.pyx":412
+    /* "bjcore/_simulate.pyx":413
  *             n_hands[sp] = 0
  *         hole = 0
  *         if hole_first:             # <<<<<<<<<<<<<<
@@ -22201,7 +22229,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
     if (__pyx_v_hole_first) {
 
-      /* "bjcore/_simulate.pyx":413
+      /* "bjcore/_simulate.pyx":414
  *         hole = 0
  *         if hole_first:
  *             hole = draw(s)             # <<<<<<<<<<<<<<
@@ -22210,7 +22238,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
       __pyx_v_hole = __pyx_f_6bjcore_9_simulate_draw(__pyx_v_s);
 
-      /* "bjcore/_simulate.pyx":414
+      /* "bjcore/_simulate.pyx":415
  *         if hole_first:
  *             hole = draw(s)
  *             if exposed:             # <<<<<<<<<<<<<<
@@ -22219,7 +22247,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
       if (__pyx_v_exposed) {
 
-        /* "bjcore/_simulate.pyx":415
+        /* "bjcore/_simulate.pyx":416
  *             hole = draw(s)
  *             if exposed:
  *                 see(s, hole)             # <<<<<<<<<<<<<<
@@ -22228,7 +22256,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
         __pyx_f_6bjcore_9_simulate_see(__pyx_v_s, __pyx_v_hole);
 
-        /* "bjcore/_simulate.pyx":414
+        /* "bjcore/_simulate.pyx":415
  *         if hole_first:
  *             hole = draw(s)
  *             if exposed:             # <<<<<<<<<<<<<<
@@ -22237,7 +22265,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
       }
 
-      /* "bjcore/_simulate.pyx":412
+      /* "bjcore/_simulate.pyx":413
  *             n_hands[sp] = 0
  *         hole = 0
  *         if hole_first:             # <<<<<<<<<<<<<<
@@ -22246,7 +22274,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
     }
 
-    /* "bjcore/_simulate.pyx":416
+    /* "bjcore/_simulate.pyx":417
  *             if exposed:
  *                 see(s, hole)
  *         key = key_of[(up - 1) * 10 + (hole - 1 if exposed else 0)]             # <<<<<<<<<<<<<<
@@ -22263,7 +22291,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
     __pyx_v_key = (__pyx_v_key_of[(((__pyx_v_up - 1) * 10) + __pyx_t_7)]);
 
 
-    /* "bjcore/_simulate.pyx":417
+    /* "bjcore/_simulate.pyx":418
  *                 see(s, hole)
  *         key = key_of[(up - 1) * 10 + (hole - 1 if exposed else 0)]
  *         dealer_natural = hole_first and up + hole == 11 and (up == 1 or hole == 1)             # <<<<<<<<<<<<<<
@@ -22304,7 +22332,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
     __pyx_L25_bool_binop_done:;
     __pyx_v_dealer_natural = __pyx_t_1;
 
-    /* "bjcore/_simulate.pyx":420
+    /* "bjcore/_simulate.pyx":421
  * 
  *         # ---- insurance (even money for a natural) by the count ----
  *         if insurance_set and up == 1:             # <<<<<<<<<<<<<<
@@ -22326,7 +22354,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
     if (__pyx_t_1) {
 
 
-      /* "bjcore/_simulate.pyx":421
+      /* "bjcore/_simulate.pyx":422
  *         # ---- insurance (even money for a natural) by the count ----
  *         if insurance_set and up == 1:
  *             if true_count(s) >= insurance_at:             # <<<<<<<<<<<<<<
@@ -22338,7 +22366,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
       if (__pyx_t_1) {
 
 
-        /* "bjcore/_simulate.pyx":422
+        /* "bjcore/_simulate.pyx":423
  *         if insurance_set and up == 1:
  *             if true_count(s) >= insurance_at:
  *                 for sp in range(spots):             # <<<<<<<<<<<<<<
@@ -22352,7 +22380,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
         for (__pyx_t_6 = 0; __pyx_t_6 < __pyx_t_5; __pyx_t_6+=1) {
           __pyx_v_sp = __pyx_t_6;
 
-          /* "bjcore/_simulate.pyx":423
+          /* "bjcore/_simulate.pyx":424
  *             if true_count(s) >= insurance_at:
  *                 for sp in range(spots):
  *                     insured[sp] = 1             # <<<<<<<<<<<<<<
@@ -22363,7 +22391,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
         }
 
 
-        /* "bjcore/_simulate.pyx":421
+        /* "bjcore/_simulate.pyx":422
  *         # ---- insurance (even money for a natural) by the count ----
  *         if insurance_set and up == 1:
  *             if true_count(s) >= insurance_at:             # <<<<<<<<<<<<<<
@@ -22372,7 +22400,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
       }
 
-      /* "bjcore/_simulate.pyx":420
+      /* "bjcore/_simulate.pyx":421
  * 
  *         # ---- insurance (even money for a natural) by the count ----
  *         if insurance_set and up == 1:             # <<<<<<<<<<<<<<
@@ -22381,7 +22409,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
     }
 
-    /* "bjcore/_simulate.pyx":426
+    /* "bjcore/_simulate.pyx":427
  * 
  *         # ---- early surrender, before the dealer checks for a natural ----
  *         if surrender == 2 and not exposed:             # <<<<<<<<<<<<<<
@@ -22407,7 +22435,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
     if (__pyx_t_1) {
 
 
-      /* "bjcore/_simulate.pyx":427
+      /* "bjcore/_simulate.pyx":428
  *         # ---- early surrender, before the dealer checks for a natural ----
  *         if surrender == 2 and not exposed:
  *             for sp in range(n_spots):             # <<<<<<<<<<<<<<
@@ -22421,7 +22449,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
       for (__pyx_t_6 = 0; __pyx_t_6 < __pyx_t_5; __pyx_t_6+=1) {
         __pyx_v_sp = __pyx_t_6;
 
-        /* "bjcore/_simulate.pyx":428
+        /* "bjcore/_simulate.pyx":429
  *         if surrender == 2 and not exposed:
  *             for sp in range(n_spots):
  *                 if first[sp] + second[sp] == 11 and (first[sp] == 1 or second[sp] == 1):             # <<<<<<<<<<<<<<
@@ -22457,7 +22485,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
         if (__pyx_t_1) {
 
 
-          /* "bjcore/_simulate.pyx":429
+          /* "bjcore/_simulate.pyx":430
  *             for sp in range(n_spots):
  *                 if first[sp] + second[sp] == 11 and (first[sp] == 1 or second[sp] == 1):
  *                     continue             # <<<<<<<<<<<<<<
@@ -22466,7 +22494,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
           goto __pyx_L38_continue;
 
-          /* "bjcore/_simulate.pyx":428
+          /* "bjcore/_simulate.pyx":429
  *         if surrender == 2 and not exposed:
  *             for sp in range(n_spots):
  *                 if first[sp] + second[sp] == 11 and (first[sp] == 1 or second[sp] == 1):             # <<<<<<<<<<<<<<
@@ -22475,7 +22503,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
         }
 
-        /* "bjcore/_simulate.pyx":430
+        /* "bjcore/_simulate.pyx":431
  *                 if first[sp] + second[sp] == 11 and (first[sp] == 1 or second[sp] == 1):
  *                     continue
  *                 comp = s.child[s.child[first[sp] - 1] * 10 + second[sp] - 1]             # <<<<<<<<<<<<<<
@@ -22484,7 +22512,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
         __pyx_v_comp = (__pyx_v_s->child[((((__pyx_v_s->child[((__pyx_v_first[__pyx_v_sp]) - 1)]) * 10) + (__pyx_v_second[__pyx_v_sp])) - 1)]);
 
-        /* "bjcore/_simulate.pyx":431
+        /* "bjcore/_simulate.pyx":432
  *                     continue
  *                 comp = s.child[s.child[first[sp] - 1] * 10 + second[sp] - 1]
  *                 if decide(s, 0, key, comp) == ACT_SURRENDER:             # <<<<<<<<<<<<<<
@@ -22496,7 +22524,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
         if (__pyx_t_1) {
 
 
-          /* "bjcore/_simulate.pyx":432
+          /* "bjcore/_simulate.pyx":433
  *                 comp = s.child[s.child[first[sp] - 1] * 10 + second[sp] - 1]
  *                 if decide(s, 0, key, comp) == ACT_SURRENDER:
  *                     net[sp] = -0.5             # <<<<<<<<<<<<<<
@@ -22505,7 +22533,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
           (__pyx_v_net[__pyx_v_sp]) = -0.5;
 
-          /* "bjcore/_simulate.pyx":433
+          /* "bjcore/_simulate.pyx":434
  *                 if decide(s, 0, key, comp) == ACT_SURRENDER:
  *                     net[sp] = -0.5
  *                     state[sp] = SPOT_DONE             # <<<<<<<<<<<<<<
@@ -22514,7 +22542,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
           (__pyx_v_state[__pyx_v_sp]) = __pyx_e_6bjcore_9_simulate_SPOT_DONE;
 
-          /* "bjcore/_simulate.pyx":431
+          /* "bjcore/_simulate.pyx":432
  *                     continue
  *                 comp = s.child[s.child[first[sp] - 1] * 10 + second[sp] - 1]
  *                 if decide(s, 0, key, comp) == ACT_SURRENDER:             # <<<<<<<<<<<<<<
@@ -22526,7 +22554,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
       }
 
 
-      /* "bjcore/_simulate.pyx":426
+      /* "bjcore/_simulate.pyx":427
  * 
  *         # ---- early surrender, before the dealer checks for a natural ----
  *         if surrender == 2 and not exposed:             # <<<<<<<<<<<<<<
@@ -22535,7 +22563,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
     }
 
-    /* "bjcore/_simulate.pyx":435
+    /* "bjcore/_simulate.pyx":436
  *                     state[sp] = SPOT_DONE
  * 
  *         if dealer_natural:             # <<<<<<<<<<<<<<
@@ -22544,7 +22572,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
     if (__pyx_v_dealer_natural) {
 
-      /* "bjcore/_simulate.pyx":437
+      /* "bjcore/_simulate.pyx":438
  *         if dealer_natural:
  *             # peek or exposed: the round ends; a natural pushes, everything else loses 1
  *             for sp in range(n_spots):             # <<<<<<<<<<<<<<
@@ -22558,7 +22586,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
       for (__pyx_t_6 = 0; __pyx_t_6 < __pyx_t_5; __pyx_t_6+=1) {
         __pyx_v_sp = __pyx_t_6;
 
-        /* "bjcore/_simulate.pyx":438
+        /* "bjcore/_simulate.pyx":439
  *             # peek or exposed: the round ends; a natural pushes, everything else loses 1
  *             for sp in range(n_spots):
  *                 if state[sp] == SPOT_ACTIVE:             # <<<<<<<<<<<<<<
@@ -22570,7 +22598,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
         if (__pyx_t_1) {
 
 
-          /* "bjcore/_simulate.pyx":439
+          /* "bjcore/_simulate.pyx":440
  *             for sp in range(n_spots):
  *                 if state[sp] == SPOT_ACTIVE:
  *                     natural = first[sp] + second[sp] == 11 and (first[sp] == 1 or second[sp] == 1)             # <<<<<<<<<<<<<<
@@ -22605,7 +22633,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
           __pyx_L49_bool_binop_done:;
           __pyx_v_natural = __pyx_t_1;
 
-          /* "bjcore/_simulate.pyx":440
+          /* "bjcore/_simulate.pyx":441
  *                 if state[sp] == SPOT_ACTIVE:
  *                     natural = first[sp] + second[sp] == 11 and (first[sp] == 1 or second[sp] == 1)
  *                     net[sp] = tie if natural else -1.0             # <<<<<<<<<<<<<<
@@ -22622,7 +22650,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
           (__pyx_v_net[__pyx_v_sp]) = __pyx_t_3;
 
 
-          /* "bjcore/_simulate.pyx":441
+          /* "bjcore/_simulate.pyx":442
  *                     natural = first[sp] + second[sp] == 11 and (first[sp] == 1 or second[sp] == 1)
  *                     net[sp] = tie if natural else -1.0
  *                     state[sp] = SPOT_DONE             # <<<<<<<<<<<<<<
@@ -22631,7 +22659,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
           (__pyx_v_state[__pyx_v_sp]) = __pyx_e_6bjcore_9_simulate_SPOT_DONE;
 
-          /* "bjcore/_simulate.pyx":438
+          /* "bjcore/_simulate.pyx":439
  *             # peek or exposed: the round ends; a natural pushes, everything else loses 1
  *             for sp in range(n_spots):
  *                 if state[sp] == SPOT_ACTIVE:             # <<<<<<<<<<<<<<
@@ -22642,7 +22670,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
       }
 
 
-      /* "bjcore/_simulate.pyx":435
+      /* "bjcore/_simulate.pyx":436
  *                     state[sp] = SPOT_DONE
  * 
  *         if dealer_natural:             # <<<<<<<<<<<<<<
@@ -22652,7 +22680,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
       goto __pyx_L45;
     }
 
-    /* "bjcore/_simulate.pyx":444
+    /* "bjcore/_simulate.pyx":445
  *         else:
  *             # ---- the players' hands, spot by spot ----
  *             for sp in range(n_spots):             # <<<<<<<<<<<<<<
@@ -22667,7 +22695,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
       for (__pyx_t_6 = 0; __pyx_t_6 < __pyx_t_5; __pyx_t_6+=1) {
         __pyx_v_sp = __pyx_t_6;
 
-        /* "bjcore/_simulate.pyx":445
+        /* "bjcore/_simulate.pyx":446
  *             # ---- the players' hands, spot by spot ----
  *             for sp in range(n_spots):
  *                 if state[sp] != SPOT_ACTIVE:             # <<<<<<<<<<<<<<
@@ -22679,7 +22707,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
         if (__pyx_t_1) {
 
 
-          /* "bjcore/_simulate.pyx":446
+          /* "bjcore/_simulate.pyx":447
  *             for sp in range(n_spots):
  *                 if state[sp] != SPOT_ACTIVE:
  *                     continue             # <<<<<<<<<<<<<<
@@ -22688,7 +22716,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
           goto __pyx_L52_continue;
 
-          /* "bjcore/_simulate.pyx":445
+          /* "bjcore/_simulate.pyx":446
  *             # ---- the players' hands, spot by spot ----
  *             for sp in range(n_spots):
  *                 if state[sp] != SPOT_ACTIVE:             # <<<<<<<<<<<<<<
@@ -22697,7 +22725,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
         }
 
-        /* "bjcore/_simulate.pyx":447
+        /* "bjcore/_simulate.pyx":448
  *                 if state[sp] != SPOT_ACTIVE:
  *                     continue
  *                 if first[sp] + second[sp] == 11 and (first[sp] == 1 or second[sp] == 1):             # <<<<<<<<<<<<<<
@@ -22733,7 +22761,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
         if (__pyx_t_1) {
 
 
-          /* "bjcore/_simulate.pyx":448
+          /* "bjcore/_simulate.pyx":449
  *                     continue
  *                 if first[sp] + second[sp] == 11 and (first[sp] == 1 or second[sp] == 1):
  *                     if not hole_first and (up == 1 or up == 10):             # <<<<<<<<<<<<<<
@@ -22766,7 +22794,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
           if (__pyx_t_1) {
 
 
-            /* "bjcore/_simulate.pyx":449
+            /* "bjcore/_simulate.pyx":450
  *                 if first[sp] + second[sp] == 11 and (first[sp] == 1 or second[sp] == 1):
  *                     if not hole_first and (up == 1 or up == 10):
  *                         state[sp] = SPOT_NATURAL_WAITS             # <<<<<<<<<<<<<<
@@ -22775,7 +22803,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
             (__pyx_v_state[__pyx_v_sp]) = __pyx_e_6bjcore_9_simulate_SPOT_NATURAL_WAITS;
 
-            /* "bjcore/_simulate.pyx":448
+            /* "bjcore/_simulate.pyx":449
  *                     continue
  *                 if first[sp] + second[sp] == 11 and (first[sp] == 1 or second[sp] == 1):
  *                     if not hole_first and (up == 1 or up == 10):             # <<<<<<<<<<<<<<
@@ -22785,7 +22813,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
             goto __pyx_L59;
           }
 
-          /* "bjcore/_simulate.pyx":451
+          /* "bjcore/_simulate.pyx":452
  *                         state[sp] = SPOT_NATURAL_WAITS
  *                     else:
  *                         net[sp] = payout             # <<<<<<<<<<<<<<
@@ -22795,7 +22823,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
           /*else*/ {
             (__pyx_v_net[__pyx_v_sp]) = __pyx_v_payout;
 
-            /* "bjcore/_simulate.pyx":452
+            /* "bjcore/_simulate.pyx":453
  *                     else:
  *                         net[sp] = payout
  *                         state[sp] = SPOT_DONE             # <<<<<<<<<<<<<<
@@ -22806,7 +22834,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
           }
           __pyx_L59:;
 
-          /* "bjcore/_simulate.pyx":453
+          /* "bjcore/_simulate.pyx":454
  *                         net[sp] = payout
  *                         state[sp] = SPOT_DONE
  *                     continue             # <<<<<<<<<<<<<<
@@ -22815,7 +22843,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
           goto __pyx_L52_continue;
 
-          /* "bjcore/_simulate.pyx":447
+          /* "bjcore/_simulate.pyx":448
  *                 if state[sp] != SPOT_ACTIVE:
  *                     continue
  *                 if first[sp] + second[sp] == 11 and (first[sp] == 1 or second[sp] == 1):             # <<<<<<<<<<<<<<
@@ -22824,7 +22852,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
         }
 
-        /* "bjcore/_simulate.pyx":454
+        /* "bjcore/_simulate.pyx":455
  *                         state[sp] = SPOT_DONE
  *                     continue
  *                 comp = s.child[s.child[first[sp] - 1] * 10 + second[sp] - 1]             # <<<<<<<<<<<<<<
@@ -22833,7 +22861,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
         __pyx_v_comp = (__pyx_v_s->child[((((__pyx_v_s->child[((__pyx_v_first[__pyx_v_sp]) - 1)]) * 10) + (__pyx_v_second[__pyx_v_sp])) - 1)]);
 
-        /* "bjcore/_simulate.pyx":455
+        /* "bjcore/_simulate.pyx":456
  *                     continue
  *                 comp = s.child[s.child[first[sp] - 1] * 10 + second[sp] - 1]
  *                 action = decide(s, 0, key, comp)             # <<<<<<<<<<<<<<
@@ -22842,7 +22870,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
         __pyx_v_action = __pyx_f_6bjcore_9_simulate_decide(__pyx_v_s, 0, __pyx_v_key, __pyx_v_comp);
 
-        /* "bjcore/_simulate.pyx":456
+        /* "bjcore/_simulate.pyx":457
  *                 comp = s.child[s.child[first[sp] - 1] * 10 + second[sp] - 1]
  *                 action = decide(s, 0, key, comp)
  *                 if action == ACT_SURRENDER:             # <<<<<<<<<<<<<<
@@ -22854,7 +22882,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
         if (__pyx_t_1) {
 
 
-          /* "bjcore/_simulate.pyx":457
+          /* "bjcore/_simulate.pyx":458
  *                 action = decide(s, 0, key, comp)
  *                 if action == ACT_SURRENDER:
  *                     net[sp] = -0.5             # <<<<<<<<<<<<<<
@@ -22863,7 +22891,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
           (__pyx_v_net[__pyx_v_sp]) = -0.5;
 
-          /* "bjcore/_simulate.pyx":458
+          /* "bjcore/_simulate.pyx":459
  *                 if action == ACT_SURRENDER:
  *                     net[sp] = -0.5
  *                     state[sp] = SPOT_LATE_SURRENDER             # <<<<<<<<<<<<<<
@@ -22872,7 +22900,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
           (__pyx_v_state[__pyx_v_sp]) = __pyx_e_6bjcore_9_simulate_SPOT_LATE_SURRENDER;
 
-          /* "bjcore/_simulate.pyx":459
+          /* "bjcore/_simulate.pyx":460
  *                     net[sp] = -0.5
  *                     state[sp] = SPOT_LATE_SURRENDER
  *                     continue             # <<<<<<<<<<<<<<
@@ -22881,7 +22909,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
           goto __pyx_L52_continue;
 
-          /* "bjcore/_simulate.pyx":456
+          /* "bjcore/_simulate.pyx":457
  *                 comp = s.child[s.child[first[sp] - 1] * 10 + second[sp] - 1]
  *                 action = decide(s, 0, key, comp)
  *                 if action == ACT_SURRENDER:             # <<<<<<<<<<<<<<
@@ -22890,7 +22918,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
         }
 
-        /* "bjcore/_simulate.pyx":460
+        /* "bjcore/_simulate.pyx":461
  *                     state[sp] = SPOT_LATE_SURRENDER
  *                     continue
  *                 state[sp] = SPOT_PLAYED             # <<<<<<<<<<<<<<
@@ -22899,7 +22927,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
         (__pyx_v_state[__pyx_v_sp]) = __pyx_e_6bjcore_9_simulate_SPOT_PLAYED;
 
-        /* "bjcore/_simulate.pyx":461
+        /* "bjcore/_simulate.pyx":462
  *                     continue
  *                 state[sp] = SPOT_PLAYED
  *                 b = sp * SIM_MAX_HANDS             # <<<<<<<<<<<<<<
@@ -22908,7 +22936,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
         __pyx_v_b = (__pyx_v_sp * __pyx_e_6bjcore_9_simulate_SIM_MAX_HANDS);
 
-        /* "bjcore/_simulate.pyx":462
+        /* "bjcore/_simulate.pyx":463
  *                 state[sp] = SPOT_PLAYED
  *                 b = sp * SIM_MAX_HANDS
  *                 if action == ACT_SPLIT:             # <<<<<<<<<<<<<<
@@ -22920,7 +22948,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
         if (__pyx_t_1) {
 
 
-          /* "bjcore/_simulate.pyx":463
+          /* "bjcore/_simulate.pyx":464
  *                 b = sp * SIM_MAX_HANDS
  *                 if action == ACT_SPLIT:
  *                     pair = first[sp]             # <<<<<<<<<<<<<<
@@ -22929,7 +22957,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
           __pyx_v_pair = (__pyx_v_first[__pyx_v_sp]);
 
-          /* "bjcore/_simulate.pyx":464
+          /* "bjcore/_simulate.pyx":465
  *                 if action == ACT_SPLIT:
  *                     pair = first[sp]
  *                     most = s.split_limit_aces if pair == 1 else s.split_limit             # <<<<<<<<<<<<<<
@@ -22948,7 +22976,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 
           __pyx_v_most = __pyx_t_8;
 
-          /* "bjcore/_simulate.pyx":465
+          /* "bjcore/_simulate.pyx":466
  *                     pair = first[sp]
  *                     most = s.split_limit_aces if pair == 1 else s.split_limit
  *                     single = s.child[pair - 1]             # <<<<<<<<<<<<<<
@@ -22957,7 +22985,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
           __pyx_v_single = (__pyx_v_s->child[(__pyx_v_pair - 1)]);
 
-          /* "bjcore/_simulate.pyx":466
+          /* "bjcore/_simulate.pyx":467
  *                     most = s.split_limit_aces if pair == 1 else s.split_limit
  *                     single = s.child[pair - 1]
  *                     nh = 2             # <<<<<<<<<<<<<<
@@ -22966,7 +22994,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
           __pyx_v_nh = 2;
 
-          /* "bjcore/_simulate.pyx":467
+          /* "bjcore/_simulate.pyx":468
  *                     single = s.child[pair - 1]
  *                     nh = 2
  *                     h = 0             # <<<<<<<<<<<<<<
@@ -22975,7 +23003,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
           __pyx_v_h = 0;
 
-          /* "bjcore/_simulate.pyx":468
+          /* "bjcore/_simulate.pyx":469
  *                     nh = 2
  *                     h = 0
  *                     while h < nh:             # <<<<<<<<<<<<<<
@@ -22988,7 +23016,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 
             if (!__pyx_t_1) break;
 
-            /* "bjcore/_simulate.pyx":469
+            /* "bjcore/_simulate.pyx":470
  *                     h = 0
  *                     while h < nh:
  *                         c = seen_draw(s)             # <<<<<<<<<<<<<<
@@ -22997,7 +23025,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
             __pyx_v_c = __pyx_f_6bjcore_9_simulate_seen_draw(__pyx_v_s);
 
-            /* "bjcore/_simulate.pyx":470
+            /* "bjcore/_simulate.pyx":471
  *                     while h < nh:
  *                         c = seen_draw(s)
  *                         while c == pair and nh < most:             # <<<<<<<<<<<<<<
@@ -23024,7 +23052,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 
               if (!__pyx_t_1) break;
 
-              /* "bjcore/_simulate.pyx":471
+              /* "bjcore/_simulate.pyx":472
  *                         c = seen_draw(s)
  *                         while c == pair and nh < most:
  *                             nh += 1          # a pair card starts a new hand (forced resplit)             # <<<<<<<<<<<<<<
@@ -23033,7 +23061,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
               __pyx_v_nh = (__pyx_v_nh + 1);
 
-              /* "bjcore/_simulate.pyx":472
+              /* "bjcore/_simulate.pyx":473
  *                         while c == pair and nh < most:
  *                             nh += 1          # a pair card starts a new hand (forced resplit)
  *                             c = seen_draw(s)             # <<<<<<<<<<<<<<
@@ -23043,7 +23071,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
               __pyx_v_c = __pyx_f_6bjcore_9_simulate_seen_draw(__pyx_v_s);
             }
 
-            /* "bjcore/_simulate.pyx":473
+            /* "bjcore/_simulate.pyx":474
  *                             nh += 1          # a pair card starts a new hand (forced resplit)
  *                             c = seen_draw(s)
  *                         comp = s.child[single * 10 + c - 1]             # <<<<<<<<<<<<<<
@@ -23052,7 +23080,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
             __pyx_v_comp = (__pyx_v_s->child[(((__pyx_v_single * 10) + __pyx_v_c) - 1)]);
 
-            /* "bjcore/_simulate.pyx":474
+            /* "bjcore/_simulate.pyx":475
  *                             c = seen_draw(s)
  *                         comp = s.child[single * 10 + c - 1]
  *                         if pair == 1 and not s.hit_split_aces:             # <<<<<<<<<<<<<<
@@ -23078,7 +23106,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
             if (__pyx_t_1) {
 
 
-              /* "bjcore/_simulate.pyx":475
+              /* "bjcore/_simulate.pyx":476
  *                         comp = s.child[single * 10 + c - 1]
  *                         if pair == 1 and not s.hit_split_aces:
  *                             hand_total[b + h] = s.total[comp]             # <<<<<<<<<<<<<<
@@ -23087,7 +23115,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
               (__pyx_v_hand_total[(__pyx_v_b + __pyx_v_h)]) = (__pyx_v_s->total[__pyx_v_comp]);
 
-              /* "bjcore/_simulate.pyx":476
+              /* "bjcore/_simulate.pyx":477
  *                         if pair == 1 and not s.hit_split_aces:
  *                             hand_total[b + h] = s.total[comp]
  *                             hand_bet[b + h] = 1             # <<<<<<<<<<<<<<
@@ -23096,7 +23124,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
               (__pyx_v_hand_bet[(__pyx_v_b + __pyx_v_h)]) = 1;
 
-              /* "bjcore/_simulate.pyx":474
+              /* "bjcore/_simulate.pyx":475
  *                             c = seen_draw(s)
  *                         comp = s.child[single * 10 + c - 1]
  *                         if pair == 1 and not s.hit_split_aces:             # <<<<<<<<<<<<<<
@@ -23106,7 +23134,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
               goto __pyx_L70;
             }
 
-            /* "bjcore/_simulate.pyx":478
+            /* "bjcore/_simulate.pyx":479
  *                             hand_bet[b + h] = 1
  *                         else:
  *                             action = decide(s, 2, key, comp)             # <<<<<<<<<<<<<<
@@ -23116,7 +23144,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
             /*else*/ {
               __pyx_v_action = __pyx_f_6bjcore_9_simulate_decide(__pyx_v_s, 2, __pyx_v_key, __pyx_v_comp);
 
-              /* "bjcore/_simulate.pyx":479
+              /* "bjcore/_simulate.pyx":480
  *                         else:
  *                             action = decide(s, 2, key, comp)
  *                             hand_total[b + h] = play_hand(s, comp, action, 2, key,             # <<<<<<<<<<<<<<
@@ -23127,7 +23155,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
             }
             __pyx_L70:;
 
-            /* "bjcore/_simulate.pyx":481
+            /* "bjcore/_simulate.pyx":482
  *                             hand_total[b + h] = play_hand(s, comp, action, 2, key,
  *                                                           &hand_bet[b + h])
  *                         h += 1             # <<<<<<<<<<<<<<
@@ -23137,7 +23165,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
             __pyx_v_h = (__pyx_v_h + 1);
           }
 
-          /* "bjcore/_simulate.pyx":482
+          /* "bjcore/_simulate.pyx":483
  *                                                           &hand_bet[b + h])
  *                         h += 1
  *                     n_hands[sp] = nh             # <<<<<<<<<<<<<<
@@ -23146,7 +23174,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
           (__pyx_v_n_hands[__pyx_v_sp]) = __pyx_v_nh;
 
-          /* "bjcore/_simulate.pyx":462
+          /* "bjcore/_simulate.pyx":463
  *                 state[sp] = SPOT_PLAYED
  *                 b = sp * SIM_MAX_HANDS
  *                 if action == ACT_SPLIT:             # <<<<<<<<<<<<<<
@@ -23156,7 +23184,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
           goto __pyx_L63;
         }
 
-        /* "bjcore/_simulate.pyx":484
+        /* "bjcore/_simulate.pyx":485
  *                     n_hands[sp] = nh
  *                 else:
  *                     hand_total[b] = play_hand(s, comp, action, 1, key, &hand_bet[b])             # <<<<<<<<<<<<<<
@@ -23166,7 +23194,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
         /*else*/ {
           (__pyx_v_hand_total[__pyx_v_b]) = __pyx_f_6bjcore_9_simulate_play_hand(__pyx_v_s, __pyx_v_comp, __pyx_v_action, 1, __pyx_v_key, (&(__pyx_v_hand_bet[__pyx_v_b])));
 
-          /* "bjcore/_simulate.pyx":485
+          /* "bjcore/_simulate.pyx":486
  *                 else:
  *                     hand_total[b] = play_hand(s, comp, action, 1, key, &hand_bet[b])
  *                     n_hands[sp] = 1             # <<<<<<<<<<<<<<
@@ -23180,7 +23208,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
       }
 
 
-      /* "bjcore/_simulate.pyx":488
+      /* "bjcore/_simulate.pyx":489
  * 
  *             # ---- a no-hole-card dealer takes the second card now ----
  *             if not hole_first:             # <<<<<<<<<<<<<<
@@ -23192,7 +23220,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
       if (__pyx_t_1) {
 
 
-        /* "bjcore/_simulate.pyx":489
+        /* "bjcore/_simulate.pyx":490
  *             # ---- a no-hole-card dealer takes the second card now ----
  *             if not hole_first:
  *                 hole = draw(s)             # <<<<<<<<<<<<<<
@@ -23201,7 +23229,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
         __pyx_v_hole = __pyx_f_6bjcore_9_simulate_draw(__pyx_v_s);
 
-        /* "bjcore/_simulate.pyx":490
+        /* "bjcore/_simulate.pyx":491
  *             if not hole_first:
  *                 hole = draw(s)
  *                 if up + hole == 11 and (up == 1 or hole == 1):             # <<<<<<<<<<<<<<
@@ -23237,7 +23265,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
         if (__pyx_t_1) {
 
 
-          /* "bjcore/_simulate.pyx":491
+          /* "bjcore/_simulate.pyx":492
  *                 hole = draw(s)
  *                 if up + hole == 11 and (up == 1 or hole == 1):
  *                     dealer_natural = True             # <<<<<<<<<<<<<<
@@ -23246,7 +23274,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
           __pyx_v_dealer_natural = 1;
 
-          /* "bjcore/_simulate.pyx":492
+          /* "bjcore/_simulate.pyx":493
  *                 if up + hole == 11 and (up == 1 or hole == 1):
  *                     dealer_natural = True
  *                     for sp in range(n_spots):             # <<<<<<<<<<<<<<
@@ -23260,7 +23288,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
           for (__pyx_t_6 = 0; __pyx_t_6 < __pyx_t_5; __pyx_t_6+=1) {
             __pyx_v_sp = __pyx_t_6;
 
-            /* "bjcore/_simulate.pyx":493
+            /* "bjcore/_simulate.pyx":494
  *                     dealer_natural = True
  *                     for sp in range(n_spots):
  *                         if state[sp] == SPOT_NATURAL_WAITS:             # <<<<<<<<<<<<<<
@@ -23272,7 +23300,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
             if (__pyx_t_1) {
 
 
-              /* "bjcore/_simulate.pyx":494
+              /* "bjcore/_simulate.pyx":495
  *                     for sp in range(n_spots):
  *                         if state[sp] == SPOT_NATURAL_WAITS:
  *                             net[sp] = tie             # <<<<<<<<<<<<<<
@@ -23281,7 +23309,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
               (__pyx_v_net[__pyx_v_sp]) = __pyx_v_tie;
 
-              /* "bjcore/_simulate.pyx":493
+              /* "bjcore/_simulate.pyx":494
  *                     dealer_natural = True
  *                     for sp in range(n_spots):
  *                         if state[sp] == SPOT_NATURAL_WAITS:             # <<<<<<<<<<<<<<
@@ -23291,7 +23319,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
               goto __pyx_L80;
             }
 
-            /* "bjcore/_simulate.pyx":495
+            /* "bjcore/_simulate.pyx":496
  *                         if state[sp] == SPOT_NATURAL_WAITS:
  *                             net[sp] = tie
  *                         elif state[sp] == SPOT_LATE_SURRENDER:             # <<<<<<<<<<<<<<
@@ -23303,7 +23331,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
             if (__pyx_t_1) {
 
 
-              /* "bjcore/_simulate.pyx":496
+              /* "bjcore/_simulate.pyx":497
  *                             net[sp] = tie
  *                         elif state[sp] == SPOT_LATE_SURRENDER:
  *                             net[sp] = -1.0             # <<<<<<<<<<<<<<
@@ -23312,7 +23340,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
               (__pyx_v_net[__pyx_v_sp]) = -1.0;
 
-              /* "bjcore/_simulate.pyx":495
+              /* "bjcore/_simulate.pyx":496
  *                         if state[sp] == SPOT_NATURAL_WAITS:
  *                             net[sp] = tie
  *                         elif state[sp] == SPOT_LATE_SURRENDER:             # <<<<<<<<<<<<<<
@@ -23322,7 +23350,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
               goto __pyx_L80;
             }
 
-            /* "bjcore/_simulate.pyx":497
+            /* "bjcore/_simulate.pyx":498
  *                         elif state[sp] == SPOT_LATE_SURRENDER:
  *                             net[sp] = -1.0
  *                         elif state[sp] == SPOT_PLAYED:             # <<<<<<<<<<<<<<
@@ -23334,7 +23362,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
             if (__pyx_t_1) {
 
 
-              /* "bjcore/_simulate.pyx":498
+              /* "bjcore/_simulate.pyx":499
  *                             net[sp] = -1.0
  *                         elif state[sp] == SPOT_PLAYED:
  *                             if obo:             # <<<<<<<<<<<<<<
@@ -23343,7 +23371,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
               if (__pyx_v_obo) {
 
-                /* "bjcore/_simulate.pyx":499
+                /* "bjcore/_simulate.pyx":500
  *                         elif state[sp] == SPOT_PLAYED:
  *                             if obo:
  *                                 net[sp] = -1.0             # <<<<<<<<<<<<<<
@@ -23352,7 +23380,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
                 (__pyx_v_net[__pyx_v_sp]) = -1.0;
 
-                /* "bjcore/_simulate.pyx":498
+                /* "bjcore/_simulate.pyx":499
  *                             net[sp] = -1.0
  *                         elif state[sp] == SPOT_PLAYED:
  *                             if obo:             # <<<<<<<<<<<<<<
@@ -23362,7 +23390,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
                 goto __pyx_L81;
               }
 
-              /* "bjcore/_simulate.pyx":501
+              /* "bjcore/_simulate.pyx":502
  *                                 net[sp] = -1.0
  *                             else:
  *                                 net[sp] = 0.0             # <<<<<<<<<<<<<<
@@ -23372,7 +23400,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
               /*else*/ {
                 (__pyx_v_net[__pyx_v_sp]) = 0.0;
 
-                /* "bjcore/_simulate.pyx":502
+                /* "bjcore/_simulate.pyx":503
  *                             else:
  *                                 net[sp] = 0.0
  *                                 for h in range(n_hands[sp]):             # <<<<<<<<<<<<<<
@@ -23386,7 +23414,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
                 for (__pyx_t_10 = 0; __pyx_t_10 < __pyx_t_9; __pyx_t_10+=1) {
                   __pyx_v_h = __pyx_t_10;
 
-                  /* "bjcore/_simulate.pyx":503
+                  /* "bjcore/_simulate.pyx":504
  *                                 net[sp] = 0.0
  *                                 for h in range(n_hands[sp]):
  *                                     net[sp] -= hand_bet[sp * SIM_MAX_HANDS + h]             # <<<<<<<<<<<<<<
@@ -23401,7 +23429,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
               }
               __pyx_L81:;
 
-              /* "bjcore/_simulate.pyx":497
+              /* "bjcore/_simulate.pyx":498
  *                         elif state[sp] == SPOT_LATE_SURRENDER:
  *                             net[sp] = -1.0
  *                         elif state[sp] == SPOT_PLAYED:             # <<<<<<<<<<<<<<
@@ -23411,7 +23439,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
             }
             __pyx_L80:;
 
-            /* "bjcore/_simulate.pyx":504
+            /* "bjcore/_simulate.pyx":505
  *                                 for h in range(n_hands[sp]):
  *                                     net[sp] -= hand_bet[sp * SIM_MAX_HANDS + h]
  *                         state[sp] = SPOT_DONE             # <<<<<<<<<<<<<<
@@ -23422,7 +23450,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
           }
 
 
-          /* "bjcore/_simulate.pyx":490
+          /* "bjcore/_simulate.pyx":491
  *             if not hole_first:
  *                 hole = draw(s)
  *                 if up + hole == 11 and (up == 1 or hole == 1):             # <<<<<<<<<<<<<<
@@ -23432,7 +23460,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
           goto __pyx_L74;
         }
 
-        /* "bjcore/_simulate.pyx":506
+        /* "bjcore/_simulate.pyx":507
  *                         state[sp] = SPOT_DONE
  *                 else:
  *                     for sp in range(n_spots):             # <<<<<<<<<<<<<<
@@ -23447,7 +23475,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
           for (__pyx_t_6 = 0; __pyx_t_6 < __pyx_t_5; __pyx_t_6+=1) {
             __pyx_v_sp = __pyx_t_6;
 
-            /* "bjcore/_simulate.pyx":507
+            /* "bjcore/_simulate.pyx":508
  *                 else:
  *                     for sp in range(n_spots):
  *                         if state[sp] == SPOT_NATURAL_WAITS:             # <<<<<<<<<<<<<<
@@ -23459,7 +23487,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
             if (__pyx_t_1) {
 
 
-              /* "bjcore/_simulate.pyx":508
+              /* "bjcore/_simulate.pyx":509
  *                     for sp in range(n_spots):
  *                         if state[sp] == SPOT_NATURAL_WAITS:
  *                             net[sp] = payout             # <<<<<<<<<<<<<<
@@ -23468,7 +23496,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
               (__pyx_v_net[__pyx_v_sp]) = __pyx_v_payout;
 
-              /* "bjcore/_simulate.pyx":509
+              /* "bjcore/_simulate.pyx":510
  *                         if state[sp] == SPOT_NATURAL_WAITS:
  *                             net[sp] = payout
  *                             state[sp] = SPOT_DONE             # <<<<<<<<<<<<<<
@@ -23477,7 +23505,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
               (__pyx_v_state[__pyx_v_sp]) = __pyx_e_6bjcore_9_simulate_SPOT_DONE;
 
-              /* "bjcore/_simulate.pyx":507
+              /* "bjcore/_simulate.pyx":508
  *                 else:
  *                     for sp in range(n_spots):
  *                         if state[sp] == SPOT_NATURAL_WAITS:             # <<<<<<<<<<<<<<
@@ -23490,7 +23518,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
         }
         __pyx_L74:;
 
-        /* "bjcore/_simulate.pyx":488
+        /* "bjcore/_simulate.pyx":489
  * 
  *             # ---- a no-hole-card dealer takes the second card now ----
  *             if not hole_first:             # <<<<<<<<<<<<<<
@@ -23499,7 +23527,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
       }
 
-      /* "bjcore/_simulate.pyx":510
+      /* "bjcore/_simulate.pyx":511
  *                             net[sp] = payout
  *                             state[sp] = SPOT_DONE
  *             if not dealer_natural:             # <<<<<<<<<<<<<<
@@ -23511,7 +23539,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
       if (__pyx_t_1) {
 
 
-        /* "bjcore/_simulate.pyx":512
+        /* "bjcore/_simulate.pyx":513
  *             if not dealer_natural:
  *                 # ---- the dealer plays if some hand still stands ----
  *                 any_live = False             # <<<<<<<<<<<<<<
@@ -23520,7 +23548,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
         __pyx_v_any_live = 0;
 
-        /* "bjcore/_simulate.pyx":513
+        /* "bjcore/_simulate.pyx":514
  *                 # ---- the dealer plays if some hand still stands ----
  *                 any_live = False
  *                 for sp in range(n_spots):             # <<<<<<<<<<<<<<
@@ -23534,7 +23562,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
         for (__pyx_t_6 = 0; __pyx_t_6 < __pyx_t_5; __pyx_t_6+=1) {
           __pyx_v_sp = __pyx_t_6;
 
-          /* "bjcore/_simulate.pyx":514
+          /* "bjcore/_simulate.pyx":515
  *                 any_live = False
  *                 for sp in range(n_spots):
  *                     if state[sp] == SPOT_PLAYED:             # <<<<<<<<<<<<<<
@@ -23546,7 +23574,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
           if (__pyx_t_1) {
 
 
-            /* "bjcore/_simulate.pyx":515
+            /* "bjcore/_simulate.pyx":516
  *                 for sp in range(n_spots):
  *                     if state[sp] == SPOT_PLAYED:
  *                         for h in range(n_hands[sp]):             # <<<<<<<<<<<<<<
@@ -23560,7 +23588,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
             for (__pyx_t_10 = 0; __pyx_t_10 < __pyx_t_9; __pyx_t_10+=1) {
               __pyx_v_h = __pyx_t_10;
 
-              /* "bjcore/_simulate.pyx":516
+              /* "bjcore/_simulate.pyx":517
  *                     if state[sp] == SPOT_PLAYED:
  *                         for h in range(n_hands[sp]):
  *                             if hand_total[sp * SIM_MAX_HANDS + h] != 0:             # <<<<<<<<<<<<<<
@@ -23572,7 +23600,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
               if (__pyx_t_1) {
 
 
-                /* "bjcore/_simulate.pyx":517
+                /* "bjcore/_simulate.pyx":518
  *                         for h in range(n_hands[sp]):
  *                             if hand_total[sp * SIM_MAX_HANDS + h] != 0:
  *                                 any_live = True             # <<<<<<<<<<<<<<
@@ -23581,7 +23609,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
                 __pyx_v_any_live = 1;
 
-                /* "bjcore/_simulate.pyx":516
+                /* "bjcore/_simulate.pyx":517
  *                     if state[sp] == SPOT_PLAYED:
  *                         for h in range(n_hands[sp]):
  *                             if hand_total[sp * SIM_MAX_HANDS + h] != 0:             # <<<<<<<<<<<<<<
@@ -23592,7 +23620,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
             }
 
 
-            /* "bjcore/_simulate.pyx":514
+            /* "bjcore/_simulate.pyx":515
  *                 any_live = False
  *                 for sp in range(n_spots):
  *                     if state[sp] == SPOT_PLAYED:             # <<<<<<<<<<<<<<
@@ -23603,7 +23631,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
         }
 
 
-        /* "bjcore/_simulate.pyx":518
+        /* "bjcore/_simulate.pyx":519
  *                             if hand_total[sp * SIM_MAX_HANDS + h] != 0:
  *                                 any_live = True
  *                 if any_live:             # <<<<<<<<<<<<<<
@@ -23612,7 +23640,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
         if (__pyx_v_any_live) {
 
-          /* "bjcore/_simulate.pyx":519
+          /* "bjcore/_simulate.pyx":520
  *                                 any_live = True
  *                 if any_live:
  *                     d = up + hole             # <<<<<<<<<<<<<<
@@ -23621,7 +23649,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
           __pyx_v_d = (__pyx_v_up + __pyx_v_hole);
 
-          /* "bjcore/_simulate.pyx":520
+          /* "bjcore/_simulate.pyx":521
  *                 if any_live:
  *                     d = up + hole
  *                     ace = up == 1 or hole == 1             # <<<<<<<<<<<<<<
@@ -23646,7 +23674,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
           __pyx_L95_bool_binop_done:;
           __pyx_v_ace = __pyx_t_4;
 
-          /* "bjcore/_simulate.pyx":521
+          /* "bjcore/_simulate.pyx":522
  *                     d = up + hole
  *                     ace = up == 1 or hole == 1
  *                     while True:             # <<<<<<<<<<<<<<
@@ -23655,7 +23683,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
           while (1) {
 
-            /* "bjcore/_simulate.pyx":522
+            /* "bjcore/_simulate.pyx":523
  *                     ace = up == 1 or hole == 1
  *                     while True:
  *                         if ace and d <= 11:             # <<<<<<<<<<<<<<
@@ -23681,7 +23709,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
             if (__pyx_t_1) {
 
 
-              /* "bjcore/_simulate.pyx":523
+              /* "bjcore/_simulate.pyx":524
  *                     while True:
  *                         if ace and d <= 11:
  *                             if d + 10 > 17 or (d + 10 == 17 and not h17):             # <<<<<<<<<<<<<<
@@ -23717,7 +23745,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
               if (__pyx_t_1) {
 
 
-                /* "bjcore/_simulate.pyx":524
+                /* "bjcore/_simulate.pyx":525
  *                         if ace and d <= 11:
  *                             if d + 10 > 17 or (d + 10 == 17 and not h17):
  *                                 d += 10             # <<<<<<<<<<<<<<
@@ -23726,7 +23754,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
                 __pyx_v_d = (__pyx_v_d + 10);
 
-                /* "bjcore/_simulate.pyx":525
+                /* "bjcore/_simulate.pyx":526
  *                             if d + 10 > 17 or (d + 10 == 17 and not h17):
  *                                 d += 10
  *                                 break             # <<<<<<<<<<<<<<
@@ -23735,7 +23763,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
                 goto __pyx_L98_break;
 
-                /* "bjcore/_simulate.pyx":523
+                /* "bjcore/_simulate.pyx":524
  *                     while True:
  *                         if ace and d <= 11:
  *                             if d + 10 > 17 or (d + 10 == 17 and not h17):             # <<<<<<<<<<<<<<
@@ -23744,7 +23772,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
               }
 
-              /* "bjcore/_simulate.pyx":522
+              /* "bjcore/_simulate.pyx":523
  *                     ace = up == 1 or hole == 1
  *                     while True:
  *                         if ace and d <= 11:             # <<<<<<<<<<<<<<
@@ -23754,7 +23782,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
               goto __pyx_L99;
             }
 
-            /* "bjcore/_simulate.pyx":526
+            /* "bjcore/_simulate.pyx":527
  *                                 d += 10
  *                                 break
  *                         elif d >= 17:             # <<<<<<<<<<<<<<
@@ -23766,7 +23794,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
             if (__pyx_t_1) {
 
 
-              /* "bjcore/_simulate.pyx":527
+              /* "bjcore/_simulate.pyx":528
  *                                 break
  *                         elif d >= 17:
  *                             break             # <<<<<<<<<<<<<<
@@ -23775,7 +23803,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
               goto __pyx_L98_break;
 
-              /* "bjcore/_simulate.pyx":526
+              /* "bjcore/_simulate.pyx":527
  *                                 d += 10
  *                                 break
  *                         elif d >= 17:             # <<<<<<<<<<<<<<
@@ -23785,7 +23813,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
             }
             __pyx_L99:;
 
-            /* "bjcore/_simulate.pyx":528
+            /* "bjcore/_simulate.pyx":529
  *                         elif d >= 17:
  *                             break
  *                         c = seen_draw(s)             # <<<<<<<<<<<<<<
@@ -23794,7 +23822,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
             __pyx_v_c = __pyx_f_6bjcore_9_simulate_seen_draw(__pyx_v_s);
 
-            /* "bjcore/_simulate.pyx":529
+            /* "bjcore/_simulate.pyx":530
  *                             break
  *                         c = seen_draw(s)
  *                         d += c             # <<<<<<<<<<<<<<
@@ -23803,7 +23831,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
             __pyx_v_d = (__pyx_v_d + __pyx_v_c);
 
-            /* "bjcore/_simulate.pyx":530
+            /* "bjcore/_simulate.pyx":531
  *                         c = seen_draw(s)
  *                         d += c
  *                         if c == 1:             # <<<<<<<<<<<<<<
@@ -23815,7 +23843,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
             if (__pyx_t_1) {
 
 
-              /* "bjcore/_simulate.pyx":531
+              /* "bjcore/_simulate.pyx":532
  *                         d += c
  *                         if c == 1:
  *                             ace = True             # <<<<<<<<<<<<<<
@@ -23824,7 +23852,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
               __pyx_v_ace = 1;
 
-              /* "bjcore/_simulate.pyx":530
+              /* "bjcore/_simulate.pyx":531
  *                         c = seen_draw(s)
  *                         d += c
  *                         if c == 1:             # <<<<<<<<<<<<<<
@@ -23835,7 +23863,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
           }
           __pyx_L98_break:;
 
-          /* "bjcore/_simulate.pyx":532
+          /* "bjcore/_simulate.pyx":533
  *                         if c == 1:
  *                             ace = True
  *                     if d > 21:             # <<<<<<<<<<<<<<
@@ -23847,7 +23875,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
           if (__pyx_t_1) {
 
 
-            /* "bjcore/_simulate.pyx":533
+            /* "bjcore/_simulate.pyx":534
  *                             ace = True
  *                     if d > 21:
  *                         d = 22             # <<<<<<<<<<<<<<
@@ -23856,7 +23884,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
             __pyx_v_d = 22;
 
-            /* "bjcore/_simulate.pyx":532
+            /* "bjcore/_simulate.pyx":533
  *                         if c == 1:
  *                             ace = True
  *                     if d > 21:             # <<<<<<<<<<<<<<
@@ -23865,7 +23893,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
           }
 
-          /* "bjcore/_simulate.pyx":518
+          /* "bjcore/_simulate.pyx":519
  *                             if hand_total[sp * SIM_MAX_HANDS + h] != 0:
  *                                 any_live = True
  *                 if any_live:             # <<<<<<<<<<<<<<
@@ -23875,7 +23903,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
           goto __pyx_L94;
         }
 
-        /* "bjcore/_simulate.pyx":535
+        /* "bjcore/_simulate.pyx":536
  *                         d = 22
  *                 else:
  *                     d = 22             # <<<<<<<<<<<<<<
@@ -23887,7 +23915,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
         }
         __pyx_L94:;
 
-        /* "bjcore/_simulate.pyx":536
+        /* "bjcore/_simulate.pyx":537
  *                 else:
  *                     d = 22
  *                 for sp in range(n_spots):             # <<<<<<<<<<<<<<
@@ -23901,7 +23929,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
         for (__pyx_t_6 = 0; __pyx_t_6 < __pyx_t_5; __pyx_t_6+=1) {
           __pyx_v_sp = __pyx_t_6;
 
-          /* "bjcore/_simulate.pyx":537
+          /* "bjcore/_simulate.pyx":538
  *                     d = 22
  *                 for sp in range(n_spots):
  *                     if state[sp] == SPOT_PLAYED:             # <<<<<<<<<<<<<<
@@ -23913,7 +23941,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
           if (__pyx_t_1) {
 
 
-            /* "bjcore/_simulate.pyx":538
+            /* "bjcore/_simulate.pyx":539
  *                 for sp in range(n_spots):
  *                     if state[sp] == SPOT_PLAYED:
  *                         for h in range(n_hands[sp]):             # <<<<<<<<<<<<<<
@@ -23927,7 +23955,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
             for (__pyx_t_10 = 0; __pyx_t_10 < __pyx_t_9; __pyx_t_10+=1) {
               __pyx_v_h = __pyx_t_10;
 
-              /* "bjcore/_simulate.pyx":539
+              /* "bjcore/_simulate.pyx":540
  *                     if state[sp] == SPOT_PLAYED:
  *                         for h in range(n_hands[sp]):
  *                             net[sp] += settle(hand_total[sp * SIM_MAX_HANDS + h],             # <<<<<<<<<<<<<<
@@ -23937,7 +23965,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 
               __pyx_t_11 = __pyx_v_sp;
 
-              /* "bjcore/_simulate.pyx":540
+              /* "bjcore/_simulate.pyx":541
  *                         for h in range(n_hands[sp]):
  *                             net[sp] += settle(hand_total[sp * SIM_MAX_HANDS + h],
  *                                               hand_bet[sp * SIM_MAX_HANDS + h], d, tie)             # <<<<<<<<<<<<<<
@@ -23948,7 +23976,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
             }
 
 
-            /* "bjcore/_simulate.pyx":537
+            /* "bjcore/_simulate.pyx":538
  *                     d = 22
  *                 for sp in range(n_spots):
  *                     if state[sp] == SPOT_PLAYED:             # <<<<<<<<<<<<<<
@@ -23959,7 +23987,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
         }
 
 
-        /* "bjcore/_simulate.pyx":510
+        /* "bjcore/_simulate.pyx":511
  *                             net[sp] = payout
  *                             state[sp] = SPOT_DONE
  *             if not dealer_natural:             # <<<<<<<<<<<<<<
@@ -23970,7 +23998,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
     }
     __pyx_L45:;
 
-    /* "bjcore/_simulate.pyx":541
+    /* "bjcore/_simulate.pyx":542
  *                             net[sp] += settle(hand_total[sp * SIM_MAX_HANDS + h],
  *                                               hand_bet[sp * SIM_MAX_HANDS + h], d, tie)
  *         if not exposed:             # <<<<<<<<<<<<<<
@@ -23982,7 +24010,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
     if (__pyx_t_1) {
 
 
-      /* "bjcore/_simulate.pyx":542
+      /* "bjcore/_simulate.pyx":543
  *                                               hand_bet[sp * SIM_MAX_HANDS + h], d, tie)
  *         if not exposed:
  *             see(s, hole)             # the hole card is turned over at the end of the round             # <<<<<<<<<<<<<<
@@ -23991,7 +24019,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
       __pyx_f_6bjcore_9_simulate_see(__pyx_v_s, __pyx_v_hole);
 
-      /* "bjcore/_simulate.pyx":541
+      /* "bjcore/_simulate.pyx":542
  *                             net[sp] += settle(hand_total[sp * SIM_MAX_HANDS + h],
  *                                               hand_bet[sp * SIM_MAX_HANDS + h], d, tie)
  *         if not exposed:             # <<<<<<<<<<<<<<
@@ -24000,7 +24028,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
     }
 
-    /* "bjcore/_simulate.pyx":545
+    /* "bjcore/_simulate.pyx":546
  * 
  *         # ---- the player's result ----
  *         done += 1             # <<<<<<<<<<<<<<
@@ -24009,7 +24037,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
     __pyx_v_done = (__pyx_v_done + 1);
 
-    /* "bjcore/_simulate.pyx":546
+    /* "bjcore/_simulate.pyx":547
  *         # ---- the player's result ----
  *         done += 1
  *         out_tcc[bucket * 2] += 1             # <<<<<<<<<<<<<<
@@ -24020,7 +24048,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
     __pyx_t_7 = (__pyx_v_bucket * 2);
     (__pyx_v_out_tcc[__pyx_t_7]) = ((__pyx_v_out_tcc[__pyx_t_7]) + 1);
 
-    /* "bjcore/_simulate.pyx":547
+    /* "bjcore/_simulate.pyx":548
  *         done += 1
  *         out_tcc[bucket * 2] += 1
  *         if bet > 0.0:             # <<<<<<<<<<<<<<
@@ -24032,7 +24060,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
     if (__pyx_t_1) {
 
 
-      /* "bjcore/_simulate.pyx":548
+      /* "bjcore/_simulate.pyx":549
  *         out_tcc[bucket * 2] += 1
  *         if bet > 0.0:
  *             result = 0.0             # <<<<<<<<<<<<<<
@@ -24041,7 +24069,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
       __pyx_v_result = 0.0;
 
-      /* "bjcore/_simulate.pyx":549
+      /* "bjcore/_simulate.pyx":550
  *         if bet > 0.0:
  *             result = 0.0
  *             for sp in range(spots):             # <<<<<<<<<<<<<<
@@ -24055,7 +24083,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
       for (__pyx_t_6 = 0; __pyx_t_6 < __pyx_t_5; __pyx_t_6+=1) {
         __pyx_v_sp = __pyx_t_6;
 
-        /* "bjcore/_simulate.pyx":550
+        /* "bjcore/_simulate.pyx":551
  *             result = 0.0
  *             for sp in range(spots):
  *                 result += net[sp]             # <<<<<<<<<<<<<<
@@ -24064,7 +24092,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
         __pyx_v_result = (__pyx_v_result + (__pyx_v_net[__pyx_v_sp]));
 
-        /* "bjcore/_simulate.pyx":551
+        /* "bjcore/_simulate.pyx":552
  *             for sp in range(spots):
  *                 result += net[sp]
  *                 if insured[sp]:             # <<<<<<<<<<<<<<
@@ -24076,7 +24104,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
         if (__pyx_t_1) {
 
 
-          /* "bjcore/_simulate.pyx":552
+          /* "bjcore/_simulate.pyx":553
  *                 result += net[sp]
  *                 if insured[sp]:
  *                     result += 1.0 if dealer_natural else -0.5             # <<<<<<<<<<<<<<
@@ -24093,7 +24121,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
           __pyx_v_result = (__pyx_v_result + __pyx_t_3);
 
 
-          /* "bjcore/_simulate.pyx":551
+          /* "bjcore/_simulate.pyx":552
  *             for sp in range(spots):
  *                 result += net[sp]
  *                 if insured[sp]:             # <<<<<<<<<<<<<<
@@ -24102,7 +24130,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
         }
 
-        /* "bjcore/_simulate.pyx":553
+        /* "bjcore/_simulate.pyx":554
  *                 if insured[sp]:
  *                     result += 1.0 if dealer_natural else -0.5
  *                 hands += n_hands[sp] if n_hands[sp] > 0 else 1             # <<<<<<<<<<<<<<
@@ -24124,7 +24152,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
       }
 
 
-      /* "bjcore/_simulate.pyx":554
+      /* "bjcore/_simulate.pyx":555
  *                     result += 1.0 if dealer_natural else -0.5
  *                 hands += n_hands[sp] if n_hands[sp] > 0 else 1
  *             out_tcc[bucket * 2 + 1] += 1             # <<<<<<<<<<<<<<
@@ -24135,7 +24163,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
       __pyx_t_7 = ((__pyx_v_bucket * 2) + 1);
       (__pyx_v_out_tcc[__pyx_t_7]) = ((__pyx_v_out_tcc[__pyx_t_7]) + 1);
 
-      /* "bjcore/_simulate.pyx":555
+      /* "bjcore/_simulate.pyx":556
  *                 hands += n_hands[sp] if n_hands[sp] > 0 else 1
  *             out_tcc[bucket * 2 + 1] += 1
  *             out_tcs[bucket * 2] += result             # <<<<<<<<<<<<<<
@@ -24146,7 +24174,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
       __pyx_t_7 = (__pyx_v_bucket * 2);
       (__pyx_v_out_tcs[__pyx_t_7]) = ((__pyx_v_out_tcs[__pyx_t_7]) + __pyx_v_result);
 
-      /* "bjcore/_simulate.pyx":556
+      /* "bjcore/_simulate.pyx":557
  *             out_tcc[bucket * 2 + 1] += 1
  *             out_tcs[bucket * 2] += result
  *             out_tcs[bucket * 2 + 1] += result * result             # <<<<<<<<<<<<<<
@@ -24157,7 +24185,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
       __pyx_t_7 = ((__pyx_v_bucket * 2) + 1);
       (__pyx_v_out_tcs[__pyx_t_7]) = ((__pyx_v_out_tcs[__pyx_t_7]) + (__pyx_v_result * __pyx_v_result));
 
-      /* "bjcore/_simulate.pyx":557
+      /* "bjcore/_simulate.pyx":558
  *             out_tcs[bucket * 2] += result
  *             out_tcs[bucket * 2 + 1] += result * result
  *             result *= bet             # <<<<<<<<<<<<<<
@@ -24166,7 +24194,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
       __pyx_v_result = (__pyx_v_result * __pyx_v_bet);
 
-      /* "bjcore/_simulate.pyx":558
+      /* "bjcore/_simulate.pyx":559
  *             out_tcs[bucket * 2 + 1] += result * result
  *             result *= bet
  *             won += result             # <<<<<<<<<<<<<<
@@ -24175,7 +24203,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
       __pyx_v_won = (__pyx_v_won + __pyx_v_result);
 
-      /* "bjcore/_simulate.pyx":559
+      /* "bjcore/_simulate.pyx":560
  *             result *= bet
  *             won += result
  *             won_sq += result * result             # <<<<<<<<<<<<<<
@@ -24184,7 +24212,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
       __pyx_v_won_sq = (__pyx_v_won_sq + (__pyx_v_result * __pyx_v_result));
 
-      /* "bjcore/_simulate.pyx":560
+      /* "bjcore/_simulate.pyx":561
  *             won += result
  *             won_sq += result * result
  *             total_bet += bet * spots             # <<<<<<<<<<<<<<
@@ -24193,7 +24221,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
       __pyx_v_total_bet = (__pyx_v_total_bet + (__pyx_v_bet * __pyx_v_spots));
 
-      /* "bjcore/_simulate.pyx":561
+      /* "bjcore/_simulate.pyx":562
  *             won_sq += result * result
  *             total_bet += bet * spots
  *             played += 1             # <<<<<<<<<<<<<<
@@ -24202,7 +24230,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
       __pyx_v_played = (__pyx_v_played + 1);
 
-      /* "bjcore/_simulate.pyx":562
+      /* "bjcore/_simulate.pyx":563
  *             total_bet += bet * spots
  *             played += 1
  *             if bankroll > 0.0:             # <<<<<<<<<<<<<<
@@ -24214,7 +24242,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
       if (__pyx_t_1) {
 
 
-        /* "bjcore/_simulate.pyx":563
+        /* "bjcore/_simulate.pyx":564
  *             played += 1
  *             if bankroll > 0.0:
  *                 cumulative += result             # <<<<<<<<<<<<<<
@@ -24223,7 +24251,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
         __pyx_v_cumulative = (__pyx_v_cumulative + __pyx_v_result);
 
-        /* "bjcore/_simulate.pyx":564
+        /* "bjcore/_simulate.pyx":565
  *             if bankroll > 0.0:
  *                 cumulative += result
  *                 if bankroll + cumulative <= 0.0:             # <<<<<<<<<<<<<<
@@ -24235,7 +24263,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
         if (__pyx_t_1) {
 
 
-          /* "bjcore/_simulate.pyx":565
+          /* "bjcore/_simulate.pyx":566
  *                 cumulative += result
  *                 if bankroll + cumulative <= 0.0:
  *                     out_c[C_RUINED] = 1             # <<<<<<<<<<<<<<
@@ -24244,7 +24272,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
           (__pyx_v_out_c[__pyx_e_6bjcore_9_simulate_C_RUINED]) = 1;
 
-          /* "bjcore/_simulate.pyx":566
+          /* "bjcore/_simulate.pyx":567
  *                 if bankroll + cumulative <= 0.0:
  *                     out_c[C_RUINED] = 1
  *                     break             # <<<<<<<<<<<<<<
@@ -24253,7 +24281,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
           goto __pyx_L6_break;
 
-          /* "bjcore/_simulate.pyx":564
+          /* "bjcore/_simulate.pyx":565
  *             if bankroll > 0.0:
  *                 cumulative += result
  *                 if bankroll + cumulative <= 0.0:             # <<<<<<<<<<<<<<
@@ -24262,7 +24290,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
         }
 
-        /* "bjcore/_simulate.pyx":562
+        /* "bjcore/_simulate.pyx":563
  *             total_bet += bet * spots
  *             played += 1
  *             if bankroll > 0.0:             # <<<<<<<<<<<<<<
@@ -24271,7 +24299,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
       }
 
-      /* "bjcore/_simulate.pyx":547
+      /* "bjcore/_simulate.pyx":548
  *         done += 1
  *         out_tcc[bucket * 2] += 1
  *         if bet > 0.0:             # <<<<<<<<<<<<<<
@@ -24282,7 +24310,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
   }
   __pyx_L6_break:;
 
-  /* "bjcore/_simulate.pyx":567
+  /* "bjcore/_simulate.pyx":568
  *                     out_c[C_RUINED] = 1
  *                     break
  *     out_s[S_WON] = won             # <<<<<<<<<<<<<<
@@ -24291,7 +24319,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
   (__pyx_v_out_s[__pyx_e_6bjcore_9_simulate_S_WON]) = __pyx_v_won;
 
-  /* "bjcore/_simulate.pyx":568
+  /* "bjcore/_simulate.pyx":569
  *                     break
  *     out_s[S_WON] = won
  *     out_s[S_WON_SQ] = won_sq             # <<<<<<<<<<<<<<
@@ -24300,7 +24328,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
   (__pyx_v_out_s[__pyx_e_6bjcore_9_simulate_S_WON_SQ]) = __pyx_v_won_sq;
 
-  /* "bjcore/_simulate.pyx":569
+  /* "bjcore/_simulate.pyx":570
  *     out_s[S_WON] = won
  *     out_s[S_WON_SQ] = won_sq
  *     out_s[S_BET] = total_bet             # <<<<<<<<<<<<<<
@@ -24309,7 +24337,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
   (__pyx_v_out_s[__pyx_e_6bjcore_9_simulate_S_BET]) = __pyx_v_total_bet;
 
-  /* "bjcore/_simulate.pyx":570
+  /* "bjcore/_simulate.pyx":571
  *     out_s[S_WON_SQ] = won_sq
  *     out_s[S_BET] = total_bet
  *     out_c[C_ROUNDS] = done             # <<<<<<<<<<<<<<
@@ -24318,7 +24346,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
   (__pyx_v_out_c[__pyx_e_6bjcore_9_simulate_C_ROUNDS]) = __pyx_v_done;
 
-  /* "bjcore/_simulate.pyx":571
+  /* "bjcore/_simulate.pyx":572
  *     out_s[S_BET] = total_bet
  *     out_c[C_ROUNDS] = done
  *     out_c[C_PLAYED] = played             # <<<<<<<<<<<<<<
@@ -24327,7 +24355,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
   (__pyx_v_out_c[__pyx_e_6bjcore_9_simulate_C_PLAYED]) = __pyx_v_played;
 
-  /* "bjcore/_simulate.pyx":572
+  /* "bjcore/_simulate.pyx":573
  *     out_c[C_ROUNDS] = done
  *     out_c[C_PLAYED] = played
  *     out_c[C_HANDS] = hands             # <<<<<<<<<<<<<<
@@ -24336,7 +24364,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
   (__pyx_v_out_c[__pyx_e_6bjcore_9_simulate_C_HANDS]) = __pyx_v_hands;
 
-  /* "bjcore/_simulate.pyx":573
+  /* "bjcore/_simulate.pyx":574
  *     out_c[C_PLAYED] = played
  *     out_c[C_HANDS] = hands
  *     out_c[C_SHUFFLES] = shuffles             # <<<<<<<<<<<<<<
@@ -24344,7 +24372,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
   (__pyx_v_out_c[__pyx_e_6bjcore_9_simulate_C_SHUFFLES]) = __pyx_v_shuffles;
 
-  /* "bjcore/_simulate.pyx":574
+  /* "bjcore/_simulate.pyx":575
  *     out_c[C_HANDS] = hands
  *     out_c[C_SHUFFLES] = shuffles
  *     out_c[C_EXHAUSTED] = s.exhausted             # <<<<<<<<<<<<<<
@@ -24354,7 +24382,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
   (__pyx_v_out_c[__pyx_e_6bjcore_9_simulate_C_EXHAUSTED]) = __pyx_t_12;
 
 
-  /* "bjcore/_simulate.pyx":337
+  /* "bjcore/_simulate.pyx":338
  * 
  * 
  * cdef void _run(Sim* s, const int64_t* ip, const double* dp, const int32_t* key_of,             # <<<<<<<<<<<<<<
@@ -26568,47 +26596,47 @@ __Pyx_RefNannySetupContext("PyInit__simulate", 0);
   if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_pyx_unpickle_Enum, __pyx_t_4) < (0)) __PYX_ERR(1, 4, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
 
-  /* "bjcore/_simulate.pyx":26
+  /* "bjcore/_simulate.pyx":25
  * from libc.stdlib cimport malloc, free
  * 
  * import numpy as np             # <<<<<<<<<<<<<<
  * 
  * cdef enum:
 */
-  __pyx_t_1 = __Pyx_Import(__pyx_mstate_global->__pyx_n_u_numpy, 0, 0, NULL, 0); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 26, __pyx_L1_error)
+  __pyx_t_1 = __Pyx_Import(__pyx_mstate_global->__pyx_n_u_numpy, 0, 0, NULL, 0); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 25, __pyx_L1_error)
   __pyx_t_4 = __pyx_t_1;
   __Pyx_GOTREF(__pyx_t_4);
-  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_np, __pyx_t_4) < (0)) __PYX_ERR(0, 26, __pyx_L1_error)
+  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_np, __pyx_t_4) < (0)) __PYX_ERR(0, 25, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
 
-  /* "bjcore/_simulate.pyx":94
+  /* "bjcore/_simulate.pyx":93
  * 
  * 
  * def random_integers(uint64_t seed, uint64_t chunk, int count, uint32_t below_n):             # <<<<<<<<<<<<<<
  *     """``count`` draws of the chunk's generator, uniform in [0, below_n) (for tests)."""
  *     cdef Rng r
 */
-  __pyx_t_4 = __Pyx_CyFunction_New(&__pyx_mdef_6bjcore_9_simulate_1random_integers, 0, __pyx_mstate_global->__pyx_n_u_random_integers, NULL, __pyx_mstate_global->__pyx_n_u_bjcore__simulate, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[0])); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 94, __pyx_L1_error)
+  __pyx_t_4 = __Pyx_CyFunction_New(&__pyx_mdef_6bjcore_9_simulate_1random_integers, 0, __pyx_mstate_global->__pyx_n_u_random_integers, NULL, __pyx_mstate_global->__pyx_n_u_bjcore__simulate, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[0])); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 93, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_4);
   #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
   PyUnstable_Object_EnableDeferredRefcount(__pyx_t_4);
   #endif
-  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_random_integers, __pyx_t_4) < (0)) __PYX_ERR(0, 94, __pyx_L1_error)
+  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_random_integers, __pyx_t_4) < (0)) __PYX_ERR(0, 93, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
 
-  /* "bjcore/_simulate.pyx":265
+  /* "bjcore/_simulate.pyx":266
  * # ---- one chunk ------------------------------------------------------------------------------
  * 
  * def run_chunk(const int64_t[::1] iparams, const double[::1] dparams, const int32_t[::1] shoe,             # <<<<<<<<<<<<<<
  *               const double[::1] tags, const int32_t[::1] child, const int8_t[::1] total,
  *               const int16_t[::1] decision, const int8_t[::1] allowed,
 */
-  __pyx_t_4 = __Pyx_CyFunction_New(&__pyx_mdef_6bjcore_9_simulate_3run_chunk, 0, __pyx_mstate_global->__pyx_n_u_run_chunk, NULL, __pyx_mstate_global->__pyx_n_u_bjcore__simulate, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[1])); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 265, __pyx_L1_error)
+  __pyx_t_4 = __Pyx_CyFunction_New(&__pyx_mdef_6bjcore_9_simulate_3run_chunk, 0, __pyx_mstate_global->__pyx_n_u_run_chunk, NULL, __pyx_mstate_global->__pyx_n_u_bjcore__simulate, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[1])); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 266, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_4);
   #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
   PyUnstable_Object_EnableDeferredRefcount(__pyx_t_4);
   #endif
-  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_run_chunk, __pyx_t_4) < (0)) __PYX_ERR(0, 265, __pyx_L1_error)
+  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_run_chunk, __pyx_t_4) < (0)) __PYX_ERR(0, 266, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
 
   /* "bjcore/_simulate.pyx":1
@@ -26726,7 +26754,7 @@ static int __Pyx_InitCachedConstants(__pyx_mstatetype *__pyx_mstate) {
   if (__Pyx_PyTuple_SET_ITEM(__pyx_mstate_global->__pyx_tuple[1], 0, __pyx_mstate_global->__pyx_slice[0]) != (0)) __PYX_ERR(1, 763, __pyx_L1_error);
   __Pyx_GIVEREF(__pyx_mstate_global->__pyx_tuple[1]);
 
-  /* "bjcore/_simulate.pyx":98
+  /* "bjcore/_simulate.pyx":97
  *     cdef Rng r
  *     seed_rng(&r, seed, chunk)
  *     out = np.empty(count, dtype=np.int64)             # <<<<<<<<<<<<<<
@@ -26735,7 +26763,7 @@ static int __Pyx_InitCachedConstants(__pyx_mstatetype *__pyx_mstate) {
 */
   {
     PyObject* __pyx_temp[1] = {__pyx_mstate_global->__pyx_n_u_dtype};
-    __pyx_mstate_global->__pyx_tuple[2] = __Pyx_PyTuple_FromArray(__pyx_temp, 1); if (unlikely(!__pyx_mstate_global->__pyx_tuple[2])) __PYX_ERR(0, 98, __pyx_L1_error)
+    __pyx_mstate_global->__pyx_tuple[2] = __Pyx_PyTuple_FromArray(__pyx_temp, 1); if (unlikely(!__pyx_mstate_global->__pyx_tuple[2])) __PYX_ERR(0, 97, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_mstate_global->__pyx_tuple[2]);
   }
   __Pyx_GIVEREF(__pyx_mstate_global->__pyx_tuple[2]);
@@ -26947,12 +26975,12 @@ static int __Pyx_CreateCodeObjects(__pyx_mstatetype *__pyx_mstate) {
   PyObject* tuple_dedup_map = PyDict_New();
   if (unlikely(!tuple_dedup_map)) return -1;
   {
-    const __Pyx_PyCode_New_function_description descr = {4, 0, 0, 8, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 94};
+    const __Pyx_PyCode_New_function_description descr = {4, 0, 0, 8, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 93};
     PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_seed, __pyx_mstate->__pyx_n_u_chunk, __pyx_mstate->__pyx_n_u_count, __pyx_mstate->__pyx_n_u_below_n, __pyx_mstate->__pyx_n_u_r, __pyx_mstate->__pyx_n_u_out, __pyx_mstate->__pyx_n_u_o, __pyx_mstate->__pyx_n_u_i};
     __pyx_mstate_global->__pyx_codeobj_tab[0] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_bjcore__simulate_pyx, __pyx_mstate->__pyx_n_u_random_integers, __pyx_mstate->__pyx_kp_b_iso88591_AQc_q_F_7_U_1_uAQc_1, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[0])) goto bad;
   }
   {
-    const __Pyx_PyCode_New_function_description descr = {17, 0, 0, 30, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 265};
+    const __Pyx_PyCode_New_function_description descr = {17, 0, 0, 30, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 266};
     PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_iparams, __pyx_mstate->__pyx_n_u_dparams, __pyx_mstate->__pyx_n_u_shoe, __pyx_mstate->__pyx_n_u_tags, __pyx_mstate->__pyx_n_u_child, __pyx_mstate->__pyx_n_u_total, __pyx_mstate->__pyx_n_u_decision, __pyx_mstate->__pyx_n_u_allowed, __pyx_mstate->__pyx_n_u_line_nseg, __pyx_mstate->__pyx_n_u_line_thr, __pyx_mstate->__pyx_n_u_line_play, __pyx_mstate->__pyx_n_u_key_of, __pyx_mstate->__pyx_n_u_bet_by_tc, __pyx_mstate->__pyx_n_u_seed, __pyx_mstate->__pyx_n_u_chunk, __pyx_mstate->__pyx_n_u_rounds, __pyx_mstate->__pyx_n_u_stop, __pyx_mstate->__pyx_n_u_sums, __pyx_mstate->__pyx_n_u_counts, __pyx_mstate->__pyx_n_u_tc_counts, __pyx_mstate->__pyx_n_u_tc_sums, __pyx_mstate->__pyx_n_u_out_s, __pyx_mstate->__pyx_n_u_out_c, __pyx_mstate->__pyx_n_u_out_tcc, __pyx_mstate->__pyx_n_u_out_tcs, __pyx_mstate->__pyx_n_u_s, __pyx_mstate->__pyx_n_u_n_cards, __pyx_mstate->__pyx_n_u_r, __pyx_mstate->__pyx_n_u_k, __pyx_mstate->__pyx_n_u_i};
     __pyx_mstate_global->__pyx_codeobj_tab[1] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_bjcore__simulate_pyx, __pyx_mstate->__pyx_n_u_run_chunk, __pyx_mstate->__pyx_kp_b_iso88591_2V1IV2Q_RvQivRq_4vRq_b_b_V2Q_Q, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[1])) goto bad;
   }

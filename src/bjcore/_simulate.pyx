@@ -19,7 +19,6 @@ arrives as flat arrays built once in Python (bjsolve/simulate.py):
 
 The loop touches no Python object and runs without the GIL.
 """
-from libc.math cimport floor, ceil
 from libc.stdint cimport uint64_t, uint32_t, int8_t, int16_t, int32_t, int64_t
 from libc.stdlib cimport malloc, free
 
@@ -171,11 +170,23 @@ cdef inline int seen_draw(Sim* s) noexcept nogil:
     return c
 
 
+cdef inline int floor_int(double x) noexcept nogil:
+    """floor(x) as an int without a libm call (|x| is clamped to a million first)."""
+    cdef int i
+    if x < -1000000.0:
+        return -1000000
+    if x > 1000000.0:
+        return 1000000
+    i = <int>x                    # truncates toward zero
+    return i - 1 if x < i else i
+
+
 cdef inline int true_count(Sim* s) noexcept nogil:
     """The integer true count: running count over the decks not yet seen (exact, or
     estimated to the half or whole deck), rounded by the chosen convention."""
     cdef int unseen = s.n_cards - s.seen
-    cdef double tc, halves
+    cdef int estimate
+    cdef double tc
     if s.infinite:
         return 0
     if unseen < 1:
@@ -183,26 +194,16 @@ cdef inline int true_count(Sim* s) noexcept nogil:
     if s.tc_method == 0:
         tc = s.rc * 52.0 / unseen
     elif s.tc_method == 1:
-        halves = floor(unseen / 26.0 + 0.5)
-        if halves < 1.0:
-            halves = 1.0
-        tc = s.rc * 2.0 / halves
+        estimate = (unseen + 13) // 26          # half decks, to the nearest
+        tc = s.rc * 2.0 / (estimate if estimate > 0 else 1)
     else:
-        halves = floor(unseen / 52.0 + 0.5)
-        if halves < 1.0:
-            halves = 1.0
-        tc = s.rc / halves
+        estimate = (unseen + 26) // 52          # whole decks, to the nearest
+        tc = s.rc / (estimate if estimate > 0 else 1)
     if s.rounding == 0:
-        tc = floor(tc)
-    elif s.rounding == 1:
-        tc = floor(tc) if tc >= 0 else ceil(tc)
-    else:
-        tc = floor(tc + 0.5)
-    if tc < -1000000.0:
-        return -1000000
-    if tc > 1000000.0:
-        return 1000000
-    return <int>tc
+        return floor_int(tc)
+    if s.rounding == 1:
+        return -floor_int(-tc) if tc < 0 else floor_int(tc)
+    return floor_int(tc + 0.5)
 
 
 cdef inline int current_true_count(Sim* s) noexcept nogil:
