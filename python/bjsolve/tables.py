@@ -34,6 +34,10 @@ class Table:
     values: np.ndarray
     notes: tuple = field(default_factory=tuple)
     style: str = "ev"   # text output: "ev" signed, "prob" plain fractions, "percent"
+    layout: str = "grid"  # text output: "grid", or "summary" (one labelled line per row)
+    units: str = ""       # what the numbers measure (default: from the style)
+    kind: str = ""        # "strategy" for action-code charts (coloured, drawn as a chart)
+    records: list = None  # optional structured rows for JSON (e.g. cards and upcard as fields)
 
     def __getitem__(self, key):
         row, col = key
@@ -149,7 +153,8 @@ def strategy_table(solution) -> Table:
                    "hit/stand/split",
                    f"split decisions use post-split strategy {solution.split}",
                    f"{len(chart.exceptions)} composition-dependent exceptions (table 'exceptions')")
-    return Table("strategy", "basic strategy", rows, cols, values, notes)
+    return Table("strategy", "basic strategy", rows, cols, values, notes, units="action codes",
+                 kind="strategy")
 
 
 def exceptions_table(solution) -> Table:
@@ -235,6 +240,25 @@ def advantage_table(solution) -> Table:
                         "EV per initial bet of a whole round, unconditioned (dealer naturals "
                         "included); by column: given that dealer card or hand",
                         f"composition-dependent optimal play, split {solution.split}"))
+
+
+def house_edge_table(solution, chart_ev=None) -> Table:
+    """The house edge (minus the round's EV) of the basic-strategy chart and of
+    composition-dependent optimal play, with the convention of each figure."""
+    if chart_ev is None:
+        chart_ev = solution.evaluate(solution.strategy)
+    rows = ("basic-strategy chart", "optimal play")
+    conventions = (
+        "the chart below for every decision, split hands included",
+        f"composition-dependent, each hand's best action; split hands {solution.split}")
+    values = np.array([[-float(chart_ev), conventions[0]],
+                       [-float(solution.expected_value), conventions[1]]], dtype=object)
+    return Table("edge", "house edge", rows, ("house edge", "convention"), values,
+                 _notes(solution.rules, solution.shoe,
+                        "house edge = minus the EV of a round per initial bet (negative: a "
+                        "player advantage); one player, full shoe off the top, unconditioned "
+                        "(dealer naturals included)"),
+                 style="percent", layout="summary")
 
 
 def surrender_table(solution) -> Table:
