@@ -54,6 +54,7 @@ cdef struct RuleParams:
     int split_class
     int natural_takes_all    # ENHC: a dealer natural takes doubled and split bets too
     double tie_value         # what a push pays: 0, or -1 when the dealer wins ties
+    double natural_tie_value # what a player natural gets against a dealer natural
 
 
 cdef struct DealerBatch:
