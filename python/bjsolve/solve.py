@@ -17,6 +17,7 @@ from bjcore import TIE_TOLERANCE, UpcardEngine, dealer_trie
 from .deal import (dealer_columns, dealer_key_weight, dealer_keys, dealer_label, exposed,
                    is_natural, player_hand_weights, round_may_run_out)
 from .dealer import resolve_shoe
+from .mappings import CardMapping
 from .ranks import counts_of, hand_total, label, ranks
 from .rules import Rules
 from .shoe import Shoe
@@ -172,6 +173,9 @@ class Solution:
             self.ev_by_upcard = {u: self._ev(t[0] / t[1]) for u, t in sorted(by_up.items())}
         else:
             self.ev_by_upcard = dict(sorted(self.ev_by_dealer.items()))
+        # read-only, and indexable by card labels: sol.ev_by_upcard["A"]
+        self.ev_by_upcard = CardMapping(self.ev_by_upcard, "upcard")
+        self.ev_by_dealer = CardMapping(self.ev_by_dealer, "dealer")
         self._strategy = None
 
     def _ev(self, value) -> EV:
