@@ -55,7 +55,7 @@ def counts_table(rules, shoe, systems, eor=None, progress=None) -> Table:
                  np.array(values),
                  _notes(rules, shoe if shoe is not None else Shoe.decks(rules.decks),
                         bc_source + "; BC Griffin 1D: with Griffin's published single-deck "
-                        "EORs (REFERENCE.md section 3)",
+                        "effects of removal",
                         "IC: correlation with the insurance vector (+4 non-ten, -9 ten); 13 "
                         "ranks, ten's entry counted four times",
                         "PE: Griffin's gain ratio (normal approximation) over the close "
@@ -77,9 +77,19 @@ def indices_table(rules, system, *, dealt_decks=None, rounding="rounded", progre
     rows.append("insurance")
     values.append(["take insurance", "never" if table.insurance is None else f"{table.insurance:+d}",
                    "" if table.insurance_crossing is None else f"{table.insurance_crossing:+.2f}"])
+    # JSON: the same lines with real numbers and the hand and upcard as separate fields
+    records = [{"hand": row, "dealer": label(u), "plays": list(line.plays),
+                "indices": [int(t) for t in line.thresholds],
+                "crossings": [float(c) for c in line.crossings]}
+               for (row, u), line in table.lines.items()]
+    records.append({"hand": "insurance", "dealer": "A", "plays": ["no insurance", "insurance"],
+                    "indices": [] if table.insurance is None else [int(table.insurance)],
+                    "crossings": ([] if table.insurance_crossing is None
+                                  else [float(table.insurance_crossing)])})
     t = Table("indices", f"index numbers ({system})", tuple(rows),
               ("play change", "index", "exact TC"), np.array(values, dtype=object),
-              _notes(rules, Shoe.decks(rules.decks), table.method()))
+              _notes(rules, Shoe.decks(rules.decks), table.method()), units="true counts",
+              records=records)
     t.index_table = table
     return t
 

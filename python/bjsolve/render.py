@@ -120,8 +120,8 @@ def to_text(table, *, width: int | None = None, color: bool = False) -> str:
     if len(table.rows) == 1 and head + sum(w + 1 for w in cw) > width:
         return _one_row_text(table, lines, cells[0], width)
     if decimals < EV_DECIMALS and table.style != "percent" and _numeric(table):
-        lines.append(f"# {decimals} decimals to fit {width} columns (a wider terminal or "
-                     "--format csv gives every digit)")
+        lines += _wrap_notes([f"{decimals} decimals to fit {width} columns (a wider terminal "
+                              "or --format csv gives every digit)"], width)
     # columns in blocks that fit the width
     blocks, start = [], 0
     while start < len(cw):
@@ -170,6 +170,9 @@ def _summary_text(table, width) -> str:
         value = _cell(row[0], style=table.style, decimals=6)
         rest = "; ".join(str(v) for v in row[1:] if not _is_missing(_number(v)))
         first = f"{title}, {str(r) + ':':<{head}} {value:>9}"
+        number = _number(row[0])
+        if table.name == "edge" and not isinstance(number, str) and number < 0:
+            first += "  (a player advantage)"
         lines.append(first)
         if rest:
             lines += textwrap.wrap(rest, width=max(width, 20), initial_indent="    ",

@@ -178,12 +178,18 @@ def exceptions_table(solution) -> Table:
     rows = tuple(f"{''.join(label(c) for c in e.cards)} v {dealer_label(e.upcard)}"
                  for e in chart.exceptions)
     cols = ("total", "chart", "optimal", "gain")
-    values = np.array([[total_code(e.cards), e.chart_action, e.optimal_action, f"{e.gain:.6f}"]
+    values = np.array([[total_code(e.cards), e.chart_action, e.optimal_action, float(e.gain)]
                        for e in chart.exceptions], dtype=object).reshape(len(rows), 4)
     measure = _measure(solution)
+    records = [{"cards": [label(c) for c in e.cards],
+                "dealer": (label(e.upcard) if isinstance(e.upcard, int)
+                           else [label(c) for c in e.upcard]),
+                "total": total_code(e.cards), "chart": e.chart_action,
+                "optimal": e.optimal_action, "gain": float(e.gain)} for e in chart.exceptions]
     return Table("exceptions", "composition-dependent exceptions to the chart", rows, cols,
                  values, _notes(solution.rules, solution.shoe,
-                                f"gain: EV per initial bet, {measure}", "hands of 2 to 4 cards"))
+                                f"gain: EV per initial bet, {measure}", "hands of 2 to 4 cards"),
+                 records=records)
 
 
 def initial_table(solution) -> Table:
@@ -320,18 +326,34 @@ def advantage_table(solution, strategy: str = "optimal") -> Table:
 
 
 def surrender_table(solution) -> Table:
-    """Surrender EV per row: -0.5 given no dealer blackjack after a peek, and the
-    unconditioned value (a dealer natural still takes the whole bet against A and T) where
-    there is no hole card; early surrender is -0.5 unconditioned."""
-    if solution.rules.surrender != "none":
-        table = ev_table(solution, "surrender")
-        table.notes = table.notes + (f"{solution.rules.surrender} surrender",)
-        return table
-    cols = tuple(c for c, _ in _playable_columns(solution))
-    values = np.full((len(EV_ROWS), len(cols)), np.nan)
-    return Table("surrender", "surrender EV", EV_ROWS, cols, values,
-                 _notes(solution.rules, solution.shoe,
-                        "surrender is not offered under these rules"))
+    """What surrendering gains over the best other action, per row and upcard (positive:
+    surrender).  Surrender's own EV is the same in every cell where the dealer has peeked
+    (-0.5 given no dealer blackjack), so the gain is the informative number; the notes give
+    surrender's EV.  ``ev_table(solution, "surrender")`` has the EVs themselves.  Where the
+    rules offer no surrender the table says so and is empty."""
+    rules = solution.rules
+    if rules.surrender == "none":
+        cols = tuple(c for c, _ in _playable_columns(solution))
+        values = np.full((len(EV_ROWS), len(cols)), np.nan)
+        return Table("surrender", "surrender gain", EV_ROWS, cols, values,
+                     _notes(rules, solution.shoe,
+                            "surrender is not offered under these rules (see --surrender)"))
+    surrender = ev_table(solution, "surrender")
+    others = {a: ev_table(solution, a) for a in ("stand", "hit", "double")}
+    best_other = np.fmax.reduce([t.values for t in others.values()])
+    gain = surrender.values - best_other
+    if rules.surrender == "early" or not solution.conditioned:
+        own = ("surrender's own EV: -0.5 where the dealer cannot have a natural; against A "
+               "and T without a peek, -0.5 less half the chance of a dealer natural "
+               "(unconditioned)")
+    else:
+        own = "surrender's own EV: -0.5 in every cell (given no dealer blackjack)"
+    return Table("surrender", "surrender gain", EV_ROWS, surrender.columns, gain,
+                 _notes(rules, solution.shoe,
+                        f"EV of surrendering minus EV of the best of stand, hit and double, per "
+                        f"initial bet ({_measure(solution)}); positive: surrender is best "
+                        f"(pairs compared without splitting)", own,
+                        f"{rules.surrender} surrender"))
 
 
 def insurance_table(solution) -> Table:
