@@ -10,6 +10,8 @@ The public names are imported on first use (PEP 562), so ``import bjsolve`` and 
 line's ``--help`` stay fast: numpy and the compiled kernels load only when a name that needs
 them is touched.
 """
+import sys
+import types
 from importlib import import_module
 
 __version__ = "0.1.0"
@@ -36,3 +38,17 @@ def __getattr__(name):
 
 def __dir__():
     return sorted(set(globals()) | set(_EXPORTS))
+
+
+class _Package(types.ModuleType):
+    """Keeps ``bjsolve.solve`` the function: importing the submodule ``bjsolve.solve`` would
+    otherwise replace the package attribute with the module (the submodule stays reachable
+    through ``sys.modules`` and ``from bjsolve.solve import ...``)."""
+
+    def __setattr__(self, name, value):
+        if name in _EXPORTS and isinstance(value, types.ModuleType):
+            return
+        super().__setattr__(name, value)
+
+
+sys.modules[__name__].__class__ = _Package

@@ -103,7 +103,7 @@ def to_text(table, *, width: int | None = None, color: bool = False) -> str:
     width = width or 80
     if table.layout == "summary":
         return _summary_text(table, width)
-    if getattr(table, "kind", None) == "strategy" and color:
+    if table.kind == "strategy" and color:
         from .terminal import colored_chart
         return colored_chart(table, width)
     title = f"== {table.title}" + (" (percent)" if table.style == "percent" else "") + " =="
@@ -117,6 +117,11 @@ def to_text(table, *, width: int | None = None, color: bool = False) -> str:
         if head + sum(w + 1 for w in cw) <= width:
             break
     cw = _col_widths(table, cells)
+    if len(table.rows) == 1 and head + sum(w + 1 for w in cw) > width:
+        return _one_row_text(table, lines, cells[0], width)
+    if decimals < EV_DECIMALS and table.style != "percent" and _numeric(table):
+        lines += _wrap_notes([f"{decimals} decimals to fit {width} columns (a wider terminal "
+                              "or --format csv gives every digit)"], width)
     # columns in blocks that fit the width
     blocks, start = [], 0
     while start < len(cw):
@@ -137,6 +142,20 @@ def to_text(table, *, width: int | None = None, color: bool = False) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _numeric(table) -> bool:
+    return any(not isinstance(_number(v), str) for row in table.values for v in row)
+
+
+def _one_row_text(table, lines, cells, width) -> str:
+    """A one-row table too wide for the terminal, printed as a column."""
+    head = max(len(str(c)) for c in table.columns)
+    cell_w = max(len(c) for c in cells)
+    lines.append(" " * head + " " + str(table.rows[0]).rjust(cell_w))
+    for c, v in zip(table.columns, cells):
+        lines.append(str(c).rjust(head) + " " + v.rjust(cell_w))
+    return "\n".join(lines) + "\n"
+
+
 def _col_widths(table, cells):
     return [max([len(str(c))] + [len(row[j]) for row in cells] + [2])
             for j, c in enumerate(table.columns)]
@@ -151,6 +170,9 @@ def _summary_text(table, width) -> str:
         value = _cell(row[0], style=table.style, decimals=6)
         rest = "; ".join(str(v) for v in row[1:] if not _is_missing(_number(v)))
         first = f"{title}, {str(r) + ':':<{head}} {value:>9}"
+        number = _number(row[0])
+        if table.name == "edge" and not isinstance(number, str) and number < 0:
+            first += "  (a player advantage)"
         lines.append(first)
         if rest:
             lines += textwrap.wrap(rest, width=max(width, 20), initial_indent="    ",

@@ -22,6 +22,7 @@ from .actions import (ACTION_CODE, ACTIONS, KIND_LATER, KIND_SPLIT, KIND_START, 
 from .deal import Deal, dealer_columns, dealer_label, exposed, is_natural
 from .dealer import resolve_shoe
 from .hands import compositions
+from .mappings import CardMapping
 from .ranks import counts_of, label, ranks
 from .rules import Rules
 from .shoe import Shoe, _show
@@ -186,6 +187,9 @@ class Solution:
                                  if t[1] > 0}
         else:
             self.ev_by_upcard = dict(sorted(self.ev_by_dealer.items()))
+        # read-only, and indexable by card labels: sol.ev_by_upcard["A"]
+        self.ev_by_upcard = CardMapping(self.ev_by_upcard, "upcard")
+        self.ev_by_dealer = CardMapping(self.ev_by_dealer, "dealer")
 
     def _ev(self, value) -> EV:
         return EV(value, False, self.split)
@@ -271,6 +275,8 @@ class Solution:
 
     def _allowed(self, cards, key):
         # the caller holds the engine's lock (these calls set and clear the engine's hand)
+        if is_natural(cards):
+            return ("stand",)       # a natural is paid at once: there is nothing to decide
         engine = self._engines[key]
         out = ["stand", "hit"]
         if engine.may_double_hand(counts_of(cards)):

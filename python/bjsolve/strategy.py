@@ -46,8 +46,9 @@ def _code_for(values: dict, split_fallback: bool = True) -> str:
 
 
 @dataclass(frozen=True)
-class Exception_:
-    """A hand whose composition-dependent best play differs from the chart's."""
+class Deviation:
+    """A hand whose composition-dependent best play differs from the chart's (an
+    "exception" to the chart; listed in ``StrategyChart.exceptions``)."""
     cards: tuple
     upcard: object  # the dealer key: upcard, or both dealer cards in the exposed game
     chart_action: str
@@ -92,8 +93,14 @@ class StrategyChart:
         self.exceptions = list(exceptions)
 
     def code(self, cards, dealer, *, can_split: bool) -> str:
-        cards = tuple(sorted(cards))
-        key = dealer if isinstance(dealer, int) else tuple(sorted(dealer))
+        """The chart code for ``cards`` (any card spelling) against ``dealer`` (the upcard,
+        or both exposed dealer cards); ``can_split``: whether a pair may still split."""
+        from .mappings import card_key
+        from .ranks import ranks
+        if not isinstance(can_split, bool):
+            raise TypeError(f"can_split must be True or False, got {can_split!r}")
+        cards = tuple(sorted(ranks(cards, field="cards")))
+        key = card_key(dealer, field="dealer")
         column = dealer_label(key)
         row = hand_code(cards, can_split=can_split)
         if row in ("BJ", "21"):
@@ -122,6 +129,25 @@ class StrategyChart:
 
     def __repr__(self):
         return f"StrategyChart({len(self.rows)} rows, {len(self.exceptions)} exceptions)"
+
+    # ---- presentation: print(chart) draws it; notebooks show it coloured ----------------
+
+    def to_table(self):
+        """The chart as a ``bjsolve.tables.Table`` (rows: hand codes, columns: upcards)."""
+        from .tables import chart_table
+        return chart_table(self)
+
+    def __str__(self):
+        from .render import to_text
+        return to_text(self.to_table()).rstrip("\n")
+
+    def _repr_html_(self):
+        from .render_html import chart_fragment
+        return chart_fragment(self.to_table())
+
+    def to_pandas(self):
+        """A pandas DataFrame of the codes (needs pandas, which bjsolve does not require)."""
+        return self.to_table().to_pandas()
 
 
 def basic_strategy(solution, no_das=None) -> StrategyChart:
@@ -249,7 +275,16 @@ def _exceptions(solution, chart, max_cards: int = 4):
                 continue
             best = ev.best
             if best != planned and improves(ev[best], ev[planned]):
-                found.append(Exception_(cards, key, planned, best, ev[best] - ev[planned]))
+                found.append(Deviation(cards, key, planned, best, ev[best] - ev[planned]))
     order = {k: i for i, k in enumerate(solution.dealer_keys)}
     found.sort(key=lambda e: (len(e.cards), order[e.upcard], e.cards))
     return found
+
+
+def __getattr__(name):
+    if name == "Exception_":      # the old name of Deviation
+        import warnings
+        warnings.warn("bjsolve.strategy.Exception_ is now Deviation", DeprecationWarning,
+                      stacklevel=2)
+        return Deviation
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -38,7 +38,7 @@ def parse_dealer(text: str):
 
 
 def run(args) -> int:
-    from ..deal import dealer_label, round_may_run_out
+    from ..deal import dealer_label, is_natural, round_may_run_out
     from ..ranks import label, ranks
     from ..solve import solve
     rules = common.rules_from_args(args)
@@ -64,7 +64,10 @@ def run(args) -> int:
                      "follow the degenerate convention and describe no real game")
     notes.append(f"{hand} v {up}: EV per initial bet, {measure}"
                  + (f"; split {args.split} (post-split strategy)" if "split" in ev else ""))
-    out = common.out_stream(args)
+    natural = len(ev.cards) == 2 and is_natural(ev.cards)
+    if natural:
+        notes.append("a natural is paid at once: there is no decision to make (shown as "
+                     "'stand')")
     if args.format == "json":
         common.write_output(json.dumps({
             "rules": rules.describe(), "shoe": repr(sol.shoe), "cards": [label(c) for c in ev.cards],
@@ -72,6 +75,7 @@ def run(args) -> int:
                        else [label(c) for c in ev.dealer]),
             "measure": measure, "given_no_blackjack": ev.given_no_blackjack,
             "split_strategy": args.split, "units": "fraction of the initial bet",
+            "natural": natural,
             "ev": {a: float(v) for a, v in ev.items()}, "best": ev.best}, indent=1) + "\n", args)
         return 0
     if args.format == "csv":
@@ -95,5 +99,4 @@ def run(args) -> int:
     text += "".join(f"{action:>10} {v:+.6f}{'  <- best' if action == ev.best else ''}\n"
                     for action, v in ev.items())
     common.write_output(text, args)
-    del out
     return 0

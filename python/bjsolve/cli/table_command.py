@@ -22,6 +22,12 @@ def table_command(name: str, *, given_no_blackjack: bool = False):
         common.add_rule_arguments(parser)
         if name != "dealer":
             common.add_split_argument(parser)
+        if name == "advantage":
+            parser.add_argument("--strategy", type=str.lower, choices=("optimal", "chart"),
+                                default="optimal",
+                                help="optimal: composition-dependent optimal play; chart: the "
+                                     "basic-strategy chart for every decision (default: "
+                                     "optimal)")
         if given_no_blackjack:
             parser.add_argument("--given-no-blackjack", action="store_true",
                                 help="condition on the dealer not holding a natural (default: "
@@ -43,13 +49,14 @@ def table_command(name: str, *, given_no_blackjack: bool = False):
             raise common.UsageError("insurance: not offered in the exposed game (both dealer "
                                     "cards are known)")
         common.emit(build_tables(names, rules, shoe, getattr(args, "split", "CDZ-"),
-                                 conditioned), args)
+                                 conditioned, getattr(args, "strategy", "optimal")), args)
         return 0
 
     return add_arguments, run
 
 
-def build_tables(names, rules, shoe, split, given_no_blackjack=False):
+def build_tables(names, rules, shoe, split, given_no_blackjack=False,
+                 advantage_strategy="optimal"):
     """The named tables, sharing one solve."""
     from ..solve import solve
     from ..tables import build_table
@@ -59,7 +66,8 @@ def build_tables(names, rules, shoe, split, given_no_blackjack=False):
         if "sol" not in cache:
             cache["sol"] = solve(rules, shoe, split=split)
         return cache["sol"]
-    return [build_table(n, rules, shoe, solution, given_no_blackjack) for n in names]
+    return [build_table(n, rules, shoe, solution, given_no_blackjack, advantage_strategy)
+            for n in names]
 
 
 def _unknown_table(word: str) -> str:
