@@ -566,24 +566,48 @@ class SimulationResult:
         return out
 
     def tables(self):
-        """The summary and the per-true-count table as ``bjsolve.tables.Table`` objects."""
+        """The summary and the per-true-count table as ``bjsolve.tables.Table`` objects
+        (text cells formatted for reading; JSON carries the numbers as records)."""
         from .tables import Table
         s = self.summary()
-        names = [k for k in s if k not in ("seed", "partial")]
-        summary = Table("simulation", "Simulation" + (" (PARTIAL: interrupted)" if self.partial
-                                                        else ""),
-                        tuple(names), ("value",),
-                        np.array([[float(s[k])] for k in names]),
-                        notes=tuple(f"{k}: {v}" for k, v in self.settings.items())
-                        + (f"seed: {self.seed}",), style="prob")
+        shown = {
+            "rounds": f"{self.rounds:,}", "played": f"{self.played:,}",
+            "hands": f"{self.hands:,}",
+            "mean": f"{self.mean:+.6f} +- {self.se:.6f} (1 SE) bet units per round",
+            "sd": f"{self.sd:.4f} per round", "total_won": f"{self.total_won:+,.1f}",
+            "total_bet": f"{self.total_bet:,.1f}",
+            "win_rate": f"{self.win_rate:+.6f} per unit bet ({100 * self.win_rate:+.3f}%)",
+            "shuffles": f"{self.shuffles:,}", "exhausted": f"{self.exhausted:,}",
+            "chunks": f"{self.chunks:,}"}
+        if self.ruin is not None:
+            shown["risk_of_ruin"] = (f"{self.ruin.risk_of_ruin:.4f} +- {self.ruin.se:.4f} "
+                                     f"({self.ruin.paths} paths of {self.ruin.rounds_per_path} "
+                                     f"rounds from {self.ruin.bankroll:g} units)")
+        names = tuple(shown)
+        title = "Simulation" + (" (PARTIAL: interrupted, the rounds simulated so far)"
+                                if self.partial else "")
+        notes = tuple(f"{k}: {v}" for k, v in self.settings.items()) + (
+            f"seed: {self.seed}", "SE treats rounds as independent (rounds of one shoe are "
+            "correlated through the count)")
+        summary = Table("simulation", title, names, ("value",),
+                        np.array([[shown[k]] for k in names], dtype=object), notes=notes,
+                        layout="summary", units="bet units unless stated",
+                        records=[{"name": k, "value": s.get(k)} for k in names if k in s]
+                        + ([{"name": "risk_of_ruin", "value": self.ruin.risk_of_ruin,
+                             "se": self.ruin.se}] if self.ruin is not None else []))
         rows = [r for r in self.per_true_count if r.rounds]
         cols = ("rounds", "frequency", "played", "mean", "sd", "se")
-        tc = Table("per-true-count", "Result by true count (per initial unit bet, played rounds)",
-                   tuple(f"{r.true_count:+d}" for r in rows), cols,
-                   np.array([[getattr(r, c) for c in cols] for r in rows], dtype=float),
-                   notes=(f"rows {TC_LOW:+d} and {TC_HIGH:+d} include every count beyond",),
-                   style="prob")
-        return [summary, tc]
+        cells = np.array([[f"{r.rounds:,}", f"{r.frequency:.5f}", f"{r.played:,}",
+                           f"{r.mean:+.5f}", f"{r.sd:.4f}", f"{r.se:.5f}"] for r in rows],
+                         dtype=object).reshape(len(rows), len(cols))
+        by_tc = Table("per-true-count",
+                      "Result by true count (per initial unit bet per spot, played rounds)",
+                      tuple(f"{r.true_count:+d}" for r in rows), cols, cells,
+                      notes=(f"true count: the whole number the bet was made on; rows "
+                             f"{TC_LOW:+d} and {TC_HIGH:+d} include every count beyond",),
+                      units="mean, sd, se: initial bets; frequency: share of rounds dealt",
+                      records=[vars(r) for r in rows])
+        return [summary, by_tc]
 
     def __str__(self):
         tail = " PARTIAL" if self.partial else ""
@@ -766,7 +790,10 @@ def build_plan(rules: Rules, *, shoe=None, penetration=0.75, spots=1, other_spot
                     insurance=("never" if insurance is None else f"at TC >= {insurance:+d}"),
                     true_count=tc_method, rounding=rounding,
                     ramp=", ".join(f"{c:+d}:{b:g}" for c, b in steps) or "flat",
-                    wong=f"in {wong_in}, out {wong_out}", table=f"{table_min:g}..{table_max}")
+                    wong=("off" if wong_in is None and wong_out is None else
+                          f"in at TC >= {wong_in}, out below {wong_out}"),
+                    table=f"{table_min:g}.." + ("no maximum" if table_max is None
+                                                else f"{table_max:g}"))
     return plan, settings
 
 
