@@ -36,8 +36,8 @@ def _penetration(text: str):
     try:
         value = float(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"{text[:40]!r}: give a fraction (0.75), a number of cards (234) or "
-                         "every-round") from None
+        raise argparse.ArgumentTypeError(f"{text[:40]!r}: give a fraction (0.75), a number "
+                                         "of cards (234) or every-round") from None
     return int(value) if value > 1 and value == int(value) else value
 
 
@@ -47,7 +47,8 @@ def _insurance(text: str):
     try:
         return int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"{text[:40]!r}: give a whole true count or 'never'") from None
+        raise argparse.ArgumentTypeError(f"{text[:40]!r}: give a whole true count or "
+                                         "'never'") from None
 
 
 def _bankroll_trials(text: str):
@@ -56,8 +57,8 @@ def _bankroll_trials(text: str):
         paths, rounds, bankroll = parts
         return (_rounds(paths), _rounds(rounds), float(bankroll))
     except (ValueError, argparse.ArgumentTypeError):
-        raise argparse.ArgumentTypeError(f"{text[:40]!r}: give PATHS,ROUNDS,BANKROLL, e.g. 1000,100000,200") \
-            from None
+        raise argparse.ArgumentTypeError(f"{text[:40]!r}: give PATHS,ROUNDS,BANKROLL, e.g. "
+                                         "1000,100000,200") from None
 
 
 def add_arguments(parser) -> None:
