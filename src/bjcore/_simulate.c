@@ -20282,7 +20282,7 @@ PyObject *const *__pyx_args, Py_ssize_t __pyx_nargs, PyObject *__pyx_kwds
 PyObject *__pyx_args, PyObject *__pyx_kwds
 #endif
 ); /*proto*/
-PyDoc_STRVAR(__pyx_doc_6bjcore_9_simulate_2run_chunk, "run_chunk(const int64_t[::1] iparams, const double[::1] dparams, const int32_t[::1] shoe, const double[::1] tags, const int32_t[::1] child, const int8_t[::1] total, const int16_t[::1] decision, const int8_t[::1] allowed, const int32_t[::1] line_nseg, const int32_t[::1] line_thr, const int8_t[::1] line_play, const int32_t[::1] key_of, const double[::1] bet_by_tc, uint64_t seed, uint64_t chunk, int64_t rounds, const int8_t[::1] stop)\n\nPlay ``rounds`` rounds; returns (sums, counts, tc_counts, tc_sums) numpy arrays.\n\nsums: S_* (won, won squared, initial bets); counts: C_*; tc_counts[TC_SPAN, 2]: rounds\nseen and rounds played at each true count TC_LOW..TC_HIGH; tc_sums[TC_SPAN, 2]: the\nresult per initial unit bet (round result / bet) and its square, over played rounds.\n``stop[0] != 0`` (set by another thread) ends the chunk early: counts say how far it got.");
+PyDoc_STRVAR(__pyx_doc_6bjcore_9_simulate_2run_chunk, "run_chunk(const int64_t[::1] iparams, const double[::1] dparams, const int32_t[::1] shoe, const double[::1] tags, const int32_t[::1] child, const int8_t[::1] total, const int16_t[::1] decision, const int8_t[::1] allowed, const int32_t[::1] line_nseg, const int32_t[::1] line_thr, const int8_t[::1] line_play, const int32_t[::1] key_of, const double[::1] bet_by_tc, uint64_t seed, uint64_t chunk, int64_t rounds, const int8_t[::1] stop)\n\nPlay ``rounds`` rounds; returns (sums, counts, tc_counts, tc_sums) numpy arrays.\n\nsums: S_* (won, won squared, initial bets); counts: C_*; tc_counts[TC_SPAN, 2]: rounds\ndealt and rounds played at each true count TC_LOW..TC_HIGH; tc_sums[TC_SPAN, 2]: the\nresult per initial unit bet per spot (round result / bet / spots) and its square, over\nplayed rounds.\n``stop[0] != 0`` (set by another thread) ends the chunk early: counts say how far it got.");
 static PyMethodDef __pyx_mdef_6bjcore_9_simulate_3run_chunk = {"run_chunk", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_6bjcore_9_simulate_3run_chunk, __Pyx_METH_FASTCALL|METH_KEYWORDS, __pyx_doc_6bjcore_9_simulate_2run_chunk};
 static PyObject *__pyx_pw_6bjcore_9_simulate_3run_chunk(PyObject *__pyx_self, 
 #if CYTHON_VECTORCALL
@@ -20568,7 +20568,7 @@ static PyObject *__pyx_pf_6bjcore_9_simulate_2run_chunk(CYTHON_UNUSED PyObject *
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("run_chunk", 0);
 
-  /* "bjcore/_simulate.pyx":279
+  /* "bjcore/_simulate.pyx":280
  *     ``stop[0] != 0`` (set by another thread) ends the chunk early: counts say how far it got.
  *     """
  *     sums = np.zeros(S_COUNT, dtype=np.float64)             # <<<<<<<<<<<<<<
@@ -20576,16 +20576,16 @@ static PyObject *__pyx_pf_6bjcore_9_simulate_2run_chunk(CYTHON_UNUSED PyObject *
  *     tc_counts = np.zeros((TC_SPAN, 2), dtype=np.int64)
 */
   __pyx_t_2 = NULL;
-  __Pyx_GetModuleGlobalName(__pyx_t_3, __pyx_mstate_global->__pyx_n_u_np); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 279, __pyx_L1_error)
+  __Pyx_GetModuleGlobalName(__pyx_t_3, __pyx_mstate_global->__pyx_n_u_np); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 280, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_3);
-  __pyx_t_4 = __Pyx_PyObject_GetAttrStr(__pyx_t_3, __pyx_mstate_global->__pyx_n_u_zeros); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 279, __pyx_L1_error)
+  __pyx_t_4 = __Pyx_PyObject_GetAttrStr(__pyx_t_3, __pyx_mstate_global->__pyx_n_u_zeros); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 280, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_4);
   __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
-  __pyx_t_3 = __Pyx_PyLong_From___pyx_anon_enum(__pyx_e_6bjcore_9_simulate_S_COUNT); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 279, __pyx_L1_error)
+  __pyx_t_3 = __Pyx_PyLong_From___pyx_anon_enum(__pyx_e_6bjcore_9_simulate_S_COUNT); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 280, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_3);
-  __Pyx_GetModuleGlobalName(__pyx_t_5, __pyx_mstate_global->__pyx_n_u_np); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 279, __pyx_L1_error)
+  __Pyx_GetModuleGlobalName(__pyx_t_5, __pyx_mstate_global->__pyx_n_u_np); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 280, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_5);
-  __pyx_t_6 = __Pyx_PyObject_GetAttrStr(__pyx_t_5, __pyx_mstate_global->__pyx_n_u_float64); if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 279, __pyx_L1_error)
+  __pyx_t_6 = __Pyx_PyObject_GetAttrStr(__pyx_t_5, __pyx_mstate_global->__pyx_n_u_float64); if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 280, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_6);
   __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
   #if CYTHON_VECTORCALL
@@ -20606,13 +20606,13 @@ static PyObject *__pyx_pf_6bjcore_9_simulate_2run_chunk(CYTHON_UNUSED PyObject *
     PyObject *__pyx_callargs[3] = {__pyx_t_2, __pyx_t_3, __pyx_t_6};
     #if CYTHON_VECTORCALL
     __pyx_t_5 = __pyx_mstate_global->__pyx_tuple[2];
-    if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 279, __pyx_L1_error)
+    if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 280, __pyx_L1_error)
     __Pyx_INCREF(__pyx_t_5);
     #else
     {
       PyObject *__pyx_temp[1] = {__pyx_mstate_global->__pyx_n_u_dtype};
       __pyx_t_5 = __Pyx_MakeKwargDict(__pyx_temp, __pyx_callargs+2, 1);
-      if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 279, __pyx_L1_error)
+      if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 280, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_5);
     }
     #endif
@@ -20624,13 +20624,13 @@ static PyObject *__pyx_pf_6bjcore_9_simulate_2run_chunk(CYTHON_UNUSED PyObject *
     __Pyx_DECREF(__pyx_t_6); __pyx_t_6 = 0;
     __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
     __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
-    if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 279, __pyx_L1_error)
+    if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 280, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_1);
   }
   __pyx_v_sums = __pyx_t_1;
   __pyx_t_1 = 0;
 
-  /* "bjcore/_simulate.pyx":280
+  /* "bjcore/_simulate.pyx":281
  *     """
  *     sums = np.zeros(S_COUNT, dtype=np.float64)
  *     counts = np.zeros(C_COUNT, dtype=np.int64)             # <<<<<<<<<<<<<<
@@ -20638,16 +20638,16 @@ static PyObject *__pyx_pf_6bjcore_9_simulate_2run_chunk(CYTHON_UNUSED PyObject *
  *     tc_sums = np.zeros((TC_SPAN, 2), dtype=np.float64)
 */
   __pyx_t_4 = NULL;
-  __Pyx_GetModuleGlobalName(__pyx_t_5, __pyx_mstate_global->__pyx_n_u_np); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 280, __pyx_L1_error)
+  __Pyx_GetModuleGlobalName(__pyx_t_5, __pyx_mstate_global->__pyx_n_u_np); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 281, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_5);
-  __pyx_t_6 = __Pyx_PyObject_GetAttrStr(__pyx_t_5, __pyx_mstate_global->__pyx_n_u_zeros); if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 280, __pyx_L1_error)
+  __pyx_t_6 = __Pyx_PyObject_GetAttrStr(__pyx_t_5, __pyx_mstate_global->__pyx_n_u_zeros); if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 281, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_6);
   __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
-  __pyx_t_5 = __Pyx_PyLong_From___pyx_anon_enum(__pyx_e_6bjcore_9_simulate_C_COUNT); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 280, __pyx_L1_error)
+  __pyx_t_5 = __Pyx_PyLong_From___pyx_anon_enum(__pyx_e_6bjcore_9_simulate_C_COUNT); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 281, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_5);
-  __Pyx_GetModuleGlobalName(__pyx_t_3, __pyx_mstate_global->__pyx_n_u_np); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 280, __pyx_L1_error)
+  __Pyx_GetModuleGlobalName(__pyx_t_3, __pyx_mstate_global->__pyx_n_u_np); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 281, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_3);
-  __pyx_t_2 = __Pyx_PyObject_GetAttrStr(__pyx_t_3, __pyx_mstate_global->__pyx_n_u_int64); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 280, __pyx_L1_error)
+  __pyx_t_2 = __Pyx_PyObject_GetAttrStr(__pyx_t_3, __pyx_mstate_global->__pyx_n_u_int64); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 281, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_2);
   __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
   #if CYTHON_VECTORCALL
@@ -20668,13 +20668,13 @@ static PyObject *__pyx_pf_6bjcore_9_simulate_2run_chunk(CYTHON_UNUSED PyObject *
     PyObject *__pyx_callargs[3] = {__pyx_t_4, __pyx_t_5, __pyx_t_2};
     #if CYTHON_VECTORCALL
     __pyx_t_3 = __pyx_mstate_global->__pyx_tuple[2];
-    if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 280, __pyx_L1_error)
+    if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 281, __pyx_L1_error)
     __Pyx_INCREF(__pyx_t_3);
     #else
     {
       PyObject *__pyx_temp[1] = {__pyx_mstate_global->__pyx_n_u_dtype};
       __pyx_t_3 = __Pyx_MakeKwargDict(__pyx_temp, __pyx_callargs+2, 1);
-      if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 280, __pyx_L1_error)
+      if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 281, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_3);
     }
     #endif
@@ -20686,13 +20686,13 @@ static PyObject *__pyx_pf_6bjcore_9_simulate_2run_chunk(CYTHON_UNUSED PyObject *
     __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
     __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
     __Pyx_DECREF(__pyx_t_6); __pyx_t_6 = 0;
-    if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 280, __pyx_L1_error)
+    if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 281, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_1);
   }
   __pyx_v_counts = __pyx_t_1;
   __pyx_t_1 = 0;
 
-  /* "bjcore/_simulate.pyx":281
+  /* "bjcore/_simulate.pyx":282
  *     sums = np.zeros(S_COUNT, dtype=np.float64)
  *     counts = np.zeros(C_COUNT, dtype=np.int64)
  *     tc_counts = np.zeros((TC_SPAN, 2), dtype=np.int64)             # <<<<<<<<<<<<<<
@@ -20700,24 +20700,24 @@ static PyObject *__pyx_pf_6bjcore_9_simulate_2run_chunk(CYTHON_UNUSED PyObject *
  *     cdef double[::1] out_s = sums
 */
   __pyx_t_6 = NULL;
-  __Pyx_GetModuleGlobalName(__pyx_t_3, __pyx_mstate_global->__pyx_n_u_np); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 281, __pyx_L1_error)
+  __Pyx_GetModuleGlobalName(__pyx_t_3, __pyx_mstate_global->__pyx_n_u_np); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 282, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_3);
-  __pyx_t_2 = __Pyx_PyObject_GetAttrStr(__pyx_t_3, __pyx_mstate_global->__pyx_n_u_zeros); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 281, __pyx_L1_error)
+  __pyx_t_2 = __Pyx_PyObject_GetAttrStr(__pyx_t_3, __pyx_mstate_global->__pyx_n_u_zeros); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 282, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_2);
   __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
-  __pyx_t_3 = __Pyx_PyLong_From___pyx_anon_enum(__pyx_e_6bjcore_9_simulate_TC_SPAN); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 281, __pyx_L1_error)
+  __pyx_t_3 = __Pyx_PyLong_From___pyx_anon_enum(__pyx_e_6bjcore_9_simulate_TC_SPAN); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 282, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_3);
-  __pyx_t_5 = PyTuple_New(2); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 281, __pyx_L1_error)
+  __pyx_t_5 = PyTuple_New(2); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 282, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_5);
   __Pyx_GIVEREF(__pyx_t_3);
-  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_5, 0, __pyx_t_3) != (0)) __PYX_ERR(0, 281, __pyx_L1_error);
+  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_5, 0, __pyx_t_3) != (0)) __PYX_ERR(0, 282, __pyx_L1_error);
   __Pyx_INCREF(__pyx_mstate_global->__pyx_int_2);
   __Pyx_GIVEREF(__pyx_mstate_global->__pyx_int_2);
-  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_5, 1, __pyx_mstate_global->__pyx_int_2) != (0)) __PYX_ERR(0, 281, __pyx_L1_error);
+  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_5, 1, __pyx_mstate_global->__pyx_int_2) != (0)) __PYX_ERR(0, 282, __pyx_L1_error);
   __pyx_t_3 = 0;
-  __Pyx_GetModuleGlobalName(__pyx_t_3, __pyx_mstate_global->__pyx_n_u_np); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 281, __pyx_L1_error)
+  __Pyx_GetModuleGlobalName(__pyx_t_3, __pyx_mstate_global->__pyx_n_u_np); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 282, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_3);
-  __pyx_t_4 = __Pyx_PyObject_GetAttrStr(__pyx_t_3, __pyx_mstate_global->__pyx_n_u_int64); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 281, __pyx_L1_error)
+  __pyx_t_4 = __Pyx_PyObject_GetAttrStr(__pyx_t_3, __pyx_mstate_global->__pyx_n_u_int64); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 282, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_4);
   __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
   #if CYTHON_VECTORCALL
@@ -20738,13 +20738,13 @@ static PyObject *__pyx_pf_6bjcore_9_simulate_2run_chunk(CYTHON_UNUSED PyObject *
     PyObject *__pyx_callargs[3] = {__pyx_t_6, __pyx_t_5, __pyx_t_4};
     #if CYTHON_VECTORCALL
     __pyx_t_3 = __pyx_mstate_global->__pyx_tuple[2];
-    if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 281, __pyx_L1_error)
+    if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 282, __pyx_L1_error)
     __Pyx_INCREF(__pyx_t_3);
     #else
     {
       PyObject *__pyx_temp[1] = {__pyx_mstate_global->__pyx_n_u_dtype};
       __pyx_t_3 = __Pyx_MakeKwargDict(__pyx_temp, __pyx_callargs+2, 1);
-      if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 281, __pyx_L1_error)
+      if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 282, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_3);
     }
     #endif
@@ -20756,13 +20756,13 @@ static PyObject *__pyx_pf_6bjcore_9_simulate_2run_chunk(CYTHON_UNUSED PyObject *
     __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
     __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
     __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
-    if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 281, __pyx_L1_error)
+    if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 282, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_1);
   }
   __pyx_v_tc_counts = __pyx_t_1;
   __pyx_t_1 = 0;
 
-  /* "bjcore/_simulate.pyx":282
+  /* "bjcore/_simulate.pyx":283
  *     counts = np.zeros(C_COUNT, dtype=np.int64)
  *     tc_counts = np.zeros((TC_SPAN, 2), dtype=np.int64)
  *     tc_sums = np.zeros((TC_SPAN, 2), dtype=np.float64)             # <<<<<<<<<<<<<<
@@ -20770,24 +20770,24 @@ static PyObject *__pyx_pf_6bjcore_9_simulate_2run_chunk(CYTHON_UNUSED PyObject *
  *     cdef int64_t[::1] out_c = counts
 */
   __pyx_t_2 = NULL;
-  __Pyx_GetModuleGlobalName(__pyx_t_3, __pyx_mstate_global->__pyx_n_u_np); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 282, __pyx_L1_error)
+  __Pyx_GetModuleGlobalName(__pyx_t_3, __pyx_mstate_global->__pyx_n_u_np); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 283, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_3);
-  __pyx_t_4 = __Pyx_PyObject_GetAttrStr(__pyx_t_3, __pyx_mstate_global->__pyx_n_u_zeros); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 282, __pyx_L1_error)
+  __pyx_t_4 = __Pyx_PyObject_GetAttrStr(__pyx_t_3, __pyx_mstate_global->__pyx_n_u_zeros); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 283, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_4);
   __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
-  __pyx_t_3 = __Pyx_PyLong_From___pyx_anon_enum(__pyx_e_6bjcore_9_simulate_TC_SPAN); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 282, __pyx_L1_error)
+  __pyx_t_3 = __Pyx_PyLong_From___pyx_anon_enum(__pyx_e_6bjcore_9_simulate_TC_SPAN); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 283, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_3);
-  __pyx_t_5 = PyTuple_New(2); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 282, __pyx_L1_error)
+  __pyx_t_5 = PyTuple_New(2); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 283, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_5);
   __Pyx_GIVEREF(__pyx_t_3);
-  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_5, 0, __pyx_t_3) != (0)) __PYX_ERR(0, 282, __pyx_L1_error);
+  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_5, 0, __pyx_t_3) != (0)) __PYX_ERR(0, 283, __pyx_L1_error);
   __Pyx_INCREF(__pyx_mstate_global->__pyx_int_2);
   __Pyx_GIVEREF(__pyx_mstate_global->__pyx_int_2);
-  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_5, 1, __pyx_mstate_global->__pyx_int_2) != (0)) __PYX_ERR(0, 282, __pyx_L1_error);
+  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_5, 1, __pyx_mstate_global->__pyx_int_2) != (0)) __PYX_ERR(0, 283, __pyx_L1_error);
   __pyx_t_3 = 0;
-  __Pyx_GetModuleGlobalName(__pyx_t_3, __pyx_mstate_global->__pyx_n_u_np); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 282, __pyx_L1_error)
+  __Pyx_GetModuleGlobalName(__pyx_t_3, __pyx_mstate_global->__pyx_n_u_np); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 283, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_3);
-  __pyx_t_6 = __Pyx_PyObject_GetAttrStr(__pyx_t_3, __pyx_mstate_global->__pyx_n_u_float64); if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 282, __pyx_L1_error)
+  __pyx_t_6 = __Pyx_PyObject_GetAttrStr(__pyx_t_3, __pyx_mstate_global->__pyx_n_u_float64); if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 283, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_6);
   __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
   #if CYTHON_VECTORCALL
@@ -20808,13 +20808,13 @@ static PyObject *__pyx_pf_6bjcore_9_simulate_2run_chunk(CYTHON_UNUSED PyObject *
     PyObject *__pyx_callargs[3] = {__pyx_t_2, __pyx_t_5, __pyx_t_6};
     #if CYTHON_VECTORCALL
     __pyx_t_3 = __pyx_mstate_global->__pyx_tuple[2];
-    if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 282, __pyx_L1_error)
+    if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 283, __pyx_L1_error)
     __Pyx_INCREF(__pyx_t_3);
     #else
     {
       PyObject *__pyx_temp[1] = {__pyx_mstate_global->__pyx_n_u_dtype};
       __pyx_t_3 = __Pyx_MakeKwargDict(__pyx_temp, __pyx_callargs+2, 1);
-      if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 282, __pyx_L1_error)
+      if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 283, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_3);
     }
     #endif
@@ -20826,61 +20826,61 @@ static PyObject *__pyx_pf_6bjcore_9_simulate_2run_chunk(CYTHON_UNUSED PyObject *
     __Pyx_DECREF(__pyx_t_6); __pyx_t_6 = 0;
     __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
     __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
-    if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 282, __pyx_L1_error)
+    if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 283, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_1);
   }
   __pyx_v_tc_sums = __pyx_t_1;
   __pyx_t_1 = 0;
 
-  /* "bjcore/_simulate.pyx":283
+  /* "bjcore/_simulate.pyx":284
  *     tc_counts = np.zeros((TC_SPAN, 2), dtype=np.int64)
  *     tc_sums = np.zeros((TC_SPAN, 2), dtype=np.float64)
  *     cdef double[::1] out_s = sums             # <<<<<<<<<<<<<<
  *     cdef int64_t[::1] out_c = counts
  *     cdef int64_t[:, ::1] out_tcc = tc_counts
 */
-  __pyx_t_8 = __Pyx_PyObject_to_MemoryviewSlice_dc_double(__pyx_v_sums, PyBUF_WRITABLE); if (unlikely(!__pyx_t_8.memview)) __PYX_ERR(0, 283, __pyx_L1_error)
+  __pyx_t_8 = __Pyx_PyObject_to_MemoryviewSlice_dc_double(__pyx_v_sums, PyBUF_WRITABLE); if (unlikely(!__pyx_t_8.memview)) __PYX_ERR(0, 284, __pyx_L1_error)
   __pyx_v_out_s = __pyx_t_8;
   __pyx_t_8.memview = NULL;
   __pyx_t_8.data = NULL;
 
-  /* "bjcore/_simulate.pyx":284
+  /* "bjcore/_simulate.pyx":285
  *     tc_sums = np.zeros((TC_SPAN, 2), dtype=np.float64)
  *     cdef double[::1] out_s = sums
  *     cdef int64_t[::1] out_c = counts             # <<<<<<<<<<<<<<
  *     cdef int64_t[:, ::1] out_tcc = tc_counts
  *     cdef double[:, ::1] out_tcs = tc_sums
 */
-  __pyx_t_9 = __Pyx_PyObject_to_MemoryviewSlice_dc_nn_int64_t(__pyx_v_counts, PyBUF_WRITABLE); if (unlikely(!__pyx_t_9.memview)) __PYX_ERR(0, 284, __pyx_L1_error)
+  __pyx_t_9 = __Pyx_PyObject_to_MemoryviewSlice_dc_nn_int64_t(__pyx_v_counts, PyBUF_WRITABLE); if (unlikely(!__pyx_t_9.memview)) __PYX_ERR(0, 285, __pyx_L1_error)
   __pyx_v_out_c = __pyx_t_9;
   __pyx_t_9.memview = NULL;
   __pyx_t_9.data = NULL;
 
-  /* "bjcore/_simulate.pyx":285
+  /* "bjcore/_simulate.pyx":286
  *     cdef double[::1] out_s = sums
  *     cdef int64_t[::1] out_c = counts
  *     cdef int64_t[:, ::1] out_tcc = tc_counts             # <<<<<<<<<<<<<<
  *     cdef double[:, ::1] out_tcs = tc_sums
  *     cdef Sim s
 */
-  __pyx_t_10 = __Pyx_PyObject_to_MemoryviewSlice_d_dc_nn_int64_t(__pyx_v_tc_counts, PyBUF_WRITABLE); if (unlikely(!__pyx_t_10.memview)) __PYX_ERR(0, 285, __pyx_L1_error)
+  __pyx_t_10 = __Pyx_PyObject_to_MemoryviewSlice_d_dc_nn_int64_t(__pyx_v_tc_counts, PyBUF_WRITABLE); if (unlikely(!__pyx_t_10.memview)) __PYX_ERR(0, 286, __pyx_L1_error)
   __pyx_v_out_tcc = __pyx_t_10;
   __pyx_t_10.memview = NULL;
   __pyx_t_10.data = NULL;
 
-  /* "bjcore/_simulate.pyx":286
+  /* "bjcore/_simulate.pyx":287
  *     cdef int64_t[::1] out_c = counts
  *     cdef int64_t[:, ::1] out_tcc = tc_counts
  *     cdef double[:, ::1] out_tcs = tc_sums             # <<<<<<<<<<<<<<
  *     cdef Sim s
  *     cdef int n_cards = 0
 */
-  __pyx_t_11 = __Pyx_PyObject_to_MemoryviewSlice_d_dc_double(__pyx_v_tc_sums, PyBUF_WRITABLE); if (unlikely(!__pyx_t_11.memview)) __PYX_ERR(0, 286, __pyx_L1_error)
+  __pyx_t_11 = __Pyx_PyObject_to_MemoryviewSlice_d_dc_double(__pyx_v_tc_sums, PyBUF_WRITABLE); if (unlikely(!__pyx_t_11.memview)) __PYX_ERR(0, 287, __pyx_L1_error)
   __pyx_v_out_tcs = __pyx_t_11;
   __pyx_t_11.memview = NULL;
   __pyx_t_11.data = NULL;
 
-  /* "bjcore/_simulate.pyx":288
+  /* "bjcore/_simulate.pyx":289
  *     cdef double[:, ::1] out_tcs = tc_sums
  *     cdef Sim s
  *     cdef int n_cards = 0             # <<<<<<<<<<<<<<
@@ -20889,7 +20889,7 @@ static PyObject *__pyx_pf_6bjcore_9_simulate_2run_chunk(CYTHON_UNUSED PyObject *
 */
   __pyx_v_n_cards = 0;
 
-  /* "bjcore/_simulate.pyx":290
+  /* "bjcore/_simulate.pyx":291
  *     cdef int n_cards = 0
  *     cdef int r, k, i
  *     for r in range(10):             # <<<<<<<<<<<<<<
@@ -20899,7 +20899,7 @@ static PyObject *__pyx_pf_6bjcore_9_simulate_2run_chunk(CYTHON_UNUSED PyObject *
   for (__pyx_t_12 = 0; __pyx_t_12 < 10; __pyx_t_12+=1) {
     __pyx_v_r = __pyx_t_12;
 
-    /* "bjcore/_simulate.pyx":291
+    /* "bjcore/_simulate.pyx":292
  *     cdef int r, k, i
  *     for r in range(10):
  *         n_cards += shoe[r]             # <<<<<<<<<<<<<<
@@ -20910,7 +20910,7 @@ static PyObject *__pyx_pf_6bjcore_9_simulate_2run_chunk(CYTHON_UNUSED PyObject *
     __pyx_v_n_cards = (__pyx_v_n_cards + (*((int32_t const  *) ( /* dim=0 */ ((char *) (((int32_t const  *) __pyx_v_shoe.data) + __pyx_t_13)) ))));
   }
 
-  /* "bjcore/_simulate.pyx":292
+  /* "bjcore/_simulate.pyx":293
  *     for r in range(10):
  *         n_cards += shoe[r]
  *     s.deck = <int8_t*>malloc(n_cards if n_cards > 0 else 1)             # <<<<<<<<<<<<<<
@@ -20930,7 +20930,7 @@ static PyObject *__pyx_pf_6bjcore_9_simulate_2run_chunk(CYTHON_UNUSED PyObject *
   __pyx_v_s.deck = ((int8_t *)malloc(__pyx_t_7));
 
 
-  /* "bjcore/_simulate.pyx":293
+  /* "bjcore/_simulate.pyx":294
  *         n_cards += shoe[r]
  *     s.deck = <int8_t*>malloc(n_cards if n_cards > 0 else 1)
  *     if s.deck == NULL:             # <<<<<<<<<<<<<<
@@ -20942,16 +20942,16 @@ static PyObject *__pyx_pf_6bjcore_9_simulate_2run_chunk(CYTHON_UNUSED PyObject *
   if (unlikely(__pyx_t_14)) {
 
 
-    /* "bjcore/_simulate.pyx":294
+    /* "bjcore/_simulate.pyx":295
  *     s.deck = <int8_t*>malloc(n_cards if n_cards > 0 else 1)
  *     if s.deck == NULL:
  *         raise MemoryError()             # <<<<<<<<<<<<<<
  *     k = 0
  *     for r in range(10):
 */
-    PyErr_NoMemory(); __PYX_ERR(0, 294, __pyx_L1_error)
+    PyErr_NoMemory(); __PYX_ERR(0, 295, __pyx_L1_error)
 
-    /* "bjcore/_simulate.pyx":293
+    /* "bjcore/_simulate.pyx":294
  *         n_cards += shoe[r]
  *     s.deck = <int8_t*>malloc(n_cards if n_cards > 0 else 1)
  *     if s.deck == NULL:             # <<<<<<<<<<<<<<
@@ -20960,7 +20960,7 @@ static PyObject *__pyx_pf_6bjcore_9_simulate_2run_chunk(CYTHON_UNUSED PyObject *
 */
   }
 
-  /* "bjcore/_simulate.pyx":295
+  /* "bjcore/_simulate.pyx":296
  *     if s.deck == NULL:
  *         raise MemoryError()
  *     k = 0             # <<<<<<<<<<<<<<
@@ -20969,7 +20969,7 @@ static PyObject *__pyx_pf_6bjcore_9_simulate_2run_chunk(CYTHON_UNUSED PyObject *
 */
   __pyx_v_k = 0;
 
-  /* "bjcore/_simulate.pyx":296
+  /* "bjcore/_simulate.pyx":297
  *         raise MemoryError()
  *     k = 0
  *     for r in range(10):             # <<<<<<<<<<<<<<
@@ -20979,7 +20979,7 @@ static PyObject *__pyx_pf_6bjcore_9_simulate_2run_chunk(CYTHON_UNUSED PyObject *
   for (__pyx_t_12 = 0; __pyx_t_12 < 10; __pyx_t_12+=1) {
     __pyx_v_r = __pyx_t_12;
 
-    /* "bjcore/_simulate.pyx":297
+    /* "bjcore/_simulate.pyx":298
  *     k = 0
  *     for r in range(10):
  *         for i in range(shoe[r]):             # <<<<<<<<<<<<<<
@@ -20994,7 +20994,7 @@ static PyObject *__pyx_pf_6bjcore_9_simulate_2run_chunk(CYTHON_UNUSED PyObject *
     for (__pyx_t_17 = 0; __pyx_t_17 < __pyx_t_16; __pyx_t_17+=1) {
       __pyx_v_i = __pyx_t_17;
 
-      /* "bjcore/_simulate.pyx":298
+      /* "bjcore/_simulate.pyx":299
  *     for r in range(10):
  *         for i in range(shoe[r]):
  *             s.deck[k] = r + 1             # <<<<<<<<<<<<<<
@@ -21003,7 +21003,7 @@ static PyObject *__pyx_pf_6bjcore_9_simulate_2run_chunk(CYTHON_UNUSED PyObject *
 */
       (__pyx_v_s.deck[__pyx_v_k]) = (__pyx_v_r + 1);
 
-      /* "bjcore/_simulate.pyx":299
+      /* "bjcore/_simulate.pyx":300
  *         for i in range(shoe[r]):
  *             s.deck[k] = r + 1
  *             k += 1             # <<<<<<<<<<<<<<
@@ -21015,7 +21015,7 @@ static PyObject *__pyx_pf_6bjcore_9_simulate_2run_chunk(CYTHON_UNUSED PyObject *
 
   }
 
-  /* "bjcore/_simulate.pyx":300
+  /* "bjcore/_simulate.pyx":301
  *             s.deck[k] = r + 1
  *             k += 1
  *     s.n_cards = n_cards             # <<<<<<<<<<<<<<
@@ -21024,7 +21024,7 @@ static PyObject *__pyx_pf_6bjcore_9_simulate_2run_chunk(CYTHON_UNUSED PyObject *
 */
   __pyx_v_s.n_cards = __pyx_v_n_cards;
 
-  /* "bjcore/_simulate.pyx":301
+  /* "bjcore/_simulate.pyx":302
  *             k += 1
  *     s.n_cards = n_cards
  *     s.infinite = <int>iparams[IP_INFINITE]             # <<<<<<<<<<<<<<
@@ -21034,7 +21034,7 @@ static PyObject *__pyx_pf_6bjcore_9_simulate_2run_chunk(CYTHON_UNUSED PyObject *
   __pyx_t_13 = __pyx_e_6bjcore_9_simulate_IP_INFINITE;
   __pyx_v_s.infinite = ((int)(*((int64_t const  *) ( /* dim=0 */ ((char *) (((int64_t const  *) __pyx_v_iparams.data) + __pyx_t_13)) ))));
 
-  /* "bjcore/_simulate.pyx":302
+  /* "bjcore/_simulate.pyx":303
  *     s.n_cards = n_cards
  *     s.infinite = <int>iparams[IP_INFINITE]
  *     s.pos = n_cards  # forces a shuffle before the first round             # <<<<<<<<<<<<<<
@@ -21043,7 +21043,7 @@ static PyObject *__pyx_pf_6bjcore_9_simulate_2run_chunk(CYTHON_UNUSED PyObject *
 */
   __pyx_v_s.pos = __pyx_v_n_cards;
 
-  /* "bjcore/_simulate.pyx":303
+  /* "bjcore/_simulate.pyx":304
  *     s.infinite = <int>iparams[IP_INFINITE]
  *     s.pos = n_cards  # forces a shuffle before the first round
  *     s.cut = <int>iparams[IP_CUT]             # <<<<<<<<<<<<<<
@@ -21053,7 +21053,7 @@ static PyObject *__pyx_pf_6bjcore_9_simulate_2run_chunk(CYTHON_UNUSED PyObject *
   __pyx_t_13 = __pyx_e_6bjcore_9_simulate_IP_CUT;
   __pyx_v_s.cut = ((int)(*((int64_t const  *) ( /* dim=0 */ ((char *) (((int64_t const  *) __pyx_v_iparams.data) + __pyx_t_13)) ))));
 
-  /* "bjcore/_simulate.pyx":304
+  /* "bjcore/_simulate.pyx":305
  *     s.pos = n_cards  # forces a shuffle before the first round
  *     s.cut = <int>iparams[IP_CUT]
  *     if s.infinite:             # <<<<<<<<<<<<<<
@@ -21065,7 +21065,7 @@ static PyObject *__pyx_pf_6bjcore_9_simulate_2run_chunk(CYTHON_UNUSED PyObject *
   if (__pyx_t_14) {
 
 
-    /* "bjcore/_simulate.pyx":305
+    /* "bjcore/_simulate.pyx":306
  *     s.cut = <int>iparams[IP_CUT]
  *     if s.infinite:
  *         s.pos = 0             # <<<<<<<<<<<<<<
@@ -21074,7 +21074,7 @@ static PyObject *__pyx_pf_6bjcore_9_simulate_2run_chunk(CYTHON_UNUSED PyObject *
 */
     __pyx_v_s.pos = 0;
 
-    /* "bjcore/_simulate.pyx":306
+    /* "bjcore/_simulate.pyx":307
  *     if s.infinite:
  *         s.pos = 0
  *         s.cut = 2147483647             # <<<<<<<<<<<<<<
@@ -21083,7 +21083,7 @@ static PyObject *__pyx_pf_6bjcore_9_simulate_2run_chunk(CYTHON_UNUSED PyObject *
 */
     __pyx_v_s.cut = 0x7FFFFFFF;
 
-    /* "bjcore/_simulate.pyx":304
+    /* "bjcore/_simulate.pyx":305
  *     s.pos = n_cards  # forces a shuffle before the first round
  *     s.cut = <int>iparams[IP_CUT]
  *     if s.infinite:             # <<<<<<<<<<<<<<
@@ -21092,7 +21092,7 @@ static PyObject *__pyx_pf_6bjcore_9_simulate_2run_chunk(CYTHON_UNUSED PyObject *
 */
   }
 
-  /* "bjcore/_simulate.pyx":307
+  /* "bjcore/_simulate.pyx":308
  *         s.pos = 0
  *         s.cut = 2147483647
  *     s.rc = 0.0             # <<<<<<<<<<<<<<
@@ -21101,7 +21101,7 @@ static PyObject *__pyx_pf_6bjcore_9_simulate_2run_chunk(CYTHON_UNUSED PyObject *
 */
   __pyx_v_s.rc = 0.0;
 
-  /* "bjcore/_simulate.pyx":308
+  /* "bjcore/_simulate.pyx":309
  *         s.cut = 2147483647
  *     s.rc = 0.0
  *     s.seen = 0             # <<<<<<<<<<<<<<
@@ -21110,7 +21110,7 @@ static PyObject *__pyx_pf_6bjcore_9_simulate_2run_chunk(CYTHON_UNUSED PyObject *
 */
   __pyx_v_s.seen = 0;
 
-  /* "bjcore/_simulate.pyx":309
+  /* "bjcore/_simulate.pyx":310
  *     s.rc = 0.0
  *     s.seen = 0
  *     s.tags = &tags[0]             # <<<<<<<<<<<<<<
@@ -21120,7 +21120,7 @@ static PyObject *__pyx_pf_6bjcore_9_simulate_2run_chunk(CYTHON_UNUSED PyObject *
   __pyx_t_13 = 0;
   __pyx_v_s.tags = (&(*((double const  *) ( /* dim=0 */ ((char *) (((double const  *) __pyx_v_tags.data) + __pyx_t_13)) ))));
 
-  /* "bjcore/_simulate.pyx":310
+  /* "bjcore/_simulate.pyx":311
  *     s.seen = 0
  *     s.tags = &tags[0]
  *     s.tc_method = <int>iparams[IP_TC_METHOD]             # <<<<<<<<<<<<<<
@@ -21130,7 +21130,7 @@ static PyObject *__pyx_pf_6bjcore_9_simulate_2run_chunk(CYTHON_UNUSED PyObject *
   __pyx_t_13 = __pyx_e_6bjcore_9_simulate_IP_TC_METHOD;
   __pyx_v_s.tc_method = ((int)(*((int64_t const  *) ( /* dim=0 */ ((char *) (((int64_t const  *) __pyx_v_iparams.data) + __pyx_t_13)) ))));
 
-  /* "bjcore/_simulate.pyx":311
+  /* "bjcore/_simulate.pyx":312
  *     s.tags = &tags[0]
  *     s.tc_method = <int>iparams[IP_TC_METHOD]
  *     s.rounding = <int>iparams[IP_ROUNDING]             # <<<<<<<<<<<<<<
@@ -21140,7 +21140,7 @@ static PyObject *__pyx_pf_6bjcore_9_simulate_2run_chunk(CYTHON_UNUSED PyObject *
   __pyx_t_13 = __pyx_e_6bjcore_9_simulate_IP_ROUNDING;
   __pyx_v_s.rounding = ((int)(*((int64_t const  *) ( /* dim=0 */ ((char *) (((int64_t const  *) __pyx_v_iparams.data) + __pyx_t_13)) ))));
 
-  /* "bjcore/_simulate.pyx":312
+  /* "bjcore/_simulate.pyx":313
  *     s.tc_method = <int>iparams[IP_TC_METHOD]
  *     s.rounding = <int>iparams[IP_ROUNDING]
  *     s.child = &child[0]             # <<<<<<<<<<<<<<
@@ -21150,7 +21150,7 @@ static PyObject *__pyx_pf_6bjcore_9_simulate_2run_chunk(CYTHON_UNUSED PyObject *
   __pyx_t_13 = 0;
   __pyx_v_s.child = (&(*((int32_t const  *) ( /* dim=0 */ ((char *) (((int32_t const  *) __pyx_v_child.data) + __pyx_t_13)) ))));
 
-  /* "bjcore/_simulate.pyx":313
+  /* "bjcore/_simulate.pyx":314
  *     s.rounding = <int>iparams[IP_ROUNDING]
  *     s.child = &child[0]
  *     s.total = &total[0]             # <<<<<<<<<<<<<<
@@ -21160,7 +21160,7 @@ static PyObject *__pyx_pf_6bjcore_9_simulate_2run_chunk(CYTHON_UNUSED PyObject *
   __pyx_t_13 = 0;
   __pyx_v_s.total = (&(*((int8_t const  *) ( /* dim=0 */ ((char *) (((int8_t const  *) __pyx_v_total.data) + __pyx_t_13)) ))));
 
-  /* "bjcore/_simulate.pyx":314
+  /* "bjcore/_simulate.pyx":315
  *     s.child = &child[0]
  *     s.total = &total[0]
  *     s.decision = &decision[0]             # <<<<<<<<<<<<<<
@@ -21170,7 +21170,7 @@ static PyObject *__pyx_pf_6bjcore_9_simulate_2run_chunk(CYTHON_UNUSED PyObject *
   __pyx_t_13 = 0;
   __pyx_v_s.decision = (&(*((int16_t const  *) ( /* dim=0 */ ((char *) (((int16_t const  *) __pyx_v_decision.data) + __pyx_t_13)) ))));
 
-  /* "bjcore/_simulate.pyx":315
+  /* "bjcore/_simulate.pyx":316
  *     s.total = &total[0]
  *     s.decision = &decision[0]
  *     s.allowed = &allowed[0]             # <<<<<<<<<<<<<<
@@ -21180,7 +21180,7 @@ static PyObject *__pyx_pf_6bjcore_9_simulate_2run_chunk(CYTHON_UNUSED PyObject *
   __pyx_t_13 = 0;
   __pyx_v_s.allowed = (&(*((int8_t const  *) ( /* dim=0 */ ((char *) (((int8_t const  *) __pyx_v_allowed.data) + __pyx_t_13)) ))));
 
-  /* "bjcore/_simulate.pyx":316
+  /* "bjcore/_simulate.pyx":317
  *     s.decision = &decision[0]
  *     s.allowed = &allowed[0]
  *     s.line_nseg = &line_nseg[0]             # <<<<<<<<<<<<<<
@@ -21190,7 +21190,7 @@ static PyObject *__pyx_pf_6bjcore_9_simulate_2run_chunk(CYTHON_UNUSED PyObject *
   __pyx_t_13 = 0;
   __pyx_v_s.line_nseg = (&(*((int32_t const  *) ( /* dim=0 */ ((char *) (((int32_t const  *) __pyx_v_line_nseg.data) + __pyx_t_13)) ))));
 
-  /* "bjcore/_simulate.pyx":317
+  /* "bjcore/_simulate.pyx":318
  *     s.allowed = &allowed[0]
  *     s.line_nseg = &line_nseg[0]
  *     s.line_thr = &line_thr[0]             # <<<<<<<<<<<<<<
@@ -21200,7 +21200,7 @@ static PyObject *__pyx_pf_6bjcore_9_simulate_2run_chunk(CYTHON_UNUSED PyObject *
   __pyx_t_13 = 0;
   __pyx_v_s.line_thr = (&(*((int32_t const  *) ( /* dim=0 */ ((char *) (((int32_t const  *) __pyx_v_line_thr.data) + __pyx_t_13)) ))));
 
-  /* "bjcore/_simulate.pyx":318
+  /* "bjcore/_simulate.pyx":319
  *     s.line_nseg = &line_nseg[0]
  *     s.line_thr = &line_thr[0]
  *     s.line_play = &line_play[0]             # <<<<<<<<<<<<<<
@@ -21210,7 +21210,7 @@ static PyObject *__pyx_pf_6bjcore_9_simulate_2run_chunk(CYTHON_UNUSED PyObject *
   __pyx_t_13 = 0;
   __pyx_v_s.line_play = (&(*((int8_t const  *) ( /* dim=0 */ ((char *) (((int8_t const  *) __pyx_v_line_play.data) + __pyx_t_13)) ))));
 
-  /* "bjcore/_simulate.pyx":319
+  /* "bjcore/_simulate.pyx":320
  *     s.line_thr = &line_thr[0]
  *     s.line_play = &line_play[0]
  *     s.tc_valid = 0             # <<<<<<<<<<<<<<
@@ -21219,7 +21219,7 @@ static PyObject *__pyx_pf_6bjcore_9_simulate_2run_chunk(CYTHON_UNUSED PyObject *
 */
   __pyx_v_s.tc_valid = 0;
 
-  /* "bjcore/_simulate.pyx":320
+  /* "bjcore/_simulate.pyx":321
  *     s.line_play = &line_play[0]
  *     s.tc_valid = 0
  *     s.n_comps = <int>iparams[IP_N_COMPS]             # <<<<<<<<<<<<<<
@@ -21229,7 +21229,7 @@ static PyObject *__pyx_pf_6bjcore_9_simulate_2run_chunk(CYTHON_UNUSED PyObject *
   __pyx_t_13 = __pyx_e_6bjcore_9_simulate_IP_N_COMPS;
   __pyx_v_s.n_comps = ((int)(*((int64_t const  *) ( /* dim=0 */ ((char *) (((int64_t const  *) __pyx_v_iparams.data) + __pyx_t_13)) ))));
 
-  /* "bjcore/_simulate.pyx":321
+  /* "bjcore/_simulate.pyx":322
  *     s.tc_valid = 0
  *     s.n_comps = <int>iparams[IP_N_COMPS]
  *     s.n_keys = <int>iparams[IP_N_KEYS]             # <<<<<<<<<<<<<<
@@ -21239,7 +21239,7 @@ static PyObject *__pyx_pf_6bjcore_9_simulate_2run_chunk(CYTHON_UNUSED PyObject *
   __pyx_t_13 = __pyx_e_6bjcore_9_simulate_IP_N_KEYS;
   __pyx_v_s.n_keys = ((int)(*((int64_t const  *) ( /* dim=0 */ ((char *) (((int64_t const  *) __pyx_v_iparams.data) + __pyx_t_13)) ))));
 
-  /* "bjcore/_simulate.pyx":322
+  /* "bjcore/_simulate.pyx":323
  *     s.n_comps = <int>iparams[IP_N_COMPS]
  *     s.n_keys = <int>iparams[IP_N_KEYS]
  *     s.h17 = <int>iparams[IP_H17]             # <<<<<<<<<<<<<<
@@ -21249,7 +21249,7 @@ static PyObject *__pyx_pf_6bjcore_9_simulate_2run_chunk(CYTHON_UNUSED PyObject *
   __pyx_t_13 = __pyx_e_6bjcore_9_simulate_IP_H17;
   __pyx_v_s.h17 = ((int)(*((int64_t const  *) ( /* dim=0 */ ((char *) (((int64_t const  *) __pyx_v_iparams.data) + __pyx_t_13)) ))));
 
-  /* "bjcore/_simulate.pyx":323
+  /* "bjcore/_simulate.pyx":324
  *     s.n_keys = <int>iparams[IP_N_KEYS]
  *     s.h17 = <int>iparams[IP_H17]
  *     s.split_limit = <int>iparams[IP_SPLIT_LIMIT]             # <<<<<<<<<<<<<<
@@ -21259,7 +21259,7 @@ static PyObject *__pyx_pf_6bjcore_9_simulate_2run_chunk(CYTHON_UNUSED PyObject *
   __pyx_t_13 = __pyx_e_6bjcore_9_simulate_IP_SPLIT_LIMIT;
   __pyx_v_s.split_limit = ((int)(*((int64_t const  *) ( /* dim=0 */ ((char *) (((int64_t const  *) __pyx_v_iparams.data) + __pyx_t_13)) ))));
 
-  /* "bjcore/_simulate.pyx":324
+  /* "bjcore/_simulate.pyx":325
  *     s.h17 = <int>iparams[IP_H17]
  *     s.split_limit = <int>iparams[IP_SPLIT_LIMIT]
  *     s.split_limit_aces = <int>iparams[IP_SPLIT_LIMIT_ACES]             # <<<<<<<<<<<<<<
@@ -21269,7 +21269,7 @@ static PyObject *__pyx_pf_6bjcore_9_simulate_2run_chunk(CYTHON_UNUSED PyObject *
   __pyx_t_13 = __pyx_e_6bjcore_9_simulate_IP_SPLIT_LIMIT_ACES;
   __pyx_v_s.split_limit_aces = ((int)(*((int64_t const  *) ( /* dim=0 */ ((char *) (((int64_t const  *) __pyx_v_iparams.data) + __pyx_t_13)) ))));
 
-  /* "bjcore/_simulate.pyx":325
+  /* "bjcore/_simulate.pyx":326
  *     s.split_limit = <int>iparams[IP_SPLIT_LIMIT]
  *     s.split_limit_aces = <int>iparams[IP_SPLIT_LIMIT_ACES]
  *     s.hit_split_aces = <int>iparams[IP_HIT_SPLIT_ACES]             # <<<<<<<<<<<<<<
@@ -21279,7 +21279,7 @@ static PyObject *__pyx_pf_6bjcore_9_simulate_2run_chunk(CYTHON_UNUSED PyObject *
   __pyx_t_13 = __pyx_e_6bjcore_9_simulate_IP_HIT_SPLIT_ACES;
   __pyx_v_s.hit_split_aces = ((int)(*((int64_t const  *) ( /* dim=0 */ ((char *) (((int64_t const  *) __pyx_v_iparams.data) + __pyx_t_13)) ))));
 
-  /* "bjcore/_simulate.pyx":326
+  /* "bjcore/_simulate.pyx":327
  *     s.split_limit_aces = <int>iparams[IP_SPLIT_LIMIT_ACES]
  *     s.hit_split_aces = <int>iparams[IP_HIT_SPLIT_ACES]
  *     s.tie = -1.0 if iparams[IP_DEALER_WINS_TIES] else 0.0             # <<<<<<<<<<<<<<
@@ -21299,7 +21299,7 @@ static PyObject *__pyx_pf_6bjcore_9_simulate_2run_chunk(CYTHON_UNUSED PyObject *
 
   __pyx_v_s.tie = __pyx_t_18;
 
-  /* "bjcore/_simulate.pyx":327
+  /* "bjcore/_simulate.pyx":328
  *     s.hit_split_aces = <int>iparams[IP_HIT_SPLIT_ACES]
  *     s.tie = -1.0 if iparams[IP_DEALER_WINS_TIES] else 0.0
  *     s.exhausted = 0             # <<<<<<<<<<<<<<
@@ -21308,7 +21308,7 @@ static PyObject *__pyx_pf_6bjcore_9_simulate_2run_chunk(CYTHON_UNUSED PyObject *
 */
   __pyx_v_s.exhausted = 0;
 
-  /* "bjcore/_simulate.pyx":328
+  /* "bjcore/_simulate.pyx":329
  *     s.tie = -1.0 if iparams[IP_DEALER_WINS_TIES] else 0.0
  *     s.exhausted = 0
  *     seed_rng(&s.rng, seed, chunk)             # <<<<<<<<<<<<<<
@@ -21317,7 +21317,7 @@ static PyObject *__pyx_pf_6bjcore_9_simulate_2run_chunk(CYTHON_UNUSED PyObject *
 */
   __pyx_f_6bjcore_9_simulate_seed_rng((&__pyx_v_s.rng), __pyx_v_seed, __pyx_v_chunk);
 
-  /* "bjcore/_simulate.pyx":329
+  /* "bjcore/_simulate.pyx":330
  *     s.exhausted = 0
  *     seed_rng(&s.rng, seed, chunk)
  *     try:             # <<<<<<<<<<<<<<
@@ -21326,7 +21326,7 @@ static PyObject *__pyx_pf_6bjcore_9_simulate_2run_chunk(CYTHON_UNUSED PyObject *
 */
   /*try:*/ {
 
-    /* "bjcore/_simulate.pyx":330
+    /* "bjcore/_simulate.pyx":331
  *     seed_rng(&s.rng, seed, chunk)
  *     try:
  *         with nogil:             # <<<<<<<<<<<<<<
@@ -21339,7 +21339,7 @@ static PyObject *__pyx_pf_6bjcore_9_simulate_2run_chunk(CYTHON_UNUSED PyObject *
         __Pyx_FastGIL_Remember();
         /*try:*/ {
 
-          /* "bjcore/_simulate.pyx":331
+          /* "bjcore/_simulate.pyx":332
  *     try:
  *         with nogil:
  *             _run(&s, &iparams[0], &dparams[0], &key_of[0], &bet_by_tc[0], rounds, &stop[0],             # <<<<<<<<<<<<<<
@@ -21352,7 +21352,7 @@ static PyObject *__pyx_pf_6bjcore_9_simulate_2run_chunk(CYTHON_UNUSED PyObject *
           __pyx_t_21 = 0;
           __pyx_t_22 = 0;
 
-          /* "bjcore/_simulate.pyx":332
+          /* "bjcore/_simulate.pyx":333
  *         with nogil:
  *             _run(&s, &iparams[0], &dparams[0], &key_of[0], &bet_by_tc[0], rounds, &stop[0],
  *                  &out_s[0], &out_c[0], &out_tcc[0, 0], &out_tcs[0, 0])             # <<<<<<<<<<<<<<
@@ -21366,7 +21366,7 @@ static PyObject *__pyx_pf_6bjcore_9_simulate_2run_chunk(CYTHON_UNUSED PyObject *
           __pyx_t_27 = 0;
           __pyx_t_28 = 0;
 
-          /* "bjcore/_simulate.pyx":331
+          /* "bjcore/_simulate.pyx":332
  *     try:
  *         with nogil:
  *             _run(&s, &iparams[0], &dparams[0], &key_of[0], &bet_by_tc[0], rounds, &stop[0],             # <<<<<<<<<<<<<<
@@ -21376,7 +21376,7 @@ static PyObject *__pyx_pf_6bjcore_9_simulate_2run_chunk(CYTHON_UNUSED PyObject *
           __pyx_f_6bjcore_9_simulate__run((&__pyx_v_s), (&(*((int64_t const  *) ( /* dim=0 */ ((char *) (((int64_t const  *) __pyx_v_iparams.data) + __pyx_t_13)) )))), (&(*((double const  *) ( /* dim=0 */ ((char *) (((double const  *) __pyx_v_dparams.data) + __pyx_t_19)) )))), (&(*((int32_t const  *) ( /* dim=0 */ ((char *) (((int32_t const  *) __pyx_v_key_of.data) + __pyx_t_20)) )))), (&(*((double const  *) ( /* dim=0 */ ((char *) (((double const  *) __pyx_v_bet_by_tc.data) + __pyx_t_21)) )))), __pyx_v_rounds, (&(*((int8_t const  *) ( /* dim=0 */ ((char *) (((int8_t const  *) __pyx_v_stop.data) + __pyx_t_22)) )))), (&(*((double *) ( /* dim=0 */ ((char *) (((double *) __pyx_v_out_s.data) + __pyx_t_23)) )))), (&(*((int64_t *) ( /* dim=0 */ ((char *) (((int64_t *) __pyx_v_out_c.data) + __pyx_t_24)) )))), (&(*((int64_t *) ( /* dim=1 */ ((char *) (((int64_t *) ( /* dim=0 */ (__pyx_v_out_tcc.data + __pyx_t_25 * __pyx_v_out_tcc.strides[0]) )) + __pyx_t_26)) )))), (&(*((double *) ( /* dim=1 */ ((char *) (((double *) ( /* dim=0 */ (__pyx_v_out_tcs.data + __pyx_t_27 * __pyx_v_out_tcs.strides[0]) )) + __pyx_t_28)) )))));
         }
 
-        /* "bjcore/_simulate.pyx":330
+        /* "bjcore/_simulate.pyx":331
  *     seed_rng(&s.rng, seed, chunk)
  *     try:
  *         with nogil:             # <<<<<<<<<<<<<<
@@ -21394,7 +21394,7 @@ static PyObject *__pyx_pf_6bjcore_9_simulate_2run_chunk(CYTHON_UNUSED PyObject *
     }
   }
 
-  /* "bjcore/_simulate.pyx":334
+  /* "bjcore/_simulate.pyx":335
  *                  &out_s[0], &out_c[0], &out_tcc[0, 0], &out_tcs[0, 0])
  *     finally:
  *         free(s.deck)             # <<<<<<<<<<<<<<
@@ -21409,27 +21409,27 @@ static PyObject *__pyx_pf_6bjcore_9_simulate_2run_chunk(CYTHON_UNUSED PyObject *
     __pyx_L13:;
   }
 
-  /* "bjcore/_simulate.pyx":335
+  /* "bjcore/_simulate.pyx":336
  *     finally:
  *         free(s.deck)
  *     return sums, counts, tc_counts, tc_sums             # <<<<<<<<<<<<<<
  * 
  * 
 */
-  __pyx_t_1 = PyTuple_New(4); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 335, __pyx_L1_error)
+  __pyx_t_1 = PyTuple_New(4); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 336, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_1);
   __Pyx_INCREF(__pyx_v_sums);
   __Pyx_GIVEREF(__pyx_v_sums);
-  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_1, 0, __pyx_v_sums) != (0)) __PYX_ERR(0, 335, __pyx_L1_error);
+  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_1, 0, __pyx_v_sums) != (0)) __PYX_ERR(0, 336, __pyx_L1_error);
   __Pyx_INCREF(__pyx_v_counts);
   __Pyx_GIVEREF(__pyx_v_counts);
-  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_1, 1, __pyx_v_counts) != (0)) __PYX_ERR(0, 335, __pyx_L1_error);
+  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_1, 1, __pyx_v_counts) != (0)) __PYX_ERR(0, 336, __pyx_L1_error);
   __Pyx_INCREF(__pyx_v_tc_counts);
   __Pyx_GIVEREF(__pyx_v_tc_counts);
-  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_1, 2, __pyx_v_tc_counts) != (0)) __PYX_ERR(0, 335, __pyx_L1_error);
+  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_1, 2, __pyx_v_tc_counts) != (0)) __PYX_ERR(0, 336, __pyx_L1_error);
   __Pyx_INCREF(__pyx_v_tc_sums);
   __Pyx_GIVEREF(__pyx_v_tc_sums);
-  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_1, 3, __pyx_v_tc_sums) != (0)) __PYX_ERR(0, 335, __pyx_L1_error);
+  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_1, 3, __pyx_v_tc_sums) != (0)) __PYX_ERR(0, 336, __pyx_L1_error);
   {
     PyObject *__pyx_temp;
     {
@@ -21482,7 +21482,7 @@ static PyObject *__pyx_pf_6bjcore_9_simulate_2run_chunk(CYTHON_UNUSED PyObject *
   return __pyx_r;
 }
 
-/* "bjcore/_simulate.pyx":338
+/* "bjcore/_simulate.pyx":339
  * 
  * 
  * cdef void _run(Sim* s, const int64_t* ip, const double* dp, const int32_t* key_of,             # <<<<<<<<<<<<<<
@@ -21540,6 +21540,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
   int __pyx_v_natural;
   double __pyx_v_bet;
   double __pyx_v_result;
+  double __pyx_v_unit;
   double __pyx_v_won;
   double __pyx_v_won_sq;
   double __pyx_v_total_bet;
@@ -21560,7 +21561,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
   int __pyx_t_11;
   int64_t __pyx_t_12;
 
-  /* "bjcore/_simulate.pyx":341
+  /* "bjcore/_simulate.pyx":342
  *                const double* bet_by_tc, int64_t rounds, const int8_t* stop,
  *                double* out_s, int64_t* out_c, int64_t* out_tcc, double* out_tcs) noexcept nogil:
  *     cdef int spots = <int>ip[IP_SPOTS]             # <<<<<<<<<<<<<<
@@ -21569,7 +21570,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
   __pyx_v_spots = ((int)(__pyx_v_ip[__pyx_e_6bjcore_9_simulate_IP_SPOTS]));
 
-  /* "bjcore/_simulate.pyx":342
+  /* "bjcore/_simulate.pyx":343
  *                double* out_s, int64_t* out_c, int64_t* out_tcc, double* out_tcs) noexcept nogil:
  *     cdef int spots = <int>ip[IP_SPOTS]
  *     cdef int n_spots = spots + <int>ip[IP_OTHERS]             # <<<<<<<<<<<<<<
@@ -21578,7 +21579,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
   __pyx_v_n_spots = (__pyx_v_spots + ((int)(__pyx_v_ip[__pyx_e_6bjcore_9_simulate_IP_OTHERS])));
 
-  /* "bjcore/_simulate.pyx":343
+  /* "bjcore/_simulate.pyx":344
  *     cdef int spots = <int>ip[IP_SPOTS]
  *     cdef int n_spots = spots + <int>ip[IP_OTHERS]
  *     cdef int surrender = <int>ip[IP_SURRENDER]             # <<<<<<<<<<<<<<
@@ -21587,7 +21588,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
   __pyx_v_surrender = ((int)(__pyx_v_ip[__pyx_e_6bjcore_9_simulate_IP_SURRENDER]));
 
-  /* "bjcore/_simulate.pyx":344
+  /* "bjcore/_simulate.pyx":345
  *     cdef int n_spots = spots + <int>ip[IP_OTHERS]
  *     cdef int surrender = <int>ip[IP_SURRENDER]
  *     cdef int hole_rule = <int>ip[IP_HOLE]             # <<<<<<<<<<<<<<
@@ -21596,7 +21597,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
   __pyx_v_hole_rule = ((int)(__pyx_v_ip[__pyx_e_6bjcore_9_simulate_IP_HOLE]));
 
-  /* "bjcore/_simulate.pyx":345
+  /* "bjcore/_simulate.pyx":346
  *     cdef int surrender = <int>ip[IP_SURRENDER]
  *     cdef int hole_rule = <int>ip[IP_HOLE]
  *     cdef bint exposed = hole_rule == 3             # <<<<<<<<<<<<<<
@@ -21605,7 +21606,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
   __pyx_v_exposed = (__pyx_v_hole_rule == 3);
 
-  /* "bjcore/_simulate.pyx":346
+  /* "bjcore/_simulate.pyx":347
  *     cdef int hole_rule = <int>ip[IP_HOLE]
  *     cdef bint exposed = hole_rule == 3
  *     cdef bint hole_first = hole_rule == 0 or hole_rule == 3   # peek or exposed             # <<<<<<<<<<<<<<
@@ -21623,7 +21624,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
   }
   __pyx_v_hole_first = __pyx_t_1;
 
-  /* "bjcore/_simulate.pyx":347
+  /* "bjcore/_simulate.pyx":348
  *     cdef bint exposed = hole_rule == 3
  *     cdef bint hole_first = hole_rule == 0 or hole_rule == 3   # peek or exposed
  *     cdef bint obo = hole_rule == 2             # <<<<<<<<<<<<<<
@@ -21632,7 +21633,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
   __pyx_v_obo = (__pyx_v_hole_rule == 2);
 
-  /* "bjcore/_simulate.pyx":348
+  /* "bjcore/_simulate.pyx":349
  *     cdef bint hole_first = hole_rule == 0 or hole_rule == 3   # peek or exposed
  *     cdef bint obo = hole_rule == 2
  *     cdef bint wong_in_set = ip[IP_WONG_IN_SET] != 0             # <<<<<<<<<<<<<<
@@ -21641,7 +21642,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
   __pyx_v_wong_in_set = ((__pyx_v_ip[__pyx_e_6bjcore_9_simulate_IP_WONG_IN_SET]) != 0);
 
-  /* "bjcore/_simulate.pyx":349
+  /* "bjcore/_simulate.pyx":350
  *     cdef bint obo = hole_rule == 2
  *     cdef bint wong_in_set = ip[IP_WONG_IN_SET] != 0
  *     cdef bint wong_out_set = ip[IP_WONG_OUT_SET] != 0             # <<<<<<<<<<<<<<
@@ -21650,7 +21651,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
   __pyx_v_wong_out_set = ((__pyx_v_ip[__pyx_e_6bjcore_9_simulate_IP_WONG_OUT_SET]) != 0);
 
-  /* "bjcore/_simulate.pyx":350
+  /* "bjcore/_simulate.pyx":351
  *     cdef bint wong_in_set = ip[IP_WONG_IN_SET] != 0
  *     cdef bint wong_out_set = ip[IP_WONG_OUT_SET] != 0
  *     cdef int wong_in = <int>ip[IP_WONG_IN]             # <<<<<<<<<<<<<<
@@ -21659,7 +21660,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
   __pyx_v_wong_in = ((int)(__pyx_v_ip[__pyx_e_6bjcore_9_simulate_IP_WONG_IN]));
 
-  /* "bjcore/_simulate.pyx":351
+  /* "bjcore/_simulate.pyx":352
  *     cdef bint wong_out_set = ip[IP_WONG_OUT_SET] != 0
  *     cdef int wong_in = <int>ip[IP_WONG_IN]
  *     cdef int wong_out = <int>ip[IP_WONG_OUT]             # <<<<<<<<<<<<<<
@@ -21668,7 +21669,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
   __pyx_v_wong_out = ((int)(__pyx_v_ip[__pyx_e_6bjcore_9_simulate_IP_WONG_OUT]));
 
-  /* "bjcore/_simulate.pyx":352
+  /* "bjcore/_simulate.pyx":353
  *     cdef int wong_in = <int>ip[IP_WONG_IN]
  *     cdef int wong_out = <int>ip[IP_WONG_OUT]
  *     cdef bint insurance_set = ip[IP_INSURANCE_SET] != 0 and not exposed             # <<<<<<<<<<<<<<
@@ -21693,7 +21694,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
   __pyx_L3_bool_binop_done:;
   __pyx_v_insurance_set = __pyx_t_1;
 
-  /* "bjcore/_simulate.pyx":353
+  /* "bjcore/_simulate.pyx":354
  *     cdef int wong_out = <int>ip[IP_WONG_OUT]
  *     cdef bint insurance_set = ip[IP_INSURANCE_SET] != 0 and not exposed
  *     cdef int insurance_at = <int>ip[IP_INSURANCE]             # <<<<<<<<<<<<<<
@@ -21702,7 +21703,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
   __pyx_v_insurance_at = ((int)(__pyx_v_ip[__pyx_e_6bjcore_9_simulate_IP_INSURANCE]));
 
-  /* "bjcore/_simulate.pyx":354
+  /* "bjcore/_simulate.pyx":355
  *     cdef bint insurance_set = ip[IP_INSURANCE_SET] != 0 and not exposed
  *     cdef int insurance_at = <int>ip[IP_INSURANCE]
  *     cdef double payout = dp[DP_PAYOUT]             # <<<<<<<<<<<<<<
@@ -21711,7 +21712,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
   __pyx_v_payout = (__pyx_v_dp[__pyx_e_6bjcore_9_simulate_DP_PAYOUT]);
 
-  /* "bjcore/_simulate.pyx":355
+  /* "bjcore/_simulate.pyx":356
  *     cdef int insurance_at = <int>ip[IP_INSURANCE]
  *     cdef double payout = dp[DP_PAYOUT]
  *     cdef double bankroll = dp[DP_BANKROLL]             # <<<<<<<<<<<<<<
@@ -21720,7 +21721,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
   __pyx_v_bankroll = (__pyx_v_dp[__pyx_e_6bjcore_9_simulate_DP_BANKROLL]);
 
-  /* "bjcore/_simulate.pyx":356
+  /* "bjcore/_simulate.pyx":357
  *     cdef double payout = dp[DP_PAYOUT]
  *     cdef double bankroll = dp[DP_BANKROLL]
  *     cdef double tie = s.tie             # <<<<<<<<<<<<<<
@@ -21731,7 +21732,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 
   __pyx_v_tie = __pyx_t_3;
 
-  /* "bjcore/_simulate.pyx":357
+  /* "bjcore/_simulate.pyx":358
  *     cdef double bankroll = dp[DP_BANKROLL]
  *     cdef double tie = s.tie
  *     cdef bint h17 = s.h17 != 0             # <<<<<<<<<<<<<<
@@ -21740,7 +21741,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
   __pyx_v_h17 = (__pyx_v_s->h17 != 0);
 
-  /* "bjcore/_simulate.pyx":369
+  /* "bjcore/_simulate.pyx":370
  *     cdef int split_comp[SIM_MAX_HANDS]
  * 
  *     cdef int64_t done = 0             # <<<<<<<<<<<<<<
@@ -21749,7 +21750,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
   __pyx_v_done = 0;
 
-  /* "bjcore/_simulate.pyx":370
+  /* "bjcore/_simulate.pyx":371
  * 
  *     cdef int64_t done = 0
  *     cdef bint playing = not wong_in_set             # <<<<<<<<<<<<<<
@@ -21758,10 +21759,10 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
   __pyx_v_playing = (!__pyx_v_wong_in_set);
 
-  /* "bjcore/_simulate.pyx":374
+  /* "bjcore/_simulate.pyx":375
  *     cdef int single
  *     cdef bint dealer_natural, any_live, natural
- *     cdef double bet, result, won = 0.0, won_sq = 0.0, total_bet = 0.0, cumulative = 0.0             # <<<<<<<<<<<<<<
+ *     cdef double bet, result, unit, won = 0.0, won_sq = 0.0, total_bet = 0.0, cumulative = 0.0             # <<<<<<<<<<<<<<
  *     cdef int64_t played = 0, hands = 0, shuffles = 0
  * 
 */
@@ -21770,9 +21771,9 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
   __pyx_v_total_bet = 0.0;
   __pyx_v_cumulative = 0.0;
 
-  /* "bjcore/_simulate.pyx":375
+  /* "bjcore/_simulate.pyx":376
  *     cdef bint dealer_natural, any_live, natural
- *     cdef double bet, result, won = 0.0, won_sq = 0.0, total_bet = 0.0, cumulative = 0.0
+ *     cdef double bet, result, unit, won = 0.0, won_sq = 0.0, total_bet = 0.0, cumulative = 0.0
  *     cdef int64_t played = 0, hands = 0, shuffles = 0             # <<<<<<<<<<<<<<
  * 
  *     while done < rounds:
@@ -21781,7 +21782,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
   __pyx_v_hands = 0;
   __pyx_v_shuffles = 0;
 
-  /* "bjcore/_simulate.pyx":377
+  /* "bjcore/_simulate.pyx":378
  *     cdef int64_t played = 0, hands = 0, shuffles = 0
  * 
  *     while done < rounds:             # <<<<<<<<<<<<<<
@@ -21794,7 +21795,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 
     if (!__pyx_t_1) break;
 
-    /* "bjcore/_simulate.pyx":378
+    /* "bjcore/_simulate.pyx":379
  * 
  *     while done < rounds:
  *         if (done & 0xFFFF) == 0 and stop[0] != 0:             # <<<<<<<<<<<<<<
@@ -21820,7 +21821,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
     if (__pyx_t_1) {
 
 
-      /* "bjcore/_simulate.pyx":379
+      /* "bjcore/_simulate.pyx":380
  *     while done < rounds:
  *         if (done & 0xFFFF) == 0 and stop[0] != 0:
  *             break             # <<<<<<<<<<<<<<
@@ -21829,7 +21830,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
       goto __pyx_L6_break;
 
-      /* "bjcore/_simulate.pyx":378
+      /* "bjcore/_simulate.pyx":379
  * 
  *     while done < rounds:
  *         if (done & 0xFFFF) == 0 and stop[0] != 0:             # <<<<<<<<<<<<<<
@@ -21838,7 +21839,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
     }
 
-    /* "bjcore/_simulate.pyx":381
+    /* "bjcore/_simulate.pyx":382
  *             break
  *         # ---- shuffle at the cut card; burn one card (never seen) ----
  *         if s.pos >= s.cut:             # <<<<<<<<<<<<<<
@@ -21850,7 +21851,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
     if (__pyx_t_1) {
 
 
-      /* "bjcore/_simulate.pyx":382
+      /* "bjcore/_simulate.pyx":383
  *         # ---- shuffle at the cut card; burn one card (never seen) ----
  *         if s.pos >= s.cut:
  *             s.pos = 0             # <<<<<<<<<<<<<<
@@ -21859,7 +21860,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
       __pyx_v_s->pos = 0;
 
-      /* "bjcore/_simulate.pyx":383
+      /* "bjcore/_simulate.pyx":384
  *         if s.pos >= s.cut:
  *             s.pos = 0
  *             s.rc = 0.0             # <<<<<<<<<<<<<<
@@ -21868,7 +21869,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
       __pyx_v_s->rc = 0.0;
 
-      /* "bjcore/_simulate.pyx":384
+      /* "bjcore/_simulate.pyx":385
  *             s.pos = 0
  *             s.rc = 0.0
  *             s.seen = 0             # <<<<<<<<<<<<<<
@@ -21877,7 +21878,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
       __pyx_v_s->seen = 0;
 
-      /* "bjcore/_simulate.pyx":385
+      /* "bjcore/_simulate.pyx":386
  *             s.rc = 0.0
  *             s.seen = 0
  *             shuffles += 1             # <<<<<<<<<<<<<<
@@ -21886,7 +21887,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
       __pyx_v_shuffles = (__pyx_v_shuffles + 1);
 
-      /* "bjcore/_simulate.pyx":386
+      /* "bjcore/_simulate.pyx":387
  *             s.seen = 0
  *             shuffles += 1
  *             draw(s)             # <<<<<<<<<<<<<<
@@ -21895,7 +21896,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
       (void)(__pyx_f_6bjcore_9_simulate_draw(__pyx_v_s));
 
-      /* "bjcore/_simulate.pyx":387
+      /* "bjcore/_simulate.pyx":388
  *             shuffles += 1
  *             draw(s)
  *             playing = not wong_in_set             # <<<<<<<<<<<<<<
@@ -21904,7 +21905,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
       __pyx_v_playing = (!__pyx_v_wong_in_set);
 
-      /* "bjcore/_simulate.pyx":381
+      /* "bjcore/_simulate.pyx":382
  *             break
  *         # ---- shuffle at the cut card; burn one card (never seen) ----
  *         if s.pos >= s.cut:             # <<<<<<<<<<<<<<
@@ -21913,7 +21914,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
     }
 
-    /* "bjcore/_simulate.pyx":389
+    /* "bjcore/_simulate.pyx":390
  *             playing = not wong_in_set
  *         # ---- the bet, from the count before the round ----
  *         tc = true_count(s)             # <<<<<<<<<<<<<<
@@ -21922,7 +21923,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
     __pyx_v_tc = __pyx_f_6bjcore_9_simulate_true_count(__pyx_v_s);
 
-    /* "bjcore/_simulate.pyx":390
+    /* "bjcore/_simulate.pyx":391
  *         # ---- the bet, from the count before the round ----
  *         tc = true_count(s)
  *         if playing and wong_out_set and tc < wong_out:             # <<<<<<<<<<<<<<
@@ -21950,7 +21951,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
     if (__pyx_t_1) {
 
 
-      /* "bjcore/_simulate.pyx":391
+      /* "bjcore/_simulate.pyx":392
  *         tc = true_count(s)
  *         if playing and wong_out_set and tc < wong_out:
  *             playing = False             # <<<<<<<<<<<<<<
@@ -21959,7 +21960,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
       __pyx_v_playing = 0;
 
-      /* "bjcore/_simulate.pyx":390
+      /* "bjcore/_simulate.pyx":391
  *         # ---- the bet, from the count before the round ----
  *         tc = true_count(s)
  *         if playing and wong_out_set and tc < wong_out:             # <<<<<<<<<<<<<<
@@ -21969,7 +21970,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
       goto __pyx_L11;
     }
 
-    /* "bjcore/_simulate.pyx":392
+    /* "bjcore/_simulate.pyx":393
  *         if playing and wong_out_set and tc < wong_out:
  *             playing = False
  *         elif not playing and wong_in_set and tc >= wong_in:             # <<<<<<<<<<<<<<
@@ -22001,7 +22002,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
     if (__pyx_t_1) {
 
 
-      /* "bjcore/_simulate.pyx":393
+      /* "bjcore/_simulate.pyx":394
  *             playing = False
  *         elif not playing and wong_in_set and tc >= wong_in:
  *             playing = True             # <<<<<<<<<<<<<<
@@ -22010,7 +22011,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
       __pyx_v_playing = 1;
 
-      /* "bjcore/_simulate.pyx":392
+      /* "bjcore/_simulate.pyx":393
  *         if playing and wong_out_set and tc < wong_out:
  *             playing = False
  *         elif not playing and wong_in_set and tc >= wong_in:             # <<<<<<<<<<<<<<
@@ -22020,7 +22021,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
     }
     __pyx_L11:;
 
-    /* "bjcore/_simulate.pyx":394
+    /* "bjcore/_simulate.pyx":395
  *         elif not playing and wong_in_set and tc >= wong_in:
  *             playing = True
  *         bucket = tc             # <<<<<<<<<<<<<<
@@ -22029,7 +22030,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
     __pyx_v_bucket = __pyx_v_tc;
 
-    /* "bjcore/_simulate.pyx":395
+    /* "bjcore/_simulate.pyx":396
  *             playing = True
  *         bucket = tc
  *         if bucket < TC_LOW:             # <<<<<<<<<<<<<<
@@ -22041,7 +22042,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
     if (__pyx_t_1) {
 
 
-      /* "bjcore/_simulate.pyx":396
+      /* "bjcore/_simulate.pyx":397
  *         bucket = tc
  *         if bucket < TC_LOW:
  *             bucket = TC_LOW             # <<<<<<<<<<<<<<
@@ -22050,7 +22051,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
       __pyx_v_bucket = __pyx_e_6bjcore_9_simulate_TC_LOW;
 
-      /* "bjcore/_simulate.pyx":395
+      /* "bjcore/_simulate.pyx":396
  *             playing = True
  *         bucket = tc
  *         if bucket < TC_LOW:             # <<<<<<<<<<<<<<
@@ -22060,7 +22061,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
       goto __pyx_L18;
     }
 
-    /* "bjcore/_simulate.pyx":397
+    /* "bjcore/_simulate.pyx":398
  *         if bucket < TC_LOW:
  *             bucket = TC_LOW
  *         elif bucket > TC_HIGH:             # <<<<<<<<<<<<<<
@@ -22072,7 +22073,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
     if (__pyx_t_1) {
 
 
-      /* "bjcore/_simulate.pyx":398
+      /* "bjcore/_simulate.pyx":399
  *             bucket = TC_LOW
  *         elif bucket > TC_HIGH:
  *             bucket = TC_HIGH             # <<<<<<<<<<<<<<
@@ -22081,7 +22082,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
       __pyx_v_bucket = __pyx_e_6bjcore_9_simulate_TC_HIGH;
 
-      /* "bjcore/_simulate.pyx":397
+      /* "bjcore/_simulate.pyx":398
  *         if bucket < TC_LOW:
  *             bucket = TC_LOW
  *         elif bucket > TC_HIGH:             # <<<<<<<<<<<<<<
@@ -22091,7 +22092,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
     }
     __pyx_L18:;
 
-    /* "bjcore/_simulate.pyx":399
+    /* "bjcore/_simulate.pyx":400
  *         elif bucket > TC_HIGH:
  *             bucket = TC_HIGH
  *         bucket -= TC_LOW             # <<<<<<<<<<<<<<
@@ -22100,7 +22101,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
     __pyx_v_bucket = (__pyx_v_bucket - __pyx_e_6bjcore_9_simulate_TC_LOW);
 
-    /* "bjcore/_simulate.pyx":400
+    /* "bjcore/_simulate.pyx":401
  *             bucket = TC_HIGH
  *         bucket -= TC_LOW
  *         bet = bet_by_tc[bucket] if playing else 0.0             # <<<<<<<<<<<<<<
@@ -22116,7 +22117,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
     }
     __pyx_v_bet = __pyx_t_3;
 
-    /* "bjcore/_simulate.pyx":403
+    /* "bjcore/_simulate.pyx":404
  * 
  *         # ---- the deal: one card each, upcard, second card each, hole card ----
  *         for sp in range(n_spots):             # <<<<<<<<<<<<<<
@@ -22130,7 +22131,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
     for (__pyx_t_6 = 0; __pyx_t_6 < __pyx_t_5; __pyx_t_6+=1) {
       __pyx_v_sp = __pyx_t_6;
 
-      /* "bjcore/_simulate.pyx":404
+      /* "bjcore/_simulate.pyx":405
  *         # ---- the deal: one card each, upcard, second card each, hole card ----
  *         for sp in range(n_spots):
  *             first[sp] = seen_draw(s)             # <<<<<<<<<<<<<<
@@ -22141,7 +22142,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
     }
 
 
-    /* "bjcore/_simulate.pyx":405
+    /* "bjcore/_simulate.pyx":406
  *         for sp in range(n_spots):
  *             first[sp] = seen_draw(s)
  *         up = seen_draw(s)             # <<<<<<<<<<<<<<
@@ -22150,7 +22151,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
     __pyx_v_up = __pyx_f_6bjcore_9_simulate_seen_draw(__pyx_v_s);
 
-    /* "bjcore/_simulate.pyx":406
+    /* "bjcore/_simulate.pyx":407
  *             first[sp] = seen_draw(s)
  *         up = seen_draw(s)
  *         for sp in range(n_spots):             # <<<<<<<<<<<<<<
@@ -22164,7 +22165,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
     for (__pyx_t_6 = 0; __pyx_t_6 < __pyx_t_5; __pyx_t_6+=1) {
       __pyx_v_sp = __pyx_t_6;
 
-      /* "bjcore/_simulate.pyx":407
+      /* "bjcore/_simulate.pyx":408
  *         up = seen_draw(s)
  *         for sp in range(n_spots):
  *             second[sp] = seen_draw(s)             # <<<<<<<<<<<<<<
@@ -22173,7 +22174,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
       (__pyx_v_second[__pyx_v_sp]) = __pyx_f_6bjcore_9_simulate_seen_draw(__pyx_v_s);
 
-      /* "bjcore/_simulate.pyx":408
+      /* "bjcore/_simulate.pyx":409
  *         for sp in range(n_spots):
  *             second[sp] = seen_draw(s)
  *             state[sp] = SPOT_ACTIVE             # <<<<<<<<<<<<<<
@@ -22182,7 +22183,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
       (__pyx_v_state[__pyx_v_sp]) = __pyx_e_6bjcore_9_simulate_SPOT_ACTIVE;
 
-      /* "bjcore/_simulate.pyx":409
+      /* "bjcore/_simulate.pyx":410
  *             second[sp] = seen_draw(s)
  *             state[sp] = SPOT_ACTIVE
  *             net[sp] = 0.0             # <<<<<<<<<<<<<<
@@ -22191,7 +22192,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
       (__pyx_v_net[__pyx_v_sp]) = 0.0;
 
-      /* "bjcore/_simulate.pyx":410
+      /* "bjcore/_simulate.pyx":411
  *             state[sp] = SPOT_ACTIVE
  *             net[sp] = 0.0
  *             insured[sp] = 0             # <<<<<<<<<<<<<<
@@ -22200,7 +22201,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
       (__pyx_v_insured[__pyx_v_sp]) = 0;
 
-      /* "bjcore/_simulate.pyx":411
+      /* "bjcore/_simulate.pyx":412
  *             net[sp] = 0.0
  *             insured[sp] = 0
  *             n_hands[sp] = 0             # <<<<<<<<<<<<<<
@@ -22211,7 +22212,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
     }
 
 
-    /* "bjcore/_simulate.pyx":412
+    /* "bjcore/_simulate.pyx":413
  *             insured[sp] = 0
  *             n_hands[sp] = 0
  *         hole = 0             # <<<<<<<<<<<<<<
@@ -22220,7 +22221,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
     __pyx_v_hole = 0;
 
-    /* "bjcore/_simulate.pyx":413
+    /* "bjcore/_simulate.pyx":414
  *             n_hands[sp] = 0
  *         hole = 0
  *         if hole_first:             # <<<<<<<<<<<<<<
@@ -22229,7 +22230,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
     if (__pyx_v_hole_first) {
 
-      /* "bjcore/_simulate.pyx":414
+      /* "bjcore/_simulate.pyx":415
  *         hole = 0
  *         if hole_first:
  *             hole = draw(s)             # <<<<<<<<<<<<<<
@@ -22238,7 +22239,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
       __pyx_v_hole = __pyx_f_6bjcore_9_simulate_draw(__pyx_v_s);
 
-      /* "bjcore/_simulate.pyx":415
+      /* "bjcore/_simulate.pyx":416
  *         if hole_first:
  *             hole = draw(s)
  *             if exposed:             # <<<<<<<<<<<<<<
@@ -22247,7 +22248,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
       if (__pyx_v_exposed) {
 
-        /* "bjcore/_simulate.pyx":416
+        /* "bjcore/_simulate.pyx":417
  *             hole = draw(s)
  *             if exposed:
  *                 see(s, hole)             # <<<<<<<<<<<<<<
@@ -22256,7 +22257,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
         __pyx_f_6bjcore_9_simulate_see(__pyx_v_s, __pyx_v_hole);
 
-        /* "bjcore/_simulate.pyx":415
+        /* "bjcore/_simulate.pyx":416
  *         if hole_first:
  *             hole = draw(s)
  *             if exposed:             # <<<<<<<<<<<<<<
@@ -22265,7 +22266,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
       }
 
-      /* "bjcore/_simulate.pyx":413
+      /* "bjcore/_simulate.pyx":414
  *             n_hands[sp] = 0
  *         hole = 0
  *         if hole_first:             # <<<<<<<<<<<<<<
@@ -22274,7 +22275,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
     }
 
-    /* "bjcore/_simulate.pyx":417
+    /* "bjcore/_simulate.pyx":418
  *             if exposed:
  *                 see(s, hole)
  *         key = key_of[(up - 1) * 10 + (hole - 1 if exposed else 0)]             # <<<<<<<<<<<<<<
@@ -22291,7 +22292,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
     __pyx_v_key = (__pyx_v_key_of[(((__pyx_v_up - 1) * 10) + __pyx_t_7)]);
 
 
-    /* "bjcore/_simulate.pyx":418
+    /* "bjcore/_simulate.pyx":419
  *                 see(s, hole)
  *         key = key_of[(up - 1) * 10 + (hole - 1 if exposed else 0)]
  *         dealer_natural = hole_first and up + hole == 11 and (up == 1 or hole == 1)             # <<<<<<<<<<<<<<
@@ -22332,7 +22333,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
     __pyx_L25_bool_binop_done:;
     __pyx_v_dealer_natural = __pyx_t_1;
 
-    /* "bjcore/_simulate.pyx":421
+    /* "bjcore/_simulate.pyx":422
  * 
  *         # ---- insurance (even money for a natural) by the count ----
  *         if insurance_set and up == 1:             # <<<<<<<<<<<<<<
@@ -22354,7 +22355,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
     if (__pyx_t_1) {
 
 
-      /* "bjcore/_simulate.pyx":422
+      /* "bjcore/_simulate.pyx":423
  *         # ---- insurance (even money for a natural) by the count ----
  *         if insurance_set and up == 1:
  *             if true_count(s) >= insurance_at:             # <<<<<<<<<<<<<<
@@ -22366,7 +22367,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
       if (__pyx_t_1) {
 
 
-        /* "bjcore/_simulate.pyx":423
+        /* "bjcore/_simulate.pyx":424
  *         if insurance_set and up == 1:
  *             if true_count(s) >= insurance_at:
  *                 for sp in range(spots):             # <<<<<<<<<<<<<<
@@ -22380,7 +22381,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
         for (__pyx_t_6 = 0; __pyx_t_6 < __pyx_t_5; __pyx_t_6+=1) {
           __pyx_v_sp = __pyx_t_6;
 
-          /* "bjcore/_simulate.pyx":424
+          /* "bjcore/_simulate.pyx":425
  *             if true_count(s) >= insurance_at:
  *                 for sp in range(spots):
  *                     insured[sp] = 1             # <<<<<<<<<<<<<<
@@ -22391,7 +22392,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
         }
 
 
-        /* "bjcore/_simulate.pyx":422
+        /* "bjcore/_simulate.pyx":423
  *         # ---- insurance (even money for a natural) by the count ----
  *         if insurance_set and up == 1:
  *             if true_count(s) >= insurance_at:             # <<<<<<<<<<<<<<
@@ -22400,7 +22401,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
       }
 
-      /* "bjcore/_simulate.pyx":421
+      /* "bjcore/_simulate.pyx":422
  * 
  *         # ---- insurance (even money for a natural) by the count ----
  *         if insurance_set and up == 1:             # <<<<<<<<<<<<<<
@@ -22409,7 +22410,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
     }
 
-    /* "bjcore/_simulate.pyx":427
+    /* "bjcore/_simulate.pyx":428
  * 
  *         # ---- early surrender, before the dealer checks for a natural ----
  *         if surrender == 2 and not exposed:             # <<<<<<<<<<<<<<
@@ -22435,7 +22436,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
     if (__pyx_t_1) {
 
 
-      /* "bjcore/_simulate.pyx":428
+      /* "bjcore/_simulate.pyx":429
  *         # ---- early surrender, before the dealer checks for a natural ----
  *         if surrender == 2 and not exposed:
  *             for sp in range(n_spots):             # <<<<<<<<<<<<<<
@@ -22449,7 +22450,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
       for (__pyx_t_6 = 0; __pyx_t_6 < __pyx_t_5; __pyx_t_6+=1) {
         __pyx_v_sp = __pyx_t_6;
 
-        /* "bjcore/_simulate.pyx":429
+        /* "bjcore/_simulate.pyx":430
  *         if surrender == 2 and not exposed:
  *             for sp in range(n_spots):
  *                 if first[sp] + second[sp] == 11 and (first[sp] == 1 or second[sp] == 1):             # <<<<<<<<<<<<<<
@@ -22485,7 +22486,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
         if (__pyx_t_1) {
 
 
-          /* "bjcore/_simulate.pyx":430
+          /* "bjcore/_simulate.pyx":431
  *             for sp in range(n_spots):
  *                 if first[sp] + second[sp] == 11 and (first[sp] == 1 or second[sp] == 1):
  *                     continue             # <<<<<<<<<<<<<<
@@ -22494,7 +22495,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
           goto __pyx_L38_continue;
 
-          /* "bjcore/_simulate.pyx":429
+          /* "bjcore/_simulate.pyx":430
  *         if surrender == 2 and not exposed:
  *             for sp in range(n_spots):
  *                 if first[sp] + second[sp] == 11 and (first[sp] == 1 or second[sp] == 1):             # <<<<<<<<<<<<<<
@@ -22503,7 +22504,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
         }
 
-        /* "bjcore/_simulate.pyx":431
+        /* "bjcore/_simulate.pyx":432
  *                 if first[sp] + second[sp] == 11 and (first[sp] == 1 or second[sp] == 1):
  *                     continue
  *                 comp = s.child[s.child[first[sp] - 1] * 10 + second[sp] - 1]             # <<<<<<<<<<<<<<
@@ -22512,7 +22513,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
         __pyx_v_comp = (__pyx_v_s->child[((((__pyx_v_s->child[((__pyx_v_first[__pyx_v_sp]) - 1)]) * 10) + (__pyx_v_second[__pyx_v_sp])) - 1)]);
 
-        /* "bjcore/_simulate.pyx":432
+        /* "bjcore/_simulate.pyx":433
  *                     continue
  *                 comp = s.child[s.child[first[sp] - 1] * 10 + second[sp] - 1]
  *                 if decide(s, 0, key, comp) == ACT_SURRENDER:             # <<<<<<<<<<<<<<
@@ -22524,7 +22525,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
         if (__pyx_t_1) {
 
 
-          /* "bjcore/_simulate.pyx":433
+          /* "bjcore/_simulate.pyx":434
  *                 comp = s.child[s.child[first[sp] - 1] * 10 + second[sp] - 1]
  *                 if decide(s, 0, key, comp) == ACT_SURRENDER:
  *                     net[sp] = -0.5             # <<<<<<<<<<<<<<
@@ -22533,7 +22534,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
           (__pyx_v_net[__pyx_v_sp]) = -0.5;
 
-          /* "bjcore/_simulate.pyx":434
+          /* "bjcore/_simulate.pyx":435
  *                 if decide(s, 0, key, comp) == ACT_SURRENDER:
  *                     net[sp] = -0.5
  *                     state[sp] = SPOT_DONE             # <<<<<<<<<<<<<<
@@ -22542,7 +22543,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
           (__pyx_v_state[__pyx_v_sp]) = __pyx_e_6bjcore_9_simulate_SPOT_DONE;
 
-          /* "bjcore/_simulate.pyx":432
+          /* "bjcore/_simulate.pyx":433
  *                     continue
  *                 comp = s.child[s.child[first[sp] - 1] * 10 + second[sp] - 1]
  *                 if decide(s, 0, key, comp) == ACT_SURRENDER:             # <<<<<<<<<<<<<<
@@ -22554,7 +22555,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
       }
 
 
-      /* "bjcore/_simulate.pyx":427
+      /* "bjcore/_simulate.pyx":428
  * 
  *         # ---- early surrender, before the dealer checks for a natural ----
  *         if surrender == 2 and not exposed:             # <<<<<<<<<<<<<<
@@ -22563,7 +22564,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
     }
 
-    /* "bjcore/_simulate.pyx":436
+    /* "bjcore/_simulate.pyx":437
  *                     state[sp] = SPOT_DONE
  * 
  *         if dealer_natural:             # <<<<<<<<<<<<<<
@@ -22572,7 +22573,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
     if (__pyx_v_dealer_natural) {
 
-      /* "bjcore/_simulate.pyx":438
+      /* "bjcore/_simulate.pyx":439
  *         if dealer_natural:
  *             # peek or exposed: the round ends; a natural pushes, everything else loses 1
  *             for sp in range(n_spots):             # <<<<<<<<<<<<<<
@@ -22586,7 +22587,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
       for (__pyx_t_6 = 0; __pyx_t_6 < __pyx_t_5; __pyx_t_6+=1) {
         __pyx_v_sp = __pyx_t_6;
 
-        /* "bjcore/_simulate.pyx":439
+        /* "bjcore/_simulate.pyx":440
  *             # peek or exposed: the round ends; a natural pushes, everything else loses 1
  *             for sp in range(n_spots):
  *                 if state[sp] == SPOT_ACTIVE:             # <<<<<<<<<<<<<<
@@ -22598,7 +22599,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
         if (__pyx_t_1) {
 
 
-          /* "bjcore/_simulate.pyx":440
+          /* "bjcore/_simulate.pyx":441
  *             for sp in range(n_spots):
  *                 if state[sp] == SPOT_ACTIVE:
  *                     natural = first[sp] + second[sp] == 11 and (first[sp] == 1 or second[sp] == 1)             # <<<<<<<<<<<<<<
@@ -22633,7 +22634,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
           __pyx_L49_bool_binop_done:;
           __pyx_v_natural = __pyx_t_1;
 
-          /* "bjcore/_simulate.pyx":441
+          /* "bjcore/_simulate.pyx":442
  *                 if state[sp] == SPOT_ACTIVE:
  *                     natural = first[sp] + second[sp] == 11 and (first[sp] == 1 or second[sp] == 1)
  *                     net[sp] = tie if natural else -1.0             # <<<<<<<<<<<<<<
@@ -22650,7 +22651,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
           (__pyx_v_net[__pyx_v_sp]) = __pyx_t_3;
 
 
-          /* "bjcore/_simulate.pyx":442
+          /* "bjcore/_simulate.pyx":443
  *                     natural = first[sp] + second[sp] == 11 and (first[sp] == 1 or second[sp] == 1)
  *                     net[sp] = tie if natural else -1.0
  *                     state[sp] = SPOT_DONE             # <<<<<<<<<<<<<<
@@ -22659,7 +22660,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
           (__pyx_v_state[__pyx_v_sp]) = __pyx_e_6bjcore_9_simulate_SPOT_DONE;
 
-          /* "bjcore/_simulate.pyx":439
+          /* "bjcore/_simulate.pyx":440
  *             # peek or exposed: the round ends; a natural pushes, everything else loses 1
  *             for sp in range(n_spots):
  *                 if state[sp] == SPOT_ACTIVE:             # <<<<<<<<<<<<<<
@@ -22670,7 +22671,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
       }
 
 
-      /* "bjcore/_simulate.pyx":436
+      /* "bjcore/_simulate.pyx":437
  *                     state[sp] = SPOT_DONE
  * 
  *         if dealer_natural:             # <<<<<<<<<<<<<<
@@ -22680,7 +22681,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
       goto __pyx_L45;
     }
 
-    /* "bjcore/_simulate.pyx":445
+    /* "bjcore/_simulate.pyx":446
  *         else:
  *             # ---- the players' hands, spot by spot ----
  *             for sp in range(n_spots):             # <<<<<<<<<<<<<<
@@ -22695,7 +22696,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
       for (__pyx_t_6 = 0; __pyx_t_6 < __pyx_t_5; __pyx_t_6+=1) {
         __pyx_v_sp = __pyx_t_6;
 
-        /* "bjcore/_simulate.pyx":446
+        /* "bjcore/_simulate.pyx":447
  *             # ---- the players' hands, spot by spot ----
  *             for sp in range(n_spots):
  *                 if state[sp] != SPOT_ACTIVE:             # <<<<<<<<<<<<<<
@@ -22707,7 +22708,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
         if (__pyx_t_1) {
 
 
-          /* "bjcore/_simulate.pyx":447
+          /* "bjcore/_simulate.pyx":448
  *             for sp in range(n_spots):
  *                 if state[sp] != SPOT_ACTIVE:
  *                     continue             # <<<<<<<<<<<<<<
@@ -22716,7 +22717,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
           goto __pyx_L52_continue;
 
-          /* "bjcore/_simulate.pyx":446
+          /* "bjcore/_simulate.pyx":447
  *             # ---- the players' hands, spot by spot ----
  *             for sp in range(n_spots):
  *                 if state[sp] != SPOT_ACTIVE:             # <<<<<<<<<<<<<<
@@ -22725,7 +22726,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
         }
 
-        /* "bjcore/_simulate.pyx":448
+        /* "bjcore/_simulate.pyx":449
  *                 if state[sp] != SPOT_ACTIVE:
  *                     continue
  *                 if first[sp] + second[sp] == 11 and (first[sp] == 1 or second[sp] == 1):             # <<<<<<<<<<<<<<
@@ -22761,7 +22762,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
         if (__pyx_t_1) {
 
 
-          /* "bjcore/_simulate.pyx":449
+          /* "bjcore/_simulate.pyx":450
  *                     continue
  *                 if first[sp] + second[sp] == 11 and (first[sp] == 1 or second[sp] == 1):
  *                     if not hole_first and (up == 1 or up == 10):             # <<<<<<<<<<<<<<
@@ -22794,7 +22795,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
           if (__pyx_t_1) {
 
 
-            /* "bjcore/_simulate.pyx":450
+            /* "bjcore/_simulate.pyx":451
  *                 if first[sp] + second[sp] == 11 and (first[sp] == 1 or second[sp] == 1):
  *                     if not hole_first and (up == 1 or up == 10):
  *                         state[sp] = SPOT_NATURAL_WAITS             # <<<<<<<<<<<<<<
@@ -22803,7 +22804,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
             (__pyx_v_state[__pyx_v_sp]) = __pyx_e_6bjcore_9_simulate_SPOT_NATURAL_WAITS;
 
-            /* "bjcore/_simulate.pyx":449
+            /* "bjcore/_simulate.pyx":450
  *                     continue
  *                 if first[sp] + second[sp] == 11 and (first[sp] == 1 or second[sp] == 1):
  *                     if not hole_first and (up == 1 or up == 10):             # <<<<<<<<<<<<<<
@@ -22813,7 +22814,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
             goto __pyx_L59;
           }
 
-          /* "bjcore/_simulate.pyx":452
+          /* "bjcore/_simulate.pyx":453
  *                         state[sp] = SPOT_NATURAL_WAITS
  *                     else:
  *                         net[sp] = payout             # <<<<<<<<<<<<<<
@@ -22823,7 +22824,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
           /*else*/ {
             (__pyx_v_net[__pyx_v_sp]) = __pyx_v_payout;
 
-            /* "bjcore/_simulate.pyx":453
+            /* "bjcore/_simulate.pyx":454
  *                     else:
  *                         net[sp] = payout
  *                         state[sp] = SPOT_DONE             # <<<<<<<<<<<<<<
@@ -22834,7 +22835,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
           }
           __pyx_L59:;
 
-          /* "bjcore/_simulate.pyx":454
+          /* "bjcore/_simulate.pyx":455
  *                         net[sp] = payout
  *                         state[sp] = SPOT_DONE
  *                     continue             # <<<<<<<<<<<<<<
@@ -22843,7 +22844,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
           goto __pyx_L52_continue;
 
-          /* "bjcore/_simulate.pyx":448
+          /* "bjcore/_simulate.pyx":449
  *                 if state[sp] != SPOT_ACTIVE:
  *                     continue
  *                 if first[sp] + second[sp] == 11 and (first[sp] == 1 or second[sp] == 1):             # <<<<<<<<<<<<<<
@@ -22852,7 +22853,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
         }
 
-        /* "bjcore/_simulate.pyx":455
+        /* "bjcore/_simulate.pyx":456
  *                         state[sp] = SPOT_DONE
  *                     continue
  *                 comp = s.child[s.child[first[sp] - 1] * 10 + second[sp] - 1]             # <<<<<<<<<<<<<<
@@ -22861,7 +22862,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
         __pyx_v_comp = (__pyx_v_s->child[((((__pyx_v_s->child[((__pyx_v_first[__pyx_v_sp]) - 1)]) * 10) + (__pyx_v_second[__pyx_v_sp])) - 1)]);
 
-        /* "bjcore/_simulate.pyx":456
+        /* "bjcore/_simulate.pyx":457
  *                     continue
  *                 comp = s.child[s.child[first[sp] - 1] * 10 + second[sp] - 1]
  *                 action = decide(s, 0, key, comp)             # <<<<<<<<<<<<<<
@@ -22870,7 +22871,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
         __pyx_v_action = __pyx_f_6bjcore_9_simulate_decide(__pyx_v_s, 0, __pyx_v_key, __pyx_v_comp);
 
-        /* "bjcore/_simulate.pyx":457
+        /* "bjcore/_simulate.pyx":458
  *                 comp = s.child[s.child[first[sp] - 1] * 10 + second[sp] - 1]
  *                 action = decide(s, 0, key, comp)
  *                 if action == ACT_SURRENDER:             # <<<<<<<<<<<<<<
@@ -22882,7 +22883,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
         if (__pyx_t_1) {
 
 
-          /* "bjcore/_simulate.pyx":458
+          /* "bjcore/_simulate.pyx":459
  *                 action = decide(s, 0, key, comp)
  *                 if action == ACT_SURRENDER:
  *                     net[sp] = -0.5             # <<<<<<<<<<<<<<
@@ -22891,7 +22892,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
           (__pyx_v_net[__pyx_v_sp]) = -0.5;
 
-          /* "bjcore/_simulate.pyx":459
+          /* "bjcore/_simulate.pyx":460
  *                 if action == ACT_SURRENDER:
  *                     net[sp] = -0.5
  *                     state[sp] = SPOT_LATE_SURRENDER             # <<<<<<<<<<<<<<
@@ -22900,7 +22901,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
           (__pyx_v_state[__pyx_v_sp]) = __pyx_e_6bjcore_9_simulate_SPOT_LATE_SURRENDER;
 
-          /* "bjcore/_simulate.pyx":460
+          /* "bjcore/_simulate.pyx":461
  *                     net[sp] = -0.5
  *                     state[sp] = SPOT_LATE_SURRENDER
  *                     continue             # <<<<<<<<<<<<<<
@@ -22909,7 +22910,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
           goto __pyx_L52_continue;
 
-          /* "bjcore/_simulate.pyx":457
+          /* "bjcore/_simulate.pyx":458
  *                 comp = s.child[s.child[first[sp] - 1] * 10 + second[sp] - 1]
  *                 action = decide(s, 0, key, comp)
  *                 if action == ACT_SURRENDER:             # <<<<<<<<<<<<<<
@@ -22918,7 +22919,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
         }
 
-        /* "bjcore/_simulate.pyx":461
+        /* "bjcore/_simulate.pyx":462
  *                     state[sp] = SPOT_LATE_SURRENDER
  *                     continue
  *                 state[sp] = SPOT_PLAYED             # <<<<<<<<<<<<<<
@@ -22927,7 +22928,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
         (__pyx_v_state[__pyx_v_sp]) = __pyx_e_6bjcore_9_simulate_SPOT_PLAYED;
 
-        /* "bjcore/_simulate.pyx":462
+        /* "bjcore/_simulate.pyx":463
  *                     continue
  *                 state[sp] = SPOT_PLAYED
  *                 b = sp * SIM_MAX_HANDS             # <<<<<<<<<<<<<<
@@ -22936,7 +22937,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
         __pyx_v_b = (__pyx_v_sp * __pyx_e_6bjcore_9_simulate_SIM_MAX_HANDS);
 
-        /* "bjcore/_simulate.pyx":463
+        /* "bjcore/_simulate.pyx":464
  *                 state[sp] = SPOT_PLAYED
  *                 b = sp * SIM_MAX_HANDS
  *                 if action == ACT_SPLIT:             # <<<<<<<<<<<<<<
@@ -22948,7 +22949,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
         if (__pyx_t_1) {
 
 
-          /* "bjcore/_simulate.pyx":464
+          /* "bjcore/_simulate.pyx":465
  *                 b = sp * SIM_MAX_HANDS
  *                 if action == ACT_SPLIT:
  *                     pair = first[sp]             # <<<<<<<<<<<<<<
@@ -22957,7 +22958,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
           __pyx_v_pair = (__pyx_v_first[__pyx_v_sp]);
 
-          /* "bjcore/_simulate.pyx":465
+          /* "bjcore/_simulate.pyx":466
  *                 if action == ACT_SPLIT:
  *                     pair = first[sp]
  *                     most = s.split_limit_aces if pair == 1 else s.split_limit             # <<<<<<<<<<<<<<
@@ -22976,7 +22977,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 
           __pyx_v_most = __pyx_t_8;
 
-          /* "bjcore/_simulate.pyx":466
+          /* "bjcore/_simulate.pyx":467
  *                     pair = first[sp]
  *                     most = s.split_limit_aces if pair == 1 else s.split_limit
  *                     single = s.child[pair - 1]             # <<<<<<<<<<<<<<
@@ -22985,7 +22986,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
           __pyx_v_single = (__pyx_v_s->child[(__pyx_v_pair - 1)]);
 
-          /* "bjcore/_simulate.pyx":467
+          /* "bjcore/_simulate.pyx":468
  *                     most = s.split_limit_aces if pair == 1 else s.split_limit
  *                     single = s.child[pair - 1]
  *                     nh = 2             # <<<<<<<<<<<<<<
@@ -22994,7 +22995,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
           __pyx_v_nh = 2;
 
-          /* "bjcore/_simulate.pyx":468
+          /* "bjcore/_simulate.pyx":469
  *                     single = s.child[pair - 1]
  *                     nh = 2
  *                     h = 0             # <<<<<<<<<<<<<<
@@ -23003,7 +23004,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
           __pyx_v_h = 0;
 
-          /* "bjcore/_simulate.pyx":469
+          /* "bjcore/_simulate.pyx":470
  *                     nh = 2
  *                     h = 0
  *                     while h < nh:             # <<<<<<<<<<<<<<
@@ -23016,7 +23017,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 
             if (!__pyx_t_1) break;
 
-            /* "bjcore/_simulate.pyx":470
+            /* "bjcore/_simulate.pyx":471
  *                     h = 0
  *                     while h < nh:
  *                         c = seen_draw(s)             # <<<<<<<<<<<<<<
@@ -23025,7 +23026,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
             __pyx_v_c = __pyx_f_6bjcore_9_simulate_seen_draw(__pyx_v_s);
 
-            /* "bjcore/_simulate.pyx":471
+            /* "bjcore/_simulate.pyx":472
  *                     while h < nh:
  *                         c = seen_draw(s)
  *                         while c == pair and nh < most:             # <<<<<<<<<<<<<<
@@ -23052,7 +23053,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 
               if (!__pyx_t_1) break;
 
-              /* "bjcore/_simulate.pyx":472
+              /* "bjcore/_simulate.pyx":473
  *                         c = seen_draw(s)
  *                         while c == pair and nh < most:
  *                             nh += 1          # a pair card starts a new hand (forced resplit)             # <<<<<<<<<<<<<<
@@ -23061,7 +23062,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
               __pyx_v_nh = (__pyx_v_nh + 1);
 
-              /* "bjcore/_simulate.pyx":473
+              /* "bjcore/_simulate.pyx":474
  *                         while c == pair and nh < most:
  *                             nh += 1          # a pair card starts a new hand (forced resplit)
  *                             c = seen_draw(s)             # <<<<<<<<<<<<<<
@@ -23071,7 +23072,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
               __pyx_v_c = __pyx_f_6bjcore_9_simulate_seen_draw(__pyx_v_s);
             }
 
-            /* "bjcore/_simulate.pyx":474
+            /* "bjcore/_simulate.pyx":475
  *                             nh += 1          # a pair card starts a new hand (forced resplit)
  *                             c = seen_draw(s)
  *                         comp = s.child[single * 10 + c - 1]             # <<<<<<<<<<<<<<
@@ -23080,7 +23081,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
             __pyx_v_comp = (__pyx_v_s->child[(((__pyx_v_single * 10) + __pyx_v_c) - 1)]);
 
-            /* "bjcore/_simulate.pyx":475
+            /* "bjcore/_simulate.pyx":476
  *                             c = seen_draw(s)
  *                         comp = s.child[single * 10 + c - 1]
  *                         if pair == 1 and not s.hit_split_aces:             # <<<<<<<<<<<<<<
@@ -23106,7 +23107,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
             if (__pyx_t_1) {
 
 
-              /* "bjcore/_simulate.pyx":476
+              /* "bjcore/_simulate.pyx":477
  *                         comp = s.child[single * 10 + c - 1]
  *                         if pair == 1 and not s.hit_split_aces:
  *                             hand_total[b + h] = s.total[comp]             # <<<<<<<<<<<<<<
@@ -23115,7 +23116,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
               (__pyx_v_hand_total[(__pyx_v_b + __pyx_v_h)]) = (__pyx_v_s->total[__pyx_v_comp]);
 
-              /* "bjcore/_simulate.pyx":477
+              /* "bjcore/_simulate.pyx":478
  *                         if pair == 1 and not s.hit_split_aces:
  *                             hand_total[b + h] = s.total[comp]
  *                             hand_bet[b + h] = 1             # <<<<<<<<<<<<<<
@@ -23124,7 +23125,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
               (__pyx_v_hand_bet[(__pyx_v_b + __pyx_v_h)]) = 1;
 
-              /* "bjcore/_simulate.pyx":475
+              /* "bjcore/_simulate.pyx":476
  *                             c = seen_draw(s)
  *                         comp = s.child[single * 10 + c - 1]
  *                         if pair == 1 and not s.hit_split_aces:             # <<<<<<<<<<<<<<
@@ -23134,7 +23135,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
               goto __pyx_L70;
             }
 
-            /* "bjcore/_simulate.pyx":479
+            /* "bjcore/_simulate.pyx":480
  *                             hand_bet[b + h] = 1
  *                         else:
  *                             action = decide(s, 2, key, comp)             # <<<<<<<<<<<<<<
@@ -23144,7 +23145,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
             /*else*/ {
               __pyx_v_action = __pyx_f_6bjcore_9_simulate_decide(__pyx_v_s, 2, __pyx_v_key, __pyx_v_comp);
 
-              /* "bjcore/_simulate.pyx":480
+              /* "bjcore/_simulate.pyx":481
  *                         else:
  *                             action = decide(s, 2, key, comp)
  *                             hand_total[b + h] = play_hand(s, comp, action, 2, key,             # <<<<<<<<<<<<<<
@@ -23155,7 +23156,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
             }
             __pyx_L70:;
 
-            /* "bjcore/_simulate.pyx":482
+            /* "bjcore/_simulate.pyx":483
  *                             hand_total[b + h] = play_hand(s, comp, action, 2, key,
  *                                                           &hand_bet[b + h])
  *                         h += 1             # <<<<<<<<<<<<<<
@@ -23165,7 +23166,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
             __pyx_v_h = (__pyx_v_h + 1);
           }
 
-          /* "bjcore/_simulate.pyx":483
+          /* "bjcore/_simulate.pyx":484
  *                                                           &hand_bet[b + h])
  *                         h += 1
  *                     n_hands[sp] = nh             # <<<<<<<<<<<<<<
@@ -23174,7 +23175,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
           (__pyx_v_n_hands[__pyx_v_sp]) = __pyx_v_nh;
 
-          /* "bjcore/_simulate.pyx":463
+          /* "bjcore/_simulate.pyx":464
  *                 state[sp] = SPOT_PLAYED
  *                 b = sp * SIM_MAX_HANDS
  *                 if action == ACT_SPLIT:             # <<<<<<<<<<<<<<
@@ -23184,7 +23185,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
           goto __pyx_L63;
         }
 
-        /* "bjcore/_simulate.pyx":485
+        /* "bjcore/_simulate.pyx":486
  *                     n_hands[sp] = nh
  *                 else:
  *                     hand_total[b] = play_hand(s, comp, action, 1, key, &hand_bet[b])             # <<<<<<<<<<<<<<
@@ -23194,7 +23195,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
         /*else*/ {
           (__pyx_v_hand_total[__pyx_v_b]) = __pyx_f_6bjcore_9_simulate_play_hand(__pyx_v_s, __pyx_v_comp, __pyx_v_action, 1, __pyx_v_key, (&(__pyx_v_hand_bet[__pyx_v_b])));
 
-          /* "bjcore/_simulate.pyx":486
+          /* "bjcore/_simulate.pyx":487
  *                 else:
  *                     hand_total[b] = play_hand(s, comp, action, 1, key, &hand_bet[b])
  *                     n_hands[sp] = 1             # <<<<<<<<<<<<<<
@@ -23208,7 +23209,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
       }
 
 
-      /* "bjcore/_simulate.pyx":489
+      /* "bjcore/_simulate.pyx":490
  * 
  *             # ---- a no-hole-card dealer takes the second card now ----
  *             if not hole_first:             # <<<<<<<<<<<<<<
@@ -23220,7 +23221,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
       if (__pyx_t_1) {
 
 
-        /* "bjcore/_simulate.pyx":490
+        /* "bjcore/_simulate.pyx":491
  *             # ---- a no-hole-card dealer takes the second card now ----
  *             if not hole_first:
  *                 hole = draw(s)             # <<<<<<<<<<<<<<
@@ -23229,7 +23230,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
         __pyx_v_hole = __pyx_f_6bjcore_9_simulate_draw(__pyx_v_s);
 
-        /* "bjcore/_simulate.pyx":491
+        /* "bjcore/_simulate.pyx":492
  *             if not hole_first:
  *                 hole = draw(s)
  *                 if up + hole == 11 and (up == 1 or hole == 1):             # <<<<<<<<<<<<<<
@@ -23265,7 +23266,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
         if (__pyx_t_1) {
 
 
-          /* "bjcore/_simulate.pyx":492
+          /* "bjcore/_simulate.pyx":493
  *                 hole = draw(s)
  *                 if up + hole == 11 and (up == 1 or hole == 1):
  *                     dealer_natural = True             # <<<<<<<<<<<<<<
@@ -23274,7 +23275,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
           __pyx_v_dealer_natural = 1;
 
-          /* "bjcore/_simulate.pyx":493
+          /* "bjcore/_simulate.pyx":494
  *                 if up + hole == 11 and (up == 1 or hole == 1):
  *                     dealer_natural = True
  *                     for sp in range(n_spots):             # <<<<<<<<<<<<<<
@@ -23288,7 +23289,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
           for (__pyx_t_6 = 0; __pyx_t_6 < __pyx_t_5; __pyx_t_6+=1) {
             __pyx_v_sp = __pyx_t_6;
 
-            /* "bjcore/_simulate.pyx":494
+            /* "bjcore/_simulate.pyx":495
  *                     dealer_natural = True
  *                     for sp in range(n_spots):
  *                         if state[sp] == SPOT_NATURAL_WAITS:             # <<<<<<<<<<<<<<
@@ -23300,7 +23301,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
             if (__pyx_t_1) {
 
 
-              /* "bjcore/_simulate.pyx":495
+              /* "bjcore/_simulate.pyx":496
  *                     for sp in range(n_spots):
  *                         if state[sp] == SPOT_NATURAL_WAITS:
  *                             net[sp] = tie             # <<<<<<<<<<<<<<
@@ -23309,7 +23310,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
               (__pyx_v_net[__pyx_v_sp]) = __pyx_v_tie;
 
-              /* "bjcore/_simulate.pyx":494
+              /* "bjcore/_simulate.pyx":495
  *                     dealer_natural = True
  *                     for sp in range(n_spots):
  *                         if state[sp] == SPOT_NATURAL_WAITS:             # <<<<<<<<<<<<<<
@@ -23319,7 +23320,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
               goto __pyx_L80;
             }
 
-            /* "bjcore/_simulate.pyx":496
+            /* "bjcore/_simulate.pyx":497
  *                         if state[sp] == SPOT_NATURAL_WAITS:
  *                             net[sp] = tie
  *                         elif state[sp] == SPOT_LATE_SURRENDER:             # <<<<<<<<<<<<<<
@@ -23331,7 +23332,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
             if (__pyx_t_1) {
 
 
-              /* "bjcore/_simulate.pyx":497
+              /* "bjcore/_simulate.pyx":498
  *                             net[sp] = tie
  *                         elif state[sp] == SPOT_LATE_SURRENDER:
  *                             net[sp] = -1.0             # <<<<<<<<<<<<<<
@@ -23340,7 +23341,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
               (__pyx_v_net[__pyx_v_sp]) = -1.0;
 
-              /* "bjcore/_simulate.pyx":496
+              /* "bjcore/_simulate.pyx":497
  *                         if state[sp] == SPOT_NATURAL_WAITS:
  *                             net[sp] = tie
  *                         elif state[sp] == SPOT_LATE_SURRENDER:             # <<<<<<<<<<<<<<
@@ -23350,7 +23351,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
               goto __pyx_L80;
             }
 
-            /* "bjcore/_simulate.pyx":498
+            /* "bjcore/_simulate.pyx":499
  *                         elif state[sp] == SPOT_LATE_SURRENDER:
  *                             net[sp] = -1.0
  *                         elif state[sp] == SPOT_PLAYED:             # <<<<<<<<<<<<<<
@@ -23362,7 +23363,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
             if (__pyx_t_1) {
 
 
-              /* "bjcore/_simulate.pyx":499
+              /* "bjcore/_simulate.pyx":500
  *                             net[sp] = -1.0
  *                         elif state[sp] == SPOT_PLAYED:
  *                             if obo:             # <<<<<<<<<<<<<<
@@ -23371,7 +23372,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
               if (__pyx_v_obo) {
 
-                /* "bjcore/_simulate.pyx":500
+                /* "bjcore/_simulate.pyx":501
  *                         elif state[sp] == SPOT_PLAYED:
  *                             if obo:
  *                                 net[sp] = -1.0             # <<<<<<<<<<<<<<
@@ -23380,7 +23381,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
                 (__pyx_v_net[__pyx_v_sp]) = -1.0;
 
-                /* "bjcore/_simulate.pyx":499
+                /* "bjcore/_simulate.pyx":500
  *                             net[sp] = -1.0
  *                         elif state[sp] == SPOT_PLAYED:
  *                             if obo:             # <<<<<<<<<<<<<<
@@ -23390,7 +23391,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
                 goto __pyx_L81;
               }
 
-              /* "bjcore/_simulate.pyx":502
+              /* "bjcore/_simulate.pyx":503
  *                                 net[sp] = -1.0
  *                             else:
  *                                 net[sp] = 0.0             # <<<<<<<<<<<<<<
@@ -23400,7 +23401,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
               /*else*/ {
                 (__pyx_v_net[__pyx_v_sp]) = 0.0;
 
-                /* "bjcore/_simulate.pyx":503
+                /* "bjcore/_simulate.pyx":504
  *                             else:
  *                                 net[sp] = 0.0
  *                                 for h in range(n_hands[sp]):             # <<<<<<<<<<<<<<
@@ -23414,7 +23415,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
                 for (__pyx_t_10 = 0; __pyx_t_10 < __pyx_t_9; __pyx_t_10+=1) {
                   __pyx_v_h = __pyx_t_10;
 
-                  /* "bjcore/_simulate.pyx":504
+                  /* "bjcore/_simulate.pyx":505
  *                                 net[sp] = 0.0
  *                                 for h in range(n_hands[sp]):
  *                                     net[sp] -= hand_bet[sp * SIM_MAX_HANDS + h]             # <<<<<<<<<<<<<<
@@ -23429,7 +23430,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
               }
               __pyx_L81:;
 
-              /* "bjcore/_simulate.pyx":498
+              /* "bjcore/_simulate.pyx":499
  *                         elif state[sp] == SPOT_LATE_SURRENDER:
  *                             net[sp] = -1.0
  *                         elif state[sp] == SPOT_PLAYED:             # <<<<<<<<<<<<<<
@@ -23439,7 +23440,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
             }
             __pyx_L80:;
 
-            /* "bjcore/_simulate.pyx":505
+            /* "bjcore/_simulate.pyx":506
  *                                 for h in range(n_hands[sp]):
  *                                     net[sp] -= hand_bet[sp * SIM_MAX_HANDS + h]
  *                         state[sp] = SPOT_DONE             # <<<<<<<<<<<<<<
@@ -23450,7 +23451,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
           }
 
 
-          /* "bjcore/_simulate.pyx":491
+          /* "bjcore/_simulate.pyx":492
  *             if not hole_first:
  *                 hole = draw(s)
  *                 if up + hole == 11 and (up == 1 or hole == 1):             # <<<<<<<<<<<<<<
@@ -23460,7 +23461,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
           goto __pyx_L74;
         }
 
-        /* "bjcore/_simulate.pyx":507
+        /* "bjcore/_simulate.pyx":508
  *                         state[sp] = SPOT_DONE
  *                 else:
  *                     for sp in range(n_spots):             # <<<<<<<<<<<<<<
@@ -23475,7 +23476,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
           for (__pyx_t_6 = 0; __pyx_t_6 < __pyx_t_5; __pyx_t_6+=1) {
             __pyx_v_sp = __pyx_t_6;
 
-            /* "bjcore/_simulate.pyx":508
+            /* "bjcore/_simulate.pyx":509
  *                 else:
  *                     for sp in range(n_spots):
  *                         if state[sp] == SPOT_NATURAL_WAITS:             # <<<<<<<<<<<<<<
@@ -23487,7 +23488,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
             if (__pyx_t_1) {
 
 
-              /* "bjcore/_simulate.pyx":509
+              /* "bjcore/_simulate.pyx":510
  *                     for sp in range(n_spots):
  *                         if state[sp] == SPOT_NATURAL_WAITS:
  *                             net[sp] = payout             # <<<<<<<<<<<<<<
@@ -23496,7 +23497,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
               (__pyx_v_net[__pyx_v_sp]) = __pyx_v_payout;
 
-              /* "bjcore/_simulate.pyx":510
+              /* "bjcore/_simulate.pyx":511
  *                         if state[sp] == SPOT_NATURAL_WAITS:
  *                             net[sp] = payout
  *                             state[sp] = SPOT_DONE             # <<<<<<<<<<<<<<
@@ -23505,7 +23506,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
               (__pyx_v_state[__pyx_v_sp]) = __pyx_e_6bjcore_9_simulate_SPOT_DONE;
 
-              /* "bjcore/_simulate.pyx":508
+              /* "bjcore/_simulate.pyx":509
  *                 else:
  *                     for sp in range(n_spots):
  *                         if state[sp] == SPOT_NATURAL_WAITS:             # <<<<<<<<<<<<<<
@@ -23518,7 +23519,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
         }
         __pyx_L74:;
 
-        /* "bjcore/_simulate.pyx":489
+        /* "bjcore/_simulate.pyx":490
  * 
  *             # ---- a no-hole-card dealer takes the second card now ----
  *             if not hole_first:             # <<<<<<<<<<<<<<
@@ -23527,7 +23528,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
       }
 
-      /* "bjcore/_simulate.pyx":511
+      /* "bjcore/_simulate.pyx":512
  *                             net[sp] = payout
  *                             state[sp] = SPOT_DONE
  *             if not dealer_natural:             # <<<<<<<<<<<<<<
@@ -23539,7 +23540,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
       if (__pyx_t_1) {
 
 
-        /* "bjcore/_simulate.pyx":513
+        /* "bjcore/_simulate.pyx":514
  *             if not dealer_natural:
  *                 # ---- the dealer plays if some hand still stands ----
  *                 any_live = False             # <<<<<<<<<<<<<<
@@ -23548,7 +23549,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
         __pyx_v_any_live = 0;
 
-        /* "bjcore/_simulate.pyx":514
+        /* "bjcore/_simulate.pyx":515
  *                 # ---- the dealer plays if some hand still stands ----
  *                 any_live = False
  *                 for sp in range(n_spots):             # <<<<<<<<<<<<<<
@@ -23562,7 +23563,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
         for (__pyx_t_6 = 0; __pyx_t_6 < __pyx_t_5; __pyx_t_6+=1) {
           __pyx_v_sp = __pyx_t_6;
 
-          /* "bjcore/_simulate.pyx":515
+          /* "bjcore/_simulate.pyx":516
  *                 any_live = False
  *                 for sp in range(n_spots):
  *                     if state[sp] == SPOT_PLAYED:             # <<<<<<<<<<<<<<
@@ -23574,7 +23575,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
           if (__pyx_t_1) {
 
 
-            /* "bjcore/_simulate.pyx":516
+            /* "bjcore/_simulate.pyx":517
  *                 for sp in range(n_spots):
  *                     if state[sp] == SPOT_PLAYED:
  *                         for h in range(n_hands[sp]):             # <<<<<<<<<<<<<<
@@ -23588,7 +23589,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
             for (__pyx_t_10 = 0; __pyx_t_10 < __pyx_t_9; __pyx_t_10+=1) {
               __pyx_v_h = __pyx_t_10;
 
-              /* "bjcore/_simulate.pyx":517
+              /* "bjcore/_simulate.pyx":518
  *                     if state[sp] == SPOT_PLAYED:
  *                         for h in range(n_hands[sp]):
  *                             if hand_total[sp * SIM_MAX_HANDS + h] != 0:             # <<<<<<<<<<<<<<
@@ -23600,7 +23601,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
               if (__pyx_t_1) {
 
 
-                /* "bjcore/_simulate.pyx":518
+                /* "bjcore/_simulate.pyx":519
  *                         for h in range(n_hands[sp]):
  *                             if hand_total[sp * SIM_MAX_HANDS + h] != 0:
  *                                 any_live = True             # <<<<<<<<<<<<<<
@@ -23609,7 +23610,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
                 __pyx_v_any_live = 1;
 
-                /* "bjcore/_simulate.pyx":517
+                /* "bjcore/_simulate.pyx":518
  *                     if state[sp] == SPOT_PLAYED:
  *                         for h in range(n_hands[sp]):
  *                             if hand_total[sp * SIM_MAX_HANDS + h] != 0:             # <<<<<<<<<<<<<<
@@ -23620,7 +23621,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
             }
 
 
-            /* "bjcore/_simulate.pyx":515
+            /* "bjcore/_simulate.pyx":516
  *                 any_live = False
  *                 for sp in range(n_spots):
  *                     if state[sp] == SPOT_PLAYED:             # <<<<<<<<<<<<<<
@@ -23631,7 +23632,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
         }
 
 
-        /* "bjcore/_simulate.pyx":519
+        /* "bjcore/_simulate.pyx":520
  *                             if hand_total[sp * SIM_MAX_HANDS + h] != 0:
  *                                 any_live = True
  *                 if any_live:             # <<<<<<<<<<<<<<
@@ -23640,7 +23641,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
         if (__pyx_v_any_live) {
 
-          /* "bjcore/_simulate.pyx":520
+          /* "bjcore/_simulate.pyx":521
  *                                 any_live = True
  *                 if any_live:
  *                     d = up + hole             # <<<<<<<<<<<<<<
@@ -23649,7 +23650,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
           __pyx_v_d = (__pyx_v_up + __pyx_v_hole);
 
-          /* "bjcore/_simulate.pyx":521
+          /* "bjcore/_simulate.pyx":522
  *                 if any_live:
  *                     d = up + hole
  *                     ace = up == 1 or hole == 1             # <<<<<<<<<<<<<<
@@ -23674,7 +23675,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
           __pyx_L95_bool_binop_done:;
           __pyx_v_ace = __pyx_t_4;
 
-          /* "bjcore/_simulate.pyx":522
+          /* "bjcore/_simulate.pyx":523
  *                     d = up + hole
  *                     ace = up == 1 or hole == 1
  *                     while True:             # <<<<<<<<<<<<<<
@@ -23683,7 +23684,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
           while (1) {
 
-            /* "bjcore/_simulate.pyx":523
+            /* "bjcore/_simulate.pyx":524
  *                     ace = up == 1 or hole == 1
  *                     while True:
  *                         if ace and d <= 11:             # <<<<<<<<<<<<<<
@@ -23709,7 +23710,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
             if (__pyx_t_1) {
 
 
-              /* "bjcore/_simulate.pyx":524
+              /* "bjcore/_simulate.pyx":525
  *                     while True:
  *                         if ace and d <= 11:
  *                             if d + 10 > 17 or (d + 10 == 17 and not h17):             # <<<<<<<<<<<<<<
@@ -23745,7 +23746,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
               if (__pyx_t_1) {
 
 
-                /* "bjcore/_simulate.pyx":525
+                /* "bjcore/_simulate.pyx":526
  *                         if ace and d <= 11:
  *                             if d + 10 > 17 or (d + 10 == 17 and not h17):
  *                                 d += 10             # <<<<<<<<<<<<<<
@@ -23754,7 +23755,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
                 __pyx_v_d = (__pyx_v_d + 10);
 
-                /* "bjcore/_simulate.pyx":526
+                /* "bjcore/_simulate.pyx":527
  *                             if d + 10 > 17 or (d + 10 == 17 and not h17):
  *                                 d += 10
  *                                 break             # <<<<<<<<<<<<<<
@@ -23763,7 +23764,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
                 goto __pyx_L98_break;
 
-                /* "bjcore/_simulate.pyx":524
+                /* "bjcore/_simulate.pyx":525
  *                     while True:
  *                         if ace and d <= 11:
  *                             if d + 10 > 17 or (d + 10 == 17 and not h17):             # <<<<<<<<<<<<<<
@@ -23772,7 +23773,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
               }
 
-              /* "bjcore/_simulate.pyx":523
+              /* "bjcore/_simulate.pyx":524
  *                     ace = up == 1 or hole == 1
  *                     while True:
  *                         if ace and d <= 11:             # <<<<<<<<<<<<<<
@@ -23782,7 +23783,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
               goto __pyx_L99;
             }
 
-            /* "bjcore/_simulate.pyx":527
+            /* "bjcore/_simulate.pyx":528
  *                                 d += 10
  *                                 break
  *                         elif d >= 17:             # <<<<<<<<<<<<<<
@@ -23794,7 +23795,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
             if (__pyx_t_1) {
 
 
-              /* "bjcore/_simulate.pyx":528
+              /* "bjcore/_simulate.pyx":529
  *                                 break
  *                         elif d >= 17:
  *                             break             # <<<<<<<<<<<<<<
@@ -23803,7 +23804,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
               goto __pyx_L98_break;
 
-              /* "bjcore/_simulate.pyx":527
+              /* "bjcore/_simulate.pyx":528
  *                                 d += 10
  *                                 break
  *                         elif d >= 17:             # <<<<<<<<<<<<<<
@@ -23813,7 +23814,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
             }
             __pyx_L99:;
 
-            /* "bjcore/_simulate.pyx":529
+            /* "bjcore/_simulate.pyx":530
  *                         elif d >= 17:
  *                             break
  *                         c = seen_draw(s)             # <<<<<<<<<<<<<<
@@ -23822,7 +23823,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
             __pyx_v_c = __pyx_f_6bjcore_9_simulate_seen_draw(__pyx_v_s);
 
-            /* "bjcore/_simulate.pyx":530
+            /* "bjcore/_simulate.pyx":531
  *                             break
  *                         c = seen_draw(s)
  *                         d += c             # <<<<<<<<<<<<<<
@@ -23831,7 +23832,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
             __pyx_v_d = (__pyx_v_d + __pyx_v_c);
 
-            /* "bjcore/_simulate.pyx":531
+            /* "bjcore/_simulate.pyx":532
  *                         c = seen_draw(s)
  *                         d += c
  *                         if c == 1:             # <<<<<<<<<<<<<<
@@ -23843,7 +23844,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
             if (__pyx_t_1) {
 
 
-              /* "bjcore/_simulate.pyx":532
+              /* "bjcore/_simulate.pyx":533
  *                         d += c
  *                         if c == 1:
  *                             ace = True             # <<<<<<<<<<<<<<
@@ -23852,7 +23853,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
               __pyx_v_ace = 1;
 
-              /* "bjcore/_simulate.pyx":531
+              /* "bjcore/_simulate.pyx":532
  *                         c = seen_draw(s)
  *                         d += c
  *                         if c == 1:             # <<<<<<<<<<<<<<
@@ -23863,7 +23864,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
           }
           __pyx_L98_break:;
 
-          /* "bjcore/_simulate.pyx":533
+          /* "bjcore/_simulate.pyx":534
  *                         if c == 1:
  *                             ace = True
  *                     if d > 21:             # <<<<<<<<<<<<<<
@@ -23875,7 +23876,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
           if (__pyx_t_1) {
 
 
-            /* "bjcore/_simulate.pyx":534
+            /* "bjcore/_simulate.pyx":535
  *                             ace = True
  *                     if d > 21:
  *                         d = 22             # <<<<<<<<<<<<<<
@@ -23884,7 +23885,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
             __pyx_v_d = 22;
 
-            /* "bjcore/_simulate.pyx":533
+            /* "bjcore/_simulate.pyx":534
  *                         if c == 1:
  *                             ace = True
  *                     if d > 21:             # <<<<<<<<<<<<<<
@@ -23893,7 +23894,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
           }
 
-          /* "bjcore/_simulate.pyx":519
+          /* "bjcore/_simulate.pyx":520
  *                             if hand_total[sp * SIM_MAX_HANDS + h] != 0:
  *                                 any_live = True
  *                 if any_live:             # <<<<<<<<<<<<<<
@@ -23903,7 +23904,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
           goto __pyx_L94;
         }
 
-        /* "bjcore/_simulate.pyx":536
+        /* "bjcore/_simulate.pyx":537
  *                         d = 22
  *                 else:
  *                     d = 22             # <<<<<<<<<<<<<<
@@ -23915,7 +23916,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
         }
         __pyx_L94:;
 
-        /* "bjcore/_simulate.pyx":537
+        /* "bjcore/_simulate.pyx":538
  *                 else:
  *                     d = 22
  *                 for sp in range(n_spots):             # <<<<<<<<<<<<<<
@@ -23929,7 +23930,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
         for (__pyx_t_6 = 0; __pyx_t_6 < __pyx_t_5; __pyx_t_6+=1) {
           __pyx_v_sp = __pyx_t_6;
 
-          /* "bjcore/_simulate.pyx":538
+          /* "bjcore/_simulate.pyx":539
  *                     d = 22
  *                 for sp in range(n_spots):
  *                     if state[sp] == SPOT_PLAYED:             # <<<<<<<<<<<<<<
@@ -23941,7 +23942,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
           if (__pyx_t_1) {
 
 
-            /* "bjcore/_simulate.pyx":539
+            /* "bjcore/_simulate.pyx":540
  *                 for sp in range(n_spots):
  *                     if state[sp] == SPOT_PLAYED:
  *                         for h in range(n_hands[sp]):             # <<<<<<<<<<<<<<
@@ -23955,7 +23956,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
             for (__pyx_t_10 = 0; __pyx_t_10 < __pyx_t_9; __pyx_t_10+=1) {
               __pyx_v_h = __pyx_t_10;
 
-              /* "bjcore/_simulate.pyx":540
+              /* "bjcore/_simulate.pyx":541
  *                     if state[sp] == SPOT_PLAYED:
  *                         for h in range(n_hands[sp]):
  *                             net[sp] += settle(hand_total[sp * SIM_MAX_HANDS + h],             # <<<<<<<<<<<<<<
@@ -23965,7 +23966,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 
               __pyx_t_11 = __pyx_v_sp;
 
-              /* "bjcore/_simulate.pyx":541
+              /* "bjcore/_simulate.pyx":542
  *                         for h in range(n_hands[sp]):
  *                             net[sp] += settle(hand_total[sp * SIM_MAX_HANDS + h],
  *                                               hand_bet[sp * SIM_MAX_HANDS + h], d, tie)             # <<<<<<<<<<<<<<
@@ -23976,7 +23977,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
             }
 
 
-            /* "bjcore/_simulate.pyx":538
+            /* "bjcore/_simulate.pyx":539
  *                     d = 22
  *                 for sp in range(n_spots):
  *                     if state[sp] == SPOT_PLAYED:             # <<<<<<<<<<<<<<
@@ -23987,7 +23988,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
         }
 
 
-        /* "bjcore/_simulate.pyx":511
+        /* "bjcore/_simulate.pyx":512
  *                             net[sp] = payout
  *                             state[sp] = SPOT_DONE
  *             if not dealer_natural:             # <<<<<<<<<<<<<<
@@ -23998,7 +23999,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
     }
     __pyx_L45:;
 
-    /* "bjcore/_simulate.pyx":542
+    /* "bjcore/_simulate.pyx":543
  *                             net[sp] += settle(hand_total[sp * SIM_MAX_HANDS + h],
  *                                               hand_bet[sp * SIM_MAX_HANDS + h], d, tie)
  *         if not exposed:             # <<<<<<<<<<<<<<
@@ -24010,7 +24011,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
     if (__pyx_t_1) {
 
 
-      /* "bjcore/_simulate.pyx":543
+      /* "bjcore/_simulate.pyx":544
  *                                               hand_bet[sp * SIM_MAX_HANDS + h], d, tie)
  *         if not exposed:
  *             see(s, hole)             # the hole card is turned over at the end of the round             # <<<<<<<<<<<<<<
@@ -24019,7 +24020,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
       __pyx_f_6bjcore_9_simulate_see(__pyx_v_s, __pyx_v_hole);
 
-      /* "bjcore/_simulate.pyx":542
+      /* "bjcore/_simulate.pyx":543
  *                             net[sp] += settle(hand_total[sp * SIM_MAX_HANDS + h],
  *                                               hand_bet[sp * SIM_MAX_HANDS + h], d, tie)
  *         if not exposed:             # <<<<<<<<<<<<<<
@@ -24028,7 +24029,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
     }
 
-    /* "bjcore/_simulate.pyx":546
+    /* "bjcore/_simulate.pyx":547
  * 
  *         # ---- the player's result ----
  *         done += 1             # <<<<<<<<<<<<<<
@@ -24037,7 +24038,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
     __pyx_v_done = (__pyx_v_done + 1);
 
-    /* "bjcore/_simulate.pyx":547
+    /* "bjcore/_simulate.pyx":548
  *         # ---- the player's result ----
  *         done += 1
  *         out_tcc[bucket * 2] += 1             # <<<<<<<<<<<<<<
@@ -24048,7 +24049,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
     __pyx_t_7 = (__pyx_v_bucket * 2);
     (__pyx_v_out_tcc[__pyx_t_7]) = ((__pyx_v_out_tcc[__pyx_t_7]) + 1);
 
-    /* "bjcore/_simulate.pyx":548
+    /* "bjcore/_simulate.pyx":549
  *         done += 1
  *         out_tcc[bucket * 2] += 1
  *         if bet > 0.0:             # <<<<<<<<<<<<<<
@@ -24060,7 +24061,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
     if (__pyx_t_1) {
 
 
-      /* "bjcore/_simulate.pyx":549
+      /* "bjcore/_simulate.pyx":550
  *         out_tcc[bucket * 2] += 1
  *         if bet > 0.0:
  *             result = 0.0             # <<<<<<<<<<<<<<
@@ -24069,7 +24070,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
       __pyx_v_result = 0.0;
 
-      /* "bjcore/_simulate.pyx":550
+      /* "bjcore/_simulate.pyx":551
  *         if bet > 0.0:
  *             result = 0.0
  *             for sp in range(spots):             # <<<<<<<<<<<<<<
@@ -24083,7 +24084,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
       for (__pyx_t_6 = 0; __pyx_t_6 < __pyx_t_5; __pyx_t_6+=1) {
         __pyx_v_sp = __pyx_t_6;
 
-        /* "bjcore/_simulate.pyx":551
+        /* "bjcore/_simulate.pyx":552
  *             result = 0.0
  *             for sp in range(spots):
  *                 result += net[sp]             # <<<<<<<<<<<<<<
@@ -24092,7 +24093,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
         __pyx_v_result = (__pyx_v_result + (__pyx_v_net[__pyx_v_sp]));
 
-        /* "bjcore/_simulate.pyx":552
+        /* "bjcore/_simulate.pyx":553
  *             for sp in range(spots):
  *                 result += net[sp]
  *                 if insured[sp]:             # <<<<<<<<<<<<<<
@@ -24104,7 +24105,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
         if (__pyx_t_1) {
 
 
-          /* "bjcore/_simulate.pyx":553
+          /* "bjcore/_simulate.pyx":554
  *                 result += net[sp]
  *                 if insured[sp]:
  *                     result += 1.0 if dealer_natural else -0.5             # <<<<<<<<<<<<<<
@@ -24121,7 +24122,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
           __pyx_v_result = (__pyx_v_result + __pyx_t_3);
 
 
-          /* "bjcore/_simulate.pyx":552
+          /* "bjcore/_simulate.pyx":553
  *             for sp in range(spots):
  *                 result += net[sp]
  *                 if insured[sp]:             # <<<<<<<<<<<<<<
@@ -24130,12 +24131,12 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
         }
 
-        /* "bjcore/_simulate.pyx":554
+        /* "bjcore/_simulate.pyx":555
  *                 if insured[sp]:
  *                     result += 1.0 if dealer_natural else -0.5
  *                 hands += n_hands[sp] if n_hands[sp] > 0 else 1             # <<<<<<<<<<<<<<
  *             out_tcc[bucket * 2 + 1] += 1
- *             out_tcs[bucket * 2] += result
+ *             unit = result / spots            # per initial unit bet per spot
 */
         __pyx_t_1 = ((__pyx_v_n_hands[__pyx_v_sp]) > 0);
 
@@ -24152,50 +24153,59 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
       }
 
 
-      /* "bjcore/_simulate.pyx":555
+      /* "bjcore/_simulate.pyx":556
  *                     result += 1.0 if dealer_natural else -0.5
  *                 hands += n_hands[sp] if n_hands[sp] > 0 else 1
  *             out_tcc[bucket * 2 + 1] += 1             # <<<<<<<<<<<<<<
- *             out_tcs[bucket * 2] += result
- *             out_tcs[bucket * 2 + 1] += result * result
+ *             unit = result / spots            # per initial unit bet per spot
+ *             out_tcs[bucket * 2] += unit
 */
 
       __pyx_t_7 = ((__pyx_v_bucket * 2) + 1);
       (__pyx_v_out_tcc[__pyx_t_7]) = ((__pyx_v_out_tcc[__pyx_t_7]) + 1);
 
-      /* "bjcore/_simulate.pyx":556
+      /* "bjcore/_simulate.pyx":557
  *                 hands += n_hands[sp] if n_hands[sp] > 0 else 1
  *             out_tcc[bucket * 2 + 1] += 1
- *             out_tcs[bucket * 2] += result             # <<<<<<<<<<<<<<
- *             out_tcs[bucket * 2 + 1] += result * result
+ *             unit = result / spots            # per initial unit bet per spot             # <<<<<<<<<<<<<<
+ *             out_tcs[bucket * 2] += unit
+ *             out_tcs[bucket * 2 + 1] += unit * unit
+*/
+      __pyx_v_unit = (__pyx_v_result / ((double)__pyx_v_spots));
+
+      /* "bjcore/_simulate.pyx":558
+ *             out_tcc[bucket * 2 + 1] += 1
+ *             unit = result / spots            # per initial unit bet per spot
+ *             out_tcs[bucket * 2] += unit             # <<<<<<<<<<<<<<
+ *             out_tcs[bucket * 2 + 1] += unit * unit
  *             result *= bet
 */
 
       __pyx_t_7 = (__pyx_v_bucket * 2);
-      (__pyx_v_out_tcs[__pyx_t_7]) = ((__pyx_v_out_tcs[__pyx_t_7]) + __pyx_v_result);
+      (__pyx_v_out_tcs[__pyx_t_7]) = ((__pyx_v_out_tcs[__pyx_t_7]) + __pyx_v_unit);
 
-      /* "bjcore/_simulate.pyx":557
- *             out_tcc[bucket * 2 + 1] += 1
- *             out_tcs[bucket * 2] += result
- *             out_tcs[bucket * 2 + 1] += result * result             # <<<<<<<<<<<<<<
+      /* "bjcore/_simulate.pyx":559
+ *             unit = result / spots            # per initial unit bet per spot
+ *             out_tcs[bucket * 2] += unit
+ *             out_tcs[bucket * 2 + 1] += unit * unit             # <<<<<<<<<<<<<<
  *             result *= bet
  *             won += result
 */
 
       __pyx_t_7 = ((__pyx_v_bucket * 2) + 1);
-      (__pyx_v_out_tcs[__pyx_t_7]) = ((__pyx_v_out_tcs[__pyx_t_7]) + (__pyx_v_result * __pyx_v_result));
+      (__pyx_v_out_tcs[__pyx_t_7]) = ((__pyx_v_out_tcs[__pyx_t_7]) + (__pyx_v_unit * __pyx_v_unit));
 
-      /* "bjcore/_simulate.pyx":558
- *             out_tcs[bucket * 2] += result
- *             out_tcs[bucket * 2 + 1] += result * result
+      /* "bjcore/_simulate.pyx":560
+ *             out_tcs[bucket * 2] += unit
+ *             out_tcs[bucket * 2 + 1] += unit * unit
  *             result *= bet             # <<<<<<<<<<<<<<
  *             won += result
  *             won_sq += result * result
 */
       __pyx_v_result = (__pyx_v_result * __pyx_v_bet);
 
-      /* "bjcore/_simulate.pyx":559
- *             out_tcs[bucket * 2 + 1] += result * result
+      /* "bjcore/_simulate.pyx":561
+ *             out_tcs[bucket * 2 + 1] += unit * unit
  *             result *= bet
  *             won += result             # <<<<<<<<<<<<<<
  *             won_sq += result * result
@@ -24203,7 +24213,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
       __pyx_v_won = (__pyx_v_won + __pyx_v_result);
 
-      /* "bjcore/_simulate.pyx":560
+      /* "bjcore/_simulate.pyx":562
  *             result *= bet
  *             won += result
  *             won_sq += result * result             # <<<<<<<<<<<<<<
@@ -24212,7 +24222,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
       __pyx_v_won_sq = (__pyx_v_won_sq + (__pyx_v_result * __pyx_v_result));
 
-      /* "bjcore/_simulate.pyx":561
+      /* "bjcore/_simulate.pyx":563
  *             won += result
  *             won_sq += result * result
  *             total_bet += bet * spots             # <<<<<<<<<<<<<<
@@ -24221,7 +24231,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
       __pyx_v_total_bet = (__pyx_v_total_bet + (__pyx_v_bet * __pyx_v_spots));
 
-      /* "bjcore/_simulate.pyx":562
+      /* "bjcore/_simulate.pyx":564
  *             won_sq += result * result
  *             total_bet += bet * spots
  *             played += 1             # <<<<<<<<<<<<<<
@@ -24230,7 +24240,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
       __pyx_v_played = (__pyx_v_played + 1);
 
-      /* "bjcore/_simulate.pyx":563
+      /* "bjcore/_simulate.pyx":565
  *             total_bet += bet * spots
  *             played += 1
  *             if bankroll > 0.0:             # <<<<<<<<<<<<<<
@@ -24242,7 +24252,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
       if (__pyx_t_1) {
 
 
-        /* "bjcore/_simulate.pyx":564
+        /* "bjcore/_simulate.pyx":566
  *             played += 1
  *             if bankroll > 0.0:
  *                 cumulative += result             # <<<<<<<<<<<<<<
@@ -24251,7 +24261,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
         __pyx_v_cumulative = (__pyx_v_cumulative + __pyx_v_result);
 
-        /* "bjcore/_simulate.pyx":565
+        /* "bjcore/_simulate.pyx":567
  *             if bankroll > 0.0:
  *                 cumulative += result
  *                 if bankroll + cumulative <= 0.0:             # <<<<<<<<<<<<<<
@@ -24263,7 +24273,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
         if (__pyx_t_1) {
 
 
-          /* "bjcore/_simulate.pyx":566
+          /* "bjcore/_simulate.pyx":568
  *                 cumulative += result
  *                 if bankroll + cumulative <= 0.0:
  *                     out_c[C_RUINED] = 1             # <<<<<<<<<<<<<<
@@ -24272,7 +24282,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
           (__pyx_v_out_c[__pyx_e_6bjcore_9_simulate_C_RUINED]) = 1;
 
-          /* "bjcore/_simulate.pyx":567
+          /* "bjcore/_simulate.pyx":569
  *                 if bankroll + cumulative <= 0.0:
  *                     out_c[C_RUINED] = 1
  *                     break             # <<<<<<<<<<<<<<
@@ -24281,7 +24291,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
           goto __pyx_L6_break;
 
-          /* "bjcore/_simulate.pyx":565
+          /* "bjcore/_simulate.pyx":567
  *             if bankroll > 0.0:
  *                 cumulative += result
  *                 if bankroll + cumulative <= 0.0:             # <<<<<<<<<<<<<<
@@ -24290,7 +24300,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
         }
 
-        /* "bjcore/_simulate.pyx":563
+        /* "bjcore/_simulate.pyx":565
  *             total_bet += bet * spots
  *             played += 1
  *             if bankroll > 0.0:             # <<<<<<<<<<<<<<
@@ -24299,7 +24309,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
       }
 
-      /* "bjcore/_simulate.pyx":548
+      /* "bjcore/_simulate.pyx":549
  *         done += 1
  *         out_tcc[bucket * 2] += 1
  *         if bet > 0.0:             # <<<<<<<<<<<<<<
@@ -24310,7 +24320,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
   }
   __pyx_L6_break:;
 
-  /* "bjcore/_simulate.pyx":568
+  /* "bjcore/_simulate.pyx":570
  *                     out_c[C_RUINED] = 1
  *                     break
  *     out_s[S_WON] = won             # <<<<<<<<<<<<<<
@@ -24319,7 +24329,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
   (__pyx_v_out_s[__pyx_e_6bjcore_9_simulate_S_WON]) = __pyx_v_won;
 
-  /* "bjcore/_simulate.pyx":569
+  /* "bjcore/_simulate.pyx":571
  *                     break
  *     out_s[S_WON] = won
  *     out_s[S_WON_SQ] = won_sq             # <<<<<<<<<<<<<<
@@ -24328,7 +24338,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
   (__pyx_v_out_s[__pyx_e_6bjcore_9_simulate_S_WON_SQ]) = __pyx_v_won_sq;
 
-  /* "bjcore/_simulate.pyx":570
+  /* "bjcore/_simulate.pyx":572
  *     out_s[S_WON] = won
  *     out_s[S_WON_SQ] = won_sq
  *     out_s[S_BET] = total_bet             # <<<<<<<<<<<<<<
@@ -24337,7 +24347,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
   (__pyx_v_out_s[__pyx_e_6bjcore_9_simulate_S_BET]) = __pyx_v_total_bet;
 
-  /* "bjcore/_simulate.pyx":571
+  /* "bjcore/_simulate.pyx":573
  *     out_s[S_WON_SQ] = won_sq
  *     out_s[S_BET] = total_bet
  *     out_c[C_ROUNDS] = done             # <<<<<<<<<<<<<<
@@ -24346,7 +24356,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
   (__pyx_v_out_c[__pyx_e_6bjcore_9_simulate_C_ROUNDS]) = __pyx_v_done;
 
-  /* "bjcore/_simulate.pyx":572
+  /* "bjcore/_simulate.pyx":574
  *     out_s[S_BET] = total_bet
  *     out_c[C_ROUNDS] = done
  *     out_c[C_PLAYED] = played             # <<<<<<<<<<<<<<
@@ -24355,7 +24365,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
   (__pyx_v_out_c[__pyx_e_6bjcore_9_simulate_C_PLAYED]) = __pyx_v_played;
 
-  /* "bjcore/_simulate.pyx":573
+  /* "bjcore/_simulate.pyx":575
  *     out_c[C_ROUNDS] = done
  *     out_c[C_PLAYED] = played
  *     out_c[C_HANDS] = hands             # <<<<<<<<<<<<<<
@@ -24364,7 +24374,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
   (__pyx_v_out_c[__pyx_e_6bjcore_9_simulate_C_HANDS]) = __pyx_v_hands;
 
-  /* "bjcore/_simulate.pyx":574
+  /* "bjcore/_simulate.pyx":576
  *     out_c[C_PLAYED] = played
  *     out_c[C_HANDS] = hands
  *     out_c[C_SHUFFLES] = shuffles             # <<<<<<<<<<<<<<
@@ -24372,7 +24382,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
   (__pyx_v_out_c[__pyx_e_6bjcore_9_simulate_C_SHUFFLES]) = __pyx_v_shuffles;
 
-  /* "bjcore/_simulate.pyx":575
+  /* "bjcore/_simulate.pyx":577
  *     out_c[C_HANDS] = hands
  *     out_c[C_SHUFFLES] = shuffles
  *     out_c[C_EXHAUSTED] = s.exhausted             # <<<<<<<<<<<<<<
@@ -24382,7 +24392,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
   (__pyx_v_out_c[__pyx_e_6bjcore_9_simulate_C_EXHAUSTED]) = __pyx_t_12;
 
 
-  /* "bjcore/_simulate.pyx":338
+  /* "bjcore/_simulate.pyx":339
  * 
  * 
  * cdef void _run(Sim* s, const int64_t* ip, const double* dp, const int32_t* key_of,             # <<<<<<<<<<<<<<
@@ -24391,6 +24401,7 @@ static void __pyx_f_6bjcore_9_simulate__run(struct __pyx_t_6bjcore_9_simulate_Si
 */
 
   /* function exit code */
+
 
 
 
@@ -26833,7 +26844,7 @@ static int __Pyx_InitConstants(__pyx_mstatetype *__pyx_mstate) {
       #define CYTHON_COMPRESS_STRINGS 90
     #endif
     #if (CYTHON_COMPRESS_STRINGS) == 1 /* compression: zlib (1311 bytes) */
-static const char cstring[] = "x\332}T\315s\0237\024\047\301\016\241M\030\322\226\246\245\037\243\300@\350\014\230\232q\241\3550t24\320\034JI2$P\350\354h\245g[dWZ\257\264\306\346\224\343\036u\334\343\036}\3641\307\034{\314q\217\374\t\375\023\372\264k\207\000\235z\274\372xz\037\277\367{O\"\324\220\357\007D\371/\201\231{\215\237\311\335\337!T\361pG\300+\242\332\344.S\322\210N\242\022M\250\344\204\213\330)\276/\026rz\240M,8\360\023\312D\305\377{\376\256\354X\363\336/\367\251\224\312\020\252\265\350Hb\024\211\201\362\033J\006C\022\226 \373\010rC\366i 8\t\025\207\353\004\006\021\332\242\253U\266\352\342\256\266Ulb*W\257\223\016\272\232*\353.\215\000C\021:\020\232<R\006\210\351\"\023\367\207\246\253$A\031\207@\370\020S\003\030\315\341C\257\261S\222\344\361\372\343\033\255\037[%\332\030\034o\232\350\304g\001\002\005\355H\363\023\021\030\364n\206\021\350\006\331h\223\241J\210\004\304\205YD\250w\322\300tA\022\r\306-\310j\23135BI\017\315\205\354\254Nh\022}p\326\017h\240\241A9\367P\017\230\n\002w\246\244nP\237q\241\251\037\000H7v\230\320\325\212K\205\t\265i\022\030\342y1\360\204\201\347\021\236\224\036\245\22270\301\276\240\001\2362!\205\361<\035\263\233\376K\246b\270\351i\021&\0012\321\210\206\203\244t\350\314h\020(\206RB\343\230\016\t\247\2066\376\343\264\242\332qUUY7\326\266\357ol\254\007\201\210\264\320\333\320K@2p\375\326x\333z\236\367x8\300\357W\344\335{\004\003\263\005m\317\233p\203\330\021\247c\357\355\242\003F\030\010\235\200;\033\374\265\023\311\334\214Gzj%\302\010\033\302\255B*d9+\236\004\345\231\244a5\273\360\236\207\311z\254\013lO\047a\265\233xqKW\331j\225\310H\260=\364\260.\247z}\343Xp>z\t\r\246n\247\264\037\257X\331l\047\0040p\033\354\204c(\372\004\364\343\365[;\003\332\345\"\264\207\205R\t\266\034`\023L\251\367\374\244\335\306\026\306\355+\340T\017%\023\252q\254\251}\252\301\007<\364\244\2171\375\241gXU\362\306q\311\031\353\212\200\263n\"\367X\200F\036\222\206\367\211\201O\331\036S\2114\345\2409`\263a\027\362\210\3064\324\334\361S\016\016\\\365\270@\030\231!\226\032\357) U\345\335\2028Vq;""\240\035\335\016\0245\267[x]Cj&\227V\010\216\257\001\014\204\304\023QyvE\236\014\257ao\017\206\236j\227\300\244\206N\271\210\002:,\027\246\033\3433\341\336\010\3676H\217\321\230k\307,\2760\241\214\020C4T\210\r\351\300?R\210\203v\203a\254\232t\204YF*\302\006\227\\\205\230\274\201\016\304:\206\216\320\306\201O$\327q\202\276\035Cx\233\201c\231&W\255\354|\335U\340\240b\351b\254\037D\332(\374\342\004_\215$DiG\033\346U$\342\242\224a\217\007\330V\030;\211\360Z\001\276Y\t\350\301k\210\225\376c\177\346\237\271S\365\305t-\335L\231\375\334\366\212\332G\351\245\364\201]\261w\262\253\371l\276R\324.f+oj\363i=}\202\322f1\1776]J\257\244\211]\263\233\226eKE\355\343\264\211~.\236\252/\244\267\322\035\333\264\033\331N~+\337,j\213\351V\332G5\221\365\363\255\034\235\237\267\263\366j6\233}\227\267\362\376hk\204\242s\251o\347\254\237\235\315?\313wF\267Fh\366M\206\303\267\031-j\227\363fQ\273\224#\200e\333{\007\305\247\266e{\331LQ\253\357?M\237\331v\266\226=\037\315\217g\307\253\007\010\351\314~/\235\303\214\226\020n\201f3\305I\333\205t\335^\260\324\232\254\231\255\025\013\213\245\374\007\204u\311m\227\320\n\275>\267\245\363\027\250\331\3116\035\230\372\376n\272VM\353v9\233\311&\201f\034\047\313\366xB\215\235\264Y!\333\234L)/C\343\346/{\305\276\312h\326\373\300\373\263\224V\264~\260ya\227\354\265l%kN\200M\243;o+\366\047\314\375C\265\367O*\323\272\335\235\312\376D\377\017K\006\336M\251\276\357\331\365l9\237\311\335\346\250\376ev!\353\344\2339-w\3136\311\036\346\315|b\365\233sq\364\365\3551\235\304,j\013e7Q,\374N\211\244X<W,\234G\320K\3662\366\202K\227\347+\371\235\321\312\2505\352\215\347\306tl\016\232\007\033\207\233\207\374\357kG[\333G\333\273G\273O\217\236>+\226>A\262zY\r!?A\223V\336\033\235A\223\323\343\326\270wp\346\240wx\372\260\371f~\022\3205\342m\373E\366U\276\366/ONO\275";
+static const char cstring[] = "x\332}T\315s\0237\024\047\301\016\241M\030\322\226\246\037\264\243\300@\350\014\230\232q\241\3550t24\320\034JI2$P\350\354h\245g[dWZ\257\264\306\346\224\343\036u\334\343\036}\3641\307\034{\314q\217\374\t\375\023\372\264k\207\000\235z\274\372xz\037\277\367{O\"\324\220\357\007D\371/\201\231{\215\237\311\335\337!T\361pG\300+\242\332\344.S\322\210N\242\022M\250\344\204\213\330)\276/\026rz\240M,8\360\023\312D\305\377{\376\256\354X\363\336/\367\251\224\312\020\252\265\350Hb\024\211\201\362\033J\006C\022\226 \373\010rC\366i 8\t\025\207\353\004\006\021\332\242\253U\266\352\342\256\266Ulb*W\257\223\016\272\232*\353.\215\000C\021:\020\232<R\006\210\351\"\023\367\207\246\253$A\031\207@\370\020S\003\030\315\341C\257\261S\222\344\361\372\343\033\255\037[%\332\030\034o\232\350\304g\001\002\005\355H\363\023\021\030\364n\206\021\350\006\331h\223\241J\210\004\304\205YD\250w\322\300tA\022\r\306-\310j\23135BI\017\315\205\354\254Nh\022}p\326\017h\240\241A9\367P\017\230\n\002w\246\244nP\237q\241\251\037\000H7v\230\320\325\212K\205\t\265i\022\030\342y1\360\204\201\347\021\236\224\036\245\22270\301\276\240\001\2362!\205\361<\035\263\233\376K\246b\270\351i\021&\0012\321\210\206\203\244t\350\314h\020(\206RB\343\230\016\t\247\2066\376\343\264\242\332qUUY7\326\266\357ol\254\007\201\210\264\320\333\320K@2p\375\326x\333z\236\367x8\300\357W\344\335{\004\003\263\005m\317\233p\203\330\021\247c\357\355\242\003F\030\010\235\200;\033\374\265\023\311\334\214Gzj%\302\010\033\302\255B*d9+\236\004\345\231\244a5\273\360\236\207\311z\254\013lO\047a\265\233xqKW\331j\225\310H\260=\364\260.\247z}\343Xp>z\t\r\246n\247\264\037\257X\331l\047\0040p\033\354\204c(\372\004\364\343\365[;\003\332\345\"\264\207\205R\t\266\034`\023L\251\367\374\244\335\306\026\306\355+\340T\017%\023\252q\254\251}\252\301\007<\364\244\2171\375\241gXU\362\306q\311\031\353\212\200\263n\"\367X\200F\036\222\206\367\211\201O\331\036S\2114\345\2409`\263a\027\362\210\3064\324\334\361S\016\016\\\365\270@\030\231!\226\032\357) U\345\335\2028Vq;""\240\035\335\016\0245\267[x]Cj&\227V\010\216\257\001\014\204\304\023QyvE\236\014\257ao\017\206\236j\227\300\244\206N\271\210\002:,\027\246\033\3433\341\336\010\3676H\217\321\230k\307,\2760\241\214\020C4T\210\r\351\300?R\210\203v\203a\254\232t\204YF*\302\006\227\\\205\230\274\201\016\304:\206\216\320\306\201O$\327q\202\276\035Cx\233\201c\231&W\255\354|\335U\340\240b\351b\254\037D\332(\374\342\004_\215$DiG\033\346U$\342\242\224a\217\007\330V\030;\211\360Z\001\276Y\t\350\301k\210\225\376c\177\346\237\271S\365\305t-\335L\231\375\334\366\212\332G\351\245\364\201]\261w\262\253\371l\276R\324\276\312V\336\324\346\323z\372\004\245\315b\376l\272\224^I\023\273f7-\313\226\212\332\307i\023\375\\<U_Ho\245;\266i7\262\235\374V\276Y\324\026\323\255\264\217j\"\353\347[9:?og\355\325l6\373.o\345\375\321\326\010E\347R\337\316Y?;\233\177\226\357\214n\215\320\354\233\014\207o3Z\324.\347\315\242v)G\000\313\266\367\016\212Om\313\366\262\231\242V\337\177\232>\263\355l-{>\232\037\317\216W\017\020\322\231\375^:\207\031-!\334\002\315f\212\223\266\013\351\272\275`\2515Y3[+\026\026K\371\017\010\353\222\333.\241\025z}nK\347/P\263\223m:0\365\375\335t\255\232\326\355r6\223M\002\3158N\226\355\361\204\032;i\263B\2669\231R^\206\306\315_\366\212}\225\321\254\367\201\367g)\255h\375`\363\302.\331k\331J\326\234\000\233Fw\336V\354O\230\373\207j\357\237T\246u\273;\225\375\211\376\037\226\014\274\233R}\337\263\353\331r>\223\273\315Q\375\313\354B\326\3117sZ\356\226m\222=\314\233\371\304\3527\347\342\350\342\3551\235\304,j\013e7Q,\374N\211\244X<W,\234G\320K\3662\366\202K\227\347+\371\235\321\312\2505\352\215\347\306tl\016\232\007\033\207\233\207\374\357kG[\333G\333\273G\273O\217\236>+\226>A\262zY\r!?A\223V\336\033\235A\223\323\343\326\270wp\346\240wx\372\260\371f~\022\3205\342m\373E\366u\276\366/TfO\277";
     PyObject *data = __Pyx_DecompressString(cstring, 1311, 1);
     #define __Pyx_DecompressString_LZSS_UNUSED
     if (unlikely(!data)) __PYX_ERR(0, 1, __pyx_L1_error)
@@ -26842,7 +26853,7 @@ static const char cstring[] = "x\332}T\315s\0237\024\047\301\016\241M\030\322\22
     if (likely(bytes)); else { Py_DECREF(data); __PYX_ERR(0, 1, __pyx_L1_error) }
     #endif
     #elif (CYTHON_COMPRESS_STRINGS) > 0 && (CYTHON_COMPRESS_STRINGS) <= 90 /* compression: lzss (1717 bytes) */
-static const char cstring[] = "\377 at 0x o\377bject>.:\377 <Memory\377View of \377<contigu\377ous and gdir%\001\007\rin\021\005\177strided\"\010o or \004\031><(\t\376A\006>?Canno\377t assign\377 to read\177-only m\240\002\375v\242\000Invali\377d mode, \347exp\305\000|\000\047c\047\376t\001\047fortra\237n\047, gH\000%\005s\357hape\222\000 ax\377is Note \373th\207 Cytho\373n \021\000delib\237eratek\000\320\001c\367ter!\001n PE\337P-484\212\"re\376\264!s subcl\366\246\000es\261!buil\373ti\260\000ypes.\377 If you \223ne\224 \303\000p\316\000%\tt\177hen set\200\000\367e \047\357\002atio\377n_typing\355\047\355$iv\242\000o F\377alse.add}_\231 ecoll\266@\376+\000s.abcdi\177sableen\002\001\357gcis\004\003dno\377 default\377 __reduc\277e__ duM\002n\367on-\262@vial\376\033\000cinit__\377src/bjco\377re/_simu}l\207 .pyxuV\002\276\211Aalloc\235  \377array da\207ta.\013\020\345#\267a\224cs\377.ASCIIEl\377lipsisSe\277quence\354a.\276\361g__Pyx\001\000D\377ict_Next\237Ref__\225$\271\000_\355_\352\"__\001\005get/item\r\001d0\001\027\000\317func\035\001\030\000st\234\306@)\001imp\216`3\001m\367ain\003\002odulnM\002nam\002\003ewT\001\376\352\000_checks\001uT\000\n\001?\004\025\001\230@\277 \037\001\277unpick?\000E\315n \005vt\201A\230\001qu#alO\005\357%\370&c\350b\277\001&\213Dex\314\001\207`_\203\005\223`\270\262\006\003\006.\007tes\250@_\267is_\246@ou\360`e\374\202`\221E_buffe\375r\244Awedasy\337ncio.!\006sb\377asebelow\377_nbet_by\327_tc\355C.\352Fcc\377hildchun\177kcline_\262 \377tracebac\277kcount\000\002s\373de\352`iondp?aramsd\234!\000\002|\231\001\327\207\003empty\350@\317odee\250 \327\205\002er\377rorflags\377float64f\337ormat\256\206\004ii\377dindexin\322\027\000iT\003\341As\000\002iz\377ekkey_of\336\224\002nseg\235\002pl\373ay\246\002thrme\371m\240\207\001\230\207\001n_car\373ds\341Andimn\375p\254@pyoobjx\266 \271 \300 ut_s\006\001\267tcc\001\003sp\343\000p\377oprrando\375m\372\000tegers\277regist\271\001u\237ndsruY\000\236!s\177seedset\344\205\004>\340\207\002shoes\250\000\377`{rt1\000psto\001\000oruct""\325`st\370\000\307tc_\277#\006\000\017\002ot\363al\324`\337 upda\367tev\014\000esxz\377erosO\200\001\360\377\006\000\005\r\210A\210Q\377\210c\220\026\220q\330\004\377\n\210\"\210F\220!\220\3777\230&\240\002\240!\330\377\004\032\230!\340\004\010\210\367\005\210U\023\0001\330\010\t\377\210\021\210%\210u\220A\377\220Q\220c\230\021\330\004\367\013\2101E\000\032\000\005\014\377\2102\210V\2201\220I\377\230V\2402\240Q\330\004\337\r\210R\210v$\000i\230\357v\240R\240Z\000\020\220\002\377\220&\230\002\230)\2404\337\240v\250R\250m\000\016\210\377b\220\006\220b\230\t\240\277\024\240V\2502\2504\000\035\375\2309\000\036\230a\330\004#\277\2401\330\004\"\240~\000\027\373\220qy\n\023\2204\220q\377\230\001\330\004\005\200X\210\377Y\220f\230A\230[\250\277\010\260\002\260\047\270\220\000\007\257\200q\210\006\317\000\021\254\000\330\370\272\000%\000\267\010\014\210E\220\025\377\220a\220t\2301\230AW\330\014\r\325\0025\224\000\"\013\001{\021\220\321\000\005\200[\220X\002\335\\\047\000g\230Q\211\001\005\200\327W\210Am\001W=\000\027\230k\001\230b\004\001\220!\027\220\000\004\256\216\002V\2101\224\003Q\000\004\210\371d\270\"\253\000]\220%\220w\267\230a\230\350 \005\200Q\nY\343\210a\321#\321\001\000\n\\\220\021\237\220(\230!\230P\002\226\000\220.w\004\005\200]\247@9\371\000c\002\370\032\n\n\r\246![\220\005\220W\212&\005Z\301@G\375\002\301 \310\010\005\377\200_\220E\230\027\240\001\375\240\204!\320\005\031\230\025\230\357g\240Q\240\214@\005\320\005\377\027\220u\230G\2401\240\366\202$H\220@\000\320\0346\260\\\032\001\212\001\330\004\014\311ba\366@\375V\254\002\330\r\016\330\014\020\313\220\001\301\000#\260`\311!d\240\377!\2407\250!\2504\250\377q\260\006\260a\260t\270\3771\270I\300Q\300d\310\377(\320RS\320SW\320\377WX\320XY\330\021\022\256\252 q\230\004\332@U0\0004\357\240q\250\0070\000\003\2604\377\260q\270\007\270q\300\003\317\3001\340\010j\004\205\204\0016\220\037\030\230\033\240A";
+static const char cstring[] = "\377 at 0x o\377bject>.:\377 <Memory\377View of \377<contigu\377ous and gdir%\001\007\rin\021\005\177strided\"\010o or \004\031><(\t\376A\006>?Canno\377t assign\377 to read\177-only m\240\002\375v\242\000Invali\377d mode, \347exp\305\000|\000\047c\047\376t\001\047fortra\237n\047, gH\000%\005s\357hape\222\000 ax\377is Note \373th\207 Cytho\373n \021\000delib\237eratek\000\320\001c\367ter!\001n PE\337P-484\212\"re\376\264!s subcl\366\246\000es\261!buil\373ti\260\000ypes.\377 If you \223ne\224 \303\000p\316\000%\tt\177hen set\200\000\367e \047\357\002atio\377n_typing\355\047\355$iv\242\000o F\377alse.add}_\231 ecoll\266@\376+\000s.abcdi\177sableen\002\001\357gcis\004\003dno\377 default\377 __reduc\277e__ duM\002n\367on-\262@vial\376\033\000cinit__\377src/bjco\377re/_simu}l\207 .pyxuV\002\276\211Aalloc\235  \377array da\207ta.\013\020\345#\267a\224cs\377.ASCIIEl\377lipsisSe\277quence\354a.\276\361g__Pyx\001\000D\377ict_Next\237Ref__\225$\271\000_\355_\352\"__\001\005get/item\r\001d0\001\027\000\317func\035\001\030\000st\234\306@)\001imp\216`3\001m\367ain\003\002odulnM\002nam\002\003ewT\001\376\352\000_checks\001uT\000\n\001?\004\025\001\230@\277 \037\001\277unpick?\000E\315n \005vt\201A\230\001qu#alO\005\357%\370&c\350b\277\001&\213Dex\314\001\207`_\203\005\223`\270\262\006\003\006.\007tes\250@_\267is_\246@ou\360`e\374\202`\221E_buffe\375r\244Awedasy\337ncio.!\006sb\377asebelow\377_nbet_by\327_tc\355C.\352Fcc\377hildchun\177kcline_\262 \377tracebac\277kcount\000\002s\373de\352`iondp?aramsd\234!\000\002|\231\001\327\207\003empty\350@\317odee\250 \327\205\002er\377rorflags\377float64f\337ormat\256\206\004ii\377dindexin\322\027\000iT\003\341As\000\002iz\377ekkey_of\336\224\002nseg\235\002pl\373ay\246\002thrme\371m\240\207\001\230\207\001n_car\373ds\341Andimn\375p\254@pyoobjx\266 \271 \300 ut_s\006\001\267tcc\001\003sp\343\000p\377oprrando\375m\372\000tegers\277regist\271\001u\237ndsruY\000\236!s\177seedset\344\205\004>\340\207\002shoes\250\000\377`{rt1\000psto\001\000oruct""\325`st\370\000\307tc_\277#\006\000\017\002ot\363al\324`\337 upda\367tev\014\000esxz\377erosO\200\001\360\377\006\000\005\r\210A\210Q\377\210c\220\026\220q\330\004\377\n\210\"\210F\220!\220\3777\230&\240\002\240!\330\377\004\032\230!\340\004\010\210\367\005\210U\023\0001\330\010\t\377\210\021\210%\210u\220A\377\220Q\220c\230\021\330\004\367\013\2101E\000\034\000\005\014\377\2102\210V\2201\220I\377\230V\2402\240Q\330\004\337\r\210R\210v$\000i\230\357v\240R\240Z\000\020\220\002\377\220&\230\002\230)\2404\337\240v\250R\250m\000\016\210\377b\220\006\220b\230\t\240\277\024\240V\2502\2504\000\035\375\2309\000\036\230a\330\004#\277\2401\330\004\"\240~\000\027\373\220qy\n\023\2204\220q\377\230\001\330\004\005\200X\210\377Y\220f\230A\230[\250\277\010\260\002\260\047\270\220\000\007\257\200q\210\006\317\000\021\254\000\330\370\272\000%\000\267\010\014\210E\220\025\377\220a\220t\2301\230AW\330\014\r\325\0025\224\000\"\013\001{\021\220\321\000\005\200[\220X\002\335\\\047\000g\230Q\211\001\005\200\327W\210Am\001W=\000\027\230k\001\230b\004\001\220!\027\220\000\004\256\216\002V\2101\224\003Q\000\004\210\371d\270\"\253\000]\220%\220w\267\230a\230\350 \005\200Q\nY\343\210a\321#\321\001\000\n\\\220\021\237\220(\230!\230P\002\226\000\220.w\004\005\200]\247@9\371\000c\002\370\032\n\n\r\246![\220\005\220W\212&\005Z\301@G\375\002\301 \310\010\005\377\200_\220E\230\027\240\001\375\240\204!\320\005\031\230\025\230\357g\240Q\240\214@\005\320\005\377\027\220u\230G\2401\240\366\202$H\220@\000\320\0346\260\\\032\001\212\001\330\004\014\311ba\366@\375V\254\002\330\r\016\330\014\020\313\220\001\301\000#\260`\311!d\240\377!\2407\250!\2504\250\377q\260\006\260a\260t\270\3771\270I\300Q\300d\310\377(\320RS\320SW\320\377WX\320XY\330\021\022\256\252 q\230\004\332@U0\0004\357\240q\250\0070\000\003\2604\377\260q\270\007\270q\300\003\317\3001\340\010j\004\205\204\0016\220\037\030\230\033\240A";
     PyObject *data = __Pyx_DecompressString_LZSS(cstring, 1717, 2184);
     #define __Pyx_DecompressString_UNUSED
     if (unlikely(!data)) __PYX_ERR(0, 1, __pyx_L1_error)
@@ -26851,7 +26862,7 @@ static const char cstring[] = "\377 at 0x o\377bject>.:\377 <Memory\377View of \
     if (likely(bytes)); else { Py_DECREF(data); __PYX_ERR(0, 1, __pyx_L1_error) }
     #endif
     #else /* compression: none (2184 bytes) */
-static const char bytes[] = " at 0x object>.: <MemoryView of <contiguous and direct><contiguous and indirect><strided and direct or indirect><strided and direct><strided and indirect>>?Cannot assign to read-only memoryviewInvalid mode, expected \047c\047 or \047fortran\047, got Invalid shape in axis Note that Cython is deliberately stricter than PEP-484 and rejects subclasses of builtin types. If you need to pass subclasses then set the \047annotation_typing\047 directive to False.add_notecollections.abcdisableenablegcisenabledno default __reduce__ due to non-trivial __cinit__src/bjcore/_simulate.pyxunable to allocate array data.unable to allocate shape and strides.ASCIIEllipsisSequenceView.MemoryView__Pyx_PyDict_NextRef__annotate____class____class_getitem____dict____func____getstate____import____main____module____name____new____pyx_checksum__pyx_state__pyx_type__pyx_unpickle_Enum__pyx_vtable____qualname____reduce____reduce_cython____reduce_ex____set_name____setstate____setstate_cython____test___is_coroutineabcallocate_bufferallowedasyncio.coroutinesbasebelow_nbet_by_tcbjcore._simulatecchildchunkcline_in_tracebackcountcountsdecisiondparamsdtypedtype_is_objectemptyencodeenumerateerrorflagsfloat64formatfortraniidindexint64iparamsitemsitemsizekkey_ofline_nsegline_playline_thrmemviewmoden_cardsnamendimnpnumpyoobjoutout_cout_sout_tccout_tcspackpoprrandom_integersregisterroundsrun_chunksseedsetdefaultshapeshoesizestartstepstopstructsumstagstc_countstc_sumstotalunpackupdatevaluesxzerosO\200\001\360\006\000\005\r\210A\210Q\210c\220\026\220q\330\004\n\210\"\210F\220!\2207\230&\240\002\240!\330\004\032\230!\340\004\010\210\005\210U\220!\2201\330\010\t\210\021\210%\210u\220A\220Q\220c\230\021\330\004\013\2101\200\001\360\032\000\005\014\2102\210V\2201\220I\230V\2402\240Q\330\004\r\210R\210v\220Q\220i\230v\240R\240q\330\004\020\220\002\220&\230\002\230)\2404\240v\250R\250q\330\004\016\210b\220\006\220b\230\t\240\024\240V\2502\250Q\330\004\035\230Q\330\004\036\230a\330\004#\2401\330\004\"\240!\340\004\027""\220q\340\004\010\210\005\210U\220!\2201\330\010\023\2204\220q\230\001\330\004\005\200X\210Y\220f\230A\230[\250\010\260\002\260\047\270\021\330\004\007\200q\210\006\210c\220\021\330\010\t\330\004\010\210\001\330\004\010\210\005\210U\220!\2201\330\010\014\210E\220\025\220a\220t\2301\230A\330\014\r\210U\220!\2205\230\002\230\"\230A\330\014\021\220\021\330\004\005\200[\220\001\330\004\005\200\\\220\025\220g\230Q\230a\330\004\005\200W\210A\330\004\005\200W\210E\220\027\230\001\230\021\330\004\007\200q\210\001\330\010\t\210\027\220\001\330\010\t\210\027\220\001\330\004\005\200V\2101\330\004\005\200X\210Q\330\004\005\200X\210Q\210d\220!\2201\330\004\005\200]\220%\220w\230a\230q\330\004\005\200\\\220\025\220g\230Q\230a\330\004\005\200Y\210a\210u\220A\220Q\330\004\005\200Y\210a\210u\220A\220Q\330\004\005\200\\\220\021\220(\230!\2301\330\004\005\200[\220\001\220\027\230\001\230\021\330\004\005\200]\220!\2209\230A\230Q\330\004\005\200\\\220\021\220(\230!\2301\330\004\005\200]\220!\2209\230A\230Q\330\004\005\200\\\220\021\330\004\005\200[\220\005\220W\230A\230Q\330\004\005\200Z\210u\220G\2301\230A\330\004\005\200W\210E\220\027\230\001\230\021\330\004\005\200_\220E\230\027\240\001\240\021\330\004\005\320\005\031\230\025\230g\240Q\240a\330\004\005\320\005\027\220u\230G\2401\240A\330\004\005\200W\210H\220G\2301\320\0346\260a\330\004\005\200]\220!\330\004\014\210A\210Q\210a\210v\220V\2301\330\004\005\330\r\016\330\014\020\220\001\220\021\220#\220Q\220g\230Q\230d\240!\2407\250!\2504\250q\260\006\260a\260t\2701\270I\300Q\300d\310(\320RS\320SW\320WX\320XY\330\021\022\220%\220q\230\004\230A\230U\240!\2404\240q\250\007\250q\260\003\2604\260q\270\007\270q\300\003\3001\340\010\014\210A\210Q\210a\330\004\013\2106\220\030\230\033\240A";
+static const char bytes[] = " at 0x object>.: <MemoryView of <contiguous and direct><contiguous and indirect><strided and direct or indirect><strided and direct><strided and indirect>>?Cannot assign to read-only memoryviewInvalid mode, expected \047c\047 or \047fortran\047, got Invalid shape in axis Note that Cython is deliberately stricter than PEP-484 and rejects subclasses of builtin types. If you need to pass subclasses then set the \047annotation_typing\047 directive to False.add_notecollections.abcdisableenablegcisenabledno default __reduce__ due to non-trivial __cinit__src/bjcore/_simulate.pyxunable to allocate array data.unable to allocate shape and strides.ASCIIEllipsisSequenceView.MemoryView__Pyx_PyDict_NextRef__annotate____class____class_getitem____dict____func____getstate____import____main____module____name____new____pyx_checksum__pyx_state__pyx_type__pyx_unpickle_Enum__pyx_vtable____qualname____reduce____reduce_cython____reduce_ex____set_name____setstate____setstate_cython____test___is_coroutineabcallocate_bufferallowedasyncio.coroutinesbasebelow_nbet_by_tcbjcore._simulatecchildchunkcline_in_tracebackcountcountsdecisiondparamsdtypedtype_is_objectemptyencodeenumerateerrorflagsfloat64formatfortraniidindexint64iparamsitemsitemsizekkey_ofline_nsegline_playline_thrmemviewmoden_cardsnamendimnpnumpyoobjoutout_cout_sout_tccout_tcspackpoprrandom_integersregisterroundsrun_chunksseedsetdefaultshapeshoesizestartstepstopstructsumstagstc_countstc_sumstotalunpackupdatevaluesxzerosO\200\001\360\006\000\005\r\210A\210Q\210c\220\026\220q\330\004\n\210\"\210F\220!\2207\230&\240\002\240!\330\004\032\230!\340\004\010\210\005\210U\220!\2201\330\010\t\210\021\210%\210u\220A\220Q\220c\230\021\330\004\013\2101\200\001\360\034\000\005\014\2102\210V\2201\220I\230V\2402\240Q\330\004\r\210R\210v\220Q\220i\230v\240R\240q\330\004\020\220\002\220&\230\002\230)\2404\240v\250R\250q\330\004\016\210b\220\006\220b\230\t\240\024\240V\2502\250Q\330\004\035\230Q\330\004\036\230a\330\004#\2401\330\004\"\240!\340\004\027""\220q\340\004\010\210\005\210U\220!\2201\330\010\023\2204\220q\230\001\330\004\005\200X\210Y\220f\230A\230[\250\010\260\002\260\047\270\021\330\004\007\200q\210\006\210c\220\021\330\010\t\330\004\010\210\001\330\004\010\210\005\210U\220!\2201\330\010\014\210E\220\025\220a\220t\2301\230A\330\014\r\210U\220!\2205\230\002\230\"\230A\330\014\021\220\021\330\004\005\200[\220\001\330\004\005\200\\\220\025\220g\230Q\230a\330\004\005\200W\210A\330\004\005\200W\210E\220\027\230\001\230\021\330\004\007\200q\210\001\330\010\t\210\027\220\001\330\010\t\210\027\220\001\330\004\005\200V\2101\330\004\005\200X\210Q\330\004\005\200X\210Q\210d\220!\2201\330\004\005\200]\220%\220w\230a\230q\330\004\005\200\\\220\025\220g\230Q\230a\330\004\005\200Y\210a\210u\220A\220Q\330\004\005\200Y\210a\210u\220A\220Q\330\004\005\200\\\220\021\220(\230!\2301\330\004\005\200[\220\001\220\027\230\001\230\021\330\004\005\200]\220!\2209\230A\230Q\330\004\005\200\\\220\021\220(\230!\2301\330\004\005\200]\220!\2209\230A\230Q\330\004\005\200\\\220\021\330\004\005\200[\220\005\220W\230A\230Q\330\004\005\200Z\210u\220G\2301\230A\330\004\005\200W\210E\220\027\230\001\230\021\330\004\005\200_\220E\230\027\240\001\240\021\330\004\005\320\005\031\230\025\230g\240Q\240a\330\004\005\320\005\027\220u\230G\2401\240A\330\004\005\200W\210H\220G\2301\320\0346\260a\330\004\005\200]\220!\330\004\014\210A\210Q\210a\210v\220V\2301\330\004\005\330\r\016\330\014\020\220\001\220\021\220#\220Q\220g\230Q\230d\240!\2407\250!\2504\250q\260\006\260a\260t\2701\270I\300Q\300d\310(\320RS\320SW\320WX\320XY\330\021\022\220%\220q\230\004\230A\230U\240!\2404\240q\250\007\250q\260\003\2604\260q\270\007\270q\300\003\3001\340\010\014\210A\210Q\210a\330\004\013\2106\220\030\230\033\240A";
     PyObject *data = NULL;
     #define __Pyx_DecompressString_UNUSED
     #define __Pyx_DecompressString_LZSS_UNUSED

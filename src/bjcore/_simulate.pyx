@@ -272,8 +272,9 @@ def run_chunk(const int64_t[::1] iparams, const double[::1] dparams, const int32
     """Play ``rounds`` rounds; returns (sums, counts, tc_counts, tc_sums) numpy arrays.
 
     sums: S_* (won, won squared, initial bets); counts: C_*; tc_counts[TC_SPAN, 2]: rounds
-    seen and rounds played at each true count TC_LOW..TC_HIGH; tc_sums[TC_SPAN, 2]: the
-    result per initial unit bet (round result / bet) and its square, over played rounds.
+    dealt and rounds played at each true count TC_LOW..TC_HIGH; tc_sums[TC_SPAN, 2]: the
+    result per initial unit bet per spot (round result / bet / spots) and its square, over
+    played rounds.
     ``stop[0] != 0`` (set by another thread) ends the chunk early: counts say how far it got.
     """
     sums = np.zeros(S_COUNT, dtype=np.float64)
@@ -371,7 +372,7 @@ cdef void _run(Sim* s, const int64_t* ip, const double* dp, const int32_t* key_o
     cdef int tc, bucket, sp, up, hole, key, comp, action, c, pair, most, nh, h, b, d, ace
     cdef int single
     cdef bint dealer_natural, any_live, natural
-    cdef double bet, result, won = 0.0, won_sq = 0.0, total_bet = 0.0, cumulative = 0.0
+    cdef double bet, result, unit, won = 0.0, won_sq = 0.0, total_bet = 0.0, cumulative = 0.0
     cdef int64_t played = 0, hands = 0, shuffles = 0
 
     while done < rounds:
@@ -553,8 +554,9 @@ cdef void _run(Sim* s, const int64_t* ip, const double* dp, const int32_t* key_o
                     result += 1.0 if dealer_natural else -0.5
                 hands += n_hands[sp] if n_hands[sp] > 0 else 1
             out_tcc[bucket * 2 + 1] += 1
-            out_tcs[bucket * 2] += result
-            out_tcs[bucket * 2 + 1] += result * result
+            unit = result / spots            # per initial unit bet per spot
+            out_tcs[bucket * 2] += unit
+            out_tcs[bucket * 2 + 1] += unit * unit
             result *= bet
             won += result
             won_sq += result * result
