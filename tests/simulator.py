@@ -95,21 +95,27 @@ def _infinite_drawer(counts, rand):
     return lambda: bisect_right(cum, rand()) + 1
 
 
-def simulate_shoe(rules, policy, *, rounds, seed, cut, tags, shoe=None):
+def exact_floor(rc, unseen):
+    """The default true count: floor(running count / (cards unseen / 52))."""
+    return math.floor(rc * 52.0 / unseen)
+
+
+def simulate_shoe(rules, policy, *, rounds, seed, cut, tags, shoe=None, true_count=exact_floor):
     """Deal one shoe to a cut card instead of a fresh shoe per round, counting the cards.
 
     After a shuffle one card is burnt (never seen); a new shuffle comes before the first
     round that starts with ``cut`` or more cards dealt (burn card included).  Before each
-    round the true count is floor(running count x 52 / cards not yet seen), the running
-    count summing ``tags`` (10 numbers A..T) over every card dealt since the shuffle except
-    the burn card.  Flat betting, one spot.  Returns {true count: [rounds, sum of results,
+    round the true count is ``true_count(running count, cards not yet seen)`` (default
+    floor(running count x 52 / cards not yet seen)), the running count summing ``tags`` (10
+    numbers A..T) over every card dealt since the shuffle except the burn card.  Flat betting, one spot.  Returns {true count: [rounds, sum of results,
     sum of squared results]}.
     """
     by_tc = {}
     gc_was_enabled = gc.isenabled()
     gc.disable()
     try:
-        _simulate(rules, policy, rounds, seed, shoe, None, None, cut=cut, tags=tags, by_tc=by_tc)
+        _simulate(rules, policy, rounds, seed, shoe, None, None, cut=cut, tags=tags, by_tc=by_tc,
+                  true_count=true_count)
     finally:
         if gc_was_enabled:
             gc.enable()
@@ -133,7 +139,7 @@ def simulate(rules, policy, *, rounds, seed, shoe=None, fixed_player=None, fixed
 
 
 def _simulate(rules, policy, rounds, seed, shoe, fixed_player, fixed_dealer, *, cut=None,
-              tags=None, by_tc=None):
+              tags=None, by_tc=None, true_count=None):
     rounds = int(rounds)
     if rounds < 2:
         raise ValueError("rounds must be at least 2")
@@ -274,7 +280,7 @@ def _simulate(rules, policy, rounds, seed, shoe, fixed_player, fixed_dealer, *, 
                 draw()  # the burn card
             seen = deck[left:full - 1]  # dealt since the shuffle, burn card (deck[full-1]) out
             rc = sum(tags[c - 1] for c in seen)
-            tc = math.floor(rc * 52.0 / (full - len(seen)))
+            tc = true_count(rc, full - len(seen))
         if fixed_p or fixed_d:
             if not infinite:
                 for c in fixed_p:

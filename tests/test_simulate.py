@@ -143,6 +143,51 @@ def test_per_true_count_agrees_with_the_python_twin():
     assert fast.true_count_row(4).mean > fast.true_count_row(-4).mean + 0.04
 
 
+def _half_deck_truncated(rc, unseen):
+    # decks remaining to the nearest half deck (at least one half), then toward zero
+    halves = max(1, math.floor(unseen / 26 + 0.5))
+    return math.trunc(rc / (halves / 2))
+
+
+def _full_deck_rounded(rc, unseen):
+    # decks remaining to the nearest whole deck (at least one), then to the nearest, halves up
+    decks = max(1, math.floor(unseen / 52 + 0.5))
+    return math.floor(rc / decks + 0.5)
+
+
+@pytest.mark.parametrize("system, method, rounding, twin_tc", [
+    ("zen", "half-deck", "truncate", _half_deck_truncated),
+    ("hilo", "full-deck", "round", _full_deck_rounded),
+])
+def test_true_count_conventions_agree_with_the_twin(system, method, rounding, twin_tc):
+    rules = Rules(decks=2)
+    chart, _ = _chart_ev(rules)
+    tags = bjsolve.counting.count_tags(system)
+    twin = simulate_shoe(rules, lambda c, d, a, s: chart(c, d[0], a), rounds=50_000, seed=6,
+                         cut=80, tags=tags, true_count=twin_tc)
+    n_twin = sum(v[0] for v in twin.values())
+    fast = bjsolve.simulate(rules, rounds=2_000_000, seed=6, penetration=80, strategy=chart,
+                            system=system, true_count=method, rounding=rounding)
+    shoes = n_twin / 9.0
+    for tc in range(-8, 9):
+        f_twin = twin.get(tc, (0,))[0] / n_twin
+        f = fast.true_count_row(tc).frequency
+        assert abs(f_twin - f) <= 4.5 * math.sqrt(max(f * (1 - f), 1e-9) / shoes), tc
+    if rounding == "truncate":
+        # truncation piles the counts between -1 and +1 onto 0
+        assert fast.true_count_row(0).frequency > 2 * fast.true_count_row(1).frequency
+
+
+def test_several_spots_and_other_players():
+    rules = Rules(decks=6)
+    chart, exact = _chart_ev(rules)
+    result = bjsolve.simulate(rules, rounds=1_000_000, seed=14, penetration="every-round",
+                              strategy=chart, spots=3, other_spots=2)
+    # every spot of a freshly shuffled shoe has the round's EV
+    assert abs((result.mean - 3 * exact) / result.se) <= Z_LIMIT
+    assert result.total_bet == 3_000_000 and result.hands > 3_000_000
+
+
 # ---- reproducibility -------------------------------------------------------------------------
 
 def _plain(result):

@@ -632,10 +632,10 @@ def merge(chunks) -> dict:
 def _mean_sd(total, total_sq, n):
     if n <= 0:
         return math.nan, math.nan
-    mean = total / n
+    mean = float(total) / n
     if n < 2:
         return mean, math.nan
-    var = max(0.0, (total_sq - n * mean * mean) / (n - 1))
+    var = max(0.0, (float(total_sq) - n * mean * mean) / (n - 1))
     return mean, math.sqrt(var)
 
 
