@@ -323,6 +323,9 @@ def test_bankroll_trials():
     (dict(indices="10 5 1 0 0 2 x 3 +1000\n"), "line 1"),
     (dict(indices="16 10 0 0 0 2 +0 1 +1000\n12 4 1 0\n"), "line 2"),
     (dict(bankroll_trials=(10, 10)), "bankroll_trials"),
+    (dict(indices="no-such-file.idx"), "neither an index file"),
+    (dict(table_min=0), "table_min"),
+    (dict(table_max=0.5), "table_max"),
 ])
 def test_bad_input_is_refused_before_any_work(kwargs, match):
     args = dict(rounds=1000, seed=1)

@@ -420,6 +420,9 @@ def _index_plays(indices, rules, system):
         with open(indices) as f:
             return parse_index_file(f.read(), source=str(indices)), None
     if isinstance(indices, str):
+        if "\n" not in indices and len(indices.split()) < 7:
+            raise ValueError(f"indices: {_show(indices)} is neither an index file that exists "
+                             f"nor the text of one")
         return parse_index_file(indices), None
     raise TypeError(f"indices must be True, an IndexTable, an index file path or its text, "
                     f"got {type(indices).__name__}")
