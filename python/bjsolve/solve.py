@@ -248,8 +248,6 @@ class Solution:
         return self._allowed(cards, key)
 
     def _allowed(self, cards, key):
-        if is_natural(cards):
-            return ("stand",)       # a natural is paid at once: there is nothing to decide
         engine = self._engines[key]
         out = ["stand", "hit"]
         if engine.may_double_hand(counts_of(cards)):

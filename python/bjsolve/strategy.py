@@ -88,19 +88,39 @@ class StrategyChart:
                                      f"allowed {', '.join(CODE_ACTIONS)}")
         self.rules = rules
         self.split = split
-        self.exceptions = list(exceptions)
+        self.exceptions = exceptions
+        self._row_memo: dict = {}
+
+    @property
+    def exceptions(self) -> list:
+        """The composition-dependent departures from the chart (``Deviation`` items)."""
+        if self._find_exceptions is not None:
+            self._exceptions, self._find_exceptions = list(self._find_exceptions(self)), None
+        return self._exceptions
+
+    @exceptions.setter
+    def exceptions(self, value) -> None:
+        # a callable chart -> list is run on first access (basic_strategy's search is slow)
+        self._find_exceptions = value if callable(value) else None
+        self._exceptions = [] if callable(value) else list(value)
 
     def code(self, cards, dealer, *, can_split: bool) -> str:
         """The chart code for ``cards`` (any card spelling) against ``dealer`` (the upcard,
         or both exposed dealer cards); ``can_split``: whether a pair may still split."""
-        from .mappings import card_key
-        from .ranks import ranks
         if not isinstance(can_split, bool):
             raise TypeError(f"can_split must be True or False, got {can_split!r}")
-        cards = tuple(sorted(ranks(cards, field="cards")))
-        key = card_key(dealer, field="dealer")
+        if type(cards) is tuple and type(dealer) is int and 0 < dealer < 11:
+            # the evaluator asks for every composition against every upcard: the row of a
+            # composition is looked up once (labels go the slow way below)
+            row = self._row_memo.get((cards, can_split))
+            if row is None:
+                row = self._row_memo[(cards, can_split)] = self._row(cards, can_split)
+            key = dealer
+        else:
+            from .mappings import card_key
+            row = self._row(cards, can_split)
+            key = card_key(dealer, field="dealer")
         column = dealer_label(key)
-        row = hand_code(cards, can_split=can_split)
         if row in ("BJ", "21"):
             return "S"
         if row == "AA" and not can_split:
@@ -109,6 +129,12 @@ class StrategyChart:
             return self.rows[row][column]
         except KeyError:
             raise ValueError(f"the chart has no entry for row {row!r} v {column}") from None
+
+    @staticmethod
+    def _row(cards, can_split: bool) -> str:
+        """The chart row of a hand given in any card spelling."""
+        from .ranks import ranks
+        return hand_code(tuple(sorted(ranks(cards, field="cards"))), can_split=can_split)
 
     def __call__(self, cards, dealer, allowed) -> str:
         code = self.code(cards, dealer, can_split="split" in allowed)
@@ -185,15 +211,21 @@ def basic_strategy(solution) -> StrategyChart:
     rows = {code: {c: rows[code][c] for c in columns if c in rows[code]}
             for code in order if code in rows}
     chart = StrategyChart(rows, rules=solution.rules, split=solution.split)
-    chart.exceptions = _exceptions(solution, chart)
+    # found on first use: the search asks for every hand of up to 4 cards
+    chart.exceptions = lambda c: _exceptions(solution, c)
     return chart
 
 
 def _mark_das_splits(solution, rows) -> None:
-    """P -> Ph/Ps/Pd where the split is right only because doubling after it is allowed."""
-    from .solve import solve
-    no_das = solve(solution.rules.replace(double_after_split=False), solution.shoe,
-                   split=solution.split)
+    """P -> Ph/Ps/Pd where the split is right only because doubling after it is allowed.
+
+    Only the pairs' values without double after split are needed, so the no-DAS engines
+    are asked for those alone (engines compute on demand) instead of solving the whole
+    no-DAS game."""
+    from .solve import SPLIT_CLASSES, make_engines
+    no_das = make_engines(solution.rules.replace(double_after_split=False), solution.shoe,
+                          SPLIT_CLASSES[solution.split])
+    surrender = solution.rules.surrender != "none"
     for column, keys in solution.dealer_columns():
         for r in range(1, 11):
             code = label(r) * 2
@@ -202,18 +234,33 @@ def _mark_das_splits(solution, rows) -> None:
             agg: dict = {}
             total = 0.0
             for key in keys:
-                if key not in no_das._engines:
+                if key not in no_das:
                     continue
                 weights = player_hand_weights(solution.shoe, key)
                 w = dealer_key_weight(solution.shoe, key) * weights.get((r, r), 0.0)
                 if w <= 0:
                     continue
                 total += w
-                for a, v in no_das.hand_ev((r, r), key, given_no_blackjack=False).items():
+                for a, v in _unconditioned_pair_values(no_das[key], r, surrender).items():
                     agg[a] = agg.get(a, 0.0) + w * v
             if total and _code_for(agg) != "P":
                 rest = _code_for({a: v for a, v in agg.items() if a != "split"})
                 rows[code][column] = {"H": "Ph", "S": "Ps", "Dh": "Pd", "Ds": "Pd"}.get(rest, "P")
+
+
+def _unconditioned_pair_values(engine, r, surrender) -> dict:
+    """Unconditioned values of the allowed actions of the pair r,r (as ``hand_ev`` with
+    ``given_no_blackjack=False`` gives them)."""
+    counts = counts_of((r, r))
+    st, ht, dd, _ = engine.hand_values(counts)
+    values = {"stand": st, "hit": ht}
+    if engine.may_double_hand(counts):
+        values["double"] = dd
+    if engine.split_limit(r) >= 2:
+        values["split"] = engine.split_ev(r)[0]
+    if surrender:
+        values["surrender"] = engine.surrender_ev(counts)
+    return values
 
 
 def _exceptions(solution, chart, max_cards: int = 4):

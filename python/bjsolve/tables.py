@@ -163,13 +163,17 @@ def chart_table(chart, columns=None, notes=None) -> Table:
                  units="action codes", kind="strategy")
 
 
-def strategy_table(solution) -> Table:
+def strategy_table(solution, count_exceptions: bool = True) -> Table:
+    """The basic-strategy chart; ``count_exceptions=False`` skips the (slow) search for the
+    composition-dependent exceptions and only points to them."""
     chart = solution.strategy
     cols = tuple(c for c, _ in _playable_columns(solution))
+    exceptions = (f"{len(chart.exceptions)} composition-dependent exceptions"
+                  if count_exceptions else "composition-dependent exceptions")
     notes = _notes(solution.rules, solution.shoe,
                    "total-dependent basic strategy for the original two cards", CHART_LEGEND,
                    f"split decisions use post-split strategy {solution.split}",
-                   f"{len(chart.exceptions)} composition-dependent exceptions (table 'exceptions')")
+                   f"{exceptions}: command 'exceptions'")
     return chart_table(chart, cols, notes)
 
 

@@ -31,6 +31,6 @@ def run(args) -> int:
     sol = solve(rules, shoe, split=args.split)
     tables = [house_edge_table(sol)]
     if args.chart:
-        tables.append(strategy_table(sol))
+        tables.append(strategy_table(sol, count_exceptions=False))
     common.emit(tables, args)
     return 0
