@@ -70,10 +70,9 @@ def run(args) -> int:
         # are not offered
         notes.append("a natural is paid at once: there is no decision to make (shown as "
                      "'stand')")
-        ev = {"stand": ev["stand"]}
-        best = "stand"
+        values, best = {"stand": ev["stand"]}, "stand"
     else:
-        best = ev.best
+        values, best = dict(ev), ev.best
     if args.format == "json":
         common.write_output(json.dumps({
             "rules": rules.describe(), "shoe": repr(sol.shoe), "cards": [label(c) for c in ev.cards],
@@ -82,27 +81,27 @@ def run(args) -> int:
             "measure": measure, "given_no_blackjack": ev.given_no_blackjack,
             "split_strategy": args.split, "units": "fraction of the initial bet",
             "natural": natural,
-            "ev": {a: float(v) for a, v in ev.items()}, "best": best}, indent=1) + "\n", args)
+            "ev": {a: float(v) for a, v in values.items()}, "best": best}, indent=1) + "\n", args)
         return 0
     if args.format == "csv":
         for n in notes:
             print(f"# {n}", file=sys.stderr)
         common.write_output("action,ev,best\n" + "".join(
             f"{action},{float(v)!r},{'best' if action == best else ''}\n"
-            for action, v in ev.items()), args)
+            for action, v in values.items()), args)
         return 0
     if args.format == "markdown":
         common.write_output(
             f"**{hand} v {up}**\n\n" + "".join(f"- {n}\n" for n in notes)
             + "\n| action | EV | |\n|---|---|---|\n"
             + "".join(f"| {action} | {v:+.6f} | {'best' if action == best else ''} |\n"
-                      for action, v in ev.items()), args)
+                      for action, v in values.items()), args)
         return 0
     import textwrap
     width = common.terminal_width()
     text = "".join(textwrap.fill(n, width, initial_indent="# ", subsequent_indent="#   ") + "\n"
                    for n in notes)
     text += "".join(f"{action:>10} {v:+.6f}{'  <- best' if action == best else ''}\n"
-                    for action, v in ev.items())
+                    for action, v in values.items())
     common.write_output(text, args)
     return 0
