@@ -1,6 +1,6 @@
 """Labelled tables (numpy values, row and column labels) for the CLI and the API.
 
-Rows use the assignment seed's hand codes: "4".."20" hard totals, "A2".."A9" soft,
+Rows use the usual chart's hand codes: "4".."20" hard totals, "A2".."A9" soft,
 "22".."TT", "AA" pairs, "BJ"; columns the dealer's upcard 2..T, A.  A hard or soft row is
 the probability-weighted mean over the two-card hands with that code (non-pairs; the pair
 itself for 4 and 20, which no other two cards make), so it is exact for the shoe given.
@@ -228,7 +228,7 @@ def dealer_outcome_table(rules: Rules, shoe: Shoe | None = None, *,
     outcome_keys = (17, 18, 19, 20, 21, "bust", "blackjack")
     outcome_labels = tuple(str(o) for o in outcome_keys)
     if rules.hole_card == "exposed":
-        # the assignment seed's dealer table: outcomes as scores, a bust scoring 0
+        # the exposed game's dealer table: outcomes as scores, a bust scoring 0
         outcome_keys = ("bust", 17, 18, 19, 20, 21, "blackjack")
         outcome_labels = ("0", "17", "18", "19", "20", "21", "BJ")
     values = np.zeros((len(columns), len(outcome_keys)))

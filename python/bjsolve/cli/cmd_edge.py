@@ -20,7 +20,7 @@ def add_arguments(parser) -> None:
     common.add_split_argument(parser)
     parser.add_argument("--no-chart", dest="chart", action="store_false",
                         help="print the house edge only (default: the chart follows)")
-    common.add_output_arguments(parser, color=True)
+    common.add_output_arguments(parser, color=True, pictures=True)
 
 
 def run(args) -> int:

@@ -205,7 +205,9 @@ def add_output_arguments(parser, *, formats=TABLE_FORMATS, pictures: bool = Fals
                    help="text: for people (fits the terminal, colour on a terminal); "
                         "csv: pure CSV, notes on stderr; json: one document; markdown; "
                         "html: a self-contained page"
-                        + ("; png/svg: a picture (needs the [plot] extra)" if pictures else "")
+                        + ("; png/svg: a picture, the chart or an EV heat map, with "
+                           "--output FILE (needs the [plot] extra: matplotlib)"
+                           if pictures else "")
                         + " (default: text)")
     g.add_argument("-o", "--output", metavar="FILE",
                    help="write to FILE instead of standard output (default: stdout)")
@@ -250,6 +252,14 @@ def emit(tables, args) -> None:
         for note in _csv_notes(tables):
             print(f"# {note}", file=sys.stderr)
     path = getattr(args, "output", None)
+    if fmt in PICTURE_FORMATS and not path:
+        try:
+            to_terminal = stream.isatty()
+        except (AttributeError, ValueError):
+            to_terminal = False
+        if to_terminal:
+            raise UsageError(f"--format {fmt}: give --output FILE (a picture is not for a "
+                             "terminal)")
     data = render_many(tables, fmt, color=use_color(args, stream) and fmt == "text",
                        width=None if path else terminal_width())
     write_output(data, args)
