@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from bjcore import dealer_trie
 
-from .ranks import counts_of, hand_total, label, ranks
+from .ranks import counts_of, hand_total, label, ranks, show
 from .rules import Rules
 from .shoe import Shoe
 
@@ -89,12 +89,12 @@ def dealer_probabilities(rules: Rules, dealer, *, shoe: Shoe | None = None, remo
     if not isinstance(rules, Rules):
         raise TypeError(f"rules must be a bjsolve.Rules, got {type(rules).__name__}")
     if not isinstance(given_no_blackjack, bool):
-        raise TypeError(f"given_no_blackjack must be True or False, got {given_no_blackjack!r}")
+        raise TypeError(f"given_no_blackjack must be True or False, got {show(given_no_blackjack)}")
     cards = ranks(dealer, field="dealer")
     if not cards:
         raise ValueError("dealer: give an upcard or a tuple of the dealer's cards")
     if sum(cards) > 21:
-        raise ValueError(f"dealer: the hand {cards} is already bust (hard total {sum(cards)})")
+        raise ValueError(f"dealer: the hand {show(cards)} is already bust (hard total {sum(cards)})")
     out_cards = ranks(removed, field="removed")
     source = resolve_shoe(rules, shoe)
     left = list(source.counts)
