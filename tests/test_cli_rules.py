@@ -30,8 +30,10 @@ def many_rule_sets(n=400, seed=11):
             surrender=rng.choice(["none", "late", "early"]),
             blackjack_payout=rng.choice([1.5, 1.2, 1.0, 2.0, 1.37, 7 / 5, 1e-13, 999.5]),
             hole_card=rng.choice(["peek", "enhc", "enhc-obo", "exposed"]),
-            dealer_wins_ties=rng.random() < 0.2,
+            dealer_wins_ties=rng.random() < 0.3,
         )
+        if "natural_tie" in Rules.__dataclass_fields__:
+            fields["natural_tie"] = rng.choice(["lose", "push", "win"])
         fields["hit_split_aces"] = fields["max_split_hands"] > 1 and rng.random() < 0.2
         out.append(Rules(**fields))
     return out
@@ -45,6 +47,8 @@ def shown(rules):
         changes["double_soft"] = True
     if rules.max_split_hands <= 2:
         changes["resplit_aces"] = False
+    if not rules.dealer_wins_ties and "natural_tie" in Rules.__dataclass_fields__:
+        changes["natural_tie"] = Rules().natural_tie     # matters only when dealers win ties
     return rules.replace(**changes)
 
 

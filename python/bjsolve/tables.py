@@ -269,11 +269,11 @@ def _first_round(solution) -> str:
 def chart_values_by_dealer(solution, chart=None) -> dict:
     """{dealer key: EV of the round given that key} when the player follows ``chart``
     (default: the solution's basic-strategy chart) for every decision."""
-    from .solve import round_values
-    from .strategy import policy_engines
+    from .solve import policy_engines, round_values
     chart = solution.strategy if chart is None else chart
+    deal = solution.deal
     return round_values(solution.rules, solution.shoe,
-                        policy_engines(solution.rules, solution.shoe, chart))
+                        policy_engines(solution.rules, solution.shoe, chart, deal), deal)
 
 
 def house_edge_table(solution, chart_by_dealer=None) -> Table:
@@ -282,7 +282,8 @@ def house_edge_table(solution, chart_by_dealer=None) -> Table:
     if chart_by_dealer is None:
         chart_by_dealer = chart_values_by_dealer(solution)
     shoe = solution.shoe
-    chart_ev = sum(dealer_key_weight(shoe, k) * v for k, v in chart_by_dealer.items())
+    weights = solution.deal.weights
+    chart_ev = sum(weights[k] * v for k, v in chart_by_dealer.items())
     rows = ("basic-strategy chart", "optimal play")
     conventions = (
         "the total-dependent chart for every decision, split hands included",
@@ -314,9 +315,9 @@ def advantage_table(solution, strategy: str = "optimal") -> Table:
     columns = solution.dealer_columns()
     vals = []
     for _, keys in columns:
-        ws = [dealer_key_weight(solution.shoe, k) for k in keys]
+        ws = [solution.deal.weights[k] for k in keys]
         vals.append(sum(w * by_key[k] for w, k in zip(ws, keys)) / sum(ws))
-    overall = sum(dealer_key_weight(solution.shoe, k) * v for k, v in by_key.items())
+    overall = sum(solution.deal.weights[k] * v for k, v in by_key.items())
     values = np.array([vals + [overall]])
     cols = tuple(c for c, _ in columns) + ("overall",)
     how = (f"composition-dependent optimal play, split {solution.split}" if strategy == "optimal"
