@@ -99,3 +99,32 @@ def test_picture_formats_when_matplotlib_is_installed(tmp_path):
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert main(["hit", "--decks", "1", "--format", "svg", "-o", str(svg)]) == 0
     assert b"<svg" in svg.read_bytes()[:500]
+
+
+def test_progress_bar_shows_an_eta_on_a_terminal_only():
+    import io
+
+    from bjsolve.progress import ProgressBar, progress_callback
+
+    class Tty(io.StringIO):
+        def isatty(self):
+            return True
+
+    piped, tty = io.StringIO(), Tty()
+    for stream in (piped, tty):
+        bar = ProgressBar("indices", stream, delay=0.0)
+        for i in range(1, 4):
+            bar(i, 3)
+    assert piped.getvalue() == ""
+    assert "indices" in tty.getvalue() and "ETA" in tty.getvalue()
+    assert progress_callback(None) is None and progress_callback(False) is None
+    assert isinstance(progress_callback(True), ProgressBar)
+    with pytest.raises(TypeError, match="progress"):
+        progress_callback("yes")
+
+
+def test_python_progress_true_is_accepted_and_changes_nothing():
+    rules = Rules(decks=1)
+    quiet = bjsolve.effects_of_removal(rules, strategy="reoptimized")
+    shown = bjsolve.effects_of_removal(rules, strategy="reoptimized", progress=True)
+    assert shown.effects == quiet.effects

@@ -303,29 +303,12 @@ def terminal_width() -> int:
 
 @contextlib.contextmanager
 def progress(args, total=None, label="working"):
-    """A progress bar with ETA on stderr while the body runs, only when stderr is a
-    terminal.  Yields ``update(done, total)``, the callback the counting functions take."""
-    stream = sys.stderr
+    """A progress bar with an ETA on stderr while the body runs, only when stderr is a
+    terminal and only once the work has taken a second.  Yields ``update(done, total)``,
+    the callback the long computations take."""
+    from ..progress import ProgressBar
+    bar = ProgressBar(label)
     try:
-        live = stream.isatty() and not getattr(args, "quiet", False)
-    except (AttributeError, ValueError):
-        live = False
-    if not live:
-        yield _no_progress
-        return
-    from rich.console import Console
-    from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
-                               TimeElapsedColumn, TimeRemainingColumn)
-    bar = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-                   TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn(),
-                   console=Console(file=stream), transient=True)
-    with bar:
-        task = bar.add_task(label, total=total)
-
-        def update(done, total=None):
-            bar.update(task, completed=done, **({"total": total} if total else {}))
-        yield update
-
-
-def _no_progress(done, total=None):
-    pass
+        yield bar
+    finally:
+        bar.close()
