@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from .actions import first_best, improves
 from .deal import dealer_label
 from .hands import PAIR_CODES, compositions, hand_code, total_code
-from .ranks import label, show
+from .ranks import RANK_LABELS, label, show
 from .rules import Rules
 
 # chart codes -> (preferred action, fallback when it is not allowed)
@@ -118,12 +118,11 @@ class StrategyChart:
             row = self._row_memo.get((cards, can_split))
             if row is None:
                 row = self._row_memo[(cards, can_split)] = self._row(cards, can_split)
-            key = dealer
+            column = RANK_LABELS[dealer - 1]
         else:
             from .mappings import card_key
             row = self._row(cards, can_split)
-            key = card_key(dealer, field="dealer")
-        column = dealer_label(key)
+            column = dealer_label(card_key(dealer, field="dealer"))
         if row in ("BJ", "21"):
             return "S"
         if row == "AA" and not can_split:

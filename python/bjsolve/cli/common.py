@@ -285,9 +285,10 @@ def write_output(data, args) -> None:
 
 
 def _csv_notes(tables):
+    from ..render import units
     notes = []
     for t in tables:
-        for n in (t.title,) + tuple(t.notes):
+        for n in (t.title, f"{t.name}: values are {units(t)}") + tuple(t.notes):
             if n not in notes:
                 notes.append(n)
     return notes
