@@ -1,5 +1,7 @@
 """Index numbers as counters use them: true-count conventions, the published Hi-Lo lists,
 and the filter to the plays that matter most."""
+import math
+
 import pytest
 
 from bjsolve import Rules
@@ -147,3 +149,25 @@ def test_every_hand_of_a_total_against_a_brute_force_over_card_orders():
         {a: values.rows[u]["5"][a] for a in ("stand", "hit")}, abs=1e-15)
     # a two-card request reuses the richer entry
     assert shoe_values(rules, Shoe.decks(1)) is values
+
+
+def test_two_card_tables_ignore_cached_all_hands_values(hilo_6d_floor):
+    """A two-card table served from entries solved for hands="all" must still compare
+    stand and hit on the two-card hands: its 16 v T crossing is the zero of the two-card
+    stand - hit difference, interpolated between the grid points around it."""
+    from bjsolve import Shoe
+    from bjsolve.counting import shoe_at_true_count
+    from bjsolve.shoe_values import shoe_values
+    two = generate_indices(Rules(decks=6), "hilo", grid=I18_GRID, tc_convention="floor")
+    (crossing,) = two.lines[("16", 10)].crossings
+    lo = math.floor(crossing)
+
+    def diff(tc):
+        shoe = Shoe.fractional(shoe_at_true_count("hilo", tc, 6, whole_cards=False))
+        row = shoe_values(Rules(decks=6), shoe).rows[10]["16"]
+        return row["stand"] - row["hit"]
+
+    d0, d1 = diff(lo), diff(lo + 1)
+    assert d0 < 0 <= d1
+    assert crossing == pytest.approx(lo - d0 / (d1 - d0), abs=1e-12)
+    assert crossing != hilo_6d_floor.lines[("16", 10)].crossings[0]

@@ -258,7 +258,8 @@ def generate_indices(rules: Rules, system="hilo", *, grid=range(-10, 16),
         done[0] += 1
         if progress is not None:
             progress(done[0], len(shoes))
-        return values.rows, values.all_rows
+        # (a two-card request may be served by an entry that has all_rows too)
+        return values.rows, values.all_rows if hands == "all" else None
 
     # each solve runs its upcards in parallel too; two shoes at a time keep both cores busy
     # through each solve's slow last upcard
