@@ -85,13 +85,23 @@ def indices_table(rules, system, *, dealt_decks=None, rounding="rounded", tc_con
     values.append(["take insurance", "never" if table.insurance is None else f"{table.insurance:+d}",
                    "" if table.insurance_crossing is None else f"{table.insurance_crossing:+.2f}",
                    ""])
+    # JSON: the same lines with real numbers and the hand and upcard as separate fields
+    records = [{"hand": row, "dealer": label(u), "plays": list(line.plays),
+                "indices": [int(t) for t in line.thresholds],
+                "crossings": [float(c) for c in line.crossings],
+                "gain_per_round": float(table.gains.get((row, u), 0.0))}
+               for (row, u), line in table.lines.items()]
+    records.append({"hand": "insurance", "dealer": "A", "plays": ["no insurance", "insurance"],
+                    "indices": [] if table.insurance is None else [int(table.insurance)],
+                    "crossings": ([] if table.insurance_crossing is None
+                                  else [float(table.insurance_crossing)])})
     t = Table("indices", f"index numbers ({system})", tuple(rows),
               ("play change", "index", "exact TC", "gain/round"), np.array(values, dtype=object),
               _notes(rules, Shoe.decks(rules.decks), table.method(),
                      "gain/round: what playing the line gains over the play at TC 0, per "
                      "round in fractions of a bet (chance of the deal x the gain by true "
                      "count, weighted by a normal approximation of the true count at this "
-                     "depth); for ranking only"))
+                     "depth); for ranking only"), units="true counts", records=records)
     t.index_table = table
     return t
 
