@@ -68,6 +68,9 @@ def test_a_dead_worker_fails_the_run_naming_the_chunk(client):
     dying = DyingPlan(**vars(plan))
     with pytest.raises(DistributedRunError, match="chunk 1 "):
         run_chunks(client, dying, 5, [(0, 1000), (1, 1000), (2, 1000)])
+    # the cluster still works afterwards
+    done, partial = run_chunks(client, plan, 5, [(0, 1000), (2, 1000)])
+    assert len(done) == 2 and not partial
 
 
 def test_solve_grid_matches_local_solves(client):

@@ -873,12 +873,15 @@ def simulate(rules: Rules | None = None, *, rounds, seed, shoe=None, penetration
     reporter = _progress_reporter(progress, rounds)
     if client is not None:
         from .distributed import run_chunks
-        done, partial = run_chunks(client, plan, seed, specs, reporter), False
+        done, partial = run_chunks(client, plan, seed, specs, reporter)
     else:
         done, partial = run_local(plan, seed, specs, threads, reporter)
     result = _result(merge(done), seed, len(done), partial, settings)
     if trials is not None and not partial:
-        result.ruin = _ruin(plan, seed, trials, threads, client)
+        try:
+            result.ruin = _ruin(plan, seed, trials, threads, client)
+        except KeyboardInterrupt:
+            result.partial = True       # the rounds stand; the bankroll paths are dropped
     return result
 
 
@@ -887,11 +890,11 @@ def _ruin(plan, seed, trials, threads, client) -> RuinResult:
     specs = [(BANKROLL_CHUNK_BASE + k, per_path) for k in range(paths)]
     if client is not None:
         from .distributed import run_chunks
-        done = run_chunks(client, plan, seed, specs, None, bankroll=bankroll)
+        done, partial = run_chunks(client, plan, seed, specs, None, bankroll=bankroll)
     else:
         done, partial = run_local(plan, seed, specs, threads, None, bankroll=bankroll)
-        if partial:
-            raise KeyboardInterrupt
+    if partial:
+        raise KeyboardInterrupt
     ruined = sum(int(c[1][5]) for c in done)
     p = ruined / paths
     return RuinResult(paths, per_path, bankroll, ruined, p, math.sqrt(p * (1 - p) / paths))
