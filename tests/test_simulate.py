@@ -267,7 +267,9 @@ def test_to_pandas_and_tables():
     assert abs(df["frequency"].sum() - 1) < 1e-12
     assert df.attrs["rounds"] == 200_000
     summary, by_tc = result.tables()
-    assert summary["rounds", "value"] == 200_000
+    assert summary["rounds", "value"] == "200,000"
+    assert {r["name"]: r["value"] for r in summary.records}["rounds"] == 200_000
+    assert sum(r["rounds"] for r in by_tc.records) == 200_000
 
 
 def test_ctrl_c_returns_what_was_simulated_marked_partial():
