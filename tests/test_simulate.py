@@ -18,7 +18,7 @@ import pytest
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import bjsolve  # noqa: E402
-from bjsolve import Rules, Shoe  # noqa: E402
+from bjsolve import Rules  # noqa: E402
 from bjsolve.simulate import parse_index_file  # noqa: E402
 from simulator import simulate_shoe  # noqa: E402
 
