@@ -2,9 +2,9 @@
 strategy with index plays.  The rounds run in the compiled core (``bjcore._simulate``).
 
 ``simulate(rules, rounds=..., seed=...)`` validates everything, builds the strategy, index
-and bet tables once as flat arrays (a ``GamePlan``, bjsolve/game_plan.py), splits the run into seeded chunks,
-plays them on threads (or on Dask workers, ``client=``) and merges the chunks in chunk
-order, so the same seed and ``chunk_rounds`` give the same result whatever runs them.
+and bet tables once as flat arrays (a ``GamePlan``, see game_plan.py), splits the run into
+seeded chunks, plays them on threads (or on Dask workers, ``client=``) and merges the
+chunks in chunk order, so the same seed and ``chunk_rounds`` give the same result whatever runs them.
 See docs/simulation.md for the game model and the conventions.
 """
 from __future__ import annotations
