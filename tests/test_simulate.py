@@ -107,6 +107,16 @@ def test_a_shoe_of_tens(rules, action, want):
     assert result.hands == 500 * hands
 
 
+def test_a_round_that_empties_the_shoe_refills_it():
+    # 20 cards cut at 16: a round started with 5 cards left often needs more
+    shoe = (2, 2, 2, 2, 2, 2, 2, 2, 0, 4)
+    result = bjsolve.simulate(Rules(decks=1), rounds=20_000, seed=2, shoe=shoe, penetration=16,
+                              strategy=_always("hit"))
+    assert result.rounds == 20_000 and result.exhausted > 0
+    # hitting to a bust loses every round except a natural's (paid 1.5, or pushed)
+    assert -1.0 < result.mean < -0.5
+
+
 # ---- the twin: per-true-count frequencies and means -------------------------------------------
 
 def test_per_true_count_agrees_with_the_python_twin():
