@@ -102,9 +102,9 @@ class SimulationResult:
                                      f"({self.ruin.paths} paths of {self.ruin.rounds_per_path} "
                                      f"rounds from {self.ruin.bankroll:g} units)")
         names = tuple(shown)
-        title = "Simulation" + (" (PARTIAL: interrupted, the rounds simulated so far)"
-                                if self.partial else "")
-        notes = tuple(f"{k}: {v}" for k, v in self.settings.items()) + (
+        title = "Simulation" + (" PARTIAL" if self.partial else "")
+        notes = (("PARTIAL: interrupted; these are the rounds simulated so far",)
+                 if self.partial else ()) + tuple(f"{k}: {v}" for k, v in self.settings.items()) + (
             f"seed: {self.seed}", "SE treats rounds as independent (rounds of one shoe are "
             "correlated through the count)")
         summary = Table("simulation", title, names, ("value",),
