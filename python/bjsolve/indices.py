@@ -232,6 +232,8 @@ def generate_indices(rules: Rules, system="hilo", *, grid=range(-10, 16),
     high or low count in a small shoe) are left out and named in ``method()``.
     Every solve is shared with other calls on the same rules and shoes (``shoe_values``).
     """
+    from .progress import progress_callback
+    progress = progress_callback(progress, "indices")   # True: a bar with an ETA
     check_rules(rules)
     if rules.infinite:
         raise ValueError("index numbers need a finite shoe (Rules.decks)")
