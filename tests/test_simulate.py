@@ -247,10 +247,11 @@ def test_cut_card_effect_lowers_the_single_deck_mean():
 def test_hilo_ramp_wins_at_good_penetration():
     result = bjsolve.simulate(Rules(decks=2, surrender="late"), rounds=4_000_000, seed=31,
                               penetration=0.8, system="hilo", ramp="1:1,2:4,3:8",
-                              indices=_small_index_file(), insurance=3)
+                              indices=True)   # the exact Hi-Lo indices, insurance included
     assert result.mean > 3 * result.se
     assert result.win_rate > 0
     assert result.total_bet > result.played  # the ramp raised some bets
+    assert result.settings["index_plays"] > 50 and result.settings["insurance"] != "never"
     flat = bjsolve.simulate(Rules(decks=2, surrender="late"), rounds=4_000_000, seed=31,
                             penetration=0.8)
     assert flat.mean < 0

@@ -303,13 +303,13 @@ def parse_index_file(text: str, *, source: str = "index file") -> list:
     return out
 
 
-def _index_plays(indices, rules, system):
+def _index_plays(indices, rules, system, rounding="floor"):
     """(list of IndexPlay, insurance index or None) from what the user gave."""
     from .indices import IndexTable
     if indices is None or indices is False:
         return [], None
     if indices is True:
-        indices = _cached_indices(rules, system)
+        indices = _cached_indices(rules, system, rounding)
     if isinstance(indices, IndexTable):
         text = indices.index_file()
         return parse_index_file(text, source="index table"), indices.insurance
@@ -329,11 +329,13 @@ def _index_plays(indices, rules, system):
 _INDEX_CACHE: dict = {}
 
 
-def _cached_indices(rules, system):
+def _cached_indices(rules, system, rounding):
+    """The exact index table of the system, its indices made integers by the simulation's
+    own true-count rounding (floor, truncate or round)."""
     from .indices import generate_indices
-    key = (rules, system if isinstance(system, str) else tuple(system))
+    key = (rules, system if isinstance(system, str) else tuple(system), rounding)
     if key not in _INDEX_CACHE:
-        _INDEX_CACHE[key] = generate_indices(rules, system)
+        _INDEX_CACHE[key] = generate_indices(rules, system, tc_convention=rounding)
     return _INDEX_CACHE[key]
 
 

@@ -208,7 +208,7 @@ def build_plan(rules: Rules, *, shoe=None, penetration=0.75, spots=1, other_spot
     policy = _resolve_strategy(rules, analysis_shoe, strategy)
     limit_counts = None if infinite else counts
     decision, allowed = _decision_table(rules, limit_counts, keys, comps, policy)
-    plays, table_insurance = _index_plays(indices, rules, system)
+    plays, table_insurance = _index_plays(indices, rules, system, rounding)
     line_of, nseg, thr, play = _line_tables(plays, keys, comps, allowed, exposed)
     if insurance is None:
         insurance = table_insurance
@@ -247,7 +247,7 @@ def build_plan(rules: Rules, *, shoe=None, penetration=0.75, spots=1, other_spot
                     penetration=("every round" if cut == 0 else f"{cut} of {n_cards} cards"),
                     spots=spots, other_spots=other_spots, strategy=strategy_name,
                     system=system if isinstance(system, str) else "user tags",
-                    index_plays=int((line_of >= 0).any() and len(plays)),
+                    index_plays=sum(len(p.plays) > 1 for p in plays),
                     insurance=("never" if insurance is None else f"at TC >= {insurance:+d}"),
                     true_count=tc_method, rounding=rounding,
                     ramp=", ".join(f"{c:+d}:{b:g}" for c, b in steps) or "flat",
@@ -277,7 +277,8 @@ def simulate(rules: Rules | None = None, *, rounds, seed, shoe=None, penetration
         dependent strategy, split hands CDZ-), a ``StrategyChart`` or a callable
         f(cards, dealer, allowed) -> action.
     system: a count system name (default 'hilo') or 10 tags A..T.
-    indices: None (no index plays), True (``generate_indices(rules, system)``), an
+    indices: None (no index plays), True (``generate_indices(rules, system,
+        tc_convention=rounding)``: exact indices for this rounding of the true count), an
         ``IndexTable``, or an index file (path or text).  Lines whose play changes with the
         count override the strategy at the current true count.
     insurance: None (the index table's insurance index, else never), False (never), or a
