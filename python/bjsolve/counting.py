@@ -301,7 +301,7 @@ def estimate_ev(rules: Rules, removed, *, shoe: Shoe | None = None, strategy: st
     removed from N, with ``c = (N - 1)/(N - k)`` (``rescale=True``: the EORs are linear in
     the shoe's proportions, rescaled to the cards that are left; fixed-strategy EORs then
     estimate a proportional removal exactly) or ``c = 1`` (``rescale=False``: the plain
-    sum, as in the seed paper's worked example).  Returns a dict with ``linear``,
+    sum, as in the worked example of Solowiej (2024)).  Returns a dict with ``linear``,
     ``linear_change`` (= linear - base), ``exact``, ``exact_change`` (None with
     ``exact=False``), ``base``, ``removed`` and ``strategy``.
     """
