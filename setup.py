@@ -24,7 +24,13 @@ extensions = [
         ["src/bjcore/_core.pyx"],
         language="c++",
         extra_compile_args=["-O3", "-std=c++17"],
-    )
+    ),
+    Extension(
+        "bjcore._distribution",
+        ["src/bjcore/_distribution.pyx"],
+        language="c++",
+        extra_compile_args=["-O3", "-std=c++17"],
+    ),
 ]
 
 setup(ext_modules=cythonize(extensions, compiler_directives=compiler_directives()))
