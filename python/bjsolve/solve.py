@@ -343,6 +343,11 @@ class Solution:
         from .strategy import evaluate_policy
         return EV(evaluate_policy(self.rules, self.shoe, strategy), False)
 
+    def outcome_distribution(self, strategy="optimal", *, insurance=False, spots=1):
+        """The distribution of a round's net outcome; see bjsolve.distribution."""
+        from .distribution import outcome_distribution
+        return outcome_distribution(self, strategy, insurance=insurance, spots=spots)
+
 
 def natural_dealer_value(rules: Rules, shoe: Shoe, key) -> float:
     """E[round] when the exposed dealer cards are a natural: lose 1, a natural pushes."""

@@ -57,6 +57,7 @@ cdef class RoundLaws:
     cdef unordered_map[uint64_t, int8_t] picks
     cdef unordered_map[uint64_t, int8_t] policy
     cdef int policy_missing
+    cdef readonly int splits_played     # starting hands (per composition) the strategy split
     cdef double split_mean[D_RANKS]
     cdef bint split_done[D_RANKS]
     cdef vector[double] split_out      # per pair: D_OUT x D_LATTICE

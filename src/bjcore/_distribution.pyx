@@ -696,6 +696,7 @@ cdef class RoundLaws:
         cdef int c1, c2, a, t, j, i
         cdef bint split_ok
         memset(self.round_out, 0, sizeof(self.round_out))
+        self.splits_played = 0
         for c1 in range(D_RANKS):
             n[c1] = self.shoe[c1]
             if not self.infinite:
@@ -722,6 +723,7 @@ cdef class RoundLaws:
                 self.add(c2)
                 a = self.start_action(c1, c2)
                 if a == SP:
+                    self.splits_played += 1
                     self.split_dist(c1 + 1)
                     sp = &self.split_out[c1 * D_OUT * D_LATTICE]
                     for i in range(D_OUT * D_LATTICE):
