@@ -49,6 +49,9 @@ def round_distribution(rules, counts, policy, *, insurance=False, spots=1):
     shoe0 = None if infinite else tuple(int(c) for c in counts)
     b = Fraction(rules.blackjack_payout)
     tie_value = -ONE if rules.dealer_wins_ties else ZERO
+    # a player natural against a dealer natural: a push, unless the dealer wins ties
+    natural_tie = {"push": ZERO, "lose": -ONE, "win": b}[
+        getattr(rules, "natural_tie", "lose")] if rules.dealer_wins_ties else ZERO
     game = rules.hole_card
     exposed = game == "exposed"
     takes_all = game == "enhc"
@@ -161,7 +164,7 @@ def round_distribution(rules, counts, policy, *, insurance=False, spots=1):
             win = ZERO
             for kind, _, bet in hands:
                 if kind == "natural":
-                    win += tie_value
+                    win += natural_tie
                 elif kind == "surrender":
                     win -= HALF if rules.surrender == "early" else ONE
                 else:
@@ -178,7 +181,7 @@ def round_distribution(rules, counts, policy, *, insurance=False, spots=1):
         if takes_all:
             return against_natural(spot_hands)
         if "natural" in kinds:
-            return tie_value
+            return natural_tie
         if rules.surrender == "early" and "surrender" in kinds:
             return -HALF
         return -ONE
@@ -304,7 +307,7 @@ def round_distribution(rules, counts, policy, *, insurance=False, spots=1):
         memo.clear()
         if exposed and _natural(dealer_start):
             # the round ends at once: every spot loses one unit, a natural pushes
-            return {sum((tie_value if _natural(f) else -ONE) for f in dealt): ONE}
+            return {sum((natural_tie if _natural(f) else -ONE) for f in dealt): ONE}
         if not peek or up not in (ACE, TEN):
             # no natural to check now: the dealer's second card may as well come last
             return next_spot(shoe, (), 0, None)
@@ -318,7 +321,7 @@ def round_distribution(rules, counts, policy, *, insurance=False, spots=1):
         out = {}
         for r, p, rest in draws(shoe):
             if _natural((up, r)):
-                net = sum((tie_value if _natural(f) else (-HALF if e else -ONE))
+                net = sum((natural_tie if _natural(f) else (-HALF if e else -ONE))
                           for f, e in zip(dealt, early))
                 add(out, {net + insurance_net(True): ONE}, p)
             else:

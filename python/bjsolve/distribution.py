@@ -31,8 +31,7 @@ import numpy as np
 
 from bjcore._distribution import RoundLaws
 
-from .deal import (dealer_key_weight, dealer_keys, exposed, is_natural, player_hand_weights,
-                   remaining_after)
+from .deal import exposed, is_natural
 from .ranks import counts_of
 
 # dealer outcomes t in the kernel's order
@@ -131,17 +130,15 @@ def _check_spots(spots) -> int:
 
 
 def _set_policy(solution, strategy, laws: dict) -> None:
-    """Freeze ``strategy``'s decisions in every kernel (as ``Solution.evaluate`` does)."""
-    from .solve import ACTION_CODE
+    """Freeze ``strategy``'s decisions in every kernel, asking it exactly what
+    ``Solution.evaluate`` asks (same admissible actions, same checks)."""
+    from .actions import ACTION_CODE, KIND_LATER, KIND_SPLIT, KIND_START
     from .hands import compositions
-    from .strategy import KIND_LATER, KIND_SPLIT, KIND_START, _checked
-    shoe, rules = solution.shoe, solution.rules
-    surrender = rules.surrender != "none"
+    from .solve import _checked
+    surrender = solution.rules.surrender != "none"
     for key, law in laws.items():
         engine = solution._engines[key]
-        limit = None if shoe.is_infinite else remaining_after(
-            shoe, (key,) if isinstance(key, int) else key)
-        for cards in compositions(limit, max_hard=21, min_cards=2):
+        for cards in compositions(solution.deal.hand_limit(key), max_hard=21, min_cards=2):
             counts = counts_of(cards)
             base = ("stand", "hit") + (("double",) if engine.may_double_hand(counts) else ())
             if len(cards) == 2:
@@ -204,14 +201,18 @@ def _kernel_laws(solution, strategy) -> tuple[dict, bool]:
     return dict(zip(order, results)), split
 
 
-def _natural_dealer_law(rules, shoe, key) -> np.ndarray:
+def _natural_dealer_law(rules, deal, key) -> np.ndarray:
     """Exposed dealer natural: every hand loses one unit, a player natural pushes."""
     out = np.zeros((len(DEALER_OUTCOMES), LATTICE))
-    weights = player_hand_weights(shoe, key)
+    weights = deal.hand_weights(key)
     total = sum(weights.values())
-    tie = -1.0 if rules.dealer_wins_ties else 0.0
+    from .solve import natural_tie_value
+    tie = natural_tie_value(rules)
     for cards, w in weights.items():
-        col = 16 + int(round(2 * (tie if is_natural(cards) else -1.0)))
+        if is_natural(cards) and tie == rules.blackjack_payout:
+            col = NATURAL_COL
+        else:
+            col = 16 + int(round(2 * (tie if is_natural(cards) else -1.0)))
         out[NATURAL_T, col] += w / total
     return out
 
@@ -274,19 +275,20 @@ def outcome_distribution(solution, strategy="optimal", *, insurance: bool = Fals
         raise ValueError("insurance: both dealer cards are dealt face up in this game, so no "
                          "insurance is offered")
     if solution.may_run_out:
-        warnings.warn(f"a round could run out of cards in this {shoe.size}-card shoe: the values "
+        warnings.warn(f"a round could run out of cards in this {shoe.size:g}-card shoe: the values "
                       f"follow the analyzers' degenerate conventions (a dealer who must draw "
                       f"from an empty shoe busts) and describe no real game",
                       RuntimeWarning, stacklevel=3)
     laws, split_played = _kernel_laws(solution, strategy)
-    for key in dealer_keys(rules, shoe):
+    deal = solution.deal
+    for key in deal.keys:
         if key not in laws:
-            laws[key] = _natural_dealer_law(rules, shoe, key)
+            laws[key] = _natural_dealer_law(rules, deal, key)
     columns = _column_values(rules.blackjack_payout)
     # per (dealer key, dealer outcome): weight and the conditional law of one spot
     parts = []
     for key, law in laws.items():
-        wk = dealer_key_weight(shoe, key)
+        wk = deal.weights[key]
         for t in range(len(DEALER_OUTCOMES)):
             p_t = float(law[t].sum())
             if wk * p_t == 0.0:

@@ -1,4 +1,4 @@
-"""Player hand compositions and the assignment seed's hand codes."""
+"""Player hand compositions and the chart's hand codes."""
 from __future__ import annotations
 
 from .ranks import hand_total, label
@@ -24,7 +24,7 @@ def total_code(cards) -> str:
 
 
 def hand_code(cards, *, can_split: bool = True) -> str:
-    """The seed's code: pairs "22".."TT","AA" when splittable, else the total code."""
+    """The chart code: pairs "22".."TT","AA" when splittable, else the total code."""
     if can_split and len(cards) == 2 and cards[0] == cards[1]:
         return label(cards[0]) * 2
     return total_code(cards)
@@ -41,7 +41,7 @@ def compositions(limit_counts, *, max_hard: int = 21, min_cards: int = 1):
         for r in range(lowest, 11):
             if hard + r > max_hard:
                 break
-            if limit_counts is not None and prefix.count(r) >= limit_counts[r - 1]:
+            if limit_counts is not None and prefix.count(r) + 1 > limit_counts[r - 1]:
                 continue
             walk(prefix + (r,), r, hard + r)
 

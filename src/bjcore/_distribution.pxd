@@ -3,7 +3,7 @@ from libc.stdint cimport uint64_t, int8_t
 from libcpp.unordered_map cimport unordered_map
 from libcpp.vector cimport vector
 
-from bjcore._core cimport DealerTrie   # the one dependency on the core: dealer enumeration
+from bjcore._dealer cimport DealerTrie   # the one dependency on the core: dealer enumeration
 
 
 cdef enum:
@@ -30,6 +30,7 @@ cdef struct DRules:
     int split_class
     int natural_takes_all
     double tie_value
+    double natural_tie_value   # a player natural against a dealer natural
 
 
 cdef class RoundLaws:

@@ -35,7 +35,7 @@ from cython.operator cimport dereference as deref
 
 import numpy as np
 
-from bjcore._core import dealer_trie
+from bjcore._dealer import dealer_trie
 
 cdef double TIE_TOLERANCE = 1e-12     # as the solver: a later option must win by more
 cdef int ST = 0, HT = 1, DD = 2, SP = 3, SU = 4
@@ -107,6 +107,7 @@ cdef class RoundLaws:
         self.rules.split_class = int(rules["split_class"])
         self.rules.natural_takes_all = int(rules["natural_takes_all"])
         self.rules.tie_value = -1.0 if rules["dealer_wins_ties"] else 0.0
+        self.rules.natural_tie_value = float(rules.get("natural_tie_value", self.rules.tie_value))
         if not 0 <= self.rules.split_class <= 3:
             raise ValueError("split_class must be 0..3")
         self.trie = dealer_trie(cards, bool(rules["hit_soft_17"]))
@@ -661,7 +662,8 @@ cdef class RoundLaws:
             return a
         if self.is_natural():
             beta = self.hole_chance()
-            best = self.rules.blackjack_payout * (1.0 - beta) + self.rules.tie_value * beta
+            best = (self.rules.blackjack_payout * (1.0 - beta)
+                    + self.rules.natural_tie_value * beta)
         else:
             memset(law, 0, sizeof(law))
             self.leaf_add(1.0, 1, law)
@@ -737,9 +739,9 @@ cdef class RoundLaws:
                             self.round_out[t * D_LATTICE + column(-1.0)] += w * d[t]
                 elif a == ST and self.is_natural():
                     d = self.dealer()
-                    tie = self.rules.tie_value
+                    tie = self.rules.natural_tie_value
                     for t in range(D_OUT):
-                        if t == 5:
+                        if t == 5 and tie != self.rules.blackjack_payout:
                             self.round_out[t * D_LATTICE + column(tie)] += w * d[t]
                         else:
                             self.round_out[t * D_LATTICE + D_NATURAL_COL] += w * d[t]
