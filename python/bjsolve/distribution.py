@@ -22,7 +22,6 @@ How it is computed (docs/risk.md has the details):
 from __future__ import annotations
 
 import math
-import os
 import warnings
 from concurrent.futures import ThreadPoolExecutor
 from types import MappingProxyType
@@ -158,7 +157,7 @@ def _set_policy(solution, strategy, laws: dict) -> None:
             law.set_policy(KIND_SPLIT, counts, ACTION_CODE[act])
 
 
-def _kernel_laws(solution, strategy) -> tuple[dict, bool]:
+def _kernel_laws(solution, strategy, threads) -> tuple[dict, bool]:
     """{dealer key: 7 x 34 law} for every key with play, and whether any split was played."""
     from .solve import POLICY_CLASS, SPLIT_CLASSES, kernel_rules
     from .strategy import StrategyChart
@@ -188,7 +187,7 @@ def _kernel_laws(solution, strategy) -> tuple[dict, bool]:
     if code == POLICY_CLASS:
         _set_policy(solution, strategy, laws)
     order = list(laws)
-    workers = max(1, min(len(order), os.cpu_count() or 1))
+    workers = max(1, min(len(order), threads))
     if workers == 1:
         results = [laws[k].outcome_law() for k in order]
     else:
@@ -256,7 +255,7 @@ def _exactness(infinite: bool, split_played: bool, spots: int) -> tuple[bool, st
 
 
 def outcome_distribution(solution, strategy="optimal", *, insurance: bool = False,
-                         spots: int = 1) -> OutcomeDistribution:
+                         spots: int = 1, threads: int | None = None) -> OutcomeDistribution:
     """The distribution of a round's net outcome for ``solution``'s rules and shoe.
 
     strategy: "optimal" (the solve's play, its post-split class included), a
@@ -266,7 +265,10 @@ def outcome_distribution(solution, strategy="optimal", *, insurance: bool = Fals
         ace (not offered when both dealer cards are dealt face up).
     spots: 1, 2 or 3 hands played by one player against the same dealer hand; the result
         is the total over the spots, with ``per_spot`` and ``covariance``.
+    threads: dealer keys computed in parallel (None: every core).
     """
+    from .solve import check_threads
+    threads = check_threads(threads)
     if not isinstance(insurance, bool):
         raise TypeError(f"insurance must be True or False, got {insurance!r:.60}")
     spots = _check_spots(spots)
@@ -279,7 +281,7 @@ def outcome_distribution(solution, strategy="optimal", *, insurance: bool = Fals
                       f"follow the analyzers' degenerate conventions (a dealer who must draw "
                       f"from an empty shoe busts) and describe no real game",
                       RuntimeWarning, stacklevel=3)
-    laws, split_played = _kernel_laws(solution, strategy)
+    laws, split_played = _kernel_laws(solution, strategy, threads)
     deal = solution.deal
     for key in deal.keys:
         if key not in laws:
