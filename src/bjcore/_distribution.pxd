@@ -15,6 +15,7 @@ cdef enum:
     D_NATURAL_COL = 33
     D_MAX_A = 8           # split recursion tables (as the solver's)
     D_RESULTS = 5         # one split hand's result given t: -2 .. +2
+    D_BATCH = 10          # dealer shoes enumerated in one trie pass (<= the trie's 16)
 
 
 cdef struct DRules:
@@ -74,6 +75,8 @@ cdef class RoundLaws:
     cdef void next_card_weights(self, double* pi) noexcept nogil
     cdef double hole_chance(self) noexcept nogil
     cdef const double* dealer(self) noexcept nogil
+    cdef int store_dealer(self, uint64_t key, const double* out) noexcept nogil
+    cdef void prefetch_children(self) noexcept nogil
     cdef void leaf_add(self, double w, int mult, double* out) noexcept nogil
     cdef void bust_rest(self, const double* pi, double* rest) noexcept nogil
     cdef void hit_add(self, double w, double* out) noexcept nogil

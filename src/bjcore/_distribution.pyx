@@ -251,14 +251,63 @@ cdef class RoundLaws:
                     n[r] = 0.0
                 left += n[r]
         self.trie.evaluate(n, left, self.infinite, out)
-        row = <int>(self.dealer_store.size() // D_OUT)
+        row = self.store_dealer(key, out)
+        return &self.dealer_store[row * D_OUT]
+
+    cdef int store_dealer(self, uint64_t key, const double* out) noexcept nogil:
+        cdef int r, row = <int>(self.dealer_store.size() // D_OUT)
+        cdef double listed = 0.0
         for r in range(6):
             self.dealer_store.push_back(out[r])
             listed += out[r]
         # bust is the complement (a dealer who must draw from an empty shoe busts)
         self.dealer_store.push_back(1.0 - listed if listed < 1.0 else 0.0)
         self.dealer_index[key] = row
-        return &self.dealer_store[row * D_OUT]
+        return row
+
+    cdef void prefetch_children(self) noexcept nogil:
+        """Enumerate, in one pass over the dealer trie, the dealer laws of every child of
+        the current hand (one more card, not bust) that is not memoised yet."""
+        cdef double n[D_RANKS]
+        cdef double w[D_BATCH * D_RANKS]
+        cdef double tot[D_BATCH]
+        cdef double out[D_BATCH * 6]
+        cdef uint64_t keys[D_BATCH]
+        cdef uint64_t base, key
+        cdef double left = 0.0
+        cdef int r, q, count = 0
+        if self.infinite:
+            return
+        base = self.comp_key()
+        if self.pair_rank:
+            base += <uint64_t>self.extra * rank_unit(self.pair_rank - 1)
+        for r in range(D_RANKS):
+            n[r] = self.shoe[r] - self.cnt[r] - self.dealer_cnt[r]
+        if self.pair_rank:
+            n[self.pair_rank - 1] -= self.extra
+        for r in range(D_RANKS):
+            if n[r] < 0.0:
+                n[r] = 0.0
+            left += n[r]
+        for r in range(D_RANKS):
+            if self.hard_sum + r + 1 > 21:
+                break
+            if n[r] < 1.0:
+                continue
+            key = base + rank_unit(r)
+            if self.dealer_index.find(key) != self.dealer_index.end():
+                continue
+            for q in range(D_RANKS):
+                w[count * D_RANKS + q] = n[q]
+            w[count * D_RANKS + r] -= 1.0
+            tot[count] = left - 1.0
+            keys[count] = key
+            count += 1
+        if count == 0:
+            return
+        self.trie.evaluate_many(w, tot, count, False, out)
+        for q in range(count):
+            self.store_dealer(keys[q], &out[q * 6])
 
     # ---- laws of the current hand ------------------------------------------------------
 
@@ -300,6 +349,7 @@ cdef class RoundLaws:
         cdef double rest[D_OUT]
         cdef int r, t
         cdef bint busts = False
+        self.prefetch_children()
         self.next_card_weights(pi)
         for r in range(D_RANKS):
             if pi[r] <= 0.0:
@@ -320,6 +370,7 @@ cdef class RoundLaws:
         cdef double rest[D_OUT]
         cdef int r, t
         cdef bint busts = False
+        self.prefetch_children()
         self.next_card_weights(pi)
         for r in range(D_RANKS):
             if pi[r] <= 0.0:
@@ -561,6 +612,12 @@ cdef class RoundLaws:
                     continue
                 for r in range(D_RANKS):
                     rho[r] /= left
+            self.clear_hand()
+            self.pair_rank = pair
+            self.extra = a + 1
+            self.add(p)
+            self.prefetch_children()      # every two-card split hand P + r at this e
+            self.clear_hand()
             for r in range(D_RANKS):
                 if rho[r] > 0.0:
                     memset(law, 0, sizeof(law))
@@ -705,6 +762,10 @@ cdef class RoundLaws:
                 n[c1] -= self.dealer_cnt[c1]
             left += n[c1]
         for c1 in range(D_RANKS):
+            self.clear_hand()
+            self.add(c1)
+            self.prefetch_children()          # every starting hand c1 + c2
+            self.clear_hand()
             for c2 in range(c1, D_RANKS):
                 if self.infinite:
                     w = n[c1] * n[c2]
