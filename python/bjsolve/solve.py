@@ -411,6 +411,13 @@ class Solution:
         """
         return EV(evaluate_policy(self.rules, self.shoe, strategy, deal=self.deal), False)
 
+    def outcome_distribution(self, strategy="optimal", *, insurance=False, spots=1,
+                             threads=None):
+        """The distribution of a round's net outcome; see bjsolve.distribution."""
+        from .distribution import outcome_distribution
+        return outcome_distribution(self, strategy, insurance=insurance, spots=spots,
+                                    threads=threads)
+
 
 def _restore_solution(rules, shoe, split, ev_by_dealer, strategy):
     """Unpickle a Solution: fresh (empty) engines, the round values as they were."""
