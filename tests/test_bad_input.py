@@ -294,7 +294,7 @@ CLI_BAD = [
     ["--decks", "99999999999"], ["--max-split-hands", "5"], ["--double", "8-11"],
     ["--surrender", "always"], ["--hole-card", "none"], ["--payout", "0"], ["--payout", "6:0"],
     ["--payout", "abc"], ["--payout", "nan"], ["--payout", "1e400"],
-    ["--hit-split-aces", "--max-split-hands", "1"], ["--split", "cdz-"], ["--format", "xml"],
+    ["--hit-split-aces", "--max-split-hands", "1"], ["--split", "CDX"], ["--format", "xml"],
     ["--remove", "A,A,A,A,A", "--decks", "1"], ["--remove", "11"], ["--remove", ",,"],
     ["--remove", "A", "--infinite"], ["--infinite", "--decks", "2"], ["stand", "--vs", "5"],
     ["strategy", "--given-no-blackjack"], ["hand", "10", "6", "--vs", "11"],
@@ -356,7 +356,7 @@ def test_cli_hand_in_the_exposed_game():
         assert code == 0 and "T T (20)" in text and "rules:" in text
 
 
-def test_cli_hand_formats_are_labelled_and_parse():
+def test_cli_hand_formats_are_labelled_and_parse(capsys):
     code, text = run("hand", "8", "8", "--vs", "A", "--decks", "1", "--format", "json")
     data = json.loads(text)
     assert code == 0 and data["rules"].startswith("1D") and data["shoe"] == "Shoe.decks(1)"
@@ -366,7 +366,8 @@ def test_cli_hand_formats_are_labelled_and_parse():
     assert code == 0 and rows[0] == ["action", "ev", "best"]
     assert {r[0] for r in rows[1:]} == set(data["ev"])
     assert [r[0] for r in rows[1:] if r[2] == "best"] == [data["best"]]
-    assert "given no dealer blackjack" in text and "split CDZ-" in text
+    notes = capsys.readouterr().err     # CSV stays pure: its notes go to stderr
+    assert "given no dealer blackjack" in notes and "split CDZ-" in notes
     code, text = run("hand", "8", "8", "--vs", "A", "--decks", "1", "--format", "markdown")
     assert code == 0 and "| split |" in text and "rules:" in text and "post-split" in text
 

@@ -41,7 +41,7 @@ def compositions(limit_counts, *, max_hard: int = 21, min_cards: int = 1):
         for r in range(lowest, 11):
             if hard + r > max_hard:
                 break
-            if limit_counts is not None and prefix.count(r) >= limit_counts[r - 1]:
+            if limit_counts is not None and prefix.count(r) + 1 > limit_counts[r - 1]:
                 continue
             walk(prefix + (r,), r, hard + r)
 
