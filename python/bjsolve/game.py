@@ -422,8 +422,7 @@ class CountedGame:
 
     def _edges(self):
         from .round_model import round_profile
-        from .solve import solve
-        from .strategy import policy_engines
+        from .solve import policy_engines, solve
         nb, nd = self.band_weight.shape
         self.band_edge = np.full((nb, nd), np.nan)
         self.chart_edge = np.full((nb, nd), np.nan)   # the basic chart in every cell
@@ -477,13 +476,13 @@ class CountedGame:
     def _frozen_ev(self, engines, shoe: Shoe) -> float:
         """The round's EV (unconditioned) on ``shoe`` playing the decisions frozen in
         ``engines`` (built on the full shoe)."""
-        from .deal import dealer_key_weight
+        from .deal import Deal
         from .solve import POLICY_CLASS, make_engines, round_values
-        local = make_engines(self.rules, shoe, POLICY_CLASS)
+        deal = Deal(self.rules, shoe)
+        local = make_engines(self.rules, shoe, POLICY_CLASS, deal)
         for key, eng in local.items():
             engines[key].copy_policy_to(eng)
-        return sum(dealer_key_weight(shoe, k) * v
-                   for k, v in round_values(self.rules, shoe, local).items())
+        return deal.combine(round_values(self.rules, shoe, local, deal))
 
     def _insurance(self, shoe: Shoe, tc: float) -> float:
         """Gain from insuring (half the bet, pays 2:1) at this count, when the index table

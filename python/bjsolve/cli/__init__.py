@@ -25,7 +25,7 @@ COMMANDS = (
     "edge", "strategy", "advantage", "hand", "dealer",
     "stand", "hit", "double", "split", "surrender", "optimal",
     "initial", "exceptions", "insurance",
-    "eor", "counts", "indices", "tc_advantage",
+    "eor", "counts", "indices", "tc_advantage", "game",
 )
 DEFAULT_COMMAND = "edge"
 
