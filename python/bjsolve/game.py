@@ -284,7 +284,7 @@ class CountedGame:
     def _solve_full_shoe(self):
         from .solve import solve
         self.full_solution = solve(self.rules, self.shoe)
-        self.chart = self.full_solution.strategy
+        self.chart = CachedChart(self.full_solution.strategy)
 
     def _round_starts(self):
         from .round_model import round_profile
@@ -431,10 +431,15 @@ class CountedGame:
         self.solves = 0
         chart_engines = policy_engines(self.rules, self.shoe, self.chart)
         self.full_shoe_chart_ev = self._frozen_ev(chart_engines, self.shoe)
+        by_plays = {}     # index plays -> engines: neighbouring counts often share them
         for i, tc in enumerate(self.tc_values):
             policy = self.policy_at(float(tc))
-            engines = (policy_engines(self.rules, self.shoe, policy)
-                       if self.strategy == "indices" else chart_engines)
+            engines = chart_engines
+            if self.strategy == "indices":
+                key = tuple(sorted(policy.overrides.items()))
+                if key not in by_plays:
+                    by_plays[key] = policy_engines(self.rules, self.shoe, policy)
+                engines = by_plays[key]
             for j in range(nd):
                 if self.band_weight[i, j] <= 0 and self._plain_weight[i, j] <= 0:
                     continue
@@ -598,6 +603,27 @@ def _temporary_lifetime_ruin(win: float, variance: float, bankroll: float) -> fl
     return math.exp(-2.0 * win * bankroll / variance)
 
 
+class CachedChart:
+    """A total-dependent chart's decisions, remembered: the chart's play depends only on the
+    hand's row (its total, or the pair), the dealer and the allowed actions, and the exact
+    evaluation asks for every composition."""
+
+    def __init__(self, chart):
+        self.chart = chart
+        self.rows = chart.rows
+        self._memo = {}
+
+    def __call__(self, cards, dealer, allowed):
+        from .hands import total_code
+        cards = tuple(cards)
+        pair = cards[0] if len(cards) == 2 and cards[0] == cards[1] else 0
+        key = (pair, total_code(cards), dealer, tuple(allowed))
+        play = self._memo.get(key)
+        if play is None:
+            play = self._memo[key] = self.chart(cards, dealer, tuple(allowed))
+        return play
+
+
 class IndexedChart:
     """A chart with an index table's plays at one true count: for a hand whose row and
     upcard have an index line, the line's play at ``tc`` when it is allowed, else the
@@ -610,7 +636,7 @@ class IndexedChart:
 
     def __call__(self, cards, dealer, allowed):
         from .hands import hand_code
-        row = hand_code(tuple(sorted(cards)), can_split="split" in allowed)
+        row = hand_code(tuple(cards), can_split="split" in allowed)
         play = self.overrides.get((row, dealer))
         if play is not None and play in allowed:
             return play

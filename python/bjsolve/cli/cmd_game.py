@@ -64,7 +64,7 @@ def run(args) -> int:
     try:
         ramp = parse_ramp(args.ramp, wong_in=args.wong_in)
     except ValueError as exc:
-        raise common.UsageError(f"--ramp: {exc}") from None
+        raise common.UsageError(f"--{exc}") from None
     indices = None
     if args.indices:
         indices = _index_table(rules, args)
