@@ -44,7 +44,7 @@ def simulate(rules, game, rounds, seed):
     if hasattr(bjsolve, "simulate"):
         try:
             return _compiled(bjsolve, rules, game, rounds, seed, ramp, lo, hi)
-        except TypeError as exc:       # an interface other than the one expected
+        except (TypeError, AttributeError) as exc:   # an interface other than expected
             print(f"(compiled simulator not usable here: {exc}; using the Python one)")
     from shoe_game_sim import ramp_totals, simulate_shoe_game, summarize
     res = simulate_shoe_game(rules, SYSTEMS["hilo"][1], lambda tc: game.chart,
@@ -64,7 +64,7 @@ def simulate(rules, game, rounds, seed):
 def _compiled(bjsolve, rules, game, rounds, seed, ramp, lo, hi):
     ramp_map = {float(k): float(v) for k, v in ramp.points}
     result = bjsolve.simulate(rules, rounds=rounds, seed=seed, penetration=game.penetration,
-                              system="hilo", true_count="floor", ramp=ramp_map)
+                              system="hilo", rounding="floor", ramp=ramp_map)
     per = result.per_true_count
     total = sum(v.rounds for v in per.values())
     out, acc = {}, {}

@@ -39,12 +39,11 @@ from __future__ import annotations
 import math
 import numbers
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 
-from .count_distribution import (DECKS_CONVENTIONS, ROUNDINGS, CountDistribution,
-                                  check_convention)
+from .count_distribution import CountDistribution, check_convention
 from .counting import count_tags
 from .rules import Rules
 from .shoe import Shoe
@@ -202,14 +201,6 @@ class RampResult:
                 "rounds played": self.rounds_played, "DI": self.di, "SCORE": self.score,
                 "N0": self.n0, "CE per 100": None if ce is None else 100 * ce,
                 "risk of ruin": self.ror}
-
-
-@dataclass
-class TrueCountRow:
-    label: str
-    frequency: float
-    edge: float
-    variance: float
 
 
 # ---- the game ---------------------------------------------------------------------------
@@ -421,7 +412,6 @@ class CountedGame:
         return IndexedChart(self.chart, self.indices, tc)
 
     def _edges(self):
-        from .round_model import round_profile
         from .solve import policy_engines, solve
         nb, nd = self.band_weight.shape
         self.band_edge = np.full((nb, nd), np.nan)
@@ -455,8 +445,8 @@ class CountedGame:
                     ev = self._frozen_ev(engines, shoe) + self._insurance(shoe, float(tc))
                     self.solves += 1
                 self.band_edge[i, j] = ev
-            shoe = self.composition(self._bin_seen[:, i])
-            self.variance[i] = round_profile(self.rules, shoe.probabilities(), policy).variance
+            self.variance[i] = self._round_variance(self.composition(self._bin_seen[:, i]),
+                                                    policy)
             if self._progress is not None:
                 self._progress(i + 1, nb)
         # Calibration (fundamental theorem of card counting): a fixed strategy's EV averaged
@@ -477,6 +467,13 @@ class CountedGame:
             ok = (w > 0) & ~np.isnan(self.band_edge[i])
             self.edge[i] = float(w[ok] @ (self.band_edge[i, ok] + self.band_offset[ok])
                                  / w[ok].sum())
+
+    def _round_variance(self, shoe: Shoe, policy) -> float:
+        """The variance of a round (initial bets squared) at this composition: the one
+        place it comes from.  Now the infinite-deck round model (``round_model``); an exact
+        outcome distribution of the round can replace it here."""
+        from .round_model import round_profile
+        return round_profile(self.rules, shoe.probabilities(), policy).variance
 
     def _frozen_ev(self, engines, shoe: Shoe) -> float:
         """The round's EV (unconditioned) on ``shoe`` playing the decisions frozen in
@@ -502,12 +499,19 @@ class CountedGame:
         return p_ace * 0.5 * (3.0 * c[9] / (n - 1.0) - 1.0)
 
     # ---- results ---------------------------------------------------------------------
-    def table(self):
-        """The true-count table as a ``bjsolve.tables.Table``: frequency, edge, SD."""
+    def table(self, ramp=None):
+        """The true-count table as a ``bjsolve.tables.Table``: frequency, edge, SD (and the
+        ramp's bet when a ramp is given)."""
         from .tables import Table
-        values = np.column_stack([self.frequency, self.edge, np.sqrt(self.variance)])
-        return Table("true-counts", "True counts at round starts", tuple(self.labels),
-                     ("frequency", "edge", "SD"), values, self.notes(), "ev")
+        columns = [self.frequency, self.edge, np.sqrt(self.variance)]
+        names = ["frequency", "edge", "SD"]
+        if ramp is not None:
+            columns.append(parse_ramp(ramp).bets(self.tc_values))
+            names.append("bet")
+        return Table("game", "true counts at round starts", tuple(self.labels), tuple(names),
+                     np.column_stack(columns), self.notes(), style="prob",
+                     units="frequency: fraction of rounds; edge: EV per unit bet "
+                           "(unconditioned); SD: per unit bet; bet: units")
 
     def notes(self) -> tuple:
         return (f"rules: {self.rules.describe()}",
@@ -601,6 +605,22 @@ def _temporary_lifetime_ruin(win: float, variance: float, bankroll: float) -> fl
     if win <= 0:
         return 1.0
     return math.exp(-2.0 * win * bankroll / variance)
+
+
+def ramp_table(result: RampResult, title: str):
+    """A ramp's figures as a one-column ``bjsolve.tables.Table`` (summary layout)."""
+    from .tables import Table
+    summary = result.summary()
+    rows = tuple(k for k, v in summary.items() if v is not None)
+    notes = ("per round dealt (rounds sat out count with bet 0); money in the ramp's units; "
+             "SD per 100 = 10 x SD per round (rounds independent); DI = 1000 W / SD; "
+             "SCORE = DI^2 (win per 100 rounds, 10,000-unit bankroll, Kelly-scaled bets); "
+             "N0 = Var / W^2; CE = W - Var / (2 bankroll); risk of ruin: lifetime, "
+             f"{result.ror_method}",)
+    return Table("summary", title, rows, ("value",),
+                 np.array([[float(summary[k])] for k in rows]), notes, style="prob",
+                 layout="summary", records=[{"figure": k, "value": float(summary[k])}
+                                            for k in rows])
 
 
 class CachedChart:

@@ -55,7 +55,7 @@ def add_arguments(parser) -> None:
 
 def run(args) -> int:
     rules, _ = counting_rules(args)
-    from ..game import CountedGame, parse_ramp
+    from ..game import CountedGame, parse_ramp, ramp_table
     if args.bankroll is not None and not args.bankroll > 0:
         raise common.UsageError(f"--bankroll must be > 0, got {args.bankroll:g}")
     if args.optimal_spread is not None and not args.optimal_spread >= 1:
@@ -75,11 +75,11 @@ def run(args) -> int:
                            strategy="indices" if indices is not None else args.strategy,
                            indices=indices, depth_bands=args.depth_bands, progress=update)
     result = game.evaluate(ramp, args.bankroll)
-    tables = [game_table(game, ramp), summary_table(game, result, "ramp " + ramp.describe())]
+    tables = [game.table(ramp), ramp_table(result, "ramp " + ramp.describe())]
     if args.optimal_spread is not None:
         best = game.optimal_ramp(args.optimal_spread)
-        tables.append(summary_table(game, game.evaluate(best, args.bankroll),
-                                    "SCORE-optimal ramp " + best.describe()))
+        tables.append(ramp_table(game.evaluate(best, args.bankroll),
+                                 "SCORE-optimal ramp " + best.describe()))
     common.emit(tables, args)
     return 0
 
@@ -96,31 +96,3 @@ def _index_table(rules, args):
         return table.select(which)
     except ValueError as exc:
         raise common.UsageError(f"--indices: {exc}") from None
-
-
-def game_table(game, ramp):
-    """The true-count table: frequency, edge, SD and the ramp's bet."""
-    import numpy as np
-    from ..tables import Table
-    bets = ramp.bets(game.tc_values)
-    values = np.column_stack([game.frequency, game.edge, np.sqrt(game.variance), bets])
-    return Table("game", "true counts at round starts", tuple(game.labels),
-                 ("frequency", "edge", "SD", "bet"), values, game.notes(), style="prob",
-                 units="frequency: fraction of rounds; edge: EV per unit bet (unconditioned); "
-                       "SD: per unit bet; bet: units")
-
-
-def summary_table(game, result, title):
-    import numpy as np
-    from ..tables import Table
-    summary = result.summary()
-    rows = tuple(k for k, v in summary.items() if v is not None)
-    values = np.array([[float(summary[k])] for k in rows])
-    notes = (f"per round dealt (rounds sat out count with bet 0); money in the ramp's "
-             f"units; SD per 100 = 10 x SD per round (rounds independent); DI = 1000 W / SD; "
-             f"SCORE = DI^2 (win per 100 rounds, 10,000-unit bankroll, Kelly-scaled bets); "
-             f"N0 = Var / W^2; CE = W - Var / (2 bankroll); risk of ruin: lifetime, "
-             f"{result.ror_method}",)
-    return Table("summary", title, rows, ("value",), values, notes, style="prob",
-                 layout="summary",
-                 records=[{"figure": k, "value": float(summary[k])} for k in rows])
