@@ -29,6 +29,9 @@ extensions = [
         extra_compile_args=["-O3", "-std=c++17"],
     )
     for name in KERNEL_MODULES
+] + [
+    # the real-game simulator: plain C, independent of the exact kernels
+    Extension("bjcore._simulate", ["src/bjcore/_simulate.pyx"], extra_compile_args=["-O3"]),
 ]
 
 setup(ext_modules=cythonize(extensions, compiler_directives=compiler_directives(),

@@ -22,6 +22,7 @@ _EXPORTS = {
     "dealer_probabilities": "dealer", "dealer_table": "dealer", "DealerOutcomes": "dealer",
     "solve": "solve", "Solution": "solve", "ActionValues": "solve",
     "effects_of_removal": "counting", "estimate_ev": "counting",
+    "simulate": "simulate", "SimulationResult": "simulate",
 }
 
 __all__ = list(_EXPORTS)

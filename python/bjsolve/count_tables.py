@@ -66,11 +66,12 @@ def counts_table(rules, shoe, systems, eor=None, progress=None) -> Table:
 
 
 def indices_table(rules, system, *, dealt_decks=None, rounding="rounded", tc_convention="exact",
-                  select=None, progress=None):
-    """The index numbers as a Table; ``select``: None (every line whose play changes), a
-    number N (the N lines of largest gain) or "i18" / "fab4" (``IndexTable.select``)."""
+                  hands="two-card", select=None, progress=None):
+    """The index numbers as a Table (``generate_indices``); ``select``: None (every line
+    whose play changes), a number N (the N lines of largest gain) or "i18" / "fab4"
+    (``IndexTable.select``)."""
     table = generate_indices(rules, system, dealt_decks=dealt_decks, rounding=rounding,
-                             tc_convention=tc_convention, progress=progress)
+                             tc_convention=tc_convention, hands=hands, progress=progress)
     if select is not None:
         table = table.select(select)
     rows, values = [], []
@@ -124,6 +125,9 @@ def tc_advantage_table(rules, system, *, dealt_decks=None, true_counts=range(-5,
     rows = tuple(f"{tc:+d}" for tc in res)
     values = np.array([list(v) for v in res.values()])
     depth = rules.decks / 2 if dealt_decks is None else dealt_decks
+    missing = [tc for tc in true_counts if tc not in res]
+    reach = ("; out of reach at this depth (a rank would run out): TC "
+             + ", ".join(f"{tc:+d}" for tc in missing)) if missing else ""
     return Table("tc-advantage", f"advantage by true count ({system})", rows,
                  ("exact", "linear"), values,
                  _notes(rules, Shoe.decks(rules.decks),
@@ -132,5 +136,5 @@ def tc_advantage_table(rules, system, *, dealt_decks=None, true_counts=range(-5,
                         f"removals proportional within tag classes, fractional counts so the "
                         f"count is exact",
                         "exact: the shoe solved; linear: full-shoe EV plus the fixed-strategy "
-                        "effects of removal, rescaled to the cards left",
+                        "effects of removal, rescaled to the cards left" + reach,
                         f"split {split}"), style="percent")

@@ -223,7 +223,10 @@ def effects_of_removal(rules: Rules, shoe: Shoe | None = None, *, strategy: str 
     (unconditioned, fraction of the initial bet).  ``strategy="fixed"`` plays the full
     shoe's composition-dependent optimal decisions, frozen, on each depleted shoe (their
     probability-weighted mean is 0); ``"reoptimized"`` solves each depleted shoe afresh.
-    ``progress(done, total)`` is called after each depleted shoe."""
+    ``progress(done, total)`` is called after each depleted shoe; ``progress=True`` draws a
+    bar with an ETA on a terminal or in a notebook."""
+    from .progress import progress_callback
+    progress = progress_callback(progress, "effects of removal")
     return _removal_effects(rules, shoe, (strategy,), split, progress)[0]
 
 
@@ -298,7 +301,7 @@ def estimate_ev(rules: Rules, removed, *, shoe: Shoe | None = None, strategy: st
     removed from N, with ``c = (N - 1)/(N - k)`` (``rescale=True``: the EORs are linear in
     the shoe's proportions, rescaled to the cards that are left; fixed-strategy EORs then
     estimate a proportional removal exactly) or ``c = 1`` (``rescale=False``: the plain
-    sum, as in the seed paper's worked example).  Returns a dict with ``linear``,
+    sum, as in the worked example of Solowiej (2024)).  Returns a dict with ``linear``,
     ``linear_change`` (= linear - base), ``exact``, ``exact_change`` (None with
     ``exact=False``), ``base``, ``removed`` and ``strategy``.
     """
@@ -578,6 +581,8 @@ def advantage_by_true_count(rules: Rules, system="hilo", *, true_counts=range(-5
     fixed-strategy effects of removal, rescaled to the cards left (``estimate_ev``).
     True counts out of reach at that depth (a tag class would run out of a rank) are
     left out of the result."""
+    from .progress import progress_callback
+    progress = progress_callback(progress, "true counts")
     from .solve import check_split_class
     check_rules(rules)
     if rules.infinite:

@@ -22,7 +22,7 @@ from .counting import check_rules, count_tags, integer_grid, true_count_shoes
 from .hands import PAIR_CODES
 from .ranks import UPCARD_ORDER, label
 from .rules import Rules
-from .shoe_values import shoe_values, two_card_weights
+from .shoe_values import HANDS, shoe_values, two_card_weights
 from .solve import first_best
 
 ACTION_NUMBER = {"stand": 1, "hit": 2, "double": 3, "split": 4, "surrender": 5}
@@ -143,6 +143,7 @@ class IndexTable:
     unreachable: tuple = ()   # grid TCs out of reach at this depth (left out)
     gains: dict = field(default_factory=dict)
     selection: str = "all"
+    hands: str = "two-card"
 
     def index_file(self) -> str:
         """Every line (``IndexLine.index_file_line``), upcard by upcard: the two-card
@@ -191,7 +192,11 @@ class IndexTable:
         out = (f"{self.system}: true count = running count / decks remaining, counted before "
                f"the round; shoes built at {self.dealt_decks:g} of {self.rules.decks} decks "
                f"dealt, removals proportional within tag classes (fractional counts, so the "
-               f"count is met exactly); exact values of the two-card hands (split CDZ-); "
+               f"count is met exactly); exact values of "
+               + ("the two-card hands" if self.hands == "two-card" else
+                  "every hand of each total the player meets, weighted by how often (pairs: "
+                  "two cards)")
+               + f" (split CDZ-); "
                f"index = {making} (grid {self.grid[0]:+d}..{self.grid[-1]:+d}); act at "
                f"TC >= index")
         if self.unreachable:
@@ -211,7 +216,8 @@ def _crossing(tc0, d0, tc1, d1) -> float:
 
 def generate_indices(rules: Rules, system="hilo", *, grid=range(-10, 16),
                      dealt_decks: float | None = None, rounding: str = "rounded",
-                     tc_convention: str = "exact", progress=None) -> IndexTable:
+                     tc_convention: str = "exact", hands: str = "two-card",
+                     progress=None) -> IndexTable:
     """Exact index numbers for every row and upcard whose best play changes on the grid.
 
     grid: whole true counts, strictly increasing (at least two reachable ones).
@@ -219,10 +225,15 @@ def generate_indices(rules: Rules, system="hilo", *, grid=range(-10, 16),
         "exact" (no integer step; the crossing is then made an integer by ``rounding``:
         "rounded", the nearest integer, or "ceiled", the smallest integer TC at which the
         new play is at least as good), "floor", "truncate" or "round".
+    hands: which hands a hard or soft row stands for: "two-card" (the dealt hands of the
+        total) or "all" (every hand of the total the player meets, however many cards,
+        weighted by how often it is met; ``shoe_values.all_hand_rows``).
     Grid points out of reach at this depth (a tag class would run out of a rank: a very
     high or low count in a small shoe) are left out and named in ``method()``.
     Every solve is shared with other calls on the same rules and shoes (``shoe_values``).
     """
+    from .progress import progress_callback
+    progress = progress_callback(progress, "indices")   # True: a bar with an ETA
     check_rules(rules)
     if rules.infinite:
         raise ValueError("index numbers need a finite shoe (Rules.decks)")
@@ -233,6 +244,8 @@ def generate_indices(rules: Rules, system="hilo", *, grid=range(-10, 16),
     if tc_convention not in TC_CONVENTIONS:
         raise ValueError(f"tc_convention must be one of {', '.join(TC_CONVENTIONS)}, got "
                          f"{str(tc_convention)[:40]!r}")
+    if hands not in HANDS:
+        raise ValueError(f"hands must be one of {', '.join(HANDS)}, got {str(hands)[:40]!r}")
     count_tags(system)  # validates
     grid = integer_grid(grid)
     dealt = rules.decks / 2 if dealt_decks is None else dealt_decks
@@ -243,11 +256,12 @@ def generate_indices(rules: Rules, system="hilo", *, grid=range(-10, 16),
     done = [0]
 
     def work(tc):
-        rows = shoe_values(rules, shoes[tc], "CDZ-").rows
+        values = shoe_values(rules, shoes[tc], "CDZ-", hands=hands)
         done[0] += 1
         if progress is not None:
             progress(done[0], len(shoes))
-        return rows
+        # (a two-card request may be served by an entry that has all_rows too)
+        return values.rows, values.all_rows if hands == "all" else None
 
     # each solve runs its upcards in parallel too; two shoes at a time keep both cores busy
     # through each solve's slow last upcard
@@ -260,14 +274,19 @@ def generate_indices(rules: Rules, system="hilo", *, grid=range(-10, 16),
             for row in ROW_ORDER:
                 if stand_hit_only and row in PAIR_CODES:
                     continue  # an unsplit pair plays on as its total's row
-                pts = [(tc, rows_at[tc][u][row]) for tc in reach
-                       if u in rows_at[tc] and row in rows_at[tc][u]]
+                pts = []
+                for tc in reach:
+                    two, every = rows_at[tc]
+                    if u in two and row in two[u]:
+                        sh = every[u].get(row) if every is not None and u in every else None
+                        pts.append(Point(tc, two[u][row], sh))
                 if not pts:
                     continue
                 if stand_hit_only:
-                    if set(pts[0][1]) <= {"stand", "hit"}:
+                    if set(pts[0].two_card) <= {"stand", "hit"}:
                         continue  # the two-card line already is the stand-or-hit line
-                    pts = [(tc, {a: v[a] for a in ("stand", "hit")}) for tc, v in pts]
+                    pts = [Point(p.tc, {a: p.value(a) for a in ("stand", "hit")}, None)
+                           for p in pts]
                 line = _index_line(row, u, pts, tc_convention, rounding)
                 all_lines.append(line)
                 if not stand_hit_only and len(line.plays) > 1:
@@ -285,24 +304,54 @@ def generate_indices(rules: Rules, system="hilo", *, grid=range(-10, 16),
             break
         prev = (tc, ev)
     return IndexTable(str(system), rules, dealt, grid, rounding, lines, insurance, crossing,
-                      all_lines, tc_convention, tuple(unreachable), gains)
+                      all_lines, tc_convention, tuple(unreachable), gains, "all", hands)
+
+
+@dataclass(frozen=True)
+class Point:
+    """A row's values at one grid true count: ``two_card`` {action: value} of the two-card
+    hands, and with hands="all" ``stand_hit`` {stand, hit} over every hand of the total."""
+    tc: int
+    two_card: dict
+    stand_hit: dict | None = None
+
+    def value(self, action: str) -> float:
+        if self.stand_hit is not None and action in self.stand_hit:
+            return self.stand_hit[action]
+        return self.two_card[action]
+
+    def play(self) -> str:
+        """The best play: a two-card-only play (double, split, surrender) when it beats
+        stand and hit on the two-card hands; otherwise stand or hit, chosen on every hand
+        of the total when those values are given."""
+        best = first_best(self.two_card)
+        if self.stand_hit is not None and best in ("stand", "hit"):
+            best = first_best(self.stand_hit)
+        return best
+
+    def gap(self, new: str, old: str) -> float:
+        """value(new) - value(old), both from the same hands (every hand of the total for
+        stand against hit when given, else the two-card hands)."""
+        if {new, old} == {"stand", "hit"} and self.stand_hit is not None:
+            return self.stand_hit[new] - self.stand_hit[old]
+        return self.two_card[new] - self.two_card[old]
 
 
 def _index_line(row, u, pts, convention, rounding) -> IndexLine:
-    """The line of one row from its values on the grid [(tc, {action: value})]."""
-    plays = [first_best(v) for _, v in pts]
+    """The line of one row from its values on the grid (a list of ``Point``)."""
+    plays = [p.play() for p in pts]
     seq, crossings = [plays[0]], []
     for i in range(1, len(pts)):
         if plays[i] != seq[-1]:
             old, new = seq[-1], plays[i]
-            (t0, v0), (t1, v1) = pts[i - 1], pts[i]
-            d0 = v0[new] - v0[old] if old in v0 and new in v0 else -1.0
-            d1 = v1[new] - v1[old]
-            crossings.append(_crossing(t0, d0, t1, d1))
+            p0, p1 = pts[i - 1], pts[i]
+            d0 = p0.gap(new, old) if old in p0.two_card and new in p0.two_card else -1.0
+            d1 = p1.gap(new, old)
+            crossings.append(_crossing(p0.tc, d0, p1.tc, d1))
             seq.append(new)
     return IndexLine(row, u, seq, crossings,
                      [integer_index(c, convention, rounding) for c in crossings],
-                     tuple(pts[0][1]))
+                     tuple(pts[0].two_card))
 
 
 def true_count_weights(rules: Rules, system, shoes: dict) -> dict:
@@ -334,10 +383,10 @@ def index_gain(line: IndexLine, pts, rules: Rules, system, shoes: dict) -> float
     (``true_count_weights``) gain of playing the line's integer indices over always
     making the play at true count 0 (or the grid point nearest it)."""
     weights = true_count_weights(rules, system, shoes)
-    base_tc = min((tc for tc, _ in pts), key=abs)
+    base_tc = min((p.tc for p in pts), key=abs)
     basic = line.play_at(base_tc)
-    gain = sum(weights[tc] * (v[line.play_at(tc)] - v[basic]) for tc, v in pts
-               if line.play_at(tc) in v and basic in v)
+    gain = sum(weights[p.tc] * p.gap(line.play_at(p.tc), basic) for p in pts
+               if line.play_at(p.tc) in p.two_card and basic in p.two_card)
     return _deal_chance(rules, line.row, line.upcard) * gain
 
 

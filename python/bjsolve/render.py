@@ -12,7 +12,7 @@ import json
 import math
 import textwrap
 
-FORMATS = ("text", "csv", "json", "markdown", "html")
+FORMATS = ("text", "csv", "json", "markdown", "html", "png", "svg")
 EV_DECIMALS = 6
 
 
@@ -69,7 +69,8 @@ def render(table, fmt: str = "text", **options) -> str:
 
 def render_many(tables, fmt: str = "text", *, color: bool = False, width: int | None = None):
     """Several tables as one output: text/markdown one after the other, CSV one grid (a
-    single table wide, several in long form), JSON one document, HTML one page."""
+    single table wide, several in long form), JSON one document, HTML one page, PNG/SVG one
+    picture (bytes; needs matplotlib)."""
     if fmt not in FORMATS:
         raise ValueError(f"unknown format {fmt!r}; known: {', '.join(FORMATS)}")
     tables = list(tables)
@@ -83,6 +84,9 @@ def render_many(tables, fmt: str = "text", *, color: bool = False, width: int | 
         docs = [table_document(t) for t in tables]
         doc = docs[0] if len(docs) == 1 else {"tables": docs}
         return json.dumps(doc, indent=1, allow_nan=False) + "\n"
+    if fmt in ("png", "svg"):
+        from .render_plot import render_picture
+        return render_picture(tables, fmt)
     from .render_html import to_html
     return to_html(tables)
 

@@ -203,6 +203,9 @@ _SUMMARY_WORDS = {
     "peek": {"hole_card": "peek"}, "enhc": {"hole_card": "enhc"},
     "enhc-obo": {"hole_card": "enhc-obo"}, "exposed": {"hole_card": "exposed"},
     "dealer wins ties": {"dealer_wins_ties": True},
+    "(tied naturals push)": {"natural_tie": "push"}, "tied naturals push": {"natural_tie": "push"},
+    "(tied naturals win)": {"natural_tie": "win"}, "tied naturals win": {"natural_tie": "win"},
+    "(tied naturals lose)": {"natural_tie": "lose"}, "tied naturals lose": {"natural_tie": "lose"},
 }
 
 

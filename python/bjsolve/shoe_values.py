@@ -9,7 +9,9 @@ index numbers and the advantage by true count use the same shoes at each true co
 * ``expected_value``: the round's EV (unconditioned, fraction of the initial bet), and
   ``ev_by_upcard``;
 * ``rows``: upcard -> {row code -> {action -> unconditioned value}} for the two-card hands
-  (``two_card_rows``), read from the same solved engines, so they cost little extra.
+  (``two_card_rows``), read from the same solved engines, so they cost little extra;
+* with ``hands="all"`` also ``all_rows``: the stand and hit values of every hand of a
+  total the player meets, however many cards it holds (``all_hand_rows``).
 
 The compiled engines of a 6-deck solve hold ~20 MB of memo tables, so the cache keeps only
 these results (a few kB per shoe) and lets the engines go.  Entries are immutable (floats
@@ -41,6 +43,8 @@ class ShoeValues:
     expected_value: float
     ev_by_upcard: MappingProxyType
     rows: MappingProxyType | None   # None in the game with both dealer cards face up
+    hands: str = "two-card"          # "all": all_rows too
+    all_rows: MappingProxyType | None = None
 
 
 _cache: OrderedDict = OrderedDict()
@@ -69,41 +73,62 @@ def cached(key, compute):
     return value
 
 
+def peek(key):
+    """The cached value for ``key``, or None (nothing is computed)."""
+    with _cache_lock:
+        return _cache.get(key)
+
+
 def clear_cache() -> None:
     """Forget every cached result (benchmarks time cold computations with this)."""
     with _cache_lock:
         _cache.clear()
 
 
+HANDS = ("two-card", "all")
+
+
 def shoe_key(rules: Rules, shoe: Shoe, split: str) -> tuple:
     return (rules, split, shoe.counts, shoe.is_infinite, shoe.is_fractional)
 
 
-def shoe_values(rules: Rules, shoe: Shoe, split: str = "CDZ-") -> ShoeValues:
+def shoe_values(rules: Rules, shoe: Shoe, split: str = "CDZ-", *,
+                hands: str = "two-card") -> ShoeValues:
     """The shared exact values of ``shoe`` (see the module docstring)."""
-    return cached(("shoe",) + shoe_key(rules, shoe, split),
-                  lambda: solve_and_keep(rules, shoe, split)[0])
+    if hands not in HANDS:
+        raise ValueError(f"hands must be one of {', '.join(HANDS)}, got {str(hands)[:40]!r}")
+    if hands == "two-card":
+        richer = peek(("shoe all",) + shoe_key(rules, shoe, split))
+        if richer is not None:
+            return richer            # it has the two-card rows too
+    return cached((f"shoe {hands}",) + shoe_key(rules, shoe, split),
+                  lambda: solve_and_keep(rules, shoe, split, hands)[0])
 
 
-def solve_and_keep(rules: Rules, shoe: Shoe, split: str):
+def solve_and_keep(rules: Rules, shoe: Shoe, split: str, hands: str = "two-card"):
     """(ShoeValues, the private Solution it came from).  The Solution is the caller's own
     (never shared); the ShoeValues may be cached by the caller."""
     from .solve import solve
     sol = solve(rules, shoe, split=split)
-    rows = None
+    rows = all_rows = None
     if rules.hole_card != "exposed":
         # the engines are this call's own: nothing else can use them concurrently
-        rows = MappingProxyType({u: two_card_rows(rules, sol._engines[u], shoe.counts, u)
+        engines = sol._engines
+        rows = MappingProxyType({u: two_card_rows(rules, engines[u], shoe.counts, u)
                                  for u in sol.ev_by_upcard})
+        if hands == "all":
+            all_rows = MappingProxyType({u: all_hand_rows(rules, engines[u], shoe.counts, u)
+                                         for u in sol.ev_by_upcard})
     values = ShoeValues(rules, shoe, split, float(sol.expected_value),
                         MappingProxyType({u: float(v) for u, v in sol.ev_by_upcard.items()}),
-                        rows)
+                        rows, hands, all_rows)
     return values, sol
 
 
 def remember(values: ShoeValues) -> ShoeValues:
     """Put values computed by ``solve_and_keep`` into the cache (first one kept)."""
-    return cached(("shoe",) + shoe_key(values.rules, values.shoe, values.split), lambda: values)
+    return cached((f"shoe {values.hands}",) + shoe_key(values.rules, values.shoe, values.split),
+                  lambda: values)
 
 
 # ---- two-card hand values ----------------------------------------------------------------
@@ -157,3 +182,53 @@ def two_card_rows(rules: Rules, engine, counts, upcard: int) -> MappingProxyType
         total_w, acc = by_kind.get(False) or by_kind.get(True)
         out[row] = MappingProxyType({a: x / total_w for a, x in acc.items()})
     return MappingProxyType(out)
+
+
+def all_hand_rows(rules: Rules, engine, counts, upcard: int) -> MappingProxyType:
+    """{hard or soft row code: {"stand": value, "hit": value}} (unconditioned) over every
+    hand of the total that the player meets at a decision, however many cards it holds,
+    each weighted by how often it is met: the chance of drawing its cards in some order in
+    which every earlier hand (two cards or more) is one the player hits, the player making
+    the best play in this shoe (a two-card hand best split, doubled or surrendered goes no
+    further).  Two-card pairs are left out, as in ``two_card_rows`` (their rows are the
+    pair rows); hands grown from a pair the player hits are in."""
+    from .solve import first_best
+    left = list(counts)
+    left[upcard - 1] -= 1
+    n = sum(left)
+    reach = dict(two_card_weights(counts, upcard))   # composition -> chance of meeting it
+    sums: dict = {}
+    layer, size = list(reach), 2
+    while layer:
+        next_layer: dict = {}
+        for cards in layer:
+            w = reach[cards]
+            hand = counts_of(cards)
+            st, ht, dd, _ = engine.hand_values(hand)
+            code = total_code(cards)
+            if code not in ("BJ", "AA", "21") and not (size == 2 and cards[0] == cards[1]):
+                acc = sums.setdefault(code, [0.0, 0.0, 0.0])
+                acc[0] += w * st
+                acc[1] += w * ht
+                acc[2] += w
+            vals = {"stand": st, "hit": ht}
+            if engine.may_double_hand(hand):
+                vals["double"] = dd
+            if size == 2:
+                if rules.surrender != "none":
+                    vals["surrender"] = engine.surrender_ev(hand)
+                if cards[0] == cards[1] and engine.split_limit(cards[0]) >= 2:
+                    vals["split"] = engine.split_ev(cards[0])[0]
+            if first_best(vals) != "hit":
+                continue
+            for r in range(1, 11):
+                have = left[r - 1] - hand[r - 1]
+                if have < 1 or sum(cards) + r > 21:
+                    continue
+                child = tuple(sorted(cards + (r,)))
+                next_layer[child] = next_layer.get(child, 0.0) + w * have / (n - size)
+        reach.update(next_layer)
+        layer, size = list(next_layer), size + 1
+    return MappingProxyType({row: MappingProxyType({"stand": acc[0] / acc[2],
+                                                    "hit": acc[1] / acc[2]})
+                             for row, acc in sums.items()})

@@ -275,8 +275,6 @@ class Solution:
 
     def _allowed(self, cards, key):
         # the caller holds the engine's lock (these calls set and clear the engine's hand)
-        if is_natural(cards):
-            return ("stand",)       # a natural is paid at once: there is nothing to decide
         engine = self._engines[key]
         out = ["stand", "hit"]
         if engine.may_double_hand(counts_of(cards)):

@@ -1,6 +1,6 @@
 """Labelled tables (numpy values, row and column labels) for the CLI and the API.
 
-Rows use the assignment seed's hand codes: "4".."20" hard totals, "A2".."A9" soft,
+Rows use the usual chart's hand codes: "4".."20" hard totals, "A2".."A9" soft,
 "22".."TT", "AA" pairs, "BJ"; columns the dealer's upcard 2..T, A.  A hard or soft row is
 the probability-weighted mean over the two-card hands with that code (non-pairs; the pair
 itself for 4 and 20, which no other two cards make), so it is exact for the shoe given.
@@ -163,13 +163,17 @@ def chart_table(chart, columns=None, notes=None) -> Table:
                  units="action codes", kind="strategy")
 
 
-def strategy_table(solution) -> Table:
+def strategy_table(solution, count_exceptions: bool = True) -> Table:
+    """The basic-strategy chart; ``count_exceptions=False`` skips the (slow) search for the
+    composition-dependent exceptions and only points to them."""
     chart = solution.strategy
     cols = tuple(c for c, _ in _playable_columns(solution))
+    exceptions = (f"{len(chart.exceptions)} composition-dependent exceptions"
+                  if count_exceptions else "composition-dependent exceptions")
     notes = _notes(solution.rules, solution.shoe,
                    "total-dependent basic strategy for the original two cards", CHART_LEGEND,
                    f"split decisions use post-split strategy {solution.split}",
-                   f"{len(chart.exceptions)} composition-dependent exceptions (table 'exceptions')")
+                   f"{exceptions}: command 'exceptions'")
     return chart_table(chart, cols, notes)
 
 
@@ -224,7 +228,7 @@ def dealer_outcome_table(rules: Rules, shoe: Shoe | None = None, *,
     outcome_keys = (17, 18, 19, 20, 21, "bust", "blackjack")
     outcome_labels = tuple(str(o) for o in outcome_keys)
     if rules.hole_card == "exposed":
-        # the assignment seed's dealer table: outcomes as scores, a bust scoring 0
+        # the exposed game's dealer table: outcomes as scores, a bust scoring 0
         outcome_keys = ("bust", 17, 18, 19, 20, 21, "blackjack")
         outcome_labels = ("0", "17", "18", "19", "20", "21", "BJ")
     values = np.zeros((len(columns), len(outcome_keys)))
@@ -265,11 +269,11 @@ def _first_round(solution) -> str:
 def chart_values_by_dealer(solution, chart=None) -> dict:
     """{dealer key: EV of the round given that key} when the player follows ``chart``
     (default: the solution's basic-strategy chart) for every decision."""
-    from .solve import round_values
-    from .strategy import policy_engines
+    from .solve import policy_engines, round_values
     chart = solution.strategy if chart is None else chart
+    deal = solution.deal
     return round_values(solution.rules, solution.shoe,
-                        policy_engines(solution.rules, solution.shoe, chart))
+                        policy_engines(solution.rules, solution.shoe, chart, deal), deal)
 
 
 def house_edge_table(solution, chart_by_dealer=None) -> Table:
@@ -278,7 +282,8 @@ def house_edge_table(solution, chart_by_dealer=None) -> Table:
     if chart_by_dealer is None:
         chart_by_dealer = chart_values_by_dealer(solution)
     shoe = solution.shoe
-    chart_ev = sum(dealer_key_weight(shoe, k) * v for k, v in chart_by_dealer.items())
+    weights = solution.deal.weights
+    chart_ev = sum(weights[k] * v for k, v in chart_by_dealer.items())
     rows = ("basic-strategy chart", "optimal play")
     conventions = (
         "the total-dependent chart for every decision, split hands included",
@@ -310,9 +315,9 @@ def advantage_table(solution, strategy: str = "optimal") -> Table:
     columns = solution.dealer_columns()
     vals = []
     for _, keys in columns:
-        ws = [dealer_key_weight(solution.shoe, k) for k in keys]
+        ws = [solution.deal.weights[k] for k in keys]
         vals.append(sum(w * by_key[k] for w, k in zip(ws, keys)) / sum(ws))
-    overall = sum(dealer_key_weight(solution.shoe, k) * v for k, v in by_key.items())
+    overall = sum(solution.deal.weights[k] * v for k, v in by_key.items())
     values = np.array([vals + [overall]])
     cols = tuple(c for c, _ in columns) + ("overall",)
     how = (f"composition-dependent optimal play, split {solution.split}" if strategy == "optimal"

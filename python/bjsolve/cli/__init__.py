@@ -26,6 +26,7 @@ COMMANDS = (
     "stand", "hit", "double", "split", "surrender", "optimal",
     "initial", "exceptions", "insurance",
     "eor", "counts", "indices", "tc_advantage", "game",
+    "simulate",
 )
 DEFAULT_COMMAND = "edge"
 

@@ -20,7 +20,7 @@ def add_arguments(parser) -> None:
     common.add_split_argument(parser)
     parser.add_argument("--no-chart", dest="chart", action="store_false",
                         help="print the house edge only (default: the chart follows)")
-    common.add_output_arguments(parser, color=True)
+    common.add_output_arguments(parser, color=True, pictures=True)
 
 
 def run(args) -> int:
@@ -31,6 +31,6 @@ def run(args) -> int:
     sol = solve(rules, shoe, split=args.split)
     tables = [house_edge_table(sol)]
     if args.chart:
-        tables.append(strategy_table(sol))
+        tables.append(strategy_table(sol, count_exceptions=False))
     common.emit(tables, args)
     return 0

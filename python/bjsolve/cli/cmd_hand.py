@@ -66,8 +66,13 @@ def run(args) -> int:
                  + (f"; split {args.split} (post-split strategy)" if "split" in ev else ""))
     natural = len(ev.cards) == 2 and is_natural(ev.cards)
     if natural:
+        # paid at once: hit and double (which the solver values as if it were a soft 21)
+        # are not offered
         notes.append("a natural is paid at once: there is no decision to make (shown as "
                      "'stand')")
+        values, best = {"stand": ev["stand"]}, "stand"
+    else:
+        values, best = dict(ev), ev.best
     if args.format == "json":
         common.write_output(json.dumps({
             "rules": rules.describe(), "shoe": repr(sol.shoe), "cards": [label(c) for c in ev.cards],
@@ -76,27 +81,27 @@ def run(args) -> int:
             "measure": measure, "given_no_blackjack": ev.given_no_blackjack,
             "split_strategy": args.split, "units": "fraction of the initial bet",
             "natural": natural,
-            "ev": {a: float(v) for a, v in ev.items()}, "best": ev.best}, indent=1) + "\n", args)
+            "ev": {a: float(v) for a, v in values.items()}, "best": best}, indent=1) + "\n", args)
         return 0
     if args.format == "csv":
         for n in notes:
             print(f"# {n}", file=sys.stderr)
         common.write_output("action,ev,best\n" + "".join(
-            f"{action},{float(v)!r},{'best' if action == ev.best else ''}\n"
-            for action, v in ev.items()), args)
+            f"{action},{float(v)!r},{'best' if action == best else ''}\n"
+            for action, v in values.items()), args)
         return 0
     if args.format == "markdown":
         common.write_output(
             f"**{hand} v {up}**\n\n" + "".join(f"- {n}\n" for n in notes)
             + "\n| action | EV | |\n|---|---|---|\n"
-            + "".join(f"| {action} | {v:+.6f} | {'best' if action == ev.best else ''} |\n"
-                      for action, v in ev.items()), args)
+            + "".join(f"| {action} | {v:+.6f} | {'best' if action == best else ''} |\n"
+                      for action, v in values.items()), args)
         return 0
     import textwrap
     width = common.terminal_width()
     text = "".join(textwrap.fill(n, width, initial_indent="# ", subsequent_indent="#   ") + "\n"
                    for n in notes)
-    text += "".join(f"{action:>10} {v:+.6f}{'  <- best' if action == ev.best else ''}\n"
-                    for action, v in ev.items())
+    text += "".join(f"{action:>10} {v:+.6f}{'  <- best' if action == best else ''}\n"
+                    for action, v in values.items())
     common.write_output(text, args)
     return 0

@@ -205,7 +205,9 @@ def add_output_arguments(parser, *, formats=TABLE_FORMATS, pictures: bool = Fals
                    help="text: for people (fits the terminal, colour on a terminal); "
                         "csv: pure CSV, notes on stderr; json: one document; markdown; "
                         "html: a self-contained page"
-                        + ("; png/svg: a picture (needs the [plot] extra)" if pictures else "")
+                        + ("; png/svg: a picture, the chart or an EV heat map, with "
+                           "--output FILE (needs the [plot] extra: matplotlib)"
+                           if pictures else "")
                         + " (default: text)")
     g.add_argument("-o", "--output", metavar="FILE",
                    help="write to FILE instead of standard output (default: stdout)")
@@ -250,6 +252,14 @@ def emit(tables, args) -> None:
         for note in _csv_notes(tables):
             print(f"# {note}", file=sys.stderr)
     path = getattr(args, "output", None)
+    if fmt in PICTURE_FORMATS and not path:
+        try:
+            to_terminal = stream.isatty()
+        except (AttributeError, ValueError):
+            to_terminal = False
+        if to_terminal:
+            raise UsageError(f"--format {fmt}: give --output FILE (a picture is not for a "
+                             "terminal)")
     data = render_many(tables, fmt, color=use_color(args, stream) and fmt == "text",
                        width=None if path else terminal_width())
     write_output(data, args)
@@ -275,9 +285,10 @@ def write_output(data, args) -> None:
 
 
 def _csv_notes(tables):
+    from ..render import units
     notes = []
     for t in tables:
-        for n in (t.title,) + tuple(t.notes):
+        for n in (t.title, f"{t.name}: values are {units(t)}") + tuple(t.notes):
             if n not in notes:
                 notes.append(n)
     return notes
@@ -293,29 +304,12 @@ def terminal_width() -> int:
 
 @contextlib.contextmanager
 def progress(args, total=None, label="working"):
-    """A progress bar with ETA on stderr while the body runs, only when stderr is a
-    terminal.  Yields ``update(done, total)``, the callback the counting functions take."""
-    stream = sys.stderr
+    """A progress bar with an ETA on stderr while the body runs, only when stderr is a
+    terminal and only once the work has taken a second.  Yields ``update(done, total)``,
+    the callback the long computations take."""
+    from ..progress import ProgressBar
+    bar = ProgressBar(label)
     try:
-        live = stream.isatty() and not getattr(args, "quiet", False)
-    except (AttributeError, ValueError):
-        live = False
-    if not live:
-        yield _no_progress
-        return
-    from rich.console import Console
-    from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
-                               TimeElapsedColumn, TimeRemainingColumn)
-    bar = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-                   TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn(),
-                   console=Console(file=stream), transient=True)
-    with bar:
-        task = bar.add_task(label, total=total)
-
-        def update(done, total=None):
-            bar.update(task, completed=done, **({"total": total} if total else {}))
-        yield update
-
-
-def _no_progress(done, total=None):
-    pass
+        yield bar
+    finally:
+        bar.close()

@@ -32,7 +32,8 @@ def table_command(name: str, *, given_no_blackjack: bool = False):
             parser.add_argument("--given-no-blackjack", action="store_true",
                                 help="condition on the dealer not holding a natural (default: "
                                      "unconditioned, naturals in their own column)")
-        common.add_output_arguments(parser, color=name == "strategy")
+        common.add_output_arguments(parser, color=name == "strategy",
+                                    pictures=name not in ("exceptions",))
 
     def run(args) -> int:
         names = [name] + list(args.more)
