@@ -7,8 +7,8 @@ shuffle.  Peek game only (a dealer natural ends the round before any decision; a
 natural pays ``blackjack_payout``), late or no surrender, resplits forced up to the limit.
 
 The running count covers every card seen (the burn card is not); at the start of each
-round the true count is running count / (cards not yet dealt / 52), floored, truncated or
-rounded.  ``policy_at(tc)`` returns the policy for a round at that true count:
+round the true count is running count / (cards not yet seen / 52; the burn card is unseen),
+floored, truncated or rounded.  ``policy_at(tc)`` returns the policy for a round at that true count:
 ``policy(cards, upcard, allowed) -> action`` (cards a sorted tuple of ranks 1..10).
 
 Returns per-true-count sums in batches of shoes (consecutive shoes grouped), so that
@@ -86,7 +86,7 @@ def simulate_shoe_game(rules, tags, policy_at, *, rounds, seed, penetration, bur
         pos = burn
         rc = 0.0
         while pos < cut and done < rounds:
-            left = n_cards - pos
+            left = n_cards - (pos - burn)       # cards not yet seen (the burn card is unseen)
             tc = _rounded(rc * 52.0 / left, rounding)
             cache = caches.get(tc)
             if cache is None:

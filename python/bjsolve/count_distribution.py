@@ -15,7 +15,8 @@ True count = running count / decks remaining, with these conventions:
 
 * ``decks`` (how the decks remaining are judged): ``"exact"`` (cards left / 52),
   ``"half"`` (to the nearest half deck, at least 0.5), ``"full"`` (to the nearest whole
-  deck, at least 1).  Cards left are the cards not yet dealt, the burn card counted as dealt.
+  deck, at least 1).  Cards left are the cards not yet seen (``burn``: unseen cards to count
+  as gone too; the counted game, like the simulator, leaves the burn card among the unseen).
 * ``rounding``: ``"floor"`` (toward minus infinity: +1.9 -> +1, -0.5 -> -1), ``"truncate"``
   (toward zero: -0.5 -> 0), ``"round"`` (to the nearest, halves up: +1.5 -> +2, -1.5 -> -1),
   ``"none"`` (the exact ratio).

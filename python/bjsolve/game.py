@@ -18,7 +18,8 @@ Method (also in docs/counted-game.md, with the measured errors):
 2. The count at a round start.  After n = d - burn cards are seen the running count has
    the exact law of ``count_distribution.CountDistribution``; a state (n, running count)
    has weight u(n + burn) P(running count | n).  Its true count follows the chosen
-   convention (decks remaining judged from the cards not yet dealt, burn card included).
+   convention (decks remaining judged from the cards not yet seen: the burn card counts as
+   unseen).
 3. Edge by true count.  The states of one true count are grouped in depth bands; each band
    is evaluated exactly at its mean remaining composition (the exact expectation over the
    band's states, per tag class, spread over the class's ranks in the full shoe's
@@ -307,7 +308,9 @@ class CountedGame:
         depths = np.arange(self.burn, self.cut)
         seen = depths - self.burn
         weights = self.start_density[depths] / self.rounds_per_shoe
-        tcs = np.stack([cd.true_counts(int(k), burn=self.burn, decks=self.decks_convention,
+        # decks remaining from the cards not yet seen (the burn card is unseen), as the
+        # simulator (bjsolve.simulate) counts them
+        tcs = np.stack([cd.true_counts(int(k), decks=self.decks_convention,
                                        rounding=self.rounding) for k in seen])
         means = cd.class_means()[:, seen, :]                      # [class, depth, rc]
         cond = cd.probabilities[seen]                              # P(rc | depth)
