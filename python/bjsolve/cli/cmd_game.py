@@ -27,7 +27,8 @@ def add_arguments(parser) -> None:
                         "index plays to the chart)")
     g.add_argument("--indices", metavar="SET",
                    help="play the chart with index numbers: i18 (Illustrious 18 and "
-                        "insurance), fab4, all, or a number N (the N lines of largest gain)")
+                        "insurance), fab4, all, or a number N (the N lines of largest gain) "
+                        "(default: none, the chart alone)")
     g.add_argument("--tc", dest="tc_rounding", type=str.lower,
                    choices=("floor", "truncate", "round"), default="floor",
                    help="how the true count becomes a whole number (default: floor)")
@@ -42,13 +43,14 @@ def add_arguments(parser) -> None:
                    help="bets by true count, e.g. 1:1,2:2,3:4,4:8,5:12 (below the first "
                         "count: its bet; default: flat 1)")
     b.add_argument("--wong-in", type=float, metavar="TC",
-                   help="play only at true counts >= TC (bet 0 below)")
+                   help="play only at true counts >= TC (bet 0 below) (default: play every "
+                        "round)")
     b.add_argument("--bankroll", type=float, metavar="B",
                    help="bankroll, in the ramp's units, for risk of ruin and the certainty "
-                        "equivalent")
+                        "equivalent (default: none, those figures are left out)")
     b.add_argument("--optimal-spread", type=float, metavar="S",
                    help="also show the SCORE-optimal (Kelly-proportional) ramp with bets "
-                        "1..S, rounded to whole units")
+                        "1..S, rounded to whole units (default: not shown)")
     common.add_rule_arguments(parser, shoe=False)
     common.add_output_arguments(parser)
 
