@@ -395,9 +395,10 @@ class Solution:
         rules = self.rules
         if rules.hole_card == "exposed" or not rules.double_after_split or rules.max_split_hands < 2:
             return None
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", RuntimeWarning)  # already warned for this shoe
-            return solve(rules.replace(double_after_split=False), self.shoe, split=self.split)
+        # only the pairs' values are needed: engines that compute them on demand, not a
+        # whole second solve (which would also run every round)
+        from .strategy import PairsWithoutDAS
+        return PairsWithoutDAS(self)
 
     def evaluate(self, strategy) -> float:
         """Overall EV (unconditioned) of the round when the player follows ``strategy``.
@@ -409,6 +410,13 @@ class Solution:
         cards, a later decision, a split hand).  Resplits stay forced.
         """
         return EV(evaluate_policy(self.rules, self.shoe, strategy, deal=self.deal), False)
+
+    def outcome_distribution(self, strategy="optimal", *, insurance=False, spots=1,
+                             threads=None):
+        """The distribution of a round's net outcome; see bjsolve.distribution."""
+        from .distribution import outcome_distribution
+        return outcome_distribution(self, strategy, insurance=insurance, spots=spots,
+                                    threads=threads)
 
 
 def _restore_solution(rules, shoe, split, ev_by_dealer, strategy):

@@ -250,7 +250,8 @@ def dealer_outcome_table(rules: Rules, shoe: Shoe | None = None, *,
     return Table("dealer", "dealer final outcome", tuple(c for c, _ in columns),
                  outcome_labels, values,
                  _notes(rules, source, f"probabilities, {measure}; 21 excludes the natural",
-                        what), style="percent")
+                        what), style="percent",
+                 units="probability, a fraction of 1 (text output shows percent)")
 
 
 SPLIT_CLASS_MEANING = {
