@@ -106,7 +106,7 @@ def ev_table(solution, action: str) -> Table:
     for j, (_, keys) in enumerate(columns):
         sums = {}
         for key in keys:
-            wk = dealer_key_weight(shoe, key)
+            wk = solution.deal.weights[key]
             for code, members in _row_members(shoe, key).items():
                 if code not in rows:
                     continue
@@ -176,7 +176,7 @@ def initial_table(solution) -> Table:
     values = np.zeros((len(rows), len(cols)))
     for j, (_, keys) in enumerate(columns):
         for key in keys:
-            wk = dealer_key_weight(shoe, key)
+            wk = solution.deal.weights[key]
             for cards, w in player_hand_weights(shoe, key).items():
                 values[rows.index(hand_code(cards, can_split=True)), j] += wk * w
     return Table("initial", "probability of each starting hand and dealer hand", rows, cols,
@@ -226,7 +226,7 @@ def advantage_table(solution) -> Table:
     columns = solution.dealer_columns()
     vals = []
     for _, keys in columns:
-        ws = [dealer_key_weight(solution.shoe, k) for k in keys]
+        ws = [solution.deal.weights[k] for k in keys]
         vals.append(sum(w * solution.ev_by_dealer[k] for w, k in zip(ws, keys)) / sum(ws))
     values = np.array([vals + [solution.expected_value]])
     cols = tuple(c for c, _ in columns) + ("overall",)
