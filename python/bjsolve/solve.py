@@ -242,7 +242,8 @@ class Solution:
                 if k and self.shoe.counts[r] <= 0:
                     raise ValueError(f"cards: this infinite shoe never deals a {label(r + 1)} "
                                      f"(its proportion is 0)")
-            elif k > self.shoe.counts[r]:
+            elif k and k - 1 >= self.shoe.counts[r]:  # k > count for whole counts; a
+                # fractional shoe deals a rank while its count left is positive
                 raise ValueError(f"cards: the shoe holds {self.shoe.counts[r]:g} x {label(r + 1)}, "
                                  f"the hand and the dealer's cards need {k}")
         return cards, key
