@@ -7,6 +7,7 @@ conditioned on no dealer blackjack when the dealer peeks (and say so).
 """
 from __future__ import annotations
 
+import contextlib
 import inspect
 import os
 import threading
@@ -182,6 +183,14 @@ class Solution:
     def __reduce__(self):
         raw = {k: float(v) for k, v in self.ev_by_dealer.items()}
         return (_restore_solution, (self.rules, self.shoe, self.split, raw, self._strategy))
+
+    @contextlib.contextmanager
+    def locked_engine(self, key):
+        """``with sol.locked_engine(key) as engine:`` the compiled engine of a dealer key,
+        held under its lock: the way for other modules (counting) to call engine methods
+        that set hand state, freeze decisions or copy a policy on a shared solution."""
+        with self._engine_locks[key]:
+            yield self._engines[key]
 
     @property
     def dealer_keys(self) -> list:
