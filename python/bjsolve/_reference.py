@@ -1,6 +1,7 @@
 """Slow, exact, pure-Python reference ("twin") of the bjsolve analyzer.
 
-This module evaluates the formulas of ``/work/shared/DESIGN-exact.md`` (sections 1-8) literally,
+This module evaluates the exact model's formulas (sections 1-8 of the conventions the exact
+analyzers share) literally,
 with :class:`fractions.Fraction` everywhere and no numerical shortcuts.  It exists so that the
 fast engine can be tested against an implementation that is easy to read and check by eye.
 Clarity beats speed; memoisation (dicts keyed by card compositions) is the only optimisation.
@@ -30,16 +31,16 @@ Public API
 Rule variants (issue 4)
 -----------------------
 Keyword arguments of ``ReferenceSolver`` (and of ``brute_force_round_ev``); the defaults are the
-classic peek game of DESIGN and reproduce its values exactly.  Below, beta is the chance that
-the dealer's unseen card completes a natural (DESIGN section 3), b the blackjack payout, D the
+classic peek game of the exact model and reproduce its values exactly.  Below, beta is the chance that
+the dealer's unseen card completes a natural (the exact model section 3), b the blackjack payout, D the
 dealer key (the upcard, or the exposed game's two dealer cards).  Everything else (the hand
 model, the contexts, section 4's options and ties, the split construction of section 6 and the
 round assembly of section 7) is unchanged unless stated.
 
-* ``hole_card="peek"`` (default): DESIGN as written.  Per-hand values are reported conditioned
+* ``hole_card="peek"`` (default): the exact model as written.  Per-hand values are reported conditioned
   on no dealer natural (``hand_values``); the unconditioned ones are always available.
 * ``hole_card="enhc"`` (no hole card; the dealer's second card is drawn after the player has
-  finished, which is exactly DESIGN's "hole card last" model, now describing the real deal).
+  finished, which is exactly the exact model's "hole card last" model, now describing the real deal).
   A dealer natural takes every bet still at stake: a standing hand loses its unit, a doubled
   hand two, each split hand its own bet.  So
   ST is unchanged (it already charges -d_BJ); DD = sum_r pi_r {2 ST(h + r) or -2} without the
@@ -56,7 +57,7 @@ round assembly of section 7) is unchanged unless stated.
   distribution is section 2 started from the two cards D (no natural possible) on the shoe
   S - R_c(h) - D, and ST, HT, DD, the split construction (with m = S_P - 2 - #P in D and
   n = |S| - 4 in 6.5/6.6, the building blocks on S - (a + 2)[P] - D) and the options are those
-  of DESIGN with beta = 0 (no +beta, kappa = 0, late surrender = early surrender = -1/2,
+  of the exact model with beta = 0 (no +beta, kappa = 0, late surrender = early surrender = -1/2,
   natural = b).  M(P) = min(L(P), S_P) as in 6.1.  E(D) = sum over the player's ordered two
   cards from S - D of weight * W (section 7), and the round EV is
   E = sum_D P(D) E(D), with P(D) = n_a (n_b - [a = b]) / (|S| (|S| - 1)), doubled when a != b
@@ -85,9 +86,9 @@ Decisions always compare unconditioned values (section 4).  The frozen strategie
 section 8 use the conditioned values in the classic peek game (late or no surrender), the
 unconditioned ones otherwise.
 
-Degenerate tiny-shoe conventions (not specified by DESIGN section 3): when the shoe left after a
+Degenerate tiny-shoe conventions (not specified by the exact model section 3): when the shoe left after a
 hand and the upcard is empty, the next-card distribution is empty (every sum over it is 0) and
-beta = 0.  A dealer who must draw from an empty shoe busts (DESIGN section 2).  In such shoes
+beta = 0.  A dealer who must draw from an empty shoe busts (the exact model section 2).  In such shoes
 the model no longer describes a real game (the brute force refuses them).
 """
 
@@ -374,7 +375,7 @@ def _dealer_rest_infinite(hard, has_ace, h17):
 
 
 def dealer_probabilities(counts, dealer_cards, hit_soft_17=False):
-    """Dealer outcome distribution, DESIGN section 2.
+    """Dealer outcome distribution, the exact model section 2.
 
     ``counts``: the shoe the dealer draws from, with ``dealer_cards`` ALREADY removed (or None
     for an infinite shoe).  ``dealer_cards``: tuple of ranks the dealer already holds (the upcard
@@ -476,7 +477,7 @@ def _natural_tie_value(dealer_wins_ties, natural_tie, b):
 
 
 class ReferenceSolver:
-    """Exact solver following DESIGN-exact.md sections 3-8 literally (plus the rule variants
+    """Exact solver following the exact model (sections 3-8) literally (plus the rule variants
     of the module docstring).
 
     ``ReferenceSolver(counts, *, hit_soft_17=False, double="any", double_soft=True,
@@ -489,7 +490,7 @@ class ReferenceSolver:
     (the post-split strategy class, section 6.3).  All values are exact Fractions.
     ``hole_card``: "peek" | "enhc" | "enhc-obo" | "exposed"; ``surrender``: "none" | "late" |
     "early" (None: "late" if ``late_surrender`` else "none"; ``late_surrender=True`` is an alias
-    of ``surrender="late"``).  The defaults are the classic peek game of DESIGN.
+    of ``surrender="late"``).  The defaults are the classic peek game of the exact model.
 
     A *dealer key* is what the player's decisions are keyed by: the upcard (an int) in the
     upcard games, or the dealer's two cards (a tuple of two ranks, any order) in the exposed
@@ -1172,7 +1173,7 @@ def brute_force_round_ev(counts, upcard, player_cards, policy, *,
     ``game`` (what a dealer natural does):
     * "peek": the dealer checks for a natural; it costs exactly one unit in total (a player
       natural pushes).  ``hole_card="last"``: the hole card is drawn after all the player's
-      cards (the DESIGN model); ``"first"``: before them (the real deal order; the player does
+      cards (the the exact model model); ``"first"``: before them (the real deal order; the player does
       not see it; a natural ends the round at once, except that an early surrender is decided
       before the check).
     * "enhc-obo": no hole card, only the original bet is lost to a natural: the same payoffs as

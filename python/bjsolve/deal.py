@@ -194,7 +194,7 @@ class Deal:
 
 
 def dealer_code(cards) -> str:
-    """The seed's dealer code: hard totals, "A2".."A6" soft 13..17, soft 18+ as hard
+    """The dealer code of the exposed game's charts: hard totals, "A2".."A6" soft 13..17, soft 18+ as hard
     totals, "AA" (soft 12), "BJ"."""
     if is_natural(cards):
         return "BJ"

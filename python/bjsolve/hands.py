@@ -1,4 +1,4 @@
-"""Player hand compositions and the assignment seed's hand codes."""
+"""Player hand compositions and the chart hand codes."""
 from __future__ import annotations
 
 from .ranks import hand_total, label
@@ -24,7 +24,7 @@ def total_code(cards) -> str:
 
 
 def hand_code(cards, *, can_split: bool = True) -> str:
-    """The seed's code: pairs "22".."TT","AA" when splittable, else the total code."""
+    """The chart code: pairs "22".."TT","AA" when splittable, else the total code."""
     if can_split and len(cards) == 2 and cards[0] == cards[1]:
         return label(cards[0]) * 2
     return total_code(cards)
