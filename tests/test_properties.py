@@ -27,11 +27,11 @@ from bjsolve.hands import compositions  # noqa: E402
 from bjsolve.ranks import ranks  # noqa: E402
 from bjsolve.tables import TABLE_NAMES, build_table  # noqa: E402
 
-QUICK = settings(max_examples=200, deadline=None, derandomize=True,
+QUICK = settings(max_examples=120, deadline=None, derandomize=True,
                  suppress_health_check=[HealthCheck.too_slow])
 # no shrinking for solves: a failing example is reported as drawn (shrinking a solve can
 # take many minutes)
-SOLVES = settings(max_examples=12, deadline=None, derandomize=True,
+SOLVES = settings(max_examples=8, deadline=None, derandomize=True,
                   phases=[Phase.explicit, Phase.reuse, Phase.generate],
                   suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 
@@ -260,7 +260,7 @@ def test_any_legal_shoe_solves_consistently(rules, shoe):
     check_solution(sol, tables=True, chart=True, identity=True)
 
 
-@SOLVES
+@settings(SOLVES, max_examples=6)
 @given(valid_rules(decks=1), st.sampled_from(["CDZ-", "CDP1", "CDP"]),
        st.lists(st.integers(1, 10), max_size=8))
 def test_split_classes_on_depleted_single_decks(rules, split, removed):
@@ -268,7 +268,7 @@ def test_split_classes_on_depleted_single_decks(rules, split, removed):
     for r in removed:
         if shoe.counts[r - 1]:
             shoe = shoe.remove(r)
-    sol = quiet_solve(rules.replace(max_split_hands=min(rules.max_split_hands, 3)), shoe, split)
+    sol = quiet_solve(rules.replace(max_split_hands=min(rules.max_split_hands, 2)), shoe, split)
     check_solution(sol, chart=True, identity=True)
 
 
