@@ -19,7 +19,8 @@ def compiler_directives():
 
 
 # One extension per kernel module, in dependency order (see src/bjcore/_core.pyx).
-KERNEL_MODULES = ("_memo", "_dealer", "_hands", "_splits", "_round", "_policy", "_core")
+KERNEL_MODULES = ("_memo", "_dealer", "_hands", "_splits", "_round", "_policy", "_core",
+                  "_distribution")
 
 extensions = [
     Extension(
@@ -30,6 +31,9 @@ extensions = [
         extra_compile_args=["-O3", "-std=c++17"],
     )
     for name in KERNEL_MODULES
+] + [
+    # the real-game simulator: plain C, independent of the exact kernels
+    Extension("bjcore._simulate", ["src/bjcore/_simulate.pyx"], extra_compile_args=["-O3"]),
 ]
 
 setup(ext_modules=cythonize(extensions, compiler_directives=compiler_directives(),

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from bjcore import dealer_trie
 
-from .ranks import counts_of, hand_total, label, ranks
+from .ranks import counts_of, hand_total, label, ranks, show
 from .rules import Rules
 from .shoe import Shoe
 
@@ -11,7 +11,7 @@ OUTCOMES = (17, 18, 19, 20, 21, "bust", "blackjack")
 
 
 class DealerOutcomes(dict):
-    """Mapping outcome -> probability: keys 17..21, "bust", "blackjack".
+    """Read-only mapping outcome -> probability: keys 17..21, "bust", "blackjack".
 
     ``21`` excludes the two-card natural.  ``given_no_blackjack`` says whether the
     probabilities are conditioned on the dealer not holding a natural.
@@ -22,10 +22,23 @@ class DealerOutcomes(dict):
         self.dealer = dealer
         self.given_no_blackjack = given_no_blackjack
 
+    def _read_only(self, *args, **kwargs):
+        raise TypeError("DealerOutcomes is read-only (copy it with dict(outcomes) to change it)")
+
+    __setitem__ = __delitem__ = update = pop = popitem = clear = setdefault = _read_only
+    __ior__ = _read_only
+
+    def __reduce__(self):
+        return (_outcomes, (dict(self), self.dealer, self.given_no_blackjack))
+
     def __repr__(self):
         body = ", ".join(f"{k!r}: {v:.6f}" for k, v in self.items())
         measure = "given no dealer blackjack" if self.given_no_blackjack else "unconditioned"
         return f"DealerOutcomes(dealer={self.dealer}, {measure}, {{{body}}})"
+
+
+def _outcomes(values, dealer, given_no_blackjack):
+    return DealerOutcomes(values, dealer=dealer, given_no_blackjack=given_no_blackjack)
 
 
 def resolve_shoe(rules: Rules, shoe: Shoe | None) -> Shoe:
@@ -76,12 +89,12 @@ def dealer_probabilities(rules: Rules, dealer, *, shoe: Shoe | None = None, remo
     if not isinstance(rules, Rules):
         raise TypeError(f"rules must be a bjsolve.Rules, got {type(rules).__name__}")
     if not isinstance(given_no_blackjack, bool):
-        raise TypeError(f"given_no_blackjack must be True or False, got {given_no_blackjack!r}")
+        raise TypeError(f"given_no_blackjack must be True or False, got {show(given_no_blackjack)}")
     cards = ranks(dealer, field="dealer")
     if not cards:
         raise ValueError("dealer: give an upcard or a tuple of the dealer's cards")
     if sum(cards) > 21:
-        raise ValueError(f"dealer: the hand {cards} is already bust (hard total {sum(cards)})")
+        raise ValueError(f"dealer: the hand {show(cards)} is already bust (hard total {sum(cards)})")
     out_cards = ranks(removed, field="removed")
     source = resolve_shoe(rules, shoe)
     left = list(source.counts)
@@ -118,4 +131,4 @@ def dealer_table(rules: Rules, *, shoe: Shoe | None = None, given_no_blackjack: 
         raise TypeError(f"rules must be a bjsolve.Rules, got {type(rules).__name__}")
     source = resolve_shoe(rules, shoe)
     return {u: dealer_probabilities(rules, u, shoe=source, given_no_blackjack=given_no_blackjack)
-            for u in UPCARD_ORDER if source.is_infinite or source.counts[u - 1] > 0}
+            for u in UPCARD_ORDER if source.counts[u - 1] > 0}  # upcards the shoe deals

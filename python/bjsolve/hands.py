@@ -1,4 +1,4 @@
-"""Player hand compositions and the assignment seed's hand codes."""
+"""Player hand compositions and the chart's hand codes."""
 from __future__ import annotations
 
 from .ranks import hand_total, label
@@ -24,7 +24,7 @@ def total_code(cards) -> str:
 
 
 def hand_code(cards, *, can_split: bool = True) -> str:
-    """The seed's code: pairs "22".."TT","AA" when splittable, else the total code."""
+    """The chart code: pairs "22".."TT","AA" when splittable, else the total code."""
     if can_split and len(cards) == 2 and cards[0] == cards[1]:
         return label(cards[0]) * 2
     return total_code(cards)
@@ -32,7 +32,9 @@ def hand_code(cards, *, can_split: bool = True) -> str:
 
 def compositions(limit_counts, *, max_hard: int = 21, min_cards: int = 1):
     """All multisets of ranks (sorted tuples) with hard sum <= max_hard and counts within
-    ``limit_counts`` (None: unlimited), with at least ``min_cards`` cards."""
+    ``limit_counts`` (None: unlimited), with at least ``min_cards`` cards.  A card of a rank
+    may be added while fewer than its limit are held: for the non-integer limits of a
+    fractional shoe, while the count left is positive (as the engines draw)."""
     out = []
 
     def walk(prefix, lowest, hard):

@@ -12,6 +12,16 @@ RANKS = tuple(range(1, 11))
 RANK_LABELS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "T")
 UPCARD_ORDER = (2, 3, 4, 5, 6, 7, 8, 9, 10, 1)  # how dealer columns are printed
 
+def show(value, limit: int = 40) -> str:
+    """repr of a bad value for an error message, cut short so that a message never echoes
+    kilobytes of input (a 400-digit int or a long string stays readable)."""
+    try:
+        text = repr(value)
+    except Exception:  # a hostile __repr__ must not hide the real error
+        text = f"<{type(value).__name__}>"
+    return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
 _NAMES = {"A": 1, "ACE": 1, "T": 10, "10": 10, "J": 10, "Q": 10, "K": 10}
 _NAMES.update({str(r): r for r in range(1, 10)})
 
@@ -19,17 +29,17 @@ _NAMES.update({str(r): r for r in range(1, 10)})
 def rank(card, *, field: str = "card") -> int:
     """Normalise one card to a rank 1..10, or raise ValueError/TypeError naming ``field``."""
     if isinstance(card, bool):
-        raise TypeError(f"{field}: {card!r} is not a card (use 1..10 or A, 2..9, T, J, Q, K)")
+        raise TypeError(f"{field}: {show(card)} is not a card (use 1..10 or A, 2..9, T, J, Q, K)")
     if isinstance(card, numbers.Integral):
         if 1 <= int(card) <= 10:
             return int(card)
-        raise ValueError(f"{field}: {card!r} is not a rank; allowed 1..10 (1 = ace, 10 = ten)")
+        raise ValueError(f"{field}: {show(card)} is not a rank; allowed 1..10 (1 = ace, 10 = ten)")
     if isinstance(card, str):
         key = card.strip().upper()
         if key in _NAMES:
             return _NAMES[key]
-        raise ValueError(f"{field}: {card!r} is not a card; allowed A, 2..9, T, 10, J, Q, K")
-    raise TypeError(f"{field}: {card!r} ({type(card).__name__}) is not a card; "
+        raise ValueError(f"{field}: {show(card)} is not a card; allowed A, 2..9, T, 10, J, Q, K")
+    raise TypeError(f"{field}: {show(card)} ({type(card).__name__}) is not a card; "
                     "use 1..10 or A, 2..9, T, J, Q, K")
 
 
@@ -49,16 +59,16 @@ def ranks(cards, *, field: str = "cards") -> tuple[int, ...]:
             return (_NAMES[key],)
         if len(key) > 1 and all(c in _RUN_CHARS for c in key):
             return tuple(_NAMES[c] for c in key)
-        raise ValueError(f"{field}: {cards!r} is not a card or a run of cards such as 'A7' or "
+        raise ValueError(f"{field}: {show(cards)} is not a card or a run of cards such as 'A7' or "
                          "'TT'; cards are A, 2..9, T, 10, J, Q, K")
     if isinstance(cards, numbers.Integral) and not isinstance(cards, bool):
         return (rank(cards, field=field),)
     if isinstance(cards, (bytes, bytearray, dict, set, frozenset)):
-        raise TypeError(f"{field}: {cards!r} is not a card or a sequence of cards")
+        raise TypeError(f"{field}: {show(cards)} is not a card or a sequence of cards")
     try:
         items = list(cards)
     except TypeError:
-        raise TypeError(f"{field}: {cards!r} ({type(cards).__name__}) is not a card or a "
+        raise TypeError(f"{field}: {show(cards)} ({type(cards).__name__}) is not a card or a "
                         "sequence of cards; use 1..10 or A, 2..9, T, J, Q, K") from None
     return tuple(rank(c, field=field) for c in items)
 

@@ -11,18 +11,19 @@ from .shoe import _check_decks, _show
 DOUBLE_CHOICES = ("any", "9-11", "10-11")
 SURRENDER_CHOICES = ("none", "late", "early")
 HOLE_CARD_CHOICES = ("peek", "enhc", "enhc-obo", "exposed")
+NATURAL_TIE_CHOICES = ("lose", "push", "win")
 MAX_PAYOUT = 1000.0  # far beyond any real game; keeps every EV finite
 
 
 def _need_bool(name, value):
     if not isinstance(value, bool):
-        raise TypeError(f"Rules.{name} must be True or False, got {value!r}")
+        raise TypeError(f"Rules.{name} must be True or False, got {_show(value)}")
 
 
 def _need_choice(name, value, choices):
     if not isinstance(value, str) or value not in choices:
         allowed = ", ".join(repr(c) for c in choices)
-        raise ValueError(f"Rules.{name} must be one of {allowed}; got {value!r}")
+        raise ValueError(f"Rules.{name} must be one of {allowed}; got {_show(value)}")
 
 
 @dataclass(frozen=True)
@@ -46,6 +47,10 @@ class Rules:
         "enhc" (no hole card: it takes doubled and split bets too), "enhc-obo" (no hole
         card, original bet only), "exposed" (both dealer cards dealt face up).
     dealer_wins_ties: pushes lose (a player natural still beats a non-natural).
+    natural_tie: what a player natural does against a dealer natural when the dealer wins
+        ties: "lose" (default: like every other tie), "push", or "win" (paid as a natural,
+        ``blackjack_payout``).  Without ``dealer_wins_ties`` tied naturals always push and
+        this field has no effect.
     """
 
     decks: float = 6
@@ -61,6 +66,7 @@ class Rules:
     blackjack_payout: float = 1.5
     hole_card: str = "peek"
     dealer_wins_ties: bool = False
+    natural_tie: str = "lose"
 
     def __post_init__(self):
         d = self.decks
@@ -74,17 +80,19 @@ class Rules:
         _need_choice("double", self.double, DOUBLE_CHOICES)
         _need_choice("surrender", self.surrender, SURRENDER_CHOICES)
         _need_choice("hole_card", self.hole_card, HOLE_CARD_CHOICES)
+        _need_choice("natural_tie", self.natural_tie, NATURAL_TIE_CHOICES)
         m = self.max_split_hands
         if isinstance(m, bool) or not isinstance(m, numbers.Integral):
             raise TypeError(f"Rules.max_split_hands must be an int 1..4 (1 = no splitting), "
-                            f"got {m!r}")
+                            f"got {_show(m)}")
         if not 1 <= m <= 4:
-            raise ValueError(f"Rules.max_split_hands must be an int 1..4 (1 = no splitting), got {m!r}")
+            raise ValueError(f"Rules.max_split_hands must be an int 1..4 (1 = no splitting), "
+                             f"got {_show(m)}")
         object.__setattr__(self, "max_split_hands", int(m))
         b = self.blackjack_payout
         if isinstance(b, bool) or not isinstance(b, numbers.Real):
             hint = " (for 6:5 give 1.2, for 3:2 give 1.5)" if isinstance(b, str) else ""
-            raise TypeError(f"Rules.blackjack_payout must be a number{hint}, got {b!r}")
+            raise TypeError(f"Rules.blackjack_payout must be a number{hint}, got {_show(b)}")
         if not (0 < b <= MAX_PAYOUT):  # also refuses NaN
             raise ValueError(f"Rules.blackjack_payout must be a positive number up to "
                              f"{MAX_PAYOUT:g} (1.5 = 3:2), got {_show(b)}")
@@ -119,7 +127,8 @@ class Rules:
         parts.append({"none": "no surrender", "late": "LS", "early": "ES"}[self.surrender])
         parts.append(self.hole_card)
         if self.dealer_wins_ties:
-            parts.append("dealer wins ties")
+            parts.append("dealer wins ties" + {"lose": "", "push": " (tied naturals push)",
+                                               "win": " (tied naturals win)"}[self.natural_tie])
         parts.append(payout_label(self.blackjack_payout))
         return " ".join(parts)
 
@@ -127,12 +136,12 @@ class Rules:
     def preset(cls, name: str) -> "Rules":
         """A named rule set; ``Rules.presets()`` lists the names."""
         if not isinstance(name, str):
-            raise TypeError(f"preset name must be a string, got {name!r}; "
+            raise TypeError(f"preset name must be a string, got {_show(name)}; "
                             f"known: {', '.join(sorted(PRESETS))}")
         try:
-            fields = PRESETS[name]
+            fields = PRESETS[name.strip().lower()]    # case-insensitive
         except KeyError:
-            raise ValueError(f"unknown preset {name!r}; known: {', '.join(sorted(PRESETS))}") from None
+            raise ValueError(f"unknown preset {_show(name)}; known: {', '.join(sorted(PRESETS))}") from None
         return cls(**fields)
 
     @staticmethod
@@ -141,16 +150,17 @@ class Rules:
 
 
 def payout_label(b: float) -> str:
-    """1.5 -> '3:2', 1.2 -> '6:5', 1.0 -> '1:1'."""
+    """1.5 -> '3:2', 1.2 -> '6:5', 1.0 -> '1:1'; any other payout as 'x:1' with x in full
+    (1e-13 -> '1e-13:1', never '0:1'), so that ``Rules.parse`` reads back the same float."""
     from fractions import Fraction
     f = Fraction(b).limit_denominator(100)
-    if abs(float(f) - b) < 1e-12:
+    if f != 0 and float(f) == b:
         return f"{f.numerator}:{f.denominator}"
-    return f"{b:g}:1"
+    return f"{b!r}:1"
 
 
 PRESETS = {
-    # the assignment seed's game: infinite shoe, both dealer cards up, H17, LS, 4 hands
+    # an easy exact game: infinite shoe, both dealer cards up, H17, LS, 4 hands
     "easy": dict(decks=math.inf, hit_soft_17=True, surrender="late", max_split_hands=4,
                  resplit_aces=False, double_after_split=True, hole_card="exposed"),
     "vegas-strip": dict(decks=6, hit_soft_17=False, double_after_split=True,
@@ -162,4 +172,92 @@ PRESETS = {
     "european": dict(decks=6, hit_soft_17=False, double="9-11", double_after_split=True,
                      max_split_hands=2, hole_card="enhc"),
     "classic": dict(),
+    # both dealer cards dealt face up; in return the dealer wins ties (but a player natural
+    # beats a dealer natural) and a natural pays only 1:1.  The rest are our choice of the
+    # game's common terms: 8 decks, H17, double on 9-11 only, DAS, split to 4 hands (no
+    # resplitting aces), no surrender.
+    "double-exposure": dict(decks=8, hit_soft_17=True, double="9-11",
+                            double_after_split=True, max_split_hands=4, surrender="none",
+                            hole_card="exposed", dealer_wins_ties=True, natural_tie="win",
+                            blackjack_payout=1.0),
 }
+
+
+# ---- reading the rule summary back (Rules.parse) ----------------------------------------
+
+# words of the summary ``Rules.describe`` prints, lower-case -> Rules fields; phrases of
+# several words are matched first
+_SUMMARY_WORDS = {
+    "infinite shoe": {"decks": math.inf}, "infinite": {"decks": math.inf},
+    "h17": {"hit_soft_17": True}, "s17": {"hit_soft_17": False},
+    "doa": {"double": "any"}, "d9": {"double": "9-11"}, "d10": {"double": "10-11"},
+    "no soft doubles": {"double_soft": False}, "dan": {"double_any_cards": True},
+    "das": {"double_after_split": True}, "no das": {"double_after_split": False},
+    "ndas": {"double_after_split": False},
+    "no split": {"max_split_hands": 1}, "spl1": {"max_split_hands": 2},
+    "spl2": {"max_split_hands": 3}, "spl3": {"max_split_hands": 4},
+    "rsa": {"resplit_aces": True}, "no rsa": {"resplit_aces": False},
+    "hsa": {"hit_split_aces": True},
+    "no surrender": {"surrender": "none"}, "ls": {"surrender": "late"},
+    "es": {"surrender": "early"},
+    "peek": {"hole_card": "peek"}, "enhc": {"hole_card": "enhc"},
+    "enhc-obo": {"hole_card": "enhc-obo"}, "exposed": {"hole_card": "exposed"},
+    "dealer wins ties": {"dealer_wins_ties": True},
+    "(tied naturals push)": {"natural_tie": "push"}, "tied naturals push": {"natural_tie": "push"},
+    "(tied naturals win)": {"natural_tie": "win"}, "tied naturals win": {"natural_tie": "win"},
+    "(tied naturals lose)": {"natural_tie": "lose"}, "tied naturals lose": {"natural_tie": "lose"},
+}
+
+
+def parse_rules(text: str, base: "Rules | None" = None) -> "Rules":
+    """Read a rule summary such as ``"6D H17 DAS LS 6:5"`` (what ``Rules.describe`` prints).
+
+    Words are case-insensitive and may be separated by spaces or commas; fields not named
+    keep their value in ``base`` (default ``Rules()``).  ``ND`` sets the decks, ``x:y`` the
+    blackjack payout.  ``Rules.parse(r.describe()) == r`` for every rule set whose summary
+    shows all its fields (see ``describe``).
+    """
+    if not isinstance(text, str):
+        raise TypeError(f"rules summary must be a string such as '6D H17 DAS LS 3:2', "
+                        f"got {_show(text)}")
+    import re
+    words = text.replace(",", " ").lower().split()
+    fields = {}
+    seen = {}
+    i = 0
+    while i < len(words):
+        for n in (3, 2, 1):
+            phrase = " ".join(words[i:i + n])
+            if len(words[i:i + n]) == n and phrase in _SUMMARY_WORDS:
+                found = dict(_SUMMARY_WORDS[phrase])
+                break
+        else:
+            n, word = 1, words[i]
+            decks = re.fullmatch(r"(\d+)d", word)
+            payout = re.fullmatch(r"([0-9.e+-]+):([0-9.e+-]+)", word)
+            if decks:
+                found = {"decks": int(decks.group(1))}
+            elif payout:
+                try:
+                    found = {"blackjack_payout": float(payout.group(1)) / float(payout.group(2))}
+                except (ValueError, ZeroDivisionError):
+                    raise ValueError(f"rules summary: {word[:40]!r} is not a payout such as "
+                                     "3:2 or 6:5") from None
+            else:
+                import difflib
+                close = difflib.get_close_matches(word, list(_SUMMARY_WORDS), n=1)
+                hint = f" (did you mean {close[0]!r}?)" if close else ""
+                raise ValueError(
+                    f"rules summary: unknown word {word[:40]!r}{hint} in {_show(text)}; known: ND "
+                    f"(decks), x:y (payout), {', '.join(sorted(_SUMMARY_WORDS))}")
+        for name, value in found.items():
+            if name in seen and fields[name] != value:
+                raise ValueError(f"rules summary: {seen[name]!r} and "
+                                 f"{' '.join(words[i:i + n])!r} contradict each other")
+            fields[name] = value
+            seen[name] = " ".join(words[i:i + n])
+        i += n
+    return (base if base is not None else Rules()).replace(**fields)
+
+
+Rules.parse = staticmethod(parse_rules)

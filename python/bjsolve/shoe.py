@@ -6,6 +6,7 @@ import numbers
 from fractions import Fraction
 
 from .ranks import RANK_LABELS, counts_of, ranks
+from .ranks import show as _show  # noqa: F401  (rules.py and others import it from here)
 
 STANDARD_DECK = (4, 4, 4, 4, 4, 4, 4, 4, 4, 16)
 # Kernels work in doubles: beyond this many cards of one rank, falling factorials and
@@ -14,17 +15,12 @@ MAX_COUNT = 10**9
 MAX_DECKS = 10**6
 
 
-def _show(value) -> str:
-    """repr of a bad value for an error message, cut short (a 400-digit int stays readable)."""
-    text = repr(value)
-    return text if len(text) <= 40 else text[:37] + "..."
-
-
 def _check_decks(n, field: str) -> int:
     """A whole number of decks 1..MAX_DECKS, or raise naming ``field``."""
     if isinstance(n, bool) or not isinstance(n, numbers.Real):
         raise TypeError(f"{field} must be a whole number of decks 1..{MAX_DECKS} or math.inf, "
                         f"got {_show(n)}")
+    n = _plain_number(n)
     if isinstance(n, numbers.Integral):
         ok = 1 <= n <= MAX_DECKS
     else:
@@ -33,6 +29,26 @@ def _check_decks(n, field: str) -> int:
         raise ValueError(f"{field} must be a whole number of decks 1..{MAX_DECKS} or math.inf, "
                          f"got {_show(n)}")
     return int(n)
+
+
+def _cards_given(cards: tuple, field: str) -> tuple:
+    """The ranks of ``remove``/``add`` arguments: ``remove("A", 10)``, ``remove("AT")``
+    (a run, as ``hand_ev`` takes), ``remove(["A", "T"])`` or ``remove((1, 10))``."""
+    if len(cards) == 1:
+        return ranks(cards[0], field=field)
+    return ranks(cards, field=field)
+
+
+def _plain_number(c):
+    """A numpy (or other) scalar as a Python int or float, so that narrow types such as
+    int8 or float16 cannot overflow in sums; Fractions and Python numbers stay as given."""
+    if isinstance(c, (int, float, Fraction)) or isinstance(c, bool):
+        return c
+    if isinstance(c, numbers.Integral):
+        return int(c)
+    if isinstance(c, numbers.Real):
+        return float(c)
+    return c
 
 
 class Shoe:
@@ -51,7 +67,7 @@ class Shoe:
     def __init__(self, counts, *, _infinite: bool = False, _fractional: bool = False):
         if isinstance(counts, (str, bytes, dict)) or not hasattr(counts, "__iter__"):
             raise TypeError(f"Shoe counts must be a sequence of 10 numbers (A, 2..9, T), "
-                            f"got {counts!r}")
+                            f"got {_show(counts)}")
         counts = tuple(counts)
         if len(counts) != 10:
             raise ValueError(f"Shoe needs 10 counts (A, 2..9, T), got {len(counts)}")
@@ -59,15 +75,16 @@ class Shoe:
         clean = []
         for label, c in zip(RANK_LABELS, counts):
             if isinstance(c, bool) or not isinstance(c, numbers.Real):
-                raise TypeError(f"Shoe count for {label} must be a number, got {c!r}")
+                raise TypeError(f"Shoe count for {label} must be a number, got {_show(c)}")
+            c = _plain_number(c)
             if not isinstance(c, numbers.Integral) and not math.isfinite(c):
                 raise ValueError(f"Shoe count for {label} must be finite, got {c!r}")
             if c < 0:
-                raise ValueError(f"Shoe count for {label} must be >= 0, got {c!r}")
+                raise ValueError(f"Shoe count for {label} must be >= 0, got {_show(c)}")
             if c > MAX_COUNT:
                 raise ValueError(f"Shoe count for {label} must be at most {MAX_COUNT}, got {_show(c)}")
             if not real and c != int(c):
-                raise ValueError(f"Shoe count for {label} must be a whole number, got {c!r}")
+                raise ValueError(f"Shoe count for {label} must be a whole number, got {_show(c)}")
             clean.append(c if real else int(c))
         if sum(clean) <= 0:
             raise ValueError("Shoe holds no cards: at least one count must be positive")
@@ -112,7 +129,7 @@ class Shoe:
         """How many cards of one rank the shoe holds (the proportion, infinite)."""
         got = ranks(card, field="card")
         if len(got) != 1:
-            raise ValueError(f"card: give one card, got {card!r}")
+            raise ValueError(f"card: give one card, got {_show(card)}")
         return self._counts[got[0] - 1]
 
     def __len__(self) -> int:
@@ -135,8 +152,7 @@ class Shoe:
 
     def remove(self, *cards) -> "Shoe":
         """The shoe without these cards (no change for an infinite shoe)."""
-        removed = ranks(cards[0] if len(cards) == 1 and not isinstance(cards[0], (int, str))
-                        else cards, field="removed")
+        removed = _cards_given(cards, "removed")
         if self._infinite:
             return self
         have = list(self._counts)
@@ -151,8 +167,7 @@ class Shoe:
 
     def add(self, *cards) -> "Shoe":
         """The shoe with these cards put back (no change for an infinite shoe)."""
-        added = ranks(cards[0] if len(cards) == 1 and not isinstance(cards[0], (int, str))
-                      else cards, field="added")
+        added = _cards_given(cards, "added")
         if self._infinite:
             return self
         have = list(self._counts)

@@ -1,57 +1,45 @@
 """Exact solves: every action's EV for any hand, the round's EV, strategy evaluation.
 
 ``solve(rules, shoe, split=...)`` builds one compiled ``UpcardEngine`` per upcard and runs
-them in parallel threads (the kernels release the GIL).  Conventions follow
-DESIGN-exact.md: internal values are unconditioned; per-hand values returned to users are
+them in parallel threads (the kernels release the GIL).  Conventions follow the exact
+analyzers': internal values are unconditioned; per-hand values returned to users are
 conditioned on no dealer blackjack when the dealer peeks (and say so).
 """
 from __future__ import annotations
 
+import contextlib
+import inspect
 import numbers
 import os
+import threading
 import warnings
 from collections.abc import Mapping
 from concurrent.futures import ThreadPoolExecutor
 
-from bjcore import TIE_TOLERANCE, UpcardEngine
+from bjcore import UpcardEngine
 
-from .deal import (dealer_columns, dealer_key_weight, dealer_keys, dealer_label, exposed,
-                   is_natural, player_hand_weights, round_may_run_out)
+from .actions import (ACTION_CODE, ACTIONS, KIND_LATER, KIND_SPLIT, KIND_START,  # noqa: F401
+                      first_best, improves)
+from .deal import Deal, dealer_columns, dealer_label, exposed, is_natural
 from .dealer import resolve_shoe
-from .ranks import counts_of, hand_total, label, ranks
+from .hands import compositions
+from .mappings import CardMapping
+from .ranks import counts_of, label, ranks
 from .rules import Rules
-from .shoe import Shoe
+from .shoe import Shoe, _show
+from .strategy import StrategyChart, basic_strategy
 
 SPLIT_CLASSES = {"CDZ-": 0, "CDP1": 1, "CDP": 2}
 POLICY_CLASS = 3
-ACTIONS = ("stand", "hit", "double", "split", "surrender")
-ACTION_CODE = {a: i for i, a in enumerate(ACTIONS)}
 # heavier upcards first so the threads finish together (an upcard's cost is roughly its
 # dealer trie's size times the dealer distributions its hands need)
 _WORK_ORDER = (1, 2, 3, 7, 4, 8, 9, 5, 6, 10)
 
 
-def improves(challenger: float, incumbent: float) -> bool:
-    """Whether a later option beats the current choice (section 4 of DESIGN-exact: only if
-    strictly better; values within a relative TIE_TOLERANCE are an exact tie rounded
-    differently, and the earlier option keeps it).  The kernels use the same rule."""
-    return challenger - incumbent > TIE_TOLERANCE * max(1.0, abs(incumbent))
-
-
-def first_best(values) -> str | None:
-    """The chosen action among ``values`` (action -> EV): the first strictly best in the
-    order stand, hit, double, split, surrender."""
-    best = None
-    for a in ACTIONS:
-        if a in values and (best is None or improves(values[a], values[best])):
-            best = a
-    return best
-
-
 def check_split_class(split) -> str:
     if not isinstance(split, str) or split not in SPLIT_CLASSES:
         raise ValueError(f"split must be one of {', '.join(SPLIT_CLASSES)} "
-                         f"(post-split strategy class), got {split!r}")
+                         f"(post-split strategy class), got {_show(split)}")
     return split
 
 
@@ -70,6 +58,7 @@ def kernel_rules(rules: Rules, split_code: int) -> dict:
         "split_class": split_code,
         "natural_takes_all": rules.hole_card == "enhc",
         "dealer_wins_ties": rules.dealer_wins_ties,
+        "natural_tie_value": natural_tie_value(rules),
     }
 
 
@@ -161,34 +150,47 @@ class Solution:
 
     expected_value: the round's EV before any card is dealt (unconditioned, fraction of the
         initial bet; negative = house edge).
-    ev_by_upcard: upcard (1..10) -> E[round | upcard], unconditioned.
+    ev_by_upcard: upcard (1..10) -> E[round | upcard], unconditioned (only upcards the shoe
+        can deal).
     ev_by_dealer: dealer key -> E[round | dealer key]: the upcard, or in the exposed game
         the sorted tuple of both dealer cards.
+
+    A Solution may be shared between threads: the compiled engines keep per-hand state and
+    memo tables, so every call into one engine holds that engine's lock, and the chart is
+    built once under its own lock.  Different solves share nothing and run in parallel.
+    A Solution pickles (its engines are rebuilt, empty, on loading; values are recomputed
+    on demand and come out the same).
     """
 
-    def __init__(self, rules: Rules, shoe: Shoe, split: str, engines: dict, ev_by_dealer: dict):
+    def __init__(self, rules: Rules, shoe: Shoe, split: str, engines: dict, ev_by_dealer: dict,
+                 deal: Deal | None = None):
         self.rules = rules
         self.shoe = shoe
         self.split = split
+        self.deal = Deal(rules, shoe) if deal is None else deal
         self._engines = engines
-        keys = dealer_keys(rules, shoe)
-        self.may_run_out = round_may_run_out(rules, shoe)
-        self.ev_by_dealer = {k: self._ev(ev_by_dealer[k]) for k in keys}
-        self.expected_value = self._ev(sum(dealer_key_weight(shoe, k) * v
-                                           for k, v in self.ev_by_dealer.items()))
+        self._engine_locks = {k: threading.RLock() for k in engines}
+        self._strategy_lock = threading.Lock()
+        self._strategy = None
+        self.may_run_out = self.deal.may_run_out
+        self.ev_by_dealer = {k: self._ev(ev_by_dealer[k]) for k in self.deal.keys}
+        self.expected_value = self._ev(self.deal.combine(self.ev_by_dealer))
         if exposed(rules):
             by_up: dict = {}
             for k, v in self.ev_by_dealer.items():
-                w = dealer_key_weight(shoe, k)
+                w = self.deal.weights[k]
                 for up in set(k):  # a hand {a, b} has a as its first card half the time
                     share = w if k[0] == k[1] else w / 2
                     tot = by_up.setdefault(up, [0.0, 0.0])
                     tot[0] += share * v
                     tot[1] += share
-            self.ev_by_upcard = {u: self._ev(t[0] / t[1]) for u, t in sorted(by_up.items())}
+            self.ev_by_upcard = {u: self._ev(t[0] / t[1]) for u, t in sorted(by_up.items())
+                                 if t[1] > 0}
         else:
             self.ev_by_upcard = dict(sorted(self.ev_by_dealer.items()))
-        self._strategy = None
+        # read-only, and indexable by card labels: sol.ev_by_upcard["A"]
+        self.ev_by_upcard = CardMapping(self.ev_by_upcard, "upcard")
+        self.ev_by_dealer = CardMapping(self.ev_by_dealer, "dealer")
 
     def _ev(self, value) -> EV:
         return EV(value, False, self.split)
@@ -198,9 +200,26 @@ class Solution:
         return (f"Solution({self.rules.describe()}, shoe={self.shoe!r}, split={self.split}, "
                 f"expected_value={self.expected_value:+.10f} unconditioned{caveat})")
 
+    def __reduce__(self):
+        raw = {k: float(v) for k, v in self.ev_by_dealer.items()}
+        return (_restore_solution, (self.rules, self.shoe, self.split, raw, self._strategy))
+
+    @contextlib.contextmanager
+    def locked_engine(self, key):
+        """``with sol.locked_engine(key) as engine:`` the compiled engine of a dealer key,
+        held under its lock: the way for other modules (counting) to call engine methods
+        that set hand state, freeze decisions or copy a policy on a shared solution."""
+        with self._engine_locks[key]:
+            yield self._engines[key]
+
     @property
     def dealer_keys(self) -> list:
         return list(self.ev_by_dealer)
+
+    @property
+    def playable_keys(self) -> tuple:
+        """The dealer keys with decisions (all but an exposed dealer natural)."""
+        return self.deal.playable_keys
 
     def dealer_columns(self) -> list:
         """[(column label, [dealer keys])]: upcards 2..T, A, or the exposed game's codes."""
@@ -225,13 +244,13 @@ class Solution:
         if exposed(self.rules):
             if len(cards) != 2:
                 raise ValueError(f"dealer: both dealer cards are dealt face up in this game; "
-                                 f"give two cards, got {cards}")
+                                 f"give two cards, got {_show(cards)}")
             key = tuple(sorted(cards))
             if is_natural(key):
                 raise ValueError("dealer: the dealer's cards are a natural; the round is over")
         else:
             if len(cards) != 1:
-                raise ValueError(f"dealer: give one upcard, got {cards}")
+                raise ValueError(f"dealer: give one upcard, got {_show(cards)}")
             key = cards[0]
         if key not in self._engines:
             raise ValueError(f"dealer: the shoe cannot deal the dealer {dealer_label(key)}")
@@ -242,24 +261,30 @@ class Solution:
         if len(cards) < 2:
             raise ValueError(f"cards: a hand needs at least two cards, got {cards}")
         if sum(cards) > 21:
-            raise ValueError(f"cards: {cards} is already bust (hard total {sum(cards)})")
+            raise ValueError(f"cards: {_show(cards)} is already bust (hard total {sum(cards)})")
         key = self._dealer_key(dealer)
-        if not self.shoe.is_infinite:
-            need = counts_of(cards)
-            for c in ((key,) if isinstance(key, int) else key):
-                need[c - 1] += 1
-            for r, k in enumerate(need):
-                if k > self.shoe.counts[r]:
-                    raise ValueError(f"cards: the shoe holds {self.shoe.counts[r]} x {label(r + 1)}, "
-                                     f"the hand and the dealer's cards need {k}")
+        need = counts_of(cards)
+        for c in ((key,) if isinstance(key, int) else key):
+            need[c - 1] += 1
+        for r, k in enumerate(need):
+            if self.shoe.is_infinite:
+                if k and self.shoe.counts[r] <= 0:
+                    raise ValueError(f"cards: this infinite shoe never deals a {label(r + 1)} "
+                                     f"(its proportion is 0)")
+            elif k and k - 1 >= self.shoe.counts[r]:  # k > count for whole counts; a
+                # fractional shoe deals a rank while its count left is positive
+                raise ValueError(f"cards: the shoe holds {self.shoe.counts[r]:g} x {label(r + 1)}, "
+                                 f"the hand and the dealer's cards need {k}")
         return cards, key
 
     def allowed_actions(self, cards, dealer) -> tuple[str, ...]:
         """Actions allowed for this hand as an unsplit hand (2 cards: round start)."""
         cards, key = self._hand(cards, dealer)
-        return self._allowed(cards, key)
+        with self._engine_locks[key]:
+            return self._allowed(cards, key)
 
     def _allowed(self, cards, key):
+        # the caller holds the engine's lock (these calls set and clear the engine's hand)
         engine = self._engines[key]
         out = ["stand", "hit"]
         if engine.may_double_hand(counts_of(cards)):
@@ -280,20 +305,38 @@ class Solution:
         Values are fractions of the initial bet, given no dealer blackjack when the dealer
         peeks before the decision; unconditioned otherwise (no hole card, an early
         surrender decision, or ``given_no_blackjack=False``).  The result says which.
+        Where the hole card surely completes a dealer natural (an ace up and only tens
+        left, or the reverse), "given no blackjack" is undefined: by default the values
+        are then unconditioned (``given_no_blackjack`` False on the result), and asking
+        for ``given_no_blackjack=True`` raises ValueError.
         Split values use this solve's post-split class (``self.split``).
         """
-        cards, key = self._hand(cards, dealer)
         if given_no_blackjack is not None and not isinstance(given_no_blackjack, bool):
             raise TypeError(f"given_no_blackjack must be True, False or None (the game's "
-                            f"default), got {given_no_blackjack!r}")
+                            f"default), got {_show(given_no_blackjack)}")
+        cards, key = self._hand(cards, dealer)
+        asked = given_no_blackjack
         if given_no_blackjack is None:
             given_no_blackjack = self.conditioned_for(cards)
         elif given_no_blackjack and self.rules.hole_card != "peek":
             raise ValueError("given_no_blackjack=True needs a peek game (hole_card='peek')")
         engine = self._engines[key]
         counts = counts_of(cards)
-        st, ht, dd, beta = engine.hand_values(counts)
-        allowed = self._allowed(cards, key)
+        with self._engine_locks[key]:
+            st, ht, dd, beta = engine.hand_values(counts)
+            allowed = self._allowed(cards, key)
+            split = engine.split_ev(cards[0]) if "split" in allowed else None
+            surrender = (engine.surrender_ev(counts) if "surrender" in allowed
+                         and not given_no_blackjack else None)
+        if given_no_blackjack and (beta >= 1.0 or (split is not None and split[1] >= 1.0)):
+            if asked:
+                raise ValueError(f"given_no_blackjack: undefined for "
+                                 f"{''.join(label(c) for c in cards)} v {dealer_label(key)}: "
+                                 f"the hole card surely completes a dealer natural")
+            given_no_blackjack = False  # undefined: report the unconditioned values
+            if "surrender" in allowed:
+                with self._engine_locks[key]:
+                    surrender = engine.surrender_ev(counts)
         raw = {"stand": st, "hit": ht, "double": dd}
         natural = is_natural(cards)
         p = 1.0 - beta
@@ -302,13 +345,16 @@ class Solution:
             if a in raw:
                 v = raw[a]
                 if given_no_blackjack:
-                    v = v / p if (natural and a == "stand") else (v + 1.0 - p) / p
+                    if natural and a == "stand":  # a tied natural is settled, not lost
+                        v = (v - natural_tie_value(self.rules) * beta) / p
+                    else:
+                        v = (v + 1.0 - p) / p
             elif a == "split":
-                v, beta_s = engine.split_ev(cards[0])
+                v, beta_s = split
                 if given_no_blackjack:
                     v = (v + beta_s) / (1.0 - beta_s)
             else:  # surrender
-                v = -0.5 if given_no_blackjack else engine.surrender_ev(counts)
+                v = -0.5 if given_no_blackjack else surrender
             values[a] = v
         return ActionValues(values, cards=cards, dealer=key, given_no_blackjack=given_no_blackjack,
                             split_strategy=self.split)
@@ -324,13 +370,17 @@ class Solution:
         if exposed(self.rules):
             raise ValueError("insurance: both dealer cards are face up in this game, so no "
                              "insurance is offered")
-        removed = ranks(cards, field="cards") if len(cards) else ()
+        removed = ranks(cards, field="cards")
+        if 1 not in self._engines:
+            raise ValueError("insurance: the shoe cannot deal the dealer an ace")
         if not self.shoe.is_infinite:
             need = counts_of(removed + (1,))
             for r, k in enumerate(need):
                 if k > self.shoe.counts[r]:
-                    raise ValueError(f"cards: the shoe holds {self.shoe.counts[r]} x "
+                    raise ValueError(f"cards: the shoe holds {self.shoe.counts[r]:g} x "
                                      f"{label(r + 1)}, the cards and the dealer's ace need {k}")
+        elif any(self.shoe.counts[c - 1] <= 0 for c in removed):
+            raise ValueError("cards: this infinite shoe never deals some of these cards")
         left = self.shoe.remove(*(removed + (1,))) if not self.shoe.is_infinite else self.shoe
         if left.size <= 0:
             raise ValueError("cards: no card would be left for the dealer's hole card")
@@ -340,12 +390,25 @@ class Solution:
     # ---- strategies --------------------------------------------------------------
 
     @property
-    def strategy(self):
-        """The total-dependent basic-strategy chart with composition-dependent exceptions."""
+    def strategy(self) -> StrategyChart:
+        """The total-dependent basic-strategy chart with composition-dependent exceptions
+        (built once, on first use; safe to ask from several threads)."""
         if self._strategy is None:
-            from .strategy import basic_strategy
-            self._strategy = basic_strategy(self)
+            with self._strategy_lock:
+                if self._strategy is None:
+                    self._strategy = basic_strategy(self, no_das=self._no_das_solution())
         return self._strategy
+
+    def _no_das_solution(self):
+        """The same solve without double after split, which the chart needs to mark the
+        splits that are right only because of it (None where that cannot arise)."""
+        rules = self.rules
+        if rules.hole_card == "exposed" or not rules.double_after_split or rules.max_split_hands < 2:
+            return None
+        # only the pairs' values are needed: engines that compute them on demand, not a
+        # whole second solve (which would also run every round)
+        from .strategy import PairsWithoutDAS
+        return PairsWithoutDAS(self)
 
     def evaluate(self, strategy) -> float:
         """Overall EV (unconditioned) of the round when the player follows ``strategy``.
@@ -356,33 +419,61 @@ class Solution:
         asked once per hand composition, dealer and kind of decision (the original two
         cards, a later decision, a split hand).  Resplits stay forced.
         """
-        from .strategy import evaluate_policy
-        return EV(evaluate_policy(self.rules, self.shoe, strategy), False)
+        return EV(evaluate_policy(self.rules, self.shoe, strategy, deal=self.deal), False)
+
+    def outcome_distribution(self, strategy="optimal", *, insurance=False, spots=1,
+                             threads=None):
+        """The distribution of a round's net outcome; see bjsolve.distribution."""
+        from .distribution import outcome_distribution
+        return outcome_distribution(self, strategy, insurance=insurance, spots=spots,
+                                    threads=threads)
 
 
-def natural_dealer_value(rules: Rules, shoe: Shoe, key) -> float:
-    """E[round] when the exposed dealer cards are a natural: lose 1, a natural pushes."""
-    weights = player_hand_weights(shoe, key)
+def _restore_solution(rules, shoe, split, ev_by_dealer, strategy):
+    """Unpickle a Solution: fresh (empty) engines, the round values as they were."""
+    deal = Deal(rules, shoe)
+    sol = Solution(rules, shoe, split, make_engines(rules, shoe, SPLIT_CLASSES[split], deal),
+                   ev_by_dealer, deal)
+    sol._strategy = strategy
+    return sol
+
+
+def natural_tie_value(rules: Rules) -> float:
+    """What a player natural wins against a dealer natural: a push (0) unless the dealer
+    wins ties, then ``Rules.natural_tie`` says (lose -1, push 0, win the natural's payout)."""
+    if not rules.dealer_wins_ties:
+        return 0.0
+    return {"push": 0.0, "lose": -1.0, "win": rules.blackjack_payout}[rules.natural_tie]
+
+
+def natural_dealer_value(rules: Rules, deal: Deal, key) -> float:
+    """E[round] when the exposed dealer cards are a natural: every hand loses 1 but a player
+    natural, which gets ``natural_tie_value``."""
+    weights = deal.hand_weights(key)
     total = sum(weights.values())
-    push = -1.0 if rules.dealer_wins_ties else 0.0
-    return sum(w * (push if is_natural(h) else -1.0) for h, w in weights.items()) / total
+    tie = natural_tie_value(rules)
+    return sum(w * (tie if is_natural(h) else -1.0) for h, w in weights.items()) / total
 
 
-def make_engines(rules: Rules, shoe: Shoe, split_code: int) -> dict:
+def make_engines(rules: Rules, shoe: Shoe, split_code: int, deal: Deal | None = None) -> dict:
+    """One compiled engine per dealer key the player decides against (``deal``: the
+    deal of ``rules`` and ``shoe`` if already worked out)."""
     params = kernel_rules(rules, split_code)
-    keys = [k for k in dealer_keys(rules, shoe) if not (isinstance(k, tuple) and is_natural(k))]
+    keys = (Deal(rules, shoe) if deal is None else deal).playable_keys
     return {k: UpcardEngine(shoe.kernel_weights(), k, params, shoe.is_infinite,
                             shoe.is_fractional) for k in keys}
 
 
-def round_values(rules: Rules, shoe: Shoe, engines: dict, threads: int | None = None) -> dict:
+def round_values(rules: Rules, shoe: Shoe, engines: dict, deal: Deal | None = None,
+                 threads: int | None = None) -> dict:
     """{dealer key: E[round | key]} for every key, exposed naturals included."""
+    deal = Deal(rules, shoe) if deal is None else deal
     if shoe.is_infinite:
         threads = 1   # one dealer distribution per upcard: starting threads costs more
     values = run_engines(engines, threads)
-    for k in dealer_keys(rules, shoe):
+    for k in deal.keys:
         if k not in values:
-            values[k] = natural_dealer_value(rules, shoe, k)
+            values[k] = natural_dealer_value(rules, deal, k)
     return values
 
 
@@ -393,7 +484,10 @@ def solve(rules: Rules | None = None, shoe: Shoe | None = None, *, split: str = 
     rules: a ``Rules`` (default ``Rules()``).
     shoe: the analysis shoe (default: the full shoe of ``rules.decks``; any composition, or
         ``Shoe.infinite()``).
-    split: post-split strategy class, "CDZ-", "CDP1" or "CDP".
+    split: post-split strategy class, "CDZ-", "CDP1" or "CDP".  The classes are heuristics
+        for play after a split, not bounds of one another: CDP's round EV is usually the
+        highest, but on some depleted shoes it comes out below CDP1's or CDZ-'s (see
+        docs/split-classes.md).
     threads: how many threads solve the upcards in parallel (None: every core; 1: the
         calling thread only).  The results do not depend on it, bit for bit.
     """
@@ -404,11 +498,72 @@ def solve(rules: Rules | None = None, shoe: Shoe | None = None, *, split: str = 
     check_threads(threads)
     shoe = resolve_shoe(rules, shoe)
     if shoe.size < 10:
-        raise ValueError(f"shoe too small for a round: {shoe.size} cards (at least 10 needed)")
-    if round_may_run_out(rules, shoe):
-        warnings.warn(f"a round could run out of cards in this {shoe.size}-card shoe: the values "
+        raise ValueError(f"shoe too small for a round: {shoe.size:g} cards (at least 10 needed)")
+    deal = Deal(rules, shoe)
+    if deal.may_run_out:
+        warnings.warn(f"a round could run out of cards in this {shoe.size:g}-card shoe: the values "
                       f"follow the analyzers' degenerate conventions (a dealer who must draw "
                       f"from an empty shoe busts) and describe no real game",
                       RuntimeWarning, stacklevel=2)
-    engines = make_engines(rules, shoe, SPLIT_CLASSES[split])
-    return Solution(rules, shoe, split, engines, round_values(rules, shoe, engines, threads))
+    engines = make_engines(rules, shoe, SPLIT_CLASSES[split], deal)
+    return Solution(rules, shoe, split, engines, round_values(rules, shoe, engines, deal, threads),
+                    deal)
+
+
+# ---- evaluating a strategy -------------------------------------------------------------
+# Evaluating a strategy is a solve with the player's decisions frozen: the strategy is asked
+# once per hand composition, dealer key and kind of decision, its answers are stored in
+# fresh engines, and the round is solved with them.
+
+def _checked(strategy, cards, u, allowed, kind_name):
+    action = strategy(cards, u, allowed)
+    if not isinstance(action, str) or action not in allowed:
+        cards_s = "".join(label(c) for c in cards)
+        raise ValueError(f"strategy returned {_show(action)} for {cards_s} v {dealer_label(u)} "
+                         f"({kind_name}); allowed: {', '.join(allowed)}")
+    return action
+
+
+def policy_engines(rules: Rules, shoe: Shoe, strategy, deal: Deal | None = None) -> dict:
+    """Compiled engines (one per dealer key) with ``strategy``'s decisions frozen in."""
+    if not callable(strategy):
+        raise TypeError("strategy must be a StrategyChart or a callable "
+                        f"f(cards, dealer, allowed) -> action, got {type(strategy).__name__}")
+    try:
+        inspect.signature(strategy).bind(None, None, None)
+    except TypeError:
+        raise TypeError(f"strategy must accept three arguments (cards, dealer, allowed); "
+                        f"{_show(strategy)} has the signature {inspect.signature(strategy)}") from None
+    except ValueError:
+        pass  # no signature to inspect (some builtins): let the call decide
+    deal = Deal(rules, shoe) if deal is None else deal
+    engines = make_engines(rules, shoe, POLICY_CLASS, deal)
+    surrender = rules.surrender != "none"
+    for u, engine in engines.items():
+        for cards in compositions(deal.hand_limit(u), max_hard=21, min_cards=2):
+            counts = counts_of(cards)
+            can_double = engine.may_double_hand(counts)
+            base = ("stand", "hit") + (("double",) if can_double else ())
+            if len(cards) == 2:
+                start = base
+                if cards[0] == cards[1] and engine.split_limit(cards[0]) >= 2:
+                    start += ("split",)
+                if surrender:
+                    start += ("surrender",)
+                act = _checked(strategy, cards, u, start, "original two cards")
+                engine.set_policy(KIND_START, counts, ACTION_CODE[act])
+            else:
+                act = _checked(strategy, cards, u, base, "later decision")
+                engine.set_policy(KIND_LATER, counts, ACTION_CODE[act])
+            split_allowed = ("stand", "hit") + (
+                ("double",) if engine.may_double_hand(counts, after_split=True) else ())
+            act = _checked(strategy, cards, u, split_allowed, "split hand")
+            engine.set_policy(KIND_SPLIT, counts, ACTION_CODE[act])
+    return engines
+
+
+def evaluate_policy(rules: Rules, shoe: Shoe, strategy, deal: Deal | None = None) -> float:
+    """The round's exact EV (unconditioned) when the player follows ``strategy``."""
+    deal = Deal(rules, shoe) if deal is None else deal
+    engines = policy_engines(rules, shoe, strategy, deal)
+    return deal.combine(round_values(rules, shoe, engines, deal))

@@ -51,6 +51,7 @@ cdef struct RuleParams:
     int split_class
     int natural_takes_all    # ENHC: a dealer natural takes doubled and split bets too
     double tie_value         # what a push pays: 0, or -1 when the dealer wins ties
+    double natural_tie_value # what a player natural gets against a dealer natural
 
 
 # Two option values closer than TIE_TOLERANCE_VALUE (relative) are a tie, which the

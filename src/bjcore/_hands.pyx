@@ -99,6 +99,11 @@ cdef class HandEngine:
         self.rules.split_class = int(rules["split_class"])
         self.rules.natural_takes_all = int(rules["natural_takes_all"])
         self.rules.tie_value = -1.0 if rules["dealer_wins_ties"] else 0.0
+        # optional key (default: tied naturals follow the other ties)
+        self.rules.natural_tie_value = float(rules.get("natural_tie_value", self.rules.tie_value))
+        if not -1.0 <= self.rules.natural_tie_value <= 1000.0:
+            raise ValueError(f"rules: natural_tie_value must be in [-1, 1000], "
+                             f"got {rules['natural_tie_value']!r}")
         if not 1 <= self.rules.max_split_hands <= 4:
             raise ValueError("max_split_hands must be 1..4")
         if not 0 <= self.rules.split_class <= 3:
@@ -303,11 +308,12 @@ cdef class HandEngine:
         cdef double ev, beta, listed = 0.0
         cdef int k, t = self.total()
         if self.is_natural():
-            # a natural pays the bonus unless the dealer has one too (a push)
+            # a natural pays the bonus unless the dealer has one too (natural_tie_value)
             if self.hole_rank >= 0:
                 self.next_card_weights(pi)
                 beta = self.hole_natural_chance(pi)
-                return self.rules.blackjack_payout * (1.0 - beta) + self.rules.tie_value * beta
+                return (self.rules.blackjack_payout * (1.0 - beta)
+                        + self.rules.natural_tie_value * beta)
             return self.rules.blackjack_payout
         d = self.dealer_for_current()
         for k in range(N_DEALER):
