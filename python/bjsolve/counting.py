@@ -188,7 +188,14 @@ def _frozen_source(sol0):
 
 
 def fixed_strategy_ev(sol0, shoe1: Shoe) -> float:
-    """EV (unconditioned) on ``shoe1`` of sol0's optimal decisions, frozen."""
+    """EV (unconditioned) on ``shoe1`` of sol0's optimal decisions, frozen.
+
+    Every decision of the solve is frozen: the first two cards, every later decision, and
+    the decisions of split hands as sol0's post-split class made them: CDZ- plays a split
+    hand like the unsplit hand of the same composition, CDP1 by the choice it made with one
+    extra pair card gone (per pair rank), CDP by its choice in each split context (pair
+    rank and extra pair cards gone).  The fixed-strategy effects of removal therefore
+    average to zero for every class."""
     from .solve import round_values
     _frozen_source(sol0)
     values = round_values(sol0.rules, shoe1, _frozen_engines(sol0, shoe1))
