@@ -96,8 +96,8 @@ def test_mean_is_the_published_ev_slow(kw, split, ev):
 
 
 VARIANTS = [
-    dict(decks=2, hole_card="enhc"),
-    dict(decks=2, hole_card="enhc-obo", surrender="late"),
+    dict(decks=1, hole_card="enhc"),
+    dict(decks=1, hole_card="enhc-obo", surrender="late"),
     dict(decks=1, hole_card="exposed", max_split_hands=2),
     dict(decks=1, surrender="early", hit_soft_17=True, resplit_aces=True, hit_split_aces=True),
     dict(decks=1, dealer_wins_ties=True, double="10-11", double_any_cards=True),
