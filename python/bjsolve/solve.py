@@ -468,6 +468,8 @@ def round_values(rules: Rules, shoe: Shoe, engines: dict, deal: Deal | None = No
                  threads: int | None = None) -> dict:
     """{dealer key: E[round | key]} for every key, exposed naturals included."""
     deal = Deal(rules, shoe) if deal is None else deal
+    if shoe.is_infinite:
+        threads = 1   # one dealer distribution per upcard: starting threads costs more
     values = run_engines(engines, threads)
     for k in deal.keys:
         if k not in values:
