@@ -128,3 +128,20 @@ def test_python_progress_true_is_accepted_and_changes_nothing():
     quiet = bjsolve.effects_of_removal(rules, strategy="reoptimized")
     shown = bjsolve.effects_of_removal(rules, strategy="reoptimized", progress=True)
     assert shown.effects == quiet.effects
+
+
+def test_das_split_marks_agree_with_a_full_no_das_solve():
+    """The chart marks Ph/Ps/Pd from the pairs' values without double after split; those
+    values must be what a whole no-DAS solve gives (2 decks: 22, 33, 44, 66 are marked)."""
+    from bjsolve.strategy import PairsWithoutDAS
+    rules = Rules(decks=2, surrender="late")
+    sol = bjsolve.solve(rules)
+    full = bjsolve.solve(rules.replace(double_after_split=False))
+    pairs = PairsWithoutDAS(sol)
+    for r in (2, 3, 4, 6, 8, 1):
+        for up in (2, 5, 10, 1):
+            mine = pairs.hand_ev((r, r), up, given_no_blackjack=False)
+            assert mine == pytest.approx(dict(full.hand_ev((r, r), up, given_no_blackjack=False)),
+                                         abs=1e-15)
+    assert any(code in ("Ph", "Ps", "Pd") for row in sol.strategy.rows.values()
+               for code in row.values())

@@ -116,7 +116,10 @@ def test_blackjack_summary_and_approximations():
     s = risk_summary(dist, bankroll=400, rounds=2000)
     assert abs(s.sd - dist.sd) < 1e-15 and abs(s.sd_per_100 - 10 * dist.sd) < 1e-12
     assert abs(s.n0 - (dist.sd / dist.mean) ** 2) < 1e-6 * s.n0
-    assert abs(s.di - 100 * dist.mean / dist.sd) < 1e-12
+    assert abs(s.di - 1000 * dist.mean / dist.sd) < 1e-12
+    # SCORE: the win per 100 rounds of Kelly bets (mean / variance of a 10,000-unit bankroll)
+    kelly_bet = 10_000 * dist.mean / dist.variance
+    assert abs(s.score - 100 * kelly_bet * dist.mean) < 1e-9 * s.score
     # lifetime: the three methods agree to a few per cent at this bankroll
     assert abs(s.lifetime_ruin_normal / s.lifetime_ruin - 1) < 0.05
     assert abs(s.lifetime_ruin_dominant_root / s.lifetime_ruin - 1) < 0.05

@@ -18,7 +18,7 @@ import pytest
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import bjsolve  # noqa: E402
-from bjsolve import Rules, Shoe  # noqa: E402
+from bjsolve import Rules  # noqa: E402
 from bjsolve.simulate import parse_index_file  # noqa: E402
 from simulator import simulate_shoe  # noqa: E402
 
@@ -105,6 +105,16 @@ def test_a_shoe_of_tens(rules, action, want):
     assert result.mean == want and result.sd == 0.0
     hands = {"split": -want, "stand": 1}.get(action, 1)
     assert result.hands == 500 * hands
+
+
+def test_a_round_that_empties_the_shoe_refills_it():
+    # 20 cards cut at 16: a round started with 5 cards left often needs more
+    shoe = (2, 2, 2, 2, 2, 2, 2, 2, 0, 4)
+    result = bjsolve.simulate(Rules(decks=1), rounds=20_000, seed=2, shoe=shoe, penetration=16,
+                              strategy=_always("hit"))
+    assert result.rounds == 20_000 and result.exhausted > 0
+    # hitting to a bust loses every round except a natural's (paid 1.5, or pushed)
+    assert -1.0 < result.mean < -0.5
 
 
 # ---- the twin: per-true-count frequencies and means -------------------------------------------
@@ -237,10 +247,11 @@ def test_cut_card_effect_lowers_the_single_deck_mean():
 def test_hilo_ramp_wins_at_good_penetration():
     result = bjsolve.simulate(Rules(decks=2, surrender="late"), rounds=4_000_000, seed=31,
                               penetration=0.8, system="hilo", ramp="1:1,2:4,3:8",
-                              indices=_small_index_file(), insurance=3)
+                              indices=True)   # the exact Hi-Lo indices, insurance included
     assert result.mean > 3 * result.se
     assert result.win_rate > 0
     assert result.total_bet > result.played  # the ramp raised some bets
+    assert result.settings["index_plays"] > 50 and result.settings["insurance"] != "never"
     flat = bjsolve.simulate(Rules(decks=2, surrender="late"), rounds=4_000_000, seed=31,
                             penetration=0.8)
     assert flat.mean < 0
@@ -267,7 +278,9 @@ def test_to_pandas_and_tables():
     assert abs(df["frequency"].sum() - 1) < 1e-12
     assert df.attrs["rounds"] == 200_000
     summary, by_tc = result.tables()
-    assert summary["rounds", "value"] == 200_000
+    assert summary["rounds", "value"] == "200,000"
+    assert {r["name"]: r["value"] for r in summary.records}["rounds"] == 200_000
+    assert sum(r["rounds"] for r in by_tc.records) == 200_000
 
 
 def test_ctrl_c_returns_what_was_simulated_marked_partial():
@@ -323,6 +336,9 @@ def test_bankroll_trials():
     (dict(indices="10 5 1 0 0 2 x 3 +1000\n"), "line 1"),
     (dict(indices="16 10 0 0 0 2 +0 1 +1000\n12 4 1 0\n"), "line 2"),
     (dict(bankroll_trials=(10, 10)), "bankroll_trials"),
+    (dict(indices="no-such-file.idx"), "neither an index file"),
+    (dict(table_min=0), "table_min"),
+    (dict(table_max=0.5), "table_max"),
 ])
 def test_bad_input_is_refused_before_any_work(kwargs, match):
     args = dict(rounds=1000, seed=1)

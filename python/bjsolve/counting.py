@@ -6,8 +6,9 @@ Conventions (stated again in every table the CLI prints):
 * An effect of removal (EOR) is ``E(S - [r]) - E(S)``: the change in the round's EV
   (unconditioned, fraction of the initial bet) when one card of rank r leaves shoe S.
   ``strategy="fixed"`` plays S's composition-dependent optimal decisions, frozen, on the
-  depleted shoe (split hands as the unsplit hand, CDZ-); ``"reoptimized"`` solves the
-  depleted shoe afresh.
+  depleted shoe: every decision, split hands as the post-split class played them (CDZ-:
+  as the unsplit hand; CDP1: per pair rank; CDP: per pair rank and extra pair cards gone);
+  ``"reoptimized"`` solves the depleted shoe afresh.
 * True count = running count / decks remaining.  A shoe "at true count TC" is built at a
   stated depth: ``dealt`` cards are removed, in proportion within each tag class, and
   removals are moved from the lowest-tag class to the highest-tag class until the running

@@ -32,7 +32,9 @@ def _run_chunk(plan, seed, chunk, rounds, bankroll):
 
 
 def run_chunks(client, plan, seed: int, specs, reporter=None, *, bankroll: float = 0.0):
-    """Run [(chunk number, rounds)] on the client's workers; results in chunk order."""
+    """Run [(chunk number, rounds)] on the client's workers; returns (the results of the
+    chunks finished, in chunk order; partial?).  Ctrl-C cancels the chunks not yet done and
+    returns the others (partial = True); a chunk that fails raises DistributedRunError."""
     _need_dask()
     from dask.distributed import as_completed
     [plan_future] = client.scatter([plan], broadcast=True)
@@ -41,6 +43,7 @@ def run_chunks(client, plan, seed: int, specs, reporter=None, *, bankroll: float
                for chunk, n in specs]
     index = {f.key: i for i, f in enumerate(futures)}
     results = [None] * len(futures)
+    partial = False
     try:
         for future in as_completed(futures):
             i = index[future.key]
@@ -53,10 +56,13 @@ def run_chunks(client, plan, seed: int, specs, reporter=None, *, bankroll: float
                     f"{type(e).__name__}: {e}") from e
             if reporter:
                 reporter(n)
+    except KeyboardInterrupt:
+        partial = True
+        client.cancel([f for f in futures if not f.done()])
     finally:
         for f in futures:
             f.release()
-    return results
+    return [r for r in results if r is not None], partial
 
 
 def _solve_one(rules, shoe, split):

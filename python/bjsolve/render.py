@@ -59,7 +59,8 @@ def units(table) -> str:
     if explicit:
         return explicit
     return {"ev": "fraction of the initial bet", "prob": "probability (fraction of 1)",
-            "percent": "fraction (text output shows percent)"}.get(table.style, "")
+            "percent": "fraction of the initial bet (text output shows percent)"}.get(
+                table.style, "")
 
 
 def render(table, fmt: str = "text", **options) -> str:

@@ -285,8 +285,8 @@ class RiskSummary:
     ev_per_100: float         # 100 E[X]
     sd_per_100: float         # 10 SD[X] (sqrt(100) rounds)
     n0: float                 # (SD / EV)^2: rounds for the EV to equal one SD
-    di: float                 # desirability index 100 EV / SD
-    score: float              # DI^2 = 10^4 EV^2 / Var
+    di: float                 # desirability index 1000 EV / SD
+    score: float              # DI^2 = 10^6 EV^2 / Var: win per 100 rounds, Kelly bets, 10,000 units
     bankroll: float | None = None
     rounds: int | None = None
     trip_ruin: float | None = None
@@ -301,7 +301,7 @@ class RiskSummary:
         """[(label, value)] in print order (None left out)."""
         names = [("EV per round", self.ev), ("SD per round", self.sd),
                  ("EV per 100 rounds", self.ev_per_100), ("SD per 100 rounds", self.sd_per_100),
-                 ("N0 = (SD/EV)^2 (rounds)", self.n0), ("DI = 100 EV/SD", self.di),
+                 ("N0 = (SD/EV)^2 (rounds)", self.n0), ("DI = 1000 EV/SD", self.di),
                  ("SCORE = DI^2", self.score), ("bankroll (units)", self.bankroll),
                  ("rounds", self.rounds), ("trip ruin", self.trip_ruin),
                  ("lifetime ruin (exact roots)", self.lifetime_ruin),
@@ -320,7 +320,7 @@ def risk_summary(dist, bankroll=None, rounds=None) -> RiskSummary:
     mean, var = _moments(dist)
     sd = math.sqrt(var)
     n0 = (sd / mean) ** 2 if mean != 0 else math.inf
-    di = 100.0 * mean / sd if sd > 0 else math.nan
+    di = 1000.0 * mean / sd if sd > 0 else math.nan
     fields = dict(ev=mean, sd=sd, ev_per_100=100 * mean, sd_per_100=10 * sd, n0=n0, di=di,
                   score=di * di if math.isfinite(di) else math.nan)
     if bankroll is not None:

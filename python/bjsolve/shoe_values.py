@@ -64,7 +64,12 @@ def cached(key, compute):
         with _cache_lock:
             if key in _cache:
                 return _cache[key]
-        value = compute()
+        try:
+            value = compute()
+        except BaseException:
+            with _cache_lock:
+                _key_locks.pop(key, None)
+            raise
         with _cache_lock:
             _cache[key] = value
             while len(_cache) > CACHE_SIZE:

@@ -61,7 +61,10 @@ cdef class UpcardEngine(PolicyEngine):
             c = int(c)
             if c < 0 or c > 21:
                 raise ValueError(f"bad count {c} for rank {r + 1}")
-            if in_shoe and not self.infinite and c + self.dealer_cnt[r] > self.shoe[r]:
+            # the last card of the rank must come from a positive remainder (for whole
+            # counts: c + dealer <= shoe; a fractional shoe deals while its count is > 0)
+            if (in_shoe and not self.infinite and c > 0
+                    and c + self.dealer_cnt[r] - 1 >= self.shoe[r]):
                 raise ValueError(f"the shoe does not hold the hand's rank-{r + 1} cards")
             hard += c * (r + 1)
             n += c

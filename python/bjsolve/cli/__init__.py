@@ -26,7 +26,7 @@ COMMANDS = (
     "stand", "hit", "double", "split", "surrender", "optimal",
     "initial", "exceptions", "insurance",
     "eor", "counts", "indices", "tc_advantage",
-    "simulate", "risk",
+    "risk", "game", "simulate",
 )
 DEFAULT_COMMAND = "edge"
 

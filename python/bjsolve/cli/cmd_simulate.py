@@ -90,8 +90,10 @@ def add_arguments(parser) -> None:
                         "(nearest, halves up) (default: floor)")
     g.add_argument("--ramp", metavar="TC:BET,...",
                    help="bet by true count, e.g. 1:1,2:2,3:4,4:8; 0 sits out (default: flat)")
-    g.add_argument("--wong-in", type=int, metavar="TC", help="enter the shoe at TC >= this")
-    g.add_argument("--wong-out", type=int, metavar="TC", help="leave the shoe below this TC")
+    g.add_argument("--wong-in", type=int, metavar="TC",
+                   help="enter the shoe at TC >= this (default: play every round)")
+    g.add_argument("--wong-out", type=int, metavar="TC",
+                   help="leave the shoe below this TC (default: never leave)")
     g.add_argument("--table-min", type=common.positive_number, default=1.0, metavar="BET",
                    help="table minimum (default: 1)")
     g.add_argument("--table-max", type=common.positive_number, default=None, metavar="BET",
@@ -102,7 +104,8 @@ def add_arguments(parser) -> None:
     g.add_argument("--chunk-rounds", type=_rounds, default=None, metavar="N",
                    help="rounds per seeded chunk (default: 1e6); part of what the seed means")
     g.add_argument("--scheduler", metavar="ADDRESS",
-                   help="run the chunks on a Dask cluster (needs the [dask] extra)")
+                   help="run the chunks on a Dask cluster (needs the [dask] extra; default: "
+                        "local threads)")
     common.add_rule_arguments(parser, shoe=False)
     common.add_output_arguments(parser)
 

@@ -60,6 +60,16 @@ def positive_number(text: str) -> float:
     return value
 
 
+def positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{text[:40]!r} is not a whole number >= 1")
+    return value
+
+
 def split_class(text: str) -> str:
     """Post-split class, case-insensitive: 'cdz-' -> 'CDZ-'."""
     name = text.strip().upper()
