@@ -192,7 +192,7 @@ EASY = dict(hole_card="exposed", hit_soft_17=True, surrender="late", max_split_h
 
 @pytest.fixture(scope="module")
 def easy_pair():
-    """The seed-004 game (infinite shoe): engine and reference."""
+    """The both-cards-up exercise game (infinite shoe): engine and reference."""
     rules = Rules.preset("easy")
     assert rules.hole_card == "exposed" and rules.infinite
     return bjsolve.solve(rules), reference_for(EASY, None)
@@ -218,7 +218,7 @@ def test_exposed_infinite_round_is_the_weighted_sum(easy_pair):
 
 
 # ---------------------------------------------------------------------------------------------
-# 2. The reference against the brute force, and the seed-004 figures
+# 2. The reference against the brute force, and the both-cards-up exercise figures
 # ---------------------------------------------------------------------------------------------
 
 def brute_rules(ref):
@@ -373,8 +373,8 @@ def test_variant_identities_in_the_reference():
                 {k: v for k, v in v_peek.items() if k != "surrender"}
 
 
-def test_seed_004_worked_figures():
-    """Seed 004 (infinite shoe, both dealer cards up, H17): hard 19 v dealer hard 20 hit
+def test_both_cards_up_exercise_worked_figures():
+    """The both-cards-up exercise (infinite shoe, both dealer cards up, H17): hard 19 v dealer hard 20 hit
     -10/13, double -20/13, stand -1, surrender -1/2; hard 18 v dealer hard 16 stand 6/13;
     dealer hard 16 busts 8/13 and ends on each of 17..21 with 1/13."""
     ref = ReferenceSolver(None, **EASY)
