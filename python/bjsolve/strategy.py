@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from .actions import first_best, improves
 from .deal import dealer_label
 from .hands import PAIR_CODES, compositions, hand_code, total_code
-from .ranks import RANK_LABELS, counts_of, label, show
+from .ranks import RANK_LABELS, label, show
 from .rules import Rules
 
 # chart codes -> (preferred action, fallback when it is not allowed)
@@ -268,34 +268,6 @@ def _later_only_rows(solution, keys, groups) -> dict:
             w = deal.weights[key] * deal.composition_weight(key, cards)
             found[code][1].append((w, dict(ev)))
     return {code: members for code, (_, members) in found.items()}
-
-
-class PairsWithoutDAS:
-    """The unconditioned values of the pairs when doubling after a split is not allowed,
-    for ``_mark_das_splits``: the same rules and shoe without DAS, with engines that
-    compute a pair's values on demand instead of a whole second solve.  ``hand_ev`` gives
-    what ``Solution.hand_ev(pair, key, given_no_blackjack=False)`` would."""
-
-    def __init__(self, solution):
-        from .solve import SPLIT_CLASSES, make_engines
-        self.rules = solution.rules.replace(double_after_split=False)
-        self.playable_keys = solution.playable_keys
-        self._engines = make_engines(self.rules, solution.shoe, SPLIT_CLASSES[solution.split])
-
-    def hand_ev(self, cards, key, *, given_no_blackjack=False) -> dict:
-        if given_no_blackjack or len(cards) != 2 or cards[0] != cards[1]:
-            raise ValueError("PairsWithoutDAS gives the unconditioned values of pairs only")
-        engine = self._engines[key]
-        counts = counts_of(cards)
-        st, ht, dd, _ = engine.hand_values(counts)
-        values = {"stand": st, "hit": ht}
-        if engine.may_double_hand(counts):
-            values["double"] = dd
-        if engine.split_limit(cards[0]) >= 2:
-            values["split"] = engine.split_ev(cards[0])[0]
-        if self.rules.surrender != "none":
-            values["surrender"] = engine.surrender_ev(counts)
-        return values
 
 
 def _mark_das_splits(solution, no_das, rows) -> None:
