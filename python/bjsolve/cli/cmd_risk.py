@@ -45,9 +45,10 @@ def add_arguments(parser) -> None:
                    help="insure every hand against an ace (default: never)")
     g.add_argument("--bankroll", type=common.positive_number, default=None, metavar="UNITS",
                    help="bankroll in units (initial bets): lifetime ruin, and with --rounds "
-                        "the trip ruin")
+                        "the trip ruin (default: none, no ruin figures)")
     g.add_argument("--rounds", type=_rounds, default=None, metavar="N",
-                   help="rounds for the trip ruin (needs --bankroll)")
+                   help="rounds for the trip ruin (needs --bankroll; default: none, no trip "
+                        "ruin)")
     common.add_output_arguments(parser)
 
 
