@@ -11,7 +11,7 @@ builds the cached draw tries, which are shared by every shoe size; the very firs
 time, tries included, is printed as "cold").  Target (issue): under 1 ms per table for
 6 decks.
 
-Run: ``cd /work/main && PYTHONPATH=python:src python3 benchmarks/bench_dealer.py``
+Run from the repository root: ``PYTHONPATH=python:src python3 benchmarks/bench_dealer.py``
 """
 from __future__ import annotations
 

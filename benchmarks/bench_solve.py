@@ -6,7 +6,7 @@ Each figure is the median over ``--repeat`` runs after one warm-up solve (the wa
 builds the cached dealer draw tries).  Targets (issue): 6 decks <= 0.13 s, 1 deck
 <= 0.047 s, infinite shoe <= 5 ms, peak memory <= 300 MB.
 
-Run: ``cd /work/main && PYTHONPATH=python:src python3 benchmarks/bench_solve.py``
+Run from the repository root: ``PYTHONPATH=python:src python3 benchmarks/bench_solve.py``
 """
 from __future__ import annotations
 

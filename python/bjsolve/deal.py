@@ -180,7 +180,7 @@ class Deal:
 
 
 def dealer_code(cards) -> str:
-    """The seed's dealer code: hard totals, "A2".."A6" soft 13..17, soft 18+ as hard
+    """The dealer's hand code (exposed game): hard totals, "A2".."A6" soft 13..17, soft 18+ as hard
     totals, "AA" (soft 12), "BJ"."""
     if is_natural(cards):
         return "BJ"

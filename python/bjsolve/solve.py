@@ -1,9 +1,9 @@
 """Exact solves: every action's EV for any hand, the round's EV, strategy evaluation.
 
 ``solve(rules, shoe, split=...)`` builds one compiled ``UpcardEngine`` per upcard and runs
-them in parallel threads (the kernels release the GIL).  Conventions follow
-DESIGN-exact.md: internal values are unconditioned; per-hand values returned to users are
-conditioned on no dealer blackjack when the dealer peeks (and say so).
+them in parallel threads (the kernels release the GIL).  Conventions (docs/conventions.md):
+internal values are unconditioned; per-hand values returned to users are conditioned on no
+dealer blackjack when the dealer peeks (and say so).
 """
 from __future__ import annotations
 
