@@ -2,7 +2,7 @@
 
 Every asserted number comes from a source independent of this engine:
 
-* /work/shared/REFERENCE.md section 2 (exact combinatorial analyzers);
+* published figures of exact combinatorial analyzers;
 * seed 003 (/work/shared/seeds/003_1d3a6f173c63eae1.txt): Table 2 (stand/hit/double v 6,
   2 decks S17 DAS; its split column uses an approximate method and is NOT used) and the
   infinite-deck row of Table 3;
@@ -68,7 +68,7 @@ def mimic_dealer(cards, upcard, allowed):
     return "hit" if total < 17 else "stand"
 
 
-# ---- REFERENCE.md section 2: whole-round EVs ------------------------------------------
+# ---- published exact figures: whole-round EVs ------------------------------------------
 
 LS_6D = Fraction(-636491186124390779995774550739146028101753,
                  192719583540554771243108474049609438884038125)
@@ -103,7 +103,7 @@ def test_late_surrender_ev_matches_exact_fraction(solved):
     assert sol.expected_value == pytest.approx(float(LS_6D), abs=EXACT)
 
 
-# ---- REFERENCE.md section 2: split EVs ---------------------------------------------------
+# ---- published exact figures: split EVs ----------------------------------------------------
 
 D9_BOUND = 0.26791291957582325  # truly optimal post-split play: bounds every split class
 
@@ -126,7 +126,7 @@ def test_split_2_2_v6_d9_das(solved, split, expected):
     assert value <= D9_BOUND
 
 
-# REFERENCE.md's 9-9 v7/v8 lie 1.8e-6 and 5.1e-5 ABOVE the engine, while v5/v6 agree to
+# The published 9-9 v7/v8 lie 1.8e-6 and 5.1e-5 ABOVE the engine, while v5/v6 agree to
 # 1e-15.  Under these rules CDZ-, CDP1 and CDP give the same value for every doubling rule,
 # and the reference solver's card-by-card brute force of the real round confirms it, so no
 # post-split strategy that sees only the split hand's own cards reaches the published
@@ -149,7 +149,7 @@ def test_split_9_9_no_das_spl1(solved, upcard, expected):
     assert value == pytest.approx(expected, abs=EXACT)
 
 
-# ---- REFERENCE.md section 2: per-hand values v A (1D, given no BJ, 6 decimals) ---------
+# ---- published exact figures: per-hand values v A (1D, given no BJ, 6 decimals) ---------
 
 @pytest.mark.parametrize("cards,expected", [
     ((1, 2), {"stand": -0.661732, "hit": -0.067808, "double": -0.593281}),

@@ -1,6 +1,6 @@
 """Self-checks of the pure-Python reference solver ``bjsolve._reference``.
 
-Only independent figures are asserted: published tables (REFERENCE.md and the seed documents),
+Only independent figures are asserted: published tables and worked examples,
 exact identities (probabilities summing to 1, the fundamental theorem of card counting for a
 fixed strategy), and an independent card-by-card brute force of real rounds.
 """
@@ -152,7 +152,7 @@ def test_seed_003_table_1_one_deck_given_no_blackjack():
 
 
 # ---------------------------------------------------------------------------------------------
-# Published exact-analyzer figures (REFERENCE.md section 2)
+# Published exact-analyzer figures (exact combinatorial analyzers)
 # ---------------------------------------------------------------------------------------------
 
 def test_round_ev_1d_spl1_no_das(one_deck_spl1_no_das):

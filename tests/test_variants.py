@@ -1,5 +1,5 @@
 """Rule variants: no hole card, early surrender, hitting split aces, ties, insurance and
-the exposed-dealer game of the assignment seed (004)."""
+the game with both dealer cards dealt face up."""
 import math
 
 import pytest
@@ -51,7 +51,7 @@ def test_enhc_obo_equals_peek_and_enhc_matches_published_figure():
     obo = solve(Rules(decks=6, hit_soft_17=True, hole_card="enhc-obo")).expected_value
     assert obo == pytest.approx(peek, abs=1e-15)
     enhc = solve(Rules(decks=6, hit_soft_17=True, hole_card="enhc"))
-    # REFERENCE.md: ENHC 6D H17 DAS (WoO, approximate splits, ~1e-5): -0.0072705
+    # published: ENHC 6D H17 DAS (WoO, approximate splits, ~1e-5): -0.0072705
     assert enhc.expected_value == pytest.approx(-0.0072705, abs=1.5e-5)
     assert enhc.expected_value < peek
     ev = enhc.hand_ev((6, 5), 10)

@@ -1,6 +1,6 @@
 """Slow, exact, pure-Python reference ("twin") of the bjsolve analyzer.
 
-This module evaluates the formulas of ``/work/shared/DESIGN-exact.md`` (sections 1-8) literally,
+This module evaluates the formulas of docs/algorithms.md (and docs/conventions.md) literally,
 with :class:`fractions.Fraction` everywhere and no numerical shortcuts.  It exists so that the
 fast engine can be tested against an implementation that is easy to read and check by eye.
 Clarity beats speed; memoisation (dicts keyed by card compositions) is the only optimisation.
@@ -464,7 +464,7 @@ def _remove_cards(shoe, cards):
 
 
 class ReferenceSolver:
-    """Exact solver following DESIGN-exact.md sections 3-8 literally (plus the rule variants
+    """Exact solver following the formulas of docs/algorithms.md literally (plus the rule variants
     of the module docstring).
 
     ``ReferenceSolver(counts, *, hit_soft_17=False, double="any", double_soft=True,
