@@ -1,4 +1,4 @@
-"""Dealer outcome probabilities against the seeds and the exact pure-Python reference."""
+"""Dealer outcome probabilities against published tables and the exact pure-Python reference."""
 import math
 import random
 from fractions import Fraction
@@ -11,7 +11,7 @@ from bjsolve._reference import dealer_probabilities as reference_dealer
 
 UPCARDS = (2, 3, 4, 5, 6, 7, 8, 9, 10, 1)
 
-# seeds/001: 2 decks S17, only the upcard removed, percent; its "21" includes the natural
+# published table: 2 decks S17, only the upcard removed, percent; its "21" includes the natural
 SEED_001 = {
     2: (13.94, 13.33, 13.07, 12.40, 11.93, 35.33), 3: (13.28, 13.07, 12.46, 12.18, 11.54, 37.48),
     4: (13.07, 12.02, 12.10, 11.64, 11.31, 39.85), 5: (12.10, 12.28, 11.73, 10.90, 10.73, 42.25),
@@ -20,7 +20,7 @@ SEED_001 = {
     10: (11.29, 11.22, 11.30, 33.56, 11.31, 21.32), 1: (12.85, 13.09, 13.02, 13.12, 36.34, 11.59),
 }
 
-# seeds/003 Table 1: 1 deck S17 given no blackjack, cut after five digits (17..21, bust)
+# published table: 1 deck S17 given no blackjack, cut after five digits (17..21, bust)
 SEED_003_TABLE_1 = {
     2: (0.13897, 0.13176, 0.13181, 0.12394, 0.12052, 0.35297),
     3: (0.13030, 0.13094, 0.12376, 0.12334, 0.11604, 0.37559),

@@ -3,7 +3,7 @@
 Every asserted number comes from a source independent of this engine:
 
 * published figures of exact combinatorial analyzers;
-* seed 003 (/work/shared/seeds/003_1d3a6f173c63eae1.txt): Table 2 (stand/hit/double v 6,
+* a published worked example: its Table 2 (stand/hit/double v 6,
   2 decks S17 DAS; its split column uses an approximate method and is NOT used) and the
   infinite-deck row of Table 3;
 * identities that any exact analyzer must satisfy (optimality, policy evaluation,
@@ -164,7 +164,7 @@ def test_per_hand_values_v_ace(solved, cards, expected):
         assert abs(ev[action] - printed) <= 5e-7 + EXACT, action
 
 
-# ---- seed 003, Table 2: 2 decks S17 DAS, dealer 6 ------------------------------------
+# ---- published Table 2: 2 decks S17 DAS, dealer 6 ---------------------------------------
 
 # hand: (stand, hit, double).  The split column is not used (approximate split method).
 TABLE2 = {
@@ -211,7 +211,7 @@ def test_seed003_table2_v6(solved, cards):
         assert abs(ev[action] - printed) <= _table2_tolerance(printed), (action, ev[action])
 
 
-# ---- seed 003, Table 3: infinite-deck row -------------------------------------------
+# ---- published Table 3: infinite-deck row ----------------------------------------------
 
 @pytest.mark.parametrize("das,percent", [(False, -0.6901), (True, -0.5702)])
 def test_seed003_table3_infinite(solved, das, percent):

@@ -236,7 +236,7 @@ SEED_003_TABLE_2 = """
 1 9 0.699584 0.284227 0.568454
 1 10 1.500000 0.337395 0.674791
 """
-# Two doubles of the seed's table are internally inconsistent: for a hard 18 or 20 against a 6,
+# Two doubles of the published table are internally inconsistent: for a hard 18 or 20 against a 6,
 # DD = 2 HT identically (every card either stands or busts), but the table prints 2 HT + 4e-6.
 SEED_003_TABLE_2_INCONSISTENT = {((8, 10), "double"), ((10, 10), "double")}
 

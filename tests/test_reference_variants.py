@@ -182,7 +182,7 @@ EASY = dict(hole_card="exposed", hit_soft_17=True, surrender="late", max_split_h
 
 @pytest.fixture(scope="module")
 def easy_pair():
-    """The seed-004 game (infinite shoe): engine and reference."""
+    """The exposed-dealer game (infinite shoe): engine and reference."""
     rules = Rules.preset("easy")
     assert rules.hole_card == "exposed" and rules.infinite
     return bjsolve.solve(rules), reference_for(EASY, None)
@@ -208,7 +208,7 @@ def test_exposed_infinite_round_is_the_weighted_sum(easy_pair):
 
 
 # ---------------------------------------------------------------------------------------------
-# 2. The reference against the brute force, and the seed-004 figures
+# 2. The reference against the brute force, and the exposed game's published figures
 # ---------------------------------------------------------------------------------------------
 
 def brute_rules(ref):
