@@ -27,6 +27,7 @@ extensions = [
         f"bjcore.{name}",
         [f"src/bjcore/{name}.pyx"],
         language="c++",
+        include_dirs=["src/bjcore"],   # trie_pass.h
         extra_compile_args=["-O3", "-std=c++17"],
     )
     for name in KERNEL_MODULES

@@ -7,11 +7,11 @@ Two paths are timed:
 * python: ``bjsolve.dealer_table(rules)`` (validation, shoe handling, result objects).
 
 Each figure is the median over ``--repeat`` runs after one warm-up run (the warm-up also
-builds the cached draw tries, which are shared by every shoe size; the very first table's
-time, tries included, is printed as "cold").  Target (issue): under 1 ms per table for
-6 decks.
+builds the cached draw tries, in C, which are shared by every shoe size; the very first
+table's time, tries included, is printed as "cold").  Target (issue): under 1 ms per table
+for 6 decks.
 
-Run from the repository root: ``PYTHONPATH=python:src python3 benchmarks/bench_dealer.py``
+Run: ``PYTHONPATH=python:src python benchmarks/bench_dealer.py``
 """
 from __future__ import annotations
 

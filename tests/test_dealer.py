@@ -11,8 +11,8 @@ from bjsolve._reference import dealer_probabilities as reference_dealer
 
 UPCARDS = (2, 3, 4, 5, 6, 7, 8, 9, 10, 1)
 
-# published table: 2 decks S17, only the upcard removed, percent; its "21" includes the natural
-SEED_001 = {
+# the published 2-deck dealer table: 2 decks S17, only the upcard removed, percent; its "21" includes the natural
+TWO_DECK_DEALER_TABLE = {
     2: (13.94, 13.33, 13.07, 12.40, 11.93, 35.33), 3: (13.28, 13.07, 12.46, 12.18, 11.54, 37.48),
     4: (13.07, 12.02, 12.10, 11.64, 11.31, 39.85), 5: (12.10, 12.28, 11.73, 10.90, 10.73, 42.25),
     6: (16.62, 10.62, 10.67, 10.12, 9.75, 42.21), 7: (37.05, 13.82, 7.80, 7.88, 7.34, 26.11),
@@ -20,8 +20,8 @@ SEED_001 = {
     10: (11.29, 11.22, 11.30, 33.56, 11.31, 21.32), 1: (12.85, 13.09, 13.02, 13.12, 36.34, 11.59),
 }
 
-# published table: 1 deck S17 given no blackjack, cut after five digits (17..21, bust)
-SEED_003_TABLE_1 = {
+# Solowiej (2024) Table 1: 1 deck S17 given no blackjack, cut after five digits (17..21, bust)
+SOLOWIEJ_TABLE_1 = {
     2: (0.13897, 0.13176, 0.13181, 0.12394, 0.12052, 0.35297),
     3: (0.13030, 0.13094, 0.12376, 0.12334, 0.11604, 0.37559),
     4: (0.13097, 0.11416, 0.12067, 0.11628, 0.11509, 0.40280),
@@ -38,24 +38,24 @@ KEYS = (17, 18, 19, 20, 21, "bust")
 
 
 @pytest.mark.parametrize("upcard", UPCARDS)
-def test_two_deck_table_matches_seed_001(upcard):
+def test_two_deck_table_matches_two_deck_dealer_table(upcard):
     d = dealer_probabilities(Rules(decks=2), upcard)
     got = [d[17], d[18], d[19], d[20], d[21] + d["blackjack"], d["bust"]]
-    for g, want in zip(got, SEED_001[upcard]):
+    for g, want in zip(got, TWO_DECK_DEALER_TABLE[upcard]):
         assert abs(100 * g - want) <= 0.005 + 1e-12
 
 
 @pytest.mark.parametrize("upcard", UPCARDS)
-def test_one_deck_given_no_blackjack_matches_seed_003_table_1(upcard):
+def test_one_deck_given_no_blackjack_matches_solowiej_table_1(upcard):
     d = dealer_probabilities(Rules(decks=1), upcard, given_no_blackjack=True)
     assert d["blackjack"] == 0.0
-    for key, printed in zip(KEYS, SEED_003_TABLE_1[upcard]):
+    for key, printed in zip(KEYS, SOLOWIEJ_TABLE_1[upcard]):
         # "cut after five digits": mostly truncated, a few cells rounded (e.g. 3: bust,
         # A: 19) and one (3: 17 = 0.130313) one unit low, so allow 1.5 units of 1e-5
         assert abs(d[key] - printed) < 1.5e-5
 
 
-def test_infinite_dealer_hard_16_matches_seed_004():
+def test_infinite_dealer_hard_16_matches_both_cards_up_exercise():
     d = dealer_probabilities(Rules(decks=math.inf, hit_soft_17=True), (10, 6))
     assert d["bust"] == pytest.approx(8 / 13, abs=1e-15)
     for k in (17, 18, 19, 20, 21):

@@ -2,8 +2,8 @@
 
 Every asserted number comes from a source independent of this engine:
 
-* published figures of exact combinatorial analyzers;
-* a published worked example: its Table 2 (stand/hit/double v 6,
+* published exact-analyzer figures (docs/validation.md);
+* Solowiej (2024): Table 2 (stand/hit/double v 6,
   2 decks S17 DAS; its split column uses an approximate method and is NOT used) and the
   infinite-deck row of Table 3;
 * identities that any exact analyzer must satisfy (optimality, policy evaluation,
@@ -68,7 +68,7 @@ def mimic_dealer(cards, upcard, allowed):
     return "hit" if total < 17 else "stand"
 
 
-# ---- published exact figures: whole-round EVs ------------------------------------------
+# ---- published exact-analyzer figures: whole-round EVs ------------------------------------------
 
 LS_6D = Fraction(-636491186124390779995774550739146028101753,
                  192719583540554771243108474049609438884038125)
@@ -103,7 +103,7 @@ def test_late_surrender_ev_matches_exact_fraction(solved):
     assert sol.expected_value == pytest.approx(float(LS_6D), abs=EXACT)
 
 
-# ---- published exact figures: split EVs ----------------------------------------------------
+# ---- published exact-analyzer figures: split EVs ---------------------------------------------------
 
 D9_BOUND = 0.26791291957582325  # truly optimal post-split play: bounds every split class
 
@@ -126,7 +126,7 @@ def test_split_2_2_v6_d9_das(solved, split, expected):
     assert value <= D9_BOUND
 
 
-# The published 9-9 v7/v8 lie 1.8e-6 and 5.1e-5 ABOVE the engine, while v5/v6 agree to
+# The published 9-9 v7/v8 figures lie 1.8e-6 and 5.1e-5 ABOVE the engine, while v5/v6 agree to
 # 1e-15.  Under these rules CDZ-, CDP1 and CDP give the same value for every doubling rule,
 # and the reference solver's card-by-card brute force of the real round confirms it, so no
 # post-split strategy that sees only the split hand's own cards reaches the published
@@ -149,7 +149,7 @@ def test_split_9_9_no_das_spl1(solved, upcard, expected):
     assert value == pytest.approx(expected, abs=EXACT)
 
 
-# ---- published exact figures: per-hand values v A (1D, given no BJ, 6 decimals) ---------
+# ---- published exact-analyzer figures: per-hand values v A (1D, given no BJ, 6 decimals) ---------
 
 @pytest.mark.parametrize("cards,expected", [
     ((1, 2), {"stand": -0.661732, "hit": -0.067808, "double": -0.593281}),
@@ -164,7 +164,7 @@ def test_per_hand_values_v_ace(solved, cards, expected):
         assert abs(ev[action] - printed) <= 5e-7 + EXACT, action
 
 
-# ---- published Table 2: 2 decks S17 DAS, dealer 6 ---------------------------------------
+# ---- Solowiej (2024), Table 2: 2 decks S17 DAS, dealer 6 ------------------------------------
 
 # hand: (stand, hit, double).  The split column is not used (approximate split method).
 TABLE2 = {
@@ -203,7 +203,7 @@ def _table2_tolerance(printed):
 
 
 @pytest.mark.parametrize("cards", list(TABLE2), ids=lambda c: f"{c[0]}+{c[1]}")
-def test_seed003_table2_v6(solved, cards):
+def test_solowiej_table2_v6(solved, cards):
     # rules: 2 decks S17 DAS (resplits allowed: irrelevant for stand/hit/double)
     sol = solved(decks=2, double_after_split=True)
     ev = sol.hand_ev(cards, 6)
@@ -211,10 +211,10 @@ def test_seed003_table2_v6(solved, cards):
         assert abs(ev[action] - printed) <= _table2_tolerance(printed), (action, ev[action])
 
 
-# ---- published Table 3: infinite-deck row ----------------------------------------------
+# ---- Solowiej (2024), Table 3: infinite-deck row -------------------------------------------
 
 @pytest.mark.parametrize("das,percent", [(False, -0.6901), (True, -0.5702)])
-def test_seed003_table3_infinite(solved, das, percent):
+def test_solowiej_table3_infinite(solved, das, percent):
     # S17 DOA peek 3:2, no resplits (2 hands), no RSA.  Printed to 4 decimals of a percent
     # (5e-7 as a fraction) and the paper's recursion depth is truncated, which can shift
     # the figure a little further: assert within 2.5e-6 as a fraction.

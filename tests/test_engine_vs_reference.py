@@ -3,7 +3,7 @@ random small shoes: whole-round and per-upcard EVs, and every action's value for
 two-card hand against every upcard, under random rule combinations and all three post-split
 classes.
 
-The reference follows the formulas of docs/algorithms.md literally with exact ``Fraction``s and shares no code
+The reference follows the documented conventions (docs/conventions.md) literally with exact ``Fraction``s and shares no code
 with the kernels, so agreement to 1e-12 over these cases is an independent check of the
 kernel's recursions, batching and memoisation.  Small shoes (14-22 cards) keep the exact
 reference fast; some of them could run out of cards in a round, where both sides follow the

@@ -99,3 +99,29 @@ def test_repeated_solves_are_identical():
     solve(Rules(decks=1, hit_soft_17=True), threads=1)
     b = solve(Rules(decks=2), split="CDP", threads=1)
     assert _all_values(a) == _all_values(b)
+
+
+@pytest.mark.parametrize("split", ["CDZ-", "CDP1", "CDP"])
+def test_fixed_strategy_effects_of_removal_average_to_zero(split):
+    """Fundamental theorem of card counting: with every decision frozen (split hands as
+    the class plays them), the probability-weighted mean of one-card EORs is 0."""
+    from bjsolve.counting import effects_of_removal
+    eor = effects_of_removal(Rules(decks=1), strategy="fixed", split=split)
+    assert abs(eor.weighted_mean()) < 1e-15
+    assert max(abs(v) for v in eor.effects.values()) > 1e-3   # not trivially zero
+
+
+@pytest.mark.parametrize("split", ["CDP1", "CDP"])
+def test_frozen_policy_replays_the_solve(split):
+    """A policy engine on the solve's own shoe, playing the recorded decisions, gives the
+    optimal round EVs back, and meets no decision it lacks."""
+    from bjsolve.solve import POLICY_CLASS, make_engines
+    rules = Rules(decks=1, hit_soft_17=True)
+    sol = solve(rules, split=split, threads=1)
+    frozen = make_engines(rules, sol.shoe, POLICY_CLASS)
+    for key, engine in sol._engines.items():
+        engine.freeze_decisions()
+        engine.copy_policy_to(frozen[key])
+        assert frozen[key].round_ev() == pytest.approx(float(sol.ev_by_dealer[key]),
+                                                       abs=1e-15)
+        assert frozen[key].policy_misses == 0

@@ -1,6 +1,6 @@
 """Self-checks of the pure-Python reference solver ``bjsolve._reference``.
 
-Only independent figures are asserted: published tables and worked examples,
+Only independent figures are asserted: published tables (docs/validation.md),
 exact identities (probabilities summing to 1, the fundamental theorem of card counting for a
 fixed strategy), and an independent card-by-card brute force of real rounds.
 """
@@ -42,7 +42,7 @@ def one_deck_spl3_das():
 # ---------------------------------------------------------------------------------------------
 
 def test_infinite_shoe_dealer_hard_16():
-    """Seed 004: a dealer hard 16 ends bust 8/13 and 17..21 with 1/13 each (infinite shoe)."""
+    """The both-cards-up exercise: a dealer hard 16 ends bust 8/13 and 17..21 with 1/13 each (infinite shoe)."""
     for cards in [(10, 6), (9, 7), (2, 4, 10)]:
         d = dealer_probabilities(None, cards)
         assert d["bust"] == Fraction(8, 13)
@@ -91,7 +91,7 @@ def test_dealer_natural_and_exhaustion_conventions():
     assert dealer_probabilities((0,) * 10, (10, 2))["bust"] == 1
 
 
-SEED_001_TWO_DECKS = """
+TWO_DECK_DEALER_TABLE_TWO_DECKS = """
 2  13.94 13.33 13.07 12.40 11.93 35.33
 3  13.28 13.07 12.46 12.18 11.54 37.48
 4  13.07 12.02 12.10 11.64 11.31 39.85
@@ -105,10 +105,10 @@ SEED_001_TWO_DECKS = """
 """
 
 
-def test_seed_001_two_deck_dealer_table():
-    """Seed 001: 2 decks S17, only the upcard removed, percent to 2 decimals; its 21 column
+def test_two_deck_dealer_table_two_deck_dealer_table():
+    """The published 2-deck dealer table: 2 decks S17, only the upcard removed, percent to 2 decimals; its 21 column
     INCLUDES the natural."""
-    for line in SEED_001_TWO_DECKS.strip().splitlines():
+    for line in TWO_DECK_DEALER_TABLE_TWO_DECKS.strip().splitlines():
         u, *cols = line.split()
         u = int(u)
         d = dealer_probabilities(without(TWO_DECKS, u), (u,))
@@ -117,7 +117,7 @@ def test_seed_001_two_deck_dealer_table():
             assert abs(100 * float(x) - float(published)) <= 0.005 + 1e-12, (u, published, x)
 
 
-SEED_003_TABLE_1 = """
+SOLOWIEJ_TABLE_1 = """
 2	0.13897	0.13176	0.13181	0.12394	0.12052	0.35297
 3	0.13030	0.13094	0.12376	0.12334	0.11604	0.37559
 4	0.13097	0.11416	0.12067	0.11628	0.11509	0.40280
@@ -131,13 +131,13 @@ SEED_003_TABLE_1 = """
 """
 # Entries of Table 1 that are not the 5-digit truncation of the exact value: (3, 17) is
 # 0.1303132 (truncation 0.13031), (3, bust) 0.3755879 and (1, 19) 0.1886799 are rounded.
-SEED_003_NOT_TRUNCATED = {(3, 17), (3, "bust"), (1, 19)}
+SOLOWIEJ_NOT_TRUNCATED = {(3, 17), (3, "bust"), (1, 19)}
 
 
-def test_seed_003_table_1_one_deck_given_no_blackjack():
-    """Seed 003 Table 1: 1 deck S17, dealer probabilities given no BJ, cut after 5 digits."""
+def test_solowiej_table_1_one_deck_given_no_blackjack():
+    """Solowiej (2024) Table 1: 1 deck S17, dealer probabilities given no BJ, cut after 5 digits."""
     mismatches = set()
-    for line in SEED_003_TABLE_1.strip().splitlines():
+    for line in SOLOWIEJ_TABLE_1.strip().splitlines():
         u, *cols = line.split()
         u = int(u)
         d = dealer_probabilities(without(ONE_DECK, u), (u,))
@@ -148,11 +148,11 @@ def test_seed_003_table_1_one_deck_given_no_blackjack():
             assert abs(exact - published) < Fraction(15, 10**6), (u, k)
             if math.floor(exact * 10**5) != published * 10**5:
                 mismatches.add((u, k))
-    assert mismatches == SEED_003_NOT_TRUNCATED
+    assert mismatches == SOLOWIEJ_NOT_TRUNCATED
 
 
 # ---------------------------------------------------------------------------------------------
-# Published exact-analyzer figures (exact combinatorial analyzers)
+# Published exact-analyzer figures (docs/validation.md)
 # ---------------------------------------------------------------------------------------------
 
 def test_round_ev_1d_spl1_no_das(one_deck_spl1_no_das):
@@ -215,7 +215,7 @@ def test_split_9_9_1d_no_das_unconditioned(one_deck_spl1_no_das, upcard, publish
     assert abs(float(v) - published) < 1e-12
 
 
-SEED_003_TABLE_2 = """
+SOLOWIEJ_TABLE_2 = """
 2 10 -0.156818 -0.165123 -0.330246
 3 10 -0.155641 -0.232503 -0.465006
 4 10 -0.154544 -0.304424 -0.608848
@@ -236,20 +236,20 @@ SEED_003_TABLE_2 = """
 1 9 0.699584 0.284227 0.568454
 1 10 1.500000 0.337395 0.674791
 """
-# Two doubles of the published table are internally inconsistent: for a hard 18 or 20 against a 6,
+# Two doubles of Solowiej's table are internally inconsistent: for a hard 18 or 20 against a 6,
 # DD = 2 HT identically (every card either stands or busts), but the table prints 2 HT + 4e-6.
-SEED_003_TABLE_2_INCONSISTENT = {((8, 10), "double"), ((10, 10), "double")}
+SOLOWIEJ_TABLE_2_INCONSISTENT = {((8, 10), "double"), ((10, 10), "double")}
 
 
-def test_seed_003_table_2_two_deck_stand_hit_double_v6():
-    """Seed 003 Table 2: 2 decks S17, stand/hit/double vs 6 (the hand's cards removed)."""
+def test_solowiej_table_2_two_deck_stand_hit_double_v6():
+    """Solowiej (2024) Table 2: 2 decks S17, stand/hit/double vs 6 (the hand's cards removed)."""
     solver = ReferenceSolver(TWO_DECKS)
-    for line in SEED_003_TABLE_2.strip().splitlines():
+    for line in SOLOWIEJ_TABLE_2.strip().splitlines():
         c1, c2, *cols = line.split()
         cards = (int(c1), int(c2))
         values = solver.hand_values(cards, 6)
         for option, published in zip(("stand", "hit", "double"), cols):
-            if (cards, option) in SEED_003_TABLE_2_INCONSISTENT:
+            if (cards, option) in SOLOWIEJ_TABLE_2_INCONSISTENT:
                 assert values["double"] == 2 * values["hit"]
                 assert abs(float(values[option]) - float(published)) < 5e-6
             else:

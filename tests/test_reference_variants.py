@@ -39,7 +39,7 @@ def reference_for(fields, counts, split="CDZ-"):
     """A ReferenceSolver for the Rules fields ``fields`` (decks aside)."""
     keys = ("hit_soft_17", "double", "double_soft", "double_any_cards", "double_after_split",
             "max_split_hands", "resplit_aces", "surrender", "hole_card", "dealer_wins_ties",
-            "hit_split_aces")
+            "hit_split_aces", "natural_tie")
     kwargs = {k: fields[k] for k in keys if k in fields}
     if "blackjack_payout" in fields:
         kwargs["blackjack_payout"] = exact_payout(fields["blackjack_payout"])
@@ -136,6 +136,16 @@ VARIANTS = [
                                            hit_split_aces=True, double_soft=False,
                                            max_split_hands=2), "CDP1", 115, 1, (15, 16),
      {1: 3}),
+    # what a natural against a natural does when the dealer wins ties (Rules.natural_tie)
+    ("ties-natural-push", dict(dealer_wins_ties=True, natural_tie="push", surrender="late",
+                               max_split_hands=2), "CDZ-", 116, 1, (16, 18), {1: 2}),
+    ("ties-natural-win+6:5+ES", dict(dealer_wins_ties=True, natural_tie="win",
+                                     blackjack_payout=1.2, surrender="early",
+                                     max_split_hands=2), "CDP1", 117, 1, (16, 18), {1: 2}),
+    # the double-exposure game on a small shoe
+    ("double-exposure", dict(hole_card="exposed", dealer_wins_ties=True, natural_tie="win",
+                             blackjack_payout=1.0, double="9-11", hit_soft_17=True,
+                             max_split_hands=2), "CDZ-", 119, 1, (15, 16), {1: 2}),
 ]
 
 
@@ -182,7 +192,7 @@ EASY = dict(hole_card="exposed", hit_soft_17=True, surrender="late", max_split_h
 
 @pytest.fixture(scope="module")
 def easy_pair():
-    """The exposed-dealer game (infinite shoe): engine and reference."""
+    """The both-cards-up exercise game (infinite shoe): engine and reference."""
     rules = Rules.preset("easy")
     assert rules.hole_card == "exposed" and rules.infinite
     return bjsolve.solve(rules), reference_for(EASY, None)
@@ -208,7 +218,7 @@ def test_exposed_infinite_round_is_the_weighted_sum(easy_pair):
 
 
 # ---------------------------------------------------------------------------------------------
-# 2. The reference against the brute force, and the exposed game's published figures
+# 2. The reference against the brute force, and the both-cards-up exercise figures
 # ---------------------------------------------------------------------------------------------
 
 def brute_rules(ref):
@@ -217,7 +227,7 @@ def brute_rules(ref):
                 double_soft=ref.double_soft, double_any_cards=ref.double_any_cards,
                 double_after_split=ref.double_after_split, surrender=ref.surrender,
                 game=ref.hole_card, dealer_wins_ties=ref.dealer_wins_ties,
-                hit_split_aces=ref.hit_split_aces)
+                hit_split_aces=ref.hit_split_aces, natural_tie=ref.natural_tie)
 
 
 def allowed_first(ref, cards):
@@ -263,6 +273,11 @@ BRUTE_CASES = [
      [(1, 10), (1, 1), (9, 9), (2, 9), (10, 7)]),
     ("exposed-HSA-vA7", dict(hole_card="exposed", hit_split_aces=True, surrender="early"),
      SHOE_ACES, (1, 7), [(1, 1), (2, 9)]),
+    ("ties-natural-push-vT", dict(dealer_wins_ties=True, natural_tie="push"), SHOE_20, 10,
+     [(1, 10), (10, 7), (9, 9)]),
+    ("ties-natural-win-6:5-vA", dict(dealer_wins_ties=True, natural_tie="win",
+                                     blackjack_payout=Fraction(6, 5)), SHOE_20, 1,
+     [(1, 10), (10, 7), (2, 9)]),
 ]
 
 
@@ -289,6 +304,11 @@ ROUND_CASES = [
     ("exposed-ties-vT7", dict(hole_card="exposed", dealer_wins_ties=True,
                               blackjack_payout=Fraction(1)), SHOE_20, (7, 10)),
     ("exposed-natural", dict(hole_card="exposed", dealer_wins_ties=True), SHOE_20, (1, 10)),
+    ("exposed-natural-win", dict(hole_card="exposed", dealer_wins_ties=True, natural_tie="win",
+                                 blackjack_payout=Fraction(1)), SHOE_20, (1, 10)),
+    ("exposed-natural-push", dict(hole_card="exposed", dealer_wins_ties=True,
+                                  natural_tie="push"), SHOE_20, (1, 10)),
+    ("ties-natural-win-vA", dict(dealer_wins_ties=True, natural_tie="win"), SHOE_19, 1),
 ]
 
 
@@ -353,8 +373,8 @@ def test_variant_identities_in_the_reference():
                 {k: v for k, v in v_peek.items() if k != "surrender"}
 
 
-def test_seed_004_worked_figures():
-    """Seed 004 (infinite shoe, both dealer cards up, H17): hard 19 v dealer hard 20 hit
+def test_both_cards_up_exercise_worked_figures():
+    """The both-cards-up exercise (infinite shoe, both dealer cards up, H17): hard 19 v dealer hard 20 hit
     -10/13, double -20/13, stand -1, surrender -1/2; hard 18 v dealer hard 16 stand 6/13;
     dealer hard 16 busts 8/13 and ends on each of 17..21 with 1/13."""
     ref = ReferenceSolver(None, **EASY)

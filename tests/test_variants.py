@@ -1,5 +1,5 @@
 """Rule variants: no hole card, early surrender, hitting split aces, ties, insurance and
-the game with both dealer cards dealt face up."""
+the game with both dealer cards face up (the both-cards-up exercise, docs/validation.md)."""
 import math
 
 import pytest
@@ -12,7 +12,7 @@ def easy():
     return solve(Rules.preset("easy"))
 
 
-def test_seed_004_worked_examples(easy):
+def test_both_cards_up_exercise_worked_examples(easy):
     ev = easy.hand_ev((10, 9), (10, 10))
     assert not ev.given_no_blackjack
     assert ev["hit"] == pytest.approx(-10 / 13, abs=1e-14)
@@ -51,7 +51,7 @@ def test_enhc_obo_equals_peek_and_enhc_matches_published_figure():
     obo = solve(Rules(decks=6, hit_soft_17=True, hole_card="enhc-obo")).expected_value
     assert obo == pytest.approx(peek, abs=1e-15)
     enhc = solve(Rules(decks=6, hit_soft_17=True, hole_card="enhc"))
-    # published: ENHC 6D H17 DAS (WoO, approximate splits, ~1e-5): -0.0072705
+    # published ENHC 6D H17 DAS figure (approximate splits, ~1e-5): -0.0072705
     assert enhc.expected_value == pytest.approx(-0.0072705, abs=1.5e-5)
     assert enhc.expected_value < peek
     ev = enhc.hand_ev((6, 5), 10)

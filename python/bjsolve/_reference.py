@@ -1,6 +1,7 @@
 """Slow, exact, pure-Python reference ("twin") of the bjsolve analyzer.
 
-This module evaluates the formulas of docs/algorithms.md (and docs/conventions.md) literally,
+This module evaluates the exact model's formulas (sections 1-8 of the conventions the exact
+analyzers share) literally,
 with :class:`fractions.Fraction` everywhere and no numerical shortcuts.  It exists so that the
 fast engine can be tested against an implementation that is easy to read and check by eye.
 Clarity beats speed; memoisation (dicts keyed by card compositions) is the only optimisation.
@@ -30,16 +31,16 @@ Public API
 Rule variants (issue 4)
 -----------------------
 Keyword arguments of ``ReferenceSolver`` (and of ``brute_force_round_ev``); the defaults are the
-classic peek game of DESIGN and reproduce its values exactly.  Below, beta is the chance that
-the dealer's unseen card completes a natural (DESIGN section 3), b the blackjack payout, D the
+classic peek game of the exact model and reproduce its values exactly.  Below, beta is the chance that
+the dealer's unseen card completes a natural (the exact model section 3), b the blackjack payout, D the
 dealer key (the upcard, or the exposed game's two dealer cards).  Everything else (the hand
 model, the contexts, section 4's options and ties, the split construction of section 6 and the
 round assembly of section 7) is unchanged unless stated.
 
-* ``hole_card="peek"`` (default): DESIGN as written.  Per-hand values are reported conditioned
+* ``hole_card="peek"`` (default): the exact model as written.  Per-hand values are reported conditioned
   on no dealer natural (``hand_values``); the unconditioned ones are always available.
 * ``hole_card="enhc"`` (no hole card; the dealer's second card is drawn after the player has
-  finished, which is exactly DESIGN's "hole card last" model, now describing the real deal).
+  finished, which is exactly the exact model's "hole card last" model, now describing the real deal).
   A dealer natural takes every bet still at stake: a standing hand loses its unit, a doubled
   hand two, each split hand its own bet.  So
   ST is unchanged (it already charges -d_BJ); DD = sum_r pi_r {2 ST(h + r) or -2} without the
@@ -56,7 +57,7 @@ round assembly of section 7) is unchanged unless stated.
   distribution is section 2 started from the two cards D (no natural possible) on the shoe
   S - R_c(h) - D, and ST, HT, DD, the split construction (with m = S_P - 2 - #P in D and
   n = |S| - 4 in 6.5/6.6, the building blocks on S - (a + 2)[P] - D) and the options are those
-  of DESIGN with beta = 0 (no +beta, kappa = 0, late surrender = early surrender = -1/2,
+  of the exact model with beta = 0 (no +beta, kappa = 0, late surrender = early surrender = -1/2,
   natural = b).  M(P) = min(L(P), S_P) as in 6.1.  E(D) = sum over the player's ordered two
   cards from S - D of weight * W (section 7), and the round EV is
   E = sum_D P(D) E(D), with P(D) = n_a (n_b - [a = b]) / (|S| (|S| - 1)), doubled when a != b
@@ -69,8 +70,10 @@ round assembly of section 7) is unchanged unless stated.
   peek game still reports -1/2 for it (given no natural it also costs exactly 1/2).
 * ``dealer_wins_ties=True``: every push loses what is at stake.  ST = d_bust - d_BJ +
   sum_{k=17..21} (+1 if t(h) > k else -1) d_k (a doubled hand: twice that, through DD's leaves);
-  natural override: b (1 - beta) - beta (natural against natural loses); in the exposed game a
-  dealer natural beats a player natural too (-1).  In the peek game the conditioned natural
+  natural override: b (1 - beta) + t beta, where t is what a natural against a natural gets:
+  ``natural_tie`` "lose" (default, t = -1), "push" (t = 0) or "win" (t = b, paid as a
+  natural); in the exposed game a player natural against a dealer natural gets t too.
+  Given no natural, a natural is worth (v - t beta)/p = b.  In the peek game the conditioned natural
   is then (v + 1 - p)/p like every other option (= b).  Nothing else changes (a dealer natural
   still costs one unit in peek/enhc-obo: DD keeps +beta, E_split keeps kappa).
 * ``hit_split_aces=True``: split aces are split hands like any other pair P != A: V_e(h, u) =
@@ -83,9 +86,9 @@ Decisions always compare unconditioned values (section 4).  The frozen strategie
 section 8 use the conditioned values in the classic peek game (late or no surrender), the
 unconditioned ones otherwise.
 
-Degenerate tiny-shoe conventions (not specified by DESIGN section 3): when the shoe left after a
+Degenerate tiny-shoe conventions (not specified by the exact model section 3): when the shoe left after a
 hand and the upcard is empty, the next-card distribution is empty (every sum over it is 0) and
-beta = 0.  A dealer who must draw from an empty shoe busts (DESIGN section 2).  In such shoes
+beta = 0.  A dealer who must draw from an empty shoe busts (the exact model section 2).  In such shoes
 the model no longer describes a real game (the brute force refuses them).
 """
 
@@ -372,7 +375,7 @@ def _dealer_rest_infinite(hard, has_ace, h17):
 
 
 def dealer_probabilities(counts, dealer_cards, hit_soft_17=False):
-    """Dealer outcome distribution, DESIGN section 2.
+    """Dealer outcome distribution, the exact model section 2.
 
     ``counts``: the shoe the dealer draws from, with ``dealer_cards`` ALREADY removed (or None
     for an infinite shoe).  ``dealer_cards``: tuple of ranks the dealer already holds (the upcard
@@ -463,21 +466,31 @@ def _remove_cards(shoe, cards):
     return shoe
 
 
+def _natural_tie_value(dealer_wins_ties, natural_tie, b):
+    """What a player natural gets against a dealer natural: a push, unless the dealer wins
+    ties; then ``natural_tie`` says: "lose" -1, "push" 0, "win" b."""
+    if natural_tie not in ("lose", "push", "win"):
+        raise ValueError("natural_tie must be 'lose', 'push' or 'win'")
+    if not dealer_wins_ties:
+        return ZERO
+    return {"lose": -ONE, "push": ZERO, "win": Fraction(b)}[natural_tie]
+
+
 class ReferenceSolver:
-    """Exact solver following the formulas of docs/algorithms.md literally (plus the rule variants
+    """Exact solver following the exact model (sections 3-8) literally (plus the rule variants
     of the module docstring).
 
     ``ReferenceSolver(counts, *, hit_soft_17=False, double="any", double_soft=True,
     double_any_cards=False, double_after_split=True, max_split_hands=4, resplit_aces=False,
     late_surrender=False, blackjack_payout=Fraction(3, 2), split="CDZ-", hole_card="peek",
-    surrender=None, dealer_wins_ties=False, hit_split_aces=False)``
+    surrender=None, dealer_wins_ties=False, hit_split_aces=False, natural_tie="lose")``
 
     ``counts`` is the analysis shoe S (nothing removed) or None (infinite shoe).
     ``double``: "any" (DOA), "9-11" (D9) or "10-11" (D10).  ``split``: "CDZ-", "CDP1" or "CDP"
     (the post-split strategy class, section 6.3).  All values are exact Fractions.
     ``hole_card``: "peek" | "enhc" | "enhc-obo" | "exposed"; ``surrender``: "none" | "late" |
     "early" (None: "late" if ``late_surrender`` else "none"; ``late_surrender=True`` is an alias
-    of ``surrender="late"``).  The defaults are the classic peek game of DESIGN.
+    of ``surrender="late"``).  The defaults are the classic peek game of the exact model.
 
     A *dealer key* is what the player's decisions are keyed by: the upcard (an int) in the
     upcard games, or the dealer's two cards (a tuple of two ranks, any order) in the exposed
@@ -496,7 +509,7 @@ class ReferenceSolver:
                  double_any_cards=False, double_after_split=True, max_split_hands=4,
                  resplit_aces=False, late_surrender=False, blackjack_payout=Fraction(3, 2),
                  split="CDZ-", hole_card="peek", surrender=None, dealer_wins_ties=False,
-                 hit_split_aces=False):
+                 hit_split_aces=False, natural_tie="lose"):
         self.shoe = _check_shoe(counts)
         if double not in ("any", "9-11", "10-11"):
             raise ValueError("double must be 'any', '9-11' or '10-11'")
@@ -521,6 +534,9 @@ class ReferenceSolver:
         self.hole_card = hole_card
         self.exposed = hole_card == "exposed"
         self.dealer_wins_ties = bool(dealer_wins_ties)
+        self.natural_tie = natural_tie
+        # what a player natural gets against a dealer natural
+        self._t = _natural_tie_value(dealer_wins_ties, natural_tie, self.b)
         self.hit_split_aces = bool(hit_split_aces)
         # Does a dealer natural cost exactly one unit in total (peek, enhc-obo), or every bet
         # at stake (enhc)?  (Exposed: beta = 0, so the question never arises.)
@@ -531,7 +547,8 @@ class ReferenceSolver:
                            max_split_hands=max_split_hands, resplit_aces=resplit_aces,
                            blackjack_payout=blackjack_payout, split=split,
                            hole_card=hole_card, surrender=surrender,
-                           dealer_wins_ties=dealer_wins_ties, hit_split_aces=hit_split_aces)
+                           dealer_wins_ties=dealer_wins_ties, hit_split_aces=hit_split_aces,
+                           natural_tie=natural_tie)
         self._frozen = None       # section 8: the S0 solver whose decisions are frozen, if any
         self._dealer_cache = {}   # (shoe containing the dealer cards, dealer key) -> dealer dict
         self._values = {}         # (context, hand, dealer key, option) -> Fraction
@@ -687,12 +704,10 @@ class ReferenceSolver:
         shoe = _remove_hand(self.shoe, self._removed(ctx, hand))  # still holds the dealer's
         rest = _remove_cards(shoe, key)  # the dealer's card(s) must be available
         if ctx == U and _is_natural_pair(hand):
-            # Natural override: a dealer natural pushes (ties: loses), anything else pays b.
+            # Natural override: a dealer natural gets t (push, or natural_tie when the dealer
+            # wins ties), anything else pays b.
             beta = self._beta(rest, key)
-            v = self.b * (1 - beta)
-            if self.dealer_wins_ties:
-                v -= beta
-            return v
+            return self.b * (1 - beta) + self._t * beta
         d = self._dealer_from(shoe, key)
         v = d["bust"] - d["blackjack"]
         for k in (17, 18, 19, 20, 21):
@@ -975,8 +990,8 @@ class ReferenceSolver:
         for opt, v in raw.items():
             if opt == "surrender":
                 out[opt] = Fraction(-1, 2)  # late or early: given no natural it costs 1/2
-            elif opt == "stand" and _is_natural_pair(hand) and not self.dealer_wins_ties:
-                out[opt] = v / p
+            elif opt == "stand" and _is_natural_pair(hand):
+                out[opt] = (v - self._t * (1 - p)) / p
             else:
                 out[opt] = (v + 1 - p) / p
         return out
@@ -1031,7 +1046,7 @@ class ReferenceSolver:
                 if _is_natural_cards(key):
                     # Exposed dealer natural: the round ends; a player natural pushes (ties:
                     # loses), everything else loses the bet.
-                    w = ZERO if _is_natural_cards(cards) and not self.dealer_wins_ties else -ONE
+                    w = self._t if _is_natural_cards(cards) else -ONE
                 else:
                     values = self.hand_values_unconditioned(cards, key)
                     w = values[self._start_choice(_hand(cards), key, values)]
@@ -1094,8 +1109,8 @@ class ReferenceSolver:
             pair = next(r for r in RANKS if hand[r - 1] == 2)
             return self.split_ev(pair, key, conditioned=True)
         v = self._value(U, hand, key, option)
-        if option == "stand" and _is_natural_pair(hand) and not self.dealer_wins_ties:
-            return v / p
+        if option == "stand" and _is_natural_pair(hand):
+            return (v - self._t * (1 - p)) / p
         return (v + 1 - p) / p
 
     def _frozen_choice(self, hand, key, options):
@@ -1138,7 +1153,7 @@ def brute_force_round_ev(counts, upcard, player_cards, policy, *,
                          resplit_aces=False, hit_soft_17=False, double="any", double_soft=True,
                          double_any_cards=False, double_after_split=True, late_surrender=False,
                          hole_card="last", game="peek", surrender=None, dealer_wins_ties=False,
-                         hit_split_aces=False):
+                         hit_split_aces=False, natural_tie="lose"):
     """Exact unconditioned EV of ONE real round, by enumerating every card sequence.
 
     ``counts``: the finite shoe with the player's two cards and the dealer's upcard (exposed
@@ -1158,7 +1173,7 @@ def brute_force_round_ev(counts, upcard, player_cards, policy, *,
     ``game`` (what a dealer natural does):
     * "peek": the dealer checks for a natural; it costs exactly one unit in total (a player
       natural pushes).  ``hole_card="last"``: the hole card is drawn after all the player's
-      cards (the DESIGN model); ``"first"``: before them (the real deal order; the player does
+      cards (the the exact model model); ``"first"``: before them (the real deal order; the player does
       not see it; a natural ends the round at once, except that an early surrender is decided
       before the check).
     * "enhc-obo": no hole card, only the original bet is lost to a natural: the same payoffs as
@@ -1172,7 +1187,8 @@ def brute_force_round_ev(counts, upcard, player_cards, policy, *,
       Against a dealer natural the round ends (a player natural pushes, anything else loses 1).
     ``surrender``: "none" | "late" | "early" (None: ``late_surrender`` decides).  A late
     surrender is voided by a dealer natural (the whole bet is lost); an early one keeps half.
-    ``dealer_wins_ties``: every push loses the bet at stake, natural against natural included.
+    ``dealer_wins_ties``: every push loses the bet at stake; natural against natural then
+    follows ``natural_tie``: "lose" (default), "push", or "win" (paid b).
     Raises ShoeExhausted if any path would need a card from an empty shoe.  No formula of
     ReferenceSolver is used.
     """
@@ -1270,7 +1286,7 @@ def brute_force_round_ev(counts, upcard, player_cards, policy, *,
                 win -= bet
         return win
 
-    natural_vs_natural = -ONE if dealer_wins_ties else ZERO
+    natural_vs_natural = _natural_tie_value(dealer_wins_ties, natural_tie, b)
 
     def natural_payoff(hands):
         """What the finished hands get against a dealer natural."""

@@ -6,8 +6,9 @@ Conventions (stated again in every table the CLI prints):
 * An effect of removal (EOR) is ``E(S - [r]) - E(S)``: the change in the round's EV
   (unconditioned, fraction of the initial bet) when one card of rank r leaves shoe S.
   ``strategy="fixed"`` plays S's composition-dependent optimal decisions, frozen, on the
-  depleted shoe (split hands as the unsplit hand, CDZ-); ``"reoptimized"`` solves the
-  depleted shoe afresh.
+  depleted shoe: every decision, split hands as the post-split class played them (CDZ-:
+  as the unsplit hand; CDP1: per pair rank; CDP: per pair rank and extra pair cards gone);
+  ``"reoptimized"`` solves the depleted shoe afresh.
 * True count = running count / decks remaining.  A shoe "at true count TC" is built at a
   stated depth: ``dealt`` cards are removed, in proportion within each tag class, and
   removals are moved from the lowest-tag class to the highest-tag class until the running
@@ -187,7 +188,14 @@ def _frozen_source(sol0):
 
 
 def fixed_strategy_ev(sol0, shoe1: Shoe) -> float:
-    """EV (unconditioned) on ``shoe1`` of sol0's optimal decisions, frozen."""
+    """EV (unconditioned) on ``shoe1`` of sol0's optimal decisions, frozen.
+
+    Every decision of the solve is frozen: the first two cards, every later decision, and
+    the decisions of split hands as sol0's post-split class made them: CDZ- plays a split
+    hand like the unsplit hand of the same composition, CDP1 by the choice it made with one
+    extra pair card gone (per pair rank), CDP by its choice in each split context (pair
+    rank and extra pair cards gone).  The fixed-strategy effects of removal therefore
+    average to zero for every class."""
     from .solve import round_values
     _frozen_source(sol0)
     values = round_values(sol0.rules, shoe1, _frozen_engines(sol0, shoe1))

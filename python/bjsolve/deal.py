@@ -112,18 +112,32 @@ def hand_limit(shoe: Shoe, key):
 
 
 def player_hand_weights(shoe: Shoe, key) -> dict:
-    """{two-card hand: chance of being dealt it} given the dealer key (the hands the shoe
-    can deal; rescaled to sum to 1 where a fractional shoe cannot deal some)."""
+    """{two-card hand: chance of being dealt it} given the dealer key.
+
+    A fractional shoe deals as the engines do: a rank is drawn in proportion to its count
+    left while that is positive (a count that falls below zero counts as zero)."""
     left = remaining_after(shoe, (key,) if isinstance(key, int) else key)
-    out, complete = {}, True
-    for a, b in two_card_hands():
-        w = _polynomial_pair_weight(left, a, b, shoe.is_infinite)
-        if w > 0:
-            if _dealable(left, (a, b), shoe.is_infinite):
+    if not shoe.is_fractional:
+        out = {}
+        for a, b in two_card_hands():
+            w = _pair_weight(left, a, b, shoe.is_infinite)
+            if w > 0:
                 out[(a, b)] = w
-            else:
-                complete = False
-    return _normalised(out, complete)
+        return out
+    first = [max(c, 0.0) for c in left]
+    n1 = sum(first)
+    out = {}
+    for a in range(1, 11):
+        if first[a - 1] <= 0:
+            continue
+        second = list(first)
+        second[a - 1] = max(left[a - 1] - 1, 0.0)
+        n2 = sum(second)
+        for b in range(1, 11):
+            if second[b - 1] > 0:
+                hand = (min(a, b), max(a, b))
+                out[hand] = out.get(hand, 0.0) + first[a - 1] / n1 * second[b - 1] / n2
+    return {h: out[h] for h in two_card_hands() if h in out}
 
 
 class Deal:
@@ -180,7 +194,7 @@ class Deal:
 
 
 def dealer_code(cards) -> str:
-    """The dealer's hand code (exposed game): hard totals, "A2".."A6" soft 13..17, soft 18+ as hard
+    """The dealer code of the exposed game's charts: hard totals, "A2".."A6" soft 13..17, soft 18+ as hard
     totals, "AA" (soft 12), "BJ"."""
     if is_natural(cards):
         return "BJ"

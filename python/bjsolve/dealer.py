@@ -131,4 +131,4 @@ def dealer_table(rules: Rules, *, shoe: Shoe | None = None, given_no_blackjack: 
         raise TypeError(f"rules must be a bjsolve.Rules, got {type(rules).__name__}")
     source = resolve_shoe(rules, shoe)
     return {u: dealer_probabilities(rules, u, shoe=source, given_no_blackjack=given_no_blackjack)
-            for u in UPCARD_ORDER if source.is_infinite or source.counts[u - 1] > 0}
+            for u in UPCARD_ORDER if source.counts[u - 1] > 0}  # upcards the shoe deals

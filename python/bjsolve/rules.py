@@ -160,7 +160,7 @@ def payout_label(b: float) -> str:
 
 
 PRESETS = {
-    # both dealer cards face up, infinite shoe, H17, LS, up to 4 hands
+    # an easy exact game: infinite shoe, both dealer cards up, H17, LS, 4 hands
     "easy": dict(decks=math.inf, hit_soft_17=True, surrender="late", max_split_hands=4,
                  resplit_aces=False, double_after_split=True, hole_card="exposed"),
     "vegas-strip": dict(decks=6, hit_soft_17=False, double_after_split=True,

@@ -20,6 +20,7 @@ def _check_decks(n, field: str) -> int:
     if isinstance(n, bool) or not isinstance(n, numbers.Real):
         raise TypeError(f"{field} must be a whole number of decks 1..{MAX_DECKS} or math.inf, "
                         f"got {_show(n)}")
+    n = _plain_number(n)
     if isinstance(n, numbers.Integral):
         ok = 1 <= n <= MAX_DECKS
     else:

@@ -1,12 +1,13 @@
 """Exact solves: every action's EV for any hand, the round's EV, strategy evaluation.
 
 ``solve(rules, shoe, split=...)`` builds one compiled ``UpcardEngine`` per upcard and runs
-them in parallel threads (the kernels release the GIL).  Conventions (docs/conventions.md):
-internal values are unconditioned; per-hand values returned to users are conditioned on no
-dealer blackjack when the dealer peeks (and say so).
+them in parallel threads (the kernels release the GIL).  Conventions follow the exact
+analyzers': internal values are unconditioned; per-hand values returned to users are
+conditioned on no dealer blackjack when the dealer peeks (and say so).
 """
 from __future__ import annotations
 
+import contextlib
 import inspect
 import numbers
 import os
@@ -203,6 +204,14 @@ class Solution:
         raw = {k: float(v) for k, v in self.ev_by_dealer.items()}
         return (_restore_solution, (self.rules, self.shoe, self.split, raw, self._strategy))
 
+    @contextlib.contextmanager
+    def locked_engine(self, key):
+        """``with sol.locked_engine(key) as engine:`` the compiled engine of a dealer key,
+        held under its lock: the way for other modules (counting) to call engine methods
+        that set hand state, freeze decisions or copy a policy on a shared solution."""
+        with self._engine_locks[key]:
+            yield self._engines[key]
+
     @property
     def dealer_keys(self) -> list:
         return list(self.ev_by_dealer)
@@ -262,7 +271,8 @@ class Solution:
                 if k and self.shoe.counts[r] <= 0:
                     raise ValueError(f"cards: this infinite shoe never deals a {label(r + 1)} "
                                      f"(its proportion is 0)")
-            elif k > self.shoe.counts[r]:
+            elif k and k - 1 >= self.shoe.counts[r]:  # k > count for whole counts; a
+                # fractional shoe deals a rank while its count left is positive
                 raise ValueError(f"cards: the shoe holds {self.shoe.counts[r]:g} x {label(r + 1)}, "
                                  f"the hand and the dealer's cards need {k}")
         return cards, key
@@ -458,6 +468,8 @@ def round_values(rules: Rules, shoe: Shoe, engines: dict, deal: Deal | None = No
                  threads: int | None = None) -> dict:
     """{dealer key: E[round | key]} for every key, exposed naturals included."""
     deal = Deal(rules, shoe) if deal is None else deal
+    if shoe.is_infinite:
+        threads = 1   # one dealer distribution per upcard: starting threads costs more
     values = run_engines(engines, threads)
     for k in deal.keys:
         if k not in values:

@@ -32,7 +32,7 @@ def _code_for(values: dict, split_fallback: bool = True) -> str:
     """Chart code from (aggregated) unconditioned values of the allowed actions.
 
     ``split_fallback=False`` gives surrender a hit/stand fallback even where splitting is
-    second best (the codes of the exposed-dealer chart)."""
+    second best (the codes of the published hand-code charts)."""
     best = first_best(values)
     hit_or_stand = "h" if improves(values["hit"], values["stand"]) else "s"
     if best == "double":

@@ -110,7 +110,7 @@ def ev_table(solution, action: str) -> Table:
     for j, (_, keys) in enumerate(columns):
         sums = {}
         for key in keys:
-            wk = dealer_key_weight(shoe, key)
+            wk = solution.deal.weights[key]
             for code, members in _row_members(shoe, key).items():
                 if code not in rows:
                     continue
@@ -207,7 +207,7 @@ def initial_table(solution) -> Table:
     values = np.zeros((len(rows), len(cols)))
     for j, (_, keys) in enumerate(columns):
         for key in keys:
-            wk = dealer_key_weight(shoe, key)
+            wk = solution.deal.weights[key]
             for cards, w in player_hand_weights(shoe, key).items():
                 values[rows.index(hand_code(cards, can_split=True)), j] += wk * w
     return Table("initial", "probability of each starting hand and dealer hand", rows, cols,

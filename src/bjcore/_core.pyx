@@ -19,6 +19,7 @@ The kernel is split by concern, one module (with its ``.pxd``) each:
 from libc.math cimport NAN
 
 from bjcore._defs cimport *
+from bjcore._hands cimport hand_add, hand_remove
 from bjcore._policy cimport PolicyEngine
 
 from bjcore import _dealer
@@ -61,7 +62,10 @@ cdef class UpcardEngine(PolicyEngine):
             c = int(c)
             if c < 0 or c > 21:
                 raise ValueError(f"bad count {c} for rank {r + 1}")
-            if in_shoe and not self.infinite and c + self.dealer_cnt[r] > self.shoe[r]:
+            # the last card of the rank must come from a positive remainder (for whole
+            # counts: c + dealer <= shoe; a fractional shoe deals while its count is > 0)
+            if (in_shoe and not self.infinite and c > 0
+                    and c + self.dealer_cnt[r] - 1 >= self.shoe[r]):
                 raise ValueError(f"the shoe does not hold the hand's rank-{r + 1} cards")
             hard += c * (r + 1)
             n += c
@@ -74,7 +78,7 @@ cdef class UpcardEngine(PolicyEngine):
         self.clear_hand()
         for r in range(N_RANKS):
             for _ in range(<int>counts[r]):
-                self.add(r)
+                hand_add(self, r)
 
     def surrender_ev(self, counts):
         """Unconditioned surrender value of the original two cards."""

@@ -14,12 +14,16 @@ cdef enum:
     MAX_FACTORS = 128     # distinct (rank, prior) pairs a dealer trie may use
 
 
-cdef struct TrieNode:
-    double mult         # draw orders of this composition that end here (0: not final)
-    int32_t skip        # index just past this node's subtree
-    int16_t factor      # row of the card-factor table: (rank, cards of it already drawn)
-    int8_t depth        # number of cards drawn
-    int8_t outcome      # 0..4 for 17..21, 5 natural, 6 not counted (bust is the complement)
+cdef extern from "trie_pass.h":
+    ctypedef struct TrieNode "bj_trie_node":
+        double mult         # draw orders of this composition that end here (0: not counted)
+        int32_t skip        # index just past this node's subtree
+        int16_t factor      # row of the card-factor table: (rank, cards of it already drawn)
+        int8_t depth        # number of cards drawn
+        int8_t outcome      # 0..4 for 17..21, 5 natural, 6 not counted (bust is the complement)
+    void trie_pass "bj_trie_pass"(const TrieNode* nd, int n, const double* factor,
+                                  const unsigned char* any_left, const double* inv,
+                                  double* prod, double* acc, int lanes) noexcept nogil
 
 
 cdef class DealerTrie:

@@ -16,8 +16,6 @@ from libcpp.unordered_map cimport unordered_map
 from libcpp.vector cimport vector
 from cython.operator cimport dereference as deref
 
-import numpy as np
-
 from bjcore._defs cimport N_RANKS, N_DEALER, MAX_COUNT_VALUE, soft_total
 from bjcore._memo cimport HashIndex
 
@@ -41,8 +39,8 @@ cdef class _TrieBuilder:
 
     A composition ``D`` is *final* when the dealer stands or busts after its last card;
     its ``orders`` count the draw orders of ``D`` whose every proper prefix is a hitting
-    hand (so the dealer stops exactly there).  Subtrees without a final composition are
-    dropped.  Every final composition has a hard total of at most 26 (at most 16 before
+    hand (so the dealer stops exactly there).  Subtrees without a final composition on
+    17..21 or a natural are dropped.  Every final composition has a hard total of at most 26 (at most 16 before
     its last card), and so have its canonical ancestors: that bounds the walk.
     """
     cdef int hard0, aces0, hit_soft_17
@@ -155,7 +153,10 @@ cdef class _TrieBuilder:
         node.orders = self.final_orders()
         node.skip = 0
         self.nodes.push_back(node)
-        keep = node.orders > 0
+        # Only compositions where the dealer ends on 17..21 or a natural are counted (a
+        # bust is 1 minus the rest), so a subtree without one is dropped: that removes
+        # some 40% of the nodes, the bust leaves, and no kept node's value changes.
+        keep = node.orders > 0 and node.outcome >= 0
         for nxt in range(last if last >= 0 else 0, N_RANKS):
             if self.hard0 + self.hard_drawn + nxt + 1 <= 26:
                 self.take(nxt)
@@ -239,71 +240,58 @@ cdef class DealerTrie:
         ``weights[k * 10 + r]``, ``totals[k]``; results in ``out[k * 6 + outcome]``.
         Each node multiplies its parent's probability by a card factor (cards of its rank
         left, 0 when none) and 1 / (cards left).  The factors are tabulated per lane before
-        the pass, so the per-node work is a few multiplies over contiguous lanes; lanes
-        are padded to an even count (zero factors) so the loop vectorises in pairs, and
+        the pass, so the per-node work is a few multiplies over contiguous lanes (the loop
+        is ``bj_trie_pass`` in trie_pass.h, built for AVX2 where the CPU has it); lanes
+        are padded to 4, 8 or 16 (zero factors) so the loops have fixed lengths, and
         every table has the fixed stride MAX_BATCH so that node offsets are shifts.
         """
         cdef double prod[(MAX_DEPTH + 1) * MAX_BATCH]
         cdef double inv[(MAX_DEPTH + 1) * MAX_BATCH]
         cdef double acc[(N_DEALER + 1) * MAX_BATCH]
         cdef double factor[MAX_FACTORS * MAX_BATCH]
-        cdef bint any_left[MAX_FACTORS]
+        cdef unsigned char any_left[MAX_FACTORS]
         cdef const TrieNode* nd = self.nodes.data()
-        cdef int i, d, k, o, n = self.n_nodes, skip
-        cdef int lanes = count + (count & 1)
-        cdef double m, f
-        cdef double* pd
-        cdef const double* pp
-        cdef const double* pinv
-        cdef const double* pf
-        cdef double* pa
+        cdef int i, d, k, o
+        cdef int lanes = 4 if count <= 4 else (8 if count <= 8 else MAX_BATCH)
+        cdef double f
+        cdef const double* w
+        cdef double t
         for k in range((N_DEALER + 1) * MAX_BATCH):
             acc[k] = 0.0
+        # card factors: cards of the row's rank left before the draw (0 in padded lanes)
+        for k in range(lanes):
+            if k >= count:
+                for i in range(self.n_factors):
+                    factor[i * MAX_BATCH + k] = 0.0
+                continue
+            w = &weights[k * N_RANKS]
+            for i in range(self.n_factors):
+                f = w[self.factor_rank[i]]
+                if not infinite:
+                    f -= self.factor_prior[i]
+                factor[i * MAX_BATCH + k] = f if f > 0.0 else 0.0
         for i in range(self.n_factors):
             any_left[i] = False
-            for k in range(lanes):
-                f = 0.0
-                if k < count:
-                    f = weights[k * N_RANKS + self.factor_rank[i]]
-                    if not infinite:
-                        f -= self.factor_prior[i]
-                    if not (f > 0.0):
-                        f = 0.0
-                factor[i * MAX_BATCH + k] = f
-                any_left[i] = any_left[i] or f > 0.0
-        for d in range(1, self.max_depth + 1):
-            for k in range(lanes):
-                inv[d * MAX_BATCH + k] = 0.0
-                if k < count:
-                    if infinite:
-                        inv[d * MAX_BATCH + k] = 1.0
-                    elif totals[k] - d + 1 > 0:
-                        inv[d * MAX_BATCH + k] = 1.0 / (totals[k] - d + 1)
+            for k in range(count):
+                if factor[i * MAX_BATCH + k] > 0.0:
+                    any_left[i] = True
+                    break
+        # 1 / (cards left) before the d-th card (0 when none are left, or padded)
+        for k in range(lanes):
+            t = totals[k] if k < count else 0.0
+            for d in range(1, self.max_depth + 1):
+                if k >= count:
+                    inv[d * MAX_BATCH + k] = 0.0
+                elif infinite:
+                    inv[d * MAX_BATCH + k] = 1.0
+                elif t - d + 1 > 0:
+                    inv[d * MAX_BATCH + k] = 1.0 / (t - d + 1)
+                else:
+                    inv[d * MAX_BATCH + k] = 0.0
         for k in range(lanes):
             prod[k] = 1.0 if k < count else 0.0
             acc[nd[0].outcome * MAX_BATCH + k] += nd[0].mult * prod[k]
-        i = 1
-        while i < n:
-            skip = nd[i].skip
-            if not any_left[nd[i].factor]:
-                i = skip   # no such card left in any shoe: the subtree is impossible
-                continue
-            d = nd[i].depth
-            m = nd[i].mult
-            pf = &factor[nd[i].factor * MAX_BATCH]
-            pp = &prod[(d - 1) * MAX_BATCH]
-            pinv = &inv[d * MAX_BATCH]
-            pa = &acc[nd[i].outcome * MAX_BATCH]
-            if skip == i + 1:
-                # a leaf: always a final composition, nothing below needs its probability
-                for k in range(lanes):
-                    pa[k] += m * (pp[k] * pf[k] * pinv[k])
-            else:
-                pd = &prod[d * MAX_BATCH]
-                for k in range(lanes):
-                    pd[k] = pp[k] * pf[k] * pinv[k]
-                    pa[k] += m * pd[k]
-            i += 1
+        trie_pass(nd, self.n_nodes, factor, any_left, inv, prod, acc, lanes)
         for k in range(count):
             for o in range(N_DEALER):
                 out[k * N_DEALER + o] = acc[o * MAX_BATCH + k]
@@ -331,6 +319,7 @@ cdef class DealerTrie:
                              f"got a sum of {total!r}")
         with nogil:
             self.evaluate(w, total, infinite, out)
+        import numpy as np   # here, not at import: bjcore itself does not need numpy
         result = np.empty(N_DEALER + 1)
         for r in range(N_DEALER):
             result[r] = out[r]
@@ -390,6 +379,9 @@ cdef class DealerStore:
         cdef double total = 0.0
         if self.index.find(key) >= 0:
             return
+        for j in range(k):
+            if self.batch_keys[j] == key:
+                return   # already waiting (the same cards out, reached another way)
         for j in range(N_RANKS):
             self.batch_weights[k * N_RANKS + j] = left[j]
             total += left[j]

@@ -474,7 +474,8 @@ cdef class RoundLaws:
 
     cdef int choose(self) noexcept nogil:
         """The option the strategy takes at a later decision (unsplit hand of 3+ cards, or
-        any split hand): DESIGN's section 6.3 for the three post-split classes."""
+        any split hand); split hands follow the post-split class (docs/algorithms.md,
+        "Post-split classes")."""
         cdef int double_ok, a, saved_pair, saved_extra
         if self.pair_rank == 0:
             if self.rules.split_class == POLICY:
@@ -573,7 +574,8 @@ cdef class RoundLaws:
                     out[t * D_LATTICE + ZERO_COL + 2 * (k - 8)] += w * p_t * conv[k]
 
     cdef void split_dist(self, int pair) noexcept nogil:
-        """The round law of splitting ``pair`` (DESIGN sections 6.4-6.7, entry by entry)."""
+        """The round law of splitting ``pair``: the solver's split construction (docs/algorithms.md,
+        "Splitting"), entry by entry."""
         cdef int M = self.hands_limit(pair)
         cdef int p = pair - 1, a, b, r, k, h, amax, i
         cdef vector[double] X, Y, XT, NT
@@ -629,7 +631,7 @@ cdef class RoundLaws:
                 self.pair_hand_law(pair, a + 1, p, law)
                 for i in range(D_LAW):
                     Y[a * D_LAW + i] = law[i]
-        # removal recursions (6.5), entry by entry
+        # the removal recursions X_{a,b}, N_{a,b}, entry by entry
         if self.infinite:
             pp = self.shoe[p]
             m = 0.0
@@ -659,7 +661,7 @@ cdef class RoundLaws:
                     NT[(a * D_MAX_A + b) * D_LAW + i] = remove_unknown(
                         NT[(a * D_MAX_A + b - 1) * D_LAW + i],
                         NT[((a + 1) * D_MAX_A + b - 1) * D_LAW + i], g)
-        # the patterns of hands (6.6): exactly h < M hands, or the limit with k completed
+        # the patterns of hands: exactly h < M hands, or the limit M with k completed
         for h in range(2, M):
             w = (1.0 if h == 2 else 2.0) * self.draw_ratio(m, q, n, h - 2, h, pp)
             if w != 0.0:
@@ -849,7 +851,7 @@ cdef class RoundLaws:
 
 
 cdef inline double remove_unknown(double whole, double pair_part, double g) noexcept nogil:
-    """Solve whole = g * pair_part + (1 - g) * rest for rest (6.5)."""
+    """Solve whole = g * pair_part + (1 - g) * rest for rest (one removal step)."""
     if g >= 1.0:
         return 0.0
     if g == 0.0:

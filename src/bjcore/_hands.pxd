@@ -1,11 +1,10 @@
 # Declarations of the hand-value engine (see _hands.pyx).
 from libc.stdint cimport uint64_t, int8_t
-from libcpp.unordered_map cimport unordered_map
 from libcpp.vector cimport vector
 
-from bjcore._defs cimport N_RANKS, RuleParams
+from bjcore._defs cimport N_RANKS, RuleParams, rank_unit
 from bjcore._dealer cimport DealerStore
-from bjcore._memo cimport HashIndex
+from bjcore._memo cimport DecisionTable, HashIndex
 
 
 cdef struct HandValues:
@@ -32,18 +31,18 @@ cdef class HandEngine:
     cdef int pair_rank                # 0 for an unsplit hand, else the split pair's rank
     cdef int extra                    # e: extra pair cards known to be gone
     cdef int extra_max                # while a split is valued: the largest e it needs
+    cdef bint split_needs_queued      # ... and its dealer distributions are all queued
     cdef uint64_t hand_key
 
     cdef DealerStore dealer           # dealer distributions by the cards out of the shoe
     cdef HashIndex value_index        # context key -> row of value_store
     cdef vector[HandValues] value_store
-    # frozen decisions (split class SPLIT_POLICY): composition | kind -> action
-    cdef unordered_map[uint64_t, int8_t] policy
+    # frozen decisions (split class SPLIT_POLICY), possibly shared with other engines
+    cdef DecisionTable policy
+    cdef bint policy_shared           # the table is another engine's: copy before writing
     cdef int policy_missing
 
     cdef void clear_hand(self) noexcept nogil
-    cdef void add(self, int r) noexcept nogil
-    cdef void remove(self, int r) noexcept nogil
     cdef int total(self) noexcept nogil
     cdef bint is_soft(self) noexcept nogil
     cdef bint is_natural(self) noexcept nogil
@@ -64,6 +63,23 @@ cdef class HandEngine:
     cdef double get(self, int action) noexcept nogil
     cdef int may_double(self) noexcept nogil
     cdef int best_option(self, int double_ok) noexcept nogil
+    cdef uint64_t policy_key(self, int kind) noexcept nogil
     cdef int policy_action(self, int kind) noexcept nogil
     cdef int optimal_unsplit_choice(self, int double_ok) noexcept nogil
     cdef double continuation(self) noexcept nogil
+
+
+# Adding and removing a card are the innermost steps of every recursion: inline, not
+# virtual-method calls.
+cdef inline void hand_add(HandEngine h, int r) noexcept nogil:
+    h.cnt[r] += 1
+    h.hard_sum += r + 1
+    h.n_cards += 1
+    h.hand_key += rank_unit(r)
+
+
+cdef inline void hand_remove(HandEngine h, int r) noexcept nogil:
+    h.cnt[r] -= 1
+    h.hard_sum -= r + 1
+    h.n_cards -= 1
+    h.hand_key -= rank_unit(r)

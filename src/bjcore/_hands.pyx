@@ -15,12 +15,10 @@ Everything inside the recursions is ``noexcept nogil``; Python objects appear on
 """
 from libc.math cimport NAN, isnan
 from libc.stdint cimport uint64_t, int8_t
-from libcpp.unordered_map cimport unordered_map
-from cython.operator cimport dereference as deref
 
 from bjcore._defs cimport *
 from bjcore._dealer cimport DealerStore, DealerTrie
-from bjcore._memo cimport HashIndex
+from bjcore._memo cimport DecisionTable, HashIndex
 from bjcore._dealer import dealer_trie
 
 
@@ -113,7 +111,10 @@ cdef class HandEngine:
         self.dealer = DealerStore(dealer_trie(cards, self.rules.hit_soft_17))
         self.value_index = HashIndex()
         self.extra_max = 0
+        self.split_needs_queued = False
         self.clear_hand()
+        self.policy = DecisionTable()
+        self.policy_shared = False
         self.policy_missing = 0
 
     # ---- hand state --------------------------------------------------------------
@@ -127,18 +128,6 @@ cdef class HandEngine:
         self.pair_rank = 0
         self.extra = 0
         self.hand_key = 0
-
-    cdef void add(self, int r) noexcept nogil:
-        self.cnt[r] += 1
-        self.hard_sum += r + 1
-        self.n_cards += 1
-        self.hand_key += rank_unit(r)
-
-    cdef void remove(self, int r) noexcept nogil:
-        self.cnt[r] -= 1
-        self.hard_sum -= r + 1
-        self.n_cards -= 1
-        self.hand_key -= rank_unit(r)
 
     cdef int total(self) noexcept nogil:
         return soft_total(self.hard_sum, self.cnt[0])
@@ -286,11 +275,11 @@ cdef class HandEngine:
                 break
             if left[r] <= 0.0:
                 continue
-            self.add(r)
+            hand_add(self, r)
             left[r] -= 1.0
             self.prefetch_unsplit(r, left)
             left[r] += 1.0
-            self.remove(r)
+            hand_remove(self, r)
 
     # ---- values of the current hand ---------------------------------------------
 
@@ -344,16 +333,17 @@ cdef class HandEngine:
         cdef double ev = 0.0
         cdef int r
         self.next_card_weights(pi)
-        self.prefetch_dealer(True)
+        if not (self.pair_rank and self.split_needs_queued):
+            self.prefetch_dealer(True)
         for r in range(N_RANKS):
             if pi[r] <= 0.0:
                 continue
-            self.add(r)
+            hand_add(self, r)
             if self.hard_sum > 21:
                 ev -= pi[r]
             else:
                 ev += pi[r] * self.continuation()
-            self.remove(r)
+            hand_remove(self, r)
         return ev
 
     cdef double double_value(self) noexcept nogil:
@@ -361,18 +351,19 @@ cdef class HandEngine:
         cdef double ev
         cdef int r
         self.next_card_weights(pi)
-        self.prefetch_dealer(True)
+        if not (self.pair_rank and self.split_needs_queued):
+            self.prefetch_dealer(True)
         # a dealer natural takes only the original bet: +beta undoes half of -2*beta
         ev = self.natural_refund(pi)
         for r in range(N_RANKS):
             if pi[r] <= 0.0:
                 continue
-            self.add(r)
+            hand_add(self, r)
             if self.hard_sum > 21:
                 ev -= 2.0 * pi[r]
             else:
                 ev += 2.0 * pi[r] * self.get(ACT_STAND)
-            self.remove(r)
+            hand_remove(self, r)
         return ev
 
     cdef double value_at(self, int row, int action) noexcept nogil:
@@ -425,13 +416,21 @@ cdef class HandEngine:
             best = ACT_DOUBLE
         return best
 
-    cdef int policy_action(self, int kind) noexcept nogil:
+    cdef uint64_t policy_key(self, int kind) noexcept nogil:
+        """The current hand's key in the table of frozen decisions (see DecisionTable)."""
         cdef uint64_t key = self.hand_key | (<uint64_t>kind << KIND_SHIFT)
-        cdef unordered_map[uint64_t, int8_t].iterator it = self.policy.find(key)
-        if it == self.policy.end():
+        cdef int context = self.policy.split_context
+        if kind == KIND_SPLIT and context > 0:
+            key |= ((<uint64_t>self.pair_rank << PAIR_SHIFT)
+                    | (<uint64_t>(1 if context == 1 else self.extra) << EXTRA_SHIFT))
+        return key
+
+    cdef int policy_action(self, int kind) noexcept nogil:
+        cdef int a = self.policy.get(self.policy_key(kind))
+        if a < 0:
             self.policy_missing += 1
             return ACT_STAND
-        return deref(it).second
+        return a
 
     cdef int optimal_unsplit_choice(self, int double_ok) noexcept nogil:
         """The choice on the current composition as an unsplit hand (CDZ-)."""

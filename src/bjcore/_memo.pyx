@@ -1,6 +1,7 @@
 # cython: language_level=3
 # distutils: language = c++
-"""The flat hash index behind every memo table of the kernels."""
+"""Flat hash tables: the index behind every memo table of the kernels, and the table of
+frozen decisions a policy engine plays."""
 from libc.stdint cimport uint64_t, int32_t
 from libcpp.vector cimport vector
 
@@ -71,5 +72,44 @@ cdef class HashIndex:
             self.keys[i] = EMPTY_KEY
         self.count = 0
 
+    cdef void set(self, uint64_t key, int slot) noexcept nogil:
+        """Store ``slot`` for ``key``, replacing what was stored."""
+        cdef size_t mask = self.keys.size() - 1
+        cdef size_t i = <size_t>((key * FIBONACCI) >> self.shift)
+        while self.keys[i] != EMPTY_KEY:
+            if self.keys[i] == key:
+                self.slots[i] = slot
+                return
+            i = (i + 1) & mask
+        self.insert(key, slot)
+
     def __len__(self):
         return self.count
+
+
+cdef class DecisionTable:
+    """Frozen decisions (see _memo.pxd): a flat hash map from packed keys to actions.
+    Engines share one table read-only (copy before changing a shared one)."""
+
+    def __cinit__(self):
+        self.actions = HashIndex()
+        self.split_context = 0
+
+    cdef int get(self, uint64_t key) noexcept nogil:
+        """The action stored for ``key``, or -1."""
+        return self.actions.find(key)
+
+    cdef void set(self, uint64_t key, int action) noexcept nogil:
+        self.actions.set(key, action)
+
+    cdef DecisionTable copy(self):
+        cdef DecisionTable other = DecisionTable()
+        other.actions.keys = self.actions.keys
+        other.actions.slots = self.actions.slots
+        other.actions.shift = self.actions.shift
+        other.actions.count = self.actions.count
+        other.split_context = self.split_context
+        return other
+
+    def __len__(self):
+        return self.actions.count

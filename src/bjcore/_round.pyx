@@ -7,6 +7,7 @@ policy's) and the round's expectation E(u) over every two-card hand.
 from libc.math cimport NAN
 
 from bjcore._defs cimport *
+from bjcore._hands cimport hand_add, hand_remove
 from bjcore._splits cimport SplitEngine
 
 
@@ -22,8 +23,8 @@ cdef class RoundEngine(SplitEngine):
         if split_ok and self.rules.split_class != SPLIT_POLICY:
             self.split_value(c1 + 1)   # start_choice compares it
         self.clear_hand()
-        self.add(c1)
-        self.add(c2)
+        hand_add(self, c1)
+        hand_add(self, c2)
         if self.rules.split_class == SPLIT_POLICY:
             a = self.policy_action(KIND_START)
             if a == ACT_SPLIT and not split_ok:

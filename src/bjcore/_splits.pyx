@@ -9,7 +9,9 @@ split contexts; which choices they make is the post-split class (CDZ-, CDP1, CDP
 from libc.math cimport NAN, isnan
 
 from bjcore._defs cimport *
+from bjcore._hands cimport hand_add, hand_remove
 from bjcore._hands cimport HandEngine
+from bjcore._memo cimport HashIndex
 
 
 cdef class SplitEngine(HandEngine):
@@ -19,6 +21,7 @@ cdef class SplitEngine(HandEngine):
         cdef int r
         for r in range(N_RANKS):
             self.split_cache[r] = NAN
+        self.walked = HashIndex()
 
     cdef int hands_limit(self, int pair) noexcept nogil:
         cdef int limit = self.rules.max_split_hands
@@ -34,8 +37,8 @@ cdef class SplitEngine(HandEngine):
         self.clear_hand()
         self.pair_rank = pair
         self.extra = extra
-        self.add(pair - 1)
-        self.add(second)
+        hand_add(self, pair - 1)
+        hand_add(self, second)
         v = self.continuation()
         self.clear_hand()
         return v
@@ -64,11 +67,8 @@ cdef class SplitEngine(HandEngine):
             X[a] = 0.0
             Y[a] = 0.0
         self.extra_max = amax + 1   # contexts e = 1 .. amax + 1 are about to be valued
-        self.clear_hand()
-        self.pair_rank = pair
-        self.add(p)
-        self.prefetch_dealer(True)   # every two-card split hand P + r, every e
-        self.clear_hand()
+        if not self.infinite:
+            self.queue_split_needs(p)
         for a in range(amax + 1):
             if self.infinite and a > 0:
                 X[a] = X[0]
@@ -95,6 +95,7 @@ cdef class SplitEngine(HandEngine):
             if rho[p] > 0.0:
                 Y[a] = self.pair_hand_value(pair, a + 1, p)
         self.extra_max = 0
+        self.split_needs_queued = False
         # removal recursions (6.5)
         if self.infinite:
             pp = self.shoe[p]
@@ -158,6 +159,102 @@ cdef class SplitEngine(HandEngine):
                 ev += (hands - 1.0) * beta_s
         self.split_cache[p] = ev
         return ev
+
+    cdef void queue_split_needs(self, int p) noexcept nogil:
+        """Compute, in full trie passes, every dealer distribution the split hands of
+        pair index ``p`` will need in contexts e = 1 .. extra_max, and no other.
+
+        A split hand needs the dealer's outcomes where it stands, or after its double
+        card.  Where its choice is made from other values (CDZ-: the unsplit hand's;
+        CDP1 with e > 1: those with one extra pair card gone; a frozen policy) the walk
+        follows that choice; where the choice compares the context's own values (CDP, and
+        CDP1 with e = 1) every composition is needed.  Queuing them all first fills each
+        trie pass, where asking hand by hand would leave most lanes empty.
+        """
+        cdef double avail[N_RANKS]
+        cdef int e, r, stage
+        cdef bint everything
+        self.walked.clear()
+        # contexts whose choices compare their own values first: the others' choices may
+        # read them
+        for stage in range(2):
+            for e in range(1, self.extra_max + 1):
+                everything = (self.rules.split_class == SPLIT_CDP
+                              or (self.rules.split_class == SPLIT_CDP1 and e == 1))
+                if everything != (stage == 0):
+                    continue
+                for r in range(N_RANKS):
+                    avail[r] = self.shoe[r] - self.dealer_cnt[r]
+                avail[p] -= e
+                if avail[p] < 1.0:
+                    continue   # (the split_value loop skips this context too)
+                self.clear_hand()
+                self.pair_rank = p + 1
+                self.extra = e
+                hand_add(self, p)
+                for r in range(N_RANKS):
+                    if avail[r] - self.cnt[r] >= 1.0:
+                        hand_add(self, r)
+                        self.queue_needs_walk(avail, everything, r)
+                        hand_remove(self, r)
+            self.dealer.flush()
+            # the walks that follow read values of the contexts just queued: they need
+            # no more prefetching
+            self.split_needs_queued = True
+        self.clear_hand()
+
+    cdef void queue_current(self, const double* avail) noexcept nogil:
+        """Queue the dealer's outcomes for the current hand in its context (``avail``:
+        the cards the context leaves for the hand)."""
+        cdef double left[N_RANKS]
+        cdef int r
+        for r in range(N_RANKS):
+            left[r] = avail[r] - self.cnt[r]
+        self.dealer.queue(left, -1, self.removed_key())
+
+    cdef void queue_needs_walk(self, const double* avail, bint everything,
+                               int lowest) noexcept nogil:
+        """The walk of ``queue_split_needs`` from the current split hand (see there).
+
+        ``everything``: visit every composition once, adding cards of rank index >=
+        ``lowest`` after the first two; otherwise follow the hand's choices (hits), each
+        composition once."""
+        cdef int a, r, double_ok, saved_extra
+        if self.pair_rank == 1 and not self.rules.hit_split_aces:
+            a = ACT_STAND
+        elif everything:
+            a = ACT_NONE
+        else:
+            if self.walked.find(self.context_key()) >= 0:
+                return   # reached before by another order of the same cards
+            self.walked.insert(self.context_key(), 0)
+            double_ok = self.rules.double_after_split and self.may_double()
+            if self.rules.split_class == SPLIT_POLICY:
+                a = self.policy.get(self.policy_key(KIND_SPLIT))
+                if a < 0:
+                    a = ACT_STAND   # (continuation counts the miss)
+            elif self.rules.split_class == SPLIT_CDZ:
+                a = self.optimal_unsplit_choice(double_ok)
+            else:   # CDP1 with e > 1: the pick made with one extra pair card gone
+                saved_extra = self.extra
+                self.extra = 1
+                a = self.best_option(double_ok)
+                self.extra = saved_extra
+        if a == ACT_STAND or a == ACT_NONE:
+            self.queue_current(avail)
+        if a == ACT_STAND:
+            return
+        for r in range(lowest if a == ACT_NONE else 0, N_RANKS):
+            if self.hard_sum + r + 1 > 21:
+                break
+            if avail[r] - self.cnt[r] < 1.0:
+                continue
+            hand_add(self, r)
+            if a == ACT_DOUBLE:
+                self.queue_current(avail)
+            else:
+                self.queue_needs_walk(avail, everything, r)
+            hand_remove(self, r)
 
     cdef double gamma(self, double m, double n, int a, int b, double pp) noexcept nogil:
         """Chance that one more unknown gone card is a pair card (6.5)."""

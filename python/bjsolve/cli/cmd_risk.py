@@ -45,10 +45,11 @@ def add_arguments(parser) -> None:
                    help="insure every hand against an ace (default: never)")
     g.add_argument("--bankroll", type=common.positive_number, default=None, metavar="UNITS",
                    help="bankroll in units (initial bets): lifetime ruin, and with --rounds "
-                        "the trip ruin (default: none, no ruin figures)")
+                        "the trip ruin (default: none, no ruin figures but the bankrolls "
+                        "for 1%%, 5%% and 13.5%% lifetime ruin)")
     g.add_argument("--rounds", type=_rounds, default=None, metavar="N",
-                   help="rounds for the trip ruin (needs --bankroll; default: none, no trip "
-                        "ruin)")
+                   help="rounds for the trip ruin (needs --bankroll; default: none, no "
+                        "trip ruin)")
     common.add_output_arguments(parser)
 
 
