@@ -27,13 +27,13 @@ def test_python_m_and_console_script_agree():
         assert b.returncode == 0 and b.stdout == a.stdout
 
 
-def test_dealer_csv_is_fractions_matching_two_deck_dealer_table():
+def test_dealer_csv_is_fractions_matching_the_published_table():
     code, text = run("dealer", "--decks", "2", "--format", "csv")
     assert code == 0
     rows = list(csv.reader(line for line in text.splitlines() if not line.startswith("#")))
     assert rows[0] == ["dealer", "17", "18", "19", "20", "21", "bust", "blackjack"]
     six = dict(zip(rows[0], next(r for r in rows if r[0] == "6")))
-    assert abs(float(six["bust"]) - 0.4221) < 0.00005   # the published 2-deck dealer table: 42.21 %
+    assert abs(float(six["bust"]) - 0.4221) < 0.00005   # published table: 42.21 %
     assert "given no dealer blackjack" not in text
 
 
@@ -106,8 +106,8 @@ def test_indices_index_format_and_quiet_progress():
     assert lines and all(l.endswith("+1000") for l in lines)
 
 
-def test_exposed_dealer_table_uses_the_seed_scores(capsys):
-    """The both-cards-up exercise: the dealer table keys outcomes by score, 0 for a bust; a dealer hard 16
+def test_exposed_dealer_table_uses_scores(capsys):
+    """The exposed game: the dealer table keys outcomes by score, 0 for a bust; a dealer hard 16
     ends bust 8/13 and on each of 17..21 with 1/13 (infinite shoe)."""
     assert main(["--preset", "easy", "dealer", "--format", "csv"]) == 0
     rows = list(csv.reader(io.StringIO(capsys.readouterr().out)))

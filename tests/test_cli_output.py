@@ -324,3 +324,11 @@ def test_html_chart_renders_in_a_browser(tmp_path):
         return (abs(pixels - target).max(axis=-1) < 0.02).mean()
     for color in ("#5cb85c", "#d9534f", "#3b7dd8", "#f0c93a"):   # hit, stand, double, split
         assert share(color) > 0.002, color
+
+
+def test_every_help_fits_80_columns(monkeypatch, capsys):
+    monkeypatch.setenv("COLUMNS", "80")
+    for name in [None] + list(_parsers()):
+        assert cli.main(([name] if name else []) + ["--help"]) == 0
+        text = capsys.readouterr().out
+        assert max(len(line) for line in text.splitlines()) <= 80, name

@@ -42,6 +42,23 @@ class Parser(argparse.ArgumentParser):
         raise UsageError(message)
 
 
+class HelpFormatter(argparse.RawDescriptionHelpFormatter):
+    """A command's description is its module docstring: paragraphs are refilled to the
+    terminal width; indented lines (examples) are kept as they are."""
+
+    def _fill_text(self, text, width, indent):
+        import textwrap
+        out = []
+        for block in text.split("\n\n"):
+            lines = block.splitlines()
+            if all(line.startswith("    ") for line in lines if line.strip()):
+                out.append("\n".join(indent + line for line in lines))
+            else:
+                out.append(textwrap.fill(" ".join(block.split()), width,
+                                         initial_indent=indent, subsequent_indent=indent))
+        return "\n\n".join(out)
+
+
 def command_modules():
     """{command name: module}, in ``COMMANDS`` order."""
     modules = {}
@@ -68,7 +85,7 @@ def build_parser():
     parsers = {}
     for name, module in modules.items():
         p = sub.add_parser(name, help=module.HELP, description=_description(module),
-                           formatter_class=argparse.RawDescriptionHelpFormatter)
+                           formatter_class=HelpFormatter)
         module.add_arguments(p)
         parsers[name] = p
     return top, parsers, modules
