@@ -133,7 +133,7 @@ def test_python_progress_true_is_accepted_and_changes_nothing():
 def test_das_split_marks_agree_with_a_full_no_das_solve():
     """The chart marks Ph/Ps/Pd from the pairs' values without double after split; those
     values must be what a whole no-DAS solve gives (2 decks: 22, 33, 44, 66 are marked)."""
-    from bjsolve.strategy import PairsWithoutDAS
+    from bjsolve.solve import PairsWithoutDAS
     rules = Rules(decks=2, surrender="late")
     sol = bjsolve.solve(rules)
     full = bjsolve.solve(rules.replace(double_after_split=False))
