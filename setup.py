@@ -18,13 +18,22 @@ def compiler_directives():
     }
 
 
+# One extension per kernel module, in dependency order (see src/bjcore/_core.pyx).
+KERNEL_MODULES = ("_memo", "_dealer", "_hands", "_splits", "_round", "_policy", "_core",
+                  "_distribution")
+
 extensions = [
     Extension(
-        "bjcore._core",
-        ["src/bjcore/_core.pyx"],
+        f"bjcore.{name}",
+        [f"src/bjcore/{name}.pyx"],
         language="c++",
         extra_compile_args=["-O3", "-std=c++17"],
     )
+    for name in KERNEL_MODULES
+] + [
+    # the real-game simulator: plain C, independent of the exact kernels
+    Extension("bjcore._simulate", ["src/bjcore/_simulate.pyx"], extra_compile_args=["-O3"]),
 ]
 
-setup(ext_modules=cythonize(extensions, compiler_directives=compiler_directives()))
+setup(ext_modules=cythonize(extensions, compiler_directives=compiler_directives(),
+                            include_path=["src"]))

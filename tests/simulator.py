@@ -95,6 +95,33 @@ def _infinite_drawer(counts, rand):
     return lambda: bisect_right(cum, rand()) + 1
 
 
+def exact_floor(rc, unseen):
+    """The default true count: floor(running count / (cards unseen / 52))."""
+    return math.floor(rc * 52.0 / unseen)
+
+
+def simulate_shoe(rules, policy, *, rounds, seed, cut, tags, shoe=None, true_count=exact_floor):
+    """Deal one shoe to a cut card instead of a fresh shoe per round, counting the cards.
+
+    After a shuffle one card is burnt (never seen); a new shuffle comes before the first
+    round that starts with ``cut`` or more cards dealt (burn card included).  Before each
+    round the true count is ``true_count(running count, cards not yet seen)`` (default
+    floor(running count x 52 / cards not yet seen)), the running count summing ``tags`` (10
+    numbers A..T) over every card dealt since the shuffle except the burn card.  Flat betting, one spot.  Returns {true count: [rounds, sum of results,
+    sum of squared results]}.
+    """
+    by_tc = {}
+    gc_was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        _simulate(rules, policy, rounds, seed, shoe, None, None, cut=cut, tags=tags, by_tc=by_tc,
+                  true_count=true_count)
+    finally:
+        if gc_was_enabled:
+            gc.enable()
+    return by_tc
+
+
 def simulate(rules, policy, *, rounds, seed, shoe=None, fixed_player=None, fixed_dealer=None):
     """Play ``rounds`` independent rounds; return (mean net win per round, standard error).
 
@@ -111,7 +138,8 @@ def simulate(rules, policy, *, rounds, seed, shoe=None, fixed_player=None, fixed
             gc.enable()
 
 
-def _simulate(rules, policy, rounds, seed, shoe, fixed_player, fixed_dealer):
+def _simulate(rules, policy, rounds, seed, shoe, fixed_player, fixed_dealer, *, cut=None,
+              tags=None, by_tc=None, true_count=None):
     rounds = int(rounds)
     if rounds < 2:
         raise ValueError("rounds must be at least 2")
@@ -244,7 +272,15 @@ def _simulate(rules, policy, rounds, seed, shoe, fixed_player, fixed_dealer):
     total_sq = 0.0
 
     for _ in range(rounds):
-        left = full
+        if cut is None:
+            left = full
+        else:
+            if full - left >= cut or _ == 0:
+                left = full
+                draw()  # the burn card
+            seen = deck[left:full - 1]  # dealt since the shuffle, burn card (deck[full-1]) out
+            rc = sum(tags[c - 1] for c in seen)
+            tc = true_count(rc, full - len(seen))
         if fixed_p or fixed_d:
             if not infinite:
                 for c in fixed_p:
@@ -363,6 +399,11 @@ def _simulate(rules, policy, rounds, seed, shoe, fixed_player, fixed_dealer):
                                 break
                         net += _settle(live, d, tie)
         total += net
+        if by_tc is not None:
+            slot = by_tc.setdefault(tc, [0, 0.0, 0.0])
+            slot[0] += 1
+            slot[1] += net
+            slot[2] += net * net
         total_sq += net * net
     mean = total / rounds
     var = max(0.0, (total_sq - rounds * mean * mean) / (rounds - 1))

@@ -33,19 +33,17 @@ def test_fixed_effects_average_to_zero_with_other_rules():
 
 
 def test_kernel_freeze_equals_a_python_frozen_strategy(eor_1d):
-    """The compiled frozen decisions against the strategy-callable path (CDZ- rules of
-    DESIGN section 8 written out in Python from the full-shoe solve)."""
+    """The compiled frozen decisions against the strategy-callable path (the CDZ- freezing
+    rules written out in Python from the full-shoe solve)."""
     fixed, _ = eor_1d
     rules = Rules(decks=1)
     sol0 = solve(rules)
 
     def frozen(cards, up, allowed):
+        # a split hand is played as the unsplit hand of the same composition; A,T after a
+        # split is 21, which hand_ev values as the natural (stand only): stand on it too
         ev = sol0.hand_ev(cards, up, given_no_blackjack=False)
-        if "split" in allowed or "surrender" in allowed or len(cards) > 2:
-            return _best({a: ev[a] for a in allowed})
-        # a two-card hand with neither split nor surrender offered: a split hand, played
-        # as the unsplit hand of the same composition
-        return _best({a: ev[a] for a in allowed})
+        return _best({a: ev[a] for a in allowed if a in ev})
 
     for r in (1, 5, 10):
         depleted = solve(rules, Shoe.decks(1).remove(r))
@@ -93,8 +91,8 @@ def test_linear_estimate_is_exact_for_one_reoptimised_removal():
     reopt = effects_of_removal(rules, strategy="reoptimized")
     out = estimate_ev(rules, (5,), effects=reopt)
     assert out["linear"] == pytest.approx(out["exact"], abs=1e-15)
-    # the seed paper's worked example removal (2 decks); the paper's own finite-deck EVs
-    # are off (REFERENCE.md), so only the estimate's consistency is checked
+    # the worked example's removal in Solowiej (2024) (2 decks); the paper's own
+    # finite-deck EVs are off, so only the estimate's consistency is checked
     removed = ("A", "A", 2, 2, 3, 4, 4, 4, 5, 5, 5, 7, 7, 8, "T")
     out = estimate_ev(Rules(decks=2, resplit_aces=True), removed)
     assert out["exact"] > out["base"] and out["linear"] > out["base"]
@@ -117,7 +115,7 @@ def test_shoes_at_a_true_count(system, tc):
     assert len(whole) == 156 and abs(rc / 3 - tc) <= 0.5 / 3 + 1e-9
 
 
-# REFERENCE.md section 3: Hi-Lo Illustrious 18 and Fab 4 (6 decks S17 DAS peek), +-1
+# The published Hi-Lo Illustrious 18 and Fab 4 (6 decks S17 DAS peek), +-1
 ILLUSTRIOUS_18 = [("16", 10, "stand", 0), ("15", 10, "stand", 4), ("TT", 5, "split", 5),
                   ("TT", 6, "split", 4), ("10", 10, "double", 4), ("12", 3, "stand", 2),
                   ("12", 2, "stand", 3), ("11", 1, "double", 1), ("9", 2, "double", 1),
@@ -208,29 +206,30 @@ def test_decision_effects_of_removal_against_depleted_solves():
         d6.difference("split", "hit")
 
 
-# The seed paper (seeds/003, Table 4, 2 decks, DAS, resplits allowed): effect of removal
+# J. Solowiej, "Finding Blackjack's Optimal Strategy in Real-time and Player's Expected
+# Win" (2024), Table 4 (2 decks, DAS, resplits allowed): effect of removal
 # in percent, and its worked example (cards A,A,2,2,3,4,4,4,5,5,5,7,7,8,T removed): linear
 # estimate 0.01965 from Table 4 by plain summation.
-SEED_2D_EOR = (-.316, .187, .216, .289, .373, .209, .134, -.010, -.097, -.236)
-SEED_REMOVED = ("A", "A", 2, 2, 3, 4, 4, 4, 5, 5, 5, 7, 7, 8, "T")
+SOLOWIEJ_2D_EOR = (-.316, .187, .216, .289, .373, .209, .134, -.010, -.097, -.236)
+SOLOWIEJ_REMOVED = ("A", "A", 2, 2, 3, 4, 4, 4, 5, 5, 5, 7, 7, 8, "T")
 
 
-def test_seed_paper_worked_example():
+def test_solowiej_worked_example():
     rules = Rules(decks=2, resplit_aces=True, max_split_hands=4)
     # the paper's own EOR vector, summed as the paper does (its 0.01965; Table 4 is rounded
     # to 0.001 %, 15 cards: +-7.5e-5)
-    out = estimate_ev(rules, SEED_REMOVED, effects=[v / 100 for v in SEED_2D_EOR], base=0.0,
+    out = estimate_ev(rules, SOLOWIEJ_REMOVED, effects=[v / 100 for v in SOLOWIEJ_2D_EOR], base=0.0,
                       rescale=False, exact=False)
     assert out["linear_change"] == pytest.approx(0.01965, abs=1e-4)
     # our own fixed-strategy EORs for these rules agree with Table 4 (the paper's finite-deck
-    # EVs are off by a constant, REFERENCE.md; its effects of removal are close)
+    # EVs are off by a constant; its effects of removal are close)
     fixed = effects_of_removal(rules)
-    for r, seed in zip(range(1, 11), SEED_2D_EOR):
-        assert 100 * fixed.effects[r] == pytest.approx(seed, abs=0.025), r
-    mine = estimate_ev(rules, SEED_REMOVED, effects=fixed, rescale=False)
+    for r, paper in zip(range(1, 11), SOLOWIEJ_2D_EOR):
+        assert 100 * fixed.effects[r] == pytest.approx(paper, abs=0.025), r
+    mine = estimate_ev(rules, SOLOWIEJ_REMOVED, effects=fixed, rescale=False)
     assert mine["linear_change"] == pytest.approx(0.01965, abs=5e-4)
     # the exact EV of the depleted shoe is an independent solve
-    assert mine["exact"] == solve(rules, Shoe.decks(2).remove(*SEED_REMOVED)).expected_value
+    assert mine["exact"] == solve(rules, Shoe.decks(2).remove(*SOLOWIEJ_REMOVED)).expected_value
 
 
 def test_true_count_zero_is_the_proportional_shoe():
@@ -282,7 +281,7 @@ def test_cli_counts_one_system_or_all():
     import json
     table = json.loads(text)
     (row,) = table["values"].values()
-    # the user EOR vector is Griffin's: BC is REFERENCE.md's Hi-Lo .968
+    # the user EOR vector is Griffin's: BC is the published Hi-Lo .968 (to 3 places)
     assert row["BC"] == pytest.approx(.968, abs=5e-4) and row["IC"] == pytest.approx(.760, abs=5e-4)
 
 
@@ -311,25 +310,16 @@ def test_cli_bad_counting_input(argv, match, capsys):
     assert code == 2 and text == "" and err.count("\n") == 1 and match in err, err
 
 
-def test_progress_bar_only_on_a_terminal():
-    import io
+def test_progress_bar_only_on_a_terminal(capsys):
+    from bjsolve.cli.common import progress
 
-    from bjsolve.__main__ import Progress
-
-    class Tty(io.StringIO):
-        def isatty(self):
-            return True
-
-    piped, tty = io.StringIO(), Tty()
-    for stream in (piped, tty):
-        bar = Progress("indices", stream)
+    with progress(None, total=3, label="indices") as update:    # stderr is not a terminal
         for i in range(1, 4):
-            bar(i, 3)
-    assert piped.getvalue() == ""
-    assert "indices [" in tty.getvalue() and "3/3" in tty.getvalue()
+            update(i, 3)
+    assert capsys.readouterr().err == ""
 
 
-# REFERENCE.md section 3: published playing efficiencies (Griffin's method).
+# Published playing efficiencies (Griffin's method, The Theory of Blackjack).
 PUBLISHED_PE = {"hilo": .51, "ko": .55, "hiopt1": .61, "hiopt2": .67, "omega2": .67,
                 "zen": .63, "halves": .57, "uston-apc": .69}
 

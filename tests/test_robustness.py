@@ -194,8 +194,8 @@ def test_solution_pickles_and_gives_the_same_values():
 
 
 @pytest.mark.parametrize("payout, label", [(1.5, "3:2"), (1.2, "6:5"), (1.0, "1:1"),
-                                           (0.001, "1:1000"), (1e-7, "1e-07:1"),
-                                           (0.123456789, "0.123457:1")])
+                                           (0.001, "0.001:1"), (1e-7, "1e-07:1"),
+                                           (0.123456789, "0.123456789:1")])
 def test_payout_labels_never_round_to_zero(payout, label):
     assert payout_label(payout) == label
     assert label in Rules(blackjack_payout=payout).describe()

@@ -55,7 +55,7 @@ def counts_table(rules, shoe, systems, eor=None, progress=None) -> Table:
                  np.array(values),
                  _notes(rules, shoe if shoe is not None else Shoe.decks(rules.decks),
                         bc_source + "; BC Griffin 1D: with Griffin's published single-deck "
-                        "EORs (REFERENCE.md section 3)",
+                        "EORs (The Theory of Blackjack)",
                         "IC: correlation with the insurance vector (+4 non-ten, -9 ten); 13 "
                         "ranks, ten's entry counted four times",
                         "PE: Griffin's gain ratio (normal approximation) over the close "
@@ -65,21 +65,43 @@ def counts_table(rules, shoe, systems, eor=None, progress=None) -> Table:
                  style="prob")
 
 
-def indices_table(rules, system, *, dealt_decks=None, rounding="rounded", progress=None):
+def indices_table(rules, system, *, dealt_decks=None, rounding="rounded", tc_convention="exact",
+                  hands="two-card", select=None, progress=None):
+    """The index numbers as a Table (``generate_indices``); ``select``: None (every line
+    whose play changes), a number N (the N lines of largest gain) or "i18" / "fab4"
+    (``IndexTable.select``)."""
     table = generate_indices(rules, system, dealt_decks=dealt_decks, rounding=rounding,
-                             progress=progress)
+                             tc_convention=tc_convention, hands=hands, progress=progress)
+    if select is not None:
+        table = table.select(select)
     rows, values = [], []
     for (row, u), line in table.lines.items():
         rows.append(f"{row} v {label(u)}")
         change = " / ".join(f"{a}->{b}" for a, b in zip(line.plays, line.plays[1:]))
         values.append([change, " ".join(f"{t:+d}" for t in line.thresholds),
-                       " ".join(f"{c:+.2f}" for c in line.crossings)])
+                       " ".join(f"{c:+.2f}" for c in line.crossings),
+                       f"{table.gains.get((row, u), 0.0):.2e}"])
     rows.append("insurance")
     values.append(["take insurance", "never" if table.insurance is None else f"{table.insurance:+d}",
-                   "" if table.insurance_crossing is None else f"{table.insurance_crossing:+.2f}"])
+                   "" if table.insurance_crossing is None else f"{table.insurance_crossing:+.2f}",
+                   ""])
+    # JSON: the same lines with real numbers and the hand and upcard as separate fields
+    records = [{"hand": row, "dealer": label(u), "plays": list(line.plays),
+                "indices": [int(t) for t in line.thresholds],
+                "crossings": [float(c) for c in line.crossings],
+                "gain_per_round": float(table.gains.get((row, u), 0.0))}
+               for (row, u), line in table.lines.items()]
+    records.append({"hand": "insurance", "dealer": "A", "plays": ["no insurance", "insurance"],
+                    "indices": [] if table.insurance is None else [int(table.insurance)],
+                    "crossings": ([] if table.insurance_crossing is None
+                                  else [float(table.insurance_crossing)])})
     t = Table("indices", f"index numbers ({system})", tuple(rows),
-              ("play change", "index", "exact TC"), np.array(values, dtype=object),
-              _notes(rules, Shoe.decks(rules.decks), table.method()))
+              ("play change", "index", "exact TC", "gain/round"), np.array(values, dtype=object),
+              _notes(rules, Shoe.decks(rules.decks), table.method(),
+                     "gain/round: what playing the line gains over the play at TC 0, per "
+                     "round in fractions of a bet (chance of the deal x the gain by true "
+                     "count, weighted by a normal approximation of the true count at this "
+                     "depth); for ranking only"), units="true counts", records=records)
     t.index_table = table
     return t
 
@@ -103,6 +125,9 @@ def tc_advantage_table(rules, system, *, dealt_decks=None, true_counts=range(-5,
     rows = tuple(f"{tc:+d}" for tc in res)
     values = np.array([list(v) for v in res.values()])
     depth = rules.decks / 2 if dealt_decks is None else dealt_decks
+    missing = [tc for tc in true_counts if tc not in res]
+    reach = ("; out of reach at this depth (a rank would run out): TC "
+             + ", ".join(f"{tc:+d}" for tc in missing)) if missing else ""
     return Table("tc-advantage", f"advantage by true count ({system})", rows,
                  ("exact", "linear"), values,
                  _notes(rules, Shoe.decks(rules.decks),
@@ -111,5 +136,5 @@ def tc_advantage_table(rules, system, *, dealt_decks=None, true_counts=range(-5,
                         f"removals proportional within tag classes, fractional counts so the "
                         f"count is exact",
                         "exact: the shoe solved; linear: full-shoe EV plus the fixed-strategy "
-                        "effects of removal, rescaled to the cards left",
+                        "effects of removal, rescaled to the cards left" + reach,
                         f"split {split}"), style="percent")

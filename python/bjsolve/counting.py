@@ -6,13 +6,18 @@ Conventions (stated again in every table the CLI prints):
 * An effect of removal (EOR) is ``E(S - [r]) - E(S)``: the change in the round's EV
   (unconditioned, fraction of the initial bet) when one card of rank r leaves shoe S.
   ``strategy="fixed"`` plays S's composition-dependent optimal decisions, frozen, on the
-  depleted shoe (DESIGN-exact section 8; split hands as the unsplit hand, CDZ-);
-  ``"reoptimized"`` solves the depleted shoe afresh.
+  depleted shoe (split hands as the unsplit hand, CDZ-); ``"reoptimized"`` solves the
+  depleted shoe afresh.
 * True count = running count / decks remaining.  A shoe "at true count TC" is built at a
   stated depth: ``dealt`` cards are removed, in proportion within each tag class, and
   removals are moved from the lowest-tag class to the highest-tag class until the running
   count equals TC x decks remaining (for unbalanced systems, the running count in excess
-  of its expected value at that depth).
+  of its expected value at that depth).  A class is never depleted below one card of each
+  of its ranks (the shoe must still be able to deal every card); a true count that needs
+  more is out of reach at that depth.
+
+Solves are shared through ``shoe_values`` (one solve per rules, shoe and split class per
+process); see docs/counting.md for the methods.
 """
 from __future__ import annotations
 
@@ -21,10 +26,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .deal import dealer_key_weight, remaining_after
-from .ranks import RANK_LABELS, label, ranks
+from .deal import dealer_key_weight
+from .ranks import label, ranks
 from .rules import Rules
 from .shoe import Shoe
+from .shoe_values import cached, remember, shoe_key, shoe_values, solve_and_keep
 
 # Tags for A, 2, ..., 9, T.
 SYSTEMS = {
@@ -39,7 +45,7 @@ SYSTEMS = {
     "uston-apc": ("Uston APC", (0, 1, 2, 2, 3, 2, 2, 1, -1, -3)),
 }
 INSURANCE_VECTOR = (4, 4, 4, 4, 4, 4, 4, 4, 4, -9)
-# Griffin's single-deck betting EORs (percent), REFERENCE.md section 3
+# Griffin's single-deck betting EORs (percent), as published in The Theory of Blackjack
 GRIFFIN_1D_EOR = (-0.61, 0.38, 0.44, 0.55, 0.69, 0.46, 0.28, 0.00, -0.18, -0.51)
 
 
@@ -73,6 +79,43 @@ def _ten_numbers(vector, what: str, items: str) -> tuple:
     return tuple(out)
 
 
+def check_rules(rules) -> Rules:
+    """``rules`` itself, or a TypeError naming the field."""
+    if not isinstance(rules, Rules):
+        raise TypeError(f"rules must be a bjsolve.Rules, got {type(rules).__name__}")
+    return rules
+
+
+def finite_number(value, field: str) -> float:
+    """``value`` as a float, or a clear error: a real, finite number."""
+    if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
+        raise TypeError(f"{field} must be a number, got {type(value).__name__}")
+    if not math.isfinite(value):
+        raise ValueError(f"{field} must be a finite number, got {value!r}")
+    return float(value)
+
+
+def integer_grid(grid, field: str = "grid") -> tuple:
+    """A non-empty, strictly increasing sequence of whole true counts, or a clear error."""
+    try:
+        values = tuple(grid)
+    except TypeError:
+        raise TypeError(f"{field} must be a sequence of whole true counts, got "
+                        f"{type(grid).__name__}") from None
+    if not values:
+        raise ValueError(f"{field} is empty: give whole true counts in increasing order")
+    out = []
+    for t in values:
+        if (isinstance(t, bool) or not isinstance(t, (int, float, np.integer, np.floating))
+                or not math.isfinite(t) or t != int(t)):
+            raise ValueError(f"{field} must hold whole true counts, got {str(t)[:40]!r}")
+        out.append(int(t))
+    if any(b <= a for a, b in zip(out, out[1:])):
+        shown = ", ".join(map(str, out[:12])) + (", ..." if len(out) > 12 else "")
+        raise ValueError(f"{field} must be strictly increasing, got {shown}")
+    return tuple(out)
+
+
 def eor_vector(eor) -> tuple:
     """The 10 effects of removal A..T of a ``RemovalEffects`` or a user vector (any unit:
     correlations do not depend on it)."""
@@ -90,13 +133,27 @@ def _thirteen(v):
 
 
 def correlation(tags, vector) -> float:
-    """Pearson correlation over the 13 ranks (T, J, Q, K share the ten's entries)."""
-    a, b = _thirteen(tags), _thirteen(vector)
-    a, b = a - a.mean(), b - b.mean()
-    den = math.sqrt(float(a @ a) * float(b @ b))
-    if den == 0:
+    """Pearson correlation over the 13 ranks (T, J, Q, K share the ten's entries).
+
+    Each vector is scaled to a largest entry of 1 before and after centring, so that
+    huge or tiny magnitudes (1e300, 1e-300) neither overflow nor underflow."""
+    return float(_unit_centred(tags) @ _unit_centred(vector))
+
+
+def _unit_centred(vector) -> np.ndarray:
+    v = _thirteen(vector)
+    if not np.all(np.isfinite(v)):
+        raise ValueError("correlation needs finite numbers")
+    for _ in range(2):
+        top = float(np.max(np.abs(v)))
+        if top == 0.0:
+            break
+        v = v / top
+        v = v - v.mean()
+    norm = float(np.sqrt(v @ v))
+    if norm == 0.0 or not math.isfinite(norm):
         raise ValueError("correlation undefined: a vector is constant")
-    return float(a @ b) / den
+    return v / norm
 
 
 def betting_correlation(system, eor=GRIFFIN_1D_EOR) -> float:
@@ -166,14 +223,23 @@ def effects_of_removal(rules: Rules, shoe: Shoe | None = None, *, strategy: str 
     (unconditioned, fraction of the initial bet).  ``strategy="fixed"`` plays the full
     shoe's composition-dependent optimal decisions, frozen, on each depleted shoe (their
     probability-weighted mean is 0); ``"reoptimized"`` solves each depleted shoe afresh.
-    ``progress(done, total)`` is called after each depleted shoe."""
+    ``progress(done, total)`` is called after each depleted shoe; ``progress=True`` draws a
+    bar with an ETA on a terminal or in a notebook."""
+    from .progress import progress_callback
+    progress = progress_callback(progress, "effects of removal")
     return _removal_effects(rules, shoe, (strategy,), split, progress)[0]
 
 
 def _removal_effects(rules, shoe, strategies, split, progress=None) -> list:
-    """Effects of removal for several strategies, sharing the full shoe's solve."""
+    """Effects of removal for several strategies, sharing the full shoe's solve.
+
+    Work is shared across calls in this process: each shoe's exact EV comes from
+    ``shoe_values`` (the re-optimised effects and the per-decision effects of the same
+    depleted shoes use one solve each), and finished fixed-strategy effects are kept by
+    rules, shoe and split class."""
     from .dealer import resolve_shoe
-    from .solve import check_split_class, solve
+    from .solve import check_split_class
+    check_rules(rules)
     for strategy in strategies:
         if strategy not in ("fixed", "reoptimized"):
             raise ValueError(f"strategy must be 'fixed' or 'reoptimized', got {strategy!r}")
@@ -185,22 +251,42 @@ def _removal_effects(rules, shoe, strategies, split, progress=None) -> list:
     if empty:
         raise ValueError(f"effects of removal need a card of every rank to remove; the shoe has "
                          f"no {', '.join(empty)} left")
-    sol0 = solve(rules, shoe, split=split)
-    effects = {s: {} for s in strategies}
-    total, done = 10 * len(strategies), 0
+    total = 10 * len(strategies)
+    done = [0]
+
+    def step():
+        done[0] += 1
+        if progress is not None:
+            progress(done[0], total)
+
+    base_ev = None
+    out = []
+    for strategy in strategies:
+        if strategy == "fixed":
+            base_ev, effects = cached(("fixed-eor",) + shoe_key(rules, shoe, split),
+                                      lambda: _fixed_effects(rules, shoe, split, step))
+        else:
+            base_ev = shoe_values(rules, shoe, split).expected_value
+            effects = {}
+            for r in range(1, 11):
+                effects[r] = shoe_values(rules, shoe.remove(r), split).expected_value - base_ev
+                step()
+            effects = tuple(effects.items())
+        done[0] = 10 * (len(out) + 1)
+        out.append(RemovalEffects(dict(effects), base_ev, strategy, split, rules, shoe))
+    return out
+
+
+def _fixed_effects(rules, shoe, split, step) -> tuple:
+    """(base EV, ((rank, fixed-strategy effect), ...)): the base solve is this call's own,
+    since freezing its decisions marks its engines; its values still go to the cache."""
+    values, sol0 = solve_and_keep(rules, shoe, split)
+    remember(values)
+    effects = []
     for r in range(1, 11):
-        shoe1 = shoe.remove(r)
-        for strategy in strategies:
-            if strategy == "fixed":
-                e1 = fixed_strategy_ev(sol0, shoe1)
-            else:
-                e1 = solve(rules, shoe1, split=split).expected_value
-            effects[strategy][r] = e1 - sol0.expected_value
-            done += 1
-            if progress is not None:
-                progress(done, total)
-    return [RemovalEffects(effects[s], sol0.expected_value, s, split, rules, shoe)
-            for s in strategies]
+        effects.append((r, fixed_strategy_ev(sol0, shoe.remove(r)) - sol0.expected_value))
+        step()
+    return float(sol0.expected_value), tuple(effects)
 
 
 def estimate_ev(rules: Rules, removed, *, shoe: Shoe | None = None, strategy: str = "fixed",
@@ -215,12 +301,13 @@ def estimate_ev(rules: Rules, removed, *, shoe: Shoe | None = None, strategy: st
     removed from N, with ``c = (N - 1)/(N - k)`` (``rescale=True``: the EORs are linear in
     the shoe's proportions, rescaled to the cards that are left; fixed-strategy EORs then
     estimate a proportional removal exactly) or ``c = 1`` (``rescale=False``: the plain
-    sum, as in the seed paper's worked example).  Returns a dict with ``linear``,
+    sum, as in the worked example of Solowiej (2024)).  Returns a dict with ``linear``,
     ``linear_change`` (= linear - base), ``exact``, ``exact_change`` (None with
     ``exact=False``), ``base``, ``removed`` and ``strategy``.
     """
     from .dealer import resolve_shoe
-    from .solve import check_split_class, solve
+    from .solve import check_split_class
+    check_rules(rules)
     check_split_class(split)
     shoe = resolve_shoe(rules, shoe)
     if shoe.is_infinite:
@@ -233,16 +320,16 @@ def estimate_ev(rules: Rules, removed, *, shoe: Shoe | None = None, strategy: st
         effects = effects_of_removal(rules, shoe, strategy=strategy, split=split)
     if isinstance(effects, RemovalEffects):
         vector, label_ = effects.as_vector(), effects.strategy
-        base_ev = effects.base_ev if base is None else float(base)
+        base_ev = effects.base_ev if base is None else finite_number(base, "base")
     else:
         vector, label_ = _ten_numbers(effects, "an EOR vector", "effects of removal"), "user"
-        base_ev = None if base is None else float(base)
+        base_ev = None if base is None else finite_number(base, "base")
     for c in set(out):
         if math.isnan(vector[c - 1]):
             raise ValueError(f"no effect of removal for {label(c)}")
-    exact_ev = solve(rules, left, split=split).expected_value if exact else None
+    exact_ev = shoe_values(rules, left, split).expected_value if exact else None
     if base_ev is None:
-        base_ev = solve(rules, shoe, split=split).expected_value
+        base_ev = shoe_values(rules, shoe, split).expected_value
     n, k = len(shoe), len(out)
     factor = (n - 1) / (n - k) if rescale else 1.0
     change = factor * sum(vector[c - 1] for c in out)
@@ -267,6 +354,7 @@ class DecisionEffects:
     values: dict
     effects: dict
     given_no_blackjack: bool
+    note: str = ""
 
     def difference(self, first: str, second: str) -> dict:
         for a in (first, second):
@@ -286,9 +374,16 @@ def decision_effects_of_removal(rules: Rules, cards, upcard, *, shoe: Shoe | Non
     hand, with split and surrender where allowed; more: a later decision) against
     ``upcard``, how each action's EV changes when one card of each rank is removed from
     the shoe (the hand's and the upcard's cards are already out).  Ranks with no card
-    left are skipped."""
+    left are skipped.
+
+    Values are given no dealer blackjack when the dealer peeks, as ``Solution.hand_ev``.
+    When the hole card must complete a natural in the shoe or in one of the depleted
+    shoes (an ace up and only tens left, or a ten up and only aces), "given no
+    blackjack" is undefined there: every value is then unconditioned, and
+    ``given_no_blackjack`` is False and ``note`` says why."""
     from .dealer import resolve_shoe
     from .solve import SPLIT_CLASSES, check_split_class, kernel_rules
+    check_rules(rules)
     check_split_class(split)
     shoe = resolve_shoe(rules, shoe)
     if shoe.is_infinite:
@@ -305,39 +400,59 @@ def decision_effects_of_removal(rules: Rules, cards, upcard, *, shoe: Shoe | Non
         counts[c - 1] += 1
     if sum(hand) > 21:
         raise ValueError("the hand is bust")
-    conditioned = rules.hole_card == "peek" and not (rules.surrender == "early" and len(hand) == 2)
+    peek = rules.hole_card == "peek" and not (rules.surrender == "early" and len(hand) == 2)
     krules = kernel_rules(rules, SPLIT_CLASSES[split])
     natural = len(hand) == 2 and sorted(hand) == [1, 10]
 
-    def values_for(shoe_counts):
+    def raw_values(shoe_counts):
+        """({action: unconditioned value}, {action: chance the hole card completes a
+        natural, for that action's measure})."""
         from bjcore import UpcardEngine
         engine = UpcardEngine([float(c) for c in shoe_counts], up, krules, False, False)
         st, ht, dd, beta = engine.hand_values(counts)
         vals = {"stand": st, "hit": ht}
         if engine.may_double_hand(counts):
             vals["double"] = dd
-        if conditioned:
-            p = 1.0 - beta
-            vals = {a: (v / p if natural and a == "stand" else (v + beta) / p)
-                    for a, v in vals.items()}
+        betas = dict.fromkeys(vals, beta)
         if len(hand) == 2 and hand[0] == hand[1] and engine.split_limit(hand[0]) >= 2:
-            v, beta_s = engine.split_ev(hand[0])
-            vals["split"] = (v + beta_s) / (1.0 - beta_s) if conditioned else v
+            vals["split"], betas["split"] = engine.split_ev(hand[0])
         if len(hand) == 2 and rules.surrender != "none":
-            vals["surrender"] = -0.5 if conditioned else engine.surrender_ev(counts)
-        return vals
+            vals["surrender"], betas["surrender"] = engine.surrender_ev(counts), beta
+        return vals, betas
 
-    base = values_for(shoe.counts)
-    effects = {a: {} for a in base}
+    shoes = {0: shoe.counts}
     for r in range(1, 11):
-        if left.counts[r - 1] < 1:
-            continue
-        depleted = list(shoe.counts)
-        depleted[r - 1] -= 1
-        vals = values_for(depleted)
-        for a in base:
-            effects[a][r] = vals[a] - base[a]
-    return DecisionEffects(tuple(hand), up, base, effects, conditioned)
+        if left.counts[r - 1] >= 1:
+            depleted = list(shoe.counts)
+            depleted[r - 1] -= 1
+            shoes[r] = depleted
+    raw = {r: raw_values(c) for r, c in shoes.items()}
+    note = ""
+    conditioned = peek
+    if peek and any(b >= 1.0 for _, betas in raw.values() for b in betas.values()):
+        conditioned = False
+        note = ("the hole card completes a dealer natural for certain in this shoe or a "
+                "depleted one, so values given no blackjack are undefined: all values here "
+                "are unconditioned")
+
+    def measured(vals, betas):
+        if not conditioned:
+            return vals
+        out = {}
+        for a, v in vals.items():
+            p = 1.0 - betas[a]
+            if a == "surrender":
+                out[a] = -0.5
+            elif natural and a == "stand":
+                out[a] = v / p
+            else:
+                out[a] = (v + betas[a]) / p
+        return out
+
+    values = {r: measured(*raw[r]) for r in raw}
+    base = values.pop(0)
+    effects = {a: {r: vals[a] - base[a] for r, vals in values.items()} for a in base}
+    return DecisionEffects(tuple(hand), up, base, effects, conditioned, note)
 
 
 # ---- shoes at a true count ---------------------------------------------------------------
@@ -351,8 +466,11 @@ def shoe_at_true_count(system, true_count: float, decks: int, *, dealt_decks: fl
     whole cards allow); ``False`` returns the 10 fractional counts that meet it exactly.
     """
     tags = count_tags(system)
+    true_count = finite_number(true_count, "true_count")
+    if isinstance(decks, bool) or not isinstance(decks, (int, np.integer)) or not 1 <= decks <= 10_000:
+        raise ValueError(f"decks must be a whole number of decks 1..10000, got {str(decks)[:40]}")
     full = [4 * decks] * 9 + [16 * decks]
-    dealt_decks = decks / 2 if dealt_decks is None else dealt_decks
+    dealt_decks = decks / 2 if dealt_decks is None else finite_number(dealt_decks, "dealt_decks")
     dealt = int(round(52 * dealt_decks))
     if not 0 <= dealt < 52 * decks - 20:
         raise ValueError(f"dealt_decks must leave at least 20 cards, got {dealt_decks}")
@@ -363,6 +481,9 @@ def shoe_at_true_count(system, true_count: float, decks: int, *, dealt_decks: fl
     classes = sorted(set(tags))
     in_class = {t: [r for r in range(10) if tags[r] == t] for t in classes}
     size = {t: sum(full[r] for r in in_class[t]) for t in classes}
+    # at most this many removals per class: every rank keeps at least one card (removals
+    # are proportional within a class, so its smallest rank sets the limit)
+    room = {t: size[t] * (1.0 - 1.0 / min(full[r] for r in in_class[t])) for t in classes}
     take = {t: dealt * size[t] / sum(full) for t in classes}  # proportional, fractional
     # Move removals between tag classes until the count fits: to raise the running count,
     # remove fewer cards of the lowest-tag class and more of the highest (then the next
@@ -372,12 +493,12 @@ def shoe_at_true_count(system, true_count: float, decks: int, *, dealt_decks: fl
     while abs(need) > 1e-12 and lo < hi:
         src, dst = (classes[lo], classes[hi]) if need > 0 else (classes[hi], classes[lo])
         gain = dst - src                      # running-count change per card moved
-        move = min(take[src], size[dst] - take[dst], need / gain)
+        move = min(take[src], room[dst] - take[dst], need / gain)
         take[src] -= move
         take[dst] += move
         need -= move * gain
         src_empty = take[src] <= 1e-12
-        dst_full = size[dst] - take[dst] <= 1e-12
+        dst_full = room[dst] - take[dst] <= 1e-12
         if need > 0:
             lo, hi = lo + src_empty, hi - dst_full
         else:
@@ -386,7 +507,8 @@ def shoe_at_true_count(system, true_count: float, decks: int, *, dealt_decks: fl
         raise ValueError(f"true count {true_count} cannot be reached at this depth")
     if not whole_cards:
         return [full[r] - take[tags[r]] * full[r] / size[tags[r]] for r in range(10)]
-    whole = _whole_class_takes(take, size, dealt, target)
+    whole = _whole_class_takes(take, {t: int(math.floor(room[t] + 1e-9)) for t in classes},
+                               dealt, target)
     removed = [0] * 10
     for t in classes:
         share = [whole[t] * full[r] / size[t] for r in in_class[t]]
@@ -404,9 +526,10 @@ def _largest_remainder(shares, total):
     return base
 
 
-def _whole_class_takes(take, size, dealt, target):
+def _whole_class_takes(take, room, dealt, target):
     """Whole numbers of cards per tag class: same total, running count as close to the
-    target as whole cards allow (single-card moves between classes, greedily)."""
+    target as whole cards allow (single-card moves between classes, greedily; at most
+    ``room[t]`` cards from class t)."""
     classes = list(take)
     whole = dict(zip(classes, _largest_remainder([take[t] for t in classes], dealt)))
 
@@ -419,7 +542,7 @@ def _whole_class_takes(take, size, dealt, target):
         best = (miss(whole), None)
         for a in classes:
             for b in classes:
-                if a != b and whole[a] > 0 and whole[b] < size[b]:
+                if a != b and whole[a] > 0 and whole[b] < room[b]:
                     trial = dict(whole)
                     trial[a] -= 1
                     trial[b] += 1
@@ -432,39 +555,70 @@ def _whole_class_takes(take, size, dealt, target):
     return whole
 
 
+def true_count_shoes(rules: Rules, system, true_counts, dealt_decks=None) -> tuple:
+    """({TC: fractional Shoe exactly at that true count}, [TCs out of reach at this
+    depth]) for ``rules.decks`` decks with ``dealt_decks`` dealt (default half the shoe)."""
+    shoes, unreachable = {}, []
+    for tc in true_counts:
+        try:
+            counts = shoe_at_true_count(system, tc, rules.decks, dealt_decks=dealt_decks,
+                                        whole_cards=False)
+        except ValueError as exc:
+            if "cannot be reached" not in str(exc):
+                raise
+            unreachable.append(tc)
+            continue
+        shoes[tc] = Shoe.fractional(counts)
+    return shoes, unreachable
+
+
 def advantage_by_true_count(rules: Rules, system="hilo", *, true_counts=range(-5, 11),
                             dealt_decks: float | None = None, split: str = "CDZ-",
                             effects: RemovalEffects | None = None, progress=None) -> dict:
     """{TC: (exact EV, linear EV)} for shoes built at each true count (method: module doc;
     fractional counts, so each shoe is exactly at its true count; ``dealt_decks`` decks
     dealt, default half the shoe).  The linear estimate is the full shoe's EV plus its
-    fixed-strategy effects of removal, rescaled to the cards left (``estimate_ev``)."""
-    from .solve import check_split_class, solve
+    fixed-strategy effects of removal, rescaled to the cards left (``estimate_ev``).
+    True counts out of reach at that depth (a tag class would run out of a rank) are
+    left out of the result."""
+    from .progress import progress_callback
+    progress = progress_callback(progress, "true counts")
+    from .solve import check_split_class
+    check_rules(rules)
     if rules.infinite:
         raise ValueError("true counts need a finite shoe (Rules.decks)")
     if rules.hole_card == "exposed":
         raise ValueError("advantage by true count is for games with one dealer upcard")
     count_tags(system)  # a clear error before any solve
     check_split_class(split)
-    true_counts = list(true_counts)
-    shoes = [Shoe.fractional(shoe_at_true_count(system, tc, rules.decks, dealt_decks=dealt_decks,
-                                                whole_cards=False)) for tc in true_counts]
+    try:
+        true_counts = list(true_counts)
+    except TypeError:
+        raise TypeError(f"true_counts must be a sequence of numbers, got "
+                        f"{type(true_counts).__name__}") from None
+    if not true_counts:
+        raise ValueError("true_counts is empty")
+    for tc in true_counts:
+        finite_number(tc, "true_counts")
+    if effects is not None and not isinstance(effects, RemovalEffects):
+        raise TypeError(f"effects must be a RemovalEffects, got {type(effects).__name__}")
+    shoes, _ = true_count_shoes(rules, system, true_counts, dealt_decks)
     full = Shoe.decks(rules.decks)
-    steps = len(true_counts) + (10 if effects is None else 0)
+    steps = len(shoes) + (10 if effects is None else 0)
     if effects is None:
         effects = effects_of_removal(
             rules, full, strategy="fixed", split=split,
             progress=None if progress is None else (lambda d, t: progress(d, steps)))
     n = len(full)
     out = {}
-    for i, (tc, shoe) in enumerate(zip(true_counts, shoes)):
+    for i, (tc, shoe) in enumerate(shoes.items()):
         k = n - shoe.size
         removed = [f - c for f, c in zip(full.counts, shoe.counts)]
         linear = effects.base_ev + (n - 1) / (n - k) * sum(
             removed[r - 1] * v for r, v in effects.effects.items())
-        out[tc] = (solve(rules, shoe, split=split).expected_value, linear)
+        out[tc] = (shoe_values(rules, shoe, split).expected_value, linear)
         if progress is not None:
-            progress(steps - len(true_counts) + i + 1, steps)
+            progress(steps - len(shoes) + i + 1, steps)
     return out
 
 
@@ -477,27 +631,32 @@ def decision_effects(rules: Rules, shoe: Shoe | None = None, *, close: float = 0
     differ by at most ``close`` (fraction of a bet) in the full shoe, the vector over ranks
     r of the change in EV(second) - EV(best) when one card of rank r is removed.  Returns
     ``[(row, upcard, best, second, probability of the deal, gap, effects A..T)]``.
+    A rank with no card left has effect 0 (it cannot be removed).  A decision that some
+    depleted shoe can no longer deal (a pair whose cards would run out) has no complete
+    vector of effects and is left out.  The solves are shared (``shoe_values``) with the
+    re-optimised effects of removal of the same shoe.
     """
     from .dealer import resolve_shoe
-    from .indices import _row_values, _two_card_weights
+    from .hands import hand_code
     from .ranks import UPCARD_ORDER
+    from .shoe_values import two_card_weights
+    check_rules(rules)
+    close = finite_number(close, "close")
     shoe = resolve_shoe(rules, shoe)
     if shoe.is_infinite:
         raise ValueError("decision effects need a finite shoe")
-    base = {u: _row_values(rules, shoe.counts, u) for u in UPCARD_ORDER}
-    depleted = {}
-    for r in range(1, 11):
-        if shoe.counts[r - 1] == 0:
-            continue
-        counts = list(shoe.counts)
-        counts[r - 1] -= 1
-        depleted[r] = {u: _row_values(rules, counts, u) for u in UPCARD_ORDER}
+    if rules.hole_card == "exposed":
+        raise ValueError("decision effects are for games with one dealer upcard")
+    base = shoe_values(rules, shoe, "CDZ-").rows
+    depleted = {r: shoe_values(rules, shoe.remove(r), "CDZ-").rows
+                for r in range(1, 11) if shoe.counts[r - 1] > 0}
     probs = shoe.probabilities()
-    from .hands import hand_code
     out = []
     for u in UPCARD_ORDER:
+        if u not in base:
+            continue
         weights: dict = {}
-        for cards, w in _two_card_weights(shoe.counts, u).items():
+        for cards, w in two_card_weights(shoe.counts, u).items():
             weights[hand_code(cards)] = weights.get(hand_code(cards), 0.0) + w * probs[u - 1]
         for row, vals in base[u].items():
             order = sorted(vals, key=lambda a: -vals[a])
@@ -507,6 +666,8 @@ def decision_effects(rules: Rules, shoe: Shoe | None = None, *, close: float = 0
             gap = vals[best] - vals[second]
             if gap > close:
                 continue
+            if any(u not in d or row not in d[u] for d in depleted.values()):
+                continue   # this deal cannot be dealt from some depleted shoe
             eff = [(depleted[r][u][row][second] - depleted[r][u][row][best]) + gap
                    if r in depleted else 0.0 for r in range(1, 11)]
             out.append((row, u, best, second, weights.get(row, 0.0), gap, tuple(eff)))

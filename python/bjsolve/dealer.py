@@ -11,7 +11,7 @@ OUTCOMES = (17, 18, 19, 20, 21, "bust", "blackjack")
 
 
 class DealerOutcomes(dict):
-    """Mapping outcome -> probability: keys 17..21, "bust", "blackjack".
+    """Read-only mapping outcome -> probability: keys 17..21, "bust", "blackjack".
 
     ``21`` excludes the two-card natural.  ``given_no_blackjack`` says whether the
     probabilities are conditioned on the dealer not holding a natural.
@@ -22,10 +22,23 @@ class DealerOutcomes(dict):
         self.dealer = dealer
         self.given_no_blackjack = given_no_blackjack
 
+    def _read_only(self, *args, **kwargs):
+        raise TypeError("DealerOutcomes is read-only (copy it with dict(outcomes) to change it)")
+
+    __setitem__ = __delitem__ = update = pop = popitem = clear = setdefault = _read_only
+    __ior__ = _read_only
+
+    def __reduce__(self):
+        return (_outcomes, (dict(self), self.dealer, self.given_no_blackjack))
+
     def __repr__(self):
         body = ", ".join(f"{k!r}: {v:.6f}" for k, v in self.items())
         measure = "given no dealer blackjack" if self.given_no_blackjack else "unconditioned"
         return f"DealerOutcomes(dealer={self.dealer}, {measure}, {{{body}}})"
+
+
+def _outcomes(values, dealer, given_no_blackjack):
+    return DealerOutcomes(values, dealer=dealer, given_no_blackjack=given_no_blackjack)
 
 
 def resolve_shoe(rules: Rules, shoe: Shoe | None) -> Shoe:

@@ -1,78 +1,83 @@
 """Exact index numbers for a count system: the true count at which a play changes.
 
-Method (stated with every table): for each true count TC on a grid, build the shoe at that
-true count (``counting.shoe_at_true_count``: half the shoe dealt unless told otherwise),
-and compute exactly, with that shoe, the values of every two-card hand against every
-upcard (hard and soft rows: probability-weighted over the non-pair compositions of the
-total, as in the basic-strategy chart; pairs: the pair itself).  The index of a change of
-play is the smallest TC on the grid from which the new play is at least as good.
+Method (stated with every table; docs/counting.md explains it): for each true count TC on
+a grid, build the shoe at that true count (``counting.shoe_at_true_count``: half the shoe
+dealt unless told otherwise, fractional counts so the count is met exactly), solve it
+exactly and read the values of every two-card hand against every upcard (hard and soft
+rows: probability-weighted over the non-pair compositions of the total, as in the
+basic-strategy chart; pairs: the pair itself; ``shoe_values.two_card_rows``).  Where the
+best play of a row changes between two grid points, the crossing is where the linear
+interpolation of the two plays' value difference is 0, and the index is that crossing made
+an integer by the counter's true-count convention (``TC_CONVENTIONS``).
 Insurance is taken when 3 x P(ten) >= 1 with the dealer's ace out.
 """
 from __future__ import annotations
 
+import math
 import os
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 
-from bjcore import UpcardEngine, dealer_trie
-
-from .counting import count_tags, shoe_at_true_count
-from .hands import PAIR_CODES, total_code
-from .ranks import UPCARD_ORDER, counts_of, label
+from .counting import check_rules, count_tags, integer_grid, true_count_shoes
+from .hands import PAIR_CODES
+from .ranks import UPCARD_ORDER, label
 from .rules import Rules
+from .shoe_values import HANDS, shoe_values, two_card_weights
 from .solve import first_best
 
 ACTION_NUMBER = {"stand": 1, "hit": 2, "double": 3, "split": 4, "surrender": 5}
 ROW_ORDER = ([str(t) for t in range(4, 21)] + [f"A{k}" for k in range(2, 10)] + list(PAIR_CODES))
 
+# How a counter turns the exact true count x into the integer T compared with an index
+# (act at T >= index):
+#   "exact"    no integer step: the index is the crossing rounded ("rounded") or ceiled
+#              ("ceiled") to an integer, as chosen by ``rounding``;
+#   "floor"    T = floor(x): bins [k, k + 1);
+#   "truncate" T = x with its fraction dropped towards 0: bins (k - 1, k] below 0,
+#              (-1, 1) for 0, [k, k + 1) above;
+#   "round"    T = x rounded to the nearest integer: bins [k - 1/2, k + 1/2).
+# With an integer convention the counter acts on a whole bin; under values linear in the
+# true count (and true counts spread evenly within a bin) the new play pays on a bin exactly
+# when the bin's midpoint lies at or beyond the crossing, so the index is the smallest k
+# whose bin midpoint is >= the crossing.
+TC_CONVENTIONS = ("exact", "floor", "truncate", "round")
 
-def _row_values(rules: Rules, counts, upcard: int) -> dict:
-    """{row code: {action: unconditioned value}} for the two-card hands against upcard,
-    from a shoe given as 10 (possibly fractional) counts."""
-    from .solve import SPLIT_CLASSES, kernel_rules
-    engine = UpcardEngine([float(c) for c in counts], upcard,
-                          kernel_rules(rules, SPLIT_CLASSES["CDZ-"]), False, True)
-    sums: dict = {}
-    for cards, w in _two_card_weights(counts, upcard).items():
-        counts = counts_of(cards)
-        st, ht, dd, beta = engine.hand_values(counts)
-        vals = {"stand": st, "hit": ht}
-        if engine.may_double_hand(counts):
-            vals["double"] = dd
-        if rules.surrender != "none":
-            vals["surrender"] = engine.surrender_ev(counts)
-        rows = []
-        if cards[0] == cards[1] and engine.split_limit(cards[0]) >= 2:
-            pair_vals = dict(vals, split=engine.split_ev(cards[0])[0])
-            rows.append((label(cards[0]) * 2, pair_vals, True))
-        code = total_code(cards)
-        if code not in ("BJ", "AA"):
-            rows.append((code, vals, cards[0] == cards[1]))
-        for row, v, is_pair in rows:
-            slot = sums.setdefault(row, {}).setdefault(is_pair and row not in PAIR_CODES, [0.0, {}])
-            slot[0] += w
-            for a, x in v.items():
-                slot[1][a] = slot[1].get(a, 0.0) + w * x
-    out = {}
-    for row, by_kind in sums.items():
-        total_w, acc = by_kind.get(False) or by_kind.get(True)
-        out[row] = {a: x / total_w for a, x in acc.items()}
-    return out
+# The published Hi-Lo lists (multi-deck, S17, DAS, peek): (row, upcard, play, index).
+# Illustrious 18 (insurance, the 18th, is IndexTable.insurance) and Fab 4 (late surrender).
+ILLUSTRIOUS_18 = (("16", 10, "stand", 0), ("15", 10, "stand", 4), ("TT", 5, "split", 5),
+                  ("TT", 6, "split", 4), ("10", 10, "double", 4), ("12", 3, "stand", 2),
+                  ("12", 2, "stand", 3), ("11", 1, "double", 1), ("9", 2, "double", 1),
+                  ("10", 1, "double", 4), ("9", 7, "double", 3), ("16", 9, "stand", 5),
+                  ("13", 2, "stand", -1), ("12", 4, "stand", 0), ("12", 5, "stand", -2),
+                  ("12", 6, "stand", -1), ("13", 3, "stand", -2))
+ILLUSTRIOUS_18_INSURANCE = 3
+FAB_4 = (("14", 10, "surrender", 3), ("15", 10, "surrender", 0), ("15", 9, "surrender", 2),
+         ("15", 1, "surrender", 1))
+NAMED_SETS = {"i18": ILLUSTRIOUS_18, "fab4": FAB_4}
 
 
-def _two_card_weights(counts, upcard) -> dict:
-    left = list(counts)
-    left[upcard - 1] -= 1
-    n = sum(left)
-    out = {}
-    for a in range(1, 11):
-        for b in range(a, 11):
-            if left[a - 1] < 1 or left[b - 1] < 1 + (a == b):
-                continue  # a (fractional) shoe too short of these cards to deal them
-            w = left[a - 1] * (left[b - 1] - (a == b)) / (n * (n - 1))
-            if w > 0:
-                out[(a, b)] = w if a == b else 2 * w
-    return out
+def bin_midpoint(k: int, convention: str) -> float:
+    """The middle of the exact true counts that ``convention`` maps to the integer k."""
+    if convention == "floor":
+        return k + 0.5
+    if convention == "round":
+        return float(k)
+    if convention == "truncate":
+        return 0.0 if k == 0 else (k + 0.5 if k > 0 else k - 0.5)
+    raise ValueError(f"no bins for convention {convention!r}")
+
+
+def integer_index(crossing: float, convention: str, rounding: str = "rounded") -> int:
+    """The integer index of a play that becomes better at the exact true count
+    ``crossing`` (see ``TC_CONVENTIONS``)."""
+    if convention == "exact":
+        if rounding == "ceiled":
+            return int(math.ceil(crossing - 1e-9))
+        return int(math.floor(crossing + 0.5))
+    k = int(math.floor(crossing)) - 2
+    while bin_midpoint(k, convention) < crossing - 1e-9:
+        k += 1
+    return k
 
 
 @dataclass
@@ -120,6 +125,11 @@ class IndexLine:
 
 @dataclass
 class IndexTable:
+    """Index numbers of one count system: ``lines`` maps (row, upcard) to the
+    ``IndexLine`` of every two-card row whose best play changes on the grid;
+    ``all_lines`` holds every row and upcard (two-card options, and stand-or-hit only);
+    ``gains`` maps (row, upcard) to the value of playing that line instead of the
+    play at true count 0 (see ``index_gain``)."""
     system: str
     rules: Rules
     dealt_decks: float
@@ -129,6 +139,11 @@ class IndexTable:
     insurance: int | None  # insure at TC >= this (None: never on the grid)
     insurance_crossing: float | None
     all_lines: list = None  # every row and upcard, two-card options and stand/hit only
+    tc_convention: str = "exact"
+    unreachable: tuple = ()   # grid TCs out of reach at this depth (left out)
+    gains: dict = field(default_factory=dict)
+    selection: str = "all"
+    hands: str = "two-card"
 
     def index_file(self) -> str:
         """Every line (``IndexLine.index_file_line``), upcard by upcard: the two-card
@@ -146,14 +161,50 @@ class IndexTable:
                 return line.thresholds[i - 1]
         return None
 
+    def select(self, which) -> "IndexTable":
+        """The same table keeping only the lines that matter most: ``which`` an int N (the
+        N lines of largest gain, ``index_gain``) or the name of a published list
+        ("i18": the Illustrious 18, "fab4": the Fab 4 surrenders).  Insurance stays."""
+        if isinstance(which, str):
+            key = which.lower().replace("-", "").replace("_", "")
+            if key not in NAMED_SETS:
+                raise ValueError(f"unknown index set {which!r}; known: {', '.join(NAMED_SETS)} "
+                                 f"(or a number of lines)")
+            keep = [(row, up) for row, up, _, _ in NAMED_SETS[key]]
+            label_ = key
+        elif isinstance(which, int) and not isinstance(which, bool) and which >= 1:
+            keep = sorted(self.lines, key=lambda k: -self.gains.get(k, 0.0))[:which]
+            label_ = f"top {which} by gain"
+        else:
+            raise ValueError(f"select: give a number of lines >= 1 or one of "
+                             f"{', '.join(NAMED_SETS)}, got {str(which)[:40]!r}")
+        lines = {k: self.lines[k] for k in keep if k in self.lines}
+        return replace(self, lines=lines, selection=label_)
+
     def method(self) -> str:
-        return (f"{self.system}: true count = running count / decks remaining, counted before "
-                f"the round; shoes built at {self.dealt_decks:g} of {self.rules.decks} decks "
-                f"dealt, removals proportional within tag classes (fractional counts, so the "
-                f"count is met exactly); exact values of the two-card hands (split CDZ-); "
-                f"index = the "
-                f"true count where the plays are worth the same, {self.rounding} to an integer "
-                f"(grid {self.grid[0]:+d}..{self.grid[-1]:+d}); act at TC >= index")
+        if self.tc_convention == "exact":
+            making = (f"the true count where the plays are worth the same, {self.rounding} to "
+                      f"an integer")
+        else:
+            making = (f"the smallest integer whose {self.tc_convention}ed true-count bin has "
+                      f"its middle at or beyond the true count where the plays are worth the "
+                      f"same")
+        out = (f"{self.system}: true count = running count / decks remaining, counted before "
+               f"the round; shoes built at {self.dealt_decks:g} of {self.rules.decks} decks "
+               f"dealt, removals proportional within tag classes (fractional counts, so the "
+               f"count is met exactly); exact values of "
+               + ("the two-card hands" if self.hands == "two-card" else
+                  "every hand of each total the player meets, weighted by how often (pairs: "
+                  "two cards)")
+               + f" (split CDZ-); "
+               f"index = {making} (grid {self.grid[0]:+d}..{self.grid[-1]:+d}); act at "
+               f"TC >= index")
+        if self.unreachable:
+            out += ("; out of reach at this depth (a rank would run out): TC "
+                    + ", ".join(f"{t:+d}" for t in self.unreachable))
+        if self.selection != "all":
+            out += f"; lines shown: {self.selection}"
+        return out
 
 
 def _crossing(tc0, d0, tc1, d1) -> float:
@@ -163,88 +214,187 @@ def _crossing(tc0, d0, tc1, d1) -> float:
     return tc0 + (tc1 - tc0) * (0.0 - d0) / (d1 - d0)
 
 
-def _to_int(x: float, rounding: str) -> int:
-    import math
-    return int(math.ceil(x - 1e-9)) if rounding == "ceiled" else int(math.floor(x + 0.5))
-
-
 def generate_indices(rules: Rules, system="hilo", *, grid=range(-10, 16),
                      dealt_decks: float | None = None, rounding: str = "rounded",
+                     tc_convention: str = "exact", hands: str = "two-card",
                      progress=None) -> IndexTable:
     """Exact index numbers for every row and upcard whose best play changes on the grid.
 
-    rounding: "rounded" (nearest integer) or "ceiled" (smallest integer TC at which the
-    new play is at least as good).
+    grid: whole true counts, strictly increasing (at least two reachable ones).
+    tc_convention: how the counter makes the true count an integer (``TC_CONVENTIONS``):
+        "exact" (no integer step; the crossing is then made an integer by ``rounding``:
+        "rounded", the nearest integer, or "ceiled", the smallest integer TC at which the
+        new play is at least as good), "floor", "truncate" or "round".
+    hands: which hands a hard or soft row stands for: "two-card" (the dealt hands of the
+        total) or "all" (every hand of the total the player meets, however many cards,
+        weighted by how often it is met; ``shoe_values.all_hand_rows``).
+    Grid points out of reach at this depth (a tag class would run out of a rank: a very
+    high or low count in a small shoe) are left out and named in ``method()``.
+    Every solve is shared with other calls on the same rules and shoes (``shoe_values``).
     """
+    from .progress import progress_callback
+    progress = progress_callback(progress, "indices")   # True: a bar with an ETA
+    check_rules(rules)
     if rules.infinite:
         raise ValueError("index numbers need a finite shoe (Rules.decks)")
     if rules.hole_card == "exposed":
         raise ValueError("index numbers are for games with one dealer upcard")
     if rounding not in ("rounded", "ceiled"):
         raise ValueError(f"rounding must be 'rounded' or 'ceiled', got {rounding!r}")
+    if tc_convention not in TC_CONVENTIONS:
+        raise ValueError(f"tc_convention must be one of {', '.join(TC_CONVENTIONS)}, got "
+                         f"{str(tc_convention)[:40]!r}")
+    if hands not in HANDS:
+        raise ValueError(f"hands must be one of {', '.join(HANDS)}, got {str(hands)[:40]!r}")
     count_tags(system)  # validates
-    grid = tuple(int(t) for t in grid)
+    grid = integer_grid(grid)
     dealt = rules.decks / 2 if dealt_decks is None else dealt_decks
-    shoes = {tc: shoe_at_true_count(system, tc, rules.decks, dealt_decks=dealt, whole_cards=False)
-             for tc in grid}
-    for u in UPCARD_ORDER:
-        dealer_trie((u,), rules.hit_soft_17)
-    tasks = [(tc, u) for tc in grid for u in UPCARD_ORDER]
+    shoes, unreachable = true_count_shoes(rules, system, grid, dealt)
+    if len(shoes) < 2:
+        raise ValueError(f"index numbers need at least two reachable true counts on the grid; "
+                         f"reachable at this depth: {', '.join(map(str, shoes)) or 'none'}")
     done = [0]
 
-    def work(task):
-        tc, u = task
-        values = _row_values(rules, shoes[tc], u)
+    def work(tc):
+        values = shoe_values(rules, shoes[tc], "CDZ-", hands=hands)
         done[0] += 1
         if progress is not None:
-            progress(done[0], len(tasks))
-        return values
+            progress(done[0], len(shoes))
+        # (a two-card request may be served by an entry that has all_rows too)
+        return values.rows, values.all_rows if hands == "all" else None
 
-    with ThreadPoolExecutor(max_workers=max(1, min(4, os.cpu_count() or 1))) as pool:
-        results = dict(zip(tasks, pool.map(work, tasks)))
-    lines, all_lines = {}, []
+    # each solve runs its upcards in parallel too; two shoes at a time keep both cores busy
+    # through each solve's slow last upcard
+    with ThreadPoolExecutor(max_workers=max(1, min(2, os.cpu_count() or 1))) as pool:
+        rows_at = dict(zip(shoes, pool.map(work, shoes)))
+    reach = tuple(shoes)
+    lines, all_lines, gains = {}, [], {}
     for u in UPCARD_ORDER:
         for stand_hit_only in (False, True):
             for row in ROW_ORDER:
                 if stand_hit_only and row in PAIR_CODES:
                     continue  # an unsplit pair plays on as its total's row
-                pts = [(tc, results[(tc, u)][row]) for tc in grid if row in results[(tc, u)]]
+                pts = []
+                for tc in reach:
+                    two, every = rows_at[tc]
+                    if u in two and row in two[u]:
+                        sh = every[u].get(row) if every is not None and u in every else None
+                        pts.append(Point(tc, two[u][row], sh))
                 if not pts:
                     continue
                 if stand_hit_only:
-                    if set(pts[0][1]) <= {"stand", "hit"}:
+                    if set(pts[0].two_card) <= {"stand", "hit"}:
                         continue  # the two-card line already is the stand-or-hit line
-                    pts = [(tc, {a: v[a] for a in ("stand", "hit")}) for tc, v in pts]
-                line = _index_line(row, u, pts, rounding)
+                    pts = [Point(p.tc, {a: p.value(a) for a in ("stand", "hit")}, None)
+                           for p in pts]
+                line = _index_line(row, u, pts, tc_convention, rounding)
                 all_lines.append(line)
                 if not stand_hit_only and len(line.plays) > 1:
                     lines[(row, u)] = line
+                    gains[(row, u)] = index_gain(line, pts, rules, system, shoes)
     insurance = crossing = None
     prev = None
-    for tc in grid:
-        left = list(shoes[tc])
+    for tc in reach:
+        left = list(shoes[tc].counts)
         left[0] -= 1
         ev = 3 * left[9] / sum(left) - 1
         if ev >= 0:
             crossing = float(tc) if prev is None else _crossing(prev[0], prev[1], tc, ev)
-            insurance = _to_int(crossing, rounding)
+            insurance = integer_index(crossing, tc_convention, rounding)
             break
         prev = (tc, ev)
     return IndexTable(str(system), rules, dealt, grid, rounding, lines, insurance, crossing,
-                      all_lines)
+                      all_lines, tc_convention, tuple(unreachable), gains, "all", hands)
 
 
-def _index_line(row, u, pts, rounding) -> IndexLine:
-    """The line of one row from its values on the grid [(tc, {action: value})]."""
-    plays = [first_best(v) for _, v in pts]
+@dataclass(frozen=True)
+class Point:
+    """A row's values at one grid true count: ``two_card`` {action: value} of the two-card
+    hands, and with hands="all" ``stand_hit`` {stand, hit} over every hand of the total."""
+    tc: int
+    two_card: dict
+    stand_hit: dict | None = None
+
+    def value(self, action: str) -> float:
+        if self.stand_hit is not None and action in self.stand_hit:
+            return self.stand_hit[action]
+        return self.two_card[action]
+
+    def play(self) -> str:
+        """The best play: a two-card-only play (double, split, surrender) when it beats
+        stand and hit on the two-card hands; otherwise stand or hit, chosen on every hand
+        of the total when those values are given."""
+        best = first_best(self.two_card)
+        if self.stand_hit is not None and best in ("stand", "hit"):
+            best = first_best(self.stand_hit)
+        return best
+
+    def gap(self, new: str, old: str) -> float:
+        """value(new) - value(old), both from the same hands (every hand of the total for
+        stand against hit when given, else the two-card hands)."""
+        if {new, old} == {"stand", "hit"} and self.stand_hit is not None:
+            return self.stand_hit[new] - self.stand_hit[old]
+        return self.two_card[new] - self.two_card[old]
+
+
+def _index_line(row, u, pts, convention, rounding) -> IndexLine:
+    """The line of one row from its values on the grid (a list of ``Point``)."""
+    plays = [p.play() for p in pts]
     seq, crossings = [plays[0]], []
     for i in range(1, len(pts)):
         if plays[i] != seq[-1]:
             old, new = seq[-1], plays[i]
-            (t0, v0), (t1, v1) = pts[i - 1], pts[i]
-            d0 = v0[new] - v0[old] if old in v0 and new in v0 else -1.0
-            d1 = v1[new] - v1[old]
-            crossings.append(_crossing(t0, d0, t1, d1))
+            p0, p1 = pts[i - 1], pts[i]
+            d0 = p0.gap(new, old) if old in p0.two_card and new in p0.two_card else -1.0
+            d1 = p1.gap(new, old)
+            crossings.append(_crossing(p0.tc, d0, p1.tc, d1))
             seq.append(new)
-    return IndexLine(row, u, seq, crossings, [_to_int(c, rounding) for c in crossings],
-                     tuple(pts[0][1]))
+    return IndexLine(row, u, seq, crossings,
+                     [integer_index(c, convention, rounding) for c in crossings],
+                     tuple(pts[0].two_card))
+
+
+def true_count_weights(rules: Rules, system, shoes: dict) -> dict:
+    """{TC: approximate share of rounds at that true count} for the grid's shoes, by the
+    normal approximation to the running count after the shoes' depth (a sample without
+    replacement: variance k (N - k) / (N - 1) x the tags' variance) divided by the decks
+    left; each TC takes the probability of its unit-wide bin around it.  Only used to
+    rank index lines by how much they are worth."""
+    tags = count_tags(system)
+    full = [4 * rules.decks] * 9 + [16 * rules.decks]
+    n = sum(full)
+    mean = sum(t * c for t, c in zip(tags, full)) / n
+    var = sum(c * (t - mean) ** 2 for t, c in zip(tags, full)) / n
+    any_shoe = next(iter(shoes.values()))
+    left = any_shoe.size
+    k = n - left
+    sd = math.sqrt(max(var * k * (n - k) / (n - 1), 0.0)) / (left / 52)
+    if sd == 0.0:
+        return {tc: float(tc == 0) for tc in shoes}
+
+    def cdf(x):
+        return 0.5 * math.erfc(-x / (sd * math.sqrt(2.0)))
+    return {tc: cdf(tc + 0.5) - cdf(tc - 0.5) for tc in shoes}
+
+
+def index_gain(line: IndexLine, pts, rules: Rules, system, shoes: dict) -> float:
+    """What a line is worth per round (fraction of a bet, approximate): the chance of the
+    deal (two-card hand and upcard, in the full shoe) times the true-count-weighted
+    (``true_count_weights``) gain of playing the line's integer indices over always
+    making the play at true count 0 (or the grid point nearest it)."""
+    weights = true_count_weights(rules, system, shoes)
+    base_tc = min((p.tc for p in pts), key=abs)
+    basic = line.play_at(base_tc)
+    gain = sum(weights[p.tc] * p.gap(line.play_at(p.tc), basic) for p in pts
+               if line.play_at(p.tc) in p.two_card and basic in p.two_card)
+    return _deal_chance(rules, line.row, line.upcard) * gain
+
+
+def _deal_chance(rules: Rules, row: str, upcard: int) -> float:
+    """Chance of being dealt a hand of this row (pairs: the pair; totals: the non-pair
+    hands of the total) and the upcard, from the full shoe."""
+    from .hands import hand_code
+    counts = [4 * rules.decks] * 9 + [16 * rules.decks]
+    p_up = counts[upcard - 1] / sum(counts)
+    return p_up * sum(w for cards, w in two_card_weights(counts, upcard).items()
+                      if hand_code(cards) == row)

@@ -1,68 +1,250 @@
-"""Render tables as text, CSV, JSON or Markdown."""
+"""Render ``bjsolve.tables.Table`` objects as text, CSV, JSON, Markdown or HTML.
+
+Units: the values of a table are fractions (of the initial bet for EVs, of 1 for
+probabilities) in CSV and JSON; text, Markdown and HTML show percentages where the table's
+style is "percent" and say so in the title.
+"""
 from __future__ import annotations
 
 import csv
 import io
 import json
+import math
+import textwrap
 
-import numpy as np
+FORMATS = ("text", "csv", "json", "markdown", "html", "png", "svg")
+EV_DECIMALS = 6
 
-FORMATS = ("text", "csv", "json", "markdown")
+
+def _is_missing(v) -> bool:
+    return v is None or (isinstance(v, float) and math.isnan(v))
 
 
-def _cell(v, *, style: str = "ev", exact: bool = False) -> str:
+def _number(v):
+    """A plain float for numpy scalars and floats; other values unchanged."""
+    if isinstance(v, str) or v is None:
+        return v
+    try:
+        return float(v)
+    except (TypeError, ValueError):
+        return v
+
+
+def _cell(v, *, style: str = "ev", decimals: int = EV_DECIMALS) -> str:
+    v = _number(v)
     if isinstance(v, str):
         return v
-    if v is None or (isinstance(v, (float, np.floating)) and np.isnan(v)):
-        return "" if exact else "--"
-    if exact:
-        return repr(float(v))
+    if _is_missing(v):
+        return "--"
     if style == "percent":
-        return f"{100 * v:.2f}%"
+        return f"{100 * v:.{max(decimals - 3, 1)}f}%"
     if style == "prob":
-        return f"{v:.6f}"
-    return f"{v:+.6f}"
+        return f"{v:.{decimals}f}"
+    return f"{v:+.{decimals}f}"
 
 
-def render(table, fmt: str = "text") -> str:
+def _exact(v) -> str:
+    """A CSV cell: the shortest text that reads back as the same float; '' for no entry."""
+    v = _number(v)
+    if isinstance(v, str):
+        return v
+    if _is_missing(v):
+        return ""
+    return repr(v)
+
+
+def units(table) -> str:
+    """What the numbers of ``table`` measure, in CSV/JSON (text may show percent)."""
+    explicit = getattr(table, "units", None)
+    if explicit:
+        return explicit
+    return {"ev": "fraction of the initial bet", "prob": "probability (fraction of 1)",
+            "percent": "fraction of the initial bet (text output shows percent)"}.get(
+                table.style, "")
+
+
+def render(table, fmt: str = "text", **options) -> str:
+    """One table in one format (see ``render_many``)."""
+    return render_many([table], fmt, **options)
+
+
+def render_many(tables, fmt: str = "text", *, color: bool = False, width: int | None = None):
+    """Several tables as one output: text/markdown one after the other, CSV one grid (a
+    single table wide, several in long form), JSON one document, HTML one page, PNG/SVG one
+    picture (bytes; needs matplotlib)."""
     if fmt not in FORMATS:
         raise ValueError(f"unknown format {fmt!r}; known: {', '.join(FORMATS)}")
-    return {"text": to_text, "csv": to_csv, "json": to_json, "markdown": to_markdown}[fmt](table)
+    tables = list(tables)
+    if fmt == "text":
+        return "\n".join(to_text(t, width=width, color=color) for t in tables)
+    if fmt == "markdown":
+        return "\n".join(to_markdown(t) for t in tables)
+    if fmt == "csv":
+        return to_csv(tables[0]) if len(tables) == 1 else to_long_csv(tables)
+    if fmt == "json":
+        docs = [table_document(t) for t in tables]
+        doc = docs[0] if len(docs) == 1 else {"tables": docs}
+        return json.dumps(doc, indent=1, allow_nan=False) + "\n"
+    if fmt in ("png", "svg"):
+        from .render_plot import render_picture
+        return render_picture(tables, fmt)
+    from .render_html import to_html
+    return to_html(tables)
 
 
-def to_text(table) -> str:
-    cells = [[_cell(v, style=table.style) for v in row] for row in table.values]
-    width = max([len(c) for row in cells for c in row] + [len(c) for c in table.columns] + [2])
-    head = max([len(r) for r in table.rows] + [4])
-    lines = [f"== {table.title} =="] + [f"# {n}" for n in table.notes]
-    lines.append(" " * head + " " + " ".join(c.rjust(width) for c in table.columns))
-    for r, row in zip(table.rows, cells):
-        lines.append(r.rjust(head) + " " + " ".join(c.rjust(width) for c in row))
+# ---- text ---------------------------------------------------------------------------------
+
+def _wrap_notes(notes, width) -> list:
+    lines = []
+    for n in notes:
+        lines += textwrap.wrap(n, width=max(width, 20), initial_indent="# ",
+                               subsequent_indent="#   ", break_on_hyphens=False) or ["#"]
+    return lines
+
+
+def to_text(table, *, width: int | None = None, color: bool = False) -> str:
+    """Text for people: fits ``width`` columns (default 80) without breaking a number:
+    fewer decimals first, then the columns in blocks."""
+    width = width or 80
+    if table.layout == "summary":
+        return _summary_text(table, width)
+    if table.kind == "strategy" and color:
+        from .terminal import colored_chart
+        return colored_chart(table, width)
+    title = f"== {table.title}" + (" (percent)" if table.style == "percent" else "") + " =="
+    lines = [title] + _wrap_notes(table.notes, width)
+    head = max([len(str(r)) for r in table.rows] + [4])
+    cells = None
+    for decimals in (EV_DECIMALS, 5, 4, 3):
+        cells = [[_cell(v, style=table.style, decimals=decimals) for v in row]
+                 for row in table.values]
+        cw = _col_widths(table, cells)
+        if head + sum(w + 1 for w in cw) <= width:
+            break
+    cw = _col_widths(table, cells)
+    if len(table.rows) == 1 and head + sum(w + 1 for w in cw) > width:
+        return _one_row_text(table, lines, cells[0], width)
+    if decimals < EV_DECIMALS and table.style != "percent" and _numeric(table):
+        lines += _wrap_notes([f"{decimals} decimals to fit {width} columns (a wider terminal "
+                              "or --format csv gives every digit)"], width)
+    # columns in blocks that fit the width
+    blocks, start = [], 0
+    while start < len(cw):
+        end, used = start, head
+        while end < len(cw) and (end == start or used + cw[end] + 1 <= width):
+            used += cw[end] + 1
+            end += 1
+        blocks.append((start, end))
+        start = end
+    for b, (s, e) in enumerate(blocks):
+        if b:
+            lines.append("")
+        lines.append(" " * head + "".join(" " + str(c).rjust(cw[j])
+                                          for j, c in enumerate(table.columns[s:e], s)))
+        for r, row in zip(table.rows, cells):
+            lines.append(str(r).rjust(head) + "".join(" " + c.rjust(cw[j])
+                                                      for j, c in enumerate(row[s:e], s)))
     return "\n".join(lines) + "\n"
 
 
+def _numeric(table) -> bool:
+    return any(not isinstance(_number(v), str) for row in table.values for v in row)
+
+
+def _one_row_text(table, lines, cells, width) -> str:
+    """A one-row table too wide for the terminal, printed as a column."""
+    head = max(len(str(c)) for c in table.columns)
+    cell_w = max(len(c) for c in cells)
+    lines.append(" " * head + " " + str(table.rows[0]).rjust(cell_w))
+    for c, v in zip(table.columns, cells):
+        lines.append(str(c).rjust(head) + " " + v.rjust(cell_w))
+    return "\n".join(lines) + "\n"
+
+
+def _col_widths(table, cells):
+    return [max([len(str(c))] + [len(row[j]) for row in cells] + [2])
+            for j, c in enumerate(table.columns)]
+
+
+def _summary_text(table, width) -> str:
+    """One labelled line per row: 'label: value  (the other columns)'."""
+    title = f"{table.title[:1].upper()}{table.title[1:]}"
+    head = max(len(str(r)) for r in table.rows) + 1
+    lines = []
+    for r, row in zip(table.rows, table.values):
+        value = _cell(row[0], style=table.style, decimals=6)
+        rest = "; ".join(str(v) for v in row[1:] if not _is_missing(_number(v)))
+        first = f"{title}, {str(r) + ':':<{head}} {value:>9}"
+        number = _number(row[0])
+        if table.name == "edge" and not isinstance(number, str) and number < 0:
+            first += "  (a player advantage)"
+        lines.append(first)
+        if rest:
+            lines += textwrap.wrap(rest, width=max(width, 20), initial_indent="    ",
+                                   subsequent_indent="    ")
+    return "\n".join(lines + _wrap_notes(table.notes, width)) + "\n"
+
+
+# ---- CSV ------------------------------------------------------------------------------------
+
 def to_csv(table) -> str:
+    """One table as a grid: a header row (the table name, then the columns) and one row per
+    table row; full-precision numbers, empty cells for no entry, no comment lines."""
     buf = io.StringIO()
-    for n in table.notes:
-        buf.write(f"# {n}\n")
     w = csv.writer(buf, lineterminator="\n")
     w.writerow([table.name] + list(table.columns))
     for r, row in zip(table.rows, table.values):
-        w.writerow([r] + [_cell(v, exact=True) for v in row])
+        w.writerow([r] + [_exact(v) for v in row])
     return buf.getvalue()
 
 
-def to_json(table) -> str:
-    return json.dumps({"table": table.name, "title": table.title, "notes": list(table.notes),
-                       "rows": list(table.rows), "columns": list(table.columns),
-                       "values": table.to_dict()}, indent=1) + "\n"
+def to_long_csv(tables) -> str:
+    """Several tables as one grid: table,row,column,value."""
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(["table", "row", "column", "value"])
+    for t in tables:
+        for r, row in zip(t.rows, t.values):
+            for c, v in zip(t.columns, row):
+                w.writerow([t.name, r, c, _exact(v)])
+    return buf.getvalue()
 
+
+# ---- JSON -----------------------------------------------------------------------------------
+
+def _json_value(v):
+    v = _number(v)
+    return None if _is_missing(v) else v
+
+
+def table_document(table) -> dict:
+    """A table as plain JSON data: real numbers (null for no entry), units stated, values
+    keyed by row then column, and ``records`` with structured fields where the table has
+    them (for example the cards and the upcard of an exception)."""
+    doc = {"table": table.name, "title": table.title, "units": units(table),
+           "notes": list(table.notes), "rows": [str(r) for r in table.rows],
+           "columns": [str(c) for c in table.columns],
+           "values": {str(r): {str(c): _json_value(v) for c, v in zip(table.columns, row)}
+                      for r, row in zip(table.rows, table.values)}}
+    records = getattr(table, "records", None)
+    if records:
+        doc["records"] = [{k: _json_value(v) if not isinstance(v, (list, tuple, dict)) else v
+                           for k, v in rec.items()} for rec in records]
+    return doc
+
+
+def to_json(table) -> str:
+    return json.dumps(table_document(table), indent=1, allow_nan=False) + "\n"
+
+
+# ---- Markdown -------------------------------------------------------------------------------
 
 def to_markdown(table) -> str:
-    lines = [f"**{table.title}**", ""] + [f"- {n}" for n in table.notes] + [""]
-    lines.append("| " + " | ".join([""] + list(table.columns)) + " |")
+    title = table.title + (" (percent)" if table.style == "percent" else "")
+    lines = [f"**{title}**", ""] + [f"- {n}" for n in table.notes] + [""]
+    lines.append("| " + " | ".join([""] + [str(c) for c in table.columns]) + " |")
     lines.append("|" + "---|" * (len(table.columns) + 1))
     for r, row in zip(table.rows, table.values):
         cells = [_cell(v, style=table.style) for v in row]
-        lines.append("| " + " | ".join([r] + cells) + " |")
+        lines.append("| " + " | ".join([str(r)] + cells) + " |")
     return "\n".join(lines) + "\n"

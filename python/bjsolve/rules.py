@@ -139,7 +139,7 @@ class Rules:
             raise TypeError(f"preset name must be a string, got {_show(name)}; "
                             f"known: {', '.join(sorted(PRESETS))}")
         try:
-            fields = PRESETS[name]
+            fields = PRESETS[name.strip().lower()]    # case-insensitive
         except KeyError:
             raise ValueError(f"unknown preset {_show(name)}; known: {', '.join(sorted(PRESETS))}") from None
         return cls(**fields)
@@ -150,15 +150,13 @@ class Rules:
 
 
 def payout_label(b: float) -> str:
-    """1.5 -> '3:2', 1.2 -> '6:5', 1.0 -> '1:1', 0.001 -> '1:1000', 0.123456 -> '0.123456:1'.
-
-    A payout that is not a simple ratio is shown as a decimal with enough digits to tell
-    it from 0 (never "0:1")."""
+    """1.5 -> '3:2', 1.2 -> '6:5', 1.0 -> '1:1'; any other payout as 'x:1' with x in full
+    (1e-13 -> '1e-13:1', never '0:1'), so that ``Rules.parse`` reads back the same float."""
     from fractions import Fraction
-    f = Fraction(b).limit_denominator(1000)
-    if f and abs(float(f) - b) <= 1e-12 * b:
+    f = Fraction(b).limit_denominator(100)
+    if f != 0 and float(f) == b:
         return f"{f.numerator}:{f.denominator}"
-    return f"{b:.6g}:1"
+    return f"{b!r}:1"
 
 
 PRESETS = {
@@ -183,3 +181,83 @@ PRESETS = {
                             hole_card="exposed", dealer_wins_ties=True, natural_tie="win",
                             blackjack_payout=1.0),
 }
+
+
+# ---- reading the rule summary back (Rules.parse) ----------------------------------------
+
+# words of the summary ``Rules.describe`` prints, lower-case -> Rules fields; phrases of
+# several words are matched first
+_SUMMARY_WORDS = {
+    "infinite shoe": {"decks": math.inf}, "infinite": {"decks": math.inf},
+    "h17": {"hit_soft_17": True}, "s17": {"hit_soft_17": False},
+    "doa": {"double": "any"}, "d9": {"double": "9-11"}, "d10": {"double": "10-11"},
+    "no soft doubles": {"double_soft": False}, "dan": {"double_any_cards": True},
+    "das": {"double_after_split": True}, "no das": {"double_after_split": False},
+    "ndas": {"double_after_split": False},
+    "no split": {"max_split_hands": 1}, "spl1": {"max_split_hands": 2},
+    "spl2": {"max_split_hands": 3}, "spl3": {"max_split_hands": 4},
+    "rsa": {"resplit_aces": True}, "no rsa": {"resplit_aces": False},
+    "hsa": {"hit_split_aces": True},
+    "no surrender": {"surrender": "none"}, "ls": {"surrender": "late"},
+    "es": {"surrender": "early"},
+    "peek": {"hole_card": "peek"}, "enhc": {"hole_card": "enhc"},
+    "enhc-obo": {"hole_card": "enhc-obo"}, "exposed": {"hole_card": "exposed"},
+    "dealer wins ties": {"dealer_wins_ties": True},
+    "(tied naturals push)": {"natural_tie": "push"}, "tied naturals push": {"natural_tie": "push"},
+    "(tied naturals win)": {"natural_tie": "win"}, "tied naturals win": {"natural_tie": "win"},
+    "(tied naturals lose)": {"natural_tie": "lose"}, "tied naturals lose": {"natural_tie": "lose"},
+}
+
+
+def parse_rules(text: str, base: "Rules | None" = None) -> "Rules":
+    """Read a rule summary such as ``"6D H17 DAS LS 6:5"`` (what ``Rules.describe`` prints).
+
+    Words are case-insensitive and may be separated by spaces or commas; fields not named
+    keep their value in ``base`` (default ``Rules()``).  ``ND`` sets the decks, ``x:y`` the
+    blackjack payout.  ``Rules.parse(r.describe()) == r`` for every rule set whose summary
+    shows all its fields (see ``describe``).
+    """
+    if not isinstance(text, str):
+        raise TypeError(f"rules summary must be a string such as '6D H17 DAS LS 3:2', "
+                        f"got {_show(text)}")
+    import re
+    words = text.replace(",", " ").lower().split()
+    fields = {}
+    seen = {}
+    i = 0
+    while i < len(words):
+        for n in (3, 2, 1):
+            phrase = " ".join(words[i:i + n])
+            if len(words[i:i + n]) == n and phrase in _SUMMARY_WORDS:
+                found = dict(_SUMMARY_WORDS[phrase])
+                break
+        else:
+            n, word = 1, words[i]
+            decks = re.fullmatch(r"(\d+)d", word)
+            payout = re.fullmatch(r"([0-9.e+-]+):([0-9.e+-]+)", word)
+            if decks:
+                found = {"decks": int(decks.group(1))}
+            elif payout:
+                try:
+                    found = {"blackjack_payout": float(payout.group(1)) / float(payout.group(2))}
+                except (ValueError, ZeroDivisionError):
+                    raise ValueError(f"rules summary: {word[:40]!r} is not a payout such as "
+                                     "3:2 or 6:5") from None
+            else:
+                import difflib
+                close = difflib.get_close_matches(word, list(_SUMMARY_WORDS), n=1)
+                hint = f" (did you mean {close[0]!r}?)" if close else ""
+                raise ValueError(
+                    f"rules summary: unknown word {word[:40]!r}{hint} in {_show(text)}; known: ND "
+                    f"(decks), x:y (payout), {', '.join(sorted(_SUMMARY_WORDS))}")
+        for name, value in found.items():
+            if name in seen and fields[name] != value:
+                raise ValueError(f"rules summary: {seen[name]!r} and "
+                                 f"{' '.join(words[i:i + n])!r} contradict each other")
+            fields[name] = value
+            seen[name] = " ".join(words[i:i + n])
+        i += n
+    return (base if base is not None else Rules()).replace(**fields)
+
+
+Rules.parse = staticmethod(parse_rules)

@@ -9,19 +9,21 @@ from __future__ import annotations
 
 import contextlib
 import inspect
+import numbers
 import os
 import threading
 import warnings
 from collections.abc import Mapping
 from concurrent.futures import ThreadPoolExecutor
 
-from bjcore import UpcardEngine, dealer_trie
+from bjcore import UpcardEngine
 
 from .actions import (ACTION_CODE, ACTIONS, KIND_LATER, KIND_SPLIT, KIND_START,  # noqa: F401
                       first_best, improves)
 from .deal import Deal, dealer_columns, dealer_label, exposed, is_natural
 from .dealer import resolve_shoe
 from .hands import compositions
+from .mappings import CardMapping
 from .ranks import counts_of, label, ranks
 from .rules import Rules
 from .shoe import Shoe, _show
@@ -29,8 +31,9 @@ from .strategy import StrategyChart, basic_strategy
 
 SPLIT_CLASSES = {"CDZ-": 0, "CDP1": 1, "CDP": 2}
 POLICY_CLASS = 3
-# heavier upcards first so two threads finish together
-_WORK_ORDER = (2, 3, 1, 4, 5, 6, 7, 8, 9, 10)
+# heavier upcards first so the threads finish together (an upcard's cost is roughly its
+# dealer trie's size times the dealer distributions its hands need)
+_WORK_ORDER = (1, 2, 3, 7, 4, 8, 9, 5, 6, 10)
 
 
 def check_split_class(split) -> str:
@@ -59,11 +62,25 @@ def kernel_rules(rules: Rules, split_code: int) -> dict:
     }
 
 
-def run_engines(engines: dict) -> dict:
-    """E(u) of every engine, in parallel threads; returns {upcard: E(u)}."""
+def check_threads(threads) -> int:
+    """The number of threads to use: ``None`` means every core."""
+    if threads is None:
+        return os.cpu_count() or 1
+    if isinstance(threads, bool) or not isinstance(threads, numbers.Integral):
+        raise TypeError(f"threads must be a whole number >= 1 or None (every core), "
+                        f"got {threads!r:.60}")
+    if threads < 1:
+        raise ValueError(f"threads must be >= 1 or None (every core), got {threads!r}")
+    return int(threads)
+
+
+def run_engines(engines: dict, threads: int | None = None) -> dict:
+    """E(u) of every engine, in up to ``threads`` parallel threads (None: every core);
+    returns {upcard: E(u)}.  Each engine is independent (own shoe, memo tables), so the
+    values do not depend on the number of threads, bit for bit."""
     order = [u for u in _WORK_ORDER if u in engines]
     order += sorted((k for k in engines if k not in order), key=str)
-    workers = max(1, min(len(order), os.cpu_count() or 1))
+    workers = max(1, min(len(order), check_threads(threads)))
     if workers == 1:
         return {u: engines[u].round_ev() for u in order}
     with ThreadPoolExecutor(max_workers=workers) as pool:
@@ -171,6 +188,9 @@ class Solution:
                                  if t[1] > 0}
         else:
             self.ev_by_upcard = dict(sorted(self.ev_by_dealer.items()))
+        # read-only, and indexable by card labels: sol.ev_by_upcard["A"]
+        self.ev_by_upcard = CardMapping(self.ev_by_upcard, "upcard")
+        self.ev_by_dealer = CardMapping(self.ev_by_dealer, "dealer")
 
     def _ev(self, value) -> EV:
         return EV(value, False, self.split)
@@ -385,9 +405,9 @@ class Solution:
         rules = self.rules
         if rules.hole_card == "exposed" or not rules.double_after_split or rules.max_split_hands < 2:
             return None
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", RuntimeWarning)  # already warned for this shoe
-            return solve(rules.replace(double_after_split=False), self.shoe, split=self.split)
+        # only the pairs' values are needed: engines that compute them on demand, not a
+        # whole second solve (which would also run every round)
+        return PairsWithoutDAS(self)
 
     def evaluate(self, strategy) -> float:
         """Overall EV (unconditioned) of the round when the player follows ``strategy``.
@@ -399,6 +419,40 @@ class Solution:
         cards, a later decision, a split hand).  Resplits stay forced.
         """
         return EV(evaluate_policy(self.rules, self.shoe, strategy, deal=self.deal), False)
+
+    def outcome_distribution(self, strategy="optimal", *, insurance=False, spots=1,
+                             threads=None):
+        """The distribution of a round's net outcome; see bjsolve.distribution."""
+        from .distribution import outcome_distribution
+        return outcome_distribution(self, strategy, insurance=insurance, spots=spots,
+                                    threads=threads)
+
+
+class PairsWithoutDAS:
+    """The unconditioned values of the pairs when doubling after a split is not allowed,
+    for ``_mark_das_splits``: the same rules and shoe without DAS, with engines that
+    compute a pair's values on demand instead of a whole second solve.  ``hand_ev`` gives
+    what ``Solution.hand_ev(pair, key, given_no_blackjack=False)`` would."""
+
+    def __init__(self, solution):
+        self.rules = solution.rules.replace(double_after_split=False)
+        self.playable_keys = solution.playable_keys
+        self._engines = make_engines(self.rules, solution.shoe, SPLIT_CLASSES[solution.split])
+
+    def hand_ev(self, cards, key, *, given_no_blackjack=False) -> dict:
+        if given_no_blackjack or len(cards) != 2 or cards[0] != cards[1]:
+            raise ValueError("PairsWithoutDAS gives the unconditioned values of pairs only")
+        engine = self._engines[key]
+        counts = counts_of(cards)
+        st, ht, dd, _ = engine.hand_values(counts)
+        values = {"stand": st, "hit": ht}
+        if engine.may_double_hand(counts):
+            values["double"] = dd
+        if engine.split_limit(cards[0]) >= 2:
+            values["split"] = engine.split_ev(cards[0])[0]
+        if self.rules.surrender != "none":
+            values["surrender"] = engine.surrender_ev(counts)
+        return values
 
 
 def _restore_solution(rules, shoe, split, ev_by_dealer, strategy):
@@ -432,23 +486,23 @@ def make_engines(rules: Rules, shoe: Shoe, split_code: int, deal: Deal | None = 
     deal of ``rules`` and ``shoe`` if already worked out)."""
     params = kernel_rules(rules, split_code)
     keys = (Deal(rules, shoe) if deal is None else deal).playable_keys
-    for k in keys:
-        dealer_trie((k,) if isinstance(k, int) else k, rules.hit_soft_17)  # before threads
     return {k: UpcardEngine(shoe.kernel_weights(), k, params, shoe.is_infinite,
                             shoe.is_fractional) for k in keys}
 
 
-def round_values(rules: Rules, shoe: Shoe, engines: dict, deal: Deal | None = None) -> dict:
+def round_values(rules: Rules, shoe: Shoe, engines: dict, deal: Deal | None = None,
+                 threads: int | None = None) -> dict:
     """{dealer key: E[round | key]} for every key, exposed naturals included."""
     deal = Deal(rules, shoe) if deal is None else deal
-    values = run_engines(engines)
+    values = run_engines(engines, threads)
     for k in deal.keys:
         if k not in values:
             values[k] = natural_dealer_value(rules, deal, k)
     return values
 
 
-def solve(rules: Rules | None = None, shoe: Shoe | None = None, *, split: str = "CDZ-") -> Solution:
+def solve(rules: Rules | None = None, shoe: Shoe | None = None, *, split: str = "CDZ-",
+          threads: int | None = None) -> Solution:
     """Solve a rule set exactly.
 
     rules: a ``Rules`` (default ``Rules()``).
@@ -458,11 +512,14 @@ def solve(rules: Rules | None = None, shoe: Shoe | None = None, *, split: str = 
         for play after a split, not bounds of one another: CDP's round EV is usually the
         highest, but on some depleted shoes it comes out below CDP1's or CDZ-'s (see
         docs/split-classes.md).
+    threads: how many threads solve the upcards in parallel (None: every core; 1: the
+        calling thread only).  The results do not depend on it, bit for bit.
     """
     rules = Rules() if rules is None else rules
     if not isinstance(rules, Rules):
         raise TypeError(f"rules must be a bjsolve.Rules, got {type(rules).__name__}")
     check_split_class(split)
+    check_threads(threads)
     shoe = resolve_shoe(rules, shoe)
     if shoe.size < 10:
         raise ValueError(f"shoe too small for a round: {shoe.size:g} cards (at least 10 needed)")
@@ -473,7 +530,8 @@ def solve(rules: Rules | None = None, shoe: Shoe | None = None, *, split: str = 
                       f"from an empty shoe busts) and describe no real game",
                       RuntimeWarning, stacklevel=2)
     engines = make_engines(rules, shoe, SPLIT_CLASSES[split], deal)
-    return Solution(rules, shoe, split, engines, round_values(rules, shoe, engines, deal), deal)
+    return Solution(rules, shoe, split, engines, round_values(rules, shoe, engines, deal, threads),
+                    deal)
 
 
 # ---- evaluating a strategy -------------------------------------------------------------

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from .actions import first_best, improves
 from .deal import dealer_label
 from .hands import PAIR_CODES, compositions, hand_code, total_code
-from .ranks import label, show
+from .ranks import RANK_LABELS, label, show
 from .rules import Rules
 
 # chart codes -> (preferred action, fallback when it is not allowed)
@@ -46,8 +46,9 @@ def _code_for(values: dict, split_fallback: bool = True) -> str:
 
 
 @dataclass(frozen=True)
-class Exception_:
-    """A hand whose composition-dependent best play differs from the chart's."""
+class Deviation:
+    """A hand whose composition-dependent best play differs from the chart's (an
+    "exception" to the chart; listed in ``StrategyChart.exceptions``)."""
     cards: tuple
     upcard: object  # the dealer key: upcard, or both dealer cards in the exposed game
     chart_action: str
@@ -89,13 +90,39 @@ class StrategyChart:
                                      f"allowed {', '.join(CODE_ACTIONS)}")
         self.rules = rules
         self.split = split
-        self.exceptions = list(exceptions)
+        self.exceptions = exceptions
+        self._row_memo: dict = {}
+
+    @property
+    def exceptions(self) -> list:
+        """The composition-dependent departures from the chart (``Deviation`` items)."""
+        if self._find_exceptions is not None:
+            self._exceptions, self._find_exceptions = list(self._find_exceptions(self)), None
+        return self._exceptions
+
+    @exceptions.setter
+    def exceptions(self, value) -> None:
+        # a callable chart -> list runs on first access (basic_strategy's search is slow,
+        # and printing the chart or evaluating it does not need it)
+        self._find_exceptions = value if callable(value) else None
+        self._exceptions = [] if callable(value) else list(value)
 
     def code(self, cards, dealer, *, can_split: bool) -> str:
-        cards = tuple(sorted(cards))
-        key = dealer if isinstance(dealer, int) else tuple(sorted(dealer))
-        column = dealer_label(key)
-        row = hand_code(cards, can_split=can_split)
+        """The chart code for ``cards`` (any card spelling) against ``dealer`` (the upcard,
+        or both exposed dealer cards); ``can_split``: whether a pair may still split."""
+        if not isinstance(can_split, bool):
+            raise TypeError(f"can_split must be True or False, got {can_split!r}")
+        if type(cards) is tuple and type(dealer) is int and 0 < dealer < 11:
+            # the evaluator asks for every composition against every upcard: the row of a
+            # composition is looked up once (labels go the slow way below)
+            row = self._row_memo.get((cards, can_split))
+            if row is None:
+                row = self._row_memo[(cards, can_split)] = self._row(cards, can_split)
+            column = RANK_LABELS[dealer - 1]
+        else:
+            from .mappings import card_key
+            row = self._row(cards, can_split)
+            column = dealer_label(card_key(dealer, field="dealer"))
         if row in ("BJ", "21"):
             return "S"
         if row == "AA" and not can_split:
@@ -104,6 +131,18 @@ class StrategyChart:
             return self.rows[row][column]
         except KeyError:
             raise ValueError(f"the chart has no entry for row {row!r} v {column}") from None
+
+    def __getstate__(self):
+        # pickling finds the exceptions first (a pending search is a closure over the solve)
+        state = dict(self.__dict__, _exceptions=self.exceptions, _find_exceptions=None)
+        state["_row_memo"] = {}
+        return state
+
+    @staticmethod
+    def _row(cards, can_split: bool) -> str:
+        """The chart row of a hand given in any card spelling."""
+        from .ranks import ranks
+        return hand_code(tuple(sorted(ranks(cards, field="cards"))), can_split=can_split)
 
     def __call__(self, cards, dealer, allowed) -> str:
         allowed = tuple(allowed)
@@ -122,6 +161,25 @@ class StrategyChart:
 
     def __repr__(self):
         return f"StrategyChart({len(self.rows)} rows, {len(self.exceptions)} exceptions)"
+
+    # ---- presentation: print(chart) draws it; notebooks show it coloured ----------------
+
+    def to_table(self):
+        """The chart as a ``bjsolve.tables.Table`` (rows: hand codes, columns: upcards)."""
+        from .tables import chart_table
+        return chart_table(self)
+
+    def __str__(self):
+        from .render import to_text
+        return to_text(self.to_table()).rstrip("\n")
+
+    def _repr_html_(self):
+        from .render_html import chart_fragment
+        return chart_fragment(self.to_table())
+
+    def to_pandas(self):
+        """A pandas DataFrame of the codes (needs pandas, which bjsolve does not require)."""
+        return self.to_table().to_pandas()
 
 
 def basic_strategy(solution, no_das=None) -> StrategyChart:
@@ -168,7 +226,8 @@ def basic_strategy(solution, no_das=None) -> StrategyChart:
     rows = {code: {c: rows[code][c] for c in columns if c in rows[code]}
             for code in order if code in rows}
     chart = StrategyChart(rows, rules=solution.rules, split=solution.split)
-    chart.exceptions = _exceptions(solution, chart)
+    # found on first use: the search asks for every hand of up to 4 cards
+    chart.exceptions = lambda c: _exceptions(solution, c)
     return chart
 
 
@@ -249,7 +308,16 @@ def _exceptions(solution, chart, max_cards: int = 4):
                 continue
             best = ev.best
             if best != planned and improves(ev[best], ev[planned]):
-                found.append(Exception_(cards, key, planned, best, ev[best] - ev[planned]))
+                found.append(Deviation(cards, key, planned, best, ev[best] - ev[planned]))
     order = {k: i for i, k in enumerate(solution.dealer_keys)}
     found.sort(key=lambda e: (len(e.cards), order[e.upcard], e.cards))
     return found
+
+
+def __getattr__(name):
+    if name == "Exception_":      # the old name of Deviation
+        import warnings
+        warnings.warn("bjsolve.strategy.Exception_ is now Deviation", DeprecationWarning,
+                      stacklevel=2)
+        return Deviation
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -1,6 +1,6 @@
 """Labelled tables (numpy values, row and column labels) for the CLI and the API.
 
-Rows use the assignment seed's hand codes: "4".."20" hard totals, "A2".."A9" soft,
+Rows use the usual chart's hand codes: "4".."20" hard totals, "A2".."A9" soft,
 "22".."TT", "AA" pairs, "BJ"; columns the dealer's upcard 2..T, A.  A hard or soft row is
 the probability-weighted mean over the two-card hands with that code (non-pairs; the pair
 itself for 4 and 20, which no other two cards make), so it is exact for the shoe given.
@@ -34,6 +34,10 @@ class Table:
     values: np.ndarray
     notes: tuple = field(default_factory=tuple)
     style: str = "ev"   # text output: "ev" signed, "prob" plain fractions, "percent"
+    layout: str = "grid"  # text output: "grid", or "summary" (one labelled line per row)
+    units: str = ""       # what the numbers measure (default: from the style)
+    kind: str = ""        # "strategy" for action-code charts (coloured, drawn as a chart)
+    records: list = None  # optional structured rows for JSON (e.g. cards and upcard as fields)
 
     def __getitem__(self, key):
         row, col = key
@@ -137,19 +141,40 @@ def ev_table(solution, action: str) -> Table:
     return Table(action, f"{action} EV", rows, cols, values, _notes(rules, shoe, *notes))
 
 
-def strategy_table(solution) -> Table:
+CHART_LEGEND = ("H hit, S stand, Dh/Ds double else hit/stand, P split, Ph/Ps/Pd split "
+                "(without double after split: hit/stand/double), Rh/Rs/Rp surrender else "
+                "hit/stand/split")
+
+
+def chart_table(chart, columns=None, notes=None) -> Table:
+    """A ``StrategyChart`` as a Table of action codes (columns: dealer upcards)."""
+    rows = tuple(chart.rows)
+    if columns is None:
+        columns = []
+        for r in rows:
+            columns += [c for c in chart.rows[r] if c not in columns]
+    cols = tuple(columns)
+    values = np.array([[chart.rows[r].get(c, "") for c in cols] for r in rows],
+                      dtype=object).reshape(len(rows), len(cols))
+    if notes is None:
+        notes = ((f"rules: {chart.rules.describe()}",) if chart.rules is not None else ()) + (
+            "total-dependent basic strategy for the original two cards", CHART_LEGEND)
+    return Table("strategy", "basic strategy", rows, cols, values, tuple(notes),
+                 units="action codes", kind="strategy")
+
+
+def strategy_table(solution, count_exceptions: bool = True) -> Table:
+    """The basic-strategy chart; ``count_exceptions=False`` skips the (slow) search for the
+    composition-dependent exceptions and only points to them."""
     chart = solution.strategy
     cols = tuple(c for c, _ in _playable_columns(solution))
-    rows = tuple(chart.rows)
-    values = np.array([[chart.rows[r].get(c, "") for c in cols] for r in rows], dtype=object)
+    exceptions = (f"{len(chart.exceptions)} composition-dependent exceptions"
+                  if count_exceptions else "composition-dependent exceptions")
     notes = _notes(solution.rules, solution.shoe,
-                   "total-dependent basic strategy for the original two cards",
-                   "H hit, S stand, Dh/Ds double else hit/stand, P split, Ph/Ps/Pd split "
-                   "(without double after split: hit/stand/double), Rh/Rs/Rp surrender else "
-                   "hit/stand/split",
+                   "total-dependent basic strategy for the original two cards", CHART_LEGEND,
                    f"split decisions use post-split strategy {solution.split}",
-                   f"{len(chart.exceptions)} composition-dependent exceptions (table 'exceptions')")
-    return Table("strategy", "basic strategy", rows, cols, values, notes)
+                   f"{exceptions}: command 'exceptions'")
+    return chart_table(chart, cols, notes)
 
 
 def exceptions_table(solution) -> Table:
@@ -157,12 +182,18 @@ def exceptions_table(solution) -> Table:
     rows = tuple(f"{''.join(label(c) for c in e.cards)} v {dealer_label(e.upcard)}"
                  for e in chart.exceptions)
     cols = ("total", "chart", "optimal", "gain")
-    values = np.array([[total_code(e.cards), e.chart_action, e.optimal_action, f"{e.gain:.6f}"]
+    values = np.array([[total_code(e.cards), e.chart_action, e.optimal_action, float(e.gain)]
                        for e in chart.exceptions], dtype=object).reshape(len(rows), 4)
     measure = _measure(solution)
+    records = [{"cards": [label(c) for c in e.cards],
+                "dealer": (label(e.upcard) if isinstance(e.upcard, int)
+                           else [label(c) for c in e.upcard]),
+                "total": total_code(e.cards), "chart": e.chart_action,
+                "optimal": e.optimal_action, "gain": float(e.gain)} for e in chart.exceptions]
     return Table("exceptions", "composition-dependent exceptions to the chart", rows, cols,
                  values, _notes(solution.rules, solution.shoe,
-                                f"gain: EV per initial bet, {measure}", "hands of 2 to 4 cards"))
+                                f"gain: EV per initial bet, {measure}", "hands of 2 to 4 cards"),
+                 records=records)
 
 
 def initial_table(solution) -> Table:
@@ -197,7 +228,7 @@ def dealer_outcome_table(rules: Rules, shoe: Shoe | None = None, *,
     outcome_keys = (17, 18, 19, 20, 21, "bust", "blackjack")
     outcome_labels = tuple(str(o) for o in outcome_keys)
     if rules.hole_card == "exposed":
-        # the assignment seed's dealer table: outcomes as scores, a bust scoring 0
+        # the exposed game's dealer table: outcomes as scores, a bust scoring 0
         outcome_keys = ("bust", 17, 18, 19, 20, 21, "blackjack")
         outcome_labels = ("0", "17", "18", "19", "20", "21", "BJ")
     values = np.zeros((len(columns), len(outcome_keys)))
@@ -219,37 +250,116 @@ def dealer_outcome_table(rules: Rules, shoe: Shoe | None = None, *,
     return Table("dealer", "dealer final outcome", tuple(c for c, _ in columns),
                  outcome_labels, values,
                  _notes(rules, source, f"probabilities, {measure}; 21 excludes the natural",
-                        what), style="percent")
+                        what), style="percent",
+                 units="probability, a fraction of 1 (text output shows percent)")
 
 
-def advantage_table(solution) -> Table:
+SPLIT_CLASS_MEANING = {
+    "CDZ-": "split hands played as the unsplit hand of the same cards",
+    "CDP1": "the first split hand's own best play for every split hand",
+    "CDP": "each split hand's own best play",
+}
+
+
+def _first_round(solution) -> str:
+    full = solution.shoe == Shoe.decks(solution.rules.decks)
+    return ("one player, full shoe off the top" if full
+            else "one player, first round from the shoe shown")
+
+
+def chart_values_by_dealer(solution, chart=None) -> dict:
+    """{dealer key: EV of the round given that key} when the player follows ``chart``
+    (default: the solution's basic-strategy chart) for every decision."""
+    from .solve import policy_engines, round_values
+    chart = solution.strategy if chart is None else chart
+    deal = solution.deal
+    return round_values(solution.rules, solution.shoe,
+                        policy_engines(solution.rules, solution.shoe, chart, deal), deal)
+
+
+def house_edge_table(solution, chart_by_dealer=None) -> Table:
+    """The house edge (minus the round's EV, per initial bet) of the basic-strategy chart
+    and of composition-dependent optimal play, each with its convention."""
+    if chart_by_dealer is None:
+        chart_by_dealer = chart_values_by_dealer(solution)
+    shoe = solution.shoe
+    weights = solution.deal.weights
+    chart_ev = sum(weights[k] * v for k, v in chart_by_dealer.items())
+    rows = ("basic-strategy chart", "optimal play")
+    conventions = (
+        "the total-dependent chart for every decision, split hands included",
+        f"composition-dependent best play of each hand; split "
+        f"{solution.split}: {SPLIT_CLASS_MEANING[solution.split]}")
+    values = np.array([[-float(chart_ev), conventions[0]],
+                       [-float(solution.expected_value), conventions[1]]], dtype=object)
+    return Table("edge", "house edge", rows, ("house edge", "convention"), values,
+                 _notes(solution.rules, shoe,
+                        f"house edge = minus the EV of a round, per initial bet (negative: a "
+                        f"player advantage); {_first_round(solution)}; unconditioned (dealer "
+                        f"naturals included)"),
+                 style="percent", units="fraction of the initial bet (text: percent)",
+                 layout="summary",
+                 records=[{"strategy": "chart", "house_edge": -float(chart_ev),
+                           "ev": float(chart_ev), "split_strategy": "chart"},
+                          {"strategy": "optimal", "house_edge": -float(solution.expected_value),
+                           "ev": float(solution.expected_value),
+                           "split_strategy": solution.split}])
+
+
+def advantage_table(solution, strategy: str = "optimal") -> Table:
+    """The round's EV by dealer column and overall, for composition-dependent optimal play
+    (``strategy="optimal"``) or for the basic-strategy chart (``"chart"``)."""
+    if strategy not in ("optimal", "chart"):
+        raise ValueError(f"strategy must be 'optimal' or 'chart', got {strategy!r}")
+    by_key = (solution.ev_by_dealer if strategy == "optimal"
+              else chart_values_by_dealer(solution))
     columns = solution.dealer_columns()
     vals = []
     for _, keys in columns:
         ws = [solution.deal.weights[k] for k in keys]
-        vals.append(sum(w * solution.ev_by_dealer[k] for w, k in zip(ws, keys)) / sum(ws))
-    values = np.array([vals + [solution.expected_value]])
+        vals.append(sum(w * by_key[k] for w, k in zip(ws, keys)) / sum(ws))
+    overall = sum(solution.deal.weights[k] * v for k, v in by_key.items())
+    values = np.array([vals + [overall]])
     cols = tuple(c for c, _ in columns) + ("overall",)
+    how = (f"composition-dependent optimal play, split {solution.split}" if strategy == "optimal"
+           else "the basic-strategy chart (table 'strategy') for every decision, split hands "
+                "included")
     return Table("advantage", "player advantage", ("EV",), cols, values,
                  _notes(solution.rules, solution.shoe,
                         "EV per initial bet of a whole round, unconditioned (dealer naturals "
-                        "included); by column: given that dealer card or hand",
-                        f"composition-dependent optimal play, split {solution.split}"))
+                        f"included); {_first_round(solution)}; by column: given that dealer "
+                        "card or hand", how))
 
 
 def surrender_table(solution) -> Table:
-    """Surrender EV per row: -0.5 given no dealer blackjack after a peek, and the
-    unconditioned value (a dealer natural still takes the whole bet against A and T) where
-    there is no hole card; early surrender is -0.5 unconditioned."""
-    if solution.rules.surrender != "none":
-        table = ev_table(solution, "surrender")
-        table.notes = table.notes + (f"{solution.rules.surrender} surrender",)
-        return table
-    cols = tuple(c for c, _ in _playable_columns(solution))
-    values = np.full((len(EV_ROWS), len(cols)), np.nan)
-    return Table("surrender", "surrender EV", EV_ROWS, cols, values,
-                 _notes(solution.rules, solution.shoe,
-                        "surrender is not offered under these rules"))
+    """What surrendering gains over the best other action, per row and upcard (positive:
+    surrender).  Surrender's own EV is the same in every cell where the dealer has peeked
+    (-0.5 given no dealer blackjack), so the gain is the informative number; the notes give
+    surrender's EV.  ``ev_table(solution, "surrender")`` has the EVs themselves.  Where the
+    rules offer no surrender the table says so and is empty."""
+    rules = solution.rules
+    if rules.surrender == "none":
+        cols = tuple(c for c, _ in _playable_columns(solution))
+        values = np.full((len(EV_ROWS), len(cols)), np.nan)
+        return Table("surrender", "surrender gain", EV_ROWS, cols, values,
+                     _notes(rules, solution.shoe,
+                            "surrender is not offered under these rules (see --surrender)"))
+    surrender = ev_table(solution, "surrender")
+    others = {a: ev_table(solution, a) for a in ("stand", "hit", "double")}
+    best_other = np.fmax.reduce([t.values for t in others.values()])
+    gain = surrender.values - best_other
+    if rules.surrender == "early" or not solution.conditioned:
+        own = ("surrender's own EV: -0.5 where the dealer cannot have a natural; against A "
+               "and T without a peek, -0.5 less half the chance of a dealer natural "
+               "(unconditioned)")
+    else:
+        own = "surrender's own EV: -0.5 in every cell (given no dealer blackjack)"
+    return Table("surrender", "surrender gain", EV_ROWS, surrender.columns, gain,
+                 _notes(rules, solution.shoe,
+                        f"EV of surrendering minus EV of the best of stand, hit and double, per "
+                        f"initial bet ({_measure(solution)}); positive: surrender is best "
+                        f"(pairs compared without splitting)", own,
+                        f"{rules.surrender} surrender"))
 
 
 def insurance_table(solution) -> Table:
@@ -272,7 +382,7 @@ def insurance_table(solution) -> Table:
 
 
 def build_table(name: str, rules: Rules, shoe: Shoe | None, solution_factory,
-                given_no_blackjack: bool = False) -> Table:
+                given_no_blackjack: bool = False, advantage_strategy: str = "optimal") -> Table:
     """Build a named table; ``solution_factory()`` gives the (cached) solve when needed."""
     if name not in TABLE_NAMES:
         raise ValueError(f"unknown table {name!r}; known: {', '.join(TABLE_NAMES)}")
@@ -281,6 +391,7 @@ def build_table(name: str, rules: Rules, shoe: Shoe | None, solution_factory,
     sol = solution_factory()
     if name in ("stand", "hit", "double", "split", "optimal"):
         return ev_table(sol, name)
-    return {"initial": initial_table, "strategy": strategy_table, "advantage": advantage_table,
+    return {"initial": initial_table, "strategy": strategy_table,
+            "advantage": lambda sol: advantage_table(sol, advantage_strategy),
             "surrender": surrender_table, "exceptions": exceptions_table,
             "insurance": insurance_table}[name](sol)

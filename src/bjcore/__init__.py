@@ -1,4 +1,5 @@
 """bjcore: the compiled kernels behind bjsolve (dealer enumeration, player recursions)."""
-from ._core import TIE_TOLERANCE, DealerTrie, UpcardEngine, dealer_trie
+from ._core import TIE_TOLERANCE, UpcardEngine
+from ._dealer import DealerTrie, dealer_trie
 
 __all__ = ["DealerTrie", "TIE_TOLERANCE", "UpcardEngine", "dealer_trie"]

@@ -4,28 +4,14 @@ from typing import SupportsFloat, SupportsIndex
 import numpy as np
 import numpy.typing as npt
 
+from ._dealer import DealerTrie as DealerTrie, dealer_trie as dealer_trie
+
 _Card = SupportsIndex
 _Weights = Sequence[SupportsFloat]
 _Counts = Sequence[SupportsIndex]
 
-class DealerTrie:
-    @property
-    def n_nodes(self) -> int: ...
-    @property
-    def max_depth(self) -> int: ...
-    def __init__(self, start: Sequence[_Card], hit_soft_17: bool) -> None: ...
-    def distribution(
-        self, weights: _Weights, infinite: bool = ...
-    ) -> npt.NDArray[np.float64]: ...
-
 TIE_TOLERANCE: float
 MAX_COUNT: float
-
-def dealer_trie(start: Sequence[_Card], hit_soft_17: bool) -> DealerTrie: ...
-
-class HashIndex:
-    def __init__(self) -> None: ...
-    def __len__(self) -> int: ...
 
 class UpcardEngine:
     @property

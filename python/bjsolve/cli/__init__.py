@@ -1,0 +1,205 @@
+"""The command line: ``bjsolve COMMAND [flags]`` (also ``python -m bjsolve``).
+
+Each sub-command lives in its own module ``cmd_<name>.py`` defining ``NAME``, ``HELP`` (one
+line), ``add_arguments(parser)`` and ``run(args) -> int``; ``COMMANDS`` lists those modules
+in the order ``--help`` shows them.  Command modules import numpy and the solver inside
+``run``, so that ``bjsolve --help`` answers at once.  With no command, ``edge`` runs: the
+house edge and the basic-strategy chart.
+
+Exit codes: 0 success, 2 a bad command line or input (one line on stderr), 1 an internal
+error (one line; ``BJSOLVE_DEBUG=1`` shows the traceback), 130 interrupted.
+"""
+from __future__ import annotations
+
+import argparse
+import difflib
+import importlib
+import os
+import sys
+import warnings
+
+from .common import UsageError
+
+# sub-command modules (bjsolve/cli/cmd_<name>.py), in the order --help lists them
+COMMANDS = (
+    "edge", "strategy", "advantage", "hand", "dealer",
+    "stand", "hit", "double", "split", "surrender", "optimal",
+    "initial", "exceptions", "insurance",
+    "eor", "counts", "indices", "tc_advantage",
+    "risk", "game", "simulate",
+)
+DEFAULT_COMMAND = "edge"
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse that reports a bad command line as one ``UsageError`` line (exit 2)."""
+
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("allow_abbrev", False)
+        super().__init__(*args, **kwargs)
+
+    def error(self, message):
+        raise UsageError(message)
+
+
+def command_modules():
+    """{command name: module}, in ``COMMANDS`` order."""
+    modules = {}
+    for name in COMMANDS:
+        module = importlib.import_module(f".cmd_{name}", __name__)
+        modules[module.NAME] = module
+    return modules
+
+
+def build_parser():
+    """(top-level parser, {command name: sub-parser}, {command name: module})."""
+    from .. import __version__
+    modules = command_modules()
+    top = Parser(prog="bjsolve",
+                 description="Exact blackjack analysis: house edge, basic strategy, every "
+                             "action's EV, dealer outcomes, card counting.",
+                 epilog="Run 'bjsolve COMMAND --help' for a command's flags. With no command, "
+                        f"'{DEFAULT_COMMAND}' runs. Values are fractions of the initial bet "
+                        "unless a table says otherwise; text output shows percentages where "
+                        "labelled.")
+    top.add_argument("--version", action="version", version=f"bjsolve {__version__}")
+    sub = top.add_subparsers(dest="command", metavar="COMMAND", title="commands",
+                             parser_class=Parser)
+    parsers = {}
+    for name, module in modules.items():
+        p = sub.add_parser(name, help=module.HELP, description=_description(module),
+                           formatter_class=argparse.RawDescriptionHelpFormatter)
+        module.add_arguments(p)
+        parsers[name] = p
+    return top, parsers, modules
+
+
+def _description(module) -> str:
+    doc = (module.__doc__ or "").strip()
+    return doc or module.HELP
+
+
+def _with_default_command(argv, names):
+    """argv with the default command inserted when none is given (``bjsolve --decks 1``)."""
+    if not argv:
+        return [DEFAULT_COMMAND]
+    first = argv[0]
+    if first in ("-h", "--help", "--version") or first in names:
+        return argv
+    if first.startswith("-"):
+        # flags before the command (``bjsolve --decks 1 dealer``): move the command first
+        for i, word in enumerate(argv):
+            if word in names:
+                return [word] + argv[:i] + argv[i + 1:]
+        return [DEFAULT_COMMAND] + argv
+    return argv
+
+
+def _unknown_command(word, names) -> str:
+    close = difflib.get_close_matches(word, names, n=1)
+    hint = f"; did you mean '{close[0]}'?" if close else ""
+    return f"unknown command '{word}'{hint} (commands: {', '.join(names)})"
+
+
+def _unknown_flags(extras, command, parsers) -> str:
+    """One line for unrecognised arguments, with the nearest flag or where a flag belongs."""
+    own = [o for o in parsers[command]._option_string_actions if o.startswith("--")]
+    word = next((e for e in extras if e.startswith("-")), extras[0])
+    flag = word.split("=", 1)[0]
+    message = f"{command}: unrecognized argument '{word[:40]}'"
+    if flag.startswith("-"):
+        elsewhere = [n for n, p in parsers.items() if flag in p._option_string_actions]
+        close = difflib.get_close_matches(flag, own, n=1)
+        if elsewhere:
+            message += f" ({flag} goes with: {', '.join(elsewhere)})"
+        elif close:
+            message += f"; did you mean '{close[0]}'?"
+    return message
+
+
+def _where_it_goes(message, command, parsers) -> str:
+    """Add which commands accept a value this command refuses (``--format index``)."""
+    import re
+    m = re.match(r"argument (--[\w-]+): invalid choice: '([^']*)'", message)
+    if m:
+        flag, value = m.groups()
+        takers = [n for n, p in parsers.items() if n != command
+                  and value in (getattr(p._option_string_actions.get(flag), "choices", None)
+                                or ())]
+        if takers:
+            message += f" ({flag} {value} goes with: {', '.join(takers)})"
+    return message
+
+
+def parse(argv):
+    top, parsers, modules = build_parser()
+    argv = _with_default_command(list(argv), list(modules))
+    if argv and not argv[0].startswith("-") and argv[0] not in modules:
+        raise UsageError(_unknown_command(argv[0], list(modules)))
+    try:
+        args, extras = top.parse_known_args(argv)
+    except UsageError as exc:
+        raise UsageError(_where_it_goes(str(exc), argv[0], parsers)) from None
+    if extras:
+        raise UsageError(_unknown_flags(extras, args.command, parsers))
+    args.module = modules[args.command]
+    return args
+
+
+def main(argv=None, out=None) -> int:
+    """Run the command line; returns the exit code.  ``out``: a text stream for the
+    output instead of stdout (tests)."""
+    argv = sys.argv[1:] if argv is None else argv
+    with warnings.catch_warnings():
+        # a shoe too small for a round is flagged in every table's notes instead
+        warnings.simplefilter("ignore", RuntimeWarning)
+        try:
+            args = parse(argv)
+            args.out = out
+            if out is None and sys.stdout is None:
+                raise UsageError("standard output is closed; nothing to write to")
+            return args.module.run(args) or 0
+        except SystemExit as exc:           # --help and --version
+            return exc.code if isinstance(exc.code, int) else 0
+        except (UsageError, ValueError, TypeError) as exc:
+            print(f"bjsolve: error: {one_line(exc)}", file=sys.stderr)
+            return 2
+        except BrokenPipeError:
+            _silence_stdout()
+            return 0
+        except KeyboardInterrupt:
+            print("bjsolve: interrupted", file=sys.stderr)
+            return 130
+        except Exception as exc:  # a bug, not a bad argument: still one line unless debugging
+            if debugging():
+                raise
+            print(f"bjsolve: internal error: {type(exc).__name__}: {one_line(exc)} "
+                  "(set BJSOLVE_DEBUG=1 for the traceback)", file=sys.stderr)
+            return 1
+
+
+def debugging() -> bool:
+    """BJSOLVE_DEBUG on: any value except empty, 0, false, no, off."""
+    value = os.environ.get("BJSOLVE_DEBUG", "").strip().lower()
+    return value not in ("", "0", "false", "no", "off")
+
+
+def one_line(exc, limit: int = 300) -> str:
+    """An exception's message on one line, capped."""
+    text = " ".join(str(exc).split()) or type(exc).__name__
+    return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
+def _silence_stdout():
+    """After a closed pipe (``bjsolve | head``), point stdout at devnull so the
+    interpreter's final flush does not complain."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, AttributeError, ValueError):
+        pass
+
+
+def console_main() -> None:
+    """Entry point of the ``bjsolve`` script and ``python -m bjsolve``."""
+    sys.exit(main())

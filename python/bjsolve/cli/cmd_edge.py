@@ -1,0 +1,36 @@
+"""bjsolve edge (the default command): the house edge of the basic-strategy chart and of
+composition-dependent optimal play, then the chart itself.
+
+Both figures are for one player at a full shoe (the first round after a shuffle), in percent
+of the initial bet; a negative house edge is a player advantage.  Example:
+
+    bjsolve --decks 1 --h17 --no-das
+    bjsolve --rules "6D H17 DAS LS 6:5"
+"""
+from __future__ import annotations
+
+from . import common
+
+NAME = "edge"
+HELP = "house edge (chart and optimal play), then the basic-strategy chart (default command)"
+
+
+def add_arguments(parser) -> None:
+    common.add_rule_arguments(parser)
+    common.add_split_argument(parser)
+    parser.add_argument("--no-chart", dest="chart", action="store_false",
+                        help="print the house edge only (default: the chart follows)")
+    common.add_output_arguments(parser, color=True, pictures=True)
+
+
+def run(args) -> int:
+    from ..solve import solve
+    from ..tables import house_edge_table, strategy_table
+    rules = common.rules_from_args(args)
+    shoe = common.shoe_from_args(args, rules)
+    sol = solve(rules, shoe, split=args.split)
+    tables = [house_edge_table(sol)]
+    if args.chart:
+        tables.append(strategy_table(sol, count_exceptions=False))
+    common.emit(tables, args)
+    return 0

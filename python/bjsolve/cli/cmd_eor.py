@@ -1,0 +1,24 @@
+"""bjsolve eor: effects of removal, the change in the round's EV when one card of each rank
+leaves the shoe, with the full shoe's play frozen (fixed) and re-optimised."""
+from __future__ import annotations
+
+from . import common
+from .counting_args import counting_rules
+
+NAME = "eor"
+HELP = "effects of removal of each rank (fixed and re-optimised strategy)"
+
+
+def add_arguments(parser) -> None:
+    common.add_rule_arguments(parser)
+    common.add_split_argument(parser)
+    common.add_output_arguments(parser)
+
+
+def run(args) -> int:
+    from ..count_tables import eor_table
+    rules, shoe = counting_rules(args)
+    with common.progress(args, label="effects of removal") as update:
+        table = eor_table(rules, shoe, args.split, progress=update)
+    common.emit(table, args)
+    return 0

@@ -1,0 +1,100 @@
+"""bjsolve game: the counted shoe game without a simulator.  How often each true count
+occurs at the start of a round (exact count distributions over the depths where rounds
+start), the edge and SD at each true count (exact evaluations of the compositions
+consistent with the count), and a bet ramp's win rate, SD, DI, SCORE, N0, certainty
+equivalent and risk of ruin.  Method and measured approximations: docs/counted-game.md."""
+from __future__ import annotations
+
+from . import common
+from .counting_args import add_system_argument, counting_rules
+
+NAME = "game"
+HELP = "counted game: true-count frequencies, edge and SD by count, bet-ramp figures and risk"
+
+
+def add_arguments(parser) -> None:
+    add_system_argument(parser)
+    g = parser.add_argument_group("the game")
+    g.add_argument("--penetration", type=common.positive_number, default=0.75, metavar="P",
+                   help="fraction of the shoe dealt before the shuffle (default: 0.75)")
+    g.add_argument("--burn", type=int, default=1, metavar="N",
+                   help="cards burnt after the shuffle (default: 1)")
+    g.add_argument("--spots", type=int, default=1, metavar="N",
+                   help="hands dealt per round, for where rounds start (default: 1)")
+    g.add_argument("--strategy", type=str.lower, choices=("basic", "optimal"), default="basic",
+                   help="basic: the total-dependent chart; optimal: composition-dependent "
+                        "play of each count's composition (default: basic; --indices adds "
+                        "index plays to the chart)")
+    g.add_argument("--indices", metavar="SET",
+                   help="play the chart with index numbers: i18 (Illustrious 18 and "
+                        "insurance), fab4, all, or a number N (the N lines of largest gain) "
+                        "(default: none, the chart alone)")
+    g.add_argument("--tc", dest="tc_rounding", type=str.lower,
+                   choices=("floor", "truncate", "round"), default="floor",
+                   help="how the true count becomes a whole number (default: floor)")
+    g.add_argument("--decks-estimation", type=str.lower, choices=("exact", "half", "full"),
+                   default="exact",
+                   help="how decks remaining are judged: exact, to the half deck, to the "
+                        "whole deck (default: exact)")
+    g.add_argument("--depth-bands", type=int, default=3, metavar="N",
+                   help="depth bands evaluated per true count (default: 3)")
+    b = parser.add_argument_group("betting")
+    b.add_argument("--ramp", default="1:1", metavar="TC:BET,...",
+                   help="bets by true count, e.g. 1:1,2:2,3:4,4:8,5:12 (below the first "
+                        "count: its bet; default: flat 1)")
+    b.add_argument("--wong-in", type=float, metavar="TC",
+                   help="play only at true counts >= TC (bet 0 below) (default: play every "
+                        "round)")
+    b.add_argument("--bankroll", type=float, metavar="B",
+                   help="bankroll, in the ramp's units, for risk of ruin and the certainty "
+                        "equivalent (default: none, those figures are left out)")
+    b.add_argument("--optimal-spread", type=float, metavar="S",
+                   help="also show the SCORE-optimal (Kelly-proportional) ramp with bets "
+                        "1..S, rounded to whole units (default: not shown)")
+    common.add_rule_arguments(parser, shoe=False)
+    common.add_output_arguments(parser)
+
+
+def run(args) -> int:
+    rules, _ = counting_rules(args)
+    from ..game import CountedGame, parse_ramp, ramp_table
+    if args.bankroll is not None and not args.bankroll > 0:
+        raise common.UsageError(f"--bankroll must be > 0, got {args.bankroll:g}")
+    if args.optimal_spread is not None and not args.optimal_spread >= 1:
+        raise common.UsageError(f"--optimal-spread (maximum spread) must be >= 1, got "
+                                f"{args.optimal_spread:g}")
+    try:
+        ramp = parse_ramp(args.ramp, wong_in=args.wong_in)
+    except ValueError as exc:
+        raise common.UsageError(f"--{exc}") from None
+    indices = None
+    if args.indices:
+        indices = _index_table(rules, args)
+    with common.progress(args, label="true counts") as update:
+        game = CountedGame(rules, args.system_value, penetration=args.penetration,
+                           burn=args.burn, spots=args.spots, decks=args.decks_estimation,
+                           rounding=args.tc_rounding,
+                           strategy="indices" if indices is not None else args.strategy,
+                           indices=indices, depth_bands=args.depth_bands, progress=update)
+    result = game.evaluate(ramp, args.bankroll)
+    tables = [game.table(ramp), ramp_table(result, "ramp " + ramp.describe())]
+    if args.optimal_spread is not None:
+        best = game.optimal_ramp(args.optimal_spread)
+        tables.append(ramp_table(game.evaluate(best, args.bankroll),
+                                 "SCORE-optimal ramp " + best.describe()))
+    common.emit(tables, args)
+    return 0
+
+
+def _index_table(rules, args):
+    from ..indices import generate_indices
+    which = args.indices.strip().lower()
+    table = generate_indices(rules, args.system_value, tc_convention=args.tc_rounding)
+    if which == "all":
+        return table
+    if which.isdigit():
+        return table.select(int(which))
+    try:
+        return table.select(which)
+    except ValueError as exc:
+        raise common.UsageError(f"--indices: {exc}") from None

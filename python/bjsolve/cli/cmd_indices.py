@@ -1,0 +1,51 @@
+"""bjsolve indices: index numbers of a count system, the true counts at which a play
+changes, found exactly on shoes built at each true count."""
+from __future__ import annotations
+
+from . import common
+from .counting_args import add_depth_argument, add_system_argument, counting_rules
+
+NAME = "indices"
+HELP = "index numbers (true counts where the best play changes) for a count system"
+
+
+def add_arguments(parser) -> None:
+    add_system_argument(parser)
+    add_depth_argument(parser)
+    parser.add_argument("--rounding", type=str.lower, choices=("rounded", "ceiled"),
+                        default="rounded",
+                        help="how exact crossings become whole indices (default: rounded)")
+    parser.add_argument("--tc-convention", type=str.lower, default="exact",
+                        choices=("exact", "floor", "truncate", "round"),
+                        help="the true count the index is read against: exact (the "
+                             "crossing itself), or floored, truncated or rounded true counts "
+                             "as counters compute them (default: exact)")
+    parser.add_argument("--hands", type=str.lower, default="two-card",
+                        choices=("two-card", "all"),
+                        help="hands counted for a total: the two-card hands only, or every "
+                             "composition of the total weighted by how often it occurs "
+                             "(default: two-card)")
+    which = parser.add_mutually_exclusive_group()
+    which.add_argument("--top", type=common.positive_int, metavar="N",
+                       help="only the N plays of largest gain per round (default: every play)")
+    which.add_argument("--set", type=str.lower, choices=("i18", "fab4"), dest="play_set",
+                       help="only a named list of plays: i18 (Illustrious 18) or fab4 "
+                            "(Fab 4 surrenders) (default: every play)")
+    common.add_rule_arguments(parser, shoe=False)
+    common.add_output_arguments(parser, formats=common.TABLE_FORMATS + ("index",))
+    parser.set_defaults()
+
+
+def run(args) -> int:
+    from ..count_tables import index_file, indices_table
+    rules, _ = counting_rules(args)
+    with common.progress(args, label="indices") as update:
+        table = indices_table(rules, args.system_value, dealt_decks=args.dealt_decks,
+                              rounding=args.rounding, tc_convention=args.tc_convention,
+                              hands=args.hands, select=args.top or args.play_set,
+                              progress=update)
+    if args.format == "index":
+        common.write_output(index_file(table), args)
+    else:
+        common.emit(table, args)
+    return 0

@@ -1,0 +1,94 @@
+"""bjsolve risk: the distribution of a round's net outcome, its mean and SD, and the risk of
+ruin that follows (flat betting, one unit per spot).
+
+Example: bjsolve risk --decks 1 --bankroll 400 --rounds 10000
+         bjsolve risk --decks 6 --spots 2 --format json
+"""
+from __future__ import annotations
+
+import argparse
+
+from . import common
+
+NAME = "risk"
+HELP = "distribution of a round's outcome, SD, N0, DI and the risk of ruin (exact)"
+
+
+def _spots(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if not 1 <= value <= 3:
+        raise argparse.ArgumentTypeError(f"{text[:40]!r}: spots must be 1, 2 or 3")
+    return value
+
+
+def _rounds(text: str) -> int:
+    try:
+        value = float(text.replace("_", ""))
+    except ValueError:
+        value = 0.0
+    if not (value >= 1 and value == int(value) and value <= 10_000_000):
+        raise argparse.ArgumentTypeError(f"{text[:40]!r}: rounds must be a whole number "
+                                         "1..10,000,000")
+    return int(value)
+
+
+def add_arguments(parser) -> None:
+    common.add_rule_arguments(parser)
+    common.add_split_argument(parser)
+    g = parser.add_argument_group("risk")
+    g.add_argument("--spots", type=_spots, default=1,
+                   help="hands the player plays against one dealer hand, 1..3 (default: 1)")
+    g.add_argument("--insurance", action="store_true",
+                   help="insure every hand against an ace (default: never)")
+    g.add_argument("--bankroll", type=common.positive_number, default=None, metavar="UNITS",
+                   help="bankroll in units (initial bets): lifetime ruin, and with --rounds "
+                        "the trip ruin")
+    g.add_argument("--rounds", type=_rounds, default=None, metavar="N",
+                   help="rounds for the trip ruin (needs --bankroll)")
+    common.add_output_arguments(parser)
+
+
+def run(args) -> int:
+    import numpy as np
+
+    from ..risk import risk_summary
+    from ..solve import solve
+    from ..tables import Table, _notes
+    if args.rounds is not None and args.bankroll is None:
+        raise common.UsageError("--rounds needs --bankroll (the trip ruin is the chance of "
+                                "losing the bankroll within that many rounds)")
+    rules = common.rules_from_args(args)
+    shoe = common.shoe_from_args(args, rules)
+    sol = solve(rules, shoe, split=args.split)
+    dist = sol.outcome_distribution(insurance=args.insurance, spots=args.spots)
+    cum = np.cumsum(dist.probabilities)
+    rows = tuple(f"{v:+g}" for v in dist.values)
+    outcome = Table(
+        "outcomes", "net outcome of one round", rows, ("probability", "cumulative"),
+        np.column_stack([dist.probabilities, cum]),
+        _notes(rules, sol.shoe,
+               f"units of the initial bet{' per spot, total over ' + str(args.spots) + ' spots' if args.spots > 1 else ''}; "
+               f"unconditioned (dealer naturals included); split {sol.split}",
+               ("exact" if dist.exact else f"approximate: {dist.method}")),
+        style="prob", units="probability",
+        records=[{"outcome": float(v), "probability": float(p), "cumulative": float(c)}
+                 for v, p, c in zip(dist.values, dist.probabilities, cum)])
+    summary = risk_summary(dist, bankroll=args.bankroll, rounds=args.rounds)
+    figures = [("mean", dist.mean), ("variance", dist.variance)] + summary.rows()
+    if args.spots > 1:
+        figures.insert(2, ("covariance between two spots", dist.covariance))
+        figures.insert(3, ("SD of one spot", dist.per_spot.sd))
+    labels = tuple(k for k, _ in figures)
+    values = np.array([[float(v)] for _, v in figures])
+    risk = Table(
+        "risk", "mean, SD and risk of ruin", labels, ("value",), values,
+        ("flat betting, one unit per spot per round; ruin = the bankroll falls to 0 or below",
+         "N0 = (SD/EV)^2, DI = 1000 EV/SD, SCORE = DI^2; lifetime ruin: exact root method, "
+         "dominant root and normal approximation (docs/risk.md)"),
+        style="prob", units="units of the initial bet, probabilities, rounds",
+        records=[{"figure": k, "value": float(v)} for k, v in figures])
+    common.emit([outcome, risk], args)
+    return 0

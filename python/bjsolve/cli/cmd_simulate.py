@@ -1,0 +1,139 @@
+"""bjsolve simulate: play the real game in the compiled simulator: a shoe dealt to a cut
+card, counted, bet by a ramp, played by basic strategy with index plays.
+
+Same seed, same --chunk-rounds: same result, on any number of threads or on a Dask cluster
+(--scheduler).  Ctrl-C prints what was simulated so far, marked PARTIAL (exit 130).
+
+Example: bjsolve simulate --rounds 1e8 --seed 1 --penetration 0.75 --system hilo --indices
+         --ramp "1:1,2:2,3:4,4:8"
+"""
+from __future__ import annotations
+
+import argparse
+import math
+
+from . import common
+from .counting_args import add_system_argument, parse_system
+
+NAME = "simulate"
+HELP = "simulate the real game: cut card, count, indices, bet ramp (fast, reproducible)"
+
+
+def _rounds(text: str) -> int:
+    """'1e8', '100000000' or '100_000_000' -> a whole number >= 1."""
+    try:
+        value = float(text.replace("_", ""))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text[:40]!r} is not a number of rounds") from None
+    if not (math.isfinite(value) and value >= 1 and value == int(value)):
+        raise argparse.ArgumentTypeError(f"{text[:40]!r} is not a whole number of rounds >= 1")
+    return int(value)
+
+
+def _penetration(text: str):
+    if text.strip().lower() == "every-round":
+        return "every-round"
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text[:40]!r}: give a fraction (0.75), a number "
+                                         "of cards (234) or every-round") from None
+    return int(value) if value > 1 and value == int(value) else value
+
+
+def _insurance(text: str):
+    if text.strip().lower() == "never":
+        return False
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text[:40]!r}: give a whole true count or "
+                                         "'never'") from None
+
+
+def _bankroll_trials(text: str):
+    parts = text.replace(" ", "").split(",")
+    try:
+        paths, rounds, bankroll = parts
+        return (_rounds(paths), _rounds(rounds), float(bankroll))
+    except (ValueError, argparse.ArgumentTypeError):
+        raise argparse.ArgumentTypeError(f"{text[:40]!r}: give PATHS,ROUNDS,BANKROLL, e.g. "
+                                         "1000,100000,200") from None
+
+
+def add_arguments(parser) -> None:
+    g = parser.add_argument_group("simulation")
+    g.add_argument("--rounds", type=_rounds, default=10**7, metavar="N",
+                   help="rounds to deal, e.g. 1e8 (default: 1e7)")
+    g.add_argument("--seed", type=int, default=1, help="generator seed, 0..2**64-1 (default: 1)")
+    g.add_argument("--penetration", type=_penetration, default=0.75, metavar="P",
+                   help="cut card: a fraction of the shoe, a number of cards, or every-round "
+                        "(a fresh shuffle before every round) (default: 0.75)")
+    g.add_argument("--spots", type=int, default=1, help="spots the player plays, 1..7 (default: 1)")
+    g.add_argument("--other-spots", type=int, default=0, metavar="N",
+                   help="other players' spots, eating cards (default: 0)")
+    g.add_argument("--strategy", choices=("basic", "composition"), default="basic",
+                   help="basic: the solve's chart; composition: the full-shoe composition-"
+                        "dependent strategy (default: basic)")
+    add_system_argument(parser)
+    g.add_argument("--indices", nargs="?", const=True, default=None, metavar="FILE",
+                   help="index plays: alone, the exact indices of the count system "
+                        "(as 'bjsolve indices' computes them); with FILE, an index file in "
+                        "the format 'bjsolve indices --format index' writes (default: none)")
+    g.add_argument("--insurance", type=_insurance, default=None, metavar="TC|never",
+                   help="insure at true counts >= TC (default: the index table's, else never)")
+    g.add_argument("--true-count", choices=("exact", "half-deck", "full-deck"), default="exact",
+                   help="decks remaining from the exact cards unseen, or estimated to the "
+                        "nearest half / whole deck (default: exact)")
+    g.add_argument("--rounding", choices=("floor", "truncate", "round"), default="floor",
+                   help="true count to a whole number: floor, truncate (toward zero), round "
+                        "(nearest, halves up) (default: floor)")
+    g.add_argument("--ramp", metavar="TC:BET,...",
+                   help="bet by true count, e.g. 1:1,2:2,3:4,4:8; 0 sits out (default: flat)")
+    g.add_argument("--wong-in", type=int, metavar="TC",
+                   help="enter the shoe at TC >= this (default: play every round)")
+    g.add_argument("--wong-out", type=int, metavar="TC",
+                   help="leave the shoe below this TC (default: never leave)")
+    g.add_argument("--table-min", type=common.positive_number, default=1.0, metavar="BET",
+                   help="table minimum (default: 1)")
+    g.add_argument("--table-max", type=common.positive_number, default=None, metavar="BET",
+                   help="table maximum (default: none)")
+    g.add_argument("--bankroll-trials", type=_bankroll_trials, metavar="PATHS,ROUNDS,BANKROLL",
+                   help="also estimate the risk of ruin from that many paths (default: off)")
+    g.add_argument("--threads", type=int, default=None, help="threads (default: every core)")
+    g.add_argument("--chunk-rounds", type=_rounds, default=None, metavar="N",
+                   help="rounds per seeded chunk (default: 1e6); part of what the seed means")
+    g.add_argument("--scheduler", metavar="ADDRESS",
+                   help="run the chunks on a Dask cluster (needs the [dask] extra; default: "
+                        "local threads)")
+    common.add_rule_arguments(parser, shoe=False)
+    common.add_output_arguments(parser)
+
+
+def run(args) -> int:
+    from ..simulate import DEFAULT_CHUNK_ROUNDS, simulate
+    rules = common.rules_from_args(args)
+    client = None
+    if args.scheduler:
+        try:
+            from dask.distributed import Client
+        except ImportError:
+            raise common.UsageError("--scheduler needs Dask: pip install 'bjsolve[dask]'") \
+                from None
+        client = Client(args.scheduler)
+    try:
+        with common.progress(args, total=args.rounds, label="simulate") as update:
+            result = simulate(
+                rules, rounds=args.rounds, seed=args.seed, penetration=args.penetration,
+                spots=args.spots, other_spots=args.other_spots, strategy=args.strategy,
+                system=parse_system(args.system), indices=args.indices,
+                insurance=args.insurance, true_count=args.true_count, rounding=args.rounding,
+                ramp=args.ramp, wong_in=args.wong_in, wong_out=args.wong_out,
+                table_min=args.table_min, table_max=args.table_max, threads=args.threads,
+                chunk_rounds=args.chunk_rounds or DEFAULT_CHUNK_ROUNDS, progress=update,
+                client=client, bankroll_trials=args.bankroll_trials)
+    finally:
+        if client is not None:
+            client.close()
+    common.emit(result.tables(), args)
+    return 130 if result.partial else 0

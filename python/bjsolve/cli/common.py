@@ -1,0 +1,325 @@
+"""What the sub-commands share: rule and shoe flags, output flags, writing tables, progress.
+
+Only the standard library and ``bjsolve.rules`` are imported at module level, so that
+``bjsolve --help`` stays fast; numpy, rich and the solver load inside the functions that use
+them.
+"""
+from __future__ import annotations
+
+import argparse
+import contextlib
+import math
+import os
+import sys
+
+from ..rules import DOUBLE_CHOICES, HOLE_CARD_CHOICES, SURRENDER_CHOICES, Rules
+
+# the solver's post-split strategy classes (bjsolve.solve.SPLIT_CLASSES; checked by a test)
+SPLIT_CLASSES = ("CDZ-", "CDP1", "CDP")
+TABLE_FORMATS = ("text", "csv", "json", "markdown", "html")
+PICTURE_FORMATS = ("png", "svg")      # need the optional [plot] extra (matplotlib)
+
+
+class UsageError(Exception):
+    """A bad command line: reported in one line, exit code 2."""
+
+
+# ---- small argument types (argparse turns their ValueError into a usage error) ----------
+
+def payout(text: str) -> float:
+    """'3:2' -> 1.5, '6:5' -> 1.2, '1.5' -> 1.5."""
+    try:
+        if ":" in text:
+            a, b = text.split(":")
+            value = float(a) / float(b)
+        else:
+            value = float(text)
+    except (ValueError, ZeroDivisionError):
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not a payout such as 3:2, 6:5 or 1.5") from None
+    return value
+
+
+def whole_decks(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"{text[:40]!r} is not a whole number of decks (use --infinite for an "
+            "infinite shoe)") from None
+    return value
+
+
+def positive_number(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not (math.isfinite(value) and value > 0):
+        raise argparse.ArgumentTypeError(f"{text[:40]!r} is not a positive finite number")
+    return value
+
+
+def positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{text[:40]!r} is not a whole number >= 1")
+    return value
+
+
+def split_class(text: str) -> str:
+    """Post-split class, case-insensitive: 'cdz-' -> 'CDZ-'."""
+    name = text.strip().upper()
+    if name not in SPLIT_CLASSES:
+        raise argparse.ArgumentTypeError(
+            f"{text[:40]!r} is not a split class; choose from {', '.join(SPLIT_CLASSES)}")
+    return name
+
+
+def preset_name(text: str) -> str:
+    name = text.strip().lower()
+    if name not in Rules.presets():
+        raise argparse.ArgumentTypeError(
+            f"{text[:40]!r} is not a preset; known: {', '.join(Rules.presets())}")
+    return name
+
+
+def lower_choice(choices):
+    """A case-insensitive choice among ``choices`` (shown in --help as usual)."""
+    def convert(text: str) -> str:
+        return text.strip().lower()
+    convert.__name__ = "choice"
+    return convert
+
+
+# ---- rules and shoe ---------------------------------------------------------------------
+
+# the flags add_rule_arguments adds, as Rules field names (None: flag not given)
+_RULE_FIELDS = ("hit_soft_17", "double", "double_soft", "double_any_cards",
+                "double_after_split", "max_split_hands", "resplit_aces", "hit_split_aces",
+                "surrender", "hole_card", "dealer_wins_ties")
+
+
+def add_rule_arguments(parser, *, shoe: bool = True) -> None:
+    """The casino-rule flags (and, with ``shoe``, ``--remove``).  Flags override what
+    ``--preset`` or ``--rules`` set, which override the defaults of ``bjsolve.Rules``."""
+    d = Rules()
+    g = parser.add_argument_group("rules (each flag overrides --preset/--rules)")
+    base = g.add_mutually_exclusive_group()
+    base.add_argument("--preset", type=preset_name, metavar="NAME",
+                      help=f"named rule set: {', '.join(Rules.presets())} (default: none)")
+    base.add_argument("--rules", dest="rules_text", metavar="SUMMARY",
+                      help="the rule summary every table prints, e.g. \"6D H17 DAS LS 6:5\"; "
+                           "fields left out keep their defaults")
+    size = g.add_mutually_exclusive_group()
+    size.add_argument("--decks", type=whole_decks, metavar="N",
+                      help=f"number of 52-card decks (default: {d.decks})")
+    size.add_argument("--infinite", action="store_true", help="infinite shoe (default: off)")
+    s17 = g.add_mutually_exclusive_group()
+    s17.add_argument("--h17", dest="hit_soft_17", action="store_true", default=None,
+                     help="dealer hits soft 17")
+    s17.add_argument("--s17", dest="hit_soft_17", action="store_false",
+                     help="dealer stands on soft 17 (default)")
+    g.add_argument("--double", type=lower_choice(DOUBLE_CHOICES), choices=DOUBLE_CHOICES,
+                   help=f"two-card totals that may double (default: {d.double})")
+    g.add_argument("--no-double-soft", dest="double_soft", action="store_false", default=None,
+                   help="soft hands may not double (default: they may)")
+    g.add_argument("--dan", dest="double_any_cards", action="store_true", default=None,
+                   help="double on any number of cards (default: first two only)")
+    das = g.add_mutually_exclusive_group()
+    das.add_argument("--das", dest="double_after_split", action="store_true", default=None,
+                     help="double after split allowed (default)")
+    das.add_argument("--no-das", dest="double_after_split", action="store_false",
+                     help="no double after split")
+    g.add_argument("--max-split-hands", type=int, choices=(1, 2, 3, 4), metavar="{1,2,3,4}",
+                   help=f"hands a player may split to, 1 = no splitting "
+                        f"(default: {d.max_split_hands})")
+    g.add_argument("--rsa", dest="resplit_aces", action="store_true", default=None,
+                   help="aces may be resplit (default: no)")
+    g.add_argument("--hit-split-aces", action="store_true", default=None,
+                   help="split aces may draw more than one card (default: no)")
+    g.add_argument("--surrender", type=lower_choice(SURRENDER_CHOICES), choices=SURRENDER_CHOICES,
+                   help=f"late: after the dealer checks for a natural; early: before "
+                        f"(default: {d.surrender})")
+    g.add_argument("--payout", type=payout, metavar="P",
+                   help="blackjack payout: 3:2, 6:5, 1:1 or a number (default: 3:2)")
+    g.add_argument("--hole-card", type=lower_choice(HOLE_CARD_CHOICES), choices=HOLE_CARD_CHOICES,
+                   help="peek: the dealer checks for a natural (US); enhc / enhc-obo: no hole "
+                        "card, a dealer natural takes all bets / the original bet only; "
+                        f"exposed: both dealer cards dealt face up (default: {d.hole_card})")
+    g.add_argument("--dealer-wins-ties", action="store_true", default=None,
+                   help="ties lose instead of pushing (default: ties push)")
+    if shoe:
+        parser.add_argument_group("shoe").add_argument(
+            "--remove", metavar="CARDS",
+            help="cards already out of the shoe, e.g. A,5,T (default: a full shoe)")
+
+
+def rules_from_args(args) -> Rules:
+    """The ``Rules`` the flags describe (``ValueError``/``TypeError`` name a bad field)."""
+    if getattr(args, "preset", None):
+        fields = dict(Rules.preset(args.preset).__dict__)
+    elif getattr(args, "rules_text", None):
+        fields = dict(Rules.parse(args.rules_text).__dict__)
+    else:
+        fields = {}
+    if getattr(args, "infinite", False):
+        fields["decks"] = math.inf
+    elif getattr(args, "decks", None) is not None:
+        fields["decks"] = args.decks
+    for name in _RULE_FIELDS:
+        value = getattr(args, name, None)
+        if value is not None:
+            fields[name] = value
+    if getattr(args, "payout", None) is not None:
+        fields["blackjack_payout"] = args.payout
+    return Rules(**fields)
+
+
+def shoe_from_args(args, rules: Rules):
+    """The shoe: the full shoe of ``rules.decks`` less ``--remove``."""
+    from ..ranks import ranks
+    from ..shoe import Shoe
+    shoe = Shoe.decks(rules.decks)
+    removed = getattr(args, "remove", None)
+    if removed is None:
+        return shoe
+    if rules.infinite:
+        raise UsageError("--remove: removing cards from an infinite shoe changes nothing; "
+                         "give --decks N")
+    cards = removed.replace(",", " ").split()
+    if not cards:
+        raise UsageError("--remove: give the cards to remove, e.g. --remove A,5,T")
+    return shoe.remove(*ranks(cards, field="--remove"))
+
+
+def add_split_argument(parser) -> None:
+    parser.add_argument("--split", type=split_class, default="CDZ-", metavar="CLASS",
+                        help="post-split strategy class: CDZ- (split hands played as unsplit "
+                             "ones), CDP1 (first split hand's own best play), CDP (each split "
+                             "hand's own best play); case-insensitive (default: CDZ-)")
+
+
+# ---- output -------------------------------------------------------------------------------
+
+def add_output_arguments(parser, *, formats=TABLE_FORMATS, pictures: bool = False,
+                         color: bool = False) -> None:
+    """``--format`` and ``--output``; with ``pictures`` also png/svg (matplotlib); with
+    ``color`` the ``--color`` flag (commands that print a strategy chart)."""
+    choices = tuple(formats) + (PICTURE_FORMATS if pictures else ())
+    g = parser.add_argument_group("output")
+    g.add_argument("--format", type=lower_choice(choices), choices=choices, default="text",
+                   help="text: for people (fits the terminal, colour on a terminal); "
+                        "csv: pure CSV, notes on stderr; json: one document; markdown; "
+                        "html: a self-contained page"
+                        + ("; png/svg: a picture, the chart or an EV heat map, with "
+                           "--output FILE (needs the [plot] extra: matplotlib)"
+                           if pictures else "")
+                        + " (default: text)")
+    g.add_argument("-o", "--output", metavar="FILE",
+                   help="write to FILE instead of standard output (default: stdout)")
+    if not color:
+        return
+    g.add_argument("--color", type=lower_choice(("auto", "always", "never")),
+                   choices=("auto", "always", "never"), default="auto",
+                   help="colour strategy charts: auto = only on a terminal, and not when "
+                        "NO_COLOR is set (default: auto)")
+
+
+def out_stream(args):
+    """Where a command writes: ``args.out`` (set by ``main``) or stdout."""
+    return getattr(args, "out", None) or sys.stdout
+
+
+def use_color(args, stream) -> bool:
+    mode = getattr(args, "color", "never")
+    if mode == "always":
+        return True
+    if mode == "never" or os.environ.get("NO_COLOR") or getattr(args, "output", None):
+        return False
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
+def emit(tables, args) -> None:
+    """Write one or more ``bjsolve.tables.Table`` in ``args.format``.
+
+    text/markdown/html: one after the other; csv: one table as a plain grid, several as one
+    long grid (table,row,column,value), notes on stderr; json: one document (a single table's
+    object, or {"tables": [...]} for several).
+    """
+    from ..render import render_many
+    if not isinstance(tables, (list, tuple)):
+        tables = [tables]
+    fmt = getattr(args, "format", "text")
+    stream = out_stream(args)
+    if fmt == "csv":
+        for note in _csv_notes(tables):
+            print(f"# {note}", file=sys.stderr)
+    path = getattr(args, "output", None)
+    if fmt in PICTURE_FORMATS and not path:
+        try:
+            to_terminal = stream.isatty()
+        except (AttributeError, ValueError):
+            to_terminal = False
+        if to_terminal:
+            raise UsageError(f"--format {fmt}: give --output FILE (a picture is not for a "
+                             "terminal)")
+    data = render_many(tables, fmt, color=use_color(args, stream) and fmt == "text",
+                       width=None if path else terminal_width())
+    write_output(data, args)
+
+
+def write_output(data, args) -> None:
+    """Write text or bytes to ``--output`` or the command's stream."""
+    path = getattr(args, "output", None)
+    if path:
+        mode = "wb" if isinstance(data, bytes) else "w"
+        with open(path, mode, **({} if isinstance(data, bytes) else {"encoding": "utf-8"})) as f:
+            f.write(data)
+        return
+    stream = out_stream(args)
+    if isinstance(data, bytes):
+        buffer = getattr(stream, "buffer", None)
+        if buffer is None:
+            raise UsageError("a picture needs --output FILE here")
+        buffer.write(data)
+        buffer.flush()
+    else:
+        stream.write(data)
+
+
+def _csv_notes(tables):
+    from ..render import units
+    notes = []
+    for t in tables:
+        for n in (t.title, f"{t.name}: values are {units(t)}") + tuple(t.notes):
+            if n not in notes:
+                notes.append(n)
+    return notes
+
+
+def terminal_width() -> int:
+    """Columns for text output: $COLUMNS, else the terminal's, else 80."""
+    import shutil
+    return max(40, shutil.get_terminal_size((80, 24)).columns)
+
+
+# ---- progress -----------------------------------------------------------------------------
+
+@contextlib.contextmanager
+def progress(args, total=None, label="working"):
+    """A progress bar with an ETA on stderr while the body runs, only when stderr is a
+    terminal and only once the work has taken a second.  Yields ``update(done, total)``,
+    the callback the long computations take."""
+    from ..progress import ProgressBar
+    bar = ProgressBar(label)
+    try:
+        yield bar
+    finally:
+        bar.close()

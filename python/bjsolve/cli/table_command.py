@@ -1,0 +1,78 @@
+"""The table sub-commands (``bjsolve stand``, ``bjsolve dealer`` ...): one factory, so that
+each ``cmd_<table>.py`` only names its table and says what it shows.
+
+A table command may name more tables after it (``bjsolve stand hit double``): they share
+one solve and are written together (one JSON document, one CSV grid).
+"""
+from __future__ import annotations
+
+from . import common
+
+# every table bjsolve.tables.build_table makes (kept here so --help needs no numpy)
+TABLE_NAMES = ("initial", "dealer", "stand", "hit", "double", "split", "surrender",
+               "optimal", "strategy", "advantage", "exceptions", "insurance")
+
+
+def table_command(name: str, *, given_no_blackjack: bool = False):
+    """(add_arguments, run) for the command that prints table ``name``."""
+
+    def add_arguments(parser) -> None:
+        parser.add_argument("more", nargs="*", metavar="TABLE",
+                            help=f"more tables to print with it, from: {', '.join(TABLE_NAMES)}")
+        common.add_rule_arguments(parser)
+        if name != "dealer":
+            common.add_split_argument(parser)
+        if name == "advantage":
+            parser.add_argument("--strategy", type=str.lower, choices=("optimal", "chart"),
+                                default="optimal",
+                                help="optimal: composition-dependent optimal play; chart: the "
+                                     "basic-strategy chart for every decision (default: "
+                                     "optimal)")
+        if given_no_blackjack:
+            parser.add_argument("--given-no-blackjack", action="store_true",
+                                help="condition on the dealer not holding a natural (default: "
+                                     "unconditioned, naturals in their own column)")
+        common.add_output_arguments(parser, color=name == "strategy",
+                                    pictures=name not in ("exceptions",))
+
+    def run(args) -> int:
+        names = [name] + list(args.more)
+        for extra in args.more:
+            if extra not in TABLE_NAMES:
+                raise common.UsageError(_unknown_table(extra))
+        rules = common.rules_from_args(args)
+        shoe = common.shoe_from_args(args, rules)
+        conditioned = getattr(args, "given_no_blackjack", False)
+        if conditioned and rules.hole_card == "exposed":
+            raise common.UsageError("--given-no-blackjack: both dealer cards are known in the "
+                                    "exposed game")
+        if rules.hole_card == "exposed" and "insurance" in names:
+            raise common.UsageError("insurance: not offered in the exposed game (both dealer "
+                                    "cards are known)")
+        common.emit(build_tables(names, rules, shoe, getattr(args, "split", "CDZ-"),
+                                 conditioned, getattr(args, "strategy", "optimal")), args)
+        return 0
+
+    return add_arguments, run
+
+
+def build_tables(names, rules, shoe, split, given_no_blackjack=False,
+                 advantage_strategy="optimal"):
+    """The named tables, sharing one solve."""
+    from ..solve import solve
+    from ..tables import build_table
+    cache = {}
+
+    def solution():
+        if "sol" not in cache:
+            cache["sol"] = solve(rules, shoe, split=split)
+        return cache["sol"]
+    return [build_table(n, rules, shoe, solution, given_no_blackjack, advantage_strategy)
+            for n in names]
+
+
+def _unknown_table(word: str) -> str:
+    import difflib
+    close = difflib.get_close_matches(word, TABLE_NAMES, n=1)
+    hint = f"; did you mean '{close[0]}'?" if close else ""
+    return f"unknown table '{word[:40]}'{hint} (tables: {', '.join(TABLE_NAMES)})"

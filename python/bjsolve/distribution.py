@@ -1,0 +1,333 @@
+"""The probability distribution of one round's net outcome (units of the initial bet).
+
+``Solution.outcome_distribution(strategy, insurance=..., spots=...)`` gives the probability
+of every net result of a round: -8 .. +8 in half units after splits and doubles, the
+payout for a natural, -1/2 for a surrender, unconditioned (dealer naturals included).
+
+How it is computed (docs/risk.md has the details):
+
+* the compiled kernel (``bjcore._distribution``) carries, through the solver's own
+  recursions, the joint law of each hand's final state and the dealer's outcome, with the
+  solver's decisions; its mean is the solve's expected value (to rounding, ~1e-16);
+* one hand played out (no split) is exact on every shoe;
+* a split's hands are combined as independent given the dealer's final outcome.  Each
+  hand's joint law with the dealer is exact, so the mean is exact on every shoe; on an
+  infinite shoe the whole distribution is exact (every card is an independent draw); on a
+  finite shoe the cards the split hands take from one another are left out of their joint
+  law (``exact=False``; the error measured against a card-by-card enumeration is stated
+  in the docs);
+* several spots (one player, 2 or 3 hands against one dealer hand) are combined the same
+  way, given the dealer's cards and final outcome: exact on an infinite shoe.
+"""
+from __future__ import annotations
+
+import math
+import warnings
+from concurrent.futures import ThreadPoolExecutor
+from types import MappingProxyType
+
+import numpy as np
+
+from bjcore._distribution import RoundLaws
+
+from .deal import exposed, is_natural
+from .ranks import counts_of
+
+# dealer outcomes t in the kernel's order
+DEALER_OUTCOMES = ("17", "18", "19", "20", "21", "blackjack", "bust")
+NATURAL_T = 5
+LATTICE = 34          # columns: net outcome (k - 16) / 2 for k < 33, column 33 a natural
+NATURAL_COL = 33
+_KEY_DIGITS = 9       # outcome values are merged after rounding to 1e-9
+
+
+class OutcomeDistribution:
+    """The distribution of a round's net outcome, in units of the initial bet per spot.
+
+    values: ascending numpy array of the possible net outcomes (multiples of 1/2, and the
+        natural's payout); probabilities: their probabilities (same length, sum 1).
+    mean, variance, sd: of the total over all spots.  ``pmf`` maps value -> probability.
+    exact: whether the probabilities are exact (else ``method`` names the approximation;
+        the mean is exact either way).  spots: hands played per round against one dealer.
+    per_spot: the one-spot distribution when ``spots > 1`` (else ``self``);
+    covariance: between the outcomes of two spots of the same round (0 for one spot).
+    may_run_out: the shoe is so small that a round could run out of cards (the values then
+        follow the degenerate convention of ``solve`` and describe no real game).
+    """
+
+    def __init__(self, values, probabilities, *, exact: bool, method: str, spots: int = 1,
+                 covariance: float = 0.0, per_spot=None, may_run_out: bool = False,
+                 description: str = ""):
+        values = np.asarray(values, dtype=float)
+        probabilities = np.asarray(probabilities, dtype=float)
+        if values.shape != probabilities.shape or values.ndim != 1:
+            raise ValueError("values and probabilities must be 1-D arrays of the same length")
+        order = np.argsort(values, kind="stable")
+        self.values = values[order]
+        self.probabilities = probabilities[order]
+        self.values.setflags(write=False)
+        self.probabilities.setflags(write=False)
+        self.exact = bool(exact)
+        self.method = method
+        self.spots = int(spots)
+        self.covariance = float(covariance)
+        self.per_spot = self if per_spot is None else per_spot
+        self.may_run_out = bool(may_run_out)
+        self.description = description
+        self.mean = float(np.dot(self.values, self.probabilities))
+        self.variance = float(np.dot(self.probabilities, (self.values - self.mean) ** 2))
+        self.sd = math.sqrt(max(self.variance, 0.0))
+        self.pmf = MappingProxyType({float(v): float(p)
+                                     for v, p in zip(self.values, self.probabilities)})
+
+    @property
+    def correlation(self) -> float:
+        """Correlation between two spots of the same round (0 for one spot)."""
+        v = self.per_spot.variance
+        return self.covariance / v if self.spots > 1 and v > 0 else 0.0
+
+    def cdf(self, x: float) -> float:
+        """P(outcome <= x)."""
+        return float(self.probabilities[self.values <= x + 1e-12].sum())
+
+    def quantile(self, q: float) -> float:
+        """The smallest outcome v with P(outcome <= v) >= q, for 0 <= q <= 1."""
+        if isinstance(q, bool) or not isinstance(q, (int, float, np.floating, np.integer)):
+            raise TypeError(f"q must be a number in [0, 1], got {type(q).__name__}")
+        q = float(q)
+        if not 0.0 <= q <= 1.0:
+            raise ValueError(f"q must be in [0, 1], got {q!r}")
+        cum = np.cumsum(self.probabilities)
+        i = int(np.searchsorted(cum, q - 1e-15, side="left"))
+        return float(self.values[min(i, len(self.values) - 1)])
+
+    def to_pandas(self):
+        """A pandas DataFrame with columns value, probability (needs pandas)."""
+        try:
+            import pandas as pd
+        except ImportError:  # pragma: no cover - pandas is optional
+            raise ImportError("to_pandas needs pandas (pip install pandas)") from None
+        return pd.DataFrame({"value": self.values, "probability": self.probabilities})
+
+    def __repr__(self):
+        how = "exact" if self.exact else f"approximate: {self.method}"
+        spots = f", spots={self.spots}" if self.spots > 1 else ""
+        return (f"OutcomeDistribution(mean={self.mean:+.10f}, sd={self.sd:.6f}, "
+                f"{len(self.values)} outcomes{spots}, {how})")
+
+
+# ---- building the laws ------------------------------------------------------------------
+
+def _check_spots(spots) -> int:
+    if isinstance(spots, bool) or not isinstance(spots, (int, np.integer)):
+        raise TypeError(f"spots must be an int 1..3 (hands one player plays per round), "
+                        f"got {type(spots).__name__}")
+    if not 1 <= int(spots) <= 3:
+        raise ValueError(f"spots must be 1, 2 or 3 (hands one player plays per round), "
+                         f"got {int(spots)}")
+    return int(spots)
+
+
+def _set_policy(solution, strategy, laws: dict) -> None:
+    """Freeze ``strategy``'s decisions in every kernel, asking it exactly what
+    ``Solution.evaluate`` asks (same admissible actions, same checks)."""
+    from .actions import ACTION_CODE, KIND_LATER, KIND_SPLIT, KIND_START
+    from .hands import compositions
+    from .solve import _checked
+    surrender = solution.rules.surrender != "none"
+    for key, law in laws.items():
+        engine = solution._engines[key]
+        for cards in compositions(solution.deal.hand_limit(key), max_hard=21, min_cards=2):
+            counts = counts_of(cards)
+            base = ("stand", "hit") + (("double",) if engine.may_double_hand(counts) else ())
+            if len(cards) == 2:
+                start = base
+                if cards[0] == cards[1] and engine.split_limit(cards[0]) >= 2:
+                    start += ("split",)
+                if surrender:
+                    start += ("surrender",)
+                act = _checked(strategy, cards, key, start, "original two cards")
+                law.set_policy(KIND_START, counts, ACTION_CODE[act])
+            else:
+                act = _checked(strategy, cards, key, base, "later decision")
+                law.set_policy(KIND_LATER, counts, ACTION_CODE[act])
+            split_allowed = ("stand", "hit") + (
+                ("double",) if engine.may_double_hand(counts, after_split=True) else ())
+            act = _checked(strategy, cards, key, split_allowed, "split hand")
+            law.set_policy(KIND_SPLIT, counts, ACTION_CODE[act])
+
+
+def _kernel_laws(solution, strategy, threads) -> tuple[dict, bool]:
+    """{dealer key: 7 x 34 law} for every key with play, and whether any split was played."""
+    from .solve import POLICY_CLASS, SPLIT_CLASSES, kernel_rules
+    from .strategy import StrategyChart
+    if isinstance(strategy, str):
+        if strategy != "optimal":
+            raise ValueError(f"strategy must be 'optimal', a StrategyChart or a callable "
+                             f"f(cards, dealer, allowed) -> action, got {strategy!r:.60}")
+        code = SPLIT_CLASSES[solution.split]
+    else:
+        if not (isinstance(strategy, StrategyChart) or callable(strategy)):
+            raise TypeError("strategy must be 'optimal', a StrategyChart or a callable "
+                            f"f(cards, dealer, allowed) -> action, got {type(strategy).__name__}")
+        import inspect   # the same signature check as Solution.evaluate
+        try:
+            inspect.signature(strategy).bind(None, None, None)
+        except TypeError:
+            raise TypeError(f"strategy must accept three arguments (cards, dealer, allowed); "
+                            f"{strategy!r:.60} has the signature "
+                            f"{inspect.signature(strategy)}") from None
+        except ValueError:
+            pass
+        code = POLICY_CLASS
+    params = kernel_rules(solution.rules, code)
+    shoe = solution.shoe
+    laws = {k: RoundLaws(shoe.kernel_weights(), k, params, shoe.is_infinite)
+            for k in solution._engines}
+    if code == POLICY_CLASS:
+        _set_policy(solution, strategy, laws)
+    order = list(laws)
+    workers = max(1, min(len(order), threads))
+    if workers == 1:
+        results = [laws[k].outcome_law() for k in order]
+    else:
+        with ThreadPoolExecutor(max_workers=workers) as pool:
+            results = list(pool.map(lambda k: laws[k].outcome_law(), order))
+    misses = sum(law.policy_misses for law in laws.values())
+    if misses:
+        raise RuntimeError(f"internal error: {misses} decisions had no frozen action")
+    split = any(law.splits_played for law in laws.values())
+    return dict(zip(order, results)), split
+
+
+def _natural_dealer_law(rules, deal, key) -> np.ndarray:
+    """Exposed dealer natural: every hand loses one unit, a player natural pushes."""
+    out = np.zeros((len(DEALER_OUTCOMES), LATTICE))
+    weights = deal.hand_weights(key)
+    total = sum(weights.values())
+    from .solve import natural_tie_value
+    tie = natural_tie_value(rules)
+    for cards, w in weights.items():
+        if is_natural(cards) and tie == rules.blackjack_payout:
+            col = NATURAL_COL
+        else:
+            col = 16 + int(round(2 * (tie if is_natural(cards) else -1.0)))
+        out[NATURAL_T, col] += w / total
+    return out
+
+
+def _column_values(payout: float) -> np.ndarray:
+    v = (np.arange(LATTICE) - 16) / 2.0
+    v[NATURAL_COL] = payout
+    return v
+
+
+def _merge(values, probs) -> tuple[np.ndarray, np.ndarray]:
+    """Sum the probabilities of equal values; drop zero entries."""
+    acc: dict = {}
+    for v, p in zip(values, probs):
+        if p != 0.0:
+            k = round(float(v), _KEY_DIGITS)
+            acc[k] = acc.get(k, 0.0) + float(p)
+    keys = sorted(acc)
+    return np.array(keys, dtype=float), np.array([acc[k] for k in keys], dtype=float)
+
+
+def _convolve(a: dict, b: dict) -> dict:
+    out: dict = {}
+    for va, pa in a.items():
+        for vb, pb in b.items():
+            k = round(va + vb, _KEY_DIGITS)
+            out[k] = out.get(k, 0.0) + pa * pb
+    return out
+
+
+def _exactness(infinite: bool, split_played: bool, spots: int) -> tuple[bool, str]:
+    if infinite:
+        return True, ("exact: infinite shoe, the hands of a round are independent given the "
+                      "dealer's cards and final outcome")
+    if not split_played and spots == 1:
+        return True, "exact: the one hand played out on the finite shoe (no split played)"
+    what = (["split hands"] if split_played else []) + (["spots"] if spots > 1 else [])
+    return False, (f"{' and '.join(what)} combined as independent given the dealer's cards "
+                   f"and final outcome; each hand's joint law with the dealer exact, so the "
+                   f"mean is exact")
+
+
+def outcome_distribution(solution, strategy="optimal", *, insurance: bool = False,
+                         spots: int = 1, threads: int | None = None) -> OutcomeDistribution:
+    """The distribution of a round's net outcome for ``solution``'s rules and shoe.
+
+    strategy: "optimal" (the solve's play, its post-split class included), a
+        ``StrategyChart`` or a callable ``f(cards, dealer, allowed) -> action`` as
+        ``Solution.evaluate`` takes.
+    insurance: take insurance (half a unit, pays 2:1) on every hand when the upcard is an
+        ace (not offered when both dealer cards are dealt face up).
+    spots: 1, 2 or 3 hands played by one player against the same dealer hand; the result
+        is the total over the spots, with ``per_spot`` and ``covariance``.
+    threads: dealer keys computed in parallel (None: every core).
+    """
+    from .solve import check_threads
+    threads = check_threads(threads)
+    if not isinstance(insurance, bool):
+        raise TypeError(f"insurance must be True or False, got {insurance!r:.60}")
+    spots = _check_spots(spots)
+    rules, shoe = solution.rules, solution.shoe
+    if insurance and exposed(rules):
+        raise ValueError("insurance: both dealer cards are dealt face up in this game, so no "
+                         "insurance is offered")
+    if solution.may_run_out:
+        warnings.warn(f"a round could run out of cards in this {shoe.size:g}-card shoe: the values "
+                      f"follow the analyzers' degenerate conventions (a dealer who must draw "
+                      f"from an empty shoe busts) and describe no real game",
+                      RuntimeWarning, stacklevel=3)
+    laws, split_played = _kernel_laws(solution, strategy, threads)
+    deal = solution.deal
+    for key in deal.keys:
+        if key not in laws:
+            laws[key] = _natural_dealer_law(rules, deal, key)
+    columns = _column_values(rules.blackjack_payout)
+    # per (dealer key, dealer outcome): weight and the conditional law of one spot
+    parts = []
+    for key, law in laws.items():
+        wk = deal.weights[key]
+        for t in range(len(DEALER_OUTCOMES)):
+            p_t = float(law[t].sum())
+            if wk * p_t == 0.0:
+                continue
+            vals = columns.copy()
+            if insurance and key == 1:
+                vals += 1.0 if t == NATURAL_T else -0.5
+            cond: dict = {}
+            for v, p in zip(vals, law[t] / p_t):
+                if p != 0.0:
+                    k = round(float(v), _KEY_DIGITS)
+                    cond[k] = cond.get(k, 0.0) + float(p)
+            parts.append((wk * p_t, cond))
+    one_v, one_p = _merge([v for _, c in parts for v in c],
+                          [w * p for w, c in parts for p in c.values()])
+    mean1 = float(np.dot(one_v, one_p))
+    second = sum(w * sum(v * p for v, p in c.items()) ** 2 for w, c in parts)
+    covariance = second - mean1 ** 2
+    exact1, method1 = _exactness(shoe.is_infinite, split_played, 1)
+    exact, method = _exactness(shoe.is_infinite, split_played, spots)
+    desc = f"{rules.describe()}; shoe {shoe!r}; strategy " + (
+        f"optimal ({solution.split})" if isinstance(strategy, str) else repr(strategy)[:60])
+    if insurance:
+        desc += "; insurance on every hand against an ace"
+    single = OutcomeDistribution(one_v, one_p, exact=exact1, method=method1,
+                                 may_run_out=solution.may_run_out, description=desc)
+    if spots == 1:
+        return single
+    total: dict = {}
+    for w, c in parts:
+        conv = c
+        for _ in range(spots - 1):
+            conv = _convolve(conv, c)
+        for v, p in conv.items():
+            total[v] = total.get(v, 0.0) + w * p
+    tv, tp = _merge(list(total), list(total.values()))
+    return OutcomeDistribution(tv, tp, exact=exact, method=method, spots=spots,
+                               covariance=covariance, per_spot=single,
+                               may_run_out=solution.may_run_out,
+                               description=desc + f"; {spots} spots")

@@ -1,0 +1,668 @@
+"""The counted game without a simulator: true-count frequencies at round starts, edge and
+variance by true count, and bet-ramp analytics.
+
+``CountedGame(rules, system, penetration=...)`` does the expensive part once (count
+distributions, where rounds start, one exact evaluation per true count and depth band);
+``game.evaluate(ramp, bankroll)`` then takes milliseconds (numpy on the cached per-count
+figures), so ramps and bankrolls can be explored interactively.
+
+Method (also in docs/counted-game.md, with the measured errors):
+
+1. Where rounds start.  A round uses L cards, with the law of L from the infinite-deck
+   round model at the full shoe (``round_model``; the strategy and the number of spots
+   given).  The burn card is dealt first; a round starts while fewer than
+   ``penetration x N`` cards are dealt (the cut card).  The expected number of rounds that
+   start after exactly d cards are dealt is the renewal density u(d):
+   u(burn) = 1, u(d) = sum_l u(d - l) P(L = l) for d < cut.  APPROXIMATION: L is taken
+   independent of the count and of the depth.
+2. The count at a round start.  After n = d - burn cards are seen the running count has
+   the exact law of ``count_distribution.CountDistribution``; a state (n, running count)
+   has weight u(n + burn) P(running count | n).  Its true count follows the chosen
+   convention (decks remaining judged from the cards not yet seen: the burn card counts as
+   unseen).
+3. Edge by true count.  The states of one true count are grouped in depth bands; each band
+   is evaluated exactly at its mean remaining composition (the exact expectation over the
+   band's states, per tag class, spread over the class's ranks in the full shoe's
+   proportions; a fractional shoe), under the strategy: ``"basic"`` (the full shoe's
+   total-dependent chart), ``"indices"`` (the chart with an index table's plays at that
+   true count, and insurance at or above its index) or ``"optimal"``
+   (composition-dependent optimal play of the band's composition).  The true count's edge
+   is the band-weighted mean.  With one band this is the "average composition" shortcut;
+   the benchmark measures what it costs.
+4. Variance by true count: the round model's variance at the true count's mean
+   composition (infinite-deck approximation; see ``round_model``), until an exact outcome
+   distribution is available.
+5. A ramp: bet b(t) at true count t; per round W = sum f b m, second moment
+   sum f b^2 (v + m^2), variance = second moment - W^2 (rounds treated as independent).
+"""
+from __future__ import annotations
+
+import math
+import numbers
+import time
+from dataclasses import dataclass
+
+import numpy as np
+
+from .count_distribution import CountDistribution, check_convention
+from .counting import count_tags
+from .rules import Rules
+from .shoe import Shoe
+
+STRATEGIES = ("basic", "indices", "optimal")
+MIN_BIN_FREQUENCY = 1e-4   # true counts rarer than this are pooled into the end bins
+
+
+# ---- ramps ------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Ramp:
+    """Bets by true count: ``points`` {true count: bet}; a true count between points bets
+    the bet of the highest point at or below it, below the lowest point the lowest
+    point's bet.  ``wong_in``: rounds at true counts below it are not played (bet 0)."""
+    points: tuple
+    wong_in: float | None = None
+
+    def bets(self, true_counts) -> np.ndarray:
+        tcs = np.asarray(true_counts, dtype=float)
+        keys = np.array([k for k, _ in self.points], dtype=float)
+        vals = np.array([v for _, v in self.points], dtype=float)
+        idx = np.clip(np.searchsorted(keys, tcs + 1e-9, side="right") - 1, 0, len(keys) - 1)
+        out = vals[idx]
+        if self.wong_in is not None:
+            out = np.where(tcs < self.wong_in - 1e-9, 0.0, out)
+        return out
+
+    @property
+    def spread(self) -> float:
+        bets = [v for _, v in self.points if v > 0]
+        return max(bets) / min(bets) if bets else float("nan")
+
+    def describe(self) -> str:
+        text = ",".join(f"{_num(k)}:{_num(v)}" for k, v in self.points)
+        return text + (f" (wong in at {_num(self.wong_in)})" if self.wong_in is not None else "")
+
+
+def _num(x) -> str:
+    return f"{x:g}"
+
+
+def parse_ramp(ramp, *, wong_in=None) -> Ramp:
+    """A ``Ramp`` from a mapping {true count: bet}, pairs, or text "tc:bet,tc:bet,...".
+    Bets must be finite and non-negative, true counts finite numbers, no true count twice."""
+    if isinstance(ramp, Ramp):
+        return ramp if wong_in is None else Ramp(ramp.points, _finite(wong_in, "wong_in"))
+    if isinstance(ramp, str):
+        pairs = []
+        for part in ramp.split(","):
+            if part.strip() == "":
+                continue
+            bits = part.split(":")
+            if len(bits) != 2:
+                raise ValueError(f"ramp: {part.strip()[:30]!r} is not 'true count:bet' "
+                                 f"(e.g. '1:1,2:2,3:4')")
+            try:
+                pairs.append((float(bits[0]), float(bits[1])))
+            except ValueError:
+                raise ValueError(f"ramp: {part.strip()[:30]!r} is not 'true count:bet' with two "
+                                 f"numbers") from None
+    elif isinstance(ramp, dict):
+        pairs = list(ramp.items())
+    else:
+        try:
+            pairs = [tuple(p) for p in ramp]
+        except TypeError:
+            raise ValueError(f"ramp must map true counts to non-negative bets, got "
+                             f"{type(ramp).__name__}") from None
+    if not pairs:
+        raise ValueError("ramp must map true counts to non-negative bets, got no entries")
+    clean = {}
+    for item in pairs:
+        if len(item) != 2:
+            raise ValueError(f"ramp entries are (true count, bet) pairs, got {item!r:.40}")
+        tc, bet = _finite(item[0], "ramp true count"), _finite(item[1], "ramp bet")
+        if bet < 0:
+            raise ValueError(f"ramp bet must be >= 0, got {bet:g} at true count {tc:g}")
+        if tc in clean:
+            raise ValueError(f"ramp: true count {tc:g} is given twice")
+        clean[tc] = bet
+    if all(v == 0 for v in clean.values()):
+        raise ValueError("ramp: every bet is 0")
+    return Ramp(tuple(sorted(clean.items())),
+                None if wong_in is None else _finite(wong_in, "wong_in"))
+
+
+def _finite(x, name) -> float:
+    if isinstance(x, bool) or not isinstance(x, numbers.Real) or not math.isfinite(x):
+        raise ValueError(f"{name} must be a finite number, got {str(x)[:30]!r}")
+    return float(x)
+
+
+# ---- results ---------------------------------------------------------------------------
+
+@dataclass
+class RampResult:
+    """A ramp's figures, in the ramp's money unit, per round dealt (rounds sat out count,
+    with bet 0).  ``rounds_played``: the fraction of rounds with a bet."""
+    ramp: Ramp
+    bankroll: float | None
+    win_rate: float            # per round
+    sd: float                  # per round
+    average_bet: float         # per round played
+    rounds_played: float
+    ror: float | None          # lifetime risk of ruin with this bankroll
+    ror_method: str
+
+    @property
+    def variance(self) -> float:
+        return self.sd ** 2
+
+    @property
+    def win_per_100(self) -> float:
+        return 100.0 * self.win_rate
+
+    @property
+    def sd_per_100(self) -> float:
+        return 10.0 * self.sd
+
+    @property
+    def di(self) -> float:
+        """Desirability index: 1000 x win rate / SD (per round); DI^2 = SCORE."""
+        return 1000.0 * self.win_rate / self.sd if self.sd > 0 else float("nan")
+
+    @property
+    def score(self) -> float:
+        """SCORE: win per 100 rounds with a 10,000-unit bankroll, the ramp scaled to the
+        Kelly-optimal unit: 100 x 10^4 x W^2 / Var = DI^2."""
+        return 1e6 * self.win_rate ** 2 / self.variance if self.sd > 0 else float("nan")
+
+    @property
+    def n0(self) -> float:
+        """Rounds until the expected win equals one SD: Var / W^2."""
+        return self.variance / self.win_rate ** 2 if self.win_rate != 0 else float("inf")
+
+    @property
+    def certainty_equivalent(self) -> float | None:
+        """Per round: W - Var / (2 x bankroll) (log utility, small bets; the sure win a
+        Kelly bettor values as much as this game)."""
+        if self.bankroll is None:
+            return None
+        return self.win_rate - self.variance / (2.0 * self.bankroll)
+
+    @property
+    def advantage(self) -> float:
+        """Win rate over the average bet of the rounds played."""
+        return self.win_rate / (self.average_bet * self.rounds_played)
+
+    def summary(self) -> dict:
+        ce = self.certainty_equivalent
+        return {"win rate per round": self.win_rate, "win rate per 100": self.win_per_100,
+                "SD per round": self.sd, "SD per 100": self.sd_per_100,
+                "average bet": self.average_bet, "advantage": self.advantage,
+                "rounds played": self.rounds_played, "DI": self.di, "SCORE": self.score,
+                "N0": self.n0, "CE per 100": None if ce is None else 100 * ce,
+                "risk of ruin": self.ror}
+
+
+# ---- the game ---------------------------------------------------------------------------
+
+class CountedGame:
+    """A counted shoe game analysed exactly (see the module docstring for the method).
+
+    rules: a peek game (``Rules``, finite decks).  system: a count system name or 10 tags.
+    penetration: the fraction of the shoe dealt before the cut card (0 < p < 1).
+    burn: cards burnt (unseen) after the shuffle.  decks / rounding: the true-count
+    convention (``count_distribution``).  strategy: "basic", "indices" (needs ``indices``:
+    an ``IndexTable`` or anything with ``.lines`` {(row, upcard): line with
+    ``play_at(tc)``} and ``.insurance``) or "optimal".  spots: hands per round (for where
+    rounds start).  depth_bands: depth bands per true count for the edge (1: the average
+    composition).  tc_min/tc_max: end bins (None: pool true counts rarer than 1e-4).
+    """
+
+    def __init__(self, rules: Rules, system="hilo", *, penetration: float = 0.75,
+                 burn: int = 1, decks: str = "exact", rounding: str = "floor",
+                 strategy: str = "basic", indices=None, spots: int = 1,
+                 depth_bands: int = 3, tc_min: int | None = None, tc_max: int | None = None,
+                 round_length_correction: bool = True, calibrate: bool = True,
+                 progress=None):
+        from .round_model import check_supported
+        if not isinstance(rules, Rules):
+            raise TypeError(f"rules must be a bjsolve.Rules, got {type(rules).__name__}")
+        if rules.infinite:
+            raise ValueError("rules.decks: a counted game needs a finite shoe, got infinite")
+        check_supported(rules)
+        if isinstance(system, str):
+            count_tags(system)
+        check_convention(decks, rounding)
+        if rounding == "none":
+            raise ValueError("rounding: the game needs whole true counts ('floor', 'truncate' "
+                             "or 'round'), got 'none'")
+        if strategy not in STRATEGIES:
+            raise ValueError(f"strategy must be one of {', '.join(STRATEGIES)}, got "
+                             f"{str(strategy)[:30]!r}")
+        if strategy == "indices" and indices is None:
+            raise ValueError("indices: strategy 'indices' needs an index table")
+        if strategy != "indices" and indices is not None:
+            strategy = "indices"
+        penetration = _finite(penetration, "penetration")
+        if not 0.0 < penetration < 1.0:
+            raise ValueError(f"penetration must be between 0 and 1 (the fraction dealt before "
+                             f"the shuffle), got {penetration:g}")
+        for name, v, lo in (("burn", burn, 0), ("spots", spots, 1), ("depth_bands", depth_bands, 1)):
+            if isinstance(v, bool) or not isinstance(v, numbers.Integral) or v < lo:
+                raise ValueError(f"{name} must be a whole number >= {lo}, got {str(v)[:30]!r}")
+        self.rules, self.system, self.penetration = rules, system, penetration
+        self.burn, self.decks_convention, self.rounding = int(burn), decks, rounding
+        self.strategy, self.indices, self.spots = strategy, indices, int(spots)
+        self.depth_bands = int(depth_bands)
+        self.round_length_correction = bool(round_length_correction)
+        self.calibrate = bool(calibrate)
+        self.timings: dict = {}
+        self._progress = progress
+        t0 = time.perf_counter()
+        self.shoe = Shoe.decks(rules.decks)
+        self._solve_full_shoe()
+        self._round_starts()
+        self.timings["round starts"] = time.perf_counter() - t0
+        t0 = time.perf_counter()
+        self.count = CountDistribution(system, self.shoe)
+        self._states(tc_min, tc_max)
+        self.timings["count distribution"] = time.perf_counter() - t0
+        t0 = time.perf_counter()
+        self._edges()
+        self.timings["edges"] = time.perf_counter() - t0
+
+    # ---- step 1: where rounds start -------------------------------------------------
+    def _solve_full_shoe(self):
+        from .solve import solve
+        self.full_solution = solve(self.rules, self.shoe)
+        self.chart = CachedChart(self.full_solution.strategy)
+
+    def _round_starts(self):
+        from .round_model import round_profile
+        n = len(self.shoe)
+        self.cut = int(round(self.penetration * n))
+        profile = round_profile(self.rules, self.shoe.probabilities(), self.chart,
+                                spots=self.spots)
+        self.cards_per_round = profile.cards
+        mean_cards = profile.mean_cards
+        if self.cut - self.burn < math.ceil(mean_cards):
+            raise ValueError(f"penetration {self.penetration:g} leaves less than a round before "
+                             f"the cut card ({self.cut - self.burn} cards after the burn; a round "
+                             f"takes {mean_cards:.1f} on average)")
+        if n - self.cut < 10:
+            raise ValueError(f"penetration {self.penetration:g} leaves {n - self.cut} cards behind "
+                             f"the cut card; at least 10 are needed to finish the last round")
+        u = np.zeros(self.cut)
+        u[self.burn] = 1.0
+        law = self.cards_per_round
+        for d in range(self.burn + 1, self.cut):
+            lo = max(self.burn, d - len(law) + 1)
+            u[d] = float(u[lo:d] @ law[d - lo:0:-1]) if d > lo else 0.0
+        self.start_density = u                    # expected round starts at depth d
+        self.rounds_per_shoe = float(u.sum())
+
+    # ---- step 2: the count at round starts -----------------------------------------
+    def _states(self, tc_min, tc_max):
+        cd = self.count
+        depths = np.arange(self.burn, self.cut)
+        seen = depths - self.burn
+        weights = self.start_density[depths] / self.rounds_per_shoe
+        # decks remaining from the cards not yet seen (the burn card is unseen), as the
+        # simulator (bjsolve.simulate) counts them
+        tcs = np.stack([cd.true_counts(int(k), decks=self.decks_convention,
+                                       rounding=self.rounding) for k in seen])
+        means = cd.class_means()[:, seen, :]                      # [class, depth, rc]
+        cond = cd.probabilities[seen]                              # P(rc | depth)
+        if self.round_length_correction:
+            cond = self._correct_for_round_length(cond, means, seen)
+        probs = cond * weights[:, None]                            # [depth, running count]
+        tc_int = np.rint(np.where(probs > 0, tcs, 0)).astype(int)
+        lo_all, hi_all = int(tc_int[probs > 0].min()), int(tc_int[probs > 0].max())
+        freq_all = np.bincount((tc_int - lo_all).ravel(), weights=probs.ravel(),
+                               minlength=hi_all - lo_all + 1)
+        common = np.nonzero(freq_all >= MIN_BIN_FREQUENCY)[0]
+        lo = lo_all + int(common.min()) if tc_min is None else int(tc_min)
+        hi = lo_all + int(common.max()) if tc_max is None else int(tc_max)
+        if lo >= hi:
+            raise ValueError(f"tc_min must be below tc_max, got {lo} and {hi}")
+        clipped = np.clip(tc_int, lo, hi)
+        # the true counts that occur (a small shoe can skip some whole numbers)
+        self.tc_values = np.unique(clipped[probs > 0])
+        self.labels = [(f"<={t:+d}" if t == lo and lo > lo_all else
+                        f">={t:+d}" if t == hi and hi < hi_all else f"{t:+d}")
+                       for t in self.tc_values]
+        bins = np.searchsorted(self.tc_values, clipped)          # [depth, rc]
+        bins[probs <= 0] = 0                                       # weight 0 anyway
+        nb = len(self.tc_values)
+        band_edges = np.linspace(0, len(seen), self.depth_bands + 1)
+        band_of = np.minimum(np.searchsorted(band_edges, np.arange(len(seen)), side="right") - 1,
+                             self.depth_bands - 1)
+        cell = (bins * self.depth_bands + band_of[:, None]).ravel()
+        ncell = nb * self.depth_bands
+        w_cell = np.bincount(cell, weights=probs.ravel(), minlength=ncell)
+        # the same cells weighted as random depletions (no round-length correction): the
+        # fundamental theorem's average, for the calibration in _edges
+        plain = cd.probabilities[seen] * weights[:, None]
+        self._plain_weight = np.bincount(cell, weights=plain.ravel(),
+                                         minlength=ncell).reshape(nb, self.depth_bands)
+        seen_cell = np.stack([np.bincount(cell, weights=(np.nan_to_num(m) * probs).ravel(),
+                                          minlength=ncell) for m in means])
+        self.frequency = w_cell.reshape(nb, self.depth_bands).sum(axis=1)
+        self.band_weight = w_cell.reshape(nb, self.depth_bands)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            self._band_seen = (seen_cell / w_cell).reshape(-1, nb, self.depth_bands)
+            pooled = seen_cell.reshape(-1, nb, self.depth_bands).sum(axis=2)
+            self._bin_seen = pooled / self.frequency
+        self.band_depths = [(int(seen[int(a)]) + self.burn,
+                             int(seen[min(int(b), len(seen)) - 1]) + self.burn)
+                            for a, b in zip(band_edges[:-1], band_edges[1:])]
+
+    def _correct_for_round_length(self, cond, means, seen):
+        """P(rc | a round starts at this depth) from P(rc | depth): a round boundary falls
+        at a depth with density 1 / (mean cards per round of the cards already dealt), and
+        cards rich in small cards make longer rounds, so high counts (small cards out) see
+        fewer round starts.  The mean round length is linear in the seen cards' tag-class
+        shares (gradient from the round model, central differences); each depth's law is
+        reweighted by 1 / length and renormalised, so the expected round starts per depth
+        stay the renewal density.  Measured against the simulation in the benchmark."""
+        from .round_model import round_profile
+        cl = self.count.classes
+        full = np.array(self.shoe.counts, dtype=float)
+        q0 = np.array(cl.sizes, dtype=float) / cl.total
+
+        def probs_for(q):
+            p = np.zeros(10)
+            for c, members in enumerate(cl.members):
+                for r in members:
+                    p[r - 1] = q[c] * full[r - 1] / cl.sizes[c]
+            return p
+
+        def length(q):
+            return round_profile(self.rules, probs_for(q), self.chart, spots=self.spots).mean_cards
+
+        eps = 0.02
+        grad = np.zeros(len(q0))
+        for c in range(len(q0)):
+            step = np.eye(len(q0))[c] - q0
+            grad[c] = (length(q0 + eps * step) - length(q0 - eps * step)) / (2 * eps)
+        mu0 = length(q0)
+        self.round_length_gradient = grad
+        n = np.maximum(seen, 1).astype(float)[:, None]
+        mu = mu0 + sum(grad[c] * (np.nan_to_num(means[c]) / n - q0[c]) for c in range(len(q0)))
+        mu = np.maximum(mu, 4.0)                     # a round takes at least 4 cards
+        out = cond / mu
+        out[seen == 0] = cond[seen == 0]             # the first round starts after the burn
+        return out / out.sum(axis=1, keepdims=True)
+
+    def composition(self, seen_per_class) -> Shoe:
+        """The remaining (fractional) shoe once ``seen_per_class`` cards of each tag class
+        are seen (and the burn card is gone unseen: it leaves the expected composition of
+        the cards left unchanged), each class's cards in the full shoe's proportions."""
+        full = np.array(self.shoe.counts, dtype=float)
+        left = full.copy()
+        for c, members in enumerate(self.count.classes.members):
+            size = self.count.classes.sizes[c]
+            for r in members:
+                left[r - 1] -= seen_per_class[c] * full[r - 1] / size
+        return Shoe.fractional(np.maximum(left, 0.0).tolist())
+
+    # ---- step 3 and 4: edge and variance by true count ---------------------------------
+    def policy_at(self, tc: float):
+        """The strategy played at true count tc (a chart-like callable)."""
+        if self.strategy != "indices":
+            return self.chart
+        return IndexedChart(self.chart, self.indices, tc)
+
+    def _edges(self):
+        from .solve import policy_engines, solve
+        nb, nd = self.band_weight.shape
+        self.band_edge = np.full((nb, nd), np.nan)
+        self.chart_edge = np.full((nb, nd), np.nan)   # the basic chart in every cell
+        self.edge = np.zeros(nb)
+        self.variance = np.zeros(nb)
+        self.solves = 0
+        chart_engines = policy_engines(self.rules, self.shoe, self.chart)
+        self.full_shoe_chart_ev = self._frozen_ev(chart_engines, self.shoe)
+        by_plays = {}     # index plays -> engines: neighbouring counts often share them
+        for i, tc in enumerate(self.tc_values):
+            policy = self.policy_at(float(tc))
+            engines = chart_engines
+            if self.strategy == "indices":
+                key = tuple(sorted(policy.overrides.items()))
+                if key not in by_plays:
+                    by_plays[key] = policy_engines(self.rules, self.shoe, policy)
+                engines = by_plays[key]
+            for j in range(nd):
+                if self.band_weight[i, j] <= 0 and self._plain_weight[i, j] <= 0:
+                    continue
+                shoe = self.composition(self._band_seen[:, i, j])
+                self.chart_edge[i, j] = self._frozen_ev(chart_engines, shoe)
+                self.solves += 1
+                if self.strategy == "basic":
+                    ev = self.chart_edge[i, j]
+                elif self.strategy == "optimal":
+                    ev = solve(self.rules, shoe).expected_value
+                    self.solves += 1
+                else:
+                    ev = self._frozen_ev(engines, shoe) + self._insurance(shoe, float(tc))
+                    self.solves += 1
+                self.band_edge[i, j] = ev
+            self.variance[i] = self._round_variance(self.composition(self._bin_seen[:, i]),
+                                                    policy)
+            if self._progress is not None:
+                self._progress(i + 1, nb)
+        # Calibration (fundamental theorem of card counting): a fixed strategy's EV averaged
+        # over random depletions of the shoe is the full shoe's EV, at every depth.  The
+        # cells' mean compositions miss that by the curvature of the EV over the spread of
+        # compositions in a cell (measured: docs/counted-game.md); the miss of the chart in
+        # each depth band is added back to every cell of the band.
+        self.band_offset = np.zeros(nd)
+        if self.calibrate:
+            for j in range(nd):
+                w = self._plain_weight[:, j]
+                ok = (w > 0) & ~np.isnan(self.chart_edge[:, j])
+                if ok.any():
+                    avg = float(w[ok] @ self.chart_edge[ok, j] / w[ok].sum())
+                    self.band_offset[j] = self.full_shoe_chart_ev - avg
+        for i in range(nb):
+            w = self.band_weight[i]
+            ok = (w > 0) & ~np.isnan(self.band_edge[i])
+            self.edge[i] = float(w[ok] @ (self.band_edge[i, ok] + self.band_offset[ok])
+                                 / w[ok].sum())
+
+    def _round_variance(self, shoe: Shoe, policy) -> float:
+        """The variance of a round (initial bets squared) at this composition: the one
+        place it comes from.  Now the infinite-deck round model (``round_model``); an exact
+        outcome distribution of the round can replace it here."""
+        from .round_model import round_profile
+        return round_profile(self.rules, shoe.probabilities(), policy).variance
+
+    def _frozen_ev(self, engines, shoe: Shoe) -> float:
+        """The round's EV (unconditioned) on ``shoe`` playing the decisions frozen in
+        ``engines`` (built on the full shoe)."""
+        from .deal import Deal
+        from .solve import POLICY_CLASS, make_engines, round_values
+        deal = Deal(self.rules, shoe)
+        local = make_engines(self.rules, shoe, POLICY_CLASS, deal)
+        for key, eng in local.items():
+            engines[key].copy_policy_to(eng)
+        return deal.combine(round_values(self.rules, shoe, local, deal))
+
+    def _insurance(self, shoe: Shoe, tc: float) -> float:
+        """Gain from insuring (half the bet, pays 2:1) at this count, when the index table
+        says to: P(ace up) x 0.5 x (3 P(ten | ace out) - 1)."""
+        if self.strategy != "indices" or getattr(self.indices, "insurance", None) is None:
+            return 0.0
+        if tc < self.indices.insurance:
+            return 0.0
+        c = shoe.counts
+        n = sum(c)
+        p_ace = c[0] / n
+        return p_ace * 0.5 * (3.0 * c[9] / (n - 1.0) - 1.0)
+
+    # ---- results ---------------------------------------------------------------------
+    def table(self, ramp=None):
+        """The true-count table as a ``bjsolve.tables.Table``: frequency, edge, SD (and the
+        ramp's bet when a ramp is given)."""
+        from .tables import Table
+        columns = [self.frequency, self.edge, np.sqrt(self.variance)]
+        names = ["frequency", "edge", "SD"]
+        if ramp is not None:
+            columns.append(parse_ramp(ramp).bets(self.tc_values))
+            names.append("bet")
+        return Table("game", "true counts at round starts", tuple(self.labels), tuple(names),
+                     np.column_stack(columns), self.notes(), style="prob",
+                     units="frequency: fraction of rounds; edge: EV per unit bet "
+                           "(unconditioned); SD: per unit bet; bet: units")
+
+    def notes(self) -> tuple:
+        return (f"rules: {self.rules.describe()}",
+                f"count: {self.system}, true count = running count / decks remaining "
+                f"({self.decks_convention}), {self.rounding}; burn {self.burn}; penetration "
+                f"{self.penetration:g} (cut card after {self.cut} cards); "
+                f"{self.rounds_per_shoe:.2f} rounds per shoe",
+                f"edge: exact, unconditioned (fraction of the bet), strategy {self.strategy}, "
+                f"{self.depth_bands} depth band(s) per true count (split CDZ-)",
+                "frequency: exact count law by depth, at the depths where rounds start "
+                "(renewal over the cards a round uses), reweighted by round length (an "
+                "approximation: within 0.3% of 1e8 simulated rounds in 6 decks, up to 2% in "
+                "some 2-deck counts; docs/counted-game.md)",
+                "SD: infinite-deck round model at the true count's mean composition "
+                "(approximation: 0.2%-1.5% below simulated SDs)")
+
+    def evaluate(self, ramp, bankroll: float | None = None, *, wong_in=None,
+                 unit: float = 1.0) -> RampResult:
+        """The ramp's figures (pure numpy on the cached per-count results).  ``ramp``: a
+        ``Ramp``, a mapping {true count: bet}, or "tc:bet,..." text; bets in units, each
+        unit worth ``unit`` (money); ``bankroll`` in money (> 0) for the risk of ruin and
+        the certainty equivalent."""
+        ramp = parse_ramp(ramp, wong_in=wong_in)
+        unit = _finite(unit, "unit")
+        if unit <= 0:
+            raise ValueError(f"unit must be > 0, got {unit:g}")
+        if bankroll is not None:
+            bankroll = _finite(bankroll, "bankroll")
+            if bankroll <= 0:
+                raise ValueError(f"bankroll must be > 0, got {bankroll:g}")
+        bets = ramp.bets(self.tc_values) * unit
+        return _ramp_figures(ramp, bets, self.frequency, self.edge, self.variance, bankroll)
+
+    def optimal_ramp(self, max_spread: float, *, min_bet: float = 1.0, chip: float | None = None,
+                     wong: bool = False) -> Ramp:
+        """The ramp that maximises SCORE with bets between ``min_bet`` and ``max_spread`` x
+        ``min_bet``: bets proportional to edge / variance (the Kelly bet at each count),
+        clipped to the spread, the scale chosen for the best SCORE; rounded to multiples
+        of ``chip`` (default: ``min_bet``).  ``wong``: sit out (bet 0) where the edge is
+        negative."""
+        max_spread = _finite(max_spread, "max_spread")
+        if max_spread < 1:
+            raise ValueError(f"max_spread must be >= 1, got {max_spread:g}")
+        min_bet = _finite(min_bet, "min_bet")
+        if min_bet <= 0:
+            raise ValueError(f"min_bet must be > 0, got {min_bet:g}")
+        chip = min_bet if chip is None else _finite(chip, "chip")
+        if chip <= 0:
+            raise ValueError(f"chip must be > 0, got {chip:g}")
+        kelly = self.edge / self.variance
+        best, best_score = None, -np.inf
+        positive = kelly[kelly > 0]
+        scales = (np.geomspace(1.0 / positive.max(), max_spread / positive.min(), 400)
+                  if len(positive) else [1.0])
+        for s in scales:
+            bets = np.clip(s * kelly, 1.0, max_spread) * min_bet
+            bets = np.maximum(np.round(bets / chip) * chip, min_bet)
+            bets = np.minimum(bets, max_spread * min_bet)
+            if wong:
+                bets = np.where(self.edge <= 0, 0.0, bets)
+            if not np.any(bets > 0):
+                continue
+            fig = _ramp_figures(None, bets, self.frequency, self.edge, self.variance, None)
+            if fig.win_rate > 0 and fig.score > best_score + 1e-12:
+                best, best_score = bets, fig.score
+        if best is None:
+            best = np.full(len(self.tc_values), min_bet)
+        points, last = [], None
+        for tc, b in zip(self.tc_values, best):
+            if b != last:
+                points.append((float(tc), float(b)))
+                last = b
+        return Ramp(tuple(points))
+
+
+def _ramp_figures(ramp, bets, freq, edge, var, bankroll) -> RampResult:
+    played = bets > 0
+    win = float(np.sum(freq * bets * edge))
+    second = float(np.sum(freq * bets ** 2 * (var + edge ** 2)))
+    variance = max(second - win * win, 0.0)
+    sd = math.sqrt(variance)
+    share = float(freq[played].sum())
+    avg = float(np.sum(freq * bets)) / share if share > 0 else 0.0
+    ror = _temporary_lifetime_ruin(win, variance, bankroll) if bankroll is not None else None
+    return RampResult(ramp, bankroll, win, sd, avg, share, ror,
+                      "diffusion: exp(-2 W B / Var)")
+
+
+def _temporary_lifetime_ruin(win: float, variance: float, bankroll: float) -> float:
+    """Lifetime risk of ruin, diffusion approximation exp(-2 W B / Var) (1 when W <= 0).
+    TEMPORARY: to be replaced by ``bjsolve.risk.lifetime_ruin`` on the ramp's mixture
+    distribution when that lands."""
+    if win <= 0:
+        return 1.0
+    return math.exp(-2.0 * win * bankroll / variance)
+
+
+def ramp_table(result: RampResult, title: str):
+    """A ramp's figures as a one-column ``bjsolve.tables.Table`` (summary layout)."""
+    from .tables import Table
+    summary = result.summary()
+    rows = tuple(k for k, v in summary.items() if v is not None)
+    notes = ("per round dealt (rounds sat out count with bet 0); money in the ramp's units; "
+             "SD per 100 = 10 x SD per round (rounds independent); DI = 1000 W / SD; "
+             "SCORE = DI^2 (win per 100 rounds, 10,000-unit bankroll, Kelly-scaled bets); "
+             "N0 = Var / W^2; CE = W - Var / (2 bankroll); risk of ruin: lifetime, "
+             f"{result.ror_method}",)
+    return Table("summary", title, rows, ("value",),
+                 np.array([[float(summary[k])] for k in rows]), notes, style="prob",
+                 layout="summary", records=[{"figure": k, "value": float(summary[k])}
+                                            for k in rows])
+
+
+class CachedChart:
+    """A total-dependent chart's decisions, remembered: the chart's play depends only on the
+    hand's row (its total, or the pair), the dealer and the allowed actions, and the exact
+    evaluation asks for every composition."""
+
+    def __init__(self, chart):
+        self.chart = chart
+        self.rows = chart.rows
+        self._memo = {}
+
+    def __call__(self, cards, dealer, allowed):
+        from .hands import total_code
+        cards = tuple(cards)
+        pair = cards[0] if len(cards) == 2 and cards[0] == cards[1] else 0
+        key = (pair, total_code(cards), dealer, tuple(allowed))
+        play = self._memo.get(key)
+        if play is None:
+            play = self._memo[key] = self.chart(cards, dealer, tuple(allowed))
+        return play
+
+
+class IndexedChart:
+    """A chart with an index table's plays at one true count: for a hand whose row and
+    upcard have an index line, the line's play at ``tc`` when it is allowed, else the
+    chart's play."""
+
+    def __init__(self, chart, indices, tc: float):
+        self.chart = chart
+        self.tc = tc
+        self.overrides = {key: line.play_at(tc) for key, line in indices.lines.items()}
+
+    def __call__(self, cards, dealer, allowed):
+        from .hands import hand_code
+        row = hand_code(tuple(cards), can_split="split" in allowed)
+        play = self.overrides.get((row, dealer))
+        if play is not None and play in allowed:
+            return play
+        return self.chart(cards, dealer, allowed)

@@ -1,0 +1,393 @@
+"""The game plan of a simulation: the flat arrays the compiled kernel plays from.
+
+Every hand composition (multiset of ranks, hard total <= 21) gets an id and a row of child
+ids; a strategy is asked once per composition, dealer key and kind of decision and frozen
+into a decision table; index lines are attached to the table entries they apply to.  Built
+once per simulation by ``bjsolve.simulate.build_plan``; a ``GamePlan`` pickles, so Dask
+ships it to workers.
+"""
+from __future__ import annotations
+
+import functools
+import os
+from dataclasses import dataclass
+
+import numpy as np
+
+from .actions import ACTION_CODE, ACTIONS, KIND_LATER, KIND_SPLIT, KIND_START
+from .deal import is_natural
+from .hands import hand_code
+from .ranks import label
+from .rules import Rules
+from .shoe import Shoe, _show
+
+STRATEGY_NAMES = ("basic", "composition")
+MAX_SEGMENTS = 8                   # plays one index line may switch between (kernel limit)
+
+
+def _choice(value, name: str, choices) -> str:
+    if not isinstance(value, str) or value not in choices:
+        raise ValueError(f"{name} must be one of {', '.join(map(repr, choices))}, "
+                         f"got {_show(value)}")
+    return value
+
+
+# ---- hand compositions -----------------------------------------------------------------------
+
+@dataclass
+class Compositions:
+    """Every hand (multiset of ranks) with hard total <= 21, id 0 the empty hand."""
+    hands: list            # id -> sorted tuple of ranks
+    ids: dict              # sorted tuple -> id
+    child: np.ndarray      # [id * 10 + r - 1] -> id with one more r, -1 when bust
+    total: np.ndarray      # id -> best total (soft as soft)
+
+
+_COMPOSITIONS = None
+
+
+def compositions() -> Compositions:
+    global _COMPOSITIONS
+    if _COMPOSITIONS is None:
+        hands, ids = [()], {(): 0}
+        i = 0
+        while i < len(hands):
+            h = hands[i]
+            for r in range(h[-1] if h else 1, 11):
+                g = h + (r,)
+                if sum(g) <= 21 and g not in ids:
+                    ids[g] = len(hands)
+                    hands.append(g)
+            i += 1
+        child = np.full(len(hands) * 10, -1, dtype=np.int32)
+        total = np.zeros(len(hands), dtype=np.int8)
+        for h, k in ids.items():
+            s = sum(h)
+            total[k] = s + 10 if 1 in h and s <= 11 else s
+            for r in range(1, 11):
+                g = tuple(sorted(h + (r,)))
+                if g in ids:
+                    child[k * 10 + r - 1] = ids[g]
+        _COMPOSITIONS = Compositions(hands, ids, child, total)
+    return _COMPOSITIONS
+
+
+# ---- the plan: everything the kernel needs, built once ---------------------------------------
+
+@dataclass
+class GamePlan:
+    """The flat arrays one simulation runs on (picklable: Dask ships it to workers)."""
+    iparams: np.ndarray
+    dparams: np.ndarray
+    shoe: np.ndarray
+    tags: np.ndarray
+    child: np.ndarray
+    total: np.ndarray
+    decision: np.ndarray    # int16: action | (index line + 1) << 3
+    allowed: np.ndarray
+    line_nseg: np.ndarray
+    line_thr: np.ndarray
+    line_play: np.ndarray
+    key_of: np.ndarray
+    bet_by_tc: np.ndarray
+
+    def run(self, seed: int, chunk: int, rounds: int, stop=None, bankroll: float = 0.0):
+        """Play one chunk: (sums, counts, tc_counts, tc_sums) arrays (see run_chunk)."""
+        from bjcore._simulate import run_chunk
+        dparams = self.dparams
+        if bankroll:
+            dparams = dparams.copy()
+            dparams[1] = bankroll
+        if stop is None:
+            stop = np.zeros(1, dtype=np.int8)
+        return run_chunk(self.iparams, dparams, self.shoe, self.tags, self.child, self.total,
+                         self.decision, self.allowed, self.line_nseg,
+                         self.line_thr, self.line_play, self.key_of, self.bet_by_tc,
+                         seed, chunk, rounds, stop)
+
+
+def _shoe_counts(rules: Rules, shoe):
+    """(10 counts, infinite?) of the shoe to deal."""
+    if shoe is None:
+        if rules.infinite:
+            return [4] * 9 + [16], True
+        return [4 * int(rules.decks)] * 9 + [16 * int(rules.decks)], False
+    if not isinstance(shoe, Shoe):
+        shoe = Shoe(shoe)
+    if shoe.is_fractional:
+        raise ValueError("shoe: a simulation deals whole cards; a fractional shoe cannot be dealt")
+    if shoe.is_infinite:
+        counts = shoe.counts
+        if not all(float(c).is_integer() for c in counts):
+            raise ValueError("shoe: an infinite shoe is simulated from whole-number proportions")
+        return [int(c) for c in counts], True
+    return list(shoe.counts), False
+
+
+def _dealer_keys(exposed: bool):
+    """(list of keys, key_of array): upcards 1..10, or the 55 sorted dealer pairs."""
+    key_of = np.zeros(100, dtype=np.int32)
+    if not exposed:
+        keys = list(range(1, 11))
+        for up in range(1, 11):
+            key_of[(up - 1) * 10: up * 10] = up - 1
+        return keys, key_of
+    keys = [(a, b) for a in range(1, 11) for b in range(a, 11)]
+    index = {k: i for i, k in enumerate(keys)}
+    for up in range(1, 11):
+        for hole in range(1, 11):
+            key_of[(up - 1) * 10 + hole - 1] = index[tuple(sorted((up, hole)))]
+    return keys, key_of
+
+
+def _may_double(rules: Rules, hand) -> bool:
+    if len(hand) != 2 and not rules.double_any_cards:
+        return False
+    s = sum(hand)
+    if 1 in hand and s + 10 <= 21:
+        return rules.double_soft and rules.double == "any"
+    return rules.double == "any" or {"9-11": 9, "10-11": 10}[rules.double] <= s <= 11
+
+
+def _split_limit(rules: Rules, pair: int, counts) -> int:
+    limit = rules.max_split_hands if (pair != 1 or rules.resplit_aces) else min(
+        rules.max_split_hands, 2)
+    return min(limit, counts[pair - 1]) if counts is not None else limit
+
+
+def _allowed(rules: Rules, hand, kind: int, counts) -> tuple:
+    out = ["stand", "hit"]
+    if _may_double(rules, hand) and (kind != KIND_SPLIT or rules.double_after_split):
+        out.append("double")
+    if kind == KIND_START:
+        if hand[0] == hand[1] and _split_limit(rules, hand[0], counts) >= 2:
+            out.append("split")
+        if rules.surrender != "none":
+            out.append("surrender")
+    return tuple(out)
+
+
+def _fits(hand, key, counts) -> bool:
+    if counts is None:
+        return True
+    need = [0] * 10
+    for c in hand + ((key,) if isinstance(key, int) else key):
+        need[c - 1] += 1
+    return all(n <= c for n, c in zip(need, counts))
+
+
+@functools.lru_cache(maxsize=8)
+def _solution(rules, shoe):
+    """The exact solve behind 'basic' and 'composition' (kept: runs often repeat a game)."""
+    from .solve import solve
+    return solve(rules, shoe)
+
+
+def _chart_policy(chart):
+    """A StrategyChart as f(cards, dealer, allowed, kind), asked once per chart cell: the
+    chart's play depends only on the hand's row, the dealer column and what is allowed."""
+    from .deal import dealer_label
+    cache: dict = {}
+
+    def policy(cards, dealer, allowed, kind):
+        key = (hand_code(cards, can_split="split" in allowed), len(cards) == 2,
+               dealer_label(dealer), allowed)
+        act = cache.get(key)
+        if act is None:
+            act = cache[key] = chart(cards, dealer, allowed)
+        return act
+    return policy
+
+
+def _resolve_strategy(rules, shoe_obj, strategy):
+    """A callable f(cards, dealer, allowed, kind) -> action."""
+    from .solve import first_best
+    from .strategy import StrategyChart
+    if isinstance(strategy, str):
+        _choice(strategy, "strategy", STRATEGY_NAMES)
+        sol = _solution(rules, shoe_obj)
+        if strategy == "basic":
+            return _chart_policy(sol.strategy)
+        # the full-shoe composition-dependent strategy (CDZ-: a split hand plays as the
+        # unsplit hand of the same cards), compared on unconditioned values
+        kwargs = {"given_no_blackjack": False} if rules.hole_card == "peek" else {}
+
+        def optimal(cards, dealer, allowed, kind):
+            values = sol.hand_ev(cards, dealer, **kwargs)
+            return first_best({a: values[a] for a in allowed if a in values})
+        return optimal
+    if type(strategy) is StrategyChart:   # (a subclass may look at more than the cell)
+        return _chart_policy(strategy)
+    if callable(strategy):
+        return lambda cards, dealer, allowed, kind: strategy(cards, dealer, allowed)
+    raise TypeError(f"strategy must be 'basic', 'composition', a StrategyChart or a callable "
+                    f"f(cards, dealer, allowed) -> action, got {type(strategy).__name__}")
+
+
+def _decision_table(rules, counts, keys, comps, policy):
+    """decision[kind, key, comp] and allowed masks[kind, comp]."""
+    n = len(comps.hands)
+    decision = np.zeros((3, len(keys), n), dtype=np.int8)
+    allowed_mask = np.zeros((3, n), dtype=np.int8)
+    for k, hand in enumerate(comps.hands):
+        # kinds met: the original two cards, later decisions (3+ cards), split hands (2+)
+        kinds = (KIND_START, KIND_SPLIT) if len(hand) == 2 else (KIND_LATER, KIND_SPLIT)
+        for kind in kinds if len(hand) >= 2 else ():
+            allowed = _allowed(rules, hand, kind, counts)
+            allowed_mask[kind, k] = sum(1 << ACTION_CODE[a] for a in allowed)
+    kind_names = ("original two cards", "later decision", "split hand")
+    for ki, key in enumerate(keys):
+        if isinstance(key, tuple) and is_natural(key):
+            continue  # an exposed dealer natural ends the round before any decision
+        if counts is not None and not _fits((), key, counts):
+            continue
+        for k, hand in enumerate(comps.hands):
+            if len(hand) < 2 or hand == (1, 10) or not _fits(hand, key, counts):
+                continue
+            kinds = (KIND_START, KIND_SPLIT) if len(hand) == 2 else (KIND_LATER, KIND_SPLIT)
+            for kind in kinds:
+                allowed = tuple(a for a in ACTIONS if allowed_mask[kind, k] >> ACTION_CODE[a] & 1)
+                act = policy(hand, key, allowed, kind)
+                if act not in allowed:
+                    cards = "".join(label(c) for c in hand)
+                    raise ValueError(f"strategy returned {act!r} for {cards} v {key} "
+                                     f"({kind_names[kind]}); allowed: {', '.join(allowed)}")
+                decision[kind, ki, k] = ACTION_CODE[act]
+    return decision, allowed_mask
+
+
+# ---- index plays -----------------------------------------------------------------------------
+
+@dataclass
+class IndexPlay:
+    """One index line: ``plays[i]`` below ``thresholds[i]``, the last play above them all."""
+    count: int          # the hand's total; negative for soft hands; pairs: pair total, AA -12
+    upcard: int
+    flags: tuple        # (may double, may split, may surrender) of the hands it is for
+    plays: tuple        # action names
+    thresholds: tuple   # whole true counts, increasing
+
+
+def parse_index_file(text: str, *, source: str = "index file") -> list:
+    """IndexPlays from the text of an index file (``IndexTable.index_file()``'s format:
+    ``count up dbl spl sur p1 tc1 p2 tc2 ... pk +1000``, plays 1 stand .. 5 surrender).
+    Blank lines and lines starting with '#' are skipped; a bad line is named."""
+    out = []
+    for number, raw in enumerate(text.splitlines(), 1):
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        where = f"{source} line {number}: {line[:60]!r}"
+        try:
+            fields = [int(float(x)) if x.lstrip("+-").replace(".", "", 1).isdigit() else None
+                      for x in line.split()]
+        except ValueError:
+            fields = [None]
+        if None in fields or len(fields) < 7 or (len(fields) - 5) % 2 != 0:
+            raise ValueError(f"{where} does not parse: expected 'count up dbl spl sur p1 tc1 "
+                             f"... pk +1000' with whole numbers")
+        count, up, dbl, spl, sur = fields[:5]
+        pairs = fields[5:]
+        plays = pairs[0::2]
+        thresholds = pairs[1::2]
+        if not 1 <= up <= 10 or any(f not in (0, 1) for f in (dbl, spl, sur)):
+            raise ValueError(f"{where}: upcard must be 1..10 and the flags 0 or 1")
+        if not -21 <= count <= 21 or count in (0, 1, -1):
+            raise ValueError(f"{where}: the hand total {count} is not a hand")
+        if any(not 1 <= p <= 5 for p in plays):
+            raise ValueError(f"{where}: plays are numbered 1 stand .. 5 surrender")
+        if thresholds[-1] != 1000 or any(b <= a for a, b in zip(thresholds, thresholds[1:])):
+            raise ValueError(f"{where}: true counts must increase and end with +1000")
+        out.append(IndexPlay(count, up, (dbl, spl, sur), tuple(ACTIONS[p - 1] for p in plays),
+                             tuple(thresholds[:-1])))
+    return out
+
+
+def _index_plays(indices, rules, system, rounding="floor"):
+    """(list of IndexPlay, insurance index or None) from what the user gave."""
+    from .indices import IndexTable
+    if indices is None or indices is False:
+        return [], None
+    if indices is True:
+        indices = _cached_indices(rules, system, rounding)
+    if isinstance(indices, IndexTable):
+        text = indices.index_file()
+        return parse_index_file(text, source="index table"), indices.insurance
+    if isinstance(indices, os.PathLike) or (isinstance(indices, str) and "\n" not in indices
+                                            and os.path.exists(indices)):
+        with open(indices) as f:
+            return parse_index_file(f.read(), source=str(indices)), None
+    if isinstance(indices, str):
+        if "\n" not in indices and len(indices.split()) < 7:
+            raise ValueError(f"indices: {_show(indices)} is neither an index file that exists "
+                             f"nor the text of one")
+        return parse_index_file(indices), None
+    raise TypeError(f"indices must be True, an IndexTable, an index file path or its text, "
+                    f"got {type(indices).__name__}")
+
+
+_INDEX_CACHE: dict = {}
+
+
+def _cached_indices(rules, system, rounding):
+    """The exact index table of the system, its indices made integers by the simulation's
+    own true-count rounding (floor, truncate or round)."""
+    from .indices import generate_indices
+    key = (rules, system if isinstance(system, str) else tuple(system), rounding)
+    if key not in _INDEX_CACHE:
+        _INDEX_CACHE[key] = generate_indices(rules, system, tc_convention=rounding)
+    return _INDEX_CACHE[key]
+
+
+def _hand_count(hand, can_split: bool) -> int:
+    """The index file's hand number: total (negative soft), a pair's total (AA -12)."""
+    if can_split and len(hand) == 2 and hand[0] == hand[1]:
+        return -12 if hand[0] == 1 else 2 * hand[0]
+    s = sum(hand)
+    return -(s + 10) if 1 in hand and s <= 11 else s
+
+
+def _line_tables(plays, keys, comps, allowed_mask, exposed):
+    """line_of[kind, key, comp] -> line, and the lines' segment arrays.
+
+    An entry takes the line of its total and upcard whose options (double, split,
+    surrender) are exactly the hand's; failing that, the one with the fewest options that
+    include the hand's.  Only lines whose play changes with the count are used (index
+    plays); elsewhere the strategy decides."""
+    plays = [p for p in plays if len(p.plays) > 1]
+    n_keys, n = len(keys), len(comps.hands)
+    line_of = np.full((3, n_keys, n), -1, dtype=np.int32)
+    if not plays or exposed:
+        return line_of, np.ones(1, np.int32), np.zeros(MAX_SEGMENTS, np.int32), \
+            np.zeros(MAX_SEGMENTS, np.int8)
+    by_hand: dict = {}
+    for i, p in enumerate(plays):
+        if len(p.plays) > MAX_SEGMENTS:
+            raise ValueError(f"index line for {p.count} v {p.upcard}: at most {MAX_SEGMENTS} plays")
+        by_hand.setdefault((p.count, p.upcard), []).append(i)
+    for k, hand in enumerate(comps.hands):
+        if len(hand) < 2 or hand == (1, 10):
+            continue
+        for kind in (KIND_START, KIND_LATER, KIND_SPLIT):
+            mask = int(allowed_mask[kind, k])
+            if mask == 0:
+                continue
+            flags = (mask >> 2 & 1, mask >> 3 & 1, mask >> 4 & 1)
+            count = _hand_count(hand, bool(flags[1]))
+            for ki, up in enumerate(keys):
+                cands = by_hand.get((count, up))
+                if not cands:
+                    continue
+                exact = [i for i in cands if plays[i].flags == flags]
+                wider = sorted((sum(plays[i].flags), i) for i in cands
+                               if all(a >= b for a, b in zip(plays[i].flags, flags)))
+                pick = exact[0] if exact else (wider[0][1] if wider else None)
+                if pick is not None:
+                    line_of[kind, ki, k] = pick
+    nseg = np.array([len(p.plays) for p in plays], dtype=np.int32)
+    thr = np.zeros((len(plays), MAX_SEGMENTS), dtype=np.int32)
+    play = np.zeros((len(plays), MAX_SEGMENTS), dtype=np.int8)
+    for i, p in enumerate(plays):
+        thr[i, :len(p.thresholds)] = p.thresholds
+        play[i, :len(p.plays)] = [ACTION_CODE[a] for a in p.plays]
+    return line_of, nseg, thr.ravel(), play.ravel()

@@ -1,0 +1,78 @@
+"""Progress bars with an ETA for long computations (rich, on standard error).
+
+The long functions (effects of removal, index generation, advantage by true count) take
+``progress=``: ``None``/``False`` for silence, ``True`` for a bar, or any callable
+``progress(done, total)``.  The bar appears only once the work has run for
+``ProgressBar.DELAY`` seconds, so quick calls stay quiet, and only where it can be drawn (a
+terminal, or a notebook).
+"""
+from __future__ import annotations
+
+import sys
+import time
+
+
+class ProgressBar:
+    """A callable ``(done, total)`` that draws a rich progress bar with an ETA; it closes
+    itself when ``done`` reaches ``total`` (or on ``close()``)."""
+
+    DELAY = 1.0   # seconds of work before the bar shows
+
+    def __init__(self, label: str = "working", stream=None, delay: float | None = None):
+        self.label = label
+        self.stream = sys.stderr if stream is None else stream
+        self.delay = self.DELAY if delay is None else delay
+        self.started = time.monotonic()
+        self._bar = None
+        self._task = None
+        self._closed = False
+
+    def _live(self) -> bool:
+        try:
+            if self.stream.isatty():
+                return True
+        except (AttributeError, ValueError):
+            return False
+        return "ipykernel" in sys.modules      # a notebook draws rich bars too
+
+    def __call__(self, done, total=None) -> None:
+        if self._closed:
+            return
+        if self._bar is None:
+            if time.monotonic() - self.started < self.delay or not self._live():
+                if total is not None and done >= total:
+                    self._closed = True
+                return
+            self._open(total)
+        self._bar.update(self._task, completed=done, **({"total": total} if total else {}))
+        if total is not None and done >= total:
+            self.close()
+
+    def _open(self, total) -> None:
+        from rich.console import Console
+        from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
+                                   TimeElapsedColumn, TimeRemainingColumn)
+        self._bar = Progress(TextColumn("{task.description}"), BarColumn(),
+                             MofNCompleteColumn(), TimeElapsedColumn(), TextColumn("ETA"),
+                             TimeRemainingColumn(), console=Console(file=self.stream),
+                             transient=True)
+        self._bar.start()
+        self._task = self._bar.add_task(self.label, total=total)
+
+    def close(self) -> None:
+        if self._bar is not None and not self._closed:
+            self._bar.stop()
+        self._closed = True
+
+
+def progress_callback(progress, label: str = "working"):
+    """What a ``progress=`` argument means: None (silent), a callable, or a ``ProgressBar``
+    for ``True``."""
+    if progress is None or progress is False:
+        return None
+    if progress is True:
+        return ProgressBar(label)
+    if callable(progress):
+        return progress
+    raise TypeError(f"progress must be True, False, None or a callable (done, total), "
+                    f"got {type(progress).__name__}")

@@ -1,0 +1,212 @@
+"""Risk-averse index numbers: the true count at which the play that maximises a bettor's
+certainty equivalent changes, not only the EV.
+
+A bettor who stakes the Kelly fraction ``f = edge / V`` of the bankroll at a true count
+with round edge ``edge`` and round variance ``V`` grows the logarithm of the bankroll, for
+one more unit of a decision whose result X (per unit bet) has mean ``m`` and variance
+``s2``, by about ``f (m - f s2 / 2)``.  So the play to make is the one with the largest
+certainty equivalent ``m - lambda s2`` with ``lambda = max(edge, 0) / (2 V)``: at counts
+where the bettor bets the minimum (edge <= 0) this is the EV play, and above, plays that
+put more money at risk (doubling) need a larger lead.
+
+Per-decision means and variances are computed here exactly for stand, hit, double and
+late surrender, in the game where the dealer peeks: the dealer's cards are drawn after the
+player's (``DealerTrie`` distributions of the cards left), a dealer natural takes the
+original bet only, and the player continues after a hit with the play of largest EV.
+Values are then given no dealer blackjack (the player decides after the peek).  Splits are
+not covered (their variance needs the covariance of the split hands).
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+
+from .counting import check_rules, count_tags, integer_grid, true_count_shoes
+from .hands import total_code
+from .indices import TC_CONVENTIONS, IndexLine, Point, _index_line
+from .ranks import hand_total
+from .rules import Rules
+from .shoe_values import shoe_values, two_card_weights
+
+RISK_PLAYS = ("stand", "hit", "double", "surrender")
+
+
+def decision_moments(rules: Rules, counts, upcard: int):
+    """A function ``moments(cards) -> {play: (mean, second moment)}`` (unconditioned, per
+    unit of the initial bet) for hands (sorted tuples of ranks) against ``upcard``, drawn
+    from a shoe of 10 (possibly fractional) ``counts``; memoised."""
+    from bjcore import dealer_trie
+    if rules.hole_card != "peek":
+        raise ValueError("risk-averse indices are for the game where the dealer peeks")
+    trie = dealer_trie((upcard,), rules.hit_soft_17)
+    tie = -1.0 if rules.dealer_wins_ties else 0.0
+    shoe = list(counts)
+    shoe[upcard - 1] -= 1
+
+    def left_after(cards):
+        left = list(shoe)
+        for c in cards:
+            left[c - 1] -= 1
+        return left
+
+    @lru_cache(maxsize=None)
+    def dealer(cards):
+        # [17, 18, 19, 20, 21, natural, bust] with the player's cards out
+        return tuple(trie.distribution(left_after(cards), False))
+
+    @lru_cache(maxsize=None)
+    def stand(cards):
+        total, _ = hand_total(cards)
+        d = dealer(cards)
+        m = s = 0.0
+        for i, f in enumerate((17, 18, 19, 20, 21)):
+            x = 1.0 if total > f else (tie if total == f else -1.0)
+            m += d[i] * x
+            s += d[i] * x * x
+        m += -d[5] + d[6]          # a dealer natural wins, a bust loses
+        s += d[5] + d[6]
+        return m, s
+
+    def draws(cards):
+        left = left_after(cards)
+        n = sum(left)
+        return [(r, left[r - 1] / n) for r in range(1, 11) if left[r - 1] >= 1]
+
+    @lru_cache(maxsize=None)
+    def hit(cards):
+        m = s = 0.0
+        for r, p in draws(cards):
+            nxt = tuple(sorted(cards + (r,)))
+            if sum(nxt) > 21:
+                mm, ss = -1.0, 1.0     # bust: the bet is lost, dealer natural or not
+            else:
+                mm, ss = best(nxt)
+            m += p * mm
+            s += p * ss
+        return m, s
+
+    @lru_cache(maxsize=None)
+    def double(cards):
+        m = s = 0.0
+        for r, p in draws(cards):
+            nxt = tuple(sorted(cards + (r,)))
+            natural = dealer(nxt)[5]
+            if sum(nxt) > 21:
+                # -2, except that a dealer natural takes the original bet only
+                mm, ss = -2.0 + natural, 4.0 - 3.0 * natural
+            else:
+                sm, sq = stand(nxt)
+                # stand's values counted the natural as -1 with weight 1: doubled elsewhere
+                mm = 2.0 * (sm + natural) - natural
+                ss = 4.0 * (sq - natural) + natural
+            m += p * mm
+            s += p * ss
+        return m, s
+
+    def may_double(cards):
+        if len(cards) > 2 and not rules.double_any_cards:
+            return False
+        total, soft = hand_total(cards)
+        if soft and not rules.double_soft:
+            return False
+        low = {"any": 0, "9-11": 9, "10-11": 10}[rules.double]
+        return low == 0 or (not soft and low <= total <= 11)
+
+    @lru_cache(maxsize=None)
+    def best(cards):
+        """(mean, second moment) of the play of largest mean after a hit."""
+        options = [stand(cards), hit(cards)] if hand_total(cards)[0] < 21 else [stand(cards)]
+        if may_double(cards) and len(cards) > 2:
+            options.append(double(cards))
+        return max(options, key=lambda ms: ms[0])
+
+    def moments(cards):
+        cards = tuple(sorted(cards))
+        out = {"stand": stand(cards), "hit": hit(cards)}
+        if may_double(cards):
+            out["double"] = double(cards)
+        if rules.surrender == "late" and len(cards) == 2:
+            # offered after the peek: a dealer natural has already taken the bet
+            natural = dealer(cards)[5]
+            out["surrender"] = (-natural - 0.5 * (1 - natural), natural + 0.25 * (1 - natural))
+        return out
+
+    moments.dealer = dealer
+    return moments
+
+
+def given_no_blackjack(mean: float, second: float, natural: float) -> tuple:
+    """(mean, variance) given no dealer natural, from unconditioned moments of a result
+    that is exactly -1 when the dealer has one (chance ``natural``)."""
+    p = 1.0 - natural
+    m = (mean + natural) / p
+    return m, (second - natural) / p - m * m
+
+
+def risk_averse_indices(rules: Rules, system="hilo", *, rows=None, grid=range(-5, 11),
+                        dealt_decks: float | None = None, tc_convention: str = "floor",
+                        round_variance: float = 1.3) -> dict:
+    """{(row, upcard): IndexLine} of the plays maximising the certainty equivalent (module
+    docstring) on the two-card hands of each row (hard and soft totals, without pairs, as
+    in ``generate_indices``), on the same shoes at each true count.
+
+    rows: (row, upcard) pairs, default the stand, hit, double and surrender entries of the
+        Illustrious 18 and Fab 4.
+    round_variance: the variance of a round per unit bet (about 1.3 for common rules),
+        which sets the Kelly bet.
+    """
+    from .counting import finite_number
+    from .indices import FAB_4, ILLUSTRIOUS_18
+    check_rules(rules)
+    if rules.infinite:
+        raise ValueError("index numbers need a finite shoe (Rules.decks)")
+    if rules.hole_card != "peek":
+        raise ValueError("risk-averse indices are for the game where the dealer peeks")
+    if tc_convention not in TC_CONVENTIONS:
+        raise ValueError(f"tc_convention must be one of {', '.join(TC_CONVENTIONS)}, got "
+                         f"{str(tc_convention)[:40]!r}")
+    variance = finite_number(round_variance, "round_variance")
+    if variance <= 0:
+        raise ValueError(f"round_variance must be > 0, got {variance}")
+    count_tags(system)
+    grid = integer_grid(grid)
+    if rows is None:
+        rows = [(row, up) for row, up, play, _ in ILLUSTRIOUS_18 + FAB_4 if play != "split"]
+    dealt = rules.decks / 2 if dealt_decks is None else dealt_decks
+    shoes, _ = true_count_shoes(rules, system, grid, dealt)
+    points: dict = {key: [] for key in rows}
+    for tc, shoe in shoes.items():
+        edge = shoe_values(rules, shoe).expected_value
+        lam = max(edge, 0.0) / (2.0 * variance)
+        for u in sorted({up for _, up in rows}):
+            moments = decision_moments(rules, shoe.counts, u)
+            weights = two_card_weights(shoe.counts, u)
+            for row, up in rows:
+                if up != u:
+                    continue
+                hands = {c: w for c, w in weights.items()
+                         if total_code(c) == row and c[0] != c[1]}
+                if not hands:
+                    continue
+                ce = _row_certainty_equivalents(moments, hands, lam)
+                points[(row, up)].append(Point(tc, ce))
+    return {key: _index_line(key[0], key[1], pts, tc_convention, "rounded")
+            for key, pts in points.items() if len(pts) >= 2}
+
+
+def _row_certainty_equivalents(moments, hands: dict, lam: float) -> dict:
+    """{play: certainty equivalent} of a row: over its hands (weighted by their chance of
+    being dealt), the unconditioned mean minus ``lam`` x the variance given no dealer
+    natural, the latter times the chance of no natural (the decision's risk is that of
+    the hand the player holds, after the peek).  With ``lam = 0`` these are the row values
+    ``generate_indices`` compares, so the risk-neutral lines are its lines."""
+    acc: dict = {}
+    total_w = 0.0
+    for cards, w in hands.items():
+        natural = moments.dealer(cards)[5]
+        total_w += w
+        for play, (m, s) in moments(cards).items():
+            _, var = given_no_blackjack(m, s, natural)
+            slot = acc.setdefault(play, [0.0, 0.0])
+            slot[0] += w * (m - lam * (1.0 - natural) * var)
+            slot[1] += w
+    return {play: v / w for play, (v, w) in acc.items() if w >= total_w * (1 - 1e-12)}

@@ -1,0 +1,330 @@
+"""How many cards a round uses, and the round's variance: an infinite-deck model.
+
+The counted-game analysis needs two things the exact engine does not report: the law of
+the number of cards a round takes (where the next round starts) and the second moment of
+the round's result (for the SD of each true count).  This module computes both for a
+strategy given as a chart (``f(cards, upcard, allowed) -> action``), dealing every card
+independently with the probabilities of a given composition (the infinite-deck
+approximation at that composition).
+
+Method, per upcard: the dealer's final total and number of cards drawn (given no natural,
+the dealer peeks); for each two-card hand the chart's play, the law of (final total, bet,
+cards drawn) of the hand, settled against the dealer's total.  A split makes two hands,
+independent given the dealer's total (infinite deck), each starting from the pair card and
+one more card; resplits are not modelled (a split hand that draws the pair card plays it
+as a total).  The dealer draws only when a player hand is left standing; a dealer or player
+natural and a surrender end the round after the four cards of the deal.
+
+Where it approximates: the deck is infinite (card removal within the round is ignored),
+resplits are dropped, and the chart decides by total (its composition-dependent exceptions
+are not played).  The mean it gives is NOT used (the exact solves give the mean); its
+variance and its cards-per-round law are, and both change little with these details (the
+counted-game benchmark measures them against a simulation of the real shoe).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from .rules import Rules
+
+MAX_EXTRA = 24                      # cards a hand or the dealer may draw (tail folded in)
+FINALS = (0, 16, 17, 18, 19, 20, 21)  # bust, 16 or less, 17..21
+DEALER_FINALS = (17, 18, 19, 20, 21, 22)  # 22: bust
+
+
+@dataclass(frozen=True)
+class RoundProfile:
+    """The round at one composition: ``mean`` and ``second_moment`` of the net result
+    (initial bets, unconditioned), ``variance``, and ``cards[k]`` = P(the round uses k
+    cards), k = 0..len-1."""
+    mean: float
+    second_moment: float
+    cards: np.ndarray
+
+    @property
+    def variance(self) -> float:
+        return self.second_moment - self.mean ** 2
+
+    @property
+    def mean_cards(self) -> float:
+        return float(np.arange(len(self.cards)) @ self.cards)
+
+
+def check_supported(rules: Rules) -> None:
+    """The counted-game analysis models the peek game with late or no surrender."""
+    if rules.hole_card != "peek":
+        raise ValueError(f"the counted-game analysis supports hole_card='peek' only, got "
+                         f"{rules.hole_card!r}")
+    if rules.surrender == "early":
+        raise ValueError("the counted-game analysis supports surrender 'none' or 'late', "
+                         "got 'early'")
+
+
+def _shift(a: np.ndarray, by: int) -> np.ndarray:
+    """Move probability mass up ``by`` cards along the last axis (the tail stays in the
+    last bin)."""
+    if by == 0:
+        return a
+    out = np.zeros_like(a)
+    out[..., by:] = a[..., :-by]
+    out[..., -1] += a[..., -by:].sum(axis=-1)
+    return out
+
+
+def _representative(hard: int, ace: bool, pair: int | None = None) -> tuple:
+    """A two-card hand with this hard total (and an ace if ``ace``), for a chart that
+    decides by total; ``pair``: the pair itself."""
+    if pair is not None:
+        return (pair, pair)
+    if ace and hard <= 11:       # soft: the ace counts 11
+        return (1, hard - 1)
+    a = max(2, hard - 10)
+    if a == hard - a and hard > 4 and a + 1 <= 10:
+        a += 1
+    return tuple(sorted((a, hard - a)))
+
+
+class _Model:
+    def __init__(self, rules: Rules, probs, strategy):
+        self.rules = rules
+        self.p = np.asarray(probs, dtype=float)
+        self.strategy = strategy
+        self.dbl_min = {"any": 0, "9-11": 9, "10-11": 10}[rules.double]
+
+    # ---- the dealer -----------------------------------------------------------------
+    def dealer(self, up: int) -> np.ndarray:
+        """law[d, j]: final total DEALER_FINALS[d] after drawing j cards beyond the hole
+        card, given no dealer natural."""
+        p, h17 = self.p, self.rules.hit_soft_17
+        memo = {}
+
+        def draw(hard, ace):
+            key = (hard, ace)
+            if key in memo:
+                return memo[key]
+            total = hard + 10 if ace and hard <= 11 else hard
+            out = np.zeros((6, MAX_EXTRA + 1))
+            if hard > 21:
+                out[5, 0] = 1.0
+            elif total >= 17 and not (total == 17 and ace and hard <= 11 and h17):
+                out[total - 17, 0] = 1.0
+            else:
+                acc = np.zeros_like(out)
+                for c in range(1, 11):
+                    if p[c - 1] > 0:
+                        acc += p[c - 1] * draw(hard + c, ace or c == 1)
+                out = _shift(acc, 1)
+            memo[key] = out
+            return out
+
+        law = np.zeros((6, MAX_EXTRA + 1))
+        for hole in range(1, 11):
+            if p[hole - 1] == 0 or {up, hole} == {1, 10}:
+                continue
+            law += p[hole - 1] * draw(up + hole, up == 1 or hole == 1)
+        return law / law.sum()
+
+    # ---- the player -----------------------------------------------------------------
+    def may_double(self, hard, ace, ncards, split):
+        r = self.rules
+        if ncards != 2 and not r.double_any_cards:
+            return False
+        if split and not r.double_after_split:
+            return False
+        if ace and hard <= 11:
+            return r.double_soft and self.dbl_min == 0
+        return self.dbl_min == 0 or self.dbl_min <= hard <= 11
+
+    def hand(self, up, hard, ace, ncards, split, action=None, memo=None):
+        """law[f, b, k]: final FINALS[f] with bet b+1 after k more cards."""
+        key = (hard, ace, ncards >= 3, split, action)
+        if key in memo:
+            return memo[key]
+        total = hard + 10 if ace and hard <= 11 else hard
+        out = np.zeros((7, 2, MAX_EXTRA + 1))
+        if hard > 21:
+            out[0, 0, 0] = 1.0
+            memo[key] = out
+            return out
+        if action is None:
+            if total >= 21:
+                action = "stand"
+            else:
+                allowed = ("stand", "hit") + (
+                    ("double",) if self.may_double(hard, ace, ncards, split) else ())
+                action = self.strategy(_representative(hard, ace), up, allowed)
+        if action == "stand":
+            out[FINALS.index(total) if total >= 17 else 1, 0, 0] = 1.0
+        elif action == "double":
+            for c in range(1, 11):
+                if self.p[c - 1] == 0:
+                    continue
+                h, a = hard + c, ace or c == 1
+                t = h + 10 if a and h <= 11 else h
+                f = 0 if h > 21 else (FINALS.index(t) if t >= 17 else 1)
+                out[f, 1, 1] += self.p[c - 1]
+        else:  # hit: the law after one more card, moved up one card
+            for c in range(1, 11):
+                if self.p[c - 1] > 0:
+                    out += self.p[c - 1] * self.hand(up, hard + c, ace or c == 1, ncards + 1,
+                                                     split, None, memo)
+            out = _shift(out, 1)
+        memo[key] = out
+        return out
+
+
+def _settle(dealer_final: int, dwt: bool) -> np.ndarray:
+    """net[f, b] for a hand's final FINALS[f] and bet b+1 against the dealer's total."""
+    out = np.zeros((7, 2))
+    for i, f in enumerate(FINALS):
+        if f == 0:                      # the player busted first
+            s = -1.0
+        elif dealer_final == 22 or f > dealer_final:   # 16 or less beats only a bust
+            s = 1.0
+        elif f == dealer_final:
+            s = -1.0 if dwt else 0.0
+        else:
+            s = -1.0
+        out[i] = (s, 2 * s)
+    return out
+
+
+def round_profile(rules: Rules, probabilities, strategy, *, spots: int = 1) -> RoundProfile:
+    """The round's mean, second moment and cards-used law at a composition given by its
+    rank probabilities A..T, the player following ``strategy`` (a chart or any
+    ``f(cards, upcard, allowed) -> action`` deciding by total); see the module docstring.
+    ``spots``: hands the player (or the table) plays per round; the cards law counts every
+    spot, the moments are per spot."""
+    check_supported(rules)
+    p = np.asarray(probabilities, dtype=float)
+    p = p / p.sum()
+    model = _Model(rules, p, strategy)
+    dwt = rules.dealer_wins_ties
+    payout = rules.blackjack_payout
+    tie_nat = -1.0 if dwt else 0.0
+    settle = np.array([_settle(d, dwt) for d in DEALER_FINALS])    # [d, f, b]
+    settle2 = settle ** 2
+    n = MAX_EXTRA * 3 + 5
+    ex = ex2 = 0.0
+    # per spot: law of the player's extra cards and whether a hand stands (per dealer
+    # total); spots are independent given the dealer's total
+    cards_total = np.zeros(n * spots)
+    for up in range(1, 11):
+        pu = p[up - 1]
+        if pu == 0:
+            continue
+        q_nat = p[9] if up == 1 else (p[0] if up == 10 else 0.0)
+        pnat_player = 2 * p[0] * p[9]
+        # dealer natural: one spot loses 1 (a natural pushes); four cards per spot pair
+        ex += pu * q_nat * (-(1 - pnat_player) + pnat_player * tie_nat)
+        ex2 += pu * q_nat * ((1 - pnat_player) + pnat_player * tie_nat ** 2)
+        nat_cards = np.zeros(n * spots)
+        nat_cards[2 + 2 * spots] = 1.0
+        cards_total += pu * q_nat * nat_cards
+        if q_nat >= 1.0:
+            continue
+        dealer = model.dealer(up)              # [d, j]
+        p_d = dealer.sum(axis=1)               # law of the dealer's total
+        memo: dict = {}
+        # per dealer total d: law over (player extra cards, any hand standing) of one spot
+        spot_live = np.zeros((6, n))
+        spot_dead = np.zeros((6, n))
+        m1 = np.zeros(6)                       # E[net | d] of one spot
+        m2 = np.zeros(6)                       # E[net^2 | d] of one spot
+        played = np.zeros((7, 2))              # law of (final, bet) of unsplit hands
+        for a in range(1, 11):
+            for b in range(a, 11):
+                w = p[a - 1] * p[b - 1] * (1 if a == b else 2)
+                if w == 0:
+                    continue
+                if {a, b} == {1, 10}:
+                    m1 += w * payout
+                    m2 += w * payout ** 2
+                    spot_dead[:, 0] += w
+                    continue
+                hard, ace = a + b, a == 1
+                allowed = ["stand", "hit"]
+                if model.may_double(hard, ace, 2, False):
+                    allowed.append("double")
+                if a == b and rules.max_split_hands >= 2:
+                    allowed.append("split")
+                if rules.surrender == "late":
+                    allowed.append("surrender")
+                action = strategy((a, b), up, tuple(allowed))
+                if action == "surrender":
+                    m1 += w * -0.5
+                    m2 += w * 0.25
+                    spot_dead[:, 0] += w
+                    continue
+                if action == "split":
+                    one = _split_hand(model, up, a, memo)     # [f, b, k]
+                    live_k = one[1:].sum(axis=(0, 1))
+                    dead_k = one[0].sum(axis=0)
+                    fb = one.sum(axis=2)
+                    x = np.tensordot(settle, fb, axes=2)
+                    x2 = np.tensordot(settle2, fb, axes=2)
+                    m1 += w * 2 * x
+                    m2 += w * (2 * x2 + 2 * x * x)
+                    # two hands: dead only if both are
+                    both_dead = np.convolve(dead_k, dead_k)[:n]
+                    total = np.convolve(live_k + dead_k, live_k + dead_k)[:n]
+                    spot_dead[:, :len(both_dead)] += w * both_dead
+                    spot_live[:, :len(total)] += w * (total - both_dead)
+                    continue
+                h = model.hand(up, hard, ace, 2, False, action, memo)
+                played += w * h.sum(axis=2)
+                spot_live[:, :MAX_EXTRA + 1] += w * h[1:].sum(axis=(0, 1))
+                spot_dead[:, :MAX_EXTRA + 1] += w * h[0].sum(axis=0)
+        m1 += np.tensordot(settle, played, axes=2)
+        m2 += np.tensordot(settle2, played, axes=2)
+        ex += pu * (1 - q_nat) * float(p_d @ m1)
+        ex2 += pu * (1 - q_nat) * float(p_d @ m2)
+        # cards: 2 per spot + 2 dealer cards + player extras + dealer draws if any stands
+        for d in range(6):
+            if p_d[d] == 0:
+                continue
+            dead, alive = spot_dead[d], spot_live[d]
+            all_dead = dead.copy()
+            any_law = dead + alive
+            for _ in range(spots - 1):
+                all_dead = np.convolve(all_dead, dead)
+                any_law = np.convolve(any_law, dead + alive)
+            some_live = np.zeros(len(any_law))
+            some_live[:len(any_law)] = any_law
+            some_live[:len(all_dead)] -= all_dead
+            base = 2 + 2 * spots
+            law = np.zeros(n * spots)
+            m = min(len(all_dead), len(law) - base)
+            law[base:base + m] += all_dead[:m]
+            with_dealer = np.convolve(some_live, dealer[d] / p_d[d])
+            m = min(len(with_dealer), len(law) - base)
+            law[base:base + m] += with_dealer[:m]
+            cards_total += pu * (1 - q_nat) * p_d[d] * law
+    last = np.nonzero(cards_total > 1e-15)[0][-1] + 1
+    return RoundProfile(float(ex), float(ex2), cards_total[:last] / cards_total.sum())
+
+
+def _split_hand(model: _Model, up: int, pair: int, memo: dict) -> np.ndarray:
+    """law[f, b, k] of one split hand (k counts its second card too)."""
+    key = ("split", pair)
+    if key in memo:
+        return memo[key]
+    rules = model.rules
+    out = np.zeros((7, 2, MAX_EXTRA + 1))
+    for c in range(1, 11):
+        pc = model.p[c - 1]
+        if pc == 0:
+            continue
+        hard, ace = pair + c, pair == 1 or c == 1
+        if pair == 1 and not rules.hit_split_aces:
+            t = hard + 10 if hard <= 11 else hard
+            h = np.zeros((7, 2, MAX_EXTRA + 1))
+            h[FINALS.index(t) if t >= 17 else 1, 0, 0] = 1.0
+        else:
+            h = model.hand(up, hard, ace, 2, True, None, memo)
+        out += pc * h
+    out = _shift(out, 1)       # the split hand's second card
+    memo[key] = out
+    return out

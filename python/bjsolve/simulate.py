@@ -1,0 +1,431 @@
+"""Simulate the real game: a shoe dealt to a cut card, counted, bet by a ramp, played by a
+strategy with index plays.  The rounds run in the compiled core (``bjcore._simulate``).
+
+``simulate(rules, rounds=..., seed=...)`` validates everything, builds the strategy, index
+and bet tables once as flat arrays (a ``GamePlan``, see game_plan.py), splits the run into
+seeded chunks, plays them on threads (or on Dask workers, ``client=``) and merges the
+chunks in chunk order, so the same seed and ``chunk_rounds`` give the same result whatever runs them.
+See docs/simulation.md for the game model and the conventions.
+"""
+from __future__ import annotations
+
+import math
+import numbers
+import os
+import sys
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor, wait, FIRST_COMPLETED
+
+import numpy as np
+
+from .counting import count_tags
+from .game_plan import (GamePlan, IndexPlay, _choice, _dealer_keys,  # noqa: F401
+                        _decision_table, _index_plays, _line_tables, _resolve_strategy,
+                        _shoe_counts, compositions, parse_index_file)
+from .rules import Rules
+from .shoe import Shoe, _show
+from .simulation_result import (TC_HIGH, TC_LOW, RuinResult, SimulationResult,  # noqa: F401
+                                TrueCountRow, _result, merge)
+
+TC_METHODS = ("exact", "half-deck", "full-deck")
+ROUNDINGS = ("floor", "truncate", "round")
+MAX_SPOTS = 7
+DEFAULT_CHUNK_ROUNDS = 1_000_000
+SEED_LIMIT = 2 ** 64
+BANKROLL_CHUNK_BASE = 2 ** 40      # bankroll paths use chunk numbers from here on
+# positions in the kernel's parameter arrays (bjcore/_simulate.pxd)
+IP_FIELDS = ("cut", "spots", "others", "h17", "double_min", "double_soft", "double_any_cards",
+             "das", "split_limit", "split_limit_aces", "hit_split_aces", "surrender", "hole",
+             "dealer_wins_ties", "tc_method", "rounding", "wong_in_set", "wong_in",
+             "wong_out_set", "wong_out", "insurance_set", "insurance", "n_comps", "n_keys",
+             "infinite")
+
+
+# ---- input checks ----------------------------------------------------------------------------
+
+def _whole(value, name: str, *, low: int = 1, high: int | None = None) -> int:
+    """A whole number (an int, or a float such as 1e8 with no fraction) in [low, high]."""
+    ok = not isinstance(value, bool) and (
+        isinstance(value, numbers.Integral)
+        or (isinstance(value, float) and math.isfinite(value) and value.is_integer()))
+    if ok:
+        value = int(value)
+        ok = value >= low and (high is None or value <= high)
+    if not ok:
+        span = f"{low}..{high}" if high is not None else f">= {low}"
+        raise ValueError(f"{name} must be a whole number {span}, got {_show(value)}")
+    return value
+
+
+def _seed(seed) -> int:
+    if isinstance(seed, bool) or not isinstance(seed, numbers.Integral):
+        raise TypeError(f"seed must be an integer 0..2**64-1, got {_show(seed)}")
+    if not 0 <= seed < SEED_LIMIT:
+        raise ValueError(f"seed must be an integer 0..2**64-1, got {_show(seed)}")
+    return int(seed)
+
+
+def _int_or_none(value, name: str):
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, numbers.Real) or value != int(value):
+        raise ValueError(f"{name} must be a whole true count or None, got {_show(value)}")
+    return int(value)
+
+
+def parse_ramp(ramp) -> list:
+    """[(true count, bet)] from "1:1,2:2,3:4", a mapping {tc: bet} or pairs; counts strictly
+    increasing whole numbers, bets finite and >= 0 (0: sit the round out)."""
+    if ramp is None:
+        return []
+    if isinstance(ramp, str):
+        pairs = []
+        for part in ramp.replace(" ", "").split(","):
+            if not part:
+                continue
+            bits = part.split(":")
+            if len(bits) != 2:
+                raise ValueError(f"ramp: {part!r} is not 'count:bet' (e.g. '1:1,2:2,3:4')")
+            try:
+                pairs.append((float(bits[0]), float(bits[1])))
+            except ValueError:
+                raise ValueError(f"ramp: {part!r} is not 'count:bet' with numbers") from None
+    elif isinstance(ramp, dict):
+        pairs = list(ramp.items())
+    else:
+        try:
+            pairs = [tuple(p) for p in ramp]
+        except TypeError:
+            raise TypeError(f"ramp must be 'count:bet,...', a dict or (count, bet) pairs, "
+                            f"got {_show(ramp)}") from None
+    if not pairs:
+        raise ValueError("ramp: give at least one 'count:bet' step")
+    out = []
+    for p in pairs:
+        if len(p) != 2:
+            raise ValueError(f"ramp: each step is (count, bet), got {_show(p)}")
+        tc, bet = p
+        if (isinstance(tc, bool) or not isinstance(tc, numbers.Real) or not math.isfinite(tc)
+                or tc != int(tc)):
+            raise ValueError(f"ramp: counts must be whole true counts, got {_show(tc)}")
+        if isinstance(bet, bool) or not isinstance(bet, numbers.Real) or not math.isfinite(bet):
+            raise ValueError(f"ramp: bets must be finite numbers, got {_show(bet)}")
+        if bet < 0:
+            raise ValueError(f"ramp: bets must be >= 0 (0 sits the round out), got {bet:g} "
+                             f"at count {int(tc):+d}")
+        out.append((int(tc), float(bet)))
+    for (a, _), (b, _) in zip(out, out[1:]):
+        if b <= a:
+            raise ValueError(f"ramp: counts must be strictly increasing, got {a:+d} then {b:+d}")
+    return out
+
+
+# ---- the public entry point ------------------------------------------------------------------
+
+def build_plan(rules: Rules, *, shoe=None, penetration=0.75, spots=1, other_spots=0,
+               strategy="basic", system=None, indices=None, insurance=None,
+               true_count="exact", rounding="floor", ramp=None, wong_in=None, wong_out=None,
+               table_min=1.0, table_max=None):
+    """Validate the settings and build the GamePlan (see ``simulate``); returns
+    (plan, settings dict for the record)."""
+    if not isinstance(rules, Rules):
+        raise TypeError(f"rules must be a bjsolve.Rules, got {type(rules).__name__}")
+    counts, infinite = _shoe_counts(rules, shoe)
+    n_cards = sum(counts)
+    spots = _whole(spots, "spots", low=1, high=MAX_SPOTS)
+    other_spots = _whole(other_spots, "other_spots", low=0, high=MAX_SPOTS - spots)
+    n_spots = spots + other_spots
+    round_cards = 2 * (n_spots + 1)
+    if n_cards < round_cards + 1:
+        raise ValueError(f"shoe: {n_cards} cards cannot deal one round to {n_spots} spots")
+    if infinite:
+        cut = 0
+    elif isinstance(penetration, str):
+        if penetration != "every-round":
+            raise ValueError(f"penetration must be a fraction of the shoe (0, 1), a number of "
+                             f"cards, or 'every-round', got {_show(penetration)}")
+        cut = 0
+    elif isinstance(penetration, bool) or not isinstance(penetration, numbers.Real):
+        raise TypeError(f"penetration must be a fraction (0, 1), a number of cards, or "
+                        f"'every-round', got {_show(penetration)}")
+    else:
+        if isinstance(penetration, numbers.Integral) or penetration > 1:
+            if penetration != int(penetration):
+                raise ValueError(f"penetration in cards must be whole, got {_show(penetration)}")
+            cut = int(penetration)
+        elif 0 < penetration <= 1:
+            cut = int(round(penetration * n_cards))
+        else:
+            raise ValueError(f"penetration must be a fraction (0, 1], a number of cards, or "
+                             f"'every-round', got {_show(penetration)}")
+        if cut > n_cards - round_cards:
+            raise ValueError(f"penetration {_show(penetration)} ({cut} cards) goes beyond the "
+                             f"{n_cards}-card shoe: the cut card must leave at least one round "
+                             f"({round_cards} cards for {n_spots} spots) behind it")
+        if cut < 1 + round_cards:
+            raise ValueError(f"penetration {_show(penetration)} ({cut} cards) is below one "
+                             f"round's cards ({round_cards} after the burn card); for a fresh "
+                             f"shoe every round say penetration='every-round'")
+    tc_method = _choice(true_count, "true_count", TC_METHODS)
+    rounding = _choice(rounding, "rounding", ROUNDINGS)
+    system = "hilo" if system is None else system
+    tags = np.array(count_tags(system), dtype=np.float64)
+    steps = parse_ramp(ramp)
+    if isinstance(table_min, bool) or not isinstance(table_min, numbers.Real) or not (
+            math.isfinite(table_min) and table_min > 0):
+        raise ValueError(f"table_min must be a positive number, got {_show(table_min)}")
+    if table_max is not None and (isinstance(table_max, bool) or not isinstance(
+            table_max, numbers.Real) or not table_max >= table_min):
+        raise ValueError(f"table_max must be a number >= table_min ({table_min:g}), got "
+                         f"{_show(table_max)}")
+    wong_in = _int_or_none(wong_in, "wong_in")
+    wong_out = _int_or_none(wong_out, "wong_out")
+    if wong_in is not None and wong_out is None:
+        wong_out = wong_in   # play exactly while the count is at least wong_in
+    if wong_in is not None and wong_out > wong_in:
+        raise ValueError(f"wong_out ({wong_out:+d}) must not be above wong_in ({wong_in:+d})")
+    bets = np.empty(TC_HIGH - TC_LOW + 1)
+    for i, tc in enumerate(range(TC_LOW, TC_HIGH + 1)):
+        bet = float(table_min)
+        if steps:
+            bet = steps[0][1]
+            for c, b in steps:
+                if c <= tc:
+                    bet = b
+            if bet > 0:
+                bet = max(bet, float(table_min))
+        if table_max is not None:
+            bet = min(bet, float(table_max))
+        bets[i] = bet
+
+    exposed = rules.hole_card == "exposed"
+    keys, key_of = _dealer_keys(exposed)
+    comps = compositions()
+    analysis_shoe = Shoe.infinite(counts) if infinite else Shoe(counts)
+    if (indices is not None and indices is not False) and (exposed or infinite):
+        raise ValueError("indices: index plays need a finite shoe and a single dealer upcard")
+    policy = _resolve_strategy(rules, analysis_shoe, strategy)
+    limit_counts = None if infinite else counts
+    decision, allowed = _decision_table(rules, limit_counts, keys, comps, policy)
+    plays, table_insurance = _index_plays(indices, rules, system, rounding)
+    line_of, nseg, thr, play = _line_tables(plays, keys, comps, allowed, exposed)
+    if insurance is None:
+        insurance = table_insurance
+    elif insurance is False:
+        insurance = None
+    else:
+        insurance = _int_or_none(insurance, "insurance")
+    ip = dict(cut=cut, spots=spots, others=other_spots, h17=int(rules.hit_soft_17),
+              double_min={"any": 0, "9-11": 9, "10-11": 10}[rules.double],
+              double_soft=int(rules.double_soft), double_any_cards=int(rules.double_any_cards),
+              das=int(rules.double_after_split),
+              split_limit=rules.max_split_hands,
+              split_limit_aces=rules.max_split_hands if rules.resplit_aces
+              else min(rules.max_split_hands, 2),
+              hit_split_aces=int(rules.hit_split_aces),
+              surrender={"none": 0, "late": 1, "early": 2}[rules.surrender],
+              hole={"peek": 0, "enhc": 1, "enhc-obo": 2, "exposed": 3}[rules.hole_card],
+              dealer_wins_ties=int(rules.dealer_wins_ties),
+              tc_method=TC_METHODS.index(tc_method), rounding=ROUNDINGS.index(rounding),
+              wong_in_set=int(wong_in is not None), wong_in=wong_in or 0,
+              wong_out_set=int(wong_out is not None), wong_out=wong_out or 0,
+              insurance_set=int(insurance is not None), insurance=insurance or 0,
+              n_comps=len(comps.hands), n_keys=len(keys),
+              infinite=int(infinite))
+    plan = GamePlan(
+        iparams=np.array([ip[f] for f in IP_FIELDS], dtype=np.int64),
+        dparams=np.array([rules.blackjack_payout, 0.0]),
+        shoe=np.array(counts, dtype=np.int32), tags=tags, child=comps.child,
+        total=comps.total,
+        decision=(decision.astype(np.int16) | ((line_of + 1) << 3).astype(np.int16)).ravel(),
+        allowed=allowed.ravel(), line_nseg=nseg, line_thr=thr, line_play=play,
+        key_of=key_of, bet_by_tc=bets)
+    strategy_name = strategy if isinstance(strategy, str) else type(strategy).__name__
+    settings = dict(rules=rules.describe(), shoe=f"{n_cards} cards" + (" (infinite)" if infinite
+                                                                        else ""),
+                    penetration=("every round" if cut == 0 else f"{cut} of {n_cards} cards"),
+                    spots=spots, other_spots=other_spots, strategy=strategy_name,
+                    system=system if isinstance(system, str) else "user tags",
+                    index_plays=sum(len(p.plays) > 1 for p in plays),
+                    insurance=("never" if insurance is None else f"at TC >= {insurance:+d}"),
+                    true_count=tc_method, rounding=rounding,
+                    ramp=", ".join(f"{c:+d}:{b:g}" for c, b in steps) or "flat",
+                    wong=("off" if wong_in is None and wong_out is None else
+                          f"in at TC >= {wong_in}, out below {wong_out}"),
+                    table=f"{table_min:g}.." + ("no maximum" if table_max is None
+                                                else f"{table_max:g}"))
+    return plan, settings
+
+
+def simulate(rules: Rules | None = None, *, rounds, seed, shoe=None, penetration=0.75,
+             spots: int = 1, other_spots: int = 0, strategy="basic", system=None,
+             indices=None, insurance=None, true_count: str = "exact", rounding: str = "floor",
+             ramp=None, wong_in=None, wong_out=None, table_min: float = 1.0, table_max=None,
+             threads: int | None = None, chunk_rounds: int = DEFAULT_CHUNK_ROUNDS,
+             progress=False, client=None, bankroll_trials=None) -> SimulationResult:
+    """Simulate ``rounds`` rounds of the real game; see docs/simulation.md.
+
+    rules: a ``Rules`` (default ``Rules()``); shoe: None (``rules.decks`` full decks), a
+        ``Shoe`` or 10 counts A..T to deal from (an infinite shoe draws with replacement).
+    penetration: the cut card, as a fraction of the shoe (0.75), a number of cards (234),
+        or 'every-round' (a fresh shuffle before every round).  A burn card follows every
+        shuffle.
+    spots: the player's spots (1..7, same bet each); other_spots: other players at the
+        table (they play the same strategy, flat, and only eat cards).
+    strategy: 'basic' (the solve's chart), 'composition' (the full-shoe composition-
+        dependent strategy, split hands CDZ-), a ``StrategyChart`` or a callable
+        f(cards, dealer, allowed) -> action.
+    system: a count system name (default 'hilo') or 10 tags A..T.
+    indices: None (no index plays), True (``generate_indices(rules, system,
+        tc_convention=rounding)``: exact indices for this rounding of the true count), an
+        ``IndexTable``, or an index file (path or text).  Lines whose play changes with the
+        count override the strategy at the current true count.
+    insurance: None (the index table's insurance index, else never), False (never), or a
+        true count from which to insure (even money for a natural).
+    true_count: 'exact' (cards not yet seen), 'half-deck' or 'full-deck' (decks remaining
+        estimated to the nearest half or whole deck, at least one half / one deck).
+    rounding: how the true count becomes a whole number: 'floor', 'truncate' (toward
+        zero), 'round' (nearest, halves up).  Bets and indices use that number.
+    ramp: true count -> bet: "1:1,2:2,3:4,4:8", a dict or pairs; the bet of the highest
+        step at or below the count (below the first step: the first step's bet); 0 sits
+        the round out.  Default: flat betting at ``table_min``.
+    wong_in / wong_out: sit out while the count is below wong_out until it reaches
+        wong_in (wong_in alone: play exactly at counts >= wong_in; wong_out alone: leave
+        the shoe below wong_out and come back after the shuffle).
+    table_min / table_max: bets are raised to the minimum (except 0) and cut to the maximum.
+    threads: worker threads (default: every core); chunk_rounds: rounds per seeded chunk.
+        The result depends on (seed, chunk_rounds), not on threads or client.
+    progress: True (a bar on stderr) or a callable progress(done_rounds, total_rounds).
+    client: a ``dask.distributed.Client``: the chunks run on its workers.
+    bankroll_trials: (paths, rounds per path, bankroll): that many independent paths from
+        the bankroll, each ended by ruin (bankroll + winnings <= 0); the share ruined is
+        ``result.ruin.risk_of_ruin``.
+    """
+    rules = Rules() if rules is None else rules
+    rounds = _whole(rounds, "rounds", low=1)
+    seed = _seed(seed)
+    chunk_rounds = _whole(chunk_rounds, "chunk_rounds", low=1)
+    if threads is not None:
+        threads = _whole(threads, "threads", low=1, high=1024)
+    trials = None
+    if bankroll_trials is not None:
+        try:
+            paths, per_path, bankroll = bankroll_trials
+        except (TypeError, ValueError):
+            raise ValueError(f"bankroll_trials must be (paths, rounds per path, bankroll), "
+                             f"got {_show(bankroll_trials)}") from None
+        paths = _whole(paths, "bankroll_trials paths", low=1)
+        per_path = _whole(per_path, "bankroll_trials rounds per path", low=1)
+        if isinstance(bankroll, bool) or not isinstance(bankroll, numbers.Real) or not (
+                math.isfinite(bankroll) and bankroll > 0):
+            raise ValueError(f"bankroll_trials bankroll must be a positive number, got "
+                             f"{_show(bankroll)}")
+        trials = (paths, per_path, float(bankroll))
+    plan, settings = build_plan(
+        rules, shoe=shoe, penetration=penetration, spots=spots, other_spots=other_spots,
+        strategy=strategy, system=system, indices=indices, insurance=insurance,
+        true_count=true_count, rounding=rounding, ramp=ramp, wong_in=wong_in,
+        wong_out=wong_out, table_min=table_min, table_max=table_max)
+    specs = [(k, min(chunk_rounds, rounds - k * chunk_rounds))
+             for k in range((rounds + chunk_rounds - 1) // chunk_rounds)]
+    reporter = _progress_reporter(progress, rounds)
+    if client is not None:
+        from .distributed import run_chunks
+        done, partial = run_chunks(client, plan, seed, specs, reporter)
+    else:
+        done, partial = run_local(plan, seed, specs, threads, reporter)
+    result = _result(merge(done), seed, len(done), partial, settings)
+    if trials is not None and not partial:
+        try:
+            result.ruin = _ruin(plan, seed, trials, threads, client)
+        except KeyboardInterrupt:
+            result.partial = True       # the rounds stand; the bankroll paths are dropped
+    return result
+
+
+def _ruin(plan, seed, trials, threads, client) -> RuinResult:
+    paths, per_path, bankroll = trials
+    specs = [(BANKROLL_CHUNK_BASE + k, per_path) for k in range(paths)]
+    if client is not None:
+        from .distributed import run_chunks
+        done, partial = run_chunks(client, plan, seed, specs, None, bankroll=bankroll)
+    else:
+        done, partial = run_local(plan, seed, specs, threads, None, bankroll=bankroll)
+    if partial:
+        raise KeyboardInterrupt
+    ruined = sum(int(c[1][5]) for c in done)
+    p = ruined / paths
+    return RuinResult(paths, per_path, bankroll, ruined, p, math.sqrt(p * (1 - p) / paths))
+
+
+def run_local(plan: GamePlan, seed: int, specs, threads, reporter, bankroll: float = 0.0):
+    """Run chunks [(chunk number, rounds)] on threads; (results in chunk order, partial?).
+    Ctrl-C stops the chunks in flight and keeps what was simulated."""
+    threads = threads or os.cpu_count() or 1
+    stop = np.zeros(1, dtype=np.int8)
+    results: dict = {}
+    partial = False
+    if threads == 1 or len(specs) == 1:
+        try:
+            for i, (chunk, n) in enumerate(specs):
+                results[i] = plan.run(seed, chunk, n, stop, bankroll)
+                if reporter:
+                    reporter(n)
+        except KeyboardInterrupt:
+            partial = True
+        return [results[i] for i in sorted(results)], partial
+    pool = ThreadPoolExecutor(max_workers=threads)
+    futures = {pool.submit(plan.run, seed, chunk, n, stop, bankroll): i
+               for i, (chunk, n) in enumerate(specs)}
+    pending = set(futures)
+    try:
+        while pending:
+            finished, pending = wait(pending, timeout=0.25, return_when=FIRST_COMPLETED)
+            for f in finished:
+                results[futures[f]] = f.result()
+                if reporter:
+                    reporter(specs[futures[f]][1])
+    except KeyboardInterrupt:
+        partial = True
+        stop[0] = 1
+        for f in pending:
+            f.cancel()
+        for f in pending:
+            if not f.cancelled():
+                try:
+                    results[futures[f]] = f.result()
+                except Exception:
+                    pass
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+    return [results[i] for i in sorted(results)], partial
+
+
+def _progress_reporter(progress, total):
+    if not progress:
+        return None
+    if callable(progress):
+        done = [0]
+
+        def report(n):
+            done[0] += n
+            progress(done[0], total)
+        return report
+    start = time.perf_counter()
+    done = [0]
+    lock = threading.Lock()
+
+    def bar(n):
+        with lock:
+            done[0] += n
+            frac = done[0] / total
+            spent = time.perf_counter() - start
+            eta = spent / frac - spent if frac > 0 else 0.0
+            filled = int(30 * frac)
+            sys.stderr.write(f"\r[{'#' * filled}{'.' * (30 - filled)}] {frac:6.1%} "
+                             f"{done[0]:,}/{total:,} rounds  ETA {eta:6.1f} s")
+            if done[0] >= total:
+                sys.stderr.write("\n")
+            sys.stderr.flush()
+    return bar

@@ -1,0 +1,57 @@
+# Declarations of the dealer-distribution kernels (see _dealer.pyx).
+# DealerTrie's evaluate / evaluate_many signatures are a stable interface: other kernel
+# modules cimport them (``from bjcore._dealer cimport DealerTrie``).
+from libc.stdint cimport uint64_t, int8_t, int16_t, int32_t
+from libcpp.vector cimport vector
+
+from bjcore._defs cimport N_RANKS, N_DEALER
+from bjcore._memo cimport HashIndex
+
+
+cdef enum:
+    MAX_DEPTH = 32        # longest dealer draw sequence the trie can hold
+    MAX_BATCH = 16        # shoes evaluated together in one trie pass
+    MAX_FACTORS = 128     # distinct (rank, prior) pairs a dealer trie may use
+
+
+cdef struct TrieNode:
+    double mult         # draw orders of this composition that end here (0: not final)
+    int32_t skip        # index just past this node's subtree
+    int16_t factor      # row of the card-factor table: (rank, cards of it already drawn)
+    int8_t depth        # number of cards drawn
+    int8_t outcome      # 0..4 for 17..21, 5 natural, 6 not counted (bust is the complement)
+
+
+cdef class DealerTrie:
+    """Every dealer draw composition from one starting hand, as a pre-order trie."""
+    cdef readonly int n_nodes
+    cdef readonly int max_depth
+    cdef vector[TrieNode] nodes
+    cdef int n_factors                     # rows of the card-factor table
+    cdef int8_t factor_rank[MAX_FACTORS]   # row -> rank index
+    cdef int8_t factor_prior[MAX_FACTORS]  # row -> cards of that rank drawn before
+
+    cdef void evaluate(self, const double* weights, double total, bint infinite,
+                       double* out) noexcept nogil
+    cdef void evaluate_many(self, const double* weights, const double* totals, int count,
+                            bint infinite, double* out) noexcept nogil
+
+
+cdef class DealerStore:
+    """One engine's dealer distributions, keyed by the cards out of the shoe, and the
+    batch of shoes waiting for a shared trie pass."""
+    cdef DealerTrie trie
+    cdef HashIndex index               # removed-cards key -> row of ``rows``
+    cdef vector[double] rows           # N_DEALER outcomes per row
+    # the batch: shoes waiting for one shared trie pass
+    cdef double batch_weights[MAX_BATCH * N_RANKS]
+    cdef double batch_totals[MAX_BATCH]
+    cdef uint64_t batch_keys[MAX_BATCH]
+    cdef int batch_count
+
+    cdef const double* find(self, uint64_t key) noexcept nogil
+    cdef const double* store(self, uint64_t key, const double* dist) noexcept nogil
+    cdef void queue(self, const double* left, int drawn, uint64_t key) noexcept nogil
+    cdef void flush(self) noexcept nogil
+    cdef const double* compute(self, uint64_t key, const double* weights, double total,
+                               bint infinite) noexcept nogil

@@ -1,0 +1,425 @@
+# cython: language_level=3
+# distutils: language = c++
+"""Dealer outcome distributions.
+
+``DealerTrie`` holds every composition of cards a dealer can draw from one starting hand,
+with the number of draw orders that end exactly there.  The dealer's outcome distribution
+for a shoe is then a single pass over the trie (products of falling factorials), with no
+recursion and no allocation: ``DealerTrie.evaluate``.  The trie is built here in C the
+first time a starting hand is asked for (a few milliseconds) and cached for the process.
+
+``DealerStore`` is one engine's memo of distributions, keyed by the cards out of the shoe,
+with the batch of shoes that wait for one shared trie pass.
+"""
+from libc.stdint cimport uint64_t, int8_t, int64_t
+from libcpp.unordered_map cimport unordered_map
+from libcpp.vector cimport vector
+from cython.operator cimport dereference as deref
+
+import numpy as np
+
+from bjcore._defs cimport N_RANKS, N_DEALER, MAX_COUNT_VALUE, soft_total
+from bjcore._memo cimport HashIndex
+
+
+# --------------------------------------------------------------------------------------
+# Building a trie
+# --------------------------------------------------------------------------------------
+
+cdef struct RawNode:
+    int rank            # rank index of the last card drawn (-1 at the root)
+    int prior           # cards of that rank drawn before it
+    int depth           # cards drawn
+    int outcome         # 0..4 for a final 17..21, 5 a natural, -1 bust or not final
+    int64_t orders      # draw orders of the composition ending exactly here
+    int skip            # index just past the node's subtree
+
+
+cdef class _TrieBuilder:
+    """Enumerates the dealer's draw compositions from a starting hand, in pre-order,
+    each multiset once (cards added in non-decreasing rank order).
+
+    A composition ``D`` is *final* when the dealer stands or busts after its last card;
+    its ``orders`` count the draw orders of ``D`` whose every proper prefix is a hitting
+    hand (so the dealer stops exactly there).  Subtrees without a final composition are
+    dropped.  Every final composition has a hard total of at most 26 (at most 16 before
+    its last card), and so have its canonical ancestors: that bounds the walk.
+    """
+    cdef int hard0, aces0, hit_soft_17
+    cdef bint single_card, starts_natural, single_ace, single_ten
+    cdef int drawn[N_RANKS]          # counts of the cards drawn, by rank index
+    cdef int n_drawn, hard_drawn
+    cdef unordered_map[uint64_t, int64_t] hitting_memo
+    cdef vector[RawNode] nodes
+
+    def __init__(self, tuple start, bint hit_soft_17):
+        cdef int c
+        self.hard0 = 0
+        self.aces0 = 0
+        for c in start:
+            self.hard0 += c
+            self.aces0 += c == 1
+        self.hit_soft_17 = hit_soft_17
+        self.single_card = len(start) == 1
+        self.starts_natural = sorted(start) == [1, 10]
+        self.single_ace = start == (1,)
+        self.single_ten = start == (10,)
+        for c in range(N_RANKS):
+            self.drawn[c] = 0
+        self.n_drawn = 0
+        self.hard_drawn = 0
+
+    cdef uint64_t key(self) noexcept:
+        cdef uint64_t k = 0
+        cdef int r
+        for r in range(N_RANKS):
+            k |= (<uint64_t>self.drawn[r]) << (5 * r)
+        return k
+
+    cdef bint hits(self) noexcept:
+        """Whether the dealer draws again after the cards drawn so far."""
+        cdef int hard = self.hard0 + self.hard_drawn
+        cdef int aces = self.aces0 + self.drawn[0]
+        cdef int total
+        if self.starts_natural and self.n_drawn == 0:
+            return False
+        total = soft_total(hard, aces)
+        if total <= 16:
+            return True
+        return self.hit_soft_17 and total == 17 and aces > 0 and hard + 10 == 17
+
+    cdef int outcome(self) noexcept:
+        cdef int total
+        if self.starts_natural and self.n_drawn == 0:
+            return 5
+        if self.n_drawn == 1 and ((self.single_ace and self.drawn[9] == 1)
+                                  or (self.single_ten and self.drawn[0] == 1)):
+            return 5
+        total = soft_total(self.hard0 + self.hard_drawn, self.aces0 + self.drawn[0])
+        return total - 17 if 17 <= total <= 21 else -1
+
+    cdef void take(self, int r) noexcept:
+        self.drawn[r] += 1
+        self.n_drawn += 1
+        self.hard_drawn += r + 1
+
+    cdef void put_back(self, int r) noexcept:
+        self.drawn[r] -= 1
+        self.n_drawn -= 1
+        self.hard_drawn -= r + 1
+
+    cdef int64_t orders_into(self) noexcept:
+        """Draw orders of the current composition whose proper prefixes all hit: a sum
+        over the (distinct) rank of its last card."""
+        cdef int64_t count = 0
+        cdef int r
+        for r in range(N_RANKS):
+            if self.drawn[r] > 0:
+                self.put_back(r)
+                count += self.hitting_orders()
+                self.take(r)
+        return count
+
+    cdef int64_t hitting_orders(self) noexcept:
+        """Draw orders reaching the current composition with the dealer still drawing."""
+        cdef uint64_t k = self.key()
+        cdef unordered_map[uint64_t, int64_t].iterator it = self.hitting_memo.find(k)
+        cdef int64_t v
+        if it != self.hitting_memo.end():
+            return deref(it).second
+        if not self.hits():
+            v = 0
+        elif self.n_drawn == 0:
+            v = 1
+        else:
+            v = self.orders_into()
+        self.hitting_memo[k] = v
+        return v
+
+    cdef int64_t final_orders(self) noexcept:
+        if self.hits():
+            return 0
+        return 1 if self.n_drawn == 0 else self.orders_into()
+
+    cdef bint visit(self, int last) noexcept:
+        """Append the current composition (last card ``last``, -1 at the root) and its
+        subtree; False (and nothing appended) when the subtree holds no final one."""
+        cdef size_t me = self.nodes.size()
+        cdef RawNode node
+        cdef bint keep
+        cdef int nxt
+        node.rank = last
+        node.prior = self.drawn[last] - 1 if last >= 0 else 0
+        node.depth = self.n_drawn
+        node.outcome = self.outcome()
+        node.orders = self.final_orders()
+        node.skip = 0
+        self.nodes.push_back(node)
+        keep = node.orders > 0
+        for nxt in range(last if last >= 0 else 0, N_RANKS):
+            if self.hard0 + self.hard_drawn + nxt + 1 <= 26:
+                self.take(nxt)
+                if self.visit(nxt):
+                    keep = True
+                self.put_back(nxt)
+        if not keep and me > 0:
+            self.nodes.resize(me)
+            return False
+        self.nodes[me].skip = <int>self.nodes.size()
+        return True
+
+
+# --------------------------------------------------------------------------------------
+# Evaluating a trie
+# --------------------------------------------------------------------------------------
+
+cdef class DealerTrie:
+    """All dealer draw compositions from a starting hand, in pre-order.
+
+    A composition ``D`` (multiset of drawn cards) is *final* when the dealer stands or
+    busts after its last card.  ``mult`` counts the draw orders of ``D`` whose every proper
+    prefix is a hitting hand: the probability of ending on ``D`` from a shoe ``n`` with
+    ``N`` cards is ``mult * prod_r n_r^(D_r) / N^(|D|)`` (falling factorials).  Children
+    are added in non-decreasing rank order so that each multiset appears once.
+    """
+
+    def __init__(self, start, bint hit_soft_17):
+        start = tuple(int(c) for c in start)
+        if not start or any(c < 1 or c > 10 for c in start):
+            raise ValueError(f"dealer start hand must be ranks 1..10, got {start!r}")
+        cdef _TrieBuilder builder = _TrieBuilder(start, hit_soft_17)
+        builder.visit(-1)
+        cdef TrieNode node
+        cdef RawNode raw
+        cdef size_t i
+        cdef int f
+        cdef int row_rank[MAX_FACTORS]
+        self.n_nodes = <int>builder.nodes.size()
+        self.max_depth = 0
+        self.n_factors = 0
+        self.nodes.reserve(builder.nodes.size())
+        for i in range(builder.nodes.size()):
+            raw = builder.nodes[i]
+            if raw.depth >= MAX_DEPTH:
+                raise ValueError("dealer trie deeper than the kernel supports")
+            # one factor row per (rank, prior) pair, numbered in order of first use; the
+            # root (rank -1) has a row of its own that no pass reads
+            f = 0
+            while f < self.n_factors and not (row_rank[f] == raw.rank
+                                              and self.factor_prior[f] == raw.prior):
+                f += 1
+            if f == self.n_factors:
+                if self.n_factors == MAX_FACTORS:
+                    raise ValueError("dealer trie uses more card factors than the kernel supports")
+                row_rank[f] = raw.rank
+                self.factor_rank[f] = max(raw.rank, 0)
+                self.factor_prior[f] = raw.prior
+                self.n_factors += 1
+            node.factor = f
+            node.depth = raw.depth
+            node.outcome = raw.outcome if (raw.outcome >= 0 and raw.orders > 0) else N_DEALER
+            node.mult = <double>raw.orders if node.outcome < N_DEALER else 0.0
+            node.skip = raw.skip
+            self.max_depth = max(self.max_depth, raw.depth)
+            self.nodes.push_back(node)
+
+    cdef void evaluate(self, const double* weights, double total, bint infinite,
+                       double* out) noexcept nogil:
+        """Dealer outcome probabilities into ``out[0..5]`` (17..21, natural).
+
+        ``weights`` are the counts of the shoe the dealer draws from (``total`` cards) or,
+        for an infinite shoe, the rank probabilities.  Bust is 1 minus the sum.
+        """
+        self.evaluate_many(weights, &total, 1, infinite, out)
+
+    cdef void evaluate_many(self, const double* weights, const double* totals, int count,
+                            bint infinite, double* out) noexcept nogil:
+        """Dealer outcomes of ``count`` <= MAX_BATCH shoes in one pass over the trie.
+
+        ``weights[k * 10 + r]``, ``totals[k]``; results in ``out[k * 6 + outcome]``.
+        Each node multiplies its parent's probability by a card factor (cards of its rank
+        left, 0 when none) and 1 / (cards left).  The factors are tabulated per lane before
+        the pass, so the per-node work is a few multiplies over contiguous lanes; lanes
+        are padded to an even count (zero factors) so the loop vectorises in pairs, and
+        every table has the fixed stride MAX_BATCH so that node offsets are shifts.
+        """
+        cdef double prod[(MAX_DEPTH + 1) * MAX_BATCH]
+        cdef double inv[(MAX_DEPTH + 1) * MAX_BATCH]
+        cdef double acc[(N_DEALER + 1) * MAX_BATCH]
+        cdef double factor[MAX_FACTORS * MAX_BATCH]
+        cdef bint any_left[MAX_FACTORS]
+        cdef const TrieNode* nd = self.nodes.data()
+        cdef int i, d, k, o, n = self.n_nodes, skip
+        cdef int lanes = count + (count & 1)
+        cdef double m, f
+        cdef double* pd
+        cdef const double* pp
+        cdef const double* pinv
+        cdef const double* pf
+        cdef double* pa
+        for k in range((N_DEALER + 1) * MAX_BATCH):
+            acc[k] = 0.0
+        for i in range(self.n_factors):
+            any_left[i] = False
+            for k in range(lanes):
+                f = 0.0
+                if k < count:
+                    f = weights[k * N_RANKS + self.factor_rank[i]]
+                    if not infinite:
+                        f -= self.factor_prior[i]
+                    if not (f > 0.0):
+                        f = 0.0
+                factor[i * MAX_BATCH + k] = f
+                any_left[i] = any_left[i] or f > 0.0
+        for d in range(1, self.max_depth + 1):
+            for k in range(lanes):
+                inv[d * MAX_BATCH + k] = 0.0
+                if k < count:
+                    if infinite:
+                        inv[d * MAX_BATCH + k] = 1.0
+                    elif totals[k] - d + 1 > 0:
+                        inv[d * MAX_BATCH + k] = 1.0 / (totals[k] - d + 1)
+        for k in range(lanes):
+            prod[k] = 1.0 if k < count else 0.0
+            acc[nd[0].outcome * MAX_BATCH + k] += nd[0].mult * prod[k]
+        i = 1
+        while i < n:
+            skip = nd[i].skip
+            if not any_left[nd[i].factor]:
+                i = skip   # no such card left in any shoe: the subtree is impossible
+                continue
+            d = nd[i].depth
+            m = nd[i].mult
+            pf = &factor[nd[i].factor * MAX_BATCH]
+            pp = &prod[(d - 1) * MAX_BATCH]
+            pinv = &inv[d * MAX_BATCH]
+            pa = &acc[nd[i].outcome * MAX_BATCH]
+            if skip == i + 1:
+                # a leaf: always a final composition, nothing below needs its probability
+                for k in range(lanes):
+                    pa[k] += m * (pp[k] * pf[k] * pinv[k])
+            else:
+                pd = &prod[d * MAX_BATCH]
+                for k in range(lanes):
+                    pd[k] = pp[k] * pf[k] * pinv[k]
+                    pa[k] += m * pd[k]
+            i += 1
+        for k in range(count):
+            for o in range(N_DEALER):
+                out[k * N_DEALER + o] = acc[o * MAX_BATCH + k]
+
+    def distribution(self, weights, bint infinite=False):
+        """Outcome probabilities ``[17, 18, 19, 20, 21, natural, bust]`` for a shoe.
+
+        ``weights``: 10 counts of the shoe the dealer draws from (dealer's cards already
+        out), or 10 rank probabilities with ``infinite=True``.
+        """
+        cdef double w[N_RANKS]
+        cdef double out[N_DEALER]
+        cdef double total = 0.0
+        cdef int r
+        if len(weights) != N_RANKS:
+            raise ValueError(f"weights must have {N_RANKS} entries, got {len(weights)}")
+        for r in range(N_RANKS):
+            w[r] = float(weights[r])
+            if not (0.0 <= w[r] <= MAX_COUNT_VALUE):
+                raise ValueError(f"weights must be finite, non-negative counts (at most "
+                                 f"{MAX_COUNT_VALUE:g}), got {weights[r]!r}")
+            total += w[r]
+        if infinite and abs(total - 1.0) > 1e-9:
+            raise ValueError(f"infinite-shoe weights are rank probabilities summing to 1, "
+                             f"got a sum of {total!r}")
+        with nogil:
+            self.evaluate(w, total, infinite, out)
+        result = np.empty(N_DEALER + 1)
+        for r in range(N_DEALER):
+            result[r] = out[r]
+        result[N_DEALER] = max(0.0, 1.0 - sum(result[:N_DEALER]))
+        return result
+
+
+_trie_cache = {}
+
+
+def dealer_trie(start, bint hit_soft_17):
+    """The (cached) ``DealerTrie`` for a dealer starting hand."""
+    key = (tuple(sorted(int(c) for c in start)), bool(hit_soft_17))
+    trie = _trie_cache.get(key)
+    if trie is None:
+        # setdefault: two threads building the same trie keep one of them
+        trie = _trie_cache.setdefault(key, DealerTrie(key[0], hit_soft_17))
+    return trie
+
+
+# --------------------------------------------------------------------------------------
+# One engine's distributions
+# --------------------------------------------------------------------------------------
+
+cdef class DealerStore:
+    """The dealer distributions one engine has computed, keyed by the cards out of the
+    shoe (a packed composition), and the batch of shoes waiting for a trie pass.
+
+    A trie pass costs a fixed amount per node plus a little per shoe, so batching many
+    shoes into each pass is what makes the dealer enumeration cheap: callers ``queue``
+    every shoe they are about to need, then ``flush``.
+    """
+
+    def __cinit__(self, DealerTrie trie not None):
+        self.trie = trie
+        self.index = HashIndex()
+        self.batch_count = 0
+
+    cdef const double* find(self, uint64_t key) noexcept nogil:
+        """The outcomes stored under ``key`` (valid until the next store), or NULL."""
+        cdef int row = self.index.find(key)
+        if row < 0:
+            return NULL
+        return &self.rows[row * N_DEALER]
+
+    cdef const double* store(self, uint64_t key, const double* dist) noexcept nogil:
+        cdef int r, row = <int>(self.rows.size() // N_DEALER)
+        for r in range(N_DEALER):
+            self.rows.push_back(dist[r])
+        self.index.insert(key, row)
+        return &self.rows[row * N_DEALER]
+
+    cdef void queue(self, const double* left, int drawn, uint64_t key) noexcept nogil:
+        """Queue the shoe ``left`` (less one card of rank index ``drawn`` if >= 0) under
+        ``key`` unless its outcomes are known; a full batch is evaluated at once."""
+        cdef int j, k = self.batch_count
+        cdef double total = 0.0
+        if self.index.find(key) >= 0:
+            return
+        for j in range(N_RANKS):
+            self.batch_weights[k * N_RANKS + j] = left[j]
+            total += left[j]
+        if drawn >= 0:
+            self.batch_weights[k * N_RANKS + drawn] -= 1.0
+            total -= 1.0
+        self.batch_totals[k] = total
+        self.batch_keys[k] = key
+        self.batch_count = k + 1
+        if self.batch_count == MAX_BATCH:
+            self.flush()
+
+    cdef void flush(self) noexcept nogil:
+        """Evaluate the queued shoes in one trie pass and store their outcomes."""
+        cdef double out[MAX_BATCH * N_DEALER]
+        cdef int k
+        if self.batch_count == 0:
+            return
+        self.trie.evaluate_many(self.batch_weights, self.batch_totals, self.batch_count,
+                                False, out)
+        for k in range(self.batch_count):
+            self.store(self.batch_keys[k], &out[k * N_DEALER])
+        self.batch_count = 0
+
+    cdef const double* compute(self, uint64_t key, const double* weights, double total,
+                               bint infinite) noexcept nogil:
+        """Evaluate one shoe at once and store it under ``key``."""
+        cdef double out[N_DEALER]
+        self.trie.evaluate(weights, total, infinite, out)
+        return self.store(key, out)
+
+    def __len__(self):
+        return self.index.count

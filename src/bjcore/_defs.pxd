@@ -1,0 +1,97 @@
+# Constants, structs and small inline helpers shared by every kernel module.
+# (A declarations-only module: nothing to compile, cimport it.)
+from libc.math cimport fabs, fmax
+from libc.stdint cimport uint64_t
+
+
+cdef enum:
+    N_RANKS = 10          # ranks 1..10 stored at index 0..9 (ten-valued cards pooled)
+    N_DEALER = 6          # stored dealer outcomes: 17, 18, 19, 20, 21, blackjack
+    MAX_A = 8             # split recursion tables (a, b < MAX_A)
+    # packed hand keys: 5 bits per rank count (ranks 0..9), then the split context
+    COUNT_BITS = 5
+    PAIR_SHIFT = 50
+    EXTRA_SHIFT = 54
+    KIND_SHIFT = 58
+
+# Actions, in the fixed order used to break ties (earlier wins).
+cdef enum:
+    ACT_STAND = 0
+    ACT_HIT = 1
+    ACT_DOUBLE = 2
+    ACT_SPLIT = 3
+    ACT_SURRENDER = 4
+    ACT_NONE = 7
+
+# Post-split strategy classes.
+cdef enum:
+    SPLIT_CDZ = 0
+    SPLIT_CDP1 = 1
+    SPLIT_CDP = 2
+    SPLIT_POLICY = 3      # a user strategy (frozen decisions) drives every choice
+
+# Kinds of decision a user policy is consulted for.
+cdef enum:
+    KIND_START = 0        # the original two cards (split and surrender may be allowed)
+    KIND_LATER = 1        # any later decision of an unsplit hand
+    KIND_SPLIT = 2        # any decision of a split hand
+
+
+cdef struct RuleParams:
+    int hit_soft_17
+    int double_min_total     # 0 for any total; 9 or 10 for D9 / D10
+    int double_soft
+    int double_any_cards
+    int double_after_split
+    int max_split_hands
+    int resplit_aces
+    int hit_split_aces
+    int surrender            # 0 none, 1 late (after the peek), 2 early (before it)
+    double blackjack_payout
+    int split_class
+    int natural_takes_all    # ENHC: a dealer natural takes doubled and split bets too
+    double tie_value         # what a push pays: 0, or -1 when the dealer wins ties
+    double natural_tie_value # what a player natural gets against a dealer natural
+
+
+# Two option values closer than TIE_TOLERANCE_VALUE (relative) are a tie, which the
+# earlier option wins; the Python layer reads it as bjcore.TIE_TOLERANCE.
+# MAX_COUNT_VALUE is the largest count the kernels accept for one rank: far beyond any
+# real shoe, and small enough that every product in the dealer enumeration stays finite.
+cdef extern from *:
+    """
+    static const double BJ_TIE_TOLERANCE = 1e-12;
+    static const double BJ_MAX_COUNT = 1e9;
+    """
+    const double TIE_TOLERANCE_VALUE "BJ_TIE_TOLERANCE"
+    const double MAX_COUNT_VALUE "BJ_MAX_COUNT"
+
+
+cdef inline uint64_t rank_unit(int r) noexcept nogil:
+    """One card of rank index r in a packed composition key."""
+    return (<uint64_t>1) << (COUNT_BITS * r)
+
+
+cdef inline bint improves(double challenger, double incumbent) noexcept nogil:
+    """Section 4 of the conventions: a later option replaces the current choice only if
+    strictly better.  Values equal in exact arithmetic can differ by rounding (~1e-16) in
+    binary64, so "better" means by more than a relative TIE_TOLERANCE_VALUE: exact ties
+    then go to the earlier option as the rules say, and no real difference comes near
+    that size."""
+    return challenger - incumbent > TIE_TOLERANCE_VALUE * fmax(1.0, fabs(incumbent))
+
+
+cdef inline int soft_total(int hard, int aces) noexcept nogil:
+    """Best total of a hand: an ace counts 11 when that does not bust."""
+    if aces > 0 and hard + 10 <= 21:
+        return hard + 10
+    return hard
+
+
+cdef inline double falling(double x, int k) noexcept nogil:
+    """x (x - 1) ... (x - k + 1)."""
+    cdef double v = 1.0
+    cdef int j
+    for j in range(k):
+        v *= x - j
+    return v

@@ -1,0 +1,102 @@
+# Declarations of the round-distribution kernel (see _distribution.pyx for the maths).
+from libc.stdint cimport uint64_t, int8_t
+from libcpp.unordered_map cimport unordered_map
+from libcpp.vector cimport vector
+
+from bjcore._dealer cimport DealerTrie   # the one dependency on the core: dealer enumeration
+
+
+cdef enum:
+    D_RANKS = 10          # ranks 1..10 at index 0..9
+    D_OUT = 7             # dealer outcomes t: 17, 18, 19, 20, 21, natural, bust
+    D_STATES = 14         # a hand's final state j: (bet 1 or 2) x (bust, <=16, 17..21)
+    D_LAW = 98            # D_STATES * D_OUT: a hand's joint law with the dealer outcome
+    D_LATTICE = 34        # round outcomes -8 .. +8 in half units (33), then a natural win
+    D_NATURAL_COL = 33
+    D_MAX_A = 8           # split recursion tables (as the solver's)
+    D_RESULTS = 5         # one split hand's result given t: -2 .. +2
+    D_BATCH = 10          # dealer shoes enumerated in one trie pass (<= the trie's 16)
+
+
+cdef struct DRules:
+    int double_min_total
+    int double_soft
+    int double_any_cards
+    int double_after_split
+    int max_split_hands
+    int resplit_aces
+    int hit_split_aces
+    int surrender
+    double blackjack_payout
+    int split_class
+    int natural_takes_all
+    double tie_value
+    double natural_tie_value   # a player natural against a dealer natural
+
+
+cdef class RoundLaws:
+    cdef DealerTrie trie
+    cdef DRules rules
+    cdef double shoe[D_RANKS]
+    cdef double shoe_size
+    cdef bint infinite
+    cdef int dealer_cnt[D_RANKS]
+    cdef int hole_rank
+    cdef readonly object dealer_key
+
+    # current hand state
+    cdef int cnt[D_RANKS]
+    cdef int hard_sum
+    cdef int n_cards
+    cdef int pair_rank
+    cdef int extra
+
+    cdef double payoff[D_LAW]
+    cdef unordered_map[uint64_t, int] dealer_index
+    cdef vector[double] dealer_store
+    cdef unordered_map[uint64_t, int] law_index
+    cdef vector[double] law_store
+    cdef unordered_map[uint64_t, int8_t] picks
+    cdef unordered_map[uint64_t, int8_t] policy
+    cdef int policy_missing
+    cdef readonly int splits_played     # starting hands (per composition) the strategy split
+    cdef double split_mean[D_RANKS]
+    cdef bint split_done[D_RANKS]
+    cdef vector[double] split_out      # per pair: D_OUT x D_LATTICE
+    cdef double round_out[D_OUT * D_LATTICE]
+
+    cdef void clear_hand(self) noexcept nogil
+    cdef void add(self, int r) noexcept nogil
+    cdef void remove(self, int r) noexcept nogil
+    cdef int total(self) noexcept nogil
+    cdef bint is_soft(self) noexcept nogil
+    cdef uint64_t comp_key(self) noexcept nogil
+    cdef uint64_t context_key(self) noexcept nogil
+    cdef void next_card_weights(self, double* pi) noexcept nogil
+    cdef double hole_chance(self) noexcept nogil
+    cdef const double* dealer(self) noexcept nogil
+    cdef int store_dealer(self, uint64_t key, const double* out) noexcept nogil
+    cdef void prefetch_children(self) noexcept nogil
+    cdef void leaf_add(self, double w, int mult, double* out) noexcept nogil
+    cdef void bust_rest(self, const double* pi, double* rest) noexcept nogil
+    cdef void hit_add(self, double w, double* out) noexcept nogil
+    cdef void double_add(self, double w, double* out) noexcept nogil
+    cdef void action_add(self, int action, double w, double* out) noexcept nogil
+    cdef void continuation_add(self, double w, double* out) noexcept nogil
+    cdef double law_value(self, const double* law) noexcept nogil
+    cdef int may_double(self) noexcept nogil
+    cdef bint is_natural(self) noexcept nogil
+    cdef int best_by_values(self, int double_ok) noexcept nogil
+    cdef int policy_action(self, int kind) noexcept nogil
+    cdef int choose(self) noexcept nogil
+    cdef int hands_limit(self, int pair) noexcept nogil
+    cdef void pair_hand_law(self, int pair, int extra, int second, double* out) noexcept nogil
+    cdef void split_dist(self, int pair) noexcept nogil
+    cdef double gamma(self, double m, double n, int a, int b, double pp) noexcept nogil
+    cdef double draw_ratio(self, double m, double q, double n, int j, int k,
+                           double pp) noexcept nogil
+    cdef void combine_hands(self, double w, const double* law_n, int count_n,
+                            const double* law_x, int count_x, double* out) noexcept nogil
+    cdef double surrender_value(self) noexcept nogil
+    cdef int start_action(self, int c1, int c2) noexcept nogil
+    cdef void round_dist(self) noexcept nogil

@@ -1,0 +1,857 @@
+# cython: language_level=3
+"""The probability law of one round's net outcome against one dealer key.
+
+The solver (``_core``) carries one number per hand: its expectation.  This kernel carries
+the whole joint law of a hand's final state and the dealer's outcome instead, through the
+same recursions, so that every expectation the solver forms is a linear functional of a
+law formed here in the same way:
+
+* a hand's *law* is a 14 x 7 array ``L[j, t]``: the probability that the hand ends in
+  state ``j`` (bet 1 or 2 times: bust, a total of 16 or less, 17 .. 21) while the dealer
+  ends in ``t`` (17 .. 21, a natural, bust).  Leaves (a stand, a doubled hand's one card,
+  a bust) put the dealer's distribution from the shoe left after the hand into their row;
+  a hit is the card-weighted sum of the children's laws; the value of a law is its dot
+  product with the payoff table (a natural costs one unit, or every bet under ENHC);
+* decisions are the solver's: the first strictly best option by value (ties to the
+  earlier of stand, hit, double, split, surrender), CDZ- / CDP1 / CDP for split hands, or
+  a frozen user policy;
+* a split combines the laws of its hands through the solver's removal recursions
+  (X_{a,b}, N_{a,b}: the law of total probability, applied entry by entry) and its
+  weights over the number of hands.  Within one pattern of hands the hands are combined
+  as independent given the dealer's outcome ``t``: exact on an infinite shoe (every card
+  is an independent draw); on a finite shoe every hand's joint law with the dealer is
+  exact (so the mean is the solver's EV) and only the dependence between the split hands
+  through the cards they take from each other is left out.
+
+The result is ``out[t, k]``: the probability that the dealer ends in ``t`` and the round's
+net outcome is ``(k - 16) / 2`` units (``k = 33``: a natural paid at the table's payout).
+"""
+from libc.math cimport fabs, lround
+from libc.string cimport memset
+from libc.stdint cimport uint64_t, int8_t
+from libcpp.unordered_map cimport unordered_map
+from libcpp.vector cimport vector
+from cython.operator cimport dereference as deref
+
+import numpy as np
+
+from bjcore._dealer import dealer_trie
+
+cdef double TIE_TOLERANCE = 1e-12     # as the solver: a later option must win by more
+cdef int ST = 0, HT = 1, DD = 2, SP = 3, SU = 4
+cdef int CDZ = 0, CDP1 = 1, CDP = 2, POLICY = 3
+cdef int KIND_START = 0, KIND_LATER = 1, KIND_SPLIT = 2
+cdef int ZERO_COL = 16                # lattice column of a net outcome of 0
+
+
+cdef inline bint improves(double challenger, double incumbent) noexcept nogil:
+    cdef double scale = fabs(incumbent)
+    if scale < 1.0:
+        scale = 1.0
+    return challenger - incumbent > TIE_TOLERANCE * scale
+
+
+cdef inline int column(double value) noexcept nogil:
+    """Lattice column of a net outcome that is a multiple of one half."""
+    return ZERO_COL + <int>lround(2.0 * value)
+
+
+cdef inline uint64_t rank_unit(int r) noexcept nogil:
+    return (<uint64_t>1) << (5 * r)
+
+
+cdef inline double falling(double x, int k) noexcept nogil:
+    cdef double v = 1.0
+    cdef int j
+    for j in range(k):
+        v *= x - j
+    return v
+
+
+cdef class RoundLaws:
+    """The law of a round's outcome against one dealer key (upcard, or both dealer cards
+    when they are dealt face up), for one shoe, rule set and strategy."""
+
+    def __init__(self, shoe, dealer, dict rules, bint infinite=False):
+        cdef int r, j, t, s, m, dealer_total
+        cdef double v
+        cards = (dealer,) if not isinstance(dealer, (tuple, list)) else tuple(dealer)
+        if len(shoe) != D_RANKS:
+            raise ValueError(f"shoe must have {D_RANKS} counts, got {len(shoe)}")
+        if not 1 <= len(cards) <= 2 or any(type(c) is not int or not 1 <= c <= 10 for c in cards):
+            raise ValueError(f"dealer must be an upcard or two cards, ranks 1..10, got {dealer!r}")
+        self.dealer_key = dealer
+        for r in range(D_RANKS):
+            self.dealer_cnt[r] = 0
+        for c in cards:
+            self.dealer_cnt[c - 1] += 1
+        self.hole_rank = -1
+        if len(cards) == 1 and cards[0] == 1:
+            self.hole_rank = 9
+        elif len(cards) == 1 and cards[0] == 10:
+            self.hole_rank = 0
+        self.infinite = infinite
+        self.shoe_size = 0.0
+        for r in range(D_RANKS):
+            self.shoe[r] = float(shoe[r])
+            self.shoe_size += self.shoe[r]
+        self.rules.double_min_total = int(rules["double_min_total"])
+        self.rules.double_soft = int(rules["double_soft"])
+        self.rules.double_any_cards = int(rules["double_any_cards"])
+        self.rules.double_after_split = int(rules["double_after_split"])
+        self.rules.max_split_hands = int(rules["max_split_hands"])
+        self.rules.resplit_aces = int(rules["resplit_aces"])
+        self.rules.hit_split_aces = int(rules["hit_split_aces"])
+        self.rules.surrender = int(rules["surrender"])
+        self.rules.blackjack_payout = float(rules["blackjack_payout"])
+        self.rules.split_class = int(rules["split_class"])
+        self.rules.natural_takes_all = int(rules["natural_takes_all"])
+        self.rules.tie_value = -1.0 if rules["dealer_wins_ties"] else 0.0
+        self.rules.natural_tie_value = float(rules.get("natural_tie_value", self.rules.tie_value))
+        if not 0 <= self.rules.split_class <= 3:
+            raise ValueError("split_class must be 0..3")
+        self.trie = dealer_trie(cards, bool(rules["hit_soft_17"]))
+        # payoff of one hand: state j (bet m, s = bust, <=16, 17..21) against outcome t
+        for j in range(D_STATES):
+            m = 1 + j // 7
+            s = j % 7
+            for t in range(D_OUT):
+                if t == 5:
+                    v = -m if self.rules.natural_takes_all else -1.0
+                elif s == 0:
+                    v = -m
+                elif t == 6:
+                    v = m
+                elif s == 1:
+                    v = -m
+                else:
+                    dealer_total = 17 + t
+                    if s + 15 > dealer_total:
+                        v = m
+                    elif s + 15 < dealer_total:
+                        v = -m
+                    else:
+                        v = self.rules.tie_value * m
+                self.payoff[j * D_OUT + t] = v
+        for r in range(D_RANKS):
+            self.split_done[r] = False
+            self.split_mean[r] = 0.0
+        self.split_out.assign(D_RANKS * D_OUT * D_LATTICE, 0.0)
+        self.policy_missing = 0
+        self.clear_hand()
+
+    # ---- hand state ----------------------------------------------------------------
+
+    cdef void clear_hand(self) noexcept nogil:
+        cdef int r
+        for r in range(D_RANKS):
+            self.cnt[r] = 0
+        self.hard_sum = 0
+        self.n_cards = 0
+        self.pair_rank = 0
+        self.extra = 0
+
+    cdef void add(self, int r) noexcept nogil:
+        self.cnt[r] += 1
+        self.hard_sum += r + 1
+        self.n_cards += 1
+
+    cdef void remove(self, int r) noexcept nogil:
+        self.cnt[r] -= 1
+        self.hard_sum -= r + 1
+        self.n_cards -= 1
+
+    cdef int total(self) noexcept nogil:
+        if self.cnt[0] > 0 and self.hard_sum + 10 <= 21:
+            return self.hard_sum + 10
+        return self.hard_sum
+
+    cdef bint is_soft(self) noexcept nogil:
+        return self.cnt[0] > 0 and self.hard_sum + 10 <= 21
+
+    cdef bint is_natural(self) noexcept nogil:
+        return (self.pair_rank == 0 and self.n_cards == 2
+                and self.cnt[0] == 1 and self.cnt[9] == 1)
+
+    cdef uint64_t comp_key(self) noexcept nogil:
+        cdef uint64_t key = 0
+        cdef int r
+        for r in range(D_RANKS):
+            key += <uint64_t>self.cnt[r] * rank_unit(r)
+        return key
+
+    cdef uint64_t context_key(self) noexcept nogil:
+        """Memo key of the current hand in its context.  On an infinite shoe (optimal
+        play) a hand's law depends only on its hard sum, whether it holds an ace and
+        whether it still has two cards, as in the solver."""
+        cdef uint64_t hand = self.comp_key()
+        cdef int extra = self.extra
+        if self.infinite and self.rules.split_class != POLICY:
+            hand = (<uint64_t>self.hard_sum | (<uint64_t>(self.cnt[0] > 0) << 5)
+                    | (<uint64_t>(self.n_cards if self.n_cards < 3 else 3) << 6))
+            extra = 1 if extra > 0 else 0
+        return hand | (<uint64_t>self.pair_rank << 50) | (<uint64_t>extra << 54)
+
+    # ---- the shoe after the current hand ----------------------------------------------
+
+    cdef void next_card_weights(self, double* pi) noexcept nogil:
+        """pi[r]: chance the next card is r (the hand, its extra pair cards and the
+        dealer's known cards out)."""
+        cdef int r
+        cdef double left = 0.0
+        if self.infinite:
+            for r in range(D_RANKS):
+                pi[r] = self.shoe[r]
+            return
+        for r in range(D_RANKS):
+            pi[r] = self.shoe[r] - self.cnt[r] - self.dealer_cnt[r]
+        if self.pair_rank:
+            pi[self.pair_rank - 1] -= self.extra
+        for r in range(D_RANKS):
+            if pi[r] < 0.0:
+                pi[r] = 0.0
+            left += pi[r]
+        for r in range(D_RANKS):
+            pi[r] = pi[r] / left if left > 0.0 else 0.0
+
+    cdef double hole_chance(self) noexcept nogil:
+        cdef double pi[D_RANKS]
+        if self.hole_rank < 0:
+            return 0.0
+        self.next_card_weights(pi)
+        return pi[self.hole_rank]
+
+    cdef const double* dealer(self) noexcept nogil:
+        """The dealer's outcome law (17..21, natural, bust) from the shoe left after the
+        current hand; memoised on the cards out."""
+        cdef uint64_t key = 0
+        cdef unordered_map[uint64_t, int].iterator it
+        cdef double n[D_RANKS]
+        cdef double out[6]
+        cdef double left = 0.0, listed = 0.0
+        cdef int r, row
+        if not self.infinite:
+            key = self.comp_key()
+            if self.pair_rank:
+                key += <uint64_t>self.extra * rank_unit(self.pair_rank - 1)
+        it = self.dealer_index.find(key)
+        if it != self.dealer_index.end():
+            return &self.dealer_store[deref(it).second * D_OUT]
+        if self.infinite:
+            for r in range(D_RANKS):
+                n[r] = self.shoe[r]
+            left = 1.0
+        else:
+            for r in range(D_RANKS):
+                n[r] = self.shoe[r] - self.cnt[r] - self.dealer_cnt[r]
+            if self.pair_rank:
+                n[self.pair_rank - 1] -= self.extra
+            for r in range(D_RANKS):
+                if n[r] < 0.0:
+                    n[r] = 0.0
+                left += n[r]
+        self.trie.evaluate(n, left, self.infinite, out)
+        row = self.store_dealer(key, out)
+        return &self.dealer_store[row * D_OUT]
+
+    cdef int store_dealer(self, uint64_t key, const double* out) noexcept nogil:
+        cdef int r, row = <int>(self.dealer_store.size() // D_OUT)
+        cdef double listed = 0.0
+        for r in range(6):
+            self.dealer_store.push_back(out[r])
+            listed += out[r]
+        # bust is the complement (a dealer who must draw from an empty shoe busts)
+        self.dealer_store.push_back(1.0 - listed if listed < 1.0 else 0.0)
+        self.dealer_index[key] = row
+        return row
+
+    cdef void prefetch_children(self) noexcept nogil:
+        """Enumerate, in one pass over the dealer trie, the dealer laws of every child of
+        the current hand (one more card, not bust) that is not memoised yet."""
+        cdef double n[D_RANKS]
+        cdef double w[D_BATCH * D_RANKS]
+        cdef double tot[D_BATCH]
+        cdef double out[D_BATCH * 6]
+        cdef uint64_t keys[D_BATCH]
+        cdef uint64_t base, key
+        cdef double left = 0.0
+        cdef int r, q, count = 0
+        if self.infinite:
+            return
+        base = self.comp_key()
+        if self.pair_rank:
+            base += <uint64_t>self.extra * rank_unit(self.pair_rank - 1)
+        for r in range(D_RANKS):
+            n[r] = self.shoe[r] - self.cnt[r] - self.dealer_cnt[r]
+        if self.pair_rank:
+            n[self.pair_rank - 1] -= self.extra
+        for r in range(D_RANKS):
+            if n[r] < 0.0:
+                n[r] = 0.0
+            left += n[r]
+        for r in range(D_RANKS):
+            if self.hard_sum + r + 1 > 21:
+                break
+            if n[r] < 1.0:
+                continue
+            key = base + rank_unit(r)
+            if self.dealer_index.find(key) != self.dealer_index.end():
+                continue
+            for q in range(D_RANKS):
+                w[count * D_RANKS + q] = n[q]
+            w[count * D_RANKS + r] -= 1.0
+            tot[count] = left - 1.0
+            keys[count] = key
+            count += 1
+        if count == 0:
+            return
+        self.trie.evaluate_many(w, tot, count, False, out)
+        for q in range(count):
+            self.store_dealer(keys[q], &out[q * 6])
+
+    # ---- laws of the current hand ------------------------------------------------------
+
+    cdef void leaf_add(self, double w, int mult, double* out) noexcept nogil:
+        """out += w * the law of the current hand standing (or bust) with ``mult`` bets."""
+        cdef const double* d = self.dealer()
+        cdef int t, s, j
+        if self.hard_sum > 21:
+            s = 0
+        else:
+            t = self.total()
+            s = 1 if t <= 16 else t - 15
+        j = (mult - 1) * 7 + s
+        for t in range(D_OUT):
+            out[j * D_OUT + t] += w * d[t]
+
+    cdef void bust_rest(self, const double* pi, double* rest) noexcept nogil:
+        """rest[t] = the dealer's law joint with the next card busting the current hand.
+
+        Removing one unseen card does not change the dealer's law, so summed over the
+        next card r, pi_r * D(hand + r) is D(hand); the busting cards' share is D(hand)
+        minus the others' (whose laws the recursion needs anyway), which spares a dealer
+        enumeration for every bust composition."""
+        cdef const double* d = self.dealer()
+        cdef int r, t
+        for t in range(D_OUT):
+            rest[t] = d[t]
+        for r in range(D_RANKS):
+            if pi[r] <= 0.0 or self.hard_sum + r + 1 > 21:
+                continue
+            self.add(r)
+            d = self.dealer()
+            for t in range(D_OUT):
+                rest[t] -= pi[r] * d[t]
+            self.remove(r)
+
+    cdef void hit_add(self, double w, double* out) noexcept nogil:
+        cdef double pi[D_RANKS]
+        cdef double rest[D_OUT]
+        cdef int r, t
+        cdef bint busts = False
+        self.prefetch_children()
+        self.next_card_weights(pi)
+        for r in range(D_RANKS):
+            if pi[r] <= 0.0:
+                continue
+            self.add(r)
+            if self.hard_sum > 21:
+                busts = True
+            else:
+                self.continuation_add(w * pi[r], out)
+            self.remove(r)
+        if busts:
+            self.bust_rest(pi, rest)
+            for t in range(D_OUT):
+                out[t] += w * rest[t]          # state 0: bust with one bet
+
+    cdef void double_add(self, double w, double* out) noexcept nogil:
+        cdef double pi[D_RANKS]
+        cdef double rest[D_OUT]
+        cdef int r, t
+        cdef bint busts = False
+        self.prefetch_children()
+        self.next_card_weights(pi)
+        for r in range(D_RANKS):
+            if pi[r] <= 0.0:
+                continue
+            self.add(r)
+            if self.hard_sum > 21:
+                busts = True
+            else:
+                self.leaf_add(w * pi[r], 2, out)
+            self.remove(r)
+        if busts:
+            self.bust_rest(pi, rest)
+            for t in range(D_OUT):
+                out[7 * D_OUT + t] += w * rest[t]   # state 7: bust with two bets
+
+    cdef void action_add(self, int action, double w, double* out) noexcept nogil:
+        if action == HT:
+            self.hit_add(w, out)
+        elif action == DD:
+            self.double_add(w, out)
+        else:
+            self.leaf_add(w, 1, out)
+
+    cdef void continuation_add(self, double w, double* out) noexcept nogil:
+        """out += w * the law of the option the strategy picks for the current hand."""
+        cdef uint64_t key = self.context_key()
+        cdef unordered_map[uint64_t, int].iterator it = self.law_index.find(key)
+        cdef double local[D_LAW]
+        cdef int row, i, a
+        cdef const double* law
+        if it != self.law_index.end():
+            row = deref(it).second
+        else:
+            memset(local, 0, sizeof(local))
+            a = self.choose()
+            self.action_add(a, 1.0, local)
+            row = <int>(self.law_store.size() // D_LAW)
+            for i in range(D_LAW):
+                self.law_store.push_back(local[i])
+            self.law_index[key] = row
+        law = &self.law_store[row * D_LAW]
+        for i in range(D_LAW):
+            out[i] += w * law[i]
+
+    cdef double law_value(self, const double* law) noexcept nogil:
+        cdef double v = 0.0
+        cdef int i
+        for i in range(D_LAW):
+            v += law[i] * self.payoff[i]
+        return v
+
+    # ---- decisions -----------------------------------------------------------------
+
+    cdef int may_double(self) noexcept nogil:
+        cdef int t = self.total()
+        if self.rules.double_min_total > 0 and not (self.rules.double_min_total <= t <= 11):
+            return 0
+        if self.is_soft() and not self.rules.double_soft:
+            return 0
+        if self.n_cards != 2 and not self.rules.double_any_cards:
+            return 0
+        return 1
+
+    cdef int best_by_values(self, int double_ok) noexcept nogil:
+        """The first strictly best of stand, hit and (if allowed) double for the current
+        hand in its context, by the values of their laws."""
+        cdef double law[D_LAW]
+        cdef double best, v
+        cdef int a = ST
+        cdef uint64_t key = self.context_key() | (<uint64_t>double_ok << 62) | (<uint64_t>1 << 63)
+        cdef unordered_map[uint64_t, int8_t].iterator it = self.picks.find(key)
+        if it != self.picks.end():
+            return deref(it).second
+        if self.is_natural():
+            a = ST   # the natural's stand value (the payout) beats every other option
+        else:
+            memset(law, 0, sizeof(law))
+            self.leaf_add(1.0, 1, law)
+            best = self.law_value(law)
+            memset(law, 0, sizeof(law))
+            self.hit_add(1.0, law)
+            v = self.law_value(law)
+            if improves(v, best):
+                a, best = HT, v
+            if double_ok:
+                memset(law, 0, sizeof(law))
+                self.double_add(1.0, law)
+                v = self.law_value(law)
+                if improves(v, best):
+                    a = DD
+        self.picks[key] = <int8_t>a
+        return a
+
+    cdef int policy_action(self, int kind) noexcept nogil:
+        cdef uint64_t key = self.comp_key() | (<uint64_t>kind << 58)
+        cdef unordered_map[uint64_t, int8_t].iterator it = self.policy.find(key)
+        if it == self.policy.end():
+            self.policy_missing += 1
+            return ST
+        return deref(it).second
+
+    cdef int choose(self) noexcept nogil:
+        """The option the strategy takes at a later decision (unsplit hand of 3+ cards, or
+        any split hand): DESIGN's section 6.3 for the three post-split classes."""
+        cdef int double_ok, a, saved_pair, saved_extra
+        if self.pair_rank == 0:
+            if self.rules.split_class == POLICY:
+                return self.policy_action(KIND_LATER)
+            return self.best_by_values(self.may_double())
+        if self.pair_rank == 1 and not self.rules.hit_split_aces:
+            return ST    # split aces take one card and stand
+        double_ok = self.rules.double_after_split and self.may_double()
+        if self.rules.split_class == POLICY:
+            return self.policy_action(KIND_SPLIT)
+        if self.rules.split_class == CDZ:
+            saved_pair, saved_extra = self.pair_rank, self.extra
+            self.pair_rank = 0
+            self.extra = 0
+            a = self.best_by_values(double_ok)
+            self.pair_rank, self.extra = saved_pair, saved_extra
+            return a
+        if self.rules.split_class == CDP1 and self.extra > 1:
+            saved_extra = self.extra
+            self.extra = 1
+            a = self.best_by_values(double_ok)
+            self.extra = saved_extra
+            return a
+        return self.best_by_values(double_ok)
+
+    # ---- splits ------------------------------------------------------------------------
+
+    cdef int hands_limit(self, int pair) noexcept nogil:
+        cdef int limit = self.rules.max_split_hands
+        if pair == 1 and not self.rules.resplit_aces and limit > 2:
+            limit = 2
+        if not self.infinite and self.shoe[pair - 1] < limit:
+            limit = <int>self.shoe[pair - 1]
+        return limit
+
+    cdef void pair_hand_law(self, int pair, int extra, int second, double* out) noexcept nogil:
+        self.clear_hand()
+        self.pair_rank = pair
+        self.extra = extra
+        self.add(pair - 1)
+        self.add(second)
+        self.continuation_add(1.0, out)
+        self.clear_hand()
+
+    cdef void combine_hands(self, double w, const double* law_n, int count_n,
+                            const double* law_x, int count_x, double* out) noexcept nogil:
+        """out += w * the round law of ``count_n`` hands with law ``law_n`` and ``count_x``
+        with law ``law_x``, independent given the dealer's outcome."""
+        cdef double conv[17]
+        cdef double nxt[17]
+        cdef double q[D_RESULTS]
+        cdef double p_t, p_i
+        cdef const double* law
+        cdef int t, j, g, c, k, i, count
+        for t in range(D_OUT):
+            law = law_n if count_n > 0 else law_x
+            p_t = 0.0
+            for j in range(D_STATES):
+                p_t += law[j * D_OUT + t]
+            if p_t == 0.0:
+                continue
+            if t == 5 and not self.rules.natural_takes_all:
+                out[t * D_LATTICE + column(-1.0)] += w * p_t   # a natural takes one unit
+                continue
+            for k in range(17):
+                conv[k] = 0.0
+            conv[8] = 1.0
+            for g in range(2):
+                law = law_n if g == 0 else law_x
+                count = count_n if g == 0 else count_x
+                if count == 0:
+                    continue
+                p_i = 0.0
+                for k in range(D_RESULTS):
+                    q[k] = 0.0
+                for j in range(D_STATES):
+                    p_i += law[j * D_OUT + t]
+                    q[<int>lround(self.payoff[j * D_OUT + t]) + 2] += law[j * D_OUT + t]
+                if p_i == 0.0:
+                    continue
+                for k in range(D_RESULTS):
+                    q[k] /= p_i
+                for c in range(count):
+                    for k in range(17):
+                        nxt[k] = 0.0
+                    for k in range(17):
+                        if conv[k] == 0.0:
+                            continue
+                        for i in range(D_RESULTS):
+                            if 0 <= k + i - 2 < 17:
+                                nxt[k + i - 2] += conv[k] * q[i]
+                    for k in range(17):
+                        conv[k] = nxt[k]
+            for k in range(17):
+                if conv[k] != 0.0:
+                    out[t * D_LATTICE + ZERO_COL + 2 * (k - 8)] += w * p_t * conv[k]
+
+    cdef void split_dist(self, int pair) noexcept nogil:
+        """The round law of splitting ``pair`` (DESIGN sections 6.4-6.7, entry by entry)."""
+        cdef int M = self.hands_limit(pair)
+        cdef int p = pair - 1, a, b, r, k, h, amax, i
+        cdef vector[double] X, Y, XT, NT
+        cdef double rho[D_RANKS]
+        cdef double law[D_LAW]
+        cdef double m, n, q, g, left, w, pp = 0.0
+        cdef double* out = &self.split_out[p * D_OUT * D_LATTICE]
+        cdef double mean = 0.0
+        if self.split_done[p] or M < 2:
+            return
+        X.assign(D_MAX_A * D_LAW, 0.0)
+        Y.assign(D_MAX_A * D_LAW, 0.0)
+        XT.assign(D_MAX_A * D_MAX_A * D_LAW, 0.0)
+        NT.assign(D_MAX_A * D_MAX_A * D_LAW, 0.0)
+        amax = 2 * M - 4
+        if not self.infinite and self.shoe[p] - 2 < amax:
+            amax = <int>self.shoe[p] - 2
+        for a in range(amax + 1):
+            if self.infinite and a > 0:
+                for i in range(D_LAW):
+                    X[a * D_LAW + i] = X[i]
+                    Y[a * D_LAW + i] = Y[i]
+                continue
+            left = 0.0
+            for r in range(D_RANKS):
+                rho[r] = self.shoe[r]
+            if not self.infinite:
+                rho[p] -= a + 2
+                for r in range(D_RANKS):
+                    rho[r] -= self.dealer_cnt[r]
+                if rho[p] < 0:
+                    continue
+                for r in range(D_RANKS):
+                    left += rho[r]
+                if left <= 0:
+                    continue
+                for r in range(D_RANKS):
+                    rho[r] /= left
+            self.clear_hand()
+            self.pair_rank = pair
+            self.extra = a + 1
+            self.add(p)
+            self.prefetch_children()      # every two-card split hand P + r at this e
+            self.clear_hand()
+            for r in range(D_RANKS):
+                if rho[r] > 0.0:
+                    memset(law, 0, sizeof(law))
+                    self.pair_hand_law(pair, a + 1, r, law)
+                    for i in range(D_LAW):
+                        X[a * D_LAW + i] += rho[r] * law[i]
+            if rho[p] > 0.0:
+                memset(law, 0, sizeof(law))
+                self.pair_hand_law(pair, a + 1, p, law)
+                for i in range(D_LAW):
+                    Y[a * D_LAW + i] = law[i]
+        # removal recursions (6.5), entry by entry
+        if self.infinite:
+            pp = self.shoe[p]
+            m = 0.0
+            n = 0.0
+        else:
+            m = self.shoe[p] - 2 - self.dealer_cnt[p]
+            n = self.shoe_size - 2 - (self.dealer_cnt[0] + self.dealer_cnt[1] + self.dealer_cnt[2]
+                                      + self.dealer_cnt[3] + self.dealer_cnt[4] + self.dealer_cnt[5]
+                                      + self.dealer_cnt[6] + self.dealer_cnt[7] + self.dealer_cnt[8]
+                                      + self.dealer_cnt[9])
+        q = n - m
+        for a in range(2 * M - 3):
+            g = self.gamma(m, n, a, 0, pp)
+            for i in range(D_LAW):
+                XT[(a * D_MAX_A) * D_LAW + i] = X[a * D_LAW + i]
+                NT[(a * D_MAX_A) * D_LAW + i] = remove_unknown(X[a * D_LAW + i],
+                                                              Y[a * D_LAW + i], g)
+        for b in range(1, 2 * M - 3):
+            for a in range(2 * M - 3 - b):
+                g = self.gamma(m, n + 1, a, b, pp)
+                for i in range(D_LAW):
+                    XT[(a * D_MAX_A + b) * D_LAW + i] = remove_unknown(
+                        XT[(a * D_MAX_A + b - 1) * D_LAW + i],
+                        XT[((a + 1) * D_MAX_A + b - 1) * D_LAW + i], g)
+                g = self.gamma(m, n, a, b, pp)
+                for i in range(D_LAW):
+                    NT[(a * D_MAX_A + b) * D_LAW + i] = remove_unknown(
+                        NT[(a * D_MAX_A + b - 1) * D_LAW + i],
+                        NT[((a + 1) * D_MAX_A + b - 1) * D_LAW + i], g)
+        # the patterns of hands (6.6): exactly h < M hands, or the limit with k completed
+        for h in range(2, M):
+            w = (1.0 if h == 2 else 2.0) * self.draw_ratio(m, q, n, h - 2, h, pp)
+            if w != 0.0:
+                self.combine_hands(w, &NT[((h - 2) * D_MAX_A + h - 1) * D_LAW], h,
+                                   NULL, 0, out)
+        for k in range(M - 1):
+            w = (2.0 if (M == 4 and k >= 1) else 1.0) * self.draw_ratio(m, q, n, M - 2, k, pp)
+            if w != 0.0:
+                self.combine_hands(w, &NT[((M - 2) * D_MAX_A + (k - 1 if k > 0 else 0)) * D_LAW],
+                                   k, &XT[((M - 2) * D_MAX_A + k) * D_LAW], M - k, out)
+        for i in range(D_OUT * D_LATTICE):
+            k = i % D_LATTICE
+            if k != D_NATURAL_COL:
+                mean += out[i] * 0.5 * (k - ZERO_COL)
+        self.split_mean[p] = mean
+        self.split_done[p] = True
+
+    cdef double gamma(self, double m, double n, int a, int b, double pp) noexcept nogil:
+        cdef double denom
+        if self.infinite:
+            return pp
+        if m - a <= 0.0:
+            return 0.0
+        denom = n - a - b
+        if denom <= 0.0:
+            return 1.0
+        return (m - a) / denom
+
+    cdef double draw_ratio(self, double m, double q, double n, int j, int k,
+                           double pp) noexcept nogil:
+        cdef double num
+        if self.infinite:
+            return pp ** j * (1.0 - pp) ** k
+        num = falling(m, j) * falling(q, k)
+        if num == 0.0:
+            return 0.0
+        return num / falling(n, j + k)
+
+    # ---- the round ------------------------------------------------------------------
+
+    cdef double surrender_value(self) noexcept nogil:
+        if self.rules.surrender == 2:
+            return -0.5
+        return -0.5 - 0.5 * self.hole_chance()
+
+    cdef int start_action(self, int c1, int c2) noexcept nogil:
+        """The round-start choice for the two-card hand c1, c2 (the current hand); split
+        laws must already be computed when the choice is optimal."""
+        cdef bint split_ok = c1 == c2 and self.hands_limit(c1 + 1) >= 2
+        cdef double law[D_LAW]
+        cdef double best, v, beta
+        cdef int a = ST
+        if self.rules.split_class == POLICY:
+            a = self.policy_action(KIND_START)
+            if a == SP and not split_ok:
+                a = ST
+            return a
+        if self.is_natural():
+            beta = self.hole_chance()
+            best = (self.rules.blackjack_payout * (1.0 - beta)
+                    + self.rules.natural_tie_value * beta)
+        else:
+            memset(law, 0, sizeof(law))
+            self.leaf_add(1.0, 1, law)
+            best = self.law_value(law)
+        memset(law, 0, sizeof(law))
+        self.hit_add(1.0, law)
+        v = self.law_value(law)
+        if improves(v, best):
+            a, best = HT, v
+        if self.may_double():
+            memset(law, 0, sizeof(law))
+            self.double_add(1.0, law)
+            v = self.law_value(law)
+            if improves(v, best):
+                a, best = DD, v
+        if split_ok:
+            v = self.split_mean[c1]
+            if improves(v, best):
+                a, best = SP, v
+        if self.rules.surrender:
+            v = self.surrender_value()
+            if improves(v, best):
+                a, best = SU, v
+        return a
+
+    cdef void round_dist(self) noexcept nogil:
+        cdef double n[D_RANKS]
+        cdef double law[D_LAW]
+        cdef double left = 0.0, w, tie
+        cdef const double* d
+        cdef const double* sp
+        cdef int c1, c2, a, t, j, i
+        cdef bint split_ok
+        memset(self.round_out, 0, sizeof(self.round_out))
+        self.splits_played = 0
+        for c1 in range(D_RANKS):
+            n[c1] = self.shoe[c1]
+            if not self.infinite:
+                n[c1] -= self.dealer_cnt[c1]
+            left += n[c1]
+        for c1 in range(D_RANKS):
+            self.clear_hand()
+            self.add(c1)
+            self.prefetch_children()          # every starting hand c1 + c2
+            self.clear_hand()
+            for c2 in range(c1, D_RANKS):
+                if self.infinite:
+                    w = n[c1] * n[c2]
+                else:
+                    w = n[c1] * (n[c2] - (1 if c1 == c2 else 0))
+                    if w <= 0.0:
+                        continue
+                    w /= left * (left - 1)
+                if c1 != c2:
+                    w *= 2.0
+                if w <= 0.0:
+                    continue
+                split_ok = c1 == c2 and self.hands_limit(c1 + 1) >= 2
+                if split_ok and self.rules.split_class != POLICY:
+                    self.split_dist(c1 + 1)
+                self.clear_hand()
+                self.add(c1)
+                self.add(c2)
+                a = self.start_action(c1, c2)
+                if a == SP:
+                    self.splits_played += 1
+                    self.split_dist(c1 + 1)
+                    sp = &self.split_out[c1 * D_OUT * D_LATTICE]
+                    for i in range(D_OUT * D_LATTICE):
+                        self.round_out[i] += w * sp[i]
+                elif a == SU:
+                    d = self.dealer()
+                    for t in range(D_OUT):
+                        if self.rules.surrender == 2 or t != 5:
+                            self.round_out[t * D_LATTICE + column(-0.5)] += w * d[t]
+                        else:
+                            self.round_out[t * D_LATTICE + column(-1.0)] += w * d[t]
+                elif a == ST and self.is_natural():
+                    d = self.dealer()
+                    tie = self.rules.natural_tie_value
+                    for t in range(D_OUT):
+                        if t == 5 and tie != self.rules.blackjack_payout:
+                            self.round_out[t * D_LATTICE + column(tie)] += w * d[t]
+                        else:
+                            self.round_out[t * D_LATTICE + D_NATURAL_COL] += w * d[t]
+                else:
+                    memset(law, 0, sizeof(law))
+                    self.action_add(a, 1.0, law)
+                    for j in range(D_STATES):
+                        for t in range(D_OUT):
+                            self.round_out[t * D_LATTICE + column(self.payoff[j * D_OUT + t])] += (
+                                w * law[j * D_OUT + t])
+                self.clear_hand()
+
+    # ---- Python edge ---------------------------------------------------------------
+
+    def set_policy(self, int kind, counts, int action):
+        """Freeze the action for a composition: kind 0 start, 1 later, 2 split hand."""
+        cdef uint64_t key = 0
+        cdef int r
+        if not 0 <= kind <= 2 or not 0 <= action <= 4 or len(counts) != D_RANKS:
+            raise ValueError("bad policy entry")
+        for r in range(D_RANKS):
+            if not 0 <= counts[r] < 32:
+                raise ValueError("bad policy composition")
+            key += <uint64_t>counts[r] * rank_unit(r)
+        self.policy[key | (<uint64_t>kind << 58)] = <int8_t>action
+
+    @property
+    def policy_misses(self):
+        """Decisions met that had no frozen action (should be 0)."""
+        return self.policy_missing
+
+    def outcome_law(self):
+        """``out[t, k]``: P(dealer outcome t and net outcome (k - 16) / 2), t = 17..21,
+        natural, bust; column 33 is a natural paid at the table's payout."""
+        with nogil:
+            self.round_dist()
+        result = np.empty((D_OUT, D_LATTICE))
+        cdef double[:, ::1] view = result
+        cdef int t, k
+        for t in range(D_OUT):
+            for k in range(D_LATTICE):
+                view[t, k] = self.round_out[t * D_LATTICE + k]
+        return result
+
+
+cdef inline double remove_unknown(double whole, double pair_part, double g) noexcept nogil:
+    """Solve whole = g * pair_part + (1 - g) * rest for rest (6.5)."""
+    if g >= 1.0:
+        return 0.0
+    if g == 0.0:
+        return whole
+    return (whole - g * pair_part) / (1.0 - g)

@@ -1,0 +1,471 @@
+# cython: language_level=3
+# distutils: language = c++
+"""Hand values against one dealer upcard: the stand, hit and double values of a player
+hand in every context (unsplit, or a split hand with ``e`` extra pair cards gone), and
+the choice the strategy makes on it (sections 3-5 of the conventions).
+
+``HandEngine`` holds one shoe, rule set and dealer upcard, the hand being valued (mutated
+in place by the recursion), and the memo tables: the dealer distributions (by the cards
+out of the shoe, see ``_dealer.DealerStore``) and the hand values (by the hand and its
+split context).  ``_splits.SplitEngine``, ``_round.RoundEngine``, ``_policy.PolicyEngine``
+and ``_core.UpcardEngine`` build on it, one concern each.
+
+Everything inside the recursions is ``noexcept nogil``; Python objects appear only at the
+``def`` edge, where arguments are checked once.
+"""
+from libc.math cimport NAN, isnan
+from libc.stdint cimport uint64_t, int8_t
+from libcpp.unordered_map cimport unordered_map
+from cython.operator cimport dereference as deref
+
+from bjcore._defs cimport *
+from bjcore._dealer cimport DealerStore, DealerTrie
+from bjcore._memo cimport HashIndex
+from bjcore._dealer import dealer_trie
+
+
+RULE_KEYS = ("hit_soft_17", "double_min_total", "double_soft", "double_any_cards",
+             "double_after_split", "max_split_hands", "resplit_aces", "hit_split_aces",
+             "surrender", "blackjack_payout", "split_class", "natural_takes_all",
+             "dealer_wins_ties")
+
+
+cdef class HandEngine:
+    """Exact values of player hands against one upcard for one shoe and rule set.
+
+    Values are unconditioned fractions of the initial bet; the Python layer conditions
+    them on no dealer blackjack.  One engine per upcard, so several can run in parallel
+    threads without sharing memo tables.
+    """
+
+    def __init__(self, shoe, dealer, dict rules, bint infinite=False, bint fractional=False):
+        """shoe: 10 counts (or probabilities, infinite); dealer: the upcard, or a tuple of
+        both dealer cards when they are dealt face up (no hole card to guess).
+        fractional=True accepts non-integer counts: every formula is a polynomial in the
+        counts, so this is the smooth interpolation between shoes that index generation
+        uses to place a shoe exactly at a true count."""
+        cdef int r
+        if len(shoe) != N_RANKS:
+            raise ValueError(f"shoe must have {N_RANKS} counts, got {len(shoe)}")
+        cards = (dealer,) if not isinstance(dealer, (tuple, list)) else tuple(dealer)
+        if any(type(c) is not int for c in cards):
+            raise TypeError(f"dealer must be a rank 1..10 (int) or a tuple of two, got {dealer!r}")
+        if not 1 <= len(cards) <= 2 or any(c < 1 or c > 10 for c in cards):
+            raise ValueError(f"dealer must be an upcard or two cards, ranks 1..10, got {dealer!r}")
+        if sorted(cards) == [1, 10]:
+            raise ValueError("the dealer's two cards are a natural: there is nothing to play")
+        self.upcard = cards[0] if len(cards) == 1 else 0
+        for r in range(N_RANKS):
+            self.dealer_cnt[r] = 0
+        for c in cards:
+            self.dealer_cnt[c - 1] += 1
+        self.dealer_n = len(cards)
+        self.hole_rank = -1
+        if len(cards) == 1 and cards[0] == 1:
+            self.hole_rank = 9
+        elif len(cards) == 1 and cards[0] == 10:
+            self.hole_rank = 0
+        self.infinite = infinite
+        self.shoe_size = 0.0
+        for r in range(N_RANKS):
+            v = float(shoe[r])
+            if not (0.0 <= v <= MAX_COUNT_VALUE):
+                raise ValueError(f"shoe counts must be finite and non-negative (at most "
+                                 f"{MAX_COUNT_VALUE:g}), got {shoe[r]!r}")
+            if not infinite and not fractional and v != int(v):
+                raise ValueError(f"shoe counts must be whole numbers, got {shoe[r]!r}")
+            self.shoe[r] = v
+            self.shoe_size += v
+        if not infinite:
+            for r in range(N_RANKS):
+                if self.shoe[r] < self.dealer_cnt[r]:
+                    raise ValueError(f"the shoe does not hold the dealer's cards {cards}")
+        missing = sorted(set(RULE_KEYS) - set(rules))
+        if missing:
+            raise ValueError(f"rules is missing {', '.join(missing)}")
+        if rules["double_min_total"] not in (0, 9, 10) or rules["surrender"] not in (0, 1, 2):
+            raise ValueError("rules: double_min_total must be 0, 9 or 10 and surrender 0, 1 or 2")
+        if not (0.0 < float(rules["blackjack_payout"]) <= 1000.0):
+            raise ValueError(f"rules: blackjack_payout must be in (0, 1000], "
+                             f"got {rules['blackjack_payout']!r}")
+        self.rules.hit_soft_17 = int(rules["hit_soft_17"])
+        self.rules.double_min_total = int(rules["double_min_total"])
+        self.rules.double_soft = int(rules["double_soft"])
+        self.rules.double_any_cards = int(rules["double_any_cards"])
+        self.rules.double_after_split = int(rules["double_after_split"])
+        self.rules.max_split_hands = int(rules["max_split_hands"])
+        self.rules.resplit_aces = int(rules["resplit_aces"])
+        self.rules.hit_split_aces = int(rules["hit_split_aces"])
+        self.rules.surrender = int(rules["surrender"])
+        self.rules.blackjack_payout = float(rules["blackjack_payout"])
+        self.rules.split_class = int(rules["split_class"])
+        self.rules.natural_takes_all = int(rules["natural_takes_all"])
+        self.rules.tie_value = -1.0 if rules["dealer_wins_ties"] else 0.0
+        # optional key (default: tied naturals follow the other ties)
+        self.rules.natural_tie_value = float(rules.get("natural_tie_value", self.rules.tie_value))
+        if not -1.0 <= self.rules.natural_tie_value <= 1000.0:
+            raise ValueError(f"rules: natural_tie_value must be in [-1, 1000], "
+                             f"got {rules['natural_tie_value']!r}")
+        if not 1 <= self.rules.max_split_hands <= 4:
+            raise ValueError("max_split_hands must be 1..4")
+        if not 0 <= self.rules.split_class <= 3:
+            raise ValueError("split_class must be 0..3")
+        self.dealer = DealerStore(dealer_trie(cards, self.rules.hit_soft_17))
+        self.value_index = HashIndex()
+        self.extra_max = 0
+        self.clear_hand()
+        self.policy_missing = 0
+
+    # ---- hand state --------------------------------------------------------------
+
+    cdef void clear_hand(self) noexcept nogil:
+        cdef int r
+        for r in range(N_RANKS):
+            self.cnt[r] = 0
+        self.hard_sum = 0
+        self.n_cards = 0
+        self.pair_rank = 0
+        self.extra = 0
+        self.hand_key = 0
+
+    cdef void add(self, int r) noexcept nogil:
+        self.cnt[r] += 1
+        self.hard_sum += r + 1
+        self.n_cards += 1
+        self.hand_key += rank_unit(r)
+
+    cdef void remove(self, int r) noexcept nogil:
+        self.cnt[r] -= 1
+        self.hard_sum -= r + 1
+        self.n_cards -= 1
+        self.hand_key -= rank_unit(r)
+
+    cdef int total(self) noexcept nogil:
+        return soft_total(self.hard_sum, self.cnt[0])
+
+    cdef bint is_soft(self) noexcept nogil:
+        return self.cnt[0] > 0 and self.hard_sum + 10 <= 21
+
+    cdef uint64_t removed_key(self) noexcept nogil:
+        # the cards out of the shoe for this hand: its own plus e extra pair cards
+        if self.infinite:
+            return 0   # removing cards changes nothing: one dealer distribution
+        if self.pair_rank == 0:
+            return self.hand_key
+        return self.hand_key + <uint64_t>self.extra * rank_unit(self.pair_rank - 1)
+
+    cdef uint64_t context_key(self) noexcept nogil:
+        cdef uint64_t hand = self.hand_key
+        cdef int extra = self.extra
+        if self.infinite and self.rules.split_class != SPLIT_POLICY:
+            # In an infinite shoe a hand's values depend only on its total, softness and
+            # whether it still has two cards (doubling, naturals); removal is irrelevant,
+            # so every composition with those shares one memo entry.  (A user policy may
+            # tell compositions apart, so policy solves keep the full key.)
+            hand = (<uint64_t>self.hard_sum | (<uint64_t>(self.cnt[0] > 0) << 5)
+                    | (<uint64_t>(self.n_cards if self.n_cards < 3 else 3) << 6))
+            extra = 1 if extra > 0 else 0
+        return (hand | (<uint64_t>self.pair_rank << PAIR_SHIFT)
+                | (<uint64_t>extra << EXTRA_SHIFT))
+
+    # ---- shoe after the current hand -------------------------------------------
+
+    cdef void remaining(self, double* n) noexcept nogil:
+        """Counts left after the hand, its extra pair cards and the dealer's cards."""
+        cdef int r
+        for r in range(N_RANKS):
+            n[r] = self.shoe[r] - self.cnt[r] - self.dealer_cnt[r]
+        if self.pair_rank:
+            n[self.pair_rank - 1] -= self.extra
+
+    cdef void next_card_weights(self, double* pi) noexcept nogil:
+        cdef int r
+        cdef double left = 0.0
+        if self.infinite:
+            for r in range(N_RANKS):
+                pi[r] = self.shoe[r]
+            return
+        self.remaining(pi)
+        for r in range(N_RANKS):
+            if pi[r] < 0.0:
+                pi[r] = 0.0
+            left += pi[r]
+        for r in range(N_RANKS):
+            pi[r] = pi[r] / left if left > 0.0 else 0.0
+
+    cdef double hole_natural_chance(self, const double* pi) noexcept nogil:
+        """Chance that the unseen hole card completes a dealer natural."""
+        if self.hole_rank < 0:
+            return 0.0
+        return pi[self.hole_rank]
+
+    cdef double natural_refund(self, const double* pi) noexcept nogil:
+        """What the one-unit rule gives back on a doubled hand: +beta (peek, OBO), or 0
+        when a dealer natural takes every bet (ENHC)."""
+        if self.rules.natural_takes_all:
+            return 0.0
+        return self.hole_natural_chance(pi)
+
+    cdef const double* dealer_for_current(self) noexcept nogil:
+        """The dealer's outcomes for the shoe left after the current hand (in its
+        context): stored, or computed now with those of the hands prefetched with it."""
+        cdef uint64_t key = self.removed_key()
+        cdef const double* d = self.dealer.find(key)
+        cdef double n[N_RANKS]
+        cdef double left = 0.0
+        cdef int r
+        if d != NULL:
+            return d
+        self.prefetch_dealer(False)
+        d = self.dealer.find(key)
+        if d != NULL:
+            return d
+        # (infinite shoe, or a degenerate shoe short of the hand's own cards)
+        if self.infinite:
+            for r in range(N_RANKS):
+                n[r] = self.shoe[r]
+        else:
+            self.remaining(n)
+            for r in range(N_RANKS):
+                if n[r] < 0.0:
+                    n[r] = 0.0
+                left += n[r]
+        return self.dealer.compute(key, n, left, self.infinite)
+
+    cdef void prefetch_dealer(self, bint children) noexcept nogil:
+        """Compute in shared trie passes the dealer outcomes the recursion is about to
+        need and does not have yet: those of the current hand (``children`` false) or of
+        every one-card-more hand (true), in the current context and, for a split hand,
+        in every other extra-pair-card context of the split being valued (CDZ- plays the
+        same hands whatever the number of extra pair cards gone, so they are needed too).
+
+        A trie pass costs a fixed amount per node plus a little per shoe, so batching
+        many shoes into each pass is what makes the dealer enumeration cheap.
+        """
+        cdef double left[N_RANKS]
+        cdef uint64_t key, hand_part
+        cdef int e, e_lo, e_hi, r, j, p = self.pair_rank - 1
+        cdef bint short
+        if self.infinite:
+            return   # one dealer distribution serves every hand
+        e_lo = e_hi = self.extra
+        if p >= 0 and self.extra_max > 0:
+            e_lo, e_hi = 1, self.extra_max
+        for e in range(e_lo, e_hi + 1):
+            short = False
+            self.remaining(left)   # with the current context's extra pair cards out
+            hand_part = self.hand_key
+            if p >= 0:
+                left[p] += self.extra - e
+                hand_part += <uint64_t>e * rank_unit(p)
+            for j in range(N_RANKS):
+                short = short or left[j] < 0.0
+            if short:
+                continue   # this context cannot occur with these cards
+            if not children:
+                self.dealer.queue(left, -1, hand_part)
+                continue
+            for r in range(N_RANKS):
+                if left[r] > 0.0 and self.hard_sum + r + 1 <= 21:
+                    self.dealer.queue(left, r, hand_part + rank_unit(r))
+        self.dealer.flush()
+
+    cdef void prefetch_unsplit(self, int lowest, double* left) noexcept nogil:
+        """Queue the dealer outcomes of the current unsplit hand and of every hand that
+        grows from it by cards of rank index >= ``lowest`` (each composition once).
+
+        An optimal solve compares the stand and hit values of every unsplit hand it
+        meets, so it needs all of these; computing them up front fills every trie pass.
+        ``left``: the shoe after the hand and the dealer's cards (restored on return).
+        """
+        cdef int r
+        if self.n_cards >= 2 and not self.is_natural():
+            self.dealer.queue(left, -1, self.hand_key)
+        for r in range(lowest, N_RANKS):
+            if self.hard_sum + r + 1 > 21:
+                break
+            if left[r] <= 0.0:
+                continue
+            self.add(r)
+            left[r] -= 1.0
+            self.prefetch_unsplit(r, left)
+            left[r] += 1.0
+            self.remove(r)
+
+    # ---- values of the current hand ---------------------------------------------
+
+    cdef int lookup(self) noexcept nogil:
+        """Row of the current hand (in its context) in ``value_store``, added if new."""
+        cdef uint64_t key = self.context_key()
+        cdef int row = self.value_index.find(key)
+        cdef HandValues blank
+        if row >= 0:
+            return row
+        blank.stand = NAN
+        blank.hit = NAN
+        blank.double_ = NAN
+        row = <int>self.value_store.size()
+        self.value_store.push_back(blank)
+        self.value_index.insert(key, row)
+        return row
+
+    cdef bint is_natural(self) noexcept nogil:
+        return (self.pair_rank == 0 and self.n_cards == 2
+                and self.cnt[0] == 1 and self.cnt[9] == 1)
+
+    cdef double stand_value(self) noexcept nogil:
+        cdef double pi[N_RANKS]
+        cdef const double* d
+        cdef double ev, beta, listed = 0.0
+        cdef int k, t = self.total()
+        if self.is_natural():
+            # a natural pays the bonus unless the dealer has one too (natural_tie_value)
+            if self.hole_rank >= 0:
+                self.next_card_weights(pi)
+                beta = self.hole_natural_chance(pi)
+                return (self.rules.blackjack_payout * (1.0 - beta)
+                        + self.rules.natural_tie_value * beta)
+            return self.rules.blackjack_payout
+        d = self.dealer_for_current()
+        for k in range(N_DEALER):
+            listed += d[k]
+        ev = (1.0 - listed) - d[5]
+        for k in range(5):
+            if t > 17 + k:
+                ev += d[k]
+            elif t < 17 + k:
+                ev -= d[k]
+            else:
+                ev += self.rules.tie_value * d[k]
+        return ev
+
+    cdef double hit_value(self) noexcept nogil:
+        cdef double pi[N_RANKS]
+        cdef double ev = 0.0
+        cdef int r
+        self.next_card_weights(pi)
+        self.prefetch_dealer(True)
+        for r in range(N_RANKS):
+            if pi[r] <= 0.0:
+                continue
+            self.add(r)
+            if self.hard_sum > 21:
+                ev -= pi[r]
+            else:
+                ev += pi[r] * self.continuation()
+            self.remove(r)
+        return ev
+
+    cdef double double_value(self) noexcept nogil:
+        cdef double pi[N_RANKS]
+        cdef double ev
+        cdef int r
+        self.next_card_weights(pi)
+        self.prefetch_dealer(True)
+        # a dealer natural takes only the original bet: +beta undoes half of -2*beta
+        ev = self.natural_refund(pi)
+        for r in range(N_RANKS):
+            if pi[r] <= 0.0:
+                continue
+            self.add(r)
+            if self.hard_sum > 21:
+                ev -= 2.0 * pi[r]
+            else:
+                ev += 2.0 * pi[r] * self.get(ACT_STAND)
+            self.remove(r)
+        return ev
+
+    cdef double value_at(self, int row, int action) noexcept nogil:
+        """Memoised unconditioned value of stand, hit or double for the current hand,
+        whose memo row is ``row`` (the store may grow while a value is computed, so it
+        is indexed again afterwards)."""
+        cdef double v
+        if action == ACT_STAND:
+            v = self.value_store[row].stand
+            if isnan(v):
+                v = self.stand_value()
+                self.value_store[row].stand = v
+        elif action == ACT_HIT:
+            v = self.value_store[row].hit
+            if isnan(v):
+                v = self.hit_value()
+                self.value_store[row].hit = v
+        else:
+            v = self.value_store[row].double_
+            if isnan(v):
+                v = self.double_value()
+                self.value_store[row].double_ = v
+        return v
+
+    cdef double get(self, int action) noexcept nogil:
+        return self.value_at(self.lookup(), action)
+
+    cdef int may_double(self) noexcept nogil:
+        """Dbl(h) of section 4 for the current hand's own cards."""
+        cdef int t = self.total()
+        if self.rules.double_min_total > 0 and not (self.rules.double_min_total <= t <= 11):
+            return 0
+        if self.is_soft() and not self.rules.double_soft:
+            return 0
+        if self.n_cards != 2 and not self.rules.double_any_cards:
+            return 0
+        return 1
+
+    cdef int best_option(self, int double_ok) noexcept nogil:
+        """The first strictly best of stand, hit and (if allowed) double for the current
+        hand in its context (section 4: ties go to the earlier option)."""
+        cdef int row = self.lookup()
+        cdef int best = ACT_STAND
+        cdef double v = self.value_at(row, ACT_STAND), w
+        w = self.value_at(row, ACT_HIT)
+        if improves(w, v):
+            best = ACT_HIT
+            v = w
+        if double_ok and improves(self.value_at(row, ACT_DOUBLE), v):
+            best = ACT_DOUBLE
+        return best
+
+    cdef int policy_action(self, int kind) noexcept nogil:
+        cdef uint64_t key = self.hand_key | (<uint64_t>kind << KIND_SHIFT)
+        cdef unordered_map[uint64_t, int8_t].iterator it = self.policy.find(key)
+        if it == self.policy.end():
+            self.policy_missing += 1
+            return ACT_STAND
+        return deref(it).second
+
+    cdef int optimal_unsplit_choice(self, int double_ok) noexcept nogil:
+        """The choice on the current composition as an unsplit hand (CDZ-)."""
+        cdef int saved_pair = self.pair_rank, saved_extra = self.extra, a
+        self.pair_rank = 0
+        self.extra = 0
+        a = self.best_option(double_ok)
+        self.pair_rank = saved_pair
+        self.extra = saved_extra
+        return a
+
+    cdef double continuation(self) noexcept nogil:
+        """Value of the option the strategy picks for the current hand (B of section 3)."""
+        cdef int a, double_ok, saved_extra
+        if self.pair_rank == 0:
+            double_ok = self.may_double()
+            if self.rules.split_class == SPLIT_POLICY:
+                a = self.policy_action(KIND_LATER)
+            else:
+                a = self.best_option(double_ok)
+            return self.get(a)
+        if self.pair_rank == 1 and not self.rules.hit_split_aces:
+            return self.get(ACT_STAND)   # split aces take one card and stand
+        double_ok = self.rules.double_after_split and self.may_double()
+        if self.rules.split_class == SPLIT_POLICY:
+            a = self.policy_action(KIND_SPLIT)
+        elif self.rules.split_class == SPLIT_CDZ:
+            a = self.optimal_unsplit_choice(double_ok)
+        elif self.rules.split_class == SPLIT_CDP1 and self.extra > 1:
+            saved_extra = self.extra
+            self.extra = 1   # the pick recorded with one extra pair card gone
+            a = self.best_option(double_ok)
+            self.extra = saved_extra
+        else:
+            a = self.best_option(double_ok)
+        return self.get(a)
+

@@ -1,0 +1,6 @@
+# Declarations of the frozen-decision machinery (see _policy.pyx).
+from bjcore._round cimport RoundEngine
+
+
+cdef class PolicyEngine(RoundEngine):
+    cdef void freeze_walk(self, int lowest, const double* left) noexcept nogil

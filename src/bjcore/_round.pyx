@@ -1,0 +1,104 @@
+# cython: language_level=3
+# distutils: language = c++
+"""The round given the dealer's upcard (section 7 of the conventions): the choice made on
+the original two cards (stand, hit, double, split, surrender; optimal or a frozen
+policy's) and the round's expectation E(u) over every two-card hand.
+"""
+from libc.math cimport NAN
+
+from bjcore._defs cimport *
+from bjcore._splits cimport SplitEngine
+
+
+cdef class RoundEngine(SplitEngine):
+    """Adds the round-start choice and the round's expectation to ``SplitEngine``."""
+
+    cdef double start_choice_value(self, int c1, int c2) noexcept nogil:
+        """W of section 7 for the original two cards c1, c2 (rank indices): the value of
+        the option chosen (optimal, or the frozen policy's)."""
+        cdef int a
+        cdef bint split_ok = c1 == c2 and self.hands_limit(c1 + 1) >= 2
+        cdef double v
+        if split_ok and self.rules.split_class != SPLIT_POLICY:
+            self.split_value(c1 + 1)   # start_choice compares it
+        self.clear_hand()
+        self.add(c1)
+        self.add(c2)
+        if self.rules.split_class == SPLIT_POLICY:
+            a = self.policy_action(KIND_START)
+            if a == ACT_SPLIT and not split_ok:
+                a = ACT_STAND
+        else:
+            a = self.start_choice()
+        if a == ACT_SPLIT:
+            v = self.split_value(c1 + 1)
+        elif a == ACT_SURRENDER:
+            v = self.surrender_value()
+        else:
+            v = self.get(a)
+        self.clear_hand()
+        return v
+
+    cdef double surrender_value(self) noexcept nogil:
+        """Unconditioned: early surrender keeps half the bet even against a natural;
+        late surrender is only possible when the dealer has none."""
+        cdef double pi[N_RANKS]
+        if self.rules.surrender == 2:
+            return -0.5
+        self.next_card_weights(pi)
+        return -0.5 - 0.5 * self.hole_natural_chance(pi)
+
+    cdef int start_choice(self) noexcept nogil:
+        """The optimal round-start action for the current two-card hand (section 4);
+        split values must already be in ``split_cache``."""
+        cdef int a = ACT_STAND, p
+        cdef double best = self.get(ACT_STAND), v
+        v = self.get(ACT_HIT)
+        if improves(v, best):
+            a, best = ACT_HIT, v
+        if self.may_double():
+            v = self.get(ACT_DOUBLE)
+            if improves(v, best):
+                a, best = ACT_DOUBLE, v
+        for p in range(N_RANKS):
+            if self.cnt[p] == 2 and self.hands_limit(p + 1) >= 2:
+                v = self.split_cache[p]
+                if improves(v, best):
+                    a, best = ACT_SPLIT, v
+        if self.rules.surrender:
+            v = self.surrender_value()
+            if improves(v, best):
+                a, best = ACT_SURRENDER, v
+        return a
+
+
+    cdef double round_value(self) noexcept nogil:
+        """E(u): the round's unconditioned expectation given the upcard (section 7), or
+        given both dealer cards when they are dealt face up."""
+        cdef double n[N_RANKS]
+        cdef double left = 0.0, ev = 0.0, w
+        cdef int c1, c2
+        for c1 in range(N_RANKS):
+            n[c1] = self.shoe[c1]
+        if not self.infinite:
+            for c1 in range(N_RANKS):
+                n[c1] -= self.dealer_cnt[c1]
+            for c1 in range(N_RANKS):
+                left += n[c1]
+        if not self.infinite and self.rules.split_class != SPLIT_POLICY:
+            self.clear_hand()
+            self.prefetch_unsplit(0, n)
+            self.dealer.flush()
+        for c1 in range(N_RANKS):
+            for c2 in range(N_RANKS):
+                if self.infinite:
+                    w = n[c1] * n[c2]
+                else:
+                    w = n[c1] * (n[c2] - (1 if c1 == c2 else 0))
+                    if w <= 0.0:
+                        continue
+                    w /= left * (left - 1)
+                if w > 0.0:
+                    ev += w * self.start_choice_value(c1, c2)
+        return ev
+

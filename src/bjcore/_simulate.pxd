@@ -1,0 +1,67 @@
+# Declarations of the real-game simulator (see _simulate.pyx for the game model).
+from libc.stdint cimport uint64_t, int8_t, int32_t, int64_t
+
+cdef enum:
+    SIM_MAX_SPOTS = 7        # spots at the table (the player's and other players')
+    SIM_MAX_HANDS = 4        # hands one spot can hold after splitting
+    SIM_MAX_SEGMENTS = 8     # plays one index line can switch between
+    TC_LOW = -20             # per-true-count tables run TC_LOW..TC_HIGH (ends collect the rest)
+    TC_HIGH = 20
+    TC_SPAN = 41
+
+# Integer parameters: positions in the ``iparams`` array (Python builds it, simulate.py).
+cdef enum:
+    IP_CUT = 0               # reshuffle before a round once this many cards are dealt
+    IP_SPOTS                 # the player's spots
+    IP_OTHERS                # other players' spots (flat bets, not in the results)
+    IP_H17
+    IP_DOUBLE_MIN            # 0 any total, 9 or 10: lowest hard total that may double
+    IP_DOUBLE_SOFT
+    IP_DOUBLE_ANY_CARDS
+    IP_DAS
+    IP_SPLIT_LIMIT           # most hands from one pair (1: no splitting)
+    IP_SPLIT_LIMIT_ACES
+    IP_HIT_SPLIT_ACES
+    IP_SURRENDER             # 0 none, 1 late, 2 early
+    IP_HOLE                  # 0 peek, 1 enhc, 2 enhc-obo, 3 exposed
+    IP_DEALER_WINS_TIES
+    IP_TC_METHOD             # 0 exact cards, 1 half-deck estimate, 2 full-deck estimate
+    IP_ROUNDING              # 0 floor, 1 truncate, 2 round (half up)
+    IP_WONG_IN_SET
+    IP_WONG_IN
+    IP_WONG_OUT_SET
+    IP_WONG_OUT
+    IP_INSURANCE_SET
+    IP_INSURANCE             # insure (and take even money) at TC >= this
+    IP_N_COMPS
+    IP_N_KEYS
+    IP_INFINITE              # 1: an infinite shoe (cards drawn with replacement, no count)
+    IP_COUNT                 # the array's length
+
+# Floating parameters: positions in ``dparams``.
+cdef enum:
+    DP_PAYOUT = 0
+    DP_BANKROLL              # > 0: stop at ruin (bankroll + winnings <= 0)
+    DP_COUNT
+
+# Results: positions in the ``sums`` (float64) and ``counts`` (int64) output arrays.
+cdef enum:
+    S_WON = 0                # total won (bet units)
+    S_WON_SQ                 # sum of squared round results
+    S_BET                    # total initial bets
+    S_COUNT
+cdef enum:
+    C_ROUNDS = 0             # rounds dealt (played or watched)
+    C_PLAYED                 # rounds the player had a bet on
+    C_HANDS                  # the player's hands (after splits)
+    C_SHUFFLES
+    C_EXHAUSTED              # rounds that ran out of cards (the shoe was refilled)
+    C_RUINED                 # 1 if the bankroll was lost
+    C_COUNT
+
+# xoshiro256** state
+cdef struct Rng:
+    uint64_t s0
+    uint64_t s1
+    uint64_t s2
+    uint64_t s3

@@ -1,0 +1,25 @@
+import numpy as np
+import numpy.typing as npt
+
+def random_integers(seed: int, chunk: int, count: int, below_n: int) -> npt.NDArray[np.int64]: ...
+
+def run_chunk(
+    iparams: npt.NDArray[np.int64],
+    dparams: npt.NDArray[np.float64],
+    shoe: npt.NDArray[np.int32],
+    tags: npt.NDArray[np.float64],
+    child: npt.NDArray[np.int32],
+    total: npt.NDArray[np.int8],
+    decision: npt.NDArray[np.int16],
+    allowed: npt.NDArray[np.int8],
+    line_nseg: npt.NDArray[np.int32],
+    line_thr: npt.NDArray[np.int32],
+    line_play: npt.NDArray[np.int8],
+    key_of: npt.NDArray[np.int32],
+    bet_by_tc: npt.NDArray[np.float64],
+    seed: int,
+    chunk: int,
+    rounds: int,
+    stop: npt.NDArray[np.int8],
+) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.int64], npt.NDArray[np.int64],
+           npt.NDArray[np.float64]]: ...

@@ -1,0 +1,105 @@
+"""bjsolve game: the true-count table and the ramp summary in every format, one-line errors."""
+import csv
+import io
+import json
+
+import pytest
+
+from bjsolve.cli import main
+
+BASE = ["game", "--decks", "1", "--penetration", "0.6", "--depth-bands", "1",
+        "--ramp", "1:1,2:2,3:4", "--bankroll", "2000"]
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _one_analysis_per_setting():
+    """The CLI is tested for its plumbing: each distinct game is analysed once (the
+    analysis itself is tested in test_game.py)."""
+    import bjsolve.game as game_module
+    real = game_module.CountedGame
+    memo = {}
+
+    def cached(rules, system="hilo", **kwargs):
+        key = (rules, str(system), tuple(sorted((k, str(v)) for k, v in kwargs.items()
+                                               if k != "progress")))
+        if key not in memo:
+            memo[key] = real(rules, system, **kwargs)
+        return memo[key]
+
+    game_module.CountedGame = cached
+    yield
+    game_module.CountedGame = real
+
+
+def run(argv):
+    out = io.StringIO()
+    code = main(argv, out=out)
+    return code, out.getvalue()
+
+
+@pytest.fixture(scope="module")
+def json_doc():
+    code, text = run(BASE + ["--format", "json"])
+    assert code == 0
+    return json.loads(text)
+
+
+def test_json_has_the_table_and_the_summary(json_doc):
+    tables = {t["table"]: t for t in json_doc["tables"]}
+    assert set(tables) == {"game", "summary"}
+    game = tables["game"]
+    rows = game["values"] if "values" in game else game["rows"]
+    assert rows
+    text = json.dumps(game)
+    for column in ("frequency", "edge", "SD", "bet"):
+        assert column in text
+    summary = json.dumps(tables["summary"])
+    for figure in ("win rate per 100", "SD per 100", "DI", "SCORE", "N0", "risk of ruin",
+                   "CE per 100"):
+        assert figure in summary
+
+
+def test_text_output_agrees_with_the_api(json_doc):
+    code, text = run(BASE)
+    assert code == 0
+    assert "true counts at round starts" in text.lower()
+    summary = [t for t in json_doc["tables"] if t["table"] == "summary"][0]
+    score = summary["values"]["SCORE"]["value"]
+    assert f"{score:.6f}" in text
+    # frequencies add up to one in the CSV
+    code, data = run(BASE + ["--format", "csv"])
+    assert code == 0
+    rows = list(csv.reader(io.StringIO(data)))
+    header, body = rows[0], rows[1:]
+    freq = [float(r[header.index("frequency")]) for r in body] if "frequency" in header else \
+        [float(r[3]) for r in body if r[0] == "game" and r[2] == "frequency"]
+    assert sum(freq) == pytest.approx(1.0, abs=1e-9)
+
+
+def test_markdown_and_html(tmp_path):
+    code, text = run(BASE + ["--format", "markdown"])
+    assert code == 0 and "| frequency" in text.replace("|frequency", "| frequency")
+    path = tmp_path / "game.html"
+    code, _ = run(BASE + ["--format", "html", "--output", str(path)])
+    assert code == 0 and "<table" in path.read_text()
+
+
+@pytest.mark.parametrize("extra, word", [
+    (["--penetration", "0.05"], "penetration"),
+    (["--penetration", "1.5"], "penetration"),
+    (["--ramp", "1:x"], "ramp"),
+    (["--ramp", "1:-1"], "ramp bet"),
+    (["--bankroll", "0"], "bankroll"),
+    (["--bankroll", "-5"], "bankroll"),
+    (["--optimal-spread", "0.5"], "spread"),
+    (["--tc", "ceil"], "--tc"),
+    (["--system", "nosuch"], "count system"),
+    (["--indices", "i99"], "index set"),
+    (["--infinite"], "finite shoe"),
+])
+def test_bad_input_is_one_line_and_exit_2(extra, word, capsys):
+    argv = BASE[:1] + BASE[3:] if "--infinite" in extra else BASE
+    code, _ = run(argv + extra)
+    err = capsys.readouterr().err.strip()
+    assert code == 2
+    assert len(err.splitlines()) == 1 and word in err

@@ -1,0 +1,48 @@
+"""The indices command's counter conventions: --tc-convention, --hands, --top, --set."""
+import io
+import json
+
+from bjsolve.cli import main
+
+
+def run(*args):
+    out = io.StringIO()
+    code = main(list(args), out=out)
+    return code, out.getvalue()
+
+
+# the published Fab 4 surrender plays (hand, upcard), a list fixed by the published tables
+FAB4 = {("14", "T"), ("15", "T"), ("15", "9"), ("15", "A")}
+
+
+def test_set_fab4_keeps_exactly_the_published_plays_and_insurance():
+    code, text = run("indices", "--surrender", "late", "--set", "fab4", "--format", "json")
+    assert code == 0
+    records = json.loads(text)["records"]
+    plays = {(r["hand"], r["dealer"]) for r in records if r["hand"] != "insurance"}
+    assert plays == FAB4
+    assert all("surrender" in r["plays"] for r in records if r["hand"] != "insurance")
+
+
+def test_top_n_keeps_the_n_largest_gains():
+    code, text = run("indices", "--top", "3", "--format", "json")
+    assert code == 0
+    lines = [r for r in json.loads(text)["records"] if r["hand"] != "insurance"]
+    assert len(lines) == 3
+    gains = [r["gain_per_round"] for r in lines]
+    assert gains == sorted(gains, reverse=True)
+
+
+def test_tc_convention_and_hands_are_stated_in_the_notes():
+    code, text = run("indices", "--set", "i18", "--tc-convention", "floor", "--hands", "all",
+                     "--format", "json")
+    assert code == 0
+    notes = " ".join(json.loads(text)["notes"])
+    assert "floored" in notes and "every hand" in notes
+
+
+def test_top_and_set_are_mutually_exclusive():
+    code, _ = run("indices", "--top", "3", "--set", "i18")
+    assert code == 2
+    code, _ = run("indices", "--top", "0")
+    assert code == 2

@@ -1,0 +1,68 @@
+"""``bjsolve simulate``: the same numbers as the API, every output format, one-line errors."""
+import io
+import json
+
+import pytest
+
+import bjsolve
+from bjsolve import Rules
+from bjsolve.cli import main
+
+
+def run(*args):
+    out = io.StringIO()
+    code = main(list(args), out=out)
+    return code, out.getvalue()
+
+
+def test_cli_matches_the_api():
+    code, text = run("simulate", "--rounds", "2e5", "--seed", "3", "--decks", "2",
+                     "--penetration", "0.75", "--system", "hilo", "--ramp", "1:1,2:2,3:4",
+                     "--format", "json")
+    assert code == 0
+    doc = json.loads(text)
+    summary = {r["name"]: r["value"] for r in doc["tables"][0]["records"]}
+    api = bjsolve.simulate(Rules(decks=2), rounds=200_000, seed=3, penetration=0.75,
+                           system="hilo", ramp="1:1,2:2,3:4")
+    assert summary["rounds"] == 200_000
+    assert summary["total_won"] == api.total_won and summary["mean"] == api.mean
+    by_tc = doc["tables"][1]["records"]
+    assert sum(r["rounds"] for r in by_tc) == 200_000
+
+
+def test_cli_text_output_names_the_settings():
+    code, text = run("simulate", "--rounds", "50000", "--seed", "1", "--decks", "6",
+                     "--ramp", "1:1,2:2,3:4,4:8", "--wong-out", "-1")
+    assert code == 0
+    for words in ("rounds", "mean", "win_rate", "penetration: 234 of 312 cards",
+                  "ramp: +1:1, +2:2, +3:4, +4:8", "true_count: exact", "rounding: floor",
+                  "Result by true count"):
+        assert words in text
+
+
+def test_cli_index_file(tmp_path):
+    path = tmp_path / "hilo.idx"
+    path.write_text("16 10 1 0 0 2 +0 1 +1000\n16 10 0 0 0 2 +0 1 +1000\n")
+    code, text = run("simulate", "--rounds", "20000", "--decks", "6", "--indices", str(path),
+                     "--format", "csv")
+    assert code == 0 and "rounds" in text
+    path.write_text("16 10 1 0 0 2 +0 1 +1000\n16 ten\n")
+    code, _ = run("simulate", "--rounds", "20000", "--decks", "6", "--indices", str(path))
+    assert code == 2
+
+
+@pytest.mark.parametrize("args, words", [
+    (["--rounds", "0"], "--rounds"),
+    (["--rounds", "2.5"], "--rounds"),
+    (["--seed", "x"], "--seed"),
+    (["--penetration", "2.0"], "penetration"),
+    (["--ramp", "2:1,1:2"], "increasing"),
+    (["--ramp", "1:-1"], ">= 0"),
+    (["--system", "nosuch"], "unknown count system"),
+    (["--spots", "9"], "spots"),
+])
+def test_cli_bad_input_is_one_line_and_exit_2(args, words, capsys):
+    code, _ = run("simulate", "--rounds", "1000", *args)
+    err = capsys.readouterr().err
+    assert code == 2
+    assert err.count("\n") == 1 and words in err

@@ -1,0 +1,489 @@
+"""The distribution of a round's outcome (bjsolve.distribution).
+
+Independent sources: the published whole-round EVs (the mean), a card-by-card Fraction brute
+force of the real game on small shoes (``bjsolve._reference_distribution``), a direct
+computation on the infinite shoe written here from the rules alone (every card an
+independent draw: the hands of a round are independent given the dealer's final outcome), a
+simulation dealing real cards (``tests/simulator.py``), and identities.
+"""
+import math
+import os
+import random
+import sys
+import warnings
+from fractions import Fraction
+
+import numpy as np
+import pytest
+
+from bjsolve import Rules, Shoe, solve
+from bjsolve._reference import dealer_probabilities
+from bjsolve._reference_distribution import round_distribution
+from bjsolve.distribution import OutcomeDistribution
+from bjsolve.solve import first_best
+
+sys.path.insert(0, os.path.dirname(__file__))
+from simulator import engine_policy, simulate  # noqa: E402
+
+
+def optimal_callable(sol):
+    """The solve's composition-dependent play as a strategy callable (split hands: the
+    unsplit values of the same composition, i.e. CDZ-), for the brute force and the kernel's
+    policy mode alike."""
+    cache = {}
+
+    def play(cards, dealer, allowed):
+        key = (cards, dealer, allowed)
+        if key not in cache:
+            ev = sol.hand_ev(cards, dealer, given_no_blackjack=False)
+            cache[key] = first_best({a: ev[a] for a in allowed})
+        return cache[key]
+    return play
+
+
+def ref_arrays(ref: dict):
+    items = sorted(ref.items())
+    return (np.array([float(v) for v, _ in items]), np.array([float(p) for _, p in items]))
+
+
+def ref_moments(ref: dict):
+    mean = sum(v * p for v, p in ref.items())
+    var = sum((v - mean) ** 2 * p for v, p in ref.items())
+    return float(mean), float(var)
+
+
+def pmf_error(dist, ref: dict) -> float:
+    values = set(dist.pmf) | {float(v) for v in ref}
+    exact = {float(v): float(p) for v, p in ref.items()}
+    return max(abs(dist.pmf.get(v, 0.0) - exact.get(v, 0.0)) for v in values)
+
+
+# ---- the mean is the solve's EV: published figures ------------------------------------------
+
+PUBLISHED = [  # whole-round EV, CDZ- unless stated; peek, 3:2, S17 DOA DAS, 4 hands, no RSA
+    (dict(decks=1), "CDZ-", 0.0018193430614842354),
+    (dict(decks=2), "CDZ-", -0.0017885990553269115),
+    (dict(decks=6), "CDZ-", -0.0040287023611541364),
+    (dict(decks=6), "CDP1", -0.004028643427670363),
+    (dict(decks=1, double_after_split=False, max_split_hands=2), "CDZ-", 0.00024273905049485706),
+    (dict(decks=6, surrender="late"), "CDZ-", -0.0033026803733750346),
+]
+PUBLISHED_SLOW = [
+    (dict(decks=6), "CDP", -0.004028615234221981),
+    (dict(decks=6, hit_soft_17=True), "CDZ-", -0.006153891229248358),
+    (dict(decks=8), "CDZ-", -0.004305806289703673),
+]
+
+
+def _check_published(kw, split, ev):
+    sol = solve(Rules(**kw), split=split)
+    dist = sol.outcome_distribution()
+    assert abs(dist.mean - ev) < 1e-14, (kw, split, dist.mean, ev)
+    assert abs(dist.probabilities.sum() - 1.0) < 1e-15
+    assert np.all(dist.probabilities >= 0)
+    assert np.all(np.diff(dist.values) > 0)
+
+
+@pytest.mark.parametrize("kw,split,ev", PUBLISHED)
+def test_mean_is_the_published_ev(kw, split, ev):
+    _check_published(kw, split, ev)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("kw,split,ev", PUBLISHED_SLOW)
+def test_mean_is_the_published_ev_slow(kw, split, ev):
+    _check_published(kw, split, ev)
+
+
+VARIANTS = [
+    dict(decks=2, hole_card="enhc"),
+    dict(decks=2, hole_card="enhc-obo", surrender="late"),
+    dict(decks=2, hole_card="exposed", max_split_hands=2),
+    dict(decks=1, surrender="early", hit_soft_17=True, resplit_aces=True, hit_split_aces=True),
+    dict(decks=1, dealer_wins_ties=True, double="10-11", double_any_cards=True),
+    dict(decks=1, blackjack_payout=1.2, double_soft=False, double_after_split=False),
+]
+
+
+@pytest.mark.parametrize("kw", VARIANTS)
+def test_mean_equals_ev_for_every_variant_and_class(kw):
+    rules = Rules(**kw)
+    for split in ("CDZ-", "CDP1", "CDP"):
+        sol = solve(rules, split=split)
+        dist = sol.outcome_distribution()
+        assert abs(dist.mean - sol.expected_value) < 1e-14, (kw, split)
+        assert abs(dist.probabilities.sum() - 1.0) < 1e-15
+    chart = sol.strategy
+    dist = sol.outcome_distribution(chart)
+    assert abs(dist.mean - sol.evaluate(chart)) < 1e-14
+
+
+def test_natural_payout_off_the_half_lattice():
+    dist = solve(Rules(decks=2, blackjack_payout=1.2, max_split_hands=2)).outcome_distribution()
+    assert 1.2 in dist.pmf and 1.5 not in dist.pmf
+    assert all(v == 1.2 or float(2 * v).is_integer() for v in dist.values)
+
+
+# ---- against the card-by-card brute force -----------------------------------------------------
+
+def _random_small_shoe(rng, min_points):
+    while True:
+        counts = [rng.randint(0, 2) for _ in range(9)] + [rng.randint(2, 4)]
+        counts[0] = max(counts[0], 1)
+        if 10 <= sum(counts) <= 14 and sum((r + 1) * c for r, c in enumerate(counts)) > min_points:
+            return tuple(counts)
+
+
+def _random_rules(rng, **fixed):
+    kw = dict(
+        decks=1, hit_soft_17=rng.random() < 0.5, double=rng.choice(["any", "9-11", "10-11"]),
+        double_soft=rng.random() < 0.7, double_any_cards=rng.random() < 0.3,
+        surrender=rng.choice(["none", "late", "early"]),
+        hole_card=rng.choice(["peek", "enhc", "enhc-obo", "exposed"]),
+        dealer_wins_ties=rng.random() < 0.2, blackjack_payout=rng.choice([1.5, 1.2, 1.0]))
+    kw.update(fixed)
+    return Rules(**kw)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_exact_without_splits_on_random_small_shoes(seed):
+    """No split possible: the kernel's pmf is the brute force's, entry by entry."""
+    rng = random.Random(seed)
+    rules = _random_rules(rng, max_split_hands=1)
+    counts = _random_small_shoe(rng, 31 + 26)
+    sol = solve(rules, Shoe(counts))
+    play = optimal_callable(sol)
+    insurance = rules.hole_card != "exposed" and seed % 2 == 0
+    ref = round_distribution(rules, counts, play, insurance=insurance)
+    assert sum(ref.values()) == 1
+    for strategy in ("optimal", play):
+        dist = sol.outcome_distribution(strategy, insurance=insurance)
+        assert dist.exact
+        assert pmf_error(dist, ref) < 1e-13, (rules, counts)
+        mean, var = ref_moments(ref)
+        assert abs(dist.mean - mean) < 1e-13 and abs(dist.variance - var) < 1e-12
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_splits_on_small_shoes_mean_exact_and_pmf_close(seed):
+    """With splits on a finite shoe the split hands are combined as independent given the
+    dealer's outcome: the mean stays exact; the pmf and variance are within the stated error
+    (measured here on shoes of 12-14 cards, where the hands take the largest share of the
+    shoe from each other: docs/risk.md)."""
+    rng = random.Random(100 + seed)
+    rules = _random_rules(rng, max_split_hands=2, hole_card=rng.choice(["peek", "enhc"]),
+                          surrender="none")
+    counts = _random_small_shoe(rng, 2 * 31 + 26)
+    sol = solve(rules, Shoe(counts))
+    play = optimal_callable(sol)
+    ref = round_distribution(rules, counts, play)
+    dist = sol.outcome_distribution(play)
+    mean, var = ref_moments(ref)
+    assert abs(dist.mean - mean) < 1e-13
+    if sol.outcome_distribution(play).exact:   # no split was worth playing
+        assert pmf_error(dist, ref) < 1e-13
+    else:
+        assert not dist.exact and "independent" in dist.method
+        assert abs(dist.variance - var) < 0.01 * var
+        assert pmf_error(dist, ref) < 2e-3
+
+
+def test_two_spots_without_splits_against_brute_force():
+    rules = Rules(decks=1, max_split_hands=1)
+    counts = (2, 1, 1, 1, 1, 1, 1, 1, 1, 4)
+    sol = solve(rules, Shoe(counts))
+    play = optimal_callable(sol)
+    ref = round_distribution(rules, counts, play, spots=2)
+    dist = sol.outcome_distribution(play, spots=2)
+    mean, var = ref_moments(ref)
+    assert abs(dist.mean - mean) < 1e-13            # 2 x EV: exact
+    assert abs(dist.mean - 2 * sol.expected_value) < 1e-13
+    assert not dist.exact and abs(dist.variance - var) < 0.02 * var
+
+
+# ---- the infinite shoe: a direct computation --------------------------------------------------
+
+P_INF = [1 / 13] * 9 + [4 / 13]
+
+
+def _total(cards):
+    s = sum(cards)
+    return s + 10 if 1 in cards and s + 10 <= 21 else s
+
+
+def _direct_infinite(rules, play):
+    """{net: p} on the infinite shoe, from the rules: dealer law by upcard, each hand's final
+    (total, bet) law, the split hands' count by the forced-resplit process, and hands
+    independent given the dealer's outcome (peek game, no surrender)."""
+    tie = -1.0 if rules.dealer_wins_ties else 0.0
+
+    def hand_law(cards, up, split_hand, bet=1):
+        """{(total or 0 for bust, bet): p} playing on from ``cards``."""
+        if split_hand and cards[0] == 1 and not rules.hit_split_aces:
+            return {(_total(cards), 1): 1.0}
+        allowed = ("stand", "hit")
+        t = _total(cards)
+        soft = 1 in cards and sum(cards) + 10 <= 21
+        dbl = ((rules.double == "any" or t in ((9, 10, 11) if rules.double == "9-11" else (10, 11)))
+               and (rules.double_soft or not soft) and (len(cards) == 2 or rules.double_any_cards)
+               and (rules.double_after_split or not split_hand))
+        if dbl:
+            allowed += ("double",)
+        a = play(tuple(sorted(cards)), up, allowed)
+        if a == "stand":
+            return {(t, 1): 1.0}
+        out = {}
+        for r in range(1, 11):
+            new = cards + (r,)
+            if _total(new) > 21:
+                sub = {(0, 2 if a == "double" else 1): 1.0}
+            elif a == "double":
+                sub = {(_total(new), 2): 1.0}
+            else:
+                sub = hand_law(new, up, split_hand)
+            for k, q in sub.items():
+                out[k] = out.get(k, 0.0) + P_INF[r - 1] * q
+        return out
+
+    def result(state, d):
+        t, bet = state
+        if t == 0:
+            return -bet
+        if d == "bust" or t > d:
+            return bet
+        return -bet if t < d else tie * bet
+
+    def conv(a, b):
+        out = {}
+        for x, p in a.items():
+            for y, q in b.items():
+                out[x + y] = out.get(x + y, 0.0) + p * q
+        return out
+
+    total = {}
+    for up in range(1, 11):
+        dealer = {k: float(v) for k, v in dealer_probabilities(None, (up,), rules.hit_soft_17).items()}
+        for c1 in range(1, 11):
+            for c2 in range(1, 11):
+                w = P_INF[up - 1] * P_INF[c1 - 1] * P_INF[c2 - 1]
+                cards = (c1, c2)
+                allowed = ("stand", "hit", "double")
+                limit = rules.max_split_hands if c1 != 1 or rules.resplit_aces else min(2, rules.max_split_hands)
+                if c1 == c2 and limit >= 2:
+                    allowed += ("split",)
+                natural = sorted(cards) == [1, 10]
+                a = "stand" if natural else play(tuple(sorted(cards)), up, allowed)
+                if a == "split":
+                    one = {}   # a split hand whose second card may be anything at the limit
+                    for r in range(1, 11):
+                        for k, q in hand_law((c1, r), up, True).items():
+                            one[k] = one.get(k, 0.0) + P_INF[r - 1] * q
+                    non = {}   # ... or is known not to be a pair card
+                    for r in range(1, 11):
+                        if r != c1:
+                            for k, q in hand_law((c1, r), up, True).items():
+                                non[k] = non.get(k, 0.0) + P_INF[r - 1] / (1 - P_INF[c1 - 1]) * q
+                # dealer outcome by outcome
+                for d, pd in dealer.items():
+                    if pd == 0:
+                        continue
+                    if d == "blackjack":
+                        v = tie if natural else -1.0
+                        total[v] = total.get(v, 0.0) + w * pd
+                        continue
+                    if natural:
+                        dist = {rules.blackjack_payout: 1.0}
+                    elif a == "split":
+                        dist = {}
+                        # the split process fixes which hands are known to hold a non-pair
+                        # second card and which (dealt at the limit) may hold any card
+                        res_non = {}
+                        res_one = {}
+                        for k, q in non.items():
+                            res_non[result(k, d)] = res_non.get(result(k, d), 0.0) + q
+                        for k, q in one.items():
+                            res_one[result(k, d)] = res_one.get(result(k, d), 0.0) + q
+                        for hands, ph in _split_patterns(limit, P_INF[c1 - 1]):
+                            n_non, n_any = hands
+                            acc = {0.0: 1.0}
+                            for _ in range(n_non):
+                                acc = conv(acc, res_non)
+                            for _ in range(n_any):
+                                acc = conv(acc, res_one)
+                            for x, q in acc.items():
+                                dist[x] = dist.get(x, 0.0) + ph * q
+                    else:
+                        law = {(_total(cards), 1): 1.0} if a == "stand" else None
+                        if law is None:
+                            law = {}
+                            for r in range(1, 11):
+                                new = cards + (r,)
+                                if _total(new) > 21:
+                                    sub = {(0, 2 if a == "double" else 1): 1.0}
+                                elif a == "double":
+                                    sub = {(_total(new), 2): 1.0}
+                                else:
+                                    sub = hand_law(new, up, False)
+                                for k, q in sub.items():
+                                    law[k] = law.get(k, 0.0) + P_INF[r - 1] * q
+                        dist = {}
+                        for k, q in law.items():
+                            dist[result(k, d)] = dist.get(result(k, d), 0.0) + q
+                    for x, q in dist.items():
+                        total[x] = total.get(x, 0.0) + w * pd * q
+    return total
+
+
+def _split_patterns(limit, p):
+    """[((hands with a non-pair second card, hands whose second card is unrestricted), p)]:
+    a second card that is a pair card starts a new hand while fewer than ``limit`` exist;
+    once the limit is reached the hands still waiting take any card."""
+    out = {}
+
+    def walk(hands, waiting, done, prob):
+        if waiting == 0:
+            out[(done, 0)] = out.get((done, 0), 0.0) + prob
+            return
+        if hands == limit:
+            out[(done, waiting)] = out.get((done, waiting), 0.0) + prob
+            return
+        walk(hands + 1, waiting + 1, done, prob * p)      # a pair card: one more hand
+        walk(hands, waiting - 1, done + 1, prob * (1 - p))
+    walk(2, 2, 0, 1.0)
+    return list(out.items())
+
+
+@pytest.mark.parametrize("kw", [dict(max_split_hands=4), dict(max_split_hands=3, resplit_aces=True,
+                                                               hit_soft_17=True, dealer_wins_ties=True)])
+def test_infinite_shoe_against_direct_computation(kw):
+    rules = Rules(decks=math.inf, **kw)
+    sol = solve(rules, Shoe.infinite())
+    play = optimal_callable(sol)
+    direct = _direct_infinite(rules, play)
+    assert abs(sum(direct.values()) - 1) < 1e-12
+    for strategy in (play, "optimal"):
+        dist = sol.outcome_distribution(strategy)
+        assert dist.exact
+        err = max(abs(dist.pmf.get(v, 0.0) - p) for v, p in direct.items())
+        assert err < 1e-13
+        assert set(v for v, p in direct.items() if p > 1e-300) == set(dist.pmf)
+    assert abs(dist.mean - sol.expected_value) < 1e-14
+
+
+def test_infinite_shoe_spots_are_independent_given_the_dealer():
+    """Two spots on the infinite shoe: Var(total) = 2 Var + 2 Cov, with a positive covariance
+    (both spots face the same dealer); the one-spot law is the one-spot distribution."""
+    sol = solve(Rules(decks=math.inf, max_split_hands=2), Shoe.infinite())
+    one = sol.outcome_distribution()
+    two = sol.outcome_distribution(spots=2)
+    three = sol.outcome_distribution(spots=3)
+    assert two.exact and three.exact
+    assert abs(two.mean - 2 * one.mean) < 1e-14 and abs(three.mean - 3 * one.mean) < 1e-14
+    assert np.allclose(two.per_spot.probabilities, one.probabilities, atol=1e-15)
+    assert 0.3 < two.correlation < 0.6
+    assert abs(two.variance - (2 * one.variance + 2 * two.covariance)) < 1e-12
+    assert abs(three.variance - (3 * one.variance + 6 * three.covariance)) < 1e-12
+
+
+# ---- identities ------------------------------------------------------------------------------
+
+def test_no_splitting_gives_one_pmf_for_every_class():
+    for decks in (1, 6):
+        rules = Rules(decks=decks, max_split_hands=1)
+        laws = [solve(rules, split=s).outcome_distribution() for s in ("CDZ-", "CDP1", "CDP")]
+        for other in laws[1:]:
+            assert np.array_equal(other.values, laws[0].values)
+            assert np.max(np.abs(other.probabilities - laws[0].probabilities)) < 1e-15
+        assert laws[0].exact
+
+
+def test_insurance_shift():
+    """Insuring every hand against an ace adds 1/2 x (3 P(hole ten) - 1) per ace upcard to
+    the mean, and moves each ace-up outcome by +1 (dealer natural) or -1/2."""
+    sol = solve(Rules(decks=6))
+    plain = sol.outcome_distribution()
+    ins = sol.outcome_distribution(insurance=True)
+    p_ace = sol.shoe.probabilities()[0]
+    assert abs(ins.mean - plain.mean - p_ace * 0.5 * sol.insurance_ev()) < 1e-14
+    # a dealer natural against an insured non-natural: -1 + 1 = 0; insured natural: +1
+    assert ins.pmf[1.0] > plain.pmf[1.0]
+    assert abs(ins.probabilities.sum() - 1) < 1e-15
+    with pytest.raises(ValueError, match="insurance"):
+        solve(Rules(decks=2, hole_card="exposed")).outcome_distribution(insurance=True)
+
+
+def test_standard_sd_sanity():
+    one = solve(Rules(decks=1, max_split_hands=2)).outcome_distribution()
+    assert abs(one.sd - 1.156) < 5e-4            # 1D S17 DAS one split (published: 1.156)
+    six = solve(Rules(decks=6)).outcome_distribution()
+    assert abs(six.sd - 1.15) < 0.01
+    no_das = solve(Rules(decks=6, double_after_split=False)).outcome_distribution()
+    assert 0 < six.sd - no_das.sd < 0.05         # doubling after splits adds a few hundredths
+
+
+def test_result_object():
+    dist = solve(Rules(decks=2)).outcome_distribution()
+    assert isinstance(dist, OutcomeDistribution)
+    assert dist.values.min() >= -8 and dist.values.max() <= 8
+    assert dist.quantile(0) == dist.values[0] and dist.quantile(1) == dist.values[-1]
+    assert dist.quantile(0.5) in (-1.0, 0.0, 1.0)
+    assert dist.cdf(dist.quantile(0.3)) >= 0.3
+    assert abs(dist.sd ** 2 - dist.variance) < 1e-15
+    with pytest.raises(TypeError):
+        dist.pmf[0.0] = 1.0
+    with pytest.raises(ValueError):
+        dist.values[0] = 1.0
+    with pytest.raises(ValueError, match="q"):
+        dist.quantile(1.5)
+    frame = dist.to_pandas()
+    assert list(frame.columns) == ["value", "probability"] and len(frame) == len(dist.values)
+    assert "OutcomeDistribution(mean=" in repr(dist)
+    assert dist.pmf[1.5] > 0.04                   # naturals
+
+
+# ---- simulation ------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("decks,rounds", [(1, 60_000), (6, 60_000)])
+def test_variance_against_simulation_with_resplits(decks, rounds):
+    rules = Rules(decks=decks, max_split_hands=4, resplit_aces=True)
+    sol = solve(rules)
+    dist = sol.outcome_distribution()
+    mean, se = simulate(rules, engine_policy(sol), rounds=rounds, seed=20 + decks)
+    var_hat = se * se * rounds
+    mu4 = float(np.dot(dist.probabilities, (dist.values - dist.mean) ** 4))
+    se_var = math.sqrt((mu4 - dist.variance ** 2) / rounds)
+    z = (var_hat - dist.variance) / se_var
+    assert abs(z) <= 4, (var_hat, dist.variance, se_var)
+
+
+# ---- bad input ---------------------------------------------------------------------------
+
+def test_bad_input():
+    sol = solve(Rules(decks=1, max_split_hands=2))
+    for spots in (0, 4, -1):
+        with pytest.raises(ValueError, match="spots"):
+            sol.outcome_distribution(spots=spots)
+    for spots in (1.0, True, "2"):
+        with pytest.raises(TypeError, match="spots"):
+            sol.outcome_distribution(spots=spots)
+    with pytest.raises(TypeError, match="insurance"):
+        sol.outcome_distribution(insurance=1)
+    with pytest.raises(ValueError, match="strategy"):
+        sol.outcome_distribution("best")
+    with pytest.raises(TypeError, match="strategy"):
+        sol.outcome_distribution(42)
+    with pytest.raises(ValueError, match="split"):    # splits 5-5 with one split allowed...
+        sol.outcome_distribution(lambda cards, dealer, allowed: "split")
+    nodbl = solve(Rules(decks=1, double="10-11"))
+    with pytest.raises(ValueError, match="double"):
+        nodbl.outcome_distribution(lambda cards, dealer, allowed: "double")
+
+
+def test_tiny_shoe_warns_and_flags():
+    counts = (1, 1, 1, 1, 1, 1, 1, 1, 1, 4)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        sol = solve(Rules(decks=1, max_split_hands=1), Shoe(counts))
+    with pytest.warns(RuntimeWarning, match="run out"):
+        dist = sol.outcome_distribution()
+    assert dist.may_run_out and sol.may_run_out

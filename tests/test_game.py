@@ -1,0 +1,244 @@
+"""The counted game: identities, the round model against the exact engine and a simulation,
+true-count frequencies, edges and ramp figures against a shoe-game simulation."""
+import math
+
+import numpy as np
+import pytest
+
+from bjsolve import Rules, Shoe, solve
+from bjsolve.counting import SYSTEMS
+from bjsolve.game import CountedGame, parse_ramp
+from bjsolve.round_model import round_profile
+
+from shoe_game_sim import ramp_totals, simulate_shoe_game, summarize
+from simulator import simulate
+
+RULES_2D = Rules(decks=2, hit_soft_17=True)
+TC_MIN, TC_MAX = -6, 8
+SIM_ROUNDS = 150_000
+
+
+@pytest.fixture(scope="module")
+def game():
+    return CountedGame(RULES_2D, "hilo", penetration=0.75, depth_bands=1,
+                       tc_min=TC_MIN, tc_max=TC_MAX)
+
+
+@pytest.fixture(scope="module")
+def sim(game):
+    return simulate_shoe_game(RULES_2D, SYSTEMS["hilo"][1], lambda tc: game.chart,
+                              rounds=SIM_ROUNDS, seed=2024, penetration=0.75)
+
+
+def _pooled(result, lo, hi):
+    """The simulation's per-batch sums with the end true counts pooled like the game's."""
+    bins = {}
+    for tc, cells in result["bins"].items():
+        key = min(max(tc, lo), hi)
+        slot = bins.setdefault(key, [[0, 0.0, 0.0] for _ in cells])
+        for a, b in zip(slot, cells):
+            a[0] += b[0]
+            a[1] += b[1]
+            a[2] += b[2]
+    return {"bins": bins, "rounds": result["rounds"], "cards": result["cards"]}
+
+
+# ---- the round model ------------------------------------------------------------------
+
+@pytest.mark.parametrize("rules", [
+    Rules(decks=math.inf, max_split_hands=2),
+    Rules(decks=math.inf, max_split_hands=2, hit_soft_17=True, surrender="late",
+          double_after_split=False, hit_split_aces=True, double="10-11",
+          blackjack_payout=1.2, dealer_wins_ties=True),
+])
+def test_round_model_mean_equals_the_exact_engine(rules):
+    # without resplits the infinite-deck model plays exactly the game the engine solves
+    chart = solve(rules).strategy
+    exact = solve(rules).evaluate(chart)
+    profile = round_profile(rules, Shoe.infinite().probabilities(), chart)
+    assert profile.mean == pytest.approx(exact, abs=1e-12)
+    assert profile.cards.sum() == pytest.approx(1.0, abs=1e-12)
+
+
+def test_round_model_variance_matches_a_simulation():
+    rules = Rules(decks=math.inf, max_split_hands=2)
+    sol = solve(rules)
+    chart = sol.strategy
+    profile = round_profile(rules, Shoe.infinite().probabilities(), chart)
+    rounds = 200_000
+
+    def policy(cards, dealer_cards, allowed, is_split):
+        return chart(cards, dealer_cards[0], allowed)
+
+    mean, se = simulate(rules, policy, rounds=rounds, seed=99)
+    sd = se * math.sqrt(rounds)
+    # the SD of a sample SD is about SD * sqrt((kurtosis - 1) / 4n); blackjack's kurtosis
+    # is below 5, so 3 standard errors are within 3 * SD * 1/sqrt(n)
+    assert sd == pytest.approx(math.sqrt(profile.variance), abs=3 * sd / math.sqrt(rounds) * 1.2)
+    assert abs(mean - profile.mean) < 3 * se
+
+
+# ---- frequencies, edges and ramps against the shoe simulation ------------------------
+
+def test_true_count_frequencies_match_the_simulation(game, sim):
+    summary = summarize(_pooled(sim, TC_MIN, TC_MAX))
+    z2 = []
+    for i, tc in enumerate(game.tc_values):
+        f, se, *_ = summary[int(tc)]
+        z = (game.frequency[i] - f) / se
+        assert abs(z) < 3, (tc, game.frequency[i], f, se)
+        z2.append(z * z)
+    assert sum(game.frequency) == pytest.approx(1.0, abs=1e-12)
+
+
+def test_round_length_correction_is_needed():
+    # without it, the frequencies of the common true counts miss the simulation by many
+    # standard errors (the uncorrected law assumes round starts independent of the count)
+    plain = CountedGame(RULES_2D, "hilo", penetration=0.75, depth_bands=1, tc_min=TC_MIN,
+                        tc_max=TC_MAX, round_length_correction=False, strategy="basic")
+    sim = simulate_shoe_game(RULES_2D, SYSTEMS["hilo"][1], lambda tc: plain.chart,
+                             rounds=SIM_ROUNDS, seed=2024, penetration=0.75)
+    summary = summarize(_pooled(sim, TC_MIN, TC_MAX))
+    worst = max(abs(plain.frequency[i] - summary[int(tc)][0]) / summary[int(tc)][1]
+                for i, tc in enumerate(plain.tc_values))
+    assert worst > 4
+
+
+def test_edges_match_the_simulation(game, sim):
+    summary = summarize(_pooled(sim, TC_MIN, TC_MAX))
+    for i, tc in enumerate(game.tc_values):
+        _, _, mean, se, sd, n = summary[int(tc)]
+        assert abs(game.edge[i] - mean) < 3 * se, (tc, game.edge[i], mean, se)
+        # the SD by true count, from the infinite-deck model, within 2% of the simulation's
+        assert math.sqrt(game.variance[i]) == pytest.approx(sd, rel=0.02)
+
+
+def test_mean_cards_per_round_matches_the_simulation(game, sim):
+    cards = sim["cards"]
+    mean = sum(k * v for k, v in cards.items()) / sum(cards.values())
+    model = float(np.arange(len(game.cards_per_round)) @ game.cards_per_round)
+    assert model == pytest.approx(mean, rel=0.005)
+
+
+def test_flat_betting_win_rate_is_the_frequency_weighted_edge_and_the_full_shoe_ev():
+    # Without the round-length correction the states at round starts are random
+    # depletions of the shoe, and a fixed strategy's EV averaged over random depletions
+    # is the full shoe's EV (the fundamental theorem of card counting).  Uncalibrated, the
+    # mean compositions of the cells miss it by their curvature (a few 1e-4 in one deck);
+    # calibrated, exactly.
+    full = None
+    for calibrate, tolerance in ((False, 6e-4), (True, 1e-12)):
+        g = CountedGame(Rules(decks=1), "hilo", penetration=0.6, depth_bands=1,
+                        tc_min=-4, tc_max=6, round_length_correction=False,
+                        calibrate=calibrate)
+        flat = g.evaluate({0: 1})
+        assert flat.win_rate == pytest.approx(float(g.frequency @ g.edge), abs=1e-15)
+        if full is None:
+            full = solve(Rules(decks=1)).evaluate(g.chart)
+        assert flat.win_rate == pytest.approx(full, abs=tolerance)
+        if not calibrate:
+            assert abs(flat.win_rate - full) > 1e-6    # the shortcut does cost something
+
+
+def test_ramp_win_rate_and_variance_match_the_simulation(game, sim):
+    ramp = parse_ramp("1:1,2:2,3:4,4:8,5:12")
+    got = game.evaluate(ramp, 10_000)
+    pooled = _pooled(sim, TC_MIN, TC_MAX)
+    win, se, var = ramp_totals(pooled, lambda tc: float(ramp.bets([tc])[0]))
+    assert abs(got.win_rate - win) < 3 * se
+    # variance formula: sum f b^2 (v + m^2) - W^2, against the simulated variance per round
+    assert got.variance == pytest.approx(var, rel=0.03)
+    # flat betting: the variance is the frequency-weighted second moment minus W^2
+    flat = game.evaluate({0: 1})
+    w = float(game.frequency @ game.edge)
+    assert flat.variance == pytest.approx(
+        float(game.frequency @ (game.variance + game.edge ** 2)) - w * w, rel=1e-12)
+
+
+def test_ramp_figures_are_consistent(game):
+    r = game.evaluate("1:1,2:2,3:4,4:8,5:12", 10_000)
+    assert r.score == pytest.approx(r.di ** 2, rel=1e-12)
+    assert r.n0 == pytest.approx((r.sd / r.win_rate) ** 2, rel=1e-12)
+    assert r.sd_per_100 == pytest.approx(10 * r.sd)
+    # doubling every bet doubles the win rate and SD, leaves DI/SCORE unchanged
+    r2 = game.evaluate("1:2,2:4,3:8,4:16,5:24", 10_000)
+    assert r2.win_rate == pytest.approx(2 * r.win_rate)
+    assert r2.score == pytest.approx(r.score)
+    # a larger bankroll lowers the risk of ruin; the CE approaches the win rate
+    big = game.evaluate("1:1,2:2,3:4,4:8,5:12", 100_000)
+    assert big.ror < r.ror
+    assert abs(big.certainty_equivalent - big.win_rate) < abs(r.certainty_equivalent - r.win_rate)
+    # wonging in at +1: fewer rounds played, a higher edge per bet
+    w = game.evaluate("1:1,2:2,3:4,4:8,5:12", 10_000, wong_in=1)
+    assert w.rounds_played < 1 and w.advantage > r.advantage
+
+
+def test_optimal_ramp_beats_other_ramps_with_the_same_spread(game):
+    best = game.optimal_ramp(12)
+    assert max(b for _, b in best.points) <= 12 and min(b for _, b in best.points) >= 1
+    score = game.evaluate(best).score
+    rng = np.random.default_rng(5)
+    for _ in range(30):
+        bets = np.sort(rng.uniform(1, 12, size=len(game.tc_values)).round())
+        ramp = {float(t): float(b) for t, b in zip(game.tc_values, bets)}
+        assert game.evaluate(ramp).score <= score + 1e-9
+    # a spread of 1 is flat betting
+    assert {b for _, b in game.optimal_ramp(1).points} == {1.0}
+    # chips: every bet a multiple of the chip
+    chips = game.optimal_ramp(8, min_bet=10, chip=5)
+    assert all(b % 5 == 0 for _, b in chips.points)
+
+
+def test_reevaluation_uses_the_cache(game):
+    # evaluate() does no solving: the per-count figures are computed once
+    solves = game.solves
+    for bankroll in (1000, 5000, 20000):
+        game.evaluate("1:1,4:8", bankroll)
+    assert game.solves == solves
+
+
+# ---- bad input -------------------------------------------------------------------------
+
+@pytest.mark.parametrize("kwargs, field", [
+    (dict(penetration=0.01), "penetration"),
+    (dict(penetration=1.0), "penetration"),
+    (dict(penetration=0.999), "penetration"),
+    (dict(rounding="ceil"), "rounding"),
+    (dict(decks="quarter"), "decks"),
+    (dict(rounding="none"), "rounding"),
+    (dict(system="nosuch"), "count system"),
+    (dict(strategy="perfect"), "strategy"),
+    (dict(strategy="indices"), "indices"),
+    (dict(spots=0), "spots"),
+])
+def test_bad_game_input_names_the_field(kwargs, field):
+    args = dict(penetration=0.75)
+    args.update(kwargs)
+    system = args.pop("system", "hilo")
+    with pytest.raises(ValueError, match=field):
+        CountedGame(Rules(decks=1), system, **args)
+
+
+@pytest.mark.parametrize("ramp, field", [
+    ("1:1,2", "ramp"), ("a:b", "ramp"), ("1:-2", "ramp bet"), ({1: float("nan")}, "ramp bet"),
+    ("", "ramp"), ("1:0,2:0", "every bet"), ("1:1,1:2", "twice"), (5, "ramp"),
+])
+def test_bad_ramps(ramp, field):
+    with pytest.raises(ValueError, match=field):
+        parse_ramp(ramp)
+
+
+def test_bad_bankroll_and_spread(game):
+    with pytest.raises(ValueError, match="bankroll"):
+        game.evaluate("1:1", 0)
+    with pytest.raises(ValueError, match="bankroll"):
+        game.evaluate("1:1", -5)
+    with pytest.raises(ValueError, match="max_spread"):
+        game.optimal_ramp(0.5)
+
+
+def test_unsupported_games_are_refused():
+    with pytest.raises(ValueError, match="hole_card"):
+        CountedGame(Rules(decks=2, hole_card="enhc"))
+    with pytest.raises(ValueError, match="decks"):
+        CountedGame(Rules(decks=math.inf))

@@ -1,0 +1,156 @@
+"""Risk of ruin from a round's distribution (bjsolve.risk).
+
+Independent sources: the gambler's-ruin closed form, an exhaustive Fraction enumeration of
+every path of a tiny distribution, a Monte Carlo of the walk, and identities (the trip ruin
+grows to the lifetime ruin; bankroll_for_risk inverts lifetime_ruin).
+"""
+import itertools
+import math
+import random
+from fractions import Fraction
+from types import SimpleNamespace
+
+import numpy as np
+import pytest
+
+from bjsolve import Rules, solve
+from bjsolve.risk import (bankroll_for_risk, lattice, lifetime_ruin, risk_summary,
+                          trip_ruin)
+
+
+def dist_of(pairs):
+    values = np.array([float(v) for v, _ in pairs])
+    probs = np.array([float(p) for _, p in pairs])
+    return SimpleNamespace(values=values, probabilities=probs)
+
+
+COIN = dist_of([(-1, 0.45), (1, 0.55)])
+# a blackjack-like lattice: half units, losses up to 2, a 1.5 payout, positive edge
+TINY = [(Fraction(-2), Fraction(1, 20)), (Fraction(-1), Fraction(3, 10)),
+        (Fraction(-1, 2), Fraction(1, 20)), (Fraction(0), Fraction(1, 10)),
+        (Fraction(1), Fraction(9, 20)), (Fraction(3, 2), Fraction(1, 20))]   # mean +0.1
+TINY_DIST = dist_of(TINY)
+
+
+def brute_trip_ruin(pairs, bankroll, rounds):
+    """Every path of ``rounds`` outcomes, exactly: P(B + S_n <= 0 for some n <= rounds)."""
+    ruin = Fraction(0)
+    for path in itertools.product(pairs, repeat=rounds):
+        s, p, ruined = Fraction(0), Fraction(1), False
+        for v, q in path:
+            p *= q
+            s += v
+            ruined = ruined or bankroll + s <= 0
+        if ruined:
+            ruin += p
+    return ruin
+
+
+def test_gamblers_ruin_closed_form():
+    q_over_p = 0.45 / 0.55
+    for b in (1, 5, 20):
+        life = lifetime_ruin(COIN, b)
+        assert abs(life.probability - q_over_p ** b) < 1e-12
+        assert abs(life.dominant_root_estimate - q_over_p ** b) < 1e-12
+        assert abs(life.root - q_over_p) < 1e-12
+    # the ruin still to come after 3000 rounds is ~4e-10
+    assert abs(trip_ruin(COIN, 5, 3000).probability - q_over_p ** 5) < 1e-9
+
+
+@pytest.mark.parametrize("bankroll,rounds", [(1, 5), (2, 6), (2.5, 6)])
+def test_trip_ruin_against_every_path(bankroll, rounds):
+    exact = brute_trip_ruin(TINY, Fraction(bankroll).limit_denominator(), rounds)
+    got = trip_ruin(TINY_DIST, bankroll, rounds)
+    assert abs(got.probability - float(exact)) < 1e-14
+    assert got.error_bound < 1e-15
+
+
+def test_trip_ruin_against_monte_carlo():
+    rng = random.Random(5)
+    values = [float(v) for v, _ in TINY]
+    weights = [float(p) for _, p in TINY]
+    n, ruined = 20_000, 0
+    for _ in range(n):
+        s = 0.0
+        for v in rng.choices(values, weights, k=40):
+            s += v
+            if 4 + s <= 0:
+                ruined += 1
+                break
+    p = trip_ruin(TINY_DIST, 4, 40).probability
+    assert abs(ruined / n - p) < 4 * math.sqrt(p * (1 - p) / n)
+
+
+def test_trip_ruin_grows_to_the_lifetime_ruin():
+    """Several roots matter (losses of 1/2, 1 and 2): the exact root method must equal the
+    long-horizon dynamic programme; the dominant root alone is only close."""
+    life = lifetime_ruin(TINY_DIST, 3)
+    trips = [trip_ruin(TINY_DIST, 3, n).probability for n in (10, 100, 1000, 8000)]
+    assert all(a <= b + 1e-15 for a, b in zip(trips, trips[1:]))
+    assert abs(trips[-1] - life.probability) < 1e-12
+    assert abs(life.dominant_root_estimate - life.probability) > 1e-6
+
+
+def test_bankroll_for_risk_inverts_lifetime_ruin():
+    for dist in (TINY_DIST, COIN):
+        h, _, _ = lattice(dist)
+        for risk in (0.2, 0.05, 0.01):
+            b = bankroll_for_risk(dist, risk)
+            assert lifetime_ruin(dist, b).probability <= risk
+            if b - h > 0:
+                assert lifetime_ruin(dist, b - h).probability > risk
+
+
+def test_negative_edge_is_certain_ruin():
+    sol = solve(Rules(decks=6))
+    dist = sol.outcome_distribution()
+    assert dist.mean < 0
+    assert lifetime_ruin(dist, 1000).probability == 1.0
+    assert bankroll_for_risk(dist, 0.05) == math.inf
+    trip = trip_ruin(dist, 50, 2000).probability
+    assert 0 < trip < 1
+
+
+def test_blackjack_summary_and_approximations():
+    dist = solve(Rules(decks=1, max_split_hands=2)).outcome_distribution()   # +0.15% edge
+    s = risk_summary(dist, bankroll=400, rounds=2000)
+    assert abs(s.sd - dist.sd) < 1e-15 and abs(s.sd_per_100 - 10 * dist.sd) < 1e-12
+    assert abs(s.n0 - (dist.sd / dist.mean) ** 2) < 1e-6 * s.n0
+    assert abs(s.di - 1000 * dist.mean / dist.sd) < 1e-12
+    # SCORE: the win per 100 rounds of Kelly bets (mean / variance of a 10,000-unit bankroll)
+    kelly_bet = 10_000 * dist.mean / dist.variance
+    assert abs(s.score - 100 * kelly_bet * dist.mean) < 1e-9 * s.score
+    # lifetime: the three methods agree to a few per cent at this bankroll
+    assert abs(s.lifetime_ruin_normal / s.lifetime_ruin - 1) < 0.05
+    assert abs(s.lifetime_ruin_dominant_root / s.lifetime_ruin - 1) < 0.05
+    assert 0 < s.trip_ruin < s.lifetime_ruin
+    assert s.bankroll_for_1pct > s.bankroll_for_5pct > s.bankroll_for_13_5pct > 0
+    assert [k for k, _ in s.rows()][0] == "EV per round"
+
+
+def test_bad_input():
+    for b in (0, -5, math.inf, math.nan):
+        with pytest.raises(ValueError, match="bankroll"):
+            trip_ruin(COIN, b, 10)
+        with pytest.raises(ValueError, match="bankroll"):
+            lifetime_ruin(COIN, b)
+    for b in ("100", None, True):
+        with pytest.raises(TypeError, match="bankroll"):
+            lifetime_ruin(COIN, b)
+    for n in (0, -1):
+        with pytest.raises(ValueError, match="rounds"):
+            trip_ruin(COIN, 10, n)
+    for n in (1.5, "10", True):
+        with pytest.raises(TypeError, match="rounds"):
+            trip_ruin(COIN, 10, n)
+    for r in (0, 1, 1.5, -0.1):
+        with pytest.raises(ValueError, match="risk"):
+            bankroll_for_risk(COIN, r)
+    with pytest.raises(TypeError, match="values"):
+        lifetime_ruin([1, 2], 10)
+    with pytest.raises(ValueError, match="sum to 1"):
+        lifetime_ruin(dist_of([(-1, 0.5), (1, 0.6)]), 10)
+    with pytest.raises(ValueError, match="lattice"):
+        lifetime_ruin(dist_of([(-1, 0.5), (math.pi, 0.5)]), 10)
+    with pytest.raises(ValueError, match="bankroll"):
+        risk_summary(COIN, rounds=10)
