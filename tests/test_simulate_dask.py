@@ -79,3 +79,18 @@ def test_solve_grid_matches_local_solves(client):
     for g, o in zip(games, out):
         rules = g if isinstance(g, Rules) else g[0]
         assert abs(o["expected_value"] - bjsolve.solve(rules).expected_value) < 1e-15
+
+
+def test_cli_scheduler_flag_runs_on_the_cluster(client):
+    import io
+    import json
+    from bjsolve.cli import main
+    args = ["simulate", "--rounds", "300000", "--seed", "9", "--decks", "2",
+            "--chunk-rounds", "100000", "--format", "json"]
+    texts = []
+    for extra in ([], ["--scheduler", client.scheduler.address]):
+        out = io.StringIO()
+        assert main(args + extra, out=out) == 0
+        texts.append({r["name"]: r["value"] for r in json.loads(out.getvalue())["tables"][0]
+                      ["records"]})
+    assert texts[0]["total_won"] == texts[1]["total_won"] and texts[0]["rounds"] == 300_000
