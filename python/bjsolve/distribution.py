@@ -136,13 +136,18 @@ def _set_policy(solution, strategy, laws: dict) -> None:
     from .solve import _checked
     surrender = solution.rules.surrender != "none"
     for key, law in laws.items():
-        engine = solution._engines[key]
         for cards in compositions(solution.deal.hand_limit(key), max_hard=21, min_cards=2):
             counts = counts_of(cards)
-            base = ("stand", "hit") + (("double",) if engine.may_double_hand(counts) else ())
+            # the solution may be shared between threads: its engine's queries set and
+            # clear hand state, so they hold the engine's lock
+            with solution.locked_engine(key) as engine:
+                may_double = engine.may_double_hand(counts)
+                may_split = cards[0] == cards[1] and engine.split_limit(cards[0]) >= 2
+                das = engine.may_double_hand(counts, after_split=True)
+            base = ("stand", "hit") + (("double",) if may_double else ())
             if len(cards) == 2:
                 start = base
-                if cards[0] == cards[1] and engine.split_limit(cards[0]) >= 2:
+                if may_split:
                     start += ("split",)
                 if surrender:
                     start += ("surrender",)
@@ -151,8 +156,7 @@ def _set_policy(solution, strategy, laws: dict) -> None:
             else:
                 act = _checked(strategy, cards, key, base, "later decision")
                 law.set_policy(KIND_LATER, counts, ACTION_CODE[act])
-            split_allowed = ("stand", "hit") + (
-                ("double",) if engine.may_double_hand(counts, after_split=True) else ())
+            split_allowed = ("stand", "hit") + (("double",) if das else ())
             act = _checked(strategy, cards, key, split_allowed, "split hand")
             law.set_policy(KIND_SPLIT, counts, ACTION_CODE[act])
 

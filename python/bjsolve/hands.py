@@ -32,9 +32,7 @@ def hand_code(cards, *, can_split: bool = True) -> str:
 
 def compositions(limit_counts, *, max_hard: int = 21, min_cards: int = 1):
     """All multisets of ranks (sorted tuples) with hard sum <= max_hard and counts within
-    ``limit_counts`` (None: unlimited), with at least ``min_cards`` cards.  A card of a rank
-    may be added while fewer than its limit are held: for the non-integer limits of a
-    fractional shoe, while the count left is positive (as the engines draw)."""
+    ``limit_counts`` (None: unlimited), with at least ``min_cards`` cards."""
     out = []
 
     def walk(prefix, lowest, hard):
@@ -43,7 +41,7 @@ def compositions(limit_counts, *, max_hard: int = 21, min_cards: int = 1):
         for r in range(lowest, 11):
             if hard + r > max_hard:
                 break
-            if limit_counts is not None and prefix.count(r) >= limit_counts[r - 1]:
+            if limit_counts is not None and prefix.count(r) + 1 > limit_counts[r - 1]:
                 continue
             walk(prefix + (r,), r, hard + r)
 
