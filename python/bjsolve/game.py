@@ -502,10 +502,10 @@ class CountedGame:
         true count 0 (``Solution.outcome_distribution``).  It calibrates the round model:
         every count's variance is multiplied by exact variance / round-model variance at
         the full shoe (``variance_calibration``).  Each count's law is that distribution
-        reweighted, p_t(x) = p_0(x) (1 + a (x - mu_0) + b ((x - mu_0)^2 - sigma_0^2)), with
-        a, b chosen so its mean is the count's exact edge and its variance the calibrated
-        variance: the shape (the lattice, the tails of splits and doubles) is the full
-        shoe's, the first two moments the count's."""
+        exponentially tilted, p_t(x) proportional to p_0(x) exp(a y + b y^2), y = x - mu_0,
+        with a, b (Newton) such that its mean is the count's exact edge and its variance the
+        calibrated variance: the support and shape (the tails of splits and doubles) are
+        the full shoe's, the first two moments the count's, every probability positive."""
         from .solve import solve
         sol = self.full_solution if self.strategy != "optimal" else solve(self.rules, self.shoe)
         policy = "optimal" if self.strategy == "optimal" else self.policy_at(0.0)
@@ -518,19 +518,16 @@ class CountedGame:
         self.outcome_values = dist.values
         x = dist.values - dist.mean
         p0 = dist.probabilities
-        m2, m3, m4 = (float(p0 @ x ** k) for k in (2, 3, 4))
+        m2 = float(p0 @ x ** 2)
         laws = np.empty((len(self.tc_values), len(p0)))
-        self.outcome_law_clipped = 0.0
+        self.outcome_law_misfit = 0.0
         for i, (m, v) in enumerate(zip(self.edge, self.variance)):
-            # E[x] = a m2 + b m3 = m - mu0;  E[x^2] = m2 + a m3 + b (m4 - m2^2) = v + (m - mu0)^2
             shift = m - dist.mean
-            a, b = np.linalg.solve([[m2, m3], [m3, m4 - m2 * m2]],
-                                   [shift, v + shift * shift - m2])
-            q = p0 * (1.0 + a * x + b * (x * x - m2))
-            if q.min() < 0:                      # not met in the games measured; say so
-                self.outcome_law_clipped = max(self.outcome_law_clipped, float(-q.min()))
-                q = np.clip(q, 0.0, None)
-            laws[i] = q / q.sum()
+            laws[i] = _tilt(p0, x, shift, v + shift * shift)
+            got_m = float(laws[i] @ x)
+            got_v = float(laws[i] @ x ** 2) - got_m ** 2
+            self.outcome_law_misfit = max(self.outcome_law_misfit, abs(got_m - shift),
+                                          abs(got_v - v) / v)
         self.outcome_laws = laws
 
     def _frozen_ev(self, engines, shoe: Shoe) -> float:
@@ -741,6 +738,29 @@ def _diffusion_ruin(win: float, variance: float, bankroll: float) -> float:
     if win <= 0:
         return 1.0
     return math.exp(-2.0 * win * bankroll / variance)
+
+
+def _tilt(p0, y, mean, second, iterations: int = 60):
+    """p0 exp(a y + b y^2), normalised, with E[y] = mean and E[y^2] = second (Newton on
+    (a, b): the Jacobian is the covariance of (y, y^2) under the tilted law)."""
+    theta = np.zeros(2)
+    feats = np.stack([y, y * y])
+    target = np.array([mean, second])
+    scale = float(np.abs(y).max()) or 1.0
+    for _ in range(iterations):
+        z = theta @ feats
+        w = p0 * np.exp(z - z.max())
+        q = w / w.sum()
+        mom = feats @ q
+        err = mom - target
+        if np.abs(err).max() < 1e-15:
+            break
+        cov = (feats * q) @ feats.T - np.outer(mom, mom)
+        step = np.linalg.solve(cov, err)
+        # damped: a step never moves the exponent by more than 1 anywhere
+        reach = float(np.abs(step[0]) * scale + np.abs(step[1]) * scale * scale)
+        theta -= step / max(1.0, reach)
+    return q
 
 
 class _RuinCurve:
