@@ -518,7 +518,6 @@ class CountedGame:
         self.outcome_values = dist.values
         x = dist.values - dist.mean
         p0 = dist.probabilities
-        m2 = float(p0 @ x ** 2)
         laws = np.empty((len(self.tc_values), len(p0)))
         self.outcome_law_misfit = 0.0
         for i, (m, v) in enumerate(zip(self.edge, self.variance)):
