@@ -42,6 +42,7 @@ Method (also in docs/counted-game.md, with the measured errors):
 """
 from __future__ import annotations
 
+import contextlib
 import math
 import numbers
 import time
@@ -762,6 +763,47 @@ def _tilt(p0, y, mean, second, iterations: int = 60):
     return q
 
 
+@contextlib.contextmanager
+def _one_blas_thread():
+    """Run numpy's LAPACK on one thread: the root method's eigenvalue problem (a companion
+    matrix of order ~400) takes 0.2 s on one thread, and 1-16 s when the bundled OpenBLAS
+    spreads it over threads that compete with other work on a busy machine (measured).
+    A no-op where numpy's OpenBLAS cannot be reached."""
+    lib = _openblas()
+    if lib is None:
+        yield
+        return
+    before = lib.scipy_openblas_get_num_threads64_()
+    lib.scipy_openblas_set_num_threads64_(1)
+    try:
+        yield
+    finally:
+        lib.scipy_openblas_set_num_threads64_(before)
+
+
+_OPENBLAS: list = []
+
+
+def _openblas():
+    if not _OPENBLAS:
+        lib = None
+        try:
+            import ctypes
+            import glob
+            import os
+            where = os.path.join(os.path.dirname(np.__file__), os.pardir, "numpy.libs")
+            for path in glob.glob(os.path.join(where, "*openblas*")):
+                cand = ctypes.CDLL(path)
+                if hasattr(cand, "scipy_openblas_set_num_threads64_") and hasattr(
+                        cand, "scipy_openblas_get_num_threads64_"):
+                    lib = cand
+                    break
+        except OSError:
+            lib = None
+        _OPENBLAS.append(lib)
+    return _OPENBLAS[0]
+
+
 class _RuinCurve:
     """psi(B) = P(ever ruined from bankroll B), by the exact root method of
     ``bjsolve.risk.lifetime_ruin`` (the same roots, the same boundary system), with the
@@ -778,6 +820,11 @@ class _RuinCurve:
             self.trivial = 1.0 if mean <= 0 else 0.0
             return
         self.r = risk._dominant_root(steps, probs)
+        with _one_blas_thread():
+            self._decompose(risk, steps, probs)
+
+    def _decompose(self, risk, steps, probs):
+        """The roots |w| < 1 of E[w^K] = 1 and the c_j of psi = 1 below the barrier."""
         d, roots = risk._characteristic_roots(steps, probs)
         self.roots, self.coef = roots, None
         if len(roots) == d:
