@@ -108,15 +108,23 @@ def compare(name, rules, rounds, seed, skip_sim):
     game = CountedGame(rules, "hilo", penetration=0.75)
     whole = time.perf_counter() - t0
     ramp = parse_ramp(RAMP)
-    times = []
+    t = time.perf_counter()
+    game.evaluate(ramp, 1_000)                 # a new ramp: the exact ruin finds its roots
+    first = time.perf_counter() - t
+    times, plain = [], []
     for bankroll in (5_000, 10_000, 20_000, 40_000, 80_000):
         t = time.perf_counter()
-        res = game.evaluate(ramp, bankroll)
+        res = game.evaluate(ramp, bankroll)    # a bankroll change: the cached roots
         times.append(time.perf_counter() - t)
+        t = time.perf_counter()
+        game.evaluate(ramp, bankroll, exact_ruin=False)
+        plain.append(time.perf_counter() - t)
     print(f"\n=== {name}: whole analysis {whole:.1f} s "
           f"({', '.join(f'{k} {v:.1f} s' for k, v in game.timings.items())}; "
-          f"{game.solves} exact evaluations); re-evaluation median "
-          f"{1e3 * float(np.median(times)):.2f} ms")
+          f"{game.solves} exact evaluations); re-evaluation: new ramp with exact ruin "
+          f"{1e3 * first:.0f} ms, bankroll change median {1e3 * float(np.median(times)):.2f} ms, "
+          f"without the exact ruin {1e3 * float(np.median(plain)):.2f} ms; variance "
+          f"calibration {game.variance_calibration:.4f}")
     flat = game.evaluate({0: 1})
     print(f"flat betting: win rate {flat.win_rate:+.6f} = sum f x edge "
           f"{float(game.frequency @ game.edge):+.6f}; full-shoe chart EV "
@@ -124,7 +132,7 @@ def compare(name, rules, rounds, seed, skip_sim):
     res = game.evaluate(ramp, 10_000)
     print(f"ramp {RAMP}: W/100 {res.win_per_100:.4f}  SD/100 {res.sd_per_100:.3f}  "
           f"DI {res.di:.3f}  SCORE {res.score:.2f}  N0 {res.n0:,.0f}  "
-          f"RoR(10k) {res.ror:.3g}")
+          f"RoR(10k) exact {res.ror:.4g}, diffusion {res.ror_diffusion:.4g}")
     if skip_sim:
         return game
     t0 = time.perf_counter()

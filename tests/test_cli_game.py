@@ -76,6 +76,27 @@ def test_text_output_agrees_with_the_api(json_doc):
     assert sum(freq) == pytest.approx(1.0, abs=1e-9)
 
 
+def test_ruin_rows_exact_diffusion_and_trip(json_doc):
+    summary = [t for t in json_doc["tables"] if t["table"] == "summary"][0]
+    values = {k: v["value"] for k, v in summary["values"].items()}
+    exact, diffusion = values["risk of ruin"], values["risk of ruin (diffusion approx.)"]
+    assert 0 <= exact <= 1 and 0 <= diffusion <= 1
+    assert "exact root method" in json.dumps(summary)
+    code, text = run(BASE + ["--rounds", "500", "--format", "json"])
+    assert code == 0
+    doc = json.loads(text)
+    summary = [t for t in doc["tables"] if t["table"] == "summary"][0]
+    trip = summary["values"]["trip ruin in 500 rounds"]["value"]
+    assert 0 <= trip <= exact + 1e-12
+
+
+def test_rounds_needs_a_bankroll(capsys):
+    argv = [a for a in BASE if a not in ("--bankroll", "2000")] + ["--rounds", "100"]
+    code, _ = run(argv)
+    err = capsys.readouterr().err.strip()
+    assert code == 2 and len(err.splitlines()) == 1 and "--bankroll" in err
+
+
 def test_markdown_and_html(tmp_path):
     code, text = run(BASE + ["--format", "markdown"])
     assert code == 0 and "| frequency" in text.replace("|frequency", "| frequency")
@@ -96,6 +117,7 @@ def test_markdown_and_html(tmp_path):
     (["--system", "nosuch"], "count system"),
     (["--indices", "i99"], "index set"),
     (["--infinite"], "finite shoe"),
+    (["--rounds", "0"], "--rounds"),
 ])
 def test_bad_input_is_one_line_and_exit_2(extra, word, capsys):
     argv = BASE[:1] + BASE[3:] if "--infinite" in extra else BASE

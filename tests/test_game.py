@@ -161,15 +161,16 @@ def test_ramp_figures_are_consistent(game):
     assert r.n0 == pytest.approx((r.sd / r.win_rate) ** 2, rel=1e-12)
     assert r.sd_per_100 == pytest.approx(10 * r.sd)
     # doubling every bet doubles the win rate and SD, leaves DI/SCORE unchanged
-    r2 = game.evaluate("1:2,2:4,3:8,4:16,5:24", 10_000)
+    r2 = game.evaluate("1:2,2:4,3:8,4:16,5:24", 10_000, exact_ruin=False)
     assert r2.win_rate == pytest.approx(2 * r.win_rate)
     assert r2.score == pytest.approx(r.score)
+    assert r2.ror == pytest.approx(r2.ror_diffusion) and "diffusion" in r2.ror_method
     # a larger bankroll lowers the risk of ruin; the CE approaches the win rate
     big = game.evaluate("1:1,2:2,3:4,4:8,5:12", 100_000)
     assert big.ror < r.ror
     assert abs(big.certainty_equivalent - big.win_rate) < abs(r.certainty_equivalent - r.win_rate)
     # wonging in at +1: fewer rounds played, a higher edge per bet
-    w = game.evaluate("1:1,2:2,3:4,4:8,5:12", 10_000, wong_in=1)
+    w = game.evaluate("1:1,2:2,3:4,4:8,5:12", wong_in=1)
     assert w.rounds_played < 1 and w.advantage > r.advantage
 
 
@@ -195,6 +196,83 @@ def test_reevaluation_uses_the_cache(game):
     for bankroll in (1000, 5000, 20000):
         game.evaluate("1:1,4:8", bankroll)
     assert game.solves == solves
+
+
+# ---- risk of ruin of a ramp ---------------------------------------------------------------
+
+def _by_hand(game, bets):
+    """The mixture law of one round's win built here from the per-count laws: frequency x
+    law scaled by the bet, rounds sat out a point mass at 0 (independent of
+    ``ramp_distribution``'s bincount and chip lattice)."""
+    from types import SimpleNamespace
+    pmf = {}
+    for f, b, law in zip(game.frequency, bets, game.outcome_laws):
+        for v, p in zip(game.outcome_values, law if b > 0 else [1.0]):
+            key = round(float(v * b), 9)
+            pmf[key] = pmf.get(key, 0.0) + f * p
+    keys = sorted(pmf)
+    return SimpleNamespace(values=np.array(keys), probabilities=np.array([pmf[k] for k in keys]))
+
+
+def test_per_count_laws_have_the_counts_edge_and_variance(game):
+    for law, m, v in zip(game.outcome_laws, game.edge, game.variance):
+        assert law.sum() == pytest.approx(1.0, abs=1e-12) and law.min() >= 0
+        assert float(law @ game.outcome_values) == pytest.approx(m, abs=1e-12)
+        var = float(law @ (game.outcome_values - m) ** 2)
+        assert var == pytest.approx(v, rel=1e-10)
+    # the calibration is the exact full-shoe variance over the round model's (near 1)
+    assert 0.98 < game.variance_calibration < 1.03
+
+
+def test_flat_ramp_ruin_is_the_risk_module_on_the_single_distribution(game):
+    from bjsolve.risk import lifetime_ruin
+    # flat bets at true counts >= +1 (sat out below): a game with an edge
+    wong = parse_ramp({1: 1}, wong_in=1)
+    bets = wong.bets(game.tc_values)
+    single = _by_hand(game, bets)
+    for bankroll in (50, 400):
+        got = game.evaluate(wong, bankroll)
+        want = lifetime_ruin(single, bankroll)
+        assert got.ror == pytest.approx(want.probability, rel=1e-9, abs=1e-15)
+        assert got.ror_dominant_root == pytest.approx(want.dominant_root_estimate, rel=1e-9)
+        # the same ramp with bets of 2 units: ruin of the half bankroll
+        double = game.evaluate({1: 2}, 2 * bankroll, wong_in=1)
+        assert double.ror == pytest.approx(want.probability, rel=1e-9, abs=1e-15)
+    # a losing game (flat at every count) is ruined for sure
+    assert game.evaluate({0: 1}, 1000).ror == 1.0
+
+
+def test_ramp_ruin_exact_against_diffusion_and_the_mixture(game):
+    from bjsolve.risk import lifetime_ruin
+    ramp = "1:1,2:2,3:4"
+    bets = parse_ramp(ramp).bets(game.tc_values)
+    mix, chip, _ = game.ramp_distribution(bets)
+    hand = _by_hand(game, bets)
+    assert chip == 1.0
+    assert np.allclose(mix.values, hand.values) and np.allclose(mix.probabilities,
+                                                                hand.probabilities, atol=1e-15)
+    # a bankroll large against the bets: the exact figure is within a few per cent of the
+    # diffusion figure (both are ~exp(-c B); the exponents agree to O(skewness))
+    r = game.evaluate(ramp, 400)
+    assert 0.001 < r.ror < 0.3
+    assert r.ror == pytest.approx(r.ror_diffusion, rel=0.05)
+    assert r.ror == pytest.approx(lifetime_ruin(hand, 400).probability, rel=1e-9)
+    # a bankroll change reuses the cached roots and stays ordered
+    assert game.evaluate(ramp, 800).ror < r.ror
+    # trip ruin: below the lifetime ruin, growing with the rounds
+    t1 = game.evaluate(ramp, 400, rounds=200).trip_ruin
+    t2 = game.evaluate(ramp, 400, rounds=2000).trip_ruin
+    assert 0 <= t1 < t2 < r.ror
+
+
+def test_non_integer_bets_are_put_on_a_chip_lattice(game):
+    bets = parse_ramp("1:1,2:1.5,3:3").bets(game.tc_values)
+    mix, chip, note = game.ramp_distribution(bets)
+    assert chip == 0.5 and "exact" in note
+    ruin = game.evaluate("1:1,2:1.5,3:3", 500).ror
+    assert ruin == pytest.approx(game.evaluate("1:2,2:3,3:6", 1000).ror, rel=1e-9)
+    _, chip, note = game.ramp_distribution(bets * 1.0001)
+    assert "rounded" in note
 
 
 # ---- bad input -------------------------------------------------------------------------
@@ -235,6 +313,12 @@ def test_bad_bankroll_and_spread(game):
         game.evaluate("1:1", -5)
     with pytest.raises(ValueError, match="max_spread"):
         game.optimal_ramp(0.5)
+    with pytest.raises(ValueError, match="bankroll"):
+        game.evaluate("1:1", 0, rounds=100)
+    with pytest.raises(ValueError, match="rounds needs a bankroll"):
+        game.evaluate("1:1", rounds=100)
+    with pytest.raises(ValueError, match="rounds"):
+        game.evaluate("1:1,3:4", 1000, rounds=0)
 
 
 def test_unsupported_games_are_refused():

@@ -30,13 +30,19 @@ Method (also in docs/counted-game.md, with the measured errors):
    is the band-weighted mean.  With one band this is the "average composition" shortcut;
    the benchmark measures what it costs.
 4. Variance by true count: the round model's variance at the true count's mean
-   composition (infinite-deck approximation; see ``round_model``), until an exact outcome
-   distribution is available.
+   composition (infinite-deck approximation; see ``round_model``), scaled by one factor:
+   the exact outcome distribution's variance over the round model's at the full shoe.
+   Each count's outcome law: the full shoe's exact law reweighted to the count's edge and
+   variance (``_outcome_laws``).
 5. A ramp: bet b(t) at true count t; per round W = sum f b m, second moment
    sum f b^2 (v + m^2), variance = second moment - W^2 (rounds treated as independent).
+   Risk of ruin: the exact root method of ``bjsolve.risk`` on the mixture law
+   sum_t f_t (law_t scaled by b_t) (+ a point mass at 0 for rounds sat out), with the
+   diffusion figure exp(-2 W B / Var) beside it.
 """
 from __future__ import annotations
 
+import contextlib
 import math
 import numbers
 import time
@@ -51,6 +57,7 @@ from .shoe import Shoe
 
 STRATEGIES = ("basic", "indices", "optimal")
 MIN_BIN_FREQUENCY = 1e-4   # true counts rarer than this are pooled into the end bins
+MAX_RUIN_CHIPS = 24        # the exact ruin's polynomial degree grows with the largest bet
 
 
 # ---- ramps ------------------------------------------------------------------------------
@@ -150,8 +157,12 @@ class RampResult:
     sd: float                  # per round
     average_bet: float         # per round played
     rounds_played: float
-    ror: float | None          # lifetime risk of ruin with this bankroll
+    ror: float | None          # lifetime risk of ruin: exact root method on the mixture
     ror_method: str
+    ror_diffusion: float | None = None      # the diffusion approximation exp(-2 W B / Var)
+    ror_dominant_root: float | None = None  # r^(B/h), the dominant root alone
+    rounds: int | None = None               # with ``trip_ruin``: P(ruin within that many)
+    trip_ruin: float | None = None
 
     @property
     def variance(self) -> float:
@@ -201,7 +212,9 @@ class RampResult:
                 "average bet": self.average_bet, "advantage": self.advantage,
                 "rounds played": self.rounds_played, "DI": self.di, "SCORE": self.score,
                 "N0": self.n0, "CE per 100": None if ce is None else 100 * ce,
-                "risk of ruin": self.ror}
+                "risk of ruin": self.ror,
+                "risk of ruin (diffusion approx.)": self.ror_diffusion,
+                f"trip ruin in {self.rounds} rounds": self.trip_ruin}
 
 
 # ---- the game ---------------------------------------------------------------------------
@@ -271,6 +284,10 @@ class CountedGame:
         t0 = time.perf_counter()
         self._edges()
         self.timings["edges"] = time.perf_counter() - t0
+        t0 = time.perf_counter()
+        self._outcome_laws()
+        self.timings["outcome distributions"] = time.perf_counter() - t0
+        self._ruin_cache: dict = {}
 
     # ---- step 1: where rounds start -------------------------------------------------
     def _solve_full_shoe(self):
@@ -472,11 +489,46 @@ class CountedGame:
                                  / w[ok].sum())
 
     def _round_variance(self, shoe: Shoe, policy) -> float:
-        """The variance of a round (initial bets squared) at this composition: the one
-        place it comes from.  Now the infinite-deck round model (``round_model``); an exact
-        outcome distribution of the round can replace it here."""
+        """The round model's variance of a round (initial bets squared) at this composition
+        (infinite-deck approximation, ``round_model``); ``_outcome_laws`` calibrates it."""
         from .round_model import round_profile
         return round_profile(self.rules, shoe.probabilities(), policy).variance
+
+    def _outcome_laws(self):
+        """Per true count, the law of one round's net outcome (per unit bet), for the SD and
+        the exact risk of ruin of a ramp.
+
+        An exact outcome distribution costs ~3 s for 6 decks (one per true count would
+        triple the analysis), so ONE is computed: the full shoe, the strategy played at
+        true count 0 (``Solution.outcome_distribution``).  It calibrates the round model:
+        every count's variance is multiplied by exact variance / round-model variance at
+        the full shoe (``variance_calibration``).  Each count's law is that distribution
+        exponentially tilted, p_t(x) proportional to p_0(x) exp(a y + b y^2), y = x - mu_0,
+        with a, b (Newton) such that its mean is the count's exact edge and its variance the
+        calibrated variance: the support and shape (the tails of splits and doubles) are
+        the full shoe's, the first two moments the count's, every probability positive."""
+        from .solve import solve
+        sol = self.full_solution if self.strategy != "optimal" else solve(self.rules, self.shoe)
+        policy = "optimal" if self.strategy == "optimal" else self.policy_at(0.0)
+        dist = sol.outcome_distribution(policy)
+        self.full_shoe_outcomes = dist
+        model = self._round_variance(self.shoe, self.policy_at(0.0))
+        self.round_model_variance = self.variance.copy()
+        self.variance_calibration = dist.variance / model
+        self.variance = self.variance * self.variance_calibration
+        self.outcome_values = dist.values
+        x = dist.values - dist.mean
+        p0 = dist.probabilities
+        laws = np.empty((len(self.tc_values), len(p0)))
+        self.outcome_law_misfit = 0.0
+        for i, (m, v) in enumerate(zip(self.edge, self.variance)):
+            shift = m - dist.mean
+            laws[i] = _tilt(p0, x, shift, v + shift * shift)
+            got_m = float(laws[i] @ x)
+            got_v = float(laws[i] @ x ** 2) - got_m ** 2
+            self.outcome_law_misfit = max(self.outcome_law_misfit, abs(got_m - shift),
+                                          abs(got_v - v) / v)
+        self.outcome_laws = laws
 
     def _frozen_ev(self, engines, shoe: Shoe) -> float:
         """The round's EV (unconditioned) on ``shoe`` playing the decisions frozen in
@@ -528,15 +580,22 @@ class CountedGame:
                 "(renewal over the cards a round uses), reweighted by round length (an "
                 "approximation: within 0.3% of 1e8 simulated rounds in 6 decks, up to 2% in "
                 "some 2-deck counts; docs/counted-game.md)",
-                "SD: infinite-deck round model at the true count's mean composition "
-                "(approximation: 0.2%-1.5% below simulated SDs)")
+                "SD: infinite-deck round model at the true count's mean composition, "
+                f"scaled by {self.variance_calibration:.4f} (exact outcome distribution / "
+                "round model variance at the full shoe; docs/counted-game.md)")
 
     def evaluate(self, ramp, bankroll: float | None = None, *, wong_in=None,
-                 unit: float = 1.0) -> RampResult:
-        """The ramp's figures (pure numpy on the cached per-count results).  ``ramp``: a
+                 unit: float = 1.0, rounds: int | None = None,
+                 exact_ruin: bool = True) -> RampResult:
+        """The ramp's figures (numpy on the cached per-count results).  ``ramp``: a
         ``Ramp``, a mapping {true count: bet}, or "tc:bet,..." text; bets in units, each
         unit worth ``unit`` (money); ``bankroll`` in money (> 0) for the risk of ruin and
-        the certainty equivalent."""
+        the certainty equivalent; ``rounds`` (with a bankroll): also the trip ruin.
+
+        Risk of ruin: the exact root method (``bjsolve.risk``) on the ramp's mixture law
+        (``ramp_distribution``), and the diffusion approximation beside it.  The roots are
+        cached per ramp, so a bankroll change is cheap; a new ramp costs one root finding
+        (``exact_ruin=False`` skips it and reports the diffusion figure alone)."""
         ramp = parse_ramp(ramp, wong_in=wong_in)
         unit = _finite(unit, "unit")
         if unit <= 0:
@@ -545,8 +604,77 @@ class CountedGame:
             bankroll = _finite(bankroll, "bankroll")
             if bankroll <= 0:
                 raise ValueError(f"bankroll must be > 0, got {bankroll:g}")
+        if rounds is not None and bankroll is None:
+            raise ValueError("rounds needs a bankroll (the trip ruin is P(losing the bankroll "
+                             "within that many rounds))")
         bets = ramp.bets(self.tc_values) * unit
-        return _ramp_figures(ramp, bets, self.frequency, self.edge, self.variance, bankroll)
+        result = _ramp_figures(ramp, bets, self.frequency, self.edge, self.variance, bankroll)
+        if bankroll is None or not exact_ruin:
+            return result
+        mixture, chip, note = self.ramp_distribution(ramp.bets(self.tc_values))
+        curve = self._ruin_curve(mixture)
+        life = curve(bankroll / (chip * unit))
+        result.ror, result.ror_dominant_root = life
+        result.ror_method = ("exact root method on the ramp's mixture law (" + note +
+                             "); diffusion exp(-2 W B / Var) beside it")
+        if rounds is not None:
+            from .risk import trip_ruin
+            result.rounds = int(rounds)
+            result.trip_ruin = trip_ruin(mixture, bankroll / (chip * unit), rounds).probability
+        return result
+
+    def ramp_distribution(self, bets):
+        """The law of one round's win under bets ``bets`` (units, one per true count of
+        ``tc_values``): sum over true counts of frequency x the count's outcome law scaled
+        by its bet; a round sat out (bet 0) is a point mass at 0.  Returned in CHIPS, the
+        largest unit of which every bet is a whole multiple (bets are first put on a grid
+        of 1/100 unit; if the largest bet would exceed MAX_RUIN_CHIPS chips, on a grid of
+        largest bet / MAX_RUIN_CHIPS), so the values lie on the outcome lattice: returns
+        (distribution, chip in units, a note saying how the bets were put on the lattice)."""
+        from fractions import Fraction
+        from types import SimpleNamespace
+        bets = np.asarray(bets, dtype=float)
+        top = float(bets.max())
+        fr = [Fraction(float(b)).limit_denominator(100) for b in bets]
+        grid = all(abs(float(f) - b) < 1e-9 for f, b in zip(fr, bets))
+        chip = Fraction(0)
+        for f in fr:
+            chip = Fraction(math.gcd(chip.numerator * f.denominator,
+                                     f.numerator * chip.denominator),
+                            chip.denominator * f.denominator)
+        if grid and chip > 0 and top / float(chip) <= MAX_RUIN_CHIPS + 1e-9:
+            chips = np.array([int(f / chip) for f in fr])
+            chip = float(chip)
+            note = f"bets in chips of {chip:g} unit(s), exact"
+        else:
+            chip = top / MAX_RUIN_CHIPS
+            chips = np.rint(bets / chip).astype(int)
+            note = (f"bets rounded to chips of {chip:g} unit(s) (largest bet "
+                    f"{MAX_RUIN_CHIPS} chips) for the ruin")
+        from .risk import lattice
+        h = lattice(self.full_shoe_outcomes)[0]          # 1/2 unit (3:2), 1/10 (6:5)
+        steps = np.rint(self.outcome_values / h).astype(np.int64)   # same order as the laws
+        span = int(np.abs(steps).max()) * int(max(chips.max(), 1))
+        index = (chips[:, None] * steps[None, :] + span).ravel()
+        played = (self.frequency * (chips > 0))[:, None] * self.outcome_laws
+        mass = np.bincount(index, weights=played.ravel(), minlength=2 * span + 1)
+        mass[span] += float(self.frequency[chips == 0].sum())
+        keep = np.nonzero(mass > 0)[0]
+        values = (keep - span) * h
+        probs = mass[keep] / mass.sum()
+        return SimpleNamespace(values=values, probabilities=probs), chip, note
+
+    def _ruin_curve(self, mixture):
+        """Lifetime ruin as a function of the bankroll (in the mixture's units): the exact
+        root method of ``bjsolve.risk.lifetime_ruin``, its roots and coefficients cached per
+        mixture so a bankroll change costs O(roots)."""
+        key = (mixture.values.tobytes(), mixture.probabilities.tobytes())
+        curve = self._ruin_cache.get(key)
+        if curve is None:
+            if len(self._ruin_cache) > 64:
+                self._ruin_cache.clear()
+            curve = self._ruin_cache[key] = _RuinCurve(mixture)
+        return curve
 
     def optimal_ramp(self, max_spread: float, *, min_bet: float = 1.0, chip: float | None = None,
                      wong: bool = False) -> Ramp:
@@ -598,18 +726,129 @@ def _ramp_figures(ramp, bets, freq, edge, var, bankroll) -> RampResult:
     sd = math.sqrt(variance)
     share = float(freq[played].sum())
     avg = float(np.sum(freq * bets)) / share if share > 0 else 0.0
-    ror = _temporary_lifetime_ruin(win, variance, bankroll) if bankroll is not None else None
+    ror = _diffusion_ruin(win, variance, bankroll) if bankroll is not None else None
     return RampResult(ramp, bankroll, win, sd, avg, share, ror,
-                      "diffusion: exp(-2 W B / Var)")
+                      "diffusion exp(-2 W B / Var) (the exact ruin was not asked for)",
+                      ror_diffusion=ror)
 
 
-def _temporary_lifetime_ruin(win: float, variance: float, bankroll: float) -> float:
-    """Lifetime risk of ruin, diffusion approximation exp(-2 W B / Var) (1 when W <= 0).
-    TEMPORARY: to be replaced by ``bjsolve.risk.lifetime_ruin`` on the ramp's mixture
-    distribution when that lands."""
+def _diffusion_ruin(win: float, variance: float, bankroll: float) -> float:
+    """Lifetime risk of ruin, the diffusion (normal) approximation exp(-2 W B / Var)
+    (1 when W <= 0)."""
     if win <= 0:
         return 1.0
     return math.exp(-2.0 * win * bankroll / variance)
+
+
+def _tilt(p0, y, mean, second, iterations: int = 60):
+    """p0 exp(a y + b y^2), normalised, with E[y] = mean and E[y^2] = second (Newton on
+    (a, b): the Jacobian is the covariance of (y, y^2) under the tilted law)."""
+    theta = np.zeros(2)
+    feats = np.stack([y, y * y])
+    target = np.array([mean, second])
+    scale = float(np.abs(y).max()) or 1.0
+    for _ in range(iterations):
+        z = theta @ feats
+        w = p0 * np.exp(z - z.max())
+        q = w / w.sum()
+        mom = feats @ q
+        err = mom - target
+        if np.abs(err).max() < 1e-15:
+            break
+        cov = (feats * q) @ feats.T - np.outer(mom, mom)
+        step = np.linalg.solve(cov, err)
+        # damped: a step never moves the exponent by more than 1 anywhere
+        reach = float(np.abs(step[0]) * scale + np.abs(step[1]) * scale * scale)
+        theta -= step / max(1.0, reach)
+    return q
+
+
+@contextlib.contextmanager
+def _one_blas_thread():
+    """Run numpy's LAPACK on one thread: the root method's eigenvalue problem (a companion
+    matrix of order ~400) takes 0.2 s on one thread, and 1-16 s when the bundled OpenBLAS
+    spreads it over threads that compete with other work on a busy machine (measured).
+    A no-op where numpy's OpenBLAS cannot be reached."""
+    lib = _openblas()
+    if lib is None:
+        yield
+        return
+    before = lib.scipy_openblas_get_num_threads64_()
+    lib.scipy_openblas_set_num_threads64_(1)
+    try:
+        yield
+    finally:
+        lib.scipy_openblas_set_num_threads64_(before)
+
+
+_OPENBLAS: list = []
+
+
+def _openblas():
+    if not _OPENBLAS:
+        lib = None
+        try:
+            import ctypes
+            import glob
+            import os
+            where = os.path.join(os.path.dirname(np.__file__), os.pardir, "numpy.libs")
+            for path in glob.glob(os.path.join(where, "*openblas*")):
+                cand = ctypes.CDLL(path)
+                if hasattr(cand, "scipy_openblas_set_num_threads64_") and hasattr(
+                        cand, "scipy_openblas_get_num_threads64_"):
+                    lib = cand
+                    break
+        except OSError:
+            lib = None
+        _OPENBLAS.append(lib)
+    return _OPENBLAS[0]
+
+
+class _RuinCurve:
+    """psi(B) = P(ever ruined from bankroll B), by the exact root method of
+    ``bjsolve.risk.lifetime_ruin`` (the same roots, the same boundary system), with the
+    roots and coefficients kept so that psi at another bankroll is one sum over the roots.
+    Falls back to ``risk.lifetime_ruin`` itself where the root system fails."""
+
+    def __init__(self, dist):
+        from . import risk
+        self.dist = dist
+        self.h, steps, probs = risk.lattice(dist)
+        mean = float(dist.values @ dist.probabilities)
+        self.trivial = None
+        if mean <= 0 or steps.min() >= 0:
+            self.trivial = 1.0 if mean <= 0 else 0.0
+            return
+        self.r = risk._dominant_root(steps, probs)
+        with _one_blas_thread():
+            self._decompose(risk, steps, probs)
+
+    def _decompose(self, risk, steps, probs):
+        """The roots |w| < 1 of E[w^K] = 1 and the c_j of psi = 1 below the barrier."""
+        d, roots = risk._characteristic_roots(steps, probs)
+        self.roots, self.coef = roots, None
+        if len(roots) == d:
+            js = -np.arange(1, d + 1)
+            try:
+                self.coef = np.linalg.solve(roots[np.newaxis, :] ** js[:, np.newaxis],
+                                            np.ones(d, dtype=complex))
+            except np.linalg.LinAlgError:
+                self.coef = None
+
+    def __call__(self, bankroll: float) -> tuple:
+        """(exact root method, dominant root alone) at ``bankroll``."""
+        from . import risk
+        if self.trivial is not None:
+            return self.trivial, self.trivial
+        i = risk._start_index(bankroll, self.h)
+        dominant = self.r ** (i + 1)
+        exact = math.nan
+        if self.coef is not None:
+            with np.errstate(all="ignore"):
+                exact = float(np.real(np.dot(self.coef, self.roots ** i)))
+        if not (math.isfinite(exact) and -1e-9 <= exact <= 1.0 + 1e-9):
+            exact = risk.lifetime_ruin(self.dist, bankroll).probability
+        return min(max(exact, 0.0), 1.0), dominant
 
 
 def ramp_table(result: RampResult, title: str):
@@ -621,7 +860,7 @@ def ramp_table(result: RampResult, title: str):
              "SD per 100 = 10 x SD per round (rounds independent); DI = 1000 W / SD; "
              "SCORE = DI^2 (win per 100 rounds, 10,000-unit bankroll, Kelly-scaled bets); "
              "N0 = Var / W^2; CE = W - Var / (2 bankroll); risk of ruin: lifetime, "
-             f"{result.ror_method}",)
+             f"{result.ror_method} (rounds treated as independent)",)
     return Table("summary", title, rows, ("value",),
                  np.array([[float(summary[k])] for k in rows]), notes, style="prob",
                  layout="summary", records=[{"figure": k, "value": float(summary[k])}

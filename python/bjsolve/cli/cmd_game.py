@@ -48,6 +48,9 @@ def add_arguments(parser) -> None:
     b.add_argument("--bankroll", type=float, metavar="B",
                    help="bankroll, in the ramp's units, for risk of ruin and the certainty "
                         "equivalent (default: none, those figures are left out)")
+    b.add_argument("--rounds", type=int, metavar="N",
+                   help="with --bankroll: also the trip ruin, P(losing the bankroll within N "
+                        "rounds) (default: not shown)")
     b.add_argument("--optimal-spread", type=float, metavar="S",
                    help="also show the SCORE-optimal (Kelly-proportional) ramp with bets "
                         "1..S, rounded to whole units (default: not shown)")
@@ -60,6 +63,11 @@ def run(args) -> int:
     from ..game import CountedGame, parse_ramp, ramp_table
     if args.bankroll is not None and not args.bankroll > 0:
         raise common.UsageError(f"--bankroll must be > 0, got {args.bankroll:g}")
+    if args.rounds is not None and args.bankroll is None:
+        raise common.UsageError("--rounds needs --bankroll (the trip ruin is P(losing the "
+                                "bankroll within N rounds))")
+    if args.rounds is not None and not 1 <= args.rounds <= 10_000_000:
+        raise common.UsageError(f"--rounds must be 1..10,000,000, got {args.rounds}")
     if args.optimal_spread is not None and not args.optimal_spread >= 1:
         raise common.UsageError(f"--optimal-spread (maximum spread) must be >= 1, got "
                                 f"{args.optimal_spread:g}")
@@ -76,7 +84,7 @@ def run(args) -> int:
                            rounding=args.tc_rounding,
                            strategy="indices" if indices is not None else args.strategy,
                            indices=indices, depth_bands=args.depth_bands, progress=update)
-    result = game.evaluate(ramp, args.bankroll)
+    result = game.evaluate(ramp, args.bankroll, rounds=args.rounds)
     tables = [game.table(ramp), ramp_table(result, "ramp " + ramp.describe())]
     if args.optimal_spread is not None:
         best = game.optimal_ramp(args.optimal_spread)
