@@ -536,33 +536,6 @@ def solve(rules: Rules | None = None, shoe: Shoe | None = None, *, split: str = 
                     deal)
 
 
-class PairsWithoutDAS:
-    """The unconditioned values of the pairs when doubling after a split is not allowed,
-    for ``_mark_das_splits``: the same rules and shoe without DAS, with engines that
-    compute a pair's values on demand instead of a whole second solve.  ``hand_ev`` gives
-    what ``Solution.hand_ev(pair, key, given_no_blackjack=False)`` would."""
-
-    def __init__(self, solution):
-        self.rules = solution.rules.replace(double_after_split=False)
-        self.playable_keys = solution.playable_keys
-        self._engines = make_engines(self.rules, solution.shoe, SPLIT_CLASSES[solution.split])
-
-    def hand_ev(self, cards, key, *, given_no_blackjack=False) -> dict:
-        if given_no_blackjack or len(cards) != 2 or cards[0] != cards[1]:
-            raise ValueError("PairsWithoutDAS gives the unconditioned values of pairs only")
-        engine = self._engines[key]
-        counts = counts_of(cards)
-        st, ht, dd, _ = engine.hand_values(counts)
-        values = {"stand": st, "hit": ht}
-        if engine.may_double_hand(counts):
-            values["double"] = dd
-        if engine.split_limit(cards[0]) >= 2:
-            values["split"] = engine.split_ev(cards[0])[0]
-        if self.rules.surrender != "none":
-            values["surrender"] = engine.surrender_ev(counts)
-        return values
-
-
 # ---- evaluating a strategy -------------------------------------------------------------
 # Evaluating a strategy is a solve with the player's decisions frozen: the strategy is asked
 # once per hand composition, dealer key and kind of decision, its answers are stored in
