@@ -210,3 +210,11 @@ def test_counting_does_not_import_indices():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True).stdout
     assert out.strip() == "False"
+
+
+@pytest.mark.parametrize("system", ["x" * 5000, ["y" * 5000] * 10, ("z" * 5000,)])
+def test_count_system_errors_cap_what_they_echo(system):
+    # a 5,000-character system name or tag must not come back whole in the message
+    with pytest.raises(ValueError) as err:
+        count_tags(system)
+    assert len(str(err.value)) < 300

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .deal import dealer_key_weight
-from .ranks import label, ranks
+from .ranks import label, ranks, show
 from .rules import Rules
 from .shoe import Shoe
 from .shoe_values import cached, remember, shoe_key, shoe_values, solve_and_keep
@@ -56,7 +56,7 @@ def count_tags(system) -> tuple:
         try:
             return tuple(float(t) for t in SYSTEMS[system.lower()][1])
         except KeyError:
-            raise ValueError(f"unknown count system {system!r}; known: "
+            raise ValueError(f"unknown count system {show(system)}; known: "
                              f"{', '.join(SYSTEMS)} (or give 10 tags A..T)") from None
     return _ten_numbers(system, "a tag vector", "tags")
 
@@ -64,18 +64,18 @@ def count_tags(system) -> tuple:
 def _ten_numbers(vector, what: str, items: str) -> tuple:
     """10 finite numbers A, 2..9, T as floats, or a clear ValueError."""
     if isinstance(vector, (str, bytes)):
-        raise ValueError(f"{what} needs 10 numbers (A, 2..9, T), got {vector!r}")
+        raise ValueError(f"{what} needs 10 numbers (A, 2..9, T), got {show(vector)}")
     try:
         values = tuple(vector)
     except TypeError:
-        raise ValueError(f"{what} needs 10 numbers (A, 2..9, T), got {vector!r}") from None
+        raise ValueError(f"{what} needs 10 numbers (A, 2..9, T), got {show(vector)}") from None
     if len(values) != 10:
         raise ValueError(f"{what} needs 10 numbers (A, 2..9, T), got {len(values)}")
     out = []
     for t in values:
         if (isinstance(t, bool) or not isinstance(t, (int, float, np.integer, np.floating))
                 or not math.isfinite(t)):
-            raise ValueError(f"{items} must be finite numbers, got {t!r}")
+            raise ValueError(f"{items} must be finite numbers, got {show(t)}")
         out.append(float(t))
     return tuple(out)
 
