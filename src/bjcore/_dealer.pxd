@@ -5,7 +5,7 @@ from libc.stdint cimport uint64_t, int8_t, int16_t, int32_t
 from libcpp.vector cimport vector
 
 from bjcore._defs cimport N_RANKS, N_DEALER
-from bjcore._memo cimport HashIndex
+from bjcore._memo cimport HashIndex, block_take, block_give
 
 
 cdef enum:
@@ -46,7 +46,8 @@ cdef class DealerStore:
     batch of shoes waiting for a shared trie pass."""
     cdef DealerTrie trie
     cdef HashIndex index               # removed-cards key -> row of ``rows``
-    cdef vector[double] rows           # N_DEALER outcomes per row
+    cdef double* rows                  # N_DEALER outcomes per row (a recycled block)
+    cdef int n_rows, row_capacity
     # the batch: shoes waiting for one shared trie pass
     cdef double batch_weights[MAX_BATCH * N_RANKS]
     cdef double batch_totals[MAX_BATCH]

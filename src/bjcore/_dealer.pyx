@@ -17,7 +17,8 @@ from libcpp.vector cimport vector
 from cython.operator cimport dereference as deref
 
 from bjcore._defs cimport N_RANKS, N_DEALER, MAX_COUNT_VALUE, soft_total
-from bjcore._memo cimport HashIndex
+from bjcore._memo cimport HashIndex, block_take, block_give
+from libc.string cimport memcpy
 
 
 # --------------------------------------------------------------------------------------
@@ -329,6 +330,8 @@ cdef class DealerTrie:
 
 _trie_cache = {}
 
+cdef int INITIAL_ROWS = 1024   # distributions a store holds before it first grows
+
 
 def dealer_trie(start, bint hit_soft_17):
     """The (cached) ``DealerTrie`` for a dealer starting hand."""
@@ -357,6 +360,13 @@ cdef class DealerStore:
         self.trie = trie
         self.index = HashIndex()
         self.batch_count = 0
+        self.n_rows = 0
+        self.row_capacity = INITIAL_ROWS
+        self.rows = <double*>block_take(INITIAL_ROWS * N_DEALER * sizeof(double))
+
+    def __dealloc__(self):
+        block_give(self.rows, self.row_capacity * N_DEALER * sizeof(double))
+        self.rows = NULL
 
     cdef const double* find(self, uint64_t key) noexcept nogil:
         """The outcomes stored under ``key`` (valid until the next store), or NULL."""
@@ -366,9 +376,19 @@ cdef class DealerStore:
         return &self.rows[row * N_DEALER]
 
     cdef const double* store(self, uint64_t key, const double* dist) noexcept nogil:
-        cdef int r, row = <int>(self.rows.size() // N_DEALER)
+        cdef int r, row = self.n_rows
+        cdef double* bigger
+        if row == self.row_capacity:
+            # double the (recycled) block: capacities stay powers of two, so that blocks
+            # freed by one solve fit the next one's tables
+            bigger = <double*>block_take(2 * self.row_capacity * N_DEALER * sizeof(double))
+            memcpy(bigger, self.rows, self.row_capacity * N_DEALER * sizeof(double))
+            block_give(self.rows, self.row_capacity * N_DEALER * sizeof(double))
+            self.rows = bigger
+            self.row_capacity *= 2
         for r in range(N_DEALER):
-            self.rows.push_back(dist[r])
+            self.rows[row * N_DEALER + r] = dist[r]
+        self.n_rows = row + 1
         self.index.insert(key, row)
         return &self.rows[row * N_DEALER]
 

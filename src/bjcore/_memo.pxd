@@ -1,12 +1,24 @@
 # Declarations of the flat hash index the memo tables use (see _memo.pyx).
 from libc.stdint cimport uint64_t, int32_t
-from libcpp.vector cimport vector
+
+
+cdef extern from "recycle.h":
+    void* block_take "bj_block_take"(size_t nbytes) noexcept nogil
+    void block_give "bj_block_give"(void* block, size_t nbytes) noexcept nogil
+    size_t block_release_all "bj_block_release_all"() noexcept nogil
+    size_t block_kept "bj_block_kept"() noexcept nogil
+
+
+cdef struct IndexEntry:
+    uint64_t key              # EMPTY_KEY (every bit set) for a free entry
+    int32_t slot
 
 
 cdef class HashIndex:
-    """Open-addressing map from a packed 64-bit key to a slot number (linear probing)."""
-    cdef vector[uint64_t] keys
-    cdef vector[int32_t] slots
+    """Open-addressing map from a packed 64-bit key to a slot number (linear probing);
+    key and slot side by side, so a look-up reads one cache line."""
+    cdef IndexEntry* table    # ``capacity`` entries, a recycled block (recycle.h)
+    cdef size_t capacity      # a power of two
     cdef int shift            # 64 - log2(capacity)
     cdef int count
     cdef int find(self, uint64_t key) noexcept nogil
