@@ -24,6 +24,12 @@ cdef extern from "trie_pass.h":
     void trie_pass "bj_trie_pass"(const TrieNode* nd, int n, const double* factor,
                                   const unsigned char* any_left, const double* inv,
                                   double* prod, double* acc, int lanes) noexcept nogil
+    void trie_tables "bj_trie_tables"(const double* weights, const double* totals, int count,
+                                      int infinite, const int8_t* factor_rank,
+                                      const int8_t* factor_prior, int n_factors,
+                                      int max_depth, double* factor,
+                                      unsigned char* any_left, double* inv,
+                                      int lanes) noexcept nogil
 
 
 cdef class DealerTrie:

@@ -241,8 +241,9 @@ cdef class DealerTrie:
         ``weights[k * 10 + r]``, ``totals[k]``; results in ``out[k * 6 + outcome]``.
         Each node multiplies its parent's probability by a card factor (cards of its rank
         left, 0 when none) and 1 / (cards left).  The factors are tabulated per lane before
-        the pass, so the per-node work is a few multiplies over contiguous lanes (the loop
-        is ``bj_trie_pass`` in trie_pass.h, built for AVX2 where the CPU has it); lanes
+        the pass (``bj_trie_tables``), so the per-node work is a few multiplies over
+        contiguous lanes (``bj_trie_pass``; both in trie_pass.h, built for AVX2 where the
+        CPU has it); lanes
         are padded to 4, 8 or 16 (zero factors) so the loops have fixed lengths, and
         every table has the fixed stride MAX_BATCH so that node offsets are shifts.
         """
@@ -254,41 +255,11 @@ cdef class DealerTrie:
         cdef const TrieNode* nd = self.nodes.data()
         cdef int i, d, k, o
         cdef int lanes = 4 if count <= 4 else (8 if count <= 8 else MAX_BATCH)
-        cdef double f
-        cdef const double* w
-        cdef double t
         for k in range((N_DEALER + 1) * MAX_BATCH):
             acc[k] = 0.0
-        # card factors: cards of the row's rank left before the draw (0 in padded lanes)
-        for k in range(lanes):
-            if k >= count:
-                for i in range(self.n_factors):
-                    factor[i * MAX_BATCH + k] = 0.0
-                continue
-            w = &weights[k * N_RANKS]
-            for i in range(self.n_factors):
-                f = w[self.factor_rank[i]]
-                if not infinite:
-                    f -= self.factor_prior[i]
-                factor[i * MAX_BATCH + k] = f if f > 0.0 else 0.0
-        for i in range(self.n_factors):
-            any_left[i] = False
-            for k in range(count):
-                if factor[i * MAX_BATCH + k] > 0.0:
-                    any_left[i] = True
-                    break
-        # 1 / (cards left) before the d-th card (0 when none are left, or padded)
-        for k in range(lanes):
-            t = totals[k] if k < count else 0.0
-            for d in range(1, self.max_depth + 1):
-                if k >= count:
-                    inv[d * MAX_BATCH + k] = 0.0
-                elif infinite:
-                    inv[d * MAX_BATCH + k] = 1.0
-                elif t - d + 1 > 0:
-                    inv[d * MAX_BATCH + k] = 1.0 / (t - d + 1)
-                else:
-                    inv[d * MAX_BATCH + k] = 0.0
+        # card factors, which rows any shoe can draw, 1 / (cards left) by depth
+        trie_tables(weights, totals, count, infinite, self.factor_rank, self.factor_prior,
+                    self.n_factors, self.max_depth, factor, any_left, inv, lanes)
         for k in range(lanes):
             prod[k] = 1.0 if k < count else 0.0
             acc[nd[0].outcome * MAX_BATCH + k] += nd[0].mult * prod[k]
