@@ -10,7 +10,8 @@ from bjcore._memo cimport HashIndex, block_take, block_give
 
 cdef enum:
     MAX_DEPTH = 32        # longest dealer draw sequence the trie can hold
-    MAX_BATCH = 16        # shoes evaluated together in one trie pass
+    MAX_BATCH = 32        # shoes evaluated together in one trie pass (32: the per-node
+                          # overhead is shared by twice the lanes of 16; 6D -10% instructions)
     MAX_FACTORS = 128     # distinct (rank, prior) pairs a dealer trie may use
 
 

@@ -244,7 +244,7 @@ cdef class DealerTrie:
         the pass (``bj_trie_tables``), so the per-node work is a few multiplies over
         contiguous lanes (``bj_trie_pass``; both in trie_pass.h, built for AVX2 where the
         CPU has it); lanes
-        are padded to 4, 8 or 16 (zero factors) so the loops have fixed lengths, and
+        are padded to 4, 8, 16 or 32 (zero factors) so the loops have fixed lengths, and
         every table has the fixed stride MAX_BATCH so that node offsets are shifts.
         """
         cdef double prod[(MAX_DEPTH + 1) * MAX_BATCH]
@@ -254,7 +254,7 @@ cdef class DealerTrie:
         cdef unsigned char any_left[MAX_FACTORS]
         cdef const TrieNode* nd = self.nodes.data()
         cdef int i, d, k, o
-        cdef int lanes = 4 if count <= 4 else (8 if count <= 8 else MAX_BATCH)
+        cdef int lanes = 4 if count <= 4 else (8 if count <= 8 else (16 if count <= 16 else MAX_BATCH))
         for k in range((N_DEALER + 1) * MAX_BATCH):
             acc[k] = 0.0
         # card factors, which rows any shoe can draw, 1 / (cards left) by depth
@@ -302,6 +302,7 @@ cdef class DealerTrie:
 _trie_cache = {}
 
 cdef int INITIAL_ROWS = 1024   # distributions a store holds before it first grows
+cdef int PENDING = -2          # index slot of a queued shoe (HashIndex.find: -1 unknown)
 
 
 def dealer_trie(start, bint hit_soft_17):
@@ -326,6 +327,9 @@ cdef class DealerStore:
     shoes into each pass is what makes the dealer enumeration cheap: callers ``queue``
     every shoe they are about to need, then ``flush``.
     """
+
+    # A queued key is in the index with the slot PENDING until its batch is evaluated:
+    # ``find`` treats it as unknown (NULL), ``queue`` as already queued.
 
     def __cinit__(self, DealerTrie trie not None):
         self.trie = trie
@@ -360,19 +364,18 @@ cdef class DealerStore:
         for r in range(N_DEALER):
             self.rows[row * N_DEALER + r] = dist[r]
         self.n_rows = row + 1
-        self.index.insert(key, row)
+        self.index.set(key, row)   # (the key may be in the index as PENDING)
         return &self.rows[row * N_DEALER]
 
     cdef void queue(self, const double* left, int drawn, uint64_t key) noexcept nogil:
         """Queue the shoe ``left`` (less one card of rank index ``drawn`` if >= 0) under
-        ``key`` unless its outcomes are known; a full batch is evaluated at once."""
+        ``key`` unless its outcomes are known or already queued; a full batch is
+        evaluated at once."""
         cdef int j, k = self.batch_count
         cdef double total = 0.0
-        if self.index.find(key) >= 0:
-            return
-        for j in range(k):
-            if self.batch_keys[j] == key:
-                return   # already waiting (the same cards out, reached another way)
+        if self.index.find(key) != -1:
+            return   # known, or already waiting (the same cards out, reached another way)
+        self.index.insert(key, PENDING)
         for j in range(N_RANKS):
             self.batch_weights[k * N_RANKS + j] = left[j]
             total += left[j]

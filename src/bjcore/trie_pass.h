@@ -20,7 +20,7 @@ typedef struct {
     int8_t outcome;   /* 0..4 for 17..21, 5 natural, 6 not counted */
 } bj_trie_node;
 
-#define BJ_STRIDE 16  /* = MAX_BATCH: every per-lane table has this stride */
+#define BJ_STRIDE 32  /* = MAX_BATCH: every per-lane table has this stride */
 
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && defined(__GLIBC__)
 #define BJ_MULTIVERSION __attribute__((target_clones("avx2", "default")))
@@ -71,7 +71,7 @@ static inline __attribute__((always_inline)) void bj_trie_walk(
     }
 }
 
-/* Nodes 1..n-1 of a trie over `lanes` (4, 8 or 16) shoes: tables as in evaluate_many. */
+/* Nodes 1..n-1 of a trie over `lanes` (4, 8, 16 or 32) shoes: tables as in evaluate_many. */
 BJ_MULTIVERSION
 static __attribute__((unused)) void bj_trie_pass(const bj_trie_node* nd, int n, const double* factor,
                          const unsigned char* any_left, const double* inv, double* prod,
@@ -80,8 +80,10 @@ static __attribute__((unused)) void bj_trie_pass(const bj_trie_node* nd, int n, 
         bj_trie_walk<4>(nd, n, factor, any_left, inv, prod, acc);
     else if (lanes <= 8)
         bj_trie_walk<8>(nd, n, factor, any_left, inv, prod, acc);
-    else
+    else if (lanes <= 16)
         bj_trie_walk<16>(nd, n, factor, any_left, inv, prod, acc);
+    else
+        bj_trie_walk<32>(nd, n, factor, any_left, inv, prod, acc);
 }
 
 /* The per-lane tables a pass reads, for `count` shoes padded to LANES lanes:
@@ -148,8 +150,11 @@ static __attribute__((unused)) void bj_trie_tables(
     else if (lanes <= 8)
         bj_trie_tables_n<8>(weights, totals, count, infinite, factor_rank, factor_prior,
                             n_factors, max_depth, factor, any_left, inv);
-    else
+    else if (lanes <= 16)
         bj_trie_tables_n<16>(weights, totals, count, infinite, factor_rank, factor_prior,
+                             n_factors, max_depth, factor, any_left, inv);
+    else
+        bj_trie_tables_n<32>(weights, totals, count, infinite, factor_rank, factor_prior,
                              n_factors, max_depth, factor, any_left, inv);
 }
 
