@@ -86,13 +86,14 @@ static __attribute__((unused)) void bj_trie_pass(const bj_trie_node* nd, int n, 
         bj_trie_walk<32>(nd, n, factor, any_left, inv, prod, acc);
 }
 
-/* The per-lane tables a pass reads, for `count` shoes padded to LANES lanes:
- *   factor[i * 16 + k]  cards of factor row i's rank left in shoe k before the draw
- *                       (weights less the row's prior draws; 0 when none, or padded);
- *   any_left[i]         whether row i is positive in some lane (else its subtrees are
- *                       skipped);
- *   inv[d * 16 + k]     1 / (cards left) before the d-th card (0 when none are left, or
- *                       padded; 1 for an infinite shoe).
+/* The per-lane tables a pass reads, for `count` shoes padded to LANES lanes (every row
+ * BJ_STRIDE doubles long):
+ *   factor row i, lane k   cards of the row's rank left in shoe k before the draw
+ *                          (weights less the row's prior draws; 0 when none, or padded);
+ *   any_left[i]            whether row i is positive in some lane (else its subtrees are
+ *                          skipped);
+ *   inv row d, lane k      1 / (cards left) before the d-th card (0 when none are left, or
+ *                          padded; 1 for an infinite shoe).
  * Rows are filled lane-contiguous, so each loop is a few vector operations; every value
  * is the same IEEE expression as a lane-by-lane loop computes, in the same order. */
 template <int LANES>
