@@ -6,8 +6,6 @@ from libc.stdint cimport uint64_t, int32_t
 from libc.string cimport memcpy
 
 
-cdef uint64_t EMPTY_KEY = 0xFFFFFFFFFFFFFFFFULL   # no packed key has every bit set
-cdef uint64_t FIBONACCI = 11400714819323198485ULL   # 2^64 / golden ratio, odd
 cdef int INITIAL_BITS = 12
 
 
@@ -16,8 +14,7 @@ cdef IndexEntry* empty_table(size_t capacity) noexcept nogil:
     cdef IndexEntry* table = <IndexEntry*>block_take(capacity * sizeof(IndexEntry))
     cdef size_t i
     for i in range(capacity):
-        table[i].key = EMPTY_KEY
-        table[i].slot = -1
+        table[i].key = EMPTY_KEY    # (a free entry's slot is never read)
     return table
 
 
@@ -39,19 +36,6 @@ cdef class HashIndex:
     def __dealloc__(self):
         block_give(self.table, self.capacity * sizeof(IndexEntry))
         self.table = NULL
-
-    cdef int find(self, uint64_t key) noexcept nogil:
-        """The slot stored for ``key``, or -1."""
-        cdef size_t mask = self.capacity - 1
-        cdef size_t i = <size_t>((key * FIBONACCI) >> self.shift)
-        cdef const IndexEntry* e
-        while True:
-            e = &self.table[i]
-            if e.key == key:
-                return e.slot
-            if e.key == EMPTY_KEY:
-                return -1
-            i = (i + 1) & mask
 
     cdef void insert(self, uint64_t key, int slot) noexcept nogil:
         """Store ``slot`` for a key that is not in the map yet."""
