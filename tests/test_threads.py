@@ -5,6 +5,7 @@ memo tables (after the recycled blocks are released) against tables recycled fro
 solves, and with one thread against two.
 """
 import gc
+import importlib
 
 from bjcore import _memo
 from bjsolve import Rules, Shoe, solve
@@ -57,3 +58,20 @@ def test_two_threads_on_a_shoe_without_some_upcards():
     two = solve(Rules(decks=1), shoe, threads=2)
     assert sorted(one.ev_by_dealer) == [1, 3, 5, 6, 8, 9, 10]
     assert _values(two) == _values(one)
+
+
+def test_recorded_costs_order_the_next_solve_longest_first():
+    solve_module = importlib.import_module("bjsolve.solve")   # (bjsolve.solve is the function)
+    rules = Rules(decks=1, max_split_hands=2)
+    sol = solve(rules, split="CDP1", threads=2)
+    key = (rules, "CDP1", 52)
+    costs = solve_module._UNIT_COSTS[key]
+    assert sorted(costs) == sorted(sol.ev_by_dealer)      # every upcard timed
+    assert all(c >= 0.0 for c in costs.values())
+    # pretend the costs were reversed: the next order follows them, largest first
+    fake = {k: float(i) for i, k in enumerate(_WORK_ORDER)}
+    solve_module._UNIT_COSTS[key] = fake
+    order = solve_module.work_order(sol._engines, key)
+    assert order == sorted(fake, key=lambda k: -fake[k])
+    again = solve(rules, split="CDP1", threads=2)
+    assert list(again.ev_by_dealer.items()) == list(sol.ev_by_dealer.items())
