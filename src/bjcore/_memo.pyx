@@ -27,10 +27,14 @@ cdef class HashIndex:
     are recycled between solves (recycle.h) instead of being faulted in afresh.
     """
 
-    def __cinit__(self):
-        self.shift = 64 - INITIAL_BITS
+    def __cinit__(self, int bits=INITIAL_BITS):
+        """``bits``: log2 of the initial capacity (a table that will surely grow large
+        starts large: every doubling re-inserts every key)."""
+        if not 4 <= bits <= 30:
+            raise ValueError(f"bits must be 4..30, got {bits}")
+        self.shift = 64 - bits
         self.count = 0
-        self.capacity = (<size_t>1) << INITIAL_BITS
+        self.capacity = (<size_t>1) << bits
         self.table = empty_table(self.capacity)
 
     def __dealloc__(self):
