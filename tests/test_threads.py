@@ -7,7 +7,9 @@ solves, and with one thread against two.
 import gc
 import importlib
 
-from bjcore import _memo
+import pytest
+
+from bjcore import _dealer, _memo
 from bjsolve import Rules, Shoe, solve
 from bjsolve.solve import _WORK_ORDER
 
@@ -26,6 +28,7 @@ def test_recycled_tables_give_the_values_of_fresh_ones():
     rules, shoe = Rules(decks=1), Shoe.decks(1).remove(5, 5, 10)
     gc.collect()
     _memo.release_recycled()
+    _dealer.release_recycled()
     fresh = _values(solve(rules, shoe, split="CDP", threads=1))
     gc.collect()
     # other solves of the same size leave their blocks behind, then the solve again
@@ -37,14 +40,15 @@ def test_recycled_tables_give_the_values_of_fresh_ones():
     assert _values(solve(rules, shoe, split="CDP", threads=1)) == fresh
 
 
-def test_recycled_memory_is_bounded_and_can_be_released():
+@pytest.mark.parametrize("pool", [_memo, _dealer], ids=["tables", "rows"])
+def test_recycled_memory_is_bounded_and_can_be_released(pool):
     for _ in range(3):
         solve(Rules(decks=2), split="CDP1", threads=2)
     gc.collect()
-    kept = _memo.recycled_bytes()
+    kept = pool.recycled_bytes()
     assert 0 < kept <= 128 << 20
-    assert _memo.release_recycled() == kept
-    assert _memo.recycled_bytes() == 0
+    assert pool.release_recycled() == kept
+    assert pool.recycled_bytes() == 0
 
 
 def test_work_order_names_every_upcard_once():

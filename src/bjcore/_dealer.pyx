@@ -17,7 +17,7 @@ from libcpp.vector cimport vector
 from cython.operator cimport dereference as deref
 
 from bjcore._defs cimport N_RANKS, N_DEALER, MAX_COUNT_VALUE, soft_total
-from bjcore._memo cimport HashIndex, block_take, block_give
+from bjcore._memo cimport HashIndex, block_take, block_give, block_kept, block_release_all
 from libc.string cimport memcpy
 
 
@@ -300,6 +300,17 @@ cdef class DealerTrie:
 
 
 _trie_cache = {}
+
+
+def recycled_bytes():
+    """Bytes of freed distribution rows kept for reuse by later solves (see recycle.h;
+    the hash tables have their own pool, ``bjcore._memo.recycled_bytes``)."""
+    return block_kept()
+
+
+def release_recycled():
+    """Free the distribution rows kept for reuse; returns the bytes released."""
+    return block_release_all()
 
 # An engine of a full solve stores 3,000-26,000 distributions (1-8 decks, every class):
 # start with room for 4,096 (the blocks are recycled, so a large start costs no page
