@@ -69,7 +69,7 @@ def test_recorded_costs_order_the_next_solve_longest_first():
     rules = Rules(decks=1, max_split_hands=2)
     sol = solve(rules, split="CDP1", threads=2)
     key = (rules, "CDP1", 52)
-    costs = solve_module._UNIT_COSTS[key]
+    costs = solve_module.recorded_costs(*key)
     assert sorted(costs) == sorted(sol.ev_by_dealer)      # every upcard timed
     assert all(c >= 0.0 for c in costs.values())
     # pretend the costs were reversed: the next order follows them, largest first

@@ -94,6 +94,15 @@ def work_order(engines: dict, cost_key=None) -> list:
     return order
 
 
+def recorded_costs(rules: Rules, kind: str, shoe_size: float) -> dict | None:
+    """{dealer key: CPU seconds} that the last solve of these rules, kind (split class or
+    "policy") and shoe size spent on each key's work, or None (for benchmarks: the thread
+    balance they allow does not depend on how busy the machine is)."""
+    with _UNIT_COSTS_LOCK:
+        costs = _UNIT_COSTS.get((rules, kind, shoe_size))
+        return dict(costs) if costs is not None else None
+
+
 def run_engines(engines: dict, threads: int | None = None, cost_key=None) -> dict:
     """E(u) of every engine, in up to ``threads`` parallel threads (None: every core);
     returns {upcard: E(u)}.  Each engine is independent (own shoe, memo tables), so the
