@@ -275,12 +275,12 @@ class CountedGame:
         t0 = time.perf_counter()
         self.shoe = Shoe.decks(rules.decks)
         self._solve_full_shoe()
-        self._round_starts()
-        self.timings["round starts"] = time.perf_counter() - t0
-        t0 = time.perf_counter()
         self.count = CountDistribution(system, self.shoe)
-        self._states(tc_min, tc_max)
         self.timings["count distribution"] = time.perf_counter() - t0
+        t0 = time.perf_counter()
+        self._round_starts()
+        self._states(tc_min, tc_max)
+        self.timings["round starts"] = time.perf_counter() - t0
         t0 = time.perf_counter()
         self._edges()
         self.timings["edges"] = time.perf_counter() - t0
@@ -296,13 +296,20 @@ class CountedGame:
         self.chart = CachedChart(self.full_solution.strategy)
 
     def _round_starts(self):
-        from .round_model import round_profile
+        """Expected round starts per shoe by (cards seen, running count):
+        ``bjsolve.round_starts`` (a forward recursion with the joint law of a round's
+        cards and count) by default; with ``round_length_correction=False`` the plain
+        renewal (one law of the cards a round uses, independent of the count: round starts
+        see random depletions of the shoe)."""
+        from .round_model import round_cards_law
+        from .round_starts import _rank_steps, round_starts
         n = len(self.shoe)
         self.cut = int(round(self.penetration * n))
-        profile = round_profile(self.rules, self.shoe.probabilities(), self.chart,
-                                spots=self.spots)
-        self.cards_per_round = profile.cards
-        mean_cards = profile.mean_cards
+        steps = _rank_steps(self.system, self.count.classes.scale)
+        full = round_cards_law(self.rules, self.shoe.probabilities(), self.chart, steps,
+                               spots=self.spots)
+        self.cards_per_round = full.law.sum(axis=1)
+        mean_cards = full.mean_cards
         if self.cut - self.burn < math.ceil(mean_cards):
             raise ValueError(f"penetration {self.penetration:g} leaves less than a round before "
                              f"the cut card ({self.cut - self.burn} cards after the burn; a round "
@@ -310,14 +317,22 @@ class CountedGame:
         if n - self.cut < 10:
             raise ValueError(f"penetration {self.penetration:g} leaves {n - self.cut} cards behind "
                              f"the cut card; at least 10 are needed to finish the last round")
-        u = np.zeros(self.cut)
-        u[self.burn] = 1.0
-        law = self.cards_per_round
-        for d in range(self.burn + 1, self.cut):
-            lo = max(self.burn, d - len(law) + 1)
-            u[d] = float(u[lo:d] @ law[d - lo:0:-1]) if d > lo else 0.0
-        self.start_density = u                    # expected round starts at depth d
-        self.rounds_per_shoe = float(u.sum())
+        seen = np.arange(self.cut - self.burn)
+        if self.round_length_correction:
+            weight = round_starts(self.rules, self.chart, self.count, cut=self.cut,
+                                  burn=self.burn, spots=self.spots).weight
+        else:
+            u = np.zeros(len(seen))
+            u[0] = 1.0
+            law = self.cards_per_round
+            for d in range(1, len(seen)):
+                lo = max(0, d - len(law) + 1)
+                u[d] = float(u[lo:d] @ law[d - lo:0:-1]) if d > lo else 0.0
+            weight = self.count.probabilities[seen] * u[:, None]
+        self._start_weight = weight               # [cards seen, running count]
+        self.start_density = np.zeros(self.cut)   # expected round starts at depth d
+        self.start_density[self.burn:] = weight.sum(axis=1)
+        self.rounds_per_shoe = float(weight.sum())
 
     # ---- step 2: the count at round starts -----------------------------------------
     def _states(self, tc_min, tc_max):
@@ -330,10 +345,7 @@ class CountedGame:
         tcs = np.stack([cd.true_counts(int(k), decks=self.decks_convention,
                                        rounding=self.rounding) for k in seen])
         means = cd.class_means()[:, seen, :]                      # [class, depth, rc]
-        cond = cd.probabilities[seen]                              # P(rc | depth)
-        if self.round_length_correction:
-            cond = self._correct_for_round_length(cond, means, seen)
-        probs = cond * weights[:, None]                            # [depth, running count]
+        probs = self._start_weight / self.rounds_per_shoe          # [depth, running count]
         tc_int = np.rint(np.where(probs > 0, tcs, 0)).astype(int)
         lo_all, hi_all = int(tc_int[probs > 0].min()), int(tc_int[probs > 0].max())
         freq_all = np.bincount((tc_int - lo_all).ravel(), weights=probs.ravel(),
@@ -374,43 +386,6 @@ class CountedGame:
         self.band_depths = [(int(seen[int(a)]) + self.burn,
                              int(seen[min(int(b), len(seen)) - 1]) + self.burn)
                             for a, b in zip(band_edges[:-1], band_edges[1:])]
-
-    def _correct_for_round_length(self, cond, means, seen):
-        """P(rc | a round starts at this depth) from P(rc | depth): a round boundary falls
-        at a depth with density 1 / (mean cards per round of the cards already dealt), and
-        cards rich in small cards make longer rounds, so high counts (small cards out) see
-        fewer round starts.  The mean round length is linear in the seen cards' tag-class
-        shares (gradient from the round model, central differences); each depth's law is
-        reweighted by 1 / length and renormalised, so the expected round starts per depth
-        stay the renewal density.  Measured against the simulation in the benchmark."""
-        from .round_model import round_profile
-        cl = self.count.classes
-        full = np.array(self.shoe.counts, dtype=float)
-        q0 = np.array(cl.sizes, dtype=float) / cl.total
-
-        def probs_for(q):
-            p = np.zeros(10)
-            for c, members in enumerate(cl.members):
-                for r in members:
-                    p[r - 1] = q[c] * full[r - 1] / cl.sizes[c]
-            return p
-
-        def length(q):
-            return round_profile(self.rules, probs_for(q), self.chart, spots=self.spots).mean_cards
-
-        eps = 0.02
-        grad = np.zeros(len(q0))
-        for c in range(len(q0)):
-            step = np.eye(len(q0))[c] - q0
-            grad[c] = (length(q0 + eps * step) - length(q0 - eps * step)) / (2 * eps)
-        mu0 = length(q0)
-        self.round_length_gradient = grad
-        n = np.maximum(seen, 1).astype(float)[:, None]
-        mu = mu0 + sum(grad[c] * (np.nan_to_num(means[c]) / n - q0[c]) for c in range(len(q0)))
-        mu = np.maximum(mu, 4.0)                     # a round takes at least 4 cards
-        out = cond / mu
-        out[seen == 0] = cond[seen == 0]             # the first round starts after the burn
-        return out / out.sum(axis=1, keepdims=True)
 
     def composition(self, seen_per_class) -> Shoe:
         """The remaining (fractional) shoe once ``seen_per_class`` cards of each tag class
