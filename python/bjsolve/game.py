@@ -302,10 +302,10 @@ class CountedGame:
         renewal (one law of the cards a round uses, independent of the count: round starts
         see random depletions of the shoe)."""
         from .round_model import round_cards_law
-        from .round_starts import _rank_steps, round_starts
+        from .round_starts import rank_steps, round_starts
         n = len(self.shoe)
         self.cut = int(round(self.penetration * n))
-        steps = _rank_steps(self.system, self.count.classes.scale)
+        steps = rank_steps(self.system, self.count.classes.scale)
         full = round_cards_law(self.rules, self.shoe.probabilities(), self.chart, steps,
                                spots=self.spots)
         self.cards_per_round = full.law.sum(axis=1)

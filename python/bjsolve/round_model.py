@@ -349,7 +349,7 @@ class RoundCardsLaw:
 
 
 def round_cards_law(rules: Rules, probabilities, strategy, steps, *, spots: int = 1,
-                    max_cards: int | None = None) -> RoundCardsLaw:
+                    max_cards: int | None = None, raw: bool = False) -> RoundCardsLaw:
     """The joint law of the number of cards a round uses and the sum of their tags (every
     card of the round is seen by the end of it: the hole card too), in the same
     infinite-deck round model as ``round_profile`` (the same plays, no resplits).
@@ -359,10 +359,15 @@ def round_cards_law(rules: Rules, probabilities, strategy, steps, *, spots: int 
     two-dimensional FFT: every card multiplies by x y^tag, independent parts (split hands,
     spots, the dealer's draws) multiply; the grid is large enough that nothing wraps
     around except rounds of more than ``max_cards`` cards (default 16 + 16 spots; such
-    rounds have probability far below 1e-12)."""
+    rounds have probability far below 1e-12).
+
+    ``raw``: ``probabilities`` are used as given (not normalised) and the coefficients
+    are returned untrimmed on the whole grid: with weights p_r (1 + e) for one rank the
+    result is E[(1 + e)^(cards of that rank) ; cards, tags], for its moments."""
     check_supported(rules)
     p = np.asarray(probabilities, dtype=float)
-    p = p / p.sum()
+    if not raw:
+        p = p / p.sum()
     steps = [int(s) for s in steps]
     smax = max(1, max(abs(s) for s in steps))
     kx = int(max_cards or 16 + 16 * spots)
@@ -493,12 +498,14 @@ def round_cards_law(rules: Rules, probabilities, strategy, steps, *, spots: int 
     # gf[a, b] = sum_kj P(k, j) e^{2 pi i (a k / kx + b j / my)}: the forward transform
     # gives kx my P(k, j mod my) back
     law = np.real(np.fft.fft2(gf)) / (kx * my)
-    law = np.where(law > 1e-15, law, 0.0)
     offsets = np.arange(my)
     offsets = np.where(offsets > my // 2, offsets - my, offsets)
     order = np.argsort(offsets)
     law = law[:, order]
     offsets = offsets[order]
+    if raw:
+        return RoundCardsLaw(law, offsets)
+    law = np.where(law > 1e-15, law, 0.0)
     keep = np.nonzero(law.sum(axis=0) > 0)[0]
     law = law[:, keep.min():keep.max() + 1]
     offsets = offsets[keep.min():keep.max() + 1]
