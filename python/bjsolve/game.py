@@ -379,8 +379,15 @@ class CountedGame:
                                           minlength=ncell) for m in means])
         self.frequency = w_cell.reshape(nb, self.depth_bands).sum(axis=1)
         self.band_weight = w_cell.reshape(nb, self.depth_bands)
+        # a cell no round starts in (a count reachable there only at depths where no round
+        # can start) still needs a composition for the calibration: its random-depletion
+        # mean
+        seen_plain = np.stack([np.bincount(cell, weights=(np.nan_to_num(m) * plain).ravel(),
+                                           minlength=ncell) for m in means])
+        plain_cell = self._plain_weight.ravel()
         with np.errstate(invalid="ignore", divide="ignore"):
-            self._band_seen = (seen_cell / w_cell).reshape(-1, nb, self.depth_bands)
+            self._band_seen = np.where(w_cell > 0, seen_cell / w_cell,
+                                       seen_plain / plain_cell).reshape(-1, nb, self.depth_bands)
             pooled = seen_cell.reshape(-1, nb, self.depth_bands).sum(axis=2)
             self._bin_seen = pooled / self.frequency
         self.band_depths = [(int(seen[int(a)]) + self.burn,

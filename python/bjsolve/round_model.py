@@ -358,7 +358,7 @@ def round_cards_law(rules: Rules, probabilities, strategy, steps, *, spots: int 
     functions E[x^cards y^tags] evaluated on a grid of roots of unity, then inverted by a
     two-dimensional FFT: every card multiplies by x y^tag, independent parts (split hands,
     spots, the dealer's draws) multiply; the grid is large enough that nothing wraps
-    around except rounds of more than ``max_cards`` cards (default 16 + 16 spots; such
+    around except rounds of more than ``max_cards`` cards (default 12 + 12 spots; such
     rounds have probability far below 1e-12).
 
     ``raw``: ``probabilities`` are used as given (not normalised) and the coefficients
@@ -370,7 +370,7 @@ def round_cards_law(rules: Rules, probabilities, strategy, steps, *, spots: int 
         p = p / p.sum()
     steps = [int(s) for s in steps]
     smax = max(1, max(abs(s) for s in steps))
-    kx = int(max_cards or 16 + 16 * spots)
+    kx = int(max_cards or 12 + 12 * spots)
     my = 2 * smax * (kx - 1) + 1
     x = np.exp(2j * np.pi * np.arange(kx) / kx)[:, None]
     y = np.exp(2j * np.pi * np.arange(my) / my)[None, :]
