@@ -362,10 +362,11 @@ def round_cards_law(rules: Rules, probabilities, strategy, steps, *, spots: int 
     rounds have probability far below 1e-12).
 
     ``raw``: ``probabilities`` are used as given (not normalised) and the coefficients
-    are returned untrimmed on the whole grid: with weights p_r (1 + e) for one rank the
-    result is E[(1 + e)^(cards of that rank) ; cards, tags], for its moments."""
+    are returned untrimmed on the whole grid, complex: with weights p_r w for one rank
+    (w may be complex) the result is E[w^(cards of that rank) ; cards, tags], for its
+    moments."""
     check_supported(rules)
-    p = np.asarray(probabilities, dtype=float)
+    p = np.asarray(probabilities, dtype=complex if raw else float)
     if not raw:
         p = p / p.sum()
     steps = [int(s) for s in steps]
@@ -375,7 +376,8 @@ def round_cards_law(rules: Rules, probabilities, strategy, steps, *, spots: int 
     x = np.exp(2j * np.pi * np.arange(kx) / kx)[:, None]
     y = np.exp(2j * np.pi * np.arange(my) / my)[None, :]
     z = [x * y ** s for s in steps]               # the monomial of one card of each rank
-    model = _Model(rules, p, strategy)
+    pz = [p[c] * z[c] for c in range(10)]         # ... times its probability
+    model = _Model(rules, np.real(p), strategy)     # (its may_double rules only)
     one = np.ones((kx, my), dtype=complex)
     zero = np.zeros((kx, my), dtype=complex)
 
@@ -409,8 +411,8 @@ def round_cards_law(rules: Rules, probabilities, strategy, steps, *, spots: int 
                         d, l_ = live_or_bust(hard + c)
                     else:
                         d, l_ = hand(up, hard + c, ace or c == 1, ncards + 1, split, None, memo)
-                    dead += p[c - 1] * z[c - 1] * d
-                    live += p[c - 1] * z[c - 1] * l_
+                    dead += pz[c - 1] * d
+                    live += pz[c - 1] * l_
                 out = (dead, live)
         memo[key] = out
         return out
@@ -424,8 +426,8 @@ def round_cards_law(rules: Rules, probabilities, strategy, steps, *, spots: int 
                 d, l_ = zero, one
             else:
                 d, l_ = hand(up, pair + c, pair == 1 or c == 1, 2, True, None, memo)
-            dead += p[c - 1] * z[c - 1] * d
-            live += p[c - 1] * z[c - 1] * l_
+            dead += pz[c - 1] * d
+            live += pz[c - 1] * l_
         return dead, live
 
     dealer_memo: dict = {}
@@ -443,11 +445,11 @@ def round_cards_law(rules: Rules, probabilities, strategy, steps, *, spots: int 
             out = zero.copy()
             for c in range(1, 11):
                 if p[c - 1] > 0:
-                    out = out + p[c - 1] * z[c - 1] * dealer_draws(hard + c, ace or c == 1)
+                    out = out + pz[c - 1] * dealer_draws(hard + c, ace or c == 1)
         dealer_memo[key] = out
         return out
 
-    card = sum(p[c] * z[c] for c in range(10))          # one card of the shoe
+    card = sum(pz)                                       # one card of the shoe
     gf = zero.copy()
     for up in range(1, 11):
         pu = p[up - 1]
@@ -497,14 +499,14 @@ def round_cards_law(rules: Rules, probabilities, strategy, steps, *, spots: int 
             gf += pu * ph * z[up - 1] * z[hole - 1] * rest
     # gf[a, b] = sum_kj P(k, j) e^{2 pi i (a k / kx + b j / my)}: the forward transform
     # gives kx my P(k, j mod my) back
-    law = np.real(np.fft.fft2(gf)) / (kx * my)
+    coef = np.fft.fft2(gf) / (kx * my)
     offsets = np.arange(my)
     offsets = np.where(offsets > my // 2, offsets - my, offsets)
     order = np.argsort(offsets)
-    law = law[:, order]
     offsets = offsets[order]
-    if raw:
-        return RoundCardsLaw(law, offsets)
+    if raw:                                   # complex: a polynomial in w, evaluated
+        return RoundCardsLaw(coef[:, order], offsets)
+    law = np.real(coef[:, order])
     law = np.where(law > 1e-15, law, 0.0)
     keep = np.nonzero(law.sum(axis=0) > 0)[0]
     law = law[:, keep.min():keep.max() + 1]
