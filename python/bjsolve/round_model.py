@@ -1,8 +1,9 @@
 """How many cards a round uses, and the round's variance: an infinite-deck model.
 
 The counted-game analysis needs two things the exact engine does not report: the law of
-the number of cards a round takes (where the next round starts) and the second moment of
-the round's result (for the SD of each true count).  This module computes both for a
+the number of cards a round takes jointly with the count those cards carry
+(``round_cards_law``: where the next round starts, and at which count) and the second
+moment of the round's result (``round_profile``: for the SD of each true count).  This module computes both for a
 strategy given as a chart (``f(cards, upcard, allowed) -> action``), dealing every card
 independently with the probabilities of a given composition (the infinite-deck
 approximation at that composition).
