@@ -142,6 +142,10 @@ cdef class UpcardEngine(PolicyEngine):
         return v, beta
 
     @property
+    def pair_stats(self):
+        return self.pair_dealer.stats
+
+    @property
     def memo_sizes(self):
         """(dealer distributions, hand contexts) held in the memo tables."""
         return self.dealer.index.count, self.value_index.count

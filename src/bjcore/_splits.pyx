@@ -67,6 +67,8 @@ cdef class SplitEngine(HandEngine):
             X[a] = 0.0
             Y[a] = 0.0
         self.extra_max = amax + 1   # contexts e = 1 .. amax + 1 are about to be valued
+        # with two or more contexts, one grouped pass per split hand serves them all
+        self.pair_groups[p] = not self.infinite and amax >= 1
         if not self.infinite:
             self.queue_split_needs(p)
         for a in range(amax + 1):
@@ -96,6 +98,7 @@ cdef class SplitEngine(HandEngine):
                 Y[a] = self.pair_hand_value(pair, a + 1, p)
         self.extra_max = 0
         self.split_needs_queued = False
+        self.pair_dealer.clear()   # every context's outcomes are stored by now
         # removal recursions (6.5)
         if self.infinite:
             pp = self.shoe[p]
@@ -161,8 +164,8 @@ cdef class SplitEngine(HandEngine):
         return ev
 
     cdef void queue_split_needs(self, int p) noexcept nogil:
-        """Compute, in full trie passes, every dealer distribution the split hands of
-        pair index ``p`` will need in contexts e = 1 .. extra_max, and no other.
+        """Compute, in full trie passes, the dealer groups (see _pair_dealer) of every
+        split hand of pair index ``p`` that contexts e = 1 .. extra_max will need.
 
         A split hand needs the dealer's outcomes where it stands, or after its double
         card.  Where its choice is made from other values (CDZ-: the unsplit hand's;
@@ -170,15 +173,26 @@ cdef class SplitEngine(HandEngine):
         follows that choice; where the choice compares the context's own values (CDP, and
         CDP1 with e = 1) every composition is needed.  Queuing them all first fills each
         trie pass, where asking hand by hand would leave most lanes empty.
+
+        Where the pair uses groups, a group serves every number of extra pair cards
+        gone, so one walk per stage suffices where the choices do not depend on e (all
+        but a frozen CDP policy, which has one per context): the one with the fewest
+        pair cards gone, which reaches every composition the others reach.
         """
         cdef double avail[N_RANKS]
         cdef int e, r, stage
-        cdef bint everything
+        cdef bint everything, walked_one
+        cdef bint per_context = (not self.pair_groups[p]
+                                 or (self.rules.split_class == SPLIT_POLICY
+                                     and self.policy.split_context == 2))
         self.walked.clear()
         # contexts whose choices compare their own values first: the others' choices may
         # read them
         for stage in range(2):
+            walked_one = False
             for e in range(1, self.extra_max + 1):
+                if walked_one and not per_context:
+                    break
                 everything = (self.rules.split_class == SPLIT_CDP
                               or (self.rules.split_class == SPLIT_CDP1 and e == 1))
                 if everything != (stage == 0):
@@ -188,6 +202,7 @@ cdef class SplitEngine(HandEngine):
                 avail[p] -= e
                 if avail[p] < 1.0:
                     continue   # (the split_value loop skips this context too)
+                walked_one = True
                 self.clear_hand()
                 self.pair_rank = p + 1
                 self.extra = e
@@ -197,6 +212,7 @@ cdef class SplitEngine(HandEngine):
                         hand_add(self, r)
                         self.queue_needs_walk(avail, everything, r)
                         hand_remove(self, r)
+            self.pair_dealer.flush()
             self.dealer.flush()
             # the walks that follow read values of the contexts just queued: they need
             # no more prefetching
@@ -204,13 +220,16 @@ cdef class SplitEngine(HandEngine):
         self.clear_hand()
 
     cdef void queue_current(self, const double* avail) noexcept nogil:
-        """Queue the dealer's outcomes for the current hand in its context (``avail``:
-        the cards the context leaves for the hand)."""
+        """Queue the dealer's outcomes for the current split hand in its context, or its
+        group (``avail``: the cards the context leaves for the hand)."""
         cdef double left[N_RANKS]
         cdef int r
         for r in range(N_RANKS):
             left[r] = avail[r] - self.cnt[r]
-        self.dealer.queue(left, -1, self.removed_key())
+        if self.pair_groups[self.pair_rank - 1]:
+            self.queue_split_group(left)
+        else:
+            self.dealer.queue(left, -1, self.removed_key())
 
     cdef void queue_needs_walk(self, const double* avail, bint everything,
                                int lowest) noexcept nogil:
