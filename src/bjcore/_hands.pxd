@@ -59,6 +59,7 @@ cdef class HandEngine:
     cdef const double* dealer_for_current(self) noexcept nogil
     cdef const double* split_dealer_for_current(self) noexcept nogil
     cdef void queue_split_group(self, const double* left) noexcept nogil
+    cdef void queue_split_shoe(self, const double* left) noexcept nogil
     cdef void prefetch_dealer(self, bint children) noexcept nogil
     cdef void prefetch_unsplit(self, int lowest, double* left) noexcept nogil
     cdef int lookup(self) noexcept nogil

@@ -237,15 +237,25 @@ cdef class HandEngine:
     cdef const double* split_dealer_for_current(self) noexcept nogil:
         """``dealer_for_current`` for a split hand (finite shoe): finished from the hand's
         group in ``pair_dealer`` (computed now if it was not queued) and stored under the
-        removed cards with the pair rank, apart from the unsplit hands' distributions."""
-        cdef uint64_t key = self.removed_key() | (<uint64_t>self.pair_rank << PAIR_SHIFT)
+        removed cards with the pair rank, apart from the unsplit hands' distributions.
+
+        Where the cards gone (the hand's and the extra pair cards) could be an unsplit
+        hand (at most 21), the split hand shares that hand's distribution instead, from
+        a trie pass like every unsplit hand's: a solve has computed them all before it
+        values splits.  Which way a shoe is computed depends only on its cards, never on
+        the order of the calls, so every value is reproducible to the bit."""
+        cdef uint64_t key = self.removed_key()
         cdef uint64_t group_key
-        cdef const double* d = self.dealer.find(key)
+        cdef const double* d
         cdef const double* table
         cdef double n[N_RANKS]
         cdef double out[N_DEALER]
         cdef double left = 0.0
         cdef int r, p = self.pair_rank - 1
+        cdef bint unsplit_too = self.hard_sum + self.extra * self.pair_rank <= 21
+        if not unsplit_too:
+            key |= <uint64_t>self.pair_rank << PAIR_SHIFT
+        d = self.dealer.find(key)
         if d != NULL:
             return d
         self.remaining(n)
@@ -253,6 +263,8 @@ cdef class HandEngine:
             if n[r] < 0.0:
                 n[r] = 0.0
             left += n[r]
+        if unsplit_too:
+            return self.dealer.compute(key, n, left, False)
         group_key = self.split_group_key()
         table = self.pair_dealer.group(group_key)
         if table == NULL:
@@ -261,6 +273,14 @@ cdef class HandEngine:
             table = self.pair_dealer.group(group_key)
         self.pair_dealer.distribution(p, table, n[p], left, out)
         return self.dealer.store(key, out)
+
+    cdef void queue_split_shoe(self, const double* left) noexcept nogil:
+        """Queue what ``split_dealer_for_current`` will need for the current split hand
+        in its context: its group, or the shoe it shares with an unsplit hand."""
+        if self.hard_sum + self.extra * self.pair_rank <= 21:
+            self.dealer.queue(left, -1, self.removed_key())
+        else:
+            self.queue_split_group(left)
 
     cdef void queue_split_group(self, const double* left) noexcept nogil:
         """Queue the current split hand's group (``left``: the counts after the hand;
@@ -291,16 +311,17 @@ cdef class HandEngine:
                 if left[j] < 0.0:
                     left[j] = 0.0
             if not children:
-                self.queue_split_group(left)
+                self.queue_split_shoe(left)
             for r in range(N_RANKS):
                 if not children or left[r] <= 0.0 or self.hard_sum + r + 1 > 21:
                     continue
                 hand_add(self, r)
                 left[r] -= 1.0
-                self.queue_split_group(left)
+                self.queue_split_shoe(left)
                 left[r] += 1.0
                 hand_remove(self, r)
             self.pair_dealer.flush()
+            self.dealer.flush()
             return
         e_lo = e_hi = self.extra
         if p >= 0 and self.extra_max > 0:

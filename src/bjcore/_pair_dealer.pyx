@@ -24,7 +24,6 @@ last bits (~1e-16 relative).  Split hands always take their distributions from h
 value does not depend on the order in which the hands were asked for.
 """
 from libc.stdint cimport uint64_t, int8_t, int16_t, int32_t
-from libc.string cimport memset
 from libcpp.vector cimport vector
 
 from bjcore._defs cimport N_RANKS, N_DEALER
@@ -128,7 +127,7 @@ cdef class PairDealer:
         cdef double factor[MAX_FACTORS * MAX_BATCH]
         cdef unsigned char any_left[MAX_FACTORS]
         cdef int count = self.batch_count, p = self.batch_pair
-        cdef int lanes, i, k, q, o, n_buckets, n_pairs, row
+        cdef int lanes, i, k, q, o, b, n_buckets, n_pairs, row
         cdef double* table
         cdef size_t offset
         cdef double f
@@ -141,8 +140,7 @@ cdef class PairDealer:
         self.prepare(p)
         n_buckets = N_DEALER * self.layouts[p].n_pairs
         lanes = 4 if count <= 4 else (8 if count <= 8 else MAX_BATCH)
-        acc = self.acc.data()
-        memset(acc, 0, n_buckets * MAX_BATCH * sizeof(double))
+        acc = self.acc.data()   # all zero: each read below clears what it read
         # card factors: cards of the row's rank left before the draw; 1 for the pair rank
         for i in range(self.trie.n_factors):
             any_left[i] = False
@@ -176,7 +174,9 @@ cdef class PairDealer:
             self.offsets.push_back(<int32_t>(offset + <size_t>k * n_buckets))
             for q in range(n_pairs):
                 for o in range(N_DEALER):
-                    table[k * n_buckets + q * N_DEALER + o] = acc[(o * n_pairs + q) * MAX_BATCH + k]
+                    b = (o * n_pairs + q) * MAX_BATCH + k
+                    table[k * n_buckets + q * N_DEALER + o] = acc[b]
+                    acc[b] = 0.0
             self.index.insert(self.batch_keys[k], row)
         self.batch_count = 0
 

@@ -223,13 +223,22 @@ cdef class SplitEngine(HandEngine):
         """Queue the dealer's outcomes for the current split hand in its context, or its
         group (``avail``: the cards the context leaves for the hand)."""
         cdef double left[N_RANKS]
-        cdef int r
+        cdef int r, e, p = self.pair_rank - 1
         for r in range(N_RANKS):
             left[r] = avail[r] - self.cnt[r]
-        if self.pair_groups[self.pair_rank - 1]:
-            self.queue_split_group(left)
-        else:
+        if not self.pair_groups[p]:
             self.dealer.queue(left, -1, self.removed_key())
+            return
+        # the group serves the contexts whose cards gone exceed 21; the others share an
+        # unsplit hand's shoe (see split_dealer_for_current)
+        if self.hard_sum + self.extra_max * self.pair_rank > 21:
+            self.queue_split_group(left)
+        for e in range(self.extra, self.extra_max + 1):
+            if e > self.extra:
+                left[p] -= 1.0   # one more pair card gone
+            if left[p] < 0.0 or self.hard_sum + e * self.pair_rank > 21:
+                break
+            self.dealer.queue(left, -1, self.hand_key + <uint64_t>e * rank_unit(p))
 
     cdef void queue_needs_walk(self, const double* avail, bint everything,
                                int lowest) noexcept nogil:
