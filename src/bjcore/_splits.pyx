@@ -12,6 +12,7 @@ from bjcore._defs cimport *
 from bjcore._hands cimport hand_add, hand_remove
 from bjcore._hands cimport HandEngine
 from bjcore._memo cimport HashIndex
+from libc.stdint cimport uint64_t
 
 
 cdef class SplitEngine(HandEngine):
@@ -22,6 +23,7 @@ cdef class SplitEngine(HandEngine):
         for r in range(N_RANKS):
             self.split_cache[r] = NAN
         self.walked = HashIndex()
+        self.lane_index = HashIndex()
 
     cdef int hands_limit(self, int pair) noexcept nogil:
         cdef int limit = self.rules.max_split_hands
@@ -42,6 +44,192 @@ cdef class SplitEngine(HandEngine):
         v = self.continuation()
         self.clear_hand()
         return v
+
+    # ---- every split context at once --------------------------------------------------
+    #
+    # A split hand of pair rank P is valued in contexts e = 1 .. amax + 1 (extra pair
+    # cards gone).  Valuing one context at a time walks every composition once per
+    # context, with a memo look-up per composition and context.  Here one walk carries
+    # all contexts as lanes: each composition is looked up once and holds its values in
+    # every context (LaneValues), and the recursion follows a card wherever any context
+    # can draw it.  Each lane does exactly the arithmetic the context-at-a-time recursion
+    # (HandEngine.hit_value, double_value, continuation) does, in the same order, so the
+    # values are the same to the bit.  A lane mask says which contexts are wanted; a
+    # context is only ever reached through cards it can draw, as before.
+    # Used for the optimising classes on finite shoes; frozen policies and the infinite
+    # shoe keep the context-at-a-time recursion.
+
+    cdef bint lanes_enabled(self) noexcept nogil:
+        return not self.infinite and self.rules.split_class != SPLIT_POLICY
+
+    cdef void lane_blocks(self, int pair, int amax, double* X, double* Y) noexcept nogil:
+        """X_a and Y_a of split_value (6.4) for a = 0 .. amax, all contexts at once."""
+        cdef double rho[MAX_A][N_RANKS]
+        cdef double out[MAX_LANES]
+        cdef bint valid[MAX_A]
+        cdef double left
+        cdef unsigned int mask
+        cdef int a, r, p = pair - 1
+        for a in range(amax + 1):
+            left = 0.0
+            for r in range(N_RANKS):
+                rho[a][r] = self.shoe[r] - self.dealer_cnt[r]
+            rho[a][p] -= a + 2
+            valid[a] = rho[a][p] >= 0
+            for r in range(N_RANKS):
+                left += rho[a][r]
+            valid[a] = valid[a] and left > 0
+            if valid[a]:
+                for r in range(N_RANKS):
+                    rho[a][r] /= left
+        for r in range(N_RANKS):
+            mask = 0
+            for a in range(amax + 1):
+                if valid[a] and rho[a][r] > 0.0:
+                    mask |= 1u << a
+            if mask == 0:
+                continue
+            self.clear_hand()
+            self.pair_rank = pair
+            hand_add(self, p)
+            hand_add(self, r)
+            self.lane_continuation(mask, out)
+            self.clear_hand()
+            for a in range(amax + 1):
+                if mask & (1u << a):
+                    X[a] += rho[a][r] * out[a]
+                    if r == p:
+                        Y[a] = out[a]
+
+    cdef int lane_row(self) noexcept nogil:
+        """Row of the current split hand in ``lane_store``, added (empty) if new."""
+        cdef uint64_t key = self.hand_key | (<uint64_t>self.pair_rank << PAIR_SHIFT)
+        cdef int row = self.lane_index.find(key)
+        cdef LaneValues blank
+        if row >= 0:
+            return row
+        blank.have[0] = 0
+        blank.have[1] = 0
+        blank.have[2] = 0
+        row = <int>self.lane_store.size()
+        self.lane_store.push_back(blank)
+        self.lane_index.insert(key, row)
+        return row
+
+    cdef void lane_values(self, int action, unsigned int mask, double* out) noexcept nogil:
+        """The current split hand's value of ``action`` in the contexts of ``mask``
+        (bit e - 1 for e extra pair cards gone) into out[e - 1]."""
+        cdef int row = self.lane_row(), l
+        self.lane_compute(row, action, mask)
+        for l in range(MAX_LANES):
+            if mask & (1u << l):
+                out[l] = self.lane_store[row].v[action][l]
+
+    cdef void lane_compute(self, int row, int action, unsigned int mask) noexcept nogil:
+        """Compute what ``mask`` wants of ``action`` and ``row`` does not hold yet."""
+        cdef unsigned int need = mask & ~self.lane_store[row].have[action], cm
+        cdef double pi[MAX_LANES][N_RANKS]
+        cdef double ev[MAX_LANES]
+        cdef double sub[MAX_LANES]
+        cdef int l, r, saved_extra = self.extra
+        if need == 0:
+            return
+        if action == ACT_STAND:
+            for l in range(MAX_LANES):
+                if need & (1u << l):
+                    self.extra = l + 1
+                    ev[l] = self.stand_value()
+        else:
+            for l in range(MAX_LANES):
+                if need & (1u << l):
+                    self.extra = l + 1
+                    self.next_card_weights(pi[l])
+                    # double: a dealer natural takes only the original bet (as double_value)
+                    ev[l] = self.natural_refund(pi[l]) if action == ACT_DOUBLE else 0.0
+            self.extra = saved_extra
+            for r in range(N_RANKS):
+                cm = 0
+                for l in range(MAX_LANES):
+                    if (need & (1u << l)) and pi[l][r] > 0.0:
+                        cm |= 1u << l
+                if cm == 0:
+                    continue
+                hand_add(self, r)
+                if self.hard_sum > 21:
+                    for l in range(MAX_LANES):
+                        if cm & (1u << l):
+                            if action == ACT_DOUBLE:
+                                ev[l] -= 2.0 * pi[l][r]
+                            else:
+                                ev[l] -= pi[l][r]
+                elif action == ACT_DOUBLE:
+                    self.lane_values(ACT_STAND, cm, sub)
+                    for l in range(MAX_LANES):
+                        if cm & (1u << l):
+                            ev[l] += 2.0 * pi[l][r] * sub[l]
+                else:
+                    self.lane_continuation(cm, sub)
+                    for l in range(MAX_LANES):
+                        if cm & (1u << l):
+                            ev[l] += pi[l][r] * sub[l]
+                hand_remove(self, r)
+        self.extra = saved_extra
+        for l in range(MAX_LANES):
+            if need & (1u << l):
+                self.lane_store[row].v[action][l] = ev[l]
+        self.lane_store[row].have[action] |= need
+
+    cdef int lane_choice(self, int e, int double_ok) noexcept nogil:
+        """best_option for the current split hand in context e (ties: earlier option)."""
+        cdef unsigned int bit = 1u << (e - 1)
+        cdef double st[MAX_LANES]
+        cdef double ht[MAX_LANES]
+        cdef double dd[MAX_LANES]
+        cdef int best = ACT_STAND
+        cdef double v
+        self.lane_values(ACT_STAND, bit, st)
+        self.lane_values(ACT_HIT, bit, ht)
+        v = st[e - 1]
+        if improves(ht[e - 1], v):
+            best = ACT_HIT
+            v = ht[e - 1]
+        if double_ok:
+            self.lane_values(ACT_DOUBLE, bit, dd)
+            if improves(dd[e - 1], v):
+                best = ACT_DOUBLE
+        return best
+
+    cdef void lane_continuation(self, unsigned int mask, double* out) noexcept nogil:
+        """HandEngine.continuation for the current split hand in every context of
+        ``mask``: the value of the option its post-split class picks."""
+        cdef double st[MAX_LANES]
+        cdef double ht[MAX_LANES]
+        cdef double dd[MAX_LANES]
+        cdef int a, l, double_ok
+        cdef double v
+        if self.pair_rank == 1 and not self.rules.hit_split_aces:
+            self.lane_values(ACT_STAND, mask, out)   # split aces take one card and stand
+            return
+        double_ok = self.rules.double_after_split and self.may_double()
+        if self.rules.split_class == SPLIT_CDZ:
+            a = self.optimal_unsplit_choice(double_ok)
+            self.lane_values(a, mask, out)
+        elif self.rules.split_class == SPLIT_CDP1:
+            a = self.lane_choice(1, double_ok)   # the pick with one extra pair card gone
+            self.lane_values(a, mask, out)
+        else:   # CDP: each context picks from its own values
+            self.lane_values(ACT_STAND, mask, st)
+            self.lane_values(ACT_HIT, mask, ht)
+            if double_ok:
+                self.lane_values(ACT_DOUBLE, mask, dd)
+            for l in range(MAX_LANES):
+                if mask & (1u << l):
+                    v = st[l]
+                    if improves(ht[l], v):
+                        v = ht[l]
+                    if double_ok and improves(dd[l], v):
+                        v = dd[l]
+                    out[l] = v
 
     cdef double split_value(self, int pair) noexcept nogil:
         """Unconditioned expectation of splitting the pair (all hands, all bets)."""
@@ -71,7 +259,11 @@ cdef class SplitEngine(HandEngine):
         self.pair_groups[p] = not self.infinite and amax >= 1
         if not self.infinite:
             self.queue_split_needs(p)
+        if self.lanes_enabled():
+            self.lane_blocks(pair, amax, X, Y)
         for a in range(amax + 1):
+            if self.lanes_enabled():
+                break   # (valued above, every context at once)
             if self.infinite and a > 0:
                 X[a] = X[0]
                 Y[a] = Y[0]
@@ -263,7 +455,9 @@ cdef class SplitEngine(HandEngine):
                     a = ACT_STAND   # (continuation counts the miss)
             elif self.rules.split_class == SPLIT_CDZ:
                 a = self.optimal_unsplit_choice(double_ok)
-            else:   # CDP1 with e > 1: the pick made with one extra pair card gone
+            elif self.lanes_enabled():   # CDP1 with e > 1: the pick with one extra pair card gone
+                a = self.lane_choice(1, double_ok)
+            else:
                 saved_extra = self.extra
                 self.extra = 1
                 a = self.best_option(double_ok)
