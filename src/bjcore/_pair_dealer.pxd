@@ -31,7 +31,8 @@ cdef class PairDealer:
     cdef PairLayout layouts[N_RANKS]
     cdef vector[int16_t] buckets[N_RANKS]   # per pair rank: node -> bucket
     cdef HashIndex index                    # group key -> group number
-    cdef vector[double] tables              # each group's buckets (n_buckets of its pair)
+    cdef double* tables                     # each group's buckets (n_buckets of its pair)
+    cdef size_t tables_size, tables_capacity
     cdef vector[int32_t] offsets            # group number -> offset in tables
     # the batch: groups of one pair rank waiting for a shared pass
     cdef int batch_pair
@@ -45,6 +46,7 @@ cdef class PairDealer:
     cdef const double* group(self, uint64_t key) noexcept nogil
     cdef void queue(self, int p, const double* left, uint64_t key) noexcept nogil
     cdef void flush(self) noexcept nogil
+    cdef void reserve_tables(self, size_t size) noexcept nogil
     cdef void clear(self) noexcept nogil
     cdef void distribution(self, int p, const double* table, double pair_left,
                            double total, double* out) noexcept nogil

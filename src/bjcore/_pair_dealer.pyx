@@ -24,6 +24,7 @@ last bits (~1e-16 relative).  Split hands always take their distributions from h
 value does not depend on the order in which the hands were asked for.
 """
 from libc.stdint cimport uint64_t, int8_t, int16_t, int32_t
+from libc.stdlib cimport realloc, free, abort
 from libcpp.vector cimport vector
 
 from bjcore._defs cimport N_RANKS, N_DEALER
@@ -40,12 +41,15 @@ cdef class PairDealer:
         self.index = HashIndex()
         self.batch_pair = -1
         self.batch_count = 0
+        self.tables = NULL
+        self.tables_size = 0
+        self.tables_capacity = 0
         for p in range(N_RANKS):
             self.layouts[p].ready = 0
 
     cdef void prepare(self, int p) noexcept nogil:
-        """Bucket every trie node for pair rank index ``p``: bucket = outcome * n_pairs +
-        the number of the node's (pair cards drawn, cards drawn) pair."""
+        """Bucket every trie node for pair rank index ``p``: bucket = the number of the
+        node's (pair cards drawn, cards drawn) pair * N_DEALER + outcome."""
         cdef PairLayout* lay = &self.layouts[p]
         cdef const TrieNode* nd = self.trie.nodes.data()
         cdef int n = self.trie.n_nodes
@@ -86,7 +90,7 @@ cdef class PairDealer:
             js[d] = j
             o = nd[i].outcome
             if o < N_DEALER and nd[i].mult != 0.0:
-                self.buckets[p][i] = <int16_t>(o * lay.n_pairs + pair_id[j * (MAX_DEPTH + 1) + d])
+                self.buckets[p][i] = <int16_t>(pair_id[j * (MAX_DEPTH + 1) + d] * N_DEALER + o)
             else:
                 self.buckets[p][i] = 0
         if <size_t>(N_DEALER * lay.n_pairs * MAX_BATCH) > self.acc.size():
@@ -98,7 +102,7 @@ cdef class PairDealer:
         cdef int g = self.index.find(key)
         if g < 0:
             return NULL
-        return &self.tables[self.offsets[g]]
+        return self.tables + self.offsets[g]
 
     cdef void queue(self, int p, const double* left, uint64_t key) noexcept nogil:
         """Queue the group ``key`` of pair rank index ``p``; ``left``: the counts the dealer
@@ -115,7 +119,7 @@ cdef class PairDealer:
                 return
         k = self.batch_count
         for j in range(N_RANKS):
-            self.batch_weights[k * N_RANKS + j] = left[j]
+            self.batch_weights[j * MAX_BATCH + k] = left[j]
         self.batch_keys[k] = key
         self.batch_count = k + 1
         if self.batch_count == MAX_BATCH:
@@ -127,8 +131,10 @@ cdef class PairDealer:
         cdef double factor[MAX_FACTORS * MAX_BATCH]
         cdef unsigned char any_left[MAX_FACTORS]
         cdef int count = self.batch_count, p = self.batch_pair
-        cdef int lanes, i, k, q, o, b, n_buckets, n_pairs, row
+        cdef int lanes, i, k, b, n_buckets, row, rank, prior
         cdef double* table
+        cdef double* row_f
+        cdef const double* w
         cdef size_t offset
         cdef double f
         cdef double* acc
@@ -142,21 +148,26 @@ cdef class PairDealer:
         lanes = 4 if count <= 4 else (8 if count <= 8 else MAX_BATCH)
         acc = self.acc.data()   # all zero: each read below clears what it read
         # card factors: cards of the row's rank left before the draw; 1 for the pair rank
+        # (0 in padded lanes)
         for i in range(self.trie.n_factors):
+            rank = self.trie.factor_rank[i]
+            prior = self.trie.factor_prior[i]
+            row_f = &factor[i * MAX_BATCH]
             any_left[i] = False
-            for k in range(lanes):
-                if k >= count:
-                    f = 0.0
-                elif self.trie.factor_rank[i] == p:
-                    f = 1.0
-                else:
-                    f = self.batch_weights[k * N_RANKS + self.trie.factor_rank[i]] \
-                        - self.trie.factor_prior[i]
-                    if f < 0.0:
-                        f = 0.0
-                factor[i * MAX_BATCH + k] = f
-                if f > 0.0:
-                    any_left[i] = True
+            if rank == p:
+                for k in range(count):
+                    row_f[k] = 1.0
+                any_left[i] = True
+            else:
+                w = &self.batch_weights[rank * MAX_BATCH]
+                for k in range(count):
+                    f = w[k] - prior
+                    row_f[k] = f if f > 0.0 else 0.0
+                for k in range(count):
+                    if row_f[k] > 0.0:
+                        any_left[i] = True
+            for k in range(count, lanes):
+                row_f[k] = 0.0
         for k in range(lanes):
             prod[k] = 1.0 if k < count else 0.0
         if nd[0].outcome < N_DEALER and nd[0].mult != 0.0:
@@ -164,21 +175,36 @@ cdef class PairDealer:
                 acc[self.buckets[p][0] * MAX_BATCH + k] += nd[0].mult
         pair_group_pass(nd, self.buckets[p].data(), self.trie.n_nodes, factor, any_left,
                         prod, acc, lanes)
-        # stored pair by pair, the outcomes of a pair side by side (see distribution)
-        n_pairs = self.layouts[p].n_pairs
-        offset = self.tables.size()
-        self.tables.resize(offset + <size_t>count * n_buckets)
-        table = self.tables.data() + offset
+        # each group's buckets side by side (pair by pair, the outcomes of a pair together)
+        offset = self.tables_size
+        self.reserve_tables(offset + <size_t>count * n_buckets)
         for k in range(count):
             row = <int>self.offsets.size()
             self.offsets.push_back(<int32_t>(offset + <size_t>k * n_buckets))
-            for q in range(n_pairs):
-                for o in range(N_DEALER):
-                    b = (o * n_pairs + q) * MAX_BATCH + k
-                    table[k * n_buckets + q * N_DEALER + o] = acc[b]
-                    acc[b] = 0.0
+            table = self.tables + offset + <size_t>k * n_buckets
+            for b in range(n_buckets):
+                table[b] = acc[b * MAX_BATCH + k]
+                acc[b * MAX_BATCH + k] = 0.0
             self.index.insert(self.batch_keys[k], row)
+        self.tables_size = offset + <size_t>count * n_buckets
         self.batch_count = 0
+
+    cdef void reserve_tables(self, size_t size) noexcept nogil:
+        """Room for ``size`` doubles of group tables (grown by doubling, never shrunk)."""
+        cdef size_t cap = self.tables_capacity
+        cdef double* grown
+        if size <= cap:
+            return
+        while cap < size:
+            cap = 2 * cap if cap else 1 << 16
+        grown = <double*>realloc(self.tables, cap * sizeof(double))
+        if grown == NULL:
+            abort()   # out of memory inside a nogil kernel: nothing sensible to return
+        self.tables = grown
+        self.tables_capacity = cap
+
+    def __dealloc__(self):
+        free(self.tables)
 
     @property
     def stats(self):
@@ -189,7 +215,7 @@ cdef class PairDealer:
         known, since its groups serve no other pair."""
         self.flush()
         self.index.clear()
-        self.tables.clear()
+        self.tables_size = 0
         self.offsets.clear()
 
     cdef void distribution(self, int p, const double* table, double pair_left,

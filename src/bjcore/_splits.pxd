@@ -21,6 +21,7 @@ cdef class SplitEngine(HandEngine):
     cdef HashIndex walked              # split hands a needs walk has visited
     cdef HashIndex lane_index          # split hand (composition, pair) -> lane_store row
     cdef vector[LaneValues] lane_store
+    cdef int queue_e_hi                # queue_split_needs: the last context a walk is for
 
     cdef int hands_limit(self, int pair) noexcept nogil
     cdef double pair_hand_value(self, int pair, int extra, int second) noexcept nogil

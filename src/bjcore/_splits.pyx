@@ -395,6 +395,9 @@ cdef class SplitEngine(HandEngine):
                 if avail[p] < 1.0:
                     continue   # (the split_value loop skips this context too)
                 walked_one = True
+                # the contexts this walk queues for: CDP1's first stage values e = 1 only
+                self.queue_e_hi = (1 if (self.rules.split_class == SPLIT_CDP1 and stage == 0)
+                                   else self.extra_max)
                 self.clear_hand()
                 self.pair_rank = p + 1
                 self.extra = e
@@ -423,9 +426,9 @@ cdef class SplitEngine(HandEngine):
             return
         # the group serves the contexts whose cards gone exceed 21; the others share an
         # unsplit hand's shoe (see split_dealer_for_current)
-        if self.hard_sum + self.extra_max * self.pair_rank > 21:
+        if self.hard_sum + self.queue_e_hi * self.pair_rank > 21:
             self.queue_split_group(left)
-        for e in range(self.extra, self.extra_max + 1):
+        for e in range(self.extra, self.queue_e_hi + 1):
             if e > self.extra:
                 left[p] -= 1.0   # one more pair card gone
             if left[p] < 0.0 or self.hard_sum + e * self.pair_rank > 21:
