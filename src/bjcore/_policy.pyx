@@ -54,7 +54,7 @@ cdef class PolicyEngine(RoundEngine):
         cdef int r, double_ok
         if self.n_cards >= 2:
             double_ok = self.rules.double_after_split and self.may_double()
-            if self.lanes_enabled():   # the split values are held for every context at once
+            if self.lanes_enabled(self.pair_rank - 1):   # the split values are held for every context at once
                 self.policy.set(self.policy_key(KIND_SPLIT), self.lane_choice(self.extra, double_ok))
             else:
                 self.policy.set(self.policy_key(KIND_SPLIT), self.best_option(double_ok))

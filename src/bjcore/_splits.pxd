@@ -26,7 +26,7 @@ cdef class SplitEngine(HandEngine):
     cdef int hands_limit(self, int pair) noexcept nogil
     cdef double pair_hand_value(self, int pair, int extra, int second) noexcept nogil
     cdef double split_value(self, int pair) noexcept nogil
-    cdef bint lanes_enabled(self) noexcept nogil
+    cdef bint lanes_enabled(self, int p) noexcept nogil
     cdef void lane_blocks(self, int pair, int amax, double* X, double* Y) noexcept nogil
     cdef int lane_row(self) noexcept nogil
     cdef void lane_compute(self, int row, int action, unsigned int mask) noexcept nogil

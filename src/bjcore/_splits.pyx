@@ -59,8 +59,11 @@ cdef class SplitEngine(HandEngine):
     # Used for the optimising classes on finite shoes; frozen policies and the infinite
     # shoe keep the context-at-a-time recursion.
 
-    cdef bint lanes_enabled(self) noexcept nogil:
-        return not self.infinite and self.rules.split_class != SPLIT_POLICY
+    cdef bint lanes_enabled(self, int p) noexcept nogil:
+        """Whether pair index p's split hands are valued with lanes: where its split
+        has two or more contexts (set by split_value; the infinite shoe never), for the
+        optimising classes."""
+        return self.pair_groups[p] and self.rules.split_class != SPLIT_POLICY
 
     cdef void lane_blocks(self, int pair, int amax, double* X, double* Y) noexcept nogil:
         """X_a and Y_a of split_value (6.4) for a = 0 .. amax, all contexts at once."""
@@ -259,10 +262,10 @@ cdef class SplitEngine(HandEngine):
         self.pair_groups[p] = not self.infinite and amax >= 1
         if not self.infinite:
             self.queue_split_needs(p)
-        if self.lanes_enabled():
+        if self.lanes_enabled(p):
             self.lane_blocks(pair, amax, X, Y)
         for a in range(amax + 1):
-            if self.lanes_enabled():
+            if self.lanes_enabled(p):
                 break   # (valued above, every context at once)
             if self.infinite and a > 0:
                 X[a] = X[0]
@@ -458,7 +461,7 @@ cdef class SplitEngine(HandEngine):
                     a = ACT_STAND   # (continuation counts the miss)
             elif self.rules.split_class == SPLIT_CDZ:
                 a = self.optimal_unsplit_choice(double_ok)
-            elif self.lanes_enabled():   # CDP1 with e > 1: the pick with one extra pair card gone
+            elif self.lanes_enabled(self.pair_rank - 1):   # CDP1 with e > 1: the pick with one extra pair card gone
                 a = self.lane_choice(1, double_ok)
             else:
                 saved_extra = self.extra
