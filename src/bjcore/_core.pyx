@@ -142,8 +142,9 @@ cdef class UpcardEngine(PolicyEngine):
         return v, beta
 
     @property
-    def pair_stats(self):
-        return self.pair_dealer.stats
+    def pair_dealer_passes(self):
+        """(trie passes, groups) of the split hands' grouped dealer distributions."""
+        return self.pair_dealer.passes
 
     @property
     def memo_sizes(self):

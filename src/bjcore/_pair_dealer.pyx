@@ -27,7 +27,7 @@ from libc.stdint cimport uint64_t, int8_t, int16_t, int32_t
 from libc.stdlib cimport realloc, free, abort
 from libcpp.vector cimport vector
 
-from bjcore._defs cimport N_RANKS, N_DEALER
+from bjcore._defs cimport N_RANKS, N_DEALER, MAX_COUNT_VALUE
 from bjcore._dealer cimport DealerTrie, TrieNode, MAX_BATCH, MAX_DEPTH, MAX_FACTORS
 from bjcore._memo cimport HashIndex
 
@@ -206,9 +206,38 @@ cdef class PairDealer:
     def __dealloc__(self):
         free(self.tables)
 
+    def outcomes(self, int pair, weights):
+        """Dealer outcome probabilities [17, 18, 19, 20, 21, natural] for the shoe
+        ``weights`` (10 counts the dealer draws from), computed the grouped way for pair
+        rank ``pair`` (1..10): a check of this module against ``DealerTrie``."""
+        cdef double w[N_RANKS]
+        cdef double out[N_DEALER]
+        cdef double total = 0.0
+        cdef const double* table
+        cdef int r, p = pair - 1
+        cdef uint64_t key = <uint64_t>1 << 62   # a key no engine uses
+        if not 1 <= pair <= 10:
+            raise ValueError(f"pair must be a rank 1..10, got {pair!r}")
+        if len(weights) != N_RANKS:
+            raise ValueError(f"weights must have {N_RANKS} counts, got {len(weights)}")
+        for r in range(N_RANKS):
+            w[r] = float(weights[r])
+            if not (0.0 <= w[r] <= MAX_COUNT_VALUE):
+                raise ValueError(f"weights must be finite, non-negative counts, got {weights[r]!r}")
+            total += w[r]
+        with nogil:
+            self.flush()
+            self.queue(p, w, key)
+            self.flush()
+            table = self.group(key)
+            self.distribution(p, table, w[p], total, out)
+            self.clear()
+        return [out[r] for r in range(N_DEALER)]
+
     @property
-    def stats(self):
-        return self.n_passes, self.n_lanes, [self.layouts[p].n_pairs for p in range(N_RANKS)]
+    def passes(self):
+        """(trie passes, groups) computed so far: a measure of the work batched."""
+        return self.n_passes, self.n_lanes
 
     cdef void clear(self) noexcept nogil:
         """Forget every group (keeping the memory): called when a pair's split value is
