@@ -8,6 +8,8 @@ The kernel is split by concern, one module (with its ``.pxd``) each:
 * ``_memo``: the flat hash index behind every memo table;
 * ``_dealer``: dealer draw tries (built in C), one-pass distributions, the per-engine
   store of distributions (``DealerTrie``, ``DealerStore``, ``dealer_trie``);
+* ``_pair_dealer``: split hands' dealer distributions, one grouped trie pass serving every
+  number of extra pair cards gone (``PairDealer``);
 * ``_hands``: hand state and the stand / hit / double values in every context
   (``HandEngine``);
 * ``_splits``: the split expectation (``SplitEngine``);
@@ -140,11 +142,6 @@ cdef class UpcardEngine(PolicyEngine):
                     left += rho[r]
                 beta = rho[hole] / left if left > 0 and rho[hole] > 0 else 0.0
         return v, beta
-
-    @property
-    def pair_dealer_passes(self):
-        """(trie passes, groups) of the split hands' grouped dealer distributions."""
-        return self.pair_dealer.passes
 
     @property
     def memo_sizes(self):

@@ -15,6 +15,15 @@ from bjcore._memo cimport HashIndex
 from libc.stdint cimport uint64_t
 
 
+cdef extern from *:
+    """
+    static inline int bj_lanes_end(unsigned int mask) {
+        return mask ? 32 - __builtin_clz(mask) : 0;
+    }
+    """
+    int lanes_end "bj_lanes_end"(unsigned int mask) noexcept nogil   # highest lane + 1
+
+
 cdef class SplitEngine(HandEngine):
     """Adds the split expectation of each pair to ``HandEngine`` (cached per pair)."""
 
@@ -124,7 +133,7 @@ cdef class SplitEngine(HandEngine):
         (bit e - 1 for e extra pair cards gone) into out[e - 1]."""
         cdef int row = self.lane_row(), l
         self.lane_compute(row, action, mask)
-        for l in range(MAX_LANES):
+        for l in range(lanes_end(mask)):
             if mask & (1u << l):
                 out[l] = self.lane_store[row].v[action][l]
 
@@ -138,12 +147,12 @@ cdef class SplitEngine(HandEngine):
         if need == 0:
             return
         if action == ACT_STAND:
-            for l in range(MAX_LANES):
+            for l in range(lanes_end(need)):
                 if need & (1u << l):
                     self.extra = l + 1
                     ev[l] = self.stand_value()
         else:
-            for l in range(MAX_LANES):
+            for l in range(lanes_end(need)):
                 if need & (1u << l):
                     self.extra = l + 1
                     self.next_card_weights(pi[l])
@@ -152,14 +161,14 @@ cdef class SplitEngine(HandEngine):
             self.extra = saved_extra
             for r in range(N_RANKS):
                 cm = 0
-                for l in range(MAX_LANES):
+                for l in range(lanes_end(need)):
                     if (need & (1u << l)) and pi[l][r] > 0.0:
                         cm |= 1u << l
                 if cm == 0:
                     continue
                 hand_add(self, r)
                 if self.hard_sum > 21:
-                    for l in range(MAX_LANES):
+                    for l in range(lanes_end(cm)):
                         if cm & (1u << l):
                             if action == ACT_DOUBLE:
                                 ev[l] -= 2.0 * pi[l][r]
@@ -167,17 +176,17 @@ cdef class SplitEngine(HandEngine):
                                 ev[l] -= pi[l][r]
                 elif action == ACT_DOUBLE:
                     self.lane_values(ACT_STAND, cm, sub)
-                    for l in range(MAX_LANES):
+                    for l in range(lanes_end(cm)):
                         if cm & (1u << l):
                             ev[l] += 2.0 * pi[l][r] * sub[l]
                 else:
                     self.lane_continuation(cm, sub)
-                    for l in range(MAX_LANES):
+                    for l in range(lanes_end(cm)):
                         if cm & (1u << l):
                             ev[l] += pi[l][r] * sub[l]
                 hand_remove(self, r)
         self.extra = saved_extra
-        for l in range(MAX_LANES):
+        for l in range(lanes_end(need)):
             if need & (1u << l):
                 self.lane_store[row].v[action][l] = ev[l]
         self.lane_store[row].have[action] |= need
@@ -225,7 +234,7 @@ cdef class SplitEngine(HandEngine):
             self.lane_values(ACT_HIT, mask, ht)
             if double_ok:
                 self.lane_values(ACT_DOUBLE, mask, dd)
-            for l in range(MAX_LANES):
+            for l in range(lanes_end(mask)):
                 if mask & (1u << l):
                     v = st[l]
                     if improves(ht[l], v):
