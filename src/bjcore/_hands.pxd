@@ -37,7 +37,8 @@ cdef class HandEngine:
 
     cdef DealerStore dealer           # dealer distributions by the cards out of the shoe
     cdef PairDealer pair_dealer       # split hands': grouped across the pair cards gone
-    cdef bint pair_groups[N_RANKS]    # per pair rank: its split hands use pair_dealer
+    cdef bint pair_groups[N_RANKS]    # per pair rank: its split has 2+ contexts, valued
+                                      # as lanes (_splits) with pair_dealer's groups
     cdef HashIndex value_index        # context key -> row of value_store
     cdef vector[HandValues] value_store
     # frozen decisions (split class SPLIT_POLICY), possibly shared with other engines

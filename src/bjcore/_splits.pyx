@@ -5,6 +5,9 @@
 recursions that take out pair cards of unknown position, and the assembly over the
 number of hands.  The split hands themselves are valued by ``_hands.HandEngine`` in the
 split contexts; which choices they make is the post-split class (CDZ-, CDP1, CDP).
+Where a split has two or more contexts, the optimising classes value a split hand in all
+of them in one recursion (the "lane" methods below) with dealer distributions grouped
+across the contexts (``_pair_dealer``); see docs/algorithms.md.
 """
 from libc.math cimport NAN, isnan
 
