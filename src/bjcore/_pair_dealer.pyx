@@ -16,7 +16,7 @@ n_P^(j) / N^(m) for that shoe: a few hundred multiplications instead of a trie p
 
 A *group* is the set of cards gone other than rank P (the hand's own non-pair cards); it is
 keyed like a hand composition with the pair rank in the pair field.  Groups are queued and
-evaluated in batches of up to 16 lanes like ``_dealer.DealerStore``'s shoes.
+evaluated in batches of up to MAX_BATCH lanes like ``_dealer.DealerStore``'s shoes.
 
 Rounding: the products are formed in another order than in ``DealerTrie.evaluate_many``
 (the pair factors and 1/N factors last), so a distribution can differ from that one in the
@@ -145,7 +145,7 @@ cdef class PairDealer:
         self.n_lanes += count
         self.prepare(p)
         n_buckets = N_DEALER * self.layouts[p].n_pairs
-        lanes = 4 if count <= 4 else (8 if count <= 8 else MAX_BATCH)
+        lanes = 4 if count <= 4 else (8 if count <= 8 else (16 if count <= 16 else MAX_BATCH))
         acc = self.acc.data()   # all zero: each read below clears what it read
         # card factors: cards of the row's rank left before the draw; 1 for the pair rank
         # (0 in padded lanes)

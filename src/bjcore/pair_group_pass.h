@@ -5,9 +5,9 @@
  * pair cards are gone then share one pass; each is finished by a short weighted sum over
  * the buckets (see _pair_dealer.pyx).
  *
- * Same layout and lane conventions as trie_pass.h: tables of stride BJ_STRIDE (= 16
- * lanes), lanes padded to 4, 8 or 16.  No FMA, so each lane's arithmetic is the same IEEE
- * operations whatever the instruction set.
+ * Same layout and lane conventions as trie_pass.h: tables of stride BJ_STRIDE (the
+ * largest batch), lanes padded to 4, 8, 16 or BJ_STRIDE.  No FMA, so each lane's
+ * arithmetic is the same IEEE operations whatever the instruction set.
  */
 #ifndef BJSOLVE_PAIR_GROUP_PASS_H
 #define BJSOLVE_PAIR_GROUP_PASS_H
@@ -58,7 +58,7 @@ static inline __attribute__((always_inline)) void bj_pair_group_walk(
     }
 }
 
-/* Nodes 1..n-1 of a trie over `lanes` (4, 8 or 16) shoes; acc[bucket * 16 + lane]. */
+/* Nodes 1..n-1 of a trie over `lanes` (up to BJ_STRIDE) shoes; acc[bucket * BJ_STRIDE + lane]. */
 BJ_MULTIVERSION
 static __attribute__((unused)) void bj_pair_group_pass(
         const bj_trie_node* nd, const int16_t* bucket, int n, const double* factor,
@@ -67,8 +67,10 @@ static __attribute__((unused)) void bj_pair_group_pass(
         bj_pair_group_walk<4>(nd, bucket, n, factor, any_left, prod, acc);
     else if (lanes <= 8)
         bj_pair_group_walk<8>(nd, bucket, n, factor, any_left, prod, acc);
-    else
+    else if (lanes <= 16)
         bj_pair_group_walk<16>(nd, bucket, n, factor, any_left, prod, acc);
+    else
+        bj_pair_group_walk<BJ_STRIDE>(nd, bucket, n, factor, any_left, prod, acc);
 }
 
 #endif
