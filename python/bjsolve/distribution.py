@@ -200,8 +200,10 @@ def _kernel_laws(solution, strategy, threads) -> tuple[dict, bool]:
     misses = sum(law.policy_misses for law in laws.values())
     if misses:
         raise RuntimeError(f"internal error: {misses} decisions had no frozen action")
-    split = any(law.splits_played for law in laws.values())
-    return dict(zip(order, results)), split
+    # splits whose hands were combined as independent given the dealer's outcome (finite
+    # shoe, more than two hands possible); two-hand splits are exact
+    approx = any(law.approx_splits_played for law in laws.values())
+    return dict(zip(order, results)), approx
 
 
 def _natural_dealer_law(rules, deal, key) -> np.ndarray:

@@ -65,6 +65,20 @@ cdef class RoundLaws:
     cdef vector[double] split_out      # per pair: D_OUT x D_LATTICE
     cdef double round_out[D_OUT * D_LATTICE]
 
+    # exact two-hand splits on a finite shoe: cards of the first split hand taken out of
+    # the shoe while the second is played (zero otherwise), and the second hand's memo
+    cdef bint exact_two_hands          # use the exact joint law when a split makes 2 hands
+    cdef int ext_cnt[D_RANKS]
+    cdef uint64_t ext_key
+    cdef bint ext_active
+    cdef unordered_map[uint64_t, int] ext_index
+    cdef vector[double] ext_store
+    cdef unordered_map[uint64_t, int] second_index   # first hand's cards -> second's law
+    cdef vector[double] second_store
+    cdef bint exact_done[D_RANKS]
+    cdef readonly int approx_splits_played   # splits played whose hands were combined
+                                             # as independent given the dealer's outcome
+
     cdef void clear_hand(self) noexcept nogil
     cdef void add(self, int r) noexcept nogil
     cdef void remove(self, int r) noexcept nogil
@@ -99,4 +113,10 @@ cdef class RoundLaws:
                             const double* law_x, int count_x, double* out) noexcept nogil
     cdef double surrender_value(self) noexcept nogil
     cdef int start_action(self, int c1, int c2) noexcept nogil
+    cdef int choose_standard(self) noexcept nogil
+    cdef void set_hand_from_key(self, uint64_t key) noexcept nogil
+    cdef const double* second_hand_law(self, int pair, uint64_t first_key) noexcept nogil
+    cdef void exact_two_hand_split(self, int pair) noexcept nogil
+    cdef void add_two_hands(self, double w, int j1, const double* law,
+                            double* out) noexcept nogil
     cdef void round_dist(self) noexcept nogil
