@@ -1084,6 +1084,29 @@ cdef class RoundLaws:
                                          pair * D_OUT * D_LATTICE]).reshape(D_OUT, D_LATTICE)
         return result, self.split_mean[pair - 1]
 
+    def split_hand_action(self, int pair, counts):
+        """The action (0 stand, 1 hit, 2 double) the kernel takes for a hand of a
+        two-hand split of ``pair`` holding ``counts`` (its pair card included): the
+        split class's decision, as the exact two-hand law plays it (for testing)."""
+        cdef int r, a
+        if not 1 <= pair <= 10 or len(counts) != D_RANKS or counts[pair - 1] < 1:
+            raise ValueError("bad split hand")
+        self.clear_hand()
+        self.pair_rank = pair
+        self.extra = 1
+        for r in range(D_RANKS):
+            for _ in range(int(counts[r])):
+                self.add(r)
+        with nogil:
+            a = self.choose()
+        self.clear_hand()
+        return a
+
+    @property
+    def dealer_laws_computed(self):
+        """Distinct shoes the dealer's law was enumerated for (a cost measure)."""
+        return <int>self.dealer_index.size()
+
     @property
     def policy_misses(self):
         """Decisions met that had no frozen action (should be 0)."""
