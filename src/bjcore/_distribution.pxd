@@ -76,6 +76,17 @@ cdef class RoundLaws:
     cdef unordered_map[uint64_t, int] second_index   # first hand's cards -> second's law
     cdef vector[double] second_store
     cdef bint exact_done[D_RANKS]
+    # the tree of one split hand's play (nodes in topological order, see split_tree)
+    cdef vector[uint64_t] t_key        # composition, the hand's pair card included
+    cdef vector[int] t_kind            # T_HIT, T_DOUBLE (draw), T_STAND, T_DOUBLED (leaves)
+    cdef vector[int] t_state           # a leaf's final state j
+    cdef vector[int] t_busts           # bit 1: some card busts this draw node; bit 2:
+                                       # a child of such a node (its dealer law is needed)
+    cdef vector[int] t_child           # D_RANKS per node: child node, or -1
+    cdef vector[double] t_reach        # chance of reaching each node (one pass)
+    cdef vector[double] t_pi           # D_RANKS per node: next-card chances (one pass)
+    cdef vector[double] h1_reach       # the first hand's reach and next-card chances
+    cdef vector[double] h1_pi
     cdef readonly int approx_splits_played   # splits played whose hands were combined
                                              # as independent given the dealer's outcome
 
@@ -117,6 +128,13 @@ cdef class RoundLaws:
     cdef void set_hand_from_key(self, uint64_t key) noexcept nogil
     cdef const double* second_hand_law(self, int pair, uint64_t first_key) noexcept nogil
     cdef void exact_two_hand_split(self, int pair) noexcept nogil
+    cdef void split_tree(self, int pair) noexcept nogil
+    cdef void tree_pass(self, int pair, const double* base, uint64_t ext_key,
+                        bint need_dealer) noexcept nogil
+    cdef const double* second_results(self, int pair, uint64_t first_key) noexcept nogil
+    cdef void tree_split(self, int pair) noexcept nogil
+    cdef void add_results(self, double w, int j1, const double* q, double* out) noexcept nogil
+    cdef const double* dealer_law(self, uint64_t key) noexcept nogil
     cdef void add_two_hands(self, double w, int j1, const double* law,
                             double* out) noexcept nogil
     cdef void round_dist(self) noexcept nogil

@@ -41,6 +41,7 @@ cdef double TIE_TOLERANCE = 1e-12     # as the solver: a later option must win b
 cdef int ST = 0, HT = 1, DD = 2, SP = 3, SU = 4
 cdef int CDZ = 0, CDP1 = 1, CDP = 2, POLICY = 3
 cdef int KIND_START = 0, KIND_LATER = 1, KIND_SPLIT = 2
+cdef int T_HIT = 0, T_DOUBLE = 1, T_STAND = 2, T_DOUBLED = 3   # split-tree node kinds
 cdef int ZERO_COL = 16                # lattice column of a net outcome of 0
 
 
@@ -711,6 +712,279 @@ cdef class RoundLaws:
             return 0.0
         return num / falling(n, j + k)
 
+
+    # ---- exact two-hand splits: the tree of a split hand's play ---------------------
+    #
+    # Both hands of a two-hand split play the same fixed decisions (the split class's,
+    # which do not look at the other hand's cards), so the tree of a split hand's play
+    # (its compositions, the action taken at each, its leaves) is built once; only the
+    # chances along it and the dealer's laws at its leaves depend on the cards the first
+    # hand took.  One forward pass over the tree in topological order gives the chance of
+    # reaching every node from any shoe.
+
+    cdef void split_tree(self, int pair) noexcept nogil:
+        """Build the tree of a split hand of ``pair`` (the solver's decisions)."""
+        cdef unordered_map[uint64_t, int] decision_index, leaf_index
+        cdef unordered_map[uint64_t, int].iterator found
+        cdef vector[int] level, nxt
+        cdef double pi[D_RANKS]
+        cdef uint64_t key, child_key
+        cdef int idx, a, r, child, total, s
+        cdef size_t i
+        self.t_key.clear()
+        self.t_kind.clear()
+        self.t_state.clear()
+        self.t_busts.clear()
+        self.t_child.clear()
+        self.clear_hand()
+        self.pair_rank = pair
+        self.extra = 1
+        self.add(pair - 1)
+        self.t_key.push_back(self.comp_key())
+        self.t_kind.push_back(T_HIT)
+        self.t_state.push_back(0)
+        self.t_busts.push_back(0)
+        for r in range(D_RANKS):
+            self.t_child.push_back(-1)
+        level.push_back(0)
+        while level.size() > 0:
+            nxt.clear()
+            for i in range(level.size()):
+                idx = level[i]
+                self.set_hand_from_key(self.t_key[idx])
+                a = HT if self.n_cards == 1 else self.choose()
+                if a != HT and a != DD:
+                    total = self.total()
+                    s = 1 if total <= 16 else total - 15
+                    self.t_kind[idx] = T_STAND
+                    self.t_state[idx] = s
+                    continue
+                self.t_kind[idx] = T_HIT if a == HT else T_DOUBLE
+                self.next_card_weights(pi)
+                for r in range(D_RANKS):
+                    if pi[r] <= 0.0:
+                        continue
+                    if self.hard_sum + r + 1 > 21:
+                        self.t_busts[idx] = 1
+                        continue
+                    self.add(r)
+                    child_key = self.comp_key()
+                    if a == HT:
+                        found = decision_index.find(child_key)
+                        if found != decision_index.end():
+                            child = deref(found).second
+                        else:
+                            child = <int>self.t_key.size()
+                            decision_index[child_key] = child
+                            nxt.push_back(child)
+                    else:
+                        found = leaf_index.find(child_key)
+                        if found != leaf_index.end():
+                            child = deref(found).second
+                        else:
+                            child = <int>self.t_key.size()
+                            leaf_index[child_key] = child
+                    if child == <int>self.t_key.size():
+                        total = self.total()
+                        s = 1 if total <= 16 else total - 15
+                        self.t_key.push_back(child_key)
+                        self.t_kind.push_back(T_HIT if a == HT else T_DOUBLED)
+                        self.t_state.push_back(0 if a == HT else 7 + s)
+                        self.t_busts.push_back(0)
+                        for s in range(D_RANKS):
+                            self.t_child.push_back(-1)
+                    self.t_child[idx * D_RANKS + r] = child
+                    self.remove(r)
+            level.swap(nxt)
+        # the children of a node some card busts need the dealer's law too (bit 2)
+        for i in range(self.t_key.size()):
+            if self.t_busts[i] & 1:
+                for r in range(D_RANKS):
+                    child = self.t_child[i * D_RANKS + r]
+                    if child >= 0:
+                        self.t_busts[child] |= 2
+        self.clear_hand()
+        self.t_reach.assign(self.t_key.size(), 0.0)
+        self.t_pi.assign(self.t_key.size() * D_RANKS, 0.0)
+
+    cdef void tree_pass(self, int pair, const double* base, uint64_t ext_key,
+                        bint need_dealer) noexcept nogil:
+        """Chances of reaching every node (``t_reach``) and of each next card at the draw
+        nodes (``t_pi``) when ``base[r]`` cards of rank r are left besides the hand's
+        own; with ``need_dealer``, make sure the dealer's law is stored for every node
+        the results need (leaves, draw nodes some card busts), in batched trie passes."""
+        cdef size_t n = self.t_key.size()
+        cdef size_t i
+        cdef int r, c, q, count = 0
+        cdef uint64_t key, unit_pair = rank_unit(pair - 1)
+        cdef double left, x
+        cdef double* pi
+        cdef double w[D_BATCH * D_RANKS]
+        cdef double tot[D_BATCH]
+        cdef double out[D_BATCH * 6]
+        cdef uint64_t keys[D_BATCH]
+        for i in range(n):
+            self.t_reach[i] = 0.0
+        self.t_reach[0] = 1.0
+        for i in range(n):
+            if self.t_reach[i] == 0.0:
+                continue
+            key = self.t_key[i]
+            if need_dealer and (self.t_kind[i] >= T_STAND or self.t_busts[i] != 0):
+                key = key + unit_pair + ext_key
+                if self.dealer_index.find(key) == self.dealer_index.end():
+                    left = 0.0
+                    for r in range(D_RANKS):
+                        x = base[r] - <int>((self.t_key[i] >> (5 * r)) & 31)
+                        if x < 0.0:
+                            x = 0.0
+                        w[count * D_RANKS + r] = x
+                        left += x
+                    tot[count] = left
+                    keys[count] = key
+                    count += 1
+                    if count == D_BATCH:
+                        self.trie.evaluate_many(w, tot, count, False, out)
+                        for q in range(count):
+                            self.store_dealer(keys[q], &out[q * 6])
+                        count = 0
+            if self.t_kind[i] >= T_STAND:
+                continue
+            pi = &self.t_pi[i * D_RANKS]
+            left = 0.0
+            for r in range(D_RANKS):
+                x = base[r] - <int>((self.t_key[i] >> (5 * r)) & 31)
+                pi[r] = x if x > 0.0 else 0.0
+                left += pi[r]
+            for r in range(D_RANKS):
+                pi[r] = pi[r] / left if left > 0.0 else 0.0
+                c = self.t_child[i * D_RANKS + r]
+                if c >= 0 and pi[r] > 0.0:
+                    self.t_reach[c] += self.t_reach[i] * pi[r]
+        if count > 0:
+            self.trie.evaluate_many(w, tot, count, False, out)
+            for q in range(count):
+                self.store_dealer(keys[q], &out[q * 6])
+
+    cdef const double* second_results(self, int pair, uint64_t first_key) noexcept nogil:
+        """Q[t * D_RESULTS + k]: the chance that the second split hand's result is k - 2
+        units while the dealer ends in t, when the first hand ended holding
+        ``first_key`` (its pair card included); memoised.  The pointer is valid until the
+        next call."""
+        cdef unordered_map[uint64_t, int].iterator it = self.second_index.find(first_key)
+        cdef double q[D_OUT * D_RESULTS]
+        cdef double base[D_RANKS]
+        cdef double rest[D_OUT]
+        cdef const double* d
+        cdef uint64_t ext, unit_pair = rank_unit(pair - 1)
+        cdef size_t i, n = self.t_key.size()
+        cdef int r, t, c, row, bet
+        cdef double reach
+        if it != self.second_index.end():
+            return &self.second_store[deref(it).second * D_OUT * D_RESULTS]
+        ext = first_key - unit_pair               # the first hand's drawn cards
+        for r in range(D_RANKS):
+            base[r] = self.shoe[r] - self.dealer_cnt[r] - <int>((ext >> (5 * r)) & 31)
+        base[pair - 1] -= 1                       # the first hand's pair card
+        self.tree_pass(pair, base, ext, True)
+        memset(q, 0, sizeof(q))
+        for i in range(n):
+            reach = self.t_reach[i]
+            if reach == 0.0:
+                continue
+            if self.t_kind[i] >= T_STAND:
+                d = self.dealer_law(self.t_key[i] + unit_pair + ext)
+                for t in range(D_OUT):
+                    q[t * D_RESULTS + <int>self.payoff[self.t_state[i] * D_OUT + t] + 2] += (
+                        reach * d[t])
+            elif self.t_busts[i] & 1:
+                # the busting cards' share: the node's dealer law minus the other children's
+                d = self.dealer_law(self.t_key[i] + unit_pair + ext)
+                for t in range(D_OUT):
+                    rest[t] = d[t]
+                for r in range(D_RANKS):
+                    c = self.t_child[i * D_RANKS + r]
+                    if c >= 0 and self.t_pi[i * D_RANKS + r] > 0.0:
+                        d = self.dealer_law(self.t_key[c] + unit_pair + ext)
+                        for t in range(D_OUT):
+                            rest[t] -= self.t_pi[i * D_RANKS + r] * d[t]
+                bet = 2 if self.t_kind[i] == T_DOUBLE else 1
+                for t in range(D_OUT):
+                    q[t * D_RESULTS + 2 - bet] += reach * rest[t]
+        row = <int>(self.second_store.size() // (D_OUT * D_RESULTS))
+        for r in range(D_OUT * D_RESULTS):
+            self.second_store.push_back(q[r])
+        self.second_index[first_key] = row
+        return &self.second_store[row * D_OUT * D_RESULTS]
+
+    cdef void tree_split(self, int pair) noexcept nogil:
+        """The exact round law of splitting ``pair`` into two hands (no resplit) on a
+        finite shoe, into ``split_out``: every end of the first hand (composition and
+        state, by one pass over the tree) against the second hand's results with those
+        cards out."""
+        cdef int p = pair - 1
+        cdef double* out = &self.split_out[p * D_OUT * D_LATTICE]
+        cdef double base[D_RANKS]
+        cdef double rest[D_OUT * D_RESULTS]
+        cdef const double* q
+        cdef size_t i, n
+        cdef int r, c, k, t, j
+        cdef double w
+        for i in range(D_OUT * D_LATTICE):
+            out[i] = 0.0
+        self.split_tree(pair)
+        n = self.t_key.size()
+        for r in range(D_RANKS):
+            base[r] = self.shoe[r] - self.dealer_cnt[r]
+        base[p] -= 1                              # the other hand's pair card
+        self.tree_pass(pair, base, 0, False)
+        self.h1_reach = self.t_reach
+        self.h1_pi = self.t_pi
+        self.second_index.clear()
+        self.second_store.clear()
+        for i in range(n):
+            w = self.h1_reach[i]
+            if w == 0.0:
+                continue
+            if self.t_kind[i] >= T_STAND:
+                q = self.second_results(pair, self.t_key[i])
+                self.add_results(w, self.t_state[i], q, out)
+            elif self.t_busts[i] & 1:
+                q = self.second_results(pair, self.t_key[i])
+                for k in range(D_OUT * D_RESULTS):
+                    rest[k] = q[k]
+                for r in range(D_RANKS):
+                    c = self.t_child[i * D_RANKS + r]
+                    if c >= 0 and self.h1_pi[i * D_RANKS + r] > 0.0:
+                        q = self.second_results(pair, self.t_key[c])
+                        for k in range(D_OUT * D_RESULTS):
+                            rest[k] -= self.h1_pi[i * D_RANKS + r] * q[k]
+                j = 7 if self.t_kind[i] == T_DOUBLE else 0
+                self.add_results(w, j, rest, out)
+        self.second_index.clear()
+        self.second_store.clear()
+
+    cdef void add_results(self, double w, int j1, const double* q,
+                          double* out) noexcept nogil:
+        """out += w * (first hand in state j1) x (second hand's results with the dealer)."""
+        cdef int t, k
+        cdef double mass, v1
+        for t in range(D_OUT):
+            if t == 5 and not self.rules.natural_takes_all:
+                mass = 0.0
+                for k in range(D_RESULTS):
+                    mass += q[t * D_RESULTS + k]
+                out[t * D_LATTICE + column(-1.0)] += w * mass   # a natural takes one unit
+                continue
+            v1 = self.payoff[j1 * D_OUT + t]
+            for k in range(D_RESULTS):
+                if q[t * D_RESULTS + k] != 0.0:
+                    out[t * D_LATTICE + column(v1 + k - 2)] += w * q[t * D_RESULTS + k]
+
+    cdef const double* dealer_law(self, uint64_t key) noexcept nogil:
+        """The stored dealer law of a removed-cards key (tree_pass stored it)."""
+        return &self.dealer_store[self.dealer_index[key] * D_OUT]
+
     # ---- exact two-hand splits on a finite shoe --------------------------------------
     #
     # The probability of a whole sequence of cards drawn without replacement depends only
@@ -1025,7 +1299,7 @@ cdef class RoundLaws:
                     self.split_dist(c1 + 1)
                     if self.exact_two_hands and self.hands_limit(c1 + 1) == 2:
                         if not self.exact_done[c1]:
-                            self.exact_two_hand_split(c1 + 1)
+                            self.tree_split(c1 + 1)
                             self.exact_done[c1] = True
                     else:
                         self.approx_splits_played += 1
@@ -1078,7 +1352,7 @@ cdef class RoundLaws:
         with nogil:
             self.split_dist(pair)
             if exact and self.exact_two_hands and self.hands_limit(pair) == 2:
-                self.exact_two_hand_split(pair)
+                self.tree_split(pair)
                 self.exact_done[pair - 1] = True
         result = np.array(self.split_out[(pair - 1) * D_OUT * D_LATTICE:
                                          pair * D_OUT * D_LATTICE]).reshape(D_OUT, D_LATTICE)
