@@ -4,6 +4,7 @@ from libcpp.unordered_map cimport unordered_map
 from libcpp.vector cimport vector
 
 from bjcore._dealer cimport DealerTrie   # the one dependency on the core: dealer enumeration
+from bjcore._memo cimport HashIndex
 
 
 cdef enum:
@@ -52,7 +53,7 @@ cdef class RoundLaws:
     cdef int extra
 
     cdef double payoff[D_LAW]
-    cdef unordered_map[uint64_t, int] dealer_index
+    cdef HashIndex dealer_index          # removed-cards key -> row of dealer_store
     cdef vector[double] dealer_store
     cdef unordered_map[uint64_t, int] law_index
     cdef vector[double] law_store
@@ -85,8 +86,11 @@ cdef class RoundLaws:
     cdef vector[int] t_child           # D_RANKS per node: child node, or -1
     cdef vector[double] t_reach        # chance of reaching each node (one pass)
     cdef vector[double] t_pi           # D_RANKS per node: next-card chances (one pass)
+    cdef vector[int] t_drow            # row of dealer_store for the node (one pass)
     cdef vector[double] h1_reach       # the first hand's reach and next-card chances
     cdef vector[double] h1_pi
+    cdef readonly long tree_nodes           # cost measures of the last exact split
+    cdef readonly long second_laws
     cdef readonly int approx_splits_played   # splits played whose hands were combined
                                              # as independent given the dealer's outcome
 
@@ -134,7 +138,6 @@ cdef class RoundLaws:
     cdef const double* second_results(self, int pair, uint64_t first_key) noexcept nogil
     cdef void tree_split(self, int pair) noexcept nogil
     cdef void add_results(self, double w, int j1, const double* q, double* out) noexcept nogil
-    cdef const double* dealer_law(self, uint64_t key) noexcept nogil
     cdef void add_two_hands(self, double w, int j1, const double* law,
                             double* out) noexcept nogil
     cdef void round_dist(self) noexcept nogil

@@ -35,6 +35,8 @@ from cython.operator cimport dereference as deref, preincrement as preinc
 
 import numpy as np
 
+from bjcore._memo import HashIndex
+
 from bjcore._dealer import dealer_trie
 
 cdef double TIE_TOLERANCE = 1e-12     # as the solver: a later option must win by more
@@ -82,6 +84,7 @@ cdef class RoundLaws:
         if not 1 <= len(cards) <= 2 or any(type(c) is not int or not 1 <= c <= 10 for c in cards):
             raise ValueError(f"dealer must be an upcard or two cards, ranks 1..10, got {dealer!r}")
         self.dealer_key = dealer
+        self.dealer_index = HashIndex()
         for r in range(D_RANKS):
             self.dealer_cnt[r] = 0
         for c in cards:
@@ -233,7 +236,6 @@ cdef class RoundLaws:
         """The dealer's outcome law (17..21, natural, bust) from the shoe left after the
         current hand; memoised on the cards out."""
         cdef uint64_t key = 0
-        cdef unordered_map[uint64_t, int].iterator it
         cdef double n[D_RANKS]
         cdef double out[6]
         cdef double left = 0.0, listed = 0.0
@@ -242,9 +244,9 @@ cdef class RoundLaws:
             key = self.comp_key() + self.ext_key
             if self.pair_rank:
                 key += <uint64_t>self.extra * rank_unit(self.pair_rank - 1)
-        it = self.dealer_index.find(key)
-        if it != self.dealer_index.end():
-            return &self.dealer_store[deref(it).second * D_OUT]
+        row = self.dealer_index.find(key)
+        if row >= 0:
+            return &self.dealer_store[row * D_OUT]
         if self.infinite:
             for r in range(D_RANKS):
                 n[r] = self.shoe[r]
@@ -270,7 +272,7 @@ cdef class RoundLaws:
             listed += out[r]
         # bust is the complement (a dealer who must draw from an empty shoe busts)
         self.dealer_store.push_back(1.0 - listed if listed < 1.0 else 0.0)
-        self.dealer_index[key] = row
+        self.dealer_index.set(key, row)
         return row
 
     cdef void prefetch_children(self) noexcept nogil:
@@ -303,7 +305,7 @@ cdef class RoundLaws:
             if n[r] < 1.0:
                 continue
             key = base + rank_unit(r)
-            if self.dealer_index.find(key) != self.dealer_index.end():
+            if self.dealer_index.find(key) >= 0:
                 continue
             for q in range(D_RANKS):
                 w[count * D_RANKS + q] = n[q]
@@ -806,6 +808,7 @@ cdef class RoundLaws:
         self.clear_hand()
         self.t_reach.assign(self.t_key.size(), 0.0)
         self.t_pi.assign(self.t_key.size() * D_RANKS, 0.0)
+        self.t_drow.assign(self.t_key.size(), -1)
 
     cdef void tree_pass(self, int pair, const double* base, uint64_t ext_key,
                         bint need_dealer) noexcept nogil:
@@ -823,6 +826,7 @@ cdef class RoundLaws:
         cdef double tot[D_BATCH]
         cdef double out[D_BATCH * 6]
         cdef uint64_t keys[D_BATCH]
+        cdef int nodes[D_BATCH]
         for i in range(n):
             self.t_reach[i] = 0.0
         self.t_reach[0] = 1.0
@@ -832,7 +836,10 @@ cdef class RoundLaws:
             key = self.t_key[i]
             if need_dealer and (self.t_kind[i] >= T_STAND or self.t_busts[i] != 0):
                 key = key + unit_pair + ext_key
-                if self.dealer_index.find(key) == self.dealer_index.end():
+                c = self.dealer_index.find(key)
+                if c >= 0:
+                    self.t_drow[i] = c
+                else:
                     left = 0.0
                     for r in range(D_RANKS):
                         x = base[r] - <int>((self.t_key[i] >> (5 * r)) & 31)
@@ -842,11 +849,12 @@ cdef class RoundLaws:
                         left += x
                     tot[count] = left
                     keys[count] = key
+                    nodes[count] = <int>i
                     count += 1
                     if count == D_BATCH:
                         self.trie.evaluate_many(w, tot, count, False, out)
                         for q in range(count):
-                            self.store_dealer(keys[q], &out[q * 6])
+                            self.t_drow[nodes[q]] = self.store_dealer(keys[q], &out[q * 6])
                         count = 0
             if self.t_kind[i] >= T_STAND:
                 continue
@@ -856,15 +864,17 @@ cdef class RoundLaws:
                 x = base[r] - <int>((self.t_key[i] >> (5 * r)) & 31)
                 pi[r] = x if x > 0.0 else 0.0
                 left += pi[r]
-            for r in range(D_RANKS):
-                pi[r] = pi[r] / left if left > 0.0 else 0.0
-                c = self.t_child[i * D_RANKS + r]
-                if c >= 0 and pi[r] > 0.0:
-                    self.t_reach[c] += self.t_reach[i] * pi[r]
+            if left > 0.0:
+                x = self.t_reach[i] / left
+                for r in range(D_RANKS):
+                    c = self.t_child[i * D_RANKS + r]
+                    if c >= 0 and pi[r] > 0.0:
+                        self.t_reach[c] += x * pi[r]
+                    pi[r] = pi[r] / left
         if count > 0:
             self.trie.evaluate_many(w, tot, count, False, out)
             for q in range(count):
-                self.store_dealer(keys[q], &out[q * 6])
+                self.t_drow[nodes[q]] = self.store_dealer(keys[q], &out[q * 6])
 
     cdef const double* second_results(self, int pair, uint64_t first_key) noexcept nogil:
         """Q[t * D_RESULTS + k]: the chance that the second split hand's result is k - 2
@@ -893,19 +903,19 @@ cdef class RoundLaws:
             if reach == 0.0:
                 continue
             if self.t_kind[i] >= T_STAND:
-                d = self.dealer_law(self.t_key[i] + unit_pair + ext)
+                d = &self.dealer_store[self.t_drow[i] * D_OUT]
                 for t in range(D_OUT):
                     q[t * D_RESULTS + <int>self.payoff[self.t_state[i] * D_OUT + t] + 2] += (
                         reach * d[t])
             elif self.t_busts[i] & 1:
                 # the busting cards' share: the node's dealer law minus the other children's
-                d = self.dealer_law(self.t_key[i] + unit_pair + ext)
+                d = &self.dealer_store[self.t_drow[i] * D_OUT]
                 for t in range(D_OUT):
                     rest[t] = d[t]
                 for r in range(D_RANKS):
                     c = self.t_child[i * D_RANKS + r]
                     if c >= 0 and self.t_pi[i * D_RANKS + r] > 0.0:
-                        d = self.dealer_law(self.t_key[c] + unit_pair + ext)
+                        d = &self.dealer_store[self.t_drow[c] * D_OUT]
                         for t in range(D_OUT):
                             rest[t] -= self.t_pi[i * D_RANKS + r] * d[t]
                 bet = 2 if self.t_kind[i] == T_DOUBLE else 1
@@ -961,6 +971,8 @@ cdef class RoundLaws:
                             rest[k] -= self.h1_pi[i * D_RANKS + r] * q[k]
                 j = 7 if self.t_kind[i] == T_DOUBLE else 0
                 self.add_results(w, j, rest, out)
+        self.tree_nodes = <long>n
+        self.second_laws = <long>self.second_index.size()
         self.second_index.clear()
         self.second_store.clear()
 
@@ -980,10 +992,6 @@ cdef class RoundLaws:
             for k in range(D_RESULTS):
                 if q[t * D_RESULTS + k] != 0.0:
                     out[t * D_LATTICE + column(v1 + k - 2)] += w * q[t * D_RESULTS + k]
-
-    cdef const double* dealer_law(self, uint64_t key) noexcept nogil:
-        """The stored dealer law of a removed-cards key (tree_pass stored it)."""
-        return &self.dealer_store[self.dealer_index[key] * D_OUT]
 
     # ---- exact two-hand splits on a finite shoe --------------------------------------
     #
@@ -1379,7 +1387,7 @@ cdef class RoundLaws:
     @property
     def dealer_laws_computed(self):
         """Distinct shoes the dealer's law was enumerated for (a cost measure)."""
-        return <int>self.dealer_index.size()
+        return len(self.dealer_index)
 
     @property
     def policy_misses(self):
