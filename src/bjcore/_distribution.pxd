@@ -66,15 +66,9 @@ cdef class RoundLaws:
     cdef vector[double] split_out      # per pair: D_OUT x D_LATTICE
     cdef double round_out[D_OUT * D_LATTICE]
 
-    # exact two-hand splits on a finite shoe: cards of the first split hand taken out of
-    # the shoe while the second is played (zero otherwise), and the second hand's memo
+    # exact two-hand splits on a finite shoe
     cdef bint exact_two_hands          # use the exact joint law when a split makes 2 hands
-    cdef int ext_cnt[D_RANKS]
-    cdef uint64_t ext_key
-    cdef bint ext_active
-    cdef unordered_map[uint64_t, int] ext_index
-    cdef vector[double] ext_store
-    cdef unordered_map[uint64_t, int] second_index   # first hand's cards -> second's law
+    cdef unordered_map[uint64_t, int] second_index   # first hand's cards -> second's results
     cdef vector[double] second_store
     cdef bint exact_done[D_RANKS]
     # the tree of one split hand's play (nodes in topological order, see split_tree)
@@ -128,16 +122,11 @@ cdef class RoundLaws:
                             const double* law_x, int count_x, double* out) noexcept nogil
     cdef double surrender_value(self) noexcept nogil
     cdef int start_action(self, int c1, int c2) noexcept nogil
-    cdef int choose_standard(self) noexcept nogil
     cdef void set_hand_from_key(self, uint64_t key) noexcept nogil
-    cdef const double* second_hand_law(self, int pair, uint64_t first_key) noexcept nogil
-    cdef void exact_two_hand_split(self, int pair) noexcept nogil
     cdef void split_tree(self, int pair) noexcept nogil
     cdef void tree_pass(self, int pair, const double* base, uint64_t ext_key,
                         bint need_dealer) noexcept nogil
     cdef const double* second_results(self, int pair, uint64_t first_key) noexcept nogil
     cdef void tree_split(self, int pair) noexcept nogil
     cdef void add_results(self, double w, int j1, const double* q, double* out) noexcept nogil
-    cdef void add_two_hands(self, double w, int j1, const double* law,
-                            double* out) noexcept nogil
     cdef void round_dist(self) noexcept nogil

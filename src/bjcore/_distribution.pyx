@@ -143,10 +143,7 @@ cdef class RoundLaws:
         self.split_out.assign(D_RANKS * D_OUT * D_LATTICE, 0.0)
         self.policy_missing = 0
         self.exact_two_hands = exact_splits and not infinite
-        self.ext_key = 0
-        self.ext_active = False
         for r in range(D_RANKS):
-            self.ext_cnt[r] = 0
             self.exact_done[r] = False
         self.approx_splits_played = 0
         self.clear_hand()
@@ -215,7 +212,7 @@ cdef class RoundLaws:
                 pi[r] = self.shoe[r]
             return
         for r in range(D_RANKS):
-            pi[r] = self.shoe[r] - self.cnt[r] - self.dealer_cnt[r] - self.ext_cnt[r]
+            pi[r] = self.shoe[r] - self.cnt[r] - self.dealer_cnt[r]
         if self.pair_rank:
             pi[self.pair_rank - 1] -= self.extra
         for r in range(D_RANKS):
@@ -241,7 +238,7 @@ cdef class RoundLaws:
         cdef double left = 0.0, listed = 0.0
         cdef int r, row
         if not self.infinite:
-            key = self.comp_key() + self.ext_key
+            key = self.comp_key()
             if self.pair_rank:
                 key += <uint64_t>self.extra * rank_unit(self.pair_rank - 1)
         row = self.dealer_index.find(key)
@@ -253,7 +250,7 @@ cdef class RoundLaws:
             left = 1.0
         else:
             for r in range(D_RANKS):
-                n[r] = self.shoe[r] - self.cnt[r] - self.dealer_cnt[r] - self.ext_cnt[r]
+                n[r] = self.shoe[r] - self.cnt[r] - self.dealer_cnt[r]
             if self.pair_rank:
                 n[self.pair_rank - 1] -= self.extra
             for r in range(D_RANKS):
@@ -288,11 +285,11 @@ cdef class RoundLaws:
         cdef int r, q, count = 0
         if self.infinite:
             return
-        base = self.comp_key() + self.ext_key
+        base = self.comp_key()
         if self.pair_rank:
             base += <uint64_t>self.extra * rank_unit(self.pair_rank - 1)
         for r in range(D_RANKS):
-            n[r] = self.shoe[r] - self.cnt[r] - self.dealer_cnt[r] - self.ext_cnt[r]
+            n[r] = self.shoe[r] - self.cnt[r] - self.dealer_cnt[r]
         if self.pair_rank:
             n[self.pair_rank - 1] -= self.extra
         for r in range(D_RANKS):
@@ -407,25 +404,21 @@ cdef class RoundLaws:
     cdef void continuation_add(self, double w, double* out) noexcept nogil:
         """out += w * the law of the option the strategy picks for the current hand."""
         cdef uint64_t key = self.context_key()
-        # a second split hand played with the first hand's cards out has its own memo
-        cdef unordered_map[uint64_t, int]* index = (
-            &self.ext_index if self.ext_active else &self.law_index)
-        cdef vector[double]* store = &self.ext_store if self.ext_active else &self.law_store
-        cdef unordered_map[uint64_t, int].iterator it = deref(index).find(key)
+        cdef unordered_map[uint64_t, int].iterator it = self.law_index.find(key)
         cdef double local[D_LAW]
         cdef int row, i, a
         cdef const double* law
-        if it != deref(index).end():
+        if it != self.law_index.end():
             row = deref(it).second
         else:
             memset(local, 0, sizeof(local))
-            a = self.choose_standard()
+            a = self.choose()
             self.action_add(a, 1.0, local)
-            row = <int>(deref(store).size() // D_LAW)
+            row = <int>(self.law_store.size() // D_LAW)
             for i in range(D_LAW):
-                deref(store).push_back(local[i])
-            deref(index)[key] = row
-        law = &deref(store)[row * D_LAW]
+                self.law_store.push_back(local[i])
+            self.law_index[key] = row
+        law = &self.law_store[row * D_LAW]
         for i in range(D_LAW):
             out[i] += w * law[i]
 
@@ -717,6 +710,12 @@ cdef class RoundLaws:
 
     # ---- exact two-hand splits: the tree of a split hand's play ---------------------
     #
+    # The probability of a whole sequence of cards drawn without replacement depends only
+    # on the multiset drawn.  So the joint law of (first hand's final state, second hand's
+    # final state, dealer's outcome) is: for every way the first hand can end (its cards
+    # C1 and state j1, weighted by the chance of reaching them), the joint law of the
+    # second hand and the dealer on the shoe less C1.
+    #
     # Both hands of a two-hand split play the same fixed decisions (the split class's,
     # which do not look at the other hand's cards), so the tree of a split hand's play
     # (its compositions, the action taken at each, its leaves) is built once; only the
@@ -993,37 +992,6 @@ cdef class RoundLaws:
                 if q[t * D_RESULTS + k] != 0.0:
                     out[t * D_LATTICE + column(v1 + k - 2)] += w * q[t * D_RESULTS + k]
 
-    # ---- exact two-hand splits on a finite shoe --------------------------------------
-    #
-    # The probability of a whole sequence of cards drawn without replacement depends only
-    # on the multiset drawn.  So the joint law of (first hand's final state, second hand's
-    # final state, dealer's outcome) is: for every way the first hand can end (its cards
-    # C1 and state j1, weighted by the chance of reaching them), the joint law of the
-    # second hand and the dealer on the shoe less C1.  The second hand plays the same
-    # fixed decisions (those of the solver's split hand, which do not look at the first
-    # hand's cards), so only the weights of its draws and the dealer's laws change.
-
-    cdef int choose_standard(self) noexcept nogil:
-        """``choose`` in the standard context: a split hand's decisions are the solver's
-        (the first hand's cards, taken out while the second is played, play no part)."""
-        cdef int saved[D_RANKS]
-        cdef uint64_t saved_key
-        cdef int r, a
-        if not self.ext_active:
-            return self.choose()
-        for r in range(D_RANKS):
-            saved[r] = self.ext_cnt[r]
-            self.ext_cnt[r] = 0
-        saved_key = self.ext_key
-        self.ext_key = 0
-        self.ext_active = False
-        a = self.choose()
-        for r in range(D_RANKS):
-            self.ext_cnt[r] = saved[r]
-        self.ext_key = saved_key
-        self.ext_active = True
-        return a
-
     cdef void set_hand_from_key(self, uint64_t key) noexcept nogil:
         """The current hand's cards from a composition key (pair context unchanged)."""
         cdef int r, c
@@ -1034,186 +1002,6 @@ cdef class RoundLaws:
             self.cnt[r] = c
             self.hard_sum += c * (r + 1)
             self.n_cards += c
-
-    cdef const double* second_hand_law(self, int pair, uint64_t first_key) noexcept nogil:
-        """The joint law (14 x 7) of the second split hand and the dealer's outcome when
-        the first hand ended holding ``first_key`` (its pair card included); memoised.
-        The pointer is valid until the next call."""
-        cdef unordered_map[uint64_t, int].iterator it = self.second_index.find(first_key)
-        cdef double law[D_LAW]
-        cdef double acc[D_LAW]
-        cdef double pi[D_RANKS]
-        cdef uint64_t ext
-        cdef int r, i, row
-        if it != self.second_index.end():
-            return &self.second_store[deref(it).second * D_LAW]
-        ext = first_key - rank_unit(pair - 1)     # the first hand's drawn cards
-        for r in range(D_RANKS):
-            self.ext_cnt[r] = <int>((ext >> (5 * r)) & 31)
-        self.ext_key = ext
-        self.ext_active = True
-        self.ext_index.clear()
-        self.ext_store.clear()
-        self.clear_hand()
-        self.pair_rank = pair
-        self.extra = 1
-        self.add(pair - 1)
-        self.next_card_weights(pi)
-        self.prefetch_children()
-        self.clear_hand()
-        memset(acc, 0, sizeof(acc))
-        for r in range(D_RANKS):
-            if pi[r] > 0.0:
-                memset(law, 0, sizeof(law))
-                self.pair_hand_law(pair, 1, r, law)
-                for i in range(D_LAW):
-                    acc[i] += pi[r] * law[i]
-        for r in range(D_RANKS):
-            self.ext_cnt[r] = 0
-        self.ext_key = 0
-        self.ext_active = False
-        row = <int>(self.second_store.size() // D_LAW)
-        for i in range(D_LAW):
-            self.second_store.push_back(acc[i])
-        self.second_index[first_key] = row
-        return &self.second_store[row * D_LAW]
-
-    cdef void exact_two_hand_split(self, int pair) noexcept nogil:
-        """The exact round law of splitting ``pair`` into two hands (no resplit) on a
-        finite shoe, into ``split_out``."""
-        cdef int p = pair - 1
-        cdef unordered_map[uint64_t, double] level, nxt
-        cdef unordered_map[uint64_t, double].iterator it
-        cdef unordered_map[uint64_t, int] leaf_index
-        cdef unordered_map[uint64_t, int].iterator found
-        cdef vector[uint64_t] leaf_keys
-        cdef vector[double] leaf_w            # D_STATES weights per first-hand leaf
-        cdef vector[uint64_t] bust_keys       # first-hand nodes whose next card may bust
-        cdef vector[double] bust_w
-        cdef vector[int] bust_state           # 0: bust with one bet, 7: with two
-        cdef double pi[D_RANKS]
-        cdef double rest[D_LAW]
-        cdef const double* law
-        cdef double* out = &self.split_out[p * D_OUT * D_LATTICE]
-        cdef uint64_t key, child
-        cdef double w
-        cdef int a, r, i, j, row, s, total, hard
-        cdef bint busts
-        cdef size_t n
-        for i in range(D_OUT * D_LATTICE):
-            out[i] = 0.0
-        self.second_index.clear()
-        self.second_store.clear()
-        # the first hand, forward over its compositions: the chance of reaching each,
-        # and where it ends (a composition reached by several orders is one node)
-        self.clear_hand()
-        self.pair_rank = pair
-        self.extra = 1
-        self.add(p)
-        level[self.comp_key()] = 1.0
-        while level.size() > 0:
-            nxt.clear()
-            it = level.begin()
-            while it != level.end():
-                key = deref(it).first
-                w = deref(it).second
-                preinc(it)
-                self.set_hand_from_key(key)
-                a = HT if self.n_cards == 1 else self.choose()
-                if a == HT or a == DD:
-                    self.next_card_weights(pi)
-                    busts = False
-                    for r in range(D_RANKS):
-                        if pi[r] <= 0.0:
-                            continue
-                        self.add(r)
-                        if self.hard_sum > 21:
-                            busts = True
-                        elif a == HT:
-                            child = self.comp_key()
-                            if nxt.find(child) == nxt.end():
-                                nxt[child] = w * pi[r]
-                            else:
-                                nxt[child] = nxt[child] + w * pi[r]
-                        else:
-                            total = self.total()
-                            s = 1 if total <= 16 else total - 15
-                            child = self.comp_key()
-                            found = leaf_index.find(child)
-                            if found == leaf_index.end():
-                                row = <int>leaf_keys.size()
-                                leaf_index[child] = row
-                                leaf_keys.push_back(child)
-                                for j in range(D_STATES):
-                                    leaf_w.push_back(0.0)
-                            else:
-                                row = deref(found).second
-                            leaf_w[row * D_STATES + 7 + s] += w * pi[r]
-                        self.remove(r)
-                    if busts:
-                        bust_keys.push_back(key)
-                        bust_w.push_back(w)
-                        bust_state.push_back(7 * (a == DD))
-                else:
-                    total = self.total()
-                    s = 1 if total <= 16 else total - 15
-                    found = leaf_index.find(key)
-                    if found == leaf_index.end():
-                        row = <int>leaf_keys.size()
-                        leaf_index[key] = row
-                        leaf_keys.push_back(key)
-                        for j in range(D_STATES):
-                            leaf_w.push_back(0.0)
-                    else:
-                        row = deref(found).second
-                    leaf_w[row * D_STATES + s] += w
-            level.swap(nxt)
-        # every end of the first hand against the second hand's law on the shoe left
-        for n in range(leaf_keys.size()):
-            law = self.second_hand_law(pair, leaf_keys[n])
-            for j in range(D_STATES):
-                if leaf_w[n * D_STATES + j] != 0.0:
-                    self.add_two_hands(leaf_w[n * D_STATES + j], j, law, out)
-        # a bust: the busting cards' share is the node's law minus its other children's
-        # (taking one unseen card out does not change the law of what follows)
-        for n in range(bust_keys.size()):
-            key = bust_keys[n]
-            self.pair_rank = pair             # (second_hand_law clears the hand state)
-            self.extra = 1
-            self.set_hand_from_key(key)
-            self.next_card_weights(pi)
-            hard = self.hard_sum
-            law = self.second_hand_law(pair, key)
-            for i in range(D_LAW):
-                rest[i] = law[i]
-            for r in range(D_RANKS):
-                if pi[r] <= 0.0 or hard + r + 1 > 21:
-                    continue
-                law = self.second_hand_law(pair, key + rank_unit(r))
-                for i in range(D_LAW):
-                    rest[i] -= pi[r] * law[i]
-            self.add_two_hands(bust_w[n], bust_state[n], rest, out)
-        self.clear_hand()
-        self.second_index.clear()
-        self.second_store.clear()
-
-    cdef void add_two_hands(self, double w, int j1, const double* law,
-                            double* out) noexcept nogil:
-        """out += w * (first hand in state j1) x (second hand and dealer: ``law``)."""
-        cdef int t, j2
-        cdef double mass, x
-        for t in range(D_OUT):
-            if t == 5 and not self.rules.natural_takes_all:
-                mass = 0.0
-                for j2 in range(D_STATES):
-                    mass += law[j2 * D_OUT + t]
-                out[t * D_LATTICE + column(-1.0)] += w * mass   # a natural takes one unit
-                continue
-            for j2 in range(D_STATES):
-                x = law[j2 * D_OUT + t]
-                if x != 0.0:
-                    out[t * D_LATTICE + column(self.payoff[j1 * D_OUT + t]
-                                               + self.payoff[j2 * D_OUT + t])] += w * x
 
     # ---- the round ------------------------------------------------------------------
 
