@@ -299,7 +299,10 @@ def outcome_distribution(solution, strategy="optimal", *, insurance: bool = Fals
                       f"follow the analyzers' degenerate conventions (a dealer who must draw "
                       f"from an empty shoe busts) and describe no real game",
                       RuntimeWarning, stacklevel=3)
-    laws, split_played = _kernel_laws(solution, strategy, threads, exact_splits)
+    # a shoe too small for a round describes no real game: its splits follow the solver's
+    # degenerate conventions (the independent combination), not a card-by-card law
+    laws, split_played = _kernel_laws(solution, strategy, threads,
+                                      exact_splits and not solution.may_run_out)
     deal = solution.deal
     for key in deal.keys:
         if key not in laws:

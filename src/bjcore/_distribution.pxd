@@ -71,6 +71,7 @@ cdef class RoundLaws:
     cdef unordered_map[uint64_t, int] second_index   # first hand's cards -> second's results
     cdef vector[double] second_store
     cdef bint exact_done[D_RANKS]
+    cdef bint tree_ran_out             # a tree pass met a draw from an empty shoe
     # the tree of one split hand's play (nodes in topological order, see split_tree)
     cdef vector[uint64_t] t_key        # composition, the hand's pair card included
     cdef vector[int] t_kind            # T_HIT, T_DOUBLE (draw), T_STAND, T_DOUBLED (leaves)
@@ -128,5 +129,6 @@ cdef class RoundLaws:
                         bint need_dealer) noexcept nogil
     cdef const double* second_results(self, int pair, uint64_t first_key) noexcept nogil
     cdef void tree_split(self, int pair) noexcept nogil
+    cdef void exact_two_hands_law(self, int pair) noexcept nogil
     cdef void add_results(self, double w, int j1, const double* q, double* out) noexcept nogil
     cdef void round_dist(self) noexcept nogil

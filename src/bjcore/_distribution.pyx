@@ -863,7 +863,9 @@ cdef class RoundLaws:
                 x = base[r] - <int>((self.t_key[i] >> (5 * r)) & 31)
                 pi[r] = x if x > 0.0 else 0.0
                 left += pi[r]
-            if left > 0.0:
+            if left <= 0.0:
+                self.tree_ran_out = True   # a draw from an empty shoe: no real game
+            else:
                 x = self.t_reach[i] / left
                 for r in range(D_RANKS):
                     c = self.t_child[i * D_RANKS + r]
@@ -941,6 +943,7 @@ cdef class RoundLaws:
         cdef double w
         for i in range(D_OUT * D_LATTICE):
             out[i] = 0.0
+        self.tree_ran_out = False
         self.split_tree(pair)
         n = self.t_key.size()
         for r in range(D_RANKS):
@@ -974,6 +977,21 @@ cdef class RoundLaws:
         self.second_laws = <long>self.second_index.size()
         self.second_index.clear()
         self.second_store.clear()
+
+    cdef void exact_two_hands_law(self, int pair) noexcept nogil:
+        """``split_out`` of ``pair`` by the exact two-hand law; if a hand could draw from
+        an empty shoe (a shoe too small for the round: no real game), the independent
+        combination instead, which follows the solver's degenerate conventions."""
+        cdef int i
+        cdef double* out = &self.split_out[(pair - 1) * D_OUT * D_LATTICE]
+        self.tree_split(pair)
+        if not self.tree_ran_out:
+            self.exact_done[pair - 1] = True
+            return
+        for i in range(D_OUT * D_LATTICE):
+            out[i] = 0.0
+        self.split_done[pair - 1] = False
+        self.split_dist(pair)
 
     cdef void add_results(self, double w, int j1, const double* q,
                           double* out) noexcept nogil:
@@ -1095,9 +1113,8 @@ cdef class RoundLaws:
                     self.split_dist(c1 + 1)
                     if self.exact_two_hands and self.hands_limit(c1 + 1) == 2:
                         if not self.exact_done[c1]:
-                            self.tree_split(c1 + 1)
-                            self.exact_done[c1] = True
-                    else:
+                            self.exact_two_hands_law(c1 + 1)
+                    if not self.exact_done[c1]:
                         self.approx_splits_played += 1
                     sp = &self.split_out[c1 * D_OUT * D_LATTICE]
                     for i in range(D_OUT * D_LATTICE):
@@ -1148,8 +1165,7 @@ cdef class RoundLaws:
         with nogil:
             self.split_dist(pair)
             if exact and self.exact_two_hands and self.hands_limit(pair) == 2:
-                self.tree_split(pair)
-                self.exact_done[pair - 1] = True
+                self.exact_two_hands_law(pair)
         result = np.array(self.split_out[(pair - 1) * D_OUT * D_LATTICE:
                                          pair * D_OUT * D_LATTICE]).reshape(D_OUT, D_LATTICE)
         return result, self.split_mean[pair - 1]
