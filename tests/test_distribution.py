@@ -283,6 +283,22 @@ def test_resplits_on_small_shoes_mean_exact_and_pmf_close(seed, counts):
     assert pmf_error(dist, ref) < 3e-3
 
 
+@pytest.mark.parametrize("kw", [dict(decks=2), dict(decks=2, hole_card="enhc", resplit_aces=True)])
+def test_fractional_shoe_probabilities_sum_to_one(kw):
+    """A shoe placed exactly at a true count has fractional counts (1.8 pairs left of a
+    rank...): the split construction's blocks for more pair cards than the shoe holds have
+    non-zero weight there.  Regression: 2 decks at Hi-Lo true count +2 gave a sum of
+    1 - 9.4e-6."""
+    from bjsolve.counting import true_count_shoes
+    rules = Rules(**kw)
+    shoes, _ = true_count_shoes(rules, "hilo", [2, 6])
+    for shoe in shoes.values():
+        assert shoe.is_fractional
+        dist = solve(rules, shoe).outcome_distribution()
+        assert abs(dist.probabilities.sum() - 1.0) < 1e-15
+        assert np.all(dist.probabilities >= 0)
+
+
 def test_two_spots_without_splits_against_brute_force():
     rules = Rules(decks=1, max_split_hands=1)
     counts = (2, 0, 0, 0, 3, 0, 0, 0, 3, 6)   # four ranks keep the two-spot enumeration small

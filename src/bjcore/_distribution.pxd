@@ -41,6 +41,7 @@ cdef class RoundLaws:
     cdef double shoe[D_RANKS]
     cdef double shoe_size
     cdef bint infinite
+    cdef bint fractional          # some count is not a whole number of cards
     cdef int dealer_cnt[D_RANKS]
     cdef int hole_rank
     cdef readonly object dealer_key
@@ -116,6 +117,7 @@ cdef class RoundLaws:
     cdef int hands_limit(self, int pair) noexcept nogil
     cdef void pair_hand_law(self, int pair, int extra, int second, double* out) noexcept nogil
     cdef void split_dist(self, int pair) noexcept nogil
+    cdef void fill_fractional_shortfall(self, double* out) noexcept nogil
     cdef double gamma(self, double m, double n, int a, int b, double pp) noexcept nogil
     cdef double draw_ratio(self, double m, double q, double n, int j, int k,
                            double pp) noexcept nogil

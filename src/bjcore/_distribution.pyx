@@ -96,9 +96,12 @@ cdef class RoundLaws:
             self.hole_rank = 0
         self.infinite = infinite
         self.shoe_size = 0.0
+        self.fractional = False
         for r in range(D_RANKS):
             self.shoe[r] = float(shoe[r])
             self.shoe_size += self.shoe[r]
+            if not infinite and self.shoe[r] != <int>self.shoe[r]:
+                self.fractional = True
         self.rules.double_min_total = int(rules["double_min_total"])
         self.rules.double_soft = int(rules["double_soft"])
         self.rules.double_any_cards = int(rules["double_any_cards"])
@@ -683,8 +686,32 @@ cdef class RoundLaws:
             k = i % D_LATTICE
             if k != D_NATURAL_COL:
                 mean += out[i] * 0.5 * (k - ZERO_COL)
+        if self.fractional:
+            self.fill_fractional_shortfall(out)
         self.split_mean[p] = mean
         self.split_done[p] = True
+
+    cdef void fill_fractional_shortfall(self, double* out) noexcept nogil:
+        """A shoe with fractional counts is no real shoe (the solver interpolates between
+        real ones).  The split construction meets blocks for more pair cards than such a
+        shoe holds (``amax`` above); it leaves them at zero, as the solver does.  On whole
+        cards their weights vanish; on fractional counts they do not, and the law fell
+        short of one by their weight (up to ~1e-5).  The solver counts those blocks as
+        worth 0, so their weight goes on a net result of 0, spread over the dealer's
+        outcomes as the rest of the law is: the mean is unchanged, the sum is one."""
+        cdef double total = 0.0, row, short
+        cdef double rows[D_OUT]
+        cdef int t, k
+        for t in range(D_OUT):
+            row = 0.0
+            for k in range(D_LATTICE):
+                row += out[t * D_LATTICE + k]
+            rows[t] = row
+            total += row
+        short = 1.0 - total
+        if total > 0.0:
+            for t in range(D_OUT):
+                out[t * D_LATTICE + ZERO_COL] += short * rows[t] / total
 
     cdef double gamma(self, double m, double n, int a, int b, double pp) noexcept nogil:
         cdef double denom
