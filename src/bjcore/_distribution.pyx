@@ -21,7 +21,10 @@ law formed here in the same way:
   as independent given the dealer's outcome ``t``: exact on an infinite shoe (every card
   is an independent draw); on a finite shoe every hand's joint law with the dealer is
   exact (so the mean is the solver's EV) and only the dependence between the split hands
-  through the cards they take from each other is left out.
+  through the cards they take from each other is left out;
+* on a finite shoe, a split into two hands (no resplitting) gets its exact joint law
+  instead (``tree_split``: the second hand played on the shoe less each ending of the
+  first, both by one pass over the tree of a split hand's play).
 
 The result is ``out[t, k]``: the probability that the dealer ends in ``t`` and the round's
 net outcome is ``(k - 16) / 2`` units (``k = 33``: a natural paid at the table's payout).
