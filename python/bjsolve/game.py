@@ -36,13 +36,12 @@ Method (also in docs/counted-game.md, with the measured errors):
    variance (``_outcome_laws``).
 5. A ramp: bet b(t) at true count t; per round W = sum f b m, second moment
    sum f b^2 (v + m^2), variance = second moment - W^2 (rounds treated as independent).
-   Risk of ruin: the exact root method of ``bjsolve.risk`` on the mixture law
+   Risk of ruin: exact (``bjsolve.risk.RuinCurve``: the mixture's ladder heights) on the law
    sum_t f_t (law_t scaled by b_t) (+ a point mass at 0 for rounds sat out), with the
    diffusion figure exp(-2 W B / Var) beside it.
 """
 from __future__ import annotations
 
-import contextlib
 import math
 import numbers
 import time
@@ -157,7 +156,7 @@ class RampResult:
     sd: float                  # per round
     average_bet: float         # per round played
     rounds_played: float
-    ror: float | None          # lifetime risk of ruin: exact root method on the mixture
+    ror: float | None          # lifetime risk of ruin, exact, on the ramp's mixture law
     ror_method: str
     ror_diffusion: float | None = None      # the diffusion approximation exp(-2 W B / Var)
     ror_dominant_root: float | None = None  # r^(B/h), the dominant root alone
@@ -592,10 +591,10 @@ class CountedGame:
         unit worth ``unit`` (money); ``bankroll`` in money (> 0) for the risk of ruin and
         the certainty equivalent; ``rounds`` (with a bankroll): also the trip ruin.
 
-        Risk of ruin: the exact root method (``bjsolve.risk``) on the ramp's mixture law
-        (``ramp_distribution``), and the diffusion approximation beside it.  The roots are
-        cached per ramp, so a bankroll change is cheap; a new ramp costs one root finding
-        (``exact_ruin=False`` skips it and reports the diffusion figure alone)."""
+        Risk of ruin: exact (``bjsolve.risk.RuinCurve``, the ladder heights of the ramp's
+        mixture law ``ramp_distribution``), and the diffusion approximation beside it.  A
+        new ramp costs one factorization (milliseconds), cached per ramp, so a bankroll
+        change is cheaper still (``exact_ruin=False`` reports the diffusion figure alone)."""
         ramp = parse_ramp(ramp, wong_in=wong_in)
         unit = _finite(unit, "unit")
         if unit <= 0:
@@ -613,10 +612,10 @@ class CountedGame:
             return result
         mixture, chip, note = self.ramp_distribution(ramp.bets(self.tc_values))
         curve = self._ruin_curve(mixture)
-        life = curve(bankroll / (chip * unit))
-        result.ror, result.ror_dominant_root = life
-        result.ror_method = ("exact root method on the ramp's mixture law (" + note +
-                             "); diffusion exp(-2 W B / Var) beside it")
+        in_chips = bankroll / (chip * unit)
+        result.ror, result.ror_dominant_root = curve(in_chips), curve.dominant(in_chips)
+        result.ror_method = (f"exact, {curve.method}, on the ramp's mixture law ({note}); "
+                             "diffusion exp(-2 W B / Var) beside it")
         if rounds is not None:
             from .risk import trip_ruin
             result.rounds = int(rounds)
@@ -665,15 +664,16 @@ class CountedGame:
         return SimpleNamespace(values=values, probabilities=probs), chip, note
 
     def _ruin_curve(self, mixture):
-        """Lifetime ruin as a function of the bankroll (in the mixture's units): the exact
-        root method of ``bjsolve.risk.lifetime_ruin``, its roots and coefficients cached per
-        mixture so a bankroll change costs O(roots)."""
+        """Lifetime ruin as a function of the bankroll (in the mixture's units): a
+        ``bjsolve.risk.RuinCurve`` (ladder heights of the mixture; milliseconds to build),
+        cached per mixture so a bankroll change costs O(d^2 log B)."""
+        from .risk import RuinCurve
         key = (mixture.values.tobytes(), mixture.probabilities.tobytes())
         curve = self._ruin_cache.get(key)
         if curve is None:
             if len(self._ruin_cache) > 64:
                 self._ruin_cache.clear()
-            curve = self._ruin_cache[key] = _RuinCurve(mixture)
+            curve = self._ruin_cache[key] = RuinCurve(mixture)
         return curve
 
     def optimal_ramp(self, max_spread: float, *, min_bet: float = 1.0, chip: float | None = None,
@@ -761,94 +761,6 @@ def _tilt(p0, y, mean, second, iterations: int = 60):
         reach = float(np.abs(step[0]) * scale + np.abs(step[1]) * scale * scale)
         theta -= step / max(1.0, reach)
     return q
-
-
-@contextlib.contextmanager
-def _one_blas_thread():
-    """Run numpy's LAPACK on one thread: the root method's eigenvalue problem (a companion
-    matrix of order ~400) takes 0.2 s on one thread, and 1-16 s when the bundled OpenBLAS
-    spreads it over threads that compete with other work on a busy machine (measured).
-    A no-op where numpy's OpenBLAS cannot be reached."""
-    lib = _openblas()
-    if lib is None:
-        yield
-        return
-    before = lib.scipy_openblas_get_num_threads64_()
-    lib.scipy_openblas_set_num_threads64_(1)
-    try:
-        yield
-    finally:
-        lib.scipy_openblas_set_num_threads64_(before)
-
-
-_OPENBLAS: list = []
-
-
-def _openblas():
-    if not _OPENBLAS:
-        lib = None
-        try:
-            import ctypes
-            import glob
-            import os
-            where = os.path.join(os.path.dirname(np.__file__), os.pardir, "numpy.libs")
-            for path in glob.glob(os.path.join(where, "*openblas*")):
-                cand = ctypes.CDLL(path)
-                if hasattr(cand, "scipy_openblas_set_num_threads64_") and hasattr(
-                        cand, "scipy_openblas_get_num_threads64_"):
-                    lib = cand
-                    break
-        except OSError:
-            lib = None
-        _OPENBLAS.append(lib)
-    return _OPENBLAS[0]
-
-
-class _RuinCurve:
-    """psi(B) = P(ever ruined from bankroll B), by the exact root method of
-    ``bjsolve.risk.lifetime_ruin`` (the same roots, the same boundary system), with the
-    roots and coefficients kept so that psi at another bankroll is one sum over the roots.
-    Falls back to ``risk.lifetime_ruin`` itself where the root system fails."""
-
-    def __init__(self, dist):
-        from . import risk
-        self.dist = dist
-        self.h, steps, probs = risk.lattice(dist)
-        mean = float(dist.values @ dist.probabilities)
-        self.trivial = None
-        if mean <= 0 or steps.min() >= 0:
-            self.trivial = 1.0 if mean <= 0 else 0.0
-            return
-        self.r = risk._dominant_root(steps, probs)
-        with _one_blas_thread():
-            self._decompose(risk, steps, probs)
-
-    def _decompose(self, risk, steps, probs):
-        """The roots |w| < 1 of E[w^K] = 1 and the c_j of psi = 1 below the barrier."""
-        d, roots = risk._characteristic_roots(steps, probs)
-        self.roots, self.coef = roots, None
-        if len(roots) == d:
-            js = -np.arange(1, d + 1)
-            try:
-                self.coef = np.linalg.solve(roots[np.newaxis, :] ** js[:, np.newaxis],
-                                            np.ones(d, dtype=complex))
-            except np.linalg.LinAlgError:
-                self.coef = None
-
-    def __call__(self, bankroll: float) -> tuple:
-        """(exact root method, dominant root alone) at ``bankroll``."""
-        from . import risk
-        if self.trivial is not None:
-            return self.trivial, self.trivial
-        i = risk._start_index(bankroll, self.h)
-        dominant = self.r ** (i + 1)
-        exact = math.nan
-        if self.coef is not None:
-            with np.errstate(all="ignore"):
-                exact = float(np.real(np.dot(self.coef, self.roots ** i)))
-        if not (math.isfinite(exact) and -1e-9 <= exact <= 1.0 + 1e-9):
-            exact = risk.lifetime_ruin(self.dist, bankroll).probability
-        return min(max(exact, 0.0), 1.0), dominant
 
 
 def ramp_table(result: RampResult, title: str):

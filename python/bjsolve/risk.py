@@ -172,11 +172,16 @@ def trip_ruin(dist, bankroll, rounds, *, tolerance: float = TRIP_TOLERANCE) -> T
 
 # ---- lifetime ruin -------------------------------------------------------------------------
 
+LADDER_TOLERANCE = 1e-13    # largest coefficient the factorization may leave beyond degree d (measured rounding floor: ~1e-14)
+MAX_GRID = 1 << 20          # the factorization's largest FFT grid
+
+
 @dataclass(frozen=True)
 class LifetimeRuin:
     """P(ever ruined) from ``bankroll`` units.
 
-    probability: the exact root method (all roots of E[w^K] = 1 inside the unit circle);
+    probability: exact (the ladder-height method of ``RuinCurve``; equal to the root method
+        over all roots of E[w^K] = 1 inside the unit circle);
     dominant_root: r^(B/h) from the root r in (0, 1) closest to 1 (r = per-step root; per
         unit it is r^(1/h)); normal: exp(-2 mu B / sigma^2).
     """
@@ -185,6 +190,173 @@ class LifetimeRuin:
     normal: float
     root: float               # r per unit of bankroll: dominant estimate = root ** B
     bankroll: float
+
+
+class RuinCurve:
+    """psi(B) = P(ever ruined from bankroll B) for one outcome law, at any bankroll.
+
+    Built once per law (milliseconds: FFTs of a few thousand points; no eigenvalues, no
+    BLAS); each bankroll then costs O(d^2 log B), d = the largest loss in lattice steps.
+
+    * M = -min_n S_n (S_0 = 0), the walk's all-time low, is a sum of *ladder heights*: each
+      time the walk goes below its previous low it does so by k = 1 .. d steps with
+      probability h_k, independently of the earlier descents (sum h_k = P(the walk ever
+      goes below 0) < 1 when E[X] > 0).  So psi(i) = P(M > i) obeys the renewal equation
+      psi(i) = sum_k h_k psi(i - k) with psi = 1 below 0 (i: the start's lattice index).
+    * The h_k are the Wiener-Hopf factor of the step law: w^d (1 - H(1/w)) is the monic
+      polynomial whose roots are the d roots |w| < 1 of E[w^K] = 1 (the root method's
+      roots).  They come without root finding from the logarithm of
+      R(w) = w^d (E[w^K] - 1) / (w - 1) on the unit circle (its cepstrum): the
+      negative-frequency half is log(1 - H(1/w)).  The dominant root r (near 1; found by
+      bisection and Newton) is divided out first so the cepstrum decays as the other roots
+      do and a short grid is exact to rounding; the grid doubles until the coefficients
+      beyond degree d vanish to LADDER_TOLERANCE.
+    * psi(i) is the sum of the coefficients of x^(i+d) mod chi(x), chi = x^d - sum_k h_k
+      x^(d-k) (repeated squaring): every number there is a sum of products of the h_k, so
+      nothing cancels.
+
+    If the factorization does not converge (a dominant root within ~1e-6 of 1, i.e. an edge
+    next to nothing), the root method (eigenvalues of the companion matrix) is used instead;
+    ``method`` says which.
+    """
+
+    def __init__(self, dist):
+        self.h, steps, probs = lattice(dist)
+        mean = float(np.dot(steps, probs)) * self.h
+        self.trivial = None
+        self.method = "ladder heights (Wiener-Hopf factor by FFT)"
+        self.g = 1
+        if mean <= 0 or steps.min() >= 0:
+            self.trivial = 1.0 if mean <= 0 else 0.0
+            self.r = self.root = self.trivial
+            return
+        # a walk on multiples of g steps moves on a coarser lattice: work there
+        self.g = int(np.gcd.reduce(steps))
+        steps = steps // self.g
+        self.r = _dominant_root(steps, probs)               # per g steps
+        self.root = self.r ** (1.0 / (self.h * self.g))      # per unit of bankroll
+        self.ladder = _ladder_heights(steps, probs, self.r)
+        if self.ladder is not None:
+            self._table = _reduction_table(self.ladder)
+        else:
+            self.method = "exact root method (eigenvalues: the factorization did not converge)"
+            self._roots = _root_method(steps, probs)
+
+    def index(self, bankroll: float) -> int:
+        """The start on the walk's lattice: ruined once below 0."""
+        i = _start_index(bankroll, self.h)
+        return (i + self.g) // self.g - 1
+
+    def __call__(self, bankroll: float) -> float:
+        """P(ever ruined from ``bankroll`` units)."""
+        if self.trivial is not None:
+            return self.trivial
+        i = self.index(bankroll)
+        if self.ladder is not None:
+            psi = _power_sum(self._table, i + len(self.ladder))
+        else:
+            psi = self._roots(i)
+        return min(max(psi, 0.0), 1.0)
+
+    def dominant(self, bankroll: float) -> float:
+        """The dominant root alone, r^(i+1) (r^(B/h))."""
+        if self.trivial is not None:
+            return self.trivial
+        return self.r ** (self.index(bankroll) + 1)
+
+
+def _dominant_root(steps, probs):
+    """The real root r in (0, 1) of E[r^K] = 1 (mean > 0, some loss): bisection to 1e-9,
+    then Newton from the left (E[w^K] - 1 is convex and decreasing there: it converges
+    monotonically)."""
+    ks = steps.astype(float)
+
+    def f(w):
+        return float(np.dot(probs, w ** ks)) - 1.0
+
+    # f > 0 near 0 (there are losses), f < 0 on (r, 1), f(1) = 0
+    a, b = 1e-12, 1.0 - 1e-15
+    while f(b) >= 0 and b > 0.5:      # f'(1) = mean is small: f < 0 starts further left
+        b = 1.0 - (1.0 - b) * 2
+    for _ in range(60):
+        m = 0.5 * (a + b)
+        if f(m) > 0:
+            a = m
+        else:
+            b = m
+        if b - a < 1e-9:
+            break
+    w = a
+    for _ in range(50):
+        fw = f(w)
+        slope = float(np.dot(probs * ks, w ** (ks - 1.0)))
+        if fw <= 0 or slope >= 0:
+            break
+        step = -fw / slope
+        w += step
+        if step < 1e-17:
+            break
+    return w
+
+
+def _ladder_heights(steps, probs, r):
+    """h_1 .. h_d (see ``RuinCurve``) for steps of gcd 1, mean > 0 and some loss, with r
+    the dominant root; None if the factorization does not converge on MAX_GRID points."""
+    lo, hi = int(steps.min()), int(steps.max())
+    d = -lo
+    p = np.zeros(hi - lo + 1)
+    np.add.at(p, steps - lo, probs)
+    # R_j = -P(K <= j - d) for j < d, P(K > j - d) for j >= d: tail sums, no cancellation
+    coeffs = np.concatenate((-np.cumsum(p[:d]), np.cumsum(p[::-1])[::-1][d + 1:]))
+    n = 1 << max(12, (8 * len(coeffs)).bit_length())
+    while n <= MAX_GRID:
+        theta = (2.0 * np.pi / n) * np.arange(n)
+        z = np.exp(-1j * theta)                                # the FFT's points
+        f = np.fft.fft(coeffs, n) * np.exp(1j * d * theta)     # R(z) z^-d
+        f /= 1.0 - r / z                                       # the dominant root out
+        phase = np.unwrap(np.angle(f))
+        cep = np.fft.ifft(np.log(np.abs(f)) + 1j * phase)
+        half = np.zeros(n, dtype=complex)                      # log((1 - H(y)) / (1 - r y))
+        k = np.arange(1, n // 2)
+        half[k] = cep[n - k]
+        rest = np.fft.ifft(np.exp(np.fft.fft(half))).real      # (1 - H(y)) / (1 - r y)
+        # times (1 - r y), the whole series: exact whatever r's last digits (r is known to
+        # ~1e-16 / E[K]; the series (1 - H) / (1 - r y) then has a tiny tail)
+        one_minus_h = rest[:n // 2].copy()
+        one_minus_h[1:] -= r * rest[:n // 2 - 1]
+        spill = float(np.abs(one_minus_h[d + 1:]).max())       # a polynomial of degree d
+        if spill < LADDER_TOLERANCE and abs(phase[-1] - phase[0]) < 1.0:
+            return np.clip(-one_minus_h[1:d + 1] / one_minus_h[0], 0.0, None)
+        n *= 2
+    return None
+
+
+def _reduction_table(h):
+    """Row t: the coefficients of x^(d+t) mod chi(x), chi = x^d - sum_k h_k x^(d-k)."""
+    d = len(h)
+    table = np.empty((d, d))
+    table[0] = h[::-1]                   # x^d = sum_k h_k x^(d-k)
+    for t in range(1, d):
+        table[t, 0] = 0.0
+        table[t, 1:] = table[t - 1, :-1]
+        table[t] += table[t - 1, -1] * table[0]
+    return table
+
+
+def _power_sum(table, m: int) -> float:
+    """The sum of the coefficients of x^m mod chi (``_reduction_table``)."""
+    d = len(table)
+    if m < d:
+        return 1.0
+    poly = np.zeros(d)
+    poly[0] = 1.0
+    for bit in bin(m)[2:]:
+        square = np.convolve(poly, poly)                       # degree <= 2d - 2
+        poly = square[:d] + square[d:] @ table[:d - 1]
+        if bit == "1":                                         # times x
+            top = poly[-1]
+            poly = np.concatenate(([0.0], poly[:-1])) + top * table[0]
+    return float(poly.sum())
 
 
 def _characteristic_roots(steps, probs):
@@ -205,70 +377,61 @@ def _characteristic_roots(steps, probs):
     return d, inside
 
 
-def _dominant_root(steps, probs):
-    """The real root r in (0, 1) of E[r^K] = 1 (mean > 0), by bisection and Newton."""
-    def f(w):
-        return float(np.dot(probs, w ** steps.astype(float))) - 1.0
-    a, b = 1e-12, 1.0 - 1e-15
-    # f(0+) = +inf (there are losses), f(1) = 0 with f'(1) = mean > 0: f < 0 just below 1
-    while f(b) >= 0 and b > 0.5:
-        b = 1.0 - (1.0 - b) * 2
-    for _ in range(200):
-        m = 0.5 * (a + b)
-        if f(m) > 0:
-            a = m
-        else:
-            b = m
-        if b - a < 1e-16:
-            break
-    return 0.5 * (a + b)
-
-
-def lifetime_ruin(dist, bankroll) -> LifetimeRuin:
-    """Probability of ever losing ``bankroll`` units, playing forever (flat bets)."""
-    bankroll = _check_bankroll(bankroll)
-    h, steps, probs = lattice(dist)
-    mean, var = _moments(dist)
-    if mean <= 0 or steps.min() >= 0:
-        one = 1.0 if mean <= 0 else 0.0
-        return LifetimeRuin(one, one, one, 1.0 if mean <= 0 else 0.0, bankroll)
-    normal = math.exp(-2.0 * mean * bankroll / var) if var > 0 else 0.0
-    i = _start_index(bankroll, h)
-    r = _dominant_root(steps, probs)
-    dominant = r ** (i + 1)
+def _root_method(steps, probs):
+    """psi(i) = sum_j c_j w_j^i over the roots |w_j| < 1 of E[w^K] = 1, the c_j from psi = 1
+    on the d states below the barrier (the classic "exact root method"; O(d^3)).  Returns
+    a function of i giving nan where the root system fails."""
     d, roots = _characteristic_roots(steps, probs)
-    exact = float("nan")
+    coef = None
     if len(roots) == d:
-        # psi(j) = sum c_k w_k^j with psi = 1 at j = -1 .. -d (ruined states)
         js = -np.arange(1, d + 1)
-        A = roots[np.newaxis, :] ** js[:, np.newaxis]
         try:
-            c = np.linalg.solve(A, np.ones(d, dtype=complex))
-            exact = float(np.real(np.dot(c, roots ** i)))
+            coef = np.linalg.solve(roots[np.newaxis, :] ** js[:, np.newaxis],
+                                   np.ones(d, dtype=complex))
         except np.linalg.LinAlgError:
-            exact = float("nan")
-    if not (0.0 <= exact <= 1.0 + 1e-9) or not math.isfinite(exact):
+            coef = None
+
+    def psi(i: int) -> float:
+        if coef is None:
+            return math.nan
+        with np.errstate(all="ignore"):
+            return float(np.real(np.dot(coef, roots ** i)))
+    return psi
+
+
+def lifetime_ruin(dist, bankroll, *, curve: RuinCurve | None = None) -> LifetimeRuin:
+    """Probability of ever losing ``bankroll`` units, playing forever (flat bets).
+    ``curve``: a ``RuinCurve`` of ``dist`` already built (it is reused)."""
+    bankroll = _check_bankroll(bankroll)
+    mean, var = _moments(dist)
+    curve = RuinCurve(dist) if curve is None else curve
+    if curve.trivial is not None:
+        one = curve.trivial
+        return LifetimeRuin(one, one, one, one, bankroll)
+    normal = math.exp(-2.0 * mean * bankroll / var) if var > 0 else 0.0
+    exact = curve(bankroll)
+    if not math.isfinite(exact):
         # the root system failed numerically: the dynamic programme to a long horizon
         exact = trip_ruin(dist, bankroll, 200_000).probability
-    return LifetimeRuin(min(max(exact, 0.0), 1.0), dominant, normal, r ** (1.0 / h), bankroll)
+    return LifetimeRuin(exact, curve.dominant(bankroll), normal, curve.root, bankroll)
 
 
 def bankroll_for_risk(dist, risk) -> float:
     """The smallest bankroll (units, on the outcome lattice) whose lifetime ruin
-    probability (exact root method) is at most ``risk``; inf when E[X] <= 0."""
+    probability is at most ``risk``; inf when E[X] <= 0."""
     risk = _check_risk(risk)
-    h, steps, probs = lattice(dist)
     mean, _ = _moments(dist)
     if mean <= 0:
         return math.inf
-    r = _dominant_root(steps, probs)
-    guess = max(1, int(math.log(risk) / math.log(r)))     # lattice steps
+    curve = RuinCurve(dist)
+    h = curve.h
+    guess = max(1, int(math.log(risk) / math.log(curve.root) / h))     # lattice steps
     lo, hi = 1, max(2, guess)
-    while lifetime_ruin(dist, hi * h).probability > risk:
+    while curve(hi * h) > risk:
         lo, hi = hi, hi * 2
     while lo < hi:                                       # smallest n with psi(n h) <= risk
         mid = (lo + hi) // 2
-        if lifetime_ruin(dist, mid * h).probability <= risk:
+        if curve(mid * h) <= risk:
             hi = mid
         else:
             lo = mid + 1
