@@ -132,42 +132,87 @@ class TripRuin:
 def trip_ruin(dist, bankroll, rounds, *, tolerance: float = TRIP_TOLERANCE) -> TripRuin:
     """Probability of losing ``bankroll`` units within ``rounds`` rounds (dynamic
     programming on the outcome lattice: the law of the bankroll of the players not yet
-    ruined, one round at a time)."""
+    ruined, one round at a time, kept on the window of bankrolls that carries mass).
+
+    Exact but for ``error_bound``: the mass left out at either end of the window (at most
+    ``tolerance`` in all); or, when Doob's maximal inequality already bounds the whole
+    probability by ``tolerance`` (a bankroll out of reach in that many rounds), 0 with
+    that bound, at once."""
     bankroll = _check_bankroll(bankroll)
     rounds = _check_rounds(rounds)
     h, steps, probs = lattice(dist)
     lo, hi = int(steps.min()), int(steps.max())
+    start = _start_index(bankroll, h)
+    if lo >= 0 or start + 1 > rounds * -lo:              # that much cannot be lost
+        return TripRuin(0.0, bankroll, rounds, 0.0)
+    bound = _maximal_bound(steps, probs, start + 1, rounds)
+    if bound <= tolerance:
+        return TripRuin(0.0, bankroll, rounds, bound)
     kernel = np.zeros(hi - lo + 1)
     kernel[steps - lo] = probs
-    start = _start_index(bankroll, h)
-    alive = np.zeros(start + 1)
-    alive[start] = 1.0
+    base = start                  # alive[j] is the mass at lattice index base + j
+    alive = np.ones(1)
     ruined = 0.0
     dropped = 0.0
-    per_round_cut = tolerance / rounds
+    per_end_cut = 0.5 * tolerance / rounds
     for n in range(rounds):
-        new = np.convolve(alive, kernel)       # new[j] is index j + lo
-        if lo < 0:
-            ruined += float(new[:-lo].sum())
-            new = new[-lo:]
-        elif lo > 0:
-            new = np.concatenate((np.zeros(lo), new))
+        new = np.convolve(alive, kernel)
+        base += lo
+        if base < 0:                           # below index 0: ruined this round
+            ruined += float(new[:-base].sum())
+            new = new[-base:]
+            base = 0
         # rounds left after this one: an index above (rounds left) * (largest loss) is safe
-        left = rounds - n - 1
-        safe_from = left * max(-lo, 0)
-        if len(new) > safe_from + 1:
-            new = new[:safe_from + 1]          # those players can no longer be ruined
-        # the far upper tail carries next to no mass; leave it out, counting what is left out
-        tail = np.cumsum(new[::-1])
-        k = int(np.searchsorted(tail, per_round_cut, side="left"))   # tail[:k] < cut
-        k = min(k, len(new) - 1)
-        if k > 0:
-            dropped += float(tail[k - 1])
-            new = new[:len(new) - k]
+        safe_from = (rounds - n - 1) * -lo
+        if base + len(new) > safe_from + 1:
+            new = new[:max(safe_from + 1 - base, 0)]   # those players can no longer be ruined
+        # the far tails carry next to no mass: leave them out, counting what is left out
+        if len(new):
+            top = np.cumsum(new[::-1])
+            k = min(int(np.searchsorted(top, per_end_cut, side="left")), len(new) - 1)
+            if k > 0:
+                dropped += float(top[k - 1])
+                new = new[:len(new) - k]
+            bottom = np.cumsum(new)
+            k = min(int(np.searchsorted(bottom, per_end_cut, side="left")), len(new) - 1)
+            if k > 0:
+                dropped += float(bottom[k - 1])
+                new = new[k:]
+                base += k
         alive = new
         if not alive.any():
             break
     return TripRuin(min(1.0, ruined), bankroll, rounds, float(dropped))
+
+
+def _maximal_bound(steps, probs, loss: int, rounds: int) -> float:
+    """An upper bound of P(min_{n <= rounds} S_n <= -loss) (S in lattice steps): for t > 0,
+    exp(-t S_n) is a sub- or supermartingale, so by Doob's maximal inequality the
+    probability is at most max(1, M(t))^rounds exp(-t loss), M(t) = E[exp(-t K)];
+    minimised over t (the logarithm is convex in t: golden-section search)."""
+    ks = -steps.astype(float)
+    logp = np.log(probs)
+
+    def log_bound(t):
+        z = logp + t * ks
+        top = float(z.max())
+        log_m = top + math.log(float(np.exp(z - top).sum()))
+        return rounds * max(log_m, 0.0) - t * loss
+
+    a, b = 0.0, 50.0 / max(1.0, float(ks.max()))
+    g = (math.sqrt(5.0) - 1.0) / 2.0
+    c, d = b - g * (b - a), a + g * (b - a)
+    fc, fd = log_bound(c), log_bound(d)
+    for _ in range(80):
+        if fc < fd:
+            b, d, fd = d, c, fc
+            c = b - g * (b - a)
+            fc = log_bound(c)
+        else:
+            a, c, fc = c, d, fd
+            d = a + g * (b - a)
+            fd = log_bound(d)
+    return math.exp(min(fc, fd, 0.0))
 
 
 # ---- lifetime ruin -------------------------------------------------------------------------
