@@ -110,6 +110,7 @@ def test_markdown_and_html(tmp_path):
     (["--penetration", "1.5"], "penetration"),
     (["--ramp", "1:x"], "ramp"),
     (["--ramp", "1:-1"], "ramp bet"),
+    (["--ramp", "1:1,1:2"], "given twice"),
     (["--bankroll", "0"], "bankroll"),
     (["--bankroll", "-5"], "bankroll"),
     (["--optimal-spread", "0.5"], "spread"),
