@@ -275,6 +275,23 @@ def test_non_integer_bets_are_put_on_a_chip_lattice(game):
     assert "rounded" in note
 
 
+def test_a_ramp_off_every_small_chip_is_rounded_little():
+    """1, 1.5, 3, 7, 13.37 share no chip with at most 32 chips a bet: the chosen chip
+    moves no bet by more than 1% (largest bet / 32 would move the 1 by 7%), and no chip
+    largest bet / k does better."""
+    from bjsolve.game import MAX_RUIN_CHIPS, _closest_chips
+    bets = np.array([0.0, 1.0, 1.5, 3.0, 7.0, 13.37])
+    freq = np.full(len(bets), 1 / len(bets))
+    chip, chips, miss = _closest_chips(bets, freq)
+    assert chips[0] == 0 and chips.max() <= MAX_RUIN_CHIPS
+    moved = np.abs(chips[1:] * chip - bets[1:]) / bets[1:]
+    assert miss == pytest.approx(moved.max()) and miss < 0.01
+    for k in range(1, MAX_RUIN_CHIPS + 1):
+        c = 13.37 / k
+        other = np.maximum(np.rint(bets[1:] / c), 1) * c
+        assert np.max(np.abs(other - bets[1:]) / bets[1:]) >= miss - 1e-12
+
+
 # ---- bad input -------------------------------------------------------------------------
 
 @pytest.mark.parametrize("kwargs, field", [

@@ -56,7 +56,29 @@ from .shoe import Shoe
 
 STRATEGIES = ("basic", "indices", "optimal")
 MIN_BIN_FREQUENCY = 1e-4   # true counts rarer than this are pooled into the end bins
-MAX_RUIN_CHIPS = 24        # the exact ruin's cost grows with the largest bet in chips
+MAX_RUIN_CHIPS = 32        # the exact ruin's cost grows with the largest bet in chips
+
+
+def _closest_chips(bets, frequency):
+    """(chip, bets in chips, largest relative move of a bet) for a ramp whose bets share
+    no chip with at most MAX_RUIN_CHIPS per bet: among the chips top / k and b / j (b a
+    bet) that keep every bet within MAX_RUIN_CHIPS chips, the one whose rounding moves the
+    bets least (largest relative move, then the frequency-weighted one; a bet is never
+    rounded to 0)."""
+    played = bets > 0
+    top = float(bets.max())
+    candidates = {top / k for k in range(1, MAX_RUIN_CHIPS + 1)}
+    candidates |= {float(b) / j for b in set(bets[played].tolist())
+                   for j in range(1, MAX_RUIN_CHIPS + 1) if top / (b / j) <= MAX_RUIN_CHIPS + 1e-9}
+    best = None
+    for chip in sorted(candidates, reverse=True):
+        chips = np.maximum(np.rint(bets / chip), 1.0) * played
+        move = np.abs(chips * chip - bets)[played] / bets[played]
+        key = (round(float(move.max()), 12), float(frequency[played] @ move))
+        if best is None or key < best[0]:
+            best = (key, chip, chips.astype(int))
+    (miss, _), chip, chips = best
+    return chip, chips, miss
 
 
 def _finite(x, name) -> float:
@@ -476,9 +498,10 @@ class CountedGame:
         ``tc_values``): sum over true counts of frequency x the count's outcome law scaled
         by its bet; a round sat out (bet 0) is a point mass at 0.  Returned in CHIPS, the
         largest unit of which every bet is a whole multiple (bets are first put on a grid
-        of 1/100 unit; if the largest bet would exceed MAX_RUIN_CHIPS chips, on a grid of
-        largest bet / MAX_RUIN_CHIPS), so the values lie on the outcome lattice: returns
-        (distribution, chip in units, a note saying how the bets were put on the lattice)."""
+        of 1/100 unit; if the largest bet would exceed MAX_RUIN_CHIPS chips, rounded to the
+        chip of at most MAX_RUIN_CHIPS per bet that moves the bets least, ``_closest_chips``),
+        so the values lie on the outcome lattice: returns (distribution, chip in units, a
+        note saying how the bets were put on the lattice)."""
         from fractions import Fraction
         from types import SimpleNamespace
         bets = np.asarray(bets, dtype=float)
@@ -495,10 +518,9 @@ class CountedGame:
             chip = float(chip)
             note = f"bets in chips of {chip:g} unit(s), exact"
         else:
-            chip = top / MAX_RUIN_CHIPS
-            chips = np.rint(bets / chip).astype(int)
-            note = (f"bets rounded to chips of {chip:g} unit(s) (largest bet "
-                    f"{MAX_RUIN_CHIPS} chips) for the ruin")
+            chip, chips, miss = _closest_chips(bets, self.frequency)
+            note = (f"bets rounded to chips of {chip:g} unit(s) (largest bet {chips.max()} "
+                    f"chips; bets moved by up to {100 * miss:.2g}%) for the ruin")
         from .risk import lattice
         h = lattice(self.full_shoe_outcomes)[0]          # 1/2 unit (3:2), 1/10 (6:5)
         steps = np.rint(self.outcome_values / h).astype(np.int64)   # same order as the laws
