@@ -252,17 +252,20 @@ class RuinCurve:
       polynomial whose roots are the d roots |w| < 1 of E[w^K] = 1 (the root method's
       roots).  They come without root finding from the logarithm of
       R(w) = w^d (E[w^K] - 1) / (w - 1) on the unit circle (its cepstrum): the
-      negative-frequency half is log(1 - H(1/w)).  The dominant root r (near 1; found by
-      bisection and Newton) is divided out first so the cepstrum decays as the other roots
-      do and a short grid is exact to rounding; the grid doubles until the coefficients
-      beyond degree d vanish to LADDER_TOLERANCE.
+      negative-frequency half is log(1 - H(1/w)).  The dominant root r (near 1; bisection,
+      then Newton in extended precision) is divided out first so the cepstrum decays as
+      the other roots do and a short grid is exact to rounding; the grid doubles until the
+      coefficients beyond degree d vanish to LADDER_TOLERANCE.  1 - H(1), which the ruin
+      is proportional to, is pinned to its accurate value (``_ladder_heights``).
     * psi(i) is the sum of the coefficients of x^(i+d) mod chi(x), chi = x^d - sum_k h_k
       x^(d-k) (repeated squaring): every number there is a sum of products of the h_k, so
       nothing cancels.
 
-    If the factorization does not converge (a dominant root within ~1e-6 of 1, i.e. an edge
-    next to nothing), the root method (eigenvalues of the companion matrix) is used instead;
-    ``method`` says which.
+    If the factorization does not converge on MAX_GRID points (other roots of E[w^K] = 1
+    next to the unit circle: a law nearly confined to a coarser lattice, or an edge next to
+    nothing; blackjack ramp laws have their next roots near 0.94 and 1.06), the root method
+    (eigenvalues of the companion matrix, in double precision) is used; ``method`` says
+    which.  The grid, hence the time, also grows as those roots approach the circle.
     """
 
     def __init__(self, dist):
