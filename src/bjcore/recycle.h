@@ -18,6 +18,7 @@
 #include <cstddef>
 #include <cstdlib>
 #include <mutex>
+#include <pthread.h>
 #include <unordered_map>
 #include <vector>
 
@@ -27,6 +28,13 @@ namespace bj_recycle {
 static std::mutex lock;
 static std::unordered_map<size_t, std::vector<void*>> blocks;   /* size -> free blocks */
 static size_t kept = 0;                                          /* bytes in `blocks` */
+
+/* A process that forks while another thread holds the lock would leave the child's copy
+ * locked for ever: hold it across fork() and release it on both sides. */
+static void before_fork(void) { lock.lock(); }
+static void after_fork(void) { lock.unlock(); }
+static const int fork_handlers __attribute__((unused)) =
+    pthread_atfork(before_fork, after_fork, after_fork);
 }
 
 /* A block of `bytes` bytes (contents undefined): a recycled one if any, else malloc's.
