@@ -17,6 +17,7 @@ from collections.abc import Mapping
 from concurrent.futures import ThreadPoolExecutor
 
 from bjcore import UpcardEngine
+from bjcore._chart import DecisionSignatures
 
 from .actions import (ACTION_CODE, ACTIONS, KIND_LATER, KIND_SPLIT, KIND_START,  # noqa: F401
                       first_best, improves)
@@ -550,6 +551,28 @@ def _checked(strategy, cards, u, allowed, kind_name):
     return action
 
 
+_KIND_NAMES = {KIND_START: "original two cards", KIND_LATER: "later decision",
+               KIND_SPLIT: "split hand"}
+
+
+def _total_dependent(strategy) -> bool:
+    """A ``StrategyChart`` whose answers come from its rows alone (not a subclass that
+    changes how it reads them): it can be asked once per kind of hand, not per hand."""
+    kind = type(strategy)
+    return (isinstance(strategy, StrategyChart) and kind.__call__ is StrategyChart.__call__
+            and kind.code is StrategyChart.code and kind._row is StrategyChart._row)
+
+
+def _freeze_chart(engine, limit, chart, dealer) -> None:
+    """Freeze a total-dependent chart in a policy engine: the kernel groups the hands by
+    what the chart reads (hard total, ace, two cards, pair, allowed actions), the chart is
+    asked once per group about one of its hands, and the kernel stores the answers for
+    every hand: the decisions ``policy_engines`` would freeze by asking about each hand."""
+    signatures = DecisionSignatures(engine, limit)
+    signatures.freeze([ACTION_CODE[_checked(chart, cards, dealer, allowed, _KIND_NAMES[kind])]
+                       for kind, cards, allowed in signatures.questions()])
+
+
 def policy_engines(rules: Rules, shoe: Shoe, strategy, deal: Deal | None = None) -> dict:
     """Compiled engines (one per dealer key) with ``strategy``'s decisions frozen in."""
     if not callable(strategy):
@@ -564,6 +587,10 @@ def policy_engines(rules: Rules, shoe: Shoe, strategy, deal: Deal | None = None)
         pass  # no signature to inspect (some builtins): let the call decide
     deal = Deal(rules, shoe) if deal is None else deal
     engines = make_engines(rules, shoe, POLICY_CLASS, deal)
+    if _total_dependent(strategy):
+        for u, engine in engines.items():
+            _freeze_chart(engine, deal.hand_limit(u), strategy, u)
+        return engines
     surrender = rules.surrender != "none"
     for u, engine in engines.items():
         for cards in compositions(deal.hand_limit(u), max_hard=21, min_cards=2):
