@@ -128,3 +128,13 @@ def test_a_chart_subclass_that_reads_hands_itself_is_asked_per_hand():
     assert len(asked) > 10_000
     assert value == sol.evaluate(per_hand(chart))
     assert value != sol.evaluate(sol.strategy)
+
+
+def test_a_total_only_three_cards_reach_still_gets_a_row():
+    # no 2 and no 3 left: soft 13 (A,A,A) and soft 14 (A,A,A,A) come only from hands of
+    # three or more cards; the chart needs their rows to be playable on its own shoe
+    shoe = Shoe([4, 0, 0, 4, 4, 4, 4, 4, 4, 16])
+    sol = solve(Rules(decks=1), shoe, threads=1)
+    chart = sol.strategy
+    assert "A2" in chart.rows and "A3" in chart.rows
+    assert sol.evaluate(chart) == sol.evaluate(per_hand(chart))
