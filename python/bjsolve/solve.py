@@ -432,27 +432,44 @@ class Solution:
 class PairsWithoutDAS:
     """The unconditioned values of the pairs when doubling after a split is not allowed,
     for ``_mark_das_splits``: the same rules and shoe without DAS, with engines that
-    compute a pair's values on demand instead of a whole second solve.  ``hand_ev`` gives
-    what ``Solution.hand_ev(pair, key, given_no_blackjack=False)`` would."""
+    compute a pair's split on demand instead of a whole second solve.  ``hand_ev`` gives
+    what ``Solution.hand_ev(pair, key, given_no_blackjack=False)`` would.  Only the split
+    depends on DAS: the other actions' values are the solution's own."""
 
     def __init__(self, solution):
         self.rules = solution.rules.replace(double_after_split=False)
         self.playable_keys = solution.playable_keys
+        self._solution = solution
         self._engines = make_engines(self.rules, solution.shoe, SPLIT_CLASSES[solution.split])
+
+    def prepare(self, needed, threads: int | None = None) -> None:
+        """Value the splits of ``needed`` [(dealer key, pair rank)] ahead, in parallel
+        threads (one per engine at a time; the engines keep the values)."""
+        by_key: dict = {}
+        for key, pair in needed:
+            by_key.setdefault(key, []).append(pair)
+
+        def value(item):
+            key, pairs = item
+            for pair in pairs:
+                self._engines[key].split_ev(pair)
+
+        items = sorted(by_key.items(), key=lambda item: _WORK_ORDER.index(item[0])
+                       if item[0] in _WORK_ORDER else len(_WORK_ORDER))   # heavier first
+        workers = max(1, min(len(items), check_threads(threads)))
+        if workers == 1:
+            for item in items:
+                value(item)
+            return
+        with ThreadPoolExecutor(max_workers=workers) as pool:
+            list(pool.map(value, items))
 
     def hand_ev(self, cards, key, *, given_no_blackjack=False) -> dict:
         if given_no_blackjack or len(cards) != 2 or cards[0] != cards[1]:
             raise ValueError("PairsWithoutDAS gives the unconditioned values of pairs only")
-        engine = self._engines[key]
-        counts = counts_of(cards)
-        st, ht, dd, _ = engine.hand_values(counts)
-        values = {"stand": st, "hit": ht}
-        if engine.may_double_hand(counts):
-            values["double"] = dd
-        if engine.split_limit(cards[0]) >= 2:
-            values["split"] = engine.split_ev(cards[0])[0]
-        if self.rules.surrender != "none":
-            values["surrender"] = engine.surrender_ev(counts)
+        values = dict(self._solution.hand_ev(cards, key, given_no_blackjack=False))
+        if "split" in values:
+            values["split"] = self._engines[key].split_ev(cards[0])[0]
         return values
 
 

@@ -281,6 +281,11 @@ def _later_only_rows(solution, keys, groups) -> dict:
 def _mark_das_splits(solution, no_das, rows) -> None:
     """P -> Ph/Ps/Pd where the split is right only because doubling after it is allowed."""
     deal = solution.deal
+    if hasattr(no_das, "prepare"):   # value the splits it will be asked about in parallel
+        no_das.prepare([(key, r) for column, keys in solution.dealer_columns()
+                        for r in range(1, 11) if rows.get(label(r) * 2, {}).get(column) == "P"
+                        for key in keys if key in no_das.playable_keys
+                        and deal.hand_weights(key).get((r, r), 0.0) > 0])
     for column, keys in solution.dealer_columns():
         for r in range(1, 11):
             code = label(r) * 2
