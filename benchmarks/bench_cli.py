@@ -61,8 +61,13 @@ def main(argv=None) -> int:
     commands = COMMANDS + (MORE_COMMANDS if args.all else [])
     env = dict(os.environ)
     env.pop("PYTHONDONTWRITEBYTECODE", None)
-    env["PYTHONPYCACHEPREFIX"] = tempfile.mkdtemp(prefix="bjsolve-pyc-")
-    print(f"python -m bjsolve as a fresh process, {args.process_runs} runs each; "
+    with tempfile.TemporaryDirectory(prefix="bjsolve-pyc-") as cache:
+        env["PYTHONPYCACHEPREFIX"] = cache
+        return time_commands(commands, env, args.process_runs)
+
+
+def time_commands(commands, env, process_runs) -> int:
+    print(f"python -m bjsolve as a fresh process, {process_runs} runs each; "
           f"python {platform.python_version()}, {os.cpu_count()} CPUs")
     print()
     header = f"{'command':<34} {'median':>8} {'min':>8} {'CPU':>8} {'target':>8}  status"
@@ -71,7 +76,7 @@ def main(argv=None) -> int:
     misses = 0
     for argv_, target in commands:
         run_once(argv_, env)   # warm the file cache and write the bytecode
-        runs = [run_once(argv_, env) for _ in range(args.process_runs)]
+        runs = [run_once(argv_, env) for _ in range(process_runs)]
         wall = statistics.median(w for w, _ in runs)
         cpu = statistics.median(c for _, c in runs)
         name = " ".join(["bjsolve", *argv_])
