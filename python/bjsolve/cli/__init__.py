@@ -68,8 +68,10 @@ def command_modules():
     return modules
 
 
-def build_parser():
-    """(top-level parser, {command name: sub-parser}, {command name: module})."""
+def build_parser(only=None):
+    """(top-level parser, {command name: sub-parser}, {command name: module}).  ``only``:
+    the one command to build a sub-parser for (None: every command, as ``bjsolve --help``
+    lists them all)."""
     from .. import __version__
     modules = command_modules()
     top = Parser(prog="bjsolve",
@@ -84,6 +86,8 @@ def build_parser():
                              parser_class=Parser)
     parsers = {}
     for name, module in modules.items():
+        if only is not None and name != only:
+            continue
         p = sub.add_parser(name, help=module.HELP, description=_description(module),
                            formatter_class=HelpFormatter)
         module.add_arguments(p)
@@ -149,16 +153,19 @@ def _where_it_goes(message, command, parsers) -> str:
 
 
 def parse(argv):
-    top, parsers, modules = build_parser()
-    argv = _with_default_command(list(argv), list(modules))
-    if argv and not argv[0].startswith("-") and argv[0] not in modules:
-        raise UsageError(_unknown_command(argv[0], list(modules)))
+    names = list(command_modules())
+    argv = _with_default_command(list(argv), names)
+    if argv and not argv[0].startswith("-") and argv[0] not in names:
+        raise UsageError(_unknown_command(argv[0], names))
+    # only the command given gets a parser (building all 20 is a good part of a quick
+    # command's time); a mistake's hint looks at every command's flags
+    top, _, modules = build_parser(only=argv[0] if argv and argv[0] in names else None)
     try:
         args, extras = top.parse_known_args(argv)
     except UsageError as exc:
-        raise UsageError(_where_it_goes(str(exc), argv[0], parsers)) from None
+        raise UsageError(_where_it_goes(str(exc), argv[0], build_parser()[1])) from None
     if extras:
-        raise UsageError(_unknown_flags(extras, args.command, parsers))
+        raise UsageError(_unknown_flags(extras, args.command, build_parser()[1]))
     args.module = modules[args.command]
     return args
 
