@@ -19,6 +19,7 @@ HAMMER = textwrap.dedent(r'''
     import random, sys, threading, warnings
     warnings.simplefilter("ignore")
     from bjsolve import Rules, Shoe, solve
+    from bjsolve.counting import fixed_strategy_ev
     from bjsolve.hands import compositions
 
     ROUNDS, THREADS = int(sys.argv[1]), int(sys.argv[2])
@@ -47,6 +48,9 @@ HAMMER = textwrap.dedent(r'''
                             tuple(str(e) for e in chart.exceptions))
             elif kind == "evaluate":
                 out[job] = float(sol.evaluate(sol.strategy))
+            elif kind == "fixed":  # records the solve's decisions in its engines, once
+                removed = (shoe or Shoe.decks(sol.rules.decks)).remove(job[1])
+                out[job] = float(fixed_strategy_ev(sol, removed))
             elif kind == "solve":  # a different solve in this thread
                 other = solve(RULES[job[1]], SHOES[job[1]], split=job[2])
                 out[job] = (float(other.expected_value), tuple(other.ev_by_upcard.items()),
@@ -59,7 +63,7 @@ HAMMER = textwrap.dedent(r'''
         which = rnd % len(RULES)
         rules, shoe = RULES[which], SHOES[which]
         hands = hands_of(rules, shoe)
-        jobs = [("strategy",)]
+        jobs = [("strategy",), ("fixed", 5)]
         for _ in range(240):
             jobs.append((rng.choice(("ev", "ev", "ev", "best")), rng.choice(hands),
                          rng.choice((2, 5, 7, 10, 1))))

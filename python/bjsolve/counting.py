@@ -176,15 +176,21 @@ def _frozen_engines(sol0, shoe1: Shoe):
     from .solve import POLICY_CLASS, make_engines
     engines = make_engines(sol0.rules, shoe1, POLICY_CLASS)
     for key, engine in engines.items():
-        sol0._engines[key].copy_policy_to(engine)
+        with sol0.locked_engine(key) as source:
+            source.copy_policy_to(engine)
     return engines
 
 
 def _frozen_source(sol0):
-    if not getattr(sol0, "_frozen", False):
-        for engine in sol0._engines.values():
+    """Record sol0's decisions in its engines, once.  Each engine is changed under its
+    lock, so threads sharing sol0 (or calling this at the same time) never see an engine
+    half recorded; recording twice records the same decisions."""
+    if getattr(sol0, "_frozen", False):
+        return
+    for key in list(sol0._engines):
+        with sol0.locked_engine(key) as engine:
             engine.freeze_decisions()
-        sol0._frozen = True
+    sol0._frozen = True
 
 
 def fixed_strategy_ev(sol0, shoe1: Shoe) -> float:
