@@ -44,14 +44,16 @@ class Parser(argparse.ArgumentParser):
 
 class HelpFormatter(argparse.RawDescriptionHelpFormatter):
     """A command's description is its module docstring: paragraphs are refilled to the
-    terminal width; indented lines (examples) are kept as they are."""
+    terminal width; indented lines and a paragraph starting "Example" are kept as they
+    are (command lines must not run into the text)."""
 
     def _fill_text(self, text, width, indent):
         import textwrap
         out = []
         for block in text.split("\n\n"):
             lines = block.splitlines()
-            if all(line.startswith("    ") for line in lines if line.strip()):
+            if (all(line.startswith("    ") for line in lines if line.strip())
+                    or block.lstrip().startswith("Example")):
                 out.append("\n".join(indent + line for line in lines))
             else:
                 out.append(textwrap.fill(" ".join(block.split()), width,
