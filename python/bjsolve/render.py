@@ -30,17 +30,32 @@ def _number(v):
         return v
 
 
-def _cell(v, *, style: str = "ev", decimals: int = EV_DECIMALS) -> str:
+def _cell(v, *, style: str = "ev", decimals: int = EV_DECIMALS, signed: bool = False) -> str:
+    """One number as text.  ``signed``: a percent with its sign (+0.221%), for a column
+    of EVs that has negative values too."""
     v = _number(v)
     if isinstance(v, str):
         return v
     if _is_missing(v):
         return "--"
     if style == "percent":
-        return f"{100 * v:.{max(decimals - 3, 1)}f}%"
-    if style == "prob":
-        return f"{v:.{decimals}f}"
-    return f"{v:+.{decimals}f}"
+        text = f"{100 * v:{'+' if signed else ''}.{max(decimals - 3, 1)}f}%"
+    elif style == "prob":
+        text = f"{v:.{decimals}f}"
+    else:
+        text = f"{v:+.{decimals}f}"
+    if text.startswith("-") and not text.strip("-0.%"):
+        # a tiny negative rounding (a mean that is 0 up to 1e-18) shows as zero, unsigned
+        text = ("+" if style == "ev" or signed else "") + text[1:]
+    return text
+
+
+def _signed(table) -> bool:
+    """Percent tables with negative values (EVs) sign every value, so a column reads
+    +0.221% next to -2.821%; probabilities stay unsigned."""
+    return table.style == "percent" and any(
+        not isinstance(n, str) and n is not None and n < 0
+        for row in table.values for n in map(_number, row))
 
 
 def _exact(v) -> str:
@@ -115,15 +130,18 @@ def to_text(table, *, width: int | None = None, color: bool = False) -> str:
     lines = [title] + _wrap_notes(table.notes, width)
     head = max([len(str(r)) for r in table.rows] + [4])
     cells = None
+    signed = _signed(table)
     for decimals in (EV_DECIMALS, 5, 4, 3):
-        cells = [[_cell(v, style=table.style, decimals=decimals) for v in row]
+        cells = [[_cell(v, style=table.style, decimals=decimals, signed=signed) for v in row]
                  for row in table.values]
         cw = _col_widths(table, cells)
         if head + sum(w + 1 for w in cw) <= width:
             break
     cw = _col_widths(table, cells)
     if len(table.rows) == 1 and head + sum(w + 1 for w in cw) > width:
-        return _one_row_text(table, lines, cells[0], width)
+        # printed as a column, which has room for every decimal
+        return _one_row_text(table, lines, [_cell(v, style=table.style, signed=signed)
+                                            for v in table.values[0]], width)
     if decimals < EV_DECIMALS and table.style != "percent" and _numeric(table):
         lines += _wrap_notes([f"{decimals} decimals to fit {width} columns (a wider terminal "
                               "or --format csv gives every digit)"], width)
@@ -244,7 +262,8 @@ def to_markdown(table) -> str:
     lines = [f"**{title}**", ""] + [f"- {n}" for n in table.notes] + [""]
     lines.append("| " + " | ".join([""] + [str(c) for c in table.columns]) + " |")
     lines.append("|" + "---|" * (len(table.columns) + 1))
+    signed = _signed(table)
     for r, row in zip(table.rows, table.values):
-        cells = [_cell(v, style=table.style) for v in row]
+        cells = [_cell(v, style=table.style, signed=signed) for v in row]
         lines.append("| " + " | ".join([str(r)] + cells) + " |")
     return "\n".join(lines) + "\n"

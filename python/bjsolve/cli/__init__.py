@@ -52,13 +52,29 @@ class HelpFormatter(argparse.RawDescriptionHelpFormatter):
         out = []
         for block in text.split("\n\n"):
             lines = block.splitlines()
-            if (all(line.startswith("    ") for line in lines if line.strip())
-                    or block.lstrip().startswith("Example")):
+            if all(line.startswith("    ") for line in lines if line.strip()):
                 out.append("\n".join(indent + line for line in lines))
+            elif block.lstrip().startswith("Example"):
+                out.append("\n".join(_example_lines(lines, width, indent)))
             else:
                 out.append(textwrap.fill(" ".join(block.split()), width,
                                          initial_indent=indent, subsequent_indent=indent))
         return "\n\n".join(out)
+
+
+def _example_lines(lines, width, indent) -> list:
+    """'Example: bjsolve ...' and its continuation lines, each kept a line of its own
+    (wrapped only where longer than the width, under the start of its command)."""
+    import textwrap
+    out = []
+    for line in lines:
+        body = line.strip()
+        lead = len(line) - len(line.lstrip())
+        hang = len(body.split(":", 1)[0]) + 2 if body.startswith("Example") else lead
+        out += textwrap.wrap(body, width, initial_indent=indent + " " * lead,
+                             subsequent_indent=indent + " " * hang, break_long_words=False,
+                             break_on_hyphens=False) or [""]
+    return out
 
 
 def command_modules():
