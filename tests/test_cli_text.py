@@ -1,6 +1,5 @@
 """What a person reads in an 80-column terminal: numbers, signs, hand notes, help."""
 import io
-import re
 
 import numpy as np
 import pytest
