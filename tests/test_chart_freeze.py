@@ -138,3 +138,28 @@ def test_a_total_only_three_cards_reach_still_gets_a_row():
     chart = sol.strategy
     assert "A2" in chart.rows and "A3" in chart.rows
     assert sol.evaluate(chart) == sol.evaluate(per_hand(chart))
+
+
+def test_a_strategy_class_may_declare_itself_total_dependent():
+    # a chart with one override, the way an index play changes a chart at a true count
+    sol = solve(Rules(decks=2), threads=1)
+    chart = sol.strategy
+    asked = []
+
+    class WithIndex:
+        total_dependent = True
+
+        def __call__(self, cards, dealer, allowed):
+            asked.append(cards)
+            if dealer == 10 and sum(cards) == 16 and 1 not in cards and "stand" in allowed:
+                return "stand"
+            return chart(cards, dealer, allowed)
+
+    class Undeclared(WithIndex):
+        pass
+
+    declared = sol.evaluate(WithIndex())
+    assert 0 < len(asked) < 3000
+    asked.clear()
+    assert sol.evaluate(Undeclared()) == declared and len(asked) > 10_000
+    assert declared != sol.evaluate(chart)

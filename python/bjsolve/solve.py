@@ -417,7 +417,10 @@ class Solution:
         where cards is a sorted tuple of ranks, dealer the upcard (or the tuple of both
         dealer cards in the exposed game) and allowed the tuple of legal actions; it is
         asked once per hand composition, dealer and kind of decision (the original two
-        cards, a later decision, a split hand).  Resplits stay forced.
+        cards, a later decision, a split hand).  Resplits stay forced.  A strategy whose
+        answers depend only on the hand's hard total, whether it holds an ace, whether it
+        is the first two cards and which pair (a ``StrategyChart``, or a class declaring
+        ``total_dependent = True``) is asked once per such kind of hand instead.
         """
         return EV(evaluate_policy(self.rules, self.shoe, strategy, deal=self.deal), False)
 
@@ -573,9 +576,14 @@ _KIND_NAMES = {KIND_START: "original two cards", KIND_LATER: "later decision",
 
 
 def _total_dependent(strategy) -> bool:
-    """A ``StrategyChart`` whose answers come from its rows alone (not a subclass that
-    changes how it reads them): it can be asked once per kind of hand, not per hand."""
+    """Whether the strategy may be asked once per kind of hand instead of once per hand:
+    its answer depends only on the hand's hard total, whether it holds an ace, whether it
+    is the first two cards and which pair, the allowed actions and the dealer.  A
+    ``StrategyChart`` is (unless a subclass changes how it reads hands); any strategy
+    class may declare it with a class attribute ``total_dependent = True``."""
     kind = type(strategy)
+    if "total_dependent" in vars(kind):
+        return bool(kind.total_dependent)
     return (isinstance(strategy, StrategyChart) and kind.__call__ is StrategyChart.__call__
             and kind.code is StrategyChart.code and kind._row is StrategyChart._row)
 
