@@ -72,3 +72,30 @@ def test_help_examples_stay_command_lines(command, line, monkeypatch, capsys):
     monkeypatch.setenv("COLUMNS", "80")
     assert main([command, "--help"]) == 0
     assert line in capsys.readouterr().out.splitlines()
+
+
+def test_the_default_command_prints_without_numpy():
+    # the house edge and the chart are plain rows (tables.Grid); numpy loads only when a
+    # table's values are read as an array
+    import subprocess
+    import sys
+    code = ("import sys, io; from bjsolve.cli import main; "
+            "assert main(['--decks', '1'], out=io.StringIO()) == 0; "
+            "print('numpy' in sys.modules)")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "False"
+
+
+def test_a_grid_table_reads_as_an_array():
+    import pickle
+
+    from bjsolve.tables import Grid
+    table = Table("t", "test", ("a", "b"), ("x", "y"), Grid([[1.5, "p"], [-2.0, "q"]], 2))
+    assert table.cells() == [[1.5, "p"], [-2.0, "q"]]
+    assert table.values.shape == (2, 2) and table.values.dtype == object
+    assert table["b", "x"] == -2.0 and table.to_dict()["a"] == {"x": 1.5, "y": "p"}
+    again = pickle.loads(pickle.dumps(table))
+    assert again.values.tolist() == table.values.tolist()
+    empty = Table("t", "test", (), ("x", "y"), Grid([], 2))
+    assert empty.values.shape == (0, 2)
