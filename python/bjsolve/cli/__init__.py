@@ -86,10 +86,11 @@ def command_modules():
     return modules
 
 
-def build_parser(only=None):
+def build_parser(only=None, flags: bool = True):
     """(top-level parser, {command name: sub-parser}, {command name: module}).  ``only``:
     the one command to build a sub-parser for (None: every command, as ``bjsolve --help``
-    lists them all)."""
+    lists them all); ``flags=False`` leaves the commands' own flags out (the top-level
+    help shows one line per command)."""
     from .. import __version__
     modules = command_modules()
     top = Parser(prog="bjsolve",
@@ -108,7 +109,8 @@ def build_parser(only=None):
             continue
         p = sub.add_parser(name, help=module.HELP, description=_description(module),
                            formatter_class=HelpFormatter)
-        module.add_arguments(p)
+        if flags:
+            module.add_arguments(p)
         parsers[name] = p
     return top, parsers, modules
 
@@ -177,7 +179,9 @@ def parse(argv):
         raise UsageError(_unknown_command(argv[0], names))
     # only the command given gets a parser (building all 20 is a good part of a quick
     # command's time); a mistake's hint looks at every command's flags
-    top, _, modules = build_parser(only=argv[0] if argv and argv[0] in names else None)
+    top, _, modules = build_parser(only=argv[0] if argv and argv[0] in names else None,
+                                   flags=not argv or argv[0] not in ("-h", "--help",
+                                                                     "--version"))
     try:
         args, extras = top.parse_known_args(argv)
     except UsageError as exc:
