@@ -36,14 +36,14 @@ SCENARIOS = {
 }
 
 
-def simulate(rules, game, rounds, seed):
+def simulate(rules, game, rounds, seed, runs=40):
     """(per-TC summary {tc: (f, se_f, mean, se_mean, sd, n)}, ramp (W, se, var), label)."""
     import bjsolve
     ramp = parse_ramp(RAMP)
     lo, hi = int(game.tc_values[0]), int(game.tc_values[-1])
     if hasattr(bjsolve, "simulate"):
         try:
-            return _compiled(bjsolve, rules, game, rounds, seed, ramp, lo, hi)
+            return _compiled(bjsolve, rules, game, rounds, seed, ramp, lo, hi, runs)
         except (TypeError, AttributeError) as exc:   # an interface other than expected
             print(f"(compiled simulator not usable here: {exc}; using the Python one)")
     from shoe_game_sim import ramp_totals, simulate_shoe_game, summarize
@@ -57,14 +57,16 @@ def simulate(rules, game, rounds, seed):
             for k in range(3):
                 a[k] += b[k]
     res = {"bins": pooled, "rounds": res["rounds"], "cards": res["cards"]}
-    return (summarize(res), ramp_totals(res, lambda tc: float(ramp.bets([tc])[0])),
+    return (summarize(res), ramp_totals(res, lambda tc: float(ramp.bets([tc])[0])) + (math.nan,),
             f"pure-Python shoe simulation, {rounds:,} rounds")
 
 
-def _compiled(bjsolve, rules, game, rounds, seed, ramp, lo, hi, runs=10):
+def _compiled(bjsolve, rules, game, rounds, seed, ramp, lo, hi, runs):
     """``runs`` independent simulations (seeds seed..seed+runs-1) of rounds/runs rounds each:
     standard errors from their spread (rounds of one shoe are correlated, so the per-round
-    errors a single run reports understate the frequencies' errors)."""
+    errors a single run reports understate the frequencies' errors).  An error estimated
+    from k runs is itself uncertain by about 1/sqrt(2(k-1)) (24% with 10 runs, 11% with
+    40): use many runs before reading a z of 3 as a miss."""
     ramp_map = {float(k): float(v) for k, v in ramp.points}
     per_run = []
     for k in range(runs):
@@ -98,12 +100,12 @@ def _compiled(bjsolve, rules, game, rounds, seed, ramp, lo, hi, runs=10):
     wins = np.array([m for *_, m, _ in per_run])
     sds = np.array([s for *_, s in per_run])
     return (out, (float(wins.mean()), float(wins.std(ddof=1) / math.sqrt(runs)),
-                  float((sds ** 2).mean())),
+                  float((sds ** 2).mean()), float(sds.std(ddof=1) / math.sqrt(runs))),
             f"compiled simulator, {total:,} rounds in {runs} independent runs (errors from "
             f"their spread)")
 
 
-def compare(name, rules, rounds, seed, skip_sim):
+def compare(name, rules, rounds, seed, skip_sim, runs=40):
     t0 = time.perf_counter()
     game = CountedGame(rules, "hilo", penetration=0.75)
     whole = time.perf_counter() - t0
@@ -136,7 +138,7 @@ def compare(name, rules, rounds, seed, skip_sim):
     if skip_sim:
         return game
     t0 = time.perf_counter()
-    per_tc, (w, w_se, var), label = simulate(rules, game, rounds, seed)
+    per_tc, (w, w_se, var, sd_se), label = simulate(rules, game, rounds, seed, runs)
     print(f"simulation: {label} ({time.perf_counter() - t0:.0f} s)")
     print(f"{'TC':>6} {'f exact':>9} {'f sim':>9} {'z':>6} | {'edge':>8} {'sim':>8} {'z':>6}"
           f" | {'SD':>6} {'sim':>6}")
@@ -155,7 +157,7 @@ def compare(name, rules, rounds, seed, skip_sim):
     print(f"largest |z|: frequency {worst_f:.2f}, edge {worst_m:.2f} (3 = the acceptance bound)")
     print(f"ramp win rate per round: exact {res.win_rate:+.5f}, simulated {w:+.5f} +- {w_se:.5f} "
           f"(z {(res.win_rate - w) / w_se:+.2f}); SD per round exact {res.sd:.4f}, simulated "
-          f"{math.sqrt(var):.4f}")
+          f"{math.sqrt(var):.4f} +- {sd_se:.4f} (z {(res.sd - math.sqrt(var)) / sd_se:+.2f})")
     return game
 
 
@@ -184,13 +186,15 @@ def main(argv=None):
     p.add_argument("--seed", type=int, default=11)
     p.add_argument("--yardstick", type=float, default=0.0151,
                    help="seconds per yardstick on this machine (default 0.0151)")
+    p.add_argument("--runs", type=int, default=40,
+                   help="independent simulation runs the standard errors come from (40)")
     p.add_argument("--skip-sim", action="store_true")
     p.add_argument("--shortcut", action="store_true",
                    help="also measure the average-composition shortcut (slow)")
     args = p.parse_args(argv)
     print("(timings on a shared 2-core machine: medians where repeated)")
     for name, rules in SCENARIOS.items():
-        compare(name, rules, args.rounds, args.seed, args.skip_sim)
+        compare(name, rules, args.rounds, args.seed, args.skip_sim, args.runs)
     if args.shortcut:
         for name, rules in SCENARIOS.items():
             shortcut_cost(name, rules)

@@ -78,6 +78,88 @@ def test_round_model_variance_matches_a_simulation():
     assert abs(mean - profile.mean) < 3 * se
 
 
+def test_round_cards_law_marginal_and_walds_identity():
+    # the joint law of (cards, tag sum) sums to the cards law of round_profile, and (Wald's
+    # identity: the round's cards are a stopping time of independent draws) its mean tag
+    # sum is the mean cards times the mean tag, at any composition
+    from bjsolve.round_model import round_cards_law
+    rules = Rules(decks=2, hit_soft_17=True, surrender="late")
+    chart = solve(rules, Shoe.decks(2)).strategy
+    tags = SYSTEMS["hilo"][1]
+    for probs in (Shoe.decks(2).probabilities(),
+                  np.array([5, 3, 3, 3, 4, 4, 4, 4, 4, 18], dtype=float) / 52):
+        joint = round_cards_law(rules, probs, chart, tags)
+        cards = round_profile(rules, probs, chart).cards
+        k = max(len(cards), joint.law.shape[0])
+        a, b = np.zeros(k), np.zeros(k)
+        a[:len(cards)], b[:joint.law.shape[0]] = cards, joint.law.sum(axis=1)
+        assert np.abs(a - b).max() < 1e-12
+        assert joint.law.sum() == pytest.approx(1.0, abs=1e-12) and joint.law.min() >= 0
+        mean_tag = float(np.asarray(probs) / np.sum(probs) @ np.asarray(tags, dtype=float))
+        assert joint.mean_count == pytest.approx(joint.mean_cards * mean_tag, abs=1e-12)
+
+
+def test_round_starts_identities():
+    # P(start | n, running count) is a probability; the weights are the exact count law
+    # times it; rounds start only where a round can end (n = 0 or n >= 4 seen), and the
+    # first round starts at n = 0 with the running count 0
+    from bjsolve.count_distribution import CountDistribution
+    from bjsolve.round_starts import round_starts
+    rules = Rules(decks=1)
+    count = CountDistribution("hilo", Shoe.decks(1))
+    chart = solve(rules, Shoe.decks(1)).strategy
+    rs = round_starts(rules, chart, count, cut=39, burn=1)
+    assert rs.weight.shape == (38, count.probabilities.shape[1])
+    assert 0 <= rs.start_probability.min() and rs.start_probability.max() <= 1
+    assert np.allclose(rs.weight, count.probabilities[:38] * rs.start_probability, atol=0)
+    assert rs.weight[0].sum() == 1.0 and rs.weight[0, list(count.running_counts).index(0)] == 1
+    assert rs.weight[1:4].sum() == 0
+    # one round of 4 cards after the first: n = 4 carries P(L = 4) starts
+    assert rs.weight[4].sum() == pytest.approx(rs.round_law.law[4].sum(), rel=0.02)
+    # a round takes >= 4 cards, so at most one start per 4 cards (plus the first)
+    assert rs.rounds_per_shoe <= 1 + 37 / 4
+
+
+def _compiled_frequencies(rules, lo, hi, rounds, runs, seed):
+    """Frequencies of the true counts lo..hi (ends pooled) at round starts in ``runs``
+    independent runs of the compiled shoe simulator: (mean, standard error) per count."""
+    import bjsolve
+    table = np.zeros((runs, hi - lo + 1))
+    for k in range(runs):
+        res = bjsolve.simulate(rules, rounds=rounds // runs, seed=seed + k, penetration=0.75,
+                               system="hilo", rounding="floor")
+        for row in res.per_true_count:
+            table[k, min(max(int(row.true_count), lo), hi) - lo] += row.rounds / res.rounds
+    return table.mean(axis=0), table.std(axis=0, ddof=1) / math.sqrt(runs)
+
+
+def _model_frequencies(weight, count, lo, hi):
+    freq = np.zeros(hi - lo + 1)
+    for n in range(weight.shape[0]):
+        tcs = count.true_counts(n)
+        np.add.at(freq, np.clip(tcs, lo, hi).astype(int) - lo, weight[n])
+    return freq / freq.sum()
+
+
+@pytest.mark.parametrize("decks, h17, lo, hi", [(2, True, -8, 10), (6, False, -7, 7)])
+def test_round_start_frequencies_match_the_compiled_simulator(decks, h17, lo, hi):
+    # 4,000,000 simulated rounds in 8 independent runs; every bin (ends pooled) within 4
+    # standard errors, and the misses not all of one sign (benchmarks/bench_game.py does
+    # 10^8 rounds: within 3)
+    from bjsolve.count_distribution import CountDistribution
+    from bjsolve.round_starts import round_starts
+    rules = Rules(decks=decks, hit_soft_17=h17, double_after_split=True)
+    shoe = Shoe.decks(decks)
+    count = CountDistribution("hilo", shoe)
+    chart = solve(rules, shoe).strategy
+    rs = round_starts(rules, chart, count, cut=round(0.75 * len(shoe)), burn=1)
+    model = _model_frequencies(rs.weight, count, lo, hi)
+    sim, se = _compiled_frequencies(rules, lo, hi, 4_000_000, 8, seed=7_000 + decks)
+    z = (model - sim) / se
+    assert np.abs(z).max() < 4, list(zip(range(lo, hi + 1), np.round(z, 2)))
+    assert float(np.sum(z * z)) < 2.5 * len(z)
+
+
 # ---- frequencies, edges and ramps against the shoe simulation ------------------------
 
 def test_true_count_frequencies_match_the_simulation(game, sim):

@@ -8,18 +8,22 @@ figures), so ramps and bankrolls can be explored interactively.
 
 Method (also in docs/counted-game.md, with the measured errors):
 
-1. Where rounds start.  A round uses L cards, with the law of L from the infinite-deck
-   round model at the full shoe (``round_model``; the strategy and the number of spots
-   given).  The burn card is dealt first; a round starts while fewer than
-   ``penetration x N`` cards are dealt (the cut card).  The expected number of rounds that
-   start after exactly d cards are dealt is the renewal density u(d):
-   u(burn) = 1, u(d) = sum_l u(d - l) P(L = l) for d < cut.  APPROXIMATION: L is taken
-   independent of the count and of the depth.
-2. The count at a round start.  After n = d - burn cards are seen the running count has
-   the exact law of ``count_distribution.CountDistribution``; a state (n, running count)
-   has weight u(n + burn) P(running count | n).  Its true count follows the chosen
-   convention (decks remaining judged from the cards not yet seen: the burn card counts as
-   unseen).
+1. Where rounds start, and the count there (``round_starts``): the expected number of
+   rounds per shoe starting with n cards seen and running count r is the exact
+   probability of r after n cards (``count_distribution.CountDistribution``) times
+   P(a round starts at n | n, r).  Given the cards seen, every order of them is equally
+   likely and whether they split into whole rounds depends on the order alone, so that
+   probability is computed by dealing independent cards at the full shoe's probabilities
+   round after round (the joint law of a round's cards and tag sum from the round model,
+   ``round_model.round_cards_law``), corrected to first order for dealing without
+   replacement within a round.  The burn card is dealt first and never seen; a round
+   starts while fewer than ``penetration x N`` cards are dealt (the cut card).
+   APPROXIMATION (measured in benchmarks/bench_game.py: every true count within 3
+   standard errors of 10^8 simulated rounds in 6 and 2 decks): the law of the seen cards
+   given (n, r) is the independent-draws one, corrected within rounds; the round model
+   plays no resplits.
+2. The true count of a state (n, r) follows the chosen convention (decks remaining judged
+   from the cards not yet seen: the burn card counts as unseen, as in the simulator).
 3. Edge by true count.  The states of one true count are grouped in depth bands; each band
    is evaluated exactly at its mean remaining composition (the exact expectation over the
    band's states, per tag class, spread over the class's ranks in the full shoe's
@@ -230,6 +234,9 @@ class CountedGame:
     ``play_at(tc)``} and ``.insurance``) or "optimal".  spots: hands per round (for where
     rounds start).  depth_bands: depth bands per true count for the edge (1: the average
     composition).  tc_min/tc_max: end bins (None: pool true counts rarer than 1e-4).
+    round_length_correction: where rounds start from ``bjsolve.round_starts`` (default);
+    False: the plain renewal, round starts taken as random depletions of the shoe (kept
+    to measure what the round structure changes).
     """
 
     def __init__(self, rules: Rules, system="hilo", *, penetration: float = 0.75,
@@ -275,12 +282,12 @@ class CountedGame:
         t0 = time.perf_counter()
         self.shoe = Shoe.decks(rules.decks)
         self._solve_full_shoe()
-        self._round_starts()
-        self.timings["round starts"] = time.perf_counter() - t0
-        t0 = time.perf_counter()
         self.count = CountDistribution(system, self.shoe)
-        self._states(tc_min, tc_max)
         self.timings["count distribution"] = time.perf_counter() - t0
+        t0 = time.perf_counter()
+        self._round_starts()
+        self._states(tc_min, tc_max)
+        self.timings["round starts"] = time.perf_counter() - t0
         t0 = time.perf_counter()
         self._edges()
         self.timings["edges"] = time.perf_counter() - t0
@@ -296,13 +303,20 @@ class CountedGame:
         self.chart = CachedChart(self.full_solution.strategy)
 
     def _round_starts(self):
-        from .round_model import round_profile
+        """Expected round starts per shoe by (cards seen, running count):
+        ``bjsolve.round_starts`` (a forward recursion with the joint law of a round's
+        cards and count) by default; with ``round_length_correction=False`` the plain
+        renewal (one law of the cards a round uses, independent of the count: round starts
+        see random depletions of the shoe)."""
+        from .round_model import round_cards_law
+        from .round_starts import rank_steps, round_starts
         n = len(self.shoe)
         self.cut = int(round(self.penetration * n))
-        profile = round_profile(self.rules, self.shoe.probabilities(), self.chart,
-                                spots=self.spots)
-        self.cards_per_round = profile.cards
-        mean_cards = profile.mean_cards
+        steps = rank_steps(self.system, self.count.classes.scale)
+        full = round_cards_law(self.rules, self.shoe.probabilities(), self.chart, steps,
+                               spots=self.spots)
+        self.cards_per_round = full.law.sum(axis=1)
+        mean_cards = full.mean_cards
         if self.cut - self.burn < math.ceil(mean_cards):
             raise ValueError(f"penetration {self.penetration:g} leaves less than a round before "
                              f"the cut card ({self.cut - self.burn} cards after the burn; a round "
@@ -310,14 +324,22 @@ class CountedGame:
         if n - self.cut < 10:
             raise ValueError(f"penetration {self.penetration:g} leaves {n - self.cut} cards behind "
                              f"the cut card; at least 10 are needed to finish the last round")
-        u = np.zeros(self.cut)
-        u[self.burn] = 1.0
-        law = self.cards_per_round
-        for d in range(self.burn + 1, self.cut):
-            lo = max(self.burn, d - len(law) + 1)
-            u[d] = float(u[lo:d] @ law[d - lo:0:-1]) if d > lo else 0.0
-        self.start_density = u                    # expected round starts at depth d
-        self.rounds_per_shoe = float(u.sum())
+        seen = np.arange(self.cut - self.burn)
+        if self.round_length_correction:
+            weight = round_starts(self.rules, self.chart, self.count, cut=self.cut,
+                                  burn=self.burn, spots=self.spots).weight
+        else:
+            u = np.zeros(len(seen))
+            u[0] = 1.0
+            law = self.cards_per_round
+            for d in range(1, len(seen)):
+                lo = max(0, d - len(law) + 1)
+                u[d] = float(u[lo:d] @ law[d - lo:0:-1]) if d > lo else 0.0
+            weight = self.count.probabilities[seen] * u[:, None]
+        self._start_weight = weight               # [cards seen, running count]
+        self.start_density = np.zeros(self.cut)   # expected round starts at depth d
+        self.start_density[self.burn:] = weight.sum(axis=1)
+        self.rounds_per_shoe = float(weight.sum())
 
     # ---- step 2: the count at round starts -----------------------------------------
     def _states(self, tc_min, tc_max):
@@ -330,10 +352,7 @@ class CountedGame:
         tcs = np.stack([cd.true_counts(int(k), decks=self.decks_convention,
                                        rounding=self.rounding) for k in seen])
         means = cd.class_means()[:, seen, :]                      # [class, depth, rc]
-        cond = cd.probabilities[seen]                              # P(rc | depth)
-        if self.round_length_correction:
-            cond = self._correct_for_round_length(cond, means, seen)
-        probs = cond * weights[:, None]                            # [depth, running count]
+        probs = self._start_weight / self.rounds_per_shoe          # [depth, running count]
         tc_int = np.rint(np.where(probs > 0, tcs, 0)).astype(int)
         lo_all, hi_all = int(tc_int[probs > 0].min()), int(tc_int[probs > 0].max())
         freq_all = np.bincount((tc_int - lo_all).ravel(), weights=probs.ravel(),
@@ -367,50 +386,20 @@ class CountedGame:
                                           minlength=ncell) for m in means])
         self.frequency = w_cell.reshape(nb, self.depth_bands).sum(axis=1)
         self.band_weight = w_cell.reshape(nb, self.depth_bands)
+        # a cell no round starts in (a count reachable there only at depths where no round
+        # can start) still needs a composition for the calibration: its random-depletion
+        # mean
+        seen_plain = np.stack([np.bincount(cell, weights=(np.nan_to_num(m) * plain).ravel(),
+                                           minlength=ncell) for m in means])
+        plain_cell = self._plain_weight.ravel()
         with np.errstate(invalid="ignore", divide="ignore"):
-            self._band_seen = (seen_cell / w_cell).reshape(-1, nb, self.depth_bands)
+            self._band_seen = np.where(w_cell > 0, seen_cell / w_cell,
+                                       seen_plain / plain_cell).reshape(-1, nb, self.depth_bands)
             pooled = seen_cell.reshape(-1, nb, self.depth_bands).sum(axis=2)
             self._bin_seen = pooled / self.frequency
         self.band_depths = [(int(seen[int(a)]) + self.burn,
                              int(seen[min(int(b), len(seen)) - 1]) + self.burn)
                             for a, b in zip(band_edges[:-1], band_edges[1:])]
-
-    def _correct_for_round_length(self, cond, means, seen):
-        """P(rc | a round starts at this depth) from P(rc | depth): a round boundary falls
-        at a depth with density 1 / (mean cards per round of the cards already dealt), and
-        cards rich in small cards make longer rounds, so high counts (small cards out) see
-        fewer round starts.  The mean round length is linear in the seen cards' tag-class
-        shares (gradient from the round model, central differences); each depth's law is
-        reweighted by 1 / length and renormalised, so the expected round starts per depth
-        stay the renewal density.  Measured against the simulation in the benchmark."""
-        from .round_model import round_profile
-        cl = self.count.classes
-        full = np.array(self.shoe.counts, dtype=float)
-        q0 = np.array(cl.sizes, dtype=float) / cl.total
-
-        def probs_for(q):
-            p = np.zeros(10)
-            for c, members in enumerate(cl.members):
-                for r in members:
-                    p[r - 1] = q[c] * full[r - 1] / cl.sizes[c]
-            return p
-
-        def length(q):
-            return round_profile(self.rules, probs_for(q), self.chart, spots=self.spots).mean_cards
-
-        eps = 0.02
-        grad = np.zeros(len(q0))
-        for c in range(len(q0)):
-            step = np.eye(len(q0))[c] - q0
-            grad[c] = (length(q0 + eps * step) - length(q0 - eps * step)) / (2 * eps)
-        mu0 = length(q0)
-        self.round_length_gradient = grad
-        n = np.maximum(seen, 1).astype(float)[:, None]
-        mu = mu0 + sum(grad[c] * (np.nan_to_num(means[c]) / n - q0[c]) for c in range(len(q0)))
-        mu = np.maximum(mu, 4.0)                     # a round takes at least 4 cards
-        out = cond / mu
-        out[seen == 0] = cond[seen == 0]             # the first round starts after the burn
-        return out / out.sum(axis=1, keepdims=True)
 
     def composition(self, seen_per_class) -> Shoe:
         """The remaining (fractional) shoe once ``seen_per_class`` cards of each tag class
@@ -576,10 +565,14 @@ class CountedGame:
                 f"{self.rounds_per_shoe:.2f} rounds per shoe",
                 f"edge: exact, unconditioned (fraction of the bet), strategy {self.strategy}, "
                 f"{self.depth_bands} depth band(s) per true count (split CDZ-)",
-                "frequency: exact count law by depth, at the depths where rounds start "
-                "(renewal over the cards a round uses), reweighted by round length (an "
-                "approximation: within 0.3% of 1e8 simulated rounds in 6 decks, up to 2% in "
-                "some 2-deck counts; docs/counted-game.md)",
+                "frequency: exact count law by depth x P(a round starts there | depth, "
+                "count) from independent dealing (exact given the cards seen), corrected "
+                "for dealing without replacement to first order (an approximation: every "
+                "true count within 3 standard errors of 1e8 simulated rounds in 6D S17 and "
+                "2D H17; docs/counted-game.md)"
+                if self.round_length_correction else
+                "frequency: exact count law by depth x the renewal density of round starts "
+                "(round starts taken as random depletions: a plain approximation)",
                 "SD: infinite-deck round model at the true count's mean composition, "
                 f"scaled by {self.variance_calibration:.4f} (exact outcome distribution / "
                 "round model variance at the full shoe; docs/counted-game.md)")

@@ -1,8 +1,9 @@
 """How many cards a round uses, and the round's variance: an infinite-deck model.
 
 The counted-game analysis needs two things the exact engine does not report: the law of
-the number of cards a round takes (where the next round starts) and the second moment of
-the round's result (for the SD of each true count).  This module computes both for a
+the number of cards a round takes jointly with the count those cards carry
+(``round_cards_law``: where the next round starts, and at which count) and the second
+moment of the round's result (``round_profile``: for the SD of each true count).  This module computes both for a
 strategy given as a chart (``f(cards, upcard, allowed) -> action``), dealing every card
 independently with the probabilities of a given composition (the infinite-deck
 approximation at that composition).
@@ -328,3 +329,189 @@ def _split_hand(model: _Model, up: int, pair: int, memo: dict) -> np.ndarray:
     out = _shift(out, 1)       # the split hand's second card
     memo[key] = out
     return out
+
+
+# ---- the joint law of a round's cards and their count -------------------------------------
+
+@dataclass(frozen=True)
+class RoundCardsLaw:
+    """``law[k, j]`` = P(the round uses k cards whose tags sum to ``offsets[j]``) (tags in
+    whole steps: the count system's tags times its scale), at one composition."""
+    law: np.ndarray
+    offsets: np.ndarray
+
+    @property
+    def mean_cards(self) -> float:
+        return float(np.arange(self.law.shape[0]) @ self.law.sum(axis=1))
+
+    @property
+    def mean_count(self) -> float:
+        return float(self.law.sum(axis=0) @ self.offsets)
+
+
+def round_cards_law(rules: Rules, probabilities, strategy, steps, *, spots: int = 1,
+                    max_cards: int | None = None, raw: bool = False) -> RoundCardsLaw:
+    """The joint law of the number of cards a round uses and the sum of their tags (every
+    card of the round is seen by the end of it: the hole card too), in the same
+    infinite-deck round model as ``round_profile`` (the same plays, no resplits).
+
+    ``steps``: each rank's tag as a whole number (A..T).  Computed with generating
+    functions E[x^cards y^tags] evaluated on a grid of roots of unity, then inverted by a
+    two-dimensional FFT: every card multiplies by x y^tag, independent parts (split hands,
+    spots, the dealer's draws) multiply; the grid is large enough that nothing wraps
+    around except rounds of more than ``max_cards`` cards (default 12 + 12 spots; such
+    rounds have probability far below 1e-12).
+
+    ``raw``: ``probabilities`` are used as given (not normalised) and the coefficients
+    are returned untrimmed on the whole grid, complex: with weights p_r w for one rank
+    (w may be complex) the result is E[w^(cards of that rank) ; cards, tags], for its
+    moments."""
+    check_supported(rules)
+    p = np.asarray(probabilities, dtype=complex if raw else float)
+    if not raw:
+        p = p / p.sum()
+    steps = [int(s) for s in steps]
+    smax = max(1, max(abs(s) for s in steps))
+    kx = int(max_cards or 12 + 12 * spots)
+    my = 2 * smax * (kx - 1) + 1
+    x = np.exp(2j * np.pi * np.arange(kx) / kx)[:, None]
+    y = np.exp(2j * np.pi * np.arange(my) / my)[None, :]
+    z = [x * y ** s for s in steps]               # the monomial of one card of each rank
+    pz = [p[c] * z[c] for c in range(10)]         # ... times its probability
+    model = _Model(rules, np.real(p), strategy)     # (its may_double rules only)
+    one = np.ones((kx, my), dtype=complex)
+    zero = np.zeros((kx, my), dtype=complex)
+
+    def live_or_bust(hard):
+        return (one, zero) if hard > 21 else (zero, one)
+
+    def hand(up, hard, ace, ncards, split, action, memo):
+        """(dead, live): GFs of the extra cards of a hand, ending busted or standing."""
+        key = (hard, ace, ncards >= 3, split, action)
+        if key in memo:
+            return memo[key]
+        total = hard + 10 if ace and hard <= 11 else hard
+        if hard > 21:
+            out = (one, zero)
+        else:
+            if action is None:
+                if total >= 21:
+                    action = "stand"
+                else:
+                    allowed = ("stand", "hit") + (
+                        ("double",) if model.may_double(hard, ace, ncards, split) else ())
+                    action = strategy(_representative(hard, ace), up, allowed)
+            if action == "stand":
+                out = (zero, one)
+            else:
+                dead, live = zero.copy(), zero.copy()
+                for c in range(1, 11):
+                    if p[c - 1] == 0:
+                        continue
+                    if action == "double":
+                        d, l_ = live_or_bust(hard + c)
+                    else:
+                        d, l_ = hand(up, hard + c, ace or c == 1, ncards + 1, split, None, memo)
+                    dead += pz[c - 1] * d
+                    live += pz[c - 1] * l_
+                out = (dead, live)
+        memo[key] = out
+        return out
+
+    def split_hand(up, pair, memo):
+        dead, live = zero.copy(), zero.copy()
+        for c in range(1, 11):
+            if p[c - 1] == 0:
+                continue
+            if pair == 1 and not rules.hit_split_aces:
+                d, l_ = zero, one
+            else:
+                d, l_ = hand(up, pair + c, pair == 1 or c == 1, 2, True, None, memo)
+            dead += pz[c - 1] * d
+            live += pz[c - 1] * l_
+        return dead, live
+
+    dealer_memo: dict = {}
+
+    def dealer_draws(hard, ace):
+        """GF of the cards the dealer draws after the hole card from this total."""
+        key = (hard, ace)
+        if key in dealer_memo:
+            return dealer_memo[key]
+        total = hard + 10 if ace and hard <= 11 else hard
+        if hard > 21 or (total >= 17 and not (total == 17 and ace and hard <= 11
+                                             and rules.hit_soft_17)):
+            out = one
+        else:
+            out = zero.copy()
+            for c in range(1, 11):
+                if p[c - 1] > 0:
+                    out = out + pz[c - 1] * dealer_draws(hard + c, ace or c == 1)
+        dealer_memo[key] = out
+        return out
+
+    card = sum(pz)                                       # one card of the shoe
+    gf = zero.copy()
+    for up in range(1, 11):
+        pu = p[up - 1]
+        if pu == 0:
+            continue
+        memo: dict = {}
+        dead, live = zero.copy(), zero.copy()          # one spot, its two cards included
+        for a in range(1, 11):
+            for b in range(a, 11):
+                w = p[a - 1] * p[b - 1] * (1 if a == b else 2)
+                if w == 0:
+                    continue
+                zz = w * z[a - 1] * z[b - 1]
+                if {a, b} == {1, 10}:
+                    dead += zz
+                    continue
+                hard, ace = a + b, a == 1
+                allowed = ["stand", "hit"]
+                if model.may_double(hard, ace, 2, False):
+                    allowed.append("double")
+                if a == b and rules.max_split_hands >= 2:
+                    allowed.append("split")
+                if rules.surrender == "late":
+                    allowed.append("surrender")
+                action = strategy((a, b), up, tuple(allowed))
+                if action == "surrender":
+                    dead += zz
+                elif action == "split":
+                    d, l_ = split_hand(up, a, memo)
+                    dead += zz * d * d
+                    live += zz * ((d + l_) ** 2 - d * d)
+                else:
+                    d, l_ = hand(up, hard, ace, 2, False, action, memo)
+                    dead += zz * d
+                    live += zz * l_
+        all_dead = dead ** spots
+        some_live = (dead + live) ** spots - all_dead
+        two_cards = card * card
+        for hole in range(1, 11):
+            ph = p[hole - 1]
+            if ph == 0:
+                continue
+            if {up, hole} == {1, 10}:               # dealer natural: the deal only
+                rest = two_cards ** spots
+            else:
+                rest = all_dead + some_live * dealer_draws(up + hole, up == 1 or hole == 1)
+            gf += pu * ph * z[up - 1] * z[hole - 1] * rest
+    # gf[a, b] = sum_kj P(k, j) e^{2 pi i (a k / kx + b j / my)}: the forward transform
+    # gives kx my P(k, j mod my) back
+    coef = np.fft.fft2(gf) / (kx * my)
+    offsets = np.arange(my)
+    offsets = np.where(offsets > my // 2, offsets - my, offsets)
+    order = np.argsort(offsets)
+    offsets = offsets[order]
+    if raw:                                   # complex: a polynomial in w, evaluated
+        return RoundCardsLaw(coef[:, order], offsets)
+    law = np.real(coef[:, order])
+    law = np.where(law > 1e-15, law, 0.0)
+    keep = np.nonzero(law.sum(axis=0) > 0)[0]
+    law = law[:, keep.min():keep.max() + 1]
+    offsets = offsets[keep.min():keep.max() + 1]
+    last = np.nonzero(law.sum(axis=1) > 0)[0][-1] + 1
+    law = law[:last]
+    return RoundCardsLaw(law / law.sum(), offsets)
