@@ -214,7 +214,7 @@ def strategy_table(solution, count_exceptions: bool = True) -> Table:
     notes = _notes(solution.rules, solution.shoe,
                    "total-dependent basic strategy for the original two cards", CHART_LEGEND,
                    f"split decisions use post-split strategy {solution.split}",
-                   f"{exceptions}: command 'exceptions'")
+                   f"{exceptions}: 'bjsolve exceptions' with the same rules lists them")
     return chart_table(chart, cols, notes)
 
 
