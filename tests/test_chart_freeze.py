@@ -61,6 +61,15 @@ def random_shoe(rng, rules) -> Shoe:
     return Shoe(counts)
 
 
+def test_every_decision_a_fractional_shoe_reaches_is_frozen():
+    # a rank is dealt while its count left is positive: 0.8 sevens deal one seven, 2.7
+    # fours three fours; the frozen hands must include those (no decision met unfrozen)
+    shoe = Shoe.fractional([3.2, 3.9, 3.2, 2.7, 3.1, 3.3, 0.8, 2.8, 0.9, 11.9])
+    rules = Rules(decks=1)
+    values = by_dealer(rules, shoe, solve(rules, shoe, threads=1).strategy)
+    assert all(misses == 0 for _, misses in values.values())
+
+
 @pytest.mark.parametrize("seed", range(10))
 def test_solved_chart_freezes_as_when_asked_per_hand(seed):
     rng = random.Random(seed)
