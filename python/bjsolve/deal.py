@@ -108,7 +108,11 @@ def hand_limit(shoe: Shoe, key):
     if shoe.is_infinite:
         return None if all(c > 0 for c in shoe.counts) else [
             21 if c > 0 else 0 for c in shoe.counts]
-    return remaining_after(shoe, (key,) if isinstance(key, int) else key)
+    left = remaining_after(shoe, (key,) if isinstance(key, int) else key)
+    if shoe.is_fractional:
+        # a rank is dealt while its count left is positive: 2.7 left deals a third card
+        return [max(0, math.ceil(c)) for c in left]
+    return left
 
 
 def player_hand_weights(shoe: Shoe, key) -> dict:
