@@ -19,7 +19,7 @@ def compiler_directives():
 
 
 # One extension per kernel module, in dependency order (see src/bjcore/_core.pyx).
-KERNEL_MODULES = ("_memo", "_dealer", "_hands", "_splits", "_round", "_policy", "_core",
+KERNEL_MODULES = ("_memo", "_dealer", "_hands", "_splits", "_round", "_policy", "_chart", "_core",
                   "_distribution")
 
 extensions = [

@@ -2,11 +2,10 @@
 import csv
 import io
 import json
-import math
 
 import pytest
 
-from bjsolve import Rules, Shoe, solve
+from bjsolve import Rules, solve
 from bjsolve.__main__ import main
 from bjsolve.risk import lifetime_ruin
 

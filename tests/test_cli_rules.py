@@ -1,7 +1,6 @@
 """The rule summary every table prints reads back as the same rules (Rules.parse, --rules)."""
 import contextlib
 import io
-import itertools
 import json
 import math
 import random

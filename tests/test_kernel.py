@@ -5,7 +5,6 @@ Every expected value is independent of the engine's own output: a solve is compa
 the same solve run another way (one thread against several), the C trie with a direct
 recursive enumeration written here.
 """
-import math
 from fractions import Fraction
 
 import pytest

@@ -23,7 +23,6 @@ from hypothesis import strategies as st  # noqa: E402
 import bjsolve  # noqa: E402
 from bjsolve import Rules, Shoe, solve  # noqa: E402
 from bjsolve.actions import first_best  # noqa: E402
-from bjsolve.hands import compositions  # noqa: E402
 from bjsolve.ranks import ranks  # noqa: E402
 from bjsolve.tables import TABLE_NAMES, build_table  # noqa: E402
 

@@ -4,7 +4,7 @@ import math
 
 import pytest
 
-from bjsolve import Rules, Shoe, dealer_probabilities, solve
+from bjsolve import Rules, dealer_probabilities, solve
 
 
 @pytest.fixture(scope="module")

@@ -814,7 +814,7 @@ class ReferenceSolver:
     def _split_unconditioned(self, pair, key):
         S = self.shoe
         M = self._limit(pair)
-        base = _remove_cards(_remove(S, pair, 2), key)  # S - 2[P] - D; raises if impossible
+        _remove_cards(_remove(S, pair, 2), key)  # S - 2[P] - D: raises if impossible
         infinite = S is None
         if infinite:
             p_pair = _INFINITE_PROBS[pair - 1]

@@ -14,6 +14,8 @@ the task) fails the whole run with the chunk or game named: never a silently sma
 """
 from __future__ import annotations
 
+import importlib
+
 
 class DistributedRunError(RuntimeError):
     """A chunk or a solve failed on the cluster; the message names which."""
@@ -21,7 +23,7 @@ class DistributedRunError(RuntimeError):
 
 def _need_dask():
     try:
-        import dask.distributed  # noqa: F401
+        importlib.import_module("dask.distributed")
     except ImportError:
         raise ImportError("running on Dask needs the optional dependency: "
                           "pip install 'bjsolve[dask]'") from None

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field, replace
 
 from .counting import check_rules, count_tags, integer_grid, true_count_shoes
 from .hands import PAIR_CODES
-from .ranks import UPCARD_ORDER, label
+from .ranks import UPCARD_ORDER
 from .rules import Rules
 from .shoe_values import HANDS, shoe_values, two_card_weights
 from .solve import first_best

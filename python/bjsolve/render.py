@@ -16,6 +16,12 @@ FORMATS = ("text", "csv", "json", "markdown", "html", "png", "svg")
 EV_DECIMALS = 6
 
 
+def _rows(table):
+    """The table's values row by row (``Table.cells``: no numpy needed for plain rows)."""
+    cells = getattr(table, "cells", None)
+    return cells() if cells is not None else table.values
+
+
 def _is_missing(v) -> bool:
     return v is None or (isinstance(v, float) and math.isnan(v))
 
@@ -30,17 +36,32 @@ def _number(v):
         return v
 
 
-def _cell(v, *, style: str = "ev", decimals: int = EV_DECIMALS) -> str:
+def _cell(v, *, style: str = "ev", decimals: int = EV_DECIMALS, signed: bool = False) -> str:
+    """One number as text.  ``signed``: a percent with its sign (+0.221%), for a column
+    of EVs that has negative values too."""
     v = _number(v)
     if isinstance(v, str):
         return v
     if _is_missing(v):
         return "--"
     if style == "percent":
-        return f"{100 * v:.{max(decimals - 3, 1)}f}%"
-    if style == "prob":
-        return f"{v:.{decimals}f}"
-    return f"{v:+.{decimals}f}"
+        text = f"{100 * v:{'+' if signed else ''}.{max(decimals - 3, 1)}f}%"
+    elif style == "prob":
+        text = f"{v:.{decimals}f}"
+    else:
+        text = f"{v:+.{decimals}f}"
+    if text.startswith("-") and not text.strip("-0.%"):
+        # a tiny negative rounding (a mean that is 0 up to 1e-18) shows as zero, unsigned
+        text = ("+" if style == "ev" or signed else "") + text[1:]
+    return text
+
+
+def _signed(table) -> bool:
+    """Percent tables with negative values (EVs) sign every value, so a column reads
+    +0.221% next to -2.821%; probabilities stay unsigned."""
+    return table.style == "percent" and any(
+        not isinstance(n, str) and n is not None and n < 0
+        for row in _rows(table) for n in map(_number, row))
 
 
 def _exact(v) -> str:
@@ -115,15 +136,18 @@ def to_text(table, *, width: int | None = None, color: bool = False) -> str:
     lines = [title] + _wrap_notes(table.notes, width)
     head = max([len(str(r)) for r in table.rows] + [4])
     cells = None
+    signed = _signed(table)
     for decimals in (EV_DECIMALS, 5, 4, 3):
-        cells = [[_cell(v, style=table.style, decimals=decimals) for v in row]
-                 for row in table.values]
+        cells = [[_cell(v, style=table.style, decimals=decimals, signed=signed) for v in row]
+                 for row in _rows(table)]
         cw = _col_widths(table, cells)
         if head + sum(w + 1 for w in cw) <= width:
             break
     cw = _col_widths(table, cells)
     if len(table.rows) == 1 and head + sum(w + 1 for w in cw) > width:
-        return _one_row_text(table, lines, cells[0], width)
+        # printed as a column, which has room for every decimal
+        return _one_row_text(table, lines, [_cell(v, style=table.style, signed=signed)
+                                            for v in _rows(table)[0]], width)
     if decimals < EV_DECIMALS and table.style != "percent" and _numeric(table):
         lines += _wrap_notes([f"{decimals} decimals to fit {width} columns (a wider terminal "
                               "or --format csv gives every digit)"], width)
@@ -148,7 +172,7 @@ def to_text(table, *, width: int | None = None, color: bool = False) -> str:
 
 
 def _numeric(table) -> bool:
-    return any(not isinstance(_number(v), str) for row in table.values for v in row)
+    return any(not isinstance(_number(v), str) for row in _rows(table) for v in row)
 
 
 def _one_row_text(table, lines, cells, width) -> str:
@@ -171,7 +195,7 @@ def _summary_text(table, width) -> str:
     title = f"{table.title[:1].upper()}{table.title[1:]}"
     head = max(len(str(r)) for r in table.rows) + 1
     lines = []
-    for r, row in zip(table.rows, table.values):
+    for r, row in zip(table.rows, _rows(table)):
         value = _cell(row[0], style=table.style, decimals=6)
         rest = "; ".join(str(v) for v in row[1:] if not _is_missing(_number(v)))
         first = f"{title}, {str(r) + ':':<{head}} {value:>9}"
@@ -193,7 +217,7 @@ def to_csv(table) -> str:
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
     w.writerow([table.name] + list(table.columns))
-    for r, row in zip(table.rows, table.values):
+    for r, row in zip(table.rows, _rows(table)):
         w.writerow([r] + [_exact(v) for v in row])
     return buf.getvalue()
 
@@ -204,7 +228,7 @@ def to_long_csv(tables) -> str:
     w = csv.writer(buf, lineterminator="\n")
     w.writerow(["table", "row", "column", "value"])
     for t in tables:
-        for r, row in zip(t.rows, t.values):
+        for r, row in zip(t.rows, _rows(t)):
             for c, v in zip(t.columns, row):
                 w.writerow([t.name, r, c, _exact(v)])
     return buf.getvalue()
@@ -225,7 +249,7 @@ def table_document(table) -> dict:
            "notes": list(table.notes), "rows": [str(r) for r in table.rows],
            "columns": [str(c) for c in table.columns],
            "values": {str(r): {str(c): _json_value(v) for c, v in zip(table.columns, row)}
-                      for r, row in zip(table.rows, table.values)}}
+                      for r, row in zip(table.rows, _rows(table))}}
     records = getattr(table, "records", None)
     if records:
         doc["records"] = [{k: _json_value(v) if not isinstance(v, (list, tuple, dict)) else v
@@ -244,7 +268,8 @@ def to_markdown(table) -> str:
     lines = [f"**{title}**", ""] + [f"- {n}" for n in table.notes] + [""]
     lines.append("| " + " | ".join([""] + [str(c) for c in table.columns]) + " |")
     lines.append("|" + "---|" * (len(table.columns) + 1))
-    for r, row in zip(table.rows, table.values):
-        cells = [_cell(v, style=table.style) for v in row]
+    signed = _signed(table)
+    for r, row in zip(table.rows, _rows(table)):
+        cells = [_cell(v, style=table.style, signed=signed) for v in row]
         lines.append("| " + " | ".join([str(r)] + cells) + " |")
     return "\n".join(lines) + "\n"

@@ -22,7 +22,7 @@ from functools import lru_cache
 
 from .counting import check_rules, count_tags, integer_grid, true_count_shoes
 from .hands import total_code
-from .indices import TC_CONVENTIONS, IndexLine, Point, _index_line
+from .indices import TC_CONVENTIONS, Point, _index_line
 from .ranks import hand_total
 from .rules import Rules
 from .shoe_values import shoe_values, two_card_weights

@@ -17,6 +17,7 @@ from collections.abc import Mapping
 from concurrent.futures import ThreadPoolExecutor
 
 from bjcore import UpcardEngine
+from bjcore._chart import DecisionSignatures
 
 from .actions import (ACTION_CODE, ACTIONS, KIND_LATER, KIND_SPLIT, KIND_START,  # noqa: F401
                       first_best, improves)
@@ -416,7 +417,10 @@ class Solution:
         where cards is a sorted tuple of ranks, dealer the upcard (or the tuple of both
         dealer cards in the exposed game) and allowed the tuple of legal actions; it is
         asked once per hand composition, dealer and kind of decision (the original two
-        cards, a later decision, a split hand).  Resplits stay forced.
+        cards, a later decision, a split hand).  Resplits stay forced.  A strategy whose
+        answers depend only on the hand's hard total, whether it holds an ace, whether it
+        is the first two cards and which pair (a ``StrategyChart``, or a class declaring
+        ``total_dependent = True``) is asked once per such kind of hand instead.
         """
         return EV(evaluate_policy(self.rules, self.shoe, strategy, deal=self.deal), False)
 
@@ -431,27 +435,44 @@ class Solution:
 class PairsWithoutDAS:
     """The unconditioned values of the pairs when doubling after a split is not allowed,
     for ``_mark_das_splits``: the same rules and shoe without DAS, with engines that
-    compute a pair's values on demand instead of a whole second solve.  ``hand_ev`` gives
-    what ``Solution.hand_ev(pair, key, given_no_blackjack=False)`` would."""
+    compute a pair's split on demand instead of a whole second solve.  ``hand_ev`` gives
+    what ``Solution.hand_ev(pair, key, given_no_blackjack=False)`` would.  Only the split
+    depends on DAS: the other actions' values are the solution's own."""
 
     def __init__(self, solution):
         self.rules = solution.rules.replace(double_after_split=False)
         self.playable_keys = solution.playable_keys
+        self._solution = solution
         self._engines = make_engines(self.rules, solution.shoe, SPLIT_CLASSES[solution.split])
+
+    def prepare(self, needed, threads: int | None = None) -> None:
+        """Value the splits of ``needed`` [(dealer key, pair rank)] ahead, in parallel
+        threads (one per engine at a time; the engines keep the values)."""
+        by_key: dict = {}
+        for key, pair in needed:
+            by_key.setdefault(key, []).append(pair)
+
+        def value(item):
+            key, pairs = item
+            for pair in pairs:
+                self._engines[key].split_ev(pair)
+
+        items = sorted(by_key.items(), key=lambda item: _WORK_ORDER.index(item[0])
+                       if item[0] in _WORK_ORDER else len(_WORK_ORDER))   # heavier first
+        workers = max(1, min(len(items), check_threads(threads)))
+        if workers == 1:
+            for item in items:
+                value(item)
+            return
+        with ThreadPoolExecutor(max_workers=workers) as pool:
+            list(pool.map(value, items))
 
     def hand_ev(self, cards, key, *, given_no_blackjack=False) -> dict:
         if given_no_blackjack or len(cards) != 2 or cards[0] != cards[1]:
             raise ValueError("PairsWithoutDAS gives the unconditioned values of pairs only")
-        engine = self._engines[key]
-        counts = counts_of(cards)
-        st, ht, dd, _ = engine.hand_values(counts)
-        values = {"stand": st, "hit": ht}
-        if engine.may_double_hand(counts):
-            values["double"] = dd
-        if engine.split_limit(cards[0]) >= 2:
-            values["split"] = engine.split_ev(cards[0])[0]
-        if self.rules.surrender != "none":
-            values["surrender"] = engine.surrender_ev(counts)
+        values = dict(self._solution.hand_ev(cards, key, given_no_blackjack=False))
+        if "split" in values:
+            values["split"] = self._engines[key].split_ev(cards[0])[0]
         return values
 
 
@@ -550,6 +571,33 @@ def _checked(strategy, cards, u, allowed, kind_name):
     return action
 
 
+_KIND_NAMES = {KIND_START: "original two cards", KIND_LATER: "later decision",
+               KIND_SPLIT: "split hand"}
+
+
+def _total_dependent(strategy) -> bool:
+    """Whether the strategy may be asked once per kind of hand instead of once per hand:
+    its answer depends only on the hand's hard total, whether it holds an ace, whether it
+    is the first two cards and which pair, the allowed actions and the dealer.  A
+    ``StrategyChart`` is (unless a subclass changes how it reads hands); any strategy
+    class may declare it with a class attribute ``total_dependent = True``."""
+    kind = type(strategy)
+    if "total_dependent" in vars(kind):
+        return bool(kind.total_dependent)
+    return (isinstance(strategy, StrategyChart) and kind.__call__ is StrategyChart.__call__
+            and kind.code is StrategyChart.code and kind._row is StrategyChart._row)
+
+
+def _freeze_chart(engine, limit, chart, dealer) -> None:
+    """Freeze a total-dependent chart in a policy engine: the kernel groups the hands by
+    what the chart reads (hard total, ace, two cards, pair, allowed actions), the chart is
+    asked once per group about one of its hands, and the kernel stores the answers for
+    every hand: the decisions ``policy_engines`` would freeze by asking about each hand."""
+    signatures = DecisionSignatures(engine, limit)
+    signatures.freeze([ACTION_CODE[_checked(chart, cards, dealer, allowed, _KIND_NAMES[kind])]
+                       for kind, cards, allowed in signatures.questions()])
+
+
 def policy_engines(rules: Rules, shoe: Shoe, strategy, deal: Deal | None = None) -> dict:
     """Compiled engines (one per dealer key) with ``strategy``'s decisions frozen in."""
     if not callable(strategy):
@@ -564,6 +612,10 @@ def policy_engines(rules: Rules, shoe: Shoe, strategy, deal: Deal | None = None)
         pass  # no signature to inspect (some builtins): let the call decide
     deal = Deal(rules, shoe) if deal is None else deal
     engines = make_engines(rules, shoe, POLICY_CLASS, deal)
+    if _total_dependent(strategy):
+        for u, engine in engines.items():
+            _freeze_chart(engine, deal.hand_limit(u), strategy, u)
+        return engines
     surrender = rules.surrender != "none"
     for u, engine in engines.items():
         for cards in compositions(deal.hand_limit(u), max_hard=21, min_cards=2):

@@ -12,9 +12,13 @@ from dataclasses import dataclass
 
 from .actions import first_best, improves
 from .deal import dealer_label
-from .hands import PAIR_CODES, compositions, hand_code, total_code
+from .hands import HARD_CODES, PAIR_CODES, SOFT_CODES, compositions, hand_code, total_code
 from .ranks import RANK_LABELS, label, show
 from .rules import Rules
+
+# the codes of hands of three or more cards with a hard total up to 20 (soft 12 and
+# hard 3 take two cards: A,A)
+_LATER_CODES = frozenset(HARD_CODES + SOFT_CODES)
 
 # chart codes -> (preferred action, fallback when it is not allowed)
 CODE_ACTIONS = {
@@ -249,6 +253,10 @@ def _later_only_rows(solution, keys, groups) -> dict:
     """{row code: [(weight, values)]} for the hard/soft totals below 21 that some hand of
     three or more cards reaches against these dealer keys but no two-card hand does: the
     hands of the fewest cards, weighted by their chance of being the player's first cards."""
+    if groups.keys() >= _LATER_CODES:
+        # a hand of three or more cards below 21 has one of these codes: nothing to find
+        # (the usual case, a shoe that deals every two-card total)
+        return {}
     deal = solution.deal
     found: dict = {}
     for key in keys:
@@ -273,6 +281,11 @@ def _later_only_rows(solution, keys, groups) -> dict:
 def _mark_das_splits(solution, no_das, rows) -> None:
     """P -> Ph/Ps/Pd where the split is right only because doubling after it is allowed."""
     deal = solution.deal
+    if hasattr(no_das, "prepare"):   # value the splits it will be asked about in parallel
+        no_das.prepare([(key, r) for column, keys in solution.dealer_columns()
+                        for r in range(1, 11) if rows.get(label(r) * 2, {}).get(column) == "P"
+                        for key in keys if key in no_das.playable_keys
+                        and deal.hand_weights(key).get((r, r), 0.0) > 0])
     for column, keys in solution.dealer_columns():
         for r in range(1, 11):
             code = label(r) * 2

@@ -8,8 +8,7 @@ itself for 4 and 20, which no other two cards make), so it is exact for the shoe
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from .deal import (dealer_columns, dealer_key_weight, dealer_keys, dealer_label,
                    player_hand_weights, round_may_run_out)
@@ -19,14 +18,33 @@ from .ranks import label
 from .rules import Rules
 from .shoe import Shoe
 
+if TYPE_CHECKING:
+    import numpy as np
+
 TABLE_NAMES = ("initial", "dealer", "stand", "hit", "double", "split", "surrender",
                "optimal", "strategy", "advantage", "exceptions", "insurance")
 EV_ROWS = tuple(str(t) for t in range(4, 21)) + tuple(f"A{k}" for k in range(2, 10)) + PAIR_CODES
 
 
+class Grid:
+    """Table values given as rows of plain Python values, made a numpy array only when
+    ``Table.values`` is read: the quick commands (the house edge, the chart) then print
+    without importing numpy at all."""
+
+    def __init__(self, rows, columns: int, dtype=object):
+        self.rows = [list(row) for row in rows]
+        self.columns = columns
+        self.dtype = dtype
+
+    def array(self):
+        import numpy as np
+        return np.array(self.rows, dtype=self.dtype).reshape(len(self.rows), self.columns)
+
+
 @dataclass
 class Table:
-    """A labelled 2-D table; ``values`` is a float array (NaN = no entry) or strings."""
+    """A labelled 2-D table; ``values`` is a float array (NaN = no entry) or strings
+    (given as a numpy array, or as a ``Grid`` turned into one when first read)."""
     name: str
     title: str
     rows: tuple
@@ -39,11 +57,18 @@ class Table:
     kind: str = ""        # "strategy" for action-code charts (coloured, drawn as a chart)
     records: list = None  # optional structured rows for JSON (e.g. cards and upcard as fields)
 
+    def cells(self):
+        """The values row by row (lists, or the array's rows) without making an array."""
+        values = self.__dict__["_values"]
+        return values.rows if isinstance(values, Grid) else values
+
     def __getitem__(self, key):
         row, col = key
         return self.values[self.rows.index(str(row)), self.columns.index(str(col))]
 
     def to_dict(self) -> dict:
+        import numpy as np
+
         def plain(v):
             if isinstance(v, (float, np.floating)):
                 return None if np.isnan(v) else float(v)
@@ -55,6 +80,22 @@ class Table:
         """A pandas DataFrame (needs pandas, which bjsolve does not require)."""
         import pandas as pd
         return pd.DataFrame(self.values, index=list(self.rows), columns=list(self.columns))
+
+
+def _values(table):
+    values = table.__dict__["_values"]
+    if isinstance(values, Grid):
+        values = table.__dict__["_values"] = values.array()
+    return values
+
+
+def _set_values(table, values) -> None:
+    table.__dict__["_values"] = values
+
+
+# ``values`` is a dataclass field read through a property: a Grid becomes an array on first
+# read (set after the class is made, so the dataclass keeps ``values`` a plain field)
+Table.values = property(_values, _set_values)
 
 
 def _notes(rules: Rules, shoe: Shoe, *extra) -> tuple:
@@ -102,6 +143,7 @@ def _measure(solution) -> str:
 
 def ev_table(solution, action: str) -> Table:
     """Per-row EV of one action (or "optimal": the best allowed action per hand)."""
+    import numpy as np
     shoe, rules = solution.shoe, solution.rules
     columns = _playable_columns(solution)
     cols = tuple(c for c, _ in columns)
@@ -154,8 +196,7 @@ def chart_table(chart, columns=None, notes=None) -> Table:
         for r in rows:
             columns += [c for c in chart.rows[r] if c not in columns]
     cols = tuple(columns)
-    values = np.array([[chart.rows[r].get(c, "") for c in cols] for r in rows],
-                      dtype=object).reshape(len(rows), len(cols))
+    values = Grid([[chart.rows[r].get(c, "") for c in cols] for r in rows], len(cols))
     if notes is None:
         notes = ((f"rules: {chart.rules.describe()}",) if chart.rules is not None else ()) + (
             "total-dependent basic strategy for the original two cards", CHART_LEGEND)
@@ -178,6 +219,7 @@ def strategy_table(solution, count_exceptions: bool = True) -> Table:
 
 
 def exceptions_table(solution) -> Table:
+    import numpy as np
     chart = solution.strategy
     rows = tuple(f"{''.join(label(c) for c in e.cards)} v {dealer_label(e.upcard)}"
                  for e in chart.exceptions)
@@ -198,6 +240,7 @@ def exceptions_table(solution) -> Table:
 
 def initial_table(solution) -> Table:
     """Probability of each starting hand code together with each dealer column (sums to 1)."""
+    import numpy as np
     shoe = solution.shoe
     columns = solution.dealer_columns()
     cols = tuple(c for c, _ in columns)
@@ -218,6 +261,7 @@ def initial_table(solution) -> Table:
 
 def dealer_outcome_table(rules: Rules, shoe: Shoe | None = None, *,
                          given_no_blackjack: bool = False) -> Table:
+    import numpy as np
     if not isinstance(given_no_blackjack, bool):
         raise TypeError(f"given_no_blackjack must be True or False, got {given_no_blackjack!r}")
     if given_no_blackjack and rules.hole_card == "exposed":
@@ -290,8 +334,8 @@ def house_edge_table(solution, chart_by_dealer=None) -> Table:
         "the total-dependent chart for every decision, split hands included",
         f"composition-dependent best play of each hand; split "
         f"{solution.split}: {SPLIT_CLASS_MEANING[solution.split]}")
-    values = np.array([[-float(chart_ev), conventions[0]],
-                       [-float(solution.expected_value), conventions[1]]], dtype=object)
+    values = Grid([[-float(chart_ev), conventions[0]],
+                   [-float(solution.expected_value), conventions[1]]], 2)
     return Table("edge", "house edge", rows, ("house edge", "convention"), values,
                  _notes(solution.rules, shoe,
                         f"house edge = minus the EV of a round, per initial bet (negative: a "
@@ -309,6 +353,7 @@ def house_edge_table(solution, chart_by_dealer=None) -> Table:
 def advantage_table(solution, strategy: str = "optimal") -> Table:
     """The round's EV by dealer column and overall, for composition-dependent optimal play
     (``strategy="optimal"``) or for the basic-strategy chart (``"chart"``)."""
+    import numpy as np
     if strategy not in ("optimal", "chart"):
         raise ValueError(f"strategy must be 'optimal' or 'chart', got {strategy!r}")
     by_key = (solution.ev_by_dealer if strategy == "optimal"
@@ -337,6 +382,7 @@ def surrender_table(solution) -> Table:
     (-0.5 given no dealer blackjack), so the gain is the informative number; the notes give
     surrender's EV.  ``ev_table(solution, "surrender")`` has the EVs themselves.  Where the
     rules offer no surrender the table says so and is empty."""
+    import numpy as np
     rules = solution.rules
     if rules.surrender == "none":
         cols = tuple(c for c, _ in _playable_columns(solution))
@@ -364,6 +410,7 @@ def surrender_table(solution) -> Table:
 
 def insurance_table(solution) -> Table:
     """EV of an insurance bet (pays 2:1) against a dealer ace, with one more card known."""
+    import numpy as np
     if solution.rules.hole_card == "exposed":
         raise ValueError("insurance: not offered in the exposed game (both dealer cards are "
                          "known, so a natural is never in doubt)")

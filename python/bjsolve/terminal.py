@@ -1,8 +1,6 @@
-"""Colour for strategy charts on a terminal (rich), in the colours of the usual printed
+"""Colour for strategy charts on a terminal (ANSI codes), in the colours of the usual printed
 charts: hit green, stand red, double blue, split yellow, surrender grey."""
 from __future__ import annotations
-
-import io
 
 # first letter of an action code -> (text style, meaning); shared with the HTML chart
 ACTION_COLORS = {
@@ -19,26 +17,39 @@ def code_style(code: str) -> str | None:
     return entry[0] if entry else None
 
 
-def colored_chart(table, width: int) -> str:
-    """The text chart of ``to_text`` with each action code on its colour (ANSI codes)."""
-    from rich.console import Console
-    from rich.text import Text
+# ANSI colour numbers of the style words (foreground 30 + n, background 40 + n)
+_ANSI = {"black": 0, "red": 1, "green": 2, "yellow": 3, "blue": 4, "white": 7}
 
+
+def _sgr(style: str) -> str:
+    """The ANSI escape that starts a "FG on BG" style."""
+    fg, _, bg = style.partition(" on ")
+    return f"\x1b[{30 + _ANSI[fg]};{40 + _ANSI[bg]}m"
+
+
+def colored_chart(table, width: int) -> str:
+    """The text chart of ``to_text`` with each action code on its colour (ANSI codes,
+    written directly: importing a terminal library would cost more than the chart)."""
     from .render import to_text
     plain = to_text(table, width=width, color=False)
     rows = {str(r) for r in table.rows}
-    console = Console(file=io.StringIO(), force_terminal=True, color_system="standard",
-                      width=max(width, 20), soft_wrap=True, highlight=False)
+    out = []
     for line in plain.splitlines():
         words = line.split()
-        text = Text(line)
         if words and words[0] in rows and not line.startswith("#"):
             pos = len(line) - len(line.lstrip()) + len(words[0])
+            parts = [line[:pos]]
             for word in words[1:]:
                 start = line.index(word, pos)
                 style = code_style(word)
                 if style:   # the whole two-character cell, so the colours form blocks
-                    text.stylize(style, max(start - (2 - len(word)), 0), start + len(word))
+                    cell = max(start - (2 - len(word)), pos)
+                    parts.append(line[pos:cell] + _sgr(style) + line[cell:start + len(word)]
+                                 + "\x1b[0m")
+                else:
+                    parts.append(line[pos:start + len(word)])
                 pos = start + len(word)
-        console.print(text)
-    return console.file.getvalue()
+            parts.append(line[pos:])
+            line = "".join(parts)
+        out.append(line)
+    return "\n".join(out) + "\n"

@@ -44,7 +44,8 @@ class Parser(argparse.ArgumentParser):
 
 class HelpFormatter(argparse.RawDescriptionHelpFormatter):
     """A command's description is its module docstring: paragraphs are refilled to the
-    terminal width; indented lines (examples) are kept as they are."""
+    terminal width; indented lines and a paragraph starting "Example" are kept as they
+    are (command lines must not run into the text)."""
 
     def _fill_text(self, text, width, indent):
         import textwrap
@@ -53,10 +54,27 @@ class HelpFormatter(argparse.RawDescriptionHelpFormatter):
             lines = block.splitlines()
             if all(line.startswith("    ") for line in lines if line.strip()):
                 out.append("\n".join(indent + line for line in lines))
+            elif block.lstrip().startswith("Example"):
+                out.append("\n".join(_example_lines(lines, width, indent)))
             else:
                 out.append(textwrap.fill(" ".join(block.split()), width,
                                          initial_indent=indent, subsequent_indent=indent))
         return "\n\n".join(out)
+
+
+def _example_lines(lines, width, indent) -> list:
+    """'Example: bjsolve ...' and its continuation lines, each kept a line of its own
+    (wrapped only where longer than the width, under the start of its command)."""
+    import textwrap
+    out = []
+    for line in lines:
+        body = line.strip()
+        lead = len(line) - len(line.lstrip())
+        hang = len(body.split(":", 1)[0]) + 2 if body.startswith("Example") else lead
+        out += textwrap.wrap(body, width, initial_indent=indent + " " * lead,
+                             subsequent_indent=indent + " " * hang, break_long_words=False,
+                             break_on_hyphens=False) or [""]
+    return out
 
 
 def command_modules():
@@ -68,8 +86,10 @@ def command_modules():
     return modules
 
 
-def build_parser():
-    """(top-level parser, {command name: sub-parser}, {command name: module})."""
+def build_parser(only=None):
+    """(top-level parser, {command name: sub-parser}, {command name: module}).  ``only``:
+    the one command to build a sub-parser for (None: every command, as ``bjsolve --help``
+    lists them all)."""
     from .. import __version__
     modules = command_modules()
     top = Parser(prog="bjsolve",
@@ -84,6 +104,8 @@ def build_parser():
                              parser_class=Parser)
     parsers = {}
     for name, module in modules.items():
+        if only is not None and name != only:
+            continue
         p = sub.add_parser(name, help=module.HELP, description=_description(module),
                            formatter_class=HelpFormatter)
         module.add_arguments(p)
@@ -149,16 +171,19 @@ def _where_it_goes(message, command, parsers) -> str:
 
 
 def parse(argv):
-    top, parsers, modules = build_parser()
-    argv = _with_default_command(list(argv), list(modules))
-    if argv and not argv[0].startswith("-") and argv[0] not in modules:
-        raise UsageError(_unknown_command(argv[0], list(modules)))
+    names = list(command_modules())
+    argv = _with_default_command(list(argv), names)
+    if argv and not argv[0].startswith("-") and argv[0] not in names:
+        raise UsageError(_unknown_command(argv[0], names))
+    # only the command given gets a parser (building all 20 is a good part of a quick
+    # command's time); a mistake's hint looks at every command's flags
+    top, _, modules = build_parser(only=argv[0] if argv and argv[0] in names else None)
     try:
         args, extras = top.parse_known_args(argv)
     except UsageError as exc:
-        raise UsageError(_where_it_goes(str(exc), argv[0], parsers)) from None
+        raise UsageError(_where_it_goes(str(exc), argv[0], build_parser()[1])) from None
     if extras:
-        raise UsageError(_unknown_flags(extras, args.command, parsers))
+        raise UsageError(_unknown_flags(extras, args.command, build_parser()[1]))
     args.module = modules[args.command]
     return args
 

@@ -1,8 +1,11 @@
 """bjsolve hand: every action's EV for one hand against the dealer's upcard.
 
-Example: bjsolve hand 10 6 --vs T --decks 6
 Values are per initial bet, conditioned on no dealer blackjack when the dealer peeks (the
-output says which); --unconditioned gives the values before the peek.
+output says which); --unconditioned gives the values before the peek.  Examples:
+
+    bjsolve hand T 6 --vs T --decks 6
+    bjsolve hand A7 --vs 9 --surrender late
+    bjsolve hand 8 8 --vs T,6 --hole-card exposed
 """
 from __future__ import annotations
 
@@ -39,7 +42,7 @@ def parse_dealer(text: str):
 
 def run(args) -> int:
     from ..deal import dealer_label, is_natural, round_may_run_out
-    from ..ranks import label, ranks
+    from ..ranks import hand_total, label, ranks
     from ..solve import solve
     rules = common.rules_from_args(args)
     shoe = common.shoe_from_args(args, rules)
@@ -54,17 +57,22 @@ def run(args) -> int:
     sol = solve(rules, shoe, split=args.split)
     kwargs = {"given_no_blackjack": False} if args.unconditioned else {}
     ev = sol.hand_ev(cards, dealer, **kwargs)
-    measure = "given no dealer blackjack" if ev.given_no_blackjack else "unconditioned"
+    if rules.hole_card == "exposed":
+        measure = "both dealer cards known"
+    else:
+        measure = "given no dealer blackjack" if ev.given_no_blackjack else "unconditioned"
     hand = " ".join(label(c) for c in ev.cards)
+    total, soft = hand_total(ev.cards)
+    natural = len(ev.cards) == 2 and is_natural(ev.cards)
+    shown = f"{hand} ({'natural' if natural else ('soft ' if soft else 'hard ') + str(total)})"
     up = (label(ev.dealer) if isinstance(ev.dealer, int)
           else " ".join(label(c) for c in ev.dealer) + f" ({dealer_label(ev.dealer)})")
     notes = [f"rules: {rules.describe()}", f"shoe: {sol.shoe!r}"]
     if round_may_run_out(rules, sol.shoe):
         notes.append("warning: the shoe is so small that a round could run out of cards; values "
                      "follow the degenerate convention and describe no real game")
-    notes.append(f"{hand} v {up}: EV per initial bet, {measure}"
+    notes.append(f"{shown} v {up}: EV per initial bet, {measure}"
                  + (f"; split {args.split} (post-split strategy)" if "split" in ev else ""))
-    natural = len(ev.cards) == 2 and is_natural(ev.cards)
     if natural:
         # paid at once: hit and double (which the solver values as if it were a soft 21)
         # are not offered
@@ -92,7 +100,7 @@ def run(args) -> int:
         return 0
     if args.format == "markdown":
         common.write_output(
-            f"**{hand} v {up}**\n\n" + "".join(f"- {n}\n" for n in notes)
+            f"**{shown} v {up}**\n\n" + "".join(f"- {n}\n" for n in notes)
             + "\n| action | EV | |\n|---|---|---|\n"
             + "".join(f"| {action} | {v:+.6f} | {'best' if action == best else ''} |\n"
                       for action, v in values.items()), args)

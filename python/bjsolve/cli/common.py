@@ -12,7 +12,8 @@ import math
 import os
 import sys
 
-from ..rules import DOUBLE_CHOICES, HOLE_CARD_CHOICES, SURRENDER_CHOICES, Rules
+from ..rules import (DOUBLE_CHOICES, HOLE_CARD_CHOICES, NATURAL_TIE_CHOICES, SURRENDER_CHOICES,
+                     Rules)
 
 # the solver's post-split strategy classes (bjsolve.solve.SPLIT_CLASSES; checked by a test)
 SPLIT_CLASSES = ("CDZ-", "CDP1", "CDP")
@@ -100,7 +101,7 @@ def lower_choice(choices):
 # the flags add_rule_arguments adds, as Rules field names (None: flag not given)
 _RULE_FIELDS = ("hit_soft_17", "double", "double_soft", "double_any_cards",
                 "double_after_split", "max_split_hands", "resplit_aces", "hit_split_aces",
-                "surrender", "hole_card", "dealer_wins_ties")
+                "surrender", "hole_card", "dealer_wins_ties", "natural_tie")
 
 
 def add_rule_arguments(parser, *, shoe: bool = True) -> None:
@@ -151,7 +152,12 @@ def add_rule_arguments(parser, *, shoe: bool = True) -> None:
                         "card, a dealer natural takes all bets / the original bet only; "
                         f"exposed: both dealer cards dealt face up (default: {d.hole_card})")
     g.add_argument("--dealer-wins-ties", action="store_true", default=None,
-                   help="ties lose instead of pushing (default: ties push)")
+                   help="ties lose instead of pushing (default: ties push); a player "
+                        "natural still beats a dealer 21 of three or more cards")
+    g.add_argument("--natural-tie", type=lower_choice(NATURAL_TIE_CHOICES),
+                   choices=NATURAL_TIE_CHOICES,
+                   help="with --dealer-wins-ties: what a player natural does against a "
+                        f"dealer natural; win: paid as a natural (default: {d.natural_tie})")
     if shoe:
         parser.add_argument_group("shoe").add_argument(
             "--remove", metavar="CARDS",
@@ -176,7 +182,11 @@ def rules_from_args(args) -> Rules:
             fields[name] = value
     if getattr(args, "payout", None) is not None:
         fields["blackjack_payout"] = args.payout
-    return Rules(**fields)
+    rules = Rules(**fields)
+    if getattr(args, "natural_tie", None) is not None and not rules.dealer_wins_ties:
+        raise UsageError(f"--natural-tie {args.natural_tie}: tied naturals push unless the "
+                         "dealer wins ties; add --dealer-wins-ties")
+    return rules
 
 
 def shoe_from_args(args, rules: Rules):
