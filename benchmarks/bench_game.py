@@ -125,8 +125,9 @@ def compare(name, rules, rounds, seed, skip_sim, runs=40):
           f"({', '.join(f'{k} {v:.1f} s' for k, v in game.timings.items())}; "
           f"{game.solves} exact evaluations); re-evaluation: new ramp with exact ruin "
           f"{1e3 * first:.0f} ms, bankroll change median {1e3 * float(np.median(times)):.2f} ms, "
-          f"without the exact ruin {1e3 * float(np.median(plain)):.2f} ms; variance "
-          f"calibration {game.variance_calibration:.4f}")
+          f"without the exact ruin {1e3 * float(np.median(plain)):.2f} ms; calibration "
+          f"offsets by depth band: mean {np.array2string(game.band_offset, precision=6)}, "
+          f"second moment {np.array2string(game.band_offset_second, precision=5)}")
     flat = game.evaluate({0: 1})
     print(f"flat betting: win rate {flat.win_rate:+.6f} = sum f x edge "
           f"{float(game.frequency @ game.edge):+.6f}; full-shoe chart EV "
@@ -141,7 +142,7 @@ def compare(name, rules, rounds, seed, skip_sim, runs=40):
     per_tc, (w, w_se, var, sd_se), label = simulate(rules, game, rounds, seed, runs)
     print(f"simulation: {label} ({time.perf_counter() - t0:.0f} s)")
     print(f"{'TC':>6} {'f exact':>9} {'f sim':>9} {'z':>6} | {'edge':>8} {'sim':>8} {'z':>6}"
-          f" | {'SD':>6} {'sim':>6}")
+          f" | {'SD':>7} {'sim':>7}")
     worst_f = worst_m = 0.0
     for i, tc in enumerate(game.tc_values):
         if int(tc) not in per_tc:
@@ -152,8 +153,8 @@ def compare(name, rules, rounds, seed, skip_sim, runs=40):
         zm = (game.edge[i] - m) / se_m if se_m > 0 and n > 1 else 0.0
         worst_f, worst_m = max(worst_f, abs(zf)), max(worst_m, abs(zm))
         print(f"{game.labels[i]:>6} {game.frequency[i]:9.5f} {f:9.5f} {zf:+6.2f} | "
-              f"{game.edge[i]:+8.4f} {m:+8.4f} {zm:+6.2f} | {math.sqrt(game.variance[i]):6.3f} "
-              f"{sd:6.3f}")
+              f"{game.edge[i]:+8.4f} {m:+8.4f} {zm:+6.2f} | {math.sqrt(game.variance[i]):7.4f} "
+              f"{sd:7.4f}")
     print(f"largest |z|: frequency {worst_f:.2f}, edge {worst_m:.2f} (3 = the acceptance bound)")
     print(f"ramp win rate per round: exact {res.win_rate:+.5f}, simulated {w:+.5f} +- {w_se:.5f} "
           f"(z {(res.win_rate - w) / w_se:+.2f}); SD per round exact {res.sd:.4f}, simulated "

@@ -431,8 +431,9 @@ class CountedGame:
         band) at the band's mean composition (``_exact_law``: its mean is the exact EV,
         its second moment the exact second moment), calibrated per depth band by the
         fundamental theorem (first and second moment alike); see the module docstring."""
-        from .solve import policy_engines
+        from .solve import policy_engines, solve
         nb, nd = self.band_weight.shape
+        self.engine_fallbacks = 0       # laws short of mass: the mean from the EV engine
         self.band_edge = np.full((nb, nd), np.nan)
         self.band_second = np.full((nb, nd), np.nan)    # E[X^2] of the strategy played
         self.chart_edge = np.full((nb, nd), np.nan)     # the basic chart in every cell
@@ -442,7 +443,7 @@ class CountedGame:
         self.solves = 0
         chart_engines = policy_engines(self.rules, self.shoe, self.chart)
         self._chart_engines = chart_engines
-        full = _moments(self._exact_law(self.shoe, chart_engines), self.rules)
+        full = self._exact_moments(self.shoe, chart_engines)
         self.full_shoe_chart_ev, self.full_shoe_chart_second = full
         by_plays = {}     # index plays -> engines: neighbouring counts often share them
         for i, tc in enumerate(self.tc_values):
@@ -457,14 +458,16 @@ class CountedGame:
                 if self.band_weight[i, j] <= 0 and self._plain_weight[i, j] <= 0:
                     continue
                 shoe = self.composition(self._band_seen[:, i, j])
-                m, s2 = _moments(self._exact_law(shoe, chart_engines), self.rules)
+                m, s2 = self._exact_moments(shoe, chart_engines)
                 self.chart_edge[i, j], self.chart_second[i, j] = m, s2
                 self.solves += 1
                 if self.strategy == "optimal":
-                    m, s2 = _moments(self._exact_law(shoe, None), self.rules)
+                    sol = solve(self.rules, shoe)
+                    s2 = _moments(self._exact_law(shoe, None), self.rules)[1]
+                    m = sol.expected_value
                     self.solves += 1
                 elif self.strategy == "indices":
-                    m, s2 = _moments(self._exact_law(shoe, engines), self.rules)
+                    m, s2 = self._exact_moments(shoe, engines)
                     m += self._insurance(shoe, float(tc))
                     self.solves += 1
                 self.band_edge[i, j], self.band_second[i, j] = m, s2
@@ -498,6 +501,31 @@ class CountedGame:
             # within the count: E[X^2] over its states minus its edge squared (the spread
             # of the edge between the count's states is in it)
             self.variance[i] = second - self.edge[i] ** 2
+
+    def _exact_moments(self, shoe: Shoe, engines) -> tuple:
+        """(EV, second moment) of a round on ``shoe`` playing the decisions frozen in
+        ``engines``: both from ``_exact_law``, whose mean is the EV engine's.  On a
+        fractional shoe the law can come out short of mass (split blocks for more pair
+        cards than the shoe holds); then the mean is taken from the EV engine itself
+        (``_frozen_ev``) and the missing mass, worth 0 to the solver, adds nothing to the
+        second moment."""
+        law = self._exact_law(shoe, engines)
+        mean, second = _moments(law, self.rules)
+        if abs(float(law.sum()) - 1.0) > 1e-12:
+            mean = self._frozen_ev(engines, shoe)
+            self.engine_fallbacks += 1
+        return mean, second
+
+    def _frozen_ev(self, engines, shoe: Shoe) -> float:
+        """The round's EV (unconditioned) on ``shoe`` playing the decisions frozen in
+        ``engines`` (built on the full shoe), from the EV engine."""
+        from .deal import Deal
+        from .solve import POLICY_CLASS, make_engines, round_values
+        deal = Deal(self.rules, shoe)
+        local = make_engines(self.rules, shoe, POLICY_CLASS, deal)
+        for key, eng in local.items():
+            engines[key].copy_policy_to(eng)
+        return deal.combine(round_values(self.rules, shoe, local, deal))
 
     def _exact_law(self, shoe: Shoe, engines):
         """The law of a round's net outcome per unit bet on ``shoe``: probabilities over
