@@ -188,12 +188,18 @@ def test_round_length_correction_is_needed():
 
 def test_edges_match_the_simulation(game, sim):
     summary = summarize(_pooled(sim, TC_MIN, TC_MAX))
+    # a sample SD of n rounds is uncertain by sd sqrt((kurtosis - 1) / (4 n)) (relative);
+    # the kurtosis of a round from the full shoe's exact law
+    law = game.full_shoe_outcomes
+    x = law.values - law.mean
+    kurtosis = float(law.probabilities @ x ** 4) / law.variance ** 2
     for i, tc in enumerate(game.tc_values):
         _, _, mean, se, sd, n = summary[int(tc)]
         assert abs(game.edge[i] - mean) < 3 * se, (tc, game.edge[i], mean, se)
-        # the SD by true count (exact second moments, calibrated) within 1% of the
-        # simulation's (150,000 rounds: the bins' SDs are uncertain by 0.3-1%)
-        assert math.sqrt(game.variance[i]) == pytest.approx(sd, rel=0.01), (tc, sd)
+        # the SD by true count (exact second moments, calibrated) within 3.5 of those
+        # errors (150,000 rounds: 1% in the common bins, 2-4% in the rare ones)
+        rel = 3.5 * math.sqrt((kurtosis - 1) / (4 * n))
+        assert math.sqrt(game.variance[i]) == pytest.approx(sd, rel=rel), (tc, sd, n)
 
 
 def test_mean_cards_per_round_matches_the_simulation(game, sim):
