@@ -16,7 +16,10 @@ the fixed C enumeration used as this machine's yardstick): 1D <= 2.1, 6D <= 6.9,
 6D CDP and CDP1 <= 6.6, 6D SPL1 <= 1.25.  Every core: speed-up >= 1.8 on 2 cores.  Whole
 process <= 0.45 s.  Peak memory of a 6D solve <= 150 MB, and no growth across solves.
 Wall times of a shared machine are noisy: compare kernels by instruction counts
-(``valgrind --tool=callgrind``) or by repeated medians on a quiet machine.
+(``valgrind --tool=callgrind``) or by repeated medians on a quiet machine.  Two columns
+help there: "1 thr CPU", the median CPU time of the one-thread solve, and "balance", the
+speed-up the thread dispatch allows on idle cores (total CPU over the busiest thread's,
+dealing the upcards' CPU costs recorded by the last solve as the next solve deals them).
 
 Run: ``PYTHONPATH=python:src python benchmarks/bench_solve.py --yardstick 0.0151``
 """
@@ -65,6 +68,34 @@ PEAK_COMMAND = (PROCESS_COMMAND + "; import resource, sys; "
 def time_case(decks, split, max_split_hands, threads, repeat):
     rules = Rules(decks=decks, max_split_hands=max_split_hands)
     return median_time(lambda: bjsolve.solve(rules, split=split, threads=threads), repeat)
+
+
+def cpu_time_case(decks, split, max_split_hands, repeat):
+    """Median CPU seconds (this thread's) of a one-thread solve: less sensitive than wall
+    time to other programs running on a shared machine."""
+    rules = Rules(decks=decks, max_split_hands=max_split_hands)
+    bjsolve.solve(rules, split=split, threads=1)
+    times = []
+    for _ in range(repeat):
+        t0 = time.thread_time()
+        bjsolve.solve(rules, split=split, threads=1)
+        times.append(time.thread_time() - t0)
+    return statistics.median(times)
+
+
+def thread_balance(decks, split, max_split_hands, workers):
+    """Total CPU / the busiest thread's CPU when the per-upcard CPU costs recorded by the
+    last solve are dealt to ``workers`` threads from one queue, largest first (as the next
+    solve deals them): the speed-up the dispatch allows on ``workers`` idle cores."""
+    from bjsolve.solve import recorded_costs
+    rules = Rules(decks=decks, max_split_hands=max_split_hands)
+    costs = recorded_costs(rules, split, 52 * decks) if decks != math.inf else None
+    if not costs or workers < 2:
+        return None
+    busy = [0.0] * workers
+    for cost in sorted(costs.values(), reverse=True):
+        busy[busy.index(min(busy))] += cost
+    return sum(costs.values()) / max(busy)
 
 
 def process_times(runs):
@@ -121,7 +152,7 @@ def main(argv=None):
           + (f"; 1 yardstick = {yd:g} s" if yd else ""))
     print()
     header = (f"{'case':<9} {'1 thread':>10} {'min':>9} {'all threads':>12} {'min':>9} "
-              f"{'speed-up':>8}")
+              f"{'speed-up':>8} {'1 thr CPU':>10} {'balance':>7}")
     if yd:
         header += f" {'1 thr yd':>9} {'target':>8}  status"
     print(header)
@@ -133,8 +164,11 @@ def main(argv=None):
         one, one_min = time_case(decks, split, msh, 1, args.repeat)
         every, every_min = time_case(decks, split, msh, None, args.repeat)
         speedup = one / every
+        balance = thread_balance(decks, split, msh, cores)
+        cpu = cpu_time_case(decks, split, msh, args.repeat)
         line = (f"{label:<9} {one:>8.4f} s {one_min:>7.4f} s {every:>10.4f} s {every_min:>7.4f} s "
-                f"{speedup:>7.2f}x")
+                f"{speedup:>7.2f}x {cpu:>8.4f} s "
+                + (f"{balance:>6.2f}x" if balance is not None else f"{'-':>7}"))
         notes = []
         if cores >= 2 and decks != math.inf:
             ok = speedup >= TARGET_SPEEDUP

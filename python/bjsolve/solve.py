@@ -12,6 +12,7 @@ import inspect
 import numbers
 import os
 import threading
+import time
 import warnings
 from collections.abc import Mapping
 from concurrent.futures import ThreadPoolExecutor
@@ -32,9 +33,16 @@ from .strategy import StrategyChart, basic_strategy
 
 SPLIT_CLASSES = {"CDZ-": 0, "CDP1": 1, "CDP": 2}
 POLICY_CLASS = 3
-# heavier upcards first so the threads finish together (an upcard's cost is roughly its
-# dealer trie's size times the dealer distributions its hands need)
-_WORK_ORDER = (1, 2, 3, 7, 4, 8, 9, 5, 6, 10)
+# The threads take the dealer keys from one queue, longest first, so that they finish
+# together (longest-first list scheduling).  Before any cost is known, this order: the
+# measured CPU time per upcard of a CDZ- solve (1-8 decks) is ace ~19%, each of 7-T
+# 12-15%, 2 ~8%, 3 ~7%, 4-6 ~5% each.  CDP costs are flatter (2, 3, A heaviest), so each
+# solve records what every key cost (CPU seconds, per thread) and the next solve of the
+# same rules, class and shoe size orders its keys by those costs.
+_WORK_ORDER = (1, 7, 8, 9, 10, 2, 3, 4, 5, 6)
+_UNIT_COSTS: dict = {}        # cost key -> {dealer key: CPU seconds of its round value}
+_UNIT_COSTS_KEPT = 64         # cost keys remembered (the oldest is dropped)
+_UNIT_COSTS_LOCK = threading.Lock()   # solves may run in several threads at once
 
 
 def check_split_class(split) -> str:
@@ -75,18 +83,56 @@ def check_threads(threads) -> int:
     return int(threads)
 
 
-def run_engines(engines: dict, threads: int | None = None) -> dict:
-    """E(u) of every engine, in up to ``threads`` parallel threads (None: every core);
-    returns {upcard: E(u)}.  Each engine is independent (own shoe, memo tables), so the
-    values do not depend on the number of threads, bit for bit."""
+def work_order(engines: dict, cost_key=None) -> list:
+    """The dealer keys of ``engines`` in the order the threads take them: by the costs
+    recorded under ``cost_key`` (largest first), else by ``_WORK_ORDER``."""
+    with _UNIT_COSTS_LOCK:
+        costs = _UNIT_COSTS.get(cost_key) if cost_key is not None else None
     order = [u for u in _WORK_ORDER if u in engines]
     order += sorted((k for k in engines if k not in order), key=str)
+    if costs and all(k in costs for k in order):
+        order.sort(key=lambda k: -costs[k])   # stable: ties keep the default order
+    return order
+
+
+def recorded_costs(rules: Rules, kind: str, shoe_size: float) -> dict | None:
+    """{dealer key: CPU seconds} that the last solve of these rules, kind (split class or
+    "policy") and shoe size spent on each key's work, or None (for benchmarks: the thread
+    balance they allow does not depend on how busy the machine is)."""
+    with _UNIT_COSTS_LOCK:
+        costs = _UNIT_COSTS.get((rules, kind, shoe_size))
+        return dict(costs) if costs is not None else None
+
+
+def run_engines(engines: dict, threads: int | None = None, cost_key=None) -> dict:
+    """E(u) of every engine, in up to ``threads`` parallel threads (None: every core);
+    returns {upcard: E(u)}.  Each engine is independent (own shoe, memo tables), so the
+    values do not depend on the number of threads or the order, bit for bit.
+    ``cost_key`` (hashable, e.g. rules, class and shoe size): record what each engine
+    cost under it, and order the next run with the same key by those costs."""
+    order = work_order(engines, cost_key)
     workers = max(1, min(len(order), check_threads(threads)))
+    costs = {}
+
+    def value(u):
+        start = time.thread_time()
+        v = engines[u].round_ev()
+        costs[u] = time.thread_time() - start
+        return v
+
     if workers == 1:
-        return {u: engines[u].round_ev() for u in order}
-    with ThreadPoolExecutor(max_workers=workers) as pool:
-        values = list(pool.map(lambda u: engines[u].round_ev(), order))
-    return dict(zip(order, values))
+        values = [value(u) for u in order]
+    else:
+        with ThreadPoolExecutor(max_workers=workers) as pool:
+            values = list(pool.map(value, order))
+    if cost_key is not None:
+        with _UNIT_COSTS_LOCK:
+            _UNIT_COSTS.pop(cost_key, None)
+            _UNIT_COSTS[cost_key] = costs
+            while len(_UNIT_COSTS) > _UNIT_COSTS_KEPT:
+                del _UNIT_COSTS[next(iter(_UNIT_COSTS))]
+    by_key = dict(zip(order, values))
+    return {u: by_key[u] for u in work_order(engines)}   # in an order that never varies
 
 
 class EV(float):
@@ -512,12 +558,15 @@ def make_engines(rules: Rules, shoe: Shoe, split_code: int, deal: Deal | None = 
 
 
 def round_values(rules: Rules, shoe: Shoe, engines: dict, deal: Deal | None = None,
-                 threads: int | None = None) -> dict:
-    """{dealer key: E[round | key]} for every key, exposed naturals included."""
+                 threads: int | None = None, kind: str | None = None) -> dict:
+    """{dealer key: E[round | key]} for every key, exposed naturals included.  ``kind``
+    names what the engines compute (the split class, "policy"): solves of the same rules,
+    kind and shoe size reuse each other's measured costs to balance the threads."""
     deal = Deal(rules, shoe) if deal is None else deal
     if shoe.is_infinite:
         threads = 1   # one dealer distribution per upcard: starting threads costs more
-    values = run_engines(engines, threads)
+    cost_key = (rules, kind, shoe.size) if kind is not None else None
+    values = run_engines(engines, threads, cost_key)
     for k in deal.keys:
         if k not in values:
             values[k] = natural_dealer_value(rules, deal, k)
@@ -553,8 +602,8 @@ def solve(rules: Rules | None = None, shoe: Shoe | None = None, *, split: str = 
                       f"from an empty shoe busts) and describe no real game",
                       RuntimeWarning, stacklevel=2)
     engines = make_engines(rules, shoe, SPLIT_CLASSES[split], deal)
-    return Solution(rules, shoe, split, engines, round_values(rules, shoe, engines, deal, threads),
-                    deal)
+    return Solution(rules, shoe, split, engines,
+                    round_values(rules, shoe, engines, deal, threads, kind=split), deal)
 
 
 # ---- evaluating a strategy -------------------------------------------------------------
@@ -644,4 +693,4 @@ def evaluate_policy(rules: Rules, shoe: Shoe, strategy, deal: Deal | None = None
     """The round's exact EV (unconditioned) when the player follows ``strategy``."""
     deal = Deal(rules, shoe) if deal is None else deal
     engines = policy_engines(rules, shoe, strategy, deal)
-    return deal.combine(round_values(rules, shoe, engines, deal))
+    return deal.combine(round_values(rules, shoe, engines, deal, kind="policy"))

@@ -17,7 +17,8 @@ from libcpp.vector cimport vector
 from cython.operator cimport dereference as deref
 
 from bjcore._defs cimport N_RANKS, N_DEALER, MAX_COUNT_VALUE, soft_total
-from bjcore._memo cimport HashIndex
+from bjcore._memo cimport HashIndex, block_take, block_give, block_kept, block_release_all
+from libc.string cimport memcpy
 
 
 # --------------------------------------------------------------------------------------
@@ -240,9 +241,10 @@ cdef class DealerTrie:
         ``weights[k * 10 + r]``, ``totals[k]``; results in ``out[k * 6 + outcome]``.
         Each node multiplies its parent's probability by a card factor (cards of its rank
         left, 0 when none) and 1 / (cards left).  The factors are tabulated per lane before
-        the pass, so the per-node work is a few multiplies over contiguous lanes (the loop
-        is ``bj_trie_pass`` in trie_pass.h, built for AVX2 where the CPU has it); lanes
-        are padded to 4, 8 or 16 (zero factors) so the loops have fixed lengths, and
+        the pass (``bj_trie_tables``), so the per-node work is a few multiplies over
+        contiguous lanes (``bj_trie_pass``; both in trie_pass.h, built for AVX2 where the
+        CPU has it); lanes
+        are padded to 4, 8, 16 or 32 (zero factors) so the loops have fixed lengths, and
         every table has the fixed stride MAX_BATCH so that node offsets are shifts.
         """
         cdef double prod[(MAX_DEPTH + 1) * MAX_BATCH]
@@ -252,42 +254,12 @@ cdef class DealerTrie:
         cdef unsigned char any_left[MAX_FACTORS]
         cdef const TrieNode* nd = self.nodes.data()
         cdef int i, d, k, o
-        cdef int lanes = 4 if count <= 4 else (8 if count <= 8 else MAX_BATCH)
-        cdef double f
-        cdef const double* w
-        cdef double t
+        cdef int lanes = 4 if count <= 4 else (8 if count <= 8 else (16 if count <= 16 else MAX_BATCH))
         for k in range((N_DEALER + 1) * MAX_BATCH):
             acc[k] = 0.0
-        # card factors: cards of the row's rank left before the draw (0 in padded lanes)
-        for k in range(lanes):
-            if k >= count:
-                for i in range(self.n_factors):
-                    factor[i * MAX_BATCH + k] = 0.0
-                continue
-            w = &weights[k * N_RANKS]
-            for i in range(self.n_factors):
-                f = w[self.factor_rank[i]]
-                if not infinite:
-                    f -= self.factor_prior[i]
-                factor[i * MAX_BATCH + k] = f if f > 0.0 else 0.0
-        for i in range(self.n_factors):
-            any_left[i] = False
-            for k in range(count):
-                if factor[i * MAX_BATCH + k] > 0.0:
-                    any_left[i] = True
-                    break
-        # 1 / (cards left) before the d-th card (0 when none are left, or padded)
-        for k in range(lanes):
-            t = totals[k] if k < count else 0.0
-            for d in range(1, self.max_depth + 1):
-                if k >= count:
-                    inv[d * MAX_BATCH + k] = 0.0
-                elif infinite:
-                    inv[d * MAX_BATCH + k] = 1.0
-                elif t - d + 1 > 0:
-                    inv[d * MAX_BATCH + k] = 1.0 / (t - d + 1)
-                else:
-                    inv[d * MAX_BATCH + k] = 0.0
+        # card factors, which rows any shoe can draw, 1 / (cards left) by depth
+        trie_tables(weights, totals, count, infinite, self.factor_rank, self.factor_prior,
+                    self.n_factors, self.max_depth, factor, any_left, inv, lanes)
         for k in range(lanes):
             prod[k] = 1.0 if k < count else 0.0
             acc[nd[0].outcome * MAX_BATCH + k] += nd[0].mult * prod[k]
@@ -330,6 +302,24 @@ cdef class DealerTrie:
 _trie_cache = {}
 
 
+def recycled_bytes():
+    """Bytes of freed distribution rows kept for reuse by later solves (see recycle.h;
+    the hash tables have their own pool, ``bjcore._memo.recycled_bytes``)."""
+    return block_kept()
+
+
+def release_recycled():
+    """Free the distribution rows kept for reuse; returns the bytes released."""
+    return block_release_all()
+
+# An engine of a full solve stores 3,000-26,000 distributions (1-8 decks, every class):
+# start with room for 4,096 (the blocks are recycled, so a large start costs no page
+# faults, and it saves the early doublings and their re-insertions).
+cdef int INITIAL_ROWS = 4096   # distributions a store holds before it first grows
+cdef int INDEX_BITS = 13       # its index: 8,192 entries, grown at half full
+cdef int PENDING = -2          # index slot of a queued shoe (HashIndex.find: -1 unknown)
+
+
 def dealer_trie(start, bint hit_soft_17):
     """The (cached) ``DealerTrie`` for a dealer starting hand."""
     key = (tuple(sorted(int(c) for c in start)), bool(hit_soft_17))
@@ -353,10 +343,20 @@ cdef class DealerStore:
     every shoe they are about to need, then ``flush``.
     """
 
+    # A queued key is in the index with the slot PENDING until its batch is evaluated:
+    # ``find`` treats it as unknown (NULL), ``queue`` as already queued.
+
     def __cinit__(self, DealerTrie trie not None):
         self.trie = trie
-        self.index = HashIndex()
+        self.index = HashIndex(INDEX_BITS)
         self.batch_count = 0
+        self.n_rows = 0
+        self.row_capacity = INITIAL_ROWS
+        self.rows = <double*>block_take(INITIAL_ROWS * N_DEALER * sizeof(double))
+
+    def __dealloc__(self):
+        block_give(self.rows, self.row_capacity * N_DEALER * sizeof(double))
+        self.rows = NULL
 
     cdef const double* find(self, uint64_t key) noexcept nogil:
         """The outcomes stored under ``key`` (valid until the next store), or NULL."""
@@ -366,22 +366,31 @@ cdef class DealerStore:
         return &self.rows[row * N_DEALER]
 
     cdef const double* store(self, uint64_t key, const double* dist) noexcept nogil:
-        cdef int r, row = <int>(self.rows.size() // N_DEALER)
+        cdef int r, row = self.n_rows
+        cdef double* bigger
+        if row == self.row_capacity:
+            # double the (recycled) block: capacities stay powers of two, so that blocks
+            # freed by one solve fit the next one's tables
+            bigger = <double*>block_take(2 * self.row_capacity * N_DEALER * sizeof(double))
+            memcpy(bigger, self.rows, self.row_capacity * N_DEALER * sizeof(double))
+            block_give(self.rows, self.row_capacity * N_DEALER * sizeof(double))
+            self.rows = bigger
+            self.row_capacity *= 2
         for r in range(N_DEALER):
-            self.rows.push_back(dist[r])
-        self.index.insert(key, row)
+            self.rows[row * N_DEALER + r] = dist[r]
+        self.n_rows = row + 1
+        self.index.set(key, row)   # (the key may be in the index as PENDING)
         return &self.rows[row * N_DEALER]
 
     cdef void queue(self, const double* left, int drawn, uint64_t key) noexcept nogil:
         """Queue the shoe ``left`` (less one card of rank index ``drawn`` if >= 0) under
-        ``key`` unless its outcomes are known; a full batch is evaluated at once."""
+        ``key`` unless its outcomes are known or already queued; a full batch is
+        evaluated at once."""
         cdef int j, k = self.batch_count
         cdef double total = 0.0
-        if self.index.find(key) >= 0:
-            return
-        for j in range(k):
-            if self.batch_keys[j] == key:
-                return   # already waiting (the same cards out, reached another way)
+        if self.index.find(key) != -1:
+            return   # known, or already waiting (the same cards out, reached another way)
+        self.index.insert(key, PENDING)
         for j in range(N_RANKS):
             self.batch_weights[k * N_RANKS + j] = left[j]
             total += left[j]

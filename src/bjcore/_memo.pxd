@@ -1,15 +1,51 @@
 # Declarations of the flat hash index the memo tables use (see _memo.pyx).
 from libc.stdint cimport uint64_t, int32_t
-from libcpp.vector cimport vector
+
+
+cdef extern from "recycle.h":
+    void* block_take "bj_block_take"(size_t nbytes) noexcept nogil
+    void block_give "bj_block_give"(void* block, size_t nbytes) noexcept nogil
+    size_t block_release_all "bj_block_release_all"() noexcept nogil
+    size_t block_kept "bj_block_kept"() noexcept nogil
+
+
+cdef struct IndexEntry:
+    uint64_t key              # EMPTY_KEY (every bit set) for a free entry
+    int32_t slot
+
+
+cdef extern from *:
+    """
+    static const uint64_t BJ_EMPTY_KEY = 0xFFFFFFFFFFFFFFFFULL;  /* no packed key has every bit set */
+    static const uint64_t BJ_FIBONACCI = 11400714819323198485ULL; /* 2^64 / golden ratio, odd */
+    """
+    const uint64_t EMPTY_KEY "BJ_EMPTY_KEY"
+    const uint64_t FIBONACCI "BJ_FIBONACCI"
 
 
 cdef class HashIndex:
-    """Open-addressing map from a packed 64-bit key to a slot number (linear probing)."""
-    cdef vector[uint64_t] keys
-    cdef vector[int32_t] slots
+    """Open-addressing map from a packed 64-bit key to a slot number (linear probing);
+    key and slot side by side, so a look-up reads one cache line."""
+    cdef IndexEntry* table    # ``capacity`` entries, a recycled block (recycle.h)
+    cdef size_t capacity      # a power of two
     cdef int shift            # 64 - log2(capacity)
     cdef int count
-    cdef int find(self, uint64_t key) noexcept nogil
+
+    # Defined here, not in _memo.pyx, so that every module's look-ups compile inline
+    # (the memo look-up is the innermost step of the hand recursions).
+    cdef inline int find(self, uint64_t key) noexcept nogil:
+        """The slot stored for ``key``, or -1."""
+        cdef size_t mask = self.capacity - 1
+        cdef size_t i = <size_t>((key * FIBONACCI) >> self.shift)
+        cdef const IndexEntry* e
+        while True:
+            e = &self.table[i]
+            if e.key == key:
+                return e.slot
+            if e.key == EMPTY_KEY:
+                return -1
+            i = (i + 1) & mask
+
     cdef void insert(self, uint64_t key, int slot) noexcept nogil
     cdef void grow(self) noexcept nogil
     cdef void clear(self) noexcept nogil

@@ -3,88 +3,99 @@
 """Flat hash tables: the index behind every memo table of the kernels, and the table of
 frozen decisions a policy engine plays."""
 from libc.stdint cimport uint64_t, int32_t
-from libcpp.vector cimport vector
+from libc.string cimport memcpy
 
 
-cdef uint64_t EMPTY_KEY = 0xFFFFFFFFFFFFFFFFULL   # no packed key has every bit set
-cdef uint64_t FIBONACCI = 11400714819323198485ULL   # 2^64 / golden ratio, odd
 cdef int INITIAL_BITS = 12
+
+
+cdef IndexEntry* empty_table(size_t capacity) noexcept nogil:
+    """A (recycled) block of ``capacity`` free entries."""
+    cdef IndexEntry* table = <IndexEntry*>block_take(capacity * sizeof(IndexEntry))
+    cdef size_t i
+    for i in range(capacity):
+        table[i].key = EMPTY_KEY    # (a free entry's slot is never read)
+    return table
 
 
 cdef class HashIndex:
     """Open-addressing map from a packed 64-bit key to a slot number.
 
     The memo tables hold ~10^4-10^5 entries per upcard; a flat table with linear probing
-    costs one multiply and (mostly) one cache line per look-up, and is freed in two
-    blocks, where a node-based ``unordered_map`` allocates and frees every entry.
+    costs one multiply and (mostly) one cache line per look-up, and is freed in one
+    block, where a node-based ``unordered_map`` allocates and frees every entry.  Blocks
+    are recycled between solves (recycle.h) instead of being faulted in afresh.
     """
 
-    def __cinit__(self):
-        self.shift = 64 - INITIAL_BITS
+    def __cinit__(self, int bits=INITIAL_BITS):
+        """``bits``: log2 of the initial capacity (a table that will surely grow large
+        starts large: every doubling re-inserts every key)."""
+        if not 4 <= bits <= 30:
+            raise ValueError(f"bits must be 4..30, got {bits}")
+        self.shift = 64 - bits
         self.count = 0
-        self.keys.assign(1 << INITIAL_BITS, EMPTY_KEY)
-        self.slots.assign(1 << INITIAL_BITS, -1)
+        self.capacity = (<size_t>1) << bits
+        self.table = empty_table(self.capacity)
 
-    cdef int find(self, uint64_t key) noexcept nogil:
-        """The slot stored for ``key``, or -1."""
-        cdef size_t mask = self.keys.size() - 1
-        cdef size_t i = <size_t>((key * FIBONACCI) >> self.shift)
-        cdef uint64_t k
-        while True:
-            k = self.keys[i]
-            if k == key:
-                return self.slots[i]
-            if k == EMPTY_KEY:
-                return -1
-            i = (i + 1) & mask
+    def __dealloc__(self):
+        block_give(self.table, self.capacity * sizeof(IndexEntry))
+        self.table = NULL
 
     cdef void insert(self, uint64_t key, int slot) noexcept nogil:
         """Store ``slot`` for a key that is not in the map yet."""
         cdef size_t mask, i
-        if 2 * (self.count + 1) > <int>self.keys.size():
+        if 2 * (<size_t>self.count + 1) > self.capacity:
             self.grow()
-        mask = self.keys.size() - 1
+        mask = self.capacity - 1
         i = <size_t>((key * FIBONACCI) >> self.shift)
-        while self.keys[i] != EMPTY_KEY:
+        while self.table[i].key != EMPTY_KEY:
             i = (i + 1) & mask
-        self.keys[i] = key
-        self.slots[i] = slot
+        self.table[i].key = key
+        self.table[i].slot = slot
         self.count += 1
 
     cdef void grow(self) noexcept nogil:
-        cdef vector[uint64_t] old_keys
-        cdef vector[int32_t] old_slots
-        cdef size_t i
-        old_keys.swap(self.keys)
-        old_slots.swap(self.slots)
-        self.keys.assign(2 * old_keys.size(), EMPTY_KEY)
-        self.slots.assign(2 * old_keys.size(), -1)
+        cdef IndexEntry* old = self.table
+        cdef size_t old_capacity = self.capacity, i
+        self.capacity = 2 * old_capacity
+        self.table = empty_table(self.capacity)
         self.shift -= 1
         self.count = 0
-        for i in range(old_keys.size()):
-            if old_keys[i] != EMPTY_KEY:
-                self.insert(old_keys[i], old_slots[i])
+        for i in range(old_capacity):
+            if old[i].key != EMPTY_KEY:
+                self.insert(old[i].key, old[i].slot)
+        block_give(old, old_capacity * sizeof(IndexEntry))
 
     cdef void clear(self) noexcept nogil:
         """Forget every key, keeping the capacity (memory reused by the next solve)."""
         cdef size_t i
-        for i in range(self.keys.size()):
-            self.keys[i] = EMPTY_KEY
+        for i in range(self.capacity):
+            self.table[i].key = EMPTY_KEY
         self.count = 0
 
     cdef void set(self, uint64_t key, int slot) noexcept nogil:
         """Store ``slot`` for ``key``, replacing what was stored."""
-        cdef size_t mask = self.keys.size() - 1
+        cdef size_t mask = self.capacity - 1
         cdef size_t i = <size_t>((key * FIBONACCI) >> self.shift)
-        while self.keys[i] != EMPTY_KEY:
-            if self.keys[i] == key:
-                self.slots[i] = slot
+        while self.table[i].key != EMPTY_KEY:
+            if self.table[i].key == key:
+                self.table[i].slot = slot
                 return
             i = (i + 1) & mask
         self.insert(key, slot)
 
     def __len__(self):
         return self.count
+
+
+def recycled_bytes():
+    """Bytes of freed memo tables kept for reuse by later solves (see recycle.h)."""
+    return block_kept()
+
+
+def release_recycled():
+    """Free the memo-table blocks kept for reuse; returns the bytes released."""
+    return block_release_all()
 
 
 cdef class DecisionTable:
@@ -104,8 +115,11 @@ cdef class DecisionTable:
 
     cdef DecisionTable copy(self):
         cdef DecisionTable other = DecisionTable()
-        other.actions.keys = self.actions.keys
-        other.actions.slots = self.actions.slots
+        cdef size_t nbytes = self.actions.capacity * sizeof(IndexEntry)
+        block_give(other.actions.table, other.actions.capacity * sizeof(IndexEntry))
+        other.actions.table = <IndexEntry*>block_take(nbytes)
+        memcpy(other.actions.table, self.actions.table, nbytes)
+        other.actions.capacity = self.actions.capacity
         other.actions.shift = self.actions.shift
         other.actions.count = self.actions.count
         other.split_context = self.split_context

@@ -20,7 +20,7 @@ typedef struct {
     int8_t outcome;   /* 0..4 for 17..21, 5 natural, 6 not counted */
 } bj_trie_node;
 
-#define BJ_STRIDE 16  /* = MAX_BATCH: every per-lane table has this stride */
+#define BJ_STRIDE 32  /* = MAX_BATCH: every per-lane table has this stride */
 
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && defined(__GLIBC__)
 #define BJ_MULTIVERSION __attribute__((target_clones("avx2", "default")))
@@ -32,6 +32,7 @@ typedef struct {
  * SSE2 ones, lane by lane, so the arithmetic per lane is fixed.  Unaligned, may alias
  * the double tables it is read from. */
 typedef double bj_v4 __attribute__((vector_size(32), aligned(8), may_alias));
+typedef long long bj_m4 __attribute__((vector_size(32)));   /* lane masks: -1 or 0 */
 
 template <int LANES>
 static inline __attribute__((always_inline)) void bj_trie_walk(
@@ -70,7 +71,7 @@ static inline __attribute__((always_inline)) void bj_trie_walk(
     }
 }
 
-/* Nodes 1..n-1 of a trie over `lanes` (4, 8 or 16) shoes: tables as in evaluate_many. */
+/* Nodes 1..n-1 of a trie over `lanes` (4, 8, 16 or 32) shoes: tables as in evaluate_many. */
 BJ_MULTIVERSION
 static __attribute__((unused)) void bj_trie_pass(const bj_trie_node* nd, int n, const double* factor,
                          const unsigned char* any_left, const double* inv, double* prod,
@@ -79,8 +80,83 @@ static __attribute__((unused)) void bj_trie_pass(const bj_trie_node* nd, int n, 
         bj_trie_walk<4>(nd, n, factor, any_left, inv, prod, acc);
     else if (lanes <= 8)
         bj_trie_walk<8>(nd, n, factor, any_left, inv, prod, acc);
-    else
+    else if (lanes <= 16)
         bj_trie_walk<16>(nd, n, factor, any_left, inv, prod, acc);
+    else
+        bj_trie_walk<32>(nd, n, factor, any_left, inv, prod, acc);
+}
+
+/* The per-lane tables a pass reads, for `count` shoes padded to LANES lanes (every row
+ * BJ_STRIDE doubles long):
+ *   factor row i, lane k   cards of the row's rank left in shoe k before the draw
+ *                          (weights less the row's prior draws; 0 when none, or padded);
+ *   any_left[i]            whether row i is positive in some lane (else its subtrees are
+ *                          skipped);
+ *   inv row d, lane k      1 / (cards left) before the d-th card (0 when none are left, or
+ *                          padded; 1 for an infinite shoe).
+ * Rows are filled lane-contiguous, so each loop is a few vector operations; every value
+ * is the same IEEE expression as a lane-by-lane loop computes, in the same order. */
+template <int LANES>
+static inline __attribute__((always_inline)) void bj_trie_tables_n(
+        const double* weights, const double* totals, int count, int infinite,
+        const int8_t* factor_rank, const int8_t* factor_prior, int n_factors, int max_depth,
+        double* factor, unsigned char* any_left, double* inv) {
+    double by_rank[10 * LANES];   /* weights transposed: rank-major, lanes contiguous */
+    double total[LANES];
+    for (int k = 0; k < count; ++k) {
+        for (int r = 0; r < 10; ++r)
+            by_rank[r * LANES + k] = weights[k * 10 + r];
+        total[k] = totals[k];
+    }
+    for (int k = count; k < LANES; ++k) {
+        for (int r = 0; r < 10; ++r)
+            by_rank[r * LANES + k] = 0.0;
+        total[k] = 0.0;
+    }
+    const bj_v4 zero = {0.0, 0.0, 0.0, 0.0};
+    for (int i = 0; i < n_factors; ++i) {
+        const double* w = by_rank + factor_rank[i] * LANES;
+        const double p = infinite ? 0.0 : (double)factor_prior[i];
+        const bj_v4 prior = {p, p, p, p};
+        double* f = factor + i * BJ_STRIDE;
+        bj_m4 any = {0, 0, 0, 0};
+        for (int k = 0; k < LANES; k += 4) {
+            const bj_v4 v = *(const bj_v4*)(w + k) - prior;
+            const bj_m4 positive = v > zero;
+            *(bj_v4*)(f + k) = positive ? v : zero;
+            any |= positive;
+        }
+        any_left[i] = (any[0] | any[1] | any[2] | any[3]) != 0;
+    }
+    for (int d = 1; d <= max_depth; ++d) {
+        double* row = inv + d * BJ_STRIDE;
+        for (int k = 0; k < LANES; ++k) {
+            const double left = total[k] - d + 1;
+            /* divide by a safe value where the result is not used: no branch, so the
+             * loop vectorises, and the used lanes are the plain 1.0 / left */
+            const double q = 1.0 / (left > 0 ? left : 1.0);
+            row[k] = k >= count ? 0.0 : (infinite ? 1.0 : (left > 0 ? q : 0.0));
+        }
+    }
+}
+
+BJ_MULTIVERSION
+static __attribute__((unused)) void bj_trie_tables(
+        const double* weights, const double* totals, int count, int infinite,
+        const int8_t* factor_rank, const int8_t* factor_prior, int n_factors, int max_depth,
+        double* factor, unsigned char* any_left, double* inv, int lanes) {
+    if (lanes <= 4)
+        bj_trie_tables_n<4>(weights, totals, count, infinite, factor_rank, factor_prior,
+                            n_factors, max_depth, factor, any_left, inv);
+    else if (lanes <= 8)
+        bj_trie_tables_n<8>(weights, totals, count, infinite, factor_rank, factor_prior,
+                            n_factors, max_depth, factor, any_left, inv);
+    else if (lanes <= 16)
+        bj_trie_tables_n<16>(weights, totals, count, infinite, factor_rank, factor_prior,
+                             n_factors, max_depth, factor, any_left, inv);
+    else
+        bj_trie_tables_n<32>(weights, totals, count, infinite, factor_rank, factor_prior,
+                             n_factors, max_depth, factor, any_left, inv);
 }
 
 #endif

@@ -1,0 +1,81 @@
+"""Memory recycled between solves, and the thread dispatch.
+
+The expected values come from the same solve computed another way: on freshly allocated
+memo tables (after the recycled blocks are released) against tables recycled from other
+solves, and with one thread against two.
+"""
+import gc
+import importlib
+
+import pytest
+
+from bjcore import _dealer, _memo
+from bjsolve import Rules, Shoe, solve
+from bjsolve.solve import _WORK_ORDER
+
+
+def _values(sol):
+    out = [float(sol.expected_value)] + [float(v) for v in sol.ev_by_dealer.values()]
+    for dealer in sol.dealer_keys[:4]:
+        out += [float(v) for v in sol.hand_ev((3, 5), dealer, given_no_blackjack=False).values()]
+        out += [float(v) for v in sol.hand_ev((8, 8), dealer, given_no_blackjack=False).values()]
+    return out
+
+
+def test_recycled_tables_give_the_values_of_fresh_ones():
+    """Recycled blocks still hold another solve's keys and values: every table must be
+    cleared before reuse, or the values below would differ."""
+    rules, shoe = Rules(decks=1), Shoe.decks(1).remove(5, 5, 10)
+    gc.collect()
+    _memo.release_recycled()
+    _dealer.release_recycled()
+    fresh = _values(solve(rules, shoe, split="CDP", threads=1))
+    gc.collect()
+    # other solves of the same size leave their blocks behind, then the solve again
+    for other in (Rules(decks=1, hit_soft_17=True), Rules(decks=1, double="10-11")):
+        solve(other, shoe, split="CDP", threads=2)
+    gc.collect()
+    assert _memo.recycled_bytes() > 0
+    assert _values(solve(rules, shoe, split="CDP", threads=2)) == fresh   # bit for bit
+    assert _values(solve(rules, shoe, split="CDP", threads=1)) == fresh
+
+
+@pytest.mark.parametrize("pool", [_memo, _dealer], ids=["tables", "rows"])
+def test_recycled_memory_is_bounded_and_can_be_released(pool):
+    for _ in range(3):
+        solve(Rules(decks=2), split="CDP1", threads=2)
+    gc.collect()
+    kept = pool.recycled_bytes()
+    assert 0 < kept <= 128 << 20
+    assert pool.release_recycled() == kept
+    assert pool.recycled_bytes() == 0
+
+
+def test_work_order_names_every_upcard_once():
+    assert sorted(_WORK_ORDER) == list(range(1, 11))
+
+
+def test_two_threads_on_a_shoe_without_some_upcards():
+    """Upcards the shoe cannot deal are skipped by the dispatch, whatever the order."""
+    shoe = Shoe([4, 0, 4, 0, 4, 4, 0, 4, 4, 16])
+    one = solve(Rules(decks=1), shoe, threads=1)
+    two = solve(Rules(decks=1), shoe, threads=2)
+    assert sorted(one.ev_by_dealer) == [1, 3, 5, 6, 8, 9, 10]
+    assert _values(two) == _values(one)
+
+
+def test_recorded_costs_order_the_next_solve_longest_first():
+    solve_module = importlib.import_module("bjsolve.solve")   # (bjsolve.solve is the function)
+    rules = Rules(decks=1, max_split_hands=2)
+    sol = solve(rules, split="CDP1", threads=2)
+    key = (rules, "CDP1", 52)
+    costs = solve_module.recorded_costs(*key)
+    assert sorted(costs) == sorted(sol.ev_by_dealer)      # every upcard timed
+    assert all(c >= 0.0 for c in costs.values())
+    # pretend the costs were reversed: the next order follows them, largest first
+    fake = {k: float(i) for i, k in enumerate(_WORK_ORDER)}
+    solve_module._UNIT_COSTS[key] = fake
+    order = solve_module.work_order(sol._engines, key)
+    assert order == sorted(fake, key=lambda k: -fake[k])
+    again = solve(rules, split="CDP1", threads=2)
+    assert list(again.ev_by_dealer.items()) == list(sol.ev_by_dealer.items())
