@@ -27,7 +27,7 @@ The result is ``out[t, k]``: the probability that the dealer ends in ``t`` and t
 net outcome is ``(k - 16) / 2`` units (``k = 33``: a natural paid at the table's payout).
 """
 from libc.math cimport fabs, lround
-from bjcore._memo cimport DecisionTable
+from bjcore._memo cimport EMPTY_KEY, DecisionTable, IndexEntry
 from bjcore._policy cimport PolicyEngine
 from libc.string cimport memset
 from libc.stdint cimport uint64_t, int8_t
@@ -827,14 +827,16 @@ cdef class RoundLaws:
         ``set_policy`` would one by one: both key a decision by the packed composition and
         the kind of decision.  Returns the number of decisions copied."""
         cdef DecisionTable table = engine.policy
+        cdef const IndexEntry* entry
         cdef size_t i
         cdef int copied = 0
         if table.split_context != 0:
             raise ValueError("copy_policy_from: the engine's split-hand decisions are kept "
                              "per split context; only a policy keyed by composition copies")
-        for i in range(table.actions.keys.size()):
-            if table.actions.slots[i] >= 0:
-                self.policy[table.actions.keys[i]] = <int8_t>table.actions.slots[i]
+        for i in range(table.actions.capacity):
+            entry = &table.actions.table[i]
+            if entry.key != EMPTY_KEY:
+                self.policy[entry.key] = <int8_t>entry.slot
                 copied += 1
         return copied
 
