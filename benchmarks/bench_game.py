@@ -27,9 +27,11 @@ sys.path.insert(0, os.path.join(HERE, "..", "tests"))
 
 from bjsolve import Rules  # noqa: E402
 from bjsolve.counting import SYSTEMS  # noqa: E402
-from bjsolve.game import CountedGame, parse_ramp  # noqa: E402
+from bjsolve.game import CountedGame  # noqa: E402
+from bjsolve.ramp import parse_ramp  # noqa: E402
 
 RAMP = "1:1,2:2,3:4,4:8,5:12"
+NEW_RAMPS = ("1:1,2:2,3:4", RAMP, "1:1,2:4,3:8,4:16", "1:1,2:6,4:24")
 SCENARIOS = {
     "6D S17 DAS": Rules(decks=6, hit_soft_17=False, double_after_split=True),
     "2D H17 DAS": Rules(decks=2, hit_soft_17=True, double_after_split=True),
@@ -110,24 +112,33 @@ def compare(name, rules, rounds, seed, skip_sim, runs=40):
     game = CountedGame(rules, "hilo", penetration=0.75)
     whole = time.perf_counter() - t0
     ramp = parse_ramp(RAMP)
-    t = time.perf_counter()
-    game.evaluate(ramp, 1_000)                 # a new ramp: the exact ruin finds its roots
-    first = time.perf_counter() - t
+    new_ramp = {}
+    for text in NEW_RAMPS:
+        runs = []
+        for _ in range(7):
+            game._ruin_cache.clear()            # a NEW ramp: its ruin factorization not cached
+            t = time.perf_counter()
+            game.evaluate(text, 1_000)
+            runs.append(time.perf_counter() - t)
+        new_ramp[text] = float(np.median(runs))
     times, plain = [], []
+    game.evaluate(ramp, 1_000)
     for bankroll in (5_000, 10_000, 20_000, 40_000, 80_000):
         t = time.perf_counter()
-        res = game.evaluate(ramp, bankroll)    # a bankroll change: the cached roots
+        res = game.evaluate(ramp, bankroll)    # a bankroll change: the cached factorization
         times.append(time.perf_counter() - t)
         t = time.perf_counter()
         game.evaluate(ramp, bankroll, exact_ruin=False)
         plain.append(time.perf_counter() - t)
     print(f"\n=== {name}: whole analysis {whole:.1f} s "
           f"({', '.join(f'{k} {v:.1f} s' for k, v in game.timings.items())}; "
-          f"{game.solves} exact evaluations); re-evaluation: new ramp with exact ruin "
-          f"{1e3 * first:.0f} ms, bankroll change median {1e3 * float(np.median(times)):.2f} ms, "
-          f"without the exact ruin {1e3 * float(np.median(plain)):.2f} ms; calibration "
-          f"offsets by depth band: mean {np.array2string(game.band_offset, precision=6)}, "
-          f"second moment {np.array2string(game.band_offset_second, precision=5)}")
+          f"{game.solves} exact evaluations); calibration offsets by depth band: mean "
+          f"{np.array2string(game.band_offset, precision=6)}, second moment "
+          f"{np.array2string(game.band_offset_second, precision=5)}")
+    print("re-evaluation, medians of 7 (one thread; target 50 ms): new ramp with the exact "
+          "ruin: " + "; ".join(f"{k} {1e3 * v:.1f} ms" for k, v in new_ramp.items()) +
+          f"; bankroll change {1e3 * float(np.median(times)):.2f} ms; without the exact ruin "
+          f"{1e3 * float(np.median(plain)):.2f} ms")
     flat = game.evaluate({0: 1})
     print(f"flat betting: win rate {flat.win_rate:+.6f} = sum f x edge "
           f"{float(game.frequency @ game.edge):+.6f}; full-shoe chart EV "

@@ -81,7 +81,7 @@ def test_ruin_rows_exact_diffusion_and_trip(json_doc):
     values = {k: v["value"] for k, v in summary["values"].items()}
     exact, diffusion = values["risk of ruin"], values["risk of ruin (diffusion approx.)"]
     assert 0 <= exact <= 1 and 0 <= diffusion <= 1
-    assert "exact root method" in json.dumps(summary)
+    assert "exact, ladder heights" in json.dumps(summary)   # the method is named
     code, text = run(BASE + ["--rounds", "500", "--format", "json"])
     assert code == 0
     doc = json.loads(text)
@@ -110,6 +110,7 @@ def test_markdown_and_html(tmp_path):
     (["--penetration", "1.5"], "penetration"),
     (["--ramp", "1:x"], "ramp"),
     (["--ramp", "1:-1"], "ramp bet"),
+    (["--ramp", "1:1,1:2"], "given twice"),
     (["--bankroll", "0"], "bankroll"),
     (["--bankroll", "-5"], "bankroll"),
     (["--optimal-spread", "0.5"], "spread"),

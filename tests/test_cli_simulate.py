@@ -56,7 +56,7 @@ def test_cli_index_file(tmp_path):
     (["--rounds", "2.5"], "--rounds"),
     (["--seed", "x"], "--seed"),
     (["--penetration", "2.0"], "penetration"),
-    (["--ramp", "2:1,1:2"], "increasing"),
+    (["--ramp", "2:1,2:2"], "given twice"),
     (["--ramp", "1:-1"], ">= 0"),
     (["--system", "nosuch"], "unknown count system"),
     (["--spots", "9"], "spots"),

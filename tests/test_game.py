@@ -421,6 +421,23 @@ def test_non_integer_bets_are_put_on_a_chip_lattice(game):
     assert "rounded" in note
 
 
+def test_a_ramp_off_every_small_chip_is_rounded_little():
+    """1, 1.5, 3, 7, 13.37 share no chip with at most 32 chips a bet: the chosen chip
+    moves no bet by more than 1% (largest bet / 32 would move the 1 by 7%), and no chip
+    largest bet / k does better."""
+    from bjsolve.game import MAX_RUIN_CHIPS, _closest_chips
+    bets = np.array([0.0, 1.0, 1.5, 3.0, 7.0, 13.37])
+    freq = np.full(len(bets), 1 / len(bets))
+    chip, chips, miss = _closest_chips(bets, freq)
+    assert chips[0] == 0 and chips.max() <= MAX_RUIN_CHIPS
+    moved = np.abs(chips[1:] * chip - bets[1:]) / bets[1:]
+    assert miss == pytest.approx(moved.max()) and miss < 0.01
+    for k in range(1, MAX_RUIN_CHIPS + 1):
+        c = 13.37 / k
+        other = np.maximum(np.rint(bets[1:] / c), 1) * c
+        assert np.max(np.abs(other - bets[1:]) / bets[1:]) >= miss - 1e-12
+
+
 # ---- bad input -------------------------------------------------------------------------
 
 @pytest.mark.parametrize("kwargs, field", [
@@ -443,13 +460,17 @@ def test_bad_game_input_names_the_field(kwargs, field):
         CountedGame(Rules(decks=1), system, **args)
 
 
-@pytest.mark.parametrize("ramp, field", [
-    ("1:1,2", "ramp"), ("a:b", "ramp"), ("1:-2", "ramp bet"), ({1: float("nan")}, "ramp bet"),
-    ("", "ramp"), ("1:0,2:0", "every bet"), ("1:1,1:2", "twice"), (5, "ramp"),
+@pytest.mark.parametrize("ramp, error, field", [
+    ("1:1,2", ValueError, "ramp"), ("a:b", ValueError, "ramp"),
+    ("1:-2", ValueError, "ramp bet"), ({1: float("nan")}, ValueError, "ramp bet"),
+    ("", ValueError, "ramp"), ("1:0,2:0", ValueError, "every bet"),
+    ("1:1,1:2", ValueError, "twice"), (5, TypeError, "ramp"),
 ])
-def test_bad_ramps(ramp, field):
-    with pytest.raises(ValueError, match=field):
-        parse_ramp(ramp)
+def test_bad_ramps(game, ramp, error, field):
+    """The counted game refuses a bad ramp with the shared parser's errors
+    (tests/test_ramp.py checks the parser itself)."""
+    with pytest.raises(error, match=field):
+        game.evaluate(ramp)
 
 
 def test_bad_bankroll_and_spread(game):

@@ -154,3 +154,129 @@ def test_bad_input():
         lifetime_ruin(dist_of([(-1, 0.5), (math.pi, 0.5)]), 10)
     with pytest.raises(ValueError, match="bankroll"):
         risk_summary(COIN, rounds=10)
+
+
+# ---- lifetime ruin by ladder heights, against independent computations ----------------------
+
+def _random_law(rng, loss, gain, half=True):
+    """A law with an edge on the half-unit lattice: losses down to -loss, gains up to +gain."""
+    steps = np.arange(-2 * loss if half else -loss, (2 * gain if half else gain) + 1)
+    while True:
+        p = rng.random(len(steps)) ** 3
+        p /= p.sum()
+        if float(p @ steps) > 0.02 * float(np.abs(steps).mean()):
+            break
+    values = steps / 2.0 if half else steps.astype(float)
+    return SimpleNamespace(values=values, probabilities=p)
+
+
+def _bracket(dist, top):
+    """Lower and upper bounds of psi(0 .. top) by brute force: the equation
+    psi(i) = sum_k p_k psi(i + k) solved as a linear system on 0 .. top, psi = 1 below 0,
+    and above top psi = 0 (lower bound) or Lundberg's bound r^(j+1) (upper bound; r in
+    (0, 1) solves E[r^K] = 1, found here by plain bisection)."""
+    h, steps, probs = lattice(dist)
+    a_, b_ = 1e-9, 1.0 - 1e-12
+    for _ in range(200):
+        m = 0.5 * (a_ + b_)
+        a_, b_ = (m, b_) if float(probs @ m ** steps.astype(float)) > 1 else (a_, m)
+    r = b_
+    n = top + 1
+    out = []
+    for upper in (False, True):
+        a = np.eye(n)
+        b = np.zeros(n)
+        for i in range(n):
+            for k, p in zip(steps, probs):
+                j = i + int(k)
+                if 0 <= j < n:
+                    a[i, j] -= p
+                else:
+                    b[i] += p * (1.0 if j < 0 else r ** (j + 1) if upper else 0.0)
+        out.append(np.linalg.solve(a, b))
+    return h, out[0], out[1]
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_ladder_ruin_against_a_brute_force_linear_system(seed):
+    from bjsolve.risk import RuinCurve
+    dist = _random_law(np.random.default_rng(seed), loss=1 + seed % 3, gain=2 + seed % 2)
+    curve = RuinCurve(dist)
+    assert curve.method.startswith("ladder heights")
+    h, low, high = _bracket(dist, 1500)
+    assert float(np.max(high[:300] - low[:300])) < 1e-13     # the bracket is tight there
+    for i in (0, 1, 7, 40, 150, 299):
+        got = curve((i + 1) * h)                              # index i: a bankroll of (i+1) h
+        assert low[i] - 1e-13 <= got <= high[i] + 1e-13
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_ladder_ruin_against_the_root_method(seed):
+    """The classic root method (eigenvalues of the companion matrix, a Vandermonde solve)
+    is an independent computation of the same figure: agreement to ~1e-11 (the root
+    method's own error; the ladder figures satisfy the ruin equation to ~1e-15)."""
+    from bjsolve.risk import RuinCurve, _root_method
+    rng = np.random.default_rng(100 + seed)
+    dist = _random_law(rng, loss=4 + 4 * seed, gain=4 + 4 * seed)
+    h, steps, probs = lattice(dist)
+    curve = RuinCurve(dist)
+    roots = _root_method(steps, probs)
+    for bankroll in (0.5, 3, 25, 200, 1000):
+        want = roots(math.ceil(bankroll / h - 1e-9) - 1)
+        assert curve(bankroll) == pytest.approx(want, abs=1e-10, rel=1e-8)
+    # the defining equation, away from the barrier
+    lo, hi = int(steps.min()), int(steps.max())
+    psi = {i: (1.0 if i < 0 else curve((i + 1) * h)) for i in range(lo, 200 + hi)}
+    worst = max(abs(psi[i] - sum(p * psi[i + int(k)] for k, p in zip(steps, probs)))
+                for i in range(0, 200))
+    assert worst < 1e-13
+
+
+def test_ladder_ruin_on_a_coarse_lattice():
+    """Outcomes on every second lattice point (gcd 2): the same figure as the law with the
+    steps halved and the bankroll halved."""
+    from bjsolve.risk import RuinCurve
+    coarse = dist_of([(-2, 0.3), (2, 0.5), (4, 0.2)])
+    fine = dist_of([(-1, 0.3), (1, 0.5), (2, 0.2)])
+    for b in (1, 2, 3, 7.5, 40):
+        assert RuinCurve(coarse)(b) == pytest.approx(RuinCurve(fine)(b / 2), abs=1e-14)
+    assert lifetime_ruin(coarse, 3).probability == pytest.approx(
+        lifetime_ruin(fine, 1.5).probability, abs=1e-14)
+
+
+def test_ladder_ruin_against_a_simulation_with_a_tiny_bankroll():
+    """Monte Carlo of 100,000 walks from a bankroll of 1 unit, each followed until ruined
+    or 80 units up (from there the ruin is below 4e-7, allowed for)."""
+    rng = np.random.default_rng(11)
+    values = np.array([float(v) for v, _ in TINY])
+    weights = np.array([float(p) for _, p in TINY])
+    trials = 100_000
+    bank = np.ones(trials)
+    alive = np.ones(trials, dtype=bool)
+    while alive.any():
+        bank[alive] += rng.choice(values, size=int(alive.sum()), p=weights)
+        alive &= (bank > 0) & (bank < 80)
+    p = float(np.mean(bank <= 0))
+    se = math.sqrt(p * (1 - p) / trials)
+    far = lifetime_ruin(TINY_DIST, 80).probability
+    assert far < 4e-7
+    assert abs(lifetime_ruin(TINY_DIST, 1).probability - p) < 4 * se + far
+
+
+def test_trip_ruin_out_of_reach_is_zero_with_a_bound():
+    """A bankroll the walk cannot lose in that many rounds: exactly 0; one it can but
+    almost surely does not: 0 with Doob's bound, which the full dynamic programme (a
+    smaller tolerance forces it) respects."""
+    assert trip_ruin(TINY_DIST, 41, 20) == trip_ruin(TINY_DIST, 41, 20)
+    assert trip_ruin(TINY_DIST, 41, 20).probability == 0.0
+    assert trip_ruin(TINY_DIST, 41, 20).error_bound == 0.0     # 20 rounds lose at most 40
+    quick = trip_ruin(TINY_DIST, 30, 16)
+    assert quick.probability == 0.0 and 0 < quick.error_bound <= 1e-15
+    full = trip_ruin(TINY_DIST, 30, 16, tolerance=1e-40)
+    assert 0 < full.probability <= quick.error_bound
+    # the bound is an upper bound wherever it is computed
+    from bjsolve.risk import _maximal_bound
+    h, steps, probs = lattice(TINY_DIST)
+    for b, n in ((3, 40), (5, 100), (10, 60)):
+        exact = trip_ruin(TINY_DIST, b, n, tolerance=1e-30).probability
+        assert exact <= _maximal_bound(steps, probs, math.ceil(b / h), n) * (1 + 1e-12)

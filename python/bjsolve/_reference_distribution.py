@@ -15,6 +15,9 @@ is used; only ``Rules`` fields are read.
 infinite shoe, 1/13 per rank and 4/13 for tens).  ``policy(cards, dealer, allowed)`` is the
 callable protocol of ``Solution.evaluate`` (cards: the sorted ranks of the hand; dealer: the
 upcard, or both dealer cards when they are dealt face up; allowed: the legal actions).
+``split_policy(cards, dealer, allowed, pair)``, if given, decides the hands of a split of
+``pair`` instead (a post-split class such as CDP1 plays them differently from an unsplit
+hand of the same cards).
 With ``spots`` > 1 the spots are played one after the other from the same shoe.
 Small shoes only: the enumeration is exponential in the number of cards.
 """
@@ -43,7 +46,7 @@ def _natural(cards):
     return len(cards) == 2 and sorted(cards) == [ACE, TEN]
 
 
-def round_distribution(rules, counts, policy, *, insurance=False, spots=1):
+def round_distribution(rules, counts, policy, *, insurance=False, spots=1, split_policy=None):
     """{net outcome: probability} of one round (see the module docstring)."""
     infinite = counts is None
     shoe0 = None if infinite else tuple(int(c) for c in counts)
@@ -105,11 +108,17 @@ def round_distribution(rules, counts, policy, *, insurance=False, spots=1):
 
     asked = {}
 
-    def ask(cards, dealer, split_hand, start):
+    def ask(cards, dealer, split_hand, start, pair=0):
         allowed = allowed_for(cards, split_hand, start)
-        key = (tuple(sorted(cards)), dealer, allowed)
+        if split_hand and split_policy is not None:
+            key = (tuple(sorted(cards)), dealer, allowed, pair)
+        else:
+            key = (tuple(sorted(cards)), dealer, allowed)
         if key not in asked:   # the policy is a deterministic function of its arguments
-            action = policy(key[0], dealer, allowed)
+            if len(key) == 4:
+                action = split_policy(key[0], dealer, allowed, pair)
+            else:
+                action = policy(key[0], dealer, allowed)
             if action not in allowed:
                 raise ValueError(f"policy chose {action!r} for {cards}, allowed {allowed}")
             asked[key] = action
@@ -266,7 +275,7 @@ def round_distribution(rules, counts, policy, *, insurance=False, spots=1):
                                      waiting, nhands, hole), p)
             else:
                 cards = (pair, r)
-                action = ask(cards, dealer_key, True, False)
+                action = ask(cards, dealer_key, True, False, pair)
                 add(out, act(rest, done, spot, cards, 1, True, action, pair, waiting, nhands,
                              hole), p)
         memo[key] = out
@@ -289,7 +298,7 @@ def round_distribution(rules, counts, policy, *, insurance=False, spots=1):
                 add(out, finish_hand(rest, done + ((spot, "stand", t, stake),), spot, pair,
                                      waiting, nhands, hole), p)
             else:
-                nxt = ask(new, dealer_key, split_hand, False)
+                nxt = ask(new, dealer_key, split_hand, False, pair)
                 add(out, act(rest, done, spot, new, bet, split_hand, nxt, pair, waiting,
                              nhands, hole), p)
         return out

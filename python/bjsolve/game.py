@@ -36,7 +36,7 @@ Method (also in docs/counted-game.md, with the measured errors):
    costs.
 4. Variance by true count: in the same pass, the exact outcome law of each band's mean
    composition (the kernel of ``Solution.outcome_distribution`` with the strategy's
-   frozen decisions copied in; its mean is the edge's exact EV) gives the second moment;
+   frozen decisions copied in) gives the second moment;
    the fundamental theorem holds for the whole outcome law of a fixed strategy, so the
    second moment is calibrated per depth band exactly as the edge is.  The count's
    variance: its band-weighted second moment minus its edge squared.  Each count's
@@ -44,185 +44,55 @@ Method (also in docs/counted-game.md, with the measured errors):
    (``_outcome_laws``).
 5. A ramp: bet b(t) at true count t; per round W = sum f b m, second moment
    sum f b^2 (v + m^2), variance = second moment - W^2 (rounds treated as independent).
-   Risk of ruin: the exact root method of ``bjsolve.risk`` on the mixture law
+   Risk of ruin: exact (``bjsolve.risk.RuinCurve``: the mixture's ladder heights) on the law
    sum_t f_t (law_t scaled by b_t) (+ a point mass at 0 for rounds sat out), with the
    diffusion figure exp(-2 W B / Var) beside it.
 """
 from __future__ import annotations
 
-import contextlib
 import math
 import numbers
 import time
-from dataclasses import dataclass
 
 import numpy as np
 
 from .count_distribution import CountDistribution, check_convention
 from .counting import count_tags
+from .ramp import Ramp, RampResult, parse_ramp, ramp_figures, ramp_table  # noqa: F401
 from .rules import Rules
 from .shoe import Shoe
 
 STRATEGIES = ("basic", "indices", "optimal")
 MIN_BIN_FREQUENCY = 1e-4   # true counts rarer than this are pooled into the end bins
-MAX_RUIN_CHIPS = 24        # the exact ruin's polynomial degree grows with the largest bet
+MAX_RUIN_CHIPS = 32        # the exact ruin's cost grows with the largest bet in chips
 
 
-# ---- ramps ------------------------------------------------------------------------------
-
-@dataclass(frozen=True)
-class Ramp:
-    """Bets by true count: ``points`` {true count: bet}; a true count between points bets
-    the bet of the highest point at or below it, below the lowest point the lowest
-    point's bet.  ``wong_in``: rounds at true counts below it are not played (bet 0)."""
-    points: tuple
-    wong_in: float | None = None
-
-    def bets(self, true_counts) -> np.ndarray:
-        tcs = np.asarray(true_counts, dtype=float)
-        keys = np.array([k for k, _ in self.points], dtype=float)
-        vals = np.array([v for _, v in self.points], dtype=float)
-        idx = np.clip(np.searchsorted(keys, tcs + 1e-9, side="right") - 1, 0, len(keys) - 1)
-        out = vals[idx]
-        if self.wong_in is not None:
-            out = np.where(tcs < self.wong_in - 1e-9, 0.0, out)
-        return out
-
-    @property
-    def spread(self) -> float:
-        bets = [v for _, v in self.points if v > 0]
-        return max(bets) / min(bets) if bets else float("nan")
-
-    def describe(self) -> str:
-        text = ",".join(f"{_num(k)}:{_num(v)}" for k, v in self.points)
-        return text + (f" (wong in at {_num(self.wong_in)})" if self.wong_in is not None else "")
-
-
-def _num(x) -> str:
-    return f"{x:g}"
-
-
-def parse_ramp(ramp, *, wong_in=None) -> Ramp:
-    """A ``Ramp`` from a mapping {true count: bet}, pairs, or text "tc:bet,tc:bet,...".
-    Bets must be finite and non-negative, true counts finite numbers, no true count twice."""
-    if isinstance(ramp, Ramp):
-        return ramp if wong_in is None else Ramp(ramp.points, _finite(wong_in, "wong_in"))
-    if isinstance(ramp, str):
-        pairs = []
-        for part in ramp.split(","):
-            if part.strip() == "":
-                continue
-            bits = part.split(":")
-            if len(bits) != 2:
-                raise ValueError(f"ramp: {part.strip()[:30]!r} is not 'true count:bet' "
-                                 f"(e.g. '1:1,2:2,3:4')")
-            try:
-                pairs.append((float(bits[0]), float(bits[1])))
-            except ValueError:
-                raise ValueError(f"ramp: {part.strip()[:30]!r} is not 'true count:bet' with two "
-                                 f"numbers") from None
-    elif isinstance(ramp, dict):
-        pairs = list(ramp.items())
-    else:
-        try:
-            pairs = [tuple(p) for p in ramp]
-        except TypeError:
-            raise ValueError(f"ramp must map true counts to non-negative bets, got "
-                             f"{type(ramp).__name__}") from None
-    if not pairs:
-        raise ValueError("ramp must map true counts to non-negative bets, got no entries")
-    clean = {}
-    for item in pairs:
-        if len(item) != 2:
-            raise ValueError(f"ramp entries are (true count, bet) pairs, got {item!r:.40}")
-        tc, bet = _finite(item[0], "ramp true count"), _finite(item[1], "ramp bet")
-        if bet < 0:
-            raise ValueError(f"ramp bet must be >= 0, got {bet:g} at true count {tc:g}")
-        if tc in clean:
-            raise ValueError(f"ramp: true count {tc:g} is given twice")
-        clean[tc] = bet
-    if all(v == 0 for v in clean.values()):
-        raise ValueError("ramp: every bet is 0")
-    return Ramp(tuple(sorted(clean.items())),
-                None if wong_in is None else _finite(wong_in, "wong_in"))
+def _closest_chips(bets, frequency):
+    """(chip, bets in chips, largest relative move of a bet) for a ramp whose bets share
+    no chip with at most MAX_RUIN_CHIPS per bet: among the chips top / k and b / j (b a
+    bet) that keep every bet within MAX_RUIN_CHIPS chips, the one whose rounding moves the
+    bets least (largest relative move, then the frequency-weighted one; a bet is never
+    rounded to 0)."""
+    played = bets > 0
+    top = float(bets.max())
+    candidates = {top / k for k in range(1, MAX_RUIN_CHIPS + 1)}
+    candidates |= {float(b) / j for b in set(bets[played].tolist())
+                   for j in range(1, MAX_RUIN_CHIPS + 1) if top / (b / j) <= MAX_RUIN_CHIPS + 1e-9}
+    best = None
+    for chip in sorted(candidates, reverse=True):
+        chips = np.maximum(np.rint(bets / chip), 1.0) * played
+        move = np.abs(chips * chip - bets)[played] / bets[played]
+        key = (round(float(move.max()), 12), float(frequency[played] @ move))
+        if best is None or key < best[0]:
+            best = (key, chip, chips.astype(int))
+    (miss, _), chip, chips = best
+    return chip, chips, miss
 
 
 def _finite(x, name) -> float:
     if isinstance(x, bool) or not isinstance(x, numbers.Real) or not math.isfinite(x):
         raise ValueError(f"{name} must be a finite number, got {str(x)[:30]!r}")
     return float(x)
-
-
-# ---- results ---------------------------------------------------------------------------
-
-@dataclass
-class RampResult:
-    """A ramp's figures, in the ramp's money unit, per round dealt (rounds sat out count,
-    with bet 0).  ``rounds_played``: the fraction of rounds with a bet."""
-    ramp: Ramp
-    bankroll: float | None
-    win_rate: float            # per round
-    sd: float                  # per round
-    average_bet: float         # per round played
-    rounds_played: float
-    ror: float | None          # lifetime risk of ruin: exact root method on the mixture
-    ror_method: str
-    ror_diffusion: float | None = None      # the diffusion approximation exp(-2 W B / Var)
-    ror_dominant_root: float | None = None  # r^(B/h), the dominant root alone
-    rounds: int | None = None               # with ``trip_ruin``: P(ruin within that many)
-    trip_ruin: float | None = None
-
-    @property
-    def variance(self) -> float:
-        return self.sd ** 2
-
-    @property
-    def win_per_100(self) -> float:
-        return 100.0 * self.win_rate
-
-    @property
-    def sd_per_100(self) -> float:
-        return 10.0 * self.sd
-
-    @property
-    def di(self) -> float:
-        """Desirability index: 1000 x win rate / SD (per round); DI^2 = SCORE."""
-        return 1000.0 * self.win_rate / self.sd if self.sd > 0 else float("nan")
-
-    @property
-    def score(self) -> float:
-        """SCORE: win per 100 rounds with a 10,000-unit bankroll, the ramp scaled to the
-        Kelly-optimal unit: 100 x 10^4 x W^2 / Var = DI^2."""
-        return 1e6 * self.win_rate ** 2 / self.variance if self.sd > 0 else float("nan")
-
-    @property
-    def n0(self) -> float:
-        """Rounds until the expected win equals one SD: Var / W^2."""
-        return self.variance / self.win_rate ** 2 if self.win_rate != 0 else float("inf")
-
-    @property
-    def certainty_equivalent(self) -> float | None:
-        """Per round: W - Var / (2 x bankroll) (log utility, small bets; the sure win a
-        Kelly bettor values as much as this game)."""
-        if self.bankroll is None:
-            return None
-        return self.win_rate - self.variance / (2.0 * self.bankroll)
-
-    @property
-    def advantage(self) -> float:
-        """Win rate over the average bet of the rounds played."""
-        return self.win_rate / (self.average_bet * self.rounds_played)
-
-    def summary(self) -> dict:
-        ce = self.certainty_equivalent
-        return {"win rate per round": self.win_rate, "win rate per 100": self.win_per_100,
-                "SD per round": self.sd, "SD per 100": self.sd_per_100,
-                "average bet": self.average_bet, "advantage": self.advantage,
-                "rounds played": self.rounds_played, "DI": self.di, "SCORE": self.score,
-                "N0": self.n0, "CE per 100": None if ce is None else 100 * ce,
-                "risk of ruin": self.ror,
-                "risk of ruin (diffusion approx.)": self.ror_diffusion,
-                f"trip ruin in {self.rounds} rounds": self.trip_ruin}
 
 
 # ---- the game ---------------------------------------------------------------------------
@@ -433,7 +303,6 @@ class CountedGame:
         fundamental theorem (first and second moment alike); see the module docstring."""
         from .solve import policy_engines, solve
         nb, nd = self.band_weight.shape
-        self.engine_fallbacks = 0       # laws short of mass: the mean from the EV engine
         self.band_edge = np.full((nb, nd), np.nan)
         self.band_second = np.full((nb, nd), np.nan)    # E[X^2] of the strategy played
         self.chart_edge = np.full((nb, nd), np.nan)     # the basic chart in every cell
@@ -504,17 +373,14 @@ class CountedGame:
 
     def _exact_moments(self, shoe: Shoe, engines) -> tuple:
         """(EV, second moment) of a round on ``shoe`` playing the decisions frozen in
-        ``engines``: both from ``_exact_law``, whose mean is the EV engine's.  On a
-        fractional shoe the law can come out short of mass (split blocks for more pair
-        cards than the shoe holds); then the mean is taken from the EV engine itself
-        (``_frozen_ev``) and the missing mass, worth 0 to the solver, adds nothing to the
-        second moment."""
-        law = self._exact_law(shoe, engines)
-        mean, second = _moments(law, self.rules)
-        if abs(float(law.sum()) - 1.0) > 1e-12:
-            mean = self._frozen_ev(engines, shoe)
-            self.engine_fallbacks += 1
-        return mean, second
+        ``engines``: the EV from the EV engine (``_frozen_ev``), the second moment from the
+        outcome law (``_exact_law``).  The law's own mean is the EV engine's on whole shoes
+        but not on the fractional shoes of the true counts: there the two kernels treat a
+        split for more pair cards than the shoe holds differently (measured in 2 decks:
+        up to 8e-5 apart), and the edge keeps the EV engine's convention, as every other
+        EV of the package."""
+        second = _moments(self._exact_law(shoe, engines), self.rules)[1]
+        return self._frozen_ev(engines, shoe), second
 
     def _frozen_ev(self, engines, shoe: Shoe) -> float:
         """The round's EV (unconditioned) on ``shoe`` playing the decisions frozen in
@@ -533,10 +399,10 @@ class CountedGame:
         the table's payout; ``distribution._column_values``).  The kernel of
         ``Solution.outcome_distribution`` (``bjcore._distribution.RoundLaws``) with the
         decisions frozen in ``engines`` (policy engines of the strategy, built on the full
-        shoe) copied in; ``engines=None``: the composition's own optimal play (CDZ-).  Its
-        mean is the exact EV of that play; split hands are combined as
-        ``outcome_distribution`` combines them.  Dealer keys run in parallel threads (the
-        kernel releases the GIL)."""
+        shoe) copied in; ``engines=None``: the composition's own optimal play (CDZ-).  A
+        split into two hands is exact (the joint law of both hands and the dealer), more
+        hands are combined as independent given the dealer, as ``outcome_distribution``
+        does.  Dealer keys run in parallel threads (the kernel releases the GIL)."""
         from concurrent.futures import ThreadPoolExecutor
 
         from bjcore._distribution import RoundLaws
@@ -550,7 +416,7 @@ class CountedGame:
         keys = [k for k in deal.keys if deal.weights[k] > 0]
 
         def law(key):
-            kernel = RoundLaws(weights, key, params, False)
+            kernel = RoundLaws(weights, key, params, False, True)   # exact 2-hand splits
             if engines is not None:
                 kernel.copy_policy_from(engines[key])
             out = kernel.outcome_law()
@@ -565,8 +431,6 @@ class CountedGame:
                 laws = list(pool.map(law, keys))
         else:
             laws = [law(k) for k in keys]
-        # a fractional shoe's law may miss a little mass (split blocks for more pair cards
-        # than the shoe holds, which the solver counts as worth 0): it is left at 0
         return sum(laws) / sum(deal.weights[k] for k in keys)
 
     def _outcome_laws(self):
@@ -661,10 +525,10 @@ class CountedGame:
         unit worth ``unit`` (money); ``bankroll`` in money (> 0) for the risk of ruin and
         the certainty equivalent; ``rounds`` (with a bankroll): also the trip ruin.
 
-        Risk of ruin: the exact root method (``bjsolve.risk``) on the ramp's mixture law
-        (``ramp_distribution``), and the diffusion approximation beside it.  The roots are
-        cached per ramp, so a bankroll change is cheap; a new ramp costs one root finding
-        (``exact_ruin=False`` skips it and reports the diffusion figure alone)."""
+        Risk of ruin: exact (``bjsolve.risk.RuinCurve``, the ladder heights of the ramp's
+        mixture law ``ramp_distribution``), and the diffusion approximation beside it.  A
+        new ramp costs one factorization (milliseconds), cached per ramp, so a bankroll
+        change is cheaper still (``exact_ruin=False`` reports the diffusion figure alone)."""
         ramp = parse_ramp(ramp, wong_in=wong_in)
         unit = _finite(unit, "unit")
         if unit <= 0:
@@ -677,15 +541,15 @@ class CountedGame:
             raise ValueError("rounds needs a bankroll (the trip ruin is P(losing the bankroll "
                              "within that many rounds))")
         bets = ramp.bets(self.tc_values) * unit
-        result = _ramp_figures(ramp, bets, self.frequency, self.edge, self.variance, bankroll)
+        result = ramp_figures(ramp, bets, self.frequency, self.edge, self.variance, bankroll)
         if bankroll is None or not exact_ruin:
             return result
         mixture, chip, note = self.ramp_distribution(ramp.bets(self.tc_values))
         curve = self._ruin_curve(mixture)
-        life = curve(bankroll / (chip * unit))
-        result.ror, result.ror_dominant_root = life
-        result.ror_method = ("exact root method on the ramp's mixture law (" + note +
-                             "); diffusion exp(-2 W B / Var) beside it")
+        in_chips = bankroll / (chip * unit)
+        result.ror, result.ror_dominant_root = curve(in_chips), curve.dominant(in_chips)
+        result.ror_method = (f"exact, {curve.method}, on the ramp's mixture law ({note}); "
+                             "diffusion exp(-2 W B / Var) beside it")
         if rounds is not None:
             from .risk import trip_ruin
             result.rounds = int(rounds)
@@ -697,9 +561,10 @@ class CountedGame:
         ``tc_values``): sum over true counts of frequency x the count's outcome law scaled
         by its bet; a round sat out (bet 0) is a point mass at 0.  Returned in CHIPS, the
         largest unit of which every bet is a whole multiple (bets are first put on a grid
-        of 1/100 unit; if the largest bet would exceed MAX_RUIN_CHIPS chips, on a grid of
-        largest bet / MAX_RUIN_CHIPS), so the values lie on the outcome lattice: returns
-        (distribution, chip in units, a note saying how the bets were put on the lattice)."""
+        of 1/100 unit; if the largest bet would exceed MAX_RUIN_CHIPS chips, rounded to the
+        chip of at most MAX_RUIN_CHIPS per bet that moves the bets least, ``_closest_chips``),
+        so the values lie on the outcome lattice: returns (distribution, chip in units, a
+        note saying how the bets were put on the lattice)."""
         from fractions import Fraction
         from types import SimpleNamespace
         bets = np.asarray(bets, dtype=float)
@@ -716,10 +581,9 @@ class CountedGame:
             chip = float(chip)
             note = f"bets in chips of {chip:g} unit(s), exact"
         else:
-            chip = top / MAX_RUIN_CHIPS
-            chips = np.rint(bets / chip).astype(int)
-            note = (f"bets rounded to chips of {chip:g} unit(s) (largest bet "
-                    f"{MAX_RUIN_CHIPS} chips) for the ruin")
+            chip, chips, miss = _closest_chips(bets, self.frequency)
+            note = (f"bets rounded to chips of {chip:g} unit(s) (largest bet {chips.max()} "
+                    f"chips; bets moved by up to {100 * miss:.2g}%) for the ruin")
         from .risk import lattice
         h = lattice(self.full_shoe_outcomes)[0]          # 1/2 unit (3:2), 1/10 (6:5)
         steps = np.rint(self.outcome_values / h).astype(np.int64)   # same order as the laws
@@ -734,15 +598,16 @@ class CountedGame:
         return SimpleNamespace(values=values, probabilities=probs), chip, note
 
     def _ruin_curve(self, mixture):
-        """Lifetime ruin as a function of the bankroll (in the mixture's units): the exact
-        root method of ``bjsolve.risk.lifetime_ruin``, its roots and coefficients cached per
-        mixture so a bankroll change costs O(roots)."""
+        """Lifetime ruin as a function of the bankroll (in the mixture's units): a
+        ``bjsolve.risk.RuinCurve`` (ladder heights of the mixture; milliseconds to build),
+        cached per mixture so a bankroll change costs O(d^2 log B)."""
+        from .risk import RuinCurve
         key = (mixture.values.tobytes(), mixture.probabilities.tobytes())
         curve = self._ruin_cache.get(key)
         if curve is None:
             if len(self._ruin_cache) > 64:
                 self._ruin_cache.clear()
-            curve = self._ruin_cache[key] = _RuinCurve(mixture)
+            curve = self._ruin_cache[key] = RuinCurve(mixture)
         return curve
 
     def optimal_ramp(self, max_spread: float, *, min_bet: float = 1.0, chip: float | None = None,
@@ -774,7 +639,7 @@ class CountedGame:
                 bets = np.where(self.edge <= 0, 0.0, bets)
             if not np.any(bets > 0):
                 continue
-            fig = _ramp_figures(None, bets, self.frequency, self.edge, self.variance, None)
+            fig = ramp_figures(None, bets, self.frequency, self.edge, self.variance, None)
             if fig.win_rate > 0 and fig.score > best_score + 1e-12:
                 best, best_score = bets, fig.score
         if best is None:
@@ -782,7 +647,7 @@ class CountedGame:
         points, last = [], None
         for tc, b in zip(self.tc_values, best):
             if b != last:
-                points.append((float(tc), float(b)))
+                points.append((int(tc), float(b)))
                 last = b
         return Ramp(tuple(points))
 
@@ -792,28 +657,6 @@ def _moments(column_law, rules) -> tuple:
     from .distribution import _column_values
     values = _column_values(rules.blackjack_payout)
     return float(column_law @ values), float(column_law @ values ** 2)
-
-
-def _ramp_figures(ramp, bets, freq, edge, var, bankroll) -> RampResult:
-    played = bets > 0
-    win = float(np.sum(freq * bets * edge))
-    second = float(np.sum(freq * bets ** 2 * (var + edge ** 2)))
-    variance = max(second - win * win, 0.0)
-    sd = math.sqrt(variance)
-    share = float(freq[played].sum())
-    avg = float(np.sum(freq * bets)) / share if share > 0 else 0.0
-    ror = _diffusion_ruin(win, variance, bankroll) if bankroll is not None else None
-    return RampResult(ramp, bankroll, win, sd, avg, share, ror,
-                      "diffusion exp(-2 W B / Var) (the exact ruin was not asked for)",
-                      ror_diffusion=ror)
-
-
-def _diffusion_ruin(win: float, variance: float, bankroll: float) -> float:
-    """Lifetime risk of ruin, the diffusion (normal) approximation exp(-2 W B / Var)
-    (1 when W <= 0)."""
-    if win <= 0:
-        return 1.0
-    return math.exp(-2.0 * win * bankroll / variance)
 
 
 def _tilt(p0, y, mean, second, iterations: int = 60):
@@ -837,110 +680,6 @@ def _tilt(p0, y, mean, second, iterations: int = 60):
         reach = float(np.abs(step[0]) * scale + np.abs(step[1]) * scale * scale)
         theta -= step / max(1.0, reach)
     return q
-
-
-@contextlib.contextmanager
-def _one_blas_thread():
-    """Run numpy's LAPACK on one thread: the root method's eigenvalue problem (a companion
-    matrix of order ~400) takes 0.2 s on one thread, and 1-16 s when the bundled OpenBLAS
-    spreads it over threads that compete with other work on a busy machine (measured).
-    A no-op where numpy's OpenBLAS cannot be reached."""
-    lib = _openblas()
-    if lib is None:
-        yield
-        return
-    before = lib.scipy_openblas_get_num_threads64_()
-    lib.scipy_openblas_set_num_threads64_(1)
-    try:
-        yield
-    finally:
-        lib.scipy_openblas_set_num_threads64_(before)
-
-
-_OPENBLAS: list = []
-
-
-def _openblas():
-    if not _OPENBLAS:
-        lib = None
-        try:
-            import ctypes
-            import glob
-            import os
-            where = os.path.join(os.path.dirname(np.__file__), os.pardir, "numpy.libs")
-            for path in glob.glob(os.path.join(where, "*openblas*")):
-                cand = ctypes.CDLL(path)
-                if hasattr(cand, "scipy_openblas_set_num_threads64_") and hasattr(
-                        cand, "scipy_openblas_get_num_threads64_"):
-                    lib = cand
-                    break
-        except OSError:
-            lib = None
-        _OPENBLAS.append(lib)
-    return _OPENBLAS[0]
-
-
-class _RuinCurve:
-    """psi(B) = P(ever ruined from bankroll B), by the exact root method of
-    ``bjsolve.risk.lifetime_ruin`` (the same roots, the same boundary system), with the
-    roots and coefficients kept so that psi at another bankroll is one sum over the roots.
-    Falls back to ``risk.lifetime_ruin`` itself where the root system fails."""
-
-    def __init__(self, dist):
-        from . import risk
-        self.dist = dist
-        self.h, steps, probs = risk.lattice(dist)
-        mean = float(dist.values @ dist.probabilities)
-        self.trivial = None
-        if mean <= 0 or steps.min() >= 0:
-            self.trivial = 1.0 if mean <= 0 else 0.0
-            return
-        self.r = risk._dominant_root(steps, probs)
-        with _one_blas_thread():
-            self._decompose(risk, steps, probs)
-
-    def _decompose(self, risk, steps, probs):
-        """The roots |w| < 1 of E[w^K] = 1 and the c_j of psi = 1 below the barrier."""
-        d, roots = risk._characteristic_roots(steps, probs)
-        self.roots, self.coef = roots, None
-        if len(roots) == d:
-            js = -np.arange(1, d + 1)
-            try:
-                self.coef = np.linalg.solve(roots[np.newaxis, :] ** js[:, np.newaxis],
-                                            np.ones(d, dtype=complex))
-            except np.linalg.LinAlgError:
-                self.coef = None
-
-    def __call__(self, bankroll: float) -> tuple:
-        """(exact root method, dominant root alone) at ``bankroll``."""
-        from . import risk
-        if self.trivial is not None:
-            return self.trivial, self.trivial
-        i = risk._start_index(bankroll, self.h)
-        dominant = self.r ** (i + 1)
-        exact = math.nan
-        if self.coef is not None:
-            with np.errstate(all="ignore"):
-                exact = float(np.real(np.dot(self.coef, self.roots ** i)))
-        if not (math.isfinite(exact) and -1e-9 <= exact <= 1.0 + 1e-9):
-            exact = risk.lifetime_ruin(self.dist, bankroll).probability
-        return min(max(exact, 0.0), 1.0), dominant
-
-
-def ramp_table(result: RampResult, title: str):
-    """A ramp's figures as a one-column ``bjsolve.tables.Table`` (summary layout)."""
-    from .tables import Table
-    summary = result.summary()
-    rows = tuple(k for k, v in summary.items() if v is not None)
-    notes = ("per round dealt (rounds sat out count with bet 0); money in the ramp's units; "
-             "SD per 100 = 10 x SD per round (rounds independent); DI = 1000 W / SD; "
-             "SCORE = DI^2 (win per 100 rounds, 10,000-unit bankroll, Kelly-scaled bets); "
-             "N0 = Var / W^2; CE = W - Var / (2 bankroll); risk of ruin: lifetime, "
-             f"{result.ror_method} (rounds treated as independent)",)
-    return Table("summary", title, rows, ("value",),
-                 np.array([[float(summary[k])] for k in rows]), notes, style="prob",
-                 layout="summary", records=[{"figure": k, "value": float(summary[k])}
-                                            for k in rows])
 
 
 class CachedChart:

@@ -132,51 +132,101 @@ class TripRuin:
 def trip_ruin(dist, bankroll, rounds, *, tolerance: float = TRIP_TOLERANCE) -> TripRuin:
     """Probability of losing ``bankroll`` units within ``rounds`` rounds (dynamic
     programming on the outcome lattice: the law of the bankroll of the players not yet
-    ruined, one round at a time)."""
+    ruined, one round at a time, kept on the window of bankrolls that carries mass).
+
+    Exact but for ``error_bound``: the mass left out at either end of the window (at most
+    ``tolerance`` in all); or, when Doob's maximal inequality already bounds the whole
+    probability by ``tolerance`` (a bankroll out of reach in that many rounds), 0 with
+    that bound, at once."""
     bankroll = _check_bankroll(bankroll)
     rounds = _check_rounds(rounds)
     h, steps, probs = lattice(dist)
     lo, hi = int(steps.min()), int(steps.max())
+    start = _start_index(bankroll, h)
+    if lo >= 0 or start + 1 > rounds * -lo:              # that much cannot be lost
+        return TripRuin(0.0, bankroll, rounds, 0.0)
+    bound = _maximal_bound(steps, probs, start + 1, rounds)
+    if bound <= tolerance:
+        return TripRuin(0.0, bankroll, rounds, bound)
     kernel = np.zeros(hi - lo + 1)
     kernel[steps - lo] = probs
-    start = _start_index(bankroll, h)
-    alive = np.zeros(start + 1)
-    alive[start] = 1.0
+    base = start                  # alive[j] is the mass at lattice index base + j
+    alive = np.ones(1)
     ruined = 0.0
     dropped = 0.0
-    per_round_cut = tolerance / rounds
+    per_end_cut = 0.5 * tolerance / rounds
     for n in range(rounds):
-        new = np.convolve(alive, kernel)       # new[j] is index j + lo
-        if lo < 0:
-            ruined += float(new[:-lo].sum())
-            new = new[-lo:]
-        elif lo > 0:
-            new = np.concatenate((np.zeros(lo), new))
+        new = np.convolve(alive, kernel)
+        base += lo
+        if base < 0:                           # below index 0: ruined this round
+            ruined += float(new[:-base].sum())
+            new = new[-base:]
+            base = 0
         # rounds left after this one: an index above (rounds left) * (largest loss) is safe
-        left = rounds - n - 1
-        safe_from = left * max(-lo, 0)
-        if len(new) > safe_from + 1:
-            new = new[:safe_from + 1]          # those players can no longer be ruined
-        # the far upper tail carries next to no mass; leave it out, counting what is left out
-        tail = np.cumsum(new[::-1])
-        k = int(np.searchsorted(tail, per_round_cut, side="left"))   # tail[:k] < cut
-        k = min(k, len(new) - 1)
-        if k > 0:
-            dropped += float(tail[k - 1])
-            new = new[:len(new) - k]
+        safe_from = (rounds - n - 1) * -lo
+        if base + len(new) > safe_from + 1:
+            new = new[:max(safe_from + 1 - base, 0)]   # those players can no longer be ruined
+        # the far tails carry next to no mass: leave them out, counting what is left out
+        if len(new):
+            top = np.cumsum(new[::-1])
+            k = min(int(np.searchsorted(top, per_end_cut, side="left")), len(new) - 1)
+            if k > 0:
+                dropped += float(top[k - 1])
+                new = new[:len(new) - k]
+            bottom = np.cumsum(new)
+            k = min(int(np.searchsorted(bottom, per_end_cut, side="left")), len(new) - 1)
+            if k > 0:
+                dropped += float(bottom[k - 1])
+                new = new[k:]
+                base += k
         alive = new
         if not alive.any():
             break
     return TripRuin(min(1.0, ruined), bankroll, rounds, float(dropped))
 
 
+def _maximal_bound(steps, probs, loss: int, rounds: int) -> float:
+    """An upper bound of P(min_{n <= rounds} S_n <= -loss) (S in lattice steps): for t > 0,
+    exp(-t S_n) is a sub- or supermartingale, so by Doob's maximal inequality the
+    probability is at most max(1, M(t))^rounds exp(-t loss), M(t) = E[exp(-t K)];
+    minimised over t (the logarithm is convex in t: golden-section search)."""
+    ks = -steps.astype(float)
+    logp = np.log(probs)
+
+    def log_bound(t):
+        z = logp + t * ks
+        top = float(z.max())
+        log_m = top + math.log(float(np.exp(z - top).sum()))
+        return rounds * max(log_m, 0.0) - t * loss
+
+    a, b = 0.0, 50.0 / max(1.0, float(ks.max()))
+    g = (math.sqrt(5.0) - 1.0) / 2.0
+    c, d = b - g * (b - a), a + g * (b - a)
+    fc, fd = log_bound(c), log_bound(d)
+    for _ in range(80):
+        if fc < fd:
+            b, d, fd = d, c, fc
+            c = b - g * (b - a)
+            fc = log_bound(c)
+        else:
+            a, c, fc = c, d, fd
+            d = a + g * (b - a)
+            fd = log_bound(d)
+    return math.exp(min(fc, fd, 0.0))
+
+
 # ---- lifetime ruin -------------------------------------------------------------------------
+
+LADDER_TOLERANCE = 1e-13    # largest coefficient the factorization may leave beyond degree d (measured rounding floor: ~1e-14)
+MAX_GRID = 1 << 20          # the factorization's largest FFT grid
+
 
 @dataclass(frozen=True)
 class LifetimeRuin:
     """P(ever ruined) from ``bankroll`` units.
 
-    probability: the exact root method (all roots of E[w^K] = 1 inside the unit circle);
+    probability: exact (the ladder-height method of ``RuinCurve``; equal to the root method
+        over all roots of E[w^K] = 1 inside the unit circle);
     dominant_root: r^(B/h) from the root r in (0, 1) closest to 1 (r = per-step root; per
         unit it is r^(1/h)); normal: exp(-2 mu B / sigma^2).
     """
@@ -185,6 +235,207 @@ class LifetimeRuin:
     normal: float
     root: float               # r per unit of bankroll: dominant estimate = root ** B
     bankroll: float
+
+
+class RuinCurve:
+    """psi(B) = P(ever ruined from bankroll B) for one outcome law, at any bankroll.
+
+    Built once per law (milliseconds: FFTs of a few thousand points; no eigenvalues, no
+    BLAS); each bankroll then costs O(d^2 log B), d = the largest loss in lattice steps.
+
+    * M = -min_n S_n (S_0 = 0), the walk's all-time low, is a sum of *ladder heights*: each
+      time the walk goes below its previous low it does so by k = 1 .. d steps with
+      probability h_k, independently of the earlier descents (sum h_k = P(the walk ever
+      goes below 0) < 1 when E[X] > 0).  So psi(i) = P(M > i) obeys the renewal equation
+      psi(i) = sum_k h_k psi(i - k) with psi = 1 below 0 (i: the start's lattice index).
+    * The h_k are the Wiener-Hopf factor of the step law: w^d (1 - H(1/w)) is the monic
+      polynomial whose roots are the d roots |w| < 1 of E[w^K] = 1 (the root method's
+      roots).  They come without root finding from the logarithm of
+      R(w) = w^d (E[w^K] - 1) / (w - 1) on the unit circle (its cepstrum): the
+      negative-frequency half is log(1 - H(1/w)).  The dominant root r (near 1; bisection,
+      then Newton in extended precision) is divided out first so the cepstrum decays as
+      the other roots do and a short grid is exact to rounding; the grid doubles until the
+      coefficients beyond degree d vanish to LADDER_TOLERANCE.  1 - H(1), which the ruin
+      is proportional to, is pinned to its accurate value (``_ladder_heights``).
+    * psi(i) is the sum of the coefficients of x^(i+d) mod chi(x), chi = x^d - sum_k h_k
+      x^(d-k) (repeated squaring): every number there is a sum of products of the h_k, so
+      nothing cancels.
+
+    If the factorization does not converge on MAX_GRID points (other roots of E[w^K] = 1
+    next to the unit circle: a law nearly confined to a coarser lattice, or an edge next to
+    nothing; blackjack ramp laws have their next roots near 0.94 and 1.06), the root method
+    (eigenvalues of the companion matrix, in double precision) is used; ``method`` says
+    which.  The grid, hence the time, also grows as those roots approach the circle.
+    """
+
+    def __init__(self, dist):
+        self.h, steps, probs = lattice(dist)
+        mean = float(np.dot(steps, probs)) * self.h
+        self.trivial = None
+        self.method = "ladder heights (Wiener-Hopf factor by FFT)"
+        self.g = 1
+        if mean <= 0 or steps.min() >= 0:
+            self.trivial = 1.0 if mean <= 0 else 0.0
+            self.r = self.root = self.trivial
+            return
+        # a walk on multiples of g steps moves on a coarser lattice: work there
+        self.g = int(np.gcd.reduce(steps))
+        steps = steps // self.g
+        self.r = _dominant_root(steps, probs)               # per g steps
+        self.ladder = _ladder_heights(steps, probs, self.r)
+        self.root = self.r ** (1.0 / (self.h * self.g))      # per unit of bankroll
+        if self.ladder is not None:
+            self._table = _reduction_table(self.ladder)
+        else:
+            self.method = "exact root method (eigenvalues: the factorization did not converge)"
+            self._roots = _root_method(steps, probs)
+
+    def index(self, bankroll: float) -> int:
+        """The start on the walk's lattice: ruined once below 0."""
+        i = _start_index(bankroll, self.h)
+        return (i + self.g) // self.g - 1
+
+    def __call__(self, bankroll: float) -> float:
+        """P(ever ruined from ``bankroll`` units)."""
+        if self.trivial is not None:
+            return self.trivial
+        i = self.index(bankroll)
+        if self.ladder is not None:
+            psi = _power_sum(self._table, i + len(self.ladder))
+        else:
+            psi = self._roots(i)
+        return min(max(psi, 0.0), 1.0)
+
+    def dominant(self, bankroll: float) -> float:
+        """The dominant root alone, r^(i+1) (r^(B/h))."""
+        if self.trivial is not None:
+            return self.trivial
+        return self.r ** (self.index(bankroll) + 1)
+
+
+def _dominant_root(steps, probs):
+    """The real root r in (0, 1) of E[r^K] = 1 (mean > 0, some loss): bisection, then
+    Newton in extended precision.
+
+    The slope of E[w^K] - 1 at r is about the mean in steps (1e-3 for a bet ramp), so in
+    double precision r is only known to ~1e-16 / mean ~ 1e-13, and the ruin at a bankroll
+    of i steps moves by ~ i x psi x that (1e-10 at 2,000 steps: measured); np.longdouble
+    (80-bit on x86-64; plain double elsewhere) gives r to the last bit of a double."""
+    ks = steps.astype(float)
+
+    def f(w):
+        return float(np.dot(probs, w ** ks)) - 1.0
+
+    # f > 0 near 0 (there are losses), f < 0 on (r, 1), f(1) = 0
+    a, b = 1e-12, 1.0 - 1e-15
+    while f(b) >= 0 and b > 0.5:      # f'(1) = mean is small: f < 0 starts further left
+        b = 1.0 - (1.0 - b) * 2
+    for _ in range(200):
+        m = 0.5 * (a + b)
+        if f(m) > 0:
+            a = m
+        else:
+            b = m
+        if b - a < 1e-15:
+            break
+    kl = steps.astype(np.longdouble)
+    pl = probs.astype(np.longdouble)
+    w = np.longdouble(0.5 * (a + b))
+    for _ in range(20):
+        powers = w ** (kl - 1)
+        slope = np.sum(pl * kl * powers)
+        if not slope < 0:
+            break
+        step = (np.sum(pl * powers * w) - 1) / slope
+        w -= step
+        if abs(step) < 1e-20:
+            break
+    r = float(w)
+    return r if 0.0 < r < 1.0 else 0.5 * (a + b)
+
+
+def _ladder_heights(steps, probs, r):
+    """h_1 .. h_d (see ``RuinCurve``) for steps of gcd 1, mean > 0 and some loss, with r
+    the dominant root; None if the factorization does not converge on MAX_GRID points."""
+    lo, hi = int(steps.min()), int(steps.max())
+    d = -lo
+    p = np.zeros(hi - lo + 1)
+    np.add.at(p, steps - lo, probs)
+    # R_j = -P(K <= j - d) for j < d, P(K > j - d) for j >= d: tail sums, no cancellation
+    coeffs = np.concatenate((-np.cumsum(p[:d]), np.cumsum(p[::-1])[::-1][d + 1:]))
+    n = 1 << max(12, (8 * len(coeffs)).bit_length())
+    while n <= MAX_GRID:
+        theta = (2.0 * np.pi / n) * np.arange(n)
+        z = np.exp(-1j * theta)                                # the FFT's points
+        f = np.fft.fft(coeffs, n) * np.exp(1j * d * theta)     # R(z) z^-d
+        f /= 1.0 - r / z                                       # the dominant root out
+        phase = np.unwrap(np.angle(f))
+        cep = np.fft.ifft(np.log(np.abs(f)) + 1j * phase)
+        half = np.zeros(n, dtype=complex)                      # log((1 - H(y)) / (1 - r y))
+        k = np.arange(1, n // 2)
+        half[k] = cep[n - k]
+        rest = np.fft.ifft(np.exp(np.fft.fft(half))).real      # (1 - H(y)) / (1 - r y)
+        # times (1 - r y), the whole series: exact whatever r's last digits (r is known to
+        # ~1e-16 / E[K]; the series (1 - H) / (1 - r y) then has a tiny tail)
+        one_minus_h = rest[:n // 2].copy()
+        one_minus_h[1:] -= r * rest[:n // 2 - 1]
+        spill = float(np.abs(one_minus_h[d + 1:]).max())       # a polynomial of degree d
+        if spill < LADDER_TOLERANCE and abs(phase[-1] - phase[0]) < 1.0:
+            h = np.clip(-one_minus_h[1:d + 1] / one_minus_h[0], 0.0, None)
+            # 1 - H(1) = P(the walk never goes below 0) is small (~1e-3 for a ramp) and the
+            # ruin is proportional to it, but 1 - sum(h) loses ~1e-13 to the rounding of
+            # the transforms (a 5e-10 relative error, measured against 50-digit roots).
+            # It is known far better as (1 - r) x rest(1), rest(1) = exp(the cepstrum's
+            # sum); the h are nudged (relative changes ~1e-13) to that sum while keeping
+            # sum h_k r^-k = 1, the equation of the dominant root
+            deficit = (1.0 - r) * math.exp(float(half.real[1:n // 2].sum()))
+            return _nudge(h, 1.0 - deficit, 1.0 / r)
+        n *= 2
+    return None
+
+
+def _nudge(h, total, x):
+    """h_k (1 + a + b k / d) with sum = ``total`` and sum h_k x^k = 1 (a 2 x 2 solve)."""
+    d = len(h)
+    k = np.arange(1, d + 1, dtype=float)
+    xk = x ** k
+    rows = np.array([[h.sum(), (h * k).sum() / d], [h @ xk, (h * k) @ xk / d]])
+    need = np.array([total - h.sum(), 1.0 - h @ xk])
+    try:
+        a, b = np.linalg.solve(rows, need)
+    except np.linalg.LinAlgError:
+        return h
+    if not (abs(a) < 1e-6 and abs(b) < 1e-6):          # a correction, not a new law
+        return h
+    return np.clip(h * (1.0 + a + b * k / d), 0.0, None)
+
+
+def _reduction_table(h):
+    """Row t: the coefficients of x^(d+t) mod chi(x), chi = x^d - sum_k h_k x^(d-k)."""
+    d = len(h)
+    table = np.empty((d, d))
+    table[0] = h[::-1]                   # x^d = sum_k h_k x^(d-k)
+    for t in range(1, d):
+        table[t, 0] = 0.0
+        table[t, 1:] = table[t - 1, :-1]
+        table[t] += table[t - 1, -1] * table[0]
+    return table
+
+
+def _power_sum(table, m: int) -> float:
+    """The sum of the coefficients of x^m mod chi (``_reduction_table``)."""
+    d = len(table)
+    if m < d:
+        return 1.0
+    poly = np.zeros(d)
+    poly[0] = 1.0
+    for bit in bin(m)[2:]:
+        square = np.convolve(poly, poly)                       # degree <= 2d - 2
+        poly = square[:d] + square[d:] @ table[:d - 1]
+        if bit == "1":                                         # times x
+            top = poly[-1]
+            poly = np.concatenate(([0.0], poly[:-1])) + top * table[0]
+    return float(poly.sum())
 
 
 def _characteristic_roots(steps, probs):
@@ -205,70 +456,61 @@ def _characteristic_roots(steps, probs):
     return d, inside
 
 
-def _dominant_root(steps, probs):
-    """The real root r in (0, 1) of E[r^K] = 1 (mean > 0), by bisection and Newton."""
-    def f(w):
-        return float(np.dot(probs, w ** steps.astype(float))) - 1.0
-    a, b = 1e-12, 1.0 - 1e-15
-    # f(0+) = +inf (there are losses), f(1) = 0 with f'(1) = mean > 0: f < 0 just below 1
-    while f(b) >= 0 and b > 0.5:
-        b = 1.0 - (1.0 - b) * 2
-    for _ in range(200):
-        m = 0.5 * (a + b)
-        if f(m) > 0:
-            a = m
-        else:
-            b = m
-        if b - a < 1e-16:
-            break
-    return 0.5 * (a + b)
-
-
-def lifetime_ruin(dist, bankroll) -> LifetimeRuin:
-    """Probability of ever losing ``bankroll`` units, playing forever (flat bets)."""
-    bankroll = _check_bankroll(bankroll)
-    h, steps, probs = lattice(dist)
-    mean, var = _moments(dist)
-    if mean <= 0 or steps.min() >= 0:
-        one = 1.0 if mean <= 0 else 0.0
-        return LifetimeRuin(one, one, one, 1.0 if mean <= 0 else 0.0, bankroll)
-    normal = math.exp(-2.0 * mean * bankroll / var) if var > 0 else 0.0
-    i = _start_index(bankroll, h)
-    r = _dominant_root(steps, probs)
-    dominant = r ** (i + 1)
+def _root_method(steps, probs):
+    """psi(i) = sum_j c_j w_j^i over the roots |w_j| < 1 of E[w^K] = 1, the c_j from psi = 1
+    on the d states below the barrier (the classic "exact root method"; O(d^3)).  Returns
+    a function of i giving nan where the root system fails."""
     d, roots = _characteristic_roots(steps, probs)
-    exact = float("nan")
+    coef = None
     if len(roots) == d:
-        # psi(j) = sum c_k w_k^j with psi = 1 at j = -1 .. -d (ruined states)
         js = -np.arange(1, d + 1)
-        A = roots[np.newaxis, :] ** js[:, np.newaxis]
         try:
-            c = np.linalg.solve(A, np.ones(d, dtype=complex))
-            exact = float(np.real(np.dot(c, roots ** i)))
+            coef = np.linalg.solve(roots[np.newaxis, :] ** js[:, np.newaxis],
+                                   np.ones(d, dtype=complex))
         except np.linalg.LinAlgError:
-            exact = float("nan")
-    if not (0.0 <= exact <= 1.0 + 1e-9) or not math.isfinite(exact):
+            coef = None
+
+    def psi(i: int) -> float:
+        if coef is None:
+            return math.nan
+        with np.errstate(all="ignore"):
+            return float(np.real(np.dot(coef, roots ** i)))
+    return psi
+
+
+def lifetime_ruin(dist, bankroll, *, curve: RuinCurve | None = None) -> LifetimeRuin:
+    """Probability of ever losing ``bankroll`` units, playing forever (flat bets).
+    ``curve``: a ``RuinCurve`` of ``dist`` already built (it is reused)."""
+    bankroll = _check_bankroll(bankroll)
+    mean, var = _moments(dist)
+    curve = RuinCurve(dist) if curve is None else curve
+    if curve.trivial is not None:
+        one = curve.trivial
+        return LifetimeRuin(one, one, one, one, bankroll)
+    normal = math.exp(-2.0 * mean * bankroll / var) if var > 0 else 0.0
+    exact = curve(bankroll)
+    if not math.isfinite(exact):
         # the root system failed numerically: the dynamic programme to a long horizon
         exact = trip_ruin(dist, bankroll, 200_000).probability
-    return LifetimeRuin(min(max(exact, 0.0), 1.0), dominant, normal, r ** (1.0 / h), bankroll)
+    return LifetimeRuin(exact, curve.dominant(bankroll), normal, curve.root, bankroll)
 
 
 def bankroll_for_risk(dist, risk) -> float:
     """The smallest bankroll (units, on the outcome lattice) whose lifetime ruin
-    probability (exact root method) is at most ``risk``; inf when E[X] <= 0."""
+    probability is at most ``risk``; inf when E[X] <= 0."""
     risk = _check_risk(risk)
-    h, steps, probs = lattice(dist)
     mean, _ = _moments(dist)
     if mean <= 0:
         return math.inf
-    r = _dominant_root(steps, probs)
-    guess = max(1, int(math.log(risk) / math.log(r)))     # lattice steps
+    curve = RuinCurve(dist)
+    h = curve.h
+    guess = max(1, int(math.log(risk) / math.log(curve.root) / h))     # lattice steps
     lo, hi = 1, max(2, guess)
-    while lifetime_ruin(dist, hi * h).probability > risk:
+    while curve(hi * h) > risk:
         lo, hi = hi, hi * 2
     while lo < hi:                                       # smallest n with psi(n h) <= risk
         mid = (lo + hi) // 2
-        if lifetime_ruin(dist, mid * h).probability <= risk:
+        if curve(mid * h) <= risk:
             hi = mid
         else:
             lo = mid + 1

@@ -10,14 +10,21 @@ where the bettor bets the minimum (edge <= 0) this is the EV play, and above, pl
 put more money at risk (doubling) need a larger lead.
 
 Per-decision means and variances are computed here exactly for stand, hit, double and
-late surrender, in the game where the dealer peeks: the dealer's cards are drawn after the
-player's (``DealerTrie`` distributions of the cards left), a dealer natural takes the
-original bet only, and the player continues after a hit with the play of largest EV.
-Values are then given no dealer blackjack (the player decides after the peek).  Splits are
-not covered (their variance needs the covariance of the split hands).
+surrender: the dealer's cards are drawn after the player's (``DealerTrie`` distributions of
+the cards left), and the player continues after a hit with the play of largest EV.  A
+dealer natural takes the original bet only where the dealer peeks (``hole_card="peek"``)
+and in ``"enhc-obo"``, every bet in ``"enhc"``; late surrender returns half the bet unless
+the dealer has a natural, early surrender half the bet always.  The risk of a decision is its variance where the player makes it:
+given no dealer natural after the peek, unconditioned where nobody peeks (no hole card, or
+two-card decisions before an early surrender's peek).
+
+Not covered, with a clear error: splits (a split's variance needs the covariance of the
+split hands against one dealer hand; the EV indices of ``bjsolve.indices`` cover them) and
+the game with both dealer cards face up (no single upcard to index).
 """
 from __future__ import annotations
 
+import numbers
 from functools import lru_cache
 
 from .counting import check_rules, count_tags, integer_grid, true_count_shoes
@@ -35,8 +42,8 @@ def decision_moments(rules: Rules, counts, upcard: int):
     unit of the initial bet) for hands (sorted tuples of ranks) against ``upcard``, drawn
     from a shoe of 10 (possibly fractional) ``counts``; memoised."""
     from bjcore import dealer_trie
-    if rules.hole_card != "peek":
-        raise ValueError("risk-averse indices are for the game where the dealer peeks")
+    _check_hole_card(rules)
+    all_bets = rules.hole_card == "enhc"     # a dealer natural takes doubled bets too
     trie = dealer_trie((upcard,), rules.hit_soft_17)
     tie = -1.0 if rules.dealer_wins_ties else 0.0
     shoe = list(counts)
@@ -90,7 +97,10 @@ def decision_moments(rules: Rules, counts, upcard: int):
         for r, p in draws(cards):
             nxt = tuple(sorted(cards + (r,)))
             natural = dealer(nxt)[5]
-            if sum(nxt) > 21:
+            if all_bets:                           # the natural takes both units: 2 x stand
+                mm, ss = (-2.0, 4.0) if sum(nxt) > 21 else (2.0 * stand(nxt)[0],
+                                                            4.0 * stand(nxt)[1])
+            elif sum(nxt) > 21:
                 # -2, except that a dealer natural takes the original bet only
                 mm, ss = -2.0 + natural, 4.0 - 3.0 * natural
             else:
@@ -125,9 +135,12 @@ def decision_moments(rules: Rules, counts, upcard: int):
         if may_double(cards):
             out["double"] = double(cards)
         if rules.surrender == "late" and len(cards) == 2:
-            # offered after the peek: a dealer natural has already taken the bet
+            # a dealer natural takes the whole bet first (after the peek; or, with no hole
+            # card, once the dealer's second card is dealt)
             natural = dealer(cards)[5]
             out["surrender"] = (-natural - 0.5 * (1 - natural), natural + 0.25 * (1 - natural))
+        elif rules.surrender != "none" and len(cards) == 2:
+            out["surrender"] = (-0.5, 0.25)          # before any natural is known
         return out
 
     moments.dealer = dealer
@@ -150,7 +163,8 @@ def risk_averse_indices(rules: Rules, system="hilo", *, rows=None, grid=range(-5
     in ``generate_indices``), on the same shoes at each true count.
 
     rows: (row, upcard) pairs, default the stand, hit, double and surrender entries of the
-        Illustrious 18 and Fab 4.
+        Illustrious 18 and Fab 4 (its two split entries, TT v 5 and TT v 6, are not
+        covered: a pair row is refused with a clear error).
     round_variance: the variance of a round per unit bet (about 1.3 for common rules),
         which sets the Kelly bet.
     """
@@ -159,8 +173,7 @@ def risk_averse_indices(rules: Rules, system="hilo", *, rows=None, grid=range(-5
     check_rules(rules)
     if rules.infinite:
         raise ValueError("index numbers need a finite shoe (Rules.decks)")
-    if rules.hole_card != "peek":
-        raise ValueError("risk-averse indices are for the game where the dealer peeks")
+    _check_hole_card(rules)
     if tc_convention not in TC_CONVENTIONS:
         raise ValueError(f"tc_convention must be one of {', '.join(TC_CONVENTIONS)}, got "
                          f"{str(tc_convention)[:40]!r}")
@@ -171,6 +184,8 @@ def risk_averse_indices(rules: Rules, system="hilo", *, rows=None, grid=range(-5
     grid = integer_grid(grid)
     if rows is None:
         rows = [(row, up) for row, up, play, _ in ILLUSTRIOUS_18 + FAB_4 if play != "split"]
+    rows = _check_rows(rows)
+    before_peek = rules.hole_card != "peek" or rules.surrender == "early"
     dealt = rules.decks / 2 if dealt_decks is None else dealt_decks
     shoes, _ = true_count_shoes(rules, system, grid, dealt)
     points: dict = {key: [] for key in rows}
@@ -187,17 +202,19 @@ def risk_averse_indices(rules: Rules, system="hilo", *, rows=None, grid=range(-5
                          if total_code(c) == row and c[0] != c[1]}
                 if not hands:
                     continue
-                ce = _row_certainty_equivalents(moments, hands, lam)
+                ce = _row_certainty_equivalents(moments, hands, lam, before_peek)
                 points[(row, up)].append(Point(tc, ce))
     return {key: _index_line(key[0], key[1], pts, tc_convention, "rounded")
             for key, pts in points.items() if len(pts) >= 2}
 
 
-def _row_certainty_equivalents(moments, hands: dict, lam: float) -> dict:
+def _row_certainty_equivalents(moments, hands: dict, lam: float,
+                               before_peek: bool = False) -> dict:
     """{play: certainty equivalent} of a row: over its hands (weighted by their chance of
-    being dealt), the unconditioned mean minus ``lam`` x the variance given no dealer
-    natural, the latter times the chance of no natural (the decision's risk is that of
-    the hand the player holds, after the peek).  With ``lam = 0`` these are the row values
+    being dealt), the unconditioned mean minus ``lam`` x the variance of the decision where
+    it is made: after the peek, the variance given no dealer natural times the chance of
+    no natural; ``before_peek`` (no hole card, or an early surrender's two-card decision),
+    the unconditioned variance.  With ``lam = 0`` these are the row values
     ``generate_indices`` compares, so the risk-neutral lines are its lines."""
     acc: dict = {}
     total_w = 0.0
@@ -205,8 +222,48 @@ def _row_certainty_equivalents(moments, hands: dict, lam: float) -> dict:
         natural = moments.dealer(cards)[5]
         total_w += w
         for play, (m, s) in moments(cards).items():
-            _, var = given_no_blackjack(m, s, natural)
+            if before_peek:
+                risk = s - m * m
+            else:
+                risk = (1.0 - natural) * given_no_blackjack(m, s, natural)[1]
             slot = acc.setdefault(play, [0.0, 0.0])
-            slot[0] += w * (m - lam * (1.0 - natural) * var)
+            slot[0] += w * (m - lam * risk)
             slot[1] += w
     return {play: v / w for play, (v, w) in acc.items() if w >= total_w * (1 - 1e-12)}
+
+
+_PAIR_ROWS = {c + c for c in "23456789TA"}
+_TOTAL_ROWS = {str(t) for t in range(5, 20)} | {f"A{k}" for k in range(2, 10)}
+
+
+def _check_hole_card(rules: Rules) -> None:
+    if rules.hole_card == "exposed":
+        raise ValueError("rules.hole_card: risk-averse indices need one dealer upcard "
+                         "('peek', 'enhc' or 'enhc-obo'), got 'exposed' (both dealer cards "
+                         "face up)")
+
+
+def _check_rows(rows) -> list:
+    """The (row, upcard) pairs asked for: two-card hard totals "5".."19" and soft totals
+    "A2".."A9" against upcards 1..10.  Pair rows are refused by name: splits are not
+    covered (module docstring)."""
+    from .ranks import show
+    try:
+        rows = [tuple(r) for r in rows]
+    except TypeError:
+        raise TypeError(f"rows must be (row, upcard) pairs such as ('16', 10), got "
+                        f"{show(rows)}") from None
+    for item in rows:
+        if len(item) != 2:
+            raise ValueError(f"rows: each entry is (row, upcard), got {show(item)}")
+        row, up = item
+        if row in _PAIR_ROWS:
+            raise ValueError(f"rows: {row!r} is a pair: risk-averse indices do not cover "
+                             f"splits (a split's variance needs the covariance of the split "
+                             f"hands); bjsolve.indices.generate_indices gives the EV index")
+        if row not in _TOTAL_ROWS:
+            raise ValueError(f"rows: row must be a hard total '5'..'19' or a soft total "
+                             f"'A2'..'A9', got {show(row)}")
+        if isinstance(up, bool) or not isinstance(up, numbers.Integral) or not 1 <= up <= 10:
+            raise ValueError(f"rows: upcard must be 1 (ace) .. 10, got {show(up)}")
+    return rows

@@ -23,6 +23,7 @@ from .counting import count_tags
 from .game_plan import (GamePlan, IndexPlay, _choice, _dealer_keys,  # noqa: F401
                         _decision_table, _index_plays, _line_tables, _resolve_strategy,
                         _shoe_counts, compositions, parse_index_file)
+from .ramp import parse_ramp
 from .rules import Rules
 from .shoe import Shoe, _show
 from .simulation_result import (TC_HIGH, TC_LOW, RuinResult, SimulationResult,  # noqa: F401
@@ -72,53 +73,6 @@ def _int_or_none(value, name: str):
     if isinstance(value, bool) or not isinstance(value, numbers.Real) or value != int(value):
         raise ValueError(f"{name} must be a whole true count or None, got {_show(value)}")
     return int(value)
-
-
-def parse_ramp(ramp) -> list:
-    """[(true count, bet)] from "1:1,2:2,3:4", a mapping {tc: bet} or pairs; counts strictly
-    increasing whole numbers, bets finite and >= 0 (0: sit the round out)."""
-    if ramp is None:
-        return []
-    if isinstance(ramp, str):
-        pairs = []
-        for part in ramp.replace(" ", "").split(","):
-            if not part:
-                continue
-            bits = part.split(":")
-            if len(bits) != 2:
-                raise ValueError(f"ramp: {part!r} is not 'count:bet' (e.g. '1:1,2:2,3:4')")
-            try:
-                pairs.append((float(bits[0]), float(bits[1])))
-            except ValueError:
-                raise ValueError(f"ramp: {part!r} is not 'count:bet' with numbers") from None
-    elif isinstance(ramp, dict):
-        pairs = list(ramp.items())
-    else:
-        try:
-            pairs = [tuple(p) for p in ramp]
-        except TypeError:
-            raise TypeError(f"ramp must be 'count:bet,...', a dict or (count, bet) pairs, "
-                            f"got {_show(ramp)}") from None
-    if not pairs:
-        raise ValueError("ramp: give at least one 'count:bet' step")
-    out = []
-    for p in pairs:
-        if len(p) != 2:
-            raise ValueError(f"ramp: each step is (count, bet), got {_show(p)}")
-        tc, bet = p
-        if (isinstance(tc, bool) or not isinstance(tc, numbers.Real) or not math.isfinite(tc)
-                or tc != int(tc)):
-            raise ValueError(f"ramp: counts must be whole true counts, got {_show(tc)}")
-        if isinstance(bet, bool) or not isinstance(bet, numbers.Real) or not math.isfinite(bet):
-            raise ValueError(f"ramp: bets must be finite numbers, got {_show(bet)}")
-        if bet < 0:
-            raise ValueError(f"ramp: bets must be >= 0 (0 sits the round out), got {bet:g} "
-                             f"at count {int(tc):+d}")
-        out.append((int(tc), float(bet)))
-    for (a, _), (b, _) in zip(out, out[1:]):
-        if b <= a:
-            raise ValueError(f"ramp: counts must be strictly increasing, got {a:+d} then {b:+d}")
-    return out
 
 
 # ---- the public entry point ------------------------------------------------------------------
@@ -171,7 +125,7 @@ def build_plan(rules: Rules, *, shoe=None, penetration=0.75, spots=1, other_spot
     rounding = _choice(rounding, "rounding", ROUNDINGS)
     system = "hilo" if system is None else system
     tags = np.array(count_tags(system), dtype=np.float64)
-    steps = parse_ramp(ramp)
+    steps = [] if ramp is None else list(parse_ramp(ramp).points)   # None: flat betting
     if isinstance(table_min, bool) or not isinstance(table_min, numbers.Real) or not (
             math.isfinite(table_min) and table_min > 0):
         raise ValueError(f"table_min must be a positive number, got {_show(table_min)}")
@@ -287,9 +241,10 @@ def simulate(rules: Rules | None = None, *, rounds, seed, shoe=None, penetration
         estimated to the nearest half or whole deck, at least one half / one deck).
     rounding: how the true count becomes a whole number: 'floor', 'truncate' (toward
         zero), 'round' (nearest, halves up).  Bets and indices use that number.
-    ramp: true count -> bet: "1:1,2:2,3:4,4:8", a dict or pairs; the bet of the highest
-        step at or below the count (below the first step: the first step's bet); 0 sits
-        the round out.  Default: flat betting at ``table_min``.
+    ramp: true count -> bet: "1:1,2:2,3:4,4:8", a mapping, pairs or a ``bjsolve.ramp.Ramp``
+        (``bjsolve.ramp.parse_ramp``: whole counts, each once, bets >= 0); the bet of the
+        highest step at or below the count (below the first step: the first step's bet);
+        0 sits the round out.  Default: flat betting at ``table_min``.
     wong_in / wong_out: sit out while the count is below wong_out until it reaches
         wong_in (wong_in alone: play exactly at counts >= wong_in; wong_out alone: leave
         the shoe below wong_out and come back after the shuffle).

@@ -471,11 +471,11 @@ class Solution:
         return EV(evaluate_policy(self.rules, self.shoe, strategy, deal=self.deal), False)
 
     def outcome_distribution(self, strategy="optimal", *, insurance=False, spots=1,
-                             threads=None):
+                             threads=None, exact_splits=True):
         """The distribution of a round's net outcome; see bjsolve.distribution."""
         from .distribution import outcome_distribution
         return outcome_distribution(self, strategy, insurance=insurance, spots=spots,
-                                    threads=threads)
+                                    threads=threads, exact_splits=exact_splits)
 
 
 class PairsWithoutDAS:

@@ -8,6 +8,8 @@ The kernel is split by concern, one module (with its ``.pxd``) each:
 * ``_memo``: the flat hash index behind every memo table;
 * ``_dealer``: dealer draw tries (built in C), one-pass distributions, the per-engine
   store of distributions (``DealerTrie``, ``DealerStore``, ``dealer_trie``);
+* ``_pair_dealer``: split hands' dealer distributions, one grouped trie pass serving every
+  number of extra pair cards gone (``PairDealer``);
 * ``_hands``: hand state and the stand / hit / double values in every context
   (``HandEngine``);
 * ``_splits``: the split expectation (``SplitEngine``);

@@ -4,6 +4,7 @@ from libcpp.unordered_map cimport unordered_map
 from libcpp.vector cimport vector
 
 from bjcore._dealer cimport DealerTrie   # the one dependency on the core: dealer enumeration
+from bjcore._memo cimport HashIndex
 
 
 cdef enum:
@@ -40,6 +41,7 @@ cdef class RoundLaws:
     cdef double shoe[D_RANKS]
     cdef double shoe_size
     cdef bint infinite
+    cdef bint fractional          # some count is not a whole number of cards
     cdef int dealer_cnt[D_RANKS]
     cdef int hole_rank
     cdef readonly object dealer_key
@@ -52,7 +54,7 @@ cdef class RoundLaws:
     cdef int extra
 
     cdef double payoff[D_LAW]
-    cdef unordered_map[uint64_t, int] dealer_index
+    cdef HashIndex dealer_index          # removed-cards key -> row of dealer_store
     cdef vector[double] dealer_store
     cdef unordered_map[uint64_t, int] law_index
     cdef vector[double] law_store
@@ -64,6 +66,29 @@ cdef class RoundLaws:
     cdef bint split_done[D_RANKS]
     cdef vector[double] split_out      # per pair: D_OUT x D_LATTICE
     cdef double round_out[D_OUT * D_LATTICE]
+
+    # exact two-hand splits on a finite shoe
+    cdef bint exact_two_hands          # use the exact joint law when a split makes 2 hands
+    cdef unordered_map[uint64_t, int] second_index   # first hand's cards -> second's results
+    cdef vector[double] second_store
+    cdef bint exact_done[D_RANKS]
+    cdef bint tree_ran_out             # a tree pass met a draw from an empty shoe
+    # the tree of one split hand's play (nodes in topological order, see split_tree)
+    cdef vector[uint64_t] t_key        # composition, the hand's pair card included
+    cdef vector[int] t_kind            # T_HIT, T_DOUBLE (draw), T_STAND, T_DOUBLED (leaves)
+    cdef vector[int] t_state           # a leaf's final state j
+    cdef vector[int] t_busts           # bit 1: some card busts this draw node; bit 2:
+                                       # a child of such a node (its dealer law is needed)
+    cdef vector[int] t_child           # D_RANKS per node: child node, or -1
+    cdef vector[double] t_reach        # chance of reaching each node (one pass)
+    cdef vector[double] t_pi           # D_RANKS per node: next-card chances (one pass)
+    cdef vector[int] t_drow            # row of dealer_store for the node (one pass)
+    cdef vector[double] h1_reach       # the first hand's reach and next-card chances
+    cdef vector[double] h1_pi
+    cdef readonly long tree_nodes           # cost measures of the last exact split
+    cdef readonly long second_laws
+    cdef readonly int approx_splits_played   # splits played whose hands were combined
+                                             # as independent given the dealer's outcome
 
     cdef void clear_hand(self) noexcept nogil
     cdef void add(self, int r) noexcept nogil
@@ -92,6 +117,7 @@ cdef class RoundLaws:
     cdef int hands_limit(self, int pair) noexcept nogil
     cdef void pair_hand_law(self, int pair, int extra, int second, double* out) noexcept nogil
     cdef void split_dist(self, int pair) noexcept nogil
+    cdef void fill_fractional_shortfall(self, double* out) noexcept nogil
     cdef double gamma(self, double m, double n, int a, int b, double pp) noexcept nogil
     cdef double draw_ratio(self, double m, double q, double n, int j, int k,
                            double pp) noexcept nogil
@@ -99,4 +125,12 @@ cdef class RoundLaws:
                             const double* law_x, int count_x, double* out) noexcept nogil
     cdef double surrender_value(self) noexcept nogil
     cdef int start_action(self, int c1, int c2) noexcept nogil
+    cdef void set_hand_from_key(self, uint64_t key) noexcept nogil
+    cdef void split_tree(self, int pair) noexcept nogil
+    cdef void tree_pass(self, int pair, const double* base, uint64_t ext_key,
+                        bint need_dealer) noexcept nogil
+    cdef const double* second_results(self, int pair, uint64_t first_key) noexcept nogil
+    cdef void tree_split(self, int pair) noexcept nogil
+    cdef void exact_two_hands_law(self, int pair) noexcept nogil
+    cdef void add_results(self, double w, int j1, const double* q, double* out) noexcept nogil
     cdef void round_dist(self) noexcept nogil

@@ -21,7 +21,10 @@ law formed here in the same way:
   as independent given the dealer's outcome ``t``: exact on an infinite shoe (every card
   is an independent draw); on a finite shoe every hand's joint law with the dealer is
   exact (so the mean is the solver's EV) and only the dependence between the split hands
-  through the cards they take from each other is left out.
+  through the cards they take from each other is left out;
+* on a finite shoe, a split into two hands (no resplitting) gets its exact joint law
+  instead (``tree_split``: the second hand played on the shoe less each ending of the
+  first, both by one pass over the tree of a split hand's play).
 
 The result is ``out[t, k]``: the probability that the dealer ends in ``t`` and the round's
 net outcome is ``(k - 16) / 2`` units (``k = 33``: a natural paid at the table's payout).
@@ -33,9 +36,11 @@ from libc.string cimport memset
 from libc.stdint cimport uint64_t, int8_t
 from libcpp.unordered_map cimport unordered_map
 from libcpp.vector cimport vector
-from cython.operator cimport dereference as deref
+from cython.operator cimport dereference as deref, preincrement as preinc
 
 import numpy as np
+
+from bjcore._memo import HashIndex
 
 from bjcore._dealer import dealer_trie
 
@@ -43,6 +48,7 @@ cdef double TIE_TOLERANCE = 1e-12     # as the solver: a later option must win b
 cdef int ST = 0, HT = 1, DD = 2, SP = 3, SU = 4
 cdef int CDZ = 0, CDP1 = 1, CDP = 2, POLICY = 3
 cdef int KIND_START = 0, KIND_LATER = 1, KIND_SPLIT = 2
+cdef int T_HIT = 0, T_DOUBLE = 1, T_STAND = 2, T_DOUBLED = 3   # split-tree node kinds
 cdef int ZERO_COL = 16                # lattice column of a net outcome of 0
 
 
@@ -74,7 +80,7 @@ cdef class RoundLaws:
     """The law of a round's outcome against one dealer key (upcard, or both dealer cards
     when they are dealt face up), for one shoe, rule set and strategy."""
 
-    def __init__(self, shoe, dealer, dict rules, bint infinite=False):
+    def __init__(self, shoe, dealer, dict rules, bint infinite=False, bint exact_splits=True):
         cdef int r, j, t, s, m, dealer_total
         cdef double v
         cards = (dealer,) if not isinstance(dealer, (tuple, list)) else tuple(dealer)
@@ -83,6 +89,7 @@ cdef class RoundLaws:
         if not 1 <= len(cards) <= 2 or any(type(c) is not int or not 1 <= c <= 10 for c in cards):
             raise ValueError(f"dealer must be an upcard or two cards, ranks 1..10, got {dealer!r}")
         self.dealer_key = dealer
+        self.dealer_index = HashIndex()
         for r in range(D_RANKS):
             self.dealer_cnt[r] = 0
         for c in cards:
@@ -94,9 +101,12 @@ cdef class RoundLaws:
             self.hole_rank = 0
         self.infinite = infinite
         self.shoe_size = 0.0
+        self.fractional = False
         for r in range(D_RANKS):
             self.shoe[r] = float(shoe[r])
             self.shoe_size += self.shoe[r]
+            if not infinite and self.shoe[r] != <int>self.shoe[r]:
+                self.fractional = True
         self.rules.double_min_total = int(rules["double_min_total"])
         self.rules.double_soft = int(rules["double_soft"])
         self.rules.double_any_cards = int(rules["double_any_cards"])
@@ -140,6 +150,10 @@ cdef class RoundLaws:
             self.split_mean[r] = 0.0
         self.split_out.assign(D_RANKS * D_OUT * D_LATTICE, 0.0)
         self.policy_missing = 0
+        self.exact_two_hands = exact_splits and not infinite
+        for r in range(D_RANKS):
+            self.exact_done[r] = False
+        self.approx_splits_played = 0
         self.clear_hand()
 
     # ---- hand state ----------------------------------------------------------------
@@ -227,7 +241,6 @@ cdef class RoundLaws:
         """The dealer's outcome law (17..21, natural, bust) from the shoe left after the
         current hand; memoised on the cards out."""
         cdef uint64_t key = 0
-        cdef unordered_map[uint64_t, int].iterator it
         cdef double n[D_RANKS]
         cdef double out[6]
         cdef double left = 0.0, listed = 0.0
@@ -236,9 +249,9 @@ cdef class RoundLaws:
             key = self.comp_key()
             if self.pair_rank:
                 key += <uint64_t>self.extra * rank_unit(self.pair_rank - 1)
-        it = self.dealer_index.find(key)
-        if it != self.dealer_index.end():
-            return &self.dealer_store[deref(it).second * D_OUT]
+        row = self.dealer_index.find(key)
+        if row >= 0:
+            return &self.dealer_store[row * D_OUT]
         if self.infinite:
             for r in range(D_RANKS):
                 n[r] = self.shoe[r]
@@ -264,7 +277,7 @@ cdef class RoundLaws:
             listed += out[r]
         # bust is the complement (a dealer who must draw from an empty shoe busts)
         self.dealer_store.push_back(1.0 - listed if listed < 1.0 else 0.0)
-        self.dealer_index[key] = row
+        self.dealer_index.set(key, row)
         return row
 
     cdef void prefetch_children(self) noexcept nogil:
@@ -297,7 +310,7 @@ cdef class RoundLaws:
             if n[r] < 1.0:
                 continue
             key = base + rank_unit(r)
-            if self.dealer_index.find(key) != self.dealer_index.end():
+            if self.dealer_index.find(key) >= 0:
                 continue
             for q in range(D_RANKS):
                 w[count * D_RANKS + q] = n[q]
@@ -678,8 +691,32 @@ cdef class RoundLaws:
             k = i % D_LATTICE
             if k != D_NATURAL_COL:
                 mean += out[i] * 0.5 * (k - ZERO_COL)
+        if self.fractional:
+            self.fill_fractional_shortfall(out)
         self.split_mean[p] = mean
         self.split_done[p] = True
+
+    cdef void fill_fractional_shortfall(self, double* out) noexcept nogil:
+        """A shoe with fractional counts is no real shoe (the solver interpolates between
+        real ones).  The split construction meets blocks for more pair cards than such a
+        shoe holds (``amax`` above); it leaves them at zero, as the solver does.  On whole
+        cards their weights vanish; on fractional counts they do not, and the law fell
+        short of one by their weight (up to ~1e-5).  The solver counts those blocks as
+        worth 0, so their weight goes on a net result of 0, spread over the dealer's
+        outcomes as the rest of the law is: the mean is unchanged, the sum is one."""
+        cdef double total = 0.0, row, short
+        cdef double rows[D_OUT]
+        cdef int t, k
+        for t in range(D_OUT):
+            row = 0.0
+            for k in range(D_LATTICE):
+                row += out[t * D_LATTICE + k]
+            rows[t] = row
+            total += row
+        short = 1.0 - total
+        if total > 0.0:
+            for t in range(D_OUT):
+                out[t * D_LATTICE + ZERO_COL] += short * rows[t] / total
 
     cdef double gamma(self, double m, double n, int a, int b, double pp) noexcept nogil:
         cdef double denom
@@ -701,6 +738,320 @@ cdef class RoundLaws:
         if num == 0.0:
             return 0.0
         return num / falling(n, j + k)
+
+
+    # ---- exact two-hand splits: the tree of a split hand's play ---------------------
+    #
+    # The probability of a whole sequence of cards drawn without replacement depends only
+    # on the multiset drawn.  So the joint law of (first hand's final state, second hand's
+    # final state, dealer's outcome) is: for every way the first hand can end (its cards
+    # C1 and state j1, weighted by the chance of reaching them), the joint law of the
+    # second hand and the dealer on the shoe less C1.
+    #
+    # Both hands of a two-hand split play the same fixed decisions (the split class's,
+    # which do not look at the other hand's cards), so the tree of a split hand's play
+    # (its compositions, the action taken at each, its leaves) is built once; only the
+    # chances along it and the dealer's laws at its leaves depend on the cards the first
+    # hand took.  One forward pass over the tree in topological order gives the chance of
+    # reaching every node from any shoe.
+
+    cdef void split_tree(self, int pair) noexcept nogil:
+        """Build the tree of a split hand of ``pair`` (the solver's decisions)."""
+        cdef unordered_map[uint64_t, int] decision_index, leaf_index
+        cdef unordered_map[uint64_t, int].iterator found
+        cdef vector[int] level, nxt
+        cdef double pi[D_RANKS]
+        cdef uint64_t key, child_key
+        cdef int idx, a, r, child, total, s
+        cdef size_t i
+        self.t_key.clear()
+        self.t_kind.clear()
+        self.t_state.clear()
+        self.t_busts.clear()
+        self.t_child.clear()
+        self.clear_hand()
+        self.pair_rank = pair
+        self.extra = 1
+        self.add(pair - 1)
+        self.t_key.push_back(self.comp_key())
+        self.t_kind.push_back(T_HIT)
+        self.t_state.push_back(0)
+        self.t_busts.push_back(0)
+        for r in range(D_RANKS):
+            self.t_child.push_back(-1)
+        level.push_back(0)
+        while level.size() > 0:
+            nxt.clear()
+            for i in range(level.size()):
+                idx = level[i]
+                self.set_hand_from_key(self.t_key[idx])
+                a = HT if self.n_cards == 1 else self.choose()
+                if a != HT and a != DD:
+                    total = self.total()
+                    s = 1 if total <= 16 else total - 15
+                    self.t_kind[idx] = T_STAND
+                    self.t_state[idx] = s
+                    continue
+                self.t_kind[idx] = T_HIT if a == HT else T_DOUBLE
+                self.next_card_weights(pi)
+                for r in range(D_RANKS):
+                    if pi[r] <= 0.0:
+                        continue
+                    if self.hard_sum + r + 1 > 21:
+                        self.t_busts[idx] = 1
+                        continue
+                    self.add(r)
+                    child_key = self.comp_key()
+                    if a == HT:
+                        found = decision_index.find(child_key)
+                        if found != decision_index.end():
+                            child = deref(found).second
+                        else:
+                            child = <int>self.t_key.size()
+                            decision_index[child_key] = child
+                            nxt.push_back(child)
+                    else:
+                        found = leaf_index.find(child_key)
+                        if found != leaf_index.end():
+                            child = deref(found).second
+                        else:
+                            child = <int>self.t_key.size()
+                            leaf_index[child_key] = child
+                    if child == <int>self.t_key.size():
+                        total = self.total()
+                        s = 1 if total <= 16 else total - 15
+                        self.t_key.push_back(child_key)
+                        self.t_kind.push_back(T_HIT if a == HT else T_DOUBLED)
+                        self.t_state.push_back(0 if a == HT else 7 + s)
+                        self.t_busts.push_back(0)
+                        for s in range(D_RANKS):
+                            self.t_child.push_back(-1)
+                    self.t_child[idx * D_RANKS + r] = child
+                    self.remove(r)
+            level.swap(nxt)
+        # the children of a node some card busts need the dealer's law too (bit 2)
+        for i in range(self.t_key.size()):
+            if self.t_busts[i] & 1:
+                for r in range(D_RANKS):
+                    child = self.t_child[i * D_RANKS + r]
+                    if child >= 0:
+                        self.t_busts[child] |= 2
+        self.clear_hand()
+        self.t_reach.assign(self.t_key.size(), 0.0)
+        self.t_pi.assign(self.t_key.size() * D_RANKS, 0.0)
+        self.t_drow.assign(self.t_key.size(), -1)
+
+    cdef void tree_pass(self, int pair, const double* base, uint64_t ext_key,
+                        bint need_dealer) noexcept nogil:
+        """Chances of reaching every node (``t_reach``) and of each next card at the draw
+        nodes (``t_pi``) when ``base[r]`` cards of rank r are left besides the hand's
+        own; with ``need_dealer``, make sure the dealer's law is stored for every node
+        the results need (leaves, draw nodes some card busts), in batched trie passes."""
+        cdef size_t n = self.t_key.size()
+        cdef size_t i
+        cdef int r, c, q, count = 0
+        cdef uint64_t key, unit_pair = rank_unit(pair - 1)
+        cdef double left, x
+        cdef double* pi
+        cdef double w[D_BATCH * D_RANKS]
+        cdef double tot[D_BATCH]
+        cdef double out[D_BATCH * 6]
+        cdef uint64_t keys[D_BATCH]
+        cdef int nodes[D_BATCH]
+        for i in range(n):
+            self.t_reach[i] = 0.0
+        self.t_reach[0] = 1.0
+        for i in range(n):
+            if self.t_reach[i] == 0.0:
+                continue
+            key = self.t_key[i]
+            if need_dealer and (self.t_kind[i] >= T_STAND or self.t_busts[i] != 0):
+                key = key + unit_pair + ext_key
+                c = self.dealer_index.find(key)
+                if c >= 0:
+                    self.t_drow[i] = c
+                else:
+                    left = 0.0
+                    for r in range(D_RANKS):
+                        x = base[r] - <int>((self.t_key[i] >> (5 * r)) & 31)
+                        if x < 0.0:
+                            x = 0.0
+                        w[count * D_RANKS + r] = x
+                        left += x
+                    tot[count] = left
+                    keys[count] = key
+                    nodes[count] = <int>i
+                    count += 1
+                    if count == D_BATCH:
+                        self.trie.evaluate_many(w, tot, count, False, out)
+                        for q in range(count):
+                            self.t_drow[nodes[q]] = self.store_dealer(keys[q], &out[q * 6])
+                        count = 0
+            if self.t_kind[i] >= T_STAND:
+                continue
+            pi = &self.t_pi[i * D_RANKS]
+            left = 0.0
+            for r in range(D_RANKS):
+                x = base[r] - <int>((self.t_key[i] >> (5 * r)) & 31)
+                pi[r] = x if x > 0.0 else 0.0
+                left += pi[r]
+            if left <= 0.0:
+                self.tree_ran_out = True   # a draw from an empty shoe: no real game
+            else:
+                x = self.t_reach[i] / left
+                for r in range(D_RANKS):
+                    c = self.t_child[i * D_RANKS + r]
+                    if c >= 0 and pi[r] > 0.0:
+                        self.t_reach[c] += x * pi[r]
+                    pi[r] = pi[r] / left
+        if count > 0:
+            self.trie.evaluate_many(w, tot, count, False, out)
+            for q in range(count):
+                self.t_drow[nodes[q]] = self.store_dealer(keys[q], &out[q * 6])
+
+    cdef const double* second_results(self, int pair, uint64_t first_key) noexcept nogil:
+        """Q[t * D_RESULTS + k]: the chance that the second split hand's result is k - 2
+        units while the dealer ends in t, when the first hand ended holding
+        ``first_key`` (its pair card included); memoised.  The pointer is valid until the
+        next call."""
+        cdef unordered_map[uint64_t, int].iterator it = self.second_index.find(first_key)
+        cdef double q[D_OUT * D_RESULTS]
+        cdef double base[D_RANKS]
+        cdef double rest[D_OUT]
+        cdef const double* d
+        cdef uint64_t ext, unit_pair = rank_unit(pair - 1)
+        cdef size_t i, n = self.t_key.size()
+        cdef int r, t, c, row, bet
+        cdef double reach
+        if it != self.second_index.end():
+            return &self.second_store[deref(it).second * D_OUT * D_RESULTS]
+        ext = first_key - unit_pair               # the first hand's drawn cards
+        for r in range(D_RANKS):
+            base[r] = self.shoe[r] - self.dealer_cnt[r] - <int>((ext >> (5 * r)) & 31)
+        base[pair - 1] -= 1                       # the first hand's pair card
+        self.tree_pass(pair, base, ext, True)
+        memset(q, 0, sizeof(q))
+        for i in range(n):
+            reach = self.t_reach[i]
+            if reach == 0.0:
+                continue
+            if self.t_kind[i] >= T_STAND:
+                d = &self.dealer_store[self.t_drow[i] * D_OUT]
+                for t in range(D_OUT):
+                    q[t * D_RESULTS + <int>self.payoff[self.t_state[i] * D_OUT + t] + 2] += (
+                        reach * d[t])
+            elif self.t_busts[i] & 1:
+                # the busting cards' share: the node's dealer law minus the other children's
+                d = &self.dealer_store[self.t_drow[i] * D_OUT]
+                for t in range(D_OUT):
+                    rest[t] = d[t]
+                for r in range(D_RANKS):
+                    c = self.t_child[i * D_RANKS + r]
+                    if c >= 0 and self.t_pi[i * D_RANKS + r] > 0.0:
+                        d = &self.dealer_store[self.t_drow[c] * D_OUT]
+                        for t in range(D_OUT):
+                            rest[t] -= self.t_pi[i * D_RANKS + r] * d[t]
+                bet = 2 if self.t_kind[i] == T_DOUBLE else 1
+                for t in range(D_OUT):
+                    q[t * D_RESULTS + 2 - bet] += reach * rest[t]
+        row = <int>(self.second_store.size() // (D_OUT * D_RESULTS))
+        for r in range(D_OUT * D_RESULTS):
+            self.second_store.push_back(q[r])
+        self.second_index[first_key] = row
+        return &self.second_store[row * D_OUT * D_RESULTS]
+
+    cdef void tree_split(self, int pair) noexcept nogil:
+        """The exact round law of splitting ``pair`` into two hands (no resplit) on a
+        finite shoe, into ``split_out``: every end of the first hand (composition and
+        state, by one pass over the tree) against the second hand's results with those
+        cards out."""
+        cdef int p = pair - 1
+        cdef double* out = &self.split_out[p * D_OUT * D_LATTICE]
+        cdef double base[D_RANKS]
+        cdef double rest[D_OUT * D_RESULTS]
+        cdef const double* q
+        cdef size_t i, n
+        cdef int r, c, k, t, j
+        cdef double w
+        for i in range(D_OUT * D_LATTICE):
+            out[i] = 0.0
+        self.tree_ran_out = False
+        self.split_tree(pair)
+        n = self.t_key.size()
+        for r in range(D_RANKS):
+            base[r] = self.shoe[r] - self.dealer_cnt[r]
+        base[p] -= 1                              # the other hand's pair card
+        self.tree_pass(pair, base, 0, False)
+        self.h1_reach = self.t_reach
+        self.h1_pi = self.t_pi
+        self.second_index.clear()
+        self.second_store.clear()
+        for i in range(n):
+            w = self.h1_reach[i]
+            if w == 0.0:
+                continue
+            if self.t_kind[i] >= T_STAND:
+                q = self.second_results(pair, self.t_key[i])
+                self.add_results(w, self.t_state[i], q, out)
+            elif self.t_busts[i] & 1:
+                q = self.second_results(pair, self.t_key[i])
+                for k in range(D_OUT * D_RESULTS):
+                    rest[k] = q[k]
+                for r in range(D_RANKS):
+                    c = self.t_child[i * D_RANKS + r]
+                    if c >= 0 and self.h1_pi[i * D_RANKS + r] > 0.0:
+                        q = self.second_results(pair, self.t_key[c])
+                        for k in range(D_OUT * D_RESULTS):
+                            rest[k] -= self.h1_pi[i * D_RANKS + r] * q[k]
+                j = 7 if self.t_kind[i] == T_DOUBLE else 0
+                self.add_results(w, j, rest, out)
+        self.tree_nodes = <long>n
+        self.second_laws = <long>self.second_index.size()
+        self.second_index.clear()
+        self.second_store.clear()
+
+    cdef void exact_two_hands_law(self, int pair) noexcept nogil:
+        """``split_out`` of ``pair`` by the exact two-hand law; if a hand could draw from
+        an empty shoe (a shoe too small for the round: no real game), the independent
+        combination instead, which follows the solver's degenerate conventions."""
+        cdef int i
+        cdef double* out = &self.split_out[(pair - 1) * D_OUT * D_LATTICE]
+        self.tree_split(pair)
+        if not self.tree_ran_out:
+            self.exact_done[pair - 1] = True
+            return
+        for i in range(D_OUT * D_LATTICE):
+            out[i] = 0.0
+        self.split_done[pair - 1] = False
+        self.split_dist(pair)
+
+    cdef void add_results(self, double w, int j1, const double* q,
+                          double* out) noexcept nogil:
+        """out += w * (first hand in state j1) x (second hand's results with the dealer)."""
+        cdef int t, k
+        cdef double mass, v1
+        for t in range(D_OUT):
+            if t == 5 and not self.rules.natural_takes_all:
+                mass = 0.0
+                for k in range(D_RESULTS):
+                    mass += q[t * D_RESULTS + k]
+                out[t * D_LATTICE + column(-1.0)] += w * mass   # a natural takes one unit
+                continue
+            v1 = self.payoff[j1 * D_OUT + t]
+            for k in range(D_RESULTS):
+                if q[t * D_RESULTS + k] != 0.0:
+                    out[t * D_LATTICE + column(v1 + k - 2)] += w * q[t * D_RESULTS + k]
+
+    cdef void set_hand_from_key(self, uint64_t key) noexcept nogil:
+        """The current hand's cards from a composition key (pair context unchanged)."""
+        cdef int r, c
+        self.hard_sum = 0
+        self.n_cards = 0
+        for r in range(D_RANKS):
+            c = <int>((key >> (5 * r)) & 31)
+            self.cnt[r] = c
+            self.hard_sum += c * (r + 1)
+            self.n_cards += c
 
     # ---- the round ------------------------------------------------------------------
 
@@ -792,6 +1143,11 @@ cdef class RoundLaws:
                 if a == SP:
                     self.splits_played += 1
                     self.split_dist(c1 + 1)
+                    if self.exact_two_hands and self.hands_limit(c1 + 1) == 2:
+                        if not self.exact_done[c1]:
+                            self.exact_two_hands_law(c1 + 1)
+                    if not self.exact_done[c1]:
+                        self.approx_splits_played += 1
                     sp = &self.split_out[c1 * D_OUT * D_LATTICE]
                     for i in range(D_OUT * D_LATTICE):
                         self.round_out[i] += w * sp[i]
@@ -851,6 +1207,42 @@ cdef class RoundLaws:
                 raise ValueError("bad policy composition")
             key += <uint64_t>counts[r] * rank_unit(r)
         self.policy[key | (<uint64_t>kind << 58)] = <int8_t>action
+
+    def split_law(self, int pair, bint exact=True):
+        """(``out[t, k]`` of splitting ``pair`` -- as ``outcome_law`` -- and the
+        solver's split expectation) for testing; exact two-hand law when it applies."""
+        if not 1 <= pair <= 10 or self.hands_limit(pair) < 2:
+            raise ValueError("pair cannot be split here")
+        with nogil:
+            self.split_dist(pair)
+            if exact and self.exact_two_hands and self.hands_limit(pair) == 2:
+                self.exact_two_hands_law(pair)
+        result = np.array(self.split_out[(pair - 1) * D_OUT * D_LATTICE:
+                                         pair * D_OUT * D_LATTICE]).reshape(D_OUT, D_LATTICE)
+        return result, self.split_mean[pair - 1]
+
+    def split_hand_action(self, int pair, counts):
+        """The action (0 stand, 1 hit, 2 double) the kernel takes for a hand of a
+        two-hand split of ``pair`` holding ``counts`` (its pair card included): the
+        split class's decision, as the exact two-hand law plays it (for testing)."""
+        cdef int r, a
+        if not 1 <= pair <= 10 or len(counts) != D_RANKS or counts[pair - 1] < 1:
+            raise ValueError("bad split hand")
+        self.clear_hand()
+        self.pair_rank = pair
+        self.extra = 1
+        for r in range(D_RANKS):
+            for _ in range(int(counts[r])):
+                self.add(r)
+        with nogil:
+            a = self.choose()
+        self.clear_hand()
+        return a
+
+    @property
+    def dealer_laws_computed(self):
+        """Distinct shoes the dealer's law was enumerated for (a cost measure)."""
+        return len(self.dealer_index)
 
     @property
     def policy_misses(self):

@@ -4,6 +4,7 @@ from libcpp.vector cimport vector
 
 from bjcore._defs cimport N_RANKS, RuleParams, rank_unit
 from bjcore._dealer cimport DealerStore
+from bjcore._pair_dealer cimport PairDealer
 from bjcore._memo cimport DecisionTable, HashIndex
 
 
@@ -35,6 +36,9 @@ cdef class HandEngine:
     cdef uint64_t hand_key
 
     cdef DealerStore dealer           # dealer distributions by the cards out of the shoe
+    cdef PairDealer pair_dealer       # split hands': grouped across the pair cards gone
+    cdef bint pair_groups[N_RANKS]    # per pair rank: its split has 2+ contexts, valued
+                                      # as lanes (_splits) with pair_dealer's groups
     cdef HashIndex value_index        # context key -> row of value_store
     cdef vector[HandValues] value_store
     # frozen decisions (split class SPLIT_POLICY), possibly shared with other engines
@@ -47,12 +51,16 @@ cdef class HandEngine:
     cdef bint is_soft(self) noexcept nogil
     cdef bint is_natural(self) noexcept nogil
     cdef uint64_t removed_key(self) noexcept nogil
+    cdef uint64_t split_group_key(self) noexcept nogil
     cdef uint64_t context_key(self) noexcept nogil
     cdef void remaining(self, double* n) noexcept nogil
     cdef void next_card_weights(self, double* pi) noexcept nogil
     cdef double hole_natural_chance(self, const double* pi) noexcept nogil
     cdef double natural_refund(self, const double* pi) noexcept nogil
     cdef const double* dealer_for_current(self) noexcept nogil
+    cdef const double* split_dealer_for_current(self) noexcept nogil
+    cdef void queue_split_group(self, const double* left) noexcept nogil
+    cdef void queue_split_shoe(self, const double* left) noexcept nogil
     cdef void prefetch_dealer(self, bint children) noexcept nogil
     cdef void prefetch_unsplit(self, int lowest, double* left) noexcept nogil
     cdef int lookup(self) noexcept nogil

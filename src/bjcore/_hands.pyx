@@ -18,6 +18,7 @@ from libc.stdint cimport uint64_t, int8_t
 
 from bjcore._defs cimport *
 from bjcore._dealer cimport DealerStore, DealerTrie
+from bjcore._pair_dealer cimport PairDealer
 from bjcore._memo cimport DecisionTable, HashIndex
 from bjcore._dealer import dealer_trie
 
@@ -109,9 +110,12 @@ cdef class HandEngine:
         if not 0 <= self.rules.split_class <= 3:
             raise ValueError("split_class must be 0..3")
         self.dealer = DealerStore(dealer_trie(cards, self.rules.hit_soft_17))
+        self.pair_dealer = PairDealer(self.dealer.trie)
         self.value_index = HashIndex()
         self.extra_max = 0
         self.split_needs_queued = False
+        for r in range(N_RANKS):
+            self.pair_groups[r] = False
         self.clear_hand()
         self.policy = DecisionTable()
         self.policy_shared = False
@@ -142,6 +146,13 @@ cdef class HandEngine:
         if self.pair_rank == 0:
             return self.hand_key
         return self.hand_key + <uint64_t>self.extra * rank_unit(self.pair_rank - 1)
+
+    cdef uint64_t split_group_key(self) noexcept nogil:
+        """A split hand's group in ``pair_dealer``: its cards other than the pair's rank,
+        with the pair rank in the pair field (see _pair_dealer)."""
+        cdef int p = self.pair_rank - 1
+        return ((self.hand_key & ~((<uint64_t>31) << (COUNT_BITS * p)))
+                | (<uint64_t>self.pair_rank << PAIR_SHIFT))
 
     cdef uint64_t context_key(self) noexcept nogil:
         cdef uint64_t hand = self.hand_key
@@ -203,6 +214,8 @@ cdef class HandEngine:
         cdef double n[N_RANKS]
         cdef double left = 0.0
         cdef int r
+        if self.pair_rank and not self.infinite and self.pair_groups[self.pair_rank - 1]:
+            return self.split_dealer_for_current()
         if d != NULL:
             return d
         self.prefetch_dealer(False)
@@ -221,22 +234,95 @@ cdef class HandEngine:
                 left += n[r]
         return self.dealer.compute(key, n, left, self.infinite)
 
+    cdef const double* split_dealer_for_current(self) noexcept nogil:
+        """``dealer_for_current`` for a split hand (finite shoe): finished from the hand's
+        group in ``pair_dealer`` (computed now if it was not queued) and stored under the
+        removed cards with the pair rank, apart from the unsplit hands' distributions.
+
+        Where the cards gone (the hand's and the extra pair cards) could be an unsplit
+        hand (at most 21), the split hand shares that hand's distribution instead, from
+        a trie pass like every unsplit hand's: a solve has computed them all before it
+        values splits.  Which way a shoe is computed depends only on its cards, never on
+        the order of the calls, so every value is reproducible to the bit."""
+        cdef uint64_t key = self.removed_key()
+        cdef uint64_t group_key
+        cdef const double* d
+        cdef const double* table
+        cdef double n[N_RANKS]
+        cdef double out[N_DEALER]
+        cdef double left = 0.0
+        cdef int r, p = self.pair_rank - 1
+        cdef bint unsplit_too = self.hard_sum + self.extra * self.pair_rank <= 21
+        if not unsplit_too:
+            key |= <uint64_t>self.pair_rank << PAIR_SHIFT
+        d = self.dealer.find(key)
+        if d != NULL:
+            return d
+        self.remaining(n)
+        for r in range(N_RANKS):
+            if n[r] < 0.0:
+                n[r] = 0.0
+            left += n[r]
+        if unsplit_too:
+            return self.dealer.compute(key, n, left, False)
+        group_key = self.split_group_key()
+        table = self.pair_dealer.group(group_key)
+        if table == NULL:
+            self.pair_dealer.queue(p, n, group_key)
+            self.pair_dealer.flush()
+            table = self.pair_dealer.group(group_key)
+        self.pair_dealer.distribution(p, table, n[p], left, out)
+        return self.dealer.store(key, out)
+
+    cdef void queue_split_shoe(self, const double* left) noexcept nogil:
+        """Queue what ``split_dealer_for_current`` will need for the current split hand
+        in its context: its group, or the shoe it shares with an unsplit hand."""
+        if self.hard_sum + self.extra * self.pair_rank <= 21:
+            self.dealer.queue(left, -1, self.removed_key())
+        else:
+            self.queue_split_group(left)
+
+    cdef void queue_split_group(self, const double* left) noexcept nogil:
+        """Queue the current split hand's group (``left``: the counts after the hand;
+        only ranks other than the pair's are read)."""
+        self.pair_dealer.queue(self.pair_rank - 1, left, self.split_group_key())
+
     cdef void prefetch_dealer(self, bint children) noexcept nogil:
         """Compute in shared trie passes the dealer outcomes the recursion is about to
         need and does not have yet: those of the current hand (``children`` false) or of
         every one-card-more hand (true), in the current context and, for a split hand,
         in every other extra-pair-card context of the split being valued (CDZ- plays the
         same hands whatever the number of extra pair cards gone, so they are needed too).
+        Where the pair's split hands take their distributions from ``pair_dealer``, the
+        hand's groups are queued instead: each serves every context.
 
         A trie pass costs a fixed amount per node plus a little per shoe, so batching
         many shoes into each pass is what makes the dealer enumeration cheap.
         """
         cdef double left[N_RANKS]
-        cdef uint64_t key, hand_part
+        cdef uint64_t hand_part
         cdef int e, e_lo, e_hi, r, j, p = self.pair_rank - 1
         cdef bint short
         if self.infinite:
             return   # one dealer distribution serves every hand
+        if p >= 0 and self.pair_groups[p]:
+            self.remaining(left)
+            for j in range(N_RANKS):
+                if left[j] < 0.0:
+                    left[j] = 0.0
+            if not children:
+                self.queue_split_shoe(left)
+            for r in range(N_RANKS):
+                if not children or left[r] <= 0.0 or self.hard_sum + r + 1 > 21:
+                    continue
+                hand_add(self, r)
+                left[r] -= 1.0
+                self.queue_split_shoe(left)
+                left[r] += 1.0
+                hand_remove(self, r)
+            self.pair_dealer.flush()
+            self.dealer.flush()
+            return
         e_lo = e_hi = self.extra
         if p >= 0 and self.extra_max > 0:
             e_lo, e_hi = 1, self.extra_max

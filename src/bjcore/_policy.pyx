@@ -54,7 +54,10 @@ cdef class PolicyEngine(RoundEngine):
         cdef int r, double_ok
         if self.n_cards >= 2:
             double_ok = self.rules.double_after_split and self.may_double()
-            self.policy.set(self.policy_key(KIND_SPLIT), self.best_option(double_ok))
+            if self.lanes_enabled(self.pair_rank - 1):   # the split values are held for every context at once
+                self.policy.set(self.policy_key(KIND_SPLIT), self.lane_choice(self.extra, double_ok))
+            else:
+                self.policy.set(self.policy_key(KIND_SPLIT), self.best_option(double_ok))
         for r in range(lowest, N_RANKS):
             if self.hard_sum + r + 1 > 21:
                 break

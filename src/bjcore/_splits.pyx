@@ -5,6 +5,9 @@
 recursions that take out pair cards of unknown position, and the assembly over the
 number of hands.  The split hands themselves are valued by ``_hands.HandEngine`` in the
 split contexts; which choices they make is the post-split class (CDZ-, CDP1, CDP).
+Where a split has two or more contexts, the optimising classes value a split hand in all
+of them in one recursion (the "lane" methods below) with dealer distributions grouped
+across the contexts (``_pair_dealer``); see docs/algorithms.md.
 """
 from libc.math cimport NAN, isnan
 
@@ -12,6 +15,16 @@ from bjcore._defs cimport *
 from bjcore._hands cimport hand_add, hand_remove
 from bjcore._hands cimport HandEngine
 from bjcore._memo cimport HashIndex
+from libc.stdint cimport uint64_t
+
+
+cdef extern from *:
+    """
+    static inline int bj_lanes_end(unsigned int mask) {
+        return mask ? 32 - __builtin_clz(mask) : 0;
+    }
+    """
+    int lanes_end "bj_lanes_end"(unsigned int mask) noexcept nogil   # highest lane + 1
 
 
 cdef class SplitEngine(HandEngine):
@@ -22,6 +35,7 @@ cdef class SplitEngine(HandEngine):
         for r in range(N_RANKS):
             self.split_cache[r] = NAN
         self.walked = HashIndex()
+        self.lane_index = HashIndex()
 
     cdef int hands_limit(self, int pair) noexcept nogil:
         cdef int limit = self.rules.max_split_hands
@@ -42,6 +56,195 @@ cdef class SplitEngine(HandEngine):
         v = self.continuation()
         self.clear_hand()
         return v
+
+    # ---- every split context at once --------------------------------------------------
+    #
+    # A split hand of pair rank P is valued in contexts e = 1 .. amax + 1 (extra pair
+    # cards gone).  Valuing one context at a time walks every composition once per
+    # context, with a memo look-up per composition and context.  Here one walk carries
+    # all contexts as lanes: each composition is looked up once and holds its values in
+    # every context (LaneValues), and the recursion follows a card wherever any context
+    # can draw it.  Each lane does exactly the arithmetic the context-at-a-time recursion
+    # (HandEngine.hit_value, double_value, continuation) does, in the same order, so the
+    # values are the same to the bit.  A lane mask says which contexts are wanted; a
+    # context is only ever reached through cards it can draw, as before.
+    # Used for the optimising classes on finite shoes; frozen policies and the infinite
+    # shoe keep the context-at-a-time recursion.
+
+    cdef bint lanes_enabled(self, int p) noexcept nogil:
+        """Whether pair index p's split hands are valued with lanes: where its split
+        has two or more contexts (set by split_value; the infinite shoe never), for the
+        optimising classes."""
+        return self.pair_groups[p] and self.rules.split_class != SPLIT_POLICY
+
+    cdef void lane_blocks(self, int pair, int amax, double* X, double* Y) noexcept nogil:
+        """X_a and Y_a of split_value (6.4) for a = 0 .. amax, all contexts at once."""
+        cdef double rho[MAX_A][N_RANKS]
+        cdef double out[MAX_LANES]
+        cdef bint valid[MAX_A]
+        cdef double left
+        cdef unsigned int mask
+        cdef int a, r, p = pair - 1
+        for a in range(amax + 1):
+            left = 0.0
+            for r in range(N_RANKS):
+                rho[a][r] = self.shoe[r] - self.dealer_cnt[r]
+            rho[a][p] -= a + 2
+            valid[a] = rho[a][p] >= 0
+            for r in range(N_RANKS):
+                left += rho[a][r]
+            valid[a] = valid[a] and left > 0
+            if valid[a]:
+                for r in range(N_RANKS):
+                    rho[a][r] /= left
+        for r in range(N_RANKS):
+            mask = 0
+            for a in range(amax + 1):
+                if valid[a] and rho[a][r] > 0.0:
+                    mask |= 1u << a
+            if mask == 0:
+                continue
+            self.clear_hand()
+            self.pair_rank = pair
+            hand_add(self, p)
+            hand_add(self, r)
+            self.lane_continuation(mask, out)
+            self.clear_hand()
+            for a in range(amax + 1):
+                if mask & (1u << a):
+                    X[a] += rho[a][r] * out[a]
+                    if r == p:
+                        Y[a] = out[a]
+
+    cdef int lane_row(self) noexcept nogil:
+        """Row of the current split hand in ``lane_store``, added (empty) if new."""
+        cdef uint64_t key = self.hand_key | (<uint64_t>self.pair_rank << PAIR_SHIFT)
+        cdef int row = self.lane_index.find(key)
+        cdef LaneValues blank
+        if row >= 0:
+            return row
+        blank.have[0] = 0
+        blank.have[1] = 0
+        blank.have[2] = 0
+        row = <int>self.lane_store.size()
+        self.lane_store.push_back(blank)
+        self.lane_index.insert(key, row)
+        return row
+
+    cdef void lane_values(self, int action, unsigned int mask, double* out) noexcept nogil:
+        """The current split hand's value of ``action`` in the contexts of ``mask``
+        (bit e - 1 for e extra pair cards gone) into out[e - 1]."""
+        cdef int row = self.lane_row(), l
+        self.lane_compute(row, action, mask)
+        for l in range(lanes_end(mask)):
+            if mask & (1u << l):
+                out[l] = self.lane_store[row].v[action][l]
+
+    cdef void lane_compute(self, int row, int action, unsigned int mask) noexcept nogil:
+        """Compute what ``mask`` wants of ``action`` and ``row`` does not hold yet."""
+        cdef unsigned int need = mask & ~self.lane_store[row].have[action], cm
+        cdef double pi[MAX_LANES][N_RANKS]
+        cdef double ev[MAX_LANES]
+        cdef double sub[MAX_LANES]
+        cdef int l, r, saved_extra = self.extra
+        if need == 0:
+            return
+        if action == ACT_STAND:
+            for l in range(lanes_end(need)):
+                if need & (1u << l):
+                    self.extra = l + 1
+                    ev[l] = self.stand_value()
+        else:
+            for l in range(lanes_end(need)):
+                if need & (1u << l):
+                    self.extra = l + 1
+                    self.next_card_weights(pi[l])
+                    # double: a dealer natural takes only the original bet (as double_value)
+                    ev[l] = self.natural_refund(pi[l]) if action == ACT_DOUBLE else 0.0
+            self.extra = saved_extra
+            for r in range(N_RANKS):
+                cm = 0
+                for l in range(lanes_end(need)):
+                    if (need & (1u << l)) and pi[l][r] > 0.0:
+                        cm |= 1u << l
+                if cm == 0:
+                    continue
+                hand_add(self, r)
+                if self.hard_sum > 21:
+                    for l in range(lanes_end(cm)):
+                        if cm & (1u << l):
+                            if action == ACT_DOUBLE:
+                                ev[l] -= 2.0 * pi[l][r]
+                            else:
+                                ev[l] -= pi[l][r]
+                elif action == ACT_DOUBLE:
+                    self.lane_values(ACT_STAND, cm, sub)
+                    for l in range(lanes_end(cm)):
+                        if cm & (1u << l):
+                            ev[l] += 2.0 * pi[l][r] * sub[l]
+                else:
+                    self.lane_continuation(cm, sub)
+                    for l in range(lanes_end(cm)):
+                        if cm & (1u << l):
+                            ev[l] += pi[l][r] * sub[l]
+                hand_remove(self, r)
+        self.extra = saved_extra
+        for l in range(lanes_end(need)):
+            if need & (1u << l):
+                self.lane_store[row].v[action][l] = ev[l]
+        self.lane_store[row].have[action] |= need
+
+    cdef int lane_choice(self, int e, int double_ok) noexcept nogil:
+        """best_option for the current split hand in context e (ties: earlier option)."""
+        cdef unsigned int bit = 1u << (e - 1)
+        cdef double st[MAX_LANES]
+        cdef double ht[MAX_LANES]
+        cdef double dd[MAX_LANES]
+        cdef int best = ACT_STAND
+        cdef double v
+        self.lane_values(ACT_STAND, bit, st)
+        self.lane_values(ACT_HIT, bit, ht)
+        v = st[e - 1]
+        if improves(ht[e - 1], v):
+            best = ACT_HIT
+            v = ht[e - 1]
+        if double_ok:
+            self.lane_values(ACT_DOUBLE, bit, dd)
+            if improves(dd[e - 1], v):
+                best = ACT_DOUBLE
+        return best
+
+    cdef void lane_continuation(self, unsigned int mask, double* out) noexcept nogil:
+        """HandEngine.continuation for the current split hand in every context of
+        ``mask``: the value of the option its post-split class picks."""
+        cdef double st[MAX_LANES]
+        cdef double ht[MAX_LANES]
+        cdef double dd[MAX_LANES]
+        cdef int a, l, double_ok
+        cdef double v
+        if self.pair_rank == 1 and not self.rules.hit_split_aces:
+            self.lane_values(ACT_STAND, mask, out)   # split aces take one card and stand
+            return
+        double_ok = self.rules.double_after_split and self.may_double()
+        if self.rules.split_class == SPLIT_CDZ:
+            a = self.optimal_unsplit_choice(double_ok)
+            self.lane_values(a, mask, out)
+        elif self.rules.split_class == SPLIT_CDP1:
+            a = self.lane_choice(1, double_ok)   # the pick with one extra pair card gone
+            self.lane_values(a, mask, out)
+        else:   # CDP: each context picks from its own values
+            self.lane_values(ACT_STAND, mask, st)
+            self.lane_values(ACT_HIT, mask, ht)
+            if double_ok:
+                self.lane_values(ACT_DOUBLE, mask, dd)
+            for l in range(lanes_end(mask)):
+                if mask & (1u << l):
+                    v = st[l]
+                    if improves(ht[l], v):
+                        v = ht[l]
+                    if double_ok and improves(dd[l], v):
+                        v = dd[l]
+                    out[l] = v
 
     cdef double split_value(self, int pair) noexcept nogil:
         """Unconditioned expectation of splitting the pair (all hands, all bets)."""
@@ -67,9 +270,15 @@ cdef class SplitEngine(HandEngine):
             X[a] = 0.0
             Y[a] = 0.0
         self.extra_max = amax + 1   # contexts e = 1 .. amax + 1 are about to be valued
+        # with two or more contexts, one grouped pass per split hand serves them all
+        self.pair_groups[p] = not self.infinite and amax >= 1
         if not self.infinite:
             self.queue_split_needs(p)
+        if self.lanes_enabled(p):
+            self.lane_blocks(pair, amax, X, Y)
         for a in range(amax + 1):
+            if self.lanes_enabled(p):
+                break   # (valued above, every context at once)
             if self.infinite and a > 0:
                 X[a] = X[0]
                 Y[a] = Y[0]
@@ -96,6 +305,7 @@ cdef class SplitEngine(HandEngine):
                 Y[a] = self.pair_hand_value(pair, a + 1, p)
         self.extra_max = 0
         self.split_needs_queued = False
+        self.pair_dealer.clear()   # every context's outcomes are stored by now
         # removal recursions (6.5)
         if self.infinite:
             pp = self.shoe[p]
@@ -161,8 +371,8 @@ cdef class SplitEngine(HandEngine):
         return ev
 
     cdef void queue_split_needs(self, int p) noexcept nogil:
-        """Compute, in full trie passes, every dealer distribution the split hands of
-        pair index ``p`` will need in contexts e = 1 .. extra_max, and no other.
+        """Compute, in full trie passes, the dealer groups (see _pair_dealer) of every
+        split hand of pair index ``p`` that contexts e = 1 .. extra_max will need.
 
         A split hand needs the dealer's outcomes where it stands, or after its double
         card.  Where its choice is made from other values (CDZ-: the unsplit hand's;
@@ -170,15 +380,26 @@ cdef class SplitEngine(HandEngine):
         follows that choice; where the choice compares the context's own values (CDP, and
         CDP1 with e = 1) every composition is needed.  Queuing them all first fills each
         trie pass, where asking hand by hand would leave most lanes empty.
+
+        Where the pair uses groups, a group serves every number of extra pair cards
+        gone, so one walk per stage suffices where the choices do not depend on e (all
+        but a frozen CDP policy, which has one per context): the one with the fewest
+        pair cards gone, which reaches every composition the others reach.
         """
         cdef double avail[N_RANKS]
         cdef int e, r, stage
-        cdef bint everything
+        cdef bint everything, walked_one
+        cdef bint per_context = (not self.pair_groups[p]
+                                 or (self.rules.split_class == SPLIT_POLICY
+                                     and self.policy.split_context == 2))
         self.walked.clear()
         # contexts whose choices compare their own values first: the others' choices may
         # read them
         for stage in range(2):
+            walked_one = False
             for e in range(1, self.extra_max + 1):
+                if walked_one and not per_context:
+                    break
                 everything = (self.rules.split_class == SPLIT_CDP
                               or (self.rules.split_class == SPLIT_CDP1 and e == 1))
                 if everything != (stage == 0):
@@ -188,6 +409,10 @@ cdef class SplitEngine(HandEngine):
                 avail[p] -= e
                 if avail[p] < 1.0:
                     continue   # (the split_value loop skips this context too)
+                walked_one = True
+                # the contexts this walk queues for: CDP1's first stage values e = 1 only
+                self.queue_e_hi = (1 if (self.rules.split_class == SPLIT_CDP1 and stage == 0)
+                                   else self.extra_max)
                 self.clear_hand()
                 self.pair_rank = p + 1
                 self.extra = e
@@ -197,6 +422,7 @@ cdef class SplitEngine(HandEngine):
                         hand_add(self, r)
                         self.queue_needs_walk(avail, everything, r)
                         hand_remove(self, r)
+            self.pair_dealer.flush()
             self.dealer.flush()
             # the walks that follow read values of the contexts just queued: they need
             # no more prefetching
@@ -204,13 +430,25 @@ cdef class SplitEngine(HandEngine):
         self.clear_hand()
 
     cdef void queue_current(self, const double* avail) noexcept nogil:
-        """Queue the dealer's outcomes for the current hand in its context (``avail``:
-        the cards the context leaves for the hand)."""
+        """Queue the dealer's outcomes for the current split hand in its context, or its
+        group (``avail``: the cards the context leaves for the hand)."""
         cdef double left[N_RANKS]
-        cdef int r
+        cdef int r, e, p = self.pair_rank - 1
         for r in range(N_RANKS):
             left[r] = avail[r] - self.cnt[r]
-        self.dealer.queue(left, -1, self.removed_key())
+        if not self.pair_groups[p]:
+            self.dealer.queue(left, -1, self.removed_key())
+            return
+        # the group serves the contexts whose cards gone exceed 21; the others share an
+        # unsplit hand's shoe (see split_dealer_for_current)
+        if self.hard_sum + self.queue_e_hi * self.pair_rank > 21:
+            self.queue_split_group(left)
+        for e in range(self.extra, self.queue_e_hi + 1):
+            if e > self.extra:
+                left[p] -= 1.0   # one more pair card gone
+            if left[p] < 0.0 or self.hard_sum + e * self.pair_rank > 21:
+                break
+            self.dealer.queue(left, -1, self.hand_key + <uint64_t>e * rank_unit(p))
 
     cdef void queue_needs_walk(self, const double* avail, bint everything,
                                int lowest) noexcept nogil:
@@ -235,7 +473,9 @@ cdef class SplitEngine(HandEngine):
                     a = ACT_STAND   # (continuation counts the miss)
             elif self.rules.split_class == SPLIT_CDZ:
                 a = self.optimal_unsplit_choice(double_ok)
-            else:   # CDP1 with e > 1: the pick made with one extra pair card gone
+            elif self.lanes_enabled(self.pair_rank - 1):   # CDP1 with e > 1: the pick with one extra pair card gone
+                a = self.lane_choice(1, double_ok)
+            else:
                 saved_extra = self.extra
                 self.extra = 1
                 a = self.best_option(double_ok)

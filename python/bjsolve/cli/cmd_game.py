@@ -42,7 +42,7 @@ def add_arguments(parser) -> None:
     b.add_argument("--ramp", default="1:1", metavar="TC:BET,...",
                    help="bets by true count, e.g. 1:1,2:2,3:4,4:8,5:12 (below the first "
                         "count: its bet; default: flat 1)")
-    b.add_argument("--wong-in", type=float, metavar="TC",
+    b.add_argument("--wong-in", type=int, metavar="TC",
                    help="play only at true counts >= TC (bet 0 below) (default: play every "
                         "round)")
     b.add_argument("--bankroll", type=float, metavar="B",
@@ -60,7 +60,8 @@ def add_arguments(parser) -> None:
 
 def run(args) -> int:
     rules, _ = counting_rules(args)
-    from ..game import CountedGame, parse_ramp, ramp_table
+    from ..game import CountedGame
+    from ..ramp import parse_ramp, ramp_table
     if args.bankroll is not None and not args.bankroll > 0:
         raise common.UsageError(f"--bankroll must be > 0, got {args.bankroll:g}")
     if args.rounds is not None and args.bankroll is None:

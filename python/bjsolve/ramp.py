@@ -1,0 +1,253 @@
+"""A bet ramp: the bet at each true count.  One concept, one parser, used by the counted game
+(``bjsolve.game``), the simulator (``bjsolve.simulate``) and the command line.
+
+A ramp is written ``"1:1,2:2,3:4,4:8"`` (true count:bet, comma separated; spaces allowed),
+or given as a mapping {true count: bet}, as (true count, bet) pairs, or as a ``Ramp``.
+
+* True counts are whole numbers (every true-count convention of the package bins whole
+  counts), each at most once, in any order (they are sorted).
+* Bets are finite numbers >= 0 (0: the round is sat out); at least one is above 0.
+* Between points the bet of the highest point at or below the count applies; below the
+  lowest point, the lowest point's bet.
+* ``wong_in`` (optional, a whole true count): rounds at true counts below it are sat out.
+
+Bad input raises ``TypeError`` (a ramp, count or bet of the wrong type) or ``ValueError``
+(the right type, a value not allowed), naming the field, the value (shortened) and what is
+allowed.
+"""
+from __future__ import annotations
+
+import math
+import numbers
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+import numpy as np
+
+from .ranks import show as _show
+
+__all__ = ["Ramp", "parse_ramp", "RampResult", "ramp_figures", "diffusion_ruin", "ramp_table"]
+
+EXAMPLE = "'1:1,2:2,3:4,4:8'"
+
+
+@dataclass(frozen=True)
+class Ramp:
+    """Bets by true count: ``points`` ((true count, bet), ...) with strictly increasing
+    whole true counts; ``wong_in``: rounds below that true count are sat out (bet 0)."""
+    points: tuple
+    wong_in: int | None = None
+
+    def bets(self, true_counts) -> np.ndarray:
+        """The bet at each of ``true_counts`` (array-like of numbers)."""
+        tcs = np.asarray(true_counts, dtype=float)
+        keys = np.array([k for k, _ in self.points], dtype=float)
+        vals = np.array([v for _, v in self.points], dtype=float)
+        idx = np.clip(np.searchsorted(keys, tcs + 1e-9, side="right") - 1, 0, len(keys) - 1)
+        out = vals[idx]
+        if self.wong_in is not None:
+            out = np.where(tcs < self.wong_in - 1e-9, 0.0, out)
+        return out
+
+    def bet_at(self, true_count: float) -> float:
+        return float(self.bets([true_count])[0])
+
+    @property
+    def spread(self) -> float:
+        """Largest bet over the smallest bet above 0."""
+        bets = [v for _, v in self.points if v > 0]
+        return max(bets) / min(bets)
+
+    def describe(self) -> str:
+        text = ",".join(f"{k:g}:{v:g}" for k, v in self.points)
+        return text + (f" (wong in at {self.wong_in:g})" if self.wong_in is not None else "")
+
+
+def parse_ramp(ramp, *, wong_in=None) -> Ramp:
+    """A ``Ramp`` from text "tc:bet,...", a mapping {tc: bet}, (tc, bet) pairs or a ``Ramp``
+    (see the module docstring for what is allowed)."""
+    if isinstance(ramp, Ramp):
+        if wong_in is None:
+            return ramp
+        return Ramp(ramp.points, _true_count(wong_in, "wong_in"))
+    if isinstance(ramp, str):
+        pairs = _parse_text(ramp)
+    elif isinstance(ramp, Mapping):
+        pairs = list(ramp.items())
+    elif isinstance(ramp, (bytes, numbers.Number)) or ramp is None:
+        raise TypeError(f"ramp must be text {EXAMPLE}, a mapping {{true count: bet}} or "
+                        f"(true count, bet) pairs, got {_show(ramp)}")
+    else:
+        try:
+            pairs = [tuple(p) for p in ramp]
+        except TypeError:
+            raise TypeError(f"ramp must be text {EXAMPLE}, a mapping {{true count: bet}} or "
+                            f"(true count, bet) pairs, got {_show(ramp)}") from None
+    if not pairs:
+        raise ValueError(f"ramp must give at least one true count:bet, e.g. {EXAMPLE}; got "
+                         f"{_show(ramp)}")
+    clean = {}
+    for item in pairs:
+        if len(item) != 2:
+            raise ValueError(f"ramp entries are (true count, bet) pairs, got {_show(item)}")
+        tc = _true_count(item[0], "ramp true count")
+        bet = _bet(item[1], tc)
+        if tc in clean:
+            raise ValueError(f"ramp true count {tc:+d} is given twice (each count once)")
+        clean[tc] = bet
+    if all(v == 0 for v in clean.values()):
+        raise ValueError(f"ramp: every bet is 0 (at least one bet must be above 0), got "
+                         f"{_show(ramp)}")
+    return Ramp(tuple(sorted(clean.items())),
+                None if wong_in is None else _true_count(wong_in, "wong_in"))
+
+
+def _parse_text(text: str) -> list:
+    pairs = []
+    for part in text.split(","):
+        part = part.strip()
+        if not part:
+            continue
+        bits = part.split(":")
+        if len(bits) != 2:
+            raise ValueError(f"ramp entry {_show(part)} is not 'true count:bet' (e.g. "
+                             f"{EXAMPLE})")
+        try:
+            tc, bet = float(bits[0]), float(bits[1])
+        except ValueError:
+            raise ValueError(f"ramp entry {_show(part)} is not 'true count:bet' with two "
+                             f"numbers (e.g. {EXAMPLE})") from None
+        pairs.append((tc, bet))
+    return pairs
+
+
+def _true_count(value, field: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise TypeError(f"{field} must be a whole number, got {_show(value)}")
+    if not math.isfinite(value) or value != int(value):
+        raise ValueError(f"{field} must be a whole number (true counts are whole), got "
+                         f"{_show(value)}")
+    return int(value)
+
+
+def _bet(value, tc: int) -> float:
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise TypeError(f"ramp bet at true count {tc:+d} must be a number >= 0, got "
+                        f"{_show(value)}")
+    if not math.isfinite(value) or value < 0:
+        raise ValueError(f"ramp bet at true count {tc:+d} must be a finite number >= 0 (0 sits "
+                         f"the round out), got {_show(value)}")
+    return float(value)
+
+
+# ---- a ramp's figures ---------------------------------------------------------------------------
+
+@dataclass
+class RampResult:
+    """A ramp's figures, in the ramp's money unit, per round dealt (rounds sat out count,
+    with bet 0).  ``rounds_played``: the fraction of rounds with a bet."""
+    ramp: Ramp
+    bankroll: float | None
+    win_rate: float            # per round
+    sd: float                  # per round
+    average_bet: float         # per round played
+    rounds_played: float
+    ror: float | None          # lifetime risk of ruin, exact, on the ramp's mixture law
+    ror_method: str
+    ror_diffusion: float | None = None      # the diffusion approximation exp(-2 W B / Var)
+    ror_dominant_root: float | None = None  # r^(B/h), the dominant root alone
+    rounds: int | None = None               # with ``trip_ruin``: P(ruin within that many)
+    trip_ruin: float | None = None
+
+    @property
+    def variance(self) -> float:
+        return self.sd ** 2
+
+    @property
+    def win_per_100(self) -> float:
+        return 100.0 * self.win_rate
+
+    @property
+    def sd_per_100(self) -> float:
+        return 10.0 * self.sd
+
+    @property
+    def di(self) -> float:
+        """Desirability index: 1000 x win rate / SD (per round); DI^2 = SCORE."""
+        return 1000.0 * self.win_rate / self.sd if self.sd > 0 else float("nan")
+
+    @property
+    def score(self) -> float:
+        """SCORE: win per 100 rounds with a 10,000-unit bankroll, the ramp scaled to the
+        Kelly-optimal unit: 100 x 10^4 x W^2 / Var = DI^2."""
+        return 1e6 * self.win_rate ** 2 / self.variance if self.sd > 0 else float("nan")
+
+    @property
+    def n0(self) -> float:
+        """Rounds until the expected win equals one SD: Var / W^2."""
+        return self.variance / self.win_rate ** 2 if self.win_rate != 0 else float("inf")
+
+    @property
+    def certainty_equivalent(self) -> float | None:
+        """Per round: W - Var / (2 x bankroll) (log utility, small bets; the sure win a
+        Kelly bettor values as much as this game)."""
+        if self.bankroll is None:
+            return None
+        return self.win_rate - self.variance / (2.0 * self.bankroll)
+
+    @property
+    def advantage(self) -> float:
+        """Win rate over the average bet of the rounds played."""
+        return self.win_rate / (self.average_bet * self.rounds_played)
+
+    def summary(self) -> dict:
+        ce = self.certainty_equivalent
+        return {"win rate per round": self.win_rate, "win rate per 100": self.win_per_100,
+                "SD per round": self.sd, "SD per 100": self.sd_per_100,
+                "average bet": self.average_bet, "advantage": self.advantage,
+                "rounds played": self.rounds_played, "DI": self.di, "SCORE": self.score,
+                "N0": self.n0, "CE per 100": None if ce is None else 100 * ce,
+                "risk of ruin": self.ror,
+                "risk of ruin (diffusion approx.)": self.ror_diffusion,
+                f"trip ruin in {self.rounds} rounds": self.trip_ruin}
+
+
+def ramp_figures(ramp, bets, freq, edge, var, bankroll) -> RampResult:
+    """A ramp's figures from per-true-count arrays: bets, frequency, edge (per unit bet) and
+    variance (per unit bet squared); the risk of ruin by the diffusion formula alone (the
+    counted game adds the exact figure)."""
+    played = bets > 0
+    win = float(np.sum(freq * bets * edge))
+    second = float(np.sum(freq * bets ** 2 * (var + edge ** 2)))
+    variance = max(second - win * win, 0.0)
+    sd = math.sqrt(variance)
+    share = float(freq[played].sum())
+    avg = float(np.sum(freq * bets)) / share if share > 0 else 0.0
+    ror = diffusion_ruin(win, variance, bankroll) if bankroll is not None else None
+    return RampResult(ramp, bankroll, win, sd, avg, share, ror,
+                      "diffusion exp(-2 W B / Var) (the exact ruin was not asked for)",
+                      ror_diffusion=ror)
+
+
+def diffusion_ruin(win: float, variance: float, bankroll: float) -> float:
+    """Lifetime risk of ruin, the diffusion (normal) approximation exp(-2 W B / Var)
+    (1 when W <= 0)."""
+    if win <= 0:
+        return 1.0
+    return math.exp(-2.0 * win * bankroll / variance)
+
+
+def ramp_table(result: RampResult, title: str):
+    """A ramp's figures as a one-column ``bjsolve.tables.Table`` (summary layout)."""
+    from .tables import Table
+    summary = result.summary()
+    rows = tuple(k for k, v in summary.items() if v is not None)
+    notes = ("per round dealt (rounds sat out count with bet 0); money in the ramp's units; "
+             "SD per 100 = 10 x SD per round (rounds independent); DI = 1000 W / SD; "
+             "SCORE = DI^2 (win per 100 rounds, 10,000-unit bankroll, Kelly-scaled bets); "
+             "N0 = Var / W^2; CE = W - Var / (2 bankroll); risk of ruin: lifetime, "
+             f"{result.ror_method} (rounds treated as independent)",)
+    return Table("summary", title, rows, ("value",),
+                 np.array([[float(summary[k])] for k in rows]), notes, style="prob",
+                 layout="summary", records=[{"figure": k, "value": float(summary[k])}
+                                            for k in rows])

@@ -1,0 +1,52 @@
+# Declarations of the split contexts' dealer distributions (see _pair_dealer.pyx).
+from libc.stdint cimport uint64_t, int8_t, int16_t, int32_t
+from libcpp.vector cimport vector
+
+from bjcore._defs cimport N_RANKS, N_DEALER
+from bjcore._dealer cimport DealerTrie, TrieNode, MAX_BATCH, MAX_DEPTH, MAX_FACTORS
+from bjcore._memo cimport HashIndex
+
+
+cdef extern from "pair_group_pass.h":
+    void pair_group_pass "bj_pair_group_pass"(const TrieNode* nd, const int16_t* bucket,
+                                              int n, const double* factor,
+                                              const unsigned char* any_left, double* prod,
+                                              double* acc, int lanes) noexcept nogil
+
+
+cdef struct PairLayout:
+    # how one pair rank's pass sorts the trie's counted compositions into buckets
+    int ready
+    int n_pairs                        # distinct (pair cards drawn, cards drawn) in use
+    int8_t pair_j[(MAX_DEPTH + 1) * (MAX_DEPTH + 1)]
+    int8_t pair_m[(MAX_DEPTH + 1) * (MAX_DEPTH + 1)]
+    int max_j
+    int max_m
+
+
+cdef class PairDealer:
+    """One engine's dealer distributions for split hands, grouped by the cards gone other
+    than the pair's rank: one trie pass per group serves every number of pair cards gone."""
+    cdef DealerTrie trie
+    cdef PairLayout layouts[N_RANKS]
+    cdef vector[int16_t] buckets[N_RANKS]   # per pair rank: node -> bucket
+    cdef HashIndex index                    # group key -> group number
+    cdef double* tables                     # each group's buckets (n_buckets of its pair)
+    cdef size_t tables_size, tables_capacity
+    cdef vector[int32_t] offsets            # group number -> offset in tables
+    # the batch: groups of one pair rank waiting for a shared pass
+    cdef int batch_pair
+    cdef int batch_count
+    cdef double batch_weights[MAX_BATCH * N_RANKS]
+    cdef uint64_t batch_keys[MAX_BATCH]
+    cdef long n_passes, n_lanes
+    cdef vector[double] acc                 # pass accumulators: bucket * MAX_BATCH + lane
+
+    cdef void prepare(self, int p) noexcept nogil
+    cdef const double* group(self, uint64_t key) noexcept nogil
+    cdef void queue(self, int p, const double* left, uint64_t key) noexcept nogil
+    cdef void flush(self) noexcept nogil
+    cdef void reserve_tables(self, size_t size) noexcept nogil
+    cdef void clear(self) noexcept nogil
+    cdef void distribution(self, int p, const double* table, double pair_left,
+                           double total, double* out) noexcept nogil

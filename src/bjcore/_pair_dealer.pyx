@@ -1,0 +1,284 @@
+# cython: language_level=3
+# distutils: language = c++
+"""Dealer distributions for split hands, shared across the numbers of pair cards gone.
+
+A split hand of pair rank P is valued in several contexts: ``e`` extra pair cards gone
+besides its own cards.  Its dealer distributions in those contexts come from shoes that
+differ only in the count of rank P (and so in the shoe size).  The probability of a
+dealer composition D from a shoe n with N cards is
+
+    mult(D) * prod_{r != P} n_r^(D_r)  *  n_P^(D_P) / N^(|D|)        (falling factorials)
+
+The first part does not depend on how many pair cards are gone.  One pass over the trie
+computes it for every composition and adds it into a bucket by (outcome, D_P, |D|); the
+distribution for any count of pair cards is then a sum over the buckets, each weighted by
+n_P^(j) / N^(m) for that shoe: a few hundred multiplications instead of a trie pass.
+
+A *group* is the set of cards gone other than rank P (the hand's own non-pair cards); it is
+keyed like a hand composition with the pair rank in the pair field.  Groups are queued and
+evaluated in batches of up to MAX_BATCH lanes like ``_dealer.DealerStore``'s shoes.
+
+Rounding: the products are formed in another order than in ``DealerTrie.evaluate_many``
+(the pair factors and 1/N factors last), so a distribution can differ from that one in the
+last bits (~1e-16 relative).  Split hands always take their distributions from here, so a
+value does not depend on the order in which the hands were asked for.
+"""
+from libc.stdint cimport uint64_t, int8_t, int16_t, int32_t
+from libc.stdlib cimport realloc, free, abort
+from libcpp.vector cimport vector
+
+from bjcore._defs cimport N_RANKS, N_DEALER, MAX_COUNT_VALUE
+from bjcore._dealer cimport DealerTrie, TrieNode, MAX_BATCH, MAX_DEPTH, MAX_FACTORS
+from bjcore._memo cimport HashIndex
+
+
+cdef class PairDealer:
+    """See the module docstring: one engine's grouped split-hand dealer distributions."""
+
+    def __cinit__(self, DealerTrie trie not None):
+        cdef int p
+        self.trie = trie
+        self.index = HashIndex()
+        self.batch_pair = -1
+        self.batch_count = 0
+        self.tables = NULL
+        self.tables_size = 0
+        self.tables_capacity = 0
+        for p in range(N_RANKS):
+            self.layouts[p].ready = 0
+
+    cdef void prepare(self, int p) noexcept nogil:
+        """Bucket every trie node for pair rank index ``p``: bucket = the number of the
+        node's (pair cards drawn, cards drawn) pair * N_DEALER + outcome."""
+        cdef PairLayout* lay = &self.layouts[p]
+        cdef const TrieNode* nd = self.trie.nodes.data()
+        cdef int n = self.trie.n_nodes
+        cdef int js[MAX_DEPTH + 1]
+        cdef int pair_id[(MAX_DEPTH + 1) * (MAX_DEPTH + 1)]
+        cdef int i, j, d, o
+        if lay.ready:
+            return
+        for i in range((MAX_DEPTH + 1) * (MAX_DEPTH + 1)):
+            pair_id[i] = -1
+        lay.n_pairs = 0
+        lay.max_j = 0
+        lay.max_m = 0
+        self.buckets[p].resize(n)
+        # first: the (j, m) pairs of counted nodes, numbered in order of first use
+        for i in range(n):
+            d = nd[i].depth
+            if i == 0:
+                j = 0
+            else:
+                j = js[d - 1] + (self.trie.factor_rank[nd[i].factor] == p)
+            js[d] = j
+            if nd[i].outcome < N_DEALER and nd[i].mult != 0.0:
+                if pair_id[j * (MAX_DEPTH + 1) + d] < 0:
+                    pair_id[j * (MAX_DEPTH + 1) + d] = lay.n_pairs
+                    lay.pair_j[lay.n_pairs] = j
+                    lay.pair_m[lay.n_pairs] = d
+                    lay.n_pairs += 1
+                    lay.max_j = max(lay.max_j, j)
+                    lay.max_m = max(lay.max_m, d)
+        # then each node's bucket (uncounted nodes add nothing: bucket 0)
+        for i in range(n):
+            d = nd[i].depth
+            if i == 0:
+                j = 0
+            else:
+                j = js[d - 1] + (self.trie.factor_rank[nd[i].factor] == p)
+            js[d] = j
+            o = nd[i].outcome
+            if o < N_DEALER and nd[i].mult != 0.0:
+                self.buckets[p][i] = <int16_t>(pair_id[j * (MAX_DEPTH + 1) + d] * N_DEALER + o)
+            else:
+                self.buckets[p][i] = 0
+        if <size_t>(N_DEALER * lay.n_pairs * MAX_BATCH) > self.acc.size():
+            self.acc.resize(N_DEALER * lay.n_pairs * MAX_BATCH)
+        lay.ready = 1
+
+    cdef const double* group(self, uint64_t key) noexcept nogil:
+        """The buckets of a computed group, or NULL."""
+        cdef int g = self.index.find(key)
+        if g < 0:
+            return NULL
+        return self.tables + self.offsets[g]
+
+    cdef void queue(self, int p, const double* left, uint64_t key) noexcept nogil:
+        """Queue the group ``key`` of pair rank index ``p``; ``left``: the counts the dealer
+        draws from (only ranks other than ``p`` are read).  Known or waiting groups are
+        skipped; a full batch, or one of another pair rank, is evaluated first."""
+        cdef int j, k
+        if self.index.find(key) >= 0:
+            return
+        if self.batch_pair != p:
+            self.flush()
+            self.batch_pair = p
+        for j in range(self.batch_count):
+            if self.batch_keys[j] == key:
+                return
+        k = self.batch_count
+        for j in range(N_RANKS):
+            self.batch_weights[j * MAX_BATCH + k] = left[j]
+        self.batch_keys[k] = key
+        self.batch_count = k + 1
+        if self.batch_count == MAX_BATCH:
+            self.flush()
+
+    cdef void flush(self) noexcept nogil:
+        """Evaluate the waiting groups in one pass and store their buckets."""
+        cdef double prod[(MAX_DEPTH + 1) * MAX_BATCH]
+        cdef double factor[MAX_FACTORS * MAX_BATCH]
+        cdef unsigned char any_left[MAX_FACTORS]
+        cdef int count = self.batch_count, p = self.batch_pair
+        cdef int lanes, i, k, b, n_buckets, row, rank, prior
+        cdef double* table
+        cdef double* row_f
+        cdef const double* w
+        cdef size_t offset
+        cdef double f
+        cdef double* acc
+        cdef const TrieNode* nd = self.trie.nodes.data()
+        if count == 0:
+            return
+        self.n_passes += 1
+        self.n_lanes += count
+        self.prepare(p)
+        n_buckets = N_DEALER * self.layouts[p].n_pairs
+        lanes = 4 if count <= 4 else (8 if count <= 8 else (16 if count <= 16 else MAX_BATCH))
+        acc = self.acc.data()   # all zero: each read below clears what it read
+        # card factors: cards of the row's rank left before the draw; 1 for the pair rank
+        # (0 in padded lanes)
+        for i in range(self.trie.n_factors):
+            rank = self.trie.factor_rank[i]
+            prior = self.trie.factor_prior[i]
+            row_f = &factor[i * MAX_BATCH]
+            any_left[i] = False
+            if rank == p:
+                for k in range(count):
+                    row_f[k] = 1.0
+                any_left[i] = True
+            else:
+                w = &self.batch_weights[rank * MAX_BATCH]
+                for k in range(count):
+                    f = w[k] - prior
+                    row_f[k] = f if f > 0.0 else 0.0
+                for k in range(count):
+                    if row_f[k] > 0.0:
+                        any_left[i] = True
+            for k in range(count, lanes):
+                row_f[k] = 0.0
+        for k in range(lanes):
+            prod[k] = 1.0 if k < count else 0.0
+        if nd[0].outcome < N_DEALER and nd[0].mult != 0.0:
+            for k in range(count):
+                acc[self.buckets[p][0] * MAX_BATCH + k] += nd[0].mult
+        pair_group_pass(nd, self.buckets[p].data(), self.trie.n_nodes, factor, any_left,
+                        prod, acc, lanes)
+        # each group's buckets side by side (pair by pair, the outcomes of a pair together)
+        offset = self.tables_size
+        self.reserve_tables(offset + <size_t>count * n_buckets)
+        for k in range(count):
+            row = <int>self.offsets.size()
+            self.offsets.push_back(<int32_t>(offset + <size_t>k * n_buckets))
+            table = self.tables + offset + <size_t>k * n_buckets
+            for b in range(n_buckets):
+                table[b] = acc[b * MAX_BATCH + k]
+                acc[b * MAX_BATCH + k] = 0.0
+            self.index.insert(self.batch_keys[k], row)
+        self.tables_size = offset + <size_t>count * n_buckets
+        self.batch_count = 0
+
+    cdef void reserve_tables(self, size_t size) noexcept nogil:
+        """Room for ``size`` doubles of group tables (grown by doubling, never shrunk)."""
+        cdef size_t cap = self.tables_capacity
+        cdef double* grown
+        if size <= cap:
+            return
+        while cap < size:
+            cap = 2 * cap if cap else 1 << 16
+        grown = <double*>realloc(self.tables, cap * sizeof(double))
+        if grown == NULL:
+            abort()   # out of memory inside a nogil kernel: nothing sensible to return
+        self.tables = grown
+        self.tables_capacity = cap
+
+    def __dealloc__(self):
+        free(self.tables)
+
+    def outcomes(self, int pair, weights):
+        """Dealer outcome probabilities [17, 18, 19, 20, 21, natural] for the shoe
+        ``weights`` (10 counts the dealer draws from), computed the grouped way for pair
+        rank ``pair`` (1..10): a check of this module against ``DealerTrie``."""
+        cdef double w[N_RANKS]
+        cdef double out[N_DEALER]
+        cdef double total = 0.0
+        cdef const double* table
+        cdef int r, p = pair - 1
+        cdef uint64_t key = <uint64_t>1 << 62   # a key no engine uses
+        if not 1 <= pair <= 10:
+            raise ValueError(f"pair must be a rank 1..10, got {pair!r}")
+        if len(weights) != N_RANKS:
+            raise ValueError(f"weights must have {N_RANKS} counts, got {len(weights)}")
+        for r in range(N_RANKS):
+            w[r] = float(weights[r])
+            if not (0.0 <= w[r] <= MAX_COUNT_VALUE):
+                raise ValueError(f"weights must be finite, non-negative counts, got {weights[r]!r}")
+            total += w[r]
+        with nogil:
+            self.flush()
+            self.queue(p, w, key)
+            self.flush()
+            table = self.group(key)
+            self.distribution(p, table, w[p], total, out)
+            self.clear()
+        return [out[r] for r in range(N_DEALER)]
+
+    @property
+    def passes(self):
+        """(trie passes, groups) computed so far: a measure of the work batched."""
+        return self.n_passes, self.n_lanes
+
+    cdef void clear(self) noexcept nogil:
+        """Forget every group (keeping the memory): called when a pair's split value is
+        known, since its groups serve no other pair."""
+        self.flush()
+        self.index.clear()
+        self.tables_size = 0
+        self.offsets.clear()
+
+    cdef void distribution(self, int p, const double* table, double pair_left,
+                           double total, double* out) noexcept nogil:
+        """The dealer's outcomes (17..21, natural) from a shoe of the group ``table`` with
+        ``pair_left`` cards of rank index ``p`` and ``total`` cards in all."""
+        cdef PairLayout* lay = &self.layouts[p]
+        cdef double pair_part[MAX_DEPTH + 1]
+        cdef double size_part[MAX_DEPTH + 1]
+        cdef double x, w, s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0, s4 = 0.0, s5 = 0.0
+        cdef const double* t
+        cdef int j, q, n = lay.n_pairs
+        # n_P^(j), with every factor clamped at 0 (no such card left), as the trie pass does
+        pair_part[0] = 1.0
+        for j in range(1, lay.max_j + 1):
+            x = pair_left - (j - 1)
+            pair_part[j] = pair_part[j - 1] * (x if x > 0.0 else 0.0)
+        # 1 / N^(m): a factor 1 / (cards left) per card drawn, 0 once none are left
+        size_part[0] = 1.0
+        for j in range(1, lay.max_m + 1):
+            x = total - (j - 1)
+            size_part[j] = size_part[j - 1] * (1.0 / x if x > 0.0 else 0.0)
+        for q in range(n):
+            w = pair_part[lay.pair_j[q]] * size_part[lay.pair_m[q]]
+            t = &table[q * N_DEALER]
+            s0 += t[0] * w
+            s1 += t[1] * w
+            s2 += t[2] * w
+            s3 += t[3] * w
+            s4 += t[4] * w
+            s5 += t[5] * w
+        out[0] = s0
+        out[1] = s1
+        out[2] = s2
+        out[3] = s3
+        out[4] = s4
+        out[5] = s5
