@@ -132,8 +132,9 @@ def compare(name, rules, rounds, seed, skip_sim, runs=40):
         plain.append(time.perf_counter() - t)
     print(f"\n=== {name}: whole analysis {whole:.1f} s "
           f"({', '.join(f'{k} {v:.1f} s' for k, v in game.timings.items())}; "
-          f"{game.solves} exact evaluations); variance calibration "
-          f"{game.variance_calibration:.4f}")
+          f"{game.solves} exact evaluations); calibration offsets by depth band: mean "
+          f"{np.array2string(game.band_offset, precision=6)}, second moment "
+          f"{np.array2string(game.band_offset_second, precision=5)}")
     print("re-evaluation, medians of 7 (one thread; target 50 ms): new ramp with the exact "
           "ruin: " + "; ".join(f"{k} {1e3 * v:.1f} ms" for k, v in new_ramp.items()) +
           f"; bankroll change {1e3 * float(np.median(times)):.2f} ms; without the exact ruin "
@@ -152,7 +153,7 @@ def compare(name, rules, rounds, seed, skip_sim, runs=40):
     per_tc, (w, w_se, var, sd_se), label = simulate(rules, game, rounds, seed, runs)
     print(f"simulation: {label} ({time.perf_counter() - t0:.0f} s)")
     print(f"{'TC':>6} {'f exact':>9} {'f sim':>9} {'z':>6} | {'edge':>8} {'sim':>8} {'z':>6}"
-          f" | {'SD':>6} {'sim':>6}")
+          f" | {'SD':>7} {'sim':>7}")
     worst_f = worst_m = 0.0
     for i, tc in enumerate(game.tc_values):
         if int(tc) not in per_tc:
@@ -163,8 +164,8 @@ def compare(name, rules, rounds, seed, skip_sim, runs=40):
         zm = (game.edge[i] - m) / se_m if se_m > 0 and n > 1 else 0.0
         worst_f, worst_m = max(worst_f, abs(zf)), max(worst_m, abs(zm))
         print(f"{game.labels[i]:>6} {game.frequency[i]:9.5f} {f:9.5f} {zf:+6.2f} | "
-              f"{game.edge[i]:+8.4f} {m:+8.4f} {zm:+6.2f} | {math.sqrt(game.variance[i]):6.3f} "
-              f"{sd:6.3f}")
+              f"{game.edge[i]:+8.4f} {m:+8.4f} {zm:+6.2f} | {math.sqrt(game.variance[i]):7.4f} "
+              f"{sd:7.4f}")
     print(f"largest |z|: frequency {worst_f:.2f}, edge {worst_m:.2f} (3 = the acceptance bound)")
     print(f"ramp win rate per round: exact {res.win_rate:+.5f}, simulated {w:+.5f} +- {w_se:.5f} "
           f"(z {(res.win_rate - w) / w_se:+.2f}); SD per round exact {res.sd:.4f}, simulated "

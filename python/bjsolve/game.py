@@ -31,13 +31,17 @@ Method (also in docs/counted-game.md, with the measured errors):
    total-dependent chart), ``"indices"`` (the chart with an index table's plays at that
    true count, and insurance at or above its index) or ``"optimal"``
    (composition-dependent optimal play of the band's composition).  The true count's edge
-   is the band-weighted mean.  With one band this is the "average composition" shortcut;
-   the benchmark measures what it costs.
-4. Variance by true count: the round model's variance at the true count's mean
-   composition (infinite-deck approximation; see ``round_model``), scaled by one factor:
-   the exact outcome distribution's variance over the round model's at the full shoe.
-   Each count's outcome law: the full shoe's exact law reweighted to the count's edge and
-   variance (``_outcome_laws``).
+   is the band-weighted mean, calibrated per depth band (the fundamental theorem).  With
+   one band this is the "average composition" shortcut; the benchmark measures what it
+   costs.
+4. Variance by true count: in the same pass, the exact outcome law of each band's mean
+   composition (the kernel of ``Solution.outcome_distribution`` with the strategy's
+   frozen decisions copied in) gives the second moment;
+   the fundamental theorem holds for the whole outcome law of a fixed strategy, so the
+   second moment is calibrated per depth band exactly as the edge is.  The count's
+   variance: its band-weighted second moment minus its edge squared.  Each count's
+   outcome law: the full shoe's exact law reweighted to the count's edge and variance
+   (``_outcome_laws``).
 5. A ramp: bet b(t) at true count t; per round W = sum f b m, second moment
    sum f b^2 (v + m^2), variance = second moment - W^2 (rounds treated as independent).
    Risk of ruin: exact (``bjsolve.risk.RuinCurve``: the mixture's ladder heights) on the law
@@ -114,8 +118,9 @@ class CountedGame:
                  strategy: str = "basic", indices=None, spots: int = 1,
                  depth_bands: int = 3, tc_min: int | None = None, tc_max: int | None = None,
                  round_length_correction: bool = True, calibrate: bool = True,
-                 progress=None):
+                 threads: int | None = None, progress=None):
         from .round_model import check_supported
+        from .solve import check_threads
         if not isinstance(rules, Rules):
             raise TypeError(f"rules must be a bjsolve.Rules, got {type(rules).__name__}")
         if rules.infinite:
@@ -148,6 +153,7 @@ class CountedGame:
         self.round_length_correction = bool(round_length_correction)
         self.calibrate = bool(calibrate)
         self.timings: dict = {}
+        self._threads = check_threads(threads)
         self._progress = progress
         t0 = time.perf_counter()
         self.shoe = Shoe.decks(rules.decks)
@@ -291,20 +297,28 @@ class CountedGame:
         return IndexedChart(self.chart, self.indices, tc)
 
     def _edges(self):
+        """Edge and variance by true count: one exact outcome law per (true count, depth
+        band) at the band's mean composition (``_exact_law``: its mean is the exact EV,
+        its second moment the exact second moment), calibrated per depth band by the
+        fundamental theorem (first and second moment alike); see the module docstring."""
         from .solve import policy_engines, solve
         nb, nd = self.band_weight.shape
         self.band_edge = np.full((nb, nd), np.nan)
-        self.chart_edge = np.full((nb, nd), np.nan)   # the basic chart in every cell
+        self.band_second = np.full((nb, nd), np.nan)    # E[X^2] of the strategy played
+        self.chart_edge = np.full((nb, nd), np.nan)     # the basic chart in every cell
+        self.chart_second = np.full((nb, nd), np.nan)
         self.edge = np.zeros(nb)
         self.variance = np.zeros(nb)
         self.solves = 0
         chart_engines = policy_engines(self.rules, self.shoe, self.chart)
-        self.full_shoe_chart_ev = self._frozen_ev(chart_engines, self.shoe)
+        self._chart_engines = chart_engines
+        full = self._exact_moments(self.shoe, chart_engines)
+        self.full_shoe_chart_ev, self.full_shoe_chart_second = full
         by_plays = {}     # index plays -> engines: neighbouring counts often share them
         for i, tc in enumerate(self.tc_values):
-            policy = self.policy_at(float(tc))
             engines = chart_engines
             if self.strategy == "indices":
+                policy = self.policy_at(float(tc))
                 key = tuple(sorted(policy.overrides.items()))
                 if key not in by_plays:
                     by_plays[key] = policy_engines(self.rules, self.shoe, policy)
@@ -313,68 +327,134 @@ class CountedGame:
                 if self.band_weight[i, j] <= 0 and self._plain_weight[i, j] <= 0:
                     continue
                 shoe = self.composition(self._band_seen[:, i, j])
-                self.chart_edge[i, j] = self._frozen_ev(chart_engines, shoe)
+                m, s2 = self._exact_moments(shoe, chart_engines)
+                self.chart_edge[i, j], self.chart_second[i, j] = m, s2
                 self.solves += 1
-                if self.strategy == "basic":
-                    ev = self.chart_edge[i, j]
-                elif self.strategy == "optimal":
-                    ev = solve(self.rules, shoe).expected_value
+                if self.strategy == "optimal":
+                    sol = solve(self.rules, shoe)
+                    s2 = _moments(self._exact_law(shoe, None), self.rules)[1]
+                    m = sol.expected_value
                     self.solves += 1
-                else:
-                    ev = self._frozen_ev(engines, shoe) + self._insurance(shoe, float(tc))
+                elif self.strategy == "indices":
+                    m, s2 = self._exact_moments(shoe, engines)
+                    m += self._insurance(shoe, float(tc))
                     self.solves += 1
-                self.band_edge[i, j] = ev
-            self.variance[i] = self._round_variance(self.composition(self._bin_seen[:, i]),
-                                                    policy)
+                self.band_edge[i, j], self.band_second[i, j] = m, s2
             if self._progress is not None:
                 self._progress(i + 1, nb)
-        # Calibration (fundamental theorem of card counting): a fixed strategy's EV averaged
-        # over random depletions of the shoe is the full shoe's EV, at every depth.  The
-        # cells' mean compositions miss that by the curvature of the EV over the spread of
-        # compositions in a cell (measured: docs/counted-game.md); the miss of the chart in
-        # each depth band is added back to every cell of the band.
+        # Calibration (fundamental theorem of card counting): a fixed strategy's outcome
+        # averaged over random depletions of the shoe has the full shoe's DISTRIBUTION
+        # (every card unseen is as likely to be any card of the shoe), so its mean and its
+        # second moment are the full shoe's, at every depth.  The cells' mean compositions
+        # miss both by the curvature over the spread of compositions in a cell (measured:
+        # docs/counted-game.md); the chart's misses in each depth band are added back to
+        # every cell of the band.
         self.band_offset = np.zeros(nd)
+        self.band_offset_second = np.zeros(nd)
         if self.calibrate:
             for j in range(nd):
                 w = self._plain_weight[:, j]
                 ok = (w > 0) & ~np.isnan(self.chart_edge[:, j])
                 if ok.any():
-                    avg = float(w[ok] @ self.chart_edge[ok, j] / w[ok].sum())
-                    self.band_offset[j] = self.full_shoe_chart_ev - avg
+                    wn = w[ok] / w[ok].sum()
+                    self.band_offset[j] = self.full_shoe_chart_ev - float(
+                        wn @ self.chart_edge[ok, j])
+                    self.band_offset_second[j] = self.full_shoe_chart_second - float(
+                        wn @ self.chart_second[ok, j])
         for i in range(nb):
             w = self.band_weight[i]
             ok = (w > 0) & ~np.isnan(self.band_edge[i])
-            self.edge[i] = float(w[ok] @ (self.band_edge[i, ok] + self.band_offset[ok])
-                                 / w[ok].sum())
+            wn = w[ok] / w[ok].sum()
+            self.edge[i] = float(wn @ (self.band_edge[i, ok] + self.band_offset[ok]))
+            second = float(wn @ (self.band_second[i, ok] + self.band_offset_second[ok]))
+            # within the count: E[X^2] over its states minus its edge squared (the spread
+            # of the edge between the count's states is in it)
+            self.variance[i] = second - self.edge[i] ** 2
 
-    def _round_variance(self, shoe: Shoe, policy) -> float:
-        """The round model's variance of a round (initial bets squared) at this composition
-        (infinite-deck approximation, ``round_model``); ``_outcome_laws`` calibrates it."""
-        from .round_model import round_profile
-        return round_profile(self.rules, shoe.probabilities(), policy).variance
+    def _exact_moments(self, shoe: Shoe, engines) -> tuple:
+        """(EV, second moment) of a round on ``shoe`` playing the decisions frozen in
+        ``engines``: the EV from the EV engine (``_frozen_ev``), the second moment from the
+        outcome law (``_exact_law``).  The law's own mean is the EV engine's on whole shoes
+        but not on the fractional shoes of the true counts: there the two kernels treat a
+        split for more pair cards than the shoe holds differently (measured in 2 decks:
+        up to 8e-5 apart), and the edge keeps the EV engine's convention, as every other
+        EV of the package."""
+        second = _moments(self._exact_law(shoe, engines), self.rules)[1]
+        return self._frozen_ev(engines, shoe), second
+
+    def _frozen_ev(self, engines, shoe: Shoe) -> float:
+        """The round's EV (unconditioned) on ``shoe`` playing the decisions frozen in
+        ``engines`` (built on the full shoe), from the EV engine."""
+        from .deal import Deal
+        from .solve import POLICY_CLASS, make_engines, round_values
+        deal = Deal(self.rules, shoe)
+        local = make_engines(self.rules, shoe, POLICY_CLASS, deal)
+        for key, eng in local.items():
+            engines[key].copy_policy_to(eng)
+        return deal.combine(round_values(self.rules, shoe, local, deal))
+
+    def _exact_law(self, shoe: Shoe, engines):
+        """The law of a round's net outcome per unit bet on ``shoe``: probabilities over
+        the outcome kernel's columns (net (k - 16) / 2 units, the last column a natural at
+        the table's payout; ``distribution._column_values``).  The kernel of
+        ``Solution.outcome_distribution`` (``bjcore._distribution.RoundLaws``) with the
+        decisions frozen in ``engines`` (policy engines of the strategy, built on the full
+        shoe) copied in; ``engines=None``: the composition's own optimal play (CDZ-).  A
+        split into two hands is exact (the joint law of both hands and the dealer), more
+        hands are combined as independent given the dealer, as ``outcome_distribution``
+        does.  Dealer keys run in parallel threads (the kernel releases the GIL)."""
+        from concurrent.futures import ThreadPoolExecutor
+
+        from bjcore._distribution import RoundLaws
+
+        from .deal import Deal
+        from .solve import POLICY_CLASS, SPLIT_CLASSES, kernel_rules
+        deal = Deal(self.rules, shoe)
+        code = POLICY_CLASS if engines is not None else SPLIT_CLASSES["CDZ-"]
+        params = kernel_rules(self.rules, code)
+        weights = shoe.kernel_weights()
+        keys = [k for k in deal.keys if deal.weights[k] > 0]
+
+        def law(key):
+            kernel = RoundLaws(weights, key, params, False, True)   # exact 2-hand splits
+            if engines is not None:
+                kernel.copy_policy_from(engines[key])
+            out = kernel.outcome_law()
+            if kernel.policy_misses:
+                raise RuntimeError(f"internal error: {kernel.policy_misses} decisions had no "
+                                   f"frozen action")
+            return deal.weights[key] * out.sum(axis=0)
+
+        workers = min(len(keys), self._threads)
+        if workers > 1:
+            with ThreadPoolExecutor(max_workers=workers) as pool:
+                laws = list(pool.map(law, keys))
+        else:
+            laws = [law(k) for k in keys]
+        return sum(laws) / sum(deal.weights[k] for k in keys)
 
     def _outcome_laws(self):
-        """Per true count, the law of one round's net outcome (per unit bet), for the SD and
-        the exact risk of ruin of a ramp.
-
-        An exact outcome distribution costs ~3 s for 6 decks (one per true count would
-        triple the analysis), so ONE is computed: the full shoe, the strategy played at
-        true count 0 (``Solution.outcome_distribution``).  It calibrates the round model:
-        every count's variance is multiplied by exact variance / round-model variance at
-        the full shoe (``variance_calibration``).  Each count's law is that distribution
-        exponentially tilted, p_t(x) proportional to p_0(x) exp(a y + b y^2), y = x - mu_0,
-        with a, b (Newton) such that its mean is the count's exact edge and its variance the
-        calibrated variance: the support and shape (the tails of splits and doubles) are
-        the full shoe's, the first two moments the count's, every probability positive."""
-        from .solve import solve
-        sol = self.full_solution if self.strategy != "optimal" else solve(self.rules, self.shoe)
-        policy = "optimal" if self.strategy == "optimal" else self.policy_at(0.0)
-        dist = sol.outcome_distribution(policy)
+        """Per true count, the law of one round's net outcome (per unit bet), for the exact
+        risk of ruin of a ramp: the exact law of the full shoe under the strategy played
+        at true count 0, exponentially tilted, p_t(x) proportional to
+        p_0(x) exp(a y + b y^2), y = x - mu_0, with a, b (Newton) such that its mean is the
+        count's edge and its variance the count's variance: the support and shape (the
+        tails of splits and doubles) are the full shoe's, the first two moments the
+        count's, every probability positive."""
+        from .distribution import OutcomeDistribution, _column_values, _merge
+        from .solve import policy_engines
+        if self.strategy == "basic":
+            column_law = self._exact_law(self.shoe, self._chart_engines)
+        elif self.strategy == "optimal":
+            column_law = self._exact_law(self.shoe, None)
+        else:
+            column_law = self._exact_law(self.shoe, policy_engines(self.rules, self.shoe,
+                                                                   self.policy_at(0.0)))
+        values, probs = _merge(_column_values(self.rules.blackjack_payout), column_law)
+        dist = OutcomeDistribution(values, probs / probs.sum(), exact=False,
+                                   method="the outcome kernel, split hands combined as "
+                                          "independent given the dealer's outcome")
         self.full_shoe_outcomes = dist
-        model = self._round_variance(self.shoe, self.policy_at(0.0))
-        self.round_model_variance = self.variance.copy()
-        self.variance_calibration = dist.variance / model
-        self.variance = self.variance * self.variance_calibration
         self.outcome_values = dist.values
         x = dist.values - dist.mean
         p0 = dist.probabilities
@@ -388,17 +468,6 @@ class CountedGame:
             self.outcome_law_misfit = max(self.outcome_law_misfit, abs(got_m - shift),
                                           abs(got_v - v) / v)
         self.outcome_laws = laws
-
-    def _frozen_ev(self, engines, shoe: Shoe) -> float:
-        """The round's EV (unconditioned) on ``shoe`` playing the decisions frozen in
-        ``engines`` (built on the full shoe)."""
-        from .deal import Deal
-        from .solve import POLICY_CLASS, make_engines, round_values
-        deal = Deal(self.rules, shoe)
-        local = make_engines(self.rules, shoe, POLICY_CLASS, deal)
-        for key, eng in local.items():
-            engines[key].copy_policy_to(eng)
-        return deal.combine(round_values(self.rules, shoe, local, deal))
 
     def _insurance(self, shoe: Shoe, tc: float) -> float:
         """Gain from insuring (half the bet, pays 2:1) at this count, when the index table
@@ -443,9 +512,10 @@ class CountedGame:
                 if self.round_length_correction else
                 "frequency: exact count law by depth x the renewal density of round starts "
                 "(round starts taken as random depletions: a plain approximation)",
-                "SD: infinite-deck round model at the true count's mean composition, "
-                f"scaled by {self.variance_calibration:.4f} (exact outcome distribution / "
-                "round model variance at the full shoe; docs/counted-game.md)")
+                "SD: exact second moment of each depth band's mean composition (outcome "
+                "kernel, split hands independent given the dealer), calibrated per depth "
+                "band by the fundamental theorem like the edge; insurance not in it; "
+                "docs/counted-game.md")
 
     def evaluate(self, ramp, bankroll: float | None = None, *, wong_in=None,
                  unit: float = 1.0, rounds: int | None = None,
@@ -580,6 +650,13 @@ class CountedGame:
                 points.append((int(tc), float(b)))
                 last = b
         return Ramp(tuple(points))
+
+
+def _moments(column_law, rules) -> tuple:
+    """(mean, second moment) of a law over the outcome kernel's columns."""
+    from .distribution import _column_values
+    values = _column_values(rules.blackjack_payout)
+    return float(column_law @ values), float(column_law @ values ** 2)
 
 
 def _tilt(p0, y, mean, second, iterations: int = 60):

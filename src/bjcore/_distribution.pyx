@@ -30,6 +30,8 @@ The result is ``out[t, k]``: the probability that the dealer ends in ``t`` and t
 net outcome is ``(k - 16) / 2`` units (``k = 33``: a natural paid at the table's payout).
 """
 from libc.math cimport fabs, lround
+from bjcore._memo cimport EMPTY_KEY, DecisionTable, IndexEntry
+from bjcore._policy cimport PolicyEngine
 from libc.string cimport memset
 from libc.stdint cimport uint64_t, int8_t
 from libcpp.unordered_map cimport unordered_map
@@ -1174,6 +1176,25 @@ cdef class RoundLaws:
                 self.clear_hand()
 
     # ---- Python edge ---------------------------------------------------------------
+
+    def copy_policy_from(self, PolicyEngine engine not None):
+        """Freeze every decision frozen in ``engine`` (a policy engine of the same rules and
+        dealer key, its split hands keyed by composition: a chart or a user strategy), as
+        ``set_policy`` would one by one: both key a decision by the packed composition and
+        the kind of decision.  Returns the number of decisions copied."""
+        cdef DecisionTable table = engine.policy
+        cdef const IndexEntry* entry
+        cdef size_t i
+        cdef int copied = 0
+        if table.split_context != 0:
+            raise ValueError("copy_policy_from: the engine's split-hand decisions are kept "
+                             "per split context; only a policy keyed by composition copies")
+        for i in range(table.actions.capacity):
+            entry = &table.actions.table[i]
+            if entry.key != EMPTY_KEY:
+                self.policy[entry.key] = <int8_t>entry.slot
+                copied += 1
+        return copied
 
     def set_policy(self, int kind, counts, int action):
         """Freeze the action for a composition: kind 0 start, 1 later, 2 split hand."""
