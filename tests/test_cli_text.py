@@ -99,3 +99,16 @@ def test_a_grid_table_reads_as_an_array():
     assert again.values.tolist() == table.values.tolist()
     empty = Table("t", "test", (), ("x", "y"), Grid([], 2))
     assert empty.values.shape == (0, 2)
+
+
+def test_summary_shows_a_tiny_probability_in_significant_digits():
+    """A lifetime risk of ruin of 4.2e-8 printed with six decimals read 0.000000."""
+    import numpy as np
+    from bjsolve.render import render
+    from bjsolve.tables import Table
+    rows = ("risk of ruin", "win probability")
+    table = Table("summary", "ramp", rows, ("value",), np.array([[4.208e-8], [0.43]]), (),
+                  style="prob", layout="summary")
+    text = render(table, "text")
+    assert "4.208e-08" in text and "0.000000" not in text
+    assert "0.430000" in text

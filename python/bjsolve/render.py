@@ -197,6 +197,10 @@ def _summary_text(table, width) -> str:
     lines = []
     for r, row in zip(table.rows, _rows(table)):
         value = _cell(row[0], style=table.style, decimals=6)
+        small = _number(row[0])
+        if (table.style == "prob" and not isinstance(small, str) and not _is_missing(small)
+                and 0 < abs(small) < 1e-3):
+            value = f"{small:.3e}"   # a risk of ruin of 4e-8 must not read 0.000000
         rest = "; ".join(str(v) for v in row[1:] if not _is_missing(_number(v)))
         first = f"{title}, {str(r) + ':':<{head}} {value:>9}"
         number = _number(row[0])
