@@ -176,6 +176,18 @@ class _Model:
         return out
 
 
+def _start_options(model: "_Model", rules: Rules, a: int, b: int) -> tuple:
+    """The actions a strategy may choose on the first two cards a, b (not a natural)."""
+    allowed = ["stand", "hit"]
+    if model.may_double(a + b, a == 1, 2, False):
+        allowed.append("double")
+    if a == b and rules.max_split_hands >= 2:
+        allowed.append("split")
+    if rules.surrender == "late":
+        allowed.append("surrender")
+    return tuple(allowed)
+
+
 def _settle(dealer_final: int, dwt: bool) -> np.ndarray:
     """net[f, b] for a hand's final FINALS[f] and bet b+1 against the dealer's total."""
     out = np.zeros((7, 2))
@@ -246,14 +258,7 @@ def round_profile(rules: Rules, probabilities, strategy, *, spots: int = 1) -> R
                     spot_dead[:, 0] += w
                     continue
                 hard, ace = a + b, a == 1
-                allowed = ["stand", "hit"]
-                if model.may_double(hard, ace, 2, False):
-                    allowed.append("double")
-                if a == b and rules.max_split_hands >= 2:
-                    allowed.append("split")
-                if rules.surrender == "late":
-                    allowed.append("surrender")
-                action = strategy((a, b), up, tuple(allowed))
+                action = strategy((a, b), up, _start_options(model, rules, a, b))
                 if action == "surrender":
                     m1 += w * -0.5
                     m2 += w * 0.25
@@ -468,14 +473,7 @@ def round_cards_law(rules: Rules, probabilities, strategy, steps, *, spots: int 
                     dead += zz
                     continue
                 hard, ace = a + b, a == 1
-                allowed = ["stand", "hit"]
-                if model.may_double(hard, ace, 2, False):
-                    allowed.append("double")
-                if a == b and rules.max_split_hands >= 2:
-                    allowed.append("split")
-                if rules.surrender == "late":
-                    allowed.append("surrender")
-                action = strategy((a, b), up, tuple(allowed))
+                action = strategy((a, b), up, _start_options(model, rules, a, b))
                 if action == "surrender":
                     dead += zz
                 elif action == "split":
