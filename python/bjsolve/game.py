@@ -66,6 +66,7 @@ STRATEGIES = ("basic", "indices", "optimal")
 MIN_BIN_FREQUENCY = 1e-4   # true counts rarer than this are pooled into the end bins
 MAX_RUIN_CHIPS = 32        # the exact ruin's cost grows with the largest bet in chips
 ANCHOR_TC = 8              # the second moment's curvature is measured at true counts -8, 0, +8
+MIN_CURVATURE_CARDS = 52   # ... when that many cards are left there (docs/counted-game.md)
 
 
 def _closest_chips(bets, frequency):
@@ -366,10 +367,12 @@ class CountedGame:
         # miss both by the curvature over the spread of compositions in a cell (measured:
         # docs/counted-game.md); the chart's misses in each depth band are added back to
         # every cell of the band.
-        shape = np.ones((nb, nd))
+        shape, self.curvature_anchors = None, None
         if self.calibrate and self.curvature == "count":
             shape = self._curvature_shape()
-        self._calibrate(shape)
+        # where the curvature cannot be measured (a shoe too small), one offset per band
+        self.curvature_used = "count" if shape is not None else "band"
+        self._calibrate(np.ones((nb, nd)) if shape is None else shape)
 
     def _calibrate(self, shape):
         """The true counts' edges and variances from the cells' exact moments, with the
@@ -394,9 +397,11 @@ class CountedGame:
                     # shared out over the band's counts in proportion to each cell's
                     # predicted curvature x spread (its band average 1: the fundamental
                     # theorem's identity holds as before)
-                    scale = float(wn @ shape[ok, j])
+                    # (a band whose predicted excess changes sign keeps one offset)
+                    share = shape[ok, j]
+                    uniform = not (np.all(share > 0) or np.all(share < 0))
                     self.cell_offset_second[:, j] = self.band_offset_second[j] * (
-                        shape[:, j] / scale if scale > 0 else 1.0)
+                        1.0 if uniform else shape[:, j] / float(wn @ share))
         for i in range(nb):
             w = self.band_weight[i]
             ok = (w > 0) & ~np.isnan(self.band_edge[i])
@@ -466,10 +471,13 @@ class CountedGame:
         for target in (-ANCHOR_TC, 0, ANCHOR_TC):
             cand = np.nonzero(held)[0]
             if not len(cand):
-                return np.ones((nb, nd))
+                return None
             k = int(cand[np.argmin(np.abs(tcs[cand] - target))])
             if k not in anchors:
                 anchors.append(k)
+        cards_left = len(self.shoe) - self._band_seen.sum(axis=0)               # [tc, band]
+        if min(cards_left[k, mid] for k in anchors) < MIN_CURVATURE_CARDS:
+            return None
         curv = np.array([self._class_curvatures(k, mid) for k in anchors])   # [anchor, class]
         self.curvature_anchors = (tcs[anchors], curv)
         x = tcs[anchors]
@@ -479,7 +487,6 @@ class CountedGame:
         per_tc = np.stack([np.polyval(np.polyfit(x, curv[:, c], deg), t) if deg else
                            np.full(len(t), curv[0, c]) for c in range(curv.shape[1])])
         sizes = np.array(self.count.classes.sizes, dtype=float)
-        cards_left = len(self.shoe) - self._band_seen.sum(axis=0)               # [tc, band]
         spread = self._band_spread / np.maximum(sizes - 1, 1)[:, None, None]    # [class, tc, band]
         shape = (spread * per_tc[:, :, None]).sum(axis=0) / cards_left ** 2
         return np.nan_to_num(shape)
@@ -627,8 +634,10 @@ class CountedGame:
                 "(round starts taken as random depletions: a plain approximation)",
                 "SD: exact second moment of each depth band's mean composition (outcome "
                 "kernel, split hands independent given the dealer), calibrated per depth "
-                "band by the fundamental theorem like the edge; insurance not in it; "
-                "docs/counted-game.md")
+                "band by the fundamental theorem like the edge"
+                + (", the band's offset shared out over the true counts by the measured "
+                   "curvature x spread of each cell" if self.curvature_used == "count" else
+                   ", one offset per band") + "; insurance not in it; docs/counted-game.md")
 
     def evaluate(self, ramp, bankroll: float | None = None, *, wong_in=None,
                  unit: float = 1.0, rounds: int | None = None,
