@@ -38,7 +38,10 @@ Method (also in docs/counted-game.md, with the measured errors):
    composition (the kernel of ``Solution.outcome_distribution`` with the strategy's
    frozen decisions copied in) gives the second moment;
    the fundamental theorem holds for the whole outcome law of a fixed strategy, so the
-   second moment is calibrated per depth band exactly as the edge is.  The count's
+   second moment is calibrated per depth band as the edge is, each band's offset shared
+   out over its true counts in proportion to the cell's within-class spread of
+   compositions times the curvature of E[X^2] at its count (measured at three counts,
+   interpolated; ``_curvature_shape``).  The count's
    variance: its band-weighted second moment minus its edge squared.  Each count's
    outcome law: the full shoe's exact law reweighted to the count's edge and variance
    (``_outcome_laws``).
@@ -112,7 +115,10 @@ class CountedGame:
     composition).  tc_min/tc_max: end bins (None: pool true counts rarer than 1e-4).
     round_length_correction: where rounds start from ``bjsolve.round_starts`` (default);
     False: the plain renewal, round starts taken as random depletions of the shoe (kept
-    to measure what the round structure changes).
+    to measure what the round structure changes).  calibrate: the fundamental theorem's
+    calibration per depth band (default True).  curvature: "count" (default) shares each
+    band's second-moment offset out over its true counts by the measured curvature (when
+    the middle band holds >= 52 cards; else, and with "band", one offset per band).
     """
 
     def __init__(self, rules: Rules, system="hilo", *, penetration: float = 0.75,
