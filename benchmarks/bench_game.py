@@ -189,8 +189,8 @@ def _variance_note(game, ramp):
     per_class = "; ".join(f"TC {t:+.0f}: " + ", ".join(f"{c:.3f}" for c in row)
                           for t, row in zip(tcs, curv))
     return (f"variance: second-moment offsets shared out per count by the curvature per tag "
-            f"class x cards left^2 ({per_class}); ramp SD per round {sd:.4f} (one offset "
-            f"per band: {sd_band:.4f})")
+            f"class x cards left^2 ({per_class}; {game.curvature_laws} more laws); ramp SD "
+            f"per round {sd:.4f} (one offset per band: {sd_band:.4f})")
 
 
 def shortcut_cost(name, rules):

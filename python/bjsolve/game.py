@@ -373,7 +373,7 @@ class CountedGame:
         # miss both by the curvature over the spread of compositions in a cell (measured:
         # docs/counted-game.md); the chart's misses in each depth band are added back to
         # every cell of the band.
-        shape, self.curvature_anchors = None, None
+        shape, self.curvature_anchors, self.curvature_laws = None, None, 0
         if self.calibrate and self.curvature == "count":
             shape = self._curvature_shape()
         # where the curvature cannot be measured (a shoe too small), one offset per band
@@ -458,6 +458,7 @@ class CountedGame:
                 down = _moments(self._exact_law(Shoe.fractional((left - d).tolist()),
                                                 self._chart_engines), self.rules)[1]
                 excess += ((up + down) / 2.0 - centre) / shrink ** 2
+                self.curvature_laws += 2
             out[c] = excess / a * cards_left ** 2 if a > 0 else 0.0
         return out
 
