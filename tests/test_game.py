@@ -530,6 +530,7 @@ def test_a_ramp_off_every_small_chip_is_rounded_little():
     (dict(strategy="perfect"), "strategy"),
     (dict(strategy="indices"), "indices"),
     (dict(spots=0), "spots"),
+    (dict(curvature="cell"), "curvature"),
 ])
 def test_bad_game_input_names_the_field(kwargs, field):
     args = dict(penetration=0.75)

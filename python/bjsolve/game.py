@@ -371,8 +371,9 @@ class CountedGame:
         # (every card unseen is as likely to be any card of the shoe), so its mean and its
         # second moment are the full shoe's, at every depth.  The cells' mean compositions
         # miss both by the curvature over the spread of compositions in a cell (measured:
-        # docs/counted-game.md); the chart's misses in each depth band are added back to
-        # every cell of the band.
+        # docs/counted-game.md); the chart's misses in each depth band are added back: the
+        # mean's to every cell of the band, the second moment's shared out over the band's
+        # counts by the curvature measured at a few counts (_curvature_shape).
         shape, self.curvature_anchors, self.curvature_laws = None, None, 0
         if self.calibrate and self.curvature == "count":
             shape = self._curvature_shape()
@@ -462,14 +463,16 @@ class CountedGame:
             out[c] = excess / a * cards_left ** 2 if a > 0 else 0.0
         return out
 
-    def _curvature_shape(self) -> np.ndarray:
+    def _curvature_shape(self) -> np.ndarray | None:
         """[true count, band] the second moment's predicted excess over the cell's mean
         composition, up to a factor per band: sum over classes of the cell's spread
         E[k (S - k)] / (S - 1) x the class's curvature at the cell's count / cards left^2.
         The curvature per class (``_class_curvatures``, x cards left^2, so that it depends
         on the proportions of the shoe, not its size) is measured in the middle depth band
         at three true counts (ANCHOR_TC and 0, or the nearest counts the band holds) and
-        interpolated by the parabola through them (held beyond 1.5 times the outer anchors)."""
+        interpolated by the parabola through them (held constant a quarter of their span
+        beyond the outer ones: below -12 and above +12).  None where it cannot be measured:
+        no cells in the middle band, or fewer than MIN_CURVATURE_CARDS cards left there."""
         nb, nd = self.band_weight.shape
         mid = nd // 2
         tcs = np.asarray(self.tc_values, dtype=float)
