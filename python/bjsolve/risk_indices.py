@@ -18,9 +18,16 @@ the dealer has a natural, early surrender half the bet always.  The risk of a de
 given no dealer natural after the peek, unconditioned where nobody peeks (no hole card, or
 two-card decisions before an early surrender's peek).
 
-Not covered, with a clear error: splits (a split's variance needs the covariance of the
-split hands against one dealer hand; the EV indices of ``bjsolve.indices`` cover them) and
-the game with both dealer cards face up (no single upcard to index).
+Pair rows ("22" .. "AA") add the split: its mean and second moment come from the law of
+the whole split (every hand of it against one dealer hand) that the outcome kernel forms
+(``bjcore._distribution.RoundLaws.split_law``), the split hands played CDZ- as in the EV
+indices.  Its mean is the solver's split EV; a split into two hands is exact on every
+shoe, a split that may make 3 or 4 hands combines its hands as independent given the
+dealer's outcome, which on a finite shoe leaves out the cards the hands take from one
+another (``split_moments``).
+
+Not covered, with a clear error: the game with both dealer cards face up (no single upcard
+to index; ``_check_hole_card`` says why).
 """
 from __future__ import annotations
 
@@ -28,9 +35,9 @@ import numbers
 from functools import lru_cache
 
 from .counting import check_rules, count_tags, integer_grid, true_count_shoes
-from .hands import total_code
+from .hands import PAIR_CODES, total_code
 from .indices import TC_CONVENTIONS, Point, _index_line
-from .ranks import hand_total
+from .ranks import hand_total, rank
 from .rules import Rules
 from .shoe_values import shoe_values, two_card_weights
 
@@ -155,6 +162,44 @@ def given_no_blackjack(mean: float, second: float, natural: float) -> tuple:
     return m, (second - natural) / p - m * m
 
 
+def split_moments(rules: Rules, counts, upcard: int, split: str = "CDZ-"):
+    """A function ``moments(pair) -> (mean, second moment, chance of a dealer natural)``
+    (unconditioned, per unit of the initial bet) of splitting ``pair`` (rank 1..10)
+    against ``upcard`` on a shoe of 10 (possibly fractional) ``counts``, or None where the
+    pair cannot be split; memoised.
+
+    The law of the whole split is the outcome kernel's (``RoundLaws.split_law``: every
+    hand of the split and the dealer's outcome, the split hands played as the post-split
+    class ``split`` plays them).  Its mean is the solver's split EV on every shoe.  Into
+    two hands (``rules.max_split_hands == 2``) the law is exact on every shoe; with
+    resplits the hands are combined as independent given the dealer's outcome, exact on
+    an infinite shoe, and on a finite one the cards the hands take from each other are
+    left out of the second moment (a change of order 1 / cards left)."""
+    from bjcore._distribution import RoundLaws
+
+    from .distribution import NATURAL_T, _column_values
+    from .solve import SPLIT_CLASSES, kernel_rules
+    _check_hole_card(rules)
+    kernel = RoundLaws([float(c) for c in counts], upcard,
+                       kernel_rules(rules, SPLIT_CLASSES[split]), False, True)
+    values = _column_values(rules.blackjack_payout)
+    cache: dict = {}
+
+    def moments(pair: int):
+        if pair not in cache:
+            try:
+                law, _ = kernel.split_law(pair)
+            except ValueError:              # the rules (or the shoe) allow no split
+                cache[pair] = None
+                return None
+            probs = law.sum(axis=0)
+            cache[pair] = (float(probs @ values), float(probs @ values ** 2),
+                           float(law[NATURAL_T].sum()))
+        return cache[pair]
+
+    return moments
+
+
 def risk_averse_indices(rules: Rules, system="hilo", *, rows=None, grid=range(-5, 11),
                         dealt_decks: float | None = None, tc_convention: str = "floor",
                         round_variance: float = 1.3) -> dict:
@@ -162,9 +207,10 @@ def risk_averse_indices(rules: Rules, system="hilo", *, rows=None, grid=range(-5
     docstring) on the two-card hands of each row (hard and soft totals, without pairs, as
     in ``generate_indices``), on the same shoes at each true count.
 
-    rows: (row, upcard) pairs, default the stand, hit, double and surrender entries of the
-        Illustrious 18 and Fab 4 (its two split entries, TT v 5 and TT v 6, are not
-        covered: a pair row is refused with a clear error).
+    rows: (row, upcard) pairs, default every entry of the Illustrious 18 and Fab 4 (with
+        its two split entries, TT v 5 and TT v 6).  A pair row ("22" .. "AA") is the pair
+        itself, with the split among its plays (``split_moments``) where the rules allow
+        it.
     round_variance: the variance of a round per unit bet (about 1.3 for common rules),
         which sets the Kelly bet.
     """
@@ -183,7 +229,7 @@ def risk_averse_indices(rules: Rules, system="hilo", *, rows=None, grid=range(-5
     count_tags(system)
     grid = integer_grid(grid)
     if rows is None:
-        rows = [(row, up) for row, up, play, _ in ILLUSTRIOUS_18 + FAB_4 if play != "split"]
+        rows = list(dict.fromkeys((row, up) for row, up, _, _ in ILLUSTRIOUS_18 + FAB_4))
     rows = _check_rows(rows)
     before_peek = rules.hole_card != "peek" or rules.surrender == "early"
     dealt = rules.decks / 2 if dealt_decks is None else dealt_decks
@@ -195,33 +241,47 @@ def risk_averse_indices(rules: Rules, system="hilo", *, rows=None, grid=range(-5
         for u in sorted({up for _, up in rows}):
             moments = decision_moments(rules, shoe.counts, u)
             weights = two_card_weights(shoe.counts, u)
+            splits = None
             for row, up in rows:
                 if up != u:
                     continue
-                hands = {c: w for c, w in weights.items()
-                         if total_code(c) == row and c[0] != c[1]}
+                if row in _PAIR_ROWS:
+                    pair = rank(row[0])
+                    hands = {c: w for c, w in weights.items() if c == (pair, pair)}
+                    if splits is None:
+                        splits = split_moments(rules, shoe.counts, u)
+                    extra = {(pair, pair): splits(pair)}
+                else:
+                    hands = {c: w for c, w in weights.items()
+                             if total_code(c) == row and c[0] != c[1]}
+                    extra = {}
                 if not hands:
                     continue
-                ce = _row_certainty_equivalents(moments, hands, lam, before_peek)
+                ce = _row_certainty_equivalents(moments, hands, lam, before_peek, extra)
                 points[(row, up)].append(Point(tc, ce))
     return {key: _index_line(key[0], key[1], pts, tc_convention, "rounded")
             for key, pts in points.items() if len(pts) >= 2}
 
 
 def _row_certainty_equivalents(moments, hands: dict, lam: float,
-                               before_peek: bool = False) -> dict:
+                               before_peek: bool = False, splits: dict | None = None) -> dict:
     """{play: certainty equivalent} of a row: over its hands (weighted by their chance of
     being dealt), the unconditioned mean minus ``lam`` x the variance of the decision where
     it is made: after the peek, the variance given no dealer natural times the chance of
     no natural; ``before_peek`` (no hole card, or an early surrender's two-card decision),
     the unconditioned variance.  With ``lam = 0`` these are the row values
-    ``generate_indices`` compares, so the risk-neutral lines are its lines."""
+    ``generate_indices`` compares, so the risk-neutral lines are its lines.  ``splits``:
+    {pair hand: (mean, second moment, natural chance) of splitting it, or None}."""
     acc: dict = {}
     total_w = 0.0
     for cards, w in hands.items():
         natural = moments.dealer(cards)[5]
         total_w += w
-        for play, (m, s) in moments(cards).items():
+        plays = {play: (m, s, natural) for play, (m, s) in moments(cards).items()}
+        split = (splits or {}).get(cards)
+        if split is not None:
+            plays["split"] = split
+        for play, (m, s, natural) in plays.items():
             if before_peek:
                 risk = s - m * m
             else:
@@ -232,7 +292,7 @@ def _row_certainty_equivalents(moments, hands: dict, lam: float,
     return {play: v / w for play, (v, w) in acc.items() if w >= total_w * (1 - 1e-12)}
 
 
-_PAIR_ROWS = {c + c for c in "23456789TA"}
+_PAIR_ROWS = set(PAIR_CODES)
 _TOTAL_ROWS = {str(t) for t in range(5, 20)} | {f"A{k}" for k in range(2, 10)}
 
 
@@ -244,9 +304,8 @@ def _check_hole_card(rules: Rules) -> None:
 
 
 def _check_rows(rows) -> list:
-    """The (row, upcard) pairs asked for: two-card hard totals "5".."19" and soft totals
-    "A2".."A9" against upcards 1..10.  Pair rows are refused by name: splits are not
-    covered (module docstring)."""
+    """The (row, upcard) pairs asked for: two-card hard totals "5".."19", soft totals
+    "A2".."A9" and pairs "22".."TT", "AA" against upcards 1..10."""
     from .ranks import show
     try:
         rows = [tuple(r) for r in rows]
@@ -257,13 +316,9 @@ def _check_rows(rows) -> list:
         if len(item) != 2:
             raise ValueError(f"rows: each entry is (row, upcard), got {show(item)}")
         row, up = item
-        if row in _PAIR_ROWS:
-            raise ValueError(f"rows: {row!r} is a pair: risk-averse indices do not cover "
-                             f"splits (a split's variance needs the covariance of the split "
-                             f"hands); bjsolve.indices.generate_indices gives the EV index")
-        if row not in _TOTAL_ROWS:
-            raise ValueError(f"rows: row must be a hard total '5'..'19' or a soft total "
-                             f"'A2'..'A9', got {show(row)}")
+        if row not in _TOTAL_ROWS and row not in _PAIR_ROWS:
+            raise ValueError(f"rows: row must be a hard total '5'..'19', a soft total "
+                             f"'A2'..'A9' or a pair '22'..'TT', 'AA', got {show(row)}")
         if isinstance(up, bool) or not isinstance(up, numbers.Integral) or not 1 <= up <= 10:
             raise ValueError(f"rows: upcard must be 1 (ace) .. 10, got {show(up)}")
     return rows
