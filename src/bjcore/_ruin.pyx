@@ -18,35 +18,28 @@ cdef double killed_steps(double* a, double* b, Py_ssize_t length, const long* st
     the mass ruined.  ``steps`` ascending, ``hi = max(steps[-1], 0)``.  After each round
     the top tail of mass <= ``cut`` is dropped (its mass added to ``dropped[0]``): the
     far reach of rare large wins carries next to nothing and would widen every round."""
-    cdef double ruined = 0.0, v, loss, tail
+    cdef double ruined = 0.0, pj, tail, below
     cdef Py_ssize_t i, j, n = length, first
-    cdef long lo = steps[0]
+    cdef long s
     cdef int r
     cdef double* t
     for r in range(rounds):
         for i in range(n + hi):
             b[i] = 0.0
-        # the states a loss can take below 0: 0 .. -lo - 1
-        first = -lo if -lo < n else n
-        if first < 0:
-            first = 0
-        for i in range(first):
-            v = a[i]
-            if v == 0.0:
-                continue
-            loss = 0.0
-            for j in range(nnz):
-                if i + steps[j] < 0:
-                    loss += probs[j]
-                else:
-                    b[i + steps[j]] += v * probs[j]
-            ruined += v * loss
-        for i in range(first, n):
-            v = a[i]
-            if v == 0.0:
-                continue
-            for j in range(nnz):
-                b[i + steps[j]] += v * probs[j]
+        # one outcome at a time: b[i + s] += p a[i] over a contiguous run of i (an axpy
+        # the compiler vectorises); the states i < -s land below 0, ruined
+        for j in range(nnz):
+            s = steps[j]
+            pj = probs[j]
+            first = -s if s < 0 else 0
+            if first > n:
+                first = n
+            below = 0.0
+            for i in range(first):
+                below += a[i]
+            ruined += pj * below
+            for i in range(first, n):
+                b[i + s] += pj * a[i]
         n += hi
         tail = 0.0
         while n > 1 and tail + b[n - 1] <= cut:
