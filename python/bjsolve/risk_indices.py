@@ -322,3 +322,59 @@ def _check_rows(rows) -> list:
         if isinstance(up, bool) or not isinstance(up, numbers.Integral) or not 1 <= up <= 10:
             raise ValueError(f"rows: upcard must be 1 (ace) .. 10, got {show(up)}")
     return rows
+
+
+def risk_indices_table(rules: Rules, system="hilo", *, rows=None, select=None,
+                       dealt_decks: float | None = None, tc_convention: str = "floor",
+                       round_variance: float = 1.3, grid=range(-5, 11)):
+    """The risk-averse lines as a ``Table`` (one row per (row, upcard)), beside the
+    risk-neutral (EV) crossing of the same shoes for comparison.  ``select``: "i18" or
+    "fab4" (the rows of a named list), else ``rows`` (default: both lists)."""
+    import numpy as np
+
+    from .indices import NAMED_SETS
+    from .ranks import label
+    from .shoe import Shoe
+    from .tables import Table, _notes
+    if select is not None:
+        if select not in NAMED_SETS:
+            raise ValueError(f"select must be one of {', '.join(NAMED_SETS)}, got "
+                             f"{str(select)[:40]!r}")
+        rows = list(dict.fromkeys((row, up) for row, up, _, _ in NAMED_SETS[select]))
+    averse = risk_averse_indices(rules, system, rows=rows, grid=grid, dealt_decks=dealt_decks,
+                                 tc_convention=tc_convention, round_variance=round_variance)
+    # lambda 0 (an enormous round variance): the EV lines of the same shoes
+    neutral = risk_averse_indices(rules, system, rows=list(averse), grid=grid,
+                                  dealt_decks=dealt_decks, tc_convention=tc_convention,
+                                  round_variance=1e300)
+    names, values, records = [], [], []
+
+    def describe(line):
+        if line is None or len(line.plays) < 2:
+            return (line.plays[0] if line else "", "", "")
+        return (" / ".join(f"{a}->{b}" for a, b in zip(line.plays, line.plays[1:])),
+                " ".join(f"{t:+d}" for t in line.thresholds),
+                " ".join(f"{c:+.2f}" for c in line.crossings))
+
+    for (row, up), line in averse.items():
+        names.append(f"{row} v {label(up)}")
+        change, index, exact = describe(line)
+        ev = neutral.get((row, up))
+        values.append([change, index, exact, describe(ev)[2] if ev else ""])
+        records.append({"hand": row, "dealer": label(up), "plays": list(line.plays),
+                        "indices": [int(t) for t in line.thresholds],
+                        "crossings": [float(c) for c in line.crossings],
+                        "ev_plays": list(ev.plays) if ev else [],
+                        "ev_crossings": [float(c) for c in ev.crossings] if ev else []})
+    method = (f"risk-averse indices ({system}): the play of largest certainty equivalent "
+              f"m - lambda x var, lambda = max(edge, 0) / (2 x {round_variance:g}) (a Kelly "
+              f"bettor), on shoes at each true count {grid[0]:+d}..{grid[-1]:+d} "
+              f"({'half the shoe' if dealt_decks is None else f'{dealt_decks:g} decks'} "
+              f"dealt), true counts {tc_convention}; splits CDZ-; docs/counting.md")
+    table = Table("risk_indices", f"risk-averse index numbers ({system})", tuple(names),
+                  ("play change", "index", "exact TC", "EV exact TC"),
+                  np.array(values, dtype=object),
+                  _notes(rules, Shoe.decks(rules.decks), method,
+                         "EV exact TC: the risk-neutral crossing of the same shoes"),
+                  units="true counts", records=records)
+    return table
