@@ -197,9 +197,6 @@ def test_risk_averse_lines_without_a_hole_card():
 
 
 def test_risk_averse_bad_input():
-    with pytest.raises(ValueError, match="hole_card"):
-        risk_averse_indices(Rules(decks=6, hole_card="exposed"), rows=[("16", 10)],
-                            grid=(0, 1))
     with pytest.raises(ValueError, match="or a pair '22'"):
         risk_averse_indices(Rules(decks=6), rows=[("T9", 5)], grid=(0, 1))
     with pytest.raises(ValueError, match="row must be a hard total"):
@@ -380,3 +377,78 @@ def test_pair_crossing_by_brute_force_over_counts():
     crossing = t0 + (t1 - t0) * -diff[t0] / (diff[t1] - diff[t0])
     assert line.plays == ["stand", "split"]
     assert line.crossings[0] == pytest.approx(crossing, abs=1e-9)
+
+
+# ---- both dealer cards face up ---------------------------------------------------------
+
+EXPOSED = Rules(decks=2, hole_card="exposed", dealer_wins_ties=True, natural_tie="win")
+
+
+def test_exposed_means_equal_the_engines_hand_values():
+    """Against both dealer cards: the recursion's means and the split's mean are the
+    solver's values of the same hands."""
+    from bjsolve.risk_indices import split_moments
+    sol = solve(EXPOSED)
+    for key in ((10, 6), (1, 6), (5, 5), (10, 4)):
+        moments = decision_moments(EXPOSED, sol.shoe.counts, key)
+        splits = split_moments(EXPOSED, sol.shoe.counts, key)
+        for cards in [(10, 6), (5, 6), (1, 7), (8, 8), (10, 10)]:
+            ev = sol.hand_ev(cards, key, given_no_blackjack=False)
+            for play, (mean, second) in moments(cards).items():
+                assert mean == pytest.approx(ev[play], abs=1e-13), (key, cards, play)
+                assert second >= mean * mean
+            if "split" in ev:
+                assert splits(cards[0])[0] == pytest.approx(ev["split"], abs=1e-12)
+
+
+def test_exposed_row_against_the_engine_over_counts():
+    """T,T against a dealer hard 14 (T,4 9,5 8,6 7,7), at lambda 0: the row's split-minus-
+    stand value recomputed here at each true count from the solver's hand values of every
+    dealer hand of the total (weighted by the chance of the dealer hand and of T,T beside
+    it), and the crossing found by scanning the counts: the line's crossing.  With risk,
+    the split (two bets out) comes later."""
+    from bjsolve.counting import true_count_shoes
+    grid = range(-3, 1)
+    key = ("TT", "14")
+    neutral = risk_averse_indices(EXPOSED, "hilo", rows=[key], grid=grid,
+                                  round_variance=1e300)[key]
+    averse = risk_averse_indices(EXPOSED, "hilo", rows=[key], grid=range(-3, 2))[key]
+    shoes, _ = true_count_shoes(EXPOSED, "hilo", grid, 1.0)
+    diff = {}
+    for tc, shoe in shoes.items():
+        sol = solve(EXPOSED, shoe)
+        c = list(shoe.counts)
+        n = sum(c)
+        num = den = 0.0
+        for d1 in range(1, 11):
+            for d2 in range(d1, 11):
+                if d1 + d2 != 14 or d1 == 1:
+                    continue
+                p = c[d1 - 1] * (c[d2 - 1] - (d1 == d2)) / (n * (n - 1)) * (1 if d1 == d2 else 2)
+                left = list(c)
+                left[d1 - 1] -= 1
+                left[d2 - 1] -= 1
+                m = sum(left)
+                q = left[9] * (left[9] - 1) / (m * (m - 1))          # T,T beside them
+                ev = sol.hand_ev((10, 10), (d1, d2), given_no_blackjack=False)
+                num += p * q * (ev["split"] - ev["stand"])
+                den += p * q
+        diff[tc] = num / den
+    tcs = sorted(diff)
+    up = [t for a, t in zip(tcs, tcs[1:]) if diff[a] < 0 <= diff[t]]
+    assert len(up) == 1
+    t0, t1 = tcs[tcs.index(up[0]) - 1], up[0]
+    crossing = t0 + (t1 - t0) * -diff[t0] / (diff[t1] - diff[t0])
+    assert neutral.plays == ["stand", "split"]
+    assert neutral.crossings[0] == pytest.approx(crossing, abs=1e-9)
+    assert averse.plays == ["stand", "split"]
+    assert averse.crossings[0] > neutral.crossings[0]
+
+
+def test_exposed_rows_are_checked():
+    with pytest.raises(ValueError, match="no default"):
+        risk_averse_indices(EXPOSED, grid=(0, 1))
+    with pytest.raises(ValueError, match="dealer's two-card total"):
+        risk_averse_indices(EXPOSED, rows=[("16", 10)], grid=(0, 1))
+    with pytest.raises(ValueError, match="upcard must be 1"):
+        risk_averse_indices(Rules(decks=6), rows=[("16", "12")], grid=(0, 1))

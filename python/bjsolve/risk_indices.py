@@ -26,8 +26,11 @@ shoe, a split that may make 3 or 4 hands combines its hands as independent given
 dealer's outcome, which on a finite shoe leaves out the cards the hands take from one
 another (``split_moments``).
 
-Not covered, with a clear error: the game with both dealer cards face up (no single upcard
-to index; ``_check_hole_card`` says why).
+The game with both dealer cards face up (``hole_card="exposed"``) has no upcard: a row is
+the player's two-card row against the dealer's two-card total (hard "4".."20", soft
+"A2".."A9", "AA"), every dealer hand of that total weighted by its chance (so "16" v
+"12" mixes T,2, 9,3, 8,4, 7,5 and 6,6); the dealer's cards are known, so a decision's risk
+is its plain variance.  There is no default list of rows for that game.
 """
 from __future__ import annotations
 
@@ -39,22 +42,23 @@ from .hands import PAIR_CODES, total_code
 from .indices import TC_CONVENTIONS, Point, _index_line
 from .ranks import hand_total, rank
 from .rules import Rules
-from .shoe_values import shoe_values, two_card_weights
+from .shoe_values import shoe_values
 
 RISK_PLAYS = ("stand", "hit", "double", "surrender")
 
 
-def decision_moments(rules: Rules, counts, upcard: int):
+def decision_moments(rules: Rules, counts, upcard):
     """A function ``moments(cards) -> {play: (mean, second moment)}`` (unconditioned, per
     unit of the initial bet) for hands (sorted tuples of ranks) against ``upcard``, drawn
     from a shoe of 10 (possibly fractional) ``counts``; memoised."""
     from bjcore import dealer_trie
-    _check_hole_card(rules)
     all_bets = rules.hole_card == "enhc"     # a dealer natural takes doubled bets too
-    trie = dealer_trie((upcard,), rules.hit_soft_17)
+    dealer_cards = _dealer_cards(upcard)
+    trie = dealer_trie(dealer_cards, rules.hit_soft_17)
     tie = -1.0 if rules.dealer_wins_ties else 0.0
     shoe = list(counts)
-    shoe[upcard - 1] -= 1
+    for c in dealer_cards:
+        shoe[c - 1] -= 1
 
     def left_after(cards):
         left = list(shoe)
@@ -162,7 +166,7 @@ def given_no_blackjack(mean: float, second: float, natural: float) -> tuple:
     return m, (second - natural) / p - m * m
 
 
-def split_moments(rules: Rules, counts, upcard: int, split: str = "CDZ-"):
+def split_moments(rules: Rules, counts, upcard, split: str = "CDZ-"):
     """A function ``moments(pair) -> (mean, second moment, chance of a dealer natural)``
     (unconditioned, per unit of the initial bet) of splitting ``pair`` (rank 1..10)
     against ``upcard`` on a shoe of 10 (possibly fractional) ``counts``, or None where the
@@ -179,8 +183,8 @@ def split_moments(rules: Rules, counts, upcard: int, split: str = "CDZ-"):
 
     from .distribution import NATURAL_T, _column_values
     from .solve import SPLIT_CLASSES, kernel_rules
-    _check_hole_card(rules)
-    kernel = RoundLaws([float(c) for c in counts], upcard,
+    key = upcard if isinstance(upcard, int) else tuple(upcard)
+    kernel = RoundLaws([float(c) for c in counts], key,
                        kernel_rules(rules, SPLIT_CLASSES[split]), False, True)
     values = _column_values(rules.blackjack_payout)
     cache: dict = {}
@@ -219,7 +223,7 @@ def risk_averse_indices(rules: Rules, system="hilo", *, rows=None, grid=range(-5
     check_rules(rules)
     if rules.infinite:
         raise ValueError("index numbers need a finite shoe (Rules.decks)")
-    _check_hole_card(rules)
+    exposed = rules.hole_card == "exposed"
     if tc_convention not in TC_CONVENTIONS:
         raise ValueError(f"tc_convention must be one of {', '.join(TC_CONVENTIONS)}, got "
                          f"{str(tc_convention)[:40]!r}")
@@ -228,9 +232,13 @@ def risk_averse_indices(rules: Rules, system="hilo", *, rows=None, grid=range(-5
         raise ValueError(f"round_variance must be > 0, got {variance}")
     count_tags(system)
     grid = integer_grid(grid)
+    if rows is None and exposed:
+        raise ValueError("rows: the game with both dealer cards face up has no default "
+                         "list; give (row, dealer total) pairs such as ('16', '12') or "
+                         "('A7', 'A6')")
     if rows is None:
         rows = list(dict.fromkeys((row, up) for row, up, _, _ in ILLUSTRIOUS_18 + FAB_4))
-    rows = _check_rows(rows)
+    rows = _check_rows(rows, exposed)
     before_peek = rules.hole_card != "peek" or rules.surrender == "early"
     dealt = rules.decks / 2 if dealt_decks is None else dealt_decks
     shoes, _ = true_count_shoes(rules, system, grid, dealt)
@@ -238,29 +246,75 @@ def risk_averse_indices(rules: Rules, system="hilo", *, rows=None, grid=range(-5
     for tc, shoe in shoes.items():
         edge = shoe_values(rules, shoe).expected_value
         lam = max(edge, 0.0) / (2.0 * variance)
-        for u in sorted({up for _, up in rows}):
-            moments = decision_moments(rules, shoe.counts, u)
-            weights = two_card_weights(shoe.counts, u)
-            splits = None
-            for row, up in rows:
-                if up != u:
-                    continue
-                if row in _PAIR_ROWS:
-                    pair = rank(row[0])
-                    hands = {c: w for c, w in weights.items() if c == (pair, pair)}
-                    if splits is None:
-                        splits = split_moments(rules, shoe.counts, u)
-                    extra = {(pair, pair): splits(pair)}
-                else:
-                    hands = {c: w for c, w in weights.items()
-                             if total_code(c) == row and c[0] != c[1]}
-                    extra = {}
-                if not hands:
-                    continue
-                ce = _row_certainty_equivalents(moments, hands, lam, before_peek, extra)
-                points[(row, up)].append(Point(tc, ce))
+        for u in sorted({up for _, up in rows}, key=str):
+            wanted = [row for row, up in rows if up == u]
+            if exposed:     # every dealer hand of the total, weighted by its chance
+                keys = {c: w for c, w in _hand_weights(shoe.counts, ()).items()
+                        if total_code(c) == u}
+            else:
+                keys = {u: 1.0}
+            acc: dict = {}
+            for key, key_w in keys.items():
+                for row, (ce, w) in _key_values(rules, shoe.counts, key, wanted, lam,
+                                                before_peek).items():
+                    slot = acc.setdefault(row, [{}, {}, 0.0])
+                    for play, v in ce.items():
+                        slot[0][play] = slot[0].get(play, 0.0) + key_w * w * v
+                        slot[1][play] = slot[1].get(play, 0.0) + key_w * w
+                    slot[2] += key_w * w
+            for row, (sums, weights, total) in acc.items():
+                # the plays offered against every dealer hand of the total
+                ce = {play: v / weights[play] for play, v in sums.items()
+                      if weights[play] >= total * (1 - 1e-12)}
+                points[(row, u)].append(Point(tc, ce))
     return {key: _index_line(key[0], key[1], pts, tc_convention, "rounded")
             for key, pts in points.items() if len(pts) >= 2}
+
+
+def _key_values(rules: Rules, counts, key, rows, lam: float, before_peek: bool) -> dict:
+    """{row: ({play: certainty equivalent}, chance of being dealt the row)} against one
+    dealer key (an upcard, or both dealer cards when they are dealt face up)."""
+    moments = decision_moments(rules, counts, key)
+    weights = _hand_weights(counts, _dealer_cards(key))
+    splits = None
+    out = {}
+    for row in rows:
+        if row in _PAIR_ROWS:
+            pair = rank(row[0])
+            hands = {c: w for c, w in weights.items() if c == (pair, pair)}
+            if hands and splits is None:
+                splits = split_moments(rules, counts, key)
+            extra = {(pair, pair): splits(pair)} if hands else {}
+        else:
+            hands = {c: w for c, w in weights.items()
+                     if total_code(c) == row and c[0] != c[1]}
+            extra = {}
+        if hands:
+            out[row] = (_row_certainty_equivalents(moments, hands, lam, before_peek, extra),
+                        sum(hands.values()))
+    return out
+
+
+def _dealer_cards(key) -> tuple:
+    return (key,) if isinstance(key, int) else tuple(key)
+
+
+def _hand_weights(counts, removed) -> dict:
+    """{(a, b): chance of two cards a <= b (either order)} from 10 (possibly fractional)
+    counts less the cards ``removed``; pairs the shoe is too short of are left out."""
+    left = list(counts)
+    for c in removed:
+        left[c - 1] -= 1
+    n = sum(left)
+    out = {}
+    for a in range(1, 11):
+        for b in range(a, 11):
+            if left[a - 1] < 1 or left[b - 1] < 1 + (a == b):
+                continue
+            w = left[a - 1] * (left[b - 1] - (a == b)) / (n * (n - 1))
+            if w > 0:
+                out[(a, b)] = w if a == b else 2 * w
+    return out
 
 
 def _row_certainty_equivalents(moments, hands: dict, lam: float,
@@ -296,16 +350,13 @@ _PAIR_ROWS = set(PAIR_CODES)
 _TOTAL_ROWS = {str(t) for t in range(5, 20)} | {f"A{k}" for k in range(2, 10)}
 
 
-def _check_hole_card(rules: Rules) -> None:
-    if rules.hole_card == "exposed":
-        raise ValueError("rules.hole_card: risk-averse indices need one dealer upcard "
-                         "('peek', 'enhc' or 'enhc-obo'), got 'exposed' (both dealer cards "
-                         "face up)")
+_DEALER_TOTALS = ({str(t) for t in range(4, 21)} | {f"A{k}" for k in range(2, 10)} | {"AA"})
 
 
-def _check_rows(rows) -> list:
+def _check_rows(rows, exposed: bool = False) -> list:
     """The (row, upcard) pairs asked for: two-card hard totals "5".."19", soft totals
-    "A2".."A9" and pairs "22".."TT", "AA" against upcards 1..10."""
+    "A2".."A9" and pairs "22".."TT", "AA" against upcards 1..10; with both dealer cards
+    face up, against the dealer's two-card total ("4".."20", soft "A2".."A9", "AA")."""
     from .ranks import show
     try:
         rows = [tuple(r) for r in rows]
@@ -319,7 +370,12 @@ def _check_rows(rows) -> list:
         if row not in _TOTAL_ROWS and row not in _PAIR_ROWS:
             raise ValueError(f"rows: row must be a hard total '5'..'19', a soft total "
                              f"'A2'..'A9' or a pair '22'..'TT', 'AA', got {show(row)}")
-        if isinstance(up, bool) or not isinstance(up, numbers.Integral) or not 1 <= up <= 10:
+        if exposed:
+            if up not in _DEALER_TOTALS:
+                raise ValueError(f"rows: with both dealer cards face up the dealer entry is "
+                                 f"the dealer's two-card total, hard '4'..'20', soft "
+                                 f"'A2'..'A9' or 'AA', got {show(up)}")
+        elif isinstance(up, bool) or not isinstance(up, numbers.Integral) or not 1 <= up <= 10:
             raise ValueError(f"rows: upcard must be 1 (ace) .. 10, got {show(up)}")
     return rows
 
