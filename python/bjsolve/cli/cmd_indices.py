@@ -34,7 +34,8 @@ def add_arguments(parser) -> None:
     parser.add_argument("--risk-averse", action="store_true",
                         help="risk-averse indices: the play of largest certainty equivalent "
                              "for a Kelly bettor (the Illustrious 18 and Fab 4 rows, or --set), "
-                             "beside the EV crossing of the same shoes")
+                             "beside the EV crossing of the same shoes (default: off, the "
+                             "EV indices)")
     parser.add_argument("--round-variance", type=float, default=1.3, metavar="V",
                         help="with --risk-averse: a round's variance per unit bet, which sets "
                              "the Kelly bet (default: 1.3)")
