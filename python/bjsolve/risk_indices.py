@@ -208,13 +208,15 @@ def risk_averse_indices(rules: Rules, system="hilo", *, rows=None, grid=range(-5
                         dealt_decks: float | None = None, tc_convention: str = "floor",
                         round_variance: float = 1.3) -> dict:
     """{(row, upcard): IndexLine} of the plays maximising the certainty equivalent (module
-    docstring) on the two-card hands of each row (hard and soft totals, without pairs, as
-    in ``generate_indices``), on the same shoes at each true count.
+    docstring) on the two-card hands of each row (hard and soft totals without pairs, as
+    in ``generate_indices``; pair rows the pair itself), on the same shoes at each true
+    count.  With both dealer cards face up the keys are (row, dealer two-card total).
 
     rows: (row, upcard) pairs, default every entry of the Illustrious 18 and Fab 4 (with
         its two split entries, TT v 5 and TT v 6).  A pair row ("22" .. "AA") is the pair
         itself, with the split among its plays (``split_moments``) where the rules allow
-        it.
+        it.  With both dealer cards face up, rows are required: (row, dealer total) such
+        as ("16", "12") (hard 12) or ("A7", "A6") (soft 17).
     round_variance: the variance of a round per unit bet (about 1.3 for common rules),
         which sets the Kelly bet.
     """
