@@ -415,11 +415,12 @@ def risk_indices_table(rules: Rules, system="hilo", *, rows=None, select=None,
                 " ".join(f"{c:+.2f}" for c in line.crossings))
 
     for (row, up), line in averse.items():
-        names.append(f"{row} v {label(up)}")
+        dealer = label(up) if isinstance(up, int) else f"dealer {up}"
+        names.append(f"{row} v {dealer}")
         change, index, exact = describe(line)
         ev = neutral.get((row, up))
         values.append([change, index, exact, describe(ev)[2] if ev else ""])
-        records.append({"hand": row, "dealer": label(up), "plays": list(line.plays),
+        records.append({"hand": row, "dealer": dealer, "plays": list(line.plays),
                         "indices": [int(t) for t in line.thresholds],
                         "crossings": [float(c) for c in line.crossings],
                         "ev_plays": list(ev.plays) if ev else [],
