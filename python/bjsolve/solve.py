@@ -41,6 +41,7 @@ POLICY_CLASS = 3
 # same rules, class and shoe size orders its keys by those costs.
 _WORK_ORDER = (1, 7, 8, 9, 10, 2, 3, 4, 5, 6)
 _UNIT_COSTS: dict = {}        # cost key -> {dealer key: CPU seconds of its round value}
+_THREAD_LOADS: dict = {}      # cost key -> [CPU seconds of each thread's keys, caller first]
 _UNIT_COSTS_KEPT = 64         # cost keys remembered (the oldest is dropped)
 _UNIT_COSTS_LOCK = threading.Lock()   # solves may run in several threads at once
 
@@ -98,12 +99,23 @@ def work_order(keys, cost_key=None) -> list:
 
 
 def recorded_costs(rules: Rules, kind: str, shoe_size: float) -> dict | None:
-    """{dealer key: CPU seconds} that the last solve of these rules, kind (split class or
-    "policy") and shoe size spent on each key's work, or None (for benchmarks: the thread
-    balance they allow does not depend on how busy the machine is)."""
+    """{dealer key: CPU seconds} that solves of these rules, kind (split class or "policy")
+    and shoe size spent on each key's work (the last solve's times averaged with the
+    earlier record, so that one disturbed solve does not reorder the next), or None
+    (for benchmarks: the thread balance they allow does not depend on how busy the
+    machine is)."""
     with _UNIT_COSTS_LOCK:
         costs = _UNIT_COSTS.get((rules, kind, shoe_size))
         return dict(costs) if costs is not None else None
+
+
+def recorded_thread_loads(rules: Rules, kind: str, shoe_size: float) -> list | None:
+    """CPU seconds that each thread of the last solve of these rules, kind and shoe size
+    spent on its keys, the calling thread's first, or None (for benchmarks: with the
+    caller's CPU time of the whole solve, the critical path of the solve in CPU time)."""
+    with _UNIT_COSTS_LOCK:
+        loads = _THREAD_LOADS.get((rules, kind, shoe_size))
+        return list(loads) if loads is not None else None
 
 
 # ---- the threads ------------------------------------------------------------------------
@@ -157,12 +169,14 @@ def run_units(keys, compute, threads: int | None = None, cost_key=None) -> dict:
     queue_lock = threading.Lock()
     failed: list = []
 
-    def drain():
+    def drain() -> float:
+        """Compute keys from the queue until it is empty; returns their CPU seconds."""
+        load = 0.0
         while not failed:
             with queue_lock:
                 u = next(queue, None)
             if u is None:
-                return
+                break
             start = time.thread_time()
             try:
                 values[u] = compute(u)
@@ -170,25 +184,36 @@ def run_units(keys, compute, threads: int | None = None, cost_key=None) -> dict:
                 failed.append(True)   # the others stop taking keys
                 raise
             costs[u] = time.thread_time() - start
+            load += costs[u]
+        return load
 
     helpers = [] if workers == 1 else [_helper_pool(workers - 1).submit(drain)
                                        for _ in range(workers - 1)]
     try:
-        drain()
+        loads = [drain()]
     finally:
         # helpers still queued behind another solve's work are not needed any more; the
         # others finish the key they hold
         started = [helper for helper in helpers if not helper.cancel()]
         wait(started)
-    for helper in started:
-        helper.result()   # a helper's error, raised here
+    loads += [helper.result() for helper in started]   # (a helper's error is raised here)
     if cost_key is not None:
-        with _UNIT_COSTS_LOCK:
-            _UNIT_COSTS.pop(cost_key, None)
-            _UNIT_COSTS[cost_key] = costs
-            while len(_UNIT_COSTS) > _UNIT_COSTS_KEPT:
-                del _UNIT_COSTS[next(iter(_UNIT_COSTS))]
+        _record_costs(cost_key, costs, loads)
     return {u: values[u] for u in work_order(keys)}   # in an order that never varies
+
+
+def _record_costs(cost_key, costs: dict, loads: list) -> None:
+    """Keep what each key cost (averaged with the earlier record) and the threads' loads."""
+    with _UNIT_COSTS_LOCK:
+        earlier = _UNIT_COSTS.pop(cost_key, None) or {}
+        _UNIT_COSTS[cost_key] = {k: (c + earlier[k]) / 2 if k in earlier else c
+                                 for k, c in costs.items()}
+        _THREAD_LOADS.pop(cost_key, None)
+        _THREAD_LOADS[cost_key] = loads
+        while len(_UNIT_COSTS) > _UNIT_COSTS_KEPT:
+            del _UNIT_COSTS[next(iter(_UNIT_COSTS))]
+        while len(_THREAD_LOADS) > _UNIT_COSTS_KEPT:
+            del _THREAD_LOADS[next(iter(_THREAD_LOADS))]
 
 
 class EV(float):
