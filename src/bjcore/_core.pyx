@@ -39,11 +39,11 @@ MAX_COUNT = MAX_COUNT_VALUE
 # split lanes, pair buckets) come from malloc.  By default glibc gives freed memory back
 # to the system (``madvise``/``munmap`` of the free top of each thread's heap, and large
 # blocks mapped and unmapped one by one), and the next solve takes a page fault for every
-# page it touches again: with two threads, whose heaps are separate, 2,000-7,000 faults a
-# solve, 10-15% of its CPU time, and every unmap interrupts the other thread to flush its
-# TLB.  Keeping up to 64 MB free at the top of each heap, and serving blocks up to 32 MB
-# from the heaps (fixed thresholds: glibc's adaptive ones move with every free), makes a
-# warm solve fault almost never.  ``bjcore._core.release_memory()`` gives it back.
+# page it touches again: with two threads, whose heaps are separate, 1,500-7,000 faults a
+# solve (6 decks CDP: ~30 ms of system time against ~200 ms of work).  Keeping up to 64 MB
+# free at the top of each heap, and serving blocks up to 32 MB from the heaps (fixed
+# thresholds: glibc's adaptive ones move with every large free), makes a warm solve fault
+# almost never.  ``release_memory()`` gives the memory back.
 cdef extern from *:
     """
     #if defined(__GLIBC__)
