@@ -120,8 +120,8 @@ def recorded_thread_loads(rules: Rules, kind: str, shoe_size: float) -> list | N
 
 # ---- the threads ------------------------------------------------------------------------
 # The calling thread works on the upcards itself, beside up to threads - 1 helpers taken
-# from one pool kept for the life of the process: starting threads for every solve cost
-# more than a short solve's serial part (thread start-up, first touch of fresh stacks).
+# from one pool kept for the life of the process (starting threads for every solve added
+# thread start-ups to the serial part, and the caller sat idle while the threads worked).
 # The caller never waits for a helper that has not started (it drains the queue itself
 # and cancels helpers still queued), so solves in several threads at once share the pool
 # without waiting on each other, and nothing run in the pool waits on the pool.
