@@ -171,13 +171,11 @@ cdef class SplitEngine(HandEngine):
         if action == ACT_STAND:
             self.lane_stand(need, ev)
         else:
+            self.lane_card_weights(need, &pi[0][0])
             for l in range(lanes_end(need)):
                 if need & (1u << l):
-                    self.extra = l + 1
-                    self.next_card_weights(pi[l])
                     # double: a dealer natural takes only the original bet (as double_value)
                     ev[l] = self.natural_refund(pi[l]) if action == ACT_DOUBLE else 0.0
-            self.extra = saved_extra
             for r in range(N_RANKS):
                 cm = 0
                 for l in range(lanes_end(need)):
@@ -210,6 +208,44 @@ cdef class SplitEngine(HandEngine):
                 self.lane_store[row].v[action][l] = ev[l]
         self.lane_store[row].have[action] |= need
 
+    cdef void lane_shoe(self, const double* base, int e, double* n) noexcept nogil:
+        """The counts context e leaves after the current split hand, clamped at 0 (as
+        HandEngine.remaining with extra = e, then clamped): ``base`` holds the counts
+        after the hand and the dealer's cards."""
+        cdef int r
+        for r in range(N_RANKS):
+            n[r] = base[r]
+        n[self.pair_rank - 1] -= e
+        for r in range(N_RANKS):
+            if n[r] < 0.0:
+                n[r] = 0.0
+
+    cdef void lane_base(self, double* base) noexcept nogil:
+        """The counts left after the current split hand and the dealer's cards (before
+        any extra pair card), in HandEngine.remaining's arithmetic."""
+        cdef int r
+        for r in range(N_RANKS):
+            base[r] = self.shoe[r] - self.cnt[r] - self.dealer_cnt[r]
+
+    cdef void lane_card_weights(self, unsigned int need, double* pi) noexcept nogil:
+        """HandEngine.next_card_weights of the current split hand in every context of
+        ``need``, into pi[(e - 1) * N_RANKS + r], bit for bit (finite shoe)."""
+        cdef double base[N_RANKS]
+        cdef double* row
+        cdef double left
+        cdef int l, r
+        self.lane_base(base)
+        for l in range(lanes_end(need)):
+            if not need & (1u << l):
+                continue
+            row = pi + l * N_RANKS
+            self.lane_shoe(base, l + 1, row)
+            left = 0.0
+            for r in range(N_RANKS):
+                left += row[r]
+            for r in range(N_RANKS):
+                row[r] = row[r] / left if left > 0.0 else 0.0
+
     cdef void lane_stand(self, unsigned int need, double* ev) noexcept nogil:
         """HandEngine.stand_value of the current split hand in every context of ``need``
         into ev[e - 1], from the dealer outcomes split_dealer_for_current would give each
@@ -217,28 +253,33 @@ cdef class SplitEngine(HandEngine):
         all its contexts, and a context's distribution is kept by the group under the
         number of pair cards gone (PairDealer.context_outcomes), where the hands that come
         to the same shoe share it, instead of in the engine's store of distributions."""
+        cdef double base[N_RANKS]
         cdef double n[N_RANKS]
         cdef const double* d
         cdef uint64_t key
         cdef double left
+        cdef bint have_base = False
         cdef int l, r, e, g = -1, t = self.total(), p = self.pair_rank - 1
         for l in range(lanes_end(need)):
             if not need & (1u << l):
                 continue
             e = l + 1
-            if self.hard_sum + e * self.pair_rank > 21 and g >= 0:
-                d = self.pair_dealer.memo_lookup(p, g, self.cnt[p] + e)
-                if d != NULL:
-                    ev[l] = stand_from_outcomes(d, t, self.rules.tie_value)
-                    continue
-            # the shoe of context e (HandEngine.remaining with extra = e, clamped at 0)
-            for r in range(N_RANKS):
-                n[r] = self.shoe[r] - self.cnt[r] - self.dealer_cnt[r]
-            n[p] -= e
+            if self.hard_sum + e * self.pair_rank > 21:
+                # a shoe of the hand's group: kept with the group once computed
+                if g < 0:
+                    key = self.split_group_key()
+                    g = self.pair_dealer.group_number(key)
+                if g >= 0:
+                    d = self.pair_dealer.memo_lookup(p, g, self.cnt[p] + e)
+                    if d != NULL:
+                        ev[l] = stand_from_outcomes(d, t, self.rules.tie_value)
+                        continue
+            if not have_base:
+                self.lane_base(base)
+                have_base = True
+            self.lane_shoe(base, e, n)
             left = 0.0
             for r in range(N_RANKS):
-                if n[r] < 0.0:
-                    n[r] = 0.0
                 left += n[r]
             if self.hard_sum + e * self.pair_rank <= 21:
                 # the cards gone could be an unsplit hand: share its distribution
@@ -247,13 +288,10 @@ cdef class SplitEngine(HandEngine):
                 if d == NULL:
                     d = self.dealer.compute(key, n, left, False)
             else:
-                if g < 0:
-                    key = self.split_group_key()
+                if g < 0:   # (not queued: computed now, alone)
+                    self.pair_dealer.queue(p, n, key)
+                    self.pair_dealer.flush()
                     g = self.pair_dealer.group_number(key)
-                    if g < 0:
-                        self.pair_dealer.queue(p, n, key)
-                        self.pair_dealer.flush()
-                        g = self.pair_dealer.group_number(key)
                 d = self.pair_dealer.context_outcomes(p, g, self.cnt[p] + e, n, left)
             ev[l] = stand_from_outcomes(d, t, self.rules.tie_value)
 
