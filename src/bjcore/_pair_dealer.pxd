@@ -25,6 +25,15 @@ cdef extern from "pair_group_pass.h":
 
 cdef enum:
     MEMO_SLOTS = 16     # pair cards gone that a group memoises distributions for
+    PARTS_ROWS = 64     # kept rows of weight factors per kind (a power of two)
+
+
+cdef struct PartsRow:
+    # the factors of the bucket weights that depend on one count only (see distribution):
+    # n_P^(j) for the count of the pair's rank, or 1 / N^(m) for the shoe size
+    int p                # pair rank index the row was made for (-1: empty)
+    double count         # the count it was made for
+    double v[MAX_DEPTH + 1]
 
 
 cdef struct PairLayout:
@@ -54,6 +63,8 @@ cdef class PairDealer:
     cdef vector[unsigned char] memo_have
     cdef vector[double] acc                 # pass accumulators: bucket * MAX_BATCH + lane
     cdef double spare[N_DEALER]
+    cdef PartsRow pair_rows[PARTS_ROWS]     # by the count of the pair's rank
+    cdef PartsRow size_rows[PARTS_ROWS]     # by the shoe size
     # the batch: groups of one pair rank waiting for a shared pass
     cdef int batch_pair
     cdef int batch_count

@@ -47,6 +47,9 @@ cdef class PairDealer:
         self.tables_capacity = 0
         for p in range(N_RANKS):
             self.layouts[p].ready = 0
+        for p in range(PARTS_ROWS):
+            self.pair_rows[p].p = -1
+            self.size_rows[p].p = -1
 
     cdef void prepare(self, int p) noexcept nogil:
         """Bucket every trie node for pair rank index ``p``: bucket = the number of the
@@ -258,21 +261,31 @@ cdef class PairDealer:
         """The dealer's outcomes (17..21, natural) from a shoe of the group ``table`` with
         ``pair_left`` cards of rank index ``p`` and ``total`` cards in all."""
         cdef PairLayout* lay = &self.layouts[p]
-        cdef double pair_part[MAX_DEPTH + 1]
-        cdef double size_part[MAX_DEPTH + 1]
+        cdef PartsRow* pair_row = &self.pair_rows[<long long>pair_left & (PARTS_ROWS - 1)]
+        cdef PartsRow* size_row = &self.size_rows[<long long>total & (PARTS_ROWS - 1)]
         cdef double x
-        cdef int j, n = lay.n_pairs
-        # n_P^(j), with every factor clamped at 0 (no such card left), as the trie pass does
-        pair_part[0] = 1.0
-        for j in range(1, lay.max_j + 1):
-            x = pair_left - (j - 1)
-            pair_part[j] = pair_part[j - 1] * (x if x > 0.0 else 0.0)
-        # 1 / N^(m): a factor 1 / (cards left) per card drawn, 0 once none are left
-        size_part[0] = 1.0
-        for j in range(1, lay.max_m + 1):
-            x = total - (j - 1)
-            size_part[j] = size_part[j - 1] * (1.0 / x if x > 0.0 else 0.0)
-        pair_group_outcome(table, n, lay.pair_j, lay.pair_m, pair_part, size_part, out)
+        cdef int j
+        # The factors below depend only on the pair rank and one count, and a split's
+        # shoes come back to the same few counts: rows are kept by exact count.
+        if pair_row.p != p or pair_row.count != pair_left:
+            # n_P^(j), with every factor clamped at 0 (no such card left), as the trie
+            # pass does
+            pair_row.v[0] = 1.0
+            for j in range(1, lay.max_j + 1):
+                x = pair_left - (j - 1)
+                pair_row.v[j] = pair_row.v[j - 1] * (x if x > 0.0 else 0.0)
+            pair_row.p = p
+            pair_row.count = pair_left
+        if size_row.p != p or size_row.count != total:
+            # 1 / N^(m): a factor 1 / (cards left) per card drawn, 0 once none are left
+            size_row.v[0] = 1.0
+            for j in range(1, lay.max_m + 1):
+                x = total - (j - 1)
+                size_row.v[j] = size_row.v[j - 1] * (1.0 / x if x > 0.0 else 0.0)
+            size_row.p = p
+            size_row.count = total
+        pair_group_outcome(table, lay.n_pairs, lay.pair_j, lay.pair_m, pair_row.v,
+                           size_row.v, out)
 
     cdef int group_number(self, uint64_t key) noexcept nogil:
         """The number of a computed group, or -1."""

@@ -46,6 +46,19 @@ cdef inline double stand_from_outcomes(const double* d, int t, double tie_value)
     return ev
 
 
+cdef inline void lane_shoe(int p, const double* base, int e, double* n) noexcept nogil:
+    """The counts a split context with e extra cards of pair rank index p gone leaves,
+    clamped at 0 (as HandEngine.remaining with extra = e, then clamped): ``base`` holds
+    the counts after the hand and the dealer's cards."""
+    cdef int r
+    for r in range(N_RANKS):
+        n[r] = base[r]
+    n[p] -= e
+    for r in range(N_RANKS):
+        if n[r] < 0.0:
+            n[r] = 0.0
+
+
 cdef class SplitEngine(HandEngine):
     """Adds the split expectation of each pair to ``HandEngine`` (cached per pair)."""
 
@@ -208,18 +221,6 @@ cdef class SplitEngine(HandEngine):
                 self.lane_store[row].v[action][l] = ev[l]
         self.lane_store[row].have[action] |= need
 
-    cdef void lane_shoe(self, const double* base, int e, double* n) noexcept nogil:
-        """The counts context e leaves after the current split hand, clamped at 0 (as
-        HandEngine.remaining with extra = e, then clamped): ``base`` holds the counts
-        after the hand and the dealer's cards."""
-        cdef int r
-        for r in range(N_RANKS):
-            n[r] = base[r]
-        n[self.pair_rank - 1] -= e
-        for r in range(N_RANKS):
-            if n[r] < 0.0:
-                n[r] = 0.0
-
     cdef void lane_base(self, double* base) noexcept nogil:
         """The counts left after the current split hand and the dealer's cards (before
         any extra pair card), in HandEngine.remaining's arithmetic."""
@@ -239,7 +240,7 @@ cdef class SplitEngine(HandEngine):
             if not need & (1u << l):
                 continue
             row = pi + l * N_RANKS
-            self.lane_shoe(base, l + 1, row)
+            lane_shoe(self.pair_rank - 1, base, l + 1, row)
             left = 0.0
             for r in range(N_RANKS):
                 left += row[r]
@@ -277,7 +278,7 @@ cdef class SplitEngine(HandEngine):
             if not have_base:
                 self.lane_base(base)
                 have_base = True
-            self.lane_shoe(base, e, n)
+            lane_shoe(self.pair_rank - 1, base, e, n)
             left = 0.0
             for r in range(N_RANKS):
                 left += n[r]
