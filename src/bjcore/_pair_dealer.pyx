@@ -25,6 +25,7 @@ value does not depend on the order in which the hands were asked for.
 """
 from libc.stdint cimport uint64_t, int8_t, int16_t, int32_t
 from libc.stdlib cimport realloc, free, abort
+from libc.string cimport memset
 from libcpp.vector cimport vector
 
 from bjcore._defs cimport N_RANKS, N_DEALER, MAX_COUNT_VALUE
@@ -46,6 +47,9 @@ cdef class PairDealer:
         self.tables_capacity = 0
         for p in range(N_RANKS):
             self.layouts[p].ready = 0
+        for p in range(PARTS_ROWS):
+            self.pair_rows[p].p = -1
+            self.size_rows[p].p = -1
 
     cdef void prepare(self, int p) noexcept nogil:
         """Bucket every trie node for pair rank index ``p``: bucket = the number of the
@@ -131,11 +135,10 @@ cdef class PairDealer:
         cdef double factor[MAX_FACTORS * MAX_BATCH]
         cdef unsigned char any_left[MAX_FACTORS]
         cdef int count = self.batch_count, p = self.batch_pair
-        cdef int lanes, i, k, b, n_buckets, row, rank, prior
-        cdef double* table
+        cdef int lanes, i, k, n_buckets, rank, prior
         cdef double* row_f
         cdef const double* w
-        cdef size_t offset
+        cdef size_t offset, stride
         cdef double f
         cdef double* acc
         cdef const TrieNode* nd = self.trie.nodes.data()
@@ -146,7 +149,7 @@ cdef class PairDealer:
         self.prepare(p)
         n_buckets = N_DEALER * self.layouts[p].n_pairs
         lanes = 4 if count <= 4 else (8 if count <= 8 else (16 if count <= 16 else MAX_BATCH))
-        acc = self.acc.data()   # all zero: each read below clears what it read
+        acc = self.acc.data()   # all zero: unloading the groups below clears it again
         # card factors: cards of the row's rank left before the draw; 1 for the pair rank
         # (0 in padded lanes)
         for i in range(self.trie.n_factors):
@@ -175,18 +178,17 @@ cdef class PairDealer:
                 acc[self.buckets[p][0] * MAX_BATCH + k] += nd[0].mult
         pair_group_pass(nd, self.buckets[p].data(), self.trie.n_nodes, factor, any_left,
                         prod, acc, lanes)
-        # each group's buckets side by side (pair by pair, the outcomes of a pair together)
+        # each group's buckets side by side (pair by pair, the outcomes of a pair
+        # together), then room for its kept distributions
+        stride = <size_t>(n_buckets + MEMO_SLOTS * N_DEALER)
         offset = self.tables_size
-        self.reserve_tables(offset + <size_t>count * n_buckets)
+        self.reserve_tables(offset + <size_t>count * stride)
+        pair_group_unload(acc, n_buckets, count, self.tables + offset, stride)
         for k in range(count):
-            row = <int>self.offsets.size()
-            self.offsets.push_back(<int32_t>(offset + <size_t>k * n_buckets))
-            table = self.tables + offset + <size_t>k * n_buckets
-            for b in range(n_buckets):
-                table[b] = acc[b * MAX_BATCH + k]
-                acc[b * MAX_BATCH + k] = 0.0
-            self.index.insert(self.batch_keys[k], row)
-        self.tables_size = offset + <size_t>count * n_buckets
+            self.offsets.push_back(<int32_t>(offset + <size_t>k * stride))
+            self.index.insert(self.batch_keys[k], <int>self.offsets.size() - 1)
+        self.memo_have.resize(self.offsets.size() * MEMO_SLOTS, 0)
+        self.tables_size = offset + <size_t>count * stride
         self.batch_count = 0
 
     cdef void reserve_tables(self, size_t size) noexcept nogil:
@@ -252,39 +254,67 @@ cdef class PairDealer:
         self.index.clear()
         self.tables_size = 0
         self.offsets.clear()
+        self.memo_have.clear()   # (resize refills with 0: no kept distribution survives)
 
     cdef void distribution(self, int p, const double* table, double pair_left,
                            double total, double* out) noexcept nogil:
         """The dealer's outcomes (17..21, natural) from a shoe of the group ``table`` with
         ``pair_left`` cards of rank index ``p`` and ``total`` cards in all."""
         cdef PairLayout* lay = &self.layouts[p]
-        cdef double pair_part[MAX_DEPTH + 1]
-        cdef double size_part[MAX_DEPTH + 1]
-        cdef double x, w, s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0, s4 = 0.0, s5 = 0.0
-        cdef const double* t
-        cdef int j, q, n = lay.n_pairs
-        # n_P^(j), with every factor clamped at 0 (no such card left), as the trie pass does
-        pair_part[0] = 1.0
-        for j in range(1, lay.max_j + 1):
-            x = pair_left - (j - 1)
-            pair_part[j] = pair_part[j - 1] * (x if x > 0.0 else 0.0)
-        # 1 / N^(m): a factor 1 / (cards left) per card drawn, 0 once none are left
-        size_part[0] = 1.0
-        for j in range(1, lay.max_m + 1):
-            x = total - (j - 1)
-            size_part[j] = size_part[j - 1] * (1.0 / x if x > 0.0 else 0.0)
-        for q in range(n):
-            w = pair_part[lay.pair_j[q]] * size_part[lay.pair_m[q]]
-            t = &table[q * N_DEALER]
-            s0 += t[0] * w
-            s1 += t[1] * w
-            s2 += t[2] * w
-            s3 += t[3] * w
-            s4 += t[4] * w
-            s5 += t[5] * w
-        out[0] = s0
-        out[1] = s1
-        out[2] = s2
-        out[3] = s3
-        out[4] = s4
-        out[5] = s5
+        cdef PartsRow* pair_row = &self.pair_rows[<long long>pair_left & (PARTS_ROWS - 1)]
+        cdef PartsRow* size_row = &self.size_rows[<long long>total & (PARTS_ROWS - 1)]
+        cdef double x
+        cdef int j
+        # The factors below depend only on the pair rank and one count, and a split's
+        # shoes come back to the same few counts: rows are kept by exact count.
+        if pair_row.p != p or pair_row.count != pair_left:
+            # n_P^(j), with every factor clamped at 0 (no such card left), as the trie
+            # pass does
+            pair_row.v[0] = 1.0
+            for j in range(1, lay.max_j + 1):
+                x = pair_left - (j - 1)
+                pair_row.v[j] = pair_row.v[j - 1] * (x if x > 0.0 else 0.0)
+            pair_row.p = p
+            pair_row.count = pair_left
+        if size_row.p != p or size_row.count != total:
+            # 1 / N^(m): a factor 1 / (cards left) per card drawn, 0 once none are left
+            size_row.v[0] = 1.0
+            for j in range(1, lay.max_m + 1):
+                x = total - (j - 1)
+                size_row.v[j] = size_row.v[j - 1] * (1.0 / x if x > 0.0 else 0.0)
+            size_row.p = p
+            size_row.count = total
+        pair_group_outcome(table, lay.n_pairs, lay.pair_j, lay.pair_m, pair_row.v,
+                           size_row.v, out)
+
+    cdef int group_number(self, uint64_t key) noexcept nogil:
+        """The number of a computed group, or -1."""
+        return self.index.find(key)
+
+    cdef const double* memo_lookup(self, int p, int g, int gone) noexcept nogil:
+        """The kept distribution of group number ``g`` (of pair rank index ``p``) with
+        ``gone`` pair cards out, or NULL (see ``context_outcomes``)."""
+        if gone < MEMO_SLOTS and self.memo_have[<size_t>g * MEMO_SLOTS + gone]:
+            return (self.tables + self.offsets[g]
+                    + N_DEALER * (self.layouts[p].n_pairs + gone))
+        return NULL
+
+    cdef const double* context_outcomes(self, int p, int g, int gone, const double* left,
+                                        double total) noexcept nogil:
+        """The dealer's outcomes from the shoe of group number ``g`` with ``gone`` cards of
+        the pair's rank index ``p`` out (the split hand's and the context's extra ones):
+        ``left`` holds the counts of that shoe (clamped at 0) and ``total`` their sum.
+        The shoe is fixed by (g, gone), so the distribution is kept with the group for
+        every split hand and context that comes to the same shoe (a hand with one more
+        pair card, in a context with one fewer extra pair card gone)."""
+        cdef const double* table = self.tables + self.offsets[g]
+        cdef double* d
+        cdef size_t slot = <size_t>g * MEMO_SLOTS + gone
+        if gone >= MEMO_SLOTS:   # (a freak shoe: compute, keep nothing)
+            self.distribution(p, table, left[p], total, self.spare)
+            return self.spare
+        d = <double*>table + N_DEALER * (self.layouts[p].n_pairs + gone)
+        if not self.memo_have[slot]:
+            self.distribution(p, table, left[p], total, d)
+            self.memo_have[slot] = 1
+        return d

@@ -29,6 +29,9 @@ cdef class SplitEngine(HandEngine):
     cdef bint lanes_enabled(self, int p) noexcept nogil
     cdef void lane_blocks(self, int pair, int amax, double* X, double* Y) noexcept nogil
     cdef int lane_row(self) noexcept nogil
+    cdef void lane_base(self, double* base) noexcept nogil
+    cdef void lane_card_weights(self, unsigned int need, double* pi) noexcept nogil
+    cdef void lane_stand(self, unsigned int need, double* ev) noexcept nogil
     cdef void lane_compute(self, int row, int action, unsigned int mask) noexcept nogil
     cdef void lane_values(self, int action, unsigned int mask, double* out) noexcept nogil
     cdef int lane_choice(self, int e, int double_ok) noexcept nogil

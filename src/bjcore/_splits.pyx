@@ -27,6 +27,38 @@ cdef extern from *:
     int lanes_end "bj_lanes_end"(unsigned int mask) noexcept nogil   # highest lane + 1
 
 
+cdef inline double stand_from_outcomes(const double* d, int t, double tie_value) noexcept nogil:
+    """A hand of total ``t`` standing against the dealer's outcomes ``d`` (17..21,
+    natural; the rest busts): the same arithmetic, in the same order, as
+    HandEngine.stand_value, so the lanes' values are bit for bit the same."""
+    cdef double ev, listed = 0.0
+    cdef int k
+    for k in range(N_DEALER):
+        listed += d[k]
+    ev = (1.0 - listed) - d[5]
+    for k in range(5):
+        if t > 17 + k:
+            ev += d[k]
+        elif t < 17 + k:
+            ev -= d[k]
+        else:
+            ev += tie_value * d[k]
+    return ev
+
+
+cdef inline void lane_shoe(int p, const double* base, int e, double* n) noexcept nogil:
+    """The counts a split context with e extra cards of pair rank index p gone leaves,
+    clamped at 0 (as HandEngine.remaining with extra = e, then clamped): ``base`` holds
+    the counts after the hand and the dealer's cards."""
+    cdef int r
+    for r in range(N_RANKS):
+        n[r] = base[r]
+    n[p] -= e
+    for r in range(N_RANKS):
+        if n[r] < 0.0:
+            n[r] = 0.0
+
+
 cdef class SplitEngine(HandEngine):
     """Adds the split expectation of each pair to ``HandEngine`` (cached per pair)."""
 
@@ -150,18 +182,13 @@ cdef class SplitEngine(HandEngine):
         if need == 0:
             return
         if action == ACT_STAND:
-            for l in range(lanes_end(need)):
-                if need & (1u << l):
-                    self.extra = l + 1
-                    ev[l] = self.stand_value()
+            self.lane_stand(need, ev)
         else:
+            self.lane_card_weights(need, &pi[0][0])
             for l in range(lanes_end(need)):
                 if need & (1u << l):
-                    self.extra = l + 1
-                    self.next_card_weights(pi[l])
                     # double: a dealer natural takes only the original bet (as double_value)
                     ev[l] = self.natural_refund(pi[l]) if action == ACT_DOUBLE else 0.0
-            self.extra = saved_extra
             for r in range(N_RANKS):
                 cm = 0
                 for l in range(lanes_end(need)):
@@ -193,6 +220,81 @@ cdef class SplitEngine(HandEngine):
             if need & (1u << l):
                 self.lane_store[row].v[action][l] = ev[l]
         self.lane_store[row].have[action] |= need
+
+    cdef void lane_base(self, double* base) noexcept nogil:
+        """The counts left after the current split hand and the dealer's cards (before
+        any extra pair card), in HandEngine.remaining's arithmetic."""
+        cdef int r
+        for r in range(N_RANKS):
+            base[r] = self.shoe[r] - self.cnt[r] - self.dealer_cnt[r]
+
+    cdef void lane_card_weights(self, unsigned int need, double* pi) noexcept nogil:
+        """HandEngine.next_card_weights of the current split hand in every context of
+        ``need``, into pi[(e - 1) * N_RANKS + r], bit for bit (finite shoe)."""
+        cdef double base[N_RANKS]
+        cdef double* row
+        cdef double left
+        cdef int l, r
+        self.lane_base(base)
+        for l in range(lanes_end(need)):
+            if not need & (1u << l):
+                continue
+            row = pi + l * N_RANKS
+            lane_shoe(self.pair_rank - 1, base, l + 1, row)
+            left = 0.0
+            for r in range(N_RANKS):
+                left += row[r]
+            for r in range(N_RANKS):
+                row[r] = row[r] / left if left > 0.0 else 0.0
+
+    cdef void lane_stand(self, unsigned int need, double* ev) noexcept nogil:
+        """HandEngine.stand_value of the current split hand in every context of ``need``
+        into ev[e - 1], from the dealer outcomes split_dealer_for_current would give each
+        context, bit for bit, found more cheaply: the hand's group is looked up once for
+        all its contexts, and a context's distribution is kept by the group under the
+        number of pair cards gone (PairDealer.context_outcomes), where the hands that come
+        to the same shoe share it, instead of in the engine's store of distributions."""
+        cdef double base[N_RANKS]
+        cdef double n[N_RANKS]
+        cdef const double* d
+        cdef uint64_t key
+        cdef double left
+        cdef bint have_base = False
+        cdef int l, r, e, g = -1, t = self.total(), p = self.pair_rank - 1
+        for l in range(lanes_end(need)):
+            if not need & (1u << l):
+                continue
+            e = l + 1
+            if self.hard_sum + e * self.pair_rank > 21:
+                # a shoe of the hand's group: kept with the group once computed
+                if g < 0:
+                    key = self.split_group_key()
+                    g = self.pair_dealer.group_number(key)
+                if g >= 0:
+                    d = self.pair_dealer.memo_lookup(p, g, self.cnt[p] + e)
+                    if d != NULL:
+                        ev[l] = stand_from_outcomes(d, t, self.rules.tie_value)
+                        continue
+            if not have_base:
+                self.lane_base(base)
+                have_base = True
+            lane_shoe(self.pair_rank - 1, base, e, n)
+            left = 0.0
+            for r in range(N_RANKS):
+                left += n[r]
+            if self.hard_sum + e * self.pair_rank <= 21:
+                # the cards gone could be an unsplit hand: share its distribution
+                key = self.hand_key + <uint64_t>e * rank_unit(p)
+                d = self.dealer.find(key)
+                if d == NULL:
+                    d = self.dealer.compute(key, n, left, False)
+            else:
+                if g < 0:   # (not queued: computed now, alone)
+                    self.pair_dealer.queue(p, n, key)
+                    self.pair_dealer.flush()
+                    g = self.pair_dealer.group_number(key)
+                d = self.pair_dealer.context_outcomes(p, g, self.cnt[p] + e, n, left)
+            ev[l] = stand_from_outcomes(d, t, self.rules.tie_value)
 
     cdef int lane_choice(self, int e, int double_ok) noexcept nogil:
         """best_option for the current split hand in context e (ties: earlier option)."""
