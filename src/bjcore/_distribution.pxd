@@ -136,7 +136,7 @@ cdef class RoundLaws:
     cdef int hands_limit(self, int pair) noexcept nogil
     cdef void pair_hand_law(self, int pair, int extra, int second, double* out) noexcept nogil
     cdef void split_dist(self, int pair) noexcept nogil
-    cdef void fill_fractional_shortfall(self, double* out) noexcept nogil
+    cdef void fill_fractional_shortfall(self, int pair, double* out) noexcept nogil
     cdef double gamma(self, double m, double n, int a, int b, double pp) noexcept nogil
     cdef double draw_ratio(self, double m, double q, double n, int j, int k,
                            double pp) noexcept nogil

@@ -150,7 +150,9 @@ cdef class RoundLaws:
             self.split_mean[r] = 0.0
         self.split_out.assign(D_RANKS * D_OUT * D_LATTICE, 0.0)
         self.policy_missing = 0
-        self.exact_two_hands = exact_splits and not infinite
+        # a fractional shoe is no real shoe: its splits follow the solver's construction
+        # (split_dist), so that the mean is the solve's value (docs/risk.md)
+        self.exact_two_hands = exact_splits and not infinite and not self.fractional
         for r in range(D_RANKS):
             self.exact_done[r] = False
         self.approx_splits_played = 0
@@ -696,11 +698,11 @@ cdef class RoundLaws:
             if k != D_NATURAL_COL:
                 mean += out[i] * 0.5 * (k - ZERO_COL)
         if self.fractional:
-            self.fill_fractional_shortfall(out)
+            self.fill_fractional_shortfall(pair, out)
         self.split_mean[p] = mean
         self.split_done[p] = True
 
-    cdef void fill_fractional_shortfall(self, double* out) noexcept nogil:
+    cdef void fill_fractional_shortfall(self, int pair, double* out) noexcept nogil:
         """A shoe with fractional counts is no real shoe (the solver interpolates between
         real ones).  The split construction meets blocks for more pair cards than such a
         shoe holds (``amax`` above); it leaves them at zero, as the solver does.  On whole
@@ -710,6 +712,7 @@ cdef class RoundLaws:
         outcomes as the rest of the law is: the mean is unchanged, the sum is one."""
         cdef double total = 0.0, row, short
         cdef double rows[D_OUT]
+        cdef const double* d
         cdef int t, k
         for t in range(D_OUT):
             row = 0.0
@@ -721,6 +724,17 @@ cdef class RoundLaws:
         if total > 0.0:
             for t in range(D_OUT):
                 out[t * D_LATTICE + ZERO_COL] += short * rows[t] / total
+        else:
+            # no block at all (e.g. both dealer cards and both of the player's of a rank
+            # holding 3.9 cards: -0.1 left): the solver values the split 0, and may play
+            # it; the dealer's outcomes are those from the shoe less the player's pair
+            self.clear_hand()
+            self.add(pair - 1)
+            self.add(pair - 1)
+            d = self.dealer()
+            for t in range(D_OUT):
+                out[t * D_LATTICE + ZERO_COL] += short * d[t]
+            self.clear_hand()
 
     cdef double gamma(self, double m, double n, int a, int b, double pp) noexcept nogil:
         cdef double denom
