@@ -92,6 +92,9 @@ cdef class RoundLaws:
                                        # the root, the leaves, double nodes some card busts
     cdef vector[int] t_need_pos        # per node: its place in t_need, or -1
     cdef bint t_hit_busts              # some card busts a hit node of the tree
+    cdef vector[double] t_cnt          # D_RANKS per node: its cards of each rank
+    cdef size_t t_slot_max             # most slots one hand pass can list
+    cdef size_t s_count                # slots listed (s_* are sized ahead)
     # the endings of one hand pass that need the dealer's law ("slots"): node, dealer
     # row, signed weight, final state (see hand_slots)
     cdef vector[int] s_node
@@ -152,6 +155,8 @@ cdef class RoundLaws:
     cdef int queue_dealer(self, uint64_t key, const double* base,
                           uint64_t hand_key) noexcept nogil
     cdef void flush_dealer(self) noexcept nogil
+    cdef void reach_pass(self, const double* base) noexcept nogil
+    cdef void size_slots(self, size_t count) noexcept nogil
     cdef int hand_slots(self, int pair, const double* base, uint64_t ext,
                         bint need_dealer) noexcept nogil
     cdef void slot_results(self, size_t first, size_t last, int root_row,

@@ -860,13 +860,18 @@ cdef class RoundLaws:
         self.t_need.clear()
         self.t_need_pos.assign(self.t_key.size(), -1)
         self.t_hit_busts = False
+        self.t_slot_max = 0
+        self.t_cnt.assign(self.t_key.size() * D_RANKS, 0.0)
         for i in range(self.t_key.size()):
+            for r in range(D_RANKS):
+                self.t_cnt[i * D_RANKS + r] = <int>((self.t_key[i] >> (5 * r)) & 31)
             if self.t_kind[i] == T_HIT and self.t_busts[i] & 1:
                 self.t_hit_busts = True
             if (i == 0 or self.t_kind[i] >= T_STAND
                     or (self.t_kind[i] == T_DOUBLE and self.t_busts[i] & 1)):
                 self.t_need_pos[i] = <int>self.t_need.size()
                 self.t_need.push_back(<int>i)
+                self.t_slot_max += 1 if self.t_kind[i] >= T_STAND else 1 + D_RANKS
         self.clear_hand()
         self.t_reach.assign(self.t_key.size(), 0.0)
         self.t_pi.assign(self.t_key.size() * D_RANKS, 0.0)
@@ -1039,6 +1044,41 @@ cdef class RoundLaws:
             d[6] = 1.0 - listed if listed < 1.0 else 0.0
         self.pend_count = 0
 
+    cdef void reach_pass(self, const double* base) noexcept nogil:
+        """``tree_pass`` without the dealer: the chance of reaching every node
+        (``t_reach``) and the next-card chances at draw nodes (``t_pi``) from the shoe
+        ``base`` (the same arithmetic; node counts read from ``t_cnt``)."""
+        cdef size_t n = self.t_key.size()
+        cdef size_t i
+        cdef int r, c
+        cdef double left, x, reach
+        cdef double* pi
+        cdef const double* cnt
+        cdef double* rch = &self.t_reach[0]
+        for i in range(n):
+            rch[i] = 0.0
+        rch[0] = 1.0
+        for i in range(n):
+            reach = rch[i]
+            if reach == 0.0 or self.t_kind[i] >= T_STAND:
+                continue
+            pi = &self.t_pi[i * D_RANKS]
+            cnt = &self.t_cnt[i * D_RANKS]
+            left = 0.0
+            for r in range(D_RANKS):
+                x = base[r] - cnt[r]
+                pi[r] = x if x > 0.0 else 0.0
+                left += pi[r]
+            if left <= 0.0:
+                self.tree_ran_out = True   # a draw from an empty shoe: no real game
+                continue
+            x = reach / left
+            for r in range(D_RANKS):
+                c = self.t_child[i * D_RANKS + r]
+                if c >= 0 and pi[r] > 0.0:
+                    rch[c] += x * pi[r]
+                pi[r] = pi[r] / left
+
     cdef int hand_slots(self, int pair, const double* base, uint64_t ext,
                         bint need_dealer) noexcept nogil:
         """One hand of a two-hand split played from the shoe ``base`` (the cards left
@@ -1062,7 +1102,8 @@ cdef class RoundLaws:
         cdef size_t k, m = self.t_need.size()
         cdef int c, ch, r, row, root_row = -1
         cdef double reach, pr
-        self.tree_pass(pair, base, 0, False)
+        cdef size_t at = self.s_count
+        self.reach_pass(base)
         if need_dealer:
             for k in range(m):
                 c = self.t_need[k]
@@ -1076,24 +1117,25 @@ cdef class RoundLaws:
             if reach == 0.0:
                 continue
             row = self.t_drow[c] if need_dealer else -1
+            self.s_node[at] = c
+            self.s_row[at] = row
+            self.s_w[at] = reach
             if self.t_kind[c] >= T_STAND:
-                self.s_node.push_back(c)
-                self.s_row.push_back(row)
-                self.s_w.push_back(reach)
-                self.s_state.push_back(self.t_state[c])
+                self.s_state[at] = self.t_state[c]
+                at += 1
                 continue
-            self.s_node.push_back(c)                  # a double node some card busts
-            self.s_row.push_back(row)
-            self.s_w.push_back(reach)
-            self.s_state.push_back(7)
+            self.s_state[at] = 7                      # a double node some card busts
+            at += 1
             for r in range(D_RANKS):
                 ch = self.t_child[c * D_RANKS + r]
                 pr = self.t_pi[c * D_RANKS + r]
                 if ch >= 0 and pr > 0.0:
-                    self.s_node.push_back(ch)
-                    self.s_row.push_back(self.t_drow[ch] if need_dealer else -1)
-                    self.s_w.push_back(-reach * pr)
-                    self.s_state.push_back(7)
+                    self.s_node[at] = ch
+                    self.s_row[at] = self.t_drow[ch] if need_dealer else -1
+                    self.s_w[at] = -reach * pr
+                    self.s_state[at] = 7
+                    at += 1
+        self.s_count = at
         return root_row
 
     cdef void slot_results(self, size_t first, size_t last, int root_row,
@@ -1141,7 +1183,7 @@ cdef class RoundLaws:
         cdef vector[size_t] offsets
         cdef const double* q
         cdef uint64_t ext
-        cdef size_t i, e, start, stop, m
+        cdef size_t i, e, start, stop, m, f_count
         cdef int r, k, c
         cdef double w
         for i in range(D_OUT * D_LATTICE):
@@ -1152,13 +1194,11 @@ cdef class RoundLaws:
         for r in range(D_RANKS):
             base[r] = self.shoe[r] - self.dealer_cnt[r]
         base[p] -= 1                              # the other hand's pair card
-        self.s_node.clear()
-        self.s_row.clear()
-        self.s_w.clear()
-        self.s_state.clear()
+        self.size_slots(self.t_slot_max)
         self.hand_slots(pair, base, 0, False)
         self.h1_reach = self.t_reach
         self.h1_pi = self.t_pi
+        f_count = self.s_count
         f_node.swap(self.s_node)
         f_w.swap(self.s_w)
         f_state.swap(self.s_state)
@@ -1167,15 +1207,13 @@ cdef class RoundLaws:
                 ends.push_back(<int>i)
         self.need_q.assign(m * D_OUT * D_RESULTS, 0.0)
         self.pend_count = 0
+        self.size_slots(D_CHUNK * self.t_slot_max)
         start = 0
         while start < ends.size():
             stop = start + D_CHUNK
             if stop > ends.size():
                 stop = ends.size()
-            self.s_node.clear()
-            self.s_row.clear()
-            self.s_w.clear()
-            self.s_state.clear()
+            self.s_count = 0
             roots.clear()
             offsets.clear()
             offsets.push_back(0)
@@ -1186,7 +1224,7 @@ cdef class RoundLaws:
                     base[r] = self.shoe[r] - self.dealer_cnt[r] - <int>((ext >> (5 * r)) & 31)
                 base[p] -= 1                      # the first hand's pair card
                 roots.push_back(self.hand_slots(pair, base, ext, True))
-                offsets.push_back(self.s_w.size())
+                offsets.push_back(self.s_count)
             self.flush_dealer()
             for e in range(start, stop):
                 self.slot_results(offsets[e - start], offsets[e - start + 1],
@@ -1197,7 +1235,7 @@ cdef class RoundLaws:
         # against what is left of Q(root)
         for k in range(D_OUT * D_RESULTS):
             rest[k] = self.need_q[k]
-        for i in range(f_w.size()):
+        for i in range(f_count):
             q = &self.need_q[self.t_need_pos[f_node[i]] * D_OUT * D_RESULTS]
             w = f_w[i]
             self.add_results(w, f_state[i], q, out)
@@ -1208,10 +1246,15 @@ cdef class RoundLaws:
             self.add_results(1.0, 0, rest, out)
         self.tree_nodes = <long>self.t_key.size()
         self.second_laws = <long>ends.size()
-        self.s_node.clear()
-        self.s_row.clear()
-        self.s_w.clear()
-        self.s_state.clear()
+        self.size_slots(0)
+
+    cdef void size_slots(self, size_t count) noexcept nogil:
+        """Room for ``count`` slots (hand_slots writes them without growing)."""
+        self.s_node.resize(count)
+        self.s_row.resize(count)
+        self.s_w.resize(count)
+        self.s_state.resize(count)
+        self.s_count = 0
 
     cdef void exact_two_hands_law(self, int pair) noexcept nogil:
         """``split_out`` of ``pair`` by the exact two-hand law; if a hand could draw from
