@@ -102,6 +102,7 @@ cdef class RoundLaws:
     cdef vector[double] s_w
     cdef vector[int] s_state
     cdef vector[double] need_q         # per t_need entry: the second hand's results
+    cdef int result_col[D_LAW]         # a hand's result column (payoff + 2) by (j, t)
     # dealer laws whose rows are reserved, enumerated D_TRIE_BATCH at a time
     cdef double pend_w[D_TRIE_BATCH * D_RANKS]
     cdef double pend_tot[D_TRIE_BATCH]
@@ -158,9 +159,8 @@ cdef class RoundLaws:
     cdef void reach_pass(self, const double* base) noexcept nogil
     cdef void size_slots(self, size_t count) noexcept nogil
     cdef int hand_slots(self, int pair, const double* base, uint64_t ext,
-                        bint need_dealer) noexcept nogil
-    cdef void slot_results(self, size_t first, size_t last, int root_row,
-                           double* q) noexcept nogil
+                        int from_node) noexcept nogil
+    cdef void slot_results(self, size_t first, size_t last, double* q) noexcept nogil
     cdef void tree_split(self, int pair) noexcept nogil
     cdef void exact_two_hands_law(self, int pair) noexcept nogil
     cdef void add_results(self, double w, int j1, const double* q, double* out) noexcept nogil
