@@ -1046,8 +1046,9 @@ cdef class RoundLaws:
 
     cdef void reach_pass(self, const double* base) noexcept nogil:
         """``tree_pass`` without the dealer: the chance of reaching every node
-        (``t_reach``) and the next-card chances at draw nodes (``t_pi``) from the shoe
-        ``base`` (the same arithmetic; node counts read from ``t_cnt``)."""
+        (``t_reach``) from the shoe ``base`` (the same arithmetic; node counts read from
+        ``t_cnt``); the next-card chances (``t_pi``) are normalised only at the double
+        nodes some card busts (elsewhere they are left as card counts)."""
         cdef size_t n = self.t_key.size()
         cdef size_t i
         cdef int r, c
@@ -1077,7 +1078,9 @@ cdef class RoundLaws:
                 c = self.t_child[i * D_RANKS + r]
                 if c >= 0 and pi[r] > 0.0:
                     rch[c] += x * pi[r]
-                pi[r] = pi[r] / left
+            if self.t_kind[i] == T_DOUBLE and self.t_busts[i] & 1:
+                for r in range(D_RANKS):    # (only hand_slots' doubled busts read pi)
+                    pi[r] = pi[r] / left
 
     cdef int hand_slots(self, int pair, const double* base, uint64_t ext,
                         int from_node) noexcept nogil:
@@ -1214,7 +1217,6 @@ cdef class RoundLaws:
         self.size_slots(self.t_slot_max)
         self.hand_slots(pair, base, 0, -1)
         self.h1_reach = self.t_reach
-        self.h1_pi = self.t_pi
         f_count = self.s_count
         f_node.swap(self.s_node)
         f_w.swap(self.s_w)
