@@ -17,7 +17,7 @@ cdef enum:
     D_MAX_A = 8           # split recursion tables (as the solver's)
     D_RESULTS = 5         # one split hand's result given t: -2 .. +2
     D_BATCH = 10          # dealer shoes enumerated in one trie pass (<= the trie's 16)
-    D_TRIE_BATCH = 32     # dealer shoes queued for one pass by the exact two-hand law
+    D_TRIE_BATCH = 32     # dealer shoes per trie pass in tree_pass and queue_dealer
                           # (= the trie's MAX_BATCH: full lanes share the per-node work)
     D_CHUNK = 32          # first-hand endings whose dealer laws are queued together
 

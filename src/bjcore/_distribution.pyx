@@ -889,11 +889,11 @@ cdef class RoundLaws:
         cdef uint64_t key, unit_pair = rank_unit(pair - 1)
         cdef double left, x
         cdef double* pi
-        cdef double w[D_BATCH * D_RANKS]
-        cdef double tot[D_BATCH]
-        cdef double out[D_BATCH * 6]
-        cdef uint64_t keys[D_BATCH]
-        cdef int nodes[D_BATCH]
+        cdef double w[D_TRIE_BATCH * D_RANKS]
+        cdef double tot[D_TRIE_BATCH]
+        cdef double out[D_TRIE_BATCH * 6]
+        cdef uint64_t keys[D_TRIE_BATCH]
+        cdef int nodes[D_TRIE_BATCH]
         for i in range(n):
             self.t_reach[i] = 0.0
         self.t_reach[0] = 1.0
@@ -918,7 +918,7 @@ cdef class RoundLaws:
                     keys[count] = key
                     nodes[count] = <int>i
                     count += 1
-                    if count == D_BATCH:
+                    if count == D_TRIE_BATCH:
                         self.trie.evaluate_many(w, tot, count, False, out)
                         for q in range(count):
                             self.t_drow[nodes[q]] = self.store_dealer(keys[q], &out[q * 6])
