@@ -150,7 +150,9 @@ cdef class RoundLaws:
             self.split_mean[r] = 0.0
         self.split_out.assign(D_RANKS * D_OUT * D_LATTICE, 0.0)
         self.policy_missing = 0
-        self.exact_two_hands = exact_splits and not infinite
+        # a fractional shoe is no real shoe: its splits follow the solver's construction
+        # (split_dist), so that the mean is the solve's value (docs/risk.md)
+        self.exact_two_hands = exact_splits and not infinite and not self.fractional
         for r in range(D_RANKS):
             self.exact_done[r] = False
         self.approx_splits_played = 0
@@ -262,9 +264,9 @@ cdef class RoundLaws:
             if self.pair_rank:
                 n[self.pair_rank - 1] -= self.extra
             for r in range(D_RANKS):
-                if n[r] < 0.0:
+                if n[r] < 0.0 and not self.fractional:
                     n[r] = 0.0
-                left += n[r]
+                left += n[r]      # fractional: see prefetch_children
         self.trie.evaluate(n, left, self.infinite, out)
         row = self.store_dealer(key, out)
         return &self.dealer_store[row * D_OUT]
@@ -300,14 +302,18 @@ cdef class RoundLaws:
             n[r] = self.shoe[r] - self.cnt[r] - self.dealer_cnt[r]
         if self.pair_rank:
             n[self.pair_rank - 1] -= self.extra
+        # On a fractional shoe a rank may hold less than one card (0.8 left): it is still
+        # dealt, and the dealer's shoe after it is the solver's: the counts less the
+        # cards drawn, negative ones included in the total (the trie counts no card of
+        # such a rank), which is what the solver's prefetch passes to the trie.
         for r in range(D_RANKS):
-            if n[r] < 0.0:
+            if n[r] < 0.0 and not self.fractional:
                 n[r] = 0.0
             left += n[r]
         for r in range(D_RANKS):
             if self.hard_sum + r + 1 > 21:
                 break
-            if n[r] < 1.0:
+            if n[r] < 1.0 and not (self.fractional and n[r] > 0.0):
                 continue
             key = base + rank_unit(r)
             if self.dealer_index.find(key) >= 0:
@@ -692,11 +698,11 @@ cdef class RoundLaws:
             if k != D_NATURAL_COL:
                 mean += out[i] * 0.5 * (k - ZERO_COL)
         if self.fractional:
-            self.fill_fractional_shortfall(out)
+            self.fill_fractional_shortfall(pair, out)
         self.split_mean[p] = mean
         self.split_done[p] = True
 
-    cdef void fill_fractional_shortfall(self, double* out) noexcept nogil:
+    cdef void fill_fractional_shortfall(self, int pair, double* out) noexcept nogil:
         """A shoe with fractional counts is no real shoe (the solver interpolates between
         real ones).  The split construction meets blocks for more pair cards than such a
         shoe holds (``amax`` above); it leaves them at zero, as the solver does.  On whole
@@ -706,6 +712,7 @@ cdef class RoundLaws:
         outcomes as the rest of the law is: the mean is unchanged, the sum is one."""
         cdef double total = 0.0, row, short
         cdef double rows[D_OUT]
+        cdef const double* d
         cdef int t, k
         for t in range(D_OUT):
             row = 0.0
@@ -717,6 +724,17 @@ cdef class RoundLaws:
         if total > 0.0:
             for t in range(D_OUT):
                 out[t * D_LATTICE + ZERO_COL] += short * rows[t] / total
+        else:
+            # no block at all (e.g. both dealer cards and both of the player's of a rank
+            # holding 3.9 cards: -0.1 left): the solver values the split 0, and may play
+            # it; the dealer's outcomes are those from the shoe less the player's pair
+            self.clear_hand()
+            self.add(pair - 1)
+            self.add(pair - 1)
+            d = self.dealer()
+            for t in range(D_OUT):
+                out[t * D_LATTICE + ZERO_COL] += short * d[t]
+            self.clear_hand()
 
     cdef double gamma(self, double m, double n, int a, int b, double pp) noexcept nogil:
         cdef double denom
@@ -836,6 +854,24 @@ cdef class RoundLaws:
                     child = self.t_child[i * D_RANKS + r]
                     if child >= 0:
                         self.t_busts[child] |= 2
+        # what tree_split needs the dealer's law at: the root (the law of every ending
+        # together), the leaves and the double nodes some card busts; the hit nodes'
+        # busts are the root's law minus all the rest (see tree_split)
+        self.t_need.clear()
+        self.t_need_pos.assign(self.t_key.size(), -1)
+        self.t_hit_busts = False
+        self.t_slot_max = 0
+        self.t_cnt.assign(self.t_key.size() * D_RANKS, 0.0)
+        for i in range(self.t_key.size()):
+            for r in range(D_RANKS):
+                self.t_cnt[i * D_RANKS + r] = <int>((self.t_key[i] >> (5 * r)) & 31)
+            if self.t_kind[i] == T_HIT and self.t_busts[i] & 1:
+                self.t_hit_busts = True
+            if (i == 0 or self.t_kind[i] >= T_STAND
+                    or (self.t_kind[i] == T_DOUBLE and self.t_busts[i] & 1)):
+                self.t_need_pos[i] = <int>self.t_need.size()
+                self.t_need.push_back(<int>i)
+                self.t_slot_max += 1 if self.t_kind[i] >= T_STAND else 1 + D_RANKS
         self.clear_hand()
         self.t_reach.assign(self.t_key.size(), 0.0)
         self.t_pi.assign(self.t_key.size() * D_RANKS, 0.0)
@@ -853,11 +889,11 @@ cdef class RoundLaws:
         cdef uint64_t key, unit_pair = rank_unit(pair - 1)
         cdef double left, x
         cdef double* pi
-        cdef double w[D_BATCH * D_RANKS]
-        cdef double tot[D_BATCH]
-        cdef double out[D_BATCH * 6]
-        cdef uint64_t keys[D_BATCH]
-        cdef int nodes[D_BATCH]
+        cdef double w[D_TRIE_BATCH * D_RANKS]
+        cdef double tot[D_TRIE_BATCH]
+        cdef double out[D_TRIE_BATCH * 6]
+        cdef uint64_t keys[D_TRIE_BATCH]
+        cdef int nodes[D_TRIE_BATCH]
         for i in range(n):
             self.t_reach[i] = 0.0
         self.t_reach[0] = 1.0
@@ -882,7 +918,7 @@ cdef class RoundLaws:
                     keys[count] = key
                     nodes[count] = <int>i
                     count += 1
-                    if count == D_BATCH:
+                    if count == D_TRIE_BATCH:
                         self.trie.evaluate_many(w, tot, count, False, out)
                         for q in range(count):
                             self.t_drow[nodes[q]] = self.store_dealer(keys[q], &out[q * 6])
@@ -960,55 +996,279 @@ cdef class RoundLaws:
         self.second_index[first_key] = row
         return &self.second_store[row * D_OUT * D_RESULTS]
 
+    cdef int queue_dealer(self, uint64_t key, const double* base,
+                          uint64_t hand_key) noexcept nogil:
+        """The row of ``dealer_store`` for the dealer's law with ``key``'s cards out (the
+        shoe ``base`` less the hand ``hand_key``).  A law not stored yet gets its row at
+        once and is queued; ``flush_dealer`` enumerates the queue D_TRIE_BATCH shoes per
+        trie pass and fills the rows (read a row only after the flush)."""
+        cdef int row = self.dealer_index.find(key)
+        cdef int r, k
+        cdef double x, left = 0.0
+        if row >= 0:
+            return row
+        row = <int>(self.dealer_store.size() // D_OUT)
+        for r in range(D_OUT):
+            self.dealer_store.push_back(0.0)
+        self.dealer_index.insert(key, row)
+        k = self.pend_count
+        for r in range(D_RANKS):
+            x = base[r] - <int>((hand_key >> (5 * r)) & 31)
+            if x < 0.0:
+                x = 0.0
+            self.pend_w[k * D_RANKS + r] = x
+            left += x
+        self.pend_tot[k] = left
+        self.pend_row[k] = row
+        self.pend_count = k + 1
+        if self.pend_count == D_TRIE_BATCH:
+            self.flush_dealer()
+        return row
+
+    cdef void flush_dealer(self) noexcept nogil:
+        """Enumerate the queued dealer shoes (one trie pass) into their reserved rows."""
+        cdef double out[D_TRIE_BATCH * 6]
+        cdef double listed
+        cdef double* d
+        cdef int q, r
+        if self.pend_count == 0:
+            return
+        self.trie.evaluate_many(self.pend_w, self.pend_tot, self.pend_count, False, out)
+        for q in range(self.pend_count):
+            d = &self.dealer_store[self.pend_row[q] * D_OUT]
+            listed = 0.0
+            for r in range(6):
+                d[r] = out[q * 6 + r]
+                listed += out[q * 6 + r]
+            # bust is the complement, as in store_dealer
+            d[6] = 1.0 - listed if listed < 1.0 else 0.0
+        self.pend_count = 0
+
+    cdef void reach_pass(self, const double* base) noexcept nogil:
+        """``tree_pass`` without the dealer: the chance of reaching every node
+        (``t_reach``) from the shoe ``base`` (the same arithmetic; node counts read from
+        ``t_cnt``); the next-card chances (``t_pi``) are normalised only at the double
+        nodes some card busts (elsewhere they are left as card counts)."""
+        cdef size_t n = self.t_key.size()
+        cdef size_t i
+        cdef int r, c
+        cdef double left, x, reach
+        cdef double* pi
+        cdef const double* cnt
+        cdef double* rch = &self.t_reach[0]
+        for i in range(n):
+            rch[i] = 0.0
+        rch[0] = 1.0
+        for i in range(n):
+            reach = rch[i]
+            if reach == 0.0 or self.t_kind[i] >= T_STAND:
+                continue
+            pi = &self.t_pi[i * D_RANKS]
+            cnt = &self.t_cnt[i * D_RANKS]
+            left = 0.0
+            for r in range(D_RANKS):
+                x = base[r] - cnt[r]
+                pi[r] = x if x > 0.0 else 0.0
+                left += pi[r]
+            if left <= 0.0:
+                self.tree_ran_out = True   # a draw from an empty shoe: no real game
+                continue
+            x = reach / left
+            for r in range(D_RANKS):
+                c = self.t_child[i * D_RANKS + r]
+                if c >= 0 and pi[r] > 0.0:
+                    rch[c] += x * pi[r]
+            if self.t_kind[i] == T_DOUBLE and self.t_busts[i] & 1:
+                for r in range(D_RANKS):    # (only hand_slots' doubled busts read pi)
+                    pi[r] = pi[r] / left
+
+    cdef int hand_slots(self, int pair, const double* base, uint64_t ext,
+                        int from_node) noexcept nogil:
+        """One hand of a two-hand split played from the shoe ``base`` (the cards left
+        besides the hand's own; ``ext``: the other hand's drawn cards, also out): the
+        chances along its tree (``reach_pass``), then, appended to the slots ``s_*``,
+        its endings as (node, dealer row, signed weight, final state):
+
+        * a stand or doubled leaf: its chance, its state;
+        * a double node X some card busts: the doubled busts' share of the dealer's law
+          is P(X) D(X) - sum over the other cards r of P(X) pi_r D(X + r) (taking one
+          unseen card out does not change the dealer's law): a slot for X and one for
+          each child, state 7 (bust with two bets);
+        * the busts of hit nodes: every ending of the hand together has the dealer's law
+          of the root (the pair card alone), so they are the root's law less all the
+          other slots -- a slot for the root (state D_STATES: "bust with one bet"), and
+          each other slot counts minus once at "bust with one bet" (``slot_results``).
+          This spares the dealer's law of every hit node.
+
+        ``from_node`` < 0: the first hand, every slot, no dealer rows (-1).  Otherwise
+        the second hand when the first ended at need node ``from_node``: only slots at
+        nodes >= from_node, those beyond it weighted twice (the two hands play the same
+        tree and P(first ends at a, second at b) = P(first at b, second at a): the pair
+        (a, b) stands for (b, a) too), with their dealer rows queued (``queue_dealer``).
+        Returns the root's dealer row (or -1)."""
+        cdef uint64_t unit_pair = rank_unit(pair - 1)
+        cdef size_t k, k0 = 0, m = self.t_need.size()
+        cdef int c, ch, r, row, root_row = -1
+        cdef double reach, pr, twice
+        cdef bint need_dealer = from_node >= 0
+        cdef size_t at = self.s_count
+        self.reach_pass(base)
+        if need_dealer:
+            k0 = <size_t>self.t_need_pos[from_node]
+            for k in range(k0, m):
+                c = self.t_need[k]
+                if self.t_reach[c] != 0.0:
+                    self.t_drow[c] = self.queue_dealer(self.t_key[c] + unit_pair + ext,
+                                                       base, self.t_key[c])
+            if k0 == 0:
+                root_row = self.t_drow[0]
+        if k0 == 0 and self.t_hit_busts:
+            self.s_node[at] = 0
+            self.s_row[at] = root_row
+            self.s_w[at] = 1.0
+            self.s_state[at] = D_STATES
+            at += 1
+        for k in range(k0 if k0 > 0 else 1, m):
+            c = self.t_need[k]
+            reach = self.t_reach[c]
+            if reach == 0.0:
+                continue
+            twice = 2.0 if need_dealer and c != from_node else 1.0
+            row = self.t_drow[c] if need_dealer else -1
+            self.s_node[at] = c
+            self.s_row[at] = row
+            self.s_w[at] = twice * reach
+            if self.t_kind[c] >= T_STAND:
+                self.s_state[at] = self.t_state[c]
+                at += 1
+                continue
+            self.s_state[at] = 7                      # a double node some card busts
+            at += 1
+            for r in range(D_RANKS):
+                ch = self.t_child[c * D_RANKS + r]
+                pr = self.t_pi[c * D_RANKS + r]
+                if ch >= 0 and pr > 0.0:
+                    self.s_node[at] = ch
+                    self.s_row[at] = self.t_drow[ch] if need_dealer else -1
+                    self.s_w[at] = -2.0 * reach * pr if need_dealer else -reach * pr
+                    self.s_state[at] = 7
+                    at += 1
+        self.s_count = at
+        return root_row
+
+    cdef void slot_results(self, size_t first, size_t last, double* q) noexcept nogil:
+        """q[t * D_RESULTS + k]: the weight of the hand's result k - 2 units joint with
+        the dealer's outcome t, from the slots first .. last - 1 (dealer rows filled;
+        see hand_slots for the root's slot and the hit nodes' busts)."""
+        cdef const double* d
+        cdef double w, x
+        cdef size_t s
+        cdef int j, t
+        memset(q, 0, D_OUT * D_RESULTS * sizeof(double))
+        for s in range(first, last):
+            d = &self.dealer_store[self.s_row[s] * D_OUT]
+            w = self.s_w[s]
+            j = self.s_state[s]
+            if j == D_STATES:                     # the root: bust with one bet, -1
+                for t in range(D_OUT):
+                    q[t * D_RESULTS + 1] += w * d[t]
+                continue
+            j *= D_OUT
+            for t in range(D_OUT):
+                x = w * d[t]
+                q[t * D_RESULTS + self.result_col[j + t]] += x
+                if self.t_hit_busts:
+                    q[t * D_RESULTS + 1] -= x
+
     cdef void tree_split(self, int pair) noexcept nogil:
         """The exact round law of splitting ``pair`` into two hands (no resplit) on a
-        finite shoe, into ``split_out``: every end of the first hand (composition and
-        state, by one pass over the tree) against the second hand's results with those
-        cards out."""
+        finite shoe, into ``split_out``.
+
+        The first hand's pass (``hand_slots``) lists its endings (slots: leaves, the
+        signed terms of doubled busts and of hit busts) with their chances; for each
+        node a first hand may end at, the second hand is played from the shoe less
+        that node's cards, giving its results joint with the dealer (``slot_results``,
+        over the slots at that node and beyond, the latter twice: each unordered pair
+        of endings once).  The dealer laws the second hands need are queued for
+        D_CHUNK first-hand nodes at a time and enumerated D_TRIE_BATCH to a trie pass."""
         cdef int p = pair - 1
+        cdef uint64_t unit_pair = rank_unit(p)
         cdef double* out = &self.split_out[p * D_OUT * D_LATTICE]
         cdef double base[D_RANKS]
-        cdef double rest[D_OUT * D_RESULTS]
+        cdef vector[int] f_node, f_state, ends
+        cdef vector[double] f_w
+        cdef vector[size_t] offsets
         cdef const double* q
-        cdef size_t i, n
-        cdef int r, c, k, t, j
+        cdef uint64_t ext
+        cdef size_t i, e, start, stop, m, f_count
+        cdef int r, j, t, c
         cdef double w
         for i in range(D_OUT * D_LATTICE):
             out[i] = 0.0
         self.tree_ran_out = False
         self.split_tree(pair)
-        n = self.t_key.size()
+        m = self.t_need.size()
+        for j in range(D_STATES):
+            for t in range(D_OUT):
+                self.result_col[j * D_OUT + t] = <int>lround(self.payoff[j * D_OUT + t]) + 2
         for r in range(D_RANKS):
             base[r] = self.shoe[r] - self.dealer_cnt[r]
         base[p] -= 1                              # the other hand's pair card
-        self.tree_pass(pair, base, 0, False)
+        self.size_slots(self.t_slot_max)
+        self.hand_slots(pair, base, 0, -1)
         self.h1_reach = self.t_reach
-        self.h1_pi = self.t_pi
-        self.second_index.clear()
-        self.second_store.clear()
-        for i in range(n):
-            w = self.h1_reach[i]
-            if w == 0.0:
-                continue
-            if self.t_kind[i] >= T_STAND:
-                q = self.second_results(pair, self.t_key[i])
-                self.add_results(w, self.t_state[i], q, out)
-            elif self.t_busts[i] & 1:
-                q = self.second_results(pair, self.t_key[i])
-                for k in range(D_OUT * D_RESULTS):
-                    rest[k] = q[k]
+        f_count = self.s_count
+        f_node.swap(self.s_node)
+        f_w.swap(self.s_w)
+        f_state.swap(self.s_state)
+        for i in range(m):                        # the nodes a first hand may end at
+            if self.h1_reach[self.t_need[i]] != 0.0:
+                ends.push_back(<int>i)
+        self.need_q.assign(m * D_OUT * D_RESULTS, 0.0)
+        self.pend_count = 0
+        self.size_slots(D_CHUNK * self.t_slot_max)
+        start = 0
+        while start < ends.size():
+            stop = start + D_CHUNK
+            if stop > ends.size():
+                stop = ends.size()
+            self.s_count = 0
+            offsets.clear()
+            offsets.push_back(0)
+            for e in range(start, stop):
+                c = self.t_need[ends[e]]
+                ext = self.t_key[c] - unit_pair     # the first hand's drawn cards
                 for r in range(D_RANKS):
-                    c = self.t_child[i * D_RANKS + r]
-                    if c >= 0 and self.h1_pi[i * D_RANKS + r] > 0.0:
-                        q = self.second_results(pair, self.t_key[c])
-                        for k in range(D_OUT * D_RESULTS):
-                            rest[k] -= self.h1_pi[i * D_RANKS + r] * q[k]
-                j = 7 if self.t_kind[i] == T_DOUBLE else 0
-                self.add_results(w, j, rest, out)
-        self.tree_nodes = <long>n
-        self.second_laws = <long>self.second_index.size()
-        self.second_index.clear()
-        self.second_store.clear()
+                    base[r] = self.shoe[r] - self.dealer_cnt[r] - <int>((ext >> (5 * r)) & 31)
+                base[p] -= 1                      # the first hand's pair card
+                self.hand_slots(pair, base, ext, c)
+                offsets.push_back(self.s_count)
+            self.flush_dealer()
+            for e in range(start, stop):
+                self.slot_results(offsets[e - start], offsets[e - start + 1],
+                                  &self.need_q[ends[e] * D_OUT * D_RESULTS])
+            start = stop
+        # the round: every slot of the first hand against the second's results
+        for i in range(f_count):
+            q = &self.need_q[self.t_need_pos[f_node[i]] * D_OUT * D_RESULTS]
+            w = f_w[i]
+            if f_state[i] == D_STATES:
+                self.add_results(w, 0, q, out)
+                continue
+            self.add_results(w, f_state[i], q, out)
+            if self.t_hit_busts:
+                self.add_results(-w, 0, q, out)
+        self.tree_nodes = <long>self.t_key.size()
+        self.second_laws = <long>ends.size()
+        self.size_slots(0)
+
+    cdef void size_slots(self, size_t count) noexcept nogil:
+        """Room for ``count`` slots (hand_slots writes them without growing)."""
+        self.s_node.resize(count)
+        self.s_row.resize(count)
+        self.s_w.resize(count)
+        self.s_state.resize(count)
+        self.s_count = 0
 
     cdef void exact_two_hands_law(self, int pair) noexcept nogil:
         """``split_out`` of ``pair`` by the exact two-hand law; if a hand could draw from
