@@ -167,8 +167,11 @@ cdef class _PairPass:
     cdef void second_hand(self, int a, uint64_t first_key, double* out) noexcept nogil:
         """out[0:21] (second card free) and out[21:42] (known non-pair): P, E, E^2 of the
         second hand joint with t, when the first hand ended holding ``first_key`` and
-        ``a`` extra pair cards are gone; memoised per a."""
-        cdef unordered_map[uint64_t, int].iterator it = self.second_index.find(first_key)
+        ``a`` extra pair cards are gone; memoised on the cards gone (first_key + a pair
+        cards), which levels share: a first hand holding one more pair card at level a
+        leaves the shoe of level a + 1."""
+        cdef uint64_t gone = first_key + <uint64_t>a * rank_unit(self.p)
+        cdef unordered_map[uint64_t, int].iterator it = self.second_index.find(gone)
         cdef double base[D_RANKS]
         cdef uint64_t unit = rank_unit(self.p)
         cdef uint64_t ext = first_key - unit          # the first hand's drawn cards
@@ -190,7 +193,7 @@ cdef class _PairPass:
         row = <int>(self.second_store.size() // H2)
         for r in range(H2):
             self.second_store.push_back(out[r])
-        self.second_index[first_key] = row
+        self.second_index[gone] = row
 
     cdef void level(self, int a, double* J) noexcept nogil:
         """J[combo * MOM + mom * D_OUT + t]: the unnormalised moments of a pair of split
@@ -203,8 +206,6 @@ cdef class _PairPass:
         cdef int r, c, k, j1
         cdef double pr
         memset(J, 0, N_COMBO * MOM * sizeof(double))
-        self.second_index.clear()
-        self.second_store.clear()
         for r in range(D_RANKS):
             base[r] = self.laws.shoe[r] - self.laws.dealer_cnt[r]
         base[self.p] -= 1 + a                          # the other hand's and the extra pair cards
@@ -283,6 +284,8 @@ cdef bint split_moments(RoundLaws laws, _PairPass pp, int pair, double* p_t, dou
     pp.pair = pair
     pp.p = p
     pp.ran_out = False
+    pp.second_index.clear()
+    pp.second_store.clear()
     laws.split_tree(pair)
     for a in range(amax + 1):
         if m - a < 0:
