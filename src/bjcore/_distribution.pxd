@@ -17,6 +17,9 @@ cdef enum:
     D_MAX_A = 8           # split recursion tables (as the solver's)
     D_RESULTS = 5         # one split hand's result given t: -2 .. +2
     D_BATCH = 10          # dealer shoes enumerated in one trie pass (<= the trie's 16)
+    D_TRIE_BATCH = 32     # dealer shoes queued for one pass by the exact two-hand law
+                          # (= the trie's MAX_BATCH: full lanes share the per-node work)
+    D_CHUNK = 32          # first-hand endings whose dealer laws are queued together
 
 
 cdef struct DRules:
@@ -85,6 +88,22 @@ cdef class RoundLaws:
     cdef vector[int] t_drow            # row of dealer_store for the node (one pass)
     cdef vector[double] h1_reach       # the first hand's reach and next-card chances
     cdef vector[double] h1_pi
+    cdef vector[int] t_need            # nodes the exact law needs the dealer's law at:
+                                       # the root, the leaves, double nodes some card busts
+    cdef vector[int] t_need_pos        # per node: its place in t_need, or -1
+    cdef bint t_hit_busts              # some card busts a hit node of the tree
+    # the endings of one hand pass that need the dealer's law ("slots"): node, dealer
+    # row, signed weight, final state (see hand_slots)
+    cdef vector[int] s_node
+    cdef vector[int] s_row
+    cdef vector[double] s_w
+    cdef vector[int] s_state
+    cdef vector[double] need_q         # per t_need entry: the second hand's results
+    # dealer laws whose rows are reserved, enumerated D_TRIE_BATCH at a time
+    cdef double pend_w[D_TRIE_BATCH * D_RANKS]
+    cdef double pend_tot[D_TRIE_BATCH]
+    cdef int pend_row[D_TRIE_BATCH]
+    cdef int pend_count
     cdef readonly long tree_nodes           # cost measures of the last exact split
     cdef readonly long second_laws
     cdef readonly int approx_splits_played   # splits played whose hands were combined
@@ -130,6 +149,13 @@ cdef class RoundLaws:
     cdef void tree_pass(self, int pair, const double* base, uint64_t ext_key,
                         bint need_dealer) noexcept nogil
     cdef const double* second_results(self, int pair, uint64_t first_key) noexcept nogil
+    cdef int queue_dealer(self, uint64_t key, const double* base,
+                          uint64_t hand_key) noexcept nogil
+    cdef void flush_dealer(self) noexcept nogil
+    cdef int hand_slots(self, int pair, const double* base, uint64_t ext,
+                        bint need_dealer) noexcept nogil
+    cdef void slot_results(self, size_t first, size_t last, int root_row,
+                           double* q) noexcept nogil
     cdef void tree_split(self, int pair) noexcept nogil
     cdef void exact_two_hands_law(self, int pair) noexcept nogil
     cdef void add_results(self, double w, int j1, const double* q, double* out) noexcept nogil

@@ -836,6 +836,19 @@ cdef class RoundLaws:
                     child = self.t_child[i * D_RANKS + r]
                     if child >= 0:
                         self.t_busts[child] |= 2
+        # what tree_split needs the dealer's law at: the root (the law of every ending
+        # together), the leaves and the double nodes some card busts; the hit nodes'
+        # busts are the root's law minus all the rest (see tree_split)
+        self.t_need.clear()
+        self.t_need_pos.assign(self.t_key.size(), -1)
+        self.t_hit_busts = False
+        for i in range(self.t_key.size()):
+            if self.t_kind[i] == T_HIT and self.t_busts[i] & 1:
+                self.t_hit_busts = True
+            if (i == 0 or self.t_kind[i] >= T_STAND
+                    or (self.t_kind[i] == T_DOUBLE and self.t_busts[i] & 1)):
+                self.t_need_pos[i] = <int>self.t_need.size()
+                self.t_need.push_back(<int>i)
         self.clear_hand()
         self.t_reach.assign(self.t_key.size(), 0.0)
         self.t_pi.assign(self.t_key.size() * D_RANKS, 0.0)
@@ -960,55 +973,227 @@ cdef class RoundLaws:
         self.second_index[first_key] = row
         return &self.second_store[row * D_OUT * D_RESULTS]
 
+    cdef int queue_dealer(self, uint64_t key, const double* base,
+                          uint64_t hand_key) noexcept nogil:
+        """The row of ``dealer_store`` for the dealer's law with ``key``'s cards out (the
+        shoe ``base`` less the hand ``hand_key``).  A law not stored yet gets its row at
+        once and is queued; ``flush_dealer`` enumerates the queue D_TRIE_BATCH shoes per
+        trie pass and fills the rows (read a row only after the flush)."""
+        cdef int row = self.dealer_index.find(key)
+        cdef int r, k
+        cdef double x, left = 0.0
+        if row >= 0:
+            return row
+        row = <int>(self.dealer_store.size() // D_OUT)
+        for r in range(D_OUT):
+            self.dealer_store.push_back(0.0)
+        self.dealer_index.insert(key, row)
+        k = self.pend_count
+        for r in range(D_RANKS):
+            x = base[r] - <int>((hand_key >> (5 * r)) & 31)
+            if x < 0.0:
+                x = 0.0
+            self.pend_w[k * D_RANKS + r] = x
+            left += x
+        self.pend_tot[k] = left
+        self.pend_row[k] = row
+        self.pend_count = k + 1
+        if self.pend_count == D_TRIE_BATCH:
+            self.flush_dealer()
+        return row
+
+    cdef void flush_dealer(self) noexcept nogil:
+        """Enumerate the queued dealer shoes (one trie pass) into their reserved rows."""
+        cdef double out[D_TRIE_BATCH * 6]
+        cdef double listed
+        cdef double* d
+        cdef int q, r
+        if self.pend_count == 0:
+            return
+        self.trie.evaluate_many(self.pend_w, self.pend_tot, self.pend_count, False, out)
+        for q in range(self.pend_count):
+            d = &self.dealer_store[self.pend_row[q] * D_OUT]
+            listed = 0.0
+            for r in range(6):
+                d[r] = out[q * 6 + r]
+                listed += out[q * 6 + r]
+            # bust is the complement, as in store_dealer
+            d[6] = 1.0 - listed if listed < 1.0 else 0.0
+        self.pend_count = 0
+
+    cdef int hand_slots(self, int pair, const double* base, uint64_t ext,
+                        bint need_dealer) noexcept nogil:
+        """One hand of a two-hand split played from the shoe ``base`` (the cards left
+        besides the hand's own; ``ext``: the other hand's drawn cards, also out): the
+        chances along its tree (``tree_pass``), then, appended to the slots ``s_*``, its
+        endings that need the dealer's law, each as (node, dealer row, signed weight,
+        final state):
+
+        * a stand or doubled leaf: its chance, its state;
+        * a double node X some card busts: the doubled busts' share of the dealer's law
+          is P(X) D(X) - sum over the other cards r of P(X) pi_r D(X + r) (taking one
+          unseen card out does not change the dealer's law): a slot for X and one for
+          each child, state 7 (bust with two bets).
+
+        The busts of hit nodes are not listed: every ending of the hand together has the
+        dealer's law of the root (the hand's pair card alone), so they are the root's law
+        less all the slots (``slot_results``), which spares the dealer's law of every
+        hit node.  With ``need_dealer`` each slot's dealer row is queued
+        (``queue_dealer``) and the root's row is returned; otherwise rows are -1."""
+        cdef uint64_t unit_pair = rank_unit(pair - 1)
+        cdef size_t k, m = self.t_need.size()
+        cdef int c, ch, r, row, root_row = -1
+        cdef double reach, pr
+        self.tree_pass(pair, base, 0, False)
+        if need_dealer:
+            for k in range(m):
+                c = self.t_need[k]
+                if self.t_reach[c] != 0.0:
+                    self.t_drow[c] = self.queue_dealer(self.t_key[c] + unit_pair + ext,
+                                                       base, self.t_key[c])
+            root_row = self.t_drow[0]
+        for k in range(1, m):
+            c = self.t_need[k]
+            reach = self.t_reach[c]
+            if reach == 0.0:
+                continue
+            row = self.t_drow[c] if need_dealer else -1
+            if self.t_kind[c] >= T_STAND:
+                self.s_node.push_back(c)
+                self.s_row.push_back(row)
+                self.s_w.push_back(reach)
+                self.s_state.push_back(self.t_state[c])
+                continue
+            self.s_node.push_back(c)                  # a double node some card busts
+            self.s_row.push_back(row)
+            self.s_w.push_back(reach)
+            self.s_state.push_back(7)
+            for r in range(D_RANKS):
+                ch = self.t_child[c * D_RANKS + r]
+                pr = self.t_pi[c * D_RANKS + r]
+                if ch >= 0 and pr > 0.0:
+                    self.s_node.push_back(ch)
+                    self.s_row.push_back(self.t_drow[ch] if need_dealer else -1)
+                    self.s_w.push_back(-reach * pr)
+                    self.s_state.push_back(7)
+        return root_row
+
+    cdef void slot_results(self, size_t first, size_t last, int root_row,
+                           double* q) noexcept nogil:
+        """q[t * D_RESULTS + k]: the chance that the hand's result is k - 2 units while
+        the dealer ends in t, from the slots first .. last - 1 (dealer rows filled) and,
+        for the busts of hit nodes, the root's dealer law (row ``root_row``)."""
+        cdef const double* d
+        cdef double w, rest
+        cdef size_t s
+        cdef int j, t, k
+        memset(q, 0, D_OUT * D_RESULTS * sizeof(double))
+        for s in range(first, last):
+            d = &self.dealer_store[self.s_row[s] * D_OUT]
+            w = self.s_w[s]
+            j = self.s_state[s] * D_OUT
+            for t in range(D_OUT):
+                q[t * D_RESULTS + <int>self.payoff[j + t] + 2] += w * d[t]
+        if self.t_hit_busts:
+            d = &self.dealer_store[root_row * D_OUT]
+            for t in range(D_OUT):
+                rest = d[t]
+                for k in range(D_RESULTS):
+                    rest -= q[t * D_RESULTS + k]
+                q[t * D_RESULTS + 1] += rest          # bust with one bet: -1
+
     cdef void tree_split(self, int pair) noexcept nogil:
         """The exact round law of splitting ``pair`` into two hands (no resplit) on a
-        finite shoe, into ``split_out``: every end of the first hand (composition and
-        state, by one pass over the tree) against the second hand's results with those
-        cards out."""
+        finite shoe, into ``split_out``.
+
+        The first hand's pass (``hand_slots``) lists its endings E (leaves, and the
+        signed terms of doubled busts) with their chances; for each the second hand is
+        played from the shoe less E's cards, giving its results joint with the dealer,
+        Q(E) (``slot_results``).  The first hand's hit busts get Q(root) (the second
+        hand with the first hand's cards unknown) less the Q of every listed ending.
+        The dealer laws the second hands need are queued for D_CHUNK endings at a time
+        and enumerated D_TRIE_BATCH to a trie pass."""
         cdef int p = pair - 1
+        cdef uint64_t unit_pair = rank_unit(p)
         cdef double* out = &self.split_out[p * D_OUT * D_LATTICE]
         cdef double base[D_RANKS]
         cdef double rest[D_OUT * D_RESULTS]
+        cdef vector[int] f_node, f_state, ends, roots
+        cdef vector[double] f_w
+        cdef vector[size_t] offsets
         cdef const double* q
-        cdef size_t i, n
-        cdef int r, c, k, t, j
+        cdef uint64_t ext
+        cdef size_t i, e, start, stop, m
+        cdef int r, k, c
         cdef double w
         for i in range(D_OUT * D_LATTICE):
             out[i] = 0.0
         self.tree_ran_out = False
         self.split_tree(pair)
-        n = self.t_key.size()
+        m = self.t_need.size()
         for r in range(D_RANKS):
             base[r] = self.shoe[r] - self.dealer_cnt[r]
         base[p] -= 1                              # the other hand's pair card
-        self.tree_pass(pair, base, 0, False)
+        self.s_node.clear()
+        self.s_row.clear()
+        self.s_w.clear()
+        self.s_state.clear()
+        self.hand_slots(pair, base, 0, False)
         self.h1_reach = self.t_reach
         self.h1_pi = self.t_pi
-        self.second_index.clear()
-        self.second_store.clear()
-        for i in range(n):
-            w = self.h1_reach[i]
-            if w == 0.0:
-                continue
-            if self.t_kind[i] >= T_STAND:
-                q = self.second_results(pair, self.t_key[i])
-                self.add_results(w, self.t_state[i], q, out)
-            elif self.t_busts[i] & 1:
-                q = self.second_results(pair, self.t_key[i])
-                for k in range(D_OUT * D_RESULTS):
-                    rest[k] = q[k]
+        f_node.swap(self.s_node)
+        f_w.swap(self.s_w)
+        f_state.swap(self.s_state)
+        for i in range(m):                        # the first hand's endings (and root)
+            if self.h1_reach[self.t_need[i]] != 0.0:
+                ends.push_back(<int>i)
+        self.need_q.assign(m * D_OUT * D_RESULTS, 0.0)
+        self.pend_count = 0
+        start = 0
+        while start < ends.size():
+            stop = start + D_CHUNK
+            if stop > ends.size():
+                stop = ends.size()
+            self.s_node.clear()
+            self.s_row.clear()
+            self.s_w.clear()
+            self.s_state.clear()
+            roots.clear()
+            offsets.clear()
+            offsets.push_back(0)
+            for e in range(start, stop):
+                c = self.t_need[ends[e]]
+                ext = self.t_key[c] - unit_pair     # the first hand's drawn cards
                 for r in range(D_RANKS):
-                    c = self.t_child[i * D_RANKS + r]
-                    if c >= 0 and self.h1_pi[i * D_RANKS + r] > 0.0:
-                        q = self.second_results(pair, self.t_key[c])
-                        for k in range(D_OUT * D_RESULTS):
-                            rest[k] -= self.h1_pi[i * D_RANKS + r] * q[k]
-                j = 7 if self.t_kind[i] == T_DOUBLE else 0
-                self.add_results(w, j, rest, out)
-        self.tree_nodes = <long>n
-        self.second_laws = <long>self.second_index.size()
-        self.second_index.clear()
-        self.second_store.clear()
+                    base[r] = self.shoe[r] - self.dealer_cnt[r] - <int>((ext >> (5 * r)) & 31)
+                base[p] -= 1                      # the first hand's pair card
+                roots.push_back(self.hand_slots(pair, base, ext, True))
+                offsets.push_back(self.s_w.size())
+            self.flush_dealer()
+            for e in range(start, stop):
+                self.slot_results(offsets[e - start], offsets[e - start + 1],
+                                  roots[e - start],
+                                  &self.need_q[ends[e] * D_OUT * D_RESULTS])
+            start = stop
+        # the round: every listed ending of the first hand against Q; its hit busts
+        # against what is left of Q(root)
+        for k in range(D_OUT * D_RESULTS):
+            rest[k] = self.need_q[k]
+        for i in range(f_w.size()):
+            q = &self.need_q[self.t_need_pos[f_node[i]] * D_OUT * D_RESULTS]
+            w = f_w[i]
+            self.add_results(w, f_state[i], q, out)
+            if self.t_hit_busts:
+                for k in range(D_OUT * D_RESULTS):
+                    rest[k] -= w * q[k]
+        if self.t_hit_busts:
+            self.add_results(1.0, 0, rest, out)
+        self.tree_nodes = <long>self.t_key.size()
+        self.second_laws = <long>ends.size()
+        self.s_node.clear()
+        self.s_row.clear()
+        self.s_w.clear()
+        self.s_state.clear()
 
     cdef void exact_two_hands_law(self, int pair) noexcept nogil:
         """``split_out`` of ``pair`` by the exact two-hand law; if a hand could draw from
