@@ -17,8 +17,11 @@ How it is computed (docs/risk.md has the details):
   final outcome.  Each hand's joint law with the dealer is exact, so the mean is exact on
   every shoe; on an infinite shoe the whole distribution is exact (every card is an
   independent draw); on a finite shoe the cards the split hands take from one another are
-  left out of their joint law (``exact=False``; the error measured against a card-by-card
-  enumeration is stated in the docs);
+  left out of the pmf (``exact=False``; the error measured against a card-by-card
+  enumeration is stated in the docs), but not out of the variance: ``variance`` is the
+  exact second moment (every pair of split hands' joint law with the dealer,
+  ``bjcore._split_moments``; ``variance_exact=True``) except with CDP, and the pmf's own
+  variance is ``pmf_variance``;
 * several spots (one player, 2 or 3 hands against one dealer hand) are combined the same
   way, given the dealer's cards and final outcome: exact on an infinite shoe.
 """
