@@ -41,7 +41,8 @@ from libcpp.unordered_map cimport unordered_map
 from libcpp.vector cimport vector
 from cython.operator cimport dereference as deref
 
-from bjcore._distribution cimport (RoundLaws, D_RANKS, D_OUT, D_LATTICE, D_NATURAL_COL)
+from bjcore._distribution cimport (RoundLaws, D_RANKS, D_OUT, D_LATTICE, D_NATURAL_COL,
+                                   D_CHUNK)
 
 import numpy as np
 
@@ -107,56 +108,29 @@ cdef void reach_without_pair_root(RoundLaws laws, int p, vector[double]& out) no
                 out[c] += x * pr
 
 
-cdef void hand_results(RoundLaws laws, const double* reach, double* out) noexcept nogil:
-    """out[0..21) = P(t), E[X ; t], E[X^2 ; t] of one hand over the tree, from the reach
-    ``reach`` and the dealer rows of the last ``tree_pass`` (need_dealer)."""
-    cdef size_t n = laws.t_key.size()
-    cdef size_t i
-    cdef int r, c, t, j
-    cdef double w, x, pd
-    cdef double rest[D_OUT]
-    cdef const double* d
-    for i in range(n):
-        w = reach[i]
-        if w == 0.0:
-            continue
-        if laws.t_kind[i] >= T_STAND:
-            d = &laws.dealer_store[laws.t_drow[i] * D_OUT]
-            j = laws.t_state[i]
-            for t in range(D_OUT):
-                x = laws.payoff[j * D_OUT + t]
-                pd = w * d[t]
-                out[t] += pd
-                out[D_OUT + t] += pd * x
-                out[2 * D_OUT + t] += pd * x * x
-        elif laws.t_busts[i] & 1:
-            # the busting cards' share: the node's dealer law minus the other children's
-            d = &laws.dealer_store[laws.t_drow[i] * D_OUT]
-            for t in range(D_OUT):
-                rest[t] = d[t]
-            for r in range(D_RANKS):
-                c = laws.t_child[i * D_RANKS + r]
-                if c >= 0 and laws.t_pi[i * D_RANKS + r] > 0.0:
-                    d = &laws.dealer_store[laws.t_drow[c] * D_OUT]
-                    for t in range(D_OUT):
-                        rest[t] -= laws.t_pi[i * D_RANKS + r] * d[t]
-            j = 7 if laws.t_kind[i] == T_DOUBLE else 0
-            for t in range(D_OUT):
-                x = laws.payoff[j * D_OUT + t]
-                pd = w * rest[t]
-                out[t] += pd
-                out[D_OUT + t] += pd * x
-                out[2 * D_OUT + t] += pd * x * x
-
-
 cdef class _PairPass:
-    """One exact two-hand pass per number of extra pair cards gone (see the module doc)."""
+    """One exact two-hand pass per number of extra pair cards gone (see the module doc).
+
+    As ``RoundLaws.tree_split``: the dealer's law is needed only at the root of a hand's
+    tree, its leaves and the double nodes some card busts (``t_need``); the busts of hit
+    nodes are the root's law less every listed ending (every ending of a hand together
+    has the root's law: taking unseen cards out changes no law).  With the second card
+    known non-pair, the endings together have the root's law less the share of the pair
+    card as second card: D(root) - pi_P D(root + P).  Dealer laws are queued
+    (``queue_dealer``) for D_CHUNK second hands at a time and enumerated D_TRIE_BATCH
+    shoes to a trie pass."""
     cdef RoundLaws laws
     cdef int pair, p
-    cdef unordered_map[uint64_t, int] second_index
-    cdef vector[double] second_store
+    cdef unordered_map[uint64_t, int] second_index   # cards gone -> row of second_store
+    cdef vector[double] second_store                  # H2 per row
     cdef vector[double] reach_n
     cdef bint ran_out
+    # the second hands being evaluated (one chunk): their slots and what each needs
+    cdef vector[int] s_row, s_state
+    cdef vector[double] s_wf, s_wn
+    cdef vector[size_t] e_first, e_last
+    cdef vector[int] e_store, e_root, e_pp
+    cdef vector[double] e_pi_pp
 
     def __cinit__(self, RoundLaws laws):
         self.laws = laws
@@ -164,80 +138,208 @@ cdef class _PairPass:
         self.p = -1
         self.ran_out = False
 
-    cdef void second_hand(self, int a, uint64_t first_key, double* out) noexcept nogil:
-        """out[0:21] (second card free) and out[21:42] (known non-pair): P, E, E^2 of the
-        second hand joint with t, when the first hand ended holding ``first_key`` and
-        ``a`` extra pair cards are gone; memoised on the cards gone (first_key + a pair
-        cards), which levels share: a first hand holding one more pair card at level a
-        leaves the shoe of level a + 1."""
-        cdef uint64_t gone = first_key + <uint64_t>a * rank_unit(self.p)
-        cdef unordered_map[uint64_t, int].iterator it = self.second_index.find(gone)
+    cdef void queue_second(self, uint64_t gone) noexcept nogil:
+        """Play the second hand from the shoe less ``gone`` (the first hand's cards, its
+        pair card and the extra pair cards), queue the dealer laws its endings need and
+        list its slots; the results are formed by ``finish_chunk``."""
         cdef double base[D_RANKS]
-        cdef uint64_t unit = rank_unit(self.p)
-        cdef uint64_t ext = first_key - unit          # the first hand's drawn cards
-        cdef int r, row
-        if it != self.second_index.end():
-            memcpy(out, &self.second_store[deref(it).second * H2], H2 * sizeof(double))
-            return
+        cdef size_t k, m = self.laws.t_need.size()
+        cdef int r, c, ch, row, pp_row = -1
+        cdef double rf, wn, pr, pi_pp = 0.0
+        cdef int store = <int>(self.second_store.size() // H2)
+        for r in range(H2):
+            self.second_store.push_back(0.0)
+        self.second_index[gone] = store
         for r in range(D_RANKS):
             base[r] = (self.laws.shoe[r] - self.laws.dealer_cnt[r]
-                       - <int>((ext >> (5 * r)) & 31))
-        base[self.p] -= 1 + a                         # the first hand's and the extra pair cards
-        self.laws.tree_pass(self.pair, base, ext + <uint64_t>a * unit, True)
+                       - <int>((gone >> (5 * r)) & 31))
+        self.laws.tree_pass(self.pair, base, 0, False)
         if self.laws.tree_ran_out:
             self.ran_out = True
-        memset(out, 0, H2 * sizeof(double))
-        hand_results(self.laws, &self.laws.t_reach[0], out)
         reach_without_pair_root(self.laws, self.p, self.reach_n)
-        hand_results(self.laws, &self.reach_n[0], out + 21)
-        row = <int>(self.second_store.size() // H2)
-        for r in range(H2):
-            self.second_store.push_back(out[r])
-        self.second_index[gone] = row
+        for k in range(m):
+            c = self.laws.t_need[k]
+            if self.laws.t_reach[c] != 0.0:
+                self.laws.t_drow[c] = self.laws.queue_dealer(self.laws.t_key[c] + gone, base,
+                                                             self.laws.t_key[c])
+        ch = self.laws.t_child[self.p]                 # the root's pair-card child
+        if self.laws.t_hit_busts and ch >= 0 and self.laws.t_pi[self.p] > 0.0:
+            pi_pp = self.laws.t_pi[self.p]
+            pp_row = self.laws.queue_dealer(self.laws.t_key[ch] + gone, base,
+                                            self.laws.t_key[ch])
+        self.e_first.push_back(self.s_row.size())
+        for k in range(1, m):
+            c = self.laws.t_need[k]
+            rf = self.laws.t_reach[c]
+            if rf == 0.0:
+                continue
+            wn = self.reach_n[c]
+            self.s_row.push_back(self.laws.t_drow[c])
+            self.s_wf.push_back(rf)
+            self.s_wn.push_back(wn)
+            if self.laws.t_kind[c] >= T_STAND:
+                self.s_state.push_back(self.laws.t_state[c])
+                continue
+            self.s_state.push_back(7)                  # a double node some card busts
+            for r in range(D_RANKS):
+                ch = self.laws.t_child[c * D_RANKS + r]
+                pr = self.laws.t_pi[c * D_RANKS + r]
+                if ch >= 0 and pr > 0.0:
+                    self.s_row.push_back(self.laws.t_drow[ch])
+                    self.s_wf.push_back(-rf * pr)
+                    self.s_wn.push_back(-wn * pr)
+                    self.s_state.push_back(7)
+        self.e_last.push_back(self.s_row.size())
+        self.e_store.push_back(store)
+        self.e_root.push_back(self.laws.t_drow[0])
+        self.e_pp.push_back(pp_row)
+        self.e_pi_pp.push_back(pi_pp)
+
+    cdef void finish_chunk(self) noexcept nogil:
+        """Enumerate the queued dealer laws and form every listed second hand's results:
+        [0:21] second card free, [21:42] known non-pair: P(t), E[X ; t], E[X^2 ; t]."""
+        cdef size_t e, s
+        cdef int t, j
+        cdef double x, pd, rest
+        cdef double* out
+        cdef const double* d
+        cdef const double* droot
+        cdef const double* dpp
+        self.laws.flush_dealer()
+        for e in range(self.e_store.size()):
+            out = &self.second_store[self.e_store[e] * H2]
+            for s in range(self.e_first[e], self.e_last[e]):
+                d = &self.laws.dealer_store[self.s_row[s] * D_OUT]
+                j = self.s_state[s] * D_OUT
+                for t in range(D_OUT):
+                    x = self.laws.payoff[j + t]
+                    pd = self.s_wf[s] * d[t]
+                    out[t] += pd
+                    out[D_OUT + t] += pd * x
+                    out[2 * D_OUT + t] += pd * x * x
+                    pd = self.s_wn[s] * d[t]
+                    out[21 + t] += pd
+                    out[21 + D_OUT + t] += pd * x
+                    out[21 + 2 * D_OUT + t] += pd * x * x
+            if self.laws.t_hit_busts:
+                # hit busts (one bet lost): the endings' total law less the listed ones
+                droot = &self.laws.dealer_store[self.e_root[e] * D_OUT]
+                for t in range(D_OUT):
+                    rest = droot[t] - out[t]
+                    out[t] += rest
+                    out[D_OUT + t] -= rest
+                    out[2 * D_OUT + t] += rest
+                    rest = droot[t] - out[21 + t]
+                    if self.e_pp[e] >= 0:
+                        dpp = &self.laws.dealer_store[self.e_pp[e] * D_OUT]
+                        rest -= self.e_pi_pp[e] * dpp[t]
+                    out[21 + t] += rest
+                    out[21 + D_OUT + t] -= rest
+                    out[21 + 2 * D_OUT + t] += rest
+        self.s_row.clear()
+        self.s_state.clear()
+        self.s_wf.clear()
+        self.s_wn.clear()
+        self.e_first.clear()
+        self.e_last.clear()
+        self.e_store.clear()
+        self.e_root.clear()
+        self.e_pp.clear()
+        self.e_pi_pp.clear()
+
+    cdef const double* results(self, uint64_t gone) noexcept nogil:
+        return &self.second_store[deref(self.second_index.find(gone)).second * H2]
 
     cdef void level(self, int a, double* J) noexcept nogil:
         """J[combo * MOM + mom * D_OUT + t]: the unnormalised moments of a pair of split
         hands with ``a`` extra pair cards gone, for the combos NN, NF, FF."""
         cdef double base[D_RANKS]
-        cdef double h2[H2]
-        cdef double child[H2]
+        cdef double rest_f[H2]
+        cdef double rest_n[H2]
         cdef vector[double] reach_f, reach_n1, pi1
-        cdef size_t i, n
-        cdef int r, c, k, j1
-        cdef double pr
+        cdef vector[uint64_t] evals
+        cdef uint64_t extra = <uint64_t>a * rank_unit(self.p)
+        cdef size_t i, k, m = self.laws.t_need.size()
+        cdef int r, c, ch, j1, queued
+        cdef double pr, wf, wn
+        cdef const double* q
         memset(J, 0, N_COMBO * MOM * sizeof(double))
         for r in range(D_RANKS):
             base[r] = self.laws.shoe[r] - self.laws.dealer_cnt[r]
         base[self.p] -= 1 + a                          # the other hand's and the extra pair cards
         self.laws.tree_ran_out = False
-        self.laws.tree_pass(self.pair, base, <uint64_t>a * rank_unit(self.p), False)
+        self.laws.tree_pass(self.pair, base, 0, False)
         if self.laws.tree_ran_out:
             self.ran_out = True
         reach_f = self.laws.t_reach
         pi1 = self.laws.t_pi
         reach_without_pair_root(self.laws, self.p, reach_n1)
-        n = self.laws.t_key.size()
-        for i in range(n):
-            if reach_f[i] == 0.0:
+        # the first hand's endings the second hand is needed at (and its root, and the
+        # root's pair-card child for the busts with a non-pair second card)
+        for k in range(m):
+            c = self.laws.t_need[k]
+            if reach_f[c] != 0.0:
+                evals.push_back(self.laws.t_key[c] + extra)
+        ch = self.laws.t_child[self.p]
+        if self.laws.t_hit_busts and ch >= 0 and pi1[self.p] > 0.0:
+            evals.push_back(self.laws.t_key[ch] + extra)
+        self.laws.flush_dealer()
+        queued = 0
+        for i in range(evals.size()):
+            if self.second_index.find(evals[i]) != self.second_index.end():
                 continue
-            if self.laws.t_kind[i] >= T_STAND:
-                self.second_hand(a, self.laws.t_key[i], h2)
-                j1 = self.laws.t_state[i]
-            elif self.laws.t_busts[i] & 1:
-                self.second_hand(a, self.laws.t_key[i], h2)
-                for r in range(D_RANKS):
-                    c = self.laws.t_child[i * D_RANKS + r]
-                    pr = pi1[i * D_RANKS + r]
-                    if c >= 0 and pr > 0.0:
-                        self.second_hand(a, self.laws.t_key[c], child)
-                        for k in range(H2):
-                            h2[k] -= pr * child[k]
-                j1 = 7 if self.laws.t_kind[i] == T_DOUBLE else 0
-            else:
+            self.queue_second(evals[i])
+            queued += 1
+            if queued == D_CHUNK:
+                self.finish_chunk()
+                queued = 0
+        self.finish_chunk()
+        # the first hand's endings against the second hand's results
+        memset(rest_f, 0, sizeof(rest_f))
+        memset(rest_n, 0, sizeof(rest_n))
+        for k in range(1, m):
+            c = self.laws.t_need[k]
+            wf = reach_f[c]
+            if wf == 0.0:
                 continue
-            self.accumulate(J + C_NN * MOM, reach_n1[i], j1, h2 + 21)
-            self.accumulate(J + C_NF * MOM, reach_n1[i], j1, h2)
-            self.accumulate(J + C_FF * MOM, reach_f[i], j1, h2)
+            wn = reach_n1[c]
+            q = self.results(self.laws.t_key[c] + extra)
+            j1 = self.laws.t_state[c] if self.laws.t_kind[c] >= T_STAND else 7
+            self.add_ending(J, wf, wn, j1, q, rest_f, rest_n)
+            if self.laws.t_kind[c] >= T_STAND:
+                continue
+            for r in range(D_RANKS):                   # a double node's busts
+                ch = self.laws.t_child[c * D_RANKS + r]
+                pr = pi1[c * D_RANKS + r]
+                if ch >= 0 and pr > 0.0:
+                    q = self.results(self.laws.t_key[ch] + extra)
+                    self.add_ending(J, -wf * pr, -wn * pr, 7, q, rest_f, rest_n)
+        if self.laws.t_hit_busts:
+            # the first hand's hit busts: the second hand's results with the first hand
+            # unknown (its root) less every listed ending; with a non-pair second card,
+            # less the pair card's share too
+            q = self.results(self.laws.t_key[0] + extra)
+            for k in range(H2):
+                rest_f[k] = q[k] - rest_f[k]
+                rest_n[k] = q[k] - rest_n[k]
+            ch = self.laws.t_child[self.p]
+            if ch >= 0 and pi1[self.p] > 0.0:
+                q = self.results(self.laws.t_key[ch] + extra)
+                for k in range(H2):
+                    rest_n[k] -= pi1[self.p] * q[k]
+            self.accumulate(J + C_NN * MOM, 1.0, 0, rest_n + 21)
+            self.accumulate(J + C_NF * MOM, 1.0, 0, rest_n)
+            self.accumulate(J + C_FF * MOM, 1.0, 0, rest_f)
+
+    cdef void add_ending(self, double* J, double wf, double wn, int j1, const double* q,
+                         double* sum_f, double* sum_n) noexcept nogil:
+        cdef int k
+        self.accumulate(J + C_NN * MOM, wn, j1, q + 21)
+        self.accumulate(J + C_NF * MOM, wn, j1, q)
+        self.accumulate(J + C_FF * MOM, wf, j1, q)
+        for k in range(H2):
+            sum_f[k] += wf * q[k]
+            sum_n[k] += wn * q[k]
 
     cdef void accumulate(self, double* J, double w1, int j1, const double* h2) noexcept nogil:
         cdef int t
