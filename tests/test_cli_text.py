@@ -112,3 +112,12 @@ def test_summary_shows_a_tiny_probability_in_significant_digits():
     text = render(table, "text")
     assert "4.208e-08" in text and "0.000000" not in text
     assert "0.430000" in text
+
+
+def test_probability_tables_keep_small_values_and_show_counts_as_integers():
+    """A risk table mixes probabilities with a bankroll and a number of rounds: a
+    probability of 6e-6 must not read 0.000006 (one digit), 400 units not 400.000000."""
+    assert _cell(6.178e-6, style="prob") == "6.178e-06"
+    assert _cell(400.0, style="prob") == "400" and _cell(10_000, style="prob") == "10000"
+    assert _cell(0.5, style="prob") == "0.500000"
+    assert _cell(float("inf"), style="prob") == "inf"

@@ -47,7 +47,12 @@ def _cell(v, *, style: str = "ev", decimals: int = EV_DECIMALS, signed: bool = F
     if style == "percent":
         text = f"{100 * v:{'+' if signed else ''}.{max(decimals - 3, 1)}f}%"
     elif style == "prob":
-        text = f"{v:.{decimals}f}"
+        if 1 <= abs(v) < 1e15 and v == int(v):
+            text = str(int(v))        # a bankroll or a number of rounds: 400, not 400.000000
+        elif 0 < v < 1e-3:
+            text = f"{v:.3e}"         # a small probability keeps its digits: 6.0e-06, not 0.000006
+        else:
+            text = f"{v:.{decimals}f}"
     else:
         text = f"{v:+.{decimals}f}"
     if text.startswith("-") and not text.strip("-0.%"):

@@ -532,7 +532,8 @@ class RiskSummary:
     sd_per_100: float         # 10 SD[X] (sqrt(100) rounds)
     n0: float                 # (SD / EV)^2: rounds for the EV to equal one SD
     di: float                 # desirability index 1000 EV / SD
-    score: float              # DI^2 = 10^6 EV^2 / Var: win per 100 rounds, Kelly bets, 10,000 units
+    score: float              # DI^2 = 10^6 EV^2 / Var: win per 100 rounds, Kelly bets, 10,000
+                              # units (0 when EV <= 0: the Kelly bet is then nothing)
     bankroll: float | None = None
     rounds: int | None = None
     trip_ruin: float | None = None
@@ -550,7 +551,7 @@ class RiskSummary:
                  ("N0 = (SD/EV)^2 (rounds)", self.n0), ("DI = 1000 EV/SD", self.di),
                  ("SCORE = DI^2", self.score), ("bankroll (units)", self.bankroll),
                  ("rounds", self.rounds), ("trip ruin", self.trip_ruin),
-                 ("lifetime ruin (exact roots)", self.lifetime_ruin),
+                 ("lifetime ruin (exact)", self.lifetime_ruin),
                  ("lifetime ruin (dominant root)", self.lifetime_ruin_dominant_root),
                  ("lifetime ruin (normal approx.)", self.lifetime_ruin_normal),
                  ("bankroll for 1% lifetime ruin", self.bankroll_for_1pct),
@@ -568,7 +569,8 @@ def risk_summary(dist, bankroll=None, rounds=None) -> RiskSummary:
     n0 = (sd / mean) ** 2 if mean != 0 else math.inf
     di = 1000.0 * mean / sd if sd > 0 else math.nan
     fields = dict(ev=mean, sd=sd, ev_per_100=100 * mean, sd_per_100=10 * sd, n0=n0, di=di,
-                  score=di * di if math.isfinite(di) else math.nan)
+                  # a Kelly bettor stakes nothing without an edge: SCORE is 0, not DI^2
+                  score=(di * di if mean > 0 else 0.0) if math.isfinite(di) else math.nan)
     if bankroll is not None:
         fields["bankroll"] = _check_bankroll(bankroll)
         life = lifetime_ruin(dist, bankroll)

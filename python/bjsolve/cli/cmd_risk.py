@@ -88,7 +88,8 @@ def run(args) -> int:
     risk = Table(
         "risk", "mean, SD and risk of ruin", labels, ("value",), values,
         ("flat betting, one unit per spot per round; ruin = the bankroll falls to 0 or below",
-         "N0 = (SD/EV)^2, DI = 1000 EV/SD, SCORE = DI^2; lifetime ruin: exact root method, "
+         "N0 = (SD/EV)^2, DI = 1000 EV/SD, SCORE = DI^2 (0 without an edge); lifetime ruin: "
+         "exact (ladder heights, equal to the root method), "
          "dominant root and normal approximation (docs/risk.md)"),
         style="prob", units="units of the initial bet, probabilities, rounds",
         records=[{"figure": k, "value": float(v)} for k, v in figures])
