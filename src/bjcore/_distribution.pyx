@@ -262,9 +262,9 @@ cdef class RoundLaws:
             if self.pair_rank:
                 n[self.pair_rank - 1] -= self.extra
             for r in range(D_RANKS):
-                if n[r] < 0.0:
+                if n[r] < 0.0 and not self.fractional:
                     n[r] = 0.0
-                left += n[r]
+                left += n[r]      # fractional: see prefetch_children
         self.trie.evaluate(n, left, self.infinite, out)
         row = self.store_dealer(key, out)
         return &self.dealer_store[row * D_OUT]
@@ -300,14 +300,18 @@ cdef class RoundLaws:
             n[r] = self.shoe[r] - self.cnt[r] - self.dealer_cnt[r]
         if self.pair_rank:
             n[self.pair_rank - 1] -= self.extra
+        # On a fractional shoe a rank may hold less than one card (0.8 left): it is still
+        # dealt, and the dealer's shoe after it is the solver's: the counts less the
+        # cards drawn, negative ones included in the total (the trie counts no card of
+        # such a rank), which is what the solver's prefetch passes to the trie.
         for r in range(D_RANKS):
-            if n[r] < 0.0:
+            if n[r] < 0.0 and not self.fractional:
                 n[r] = 0.0
             left += n[r]
         for r in range(D_RANKS):
             if self.hard_sum + r + 1 > 21:
                 break
-            if n[r] < 1.0:
+            if n[r] < 1.0 and not (self.fractional and n[r] > 0.0):
                 continue
             key = base + rank_unit(r)
             if self.dealer_index.find(key) >= 0:
