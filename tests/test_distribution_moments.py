@@ -133,3 +133,26 @@ def test_variance_flags_on_the_infinite_shoe_and_for_spots():
     assert one.variance_exact and not one.exact
     assert abs(two.variance - (2 * one.variance + 2 * two.covariance)) < 1e-14
     assert abs(two.pmf_variance - (2 * one.pmf_variance + 2 * two.covariance)) < 1e-12
+
+
+def test_two_hand_split_moments_equal_the_exact_two_hand_law():
+    """With two hands at most, the pair construction (the second card free for both, no
+    pair card gone) and the exact two-hand pmf of ``RoundLaws.split_law`` are different
+    computations of the same law: equal second moments per dealer outcome."""
+    from bjcore._distribution import RoundLaws
+    from bjcore._split_moments import split_moment_law
+    from bjsolve.distribution import _column_values
+    from bjsolve.solve import SPLIT_CLASSES, kernel_rules
+    rules = Rules(decks=1, max_split_hands=2, hole_card="enhc")
+    sol = solve(rules)
+    columns = _column_values(rules.blackjack_payout)
+    params = kernel_rules(rules, SPLIT_CLASSES["CDZ-"])
+    for up, pair in [(6, 2), (10, 8), (1, 9)]:
+        laws = RoundLaws(sol.shoe.kernel_weights(), up, params, False, True)
+        law, _ = laws.split_law(pair, exact=True)
+        p_t, m1, m2, ok = split_moment_law(laws, pair)
+        assert ok
+        assert np.abs(m2 - law @ columns ** 2).max() < 1e-14, (up, pair)
+        assert np.abs(m1 - law @ columns).max() < 1e-14
+    fast = sol.outcome_distribution(exact_splits=False)
+    assert not fast.variance_exact and fast.variance == fast.pmf_variance

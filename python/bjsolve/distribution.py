@@ -212,8 +212,9 @@ def _kernel_laws(solution, strategy, threads, exact_splits=True):
 
     def job(key):
         law = laws[key].outcome_law()
-        # the exact second moment of the splits the law combines approximately
-        return law, round_second_moments(laws[key])
+        # the exact second moment of the splits the law combines approximately (not for
+        # the fast combination: it would cost as much as the exact law it stands in for)
+        return law, (round_second_moments(laws[key]) if exact_splits else (None, False))
 
     workers = max(1, min(len(order), threads))
     if workers == 1:
@@ -227,7 +228,7 @@ def _kernel_laws(solution, strategy, threads, exact_splits=True):
     # splits whose hands were combined as independent given the dealer's outcome (finite
     # shoe, more than two hands possible); two-hand splits are exact
     approx = any(law.approx_splits_played for law in laws.values())
-    moments_exact = all(exact for _, (_, exact) in results)
+    moments_exact = all(exact for _, (_, exact) in results)   # False without exact_splits
     return ({k: law for k, (law, _) in zip(order, results)}, approx,
             {k: m2 for k, (_, (m2, _)) in zip(order, results)}, moments_exact)
 
@@ -302,9 +303,9 @@ def outcome_distribution(solution, strategy="optimal", *, insurance: bool = Fals
         is the total over the spots, with ``per_spot`` and ``covariance``.
     threads: dealer keys computed in parallel (None: every core).
     exact_splits: on a finite shoe, give a split into two hands (no resplitting) its exact
-        joint law (default); False combines its hands as independent given the dealer's
-        outcome, as for resplits (about 10 times faster for 6 decks, pmf off by ~1e-5;
-        docs/risk.md).
+        joint law, and every split its exact variance (default); False combines the hands
+        of every split as independent given the dealer's outcome, variance included
+        (about 10 times faster for 6 decks, pmf off by ~1e-5; docs/risk.md).
     """
     from .solve import check_threads
     threads = check_threads(threads)
@@ -372,7 +373,8 @@ def outcome_distribution(solution, strategy="optimal", *, insurance: bool = Fals
         desc += "; insurance on every hand against an ace"
     single = OutcomeDistribution(one_v, one_p, exact=exact1, method=method1,
                                  may_run_out=solution.may_run_out, description=desc,
-                                 variance=variance1, variance_exact=variance_exact1)
+                                 variance=variance1 if variance_exact1 else None,
+                                 variance_exact=variance_exact1)
     if spots == 1:
         return single
     total: dict = {}
@@ -392,5 +394,6 @@ def outcome_distribution(solution, strategy="optimal", *, insurance: bool = Fals
                                covariance=covariance, per_spot=single,
                                may_run_out=solution.may_run_out,
                                description=desc + f"; {spots} spots",
-                               variance=spots * variance1 + spots * (spots - 1) * covariance,
+                               variance=(spots * single.variance
+                                         + spots * (spots - 1) * covariance),
                                variance_exact=exact)
