@@ -125,6 +125,7 @@ cdef class _PairPass:
     cdef vector[double] second_store                  # H2 per row
     cdef vector[double] reach_n
     cdef bint ran_out
+    cdef bint need_n          # the second hand with a non-pair second card is needed (NN)
     # the second hands being evaluated (one chunk): their slots and what each needs
     cdef vector[int] s_row, s_state
     cdef vector[double] s_wf, s_wn
@@ -137,6 +138,7 @@ cdef class _PairPass:
         self.pair = 0
         self.p = -1
         self.ran_out = False
+        self.need_n = True
 
     cdef void queue_second(self, uint64_t gone) noexcept nogil:
         """Play the second hand from the shoe less ``gone`` (the first hand's cards, its
@@ -156,14 +158,17 @@ cdef class _PairPass:
         self.laws.tree_pass(self.pair, base, 0, False)
         if self.laws.tree_ran_out:
             self.ran_out = True
-        reach_without_pair_root(self.laws, self.p, self.reach_n)
+        if self.need_n:
+            reach_without_pair_root(self.laws, self.p, self.reach_n)
+        else:
+            self.reach_n.assign(self.laws.t_key.size(), 0.0)   # not needed at this level
         for k in range(m):
             c = self.laws.t_need[k]
             if self.laws.t_reach[c] != 0.0:
                 self.laws.t_drow[c] = self.laws.queue_dealer(self.laws.t_key[c] + gone, base,
                                                              self.laws.t_key[c])
         ch = self.laws.t_child[self.p]                 # the root's pair-card child
-        if self.laws.t_hit_busts and ch >= 0 and self.laws.t_pi[self.p] > 0.0:
+        if self.need_n and self.laws.t_hit_busts and ch >= 0 and self.laws.t_pi[self.p] > 0.0:
             pi_pp = self.laws.t_pi[self.p]
             pp_row = self.laws.queue_dealer(self.laws.t_key[ch] + gone, base,
                                             self.laws.t_key[ch])
@@ -229,6 +234,8 @@ cdef class _PairPass:
                     out[t] += rest
                     out[D_OUT + t] -= rest
                     out[2 * D_OUT + t] += rest
+                    if not self.need_n:
+                        continue
                     rest = droot[t] - out[21 + t]
                     if self.e_pp[e] >= 0:
                         dpp = &self.laws.dealer_store[self.e_pp[e] * D_OUT]
@@ -392,6 +399,9 @@ cdef bint split_moments(RoundLaws laws, _PairPass pp, int pair, double* p_t, dou
     for a in range(amax + 1):
         if m - a < 0:
             continue
+        # the NN pairs are needed at a <= 2M - 6 only; levels run upwards, so results
+        # memoised without the non-pair second card are never asked for it
+        pp.need_n = a <= 2 * M - 6
         pp.level(a, raw)
         # normalise by P(the constraints on the two hands' second cards)
         for combo in range(N_COMBO):
