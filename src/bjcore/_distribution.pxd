@@ -92,6 +92,9 @@ cdef class RoundLaws:
                                        # the root, the leaves, double nodes some card busts
     cdef vector[int] t_need_pos        # per node: its place in t_need, or -1
     cdef bint t_hit_busts              # some card busts a hit node of the tree
+    cdef vector[double] t_cnt          # D_RANKS per node: its cards of each rank
+    cdef size_t t_slot_max             # most slots one hand pass can list
+    cdef size_t s_count                # slots listed (s_* are sized ahead)
     # the endings of one hand pass that need the dealer's law ("slots"): node, dealer
     # row, signed weight, final state (see hand_slots)
     cdef vector[int] s_node
@@ -99,6 +102,7 @@ cdef class RoundLaws:
     cdef vector[double] s_w
     cdef vector[int] s_state
     cdef vector[double] need_q         # per t_need entry: the second hand's results
+    cdef int result_col[D_LAW]         # a hand's result column (payoff + 2) by (j, t)
     # dealer laws whose rows are reserved, enumerated D_TRIE_BATCH at a time
     cdef double pend_w[D_TRIE_BATCH * D_RANKS]
     cdef double pend_tot[D_TRIE_BATCH]
@@ -136,7 +140,7 @@ cdef class RoundLaws:
     cdef int hands_limit(self, int pair) noexcept nogil
     cdef void pair_hand_law(self, int pair, int extra, int second, double* out) noexcept nogil
     cdef void split_dist(self, int pair) noexcept nogil
-    cdef void fill_fractional_shortfall(self, double* out) noexcept nogil
+    cdef void fill_fractional_shortfall(self, int pair, double* out) noexcept nogil
     cdef double gamma(self, double m, double n, int a, int b, double pp) noexcept nogil
     cdef double draw_ratio(self, double m, double q, double n, int j, int k,
                            double pp) noexcept nogil
@@ -152,10 +156,11 @@ cdef class RoundLaws:
     cdef int queue_dealer(self, uint64_t key, const double* base,
                           uint64_t hand_key) noexcept nogil
     cdef void flush_dealer(self) noexcept nogil
+    cdef void reach_pass(self, const double* base) noexcept nogil
+    cdef void size_slots(self, size_t count) noexcept nogil
     cdef int hand_slots(self, int pair, const double* base, uint64_t ext,
-                        bint need_dealer) noexcept nogil
-    cdef void slot_results(self, size_t first, size_t last, int root_row,
-                           double* q) noexcept nogil
+                        int from_node) noexcept nogil
+    cdef void slot_results(self, size_t first, size_t last, double* q) noexcept nogil
     cdef void tree_split(self, int pair) noexcept nogil
     cdef void exact_two_hands_law(self, int pair) noexcept nogil
     cdef void add_results(self, double w, int j1, const double* q, double* out) noexcept nogil

@@ -150,7 +150,9 @@ cdef class RoundLaws:
             self.split_mean[r] = 0.0
         self.split_out.assign(D_RANKS * D_OUT * D_LATTICE, 0.0)
         self.policy_missing = 0
-        self.exact_two_hands = exact_splits and not infinite
+        # a fractional shoe is no real shoe: its splits follow the solver's construction
+        # (split_dist), so that the mean is the solve's value (docs/risk.md)
+        self.exact_two_hands = exact_splits and not infinite and not self.fractional
         for r in range(D_RANKS):
             self.exact_done[r] = False
         self.approx_splits_played = 0
@@ -696,11 +698,11 @@ cdef class RoundLaws:
             if k != D_NATURAL_COL:
                 mean += out[i] * 0.5 * (k - ZERO_COL)
         if self.fractional:
-            self.fill_fractional_shortfall(out)
+            self.fill_fractional_shortfall(pair, out)
         self.split_mean[p] = mean
         self.split_done[p] = True
 
-    cdef void fill_fractional_shortfall(self, double* out) noexcept nogil:
+    cdef void fill_fractional_shortfall(self, int pair, double* out) noexcept nogil:
         """A shoe with fractional counts is no real shoe (the solver interpolates between
         real ones).  The split construction meets blocks for more pair cards than such a
         shoe holds (``amax`` above); it leaves them at zero, as the solver does.  On whole
@@ -710,6 +712,7 @@ cdef class RoundLaws:
         outcomes as the rest of the law is: the mean is unchanged, the sum is one."""
         cdef double total = 0.0, row, short
         cdef double rows[D_OUT]
+        cdef const double* d
         cdef int t, k
         for t in range(D_OUT):
             row = 0.0
@@ -721,6 +724,17 @@ cdef class RoundLaws:
         if total > 0.0:
             for t in range(D_OUT):
                 out[t * D_LATTICE + ZERO_COL] += short * rows[t] / total
+        else:
+            # no block at all (e.g. both dealer cards and both of the player's of a rank
+            # holding 3.9 cards: -0.1 left): the solver values the split 0, and may play
+            # it; the dealer's outcomes are those from the shoe less the player's pair
+            self.clear_hand()
+            self.add(pair - 1)
+            self.add(pair - 1)
+            d = self.dealer()
+            for t in range(D_OUT):
+                out[t * D_LATTICE + ZERO_COL] += short * d[t]
+            self.clear_hand()
 
     cdef double gamma(self, double m, double n, int a, int b, double pp) noexcept nogil:
         cdef double denom
@@ -846,13 +860,18 @@ cdef class RoundLaws:
         self.t_need.clear()
         self.t_need_pos.assign(self.t_key.size(), -1)
         self.t_hit_busts = False
+        self.t_slot_max = 0
+        self.t_cnt.assign(self.t_key.size() * D_RANKS, 0.0)
         for i in range(self.t_key.size()):
+            for r in range(D_RANKS):
+                self.t_cnt[i * D_RANKS + r] = <int>((self.t_key[i] >> (5 * r)) & 31)
             if self.t_kind[i] == T_HIT and self.t_busts[i] & 1:
                 self.t_hit_busts = True
             if (i == 0 or self.t_kind[i] >= T_STAND
                     or (self.t_kind[i] == T_DOUBLE and self.t_busts[i] & 1)):
                 self.t_need_pos[i] = <int>self.t_need.size()
                 self.t_need.push_back(<int>i)
+                self.t_slot_max += 1 if self.t_kind[i] >= T_STAND else 1 + D_RANKS
         self.clear_hand()
         self.t_reach.assign(self.t_key.size(), 0.0)
         self.t_pi.assign(self.t_key.size() * D_RANKS, 0.0)
@@ -1025,144 +1044,195 @@ cdef class RoundLaws:
             d[6] = 1.0 - listed if listed < 1.0 else 0.0
         self.pend_count = 0
 
+    cdef void reach_pass(self, const double* base) noexcept nogil:
+        """``tree_pass`` without the dealer: the chance of reaching every node
+        (``t_reach``) from the shoe ``base`` (the same arithmetic; node counts read from
+        ``t_cnt``); the next-card chances (``t_pi``) are normalised only at the double
+        nodes some card busts (elsewhere they are left as card counts)."""
+        cdef size_t n = self.t_key.size()
+        cdef size_t i
+        cdef int r, c
+        cdef double left, x, reach
+        cdef double* pi
+        cdef const double* cnt
+        cdef double* rch = &self.t_reach[0]
+        for i in range(n):
+            rch[i] = 0.0
+        rch[0] = 1.0
+        for i in range(n):
+            reach = rch[i]
+            if reach == 0.0 or self.t_kind[i] >= T_STAND:
+                continue
+            pi = &self.t_pi[i * D_RANKS]
+            cnt = &self.t_cnt[i * D_RANKS]
+            left = 0.0
+            for r in range(D_RANKS):
+                x = base[r] - cnt[r]
+                pi[r] = x if x > 0.0 else 0.0
+                left += pi[r]
+            if left <= 0.0:
+                self.tree_ran_out = True   # a draw from an empty shoe: no real game
+                continue
+            x = reach / left
+            for r in range(D_RANKS):
+                c = self.t_child[i * D_RANKS + r]
+                if c >= 0 and pi[r] > 0.0:
+                    rch[c] += x * pi[r]
+            if self.t_kind[i] == T_DOUBLE and self.t_busts[i] & 1:
+                for r in range(D_RANKS):    # (only hand_slots' doubled busts read pi)
+                    pi[r] = pi[r] / left
+
     cdef int hand_slots(self, int pair, const double* base, uint64_t ext,
-                        bint need_dealer) noexcept nogil:
+                        int from_node) noexcept nogil:
         """One hand of a two-hand split played from the shoe ``base`` (the cards left
         besides the hand's own; ``ext``: the other hand's drawn cards, also out): the
-        chances along its tree (``tree_pass``), then, appended to the slots ``s_*``, its
-        endings that need the dealer's law, each as (node, dealer row, signed weight,
-        final state):
+        chances along its tree (``reach_pass``), then, appended to the slots ``s_*``,
+        its endings as (node, dealer row, signed weight, final state):
 
         * a stand or doubled leaf: its chance, its state;
         * a double node X some card busts: the doubled busts' share of the dealer's law
           is P(X) D(X) - sum over the other cards r of P(X) pi_r D(X + r) (taking one
           unseen card out does not change the dealer's law): a slot for X and one for
-          each child, state 7 (bust with two bets).
+          each child, state 7 (bust with two bets);
+        * the busts of hit nodes: every ending of the hand together has the dealer's law
+          of the root (the pair card alone), so they are the root's law less all the
+          other slots -- a slot for the root (state D_STATES: "bust with one bet"), and
+          each other slot counts minus once at "bust with one bet" (``slot_results``).
+          This spares the dealer's law of every hit node.
 
-        The busts of hit nodes are not listed: every ending of the hand together has the
-        dealer's law of the root (the hand's pair card alone), so they are the root's law
-        less all the slots (``slot_results``), which spares the dealer's law of every
-        hit node.  With ``need_dealer`` each slot's dealer row is queued
-        (``queue_dealer``) and the root's row is returned; otherwise rows are -1."""
+        ``from_node`` < 0: the first hand, every slot, no dealer rows (-1).  Otherwise
+        the second hand when the first ended at need node ``from_node``: only slots at
+        nodes >= from_node, those beyond it weighted twice (the two hands play the same
+        tree and P(first ends at a, second at b) = P(first at b, second at a): the pair
+        (a, b) stands for (b, a) too), with their dealer rows queued (``queue_dealer``).
+        Returns the root's dealer row (or -1)."""
         cdef uint64_t unit_pair = rank_unit(pair - 1)
-        cdef size_t k, m = self.t_need.size()
+        cdef size_t k, k0 = 0, m = self.t_need.size()
         cdef int c, ch, r, row, root_row = -1
-        cdef double reach, pr
-        self.tree_pass(pair, base, 0, False)
+        cdef double reach, pr, twice
+        cdef bint need_dealer = from_node >= 0
+        cdef size_t at = self.s_count
+        self.reach_pass(base)
         if need_dealer:
-            for k in range(m):
+            k0 = <size_t>self.t_need_pos[from_node]
+            for k in range(k0, m):
                 c = self.t_need[k]
                 if self.t_reach[c] != 0.0:
                     self.t_drow[c] = self.queue_dealer(self.t_key[c] + unit_pair + ext,
                                                        base, self.t_key[c])
-            root_row = self.t_drow[0]
-        for k in range(1, m):
+            if k0 == 0:
+                root_row = self.t_drow[0]
+        if k0 == 0 and self.t_hit_busts:
+            self.s_node[at] = 0
+            self.s_row[at] = root_row
+            self.s_w[at] = 1.0
+            self.s_state[at] = D_STATES
+            at += 1
+        for k in range(k0 if k0 > 0 else 1, m):
             c = self.t_need[k]
             reach = self.t_reach[c]
             if reach == 0.0:
                 continue
+            twice = 2.0 if need_dealer and c != from_node else 1.0
             row = self.t_drow[c] if need_dealer else -1
+            self.s_node[at] = c
+            self.s_row[at] = row
+            self.s_w[at] = twice * reach
             if self.t_kind[c] >= T_STAND:
-                self.s_node.push_back(c)
-                self.s_row.push_back(row)
-                self.s_w.push_back(reach)
-                self.s_state.push_back(self.t_state[c])
+                self.s_state[at] = self.t_state[c]
+                at += 1
                 continue
-            self.s_node.push_back(c)                  # a double node some card busts
-            self.s_row.push_back(row)
-            self.s_w.push_back(reach)
-            self.s_state.push_back(7)
+            self.s_state[at] = 7                      # a double node some card busts
+            at += 1
             for r in range(D_RANKS):
                 ch = self.t_child[c * D_RANKS + r]
                 pr = self.t_pi[c * D_RANKS + r]
                 if ch >= 0 and pr > 0.0:
-                    self.s_node.push_back(ch)
-                    self.s_row.push_back(self.t_drow[ch] if need_dealer else -1)
-                    self.s_w.push_back(-reach * pr)
-                    self.s_state.push_back(7)
+                    self.s_node[at] = ch
+                    self.s_row[at] = self.t_drow[ch] if need_dealer else -1
+                    self.s_w[at] = -2.0 * reach * pr if need_dealer else -reach * pr
+                    self.s_state[at] = 7
+                    at += 1
+        self.s_count = at
         return root_row
 
-    cdef void slot_results(self, size_t first, size_t last, int root_row,
-                           double* q) noexcept nogil:
-        """q[t * D_RESULTS + k]: the chance that the hand's result is k - 2 units while
-        the dealer ends in t, from the slots first .. last - 1 (dealer rows filled) and,
-        for the busts of hit nodes, the root's dealer law (row ``root_row``)."""
+    cdef void slot_results(self, size_t first, size_t last, double* q) noexcept nogil:
+        """q[t * D_RESULTS + k]: the weight of the hand's result k - 2 units joint with
+        the dealer's outcome t, from the slots first .. last - 1 (dealer rows filled;
+        see hand_slots for the root's slot and the hit nodes' busts)."""
         cdef const double* d
-        cdef double w, rest
+        cdef double w, x
         cdef size_t s
-        cdef int j, t, k
+        cdef int j, t
         memset(q, 0, D_OUT * D_RESULTS * sizeof(double))
         for s in range(first, last):
             d = &self.dealer_store[self.s_row[s] * D_OUT]
             w = self.s_w[s]
-            j = self.s_state[s] * D_OUT
+            j = self.s_state[s]
+            if j == D_STATES:                     # the root: bust with one bet, -1
+                for t in range(D_OUT):
+                    q[t * D_RESULTS + 1] += w * d[t]
+                continue
+            j *= D_OUT
             for t in range(D_OUT):
-                q[t * D_RESULTS + <int>self.payoff[j + t] + 2] += w * d[t]
-        if self.t_hit_busts:
-            d = &self.dealer_store[root_row * D_OUT]
-            for t in range(D_OUT):
-                rest = d[t]
-                for k in range(D_RESULTS):
-                    rest -= q[t * D_RESULTS + k]
-                q[t * D_RESULTS + 1] += rest          # bust with one bet: -1
+                x = w * d[t]
+                q[t * D_RESULTS + self.result_col[j + t]] += x
+                if self.t_hit_busts:
+                    q[t * D_RESULTS + 1] -= x
 
     cdef void tree_split(self, int pair) noexcept nogil:
         """The exact round law of splitting ``pair`` into two hands (no resplit) on a
         finite shoe, into ``split_out``.
 
-        The first hand's pass (``hand_slots``) lists its endings E (leaves, and the
-        signed terms of doubled busts) with their chances; for each the second hand is
-        played from the shoe less E's cards, giving its results joint with the dealer,
-        Q(E) (``slot_results``).  The first hand's hit busts get Q(root) (the second
-        hand with the first hand's cards unknown) less the Q of every listed ending.
-        The dealer laws the second hands need are queued for D_CHUNK endings at a time
-        and enumerated D_TRIE_BATCH to a trie pass."""
+        The first hand's pass (``hand_slots``) lists its endings (slots: leaves, the
+        signed terms of doubled busts and of hit busts) with their chances; for each
+        node a first hand may end at, the second hand is played from the shoe less
+        that node's cards, giving its results joint with the dealer (``slot_results``,
+        over the slots at that node and beyond, the latter twice: each unordered pair
+        of endings once).  The dealer laws the second hands need are queued for
+        D_CHUNK first-hand nodes at a time and enumerated D_TRIE_BATCH to a trie pass."""
         cdef int p = pair - 1
         cdef uint64_t unit_pair = rank_unit(p)
         cdef double* out = &self.split_out[p * D_OUT * D_LATTICE]
         cdef double base[D_RANKS]
-        cdef double rest[D_OUT * D_RESULTS]
-        cdef vector[int] f_node, f_state, ends, roots
+        cdef vector[int] f_node, f_state, ends
         cdef vector[double] f_w
         cdef vector[size_t] offsets
         cdef const double* q
         cdef uint64_t ext
-        cdef size_t i, e, start, stop, m
-        cdef int r, k, c
+        cdef size_t i, e, start, stop, m, f_count
+        cdef int r, j, t, c
         cdef double w
         for i in range(D_OUT * D_LATTICE):
             out[i] = 0.0
         self.tree_ran_out = False
         self.split_tree(pair)
         m = self.t_need.size()
+        for j in range(D_STATES):
+            for t in range(D_OUT):
+                self.result_col[j * D_OUT + t] = <int>lround(self.payoff[j * D_OUT + t]) + 2
         for r in range(D_RANKS):
             base[r] = self.shoe[r] - self.dealer_cnt[r]
         base[p] -= 1                              # the other hand's pair card
-        self.s_node.clear()
-        self.s_row.clear()
-        self.s_w.clear()
-        self.s_state.clear()
-        self.hand_slots(pair, base, 0, False)
+        self.size_slots(self.t_slot_max)
+        self.hand_slots(pair, base, 0, -1)
         self.h1_reach = self.t_reach
-        self.h1_pi = self.t_pi
+        f_count = self.s_count
         f_node.swap(self.s_node)
         f_w.swap(self.s_w)
         f_state.swap(self.s_state)
-        for i in range(m):                        # the first hand's endings (and root)
+        for i in range(m):                        # the nodes a first hand may end at
             if self.h1_reach[self.t_need[i]] != 0.0:
                 ends.push_back(<int>i)
         self.need_q.assign(m * D_OUT * D_RESULTS, 0.0)
         self.pend_count = 0
+        self.size_slots(D_CHUNK * self.t_slot_max)
         start = 0
         while start < ends.size():
             stop = start + D_CHUNK
             if stop > ends.size():
                 stop = ends.size()
-            self.s_node.clear()
-            self.s_row.clear()
-            self.s_w.clear()
-            self.s_state.clear()
-            roots.clear()
+            self.s_count = 0
             offsets.clear()
             offsets.push_back(0)
             for e in range(start, stop):
@@ -1171,33 +1241,34 @@ cdef class RoundLaws:
                 for r in range(D_RANKS):
                     base[r] = self.shoe[r] - self.dealer_cnt[r] - <int>((ext >> (5 * r)) & 31)
                 base[p] -= 1                      # the first hand's pair card
-                roots.push_back(self.hand_slots(pair, base, ext, True))
-                offsets.push_back(self.s_w.size())
+                self.hand_slots(pair, base, ext, c)
+                offsets.push_back(self.s_count)
             self.flush_dealer()
             for e in range(start, stop):
                 self.slot_results(offsets[e - start], offsets[e - start + 1],
-                                  roots[e - start],
                                   &self.need_q[ends[e] * D_OUT * D_RESULTS])
             start = stop
-        # the round: every listed ending of the first hand against Q; its hit busts
-        # against what is left of Q(root)
-        for k in range(D_OUT * D_RESULTS):
-            rest[k] = self.need_q[k]
-        for i in range(f_w.size()):
+        # the round: every slot of the first hand against the second's results
+        for i in range(f_count):
             q = &self.need_q[self.t_need_pos[f_node[i]] * D_OUT * D_RESULTS]
             w = f_w[i]
+            if f_state[i] == D_STATES:
+                self.add_results(w, 0, q, out)
+                continue
             self.add_results(w, f_state[i], q, out)
             if self.t_hit_busts:
-                for k in range(D_OUT * D_RESULTS):
-                    rest[k] -= w * q[k]
-        if self.t_hit_busts:
-            self.add_results(1.0, 0, rest, out)
+                self.add_results(-w, 0, q, out)
         self.tree_nodes = <long>self.t_key.size()
         self.second_laws = <long>ends.size()
-        self.s_node.clear()
-        self.s_row.clear()
-        self.s_w.clear()
-        self.s_state.clear()
+        self.size_slots(0)
+
+    cdef void size_slots(self, size_t count) noexcept nogil:
+        """Room for ``count`` slots (hand_slots writes them without growing)."""
+        self.s_node.resize(count)
+        self.s_row.resize(count)
+        self.s_w.resize(count)
+        self.s_state.resize(count)
+        self.s_count = 0
 
     cdef void exact_two_hands_law(self, int pair) noexcept nogil:
         """``split_out`` of ``pair`` by the exact two-hand law; if a hand could draw from
