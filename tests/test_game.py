@@ -246,7 +246,7 @@ def test_flat_betting_second_moment_is_the_full_shoe_one():
                                        rel=1e-12)
         if full is None:
             dist = solve(Rules(decks=1)).outcome_distribution(g.chart)
-            full = dist.variance + dist.mean ** 2
+            full = dist.pmf_variance + dist.mean ** 2   # the pmf's (the game's laws are pmfs)
         if calibrate:
             assert second == pytest.approx(full, abs=1e-12)
         else:
@@ -358,7 +358,7 @@ def test_chart_law_on_a_depleted_shoe_is_the_outcome_distribution(game):
     dist = solve(game.rules, shoe).outcome_distribution(game.chart)
     mean, second = _moments(game._exact_law(shoe, game._chart_engines), game.rules)
     assert mean == pytest.approx(dist.mean, abs=1e-13)
-    assert second - mean ** 2 == pytest.approx(dist.variance, abs=1e-12)
+    assert second - mean ** 2 == pytest.approx(dist.pmf_variance, abs=1e-12)
     assert mean == pytest.approx(solve(game.rules, shoe).evaluate(game.chart), abs=1e-13)
 
 

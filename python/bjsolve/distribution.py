@@ -17,8 +17,11 @@ How it is computed (docs/risk.md has the details):
   final outcome.  Each hand's joint law with the dealer is exact, so the mean is exact on
   every shoe; on an infinite shoe the whole distribution is exact (every card is an
   independent draw); on a finite shoe the cards the split hands take from one another are
-  left out of their joint law (``exact=False``; the error measured against a card-by-card
-  enumeration is stated in the docs);
+  left out of the pmf (``exact=False``; the error measured against a card-by-card
+  enumeration is stated in the docs), but not out of the variance: ``variance`` is the
+  exact second moment (every pair of split hands' joint law with the dealer,
+  ``bjcore._split_moments``; ``variance_exact=True``) except with CDP, and the pmf's own
+  variance is ``pmf_variance``;
 * several spots (one player, 2 or 3 hands against one dealer hand) are combined the same
   way, given the dealer's cards and final outcome: exact on an infinite shoe.
 """
@@ -32,6 +35,7 @@ from types import MappingProxyType
 import numpy as np
 
 from bjcore._distribution import RoundLaws
+from bjcore._split_moments import round_second_moments
 
 from .deal import exposed, is_natural
 from .ranks import counts_of
@@ -50,8 +54,12 @@ class OutcomeDistribution:
     values: ascending numpy array of the possible net outcomes (multiples of 1/2, and the
         natural's payout); probabilities: their probabilities (same length, sum 1).
     mean, variance, sd: of the total over all spots.  ``pmf`` maps value -> probability.
-    exact: whether the probabilities are exact (else ``method`` names the approximation;
-        the mean is exact either way).  spots: hands played per round against one dealer.
+        The mean is always exact.  ``variance`` (and ``sd``) are the exact figures when
+        ``variance_exact`` is True, even when the pmf is not: then they come from the exact
+        second moment, not from the pmf, whose own variance is ``pmf_variance``.
+    exact: whether the probabilities are exact (else ``method`` names the approximation).
+    variance_exact: whether ``variance`` is exact.  spots: hands played per round against
+        one dealer.
     per_spot: the one-spot distribution when ``spots > 1`` (else ``self``);
     covariance: between the outcomes of two spots of the same round (0 for one spot).
     may_run_out: the shoe is so small that a round could run out of cards (the values then
@@ -60,7 +68,7 @@ class OutcomeDistribution:
 
     def __init__(self, values, probabilities, *, exact: bool, method: str, spots: int = 1,
                  covariance: float = 0.0, per_spot=None, may_run_out: bool = False,
-                 description: str = ""):
+                 description: str = "", variance=None, variance_exact=None):
         values = np.asarray(values, dtype=float)
         probabilities = np.asarray(probabilities, dtype=float)
         if values.shape != probabilities.shape or values.ndim != 1:
@@ -78,7 +86,10 @@ class OutcomeDistribution:
         self.may_run_out = bool(may_run_out)
         self.description = description
         self.mean = float(np.dot(self.values, self.probabilities))
-        self.variance = float(np.dot(self.probabilities, (self.values - self.mean) ** 2))
+        self.pmf_variance = float(np.dot(self.probabilities, (self.values - self.mean) ** 2))
+        # the variance: the pmf's unless a better figure (the exact second moment) is given
+        self.variance = self.pmf_variance if variance is None else float(variance)
+        self.variance_exact = self.exact if variance_exact is None else bool(variance_exact)
         self.sd = math.sqrt(max(self.variance, 0.0))
         self.pmf = MappingProxyType({float(v): float(p)
                                      for v, p in zip(self.values, self.probabilities)})
@@ -113,7 +124,9 @@ class OutcomeDistribution:
         return pd.DataFrame({"value": self.values, "probability": self.probabilities})
 
     def __repr__(self):
-        how = "exact" if self.exact else f"approximate: {self.method}"
+        how = ("exact" if self.exact else
+               f"approximate pmf{' (variance exact)' if self.variance_exact else ''}: "
+               f"{self.method}")
         spots = f", spots={self.spots}" if self.spots > 1 else ""
         return (f"OutcomeDistribution(mean={self.mean:+.10f}, sd={self.sd:.6f}, "
                 f"{len(self.values)} outcomes{spots}, {how})")
@@ -164,8 +177,10 @@ def _set_policy(solution, strategy, laws: dict) -> None:
             law.set_policy(KIND_SPLIT, counts, ACTION_CODE[act])
 
 
-def _kernel_laws(solution, strategy, threads, exact_splits=True) -> tuple[dict, bool]:
-    """{dealer key: 7 x 34 law} for every key with play, and whether any split was played."""
+def _kernel_laws(solution, strategy, threads, exact_splits=True):
+    """({dealer key: 7 x 34 law} for every key with play, whether a split was combined
+    approximately, {dealer key: E[S^2 ; dealer outcome t]} exact where possible, and
+    whether every one of those second moments is exact)."""
     from .solve import POLICY_CLASS, SPLIT_CLASSES, kernel_rules
     from .strategy import StrategyChart
     if isinstance(strategy, str):
@@ -194,19 +209,28 @@ def _kernel_laws(solution, strategy, threads, exact_splits=True) -> tuple[dict, 
     if code == POLICY_CLASS:
         _set_policy(solution, strategy, laws)
     order = list(laws)
+
+    def job(key):
+        law = laws[key].outcome_law()
+        # the exact second moment of the splits the law combines approximately (not for
+        # the fast combination: it would cost as much as the exact law it stands in for)
+        return law, (round_second_moments(laws[key]) if exact_splits else (None, False))
+
     workers = max(1, min(len(order), threads))
     if workers == 1:
-        results = [laws[k].outcome_law() for k in order]
+        results = [job(k) for k in order]
     else:
         with ThreadPoolExecutor(max_workers=workers) as pool:
-            results = list(pool.map(lambda k: laws[k].outcome_law(), order))
+            results = list(pool.map(job, order))
     misses = sum(law.policy_misses for law in laws.values())
     if misses:
         raise RuntimeError(f"internal error: {misses} decisions had no frozen action")
     # splits whose hands were combined as independent given the dealer's outcome (finite
     # shoe, more than two hands possible); two-hand splits are exact
     approx = any(law.approx_splits_played for law in laws.values())
-    return dict(zip(order, results)), approx
+    moments_exact = all(exact for _, (_, exact) in results)   # False without exact_splits
+    return ({k: law for k, (law, _) in zip(order, results)}, approx,
+            {k: m2 for k, (_, (m2, _)) in zip(order, results)}, moments_exact)
 
 
 def _natural_dealer_law(rules, deal, key) -> np.ndarray:
@@ -279,9 +303,9 @@ def outcome_distribution(solution, strategy="optimal", *, insurance: bool = Fals
         is the total over the spots, with ``per_spot`` and ``covariance``.
     threads: dealer keys computed in parallel (None: every core).
     exact_splits: on a finite shoe, give a split into two hands (no resplitting) its exact
-        joint law (default); False combines its hands as independent given the dealer's
-        outcome, as for resplits (about 10 times faster for 6 decks, pmf off by ~1e-5;
-        docs/risk.md).
+        joint law, and every split its exact variance (default); False combines the hands
+        of every split as independent given the dealer's outcome, variance included
+        (about 10 times faster for 6 decks, pmf off by ~1e-5; docs/risk.md).
     """
     from .solve import check_threads
     threads = check_threads(threads)
@@ -301,8 +325,8 @@ def outcome_distribution(solution, strategy="optimal", *, insurance: bool = Fals
                       RuntimeWarning, stacklevel=3)
     # a shoe too small for a round describes no real game: its splits follow the solver's
     # degenerate conventions (the independent combination), not a card-by-card law
-    laws, split_played = _kernel_laws(solution, strategy, threads,
-                                      exact_splits and not solution.may_run_out)
+    laws, split_played, second_moments, moments_exact = _kernel_laws(
+        solution, strategy, threads, exact_splits and not solution.may_run_out)
     deal = solution.deal
     for key in deal.keys:
         if key not in laws:
@@ -310,10 +334,16 @@ def outcome_distribution(solution, strategy="optimal", *, insurance: bool = Fals
     columns = _column_values(rules.blackjack_payout)
     # per (dealer key, dealer outcome): weight and the conditional law of one spot
     parts = []
+    second_moment = 0.0     # E[S^2] of one spot, from the exact second moments
     for key, law in laws.items():
         wk = deal.weights[key]
+        m2 = second_moments.get(key)
         for t in range(len(DEALER_OUTCOMES)):
             p_t = float(law[t].sum())
+            ins = ((1.0 if t == NATURAL_T else -0.5) if insurance and key == 1 else 0.0)
+            m2_t = float(m2[t]) if m2 is not None else float(law[t] @ columns ** 2)
+            second_moment += wk * (m2_t + 2.0 * ins * float(law[t] @ columns)
+                                   + ins * ins * p_t)
             if wk * p_t == 0.0:
                 continue
             vals = columns.copy()
@@ -332,12 +362,19 @@ def outcome_distribution(solution, strategy="optimal", *, insurance: bool = Fals
     covariance = second - mean1 ** 2
     exact1, method1 = _exactness(shoe.is_infinite, split_played, 1)
     exact, method = _exactness(shoe.is_infinite, split_played, spots)
+    variance1 = second_moment - mean1 ** 2
+    variance_exact1 = exact1 or (moments_exact and not solution.may_run_out)
+    if not exact1 and variance_exact1:
+        method1 += ("; the variance is exact (every pair of split hands' joint law with the "
+                    "dealer), the pmf's own is pmf_variance")
     desc = f"{rules.describe()}; shoe {shoe!r}; strategy " + (
         f"optimal ({solution.split})" if isinstance(strategy, str) else repr(strategy)[:60])
     if insurance:
         desc += "; insurance on every hand against an ace"
     single = OutcomeDistribution(one_v, one_p, exact=exact1, method=method1,
-                                 may_run_out=solution.may_run_out, description=desc)
+                                 may_run_out=solution.may_run_out, description=desc,
+                                 variance=variance1 if variance_exact1 else None,
+                                 variance_exact=variance_exact1)
     if spots == 1:
         return single
     total: dict = {}
@@ -348,7 +385,15 @@ def outcome_distribution(solution, strategy="optimal", *, insurance: bool = Fals
         for v, p in conv.items():
             total[v] = total.get(v, 0.0) + w * p
     tv, tp = _merge(list(total), list(total.values()))
+    # each spot's variance exact (when variance_exact1), the covariance between spots
+    # as the pmf's (exact on the infinite shoe only)
+    if not exact:
+        method += ("; variance: each spot's exact when it can be, the covariance between "
+                   "spots as combined")
     return OutcomeDistribution(tv, tp, exact=exact, method=method, spots=spots,
                                covariance=covariance, per_spot=single,
                                may_run_out=solution.may_run_out,
-                               description=desc + f"; {spots} spots")
+                               description=desc + f"; {spots} spots",
+                               variance=(spots * single.variance
+                                         + spots * (spots - 1) * covariance),
+                               variance_exact=exact)

@@ -111,6 +111,10 @@ def _moments(dist):
     values, probs = _arrays(dist)
     mean = float(np.dot(values, probs))
     var = float(np.dot(probs, (values - mean) ** 2))
+    if getattr(dist, "variance_exact", False) and not getattr(dist, "exact", True):
+        # an outcome distribution whose pmf is combined but whose variance is exact
+        # (resplits on a finite shoe, bjsolve.distribution): the SD figures use the exact one
+        var = float(dist.variance)
     return mean, var
 
 

@@ -1,0 +1,545 @@
+# cython: language_level=3
+"""Exact second moments of a split that may make 3 or 4 hands, on a finite shoe.
+
+The round law of such a split (``RoundLaws.split_dist``) combines its hands as independent
+given the dealer's outcome: every hand's joint law with the dealer is exact (so is the
+mean), but the hands also take cards from each other.  The second moment needs only pairs
+of hands:
+
+    E[(X_1 + ... + X_H)^2 ; t] = sum_i E[X_i^2 ; t] + sum_{i != k} E[X_i X_k ; t],
+
+and every term is exact here (``t`` the dealer's outcome; a dealer natural in a game where
+it takes one unit costs the round -1 whatever the hands).
+
+Why two hands suffice.  The probability of a sequence of draws without replacement
+depends only on the multiset drawn, so two consecutive blocks of draws that each stop by
+a rule on their own cards (and on what was fixed before both) may be swapped without
+changing their joint law.  A split hand's *second-card stage* (it draws until a card that
+is not a pair card, or any card once the hands reached the limit; pair cards start new
+hands) stops by a rule on its own cards and on the hand count; its *body* (the play after
+two cards) by a rule on its own cards when the post-split play looks only at the hand's
+cards (CDZ-, CDP1 -- one extra pair card gone, always --, a chart or callable; not CDP,
+whose decisions depend on how many pair cards are gone).  So the round has the law of:
+every second-card stage first, then the bodies in any order, then the dealer, and any
+body may move after the dealer.  For one pair of hands (i, k) the other hands' bodies
+drop out, and their second cards are unseen cards removed from the shoe: a free one
+(drawn after the limit) changes no law; one known to be no pair card is removed by the
+solver's recursion (``remove_unknown`` below, as X_{a,b}, N_{a,b} in docs/algorithms.md
+"Splitting"):
+
+    law(shoe less an unknown non-pair card) = (law(shoe) - g law(shoe less a pair card)) / (1 - g)
+
+with g the chance that the unknown card is a pair card.  So the moments of a pair of hands
+are needed only for a pair cards gone (a = 0 .. 2M - 4) and each hand's second card known
+non-pair (N) or free (F): one exact two-hand pass per a (the tree of a split hand's play
+and the dealer memo of ``RoundLaws``), each hand's reach with and without the pair card as
+its second card.  The patterns of hands and their weights are the solver's.
+"""
+from libc.stdint cimport uint64_t
+from libc.string cimport memset, memcpy
+from libcpp.unordered_map cimport unordered_map
+from libcpp.vector cimport vector
+from cython.operator cimport dereference as deref
+
+from bjcore._distribution cimport (RoundLaws, D_RANKS, D_OUT, D_LATTICE, D_NATURAL_COL,
+                                   D_CHUNK)
+
+import numpy as np
+
+# split-tree node kinds and split classes, as in _distribution.pyx
+cdef int T_DOUBLE = 1, T_STAND = 2
+cdef int CDP = 2, SPLIT = 3
+cdef int NATURAL = 5                 # dealer outcome t of a natural
+cdef int ZERO_COL = 16
+
+# moments of a pair of hands (X1, X2) joint with the dealer's outcome t: D_OUT each
+cdef enum:
+    M_P = 0       # P(t)
+    M_E1 = 1      # E[X1 ; t]
+    M_S1 = 2      # E[X1^2 ; t]
+    M_E2 = 3      # E[X2 ; t]
+    M_S2 = 4      # E[X2^2 ; t]
+    M_C = 5       # E[X1 X2 ; t]
+    N_MOM = 6
+    MOM = 42      # N_MOM * D_OUT
+    # which hands' second cards are known non-pair (N) or free (F)
+    C_NN = 0
+    C_NF = 1      # the first hand N, the second F
+    C_FF = 2
+    N_COMBO = 3
+    MAX_A = 5     # pair cards gone beyond the first two: 0 .. 2M - 4 <= 4
+    # one second hand's results for its two kinds (F, N), each (P, E, S) x D_OUT
+    H2 = 42
+
+
+cdef inline uint64_t rank_unit(int r) noexcept nogil:
+    return (<uint64_t>1) << (5 * r)
+
+
+cdef inline double remove_unknown(double whole, double pair_part, double g) noexcept nogil:
+    """Solve whole = g * pair_part + (1 - g) * rest for rest (one removal step)."""
+    if g >= 1.0:
+        return 0.0
+    if g == 0.0:
+        return whole
+    return (whole - g * pair_part) / (1.0 - g)
+
+
+cdef void reach_without_pair_root(RoundLaws laws, int p, vector[double]& out) noexcept nogil:
+    """The chance of reaching every node of the split tree when the hand's second card is
+    not a pair card (unnormalised: the root's pair-card child is cut), from the next-card
+    chances of the last ``tree_pass``."""
+    cdef size_t n = laws.t_key.size()
+    cdef size_t i
+    cdef int r, c
+    cdef double x, pr
+    out.assign(n, 0.0)
+    out[0] = 1.0
+    for i in range(n):
+        x = out[i]
+        if x == 0.0 or laws.t_kind[i] >= T_STAND:
+            continue
+        for r in range(D_RANKS):
+            if i == 0 and r == p:
+                continue
+            c = laws.t_child[i * D_RANKS + r]
+            pr = laws.t_pi[i * D_RANKS + r]
+            if c >= 0 and pr > 0.0:
+                out[c] += x * pr
+
+
+cdef class _PairPass:
+    """One exact two-hand pass per number of extra pair cards gone (see the module doc).
+
+    As ``RoundLaws.tree_split``: the dealer's law is needed only at the root of a hand's
+    tree, its leaves and the double nodes some card busts (``t_need``); the busts of hit
+    nodes are the root's law less every listed ending (every ending of a hand together
+    has the root's law: taking unseen cards out changes no law).  With the second card
+    known non-pair, the endings together have the root's law less the share of the pair
+    card as second card: D(root) - pi_P D(root + P).  Dealer laws are queued
+    (``queue_dealer``) for D_CHUNK second hands at a time and enumerated D_TRIE_BATCH
+    shoes to a trie pass."""
+    cdef RoundLaws laws
+    cdef int pair, p
+    cdef unordered_map[uint64_t, int] second_index   # cards gone -> row of second_store
+    cdef vector[double] second_store                  # H2 per row
+    cdef vector[double] reach_n
+    cdef bint ran_out
+    cdef bint need_n          # the second hand with a non-pair second card is needed (NN)
+    # the second hands being evaluated (one chunk): their slots and what each needs
+    cdef vector[int] s_row, s_state
+    cdef vector[double] s_wf, s_wn
+    cdef vector[size_t] e_first, e_last
+    cdef vector[int] e_store, e_root, e_pp
+    cdef vector[double] e_pi_pp
+
+    def __cinit__(self, RoundLaws laws):
+        self.laws = laws
+        self.pair = 0
+        self.p = -1
+        self.ran_out = False
+        self.need_n = True
+
+    cdef void queue_second(self, uint64_t gone) noexcept nogil:
+        """Play the second hand from the shoe less ``gone`` (the first hand's cards, its
+        pair card and the extra pair cards), queue the dealer laws its endings need and
+        list its slots; the results are formed by ``finish_chunk``."""
+        cdef double base[D_RANKS]
+        cdef size_t k, m = self.laws.t_need.size()
+        cdef int r, c, ch, row, pp_row = -1
+        cdef double rf, wn, pr, pi_pp = 0.0
+        cdef int store = <int>(self.second_store.size() // H2)
+        for r in range(H2):
+            self.second_store.push_back(0.0)
+        self.second_index[gone] = store
+        for r in range(D_RANKS):
+            base[r] = (self.laws.shoe[r] - self.laws.dealer_cnt[r]
+                       - <int>((gone >> (5 * r)) & 31))
+        self.laws.tree_pass(self.pair, base, 0, False)
+        if self.laws.tree_ran_out:
+            self.ran_out = True
+        if self.need_n:
+            reach_without_pair_root(self.laws, self.p, self.reach_n)
+        else:
+            self.reach_n.assign(self.laws.t_key.size(), 0.0)   # not needed at this level
+        for k in range(m):
+            c = self.laws.t_need[k]
+            if self.laws.t_reach[c] != 0.0:
+                self.laws.t_drow[c] = self.laws.queue_dealer(self.laws.t_key[c] + gone, base,
+                                                             self.laws.t_key[c])
+        ch = self.laws.t_child[self.p]                 # the root's pair-card child
+        if self.need_n and self.laws.t_hit_busts and ch >= 0 and self.laws.t_pi[self.p] > 0.0:
+            pi_pp = self.laws.t_pi[self.p]
+            pp_row = self.laws.queue_dealer(self.laws.t_key[ch] + gone, base,
+                                            self.laws.t_key[ch])
+        self.e_first.push_back(self.s_row.size())
+        for k in range(1, m):
+            c = self.laws.t_need[k]
+            rf = self.laws.t_reach[c]
+            if rf == 0.0:
+                continue
+            wn = self.reach_n[c]
+            self.s_row.push_back(self.laws.t_drow[c])
+            self.s_wf.push_back(rf)
+            self.s_wn.push_back(wn)
+            if self.laws.t_kind[c] >= T_STAND:
+                self.s_state.push_back(self.laws.t_state[c])
+                continue
+            self.s_state.push_back(7)                  # a double node some card busts
+            for r in range(D_RANKS):
+                ch = self.laws.t_child[c * D_RANKS + r]
+                pr = self.laws.t_pi[c * D_RANKS + r]
+                if ch >= 0 and pr > 0.0:
+                    self.s_row.push_back(self.laws.t_drow[ch])
+                    self.s_wf.push_back(-rf * pr)
+                    self.s_wn.push_back(-wn * pr)
+                    self.s_state.push_back(7)
+        self.e_last.push_back(self.s_row.size())
+        self.e_store.push_back(store)
+        self.e_root.push_back(self.laws.t_drow[0])
+        self.e_pp.push_back(pp_row)
+        self.e_pi_pp.push_back(pi_pp)
+
+    cdef void finish_chunk(self) noexcept nogil:
+        """Enumerate the queued dealer laws and form every listed second hand's results:
+        [0:21] second card free, [21:42] known non-pair: P(t), E[X ; t], E[X^2 ; t]."""
+        cdef size_t e, s
+        cdef int t, j
+        cdef double x, pd, rest
+        cdef double* out
+        cdef const double* d
+        cdef const double* droot
+        cdef const double* dpp
+        self.laws.flush_dealer()
+        for e in range(self.e_store.size()):
+            out = &self.second_store[self.e_store[e] * H2]
+            for s in range(self.e_first[e], self.e_last[e]):
+                d = &self.laws.dealer_store[self.s_row[s] * D_OUT]
+                j = self.s_state[s] * D_OUT
+                for t in range(D_OUT):
+                    x = self.laws.payoff[j + t]
+                    pd = self.s_wf[s] * d[t]
+                    out[t] += pd
+                    out[D_OUT + t] += pd * x
+                    out[2 * D_OUT + t] += pd * x * x
+                    pd = self.s_wn[s] * d[t]
+                    out[21 + t] += pd
+                    out[21 + D_OUT + t] += pd * x
+                    out[21 + 2 * D_OUT + t] += pd * x * x
+            if self.laws.t_hit_busts:
+                # hit busts (one bet lost): the endings' total law less the listed ones
+                droot = &self.laws.dealer_store[self.e_root[e] * D_OUT]
+                for t in range(D_OUT):
+                    rest = droot[t] - out[t]
+                    out[t] += rest
+                    out[D_OUT + t] -= rest
+                    out[2 * D_OUT + t] += rest
+                    if not self.need_n:
+                        continue
+                    rest = droot[t] - out[21 + t]
+                    if self.e_pp[e] >= 0:
+                        dpp = &self.laws.dealer_store[self.e_pp[e] * D_OUT]
+                        rest -= self.e_pi_pp[e] * dpp[t]
+                    out[21 + t] += rest
+                    out[21 + D_OUT + t] -= rest
+                    out[21 + 2 * D_OUT + t] += rest
+        self.s_row.clear()
+        self.s_state.clear()
+        self.s_wf.clear()
+        self.s_wn.clear()
+        self.e_first.clear()
+        self.e_last.clear()
+        self.e_store.clear()
+        self.e_root.clear()
+        self.e_pp.clear()
+        self.e_pi_pp.clear()
+
+    cdef const double* results(self, uint64_t gone) noexcept nogil:
+        return &self.second_store[deref(self.second_index.find(gone)).second * H2]
+
+    cdef void level(self, int a, double* J) noexcept nogil:
+        """J[combo * MOM + mom * D_OUT + t]: the unnormalised moments of a pair of split
+        hands with ``a`` extra pair cards gone, for the combos NN, NF, FF."""
+        cdef double base[D_RANKS]
+        cdef double rest_f[H2]
+        cdef double rest_n[H2]
+        cdef vector[double] reach_f, reach_n1, pi1
+        cdef vector[uint64_t] evals
+        cdef uint64_t extra = <uint64_t>a * rank_unit(self.p)
+        cdef size_t i, k, m = self.laws.t_need.size()
+        cdef int r, c, ch, j1, queued
+        cdef double pr, wf, wn
+        cdef const double* q
+        memset(J, 0, N_COMBO * MOM * sizeof(double))
+        for r in range(D_RANKS):
+            base[r] = self.laws.shoe[r] - self.laws.dealer_cnt[r]
+        base[self.p] -= 1 + a                          # the other hand's and the extra pair cards
+        self.laws.tree_ran_out = False
+        self.laws.tree_pass(self.pair, base, 0, False)
+        if self.laws.tree_ran_out:
+            self.ran_out = True
+        reach_f = self.laws.t_reach
+        pi1 = self.laws.t_pi
+        reach_without_pair_root(self.laws, self.p, reach_n1)
+        # the first hand's endings the second hand is needed at (and its root, and the
+        # root's pair-card child for the busts with a non-pair second card)
+        for k in range(m):
+            c = self.laws.t_need[k]
+            if reach_f[c] != 0.0:
+                evals.push_back(self.laws.t_key[c] + extra)
+        ch = self.laws.t_child[self.p]
+        if self.laws.t_hit_busts and ch >= 0 and pi1[self.p] > 0.0:
+            evals.push_back(self.laws.t_key[ch] + extra)
+        self.laws.flush_dealer()
+        queued = 0
+        for i in range(evals.size()):
+            if self.second_index.find(evals[i]) != self.second_index.end():
+                continue
+            self.queue_second(evals[i])
+            queued += 1
+            if queued == D_CHUNK:
+                self.finish_chunk()
+                queued = 0
+        self.finish_chunk()
+        # the first hand's endings against the second hand's results
+        memset(rest_f, 0, sizeof(rest_f))
+        memset(rest_n, 0, sizeof(rest_n))
+        for k in range(1, m):
+            c = self.laws.t_need[k]
+            wf = reach_f[c]
+            if wf == 0.0:
+                continue
+            wn = reach_n1[c]
+            q = self.results(self.laws.t_key[c] + extra)
+            j1 = self.laws.t_state[c] if self.laws.t_kind[c] >= T_STAND else 7
+            self.add_ending(J, wf, wn, j1, q, rest_f, rest_n)
+            if self.laws.t_kind[c] >= T_STAND:
+                continue
+            for r in range(D_RANKS):                   # a double node's busts
+                ch = self.laws.t_child[c * D_RANKS + r]
+                pr = pi1[c * D_RANKS + r]
+                if ch >= 0 and pr > 0.0:
+                    q = self.results(self.laws.t_key[ch] + extra)
+                    self.add_ending(J, -wf * pr, -wn * pr, 7, q, rest_f, rest_n)
+        if self.laws.t_hit_busts:
+            # the first hand's hit busts: the second hand's results with the first hand
+            # unknown (its root) less every listed ending; with a non-pair second card,
+            # less the pair card's share too
+            q = self.results(self.laws.t_key[0] + extra)
+            for k in range(H2):
+                rest_f[k] = q[k] - rest_f[k]
+                rest_n[k] = q[k] - rest_n[k]
+            ch = self.laws.t_child[self.p]
+            if ch >= 0 and pi1[self.p] > 0.0:
+                q = self.results(self.laws.t_key[ch] + extra)
+                for k in range(H2):
+                    rest_n[k] -= pi1[self.p] * q[k]
+            self.accumulate(J + C_NN * MOM, 1.0, 0, rest_n + 21)
+            self.accumulate(J + C_NF * MOM, 1.0, 0, rest_n)
+            self.accumulate(J + C_FF * MOM, 1.0, 0, rest_f)
+
+    cdef void add_ending(self, double* J, double wf, double wn, int j1, const double* q,
+                         double* sum_f, double* sum_n) noexcept nogil:
+        cdef int k
+        self.accumulate(J + C_NN * MOM, wn, j1, q + 21)
+        self.accumulate(J + C_NF * MOM, wn, j1, q)
+        self.accumulate(J + C_FF * MOM, wf, j1, q)
+        for k in range(H2):
+            sum_f[k] += wf * q[k]
+            sum_n[k] += wn * q[k]
+
+    cdef void accumulate(self, double* J, double w1, int j1, const double* h2) noexcept nogil:
+        cdef int t
+        cdef double x1, p2, e2
+        if w1 == 0.0:
+            return
+        for t in range(D_OUT):
+            x1 = self.laws.payoff[j1 * D_OUT + t]
+            p2 = w1 * h2[t]
+            e2 = w1 * h2[D_OUT + t]
+            J[M_P * D_OUT + t] += p2
+            J[M_E1 * D_OUT + t] += x1 * p2
+            J[M_S1 * D_OUT + t] += x1 * x1 * p2
+            J[M_E2 * D_OUT + t] += e2
+            J[M_S2 * D_OUT + t] += w1 * h2[2 * D_OUT + t]
+            J[M_C * D_OUT + t] += x1 * e2
+
+
+cdef bint split_moments(RoundLaws laws, _PairPass pp, int pair, double* p_t, double* m1,
+                        double* m2) noexcept nogil:
+    """p_t[t], m1[t] = E[S ; t], m2[t] = E[S^2 ; t] of the round's net S when ``pair`` is
+    split (finite shoe, any limit M >= 2), exactly; False if a pass drew from an empty
+    shoe (no real game: the numbers are then not exact)."""
+    cdef int M = laws.hands_limit(pair)
+    cdef int p = pair - 1
+    cdef int amax = 2 * M - 4
+    cdef int a, b, c, h, k, t, i, combo
+    cdef int n_known[3]
+    cdef double J[N_COMBO * MAX_A * MAX_A * MOM]   # [combo][a][b][MOM], normalised
+    cdef double raw[N_COMBO * MOM]
+    cdef double m, n, q, w, mass, g, dealt = 0.0
+    cdef const double* nn
+    cdef const double* nf
+    cdef const double* ff
+    n_known[0] = 2
+    n_known[1] = 1
+    n_known[2] = 0
+    for i in range(D_RANKS):
+        dealt += laws.dealer_cnt[i]
+    m = laws.shoe[p] - 2 - laws.dealer_cnt[p]
+    n = laws.shoe_size - 2 - dealt
+    q = n - m
+    memset(J, 0, sizeof(J))
+    pp.pair = pair
+    pp.p = p
+    pp.ran_out = False
+    pp.second_index.clear()
+    pp.second_store.clear()
+    laws.split_tree(pair)
+    for a in range(amax + 1):
+        if m - a < 0:
+            continue
+        # the NN pairs are needed at a <= 2M - 6 only; levels run upwards, so results
+        # memoised without the non-pair second card are never asked for it
+        pp.need_n = a <= 2 * M - 6
+        pp.level(a, raw)
+        # normalise by P(the constraints on the two hands' second cards)
+        for combo in range(N_COMBO):
+            if combo == C_NN:
+                mass = q * (q - 1) / ((n - a) * (n - a - 1)) if n - a > 1 else 0.0
+            elif combo == C_NF:
+                mass = q / (n - a) if n - a > 0 else 0.0
+            else:
+                mass = 1.0
+            for i in range(MOM):
+                J[((combo * MAX_A + a) * MAX_A + 0) * MOM + i] = (
+                    raw[combo * MOM + i] / mass if mass > 0.0 else 0.0)
+    # other hands' second cards known non-pair: the removal recursion, entry by entry
+    for combo in range(N_COMBO):
+        for b in range(1, amax + 1):
+            for a in range(amax + 1 - b):
+                g = laws.gamma(m, n + 1 - n_known[combo], a, b, 0.0)
+                for i in range(MOM):
+                    J[((combo * MAX_A + a) * MAX_A + b) * MOM + i] = remove_unknown(
+                        J[((combo * MAX_A + a) * MAX_A + b - 1) * MOM + i],
+                        J[((combo * MAX_A + a + 1) * MAX_A + b - 1) * MOM + i], g)
+    for t in range(D_OUT):
+        p_t[t] = 0.0
+        m1[t] = 0.0
+        m2[t] = 0.0
+    # the patterns of hands (the solver's): exactly h < M hands, all second cards non-pair
+    for h in range(2, M):
+        w = (1.0 if h == 2 else 2.0) * laws.draw_ratio(m, q, n, h - 2, h, 0.0)
+        if w == 0.0:
+            continue
+        nn = &J[((C_NN * MAX_A + h - 2) * MAX_A + h - 2) * MOM]
+        for t in range(D_OUT):
+            p_t[t] += w * nn[M_P * D_OUT + t]
+            m1[t] += w * h * nn[M_E1 * D_OUT + t]
+            m2[t] += w * (h * nn[M_S1 * D_OUT + t] + h * (h - 1) * nn[M_C * D_OUT + t])
+    # ... or the limit M, k hands completed (non-pair second card) before it was reached,
+    # the other M - k hands' second cards free
+    for k in range(M - 1):
+        w = (2.0 if (M == 4 and k >= 1) else 1.0) * laws.draw_ratio(m, q, n, M - 2, k, 0.0)
+        if w == 0.0:
+            continue
+        a = M - 2
+        ff = &J[((C_FF * MAX_A + a) * MAX_A + k) * MOM]
+        for t in range(D_OUT):
+            p_t[t] += w * ff[M_P * D_OUT + t]
+            m1[t] += w * (M - k) * ff[M_E1 * D_OUT + t]
+            m2[t] += w * ((M - k) * ff[M_S1 * D_OUT + t]
+                          + (M - k) * (M - k - 1) * ff[M_C * D_OUT + t])
+        if k >= 1:
+            nf = &J[((C_NF * MAX_A + a) * MAX_A + k - 1) * MOM]
+            for t in range(D_OUT):
+                m1[t] += w * k * nf[M_E1 * D_OUT + t]
+                m2[t] += w * (k * nf[M_S1 * D_OUT + t] + 2 * k * (M - k) * nf[M_C * D_OUT + t])
+        if k >= 2:
+            nn = &J[((C_NN * MAX_A + a) * MAX_A + k - 2) * MOM]
+            for t in range(D_OUT):
+                m2[t] += w * k * (k - 1) * nn[M_C * D_OUT + t]
+    if not laws.rules.natural_takes_all:
+        # a dealer natural takes one unit from the round, whatever the hands
+        m1[NATURAL] = -p_t[NATURAL]
+        m2[NATURAL] = p_t[NATURAL]
+    laws.tree_ran_out = False
+    return not pp.ran_out
+
+
+cdef inline double column_value(int k, double payout) noexcept nogil:
+    return payout if k == D_NATURAL_COL else 0.5 * (k - ZERO_COL)
+
+
+def split_moment_law(RoundLaws laws, int pair):
+    """(p[t], E[S ; t], E[S^2 ; t], ok) of the round's net S when ``pair`` is split, by
+    the exact pair-of-hands construction (for testing; finite shoe).  ok is False when
+    a pass met a draw from an empty shoe."""
+    cdef double p_t[D_OUT]
+    cdef double m1[D_OUT]
+    cdef double m2[D_OUT]
+    cdef bint ok
+    if laws.infinite:
+        raise ValueError("split_moment_law: finite shoes only (the infinite shoe's law is exact)")
+    if not 1 <= pair <= 10 or laws.hands_limit(pair) < 2:
+        raise ValueError(f"pair cannot be split here: {pair!r}")
+    cdef _PairPass pp = _PairPass(laws)
+    with nogil:
+        ok = split_moments(laws, pp, pair, p_t, m1, m2)
+    return (np.array([p_t[t] for t in range(D_OUT)]), np.array([m1[t] for t in range(D_OUT)]),
+            np.array([m2[t] for t in range(D_OUT)]), bool(ok))
+
+
+def round_second_moments(RoundLaws laws):
+    """(m2[t], exact): E[S^2 ; dealer outcome t] of one round's net S against this dealer
+    key, after ``laws.outcome_law()``.  The round law's own second moment, with every
+    split that may make 3-4 hands (combined as independent given t) replaced by its exact
+    second moment.  exact is False when a split's second moment could not be made exact
+    (CDP with resplits, a fractional shoe, a shoe that can run out)."""
+    cdef double m2[D_OUT]
+    cdef double p_t[D_OUT]
+    cdef double e1[D_OUT]
+    cdef double x2[D_OUT]
+    cdef double n[D_RANKS]
+    cdef double left = 0.0, w, v, payout = laws.rules.blackjack_payout
+    cdef const double* sp
+    cdef int t, k, c, action
+    cdef bint exact = True
+    cdef bint ok
+    cdef _PairPass pp = _PairPass(laws)
+    with nogil:
+        for t in range(D_OUT):
+            m2[t] = 0.0
+            for k in range(D_LATTICE):
+                v = column_value(k, payout)
+                m2[t] += laws.round_out[t * D_LATTICE + k] * v * v
+        if not laws.infinite:
+            for c in range(D_RANKS):
+                n[c] = laws.shoe[c] - laws.dealer_cnt[c]
+                left += n[c]
+            for c in range(D_RANKS):
+                if n[c] < 2.0 or laws.hands_limit(c + 1) < 2 or laws.exact_done[c]:
+                    continue
+                laws.clear_hand()
+                laws.add(c)
+                laws.add(c)
+                action = laws.start_action(c, c)
+                laws.clear_hand()
+                if action != SPLIT:
+                    continue
+                if (laws.fractional or (laws.rules.split_class == CDP
+                                        and laws.hands_limit(c + 1) > 2)):
+                    exact = False
+                    continue
+                ok = split_moments(laws, pp, c + 1, p_t, e1, x2)
+                if not ok:
+                    exact = False
+                    continue
+                w = n[c] * (n[c] - 1) / (left * (left - 1))
+                sp = &laws.split_out[c * D_OUT * D_LATTICE]
+                for t in range(D_OUT):
+                    v = 0.0
+                    for k in range(D_LATTICE):
+                        v += sp[t * D_LATTICE + k] * column_value(k, payout) ** 2
+                    m2[t] += w * (x2[t] - v)
+    return np.array([m2[t] for t in range(D_OUT)]), bool(exact)
