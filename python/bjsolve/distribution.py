@@ -365,8 +365,9 @@ def outcome_distribution(solution, strategy="optimal", *, insurance: bool = Fals
     variance1 = second_moment - mean1 ** 2
     variance_exact1 = exact1 or (moments_exact and not solution.may_run_out)
     if not exact1 and variance_exact1:
-        method1 += ("; the variance is exact (every pair of split hands' joint law with the "
-                    "dealer), the pmf's own is pmf_variance")
+        method1 += ("; the variance is exact all the same (from every pair of split hands' "
+                    "joint law with the dealer; the probabilities' own variance, "
+                    "pmf_variance, differs slightly)")
     desc = f"{rules.describe()}; shoe {shoe!r}; strategy " + (
         f"optimal ({solution.split})" if isinstance(strategy, str) else repr(strategy)[:60])
     if insurance:

@@ -74,7 +74,7 @@ def run(args) -> int:
         _notes(rules, sol.shoe,
                f"units of the initial bet{' per spot, total over ' + str(args.spots) + ' spots' if args.spots > 1 else ''}; "
                f"unconditioned (dealer naturals included); split {sol.split}",
-               ("exact" if dist.exact else f"approximate: {dist.method}")),
+               ("exact" if dist.exact else f"probabilities approximate: {dist.method}")),
         style="prob", units="probability",
         records=[{"outcome": float(v), "probability": float(p), "cumulative": float(c)}
                  for v, p, c in zip(dist.values, dist.probabilities, cum)])
