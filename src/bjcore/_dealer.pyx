@@ -313,10 +313,10 @@ def release_recycled():
     return block_release_all()
 
 # An engine of a full solve stores 3,000-26,000 distributions (1-8 decks, every class):
-# start with room for 4,096 (the blocks are recycled, so a large start costs no page
+# start with room for 8,192 (the blocks are recycled, so a large start costs no page
 # faults, and it saves the early doublings and their re-insertions).
-cdef int INITIAL_ROWS = 4096   # distributions a store holds before it first grows
-cdef int INDEX_BITS = 13       # its index: 8,192 entries, grown at half full
+cdef int INITIAL_ROWS = 8192   # distributions a store holds before it first grows
+cdef int INDEX_BITS = 14       # its index: 16,384 entries, grown at half full
 cdef int PENDING = -2          # index slot of a queued shoe (HashIndex.find: -1 unknown)
 
 
@@ -388,9 +388,8 @@ cdef class DealerStore:
         evaluated at once."""
         cdef int j, k = self.batch_count
         cdef double total = 0.0
-        if self.index.find(key) != -1:
+        if self.index.find_or_insert(key, PENDING) != -1:
             return   # known, or already waiting (the same cards out, reached another way)
-        self.index.insert(key, PENDING)
         for j in range(N_RANKS):
             self.batch_weights[k * N_RANKS + j] = left[j]
             total += left[j]

@@ -78,7 +78,11 @@ cdef inline bint improves(double challenger, double incumbent) noexcept nogil:
     binary64, so "better" means by more than a relative TIE_TOLERANCE_VALUE: exact ties
     then go to the earlier option as the rules say, and no real difference comes near
     that size."""
-    return challenger - incumbent > TIE_TOLERANCE_VALUE * fmax(1.0, fabs(incumbent))
+    cdef double scale = fabs(incumbent)
+    if scale < 1.0:
+        scale = 1.0   # fmax(1.0, |incumbent|) without a call into libm (NaN: see below)
+    # (a NaN incumbent makes the difference NaN, so the answer is False either way)
+    return challenger - incumbent > TIE_TOLERANCE_VALUE * scale
 
 
 cdef inline int soft_total(int hard, int aces) noexcept nogil:

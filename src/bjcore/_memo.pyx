@@ -54,6 +54,23 @@ cdef class HashIndex:
         self.table[i].slot = slot
         self.count += 1
 
+    cdef int find_or_insert(self, uint64_t key, int slot) noexcept nogil:
+        """The slot stored for ``key``; or, if there is none, store ``slot`` for it and
+        return -1 (one probe sequence where ``find`` then ``insert`` take two)."""
+        cdef size_t mask, i
+        if 2 * (<size_t>self.count + 1) > self.capacity:
+            self.grow()
+        mask = self.capacity - 1
+        i = <size_t>((key * FIBONACCI) >> self.shift)
+        while self.table[i].key != EMPTY_KEY:
+            if self.table[i].key == key:
+                return self.table[i].slot
+            i = (i + 1) & mask
+        self.table[i].key = key
+        self.table[i].slot = slot
+        self.count += 1
+        return -1
+
     cdef void grow(self) noexcept nogil:
         cdef IndexEntry* old = self.table
         cdef size_t old_capacity = self.capacity, i

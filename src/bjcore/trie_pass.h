@@ -17,10 +17,11 @@ typedef struct {
     int32_t skip;     /* index just past this node's subtree */
     int16_t factor;   /* row of the card-factor table: (rank, cards of it already drawn) */
     int8_t depth;     /* number of cards drawn */
-    int8_t outcome;   /* 0..4 for 17..21, 5 natural, 6 not counted */
+    int8_t outcome;   /* 0..4 for 17..21, 5 natural, 6 not counted (mult 0) */
 } bj_trie_node;
 
 #define BJ_STRIDE 32  /* = MAX_BATCH: every per-lane table has this stride */
+#define BJ_NOT_COUNTED 6  /* = N_DEALER: the outcome of a node that ends no draw */
 
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && defined(__GLIBC__)
 #define BJ_MULTIVERSION __attribute__((target_clones("avx2", "default")))
@@ -58,6 +59,13 @@ static inline __attribute__((always_inline)) void bj_trie_walk(
                           * *(const bj_v4*)(pinv + k);
                 *(bj_v4*)(pa + k) += m * p;
             }
+        } else if (nd[i].outcome == BJ_NOT_COUNTED) {
+            /* the dealer draws on (a quarter of the nodes): only its children need its
+             * probability, and nothing is added to any outcome */
+            double* pd = prod + d * BJ_STRIDE;
+            for (int k = 0; k < LANES; k += 4)
+                *(bj_v4*)(pd + k) = *(const bj_v4*)(pp + k) * *(const bj_v4*)(pf + k)
+                                    * *(const bj_v4*)(pinv + k);
         } else {
             double* pd = prod + d * BJ_STRIDE;
             for (int k = 0; k < LANES; k += 4) {
