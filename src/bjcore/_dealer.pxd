@@ -24,7 +24,8 @@ cdef extern from "trie_pass.h":
         int8_t outcome      # 0..4 for 17..21, 5 natural, 6 not counted (bust is the complement)
     void trie_pass "bj_trie_pass"(const TrieNode* nd, int n, const double* factor,
                                   const unsigned char* any_left, const double* inv,
-                                  double* prod, double* acc, int lanes) noexcept nogil
+                                  double* prod, double* acc, int lanes,
+                                  int check_left) noexcept nogil
     void trie_tables "bj_trie_tables"(const double* weights, const double* totals, int count,
                                       int infinite, const int8_t* factor_rank,
                                       const int8_t* factor_prior, int n_factors,

@@ -254,6 +254,7 @@ cdef class DealerTrie:
         cdef unsigned char any_left[MAX_FACTORS]
         cdef const TrieNode* nd = self.nodes.data()
         cdef int i, d, k, o
+        cdef bint check_left
         cdef int lanes = 4 if count <= 4 else (8 if count <= 8 else (16 if count <= 16 else MAX_BATCH))
         for k in range((N_DEALER + 1) * MAX_BATCH):
             acc[k] = 0.0
@@ -263,7 +264,13 @@ cdef class DealerTrie:
         for k in range(lanes):
             prod[k] = 1.0 if k < count else 0.0
             acc[nd[0].outcome * MAX_BATCH + k] += nd[0].mult * prod[k]
-        trie_pass(nd, self.n_nodes, factor, any_left, inv, prod, acc, lanes)
+        # the root's row (0) is read by no node; is any other row 0 in every lane?
+        check_left = False
+        for i in range(1, self.n_factors):
+            if not any_left[i]:
+                check_left = True
+                break
+        trie_pass(nd, self.n_nodes, factor, any_left, inv, prod, acc, lanes, check_left)
         for k in range(count):
             for o in range(N_DEALER):
                 out[k * N_DEALER + o] = acc[o * MAX_BATCH + k]

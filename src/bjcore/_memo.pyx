@@ -9,12 +9,17 @@ from libc.string cimport memcpy
 cdef int INITIAL_BITS = 12
 
 
+cdef inline void mark_free(IndexEntry* table, size_t capacity) noexcept nogil:
+    """Every entry free (a free entry's slot is never read)."""
+    cdef size_t i
+    for i in range(capacity):
+        table[i].key = EMPTY_KEY
+
+
 cdef IndexEntry* empty_table(size_t capacity) noexcept nogil:
     """A (recycled) block of ``capacity`` free entries."""
     cdef IndexEntry* table = <IndexEntry*>block_take(capacity * sizeof(IndexEntry))
-    cdef size_t i
-    for i in range(capacity):
-        table[i].key = EMPTY_KEY    # (a free entry's slot is never read)
+    mark_free(table, capacity)
     return table
 
 
@@ -85,9 +90,8 @@ cdef class HashIndex:
 
     cdef void clear(self) noexcept nogil:
         """Forget every key, keeping the capacity (memory reused by the next solve)."""
-        cdef size_t i
-        for i in range(self.capacity):
-            self.table[i].key = EMPTY_KEY
+        if self.count > 0:   # (an empty table is already all free)
+            mark_free(self.table, self.capacity)
         self.count = 0
 
     cdef void set(self, uint64_t key, int slot) noexcept nogil:
