@@ -1,9 +1,10 @@
 # Declarations of the hand-value engine (see _hands.pyx).
+from libc.math cimport NAN, isnan
 from libc.stdint cimport uint64_t, int8_t
 from libcpp.vector cimport vector
 
-from bjcore._defs cimport (N_RANKS, RuleParams, rank_unit, soft_total, SPLIT_POLICY,
-                           PAIR_SHIFT, EXTRA_SHIFT)
+from bjcore._defs cimport (N_RANKS, RuleParams, rank_unit, soft_total, improves, SPLIT_POLICY,
+                           PAIR_SHIFT, EXTRA_SHIFT, ACT_STAND, ACT_HIT, ACT_DOUBLE)
 from bjcore._dealer cimport DealerStore
 from bjcore._pair_dealer cimport PairDealer
 from bjcore._memo cimport DecisionTable, HashIndex
@@ -63,10 +64,8 @@ cdef class HandEngine:
     cdef double stand_value(self) noexcept nogil
     cdef double hit_value(self) noexcept nogil
     cdef double double_value(self) noexcept nogil
-    cdef double value_at(self, int row, int action) noexcept nogil
     cdef int add_row(self, uint64_t key) noexcept nogil
     cdef int best_option(self, int double_ok) noexcept nogil
-    cdef int best_option_at(self, int row, int double_ok) noexcept nogil
     cdef uint64_t policy_key(self, int kind) noexcept nogil
     cdef int policy_action(self, int kind) noexcept nogil
     cdef int optimal_unsplit_choice(self, int double_ok) noexcept nogil
@@ -136,6 +135,40 @@ cdef class HandEngine:
 
     cdef inline double get(self, int action) noexcept nogil:
         return self.value_at(self.lookup(), action)
+
+    cdef inline double value_at(self, int row, int action) noexcept nogil:
+        """Memoised unconditioned value of stand, hit or double for the current hand,
+        whose memo row is ``row`` (the store may grow while a value is computed, so it
+        is indexed again afterwards)."""
+        cdef double v
+        if action == ACT_STAND:
+            v = self.value_store[row].stand
+            if isnan(v):
+                v = self.stand_value()
+                self.value_store[row].stand = v
+        elif action == ACT_HIT:
+            v = self.value_store[row].hit
+            if isnan(v):
+                v = self.hit_value()
+                self.value_store[row].hit = v
+        else:
+            v = self.value_store[row].double_
+            if isnan(v):
+                v = self.double_value()
+                self.value_store[row].double_ = v
+        return v
+
+    cdef inline int best_option_at(self, int row, int double_ok) noexcept nogil:
+        """``best_option`` for the current hand, whose memo row is ``row``."""
+        cdef int best = ACT_STAND
+        cdef double v = self.value_at(row, ACT_STAND), w
+        w = self.value_at(row, ACT_HIT)
+        if improves(w, v):
+            best = ACT_HIT
+            v = w
+        if double_ok and improves(self.value_at(row, ACT_DOUBLE), v):
+            best = ACT_DOUBLE
+        return best
 
 
 # Adding and removing a card are the innermost steps of every recursion: inline, not

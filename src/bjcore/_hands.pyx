@@ -432,44 +432,10 @@ cdef class HandEngine:
             hand_remove(self, r)
         return ev
 
-    cdef double value_at(self, int row, int action) noexcept nogil:
-        """Memoised unconditioned value of stand, hit or double for the current hand,
-        whose memo row is ``row`` (the store may grow while a value is computed, so it
-        is indexed again afterwards)."""
-        cdef double v
-        if action == ACT_STAND:
-            v = self.value_store[row].stand
-            if isnan(v):
-                v = self.stand_value()
-                self.value_store[row].stand = v
-        elif action == ACT_HIT:
-            v = self.value_store[row].hit
-            if isnan(v):
-                v = self.hit_value()
-                self.value_store[row].hit = v
-        else:
-            v = self.value_store[row].double_
-            if isnan(v):
-                v = self.double_value()
-                self.value_store[row].double_ = v
-        return v
-
     cdef int best_option(self, int double_ok) noexcept nogil:
         """The first strictly best of stand, hit and (if allowed) double for the current
         hand in its context (section 4: ties go to the earlier option)."""
         return self.best_option_at(self.lookup(), double_ok)
-
-    cdef int best_option_at(self, int row, int double_ok) noexcept nogil:
-        """``best_option`` for the current hand, whose memo row is ``row``."""
-        cdef int best = ACT_STAND
-        cdef double v = self.value_at(row, ACT_STAND), w
-        w = self.value_at(row, ACT_HIT)
-        if improves(w, v):
-            best = ACT_HIT
-            v = w
-        if double_ok and improves(self.value_at(row, ACT_DOUBLE), v):
-            best = ACT_DOUBLE
-        return best
 
     cdef uint64_t policy_key(self, int kind) noexcept nogil:
         """The current hand's key in the table of frozen decisions (see DecisionTable)."""
