@@ -192,6 +192,7 @@ cdef class DealerTrie:
         cdef _TrieBuilder builder = _TrieBuilder(start, hit_soft_17)
         builder.visit(-1)
         cdef TrieNode node
+        cdef NodeOffsets where
         cdef RawNode raw
         cdef size_t i
         cdef int f
@@ -224,6 +225,11 @@ cdef class DealerTrie:
             node.skip = raw.skip
             self.max_depth = max(self.max_depth, raw.depth)
             self.nodes.push_back(node)
+            where.factor = node.factor * MAX_BATCH
+            where.outcome = node.outcome * MAX_BATCH
+            where.parent = max(node.depth - 1, 0) * MAX_BATCH
+            where.depth = node.depth * MAX_BATCH
+            self.offsets.push_back(where)
 
     cdef void evaluate(self, const double* weights, double total, bint infinite,
                        double* out) noexcept nogil:
@@ -245,7 +251,8 @@ cdef class DealerTrie:
         contiguous lanes (``bj_trie_pass``; both in trie_pass.h, built for AVX2 where the
         CPU has it); lanes
         are padded to 4, 8, 16 or 32 (zero factors) so the loops have fixed lengths, and
-        every table has the fixed stride MAX_BATCH so that node offsets are shifts.
+        every table has the fixed stride MAX_BATCH, so each node's offsets into them are fixed
+        and worked out once, when the trie is built (``offsets``).
         """
         cdef double prod[(MAX_DEPTH + 1) * MAX_BATCH]
         cdef double inv[(MAX_DEPTH + 1) * MAX_BATCH]
@@ -270,7 +277,8 @@ cdef class DealerTrie:
             if not any_left[i]:
                 check_left = True
                 break
-        trie_pass(nd, self.n_nodes, factor, any_left, inv, prod, acc, lanes, check_left)
+        trie_pass(nd, self.offsets.data(), self.n_nodes, factor, any_left, inv, prod, acc,
+                  lanes, check_left)
         for k in range(count):
             for o in range(N_DEALER):
                 out[k * N_DEALER + o] = acc[o * MAX_BATCH + k]

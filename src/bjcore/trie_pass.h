@@ -21,6 +21,16 @@ typedef struct {
 } bj_trie_node;
 
 #define BJ_STRIDE 32  /* = MAX_BATCH: every per-lane table has this stride */
+
+/* Where one node's pass reads and writes, in doubles from the start of each table
+ * (factor row, outcome row of acc, the parent's row of prod, and the node's depth row of
+ * inv and of prod): worked out once per trie (DealerTrie), not at every visit. */
+typedef struct {
+    int32_t factor;
+    int32_t outcome;
+    int32_t parent;
+    int32_t depth;
+} bj_node_offsets;
 #define BJ_NOT_COUNTED 6  /* = N_DEALER: the outcome of a node that ends no draw */
 
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && defined(__GLIBC__)
@@ -40,8 +50,8 @@ typedef long long bj_m4 __attribute__((vector_size(32)));   /* lane masks: -1 or
  * node. */
 template <int LANES, bool CHECK_LEFT>
 static inline __attribute__((always_inline)) void bj_trie_walk(
-        const bj_trie_node* nd, int n, const double* factor, const unsigned char* any_left,
-        const double* inv, double* prod, double* acc) {
+        const bj_trie_node* nd, const bj_node_offsets* off, int n, const double* factor,
+        const unsigned char* any_left, const double* inv, double* prod, double* acc) {
     int i = 1;
     while (i < n) {
         const int skip = nd[i].skip;
@@ -49,12 +59,12 @@ static inline __attribute__((always_inline)) void bj_trie_walk(
             i = skip;   /* no such card left in any shoe: the subtree is impossible */
             continue;
         }
-        const int d = nd[i].depth;
+        const bj_node_offsets o = off[i];
         const double m = nd[i].mult;
-        const double* pf = factor + nd[i].factor * BJ_STRIDE;
-        const double* pp = prod + (d - 1) * BJ_STRIDE;
-        const double* pinv = inv + d * BJ_STRIDE;
-        double* pa = acc + nd[i].outcome * BJ_STRIDE;
+        const double* pf = factor + o.factor;
+        const double* pp = prod + o.parent;
+        const double* pinv = inv + o.depth;
+        double* pa = acc + o.outcome;
         if (skip == i + 1) {
             /* a leaf: always counted, nothing below needs its probability */
             for (int k = 0; k < LANES; k += 4) {
@@ -65,12 +75,12 @@ static inline __attribute__((always_inline)) void bj_trie_walk(
         } else if (nd[i].outcome == BJ_NOT_COUNTED) {
             /* the dealer draws on (a quarter of the nodes): only its children need its
              * probability, and nothing is added to any outcome */
-            double* pd = prod + d * BJ_STRIDE;
+            double* pd = prod + o.depth;
             for (int k = 0; k < LANES; k += 4)
                 *(bj_v4*)(pd + k) = *(const bj_v4*)(pp + k) * *(const bj_v4*)(pf + k)
                                     * *(const bj_v4*)(pinv + k);
         } else {
-            double* pd = prod + d * BJ_STRIDE;
+            double* pd = prod + o.depth;
             for (int k = 0; k < LANES; k += 4) {
                 bj_v4 p = *(const bj_v4*)(pp + k) * *(const bj_v4*)(pf + k)
                           * *(const bj_v4*)(pinv + k);
@@ -84,29 +94,31 @@ static inline __attribute__((always_inline)) void bj_trie_walk(
 
 template <int LANES>
 static inline __attribute__((always_inline)) void bj_trie_walk_lanes(
-        const bj_trie_node* nd, int n, const double* factor, const unsigned char* any_left,
-        const double* inv, double* prod, double* acc, int check_left) {
+        const bj_trie_node* nd, const bj_node_offsets* off, int n, const double* factor,
+        const unsigned char* any_left, const double* inv, double* prod, double* acc,
+        int check_left) {
     if (check_left)
-        bj_trie_walk<LANES, true>(nd, n, factor, any_left, inv, prod, acc);
+        bj_trie_walk<LANES, true>(nd, off, n, factor, any_left, inv, prod, acc);
     else
-        bj_trie_walk<LANES, false>(nd, n, factor, any_left, inv, prod, acc);
+        bj_trie_walk<LANES, false>(nd, off, n, factor, any_left, inv, prod, acc);
 }
 
 /* Nodes 1..n-1 of a trie over `lanes` (4, 8, 16 or 32) shoes: tables as in evaluate_many.
  * check_left: some row of `any_left` read by a node is 0 (skipping a subtree whose
  * factors are 0 in every lane only saves work: its products are 0 and add +0). */
 BJ_MULTIVERSION
-static __attribute__((unused)) void bj_trie_pass(const bj_trie_node* nd, int n, const double* factor,
+static __attribute__((unused)) void bj_trie_pass(const bj_trie_node* nd, const bj_node_offsets* off,
+                         int n, const double* factor,
                          const unsigned char* any_left, const double* inv, double* prod,
                          double* acc, int lanes, int check_left) {
     if (lanes <= 4)
-        bj_trie_walk_lanes<4>(nd, n, factor, any_left, inv, prod, acc, check_left);
+        bj_trie_walk_lanes<4>(nd, off, n, factor, any_left, inv, prod, acc, check_left);
     else if (lanes <= 8)
-        bj_trie_walk_lanes<8>(nd, n, factor, any_left, inv, prod, acc, check_left);
+        bj_trie_walk_lanes<8>(nd, off, n, factor, any_left, inv, prod, acc, check_left);
     else if (lanes <= 16)
-        bj_trie_walk_lanes<16>(nd, n, factor, any_left, inv, prod, acc, check_left);
+        bj_trie_walk_lanes<16>(nd, off, n, factor, any_left, inv, prod, acc, check_left);
     else
-        bj_trie_walk_lanes<32>(nd, n, factor, any_left, inv, prod, acc, check_left);
+        bj_trie_walk_lanes<32>(nd, off, n, factor, any_left, inv, prod, acc, check_left);
 }
 
 /* The per-lane tables a pass reads, for `count` shoes padded to LANES lanes (every row
