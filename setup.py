@@ -34,6 +34,8 @@ extensions = [
 ] + [
     # the real-game simulator: plain C, independent of the exact kernels
     Extension("bjcore._simulate", ["src/bjcore/_simulate.pyx"], extra_compile_args=["-O3"]),
+    # trip ruin's killed random walk: plain C
+    Extension("bjcore._ruin", ["src/bjcore/_ruin.pyx"], extra_compile_args=["-O3"]),
 ]
 
 setup(ext_modules=cythonize(extensions, compiler_directives=compiler_directives(),

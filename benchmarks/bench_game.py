@@ -10,7 +10,8 @@ pure-Python shoe-game simulator of the test suite (far fewer rounds; the output 
 Every true-count bin's frequency and mean are compared with the simulation (z = difference
 / standard error; standard errors from batches of whole shoes), and the ramp's win rate and
 SD.  Also printed: what the average-composition shortcut costs (1 depth band against 2, 3
-and 4), and the flat-betting identity (the win rate is the frequency-weighted edge).
+and 4), the flat-betting identity (the win rate is the frequency-weighted edge), and the
+second moment's curvature by count (with the ramp SD one offset per band would give).
 """
 from __future__ import annotations
 
@@ -147,6 +148,7 @@ def compare(name, rules, rounds, seed, skip_sim, runs=40):
     print(f"ramp {RAMP}: W/100 {res.win_per_100:.4f}  SD/100 {res.sd_per_100:.3f}  "
           f"DI {res.di:.3f}  SCORE {res.score:.2f}  N0 {res.n0:,.0f}  "
           f"RoR(10k) exact {res.ror:.4g}, diffusion {res.ror_diffusion:.4g}")
+    print(_variance_note(game, ramp))
     if skip_sim:
         return game
     t0 = time.perf_counter()
@@ -171,6 +173,24 @@ def compare(name, rules, rounds, seed, skip_sim, runs=40):
           f"(z {(res.win_rate - w) / w_se:+.2f}); SD per round exact {res.sd:.4f}, simulated "
           f"{math.sqrt(var):.4f} +- {sd_se:.4f} (z {(res.sd - math.sqrt(var)) / sd_se:+.2f})")
     return game
+
+
+def _variance_note(game, ramp):
+    """How the second moment's calibration was shared out, and the ramp's SD per round
+    with one offset per depth band instead (the previous method), for comparison."""
+    if game.curvature_used != "count":
+        return "variance: one second-moment offset per depth band"
+    tcs, curv = game.curvature_anchors
+    shape = game.curvature_shape
+    sd = game.evaluate(ramp).sd
+    game._calibrate(np.ones_like(shape))
+    sd_band = game.evaluate(ramp).sd
+    game._calibrate(shape)                      # back to the default
+    per_class = "; ".join(f"TC {t:+.0f}: " + ", ".join(f"{c:.3f}" for c in row)
+                          for t, row in zip(tcs, curv))
+    return (f"variance: second-moment offsets shared out per count by the curvature per tag "
+            f"class x cards left^2 ({per_class}; {game.curvature_laws} more laws); ramp SD "
+            f"per round {sd:.4f} (one offset per band: {sd_band:.4f})")
 
 
 def shortcut_cost(name, rules):

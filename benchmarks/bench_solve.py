@@ -16,10 +16,15 @@ the fixed C enumeration used as this machine's yardstick): 1D <= 2.1, 6D <= 6.9,
 6D CDP and CDP1 <= 6.6, 6D SPL1 <= 1.25.  Every core: speed-up >= 1.8 on 2 cores.  Whole
 process <= 0.45 s.  Peak memory of a 6D solve <= 150 MB, and no growth across solves.
 Wall times of a shared machine are noisy: compare kernels by instruction counts
-(``valgrind --tool=callgrind``) or by repeated medians on a quiet machine.  Two columns
-help there: "1 thr CPU", the median CPU time of the one-thread solve, and "balance", the
+(``valgrind --tool=callgrind``) or by repeated medians on a quiet machine.  Three columns
+help there: "1 thr CPU", the median CPU time of the one-thread solve; "balance", the
 speed-up the thread dispatch allows on idle cores (total CPU over the busiest thread's,
-dealing the upcards' CPU costs recorded by the last solve as the next solve deals them).
+dealing the upcards' CPU costs recorded by the solves as the next solve deals them); and
+"CPU x", the one-thread solve's CPU time over the CPU-time critical path of an all-thread
+solve run just after it (the calling thread's CPU outside the upcards' work, plus the
+busiest thread's CPU on its upcards; median of ``--repeat`` pairs): the speed-up on idle
+cores, serial part, imbalance and the threads slowing each other down included, but not
+the waits for a core that a busy machine adds.
 
 Run: ``PYTHONPATH=python:src python benchmarks/bench_solve.py --yardstick 0.0151``
 """
@@ -81,6 +86,28 @@ def cpu_time_case(decks, split, max_split_hands, repeat):
         bjsolve.solve(rules, split=split, threads=1)
         times.append(time.thread_time() - t0)
     return statistics.median(times)
+
+
+def cpu_speedup(decks, split, max_split_hands, repeat):
+    """Median over ``repeat`` pairs of solves (one thread, then every core, back to back so
+    that both meet the same machine) of the one-thread solve's CPU time over the all-thread
+    solve's CPU-time critical path: the calling thread's CPU outside the upcards' work
+    (the serial part) plus the busiest thread's CPU on its upcards (the thread loads the
+    solve records)."""
+    from bjsolve.solve import recorded_thread_loads
+    rules = Rules(decks=decks, max_split_hands=max_split_hands)
+    bjsolve.solve(rules, split=split)
+    ratios = []
+    for _ in range(repeat):
+        t0 = time.thread_time()
+        bjsolve.solve(rules, split=split, threads=1)
+        one = time.thread_time() - t0
+        t0 = time.thread_time()
+        bjsolve.solve(rules, split=split)
+        caller = time.thread_time() - t0
+        loads = recorded_thread_loads(rules, split, 52 * decks)
+        ratios.append(one / (caller - loads[0] + max(loads)))
+    return statistics.median(ratios)
 
 
 def thread_balance(decks, split, max_split_hands, workers):
@@ -152,7 +179,7 @@ def main(argv=None):
           + (f"; 1 yardstick = {yd:g} s" if yd else ""))
     print()
     header = (f"{'case':<9} {'1 thread':>10} {'min':>9} {'all threads':>12} {'min':>9} "
-              f"{'speed-up':>8} {'1 thr CPU':>10} {'balance':>7}")
+              f"{'speed-up':>8} {'1 thr CPU':>10} {'balance':>7} {'CPU x':>6}")
     if yd:
         header += f" {'1 thr yd':>9} {'target':>8}  status"
     print(header)
@@ -166,9 +193,12 @@ def main(argv=None):
         speedup = one / every
         balance = thread_balance(decks, split, msh, cores)
         cpu = cpu_time_case(decks, split, msh, args.repeat)
+        cpu_x = (cpu_speedup(decks, split, msh, args.repeat)
+                 if cores >= 2 and decks != math.inf else None)
         line = (f"{label:<9} {one:>8.4f} s {one_min:>7.4f} s {every:>10.4f} s {every_min:>7.4f} s "
                 f"{speedup:>7.2f}x {cpu:>8.4f} s "
-                + (f"{balance:>6.2f}x" if balance is not None else f"{'-':>7}"))
+                + (f"{balance:>6.2f}x" if balance is not None else f"{'-':>7}")
+                + (f" {cpu_x:>5.2f}x" if cpu_x is not None else f" {'-':>6}"))
         notes = []
         if cores >= 2 and decks != math.inf:
             ok = speedup >= TARGET_SPEEDUP

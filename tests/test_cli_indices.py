@@ -46,3 +46,24 @@ def test_top_and_set_are_mutually_exclusive():
     assert code == 2
     code, _ = run("indices", "--top", "0")
     assert code == 2
+
+
+def test_risk_averse_rows_of_a_named_set_and_their_ev_crossings():
+    """--risk-averse --set fab4: the four surrender rows, each with the EV crossing of the
+    same shoes beside it; a risk-averse bettor surrenders (gives up half a bet for
+    certain) no later than the EV line says."""
+    code, text = run("indices", "--risk-averse", "--surrender", "late", "--set", "fab4",
+                     "--format", "json")
+    assert code == 0
+    records = json.loads(text)["records"]
+    assert {(r["hand"], r["dealer"]) for r in records} == FAB4
+    for r in records:
+        assert r["ev_plays"] and "surrender" in r["ev_plays"]
+        if "surrender" in r["plays"] and len(r["plays"]) == len(r["ev_plays"]):
+            assert r["crossings"][-1] <= r["ev_crossings"][-1] + 1e-9, r
+
+
+def test_risk_averse_refuses_what_it_does_not_cover():
+    for extra in (["--top", "3"], ["--hands", "all"], ["--format", "index"]):
+        code, _ = run("indices", "--risk-averse", *extra)
+        assert code == 2, extra

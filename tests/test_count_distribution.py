@@ -80,11 +80,12 @@ def test_unbalanced_true_count_subtracts_the_expected_running_count():
 
 
 @pytest.mark.parametrize("system", ["hilo", "halves"])
-def test_class_means_equal_brute_force(system):
+def test_class_means_and_second_moments_equal_brute_force(system):
     counts = SMALL_SHOES[0]
     tags = SYSTEMS[system][1]
     dist = CountDistribution(system, Shoe(counts))
     means = dist.class_means()
+    second = dist.class_second_moments()
     cards = [r for r in range(10) for _ in range(counts[r])]
     cls = dist.classes
     for n in (3, 7, 11):
@@ -92,13 +93,15 @@ def test_class_means_equal_brute_force(system):
         for subset in itertools.combinations(range(len(cards)), n):
             rc = sum(Fraction(tags[cards[i]]).limit_denominator(12) for i in subset)
             k = [sum(1 for i in subset if cards[i] + 1 in members) for members in cls.members]
-            tot = acc.setdefault(float(rc), [0, [0] * len(k)])
+            tot = acc.setdefault(float(rc), [0, [0] * len(k), [0] * len(k)])
             tot[0] += 1
             tot[1] = [a + b for a, b in zip(tot[1], k)]
-        for rc, (num, ksum) in acc.items():
+            tot[2] = [a + b * b for a, b in zip(tot[2], k)]
+        for rc, (num, ksum, k2sum) in acc.items():
             j = int(np.argmin(abs(dist.running_counts - rc)))
             for c in range(len(ksum)):
                 assert means[c, n, j] == pytest.approx(ksum[c] / num, rel=1e-12)
+                assert second[c, n, j] == pytest.approx(k2sum[c] / num, rel=1e-12)
 
 
 def test_six_decks_rows_sum_to_one_and_are_symmetric():

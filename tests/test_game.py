@@ -267,6 +267,85 @@ def test_per_count_moments_are_the_exact_outcome_distribution_of_its_composition
         assert g.variance[i] + g.edge[i] ** 2 == pytest.approx(second, abs=1e-12)
 
 
+def _cell_compositions(g, tc, band, size, rng):
+    """Whole remaining shoes drawn from true count tc's states in depth band ``band``: a
+    state (cards seen, running count) with its weight among the round starts, the cards
+    seen per tag class given that state (hypergeometric: prop. to the product of
+    C(class size, cards seen of it)), the ranks within each class (multivariate
+    hypergeometric).  Hi-Lo only (classes high -1, neutral 0, low +1)."""
+    cd, cl = g.count, g.count.classes
+    assert cl.tags == (-1.0, 0.0, 1.0)
+    probs = g._start_weight / g.rounds_per_shoe                # [cards seen, running count]
+    seen = np.arange(probs.shape[0])
+    tcs = np.stack([cd.true_counts(int(k)) for k in seen])
+    edges = np.linspace(0, len(seen), g.depth_bands + 1)
+    band_of = np.minimum(np.searchsorted(edges, seen, side="right") - 1, g.depth_bands - 1)
+    t = np.clip(np.rint(np.where(probs > 0, tcs, 0)).astype(int), g.tc_values[0],
+                g.tc_values[-1])
+    ns, js = np.nonzero((t == tc) & (band_of[:, None] == band) & (probs > 0))
+    w = probs[ns, js]
+    full = np.array(g.shoe.counts)
+    sizes = cl.sizes
+    out = []
+    for s in rng.choice(len(w), size=size, p=w / w.sum()):
+        n, rc = int(ns[s]), int(round(cd.running_counts[js[s]]))
+        splits, weight = [], []
+        for high in range(sizes[0] + 1):
+            low = rc + high
+            neutral = n - high - low
+            if 0 <= low <= sizes[2] and 0 <= neutral <= sizes[1]:
+                splits.append((high, neutral, low))
+                weight.append(math.comb(sizes[0], high) * math.comb(sizes[1], neutral)
+                              * math.comb(sizes[2], low))
+        weight = np.array(weight, dtype=float)
+        k = splits[rng.choice(len(splits), p=weight / weight.sum())]
+        gone = np.zeros(10, dtype=int)
+        for c, members in enumerate(cl.members):
+            idx = [r - 1 for r in members]
+            gone[idx] = rng.multivariate_hypergeometric(full[idx], k[c])
+        out.append(full - gone)
+    return out
+
+
+@pytest.fixture(scope="module")
+def game_3_bands():
+    return CountedGame(RULES_2D, "hilo", penetration=0.75)
+
+
+@pytest.mark.parametrize("tc, band, band_offset_misses_more", [(-8, 1, True), (8, 2, False)])
+def test_per_count_second_moment_is_the_average_over_the_counts_compositions(
+        game_3_bands, tc, band, band_offset_misses_more):
+    # What the calibrated second moment of a cell (true count, depth band) stands for:
+    # the average of the exact E[X^2] over the whole shoes of that cell.  Drawn at random
+    # (exact laws of whole shoes, the chart's frozen decisions), averaged with the cards
+    # left as control variates (their mean over the cell is the mean composition the model
+    # evaluates at, so the regression's intercept is the average with a smaller error).
+    # The curvature offset shared out per count must agree within 3 standard errors (the
+    # deep band's error, about 0.002 in E[X^2] of 1.25, is as large as the difference
+    # between the two methods there; in the middle band it is about 0.001, and one offset
+    # per band, the previous method, misses TC -8 by more than the per-count offset).
+    from bjsolve.game import _moments
+    g = game_3_bands
+    assert g.curvature_used == "count"
+    i = list(g.tc_values).index(tc)
+    rng = np.random.default_rng(20261122 + tc)
+    shoes = _cell_compositions(g, tc, band, 60, rng)
+    values = np.array([_moments(g._exact_law(Shoe([int(x) for x in c]), g._chart_engines),
+                                g.rules)[1] for c in shoes])
+    centre = np.array(g.composition(g._band_seen[:, i, band]).counts)
+    design = np.column_stack([np.ones(len(values)), np.array(shoes, dtype=float) - centre])
+    coef, *_ = np.linalg.lstsq(design, values, rcond=None)
+    resid = values - design @ coef
+    cov = np.linalg.pinv(design.T @ design) * (resid @ resid) / (len(values) - design.shape[1])
+    average, se = coef[0], math.sqrt(cov[0, 0])
+    per_count = g.chart_second[i, band] + g.cell_offset_second[i, band]
+    per_band = g.chart_second[i, band] + g.band_offset_second[band]
+    assert se < 0.004
+    assert abs(per_count - average) < 3 * se
+    if band_offset_misses_more:
+        assert abs(per_count - average) < abs(per_band - average)
+
+
 def test_chart_law_on_a_depleted_shoe_is_the_outcome_distribution(game):
     # the chart's frozen decisions copied into the kernel (no per-hand calls) give the law
     # Solution.outcome_distribution gets by asking the chart about every hand
@@ -451,6 +530,7 @@ def test_a_ramp_off_every_small_chip_is_rounded_little():
     (dict(strategy="perfect"), "strategy"),
     (dict(strategy="indices"), "indices"),
     (dict(spots=0), "spots"),
+    (dict(curvature="cell"), "curvature"),
 ])
 def test_bad_game_input_names_the_field(kwargs, field):
     args = dict(penetration=0.75)

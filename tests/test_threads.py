@@ -116,3 +116,71 @@ def test_repeated_resplit_solves_do_not_leak():
     gc.collect()
     grown = _malloc_in_use() - before
     assert grown < 1_000_000, f"{grown / 2**20:.2f} MB more in use after 40 solves"
+
+
+def test_units_run_in_any_number_of_threads_with_the_same_result():
+    """run_units hands every key to exactly one thread and returns the values in one fixed
+    order, whatever the number of threads; a shared pool serves several calls."""
+    solve_module = importlib.import_module("bjsolve.solve")
+    keys = list(range(1, 11))
+    expected = {k: k * k for k in solve_module.work_order(keys)}
+    for threads in (1, 2, 3, 8):
+        got = solve_module.run_units(keys, lambda k: k * k, threads)
+        assert list(got.items()) == list(expected.items())
+
+
+def test_an_error_in_a_helper_thread_is_raised_and_the_pool_recovers():
+    import threading
+    solve_module = importlib.import_module("bjsolve.solve")
+    caller = threading.get_ident()
+
+    for _ in range(3):
+        helper_started = threading.Event()
+
+        def compute(k):
+            if threading.get_ident() != caller:
+                helper_started.set()
+                raise ValueError(f"unit {k} failed in a helper")
+            helper_started.wait(timeout=60)   # the caller holds its key until then
+            return k
+
+        with pytest.raises(ValueError, match="failed in a helper"):
+            solve_module.run_units(range(1, 11), compute, threads=2)
+    assert solve_module.run_units(range(1, 11), lambda k: -k, threads=2)[6] == -6
+
+
+def test_a_forked_child_solves_with_threads():
+    """The helper threads do not survive fork(): a child starts a pool of its own instead
+    of queueing work for threads it does not have (which would hang)."""
+    import subprocess
+    import sys
+    import textwrap
+    script = textwrap.dedent('''
+        import os, sys
+        from bjsolve import Rules, solve
+        rules = Rules(decks=1, max_split_hands=2)
+        parent = float(solve(rules, threads=2).expected_value)
+        pid = os.fork()
+        if pid == 0:
+            child = float(solve(rules, threads=2).expected_value)
+            os._exit(0 if child == parent else 3)
+        _, status = os.waitpid(pid, 0)
+        sys.exit(os.waitstatus_to_exitcode(status))
+    ''')
+    if not hasattr(__import__("os"), "fork"):
+        pytest.skip("needs os.fork")
+    done = subprocess.run([sys.executable, "-c", script], timeout=300)
+    assert done.returncode == 0
+
+
+def test_memory_given_back_to_the_system_changes_no_value():
+    """Freed memory kept by malloc between solves (see bjcore._core) and memory given
+    back and faulted in afresh give the same values, bit for bit."""
+    from bjcore import _core
+    rules = Rules(decks=2)
+    kept = _values(solve(rules, split="CDP1", threads=2))
+    gc.collect()
+    _core.release_memory()
+    _memo.release_recycled()
+    _dealer.release_recycled()
+    assert _values(solve(rules, split="CDP1", threads=2)) == kept

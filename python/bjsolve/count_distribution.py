@@ -166,6 +166,7 @@ class CountDistribution:
         # expected running count per card seen (0 for a balanced system)
         self.mean_tag = sum(t * s for t, s in zip(cl.tags, cl.sizes)) / n_total
         self._class_means = None
+        self._class_second = None
 
     def _product(self, skip):
         """The generating polynomial of every class but ``skip`` (None: all classes)."""
@@ -183,16 +184,28 @@ class CountDistribution:
         where that running count cannot occur): the generating polynomial with class c's
         terms weighted by k, over the plain one."""
         if self._class_means is None:
-            cl = self.classes
-            out = np.full((len(cl.sizes),) + self._counts.shape, np.nan)
-            nonzero = self._counts > 0
-            for c, (step, size) in enumerate(zip(self._steps, cl.sizes)):
-                others = self._product(skip=c)
-                weighted = _times_class(others, cl.total - size, step, size,
-                                        self._binomials[c] * np.arange(size + 1))
-                out[c][nonzero] = weighted[nonzero] / self._counts[nonzero]
-            self._class_means = out
+            self._class_means = self._class_moment(1)
         return self._class_means
+
+    def class_second_moments(self) -> np.ndarray:
+        """E[k_c^2 | n seen, running count j] for k_c the cards of tag class c seen (NaN
+        where the count cannot occur): class c's terms weighted by k^2.  With the means it
+        gives how widely the cards seen of a class spread around their mean at (n, j)."""
+        if self._class_second is None:
+            self._class_second = self._class_moment(2)
+        return self._class_second
+
+    def _class_moment(self, power: int) -> np.ndarray:
+        cl = self.classes
+        out = np.full((len(cl.sizes),) + self._counts.shape, np.nan)
+        nonzero = self._counts > 0
+        for c, (step, size) in enumerate(zip(self._steps, cl.sizes)):
+            others = self._product(skip=c)
+            weighted = _times_class(others, cl.total - size, step, size,
+                                    self._binomials[c] * np.arange(size + 1) ** power)
+            out[c][nonzero] = weighted[nonzero] / self._counts[nonzero]
+        return out
+
     def running_count_law(self, n: int) -> dict:
         """{running count: probability} after n cards seen (zero entries dropped)."""
         self._check_depth(n)

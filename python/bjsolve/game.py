@@ -38,7 +38,10 @@ Method (also in docs/counted-game.md, with the measured errors):
    composition (the kernel of ``Solution.outcome_distribution`` with the strategy's
    frozen decisions copied in) gives the second moment;
    the fundamental theorem holds for the whole outcome law of a fixed strategy, so the
-   second moment is calibrated per depth band exactly as the edge is.  The count's
+   second moment is calibrated per depth band as the edge is, each band's offset shared
+   out over its true counts in proportion to the cell's within-class spread of
+   compositions times the curvature of E[X^2] at its count (measured at three counts,
+   interpolated; ``_curvature_shape``).  The count's
    variance: its band-weighted second moment minus its edge squared.  Each count's
    outcome law: the full shoe's exact law reweighted to the count's edge and variance
    (``_outcome_laws``).
@@ -65,6 +68,8 @@ from .shoe import Shoe
 STRATEGIES = ("basic", "indices", "optimal")
 MIN_BIN_FREQUENCY = 1e-4   # true counts rarer than this are pooled into the end bins
 MAX_RUIN_CHIPS = 32        # the exact ruin's cost grows with the largest bet in chips
+ANCHOR_TC = 8              # the second moment's curvature is measured at true counts -8, 0, +8
+MIN_CURVATURE_CARDS = 52   # ... when that many cards are left there (docs/counted-game.md)
 
 
 def _closest_chips(bets, frequency):
@@ -110,7 +115,10 @@ class CountedGame:
     composition).  tc_min/tc_max: end bins (None: pool true counts rarer than 1e-4).
     round_length_correction: where rounds start from ``bjsolve.round_starts`` (default);
     False: the plain renewal, round starts taken as random depletions of the shoe (kept
-    to measure what the round structure changes).
+    to measure what the round structure changes).  calibrate: the fundamental theorem's
+    calibration per depth band (default True).  curvature: "count" (default) shares each
+    band's second-moment offset out over its true counts by the measured curvature (when
+    the middle band holds >= 52 cards; else, and with "band", one offset per band).
     """
 
     def __init__(self, rules: Rules, system="hilo", *, penetration: float = 0.75,
@@ -118,7 +126,7 @@ class CountedGame:
                  strategy: str = "basic", indices=None, spots: int = 1,
                  depth_bands: int = 3, tc_min: int | None = None, tc_max: int | None = None,
                  round_length_correction: bool = True, calibrate: bool = True,
-                 threads: int | None = None, progress=None):
+                 curvature: str = "count", threads: int | None = None, progress=None):
         from .round_model import check_supported
         from .solve import check_threads
         if not isinstance(rules, Rules):
@@ -152,6 +160,9 @@ class CountedGame:
         self.depth_bands = int(depth_bands)
         self.round_length_correction = bool(round_length_correction)
         self.calibrate = bool(calibrate)
+        if curvature not in ("count", "band"):
+            raise ValueError(f"curvature must be 'count' or 'band', got {str(curvature)[:30]!r}")
+        self.curvature = curvature
         self.timings: dict = {}
         self._threads = check_threads(threads)
         self._progress = progress
@@ -273,6 +284,19 @@ class CountedGame:
                                        seen_plain / plain_cell).reshape(-1, nb, self.depth_bands)
             pooled = seen_cell.reshape(-1, nb, self.depth_bands).sum(axis=2)
             self._bin_seen = pooled / self.frequency
+        # how widely each class's cards seen spread over a cell's states: E[k (S - k)]
+        # (k of the class's S cards seen), exact from the count law's first two moments;
+        # it sets the within-class spread of the cell's compositions (_curvature_shape)
+        sizes = np.array(self.count.classes.sizes, dtype=float)[:, None, None]
+        spread = sizes * means - cd.class_second_moments()[:, seen, :]
+        with np.errstate(invalid="ignore", divide="ignore"):
+            spread_cell = np.stack([np.bincount(cell, weights=(np.nan_to_num(m) * probs).ravel(),
+                                                minlength=ncell) for m in spread])
+            spread_plain = np.stack([np.bincount(cell, weights=(np.nan_to_num(m) * plain).ravel(),
+                                                 minlength=ncell) for m in spread])
+            self._band_spread = np.where(w_cell > 0, spread_cell / w_cell,
+                                         spread_plain / plain_cell).reshape(-1, nb,
+                                                                             self.depth_bands)
         self.band_depths = [(int(seen[int(a)]) + self.burn,
                              int(seen[min(int(b), len(seen)) - 1]) + self.burn)
                             for a, b in zip(band_edges[:-1], band_edges[1:])]
@@ -347,10 +371,26 @@ class CountedGame:
         # (every card unseen is as likely to be any card of the shoe), so its mean and its
         # second moment are the full shoe's, at every depth.  The cells' mean compositions
         # miss both by the curvature over the spread of compositions in a cell (measured:
-        # docs/counted-game.md); the chart's misses in each depth band are added back to
-        # every cell of the band.
+        # docs/counted-game.md); the chart's misses in each depth band are added back: the
+        # mean's to every cell of the band, the second moment's shared out over the band's
+        # counts by the curvature measured at a few counts (_curvature_shape).
+        shape, self.curvature_anchors, self.curvature_laws = None, None, 0
+        if self.calibrate and self.curvature == "count":
+            shape = self._curvature_shape()
+        # where the curvature cannot be measured (a shoe too small), one offset per band
+        self.curvature_used = "count" if shape is not None else "band"
+        self._calibrate(np.ones((nb, nd)) if shape is None else shape)
+
+    def _calibrate(self, shape):
+        """The true counts' edges and variances from the cells' exact moments, with the
+        calibration offsets (``shape``: [true count, band] how the band's second-moment
+        offset is shared out over its counts; ones: the same offset for every count)."""
+        nb, nd = self.band_weight.shape
+        self.curvature_shape = shape
         self.band_offset = np.zeros(nd)
         self.band_offset_second = np.zeros(nd)
+        # per cell: the second moment's offset (the band's, shared out by curvature)
+        self.cell_offset_second = np.zeros((nb, nd))
         if self.calibrate:
             for j in range(nd):
                 w = self._plain_weight[:, j]
@@ -361,15 +401,105 @@ class CountedGame:
                         wn @ self.chart_edge[ok, j])
                     self.band_offset_second[j] = self.full_shoe_chart_second - float(
                         wn @ self.chart_second[ok, j])
+                    # shared out over the band's counts in proportion to each cell's
+                    # predicted curvature x spread (its band average 1: the fundamental
+                    # theorem's identity holds as before)
+                    # (a band whose predicted excess changes sign keeps one offset)
+                    share = shape[ok, j]
+                    uniform = not (np.all(share > 0) or np.all(share < 0))
+                    self.cell_offset_second[:, j] = self.band_offset_second[j] * (
+                        1.0 if uniform else shape[:, j] / float(wn @ share))
         for i in range(nb):
             w = self.band_weight[i]
             ok = (w > 0) & ~np.isnan(self.band_edge[i])
             wn = w[ok] / w[ok].sum()
             self.edge[i] = float(wn @ (self.band_edge[i, ok] + self.band_offset[ok]))
-            second = float(wn @ (self.band_second[i, ok] + self.band_offset_second[ok]))
+            second = float(wn @ (self.band_second[i, ok] + self.cell_offset_second[i, ok]))
             # within the count: E[X^2] over its states minus its edge squared (the spread
             # of the edge between the count's states is in it)
             self.variance[i] = second - self.edge[i] ** 2
+
+    def _class_curvatures(self, i: int, j: int) -> np.ndarray:
+        """Per tag class, the excess of the chart's second moment E[X^2] over a spread of
+        compositions around cell (i, j)'s mean composition, per unit of spread and times
+        the cards left squared: for class c, moving cards within the class (ranks r of
+        the class, shares q_r of it in the full shoe) with covariance
+        a (diag q - q q^T) raises E[X^2] by about a/2 tr(H (diag q - q q^T)) (H its
+        Hessian in the rank counts).  Measured by symmetric differences along the
+        eigenvectors of diag q - q q^T, one spread's SD (a = the cell's E[k (S - k)] /
+        (S - 1)) each way: 2 (m - 1) exact laws for a class of m ranks."""
+        cl = self.count.classes
+        full = np.array(self.shoe.counts, dtype=float)
+        left = np.array(self.composition(self._band_seen[:, i, j]).counts, dtype=float)
+        centre = self.chart_second[i, j]
+        cards_left = float(left.sum())
+        out = np.zeros(len(cl.sizes))
+        for c, members in enumerate(cl.members):
+            size = cl.sizes[c]
+            if size < 2 or len(members) < 2:
+                continue
+            a = float(self._band_spread[c, i, j]) / (size - 1)
+            idx = [r - 1 for r in members]
+            q = full[idx] / size
+            lam, vec = np.linalg.eigh(np.diag(q) - np.outer(q, q))
+            excess = 0.0
+            for l, v in zip(lam, vec.T):
+                if l < 1e-12 or a <= 0:
+                    continue
+                d = np.zeros(len(full))
+                d[idx] = math.sqrt(a * l) * v
+                # shrink the step so no rank leaves 0 .. its full count; the difference
+                # is divided by the shrink squared (the curvature stays per unit spread)
+                room = [(full[r] - left[r]) / abs(d[r]) if d[r] else np.inf for r in idx]
+                room += [left[r] / abs(d[r]) if d[r] else np.inf for r in idx]
+                shrink = min(1.0, 0.9 * min(room))
+                d *= shrink
+                up = _moments(self._exact_law(Shoe.fractional((left + d).tolist()),
+                                              self._chart_engines), self.rules)[1]
+                down = _moments(self._exact_law(Shoe.fractional((left - d).tolist()),
+                                                self._chart_engines), self.rules)[1]
+                excess += ((up + down) / 2.0 - centre) / shrink ** 2
+                self.curvature_laws += 2
+            out[c] = excess / a * cards_left ** 2 if a > 0 else 0.0
+        return out
+
+    def _curvature_shape(self) -> np.ndarray | None:
+        """[true count, band] the second moment's predicted excess over the cell's mean
+        composition, up to a factor per band: sum over classes of the cell's spread
+        E[k (S - k)] / (S - 1) x the class's curvature at the cell's count / cards left^2.
+        The curvature per class (``_class_curvatures``, x cards left^2, so that it depends
+        on the proportions of the shoe, not its size) is measured in the middle depth band
+        at three true counts (ANCHOR_TC and 0, or the nearest counts the band holds) and
+        interpolated by the parabola through them (held constant a quarter of their span
+        beyond the outer ones: below -12 and above +12).  None where it cannot be measured:
+        no cells in the middle band, or fewer than MIN_CURVATURE_CARDS cards left there."""
+        nb, nd = self.band_weight.shape
+        mid = nd // 2
+        tcs = np.asarray(self.tc_values, dtype=float)
+        held = (self._plain_weight[:, mid] > 0) & ~np.isnan(self.chart_second[:, mid])
+        anchors = []
+        for target in (-ANCHOR_TC, 0, ANCHOR_TC):
+            cand = np.nonzero(held)[0]
+            if not len(cand):
+                return None
+            k = int(cand[np.argmin(np.abs(tcs[cand] - target))])
+            if k not in anchors:
+                anchors.append(k)
+        cards_left = len(self.shoe) - self._band_seen.sum(axis=0)               # [tc, band]
+        if min(cards_left[k, mid] for k in anchors) < MIN_CURVATURE_CARDS:
+            return None
+        curv = np.array([self._class_curvatures(k, mid) for k in anchors])   # [anchor, class]
+        self.curvature_anchors = (tcs[anchors], curv)
+        x = tcs[anchors]
+        lo, hi = x.min(), x.max()
+        t = np.clip(tcs, lo - (hi - lo) / 4, hi + (hi - lo) / 4)
+        deg = len(x) - 1
+        per_tc = np.stack([np.polyval(np.polyfit(x, curv[:, c], deg), t) if deg else
+                           np.full(len(t), curv[0, c]) for c in range(curv.shape[1])])
+        sizes = np.array(self.count.classes.sizes, dtype=float)
+        spread = self._band_spread / np.maximum(sizes - 1, 1)[:, None, None]    # [class, tc, band]
+        shape = (spread * per_tc[:, :, None]).sum(axis=0) / cards_left ** 2
+        return np.nan_to_num(shape)
 
     def _exact_moments(self, shoe: Shoe, engines) -> tuple:
         """(EV, second moment) of a round on ``shoe`` playing the decisions frozen in
@@ -514,8 +644,10 @@ class CountedGame:
                 "(round starts taken as random depletions: a plain approximation)",
                 "SD: exact second moment of each depth band's mean composition (outcome "
                 "kernel, split hands independent given the dealer), calibrated per depth "
-                "band by the fundamental theorem like the edge; insurance not in it; "
-                "docs/counted-game.md")
+                "band by the fundamental theorem like the edge"
+                + (", the band's offset shared out over the true counts by the measured "
+                   "curvature x spread of each cell" if self.curvature_used == "count" else
+                   ", one offset per band") + "; insurance not in it; docs/counted-game.md")
 
     def evaluate(self, ramp, bankroll: float | None = None, *, wong_in=None,
                  unit: float = 1.0, rounds: int | None = None,

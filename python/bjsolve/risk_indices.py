@@ -18,9 +18,19 @@ the dealer has a natural, early surrender half the bet always.  The risk of a de
 given no dealer natural after the peek, unconditioned where nobody peeks (no hole card, or
 two-card decisions before an early surrender's peek).
 
-Not covered, with a clear error: splits (a split's variance needs the covariance of the
-split hands against one dealer hand; the EV indices of ``bjsolve.indices`` cover them) and
-the game with both dealer cards face up (no single upcard to index).
+Pair rows ("22" .. "AA") add the split: its mean and second moment come from the law of
+the whole split (every hand of it against one dealer hand) that the outcome kernel forms
+(``bjcore._distribution.RoundLaws.split_law``), the split hands played CDZ- as in the EV
+indices.  Its mean is the solver's split EV; a split into two hands is exact on every
+shoe, a split that may make 3 or 4 hands combines its hands as independent given the
+dealer's outcome, which on a finite shoe leaves out the cards the hands take from one
+another (``split_moments``).
+
+The game with both dealer cards face up (``hole_card="exposed"``) has no upcard: a row is
+the player's two-card row against the dealer's two-card total (hard "4".."20", soft
+"A2".."A9", "AA"), every dealer hand of that total weighted by its chance (so "16" v
+"12" mixes T,2, 9,3, 8,4, 7,5 and 6,6); the dealer's cards are known, so a decision's risk
+is its plain variance.  There is no default list of rows for that game.
 """
 from __future__ import annotations
 
@@ -28,26 +38,27 @@ import numbers
 from functools import lru_cache
 
 from .counting import check_rules, count_tags, integer_grid, true_count_shoes
-from .hands import total_code
+from .hands import PAIR_CODES, total_code
 from .indices import TC_CONVENTIONS, Point, _index_line
-from .ranks import hand_total
+from .ranks import hand_total, rank
 from .rules import Rules
-from .shoe_values import shoe_values, two_card_weights
+from .shoe_values import shoe_values
 
 RISK_PLAYS = ("stand", "hit", "double", "surrender")
 
 
-def decision_moments(rules: Rules, counts, upcard: int):
+def decision_moments(rules: Rules, counts, upcard):
     """A function ``moments(cards) -> {play: (mean, second moment)}`` (unconditioned, per
     unit of the initial bet) for hands (sorted tuples of ranks) against ``upcard``, drawn
     from a shoe of 10 (possibly fractional) ``counts``; memoised."""
     from bjcore import dealer_trie
-    _check_hole_card(rules)
     all_bets = rules.hole_card == "enhc"     # a dealer natural takes doubled bets too
-    trie = dealer_trie((upcard,), rules.hit_soft_17)
+    dealer_cards = _dealer_cards(upcard)
+    trie = dealer_trie(dealer_cards, rules.hit_soft_17)
     tie = -1.0 if rules.dealer_wins_ties else 0.0
     shoe = list(counts)
-    shoe[upcard - 1] -= 1
+    for c in dealer_cards:
+        shoe[c - 1] -= 1
 
     def left_after(cards):
         left = list(shoe)
@@ -155,16 +166,57 @@ def given_no_blackjack(mean: float, second: float, natural: float) -> tuple:
     return m, (second - natural) / p - m * m
 
 
+def split_moments(rules: Rules, counts, upcard, split: str = "CDZ-"):
+    """A function ``moments(pair) -> (mean, second moment, chance of a dealer natural)``
+    (unconditioned, per unit of the initial bet) of splitting ``pair`` (rank 1..10)
+    against ``upcard`` on a shoe of 10 (possibly fractional) ``counts``, or None where the
+    pair cannot be split; memoised.
+
+    The law of the whole split is the outcome kernel's (``RoundLaws.split_law``: every
+    hand of the split and the dealer's outcome, the split hands played as the post-split
+    class ``split`` plays them).  Its mean is the solver's split EV on every shoe.  Into
+    two hands (``rules.max_split_hands == 2``) the law is exact on every shoe; with
+    resplits the hands are combined as independent given the dealer's outcome, exact on
+    an infinite shoe, and on a finite one the cards the hands take from each other are
+    left out of the second moment (a change of order 1 / cards left)."""
+    from bjcore._distribution import RoundLaws
+
+    from .distribution import NATURAL_T, _column_values
+    from .solve import SPLIT_CLASSES, kernel_rules
+    key = upcard if isinstance(upcard, int) else tuple(upcard)
+    kernel = RoundLaws([float(c) for c in counts], key,
+                       kernel_rules(rules, SPLIT_CLASSES[split]), False, True)
+    values = _column_values(rules.blackjack_payout)
+    cache: dict = {}
+
+    def moments(pair: int):
+        if pair not in cache:
+            try:
+                law, _ = kernel.split_law(pair)
+            except ValueError:              # the rules (or the shoe) allow no split
+                cache[pair] = None
+                return None
+            probs = law.sum(axis=0)
+            cache[pair] = (float(probs @ values), float(probs @ values ** 2),
+                           float(law[NATURAL_T].sum()))
+        return cache[pair]
+
+    return moments
+
+
 def risk_averse_indices(rules: Rules, system="hilo", *, rows=None, grid=range(-5, 11),
                         dealt_decks: float | None = None, tc_convention: str = "floor",
                         round_variance: float = 1.3) -> dict:
     """{(row, upcard): IndexLine} of the plays maximising the certainty equivalent (module
-    docstring) on the two-card hands of each row (hard and soft totals, without pairs, as
-    in ``generate_indices``), on the same shoes at each true count.
+    docstring) on the two-card hands of each row (hard and soft totals without pairs, as
+    in ``generate_indices``; pair rows the pair itself), on the same shoes at each true
+    count.  With both dealer cards face up the keys are (row, dealer two-card total).
 
-    rows: (row, upcard) pairs, default the stand, hit, double and surrender entries of the
-        Illustrious 18 and Fab 4 (its two split entries, TT v 5 and TT v 6, are not
-        covered: a pair row is refused with a clear error).
+    rows: (row, upcard) pairs, default every entry of the Illustrious 18 and Fab 4 (with
+        its two split entries, TT v 5 and TT v 6).  A pair row ("22" .. "AA") is the pair
+        itself, with the split among its plays (``split_moments``) where the rules allow
+        it.  With both dealer cards face up, rows are required: (row, dealer total) such
+        as ("16", "12") (hard 12) or ("A7", "A6") (soft 17).
     round_variance: the variance of a round per unit bet (about 1.3 for common rules),
         which sets the Kelly bet.
     """
@@ -173,7 +225,7 @@ def risk_averse_indices(rules: Rules, system="hilo", *, rows=None, grid=range(-5
     check_rules(rules)
     if rules.infinite:
         raise ValueError("index numbers need a finite shoe (Rules.decks)")
-    _check_hole_card(rules)
+    exposed = rules.hole_card == "exposed"
     if tc_convention not in TC_CONVENTIONS:
         raise ValueError(f"tc_convention must be one of {', '.join(TC_CONVENTIONS)}, got "
                          f"{str(tc_convention)[:40]!r}")
@@ -182,9 +234,13 @@ def risk_averse_indices(rules: Rules, system="hilo", *, rows=None, grid=range(-5
         raise ValueError(f"round_variance must be > 0, got {variance}")
     count_tags(system)
     grid = integer_grid(grid)
+    if rows is None and exposed:
+        raise ValueError("rows: the game with both dealer cards face up has no default "
+                         "list; give (row, dealer total) pairs such as ('16', '12') or "
+                         "('A7', 'A6')")
     if rows is None:
-        rows = [(row, up) for row, up, play, _ in ILLUSTRIOUS_18 + FAB_4 if play != "split"]
-    rows = _check_rows(rows)
+        rows = list(dict.fromkeys((row, up) for row, up, _, _ in ILLUSTRIOUS_18 + FAB_4))
+    rows = _check_rows(rows, exposed)
     before_peek = rules.hole_card != "peek" or rules.surrender == "early"
     dealt = rules.decks / 2 if dealt_decks is None else dealt_decks
     shoes, _ = true_count_shoes(rules, system, grid, dealt)
@@ -192,36 +248,96 @@ def risk_averse_indices(rules: Rules, system="hilo", *, rows=None, grid=range(-5
     for tc, shoe in shoes.items():
         edge = shoe_values(rules, shoe).expected_value
         lam = max(edge, 0.0) / (2.0 * variance)
-        for u in sorted({up for _, up in rows}):
-            moments = decision_moments(rules, shoe.counts, u)
-            weights = two_card_weights(shoe.counts, u)
-            for row, up in rows:
-                if up != u:
-                    continue
-                hands = {c: w for c, w in weights.items()
-                         if total_code(c) == row and c[0] != c[1]}
-                if not hands:
-                    continue
-                ce = _row_certainty_equivalents(moments, hands, lam, before_peek)
-                points[(row, up)].append(Point(tc, ce))
+        for u in sorted({up for _, up in rows}, key=str):
+            wanted = [row for row, up in rows if up == u]
+            if exposed:     # every dealer hand of the total, weighted by its chance
+                keys = {c: w for c, w in _hand_weights(shoe.counts, ()).items()
+                        if total_code(c) == u}
+            else:
+                keys = {u: 1.0}
+            acc: dict = {}
+            for key, key_w in keys.items():
+                for row, (ce, w) in _key_values(rules, shoe.counts, key, wanted, lam,
+                                                before_peek).items():
+                    slot = acc.setdefault(row, [{}, {}, 0.0])
+                    for play, v in ce.items():
+                        slot[0][play] = slot[0].get(play, 0.0) + key_w * w * v
+                        slot[1][play] = slot[1].get(play, 0.0) + key_w * w
+                    slot[2] += key_w * w
+            for row, (sums, weights, total) in acc.items():
+                # the plays offered against every dealer hand of the total
+                ce = {play: v / weights[play] for play, v in sums.items()
+                      if weights[play] >= total * (1 - 1e-12)}
+                points[(row, u)].append(Point(tc, ce))
     return {key: _index_line(key[0], key[1], pts, tc_convention, "rounded")
             for key, pts in points.items() if len(pts) >= 2}
 
 
+def _key_values(rules: Rules, counts, key, rows, lam: float, before_peek: bool) -> dict:
+    """{row: ({play: certainty equivalent}, chance of being dealt the row)} against one
+    dealer key (an upcard, or both dealer cards when they are dealt face up)."""
+    moments = decision_moments(rules, counts, key)
+    weights = _hand_weights(counts, _dealer_cards(key))
+    splits = None
+    out = {}
+    for row in rows:
+        if row in _PAIR_ROWS:
+            pair = rank(row[0])
+            hands = {c: w for c, w in weights.items() if c == (pair, pair)}
+            if hands and splits is None:
+                splits = split_moments(rules, counts, key)
+            extra = {(pair, pair): splits(pair)} if hands else {}
+        else:
+            hands = {c: w for c, w in weights.items()
+                     if total_code(c) == row and c[0] != c[1]}
+            extra = {}
+        if hands:
+            out[row] = (_row_certainty_equivalents(moments, hands, lam, before_peek, extra),
+                        sum(hands.values()))
+    return out
+
+
+def _dealer_cards(key) -> tuple:
+    return (key,) if isinstance(key, int) else tuple(key)
+
+
+def _hand_weights(counts, removed) -> dict:
+    """{(a, b): chance of two cards a <= b (either order)} from 10 (possibly fractional)
+    counts less the cards ``removed``; pairs the shoe is too short of are left out."""
+    left = list(counts)
+    for c in removed:
+        left[c - 1] -= 1
+    n = sum(left)
+    out = {}
+    for a in range(1, 11):
+        for b in range(a, 11):
+            if left[a - 1] < 1 or left[b - 1] < 1 + (a == b):
+                continue
+            w = left[a - 1] * (left[b - 1] - (a == b)) / (n * (n - 1))
+            if w > 0:
+                out[(a, b)] = w if a == b else 2 * w
+    return out
+
+
 def _row_certainty_equivalents(moments, hands: dict, lam: float,
-                               before_peek: bool = False) -> dict:
+                               before_peek: bool = False, splits: dict | None = None) -> dict:
     """{play: certainty equivalent} of a row: over its hands (weighted by their chance of
     being dealt), the unconditioned mean minus ``lam`` x the variance of the decision where
     it is made: after the peek, the variance given no dealer natural times the chance of
     no natural; ``before_peek`` (no hole card, or an early surrender's two-card decision),
     the unconditioned variance.  With ``lam = 0`` these are the row values
-    ``generate_indices`` compares, so the risk-neutral lines are its lines."""
+    ``generate_indices`` compares, so the risk-neutral lines are its lines.  ``splits``:
+    {pair hand: (mean, second moment, natural chance) of splitting it, or None}."""
     acc: dict = {}
     total_w = 0.0
     for cards, w in hands.items():
         natural = moments.dealer(cards)[5]
         total_w += w
-        for play, (m, s) in moments(cards).items():
+        plays = {play: (m, s, natural) for play, (m, s) in moments(cards).items()}
+        split = (splits or {}).get(cards)
+        if split is not None:
+            plays["split"] = split
+        for play, (m, s, natural) in plays.items():
             if before_peek:
                 risk = s - m * m
             else:
@@ -232,21 +348,17 @@ def _row_certainty_equivalents(moments, hands: dict, lam: float,
     return {play: v / w for play, (v, w) in acc.items() if w >= total_w * (1 - 1e-12)}
 
 
-_PAIR_ROWS = {c + c for c in "23456789TA"}
+_PAIR_ROWS = set(PAIR_CODES)
 _TOTAL_ROWS = {str(t) for t in range(5, 20)} | {f"A{k}" for k in range(2, 10)}
 
 
-def _check_hole_card(rules: Rules) -> None:
-    if rules.hole_card == "exposed":
-        raise ValueError("rules.hole_card: risk-averse indices need one dealer upcard "
-                         "('peek', 'enhc' or 'enhc-obo'), got 'exposed' (both dealer cards "
-                         "face up)")
+_DEALER_TOTALS = ({str(t) for t in range(4, 21)} | {f"A{k}" for k in range(2, 10)} | {"AA"})
 
 
-def _check_rows(rows) -> list:
-    """The (row, upcard) pairs asked for: two-card hard totals "5".."19" and soft totals
-    "A2".."A9" against upcards 1..10.  Pair rows are refused by name: splits are not
-    covered (module docstring)."""
+def _check_rows(rows, exposed: bool = False) -> list:
+    """The (row, upcard) pairs asked for: two-card hard totals "5".."19", soft totals
+    "A2".."A9" and pairs "22".."TT", "AA" against upcards 1..10; with both dealer cards
+    face up, against the dealer's two-card total ("4".."20", soft "A2".."A9", "AA")."""
     from .ranks import show
     try:
         rows = [tuple(r) for r in rows]
@@ -257,13 +369,71 @@ def _check_rows(rows) -> list:
         if len(item) != 2:
             raise ValueError(f"rows: each entry is (row, upcard), got {show(item)}")
         row, up = item
-        if row in _PAIR_ROWS:
-            raise ValueError(f"rows: {row!r} is a pair: risk-averse indices do not cover "
-                             f"splits (a split's variance needs the covariance of the split "
-                             f"hands); bjsolve.indices.generate_indices gives the EV index")
-        if row not in _TOTAL_ROWS:
-            raise ValueError(f"rows: row must be a hard total '5'..'19' or a soft total "
-                             f"'A2'..'A9', got {show(row)}")
-        if isinstance(up, bool) or not isinstance(up, numbers.Integral) or not 1 <= up <= 10:
+        if row not in _TOTAL_ROWS and row not in _PAIR_ROWS:
+            raise ValueError(f"rows: row must be a hard total '5'..'19', a soft total "
+                             f"'A2'..'A9' or a pair '22'..'TT', 'AA', got {show(row)}")
+        if exposed:
+            if up not in _DEALER_TOTALS:
+                raise ValueError(f"rows: with both dealer cards face up the dealer entry is "
+                                 f"the dealer's two-card total, hard '4'..'20', soft "
+                                 f"'A2'..'A9' or 'AA', got {show(up)}")
+        elif isinstance(up, bool) or not isinstance(up, numbers.Integral) or not 1 <= up <= 10:
             raise ValueError(f"rows: upcard must be 1 (ace) .. 10, got {show(up)}")
     return rows
+
+
+def risk_indices_table(rules: Rules, system="hilo", *, rows=None, select=None,
+                       dealt_decks: float | None = None, tc_convention: str = "floor",
+                       round_variance: float = 1.3, grid=range(-5, 11)):
+    """The risk-averse lines as a ``Table`` (one row per (row, upcard)), beside the
+    risk-neutral (EV) crossing of the same shoes for comparison.  ``select``: "i18" or
+    "fab4" (the rows of a named list), else ``rows`` (default: both lists)."""
+    import numpy as np
+
+    from .indices import NAMED_SETS
+    from .ranks import label
+    from .shoe import Shoe
+    from .tables import Table, _notes
+    if select is not None:
+        if select not in NAMED_SETS:
+            raise ValueError(f"select must be one of {', '.join(NAMED_SETS)}, got "
+                             f"{str(select)[:40]!r}")
+        rows = list(dict.fromkeys((row, up) for row, up, _, _ in NAMED_SETS[select]))
+    averse = risk_averse_indices(rules, system, rows=rows, grid=grid, dealt_decks=dealt_decks,
+                                 tc_convention=tc_convention, round_variance=round_variance)
+    # lambda 0 (an enormous round variance): the EV lines of the same shoes
+    neutral = risk_averse_indices(rules, system, rows=list(averse), grid=grid,
+                                  dealt_decks=dealt_decks, tc_convention=tc_convention,
+                                  round_variance=1e300)
+    names, values, records = [], [], []
+
+    def describe(line):
+        if line is None or len(line.plays) < 2:
+            return (line.plays[0] if line else "", "", "")
+        return (" / ".join(f"{a}->{b}" for a, b in zip(line.plays, line.plays[1:])),
+                " ".join(f"{t:+d}" for t in line.thresholds),
+                " ".join(f"{c:+.2f}" for c in line.crossings))
+
+    for (row, up), line in averse.items():
+        dealer = label(up) if isinstance(up, int) else f"dealer {up}"
+        names.append(f"{row} v {dealer}")
+        change, index, exact = describe(line)
+        ev = neutral.get((row, up))
+        values.append([change, index, exact, describe(ev)[2] if ev else ""])
+        records.append({"hand": row, "dealer": dealer, "plays": list(line.plays),
+                        "indices": [int(t) for t in line.thresholds],
+                        "crossings": [float(c) for c in line.crossings],
+                        "ev_plays": list(ev.plays) if ev else [],
+                        "ev_crossings": [float(c) for c in ev.crossings] if ev else []})
+    method = (f"risk-averse indices ({system}): the play of largest certainty equivalent "
+              f"m - lambda x var, lambda = max(edge, 0) / (2 x {round_variance:g}) (a Kelly "
+              f"bettor), on shoes at each true count {grid[0]:+d}..{grid[-1]:+d} "
+              f"({'half the shoe' if dealt_decks is None else f'{dealt_decks:g} decks'} "
+              f"dealt), true counts {tc_convention}; splits CDZ-; docs/counting.md")
+    table = Table("risk_indices", f"risk-averse index numbers ({system})", tuple(names),
+                  ("play change", "index", "exact TC", "EV exact TC"),
+                  np.array(values, dtype=object),
+                  _notes(rules, Shoe.decks(rules.decks), method,
+                         "EV exact TC: the risk-neutral crossing of the same shoes"),
+                  units="true counts", records=records)
+    return table

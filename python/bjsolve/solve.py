@@ -15,7 +15,7 @@ import threading
 import time
 import warnings
 from collections.abc import Mapping
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor, wait
 
 from bjcore import UpcardEngine
 from bjcore._chart import DecisionSignatures
@@ -41,6 +41,7 @@ POLICY_CLASS = 3
 # same rules, class and shoe size orders its keys by those costs.
 _WORK_ORDER = (1, 7, 8, 9, 10, 2, 3, 4, 5, 6)
 _UNIT_COSTS: dict = {}        # cost key -> {dealer key: CPU seconds of its round value}
+_THREAD_LOADS: dict = {}      # cost key -> [CPU seconds of each thread's keys, caller first]
 _UNIT_COSTS_KEPT = 64         # cost keys remembered (the oldest is dropped)
 _UNIT_COSTS_LOCK = threading.Lock()   # solves may run in several threads at once
 
@@ -83,56 +84,136 @@ def check_threads(threads) -> int:
     return int(threads)
 
 
-def work_order(engines: dict, cost_key=None) -> list:
-    """The dealer keys of ``engines`` in the order the threads take them: by the costs
-    recorded under ``cost_key`` (largest first), else by ``_WORK_ORDER``."""
+def work_order(keys, cost_key=None) -> list:
+    """The dealer keys (``keys``: any iterable of them, e.g. a dict of engines) in the order
+    the threads take them: by the costs recorded under ``cost_key`` (largest first), else
+    by ``_WORK_ORDER``."""
+    keys = list(keys)
     with _UNIT_COSTS_LOCK:
         costs = _UNIT_COSTS.get(cost_key) if cost_key is not None else None
-    order = [u for u in _WORK_ORDER if u in engines]
-    order += sorted((k for k in engines if k not in order), key=str)
+    order = [u for u in _WORK_ORDER if u in keys]
+    order += sorted((k for k in keys if k not in order), key=str)
     if costs and all(k in costs for k in order):
         order.sort(key=lambda k: -costs[k])   # stable: ties keep the default order
     return order
 
 
 def recorded_costs(rules: Rules, kind: str, shoe_size: float) -> dict | None:
-    """{dealer key: CPU seconds} that the last solve of these rules, kind (split class or
-    "policy") and shoe size spent on each key's work, or None (for benchmarks: the thread
-    balance they allow does not depend on how busy the machine is)."""
+    """{dealer key: CPU seconds} that solves of these rules, kind (split class or "policy")
+    and shoe size spent on each key's work (the last solve's times averaged with the
+    earlier record, so that one disturbed solve does not reorder the next), or None
+    (for benchmarks: the thread balance they allow does not depend on how busy the
+    machine is)."""
     with _UNIT_COSTS_LOCK:
         costs = _UNIT_COSTS.get((rules, kind, shoe_size))
         return dict(costs) if costs is not None else None
 
 
-def run_engines(engines: dict, threads: int | None = None, cost_key=None) -> dict:
-    """E(u) of every engine, in up to ``threads`` parallel threads (None: every core);
-    returns {upcard: E(u)}.  Each engine is independent (own shoe, memo tables), so the
-    values do not depend on the number of threads or the order, bit for bit.
-    ``cost_key`` (hashable, e.g. rules, class and shoe size): record what each engine
-    cost under it, and order the next run with the same key by those costs."""
-    order = work_order(engines, cost_key)
+def recorded_thread_loads(rules: Rules, kind: str, shoe_size: float) -> list | None:
+    """CPU seconds that each thread of the last solve of these rules, kind and shoe size
+    spent on its keys, the calling thread's first, or None (for benchmarks: with the
+    caller's CPU time of the whole solve, the critical path of the solve in CPU time)."""
+    with _UNIT_COSTS_LOCK:
+        loads = _THREAD_LOADS.get((rules, kind, shoe_size))
+        return list(loads) if loads is not None else None
+
+
+# ---- the threads ------------------------------------------------------------------------
+# The calling thread works on the upcards itself, beside up to threads - 1 helpers taken
+# from one pool kept for the life of the process (starting threads for every solve added
+# thread start-ups to the serial part, and the caller sat idle while the threads worked).
+# The caller never waits for a helper that has not started (it drains the queue itself
+# and cancels helpers still queued), so solves in several threads at once share the pool
+# without waiting on each other, and nothing run in the pool waits on the pool.
+
+_POOL: ThreadPoolExecutor | None = None
+_POOL_SIZE = 0
+_POOL_LOCK = threading.Lock()
+
+
+def _helper_pool(helpers: int) -> ThreadPoolExecutor:
+    """The process's pool of helper threads, with room for at least ``helpers``."""
+    global _POOL, _POOL_SIZE
+    with _POOL_LOCK:
+        if _POOL is None or _POOL_SIZE < helpers:
+            old, _POOL = _POOL, ThreadPoolExecutor(max_workers=helpers,
+                                                   thread_name_prefix="bjsolve")
+            _POOL_SIZE = helpers
+            if old is not None:
+                old.shutdown(wait=False)   # its threads finish what they run, then exit
+        return _POOL
+
+
+def _forget_pool_after_fork() -> None:
+    """A forked child has none of its parent's threads: start a pool of its own."""
+    global _POOL, _POOL_SIZE, _POOL_LOCK
+    _POOL, _POOL_SIZE, _POOL_LOCK = None, 0, threading.Lock()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_forget_pool_after_fork)
+
+
+def run_units(keys, compute, threads: int | None = None, cost_key=None) -> dict:
+    """{key: compute(key)} for every dealer key, in up to ``threads`` threads (None: every
+    core): the calling thread and helpers from the pool take the keys from one queue,
+    longest first.  ``compute`` must not depend on which thread runs it or when; then
+    the values do not depend on the number of threads, bit for bit.  ``cost_key``
+    (hashable, e.g. rules, class and shoe size): record what each key cost (CPU seconds)
+    under it, and order the next run with the same key by those costs."""
+    order = work_order(keys, cost_key)
     workers = max(1, min(len(order), check_threads(threads)))
-    costs = {}
+    costs: dict = {}
+    values: dict = {}
+    queue = iter(order)
+    queue_lock = threading.Lock()
+    failed: list = []
 
-    def value(u):
-        start = time.thread_time()
-        v = engines[u].round_ev()
-        costs[u] = time.thread_time() - start
-        return v
+    def drain() -> float:
+        """Compute keys from the queue until it is empty; returns their CPU seconds."""
+        load = 0.0
+        while not failed:
+            with queue_lock:
+                u = next(queue, None)
+            if u is None:
+                break
+            start = time.thread_time()
+            try:
+                values[u] = compute(u)
+            except BaseException:
+                failed.append(True)   # the others stop taking keys
+                raise
+            costs[u] = time.thread_time() - start
+            load += costs[u]
+        return load
 
-    if workers == 1:
-        values = [value(u) for u in order]
-    else:
-        with ThreadPoolExecutor(max_workers=workers) as pool:
-            values = list(pool.map(value, order))
+    helpers = [] if workers == 1 else [_helper_pool(workers - 1).submit(drain)
+                                       for _ in range(workers - 1)]
+    try:
+        loads = [drain()]
+    finally:
+        # helpers still queued behind another solve's work are not needed any more; the
+        # others finish the key they hold
+        started = [helper for helper in helpers if not helper.cancel()]
+        wait(started)
+    loads += [helper.result() for helper in started]   # (a helper's error is raised here)
     if cost_key is not None:
-        with _UNIT_COSTS_LOCK:
-            _UNIT_COSTS.pop(cost_key, None)
-            _UNIT_COSTS[cost_key] = costs
-            while len(_UNIT_COSTS) > _UNIT_COSTS_KEPT:
-                del _UNIT_COSTS[next(iter(_UNIT_COSTS))]
-    by_key = dict(zip(order, values))
-    return {u: by_key[u] for u in work_order(engines)}   # in an order that never varies
+        _record_costs(cost_key, costs, loads)
+    return {u: values[u] for u in work_order(keys)}   # in an order that never varies
+
+
+def _record_costs(cost_key, costs: dict, loads: list) -> None:
+    """Keep what each key cost (averaged with the earlier record) and the threads' loads."""
+    with _UNIT_COSTS_LOCK:
+        earlier = _UNIT_COSTS.pop(cost_key, None) or {}
+        _UNIT_COSTS[cost_key] = {k: (c + earlier[k]) / 2 if k in earlier else c
+                                 for k, c in costs.items()}
+        _THREAD_LOADS.pop(cost_key, None)
+        _THREAD_LOADS[cost_key] = loads
+        while len(_UNIT_COSTS) > _UNIT_COSTS_KEPT:
+            del _UNIT_COSTS[next(iter(_UNIT_COSTS))]
+        while len(_THREAD_LOADS) > _UNIT_COSTS_KEPT:
+            del _THREAD_LOADS[next(iter(_THREAD_LOADS))]
 
 
 class EV(float):
@@ -498,20 +579,8 @@ class PairsWithoutDAS:
         for key, pair in needed:
             by_key.setdefault(key, []).append(pair)
 
-        def value(item):
-            key, pairs = item
-            for pair in pairs:
-                self._engines[key].split_ev(pair)
-
-        items = sorted(by_key.items(), key=lambda item: _WORK_ORDER.index(item[0])
-                       if item[0] in _WORK_ORDER else len(_WORK_ORDER))   # heavier first
-        workers = max(1, min(len(items), check_threads(threads)))
-        if workers == 1:
-            for item in items:
-                value(item)
-            return
-        with ThreadPoolExecutor(max_workers=workers) as pool:
-            list(pool.map(value, items))
+        run_units(by_key, lambda key: [self._engines[key].split_ev(pair)
+                                       for pair in by_key[key]], threads)
 
     def hand_ev(self, cards, key, *, given_no_blackjack=False) -> dict:
         if given_no_blackjack or len(cards) != 2 or cards[0] != cards[1]:
@@ -548,13 +617,34 @@ def natural_dealer_value(rules: Rules, deal: Deal, key) -> float:
     return sum(w * (tie if is_natural(h) else -1.0) for h, w in weights.items()) / total
 
 
+def make_engine(params: dict, shoe: Shoe, key):
+    """The compiled engine of one dealer key (``params``: ``kernel_rules``)."""
+    return UpcardEngine(shoe.kernel_weights(), key, params, shoe.is_infinite,
+                        shoe.is_fractional)
+
+
 def make_engines(rules: Rules, shoe: Shoe, split_code: int, deal: Deal | None = None) -> dict:
     """One compiled engine per dealer key the player decides against (``deal``: the
     deal of ``rules`` and ``shoe`` if already worked out)."""
     params = kernel_rules(rules, split_code)
     keys = (Deal(rules, shoe) if deal is None else deal).playable_keys
-    return {k: UpcardEngine(shoe.kernel_weights(), k, params, shoe.is_infinite,
-                            shoe.is_fractional) for k in keys}
+    return {k: make_engine(params, shoe, k) for k in keys}
+
+
+def solve_engines(rules: Rules, shoe: Shoe, split_code: int, deal: Deal,
+                  threads: int | None = None, kind: str | None = None) -> tuple[dict, dict]:
+    """(engines, {dealer key: E[round | key]}) of a solve: each thread builds the engines
+    of the keys it takes, so that building them (clearing their memo tables) is part of
+    the parallel work, not a serial prologue.  ``kind``: see ``round_values``."""
+    params = kernel_rules(rules, split_code)
+    built: dict = {}
+
+    def round_value(key):
+        engine = built[key] = make_engine(params, shoe, key)
+        return engine.round_ev()
+
+    values = _round_values(rules, shoe, deal, deal.playable_keys, round_value, threads, kind)
+    return {k: built[k] for k in deal.playable_keys}, values
 
 
 def round_values(rules: Rules, shoe: Shoe, engines: dict, deal: Deal | None = None,
@@ -563,10 +653,16 @@ def round_values(rules: Rules, shoe: Shoe, engines: dict, deal: Deal | None = No
     names what the engines compute (the split class, "policy"): solves of the same rules,
     kind and shoe size reuse each other's measured costs to balance the threads."""
     deal = Deal(rules, shoe) if deal is None else deal
+    return _round_values(rules, shoe, deal, engines, lambda u: engines[u].round_ev(),
+                         threads, kind)
+
+
+def _round_values(rules, shoe, deal, keys, round_value, threads, kind) -> dict:
+    """``round_values`` with ``round_value(key)`` computing each playable key's E."""
     if shoe.is_infinite:
-        threads = 1   # one dealer distribution per upcard: starting threads costs more
+        threads = 1   # one dealer distribution per upcard: a second thread costs more
     cost_key = (rules, kind, shoe.size) if kind is not None else None
-    values = run_engines(engines, threads, cost_key)
+    values = run_units(keys, round_value, threads, cost_key)
     for k in deal.keys:
         if k not in values:
             values[k] = natural_dealer_value(rules, deal, k)
@@ -601,9 +697,8 @@ def solve(rules: Rules | None = None, shoe: Shoe | None = None, *, split: str = 
                       f"follow the analyzers' degenerate conventions (a dealer who must draw "
                       f"from an empty shoe busts) and describe no real game",
                       RuntimeWarning, stacklevel=2)
-    engines = make_engines(rules, shoe, SPLIT_CLASSES[split], deal)
-    return Solution(rules, shoe, split, engines,
-                    round_values(rules, shoe, engines, deal, threads, kind=split), deal)
+    engines, values = solve_engines(rules, shoe, SPLIT_CLASSES[split], deal, threads, kind=split)
+    return Solution(rules, shoe, split, engines, values, deal)
 
 
 # ---- evaluating a strategy -------------------------------------------------------------

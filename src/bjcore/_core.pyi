@@ -12,6 +12,9 @@ _Counts = Sequence[SupportsIndex]
 
 TIE_TOLERANCE: float
 MAX_COUNT: float
+KEEPS_FREED_MEMORY: bool
+
+def release_memory() -> bool: ...
 
 class UpcardEngine:
     @property

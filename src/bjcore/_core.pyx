@@ -34,6 +34,43 @@ TIE_TOLERANCE = TIE_TOLERANCE_VALUE
 MAX_COUNT = MAX_COUNT_VALUE
 
 
+# Memory between solves (docs/algorithms.md): the hash tables and distribution rows are
+# recycled by the kernels themselves (recycle.h), but the growing vectors (hand values,
+# split lanes, pair buckets) come from malloc.  By default glibc gives freed memory back
+# to the system (``madvise``/``munmap`` of the free top of each thread's heap, and large
+# blocks mapped and unmapped one by one), and the next solve takes a page fault for every
+# page it touches again: with two threads, whose heaps are separate, 1,500-7,000 faults a
+# solve (6 decks CDP: ~30 ms of system time against ~200 ms of work).  Keeping up to 64 MB
+# free at the top of each heap, and serving blocks up to 32 MB from the heaps (fixed
+# thresholds: glibc's adaptive ones move with every large free), makes a warm solve fault
+# almost never.  ``release_memory()`` gives the memory back.
+cdef extern from *:
+    """
+    #if defined(__GLIBC__)
+    #include <malloc.h>
+    static int bj_keep_freed_memory(void) {
+        return mallopt(M_MMAP_THRESHOLD, 32 << 20) && mallopt(M_TRIM_THRESHOLD, 64 << 20);
+    }
+    static int bj_release_memory(void) { return malloc_trim(0); }
+    #else
+    static int bj_keep_freed_memory(void) { return 0; }
+    static int bj_release_memory(void) { return 0; }
+    #endif
+    """
+    int bj_keep_freed_memory() nogil
+    int bj_release_memory() nogil
+
+KEEPS_FREED_MEMORY = bool(bj_keep_freed_memory())
+
+
+def release_memory():
+    """Give the memory that malloc keeps between solves back to the system (glibc's
+    ``malloc_trim``); the kernels' recycled tables and rows are released by
+    ``bjcore._memo.release_recycled()`` and ``bjcore._dealer.release_recycled()``.
+    Returns whether any memory was released."""
+    return bool(bj_release_memory())
+
+
 cdef class UpcardEngine(PolicyEngine):
     """Exact player values against one upcard for one shoe and rule set.
 

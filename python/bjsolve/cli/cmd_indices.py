@@ -31,6 +31,14 @@ def add_arguments(parser) -> None:
     which.add_argument("--set", type=str.lower, choices=("i18", "fab4"), dest="play_set",
                        help="only a named list of plays: i18 (Illustrious 18) or fab4 "
                             "(Fab 4 surrenders) (default: every play)")
+    parser.add_argument("--risk-averse", action="store_true",
+                        help="risk-averse indices: the play of largest certainty equivalent "
+                             "for a Kelly bettor (the Illustrious 18 and Fab 4 rows, or --set), "
+                             "beside the EV crossing of the same shoes (default: off, the "
+                             "EV indices)")
+    parser.add_argument("--round-variance", type=float, default=1.3, metavar="V",
+                        help="with --risk-averse: a round's variance per unit bet, which sets "
+                             "the Kelly bet (default: 1.3)")
     common.add_rule_arguments(parser, shoe=False)
     common.add_output_arguments(parser, formats=common.TABLE_FORMATS + ("index",))
     parser.set_defaults()
@@ -39,6 +47,8 @@ def add_arguments(parser) -> None:
 def run(args) -> int:
     from ..count_tables import index_file, indices_table
     rules, _ = counting_rules(args)
+    if args.risk_averse:
+        return _run_risk_averse(args, rules)
     with common.progress(args, label="indices") as update:
         table = indices_table(rules, args.system_value, dealt_decks=args.dealt_decks,
                               rounding=args.rounding, tc_convention=args.tc_convention,
@@ -48,4 +58,20 @@ def run(args) -> int:
         common.write_output(index_file(table), args)
     else:
         common.emit(table, args)
+    return 0
+
+
+def _run_risk_averse(args, rules) -> int:
+    from ..risk_indices import risk_indices_table
+    if args.top:
+        raise common.UsageError("--risk-averse: choose rows with --set i18 or --set fab4 "
+                                "(--top ranks the EV lines only)")
+    if args.hands != "two-card":
+        raise common.UsageError("--risk-averse counts the two-card hands only (--hands two-card)")
+    if args.format == "index":
+        raise common.UsageError("--risk-averse prints a table (--format text, csv, json, ...)")
+    table = risk_indices_table(rules, args.system_value, select=args.play_set,
+                               dealt_decks=args.dealt_decks, tc_convention=args.tc_convention,
+                               round_variance=args.round_variance)
+    common.emit(table, args)
     return 0
