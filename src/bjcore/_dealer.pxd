@@ -22,9 +22,16 @@ cdef extern from "trie_pass.h":
         int16_t factor      # row of the card-factor table: (rank, cards of it already drawn)
         int8_t depth        # number of cards drawn
         int8_t outcome      # 0..4 for 17..21, 5 natural, 6 not counted (bust is the complement)
-    void trie_pass "bj_trie_pass"(const TrieNode* nd, int n, const double* factor,
+    ctypedef struct NodeOffsets "bj_node_offsets":
+        int32_t factor      # offsets in doubles into the pass's tables (see trie_pass.h)
+        int32_t outcome
+        int32_t parent
+        int32_t depth
+    void trie_pass "bj_trie_pass"(const TrieNode* nd, const NodeOffsets* off, int n,
+                                  const double* factor,
                                   const unsigned char* any_left, const double* inv,
-                                  double* prod, double* acc, int lanes) noexcept nogil
+                                  double* prod, double* acc, int lanes,
+                                  int check_left) noexcept nogil
     void trie_tables "bj_trie_tables"(const double* weights, const double* totals, int count,
                                       int infinite, const int8_t* factor_rank,
                                       const int8_t* factor_prior, int n_factors,
@@ -38,6 +45,7 @@ cdef class DealerTrie:
     cdef readonly int n_nodes
     cdef readonly int max_depth
     cdef vector[TrieNode] nodes
+    cdef vector[NodeOffsets] offsets       # per node: where its pass reads and writes
     cdef int n_factors                     # rows of the card-factor table
     cdef int8_t factor_rank[MAX_FACTORS]   # row -> rank index
     cdef int8_t factor_prior[MAX_FACTORS]  # row -> cards of that rank drawn before

@@ -192,6 +192,7 @@ cdef class DealerTrie:
         cdef _TrieBuilder builder = _TrieBuilder(start, hit_soft_17)
         builder.visit(-1)
         cdef TrieNode node
+        cdef NodeOffsets where
         cdef RawNode raw
         cdef size_t i
         cdef int f
@@ -224,6 +225,11 @@ cdef class DealerTrie:
             node.skip = raw.skip
             self.max_depth = max(self.max_depth, raw.depth)
             self.nodes.push_back(node)
+            where.factor = node.factor * MAX_BATCH
+            where.outcome = node.outcome * MAX_BATCH
+            where.parent = max(node.depth - 1, 0) * MAX_BATCH
+            where.depth = node.depth * MAX_BATCH
+            self.offsets.push_back(where)
 
     cdef void evaluate(self, const double* weights, double total, bint infinite,
                        double* out) noexcept nogil:
@@ -245,7 +251,8 @@ cdef class DealerTrie:
         contiguous lanes (``bj_trie_pass``; both in trie_pass.h, built for AVX2 where the
         CPU has it); lanes
         are padded to 4, 8, 16 or 32 (zero factors) so the loops have fixed lengths, and
-        every table has the fixed stride MAX_BATCH so that node offsets are shifts.
+        every table has the fixed stride MAX_BATCH, so each node's offsets into them are fixed
+        and worked out once, when the trie is built (``offsets``).
         """
         cdef double prod[(MAX_DEPTH + 1) * MAX_BATCH]
         cdef double inv[(MAX_DEPTH + 1) * MAX_BATCH]
@@ -254,6 +261,7 @@ cdef class DealerTrie:
         cdef unsigned char any_left[MAX_FACTORS]
         cdef const TrieNode* nd = self.nodes.data()
         cdef int i, d, k, o
+        cdef bint check_left
         cdef int lanes = 4 if count <= 4 else (8 if count <= 8 else (16 if count <= 16 else MAX_BATCH))
         for k in range((N_DEALER + 1) * MAX_BATCH):
             acc[k] = 0.0
@@ -263,7 +271,14 @@ cdef class DealerTrie:
         for k in range(lanes):
             prod[k] = 1.0 if k < count else 0.0
             acc[nd[0].outcome * MAX_BATCH + k] += nd[0].mult * prod[k]
-        trie_pass(nd, self.n_nodes, factor, any_left, inv, prod, acc, lanes)
+        # the root's row (0) is read by no node; is any other row 0 in every lane?
+        check_left = False
+        for i in range(1, self.n_factors):
+            if not any_left[i]:
+                check_left = True
+                break
+        trie_pass(nd, self.offsets.data(), self.n_nodes, factor, any_left, inv, prod, acc,
+                  lanes, check_left)
         for k in range(count):
             for o in range(N_DEALER):
                 out[k * N_DEALER + o] = acc[o * MAX_BATCH + k]
@@ -313,10 +328,10 @@ def release_recycled():
     return block_release_all()
 
 # An engine of a full solve stores 3,000-26,000 distributions (1-8 decks, every class):
-# start with room for 4,096 (the blocks are recycled, so a large start costs no page
+# start with room for 8,192 (the blocks are recycled, so a large start costs no page
 # faults, and it saves the early doublings and their re-insertions).
-cdef int INITIAL_ROWS = 4096   # distributions a store holds before it first grows
-cdef int INDEX_BITS = 13       # its index: 8,192 entries, grown at half full
+cdef int INITIAL_ROWS = 8192   # distributions a store holds before it first grows
+cdef int INDEX_BITS = 14       # its index: 16,384 entries, grown at half full
 cdef int PENDING = -2          # index slot of a queued shoe (HashIndex.find: -1 unknown)
 
 
@@ -388,9 +403,8 @@ cdef class DealerStore:
         evaluated at once."""
         cdef int j, k = self.batch_count
         cdef double total = 0.0
-        if self.index.find(key) != -1:
+        if self.index.find_or_insert(key, PENDING) != -1:
             return   # known, or already waiting (the same cards out, reached another way)
-        self.index.insert(key, PENDING)
         for j in range(N_RANKS):
             self.batch_weights[k * N_RANKS + j] = left[j]
             total += left[j]

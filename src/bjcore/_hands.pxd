@@ -1,8 +1,10 @@
 # Declarations of the hand-value engine (see _hands.pyx).
+from libc.math cimport NAN, isnan
 from libc.stdint cimport uint64_t, int8_t
 from libcpp.vector cimport vector
 
-from bjcore._defs cimport N_RANKS, RuleParams, rank_unit
+from bjcore._defs cimport (N_RANKS, RuleParams, rank_unit, soft_total, improves, SPLIT_POLICY,
+                           PAIR_SHIFT, EXTRA_SHIFT, ACT_STAND, ACT_HIT, ACT_DOUBLE)
 from bjcore._dealer cimport DealerStore
 from bjcore._pair_dealer cimport PairDealer
 from bjcore._memo cimport DecisionTable, HashIndex
@@ -33,6 +35,7 @@ cdef class HandEngine:
     cdef int extra                    # e: extra pair cards known to be gone
     cdef int extra_max                # while a split is valued: the largest e it needs
     cdef bint split_needs_queued      # ... and its dealer distributions are all queued
+    cdef bint unsplit_prefetched      # every unsplit hand's dealer distribution is stored
     cdef uint64_t hand_key
 
     cdef DealerStore dealer           # dealer distributions by the cards out of the shoe
@@ -47,13 +50,7 @@ cdef class HandEngine:
     cdef int policy_missing
 
     cdef void clear_hand(self) noexcept nogil
-    cdef int total(self) noexcept nogil
-    cdef bint is_soft(self) noexcept nogil
-    cdef bint is_natural(self) noexcept nogil
-    cdef uint64_t removed_key(self) noexcept nogil
     cdef uint64_t split_group_key(self) noexcept nogil
-    cdef uint64_t context_key(self) noexcept nogil
-    cdef void remaining(self, double* n) noexcept nogil
     cdef void next_card_weights(self, double* pi) noexcept nogil
     cdef double hole_natural_chance(self, const double* pi) noexcept nogil
     cdef double natural_refund(self, const double* pi) noexcept nogil
@@ -62,19 +59,116 @@ cdef class HandEngine:
     cdef void queue_split_group(self, const double* left) noexcept nogil
     cdef void queue_split_shoe(self, const double* left) noexcept nogil
     cdef void prefetch_dealer(self, bint children) noexcept nogil
+    cdef bint children_need_prefetch(self) noexcept nogil
     cdef void prefetch_unsplit(self, int lowest, double* left) noexcept nogil
-    cdef int lookup(self) noexcept nogil
     cdef double stand_value(self) noexcept nogil
     cdef double hit_value(self) noexcept nogil
     cdef double double_value(self) noexcept nogil
-    cdef double value_at(self, int row, int action) noexcept nogil
-    cdef double get(self, int action) noexcept nogil
-    cdef int may_double(self) noexcept nogil
+    cdef int add_row(self, uint64_t key) noexcept nogil
     cdef int best_option(self, int double_ok) noexcept nogil
     cdef uint64_t policy_key(self, int kind) noexcept nogil
     cdef int policy_action(self, int kind) noexcept nogil
     cdef int optimal_unsplit_choice(self, int double_ok) noexcept nogil
     cdef double continuation(self) noexcept nogil
+
+    # The small helpers below are defined here, not in _hands.pyx, so that they compile
+    # inline wherever they are called: a cdef method is otherwise an indirect call
+    # through the class's method table, and these run once or more per hand visited.
+
+    cdef inline int total(self) noexcept nogil:
+        return soft_total(self.hard_sum, self.cnt[0])
+
+    cdef inline bint is_soft(self) noexcept nogil:
+        return self.cnt[0] > 0 and self.hard_sum + 10 <= 21
+
+    cdef inline bint is_natural(self) noexcept nogil:
+        return (self.pair_rank == 0 and self.n_cards == 2
+                and self.cnt[0] == 1 and self.cnt[9] == 1)
+
+    cdef inline uint64_t removed_key(self) noexcept nogil:
+        # the cards out of the shoe for this hand: its own plus e extra pair cards
+        if self.infinite:
+            return 0   # removing cards changes nothing: one dealer distribution
+        if self.pair_rank == 0:
+            return self.hand_key
+        return self.hand_key + <uint64_t>self.extra * rank_unit(self.pair_rank - 1)
+
+    cdef inline uint64_t context_key(self) noexcept nogil:
+        cdef uint64_t hand = self.hand_key
+        cdef int extra = self.extra
+        if self.infinite and self.rules.split_class != SPLIT_POLICY:
+            # In an infinite shoe a hand's values depend only on its total, softness and
+            # whether it still has two cards (doubling, naturals); removal is irrelevant,
+            # so every composition with those shares one memo entry.  (A user policy may
+            # tell compositions apart, so policy solves keep the full key.)
+            hand = (<uint64_t>self.hard_sum | (<uint64_t>(self.cnt[0] > 0) << 5)
+                    | (<uint64_t>(self.n_cards if self.n_cards < 3 else 3) << 6))
+            extra = 1 if extra > 0 else 0
+        return (hand | (<uint64_t>self.pair_rank << PAIR_SHIFT)
+                | (<uint64_t>extra << EXTRA_SHIFT))
+
+    cdef inline void remaining(self, double* n) noexcept nogil:
+        """Counts left after the hand, its extra pair cards and the dealer's cards."""
+        cdef int r
+        for r in range(N_RANKS):
+            n[r] = self.shoe[r] - self.cnt[r] - self.dealer_cnt[r]
+        if self.pair_rank:
+            n[self.pair_rank - 1] -= self.extra
+
+    cdef inline int may_double(self) noexcept nogil:
+        """Dbl(h) of section 4 for the current hand's own cards."""
+        cdef int t = self.total()
+        if self.rules.double_min_total > 0 and not (self.rules.double_min_total <= t <= 11):
+            return 0
+        if self.is_soft() and not self.rules.double_soft:
+            return 0
+        if self.n_cards != 2 and not self.rules.double_any_cards:
+            return 0
+        return 1
+
+    cdef inline int lookup(self) noexcept nogil:
+        """Row of the current hand (in its context) in ``value_store``, added if new."""
+        cdef int row = self.value_index.find(self.context_key())
+        if row >= 0:
+            return row
+        return self.add_row(self.context_key())
+
+    cdef inline double get(self, int action) noexcept nogil:
+        return self.value_at(self.lookup(), action)
+
+    cdef inline double value_at(self, int row, int action) noexcept nogil:
+        """Memoised unconditioned value of stand, hit or double for the current hand,
+        whose memo row is ``row`` (the store may grow while a value is computed, so it
+        is indexed again afterwards)."""
+        cdef double v
+        if action == ACT_STAND:
+            v = self.value_store[row].stand
+            if isnan(v):
+                v = self.stand_value()
+                self.value_store[row].stand = v
+        elif action == ACT_HIT:
+            v = self.value_store[row].hit
+            if isnan(v):
+                v = self.hit_value()
+                self.value_store[row].hit = v
+        else:
+            v = self.value_store[row].double_
+            if isnan(v):
+                v = self.double_value()
+                self.value_store[row].double_ = v
+        return v
+
+    cdef inline int best_option_at(self, int row, int double_ok) noexcept nogil:
+        """``best_option`` for the current hand, whose memo row is ``row``."""
+        cdef int best = ACT_STAND
+        cdef double v = self.value_at(row, ACT_STAND), w
+        w = self.value_at(row, ACT_HIT)
+        if improves(w, v):
+            best = ACT_HIT
+            v = w
+        if double_ok and improves(self.value_at(row, ACT_DOUBLE), v):
+            best = ACT_DOUBLE
+        return best
 
 
 # Adding and removing a card are the innermost steps of every recursion: inline, not

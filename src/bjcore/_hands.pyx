@@ -23,6 +23,12 @@ from bjcore._memo cimport DecisionTable, HashIndex
 from bjcore._dealer import dealer_trie
 
 
+# A solve's engine holds 2,000-8,500 hand contexts (1-8 decks, every class): start the
+# memo with room for them (its blocks are recycled between solves, see _memo) instead of
+# growing it, and re-inserting every key, two or three times.
+cdef int VALUE_INDEX_BITS = 14   # 16,384 entries, grown at half full
+cdef int VALUE_ROWS = 4096
+
 RULE_KEYS = ("hit_soft_17", "double_min_total", "double_soft", "double_any_cards",
              "double_after_split", "max_split_hands", "resplit_aces", "hit_split_aces",
              "surrender", "blackjack_payout", "split_class", "natural_takes_all",
@@ -111,9 +117,11 @@ cdef class HandEngine:
             raise ValueError("split_class must be 0..3")
         self.dealer = DealerStore(dealer_trie(cards, self.rules.hit_soft_17))
         self.pair_dealer = PairDealer(self.dealer.trie)
-        self.value_index = HashIndex()
+        self.value_index = HashIndex(VALUE_INDEX_BITS)
+        self.value_store.reserve(VALUE_ROWS)
         self.extra_max = 0
         self.split_needs_queued = False
+        self.unsplit_prefetched = False
         for r in range(N_RANKS):
             self.pair_groups[r] = False
         self.clear_hand()
@@ -133,20 +141,6 @@ cdef class HandEngine:
         self.extra = 0
         self.hand_key = 0
 
-    cdef int total(self) noexcept nogil:
-        return soft_total(self.hard_sum, self.cnt[0])
-
-    cdef bint is_soft(self) noexcept nogil:
-        return self.cnt[0] > 0 and self.hard_sum + 10 <= 21
-
-    cdef uint64_t removed_key(self) noexcept nogil:
-        # the cards out of the shoe for this hand: its own plus e extra pair cards
-        if self.infinite:
-            return 0   # removing cards changes nothing: one dealer distribution
-        if self.pair_rank == 0:
-            return self.hand_key
-        return self.hand_key + <uint64_t>self.extra * rank_unit(self.pair_rank - 1)
-
     cdef uint64_t split_group_key(self) noexcept nogil:
         """A split hand's group in ``pair_dealer``: its cards other than the pair's rank,
         with the pair rank in the pair field (see _pair_dealer)."""
@@ -154,29 +148,7 @@ cdef class HandEngine:
         return ((self.hand_key & ~((<uint64_t>31) << (COUNT_BITS * p)))
                 | (<uint64_t>self.pair_rank << PAIR_SHIFT))
 
-    cdef uint64_t context_key(self) noexcept nogil:
-        cdef uint64_t hand = self.hand_key
-        cdef int extra = self.extra
-        if self.infinite and self.rules.split_class != SPLIT_POLICY:
-            # In an infinite shoe a hand's values depend only on its total, softness and
-            # whether it still has two cards (doubling, naturals); removal is irrelevant,
-            # so every composition with those shares one memo entry.  (A user policy may
-            # tell compositions apart, so policy solves keep the full key.)
-            hand = (<uint64_t>self.hard_sum | (<uint64_t>(self.cnt[0] > 0) << 5)
-                    | (<uint64_t>(self.n_cards if self.n_cards < 3 else 3) << 6))
-            extra = 1 if extra > 0 else 0
-        return (hand | (<uint64_t>self.pair_rank << PAIR_SHIFT)
-                | (<uint64_t>extra << EXTRA_SHIFT))
-
     # ---- shoe after the current hand -------------------------------------------
-
-    cdef void remaining(self, double* n) noexcept nogil:
-        """Counts left after the hand, its extra pair cards and the dealer's cards."""
-        cdef int r
-        for r in range(N_RANKS):
-            n[r] = self.shoe[r] - self.cnt[r] - self.dealer_cnt[r]
-        if self.pair_rank:
-            n[self.pair_rank - 1] -= self.extra
 
     cdef void next_card_weights(self, double* pi) noexcept nogil:
         cdef int r
@@ -345,6 +317,15 @@ cdef class HandEngine:
                     self.dealer.queue(left, r, hand_part + rank_unit(r))
         self.dealer.flush()
 
+    cdef bint children_need_prefetch(self) noexcept nogil:
+        """Whether the hands one card larger than the current one may lack their dealer
+        distributions: not when a split hand's were all queued beforehand, nor for an
+        unsplit hand once ``prefetch_unsplit`` has stored every unsplit hand's (then
+        ``prefetch_dealer`` would only find each of them stored)."""
+        if self.pair_rank:
+            return not self.split_needs_queued
+        return not self.unsplit_prefetched
+
     cdef void prefetch_unsplit(self, int lowest, double* left) noexcept nogil:
         """Queue the dealer outcomes of the current unsplit hand and of every hand that
         grows from it by cards of rank index >= ``lowest`` (each composition once).
@@ -354,6 +335,7 @@ cdef class HandEngine:
         ``left``: the shoe after the hand and the dealer's cards (restored on return).
         """
         cdef int r
+        cdef bint whole_shoe = self.n_cards == 0 and self.pair_rank == 0 and lowest == 0
         if self.n_cards >= 2 and not self.is_natural():
             self.dealer.queue(left, -1, self.hand_key)
         for r in range(lowest, N_RANKS):
@@ -366,16 +348,18 @@ cdef class HandEngine:
             self.prefetch_unsplit(r, left)
             left[r] += 1.0
             hand_remove(self, r)
+        if whole_shoe and not self.infinite:
+            # from the empty hand: every unsplit hand of the shoe is queued; once the
+            # last batch is evaluated, the hit and double recursions need not prefetch
+            self.dealer.flush()
+            self.unsplit_prefetched = True
 
     # ---- values of the current hand ---------------------------------------------
 
-    cdef int lookup(self) noexcept nogil:
-        """Row of the current hand (in its context) in ``value_store``, added if new."""
-        cdef uint64_t key = self.context_key()
-        cdef int row = self.value_index.find(key)
+    cdef int add_row(self, uint64_t key) noexcept nogil:
+        """A new row of ``value_store`` for the context ``key`` (see ``lookup``)."""
         cdef HandValues blank
-        if row >= 0:
-            return row
+        cdef int row
         blank.stand = NAN
         blank.hit = NAN
         blank.double_ = NAN
@@ -383,10 +367,6 @@ cdef class HandEngine:
         self.value_store.push_back(blank)
         self.value_index.insert(key, row)
         return row
-
-    cdef bint is_natural(self) noexcept nogil:
-        return (self.pair_rank == 0 and self.n_cards == 2
-                and self.cnt[0] == 1 and self.cnt[9] == 1)
 
     cdef double stand_value(self) noexcept nogil:
         cdef double pi[N_RANKS]
@@ -419,7 +399,7 @@ cdef class HandEngine:
         cdef double ev = 0.0
         cdef int r
         self.next_card_weights(pi)
-        if not (self.pair_rank and self.split_needs_queued):
+        if self.children_need_prefetch():
             self.prefetch_dealer(True)
         for r in range(N_RANKS):
             if pi[r] <= 0.0:
@@ -437,7 +417,7 @@ cdef class HandEngine:
         cdef double ev
         cdef int r
         self.next_card_weights(pi)
-        if not (self.pair_rank and self.split_needs_queued):
+        if self.children_need_prefetch():
             self.prefetch_dealer(True)
         # a dealer natural takes only the original bet: +beta undoes half of -2*beta
         ev = self.natural_refund(pi)
@@ -452,55 +432,10 @@ cdef class HandEngine:
             hand_remove(self, r)
         return ev
 
-    cdef double value_at(self, int row, int action) noexcept nogil:
-        """Memoised unconditioned value of stand, hit or double for the current hand,
-        whose memo row is ``row`` (the store may grow while a value is computed, so it
-        is indexed again afterwards)."""
-        cdef double v
-        if action == ACT_STAND:
-            v = self.value_store[row].stand
-            if isnan(v):
-                v = self.stand_value()
-                self.value_store[row].stand = v
-        elif action == ACT_HIT:
-            v = self.value_store[row].hit
-            if isnan(v):
-                v = self.hit_value()
-                self.value_store[row].hit = v
-        else:
-            v = self.value_store[row].double_
-            if isnan(v):
-                v = self.double_value()
-                self.value_store[row].double_ = v
-        return v
-
-    cdef double get(self, int action) noexcept nogil:
-        return self.value_at(self.lookup(), action)
-
-    cdef int may_double(self) noexcept nogil:
-        """Dbl(h) of section 4 for the current hand's own cards."""
-        cdef int t = self.total()
-        if self.rules.double_min_total > 0 and not (self.rules.double_min_total <= t <= 11):
-            return 0
-        if self.is_soft() and not self.rules.double_soft:
-            return 0
-        if self.n_cards != 2 and not self.rules.double_any_cards:
-            return 0
-        return 1
-
     cdef int best_option(self, int double_ok) noexcept nogil:
         """The first strictly best of stand, hit and (if allowed) double for the current
         hand in its context (section 4: ties go to the earlier option)."""
-        cdef int row = self.lookup()
-        cdef int best = ACT_STAND
-        cdef double v = self.value_at(row, ACT_STAND), w
-        w = self.value_at(row, ACT_HIT)
-        if improves(w, v):
-            best = ACT_HIT
-            v = w
-        if double_ok and improves(self.value_at(row, ACT_DOUBLE), v):
-            best = ACT_DOUBLE
-        return best
+        return self.best_option_at(self.lookup(), double_ok)
 
     cdef uint64_t policy_key(self, int kind) noexcept nogil:
         """The current hand's key in the table of frozen decisions (see DecisionTable)."""
@@ -530,14 +465,15 @@ cdef class HandEngine:
 
     cdef double continuation(self) noexcept nogil:
         """Value of the option the strategy picks for the current hand (B of section 3)."""
-        cdef int a, double_ok, saved_extra
+        cdef int a, double_ok, saved_extra, row
         if self.pair_rank == 0:
             double_ok = self.may_double()
+            row = self.lookup()   # one look-up serves the choice and its value
             if self.rules.split_class == SPLIT_POLICY:
                 a = self.policy_action(KIND_LATER)
             else:
-                a = self.best_option(double_ok)
-            return self.get(a)
+                a = self.best_option_at(row, double_ok)
+            return self.value_at(row, a)
         if self.pair_rank == 1 and not self.rules.hit_split_aces:
             return self.get(ACT_STAND)   # split aces take one card and stand
         double_ok = self.rules.double_after_split and self.may_double()
@@ -551,6 +487,7 @@ cdef class HandEngine:
             a = self.best_option(double_ok)
             self.extra = saved_extra
         else:
-            a = self.best_option(double_ok)
+            row = self.lookup()
+            return self.value_at(row, self.best_option_at(row, double_ok))
         return self.get(a)
 

@@ -47,6 +47,7 @@ cdef class HashIndex:
             i = (i + 1) & mask
 
     cdef void insert(self, uint64_t key, int slot) noexcept nogil
+    cdef int find_or_insert(self, uint64_t key, int slot) noexcept nogil
     cdef void grow(self) noexcept nogil
     cdef void clear(self) noexcept nogil
     cdef void set(self, uint64_t key, int slot) noexcept nogil

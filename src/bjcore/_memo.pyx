@@ -9,12 +9,17 @@ from libc.string cimport memcpy
 cdef int INITIAL_BITS = 12
 
 
+cdef inline void mark_free(IndexEntry* table, size_t capacity) noexcept nogil:
+    """Every entry free (a free entry's slot is never read)."""
+    cdef size_t i
+    for i in range(capacity):
+        table[i].key = EMPTY_KEY
+
+
 cdef IndexEntry* empty_table(size_t capacity) noexcept nogil:
     """A (recycled) block of ``capacity`` free entries."""
     cdef IndexEntry* table = <IndexEntry*>block_take(capacity * sizeof(IndexEntry))
-    cdef size_t i
-    for i in range(capacity):
-        table[i].key = EMPTY_KEY    # (a free entry's slot is never read)
+    mark_free(table, capacity)
     return table
 
 
@@ -54,6 +59,23 @@ cdef class HashIndex:
         self.table[i].slot = slot
         self.count += 1
 
+    cdef int find_or_insert(self, uint64_t key, int slot) noexcept nogil:
+        """The slot stored for ``key``; or, if there is none, store ``slot`` for it and
+        return -1 (one probe sequence where ``find`` then ``insert`` take two)."""
+        cdef size_t mask, i
+        if 2 * (<size_t>self.count + 1) > self.capacity:
+            self.grow()
+        mask = self.capacity - 1
+        i = <size_t>((key * FIBONACCI) >> self.shift)
+        while self.table[i].key != EMPTY_KEY:
+            if self.table[i].key == key:
+                return self.table[i].slot
+            i = (i + 1) & mask
+        self.table[i].key = key
+        self.table[i].slot = slot
+        self.count += 1
+        return -1
+
     cdef void grow(self) noexcept nogil:
         cdef IndexEntry* old = self.table
         cdef size_t old_capacity = self.capacity, i
@@ -68,9 +90,8 @@ cdef class HashIndex:
 
     cdef void clear(self) noexcept nogil:
         """Forget every key, keeping the capacity (memory reused by the next solve)."""
-        cdef size_t i
-        for i in range(self.capacity):
-            self.table[i].key = EMPTY_KEY
+        if self.count > 0:   # (an empty table is already all free)
+            mark_free(self.table, self.capacity)
         self.count = 0
 
     cdef void set(self, uint64_t key, int slot) noexcept nogil:

@@ -17,10 +17,21 @@ typedef struct {
     int32_t skip;     /* index just past this node's subtree */
     int16_t factor;   /* row of the card-factor table: (rank, cards of it already drawn) */
     int8_t depth;     /* number of cards drawn */
-    int8_t outcome;   /* 0..4 for 17..21, 5 natural, 6 not counted */
+    int8_t outcome;   /* 0..4 for 17..21, 5 natural, 6 not counted (mult 0) */
 } bj_trie_node;
 
 #define BJ_STRIDE 32  /* = MAX_BATCH: every per-lane table has this stride */
+
+/* Where one node's pass reads and writes, in doubles from the start of each table
+ * (factor row, outcome row of acc, the parent's row of prod, and the node's depth row of
+ * inv and of prod): worked out once per trie (DealerTrie), not at every visit. */
+typedef struct {
+    int32_t factor;
+    int32_t outcome;
+    int32_t parent;
+    int32_t depth;
+} bj_node_offsets;
+#define BJ_NOT_COUNTED 6  /* = N_DEALER: the outcome of a node that ends no draw */
 
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && defined(__GLIBC__)
 #define BJ_MULTIVERSION __attribute__((target_clones("avx2", "default")))
@@ -34,23 +45,26 @@ typedef struct {
 typedef double bj_v4 __attribute__((vector_size(32), aligned(8), may_alias));
 typedef long long bj_m4 __attribute__((vector_size(32)));   /* lane masks: -1 or 0 */
 
-template <int LANES>
+/* CHECK_LEFT: whether some card-factor row is 0 in every lane (see any_left below);
+ * when none is, as in every batch of a full 2-8 deck shoe, the walk need not test each
+ * node. */
+template <int LANES, bool CHECK_LEFT>
 static inline __attribute__((always_inline)) void bj_trie_walk(
-        const bj_trie_node* nd, int n, const double* factor, const unsigned char* any_left,
-        const double* inv, double* prod, double* acc) {
+        const bj_trie_node* nd, const bj_node_offsets* off, int n, const double* factor,
+        const unsigned char* any_left, const double* inv, double* prod, double* acc) {
     int i = 1;
     while (i < n) {
         const int skip = nd[i].skip;
-        if (!any_left[nd[i].factor]) {
+        if (CHECK_LEFT && !any_left[nd[i].factor]) {
             i = skip;   /* no such card left in any shoe: the subtree is impossible */
             continue;
         }
-        const int d = nd[i].depth;
+        const bj_node_offsets o = off[i];
         const double m = nd[i].mult;
-        const double* pf = factor + nd[i].factor * BJ_STRIDE;
-        const double* pp = prod + (d - 1) * BJ_STRIDE;
-        const double* pinv = inv + d * BJ_STRIDE;
-        double* pa = acc + nd[i].outcome * BJ_STRIDE;
+        const double* pf = factor + o.factor;
+        const double* pp = prod + o.parent;
+        const double* pinv = inv + o.depth;
+        double* pa = acc + o.outcome;
         if (skip == i + 1) {
             /* a leaf: always counted, nothing below needs its probability */
             for (int k = 0; k < LANES; k += 4) {
@@ -58,8 +72,15 @@ static inline __attribute__((always_inline)) void bj_trie_walk(
                           * *(const bj_v4*)(pinv + k);
                 *(bj_v4*)(pa + k) += m * p;
             }
+        } else if (nd[i].outcome == BJ_NOT_COUNTED) {
+            /* the dealer draws on (a quarter of the nodes): only its children need its
+             * probability, and nothing is added to any outcome */
+            double* pd = prod + o.depth;
+            for (int k = 0; k < LANES; k += 4)
+                *(bj_v4*)(pd + k) = *(const bj_v4*)(pp + k) * *(const bj_v4*)(pf + k)
+                                    * *(const bj_v4*)(pinv + k);
         } else {
-            double* pd = prod + d * BJ_STRIDE;
+            double* pd = prod + o.depth;
             for (int k = 0; k < LANES; k += 4) {
                 bj_v4 p = *(const bj_v4*)(pp + k) * *(const bj_v4*)(pf + k)
                           * *(const bj_v4*)(pinv + k);
@@ -71,19 +92,33 @@ static inline __attribute__((always_inline)) void bj_trie_walk(
     }
 }
 
-/* Nodes 1..n-1 of a trie over `lanes` (4, 8, 16 or 32) shoes: tables as in evaluate_many. */
-BJ_MULTIVERSION
-static __attribute__((unused)) void bj_trie_pass(const bj_trie_node* nd, int n, const double* factor,
-                         const unsigned char* any_left, const double* inv, double* prod,
-                         double* acc, int lanes) {
-    if (lanes <= 4)
-        bj_trie_walk<4>(nd, n, factor, any_left, inv, prod, acc);
-    else if (lanes <= 8)
-        bj_trie_walk<8>(nd, n, factor, any_left, inv, prod, acc);
-    else if (lanes <= 16)
-        bj_trie_walk<16>(nd, n, factor, any_left, inv, prod, acc);
+template <int LANES>
+static inline __attribute__((always_inline)) void bj_trie_walk_lanes(
+        const bj_trie_node* nd, const bj_node_offsets* off, int n, const double* factor,
+        const unsigned char* any_left, const double* inv, double* prod, double* acc,
+        int check_left) {
+    if (check_left)
+        bj_trie_walk<LANES, true>(nd, off, n, factor, any_left, inv, prod, acc);
     else
-        bj_trie_walk<32>(nd, n, factor, any_left, inv, prod, acc);
+        bj_trie_walk<LANES, false>(nd, off, n, factor, any_left, inv, prod, acc);
+}
+
+/* Nodes 1..n-1 of a trie over `lanes` (4, 8, 16 or 32) shoes: tables as in evaluate_many.
+ * check_left: some row of `any_left` read by a node is 0 (skipping a subtree whose
+ * factors are 0 in every lane only saves work: its products are 0 and add +0). */
+BJ_MULTIVERSION
+static __attribute__((unused)) void bj_trie_pass(const bj_trie_node* nd, const bj_node_offsets* off,
+                         int n, const double* factor,
+                         const unsigned char* any_left, const double* inv, double* prod,
+                         double* acc, int lanes, int check_left) {
+    if (lanes <= 4)
+        bj_trie_walk_lanes<4>(nd, off, n, factor, any_left, inv, prod, acc, check_left);
+    else if (lanes <= 8)
+        bj_trie_walk_lanes<8>(nd, off, n, factor, any_left, inv, prod, acc, check_left);
+    else if (lanes <= 16)
+        bj_trie_walk_lanes<16>(nd, off, n, factor, any_left, inv, prod, acc, check_left);
+    else
+        bj_trie_walk_lanes<32>(nd, off, n, factor, any_left, inv, prod, acc, check_left);
 }
 
 /* The per-lane tables a pass reads, for `count` shoes padded to LANES lanes (every row
@@ -93,7 +128,7 @@ static __attribute__((unused)) void bj_trie_pass(const bj_trie_node* nd, int n, 
  *   any_left[i]            whether row i is positive in some lane (else its subtrees are
  *                          skipped);
  *   inv row d, lane k      1 / (cards left) before the d-th card (0 when none are left, or
- *                          padded; 1 for an infinite shoe).
+ *                          padded; 1 for an infinite shoe, padded or not).
  * Rows are filled lane-contiguous, so each loop is a few vector operations; every value
  * is the same IEEE expression as a lane-by-lane loop computes, in the same order. */
 template <int LANES>
@@ -130,12 +165,19 @@ static inline __attribute__((always_inline)) void bj_trie_tables_n(
     }
     for (int d = 1; d <= max_depth; ++d) {
         double* row = inv + d * BJ_STRIDE;
+        if (infinite) {
+            /* (padded lanes too: their products are 0 whatever they are multiplied by) */
+            for (int k = 0; k < LANES; ++k)
+                row[k] = 1.0;
+            continue;
+        }
         for (int k = 0; k < LANES; ++k) {
             const double left = total[k] - d + 1;
             /* divide by a safe value where the result is not used: no branch, so the
-             * loop vectorises, and the used lanes are the plain 1.0 / left */
+             * loop vectorises, and the used lanes are the plain 1.0 / left (a padded
+             * lane has no cards: left <= 0, and 0) */
             const double q = 1.0 / (left > 0 ? left : 1.0);
-            row[k] = k >= count ? 0.0 : (infinite ? 1.0 : (left > 0 ? q : 0.0));
+            row[k] = left > 0 ? q : 0.0;
         }
     }
 }
