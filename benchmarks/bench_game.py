@@ -115,13 +115,13 @@ def compare(name, rules, rounds, seed, skip_sim, runs=40):
     ramp = parse_ramp(RAMP)
     new_ramp = {}
     for text in NEW_RAMPS:
-        runs = []
+        spent = []                              # (not `runs`: that is the simulation's)
         for _ in range(7):
             game._ruin_cache.clear()            # a NEW ramp: its ruin factorization not cached
             t = time.perf_counter()
             game.evaluate(text, 1_000)
-            runs.append(time.perf_counter() - t)
-        new_ramp[text] = float(np.median(runs))
+            spent.append(time.perf_counter() - t)
+        new_ramp[text] = float(np.median(spent))
     times, plain = [], []
     game.evaluate(ramp, 1_000)
     for bankroll in (5_000, 10_000, 20_000, 40_000, 80_000):
