@@ -1,4 +1,4 @@
-"""The one timing helper the benchmark scripts share."""
+"""The timing helpers the benchmark scripts share."""
 import statistics
 import time
 
@@ -13,3 +13,15 @@ def median_time(fn, repeat):
         fn()
         times.append(time.perf_counter() - t0)
     return statistics.median(times), min(times)
+
+
+def median_cpu(fn, repeat):
+    """Median process CPU seconds of ``repeat`` calls (after a warm-up): on a shared machine
+    the wall time of a one-thread run includes the time other processes held the core."""
+    fn()
+    times = []
+    for _ in range(repeat):
+        t0 = time.process_time()
+        fn()
+        times.append(time.process_time() - t0)
+    return statistics.median(times)

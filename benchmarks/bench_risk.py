@@ -18,10 +18,8 @@ import argparse
 import math
 import os
 import platform
-import statistics
-import time
 
-from _timing import median_time
+from _timing import median_cpu, median_time
 from bjsolve import Rules, Shoe, solve
 from bjsolve.risk import lifetime_ruin, trip_ruin
 
@@ -35,18 +33,6 @@ CASES = (
     ("6D resplit to 4 CDP", dict(decks=6, max_split_hands=4), "CDP", None),
     ("infinite shoe", dict(decks=math.inf, max_split_hands=4), "CDZ-", None),
 )
-
-
-def median_cpu(fn, repeat):
-    """Median process CPU seconds of ``repeat`` calls (after a warm-up): on a shared machine
-    the wall time of a one-thread run includes the time other processes held the core."""
-    fn()
-    times = []
-    for _ in range(repeat):
-        t0 = time.process_time()
-        fn()
-        times.append(time.process_time() - t0)
-    return statistics.median(times)
 
 
 def main(argv=None) -> int:

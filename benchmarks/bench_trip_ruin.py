@@ -12,22 +12,10 @@ CPU time is the steadier figure) and the ruin probability with its error bound.
 from __future__ import annotations
 
 import argparse
-import statistics
-import time
 
-from _timing import median_time
+from _timing import median_cpu, median_time
 from bjsolve import Rules, solve
 from bjsolve.risk import trip_ruin
-
-
-def median_cpu(fn, repeat):
-    fn()
-    times = []
-    for _ in range(repeat):
-        t0 = time.process_time()
-        fn()
-        times.append(time.process_time() - t0)
-    return statistics.median(times)
 
 
 def main(argv=None) -> int:

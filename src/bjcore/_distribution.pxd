@@ -165,3 +165,12 @@ cdef class RoundLaws:
     cdef void exact_two_hands_law(self, int pair) noexcept nogil
     cdef void add_results(self, double w, int j1, const double* q, double* out) noexcept nogil
     cdef void round_dist(self) noexcept nogil
+
+
+cdef inline double remove_unknown(double whole, double pair_part, double g) noexcept nogil:
+    """Solve whole = g * pair_part + (1 - g) * rest for rest (one removal step)."""
+    if g >= 1.0:
+        return 0.0
+    if g == 0.0:
+        return whole
+    return (whole - g * pair_part) / (1.0 - g)

@@ -1521,12 +1521,3 @@ cdef class RoundLaws:
             for k in range(D_LATTICE):
                 view[t, k] = self.round_out[t * D_LATTICE + k]
         return result
-
-
-cdef inline double remove_unknown(double whole, double pair_part, double g) noexcept nogil:
-    """Solve whole = g * pair_part + (1 - g) * rest for rest (one removal step)."""
-    if g >= 1.0:
-        return 0.0
-    if g == 0.0:
-        return whole
-    return (whole - g * pair_part) / (1.0 - g)

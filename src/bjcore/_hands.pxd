@@ -3,7 +3,7 @@ from libc.math cimport NAN, isnan
 from libc.stdint cimport uint64_t, int8_t
 from libcpp.vector cimport vector
 
-from bjcore._defs cimport (N_RANKS, RuleParams, rank_unit, soft_total, improves, SPLIT_POLICY,
+from bjcore._defs cimport (N_RANKS, N_DEALER, RuleParams, rank_unit, soft_total, improves, SPLIT_POLICY,
                            PAIR_SHIFT, EXTRA_SHIFT, ACT_STAND, ACT_HIT, ACT_DOUBLE)
 from bjcore._dealer cimport DealerStore
 from bjcore._pair_dealer cimport PairDealer
@@ -185,3 +185,22 @@ cdef inline void hand_remove(HandEngine h, int r) noexcept nogil:
     h.hard_sum -= r + 1
     h.n_cards -= 1
     h.hand_key -= rank_unit(r)
+
+
+cdef inline double stand_from_outcomes(const double* d, int t, double tie_value) noexcept nogil:
+    """A hand of total ``t`` standing against the dealer's outcomes ``d`` (17..21,
+    natural; the rest busts).  HandEngine.stand_value and the split lanes both use it, so
+    their values are the same to the bit."""
+    cdef double ev, listed = 0.0
+    cdef int k
+    for k in range(N_DEALER):
+        listed += d[k]
+    ev = (1.0 - listed) - d[5]
+    for k in range(5):
+        if t > 17 + k:
+            ev += d[k]
+        elif t < 17 + k:
+            ev -= d[k]
+        else:
+            ev += tie_value * d[k]
+    return ev

@@ -370,9 +370,8 @@ cdef class HandEngine:
 
     cdef double stand_value(self) noexcept nogil:
         cdef double pi[N_RANKS]
-        cdef const double* d
-        cdef double ev, beta, listed = 0.0
-        cdef int k, t = self.total()
+        cdef double beta
+        cdef int t = self.total()
         if self.is_natural():
             # a natural pays the bonus unless the dealer has one too (natural_tie_value)
             if self.hole_rank >= 0:
@@ -381,18 +380,7 @@ cdef class HandEngine:
                 return (self.rules.blackjack_payout * (1.0 - beta)
                         + self.rules.natural_tie_value * beta)
             return self.rules.blackjack_payout
-        d = self.dealer_for_current()
-        for k in range(N_DEALER):
-            listed += d[k]
-        ev = (1.0 - listed) - d[5]
-        for k in range(5):
-            if t > 17 + k:
-                ev += d[k]
-            elif t < 17 + k:
-                ev -= d[k]
-            else:
-                ev += self.rules.tie_value * d[k]
-        return ev
+        return stand_from_outcomes(self.dealer_for_current(), t, self.rules.tie_value)
 
     cdef double hit_value(self) noexcept nogil:
         cdef double pi[N_RANKS]

@@ -41,8 +41,9 @@ from libcpp.unordered_map cimport unordered_map
 from libcpp.vector cimport vector
 from cython.operator cimport dereference as deref
 
+from bjcore._defs cimport rank_unit
 from bjcore._distribution cimport (RoundLaws, D_RANKS, D_OUT, D_LATTICE, D_NATURAL_COL,
-                                   D_CHUNK)
+                                   D_CHUNK, remove_unknown)
 
 import numpy as np
 
@@ -70,19 +71,6 @@ cdef enum:
     MAX_A = 5     # pair cards gone beyond the first two: 0 .. 2M - 4 <= 4
     # one second hand's results for its two kinds (F, N), each (P, E, S) x D_OUT
     H2 = 42
-
-
-cdef inline uint64_t rank_unit(int r) noexcept nogil:
-    return (<uint64_t>1) << (5 * r)
-
-
-cdef inline double remove_unknown(double whole, double pair_part, double g) noexcept nogil:
-    """Solve whole = g * pair_part + (1 - g) * rest for rest (one removal step)."""
-    if g >= 1.0:
-        return 0.0
-    if g == 0.0:
-        return whole
-    return (whole - g * pair_part) / (1.0 - g)
 
 
 cdef void reach_without_pair_root(RoundLaws laws, int p, vector[double]& out) noexcept nogil:

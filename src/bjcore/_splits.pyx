@@ -12,7 +12,7 @@ across the contexts (``_pair_dealer``); see docs/algorithms.md.
 from libc.math cimport NAN, isnan
 
 from bjcore._defs cimport *
-from bjcore._hands cimport hand_add, hand_remove
+from bjcore._hands cimport hand_add, hand_remove, stand_from_outcomes
 from bjcore._hands cimport HandEngine
 from bjcore._memo cimport HashIndex
 from libc.stdint cimport uint64_t
@@ -25,25 +25,6 @@ cdef extern from *:
     }
     """
     int lanes_end "bj_lanes_end"(unsigned int mask) noexcept nogil   # highest lane + 1
-
-
-cdef inline double stand_from_outcomes(const double* d, int t, double tie_value) noexcept nogil:
-    """A hand of total ``t`` standing against the dealer's outcomes ``d`` (17..21,
-    natural; the rest busts): the same arithmetic, in the same order, as
-    HandEngine.stand_value, so the lanes' values are bit for bit the same."""
-    cdef double ev, listed = 0.0
-    cdef int k
-    for k in range(N_DEALER):
-        listed += d[k]
-    ev = (1.0 - listed) - d[5]
-    for k in range(5):
-        if t > 17 + k:
-            ev += d[k]
-        elif t < 17 + k:
-            ev -= d[k]
-        else:
-            ev += tie_value * d[k]
-    return ev
 
 
 cdef inline void lane_shoe(int p, const double* base, int e, double* n) noexcept nogil:
