@@ -38,7 +38,6 @@ from bjcore._distribution import RoundLaws
 from bjcore._split_moments import round_second_moments
 
 from .deal import exposed, is_natural
-from .ranks import counts_of
 
 # dealer outcomes t in the kernel's order
 DEALER_OUTCOMES = ("17", "18", "19", "20", "21", "blackjack", "bust")
@@ -144,77 +143,61 @@ def _check_spots(spots) -> int:
     return int(spots)
 
 
-def _set_policy(solution, strategy, laws: dict) -> None:
-    """Freeze ``strategy``'s decisions in every kernel, asking it exactly what
-    ``Solution.evaluate`` asks (same admissible actions, same checks)."""
-    from .actions import ACTION_CODE, KIND_LATER, KIND_SPLIT, KIND_START
-    from .hands import compositions
-    from .solve import _checked
-    surrender = solution.rules.surrender != "none"
-    for key, law in laws.items():
-        for cards in compositions(solution.deal.hand_limit(key), max_hard=21, min_cards=2):
-            counts = counts_of(cards)
-            # the solution may be shared between threads: its engine's queries set and
-            # clear hand state, so they hold the engine's lock
-            with solution.locked_engine(key) as engine:
-                may_double = engine.may_double_hand(counts)
-                may_split = cards[0] == cards[1] and engine.split_limit(cards[0]) >= 2
-                das = engine.may_double_hand(counts, after_split=True)
-            base = ("stand", "hit") + (("double",) if may_double else ())
-            if len(cards) == 2:
-                start = base
-                if may_split:
-                    start += ("split",)
-                if surrender:
-                    start += ("surrender",)
-                act = _checked(strategy, cards, key, start, "original two cards")
-                law.set_policy(KIND_START, counts, ACTION_CODE[act])
-            else:
-                act = _checked(strategy, cards, key, base, "later decision")
-                law.set_policy(KIND_LATER, counts, ACTION_CODE[act])
-            split_allowed = ("stand", "hit") + (("double",) if das else ())
-            act = _checked(strategy, cards, key, split_allowed, "split hand")
-            law.set_policy(KIND_SPLIT, counts, ACTION_CODE[act])
-
-
 def _kernel_laws(solution, strategy, threads, exact_splits=True):
-    """({dealer key: 7 x 34 law} for every key with play, whether a split was combined
-    approximately, {dealer key: E[S^2 ; dealer outcome t]} exact where possible, and
-    whether every one of those second moments is exact)."""
-    from .solve import POLICY_CLASS, SPLIT_CLASSES, kernel_rules
+    """``round_laws`` of ``solution``'s rules and shoe, for every dealer key the player
+    decides against, playing ``strategy``: "optimal" (the solve's own play, its post-split
+    class included), a ``StrategyChart`` or a callable (its decisions frozen in policy
+    engines first, exactly as ``Solution.evaluate`` freezes them)."""
+    from .solve import policy_engines
     from .strategy import StrategyChart
     if isinstance(strategy, str):
         if strategy != "optimal":
             raise ValueError(f"strategy must be 'optimal', a StrategyChart or a callable "
                              f"f(cards, dealer, allowed) -> action, got {strategy!r:.60}")
-        code = SPLIT_CLASSES[solution.split]
+        engines = None
     else:
         if not (isinstance(strategy, StrategyChart) or callable(strategy)):
             raise TypeError("strategy must be 'optimal', a StrategyChart or a callable "
                             f"f(cards, dealer, allowed) -> action, got {type(strategy).__name__}")
-        import inspect   # the same signature check as Solution.evaluate
-        try:
-            inspect.signature(strategy).bind(None, None, None)
-        except TypeError:
-            raise TypeError(f"strategy must accept three arguments (cards, dealer, allowed); "
-                            f"{strategy!r:.60} has the signature "
-                            f"{inspect.signature(strategy)}") from None
-        except ValueError:
-            pass
-        code = POLICY_CLASS
-    params = kernel_rules(solution.rules, code)
-    shoe = solution.shoe
+        engines = policy_engines(solution.rules, solution.shoe, strategy, solution.deal)
+    return round_laws(solution.rules, solution.shoe, solution.deal.playable_keys, engines,
+                      split=solution.split, exact_splits=exact_splits,
+                      second_moments=exact_splits, threads=threads)
+
+
+def round_laws(rules, shoe, keys, engines=None, *, split: str = "CDZ-",
+               exact_splits: bool = True, second_moments: bool = False, threads: int = 1):
+    """The outcome kernel's law of one round against each dealer key of ``keys``: the one
+    place the package builds ``bjcore._distribution.RoundLaws`` (``outcome_distribution``
+    and the counted game's per-count laws both come here).
+
+    engines: {dealer key: policy engine} (``solve.policy_engines``) whose frozen decisions
+        the player follows, copied into the kernels (no Python call per hand); None: the
+        optimal play of post-split class ``split`` on ``shoe``.
+    exact_splits: on a finite shoe, the exact joint law of a split into two hands (else
+        every split's hands are combined as independent given the dealer's outcome).
+    second_moments: also E[S^2 ; dealer outcome t] with every split the law combines
+        approximately given its exact second moment (``bjcore._split_moments``).
+    threads: dealer keys computed in parallel (the kernels release the GIL).
+
+    Returns ({key: 7 x 34 law: P(dealer outcome t, net outcome column k)}, whether a split
+    was combined approximately, {key: E[S^2 ; t] or None}, whether every one of those
+    second moments is exact: False without ``second_moments``)."""
+    from .solve import POLICY_CLASS, SPLIT_CLASSES, kernel_rules
+    code = POLICY_CLASS if engines is not None else SPLIT_CLASSES[split]
+    params = kernel_rules(rules, code)
     laws = {k: RoundLaws(shoe.kernel_weights(), k, params, shoe.is_infinite, exact_splits)
-            for k in solution._engines}
-    if code == POLICY_CLASS:
-        _set_policy(solution, strategy, laws)
+            for k in keys}
+    if engines is not None:
+        for key, law in laws.items():
+            law.copy_policy_from(engines[key])
     order = list(laws)
 
     def job(key):
         law = laws[key].outcome_law()
         # the exact second moment of the splits the law combines approximately (not for
         # the fast combination: it would cost as much as the exact law it stands in for)
-        return law, (round_second_moments(laws[key]) if exact_splits else (None, False))
+        return law, (round_second_moments(laws[key]) if second_moments else (None, False))
 
     workers = max(1, min(len(order), threads))
     if workers == 1:
@@ -228,7 +211,7 @@ def _kernel_laws(solution, strategy, threads, exact_splits=True):
     # splits whose hands were combined as independent given the dealer's outcome (finite
     # shoe, more than two hands possible); two-hand splits are exact
     approx = any(law.approx_splits_played for law in laws.values())
-    moments_exact = all(exact for _, (_, exact) in results)   # False without exact_splits
+    moments_exact = all(exact for _, (_, exact) in results)   # False without second_moments
     return ({k: law for k, (law, _) in zip(order, results)}, approx,
             {k: m2 for k, (_, (m2, _)) in zip(order, results)}, moments_exact)
 

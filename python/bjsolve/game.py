@@ -526,42 +526,19 @@ class CountedGame:
     def _exact_law(self, shoe: Shoe, engines):
         """The law of a round's net outcome per unit bet on ``shoe``: probabilities over
         the outcome kernel's columns (net (k - 16) / 2 units, the last column a natural at
-        the table's payout; ``distribution._column_values``).  The kernel of
-        ``Solution.outcome_distribution`` (``bjcore._distribution.RoundLaws``) with the
-        decisions frozen in ``engines`` (policy engines of the strategy, built on the full
-        shoe) copied in; ``engines=None``: the composition's own optimal play (CDZ-).  A
-        split into two hands is exact (the joint law of both hands and the dealer), more
-        hands are combined as independent given the dealer, as ``outcome_distribution``
-        does.  Dealer keys run in parallel threads (the kernel releases the GIL)."""
-        from concurrent.futures import ThreadPoolExecutor
-
-        from bjcore._distribution import RoundLaws
-
+        the table's payout; ``distribution._column_values``), from the kernel of
+        ``Solution.outcome_distribution`` (``distribution.round_laws``) with the decisions
+        frozen in ``engines`` (policy engines of the strategy, built on the full shoe)
+        copied in; ``engines=None``: the composition's own optimal play (CDZ-).  A split
+        into two hands is exact (the joint law of both hands and the dealer), more hands
+        are combined as independent given the dealer, as ``outcome_distribution`` does."""
         from .deal import Deal
-        from .solve import POLICY_CLASS, SPLIT_CLASSES, kernel_rules
+        from .distribution import round_laws
         deal = Deal(self.rules, shoe)
-        code = POLICY_CLASS if engines is not None else SPLIT_CLASSES["CDZ-"]
-        params = kernel_rules(self.rules, code)
-        weights = shoe.kernel_weights()
         keys = [k for k in deal.keys if deal.weights[k] > 0]
-
-        def law(key):
-            kernel = RoundLaws(weights, key, params, False, True)   # exact 2-hand splits
-            if engines is not None:
-                kernel.copy_policy_from(engines[key])
-            out = kernel.outcome_law()
-            if kernel.policy_misses:
-                raise RuntimeError(f"internal error: {kernel.policy_misses} decisions had no "
-                                   f"frozen action")
-            return deal.weights[key] * out.sum(axis=0)
-
-        workers = min(len(keys), self._threads)
-        if workers > 1:
-            with ThreadPoolExecutor(max_workers=workers) as pool:
-                laws = list(pool.map(law, keys))
-        else:
-            laws = [law(k) for k in keys]
-        return sum(laws) / sum(deal.weights[k] for k in keys)
+        laws = round_laws(self.rules, shoe, keys, engines, threads=self._threads)[0]
+        return sum(deal.weights[k] * laws[k].sum(axis=0) for k in keys) / sum(
+            deal.weights[k] for k in keys)
 
     def _outcome_laws(self):
         """Per true count, the law of one round's net outcome (per unit bet), for the exact
