@@ -61,7 +61,7 @@ import numpy as np
 
 from .count_distribution import CountDistribution, check_convention
 from .counting import count_tags
-from .ramp import Ramp, RampResult, parse_ramp, ramp_figures, ramp_table  # noqa: F401
+from .ramp import Ramp, RampResult, parse_ramp, ramp_figures
 from .rules import Rules
 from .shoe import Shoe
 

@@ -20,14 +20,20 @@ from concurrent.futures import ThreadPoolExecutor, wait, FIRST_COMPLETED
 import numpy as np
 
 from .counting import count_tags
-from .game_plan import (GamePlan, IndexPlay, _choice, _dealer_keys,  # noqa: F401
+from .game_plan import (GamePlan, IndexPlay, _choice, _dealer_keys,
                         _decision_table, _index_plays, _line_tables, _resolve_strategy,
                         _shoe_counts, compositions, parse_index_file)
 from .ramp import parse_ramp
 from .rules import Rules
 from .shoe import Shoe, _show
-from .simulation_result import (TC_HIGH, TC_LOW, RuinResult, SimulationResult,  # noqa: F401
+from .simulation_result import (TC_HIGH, TC_LOW, RuinResult, SimulationResult,
                                 TrueCountRow, _result, merge)
+
+# the simulator's public names: its functions, and (re-exported, so that one import
+# serves) the types it takes and returns and the index-file parser
+__all__ = ("simulate", "build_plan", "run_local", "merge", "parse_index_file", "GamePlan",
+           "IndexPlay", "SimulationResult", "TrueCountRow", "RuinResult", "TC_METHODS",
+           "ROUNDINGS", "MAX_SPOTS")
 
 TC_METHODS = ("exact", "half-deck", "full-deck")
 ROUNDINGS = ("floor", "truncate", "round")

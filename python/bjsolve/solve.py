@@ -20,8 +20,7 @@ from concurrent.futures import ThreadPoolExecutor, wait
 from bjcore import UpcardEngine
 from bjcore._chart import DecisionSignatures
 
-from .actions import (ACTION_CODE, ACTIONS, KIND_LATER, KIND_SPLIT, KIND_START,  # noqa: F401
-                      first_best, improves)
+from .actions import ACTION_CODE, KIND_LATER, KIND_SPLIT, KIND_START, first_best
 from .deal import Deal, dealer_columns, dealer_label, exposed, is_natural
 from .dealer import resolve_shoe
 from .hands import compositions
