@@ -233,9 +233,17 @@ def _natural_dealer_law(rules, deal, key) -> np.ndarray:
 
 
 def _column_values(payout: float) -> np.ndarray:
+    """The net outcome of each of the outcome kernel's columns (natural paid ``payout``)."""
     v = (np.arange(LATTICE) - 16) / 2.0
     v[NATURAL_COL] = payout
     return v
+
+
+def column_moments(law, payout: float) -> tuple:
+    """(mean, second moment) of a law over the outcome kernel's columns (LATTICE
+    probabilities, e.g. a kernel law summed over the dealer's outcomes)."""
+    values = _column_values(payout)
+    return float(law @ values), float(law @ values ** 2)
 
 
 def _merge(values, probs) -> tuple[np.ndarray, np.ndarray]:

@@ -4,6 +4,10 @@ Every function takes any object with ``.values`` (net outcomes per round, in uni
 ``.probabilities`` on a common lattice (multiples of 1/2 for a blackjack round; any step
 1/q with q <= 100 is accepted, e.g. a 6:5 natural on tenths), such as an
 ``OutcomeDistribution`` or a bet-ramp mixture.  Flat betting: one round is one draw of X.
+The mean and SD figures (and the normal approximation) take a law's own ``.mean`` and
+``.variance`` when it has them (an ``OutcomeDistribution``'s variance is its best figure:
+exact for resplits even where its pmf combines split hands approximately, see its
+``variance_exact``), else the pmf's; the ruin figures use the pmf as it is.
 
 Conventions (docs/risk.md names every formula):
 
@@ -108,14 +112,18 @@ def _start_index(bankroll: float, h: float) -> int:
 
 
 def _moments(dist):
+    """(mean, variance) of one round's result X.  A law that states its own moments is
+    taken at its word: an ``OutcomeDistribution`` decides which variance is its best (the
+    exact one where its pmf combines resplit hands, each spot's exact one with several
+    spots; ``bjsolve.distribution``), in one place.  Any other law (a bet ramp's mixture)
+    gives the moments of its pmf."""
     values, probs = _arrays(dist)
+    mean = getattr(dist, "mean", None)
+    variance = getattr(dist, "variance", None)
+    if mean is not None and variance is not None:
+        return float(mean), float(variance)
     mean = float(np.dot(values, probs))
-    var = float(np.dot(probs, (values - mean) ** 2))
-    if getattr(dist, "variance_exact", False) and not getattr(dist, "exact", True):
-        # an outcome distribution whose pmf is combined but whose variance is exact
-        # (resplits on a finite shoe, bjsolve.distribution): the SD figures use the exact one
-        var = float(dist.variance)
-    return mean, var
+    return mean, float(np.dot(probs, (values - mean) ** 2))
 
 
 # ---- trip ruin -----------------------------------------------------------------------------
@@ -356,7 +364,9 @@ def _maximal_bound(steps, probs, loss: int, rounds: int) -> float:
 
 # ---- lifetime ruin -------------------------------------------------------------------------
 
-LADDER_TOLERANCE = 1e-13    # largest coefficient the factorization may leave beyond degree d (measured rounding floor: ~1e-14)
+# the largest coefficient the factorization may leave beyond degree d (its measured
+# rounding floor: ~1e-14)
+LADDER_TOLERANCE = 1e-13
 MAX_GRID = 1 << 20          # the factorization's largest FFT grid
 
 
