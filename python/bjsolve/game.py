@@ -105,7 +105,7 @@ class CountedGame:
     burn: cards burnt (unseen) after the shuffle.  decks / rounding: the true-count
     convention (``count_distribution``).  strategy: "basic", "indices" (needs ``indices``:
     an ``IndexTable`` or anything with ``.lines`` {(row, upcard): line with
-    ``play_at(tc)``} and ``.insurance``) or "optimal".  spots: hands per round (for where
+    ``play_at(tc)``} and ``.insurance``; giving ``indices`` selects it) or "optimal".  spots: hands per round (for where
     rounds start).  depth_bands: depth bands per true count for the edge (1: the average
     composition).  tc_min/tc_max: end bins (None: pool true counts rarer than 1e-4).
     round_length_correction: where rounds start from ``bjsolve.round_starts`` (default);
@@ -141,7 +141,7 @@ class CountedGame:
         if strategy == "indices" and indices is None:
             raise ValueError("indices: strategy 'indices' needs an index table")
         if strategy != "indices" and indices is not None:
-            strategy = "indices"
+            strategy = "indices"      # an index table given is an index table played
         penetration = finite_number(penetration, "penetration")
         if not 0.0 < penetration < 1.0:
             raise ValueError(f"penetration must be between 0 and 1 (the fraction dealt before "
@@ -793,7 +793,6 @@ class CachedChart:
 
     def __init__(self, chart):
         self.chart = chart
-        self.rows = chart.rows
         self._memo = {}
 
     def __call__(self, cards, dealer, allowed):
