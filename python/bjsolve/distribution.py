@@ -35,7 +35,7 @@ from types import MappingProxyType
 import numpy as np
 
 from bjcore._distribution import RoundLaws
-from bjcore._split_moments import round_second_moments
+from bjcore._split_moments import second_moments, split_moment_jobs
 
 from .deal import exposed, is_natural
 from .ranks import counts_of
@@ -210,27 +210,43 @@ def _kernel_laws(solution, strategy, threads, exact_splits=True):
         _set_policy(solution, strategy, laws)
     order = list(laws)
 
-    def job(key):
+    def law_job(key):
         law = laws[key].outcome_law()
-        # the exact second moment of the splits the law combines approximately (not for
-        # the fast combination: it would cost as much as the exact law it stands in for)
-        return law, (round_second_moments(laws[key]) if exact_splits else (None, False))
+        # the exact second moments of the splits the law combines approximately, as jobs
+        # (not for the fast combination: they would cost as much as the exact law they
+        # stand in for); building them takes the split trees from the key's own laws
+        return law, (split_moment_jobs(laws[key]) if exact_splits else ([], False))
 
     workers = max(1, min(len(order), threads))
-    if workers == 1:
-        results = [job(k) for k in order]
-    else:
-        with ThreadPoolExecutor(max_workers=workers) as pool:
-            results = list(pool.map(job, order))
+    pool = ThreadPoolExecutor(max_workers=workers) if workers > 1 else None
+    try:
+        results = (list(pool.map(law_job, order)) if pool
+                   else [law_job(k) for k in order])
+        # then every split's moments, longest first (one dealer key's splits are far
+        # from equal: upcard 7 alone holds most of the work for 6 decks); each job's
+        # result does not depend on the thread that ran it, and ``second_moments`` adds
+        # them in a fixed order, so the figures are the same for any number of threads
+        jobs = sorted((job for _, (key_jobs, _) in results for job in key_jobs),
+                      key=lambda job: -job.cost)
+        if pool:
+            list(pool.map(lambda job: job.run(), jobs))
+        else:
+            for job in jobs:
+                job.run()
+    finally:
+        if pool:
+            pool.shutdown()
+    moments = {k: (second_moments(laws[k], key_jobs, exact) if exact_splits else (None, False))
+               for k, (_, (key_jobs, exact)) in zip(order, results)}
     misses = sum(law.policy_misses for law in laws.values())
     if misses:
         raise RuntimeError(f"internal error: {misses} decisions had no frozen action")
     # splits whose hands were combined as independent given the dealer's outcome (finite
     # shoe, more than two hands possible); two-hand splits are exact
     approx = any(law.approx_splits_played for law in laws.values())
-    moments_exact = all(exact for _, (_, exact) in results)   # False without exact_splits
+    moments_exact = all(exact for _, exact in moments.values())   # False without exact_splits
     return ({k: law for k, (law, _) in zip(order, results)}, approx,
-            {k: m2 for k, (_, (m2, _)) in zip(order, results)}, moments_exact)
+            {k: m2 for k, (m2, _) in moments.items()}, moments_exact)
 
 
 def _natural_dealer_law(rules, deal, key) -> np.ndarray:
