@@ -35,7 +35,7 @@ from types import MappingProxyType
 import numpy as np
 
 from bjcore._distribution import RoundLaws
-from bjcore._split_moments import round_second_moments
+from bjcore._split_moments import second_moments, split_moment_jobs
 
 from .deal import exposed, is_natural
 
@@ -162,11 +162,11 @@ def _kernel_laws(solution, strategy, threads, exact_splits=True):
         engines = policy_engines(solution.rules, solution.shoe, strategy, solution.deal)
     return round_laws(solution.rules, solution.shoe, solution.deal.playable_keys, engines,
                       split=solution.split, exact_splits=exact_splits,
-                      second_moments=exact_splits, threads=threads)
+                      exact_moments=exact_splits, threads=threads)
 
 
 def round_laws(rules, shoe, keys, engines=None, *, split: str = "CDZ-",
-               exact_splits: bool = True, second_moments: bool = False, threads: int = 1):
+               exact_splits: bool = True, exact_moments: bool = False, threads: int = 1):
     """The outcome kernel's law of one round against each dealer key of ``keys``: the one
     place the package builds ``bjcore._distribution.RoundLaws`` (``outcome_distribution``
     and the counted game's per-count laws both come here).
@@ -176,13 +176,14 @@ def round_laws(rules, shoe, keys, engines=None, *, split: str = "CDZ-",
         optimal play of post-split class ``split`` on ``shoe``.
     exact_splits: on a finite shoe, the exact joint law of a split into two hands (else
         every split's hands are combined as independent given the dealer's outcome).
-    second_moments: also E[S^2 ; dealer outcome t] with every split the law combines
+    exact_moments: also E[S^2 ; dealer outcome t] with every split the law combines
         approximately given its exact second moment (``bjcore._split_moments``).
-    threads: dealer keys computed in parallel (the kernels release the GIL).
+    threads: dealer keys (and then the splits' moments, longest first) computed in
+        parallel (the kernels release the GIL; the figures do not depend on it).
 
     Returns ({key: 7 x 34 law: P(dealer outcome t, net outcome column k)}, whether a split
     was combined approximately, {key: E[S^2 ; t] or None}, whether every one of those
-    second moments is exact: False without ``second_moments``)."""
+    second moments is exact: False without ``exact_moments``)."""
     from .solve import POLICY_CLASS, SPLIT_CLASSES, kernel_rules
     code = POLICY_CLASS if engines is not None else SPLIT_CLASSES[split]
     params = kernel_rules(rules, code)
@@ -193,27 +194,43 @@ def round_laws(rules, shoe, keys, engines=None, *, split: str = "CDZ-",
             law.copy_policy_from(engines[key])
     order = list(laws)
 
-    def job(key):
+    def law_job(key):
         law = laws[key].outcome_law()
-        # the exact second moment of the splits the law combines approximately (not for
-        # the fast combination: it would cost as much as the exact law it stands in for)
-        return law, (round_second_moments(laws[key]) if second_moments else (None, False))
+        # the exact second moments of the splits the law combines approximately, as jobs
+        # (not for the fast combination: they would cost as much as the exact law they
+        # stand in for); building them takes the split trees from the key's own laws
+        return law, (split_moment_jobs(laws[key]) if exact_moments else ([], False))
 
     workers = max(1, min(len(order), threads))
-    if workers == 1:
-        results = [job(k) for k in order]
-    else:
-        with ThreadPoolExecutor(max_workers=workers) as pool:
-            results = list(pool.map(job, order))
+    pool = ThreadPoolExecutor(max_workers=workers) if workers > 1 else None
+    try:
+        results = (list(pool.map(law_job, order)) if pool
+                   else [law_job(k) for k in order])
+        # then every split's moments, longest first (one dealer key's splits are far
+        # from equal: upcard 7 alone holds most of the work for 6 decks); each job's
+        # result does not depend on the thread that ran it, and ``second_moments`` adds
+        # them in a fixed order, so the figures are the same for any number of threads
+        jobs = sorted((job for _, (key_jobs, _) in results for job in key_jobs),
+                      key=lambda job: -job.cost)
+        if pool:
+            list(pool.map(lambda job: job.run(), jobs))
+        else:
+            for job in jobs:
+                job.run()
+    finally:
+        if pool:
+            pool.shutdown()
+    moments = {k: (second_moments(laws[k], key_jobs, exact) if exact_moments else (None, False))
+               for k, (_, (key_jobs, exact)) in zip(order, results)}
     misses = sum(law.policy_misses for law in laws.values())
     if misses:
         raise RuntimeError(f"internal error: {misses} decisions had no frozen action")
     # splits whose hands were combined as independent given the dealer's outcome (finite
     # shoe, more than two hands possible); two-hand splits are exact
     approx = any(law.approx_splits_played for law in laws.values())
-    moments_exact = all(exact for _, (_, exact) in results)   # False without second_moments
+    moments_exact = all(exact for _, exact in moments.values())   # False without exact_moments
     return ({k: law for k, (law, _) in zip(order, results)}, approx,
-            {k: m2 for k, (_, (m2, _)) in zip(order, results)}, moments_exact)
+            {k: m2 for k, (m2, _) in moments.items()}, moments_exact)
 
 
 def _natural_dealer_law(rules, deal, key) -> np.ndarray:

@@ -42,6 +42,7 @@ from libcpp.vector cimport vector
 from cython.operator cimport dereference as deref
 
 from bjcore._defs cimport rank_unit
+from bjcore._memo cimport HashIndex
 from bjcore._distribution cimport (RoundLaws, D_RANKS, D_OUT, D_LATTICE, D_NATURAL_COL,
                                    D_CHUNK, remove_unknown)
 
@@ -356,8 +357,9 @@ cdef class _PairPass:
 cdef bint split_moments(RoundLaws laws, _PairPass pp, int pair, double* p_t, double* m1,
                         double* m2) noexcept nogil:
     """p_t[t], m1[t] = E[S ; t], m2[t] = E[S^2 ; t] of the round's net S when ``pair`` is
-    split (finite shoe, any limit M >= 2), exactly; False if a pass drew from an empty
-    shoe (no real game: the numbers are then not exact)."""
+    split (finite shoe, any limit M >= 2), exactly, with ``laws``' split tree already
+    built for ``pair``; False if a pass drew from an empty shoe (no real game: the numbers
+    are then not exact)."""
     cdef int M = laws.hands_limit(pair)
     cdef int p = pair - 1
     cdef int amax = 2 * M - 4
@@ -383,7 +385,6 @@ cdef bint split_moments(RoundLaws laws, _PairPass pp, int pair, double* p_t, dou
     pp.ran_out = False
     pp.second_index.clear()
     pp.second_store.clear()
-    laws.split_tree(pair)
     for a in range(amax + 1):
         if m - a < 0:
             continue
@@ -459,23 +460,169 @@ cdef inline double column_value(int k, double payout) noexcept nogil:
     return payout if k == D_NATURAL_COL else 0.5 * (k - ZERO_COL)
 
 
+# ---- one split's moments as a job any thread may run --------------------------------------
+
+cdef RoundLaws tree_worker(RoundLaws src):
+    """A ``RoundLaws`` that can compute one split's moments on its own thread: ``src``'s
+    shoe, rules, payoffs and dealer trie (read only; a trie pass keeps its scratch on the
+    stack, so threads may share it) and the split tree ``src.split_tree`` just built;
+    its own dealer memo and tree scratch, so that its results are the same whatever ran
+    before or beside it."""
+    cdef RoundLaws w = RoundLaws.__new__(RoundLaws)
+    w.trie = src.trie
+    w.rules = src.rules
+    memcpy(w.shoe, src.shoe, sizeof(w.shoe))
+    memcpy(w.dealer_cnt, src.dealer_cnt, sizeof(w.dealer_cnt))
+    memcpy(w.payoff, src.payoff, sizeof(w.payoff))
+    w.shoe_size = src.shoe_size
+    w.infinite = src.infinite
+    w.fractional = src.fractional
+    w.hole_rank = src.hole_rank
+    w.dealer_key = src.dealer_key
+    w.dealer_index = HashIndex()
+    w.pend_count = 0
+    w.tree_ran_out = False
+    w.t_key = src.t_key
+    w.t_kind = src.t_kind
+    w.t_state = src.t_state
+    w.t_busts = src.t_busts
+    w.t_child = src.t_child
+    w.t_need = src.t_need
+    w.t_need_pos = src.t_need_pos
+    w.t_hit_busts = src.t_hit_busts
+    w.t_cnt = src.t_cnt
+    w.t_slot_max = src.t_slot_max
+    w.t_reach.assign(src.t_key.size(), 0.0)
+    w.t_pi.assign(src.t_key.size() * D_RANKS, 0.0)
+    w.t_drow.assign(src.t_key.size(), -1)
+    w.clear_hand()
+    return w
+
+
+cdef class SplitMomentJob:
+    """The exact moments of one split (one dealer key, one pair): built on the thread
+    that owns the key's ``RoundLaws`` (the split tree takes the strategy's decisions from
+    it), then ``run`` on any thread (the GIL released), in any order: the results do not
+    depend on the thread or on the other jobs."""
+    cdef RoundLaws worker
+    cdef readonly int pair
+    cdef readonly double cost          # a work estimate (longest jobs are started first)
+    cdef readonly bint done
+    cdef bint ok
+    cdef double p_t[D_OUT]
+    cdef double m1[D_OUT]
+    cdef double m2[D_OUT]
+
+    def __cinit__(self, RoundLaws laws not None, int pair):
+        cdef size_t ends
+        laws.split_tree(pair)
+        self.worker = tree_worker(laws)
+        self.pair = pair
+        ends = laws.t_need.size()
+        # every level of extra pair cards plays a second hand per ending of the first
+        self.cost = <double>ends * ends * (2 * laws.hands_limit(pair) - 3)
+        self.done = False
+        self.ok = False
+
+    def run(self):
+        """Compute the moments (once; later calls do nothing)."""
+        cdef _PairPass pp
+        if self.done:
+            return
+        pp = _PairPass(self.worker)
+        with nogil:
+            self.ok = split_moments(self.worker, pp, self.pair, self.p_t, self.m1, self.m2)
+        self.worker = None              # its dealer memo is no longer needed
+        self.done = True
+
+    def result(self):
+        """(p[t], E[S ; t], E[S^2 ; t], ok) after ``run``."""
+        if not self.done:
+            raise RuntimeError("SplitMomentJob.result: run() first")
+        return (np.array([self.p_t[t] for t in range(D_OUT)]),
+                np.array([self.m1[t] for t in range(D_OUT)]),
+                np.array([self.m2[t] for t in range(D_OUT)]), bool(self.ok))
+
+
 def split_moment_law(RoundLaws laws, int pair):
     """(p[t], E[S ; t], E[S^2 ; t], ok) of the round's net S when ``pair`` is split, by
     the exact pair-of-hands construction (for testing; finite shoe).  ok is False when
     a pass met a draw from an empty shoe."""
-    cdef double p_t[D_OUT]
-    cdef double m1[D_OUT]
-    cdef double m2[D_OUT]
-    cdef bint ok
     if laws.infinite:
         raise ValueError("split_moment_law: finite shoes only (the infinite shoe's law is exact)")
     if not 1 <= pair <= 10 or laws.hands_limit(pair) < 2:
         raise ValueError(f"pair cannot be split here: {pair!r}")
-    cdef _PairPass pp = _PairPass(laws)
-    with nogil:
-        ok = split_moments(laws, pp, pair, p_t, m1, m2)
-    return (np.array([p_t[t] for t in range(D_OUT)]), np.array([m1[t] for t in range(D_OUT)]),
-            np.array([m2[t] for t in range(D_OUT)]), bool(ok))
+    job = SplitMomentJob(laws, pair)
+    job.run()
+    return job.result()
+
+
+def split_moment_jobs(RoundLaws laws):
+    """(jobs, exact): one ``SplitMomentJob`` per split that may make 3-4 hands and that
+    the strategy plays against this dealer key, in pair order, after
+    ``laws.outcome_law()``; exact is False when a split's second moment cannot be made
+    exact (CDP with resplits, a fractional shoe).  Run every job, then
+    ``second_moments``."""
+    cdef double n[D_RANKS]
+    cdef int c, action
+    cdef bint exact = True
+    jobs = []
+    if laws.infinite:
+        return jobs, exact
+    for c in range(D_RANKS):
+        n[c] = laws.shoe[c] - laws.dealer_cnt[c]
+    for c in range(D_RANKS):
+        if n[c] < 2.0 or laws.hands_limit(c + 1) < 2 or laws.exact_done[c]:
+            continue
+        laws.clear_hand()
+        laws.add(c)
+        laws.add(c)
+        action = laws.start_action(c, c)
+        laws.clear_hand()
+        if action != SPLIT:
+            continue
+        if laws.fractional or (laws.rules.split_class == CDP and laws.hands_limit(c + 1) > 2):
+            exact = False
+            continue
+        jobs.append(SplitMomentJob(laws, c + 1))
+    return jobs, exact
+
+
+def second_moments(RoundLaws laws, jobs, bint exact):
+    """(m2[t], exact): E[S^2 ; dealer outcome t] of one round's net S against this dealer
+    key: the round law's own second moment, with every split of ``jobs`` (run, from
+    ``split_moment_jobs``) replaced by its exact second moment; exact also False when a
+    job's pass met a draw from an empty shoe.  The jobs are added in pair order, so the
+    sum is the same whatever threads ran them."""
+    cdef double m2[D_OUT]
+    cdef double n[D_RANKS]
+    cdef double left = 0.0, w, v, payout = laws.rules.blackjack_payout
+    cdef const double* sp
+    cdef SplitMomentJob job
+    cdef int t, k, c
+    for t in range(D_OUT):
+        m2[t] = 0.0
+        for k in range(D_LATTICE):
+            v = column_value(k, payout)
+            m2[t] += laws.round_out[t * D_LATTICE + k] * v * v
+    for c in range(D_RANKS):
+        n[c] = laws.shoe[c] - laws.dealer_cnt[c]
+        left += n[c]
+    for job in sorted(jobs, key=lambda j: j.pair):
+        if not job.done:
+            raise RuntimeError("second_moments: every job must have run")
+        if not job.ok:
+            exact = False
+            continue
+        c = job.pair - 1
+        w = n[c] * (n[c] - 1) / (left * (left - 1))
+        sp = &laws.split_out[c * D_OUT * D_LATTICE]
+        for t in range(D_OUT):
+            v = 0.0
+            for k in range(D_LATTICE):
+                v += sp[t * D_LATTICE + k] * column_value(k, payout) ** 2
+            m2[t] += w * (job.m2[t] - v)
+    return np.array([m2[t] for t in range(D_OUT)]), bool(exact)
 
 
 def round_second_moments(RoundLaws laws):
@@ -483,51 +630,10 @@ def round_second_moments(RoundLaws laws):
     key, after ``laws.outcome_law()``.  The round law's own second moment, with every
     split that may make 3-4 hands (combined as independent given t) replaced by its exact
     second moment.  exact is False when a split's second moment could not be made exact
-    (CDP with resplits, a fractional shoe, a shoe that can run out)."""
-    cdef double m2[D_OUT]
-    cdef double p_t[D_OUT]
-    cdef double e1[D_OUT]
-    cdef double x2[D_OUT]
-    cdef double n[D_RANKS]
-    cdef double left = 0.0, w, v, payout = laws.rules.blackjack_payout
-    cdef const double* sp
-    cdef int t, k, c, action
-    cdef bint exact = True
-    cdef bint ok
-    cdef _PairPass pp = _PairPass(laws)
-    with nogil:
-        for t in range(D_OUT):
-            m2[t] = 0.0
-            for k in range(D_LATTICE):
-                v = column_value(k, payout)
-                m2[t] += laws.round_out[t * D_LATTICE + k] * v * v
-        if not laws.infinite:
-            for c in range(D_RANKS):
-                n[c] = laws.shoe[c] - laws.dealer_cnt[c]
-                left += n[c]
-            for c in range(D_RANKS):
-                if n[c] < 2.0 or laws.hands_limit(c + 1) < 2 or laws.exact_done[c]:
-                    continue
-                laws.clear_hand()
-                laws.add(c)
-                laws.add(c)
-                action = laws.start_action(c, c)
-                laws.clear_hand()
-                if action != SPLIT:
-                    continue
-                if (laws.fractional or (laws.rules.split_class == CDP
-                                        and laws.hands_limit(c + 1) > 2)):
-                    exact = False
-                    continue
-                ok = split_moments(laws, pp, c + 1, p_t, e1, x2)
-                if not ok:
-                    exact = False
-                    continue
-                w = n[c] * (n[c] - 1) / (left * (left - 1))
-                sp = &laws.split_out[c * D_OUT * D_LATTICE]
-                for t in range(D_OUT):
-                    v = 0.0
-                    for k in range(D_LATTICE):
-                        v += sp[t * D_LATTICE + k] * column_value(k, payout) ** 2
-                    m2[t] += w * (x2[t] - v)
-    return np.array([m2[t] for t in range(D_OUT)]), bool(exact)
+    (CDP with resplits, a fractional shoe, a shoe that can run out).  One thread; to
+    share the work between threads, run the jobs of ``split_moment_jobs`` (any thread,
+    any order) and add them with ``second_moments``."""
+    jobs, exact = split_moment_jobs(laws)
+    for job in jobs:
+        job.run()
+    return second_moments(laws, jobs, exact)
