@@ -61,7 +61,7 @@ import numpy as np
 
 from .count_distribution import CountDistribution, check_convention
 from .counting import count_tags, finite_number
-from .distribution import column_moments
+from .distribution import column_moments, round_laws
 from .ramp import Ramp, RampResult, parse_ramp, ramp_figures
 from .rules import Rules
 from .shoe import Shoe
@@ -105,9 +105,10 @@ class CountedGame:
     burn: cards burnt (unseen) after the shuffle.  decks / rounding: the true-count
     convention (``count_distribution``).  strategy: "basic", "indices" (needs ``indices``:
     an ``IndexTable`` or anything with ``.lines`` {(row, upcard): line with
-    ``play_at(tc)``} and ``.insurance``; giving ``indices`` selects it) or "optimal".  spots: hands per round (for where
-    rounds start).  depth_bands: depth bands per true count for the edge (1: the average
-    composition).  tc_min/tc_max: end bins (None: pool true counts rarer than 1e-4).
+    ``play_at(tc)``} and ``.insurance``; giving ``indices`` selects it) or "optimal".
+    spots: hands per round (for where rounds start).  depth_bands: depth bands per true
+    count for the edge (1: the average composition).  tc_min/tc_max: end bins (None: pool
+    true counts rarer than 1e-4).
     round_length_correction: where rounds start from ``bjsolve.round_starts`` (default);
     False: the plain renewal, round starts taken as random depletions of the shoe (kept
     to measure what the round structure changes).  calibrate: the fundamental theorem's
@@ -535,7 +536,6 @@ class CountedGame:
         real shoe) every split is combined so, as the solver constructs splits there.  The
         exact resplit second moments are not used (docs/counted-game.md)."""
         from .deal import Deal
-        from .distribution import round_laws
         deal = Deal(self.rules, shoe)
         keys = [k for k in deal.keys if deal.weights[k] > 0]
         laws = round_laws(self.rules, shoe, keys, engines, threads=self._threads)[0]
