@@ -644,14 +644,15 @@ def lifetime_ruin(dist, bankroll, *, curve: RuinCurve | None = None) -> Lifetime
     return LifetimeRuin(exact, curve.dominant(bankroll), normal, curve.root, bankroll)
 
 
-def bankroll_for_risk(dist, risk) -> float:
+def bankroll_for_risk(dist, risk, *, curve: RuinCurve | None = None) -> float:
     """The smallest bankroll (units, on the outcome lattice) whose lifetime ruin
-    probability is at most ``risk``; inf when E[X] <= 0."""
+    probability is at most ``risk``; inf when E[X] <= 0.  ``curve``: a ``RuinCurve`` of
+    ``dist`` already built (it is reused)."""
     risk = _check_risk(risk)
     mean, _ = _moments(dist)
     if mean <= 0:
         return math.inf
-    curve = RuinCurve(dist)
+    curve = RuinCurve(dist) if curve is None else curve
     h = curve.h
     guess = max(1, int(math.log(risk) / math.log(curve.root) / h))     # lattice steps
     lo, hi = 1, max(2, guess)
@@ -718,18 +719,21 @@ def risk_summary(dist, bankroll=None, rounds=None) -> RiskSummary:
                   score=(di * di if mean > 0 else 0.0) if math.isfinite(di) else math.nan)
     if bankroll is not None:
         fields["bankroll"] = _check_bankroll(bankroll)
-        life = lifetime_ruin(dist, bankroll)
+    elif rounds is not None:
+        raise ValueError("rounds needs a bankroll (the trip ruin is P(losing the bankroll "
+                         "within that many rounds))")
+    # the lifetime ruin's curve, built once for every bankroll asked about (with an edge)
+    curve = RuinCurve(dist) if mean > 0 else None
+    if bankroll is not None:
+        life = lifetime_ruin(dist, bankroll, curve=curve)
         fields.update(lifetime_ruin=life.probability,
                       lifetime_ruin_dominant_root=life.dominant_root_estimate,
                       lifetime_ruin_normal=life.normal)
         if rounds is not None:
             fields["rounds"] = _check_rounds(rounds)
             fields["trip_ruin"] = trip_ruin(dist, bankroll, rounds).probability
-    elif rounds is not None:
-        raise ValueError("rounds needs a bankroll (the trip ruin is P(losing the bankroll "
-                         "within that many rounds))")
     if mean > 0:
-        fields.update(bankroll_for_1pct=bankroll_for_risk(dist, 0.01),
-                      bankroll_for_5pct=bankroll_for_risk(dist, 0.05),
-                      bankroll_for_13_5pct=bankroll_for_risk(dist, 0.135))
+        fields.update(bankroll_for_1pct=bankroll_for_risk(dist, 0.01, curve=curve),
+                      bankroll_for_5pct=bankroll_for_risk(dist, 0.05, curve=curve),
+                      bankroll_for_13_5pct=bankroll_for_risk(dist, 0.135, curve=curve))
     return RiskSummary(**fields)
