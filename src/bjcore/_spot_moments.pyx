@@ -44,7 +44,7 @@ from libc.string cimport memset
 
 from bjcore._defs cimport rank_unit
 from bjcore._distribution cimport (RoundLaws, D_RANKS, D_OUT, D_LATTICE, D_NATURAL_COL,
-                                   D_STATES)
+                                   D_STATES, D_BATCH)
 
 import numpy as np
 
@@ -52,7 +52,7 @@ cdef int RECORD = 0, CROSS = 1, REPLAY = 2
 cdef int ZERO_COL = 16        # lattice column of a net result of 0
 cdef int ONE_COL = 18         # lattice column of a net result of +1
 cdef int MINUS_ONE_COL = 14   # ... of -1
-cdef int ST = 0
+cdef int ST = 0, SP = 3
 
 
 cdef inline double column_value(int k, double payout) noexcept nogil:
@@ -72,6 +72,9 @@ cdef class SpotMoments(RoundLaws):
     cdef readonly long g_evaluations  # distinct shoes G was computed for (a cost measure)
     cdef readonly long fresh_decisions
     cdef object shoe_arg, rules_arg
+    cdef uint64_t offset              # REPLAY: the other spot's cards (packed), so that
+                                      # dealer laws are keyed by both spots' cards and
+                                      # shared by every depleted shoe
 
     def __init__(self, shoe, dealer, dict rules, bint infinite=False):
         RoundLaws.__init__(self, shoe, dealer, rules, infinite, False)
@@ -85,16 +88,19 @@ cdef class SpotMoments(RoundLaws):
         self.mode = RECORD
         self.g_evaluations = 0
         self.fresh_decisions = 0
+        self.offset = 0
         memset(self.starts, -1, sizeof(self.starts))
 
     # ---- the modes ---------------------------------------------------------------------
 
     cdef void reset_memo(self) noexcept nogil:
-        """Forget everything that depends on the shoe (dealer laws, hand laws, split
-        laws); keep the decisions."""
+        """Forget everything that depends on the shoe (hand laws, split laws; the dealer
+        laws too, except when replaying: they are keyed by both spots' cards there); keep
+        the decisions."""
         cdef int r
-        self.dealer_index.clear()
-        self.dealer_store.clear()
+        if self.mode != REPLAY:
+            self.dealer_index.clear()
+            self.dealer_store.clear()
         self.law_index.clear()
         self.law_store.clear()
         for r in range(D_RANKS):
@@ -121,6 +127,77 @@ cdef class SpotMoments(RoundLaws):
             self.fresh_decisions += 1     # decided now, not by the original shoe
         return a
 
+    cdef void split_dist(self, int pair) noexcept nogil:
+        # replaying, a split's law is needed only where the recorded play splits (the
+        # kernel also asks for it to compare the split's value, which is not needed now)
+        if self.mode != RECORD and self.starts[(pair - 1) * (D_RANKS + 1)] != SP:
+            return
+        RoundLaws.split_dist(self, pair)
+
+    cdef uint64_t shared_key(self) noexcept nogil:
+        cdef uint64_t key = self.offset + self.comp_key()
+        if self.pair_rank:
+            key += <uint64_t>self.extra * rank_unit(self.pair_rank - 1)
+        return key
+
+    cdef void cards_left(self, double* n, double* left) noexcept nogil:
+        """n: the shoe after the current hand and the dealer's known cards."""
+        cdef int r
+        left[0] = 0.0
+        for r in range(D_RANKS):
+            n[r] = self.shoe[r] - self.cnt[r] - self.dealer_cnt[r]
+        if self.pair_rank:
+            n[self.pair_rank - 1] -= self.extra
+        for r in range(D_RANKS):
+            if n[r] < 0.0:
+                n[r] = 0.0
+            left[0] += n[r]
+
+    cdef const double* replay_dealer(self) noexcept nogil:
+        """The dealer's law as ``RoundLaws.dealer``, memoised on both spots' cards."""
+        cdef uint64_t key = self.shared_key()
+        cdef double n[D_RANKS]
+        cdef double out[6]
+        cdef double left
+        cdef int row = self.dealer_index.find(key)
+        if row >= 0:
+            return &self.dealer_store[row * D_OUT]
+        self.cards_left(n, &left)
+        self.trie.evaluate(n, left, False, out)
+        row = self.store_dealer(key, out)
+        return &self.dealer_store[row * D_OUT]
+
+    cdef void replay_prefetch(self) noexcept nogil:
+        """As ``RoundLaws.prefetch_children``, memoised on both spots' cards."""
+        cdef double n[D_RANKS]
+        cdef double w[D_BATCH * D_RANKS]
+        cdef double tot[D_BATCH]
+        cdef double out[D_BATCH * 6]
+        cdef uint64_t keys[D_BATCH]
+        cdef uint64_t base = self.shared_key(), key
+        cdef double left
+        cdef int r, q, count = 0
+        self.cards_left(n, &left)
+        for r in range(D_RANKS):
+            if self.hard_sum + r + 1 > 21:
+                break
+            if n[r] < 1.0:
+                continue
+            key = base + rank_unit(r)
+            if self.dealer_index.find(key) >= 0:
+                continue
+            for q in range(D_RANKS):
+                w[count * D_RANKS + q] = n[q]
+            w[count * D_RANKS + r] -= 1.0
+            tot[count] = left - 1.0
+            keys[count] = key
+            count += 1
+        if count == 0:
+            return
+        self.trie.evaluate_many(w, tot, count, False, out)
+        for q in range(count):
+            self.store_dealer(keys[q], &out[q * 6])
+
     cdef const double* dealer(self) noexcept nogil:
         """CROSS: G_t (the other spot's mean joint with the dealer's outcome t) from the
         shoe left after the current hand, memoised on the cards out; otherwise the
@@ -129,6 +206,8 @@ cdef class SpotMoments(RoundLaws):
         cdef double n[D_RANKS]
         cdef double g[D_OUT]
         cdef int r, row
+        if self.mode == REPLAY:
+            return self.replay_dealer()
         if self.mode != CROSS:
             return RoundLaws.dealer(self)
         key = self.comp_key()
@@ -145,6 +224,7 @@ cdef class SpotMoments(RoundLaws):
         for r in range(D_RANKS):
             if n[r] < 0.0:
                 n[r] = 0.0
+        self.other.offset = key
         self.other.outcome_means(n, g)
         self.g_evaluations += 1
         row = <int>(self.dealer_store.size() // D_OUT)
@@ -154,7 +234,9 @@ cdef class SpotMoments(RoundLaws):
         return &self.dealer_store[row * D_OUT]
 
     cdef void prefetch_children(self) noexcept nogil:
-        if self.mode != CROSS:      # CROSS: G is computed on demand in dealer()
+        if self.mode == REPLAY:
+            self.replay_prefetch()
+        elif self.mode == RECORD:   # CROSS: G is computed on demand in dealer()
             RoundLaws.prefetch_children(self)
 
     cdef void combine_hands(self, double w, const double* law_n, int count_n,
