@@ -66,16 +66,6 @@ cdef class SpotMoments(RoundLaws):
     (``cross_moments``); construct as ``RoundLaws`` (its splits: the solver's
     construction, the mean exact), set a chart's policy if any, then call
     ``cross_moments()`` once."""
-    cdef int mode
-    cdef int8_t starts[D_RANKS * D_RANKS]
-    cdef SpotMoments other            # evaluates G on depleted shoes (REPLAY)
-    cdef readonly long g_evaluations  # distinct shoes G was computed for (a cost measure)
-    cdef readonly long fresh_decisions
-    cdef object shoe_arg, rules_arg
-    cdef uint64_t offset              # REPLAY: the other spot's cards (packed), so that
-                                      # dealer laws are keyed by both spots' cards and
-                                      # shared by every depleted shoe
-
     def __init__(self, shoe, dealer, dict rules, bint infinite=False):
         RoundLaws.__init__(self, shoe, dealer, rules, infinite, False)
         if infinite:
