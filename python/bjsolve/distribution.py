@@ -36,6 +36,7 @@ import numpy as np
 
 from bjcore._distribution import RoundLaws
 from bjcore._split_moments import second_moments, split_moment_jobs
+from bjcore._spot_moments import SpotMoments
 
 from .deal import exposed, is_natural
 
@@ -297,9 +298,74 @@ def _exactness(infinite: bool, split_approx: bool, spots: int) -> tuple[bool, st
                    f"mean is exact")
 
 
+
+# ---- several spots: the exact covariance on a finite shoe --------------------------------
+
+def spots_may_run_out(rules, shoe, spots: int) -> bool:
+    """Whether a round of ``spots`` spots could need a card from an empty shoe (the bound of
+    ``deal.round_may_run_out``, every spot holding at most 31 hard points per hand)."""
+    if shoe.is_infinite:
+        return False
+    points = sum(r * c for r, c in enumerate(shoe.counts, 1))
+    return points <= 31 * rules.max_split_hands * spots + 26
+
+
+def exact_spots_unavailable(solution, strategy, spots: int) -> str:
+    """Why the exact covariance between spots cannot be computed here ("" when it can)."""
+    shoe = solution.shoe
+    if shoe.is_infinite:
+        return "the infinite shoe needs none"
+    if shoe.is_fractional:
+        return "a fractional shoe is no real shoe"
+    if spots_may_run_out(solution.rules, shoe, spots):
+        return f"{spots} spots could run out of cards in this {shoe.size:g}-card shoe"
+    if isinstance(strategy, str) and solution.split == "CDP" and solution.rules.max_split_hands > 2:
+        return ("CDP with resplits values a split by a construction, not one playable "
+                "strategy")
+    return ""
+
+
+def _natural_key_cross(rules, shoe, key) -> float:
+    """E[X_1 X_2] against an exposed dealer natural: each spot loses one unit, a spot with
+    a natural gets the natural-against-natural value; the spots' first cards come from the
+    shoe less the dealer's two."""
+    from .solve import natural_tie_value
+    left = list(shoe.counts)
+    for c in key:
+        left[c - 1] -= 1
+    n, a, t = sum(left), left[0], left[9]
+    p1 = 2.0 * a * t / (n * (n - 1))
+    p2 = 4.0 * a * (a - 1) * t * (t - 1) / (n * (n - 1) * (n - 2) * (n - 3))
+    x = natural_tie_value(rules)
+    return x * x * p2 - 2.0 * x * (p1 - p2) + (1.0 - 2.0 * p1 + p2)
+
+
+def _spot_cross_moments(solution, strategy, threads):
+    """({dealer key: c[t] = E[X_1 X_2 ; dealer outcome t]} for two spots, whether every one
+    is exact) by ``bjcore._spot_moments`` (see there for the method)."""
+    from .solve import POLICY_CLASS, SPLIT_CLASSES, kernel_rules, policy_engines
+    code = SPLIT_CLASSES[solution.split] if isinstance(strategy, str) else POLICY_CLASS
+    params = kernel_rules(solution.rules, code)
+    shoe = solution.shoe
+    laws = {k: SpotMoments(shoe.kernel_weights(), k, params) for k in solution._engines}
+    if code == POLICY_CLASS:      # the strategy's decisions frozen as round_laws does
+        engines = policy_engines(solution.rules, shoe, strategy, solution.deal)
+        for key, law in laws.items():
+            law.copy_policy_from(engines[key])
+    order = list(laws)
+    workers = max(1, min(len(order), threads))
+    if workers == 1:
+        results = [laws[k].cross_moments() for k in order]
+    else:
+        with ThreadPoolExecutor(max_workers=workers) as pool:
+            results = list(pool.map(lambda k: laws[k].cross_moments(), order))
+    return ({k: c for k, (c, _, _) in zip(order, results)},
+            all(ok for _, _, ok in results))
+
 def outcome_distribution(solution, strategy="optimal", *, insurance: bool = False,
                          spots: int = 1, threads: int | None = None,
-                         exact_splits: bool = True) -> OutcomeDistribution:
+                         exact_splits: bool = True,
+                         exact_spots: bool = False) -> OutcomeDistribution:
     """The distribution of a round's net outcome for ``solution``'s rules and shoe.
 
     strategy: "optimal" (the solve's play, its post-split class included), a
@@ -314,6 +380,12 @@ def outcome_distribution(solution, strategy="optimal", *, insurance: bool = Fals
         joint law, and every split its exact variance (default); False combines the hands
         of every split as independent given the dealer's outcome, variance included
         (about 10 times faster for 6 decks, pmf off by ~1e-5; docs/risk.md).
+    exact_spots: with 2 or 3 spots on a finite shoe, compute the covariance between spots
+        exactly (the spots take cards from each other), so that ``variance`` is exact;
+        the pmf stays combined.  Costly (1 deck with resplits: about a minute of CPU;
+        docs/risk.md), hence off by default; not for CDP with resplits, fractional shoes
+        or shoes that 2-3 spots could exhaust (the combination is kept, ``method`` says
+        why).
     """
     from .solve import check_threads
     threads = check_threads(threads)
@@ -321,6 +393,8 @@ def outcome_distribution(solution, strategy="optimal", *, insurance: bool = Fals
         raise TypeError(f"exact_splits must be True or False, got {exact_splits!r:.60}")
     if not isinstance(insurance, bool):
         raise TypeError(f"insurance must be True or False, got {insurance!r:.60}")
+    if not isinstance(exact_spots, bool):
+        raise TypeError(f"exact_spots must be True or False, got {exact_spots!r:.60}")
     spots = _check_spots(spots)
     rules, shoe = solution.rules, solution.shoe
     if insurance and exposed(rules):
@@ -394,9 +468,37 @@ def outcome_distribution(solution, strategy="optimal", *, insurance: bool = Fals
         for v, p in conv.items():
             total[v] = total.get(v, 0.0) + w * p
     tv, tp = _merge(list(total), list(total.values()))
-    # each spot's variance exact (when variance_exact1), the covariance between spots
-    # as the pmf's (exact on the infinite shoe only)
-    if not exact:
+    # each spot's variance exact (when variance_exact1); the covariance between spots as
+    # the pmf's (exact on the infinite shoe only) unless computed exactly
+    cov_exact = exact
+    if exact_spots and not exact:
+        why = exact_spots_unavailable(solution, strategy, spots)
+        if why:
+            method += f"; exact_spots not applied: {why}"
+        else:
+            cross, cross_ok = _spot_cross_moments(solution, strategy, threads)
+            if cross_ok:
+                second12 = 0.0     # E[X_1 X_2] of two spots of the same round
+                for key in deal.keys:
+                    wk = deal.weights[key]
+                    if key not in cross:
+                        second12 += wk * _natural_key_cross(rules, shoe, key)
+                        continue
+                    law = laws[key]
+                    for t in range(len(DEALER_OUTCOMES)):
+                        ins = ((1.0 if t == NATURAL_T else -0.5)
+                               if insurance and key == 1 else 0.0)
+                        second12 += wk * (float(cross[key][t])
+                                          + 2.0 * ins * float(law[t] @ columns)
+                                          + ins * ins * float(law[t].sum()))
+                covariance = second12 - mean1 ** 2
+                cov_exact = True
+            else:
+                method += "; exact_spots not applied: a decision was missing on a depleted shoe"
+    if cov_exact and not exact:
+        method += ("; variance: the covariance between spots exact (exact_spots), each "
+                   "spot's variance " + ("exact" if variance_exact1 else "as combined"))
+    elif not exact:
         method += ("; variance: each spot's exact when it can be, the covariance between "
                    "spots as combined")
     return OutcomeDistribution(tv, tp, exact=exact, method=method, spots=spots,
@@ -405,4 +507,4 @@ def outcome_distribution(solution, strategy="optimal", *, insurance: bool = Fals
                                description=desc + f"; {spots} spots",
                                variance=(spots * single.variance
                                          + spots * (spots - 1) * covariance),
-                               variance_exact=exact)
+                               variance_exact=exact or (cov_exact and variance_exact1))

@@ -551,11 +551,12 @@ class Solution:
         return EV(evaluate_policy(self.rules, self.shoe, strategy, deal=self.deal), False)
 
     def outcome_distribution(self, strategy="optimal", *, insurance=False, spots=1,
-                             threads=None, exact_splits=True):
+                             threads=None, exact_splits=True, exact_spots=False):
         """The distribution of a round's net outcome; see bjsolve.distribution."""
         from .distribution import outcome_distribution
         return outcome_distribution(self, strategy, insurance=insurance, spots=spots,
-                                    threads=threads, exact_splits=exact_splits)
+                                    threads=threads, exact_splits=exact_splits,
+                                    exact_spots=exact_spots)
 
 
 class PairsWithoutDAS:
