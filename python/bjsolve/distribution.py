@@ -168,9 +168,10 @@ def _kernel_laws(solution, strategy, threads, exact_splits=True):
 
 def round_laws(rules, shoe, keys, engines=None, *, split: str = "CDZ-",
                exact_splits: bool = True, exact_moments: bool = False, threads: int = 1):
-    """The outcome kernel's law of one round against each dealer key of ``keys``: the one
-    place the package builds ``bjcore._distribution.RoundLaws`` (``outcome_distribution``
-    and the counted game's per-count laws both come here).
+    """The outcome kernel's law of one round against each dealer key of ``keys``, from
+    ``bjcore._distribution.RoundLaws``: the one place round laws are built
+    (``outcome_distribution`` and the counted game's per-count laws both come here;
+    ``risk_indices.split_moments`` asks a kernel for single splits' laws).
 
     engines: {dealer key: policy engine} (``solve.policy_engines``) whose frozen decisions
         the player follows, copied into the kernels (no Python call per hand); None: the
