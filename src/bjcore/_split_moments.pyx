@@ -41,19 +41,13 @@ from libcpp.unordered_map cimport unordered_map
 from libcpp.vector cimport vector
 from cython.operator cimport dereference as deref
 
-from bjcore._defs cimport rank_unit
+from bjcore._defs cimport rank_unit, ACT_SPLIT, SPLIT_CDP
 from bjcore._memo cimport HashIndex
 from bjcore._distribution cimport (RoundLaws, D_RANKS, D_OUT, D_LAW, D_STATES, D_LATTICE,
-                                   D_NATURAL_COL,
-                                   D_CHUNK, remove_unknown)
+                                   D_NATURAL_COL, D_CHUNK, ZERO_COL, NATURAL_T, T_STAND,
+                                   remove_unknown)
 
 import numpy as np
-
-# split-tree node kinds and split classes, as in _distribution.pyx
-cdef int T_DOUBLE = 1, T_STAND = 2
-cdef int CDP = 2, SPLIT = 3
-cdef int NATURAL = 5                 # dealer outcome t of a natural
-cdef int ZERO_COL = 16
 
 # moments of a pair of hands (X1, X2) joint with the dealer's outcome t: D_OUT each
 cdef enum:
@@ -573,8 +567,8 @@ cdef bint split_moments(RoundLaws laws, _PairPass pp, int pair, double* p_t, dou
                 m2[t] += w * k * (k - 1) * nn[M_C * D_OUT + t]
     if not laws.rules.natural_takes_all:
         # a dealer natural takes one unit from the round, whatever the hands
-        m1[NATURAL] = -p_t[NATURAL]
-        m2[NATURAL] = p_t[NATURAL]
+        m1[NATURAL_T] = -p_t[NATURAL_T]
+        m2[NATURAL_T] = p_t[NATURAL_T]
     laws.tree_ran_out = False
     return not pp.ran_out
 
@@ -702,9 +696,9 @@ def split_moment_jobs(RoundLaws laws):
         laws.add(c)
         action = laws.start_action(c, c)
         laws.clear_hand()
-        if action != SPLIT:
+        if action != ACT_SPLIT:
             continue
-        if laws.fractional or (laws.rules.split_class == CDP and laws.hands_limit(c + 1) > 2):
+        if laws.fractional or (laws.rules.split_class == SPLIT_CDP and laws.hands_limit(c + 1) > 2):
             exact = False
             continue
         jobs.append(SplitMomentJob(laws, c + 1))
