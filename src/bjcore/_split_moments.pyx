@@ -205,7 +205,7 @@ cdef class _PairPass:
         cdef double fall[D_RANKS * 32]         # fall[r * 32 + k]: (avail_r)_k; k <= 31
         cdef double total_fall[32]             # (left)_k
         cdef size_t k, m = self.laws.t_need.size()
-        cdef int r, c, ch, j, pp_row = -1, root_row
+        cdef int r, c, ch, j, row, pp_row = -1, root_row
         cdef double rf, wn, pr, chance, left = 0.0, left_c, pi_pp = 0.0
         cdef const double* cnt
         cdef int store = <int>(self.second_store.size() // H2)
@@ -247,8 +247,13 @@ cdef class _PairPass:
             self.chance[c] = chance
             self.laws.t_reach[c] = chance * self.paths[c]
             if chance != 0.0:
-                self.laws.t_drow[c] = self.laws.queue_dealer(self.laws.t_key[c] + gone, base,
-                                                             self.laws.t_key[c])
+                # most of these laws are stored already (the same cards out from another
+                # pair of endings): look first, queue only the new ones
+                row = self.laws.dealer_index.find(self.laws.t_key[c] + gone)
+                if row < 0:
+                    row = self.laws.queue_dealer(self.laws.t_key[c] + gone, base,
+                                                 self.laws.t_key[c])
+                self.laws.t_drow[c] = row
         root_row = self.laws.t_drow[0]
         ch = self.laws.t_child[self.p]                 # the root's pair-card child
         if self.need_n and self.laws.t_hit_busts and ch >= 0 and avail[self.p] > 0.0:
