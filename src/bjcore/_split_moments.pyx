@@ -121,11 +121,10 @@ cdef class _PairPass:
     cdef vector[double] paths, paths_n  # per node: draw orders reaching it (all; second
                                         # card not a pair card)
     cdef vector[int] drawn              # per node: cards drawn after the pair card
-    cdef vector[int] run_first          # per node: its drawn ranks in run_rank/run_cnt
-    cdef vector[int] run_rank, run_cnt
     cdef vector[double] chance          # per node: the chance of one draw order (one pass)
+    cdef vector[int] parent, via, prior # per node: one parent, the rank drawn from it and
+                                        # the parent's cards of that rank (root's excluded)
     cdef int root_cnt[D_RANKS]
-    cdef int most[D_RANKS]              # most cards of each rank any node drew
     cdef int most_drawn, most_drawn_draw   # most cards drawn at any node / any draw node
 
     def __cinit__(self, RoundLaws laws):
@@ -138,7 +137,8 @@ cdef class _PairPass:
     cdef void count_paths(self) noexcept nogil:
         """Per node of the split tree: the draw orders that reach it from the root (all of
         them, and those whose first card -- the hand's second -- is not the pair card),
-        its drawn cards by rank, and their number.  A sequence of draws without
+        the number of cards it drew and one parent to build one order's chance along.  A
+        sequence of draws without
         replacement has a chance that depends only on the multiset drawn, so from any
         shoe the chance of reaching a node is its draw orders times that one chance
         (``queue_second``): no pass over the tree per second hand."""
@@ -148,26 +148,20 @@ cdef class _PairPass:
         self.paths.assign(n, 0.0)
         self.paths_n.assign(n, 0.0)
         self.chance.assign(n, 0.0)
+        self.parent.assign(n, -1)
+        self.via.assign(n, 0)
+        self.prior.assign(n, 0)
         self.drawn.assign(n, 0)
-        self.run_first.assign(n + 1, 0)
-        self.run_rank.clear()
-        self.run_cnt.clear()
         self.most_drawn = 0
         self.most_drawn_draw = 0
         for r in range(D_RANKS):
             self.root_cnt[r] = <int>self.laws.t_cnt[r]
-            self.most[r] = 0
         self.paths[0] = 1.0
         for i in range(n):                    # parents come before their children
-            self.run_first[i] = <int>self.run_rank.size()
             for r in range(D_RANKS):
                 k = <int>self.laws.t_cnt[i * D_RANKS + r] - self.root_cnt[r]
                 if k > 0:
-                    self.run_rank.push_back(r)
-                    self.run_cnt.push_back(k)
                     self.drawn[i] += k
-                    if k > self.most[r]:
-                        self.most[r] = k
             if self.drawn[i] > self.most_drawn:
                 self.most_drawn = self.drawn[i]
             if self.laws.t_kind[i] >= T_STAND:
@@ -178,12 +172,15 @@ cdef class _PairPass:
                 c = self.laws.t_child[i * D_RANKS + r]
                 if c < 0:
                     continue
+                if self.parent[c] < 0:
+                    self.parent[c] = <int>i
+                    self.via[c] = r
+                    self.prior[c] = <int>self.laws.t_cnt[i * D_RANKS + r] - self.root_cnt[r]
                 self.paths[c] += self.paths[i]
                 if i > 0:
                     self.paths_n[c] += self.paths_n[i]
                 elif r != self.p:
                     self.paths_n[c] += 1.0
-        self.run_first[n] = <int>self.run_rank.size()
         # room for a chunk's slots (a hand pass lists at most t_slot_max)
         n = D_CHUNK * self.laws.t_slot_max
         self.s_row.resize(n)
@@ -197,13 +194,13 @@ cdef class _PairPass:
         pair card and the extra pair cards), queue the dealer laws its endings need and
         list its slots; the results are formed by ``finish_chunk``.
 
-        The chance of reaching node c is paths[c] * (avail)_drawn / (left)_{drawn(c)}
-        (falling factorials of the cards left of each rank it drew, and of all cards):
-        the tree pass's sum over the draw orders, in closed form (``count_paths``)."""
+        The chance of reaching node c is paths[c] times the chance of one draw order
+        (the tree pass's sum over the draw orders in closed form, ``count_paths``); the
+        one order's chance is built along one parent per node."""
         cdef double base[D_RANKS]
         cdef double avail[D_RANKS]
-        cdef double fall[D_RANKS * 32]         # fall[r * 32 + k]: (avail_r)_k; k <= 31
-        cdef double total_fall[32]             # (left)_k
+        cdef double inv_left[32]               # 1 / (cards left after j drawn)
+        cdef size_t i, n = self.laws.t_key.size()
         cdef size_t k, m = self.laws.t_need.size()
         cdef int r, c, ch, j, row, pp_row = -1, root_row
         cdef double rf, wn, pr, chance, left = 0.0, left_c, pi_pp = 0.0
@@ -224,27 +221,25 @@ cdef class _PairPass:
             if avail[r] < 0.0:
                 avail[r] = 0.0
             left += avail[r]
-            fall[r * 32] = 1.0
-            for j in range(1, self.most[r] + 1):
-                fall[r * 32 + j] = fall[r * 32 + j - 1] * (avail[r] - (j - 1))
-        total_fall[0] = 1.0
-        for j in range(1, self.most_drawn + 1):
-            total_fall[j] = total_fall[j - 1] * (left - (j - 1))
+        for j in range(self.most_drawn + 1):
+            inv_left[j] = 1.0 / (left - j) if left - j > 0.0 else 0.0
         if left <= self.most_drawn_draw:
             # a draw node may meet an empty shoe (no real game): the tree pass tells
             self.laws.tree_ran_out = False
             self.laws.tree_pass(self.pair, base, 0, False)
             if self.laws.tree_ran_out:
                 self.ran_out = True
-        # the chance of every ending the results need, and its dealer law queued
+        # the chance of one draw order reaching each node (parents come first)
+        self.chance[0] = 1.0
+        for i in range(1, n):
+            c = self.parent[i]
+            chance = avail[self.via[i]] - self.prior[i]
+            self.chance[i] = (self.chance[c] * chance * inv_left[self.drawn[c]]
+                              if chance > 0.0 else 0.0)
+        # every ending the results need: its chance, its dealer law queued
         for k in range(m):
             c = self.laws.t_need[k]
-            chance = 1.0
-            for j in range(self.run_first[c], self.run_first[c + 1]):
-                chance *= fall[self.run_rank[j] * 32 + self.run_cnt[j]]
-            if chance != 0.0:
-                chance /= total_fall[self.drawn[c]]
-            self.chance[c] = chance
+            chance = self.chance[c]
             self.laws.t_reach[c] = chance * self.paths[c]
             if chance != 0.0:
                 # most of these laws are stored already (the same cards out from another
