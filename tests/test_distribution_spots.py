@@ -127,3 +127,21 @@ def test_exact_spots_identities_and_refusals():
     assert not d.variance_exact and "could run out" in d.method
     with pytest.raises(TypeError, match="exact_spots"):
         inf.outcome_distribution(spots=2, exact_spots="yes")
+
+
+@pytest.mark.slow   # about 8 s of CPU (a full deck)
+def test_cli_exact_spots_flag():
+    """bjsolve risk --spots 2 --exact-spots: the figures follow the exact covariance
+    (1 deck without splits: the combination's covariance is about 1 % high on a full shoe)."""
+    import io
+    import json
+
+    from bjsolve.__main__ import main
+    out = io.StringIO()
+    args = ["risk", "--decks", "1", "--max-split-hands", "1", "--spots", "2", "--format", "json"]
+    assert main(args + ["--exact-spots"], out=out) == 0
+    figures = {r["figure"]: r["value"] for r in json.loads(out.getvalue())["tables"][1]["records"]}
+    combined = solve(Rules(decks=1, max_split_hands=1)).outcome_distribution(spots=2)
+    cov = figures["covariance between two spots"]
+    assert 0.003 < combined.covariance - cov < 0.01
+    assert abs(figures["variance"] - 2 * figures["SD of one spot"] ** 2 - 2 * cov) < 1e-12
