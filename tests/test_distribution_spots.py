@@ -99,18 +99,27 @@ def test_three_spots_variance_exact(certified_shoes):
     assert abs(sol.outcome_distribution(spots=3).variance - var) > 0.1   # combined: 30 % off
 
 
-def test_resplits_two_spots_variance_exact(certified_shoes):
-    """Resplits to three hands in a spot: each spot's variance by the split moments, the
-    covariance through the split construction's mean with the other spot in the dealer's
-    place."""
-    rules = Rules(decks=1, max_split_hands=3, double="10-11", surrender="late")
-    counts = (0, 0, 0, 0, 0, 0, 0, 3, 1, 12)   # 8s to split, tens to stand on
-    sol = solve(rules, Shoe(counts))
-    ref = round_distribution(rules, counts, optimal_callable(sol), spots=2, strict=True)
+@pytest.mark.parametrize("kw,counts,split", [
+    (dict(max_split_hands=3, double="10-11", surrender="late"),
+     (0, 0, 0, 0, 0, 0, 0, 3, 1, 12), "CDZ-"),
+    (dict(max_split_hands=4, double="10-11"), (0, 0, 0, 0, 0, 0, 0, 4, 1, 14), "CDZ-"),
+    (dict(max_split_hands=4, double="10-11", hole_card="enhc", surrender="early"),
+     (0, 0, 0, 0, 0, 0, 1, 4, 0, 14), "CDP1"),
+])
+def test_resplits_two_spots_variance_exact(kw, counts, split, certified_shoes):
+    """Resplits to three and four hands in a spot (8s to split, tens to stand on): each
+    spot's variance by the split moments, the covariance through the split construction's
+    mean with the other spot in the dealer's place."""
+    rules = Rules(decks=1, **kw)
+    sol = solve(rules, Shoe(counts), split=split)
+    split_policy = _kernel_split_policy(sol, split) if split == "CDP1" else None
+    ref = round_distribution(rules, counts, optimal_callable(sol), spots=2,
+                             split_policy=split_policy, strict=True)
     mean, var = ref_moments(ref)
     dist = sol.outcome_distribution(spots=2, exact_spots=True, threads=2)
     assert dist.variance_exact and abs(dist.mean - mean) < 1e-13
     assert abs(dist.variance - var) < 1e-12
+    assert abs(sol.outcome_distribution(spots=2).variance - var) > 0.05   # combined
 
 
 def test_exact_spots_identities_and_refusals():
@@ -127,3 +136,21 @@ def test_exact_spots_identities_and_refusals():
     assert not d.variance_exact and "could run out" in d.method
     with pytest.raises(TypeError, match="exact_spots"):
         inf.outcome_distribution(spots=2, exact_spots="yes")
+
+
+@pytest.mark.slow   # about 8 s of CPU (a full deck)
+def test_cli_exact_spots_flag():
+    """bjsolve risk --spots 2 --exact-spots: the figures follow the exact covariance
+    (1 deck without splits: the combination's covariance is about 1 % high on a full shoe)."""
+    import io
+    import json
+
+    from bjsolve.__main__ import main
+    out = io.StringIO()
+    args = ["risk", "--decks", "1", "--max-split-hands", "1", "--spots", "2", "--format", "json"]
+    assert main(args + ["--exact-spots"], out=out) == 0
+    figures = {r["figure"]: r["value"] for r in json.loads(out.getvalue())["tables"][1]["records"]}
+    combined = solve(Rules(decks=1, max_split_hands=1)).outcome_distribution(spots=2)
+    cov = figures["covariance between two spots"]
+    assert 0.003 < combined.covariance - cov < 0.01
+    assert abs(figures["variance"] - 2 * figures["SD of one spot"] ** 2 - 2 * cov) < 1e-12

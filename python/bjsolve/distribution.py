@@ -23,7 +23,10 @@ How it is computed (docs/risk.md has the details):
   ``bjcore._split_moments``; ``variance_exact=True``) except with CDP, and the pmf's own
   variance is ``pmf_variance``;
 * several spots (one player, 2 or 3 hands against one dealer hand) are combined the same
-  way, given the dealer's cards and final outcome: exact on an infinite shoe.
+  way, given the dealer's cards and final outcome: exact on an infinite shoe.  On a
+  finite shoe ``exact_spots=True`` makes the covariance between spots exact (the spots take
+  cards from each other; ``bjcore._spot_moments``), hence the variance of the total; the
+  pmf stays combined.
 """
 from __future__ import annotations
 
@@ -61,7 +64,8 @@ class OutcomeDistribution:
     variance_exact: whether ``variance`` is exact.  spots: hands played per round against
         one dealer.
     per_spot: the one-spot distribution when ``spots > 1`` (else ``self``);
-    covariance: between the outcomes of two spots of the same round (0 for one spot).
+    covariance: between the outcomes of two spots of the same round (0 for one spot);
+        exact on an infinite shoe, or with ``exact_spots=True``, else combined.
     may_run_out: the shoe is so small that a round could run out of cards (the values then
         follow the degenerate convention of ``solve`` and describe no real game).
     """
