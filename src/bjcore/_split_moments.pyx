@@ -34,6 +34,11 @@ are needed only for a pair cards gone (a = 0 .. 2M - 4) and each hand's second c
 non-pair (N) or free (F): one exact two-hand pass per a (the tree of a split hand's play
 and the dealer memo of ``RoundLaws``), each hand's reach with and without the pair card as
 its second card.  The patterns of hands and their weights are the solver's.
+
+Threads: each split (dealer key, pair) is a ``SplitMomentJob`` with its own dealer memo
+and a copy of the split tree, so jobs run on any thread in any order with the same
+results; ``second_moments`` adds them in pair order (``distribution._kernel_laws`` runs
+them longest first).
 """
 from libc.stdint cimport uint64_t
 from libc.string cimport memset, memcpy
@@ -107,7 +112,6 @@ cdef class _PairPass:
     cdef int pair, p
     cdef unordered_map[uint64_t, int] second_index   # cards gone -> row of second_store
     cdef vector[double] second_store                  # H2 per row
-    cdef vector[double] reach_n
     cdef bint ran_out
     cdef bint need_n          # the second hand with a non-pair second card is needed (NN)
     # the second hands being evaluated (one chunk): their slots and what each needs
@@ -138,10 +142,9 @@ cdef class _PairPass:
         """Per node of the split tree: the draw orders that reach it from the root (all of
         them, and those whose first card -- the hand's second -- is not the pair card),
         the number of cards it drew and one parent to build one order's chance along.  A
-        sequence of draws without
-        replacement has a chance that depends only on the multiset drawn, so from any
-        shoe the chance of reaching a node is its draw orders times that one chance
-        (``queue_second``): no pass over the tree per second hand."""
+        sequence of draws without replacement has a chance that depends only on the
+        multiset drawn, so from any shoe the chance of reaching a node is its draw orders
+        times that one chance (``queue_second``): no pass over the tree per second hand."""
         cdef size_t n = self.laws.t_key.size()
         cdef size_t i
         cdef int r, c, k
