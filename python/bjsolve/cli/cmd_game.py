@@ -19,8 +19,8 @@ def add_arguments(parser) -> None:
                    help="fraction of the shoe dealt before the shuffle (default: 0.75)")
     g.add_argument("--burn", type=int, default=1, metavar="N",
                    help="cards burnt after the shuffle (default: 1)")
-    g.add_argument("--spots", type=int, default=1, metavar="N",
-                   help="hands dealt per round, for where rounds start (default: 1)")
+    g.add_argument("--spots", type=common.whole_number(1, 7), default=1, metavar="N",
+                   help="hands dealt per round, 1..7, for where rounds start (default: 1)")
     g.add_argument("--strategy", type=str.lower, choices=("basic", "optimal"), default="basic",
                    help="basic: the total-dependent chart; optimal: composition-dependent "
                         "play of each count's composition (default: basic; --indices adds "
@@ -45,7 +45,7 @@ def add_arguments(parser) -> None:
     b.add_argument("--wong-in", type=int, metavar="TC",
                    help="play only at true counts >= TC (bet 0 below) (default: play every "
                         "round)")
-    b.add_argument("--bankroll", type=float, metavar="B",
+    b.add_argument("--bankroll", type=common.positive_number, metavar="UNITS",
                    help="bankroll, in the ramp's units, for risk of ruin and the certainty "
                         "equivalent (default: none, those figures are left out)")
     b.add_argument("--rounds", type=int, metavar="N",
@@ -62,8 +62,6 @@ def run(args) -> int:
     rules, _ = counting_rules(args)
     from ..game import CountedGame
     from ..ramp import parse_ramp, ramp_table
-    if args.bankroll is not None and not args.bankroll > 0:
-        raise common.UsageError(f"--bankroll must be > 0, got {args.bankroll:g}")
     if args.rounds is not None and args.bankroll is None:
         raise common.UsageError("--rounds needs --bankroll (the trip ruin is P(losing the "
                                 "bankroll within N rounds))")

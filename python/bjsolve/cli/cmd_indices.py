@@ -36,7 +36,7 @@ def add_arguments(parser) -> None:
                              "for a Kelly bettor (the Illustrious 18 and Fab 4 rows, or --set), "
                              "beside the EV crossing of the same shoes (default: off, the "
                              "EV indices)")
-    parser.add_argument("--round-variance", type=float, default=1.3, metavar="V",
+    parser.add_argument("--round-variance", type=common.positive_number, metavar="V",
                         help="with --risk-averse: a round's variance per unit bet, which sets "
                              "the Kelly bet (default: 1.3)")
     common.add_rule_arguments(parser, shoe=False)
@@ -49,6 +49,9 @@ def run(args) -> int:
     rules, _ = counting_rules(args)
     if args.risk_averse:
         return _run_risk_averse(args, rules)
+    if args.round_variance is not None:
+        raise common.UsageError("--round-variance goes with --risk-averse (it sets the Kelly "
+                                "bet of the risk-averse indices)")
     with common.progress(args, label="indices") as update:
         table = indices_table(rules, args.system_value, dealt_decks=args.dealt_decks,
                               rounding=args.rounding, tc_convention=args.tc_convention,
@@ -72,6 +75,7 @@ def _run_risk_averse(args, rules) -> int:
         raise common.UsageError("--risk-averse prints a table (--format text, csv, json, ...)")
     table = risk_indices_table(rules, args.system_value, select=args.play_set,
                                dealt_decks=args.dealt_decks, tc_convention=args.tc_convention,
-                               round_variance=args.round_variance)
+                               **({} if args.round_variance is None
+                                  else {"round_variance": args.round_variance}))
     common.emit(table, args)
     return 0

@@ -69,7 +69,8 @@ def add_arguments(parser) -> None:
     g.add_argument("--penetration", type=_penetration, default=0.75, metavar="P",
                    help="cut card: a fraction of the shoe, a number of cards, or every-round "
                         "(a fresh shuffle before every round) (default: 0.75)")
-    g.add_argument("--spots", type=int, default=1, help="spots the player plays, 1..7 (default: 1)")
+    g.add_argument("--spots", type=common.whole_number(1, 7), default=1, metavar="N",
+                   help="spots the player plays, 1..7 (default: 1)")
     g.add_argument("--other-spots", type=int, default=0, metavar="N",
                    help="other players' spots, eating cards (default: 0)")
     g.add_argument("--strategy", choices=("basic", "composition"), default="basic",
@@ -100,7 +101,8 @@ def add_arguments(parser) -> None:
                    help="table maximum (default: none)")
     g.add_argument("--bankroll-trials", type=_bankroll_trials, metavar="PATHS,ROUNDS,BANKROLL",
                    help="also estimate the risk of ruin from that many paths (default: off)")
-    g.add_argument("--threads", type=int, default=None, help="threads (default: every core)")
+    g.add_argument("--threads", type=common.whole_number(1, 1024), default=None, metavar="N",
+                   help="threads (default: every core)")
     g.add_argument("--chunk-rounds", type=_rounds, default=None, metavar="N",
                    help="rounds per seeded chunk (default: 1e6); part of what the seed means")
     g.add_argument("--scheduler", metavar="ADDRESS",

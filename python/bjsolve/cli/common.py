@@ -71,6 +71,21 @@ def positive_int(text: str) -> int:
     return value
 
 
+def whole_number(low: int, high: int):
+    """An argument type: a whole number low..high (say '1..7' when it is not)."""
+    def convert(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            value = None
+        if value is None or not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"{text[:40]!r} is not a whole number "
+                                             f"{low}..{high}")
+        return value
+    convert.__name__ = "whole number"
+    return convert
+
+
 def split_class(text: str) -> str:
     """Post-split class, case-insensitive: 'cdz-' -> 'CDZ-'."""
     name = text.strip().upper()
