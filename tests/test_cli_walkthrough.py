@@ -47,3 +47,72 @@ def test_simulate_api_refuses_a_run_too_large_to_plan():
         bjsolve.simulate(rounds=10**16, seed=1)
     with pytest.raises(ValueError, match="chunk_rounds"):
         bjsolve.simulate(rounds=10**7, seed=1, chunk_rounds=1)
+
+
+# ---- one idea, one flag: the counted commands spelled the true-count rounding --tc,
+# --rounding and --tc-convention, the decks estimate --true-count half-deck and
+# --decks-estimation half, the strategy chart/basic and composition/optimal --------------
+
+def parsed(*argv):
+    from bjsolve.cli import parse
+    return parse(list(argv))
+
+
+@pytest.mark.parametrize("command", ["game", "simulate", "indices"])
+def test_tc_convention_is_one_flag_in_every_counted_command(command, capsys):
+    from bjsolve.cli import build_parser
+    assert parsed(command, "--tc-convention", "TRUNCATE").tc_convention == "truncate"
+    _, parsers, _ = build_parser(only=command)
+    text = parsers[command].format_help()
+    assert "--tc-convention" in text
+    for old in ("--tc ", "--rounding {floor", "--true-count"):
+        assert old not in text
+
+
+@pytest.mark.parametrize("command", ["game", "simulate"])
+def test_decks_estimation_and_strategy_read_the_same_words(command):
+    assert parsed(command, "--decks-estimation", "half").decks_estimation == "half"
+    assert parsed(command, "--decks-estimation", "full-deck").decks_estimation == "full"
+    assert parsed(command, "--strategy", "optimal").strategy == "optimal"
+    assert parsed(command, "--strategy", "composition").strategy == "optimal"
+    assert parsed(command, "--strategy", "chart").strategy == "basic"
+
+
+def test_old_spellings_still_read_the_same():
+    assert parsed("game", "--tc", "round").tc_convention == "round"
+    old = parsed("simulate", "--rounding", "truncate", "--true-count", "half-deck")
+    assert (old.tc_convention, old.decks_estimation) == ("truncate", "half")
+    assert parsed("advantage", "--strategy", "chart").strategy == "basic"
+
+
+def test_simulate_old_and_new_spellings_give_the_same_run():
+    import json
+    common = ["simulate", "--rounds", "20000", "--decks", "2", "--seed", "5",
+              "--format", "json", "--threads", "1"]
+    code, new = run(*common, "--decks-estimation", "half", "--tc-convention", "round",
+                    "--strategy", "optimal")
+    assert code == 0
+    code, old = run(*common, "--true-count", "half-deck", "--rounding", "round",
+                    "--strategy", "composition")
+    assert code == 0 and json.loads(new) == json.loads(old)
+    code, default = run(*common)
+    assert json.loads(default) != json.loads(new)      # the flags do reach the simulator
+    notes = " ".join(json.loads(new)["tables"][0]["notes"])
+    assert "half-deck" in notes and "round" in notes and "composition" in notes
+
+
+def test_advantage_basic_is_the_chart():
+    import json
+    code, basic = run("advantage", "--decks", "1", "--strategy", "basic", "--format", "json")
+    assert code == 0
+    code, optimal = run("advantage", "--decks", "1", "--format", "json")
+    basic, optimal = (json.loads(t)["values"]["EV"]["overall"] for t in (basic, optimal))
+    assert basic < optimal                 # the chart gives up the composition exceptions
+
+
+def test_a_hidden_old_spelling_is_not_offered_as_a_hint(capsys):
+    # '--rounding' is the index rounding of 'indices' (rounded/ceiled); simulate reads its
+    # old --rounding too, but the hint must point to indices only
+    code, _ = run("strategy", "--rounding", "ceiled")
+    err = capsys.readouterr().err
+    assert code == 2 and "--rounding goes with: indices)" in err

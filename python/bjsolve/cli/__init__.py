@@ -149,7 +149,8 @@ def _unknown_flags(extras, command, parsers) -> str:
     flag = word.split("=", 1)[0]
     message = f"{command}: unrecognized argument '{word[:40]}'"
     if flag.startswith("-"):
-        elsewhere = [n for n, p in parsers.items() if flag in p._option_string_actions]
+        elsewhere = [n for n, p in parsers.items() if flag in p._option_string_actions
+                     and p._option_string_actions[flag].help != argparse.SUPPRESS]
         close = difflib.get_close_matches(flag, own, n=1)
         if elsewhere:
             message += f" ({flag} goes with: {', '.join(elsewhere)})"

@@ -6,7 +6,8 @@ equivalent and risk of ruin.  Method and measured approximations: docs/counted-g
 from __future__ import annotations
 
 from . import common
-from .counting_args import add_system_argument, counting_rules
+from .counting_args import (add_decks_estimation_argument, add_strategy_argument,
+                            add_system_argument, add_tc_convention_argument, counting_rules)
 
 NAME = "game"
 HELP = "counted game: true-count frequencies, edge and SD by count, bet-ramp figures and risk"
@@ -21,21 +22,15 @@ def add_arguments(parser) -> None:
                    help="cards burnt after the shuffle (default: 1)")
     g.add_argument("--spots", type=common.whole_number(1, 7), default=1, metavar="N",
                    help="hands dealt per round, 1..7, for where rounds start (default: 1)")
-    g.add_argument("--strategy", type=str.lower, choices=("basic", "optimal"), default="basic",
-                   help="basic: the total-dependent chart; optimal: composition-dependent "
-                        "play of each count's composition (default: basic; --indices adds "
-                        "index plays to the chart)")
+    add_strategy_argument(g, help="basic: the total-dependent chart (--indices adds index "
+                                  "plays to it); optimal: composition-dependent play of each "
+                                  "count's composition")
     g.add_argument("--indices", metavar="SET",
                    help="play the chart with index numbers: i18 (Illustrious 18 and "
                         "insurance), fab4, all, or a number N (the N lines of largest gain) "
                         "(default: none, the chart alone)")
-    g.add_argument("--tc", dest="tc_rounding", type=str.lower,
-                   choices=("floor", "truncate", "round"), default="floor",
-                   help="how the true count becomes a whole number (default: floor)")
-    g.add_argument("--decks-estimation", type=str.lower, choices=("exact", "half", "full"),
-                   default="exact",
-                   help="how decks remaining are judged: exact, to the half deck, to the "
-                        "whole deck (default: exact)")
+    add_tc_convention_argument(g, old_flag="--tc")
+    add_decks_estimation_argument(g)
     g.add_argument("--depth-bands", type=int, default=3, metavar="N",
                    help="depth bands evaluated per true count (default: 3)")
     b = parser.add_argument_group("betting")
@@ -80,7 +75,7 @@ def run(args) -> int:
     with common.progress(args, label="true counts") as update:
         game = CountedGame(rules, args.system_value, penetration=args.penetration,
                            burn=args.burn, spots=args.spots, decks=args.decks_estimation,
-                           rounding=args.tc_rounding,
+                           rounding=args.tc_convention,
                            strategy="indices" if indices is not None else args.strategy,
                            indices=indices, depth_bands=args.depth_bands, progress=update)
     result = game.evaluate(ramp, args.bankroll, rounds=args.rounds)
@@ -96,7 +91,7 @@ def run(args) -> int:
 def _index_table(rules, args):
     from ..indices import generate_indices
     which = args.indices.strip().lower()
-    table = generate_indices(rules, args.system_value, tc_convention=args.tc_rounding)
+    table = generate_indices(rules, args.system_value, tc_convention=args.tc_convention)
     if which == "all":
         return table
     if which.isdigit():

@@ -3,7 +3,8 @@ changes, found exactly on shoes built at each true count."""
 from __future__ import annotations
 
 from . import common
-from .counting_args import add_depth_argument, add_system_argument, counting_rules
+from .counting_args import (add_depth_argument, add_system_argument,
+                            add_tc_convention_argument, counting_rules)
 
 NAME = "indices"
 HELP = "index numbers (true counts where the best play changes) for a count system"
@@ -15,11 +16,10 @@ def add_arguments(parser) -> None:
     parser.add_argument("--rounding", type=str.lower, choices=("rounded", "ceiled"),
                         default="rounded",
                         help="how exact crossings become whole indices (default: rounded)")
-    parser.add_argument("--tc-convention", type=str.lower, default="exact",
-                        choices=("exact", "floor", "truncate", "round"),
-                        help="the true count the index is read against: exact (the "
-                             "crossing itself), or floored, truncated or rounded true counts "
-                             "as counters compute them (default: exact)")
+    add_tc_convention_argument(parser, exact=True, default="exact",
+                               help="the true count the index is read against: exact (the "
+                                    "crossing itself), or floored, truncated or rounded true "
+                                    "counts as counters compute them")
     parser.add_argument("--hands", type=str.lower, default="two-card",
                         choices=("two-card", "all"),
                         help="hands counted for a total: the two-card hands only, or every "

@@ -13,10 +13,15 @@ import argparse
 import math
 
 from . import common
-from .counting_args import add_system_argument, parse_system
+from .counting_args import (add_decks_estimation_argument, add_strategy_argument,
+                            add_system_argument, add_tc_convention_argument, parse_system)
 
 NAME = "simulate"
 HELP = "simulate the real game: cut card, count, indices, bet ramp (fast, reproducible)"
+
+# the CLI's words (shared with 'game') -> bjsolve.simulate's
+_SIMULATE_STRATEGY = {"basic": "basic", "optimal": "composition"}
+_SIMULATE_DECKS = {"exact": "exact", "half": "half-deck", "full": "full-deck"}
 
 
 def _rounds(text: str) -> int:
@@ -73,9 +78,8 @@ def add_arguments(parser) -> None:
                    help="spots the player plays, 1..7 (default: 1)")
     g.add_argument("--other-spots", type=int, default=0, metavar="N",
                    help="other players' spots, eating cards (default: 0)")
-    g.add_argument("--strategy", choices=("basic", "composition"), default="basic",
-                   help="basic: the solve's chart; composition: the full-shoe composition-"
-                        "dependent strategy (default: basic)")
+    add_strategy_argument(g, help="basic: the solve's chart; optimal: the full shoe's "
+                                  "composition-dependent strategy")
     add_system_argument(parser)
     g.add_argument("--indices", nargs="?", const=True, default=None, metavar="FILE",
                    help="index plays: alone, the exact indices of the count system "
@@ -83,12 +87,8 @@ def add_arguments(parser) -> None:
                         "the format 'bjsolve indices --format index' writes (default: none)")
     g.add_argument("--insurance", type=_insurance, default=None, metavar="TC|never",
                    help="insure at true counts >= TC (default: the index table's, else never)")
-    g.add_argument("--true-count", choices=("exact", "half-deck", "full-deck"), default="exact",
-                   help="decks remaining from the exact cards unseen, or estimated to the "
-                        "nearest half / whole deck (default: exact)")
-    g.add_argument("--rounding", choices=("floor", "truncate", "round"), default="floor",
-                   help="true count to a whole number: floor, truncate (toward zero), round "
-                        "(nearest, halves up) (default: floor)")
+    add_decks_estimation_argument(g, old_flag="--true-count")
+    add_tc_convention_argument(g, old_flag="--rounding")
     g.add_argument("--ramp", metavar="TC:BET,...",
                    help="bet by true count, e.g. 1:1,2:2,3:4,4:8; 0 sits out (default: flat)")
     g.add_argument("--wong-in", type=int, metavar="TC",
@@ -127,9 +127,10 @@ def run(args) -> int:
         with common.progress(args, total=args.rounds, label="simulate") as update:
             result = simulate(
                 rules, rounds=args.rounds, seed=args.seed, penetration=args.penetration,
-                spots=args.spots, other_spots=args.other_spots, strategy=args.strategy,
+                spots=args.spots, other_spots=args.other_spots, strategy=_SIMULATE_STRATEGY[args.strategy],
                 system=parse_system(args.system), indices=args.indices,
-                insurance=args.insurance, true_count=args.true_count, rounding=args.rounding,
+                insurance=args.insurance, true_count=_SIMULATE_DECKS[args.decks_estimation],
+                rounding=args.tc_convention,
                 ramp=args.ramp, wong_in=args.wong_in, wong_out=args.wong_out,
                 table_min=args.table_min, table_max=args.table_max, threads=args.threads,
                 chunk_rounds=args.chunk_rounds or DEFAULT_CHUNK_ROUNDS, progress=update,

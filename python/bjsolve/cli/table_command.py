@@ -7,6 +7,10 @@ one solve and are written together (one JSON document, one CSV grid).
 from __future__ import annotations
 
 from . import common
+from .counting_args import add_strategy_argument
+
+# the CLI's --strategy words -> bjsolve.tables.advantage_table's
+_ADVANTAGE_STRATEGY = {"optimal": "optimal", "basic": "chart"}
 
 # every table bjsolve.tables.build_table makes (kept here so --help needs no numpy)
 TABLE_NAMES = ("initial", "dealer", "stand", "hit", "double", "split", "surrender",
@@ -23,11 +27,9 @@ def table_command(name: str, *, given_no_blackjack: bool = False):
         if name != "dealer":
             common.add_split_argument(parser)
         if name == "advantage":
-            parser.add_argument("--strategy", type=str.lower, choices=("optimal", "chart"),
-                                default="optimal",
-                                help="optimal: composition-dependent optimal play; chart: the "
-                                     "basic-strategy chart for every decision (default: "
-                                     "optimal)")
+            add_strategy_argument(parser, default="optimal",
+                                  help="optimal: composition-dependent optimal play; basic: "
+                                       "the basic-strategy chart for every decision")
         if given_no_blackjack:
             parser.add_argument("--given-no-blackjack", action="store_true",
                                 help="condition on the dealer not holding a natural (default: "
@@ -50,7 +52,7 @@ def table_command(name: str, *, given_no_blackjack: bool = False):
             raise common.UsageError("insurance: not offered in the exposed game (both dealer "
                                     "cards are known)")
         common.emit(build_tables(names, rules, shoe, getattr(args, "split", "CDZ-"),
-                                 conditioned, getattr(args, "strategy", "optimal")), args)
+                                 conditioned, _ADVANTAGE_STRATEGY[getattr(args, "strategy", "optimal")]), args)
         return 0
 
     return add_arguments, run
