@@ -116,3 +116,56 @@ def test_a_hidden_old_spelling_is_not_offered_as_a_hint(capsys):
     code, _ = run("strategy", "--rounding", "ceiled")
     err = capsys.readouterr().err
     assert code == 2 and "--rounding goes with: indices)" in err
+
+
+# ---- what the text says ------------------------------------------------------------------
+
+def test_a_probability_of_one_keeps_its_decimals_counts_stay_whole():
+    from bjsolve.render import _cell
+    # the cumulative column of 'risk' ended in '1' under a column of 0.999999
+    assert _cell(1.0, style="prob") == "1.000000"
+    assert _cell(0.999999, style="prob") == "0.999999"
+    assert _cell(400.0, style="prob") == "400"          # a bankroll or a number of rounds
+
+
+def test_simulate_summary_reads_as_words_and_fits_80_columns(monkeypatch):
+    import json
+    monkeypatch.setenv("COLUMNS", "80")
+    args = ["simulate", "--rounds", "30000", "--seed", "3", "--threads", "1", "--ramp",
+            "1:1,2:4", "--wong-in", "0", "--bankroll-trials", "200,1000,50"]
+    code, text = run(*args)
+    assert code == 0
+    assert max(len(line) for line in text.splitlines()) <= 80
+    for words in ("rounds dealt:", "rounds played:", "total won:", "win rate:",
+                  "risk of ruin:"):
+        assert words in text
+    assert "total_won" not in text and "win_rate" not in text
+    assert "nan" not in text          # counts wonged out (no round played) show '--'
+    assert "      0       --     --      --" in text
+    code, doc = run(*args, "--format", "json")
+    records = {r["name"]: r["value"] for r in json.loads(doc)["tables"][0]["records"]}
+    assert records["rounds"] == 30000 and "total_won" in records   # programs keep the keys
+    assert records["played"] < records["rounds"]                  # wonged out of some
+
+
+@pytest.mark.parametrize("command, present, absent", [
+    ("hand", ["markdown"], ["html", "png", "colour"]),
+    ("dealer", ["html", "png/svg"], ["colour", "index"]),
+    ("strategy", ["html", "colour on a terminal"], ["index"]),
+    ("indices", ["index: the index file"], ["png", "colour"]),
+])
+def test_format_help_names_only_the_formats_the_command_has(command, present, absent):
+    from bjsolve.cli import build_parser
+    _, parsers, _ = build_parser(only=command)
+    action = parsers[command]._option_string_actions["--format"]
+    for word in present:
+        assert word in action.help
+    for word in absent:
+        assert word not in action.help, word
+
+
+def test_advantage_notes_do_not_say_column_for_what_text_prints_as_rows():
+    import json
+    code, doc = run("advantage", "--decks", "1", "--format", "json")
+    notes = " ".join(json.loads(doc)["notes"])
+    assert "by column" not in notes and "each dealer card" in notes

@@ -372,8 +372,8 @@ def advantage_table(solution, strategy: str = "optimal") -> Table:
     return Table("advantage", "player advantage", ("EV",), cols, values,
                  _notes(solution.rules, solution.shoe,
                         "EV per initial bet of a whole round, unconditioned (dealer naturals "
-                        f"included); {_first_round(solution)}; by column: given that dealer "
-                        "card or hand", how))
+                        f"included); {_first_round(solution)}; each dealer card (or dealer hand): "
+                        "the EV given it; overall: the round's EV", how))
 
 
 def surrender_table(solution) -> Table:

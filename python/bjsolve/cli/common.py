@@ -237,12 +237,9 @@ def add_output_arguments(parser, *, formats=TABLE_FORMATS, pictures: bool = Fals
     choices = tuple(formats) + (PICTURE_FORMATS if pictures else ())
     g = parser.add_argument_group("output")
     g.add_argument("--format", type=lower_choice(choices), choices=choices, default="text",
-                   help="text: for people (fits the terminal, colour on a terminal); "
-                        "csv: pure CSV, notes on stderr; json: one document; markdown; "
-                        "html: a self-contained page"
-                        + ("; png/svg: a picture, the chart or an EV heat map, with "
-                           "--output FILE (needs the [plot] extra: matplotlib)"
-                           if pictures else "")
+                   help="; ".join(_FORMAT_HELP[f] for f in choices if f in _FORMAT_HELP)
+                        .replace("(fits the terminal)", "(fits the terminal, colour on a "
+                                 "terminal)" if color else "(fits the terminal)")
                         + " (default: text)")
     g.add_argument("-o", "--output", metavar="FILE",
                    help="write to FILE instead of standard output (default: stdout)")
@@ -252,6 +249,19 @@ def add_output_arguments(parser, *, formats=TABLE_FORMATS, pictures: bool = Fals
                    choices=("auto", "always", "never"), default="auto",
                    help="colour strategy charts: auto = only on a terminal, and not when "
                         "NO_COLOR is set (default: auto)")
+
+
+# what each --format gives (the --help of a command lists only the formats it has)
+_FORMAT_HELP = {
+    "text": "text: for people (fits the terminal)",
+    "csv": "csv: pure CSV, notes on stderr",
+    "json": "json: one document",
+    "markdown": "markdown",
+    "html": "html: a self-contained page",
+    "index": "index: the index file 'simulate --indices FILE' reads",
+    "png": "png/svg: a picture, the chart or an EV heat map, with --output FILE (needs the "
+           "[plot] extra: matplotlib)",
+}
 
 
 def out_stream(args):
