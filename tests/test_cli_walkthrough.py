@@ -169,3 +169,18 @@ def test_advantage_notes_do_not_say_column_for_what_text_prints_as_rows():
     code, doc = run("advantage", "--decks", "1", "--format", "json")
     notes = " ".join(json.loads(doc)["notes"])
     assert "by column" not in notes and "each dealer card" in notes
+
+
+def test_strategy_html_carries_the_house_edge_in_its_caption():
+    # the README's printable chart: 'strategy --format html' showed the rules only
+    import re
+    code, page = run("strategy", "--decks", "1", "--format", "html")
+    assert code == 0
+    caption = re.search(r"<caption>([^<]*)", page).group(1)
+    assert "House edge" in caption and "1D" in caption
+    code, json_doc = run("edge", "--decks", "1", "--no-chart", "--format", "json")
+    import json
+    edge = json.loads(json_doc)["values"]["basic-strategy chart"]["house edge"]
+    assert f"House edge {100 * edge:.3f}% with this chart" in caption
+    code, text = run("strategy", "--decks", "1")
+    assert "House edge" not in text            # the text chart stays the chart alone

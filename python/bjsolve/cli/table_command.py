@@ -51,26 +51,31 @@ def table_command(name: str, *, given_no_blackjack: bool = False):
         if rules.hole_card == "exposed" and "insurance" in names:
             raise common.UsageError("insurance: not offered in the exposed game (both dealer "
                                     "cards are known)")
+        picture = args.format in ("html",) + common.PICTURE_FORMATS
         common.emit(build_tables(names, rules, shoe, getattr(args, "split", "CDZ-"),
-                                 conditioned, _ADVANTAGE_STRATEGY[getattr(args, "strategy", "optimal")]), args)
+                                 conditioned,
+                                 _ADVANTAGE_STRATEGY[getattr(args, "strategy", "optimal")],
+                                 edge_in_caption=picture and "strategy" in names), args)
         return 0
 
     return add_arguments, run
 
 
 def build_tables(names, rules, shoe, split, given_no_blackjack=False,
-                 advantage_strategy="optimal"):
-    """The named tables, sharing one solve."""
+                 advantage_strategy="optimal", edge_in_caption=False):
+    """The named tables, sharing one solve.  ``edge_in_caption``: the house-edge table
+    first, which an HTML page or a picture puts in the strategy chart's caption."""
     from ..solve import solve
-    from ..tables import build_table
+    from ..tables import build_table, house_edge_table
     cache = {}
 
     def solution():
         if "sol" not in cache:
             cache["sol"] = solve(rules, shoe, split=split)
         return cache["sol"]
-    return [build_table(n, rules, shoe, solution, given_no_blackjack, advantage_strategy)
-            for n in names]
+    tables = [build_table(n, rules, shoe, solution, given_no_blackjack, advantage_strategy)
+              for n in names]
+    return ([house_edge_table(solution())] if edge_in_caption else []) + tables
 
 
 def _unknown_table(word: str) -> str:
