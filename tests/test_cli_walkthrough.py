@@ -184,3 +184,20 @@ def test_strategy_html_carries_the_house_edge_in_its_caption():
     assert f"House edge {100 * edge:.3f}% with this chart" in caption
     code, text = run("strategy", "--decks", "1")
     assert "House edge" not in text            # the text chart stays the chart alone
+
+
+def test_index_file_fits_80_columns_and_still_reads_back(tmp_path):
+    # its comment lines ran to 371 characters
+    path = tmp_path / "hilo-1d.txt"
+    code, _ = run("indices", "--decks", "1", "--format", "index", "-o", str(path))
+    assert code == 0
+    lines = path.read_text().splitlines()
+    assert max(len(line) for line in lines) <= 80
+    data = [line for line in lines if line and not line.startswith("#")]
+    assert len(data) > 30 and all(line.split()[-1] == "+1000" for line in data)
+    code, text = run("simulate", "--decks", "1", "--rounds", "5000", "--threads", "1",
+                     "--indices", str(path), "--format", "json")
+    import json
+    notes = json.loads(text)["tables"][0]["notes"]
+    plays = next(n for n in notes if n.startswith("index_plays: "))
+    assert code == 0 and int(plays.split(": ")[1]) > 0
