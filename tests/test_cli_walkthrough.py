@@ -201,3 +201,13 @@ def test_index_file_fits_80_columns_and_still_reads_back(tmp_path):
     notes = json.loads(text)["tables"][0]["notes"]
     plays = next(n for n in notes if n.startswith("index_plays: "))
     assert code == 0 and int(plays.split(": ")[1]) > 0
+
+
+def test_a_table_with_nothing_in_it_prints_why_not_a_screen_of_dashes():
+    code, text = run("surrender", "--decks", "1")
+    assert code == 0
+    assert "surrender is not offered under these rules" in text
+    assert "--" not in text.replace("(see --surrender)", "")
+    assert len(text.splitlines()) <= 6
+    code, text = run("surrender", "--decks", "1", "--surrender", "late")
+    assert code == 0 and len(text.splitlines()) > 35       # a real table still shows

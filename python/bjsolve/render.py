@@ -141,6 +141,10 @@ def to_text(table, *, width: int | None = None, color: bool = False) -> str:
         return colored_chart(table, width)
     title = f"== {table.title}" + (" (percent)" if table.style == "percent" else "") + " =="
     lines = [title] + _wrap_notes(table.notes, width)
+    if table.rows and all(_is_missing(_number(v)) for row in _rows(table) for v in row):
+        # nothing to show (surrender where the rules have none): the notes say why, a grid
+        # of '--' would only fill the screen
+        return "\n".join(lines) + "\n"
     head = max([len(str(r)) for r in table.rows] + [4])
     cells = None
     signed = _signed(table)
