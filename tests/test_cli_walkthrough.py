@@ -211,3 +211,12 @@ def test_a_table_with_nothing_in_it_prints_why_not_a_screen_of_dashes():
     assert len(text.splitlines()) <= 6
     code, text = run("surrender", "--decks", "1", "--surrender", "late")
     assert code == 0 and len(text.splitlines()) > 35       # a real table still shows
+
+
+def test_a_misspelt_rule_word_lists_every_word_once_and_whole(capsys):
+    # the list was cut off at 'sp...' and gave each '(tied naturals ...)' twice
+    code, _ = run("--rules", "6D H17 DSA")
+    err = capsys.readouterr().err.strip()
+    assert code == 2 and len(err.splitlines()) == 1
+    assert err.endswith("tied naturals win") and "(tied" not in err
+    assert "spl3" in err and "s17" in err

@@ -231,7 +231,7 @@ def debugging() -> bool:
     return value not in ("", "0", "false", "no", "off")
 
 
-def one_line(exc, limit: int = 300) -> str:
+def one_line(exc, limit: int = 400) -> str:
     """An exception's message on one line, capped."""
     text = " ".join(str(exc).split()) or type(exc).__name__
     return text if len(text) <= limit else text[:limit - 3] + "..."
