@@ -220,3 +220,17 @@ def test_a_misspelt_rule_word_lists_every_word_once_and_whole(capsys):
     assert code == 2 and len(err.splitlines()) == 1
     assert err.endswith("tied naturals win") and "(tied" not in err
     assert "spl3" in err and "s17" in err
+
+
+def test_initial_table_keeps_its_digits_at_80_columns(monkeypatch):
+    # squeezed to 3 decimals of a fraction it read 0.002 for 0.18%
+    import json
+    monkeypatch.setenv("COLUMNS", "80")
+    code, text = run("initial", "--decks", "6")
+    assert code == 0 and max(len(line) for line in text.splitlines()) <= 80
+    code, doc = run("initial", "--decks", "6", "--format", "json")
+    values = json.loads(doc)["values"]
+    p = values["7"]["2"]
+    assert sum(sum(row.values()) for row in values.values()) == pytest.approx(1, abs=1e-12)
+    row = next(line for line in text.splitlines() if line.split()[:1] == ["7"])
+    assert row.split()[1] == f"{100 * p:.3f}%"

@@ -255,8 +255,11 @@ def initial_table(solution) -> Table:
                 values[rows.index(hand_code(cards, can_split=True)), j] += wk * w
     return Table("initial", "probability of each starting hand and dealer hand", rows, cols,
                  values, _notes(solution.rules, shoe,
-                                "joint probability of the deal (all cells sum to 1)"),
-                 style="prob")
+                                "joint probability of the deal (all cells sum to 1, that is 100%)"),
+                 # percent: 0.088% keeps two or three digits where a fraction squeezed into
+                 # 80 columns read 0.001
+                 style="percent", units="probability, a fraction of 1 (text output shows "
+                                        "percent)")
 
 
 def dealer_outcome_table(rules: Rules, shoe: Shoe | None = None, *,
