@@ -223,9 +223,11 @@ def shoe_from_args(args, rules: Rules):
 
 def add_split_argument(parser) -> None:
     parser.add_argument("--split", type=split_class, default="CDZ-", metavar="CLASS",
-                        help="post-split strategy class: CDZ- (split hands played as unsplit "
-                             "ones), CDP1 (first split hand's own best play), CDP (each split "
-                             "hand's own best play); case-insensitive (default: CDZ-)")
+                        help="post-split strategy class: CDZ- (a split hand played like an "
+                             "unsplit hand of the same cards), CDP1 (optimised once, with one "
+                             "extra pair card out), CDP (optimised for each number of extra "
+                             "pair cards out); docs/split-classes.md; case-insensitive "
+                             "(default: CDZ-)")
 
 
 # ---- output -------------------------------------------------------------------------------
