@@ -234,3 +234,39 @@ def test_initial_table_keeps_its_digits_at_80_columns(monkeypatch):
     assert sum(sum(row.values()) for row in values.values()) == pytest.approx(1, abs=1e-12)
     row = next(line for line in text.splitlines() if line.split()[:1] == ["7"])
     assert row.split()[1] == f"{100 * p:.3f}%"
+
+
+# ---- --indices reads the same words in game and simulate -------------------------------
+
+def test_a_selected_index_set_writes_only_its_lines(tmp_path):
+    # 'indices --set i18 --format index' wrote every line of the table (all_lines was not
+    # cut), so 'simulate --indices FILE' played every index, not the 18
+    from bjsolve.indices import NAMED_SETS
+    i18 = {(row, up) for row, up, _, _ in NAMED_SETS["i18"]}
+    path = tmp_path / "i18.txt"
+    code, _ = run("indices", "--decks", "1", "--set", "i18", "--format", "index", "-o",
+                  str(path))
+    assert code == 0
+    data = [line.split() for line in path.read_text().splitlines()
+            if line and not line.startswith("#")]
+    assert 0 < len({(d[0], d[1]) for d in data}) <= len(i18)
+    # the rows of the file are the 18 (hard totals, 'TT' as 20 with split allowed)
+    for d in data:
+        count, up = int(d[0]), int(d[1])
+        row = "TT" if (count == 20 and d[3] == "1") else str(count)
+        assert (row, up) in i18, d
+
+
+def test_simulate_indices_takes_the_sets_game_takes():
+    import json
+
+    def plays(*extra):
+        code, text = run("simulate", "--decks", "1", "--rounds", "5000", "--threads", "1",
+                         "--surrender", "late", "--format", "json", *extra)
+        assert code == 0, text
+        notes = json.loads(text)["tables"][0]["notes"]
+        return int(next(n for n in notes if n.startswith("index_plays: ")).split(": ")[1])
+    every, i18, fab4, top5 = (plays("--indices"), plays("--indices", "i18"),
+                              plays("--indices", "FAB4"), plays("--indices", "5"))
+    assert plays("--indices", "all") == every
+    assert 0 < fab4 < i18 < every and 0 < top5 < every

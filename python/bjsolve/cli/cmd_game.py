@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from . import common
 from .counting_args import (add_decks_estimation_argument, add_strategy_argument,
-                            add_system_argument, add_tc_convention_argument, counting_rules)
+                            add_system_argument, add_tc_convention_argument, counting_rules,
+                            index_selection, INDEX_SETS_HELP, RAMP_HELP)
 
 NAME = "game"
 HELP = "counted game: true-count frequencies, edge and SD by count, bet-ramp figures and risk"
@@ -26,17 +27,15 @@ def add_arguments(parser) -> None:
                                   "plays to it); optimal: composition-dependent play of each "
                                   "count's composition")
     g.add_argument("--indices", metavar="SET",
-                   help="play the chart with index numbers: i18 (Illustrious 18 and "
-                        "insurance), fab4, all, or a number N (the N lines of largest gain) "
-                        "(default: none, the chart alone)")
+                   help=f"play the chart with index numbers: {INDEX_SETS_HELP} (default: "
+                        "none, the chart alone)")
     add_tc_convention_argument(g, old_flag="--tc")
     add_decks_estimation_argument(g)
     g.add_argument("--depth-bands", type=int, default=3, metavar="N",
                    help="depth bands evaluated per true count (default: 3)")
     b = parser.add_argument_group("betting")
     b.add_argument("--ramp", default="1:1", metavar="TC:BET,...",
-                   help="bets by true count, e.g. 1:1,2:2,3:4,4:8,5:12 (below the first "
-                        "count: its bet; default: flat 1)")
+                   help=RAMP_HELP + " (default: flat, 1 unit)")
     b.add_argument("--wong-in", type=int, metavar="TC",
                    help="play only at true counts >= TC (bet 0 below) (default: play every "
                         "round)")
@@ -71,7 +70,7 @@ def run(args) -> int:
         raise common.UsageError(f"--{exc}") from None
     indices = None
     if args.indices:
-        indices = _index_table(rules, args)
+        indices = index_selection(rules, args.system_value, args.indices, args.tc_convention)
     with common.progress(args, label="true counts") as update:
         game = CountedGame(rules, args.system_value, penetration=args.penetration,
                            burn=args.burn, spots=args.spots, decks=args.decks_estimation,
@@ -87,16 +86,3 @@ def run(args) -> int:
     common.emit(tables, args)
     return 0
 
-
-def _index_table(rules, args):
-    from ..indices import generate_indices
-    which = args.indices.strip().lower()
-    table = generate_indices(rules, args.system_value, tc_convention=args.tc_convention)
-    if which == "all":
-        return table
-    if which.isdigit():
-        return table.select(int(which))
-    try:
-        return table.select(which)
-    except ValueError as exc:
-        raise common.UsageError(f"--indices: {exc}") from None

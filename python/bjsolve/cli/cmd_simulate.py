@@ -14,7 +14,8 @@ import math
 
 from . import common
 from .counting_args import (add_decks_estimation_argument, add_strategy_argument,
-                            add_system_argument, add_tc_convention_argument, parse_system)
+                            add_system_argument, add_tc_convention_argument, parse_system,
+                            index_selection, is_index_set, INDEX_SETS_HELP, RAMP_HELP)
 
 NAME = "simulate"
 HELP = "simulate the real game: cut card, count, indices, bet ramp (fast, reproducible)"
@@ -81,16 +82,17 @@ def add_arguments(parser) -> None:
     add_strategy_argument(g, help="basic: the solve's chart; optimal: the full shoe's "
                                   "composition-dependent strategy")
     add_system_argument(parser)
-    g.add_argument("--indices", nargs="?", const=True, default=None, metavar="FILE",
-                   help="index plays: alone, the exact indices of the count system "
-                        "(as 'bjsolve indices' computes them); with FILE, an index file in "
-                        "the format 'bjsolve indices --format index' writes (default: none)")
+    g.add_argument("--indices", nargs="?", const="all", default=None, metavar="SET|FILE",
+                   help="play the chart with index numbers, the exact indices of the count "
+                        f"system as 'bjsolve indices' computes them: {INDEX_SETS_HELP} "
+                        "(alone: all); or FILE, an index file as 'bjsolve indices --format "
+                        "index' writes it (default: none, the chart alone)")
     g.add_argument("--insurance", type=_insurance, default=None, metavar="TC|never",
                    help="insure at true counts >= TC (default: the index table's, else never)")
     add_decks_estimation_argument(g, old_flag="--true-count")
     add_tc_convention_argument(g, old_flag="--rounding")
     g.add_argument("--ramp", metavar="TC:BET,...",
-                   help="bet by true count, e.g. 1:1,2:2,3:4,4:8; 0 sits out (default: flat)")
+                   help=RAMP_HELP + " (default: flat, the table minimum)")
     g.add_argument("--wong-in", type=int, metavar="TC",
                    help="enter the shoe at TC >= this (default: play every round)")
     g.add_argument("--wong-out", type=int, metavar="TC",
@@ -112,6 +114,20 @@ def add_arguments(parser) -> None:
     common.add_output_arguments(parser)
 
 
+def _indices(rules, args):
+    """--indices: None, True (every exact index), an IndexTable (a named set) or a FILE."""
+    if args.indices is None:
+        return None
+    if not is_index_set(args.indices):
+        return args.indices                    # an index file (simulate checks it)
+    if args.indices.strip().lower() == "all":
+        return True
+    from ..counting import count_tags
+    system = parse_system(args.system)
+    count_tags(system)                         # a clear error before the index solves
+    return index_selection(rules, system, args.indices, args.tc_convention)
+
+
 def run(args) -> int:
     from ..simulate import DEFAULT_CHUNK_ROUNDS, simulate
     rules = common.rules_from_args(args)
@@ -128,7 +144,7 @@ def run(args) -> int:
             result = simulate(
                 rules, rounds=args.rounds, seed=args.seed, penetration=args.penetration,
                 spots=args.spots, other_spots=args.other_spots, strategy=_SIMULATE_STRATEGY[args.strategy],
-                system=parse_system(args.system), indices=args.indices,
+                system=parse_system(args.system), indices=_indices(rules, args),
                 insurance=args.insurance, true_count=_SIMULATE_DECKS[args.decks_estimation],
                 rounding=args.tc_convention,
                 ramp=args.ramp, wong_in=args.wong_in, wong_out=args.wong_out,

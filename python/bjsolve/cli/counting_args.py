@@ -79,6 +79,37 @@ def add_strategy_argument(group, *, help: str, default: str = "basic") -> None:
                        help=f"{help} (default: {default})")
 
 
+RAMP_HELP = ("bets by true count, e.g. 1:1,2:2,3:4,4:8,5:12: the bet of the highest count "
+             "at or below the true count (below the first count: its bet); 0 sits the round "
+             "out")
+
+
+INDEX_SETS_HELP = ("i18 (Illustrious 18 and insurance), fab4, all, or a number N (the N "
+                   "lines of largest gain)")
+
+
+def is_index_set(word: str) -> bool:
+    """Whether ``word`` names a set of index plays (else it may be a file)."""
+    word = word.strip().lower()
+    return word in ("all", "i18", "fab4") or word.isdigit()
+
+
+def index_selection(rules, system, which: str, tc_convention: str):
+    """The exact index table of ``system`` (``bjsolve indices`` with that true-count
+    convention), cut to ``which``: all, i18, fab4 or the N lines of largest gain."""
+    from ..indices import generate_indices
+    which = which.strip().lower()
+    table = generate_indices(rules, system, tc_convention=tc_convention)
+    if which == "all":
+        return table
+    if which.isdigit():
+        return table.select(int(which))
+    try:
+        return table.select(which)
+    except ValueError as exc:
+        raise common.UsageError(f"--indices: {exc}") from None
+
+
 def parse_system(text):
     if text is None:
         return "hilo"
