@@ -270,3 +270,25 @@ def test_simulate_indices_takes_the_sets_game_takes():
                               plays("--indices", "FAB4"), plays("--indices", "5"))
     assert plays("--indices", "all") == every
     assert 0 < fab4 < i18 < every and 0 < top5 < every
+
+
+def test_a_flag_shared_by_commands_is_written_the_same_in_their_help():
+    import argparse
+    from bjsolve.cli import build_parser
+    _, parsers, _ = build_parser()
+    metavars = {}
+    for name, parser in parsers.items():
+        for action in parser._actions:
+            if action.help == argparse.SUPPRESS:
+                continue
+            for flag in action.option_strings:
+                if flag.startswith("--") and flag != "--format":
+                    metavars.setdefault(flag, {}).setdefault(
+                        action.metavar or (tuple(action.choices) if action.choices else None),
+                        []).append(name)
+    # --indices: a set in both, simulate also reads a FILE; --tc-convention: indices adds
+    # 'exact' (the crossing itself); --insurance: a switch in risk, a true count in simulate
+    allowed = {"--indices", "--tc-convention", "--insurance"}
+    mixed = {flag: spellings for flag, spellings in metavars.items()
+             if len(spellings) > 1 and flag not in allowed}
+    assert not mixed, mixed
