@@ -292,3 +292,28 @@ def test_a_flag_shared_by_commands_is_written_the_same_in_their_help():
     mixed = {flag: spellings for flag, spellings in metavars.items()
              if len(spellings) > 1 and flag not in allowed}
     assert not mixed, mixed
+
+
+@pytest.mark.parametrize("shoe, decks, words", [
+    ("decks(6)", 6, "6 decks (312 cards)"),
+    ("decks(1)", 1, "1 deck (52 cards)"),
+    ("decks(2)", 6, "2 decks (104 cards)"),
+    ("infinite()", float("inf"), "infinite"),
+    ("decks(6).remove('A', 'A', '5')", 6, "6 decks less A A 5 (309 cards)"),
+    ("decks(1).remove(*'23456789T23456789T2')", 1,
+     "1 deck less 2 2 2 3 3 4 4 5 5 6 6 7 7 8 8 9 9 T T (33 cards)"),
+    ("decks(1).remove(*'23456789T23456789T234')", 1,      # more than 20 out: the counts
+     "31 cards: A 4, 2 1, 3 1, 4 1, 5 2, 6 2, 7 2, 8 2, 9 2, T 14"),
+])
+def test_the_shoe_note_reads_as_words_not_python(shoe, decks, words):
+    # every table said 'shoe: Shoe.decks(6)' or 'shoe: Shoe([22, 24, ...])'
+    from bjsolve import Shoe
+    from bjsolve.tables import shoe_words
+    assert shoe_words(eval(f"Shoe.{shoe}"), decks) == words
+
+
+def test_cli_notes_name_the_cards_taken_out():
+    code, text = run("hand", "T", "6", "--vs", "T", "--remove", "A,A,5")
+    assert code == 0 and "# shoe: 6 decks less A A 5 (309 cards)" in text
+    code, text = run("dealer", "--decks", "2")
+    assert code == 0 and "# shoe: 2 decks (104 cards)" in text and "Shoe." not in text

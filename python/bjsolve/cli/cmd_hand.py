@@ -67,7 +67,8 @@ def run(args) -> int:
     shown = f"{hand} ({'natural' if natural else ('soft ' if soft else 'hard ') + str(total)})"
     up = (label(ev.dealer) if isinstance(ev.dealer, int)
           else " ".join(label(c) for c in ev.dealer) + f" ({dealer_label(ev.dealer)})")
-    notes = [f"rules: {rules.describe()}", f"shoe: {sol.shoe!r}"]
+    from ..tables import shoe_words
+    notes = [f"rules: {rules.describe()}", f"shoe: {shoe_words(sol.shoe, rules.decks)}"]
     if round_may_run_out(rules, sol.shoe):
         notes.append("warning: the shoe is so small that a round could run out of cards; values "
                      "follow the degenerate convention and describe no real game")
