@@ -149,7 +149,7 @@ def test_simulate_summary_reads_as_words_and_fits_80_columns(monkeypatch):
 
 
 @pytest.mark.parametrize("command, present, absent", [
-    ("hand", ["markdown"], ["html", "png", "colour"]),
+    ("hand", ["markdown", "html"], ["png", "colour"]),
     ("dealer", ["html", "png/svg"], ["colour", "index"]),
     ("strategy", ["html", "colour on a terminal"], ["index"]),
     ("indices", ["index: the index file"], ["png", "colour"]),
@@ -317,3 +317,13 @@ def test_cli_notes_name_the_cards_taken_out():
     assert code == 0 and "# shoe: 6 decks less A A 5 (309 cards)" in text
     code, text = run("dealer", "--decks", "2")
     assert code == 0 and "# shoe: 2 decks (104 cards)" in text and "Shoe." not in text
+
+
+def test_hand_has_the_html_format_every_other_command_has():
+    import re
+    code, page = run("hand", "8", "8", "--vs", "A", "--decks", "1", "--format", "html")
+    assert code == 0 and page.startswith("<!DOCTYPE html>")
+    import bjsolve
+    ev = bjsolve.solve(bjsolve.Rules(decks=1)).hand_ev((8, 8), 1)
+    assert f"{ev[ev.best]:+.6f}" in page or f"{ev[ev.best]:.6f}" in page
+    assert re.search(r">\s*best\s*<", page) and "given no dealer blackjack" in page

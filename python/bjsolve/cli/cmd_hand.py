@@ -28,7 +28,7 @@ def add_arguments(parser) -> None:
                              "no dealer blackjack where the dealer peeks)")
     common.add_rule_arguments(parser)
     common.add_split_argument(parser)
-    common.add_output_arguments(parser, formats=("text", "csv", "json", "markdown"))
+    common.add_output_arguments(parser)
 
 
 def parse_dealer(text: str):
@@ -98,6 +98,13 @@ def run(args) -> int:
         common.write_output("action,ev,best\n" + "".join(
             f"{action},{float(v)!r},{'best' if action == best else ''}\n"
             for action, v in values.items()), args)
+        return 0
+    if args.format == "html":
+        from ..tables import Grid, Table
+        common.emit(Table("hand", f"{shown} v {up}", tuple(values), ("EV", "best"),
+                          Grid([[float(v), "best" if a == best else ""]
+                                for a, v in values.items()], 2),
+                          tuple(notes), units="fraction of the initial bet"), args)
         return 0
     if args.format == "markdown":
         common.write_output(
