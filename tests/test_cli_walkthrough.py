@@ -36,6 +36,8 @@ def one_error_line(capsys, args, words):
     (["indices", "--round-variance", "1.2"], "--round-variance goes with --risk-averse"),
     (["game", "--bankroll", "inf"], "not a positive finite number"),
     (["game", "--bankroll", "-3"], "not a positive finite number"),
+    (["--rules", ""], "--rules: give the rules"),           # ran the defaults silently
+    (["dealer", "--rules", "  "], "--rules: give the rules"),
 ])
 def test_bad_input_is_refused_before_any_work(args, words, capsys):
     one_error_line(capsys, args, words)

@@ -181,6 +181,11 @@ def add_rule_arguments(parser, *, shoe: bool = True) -> None:
 
 def rules_from_args(args) -> Rules:
     """The ``Rules`` the flags describe (``ValueError``/``TypeError`` name a bad field)."""
+    text = getattr(args, "rules_text", None)
+    if text is not None and not text.strip():
+        raise UsageError("--rules: give the rules as every table prints them, e.g. "
+                         "--rules \"6D H17 DAS LS 6:5\" (or leave the flag out for the "
+                         "defaults)")
     if getattr(args, "preset", None):
         fields = dict(Rules.preset(args.preset).__dict__)
     elif getattr(args, "rules_text", None):
