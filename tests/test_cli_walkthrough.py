@@ -100,7 +100,8 @@ def test_simulate_old_and_new_spellings_give_the_same_run():
     code, default = run(*common)
     assert json.loads(default) != json.loads(new)      # the flags do reach the simulator
     notes = " ".join(json.loads(new)["tables"][0]["notes"])
-    assert "half-deck" in notes and "round" in notes and "composition" in notes
+    assert "decks estimation: half-deck" in notes and "tc convention: round" in notes
+    assert "composition" in notes
 
 
 def test_advantage_basic_is_the_chart():
@@ -201,7 +202,7 @@ def test_index_file_fits_80_columns_and_still_reads_back(tmp_path):
                      "--indices", str(path), "--format", "json")
     import json
     notes = json.loads(text)["tables"][0]["notes"]
-    plays = next(n for n in notes if n.startswith("index_plays: "))
+    plays = next(n for n in notes if n.startswith("index plays: "))
     assert code == 0 and int(plays.split(": ")[1]) > 0
 
 
@@ -267,7 +268,7 @@ def test_simulate_indices_takes_the_sets_game_takes():
                          "--surrender", "late", "--format", "json", *extra)
         assert code == 0, text
         notes = json.loads(text)["tables"][0]["notes"]
-        return int(next(n for n in notes if n.startswith("index_plays: ")).split(": ")[1])
+        return int(next(n for n in notes if n.startswith("index plays: ")).split(": ")[1])
     every, i18, fab4, top5 = (plays("--indices"), plays("--indices", "i18"),
                               plays("--indices", "FAB4"), plays("--indices", "5"))
     assert plays("--indices", "all") == every

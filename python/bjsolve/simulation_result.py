@@ -105,7 +105,7 @@ class SimulationResult:
         labels = tuple(_SUMMARY_LABELS.get(k, k) for k in names)
         title = "Simulation" + (" PARTIAL" if self.partial else "")
         notes = (("PARTIAL: interrupted; these are the rounds simulated so far",)
-                 if self.partial else ()) + tuple(f"{k}: {v}" for k, v in self.settings.items()) + (
+                 if self.partial else ()) + tuple(f"{_SETTING_LABELS.get(k, k)}: {v}" for k, v in self.settings.items()) + (
             f"seed: {self.seed}", "SE treats rounds as independent (rounds of one shoe are "
             "correlated through the count)")
         summary = Table("simulation", title, labels, ("value",),
@@ -139,6 +139,10 @@ def _shown(value, spec: str) -> str:
     """A number for the text table; '--' where there is none (an SD from one round)."""
     return "--" if value is None or not math.isfinite(value) else format(value, spec)
 
+
+# the settings in the notes, in the words of the command line's flags
+_SETTING_LABELS = {"true_count": "decks estimation", "rounding": "tc convention",
+                   "other_spots": "other spots", "index_plays": "index plays"}
 
 # the summary's rows as a person reads them (JSON records keep the field names)
 _SUMMARY_LABELS = {
