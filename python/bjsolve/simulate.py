@@ -39,6 +39,10 @@ TC_METHODS = ("exact", "half-deck", "full-deck")
 ROUNDINGS = ("floor", "truncate", "round")
 MAX_SPOTS = 7
 DEFAULT_CHUNK_ROUNDS = 1_000_000
+# a run's size limits: 10**15 rounds is years of work on any machine (and far below the
+# kernel's 64-bit counters); the chunk list is built before the run starts
+MAX_ROUNDS = 10**15
+MAX_CHUNKS = 10**6
 SEED_LIMIT = 2 ** 64
 BANKROLL_CHUNK_BASE = 2 ** 40      # bankroll paths use chunk numbers from here on
 # positions in the kernel's parameter arrays (bjcore/_simulate.pxd)
@@ -264,9 +268,12 @@ def simulate(rules: Rules | None = None, *, rounds, seed, shoe=None, penetration
         ``result.ruin.risk_of_ruin``.
     """
     rules = Rules() if rules is None else rules
-    rounds = _whole(rounds, "rounds", low=1)
+    rounds = _whole(rounds, "rounds", low=1, high=MAX_ROUNDS)
     seed = _seed(seed)
     chunk_rounds = _whole(chunk_rounds, "chunk_rounds", low=1)
+    if -(-rounds // chunk_rounds) > MAX_CHUNKS:
+        raise ValueError(f"rounds / chunk_rounds must be at most {MAX_CHUNKS:,} chunks, got "
+                         f"{rounds:,} / {chunk_rounds:,}: give a larger chunk_rounds")
     if threads is not None:
         threads = _whole(threads, "threads", low=1, high=1024)
     trials = None

@@ -39,7 +39,7 @@ def add_arguments(parser) -> None:
     common.add_rule_arguments(parser)
     common.add_split_argument(parser)
     g = parser.add_argument_group("risk")
-    g.add_argument("--spots", type=_spots, default=1,
+    g.add_argument("--spots", type=_spots, default=1, metavar="N",
                    help="hands the player plays against one dealer hand, 1..3 (default: 1)")
     g.add_argument("--exact-spots", action="store_true",
                    help="with --spots 2 or 3 on a finite shoe, the exact covariance between "
