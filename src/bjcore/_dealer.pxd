@@ -10,8 +10,9 @@ from bjcore._memo cimport HashIndex, block_take, block_give
 
 cdef enum:
     MAX_DEPTH = 32        # longest dealer draw sequence the trie can hold
-    MAX_BATCH = 32        # shoes evaluated together in one trie pass (32: the per-node
-                          # overhead is shared by twice the lanes of 16; 6D -10% instructions)
+    MAX_BATCH = 32        # shoes evaluated together in one pair-group pass (_pair_dealer)
+    TRIE_BATCH = 64       # shoes evaluated together in one trie pass (64: the per-node
+                          # overhead is shared by twice the lanes of 32, as 32 did for 16)
     MAX_FACTORS = 128     # distinct (rank, prior) pairs a dealer trie may use
 
 
@@ -64,9 +65,9 @@ cdef class DealerStore:
     cdef double* rows                  # N_DEALER outcomes per row (a recycled block)
     cdef int n_rows, row_capacity
     # the batch: shoes waiting for one shared trie pass
-    cdef double batch_weights[MAX_BATCH * N_RANKS]
-    cdef double batch_totals[MAX_BATCH]
-    cdef uint64_t batch_keys[MAX_BATCH]
+    cdef double batch_weights[TRIE_BATCH * N_RANKS]
+    cdef double batch_totals[TRIE_BATCH]
+    cdef uint64_t batch_keys[TRIE_BATCH]
     cdef int batch_count
 
     cdef const double* find(self, uint64_t key) noexcept nogil
