@@ -24,10 +24,18 @@ cdef extern from "trie_pass.h":
         int8_t depth        # number of cards drawn
         int8_t outcome      # 0..4 for 17..21, 5 natural, 6 not counted (bust is the complement)
     ctypedef struct NodeOffsets "bj_node_offsets":
+        double mult         # the node's (see TrieNode)
         int32_t factor      # offsets in doubles into the pass's tables (see trie_pass.h)
         int32_t outcome
         int32_t parent
         int32_t depth
+        int32_t kind        # what the pass does at the node (BJ_LEAF ... in trie_pass.h)
+        int32_t skip        # the node's (see TrieNode)
+    enum:
+        NODE_LEAF "BJ_LEAF"
+        NODE_LEAF_ONCE "BJ_LEAF_ONCE"
+        NODE_DRAW_ON "BJ_DRAW_ON"
+        NODE_DRAW_AND_END "BJ_DRAW_AND_END"
     void trie_pass "bj_trie_pass"(const TrieNode* nd, const NodeOffsets* off, int n,
                                   const double* factor,
                                   const unsigned char* any_left, const double* inv,
@@ -46,7 +54,8 @@ cdef class DealerTrie:
     cdef readonly int n_nodes
     cdef readonly int max_depth
     cdef vector[TrieNode] nodes
-    cdef vector[NodeOffsets] offsets       # per node: where its pass reads and writes
+    cdef vector[NodeOffsets] offsets       # per node: what its pass does, where it reads
+                                           # and writes
     cdef int n_factors                     # rows of the card-factor table
     cdef int8_t factor_rank[MAX_FACTORS]   # row -> rank index
     cdef int8_t factor_prior[MAX_FACTORS]  # row -> cards of that rank drawn before

@@ -229,6 +229,14 @@ cdef class DealerTrie:
             where.outcome = node.outcome * TRIE_BATCH
             where.parent = max(node.depth - 1, 0) * TRIE_BATCH
             where.depth = node.depth * TRIE_BATCH
+            where.mult = node.mult
+            where.skip = node.skip
+            if node.skip == <int>i + 1:   # a leaf (kept only if counted)
+                where.kind = NODE_LEAF_ONCE if node.mult == 1.0 else NODE_LEAF
+            elif node.outcome == N_DEALER:
+                where.kind = NODE_DRAW_ON
+            else:
+                where.kind = NODE_DRAW_AND_END
             self.offsets.push_back(where)
 
     cdef void evaluate(self, const double* weights, double total, bint infinite,

@@ -23,15 +23,23 @@ typedef struct {
 #define BJ_STRIDE 32  /* = MAX_BATCH: the pair-group pass's per-lane tables (pair_group_pass.h) */
 #define BJ_TRIE_STRIDE 64  /* = TRIE_BATCH: every per-lane table of a trie pass has this stride */
 
-/* Where one node's pass reads and writes, in doubles from the start of each table
- * (factor row, outcome row of acc, the parent's row of prod, and the node's depth row of
- * inv and of prod): worked out once per trie (DealerTrie), not at every visit. */
+/* What one node's pass does and where it reads and writes, in doubles from the start of
+ * each table (factor row, outcome row of acc, the parent's row of prod, and the node's
+ * depth row of inv and of prod), with its multiplicity and kind: worked out once per trie
+ * (DealerTrie), not at every visit, and read as one 32-byte record. */
 typedef struct {
+    double mult;      /* as the node's */
     int32_t factor;
     int32_t outcome;
     int32_t parent;
     int32_t depth;
+    int32_t kind;     /* BJ_LEAF, BJ_LEAF_ONCE, BJ_DRAW_ON or BJ_DRAW_AND_END */
+    int32_t skip;     /* as the node's */
 } bj_node_offsets;
+#define BJ_LEAF 0          /* ends the draw, nothing below it: adds mult * p to its outcome */
+#define BJ_LEAF_ONCE 1     /* a leaf with mult 1: adds p (1 * p is p: no multiply) */
+#define BJ_DRAW_ON 2       /* the dealer draws on: only its children need p */
+#define BJ_DRAW_AND_END 3  /* both: counted and with children */
 #define BJ_NOT_COUNTED 6  /* = N_DEALER: the outcome of a node that ends no draw */
 
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && defined(__GLIBC__)
@@ -55,33 +63,41 @@ static inline __attribute__((always_inline)) void bj_trie_walk(
         const unsigned char* any_left, const double* inv, double* prod, double* acc) {
     int i = 1;
     while (i < n) {
-        const int skip = nd[i].skip;
+        const bj_node_offsets* o = off + i;
         if (CHECK_LEFT && !any_left[nd[i].factor]) {
-            i = skip;   /* no such card left in any shoe: the subtree is impossible */
+            i = o->skip;   /* no such card left in any shoe: the subtree is impossible */
             continue;
         }
-        const bj_node_offsets o = off[i];
-        const double m = nd[i].mult;
-        const double* pf = factor + o.factor;
-        const double* pp = prod + o.parent;
-        const double* pinv = inv + o.depth;
-        double* pa = acc + o.outcome;
-        if (skip == i + 1) {
-            /* a leaf: always counted, nothing below needs its probability */
+        const double* pf = factor + o->factor;
+        const double* pp = prod + o->parent;
+        const double* pinv = inv + o->depth;
+        const int kind = o->kind;
+        if (kind == BJ_LEAF_ONCE) {
+            /* a leaf: always counted, nothing below needs its probability (most leaves
+             * are reached in one draw order only) */
+            double* pa = acc + o->outcome;
+            for (int k = 0; k < LANES; k += 4)
+                *(bj_v4*)(pa + k) += *(const bj_v4*)(pp + k) * *(const bj_v4*)(pf + k)
+                                     * *(const bj_v4*)(pinv + k);
+        } else if (kind == BJ_LEAF) {
+            const double m = o->mult;
+            double* pa = acc + o->outcome;
             for (int k = 0; k < LANES; k += 4) {
                 bj_v4 p = *(const bj_v4*)(pp + k) * *(const bj_v4*)(pf + k)
                           * *(const bj_v4*)(pinv + k);
                 *(bj_v4*)(pa + k) += m * p;
             }
-        } else if (nd[i].outcome == BJ_NOT_COUNTED) {
+        } else if (kind == BJ_DRAW_ON) {
             /* the dealer draws on (a quarter of the nodes): only its children need its
              * probability, and nothing is added to any outcome */
-            double* pd = prod + o.depth;
+            double* pd = prod + o->depth;
             for (int k = 0; k < LANES; k += 4)
                 *(bj_v4*)(pd + k) = *(const bj_v4*)(pp + k) * *(const bj_v4*)(pf + k)
                                     * *(const bj_v4*)(pinv + k);
         } else {
-            double* pd = prod + o.depth;
+            const double m = o->mult;
+            double* pd = prod + o->depth;
+            double* pa = acc + o->outcome;
             for (int k = 0; k < LANES; k += 4) {
                 bj_v4 p = *(const bj_v4*)(pp + k) * *(const bj_v4*)(pf + k)
                           * *(const bj_v4*)(pinv + k);
