@@ -33,7 +33,6 @@ cdef extern from "trie_pass.h":
         int32_t skip        # the node's (see TrieNode)
     enum:
         NODE_LEAF "BJ_LEAF"
-        NODE_LEAF_ONCE "BJ_LEAF_ONCE"
         NODE_DRAW_ON "BJ_DRAW_ON"
         NODE_DRAW_AND_END "BJ_DRAW_AND_END"
     void trie_pass "bj_trie_pass"(const TrieNode* nd, const NodeOffsets* off, int n,

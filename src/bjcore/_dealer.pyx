@@ -232,7 +232,7 @@ cdef class DealerTrie:
             where.mult = node.mult
             where.skip = node.skip
             if node.skip == <int>i + 1:   # a leaf (kept only if counted)
-                where.kind = NODE_LEAF_ONCE if node.mult == 1.0 else NODE_LEAF
+                where.kind = NODE_LEAF
             elif node.outcome == N_DEALER:
                 where.kind = NODE_DRAW_ON
             else:

@@ -33,13 +33,12 @@ typedef struct {
     int32_t outcome;
     int32_t parent;
     int32_t depth;
-    int32_t kind;     /* BJ_LEAF, BJ_LEAF_ONCE, BJ_DRAW_ON or BJ_DRAW_AND_END */
+    int32_t kind;     /* BJ_LEAF, BJ_DRAW_ON or BJ_DRAW_AND_END */
     int32_t skip;     /* as the node's */
 } bj_node_offsets;
 #define BJ_LEAF 0          /* ends the draw, nothing below it: adds mult * p to its outcome */
-#define BJ_LEAF_ONCE 1     /* a leaf with mult 1: adds p (1 * p is p: no multiply) */
-#define BJ_DRAW_ON 2       /* the dealer draws on: only its children need p */
-#define BJ_DRAW_AND_END 3  /* both: counted and with children */
+#define BJ_DRAW_ON 1       /* the dealer draws on: only its children need p */
+#define BJ_DRAW_AND_END 2  /* both: counted and with children */
 #define BJ_NOT_COUNTED 6  /* = N_DEALER: the outcome of a node that ends no draw */
 
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && defined(__GLIBC__)
@@ -63,41 +62,32 @@ static inline __attribute__((always_inline)) void bj_trie_walk(
         const unsigned char* any_left, const double* inv, double* prod, double* acc) {
     int i = 1;
     while (i < n) {
-        const bj_node_offsets* o = off + i;
         if (CHECK_LEFT && !any_left[nd[i].factor]) {
-            i = o->skip;   /* no such card left in any shoe: the subtree is impossible */
+            i = off[i].skip;   /* no such card left in any shoe: the subtree is impossible */
             continue;
         }
-        const double* pf = factor + o->factor;
-        const double* pp = prod + o->parent;
-        const double* pinv = inv + o->depth;
-        const int kind = o->kind;
-        if (kind == BJ_LEAF_ONCE) {
-            /* a leaf: always counted, nothing below needs its probability (most leaves
-             * are reached in one draw order only) */
-            double* pa = acc + o->outcome;
-            for (int k = 0; k < LANES; k += 4)
-                *(bj_v4*)(pa + k) += *(const bj_v4*)(pp + k) * *(const bj_v4*)(pf + k)
-                                     * *(const bj_v4*)(pinv + k);
-        } else if (kind == BJ_LEAF) {
-            const double m = o->mult;
-            double* pa = acc + o->outcome;
+        const bj_node_offsets o = off[i];
+        const double m = o.mult;
+        const double* pf = factor + o.factor;
+        const double* pp = prod + o.parent;
+        const double* pinv = inv + o.depth;
+        double* pa = acc + o.outcome;
+        if (o.kind == BJ_LEAF) {
+            /* a leaf: always counted, nothing below needs its probability */
             for (int k = 0; k < LANES; k += 4) {
                 bj_v4 p = *(const bj_v4*)(pp + k) * *(const bj_v4*)(pf + k)
                           * *(const bj_v4*)(pinv + k);
                 *(bj_v4*)(pa + k) += m * p;
             }
-        } else if (kind == BJ_DRAW_ON) {
+        } else if (o.kind == BJ_DRAW_ON) {
             /* the dealer draws on (a quarter of the nodes): only its children need its
              * probability, and nothing is added to any outcome */
-            double* pd = prod + o->depth;
+            double* pd = prod + o.depth;
             for (int k = 0; k < LANES; k += 4)
                 *(bj_v4*)(pd + k) = *(const bj_v4*)(pp + k) * *(const bj_v4*)(pf + k)
                                     * *(const bj_v4*)(pinv + k);
         } else {
-            const double m = o->mult;
-            double* pd = prod + o->depth;
-            double* pa = acc + o->outcome;
+            double* pd = prod + o.depth;
             for (int k = 0; k < LANES; k += 4) {
                 bj_v4 p = *(const bj_v4*)(pp + k) * *(const bj_v4*)(pf + k)
                           * *(const bj_v4*)(pinv + k);
