@@ -177,15 +177,17 @@ cdef class SplitEngine(HandEngine):
                         cm |= 1u << l
                 if cm == 0:
                     continue
-                hand_add(self, r)
-                if self.hard_sum > 21:
+                if self.hard_sum + r + 1 > 21:
+                    # a bust: no hand to build
                     for l in range(lanes_end(cm)):
                         if cm & (1u << l):
                             if action == ACT_DOUBLE:
                                 ev[l] -= 2.0 * pi[l][r]
                             else:
                                 ev[l] -= pi[l][r]
-                elif action == ACT_DOUBLE:
+                    continue
+                hand_add(self, r)
+                if action == ACT_DOUBLE:
                     self.lane_values(ACT_STAND, cm, sub)
                     for l in range(lanes_end(cm)):
                         if cm & (1u << l):
