@@ -548,9 +548,8 @@ cdef class SplitEngine(HandEngine):
         elif everything:
             a = ACT_NONE
         else:
-            if self.walked.find(self.context_key()) >= 0:
+            if self.walked.find_or_insert(self.context_key(), 0) != -1:
                 return   # reached before by another order of the same cards
-            self.walked.insert(self.context_key(), 0)
             double_ok = self.rules.double_after_split and self.may_double()
             if self.rules.split_class == SPLIT_POLICY:
                 a = self.policy.get(self.policy_key(KIND_SPLIT))
