@@ -16,6 +16,7 @@ cdef struct HandValues:
     double stand
     double hit
     double double_
+    int choice         # the option continuation picks here (ACT_*), or -1 until known
 
 
 cdef class HandEngine:
@@ -70,6 +71,7 @@ cdef class HandEngine:
     cdef uint64_t policy_key(self, int kind) noexcept nogil
     cdef int policy_action(self, int kind) noexcept nogil
     cdef int optimal_unsplit_choice(self, int double_ok) noexcept nogil
+    cdef int strategy_choice(self, int row) noexcept nogil
     cdef double continuation(self) noexcept nogil
 
     # The small helpers below are defined here, not in _hands.pyx, so that they compile

@@ -363,6 +363,7 @@ cdef class HandEngine:
         blank.stand = NAN
         blank.hit = NAN
         blank.double_ = NAN
+        blank.choice = -1
         row = <int>self.value_store.size()
         self.value_store.push_back(blank)
         self.value_index.insert(key, row)
@@ -451,31 +452,38 @@ cdef class HandEngine:
         self.extra = saved_extra
         return a
 
-    cdef double continuation(self) noexcept nogil:
-        """Value of the option the strategy picks for the current hand (B of section 3)."""
-        cdef int a, double_ok, saved_extra, row
+    cdef int strategy_choice(self, int row) noexcept nogil:
+        """The option an optimal strategy's post-split class picks for the current hand
+        in its context, whose memo row is ``row`` (not for user policies)."""
+        cdef int a, double_ok, saved_extra
         if self.pair_rank == 0:
-            double_ok = self.may_double()
-            row = self.lookup()   # one look-up serves the choice and its value
-            if self.rules.split_class == SPLIT_POLICY:
-                a = self.policy_action(KIND_LATER)
-            else:
-                a = self.best_option_at(row, double_ok)
-            return self.value_at(row, a)
-        if self.pair_rank == 1 and not self.rules.hit_split_aces:
-            return self.get(ACT_STAND)   # split aces take one card and stand
+            return self.best_option_at(row, self.may_double())
         double_ok = self.rules.double_after_split and self.may_double()
-        if self.rules.split_class == SPLIT_POLICY:
-            a = self.policy_action(KIND_SPLIT)
-        elif self.rules.split_class == SPLIT_CDZ:
-            a = self.optimal_unsplit_choice(double_ok)
-        elif self.rules.split_class == SPLIT_CDP1 and self.extra > 1:
+        if self.rules.split_class == SPLIT_CDZ:
+            return self.optimal_unsplit_choice(double_ok)
+        if self.rules.split_class == SPLIT_CDP1 and self.extra > 1:
             saved_extra = self.extra
             self.extra = 1   # the pick recorded with one extra pair card gone
             a = self.best_option(double_ok)
             self.extra = saved_extra
-        else:
-            row = self.lookup()
-            return self.value_at(row, self.best_option_at(row, double_ok))
-        return self.get(a)
+            return a
+        return self.best_option_at(row, double_ok)
 
+    cdef double continuation(self) noexcept nogil:
+        """Value of the option the strategy picks for the current hand (B of section 3).
+
+        A hand is reached once per parent composition; its pick is kept in its memo row,
+        so only the first visit compares options (for CDZ- a split hand's pick is that of
+        the same cards unsplit: one look-up fewer on every later visit)."""
+        cdef int a, row
+        if self.pair_rank == 1 and not self.rules.hit_split_aces:
+            return self.get(ACT_STAND)   # split aces take one card and stand
+        row = self.lookup()   # one look-up serves the choice and its value
+        if self.rules.split_class == SPLIT_POLICY:
+            a = self.policy_action(KIND_LATER if self.pair_rank == 0 else KIND_SPLIT)
+            return self.value_at(row, a)
+        a = self.value_store[row].choice
+        if a < 0:
+            a = self.strategy_choice(row)
+            self.value_store[row].choice = a
+        return self.value_at(row, a)
