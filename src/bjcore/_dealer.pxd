@@ -2,6 +2,7 @@
 # DealerTrie's evaluate / evaluate_many signatures are a stable interface: other kernel
 # modules cimport them (``from bjcore._dealer cimport DealerTrie``).
 from libc.stdint cimport uint64_t, int8_t, int16_t, int32_t
+from libc.math cimport isnan
 from libcpp.vector cimport vector
 
 from bjcore._defs cimport N_RANKS, N_DEALER
@@ -75,12 +76,25 @@ cdef class DealerStore:
     # the batch: shoes waiting for one shared trie pass
     cdef double batch_weights[TRIE_BATCH * N_RANKS]
     cdef double batch_totals[TRIE_BATCH]
-    cdef uint64_t batch_keys[TRIE_BATCH]
+    cdef int batch_rows[TRIE_BATCH]    # the row each queued shoe will fill
     cdef int batch_count
 
-    cdef const double* find(self, uint64_t key) noexcept nogil
+    cdef int new_row(self) noexcept nogil
     cdef const double* store(self, uint64_t key, const double* dist) noexcept nogil
     cdef void queue(self, const double* left, int drawn, uint64_t key) noexcept nogil
     cdef void flush(self) noexcept nogil
     cdef const double* compute(self, uint64_t key, const double* weights, double total,
                                bint infinite) noexcept nogil
+
+    # Defined here so that the look-up compiles inline where the hand recursions call it.
+    cdef inline const double* find(self, uint64_t key) noexcept nogil:
+        """The outcomes stored under ``key`` (valid until the next store or queue), or
+        NULL (unknown, or queued and not evaluated yet: its row still starts with NaN)."""
+        cdef int row = self.index.find(key)
+        cdef const double* d
+        if row < 0:
+            return NULL
+        d = &self.rows[row * N_DEALER]
+        if isnan(d[0]):
+            return NULL
+        return d

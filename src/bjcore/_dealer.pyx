@@ -19,6 +19,7 @@ from cython.operator cimport dereference as deref
 from bjcore._defs cimport N_RANKS, N_DEALER, MAX_COUNT_VALUE, soft_total
 from bjcore._memo cimport HashIndex, block_take, block_give, block_kept, block_release_all
 from libc.string cimport memcpy
+from libc.math cimport NAN
 
 
 # --------------------------------------------------------------------------------------
@@ -341,7 +342,6 @@ def release_recycled():
 # faults, and it saves the early doublings and their re-insertions).
 cdef int INITIAL_ROWS = 8192   # distributions a store holds before it first grows
 cdef int INDEX_BITS = 14       # its index: 16,384 entries, grown at half full
-cdef int PENDING = -2          # index slot of a queued shoe (HashIndex.find: -1 unknown)
 
 
 def dealer_trie(start, bint hit_soft_17):
@@ -367,8 +367,9 @@ cdef class DealerStore:
     every shoe they are about to need, then ``flush``.
     """
 
-    # A queued key is in the index with the slot PENDING until its batch is evaluated:
-    # ``find`` treats it as unknown (NULL), ``queue`` as already queued.
+    # A queued key gets its row at once, marked unfinished by a NaN first outcome until
+    # its batch is evaluated: ``find`` treats it as unknown (NULL), ``queue`` as already
+    # queued, and ``flush`` writes the row without looking the key up again.
 
     def __cinit__(self, DealerTrie trie not None):
         self.trie = trie
@@ -382,15 +383,10 @@ cdef class DealerStore:
         block_give(self.rows, self.row_capacity * N_DEALER * sizeof(double))
         self.rows = NULL
 
-    cdef const double* find(self, uint64_t key) noexcept nogil:
-        """The outcomes stored under ``key`` (valid until the next store), or NULL."""
-        cdef int row = self.index.find(key)
-        if row < 0:
-            return NULL
-        return &self.rows[row * N_DEALER]
-
-    cdef const double* store(self, uint64_t key, const double* dist) noexcept nogil:
-        cdef int r, row = self.n_rows
+    cdef int new_row(self) noexcept nogil:
+        """A fresh row at the end of ``rows`` (which may move: earlier pointers into it
+        are invalid afterwards)."""
+        cdef int row = self.n_rows
         cdef double* bigger
         if row == self.row_capacity:
             # double the (recycled) block: capacities stay powers of two, so that blocks
@@ -400,20 +396,29 @@ cdef class DealerStore:
             block_give(self.rows, self.row_capacity * N_DEALER * sizeof(double))
             self.rows = bigger
             self.row_capacity *= 2
+        self.n_rows = row + 1
+        return row
+
+    cdef const double* store(self, uint64_t key, const double* dist) noexcept nogil:
+        """Store ``dist`` under ``key`` (in its row if the key is queued: the batch's
+        evaluation then writes that row again)."""
+        cdef int r, row = self.index.find_or_insert(key, self.n_rows)
+        if row < 0:
+            row = self.new_row()
         for r in range(N_DEALER):
             self.rows[row * N_DEALER + r] = dist[r]
-        self.n_rows = row + 1
-        self.index.set(key, row)   # (the key may be in the index as PENDING)
         return &self.rows[row * N_DEALER]
 
     cdef void queue(self, const double* left, int drawn, uint64_t key) noexcept nogil:
         """Queue the shoe ``left`` (less one card of rank index ``drawn`` if >= 0) under
         ``key`` unless its outcomes are known or already queued; a full batch is
         evaluated at once."""
-        cdef int j, k = self.batch_count
+        cdef int j, row, k = self.batch_count
         cdef double total = 0.0
-        if self.index.find_or_insert(key, PENDING) != -1:
+        if self.index.find_or_insert(key, self.n_rows) != -1:
             return   # known, or already waiting (the same cards out, reached another way)
+        row = self.new_row()
+        self.rows[row * N_DEALER] = NAN   # unfinished until the batch is evaluated
         for j in range(N_RANKS):
             self.batch_weights[k * N_RANKS + j] = left[j]
             total += left[j]
@@ -421,21 +426,24 @@ cdef class DealerStore:
             self.batch_weights[k * N_RANKS + drawn] -= 1.0
             total -= 1.0
         self.batch_totals[k] = total
-        self.batch_keys[k] = key
+        self.batch_rows[k] = row
         self.batch_count = k + 1
         if self.batch_count == TRIE_BATCH:
             self.flush()
 
     cdef void flush(self) noexcept nogil:
-        """Evaluate the queued shoes in one trie pass and store their outcomes."""
+        """Evaluate the queued shoes in one trie pass and fill their rows."""
         cdef double out[TRIE_BATCH * N_DEALER]
-        cdef int k
+        cdef int k, r
+        cdef double* row
         if self.batch_count == 0:
             return
         self.trie.evaluate_many(self.batch_weights, self.batch_totals, self.batch_count,
                                 False, out)
         for k in range(self.batch_count):
-            self.store(self.batch_keys[k], &out[k * N_DEALER])
+            row = &self.rows[self.batch_rows[k] * N_DEALER]
+            for r in range(N_DEALER):
+                row[r] = out[k * N_DEALER + r]
         self.batch_count = 0
 
     cdef const double* compute(self, uint64_t key, const double* weights, double total,
