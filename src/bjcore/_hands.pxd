@@ -17,6 +17,7 @@ cdef struct HandValues:
     double hit
     double double_
     int choice         # the option continuation picks here (ACT_*), or -1 until known
+    int split_choice   # an unsplit hand's: CDZ-'s pick for the same cards split, or -1
 
 
 cdef class HandEngine:
@@ -70,7 +71,7 @@ cdef class HandEngine:
     cdef int best_option(self, int double_ok) noexcept nogil
     cdef uint64_t policy_key(self, int kind) noexcept nogil
     cdef int policy_action(self, int kind) noexcept nogil
-    cdef int optimal_unsplit_choice(self, int double_ok) noexcept nogil
+    cdef int optimal_unsplit_choice(self) noexcept nogil
     cdef int strategy_choice(self, int row) noexcept nogil
     cdef double continuation(self) noexcept nogil
 

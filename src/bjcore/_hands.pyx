@@ -364,6 +364,7 @@ cdef class HandEngine:
         blank.hit = NAN
         blank.double_ = NAN
         blank.choice = -1
+        blank.split_choice = -1
         row = <int>self.value_store.size()
         self.value_store.push_back(blank)
         self.value_index.insert(key, row)
@@ -442,12 +443,20 @@ cdef class HandEngine:
             return ACT_STAND
         return a
 
-    cdef int optimal_unsplit_choice(self, int double_ok) noexcept nogil:
-        """The choice on the current composition as an unsplit hand (CDZ-)."""
-        cdef int saved_pair = self.pair_rank, saved_extra = self.extra, a
+    cdef int optimal_unsplit_choice(self) noexcept nogil:
+        """The choice on the current composition as an unsplit hand, doubling as after a
+        split (CDZ-'s pick for a split hand).  Kept in the unsplit hand's memo row: every
+        split context with these cards, and the walk that queues their dealer shoes,
+        asks for it."""
+        cdef int saved_pair = self.pair_rank, saved_extra = self.extra, a, row
+        cdef int double_ok = self.rules.double_after_split and self.may_double()
         self.pair_rank = 0
         self.extra = 0
-        a = self.best_option(double_ok)
+        row = self.lookup()
+        a = self.value_store[row].split_choice
+        if a < 0:
+            a = self.best_option_at(row, double_ok)
+            self.value_store[row].split_choice = a
         self.pair_rank = saved_pair
         self.extra = saved_extra
         return a
@@ -460,7 +469,7 @@ cdef class HandEngine:
             return self.best_option_at(row, self.may_double())
         double_ok = self.rules.double_after_split and self.may_double()
         if self.rules.split_class == SPLIT_CDZ:
-            return self.optimal_unsplit_choice(double_ok)
+            return self.optimal_unsplit_choice()
         if self.rules.split_class == SPLIT_CDP1 and self.extra > 1:
             saved_extra = self.extra
             self.extra = 1   # the pick recorded with one extra pair card gone

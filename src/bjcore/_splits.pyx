@@ -312,7 +312,7 @@ cdef class SplitEngine(HandEngine):
             return
         double_ok = self.rules.double_after_split and self.may_double()
         if self.rules.split_class == SPLIT_CDZ:
-            a = self.optimal_unsplit_choice(double_ok)
+            a = self.optimal_unsplit_choice()
             self.lane_values(a, mask, out)
         elif self.rules.split_class == SPLIT_CDP1:
             a = self.lane_choice(1, double_ok)   # the pick with one extra pair card gone
@@ -556,7 +556,7 @@ cdef class SplitEngine(HandEngine):
                 if a < 0:
                     a = ACT_STAND   # (continuation counts the miss)
             elif self.rules.split_class == SPLIT_CDZ:
-                a = self.optimal_unsplit_choice(double_ok)
+                a = self.optimal_unsplit_choice()
             elif self.lanes_enabled(self.pair_rank - 1):   # CDP1 with e > 1: the pick with one extra pair card gone
                 a = self.lane_choice(1, double_ok)
             else:
