@@ -46,7 +46,7 @@ cdef extern from "trie_pass.h":
                                       const int8_t* factor_prior, int n_factors,
                                       int max_depth, double* factor,
                                       unsigned char* any_left, double* inv,
-                                      int lanes) noexcept nogil
+                                      int lanes, int rank_major) noexcept nogil
 
 
 cdef class DealerTrie:
@@ -64,6 +64,8 @@ cdef class DealerTrie:
                        double* out) noexcept nogil
     cdef void evaluate_many(self, const double* weights, const double* totals, int count,
                             bint infinite, double* out) noexcept nogil
+    cdef void evaluate_lanes(self, const double* weights, const double* totals, int count,
+                             bint infinite, bint rank_major, double* out) noexcept nogil
 
 
 cdef class DealerStore:
@@ -74,7 +76,7 @@ cdef class DealerStore:
     cdef double* rows                  # N_DEALER outcomes per row (a recycled block)
     cdef int n_rows, row_capacity
     # the batch: shoes waiting for one shared trie pass
-    cdef double batch_weights[TRIE_BATCH * N_RANKS]
+    cdef double batch_weights[TRIE_BATCH * N_RANKS]   # rank-major: [r * TRIE_BATCH + k]
     cdef double batch_totals[TRIE_BATCH]
     cdef int batch_rows[TRIE_BATCH]    # the row each queued shoe will fill
     cdef int batch_count

@@ -251,9 +251,15 @@ cdef class DealerTrie:
 
     cdef void evaluate_many(self, const double* weights, const double* totals, int count,
                             bint infinite, double* out) noexcept nogil:
-        """Dealer outcomes of ``count`` <= TRIE_BATCH shoes in one pass over the trie.
+        """Dealer outcomes of ``count`` <= TRIE_BATCH shoes in one pass over the trie:
+        ``weights[k * 10 + r]``, ``totals[k]``; results in ``out[k * 6 + outcome]``."""
+        self.evaluate_lanes(weights, totals, count, infinite, False, out)
 
-        ``weights[k * 10 + r]``, ``totals[k]``; results in ``out[k * 6 + outcome]``.
+    cdef void evaluate_lanes(self, const double* weights, const double* totals, int count,
+                             bint infinite, bint rank_major, double* out) noexcept nogil:
+        """``evaluate_many``; with ``rank_major`` the shoes are laid out as the pass reads
+        them, ``weights[r * TRIE_BATCH + k]``, lanes ``count`` up to the padded width
+        (see ``lanes_for``) zero, and are not transposed first.
         Each node multiplies its parent's probability by a card factor (cards of its rank
         left, 0 when none) and 1 / (cards left).  The factors are tabulated per lane before
         the pass (``bj_trie_tables``), so the per-node work is a few multiplies over
@@ -271,13 +277,12 @@ cdef class DealerTrie:
         cdef const TrieNode* nd = self.nodes.data()
         cdef int i, d, k, o
         cdef bint check_left
-        cdef int lanes = (4 if count <= 4 else (8 if count <= 8 else (16 if count <= 16 else
-                          (32 if count <= 32 else TRIE_BATCH))))
+        cdef int lanes = lanes_for(count)
         for k in range((N_DEALER + 1) * TRIE_BATCH):
             acc[k] = 0.0
         # card factors, which rows any shoe can draw, 1 / (cards left) by depth
         trie_tables(weights, totals, count, infinite, self.factor_rank, self.factor_prior,
-                    self.n_factors, self.max_depth, factor, any_left, inv, lanes)
+                    self.n_factors, self.max_depth, factor, any_left, inv, lanes, rank_major)
         for k in range(lanes):
             prod[k] = 1.0 if k < count else 0.0
             acc[nd[0].outcome * TRIE_BATCH + k] += nd[0].mult * prod[k]
@@ -342,6 +347,13 @@ def release_recycled():
 # faults, and it saves the early doublings and their re-insertions).
 cdef int INITIAL_ROWS = 8192   # distributions a store holds before it first grows
 cdef int INDEX_BITS = 14       # its index: 16,384 entries, grown at half full
+
+
+cdef inline int lanes_for(int count) noexcept nogil:
+    """Lanes of a trie pass over ``count`` shoes: padded to 4, 8, 16, 32 or 64, so the
+    loops have fixed lengths."""
+    return (4 if count <= 4 else (8 if count <= 8 else (16 if count <= 16 else
+            (32 if count <= 32 else TRIE_BATCH))))
 
 
 def dealer_trie(start, bint hit_soft_17):
@@ -419,11 +431,11 @@ cdef class DealerStore:
             return   # known, or already waiting (the same cards out, reached another way)
         row = self.new_row()
         self.rows[row * N_DEALER] = NAN   # unfinished until the batch is evaluated
-        for j in range(N_RANKS):
-            self.batch_weights[k * N_RANKS + j] = left[j]
+        for j in range(N_RANKS):   # rank-major, as the trie pass reads the shoes
+            self.batch_weights[j * TRIE_BATCH + k] = left[j]
             total += left[j]
         if drawn >= 0:
-            self.batch_weights[k * N_RANKS + drawn] -= 1.0
+            self.batch_weights[drawn * TRIE_BATCH + k] -= 1.0
             total -= 1.0
         self.batch_totals[k] = total
         self.batch_rows[k] = row
@@ -434,12 +446,15 @@ cdef class DealerStore:
     cdef void flush(self) noexcept nogil:
         """Evaluate the queued shoes in one trie pass and fill their rows."""
         cdef double out[TRIE_BATCH * N_DEALER]
-        cdef int k, r
+        cdef int k, r, count = self.batch_count
         cdef double* row
-        if self.batch_count == 0:
+        if count == 0:
             return
-        self.trie.evaluate_many(self.batch_weights, self.batch_totals, self.batch_count,
-                                False, out)
+        for r in range(N_RANKS):   # the padding lanes of a part-filled batch
+            for k in range(count, lanes_for(count)):
+                self.batch_weights[r * TRIE_BATCH + k] = 0.0
+        self.trie.evaluate_lanes(self.batch_weights, self.batch_totals, count, False, True,
+                                 out)
         for k in range(self.batch_count):
             row = &self.rows[self.batch_rows[k] * N_DEALER]
             for r in range(N_DEALER):

@@ -138,28 +138,38 @@ static __attribute__((unused)) void bj_trie_pass(const bj_trie_node* nd, const b
  *                          skipped);
  *   inv row d, lane k      1 / (cards left) before the d-th card (0 when none are left, or
  *                          padded; 1 for an infinite shoe, padded or not).
- * Rows are filled lane-contiguous, so each loop is a few vector operations; every value
+ * The shoes come as weights[k * 10 + r] (transposed here), or with rank_major as
+ * weights[r * BJ_TRIE_STRIDE + k] with lanes count..LANES-1 zero (DealerStore queues them
+ * so, and the transpose is skipped).  Rows are filled lane-contiguous, so each loop is a few vector operations; every value
  * is the same IEEE expression as a lane-by-lane loop computes, in the same order. */
 template <int LANES>
 static inline __attribute__((always_inline)) void bj_trie_tables_n(
         const double* weights, const double* totals, int count, int infinite,
         const int8_t* factor_rank, const int8_t* factor_prior, int n_factors, int max_depth,
-        double* factor, unsigned char* any_left, double* inv) {
+        double* factor, unsigned char* any_left, double* inv, int rank_major) {
     double by_rank[10 * LANES];   /* weights transposed: rank-major, lanes contiguous */
     double total[LANES];
-    for (int k = 0; k < count; ++k) {
-        for (int r = 0; r < 10; ++r)
-            by_rank[r * LANES + k] = weights[k * 10 + r];
+    const double* ranks = by_rank;
+    int rank_stride = LANES;
+    if (rank_major) {
+        /* the caller laid the shoes out so already, padded with zeros to LANES lanes */
+        ranks = weights;
+        rank_stride = BJ_TRIE_STRIDE;
+    } else {
+        for (int k = 0; k < count; ++k)
+            for (int r = 0; r < 10; ++r)
+                by_rank[r * LANES + k] = weights[k * 10 + r];
+        for (int k = count; k < LANES; ++k)
+            for (int r = 0; r < 10; ++r)
+                by_rank[r * LANES + k] = 0.0;
+    }
+    for (int k = 0; k < count; ++k)
         total[k] = totals[k];
-    }
-    for (int k = count; k < LANES; ++k) {
-        for (int r = 0; r < 10; ++r)
-            by_rank[r * LANES + k] = 0.0;
+    for (int k = count; k < LANES; ++k)
         total[k] = 0.0;
-    }
     const bj_v4 zero = {0.0, 0.0, 0.0, 0.0};
     for (int i = 0; i < n_factors; ++i) {
-        const double* w = by_rank + factor_rank[i] * LANES;
+        const double* w = ranks + factor_rank[i] * rank_stride;
         const double p = infinite ? 0.0 : (double)factor_prior[i];
         const bj_v4 prior = {p, p, p, p};
         double* f = factor + i * BJ_TRIE_STRIDE;
@@ -195,22 +205,22 @@ BJ_MULTIVERSION
 static __attribute__((unused)) void bj_trie_tables(
         const double* weights, const double* totals, int count, int infinite,
         const int8_t* factor_rank, const int8_t* factor_prior, int n_factors, int max_depth,
-        double* factor, unsigned char* any_left, double* inv, int lanes) {
+        double* factor, unsigned char* any_left, double* inv, int lanes, int rank_major) {
     if (lanes <= 4)
         bj_trie_tables_n<4>(weights, totals, count, infinite, factor_rank, factor_prior,
-                            n_factors, max_depth, factor, any_left, inv);
+                            n_factors, max_depth, factor, any_left, inv, rank_major);
     else if (lanes <= 8)
         bj_trie_tables_n<8>(weights, totals, count, infinite, factor_rank, factor_prior,
-                            n_factors, max_depth, factor, any_left, inv);
+                            n_factors, max_depth, factor, any_left, inv, rank_major);
     else if (lanes <= 16)
         bj_trie_tables_n<16>(weights, totals, count, infinite, factor_rank, factor_prior,
-                             n_factors, max_depth, factor, any_left, inv);
+                             n_factors, max_depth, factor, any_left, inv, rank_major);
     else if (lanes <= 32)
         bj_trie_tables_n<32>(weights, totals, count, infinite, factor_rank, factor_prior,
-                             n_factors, max_depth, factor, any_left, inv);
+                             n_factors, max_depth, factor, any_left, inv, rank_major);
     else
         bj_trie_tables_n<64>(weights, totals, count, infinite, factor_rank, factor_prior,
-                             n_factors, max_depth, factor, any_left, inv);
+                             n_factors, max_depth, factor, any_left, inv, rank_major);
 }
 
 #endif
