@@ -153,6 +153,8 @@ cdef class RoundLaws:
                             const double* law_x, int count_x, double* out,
                             double* natural) noexcept nogil
     cdef double surrender_value(self) noexcept nogil
+    cdef const double* start_dealer_outcomes(self, double* dd) noexcept nogil
+    cdef void settle_start_weights(self, double short) noexcept nogil
     cdef int start_action(self, int c1, int c2) noexcept nogil
     cdef void set_hand_from_key(self, uint64_t key) noexcept nogil
     cdef void split_tree(self, int pair) noexcept nogil

@@ -293,8 +293,15 @@ cdef class RoundLaws:
         for r in range(6):
             self.dealer_store.push_back(out[r])
             listed += out[r]
-        # bust is the complement (a dealer who must draw from an empty shoe busts)
-        self.dealer_store.push_back(1.0 - listed if listed < 1.0 else 0.0)
+        # bust is the complement (a dealer who must draw from an empty shoe busts).  On a
+        # fractional shoe a count below zero kept in the total (1.5 left, two drawn: -0.5)
+        # can make the listed outcomes exceed one: the complement is then below zero, as
+        # in the solver's stand values (stand_from_outcomes), so the law still sums to one
+        # and its value is the solver's
+        if self.fractional:
+            self.dealer_store.push_back(1.0 - listed)
+        else:
+            self.dealer_store.push_back(1.0 - listed if listed < 1.0 else 0.0)
         self.dealer_index.set(key, row)
         return row
 
@@ -1549,7 +1556,8 @@ cdef class RoundLaws:
     cdef void round_dist(self) noexcept nogil:
         cdef double n[D_RANKS]
         cdef double law[D_LAW]
-        cdef double left = 0.0, w, tie
+        cdef double left = 0.0, w, tie, dealt = 0.0
+        cdef double dd[D_OUT]
         cdef const double* d
         cdef const double* sp
         cdef int c1, c2, a, t, j, i
@@ -1578,6 +1586,7 @@ cdef class RoundLaws:
                     w *= 2.0
                 if w <= 0.0:
                     continue
+                dealt += w
                 split_ok = c1 == c2 and self.hands_limit(c1 + 1) >= 2
                 if split_ok and self.rules.split_class != POLICY:
                     self.split_dist(c1 + 1)
@@ -1597,14 +1606,14 @@ cdef class RoundLaws:
                     for i in range(D_OUT * D_LATTICE):
                         self.round_out[i] += w * sp[i]
                 elif a == SU:
-                    d = self.dealer()
+                    d = self.start_dealer_outcomes(dd)
                     for t in range(D_OUT):
                         if self.rules.surrender == 2 or t != 5:
                             self.round_out[t * D_LATTICE + column(-0.5)] += w * d[t]
                         else:
                             self.round_out[t * D_LATTICE + column(-1.0)] += w * d[t]
                 elif a == ST and self.is_natural():
-                    d = self.dealer()
+                    d = self.start_dealer_outcomes(dd)
                     tie = self.rules.natural_tie_value
                     for t in range(D_OUT):
                         if t == 5 and tie != self.rules.blackjack_payout:
@@ -1619,6 +1628,45 @@ cdef class RoundLaws:
                             self.round_out[t * D_LATTICE + column(self.payoff[j * D_OUT + t])] += (
                                 w * law[j * D_OUT + t])
                 self.clear_hand()
+        if self.fractional:
+            self.settle_start_weights(1.0 - dealt)
+
+    cdef const double* start_dealer_outcomes(self, double* dd) noexcept nogil:
+        """The dealer's outcomes after the current two-card hand for a natural or a
+        surrender: the dealer's law (whole cards), or on a fractional shoe with a hole
+        card, that law with the natural's chance the solver's (the hole card's chance
+        given the cards seen, ``hole_chance``), the other outcomes scaled to the rest.
+        The two differ where the hand leaves a count below zero (1.6 aces, an ace up and
+        one in the hand), which the dealer's law keeps in its total."""
+        cdef const double* d = self.dealer()
+        cdef double beta, rest
+        cdef int t
+        if not self.fractional or self.hole_rank < 0:
+            return d
+        beta = self.hole_chance()
+        rest = 1.0 - d[5]
+        for t in range(D_OUT):
+            dd[t] = d[t] * (1.0 - beta) / rest if rest > 0.0 else 0.0
+        dd[5] = beta
+        return dd
+
+    cdef void settle_start_weights(self, double short) noexcept nogil:
+        """On a fractional shoe a pair of a rank with less than two cards left (0.85:
+        0.85 x -0.15) has a starting weight below zero; the solver leaves it out, values it
+        0, and its weights come to 1 + the left-out part.  So does the law; the difference
+        goes on a net result of 0 (taken from, or added to, the results of 0 in proportion
+        to them): the mean stays the solver's, the sum is one."""
+        cdef double zeros = 0.0
+        cdef int t
+        if short == 0.0:
+            return
+        for t in range(D_OUT):
+            zeros += self.round_out[t * D_LATTICE + ZERO_COL]
+        if zeros <= 0.0:
+            return
+        for t in range(D_OUT):
+            self.round_out[t * D_LATTICE + ZERO_COL] += (
+                short * self.round_out[t * D_LATTICE + ZERO_COL] / zeros)
 
     # ---- Python edge ---------------------------------------------------------------
 
