@@ -135,3 +135,24 @@ def test_chart_mean_is_the_evaluated_value(kw):
         dist = sol.outcome_distribution(chart)
         assert abs(dist.mean - sol.evaluate(chart)) < 1e-14, tc
         assert abs(dist.probabilities.sum() - 1.0) < 1e-15, tc
+
+
+@pytest.mark.parametrize("kw, split", [(dict(decks=1), "CDZ-"),
+                                       (dict(decks=1, hole_card="enhc", double_any_cards=True),
+                                        "CDP1")])
+def test_one_deck_counts_below_two(kw, split):
+    """1 deck at Hi-Lo -6, +3, +10: ranks with less than two cards left (1.5), so a hand
+    can leave -0.5 of a rank, a starting pair can have a weight below zero and a pair of
+    aces against an ace no split block at all (2.5 aces).  Regression: the sum was off by
+    1e-4, the mean by 5e-6 without splits and by 5e-5 with them (the solver gave a split
+    with no block the refund for a dealer natural taking one unit: now 0, as both dealer
+    cards face up)."""
+    rules = Rules(**kw)
+    shoes, _ = true_count_shoes(rules, "hilo", [-6, 3, 10])
+    assert len(shoes) == 3
+    for tc, shoe in shoes.items():
+        sol = solve(rules, shoe, split=split)
+        dist = sol.outcome_distribution()
+        assert abs(dist.mean - sol.expected_value) < 1e-14, tc
+        assert abs(dist.probabilities.sum() - 1.0) < 1e-15, tc
+        assert np.all(dist.probabilities >= 0), tc
