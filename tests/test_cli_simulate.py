@@ -34,8 +34,8 @@ def test_cli_text_output_names_the_settings():
     code, text = run("simulate", "--rounds", "50000", "--seed", "1", "--decks", "6",
                      "--ramp", "1:1,2:2,3:4,4:8", "--wong-out", "-1")
     assert code == 0
-    for words in ("rounds", "mean", "win_rate", "penetration: 234 of 312 cards",
-                  "ramp: +1:1, +2:2, +3:4, +4:8", "true_count: exact", "rounding: floor",
+    for words in ("rounds", "mean", "win rate", "penetration: 234 of 312 cards",
+                  "ramp: +1:1, +2:2, +3:4, +4:8", "decks estimation: exact", "tc convention: floor",
                   "Result by true count"):
         assert words in text
 

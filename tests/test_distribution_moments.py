@@ -156,3 +156,31 @@ def test_two_hand_split_moments_equal_the_exact_two_hand_law():
         assert np.abs(m1 - law @ columns).max() < 1e-14
     fast = sol.outcome_distribution(exact_splits=False)
     assert not fast.variance_exact and fast.variance == fast.pmf_variance
+
+
+def test_split_moment_jobs_give_the_same_figures_on_any_threads_in_any_order():
+    """The resplits' second moments are jobs (one per dealer key and pair) run on any
+    thread: run in reverse order, or on two threads, they give bit-identical figures, and
+    the one-thread ``round_second_moments`` the same."""
+    from bjcore._distribution import RoundLaws
+    from bjcore._split_moments import round_second_moments, second_moments, split_moment_jobs
+    from bjsolve.solve import SPLIT_CLASSES, kernel_rules
+    rules = Rules(decks=1, max_split_hands=4, resplit_aces=True)
+    sol = solve(rules)
+    one = sol.outcome_distribution(threads=1)
+    two = sol.outcome_distribution(threads=2)
+    assert one.variance == two.variance and one.variance_exact
+    assert (one.probabilities == two.probabilities).all() and one.mean == two.mean
+    params = kernel_rules(rules, SPLIT_CLASSES["CDZ-"])
+    for up in (2, 7):
+        laws = RoundLaws(sol.shoe.kernel_weights(), up, params, False, True)
+        laws.outcome_law()
+        jobs, exact = split_moment_jobs(laws)
+        assert exact and len(jobs) >= 2, up
+        for job in reversed(jobs):
+            job.run()
+        m2, ok = second_moments(laws, jobs, exact)
+        again = RoundLaws(sol.shoe.kernel_weights(), up, params, False, True)
+        again.outcome_law()
+        serial, ok2 = round_second_moments(again)
+        assert ok and ok2 and (m2 == serial).all(), up

@@ -324,14 +324,15 @@ def test_per_count_second_moment_is_the_average_over_the_counts_compositions(
     # deep band's error, about 0.002 in E[X^2] of 1.25, is as large as the difference
     # between the two methods there; in the middle band it is about 0.001, and one offset
     # per band, the previous method, misses TC -8 by more than the per-count offset).
-    from bjsolve.game import _moments
+    from bjsolve.distribution import column_moments
     g = game_3_bands
     assert g.curvature_used == "count"
     i = list(g.tc_values).index(tc)
     rng = np.random.default_rng(20261122 + tc)
     shoes = _cell_compositions(g, tc, band, 60, rng)
-    values = np.array([_moments(g._exact_law(Shoe([int(x) for x in c]), g._chart_engines),
-                                g.rules)[1] for c in shoes])
+    values = np.array([column_moments(g._exact_law(Shoe([int(x) for x in c]),
+                                                    g._chart_engines),
+                                      g.rules.blackjack_payout)[1] for c in shoes])
     centre = np.array(g.composition(g._band_seen[:, i, band]).counts)
     design = np.column_stack([np.ones(len(values)), np.array(shoes, dtype=float) - centre])
     coef, *_ = np.linalg.lstsq(design, values, rcond=None)
@@ -347,16 +348,18 @@ def test_per_count_second_moment_is_the_average_over_the_counts_compositions(
 
 
 def test_chart_law_on_a_depleted_shoe_is_the_outcome_distribution(game):
-    # the chart's frozen decisions copied into the kernel (no per-hand calls) give the law
-    # Solution.outcome_distribution gets by asking the chart about every hand
-    from bjsolve.game import _moments
+    # the game's law of a depleted shoe (the chart's decisions frozen once, in policy
+    # engines of the full shoe, and copied into the kernel) is the law
+    # Solution.outcome_distribution gives for the chart on that shoe, its mean the EV engine's
+    from bjsolve.distribution import column_moments
     counts = list(game.shoe.counts)
     counts[0] -= 3            # three aces and five tens gone, two fives
     counts[9] -= 5
     counts[4] -= 2
     shoe = Shoe(counts)
     dist = solve(game.rules, shoe).outcome_distribution(game.chart)
-    mean, second = _moments(game._exact_law(shoe, game._chart_engines), game.rules)
+    mean, second = column_moments(game._exact_law(shoe, game._chart_engines),
+                                  game.rules.blackjack_payout)
     assert mean == pytest.approx(dist.mean, abs=1e-13)
     assert second - mean ** 2 == pytest.approx(dist.pmf_variance, abs=1e-12)
     assert mean == pytest.approx(solve(game.rules, shoe).evaluate(game.chart), abs=1e-13)

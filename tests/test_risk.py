@@ -128,6 +128,20 @@ def test_blackjack_summary_and_approximations():
     assert [k for k, _ in s.rows()][0] == "EV per round"
 
 
+
+def test_summary_takes_the_distributions_own_variance():
+    # docs/risk.md: risk_summary takes the SD from .variance, the distribution's best
+    # figure, which for two spots on a finite shoe (each spot's exact variance, the
+    # covariance combined) is not the pmf's; a law without .variance gives the pmf's
+    dist = solve(Rules(decks=1)).outcome_distribution(spots=2)
+    assert not dist.exact and dist.variance != dist.pmf_variance
+    s = risk_summary(dist)
+    assert s.sd == dist.sd and s.ev == dist.mean
+    plain = risk_summary(SimpleNamespace(values=dist.values, probabilities=dist.probabilities))
+    assert abs(plain.sd - math.sqrt(dist.pmf_variance)) < 1e-14
+    assert abs(plain.sd - s.sd) > 1e-7
+
+
 def test_bad_input():
     for b in (0, -5, math.inf, math.nan):
         with pytest.raises(ValueError, match="bankroll"):

@@ -278,7 +278,7 @@ def test_to_pandas_and_tables():
     assert abs(df["frequency"].sum() - 1) < 1e-12
     assert df.attrs["rounds"] == 200_000
     summary, by_tc = result.tables()
-    assert summary["rounds", "value"] == "200,000"
+    assert summary["rounds dealt", "value"] == "200,000"      # rows read as words
     assert {r["name"]: r["value"] for r in summary.records}["rounds"] == 200_000
     assert sum(r["rounds"] for r in by_tc.records) == 200_000
 

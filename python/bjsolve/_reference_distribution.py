@@ -46,8 +46,11 @@ def _natural(cards):
     return len(cards) == 2 and sorted(cards) == [ACE, TEN]
 
 
-def round_distribution(rules, counts, policy, *, insurance=False, spots=1, split_policy=None):
-    """{net outcome: probability} of one round (see the module docstring)."""
+def round_distribution(rules, counts, policy, *, insurance=False, spots=1, split_policy=None,
+                       strict=False):
+    """{net outcome: probability} of one round (see the module docstring).  ``strict``:
+    raise ``ShoeEmpty`` also when the dealer would draw from an empty shoe (instead of the
+    analyzers' convention that the dealer busts), so a result describes a real game."""
     infinite = counts is None
     shoe0 = None if infinite else tuple(int(c) for c in counts)
     b = Fraction(rules.blackjack_payout)
@@ -145,6 +148,8 @@ def round_distribution(rules, counts, policy, *, insurance=False, spots=1, split
                     for r, p, rest in draws(shoe):
                         add(out, dealer_final(rest, cards + (r,)), p)
                 except ShoeEmpty:
+                    if strict:
+                        raise
                     out = {22: ONE}   # the analyzers' convention: an empty shoe busts the dealer
             dealer_memo[key] = out
         return dealer_memo[key]

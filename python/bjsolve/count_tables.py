@@ -107,14 +107,20 @@ def indices_table(rules, system, *, dealt_decks=None, rounding="rounded", tc_con
 
 
 def index_file(table) -> str:
-    """The index-file format ``count up dbl spl sur p1 tc1 p2 ... +1000`` (see IndexLine)."""
-    lines = [f"# {n}" for n in table.notes]
-    lines.append("# count up dbl spl sur p1 tc1 p2 ... +1000 (count < 0 soft; 1 stand, 2 hit, "
-                 "3 double, 4 split, 5 surrender)")
-    lines.append("# act at TC >= tc_i; dbl/spl/sur 1: the line is for a hand that may "
-                 "double/split/surrender (0 0 0: stand or hit only)")
+    """The index-file format ``count up dbl spl sur p1 tc1 p2 ... +1000`` (see IndexLine);
+    the comment lines wrapped to 80 columns, each piece starting with '#'."""
+    import textwrap
     ins = table.index_table.insurance
-    lines.append("# insurance: " + ("never on the grid" if ins is None else f"take at TC >= {ins:+d}"))
+    comments = list(table.notes) + [
+        "count up dbl spl sur p1 tc1 p2 ... +1000 (count < 0 soft; 1 stand, 2 hit, 3 double, "
+        "4 split, 5 surrender)",
+        "act at TC >= tc_i; dbl/spl/sur 1: the line is for a hand that may "
+        "double/split/surrender (0 0 0: stand or hit only)",
+        "insurance: " + ("never on the grid" if ins is None else f"take at TC >= {ins:+d}")]
+    lines = []
+    for comment in comments:
+        lines += textwrap.wrap(comment, 80, initial_indent="# ", subsequent_indent="#   ",
+                               break_long_words=False, break_on_hyphens=False)
     return "\n".join(lines) + "\n" + table.index_table.index_file()
 
 

@@ -23,7 +23,10 @@ How it is computed (docs/risk.md has the details):
   ``bjcore._split_moments``; ``variance_exact=True``) except with CDP, and the pmf's own
   variance is ``pmf_variance``;
 * several spots (one player, 2 or 3 hands against one dealer hand) are combined the same
-  way, given the dealer's cards and final outcome: exact on an infinite shoe.
+  way, given the dealer's cards and final outcome: exact on an infinite shoe.  On a
+  finite shoe ``exact_spots=True`` makes the covariance between spots exact (the spots take
+  cards from each other; ``bjcore._spot_moments``), hence the variance of the total; the
+  pmf stays combined.
 """
 from __future__ import annotations
 
@@ -35,10 +38,10 @@ from types import MappingProxyType
 import numpy as np
 
 from bjcore._distribution import RoundLaws
-from bjcore._split_moments import round_second_moments
+from bjcore._split_moments import second_moments, split_moment_jobs
+from bjcore._spot_moments import SpotMoments
 
 from .deal import exposed, is_natural
-from .ranks import counts_of
 
 # dealer outcomes t in the kernel's order
 DEALER_OUTCOMES = ("17", "18", "19", "20", "21", "blackjack", "bust")
@@ -61,7 +64,8 @@ class OutcomeDistribution:
     variance_exact: whether ``variance`` is exact.  spots: hands played per round against
         one dealer.
     per_spot: the one-spot distribution when ``spots > 1`` (else ``self``);
-    covariance: between the outcomes of two spots of the same round (0 for one spot).
+    covariance: between the outcomes of two spots of the same round (0 for one spot);
+        exact on an infinite shoe, or with ``exact_spots=True``, else combined.
     may_run_out: the shoe is so small that a round could run out of cards (the values then
         follow the degenerate convention of ``solve`` and describe no real game).
     """
@@ -144,93 +148,95 @@ def _check_spots(spots) -> int:
     return int(spots)
 
 
-def _set_policy(solution, strategy, laws: dict) -> None:
-    """Freeze ``strategy``'s decisions in every kernel, asking it exactly what
-    ``Solution.evaluate`` asks (same admissible actions, same checks)."""
-    from .actions import ACTION_CODE, KIND_LATER, KIND_SPLIT, KIND_START
-    from .hands import compositions
-    from .solve import _checked
-    surrender = solution.rules.surrender != "none"
-    for key, law in laws.items():
-        for cards in compositions(solution.deal.hand_limit(key), max_hard=21, min_cards=2):
-            counts = counts_of(cards)
-            # the solution may be shared between threads: its engine's queries set and
-            # clear hand state, so they hold the engine's lock
-            with solution.locked_engine(key) as engine:
-                may_double = engine.may_double_hand(counts)
-                may_split = cards[0] == cards[1] and engine.split_limit(cards[0]) >= 2
-                das = engine.may_double_hand(counts, after_split=True)
-            base = ("stand", "hit") + (("double",) if may_double else ())
-            if len(cards) == 2:
-                start = base
-                if may_split:
-                    start += ("split",)
-                if surrender:
-                    start += ("surrender",)
-                act = _checked(strategy, cards, key, start, "original two cards")
-                law.set_policy(KIND_START, counts, ACTION_CODE[act])
-            else:
-                act = _checked(strategy, cards, key, base, "later decision")
-                law.set_policy(KIND_LATER, counts, ACTION_CODE[act])
-            split_allowed = ("stand", "hit") + (("double",) if das else ())
-            act = _checked(strategy, cards, key, split_allowed, "split hand")
-            law.set_policy(KIND_SPLIT, counts, ACTION_CODE[act])
-
-
 def _kernel_laws(solution, strategy, threads, exact_splits=True):
-    """({dealer key: 7 x 34 law} for every key with play, whether a split was combined
-    approximately, {dealer key: E[S^2 ; dealer outcome t]} exact where possible, and
-    whether every one of those second moments is exact)."""
-    from .solve import POLICY_CLASS, SPLIT_CLASSES, kernel_rules
+    """``round_laws`` of ``solution``'s rules and shoe, for every dealer key the player
+    decides against, playing ``strategy``: "optimal" (the solve's own play, its post-split
+    class included), a ``StrategyChart`` or a callable (its decisions frozen in policy
+    engines first, exactly as ``Solution.evaluate`` freezes them)."""
+    from .solve import policy_engines
     from .strategy import StrategyChart
     if isinstance(strategy, str):
         if strategy != "optimal":
             raise ValueError(f"strategy must be 'optimal', a StrategyChart or a callable "
                              f"f(cards, dealer, allowed) -> action, got {strategy!r:.60}")
-        code = SPLIT_CLASSES[solution.split]
+        engines = None
     else:
         if not (isinstance(strategy, StrategyChart) or callable(strategy)):
             raise TypeError("strategy must be 'optimal', a StrategyChart or a callable "
                             f"f(cards, dealer, allowed) -> action, got {type(strategy).__name__}")
-        import inspect   # the same signature check as Solution.evaluate
-        try:
-            inspect.signature(strategy).bind(None, None, None)
-        except TypeError:
-            raise TypeError(f"strategy must accept three arguments (cards, dealer, allowed); "
-                            f"{strategy!r:.60} has the signature "
-                            f"{inspect.signature(strategy)}") from None
-        except ValueError:
-            pass
-        code = POLICY_CLASS
-    params = kernel_rules(solution.rules, code)
-    shoe = solution.shoe
+        engines = policy_engines(solution.rules, solution.shoe, strategy, solution.deal)
+    return round_laws(solution.rules, solution.shoe, solution.deal.playable_keys, engines,
+                      split=solution.split, exact_splits=exact_splits,
+                      exact_moments=exact_splits, threads=threads)
+
+
+def round_laws(rules, shoe, keys, engines=None, *, split: str = "CDZ-",
+               exact_splits: bool = True, exact_moments: bool = False, threads: int = 1):
+    """The outcome kernel's law of one round against each dealer key of ``keys``, from
+    ``bjcore._distribution.RoundLaws``: the one place round laws are built
+    (``outcome_distribution`` and the counted game's per-count laws both come here;
+    ``risk_indices.split_moments`` asks a kernel for single splits' laws).
+
+    engines: {dealer key: policy engine} (``solve.policy_engines``) whose frozen decisions
+        the player follows, copied into the kernels (no Python call per hand); None: the
+        optimal play of post-split class ``split`` on ``shoe``.
+    exact_splits: on a finite shoe, the exact joint law of a split into two hands (else
+        every split's hands are combined as independent given the dealer's outcome).
+    exact_moments: also E[S^2 ; dealer outcome t] with every split the law combines
+        approximately given its exact second moment (``bjcore._split_moments``).
+    threads: dealer keys (and then the splits' moments, longest first) computed in
+        parallel (the kernels release the GIL; the figures do not depend on it).
+
+    Returns ({key: 7 x 34 law: P(dealer outcome t, net outcome column k)}, whether a split
+    was combined approximately, {key: E[S^2 ; t] or None}, whether every one of those
+    second moments is exact: False without ``exact_moments``)."""
+    from .solve import POLICY_CLASS, SPLIT_CLASSES, kernel_rules
+    code = POLICY_CLASS if engines is not None else SPLIT_CLASSES[split]
+    params = kernel_rules(rules, code)
     laws = {k: RoundLaws(shoe.kernel_weights(), k, params, shoe.is_infinite, exact_splits)
-            for k in solution._engines}
-    if code == POLICY_CLASS:
-        _set_policy(solution, strategy, laws)
+            for k in keys}
+    if engines is not None:
+        for key, law in laws.items():
+            law.copy_policy_from(engines[key])
     order = list(laws)
 
-    def job(key):
+    def law_job(key):
         law = laws[key].outcome_law()
-        # the exact second moment of the splits the law combines approximately (not for
-        # the fast combination: it would cost as much as the exact law it stands in for)
-        return law, (round_second_moments(laws[key]) if exact_splits else (None, False))
+        # the exact second moments of the splits the law combines approximately, as jobs
+        # (not for the fast combination: they would cost as much as the exact law they
+        # stand in for); building them takes the split trees from the key's own laws
+        return law, (split_moment_jobs(laws[key]) if exact_moments else ([], False))
 
     workers = max(1, min(len(order), threads))
-    if workers == 1:
-        results = [job(k) for k in order]
-    else:
-        with ThreadPoolExecutor(max_workers=workers) as pool:
-            results = list(pool.map(job, order))
+    pool = ThreadPoolExecutor(max_workers=workers) if workers > 1 else None
+    try:
+        results = (list(pool.map(law_job, order)) if pool
+                   else [law_job(k) for k in order])
+        # then every split's moments, longest first (one dealer key's splits are far
+        # from equal: upcard 7 alone holds most of the work for 6 decks); each job's
+        # result does not depend on the thread that ran it, and ``second_moments`` adds
+        # them in a fixed order, so the figures are the same for any number of threads
+        jobs = sorted((job for _, (key_jobs, _) in results for job in key_jobs),
+                      key=lambda job: -job.cost)
+        if pool:
+            list(pool.map(lambda job: job.run(), jobs))
+        else:
+            for job in jobs:
+                job.run()
+    finally:
+        if pool:
+            pool.shutdown()
+    moments = {k: (second_moments(laws[k], key_jobs, exact) if exact_moments else (None, False))
+               for k, (_, (key_jobs, exact)) in zip(order, results)}
     misses = sum(law.policy_misses for law in laws.values())
     if misses:
         raise RuntimeError(f"internal error: {misses} decisions had no frozen action")
     # splits whose hands were combined as independent given the dealer's outcome (finite
     # shoe, more than two hands possible); two-hand splits are exact
     approx = any(law.approx_splits_played for law in laws.values())
-    moments_exact = all(exact for _, (_, exact) in results)   # False without exact_splits
+    moments_exact = all(exact for _, exact in moments.values())   # False without exact_moments
     return ({k: law for k, (law, _) in zip(order, results)}, approx,
-            {k: m2 for k, (_, (m2, _)) in zip(order, results)}, moments_exact)
+            {k: m2 for k, (m2, _) in moments.items()}, moments_exact)
 
 
 def _natural_dealer_law(rules, deal, key) -> np.ndarray:
@@ -250,9 +256,17 @@ def _natural_dealer_law(rules, deal, key) -> np.ndarray:
 
 
 def _column_values(payout: float) -> np.ndarray:
+    """The net outcome of each of the outcome kernel's columns (natural paid ``payout``)."""
     v = (np.arange(LATTICE) - 16) / 2.0
     v[NATURAL_COL] = payout
     return v
+
+
+def column_moments(law, payout: float) -> tuple:
+    """(mean, second moment) of a law over the outcome kernel's columns (LATTICE
+    probabilities, e.g. a kernel law summed over the dealer's outcomes)."""
+    values = _column_values(payout)
+    return float(law @ values), float(law @ values ** 2)
 
 
 def _merge(values, probs) -> tuple[np.ndarray, np.ndarray]:
@@ -289,9 +303,74 @@ def _exactness(infinite: bool, split_approx: bool, spots: int) -> tuple[bool, st
                    f"mean is exact")
 
 
+
+# ---- several spots: the exact covariance on a finite shoe --------------------------------
+
+def spots_may_run_out(rules, shoe, spots: int) -> bool:
+    """Whether a round of ``spots`` spots could need a card from an empty shoe (the bound of
+    ``deal.round_may_run_out``, every spot holding at most 31 hard points per hand)."""
+    if shoe.is_infinite:
+        return False
+    points = sum(r * c for r, c in enumerate(shoe.counts, 1))
+    return points <= 31 * rules.max_split_hands * spots + 26
+
+
+def exact_spots_unavailable(solution, strategy, spots: int) -> str:
+    """Why the exact covariance between spots cannot be computed here ("" when it can)."""
+    shoe = solution.shoe
+    if shoe.is_infinite:
+        return "the infinite shoe needs none"
+    if shoe.is_fractional:
+        return "a fractional shoe is no real shoe"
+    if spots_may_run_out(solution.rules, shoe, spots):
+        return f"{spots} spots could run out of cards in this {shoe.size:g}-card shoe"
+    if isinstance(strategy, str) and solution.split == "CDP" and solution.rules.max_split_hands > 2:
+        return ("CDP with resplits values a split by a construction, not one playable "
+                "strategy")
+    return ""
+
+
+def _natural_key_cross(rules, shoe, key) -> float:
+    """E[X_1 X_2] against an exposed dealer natural: each spot loses one unit, a spot with
+    a natural gets the natural-against-natural value; the spots' first cards come from the
+    shoe less the dealer's two."""
+    from .solve import natural_tie_value
+    left = list(shoe.counts)
+    for c in key:
+        left[c - 1] -= 1
+    n, a, t = sum(left), left[0], left[9]
+    p1 = 2.0 * a * t / (n * (n - 1))
+    p2 = 4.0 * a * (a - 1) * t * (t - 1) / (n * (n - 1) * (n - 2) * (n - 3))
+    x = natural_tie_value(rules)
+    return x * x * p2 - 2.0 * x * (p1 - p2) + (1.0 - 2.0 * p1 + p2)
+
+
+def _spot_cross_moments(solution, strategy, threads):
+    """({dealer key: c[t] = E[X_1 X_2 ; dealer outcome t]} for two spots, whether every one
+    is exact) by ``bjcore._spot_moments`` (see there for the method)."""
+    from .solve import POLICY_CLASS, SPLIT_CLASSES, kernel_rules, policy_engines
+    code = SPLIT_CLASSES[solution.split] if isinstance(strategy, str) else POLICY_CLASS
+    params = kernel_rules(solution.rules, code)
+    shoe = solution.shoe
+    laws = {k: SpotMoments(shoe.kernel_weights(), k, params) for k in solution._engines}
+    if code == POLICY_CLASS:      # the strategy's decisions frozen as round_laws does
+        engines = policy_engines(solution.rules, shoe, strategy, solution.deal)
+        for key, law in laws.items():
+            law.copy_policy_from(engines[key])
+    order = list(laws)
+    workers = max(1, min(len(order), threads))
+    if workers == 1:
+        results = [laws[k].cross_moments() for k in order]
+    else:
+        with ThreadPoolExecutor(max_workers=workers) as pool:
+            results = list(pool.map(lambda k: laws[k].cross_moments(), order))
+    return ({k: c for k, (c, _, _) in zip(order, results)},
+            all(ok for _, _, ok in results))
+
 def outcome_distribution(solution, strategy="optimal", *, insurance: bool = False,
                          spots: int = 1, threads: int | None = None,
-                         exact_splits: bool = True) -> OutcomeDistribution:
+                         exact_splits: bool = True,
+                         exact_spots: bool = False) -> OutcomeDistribution:
     """The distribution of a round's net outcome for ``solution``'s rules and shoe.
 
     strategy: "optimal" (the solve's play, its post-split class included), a
@@ -306,6 +385,12 @@ def outcome_distribution(solution, strategy="optimal", *, insurance: bool = Fals
         joint law, and every split its exact variance (default); False combines the hands
         of every split as independent given the dealer's outcome, variance included
         (about 10 times faster for 6 decks, pmf off by ~1e-5; docs/risk.md).
+    exact_spots: with 2 or 3 spots on a finite shoe, compute the covariance between spots
+        exactly (the spots take cards from each other), so that ``variance`` is exact;
+        the pmf stays combined.  Costly (1 deck with resplits: about a minute of CPU;
+        docs/risk.md), hence off by default; not for CDP with resplits, fractional shoes
+        or shoes that 2-3 spots could exhaust (the combination is kept, ``method`` says
+        why).
     """
     from .solve import check_threads
     threads = check_threads(threads)
@@ -313,6 +398,8 @@ def outcome_distribution(solution, strategy="optimal", *, insurance: bool = Fals
         raise TypeError(f"exact_splits must be True or False, got {exact_splits!r:.60}")
     if not isinstance(insurance, bool):
         raise TypeError(f"insurance must be True or False, got {insurance!r:.60}")
+    if not isinstance(exact_spots, bool):
+        raise TypeError(f"exact_spots must be True or False, got {exact_spots!r:.60}")
     spots = _check_spots(spots)
     rules, shoe = solution.rules, solution.shoe
     if insurance and exposed(rules):
@@ -386,9 +473,37 @@ def outcome_distribution(solution, strategy="optimal", *, insurance: bool = Fals
         for v, p in conv.items():
             total[v] = total.get(v, 0.0) + w * p
     tv, tp = _merge(list(total), list(total.values()))
-    # each spot's variance exact (when variance_exact1), the covariance between spots
-    # as the pmf's (exact on the infinite shoe only)
-    if not exact:
+    # each spot's variance exact (when variance_exact1); the covariance between spots as
+    # the pmf's (exact on the infinite shoe only) unless computed exactly
+    cov_exact = exact
+    if exact_spots and not exact:
+        why = exact_spots_unavailable(solution, strategy, spots)
+        if why:
+            method += f"; exact_spots not applied: {why}"
+        else:
+            cross, cross_ok = _spot_cross_moments(solution, strategy, threads)
+            if cross_ok:
+                second12 = 0.0     # E[X_1 X_2] of two spots of the same round
+                for key in deal.keys:
+                    wk = deal.weights[key]
+                    if key not in cross:
+                        second12 += wk * _natural_key_cross(rules, shoe, key)
+                        continue
+                    law = laws[key]
+                    for t in range(len(DEALER_OUTCOMES)):
+                        ins = ((1.0 if t == NATURAL_T else -0.5)
+                               if insurance and key == 1 else 0.0)
+                        second12 += wk * (float(cross[key][t])
+                                          + 2.0 * ins * float(law[t] @ columns)
+                                          + ins * ins * float(law[t].sum()))
+                covariance = second12 - mean1 ** 2
+                cov_exact = True
+            else:
+                method += "; exact_spots not applied: a decision was missing on a depleted shoe"
+    if cov_exact and not exact:
+        method += ("; variance: the covariance between spots exact (exact_spots), each "
+                   "spot's variance " + ("exact" if variance_exact1 else "as combined"))
+    elif not exact:
         method += ("; variance: each spot's exact when it can be, the covariance between "
                    "spots as combined")
     return OutcomeDistribution(tv, tp, exact=exact, method=method, spots=spots,
@@ -397,4 +512,4 @@ def outcome_distribution(solution, strategy="optimal", *, insurance: bool = Fals
                                description=desc + f"; {spots} spots",
                                variance=(spots * single.variance
                                          + spots * (spots - 1) * covariance),
-                               variance_exact=exact)
+                               variance_exact=exact or (cov_exact and variance_exact1))

@@ -60,8 +60,9 @@ import time
 import numpy as np
 
 from .count_distribution import CountDistribution, check_convention
-from .counting import count_tags
-from .ramp import Ramp, RampResult, parse_ramp, ramp_figures, ramp_table  # noqa: F401
+from .counting import count_tags, finite_number
+from .distribution import column_moments, round_laws
+from .ramp import Ramp, RampResult, parse_ramp, ramp_figures
 from .rules import Rules
 from .shoe import Shoe
 
@@ -94,12 +95,6 @@ def _closest_chips(bets, frequency):
     return chip, chips, miss
 
 
-def _finite(x, name) -> float:
-    if isinstance(x, bool) or not isinstance(x, numbers.Real) or not math.isfinite(x):
-        raise ValueError(f"{name} must be a finite number, got {str(x)[:30]!r}")
-    return float(x)
-
-
 # ---- the game ---------------------------------------------------------------------------
 
 class CountedGame:
@@ -110,9 +105,10 @@ class CountedGame:
     burn: cards burnt (unseen) after the shuffle.  decks / rounding: the true-count
     convention (``count_distribution``).  strategy: "basic", "indices" (needs ``indices``:
     an ``IndexTable`` or anything with ``.lines`` {(row, upcard): line with
-    ``play_at(tc)``} and ``.insurance``) or "optimal".  spots: hands per round (for where
-    rounds start).  depth_bands: depth bands per true count for the edge (1: the average
-    composition).  tc_min/tc_max: end bins (None: pool true counts rarer than 1e-4).
+    ``play_at(tc)``} and ``.insurance``; giving ``indices`` selects it) or "optimal".
+    spots: hands per round (for where rounds start).  depth_bands: depth bands per true
+    count for the edge (1: the average composition).  tc_min/tc_max: end bins (None: pool
+    true counts rarer than 1e-4).
     round_length_correction: where rounds start from ``bjsolve.round_starts`` (default);
     False: the plain renewal, round starts taken as random depletions of the shoe (kept
     to measure what the round structure changes).  calibrate: the fundamental theorem's
@@ -146,12 +142,13 @@ class CountedGame:
         if strategy == "indices" and indices is None:
             raise ValueError("indices: strategy 'indices' needs an index table")
         if strategy != "indices" and indices is not None:
-            strategy = "indices"
-        penetration = _finite(penetration, "penetration")
+            strategy = "indices"      # an index table given is an index table played
+        penetration = finite_number(penetration, "penetration")
         if not 0.0 < penetration < 1.0:
             raise ValueError(f"penetration must be between 0 and 1 (the fraction dealt before "
                              f"the shuffle), got {penetration:g}")
-        for name, v, lo in (("burn", burn, 0), ("spots", spots, 1), ("depth_bands", depth_bands, 1)):
+        for name, v, lo in (("burn", burn, 0), ("spots", spots, 1),
+                            ("depth_bands", depth_bands, 1)):
             if isinstance(v, bool) or not isinstance(v, numbers.Integral) or v < lo:
                 raise ValueError(f"{name} must be a whole number >= {lo}, got {str(v)[:30]!r}")
         self.rules, self.system, self.penetration = rules, system, penetration
@@ -356,7 +353,8 @@ class CountedGame:
                 self.solves += 1
                 if self.strategy == "optimal":
                     sol = solve(self.rules, shoe)
-                    s2 = _moments(self._exact_law(shoe, None), self.rules)[1]
+                    s2 = column_moments(self._exact_law(shoe, None),
+                                        self.rules.blackjack_payout)[1]
                     m = sol.expected_value
                     self.solves += 1
                 elif self.strategy == "indices":
@@ -429,6 +427,7 @@ class CountedGame:
         eigenvectors of diag q - q q^T, one spread's SD (a = the cell's E[k (S - k)] /
         (S - 1)) each way: 2 (m - 1) exact laws for a class of m ranks."""
         cl = self.count.classes
+        payout = self.rules.blackjack_payout
         full = np.array(self.shoe.counts, dtype=float)
         left = np.array(self.composition(self._band_seen[:, i, j]).counts, dtype=float)
         centre = self.chart_second[i, j]
@@ -454,10 +453,10 @@ class CountedGame:
                 room += [left[r] / abs(d[r]) if d[r] else np.inf for r in idx]
                 shrink = min(1.0, 0.9 * min(room))
                 d *= shrink
-                up = _moments(self._exact_law(Shoe.fractional((left + d).tolist()),
-                                              self._chart_engines), self.rules)[1]
-                down = _moments(self._exact_law(Shoe.fractional((left - d).tolist()),
-                                                self._chart_engines), self.rules)[1]
+                up = column_moments(self._exact_law(Shoe.fractional((left + d).tolist()),
+                                                    self._chart_engines), payout)[1]
+                down = column_moments(self._exact_law(Shoe.fractional((left - d).tolist()),
+                                                      self._chart_engines), payout)[1]
                 excess += ((up + down) / 2.0 - centre) / shrink ** 2
                 self.curvature_laws += 2
             out[c] = excess / a * cards_left ** 2 if a > 0 else 0.0
@@ -509,7 +508,8 @@ class CountedGame:
         solver's construction there, docs/risk.md; measured 2-6 decks, Hi-Lo -6 .. +8, a
         chart and optimal play: within 2e-16), so either could give the edge; it comes
         from the EV engine, as every other EV of the package."""
-        second = _moments(self._exact_law(shoe, engines), self.rules)[1]
+        second = column_moments(self._exact_law(shoe, engines),
+                                self.rules.blackjack_payout)[1]
         return self._frozen_ev(engines, shoe), second
 
     def _frozen_ev(self, engines, shoe: Shoe) -> float:
@@ -526,42 +526,21 @@ class CountedGame:
     def _exact_law(self, shoe: Shoe, engines):
         """The law of a round's net outcome per unit bet on ``shoe``: probabilities over
         the outcome kernel's columns (net (k - 16) / 2 units, the last column a natural at
-        the table's payout; ``distribution._column_values``).  The kernel of
-        ``Solution.outcome_distribution`` (``bjcore._distribution.RoundLaws``) with the
-        decisions frozen in ``engines`` (policy engines of the strategy, built on the full
-        shoe) copied in; ``engines=None``: the composition's own optimal play (CDZ-).  A
-        split into two hands is exact (the joint law of both hands and the dealer), more
-        hands are combined as independent given the dealer, as ``outcome_distribution``
-        does.  Dealer keys run in parallel threads (the kernel releases the GIL)."""
-        from concurrent.futures import ThreadPoolExecutor
-
-        from bjcore._distribution import RoundLaws
-
+        the table's payout; ``distribution._column_values``), from the kernel of
+        ``Solution.outcome_distribution`` (``distribution.round_laws``) with the decisions
+        frozen in ``engines`` (policy engines of the strategy, built on the full shoe)
+        copied in; ``engines=None``: the composition's own optimal play (CDZ-).  On a whole
+        shoe a split into two hands is exact (the joint law of both hands and the dealer)
+        and a split that may make more hands is combined as independent given the dealer,
+        as ``outcome_distribution``'s pmf is; on the fractional shoes of the true counts (no
+        real shoe) every split is combined so, as the solver constructs splits there.  The
+        exact resplit second moments are not used (docs/counted-game.md)."""
         from .deal import Deal
-        from .solve import POLICY_CLASS, SPLIT_CLASSES, kernel_rules
         deal = Deal(self.rules, shoe)
-        code = POLICY_CLASS if engines is not None else SPLIT_CLASSES["CDZ-"]
-        params = kernel_rules(self.rules, code)
-        weights = shoe.kernel_weights()
         keys = [k for k in deal.keys if deal.weights[k] > 0]
-
-        def law(key):
-            kernel = RoundLaws(weights, key, params, False, True)   # exact 2-hand splits
-            if engines is not None:
-                kernel.copy_policy_from(engines[key])
-            out = kernel.outcome_law()
-            if kernel.policy_misses:
-                raise RuntimeError(f"internal error: {kernel.policy_misses} decisions had no "
-                                   f"frozen action")
-            return deal.weights[key] * out.sum(axis=0)
-
-        workers = min(len(keys), self._threads)
-        if workers > 1:
-            with ThreadPoolExecutor(max_workers=workers) as pool:
-                laws = list(pool.map(law, keys))
-        else:
-            laws = [law(k) for k in keys]
-        return sum(laws) / sum(deal.weights[k] for k in keys)
+        laws = round_laws(self.rules, shoe, keys, engines, threads=self._threads)[0]
+        return sum(deal.weights[k] * laws[k].sum(axis=0) for k in keys) / sum(
+            deal.weights[k] for k in keys)
 
     def _outcome_laws(self):
         """Per true count, the law of one round's net outcome (per unit bet), for the exact
@@ -662,11 +641,11 @@ class CountedGame:
         new ramp costs one factorization (milliseconds), cached per ramp, so a bankroll
         change is cheaper still (``exact_ruin=False`` reports the diffusion figure alone)."""
         ramp = parse_ramp(ramp, wong_in=wong_in)
-        unit = _finite(unit, "unit")
+        unit = finite_number(unit, "unit")
         if unit <= 0:
             raise ValueError(f"unit must be > 0, got {unit:g}")
         if bankroll is not None:
-            bankroll = _finite(bankroll, "bankroll")
+            bankroll = finite_number(bankroll, "bankroll")
             if bankroll <= 0:
                 raise ValueError(f"bankroll must be > 0, got {bankroll:g}")
         if rounds is not None and bankroll is None:
@@ -749,13 +728,13 @@ class CountedGame:
         clipped to the spread, the scale chosen for the best SCORE; rounded to multiples
         of ``chip`` (default: ``min_bet``).  ``wong``: sit out (bet 0) where the edge is
         negative."""
-        max_spread = _finite(max_spread, "max_spread")
+        max_spread = finite_number(max_spread, "max_spread")
         if max_spread < 1:
             raise ValueError(f"max_spread must be >= 1, got {max_spread:g}")
-        min_bet = _finite(min_bet, "min_bet")
+        min_bet = finite_number(min_bet, "min_bet")
         if min_bet <= 0:
             raise ValueError(f"min_bet must be > 0, got {min_bet:g}")
-        chip = min_bet if chip is None else _finite(chip, "chip")
+        chip = min_bet if chip is None else finite_number(chip, "chip")
         if chip <= 0:
             raise ValueError(f"chip must be > 0, got {chip:g}")
         kelly = self.edge / self.variance
@@ -782,13 +761,6 @@ class CountedGame:
                 points.append((int(tc), float(b)))
                 last = b
         return Ramp(tuple(points))
-
-
-def _moments(column_law, rules) -> tuple:
-    """(mean, second moment) of a law over the outcome kernel's columns."""
-    from .distribution import _column_values
-    values = _column_values(rules.blackjack_payout)
-    return float(column_law @ values), float(column_law @ values ** 2)
 
 
 def _tilt(p0, y, mean, second, iterations: int = 60):
@@ -821,7 +793,6 @@ class CachedChart:
 
     def __init__(self, chart):
         self.chart = chart
-        self.rows = chart.rows
         self._memo = {}
 
     def __call__(self, cards, dealer, allowed):

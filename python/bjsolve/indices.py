@@ -179,7 +179,10 @@ class IndexTable:
             raise ValueError(f"select: give a number of lines >= 1 or one of "
                              f"{', '.join(NAMED_SETS)}, got {str(which)[:40]!r}")
         lines = {k: self.lines[k] for k in keep if k in self.lines}
-        return replace(self, lines=lines, selection=label_)
+        # the index file lists the kept rows only (their two-card and stand-or-hit lines):
+        # every other decision stays the chart's, as in the counted game
+        all_lines = [line for line in self.all_lines or () if (line.row, line.upcard) in lines]
+        return replace(self, lines=lines, all_lines=all_lines, selection=label_)
 
     def method(self) -> str:
         if self.tc_convention == "exact":

@@ -205,7 +205,7 @@ class RampResult:
         return {"win rate per round": self.win_rate, "win rate per 100": self.win_per_100,
                 "SD per round": self.sd, "SD per 100": self.sd_per_100,
                 "average bet": self.average_bet, "advantage": self.advantage,
-                "rounds played": self.rounds_played, "DI": self.di, "SCORE": self.score,
+                "share of rounds played": self.rounds_played, "DI": self.di, "SCORE": self.score,
                 "N0": self.n0, "CE per 100": None if ce is None else 100 * ce,
                 "risk of ruin": self.ror,
                 "risk of ruin (diffusion approx.)": self.ror_diffusion,

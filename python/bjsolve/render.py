@@ -47,8 +47,10 @@ def _cell(v, *, style: str = "ev", decimals: int = EV_DECIMALS, signed: bool = F
     if style == "percent":
         text = f"{100 * v:{'+' if signed else ''}.{max(decimals - 3, 1)}f}%"
     elif style == "prob":
-        if 1 <= abs(v) < 1e15 and v == int(v):
-            text = str(int(v))        # a bankroll or a number of rounds: 400, not 400.000000
+        if 1 < abs(v) < 1e15 and v == int(v):
+            # a bankroll or a number of rounds: 400, not 400.000000 (a probability of 1
+            # keeps its decimals, like the rest of its column)
+            text = str(int(v))
         elif 0 < v < 1e-3:
             text = f"{v:.3e}"         # a small probability keeps its digits: 6.0e-06, not 0.000006
         else:
@@ -139,6 +141,10 @@ def to_text(table, *, width: int | None = None, color: bool = False) -> str:
         return colored_chart(table, width)
     title = f"== {table.title}" + (" (percent)" if table.style == "percent" else "") + " =="
     lines = [title] + _wrap_notes(table.notes, width)
+    if table.rows and all(_is_missing(_number(v)) for row in _rows(table) for v in row):
+        # nothing to show (surrender where the rules have none): the notes say why, a grid
+        # of '--' would only fill the screen
+        return "\n".join(lines) + "\n"
     head = max([len(str(r)) for r in table.rows] + [4])
     cells = None
     signed = _signed(table)
@@ -211,7 +217,9 @@ def _summary_text(table, width) -> str:
         number = _number(row[0])
         if table.name == "edge" and not isinstance(number, str) and number < 0:
             first += "  (a player advantage)"
-        lines.append(first)
+        # a long value (a mean with its SE and units) goes on under its label, whole words
+        lines += textwrap.wrap(first, width=max(width, 20), subsequent_indent="    ",
+                               break_long_words=False, break_on_hyphens=False)
         if rest:
             lines += textwrap.wrap(rest, width=max(width, 20), initial_indent="    ",
                                    subsequent_indent="    ")

@@ -4,6 +4,10 @@ Every function takes any object with ``.values`` (net outcomes per round, in uni
 ``.probabilities`` on a common lattice (multiples of 1/2 for a blackjack round; any step
 1/q with q <= 100 is accepted, e.g. a 6:5 natural on tenths), such as an
 ``OutcomeDistribution`` or a bet-ramp mixture.  Flat betting: one round is one draw of X.
+The mean and SD figures (and the normal approximation) take a law's own ``.mean`` and
+``.variance`` when it has them (an ``OutcomeDistribution``'s variance is its best figure:
+exact for resplits even where its pmf combines split hands approximately, see its
+``variance_exact``), else the pmf's; the ruin figures use the pmf as it is.
 
 Conventions (docs/risk.md names every formula):
 
@@ -108,14 +112,18 @@ def _start_index(bankroll: float, h: float) -> int:
 
 
 def _moments(dist):
+    """(mean, variance) of one round's result X.  A law that states its own moments is
+    taken at its word: an ``OutcomeDistribution`` decides which variance is its best (the
+    exact one where its pmf combines resplit hands, each spot's exact one with several
+    spots; ``bjsolve.distribution``), in one place.  Any other law (a bet ramp's mixture)
+    gives the moments of its pmf."""
     values, probs = _arrays(dist)
+    mean = getattr(dist, "mean", None)
+    variance = getattr(dist, "variance", None)
+    if mean is not None and variance is not None:
+        return float(mean), float(variance)
     mean = float(np.dot(values, probs))
-    var = float(np.dot(probs, (values - mean) ** 2))
-    if getattr(dist, "variance_exact", False) and not getattr(dist, "exact", True):
-        # an outcome distribution whose pmf is combined but whose variance is exact
-        # (resplits on a finite shoe, bjsolve.distribution): the SD figures use the exact one
-        var = float(dist.variance)
-    return mean, var
+    return mean, float(np.dot(probs, (values - mean) ** 2))
 
 
 # ---- trip ruin -----------------------------------------------------------------------------
@@ -356,7 +364,9 @@ def _maximal_bound(steps, probs, loss: int, rounds: int) -> float:
 
 # ---- lifetime ruin -------------------------------------------------------------------------
 
-LADDER_TOLERANCE = 1e-13    # largest coefficient the factorization may leave beyond degree d (measured rounding floor: ~1e-14)
+# the largest coefficient the factorization may leave beyond degree d (its measured
+# rounding floor: ~1e-14)
+LADDER_TOLERANCE = 1e-13
 MAX_GRID = 1 << 20          # the factorization's largest FFT grid
 
 
@@ -634,14 +644,15 @@ def lifetime_ruin(dist, bankroll, *, curve: RuinCurve | None = None) -> Lifetime
     return LifetimeRuin(exact, curve.dominant(bankroll), normal, curve.root, bankroll)
 
 
-def bankroll_for_risk(dist, risk) -> float:
+def bankroll_for_risk(dist, risk, *, curve: RuinCurve | None = None) -> float:
     """The smallest bankroll (units, on the outcome lattice) whose lifetime ruin
-    probability is at most ``risk``; inf when E[X] <= 0."""
+    probability is at most ``risk``; inf when E[X] <= 0.  ``curve``: a ``RuinCurve`` of
+    ``dist`` already built (it is reused)."""
     risk = _check_risk(risk)
     mean, _ = _moments(dist)
     if mean <= 0:
         return math.inf
-    curve = RuinCurve(dist)
+    curve = RuinCurve(dist) if curve is None else curve
     h = curve.h
     guess = max(1, int(math.log(risk) / math.log(curve.root) / h))     # lattice steps
     lo, hi = 1, max(2, guess)
@@ -708,18 +719,21 @@ def risk_summary(dist, bankroll=None, rounds=None) -> RiskSummary:
                   score=(di * di if mean > 0 else 0.0) if math.isfinite(di) else math.nan)
     if bankroll is not None:
         fields["bankroll"] = _check_bankroll(bankroll)
-        life = lifetime_ruin(dist, bankroll)
+    elif rounds is not None:
+        raise ValueError("rounds needs a bankroll (the trip ruin is P(losing the bankroll "
+                         "within that many rounds))")
+    # the lifetime ruin's curve, built once for every bankroll asked about (with an edge)
+    curve = RuinCurve(dist) if mean > 0 else None
+    if bankroll is not None:
+        life = lifetime_ruin(dist, bankroll, curve=curve)
         fields.update(lifetime_ruin=life.probability,
                       lifetime_ruin_dominant_root=life.dominant_root_estimate,
                       lifetime_ruin_normal=life.normal)
         if rounds is not None:
             fields["rounds"] = _check_rounds(rounds)
             fields["trip_ruin"] = trip_ruin(dist, bankroll, rounds).probability
-    elif rounds is not None:
-        raise ValueError("rounds needs a bankroll (the trip ruin is P(losing the bankroll "
-                         "within that many rounds))")
     if mean > 0:
-        fields.update(bankroll_for_1pct=bankroll_for_risk(dist, 0.01),
-                      bankroll_for_5pct=bankroll_for_risk(dist, 0.05),
-                      bankroll_for_13_5pct=bankroll_for_risk(dist, 0.135))
+        fields.update(bankroll_for_1pct=bankroll_for_risk(dist, 0.01, curve=curve),
+                      bankroll_for_5pct=bankroll_for_risk(dist, 0.05, curve=curve),
+                      bankroll_for_13_5pct=bankroll_for_risk(dist, 0.135, curve=curve))
     return RiskSummary(**fields)

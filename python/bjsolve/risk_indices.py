@@ -14,17 +14,19 @@ surrender: the dealer's cards are drawn after the player's (``DealerTrie`` distr
 the cards left), and the player continues after a hit with the play of largest EV.  A
 dealer natural takes the original bet only where the dealer peeks (``hole_card="peek"``)
 and in ``"enhc-obo"``, every bet in ``"enhc"``; late surrender returns half the bet unless
-the dealer has a natural, early surrender half the bet always.  The risk of a decision is its variance where the player makes it:
-given no dealer natural after the peek, unconditioned where nobody peeks (no hole card, or
-two-card decisions before an early surrender's peek).
+the dealer has a natural, early surrender half the bet always.  The risk of a decision is
+its variance where the player makes it: given no dealer natural after the peek,
+unconditioned where nobody peeks (no hole card, or two-card decisions before an early
+surrender's peek).
 
 Pair rows ("22" .. "AA") add the split: its mean and second moment come from the law of
 the whole split (every hand of it against one dealer hand) that the outcome kernel forms
 (``bjcore._distribution.RoundLaws.split_law``), the split hands played CDZ- as in the EV
 indices.  Its mean is the solver's split EV; a split into two hands is exact on every
-shoe, a split that may make 3 or 4 hands combines its hands as independent given the
-dealer's outcome, which on a finite shoe leaves out the cards the hands take from one
-another (``split_moments``).
+whole shoe, a split that may make 3 or 4 hands (or any split on the fractional shoes of
+the true counts, as the solver constructs splits there) combines its hands as independent
+given the dealer's outcome, which on a finite shoe leaves out the cards the hands take
+from one another (``split_moments``).
 
 The game with both dealer cards face up (``hole_card="exposed"``) has no upcard: a row is
 the player's two-card row against the dealer's two-card total (hard "4".."20", soft
@@ -175,18 +177,18 @@ def split_moments(rules: Rules, counts, upcard, split: str = "CDZ-"):
     The law of the whole split is the outcome kernel's (``RoundLaws.split_law``: every
     hand of the split and the dealer's outcome, the split hands played as the post-split
     class ``split`` plays them).  Its mean is the solver's split EV on every shoe.  Into
-    two hands (``rules.max_split_hands == 2``) the law is exact on every shoe; with
-    resplits the hands are combined as independent given the dealer's outcome, exact on
-    an infinite shoe, and on a finite one the cards the hands take from each other are
-    left out of the second moment (a change of order 1 / cards left)."""
+    two hands (``rules.max_split_hands == 2``) the law is exact on every whole shoe; with
+    resplits (and on fractional counts, no real shoe) the hands are combined as
+    independent given the dealer's outcome, exact on an infinite shoe, and on a finite one
+    the cards the hands take from each other are left out of the second moment (a change
+    of order 1 / cards left)."""
     from bjcore._distribution import RoundLaws
 
-    from .distribution import NATURAL_T, _column_values
+    from .distribution import NATURAL_T, column_moments
     from .solve import SPLIT_CLASSES, kernel_rules
     key = upcard if isinstance(upcard, int) else tuple(upcard)
     kernel = RoundLaws([float(c) for c in counts], key,
                        kernel_rules(rules, SPLIT_CLASSES[split]), False, True)
-    values = _column_values(rules.blackjack_payout)
     cache: dict = {}
 
     def moments(pair: int):
@@ -196,8 +198,7 @@ def split_moments(rules: Rules, counts, upcard, split: str = "CDZ-"):
             except ValueError:              # the rules (or the shoe) allow no split
                 cache[pair] = None
                 return None
-            probs = law.sum(axis=0)
-            cache[pair] = (float(probs @ values), float(probs @ values ** 2),
+            cache[pair] = (*column_moments(law.sum(axis=0), rules.blackjack_payout),
                            float(law[NATURAL_T].sum()))
         return cache[pair]
 

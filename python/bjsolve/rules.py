@@ -249,7 +249,8 @@ def parse_rules(text: str, base: "Rules | None" = None) -> "Rules":
                 hint = f" (did you mean {close[0]!r}?)" if close else ""
                 raise ValueError(
                     f"rules summary: unknown word {word[:40]!r}{hint} in {_show(text)}; known: ND "
-                    f"(decks), x:y (payout), {', '.join(sorted(_SUMMARY_WORDS))}")
+                    f"(decks), x:y (payout), "
+                    f"{', '.join(sorted(w for w in _SUMMARY_WORDS if not w.startswith('(')))}")
         for name, value in found.items():
             if name in seen and fields[name] != value:
                 raise ValueError(f"rules summary: {seen[name]!r} and "

@@ -20,19 +20,29 @@ from concurrent.futures import ThreadPoolExecutor, wait, FIRST_COMPLETED
 import numpy as np
 
 from .counting import count_tags
-from .game_plan import (GamePlan, IndexPlay, _choice, _dealer_keys,  # noqa: F401
+from .game_plan import (GamePlan, IndexPlay, _choice, _dealer_keys,
                         _decision_table, _index_plays, _line_tables, _resolve_strategy,
                         _shoe_counts, compositions, parse_index_file)
 from .ramp import parse_ramp
 from .rules import Rules
 from .shoe import Shoe, _show
-from .simulation_result import (TC_HIGH, TC_LOW, RuinResult, SimulationResult,  # noqa: F401
+from .simulation_result import (TC_HIGH, TC_LOW, RuinResult, SimulationResult,
                                 TrueCountRow, _result, merge)
+
+# the simulator's public names: its functions, and (re-exported, so that one import
+# serves) the types it takes and returns and the index-file parser
+__all__ = ("simulate", "build_plan", "run_local", "merge", "parse_index_file", "GamePlan",
+           "IndexPlay", "SimulationResult", "TrueCountRow", "RuinResult", "TC_METHODS",
+           "ROUNDINGS", "MAX_SPOTS")
 
 TC_METHODS = ("exact", "half-deck", "full-deck")
 ROUNDINGS = ("floor", "truncate", "round")
 MAX_SPOTS = 7
 DEFAULT_CHUNK_ROUNDS = 1_000_000
+# a run's size limits: 10**15 rounds is years of work on any machine (and far below the
+# kernel's 64-bit counters); the chunk list is built before the run starts
+MAX_ROUNDS = 10**15
+MAX_CHUNKS = 10**6
 SEED_LIMIT = 2 ** 64
 BANKROLL_CHUNK_BASE = 2 ** 40      # bankroll paths use chunk numbers from here on
 # positions in the kernel's parameter arrays (bjcore/_simulate.pxd)
@@ -258,9 +268,12 @@ def simulate(rules: Rules | None = None, *, rounds, seed, shoe=None, penetration
         ``result.ruin.risk_of_ruin``.
     """
     rules = Rules() if rules is None else rules
-    rounds = _whole(rounds, "rounds", low=1)
+    rounds = _whole(rounds, "rounds", low=1, high=MAX_ROUNDS)
     seed = _seed(seed)
     chunk_rounds = _whole(chunk_rounds, "chunk_rounds", low=1)
+    if -(-rounds // chunk_rounds) > MAX_CHUNKS:
+        raise ValueError(f"rounds / chunk_rounds must be at most {MAX_CHUNKS:,} chunks, got "
+                         f"{rounds:,} / {chunk_rounds:,}: give a larger chunk_rounds")
     if threads is not None:
         threads = _whole(threads, "threads", low=1, high=1024)
     trials = None

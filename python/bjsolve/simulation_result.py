@@ -91,7 +91,7 @@ class SimulationResult:
         shown = {
             "rounds": f"{self.rounds:,}", "played": f"{self.played:,}",
             "hands": f"{self.hands:,}",
-            "mean": f"{self.mean:+.6f} +- {self.se:.6f} (1 SE) bet units per round",
+            "mean": f"{self.mean:+.6f} +- {self.se:.6f} per round (1 SE)",
             "sd": f"{self.sd:.4f} per round", "total_won": f"{self.total_won:+,.1f}",
             "total_bet": f"{self.total_bet:,.1f}",
             "win_rate": f"{self.win_rate:+.6f} per unit bet ({100 * self.win_rate:+.3f}%)",
@@ -99,15 +99,16 @@ class SimulationResult:
             "chunks": f"{self.chunks:,}"}
         if self.ruin is not None:
             shown["risk_of_ruin"] = (f"{self.ruin.risk_of_ruin:.4f} +- {self.ruin.se:.4f} "
-                                     f"({self.ruin.paths} paths of {self.ruin.rounds_per_path} "
-                                     f"rounds from {self.ruin.bankroll:g} units)")
+                                     f"({self.ruin.paths:,} paths, {self.ruin.rounds_per_path:,} "
+                                     f"rounds, {self.ruin.bankroll:g} units)")
         names = tuple(shown)
+        labels = tuple(_SUMMARY_LABELS.get(k, k) for k in names)
         title = "Simulation" + (" PARTIAL" if self.partial else "")
         notes = (("PARTIAL: interrupted; these are the rounds simulated so far",)
-                 if self.partial else ()) + tuple(f"{k}: {v}" for k, v in self.settings.items()) + (
+                 if self.partial else ()) + tuple(f"{_SETTING_LABELS.get(k, k)}: {v}" for k, v in self.settings.items()) + (
             f"seed: {self.seed}", "SE treats rounds as independent (rounds of one shoe are "
             "correlated through the count)")
-        summary = Table("simulation", title, names, ("value",),
+        summary = Table("simulation", title, labels, ("value",),
                         np.array([[shown[k]] for k in names], dtype=object), notes=notes,
                         layout="summary", units="bet units unless stated",
                         records=[{"name": k, "value": s.get(k)} for k in names if k in s]
@@ -116,7 +117,8 @@ class SimulationResult:
         rows = [r for r in self.per_true_count if r.rounds]
         cols = ("rounds", "frequency", "played", "mean", "sd", "se")
         cells = np.array([[f"{r.rounds:,}", f"{r.frequency:.5f}", f"{r.played:,}",
-                           f"{r.mean:+.5f}", f"{r.sd:.4f}", f"{r.se:.5f}"] for r in rows],
+                           _shown(r.mean, "+.5f"), _shown(r.sd, ".4f"), _shown(r.se, ".5f")]
+                          for r in rows],
                          dtype=object).reshape(len(rows), len(cols))
         by_tc = Table("per-true-count",
                       "Result by true count (per initial unit bet per spot, played rounds)",
@@ -131,6 +133,25 @@ class SimulationResult:
         tail = " PARTIAL" if self.partial else ""
         return (f"SimulationResult({self.rounds} rounds, mean {self.mean:+.6f} +- {self.se:.6f} "
                 f"per round, SD {self.sd:.4f}, win rate {self.win_rate:+.6f}{tail})")
+
+
+def _shown(value, spec: str) -> str:
+    """A number for the text table; '--' where there is none (an SD from one round)."""
+    return "--" if value is None or not math.isfinite(value) else format(value, spec)
+
+
+# the settings in the notes, in the words of the command line's flags
+_SETTING_LABELS = {"true_count": "decks estimation", "rounding": "tc convention",
+                   "other_spots": "other spots", "index_plays": "index plays"}
+
+# the summary's rows as a person reads them (JSON records keep the field names)
+_SUMMARY_LABELS = {
+    "rounds": "rounds dealt", "played": "rounds played",
+    "hands": "hands played", "mean": "mean", "sd": "SD", "total_won": "total won",
+    "total_bet": "total bet", "win_rate": "win rate", "shuffles": "shuffles",
+    "exhausted": "shoe ran out mid-round", "chunks": "seeded chunks",
+    "risk_of_ruin": "risk of ruin",
+}
 
 
 def merge(chunks) -> dict:

@@ -20,8 +20,7 @@ from concurrent.futures import ThreadPoolExecutor, wait
 from bjcore import UpcardEngine
 from bjcore._chart import DecisionSignatures
 
-from .actions import (ACTION_CODE, ACTIONS, KIND_LATER, KIND_SPLIT, KIND_START,  # noqa: F401
-                      first_best, improves)
+from .actions import ACTION_CODE, KIND_LATER, KIND_SPLIT, KIND_START, first_best
 from .deal import Deal, dealer_columns, dealer_label, exposed, is_natural
 from .dealer import resolve_shoe
 from .hands import compositions
@@ -552,11 +551,12 @@ class Solution:
         return EV(evaluate_policy(self.rules, self.shoe, strategy, deal=self.deal), False)
 
     def outcome_distribution(self, strategy="optimal", *, insurance=False, spots=1,
-                             threads=None, exact_splits=True):
+                             threads=None, exact_splits=True, exact_spots=False):
         """The distribution of a round's net outcome; see bjsolve.distribution."""
         from .distribution import outcome_distribution
         return outcome_distribution(self, strategy, insurance=insurance, spots=spots,
-                                    threads=threads, exact_splits=exact_splits)
+                                    threads=threads, exact_splits=exact_splits,
+                                    exact_spots=exact_spots)
 
 
 class PairsWithoutDAS:

@@ -98,8 +98,35 @@ def _set_values(table, values) -> None:
 Table.values = property(_values, _set_values)
 
 
+def shoe_words(shoe: Shoe, decks=None) -> str:
+    """The shoe as a person says it: '6 decks (312 cards)', 'infinite', '6 decks less A A 5
+    (309 cards)', else the counts by rank (fractional shoes too)."""
+    if shoe.is_infinite:
+        return "infinite" + ("" if repr(shoe) == "Shoe.infinite()" else
+                             f", rank weights {_by_rank(shoe.counts)}")
+    counts = shoe.counts
+    cards = f"{sum(counts):g} cards"
+    if shoe.is_fractional:
+        return f"fractional, {cards}: {_by_rank(counts)}"
+    def deck_words(n):
+        return f"{n} deck{'s' if n != 1 else ''}"
+    full = round(counts[0] / 4)
+    if counts == tuple(full * (16 if r == 9 else 4) for r in range(10)) and full >= 1:
+        return f"{deck_words(full)} ({cards})"
+    if decks and decks != float("inf") and decks == int(decks):
+        missing = [int(decks) * (16 if r == 9 else 4) - c for r, c in enumerate(counts)]
+        if all(m >= 0 for m in missing) and sum(missing) <= 20:
+            out = [label(r + 1) for r, m in enumerate(missing) for _ in range(m)]
+            return f"{deck_words(int(decks))} less {' '.join(out)} ({cards})"
+    return f"{cards}: {_by_rank(counts)}"
+
+
+def _by_rank(counts) -> str:
+    return ", ".join(f"{label(r + 1)} {c:g}" for r, c in enumerate(counts))
+
+
 def _notes(rules: Rules, shoe: Shoe, *extra) -> tuple:
-    notes = (f"rules: {rules.describe()}", f"shoe: {shoe!r}")
+    notes = (f"rules: {rules.describe()}", f"shoe: {shoe_words(shoe, rules.decks)}")
     if round_may_run_out(rules, shoe):
         notes += ("warning: the shoe is so small that a round could run out of cards; values "
                   "follow the degenerate convention (a dealer who must draw from an empty shoe "
@@ -255,8 +282,11 @@ def initial_table(solution) -> Table:
                 values[rows.index(hand_code(cards, can_split=True)), j] += wk * w
     return Table("initial", "probability of each starting hand and dealer hand", rows, cols,
                  values, _notes(solution.rules, shoe,
-                                "joint probability of the deal (all cells sum to 1)"),
-                 style="prob")
+                                "joint probability of the deal (all cells sum to 1, that is 100%)"),
+                 # percent: 0.088% keeps two or three digits where a fraction squeezed into
+                 # 80 columns read 0.001
+                 style="percent", units="probability, a fraction of 1 (text output shows "
+                                        "percent)")
 
 
 def dealer_outcome_table(rules: Rules, shoe: Shoe | None = None, *,
@@ -372,8 +402,8 @@ def advantage_table(solution, strategy: str = "optimal") -> Table:
     return Table("advantage", "player advantage", ("EV",), cols, values,
                  _notes(solution.rules, solution.shoe,
                         "EV per initial bet of a whole round, unconditioned (dealer naturals "
-                        f"included); {_first_round(solution)}; by column: given that dealer "
-                        "card or hand", how))
+                        f"included); {_first_round(solution)}; each dealer card (or dealer hand): "
+                        "the EV given it; overall: the round's EV", how))
 
 
 def surrender_table(solution) -> Table:

@@ -10,8 +10,9 @@ from bjcore._memo cimport HashIndex, block_take, block_give
 
 cdef enum:
     MAX_DEPTH = 32        # longest dealer draw sequence the trie can hold
-    MAX_BATCH = 32        # shoes evaluated together in one trie pass (32: the per-node
-                          # overhead is shared by twice the lanes of 16; 6D -10% instructions)
+    MAX_BATCH = 32        # shoes evaluated together in one pair-group pass (_pair_dealer)
+    TRIE_BATCH = 64       # shoes evaluated together in one trie pass (64: the per-node
+                          # overhead is shared by twice the lanes of 32, as 32 did for 16)
     MAX_FACTORS = 128     # distinct (rank, prior) pairs a dealer trie may use
 
 
@@ -23,10 +24,17 @@ cdef extern from "trie_pass.h":
         int8_t depth        # number of cards drawn
         int8_t outcome      # 0..4 for 17..21, 5 natural, 6 not counted (bust is the complement)
     ctypedef struct NodeOffsets "bj_node_offsets":
+        double mult         # the node's (see TrieNode)
         int32_t factor      # offsets in doubles into the pass's tables (see trie_pass.h)
         int32_t outcome
         int32_t parent
         int32_t depth
+        int32_t kind        # what the pass does at the node (BJ_LEAF ... in trie_pass.h)
+        int32_t skip        # the node's (see TrieNode)
+    enum:
+        NODE_LEAF "BJ_LEAF"
+        NODE_DRAW_ON "BJ_DRAW_ON"
+        NODE_DRAW_AND_END "BJ_DRAW_AND_END"
     void trie_pass "bj_trie_pass"(const TrieNode* nd, const NodeOffsets* off, int n,
                                   const double* factor,
                                   const unsigned char* any_left, const double* inv,
@@ -45,7 +53,8 @@ cdef class DealerTrie:
     cdef readonly int n_nodes
     cdef readonly int max_depth
     cdef vector[TrieNode] nodes
-    cdef vector[NodeOffsets] offsets       # per node: where its pass reads and writes
+    cdef vector[NodeOffsets] offsets       # per node: what its pass does, where it reads
+                                           # and writes
     cdef int n_factors                     # rows of the card-factor table
     cdef int8_t factor_rank[MAX_FACTORS]   # row -> rank index
     cdef int8_t factor_prior[MAX_FACTORS]  # row -> cards of that rank drawn before
@@ -64,9 +73,9 @@ cdef class DealerStore:
     cdef double* rows                  # N_DEALER outcomes per row (a recycled block)
     cdef int n_rows, row_capacity
     # the batch: shoes waiting for one shared trie pass
-    cdef double batch_weights[MAX_BATCH * N_RANKS]
-    cdef double batch_totals[MAX_BATCH]
-    cdef uint64_t batch_keys[MAX_BATCH]
+    cdef double batch_weights[TRIE_BATCH * N_RANKS]
+    cdef double batch_totals[TRIE_BATCH]
+    cdef uint64_t batch_keys[TRIE_BATCH]
     cdef int batch_count
 
     cdef const double* find(self, uint64_t key) noexcept nogil

@@ -225,10 +225,18 @@ cdef class DealerTrie:
             node.skip = raw.skip
             self.max_depth = max(self.max_depth, raw.depth)
             self.nodes.push_back(node)
-            where.factor = node.factor * MAX_BATCH
-            where.outcome = node.outcome * MAX_BATCH
-            where.parent = max(node.depth - 1, 0) * MAX_BATCH
-            where.depth = node.depth * MAX_BATCH
+            where.factor = node.factor * TRIE_BATCH
+            where.outcome = node.outcome * TRIE_BATCH
+            where.parent = max(node.depth - 1, 0) * TRIE_BATCH
+            where.depth = node.depth * TRIE_BATCH
+            where.mult = node.mult
+            where.skip = node.skip
+            if node.skip == <int>i + 1:   # a leaf (kept only if counted)
+                where.kind = NODE_LEAF
+            elif node.outcome == N_DEALER:
+                where.kind = NODE_DRAW_ON
+            else:
+                where.kind = NODE_DRAW_AND_END
             self.offsets.push_back(where)
 
     cdef void evaluate(self, const double* weights, double total, bint infinite,
@@ -242,7 +250,7 @@ cdef class DealerTrie:
 
     cdef void evaluate_many(self, const double* weights, const double* totals, int count,
                             bint infinite, double* out) noexcept nogil:
-        """Dealer outcomes of ``count`` <= MAX_BATCH shoes in one pass over the trie.
+        """Dealer outcomes of ``count`` <= TRIE_BATCH shoes in one pass over the trie.
 
         ``weights[k * 10 + r]``, ``totals[k]``; results in ``out[k * 6 + outcome]``.
         Each node multiplies its parent's probability by a card factor (cards of its rank
@@ -250,27 +258,28 @@ cdef class DealerTrie:
         the pass (``bj_trie_tables``), so the per-node work is a few multiplies over
         contiguous lanes (``bj_trie_pass``; both in trie_pass.h, built for AVX2 where the
         CPU has it); lanes
-        are padded to 4, 8, 16 or 32 (zero factors) so the loops have fixed lengths, and
-        every table has the fixed stride MAX_BATCH, so each node's offsets into them are fixed
+        are padded to 4, 8, 16, 32 or 64 (zero factors) so the loops have fixed lengths, and
+        every table has the fixed stride TRIE_BATCH, so each node's offsets into them are fixed
         and worked out once, when the trie is built (``offsets``).
         """
-        cdef double prod[(MAX_DEPTH + 1) * MAX_BATCH]
-        cdef double inv[(MAX_DEPTH + 1) * MAX_BATCH]
-        cdef double acc[(N_DEALER + 1) * MAX_BATCH]
-        cdef double factor[MAX_FACTORS * MAX_BATCH]
+        cdef double prod[(MAX_DEPTH + 1) * TRIE_BATCH]
+        cdef double inv[(MAX_DEPTH + 1) * TRIE_BATCH]
+        cdef double acc[(N_DEALER + 1) * TRIE_BATCH]
+        cdef double factor[MAX_FACTORS * TRIE_BATCH]
         cdef unsigned char any_left[MAX_FACTORS]
         cdef const TrieNode* nd = self.nodes.data()
         cdef int i, d, k, o
         cdef bint check_left
-        cdef int lanes = 4 if count <= 4 else (8 if count <= 8 else (16 if count <= 16 else MAX_BATCH))
-        for k in range((N_DEALER + 1) * MAX_BATCH):
+        cdef int lanes = (4 if count <= 4 else (8 if count <= 8 else (16 if count <= 16 else
+                          (32 if count <= 32 else TRIE_BATCH))))
+        for k in range((N_DEALER + 1) * TRIE_BATCH):
             acc[k] = 0.0
         # card factors, which rows any shoe can draw, 1 / (cards left) by depth
         trie_tables(weights, totals, count, infinite, self.factor_rank, self.factor_prior,
                     self.n_factors, self.max_depth, factor, any_left, inv, lanes)
         for k in range(lanes):
             prod[k] = 1.0 if k < count else 0.0
-            acc[nd[0].outcome * MAX_BATCH + k] += nd[0].mult * prod[k]
+            acc[nd[0].outcome * TRIE_BATCH + k] += nd[0].mult * prod[k]
         # the root's row (0) is read by no node; is any other row 0 in every lane?
         check_left = False
         for i in range(1, self.n_factors):
@@ -281,7 +290,7 @@ cdef class DealerTrie:
                   lanes, check_left)
         for k in range(count):
             for o in range(N_DEALER):
-                out[k * N_DEALER + o] = acc[o * MAX_BATCH + k]
+                out[k * N_DEALER + o] = acc[o * TRIE_BATCH + k]
 
     def distribution(self, weights, bint infinite=False):
         """Outcome probabilities ``[17, 18, 19, 20, 21, natural, bust]`` for a shoe.
@@ -414,12 +423,12 @@ cdef class DealerStore:
         self.batch_totals[k] = total
         self.batch_keys[k] = key
         self.batch_count = k + 1
-        if self.batch_count == MAX_BATCH:
+        if self.batch_count == TRIE_BATCH:
             self.flush()
 
     cdef void flush(self) noexcept nogil:
         """Evaluate the queued shoes in one trie pass and store their outcomes."""
-        cdef double out[MAX_BATCH * N_DEALER]
+        cdef double out[TRIE_BATCH * N_DEALER]
         cdef int k
         if self.batch_count == 0:
             return

@@ -72,6 +72,21 @@ cdef inline uint64_t rank_unit(int r) noexcept nogil:
     return (<uint64_t>1) << (COUNT_BITS * r)
 
 
+cdef inline bint double_allowed(const RuleParams* rules, int total, bint soft,
+                               int n_cards) noexcept nogil:
+    """Dbl(h) of section 4: whether the rules let a hand of this total, softness and
+    number of cards double, by its own cards (whether a split hand may double at all,
+    double_after_split, is the caller's).  The one copy: the solver's engines and the
+    round-distribution kernel both ask it."""
+    if rules.double_min_total > 0 and not (rules.double_min_total <= total <= 11):
+        return False
+    if soft and not rules.double_soft:
+        return False
+    if n_cards != 2 and not rules.double_any_cards:
+        return False
+    return True
+
+
 cdef inline bint improves(double challenger, double incumbent) noexcept nogil:
     """Section 4 of the conventions: a later option replaces the current choice only if
     strictly better.  Values equal in exact arithmetic can differ by rounding (~1e-16) in

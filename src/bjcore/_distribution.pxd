@@ -3,6 +3,7 @@ from libc.stdint cimport uint64_t, int8_t
 from libcpp.unordered_map cimport unordered_map
 from libcpp.vector cimport vector
 
+from bjcore._defs cimport RuleParams
 from bjcore._dealer cimport DealerTrie   # the one dependency on the core: dealer enumeration
 from bjcore._memo cimport HashIndex
 
@@ -20,27 +21,18 @@ cdef enum:
     D_TRIE_BATCH = 32     # dealer shoes per trie pass in tree_pass and queue_dealer
                           # (= the trie's MAX_BATCH: full lanes share the per-node work)
     D_CHUNK = 32          # first-hand endings whose dealer laws are queued together
-
-
-cdef struct DRules:
-    int double_min_total
-    int double_soft
-    int double_any_cards
-    int double_after_split
-    int max_split_hands
-    int resplit_aces
-    int hit_split_aces
-    int surrender
-    double blackjack_payout
-    int split_class
-    int natural_takes_all
-    double tie_value
-    double natural_tie_value   # a player natural against a dealer natural
+    ZERO_COL = 16         # lattice column of a net outcome of 0
+    NATURAL_T = 5         # the dealer outcome t of a natural
+    # kinds of node of the tree of a split hand's play (split_tree)
+    T_HIT = 0
+    T_DOUBLE = 1          # draw nodes
+    T_STAND = 2
+    T_DOUBLED = 3         # leaves
 
 
 cdef class RoundLaws:
     cdef DealerTrie trie
-    cdef DRules rules
+    cdef RuleParams rules
     cdef double shoe[D_RANKS]
     cdef double shoe_size
     cdef bint infinite

@@ -29,7 +29,12 @@ law formed here in the same way:
 The result is ``out[t, k]``: the probability that the dealer ends in ``t`` and the round's
 net outcome is ``(k - 16) / 2`` units (``k = 33``: a natural paid at the table's payout).
 """
-from libc.math cimport fabs, lround
+from libc.math cimport lround
+from bjcore._defs cimport (rank_unit, improves, double_allowed,
+                           ACT_STAND as ST, ACT_HIT as HT, ACT_DOUBLE as DD, ACT_SPLIT as SP,
+                           ACT_SURRENDER as SU, SPLIT_CDZ as CDZ, SPLIT_CDP1 as CDP1,
+                           SPLIT_CDP as CDP, SPLIT_POLICY as POLICY,
+                           KIND_START, KIND_LATER, KIND_SPLIT)
 from bjcore._memo cimport EMPTY_KEY, DecisionTable, IndexEntry
 from bjcore._policy cimport PolicyEngine
 from libc.string cimport memset
@@ -44,28 +49,9 @@ from bjcore._memo import HashIndex
 
 from bjcore._dealer import dealer_trie
 
-cdef double TIE_TOLERANCE = 1e-12     # as the solver: a later option must win by more
-cdef int ST = 0, HT = 1, DD = 2, SP = 3, SU = 4
-cdef int CDZ = 0, CDP1 = 1, CDP = 2, POLICY = 3
-cdef int KIND_START = 0, KIND_LATER = 1, KIND_SPLIT = 2
-cdef int T_HIT = 0, T_DOUBLE = 1, T_STAND = 2, T_DOUBLED = 3   # split-tree node kinds
-cdef int ZERO_COL = 16                # lattice column of a net outcome of 0
-
-
-cdef inline bint improves(double challenger, double incumbent) noexcept nogil:
-    cdef double scale = fabs(incumbent)
-    if scale < 1.0:
-        scale = 1.0
-    return challenger - incumbent > TIE_TOLERANCE * scale
-
-
 cdef inline int column(double value) noexcept nogil:
     """Lattice column of a net outcome that is a multiple of one half."""
     return ZERO_COL + <int>lround(2.0 * value)
-
-
-cdef inline uint64_t rank_unit(int r) noexcept nogil:
-    return (<uint64_t>1) << (5 * r)
 
 
 cdef inline double falling(double x, int k) noexcept nogil:
@@ -107,6 +93,7 @@ cdef class RoundLaws:
             self.shoe_size += self.shoe[r]
             if not infinite and self.shoe[r] != <int>self.shoe[r]:
                 self.fractional = True
+        self.rules.hit_soft_17 = int(rules["hit_soft_17"])
         self.rules.double_min_total = int(rules["double_min_total"])
         self.rules.double_soft = int(rules["double_soft"])
         self.rules.double_any_cards = int(rules["double_any_cards"])
@@ -553,14 +540,8 @@ cdef class RoundLaws:
     # ---- decisions -----------------------------------------------------------------
 
     cdef int may_double(self) noexcept nogil:
-        cdef int t = self.total()
-        if self.rules.double_min_total > 0 and not (self.rules.double_min_total <= t <= 11):
-            return 0
-        if self.is_soft() and not self.rules.double_soft:
-            return 0
-        if self.n_cards != 2 and not self.rules.double_any_cards:
-            return 0
-        return 1
+        """The solver's rule (``double_allowed``) for the current hand's own cards."""
+        return double_allowed(&self.rules, self.total(), self.is_soft(), self.n_cards)
 
     cdef int best_by_values(self, int double_ok) noexcept nogil:
         """The first strictly best of stand, hit and (if allowed) double for the current

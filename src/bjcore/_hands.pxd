@@ -4,6 +4,7 @@ from libc.stdint cimport uint64_t, int8_t
 from libcpp.vector cimport vector
 
 from bjcore._defs cimport (N_RANKS, N_DEALER, RuleParams, rank_unit, soft_total, improves, SPLIT_POLICY,
+                           double_allowed,
                            PAIR_SHIFT, EXTRA_SHIFT, ACT_STAND, ACT_HIT, ACT_DOUBLE)
 from bjcore._dealer cimport DealerStore
 from bjcore._pair_dealer cimport PairDealer
@@ -117,14 +118,7 @@ cdef class HandEngine:
 
     cdef inline int may_double(self) noexcept nogil:
         """Dbl(h) of section 4 for the current hand's own cards."""
-        cdef int t = self.total()
-        if self.rules.double_min_total > 0 and not (self.rules.double_min_total <= t <= 11):
-            return 0
-        if self.is_soft() and not self.rules.double_soft:
-            return 0
-        if self.n_cards != 2 and not self.rules.double_any_cards:
-            return 0
-        return 1
+        return double_allowed(&self.rules, self.total(), self.is_soft(), self.n_cards)
 
     cdef inline int lookup(self) noexcept nogil:
         """Row of the current hand (in its context) in ``value_store``, added if new."""

@@ -392,11 +392,11 @@ cdef class HandEngine:
         for r in range(N_RANKS):
             if pi[r] <= 0.0:
                 continue
+            if self.hard_sum + r + 1 > 21:
+                ev -= pi[r]   # a bust: no hand to build
+                continue
             hand_add(self, r)
-            if self.hard_sum > 21:
-                ev -= pi[r]
-            else:
-                ev += pi[r] * self.continuation()
+            ev += pi[r] * self.continuation()
             hand_remove(self, r)
         return ev
 
@@ -412,11 +412,11 @@ cdef class HandEngine:
         for r in range(N_RANKS):
             if pi[r] <= 0.0:
                 continue
-            hand_add(self, r)
-            if self.hard_sum > 21:
+            if self.hard_sum + r + 1 > 21:
                 ev -= 2.0 * pi[r]
-            else:
-                ev += 2.0 * pi[r] * self.get(ACT_STAND)
+                continue
+            hand_add(self, r)
+            ev += 2.0 * pi[r] * self.get(ACT_STAND)
             hand_remove(self, r)
         return ev
 

@@ -177,15 +177,17 @@ cdef class SplitEngine(HandEngine):
                         cm |= 1u << l
                 if cm == 0:
                     continue
-                hand_add(self, r)
-                if self.hard_sum > 21:
+                if self.hard_sum + r + 1 > 21:
+                    # a bust: no hand to build
                     for l in range(lanes_end(cm)):
                         if cm & (1u << l):
                             if action == ACT_DOUBLE:
                                 ev[l] -= 2.0 * pi[l][r]
                             else:
                                 ev[l] -= pi[l][r]
-                elif action == ACT_DOUBLE:
+                    continue
+                hand_add(self, r)
+                if action == ACT_DOUBLE:
                     self.lane_values(ACT_STAND, cm, sub)
                     for l in range(lanes_end(cm)):
                         if cm & (1u << l):
@@ -550,9 +552,8 @@ cdef class SplitEngine(HandEngine):
         elif everything:
             a = ACT_NONE
         else:
-            if self.walked.find(self.context_key()) >= 0:
+            if self.walked.find_or_insert(self.context_key(), 0) != -1:
                 return   # reached before by another order of the same cards
-            self.walked.insert(self.context_key(), 0)
             double_ok = self.rules.double_after_split and self.may_double()
             if self.rules.split_class == SPLIT_POLICY:
                 a = self.policy.get(self.policy_key(KIND_SPLIT))

@@ -20,17 +20,25 @@ typedef struct {
     int8_t outcome;   /* 0..4 for 17..21, 5 natural, 6 not counted (mult 0) */
 } bj_trie_node;
 
-#define BJ_STRIDE 32  /* = MAX_BATCH: every per-lane table has this stride */
+#define BJ_STRIDE 32  /* = MAX_BATCH: the pair-group pass's per-lane tables (pair_group_pass.h) */
+#define BJ_TRIE_STRIDE 64  /* = TRIE_BATCH: every per-lane table of a trie pass has this stride */
 
-/* Where one node's pass reads and writes, in doubles from the start of each table
- * (factor row, outcome row of acc, the parent's row of prod, and the node's depth row of
- * inv and of prod): worked out once per trie (DealerTrie), not at every visit. */
+/* What one node's pass does and where it reads and writes, in doubles from the start of
+ * each table (factor row, outcome row of acc, the parent's row of prod, and the node's
+ * depth row of inv and of prod), with its multiplicity and kind: worked out once per trie
+ * (DealerTrie), not at every visit, and read as one 32-byte record. */
 typedef struct {
+    double mult;      /* as the node's */
     int32_t factor;
     int32_t outcome;
     int32_t parent;
     int32_t depth;
+    int32_t kind;     /* BJ_LEAF, BJ_DRAW_ON or BJ_DRAW_AND_END */
+    int32_t skip;     /* as the node's */
 } bj_node_offsets;
+#define BJ_LEAF 0          /* ends the draw, nothing below it: adds mult * p to its outcome */
+#define BJ_DRAW_ON 1       /* the dealer draws on: only its children need p */
+#define BJ_DRAW_AND_END 2  /* both: counted and with children */
 #define BJ_NOT_COUNTED 6  /* = N_DEALER: the outcome of a node that ends no draw */
 
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && defined(__GLIBC__)
@@ -54,25 +62,24 @@ static inline __attribute__((always_inline)) void bj_trie_walk(
         const unsigned char* any_left, const double* inv, double* prod, double* acc) {
     int i = 1;
     while (i < n) {
-        const int skip = nd[i].skip;
         if (CHECK_LEFT && !any_left[nd[i].factor]) {
-            i = skip;   /* no such card left in any shoe: the subtree is impossible */
+            i = off[i].skip;   /* no such card left in any shoe: the subtree is impossible */
             continue;
         }
         const bj_node_offsets o = off[i];
-        const double m = nd[i].mult;
+        const double m = o.mult;
         const double* pf = factor + o.factor;
         const double* pp = prod + o.parent;
         const double* pinv = inv + o.depth;
         double* pa = acc + o.outcome;
-        if (skip == i + 1) {
+        if (o.kind == BJ_LEAF) {
             /* a leaf: always counted, nothing below needs its probability */
             for (int k = 0; k < LANES; k += 4) {
                 bj_v4 p = *(const bj_v4*)(pp + k) * *(const bj_v4*)(pf + k)
                           * *(const bj_v4*)(pinv + k);
                 *(bj_v4*)(pa + k) += m * p;
             }
-        } else if (nd[i].outcome == BJ_NOT_COUNTED) {
+        } else if (o.kind == BJ_DRAW_ON) {
             /* the dealer draws on (a quarter of the nodes): only its children need its
              * probability, and nothing is added to any outcome */
             double* pd = prod + o.depth;
@@ -103,7 +110,7 @@ static inline __attribute__((always_inline)) void bj_trie_walk_lanes(
         bj_trie_walk<LANES, false>(nd, off, n, factor, any_left, inv, prod, acc);
 }
 
-/* Nodes 1..n-1 of a trie over `lanes` (4, 8, 16 or 32) shoes: tables as in evaluate_many.
+/* Nodes 1..n-1 of a trie over `lanes` (4, 8, 16, 32 or 64) shoes: tables as in evaluate_many.
  * check_left: some row of `any_left` read by a node is 0 (skipping a subtree whose
  * factors are 0 in every lane only saves work: its products are 0 and add +0). */
 BJ_MULTIVERSION
@@ -117,12 +124,14 @@ static __attribute__((unused)) void bj_trie_pass(const bj_trie_node* nd, const b
         bj_trie_walk_lanes<8>(nd, off, n, factor, any_left, inv, prod, acc, check_left);
     else if (lanes <= 16)
         bj_trie_walk_lanes<16>(nd, off, n, factor, any_left, inv, prod, acc, check_left);
-    else
+    else if (lanes <= 32)
         bj_trie_walk_lanes<32>(nd, off, n, factor, any_left, inv, prod, acc, check_left);
+    else
+        bj_trie_walk_lanes<64>(nd, off, n, factor, any_left, inv, prod, acc, check_left);
 }
 
 /* The per-lane tables a pass reads, for `count` shoes padded to LANES lanes (every row
- * BJ_STRIDE doubles long):
+ * BJ_TRIE_STRIDE doubles long):
  *   factor row i, lane k   cards of the row's rank left in shoe k before the draw
  *                          (weights less the row's prior draws; 0 when none, or padded);
  *   any_left[i]            whether row i is positive in some lane (else its subtrees are
@@ -153,7 +162,7 @@ static inline __attribute__((always_inline)) void bj_trie_tables_n(
         const double* w = by_rank + factor_rank[i] * LANES;
         const double p = infinite ? 0.0 : (double)factor_prior[i];
         const bj_v4 prior = {p, p, p, p};
-        double* f = factor + i * BJ_STRIDE;
+        double* f = factor + i * BJ_TRIE_STRIDE;
         bj_m4 any = {0, 0, 0, 0};
         for (int k = 0; k < LANES; k += 4) {
             const bj_v4 v = *(const bj_v4*)(w + k) - prior;
@@ -164,7 +173,7 @@ static inline __attribute__((always_inline)) void bj_trie_tables_n(
         any_left[i] = (any[0] | any[1] | any[2] | any[3]) != 0;
     }
     for (int d = 1; d <= max_depth; ++d) {
-        double* row = inv + d * BJ_STRIDE;
+        double* row = inv + d * BJ_TRIE_STRIDE;
         if (infinite) {
             /* (padded lanes too: their products are 0 whatever they are multiplied by) */
             for (int k = 0; k < LANES; ++k)
@@ -196,8 +205,11 @@ static __attribute__((unused)) void bj_trie_tables(
     else if (lanes <= 16)
         bj_trie_tables_n<16>(weights, totals, count, infinite, factor_rank, factor_prior,
                              n_factors, max_depth, factor, any_left, inv);
-    else
+    else if (lanes <= 32)
         bj_trie_tables_n<32>(weights, totals, count, infinite, factor_rank, factor_prior,
+                             n_factors, max_depth, factor, any_left, inv);
+    else
+        bj_trie_tables_n<64>(weights, totals, count, infinite, factor_rank, factor_prior,
                              n_factors, max_depth, factor, any_left, inv);
 }
 

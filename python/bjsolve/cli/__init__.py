@@ -149,7 +149,8 @@ def _unknown_flags(extras, command, parsers) -> str:
     flag = word.split("=", 1)[0]
     message = f"{command}: unrecognized argument '{word[:40]}'"
     if flag.startswith("-"):
-        elsewhere = [n for n, p in parsers.items() if flag in p._option_string_actions]
+        elsewhere = [n for n, p in parsers.items() if flag in p._option_string_actions
+                     and p._option_string_actions[flag].help != argparse.SUPPRESS]
         close = difflib.get_close_matches(flag, own, n=1)
         if elsewhere:
             message += f" ({flag} goes with: {', '.join(elsewhere)})"
@@ -230,7 +231,7 @@ def debugging() -> bool:
     return value not in ("", "0", "false", "no", "off")
 
 
-def one_line(exc, limit: int = 300) -> str:
+def one_line(exc, limit: int = 400) -> str:
     """An exception's message on one line, capped."""
     text = " ".join(str(exc).split()) or type(exc).__name__
     return text if len(text) <= limit else text[:limit - 3] + "..."

@@ -6,7 +6,9 @@ equivalent and risk of ruin.  Method and measured approximations: docs/counted-g
 from __future__ import annotations
 
 from . import common
-from .counting_args import add_system_argument, counting_rules
+from .counting_args import (add_decks_estimation_argument, add_strategy_argument,
+                            add_system_argument, add_tc_convention_argument, counting_rules,
+                            index_selection, INDEX_SETS_HELP, RAMP_HELP)
 
 NAME = "game"
 HELP = "counted game: true-count frequencies, edge and SD by count, bet-ramp figures and risk"
@@ -19,33 +21,25 @@ def add_arguments(parser) -> None:
                    help="fraction of the shoe dealt before the shuffle (default: 0.75)")
     g.add_argument("--burn", type=int, default=1, metavar="N",
                    help="cards burnt after the shuffle (default: 1)")
-    g.add_argument("--spots", type=int, default=1, metavar="N",
-                   help="hands dealt per round, for where rounds start (default: 1)")
-    g.add_argument("--strategy", type=str.lower, choices=("basic", "optimal"), default="basic",
-                   help="basic: the total-dependent chart; optimal: composition-dependent "
-                        "play of each count's composition (default: basic; --indices adds "
-                        "index plays to the chart)")
+    g.add_argument("--spots", type=common.whole_number(1, 7), default=1, metavar="N",
+                   help="hands dealt per round, 1..7, for where rounds start (default: 1)")
+    add_strategy_argument(g, help="basic: the total-dependent chart (--indices adds index "
+                                  "plays to it); optimal: composition-dependent play of each "
+                                  "count's composition")
     g.add_argument("--indices", metavar="SET",
-                   help="play the chart with index numbers: i18 (Illustrious 18 and "
-                        "insurance), fab4, all, or a number N (the N lines of largest gain) "
-                        "(default: none, the chart alone)")
-    g.add_argument("--tc", dest="tc_rounding", type=str.lower,
-                   choices=("floor", "truncate", "round"), default="floor",
-                   help="how the true count becomes a whole number (default: floor)")
-    g.add_argument("--decks-estimation", type=str.lower, choices=("exact", "half", "full"),
-                   default="exact",
-                   help="how decks remaining are judged: exact, to the half deck, to the "
-                        "whole deck (default: exact)")
+                   help=f"play the chart with index numbers: {INDEX_SETS_HELP} (default: "
+                        "none, the chart alone)")
+    add_tc_convention_argument(g, old_flag="--tc")
+    add_decks_estimation_argument(g)
     g.add_argument("--depth-bands", type=int, default=3, metavar="N",
                    help="depth bands evaluated per true count (default: 3)")
     b = parser.add_argument_group("betting")
     b.add_argument("--ramp", default="1:1", metavar="TC:BET,...",
-                   help="bets by true count, e.g. 1:1,2:2,3:4,4:8,5:12 (below the first "
-                        "count: its bet; default: flat 1)")
+                   help=RAMP_HELP + " (default: flat, 1 unit)")
     b.add_argument("--wong-in", type=int, metavar="TC",
                    help="play only at true counts >= TC (bet 0 below) (default: play every "
                         "round)")
-    b.add_argument("--bankroll", type=float, metavar="B",
+    b.add_argument("--bankroll", type=common.positive_number, metavar="UNITS",
                    help="bankroll, in the ramp's units, for risk of ruin and the certainty "
                         "equivalent (default: none, those figures are left out)")
     b.add_argument("--rounds", type=int, metavar="N",
@@ -62,8 +56,6 @@ def run(args) -> int:
     rules, _ = counting_rules(args)
     from ..game import CountedGame
     from ..ramp import parse_ramp, ramp_table
-    if args.bankroll is not None and not args.bankroll > 0:
-        raise common.UsageError(f"--bankroll must be > 0, got {args.bankroll:g}")
     if args.rounds is not None and args.bankroll is None:
         raise common.UsageError("--rounds needs --bankroll (the trip ruin is P(losing the "
                                 "bankroll within N rounds))")
@@ -78,11 +70,11 @@ def run(args) -> int:
         raise common.UsageError(f"--{exc}") from None
     indices = None
     if args.indices:
-        indices = _index_table(rules, args)
+        indices = index_selection(rules, args.system_value, args.indices, args.tc_convention)
     with common.progress(args, label="true counts") as update:
         game = CountedGame(rules, args.system_value, penetration=args.penetration,
                            burn=args.burn, spots=args.spots, decks=args.decks_estimation,
-                           rounding=args.tc_rounding,
+                           rounding=args.tc_convention,
                            strategy="indices" if indices is not None else args.strategy,
                            indices=indices, depth_bands=args.depth_bands, progress=update)
     result = game.evaluate(ramp, args.bankroll, rounds=args.rounds)
@@ -94,16 +86,3 @@ def run(args) -> int:
     common.emit(tables, args)
     return 0
 
-
-def _index_table(rules, args):
-    from ..indices import generate_indices
-    which = args.indices.strip().lower()
-    table = generate_indices(rules, args.system_value, tc_convention=args.tc_rounding)
-    if which == "all":
-        return table
-    if which.isdigit():
-        return table.select(int(which))
-    try:
-        return table.select(which)
-    except ValueError as exc:
-        raise common.UsageError(f"--indices: {exc}") from None

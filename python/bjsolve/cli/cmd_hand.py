@@ -28,7 +28,7 @@ def add_arguments(parser) -> None:
                              "no dealer blackjack where the dealer peeks)")
     common.add_rule_arguments(parser)
     common.add_split_argument(parser)
-    common.add_output_arguments(parser, formats=("text", "csv", "json", "markdown"))
+    common.add_output_arguments(parser)
 
 
 def parse_dealer(text: str):
@@ -67,7 +67,8 @@ def run(args) -> int:
     shown = f"{hand} ({'natural' if natural else ('soft ' if soft else 'hard ') + str(total)})"
     up = (label(ev.dealer) if isinstance(ev.dealer, int)
           else " ".join(label(c) for c in ev.dealer) + f" ({dealer_label(ev.dealer)})")
-    notes = [f"rules: {rules.describe()}", f"shoe: {sol.shoe!r}"]
+    from ..tables import shoe_words
+    notes = [f"rules: {rules.describe()}", f"shoe: {shoe_words(sol.shoe, rules.decks)}"]
     if round_may_run_out(rules, sol.shoe):
         notes.append("warning: the shoe is so small that a round could run out of cards; values "
                      "follow the degenerate convention and describe no real game")
@@ -97,6 +98,13 @@ def run(args) -> int:
         common.write_output("action,ev,best\n" + "".join(
             f"{action},{float(v)!r},{'best' if action == best else ''}\n"
             for action, v in values.items()), args)
+        return 0
+    if args.format == "html":
+        from ..tables import Grid, Table
+        common.emit(Table("hand", f"{shown} v {up}", tuple(values), ("EV", "best"),
+                          Grid([[float(v), "best" if a == best else ""]
+                                for a, v in values.items()], 2),
+                          tuple(notes), units="fraction of the initial bet"), args)
         return 0
     if args.format == "markdown":
         common.write_output(

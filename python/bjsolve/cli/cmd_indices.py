@@ -3,7 +3,8 @@ changes, found exactly on shoes built at each true count."""
 from __future__ import annotations
 
 from . import common
-from .counting_args import add_depth_argument, add_system_argument, counting_rules
+from .counting_args import (add_depth_argument, add_system_argument,
+                            add_tc_convention_argument, counting_rules)
 
 NAME = "indices"
 HELP = "index numbers (true counts where the best play changes) for a count system"
@@ -15,11 +16,10 @@ def add_arguments(parser) -> None:
     parser.add_argument("--rounding", type=str.lower, choices=("rounded", "ceiled"),
                         default="rounded",
                         help="how exact crossings become whole indices (default: rounded)")
-    parser.add_argument("--tc-convention", type=str.lower, default="exact",
-                        choices=("exact", "floor", "truncate", "round"),
-                        help="the true count the index is read against: exact (the "
-                             "crossing itself), or floored, truncated or rounded true counts "
-                             "as counters compute them (default: exact)")
+    add_tc_convention_argument(parser, exact=True, default="exact",
+                               help="the true count the index is read against: exact (the "
+                                    "crossing itself), or floored, truncated or rounded true "
+                                    "counts as counters compute them")
     parser.add_argument("--hands", type=str.lower, default="two-card",
                         choices=("two-card", "all"),
                         help="hands counted for a total: the two-card hands only, or every "
@@ -36,7 +36,7 @@ def add_arguments(parser) -> None:
                              "for a Kelly bettor (the Illustrious 18 and Fab 4 rows, or --set), "
                              "beside the EV crossing of the same shoes (default: off, the "
                              "EV indices)")
-    parser.add_argument("--round-variance", type=float, default=1.3, metavar="V",
+    parser.add_argument("--round-variance", type=common.positive_number, metavar="V",
                         help="with --risk-averse: a round's variance per unit bet, which sets "
                              "the Kelly bet (default: 1.3)")
     common.add_rule_arguments(parser, shoe=False)
@@ -49,6 +49,9 @@ def run(args) -> int:
     rules, _ = counting_rules(args)
     if args.risk_averse:
         return _run_risk_averse(args, rules)
+    if args.round_variance is not None:
+        raise common.UsageError("--round-variance goes with --risk-averse (it sets the Kelly "
+                                "bet of the risk-averse indices)")
     with common.progress(args, label="indices") as update:
         table = indices_table(rules, args.system_value, dealt_decks=args.dealt_decks,
                               rounding=args.rounding, tc_convention=args.tc_convention,
@@ -72,6 +75,7 @@ def _run_risk_averse(args, rules) -> int:
         raise common.UsageError("--risk-averse prints a table (--format text, csv, json, ...)")
     table = risk_indices_table(rules, args.system_value, select=args.play_set,
                                dealt_decks=args.dealt_decks, tc_convention=args.tc_convention,
-                               round_variance=args.round_variance)
+                               **({} if args.round_variance is None
+                                  else {"round_variance": args.round_variance}))
     common.emit(table, args)
     return 0

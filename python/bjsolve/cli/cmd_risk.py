@@ -39,8 +39,11 @@ def add_arguments(parser) -> None:
     common.add_rule_arguments(parser)
     common.add_split_argument(parser)
     g = parser.add_argument_group("risk")
-    g.add_argument("--spots", type=_spots, default=1,
+    g.add_argument("--spots", type=_spots, default=1, metavar="N",
                    help="hands the player plays against one dealer hand, 1..3 (default: 1)")
+    g.add_argument("--exact-spots", action="store_true",
+                   help="with --spots 2 or 3 on a finite shoe, the exact covariance between "
+                        "spots (slow: about a minute for 1 deck; default: combined)")
     g.add_argument("--insurance", action="store_true",
                    help="insure every hand against an ace (default: never)")
     g.add_argument("--bankroll", type=common.positive_number, default=None, metavar="UNITS",
@@ -65,7 +68,8 @@ def run(args) -> int:
     rules = common.rules_from_args(args)
     shoe = common.shoe_from_args(args, rules)
     sol = solve(rules, shoe, split=args.split)
-    dist = sol.outcome_distribution(insurance=args.insurance, spots=args.spots)
+    dist = sol.outcome_distribution(insurance=args.insurance, spots=args.spots,
+                                    exact_spots=args.exact_spots)
     cum = np.cumsum(dist.probabilities)
     rows = tuple(f"{v:+g}" for v in dist.values)
     outcome = Table(

@@ -13,10 +13,16 @@ import argparse
 import math
 
 from . import common
-from .counting_args import add_system_argument, parse_system
+from .counting_args import (add_decks_estimation_argument, add_strategy_argument,
+                            add_system_argument, add_tc_convention_argument, parse_system,
+                            index_selection, is_index_set, INDEX_SETS_HELP, RAMP_HELP)
 
 NAME = "simulate"
 HELP = "simulate the real game: cut card, count, indices, bet ramp (fast, reproducible)"
+
+# the CLI's words (shared with 'game') -> bjsolve.simulate's
+_SIMULATE_STRATEGY = {"basic": "basic", "optimal": "composition"}
+_SIMULATE_DECKS = {"exact": "exact", "half": "half-deck", "full": "full-deck"}
 
 
 def _rounds(text: str) -> int:
@@ -69,27 +75,24 @@ def add_arguments(parser) -> None:
     g.add_argument("--penetration", type=_penetration, default=0.75, metavar="P",
                    help="cut card: a fraction of the shoe, a number of cards, or every-round "
                         "(a fresh shuffle before every round) (default: 0.75)")
-    g.add_argument("--spots", type=int, default=1, help="spots the player plays, 1..7 (default: 1)")
+    g.add_argument("--spots", type=common.whole_number(1, 7), default=1, metavar="N",
+                   help="spots the player plays, 1..7 (default: 1)")
     g.add_argument("--other-spots", type=int, default=0, metavar="N",
                    help="other players' spots, eating cards (default: 0)")
-    g.add_argument("--strategy", choices=("basic", "composition"), default="basic",
-                   help="basic: the solve's chart; composition: the full-shoe composition-"
-                        "dependent strategy (default: basic)")
+    add_strategy_argument(g, help="basic: the solve's chart; optimal: the full shoe's "
+                                  "composition-dependent strategy")
     add_system_argument(parser)
-    g.add_argument("--indices", nargs="?", const=True, default=None, metavar="FILE",
-                   help="index plays: alone, the exact indices of the count system "
-                        "(as 'bjsolve indices' computes them); with FILE, an index file in "
-                        "the format 'bjsolve indices --format index' writes (default: none)")
+    g.add_argument("--indices", nargs="?", const="all", default=None, metavar="SET|FILE",
+                   help="play the chart with index numbers, the exact indices of the count "
+                        f"system as 'bjsolve indices' computes them: {INDEX_SETS_HELP} "
+                        "(alone: all); or FILE, an index file as 'bjsolve indices --format "
+                        "index' writes it (default: none, the chart alone)")
     g.add_argument("--insurance", type=_insurance, default=None, metavar="TC|never",
                    help="insure at true counts >= TC (default: the index table's, else never)")
-    g.add_argument("--true-count", choices=("exact", "half-deck", "full-deck"), default="exact",
-                   help="decks remaining from the exact cards unseen, or estimated to the "
-                        "nearest half / whole deck (default: exact)")
-    g.add_argument("--rounding", choices=("floor", "truncate", "round"), default="floor",
-                   help="true count to a whole number: floor, truncate (toward zero), round "
-                        "(nearest, halves up) (default: floor)")
+    add_decks_estimation_argument(g, old_flag="--true-count")
+    add_tc_convention_argument(g, old_flag="--rounding")
     g.add_argument("--ramp", metavar="TC:BET,...",
-                   help="bet by true count, e.g. 1:1,2:2,3:4,4:8; 0 sits out (default: flat)")
+                   help=RAMP_HELP + " (default: flat, the table minimum)")
     g.add_argument("--wong-in", type=int, metavar="TC",
                    help="enter the shoe at TC >= this (default: play every round)")
     g.add_argument("--wong-out", type=int, metavar="TC",
@@ -100,7 +103,8 @@ def add_arguments(parser) -> None:
                    help="table maximum (default: none)")
     g.add_argument("--bankroll-trials", type=_bankroll_trials, metavar="PATHS,ROUNDS,BANKROLL",
                    help="also estimate the risk of ruin from that many paths (default: off)")
-    g.add_argument("--threads", type=int, default=None, help="threads (default: every core)")
+    g.add_argument("--threads", type=common.whole_number(1, 1024), default=None, metavar="N",
+                   help="threads (default: every core)")
     g.add_argument("--chunk-rounds", type=_rounds, default=None, metavar="N",
                    help="rounds per seeded chunk (default: 1e6); part of what the seed means")
     g.add_argument("--scheduler", metavar="ADDRESS",
@@ -108,6 +112,20 @@ def add_arguments(parser) -> None:
                         "local threads)")
     common.add_rule_arguments(parser, shoe=False)
     common.add_output_arguments(parser)
+
+
+def _indices(rules, args):
+    """--indices: None, True (every exact index), an IndexTable (a named set) or a FILE."""
+    if args.indices is None:
+        return None
+    if not is_index_set(args.indices):
+        return args.indices                    # an index file (simulate checks it)
+    if args.indices.strip().lower() == "all":
+        return True
+    from ..counting import count_tags
+    system = parse_system(args.system)
+    count_tags(system)                         # a clear error before the index solves
+    return index_selection(rules, system, args.indices, args.tc_convention)
 
 
 def run(args) -> int:
@@ -125,9 +143,10 @@ def run(args) -> int:
         with common.progress(args, total=args.rounds, label="simulate") as update:
             result = simulate(
                 rules, rounds=args.rounds, seed=args.seed, penetration=args.penetration,
-                spots=args.spots, other_spots=args.other_spots, strategy=args.strategy,
-                system=parse_system(args.system), indices=args.indices,
-                insurance=args.insurance, true_count=args.true_count, rounding=args.rounding,
+                spots=args.spots, other_spots=args.other_spots, strategy=_SIMULATE_STRATEGY[args.strategy],
+                system=parse_system(args.system), indices=_indices(rules, args),
+                insurance=args.insurance, true_count=_SIMULATE_DECKS[args.decks_estimation],
+                rounding=args.tc_convention,
                 ramp=args.ramp, wong_in=args.wong_in, wong_out=args.wong_out,
                 table_min=args.table_min, table_max=args.table_max, threads=args.threads,
                 chunk_rounds=args.chunk_rounds or DEFAULT_CHUNK_ROUNDS, progress=update,

@@ -71,6 +71,21 @@ def positive_int(text: str) -> int:
     return value
 
 
+def whole_number(low: int, high: int):
+    """An argument type: a whole number low..high (say '1..7' when it is not)."""
+    def convert(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            value = None
+        if value is None or not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"{text[:40]!r} is not a whole number "
+                                             f"{low}..{high}")
+        return value
+    convert.__name__ = "whole number"
+    return convert
+
+
 def split_class(text: str) -> str:
     """Post-split class, case-insensitive: 'cdz-' -> 'CDZ-'."""
     name = text.strip().upper()
@@ -166,6 +181,11 @@ def add_rule_arguments(parser, *, shoe: bool = True) -> None:
 
 def rules_from_args(args) -> Rules:
     """The ``Rules`` the flags describe (``ValueError``/``TypeError`` name a bad field)."""
+    text = getattr(args, "rules_text", None)
+    if text is not None and not text.strip():
+        raise UsageError("--rules: give the rules as every table prints them, e.g. "
+                         "--rules \"6D H17 DAS LS 6:5\" (or leave the flag out for the "
+                         "defaults)")
     if getattr(args, "preset", None):
         fields = dict(Rules.preset(args.preset).__dict__)
     elif getattr(args, "rules_text", None):
@@ -208,9 +228,11 @@ def shoe_from_args(args, rules: Rules):
 
 def add_split_argument(parser) -> None:
     parser.add_argument("--split", type=split_class, default="CDZ-", metavar="CLASS",
-                        help="post-split strategy class: CDZ- (split hands played as unsplit "
-                             "ones), CDP1 (first split hand's own best play), CDP (each split "
-                             "hand's own best play); case-insensitive (default: CDZ-)")
+                        help="post-split strategy class: CDZ- (a split hand played like an "
+                             "unsplit hand of the same cards), CDP1 (optimised once, with one "
+                             "extra pair card out), CDP (optimised for each number of extra "
+                             "pair cards out); docs/split-classes.md; case-insensitive "
+                             "(default: CDZ-)")
 
 
 # ---- output -------------------------------------------------------------------------------
@@ -222,12 +244,9 @@ def add_output_arguments(parser, *, formats=TABLE_FORMATS, pictures: bool = Fals
     choices = tuple(formats) + (PICTURE_FORMATS if pictures else ())
     g = parser.add_argument_group("output")
     g.add_argument("--format", type=lower_choice(choices), choices=choices, default="text",
-                   help="text: for people (fits the terminal, colour on a terminal); "
-                        "csv: pure CSV, notes on stderr; json: one document; markdown; "
-                        "html: a self-contained page"
-                        + ("; png/svg: a picture, the chart or an EV heat map, with "
-                           "--output FILE (needs the [plot] extra: matplotlib)"
-                           if pictures else "")
+                   help="; ".join(_FORMAT_HELP[f] for f in choices if f in _FORMAT_HELP)
+                        .replace("(fits the terminal)", "(fits the terminal, colour on a "
+                                 "terminal)" if color else "(fits the terminal)")
                         + " (default: text)")
     g.add_argument("-o", "--output", metavar="FILE",
                    help="write to FILE instead of standard output (default: stdout)")
@@ -237,6 +256,19 @@ def add_output_arguments(parser, *, formats=TABLE_FORMATS, pictures: bool = Fals
                    choices=("auto", "always", "never"), default="auto",
                    help="colour strategy charts: auto = only on a terminal, and not when "
                         "NO_COLOR is set (default: auto)")
+
+
+# what each --format gives (the --help of a command lists only the formats it has)
+_FORMAT_HELP = {
+    "text": "text: for people (fits the terminal)",
+    "csv": "csv: pure CSV, notes on stderr",
+    "json": "json: one document",
+    "markdown": "markdown",
+    "html": "html: a self-contained page",
+    "index": "index: the index file 'simulate --indices FILE' reads",
+    "png": "png/svg: a picture, the chart or an EV heat map, with --output FILE (needs the "
+           "[plot] extra: matplotlib)",
+}
 
 
 def out_stream(args):

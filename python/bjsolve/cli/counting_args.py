@@ -2,6 +2,7 @@
 tc-advantage)."""
 from __future__ import annotations
 
+import argparse
 import math
 
 from . import common
@@ -18,6 +19,95 @@ def add_depth_argument(parser) -> None:
     parser.add_argument("--dealt-decks", type=common.positive_number, metavar="D",
                         help="decks dealt when the true-count shoes are built "
                              "(default: half the shoe)")
+
+
+# The counted commands (indices, game, simulate) spell a shared idea with one flag and one
+# set of words; the older spellings are still read (hidden from --help) so that scripts
+# keep working.
+TC_ROUNDINGS = ("floor", "truncate", "round")
+DECKS_ESTIMATIONS = ("exact", "half", "full")
+STRATEGIES = ("basic", "optimal")
+
+
+def _words(choices, synonyms=None):
+    """An argument type: lower case, then ``synonyms`` mapped to the canonical word."""
+    synonyms = synonyms or {}
+
+    def convert(text: str) -> str:
+        word = text.strip().lower()
+        return synonyms.get(word, word)
+    convert.__name__ = "choice"
+    return convert
+
+
+def _hidden_alias(parser, flag, action):
+    """``flag`` as an old spelling of ``action``'s flag: same destination, not in --help."""
+    parser.add_argument(flag, dest=action.dest, type=action.type, choices=action.choices,
+                        default=argparse.SUPPRESS, help=argparse.SUPPRESS)
+
+
+def add_tc_convention_argument(group, *, exact: bool = False, default: str = "floor",
+                               old_flag: str | None = None, help: str = "") -> None:
+    """``--tc-convention``: how the true count becomes a whole number (indices also has
+    'exact', the crossing itself)."""
+    choices = (("exact",) if exact else ()) + TC_ROUNDINGS
+    action = group.add_argument(
+        "--tc-convention", type=_words(choices), choices=choices, default=default,
+        help=(help or "how the true count becomes a whole number: floor, truncate (toward "
+                      "zero) or round (nearest, halves up)") + f" (default: {default})")
+    if old_flag:
+        _hidden_alias(group, old_flag, action)
+
+
+def add_decks_estimation_argument(group, *, old_flag: str | None = None) -> None:
+    """``--decks-estimation``: the decks remaining a true count divides by."""
+    action = group.add_argument(
+        "--decks-estimation", type=_words(DECKS_ESTIMATIONS, {"half-deck": "half",
+                                                              "full-deck": "full"}),
+        choices=DECKS_ESTIMATIONS, default="exact",
+        help="decks remaining for the true count: exact (the cards unseen), or estimated to "
+             "the nearest half deck or whole deck (default: exact)")
+    if old_flag:
+        _hidden_alias(group, old_flag, action)
+
+
+def add_strategy_argument(group, *, help: str, default: str = "basic") -> None:
+    """``--strategy basic|optimal`` ('chart' and 'composition' read as their synonyms)."""
+    group.add_argument("--strategy", type=_words(STRATEGIES, {"chart": "basic",
+                                                              "composition": "optimal"}),
+                       choices=STRATEGIES, default=default,
+                       help=f"{help} (default: {default})")
+
+
+RAMP_HELP = ("bets by true count, e.g. 1:1,2:2,3:4,4:8,5:12: the bet of the highest count "
+             "at or below the true count (below the first count: its bet); 0 sits the round "
+             "out")
+
+
+INDEX_SETS_HELP = ("i18 (Illustrious 18 and insurance), fab4, all, or a number N (the N "
+                   "lines of largest gain)")
+
+
+def is_index_set(word: str) -> bool:
+    """Whether ``word`` names a set of index plays (else it may be a file)."""
+    word = word.strip().lower()
+    return word in ("all", "i18", "fab4") or word.isdigit()
+
+
+def index_selection(rules, system, which: str, tc_convention: str):
+    """The exact index table of ``system`` (``bjsolve indices`` with that true-count
+    convention), cut to ``which``: all, i18, fab4 or the N lines of largest gain."""
+    from ..indices import generate_indices
+    which = which.strip().lower()
+    table = generate_indices(rules, system, tc_convention=tc_convention)
+    if which == "all":
+        return table
+    if which.isdigit():
+        return table.select(int(which))
+    try:
+        return table.select(which)
+    except ValueError as exc:
+        raise common.UsageError(f"--indices: {exc}") from None
 
 
 def parse_system(text):

@@ -7,6 +7,10 @@ one solve and are written together (one JSON document, one CSV grid).
 from __future__ import annotations
 
 from . import common
+from .counting_args import add_strategy_argument
+
+# the CLI's --strategy words -> bjsolve.tables.advantage_table's
+_ADVANTAGE_STRATEGY = {"optimal": "optimal", "basic": "chart"}
 
 # every table bjsolve.tables.build_table makes (kept here so --help needs no numpy)
 TABLE_NAMES = ("initial", "dealer", "stand", "hit", "double", "split", "surrender",
@@ -23,11 +27,9 @@ def table_command(name: str, *, given_no_blackjack: bool = False):
         if name != "dealer":
             common.add_split_argument(parser)
         if name == "advantage":
-            parser.add_argument("--strategy", type=str.lower, choices=("optimal", "chart"),
-                                default="optimal",
-                                help="optimal: composition-dependent optimal play; chart: the "
-                                     "basic-strategy chart for every decision (default: "
-                                     "optimal)")
+            add_strategy_argument(parser, default="optimal",
+                                  help="optimal: composition-dependent optimal play; basic: "
+                                       "the basic-strategy chart for every decision")
         if given_no_blackjack:
             parser.add_argument("--given-no-blackjack", action="store_true",
                                 help="condition on the dealer not holding a natural (default: "
@@ -49,26 +51,31 @@ def table_command(name: str, *, given_no_blackjack: bool = False):
         if rules.hole_card == "exposed" and "insurance" in names:
             raise common.UsageError("insurance: not offered in the exposed game (both dealer "
                                     "cards are known)")
+        picture = args.format in ("html",) + common.PICTURE_FORMATS
         common.emit(build_tables(names, rules, shoe, getattr(args, "split", "CDZ-"),
-                                 conditioned, getattr(args, "strategy", "optimal")), args)
+                                 conditioned,
+                                 _ADVANTAGE_STRATEGY[getattr(args, "strategy", "optimal")],
+                                 edge_in_caption=picture and "strategy" in names), args)
         return 0
 
     return add_arguments, run
 
 
 def build_tables(names, rules, shoe, split, given_no_blackjack=False,
-                 advantage_strategy="optimal"):
-    """The named tables, sharing one solve."""
+                 advantage_strategy="optimal", edge_in_caption=False):
+    """The named tables, sharing one solve.  ``edge_in_caption``: the house-edge table
+    first, which an HTML page or a picture puts in the strategy chart's caption."""
     from ..solve import solve
-    from ..tables import build_table
+    from ..tables import build_table, house_edge_table
     cache = {}
 
     def solution():
         if "sol" not in cache:
             cache["sol"] = solve(rules, shoe, split=split)
         return cache["sol"]
-    return [build_table(n, rules, shoe, solution, given_no_blackjack, advantage_strategy)
-            for n in names]
+    tables = [build_table(n, rules, shoe, solution, given_no_blackjack, advantage_strategy)
+              for n in names]
+    return ([house_edge_table(solution())] if edge_in_caption else []) + tables
 
 
 def _unknown_table(word: str) -> str:

@@ -1,0 +1,31 @@
+# Declarations of the spots' cross-moment kernel (see _spot_moments.pyx for the maths).
+from libc.stdint cimport uint64_t, int8_t
+
+from bjcore._distribution cimport RoundLaws, D_RANKS, D_OUT
+
+
+cdef class SpotMoments(RoundLaws):
+    cdef int mode                     # RECORD, CROSS or REPLAY
+    cdef int8_t starts[D_RANKS * D_RANKS]   # recorded start actions by (c1, c2)
+    cdef SpotMoments other            # evaluates G on depleted shoes (REPLAY)
+    cdef readonly long g_evaluations  # distinct shoes G was computed for (a cost measure)
+    cdef readonly long fresh_decisions
+    cdef object shoe_arg, rules_arg
+    cdef uint64_t offset              # REPLAY: the other spot's cards (packed), so that
+                                      # dealer laws are keyed by both spots' cards and
+                                      # shared by every depleted shoe
+
+    cdef void reset_memo(self) noexcept nogil
+    cdef int start_action(self, int c1, int c2) noexcept nogil
+    cdef int best_by_values(self, int double_ok) noexcept nogil
+    cdef void split_dist(self, int pair) noexcept nogil
+    cdef uint64_t shared_key(self) noexcept nogil
+    cdef void cards_left(self, double* n, double* left) noexcept nogil
+    cdef const double* replay_dealer(self) noexcept nogil
+    cdef void replay_prefetch(self) noexcept nogil
+    cdef const double* dealer(self) noexcept nogil
+    cdef void prefetch_children(self) noexcept nogil
+    cdef void combine_hands(self, double w, const double* law_n, int count_n,
+                            const double* law_x, int count_x, double* out,
+                            double* natural) noexcept nogil
+    cdef void outcome_means(self, const double* n, double* g) noexcept nogil

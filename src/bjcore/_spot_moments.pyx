@@ -1,0 +1,309 @@
+# cython: language_level=3
+"""The exact cross moment of two spots (two players' hands, or one player's two boxes)
+played against the same dealer hand from a finite shoe.
+
+For the total S = X_1 + ... + X_k of k spots, E[S^2] = k E[X^2] + k (k - 1) E[X_1 X_2]:
+every spot plays by its own cards and the dealer's upcard only, so the law of a pair of
+spots does not depend on a third one (its cards are unseen to them), and every pair has
+the law of spots 1 and 2.  This module gives E[X_1 X_2 ; dealer outcome t] per dealer key.
+
+Why it is a first moment.  The probability of a sequence of draws without replacement
+depends only on the multiset drawn, so two consecutive blocks of draws that each stop by a
+rule on their own cards can be swapped: the round has the law of spot 1's cards, then spot
+2's, then the dealer's (hole card and draws; a dealer natural in the peek game is decided
+by the hole card alone, so spots that "play on" virtually change nothing: their result
+given a dealer natural does not depend on that play).  Given spot 1's cards C_1 and its
+result y_1(t) against each dealer outcome t,
+
+    E[X_1 X_2 ; t] = sum over spot 1's plays of P(play) y_1(t) G_t(shoe - C_1),
+    G_t(s) = E[X_2 ; t] for one spot and the dealer played from the shoe s.
+
+That is spot 1's first moment (``RoundLaws.round_dist``) with the dealer's law D_t(s)
+replaced by the vector G_t(s) at every leaf.  Every identity the kernel uses about dealer
+laws holds for G as well, because both are expectations of a process that draws from s
+and stops by a rule on its own cards: removing a card nobody sees changes neither
+(sum_r p_r(s) G(s - r) = G(s); the busting cards' share, the removal recursions of the
+split construction).  The split construction's hands are combined linearly here (the
+mean of a combination is the sum of the hands' means; a dealer natural in the peek game
+costs the spot one unit whatever its hands), so the pass is linear in G.
+
+Both spots play the decisions of the original shoe: a first pass (RECORD) plays spot 1
+with the real dealer and records every decision (the start actions here; the later and
+split-hand decisions are the kernel's memoised ``picks``, keyed by the hand's composition
+and split context, or the frozen ``policy`` of a chart); the CROSS pass and every G
+evaluation (REPLAY, on a depleted shoe) look them up instead of deciding again.  A
+decision met on a depleted shoe that the recording never made is counted in
+``fresh_decisions`` (the result is then not exact; it does not happen for whole-card
+shoes, where a depleted shoe reaches a subset of the original's hands).
+
+Not for CDP with resplits (its split value is a construction, not one playable strategy),
+fractional shoes (no real shoe) or a shoe that may run out.
+"""
+from libc.stdint cimport uint64_t, int8_t
+from libc.string cimport memset
+
+from bjcore._defs cimport rank_unit
+from bjcore._distribution cimport (RoundLaws, D_RANKS, D_OUT, D_LATTICE, D_NATURAL_COL,
+                                   D_STATES, D_BATCH)
+
+import numpy as np
+
+cdef int RECORD = 0, CROSS = 1, REPLAY = 2
+cdef int ZERO_COL = 16        # lattice column of a net result of 0
+cdef int ONE_COL = 18         # lattice column of a net result of +1
+cdef int MINUS_ONE_COL = 14   # ... of -1
+cdef int ST = 0, SP = 3
+
+
+cdef inline double column_value(int k, double payout) noexcept nogil:
+    if k == D_NATURAL_COL:
+        return payout
+    return 0.5 * (k - ZERO_COL)
+
+
+cdef class SpotMoments(RoundLaws):
+    """RoundLaws of one spot that also gives the exact cross moment of two spots
+    (``cross_moments``); construct as ``RoundLaws`` (its splits: the solver's
+    construction, the mean exact), set a chart's policy if any, then call
+    ``cross_moments()`` once."""
+    def __init__(self, shoe, dealer, dict rules, bint infinite=False):
+        RoundLaws.__init__(self, shoe, dealer, rules, infinite, False)
+        if infinite:
+            raise ValueError("SpotMoments: the infinite shoe needs no cross moment "
+                             "(the spots are independent given the dealer's outcome)")
+        if self.fractional:
+            raise ValueError("SpotMoments: a fractional shoe is no real shoe")
+        self.shoe_arg = list(shoe)
+        self.rules_arg = dict(rules)
+        self.mode = RECORD
+        self.g_evaluations = 0
+        self.fresh_decisions = 0
+        self.offset = 0
+        memset(self.starts, -1, sizeof(self.starts))
+
+    # ---- the modes ---------------------------------------------------------------------
+
+    cdef void reset_memo(self) noexcept nogil:
+        """Forget everything that depends on the shoe (hand laws, split laws; the dealer
+        laws too, except when replaying: they are keyed by both spots' cards there); keep
+        the decisions."""
+        cdef int r
+        if self.mode != REPLAY:
+            self.dealer_index.clear()
+            self.dealer_store.clear()
+        self.law_index.clear()
+        self.law_store.clear()
+        for r in range(D_RANKS):
+            self.split_done[r] = False
+            self.split_mean[r] = 0.0
+        self.split_out.assign(D_RANKS * D_OUT * D_LATTICE, 0.0)
+
+    cdef int start_action(self, int c1, int c2) noexcept nogil:
+        cdef int a
+        if self.mode == RECORD:
+            a = RoundLaws.start_action(self, c1, c2)
+            self.starts[c1 * D_RANKS + c2] = <int8_t>a
+            return a
+        a = self.starts[c1 * D_RANKS + c2]
+        if a < 0:
+            self.fresh_decisions += 1
+            return ST
+        return a
+
+    cdef int best_by_values(self, int double_ok) noexcept nogil:
+        cdef size_t known = self.picks.size()
+        cdef int a = RoundLaws.best_by_values(self, double_ok)
+        if self.mode != RECORD and self.picks.size() != known:
+            self.fresh_decisions += 1     # decided now, not by the original shoe
+        return a
+
+    cdef void split_dist(self, int pair) noexcept nogil:
+        # replaying, a split's law is needed only where the recorded play splits (the
+        # kernel also asks for it to compare the split's value, which is not needed now)
+        if self.mode != RECORD and self.starts[(pair - 1) * (D_RANKS + 1)] != SP:
+            return
+        RoundLaws.split_dist(self, pair)
+
+    cdef uint64_t shared_key(self) noexcept nogil:
+        cdef uint64_t key = self.offset + self.comp_key()
+        if self.pair_rank:
+            key += <uint64_t>self.extra * rank_unit(self.pair_rank - 1)
+        return key
+
+    cdef void cards_left(self, double* n, double* left) noexcept nogil:
+        """n: the shoe after the current hand and the dealer's known cards."""
+        cdef int r
+        left[0] = 0.0
+        for r in range(D_RANKS):
+            n[r] = self.shoe[r] - self.cnt[r] - self.dealer_cnt[r]
+        if self.pair_rank:
+            n[self.pair_rank - 1] -= self.extra
+        for r in range(D_RANKS):
+            if n[r] < 0.0:
+                n[r] = 0.0
+            left[0] += n[r]
+
+    cdef const double* replay_dealer(self) noexcept nogil:
+        """The dealer's law as ``RoundLaws.dealer``, memoised on both spots' cards."""
+        cdef uint64_t key = self.shared_key()
+        cdef double n[D_RANKS]
+        cdef double out[6]
+        cdef double left
+        cdef int row = self.dealer_index.find(key)
+        if row >= 0:
+            return &self.dealer_store[row * D_OUT]
+        self.cards_left(n, &left)
+        self.trie.evaluate(n, left, False, out)
+        row = self.store_dealer(key, out)
+        return &self.dealer_store[row * D_OUT]
+
+    cdef void replay_prefetch(self) noexcept nogil:
+        """As ``RoundLaws.prefetch_children``, memoised on both spots' cards."""
+        cdef double n[D_RANKS]
+        cdef double w[D_BATCH * D_RANKS]
+        cdef double tot[D_BATCH]
+        cdef double out[D_BATCH * 6]
+        cdef uint64_t keys[D_BATCH]
+        cdef uint64_t base = self.shared_key(), key
+        cdef double left
+        cdef int r, q, count = 0
+        self.cards_left(n, &left)
+        for r in range(D_RANKS):
+            if self.hard_sum + r + 1 > 21:
+                break
+            if n[r] < 1.0:
+                continue
+            key = base + rank_unit(r)
+            if self.dealer_index.find(key) >= 0:
+                continue
+            for q in range(D_RANKS):
+                w[count * D_RANKS + q] = n[q]
+            w[count * D_RANKS + r] -= 1.0
+            tot[count] = left - 1.0
+            keys[count] = key
+            count += 1
+        if count == 0:
+            return
+        self.trie.evaluate_many(w, tot, count, False, out)
+        for q in range(count):
+            self.store_dealer(keys[q], &out[q * 6])
+
+    cdef const double* dealer(self) noexcept nogil:
+        """CROSS: G_t (the other spot's mean joint with the dealer's outcome t) from the
+        shoe left after the current hand, memoised on the cards out; otherwise the
+        dealer's law."""
+        cdef uint64_t key
+        cdef double n[D_RANKS]
+        cdef double g[D_OUT]
+        cdef int r, row
+        if self.mode == REPLAY:
+            return self.replay_dealer()
+        if self.mode != CROSS:
+            return RoundLaws.dealer(self)
+        key = self.comp_key()
+        if self.pair_rank:
+            key += <uint64_t>self.extra * rank_unit(self.pair_rank - 1)
+        row = self.dealer_index.find(key)
+        if row >= 0:
+            return &self.dealer_store[row * D_OUT]
+        # the upcard stays in: the other spot's kernel takes it out itself
+        for r in range(D_RANKS):
+            n[r] = self.shoe[r] - self.cnt[r]
+        if self.pair_rank:
+            n[self.pair_rank - 1] -= self.extra
+        for r in range(D_RANKS):
+            if n[r] < 0.0:
+                n[r] = 0.0
+        self.other.offset = key
+        self.other.outcome_means(n, g)
+        self.g_evaluations += 1
+        row = <int>(self.dealer_store.size() // D_OUT)
+        for r in range(D_OUT):
+            self.dealer_store.push_back(g[r])
+        self.dealer_index.set(key, row)
+        return &self.dealer_store[row * D_OUT]
+
+    cdef void prefetch_children(self) noexcept nogil:
+        if self.mode == REPLAY:
+            self.replay_prefetch()
+        elif self.mode == RECORD:   # CROSS: G is computed on demand in dealer()
+            RoundLaws.prefetch_children(self)
+
+    cdef void combine_hands(self, double w, const double* law_n, int count_n,
+                            const double* law_x, int count_x, double* out,
+                            double* natural) noexcept nogil:
+        """CROSS: only the mean of the combination, linearly: the sum of the hands' means
+        given t, put on the +1 column (a dealer natural in the peek game: -1 times the
+        mass, as the round law has it)."""
+        cdef const double* law
+        cdef double p_t, m
+        cdef int t, j
+        if self.mode != CROSS:
+            RoundLaws.combine_hands(self, w, law_n, count_n, law_x, count_x, out, natural)
+            return
+        for t in range(D_OUT):
+            law = law_n if count_n > 0 else law_x
+            if t == 5 and not self.rules.natural_takes_all:
+                p_t = 0.0
+                for j in range(D_STATES):
+                    p_t += law[j * D_OUT + t]
+                out[t * D_LATTICE + MINUS_ONE_COL] += w * p_t
+                continue
+            m = 0.0
+            for j in range(D_STATES):
+                if count_n > 0:
+                    m += count_n * law_n[j * D_OUT + t] * self.payoff[j * D_OUT + t]
+                if count_x > 0:
+                    m += count_x * law_x[j * D_OUT + t] * self.payoff[j * D_OUT + t]
+            out[t * D_LATTICE + ONE_COL] += w * m
+
+    cdef void outcome_means(self, const double* n, double* g) noexcept nogil:
+        """REPLAY: g[t] = E[X ; t] of one spot played from the shoe n (the dealer's
+        cards included), with the recorded decisions."""
+        cdef int r, t, k
+        cdef double payout = self.rules.blackjack_payout
+        self.shoe_size = 0.0
+        for r in range(D_RANKS):
+            self.shoe[r] = n[r]
+            self.shoe_size += n[r]
+        self.reset_memo()
+        self.round_dist()
+        for t in range(D_OUT):
+            g[t] = 0.0
+            for k in range(D_LATTICE):
+                g[t] += self.round_out[t * D_LATTICE + k] * column_value(k, payout)
+
+    # ---- Python edge -----------------------------------------------------------------
+
+    def cross_moments(self):
+        """(c, first, exact): c[t] = E[X_1 X_2 ; dealer outcome t] for two spots against
+        this dealer key; first = the one-spot law ``out[t, k]`` (as ``outcome_law``);
+        exact False when a decision had to be made anew on a depleted shoe or a frozen
+        one was missing."""
+        cdef SpotMoments other
+        cdef double payout = self.rules.blackjack_payout
+        cdef int t, k
+        if self.mode != RECORD:
+            raise RuntimeError("cross_moments runs once per SpotMoments")
+        with nogil:
+            self.round_dist()
+        first = np.empty((D_OUT, D_LATTICE))
+        for t in range(D_OUT):
+            for k in range(D_LATTICE):
+                first[t, k] = self.round_out[t * D_LATTICE + k]
+        other = SpotMoments(self.shoe_arg, self.dealer_key, self.rules_arg)
+        other.policy = self.policy
+        other.picks = self.picks
+        other.starts = self.starts
+        other.mode = REPLAY
+        self.other = other
+        self.reset_memo()
+        self.mode = CROSS
+        with nogil:
+            self.round_dist()
+        cross = np.zeros(D_OUT)
+        for t in range(D_OUT):
+            for k in range(D_LATTICE):
+                cross[t] += self.round_out[t * D_LATTICE + k] * column_value(k, payout)
+        misses = self.policy_missing + other.policy_missing
+        return cross, first, (self.fresh_decisions + other.fresh_decisions + misses) == 0
