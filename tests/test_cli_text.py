@@ -23,6 +23,12 @@ def test_a_mean_that_is_zero_up_to_rounding_shows_unsigned_zero():
     assert _cell(-6e-7) == "-0.000001"
 
 
+def test_large_figures_in_a_probability_table_keep_seven_significant_digits():
+    assert _cell(1106.5, style="prob") == "1106.5"
+    assert _cell(163787.291869, style="prob") == "163787.3"
+    assert _cell(400.0, style="prob") == "400" and _cell(0.25, style="prob") == "0.250000"
+
+
 def ev_table(values, style):
     return Table("t", "test", tuple(f"r{i}" for i in range(len(values))), ("a", "b"),
                  np.array(values, dtype=float), style=style)

@@ -503,11 +503,11 @@ class CountedGame:
     def _exact_moments(self, shoe: Shoe, engines) -> tuple:
         """(EV, second moment) of a round on ``shoe`` playing the decisions frozen in
         ``engines``: the EV from the EV engine (``_frozen_ev``), the second moment from the
-        outcome law (``_exact_law``).  The law's own mean is the EV engine's on whole shoes
-        but not on the fractional shoes of the true counts: there the two kernels treat a
-        split for more pair cards than the shoe holds differently (measured in 2 decks:
-        up to 8e-5 apart), and the edge keeps the EV engine's convention, as every other
-        EV of the package."""
+        outcome law (``_exact_law``).  The law's own mean is the EV engine's on whole
+        shoes and on the fractional shoes of the true counts alike (the law follows the
+        solver's construction there, docs/risk.md; measured 2-6 decks, Hi-Lo -6 .. +8, a
+        chart and optimal play: within 2e-16), so either could give the edge; it comes
+        from the EV engine, as every other EV of the package."""
         second = column_moments(self._exact_law(shoe, engines),
                                 self.rules.blackjack_payout)[1]
         return self._frozen_ev(engines, shoe), second

@@ -121,6 +121,8 @@ cdef class RoundLaws:
     cdef void bust_rest(self, const double* pi, double* rest) noexcept nogil
     cdef void hit_add(self, double w, double* out) noexcept nogil
     cdef void double_add(self, double w, double* out) noexcept nogil
+    cdef void double_law(self, double w, double* out) noexcept nogil
+    cdef void natural_as_solver(self, double* law) noexcept nogil
     cdef void action_add(self, int action, double w, double* out) noexcept nogil
     cdef void continuation_add(self, double w, double* out) noexcept nogil
     cdef double law_value(self, const double* law) noexcept nogil
@@ -132,13 +134,19 @@ cdef class RoundLaws:
     cdef int hands_limit(self, int pair) noexcept nogil
     cdef void pair_hand_law(self, int pair, int extra, int second, double* out) noexcept nogil
     cdef void split_dist(self, int pair) noexcept nogil
-    cdef void fill_fractional_shortfall(self, int pair, double* out) noexcept nogil
+    cdef bint clamps_dealer_shoe(self, int hard_sum) noexcept nogil
+    cdef void settle_fractional_split(self, int pair, int M, double natural,
+                                      double* out) noexcept nogil
+    cdef double natural_refund_units(self, int pair, int M) noexcept nogil
     cdef double gamma(self, double m, double n, int a, int b, double pp) noexcept nogil
     cdef double draw_ratio(self, double m, double q, double n, int j, int k,
                            double pp) noexcept nogil
     cdef void combine_hands(self, double w, const double* law_n, int count_n,
-                            const double* law_x, int count_x, double* out) noexcept nogil
+                            const double* law_x, int count_x, double* out,
+                            double* natural) noexcept nogil
     cdef double surrender_value(self) noexcept nogil
+    cdef const double* start_dealer_outcomes(self, double* dd) noexcept nogil
+    cdef void settle_start_weights(self, double short) noexcept nogil
     cdef int start_action(self, int c1, int c2) noexcept nogil
     cdef void set_hand_from_key(self, uint64_t key) noexcept nogil
     cdef void split_tree(self, int pair) noexcept nogil

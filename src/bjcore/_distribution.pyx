@@ -234,6 +234,7 @@ cdef class RoundLaws:
         cdef double out[6]
         cdef double left = 0.0, listed = 0.0
         cdef int r, row
+        cdef bint clamp
         if not self.infinite:
             key = self.comp_key()
             if self.pair_rank:
@@ -250,13 +251,28 @@ cdef class RoundLaws:
                 n[r] = self.shoe[r] - self.cnt[r] - self.dealer_cnt[r]
             if self.pair_rank:
                 n[self.pair_rank - 1] -= self.extra
+            clamp = self.clamps_dealer_shoe(self.hard_sum)
             for r in range(D_RANKS):
-                if n[r] < 0.0 and not self.fractional:
+                if n[r] < 0.0 and clamp:
                     n[r] = 0.0
-                left += n[r]      # fractional: see prefetch_children
+                left += n[r]      # fractional: see prefetch_children, clamps_dealer_shoe
         self.trie.evaluate(n, left, self.infinite, out)
         row = self.store_dealer(key, out)
         return &self.dealer_store[row * D_OUT]
+
+    cdef bint clamps_dealer_shoe(self, int hard_sum) noexcept nogil:
+        """Whether the dealer's shoe after the current hand (of hard total ``hard_sum``;
+        one card more for a child) has its counts below zero raised to zero, as the
+        solver's has.  On whole cards always (such a shoe does not occur).  On a
+        fractional shoe a rank may have less than one card left (0.9) and still be dealt;
+        the solver takes the dealer's law after the cards gone (the hand, and a split
+        hand's extra pair cards) with the negative count kept in the total where those
+        cards could be an unsplit hand (at most 21: the law comes from the pass over the
+        unsplit hands), and with it raised to zero for a split hand whose cards gone come
+        to more (``_hands.split_dealer_for_current``)."""
+        if not self.fractional:
+            return True
+        return self.pair_rank != 0 and hard_sum + self.extra * self.pair_rank > 21
 
     cdef int store_dealer(self, uint64_t key, const double* out) noexcept nogil:
         cdef int r, row = <int>(self.dealer_store.size() // D_OUT)
@@ -264,8 +280,15 @@ cdef class RoundLaws:
         for r in range(6):
             self.dealer_store.push_back(out[r])
             listed += out[r]
-        # bust is the complement (a dealer who must draw from an empty shoe busts)
-        self.dealer_store.push_back(1.0 - listed if listed < 1.0 else 0.0)
+        # bust is the complement (a dealer who must draw from an empty shoe busts).  On a
+        # fractional shoe a count below zero kept in the total (1.5 left, two drawn: -0.5)
+        # can make the listed outcomes exceed one: the complement is then below zero, as
+        # in the solver's stand values (stand_from_outcomes), so the law still sums to one
+        # and its value is the solver's
+        if self.fractional:
+            self.dealer_store.push_back(1.0 - listed)
+        else:
+            self.dealer_store.push_back(1.0 - listed if listed < 1.0 else 0.0)
         self.dealer_index.set(key, row)
         return row
 
@@ -292,7 +315,8 @@ cdef class RoundLaws:
         # On a fractional shoe a rank may hold less than one card (0.8 left): it is still
         # dealt, and the dealer's shoe after it is the solver's: the counts less the
         # cards drawn, negative ones included in the total (the trie counts no card of
-        # such a rank), which is what the solver's prefetch passes to the trie.
+        # such a rank), which is what the solver's prefetch passes to the trie; or, for
+        # a split hand whose cards gone exceed 21, raised to zero (clamps_dealer_shoe).
         for r in range(D_RANKS):
             if n[r] < 0.0 and not self.fractional:
                 n[r] = 0.0
@@ -309,6 +333,12 @@ cdef class RoundLaws:
                 w[count * D_RANKS + q] = n[q]
             w[count * D_RANKS + r] -= 1.0
             tot[count] = left - 1.0
+            if self.fractional and self.clamps_dealer_shoe(self.hard_sum + r + 1):
+                tot[count] = 0.0
+                for q in range(D_RANKS):
+                    if w[count * D_RANKS + q] < 0.0:
+                        w[count * D_RANKS + q] = 0.0
+                    tot[count] += w[count * D_RANKS + q]
             keys[count] = key
             count += 1
         if count == 0:
@@ -374,6 +404,19 @@ cdef class RoundLaws:
                 out[t] += w * rest[t]          # state 0: bust with one bet
 
     cdef void double_add(self, double w, double* out) noexcept nogil:
+        cdef double law[D_LAW]
+        cdef int i
+        if not (self.fractional and self.hole_rank >= 0 and not self.rules.natural_takes_all):
+            self.double_law(w, out)
+            return
+        memset(law, 0, sizeof(law))
+        self.double_law(1.0, law)
+        self.natural_as_solver(law)
+        for i in range(D_LAW):
+            out[i] += w * law[i]
+
+    cdef void double_law(self, double w, double* out) noexcept nogil:
+        """out += w * the law of doubling the current hand."""
         cdef double pi[D_RANKS]
         cdef double rest[D_OUT]
         cdef int r, t
@@ -393,6 +436,70 @@ cdef class RoundLaws:
             self.bust_rest(pi, rest)
             for t in range(D_OUT):
                 out[7 * D_OUT + t] += w * rest[t]   # state 7: bust with two bets
+
+    cdef void natural_as_solver(self, double* law) noexcept nogil:
+        """Give the law of doubling the current hand (``law``, weight 1; a fractional shoe,
+        a game where a dealer natural takes one unit) the solver's chance of a natural.
+
+        The solver charges a doubled hand two units times the natural's chance after its
+        card and gives one back times the chance that the hole card makes a natural given
+        the cards seen (the next card's weights).  On whole cards the two chances agree
+        and are the law's natural row.  On a fractional shoe a count may be below zero
+        after the hand (0.9 left, two drawn): the dealer's laws keep the negative count in
+        the total, the next card's weights do not, and the law's value misses the solver's
+        by the difference.  So mass moves, state by state, between a dealer natural (the
+        doubled hand loses one unit) and the dealer's other outcomes where the doubled
+        hand loses two, until the natural's chance is the solver's: the value is then the
+        solver's double value, the hand's final states and the sum unchanged."""
+        cdef double pi[D_RANKS]
+        cdef double natural = 0.0, movable = 0.0, delta, f, moved, losses
+        cdef int j, t
+        self.next_card_weights(pi)
+        for j in range(D_STATES):
+            natural += law[j * D_OUT + 5]
+        delta = pi[self.hole_rank] - natural    # natural mass wanted in addition
+        if delta > 0.0:
+            # from the two-unit losses (every state's in proportion) to a natural
+            for j in range(D_STATES):
+                for t in range(D_OUT):
+                    if t != 5 and self.payoff[j * D_OUT + t] == -2.0:
+                        movable += law[j * D_OUT + t]
+            if movable <= 0.0:
+                return
+            f = delta / movable
+            if f > 1.0:
+                f = 1.0
+            for j in range(D_STATES):
+                moved = 0.0
+                for t in range(D_OUT):
+                    if t != 5 and self.payoff[j * D_OUT + t] == -2.0:
+                        moved += f * law[j * D_OUT + t]
+                        law[j * D_OUT + t] -= f * law[j * D_OUT + t]
+                law[j * D_OUT + 5] += moved
+        elif delta < 0.0:
+            # from a natural to the two-unit losses of the same state
+            for j in range(D_STATES):
+                for t in range(D_OUT):
+                    if t != 5 and self.payoff[j * D_OUT + t] == -2.0 and law[j * D_OUT + t] > 0.0:
+                        movable += law[j * D_OUT + 5]
+                        break
+            if movable <= 0.0:
+                return
+            f = -delta / movable
+            if f > 1.0:
+                f = 1.0
+            for j in range(D_STATES):
+                losses = 0.0
+                for t in range(D_OUT):
+                    if t != 5 and self.payoff[j * D_OUT + t] == -2.0:
+                        losses += law[j * D_OUT + t]
+                if losses <= 0.0:
+                    continue
+                moved = f * law[j * D_OUT + 5]
+                law[j * D_OUT + 5] -= moved
+                for t in range(D_OUT):
+                    if t != 5 and self.payoff[j * D_OUT + t] == -2.0:
+                        law[j * D_OUT + t] += moved * law[j * D_OUT + t] / losses
 
     cdef void action_add(self, int action, double w, double* out) noexcept nogil:
         if action == HT:
@@ -523,20 +630,44 @@ cdef class RoundLaws:
         self.clear_hand()
 
     cdef void combine_hands(self, double w, const double* law_n, int count_n,
-                            const double* law_x, int count_x, double* out) noexcept nogil:
+                            const double* law_x, int count_x, double* out,
+                            double* natural) noexcept nogil:
         """out += w * the round law of ``count_n`` hands with law ``law_n`` and ``count_x``
-        with law ``law_x``, independent given the dealer's outcome."""
+        with law ``law_x``, independent given the dealer's outcome.
+
+        On a whole shoe both laws have the same dealer marginal (taking out cards nobody
+        has seen leaves the dealer's law unchanged), read from the first.  On a fractional
+        shoe they differ slightly: the dealer laws there clamp counts below one card
+        (0.9 left, two drawn) and so do not obey that identity.  Then the dealer's outcome
+        t takes the larger chance p(t) of the two laws, and a hand's results given t are its
+        law's entries divided by p(t), the remainder 1 - p_i(t) / p(t) on a result of 0
+        (worth 0, as a block the shoe cannot make): each hand then adds its own law's value
+        to the mean, as it adds its block's value to the solver's split value.  There
+        ``natural[0]`` gains w times the hands' summed chance of a dealer natural (see
+        ``settle_fractional_split``)."""
         cdef double conv[17]
         cdef double nxt[17]
         cdef double q[D_RESULTS]
-        cdef double p_t, p_i
+        cdef double p_t, p_i, p_n, p_x
         cdef const double* law
         cdef int t, j, g, c, k, i, count
         for t in range(D_OUT):
-            law = law_n if count_n > 0 else law_x
-            p_t = 0.0
-            for j in range(D_STATES):
-                p_t += law[j * D_OUT + t]
+            if self.fractional:
+                p_n = 0.0
+                p_x = 0.0
+                for j in range(D_STATES):
+                    if count_n > 0:
+                        p_n += law_n[j * D_OUT + t]
+                    if count_x > 0:
+                        p_x += law_x[j * D_OUT + t]
+                p_t = p_n if p_n > p_x else p_x
+                if t == 5:
+                    natural[0] += w * (count_n * p_n + count_x * p_x)
+            else:
+                law = law_n if count_n > 0 else law_x
+                p_t = 0.0
+                for j in range(D_STATES):
+                    p_t += law[j * D_OUT + t]
             if p_t == 0.0:
                 continue
             if t == 5 and not self.rules.natural_takes_all:
@@ -558,8 +689,13 @@ cdef class RoundLaws:
                     q[<int>lround(self.payoff[j * D_OUT + t]) + 2] += law[j * D_OUT + t]
                 if p_i == 0.0:
                     continue
-                for k in range(D_RESULTS):
-                    q[k] /= p_i
+                if self.fractional:
+                    for k in range(D_RESULTS):
+                        q[k] /= p_t
+                    q[2] += 1.0 - p_i / p_t      # (the hand's results 0 sit at index 2)
+                else:
+                    for k in range(D_RESULTS):
+                        q[k] /= p_i
                 for c in range(count):
                     for k in range(17):
                         nxt[k] = 0.0
@@ -586,6 +722,7 @@ cdef class RoundLaws:
         cdef double m, n, q, g, left, w, pp = 0.0
         cdef double* out = &self.split_out[p * D_OUT * D_LATTICE]
         cdef double mean = 0.0
+        cdef double natural = 0.0      # fractional shoes: see combine_hands
         if self.split_done[p] or M < 2:
             return
         X.assign(D_MAX_A * D_LAW, 0.0)
@@ -668,33 +805,50 @@ cdef class RoundLaws:
             w = (1.0 if h == 2 else 2.0) * self.draw_ratio(m, q, n, h - 2, h, pp)
             if w != 0.0:
                 self.combine_hands(w, &NT[((h - 2) * D_MAX_A + h - 1) * D_LAW], h,
-                                   NULL, 0, out)
+                                   NULL, 0, out, &natural)
         for k in range(M - 1):
             w = (2.0 if (M == 4 and k >= 1) else 1.0) * self.draw_ratio(m, q, n, M - 2, k, pp)
             if w != 0.0:
                 self.combine_hands(w, &NT[((M - 2) * D_MAX_A + (k - 1 if k > 0 else 0)) * D_LAW],
-                                   k, &XT[((M - 2) * D_MAX_A + k) * D_LAW], M - k, out)
+                                   k, &XT[((M - 2) * D_MAX_A + k) * D_LAW], M - k, out,
+                                   &natural)
+        if self.fractional:
+            self.settle_fractional_split(pair, M, natural, out)
         for i in range(D_OUT * D_LATTICE):
             k = i % D_LATTICE
             if k != D_NATURAL_COL:
                 mean += out[i] * 0.5 * (k - ZERO_COL)
-        if self.fractional:
-            self.fill_fractional_shortfall(pair, out)
         self.split_mean[p] = mean
         self.split_done[p] = True
 
-    cdef void fill_fractional_shortfall(self, int pair, double* out) noexcept nogil:
+    cdef void settle_fractional_split(self, int pair, int M, double natural,
+                                      double* out) noexcept nogil:
         """A shoe with fractional counts is no real shoe (the solver interpolates between
-        real ones).  The split construction meets blocks for more pair cards than such a
-        shoe holds (``amax`` above); it leaves them at zero, as the solver does.  On whole
-        cards their weights vanish; on fractional counts they do not, and the law fell
-        short of one by their weight (up to ~1e-5).  The solver counts those blocks as
-        worth 0, so their weight goes on a net result of 0, spread over the dealer's
-        outcomes as the rest of the law is: the mean is unchanged, the sum is one."""
-        cdef double total = 0.0, row, short
+        real ones); the split law keeps the solver's split value as its mean and sums to
+        one, as follows.
+
+        * A dealer natural: the solver values each split hand with a natural taking its
+          bet and adds back (expected hands - 1) x the natural's chance (its formula,
+          ``natural_refund_units``).  On whole cards the hands' chances of a natural add
+          up to exactly that; on a fractional shoe they do not, so the natural's row is
+          set to the solver's figure: the hands' summed chance (``natural``, from
+          ``combine_hands``) less the refund.
+        * The split construction meets blocks for more pair cards than such a shoe holds
+          (``amax`` in split_dist); it leaves them at zero, as the solver does.  On whole
+          cards their weights vanish; on fractional counts they do not, and the law falls
+          short of one by their weight (up to ~1e-5); ``combine_hands`` may also give a
+          little more than one (the larger of two dealer chances).  The solver counts
+          those blocks as worth 0, so the difference goes on a net result of 0: added
+          over the dealer's outcomes as the rest of the law is, taken from the results of
+          0 in proportion to them; the mean is unchanged.
+        """
+        cdef double total = 0.0, row, short, zeros = 0.0
         cdef double rows[D_OUT]
         cdef const double* d
         cdef int t, k
+        cdef bint natural_rule = self.hole_rank >= 0 and not self.rules.natural_takes_all
+        if natural_rule and natural > 0.0:
+            out[5 * D_LATTICE + column(-1.0)] = natural - self.natural_refund_units(pair, M)
         for t in range(D_OUT):
             row = 0.0
             for k in range(D_LATTICE):
@@ -702,9 +856,20 @@ cdef class RoundLaws:
             rows[t] = row
             total += row
         short = 1.0 - total
-        if total > 0.0:
+        if natural_rule:
+            total -= rows[5]      # the natural's row is settled above
+            rows[5] = 0.0
+        if total > 0.0 and short >= 0.0:
             for t in range(D_OUT):
                 out[t * D_LATTICE + ZERO_COL] += short * rows[t] / total
+        elif total > 0.0:
+            for t in range(D_OUT):
+                if rows[t] != 0.0:
+                    zeros += out[t * D_LATTICE + ZERO_COL]
+            for t in range(D_OUT):
+                if rows[t] != 0.0:
+                    out[t * D_LATTICE + ZERO_COL] += short * (out[t * D_LATTICE + ZERO_COL]
+                                                              / zeros)
         else:
             # no block at all (e.g. both dealer cards and both of the player's of a rank
             # holding 3.9 cards: -0.1 left): the solver values the split 0, and may play
@@ -716,6 +881,33 @@ cdef class RoundLaws:
             for t in range(D_OUT):
                 out[t * D_LATTICE + ZERO_COL] += short * d[t]
             self.clear_hand()
+
+    cdef double natural_refund_units(self, int pair, int M) noexcept nogil:
+        """What the solver's split value adds back for a dealer natural taking one unit,
+        not one per hand: (expected hands - 1) x the natural's chance, in the solver's
+        arithmetic (``_splits.SplitEngine.split_value``), finite shoe, hole-card games."""
+        cdef double rho[D_RANKS]
+        cdef double left = 0.0, beta_s, n2, m2, P2, P3, hands
+        cdef int r, p = pair - 1, hole = self.hole_rank
+        for r in range(D_RANKS):
+            rho[r] = self.shoe[r] - self.dealer_cnt[r]
+        rho[p] -= 2
+        for r in range(D_RANKS):
+            left += rho[r]
+        beta_s = rho[hole] / left if (left > 0 and rho[hole] > 0) else 0.0
+        if beta_s <= 0.0:
+            return 0.0
+        n2 = left - 1
+        m2 = rho[p] - (1 if hole == p else 0)
+        P2 = falling(n2 - m2, 2) / falling(n2, 2) if n2 >= 2 else 1.0
+        P3 = 2.0 * m2 * falling(n2 - m2, 3) / falling(n2, 4) if n2 >= 4 else 0.0
+        if M == 2:
+            hands = 2.0
+        elif M == 3:
+            hands = 2.0 * P2 + 3.0 * (1.0 - P2)
+        else:
+            hands = 2.0 * P2 + 3.0 * P3 + 4.0 * (1.0 - P2 - P3)
+        return (hands - 1.0) * beta_s
 
     cdef double gamma(self, double m, double n, int a, int b, double pp) noexcept nogil:
         cdef double denom
@@ -1345,7 +1537,8 @@ cdef class RoundLaws:
     cdef void round_dist(self) noexcept nogil:
         cdef double n[D_RANKS]
         cdef double law[D_LAW]
-        cdef double left = 0.0, w, tie
+        cdef double left = 0.0, w, tie, dealt = 0.0
+        cdef double dd[D_OUT]
         cdef const double* d
         cdef const double* sp
         cdef int c1, c2, a, t, j, i
@@ -1374,6 +1567,7 @@ cdef class RoundLaws:
                     w *= 2.0
                 if w <= 0.0:
                     continue
+                dealt += w
                 split_ok = c1 == c2 and self.hands_limit(c1 + 1) >= 2
                 if split_ok and self.rules.split_class != POLICY:
                     self.split_dist(c1 + 1)
@@ -1393,14 +1587,14 @@ cdef class RoundLaws:
                     for i in range(D_OUT * D_LATTICE):
                         self.round_out[i] += w * sp[i]
                 elif a == SU:
-                    d = self.dealer()
+                    d = self.start_dealer_outcomes(dd)
                     for t in range(D_OUT):
                         if self.rules.surrender == 2 or t != 5:
                             self.round_out[t * D_LATTICE + column(-0.5)] += w * d[t]
                         else:
                             self.round_out[t * D_LATTICE + column(-1.0)] += w * d[t]
                 elif a == ST and self.is_natural():
-                    d = self.dealer()
+                    d = self.start_dealer_outcomes(dd)
                     tie = self.rules.natural_tie_value
                     for t in range(D_OUT):
                         if t == 5 and tie != self.rules.blackjack_payout:
@@ -1415,6 +1609,45 @@ cdef class RoundLaws:
                             self.round_out[t * D_LATTICE + column(self.payoff[j * D_OUT + t])] += (
                                 w * law[j * D_OUT + t])
                 self.clear_hand()
+        if self.fractional:
+            self.settle_start_weights(1.0 - dealt)
+
+    cdef const double* start_dealer_outcomes(self, double* dd) noexcept nogil:
+        """The dealer's outcomes after the current two-card hand for a natural or a
+        surrender: the dealer's law (whole cards), or on a fractional shoe with a hole
+        card, that law with the natural's chance the solver's (the hole card's chance
+        given the cards seen, ``hole_chance``), the other outcomes scaled to the rest.
+        The two differ where the hand leaves a count below zero (1.6 aces, an ace up and
+        one in the hand), which the dealer's law keeps in its total."""
+        cdef const double* d = self.dealer()
+        cdef double beta, rest
+        cdef int t
+        if not self.fractional or self.hole_rank < 0:
+            return d
+        beta = self.hole_chance()
+        rest = 1.0 - d[5]
+        for t in range(D_OUT):
+            dd[t] = d[t] * (1.0 - beta) / rest if rest > 0.0 else 0.0
+        dd[5] = beta
+        return dd
+
+    cdef void settle_start_weights(self, double short) noexcept nogil:
+        """On a fractional shoe a pair of a rank with less than two cards left (0.85:
+        0.85 x -0.15) has a starting weight below zero; the solver leaves it out, values it
+        0, and its weights come to 1 + the left-out part.  So does the law; the difference
+        goes on a net result of 0 (taken from, or added to, the results of 0 in proportion
+        to them): the mean stays the solver's, the sum is one."""
+        cdef double zeros = 0.0
+        cdef int t
+        if short == 0.0:
+            return
+        for t in range(D_OUT):
+            zeros += self.round_out[t * D_LATTICE + ZERO_COL]
+        if zeros <= 0.0:
+            return
+        for t in range(D_OUT):
+            self.round_out[t * D_LATTICE + ZERO_COL] += (
+                short * self.round_out[t * D_LATTICE + ZERO_COL] / zeros)
 
     # ---- Python edge ---------------------------------------------------------------
 

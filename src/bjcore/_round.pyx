@@ -73,6 +73,13 @@ cdef class RoundEngine(SplitEngine):
         return a
 
 
+    cdef bint has_fractional_counts(self) noexcept nogil:
+        cdef int r
+        for r in range(N_RANKS):
+            if self.shoe[r] != <double>(<long long>self.shoe[r]):
+                return True
+        return False
+
     cdef double round_value(self) noexcept nogil:
         """E(u): the round's unconditioned expectation given the upcard (section 7), or
         given both dealer cards when they are dealt face up."""
@@ -86,7 +93,12 @@ cdef class RoundEngine(SplitEngine):
                 n[c1] -= self.dealer_cnt[c1]
             for c1 in range(N_RANKS):
                 left += n[c1]
-        if not self.infinite and self.rules.split_class != SPLIT_POLICY:
+        if not self.infinite and (self.rules.split_class != SPLIT_POLICY
+                                  or self.has_fractional_counts()):
+            # (a policy visits only its own hands and fetches their dealer outcomes as it
+            # goes; on a fractional shoe it takes the pass too, so that a hand leaving a
+            # count below zero (0.9 left, one drawn) gets the outcomes optimal play gets:
+            # the negative count kept in the total, whatever order the hands come in)
             self.clear_hand()
             self.prefetch_unsplit(0, n)
             self.dealer.flush()

@@ -425,9 +425,13 @@ cdef class SplitEngine(HandEngine):
             if w != 0.0:
                 ev += w * ((k * NT[M - 2][k - 1] if k > 0 else 0.0) + (M - k) * XT[M - 2][k])
         # one unit in total, not one per hand, is lost to a dealer natural (kappa);
-        # under ENHC every split bet is lost, as the hand values already charge
+        # under ENHC every split bet is lost, as the hand values already charge.  A split
+        # with no block at all (a fractional shoe whose pair rank the pair and the dealer's
+        # cards more than use up: 2.5 aces, an ace up) has no hand charged: nothing to give
+        # back, its value is 0 (on whole cards such a pair is never dealt)
         hole = self.hole_rank
-        if hole >= 0 and not self.rules.natural_takes_all:
+        if (hole >= 0 and not self.rules.natural_takes_all
+                and (self.infinite or self.shoe[p] - 2 - self.dealer_cnt[p] >= 0)):
             if self.infinite:
                 beta_s = self.shoe[hole]
                 P2 = (1.0 - pp) * (1.0 - pp)

@@ -26,5 +26,6 @@ cdef class SpotMoments(RoundLaws):
     cdef const double* dealer(self) noexcept nogil
     cdef void prefetch_children(self) noexcept nogil
     cdef void combine_hands(self, double w, const double* law_n, int count_n,
-                            const double* law_x, int count_x, double* out) noexcept nogil
+                            const double* law_x, int count_x, double* out,
+                            double* natural) noexcept nogil
     cdef void outcome_means(self, const double* n, double* g) noexcept nogil

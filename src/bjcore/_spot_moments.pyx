@@ -230,7 +230,8 @@ cdef class SpotMoments(RoundLaws):
             RoundLaws.prefetch_children(self)
 
     cdef void combine_hands(self, double w, const double* law_n, int count_n,
-                            const double* law_x, int count_x, double* out) noexcept nogil:
+                            const double* law_x, int count_x, double* out,
+                            double* natural) noexcept nogil:
         """CROSS: only the mean of the combination, linearly: the sum of the hands' means
         given t, put on the +1 column (a dealer natural in the peek game: -1 times the
         mass, as the round law has it)."""
@@ -238,7 +239,7 @@ cdef class SpotMoments(RoundLaws):
         cdef double p_t, m
         cdef int t, j
         if self.mode != CROSS:
-            RoundLaws.combine_hands(self, w, law_n, count_n, law_x, count_x, out)
+            RoundLaws.combine_hands(self, w, law_n, count_n, law_x, count_x, out, natural)
             return
         for t in range(D_OUT):
             law = law_n if count_n > 0 else law_x
