@@ -139,6 +139,8 @@ cdef class RoundLaws:
         self.policy_missing = 0
         # a fractional shoe is no real shoe: its splits follow the solver's construction
         # (split_dist), so that the mean is the solve's value (docs/risk.md)
+        self.compact = False
+        self.law_len = D_LAW
         self.exact_two_hands = exact_splits and not infinite and not self.fractional
         for r in range(D_RANKS):
             self.exact_done[r] = False
@@ -322,13 +324,23 @@ cdef class RoundLaws:
     cdef void leaf_add(self, double w, int mult, double* out) noexcept nogil:
         """out += w * the law of the current hand standing (or bust) with ``mult`` bets."""
         cdef const double* d = self.dealer()
-        cdef int t, s, j
+        cdef int t, s
         if self.hard_sum > 21:
             s = 0
         else:
             t = self.total()
             s = 1 if t <= 16 else t - 15
-        j = (mult - 1) * 7 + s
+        self.state_add(w, (mult - 1) * 7 + s, d, out)
+
+    cdef void state_add(self, double w, int j, const double* d, double* out) noexcept nogil:
+        """out += w * (final state j jointly with the dealer's law d), in full or, when
+        compact, only its value and mass per dealer outcome."""
+        cdef int t
+        if self.compact:
+            for t in range(D_OUT):
+                out[t] += w * d[t] * self.payoff[j * D_OUT + t]
+                out[D_OUT + t] += w * d[t]
+            return
         for t in range(D_OUT):
             out[j * D_OUT + t] += w * d[t]
 
@@ -370,8 +382,7 @@ cdef class RoundLaws:
             self.remove(r)
         if busts:
             self.bust_rest(pi, rest)
-            for t in range(D_OUT):
-                out[t] += w * rest[t]          # state 0: bust with one bet
+            self.state_add(w, 0, rest, out)    # state 0: bust with one bet
 
     cdef void double_add(self, double w, double* out) noexcept nogil:
         cdef double pi[D_RANKS]
@@ -391,8 +402,7 @@ cdef class RoundLaws:
             self.remove(r)
         if busts:
             self.bust_rest(pi, rest)
-            for t in range(D_OUT):
-                out[7 * D_OUT + t] += w * rest[t]   # state 7: bust with two bets
+            self.state_add(w, 7, rest, out)    # state 7: bust with two bets
 
     cdef void action_add(self, int action, double w, double* out) noexcept nogil:
         if action == HT:
@@ -415,17 +425,21 @@ cdef class RoundLaws:
             memset(local, 0, sizeof(local))
             a = self.choose()
             self.action_add(a, 1.0, local)
-            row = <int>(self.law_store.size() // D_LAW)
-            for i in range(D_LAW):
+            row = <int>(self.law_store.size() // self.law_len)
+            for i in range(self.law_len):
                 self.law_store.push_back(local[i])
             self.law_index[key] = row
-        law = &self.law_store[row * D_LAW]
-        for i in range(D_LAW):
+        law = &self.law_store[row * self.law_len]
+        for i in range(self.law_len):
             out[i] += w * law[i]
 
     cdef double law_value(self, const double* law) noexcept nogil:
         cdef double v = 0.0
         cdef int i
+        if self.compact:
+            for i in range(D_OUT):
+                v += law[i]
+            return v
         for i in range(D_LAW):
             v += law[i] * self.payoff[i]
         return v
@@ -586,20 +600,21 @@ cdef class RoundLaws:
         cdef double m, n, q, g, left, w, pp = 0.0
         cdef double* out = &self.split_out[p * D_OUT * D_LATTICE]
         cdef double mean = 0.0
+        cdef int L = self.law_len    # a compact law is linear in the hands' laws too
         if self.split_done[p] or M < 2:
             return
-        X.assign(D_MAX_A * D_LAW, 0.0)
-        Y.assign(D_MAX_A * D_LAW, 0.0)
-        XT.assign(D_MAX_A * D_MAX_A * D_LAW, 0.0)
-        NT.assign(D_MAX_A * D_MAX_A * D_LAW, 0.0)
+        X.assign(D_MAX_A * L, 0.0)
+        Y.assign(D_MAX_A * L, 0.0)
+        XT.assign(D_MAX_A * D_MAX_A * L, 0.0)
+        NT.assign(D_MAX_A * D_MAX_A * L, 0.0)
         amax = 2 * M - 4
         if not self.infinite and self.shoe[p] - 2 < amax:
             amax = <int>self.shoe[p] - 2
         for a in range(amax + 1):
             if self.infinite and a > 0:
-                for i in range(D_LAW):
-                    X[a * D_LAW + i] = X[i]
-                    Y[a * D_LAW + i] = Y[i]
+                for i in range(L):
+                    X[a * L + i] = X[i]
+                    Y[a * L + i] = Y[i]
                 continue
             left = 0.0
             for r in range(D_RANKS):
@@ -626,13 +641,13 @@ cdef class RoundLaws:
                 if rho[r] > 0.0:
                     memset(law, 0, sizeof(law))
                     self.pair_hand_law(pair, a + 1, r, law)
-                    for i in range(D_LAW):
-                        X[a * D_LAW + i] += rho[r] * law[i]
+                    for i in range(L):
+                        X[a * L + i] += rho[r] * law[i]
             if rho[p] > 0.0:
                 memset(law, 0, sizeof(law))
                 self.pair_hand_law(pair, a + 1, p, law)
-                for i in range(D_LAW):
-                    Y[a * D_LAW + i] = law[i]
+                for i in range(L):
+                    Y[a * L + i] = law[i]
         # the removal recursions X_{a,b}, N_{a,b}, entry by entry
         if self.infinite:
             pp = self.shoe[p]
@@ -647,33 +662,33 @@ cdef class RoundLaws:
         q = n - m
         for a in range(2 * M - 3):
             g = self.gamma(m, n, a, 0, pp)
-            for i in range(D_LAW):
-                XT[(a * D_MAX_A) * D_LAW + i] = X[a * D_LAW + i]
-                NT[(a * D_MAX_A) * D_LAW + i] = remove_unknown(X[a * D_LAW + i],
-                                                              Y[a * D_LAW + i], g)
+            for i in range(L):
+                XT[(a * D_MAX_A) * L + i] = X[a * L + i]
+                NT[(a * D_MAX_A) * L + i] = remove_unknown(X[a * L + i],
+                                                              Y[a * L + i], g)
         for b in range(1, 2 * M - 3):
             for a in range(2 * M - 3 - b):
                 g = self.gamma(m, n + 1, a, b, pp)
-                for i in range(D_LAW):
-                    XT[(a * D_MAX_A + b) * D_LAW + i] = remove_unknown(
-                        XT[(a * D_MAX_A + b - 1) * D_LAW + i],
-                        XT[((a + 1) * D_MAX_A + b - 1) * D_LAW + i], g)
+                for i in range(L):
+                    XT[(a * D_MAX_A + b) * L + i] = remove_unknown(
+                        XT[(a * D_MAX_A + b - 1) * L + i],
+                        XT[((a + 1) * D_MAX_A + b - 1) * L + i], g)
                 g = self.gamma(m, n, a, b, pp)
-                for i in range(D_LAW):
-                    NT[(a * D_MAX_A + b) * D_LAW + i] = remove_unknown(
-                        NT[(a * D_MAX_A + b - 1) * D_LAW + i],
-                        NT[((a + 1) * D_MAX_A + b - 1) * D_LAW + i], g)
+                for i in range(L):
+                    NT[(a * D_MAX_A + b) * L + i] = remove_unknown(
+                        NT[(a * D_MAX_A + b - 1) * L + i],
+                        NT[((a + 1) * D_MAX_A + b - 1) * L + i], g)
         # the patterns of hands: exactly h < M hands, or the limit M with k completed
         for h in range(2, M):
             w = (1.0 if h == 2 else 2.0) * self.draw_ratio(m, q, n, h - 2, h, pp)
             if w != 0.0:
-                self.combine_hands(w, &NT[((h - 2) * D_MAX_A + h - 1) * D_LAW], h,
+                self.combine_hands(w, &NT[((h - 2) * D_MAX_A + h - 1) * L], h,
                                    NULL, 0, out)
         for k in range(M - 1):
             w = (2.0 if (M == 4 and k >= 1) else 1.0) * self.draw_ratio(m, q, n, M - 2, k, pp)
             if w != 0.0:
-                self.combine_hands(w, &NT[((M - 2) * D_MAX_A + (k - 1 if k > 0 else 0)) * D_LAW],
-                                   k, &XT[((M - 2) * D_MAX_A + k) * D_LAW], M - k, out)
+                self.combine_hands(w, &NT[((M - 2) * D_MAX_A + (k - 1 if k > 0 else 0)) * L],
+                                   k, &XT[((M - 2) * D_MAX_A + k) * L], M - k, out)
         for i in range(D_OUT * D_LATTICE):
             k = i % D_LATTICE
             if k != D_NATURAL_COL:
@@ -1410,6 +1425,11 @@ cdef class RoundLaws:
                 else:
                     memset(law, 0, sizeof(law))
                     self.action_add(a, 1.0, law)
+                    if self.compact:        # the value given t, on the column of +1
+                        for t in range(D_OUT):
+                            self.round_out[t * D_LATTICE + column(1.0)] += w * law[t]
+                        self.clear_hand()
+                        continue
                     for j in range(D_STATES):
                         for t in range(D_OUT):
                             self.round_out[t * D_LATTICE + column(self.payoff[j * D_OUT + t])] += (

@@ -231,29 +231,26 @@ cdef class SpotMoments(RoundLaws):
 
     cdef void combine_hands(self, double w, const double* law_n, int count_n,
                             const double* law_x, int count_x, double* out) noexcept nogil:
-        """CROSS: only the mean of the combination, linearly: the sum of the hands' means
-        given t, put on the +1 column (a dealer natural in the peek game: -1 times the
-        mass, as the round law has it)."""
+        """CROSS and REPLAY: the hands' laws are compact (value and mass per dealer
+        outcome t, ``RoundLaws.compact``); only the mean of the combination is needed and
+        it is linear: the sum of the hands' values given t, put on the +1 column (a dealer
+        natural in the peek game: -1 times the mass, as the round law has it)."""
         cdef const double* law
-        cdef double p_t, m
-        cdef int t, j
-        if self.mode != CROSS:
+        cdef double m
+        cdef int t
+        if not self.compact:
             RoundLaws.combine_hands(self, w, law_n, count_n, law_x, count_x, out)
             return
         for t in range(D_OUT):
-            law = law_n if count_n > 0 else law_x
             if t == 5 and not self.rules.natural_takes_all:
-                p_t = 0.0
-                for j in range(D_STATES):
-                    p_t += law[j * D_OUT + t]
-                out[t * D_LATTICE + MINUS_ONE_COL] += w * p_t
+                law = law_n if count_n > 0 else law_x
+                out[t * D_LATTICE + MINUS_ONE_COL] += w * law[D_OUT + t]
                 continue
             m = 0.0
-            for j in range(D_STATES):
-                if count_n > 0:
-                    m += count_n * law_n[j * D_OUT + t] * self.payoff[j * D_OUT + t]
-                if count_x > 0:
-                    m += count_x * law_x[j * D_OUT + t] * self.payoff[j * D_OUT + t]
+            if count_n > 0:
+                m += count_n * law_n[t]
+            if count_x > 0:
+                m += count_x * law_x[t]
             out[t * D_LATTICE + ONE_COL] += w * m
 
     cdef void outcome_means(self, const double* n, double* g) noexcept nogil:
@@ -295,9 +292,13 @@ cdef class SpotMoments(RoundLaws):
         other.picks = self.picks
         other.starts = self.starts
         other.mode = REPLAY
+        other.compact = True      # the passes after RECORD need means only (see combine_hands)
+        other.law_len = 2 * D_OUT
         self.other = other
         self.reset_memo()
         self.mode = CROSS
+        self.compact = True
+        self.law_len = 2 * D_OUT
         with nogil:
             self.round_dist()
         cross = np.zeros(D_OUT)
