@@ -55,7 +55,7 @@ cdef class RoundLaws:
     cdef double payoff[D_LAW]
     cdef HashIndex dealer_index          # removed-cards key -> row of dealer_store
     cdef vector[double] dealer_store
-    cdef unordered_map[uint64_t, int] law_index
+    cdef HashIndex law_index             # hand's context key -> row of law_store
     cdef vector[double] law_store
     cdef unordered_map[uint64_t, int8_t] picks
     cdef unordered_map[uint64_t, int8_t] policy

@@ -76,6 +76,7 @@ cdef class RoundLaws:
             raise ValueError(f"dealer must be an upcard or two cards, ranks 1..10, got {dealer!r}")
         self.dealer_key = dealer
         self.dealer_index = HashIndex()
+        self.law_index = HashIndex()
         for r in range(D_RANKS):
             self.dealer_cnt[r] = 0
         for c in cards:
@@ -415,20 +416,18 @@ cdef class RoundLaws:
     cdef void continuation_add(self, double w, double* out) noexcept nogil:
         """out += w * the law of the option the strategy picks for the current hand."""
         cdef uint64_t key = self.context_key()
-        cdef unordered_map[uint64_t, int].iterator it = self.law_index.find(key)
+        cdef int row = self.law_index.find(key)
         cdef double local[D_LAW]
-        cdef int row, i, a
+        cdef int i, a
         cdef const double* law
-        if it != self.law_index.end():
-            row = deref(it).second
-        else:
-            memset(local, 0, sizeof(local))
+        if row < 0:
+            memset(local, 0, self.law_len * sizeof(double))
             a = self.choose()
             self.action_add(a, 1.0, local)
             row = <int>(self.law_store.size() // self.law_len)
             for i in range(self.law_len):
                 self.law_store.push_back(local[i])
-            self.law_index[key] = row
+            self.law_index.set(key, row)
         law = &self.law_store[row * self.law_len]
         for i in range(self.law_len):
             out[i] += w * law[i]
