@@ -57,7 +57,7 @@ cdef class RoundLaws:
     cdef vector[double] dealer_store
     cdef HashIndex law_index             # hand's context key -> row of law_store
     cdef vector[double] law_store
-    cdef unordered_map[uint64_t, int8_t] picks
+    cdef HashIndex picks                 # decision key -> the option picked
     cdef unordered_map[uint64_t, int8_t] policy
     cdef int policy_missing
     cdef readonly int splits_played     # starting hands (per composition) the strategy split

@@ -77,6 +77,7 @@ cdef class RoundLaws:
         self.dealer_key = dealer
         self.dealer_index = HashIndex()
         self.law_index = HashIndex()
+        self.picks = HashIndex()
         for r in range(D_RANKS):
             self.dealer_cnt[r] = 0
         for c in cards:
@@ -456,9 +457,10 @@ cdef class RoundLaws:
         cdef double best, v
         cdef int a = ST
         cdef uint64_t key = self.context_key() | (<uint64_t>double_ok << 62) | (<uint64_t>1 << 63)
-        cdef unordered_map[uint64_t, int8_t].iterator it = self.picks.find(key)
-        if it != self.picks.end():
-            return deref(it).second
+        a = self.picks.find(key)
+        if a >= 0:
+            return a
+        a = ST
         if self.is_natural():
             a = ST   # the natural's stand value (the payout) beats every other option
         else:
@@ -476,7 +478,7 @@ cdef class RoundLaws:
                 v = self.law_value(law)
                 if improves(v, best):
                     a = DD
-        self.picks[key] = <int8_t>a
+        self.picks.set(key, a)
         return a
 
     cdef int policy_action(self, int kind) noexcept nogil:

@@ -111,9 +111,9 @@ cdef class SpotMoments(RoundLaws):
         return a
 
     cdef int best_by_values(self, int double_ok) noexcept nogil:
-        cdef size_t known = self.picks.size()
+        cdef int known = self.picks.count
         cdef int a = RoundLaws.best_by_values(self, double_ok)
-        if self.mode != RECORD and self.picks.size() != known:
+        if self.mode != RECORD and self.picks.count != known:
             self.fresh_decisions += 1     # decided now, not by the original shoe
         return a
 
@@ -289,7 +289,7 @@ cdef class SpotMoments(RoundLaws):
                 first[t, k] = self.round_out[t * D_LATTICE + k]
         other = SpotMoments(self.shoe_arg, self.dealer_key, self.rules_arg)
         other.policy = self.policy
-        other.picks = self.picks
+        other.picks = self.picks     # shared: a decision made anew is counted once
         other.starts = self.starts
         other.mode = REPLAY
         other.compact = True      # the passes after RECORD need means only (see combine_hands)
