@@ -25,7 +25,9 @@ and stops by a rule on its own cards: removing a card nobody sees changes neithe
 (sum_r p_r(s) G(s - r) = G(s); the busting cards' share, the removal recursions of the
 split construction).  The split construction's hands are combined linearly here (the
 mean of a combination is the sum of the hands' means; a dealer natural in the peek game
-costs the spot one unit whatever its hands), so the pass is linear in G.
+costs the spot one unit whatever its hands), so the pass is linear in G.  Everything after
+RECORD is linear in the hands' laws too, so those passes keep each hand's law compact
+(``RoundLaws.compact``: per dealer outcome, its value and its mass; 14 numbers, not 98).
 
 Both spots play the decisions of the original shoe: a first pass (RECORD) plays spot 1
 with the real dealer and records every decision (the start actions here; the later and
