@@ -4,7 +4,7 @@ exact_spots=True)``, bjcore._spot_moments) against the default combination.
 No issue target: the exact covariance is opt-in because it costs (shoes spot 1's pass
 visits) x (one spot's pass).  Each case prints the median process CPU seconds of one
 thread (judge by these: the machine may be shared), the wall time with every core, and
-the covariance both ways.  The solve itself is not timed.  6 decks take minutes: only
+the covariance both ways.  The solve itself is not timed.  6 decks take ~2 minutes: only
 with ``--six-decks``.
 
 Run: ``PYTHONPATH=python:src python3 benchmarks/bench_spots.py [--repeat 1] [--six-decks]``

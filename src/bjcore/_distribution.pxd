@@ -37,6 +37,10 @@ cdef class RoundLaws:
     cdef double shoe_size
     cdef bint infinite
     cdef bint fractional          # some count is not a whole number of cards
+    cdef bint compact             # hand laws carry only their means: per dealer outcome
+                                  # t, the value sum_j law[j, t] payoff[j, t] (entry t) and
+                                  # the mass sum_j law[j, t] (entry D_OUT + t); see law_len
+    cdef int law_len              # entries of a hand law: D_LAW, or 2 D_OUT when compact
     cdef int dealer_cnt[D_RANKS]
     cdef int hole_rank
     cdef readonly object dealer_key
@@ -51,9 +55,9 @@ cdef class RoundLaws:
     cdef double payoff[D_LAW]
     cdef HashIndex dealer_index          # removed-cards key -> row of dealer_store
     cdef vector[double] dealer_store
-    cdef unordered_map[uint64_t, int] law_index
+    cdef HashIndex law_index             # hand's context key -> row of law_store
     cdef vector[double] law_store
-    cdef unordered_map[uint64_t, int8_t] picks
+    cdef HashIndex picks                 # decision key -> the option picked
     cdef unordered_map[uint64_t, int8_t] policy
     cdef int policy_missing
     cdef readonly int splits_played     # starting hands (per composition) the strategy split
@@ -117,6 +121,7 @@ cdef class RoundLaws:
     cdef const double* dealer(self) noexcept nogil
     cdef int store_dealer(self, uint64_t key, const double* out) noexcept nogil
     cdef void prefetch_children(self) noexcept nogil
+    cdef void state_add(self, double w, int j, const double* d, double* out) noexcept nogil
     cdef void leaf_add(self, double w, int mult, double* out) noexcept nogil
     cdef void bust_rest(self, const double* pi, double* rest) noexcept nogil
     cdef void hit_add(self, double w, double* out) noexcept nogil

@@ -76,6 +76,8 @@ cdef class RoundLaws:
             raise ValueError(f"dealer must be an upcard or two cards, ranks 1..10, got {dealer!r}")
         self.dealer_key = dealer
         self.dealer_index = HashIndex()
+        self.law_index = HashIndex()
+        self.picks = HashIndex()
         for r in range(D_RANKS):
             self.dealer_cnt[r] = 0
         for c in cards:
@@ -139,6 +141,8 @@ cdef class RoundLaws:
         self.policy_missing = 0
         # a fractional shoe is no real shoe: its splits follow the solver's construction
         # (split_dist), so that the mean is the solve's value (docs/risk.md)
+        self.compact = False
+        self.law_len = D_LAW
         self.exact_two_hands = exact_splits and not infinite and not self.fractional
         for r in range(D_RANKS):
             self.exact_done[r] = False
@@ -352,13 +356,23 @@ cdef class RoundLaws:
     cdef void leaf_add(self, double w, int mult, double* out) noexcept nogil:
         """out += w * the law of the current hand standing (or bust) with ``mult`` bets."""
         cdef const double* d = self.dealer()
-        cdef int t, s, j
+        cdef int t, s
         if self.hard_sum > 21:
             s = 0
         else:
             t = self.total()
             s = 1 if t <= 16 else t - 15
-        j = (mult - 1) * 7 + s
+        self.state_add(w, (mult - 1) * 7 + s, d, out)
+
+    cdef void state_add(self, double w, int j, const double* d, double* out) noexcept nogil:
+        """out += w * (final state j jointly with the dealer's law d), in full or, when
+        compact, only its value and mass per dealer outcome."""
+        cdef int t
+        if self.compact:
+            for t in range(D_OUT):
+                out[t] += w * d[t] * self.payoff[j * D_OUT + t]
+                out[D_OUT + t] += w * d[t]
+            return
         for t in range(D_OUT):
             out[j * D_OUT + t] += w * d[t]
 
@@ -400,8 +414,7 @@ cdef class RoundLaws:
             self.remove(r)
         if busts:
             self.bust_rest(pi, rest)
-            for t in range(D_OUT):
-                out[t] += w * rest[t]          # state 0: bust with one bet
+            self.state_add(w, 0, rest, out)    # state 0: bust with one bet
 
     cdef void double_add(self, double w, double* out) noexcept nogil:
         cdef double law[D_LAW]
@@ -434,8 +447,7 @@ cdef class RoundLaws:
             self.remove(r)
         if busts:
             self.bust_rest(pi, rest)
-            for t in range(D_OUT):
-                out[7 * D_OUT + t] += w * rest[t]   # state 7: bust with two bets
+            self.state_add(w, 7, rest, out)    # state 7: bust with two bets
 
     cdef void natural_as_solver(self, double* law) noexcept nogil:
         """Give the law of doubling the current hand (``law``, weight 1; a fractional shoe,
@@ -512,27 +524,29 @@ cdef class RoundLaws:
     cdef void continuation_add(self, double w, double* out) noexcept nogil:
         """out += w * the law of the option the strategy picks for the current hand."""
         cdef uint64_t key = self.context_key()
-        cdef unordered_map[uint64_t, int].iterator it = self.law_index.find(key)
+        cdef int row = self.law_index.find(key)
         cdef double local[D_LAW]
-        cdef int row, i, a
+        cdef int i, a
         cdef const double* law
-        if it != self.law_index.end():
-            row = deref(it).second
-        else:
-            memset(local, 0, sizeof(local))
+        if row < 0:
+            memset(local, 0, self.law_len * sizeof(double))
             a = self.choose()
             self.action_add(a, 1.0, local)
-            row = <int>(self.law_store.size() // D_LAW)
-            for i in range(D_LAW):
+            row = <int>(self.law_store.size() // self.law_len)
+            for i in range(self.law_len):
                 self.law_store.push_back(local[i])
-            self.law_index[key] = row
-        law = &self.law_store[row * D_LAW]
-        for i in range(D_LAW):
+            self.law_index.set(key, row)
+        law = &self.law_store[row * self.law_len]
+        for i in range(self.law_len):
             out[i] += w * law[i]
 
     cdef double law_value(self, const double* law) noexcept nogil:
         cdef double v = 0.0
         cdef int i
+        if self.compact:
+            for i in range(D_OUT):
+                v += law[i]
+            return v
         for i in range(D_LAW):
             v += law[i] * self.payoff[i]
         return v
@@ -550,9 +564,10 @@ cdef class RoundLaws:
         cdef double best, v
         cdef int a = ST
         cdef uint64_t key = self.context_key() | (<uint64_t>double_ok << 62) | (<uint64_t>1 << 63)
-        cdef unordered_map[uint64_t, int8_t].iterator it = self.picks.find(key)
-        if it != self.picks.end():
-            return deref(it).second
+        a = self.picks.find(key)
+        if a >= 0:
+            return a
+        a = ST
         if self.is_natural():
             a = ST   # the natural's stand value (the payout) beats every other option
         else:
@@ -570,7 +585,7 @@ cdef class RoundLaws:
                 v = self.law_value(law)
                 if improves(v, best):
                     a = DD
-        self.picks[key] = <int8_t>a
+        self.picks.set(key, a)
         return a
 
     cdef int policy_action(self, int kind) noexcept nogil:
@@ -723,20 +738,21 @@ cdef class RoundLaws:
         cdef double* out = &self.split_out[p * D_OUT * D_LATTICE]
         cdef double mean = 0.0
         cdef double natural = 0.0      # fractional shoes: see combine_hands
+        cdef int L = self.law_len    # a compact law is linear in the hands' laws too
         if self.split_done[p] or M < 2:
             return
-        X.assign(D_MAX_A * D_LAW, 0.0)
-        Y.assign(D_MAX_A * D_LAW, 0.0)
-        XT.assign(D_MAX_A * D_MAX_A * D_LAW, 0.0)
-        NT.assign(D_MAX_A * D_MAX_A * D_LAW, 0.0)
+        X.assign(D_MAX_A * L, 0.0)
+        Y.assign(D_MAX_A * L, 0.0)
+        XT.assign(D_MAX_A * D_MAX_A * L, 0.0)
+        NT.assign(D_MAX_A * D_MAX_A * L, 0.0)
         amax = 2 * M - 4
         if not self.infinite and self.shoe[p] - 2 < amax:
             amax = <int>self.shoe[p] - 2
         for a in range(amax + 1):
             if self.infinite and a > 0:
-                for i in range(D_LAW):
-                    X[a * D_LAW + i] = X[i]
-                    Y[a * D_LAW + i] = Y[i]
+                for i in range(L):
+                    X[a * L + i] = X[i]
+                    Y[a * L + i] = Y[i]
                 continue
             left = 0.0
             for r in range(D_RANKS):
@@ -763,13 +779,13 @@ cdef class RoundLaws:
                 if rho[r] > 0.0:
                     memset(law, 0, sizeof(law))
                     self.pair_hand_law(pair, a + 1, r, law)
-                    for i in range(D_LAW):
-                        X[a * D_LAW + i] += rho[r] * law[i]
+                    for i in range(L):
+                        X[a * L + i] += rho[r] * law[i]
             if rho[p] > 0.0:
                 memset(law, 0, sizeof(law))
                 self.pair_hand_law(pair, a + 1, p, law)
-                for i in range(D_LAW):
-                    Y[a * D_LAW + i] = law[i]
+                for i in range(L):
+                    Y[a * L + i] = law[i]
         # the removal recursions X_{a,b}, N_{a,b}, entry by entry
         if self.infinite:
             pp = self.shoe[p]
@@ -784,33 +800,33 @@ cdef class RoundLaws:
         q = n - m
         for a in range(2 * M - 3):
             g = self.gamma(m, n, a, 0, pp)
-            for i in range(D_LAW):
-                XT[(a * D_MAX_A) * D_LAW + i] = X[a * D_LAW + i]
-                NT[(a * D_MAX_A) * D_LAW + i] = remove_unknown(X[a * D_LAW + i],
-                                                              Y[a * D_LAW + i], g)
+            for i in range(L):
+                XT[(a * D_MAX_A) * L + i] = X[a * L + i]
+                NT[(a * D_MAX_A) * L + i] = remove_unknown(X[a * L + i],
+                                                              Y[a * L + i], g)
         for b in range(1, 2 * M - 3):
             for a in range(2 * M - 3 - b):
                 g = self.gamma(m, n + 1, a, b, pp)
-                for i in range(D_LAW):
-                    XT[(a * D_MAX_A + b) * D_LAW + i] = remove_unknown(
-                        XT[(a * D_MAX_A + b - 1) * D_LAW + i],
-                        XT[((a + 1) * D_MAX_A + b - 1) * D_LAW + i], g)
+                for i in range(L):
+                    XT[(a * D_MAX_A + b) * L + i] = remove_unknown(
+                        XT[(a * D_MAX_A + b - 1) * L + i],
+                        XT[((a + 1) * D_MAX_A + b - 1) * L + i], g)
                 g = self.gamma(m, n, a, b, pp)
-                for i in range(D_LAW):
-                    NT[(a * D_MAX_A + b) * D_LAW + i] = remove_unknown(
-                        NT[(a * D_MAX_A + b - 1) * D_LAW + i],
-                        NT[((a + 1) * D_MAX_A + b - 1) * D_LAW + i], g)
+                for i in range(L):
+                    NT[(a * D_MAX_A + b) * L + i] = remove_unknown(
+                        NT[(a * D_MAX_A + b - 1) * L + i],
+                        NT[((a + 1) * D_MAX_A + b - 1) * L + i], g)
         # the patterns of hands: exactly h < M hands, or the limit M with k completed
         for h in range(2, M):
             w = (1.0 if h == 2 else 2.0) * self.draw_ratio(m, q, n, h - 2, h, pp)
             if w != 0.0:
-                self.combine_hands(w, &NT[((h - 2) * D_MAX_A + h - 1) * D_LAW], h,
+                self.combine_hands(w, &NT[((h - 2) * D_MAX_A + h - 1) * L], h,
                                    NULL, 0, out, &natural)
         for k in range(M - 1):
             w = (2.0 if (M == 4 and k >= 1) else 1.0) * self.draw_ratio(m, q, n, M - 2, k, pp)
             if w != 0.0:
-                self.combine_hands(w, &NT[((M - 2) * D_MAX_A + (k - 1 if k > 0 else 0)) * D_LAW],
-                                   k, &XT[((M - 2) * D_MAX_A + k) * D_LAW], M - k, out,
+                self.combine_hands(w, &NT[((M - 2) * D_MAX_A + (k - 1 if k > 0 else 0)) * L],
+                                   k, &XT[((M - 2) * D_MAX_A + k) * L], M - k, out,
                                    &natural)
         if self.fractional:
             self.settle_fractional_split(pair, M, natural, out)
@@ -1604,6 +1620,11 @@ cdef class RoundLaws:
                 else:
                     memset(law, 0, sizeof(law))
                     self.action_add(a, 1.0, law)
+                    if self.compact:        # the value given t, on the column of +1
+                        for t in range(D_OUT):
+                            self.round_out[t * D_LATTICE + column(1.0)] += w * law[t]
+                        self.clear_hand()
+                        continue
                     for j in range(D_STATES):
                         for t in range(D_OUT):
                             self.round_out[t * D_LATTICE + column(self.payoff[j * D_OUT + t])] += (

@@ -25,7 +25,9 @@ and stops by a rule on its own cards: removing a card nobody sees changes neithe
 (sum_r p_r(s) G(s - r) = G(s); the busting cards' share, the removal recursions of the
 split construction).  The split construction's hands are combined linearly here (the
 mean of a combination is the sum of the hands' means; a dealer natural in the peek game
-costs the spot one unit whatever its hands), so the pass is linear in G.
+costs the spot one unit whatever its hands), so the pass is linear in G.  Everything after
+RECORD is linear in the hands' laws too, so those passes keep each hand's law compact
+(``RoundLaws.compact``: per dealer outcome, its value and its mass; 14 numbers, not 98).
 
 Both spots play the decisions of the original shoe: a first pass (RECORD) plays spot 1
 with the real dealer and records every decision (the start actions here; the later and
@@ -111,9 +113,9 @@ cdef class SpotMoments(RoundLaws):
         return a
 
     cdef int best_by_values(self, int double_ok) noexcept nogil:
-        cdef size_t known = self.picks.size()
+        cdef int known = self.picks.count
         cdef int a = RoundLaws.best_by_values(self, double_ok)
-        if self.mode != RECORD and self.picks.size() != known:
+        if self.mode != RECORD and self.picks.count != known:
             self.fresh_decisions += 1     # decided now, not by the original shoe
         return a
 
@@ -232,29 +234,27 @@ cdef class SpotMoments(RoundLaws):
     cdef void combine_hands(self, double w, const double* law_n, int count_n,
                             const double* law_x, int count_x, double* out,
                             double* natural) noexcept nogil:
-        """CROSS: only the mean of the combination, linearly: the sum of the hands' means
-        given t, put on the +1 column (a dealer natural in the peek game: -1 times the
-        mass, as the round law has it)."""
+        """CROSS and REPLAY: the hands' laws are compact (value and mass per dealer
+        outcome t, ``RoundLaws.compact``); only the mean of the combination is needed and
+        it is linear: the sum of the hands' values given t, put on the +1 column (a dealer
+        natural in the peek game: -1 times the mass, as the round law has it).  ``natural``
+        serves fractional shoes only, which SpotMoments refuses."""
         cdef const double* law
-        cdef double p_t, m
-        cdef int t, j
-        if self.mode != CROSS:
+        cdef double m
+        cdef int t
+        if not self.compact:
             RoundLaws.combine_hands(self, w, law_n, count_n, law_x, count_x, out, natural)
             return
         for t in range(D_OUT):
-            law = law_n if count_n > 0 else law_x
             if t == 5 and not self.rules.natural_takes_all:
-                p_t = 0.0
-                for j in range(D_STATES):
-                    p_t += law[j * D_OUT + t]
-                out[t * D_LATTICE + MINUS_ONE_COL] += w * p_t
+                law = law_n if count_n > 0 else law_x
+                out[t * D_LATTICE + MINUS_ONE_COL] += w * law[D_OUT + t]
                 continue
             m = 0.0
-            for j in range(D_STATES):
-                if count_n > 0:
-                    m += count_n * law_n[j * D_OUT + t] * self.payoff[j * D_OUT + t]
-                if count_x > 0:
-                    m += count_x * law_x[j * D_OUT + t] * self.payoff[j * D_OUT + t]
+            if count_n > 0:
+                m += count_n * law_n[t]
+            if count_x > 0:
+                m += count_x * law_x[t]
             out[t * D_LATTICE + ONE_COL] += w * m
 
     cdef void outcome_means(self, const double* n, double* g) noexcept nogil:
@@ -293,12 +293,16 @@ cdef class SpotMoments(RoundLaws):
                 first[t, k] = self.round_out[t * D_LATTICE + k]
         other = SpotMoments(self.shoe_arg, self.dealer_key, self.rules_arg)
         other.policy = self.policy
-        other.picks = self.picks
+        other.picks = self.picks     # shared: a decision made anew is counted once
         other.starts = self.starts
         other.mode = REPLAY
+        other.compact = True      # the passes after RECORD need means only (see combine_hands)
+        other.law_len = 2 * D_OUT
         self.other = other
         self.reset_memo()
         self.mode = CROSS
+        self.compact = True
+        self.law_len = 2 * D_OUT
         with nogil:
             self.round_dist()
         cross = np.zeros(D_OUT)
