@@ -53,7 +53,7 @@ def _cell(v, *, style: str = "ev", decimals: int = EV_DECIMALS, signed: bool = F
             text = str(int(v))
         elif 0 < v < 1e-3:
             text = f"{v:.3e}"         # a small probability keeps its digits: 6.0e-06, not 0.000006
-        elif 10 <= abs(v) < 1e7:
+        elif 1000 <= abs(v) < 1e7:
             # a bankroll for a target risk or N0 (1106.5, 163787.3): seven significant
             # digits, not 1106.500000
             text = f"{v:.7g}"
