@@ -113,3 +113,33 @@ cdef inline double falling(double x, int k) noexcept nogil:
     for j in range(k):
         v *= x - j
     return v
+
+
+cdef inline double expected_split_hands(int M, double P2, double P3) noexcept nogil:
+    """Expected number of hands a split makes, resplitting up to ``M`` hands, where P2 is
+    the chance it ends with two hands and P3 with three (with four: the rest)."""
+    if M == 2:
+        return 2.0
+    if M == 3:
+        return 2.0 * P2 + 3.0 * (1.0 - P2)
+    return 2.0 * P2 + 3.0 * P3 + 4.0 * (1.0 - P2 - P3)
+
+
+cdef inline double natural_refund_finite(const double* rho, int p, int hole,
+                                         int M) noexcept nogil:
+    """What a split's value adds back because a dealer natural takes one unit, not one
+    per hand: (expected hands - 1) x the natural's chance, on a finite shoe.  ``rho``: the
+    10 counts less the dealer's cards and the pair's two cards; ``p``: the pair's rank
+    index; ``hole``: the rank index that makes a natural with the upcard."""
+    cdef double left = 0.0, beta_s, n2, m2, P2, P3
+    cdef int r
+    for r in range(10):
+        left += rho[r]
+    beta_s = rho[hole] / left if (left > 0 and rho[hole] > 0) else 0.0
+    if beta_s <= 0.0:
+        return 0.0
+    n2 = left - 1
+    m2 = rho[p] - (1 if hole == p else 0)
+    P2 = falling(n2 - m2, 2) / falling(n2, 2) if n2 >= 2 else 1.0
+    P3 = 2.0 * m2 * falling(n2 - m2, 3) / falling(n2, 4) if n2 >= 4 else 0.0
+    return (expected_split_hands(M, P2, P3) - 1.0) * beta_s

@@ -30,7 +30,8 @@ The result is ``out[t, k]``: the probability that the dealer ends in ``t`` and t
 net outcome is ``(k - 16) / 2`` units (``k = 33``: a natural paid at the table's payout).
 """
 from libc.math cimport lround
-from bjcore._defs cimport (rank_unit, improves, double_allowed,
+from bjcore._defs cimport (rank_unit, improves, double_allowed, falling,
+                           natural_refund_finite,
                            ACT_STAND as ST, ACT_HIT as HT, ACT_DOUBLE as DD, ACT_SPLIT as SP,
                            ACT_SURRENDER as SU, SPLIT_CDZ as CDZ, SPLIT_CDP1 as CDP1,
                            SPLIT_CDP as CDP, SPLIT_POLICY as POLICY,
@@ -52,14 +53,6 @@ from bjcore._dealer import dealer_trie
 cdef inline int column(double value) noexcept nogil:
     """Lattice column of a net outcome that is a multiple of one half."""
     return ZERO_COL + <int>lround(2.0 * value)
-
-
-cdef inline double falling(double x, int k) noexcept nogil:
-    cdef double v = 1.0
-    cdef int j
-    for j in range(k):
-        v *= x - j
-    return v
 
 
 cdef class RoundLaws:
@@ -900,30 +893,14 @@ cdef class RoundLaws:
 
     cdef double natural_refund_units(self, int pair, int M) noexcept nogil:
         """What the solver's split value adds back for a dealer natural taking one unit,
-        not one per hand: (expected hands - 1) x the natural's chance, in the solver's
-        arithmetic (``_splits.SplitEngine.split_value``), finite shoe, hole-card games."""
+        not one per hand (finite shoe, hole-card games): the solver's own formula,
+        ``_defs.natural_refund_finite``."""
         cdef double rho[D_RANKS]
-        cdef double left = 0.0, beta_s, n2, m2, P2, P3, hands
-        cdef int r, p = pair - 1, hole = self.hole_rank
+        cdef int r, p = pair - 1
         for r in range(D_RANKS):
             rho[r] = self.shoe[r] - self.dealer_cnt[r]
         rho[p] -= 2
-        for r in range(D_RANKS):
-            left += rho[r]
-        beta_s = rho[hole] / left if (left > 0 and rho[hole] > 0) else 0.0
-        if beta_s <= 0.0:
-            return 0.0
-        n2 = left - 1
-        m2 = rho[p] - (1 if hole == p else 0)
-        P2 = falling(n2 - m2, 2) / falling(n2, 2) if n2 >= 2 else 1.0
-        P3 = 2.0 * m2 * falling(n2 - m2, 3) / falling(n2, 4) if n2 >= 4 else 0.0
-        if M == 2:
-            hands = 2.0
-        elif M == 3:
-            hands = 2.0 * P2 + 3.0 * (1.0 - P2)
-        else:
-            hands = 2.0 * P2 + 3.0 * P3 + 4.0 * (1.0 - P2 - P3)
-        return (hands - 1.0) * beta_s
+        return natural_refund_finite(rho, p, self.hole_rank, M)
 
     cdef double gamma(self, double m, double n, int a, int b, double pp) noexcept nogil:
         cdef double denom

@@ -340,7 +340,7 @@ cdef class SplitEngine(HandEngine):
         cdef double XT[MAX_A][MAX_A]
         cdef double NT[MAX_A][MAX_A]
         cdef double rho[N_RANKS]
-        cdef double m, n, q, g, left, ev, w, beta_s, n2, m2, P2, P3, hands
+        cdef double m, n, q, g, left, ev, w, beta_s, P2, P3
         cdef double pp = 0.0
         if M < 2:
             return NAN
@@ -436,26 +436,13 @@ cdef class SplitEngine(HandEngine):
                 beta_s = self.shoe[hole]
                 P2 = (1.0 - pp) * (1.0 - pp)
                 P3 = 2.0 * pp * (1.0 - pp) ** 3
+                if beta_s > 0.0:
+                    ev += (expected_split_hands(M, P2, P3) - 1.0) * beta_s
             else:
                 for r in range(N_RANKS):
                     rho[r] = self.shoe[r] - self.dealer_cnt[r]
                 rho[p] -= 2
-                left = 0.0
-                for r in range(N_RANKS):
-                    left += rho[r]
-                beta_s = rho[hole] / left if (left > 0 and rho[hole] > 0) else 0.0
-                n2 = left - 1
-                m2 = rho[p] - (1 if hole == p else 0)
-                P2 = falling(n2 - m2, 2) / falling(n2, 2) if n2 >= 2 else 1.0
-                P3 = 2.0 * m2 * falling(n2 - m2, 3) / falling(n2, 4) if n2 >= 4 else 0.0
-            if beta_s > 0.0:
-                if M == 2:
-                    hands = 2.0
-                elif M == 3:
-                    hands = 2.0 * P2 + 3.0 * (1.0 - P2)
-                else:
-                    hands = 2.0 * P2 + 3.0 * P3 + 4.0 * (1.0 - P2 - P3)
-                ev += (hands - 1.0) * beta_s
+                ev += natural_refund_finite(rho, p, hole, M)
         self.split_cache[p] = ev
         return ev
 
