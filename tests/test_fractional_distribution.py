@@ -21,6 +21,17 @@ def _laws(rules, counts):
             yield tc, sol, sol.outcome_distribution()
 
 
+def assert_laws_match_the_solver(rules, shoes, split):
+    """On every shoe: the law's mean is the solve's EV (identity), it sums to one and no
+    probability is negative."""
+    for tc, shoe in shoes.items():
+        sol = solve(rules, shoe, split=split)
+        dist = sol.outcome_distribution()
+        assert abs(dist.mean - sol.expected_value) < 1e-14, tc
+        assert abs(dist.probabilities.sum() - 1.0) < 1e-15, tc
+        assert np.all(dist.probabilities >= 0), tc
+
+
 @pytest.mark.parametrize("kw", [dict(decks=2, max_split_hands=1),
                                 dict(decks=2, max_split_hands=1, hole_card="exposed")])
 def test_unsplit_mean_is_the_solve_value(kw):
@@ -72,12 +83,7 @@ def test_mean_is_the_solve_value_with_splits(i):
     counts = [(3 * i + k) % 15 - 6 for k in (0, 5, 10)]
     shoes, _ = true_count_shoes(rules, "hilo", counts)
     assert len(shoes) == 3
-    for tc, shoe in shoes.items():
-        sol = solve(rules, shoe, split=split)
-        dist = sol.outcome_distribution()
-        assert abs(dist.mean - sol.expected_value) < 1e-14, tc
-        assert abs(dist.probabilities.sum() - 1.0) < 1e-15, tc
-        assert np.all(dist.probabilities >= 0), tc
+    assert_laws_match_the_solver(rules, shoes, split)
 
 
 @pytest.mark.parametrize("kw, split, tc", [
@@ -150,9 +156,4 @@ def test_one_deck_counts_below_two(kw, split):
     rules = Rules(**kw)
     shoes, _ = true_count_shoes(rules, "hilo", [-6, 3, 10])
     assert len(shoes) == 3
-    for tc, shoe in shoes.items():
-        sol = solve(rules, shoe, split=split)
-        dist = sol.outcome_distribution()
-        assert abs(dist.mean - sol.expected_value) < 1e-14, tc
-        assert abs(dist.probabilities.sum() - 1.0) < 1e-15, tc
-        assert np.all(dist.probabilities >= 0), tc
+    assert_laws_match_the_solver(rules, shoes, split)
