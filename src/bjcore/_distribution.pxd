@@ -121,6 +121,7 @@ cdef class RoundLaws:
     cdef const double* dealer(self) noexcept nogil
     cdef int store_dealer(self, uint64_t key, const double* out) noexcept nogil
     cdef void prefetch_children(self) noexcept nogil
+    cdef void prefetch_from(self, const double* n, double left, uint64_t base) noexcept nogil
     cdef void state_add(self, double w, int j, const double* d, double* out) noexcept nogil
     cdef void leaf_add(self, double w, int mult, double* out) noexcept nogil
     cdef void bust_rest(self, const double* pi, double* rest) noexcept nogil

@@ -293,13 +293,9 @@ cdef class RoundLaws:
         """Enumerate, in one pass over the dealer trie, the dealer laws of every child of
         the current hand (one more card, not bust) that is not memoised yet."""
         cdef double n[D_RANKS]
-        cdef double w[D_BATCH * D_RANKS]
-        cdef double tot[D_BATCH]
-        cdef double out[D_BATCH * 6]
-        cdef uint64_t keys[D_BATCH]
-        cdef uint64_t base, key
+        cdef uint64_t base
         cdef double left = 0.0
-        cdef int r, q, count = 0
+        cdef int r
         if self.infinite:
             return
         base = self.comp_key()
@@ -318,6 +314,18 @@ cdef class RoundLaws:
             if n[r] < 0.0 and not self.fractional:
                 n[r] = 0.0
             left += n[r]
+        self.prefetch_from(n, left, base)
+
+    cdef void prefetch_from(self, const double* n, double left, uint64_t base) noexcept nogil:
+        """The dealer laws, memoised under ``base`` plus the card, of every shoe ``n``
+        (``left`` cards) less one card the current hand can take without busting, that
+        are not memoised yet: one pass over the dealer trie."""
+        cdef double w[D_BATCH * D_RANKS]
+        cdef double tot[D_BATCH]
+        cdef double out[D_BATCH * 6]
+        cdef uint64_t keys[D_BATCH]
+        cdef uint64_t key
+        cdef int r, q, count = 0
         for r in range(D_RANKS):
             if self.hard_sum + r + 1 > 21:
                 break

@@ -162,33 +162,9 @@ cdef class SpotMoments(RoundLaws):
     cdef void replay_prefetch(self) noexcept nogil:
         """As ``RoundLaws.prefetch_children``, memoised on both spots' cards."""
         cdef double n[D_RANKS]
-        cdef double w[D_BATCH * D_RANKS]
-        cdef double tot[D_BATCH]
-        cdef double out[D_BATCH * 6]
-        cdef uint64_t keys[D_BATCH]
-        cdef uint64_t base = self.shared_key(), key
         cdef double left
-        cdef int r, q, count = 0
         self.cards_left(n, &left)
-        for r in range(D_RANKS):
-            if self.hard_sum + r + 1 > 21:
-                break
-            if n[r] < 1.0:
-                continue
-            key = base + rank_unit(r)
-            if self.dealer_index.find(key) >= 0:
-                continue
-            for q in range(D_RANKS):
-                w[count * D_RANKS + q] = n[q]
-            w[count * D_RANKS + r] -= 1.0
-            tot[count] = left - 1.0
-            keys[count] = key
-            count += 1
-        if count == 0:
-            return
-        self.trie.evaluate_many(w, tot, count, False, out)
-        for q in range(count):
-            self.store_dealer(keys[q], &out[q * 6])
+        self.prefetch_from(n, left, self.shared_key())
 
     cdef const double* dealer(self) noexcept nogil:
         """CROSS: G_t (the other spot's mean joint with the dealer's outcome t) from the
