@@ -6,7 +6,9 @@ aces, peek, 3:2 (the default ``Rules(decks=d)``); "SPL1" allows one split only
 CDP1, CDP), 6 decks SPL1, and the infinite shoe.
 
 For each case the median (and minimum) over ``--repeat`` runs after one warm-up solve, with
-one thread (the per-core figure) and with every core, and the speed-up between them.  Then
+one thread (the per-core figure) and with every core, and the speed-up between them; the
+one-thread and all-thread runs alternate, so that a machine whose speed drifts during the
+run moves both alike.  Then
 the whole-process time of ``python -c "import bjsolve; bjsolve.solve(bjsolve.Rules(decks=6))"``
 (median of ``--process-runs`` fresh interpreters), the peak memory of that process, and,
 with ``--growth N``, the resident memory before and after N more solves in this process.
@@ -31,6 +33,7 @@ Run: ``PYTHONPATH=python:src python benchmarks/bench_solve.py --yardstick 0.0151
 from __future__ import annotations
 
 import argparse
+import importlib
 import math
 import os
 import platform
@@ -41,7 +44,6 @@ import sys
 import time
 
 import bjsolve
-from _timing import median_time
 from bjsolve import Rules
 
 # (label, decks, split class, max_split_hands, one-thread target in yardsticks or None)
@@ -70,9 +72,21 @@ PEAK_COMMAND = (PROCESS_COMMAND + "; import resource, sys; "
                 "print(r / 2**20 if sys.platform == 'darwin' else r / 1024)")
 
 
-def time_case(decks, split, max_split_hands, threads, repeat):
+def time_case(decks, split, max_split_hands, repeat):
+    """(median, min) wall seconds of one-thread solves and of all-thread solves, the two
+    run alternately (each pair in either order, by turns) so that both meet the same
+    machine: a machine that speeds up or slows down during the run moves both medians,
+    not their ratio."""
     rules = Rules(decks=decks, max_split_hands=max_split_hands)
-    return median_time(lambda: bjsolve.solve(rules, split=split, threads=threads), repeat)
+    times = {1: [], None: []}
+    for threads in times:
+        bjsolve.solve(rules, split=split, threads=threads)   # warm-up
+    for i in range(repeat):
+        for threads in ((1, None) if i % 2 == 0 else (None, 1)):
+            t0 = time.perf_counter()
+            bjsolve.solve(rules, split=split, threads=threads)
+            times[threads].append(time.perf_counter() - t0)
+    return tuple(f(times[t]) for t in (1, None) for f in (statistics.median, min))
 
 
 def cpu_time_case(decks, split, max_split_hands, repeat):
@@ -112,17 +126,16 @@ def cpu_speedup(decks, split, max_split_hands, repeat):
 
 def thread_balance(decks, split, max_split_hands, workers):
     """Total CPU / the busiest thread's CPU when the per-upcard CPU costs recorded by the
-    last solve are dealt to ``workers`` threads from one queue, largest first (as the next
-    solve deals them): the speed-up the dispatch allows on ``workers`` idle cores."""
-    from bjsolve.solve import recorded_costs
+    last solve are shared out to ``workers`` threads as the next solve plans them
+    (``plan_shares``): the speed-up the dispatch allows on ``workers`` idle cores."""
+    bjsolve_solve = importlib.import_module("bjsolve.solve")
     rules = Rules(decks=decks, max_split_hands=max_split_hands)
-    costs = recorded_costs(rules, split, 52 * decks) if decks != math.inf else None
+    costs = bjsolve_solve.recorded_costs(rules, split, 52 * decks) if decks != math.inf else None
     if not costs or workers < 2:
         return None
-    busy = [0.0] * workers
-    for cost in sorted(costs.values(), reverse=True):
-        busy[busy.index(min(busy))] += cost
-    return sum(costs.values()) / max(busy)
+    order = sorted(costs, key=lambda k: -costs[k])
+    shares = bjsolve_solve.plan_shares(order, costs, workers)
+    return sum(costs.values()) / max(sum(costs[k] for k in share) for share in shares)
 
 
 def process_times(runs):
@@ -175,7 +188,8 @@ def main(argv=None):
     yd = args.yardstick
 
     print(f"bjsolve.solve, S17 DOA DAS resplit to 4, no RSA, peek, 3:2; median of {args.repeat} "
-          f"runs after 1 warm-up; python {platform.python_version()}, {cores} CPUs"
+          f"runs after 1 warm-up (one-thread and all-thread runs alternate); "
+          f"python {platform.python_version()}, {cores} CPUs"
           + (f"; 1 yardstick = {yd:g} s" if yd else ""))
     print()
     header = (f"{'case':<9} {'1 thread':>10} {'min':>9} {'all threads':>12} {'min':>9} "
@@ -188,8 +202,7 @@ def main(argv=None):
     for label, decks, split, msh, target in CASES:
         if args.cases and label not in args.cases:
             continue
-        one, one_min = time_case(decks, split, msh, 1, args.repeat)
-        every, every_min = time_case(decks, split, msh, None, args.repeat)
+        one, one_min, every, every_min = time_case(decks, split, msh, args.repeat)
         speedup = one / every
         balance = thread_balance(decks, split, msh, cores)
         cpu = cpu_time_case(decks, split, msh, args.repeat)

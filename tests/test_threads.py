@@ -81,6 +81,58 @@ def test_recorded_costs_order_the_next_solve_longest_first():
     assert list(again.ev_by_dealer.items()) == list(sol.ev_by_dealer.items())
 
 
+def test_two_threads_get_the_best_split_of_the_known_costs():
+    """plan_shares against every split of the keys, listed with itertools."""
+    import itertools
+    import random
+    solve_module = importlib.import_module("bjsolve.solve")
+    rng = random.Random(7)
+    for n in (2, 3, 7, 10):
+        for _ in range(20):
+            keys = list(range(1, n + 1))
+            costs = {k: rng.choice([rng.random(), 1.0, 2.0]) for k in keys}
+            order = sorted(keys, key=lambda k: -costs[k])
+            shares = solve_module.plan_shares(order, costs, 2)
+            assert sorted(shares[0] + shares[1]) == keys        # every key once
+            loads = [sum(costs[k] for k in share) for share in shares]
+            assert loads[0] >= loads[1]                         # the caller's is the larger
+            assert all(share == [k for k in order if k in share] for share in shares)
+            best = min(max(sum(costs[k] for k in part), sum(costs.values()) -
+                           sum(costs[k] for k in part))
+                       for size in range(n + 1) for part in itertools.combinations(keys, size))
+            assert loads[0] == pytest.approx(best, rel=1e-12, abs=1e-12)
+    # unknown costs: one queue; more threads: largest first to the least loaded
+    assert solve_module.plan_shares([3, 1, 2], None, 2) == [[3, 1, 2]]
+    assert solve_module.plan_shares([3, 1, 2], {3: 5.0, 1: 3.0, 2: 2.0}, 3) == [[3], [1], [2]]
+
+
+def test_a_share_whose_thread_never_starts_is_done_by_the_caller():
+    """With the costs known each thread has its share; when the pool's helper is busy
+    elsewhere, the calling thread takes the helper's share too."""
+    import threading
+    solve_module = importlib.import_module("bjsolve.solve")
+    cost_key = ("test", "shares")
+    solve_module._UNIT_COSTS[cost_key] = {k: float(k) for k in range(1, 11)}
+    release = threading.Event()
+    busy = solve_module._helper_pool(1).submit(release.wait, 60)
+    try:
+        caller = threading.get_ident()
+        ran_by = {}
+
+        def compute(k):
+            ran_by[k] = threading.get_ident()
+            return -k
+
+        got = solve_module.run_units(range(1, 11), compute, threads=2, cost_key=cost_key)
+        assert got == {k: -k for k in solve_module.work_order(range(1, 11))}
+        assert set(ran_by.values()) == {caller}
+    finally:
+        release.set()
+        busy.result()
+        solve_module._UNIT_COSTS.pop(cost_key, None)
+        solve_module._THREAD_LOADS.pop(cost_key, None)
+
+
 def _malloc_in_use():
     """Bytes malloc has handed out and not had back (glibc's mallinfo2), or None."""
     import ctypes
