@@ -33,8 +33,9 @@ from .strategy import StrategyChart, basic_strategy
 
 SPLIT_CLASSES = {"CDZ-": 0, "CDP1": 1, "CDP": 2}
 POLICY_CLASS = 3
-# The threads take the dealer keys from one queue, longest first, so that they finish
-# together (longest-first list scheduling).  Before any cost is known, this order: the
+# The threads take the dealer keys longest first, so that they finish together (from one
+# queue until the keys' costs are known, then from planned shares: ``plan_shares``).
+# Before any cost is known, this order: the
 # measured CPU time per upcard of a CDZ- solve (1-8 decks) is ace ~19%, each of 7-T
 # 12-15%, 2 ~8%, 3 ~7%, 4-6 ~5% each.  CDP costs are flatter (2, 3, A heaviest), so each
 # solve records what every key cost (CPU seconds, per thread) and the next solve of the
