@@ -126,3 +126,31 @@ def test_bad_input_is_one_line_and_exit_2(extra, word, capsys):
     err = capsys.readouterr().err.strip()
     assert code == 2
     assert len(err.splitlines()) == 1 and word in err
+
+
+def test_a_ramp_and_a_count_that_start_with_a_minus_sign():
+    """`--ramp -1:1,2:4` and `--system -1,1,...` as counters type them: argparse alone
+    reads those values as unknown flags; the same game as with `--flag=value`."""
+    tags = "-1,1,1,1,1,1,0,0,0,-1"    # Hi-Lo from A to T, written out
+    base = [a for a in BASE if a not in ("--ramp", "1:1,2:2,3:4")]
+    code, spaced = run(base + ["--ramp", "-1:1,2:2,3:4", "--system", tags, "--format", "json"])
+    assert code == 0
+    code, joined = run(base + ["--ramp=-1:1,2:2,3:4", f"--system={tags}", "--format", "json"])
+    assert code == 0
+    assert json.loads(spaced) == json.loads(joined)
+    assert "-1:1" in spaced
+
+
+def test_text_table_signs_the_edge_and_shows_bets_as_units():
+    code, text = run(BASE)
+    assert code == 0
+    lines = text.splitlines()
+    header = next(i for i, line in enumerate(lines) if line.split() == ["frequency", "edge",
+                                                                         "SD", "bet"])
+    rows = [line.split() for line in lines[header + 1:] if line.strip()]
+    rows = [r for r in rows if len(r) == 5 and r[0].lstrip("<>=").lstrip("+-").isdigit()]
+    assert rows
+    for label, freq, edge, sd, bet in rows:
+        assert edge[0] in "+-", edge               # a signed EV
+        assert bet in ("1", "2", "4"), bet         # the ramp 1:1,2:2,3:4 in units
+    assert {r[4] for r in rows} == {"1", "2", "4"}

@@ -603,7 +603,8 @@ class CountedGame:
         return Table("game", "true counts at round starts", tuple(self.labels), tuple(names),
                      np.column_stack(columns), self.notes(), style="prob",
                      units="frequency: fraction of rounds; edge: EV per unit bet "
-                           "(unconditioned); SD: per unit bet; bet: units")
+                           "(unconditioned); SD: per unit bet; bet: units",
+                     column_styles={"edge": "ev", "bet": "units"})
 
     def notes(self) -> tuple:
         return (f"rules: {self.rules.describe()}",

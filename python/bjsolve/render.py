@@ -46,6 +46,8 @@ def _cell(v, *, style: str = "ev", decimals: int = EV_DECIMALS, signed: bool = F
         return "--"
     if style == "percent":
         text = f"{100 * v:{'+' if signed else ''}.{max(decimals - 3, 1)}f}%"
+    elif style == "units":
+        text = f"{v:.6g}"              # a bet of 4 units: 4, not 4.000000
     elif style == "prob":
         if 1 < abs(v) < 1e15 and v == int(v):
             # a bankroll or a number of rounds: 400, not 400.000000 (a probability of 1
@@ -65,6 +67,12 @@ def _cell(v, *, style: str = "ev", decimals: int = EV_DECIMALS, signed: bool = F
         # a tiny negative rounding (a mean that is 0 up to 1e-18) shows as zero, unsigned
         text = ("+" if style == "ev" or signed else "") + text[1:]
     return text
+
+
+def _column_styles(table) -> list:
+    """The text style of each column: the table's, or its own (``Table.column_styles``)."""
+    own = table.column_styles or {}
+    return [own.get(c, table.style) for c in table.columns]
 
 
 def _signed(table) -> bool:
@@ -152,17 +160,19 @@ def to_text(table, *, width: int | None = None, color: bool = False) -> str:
     head = max([len(str(r)) for r in table.rows] + [4])
     cells = None
     signed = _signed(table)
+    styles = _column_styles(table)
     for decimals in (EV_DECIMALS, 5, 4, 3):
-        cells = [[_cell(v, style=table.style, decimals=decimals, signed=signed) for v in row]
-                 for row in _rows(table)]
+        cells = [[_cell(v, style=style, decimals=decimals, signed=signed)
+                  for v, style in zip(row, styles)] for row in _rows(table)]
         cw = _col_widths(table, cells)
         if head + sum(w + 1 for w in cw) <= width:
             break
     cw = _col_widths(table, cells)
     if len(table.rows) == 1 and head + sum(w + 1 for w in cw) > width:
         # printed as a column, which has room for every decimal
-        return _one_row_text(table, lines, [_cell(v, style=table.style, signed=signed)
-                                            for v in _rows(table)[0]], width)
+        return _one_row_text(table, lines, [_cell(v, style=style, signed=signed)
+                                            for v, style in zip(_rows(table)[0], styles)],
+                             width)
     if decimals < EV_DECIMALS and table.style != "percent" and _numeric(table):
         lines += _wrap_notes([f"{decimals} decimals to fit {width} columns (a wider terminal "
                               "or --format csv gives every digit)"], width)
@@ -290,7 +300,8 @@ def to_markdown(table) -> str:
     lines.append("| " + " | ".join([""] + [str(c) for c in table.columns]) + " |")
     lines.append("|" + "---|" * (len(table.columns) + 1))
     signed = _signed(table)
+    styles = _column_styles(table)
     for r, row in zip(table.rows, _rows(table)):
-        cells = [_cell(v, style=table.style, signed=signed) for v in row]
+        cells = [_cell(v, style=style, signed=signed) for v, style in zip(row, styles)]
         lines.append("| " + " | ".join([str(r)] + cells) + " |")
     return "\n".join(lines) + "\n"

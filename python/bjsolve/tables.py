@@ -56,6 +56,8 @@ class Table:
     units: str = ""       # what the numbers measure (default: from the style)
     kind: str = ""        # "strategy" for action-code charts (coloured, drawn as a chart)
     records: list = None  # optional structured rows for JSON (e.g. cards and upcard as fields)
+    column_styles: dict = None  # text output: {column: style} where a column differs from
+                                # ``style`` ("ev" signed, "prob", "units": a plain 1, 4, 1.5)
 
     def cells(self):
         """The values row by row (lists, or the array's rows) without making an array."""

@@ -173,6 +173,28 @@ def _where_it_goes(message, command, parsers) -> str:
     return message
 
 
+def _attach_dash_values(argv, parser) -> list:
+    """argv with a value that starts with a minus sign attached to its flag
+    (``--ramp -1:1,2:4`` -> ``--ramp=-1:1,2:4``): argparse takes a plain negative number
+    after a flag, but reads ``-1:1,2:4`` or ``-1,1,1,...`` as an unknown flag."""
+    import re
+    out = []
+    words = iter(argv)
+    for word in words:
+        action = parser._option_string_actions.get(word)
+        if action is not None and action.nargs is None and isinstance(action, argparse._StoreAction):
+            value = next(words, None)
+            if value is not None and re.match(r"-[\d.]", value):
+                out.append(f"{word}={value}")
+                continue
+            out.append(word)
+            if value is not None:
+                out.append(value)
+            continue
+        out.append(word)
+    return out
+
+
 def parse(argv):
     names = list(command_modules())
     argv = _with_default_command(list(argv), names)
@@ -180,9 +202,11 @@ def parse(argv):
         raise UsageError(_unknown_command(argv[0], names))
     # only the command given gets a parser (building all 20 is a good part of a quick
     # command's time); a mistake's hint looks at every command's flags
-    top, _, modules = build_parser(only=argv[0] if argv and argv[0] in names else None,
-                                   flags=not argv or argv[0] not in ("-h", "--help",
-                                                                     "--version"))
+    top, own, modules = build_parser(only=argv[0] if argv and argv[0] in names else None,
+                                     flags=not argv or argv[0] not in ("-h", "--help",
+                                                                       "--version"))
+    if argv and argv[0] in own:
+        argv = _attach_dash_values(argv, own[argv[0]])
     try:
         args, extras = top.parse_known_args(argv)
     except UsageError as exc:
