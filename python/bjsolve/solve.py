@@ -255,18 +255,20 @@ def run_units(keys, compute, threads: int | None = None, cost_key=None) -> dict:
         if submitted is not None:
             with _UNIT_COSTS_LOCK:
                 _HELPER_START[0] = (_HELPER_START[0] + time.perf_counter() - submitted) / 2
+        start = time.thread_time()   # (each reading is a system call: one per key)
         while not failed:
             u = next_key(worker)
             if u is None:
                 break
-            start = time.thread_time()
             try:
                 values[u] = compute(u)
             except BaseException:
                 failed.append(True)   # the others stop taking keys
                 raise
-            costs[u] = time.thread_time() - start
+            end = time.thread_time()
+            costs[u] = end - start
             load += costs[u]
+            start = end
         return load
 
     helpers = [] if workers == 1 else [
