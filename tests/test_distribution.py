@@ -619,3 +619,69 @@ def test_tiny_shoe_warns_and_flags():
     with pytest.warns(RuntimeWarning, match="run out"):
         dist = sol.outcome_distribution()
     assert dist.may_run_out and sol.may_run_out
+
+
+def test_two_hand_split_with_doubled_hands_that_can_bust():
+    """A 13-card shoe where split 7s against a 6 double 7-5 (a 12, which a ten busts):
+    the brute force, given the kernel's decisions, gives the kernel's pmf.  A doubled
+    bust was once taken as the double node's law less its other children's, which does
+    not pair up when both hands bust doubled: the split's law summed to 1.18."""
+    rules, counts = Rules(decks=1, max_split_hands=2), [1, 0, 0, 0, 1, 2, 2, 3, 3, 1]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RuntimeWarning)   # no run-out: a real game
+        sol = solve(rules, Shoe(counts), split="CDZ-", threads=1)
+    dist = sol.outcome_distribution(threads=1)
+    ref = round_distribution(rules, counts, optimal_callable(sol),
+                             split_policy=_kernel_split_policy(sol, "CDZ-"))
+    assert dist.exact
+    assert pmf_error(dist, ref) < 1e-13
+    assert abs(dist.mean - sol.expected_value) < 1e-14
+
+
+def test_cdz_split_ace_ten_is_decided_on_the_natural_s_value():
+    """CDZ- decides a split hand of A and T on the unsplit values of A-T, where standing
+    is worth the natural's payout: stand against a 2, double against a 4 (1.74 > 1.5) on
+    this ten-rich shoe.  The split's law must follow, so its mean is the split EV of the
+    pure-Python reference (it once always stood, 0.077 under it against the 4)."""
+    from fractions import Fraction
+
+    from bjcore._distribution import RoundLaws
+    from bjsolve._reference import ReferenceSolver
+    from bjsolve.distribution import _column_values
+    from bjsolve.solve import kernel_rules
+    counts = [1, 4, 0, 2, 0, 0, 0, 4, 0, 10]
+    rules = Rules(decks=1, max_split_hands=2)
+    ref = ReferenceSolver(counts, max_split_hands=2, split="CDZ-",
+                          blackjack_payout=Fraction(3, 2))
+    values = _column_values(1.5)
+    for upcard in (2, 4):
+        law = RoundLaws(Shoe(counts).kernel_weights(), upcard, kernel_rules(rules, 0), False)
+        for exact in (True, False):
+            split_law, _ = law.split_law(10, exact)
+            mean = float((split_law.sum(axis=0) * values).sum())
+            assert abs(mean - float(ref.split_ev(10, upcard, conditioned=False))) < 1e-13
+        assert law.split_hand_action(10, [1] + [0] * 8 + [1]) == (0 if upcard == 2 else 2)
+    sol = solve(rules, Shoe(counts), threads=1)
+    assert abs(sol.outcome_distribution(threads=1).mean - sol.expected_value) < 1e-14
+
+
+@pytest.mark.parametrize("hole_card", ["peek", "enhc", "exposed"])
+def test_small_shoes_laws_sum_to_one_with_the_solve_s_mean(hole_card):
+    """Random small shoes (that cannot run out), two-hand splits in every class: each
+    dealer key's law sums to 1 and the round's mean is the solve's EV (which the
+    pure-Python reference checks elsewhere)."""
+    from bjsolve.deal import round_may_run_out
+    rng = random.Random({"peek": 11, "enhc": 12, "exposed": 13}[hole_card])
+    done = 0
+    while done < 6:
+        counts = [rng.randint(0, 4) for _ in range(9)] + [rng.randint(4, 16)]
+        rules = Rules(decks=1, hole_card=hole_card, max_split_hands=2,
+                      surrender=rng.choice(["none", "late"]))
+        if sum(counts) < 20 or round_may_run_out(rules, Shoe(counts)):
+            continue
+        for split in ("CDZ-", "CDP1", "CDP"):
+            sol = solve(rules, Shoe(counts), split=split, threads=1)
+            dist = sol.outcome_distribution(threads=1)
+            assert abs(dist.probabilities.sum() - 1) < 1e-13, (counts, split)
+            assert abs(dist.mean - sol.expected_value) < 1e-13, (counts, split)
+        done += 1

@@ -134,6 +134,7 @@ cdef class RoundLaws:
     cdef double law_value(self, const double* law) noexcept nogil
     cdef int may_double(self) noexcept nogil
     cdef bint is_natural(self) noexcept nogil
+    cdef double stand_worth(self) noexcept nogil
     cdef int best_by_values(self, int double_ok) noexcept nogil
     cdef int policy_action(self, int kind) noexcept nogil
     cdef int choose(self) noexcept nogil

@@ -558,6 +558,20 @@ cdef class RoundLaws:
         """The solver's rule (``double_allowed``) for the current hand's own cards."""
         return double_allowed(&self.rules, self.total(), self.is_soft(), self.n_cards)
 
+    cdef double stand_worth(self) noexcept nogil:
+        """What standing on the current hand is worth, as the options are compared (and as
+        the solver values it): a natural's payout, shared when the hole card makes a
+        dealer natural too; else the value of the stand law."""
+        cdef double law[D_LAW]
+        cdef double beta
+        if self.is_natural():
+            beta = self.hole_chance()
+            return (self.rules.blackjack_payout * (1.0 - beta)
+                    + self.rules.natural_tie_value * beta)
+        memset(law, 0, sizeof(law))
+        self.leaf_add(1.0, 1, law)
+        return self.law_value(law)
+
     cdef int best_by_values(self, int double_ok) noexcept nogil:
         """The first strictly best of stand, hit and (if allowed) double for the current
         hand in its context, by the values of their laws."""
@@ -568,24 +582,22 @@ cdef class RoundLaws:
         a = self.picks.find(key)
         if a >= 0:
             return a
+        # (two cards A and T reach here as a split hand decided on its unsplit
+        # composition's values, CDZ-: standing is then worth the natural's payout, and
+        # doubling can beat it on a shoe rich in tens, as the solver finds)
         a = ST
-        if self.is_natural():
-            a = ST   # the natural's stand value (the payout) beats every other option
-        else:
+        best = self.stand_worth()
+        memset(law, 0, sizeof(law))
+        self.hit_add(1.0, law)
+        v = self.law_value(law)
+        if improves(v, best):
+            a, best = HT, v
+        if double_ok:
             memset(law, 0, sizeof(law))
-            self.leaf_add(1.0, 1, law)
-            best = self.law_value(law)
-            memset(law, 0, sizeof(law))
-            self.hit_add(1.0, law)
+            self.double_add(1.0, law)
             v = self.law_value(law)
             if improves(v, best):
-                a, best = HT, v
-            if double_ok:
-                memset(law, 0, sizeof(law))
-                self.double_add(1.0, law)
-                v = self.law_value(law)
-                if improves(v, best):
-                    a = DD
+                a = DD
         self.picks.set(key, a)
         return a
 
@@ -989,9 +1001,12 @@ cdef class RoundLaws:
                 for r in range(D_RANKS):
                     if pi[r] <= 0.0:
                         continue
-                    if self.hard_sum + r + 1 > 21:
-                        self.t_busts[idx] = 1
+                    if self.hard_sum + r + 1 > 21 and a == HT:
+                        self.t_busts[idx] = 1   # (hit busts: the root's law less the rest)
                         continue
+                    # a doubled hand that busts is a leaf of its own, with its own dealer
+                    # law: a bust share taken as a node's law less its other children's
+                    # would not pair up when both hands of a split bust doubled hands
                     self.add(r)
                     child_key = self.comp_key()
                     if a == HT:
@@ -1011,7 +1026,7 @@ cdef class RoundLaws:
                             leaf_index[child_key] = child
                     if child == <int>self.t_key.size():
                         total = self.total()
-                        s = 1 if total <= 16 else total - 15
+                        s = 0 if total > 21 else (1 if total <= 16 else total - 15)
                         self.t_key.push_back(child_key)
                         self.t_kind.push_back(T_HIT if a == HT else T_DOUBLED)
                         self.t_state.push_back(0 if a == HT else 7 + s)
@@ -1499,21 +1514,14 @@ cdef class RoundLaws:
         laws must already be computed when the choice is optimal."""
         cdef bint split_ok = c1 == c2 and self.hands_limit(c1 + 1) >= 2
         cdef double law[D_LAW]
-        cdef double best, v, beta
+        cdef double best, v
         cdef int a = ST
         if self.rules.split_class == POLICY:
             a = self.policy_action(KIND_START)
             if a == SP and not split_ok:
                 a = ST
             return a
-        if self.is_natural():
-            beta = self.hole_chance()
-            best = (self.rules.blackjack_payout * (1.0 - beta)
-                    + self.rules.natural_tie_value * beta)
-        else:
-            memset(law, 0, sizeof(law))
-            self.leaf_add(1.0, 1, law)
-            best = self.law_value(law)
+        best = self.stand_worth()
         memset(law, 0, sizeof(law))
         self.hit_add(1.0, law)
         v = self.law_value(law)
