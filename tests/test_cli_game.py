@@ -119,6 +119,8 @@ def test_markdown_and_html(tmp_path):
     (["--indices", "i99"], "index set"),
     (["--infinite"], "finite shoe"),
     (["--rounds", "0"], "--rounds"),
+    (["--ramp", "1:1e300"], "1,000,000 units"),     # overflowed the variance: exit 1
+    (["--ramp=1e300:1"], "-1000..+1000"),
 ])
 def test_bad_input_is_one_line_and_exit_2(extra, word, capsys):
     argv = BASE[:1] + BASE[3:] if "--infinite" in extra else BASE

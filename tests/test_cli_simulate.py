@@ -58,6 +58,7 @@ def test_cli_index_file(tmp_path):
     (["--penetration", "2.0"], "penetration"),
     (["--ramp", "2:1,2:2"], "given twice"),
     (["--ramp", "1:-1"], ">= 0"),
+    (["--ramp", "1:1e300"], "1,000,000 units"),
     (["--system", "nosuch"], "unknown count system"),
     (["--spots", "9"], "spots"),
 ])

@@ -4,9 +4,11 @@
 A ramp is written ``"1:1,2:2,3:4,4:8"`` (true count:bet, comma separated; spaces allowed),
 or given as a mapping {true count: bet}, as (true count, bet) pairs, or as a ``Ramp``.
 
-* True counts are whole numbers (every true-count convention of the package bins whole
-  counts), each at most once, in any order (they are sorted).
-* Bets are finite numbers >= 0 (0: the round is sat out); at least one is above 0.
+* True counts are whole numbers from -1000 to +1000 (every true-count convention of the
+  package bins whole counts), each at most once, in any order (they are sorted).
+* Bets are finite numbers from 0 to 1,000,000 units (0: the round is sat out; a larger
+  figure is a sign of the wrong unit, and squared bets must not overflow the variance);
+  at least one is above 0.
 * Between points the bet of the highest point at or below the count applies; below the
   lowest point, the lowest point's bet.
 * ``wong_in`` (optional, a whole true count): rounds at true counts below it are sat out.
@@ -29,6 +31,8 @@ from .ranks import show as _show
 __all__ = ["Ramp", "parse_ramp", "RampResult", "ramp_figures", "diffusion_ruin", "ramp_table"]
 
 EXAMPLE = "'1:1,2:2,3:4,4:8'"
+MAX_TRUE_COUNT = 1000       # far beyond any true count a shoe reaches
+MAX_BET = 1_000_000         # units; bets squared stay far from overflowing
 
 
 @dataclass(frozen=True)
@@ -124,9 +128,9 @@ def _parse_text(text: str) -> list:
 def _true_count(value, field: str) -> int:
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
         raise TypeError(f"{field} must be a whole number, got {_show(value)}")
-    if not math.isfinite(value) or value != int(value):
-        raise ValueError(f"{field} must be a whole number (true counts are whole), got "
-                         f"{_show(value)}")
+    if not math.isfinite(value) or value != int(value) or abs(value) > MAX_TRUE_COUNT:
+        raise ValueError(f"{field} must be a whole number -{MAX_TRUE_COUNT}..+{MAX_TRUE_COUNT} "
+                         f"(true counts are whole), got {_show(value)}")
     return int(value)
 
 
@@ -134,9 +138,9 @@ def _bet(value, tc: int) -> float:
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
         raise TypeError(f"ramp bet at true count {tc:+d} must be a number >= 0, got "
                         f"{_show(value)}")
-    if not math.isfinite(value) or value < 0:
+    if not math.isfinite(value) or not 0 <= value <= MAX_BET:
         raise ValueError(f"ramp bet at true count {tc:+d} must be a finite number >= 0 (0 sits "
-                         f"the round out), got {_show(value)}")
+                         f"the round out) and at most {MAX_BET:,} units, got {_show(value)}")
     return float(value)
 
 
