@@ -156,3 +156,19 @@ def test_text_table_signs_the_edge_and_shows_bets_as_units():
         assert edge[0] in "+-", edge               # a signed EV
         assert bet in ("1", "2", "4"), bet         # the ramp 1:1,2:2,3:4 in units
     assert {r[4] for r in rows} == {"1", "2", "4"}
+
+
+def test_ramp_summary_names_the_ramp_once_and_both_ramps_have_the_trip_ruin():
+    """The ramp written out went in front of every figure ('Ramp 1:1,2:2,3:4, SD per 100:'),
+    and the SCORE-optimal ramp's long name broke every line in two at 80 columns; its
+    figures also left out the trip ruin that --rounds asked for."""
+    code, text = run(BASE + ["--rounds", "500", "--optimal-spread", "4"])
+    assert code == 0
+    lines = text.splitlines()
+    assert max(len(line) for line in lines) <= 80
+    assert lines.count("== ramp 1:1,2:2,3:4 ==") == 1
+    assert sum("1:1,2:2,3:4" in line for line in lines) == 1
+    assert sum(line.startswith("== SCORE-optimal ramp ") for line in lines) == 1
+    assert sum("trip ruin in 500 rounds:" in line for line in lines) == 2
+    figures = [line for line in lines if line.startswith("  SD per 100:")]
+    assert len(figures) == 2

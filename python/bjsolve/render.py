@@ -215,11 +215,17 @@ def _col_widths(table, cells):
             for j, c in enumerate(table.columns)]
 
 
+SUMMARY_TITLE_INLINE = 12   # "House edge", "Simulation"; a longer title gets a heading line
+
+
 def _summary_text(table, width) -> str:
-    """One labelled line per row: 'label: value  (the other columns)'."""
+    """One labelled line per row: 'Title, label: value  (the other columns)'; a long title
+    (a ramp written out) goes once on a heading line instead of in front of every label."""
     title = f"{table.title[:1].upper()}{table.title[1:]}"
     head = max(len(str(r)) for r in table.rows) + 1
-    lines = []
+    lines, prefix = [], f"{title}, "
+    if len(title) > SUMMARY_TITLE_INLINE:
+        lines, prefix = [f"== {table.title} =="], "  "
     for r, row in zip(table.rows, _rows(table)):
         value = _cell(row[0], style=table.style, decimals=6)
         small = _number(row[0])
@@ -227,7 +233,7 @@ def _summary_text(table, width) -> str:
                 and 0 < abs(small) < 1e-3):
             value = f"{small:.3e}"   # a risk of ruin of 4e-8 must not read 0.000000
         rest = "; ".join(str(v) for v in row[1:] if not _is_missing(_number(v)))
-        first = f"{title}, {str(r) + ':':<{head}} {value:>9}"
+        first = f"{prefix}{str(r) + ':':<{head}} {value:>9}"
         number = _number(row[0])
         if table.name == "edge" and not isinstance(number, str) and number < 0:
             first += "  (a player advantage)"

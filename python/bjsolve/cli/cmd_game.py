@@ -81,7 +81,7 @@ def run(args) -> int:
     tables = [game.table(ramp), ramp_table(result, "ramp " + ramp.describe())]
     if args.optimal_spread is not None:
         best = game.optimal_ramp(args.optimal_spread)
-        tables.append(ramp_table(game.evaluate(best, args.bankroll),
+        tables.append(ramp_table(game.evaluate(best, args.bankroll, rounds=args.rounds),
                                  "SCORE-optimal ramp " + best.describe()))
     common.emit(tables, args)
     return 0
