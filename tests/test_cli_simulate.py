@@ -67,3 +67,34 @@ def test_cli_bad_input_is_one_line_and_exit_2(args, words, capsys):
     err = capsys.readouterr().err
     assert code == 2
     assert err.count("\n") == 1 and words in err
+
+
+@pytest.mark.parametrize("args, words", [
+    (["--wong-in", "1", "--wong-out", "3"], "--wong-out (+3) must not be above --wong-in (+1)"),
+    (["--other-spots", "7"], "--other-spots must be"),
+    (["--table-min", "5", "--table-max", "2"], "--table-max must be a number >= --table-min"),
+    (["--seed", "-1"], "--seed must be"),
+])
+def test_api_errors_name_the_flags_as_typed(args, words, capsys):
+    """The simulator's errors named its parameters (wong_out, other_spots, table_max); the
+    command line names the flags the user typed."""
+    code, _ = run("simulate", "--rounds", "1000", *args)
+    err = capsys.readouterr().err
+    assert code == 2 and err.count("\n") == 1
+    assert words in err and "_" not in err
+
+
+def test_wong_in_alone_plays_exactly_the_rounds_at_or_above_it():
+    """--wong-in alone leaves the shoe below the same count (the help said 'never leave'):
+    the same run as --wong-out at that count, and 'game --wong-in' means the same."""
+    _, alone = run("simulate", "--rounds", "20000", "--wong-in", "1", "--format", "json")
+    _, both = run("simulate", "--rounds", "20000", "--wong-in", "1", "--wong-out", "1",
+                  "--format", "json")
+    _, never = run("simulate", "--rounds", "20000", "--wong-in", "1", "--wong-out", "-99",
+                   "--format", "json")
+    assert alone == both and alone != never
+    from bjsolve.cli import build_parser
+    help_text = build_parser(only="simulate")[1]["simulate"].format_help()
+    help_text = " ".join(help_text.split())
+    assert "(default: never leave)" not in help_text
+    assert "(default: the --wong-in count, else never leave)" in help_text

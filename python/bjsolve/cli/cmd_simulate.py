@@ -94,9 +94,13 @@ def add_arguments(parser) -> None:
     g.add_argument("--ramp", metavar="TC:BET,...",
                    help=RAMP_HELP + " (default: flat, the table minimum)")
     g.add_argument("--wong-in", type=int, metavar="TC",
-                   help="enter the shoe at TC >= this (default: play every round)")
+                   help="sit out until the true count reaches TC, then play; alone: play "
+                        "exactly the rounds at true counts >= TC, as 'game --wong-in' "
+                        "(default: play every round)")
     g.add_argument("--wong-out", type=int, metavar="TC",
-                   help="leave the shoe below this TC (default: never leave)")
+                   help="leave the shoe when the true count falls below TC, until the "
+                        "shuffle; at most --wong-in (default: the --wong-in count, else never "
+                        "leave)")
     g.add_argument("--table-min", type=common.positive_number, default=1.0, metavar="BET",
                    help="table minimum (default: 1)")
     g.add_argument("--table-max", type=common.positive_number, default=None, metavar="BET",
