@@ -172,3 +172,34 @@ def test_ramp_summary_names_the_ramp_once_and_both_ramps_have_the_trip_ruin():
     assert sum("trip ruin in 500 rounds:" in line for line in lines) == 2
     figures = [line for line in lines if line.startswith("  SD per 100:")]
     assert len(figures) == 2
+
+
+def test_spots_say_the_figures_are_per_hand():
+    """'game --spots 2' moves only where rounds start: its win rate is one hand's, about
+    half of 'simulate --spots 2' (two bets a round); the output and the help say so."""
+    code, text = run(BASE + ["--spots", "2", "--format", "json"])
+    assert code == 0
+    doc = json.loads(text)
+    for table in doc["tables"]:
+        assert any("per one hand" in n and "--other-spots 1" in n for n in table["notes"])
+    _, flat = run(BASE + ["--format", "json"])
+    assert not any("per one hand" in n for t in json.loads(flat)["tables"] for n in t["notes"])
+
+
+def test_game_sd_per_round_agrees_with_the_simulator_spot_for_spot():
+    """The SD per round of 'game --spots 2' is one hand's at a two-hand table: the
+    simulator's SD with --spots 1 --other-spots 1 (within a few percent at 2e5 rounds),
+    not its SD with --spots 2 (two bets a round, about 1.6x)."""
+    code, text = run(BASE + ["--spots", "2", "--format", "json"])
+    summary = next(t for t in json.loads(text)["tables"] if t["table"] == "summary")
+    game_sd = summary["values"]["SD per round"]["value"]
+    sim = ["simulate", "--rounds", "2e5", "--seed", "5", "--decks", "1", "--penetration",
+           "0.6", "--ramp", "1:1,2:2,3:4", "--format", "json"]
+
+    def simulated_sd(*spots):
+        code, out = run(sim + list(spots))
+        assert code == 0
+        records = json.loads(out)["tables"][0]["records"]
+        return next(r["value"] for r in records if r["name"] == "sd")
+    assert abs(game_sd / simulated_sd("--spots", "1", "--other-spots", "1") - 1) < 0.03
+    assert simulated_sd("--spots", "2") / game_sd > 1.3

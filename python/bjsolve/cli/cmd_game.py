@@ -22,7 +22,9 @@ def add_arguments(parser) -> None:
     g.add_argument("--burn", type=int, default=1, metavar="N",
                    help="cards burnt after the shuffle (default: 1)")
     g.add_argument("--spots", type=common.whole_number(1, 7), default=1, metavar="N",
-                   help="hands dealt per round, 1..7, for where rounds start (default: 1)")
+                   help="hands dealt per round at the table, 1..7: they set where rounds "
+                        "start; every figure stays per one hand (simulate --spots 1 "
+                        "--other-spots N-1 deals the same game) (default: 1)")
     add_strategy_argument(g, help="basic: the total-dependent chart (--indices adds index "
                                   "plays to it); optimal: composition-dependent play of each "
                                   "count's composition")
@@ -83,6 +85,12 @@ def run(args) -> int:
         best = game.optimal_ramp(args.optimal_spread)
         tables.append(ramp_table(game.evaluate(best, args.bankroll, rounds=args.rounds),
                                  "SCORE-optimal ramp " + best.describe()))
+    if args.spots > 1:
+        note = (f"{args.spots} hands dealt per round: they set where rounds start; the edge, "
+                f"SD and ramp figures are per one hand (bet on one spot; 'simulate --spots 1 "
+                f"--other-spots {args.spots - 1}' deals the same game)")
+        for table in tables:
+            table.notes = tuple(table.notes) + (note,)
     common.emit(tables, args)
     return 0
 
