@@ -98,3 +98,29 @@ def test_wong_in_alone_plays_exactly_the_rounds_at_or_above_it():
     help_text = " ".join(help_text.split())
     assert "(default: never leave)" not in help_text
     assert "(default: the --wong-in count, else never leave)" in help_text
+
+
+def test_csv_and_json_carry_numbers_not_text_for_reading():
+    """simulate --format csv wrote '"5,339,073"', '+0.012 +- 0.003 per round (1 SE)' and
+    frequencies to five decimals: text a spreadsheet cannot add up.  Every cell is a number
+    now (the SE in a row of its own), the same as the JSON records, counts whole."""
+    import csv as csv_module
+    code, text = run("simulate", "--rounds", "30000", "--seed", "4", "--format", "csv")
+    assert code == 0
+    cells = list(csv_module.DictReader(io.StringIO(text)))
+    for cell in cells:
+        if cell["value"]:
+            float(cell["value"])                       # a number, or empty for no entry
+    by_key = {(c["table"], c["row"], c["column"]): c["value"] for c in cells}
+    assert by_key[("simulation", "rounds dealt", "value")] == "30000"
+    code, doc = run("simulate", "--rounds", "30000", "--seed", "4", "--format", "json")
+    doc = json.loads(doc)
+    records = {r["name"]: r["value"] for r in doc["tables"][0]["records"]}
+    assert float(by_key[("simulation", "mean", "value")]) == records["mean"]
+    se = float(by_key[("simulation", "SE of the mean", "value")])
+    assert se == pytest.approx(records["sd"] / 30000 ** 0.5, rel=1e-6)
+    frequencies = {r["true_count"]: r["frequency"] for r in doc["tables"][1]["records"]}
+    for (table, row, column), value in by_key.items():
+        if table == "per-true-count" and column == "frequency":
+            assert float(value) == frequencies[int(row)]
+    assert isinstance(doc["tables"][1]["values"]["+0"]["rounds"], int)     # 5339, not 5339.0

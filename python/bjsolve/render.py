@@ -9,6 +9,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import numbers
 import math
 import textwrap
 
@@ -27,9 +28,13 @@ def _is_missing(v) -> bool:
 
 
 def _number(v):
-    """A plain float for numpy scalars and floats; other values unchanged."""
+    """A plain float for numpy scalars and floats, a plain int for integers (CSV and JSON
+    write 100000, not 100000.0, and a 64-bit seed keeps every digit); other values
+    unchanged."""
     if isinstance(v, str) or v is None:
         return v
+    if isinstance(v, numbers.Integral) and not isinstance(v, bool):
+        return int(v)
     try:
         return float(v)
     except (TypeError, ValueError):
