@@ -203,3 +203,10 @@ def test_game_sd_per_round_agrees_with_the_simulator_spot_for_spot():
         return next(r["value"] for r in records if r["name"] == "sd")
     assert abs(game_sd / simulated_sd("--spots", "1", "--other-spots", "1") - 1) < 0.03
     assert simulated_sd("--spots", "2") / game_sd > 1.3
+
+
+def test_a_short_ramp_gets_its_heading_too():
+    code, text = run(BASE[:-4] + ["--ramp", "1:1,2:4", "--bankroll", "2000"])
+    assert code == 0
+    assert "== ramp 1:1,2:4 ==" in text.splitlines()
+    assert not any(line.startswith("Ramp ") for line in text.splitlines())

@@ -124,3 +124,16 @@ def test_csv_and_json_carry_numbers_not_text_for_reading():
         if table == "per-true-count" and column == "frequency":
             assert float(value) == frequencies[int(row)]
     assert isinstance(doc["tables"][1]["values"]["+0"]["rounds"], int)     # 5339, not 5339.0
+
+
+def test_text_summary_lines_the_numbers_up():
+    """The summary's values were right-aligned to 9 characters, so '20,000,000' and
+    '+0.012959 +- ...' stuck out past '465,780': every number now ends in one column."""
+    code, text = run("simulate", "--rounds", "1e7", "--seed", "2")    # 10,000,000: 10 wide
+    assert code == 0
+    lines = [line for line in text.splitlines() if line.startswith("Simulation, ")]
+    assert len(lines) >= 10
+    ends = {len(line.split(":", 1)[0]) + 1 + len(line.split(":", 1)[1].split()[0])
+            + len(line.split(":", 1)[1]) - len(line.split(":", 1)[1].lstrip())
+            for line in lines}
+    assert len(ends) == 1, lines

@@ -242,7 +242,8 @@ def diffusion_ruin(win: float, variance: float, bankroll: float) -> float:
 
 
 def ramp_table(result: RampResult, title: str):
-    """A ramp's figures as a one-column ``bjsolve.tables.Table`` (summary layout)."""
+    """A ramp's figures as a one-column ``bjsolve.tables.Table`` (text: labelled lines under
+    a heading that writes the ramp out)."""
     from .tables import Table
     summary = result.summary()
     rows = tuple(k for k, v in summary.items() if v is not None)
@@ -253,5 +254,5 @@ def ramp_table(result: RampResult, title: str):
              f"{result.ror_method} (rounds treated as independent)",)
     return Table("summary", title, rows, ("value",),
                  np.array([[float(summary[k])] for k in rows]), notes, style="prob",
-                 layout="summary", records=[{"figure": k, "value": float(summary[k])}
+                 layout="figures", records=[{"figure": k, "value": float(summary[k])}
                                             for k in rows])
