@@ -210,3 +210,23 @@ def test_a_short_ramp_gets_its_heading_too():
     assert code == 0
     assert "== ramp 1:1,2:4 ==" in text.splitlines()
     assert not any(line.startswith("Ramp ") for line in text.splitlines())
+
+
+def test_penetration_in_cards_as_for_simulate():
+    """simulate took '--penetration 234' (cards) and game refused it ('between 0 and 1'):
+    both read a fraction or a number of cards; 39 of 52 cards is the game at 0.75."""
+    base = [a for a in BASE if a not in ("--penetration", "0.6")]
+    code, cards = run(base + ["--penetration", "39", "--format", "json"])
+    assert code == 0
+    code, fraction = run(base + ["--penetration", "0.75", "--format", "json"])
+    assert json.loads(cards) == json.loads(fraction)
+    assert "cut card after 39 cards" in cards
+
+
+@pytest.mark.parametrize("value, word", [("52", "goes beyond the 52-card shoe"),
+                                         ("abc", "a number of cards"), ("nan", "above 0")])
+def test_bad_penetration_in_cards(value, word, capsys):
+    base = [a for a in BASE if a not in ("--penetration", "0.6")]
+    code, _ = run(base + ["--penetration", value])
+    err = capsys.readouterr().err
+    assert code == 2 and err.count("\n") == 1 and word in err

@@ -8,7 +8,8 @@ from __future__ import annotations
 from . import common
 from .counting_args import (add_decks_estimation_argument, add_strategy_argument,
                             add_system_argument, add_tc_convention_argument, counting_rules,
-                            index_selection, INDEX_SETS_HELP, RAMP_HELP)
+                            index_selection, penetration_value, INDEX_SETS_HELP,
+                            RAMP_HELP)
 
 NAME = "game"
 HELP = "counted game: true-count frequencies, edge and SD by count, bet-ramp figures and risk"
@@ -17,8 +18,9 @@ HELP = "counted game: true-count frequencies, edge and SD by count, bet-ramp fig
 def add_arguments(parser) -> None:
     add_system_argument(parser)
     g = parser.add_argument_group("the game")
-    g.add_argument("--penetration", type=common.positive_number, default=0.75, metavar="P",
-                   help="fraction of the shoe dealt before the shuffle (default: 0.75)")
+    g.add_argument("--penetration", type=penetration_value, default=0.75, metavar="P",
+                   help="cut card: a fraction of the shoe, or a number of cards, dealt "
+                        "before the shuffle, as for simulate (default: 0.75)")
     g.add_argument("--burn", type=int, default=1, metavar="N",
                    help="cards burnt after the shuffle (default: 1)")
     g.add_argument("--spots", type=common.whole_number(1, 7), default=1, metavar="N",
@@ -70,6 +72,14 @@ def run(args) -> int:
         ramp = parse_ramp(args.ramp, wong_in=args.wong_in)
     except ValueError as exc:
         raise common.UsageError(f"--{exc}") from None
+    if isinstance(args.penetration, int):      # cards: the game takes a fraction
+        if rules.infinite:
+            raise common.UsageError("--penetration in cards needs a finite shoe (--decks)")
+        cards = rules.decks * 52
+        if args.penetration >= cards:
+            raise common.UsageError(f"--penetration {args.penetration} cards goes beyond the "
+                                    f"{cards}-card shoe")
+        args.penetration = args.penetration / cards
     indices = None
     if args.indices:
         indices = index_selection(rules, args.system_value, args.indices, args.tc_convention)

@@ -15,7 +15,8 @@ import math
 from . import common
 from .counting_args import (add_decks_estimation_argument, add_strategy_argument,
                             add_system_argument, add_tc_convention_argument, parse_system,
-                            index_selection, is_index_set, INDEX_SETS_HELP, RAMP_HELP)
+                            index_selection, is_index_set, penetration_value, INDEX_SETS_HELP,
+                            RAMP_HELP)
 
 NAME = "simulate"
 HELP = "simulate the real game: cut card, count, indices, bet ramp (fast, reproducible)"
@@ -37,14 +38,7 @@ def _rounds(text: str) -> int:
 
 
 def _penetration(text: str):
-    if text.strip().lower() == "every-round":
-        return "every-round"
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text[:40]!r}: give a fraction (0.75), a number "
-                                         "of cards (234) or every-round") from None
-    return int(value) if value > 1 and value == int(value) else value
+    return penetration_value(text, every_round=True)
 
 
 def _insurance(text: str):

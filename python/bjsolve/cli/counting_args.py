@@ -71,6 +71,24 @@ def add_decks_estimation_argument(group, *, old_flag: str | None = None) -> None
         _hidden_alias(group, old_flag, action)
 
 
+def penetration_value(text: str, *, every_round: bool = False):
+    """--penetration: a fraction of the shoe (0.75), a whole number of cards (234), or with
+    ``every_round`` the word every-round.  Cards stay an int (a value above 1)."""
+    if every_round and text.strip().lower() == "every-round":
+        return "every-round"
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"{text[:40]!r}: give a fraction (0.75)"
+            + (", a number of cards (234) or every-round" if every_round
+               else " or a number of cards (234)")) from None
+    if not math.isfinite(value) or value <= 0:
+        raise argparse.ArgumentTypeError(f"{text[:40]!r}: give a fraction above 0 (0.75) or "
+                                         "a number of cards (234)")
+    return int(value) if value > 1 and value == int(value) else value
+
+
 def add_strategy_argument(group, *, help: str, default: str = "basic") -> None:
     """``--strategy basic|optimal`` ('chart' and 'composition' read as their synonyms)."""
     group.add_argument("--strategy", type=_words(STRATEGIES, {"chart": "basic",
