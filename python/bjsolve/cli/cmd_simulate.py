@@ -4,8 +4,8 @@ card, counted, bet by a ramp, played by basic strategy with index plays.
 Same seed, same --chunk-rounds: same result, on any number of threads or on a Dask cluster
 (--scheduler).  Ctrl-C prints what was simulated so far, marked PARTIAL (exit 130).
 
-Example: bjsolve simulate --rounds 1e8 --seed 1 --penetration 0.75 --system hilo --indices
-         --ramp "1:1,2:2,3:4,4:8"
+Example: bjsolve simulate --rounds 1e8 --seed 1 --penetration 0.75
+         --system hilo --indices --ramp "1:1,2:2,3:4,4:8"
 """
 from __future__ import annotations
 
