@@ -230,3 +230,29 @@ def test_bad_penetration_in_cards(value, word, capsys):
     code, _ = run(base + ["--penetration", value])
     err = capsys.readouterr().err
     assert code == 2 and err.count("\n") == 1 and word in err
+
+
+def test_average_bet_says_it_is_per_round_played():
+    """The notes said every figure is per round dealt, but the average bet is per round
+    played: with --wong-in it is the bets' mean over the rounds with a bet, which the
+    label and the notes now say; the advantage is the win over the amount bet."""
+    code, text = run(BASE + ["--wong-in", "1", "--format", "json"])
+    assert code == 0
+    tables = json.loads(text)["tables"]
+    figures = {k: v["value"] for k, v in tables[1]["values"].items()}
+    rows = tables[0]["values"]
+    played = sum(r["frequency"] for r in rows.values() if r["bet"] > 0)
+    mean_bet = sum(r["frequency"] * r["bet"] for r in rows.values()) / played
+    assert figures["average bet (rounds played)"] == pytest.approx(mean_bet, rel=1e-9)
+    assert figures["advantage (win / amount bet)"] == pytest.approx(
+        figures["win rate per round"] / (mean_bet * played), rel=1e-9)
+    assert "average bet, per round played" in " ".join(tables[1]["notes"])
+
+
+def test_notes_explain_ruin_only_when_it_is_shown():
+    code, text = run(BASE[:-2] + ["--format", "json"])          # no --bankroll
+    summary = json.loads(text)["tables"][1]
+    assert not any("ruin" in k or "CE" in k for k in summary["values"])
+    assert "ruin" not in " ".join(summary["notes"]) and "CE =" not in " ".join(summary["notes"])
+    code, text = run(BASE + ["--format", "json"])
+    assert "risk of ruin: lifetime" in " ".join(json.loads(text)["tables"][1]["notes"])

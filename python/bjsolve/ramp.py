@@ -208,7 +208,8 @@ class RampResult:
         ce = self.certainty_equivalent
         return {"win rate per round": self.win_rate, "win rate per 100": self.win_per_100,
                 "SD per round": self.sd, "SD per 100": self.sd_per_100,
-                "average bet": self.average_bet, "advantage": self.advantage,
+                "average bet (rounds played)": self.average_bet,
+                "advantage (win / amount bet)": self.advantage,
                 "share of rounds played": self.rounds_played, "DI": self.di, "SCORE": self.score,
                 "N0": self.n0, "CE per 100": None if ce is None else 100 * ce,
                 "risk of ruin": self.ror,
@@ -247,11 +248,14 @@ def ramp_table(result: RampResult, title: str):
     from .tables import Table
     summary = result.summary()
     rows = tuple(k for k, v in summary.items() if v is not None)
-    notes = ("per round dealt (rounds sat out count with bet 0); money in the ramp's units; "
+    notes = ("per round dealt (rounds sat out count with bet 0) but the average bet, per "
+             "round played; money in the ramp's units; "
              "SD per 100 = 10 x SD per round (rounds independent); DI = 1000 W / SD; "
              "SCORE = DI^2 (win per 100 rounds, 10,000-unit bankroll, Kelly-scaled bets); "
-             "N0 = Var / W^2; CE = W - Var / (2 bankroll); risk of ruin: lifetime, "
-             f"{result.ror_method} (rounds treated as independent)",)
+             "N0 = Var / W^2" + (
+                 "" if result.bankroll is None else
+                 "; CE = W - Var / (2 bankroll); risk of ruin: lifetime, "
+                 f"{result.ror_method} (rounds treated as independent)"),)
     return Table("summary", title, rows, ("value",),
                  np.array([[float(summary[k])] for k in rows]), notes, style="prob",
                  layout="figures", records=[{"figure": k, "value": float(summary[k])}
