@@ -114,6 +114,7 @@ def test_markdown_and_html(tmp_path):
     (["--bankroll", "0"], "bankroll"),
     (["--bankroll", "-5"], "bankroll"),
     (["--optimal-spread", "0.5"], "spread"),
+    (["--optimal-spread", "1e9"], "1..1,000,000"),   # printed bets of 7.7e+07 units
     (["--tc", "ceil"], "--tc"),
     (["--system", "nosuch"], "count system"),
     (["--indices", "i99"], "index set"),

@@ -78,3 +78,11 @@ def test_tc_advantage_says_how_the_exact_column_plays():
     notes = " ".join(json.loads(text)["notes"])
     assert "composition-dependent" in notes and "floored counts" in notes
     assert "1 deck dealt" in notes
+
+
+def test_an_eor_vector_with_nan_names_the_rank(capsys):
+    """'--eor nan,1,...' answered 'give 10 finite numbers ..., got 10'."""
+    code, _ = run("counts", "--eor", "nan,1,1,1,1,inf,1,1,1,1")
+    err = capsys.readouterr().err
+    assert code == 2 and err.count("\n") == 1
+    assert "A=nan, 6=inf" in err

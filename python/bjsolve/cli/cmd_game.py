@@ -59,15 +59,15 @@ def add_arguments(parser) -> None:
 def run(args) -> int:
     rules, _ = counting_rules(args)
     from ..game import CountedGame
-    from ..ramp import parse_ramp, ramp_table
+    from ..ramp import MAX_BET, parse_ramp, ramp_table
     if args.rounds is not None and args.bankroll is None:
         raise common.UsageError("--rounds needs --bankroll (the trip ruin is P(losing the "
                                 "bankroll within N rounds))")
     if args.rounds is not None and not 1 <= args.rounds <= 10_000_000:
         raise common.UsageError(f"--rounds must be 1..10,000,000, got {args.rounds}")
-    if args.optimal_spread is not None and not args.optimal_spread >= 1:
-        raise common.UsageError(f"--optimal-spread (maximum spread) must be >= 1, got "
-                                f"{args.optimal_spread:g}")
+    if args.optimal_spread is not None and not 1 <= args.optimal_spread <= MAX_BET:
+        raise common.UsageError(f"--optimal-spread (maximum spread) must be 1..{MAX_BET:,} "
+                                f"(the largest bet a ramp takes), got {args.optimal_spread:g}")
     try:
         ramp = parse_ramp(args.ramp, wong_in=args.wong_in)
     except ValueError as exc:

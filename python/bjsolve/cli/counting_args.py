@@ -146,8 +146,14 @@ def parse_eor(text):
     except ValueError:
         raise common.UsageError(f"--eor: {text[:60]!r} is not 10 comma-separated numbers "
                                 "(A, 2..9, T)") from None
-    if len(values) != 10 or not all(math.isfinite(v) for v in values):
-        raise common.UsageError(f"--eor: give 10 finite numbers A, 2..9, T, got {len(values)}")
+    if len(values) != 10:
+        raise common.UsageError(f"--eor: give 10 finite numbers A, 2..9, T, got {len(values)} "
+                                "numbers")
+    ranks = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "T")
+    bad = [f"{r}={v:g}" for r, v in zip(ranks, values) if not math.isfinite(v)]
+    if bad:
+        raise common.UsageError(f"--eor: give 10 finite numbers A, 2..9, T, got "
+                                f"{', '.join(bad)}")
     return values
 
 
