@@ -137,3 +137,21 @@ def test_text_summary_lines_the_numbers_up():
             + len(line.split(":", 1)[1]) - len(line.split(":", 1)[1].lstrip())
             for line in lines}
     assert len(ends) == 1, lines
+
+
+def test_an_index_file_keeps_its_insurance_index(tmp_path):
+    """'indices --set i18 --format index' writes the insurance index as its
+    '# insurance: take at TC >= +3' line; 'simulate --indices FILE' played insurance never,
+    so the file gave another game than '--indices i18'.  Now the same game, same numbers."""
+    path = tmp_path / "i18.idx"
+    code, _ = run("indices", "--decks", "2", "--set", "i18", "--tc-convention", "floor",
+                  "--format", "index", "--output", str(path))
+    assert code == 0 and "# insurance: take at TC >= " in path.read_text()
+    game = ["simulate", "--rounds", "30000", "--seed", "9", "--decks", "2", "--format", "json"]
+    _, from_file = run(*game, "--indices", str(path))
+    _, named = run(*game, "--indices", "i18")
+    notes = json.loads(from_file)["tables"][0]["notes"]
+    assert any(n.startswith("insurance: at TC >= ") for n in notes), notes
+    assert json.loads(from_file)["tables"][0]["records"] == json.loads(named)["tables"][0]["records"]
+    _, never = run(*game, "--indices", str(path), "--insurance", "never")
+    assert "insurance: never" in json.loads(never)["tables"][0]["notes"]

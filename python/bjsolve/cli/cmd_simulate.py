@@ -82,7 +82,9 @@ def add_arguments(parser) -> None:
                         "(alone: all); or FILE, an index file as 'bjsolve indices --format "
                         "index' writes it (default: none, the chart alone)")
     g.add_argument("--insurance", type=_insurance, default=None, metavar="TC|never",
-                   help="insure at true counts >= TC (default: the index table's, else never)")
+                   help="insure at true counts >= TC (default: the index table's, or the "
+                        "index file's 'insurance:' line as 'bjsolve indices --format index' "
+                        "writes it, else never)")
     add_decks_estimation_argument(g, old_flag="--true-count")
     add_tc_convention_argument(g, old_flag="--rounding")
     g.add_argument("--ramp", metavar="TC:BET,...",
@@ -126,9 +128,28 @@ def _indices(rules, args):
     return index_selection(rules, system, args.indices, args.tc_convention)
 
 
+def _file_insurance(indices):
+    """The insurance index of an index file, from the comment line 'bjsolve indices
+    --format index' writes ('# insurance: take at TC >= +3' or '... never on the grid'):
+    an int, False (never), or None where the file says nothing."""
+    import os
+    import re
+    text = indices
+    if "\n" not in indices and os.path.isfile(indices):
+        with open(indices, encoding="utf-8") as f:
+            text = f.read()
+    for line in text.splitlines():
+        m = re.match(r"#\s*insurance:\s*(?:take at TC >= ([+-]?\d+)|(never))", line.strip())
+        if m:
+            return int(m.group(1)) if m.group(1) is not None else False
+    return None
+
+
 def run(args) -> int:
     from ..simulate import DEFAULT_CHUNK_ROUNDS, simulate
     rules = common.rules_from_args(args)
+    if args.insurance is None and args.indices and not is_index_set(args.indices):
+        args.insurance = _file_insurance(args.indices)   # the file's, as with a named set
     client = None
     if args.scheduler:
         try:
