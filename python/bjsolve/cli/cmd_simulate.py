@@ -80,7 +80,8 @@ def add_arguments(parser) -> None:
                    help="play the chart with index numbers, the exact indices of the count "
                         f"system as 'bjsolve indices' computes them: {INDEX_SETS_HELP} "
                         "(alone: all); or FILE, an index file as 'bjsolve indices --format "
-                        "index' writes it (default: none, the chart alone)")
+                        "index' writes it (its default --tc-convention is exact: write it "
+                        "with the convention played) (default: none, the chart alone)")
     g.add_argument("--insurance", type=_insurance, default=None, metavar="TC|never",
                    help="insure at true counts >= TC (default: the index table's, or the "
                         "index file's 'insurance:' line as 'bjsolve indices --format index' "

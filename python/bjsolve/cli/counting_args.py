@@ -103,7 +103,7 @@ RAMP_HELP = ("bets by true count, e.g. 1:1,2:2,3:4,4:8,5:12: the bet of the high
 
 
 INDEX_SETS_HELP = ("i18 (Illustrious 18 and insurance), fab4, all, or a number N (the N "
-                   "lines of largest gain)")
+                   "lines of largest gain), computed for this --tc-convention")
 
 
 def is_index_set(word: str) -> bool:
