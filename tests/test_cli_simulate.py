@@ -1,6 +1,7 @@
 """``bjsolve simulate``: the same numbers as the API, every output format, one-line errors."""
 import io
 import json
+import re
 
 import pytest
 
@@ -155,3 +156,15 @@ def test_an_index_file_keeps_its_insurance_index(tmp_path):
     assert json.loads(from_file)["tables"][0]["records"] == json.loads(named)["tables"][0]["records"]
     _, never = run(*game, "--indices", str(path), "--insurance", "never")
     assert "insurance: never" in json.loads(never)["tables"][0]["notes"]
+
+
+def test_rare_true_counts_do_not_read_as_never_seen():
+    code, text = run("simulate", "--rounds", "200000", "--seed", "3")
+    assert code == 0
+    rows = [line.split() for line in text.splitlines()
+            if line.split() and re.fullmatch(r"[+-]\d+", line.split()[0])]
+    assert rows
+    for tc, rounds, frequency, *_ in rows:
+        assert float(frequency) > 0, (tc, rounds, frequency)   # was 0.00000 below 5e-6
+    assert any("e-0" in r[2] for r in rows)
+    assert max(len(line) for line in text.splitlines()) <= 80

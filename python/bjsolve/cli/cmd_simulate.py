@@ -177,6 +177,8 @@ def run(args) -> int:
     tables = result.tables()
     if args.format in ("csv", "json"):
         tables = _numbers_for_machines(result, tables)
+    else:
+        _small_frequencies_in_digits(tables[1])
     common.emit(tables, args)
     return 130 if result.partial else 0
 
@@ -202,6 +204,20 @@ def _numbers_for_machines(result, tables):
         by_tc, values=np.array([[_plain(r[c]) for c in columns] for r in by_tc.records],
                                dtype=object).reshape(len(by_tc.rows), len(columns)))
     return [summary, by_tc]
+
+
+def _small_frequencies_in_digits(by_tc) -> None:
+    """A true count seen in 12 rounds of 2e7 read '0.00000', as if never: frequencies
+    under 1e-3 keep three significant digits (6.000e-07), as in 'game'."""
+    if "frequency" not in by_tc.columns or not by_tc.records:
+        return
+    col = by_tc.columns.index("frequency")
+    values = by_tc.values.copy()
+    for i, record in enumerate(by_tc.records):
+        frequency = record["frequency"]
+        if frequency is not None and 0 < frequency < 1e-3:
+            values[i, col] = f"{frequency:.3e}"
+    by_tc.values = values
 
 
 def _plain(value):
