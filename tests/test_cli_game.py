@@ -114,11 +114,14 @@ def test_markdown_and_html(tmp_path):
     (["--bankroll", "0"], "bankroll"),
     (["--bankroll", "-5"], "bankroll"),
     (["--optimal-spread", "0.5"], "spread"),
+    (["--optimal-spread", "1e9"], "1..1,000,000"),   # printed bets of 7.7e+07 units
     (["--tc", "ceil"], "--tc"),
     (["--system", "nosuch"], "count system"),
     (["--indices", "i99"], "index set"),
     (["--infinite"], "finite shoe"),
     (["--rounds", "0"], "--rounds"),
+    (["--ramp", "1:1e300"], "1,000,000 units"),     # overflowed the variance: exit 1
+    (["--ramp=1e300:1"], "-1000..+1000"),
 ])
 def test_bad_input_is_one_line_and_exit_2(extra, word, capsys):
     argv = BASE[:1] + BASE[3:] if "--infinite" in extra else BASE
@@ -154,3 +157,103 @@ def test_text_table_signs_the_edge_and_shows_bets_as_units():
         assert edge[0] in "+-", edge               # a signed EV
         assert bet in ("1", "2", "4"), bet         # the ramp 1:1,2:2,3:4 in units
     assert {r[4] for r in rows} == {"1", "2", "4"}
+
+
+def test_ramp_summary_names_the_ramp_once_and_both_ramps_have_the_trip_ruin():
+    """The ramp written out went in front of every figure ('Ramp 1:1,2:2,3:4, SD per 100:'),
+    and the SCORE-optimal ramp's long name broke every line in two at 80 columns; its
+    figures also left out the trip ruin that --rounds asked for."""
+    code, text = run(BASE + ["--rounds", "500", "--optimal-spread", "4"])
+    assert code == 0
+    lines = text.splitlines()
+    assert max(len(line) for line in lines) <= 80
+    assert lines.count("== ramp 1:1,2:2,3:4 ==") == 1
+    assert sum("1:1,2:2,3:4" in line for line in lines) == 1
+    assert sum(line.startswith("== SCORE-optimal ramp ") for line in lines) == 1
+    assert sum("trip ruin in 500 rounds:" in line for line in lines) == 2
+    figures = [line for line in lines if line.startswith("  SD per 100:")]
+    assert len(figures) == 2
+
+
+def test_spots_say_the_figures_are_per_hand():
+    """'game --spots 2' moves only where rounds start: its win rate is one hand's, about
+    half of 'simulate --spots 2' (two bets a round); the output and the help say so."""
+    code, text = run(BASE + ["--spots", "2", "--format", "json"])
+    assert code == 0
+    doc = json.loads(text)
+    for table in doc["tables"]:
+        assert any("per one hand" in n and "--other-spots 1" in n for n in table["notes"])
+    _, flat = run(BASE + ["--format", "json"])
+    assert not any("per one hand" in n for t in json.loads(flat)["tables"] for n in t["notes"])
+
+
+def test_game_sd_per_round_agrees_with_the_simulator_spot_for_spot():
+    """The SD per round of 'game --spots 2' is one hand's at a two-hand table: the
+    simulator's SD with --spots 1 --other-spots 1 (within a few percent at 2e5 rounds),
+    not its SD with --spots 2 (two bets a round, about 1.6x)."""
+    code, text = run(BASE + ["--spots", "2", "--format", "json"])
+    summary = next(t for t in json.loads(text)["tables"] if t["table"] == "summary")
+    game_sd = summary["values"]["SD per round"]["value"]
+    sim = ["simulate", "--rounds", "2e5", "--seed", "5", "--decks", "1", "--penetration",
+           "0.6", "--ramp", "1:1,2:2,3:4", "--format", "json"]
+
+    def simulated_sd(*spots):
+        code, out = run(sim + list(spots))
+        assert code == 0
+        records = json.loads(out)["tables"][0]["records"]
+        return next(r["value"] for r in records if r["name"] == "sd")
+    assert abs(game_sd / simulated_sd("--spots", "1", "--other-spots", "1") - 1) < 0.03
+    assert simulated_sd("--spots", "2") / game_sd > 1.3
+
+
+def test_a_short_ramp_gets_its_heading_too():
+    code, text = run(BASE[:-4] + ["--ramp", "1:1,2:4", "--bankroll", "2000"])
+    assert code == 0
+    assert "== ramp 1:1,2:4 ==" in text.splitlines()
+    assert not any(line.startswith("Ramp ") for line in text.splitlines())
+
+
+def test_penetration_in_cards_as_for_simulate():
+    """simulate took '--penetration 234' (cards) and game refused it ('between 0 and 1'):
+    both read a fraction or a number of cards; 39 of 52 cards is the game at 0.75."""
+    base = [a for a in BASE if a not in ("--penetration", "0.6")]
+    code, cards = run(base + ["--penetration", "39", "--format", "json"])
+    assert code == 0
+    code, fraction = run(base + ["--penetration", "0.75", "--format", "json"])
+    assert json.loads(cards) == json.loads(fraction)
+    assert "cut card after 39 cards" in cards
+
+
+@pytest.mark.parametrize("value, word", [("52", "goes beyond the 52-card shoe"),
+                                         ("abc", "a number of cards"), ("nan", "above 0")])
+def test_bad_penetration_in_cards(value, word, capsys):
+    base = [a for a in BASE if a not in ("--penetration", "0.6")]
+    code, _ = run(base + ["--penetration", value])
+    err = capsys.readouterr().err
+    assert code == 2 and err.count("\n") == 1 and word in err
+
+
+def test_average_bet_says_it_is_per_round_played():
+    """The notes said every figure is per round dealt, but the average bet is per round
+    played: with --wong-in it is the bets' mean over the rounds with a bet, which the
+    label and the notes now say; the advantage is the win over the amount bet."""
+    code, text = run(BASE + ["--wong-in", "1", "--format", "json"])
+    assert code == 0
+    tables = json.loads(text)["tables"]
+    figures = {k: v["value"] for k, v in tables[1]["values"].items()}
+    rows = tables[0]["values"]
+    played = sum(r["frequency"] for r in rows.values() if r["bet"] > 0)
+    mean_bet = sum(r["frequency"] * r["bet"] for r in rows.values()) / played
+    assert figures["average bet (rounds played)"] == pytest.approx(mean_bet, rel=1e-9)
+    assert figures["advantage (win / amount bet)"] == pytest.approx(
+        figures["win rate per round"] / (mean_bet * played), rel=1e-9)
+    assert "average bet, per round played" in " ".join(tables[1]["notes"])
+
+
+def test_notes_explain_ruin_only_when_it_is_shown():
+    code, text = run(BASE[:-2] + ["--format", "json"])          # no --bankroll
+    summary = json.loads(text)["tables"][1]
+    assert not any("ruin" in k or "CE" in k for k in summary["values"])
+    assert "ruin" not in " ".join(summary["notes"]) and "CE =" not in " ".join(summary["notes"])
+    code, text = run(BASE + ["--format", "json"])
+    assert "risk of ruin: lifetime" in " ".join(json.loads(text)["tables"][1]["notes"])

@@ -67,3 +67,22 @@ def test_risk_averse_refuses_what_it_does_not_cover():
     for extra in (["--top", "3"], ["--hands", "all"], ["--format", "index"]):
         code, _ = run("indices", "--risk-averse", *extra)
         assert code == 2, extra
+
+
+def test_tc_advantage_says_how_the_exact_column_plays():
+    """tc-advantage's exact column is composition-dependent play at an exact true count;
+    game's edge plays the chart on floored counts: the notes say which, so +0.22% here and
+    +0.38% in game's +1 row do not read as a disagreement.  '1 deck dealt', not '1 decks'."""
+    code, text = run("tc-advantage", "--decks", "2", "--format", "json")
+    assert code == 0
+    notes = " ".join(json.loads(text)["notes"])
+    assert "composition-dependent" in notes and "floored counts" in notes
+    assert "1 deck dealt" in notes
+
+
+def test_an_eor_vector_with_nan_names_the_rank(capsys):
+    """'--eor nan,1,...' answered 'give 10 finite numbers ..., got 10'."""
+    code, _ = run("counts", "--eor", "nan,1,1,1,1,inf,1,1,1,1")
+    err = capsys.readouterr().err
+    assert code == 2 and err.count("\n") == 1
+    assert "A=nan, 6=inf" in err

@@ -71,8 +71,9 @@ def test_exposed_hand_says_both_dealer_cards_are_known(monkeypatch):
     ("hand", "    bjsolve hand T 6 --vs T --decks 6"),
     ("risk", "Example: bjsolve risk --decks 1 --bankroll 400 --rounds 10000"),
     ("risk", "         bjsolve risk --decks 6 --spots 2 --format json"),
-    ("simulate", '         --ramp "1:1,2:2,3:4,4:8"'),
-])
+    ("simulate", "Example: bjsolve simulate --rounds 1e8 --seed 1 --penetration 0.75"),
+    ("simulate", '         --system hilo --indices --ramp "1:1,2:2,3:4,4:8"'),   # not 'hilo
+])                                                    # --indices' alone on a broken line
 def test_help_examples_stay_command_lines(command, line, monkeypatch, capsys):
     # not run into the prose around them by the help's refilling
     monkeypatch.setenv("COLUMNS", "80")

@@ -27,7 +27,7 @@ def one_error_line(capsys, args, words):
     (["game", "--spots", "99"], "'99' is not a whole number 1..7"),
     (["game", "--spots", "0"], "'0' is not a whole number 1..7"),
     (["simulate", "--rounds", "1e30"], "rounds must be a whole number 1..1000000000000000"),
-    (["simulate", "--rounds", "1e9", "--chunk-rounds", "1"], "give a larger chunk_rounds"),
+    (["simulate", "--rounds", "1e9", "--chunk-rounds", "1"], "give a larger --chunk-rounds"),
     (["simulate", "--spots", "8"], "'8' is not a whole number 1..7"),
     (["simulate", "--threads", "0"], "'0' is not a whole number 1..1024"),
     # passed silently: nan, zero, and a flag that has no effect without another

@@ -138,9 +138,12 @@ def tc_advantage_table(rules, system, *, dealt_decks=None, true_counts=range(-5,
                  ("exact", "linear"), values,
                  _notes(rules, Shoe.decks(rules.decks),
                         f"EV of a round (unconditioned, text in percent) with the shoe at each "
-                        f"true count (running count / decks remaining), {depth:g} decks dealt, "
+                        f"true count (running count / decks remaining), {depth:g} "
+                        f"deck{'' if depth == 1 else 's'} dealt, "
                         f"removals proportional within tag classes, fractional counts so the "
                         f"count is exact",
-                        "exact: the shoe solved; linear: full-shoe EV plus the fixed-strategy "
+                        "exact: the shoe solved, every hand played its best way for that "
+                        "shoe (composition-dependent; 'bjsolve game' plays the chart, on "
+                        "floored counts); linear: full-shoe EV plus the fixed-strategy "
                         "effects of removal, rescaled to the cards left" + reach,
                         f"split {split}"), style="percent")

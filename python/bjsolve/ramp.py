@@ -4,9 +4,11 @@
 A ramp is written ``"1:1,2:2,3:4,4:8"`` (true count:bet, comma separated; spaces allowed),
 or given as a mapping {true count: bet}, as (true count, bet) pairs, or as a ``Ramp``.
 
-* True counts are whole numbers (every true-count convention of the package bins whole
-  counts), each at most once, in any order (they are sorted).
-* Bets are finite numbers >= 0 (0: the round is sat out); at least one is above 0.
+* True counts are whole numbers from -1000 to +1000 (every true-count convention of the
+  package bins whole counts), each at most once, in any order (they are sorted).
+* Bets are finite numbers from 0 to 1,000,000 units (0: the round is sat out; a larger
+  figure is a sign of the wrong unit, and squared bets must not overflow the variance);
+  at least one is above 0.
 * Between points the bet of the highest point at or below the count applies; below the
   lowest point, the lowest point's bet.
 * ``wong_in`` (optional, a whole true count): rounds at true counts below it are sat out.
@@ -29,6 +31,8 @@ from .ranks import show as _show
 __all__ = ["Ramp", "parse_ramp", "RampResult", "ramp_figures", "diffusion_ruin", "ramp_table"]
 
 EXAMPLE = "'1:1,2:2,3:4,4:8'"
+MAX_TRUE_COUNT = 1000       # far beyond any true count a shoe reaches
+MAX_BET = 1_000_000         # units; bets squared stay far from overflowing
 
 
 @dataclass(frozen=True)
@@ -124,9 +128,9 @@ def _parse_text(text: str) -> list:
 def _true_count(value, field: str) -> int:
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
         raise TypeError(f"{field} must be a whole number, got {_show(value)}")
-    if not math.isfinite(value) or value != int(value):
-        raise ValueError(f"{field} must be a whole number (true counts are whole), got "
-                         f"{_show(value)}")
+    if not math.isfinite(value) or value != int(value) or abs(value) > MAX_TRUE_COUNT:
+        raise ValueError(f"{field} must be a whole number -{MAX_TRUE_COUNT}..+{MAX_TRUE_COUNT} "
+                         f"(true counts are whole), got {_show(value)}")
     return int(value)
 
 
@@ -134,9 +138,9 @@ def _bet(value, tc: int) -> float:
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
         raise TypeError(f"ramp bet at true count {tc:+d} must be a number >= 0, got "
                         f"{_show(value)}")
-    if not math.isfinite(value) or value < 0:
+    if not math.isfinite(value) or not 0 <= value <= MAX_BET:
         raise ValueError(f"ramp bet at true count {tc:+d} must be a finite number >= 0 (0 sits "
-                         f"the round out), got {_show(value)}")
+                         f"the round out) and at most {MAX_BET:,} units, got {_show(value)}")
     return float(value)
 
 
@@ -204,7 +208,8 @@ class RampResult:
         ce = self.certainty_equivalent
         return {"win rate per round": self.win_rate, "win rate per 100": self.win_per_100,
                 "SD per round": self.sd, "SD per 100": self.sd_per_100,
-                "average bet": self.average_bet, "advantage": self.advantage,
+                "average bet (rounds played)": self.average_bet,
+                "advantage (win / amount bet)": self.advantage,
                 "share of rounds played": self.rounds_played, "DI": self.di, "SCORE": self.score,
                 "N0": self.n0, "CE per 100": None if ce is None else 100 * ce,
                 "risk of ruin": self.ror,
@@ -238,16 +243,20 @@ def diffusion_ruin(win: float, variance: float, bankroll: float) -> float:
 
 
 def ramp_table(result: RampResult, title: str):
-    """A ramp's figures as a one-column ``bjsolve.tables.Table`` (summary layout)."""
+    """A ramp's figures as a one-column ``bjsolve.tables.Table`` (text: labelled lines under
+    a heading that writes the ramp out)."""
     from .tables import Table
     summary = result.summary()
     rows = tuple(k for k, v in summary.items() if v is not None)
-    notes = ("per round dealt (rounds sat out count with bet 0); money in the ramp's units; "
+    notes = ("per round dealt (rounds sat out count with bet 0) but the average bet, per "
+             "round played; money in the ramp's units; "
              "SD per 100 = 10 x SD per round (rounds independent); DI = 1000 W / SD; "
              "SCORE = DI^2 (win per 100 rounds, 10,000-unit bankroll, Kelly-scaled bets); "
-             "N0 = Var / W^2; CE = W - Var / (2 bankroll); risk of ruin: lifetime, "
-             f"{result.ror_method} (rounds treated as independent)",)
+             "N0 = Var / W^2" + (
+                 "" if result.bankroll is None else
+                 "; CE = W - Var / (2 bankroll); risk of ruin: lifetime, "
+                 f"{result.ror_method} (rounds treated as independent)"),)
     return Table("summary", title, rows, ("value",),
                  np.array([[float(summary[k])] for k in rows]), notes, style="prob",
-                 layout="summary", records=[{"figure": k, "value": float(summary[k])}
+                 layout="figures", records=[{"figure": k, "value": float(summary[k])}
                                             for k in rows])

@@ -9,6 +9,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import numbers
 import math
 import textwrap
 
@@ -27,9 +28,13 @@ def _is_missing(v) -> bool:
 
 
 def _number(v):
-    """A plain float for numpy scalars and floats; other values unchanged."""
+    """A plain float for numpy scalars and floats, a plain int for integers (CSV and JSON
+    write 100000, not 100000.0, and a 64-bit seed keeps every digit); other values
+    unchanged."""
     if isinstance(v, str) or v is None:
         return v
+    if isinstance(v, numbers.Integral) and not isinstance(v, bool):
+        return int(v)
     try:
         return float(v)
     except (TypeError, ValueError):
@@ -146,7 +151,7 @@ def to_text(table, *, width: int | None = None, color: bool = False) -> str:
     """Text for people: fits ``width`` columns (default 80) without breaking a number:
     fewer decimals first, then the columns in blocks."""
     width = width or 80
-    if table.layout == "summary":
+    if table.layout in ("summary", "figures"):
         return _summary_text(table, width)
     if table.kind == "strategy" and color:
         from .terminal import colored_chart
@@ -216,18 +221,28 @@ def _col_widths(table, cells):
 
 
 def _summary_text(table, width) -> str:
-    """One labelled line per row: 'label: value  (the other columns)'."""
+    """One labelled line per row: 'Title, label: value  (the other columns)'; layout
+    "figures" (a ramp's figures: its title is the ramp written out) puts the title once on a
+    heading line instead of in front of every label."""
     title = f"{table.title[:1].upper()}{table.title[1:]}"
     head = max(len(str(r)) for r in table.rows) + 1
-    lines = []
-    for r, row in zip(table.rows, _rows(table)):
+    lines, prefix = [], f"{title}, "
+    if table.layout == "figures":
+        lines, prefix = [f"== {table.title} =="], "  "
+    values = []
+    for row in _rows(table):
         value = _cell(row[0], style=table.style, decimals=6)
         small = _number(row[0])
         if (table.style == "prob" and not isinstance(small, str) and not _is_missing(small)
                 and 0 < abs(small) < 1e-3):
             value = f"{small:.3e}"   # a risk of ruin of 4e-8 must not read 0.000000
+        values.append(value.partition(" "))
+    # the numbers line up on their last digit, words after them ('1.1530 per round')
+    lead = max([9] + [len(number) for number, _, _ in values])
+    for r, row, (number, space, words) in zip(table.rows, _rows(table), values):
+        value = number.rjust(lead) + space + words
         rest = "; ".join(str(v) for v in row[1:] if not _is_missing(_number(v)))
-        first = f"{title}, {str(r) + ':':<{head}} {value:>9}"
+        first = f"{prefix}{str(r) + ':':<{head}} {value}"
         number = _number(row[0])
         if table.name == "edge" and not isinstance(number, str) and number < 0:
             first += "  (a player advantage)"

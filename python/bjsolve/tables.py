@@ -52,7 +52,8 @@ class Table:
     values: np.ndarray
     notes: tuple = field(default_factory=tuple)
     style: str = "ev"   # text output: "ev" signed, "prob" plain fractions, "percent"
-    layout: str = "grid"  # text output: "grid", or "summary" (one labelled line per row)
+    layout: str = "grid"  # text output: "grid", "summary" (one labelled line per row) or
+                          # "figures" (the same under a heading line with the title)
     units: str = ""       # what the numbers measure (default: from the style)
     kind: str = ""        # "strategy" for action-code charts (coloured, drawn as a chart)
     records: list = None  # optional structured rows for JSON (e.g. cards and upcard as fields)

@@ -214,7 +214,24 @@ def parse(argv):
     if extras:
         raise UsageError(_unknown_flags(extras, args.command, build_parser()[1]))
     args.module = modules[args.command]
+    args.flag_names = {a.dest: a.option_strings[-1] for a in own[args.command]._actions
+                       if a.option_strings and a.option_strings[-1].startswith("--")}
     return args
+
+
+def _as_flags(message: str, flag_names: dict) -> str:
+    """An API error in the words of the command line: a parameter the command has as a flag
+    is named by its flag ('wong_out (+3) must not be above wong_in (+1)' -> '--wong-out
+    (+3) must not be above --wong-in (+1)').  Names with an underscore are replaced
+    wherever they stand; a one-word name only where it opens the message ('burn must be
+    ...'), since 'burn' or 'rounds' in a sentence are plain words."""
+    import re
+    for dest, flag in flag_names.items():
+        if "_" in dest:
+            message = re.sub(rf"(?<![\w-]){dest}(?![\w-])", flag, message)
+        elif re.match(rf"{dest}(?=[ :])", message):
+            message = flag + message[len(dest):]
+    return message
 
 
 def main(argv=None, out=None) -> int:
@@ -224,6 +241,7 @@ def main(argv=None, out=None) -> int:
     with warnings.catch_warnings():
         # a shoe too small for a round is flagged in every table's notes instead
         warnings.simplefilter("ignore", RuntimeWarning)
+        args = None
         try:
             args = parse(argv)
             args.out = out
@@ -232,8 +250,12 @@ def main(argv=None, out=None) -> int:
             return args.module.run(args) or 0
         except SystemExit as exc:           # --help and --version
             return exc.code if isinstance(exc.code, int) else 0
-        except (UsageError, ValueError, TypeError) as exc:
+        except UsageError as exc:
             print(f"bjsolve: error: {one_line(exc)}", file=sys.stderr)
+            return 2
+        except (ValueError, TypeError) as exc:   # from the API: name the flags as typed
+            flags = getattr(args, "flag_names", {})
+            print(f"bjsolve: error: {_as_flags(one_line(exc), flags)}", file=sys.stderr)
             return 2
         except BrokenPipeError:
             _silence_stdout()

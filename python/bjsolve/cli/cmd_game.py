@@ -8,7 +8,8 @@ from __future__ import annotations
 from . import common
 from .counting_args import (add_decks_estimation_argument, add_strategy_argument,
                             add_system_argument, add_tc_convention_argument, counting_rules,
-                            index_selection, INDEX_SETS_HELP, RAMP_HELP)
+                            index_selection, penetration_value, INDEX_SETS_HELP,
+                            RAMP_HELP)
 
 NAME = "game"
 HELP = "counted game: true-count frequencies, edge and SD by count, bet-ramp figures and risk"
@@ -17,12 +18,15 @@ HELP = "counted game: true-count frequencies, edge and SD by count, bet-ramp fig
 def add_arguments(parser) -> None:
     add_system_argument(parser)
     g = parser.add_argument_group("the game")
-    g.add_argument("--penetration", type=common.positive_number, default=0.75, metavar="P",
-                   help="fraction of the shoe dealt before the shuffle (default: 0.75)")
+    g.add_argument("--penetration", type=penetration_value, default=0.75, metavar="P",
+                   help="cut card: a fraction of the shoe, or a number of cards, dealt "
+                        "before the shuffle, as for simulate (default: 0.75)")
     g.add_argument("--burn", type=int, default=1, metavar="N",
                    help="cards burnt after the shuffle (default: 1)")
     g.add_argument("--spots", type=common.whole_number(1, 7), default=1, metavar="N",
-                   help="hands dealt per round, 1..7, for where rounds start (default: 1)")
+                   help="hands dealt per round at the table, 1..7: they set where rounds "
+                        "start; every figure stays per one hand (simulate --spots 1 "
+                        "--other-spots N-1 deals the same game) (default: 1)")
     add_strategy_argument(g, help="basic: the total-dependent chart (--indices adds index "
                                   "plays to it); optimal: composition-dependent play of each "
                                   "count's composition")
@@ -55,19 +59,27 @@ def add_arguments(parser) -> None:
 def run(args) -> int:
     rules, _ = counting_rules(args)
     from ..game import CountedGame
-    from ..ramp import parse_ramp, ramp_table
+    from ..ramp import MAX_BET, parse_ramp, ramp_table
     if args.rounds is not None and args.bankroll is None:
         raise common.UsageError("--rounds needs --bankroll (the trip ruin is P(losing the "
                                 "bankroll within N rounds))")
     if args.rounds is not None and not 1 <= args.rounds <= 10_000_000:
         raise common.UsageError(f"--rounds must be 1..10,000,000, got {args.rounds}")
-    if args.optimal_spread is not None and not args.optimal_spread >= 1:
-        raise common.UsageError(f"--optimal-spread (maximum spread) must be >= 1, got "
-                                f"{args.optimal_spread:g}")
+    if args.optimal_spread is not None and not 1 <= args.optimal_spread <= MAX_BET:
+        raise common.UsageError(f"--optimal-spread (maximum spread) must be 1..{MAX_BET:,} "
+                                f"(the largest bet a ramp takes), got {args.optimal_spread:g}")
     try:
         ramp = parse_ramp(args.ramp, wong_in=args.wong_in)
     except ValueError as exc:
         raise common.UsageError(f"--{exc}") from None
+    if isinstance(args.penetration, int):      # cards: the game takes a fraction
+        if rules.infinite:
+            raise common.UsageError("--penetration in cards needs a finite shoe (--decks)")
+        cards = rules.decks * 52
+        if args.penetration >= cards:
+            raise common.UsageError(f"--penetration {args.penetration} cards goes beyond the "
+                                    f"{cards}-card shoe")
+        args.penetration = args.penetration / cards
     indices = None
     if args.indices:
         indices = index_selection(rules, args.system_value, args.indices, args.tc_convention)
@@ -81,8 +93,14 @@ def run(args) -> int:
     tables = [game.table(ramp), ramp_table(result, "ramp " + ramp.describe())]
     if args.optimal_spread is not None:
         best = game.optimal_ramp(args.optimal_spread)
-        tables.append(ramp_table(game.evaluate(best, args.bankroll),
+        tables.append(ramp_table(game.evaluate(best, args.bankroll, rounds=args.rounds),
                                  "SCORE-optimal ramp " + best.describe()))
+    if args.spots > 1:
+        note = (f"{args.spots} hands dealt per round: they set where rounds start; the edge, "
+                f"SD and ramp figures are per one hand (bet on one spot; 'simulate --spots 1 "
+                f"--other-spots {args.spots - 1}' deals the same game)")
+        for table in tables:
+            table.notes = tuple(table.notes) + (note,)
     common.emit(tables, args)
     return 0
 

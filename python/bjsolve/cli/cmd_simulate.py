@@ -4,8 +4,8 @@ card, counted, bet by a ramp, played by basic strategy with index plays.
 Same seed, same --chunk-rounds: same result, on any number of threads or on a Dask cluster
 (--scheduler).  Ctrl-C prints what was simulated so far, marked PARTIAL (exit 130).
 
-Example: bjsolve simulate --rounds 1e8 --seed 1 --penetration 0.75 --system hilo --indices
-         --ramp "1:1,2:2,3:4,4:8"
+Example: bjsolve simulate --rounds 1e8 --seed 1 --penetration 0.75
+         --system hilo --indices --ramp "1:1,2:2,3:4,4:8"
 """
 from __future__ import annotations
 
@@ -15,7 +15,8 @@ import math
 from . import common
 from .counting_args import (add_decks_estimation_argument, add_strategy_argument,
                             add_system_argument, add_tc_convention_argument, parse_system,
-                            index_selection, is_index_set, INDEX_SETS_HELP, RAMP_HELP)
+                            index_selection, is_index_set, penetration_value, INDEX_SETS_HELP,
+                            RAMP_HELP)
 
 NAME = "simulate"
 HELP = "simulate the real game: cut card, count, indices, bet ramp (fast, reproducible)"
@@ -37,14 +38,7 @@ def _rounds(text: str) -> int:
 
 
 def _penetration(text: str):
-    if text.strip().lower() == "every-round":
-        return "every-round"
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text[:40]!r}: give a fraction (0.75), a number "
-                                         "of cards (234) or every-round") from None
-    return int(value) if value > 1 and value == int(value) else value
+    return penetration_value(text, every_round=True)
 
 
 def _insurance(text: str):
@@ -86,17 +80,24 @@ def add_arguments(parser) -> None:
                    help="play the chart with index numbers, the exact indices of the count "
                         f"system as 'bjsolve indices' computes them: {INDEX_SETS_HELP} "
                         "(alone: all); or FILE, an index file as 'bjsolve indices --format "
-                        "index' writes it (default: none, the chart alone)")
+                        "index' writes it (its default --tc-convention is exact: write it "
+                        "with the convention played) (default: none, the chart alone)")
     g.add_argument("--insurance", type=_insurance, default=None, metavar="TC|never",
-                   help="insure at true counts >= TC (default: the index table's, else never)")
+                   help="insure at true counts >= TC (default: the index table's, or the "
+                        "index file's 'insurance:' line as 'bjsolve indices --format index' "
+                        "writes it, else never)")
     add_decks_estimation_argument(g, old_flag="--true-count")
     add_tc_convention_argument(g, old_flag="--rounding")
     g.add_argument("--ramp", metavar="TC:BET,...",
                    help=RAMP_HELP + " (default: flat, the table minimum)")
     g.add_argument("--wong-in", type=int, metavar="TC",
-                   help="enter the shoe at TC >= this (default: play every round)")
+                   help="sit out until the true count reaches TC, then play; alone: play "
+                        "exactly the rounds at true counts >= TC, as 'game --wong-in' "
+                        "(default: play every round)")
     g.add_argument("--wong-out", type=int, metavar="TC",
-                   help="leave the shoe below this TC (default: never leave)")
+                   help="leave the shoe when the true count falls below TC, until the "
+                        "shuffle; at most --wong-in (default: the --wong-in count, else never "
+                        "leave)")
     g.add_argument("--table-min", type=common.positive_number, default=1.0, metavar="BET",
                    help="table minimum (default: 1)")
     g.add_argument("--table-max", type=common.positive_number, default=None, metavar="BET",
@@ -128,9 +129,28 @@ def _indices(rules, args):
     return index_selection(rules, system, args.indices, args.tc_convention)
 
 
+def _file_insurance(indices):
+    """The insurance index of an index file, from the comment line 'bjsolve indices
+    --format index' writes ('# insurance: take at TC >= +3' or '... never on the grid'):
+    an int, False (never), or None where the file says nothing."""
+    import os
+    import re
+    text = indices
+    if "\n" not in indices and os.path.isfile(indices):
+        with open(indices, encoding="utf-8") as f:
+            text = f.read()
+    for line in text.splitlines():
+        m = re.match(r"#\s*insurance:\s*(?:take at TC >= ([+-]?\d+)|(never))", line.strip())
+        if m:
+            return int(m.group(1)) if m.group(1) is not None else False
+    return None
+
+
 def run(args) -> int:
     from ..simulate import DEFAULT_CHUNK_ROUNDS, simulate
     rules = common.rules_from_args(args)
+    if args.insurance is None and args.indices and not is_index_set(args.indices):
+        args.insurance = _file_insurance(args.indices)   # the file's, as with a named set
     client = None
     if args.scheduler:
         try:
@@ -154,5 +174,56 @@ def run(args) -> int:
     finally:
         if client is not None:
             client.close()
-    common.emit(result.tables(), args)
+    tables = result.tables()
+    if args.format in ("csv", "json"):
+        tables = _numbers_for_machines(result, tables)
+    else:
+        _small_frequencies_in_digits(tables[1])
+    common.emit(tables, args)
     return 130 if result.partial else 0
+
+
+def _numbers_for_machines(result, tables):
+    """CSV and JSON with a number in every cell: the text tables' cells are written for
+    reading ('5,339,073', '+0.012124 +- 0.000268 per round (1 SE)', frequencies to five
+    decimals), which a spreadsheet takes as text or rounds.  The same rows, full precision,
+    the mean's SE (and the ruin's) in a row of its own; JSON records as before."""
+    import dataclasses
+    import numpy as np
+    from ..simulation_result import _SUMMARY_LABELS
+    summary, by_tc = tables
+    figures = result.summary()
+    extra = {"se": "SE of the mean", "risk_of_ruin_se": "SE of the risk of ruin",
+             "seed": "seed", "partial": "partial (1: interrupted)"}
+    names = [k for k in figures if k in _SUMMARY_LABELS or k in extra]
+    summary = dataclasses.replace(
+        summary, rows=tuple(_SUMMARY_LABELS.get(k) or extra[k] for k in names),
+        values=np.array([[_plain(figures[k])] for k in names], dtype=object), style="prob")
+    columns = by_tc.columns
+    by_tc = dataclasses.replace(
+        by_tc, values=np.array([[_plain(r[c]) for c in columns] for r in by_tc.records],
+                               dtype=object).reshape(len(by_tc.rows), len(columns)))
+    return [summary, by_tc]
+
+
+def _small_frequencies_in_digits(by_tc) -> None:
+    """A true count seen in 12 rounds of 2e7 read '0.00000', as if never: frequencies
+    under 1e-3 keep three significant digits (6.000e-07), as in 'game'."""
+    if "frequency" not in by_tc.columns or not by_tc.records:
+        return
+    col = by_tc.columns.index("frequency")
+    values = by_tc.values.copy()
+    for i, record in enumerate(by_tc.records):
+        frequency = record["frequency"]
+        if frequency is not None and 0 < frequency < 1e-3:
+            values[i, col] = f"{frequency:.3e}"
+    by_tc.values = values
+
+
+def _plain(value):
+    """A count stays a whole number, a flag 0/1, a figure a float (NaN: no entry)."""
+    if value is None:
+        return math.nan
+    if isinstance(value, bool):
+        return int(value)
+    return value if isinstance(value, int) else float(value)

@@ -71,6 +71,24 @@ def add_decks_estimation_argument(group, *, old_flag: str | None = None) -> None
         _hidden_alias(group, old_flag, action)
 
 
+def penetration_value(text: str, *, every_round: bool = False):
+    """--penetration: a fraction of the shoe (0.75), a whole number of cards (234), or with
+    ``every_round`` the word every-round.  Cards stay an int (a value above 1)."""
+    if every_round and text.strip().lower() == "every-round":
+        return "every-round"
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"{text[:40]!r}: give a fraction (0.75)"
+            + (", a number of cards (234) or every-round" if every_round
+               else " or a number of cards (234)")) from None
+    if not math.isfinite(value) or value <= 0:
+        raise argparse.ArgumentTypeError(f"{text[:40]!r}: give a fraction above 0 (0.75) or "
+                                         "a number of cards (234)")
+    return int(value) if value > 1 and value == int(value) else value
+
+
 def add_strategy_argument(group, *, help: str, default: str = "basic") -> None:
     """``--strategy basic|optimal`` ('chart' and 'composition' read as their synonyms)."""
     group.add_argument("--strategy", type=_words(STRATEGIES, {"chart": "basic",
@@ -85,7 +103,7 @@ RAMP_HELP = ("bets by true count, e.g. 1:1,2:2,3:4,4:8,5:12: the bet of the high
 
 
 INDEX_SETS_HELP = ("i18 (Illustrious 18 and insurance), fab4, all, or a number N (the N "
-                   "lines of largest gain)")
+                   "lines of largest gain), computed for this --tc-convention")
 
 
 def is_index_set(word: str) -> bool:
@@ -128,8 +146,14 @@ def parse_eor(text):
     except ValueError:
         raise common.UsageError(f"--eor: {text[:60]!r} is not 10 comma-separated numbers "
                                 "(A, 2..9, T)") from None
-    if len(values) != 10 or not all(math.isfinite(v) for v in values):
-        raise common.UsageError(f"--eor: give 10 finite numbers A, 2..9, T, got {len(values)}")
+    if len(values) != 10:
+        raise common.UsageError(f"--eor: give 10 finite numbers A, 2..9, T, got {len(values)} "
+                                "numbers")
+    ranks = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "T")
+    bad = [f"{r}={v:g}" for r, v in zip(ranks, values) if not math.isfinite(v)]
+    if bad:
+        raise common.UsageError(f"--eor: give 10 finite numbers A, 2..9, T, got "
+                                f"{', '.join(bad)}")
     return values
 
 
