@@ -47,3 +47,62 @@ def test_index_table_repr_is_a_summary(hilo_6d):
     text = repr(hilo_6d)
     assert len(text) < 400, len(text)     # it printed ~100 KB of lines
     assert "hilo" in text and f"{len(hilo_6d.lines)} index lines" in text
+
+
+# ---- a chart typed by the user -----------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def six_decks():
+    return bjsolve.solve(Rules(decks=6), threads=1)
+
+
+def _respelled(chart, column, code=lambda c: c):
+    return {row: {column(c): code(v) for c, v in cols.items()} for row, cols in chart.rows.items()}
+
+
+_AS_INT = {"A": 1, "T": 10}
+
+
+@pytest.mark.parametrize("column, code", [
+    (lambda c: c, lambda v: v),                                   # the chart's own labels
+    (lambda c: _AS_INT.get(c) or int(c), lambda v: v),           # 2..10 and 1 as ints
+    (lambda c: {"T": "10", "A": "a"}.get(c, c), lambda v: v),    # "10", lower-case ace
+    (lambda c: np.int64(_AS_INT.get(c) or int(c)), lambda v: v),  # numpy ints from a frame
+    (lambda c: c, str.lower),                                     # codes in lower case
+])
+def test_a_user_copy_of_basic_strategy_gives_its_edge(six_decks, column, code):
+    from bjsolve.strategy import StrategyChart
+    chart = six_decks.strategy
+    copy = StrategyChart(_respelled(chart, column, code))
+    # the same chart, spelled as a user types it, is the same strategy: its EV is the
+    # chart's (it used to fail with "the chart has no entry for row 'AA' v T")
+    assert six_decks.evaluate(copy) == six_decks.evaluate(chart)
+
+
+@pytest.mark.parametrize("rows, field", [
+    ({"X9": {"2": "H"}}, "row 'X9'"),
+    ({"16": {"Z": "H"}}, "column 'Z'"),
+    ({"16": {"2": "Q"}}, "code 'Q'"),
+    ({(10, 6): {"2": "H"}}, "row codes"),
+])
+def test_a_chart_with_unknown_rows_or_columns_is_refused(rows, field):
+    from bjsolve.strategy import StrategyChart
+    with pytest.raises((ValueError, TypeError), match=field):
+        StrategyChart(rows)
+
+
+@pytest.mark.parametrize("with_rules", [True, False])
+def test_an_exposed_game_chart_keeps_its_hard_10_column(with_rules):
+    from bjsolve.strategy import StrategyChart
+    sol = bjsolve.solve(Rules(decks=1, hole_card="exposed"), threads=1)
+    chart = sol.strategy
+    assert "10" in chart.rows["16"]          # the dealer's hard 10, not an upcard ten
+    copy = StrategyChart(_respelled(chart, lambda c: c),
+                         rules=sol.rules if with_rules else None)
+    assert sol.evaluate(copy) == sol.evaluate(chart)
+
+
+def test_strategy_chart_is_a_public_name():
+    from bjsolve.strategy import StrategyChart
+    assert bjsolve.StrategyChart is StrategyChart
+    assert "StrategyChart" in bjsolve.__all__

@@ -21,6 +21,7 @@ _EXPORTS = {
     "Rules": "rules", "Shoe": "shoe",
     "dealer_probabilities": "dealer", "dealer_table": "dealer", "DealerOutcomes": "dealer",
     "solve": "solve", "Solution": "solve", "ActionValues": "solve",
+    "StrategyChart": "strategy",
     "effects_of_removal": "counting", "estimate_ev": "counting",
     "simulate": "simulate", "SimulationResult": "simulate",
 }
