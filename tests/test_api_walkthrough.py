@@ -106,3 +106,18 @@ def test_strategy_chart_is_a_public_name():
     from bjsolve.strategy import StrategyChart
     assert bjsolve.StrategyChart is StrategyChart
     assert "StrategyChart" in bjsolve.__all__
+
+
+# ---- results sent to another process -----------------------------------------------------
+
+@pytest.mark.parametrize("spots", [1, 2])
+def test_an_outcome_distribution_pickles(six_decks, spots):
+    dist = six_decks.outcome_distribution(spots=spots)
+    back = pickle.loads(pickle.dumps(dist))
+    assert back.pmf == dist.pmf and back.mean == dist.mean and back.sd == dist.sd
+    assert back.per_spot.pmf == dist.per_spot.pmf
+    assert back.quantile(0.5) == dist.quantile(0.5)
+    with pytest.raises(TypeError):
+        back.pmf[1.0] = 0.5                     # still read-only after the round trip
+    with pytest.raises(ValueError):
+        back.probabilities[0] = 0.5

@@ -98,6 +98,15 @@ class OutcomeDistribution:
         self.pmf = MappingProxyType({float(v): float(p)
                                      for v, p in zip(self.values, self.probabilities)})
 
+    # pickling (results sent to a process pool): the read-only views do not pickle as such
+    def __getstate__(self):
+        return dict(self.__dict__, pmf=dict(self.pmf))
+
+    def __setstate__(self, state):
+        self.__dict__.update(state, pmf=MappingProxyType(state["pmf"]))
+        self.values.setflags(write=False)
+        self.probabilities.setflags(write=False)
+
     @property
     def correlation(self) -> float:
         """Correlation between two spots of the same round (0 for one spot)."""
