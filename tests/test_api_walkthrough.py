@@ -121,3 +121,34 @@ def test_an_outcome_distribution_pickles(six_decks, spots):
         back.pmf[1.0] = 0.5                     # still read-only after the round trip
     with pytest.raises(ValueError):
         back.probabilities[0] = 0.5
+
+
+# ---- rules and split classes as a notebook spells them ----------------------------------
+
+def test_rules_read_numpy_bools_and_choices_in_any_case():
+    typed = Rules(decks=np.int64(2), hit_soft_17=np.bool_(True), surrender="Late",
+                  hole_card="ENHC", double="9-11 ")
+    canonical = Rules(decks=2, hit_soft_17=True, surrender="late", hole_card="enhc",
+                      double="9-11")
+    assert typed == canonical and hash(typed) == hash(canonical)
+    assert type(typed.hit_soft_17) is bool
+    assert pickle.loads(pickle.dumps(typed)) == canonical
+
+
+@pytest.mark.parametrize("field, value", [
+    ("hit_soft_17", 1), ("hit_soft_17", np.int64(1)), ("hit_soft_17", "yes"),
+    ("surrender", "sometimes"), ("surrender", None),
+])
+def test_rules_still_refuse_what_is_not_a_rule(field, value):
+    with pytest.raises((ValueError, TypeError), match=field):
+        Rules(**{field: value})
+
+
+def test_split_class_names_in_any_case():
+    rules = Rules(decks=1, max_split_hands=2)
+    lower = bjsolve.solve(rules, split="cdp1", threads=1)
+    assert lower.split == "CDP1"
+    assert lower.expected_value == bjsolve.solve(rules, split="CDP1", threads=1).expected_value
+    assert bjsolve.effects_of_removal(rules, split="cdz-").split == "CDZ-"
+    with pytest.raises(ValueError, match="split"):
+        bjsolve.solve(rules, split="CDP2")

@@ -257,7 +257,7 @@ def _removal_effects(rules, shoe, strategies, split, progress=None) -> list:
     for strategy in strategies:
         if strategy not in ("fixed", "reoptimized"):
             raise ValueError(f"strategy must be 'fixed' or 'reoptimized', got {strategy!r}")
-    check_split_class(split)
+    split = check_split_class(split)
     shoe = resolve_shoe(rules, shoe)
     if shoe.is_infinite:
         raise ValueError("an infinite shoe has no effects of removal (removing a card changes nothing)")
@@ -322,7 +322,7 @@ def estimate_ev(rules: Rules, removed, *, shoe: Shoe | None = None, strategy: st
     from .dealer import resolve_shoe
     from .solve import check_split_class
     check_rules(rules)
-    check_split_class(split)
+    split = check_split_class(split)
     shoe = resolve_shoe(rules, shoe)
     if shoe.is_infinite:
         raise ValueError("removing cards from an infinite shoe changes nothing: give a finite shoe")
@@ -398,7 +398,7 @@ def decision_effects_of_removal(rules: Rules, cards, upcard, *, shoe: Shoe | Non
     from .dealer import resolve_shoe
     from .solve import SPLIT_CLASSES, check_split_class, kernel_rules
     check_rules(rules)
-    check_split_class(split)
+    split = check_split_class(split)
     shoe = resolve_shoe(rules, shoe)
     if shoe.is_infinite:
         raise ValueError("decision effects of removal need a finite shoe")
@@ -604,7 +604,7 @@ def advantage_by_true_count(rules: Rules, system="hilo", *, true_counts=range(-5
     if rules.hole_card == "exposed":
         raise ValueError("advantage by true count is for games with one dealer upcard")
     count_tags(system)  # a clear error before any solve
-    check_split_class(split)
+    split = check_split_class(split)
     try:
         true_counts = list(true_counts)
     except TypeError:

@@ -48,10 +48,12 @@ _UNIT_COSTS_LOCK = threading.Lock()   # solves may run in several threads at onc
 
 
 def check_split_class(split) -> str:
-    if not isinstance(split, str) or split not in SPLIT_CLASSES:
+    """The post-split class in its canonical spelling ("cdp1" is "CDP1")."""
+    key = split.strip().upper() if isinstance(split, str) else None
+    if key not in SPLIT_CLASSES:
         raise ValueError(f"split must be one of {', '.join(SPLIT_CLASSES)} "
                          f"(post-split strategy class), got {_show(split)}")
-    return split
+    return key
 
 
 def kernel_rules(rules: Rules, split_code: int) -> dict:
@@ -760,7 +762,7 @@ def solve(rules: Rules | None = None, shoe: Shoe | None = None, *, split: str = 
     rules = Rules() if rules is None else rules
     if not isinstance(rules, Rules):
         raise TypeError(f"rules must be a bjsolve.Rules, got {type(rules).__name__}")
-    check_split_class(split)
+    split = check_split_class(split)
     check_threads(threads)
     shoe = resolve_shoe(rules, shoe)
     if shoe.size < 10:
