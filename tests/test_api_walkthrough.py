@@ -152,3 +152,13 @@ def test_split_class_names_in_any_case():
     assert bjsolve.effects_of_removal(rules, split="cdz-").split == "CDZ-"
     with pytest.raises(ValueError, match="split"):
         bjsolve.solve(rules, split="CDP2")
+
+
+# ---- results print as a summary --------------------------------------------------------
+
+def test_a_simulation_result_prints_as_a_summary():
+    result = bjsolve.simulate(Rules(decks=6), rounds=2000, seed=1, threads=1)
+    text = repr(result)
+    assert len(text) < 300, len(text)        # it printed every true-count row (~5 KB)
+    assert "rounds=2,000" in text and "seed=1" in text
+    assert len(result.per_true_count) > 0    # the rows are still there

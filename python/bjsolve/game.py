@@ -181,6 +181,13 @@ class CountedGame:
         self._ruin_cache: dict = {}
 
     # ---- step 1: where rounds start -------------------------------------------------
+    def __repr__(self):
+        system = self.system if isinstance(self.system, str) else list(self.system)
+        return (f"CountedGame({self.rules.describe()}, system={system!r}, "
+                f"penetration={self.penetration:g}, strategy={self.strategy!r}, "
+                f"spots={self.spots}, true count: {self.decks_convention} decks, "
+                f"{self.rounding})")
+
     def _solve_full_shoe(self):
         from .solve import solve
         self.full_solution = solve(self.rules, self.shoe)

@@ -60,6 +60,17 @@ class SimulationResult:
     ruin: RuinResult | None = None
     settings: dict = field(default_factory=dict)
 
+    def __repr__(self):
+        # the dataclass repr printed every per-true-count row and setting (~5 KB); the
+        # rows are in .per_true_count and .to_pandas(), the settings in .settings
+        ruin = (f", risk_of_ruin={self.ruin.risk_of_ruin:.4f} +- {self.ruin.se:.4f}"
+                if self.ruin is not None else "")
+        return (f"SimulationResult(rounds={self.rounds:,}, played={self.played:,}, "
+                f"mean={self.mean:+.6f} +- {self.se:.6f} (1 SE), sd={self.sd:.4f}, "
+                f"win_rate={self.win_rate:+.6f}, seed={self.seed}"
+                f"{', PARTIAL' if self.partial else ''}{ruin}, "
+                f"{len(self.per_true_count)} true-count rows)")
+
     def true_count_row(self, tc: int) -> TrueCountRow:
         for row in self.per_true_count:
             if row.true_count == tc:

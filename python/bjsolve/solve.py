@@ -513,6 +513,9 @@ class Solution:
         are then unconditioned (``given_no_blackjack`` False on the result), and asking
         for ``given_no_blackjack=True`` raises ValueError.
         Split values use this solve's post-split class (``self.split``).
+        A two-card natural is paid at once: its "stand" is the payout (a tied dealer
+        natural per the rules); "hit" and "double" are listed as the published tables list
+        them (the values of playing on a soft 21) but are no decision a player meets.
         """
         if given_no_blackjack is not None and not isinstance(given_no_blackjack, bool):
             raise TypeError(f"given_no_blackjack must be True, False or None (the game's "
