@@ -162,3 +162,13 @@ def test_a_simulation_result_prints_as_a_summary():
     assert len(text) < 300, len(text)        # it printed every true-count row (~5 KB)
     assert "rounds=2,000" in text and "seed=1" in text
     assert len(result.per_true_count) > 0    # the rows are still there
+
+
+def test_a_shoe_from_numpy_numbers_prints_plain_numbers():
+    from bjsolve import Shoe
+    proportions = np.array([1.0] * 9 + [4.0]) / 13
+    shoe = Shoe.infinite(proportions)
+    assert "np." not in repr(shoe) and len(repr(shoe)) < 250, repr(shoe)
+    assert all(type(c) is float for c in shoe.counts)
+    assert shoe == Shoe.infinite([float(p) for p in proportions])
+    assert "np." not in repr(Shoe.fractional(np.array([4.5] * 9 + [16.0])))

@@ -42,7 +42,9 @@ def _cards_given(cards: tuple, field: str) -> tuple:
 def _plain_number(c):
     """A numpy (or other) scalar as a Python int or float, so that narrow types such as
     int8 or float16 cannot overflow in sums; Fractions and Python numbers stay as given."""
-    if isinstance(c, (int, float, Fraction)) or isinstance(c, bool):
+    # exact types: numpy's float64 is a float subclass, and kept as such it would print
+    # as np.float64(0.0769...) in every repr of the shoe
+    if type(c) in (int, float, bool) or isinstance(c, Fraction):
         return c
     if isinstance(c, numbers.Integral):
         return int(c)
