@@ -172,3 +172,31 @@ def test_a_shoe_from_numpy_numbers_prints_plain_numbers():
     assert all(type(c) is float for c in shoe.counts)
     assert shoe == Shoe.infinite([float(p) for p in proportions])
     assert "np." not in repr(Shoe.fractional(np.array([4.5] * 9 + [16.0])))
+
+
+# ---- a user strategy as a callable ----------------------------------------------------------
+
+def _hard_17(cards, dealer, allowed):
+    return "stand" if sum(cards) >= 17 else "hit"
+
+
+@pytest.mark.parametrize("spell", [str.upper, str.title, lambda a: f" {a} ", np.str_])
+def test_a_callable_may_spell_actions_in_any_case(spell):
+    sol = bjsolve.solve(Rules(decks=1), threads=1)
+    assert sol.evaluate(lambda c, u, a: spell(_hard_17(c, u, a))) == sol.evaluate(_hard_17)
+
+
+def test_a_chart_of_another_game_names_its_columns():
+    one_up = bjsolve.solve(Rules(decks=1), threads=1)
+    both_up = bjsolve.solve(Rules(decks=1, hole_card="exposed"), threads=1)
+    with pytest.raises(ValueError, match="its columns are 2, 3, 4"):
+        both_up.evaluate(one_up.strategy)
+    with pytest.raises(ValueError, match="strategy returned 'H'"):
+        one_up.evaluate(lambda c, u, a: "H")
+
+
+def test_the_simulator_reads_a_callable_as_evaluate_does():
+    spelled = bjsolve.simulate(Rules(decks=1), rounds=500, seed=1, threads=1,
+                               strategy=lambda c, u, a: _hard_17(c, u, a).upper())
+    plain = bjsolve.simulate(Rules(decks=1), rounds=500, seed=1, threads=1, strategy=_hard_17)
+    assert spelled.mean == plain.mean and spelled.hands == plain.hands

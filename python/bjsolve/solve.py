@@ -786,10 +786,12 @@ def solve(rules: Rules | None = None, shoe: Shoe | None = None, *, split: str = 
 # fresh engines, and the round is solved with them.
 
 def _checked(strategy, cards, u, allowed, kind_name):
-    action = strategy(cards, u, allowed)
+    returned = strategy(cards, u, allowed)
+    # "Stand", "HIT" from a user's table are the actions
+    action = returned.strip().lower() if isinstance(returned, str) else returned
     if not isinstance(action, str) or action not in allowed:
         cards_s = "".join(label(c) for c in cards)
-        raise ValueError(f"strategy returned {_show(action)} for {cards_s} v {dealer_label(u)} "
+        raise ValueError(f"strategy returned {_show(returned)} for {cards_s} v {dealer_label(u)} "
                          f"({kind_name}); allowed: {', '.join(allowed)}")
     return action
 

@@ -189,7 +189,13 @@ class StrategyChart:
         try:
             return self.rows[row][column]
         except KeyError:
-            raise ValueError(f"the chart has no entry for row {row!r} v {column}") from None
+            if row not in self.rows:
+                raise ValueError(f"the chart has no row {row!r} (needed against {column})") from None
+            # a chart made for another game: upcard columns against both dealer cards
+            # face up, or the reverse
+            columns = ", ".join(list(self.rows[row])[:12])
+            raise ValueError(f"the chart has no entry for row {row!r} v {column}: its "
+                             f"columns are {columns}") from None
 
     def __getstate__(self):
         # pickling finds the exceptions first (a pending search is a closure over the solve)
