@@ -200,3 +200,11 @@ def test_the_simulator_reads_a_callable_as_evaluate_does():
                                strategy=lambda c, u, a: _hard_17(c, u, a).upper())
     plain = bjsolve.simulate(Rules(decks=1), rounds=500, seed=1, threads=1, strategy=_hard_17)
     assert spelled.mean == plain.mean and spelled.hands == plain.hands
+
+
+def test_advantage_by_true_count_is_keyed_by_plain_numbers():
+    from bjsolve import counting
+    rules = Rules(decks=2)
+    by_array = counting.advantage_by_true_count(rules, "hilo", true_counts=np.arange(0, 2))
+    assert [type(k) for k in by_array] == [int, int]
+    assert by_array == counting.advantage_by_true_count(rules, "hilo", true_counts=[0, 1])

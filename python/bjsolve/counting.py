@@ -23,6 +23,7 @@ process); see docs/counting.md for the methods.
 from __future__ import annotations
 
 import math
+import numbers
 from dataclasses import dataclass
 
 import numpy as np
@@ -614,6 +615,9 @@ def advantage_by_true_count(rules: Rules, system="hilo", *, true_counts=range(-5
         raise ValueError("true_counts is empty")
     for tc in true_counts:
         finite_number(tc, "true_counts")
+    # the result is keyed by these: plain Python numbers (np.arange gives np.int64 keys)
+    true_counts = [int(tc) if isinstance(tc, numbers.Integral) else float(tc)
+                   for tc in true_counts]
     if effects is not None and not isinstance(effects, RemovalEffects):
         raise TypeError(f"effects must be a RemovalEffects, got {type(effects).__name__}")
     shoes, _ = true_count_shoes(rules, system, true_counts, dealt_decks)
