@@ -229,6 +229,7 @@ class RemovalEffects:
         return sum(p[r - 1] * v for r, v in self.effects.items())
 
     def as_vector(self) -> tuple:
+        """The effects of removal A, 2..9, T as a tuple (NaN for a rank not in the shoe)."""
         return tuple(self.effects.get(r, float("nan")) for r in range(1, 11))
 
 
@@ -372,6 +373,8 @@ class DecisionEffects:
     note: str = ""
 
     def difference(self, first: str, second: str) -> dict:
+        """rank -> effect of removal on EV(first) - EV(second): how removing one card of
+        the rank moves the gap between two options (the index-play direction)."""
         for a in (first, second):
             if a not in self.values:
                 raise ValueError(f"{a!r} is not an option here; options: {', '.join(self.values)}")

@@ -98,6 +98,7 @@ class IndexLine:
     options: tuple = ("stand", "hit", "double", "split", "surrender")
 
     def play_at(self, tc: float) -> str:
+        """The play at true count ``tc`` (the last play whose threshold ``tc`` reaches)."""
         for play, t in zip(self.plays, self.thresholds):
             if tc < t:
                 return play

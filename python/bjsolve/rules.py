@@ -110,6 +110,7 @@ class Rules:
 
     @property
     def infinite(self) -> bool:
+        """``decks`` is ``math.inf``: an infinite shoe."""
         return self.decks == math.inf
 
     def replace(self, **changes) -> "Rules":

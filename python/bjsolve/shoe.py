@@ -103,6 +103,7 @@ class Shoe:
 
     @property
     def is_fractional(self) -> bool:
+        """The counts need not be whole (``Shoe.fractional``): no real shoe."""
         return self._fractional
 
     @classmethod
@@ -120,6 +121,7 @@ class Shoe:
 
     @property
     def is_infinite(self) -> bool:
+        """Every draw is independent (``Shoe.infinite``): no card removal."""
         return self._infinite
 
     @property
@@ -141,6 +143,7 @@ class Shoe:
 
     @property
     def size(self) -> float:
+        """Cards in the shoe (``math.inf`` for an infinite shoe; a real for a fractional one)."""
         return math.inf if self._infinite else sum(self._counts)
 
     def probabilities(self) -> tuple[float, ...]:
@@ -149,6 +152,7 @@ class Shoe:
         return tuple(c / total for c in self._counts)
 
     def exact_probabilities(self) -> tuple[Fraction, ...]:
+        """``probabilities()`` as exact Fractions (of the counts or proportions given)."""
         total = sum(Fraction(c) for c in self._counts)
         return tuple(Fraction(c) / total for c in self._counts)
 

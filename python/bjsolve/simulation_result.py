@@ -12,6 +12,7 @@ TC_LOW, TC_HIGH = -20, 20          # the per-true-count table (the ends collect 
 
 @dataclass
 class TrueCountRow:
+    """One row of a simulation's per-true-count table (the count the bet was made on)."""
     true_count: int          # TC_LOW / TC_HIGH rows also hold every count beyond them
     rounds: int              # rounds dealt at this count (played or sat out)
     frequency: float         # rounds / all rounds
@@ -23,6 +24,9 @@ class TrueCountRow:
 
 @dataclass
 class RuinResult:
+    """Simulated risk of ruin: of ``paths`` bankroll paths of ``rounds_per_path`` rounds
+    from ``bankroll`` units, ``ruined`` reached 0; ``risk_of_ruin`` their share and ``se``
+    its binomial standard error (a simulation estimate, not the exact figure)."""
     paths: int
     rounds_per_path: int
     bankroll: float
@@ -72,6 +76,8 @@ class SimulationResult:
                 f"{len(self.per_true_count)} true-count rows)")
 
     def true_count_row(self, tc: int) -> TrueCountRow:
+        """The ``TrueCountRow`` of one integer true count (KeyError if the table has none;
+        the ends of the table collect every count beyond them)."""
         for row in self.per_true_count:
             if row.true_count == tc:
                 return row
@@ -86,6 +92,7 @@ class SimulationResult:
         return df
 
     def summary(self) -> dict:
+        """The totals by name (no per-true-count rows), as ``to_pandas`` puts in ``attrs``."""
         out = {k: getattr(self, k) for k in ("rounds", "played", "hands", "mean", "se", "sd",
                                              "total_won", "total_bet", "win_rate", "shuffles",
                                              "exhausted", "chunks", "seed", "partial")}

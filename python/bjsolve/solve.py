@@ -417,6 +417,8 @@ class Solution:
 
     @property
     def dealer_keys(self) -> list:
+        """The dealer keys the shoe can deal: upcards 1..10, or in the exposed game the
+        sorted pairs of both dealer cards."""
         return list(self.ev_by_dealer)
 
     @property
