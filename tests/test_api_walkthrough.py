@@ -208,3 +208,32 @@ def test_advantage_by_true_count_is_keyed_by_plain_numbers():
     by_array = counting.advantage_by_true_count(rules, "hilo", true_counts=np.arange(0, 2))
     assert [type(k) for k in by_array] == [int, int]
     assert by_array == counting.advantage_by_true_count(rules, "hilo", true_counts=[0, 1])
+
+
+# ---- risk from a distribution a user has -------------------------------------------------
+
+def test_risk_reads_a_pmf_mapping():
+    from bjsolve.risk import lifetime_ruin, trip_ruin
+    coin = {-1.0: 0.45, 1.0: 0.55}
+    # gambler's ruin: P(ever losing 10 units) = (q/p)^10; one round from 1 unit: q
+    assert lifetime_ruin(coin, 10).probability == pytest.approx((0.45 / 0.55) ** 10, rel=1e-12)
+    assert trip_ruin(coin, 1, 1).probability == pytest.approx(0.45, abs=1e-15)
+
+
+@pytest.mark.parametrize("dist, error", [
+    (5, TypeError), ({"a": 1.0}, TypeError), ({-1.0: 0.5, 1.0: 0.7}, ValueError),
+])
+def test_risk_refuses_what_is_not_a_distribution(dist, error):
+    from bjsolve.risk import trip_ruin
+    with pytest.raises(error, match="dist"):
+        trip_ruin(dist, 10, 10)
+
+
+@pytest.mark.parametrize("values, probabilities, field", [
+    ([-1, 1], [0.7, 0.7], "sum to 1"), ([-1, 1], [-0.5, 1.5], ">= 0"),
+    ([float("nan"), 1], [0.5, 0.5], "finite"), ([-1, 1], [0.5, float("inf")], "finite"),
+])
+def test_a_hand_built_distribution_is_checked(values, probabilities, field):
+    from bjsolve.distribution import OutcomeDistribution
+    with pytest.raises(ValueError, match=field):
+        OutcomeDistribution(values, probabilities, exact=True, method="by hand")

@@ -77,6 +77,14 @@ class OutcomeDistribution:
         probabilities = np.asarray(probabilities, dtype=float)
         if values.shape != probabilities.shape or values.ndim != 1:
             raise ValueError("values and probabilities must be 1-D arrays of the same length")
+        # a distribution built by hand (a simulation's, a textbook game's) is checked as
+        # the risk functions would check it, so that its mean and SD mean something
+        if not (np.all(np.isfinite(values)) and np.all(np.isfinite(probabilities))):
+            raise ValueError("values and probabilities must be finite numbers")
+        if probabilities.size and probabilities.min() < -1e-12:
+            raise ValueError(f"probabilities must be >= 0, got {float(probabilities.min())!r}")
+        if abs(float(probabilities.sum()) - 1.0) > 1e-9:
+            raise ValueError(f"probabilities must sum to 1, got {float(probabilities.sum())!r}")
         order = np.argsort(values, kind="stable")
         self.values = values[order]
         self.probabilities = probabilities[order]
