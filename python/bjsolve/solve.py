@@ -633,7 +633,13 @@ class Solution:
 
     def outcome_distribution(self, strategy="optimal", *, insurance=False, spots=1,
                              threads=None, exact_splits=True, exact_spots=False):
-        """The distribution of a round's net outcome; see bjsolve.distribution."""
+        """The distribution of a round's net outcome in initial bets (an
+        ``OutcomeDistribution``): unconditioned (dealer naturals included); its mean equals
+        ``expected_value`` (or ``evaluate(strategy)``) to about 1e-15; ``.exact`` says
+        whether the probabilities are exact, ``.method`` how they were combined when not,
+        ``.variance_exact`` whether the SD is.  strategy: "optimal" (this solve's play,
+        split class ``self.split``), a ``StrategyChart`` or a callable as for ``evaluate``;
+        spots: 1..3 hands against one dealer.  Details: ``bjsolve.distribution``."""
         from .distribution import outcome_distribution
         return outcome_distribution(self, strategy, insurance=insurance, spots=spots,
                                     threads=threads, exact_splits=exact_splits,
@@ -756,7 +762,8 @@ def solve(rules: Rules | None = None, shoe: Shoe | None = None, *, split: str = 
 
     rules: a ``Rules`` (default ``Rules()``).
     shoe: the analysis shoe (default: the full shoe of ``rules.decks``; any composition, or
-        ``Shoe.infinite()``).
+        ``Shoe.infinite()``).  A shoe given is the shoe solved: ``rules.decks`` is then not
+        used (``solve(Rules(decks=1), Shoe.decks(6))`` is a six-deck solve).
     split: post-split strategy class, "CDZ-", "CDP1" or "CDP".  The classes are heuristics
         for play after a split, not bounds of one another: CDP's round EV is usually the
         highest, but on some depleted shoes it comes out below CDP1's or CDZ-'s (see
