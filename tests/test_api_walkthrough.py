@@ -237,3 +237,12 @@ def test_a_hand_built_distribution_is_checked(values, probabilities, field):
     from bjsolve.distribution import OutcomeDistribution
     with pytest.raises(ValueError, match=field):
         OutcomeDistribution(values, probabilities, exact=True, method="by hand")
+
+
+def test_a_preset_with_changes():
+    changed = Rules.preset("Vegas-Strip", decks=2, hit_soft_17=True)
+    assert changed == Rules.preset("vegas-strip").replace(decks=2, hit_soft_17=True)
+    with pytest.raises(TypeError, match="deck"):
+        Rules.preset("classic", deck=2)
+    with pytest.raises(ValueError, match="Rules.decks"):
+        Rules.preset("classic", decks=0)

@@ -141,8 +141,9 @@ class Rules:
         return " ".join(parts)
 
     @classmethod
-    def preset(cls, name: str) -> "Rules":
-        """A named rule set; ``Rules.presets()`` lists the names."""
+    def preset(cls, name: str, **changes) -> "Rules":
+        """A named rule set; ``Rules.presets()`` lists the names.  Keyword arguments change
+        fields of it: ``Rules.preset("vegas-strip", decks=2)``."""
         if not isinstance(name, str):
             raise TypeError(f"preset name must be a string, got {_show(name)}; "
                             f"known: {', '.join(sorted(PRESETS))}")
@@ -150,10 +151,11 @@ class Rules:
             fields = PRESETS[name.strip().lower()]    # case-insensitive
         except KeyError:
             raise ValueError(f"unknown preset {_show(name)}; known: {', '.join(sorted(PRESETS))}") from None
-        return cls(**fields)
+        return cls(**{**fields, **changes})
 
     @staticmethod
     def presets() -> tuple[str, ...]:
+        """The names ``Rules.preset`` knows."""
         return tuple(sorted(PRESETS))
 
 
