@@ -246,3 +246,14 @@ def test_a_preset_with_changes():
         Rules.preset("classic", deck=2)
     with pytest.raises(ValueError, match="Rules.decks"):
         Rules.preset("classic", decks=0)
+
+
+def test_the_dealer_table_reads_card_labels():
+    rules = Rules(decks=2)
+    table = bjsolve.dealer_table(rules)
+    for spelled, rank in (("A", 1), ("T", 10), ("K", 10), ("7", 7), (np.int64(6), 6)):
+        assert table[spelled] == bjsolve.dealer_probabilities(rules, rank)
+    assert list(table) == [2, 3, 4, 5, 6, 7, 8, 9, 10, 1]
+    with pytest.raises(TypeError):
+        table[1] = None                                   # read-only, as the other results
+    assert pickle.loads(pickle.dumps(table)) == table
