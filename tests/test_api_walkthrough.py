@@ -257,3 +257,11 @@ def test_the_dealer_table_reads_card_labels():
     with pytest.raises(TypeError):
         table[1] = None                                   # read-only, as the other results
     assert pickle.loads(pickle.dumps(table)) == table
+
+
+def test_index_select_takes_a_numpy_count(hilo_6d):
+    top = hilo_6d.select(np.int64(5))
+    assert set(top.lines) == set(hilo_6d.select(5).lines) and len(top.lines) == 5
+    assert top.selection == "top 5 by gain"
+    with pytest.raises(ValueError, match="select"):
+        hilo_6d.select(0)

@@ -188,7 +188,8 @@ class IndexTable:
                                  f"(or a number of lines)")
             keep = [(row, up) for row, up, _, _ in NAMED_SETS[key]]
             label_ = key
-        elif isinstance(which, int) and not isinstance(which, bool) and which >= 1:
+        elif isinstance(which, numbers.Integral) and not isinstance(which, bool) and which >= 1:
+            which = int(which)
             keep = sorted(self.lines, key=lambda k: -self.gains.get(k, 0.0))[:which]
             label_ = f"top {which} by gain"
         else:
