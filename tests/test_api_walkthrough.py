@@ -277,3 +277,10 @@ def test_exposed_game_outcome_law_on_a_depleted_shoe():
     dist = sol.outcome_distribution(threads=1)
     assert dist.probabilities.sum() == pytest.approx(1.0, abs=1e-14)
     assert dist.mean == pytest.approx(sol.expected_value, abs=1e-14)
+
+
+def test_the_package_docstring_examples_run():
+    # help(bjsolve) is where a notebook user starts: its examples must run as shown
+    import doctest
+    result = doctest.testmod(bjsolve, optionflags=doctest.NORMALIZE_WHITESPACE)
+    assert result.attempted >= 5 and result.failed == 0
