@@ -163,8 +163,9 @@ class IndexTable:
                 f"selection={self.selection!r})")
 
     def index(self, row, upcard, play: str) -> int | None:
-        """The integer TC from which ``play`` is the play (None if it never becomes it on
-        the grid).  ``row``: a chart row ("16", "A7", "88"), a hard total (16) or the cards
+        """The integer TC from which ``play`` is the play: None if it never becomes it on
+        the grid, and also for a row whose play does not change on the grid at all (20 v 6
+        stand: always the play, no index; ``all_lines`` holds those rows' plays).  ``row``: a chart row ("16", "A7", "88"), a hard total (16) or the cards
         ("T6"); ``upcard``: any card spelling (10, "T", "K", 1, "A"); ``play``: stand, hit,
         double, split or surrender.  A row, upcard or play that does not exist is an error
         (not None, which would read as "never")."""
