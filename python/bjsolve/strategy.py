@@ -58,7 +58,10 @@ class Deviation:
     upcard: object  # the dealer key: upcard, or both dealer cards in the exposed game
     chart_action: str
     optimal_action: str
-    gain: float  # EV gained by playing the composition-dependent action (initial bets)
+    # EV gained by playing the composition-dependent action, in initial bets, measured as
+    # Solution.hand_ev gives it: given no dealer blackjack when the dealer peeks (else
+    # unconditioned), split values of the solve's post-split class
+    gain: float
 
     def __str__(self):
         cards = "".join(label(c) for c in self.cards)
