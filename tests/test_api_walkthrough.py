@@ -284,3 +284,10 @@ def test_the_package_docstring_examples_run():
     import doctest
     result = doctest.testmod(bjsolve, optionflags=doctest.NORMALIZE_WHITESPACE)
     assert result.attempted >= 5 and result.failed == 0
+
+
+@pytest.mark.parametrize("indices", ["i18", 5, {"16": 0}])
+def test_counted_game_refuses_an_index_table_that_is_not_one(indices):
+    from bjsolve.game import CountedGame
+    with pytest.raises(TypeError, match="indices must be an IndexTable"):
+        CountedGame(Rules(decks=1), "hilo", penetration=0.6, indices=indices)
