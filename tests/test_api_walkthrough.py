@@ -291,3 +291,15 @@ def test_counted_game_refuses_an_index_table_that_is_not_one(indices):
     from bjsolve.game import CountedGame
     with pytest.raises(TypeError, match="indices must be an IndexTable"):
         CountedGame(Rules(decks=1), "hilo", penetration=0.6, indices=indices)
+
+
+def test_simulate_takes_a_published_index_set_by_name():
+    # as the command line's --indices i18: the same plays as the exact table's selection
+    rules = Rules(decks=6)
+    table = indices.generate_indices(rules, "hilo", tc_convention="floor").select("i18")
+    by_name = bjsolve.simulate(rules, rounds=3000, seed=2, system="hilo", indices="I18",
+                               threads=1)
+    by_table = bjsolve.simulate(rules, rounds=3000, seed=2, system="hilo", indices=table,
+                                threads=1)
+    assert by_name.mean == by_table.mean and by_name.hands == by_table.hands
+    assert by_name.settings["index_plays"] == by_table.settings["index_plays"] > 0

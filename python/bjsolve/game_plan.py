@@ -312,6 +312,9 @@ def _index_plays(indices, rules, system, rounding="floor"):
         return [], None
     if indices is True:
         indices = _cached_indices(rules, system, rounding)
+    if isinstance(indices, str) and _named_set(indices) and not os.path.exists(indices):
+        # "i18", "fab4": the exact indices of those published plays (as the CLI's --indices)
+        indices = _cached_indices(rules, system, rounding).select(_named_set(indices))
     if isinstance(indices, IndexTable):
         text = indices.index_file()
         return parse_index_file(text, source="index table"), indices.insurance
@@ -324,11 +327,18 @@ def _index_plays(indices, rules, system, rounding="floor"):
             raise ValueError(f"indices: {_show(indices)} is neither an index file that exists "
                              f"nor the text of one")
         return parse_index_file(indices), None
-    raise TypeError(f"indices must be True, an IndexTable, an index file path or its text, "
-                    f"got {type(indices).__name__}")
+    raise TypeError(f"indices must be True, 'i18' or 'fab4', an IndexTable, an index file "
+                    f"path or its text, got {type(indices).__name__}")
 
 
 _INDEX_CACHE: dict = {}
+
+
+def _named_set(text: str) -> str | None:
+    """The key of a published index set ("I18", "fab-4" ...), or None."""
+    from .indices import NAMED_SETS
+    key = text.strip().lower().replace("-", "").replace("_", "")
+    return key if key in NAMED_SETS else None
 
 
 def _cached_indices(rules, system, rounding):
