@@ -82,28 +82,33 @@ def test_recorded_costs_order_the_next_solve_longest_first():
 
 
 def test_two_threads_get_the_best_split_of_the_known_costs():
-    """plan_shares against every split of the keys, listed with itertools."""
+    """plan_shares against every split of the keys, listed with itertools: the calling
+    thread's share and the helper's finish first, the helper starting ``head_start`` late."""
     import itertools
     import random
     solve_module = importlib.import_module("bjsolve.solve")
     rng = random.Random(7)
     for n in (2, 3, 7, 10):
-        for _ in range(20):
-            keys = list(range(1, n + 1))
-            costs = {k: rng.choice([rng.random(), 1.0, 2.0]) for k in keys}
-            order = sorted(keys, key=lambda k: -costs[k])
-            shares = solve_module.plan_shares(order, costs, 2)
-            assert sorted(shares[0] + shares[1]) == keys        # every key once
-            loads = [sum(costs[k] for k in share) for share in shares]
-            assert loads[0] >= loads[1]                         # the caller's is the larger
-            assert all(share == [k for k in order if k in share] for share in shares)
-            best = min(max(sum(costs[k] for k in part), sum(costs.values()) -
-                           sum(costs[k] for k in part))
-                       for size in range(n + 1) for part in itertools.combinations(keys, size))
-            assert loads[0] == pytest.approx(best, rel=1e-12, abs=1e-12)
+        for head_start in (0.0, 0.3):
+            for _ in range(10):
+                keys = list(range(1, n + 1))
+                costs = {k: rng.choice([rng.random(), 1.0, 2.0]) for k in keys}
+                order = sorted(keys, key=lambda k: -costs[k])
+                caller, helper = solve_module.plan_shares(order, costs, 2, head_start)
+                assert sorted(caller + helper) == keys          # every key once
+                assert all(share == [k for k in order if k in share] for share in (caller, helper))
+                total = sum(costs.values())
+                best = min(max(sum(costs[k] for k in part),
+                               total - sum(costs[k] for k in part) + head_start)
+                           for size in range(n + 1) for part in itertools.combinations(keys, size))
+                finish = max(sum(costs[k] for k in caller), sum(costs[k] for k in helper) + head_start)
+                assert finish == pytest.approx(best, rel=1e-12, abs=1e-12)
     # unknown costs: one queue; more threads: largest first to the least loaded
     assert solve_module.plan_shares([3, 1, 2], None, 2) == [[3, 1, 2]]
     assert solve_module.plan_shares([3, 1, 2], {3: 5.0, 1: 3.0, 2: 2.0}, 3) == [[3], [1], [2]]
+    four = {3: 5.0, 1: 3.0, 2: 2.0, 4: 1.0}
+    assert solve_module.plan_shares([3, 1, 2, 4], four, 3) == [[3], [1], [2, 4]]
+    assert solve_module.plan_shares([3, 1, 2, 4], four, 3, 4.0) == [[3, 4], [1], [2]]
 
 
 def test_a_share_whose_thread_never_starts_is_done_by_the_caller():

@@ -26,6 +26,8 @@ def _dealable(counts, cards, infinite) -> bool:
     """Whether the shoe holds ``cards`` (ranks): every rank needed k times has count >= k
     (the compiled engines' rule, also for the non-integer counts of a fractional shoe),
     or a positive proportion in an infinite shoe."""
+    if len(cards) == 1:   # (the common case: an upcard)
+        return counts[cards[0] - 1] > 0 if infinite else counts[cards[0] - 1] >= 1
     need = counts_of(cards)
     if infinite:
         return all(counts[r] > 0 for r in range(10) if need[r])

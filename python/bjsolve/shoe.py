@@ -53,6 +53,9 @@ def _plain_number(c):
     return c
 
 
+_FULL_SHOES: dict = {}   # decks -> Shoe.decks(decks)
+
+
 class Shoe:
     """Counts per rank, ordered A, 2, ..., 9, T (ten-valued cards pooled).
 
@@ -112,7 +115,12 @@ class Shoe:
         if isinstance(n, numbers.Real) and not isinstance(n, bool) and n == math.inf:
             return cls.infinite()
         n = _check_decks(n, "decks")
-        return cls([c * n for c in STANDARD_DECK])
+        if cls is not Shoe:
+            return cls([c * n for c in STANDARD_DECK])
+        shoe = _FULL_SHOES.get(n)
+        if shoe is None:   # (shoes are immutable: every solve of n decks shares one)
+            shoe = _FULL_SHOES[n] = cls([c * n for c in STANDARD_DECK])
+        return shoe
 
     @classmethod
     def infinite(cls, proportions=STANDARD_DECK) -> "Shoe":

@@ -46,6 +46,15 @@ cdef class HashIndex:
                 return -1
             i = (i + 1) & mask
 
+    cdef inline size_t probe(self, uint64_t key) noexcept nogil:
+        """The entry holding ``key``, or the free entry where it would go (linear
+        probing from its hash)."""
+        cdef size_t mask = self.capacity - 1
+        cdef size_t i = <size_t>((key * FIBONACCI) >> self.shift)
+        while self.table[i].key != EMPTY_KEY and self.table[i].key != key:
+            i = (i + 1) & mask
+        return i
+
     cdef void insert(self, uint64_t key, int slot) noexcept nogil
     cdef int find_or_insert(self, uint64_t key, int slot) noexcept nogil
     cdef void grow(self) noexcept nogil

@@ -55,13 +55,10 @@ cdef class HashIndex:
 
     cdef void insert(self, uint64_t key, int slot) noexcept nogil:
         """Store ``slot`` for a key that is not in the map yet."""
-        cdef size_t mask, i
+        cdef size_t i
         if 2 * (<size_t>self.count + 1) > self.capacity:
             self.grow()
-        mask = self.capacity - 1
-        i = <size_t>((key * FIBONACCI) >> self.shift)
-        while self.table[i].key != EMPTY_KEY:
-            i = (i + 1) & mask
+        i = self.probe(key)
         self.table[i].key = key
         self.table[i].slot = slot
         self.count += 1
@@ -69,15 +66,12 @@ cdef class HashIndex:
     cdef int find_or_insert(self, uint64_t key, int slot) noexcept nogil:
         """The slot stored for ``key``; or, if there is none, store ``slot`` for it and
         return -1 (one probe sequence where ``find`` then ``insert`` take two)."""
-        cdef size_t mask, i
+        cdef size_t i
         if 2 * (<size_t>self.count + 1) > self.capacity:
             self.grow()
-        mask = self.capacity - 1
-        i = <size_t>((key * FIBONACCI) >> self.shift)
-        while self.table[i].key != EMPTY_KEY:
-            if self.table[i].key == key:
-                return self.table[i].slot
-            i = (i + 1) & mask
+        i = self.probe(key)
+        if self.table[i].key == key:
+            return self.table[i].slot
         self.table[i].key = key
         self.table[i].slot = slot
         self.count += 1
@@ -103,14 +97,11 @@ cdef class HashIndex:
 
     cdef void set(self, uint64_t key, int slot) noexcept nogil:
         """Store ``slot`` for ``key``, replacing what was stored."""
-        cdef size_t mask = self.capacity - 1
-        cdef size_t i = <size_t>((key * FIBONACCI) >> self.shift)
-        while self.table[i].key != EMPTY_KEY:
-            if self.table[i].key == key:
-                self.table[i].slot = slot
-                return
-            i = (i + 1) & mask
-        self.insert(key, slot)
+        cdef size_t i = self.probe(key)
+        if self.table[i].key == key:
+            self.table[i].slot = slot
+        else:
+            self.insert(key, slot)
 
     def __len__(self):
         return self.count
