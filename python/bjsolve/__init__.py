@@ -1,10 +1,25 @@
 """bjsolve: exact blackjack analysis.
 
 >>> import bjsolve
->>> rules = bjsolve.Rules(decks=6)
->>> bjsolve.dealer_probabilities(rules, "6")["bust"]      # doctest: +SKIP
->>> sol = bjsolve.solve(rules)
->>> sol.expected_value                                   # doctest: +SKIP
+>>> rules = bjsolve.Rules.parse("6D S17 DAS")   # or Rules(decks=6, ...), Rules.preset(name)
+>>> sol = bjsolve.solve(rules, threads=1)
+>>> print(f"house edge, optimal play: {-sol.expected_value:.3%}")
+house edge, optimal play: 0.403%
+>>> print(f"house edge, basic chart:  {-sol.evaluate(sol.strategy):.3%}")
+house edge, basic chart:  0.406%
+>>> sol.hand_ev("T6", "T").best            # per-hand values: given no dealer blackjack
+'hit'
+>>> round(bjsolve.dealer_probabilities(rules, "6")["bust"], 4)
+0.4228
+
+Public names (each has a docstring saying what its numbers are):
+``Rules``, ``Shoe`` (rules and the shoe analysed); ``solve`` -> ``Solution``
+(``expected_value``, ``ev_by_upcard``, ``hand_ev`` -> ``ActionValues``, ``strategy`` ->
+``StrategyChart``, ``evaluate``, ``insurance_ev``, ``outcome_distribution``);
+``dealer_probabilities``, ``dealer_table`` (``DealerOutcomes``); ``effects_of_removal``,
+``estimate_ev`` (more counting in ``bjsolve.counting`` and ``bjsolve.indices``);
+``simulate`` -> ``SimulationResult``.  Modules: ``bjsolve.risk`` (risk of ruin),
+``bjsolve.game`` (``CountedGame``: the counted game), ``bjsolve.distribution``.
 
 The public names are imported on first use (PEP 562), so ``import bjsolve`` and the command
 line's ``--help`` stay fast: numpy and the compiled kernels load only when a name that needs
@@ -21,6 +36,7 @@ _EXPORTS = {
     "Rules": "rules", "Shoe": "shoe",
     "dealer_probabilities": "dealer", "dealer_table": "dealer", "DealerOutcomes": "dealer",
     "solve": "solve", "Solution": "solve", "ActionValues": "solve",
+    "StrategyChart": "strategy",
     "effects_of_removal": "counting", "estimate_ev": "counting",
     "simulate": "simulate", "SimulationResult": "simulate",
 }

@@ -23,6 +23,7 @@ process); see docs/counting.md for the methods.
 from __future__ import annotations
 
 import math
+import numbers
 from dataclasses import dataclass
 
 import numpy as np
@@ -228,6 +229,7 @@ class RemovalEffects:
         return sum(p[r - 1] * v for r, v in self.effects.items())
 
     def as_vector(self) -> tuple:
+        """The effects of removal A, 2..9, T as a tuple (NaN for a rank not in the shoe)."""
         return tuple(self.effects.get(r, float("nan")) for r in range(1, 11))
 
 
@@ -257,7 +259,7 @@ def _removal_effects(rules, shoe, strategies, split, progress=None) -> list:
     for strategy in strategies:
         if strategy not in ("fixed", "reoptimized"):
             raise ValueError(f"strategy must be 'fixed' or 'reoptimized', got {strategy!r}")
-    check_split_class(split)
+    split = check_split_class(split)
     shoe = resolve_shoe(rules, shoe)
     if shoe.is_infinite:
         raise ValueError("an infinite shoe has no effects of removal (removing a card changes nothing)")
@@ -322,7 +324,7 @@ def estimate_ev(rules: Rules, removed, *, shoe: Shoe | None = None, strategy: st
     from .dealer import resolve_shoe
     from .solve import check_split_class
     check_rules(rules)
-    check_split_class(split)
+    split = check_split_class(split)
     shoe = resolve_shoe(rules, shoe)
     if shoe.is_infinite:
         raise ValueError("removing cards from an infinite shoe changes nothing: give a finite shoe")
@@ -371,6 +373,8 @@ class DecisionEffects:
     note: str = ""
 
     def difference(self, first: str, second: str) -> dict:
+        """rank -> effect of removal on EV(first) - EV(second): how removing one card of
+        the rank moves the gap between two options (the index-play direction)."""
         for a in (first, second):
             if a not in self.values:
                 raise ValueError(f"{a!r} is not an option here; options: {', '.join(self.values)}")
@@ -398,7 +402,7 @@ def decision_effects_of_removal(rules: Rules, cards, upcard, *, shoe: Shoe | Non
     from .dealer import resolve_shoe
     from .solve import SPLIT_CLASSES, check_split_class, kernel_rules
     check_rules(rules)
-    check_split_class(split)
+    split = check_split_class(split)
     shoe = resolve_shoe(rules, shoe)
     if shoe.is_infinite:
         raise ValueError("decision effects of removal need a finite shoe")
@@ -604,7 +608,7 @@ def advantage_by_true_count(rules: Rules, system="hilo", *, true_counts=range(-5
     if rules.hole_card == "exposed":
         raise ValueError("advantage by true count is for games with one dealer upcard")
     count_tags(system)  # a clear error before any solve
-    check_split_class(split)
+    split = check_split_class(split)
     try:
         true_counts = list(true_counts)
     except TypeError:
@@ -614,6 +618,9 @@ def advantage_by_true_count(rules: Rules, system="hilo", *, true_counts=range(-5
         raise ValueError("true_counts is empty")
     for tc in true_counts:
         finite_number(tc, "true_counts")
+    # the result is keyed by these: plain Python numbers (np.arange gives np.int64 keys)
+    true_counts = [int(tc) if isinstance(tc, numbers.Integral) else float(tc)
+                   for tc in true_counts]
     if effects is not None and not isinstance(effects, RemovalEffects):
         raise TypeError(f"effects must be a RemovalEffects, got {type(effects).__name__}")
     shoes, _ = true_count_shoes(rules, system, true_counts, dealt_decks)

@@ -125,10 +125,15 @@ def dealer_probabilities(rules: Rules, dealer, *, shoe: Shoe | None = None, remo
 
 
 def dealer_table(rules: Rules, *, shoe: Shoe | None = None, given_no_blackjack: bool = False):
-    """Outcome probabilities for every upcard: {upcard: DealerOutcomes} in print order."""
+    """Outcome probabilities for every upcard the shoe can deal: a read-only mapping
+    {upcard: DealerOutcomes} in print order (2..9, T, A), keyed by ranks 1..10 and indexable
+    by any card spelling (``table["A"]``, ``table["K"]``)."""
+    from .mappings import CardMapping
     from .ranks import UPCARD_ORDER
     if not isinstance(rules, Rules):
         raise TypeError(f"rules must be a bjsolve.Rules, got {type(rules).__name__}")
     source = resolve_shoe(rules, shoe)
-    return {u: dealer_probabilities(rules, u, shoe=source, given_no_blackjack=given_no_blackjack)
-            for u in UPCARD_ORDER if source.counts[u - 1] > 0}  # upcards the shoe deals
+    return CardMapping({u: dealer_probabilities(rules, u, shoe=source,
+                                                given_no_blackjack=given_no_blackjack)
+                        for u in UPCARD_ORDER if source.counts[u - 1] > 0},  # dealt upcards
+                       "upcard")

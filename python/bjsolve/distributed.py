@@ -81,7 +81,7 @@ def solve_grid(client, games, *, split: str = "CDZ-") -> list:
     _need_dask()
     from .rules import Rules
     from .solve import check_split_class
-    check_split_class(split)
+    split = check_split_class(split)
     jobs = []
     for i, g in enumerate(games):
         rules, shoe = (g, None) if isinstance(g, Rules) else tuple(g)

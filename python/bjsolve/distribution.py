@@ -68,15 +68,32 @@ class OutcomeDistribution:
         exact on an infinite shoe, or with ``exact_spots=True``, else combined.
     may_run_out: the shoe is so small that a round could run out of cards (the values then
         follow the degenerate convention of ``solve`` and describe no real game).
+
+    Built by hand (``OutcomeDistribution([-1, 1], [0.45, 0.55], exact=True, method="coin")``,
+    for the risk functions) the probabilities must be finite, >= 0 and sum to 1
+    (``validate=False`` skips those checks).
     """
 
     def __init__(self, values, probabilities, *, exact: bool, method: str, spots: int = 1,
                  covariance: float = 0.0, per_spot=None, may_run_out: bool = False,
-                 description: str = "", variance=None, variance_exact=None):
+                 description: str = "", variance=None, variance_exact=None,
+                 validate: bool = True):
         values = np.asarray(values, dtype=float)
         probabilities = np.asarray(probabilities, dtype=float)
         if values.shape != probabilities.shape or values.ndim != 1:
             raise ValueError("values and probabilities must be 1-D arrays of the same length")
+        # a distribution built by hand (a simulation's, a textbook game's) is checked as
+        # the risk functions would check it, so that its mean and SD mean something
+        # (``validate=False``: the solver's own laws, which its tests check instead)
+        if not (np.all(np.isfinite(values)) and np.all(np.isfinite(probabilities))):
+            raise ValueError("values and probabilities must be finite numbers")
+        if validate:
+            if probabilities.size and probabilities.min() < -1e-12:
+                raise ValueError(f"probabilities must be >= 0, got "
+                                 f"{float(probabilities.min())!r}")
+            if abs(float(probabilities.sum()) - 1.0) > 1e-9:
+                raise ValueError(f"probabilities must sum to 1, got "
+                                 f"{float(probabilities.sum())!r}")
         order = np.argsort(values, kind="stable")
         self.values = values[order]
         self.probabilities = probabilities[order]
@@ -97,6 +114,15 @@ class OutcomeDistribution:
         self.sd = math.sqrt(max(self.variance, 0.0))
         self.pmf = MappingProxyType({float(v): float(p)
                                      for v, p in zip(self.values, self.probabilities)})
+
+    # pickling (results sent to a process pool): the read-only views do not pickle as such
+    def __getstate__(self):
+        return dict(self.__dict__, pmf=dict(self.pmf))
+
+    def __setstate__(self, state):
+        self.__dict__.update(state, pmf=MappingProxyType(state["pmf"]))
+        self.values.setflags(write=False)
+        self.probabilities.setflags(write=False)
 
     @property
     def correlation(self) -> float:
@@ -462,7 +488,7 @@ def outcome_distribution(solution, strategy="optimal", *, insurance: bool = Fals
     single = OutcomeDistribution(one_v, one_p, exact=exact1, method=method1,
                                  may_run_out=solution.may_run_out, description=desc,
                                  variance=variance1 if variance_exact1 else None,
-                                 variance_exact=variance_exact1)
+                                 variance_exact=variance_exact1, validate=False)
     if spots == 1:
         return single
     total: dict = {}
@@ -512,4 +538,5 @@ def outcome_distribution(solution, strategy="optimal", *, insurance: bool = Fals
                                description=desc + f"; {spots} spots",
                                variance=(spots * single.variance
                                          + spots * (spots - 1) * covariance),
-                               variance_exact=exact or (cov_exact and variance_exact1))
+                               variance_exact=exact or (cov_exact and variance_exact1),
+                               validate=False)

@@ -141,6 +141,10 @@ class CountedGame:
                              f"{str(strategy)[:30]!r}")
         if strategy == "indices" and indices is None:
             raise ValueError("indices: strategy 'indices' needs an index table")
+        if indices is not None and not (hasattr(indices, "lines") and hasattr(indices, "insurance")):
+            raise TypeError("indices must be an IndexTable (bjsolve.indices.generate_indices"
+                            "(rules, system), .select('i18') for the Illustrious 18), got "
+                            f"{type(indices).__name__}")
         if strategy != "indices" and indices is not None:
             strategy = "indices"      # an index table given is an index table played
         penetration = finite_number(penetration, "penetration")
@@ -181,6 +185,13 @@ class CountedGame:
         self._ruin_cache: dict = {}
 
     # ---- step 1: where rounds start -------------------------------------------------
+    def __repr__(self):
+        system = self.system if isinstance(self.system, str) else list(self.system)
+        return (f"CountedGame({self.rules.describe()}, system={system!r}, "
+                f"penetration={self.penetration:g}, strategy={self.strategy!r}, "
+                f"spots={self.spots}, true count: {self.decks_convention} decks, "
+                f"{self.rounding})")
+
     def _solve_full_shoe(self):
         from .solve import solve
         self.full_solution = solve(self.rules, self.shoe)

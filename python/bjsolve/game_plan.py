@@ -15,9 +15,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from .actions import ACTION_CODE, ACTIONS, KIND_LATER, KIND_SPLIT, KIND_START
-from .deal import is_natural
+from .deal import dealer_label, is_natural
 from .hands import hand_code
-from .ranks import label
+from .ranks import label, show
 from .rules import Rules
 from .shoe import Shoe, _show
 
@@ -186,7 +186,6 @@ def _solution(rules, shoe):
 def _chart_policy(chart):
     """A StrategyChart as f(cards, dealer, allowed, kind), asked once per chart cell: the
     chart's play depends only on the hand's row, the dealer column and what is allowed."""
-    from .deal import dealer_label
     cache: dict = {}
 
     def policy(cards, dealer, allowed, kind):
@@ -247,11 +246,14 @@ def _decision_table(rules, counts, keys, comps, policy):
             kinds = (KIND_START, KIND_SPLIT) if len(hand) == 2 else (KIND_LATER, KIND_SPLIT)
             for kind in kinds:
                 allowed = tuple(a for a in ACTIONS if allowed_mask[kind, k] >> ACTION_CODE[a] & 1)
-                act = policy(hand, key, allowed, kind)
+                returned = policy(hand, key, allowed, kind)
+                # "Stand", "HIT" from a user's table are the actions (as Solution.evaluate)
+                act = returned.strip().lower() if isinstance(returned, str) else returned
                 if act not in allowed:
                     cards = "".join(label(c) for c in hand)
-                    raise ValueError(f"strategy returned {act!r} for {cards} v {key} "
-                                     f"({kind_names[kind]}); allowed: {', '.join(allowed)}")
+                    raise ValueError(f"strategy returned {show(returned)} for {cards} v "
+                                     f"{dealer_label(key)} ({kind_names[kind]}); allowed: "
+                                     f"{', '.join(allowed)}")
                 decision[kind, ki, k] = ACTION_CODE[act]
     return decision, allowed_mask
 
@@ -310,6 +312,9 @@ def _index_plays(indices, rules, system, rounding="floor"):
         return [], None
     if indices is True:
         indices = _cached_indices(rules, system, rounding)
+    if isinstance(indices, str) and _named_set(indices) and not os.path.exists(indices):
+        # "i18", "fab4": the exact indices of those published plays (as the CLI's --indices)
+        indices = _cached_indices(rules, system, rounding).select(_named_set(indices))
     if isinstance(indices, IndexTable):
         text = indices.index_file()
         return parse_index_file(text, source="index table"), indices.insurance
@@ -322,11 +327,18 @@ def _index_plays(indices, rules, system, rounding="floor"):
             raise ValueError(f"indices: {_show(indices)} is neither an index file that exists "
                              f"nor the text of one")
         return parse_index_file(indices), None
-    raise TypeError(f"indices must be True, an IndexTable, an index file path or its text, "
-                    f"got {type(indices).__name__}")
+    raise TypeError(f"indices must be True, 'i18' or 'fab4', an IndexTable, an index file "
+                    f"path or its text, got {type(indices).__name__}")
 
 
 _INDEX_CACHE: dict = {}
+
+
+def _named_set(text: str) -> str | None:
+    """The key of a published index set ("I18", "fab-4" ...), or None."""
+    from .indices import NAMED_SETS
+    key = text.strip().lower().replace("-", "").replace("_", "")
+    return key if key in NAMED_SETS else None
 
 
 def _cached_indices(rules, system, rounding):

@@ -14,13 +14,14 @@ Insurance is taken when 3 x P(ten) >= 1 with the dealer's ace out.
 from __future__ import annotations
 
 import math
+import numbers
 import os
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 
 from .counting import check_rules, count_tags, integer_grid, true_count_shoes
-from .hands import PAIR_CODES
-from .ranks import UPCARD_ORDER
+from .hands import PAIR_CODES, hand_code
+from .ranks import UPCARD_ORDER, ranks, show
 from .rules import Rules
 from .shoe_values import HANDS, shoe_values, two_card_weights
 from .solve import first_best
@@ -97,6 +98,7 @@ class IndexLine:
     options: tuple = ("stand", "hit", "double", "split", "surrender")
 
     def play_at(self, tc: float) -> str:
+        """The play at true count ``tc`` (the last play whose threshold ``tc`` reaches)."""
         for play, t in zip(self.plays, self.thresholds):
             if tc < t:
                 return play
@@ -151,9 +153,24 @@ class IndexTable:
         double, split or surrender."""
         return "".join(line.index_file_line() + "\n" for line in self.all_lines or ())
 
-    def index(self, row: str, upcard: int, play: str) -> int | None:
-        """The integer TC from which ``play`` is the play (None if it never becomes it)."""
-        line = self.lines.get((row, upcard))
+    def __repr__(self):
+        # the dataclass repr would print every line of the table (about 100 KB)
+        insurance = "never" if self.insurance is None else f"at TC >= {self.insurance:+d}"
+        grid = f"{self.grid[0]:+d}..{self.grid[-1]:+d}" if self.grid else "empty"
+        return (f"IndexTable(system={self.system!r}, rules={self.rules.describe()!r}, "
+                f"{len(self.lines)} index lines, insurance {insurance}, grid {grid}, "
+                f"tc_convention={self.tc_convention!r}, hands={self.hands!r}, "
+                f"selection={self.selection!r})")
+
+    def index(self, row, upcard, play: str) -> int | None:
+        """The integer TC from which ``play`` is the play: None if it never becomes it on
+        the grid, and also for a row whose play does not change on the grid at all (20 v 6
+        stand: always the play, no index; ``all_lines`` holds those rows' plays).  ``row``: a chart row ("16", "A7", "88"), a hard total (16) or the cards
+        ("T6"); ``upcard``: any card spelling (10, "T", "K", 1, "A"); ``play``: stand, hit,
+        double, split or surrender.  A row, upcard or play that does not exist is an error
+        (not None, which would read as "never")."""
+        line = self.lines.get((_index_row(row), _index_upcard(upcard)))
+        play = _index_play(play)
         if line is None:
             return None
         for i, p in enumerate(line.plays):
@@ -172,7 +189,8 @@ class IndexTable:
                                  f"(or a number of lines)")
             keep = [(row, up) for row, up, _, _ in NAMED_SETS[key]]
             label_ = key
-        elif isinstance(which, int) and not isinstance(which, bool) and which >= 1:
+        elif isinstance(which, numbers.Integral) and not isinstance(which, bool) and which >= 1:
+            which = int(which)
             keep = sorted(self.lines, key=lambda k: -self.gains.get(k, 0.0))[:which]
             label_ = f"top {which} by gain"
         else:
@@ -401,3 +419,38 @@ def _deal_chance(rules: Rules, row: str, upcard: int) -> float:
     p_up = counts[upcard - 1] / sum(counts)
     return p_up * sum(w for cards, w in two_card_weights(counts, upcard).items()
                       if hand_code(cards) == row)
+
+
+def _index_upcard(upcard) -> int:
+    """The upcard of an index look-up as a rank 1..10, from any card spelling."""
+    got = ranks(upcard, field="upcard")
+    if len(got) != 1:
+        raise ValueError(f"upcard: give one dealer card, got {show(upcard)}")
+    return got[0]
+
+
+def _index_row(row) -> str:
+    """A chart row code from a code ("16", "A7", "88"), a hard total (16) or two cards."""
+    allowed = "a chart row such as '16', 'A7', '88' (hard 4..20, soft A2..A9, pairs 22..TT, AA)"
+    if isinstance(row, bool):
+        raise TypeError(f"row: {show(row)} is not {allowed}")
+    if isinstance(row, numbers.Integral):
+        row = str(int(row))
+    code = row.strip().upper() if isinstance(row, str) else None
+    if code in ROW_ORDER:
+        return code
+    try:  # the two cards of the row, as a string ("T6") or a sequence ((10, 6))
+        cards = tuple(sorted(ranks(row, field="row")))
+    except (TypeError, ValueError):
+        cards = ()
+    if len(cards) == 2:
+        code = hand_code(cards, can_split=True)
+        if code in ROW_ORDER:
+            return code
+    raise ValueError(f"row: {show(row)} is not {allowed}")
+
+
+def _index_play(play) -> str:
+    if isinstance(play, str) and play.strip().lower() in ACTION_NUMBER:
+        return play.strip().lower()
+    raise ValueError(f"play: {show(play)} is not one of {', '.join(ACTION_NUMBER)}")

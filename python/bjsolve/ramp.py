@@ -54,6 +54,8 @@ class Ramp:
         return out
 
     def bet_at(self, true_count: float) -> float:
+        """The bet (units) at this true count: the bet of the highest point at or below it
+        (the first point's bet below every point), 0 below ``wong_in``."""
         return float(self.bets([true_count])[0])
 
     @property
@@ -63,6 +65,7 @@ class Ramp:
         return max(bets) / min(bets)
 
     def describe(self) -> str:
+        """The ramp as text "tc:bet,..." (``parse_ramp`` reads it back)."""
         text = ",".join(f"{k:g}:{v:g}" for k, v in self.points)
         return text + (f" (wong in at {self.wong_in:g})" if self.wong_in is not None else "")
 
@@ -165,14 +168,17 @@ class RampResult:
 
     @property
     def variance(self) -> float:
+        """Variance of a round's result, units squared (``sd ** 2``)."""
         return self.sd ** 2
 
     @property
     def win_per_100(self) -> float:
+        """Expected win per 100 rounds dealt, units."""
         return 100.0 * self.win_rate
 
     @property
     def sd_per_100(self) -> float:
+        """SD of the result of 100 rounds, units (10 x SD per round: rounds independent)."""
         return 10.0 * self.sd
 
     @property
@@ -205,6 +211,7 @@ class RampResult:
         return self.win_rate / (self.average_bet * self.rounds_played)
 
     def summary(self) -> dict:
+        """The figures of the ramp by name, as printed (win rate, SD, DI, SCORE, N0, risk)."""
         ce = self.certainty_equivalent
         return {"win rate per round": self.win_rate, "win rate per 100": self.win_per_100,
                 "SD per round": self.sd, "SD per 100": self.sd_per_100,

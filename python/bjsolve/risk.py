@@ -28,6 +28,7 @@ Conventions (docs/risk.md names every formula):
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -41,12 +42,19 @@ TRIP_TOLERANCE = 1e-15      # trip ruin: the largest mass allowed to leave the w
 # ---- input -------------------------------------------------------------------------------
 
 def _arrays(dist):
+    if isinstance(dist, Mapping):     # a pmf {net outcome: probability}
+        values, probs = list(dist.keys()), list(dist.values())
+    elif hasattr(dist, "values") and hasattr(dist, "probabilities"):
+        values, probs = dist.values, dist.probabilities
+    else:
+        raise TypeError("dist must be an OutcomeDistribution (Solution.outcome_distribution), "
+                        "an object with .values and .probabilities, or a mapping {outcome: "
+                        f"probability}}, got {type(dist).__name__}")
     try:
-        values = np.asarray(dist.values, dtype=float)
-        probs = np.asarray(dist.probabilities, dtype=float)
-    except AttributeError:
-        raise TypeError("dist must have .values and .probabilities (e.g. an "
-                        f"OutcomeDistribution), got {type(dist).__name__}") from None
+        values = np.asarray(values, dtype=float)
+        probs = np.asarray(probs, dtype=float)
+    except (TypeError, ValueError):
+        raise TypeError("dist: the outcomes and probabilities must be numbers") from None
     if values.ndim != 1 or values.shape != probs.shape or len(values) == 0:
         raise ValueError("dist: values and probabilities must be 1-D arrays of one length "
                          f"(got shapes {values.shape} and {probs.shape})")
@@ -56,7 +64,7 @@ def _arrays(dist):
         raise ValueError(f"dist: probabilities must be non-negative, got {probs.min():.3g}")
     total = probs.sum()
     if abs(total - 1.0) > 1e-9:
-        raise ValueError(f"dist: probabilities must sum to 1, got {total!r}")
+        raise ValueError(f"dist: probabilities must sum to 1, got {float(total)!r}")
     return values, np.clip(probs, 0.0, None) / total
 
 

@@ -15,15 +15,22 @@ NATURAL_TIE_CHOICES = ("lose", "push", "win")
 MAX_PAYOUT = 1000.0  # far beyond any real game; keeps every EV finite
 
 
-def _need_bool(name, value):
-    if not isinstance(value, bool):
+def _need_bool(name, value) -> bool:
+    # numpy's bool (a cell of a DataFrame or an array of rule grids) is a bool too; 0 and 1
+    # are not (a typo in a flag should not pass as a rule)
+    numpy_bool = type(value).__module__ == "numpy" and type(value).__name__ in ("bool_", "bool")
+    if not (isinstance(value, bool) or numpy_bool):
         raise TypeError(f"Rules.{name} must be True or False, got {_show(value)}")
+    return bool(value)
 
 
-def _need_choice(name, value, choices):
-    if not isinstance(value, str) or value not in choices:
+def _need_choice(name, value, choices) -> str:
+    """The choice in its canonical spelling (any case: "Late" is "late")."""
+    key = value.strip().lower() if isinstance(value, str) else None
+    if key not in choices:
         allowed = ", ".join(repr(c) for c in choices)
         raise ValueError(f"Rules.{name} must be one of {allowed}; got {_show(value)}")
+    return key
 
 
 @dataclass(frozen=True)
@@ -76,11 +83,11 @@ class Rules:
             object.__setattr__(self, "decks", _check_decks(d, "Rules.decks"))
         for name in ("hit_soft_17", "double_soft", "double_any_cards", "double_after_split",
                      "resplit_aces", "hit_split_aces", "dealer_wins_ties"):
-            _need_bool(name, getattr(self, name))
-        _need_choice("double", self.double, DOUBLE_CHOICES)
-        _need_choice("surrender", self.surrender, SURRENDER_CHOICES)
-        _need_choice("hole_card", self.hole_card, HOLE_CARD_CHOICES)
-        _need_choice("natural_tie", self.natural_tie, NATURAL_TIE_CHOICES)
+            object.__setattr__(self, name, _need_bool(name, getattr(self, name)))
+        for name, choices in (("double", DOUBLE_CHOICES), ("surrender", SURRENDER_CHOICES),
+                              ("hole_card", HOLE_CARD_CHOICES),
+                              ("natural_tie", NATURAL_TIE_CHOICES)):
+            object.__setattr__(self, name, _need_choice(name, getattr(self, name), choices))
         m = self.max_split_hands
         if isinstance(m, bool) or not isinstance(m, numbers.Integral):
             raise TypeError(f"Rules.max_split_hands must be an int 1..4 (1 = no splitting), "
@@ -103,6 +110,7 @@ class Rules:
 
     @property
     def infinite(self) -> bool:
+        """``decks`` is ``math.inf``: an infinite shoe."""
         return self.decks == math.inf
 
     def replace(self, **changes) -> "Rules":
@@ -133,8 +141,9 @@ class Rules:
         return " ".join(parts)
 
     @classmethod
-    def preset(cls, name: str) -> "Rules":
-        """A named rule set; ``Rules.presets()`` lists the names."""
+    def preset(cls, name: str, **changes) -> "Rules":
+        """A named rule set; ``Rules.presets()`` lists the names.  Keyword arguments change
+        fields of it: ``Rules.preset("vegas-strip", decks=2)``."""
         if not isinstance(name, str):
             raise TypeError(f"preset name must be a string, got {_show(name)}; "
                             f"known: {', '.join(sorted(PRESETS))}")
@@ -142,10 +151,11 @@ class Rules:
             fields = PRESETS[name.strip().lower()]    # case-insensitive
         except KeyError:
             raise ValueError(f"unknown preset {_show(name)}; known: {', '.join(sorted(PRESETS))}") from None
-        return cls(**fields)
+        return cls(**{**fields, **changes})
 
     @staticmethod
     def presets() -> tuple[str, ...]:
+        """The names ``Rules.preset`` knows."""
         return tuple(sorted(PRESETS))
 
 

@@ -42,7 +42,9 @@ def _cards_given(cards: tuple, field: str) -> tuple:
 def _plain_number(c):
     """A numpy (or other) scalar as a Python int or float, so that narrow types such as
     int8 or float16 cannot overflow in sums; Fractions and Python numbers stay as given."""
-    if isinstance(c, (int, float, Fraction)) or isinstance(c, bool):
+    # exact types: numpy's float64 is a float subclass, and kept as such it would print
+    # as np.float64(0.0769...) in every repr of the shoe
+    if type(c) in (int, float, bool) or isinstance(c, Fraction):
         return c
     if isinstance(c, numbers.Integral):
         return int(c)
@@ -104,6 +106,7 @@ class Shoe:
 
     @property
     def is_fractional(self) -> bool:
+        """The counts need not be whole (``Shoe.fractional``): no real shoe."""
         return self._fractional
 
     @classmethod
@@ -126,6 +129,7 @@ class Shoe:
 
     @property
     def is_infinite(self) -> bool:
+        """Every draw is independent (``Shoe.infinite``): no card removal."""
         return self._infinite
 
     @property
@@ -147,6 +151,7 @@ class Shoe:
 
     @property
     def size(self) -> float:
+        """Cards in the shoe (``math.inf`` for an infinite shoe; a real for a fractional one)."""
         return math.inf if self._infinite else sum(self._counts)
 
     def probabilities(self) -> tuple[float, ...]:
@@ -155,6 +160,7 @@ class Shoe:
         return tuple(c / total for c in self._counts)
 
     def exact_probabilities(self) -> tuple[Fraction, ...]:
+        """``probabilities()`` as exact Fractions (of the counts or proportions given)."""
         total = sum(Fraction(c) for c in self._counts)
         return tuple(Fraction(c) / total for c in self._counts)
 

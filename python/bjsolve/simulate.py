@@ -242,7 +242,8 @@ def simulate(rules: Rules | None = None, *, rounds, seed, shoe=None, penetration
         f(cards, dealer, allowed) -> action.
     system: a count system name (default 'hilo') or 10 tags A..T.
     indices: None (no index plays), True (``generate_indices(rules, system,
-        tc_convention=rounding)``: exact indices for this rounding of the true count), an
+        tc_convention=rounding)``: exact indices for this rounding of the true count),
+        "i18" or "fab4" (those published plays only, with these exact indices), an
         ``IndexTable``, or an index file (path or text).  Lines whose play changes with the
         count override the strategy at the current true count.
     insurance: None (the index table's insurance index, else never), False (never), or a

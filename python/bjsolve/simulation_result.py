@@ -12,6 +12,7 @@ TC_LOW, TC_HIGH = -20, 20          # the per-true-count table (the ends collect 
 
 @dataclass
 class TrueCountRow:
+    """One row of a simulation's per-true-count table (the count the bet was made on)."""
     true_count: int          # TC_LOW / TC_HIGH rows also hold every count beyond them
     rounds: int              # rounds dealt at this count (played or sat out)
     frequency: float         # rounds / all rounds
@@ -23,6 +24,9 @@ class TrueCountRow:
 
 @dataclass
 class RuinResult:
+    """Simulated risk of ruin: of ``paths`` bankroll paths of ``rounds_per_path`` rounds
+    from ``bankroll`` units, ``ruined`` reached 0; ``risk_of_ruin`` their share and ``se``
+    its binomial standard error (a simulation estimate, not the exact figure)."""
     paths: int
     rounds_per_path: int
     bankroll: float
@@ -60,7 +64,20 @@ class SimulationResult:
     ruin: RuinResult | None = None
     settings: dict = field(default_factory=dict)
 
+    def __repr__(self):
+        # the dataclass repr printed every per-true-count row and setting (~5 KB); the
+        # rows are in .per_true_count and .to_pandas(), the settings in .settings
+        ruin = (f", risk_of_ruin={self.ruin.risk_of_ruin:.4f} +- {self.ruin.se:.4f}"
+                if self.ruin is not None else "")
+        return (f"SimulationResult(rounds={self.rounds:,}, played={self.played:,}, "
+                f"mean={self.mean:+.6f} +- {self.se:.6f} (1 SE), sd={self.sd:.4f}, "
+                f"win_rate={self.win_rate:+.6f}, seed={self.seed}"
+                f"{', PARTIAL' if self.partial else ''}{ruin}, "
+                f"{len(self.per_true_count)} true-count rows)")
+
     def true_count_row(self, tc: int) -> TrueCountRow:
+        """The ``TrueCountRow`` of one integer true count (KeyError if the table has none;
+        the ends of the table collect every count beyond them)."""
         for row in self.per_true_count:
             if row.true_count == tc:
                 return row
@@ -75,6 +92,7 @@ class SimulationResult:
         return df
 
     def summary(self) -> dict:
+        """The totals by name (no per-true-count rows), as ``to_pandas`` puts in ``attrs``."""
         out = {k: getattr(self, k) for k in ("rounds", "played", "hands", "mean", "se", "sd",
                                              "total_won", "total_bet", "win_rate", "shuffles",
                                              "exhausted", "chunks", "seed", "partial")}

@@ -48,10 +48,12 @@ _UNIT_COSTS_LOCK = threading.Lock()   # solves may run in several threads at onc
 
 
 def check_split_class(split) -> str:
-    if not isinstance(split, str) or split not in SPLIT_CLASSES:
+    """The post-split class in its canonical spelling ("cdp1" is "CDP1")."""
+    key = split.strip().upper() if isinstance(split, str) else None
+    if key not in SPLIT_CLASSES:
         raise ValueError(f"split must be one of {', '.join(SPLIT_CLASSES)} "
                          f"(post-split strategy class), got {_show(split)}")
-    return split
+    return key
 
 
 def kernel_rules(rules: Rules, split_code: int) -> dict:
@@ -428,6 +430,8 @@ class Solution:
 
     @property
     def dealer_keys(self) -> list:
+        """The dealer keys the shoe can deal: upcards 1..10, or in the exposed game the
+        sorted pairs of both dealer cards."""
         return list(self.ev_by_dealer)
 
     @property
@@ -524,6 +528,9 @@ class Solution:
         are then unconditioned (``given_no_blackjack`` False on the result), and asking
         for ``given_no_blackjack=True`` raises ValueError.
         Split values use this solve's post-split class (``self.split``).
+        A two-card natural is paid at once: its "stand" is the payout (a tied dealer
+        natural per the rules); "hit" and "double" are listed as the published tables list
+        them (the values of playing on a soft 21) but are no decision a player meets.
         """
         if given_no_blackjack is not None and not isinstance(given_no_blackjack, bool):
             raise TypeError(f"given_no_blackjack must be True, False or None (the game's "
@@ -639,7 +646,13 @@ class Solution:
 
     def outcome_distribution(self, strategy="optimal", *, insurance=False, spots=1,
                              threads=None, exact_splits=True, exact_spots=False):
-        """The distribution of a round's net outcome; see bjsolve.distribution."""
+        """The distribution of a round's net outcome in initial bets (an
+        ``OutcomeDistribution``): unconditioned (dealer naturals included); its mean equals
+        ``expected_value`` (or ``evaluate(strategy)``) to about 1e-15; ``.exact`` says
+        whether the probabilities are exact, ``.method`` how they were combined when not,
+        ``.variance_exact`` whether the SD is.  strategy: "optimal" (this solve's play,
+        split class ``self.split``), a ``StrategyChart`` or a callable as for ``evaluate``;
+        spots: 1..3 hands against one dealer.  Details: ``bjsolve.distribution``."""
         from .distribution import outcome_distribution
         return outcome_distribution(self, strategy, insurance=insurance, spots=spots,
                                     threads=threads, exact_splits=exact_splits,
@@ -762,7 +775,8 @@ def solve(rules: Rules | None = None, shoe: Shoe | None = None, *, split: str = 
 
     rules: a ``Rules`` (default ``Rules()``).
     shoe: the analysis shoe (default: the full shoe of ``rules.decks``; any composition, or
-        ``Shoe.infinite()``).
+        ``Shoe.infinite()``).  A shoe given is the shoe solved: ``rules.decks`` is then not
+        used (``solve(Rules(decks=1), Shoe.decks(6))`` is a six-deck solve).
     split: post-split strategy class, "CDZ-", "CDP1" or "CDP".  The classes are heuristics
         for play after a split, not bounds of one another: CDP's round EV is usually the
         highest, but on some depleted shoes it comes out below CDP1's or CDZ-'s (see
@@ -773,7 +787,7 @@ def solve(rules: Rules | None = None, shoe: Shoe | None = None, *, split: str = 
     rules = Rules() if rules is None else rules
     if not isinstance(rules, Rules):
         raise TypeError(f"rules must be a bjsolve.Rules, got {type(rules).__name__}")
-    check_split_class(split)
+    split = check_split_class(split)
     check_threads(threads)
     shoe = resolve_shoe(rules, shoe)
     if shoe.size < 10:
@@ -794,10 +808,12 @@ def solve(rules: Rules | None = None, shoe: Shoe | None = None, *, split: str = 
 # fresh engines, and the round is solved with them.
 
 def _checked(strategy, cards, u, allowed, kind_name):
-    action = strategy(cards, u, allowed)
+    returned = strategy(cards, u, allowed)
+    # "Stand", "HIT" from a user's table are the actions
+    action = returned.strip().lower() if isinstance(returned, str) else returned
     if not isinstance(action, str) or action not in allowed:
         cards_s = "".join(label(c) for c in cards)
-        raise ValueError(f"strategy returned {_show(action)} for {cards_s} v {dealer_label(u)} "
+        raise ValueError(f"strategy returned {_show(returned)} for {cards_s} v {dealer_label(u)} "
                          f"({kind_name}); allowed: {', '.join(allowed)}")
     return action
 

@@ -8,12 +8,13 @@ not depend on the solver.
 """
 from __future__ import annotations
 
+import numbers
 from dataclasses import dataclass
 
 from .actions import first_best, improves
-from .deal import dealer_label
+from .deal import DEALER_CODES, dealer_label
 from .hands import HARD_CODES, PAIR_CODES, SOFT_CODES, compositions, hand_code, total_code
-from .ranks import RANK_LABELS, label, show
+from .ranks import RANK_LABELS, label, ranks, show
 from .rules import Rules
 
 # the codes of hands of three or more cards with a hard total up to 20 (soft 12 and
@@ -57,12 +58,66 @@ class Deviation:
     upcard: object  # the dealer key: upcard, or both dealer cards in the exposed game
     chart_action: str
     optimal_action: str
-    gain: float  # EV gained by playing the composition-dependent action (initial bets)
+    # EV gained by playing the composition-dependent action, in initial bets, measured as
+    # Solution.hand_ev gives it: given no dealer blackjack when the dealer peeks (else
+    # unconditioned), split values of the solve's post-split class
+    gain: float
 
     def __str__(self):
         cards = "".join(label(c) for c in self.cards)
         return (f"{total_code(self.cards)} ({cards}) v {dealer_label(self.upcard)}: "
                 f"{self.optimal_action} instead of {self.chart_action} (+{self.gain:.6f})")
+
+
+_CODES_ANY_CASE = {code.upper(): code for code in CODE_ACTIONS}   # "dh" -> "Dh"
+_ROW_CODES = frozenset(HARD_CODES + SOFT_CODES + PAIR_CODES)
+_UPCARD_COLUMNS = frozenset(RANK_LABELS)
+
+
+def _row_code(code) -> str:
+    """A chart row code as the chart keys it: "16", "A7", "TT" (a hard total may be an int,
+    letters any case)."""
+    if isinstance(code, numbers.Integral) and not isinstance(code, bool):
+        code = str(int(code))
+    if not isinstance(code, str):
+        raise TypeError(f"chart row codes must be strings such as '16', 'A7', 'TT', "
+                        f"got {show(code)}")
+    key = code.strip().upper()
+    if key not in _ROW_CODES:
+        raise ValueError(f"chart row {show(code)} is not a row; allowed hard '4'..'20', soft "
+                         "'A2'..'A9', pairs '22'..'TT', 'AA'")
+    return key
+
+
+def _chart_columns(cols: dict, rules) -> dict:
+    """A row's columns keyed by the chart's labels.  Upcard columns may be given in any card
+    spelling (2..10 and 1 as ints, "10", "J", "a"), as a user copying a chart types them;
+    when both dealer cards are exposed the columns are the dealer's hand codes ("12",
+    "A6", ...), where "10" means hard 10 and nothing is respelled."""
+    exposed_game = rules is not None and rules.hole_card == "exposed"
+    if not exposed_game and all(_single_card(c) is not None for c in cols):
+        return {RANK_LABELS[_single_card(c) - 1]: v for c, v in cols.items()}
+    allowed = set(DEALER_CODES) if exposed_game else _UPCARD_COLUMNS | set(DEALER_CODES)
+    out = {}
+    for c, v in cols.items():
+        key = str(c).strip().upper()
+        if key not in allowed:
+            raise ValueError(f"chart column {show(c)} is not a dealer column; allowed upcards "
+                             "2..9, T, A" + ("" if not exposed_game else ", or with both dealer "
+                             "cards exposed the dealer's hand codes 4..20, AA, A2..A6"))
+        out[key] = v
+    return out
+
+
+def _single_card(c) -> int | None:
+    """The rank of a column key that spells one card, else None."""
+    if isinstance(c, bool):
+        return None
+    try:
+        got = ranks(c, field="column")
+    except (TypeError, ValueError):
+        return None
+    return got[0] if len(got) == 1 else None
 
 
 class StrategyChart:
@@ -75,6 +130,12 @@ class StrategyChart:
     hit/stand/split).  A chart is itself a strategy: ``chart(cards, dealer, allowed)``
     gives the action it prescribes.  ``exceptions`` lists composition-dependent
     departures (hands of 2 to 4 cards).
+
+    Your own chart: ``StrategyChart({"16": {"2": "S", ..., "T": "Rh", "A": "Rh"}, ...})``
+    (``bjsolve.StrategyChart``), then ``solution.evaluate(chart)`` gives its exact EV.
+    Upcard columns may be spelled as cards (2..10 and 1 for the ace as ints, "10", "J",
+    "a"), codes in any case ("dh"); unknown rows, columns or codes are refused here, and a
+    row or column the chart lacks is an error when the play needs it.
     """
 
     def __init__(self, rows: dict, *, rules: Rules | None = None, split: str = "CDZ-",
@@ -82,13 +143,10 @@ class StrategyChart:
         if not isinstance(rows, dict) or not all(isinstance(c, dict) for c in rows.values()):
             raise TypeError("chart rows must be a dict {row code: {column: chart code}}, got "
                             f"{type(rows).__name__}")
-        self.rows = {code: {str(c): v for c, v in cols.items()} for code, cols in rows.items()}
-        for code in self.rows:
-            if not isinstance(code, str):
-                raise TypeError(f"chart row codes must be strings such as '16', 'A7', 'TT', "
-                                f"got {show(code)}")
+        self.rows = {_row_code(code): _chart_columns(cols, rules) for code, cols in rows.items()}
         for code, cols in self.rows.items():
             for col, c in cols.items():
+                c = cols[col] = _CODES_ANY_CASE.get(c.strip().upper(), c) if isinstance(c, str) else c
                 if c not in CODE_ACTIONS:
                     raise ValueError(f"chart row {show(code)} v {show(col)}: unknown code {show(c)}; "
                                      f"allowed {', '.join(CODE_ACTIONS)}")
@@ -134,7 +192,13 @@ class StrategyChart:
         try:
             return self.rows[row][column]
         except KeyError:
-            raise ValueError(f"the chart has no entry for row {row!r} v {column}") from None
+            if row not in self.rows:
+                raise ValueError(f"the chart has no row {row!r} (needed against {column})") from None
+            # a chart made for another game: upcard columns against both dealer cards
+            # face up, or the reverse
+            columns = ", ".join(list(self.rows[row])[:12])
+            raise ValueError(f"the chart has no entry for row {row!r} v {column}: its "
+                             f"columns are {columns}") from None
 
     def __getstate__(self):
         # pickling finds the exceptions first (a pending search is a closure over the solve)
@@ -145,7 +209,6 @@ class StrategyChart:
     @staticmethod
     def _row(cards, can_split: bool) -> str:
         """The chart row of a hand given in any card spelling."""
-        from .ranks import ranks
         return hand_code(tuple(sorted(ranks(cards, field="cards"))), can_split=can_split)
 
     def __call__(self, cards, dealer, allowed) -> str:
