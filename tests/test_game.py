@@ -576,3 +576,25 @@ def test_unsupported_games_are_refused():
         CountedGame(Rules(decks=2, hole_card="enhc"))
     with pytest.raises(ValueError, match="decks"):
         CountedGame(Rules(decks=math.inf))
+
+
+def test_one_deck_extreme_counts_are_flagged_unreliable():
+    """In 1 deck the deepest rounds at extreme counts average shoes holding less than one
+    card of some ranks, where the mean-composition edge fails: the simulator gives about
+    +0.06 at TC +15 where the cell's fractional shoe gives -0.06.  Those counts are
+    flagged in the notes, and a ramp betting there says so; 6 decks has none."""
+    import warnings
+    from bjsolve import Rules
+    from bjsolve.game import CountedGame
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        one = CountedGame(Rules(decks=1), "hilo", penetration=0.75)
+    assert "+15" in one.thin_counts and "+1" not in one.thin_counts
+    assert any(note.startswith("UNRELIABLE at true counts") and "+15" in note
+               for note in one.notes())
+    ramp = one.evaluate("0:1,1:2,2:3,3:4")
+    assert ramp.caveat is not None and "unreliable" in ramp.caveat
+    six = CountedGame(Rules(decks=6), "hilo", penetration=0.75)
+    assert six.thin_counts == []
+    assert not any(note.startswith("UNRELIABLE") for note in six.notes())
+    assert six.evaluate("0:1,1:2,2:4").caveat is None

@@ -347,6 +347,10 @@ class CountedGame:
         full = self._exact_moments(self.shoe, chart_engines)
         self.full_shoe_chart_ev, self.full_shoe_chart_second = full
         by_plays = {}     # index plays -> engines: neighbouring counts often share them
+        # cells whose mean composition holds less than one card of some rank: there the
+        # interpolation between shoes (a fractional shoe) stops describing the shoes it
+        # averages (see ``thin_counts``)
+        thin = np.zeros((nb, nd), dtype=bool)
         for i, tc in enumerate(self.tc_values):
             engines = chart_engines
             if self.strategy == "indices":
@@ -359,6 +363,7 @@ class CountedGame:
                 if self.band_weight[i, j] <= 0 and self._plain_weight[i, j] <= 0:
                     continue
                 shoe = self.composition(self._band_seen[:, i, j])
+                thin[i, j] = any(0.0 < c < 1.0 for c in shoe.counts)
                 m, s2 = self._exact_moments(shoe, chart_engines)
                 self.chart_edge[i, j], self.chart_second[i, j] = m, s2
                 self.solves += 1
@@ -383,6 +388,10 @@ class CountedGame:
         # docs/counted-game.md); the chart's misses in each depth band are added back: the
         # mean's to every cell of the band, the second moment's shared out over the band's
         # counts by the curvature measured at a few counts (_curvature_shape).
+        weight = self.band_weight.sum(axis=1)
+        thin_share = np.divide((self.band_weight * thin).sum(axis=1), weight,
+                               out=np.zeros(nb), where=weight > 0)
+        self.thin_counts = [self.labels[i] for i in range(nb) if thin_share[i] >= 0.1]
         shape, self.curvature_anchors, self.curvature_laws = None, None, 0
         if self.calibrate and self.curvature == "count":
             shape = self._curvature_shape()
@@ -638,7 +647,13 @@ class CountedGame:
                 "band by the fundamental theorem like the edge"
                 + (", the band's offset shared out over the true counts by the measured "
                    "curvature x spread of each cell" if self.curvature_used == "count" else
-                   ", one offset per band") + "; insurance not in it; docs/counted-game.md")
+                   ", one offset per band") + "; insurance not in it; docs/counted-game.md",
+                ) + ((f"UNRELIABLE at true counts {_runs(self.labels, self.thin_counts)}: "
+                      f"their deepest rounds' mean compositions hold "
+                      f"less than one card of some ranks, where the interpolation between "
+                      f"shoes fails (1 deck, penetration 0.75: edge -0.06 at +15 against "
+                      f"+0.06 simulated); simulate gives these counts",)
+                     if self.thin_counts else ())
 
     def evaluate(self, ramp, bankroll: float | None = None, *, wong_in=None,
                  unit: float = 1.0, rounds: int | None = None,
@@ -665,6 +680,14 @@ class CountedGame:
                              "within that many rounds))")
         bets = ramp.bets(self.tc_values) * unit
         result = ramp_figures(ramp, bets, self.frequency, self.edge, self.variance, bankroll)
+        if self.thin_counts:
+            thin = np.isin(np.array(self.labels), self.thin_counts)
+            money = self.frequency * bets
+            share = float(money[thin].sum() / money.sum()) if money.sum() > 0 else 0.0
+            if share >= 0.01:
+                result.caveat = (f"{100 * share:.0f}% of the money bet is at true counts "
+                                 f"whose edge is unreliable (see the true-count table's "
+                                 f"notes): simulate this ramp for its win rate")
         if bankroll is None or not exact_ruin:
             return result
         mixture, chip, note = self.ramp_distribution(ramp.bets(self.tc_values))
@@ -816,6 +839,17 @@ class CachedChart:
         if play is None:
             play = self._memo[key] = self.chart(cards, dealer, tuple(allowed))
         return play
+
+
+def _runs(labels: list, chosen: list) -> str:
+    """``chosen`` labels as runs of consecutive ``labels``: '+13, +15 to >=+27'."""
+    at = sorted(labels.index(c) for c in chosen)
+    runs, start = [], at[0]
+    for prev, cur in zip(at, at[1:] + [None]):
+        if cur != prev + 1:
+            runs.append(labels[start] if start == prev else f"{labels[start]} to {labels[prev]}")
+            start = cur
+    return ", ".join(runs)
 
 
 class IndexedChart:

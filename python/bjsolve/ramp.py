@@ -165,6 +165,7 @@ class RampResult:
     ror_dominant_root: float | None = None  # r^(B/h), the dominant root alone
     rounds: int | None = None               # with ``trip_ruin``: P(ruin within that many)
     trip_ruin: float | None = None
+    caveat: str | None = None               # what makes these figures unreliable, if anything
 
     @property
     def variance(self) -> float:
@@ -262,7 +263,8 @@ def ramp_table(result: RampResult, title: str):
              "N0 = Var / W^2" + (
                  "" if result.bankroll is None else
                  "; CE = W - Var / (2 bankroll); risk of ruin: lifetime, "
-                 f"{result.ror_method} (rounds treated as independent)"),)
+                 f"{result.ror_method} (rounds treated as independent)"),) + (
+                 (f"UNRELIABLE: {result.caveat}",) if result.caveat else ())
     return Table("summary", title, rows, ("value",),
                  np.array([[float(summary[k])] for k in rows]), notes, style="prob",
                  layout="figures", records=[{"figure": k, "value": float(summary[k])}
