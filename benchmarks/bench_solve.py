@@ -6,9 +6,11 @@ aces, peek, 3:2 (the default ``Rules(decks=d)``); "SPL1" allows one split only
 CDP1, CDP), 6 decks SPL1, and the infinite shoe.
 
 For each case the median (and minimum) over ``--repeat`` runs after one warm-up solve, with
-one thread (the per-core figure) and with every core, and the speed-up between them; the
-one-thread and all-thread runs alternate, so that a machine whose speed drifts during the
-run moves both alike.  Then
+one thread (the per-core figure) and with every core, and the speed-up between them.  (The
+one-thread runs come first, as one-thread use would run them: alternating them with
+all-thread runs was tried and made the one-thread figure about 5% slower, 6D SPL1 0.0174-0.0180 s
+against 0.0166-0.0170 s, the solve reading
+tables last written on the other core.)  Then
 the whole-process time of ``python -c "import bjsolve; bjsolve.solve(bjsolve.Rules(decks=6))"``
 (median of ``--process-runs`` fresh interpreters), the peak memory of that process, and,
 with ``--growth N``, the resident memory before and after N more solves in this process.
@@ -44,6 +46,7 @@ import sys
 import time
 
 import bjsolve
+from _timing import median_time
 from bjsolve import Rules
 
 # (label, decks, split class, max_split_hands, one-thread target in yardsticks or None)
@@ -72,21 +75,9 @@ PEAK_COMMAND = (PROCESS_COMMAND + "; import resource, sys; "
                 "print(r / 2**20 if sys.platform == 'darwin' else r / 1024)")
 
 
-def time_case(decks, split, max_split_hands, repeat):
-    """(median, min) wall seconds of one-thread solves and of all-thread solves, the two
-    run alternately (each pair in either order, by turns) so that both meet the same
-    machine: a machine that speeds up or slows down during the run moves both medians,
-    not their ratio."""
+def time_case(decks, split, max_split_hands, threads, repeat):
     rules = Rules(decks=decks, max_split_hands=max_split_hands)
-    times = {1: [], None: []}
-    for threads in times:
-        bjsolve.solve(rules, split=split, threads=threads)   # warm-up
-    for i in range(repeat):
-        for threads in ((1, None) if i % 2 == 0 else (None, 1)):
-            t0 = time.perf_counter()
-            bjsolve.solve(rules, split=split, threads=threads)
-            times[threads].append(time.perf_counter() - t0)
-    return tuple(f(times[t]) for t in (1, None) for f in (statistics.median, min))
+    return median_time(lambda: bjsolve.solve(rules, split=split, threads=threads), repeat)
 
 
 def cpu_time_case(decks, split, max_split_hands, repeat):
@@ -188,8 +179,7 @@ def main(argv=None):
     yd = args.yardstick
 
     print(f"bjsolve.solve, S17 DOA DAS resplit to 4, no RSA, peek, 3:2; median of {args.repeat} "
-          f"runs after 1 warm-up (one-thread and all-thread runs alternate); "
-          f"python {platform.python_version()}, {cores} CPUs"
+          f"runs after 1 warm-up; python {platform.python_version()}, {cores} CPUs"
           + (f"; 1 yardstick = {yd:g} s" if yd else ""))
     print()
     header = (f"{'case':<9} {'1 thread':>10} {'min':>9} {'all threads':>12} {'min':>9} "
@@ -202,7 +192,8 @@ def main(argv=None):
     for label, decks, split, msh, target in CASES:
         if args.cases and label not in args.cases:
             continue
-        one, one_min, every, every_min = time_case(decks, split, msh, args.repeat)
+        one, one_min = time_case(decks, split, msh, 1, args.repeat)
+        every, every_min = time_case(decks, split, msh, None, args.repeat)
         speedup = one / every
         balance = thread_balance(decks, split, msh, cores)
         cpu = cpu_time_case(decks, split, msh, args.repeat)
