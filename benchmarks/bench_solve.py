@@ -8,10 +8,9 @@ CDP1, CDP), 6 decks SPL1, and the infinite shoe.
 For each case the median (and minimum) over ``--repeat`` runs after one warm-up solve, with
 one thread (the per-core figure) and with every core, and the speed-up between them.  (The
 one-thread runs come first, as one-thread use would run them: alternating them with
-all-thread runs was tried and made the one-thread figure about 5% slower, 6D SPL1 0.0174-0.0180 s
-against 0.0166-0.0170 s, the solve reading
-tables last written on the other core.)  Then
-the whole-process time of ``python -c "import bjsolve; bjsolve.solve(bjsolve.Rules(decks=6))"``
+all-thread runs was tried and made the one-thread figure about 5% slower, 6D SPL1
+0.0174-0.0180 s against 0.0166-0.0170 s, the solve reading tables last written on the
+other core.)  Then the whole-process time of ``python -c "import bjsolve; bjsolve.solve(bjsolve.Rules(decks=6))"``
 (median of ``--process-runs`` fresh interpreters), the peak memory of that process, and,
 with ``--growth N``, the resident memory before and after N more solves in this process.
 
