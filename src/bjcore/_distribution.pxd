@@ -117,6 +117,7 @@ cdef class RoundLaws:
     cdef uint64_t comp_key(self) noexcept nogil
     cdef uint64_t context_key(self) noexcept nogil
     cdef void next_card_weights(self, double* pi) noexcept nogil
+    cdef double cards_left(self, double* n, bint clamp) noexcept nogil
     cdef double hole_chance(self) noexcept nogil
     cdef const double* dealer(self) noexcept nogil
     cdef int store_dealer(self, uint64_t key, const double* out) noexcept nogil
@@ -135,6 +136,7 @@ cdef class RoundLaws:
     cdef int may_double(self) noexcept nogil
     cdef bint is_natural(self) noexcept nogil
     cdef double stand_worth(self) noexcept nogil
+    cdef int best_of_three(self, int double_ok, double* best) noexcept nogil
     cdef int best_by_values(self, int double_ok) noexcept nogil
     cdef int policy_action(self, int kind) noexcept nogil
     cdef int choose(self) noexcept nogil

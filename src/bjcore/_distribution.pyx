@@ -200,21 +200,30 @@ cdef class RoundLaws:
         """pi[r]: chance the next card is r (the hand, its extra pair cards and the
         dealer's known cards out)."""
         cdef int r
-        cdef double left = 0.0
+        cdef double left
         if self.infinite:
             for r in range(D_RANKS):
                 pi[r] = self.shoe[r]
             return
-        for r in range(D_RANKS):
-            pi[r] = self.shoe[r] - self.cnt[r] - self.dealer_cnt[r]
-        if self.pair_rank:
-            pi[self.pair_rank - 1] -= self.extra
-        for r in range(D_RANKS):
-            if pi[r] < 0.0:
-                pi[r] = 0.0
-            left += pi[r]
+        left = self.cards_left(pi, True)
         for r in range(D_RANKS):
             pi[r] = pi[r] / left if left > 0.0 else 0.0
+
+    cdef double cards_left(self, double* n, bint clamp) noexcept nogil:
+        """n[r]: the cards of rank r left after the current hand, its extra pair cards
+        and the dealer's known cards (with ``clamp``, a count below zero raised to zero);
+        returns their total.  (Finite shoes.)"""
+        cdef int r
+        cdef double left = 0.0
+        for r in range(D_RANKS):
+            n[r] = self.shoe[r] - self.cnt[r] - self.dealer_cnt[r]
+        if self.pair_rank:
+            n[self.pair_rank - 1] -= self.extra
+        for r in range(D_RANKS):
+            if n[r] < 0.0 and clamp:
+                n[r] = 0.0
+            left += n[r]
+        return left
 
     cdef double hole_chance(self) noexcept nogil:
         cdef double pi[D_RANKS]
@@ -229,9 +238,8 @@ cdef class RoundLaws:
         cdef uint64_t key = 0
         cdef double n[D_RANKS]
         cdef double out[6]
-        cdef double left = 0.0, listed = 0.0
+        cdef double left
         cdef int r, row
-        cdef bint clamp
         if not self.infinite:
             key = self.comp_key()
             if self.pair_rank:
@@ -244,15 +252,8 @@ cdef class RoundLaws:
                 n[r] = self.shoe[r]
             left = 1.0
         else:
-            for r in range(D_RANKS):
-                n[r] = self.shoe[r] - self.cnt[r] - self.dealer_cnt[r]
-            if self.pair_rank:
-                n[self.pair_rank - 1] -= self.extra
-            clamp = self.clamps_dealer_shoe(self.hard_sum)
-            for r in range(D_RANKS):
-                if n[r] < 0.0 and clamp:
-                    n[r] = 0.0
-                left += n[r]      # fractional: see prefetch_children, clamps_dealer_shoe
+            # fractional: see prefetch_children, clamps_dealer_shoe
+            left = self.cards_left(n, self.clamps_dealer_shoe(self.hard_sum))
         self.trie.evaluate(n, left, self.infinite, out)
         row = self.store_dealer(key, out)
         return &self.dealer_store[row * D_OUT]
@@ -301,19 +302,12 @@ cdef class RoundLaws:
         base = self.comp_key()
         if self.pair_rank:
             base += <uint64_t>self.extra * rank_unit(self.pair_rank - 1)
-        for r in range(D_RANKS):
-            n[r] = self.shoe[r] - self.cnt[r] - self.dealer_cnt[r]
-        if self.pair_rank:
-            n[self.pair_rank - 1] -= self.extra
         # On a fractional shoe a rank may hold less than one card (0.8 left): it is still
         # dealt, and the dealer's shoe after it is the solver's: the counts less the
         # cards drawn, negative ones included in the total (the trie counts no card of
         # such a rank), which is what the solver's prefetch passes to the trie; or, for
         # a split hand whose cards gone exceed 21, raised to zero (clamps_dealer_shoe).
-        for r in range(D_RANKS):
-            if n[r] < 0.0 and not self.fractional:
-                n[r] = 0.0
-            left += n[r]
+        left = self.cards_left(n, not self.fractional)
         self.prefetch_from(n, left, base)
 
     cdef void prefetch_from(self, const double* n, double left, uint64_t base) noexcept nogil:
@@ -572,12 +566,31 @@ cdef class RoundLaws:
         self.leaf_add(1.0, 1, law)
         return self.law_value(law)
 
+    cdef int best_of_three(self, int double_ok, double* best) noexcept nogil:
+        """The first strictly best of stand (``stand_worth``), hit and (if allowed)
+        double for the current hand in its context; its value into ``best``."""
+        cdef double law[D_LAW]
+        cdef double v
+        cdef int a = ST
+        best[0] = self.stand_worth()
+        memset(law, 0, sizeof(law))
+        self.hit_add(1.0, law)
+        v = self.law_value(law)
+        if improves(v, best[0]):
+            a, best[0] = HT, v
+        if double_ok:
+            memset(law, 0, sizeof(law))
+            self.double_add(1.0, law)
+            v = self.law_value(law)
+            if improves(v, best[0]):
+                a, best[0] = DD, v
+        return a
+
     cdef int best_by_values(self, int double_ok) noexcept nogil:
         """The first strictly best of stand, hit and (if allowed) double for the current
-        hand in its context, by the values of their laws."""
-        cdef double law[D_LAW]
-        cdef double best, v
-        cdef int a = ST
+        hand in its context, by the values of their laws (``best_of_three``), memoised."""
+        cdef double best
+        cdef int a
         cdef uint64_t key = self.context_key() | (<uint64_t>double_ok << 62) | (<uint64_t>1 << 63)
         a = self.picks.find(key)
         if a >= 0:
@@ -585,19 +598,7 @@ cdef class RoundLaws:
         # (two cards A and T reach here as a split hand decided on its unsplit
         # composition's values, CDZ-: standing is then worth the natural's payout, and
         # doubling can beat it on a shoe rich in tens, as the solver finds)
-        a = ST
-        best = self.stand_worth()
-        memset(law, 0, sizeof(law))
-        self.hit_add(1.0, law)
-        v = self.law_value(law)
-        if improves(v, best):
-            a, best = HT, v
-        if double_ok:
-            memset(law, 0, sizeof(law))
-            self.double_add(1.0, law)
-            v = self.law_value(law)
-            if improves(v, best):
-                a = DD
+        a = self.best_of_three(double_ok, &best)
         self.picks.set(key, a)
         return a
 
@@ -1513,7 +1514,6 @@ cdef class RoundLaws:
         """The round-start choice for the two-card hand c1, c2 (the current hand); split
         laws must already be computed when the choice is optimal."""
         cdef bint split_ok = c1 == c2 and self.hands_limit(c1 + 1) >= 2
-        cdef double law[D_LAW]
         cdef double best, v
         cdef int a = ST
         if self.rules.split_class == POLICY:
@@ -1521,18 +1521,7 @@ cdef class RoundLaws:
             if a == SP and not split_ok:
                 a = ST
             return a
-        best = self.stand_worth()
-        memset(law, 0, sizeof(law))
-        self.hit_add(1.0, law)
-        v = self.law_value(law)
-        if improves(v, best):
-            a, best = HT, v
-        if self.may_double():
-            memset(law, 0, sizeof(law))
-            self.double_add(1.0, law)
-            v = self.law_value(law)
-            if improves(v, best):
-                a, best = DD, v
+        a = self.best_of_three(self.may_double(), &best)
         if split_ok:
             v = self.split_mean[c1]
             if improves(v, best):

@@ -20,7 +20,6 @@ cdef class SpotMoments(RoundLaws):
     cdef int best_by_values(self, int double_ok) noexcept nogil
     cdef void split_dist(self, int pair) noexcept nogil
     cdef uint64_t shared_key(self) noexcept nogil
-    cdef void cards_left(self, double* n, double* left) noexcept nogil
     cdef const double* replay_dealer(self) noexcept nogil
     cdef void replay_prefetch(self) noexcept nogil
     cdef const double* dealer(self) noexcept nogil

@@ -132,19 +132,6 @@ cdef class SpotMoments(RoundLaws):
             key += <uint64_t>self.extra * rank_unit(self.pair_rank - 1)
         return key
 
-    cdef void cards_left(self, double* n, double* left) noexcept nogil:
-        """n: the shoe after the current hand and the dealer's known cards."""
-        cdef int r
-        left[0] = 0.0
-        for r in range(D_RANKS):
-            n[r] = self.shoe[r] - self.cnt[r] - self.dealer_cnt[r]
-        if self.pair_rank:
-            n[self.pair_rank - 1] -= self.extra
-        for r in range(D_RANKS):
-            if n[r] < 0.0:
-                n[r] = 0.0
-            left[0] += n[r]
-
     cdef const double* replay_dealer(self) noexcept nogil:
         """The dealer's law as ``RoundLaws.dealer``, memoised on both spots' cards."""
         cdef uint64_t key = self.shared_key()
@@ -154,7 +141,7 @@ cdef class SpotMoments(RoundLaws):
         cdef int row = self.dealer_index.find(key)
         if row >= 0:
             return &self.dealer_store[row * D_OUT]
-        self.cards_left(n, &left)
+        left = self.cards_left(n, True)
         self.trie.evaluate(n, left, False, out)
         row = self.store_dealer(key, out)
         return &self.dealer_store[row * D_OUT]
@@ -163,7 +150,7 @@ cdef class SpotMoments(RoundLaws):
         """As ``RoundLaws.prefetch_children``, memoised on both spots' cards."""
         cdef double n[D_RANKS]
         cdef double left
-        self.cards_left(n, &left)
+        left = self.cards_left(n, True)
         self.prefetch_from(n, left, self.shared_key())
 
     cdef const double* dealer(self) noexcept nogil:
