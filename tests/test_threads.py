@@ -111,6 +111,47 @@ def test_two_threads_get_the_best_split_of_the_known_costs():
     assert solve_module.plan_shares([3, 1, 2, 4], four, 3, 4.0) == [[3, 4], [1], [2]]
 
 
+def test_a_plan_is_reused_until_it_is_old_or_the_costs_move_far():
+    """The plan of a cost key serves up to _PLAN_REUSES more solves; a plan is made anew
+    after that, for other keys or thread counts, and when the costs have moved so far that
+    the old plan would finish more than _PLAN_SLACK later against a perfect split."""
+    solve_module = importlib.import_module("bjsolve.solve")
+    made = []
+
+    def counting_plan(*args, **kwargs):
+        made.append(True)
+        return plan_shares(*args, **kwargs)
+
+    plan_shares = solve_module.plan_shares
+    cost_key = ("test", "plan reuse")
+    costs = {1: 4.0, 2: 3.0, 3: 3.0, 4: 2.0}
+    order = [1, 2, 3, 4]
+    try:
+        solve_module.plan_shares = counting_plan
+        first = solve_module.reused_or_new_plan(cost_key, order, costs, 2)
+        assert sorted(map(sum, first)) == [5, 5] and len(made) == 1   # {1, 4} and {2, 3}
+        for _ in range(solve_module._PLAN_REUSES):
+            first[0].pop()   # the threads pop keys off their shares: the kept plan is a copy
+            first = solve_module.reused_or_new_plan(cost_key, order, costs, 2)
+        assert len(made) == 1 and sorted(map(sum, first)) == [5, 5]
+        solve_module.reused_or_new_plan(cost_key, order, costs, 2)         # too old
+        assert len(made) == 2
+        solve_module.reused_or_new_plan(cost_key, order, costs, 3)         # other threads
+        solve_module.reused_or_new_plan(cost_key, order[:3], costs, 3)     # other keys
+        assert len(made) == 4
+        solve_module.reused_or_new_plan(cost_key, order, costs, 2)         # {1, 4}, {2, 3}
+        assert len(made) == 5
+        slightly = {**costs, 1: 4.2}   # {1, 4} finishes at 6.2 of 12.2: 1.6% late
+        solve_module.reused_or_new_plan(cost_key, order, slightly, 2)
+        assert len(made) == 5
+        far = {**costs, 1: 6.0}        # {1, 4} at 8 of 14: 14% late
+        solve_module.reused_or_new_plan(cost_key, order, far, 2)
+        assert len(made) == 6
+    finally:
+        solve_module.plan_shares = plan_shares
+        solve_module._PLANS.pop(cost_key, None)
+
+
 def test_a_share_whose_thread_never_starts_is_done_by_the_caller():
     """With the costs known each thread has its share; when the pool's helper is busy
     elsewhere, the calling thread takes the helper's share too."""

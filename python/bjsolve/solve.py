@@ -115,6 +115,15 @@ def _costs_of(cost_key) -> dict | None:
 # time a helper takes to start (a sleeping thread is woken, ~0.1 ms) as extra work.
 _EXACT_SPLIT_KEYS = 16
 _HELPER_START = [0.0]   # seconds from submitting a helper to its first key (averaged)
+# Planning anew costs ~80 us inside a solve (numpy on cold caches), ~1% of a one-deck solve
+# on two threads.  The recorded costs are measurements: a key's varies by 4-7% (quartiles)
+# from solve to solve on a quiet machine, so a plan made for the last costs is no better for
+# the next solve than one made a few solves ago.  A plan is reused for _PLAN_REUSES more
+# solves of its cost key, unless the costs have moved so far that it would finish more than
+# _PLAN_SLACK later (against a perfect split) than it did when it was made.
+_PLANS: dict = {}   # cost key -> [workers, gap of the plan to a perfect split, shares, uses]
+_PLAN_REUSES = 7
+_PLAN_SLACK = 0.10
 
 
 def plan_shares(order: list, costs: dict | None, workers: int,
@@ -133,6 +142,40 @@ def plan_shares(order: list, costs: dict | None, workers: int,
         shares[least].append(k)
         loads[least] += costs[k]
     return shares
+
+
+def reused_or_new_plan(cost_key, order: list, costs: dict | None, workers: int,
+                       head_start: float = 0.0) -> list:
+    """``plan_shares(order, costs, workers, head_start)``, or the plan last made under
+    ``cost_key`` while it has served fewer than ``_PLAN_REUSES`` solves, shares out the
+    same keys to as many threads and, under ``costs``, finishes within ``_PLAN_SLACK`` of
+    the gap to a perfect split it had when made (fresh lists either way)."""
+    if cost_key is None or workers < 2 or not costs or any(k not in costs for k in order):
+        return plan_shares(order, costs, workers, head_start)
+    with _UNIT_COSTS_LOCK:
+        kept = _PLANS.get(cost_key)
+        if (kept is not None and kept[0] == workers and kept[3] < _PLAN_REUSES
+                and sorted(k for share in kept[2] for k in share) == sorted(order)
+                and _finish_gap(kept[2], costs, head_start) <= kept[1] + _PLAN_SLACK):
+            kept[3] += 1
+            return [list(share) for share in kept[2]]
+    shares = plan_shares(order, costs, workers, head_start)
+    with _UNIT_COSTS_LOCK:
+        _PLANS.pop(cost_key, None)
+        _PLANS[cost_key] = [workers, _finish_gap(shares, costs, head_start),
+                            tuple(tuple(share) for share in shares), 0]
+        while len(_PLANS) > _UNIT_COSTS_KEPT:
+            del _PLANS[next(iter(_PLANS))]
+    return shares
+
+
+def _finish_gap(shares, costs: dict, head_start: float) -> float:
+    """How much later than a perfect split (every thread busy to the end) the busiest
+    thread of ``shares`` finishes, as a fraction (helpers start ``head_start`` late)."""
+    loads = [sum(costs[k] for k in share) + (head_start if i else 0.0)
+             for i, share in enumerate(shares)]
+    total = sum(loads)
+    return max(loads) * len(shares) / total - 1.0 if total > 0 else 0.0
 
 
 def _best_two_way_split(order: list, costs: dict, head_start: float = 0.0) -> list:
@@ -233,7 +276,7 @@ def run_units(keys, compute, threads: int | None = None, cost_key=None) -> dict:
     order = work_order(keys, cost_key)
     workers = max(1, min(len(order), check_threads(threads)))
     costs_known = _costs_of(cost_key)
-    shares = plan_shares(order, costs_known, workers, _HELPER_START[0])
+    shares = reused_or_new_plan(cost_key, order, costs_known, workers, _HELPER_START[0])
     costs: dict = {}
     values: dict = {}
     queue_lock = threading.Lock()
