@@ -7,6 +7,7 @@ from libc.string cimport memcpy
 
 
 cdef int INITIAL_BITS = 12
+cdef int RELEASE_GIL_BITS = 13
 
 
 cdef inline void mark_free(IndexEntry* table, size_t capacity) noexcept nogil:
@@ -40,7 +41,13 @@ cdef class HashIndex:
         self.shift = 64 - bits
         self.count = 0
         self.capacity = (<size_t>1) << bits
-        self.table = empty_table(self.capacity)
+        if bits >= RELEASE_GIL_BITS:
+            # marking a large table free takes 10-40 us on cold caches: let the other
+            # solver threads take the GIL meanwhile (engines are built inside them)
+            with nogil:
+                self.table = empty_table(self.capacity)
+        else:
+            self.table = empty_table(self.capacity)
 
     def __dealloc__(self):
         block_give(self.table, self.capacity * sizeof(IndexEntry))
