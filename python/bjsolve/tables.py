@@ -60,6 +60,15 @@ class Table:
     column_styles: dict = None  # text output: {column: style} where a column differs from
                                 # ``style`` ("ev" signed, "prob", "units": a plain 1, 4, 1.5)
 
+    def __repr__(self):
+        # a table can hold hundreds of rows: the repr says what it is, print() shows it
+        return (f"<Table {self.name!r}: {self.title}, {len(self.rows)} rows x "
+                f"{len(self.columns)} columns>")
+
+    def __str__(self):
+        from .render import to_text
+        return to_text(self)
+
     def cells(self):
         """The values row by row (lists, or the array's rows) without making an array."""
         values = self.__dict__["_values"]
@@ -174,6 +183,10 @@ def _measure(solution) -> str:
 def ev_table(solution, action: str) -> Table:
     """Per-row EV of one action (or "optimal": the best allowed action per hand)."""
     import numpy as np
+    from .actions import ACTIONS
+    if action not in ACTIONS + ("optimal",):
+        raise ValueError(f"action must be one of {', '.join(ACTIONS + ('optimal',))}, "
+                         f"got {action!r}")
     shoe, rules = solution.shoe, solution.rules
     columns = _playable_columns(solution)
     cols = tuple(c for c, _ in columns)
