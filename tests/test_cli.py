@@ -41,6 +41,11 @@ def test_dealer_text_is_percent_and_states_measure():
     code, text = run("dealer", "--decks", "1", "--given-no-blackjack")
     assert code == 0 and "%" in text and "given no dealer blackjack" in text
     assert "1D S17" in text
+    header = next(line for line in text.splitlines() if line.split()[:1] == ["17"])
+    assert header.split() == ["17", "18", "19", "20", "21", "bust"]   # no all-zero natural column
+    code, text = run("dealer", "--decks", "1")
+    header = next(line for line in text.splitlines() if line.split()[:1] == ["17"])
+    assert header.split()[-1] == "blackjack"
 
 
 def test_dealer_json_and_markdown():

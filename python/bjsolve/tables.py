@@ -321,6 +321,9 @@ def dealer_outcome_table(rules: Rules, shoe: Shoe | None = None, *,
         # the exposed game's dealer table: outcomes as scores, a bust scoring 0
         outcome_keys = ("bust", 17, 18, 19, 20, 21, "blackjack")
         outcome_labels = ("0", "17", "18", "19", "20", "21", "BJ")
+    elif given_no_blackjack:
+        # given no dealer blackjack the natural's column would hold zeros only
+        outcome_keys, outcome_labels = outcome_keys[:-1], outcome_labels[:-1]
     values = np.zeros((len(columns), len(outcome_keys)))
     for i, (_, ks) in enumerate(columns):
         total = 0.0
