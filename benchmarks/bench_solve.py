@@ -5,12 +5,14 @@ aces, peek, 3:2 (the default ``Rules(decks=d)``); "SPL1" allows one split only
 (``max_split_hands=2``).  Cases: 1, 2, 6 and 8 decks with each post-split class (CDZ-,
 CDP1, CDP), 6 decks SPL1, and the infinite shoe.
 
-For each case the median (and minimum) over ``--repeat`` runs after one warm-up solve, with
-one thread (the per-core figure) and with every core, and the speed-up between them.  (The
-one-thread runs come first, as one-thread use would run them: alternating them with
-all-thread runs was tried and made the one-thread figure about 5% slower, 6D SPL1
-0.0174-0.0180 s against 0.0166-0.0170 s, the solve reading tables last written on the
-other core.)  Then the whole-process time of ``python -c "import bjsolve; bjsolve.solve(bjsolve.Rules(decks=6))"``
+For each case the median (and minimum) over ``--repeat`` runs, with one thread (the
+per-core figure) and with every core, and the speed-up between them.  The runs are taken in
+``--rounds`` alternating blocks (one-thread runs, then all-thread runs, then one-thread
+runs again ...), each block after one untimed solve, so that a burst of load from outside
+(a shared machine's runs vary by 10% and more from minute to minute) falls on both sides of
+the speed-up instead of on one block of it.  (The untimed solve matters: alternating single
+runs made the one-thread figure about 5% slower, 6D SPL1 0.0174-0.0180 s against
+0.0166-0.0170 s, each solve reading tables last written on the other core.)  Then the whole-process time of ``python -c "import bjsolve; bjsolve.solve(bjsolve.Rules(decks=6))"``
 (median of ``--process-runs`` fresh interpreters), the peak memory of that process, and,
 with ``--growth N``, the resident memory before and after N more solves in this process.
 
@@ -74,9 +76,18 @@ PEAK_COMMAND = (PROCESS_COMMAND + "; import resource, sys; "
                 "print(r / 2**20 if sys.platform == 'darwin' else r / 1024)")
 
 
-def time_case(decks, split, max_split_hands, threads, repeat):
+def time_case(decks, split, max_split_hands, repeat, rounds):
+    """((median, min) one-thread seconds, (median, min) all-thread seconds) of ``repeat``
+    solves each, taken in ``rounds`` alternating blocks, each after an untimed solve."""
     rules = Rules(decks=decks, max_split_hands=max_split_hands)
-    return median_time(lambda: bjsolve.solve(rules, split=split, threads=threads), repeat)
+    times = {1: [], None: []}
+    for block in range(rounds):
+        runs = repeat * (block + 1) // rounds - repeat * block // rounds
+        for threads in times:
+            timed = median_time(lambda: bjsolve.solve(rules, split=split, threads=threads),
+                                runs, keep=True)
+            times[threads] += timed
+    return [(statistics.median(t), min(t)) for t in times.values()]
 
 
 def cpu_time_case(decks, split, max_split_hands, repeat):
@@ -161,6 +172,8 @@ def status(ok):
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--repeat", type=int, default=7, help="timed runs per case (default 7)")
+    parser.add_argument("--rounds", type=int, default=3,
+                        help="alternating blocks the runs are taken in (default 3)")
     parser.add_argument("--yardstick", type=float, metavar="SECONDS",
                         help="this machine's yardstick: also print yardsticks and targets")
     parser.add_argument("--process-runs", type=int, default=5,
@@ -170,15 +183,16 @@ def main(argv=None):
     parser.add_argument("--cases", nargs="*", metavar="LABEL",
                         help="only these cases (labels as printed, e.g. 6D '6D CDP')")
     args = parser.parse_args(argv)
-    if args.repeat < 1 or args.process_runs < 1 or args.growth < 0:
-        parser.error("--repeat and --process-runs must be >= 1, --growth >= 0")
+    if args.repeat < 1 or args.process_runs < 1 or args.rounds < 1 or args.growth < 0:
+        parser.error("--repeat, --rounds and --process-runs must be >= 1, --growth >= 0")
     if args.yardstick is not None and not (args.yardstick > 0 and math.isfinite(args.yardstick)):
         parser.error("--yardstick must be a positive number of seconds")
     cores = os.cpu_count() or 1
     yd = args.yardstick
 
     print(f"bjsolve.solve, S17 DOA DAS resplit to 4, no RSA, peek, 3:2; median of {args.repeat} "
-          f"runs after 1 warm-up; python {platform.python_version()}, {cores} CPUs"
+          f"runs in {min(args.rounds, args.repeat)} alternating blocks; python "
+          f"{platform.python_version()}, {cores} CPUs"
           + (f"; 1 yardstick = {yd:g} s" if yd else ""))
     print()
     header = (f"{'case':<9} {'1 thread':>10} {'min':>9} {'all threads':>12} {'min':>9} "
@@ -191,8 +205,8 @@ def main(argv=None):
     for label, decks, split, msh, target in CASES:
         if args.cases and label not in args.cases:
             continue
-        one, one_min = time_case(decks, split, msh, 1, args.repeat)
-        every, every_min = time_case(decks, split, msh, None, args.repeat)
+        (one, one_min), (every, every_min) = time_case(decks, split, msh, args.repeat,
+                                                       min(args.rounds, args.repeat))
         speedup = one / every
         balance = thread_balance(decks, split, msh, cores)
         cpu = cpu_time_case(decks, split, msh, args.repeat)
