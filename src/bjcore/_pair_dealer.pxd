@@ -53,10 +53,12 @@ cdef class PairDealer:
     cdef PairLayout layouts[N_RANKS]
     cdef vector[int16_t] buckets[N_RANKS]   # per pair rank: node -> bucket
     cdef HashIndex index                    # group key -> group number
-    cdef double* tables                     # per group: its buckets (n_buckets of its
-                                            # pair), then its kept distributions (memo)
-    cdef size_t tables_size, tables_capacity
-    cdef vector[int32_t] offsets            # group number -> offset in tables
+    # per group: its buckets (n_buckets of its pair), then its kept distributions (memo),
+    # in chunks that never move (a full chunk is followed by one twice as large: growing
+    # one block would copy every live table)
+    cdef vector[double*] chunks             # the last is the one being filled
+    cdef size_t chunk_size, chunk_capacity  # of the last chunk, in doubles
+    cdef vector[double*] group_tables       # group number -> its table
     # a group's kept distributions follow its buckets: N_DEALER outcomes for each number
     # of pair cards gone (the hand's and the context's) below MEMO_SLOTS; whether each
     # is filled: memo_have[group number * MEMO_SLOTS + pair cards gone]
@@ -76,7 +78,7 @@ cdef class PairDealer:
     cdef const double* group(self, uint64_t key) noexcept nogil
     cdef void queue(self, int p, const double* left, uint64_t key) noexcept nogil
     cdef void flush(self) noexcept nogil
-    cdef void reserve_tables(self, size_t size) noexcept nogil
+    cdef double* room_for(self, size_t size) noexcept nogil
     cdef void clear(self) noexcept nogil
     cdef void distribution(self, int p, const double* table, double pair_left,
                            double total, double* out) noexcept nogil

@@ -24,7 +24,7 @@ last bits (~1e-16 relative).  Split hands always take their distributions from h
 value does not depend on the order in which the hands were asked for.
 """
 from libc.stdint cimport uint64_t, int8_t, int16_t, int32_t
-from libc.stdlib cimport realloc, free, abort
+from libc.stdlib cimport malloc, free, abort
 from libc.string cimport memset
 from libcpp.vector cimport vector
 
@@ -42,9 +42,8 @@ cdef class PairDealer:
         self.index = HashIndex()
         self.batch_pair = -1
         self.batch_count = 0
-        self.tables = NULL
-        self.tables_size = 0
-        self.tables_capacity = 0
+        self.chunk_size = 0
+        self.chunk_capacity = 0
         for p in range(N_RANKS):
             self.layouts[p].ready = 0
         for p in range(PARTS_ROWS):
@@ -106,7 +105,7 @@ cdef class PairDealer:
         cdef int g = self.index.find(key)
         if g < 0:
             return NULL
-        return self.tables + self.offsets[g]
+        return self.group_tables[g]
 
     cdef void queue(self, int p, const double* left, uint64_t key) noexcept nogil:
         """Queue the group ``key`` of pair rank index ``p``; ``left``: the counts the dealer
@@ -138,7 +137,8 @@ cdef class PairDealer:
         cdef int lanes, i, k, n_buckets, rank, prior
         cdef double* row_f
         cdef const double* w
-        cdef size_t offset, stride
+        cdef size_t stride
+        cdef double* base
         cdef double f
         cdef double* acc
         cdef const TrieNode* nd = self.trie.nodes.data()
@@ -181,41 +181,44 @@ cdef class PairDealer:
         # each group's buckets side by side (pair by pair, the outcomes of a pair
         # together), then room for its kept distributions
         stride = <size_t>(n_buckets + MEMO_SLOTS * N_DEALER)
-        offset = self.tables_size
-        self.reserve_tables(offset + <size_t>count * stride)
-        pair_group_unload(acc, n_buckets, count, self.tables + offset, stride)
+        base = self.room_for(<size_t>count * stride)
+        pair_group_unload(acc, n_buckets, count, base, stride)
         for k in range(count):
-            self.offsets.push_back(<int32_t>(offset + <size_t>k * stride))
-            self.index.insert(self.batch_keys[k], <int>self.offsets.size() - 1)
-        self.memo_have.resize(self.offsets.size() * MEMO_SLOTS, 0)
-        self.tables_size = offset + <size_t>count * stride
+            self.group_tables.push_back(base + <size_t>k * stride)
+            self.index.insert(self.batch_keys[k], <int>self.group_tables.size() - 1)
+        self.memo_have.resize(self.group_tables.size() * MEMO_SLOTS, 0)
         self.batch_count = 0
 
-    cdef void reserve_tables(self, size_t size) noexcept nogil:
-        """Room for ``size`` doubles of group tables (grown by doubling, never shrunk)."""
-        cdef size_t cap = self.tables_capacity
-        cdef double* grown
-        if size <= cap:
-            return
-        while cap < size:
-            # first 2 MB: a resplit-to-4 solve's engines reach 0.5-2 MB (1 deck) and 2-4 MB
-            # (6 decks CDP), and each doubling copies the live tables (from 0.5 MB on, the
-            # copies took ~1.6% of a one-deck solve); untouched pages cost nothing
-            cap = 2 * cap if cap else 1 << 18
-        grown = <double*>realloc(self.tables, cap * sizeof(double))
-        if grown == NULL:
-            abort()   # out of memory inside a nogil kernel: nothing sensible to return
-        self.tables = grown
-        self.tables_capacity = cap
+    cdef double* room_for(self, size_t size) noexcept nogil:
+        """``size`` doubles of group tables, in the last chunk or in a new one twice its
+        size (tables never move: the engines' resplit-to-4 tables reach 0.5-4 MB, and
+        growing one block by doubling copied the live tables, ~1.6% of a one-deck solve)."""
+        cdef size_t cap
+        cdef double* chunk
+        if self.chunk_size + size > self.chunk_capacity:
+            cap = 2 * self.chunk_capacity if self.chunk_capacity else 1 << 16
+            while cap < size:
+                cap *= 2
+            chunk = <double*>malloc(cap * sizeof(double))
+            if chunk == NULL:
+                abort()   # out of memory inside a nogil kernel: nothing sensible to return
+            self.chunks.push_back(chunk)
+            self.chunk_size = 0
+            self.chunk_capacity = cap
+        chunk = self.chunks.back() + self.chunk_size
+        self.chunk_size += size
+        return chunk
 
     def __dealloc__(self):
         # Cython destroys C++ members, but not the elements of a C++ array member: free
         # each pair rank's bucket vector by hand (they leaked ~0.1 MB a solve before)
         cdef int p
+        cdef size_t c
         for p in range(N_RANKS):
             self.buckets[p].clear()
             self.buckets[p].shrink_to_fit()
-        free(self.tables)
+        for c in range(self.chunks.size()):
+            free(self.chunks[c])
 
     def outcomes(self, int pair, weights):
         """Dealer outcome probabilities [17, 18, 19, 20, 21, natural] for the shoe
@@ -255,8 +258,12 @@ cdef class PairDealer:
         known, since its groups serve no other pair."""
         self.flush()
         self.index.clear()
-        self.tables_size = 0
-        self.offsets.clear()
+        # keep the largest chunk (the last) for the next pair's groups
+        while self.chunks.size() > 1:
+            free(self.chunks.front())
+            self.chunks.erase(self.chunks.begin())
+        self.chunk_size = 0
+        self.group_tables.clear()
         self.memo_have.clear()   # (resize refills with 0: no kept distribution survives)
 
     cdef void distribution(self, int p, const double* table, double pair_left,
@@ -298,8 +305,7 @@ cdef class PairDealer:
         """The kept distribution of group number ``g`` (of pair rank index ``p``) with
         ``gone`` pair cards out, or NULL (see ``context_outcomes``)."""
         if gone < MEMO_SLOTS and self.memo_have[<size_t>g * MEMO_SLOTS + gone]:
-            return (self.tables + self.offsets[g]
-                    + N_DEALER * (self.layouts[p].n_pairs + gone))
+            return self.group_tables[g] + N_DEALER * (self.layouts[p].n_pairs + gone)
         return NULL
 
     cdef const double* context_outcomes(self, int p, int g, int gone, const double* left,
@@ -310,7 +316,7 @@ cdef class PairDealer:
         The shoe is fixed by (g, gone), so the distribution is kept with the group for
         every split hand and context that comes to the same shoe (a hand with one more
         pair card, in a context with one fewer extra pair card gone)."""
-        cdef const double* table = self.tables + self.offsets[g]
+        cdef const double* table = self.group_tables[g]
         cdef double* d
         cdef size_t slot = <size_t>g * MEMO_SLOTS + gone
         if gone >= MEMO_SLOTS:   # (a freak shoe: compute, keep nothing)
