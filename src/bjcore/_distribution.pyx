@@ -36,7 +36,7 @@ from bjcore._defs cimport (rank_unit, improves, double_allowed, falling,
                            ACT_SURRENDER as SU, SPLIT_CDZ as CDZ, SPLIT_CDP1 as CDP1,
                            SPLIT_CDP as CDP, SPLIT_POLICY as POLICY,
                            KIND_START, KIND_LATER, KIND_SPLIT)
-from bjcore._memo cimport EMPTY_KEY, DecisionTable, IndexEntry
+from bjcore._memo cimport DecisionTable, IndexEntry
 from bjcore._policy cimport PolicyEngine
 from libc.string cimport memset
 from libc.stdint cimport uint64_t, int8_t
@@ -1668,7 +1668,7 @@ cdef class RoundLaws:
                              "per split context; only a policy keyed by composition copies")
         for i in range(table.actions.capacity):
             entry = &table.actions.table[i]
-            if entry.key != EMPTY_KEY:
+            if entry.gen == table.actions.gen:
                 self.policy[entry.key] = <int8_t>entry.slot
                 copied += 1
         return copied

@@ -1,5 +1,5 @@
 # Declarations of the flat hash index the memo tables use (see _memo.pyx).
-from libc.stdint cimport uint64_t, int32_t
+from libc.stdint cimport uint64_t, int32_t, uint32_t
 
 
 cdef extern from "recycle.h":
@@ -10,16 +10,15 @@ cdef extern from "recycle.h":
 
 
 cdef struct IndexEntry:
-    uint64_t key              # EMPTY_KEY (every bit set) for a free entry
+    uint64_t key
     int32_t slot
+    uint32_t gen              # the table's generation when stored; any other: a free entry
 
 
 cdef extern from *:
     """
-    static const uint64_t BJ_EMPTY_KEY = 0xFFFFFFFFFFFFFFFFULL;  /* no packed key has every bit set */
     static const uint64_t BJ_FIBONACCI = 11400714819323198485ULL; /* 2^64 / golden ratio, odd */
     """
-    const uint64_t EMPTY_KEY "BJ_EMPTY_KEY"
     const uint64_t FIBONACCI "BJ_FIBONACCI"
 
 
@@ -30,6 +29,8 @@ cdef class HashIndex:
     cdef size_t capacity      # a power of two
     cdef int shift            # 64 - log2(capacity)
     cdef int count
+    cdef uint32_t gen         # entries of this generation are live (>= 1; a new table's are
+                              # all 0, and ``clear`` moves to the next generation)
 
     # Defined here, not in _memo.pyx, so that every module's look-ups compile inline
     # (the memo look-up is the innermost step of the hand recursions).
@@ -40,10 +41,10 @@ cdef class HashIndex:
         cdef const IndexEntry* e
         while True:
             e = &self.table[i]
+            if e.gen != self.gen:
+                return -1
             if e.key == key:
                 return e.slot
-            if e.key == EMPTY_KEY:
-                return -1
             i = (i + 1) & mask
 
     cdef inline size_t probe(self, uint64_t key) noexcept nogil:
@@ -51,7 +52,7 @@ cdef class HashIndex:
         probing from its hash)."""
         cdef size_t mask = self.capacity - 1
         cdef size_t i = <size_t>((key * FIBONACCI) >> self.shift)
-        while self.table[i].key != EMPTY_KEY and self.table[i].key != key:
+        while self.table[i].gen == self.gen and self.table[i].key != key:
             i = (i + 1) & mask
         return i
 
