@@ -12,7 +12,8 @@ runs again ...), each block after one untimed solve, so that a burst of load fro
 (a shared machine's runs vary by 10% and more from minute to minute) falls on both sides of
 the speed-up instead of on one block of it.  (The untimed solve matters: alternating single
 runs made the one-thread figure about 5% slower, 6D SPL1 0.0174-0.0180 s against
-0.0166-0.0170 s, each solve reading tables last written on the other core.)  Then the whole-process time of ``python -c "import bjsolve; bjsolve.solve(bjsolve.Rules(decks=6))"``
+0.0166-0.0170 s, each solve reading tables last written on the other core.)  Then the
+whole-process time of ``python -c "import bjsolve; bjsolve.solve(bjsolve.Rules(decks=6))"``
 (median of ``--process-runs`` fresh interpreters), the peak memory of that process, and,
 with ``--growth N``, the resident memory before and after N more solves in this process.
 

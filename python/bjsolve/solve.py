@@ -8,6 +8,7 @@ conditioned on no dealer blackjack when the dealer peeks (and say so).
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import functools
 import inspect
 import numbers
@@ -121,9 +122,22 @@ _HELPER_START = [0.0]   # seconds from submitting a helper to its first key (ave
 # the next solve than one made a few solves ago.  A plan is reused for _PLAN_REUSES more
 # solves of its cost key, unless the costs have moved so far that it would finish more than
 # _PLAN_SLACK later (against a perfect split) than it did when it was made.
-_PLANS: dict = {}   # cost key -> [workers, gap of the plan to a perfect split, shares, uses]
+_PLANS: dict = {}   # cost key -> _KeptPlan
 _PLAN_REUSES = 7
 _PLAN_SLACK = 0.10
+
+
+@dataclasses.dataclass
+class _KeptPlan:
+    workers: int
+    gap: float          # how much later than a perfect split it finished when it was made
+    shares: tuple       # the threads' keys, as tuples (each solve takes copies)
+    uses: int = 0       # solves it has served since
+
+
+def _plannable(order: list, costs: dict | None, workers: int) -> bool:
+    """Whether there is anything to plan: two or more threads and every key's cost."""
+    return workers >= 2 and bool(costs) and all(k in costs for k in order)
 
 
 def plan_shares(order: list, costs: dict | None, workers: int,
@@ -131,7 +145,7 @@ def plan_shares(order: list, costs: dict | None, workers: int,
     """The keys of each thread (lists, largest first; the calling thread's first), or
     ``[order]``, one queue for all, when the costs are not known.  ``head_start``: how
     much earlier (in the costs' unit) the calling thread starts than the helpers."""
-    if workers < 2 or not costs or any(k not in costs for k in order):
+    if not _plannable(order, costs, workers):
         return [list(order)]
     if workers == 2 and len(order) <= _EXACT_SPLIT_KEYS:
         return _best_two_way_split(order, costs, head_start)
@@ -150,20 +164,20 @@ def reused_or_new_plan(cost_key, order: list, costs: dict | None, workers: int,
     ``cost_key`` while it has served fewer than ``_PLAN_REUSES`` solves, shares out the
     same keys to as many threads and, under ``costs``, finishes within ``_PLAN_SLACK`` of
     the gap to a perfect split it had when made (fresh lists either way)."""
-    if cost_key is None or workers < 2 or not costs or any(k not in costs for k in order):
+    if cost_key is None or not _plannable(order, costs, workers):
         return plan_shares(order, costs, workers, head_start)
     with _UNIT_COSTS_LOCK:
         kept = _PLANS.get(cost_key)
-        if (kept is not None and kept[0] == workers and kept[3] < _PLAN_REUSES
-                and sorted(k for share in kept[2] for k in share) == sorted(order)
-                and _finish_gap(kept[2], costs, head_start) <= kept[1] + _PLAN_SLACK):
-            kept[3] += 1
-            return [list(share) for share in kept[2]]
+        if (kept is not None and kept.workers == workers and kept.uses < _PLAN_REUSES
+                and sorted(k for share in kept.shares for k in share) == sorted(order)
+                and _finish_gap(kept.shares, costs, head_start) <= kept.gap + _PLAN_SLACK):
+            kept.uses += 1
+            return [list(share) for share in kept.shares]
     shares = plan_shares(order, costs, workers, head_start)
     with _UNIT_COSTS_LOCK:
         _PLANS.pop(cost_key, None)
-        _PLANS[cost_key] = [workers, _finish_gap(shares, costs, head_start),
-                            tuple(tuple(share) for share in shares), 0]
+        _PLANS[cost_key] = _KeptPlan(workers, _finish_gap(shares, costs, head_start),
+                                     tuple(tuple(share) for share in shares))
         while len(_PLANS) > _UNIT_COSTS_KEPT:
             del _PLANS[next(iter(_PLANS))]
     return shares
@@ -344,7 +358,6 @@ def _record_costs(cost_key, costs: dict, loads: list) -> None:
             del _UNIT_COSTS[next(iter(_UNIT_COSTS))]
         while len(_THREAD_LOADS) > _UNIT_COSTS_KEPT:
             del _THREAD_LOADS[next(iter(_THREAD_LOADS))]
-
 
 
 class EV(float):

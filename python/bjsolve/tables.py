@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from .actions import ACTIONS
 from .deal import (dealer_columns, dealer_key_weight, dealer_keys, dealer_label,
                    player_hand_weights, round_may_run_out)
 from .dealer import dealer_probabilities
@@ -183,7 +184,6 @@ def _measure(solution) -> str:
 def ev_table(solution, action: str) -> Table:
     """Per-row EV of one action (or "optimal": the best allowed action per hand)."""
     import numpy as np
-    from .actions import ACTIONS
     if action not in ACTIONS + ("optimal",):
         raise ValueError(f"action must be one of {', '.join(ACTIONS + ('optimal',))}, "
                          f"got {action!r}")

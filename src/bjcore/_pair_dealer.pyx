@@ -256,12 +256,17 @@ cdef class PairDealer:
     cdef void clear(self) noexcept nogil:
         """Forget every group (keeping the memory): called when a pair's split value is
         known, since its groups serve no other pair."""
+        cdef size_t c
+        cdef double* largest
         self.flush()
         self.index.clear()
         # keep the largest chunk (the last) for the next pair's groups
-        while self.chunks.size() > 1:
-            free(self.chunks.front())
-            self.chunks.erase(self.chunks.begin())
+        if self.chunks.size() > 1:
+            largest = self.chunks.back()
+            for c in range(self.chunks.size() - 1):
+                free(self.chunks[c])
+            self.chunks.clear()
+            self.chunks.push_back(largest)
         self.chunk_size = 0
         self.group_tables.clear()
         self.memo_have.clear()   # (resize refills with 0: no kept distribution survives)
