@@ -270,38 +270,84 @@ class IndexPlay:
     thresholds: tuple   # whole true counts, increasing
 
 
+INDEX_FILE_FORMAT = "'count up dbl spl sur p1 tc1 ... pk +1000' with whole numbers"
+MAX_INDEX_TC = 1000     # the last threshold of a line: "+1000", above every true count
+
+
+def _whole_numbers(words):
+    """The words as ints ("2.0" is 2), or (None, the first word that is not a whole number)."""
+    try:
+        return [int(w) for w in words], None
+    except ValueError:
+        pass
+    out = []
+    for w in words:
+        try:
+            out.append(int(w))
+            continue
+        except ValueError:
+            pass
+        try:
+            value = float(w)
+        except ValueError:
+            return None, w
+        if not value.is_integer():      # "2.7" (was read as 2), "1e400" (inf), "nan"
+            return None, w
+        out.append(int(value))
+    return out, None
+
+
+def _check_index_line(fields, where) -> None:
+    """Every field of a parsed index line in range, or a ValueError naming the line."""
+    count, up, dbl, spl, sur = fields[:5]
+    plays, thresholds = fields[5::2], fields[6::2]
+    if not 1 <= up <= 10 or any(f not in (0, 1) for f in (dbl, spl, sur)):
+        raise ValueError(f"{where}: upcard must be 1..10 and the flags 0 or 1")
+    if not -21 <= count <= 21 or count in (0, 1, -1):
+        raise ValueError(f"{where}: the hand total {_show(count)} is not a hand (2..21, "
+                         f"soft -12..-21, A,A -12)")
+    if any(not 1 <= p <= 5 for p in plays):
+        raise ValueError(f"{where}: plays are numbered 1 stand .. 5 surrender")
+    if any(not -MAX_INDEX_TC <= t <= MAX_INDEX_TC for t in thresholds):
+        raise ValueError(f"{where}: true counts must be whole numbers -{MAX_INDEX_TC}.."
+                         f"+{MAX_INDEX_TC}")
+    if thresholds[-1] != MAX_INDEX_TC or any(b <= a for a, b in zip(thresholds, thresholds[1:])):
+        raise ValueError(f"{where}: true counts must increase and end with +{MAX_INDEX_TC}")
+
+
 def parse_index_file(text: str, *, source: str = "index file") -> list:
     """IndexPlays from the text of an index file (``IndexTable.index_file()``'s format:
-    ``count up dbl spl sur p1 tc1 p2 tc2 ... pk +1000``, plays 1 stand .. 5 surrender).
-    Blank lines and lines starting with '#' are skipped; a bad line is named."""
+    ``count up dbl spl sur p1 tc1 p2 tc2 ... pk +1000``, plays 1 stand .. 5 surrender, true
+    counts whole numbers -1000..+1000).  Blank lines and lines starting with '#' are
+    skipped; a bad line is named.  A line repeated is one line; two different lines for
+    the same hand (total, upcard and options) are refused.  Linear in the lines."""
+    first_line: dict = {}      # (count, up, dbl, spl, sur) -> (line number, plays/thresholds)
+    lines_read = set()         # the text of every line taken: a copy is skipped at once
     out = []
     for number, raw in enumerate(text.splitlines(), 1):
         line = raw.strip()
-        if not line or line.startswith("#"):
+        if not line or line.startswith("#") or line in lines_read:
             continue
-        where = f"{source} line {number}: {line[:60]!r}"
-        try:
-            fields = [int(float(x)) if x.lstrip("+-").replace(".", "", 1).isdigit() else None
-                      for x in line.split()]
-        except ValueError:
-            fields = [None]
-        if None in fields or len(fields) < 7 or (len(fields) - 5) % 2 != 0:
-            raise ValueError(f"{where} does not parse: expected 'count up dbl spl sur p1 tc1 "
-                             f"... pk +1000' with whole numbers")
-        count, up, dbl, spl, sur = fields[:5]
-        pairs = fields[5:]
-        plays = pairs[0::2]
-        thresholds = pairs[1::2]
-        if not 1 <= up <= 10 or any(f not in (0, 1) for f in (dbl, spl, sur)):
-            raise ValueError(f"{where}: upcard must be 1..10 and the flags 0 or 1")
-        if not -21 <= count <= 21 or count in (0, 1, -1):
-            raise ValueError(f"{where}: the hand total {count} is not a hand")
-        if any(not 1 <= p <= 5 for p in plays):
-            raise ValueError(f"{where}: plays are numbered 1 stand .. 5 surrender")
-        if thresholds[-1] != 1000 or any(b <= a for a, b in zip(thresholds, thresholds[1:])):
-            raise ValueError(f"{where}: true counts must increase and end with +1000")
-        out.append(IndexPlay(count, up, (dbl, spl, sur), tuple(ACTIONS[p - 1] for p in plays),
-                             tuple(thresholds[:-1])))
+        lines_read.add(line)
+        words = line.split()
+        fields, bad = _whole_numbers(words)
+        if fields is None or len(fields) < 7 or (len(fields) - 5) % 2 != 0:
+            what = f": {_show(bad)} is not a whole number" if bad is not None else ""
+            raise ValueError(f"{source} line {number}: {line[:60]!r} does not parse{what}; "
+                             f"expected {INDEX_FILE_FORMAT}")
+        hand, segments = tuple(fields[:5]), tuple(fields[5:])
+        seen = first_line.get(hand)
+        if seen is not None:
+            if seen[1] == segments:
+                continue            # the same line again
+            raise ValueError(f"{source} lines {seen[0]} and {number}: two different index "
+                             f"lines for {hand[0]} v {hand[1]} (flags {hand[2]} {hand[3]} "
+                             f"{hand[4]}); give one line per hand")
+        _check_index_line(fields, f"{source} line {number}: {line[:60]!r}")
+        first_line[hand] = (number, segments)
+        out.append(IndexPlay(hand[0], hand[1], hand[2:], tuple(ACTIONS[p - 1] for p in
+                                                                segments[0::2]),
+                             segments[1::2][:-1]))
     return out
 
 
@@ -320,8 +366,7 @@ def _index_plays(indices, rules, system, rounding="floor"):
         return parse_index_file(text, source="index table"), indices.insurance
     if isinstance(indices, os.PathLike) or (isinstance(indices, str) and "\n" not in indices
                                             and os.path.exists(indices)):
-        with open(indices) as f:
-            return parse_index_file(f.read(), source=str(indices)), None
+        return parse_index_file(_read_index_file(indices), source=str(indices)), None
     if isinstance(indices, str):
         if "\n" not in indices and len(indices.split()) < 7:
             raise ValueError(f"indices: {_show(indices)} is neither an index file that exists "
@@ -329,6 +374,20 @@ def _index_plays(indices, rules, system, rounding="floor"):
         return parse_index_file(indices), None
     raise TypeError(f"indices must be True, 'i18' or 'fab4', an IndexTable, an index file "
                     f"path or its text, got {type(indices).__name__}")
+
+
+def _read_index_file(path) -> str:
+    """The text of an index file, or a ValueError naming the path (a directory, a file
+    that cannot be read or is not text)."""
+    if os.path.isdir(path):
+        raise ValueError(f"indices: {_show(str(path))} is a directory, not an index file")
+    try:
+        with open(path, encoding="utf-8") as f:
+            return f.read()
+    except (OSError, UnicodeDecodeError) as exc:
+        reason = getattr(exc, "strerror", None) or type(exc).__name__
+        raise ValueError(f"indices: cannot read the index file {_show(str(path))} "
+                         f"({reason})") from None
 
 
 _INDEX_CACHE: dict = {}

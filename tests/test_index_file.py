@@ -1,0 +1,82 @@
+"""Index files (``bjsolve simulate --indices FILE``, ``IndexTable.index_file()``): bad
+values are refused with the line named, duplicates are settled, and the work stays linear
+in the number of lines."""
+import io
+
+import pytest
+
+from bjsolve import Rules
+from bjsolve.__main__ import main
+from bjsolve.game_plan import (_dealer_keys, _decision_table, _index_plays, _line_tables,
+                               _shoe_counts, compositions, parse_index_file)
+
+LINE = "16 10 0 0 0 1 0 2 +1000\n"      # 16 v T, stand or hit only: stand below TC 0, hit from 0
+
+
+def _line_of(plays, rules=Rules(decks=6)):
+    """The index line of every (kind, dealer key, hand) entry, as the simulator builds it."""
+    counts, _ = _shoe_counts(rules, None)
+    keys, _ = _dealer_keys(False)
+    comps = compositions()
+
+    def stand(cards, dealer, allowed, kind):
+        return "stand"
+    _, allowed = _decision_table(rules, counts, keys, comps, stand)
+    return _line_tables(plays, keys, comps, allowed, False)
+
+
+def test_a_hundred_thousand_lines_parse_and_attach_in_linear_time():
+    """10^5 copies of one line used to take minutes (every hand of the total compared
+    with every copy); copies of a line are one line."""
+    plays = parse_index_file(LINE * 100_000)
+    assert len(plays) == 1
+    line_of, nseg, thr, play = _line_of(plays)
+    assert list(nseg) == [2] and thr[0] == 0
+    assert (line_of == 0).sum() > 0 and line_of.max() == 0
+
+
+def test_identical_duplicates_are_one_line_and_conflicting_ones_are_refused():
+    assert parse_index_file(LINE + "# again\n" + LINE) == parse_index_file(LINE)
+    with pytest.raises(ValueError, match="lines 1 and 2") as info:
+        parse_index_file(LINE + "16 10 0 0 0 1 3 2 +1000\n")
+    assert "16 v 10" in str(info.value) or "16 10" in str(info.value)
+    # the same total and upcard for a hand with other options is another line
+    assert len(parse_index_file(LINE + "16 10 1 0 1 1 0 2 +1000\n")) == 2
+
+
+@pytest.mark.parametrize("line", [
+    "16 10 0 0 0 1 " + "9" * 400 + " 2 +1000",       # 400 digits (was OverflowError)
+    "16 10 0 0 0 1 -" + "9" * 400 + " 2 +1000",
+    "16 10 0 0 0 1 -3000000000 2 +1000",               # beyond int32 (was OverflowError)
+    "16 10 0 0 0 1 -1001 2 +1000",
+    "16 10 0 0 0 1 0 2 +1e400",
+    "9" * 400 + " 10 0 0 0 1 0 2 +1000",
+    "16 " + "9" * 400 + " 0 0 0 1 0 2 +1000",
+])
+def test_numbers_out_of_range_are_refused_naming_the_line(line):
+    with pytest.raises(ValueError, match="line 1") as info:
+        parse_index_file(line + "\n")
+    assert len(str(info.value)) < 400
+
+
+def test_a_fraction_is_refused_not_truncated():
+    with pytest.raises(ValueError, match=r"line 1.*'2\.7'.*whole"):
+        parse_index_file("16 10 0 0 0 1 2.7 2 +1000\n")
+    # a whole number written with a decimal point is still that number
+    assert parse_index_file("16 10 0 0 0 1 2.0 2 +1000\n") == parse_index_file(
+        "16 10 0 0 0 1 2 2 +1000\n")
+
+
+def test_a_directory_is_not_an_index_file(tmp_path):
+    with pytest.raises(ValueError, match="indices: .* is a directory"):
+        _index_plays(str(tmp_path), Rules(), "hilo")
+    with pytest.raises(ValueError, match="is a directory"):
+        _index_plays(tmp_path, Rules(), "hilo")
+
+
+def test_the_cli_reports_a_directory_in_one_line(tmp_path, capsys):
+    code = main(["simulate", "--system", "hilo", "--indices", str(tmp_path), "--rounds",
+                 "1000"], out=io.StringIO())
+    err = capsys.readouterr().err
+    assert code == 2
+    assert err.count("\n") == 1 and "is a directory" in err and "Traceback" not in err
