@@ -16,6 +16,7 @@ from __future__ import annotations
 import math
 import numbers
 import os
+import threading
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 
@@ -275,19 +276,28 @@ def generate_indices(rules: Rules, system="hilo", *, grid=range(-10, 16),
         raise ValueError(f"index numbers need at least two reachable true counts on the grid; "
                          f"reachable at this depth: {', '.join(map(str, shoes)) or 'none'}")
     done = [0]
+    done_lock = threading.Lock()
 
     def work(tc):
         values = shoe_values(rules, shoes[tc], "CDZ-", hands=hands)
-        done[0] += 1
         if progress is not None:
-            progress(done[0], len(shoes))
+            with done_lock:      # (each count reported once, in order)
+                done[0] += 1
+                progress(done[0], len(shoes))
         # (a two-card request may be served by an entry that has all_rows too)
         return values.rows, values.all_rows if hands == "all" else None
 
     # each solve runs its upcards in parallel too; two shoes at a time keep both cores busy
     # through each solve's slow last upcard
-    with ThreadPoolExecutor(max_workers=max(1, min(2, os.cpu_count() or 1))) as pool:
+    pool = ThreadPoolExecutor(max_workers=max(1, min(2, os.cpu_count() or 1)))
+    try:
         rows_at = dict(zip(shoes, pool.map(work, shoes)))
+    except BaseException:
+        # Ctrl-C (or an error): drop the queued shoes and return at once; a solve
+        # already running cannot be stopped midway and ends on its own
+        pool.shutdown(wait=False, cancel_futures=True)
+        raise
+    pool.shutdown()
     reach = tuple(shoes)
     lines, all_lines, gains = {}, [], {}
     for u in UPCARD_ORDER:

@@ -9,12 +9,16 @@ terminal, or a notebook).
 from __future__ import annotations
 
 import sys
+import threading
 import time
 
 
 class ProgressBar:
     """A callable ``(done, total)`` that draws a rich progress bar with an ETA; it closes
-    itself when ``done`` reaches ``total`` (or on ``close()``)."""
+    itself when ``done`` reaches ``total`` (or on ``close()``).  Threads may share one bar:
+    every call holds a lock (two threads must not both open a bar, or update one that is
+    half open or closed), and the bar never moves back (a thread that finished earlier
+    may report later)."""
 
     DELAY = 1.0   # seconds of work before the bar shows
 
@@ -26,6 +30,8 @@ class ProgressBar:
         self._bar = None
         self._task = None
         self._closed = False
+        self._done = 0
+        self._lock = threading.Lock()
 
     def _live(self) -> bool:
         try:
@@ -36,30 +42,39 @@ class ProgressBar:
         return "ipykernel" in sys.modules      # a notebook draws rich bars too
 
     def __call__(self, done, total=None) -> None:
-        if self._closed:
-            return
-        if self._bar is None:
-            if time.monotonic() - self.started < self.delay or not self._live():
-                if total is not None and done >= total:
-                    self._closed = True
+        with self._lock:
+            if self._closed:
                 return
-            self._open(total)
-        self._bar.update(self._task, completed=done, **({"total": total} if total else {}))
-        if total is not None and done >= total:
-            self.close()
+            self._done = done = max(done, self._done)
+            if self._bar is None:
+                if time.monotonic() - self.started < self.delay or not self._live():
+                    if total is not None and done >= total:
+                        self._closed = True
+                    return
+                self._open(total)
+            self._bar.update(self._task, completed=done, **({"total": total} if total else {}))
+            if total is not None and done >= total:
+                self._stop()
 
     def _open(self, total) -> None:
         from rich.console import Console
         from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
                                    TimeElapsedColumn, TimeRemainingColumn)
-        self._bar = Progress(TextColumn("{task.description}"), BarColumn(),
-                             MofNCompleteColumn(), TimeElapsedColumn(), TextColumn("ETA"),
-                             TimeRemainingColumn(), console=Console(file=self.stream),
-                             transient=True)
-        self._bar.start()
-        self._task = self._bar.add_task(self.label, total=total)
+        bar = Progress(TextColumn("{task.description}"), BarColumn(),
+                       MofNCompleteColumn(), TimeElapsedColumn(), TextColumn("ETA"),
+                       TimeRemainingColumn(), console=Console(file=self.stream),
+                       transient=True)
+        task = bar.add_task(self.label, total=total)
+        bar.start()
+        self._bar, self._task = bar, task
 
     def close(self) -> None:
+        """Clear the bar (it is transient: nothing stays on the terminal); later calls
+        draw nothing."""
+        with self._lock:
+            self._stop()
+
+    def _stop(self) -> None:
         if self._bar is not None and not self._closed:
             self._bar.stop()
         self._closed = True

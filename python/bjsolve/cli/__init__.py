@@ -295,4 +295,14 @@ def _silence_stdout():
 
 def console_main() -> None:
     """Entry point of the ``bjsolve`` script and ``python -m bjsolve``."""
-    sys.exit(main())
+    code = main()
+    if code == 130:
+        # interrupted: a compiled solve still running in a worker thread cannot be stopped
+        # midway, and a normal exit would wait for it (seconds); leave without joining
+        for stream in (sys.stdout, sys.stderr):
+            try:
+                stream.flush()
+            except (AttributeError, OSError, ValueError):
+                pass
+        os._exit(code)
+    sys.exit(code)
