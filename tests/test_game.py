@@ -1,6 +1,7 @@
 """The counted game: identities, the round model against the exact engine and a simulation,
 true-count frequencies, edges and ramp figures against a shoe-game simulation."""
 import math
+import re
 
 import numpy as np
 import pytest
@@ -598,3 +599,61 @@ def test_one_deck_extreme_counts_are_flagged_unreliable():
     assert six.thin_counts == []
     assert not any(note.startswith("UNRELIABLE") for note in six.notes())
     assert six.evaluate("0:1,1:2,2:4").caveat is None
+
+
+# ---- bad input to a built game, and pickling -------------------------------------------------
+
+def test_wong_in_beyond_every_reachable_count_is_refused(game):
+    """No round would be played: every figure per amount bet is undefined (the summary
+    divided by zero), so the ramp is refused, saying where the game's counts end."""
+    top = int(game.tc_values.max())
+    for call in (lambda: game.evaluate("1:1", wong_in=1000),
+                 lambda: game.evaluate("1:1", 1000, wong_in=top + 1),
+                 lambda: game.evaluate("-1000:0,1000:1")):
+        with pytest.raises(ValueError, match=r"no round is played.*" + re.escape(f"{top:+d}")):
+            call()
+    # the highest count reached still plays
+    assert game.evaluate("1:1", wong_in=top).rounds_played > 0
+
+
+@pytest.mark.parametrize("unit", [1e-300, 1e300, 1e-10, 1e10, 0.0, -1.0])
+def test_units_outside_a_money_range_are_refused(game, unit):
+    with pytest.raises(ValueError, match=r"unit must be .*1e-09.*1e\+09"):
+        game.evaluate("1:1", 1000, unit=unit)
+
+
+def test_units_at_the_ends_of_the_range_scale_the_figures(game):
+    """Money figures scale with the unit; ratios (DI, SCORE, ruin) do not."""
+    base = game.evaluate("1:1,3:4", 1000)
+    for unit in (1e-9, 1e9):
+        scaled = game.evaluate("1:1,3:4", 1000 * unit, unit=unit)
+        assert scaled.win_rate == pytest.approx(base.win_rate * unit, rel=1e-9)
+        assert scaled.sd == pytest.approx(base.sd * unit, rel=1e-9)
+        assert scaled.ror == pytest.approx(base.ror, rel=1e-9)
+        assert scaled.score == pytest.approx(base.score, rel=1e-9)
+
+
+@pytest.mark.parametrize("bets, words", [
+    ([], "one bet per true count"),
+    ([1.0], "one bet per true count"),
+    ("x", "bets"),
+    ("nan", "bets"),
+    ("negative", "bets"),
+    ("zeros", "at least one bet"),
+])
+def test_ramp_distribution_checks_its_bets(game, bets, words):
+    n = len(game.tc_values)
+    if isinstance(bets, str) and bets != "x":
+        bets = {"nan": [math.nan] * n, "negative": [-1.0] * n, "zeros": [0.0] * n}[bets]
+    with pytest.raises((ValueError, TypeError), match=words):
+        game.ramp_distribution(bets)
+
+
+def test_a_counted_game_pickles_and_gives_the_same_figures(game):
+    import pickle
+    again = pickle.loads(pickle.dumps(game))
+    assert repr(again) == repr(game)
+    for ramp, bankroll in (("1:1,3:4", 1000), ("0:1,2:8", None)):
+        a, b = game.evaluate(ramp, bankroll), again.evaluate(ramp, bankroll)
+        assert a.summary() == b.summary()
+    assert again.table().rows == game.table().rows

@@ -9,7 +9,7 @@ import pytest
 
 import bjsolve
 from bjsolve import Rules
-from bjsolve.ramp import Ramp, parse_ramp
+from bjsolve.ramp import Ramp, parse_ramp, ramp_figures
 
 
 def test_every_spelling_gives_the_same_ramp():
@@ -93,3 +93,44 @@ def test_the_simulator_uses_the_same_ramp():
     for bad, error in (("1:1,1:2", ValueError), (5, TypeError), ("2:0", ValueError)):
         with pytest.raises(error, match="ramp"):
             bjsolve.simulate(rules, rounds=10, seed=1, ramp=bad)
+
+
+# ---- a Ramp built by hand is checked as parse_ramp checks it --------------------------------
+
+@pytest.mark.parametrize("points, error, words", [
+    ((), ValueError, "at least one"),
+    (((0, math.nan),), ValueError, "ramp bet at true count +0 must be a finite number"),
+    (((0, -1),), ValueError, "ramp bet at true count +0"),
+    (((0, 0), (1, 0)), ValueError, "every bet is 0"),
+    (((2, 1), (1, 2)), ValueError, "increasing"),
+    (((1, 1), (1, 2)), ValueError, "increasing"),
+    (((0.5, 1),), ValueError, "ramp true count must be a whole number"),
+    (((5000, 1),), ValueError, "ramp true count must be a whole number -1000..+1000"),
+    (((0, 1, 2),), ValueError, "(true count, bet) pairs"),
+    ((0, 1), ValueError, "(true count, bet) pairs"),
+    ("0:1", TypeError, "points"),
+    (None, TypeError, "points"),
+])
+def test_a_hand_built_ramp_is_checked(points, error, words):
+    with pytest.raises(error) as info:
+        Ramp(points)
+    assert words in str(info.value)
+
+
+def test_a_hand_built_ramp_checks_wong_in_and_keeps_good_points():
+    with pytest.raises(ValueError, match="wong_in must be a whole number"):
+        Ramp(((0, 1),), wong_in=math.nan)
+    ramp = Ramp([(0, 1), (2, 4)], wong_in=1)
+    assert ramp.points == ((0, 1.0), (2, 4.0)) and ramp.wong_in == 1
+    assert ramp == parse_ramp("0:1,2:4", wong_in=1)
+
+
+def test_a_ramp_that_plays_no_round_has_no_advantage_figure():
+    """Every round sat out: nothing is bet, so the win per amount bet is undefined (it
+    divided by zero)."""
+    freq = np.array([0.5, 0.5])
+    result = ramp_figures(None, np.zeros(2), freq, np.array([0.01, 0.02]),
+                          np.array([1.3, 1.3]), None)
+    assert result.rounds_played == 0.0 and result.win_rate == 0.0
+    assert math.isnan(result.advantage)
+    assert math.isnan(result.summary()["advantage (win / amount bet)"])

@@ -64,6 +64,7 @@ from .counting import count_tags, finite_number
 from .distribution import column_moments, round_laws
 from .ramp import Ramp, RampResult, parse_ramp, ramp_figures
 from .rules import Rules
+from .ranks import show as _show
 from .shoe import Shoe
 
 STRATEGIES = ("basic", "indices", "optimal")
@@ -71,6 +72,9 @@ MIN_BIN_FREQUENCY = 1e-4   # true counts rarer than this are pooled into the end
 MAX_RUIN_CHIPS = 32        # the exact ruin's cost grows with the largest bet in chips
 ANCHOR_TC = 8              # the second moment's curvature is measured at true counts -8, 0, +8
 MIN_CURVATURE_CARDS = 52   # ... when that many cards are left there (docs/counted-game.md)
+# what one unit of a ramp may be worth, in money: beyond these, squared bets and win
+# rates underflow to 0 or overflow (1e-300 divided by zero, 1e300 overflowed)
+MIN_UNIT, MAX_UNIT = 1e-9, 1e9
 
 
 def _closest_chips(bets, frequency):
@@ -660,8 +664,10 @@ class CountedGame:
                  exact_ruin: bool = True) -> RampResult:
         """The ramp's figures (numpy on the cached per-count results).  ``ramp``: a
         ``Ramp``, a mapping {true count: bet}, or "tc:bet,..." text; bets in units, each
-        unit worth ``unit`` (money); ``bankroll`` in money (> 0) for the risk of ruin and
-        the certainty equivalent; ``rounds`` (with a bankroll): also the trip ruin.
+        unit worth ``unit`` (money, 1e-9..1e9); ``bankroll`` in money (> 0) for the risk
+        of ruin and the certainty equivalent; ``rounds`` (with a bankroll): also the trip
+        ruin.  A ramp that bets at none of the game's true counts (``wong_in`` above them
+        all) is refused: no round would be played.
 
         Risk of ruin: exact (``bjsolve.risk.RuinCurve``, the ladder heights of the ramp's
         mixture law ``ramp_distribution``), and the diffusion approximation beside it.  A
@@ -669,8 +675,9 @@ class CountedGame:
         change is cheaper still (``exact_ruin=False`` reports the diffusion figure alone)."""
         ramp = parse_ramp(ramp, wong_in=wong_in)
         unit = finite_number(unit, "unit")
-        if unit <= 0:
-            raise ValueError(f"unit must be > 0, got {unit:g}")
+        if not MIN_UNIT <= unit <= MAX_UNIT:
+            raise ValueError(f"unit must be from {MIN_UNIT:g} to {MAX_UNIT:g} (what one unit "
+                             f"of the ramp is worth in money), got {unit:g}")
         if bankroll is not None:
             bankroll = finite_number(bankroll, "bankroll")
             if bankroll <= 0:
@@ -679,6 +686,12 @@ class CountedGame:
             raise ValueError("rounds needs a bankroll (the trip ruin is P(losing the bankroll "
                              "within that many rounds))")
         bets = ramp.bets(self.tc_values) * unit
+        if not np.any(bets > 0):
+            # every figure per amount bet would be 0 / 0: refused rather than reported
+            raise ValueError(f"ramp {ramp.describe()}: no round is played, the ramp bets 0 "
+                             f"at every true count the game reaches "
+                             f"({self.tc_values[0]:+d}..{self.tc_values[-1]:+d}); lower "
+                             f"wong_in or bet at those counts")
         result = ramp_figures(ramp, bets, self.frequency, self.edge, self.variance, bankroll)
         if self.thin_counts:
             thin = np.isin(np.array(self.labels), self.thin_counts)
@@ -713,7 +726,7 @@ class CountedGame:
         note saying how the bets were put on the lattice)."""
         from fractions import Fraction
         from types import SimpleNamespace
-        bets = np.asarray(bets, dtype=float)
+        bets = self._checked_bets(bets)
         top = float(bets.max())
         fr = [Fraction(float(b)).limit_denominator(100) for b in bets]
         grid = all(abs(float(f) - b) < 1e-9 for f, b in zip(fr, bets))
@@ -742,6 +755,34 @@ class CountedGame:
         values = (keep - span) * h
         probs = mass[keep] / mass.sum()
         return SimpleNamespace(values=values, probabilities=probs), chip, note
+
+    def _checked_bets(self, bets) -> np.ndarray:
+        """``bets`` as a float array, one finite bet >= 0 per true count of ``tc_values``
+        and one above 0, or an error naming what is wrong."""
+        n = len(self.tc_values)
+        counts = f"{n} of them, {self.tc_values[0]:+d}..{self.tc_values[-1]:+d}"
+        try:
+            array = np.asarray(bets, dtype=float)
+        except (TypeError, ValueError):
+            raise TypeError(f"bets must be numbers, one per true count of tc_values "
+                            f"({counts}), got {_show(bets)}") from None
+        if array.shape != (n,):
+            raise ValueError(f"bets: give one bet per true count of tc_values ({counts}), "
+                             f"got {_show(bets)}")
+        if not np.all(np.isfinite(array)) or np.any(array < 0):
+            raise ValueError(f"bets must be finite numbers >= 0 (units; 0 sits the round "
+                             f"out), got {_show(bets)}")
+        if not np.any(array > 0):
+            raise ValueError("bets: at least one bet must be above 0 (every round sat out "
+                             "has no law to bet on)")
+        return array
+
+    def __getstate__(self):
+        # the compiled engines (used while the game is built) and the progress callback
+        # do not pickle and are not needed afterwards; every figure does
+        state = dict(self.__dict__)
+        state.update(_chart_engines=None, _progress=None, _ruin_cache={})
+        return state
 
     def _ruin_curve(self, mixture):
         """Lifetime ruin as a function of the bankroll (in the mixture's units): a

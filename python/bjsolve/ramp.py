@@ -42,6 +42,13 @@ class Ramp:
     points: tuple
     wong_in: int | None = None
 
+    def __post_init__(self):
+        # a Ramp built by hand is held to what parse_ramp allows (bets() needs the counts
+        # increasing; a NaN bet or no point at all failed far from where it was made)
+        object.__setattr__(self, "points", _checked_points(self.points))
+        if self.wong_in is not None:
+            object.__setattr__(self, "wong_in", _true_count(self.wong_in, "wong_in"))
+
     def bets(self, true_counts) -> np.ndarray:
         """The bet at each of ``true_counts`` (array-like of numbers)."""
         tcs = np.asarray(true_counts, dtype=float)
@@ -107,6 +114,36 @@ def parse_ramp(ramp, *, wong_in=None) -> Ramp:
                          f"{_show(ramp)}")
     return Ramp(tuple(sorted(clean.items())),
                 None if wong_in is None else _true_count(wong_in, "wong_in"))
+
+
+def _checked_points(points) -> tuple:
+    """A Ramp's points as ((int true count, float bet), ...), or the error parse_ramp
+    would give, plus one for counts not in increasing order."""
+    if isinstance(points, (str, bytes, Mapping)) or not hasattr(points, "__iter__"):
+        raise TypeError(f"Ramp points must be (true count, bet) pairs in increasing "
+                        f"true-count order (parse_ramp reads text {EXAMPLE} or a mapping), "
+                        f"got {_show(points)}")
+    pairs = []
+    for item in points:
+        try:
+            pair = tuple(item)
+        except TypeError:
+            pair = ()
+        if len(pair) != 2:
+            raise ValueError(f"ramp entries are (true count, bet) pairs, got {_show(item)}")
+        tc = _true_count(pair[0], "ramp true count")
+        pairs.append((tc, _bet(pair[1], tc)))
+    if not pairs:
+        raise ValueError(f"ramp must give at least one true count:bet, e.g. {EXAMPLE}; got "
+                         f"{_show(points)}")
+    for (a, _), (b, _) in zip(pairs, pairs[1:]):
+        if b <= a:
+            raise ValueError(f"Ramp points must be in increasing true-count order, each count "
+                             f"once (parse_ramp sorts them): {a:+d} then {b:+d}")
+    if all(bet == 0 for _, bet in pairs):
+        raise ValueError(f"ramp: every bet is 0 (at least one bet must be above 0), got "
+                         f"{_show(points)}")
+    return tuple(pairs)
 
 
 def _parse_text(text: str) -> list:
@@ -208,8 +245,10 @@ class RampResult:
 
     @property
     def advantage(self) -> float:
-        """Win rate over the average bet of the rounds played."""
-        return self.win_rate / (self.average_bet * self.rounds_played)
+        """Win rate over the average bet of the rounds played (NaN when no round is
+        played: nothing is bet)."""
+        staked = self.average_bet * self.rounds_played
+        return self.win_rate / staked if staked > 0 else float("nan")
 
     def summary(self) -> dict:
         """The figures of the ramp by name, as printed (win rate, SD, DI, SCORE, N0, risk)."""
