@@ -11,7 +11,8 @@ from bjsolve import Rules, Shoe, solve
 from bjsolve.count_tables import counts_table, tc_advantage_table
 from bjsolve.counting import (SYSTEMS, advantage_by_true_count, betting_correlation, count_tags,
                               decision_effects, decision_effects_of_removal, effects_of_removal,
-                              estimate_ev, insurance_correlation, shoe_at_true_count)
+                              estimate_ev, insurance_correlation, playing_efficiency,
+                              shoe_at_true_count)
 from bjsolve.indices import generate_indices
 from bjsolve.shoe_values import shoe_values, two_card_rows
 
@@ -218,3 +219,52 @@ def test_count_system_errors_cap_what_they_echo(system):
     with pytest.raises(ValueError) as err:
         count_tags(system)
     assert len(str(err.value)) < 300
+
+
+# ---- older defects: huge tags, infinite shoes, Fraction counts, a single card removed -------
+
+@pytest.mark.parametrize("tags", [[10**400] + [0] * 9, [2**1100, 1, 1, 1, 1, 1, 1, 1, 1, -1],
+                                  [0] * 9 + [-10**309]])
+def test_tags_beyond_a_float_are_refused_naming_them(tags):
+    """Python ints too large for a float raised OverflowError from deep inside."""
+    for call in (count_tags, betting_correlation, insurance_correlation):
+        with pytest.raises(ValueError, match="tags must be finite numbers") as info:
+            call(tags)
+        assert len(str(info.value)) < 300
+    with pytest.raises(ValueError, match="effects of removal must be finite numbers"):
+        betting_correlation("hilo", tags)
+
+
+def _one_decision():
+    """A close decision in playing_efficiency's format (row, upcard, best, second,
+    probability, gap, effects A..T); the effects are made up, the shape is what counts."""
+    return [("16", 10, "hit", "stand", 0.01, 0.02,
+             (-0.001, 0.002, 0.003, 0.004, 0.005, 0.006, 0.001, 0.0, -0.002, -0.004))]
+
+
+def test_playing_efficiency_needs_a_finite_shoe():
+    """An infinite shoe is never depleted, so a count has nothing to gain (it gave NaN)."""
+    finite = playing_efficiency("hilo", _one_decision(), Shoe.decks(1))
+    assert 0.0 < finite <= 1.0
+    with pytest.raises(ValueError, match="shoe: playing efficiency needs a finite shoe"):
+        playing_efficiency("hilo", _one_decision(), Shoe.infinite())
+
+
+def test_the_repr_of_a_shoe_with_fraction_counts_reads_back():
+    from fractions import Fraction
+    shoe = Shoe.fractional([Fraction(1, 3)] * 9 + [Fraction(4, 3)])
+    text = repr(shoe)
+    assert "Fraction(1, 3)" in text
+    assert eval(text, {"Shoe": Shoe, "Fraction": Fraction}) == shoe
+    assert repr(Shoe.fractional([0.5] * 10)) == "Shoe.fractional([0.5, 0.5, 0.5, 0.5, 0.5, 0.5, " \
+                                                "0.5, 0.5, 0.5, 0.5])"
+
+
+def test_estimate_ev_takes_one_card_as_the_card_removed():
+    """estimate_ev(rules, 5) failed with "object of type 'int' has no len()"."""
+    effects = [0.01 * r for r in range(1, 11)]
+    one = estimate_ev(Rules(decks=1), 5, effects=effects, base=0.0, exact=False)
+    assert one == estimate_ev(Rules(decks=1), [5], effects=effects, base=0.0, exact=False)
+    assert one["removed"] == (5,) or list(one["removed"]) == [5]
+    with pytest.raises(ValueError, match="removed"):
+        estimate_ev(Rules(decks=1), 11, effects=effects, base=0.0, exact=False)

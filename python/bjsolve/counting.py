@@ -74,10 +74,16 @@ def _ten_numbers(vector, what: str, items: str) -> tuple:
         raise ValueError(f"{what} needs 10 numbers (A, 2..9, T), got {len(values)}")
     out = []
     for t in values:
-        if (isinstance(t, bool) or not isinstance(t, (int, float, np.integer, np.floating))
-                or not math.isfinite(t)):
+        if isinstance(t, bool) or not isinstance(t, (int, float, np.integer, np.floating)):
             raise ValueError(f"{items} must be finite numbers, got {show(t)}")
-        out.append(float(t))
+        try:
+            value = float(t)      # (a Python int beyond 1.8e308 overflows here)
+        except OverflowError:
+            value = math.inf
+        if not math.isfinite(value):
+            raise ValueError(f"{items} must be finite numbers (within a float's range, "
+                             f"about 1.8e308), got {show(t)}")
+        out.append(value)
     return tuple(out)
 
 
@@ -328,7 +334,9 @@ def estimate_ev(rules: Rules, removed, *, shoe: Shoe | None = None, strategy: st
     shoe = resolve_shoe(rules, shoe)
     if shoe.is_infinite:
         raise ValueError("removing cards from an infinite shoe changes nothing: give a finite shoe")
-    out = ranks(removed, field="removed") if len(removed) else ()
+    # one card (5, "T") or several; "" as () removes nothing
+    out = () if isinstance(removed, str) and not removed.strip() else ranks(removed,
+                                                                           field="removed")
     left = shoe.remove(*out) if out else shoe
     if len(left) < 1:
         raise ValueError("the removals leave no cards in the shoe")
@@ -714,6 +722,10 @@ def playing_efficiency(system, decisions, shoe: Shoe, *, dealt_fraction: float =
     """
     if not 0.0 < dealt_fraction < 1.0:
         raise ValueError(f"dealt_fraction must be between 0 and 1, got {dealt_fraction!r}")
+    if not isinstance(shoe, Shoe) or shoe.is_infinite:
+        # an infinite shoe is never depleted: there is no gain to capture (it gave NaN)
+        raise ValueError(f"shoe: playing efficiency needs a finite shoe (the shoe the "
+                         f"decisions were computed for), got {show(shoe)}")
     tags = np.array(count_tags(system), dtype=float)
     p = np.array(shoe.probabilities(), dtype=float)
     n = float(shoe.size)

@@ -53,6 +53,12 @@ def _plain_number(c):
     return c
 
 
+def _show_count(c) -> str:
+    """A count in a shoe's repr: a Fraction as it is written (it has no 'g' format before
+    Python 3.12), a float short."""
+    return repr(c) if isinstance(c, Fraction) else f"{c:g}"
+
+
 _FULL_SHOES: dict = {}   # decks -> Shoe.decks(decks)
 
 
@@ -202,7 +208,7 @@ class Shoe:
 
     def __repr__(self):
         if self._fractional:
-            return f"Shoe.fractional([{', '.join(f'{c:g}' for c in self._counts)}])"
+            return f"Shoe.fractional([{', '.join(map(_show_count, self._counts))}])"
         if self._infinite:
             if self._counts == STANDARD_DECK:
                 return "Shoe.infinite()"
