@@ -1,0 +1,144 @@
+"""The figures that README.md and docs/ quote about the code, recomputed.
+
+Each row names a document, the text it quotes and how to get that text from the code as it
+is now.  A figure that drifts (a fix changes a value, a doc is edited by hand) fails here
+with both versions named, so the docs cannot silently describe an older build.
+
+These are consistency checks of the documents: whether the values themselves are right is
+tested elsewhere against independent sources (published exact figures, the pure-Python
+reference, brute force, simulation).  Figures that depend on a simulation's seed or on a
+machine (timings) are not listed; the documents say where they come from.
+"""
+from __future__ import annotations
+
+import io
+import math
+import pathlib
+import re
+
+import pytest
+
+import bjsolve
+from bjsolve import Rules, Shoe
+from bjsolve.cli import main as cli_main
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+
+
+def document(name: str) -> str:
+    # line breaks inside a paragraph are not part of a quoted figure
+    return re.sub(r"\s+", " ", (ROOT / name).read_text(encoding="utf-8"))
+
+
+def assert_quoted(name: str, text: str) -> None:
+    text = re.sub(r"\s+", " ", text)
+    assert text in document(name), f"{name} no longer quotes {text!r} (the code gives it)"
+
+
+# ---- shared solves (module scope: several rows read the same distribution) ----------------
+
+@pytest.fixture(scope="module")
+def one_split():
+    """1 deck and 6 decks, S17 DOA DAS, one split: (exact law, combined law) per deck count."""
+    out = {}
+    for decks in (1, 6):
+        sol = bjsolve.solve(Rules(decks=decks, max_split_hands=2))
+        out[decks] = (sol.outcome_distribution(), sol.outcome_distribution(exact_splits=False))
+    return out
+
+
+@pytest.fixture(scope="module")
+def resplits():
+    """1 deck and 6 decks, S17 DOA DAS, resplits to 4 hands."""
+    return {decks: bjsolve.solve(Rules(decks=decks)).outcome_distribution()
+            for decks in (1, 6)}
+
+
+def six(x: float) -> str:
+    return f"{x:.6f}"
+
+
+def short(x: float) -> str:
+    """3.2e-5, as the documents write a small figure (Python writes 3.2e-05)."""
+    mantissa, exponent = f"{x:.1e}".split("e")
+    return f"{mantissa}e{int(exponent)}"
+
+
+# ---- README.md -------------------------------------------------------------------------
+
+def test_readme_main_job_edges():
+    out = io.StringIO()
+    assert cli_main([], out=out) == 0
+    lines = [line for line in out.getvalue().splitlines() if line.startswith("House edge")]
+    assert len(lines) >= 2
+    for line in lines[:2]:
+        assert_quoted("README.md", line)
+
+
+def test_readme_round_ev():
+    ev = bjsolve.solve(Rules.parse("6D S17 DAS LS")).expected_value
+    assert_quoted("README.md", f"{float(ev):.16f}"[:19] + "...")
+
+
+def test_conventions_house_edge():
+    ev = bjsolve.solve(Rules(decks=6)).expected_value
+    assert_quoted("docs/conventions.md", f"{-100 * float(ev):.3f} % for 6 decks, S17, DAS")
+
+
+# ---- docs/split-classes.md --------------------------------------------------------------
+
+@pytest.mark.parametrize("removed, quoted", [
+    ("A 2 3 3 3 4 4 5 5 6 6 7 7 9 T T T",
+     "{cdp1:+.6f} under CDP1 and {cdp:+.6f} under CDP, {gap} lower"),
+    ("A 2 2 2 3 3 4 4 5 5 5 6 6 7 7 8 8 8 9 T T T T", "CDP is {gap} below CDP1"),
+])
+def test_split_class_order_examples(removed, quoted):
+    shoe = Shoe.decks(1).remove(*removed.split())
+    rules = Rules(decks=1)
+    cdp1 = float(bjsolve.solve(rules, shoe, split="CDP1").expected_value)
+    cdp = float(bjsolve.solve(rules, shoe, split="CDP").expected_value)
+    assert_quoted("docs/split-classes.md", quoted.format(cdp1=cdp1, cdp=cdp, gap=short(cdp1 - cdp)))
+
+
+# ---- docs/risk.md -------------------------------------------------------------------------
+
+def test_risk_example_mean_and_sd(one_split):
+    exact, _ = one_split[1]
+    assert_quoted("docs/risk.md", f"# {exact.mean:+.7f}, {six(exact.sd)}")
+
+
+def test_risk_one_split_exact_against_combined(one_split):
+    (e1, c1), (e6, c6) = one_split[1], one_split[6]
+    assert_quoted("docs/risk.md", f"SD {six(e1.sd)} exact against {six(c1.sd)} combined")
+    assert_quoted("docs/risk.md", f"6 decks: {six(e6.sd)} against {six(c6.sd)}")
+
+
+def test_risk_resplits_exact_against_pmf(resplits):
+    d1, d6 = resplits[1], resplits[6]
+    assert d1.variance_exact and d6.variance_exact
+    assert_quoted("docs/risk.md", f"SD {six(d1.sd)} exact, "
+                                  f"{six(math.sqrt(d1.pmf_variance))} from the pmf")
+    assert_quoted("docs/risk.md", f"6 decks: {six(d6.sd)} against "
+                                  f"{six(math.sqrt(d6.pmf_variance))}")
+
+
+def test_risk_measured_figures(one_split, resplits):
+    assert_quoted("docs/risk.md", f"one split: SD {six(one_split[1][0].sd)} per round; "
+                                  f"6D S17 DOA DAS, resplits to 4: {six(resplits[6].sd)}")
+
+
+@pytest.mark.slow
+def test_risk_two_spot_covariance():
+    """exact_spots costs several CPU-seconds a solve: opt-in."""
+    rows = []
+    for max_hands in (2, 1):
+        sol = bjsolve.solve(Rules(decks=1, max_split_hands=max_hands))
+        exact = sol.outcome_distribution(spots=2, exact_spots=True)
+        combined = sol.outcome_distribution(spots=2)
+        rows.append((exact, combined))
+    (e, c), (e0, c0) = rows
+    assert_quoted("docs/risk.md", f"covariance {six(e.covariance)} exact against "
+                                  f"{six(c.covariance)} combined, SD of the total "
+                                  f"{six(e.sd)} against {six(c.sd)}")
+    assert_quoted("docs/risk.md", f"no splits: {six(e0.covariance)} against "
+                                  f"{six(c0.covariance)}")
