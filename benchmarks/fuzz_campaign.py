@@ -1787,6 +1787,7 @@ class Tally:
         self.counts[area][outcome] += 1
         if outcome in BAD:
             folded = re.sub(r"'/[^']*'|\"/[^\"]*\"", "<path>", detail)       # temporary files
+            folded = re.sub(r"'[^'/]{0,40}'", "'.'", folded)          # quoted values, type names
             folded = re.sub(r"0x[0-9a-fA-F]+|\d+(\.\d+)?(e[+-]?\d+)?", "N", folded)[:160]
             key = (area, outcome, kind, folded)
             entry = self.failures.setdefault(key, {"count": 0, "detail": detail,
@@ -1891,8 +1892,15 @@ def run_chunk(area, seed, count, seconds, input_timeout, setup_timeout, env, tal
             proc.wait()
     out.join(5)
     err.join(5)
+    ending = f"no output for over {allowed:g} s (killed)" if hung else None
+    return tally_worker(area, list(out.lines), proc.returncode, ending, err, tally)
+
+
+def tally_worker(area, lines, code, hang_detail, err, tally) -> int:
+    """Count a worker's reported outcomes; if it was killed (``hang_detail``) or died, one
+    more hang or crash for the input it announced last.  Returns the inputs reported."""
     current, kind, done = "", "setup", 0
-    for line in out.lines:
+    for line in lines:
         if line.startswith("@ "):
             kind, _, text = line[2:].partition(" ")
             if text:
@@ -1905,16 +1913,17 @@ def run_chunk(area, seed, count, seconds, input_timeout, setup_timeout, env, tal
             tally.add(area, outcome, kind2, detail, current)
             done += 1
             current = ""
-    unfinished = out.lines and out.lines[-1].startswith("@ ")
-    if hung:
-        tally.add(area, "hang", kind, f"no output for over {allowed:g} s (killed)", current)
-    elif proc.returncode < 0:
-        tally.add(area, "crash", kind, f"killed by {signal.Signals(-proc.returncode).name}"
-                  + ("" if unfinished else " between inputs"), current)
-    elif proc.returncode != 0:
-        last_err = (list(err.lines) or [""])[-1]
+    unfinished = bool(lines) and lines[-1].startswith("@ ")
+    last_err = (list(err.lines) or [""])[-1]
+    if hang_detail:
+        tally.add(area, "hang", kind, hang_detail, current)
+    elif code < 0:
+        tally.add(area, "crash", kind, f"killed by {signal.Signals(-code).name}"
+                  + ("" if unfinished else " between inputs")
+                  + (f": {last_err[:120]}" if last_err else ""), current)
+    elif code != 0:
         tally.add(area, "wrong-type" if err.seen_traceback else "crash", kind,
-                  f"worker exit {proc.returncode}: {last_err[:150]}", current)
+                  f"worker exit {code}: {last_err[:150]}", current)
     return done
 
 
@@ -2023,7 +2032,8 @@ class Runner:
                 if not open_areas:
                     break
             area = min(open_areas, key=lambda x: self.tally.seconds[x])
-            seconds = 1e9 if deadline is None else max(1.0, min(slice_s, left))
+            seconds = 1e9 if deadline is None else \
+                max(1.0, min(max(slice_s, MIN_SLICE.get(area, 0.0)), left))
             t0 = time.monotonic()
             done = self.unit(area, remaining[area] if deadline is None else 10**9, seconds)
             self.tally.seconds[area] += time.monotonic() - t0
@@ -2033,6 +2043,8 @@ class Runner:
         self.progress(force=True)
 
 
+# a chunk's least time with --minutes: the game's worker first builds a CountedGame
+MIN_SLICE = {"game": 90.0, "simulate": 40.0}
 DEFAULT_COUNTS = {"api": 100_000, "cli": 5_000, "risk": 20_000, "simulate": 1_000,
                   "game": 2_000, "index-files": 1_000, "interrupts": 100, "memory": 100}
 DEFAULT_CHUNKS = {"api": 2_000, "risk": 500, "simulate": 50, "game": 300, "index-files": 100}
