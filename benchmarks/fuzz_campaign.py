@@ -204,7 +204,7 @@ def hostile_number(rng):
     return garbage(rng)
 
 
-# ---- the worker's frame: one area's inputs in a child process -------------------------------------
+# ---- the worker's frame: one area's inputs in a child process ----------------------------------
 
 class Inputs:
     """One area's random inputs.  ``kinds``: (name, weight) pairs; ``do_<name>(rng)`` runs
@@ -322,9 +322,9 @@ def check_solution(sol, rng):
         assert ev <= sol.expected_value + 1e-9 or not whole, "chart beats optimal play"
 
 
-# =====================================================================================================
+# ==================================================================================================
 # area: api (rules, shoes, cards, hands, dealer, counting, strategies, solves)
-# =====================================================================================================
+# ==================================================================================================
 
 VALID = {
     "decks": lambda r: r.choice([1, 2, 4, 6, 8, math.inf, 10**6, 3.0]),
@@ -388,7 +388,8 @@ def random_cards(rng):
     if pick < 0.75:
         return "".join(rng.choice("A23456789TJQK") for _ in range(rng.randint(2, 4)))
     if pick < 0.9:
-        return [rng.choice(spellings + [0, 11, -1, "X", None, 2.5]) for _ in range(rng.randint(0, 5))]
+        return [rng.choice(spellings + [0, 11, -1, "X", None, 2.5])
+                for _ in range(rng.randint(0, 5))]
     return garbage(rng)
 
 
@@ -467,7 +468,8 @@ class ApiInputs(Inputs):
             ev = sol.hand_ev(cards, dealer, given_no_blackjack=cond)
             assert all(finite(v) for v in ev.values()), "hand value not finite"
         elif what < 0.85:
-            assert sol.best_action(cards, dealer) in ("stand", "hit", "double", "split", "surrender")
+            assert sol.best_action(cards, dealer) in ("stand", "hit", "double", "split",
+                                                      "surrender")
         else:
             sol.allowed_actions(cards, dealer)
 
@@ -503,7 +505,8 @@ class ApiInputs(Inputs):
         elif what < 0.8:
             counting.count_tags(system)
         else:
-            eff = [rng.uniform(-0.01, 0.01) for _ in range(10)] if rng.random() < 0.8 else garbage(rng)
+            eff = [rng.uniform(-0.01, 0.01) for _ in range(10)] if rng.random() < 0.8 \
+                else garbage(rng)
             cards, base = random_cards(rng), rng.choice([-0.005, float("nan"), 0])
             self.note(effects=eff, cards=cards, base=base)
             got = self.bjsolve.estimate_ev(self.bjsolve.Rules(decks=1), cards, effects=eff,
@@ -527,9 +530,9 @@ class ApiInputs(Inputs):
         check_solution(sol, rng)
 
 
-# =====================================================================================================
+# ==================================================================================================
 # area: risk (bjsolve.risk on hostile laws)
-# =====================================================================================================
+# ==================================================================================================
 
 class Law:
     """A law to give the risk functions: ``dist`` as given; ``pairs`` [(value, probability)]
@@ -608,7 +611,8 @@ def random_law(rng, real_laws) -> Law:
 class _LyingLaw:
     """A law whose stated moments are not its pmf's."""
     def __init__(self, values, probabilities, mean, variance):
-        self.values, self.probabilities, self.mean, self.variance = values, probabilities, mean, variance
+        self.values, self.probabilities = values, probabilities
+        self.mean, self.variance = mean, variance
 
 
 def hostile_law(rng):
@@ -774,7 +778,8 @@ class RiskInputs(Inputs):
         got = self.risk.bankroll_for_risk(law.dist, target)
         with self.checking():
             if law.pairs and law.mean <= -1e-9:
-                assert got == math.inf, f"bankroll for risk {got!r} with a negative edge (must be inf)"
+                assert got == math.inf, \
+                    f"bankroll for risk {got!r} with a negative edge (must be inf)"
             if law.pairs and law.mean >= 1e-9:
                 assert finite(got), f"bankroll for risk {got!r} with a positive edge"
             if got == math.inf:
@@ -788,7 +793,8 @@ class RiskInputs(Inputs):
                 k = math.log(float(target)) / math.log(down / up)
                 if abs(k - round(k)) > 1e-6:                   # not at a rounding edge
                     # on the law's lattice (step h): the smallest B with ceil(B / a) >= K
-                    h = next(Fraction(1, q) for q in range(1, 101) if (Fraction(a) * q).limit_denominator(1000).denominator == 1)
+                    h = next(Fraction(1, q) for q in range(1, 101)
+                             if (Fraction(a) * q).limit_denominator(1000).denominator == 1)
                     exact = float(Fraction(a) * (max(math.ceil(k), 1) - 1) + h)
                     assert abs(got - exact) <= 1e-9 * exact, \
                         f"bankroll {got!r} for risk {target!r}, closed form " \
@@ -848,15 +854,15 @@ class RiskInputs(Inputs):
         from bjsolve.ramp import diffusion_ruin
         win, var, bankroll = hostile_number(rng), hostile_number(rng), hostile_number(rng)
         if rng.random() < 0.5:
-            win, var, bankroll = rng.choice([0.01, 1e-9, -0.01, 0.0]), rng.choice([1.3, 0.0, 1e-300]), \
-                rng.choice([100, 1e-300, 1e308])
+            win = rng.choice([0.01, 1e-9, -0.01, 0.0])
+            var, bankroll = rng.choice([1.3, 0.0, 1e-300]), rng.choice([100, 1e-300, 1e308])
         self.note(win=win, variance=var, bankroll=bankroll)
         probability(diffusion_ruin(win, var, bankroll), "diffusion ruin")
 
 
-# =====================================================================================================
+# ==================================================================================================
 # area: simulate
-# =====================================================================================================
+# ==================================================================================================
 
 def sim_shoe(rng):
     from bjsolve import Shoe
@@ -985,8 +991,9 @@ class SimulateInputs(Inputs):
         super().__init__(seed, emit)
         from bjsolve import Rules, simulate
         self.simulate = simulate
-        self.rules = [Rules(decks=1), Rules(decks=2, hit_soft_17=True), Rules(decks=6, surrender="late"),
-                      Rules(decks=math.inf), Rules(decks=6, blackjack_payout=1.2)]
+        self.rules = [Rules(decks=1), Rules(decks=2, hit_soft_17=True),
+                      Rules(decks=6, surrender="late"), Rules(decks=math.inf),
+                      Rules(decks=6, blackjack_payout=1.2)]
 
     def base(self, rng) -> dict:
         return dict(rules=rng.choice(self.rules), rounds=rng.choice([50, 200, 1000, 3000]),
@@ -1029,9 +1036,9 @@ class SimulateInputs(Inputs):
         assert one.summary() == two.summary(), "the same seed gave a different result on 2 threads"
 
 
-# =====================================================================================================
+# ==================================================================================================
 # area: game (CountedGame.evaluate, ramps)
-# =====================================================================================================
+# ==================================================================================================
 
 def valid_ramp_points(rng):
     tcs = sorted(rng.sample(range(-6, 10), rng.randint(1, 6)))
@@ -1116,7 +1123,8 @@ class GameInputs(Inputs):
 
     def do_evaluate(self, rng):
         ramp = game_ramp(rng)
-        bankroll = game_number(rng, [None, 100, 1000, 5000, 1e4, 37.5]) if rng.random() < 0.8 else None
+        bankroll = game_number(rng, [None, 100, 1000, 5000, 1e4, 37.5]) \
+            if rng.random() < 0.8 else None
         kwargs = {}
         if rng.random() < 0.3:
             kwargs["wong_in"] = game_number(rng, [None, 0, 1, 2, -1])
@@ -1140,7 +1148,8 @@ class GameInputs(Inputs):
             # bets in units of 2: the same game at double the money (exact in binary)
             twice = self.game.evaluate(ramp, None if bankroll is None else 2 * float(bankroll),
                                        **dict(kwargs, unit=2 * float(unit)))
-            assert abs(twice.win_rate - 2 * result.win_rate) <= 1e-12 * max(1, abs(result.win_rate)), \
+            assert abs(twice.win_rate - 2 * result.win_rate) <= \
+                1e-12 * max(1, abs(result.win_rate)), \
                 f"win rate {result.win_rate!r} does not double with the unit ({twice.win_rate!r})"
             if result.ror is not None and twice.ror is not None:
                 assert abs(twice.ror - result.ror) <= 1e-12, \
@@ -1148,8 +1157,9 @@ class GameInputs(Inputs):
 
     def do_hand_ramp(self, rng):
         from bjsolve.ramp import Ramp
-        points = rng.choice([((0, float("nan")),), ((0, -1.0),), ((0, 1e308),), ((0, float("inf")),),
-                             (), ((5, 1.0), (1, 2.0)), ((1, 1.0), (1, 2.0)), ((0.5, 1.0),),
+        points = rng.choice([((0, float("nan")),), ((0, -1.0),), ((0, 1e308),),
+                             ((0, float("inf")),), (), ((5, 1.0), (1, 2.0)),
+                             ((1, 1.0), (1, 2.0)), ((0.5, 1.0),),
                              ((10**400, 1.0),), ((0, 0.0),), ((0, 1e-300), (3, 1.0)),
                              ((0, 1.0), (1, 1e300)), ((float("nan"), 1.0),), ((0, 1),),
                              ((-10**30, 1.0),), ((0, 2**63),), tuple(valid_ramp_points(rng))])
@@ -1262,9 +1272,9 @@ class GameInputs(Inputs):
             self.figures(result)
 
 
-# =====================================================================================================
+# ==================================================================================================
 # area: index files
-# =====================================================================================================
+# ==================================================================================================
 
 HUGE_FIELDS = ["1" + "0" * 400, "-" + "9" * 400, "1e400", "nan", "inf", "-inf", "0x10", "1_000",
                "\u0663", "+-3", "3.7", "1000.0000001", "+1e3", "9" * 30, "--3", "3-", ".",
@@ -1307,8 +1317,8 @@ def index_text(rng) -> tuple:
     if pick == 5:
         return " ".join(["16 10 1 0 1"] + ["2 +1"] * 50_000 + ["2 +1000"]), "a line of 10**5 fields"
     if pick == 6:
-        return rng.choice(["", "\n\n", "# nothing\n", "   ", "\x00", "\ufeff16 10 1 0 1 2 +1000"]), \
-            "empty"
+        return rng.choice(["", "\n\n", "# nothing\n", "   ", "\x00",
+                           "\ufeff16 10 1 0 1 2 +1000"]), "empty"
     if pick == 7:
         return "\r\n".join(lines) + "\r\n", "CRLF"
     if pick == 8:
@@ -1428,9 +1438,9 @@ INPUT_AREAS = {"api": ApiInputs, "risk": RiskInputs, "simulate": SimulateInputs,
                "game": GameInputs, "index-files": IndexFileInputs}
 
 
-# =====================================================================================================
+# ==================================================================================================
 # area: the command line
-# =====================================================================================================
+# ==================================================================================================
 
 TABLES = ["initial", "dealer", "stand", "hit", "double", "split", "surrender", "optimal",
           "strategy", "advantage", "exceptions", "insurance", "nope"]
@@ -1600,9 +1610,9 @@ def run_cli_inprocess(argv):
     return code, out.getvalue(), err.getvalue()
 
 
-# =====================================================================================================
+# ==================================================================================================
 # area: interrupts (one SIGINT to a running command)
-# =====================================================================================================
+# ==================================================================================================
 
 def interrupt_argv(rng):
     cmd = rng.choice(["simulate", "game", "indices"])
@@ -1650,7 +1660,8 @@ def run_interrupt(argv, delay: float, grace: float, env) -> tuple:
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.communicate()
-            return "hang", f"no exit within {grace:g} s of SIGINT (still running after 10 s: killed)"
+            return "hang", f"no exit within {grace:g} s of SIGINT (still running after 10 s: " \
+                           "killed)"
     code = proc.returncode
     if "Traceback" in err:
         return "wrong-type", "traceback after SIGINT: " + err.strip().splitlines()[-1][:150]
@@ -1663,9 +1674,9 @@ def run_interrupt(argv, delay: float, grace: float, env) -> tuple:
     return "wrong-type", f"exit {code} after SIGINT: {err.strip()[-150:]}"
 
 
-# =====================================================================================================
+# ==================================================================================================
 # area: memory (RLIMIT_AS a few MB above the mapped size)
-# =====================================================================================================
+# ==================================================================================================
 
 MEMORY_TASKS = ("solve-1d", "solve-6d-enhc-cdp1", "solve-2d-h17-rsa", "outcomes-1d",
                 "outcomes-inf-2spots", "outcomes-2d-insured", "simulate-2d", "simulate-6d-ramp")
@@ -1778,9 +1789,9 @@ def run_memory(task: str, extra_mb: float, timeout: float, env) -> tuple:
     return "crash", f"exit {code} without a Python error: {err_last[:150]}", None, err
 
 
-# =====================================================================================================
+# ==================================================================================================
 # the parent: running areas, counting, reporting
-# =====================================================================================================
+# ==================================================================================================
 
 class Tally:
     """Outcome counts per area, and the distinct failures (area, outcome, kind, message with
@@ -1943,7 +1954,10 @@ class Runner:
     def __init__(self, args):
         self.args = args
         self.tally = Tally()
-        self.env = dict(os.environ)
+        # the children's temporary files (index files) under one directory, removed at the
+        # end even when a child was killed
+        self.tmp = tempfile.mkdtemp(prefix="bjsolve-fuzz-")
+        self.env = dict(os.environ, TMPDIR=self.tmp)
         self.rng = random.Random(args.seed)
         self.references: dict = {}
         self.start = time.monotonic()
@@ -2005,7 +2019,8 @@ class Runner:
             want = reference[diff] if diff < len(reference) else "nothing"
             outcome, detail = "internal error", (
                 f"{'after a MemoryError, unlimited: ' if detail == 'after' else ''}figure {diff} "
-                f"is {got!r}, the unlimited run's {want!r}" + (f"; {swallowed}" if swallowed else ""))
+                f"is {got!r}, the unlimited run's {want!r}"
+                + (f"; {swallowed}" if swallowed else ""))
         elif outcome == "ok" and swallowed:
             outcome, detail = "wrong-type", f"{swallowed} (the result was still exact)"
         self.tally.add("memory", outcome, task, detail if outcome != "ok" else "", where)
@@ -2107,7 +2122,11 @@ def main(argv=None) -> int:
     counts = {a: DEFAULT_COUNTS[a] if n is None else n for a, n in counts.items()}
     args.chunk = {a: args.chunk or n for a, n in DEFAULT_CHUNKS.items()}
     runner = Runner(args)
-    runner.run(areas, counts)
+    try:
+        runner.run(areas, counts)
+    finally:
+        import shutil
+        shutil.rmtree(runner.tmp, ignore_errors=True)
 
     elapsed = time.monotonic() - runner.start
     print(f"fuzz campaign: seed {args.seed}, areas {', '.join(areas)}, {elapsed:.0f} s"
