@@ -156,6 +156,19 @@ def short(value, limit: int = 60, depth: int = 0) -> str:
     return text if len(text) <= limit else f"<{type(value).__name__}: {text[:limit]}...>"
 
 
+def raised_in_library(exc) -> bool:
+    """Whether ``exc`` came out of bjsolve or bjcore code (else: out of the campaign's)."""
+    import bjcore
+    import bjsolve
+    roots = tuple(os.path.dirname(m.__file__) for m in (bjsolve, bjcore))
+    tb = exc.__traceback__
+    while tb is not None:
+        if tb.tb_frame.f_code.co_filename.startswith(roots):
+            return True
+        tb = tb.tb_next
+    return False
+
+
 def safe_short(value) -> str:
     try:
         return short(value)
@@ -227,12 +240,15 @@ class Inputs:
     def checking(self):
         """Around the checks of an answer: a check that cannot even run on the answer (the
         library accepted a value the check cannot read, or returned an odd object) is an
-        internal error, not a rejection."""
+        internal error, not a rejection.  What the library raises in a second call made by
+        a check (a larger bankroll, more rounds) is judged as the library's own."""
         try:
             yield
         except AssertionError:
             raise
         except Exception as e:  # noqa: BLE001
+            if raised_in_library(e):
+                raise
             raise AssertionError(f"the answer cannot be checked: {type(e).__name__}: "
                                  f"{str(e)[:150]}") from None
 
