@@ -32,7 +32,8 @@ The inputs of the api, risk, simulate, game and index-files areas run in child p
 campaign; a child announces each input before running it, so a crash or a hang is
 pinned on the input that caused it.  CLI runs, interrupts and memory runs are one process
 each.  With ``--minutes`` the areas share the time (the area that has had the least time
-runs next); without it each area runs its count of inputs.
+runs next; each runs at least once, so a short budget may be overrun by one unit per area);
+without it each area runs its count of inputs.
 
 Outcomes:
   ok               an answer that keeps every property checked (API: finite, probabilities
@@ -293,8 +294,8 @@ def area_worker(area: str, seed: int, count: int, seconds: float, input_timeout:
     inputs.input_timeout = input_timeout or inputs.input_timeout
     signal.signal(signal.SIGALRM, alarm)
     deadline = time.monotonic() + seconds
-    for _ in range(count):
-        if time.monotonic() > deadline:
+    for i in range(count):
+        if i and time.monotonic() > deadline:      # one input at least, whatever the time
             break
         try:
             signal.setitimer(signal.ITIMER_REAL, inputs.input_timeout)
@@ -2056,24 +2057,27 @@ class Runner:
         print(f"  {now - self.start:5.0f} s  " + ", ".join(parts), file=sys.stderr, flush=True)
 
     def run(self, areas, counts):
+        """By counts, or (``--minutes``) until the time is up, the area that has had the
+        least time running next; every area runs at least one unit either way."""
         self.areas = areas
         budget = self.args.minutes * 60 if self.args.minutes else None
         deadline = None if budget is None else self.start + budget
         remaining = {a: counts[a] for a in areas}
-        slice_s = max(20.0, min(300.0, (budget or 600) / (2 * len(areas))))
+        share = (budget or 600) / len(areas)
         while True:
             if deadline is not None:
                 left = deadline - time.monotonic()
-                if left <= 1:
-                    break
-                open_areas = list(areas)
+                open_areas = list(areas) if left > 1 else \
+                    [a for a in areas if not self.tally.units[a]]
             else:
                 open_areas = [a for a in areas if remaining[a] > 0]
-                if not open_areas:
-                    break
+            if not open_areas:
+                break
             area = min(open_areas, key=lambda x: self.tally.seconds[x])
-            seconds = 1e9 if deadline is None else \
-                max(1.0, min(max(slice_s, MIN_SLICE.get(area, 0.0)), left))
+            # a chunk: half an area's share (at most 5 minutes), at least what its setup
+            # needs when the share allows it, and not past the deadline
+            chunk_s = min(max(share / 2, MIN_SLICE.get(area, 5.0)), share, 300.0)
+            seconds = 1e9 if deadline is None else max(1.0, min(chunk_s, left))
             t0 = time.monotonic()
             done = self.unit(area, remaining[area] if deadline is None else 10**9, seconds)
             self.tally.seconds[area] += time.monotonic() - t0

@@ -73,7 +73,7 @@ def test_rejections_are_judged_by_their_message():
 
 @pytest.mark.slow
 def test_every_area_for_a_minute(tmp_path):
-    out, report = run_campaign(tmp_path, "--minutes", "1.5", "--seed", "11",
+    out, report = run_campaign(tmp_path, "--minutes", "2", "--seed", "11",
                                "--input-timeout", "20", "--memory-timeout", "120", timeout=900)
     campaign = load_campaign()
     assert set(report["counts"]) == set(campaign.AREAS)
