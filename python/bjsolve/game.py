@@ -59,7 +59,8 @@ import time
 
 import numpy as np
 
-from .count_distribution import CountDistribution, check_convention
+from .count_distribution import (CountDistribution, check_convention, decks_remaining,
+                                 round_true_count)
 from .counting import count_tags, finite_number
 from .distribution import column_moments, round_laws
 from .ramp import Ramp, RampResult, parse_ramp, ramp_figures
@@ -305,9 +306,24 @@ class CountedGame:
             self._band_spread = np.where(w_cell > 0, spread_cell / w_cell,
                                          spread_plain / plain_cell).reshape(-1, nb,
                                                                              self.depth_bands)
+        self.band_insurance = self._insurance_gains(seen, cell, probs, w_cell)
         self.band_depths = [(int(seen[int(a)]) + self.burn,
                              int(seen[min(int(b), len(seen)) - 1]) + self.burn)
                             for a, b in zip(band_edges[:-1], band_edges[1:])]
+
+    def _insurance_gains(self, seen, cell, probs, w_cell) -> np.ndarray:
+        """[true count, band] the insurance gain per round (``insurance_gains``, per state)
+        averaged over each cell's round starts; 0 without an insurance index."""
+        nb = len(self.tc_values)
+        index = getattr(self.indices, "insurance", None) if self.strategy == "indices" else None
+        if index is None:
+            return np.zeros((nb, self.depth_bands))
+        gain = insurance_gains(self.count, seen, index, hands=2 * self.spots,
+                               decks=self.decks_convention, rounding=self.rounding)
+        gain = np.where(probs > 0, gain, 0.0)
+        total = np.bincount(cell, weights=(gain * probs).ravel(), minlength=len(w_cell))
+        return np.divide(total, w_cell, out=np.zeros(len(w_cell)),
+                         where=w_cell > 0).reshape(nb, self.depth_bands)
 
     def composition(self, seen_per_class) -> Shoe:
         """The remaining (fractional) shoe once ``seen_per_class`` cards of each tag class
@@ -375,7 +391,7 @@ class CountedGame:
                     self.solves += 1
                 elif self.strategy == "indices":
                     m, s2 = self._exact_moments(shoe, engines)
-                    m += self._insurance(shoe, float(tc))
+                    m += self.band_insurance[i, j]
                     self.solves += 1
                 self.band_edge[i, j], self.band_second[i, j] = m, s2
             if self._progress is not None:
@@ -598,18 +614,6 @@ class CountedGame:
                                           abs(got_v - v) / v)
         self.outcome_laws = laws
 
-    def _insurance(self, shoe: Shoe, tc: float) -> float:
-        """Gain from insuring (half the bet, pays 2:1) at this count, when the index table
-        says to: P(ace up) x 0.5 x (3 P(ten | ace out) - 1)."""
-        if self.strategy != "indices" or getattr(self.indices, "insurance", None) is None:
-            return 0.0
-        if tc < self.indices.insurance:
-            return 0.0
-        c = shoe.counts
-        n = sum(c)
-        p_ace = c[0] / n
-        return p_ace * 0.5 * (3.0 * c[9] / (n - 1.0) - 1.0)
-
     # ---- results ---------------------------------------------------------------------
     def table(self, ramp=None):
         """The true-count table as a ``bjsolve.tables.Table``: frequency, edge, SD (and the
@@ -796,6 +800,86 @@ class CountedGame:
                 points.append((int(tc), float(b)))
                 last = b
         return Ramp(tuple(points))
+
+
+def insurance_gains(count: CountDistribution, seen, index: int, *, hands: int = 2,
+                    decks: str = "exact", rounding: str = "floor") -> np.ndarray:
+    """[seen, running count] the insurance gain per round (half the bet, paid 2:1; even
+    money for a natural is the same bet) at the start of a round with ``seen[i]`` cards
+    seen and running count ``count.running_counts[j]``, when insurance is taken at true
+    counts >= ``index`` counted AFTER the deal, as in the simulator and at the table: the
+    ``hands`` cards of the hands (2 x spots) and the ace up seen.
+
+    With R = N - n cards unseen (n seen; the burn card among the unseen: it is as likely as
+    any unseen card to be each rank),
+    gain = 1.5 P(ace up, ten in the hole, insured) - 0.5 P(ace up, insured).
+    P(ace up) = E[u_A] / R and P(ace up, ten in the hole) = E[u_A u_T] / (R (R - 1)) are
+    exact (u the cards unseen of a rank; E[u_A u_T] from the count law's within-class
+    second moments, ``CountDistribution.unseen_rank_moments``: the product of the mean ace
+    and ten counts overstates it, because aces and tens share Hi-Lo's tag class and so
+    move against each other at a given count).  Whether the count after the deal reaches
+    the index depends on the hands' cards: their tag classes are drawn (every order of the
+    cards is equally likely, so after the ace and the ten) from the state's expected class
+    counts less those two cards, multivariate hypergeometric on fractional counts (the one
+    approximation: exact when the decision does not depend on them)."""
+    cl = count.classes
+    seen = np.asarray(seen)
+    aces, ace_ten = (m[seen] for m in count.unseen_rank_moments(1, 10))
+    unseen = (count.cards - seen).astype(float)[:, None]
+    p_ace = np.nan_to_num(aces / unseen)
+    p_ace_ten = np.nan_to_num(ace_ten / (unseen * (unseen - 1.0)))
+    of = {r: c for c, members in enumerate(cl.members) for r in members}
+    left = np.array(cl.sizes, dtype=float)[:, None, None] - np.nan_to_num(
+        count.class_means()[:, seen, :])                             # [class, seen, rc]
+    without_ace = left.copy()
+    without_ace[of[1]] -= 1.0
+    without_ace_ten = without_ace.copy()
+    without_ace_ten[of[10]] -= 1.0
+    after = seen[:, None] + hands + 1.0            # cards seen once the ace is up
+    insured_ace, insured_ace_ten = np.zeros(p_ace.shape), np.zeros(p_ace.shape)
+    total_ace, total_ace_ten = np.zeros(p_ace.shape), np.zeros(p_ace.shape)
+    for draw in _class_draws(len(cl.sizes), hands):
+        excess = (count.running_counts[None, :] + float(np.dot(draw, cl.tags))
+                  + cl.tags[of[1]] - count.mean_tag * after)
+        tc = round_true_count(excess / decks_remaining(count.cards - after, decks), rounding)
+        insured = tc >= index
+        p = _draw_probability(without_ace, draw)
+        q = _draw_probability(without_ace_ten, draw)
+        insured_ace += insured * p
+        insured_ace_ten += insured * q
+        total_ace += p
+        total_ace_ten += q
+    # normalised: where a class holds less than one card the clipped falling factorials
+    # no longer sum to 1, and a decision that does not depend on the draw stays exact
+    with np.errstate(invalid="ignore", divide="ignore"):
+        share_ace = np.nan_to_num(insured_ace / total_ace)
+        share_ace_ten = np.nan_to_num(insured_ace_ten / total_ace_ten)
+    return 1.5 * p_ace_ten * share_ace_ten - 0.5 * p_ace * share_ace
+
+
+def _class_draws(classes: int, cards: int):
+    """Every way of drawing ``cards`` cards from ``classes`` tag classes: tuples of cards
+    per class summing to ``cards``."""
+    if classes == 1:
+        yield (cards,)
+        return
+    for k in range(cards + 1):
+        for rest in _class_draws(classes - 1, cards - k):
+            yield (k,) + rest
+
+
+def _draw_probability(left, draw) -> np.ndarray:
+    """P(a draw of sum(draw) cards without replacement has draw[c] cards of class c) from
+    (fractional) class counts ``left`` [class, ...]: the multivariate hypergeometric
+    m! / prod k_c! x prod_c (left_c)_(k_c) / (total)_(m), falling factorials clipped at 0."""
+    total = left.sum(axis=0)
+    out = np.full(total.shape, float(math.factorial(sum(draw))))
+    for c, k in enumerate(draw):
+        for i in range(k):
+            out = out * np.maximum(left[c] - i, 0.0) / (i + 1)
+    for i in range(sum(draw)):
+        out = out / (total - i)
+    return out
 
 
 def _tilt(p0, y, mean, second, iterations: int = 60):
