@@ -195,8 +195,8 @@ class CountedGame:
 
     def _solve_full_shoe(self):
         from .solve import solve
-        self.full_solution = solve(self.rules, self.shoe)
-        self.chart = CachedChart(self.full_solution.strategy)
+        # only the chart is kept: the solution's engines hold ~40 MB (6 decks)
+        self.chart = CachedChart(solve(self.rules, self.shoe).strategy)
 
     def _round_starts(self):
         """Expected round starts per shoe by (cards seen, running count):
@@ -249,9 +249,15 @@ class CountedGame:
                                        rounding=self.rounding) for k in seen])
         means = cd.class_means()[:, seen, :]                      # [class, depth, rc]
         probs = self._start_weight / self.rounds_per_shoe          # [depth, running count]
-        tc_int = np.rint(np.where(probs > 0, tcs, 0)).astype(int)
-        lo_all, hi_all = int(tc_int[probs > 0].min()), int(tc_int[probs > 0].max())
-        freq_all = np.bincount((tc_int - lo_all).ravel(), weights=probs.ravel(),
+        # every state in its own true count's cell, round starts or not: the calibration
+        # averages the cells over the random depletions (the exact count law), states
+        # where the round-start model puts no weight included (putting them all in the
+        # lowest bin mixed extreme counts of both signs into one composition there and
+        # moved 6D H17's first-band offset by 4e-4 with 3 bands)
+        tc_int = np.rint(tcs).astype(int)
+        started = probs > 0
+        lo_all, hi_all = int(tc_int[started].min()), int(tc_int[started].max())
+        freq_all = np.bincount(tc_int[started] - lo_all, weights=probs[started],
                                minlength=hi_all - lo_all + 1)
         common = np.nonzero(freq_all >= MIN_BIN_FREQUENCY)[0]
         lo = lo_all + int(common.min()) if tc_min is None else int(tc_min)
@@ -260,12 +266,12 @@ class CountedGame:
             raise ValueError(f"tc_min must be below tc_max, got {lo} and {hi}")
         clipped = np.clip(tc_int, lo, hi)
         # the true counts that occur (a small shoe can skip some whole numbers)
-        self.tc_values = np.unique(clipped[probs > 0])
+        self.tc_values = np.unique(clipped[started])
         self.labels = [(f"<={t:+d}" if t == lo and lo > lo_all else
                         f">={t:+d}" if t == hi and hi < hi_all else f"{t:+d}")
                        for t in self.tc_values]
-        bins = np.searchsorted(self.tc_values, clipped)          # [depth, rc]
-        bins[probs <= 0] = 0                                       # weight 0 anyway
+        # (a count no round starts at joins its nearest bin above, for the calibration)
+        bins = np.minimum(np.searchsorted(self.tc_values, clipped), len(self.tc_values) - 1)
         nb = len(self.tc_values)
         band_edges = np.linspace(0, len(seen), self.depth_bands + 1)
         band_of = np.minimum(np.searchsorted(band_edges, np.arange(len(seen)), side="right") - 1,
@@ -574,7 +580,13 @@ class CountedGame:
         from .deal import Deal
         deal = Deal(self.rules, shoe)
         keys = [k for k in deal.keys if deal.weights[k] > 0]
-        laws = round_laws(self.rules, shoe, keys, engines, threads=self._threads)[0]
+        # one dealer key per call, on the same few threads every time: a key's kernel
+        # holds its tables until round_laws returns (all ten at once: +59 MB in 6 decks,
+        # one: +27 MB), and a new thread pool per law spread the freed tables over new
+        # malloc arenas (6D peak 224 MB against 178 MB)
+        def one_key(key):
+            return round_laws(self.rules, shoe, [key], engines, threads=1)[0][key]
+        laws = dict(zip(keys, _law_pool(self._threads).map(one_key, keys)))
         return sum(deal.weights[k] * laws[k].sum(axis=0) for k in keys) / sum(
             deal.weights[k] for k in keys)
 
@@ -855,6 +867,19 @@ def insurance_gains(count: CountDistribution, seen, index: int, *, hands: int = 
         share_ace = np.nan_to_num(insured_ace / total_ace)
         share_ace_ten = np.nan_to_num(insured_ace_ten / total_ace_ten)
     return 1.5 * p_ace_ten * share_ace_ten - 0.5 * p_ace * share_ace
+
+
+_LAW_POOLS: dict = {}
+
+
+def _law_pool(threads: int):
+    """A thread pool of ``threads`` workers kept for the process (see ``_exact_law``)."""
+    from concurrent.futures import ThreadPoolExecutor
+    pool = _LAW_POOLS.get(threads)
+    if pool is None:
+        pool = _LAW_POOLS.setdefault(threads, ThreadPoolExecutor(
+            max_workers=threads, thread_name_prefix="bjsolve-game-laws"))
+    return pool
 
 
 def _class_draws(classes: int, cards: int):
