@@ -120,6 +120,30 @@ def test_round_starts_identities():
     assert rs.rounds_per_shoe <= 1 + 37 / 4
 
 
+def test_round_starts_with_a_strategy_by_count():
+    # one strategy at every count (two keys for it): the same weights as without; a
+    # strategy that stands on everything below TC 0 uses fewer cards there, so more rounds
+    # start in a shoe, and states below 0 gain round starts against those above
+    from bjsolve.count_distribution import CountDistribution
+    from bjsolve.round_starts import round_starts
+    rules = Rules(decks=2)
+    count = CountDistribution("hilo", Shoe.decks(2))
+    chart = solve(rules, Shoe.decks(2)).strategy
+    plain = round_starts(rules, chart, count, cut=78, burn=1, depletion=False)
+    same = round_starts(rules, chart, count, cut=78, burn=1, depletion=False,
+                        strategy_at=lambda tc: (tc >= 0, chart))
+    assert np.allclose(same.weight, plain.weight, rtol=1e-12, atol=1e-15)
+
+    def stand(cards, dealer, allowed):
+        return "stand"
+    mixed = round_starts(rules, chart, count, cut=78, burn=1, depletion=False,
+                         strategy_at=lambda tc: (tc >= 0, chart if tc >= 0 else stand))
+    assert mixed.rounds_per_shoe > plain.rounds_per_shoe
+    tcs = np.stack([count.true_counts(n) for n in range(77)])
+    low = lambda rs: float(rs.weight[tcs < 0].sum() / rs.weight.sum())   # noqa: E731
+    assert low(mixed) > low(plain)
+
+
 def _compiled_frequencies(rules, lo, hi, rounds, runs, seed):
     """Frequencies of the true counts lo..hi (ends pooled) at round starts in ``runs``
     independent runs of the compiled shoe simulator: (mean, standard error) per count."""

@@ -223,7 +223,9 @@ class CountedGame:
         seen = np.arange(self.cut - self.burn)
         if self.round_length_correction:
             weight = round_starts(self.rules, self.chart, self.count, cut=self.cut,
-                                  burn=self.burn, spots=self.spots).weight
+                                  burn=self.burn, spots=self.spots,
+                                  strategy_at=self._strategy_at(), decks=self.decks_convention,
+                                  rounding=self.rounding).weight
         else:
             u = np.zeros(len(seen))
             u[0] = 1.0
@@ -236,6 +238,17 @@ class CountedGame:
         self.start_density = np.zeros(self.cut)   # expected round starts at depth d
         self.start_density[self.burn:] = weight.sum(axis=1)
         self.rounds_per_shoe = float(weight.sum())
+
+    def _strategy_at(self):
+        """For ``round_starts``: None (the chart at every count), or with index plays
+        tc -> (the plays that differ from the chart's, the strategy played)."""
+        if self.strategy != "indices":
+            return None
+
+        def at(tc):
+            policy = self.policy_at(tc)
+            return tuple(sorted(policy.overrides.items())), CachedChart(policy)
+        return at
 
     # ---- step 2: the count at round starts -----------------------------------------
     def _states(self, tc_min, tc_max):
