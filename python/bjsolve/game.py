@@ -593,13 +593,14 @@ class CountedGame:
         from .deal import Deal
         deal = Deal(self.rules, shoe)
         keys = [k for k in deal.keys if deal.weights[k] > 0]
-        # one dealer key per call, on the same few threads every time: a key's kernel
-        # holds its tables until round_laws returns (all ten at once: +59 MB in 6 decks,
-        # one: +27 MB), and a new thread pool per law spread the freed tables over new
-        # malloc arenas (6D peak 224 MB against 178 MB)
+        # one dealer key per call, on this thread and the same few others every time: a
+        # key's kernel holds its tables until round_laws returns (all ten at once: +59 MB
+        # in 6 decks, one: +27 MB), and a new thread pool per law spread the freed tables
+        # over new malloc arenas (6D peak 224 MB; kept workers 178 MB; with this thread
+        # working too, which reuses what the full shoe's solve freed, less)
         def one_key(key):
             return round_laws(self.rules, shoe, [key], engines, threads=1)[0][key]
-        laws = dict(zip(keys, _law_pool(self._threads).map(one_key, keys)))
+        laws = dict(zip(keys, _shared_map(self._threads, one_key, keys)))
         return sum(deal.weights[k] * laws[k].sum(axis=0) for k in keys) / sum(
             deal.weights[k] for k in keys)
 
@@ -893,6 +894,32 @@ def _law_pool(threads: int):
         pool = _LAW_POOLS.setdefault(threads, ThreadPoolExecutor(
             max_workers=threads, thread_name_prefix="bjsolve-game-laws"))
     return pool
+
+
+def _shared_map(threads: int, fn, items) -> list:
+    """[fn(x) for x in items] on ``threads`` threads: this one and threads - 1 kept
+    workers (``_law_pool``), each taking the next item when it is free."""
+    import threading
+    if threads <= 1 or len(items) <= 1:
+        return [fn(x) for x in items]
+    results = [None] * len(items)
+    order = iter(range(len(items)))
+    lock = threading.Lock()
+
+    def work():
+        while True:
+            with lock:
+                i = next(order, None)
+            if i is None:
+                return
+            results[i] = fn(items[i])
+    helpers = [_law_pool(threads - 1).submit(work) for _ in range(threads - 1)]
+    try:
+        work()
+    finally:
+        for job in helpers:
+            job.result()
+    return results
 
 
 def _class_draws(classes: int, cards: int):
