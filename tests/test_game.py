@@ -79,11 +79,12 @@ def test_round_model_variance_matches_a_simulation():
 
 
 def test_round_cards_law_marginal_and_walds_identity():
-    # the joint law of (cards, tag sum) sums to the cards law of round_profile, and (Wald's
-    # identity: the round's cards are a stopping time of independent draws) its mean tag
-    # sum is the mean cards times the mean tag, at any composition
+    # the joint law of (cards, tag sum) sums to the cards law of round_profile (which has
+    # no resplits: two hands at most here), and (Wald's identity: the round's cards are a
+    # stopping time of independent draws) its mean tag sum is the mean cards times the
+    # mean tag, at any composition
     from bjsolve.round_model import round_cards_law
-    rules = Rules(decks=2, hit_soft_17=True, surrender="late")
+    rules = Rules(decks=2, hit_soft_17=True, surrender="late", max_split_hands=2)
     chart = solve(rules, Shoe.decks(2)).strategy
     tags = SYSTEMS["hilo"][1]
     for probs in (Shoe.decks(2).probabilities(),
@@ -97,6 +98,26 @@ def test_round_cards_law_marginal_and_walds_identity():
         assert joint.law.sum() == pytest.approx(1.0, abs=1e-12) and joint.law.min() >= 0
         mean_tag = float(np.asarray(probs) / np.sum(probs) @ np.asarray(tags, dtype=float))
         assert joint.mean_count == pytest.approx(joint.mean_cards * mean_tag, abs=1e-12)
+
+
+def test_round_cards_law_resplits():
+    # resplits take more cards (a law that still sums to 1 and keeps Wald's identity);
+    # without resplitting aces the aces add nothing, and the law with resplit aces is the
+    # same when split aces are not resplit-able anyway (two hands)
+    from bjsolve.round_model import round_cards_law
+    tags = SYSTEMS["hilo"][1]
+    probs = Shoe.decks(6).probabilities()
+    chart = solve(Rules(decks=6), Shoe.decks(6)).strategy
+    mean = {m: round_cards_law(Rules(decks=6, max_split_hands=m), probs, chart, tags)
+            for m in (2, 3, 4)}
+    assert mean[2].mean_cards < mean[3].mean_cards < mean[4].mean_cards
+    for law in mean.values():
+        assert law.law.sum() == pytest.approx(1.0, abs=1e-12) and law.law.min() >= 0
+        # (Hi-Lo is balanced: 0 up to the transforms' rounding, a few 1e-12 on this grid)
+        assert law.mean_count == pytest.approx(law.mean_cards * float(probs @ np.array(tags)),
+                                               abs=1e-10)
+    # a split adds about 2 cards a hand; resplits to 4 hands happen in about 1 round in 300
+    assert 0.002 < mean[4].mean_cards - mean[2].mean_cards < 0.03
 
 
 def test_round_starts_identities():
