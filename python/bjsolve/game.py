@@ -20,8 +20,8 @@ Method (also in docs/counted-game.md, with the measured errors):
    starts while fewer than ``penetration x N`` cards are dealt (the cut card).
    APPROXIMATION (measured in benchmarks/bench_game.py: every true count within 3
    standard errors of 10^8 simulated rounds in 6 and 2 decks): the law of the seen cards
-   given (n, r) is the independent-draws one, corrected within rounds; the round model
-   plays no resplits.
+   given (n, r) is the independent-draws one, corrected within rounds; index plays are
+   taken at the round's starting count.
 2. The true count of a state (n, r) follows the chosen convention (decks remaining judged
    from the cards not yet seen: the burn card counts as unseen, as in the simulator).
 3. Edge by true count.  The states of one true count are grouped in depth bands; each band

@@ -18,8 +18,8 @@ with resplit_aces).  The dealer draws only when a player hand is left standing; 
 natural and a surrender end the round after the four cards of the deal.
 
 Where it approximates: the deck is infinite (card removal within the round is ignored),
-``round_profile`` drops resplits, and the chart decides by total (its composition-dependent exceptions
-are not played).  The mean it gives is NOT used (the exact solves give the mean); its
+``round_profile`` drops resplits, and the chart decides by total (its
+composition-dependent exceptions are not played).  The mean it gives is NOT used (the exact solves give the mean); its
 variance and its cards-per-round law are, and both change little with these details (the
 counted-game benchmark measures them against a simulation of the real shoe).
 """

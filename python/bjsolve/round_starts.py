@@ -17,7 +17,7 @@ right only about something local:
   fixed probabilities (every order of a multiset is equally likely there too).
 * So the cards are dealt independently with the full shoe's probabilities, one round after
   another, each round's (cards used L, tag sum D) with the joint law J of the round model
-  (``round_model.round_cards_law``: the same plays as the simulator, no resplits), and
+  (``round_model.round_cards_law``: the same plays as the simulator, resplits too), and
   two laws are propagated from A(0, 0) = 1:
 
       A(n, r) = sum_L sum_D A(n - L, r - D) J(L, D)       (a round starts at n)
@@ -37,8 +37,8 @@ Measured against 10^8 simulated rounds (benchmarks/bench_game.py): every true-co
 within 3 standard errors in 6 and 2 decks; without the correction the 2-deck fit is
 slightly worse (largest |z| 3.4 instead of 2.5).  Where it approximates: the order-only
 argument is exact, the law of the seen cards given (n, r) is the independent-draws one
-corrected to first order within rounds, the round model drops resplits (a split hand that
-draws its pair card plays it as a total) and decides by total.
+corrected to first order within rounds, the round model decides by total and plays index
+plays (``strategy_at``) at the round's starting count.
 """
 from __future__ import annotations
 
