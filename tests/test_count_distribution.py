@@ -131,3 +131,33 @@ def test_bad_conventions_name_the_field(bad, field):
 def test_unknown_system():
     with pytest.raises(ValueError, match="count system"):
         CountDistribution("nosuch", Shoe.decks(1))
+
+
+@pytest.mark.parametrize("system", ["hilo", "omega2", "halves"])
+def test_unseen_rank_moments_equal_brute_force(system):
+    # E[u_A] and E[u_A u_T] (u: cards of a rank not yet seen) given the running count:
+    # aces and tens in one class (Hi-Lo, Halves) or in two (Omega II: the ace counts 0),
+    # and 5 and 6 (one class in Hi-Lo, two in Omega II and Halves)
+    counts = SMALL_SHOES[0]
+    tags = SYSTEMS[system][1]
+    dist = CountDistribution(system, Shoe(counts))
+    ace, ace_ten = dist.unseen_rank_moments(1, 10)
+    _, five_six = dist.unseen_rank_moments(5, 6)
+    cards = [r for r in range(10) for _ in range(counts[r])]
+    for n in (3, 7, 11):
+        acc = {}
+        for subset in itertools.combinations(range(len(cards)), n):
+            rc = sum(Fraction(tags[cards[i]]).limit_denominator(12) for i in subset)
+            u = list(counts)
+            for i in subset:
+                u[cards[i]] -= 1
+            tot = acc.setdefault(float(rc), [0, 0, 0, 0])
+            for k, v in enumerate((1, u[0], u[0] * u[9], u[4] * u[5])):
+                tot[k] += v
+        for rc, (num, a, at, fs) in acc.items():
+            j = int(np.argmin(abs(dist.running_counts - rc)))
+            assert ace[n, j] == pytest.approx(a / num, rel=1e-12, abs=1e-14)
+            assert ace_ten[n, j] == pytest.approx(at / num, rel=1e-12, abs=1e-14)
+            assert five_six[n, j] == pytest.approx(fs / num, rel=1e-12, abs=1e-14)
+    with pytest.raises(ValueError, match="two different ranks"):
+        dist.unseen_rank_moments(1, 1)

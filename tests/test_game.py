@@ -80,11 +80,12 @@ def test_round_model_variance_matches_a_simulation():
 
 
 def test_round_cards_law_marginal_and_walds_identity():
-    # the joint law of (cards, tag sum) sums to the cards law of round_profile, and (Wald's
-    # identity: the round's cards are a stopping time of independent draws) its mean tag
-    # sum is the mean cards times the mean tag, at any composition
+    # the joint law of (cards, tag sum) sums to the cards law of round_profile (which has
+    # no resplits: two hands at most here), and (Wald's identity: the round's cards are a
+    # stopping time of independent draws) its mean tag sum is the mean cards times the
+    # mean tag, at any composition
     from bjsolve.round_model import round_cards_law
-    rules = Rules(decks=2, hit_soft_17=True, surrender="late")
+    rules = Rules(decks=2, hit_soft_17=True, surrender="late", max_split_hands=2)
     chart = solve(rules, Shoe.decks(2)).strategy
     tags = SYSTEMS["hilo"][1]
     for probs in (Shoe.decks(2).probabilities(),
@@ -98,6 +99,26 @@ def test_round_cards_law_marginal_and_walds_identity():
         assert joint.law.sum() == pytest.approx(1.0, abs=1e-12) and joint.law.min() >= 0
         mean_tag = float(np.asarray(probs) / np.sum(probs) @ np.asarray(tags, dtype=float))
         assert joint.mean_count == pytest.approx(joint.mean_cards * mean_tag, abs=1e-12)
+
+
+def test_round_cards_law_resplits():
+    # resplits take more cards (a law that still sums to 1 and keeps Wald's identity);
+    # without resplitting aces the aces add nothing, and the law with resplit aces is the
+    # same when split aces are not resplit-able anyway (two hands)
+    from bjsolve.round_model import round_cards_law
+    tags = SYSTEMS["hilo"][1]
+    probs = Shoe.decks(6).probabilities()
+    chart = solve(Rules(decks=6), Shoe.decks(6)).strategy
+    mean = {m: round_cards_law(Rules(decks=6, max_split_hands=m), probs, chart, tags)
+            for m in (2, 3, 4)}
+    assert mean[2].mean_cards < mean[3].mean_cards < mean[4].mean_cards
+    for law in mean.values():
+        assert law.law.sum() == pytest.approx(1.0, abs=1e-12) and law.law.min() >= 0
+        # (Hi-Lo is balanced: 0 up to the transforms' rounding, a few 1e-12 on this grid)
+        assert law.mean_count == pytest.approx(law.mean_cards * float(probs @ np.array(tags)),
+                                               abs=1e-10)
+    # a split adds about 2 cards a hand; resplits to 4 hands happen in about 1 round in 300
+    assert 0.002 < mean[4].mean_cards - mean[2].mean_cards < 0.03
 
 
 def test_round_starts_identities():
@@ -119,6 +140,30 @@ def test_round_starts_identities():
     assert rs.weight[4].sum() == pytest.approx(rs.round_law.law[4].sum(), rel=0.02)
     # a round takes >= 4 cards, so at most one start per 4 cards (plus the first)
     assert rs.rounds_per_shoe <= 1 + 37 / 4
+
+
+def test_round_starts_with_a_strategy_by_count():
+    # one strategy at every count (two keys for it): the same weights as without; a
+    # strategy that stands on everything below TC 0 uses fewer cards there, so more rounds
+    # start in a shoe, and states below 0 gain round starts against those above
+    from bjsolve.count_distribution import CountDistribution
+    from bjsolve.round_starts import round_starts
+    rules = Rules(decks=2)
+    count = CountDistribution("hilo", Shoe.decks(2))
+    chart = solve(rules, Shoe.decks(2)).strategy
+    plain = round_starts(rules, chart, count, cut=78, burn=1, depletion=False)
+    same = round_starts(rules, chart, count, cut=78, burn=1, depletion=False,
+                        strategy_at=lambda tc: (tc >= 0, chart))
+    assert np.allclose(same.weight, plain.weight, rtol=1e-12, atol=1e-15)
+
+    def stand(cards, dealer, allowed):
+        return "stand"
+    mixed = round_starts(rules, chart, count, cut=78, burn=1, depletion=False,
+                         strategy_at=lambda tc: (tc >= 0, chart if tc >= 0 else stand))
+    assert mixed.rounds_per_shoe > plain.rounds_per_shoe
+    tcs = np.stack([count.true_counts(n) for n in range(77)])
+    low = lambda rs: float(rs.weight[tcs < 0].sum() / rs.weight.sum())   # noqa: E731
+    assert low(mixed) > low(plain)
 
 
 def _compiled_frequencies(rules, lo, hi, rounds, runs, seed):

@@ -168,14 +168,18 @@ class CountDistribution:
         self._class_means = None
         self._class_second = None
 
-    def _product(self, skip):
-        """The generating polynomial of every class but ``skip`` (None: all classes)."""
+    def _product(self, skip, weighted=()):
+        """The generating polynomial of every class but ``skip`` (None: all classes), the
+        classes in ``weighted`` with their terms weighted by k (cards of the class seen)."""
         poly = np.zeros((self.classes.total + 1, self._width))
         poly[0, -self._lo] = 1.0
         used = 0
         for c, (step, size) in enumerate(zip(self._steps, self.classes.sizes)):
             if c != skip:
-                poly = _times_class(poly, used, step, size, self._binomials[c])
+                weights = self._binomials[c]
+                if c in weighted:
+                    weights = weights * np.arange(size + 1)
+                poly = _times_class(poly, used, step, size, weights)
                 used += size
         return poly
 
@@ -194,6 +198,42 @@ class CountDistribution:
         if self._class_second is None:
             self._class_second = self._class_moment(2)
         return self._class_second
+
+    def unseen_rank_moments(self, a: int, b: int) -> tuple:
+        """(E[u_a], E[u_a u_b]) given (n seen, running count j), arrays [n, j] (NaN where the
+        count cannot occur): u_r the cards of rank r NOT yet seen, a != b two ranks (1 =
+        ace .. 10 = ten).  Given the k cards seen of a class, which of its ranks they are is
+        hypergeometric, so both follow from the classes' moments exactly: for a and b of
+        one class (S cards, k seen) E[s_a s_b | k] = k (k - 1) c_a c_b / (S (S - 1)) (s the
+        cards seen of a rank, c its cards in the shoe); of two classes E[s_a s_b] =
+        E[k_A k_B] c_a c_b / (S_A S_B), the cross moment from the generating polynomial
+        with both classes' terms weighted by k.  (Insurance: P(ace up, ten in the hole) is
+        E[u_A u_T] / (R (R - 1)) with R the cards unseen.)"""
+        if a == b or not (1 <= a <= 10 and 1 <= b <= 10):
+            raise ValueError(f"ranks must be two different ranks 1..10, got {a!r} and {b!r}")
+        cl = self.classes
+        counts = self.shoe.counts
+        ca, cb = float(counts[a - 1]), float(counts[b - 1])
+        where = {r: c for c, members in enumerate(cl.members) for r in members}
+        means = self.class_means()
+        if a not in where or b not in where:         # a rank the shoe does not hold
+            zero = np.where(np.isnan(means[0]), np.nan, 0.0)
+            return (zero if a not in where else ca - ca * means[where[a]] / cl.sizes[where[a]],
+                    zero)
+        ka, kb = where[a], where[b]
+        sa, sb = float(cl.sizes[ka]), float(cl.sizes[kb])
+        seen_a = ca * means[ka] / sa
+        seen_b = cb * means[kb] / sb
+        if ka == kb:
+            k2 = self.class_second_moments()[ka]
+            both = ca * cb * (k2 - means[ka]) / (sa * (sa - 1.0)) if sa > 1 else 0.0 * k2
+        else:
+            cross = np.full(self._counts.shape, np.nan)
+            nonzero = self._counts > 0
+            cross[nonzero] = (self._product(None, weighted=(ka, kb))[nonzero]
+                              / self._counts[nonzero])
+            both = ca * cb * cross / (sa * sb)
+        return ca - seen_a, ca * cb - ca * seen_b - cb * seen_a + both
 
     def _class_moment(self, power: int) -> np.ndarray:
         cl = self.classes

@@ -20,8 +20,8 @@ Method (also in docs/counted-game.md, with the measured errors):
    starts while fewer than ``penetration x N`` cards are dealt (the cut card).
    APPROXIMATION (measured in benchmarks/bench_game.py: every true count within 3
    standard errors of 10^8 simulated rounds in 6 and 2 decks): the law of the seen cards
-   given (n, r) is the independent-draws one, corrected within rounds; the round model
-   plays no resplits.
+   given (n, r) is the independent-draws one, corrected within rounds; index plays are
+   taken at the round's starting count.
 2. The true count of a state (n, r) follows the chosen convention (decks remaining judged
    from the cards not yet seen: the burn card counts as unseen, as in the simulator).
 3. Edge by true count.  The states of one true count are grouped in depth bands; each band
@@ -59,7 +59,8 @@ import time
 
 import numpy as np
 
-from .count_distribution import CountDistribution, check_convention
+from .count_distribution import (CountDistribution, check_convention, decks_remaining,
+                                 round_true_count)
 from .counting import count_tags, finite_number
 from .distribution import column_moments, round_laws
 from .ramp import Ramp, RampResult, parse_ramp, ramp_figures
@@ -198,8 +199,8 @@ class CountedGame:
 
     def _solve_full_shoe(self):
         from .solve import solve
-        self.full_solution = solve(self.rules, self.shoe)
-        self.chart = CachedChart(self.full_solution.strategy)
+        # only the chart is kept: the solution's engines hold ~40 MB (6 decks)
+        self.chart = CachedChart(solve(self.rules, self.shoe).strategy)
 
     def _round_starts(self):
         """Expected round starts per shoe by (cards seen, running count):
@@ -226,7 +227,9 @@ class CountedGame:
         seen = np.arange(self.cut - self.burn)
         if self.round_length_correction:
             weight = round_starts(self.rules, self.chart, self.count, cut=self.cut,
-                                  burn=self.burn, spots=self.spots).weight
+                                  burn=self.burn, spots=self.spots,
+                                  strategy_at=self._strategy_at(), decks=self.decks_convention,
+                                  rounding=self.rounding).weight
         else:
             u = np.zeros(len(seen))
             u[0] = 1.0
@@ -240,6 +243,17 @@ class CountedGame:
         self.start_density[self.burn:] = weight.sum(axis=1)
         self.rounds_per_shoe = float(weight.sum())
 
+    def _strategy_at(self):
+        """For ``round_starts``: None (the chart at every count), or with index plays
+        tc -> (the plays that differ from the chart's, the strategy played)."""
+        if self.strategy != "indices":
+            return None
+
+        def at(tc):
+            policy = self.policy_at(tc)
+            return tuple(sorted(policy.overrides.items())), CachedChart(policy)
+        return at
+
     # ---- step 2: the count at round starts -----------------------------------------
     def _states(self, tc_min, tc_max):
         cd = self.count
@@ -252,9 +266,15 @@ class CountedGame:
                                        rounding=self.rounding) for k in seen])
         means = cd.class_means()[:, seen, :]                      # [class, depth, rc]
         probs = self._start_weight / self.rounds_per_shoe          # [depth, running count]
-        tc_int = np.rint(np.where(probs > 0, tcs, 0)).astype(int)
-        lo_all, hi_all = int(tc_int[probs > 0].min()), int(tc_int[probs > 0].max())
-        freq_all = np.bincount((tc_int - lo_all).ravel(), weights=probs.ravel(),
+        # every state in its own true count's cell, round starts or not: the calibration
+        # averages the cells over the random depletions (the exact count law), states
+        # where the round-start model puts no weight included (putting them all in the
+        # lowest bin mixed extreme counts of both signs into one composition there and
+        # moved 6D H17's first-band offset by 4e-4 with 3 bands)
+        tc_int = np.rint(tcs).astype(int)
+        started = probs > 0
+        lo_all, hi_all = int(tc_int[started].min()), int(tc_int[started].max())
+        freq_all = np.bincount(tc_int[started] - lo_all, weights=probs[started],
                                minlength=hi_all - lo_all + 1)
         common = np.nonzero(freq_all >= MIN_BIN_FREQUENCY)[0]
         lo = lo_all + int(common.min()) if tc_min is None else int(tc_min)
@@ -263,12 +283,12 @@ class CountedGame:
             raise ValueError(f"tc_min must be below tc_max, got {lo} and {hi}")
         clipped = np.clip(tc_int, lo, hi)
         # the true counts that occur (a small shoe can skip some whole numbers)
-        self.tc_values = np.unique(clipped[probs > 0])
+        self.tc_values = np.unique(clipped[started])
         self.labels = [(f"<={t:+d}" if t == lo and lo > lo_all else
                         f">={t:+d}" if t == hi and hi < hi_all else f"{t:+d}")
                        for t in self.tc_values]
-        bins = np.searchsorted(self.tc_values, clipped)          # [depth, rc]
-        bins[probs <= 0] = 0                                       # weight 0 anyway
+        # (a count no round starts at joins its nearest bin above, for the calibration)
+        bins = np.minimum(np.searchsorted(self.tc_values, clipped), len(self.tc_values) - 1)
         nb = len(self.tc_values)
         band_edges = np.linspace(0, len(seen), self.depth_bands + 1)
         band_of = np.minimum(np.searchsorted(band_edges, np.arange(len(seen)), side="right") - 1,
@@ -309,9 +329,24 @@ class CountedGame:
             self._band_spread = np.where(w_cell > 0, spread_cell / w_cell,
                                          spread_plain / plain_cell).reshape(-1, nb,
                                                                              self.depth_bands)
+        self.band_insurance = self._insurance_gains(seen, cell, probs, w_cell)
         self.band_depths = [(int(seen[int(a)]) + self.burn,
                              int(seen[min(int(b), len(seen)) - 1]) + self.burn)
                             for a, b in zip(band_edges[:-1], band_edges[1:])]
+
+    def _insurance_gains(self, seen, cell, probs, w_cell) -> np.ndarray:
+        """[true count, band] the insurance gain per round (``insurance_gains``, per state)
+        averaged over each cell's round starts; 0 without an insurance index."""
+        nb = len(self.tc_values)
+        index = getattr(self.indices, "insurance", None) if self.strategy == "indices" else None
+        if index is None:
+            return np.zeros((nb, self.depth_bands))
+        gain = insurance_gains(self.count, seen, index, hands=2 * self.spots,
+                               decks=self.decks_convention, rounding=self.rounding)
+        gain = np.where(probs > 0, gain, 0.0)
+        total = np.bincount(cell, weights=(gain * probs).ravel(), minlength=len(w_cell))
+        return np.divide(total, w_cell, out=np.zeros(len(w_cell)),
+                         where=w_cell > 0).reshape(nb, self.depth_bands)
 
     def composition(self, seen_per_class) -> Shoe:
         """The remaining (fractional) shoe once ``seen_per_class`` cards of each tag class
@@ -379,7 +414,7 @@ class CountedGame:
                     self.solves += 1
                 elif self.strategy == "indices":
                     m, s2 = self._exact_moments(shoe, engines)
-                    m += self._insurance(shoe, float(tc))
+                    m += self.band_insurance[i, j]
                     self.solves += 1
                 self.band_edge[i, j], self.band_second[i, j] = m, s2
             if self._progress is not None:
@@ -562,7 +597,14 @@ class CountedGame:
         from .deal import Deal
         deal = Deal(self.rules, shoe)
         keys = [k for k in deal.keys if deal.weights[k] > 0]
-        laws = round_laws(self.rules, shoe, keys, engines, threads=self._threads)[0]
+        # one dealer key per call, on this thread and the same few others every time: a
+        # key's kernel holds its tables until round_laws returns (all ten at once: +59 MB
+        # in 6 decks, one: +27 MB), and a new thread pool per law spread the freed tables
+        # over new malloc arenas (6D peak 224 MB; kept workers 178 MB; with this thread
+        # working too, which reuses what the full shoe's solve freed, less)
+        def one_key(key):
+            return round_laws(self.rules, shoe, [key], engines, threads=1)[0][key]
+        laws = dict(zip(keys, _shared_map(self._threads, one_key, keys)))
         return sum(deal.weights[k] * laws[k].sum(axis=0) for k in keys) / sum(
             deal.weights[k] for k in keys)
 
@@ -601,18 +643,6 @@ class CountedGame:
             self.outcome_law_misfit = max(self.outcome_law_misfit, abs(got_m - shift),
                                           abs(got_v - v) / v)
         self.outcome_laws = laws
-
-    def _insurance(self, shoe: Shoe, tc: float) -> float:
-        """Gain from insuring (half the bet, pays 2:1) at this count, when the index table
-        says to: P(ace up) x 0.5 x (3 P(ten | ace out) - 1)."""
-        if self.strategy != "indices" or getattr(self.indices, "insurance", None) is None:
-            return 0.0
-        if tc < self.indices.insurance:
-            return 0.0
-        c = shoe.counts
-        n = sum(c)
-        p_ace = c[0] / n
-        return p_ace * 0.5 * (3.0 * c[9] / (n - 1.0) - 1.0)
 
     # ---- results ---------------------------------------------------------------------
     def table(self, ramp=None):
@@ -837,6 +867,125 @@ class CountedGame:
                 points.append((int(tc), float(b)))
                 last = b
         return Ramp(tuple(points))
+
+
+def insurance_gains(count: CountDistribution, seen, index: int, *, hands: int = 2,
+                    decks: str = "exact", rounding: str = "floor") -> np.ndarray:
+    """[seen, running count] the insurance gain per round (half the bet, paid 2:1; even
+    money for a natural is the same bet) at the start of a round with ``seen[i]`` cards
+    seen and running count ``count.running_counts[j]``, when insurance is taken at true
+    counts >= ``index`` counted AFTER the deal, as in the simulator and at the table: the
+    ``hands`` cards of the hands (2 x spots) and the ace up seen.
+
+    With R = N - n cards unseen (n seen; the burn card among the unseen: it is as likely as
+    any unseen card to be each rank),
+    gain = 1.5 P(ace up, ten in the hole, insured) - 0.5 P(ace up, insured).
+    P(ace up) = E[u_A] / R and P(ace up, ten in the hole) = E[u_A u_T] / (R (R - 1)) are
+    exact (u the cards unseen of a rank; E[u_A u_T] from the count law's within-class
+    second moments, ``CountDistribution.unseen_rank_moments``: the product of the mean ace
+    and ten counts overstates it, because aces and tens share Hi-Lo's tag class and so
+    move against each other at a given count).  Whether the count after the deal reaches
+    the index depends on the hands' cards: their tag classes are drawn (every order of the
+    cards is equally likely, so after the ace and the ten) from the state's expected class
+    counts less those two cards, multivariate hypergeometric on fractional counts (the one
+    approximation: exact when the decision does not depend on them)."""
+    cl = count.classes
+    seen = np.asarray(seen)
+    aces, ace_ten = (m[seen] for m in count.unseen_rank_moments(1, 10))
+    unseen = (count.cards - seen).astype(float)[:, None]
+    p_ace = np.nan_to_num(aces / unseen)
+    p_ace_ten = np.nan_to_num(ace_ten / (unseen * (unseen - 1.0)))
+    of = {r: c for c, members in enumerate(cl.members) for r in members}
+    left = np.array(cl.sizes, dtype=float)[:, None, None] - np.nan_to_num(
+        count.class_means()[:, seen, :])                             # [class, seen, rc]
+    without_ace = left.copy()
+    without_ace[of[1]] -= 1.0
+    without_ace_ten = without_ace.copy()
+    without_ace_ten[of[10]] -= 1.0
+    after = seen[:, None] + hands + 1.0            # cards seen once the ace is up
+    insured_ace, insured_ace_ten = np.zeros(p_ace.shape), np.zeros(p_ace.shape)
+    total_ace, total_ace_ten = np.zeros(p_ace.shape), np.zeros(p_ace.shape)
+    for draw in _class_draws(len(cl.sizes), hands):
+        excess = (count.running_counts[None, :] + float(np.dot(draw, cl.tags))
+                  + cl.tags[of[1]] - count.mean_tag * after)
+        tc = round_true_count(excess / decks_remaining(count.cards - after, decks), rounding)
+        insured = tc >= index
+        p = _draw_probability(without_ace, draw)
+        q = _draw_probability(without_ace_ten, draw)
+        insured_ace += insured * p
+        insured_ace_ten += insured * q
+        total_ace += p
+        total_ace_ten += q
+    # normalised: where a class holds less than one card the clipped falling factorials
+    # no longer sum to 1, and a decision that does not depend on the draw stays exact
+    with np.errstate(invalid="ignore", divide="ignore"):
+        share_ace = np.nan_to_num(insured_ace / total_ace)
+        share_ace_ten = np.nan_to_num(insured_ace_ten / total_ace_ten)
+    return 1.5 * p_ace_ten * share_ace_ten - 0.5 * p_ace * share_ace
+
+
+_LAW_POOLS: dict = {}
+
+
+def _law_pool(threads: int):
+    """A thread pool of ``threads`` workers kept for the process (see ``_exact_law``)."""
+    from concurrent.futures import ThreadPoolExecutor
+    pool = _LAW_POOLS.get(threads)
+    if pool is None:
+        pool = _LAW_POOLS.setdefault(threads, ThreadPoolExecutor(
+            max_workers=threads, thread_name_prefix="bjsolve-game-laws"))
+    return pool
+
+
+def _shared_map(threads: int, fn, items) -> list:
+    """[fn(x) for x in items] on ``threads`` threads: this one and threads - 1 kept
+    workers (``_law_pool``), each taking the next item when it is free."""
+    import threading
+    if threads <= 1 or len(items) <= 1:
+        return [fn(x) for x in items]
+    results = [None] * len(items)
+    order = iter(range(len(items)))
+    lock = threading.Lock()
+
+    def work():
+        while True:
+            with lock:
+                i = next(order, None)
+            if i is None:
+                return
+            results[i] = fn(items[i])
+    helpers = [_law_pool(threads - 1).submit(work) for _ in range(threads - 1)]
+    try:
+        work()
+    finally:
+        for job in helpers:
+            job.result()
+    return results
+
+
+def _class_draws(classes: int, cards: int):
+    """Every way of drawing ``cards`` cards from ``classes`` tag classes: tuples of cards
+    per class summing to ``cards``."""
+    if classes == 1:
+        yield (cards,)
+        return
+    for k in range(cards + 1):
+        for rest in _class_draws(classes - 1, cards - k):
+            yield (k,) + rest
+
+
+def _draw_probability(left, draw) -> np.ndarray:
+    """P(a draw of sum(draw) cards without replacement has draw[c] cards of class c) from
+    (fractional) class counts ``left`` [class, ...]: the multivariate hypergeometric
+    m! / prod k_c! x prod_c (left_c)_(k_c) / (total)_(m), falling factorials clipped at 0."""
+    total = left.sum(axis=0)
+    out = np.full(total.shape, float(math.factorial(sum(draw))))
+    for c, k in enumerate(draw):
+        for i in range(k):
+            out = out * np.maximum(left[c] - i, 0.0) / (i + 1)
+    for i in range(sum(draw)):
+        out = out / (total - i)
+    return out
 
 
 def _tilt(p0, y, mean, second, iterations: int = 60):

@@ -17,7 +17,7 @@ right only about something local:
   fixed probabilities (every order of a multiset is equally likely there too).
 * So the cards are dealt independently with the full shoe's probabilities, one round after
   another, each round's (cards used L, tag sum D) with the joint law J of the round model
-  (``round_model.round_cards_law``: the same plays as the simulator, no resplits), and
+  (``round_model.round_cards_law``: the same plays as the simulator, resplits too), and
   two laws are propagated from A(0, 0) = 1:
 
       A(n, r) = sum_L sum_D A(n - L, r - D) J(L, D)       (a round starts at n)
@@ -37,8 +37,8 @@ Measured against 10^8 simulated rounds (benchmarks/bench_game.py): every true-co
 within 3 standard errors in 6 and 2 decks; without the correction the 2-deck fit is
 slightly worse (largest |z| 3.4 instead of 2.5).  Where it approximates: the order-only
 argument is exact, the law of the seen cards given (n, r) is the independent-draws one
-corrected to first order within rounds, the round model drops resplits (a split hand that
-draws its pair card plays it as a total) and decides by total.
+corrected to first order within rounds, the round model decides by total and plays index
+plays (``strategy_at``) at the round's starting count.
 """
 from __future__ import annotations
 
@@ -134,26 +134,64 @@ def _depletion_terms(rules, strategy, p0, steps, spots: int, k: int, half: int):
     return np.where(np.abs(mid) > 1e-15, out, 0.0)    # no correction where nothing happens
 
 
+def _policy_groups(count, strategy_at, last: int, decks: str, rounding: str):
+    """(group[n, j]: which strategy is played from state (n seen, running count j), the
+    strategies): ``strategy_at(tc)`` gives (key, strategy) for a true count, counts with
+    one key playing alike."""
+    tcs = np.stack([count.true_counts(n, decks=decks, rounding=rounding)
+                    for n in range(last + 1)])
+    keys, strategies = {}, []
+    by_tc = {}
+    for tc in np.unique(tcs):
+        key, strategy = strategy_at(float(tc))
+        if key not in keys:
+            keys[key] = len(strategies)
+            strategies.append(strategy)
+        by_tc[float(tc)] = keys[key]
+    groups = np.vectorize(lambda t: by_tc[float(t)], otypes=[int])(tcs)
+    return groups, strategies
+
+
 def round_starts(rules, strategy, count: CountDistribution, *, cut: int, burn: int,
-                 spots: int = 1, depletion: bool = True) -> RoundStarts:
+                 spots: int = 1, depletion: bool = True, strategy_at=None,
+                 decks: str = "exact", rounding: str = "floor") -> RoundStarts:
     """Expected round starts per shoe by (cards seen, running count) for a shoe whose cut
     card lies after ``cut`` cards (``burn`` unseen cards dealt first): see the module
     docstring.  ``depletion``: the first-order correction for dealing without replacement
-    within a round."""
+    within a round.
+
+    ``strategy_at``: None (``strategy`` at every count), or tc -> (key, strategy) for a
+    strategy that changes with the true count (index plays; true counts by ``decks`` and
+    ``rounding``): a round starting at a state then uses the cards of the strategy played
+    at the state's true count (one round law per distinct key; the depletion correction,
+    first order already, stays ``strategy``'s).  Index plays change the cards a round
+    uses (6D H17 LS with the Illustrious 18: 15 v T and 16 v 9 hit instead of
+    surrendering below 0, and 12 v 4-6 hit: 5.506 cards a round at -6 against 5.432 at 0),
+    so the chart's law alone put the rounds per shoe 0.5% high and leaned the true-count
+    frequencies."""
     steps = rank_steps(count.system, count.classes.scale)
     smax = max(1, max(abs(v) for v in steps))
     p0 = np.array(count.shoe.counts, dtype=float) / count.cards
-    law = round_cards_law(rules, p0, strategy, steps, spots=spots)
-    k = law.law.shape[0]
+    last = cut - burn - 1                # the deepest n at which a round can start
+    if strategy_at is None:
+        groups, strategies = np.zeros((last + 1, count.probabilities.shape[1]), int), [strategy]
+    else:
+        groups, strategies = _policy_groups(count, strategy_at, last, decks, rounding)
+    raw_laws = [round_cards_law(rules, p0, s, steps, spots=spots) for s in strategies]
+    k = max(raw.law.shape[0] for raw in raw_laws)
     half = smax * (k - 1)
-    j_law = _framed(law, k, half)
-    laws = np.stack([j_law, running_laws(j_law, _card_law(p0, steps, smax))])   # [2, k, S]
+    card = _card_law(p0, steps, smax)
+    laws = []
+    for raw in raw_laws:
+        j_law = _framed(raw, k, half)
+        laws.append(np.stack([j_law, running_laws(j_law, card)]))     # [2, k, S]
+    law = raw_laws[0] if strategy_at is None else round_cards_law(rules, p0, strategy, steps,
+                                                                   spots=spots)
     extra = (_depletion_terms(rules, strategy, p0, steps, spots, k, half)
              if depletion else None)
-    last = cut - burn - 1                # the deepest n at which a round can start
     width = count.probabilities.shape[1]
     size = 1 << int(np.ceil(np.log2(width + 2 * half + 1)))
-    spectrum = np.fft.rfft(laws, n=size, axis=2)
+    spectra = [np.fft.rfft(x, n=size, axis=2) for x in laws]
     extra = None if extra is None else np.fft.rfft(extra, n=size, axis=2)
     starts = np.zeros((last + 1, width))       # A
     covered = np.zeros((last + 1, width))      # B
@@ -163,9 +201,16 @@ def round_starts(rules, strategy, count: CountDistribution, *, cut: int, burn: i
         row = starts[n]
         if not row.any():
             continue
-        acc = np.fft.rfft(row, n=size)[None, None, :] * spectrum
+        row_spectrum = np.fft.rfft(row, n=size)[None, None, :]
+        if len(spectra) == 1:
+            acc = row_spectrum * spectra[0]
+        else:
+            acc = 0.0
+            for g in np.unique(groups[n][row != 0]):
+                part = np.where(groups[n] == g, row, 0.0)
+                acc = acc + np.fft.rfft(part, n=size)[None, None, :] * spectra[g]
         if extra is not None:
-            acc = acc + np.fft.rfft(row, n=size)[None, None, :] * extra / (count.cards - n)
+            acc = acc + row_spectrum * extra / (count.cards - n)
         out = np.fft.irfft(acc, n=size, axis=2)
         reach = min(k, last - n + 1)
         if a < b:
