@@ -1,6 +1,6 @@
 # Declarations of the chart freezer (see _chart.pyx).
 from libc.stdint cimport int32_t, uint64_t
-from libcpp.vector cimport vector
+from bjcore._alloc cimport vector
 
 from bjcore._defs cimport N_RANKS
 from bjcore._policy cimport PolicyEngine

@@ -15,7 +15,7 @@ engine's decision table.  The compositions walked are exactly those of
 the allowed actions those ``bjsolve.solve.policy_engines`` offers.
 """
 from libc.stdint cimport int32_t, uint64_t
-from libcpp.vector cimport vector
+from bjcore._alloc cimport vector, guard
 
 from bjcore._defs cimport *
 from bjcore._hands cimport hand_add, hand_remove
@@ -51,11 +51,15 @@ cdef class DecisionSignatures:
         for r in range(N_RANKS):
             self.limit[r] = 1e9 if limit is None else float(limit[r])
         self.engine = engine
-        self.slot_of.assign(N_SIGNATURES, -1)
-        with nogil:
+        guard(self.slot_of.assign(N_SIGNATURES, -1))
+        try:
+            with nogil:
+                engine.clear_hand()
+                guard(self.walk(1))
+                engine.clear_hand()
+        except MemoryError:
             engine.clear_hand()
-            self.walk(1)
-            engine.clear_hand()
+            raise
 
     cdef void add(self, int kind, int sig) noexcept nogil:
         cdef int32_t slot
@@ -139,6 +143,7 @@ cdef class DecisionSignatures:
         cdef PolicyEngine e = self.engine
         if <size_t>len(actions) != self.met.size():
             raise ValueError(f"freeze needs {self.met.size()} actions, got {len(actions)}")
+        guard(codes.reserve(len(actions)))   # (the push_backs then never allocate)
         for a in actions:
             if not 0 <= a <= 4:
                 raise ValueError(f"bad action code {a!r}")
@@ -150,4 +155,4 @@ cdef class DecisionSignatures:
             raise ValueError("this engine's split-hand decisions are recorded per split context")
         with nogil:
             for i in range(self.keys.size()):
-                e.policy.set(self.keys[i], codes[self.slots[i]])
+                guard(e.policy.set(self.keys[i], codes[self.slots[i]]))

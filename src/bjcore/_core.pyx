@@ -21,6 +21,7 @@ The kernel is split by concern, one module (with its ``.pxd``) each:
 from libc.math cimport NAN
 
 from bjcore._defs cimport *
+from bjcore._alloc cimport guard, guard_double, guard_int
 from bjcore._hands cimport hand_add, hand_remove
 from bjcore._policy cimport PolicyEngine
 
@@ -80,11 +81,21 @@ cdef class UpcardEngine(PolicyEngine):
     several can run in parallel threads without sharing memo tables.
     """
 
+    # Every kernel call below runs under a guard (alloc.h): out of memory raises
+    # MemoryError here, and the engine, marked spoiled, drops its half-updated memo
+    # tables (``recover``) before the exception leaves or, failing that, before its next
+    # kernel call.
+
     def round_ev(self):
         """E(u), unconditioned."""
         cdef double v
-        with nogil:
-            v = self.round_value()
+        self.recover()
+        try:
+            with nogil:
+                v = guard_double(self.round_value())
+        except MemoryError:
+            self.out_of_memory()
+            raise
         return v
 
     def _check_hand(self, counts, bint in_shoe=True):
@@ -122,8 +133,9 @@ cdef class UpcardEngine(PolicyEngine):
     def surrender_ev(self, counts):
         """Unconditioned surrender value of the original two cards."""
         cdef double v
+        self.recover()
         self.set_hand(self._check_hand(counts))
-        v = self.surrender_value()
+        v = self.surrender_value()   # (allocates nothing)
         self.clear_hand()
         return v
 
@@ -131,14 +143,19 @@ cdef class UpcardEngine(PolicyEngine):
         """(stand, hit, double, natural chance) unconditioned, for an unsplit hand."""
         cdef double pi[N_RANKS]
         cdef double st, ht, dd, beta
+        self.recover()
         self.set_hand(self._check_hand(counts))
-        with nogil:
-            st = self.get(ACT_STAND)
-            ht = self.get(ACT_HIT)
-            dd = self.get(ACT_DOUBLE)
-            self.next_card_weights(pi)
-            beta = self.hole_natural_chance(pi)
-            self.clear_hand()
+        try:
+            with nogil:
+                st = guard_double(self.get(ACT_STAND))
+                ht = guard_double(self.get(ACT_HIT))
+                dd = guard_double(self.get(ACT_DOUBLE))
+                self.next_card_weights(pi)
+                beta = self.hole_natural_chance(pi)
+                self.clear_hand()
+        except MemoryError:
+            self.out_of_memory()
+            raise
         return st, ht, dd, beta
 
     def may_double_hand(self, counts, bint after_split=False):
@@ -164,8 +181,13 @@ cdef class UpcardEngine(PolicyEngine):
         cdef int r, hole
         if pair < 1 or pair > 10:
             raise ValueError("pair rank must be 1..10")
-        with nogil:
-            v = self.split_value(pair)
+        self.recover()
+        try:
+            with nogil:
+                v = guard_double(self.split_value(pair))
+        except MemoryError:
+            self.out_of_memory()
+            raise
         beta = 0.0
         hole = self.hole_rank
         if hole >= 0:

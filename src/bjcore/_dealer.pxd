@@ -3,7 +3,7 @@
 # modules cimport them (``from bjcore._dealer cimport DealerTrie``).
 from libc.stdint cimport uint64_t, int8_t, int16_t, int32_t
 from libc.math cimport isnan
-from libcpp.vector cimport vector
+from bjcore._alloc cimport vector
 
 from bjcore._defs cimport N_RANKS, N_DEALER
 from bjcore._memo cimport HashIndex, block_take, block_give

@@ -13,7 +13,7 @@ with the batch of shoes that wait for one shared trie pass.
 """
 from libc.stdint cimport uint64_t, int8_t, int64_t
 from libcpp.unordered_map cimport unordered_map
-from libcpp.vector cimport vector
+from bjcore._alloc cimport vector, guard, guard_ptr
 from cython.operator cimport dereference as deref
 
 from bjcore._defs cimport N_RANKS, N_DEALER, MAX_COUNT_VALUE, soft_total
@@ -191,7 +191,7 @@ cdef class DealerTrie:
         if not start or any(c < 1 or c > 10 for c in start):
             raise ValueError(f"dealer start hand must be ranks 1..10, got {start!r}")
         cdef _TrieBuilder builder = _TrieBuilder(start, hit_soft_17)
-        builder.visit(-1)
+        guard(builder.visit(-1))
         cdef TrieNode node
         cdef NodeOffsets where
         cdef RawNode raw
@@ -201,7 +201,9 @@ cdef class DealerTrie:
         self.n_nodes = <int>builder.nodes.size()
         self.max_depth = 0
         self.n_factors = 0
-        self.nodes.reserve(builder.nodes.size())
+        # room for every node first: the loop's push_backs then never allocate
+        guard(self.nodes.reserve(builder.nodes.size()))
+        guard(self.offsets.reserve(builder.nodes.size()))
         for i in range(builder.nodes.size()):
             raw = builder.nodes[i]
             if raw.depth >= MAX_DEPTH:
@@ -389,7 +391,7 @@ cdef class DealerStore:
         self.batch_count = 0
         self.n_rows = 0
         self.row_capacity = INITIAL_ROWS
-        self.rows = <double*>block_take(INITIAL_ROWS * N_DEALER * sizeof(double))
+        self.rows = <double*>guard_ptr(block_take(INITIAL_ROWS * N_DEALER * sizeof(double)))
 
     def __dealloc__(self):
         block_give(self.rows, self.row_capacity * N_DEALER * sizeof(double))

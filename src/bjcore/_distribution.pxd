@@ -1,7 +1,7 @@
 # Declarations of the round-distribution kernel (see _distribution.pyx for the maths).
 from libc.stdint cimport uint64_t, int8_t
 from libcpp.unordered_map cimport unordered_map
-from libcpp.vector cimport vector
+from bjcore._alloc cimport vector
 
 from bjcore._defs cimport RuleParams
 from bjcore._dealer cimport DealerTrie   # the one dependency on the core: dealer enumeration
@@ -110,6 +110,8 @@ cdef class RoundLaws:
                                              # as independent given the dealer's outcome
 
     cdef void clear_hand(self) noexcept nogil
+    cdef void forget(self) except *
+    cdef void freeze(self, uint64_t key, int action) noexcept nogil
     cdef void add(self, int r) noexcept nogil
     cdef void remove(self, int r) noexcept nogil
     cdef int total(self) noexcept nogil

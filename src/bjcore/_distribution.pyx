@@ -41,7 +41,7 @@ from bjcore._policy cimport PolicyEngine
 from libc.string cimport memset
 from libc.stdint cimport uint64_t, int8_t
 from libcpp.unordered_map cimport unordered_map
-from libcpp.vector cimport vector
+from bjcore._alloc cimport vector, guard, guard_int
 from cython.operator cimport dereference as deref, preincrement as preinc
 
 import numpy as np
@@ -130,7 +130,7 @@ cdef class RoundLaws:
         for r in range(D_RANKS):
             self.split_done[r] = False
             self.split_mean[r] = 0.0
-        self.split_out.assign(D_RANKS * D_OUT * D_LATTICE, 0.0)
+        guard(self.split_out.assign(D_RANKS * D_OUT * D_LATTICE, 0.0))
         self.policy_missing = 0
         # a fractional shoe is no real shoe: its splits follow the solver's construction
         # (split_dist), so that the mean is the solve's value (docs/risk.md)
@@ -1653,6 +1653,30 @@ cdef class RoundLaws:
                 short * self.round_out[t * D_LATTICE + ZERO_COL] / zeros)
 
     # ---- Python edge ---------------------------------------------------------------
+    # Every kernel call runs under a guard (alloc.h): out of memory raises MemoryError,
+    # after ``forget`` has dropped the memo tables the unwound call left half-updated.
+
+    cdef void forget(self) except *:
+        """Forget every law and dealer law computed (keeping the decisions: each is stored
+        once made) and the hand being played, so that the next call starts clean."""
+        cdef int r
+        self.dealer_index.clear()
+        self.dealer_store.clear()
+        self.pend_count = 0
+        self.law_index.clear()
+        self.law_store.clear()
+        self.second_index.clear()
+        self.second_store.clear()
+        for r in range(D_RANKS):
+            self.split_done[r] = False
+            self.split_mean[r] = 0.0
+            self.exact_done[r] = False
+        for r in range(<int>self.split_out.size()):
+            self.split_out[r] = 0.0
+        self.clear_hand()
+
+    cdef void freeze(self, uint64_t key, int action) noexcept nogil:
+        self.policy[key] = <int8_t>action
 
     def copy_policy_from(self, PolicyEngine engine not None):
         """Freeze every decision frozen in ``engine`` (a policy engine of the same rules and
@@ -1669,7 +1693,7 @@ cdef class RoundLaws:
         for i in range(table.actions.capacity):
             entry = &table.actions.table[i]
             if entry.gen == table.actions.gen:
-                self.policy[entry.key] = <int8_t>entry.slot
+                guard(self.freeze(entry.key, entry.slot))
                 copied += 1
         return copied
 
@@ -1683,17 +1707,21 @@ cdef class RoundLaws:
             if not 0 <= counts[r] < 32:
                 raise ValueError("bad policy composition")
             key += <uint64_t>counts[r] * rank_unit(r)
-        self.policy[key | (<uint64_t>kind << 58)] = <int8_t>action
+        guard(self.freeze(key | (<uint64_t>kind << 58), action))
 
     def split_law(self, int pair, bint exact=True):
         """(``out[t, k]`` of splitting ``pair`` -- as ``outcome_law`` -- and the
         solver's split expectation) for testing; exact two-hand law when it applies."""
         if not 1 <= pair <= 10 or self.hands_limit(pair) < 2:
             raise ValueError("pair cannot be split here")
-        with nogil:
-            self.split_dist(pair)
-            if exact and self.exact_two_hands and self.hands_limit(pair) == 2:
-                self.exact_two_hands_law(pair)
+        try:
+            with nogil:
+                guard(self.split_dist(pair))
+                if exact and self.exact_two_hands and self.hands_limit(pair) == 2:
+                    guard(self.exact_two_hands_law(pair))
+        except MemoryError:
+            self.forget()
+            raise
         result = np.array(self.split_out[(pair - 1) * D_OUT * D_LATTICE:
                                          pair * D_OUT * D_LATTICE]).reshape(D_OUT, D_LATTICE)
         return result, self.split_mean[pair - 1]
@@ -1711,8 +1739,12 @@ cdef class RoundLaws:
         for r in range(D_RANKS):
             for _ in range(int(counts[r])):
                 self.add(r)
-        with nogil:
-            a = self.choose()
+        try:
+            with nogil:
+                a = guard_int(self.choose())
+        except MemoryError:
+            self.forget()
+            raise
         self.clear_hand()
         return a
 
@@ -1729,8 +1761,12 @@ cdef class RoundLaws:
     def outcome_law(self):
         """``out[t, k]``: P(dealer outcome t and net outcome (k - 16) / 2), t = 17..21,
         natural, bust; column 33 is a natural paid at the table's payout."""
-        with nogil:
-            self.round_dist()
+        try:
+            with nogil:
+                guard(self.round_dist())
+        except MemoryError:
+            self.forget()
+            raise
         result = np.empty((D_OUT, D_LATTICE))
         cdef double[:, ::1] view = result
         cdef int t, k

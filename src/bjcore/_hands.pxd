@@ -1,7 +1,7 @@
 # Declarations of the hand-value engine (see _hands.pyx).
 from libc.math cimport NAN, isnan
 from libc.stdint cimport uint64_t, int8_t
-from libcpp.vector cimport vector
+from bjcore._alloc cimport vector
 
 from bjcore._defs cimport (N_RANKS, N_DEALER, RuleParams, rank_unit, soft_total, improves, SPLIT_POLICY,
                            double_allowed,
@@ -51,8 +51,13 @@ cdef class HandEngine:
     cdef DecisionTable policy
     cdef bint policy_shared           # the table is another engine's: copy before writing
     cdef int policy_missing
+    cdef bint spoiled                 # a kernel call ran out of memory: ``recover`` first
 
     cdef void clear_hand(self) noexcept nogil
+    cdef void clear_memo_state(self) noexcept nogil
+    cdef void forget(self) except *
+    cdef void recover(self) except *
+    cdef void out_of_memory(self) except *
     cdef uint64_t split_group_key(self) noexcept nogil
     cdef void next_card_weights(self, double* pi) noexcept nogil
     cdef double hole_natural_chance(self, const double* pi) noexcept nogil

@@ -20,6 +20,7 @@ from bjcore._defs cimport *
 from bjcore._dealer cimport DealerStore, DealerTrie
 from bjcore._pair_dealer cimport PairDealer
 from bjcore._memo cimport DecisionTable, HashIndex
+from bjcore._alloc cimport vector, guard
 from bjcore._dealer import dealer_trie
 
 
@@ -118,16 +119,52 @@ cdef class HandEngine:
         self.dealer = DealerStore(dealer_trie(cards, self.rules.hit_soft_17))
         self.pair_dealer = PairDealer(self.dealer.trie)
         self.value_index = HashIndex(VALUE_INDEX_BITS)
-        self.value_store.reserve(VALUE_ROWS)
+        guard(self.value_store.reserve(VALUE_ROWS))
+        self.clear_memo_state()
+        self.policy = DecisionTable()
+        self.policy_shared = False
+        self.policy_missing = 0
+        self.spoiled = False
+
+    cdef void clear_memo_state(self) noexcept nogil:
+        """The flags that say what the memo tables hold: nothing yet."""
+        cdef int r
         self.extra_max = 0
         self.split_needs_queued = False
         self.unsplit_prefetched = False
         for r in range(N_RANKS):
             self.pair_groups[r] = False
         self.clear_hand()
-        self.policy = DecisionTable()
-        self.policy_shared = False
-        self.policy_missing = 0
+
+    cdef void forget(self) except *:
+        """Drop every memo table and the hand being valued, as a new engine has them, but
+        keep the dealer trie and the frozen decisions (see ``recover``)."""
+        cdef vector[HandValues] no_rows
+        self.value_store.swap(no_rows)   # (freed on return)
+        self.dealer = DealerStore(self.dealer.trie)
+        self.pair_dealer = PairDealer(self.dealer.trie)
+        self.value_index = HashIndex(VALUE_INDEX_BITS)
+        self.clear_memo_state()
+
+    cdef void recover(self) except *:
+        """Make the engine whole again if a kernel call ran out of memory: std::bad_alloc
+        (alloc.h) unwound it with the memo tables half-updated (a key stored without its
+        row, a batch half-queued) and the hand half-built.  The Python edge marks the
+        engine ``spoiled`` and calls this, and calls it again before the next kernel call
+        (making the new tables can run out of memory too: MemoryError, still spoiled)."""
+        if self.spoiled:
+            self.forget()
+            self.spoiled = False
+
+    cdef void out_of_memory(self) except *:
+        """A kernel call ran out of memory (its MemoryError on the way to the caller):
+        mark the engine spoiled and recover at once if there is memory for that, else at
+        the next call."""
+        self.spoiled = True
+        try:
+            self.recover()
+        except MemoryError:
+            pass
 
     # ---- hand state --------------------------------------------------------------
 

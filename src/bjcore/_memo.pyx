@@ -5,6 +5,8 @@ frozen decisions a policy engine plays."""
 from libc.stdint cimport uint64_t, int32_t
 from libc.string cimport memcpy
 
+from bjcore._alloc cimport guard_ptr
+
 
 cdef int INITIAL_BITS = 12
 cdef int RELEASE_GIL_BITS = 13
@@ -47,9 +49,9 @@ cdef class HashIndex:
             # marking a large table free takes 10-40 us on cold caches: let the other
             # solver threads take the GIL meanwhile (engines are built inside them)
             with nogil:
-                self.table = empty_table(self.capacity)
+                self.table = <IndexEntry*>guard_ptr(empty_table(self.capacity))
         else:
-            self.table = empty_table(self.capacity)
+            self.table = <IndexEntry*>guard_ptr(empty_table(self.capacity))
 
     def __dealloc__(self):
         block_give(self.table, self.capacity * sizeof(IndexEntry))
@@ -84,8 +86,10 @@ cdef class HashIndex:
     cdef void grow(self) noexcept nogil:
         cdef IndexEntry* old = self.table
         cdef size_t old_capacity = self.capacity, i
+        # the new block first: out of memory (std::bad_alloc, alloc.h) leaves the table
+        # as it was
+        self.table = empty_table(2 * old_capacity)
         self.capacity = 2 * old_capacity
-        self.table = empty_table(self.capacity)
         self.shift -= 1
         self.count = 0
         for i in range(old_capacity):   # (the new table's entries are all free: gen 0)
@@ -144,8 +148,9 @@ cdef class DecisionTable:
     cdef DecisionTable copy(self):
         cdef DecisionTable other = DecisionTable()
         cdef size_t nbytes = self.actions.capacity * sizeof(IndexEntry)
+        cdef IndexEntry* table = <IndexEntry*>guard_ptr(block_take(nbytes))
         block_give(other.actions.table, other.actions.capacity * sizeof(IndexEntry))
-        other.actions.table = <IndexEntry*>block_take(nbytes)
+        other.actions.table = table
         memcpy(other.actions.table, self.actions.table, nbytes)
         other.actions.capacity = self.actions.capacity
         other.actions.shift = self.actions.shift

@@ -1,7 +1,7 @@
 # Declarations of the split contexts' dealer distributions (see _pair_dealer.pyx).
 from libc.stddef cimport size_t
 from libc.stdint cimport uint64_t, int8_t, int16_t, int32_t
-from libcpp.vector cimport vector
+from bjcore._alloc cimport vector
 
 from bjcore._defs cimport N_RANKS, N_DEALER
 from bjcore._dealer cimport DealerTrie, TrieNode, MAX_BATCH, MAX_DEPTH, MAX_FACTORS

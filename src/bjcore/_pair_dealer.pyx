@@ -24,9 +24,9 @@ last bits (~1e-16 relative).  Split hands always take their distributions from h
 value does not depend on the order in which the hands were asked for.
 """
 from libc.stdint cimport uint64_t, int8_t, int16_t, int32_t
-from libc.stdlib cimport malloc, free, abort
+from libc.stdlib cimport free
 from libc.string cimport memset
-from libcpp.vector cimport vector
+from bjcore._alloc cimport vector, checked_alloc, guard
 
 from bjcore._defs cimport N_RANKS, N_DEALER, MAX_COUNT_VALUE
 from bjcore._dealer cimport DealerTrie, TrieNode, MAX_BATCH, MAX_DEPTH, MAX_FACTORS
@@ -199,9 +199,8 @@ cdef class PairDealer:
             cap = 2 * self.chunk_capacity if self.chunk_capacity else 1 << 16
             while cap < size:
                 cap *= 2
-            chunk = <double*>malloc(cap * sizeof(double))
-            if chunk == NULL:
-                abort()   # out of memory inside a nogil kernel: nothing sensible to return
+            self.chunks.reserve(self.chunks.size() + 1)   # (may throw: before the block exists)
+            chunk = <double*>checked_alloc(cap * sizeof(double))
             self.chunks.push_back(chunk)
             self.chunk_size = 0
             self.chunk_capacity = cap
@@ -240,12 +239,12 @@ cdef class PairDealer:
                 raise ValueError(f"weights must be finite, non-negative counts, got {weights[r]!r}")
             total += w[r]
         with nogil:
-            self.flush()
-            self.queue(p, w, key)
-            self.flush()
+            guard(self.flush())
+            guard(self.queue(p, w, key))
+            guard(self.flush())
             table = self.group(key)
             self.distribution(p, table, w[p], total, out)
-            self.clear()
+            guard(self.clear())
         return [out[r] for r in range(N_DEALER)]
 
     @property

@@ -19,6 +19,7 @@ from bjcore._defs cimport *
 from bjcore._hands cimport hand_add, hand_remove
 from bjcore._memo cimport DecisionTable
 from bjcore._round cimport RoundEngine
+from bjcore._alloc cimport guard
 
 
 cdef class PolicyEngine(RoundEngine):
@@ -109,16 +110,27 @@ cdef class PolicyEngine(RoundEngine):
                                      SPLIT_CDP: 2}[self.rules.split_class]
         for p in range(N_RANKS):
             left[p] = self.shoe[p] - self.dealer_cnt[p]
-        with nogil:
-            for p in range(N_RANKS):
-                if self.hands_limit(p + 1) >= 2:
-                    self.split_value(p + 1)
-            self.clear_hand()
-            self.freeze_walk(0, left)
-            self.clear_hand()
-            if self.policy.split_context > 0:
-                self.freeze_split_contexts()
+        self.recover()
+        try:
+            with nogil:
+                guard(self.freeze_all(left))
+        except MemoryError:
+            self.out_of_memory()
+            self.policy = DecisionTable()   # half a record is no record
+            raise
         return len(self.policy)
+
+    cdef void freeze_all(self, const double* left) noexcept nogil:
+        """``freeze_decisions``'s kernel: every split value, then every decision."""
+        cdef int p
+        for p in range(N_RANKS):
+            if self.hands_limit(p + 1) >= 2:
+                self.split_value(p + 1)
+        self.clear_hand()
+        self.freeze_walk(0, left)
+        self.clear_hand()
+        if self.policy.split_context > 0:
+            self.freeze_split_contexts()
 
     def copy_policy_to(self, PolicyEngine other not None):
         """Give ``other`` (a policy-mode engine) this engine's recorded decisions (shared,
@@ -143,7 +155,7 @@ cdef class PolicyEngine(RoundEngine):
         if kind == KIND_SPLIT and self.policy.split_context != 0:
             raise ValueError("this engine's split-hand decisions are recorded per split "
                              "context; set_policy gives one per composition")
-        self.policy.set(key | (<uint64_t>kind << KIND_SHIFT), action)
+        guard(self.policy.set(key | (<uint64_t>kind << KIND_SHIFT), action))
 
     @property
     def policy_misses(self):

@@ -43,7 +43,7 @@ them longest first).
 from libc.stdint cimport uint64_t
 from libc.string cimport memset, memcpy
 from libcpp.unordered_map cimport unordered_map
-from libcpp.vector cimport vector
+from bjcore._alloc cimport vector, guard, guard_int
 from cython.operator cimport dereference as deref
 
 from bjcore._defs cimport rank_unit, ACT_SPLIT, SPLIT_CDP
@@ -602,6 +602,14 @@ cdef RoundLaws tree_worker(RoundLaws src):
     w.dealer_index = HashIndex()
     w.pend_count = 0
     w.tree_ran_out = False
+    guard(copy_tree(w, src))
+    w.clear_hand()
+    return w
+
+
+cdef void copy_tree(RoundLaws w, RoundLaws src) noexcept nogil:
+    """``tree_worker``'s copy of the split tree, and its own scratch (the copies
+    allocate: called under a guard)."""
     w.t_key = src.t_key
     w.t_kind = src.t_kind
     w.t_state = src.t_state
@@ -615,8 +623,6 @@ cdef RoundLaws tree_worker(RoundLaws src):
     w.t_reach.assign(src.t_key.size(), 0.0)
     w.t_pi.assign(src.t_key.size() * D_RANKS, 0.0)
     w.t_drow.assign(src.t_key.size(), -1)
-    w.clear_hand()
-    return w
 
 
 cdef class SplitMomentJob:
@@ -635,7 +641,11 @@ cdef class SplitMomentJob:
 
     def __cinit__(self, RoundLaws laws not None, int pair):
         cdef size_t ends
-        laws.split_tree(pair)
+        try:
+            guard(laws.split_tree(pair))
+        except MemoryError:
+            laws.forget()
+            raise
         self.worker = tree_worker(laws)
         self.pair = pair
         ends = laws.t_need.size()
@@ -650,8 +660,13 @@ cdef class SplitMomentJob:
         if self.done:
             return
         pp = _PairPass(self.worker)
-        with nogil:
-            self.ok = split_moments(self.worker, pp, self.pair, self.p_t, self.m1, self.m2)
+        try:
+            with nogil:
+                self.ok = guard_int(split_moments(self.worker, pp, self.pair, self.p_t,
+                                                  self.m1, self.m2))
+        except MemoryError:
+            self.worker.forget()   # (not done: run may be called again)
+            raise
         self.worker = None              # its dealer memo is no longer needed
         self.done = True
 
@@ -697,7 +712,11 @@ def split_moment_jobs(RoundLaws laws):
         laws.clear_hand()
         laws.add(c)
         laws.add(c)
-        action = laws.start_action(c, c)
+        try:
+            action = guard_int(laws.start_action(c, c))
+        except MemoryError:
+            laws.forget()
+            raise
         laws.clear_hand()
         if action != ACT_SPLIT:
             continue

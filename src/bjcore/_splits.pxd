@@ -2,7 +2,7 @@
 from bjcore._defs cimport N_RANKS
 from bjcore._hands cimport HandEngine
 from bjcore._memo cimport HashIndex
-from libcpp.vector cimport vector
+from bjcore._alloc cimport vector
 
 
 cdef enum:
@@ -23,6 +23,7 @@ cdef class SplitEngine(HandEngine):
     cdef vector[LaneValues] lane_store
     cdef int queue_e_hi                # queue_split_needs: the last context a walk is for
 
+    cdef void forget(self) except *
     cdef int hands_limit(self, int pair) noexcept nogil
     cdef double pair_hand_value(self, int pair, int extra, int second) noexcept nogil
     cdef double split_value(self, int pair) noexcept nogil

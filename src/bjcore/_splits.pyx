@@ -15,6 +15,7 @@ from bjcore._defs cimport *
 from bjcore._hands cimport hand_add, hand_remove, stand_from_outcomes
 from bjcore._hands cimport HandEngine
 from bjcore._memo cimport HashIndex
+from bjcore._alloc cimport vector
 from libc.stdint cimport uint64_t
 
 cdef size_t LANE_ROWS = 4096   # lane_store's first capacity (see lane_row)
@@ -46,6 +47,17 @@ cdef class SplitEngine(HandEngine):
 
     def __cinit__(self, *args, **kwargs):
         cdef int r
+        for r in range(N_RANKS):
+            self.split_cache[r] = NAN
+        self.walked = HashIndex()
+        self.lane_index = HashIndex()
+
+    cdef void forget(self) except *:
+        """``HandEngine.forget``, and the split values and lane tables too."""
+        cdef vector[LaneValues] no_rows
+        cdef int r
+        self.lane_store.swap(no_rows)   # (freed on return)
+        HandEngine.forget(self)
         for r in range(N_RANKS):
             self.split_cache[r] = NAN
         self.walked = HashIndex()

@@ -44,6 +44,8 @@ fractional shoes (no real shoe) or a shoe that may run out.
 from libc.stdint cimport uint64_t, int8_t
 from libc.string cimport memset
 
+from bjcore._alloc cimport guard
+
 from bjcore._defs cimport rank_unit
 from bjcore._distribution cimport (RoundLaws, D_RANKS, D_OUT, D_LATTICE, D_NATURAL_COL,
                                    D_STATES, D_BATCH)
@@ -248,8 +250,12 @@ cdef class SpotMoments(RoundLaws):
         cdef int t, k
         if self.mode != RECORD:
             raise RuntimeError("cross_moments runs once per SpotMoments")
-        with nogil:
-            self.round_dist()
+        try:
+            with nogil:
+                guard(self.round_dist())
+        except MemoryError:
+            self.forget()
+            raise
         first = np.empty((D_OUT, D_LATTICE))
         for t in range(D_OUT):
             for k in range(D_LATTICE):
@@ -266,8 +272,12 @@ cdef class SpotMoments(RoundLaws):
         self.mode = CROSS
         self.compact = True
         self.law_len = 2 * D_OUT
-        with nogil:
-            self.round_dist()
+        try:
+            with nogil:
+                guard(self.round_dist())
+        except MemoryError:
+            self.forget()
+            raise
         cross = np.zeros(D_OUT)
         for t in range(D_OUT):
             for k in range(D_LATTICE):

@@ -18,9 +18,12 @@
 #include <cstddef>
 #include <cstdlib>
 #include <mutex>
+#include <new>
 #include <pthread.h>
 #include <unordered_map>
 #include <vector>
+
+#include "alloc.h"
 
 #define BJ_RECYCLE_LIMIT ((size_t)128 << 20)   /* bytes kept per module, at most */
 
@@ -38,7 +41,7 @@ static const int fork_handlers __attribute__((unused)) =
 }
 
 /* A block of `bytes` bytes (contents undefined): a recycled one if any, else malloc's.
- * Out of memory aborts, as std::vector's growth does in the kernels' noexcept code. */
+ * Out of memory throws std::bad_alloc (alloc.h). */
 static inline void* bj_block_take(size_t bytes) {
     {
         std::lock_guard<std::mutex> guard(bj_recycle::lock);
@@ -50,23 +53,23 @@ static inline void* bj_block_take(size_t bytes) {
             return p;
         }
     }
-    void* p = std::malloc(bytes);
-    if (p == NULL)
-        std::abort();
-    return p;
+    return bj_alloc(bytes);
 }
 
-/* Give back a block from bj_block_take (NULL is ignored). */
-static inline void bj_block_give(void* p, size_t bytes) {
+/* Give back a block from bj_block_take (NULL is ignored).  Never throws (destructors
+ * call it): a block the pool has no room to list is freed. */
+static inline void bj_block_give(void* p, size_t bytes) noexcept {
     if (p == NULL)
         return;
-    {
+    try {
         std::lock_guard<std::mutex> guard(bj_recycle::lock);
         if (bj_recycle::kept + bytes <= BJ_RECYCLE_LIMIT) {
             bj_recycle::blocks[bytes].push_back(p);
             bj_recycle::kept += bytes;
             return;
         }
+    } catch (const std::bad_alloc&) {
+        /* out of memory for the pool's own list: free the block instead */
     }
     std::free(p);
 }

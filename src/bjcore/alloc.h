@@ -1,0 +1,35 @@
+/* The kernels' one allocation policy (docs/algorithms.md, "Out of memory").
+ *
+ * Every allocation inside a kernel either succeeds or throws std::bad_alloc: the
+ * containers' growth (std::vector, std::unordered_map, declared in _alloc.pxd without
+ * Cython's `except +`, so that nothing converts the exception half-way), the recycled
+ * blocks of recycle.h and any raw block (bj_alloc below).  Nothing aborts, nothing returns
+ * NULL to a caller that would carry on.  The exception unwinds the recursion (its frames
+ * hold no Python object and no lock: the kernels run without the GIL, and recycle.h's lock
+ * is a scoped guard) up to the Python edge, where each call into a kernel is wrapped in
+ * BJ_GUARD: declared `except +MemoryError` in _alloc.pxd, it makes Cython catch the C++
+ * exception right there, inside the `with nogil` block, and raise MemoryError once it
+ * holds the GIL again.  The caller then drops or resets whatever state the unwound call
+ * left half-built (UpcardEngine.forget, RoundLaws.forget), so the object stays usable.
+ */
+#ifndef BJSOLVE_ALLOC_H
+#define BJSOLVE_ALLOC_H
+
+#include <cstddef>
+#include <cstdlib>
+#include <new>
+
+/* `bytes` bytes from malloc, or std::bad_alloc. */
+static inline void* bj_alloc(size_t bytes) {
+    void* p = std::malloc(bytes);
+    if (p == NULL)
+        throw std::bad_alloc();
+    return p;
+}
+
+/* The guards: the kernel call is their argument, so that Cython evaluates it inside the
+ * try block it writes for an `except +` function (see _alloc.pxd). */
+#define BJ_GUARD(call) (call)
+#define BJ_GUARD_VOID(call) ((void)(call))
+
+#endif
