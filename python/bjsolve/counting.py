@@ -74,10 +74,16 @@ def _ten_numbers(vector, what: str, items: str) -> tuple:
         raise ValueError(f"{what} needs 10 numbers (A, 2..9, T), got {len(values)}")
     out = []
     for t in values:
-        if (isinstance(t, bool) or not isinstance(t, (int, float, np.integer, np.floating))
-                or not math.isfinite(t)):
+        if isinstance(t, bool) or not isinstance(t, (int, float, np.integer, np.floating)):
+            t_float = math.nan
+        else:
+            try:
+                t_float = float(t)
+            except OverflowError:        # an int beyond a float's range
+                t_float = math.nan
+        if not math.isfinite(t_float):
             raise ValueError(f"{items} must be finite numbers, got {show(t)}")
-        out.append(float(t))
+        out.append(t_float)
     return tuple(out)
 
 
