@@ -450,6 +450,20 @@ def test_a_shoe_too_large_to_hold_is_refused(shoe):
                          penetration="every-round")
 
 
+@pytest.mark.parametrize("counts, words", [([3 * 10**8] * 10, "3,000,000,000 cards"),
+                                           ([-1] + [4] * 8 + [16], "negative count")])
+def test_the_kernel_refuses_a_shoe_it_cannot_hold(counts, words):
+    """A GamePlan is public: a hand-made one with a shoe past the kernel's limit is a
+    ValueError from the kernel itself (its card positions overflowed: a segfault)."""
+    from bjcore._simulate import MAX_CARDS
+    from bjsolve.simulate import MAX_SHOE_CARDS, build_plan
+    assert MAX_CARDS == MAX_SHOE_CARDS
+    plan, _ = build_plan(Rules(decks=1), penetration="every-round")
+    big = type(plan)(**dict(vars(plan), shoe=np.array(counts, dtype=np.int32)))
+    with pytest.raises(ValueError, match=words):
+        big.run(1, 0, 10)
+
+
 def test_bankroll_paths_run_in_bounded_batches(monkeypatch):
     """bankroll_trials=(10**8, 1, 1) built every path's chunk (and its result) at once:
     3.9 GB.  The paths run RUIN_BATCH_PATHS at a time keeping only whether each was
