@@ -153,8 +153,8 @@ class SimulationResult:
     def __str__(self):
         tail = " PARTIAL" if self.partial else ""
         return (f"SimulationResult({self.rounds} rounds, mean "
-                f"{_with_se(self.mean, self.se, ' per round')}, SD {_shown(self.sd, '.4f')}, win rate "
-                f"{_shown(self.win_rate, '+.6f')}{tail})")
+                f"{_with_se(self.mean, self.se, ' per round')}, SD {_shown(self.sd, '.4f')}, "
+                f"win rate {_shown(self.win_rate, '+.6f')}{tail})")
 
 
 def _shown(value, spec: str) -> str:
