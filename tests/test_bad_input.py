@@ -449,3 +449,56 @@ def test_a_table_repr_is_one_line_and_str_is_the_text_table(one_deck):
     table = ev_table(one_deck, "stand")
     assert repr(table) == f"<Table 'stand': stand EV, {len(EV_ROWS)} rows x 10 columns>"
     assert str(table) == to_text(table)
+
+
+# ---- failures of the environment: one line naming what failed, never "internal error" ------
+
+def _cli(*args, shell_tail=""):
+    cmd = " ".join([f"'{sys.executable}'", "-m", "bjsolve", *args]) + shell_tail
+    return subprocess.run(cmd, shell=True, capture_output=True, text=True)
+
+
+@pytest.mark.skipif(not __import__("os").path.exists("/dev/full"), reason="needs /dev/full")
+@pytest.mark.parametrize("args, tail, words", [
+    (["dealer", "--decks", "1"], " >/dev/full", "cannot write the output: No space left"),
+    (["dealer", "--decks", "1", "-o", "/dev/full"], "",
+     "--output /dev/full: cannot write it: No space left"),
+])
+def test_a_full_device_is_one_line_exit_1(args, tail, words):
+    p = _cli(*args, shell_tail=tail)
+    assert p.returncode == 1 and p.stderr.count("\n") == 1, p.stderr
+    assert words in p.stderr and "internal error" not in p.stderr
+
+
+def test_an_output_file_that_cannot_be_made_is_one_line_exit_1(tmp_path):
+    path = tmp_path / "no-such-dir" / "out.txt"
+    err = io.StringIO()
+    code = _main_with_stderr(["dealer", "--decks", "1", "-o", str(path)], err)
+    assert code == 1 and err.getvalue().count("\n") == 1
+    assert f"--output {path}: cannot write it" in err.getvalue()
+    assert "internal error" not in err.getvalue()
+
+
+def _main_with_stderr(argv, err):
+    from contextlib import redirect_stderr
+    from bjsolve.cli import main as cli_main
+    with redirect_stderr(err):
+        return cli_main(argv, out=io.StringIO())
+
+
+def test_a_picture_without_matplotlib_names_the_plot_extra(monkeypatch, tmp_path):
+    """--format png without matplotlib: the [plot] extra by name, exit 2 (the module the
+    chart imported first was matplotlib.patches, an internal error)."""
+    import builtins
+    real_import = builtins.__import__
+
+    def no_matplotlib(name, *args, **kwargs):
+        if name == "matplotlib" or name.startswith("matplotlib."):
+            raise ModuleNotFoundError(f"No module named {name!r}")
+        return real_import(name, *args, **kwargs)
+    monkeypatch.setattr(builtins, "__import__", no_matplotlib)
+    err = io.StringIO()
+    code = _main_with_stderr(["strategy", "--decks", "1", "--format", "png", "-o",
+                              str(tmp_path / "chart.png")], err)
+    assert code == 2 and err.getvalue().count("\n") == 1, err.getvalue()
+    assert "pip install 'bjsolve[plot]'" in err.getvalue()

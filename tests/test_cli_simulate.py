@@ -75,6 +75,9 @@ def test_cli_bad_input_is_one_line_and_exit_2(args, words, capsys):
     (["--other-spots", "7"], "--other-spots must be"),
     (["--table-min", "5", "--table-max", "2"], "--table-max must be a number >= --table-min"),
     (["--seed", "-1"], "--seed must be"),
+    (["--wong-in", "99999999999999999999"], "--wong-in must be a whole true count"),
+    (["--wong-out", "-99999999999999999999"], "--wong-out must be a whole true count"),
+    (["--insurance", "99999999999999999999"], "--insurance must be a whole true count"),
 ])
 def test_api_errors_name_the_flags_as_typed(args, words, capsys):
     """The simulator's errors named its parameters (wong_out, other_spots, table_max); the
@@ -168,3 +171,95 @@ def test_rare_true_counts_do_not_read_as_never_seen():
         assert float(frequency) > 0, (tc, rounds, frequency)   # was 0.00000 below 5e-6
     assert any("e-0" in r[2] for r in rows)
     assert max(len(line) for line in text.splitlines()) <= 80
+
+
+# ---- one Ctrl-C ------------------------------------------------------------------------------
+
+def _default_sigint():
+    """In the child: Ctrl-C as in a terminal (a shell's background job starts with SIGINT
+    ignored, and Python keeps an ignored SIGINT ignored)."""
+    import signal
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
+def _drain(fd, seen, text):
+    """Read the child's terminal (its stderr) until it closes, so that the progress bar
+    never blocks on a full terminal buffer; ``seen`` is set at the first bytes, ``text``
+    collects them."""
+    import os
+    while True:
+        try:
+            data = os.read(fd, 4096)
+        except OSError:
+            return
+        if not data:
+            return
+        text.append(data.decode(errors="replace"))
+        seen.set()
+
+
+@pytest.mark.skipif(not hasattr(__import__("os"), "openpty"), reason="needs a pseudo-terminal")
+@pytest.mark.parametrize("threads", [["--threads", "2"],
+                                     ["--threads", "1", "--chunk-rounds", "1e10"]])
+def test_one_ctrl_c_prints_the_partial_result_at_once(threads):
+    """`bjsolve simulate --rounds 1e10`: one SIGINT once the rounds are under way (the
+    progress bar, drawn on a terminal only once the simulation runs, says when) ends the
+    run with the rounds dealt so far, marked PARTIAL, exit 130; on two threads (the pool's
+    shutdown waited for ever after an interrupt) and on one with a chunk of 1e10 rounds
+    (the interrupt waited for the chunk).  Bounded waits only: a generous timeout."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import threading
+    master, slave = os.openpty()
+    env = dict(os.environ, TERM="xterm", COLUMNS="100", BJSOLVE_DEBUG="1")
+    env["PYTHONPATH"] = os.pathsep.join(p for p in sys.path if p)
+    child = subprocess.Popen(
+        [sys.executable, "-m", "bjsolve", "simulate", "--rounds", "1e10", "--decks", "2",
+         *threads], stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=slave,
+        text=True, env=env, preexec_fn=_default_sigint)
+    os.close(slave)
+    drawn, terminal = threading.Event(), []
+    reader = threading.Thread(target=_drain, args=(master, drawn, terminal), daemon=True)
+    reader.start()
+    try:
+        assert drawn.wait(120), "no progress bar: the simulation never started"
+        child.send_signal(signal.SIGINT)
+        out, _ = child.communicate(timeout=60)
+    finally:
+        if child.poll() is None:
+            child.kill()
+            child.wait()
+        reader.join(5)
+        os.close(master)
+    assert child.returncode == 130, (out, "".join(terminal)[-2000:])
+    dealt = re.search(r"rounds dealt:\s+([\d,]+)", out)
+    assert "PARTIAL" in out and dealt and 0 < int(dealt.group(1).replace(",", "")) < 10**10
+
+
+def test_an_unreachable_scheduler_fails_at_once_naming_the_address(monkeypatch, capsys):
+    """--scheduler with nothing listening waited distributed's 30 s and said 'internal
+    error'; now it gives up after SCHEDULER_TIMEOUT seconds, in one line with the address
+    (exit 1: the command line was fine, the cluster was not there)."""
+    pytest.importorskip("dask.distributed")
+    import socket
+    from bjsolve.cli import cmd_simulate
+    monkeypatch.setattr(cmd_simulate, "SCHEDULER_TIMEOUT", 1)
+    with socket.socket() as s:                   # a port nothing listens on
+        s.bind(("127.0.0.1", 0))
+        address = f"tcp://127.0.0.1:{s.getsockname()[1]}"
+    code, out = run("simulate", "--rounds", "1000", "--scheduler", address)
+    err = capsys.readouterr().err
+    assert code == 1 and out == "" and err.count("\n") == 1, err
+    assert f"--scheduler {address}: no Dask scheduler answered" in err
+    assert "internal error" not in err
+
+
+def test_one_round_shows_no_nan(capsys):
+    """One round has a mean but no SD (a sample SD needs two rounds): the API keeps NaN,
+    the text says so instead of '+- nan'."""
+    code, text = run("simulate", "--rounds", "1", "--decks", "1")
+    assert code == 0 and "nan" not in text.lower()
+    words = " ".join(text.split())               # the text table wraps long cells
+    assert "no SE from a single round" in words and "no SD from fewer than two" in words

@@ -293,8 +293,79 @@ def test_ctrl_c_returns_what_was_simulated_marked_partial():
 
     result = bjsolve.simulate(Rules(decks=6), rounds=1_000_000, seed=4, chunk_rounds=100_000,
                               threads=1, progress=progress)
-    assert result.partial and result.rounds == 100_000 * len(calls) - 0
+    # the two chunks reported, and what the worker thread had dealt of the next ones
+    assert result.partial and 100_000 * len(calls) <= result.rounds < 1_000_000
     assert "PARTIAL" in str(result)
+
+
+class _InterruptOnceRunning:
+    """Wraps a GamePlan's run: once a chunk is under way, interrupt the main thread as a
+    Ctrl-C would.  If the main thread has not finished simulate() within ``rescue_after``
+    seconds (the kernel holds it until its chunk ends), set the kernel's stop flag so that
+    a broken test fails instead of hanging."""
+
+    def __init__(self, monkeypatch, rescue_after=60.0):
+        import _thread
+        import signal
+        import threading
+        import time
+        from bjsolve.game_plan import GamePlan
+        self.rescued = False
+        self.returned = threading.Event()
+        started = threading.Event()
+        stops = []
+        original = GamePlan.run
+
+        def run(plan, seed, chunk, rounds, stop=None, bankroll=0.0):
+            stops.append(stop)
+            started.set()
+            return original(plan, seed, chunk, rounds, stop, bankroll)
+
+        def interrupt():
+            started.wait()
+            time.sleep(0.5)              # into the kernel (not a timing assertion)
+            _thread.interrupt_main()
+            if not self.returned.wait(rescue_after):
+                self.rescued = True
+                for stop in stops:
+                    stop[0] = 1
+        monkeypatch.setattr(GamePlan, "run", run)
+        # Ctrl-C as in a terminal: a process started in the background (as CI may start
+        # pytest) begins with SIGINT ignored, and interrupt_main() then does nothing
+        self._sigint = signal.signal(signal.SIGINT, signal.default_int_handler)
+        threading.Thread(target=interrupt, daemon=True).start()
+
+    def close(self):
+        import signal
+        self.returned.set()
+        signal.signal(signal.SIGINT, self._sigint)
+
+
+@pytest.mark.parametrize("threads, rounds, chunk_rounds", [(1, 10**12, 10**12),
+                                                         (2, 10**10, 10**6)])
+def test_keyboard_interrupt_stops_a_long_run_at_once(monkeypatch, threads, rounds,
+                                                     chunk_rounds):
+    """One Ctrl-C (KeyboardInterrupt in the main thread) ends simulate() within moments,
+    however long the chunk under way (the kernel looks at a stop flag every 65,536 rounds),
+    and returns the rounds dealt so far."""
+    watch = _InterruptOnceRunning(monkeypatch)
+    try:
+        result = bjsolve.simulate(Rules(decks=2), rounds=rounds, seed=8, threads=threads,
+                                  chunk_rounds=chunk_rounds)
+    finally:
+        watch.close()
+    assert not watch.rescued, "simulate() went on after the KeyboardInterrupt"
+    assert result.partial and 0 <= result.rounds < rounds
+    assert result.played == result.rounds                # flat betting plays every round
+
+
+def test_one_round_has_a_mean_but_no_sd():
+    """The sample SD of one round is undefined: NaN in the API (as the per-true-count rows
+    of a count seen once), never 'nan' in what is shown."""
+    r = bjsolve.simulate(Rules(decks=1), rounds=1, seed=1)
+    assert r.rounds == 1 and math.isfinite(r.mean) and math.isnan(r.sd) and math.isnan(r.se)
+    assert "nan" not in (str(r) + repr(r)).lower()
+    assert "no SE from a single round" in str(r)
 
 
 def test_bankroll_trials():
@@ -341,12 +412,78 @@ def test_bankroll_trials():
     (dict(indices="no-such-file.idx"), "neither an index file"),
     (dict(table_min=0), "table_min"),
     (dict(table_max=0.5), "table_max"),
+    # inf, NaN and ints too large for the kernel's 64-bit (or a float's) range
+    (dict(penetration=math.inf), "penetration"),
+    (dict(penetration=math.nan), "penetration"),
+    (dict(wong_in=math.inf), "wong_in"),
+    (dict(wong_in=math.nan), "wong_in"),
+    (dict(wong_out=-10**30), "wong_out"),
+    (dict(insurance=10**30), "insurance"),
+    (dict(insurance=math.inf), "insurance"),
+    (dict(table_min=10**400), "table_min"),
+    (dict(table_max=10**400), "table_max"),
+    (dict(table_max=math.nan), "table_max"),
+    (dict(bankroll_trials=(10, 10, 10**400)), "bankroll"),
+    (dict(bankroll_trials=(10**9, 10**9, 10)), "bankroll_trials"),
+    (dict(system=(1e308,) + (0,) * 9), "tags must be within"),
+    (dict(system=(10**400,) + (0,) * 9), "tags"),
 ])
 def test_bad_input_is_refused_before_any_work(kwargs, match):
     args = dict(rounds=1000, seed=1)
     args.update(kwargs)
     with pytest.raises((ValueError, TypeError), match=match):
         bjsolve.simulate(Rules(decks=6), **args)
+
+
+@pytest.mark.parametrize("shoe", [[3 * 10**8] * 10,                 # 3e9 cards: past 2**31
+                                  [20_000_001] * 5 + [0] * 5,         # just past the limit
+                                  bjsolve.Shoe.infinite([10**8] * 10)])
+def test_a_shoe_too_large_to_hold_is_refused(shoe):
+    """A shoe of more than 2**31 cards overflowed the kernel's card positions (a crash of
+    the interpreter); every worker holds the shuffled shoe, one byte a card, so the
+    simulator takes at most MAX_SHOE_CARDS cards and says so."""
+    from bjsolve.simulate import MAX_SHOE_CARDS
+    assert MAX_SHOE_CARDS < 2**31
+    with pytest.raises(ValueError, match=r"shoe: .* cards; the simulator deals from at most "
+                                         r"100,000,000"):
+        bjsolve.simulate(Rules(decks=1), rounds=10, seed=1, threads=1, shoe=shoe,
+                         penetration="every-round")
+
+
+@pytest.mark.parametrize("counts, words", [([3 * 10**8] * 10, "3,000,000,000 cards"),
+                                           ([-1] + [4] * 8 + [16], "negative count")])
+def test_the_kernel_refuses_a_shoe_it_cannot_hold(counts, words):
+    """A GamePlan is public: a hand-made one with a shoe past the kernel's limit is a
+    ValueError from the kernel itself (its card positions overflowed: a segfault)."""
+    from bjcore._simulate import MAX_CARDS
+    from bjsolve.simulate import MAX_SHOE_CARDS, build_plan
+    assert MAX_CARDS == MAX_SHOE_CARDS
+    plan, _ = build_plan(Rules(decks=1), penetration="every-round")
+    big = type(plan)(**dict(vars(plan), shoe=np.array(counts, dtype=np.int32)))
+    with pytest.raises(ValueError, match=words):
+        big.run(1, 0, 10)
+
+
+def test_bankroll_paths_run_in_bounded_batches(monkeypatch):
+    """bankroll_trials=(10**8, 1, 1) built every path's chunk (and its result) at once:
+    3.9 GB.  The paths run RUIN_BATCH_PATHS at a time keeping only whether each was
+    ruined, and the batching does not change the figures (each path is its own seeded
+    chunk)."""
+    import importlib
+    sim = importlib.import_module("bjsolve.simulate")
+    kw = dict(rounds=10, seed=3, bankroll_trials=(50, 40, 4.0), threads=2)
+    whole = bjsolve.simulate(Rules(decks=2), **kw).ruin
+    batches = []
+    run_local = sim.run_local
+
+    def recording(plan, seed, specs, *args, **kwargs):
+        batches.append(len(specs))
+        return run_local(plan, seed, specs, *args, **kwargs)
+    monkeypatch.setattr(sim, "RUIN_BATCH_PATHS", 16)
+    monkeypatch.setattr(sim, "run_local", recording)
+    batched = bjsolve.simulate(Rules(decks=2), **kw).ruin
+    assert batches[1:] == [16, 16, 16, 2]          # batches[0]: the 10 rounds themselves
+    assert batched == whole and 0 < whole.ruined < 50
 
 
 def test_strategy_returning_a_disallowed_action_is_named():

@@ -39,7 +39,10 @@ def run_chunks(client, plan, seed: int, specs, reporter=None, *, bankroll: float
     returns the others (partial = True); a chunk that fails raises DistributedRunError."""
     _need_dask()
     from dask.distributed import as_completed
-    [plan_future] = client.scatter([plan], broadcast=True)
+    # a key of its own (hash=False): the same plan scattered again (the bankroll paths after
+    # the rounds, batch after batch) got the same content-derived key while the scheduler
+    # was dropping it with the last run's future ("lost dependencies")
+    [plan_future] = client.scatter([plan], broadcast=True, hash=False)
     futures = [client.submit(_run_chunk, plan_future, seed, chunk, n, bankroll,
                              key=f"bjsolve-chunk-{seed}-{chunk}-{n}-{bankroll:g}", pure=False)
                for chunk, n in specs]

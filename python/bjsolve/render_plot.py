@@ -53,10 +53,10 @@ def _title_lines(table, edge=None):
 
 def chart_figure(table, edge=None):
     """The chart: hard totals, soft totals and pairs, dealer upcards across, a legend."""
+    plt = _pyplot()                      # first: it names the [plot] extra if missing
     from matplotlib.patches import Patch
 
     from .render_html import _sections
-    plt = _pyplot()
     rows = [str(r) for r in table.rows]
     cols = [str(c) for c in table.columns]
     index = {r: i for i, r in enumerate(rows)}

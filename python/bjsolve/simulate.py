@@ -9,13 +9,14 @@ See docs/simulation.md for the game model and the conventions.
 """
 from __future__ import annotations
 
+import collections
+import itertools
 import math
 import numbers
 import os
 import sys
 import threading
 import time
-from concurrent.futures import ThreadPoolExecutor, wait, FIRST_COMPLETED
 
 import numpy as np
 
@@ -23,6 +24,7 @@ from .counting import count_tags
 from .game_plan import (GamePlan, IndexPlay, _choice, _dealer_keys,
                         _decision_table, _index_plays, _line_tables, _resolve_strategy,
                         _shoe_counts, compositions, parse_index_file)
+from .progress import ProgressBar
 from .ramp import parse_ramp
 from .rules import Rules
 from .shoe import Shoe, _show
@@ -45,6 +47,21 @@ MAX_ROUNDS = 10**15
 MAX_CHUNKS = 10**6
 SEED_LIMIT = 2 ** 64
 BANKROLL_CHUNK_BASE = 2 ** 40      # bankroll paths use chunk numbers from here on
+# bankroll paths run this many at a time (one seeded chunk each), so that memory stays
+# bounded however many paths are asked for
+RUIN_BATCH_PATHS = 16_384
+# every worker thread holds the shuffled shoe in memory, one byte a card (an infinite shoe:
+# its proportions); 10**8 cards (about 1.9 million decks) is far beyond any real shoe and
+# within the kernel's 32-bit card positions
+MAX_SHOE_CARDS = 10**8
+# true counts, wong_in/wong_out and insurance indices: the kernel clamps true counts to
+# +-10**6 (32-bit ints)
+TC_LIMIT = 10**6
+# a count system's tags: the running count sums them over up to MAX_SHOE_CARDS cards in
+# double precision; real systems' tags are a few units
+MAX_TAG = 1000.0
+# how often the waiting thread looks at finished chunks (progress) while workers run
+POLL_SECONDS = 0.1
 # positions in the kernel's parameter arrays (bjcore/_simulate.pxd)
 IP_FIELDS = ("cut", "spots", "others", "h17", "double_min", "double_soft", "double_any_cards",
              "das", "split_limit", "split_limit_aces", "hit_split_aces", "surrender", "hole",
@@ -78,11 +95,48 @@ def _seed(seed) -> int:
 
 
 def _int_or_none(value, name: str):
+    """A whole true count in -TC_LIMIT..TC_LIMIT (an int, or a float with no fraction)."""
     if value is None:
         return None
-    if isinstance(value, bool) or not isinstance(value, numbers.Real) or value != int(value):
-        raise ValueError(f"{name} must be a whole true count or None, got {_show(value)}")
+    ok = not isinstance(value, bool) and (
+        isinstance(value, numbers.Integral)
+        or (isinstance(value, numbers.Real) and math.isfinite(value)
+            and float(value).is_integer()))
+    if not ok or not -TC_LIMIT <= value <= TC_LIMIT:
+        raise ValueError(f"{name} must be a whole true count {-TC_LIMIT}..{TC_LIMIT} or None, "
+                         f"got {_show(value)}")
     return int(value)
+
+
+def _finite(value) -> bool:
+    """A real number that is finite as a float (False for inf, NaN and ints past 1e308)."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        return False
+    try:
+        return math.isfinite(value)
+    except OverflowError:
+        return False
+
+
+def _shoe_size(counts, infinite: bool) -> int:
+    """The number of cards the kernel holds, or a ValueError past MAX_SHOE_CARDS."""
+    n_cards = sum(counts)
+    if n_cards > MAX_SHOE_CARDS:
+        what = ("an infinite shoe's proportions add up to" if infinite
+                else "the shoe holds")
+        raise ValueError(f"shoe: {what} {n_cards:,} cards; the simulator deals from at most "
+                         f"{MAX_SHOE_CARDS:,} (every thread holds the shuffled shoe in "
+                         f"memory){'; give smaller whole proportions' if infinite else ''}")
+    return n_cards
+
+
+def _tags(system):
+    """The count system's 10 tags as float64, each within +-MAX_TAG."""
+    tags = np.array(count_tags(system), dtype=np.float64)
+    if not np.all(np.abs(tags) <= MAX_TAG):
+        raise ValueError(f"system: tags must be within +-{MAX_TAG:g}, got "
+                         f"{', '.join(f'{t:g}' for t in tags)}")
+    return tags
 
 
 # ---- the public entry point ------------------------------------------------------------------
@@ -96,7 +150,7 @@ def build_plan(rules: Rules, *, shoe=None, penetration=0.75, spots=1, other_spot
     if not isinstance(rules, Rules):
         raise TypeError(f"rules must be a bjsolve.Rules, got {type(rules).__name__}")
     counts, infinite = _shoe_counts(rules, shoe)
-    n_cards = sum(counts)
+    n_cards = _shoe_size(counts, infinite)
     spots = _whole(spots, "spots", low=1, high=MAX_SPOTS)
     other_spots = _whole(other_spots, "other_spots", low=0, high=MAX_SPOTS - spots)
     n_spots = spots + other_spots
@@ -113,6 +167,9 @@ def build_plan(rules: Rules, *, shoe=None, penetration=0.75, spots=1, other_spot
     elif isinstance(penetration, bool) or not isinstance(penetration, numbers.Real):
         raise TypeError(f"penetration must be a fraction (0, 1), a number of cards, or "
                         f"'every-round', got {_show(penetration)}")
+    elif not _finite(penetration):
+        raise ValueError(f"penetration must be a fraction (0, 1], a number of cards, or "
+                         f"'every-round', got {_show(penetration)}")
     else:
         if isinstance(penetration, numbers.Integral) or penetration > 1:
             if penetration != int(penetration):
@@ -134,15 +191,13 @@ def build_plan(rules: Rules, *, shoe=None, penetration=0.75, spots=1, other_spot
     tc_method = _choice(true_count, "true_count", TC_METHODS)
     rounding = _choice(rounding, "rounding", ROUNDINGS)
     system = "hilo" if system is None else system
-    tags = np.array(count_tags(system), dtype=np.float64)
+    tags = _tags(system)
     steps = [] if ramp is None else list(parse_ramp(ramp).points)   # None: flat betting
-    if isinstance(table_min, bool) or not isinstance(table_min, numbers.Real) or not (
-            math.isfinite(table_min) and table_min > 0):
+    if not (_finite(table_min) and table_min > 0):
         raise ValueError(f"table_min must be a positive number, got {_show(table_min)}")
-    if table_max is not None and (isinstance(table_max, bool) or not isinstance(
-            table_max, numbers.Real) or not table_max >= table_min):
-        raise ValueError(f"table_max must be a number >= table_min ({table_min:g}), got "
-                         f"{_show(table_max)}")
+    if table_max is not None and not (_finite(table_max) and table_max >= table_min):
+        raise ValueError(f"table_max must be a number >= table_min ({table_min:g}), "
+                         f"got {_show(table_max)}")
     wong_in = _int_or_none(wong_in, "wong_in")
     wong_out = _int_or_none(wong_out, "wong_out")
     if wong_in is not None and wong_out is None:
@@ -286,8 +341,10 @@ def simulate(rules: Rules | None = None, *, rounds, seed, shoe=None, penetration
                              f"got {_show(bankroll_trials)}") from None
         paths = _whole(paths, "bankroll_trials paths", low=1)
         per_path = _whole(per_path, "bankroll_trials rounds per path", low=1)
-        if isinstance(bankroll, bool) or not isinstance(bankroll, numbers.Real) or not (
-                math.isfinite(bankroll) and bankroll > 0):
+        if paths * per_path > MAX_ROUNDS:
+            raise ValueError(f"bankroll_trials: {paths:,} paths of {per_path:,} rounds is "
+                             f"more than {MAX_ROUNDS:.0e} rounds in all")
+        if not (_finite(bankroll) and bankroll > 0):
             raise ValueError(f"bankroll_trials bankroll must be a positive number, got "
                              f"{_show(bankroll)}")
         trials = (paths, per_path, float(bankroll))
@@ -314,61 +371,101 @@ def simulate(rules: Rules | None = None, *, rounds, seed, shoe=None, penetration
 
 
 def _ruin(plan, seed, trials, threads, client) -> RuinResult:
+    """The bankroll paths, RUIN_BATCH_PATHS at a time; only the number ruined is kept."""
     paths, per_path, bankroll = trials
-    specs = [(BANKROLL_CHUNK_BASE + k, per_path) for k in range(paths)]
-    if client is not None:
-        from .distributed import run_chunks
-        done, partial = run_chunks(client, plan, seed, specs, None, bankroll=bankroll)
-    else:
-        done, partial = run_local(plan, seed, specs, threads, None, bankroll=bankroll)
-    if partial:
-        raise KeyboardInterrupt
-    ruined = sum(int(c[1][5]) for c in done)
+    ruined = 0
+    for first in range(0, paths, RUIN_BATCH_PATHS):
+        specs = [(BANKROLL_CHUNK_BASE + k, per_path)
+                 for k in range(first, min(paths, first + RUIN_BATCH_PATHS))]
+        if client is not None:
+            from .distributed import run_chunks
+            done, partial = run_chunks(client, plan, seed, specs, None, bankroll=bankroll)
+            flags = [_was_ruined(c) for c in done]
+        else:
+            flags, partial = run_local(plan, seed, specs, threads, None, bankroll=bankroll,
+                                       keep=_was_ruined)
+        if partial:
+            raise KeyboardInterrupt
+        ruined += sum(flags)
     p = ruined / paths
     return RuinResult(paths, per_path, bankroll, ruined, p, math.sqrt(p * (1 - p) / paths))
 
 
-def run_local(plan: GamePlan, seed: int, specs, threads, reporter, bankroll: float = 0.0):
+def _was_ruined(chunk_result) -> int:
+    return int(chunk_result[1][5])          # counts[C_RUINED]
+
+
+def run_local(plan: GamePlan, seed: int, specs, threads, reporter, bankroll: float = 0.0,
+              keep=None):
     """Run chunks [(chunk number, rounds)] on threads; (results in chunk order, partial?).
-    Ctrl-C stops the chunks in flight and keeps what was simulated."""
-    threads = threads or os.cpu_count() or 1
+    ``keep``: what to keep of a chunk's result (default: all of it).
+
+    The chunks run on worker threads, also for threads=1, and this thread only waits: a
+    Ctrl-C reaches it at once, sets the stop flag the kernel reads every 65,536 rounds
+    without the GIL, and the workers return within milliseconds with the rounds played so
+    far (partial = True).  The waiting is a sleep that takes no lock: an interrupt inside
+    ``concurrent.futures.wait`` could leave a future's lock held (and the pool's shutdown
+    hanging), and one inside ``Thread.join`` marks a running thread as finished."""
+    threads = min(threads or os.cpu_count() or 1, max(1, len(specs)))
     stop = np.zeros(1, dtype=np.int8)
-    results: dict = {}
-    partial = False
-    if threads == 1 or len(specs) == 1:
+    results = [_NOT_RUN] * len(specs)
+    finished = collections.deque()       # chunk positions, as they finish (for progress)
+    entered, exited = [], []             # an entry per worker that has started / returned
+    errors = []
+    positions = itertools.count()        # the next chunk to run, shared by the workers
+
+    def work():
+        entered.append(True)             # before the first look at the stop flag
         try:
-            for i, (chunk, n) in enumerate(specs):
-                results[i] = plan.run(seed, chunk, n, stop, bankroll)
-                if reporter:
-                    reporter(n)
-        except KeyboardInterrupt:
-            partial = True
-        return [results[i] for i in sorted(results)], partial
-    pool = ThreadPoolExecutor(max_workers=threads)
-    futures = {pool.submit(plan.run, seed, chunk, n, stop, bankroll): i
-               for i, (chunk, n) in enumerate(specs)}
-    pending = set(futures)
+            for i in positions:
+                if i >= len(specs) or stop[0]:
+                    return
+                chunk, n = specs[i]
+                r = plan.run(seed, chunk, n, stop, bankroll)
+                results[i] = r if keep is None else keep(r)
+                finished.append(i)
+        except BaseException as e:       # noqa: B036 -- handed to the waiting thread
+            errors.append(e)
+            stop[0] = 1
+        finally:
+            exited.append(True)
+
+    partial = False
     try:
-        while pending:
-            finished, pending = wait(pending, timeout=0.25, return_when=FIRST_COMPLETED)
-            for f in finished:
-                results[futures[f]] = f.result()
-                if reporter:
-                    reporter(specs[futures[f]][1])
+        for k in range(threads):         # (a Ctrl-C may come while a thread starts)
+            threading.Thread(target=work, name=f"bjsolve-simulate-{k}", daemon=True).start()
+        _wait_for(lambda: len(exited) == threads, finished, specs, reporter)
     except KeyboardInterrupt:
         partial = True
-        stop[0] = 1
-        for f in pending:
-            f.cancel()
-        for f in pending:
-            if not f.cancelled():
-                try:
-                    results[futures[f]] = f.result()
-                except Exception:
-                    pass
     finally:
-        pool.shutdown(wait=True, cancel_futures=True)
-    return [results[i] for i in sorted(results)], partial
+        if len(exited) < threads:        # interrupted, or the progress callback failed:
+            stop[0] = 1                  # a worker not yet started will not run a chunk
+            _wait_for(lambda: len(exited) == len(entered), finished, specs, None)
+    if errors:
+        raise errors[0]
+    return [r for r in results if r is not _NOT_RUN], partial
+
+
+_NOT_RUN = object()
+
+
+def _wait_for(all_exited, finished, specs, reporter) -> None:
+    """Sleep until ``all_exited()``, reporting chunks as they finish (and, on every look,
+    to a progress bar, so that it shows and its clock runs while a long chunk is under
+    way).  The first looks come quickly (a short run ends without waiting), then every
+    POLL_SECONDS."""
+    ticks = getattr(reporter, "ticks", False)
+    pause = 0.001
+    while True:
+        done = all_exited()              # before the reports: none is missed
+        while finished and reporter:
+            reporter(specs[finished.popleft()][1])
+        if done:
+            return
+        if ticks:
+            reporter(0)
+        time.sleep(pause)
+        pause = min(2 * pause, POLL_SECONDS)
 
 
 def _progress_reporter(progress, total):
@@ -380,6 +477,8 @@ def _progress_reporter(progress, total):
         def report(n):
             done[0] += n
             progress(done[0], total)
+        # a bar also hears of no change while a long chunk runs (it shows after a second)
+        report.ticks = isinstance(progress, ProgressBar)
         return report
     start = time.perf_counter()
     done = [0]

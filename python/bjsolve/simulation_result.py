@@ -70,8 +70,8 @@ class SimulationResult:
         ruin = (f", risk_of_ruin={self.ruin.risk_of_ruin:.4f} +- {self.ruin.se:.4f}"
                 if self.ruin is not None else "")
         return (f"SimulationResult(rounds={self.rounds:,}, played={self.played:,}, "
-                f"mean={self.mean:+.6f} +- {self.se:.6f} (1 SE), sd={self.sd:.4f}, "
-                f"win_rate={self.win_rate:+.6f}, seed={self.seed}"
+                f"mean={_with_se(self.mean, self.se)}, sd={_shown(self.sd, '.4f')}, "
+                f"win_rate={_shown(self.win_rate, '+.6f')}, seed={self.seed}"
                 f"{', PARTIAL' if self.partial else ''}{ruin}, "
                 f"{len(self.per_true_count)} true-count rows)")
 
@@ -109,10 +109,13 @@ class SimulationResult:
         shown = {
             "rounds": f"{self.rounds:,}", "played": f"{self.played:,}",
             "hands": f"{self.hands:,}",
-            "mean": f"{self.mean:+.6f} +- {self.se:.6f} per round (1 SE)",
-            "sd": f"{self.sd:.4f} per round", "total_won": f"{self.total_won:+,.1f}",
+            "mean": _with_se(self.mean, self.se, " per round"),
+            "sd": (f"{self.sd:.4f} per round" if math.isfinite(self.sd)
+                   else "-- (no SD from fewer than two rounds)"),
+            "total_won": f"{self.total_won:+,.1f}",
             "total_bet": f"{self.total_bet:,.1f}",
-            "win_rate": f"{self.win_rate:+.6f} per unit bet ({100 * self.win_rate:+.3f}%)",
+            "win_rate": (f"{self.win_rate:+.6f} per unit bet ({100 * self.win_rate:+.3f}%)"
+                         if math.isfinite(self.win_rate) else "-- (nothing bet)"),
             "shuffles": f"{self.shuffles:,}", "exhausted": f"{self.exhausted:,}",
             "chunks": f"{self.chunks:,}"}
         if self.ruin is not None:
@@ -149,13 +152,24 @@ class SimulationResult:
 
     def __str__(self):
         tail = " PARTIAL" if self.partial else ""
-        return (f"SimulationResult({self.rounds} rounds, mean {self.mean:+.6f} +- {self.se:.6f} "
-                f"per round, SD {self.sd:.4f}, win rate {self.win_rate:+.6f}{tail})")
+        return (f"SimulationResult({self.rounds} rounds, mean "
+                f"{_with_se(self.mean, self.se, ' per round')}, SD {_shown(self.sd, '.4f')}, "
+                f"win rate {_shown(self.win_rate, '+.6f')}{tail})")
 
 
 def _shown(value, spec: str) -> str:
     """A number for the text table; '--' where there is none (an SD from one round)."""
     return "--" if value is None or not math.isfinite(value) else format(value, spec)
+
+
+def _with_se(mean, se, unit: str = "") -> str:
+    """'+0.012000 +- 0.000300{unit} (1 SE)'; the mean alone from a single round (no SE),
+    '--' from none."""
+    if not math.isfinite(mean):
+        return f"--{unit} (no rounds)"
+    if not math.isfinite(se):
+        return f"{mean:+.6f}{unit} (no SE from a single round)"
+    return f"{mean:+.6f} +- {se:.6f}{unit} (1 SE)"
 
 
 # the settings in the notes, in the words of the command line's flags

@@ -5,6 +5,7 @@ cdef enum:
     SIM_MAX_SPOTS = 7        # spots at the table (the player's and other players')
     SIM_MAX_HANDS = 4        # hands one spot can hold after splitting
     SIM_MAX_SEGMENTS = 8     # plays one index line can switch between
+    SIM_MAX_CARDS = 100000000  # cards in a shoe: 32-bit positions, one byte each per thread
     TC_LOW = -20             # per-true-count tables run TC_LOW..TC_HIGH (ends collect the rest)
     TC_HIGH = 20
     TC_SPAN = 41

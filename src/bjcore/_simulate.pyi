@@ -1,6 +1,8 @@
 import numpy as np
 import numpy.typing as npt
 
+MAX_CARDS: int
+
 def random_integers(seed: int, chunk: int, count: int, below_n: int) -> npt.NDArray[np.int64]: ...
 
 def run_chunk(

@@ -90,6 +90,9 @@ cdef inline uint32_t below(Rng* r, uint32_t n) noexcept nogil:
     return <uint32_t>(m >> 32)
 
 
+MAX_CARDS = SIM_MAX_CARDS        # the largest shoe run_chunk deals from
+
+
 def random_integers(uint64_t seed, uint64_t chunk, int count, uint32_t below_n):
     """``count`` draws of the chunk's generator, uniform in [0, below_n) (for tests)."""
     cdef Rng r
@@ -286,10 +289,17 @@ def run_chunk(const int64_t[::1] iparams, const double[::1] dparams, const int32
     cdef int64_t[:, ::1] out_tcc = tc_counts
     cdef double[:, ::1] out_tcs = tc_sums
     cdef Sim s
-    cdef int n_cards = 0
+    cdef int64_t shoe_cards = 0
+    cdef int n_cards
     cdef int r, k, i
     for r in range(10):
-        n_cards += shoe[r]
+        if shoe[r] < 0:
+            raise ValueError(f"shoe: a negative count ({shoe[r]}) of rank {r + 1}")
+        shoe_cards += shoe[r]
+    if shoe_cards > SIM_MAX_CARDS:       # positions are ints; each worker holds the deck
+        raise ValueError(f"shoe: {shoe_cards:,} cards; the simulator deals from at most "
+                         f"{MAX_CARDS:,}")
+    n_cards = <int>shoe_cards
     s.deck = <int8_t*>malloc(n_cards if n_cards > 0 else 1)
     if s.deck == NULL:
         raise MemoryError()
@@ -337,7 +347,7 @@ def run_chunk(const int64_t[::1] iparams, const double[::1] dparams, const int32
 
 
 cdef void _run(Sim* s, const int64_t* ip, const double* dp, const int32_t* key_of,
-               const double* bet_by_tc, int64_t rounds, const int8_t* stop,
+               const double* bet_by_tc, int64_t rounds, const volatile int8_t* stop,
                double* out_s, int64_t* out_c, int64_t* out_tcc, double* out_tcs) noexcept nogil:
     cdef int spots = <int>ip[IP_SPOTS]
     cdef int n_spots = spots + <int>ip[IP_OTHERS]

@@ -6,8 +6,10 @@ in the order ``--help`` shows them.  Command modules import numpy and the solver
 ``run``, so that ``bjsolve --help`` answers at once.  With no command, ``edge`` runs: the
 house edge and the basic-strategy chart.
 
-Exit codes: 0 success, 2 a bad command line or input (one line on stderr), 1 an internal
-error (one line; ``BJSOLVE_DEBUG=1`` shows the traceback), 130 interrupted.
+Exit codes: 0 success, 2 a bad command line or input (one line on stderr), 1 a failure of
+the environment (output that cannot be written, a scheduler that does not answer; one
+line) or an internal error (one line; ``BJSOLVE_DEBUG=1`` shows the traceback), 130
+interrupted.
 """
 from __future__ import annotations
 
@@ -18,7 +20,7 @@ import os
 import sys
 import warnings
 
-from .common import UsageError
+from .common import EnvironmentFailure, UsageError, one_line
 
 # sub-command modules (bjsolve/cli/cmd_<name>.py), in the order --help lists them
 COMMANDS = (
@@ -260,6 +262,11 @@ def main(argv=None, out=None) -> int:
         except BrokenPipeError:
             _silence_stdout()
             return 0
+        except (EnvironmentFailure, OSError) as exc:   # not a bug: what failed, in one line
+            print(f"bjsolve: error: {one_line(exc)}", file=sys.stderr)
+            if getattr(exc, "on_stdout", False):
+                _silence_stdout()    # the interpreter's last flush would fail again
+            return 1
         except KeyboardInterrupt:
             print("bjsolve: interrupted", file=sys.stderr)
             return 130
@@ -275,12 +282,6 @@ def debugging() -> bool:
     """BJSOLVE_DEBUG on: any value except empty, 0, false, no, off."""
     value = os.environ.get("BJSOLVE_DEBUG", "").strip().lower()
     return value not in ("", "0", "false", "no", "off")
-
-
-def one_line(exc, limit: int = 400) -> str:
-    """An exception's message on one line, capped."""
-    text = " ".join(str(exc).split()) or type(exc).__name__
-    return text if len(text) <= limit else text[:limit - 3] + "..."
 
 
 def _silence_stdout():

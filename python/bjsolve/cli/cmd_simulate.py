@@ -24,6 +24,8 @@ HELP = "simulate the real game: cut card, count, indices, bet ramp (fast, reprod
 # the CLI's words (shared with 'game') -> bjsolve.simulate's
 _SIMULATE_STRATEGY = {"basic": "basic", "optimal": "composition"}
 _SIMULATE_DECKS = {"exact": "exact", "half": "half-deck", "full": "full-deck"}
+# seconds to reach a Dask scheduler before giving up (distributed's default is 30)
+SCHEDULER_TIMEOUT = 5
 
 
 def _rounds(text: str) -> int:
@@ -158,7 +160,12 @@ def run(args) -> int:
         except ImportError:
             raise common.UsageError("--scheduler needs Dask: pip install 'bjsolve[dask]'") \
                 from None
-        client = Client(args.scheduler)
+        try:
+            client = Client(args.scheduler, timeout=SCHEDULER_TIMEOUT)
+        except OSError as exc:           # nothing answers there (distributed retries until then)
+            raise common.EnvironmentFailure(
+                f"--scheduler {args.scheduler}: no Dask scheduler answered within "
+                f"{SCHEDULER_TIMEOUT} s ({common.one_line(exc)})") from None
     try:
         with common.progress(args, total=args.rounds, label="simulate") as update:
             result = simulate(

@@ -25,6 +25,19 @@ class UsageError(Exception):
     """A bad command line: reported in one line, exit code 2."""
 
 
+class EnvironmentFailure(Exception):
+    """The command was fine but its surroundings failed it (output that cannot be
+    written, a scheduler that does not answer): reported in one line, exit code 1.
+    ``on_stdout``: standard output itself failed (its last flush at exit would too)."""
+    on_stdout = False
+
+
+def one_line(exc, limit: int = 400) -> str:
+    """An exception's message on one line, capped."""
+    text = " ".join(str(exc).split()) or type(exc).__name__
+    return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
 # ---- small argument types (argparse turns their ValueError into a usage error) ----------
 
 def payout(text: str) -> float:
@@ -322,18 +335,30 @@ def write_output(data, args) -> None:
     path = getattr(args, "output", None)
     if path:
         mode = "wb" if isinstance(data, bytes) else "w"
-        with open(path, mode, **({} if isinstance(data, bytes) else {"encoding": "utf-8"})) as f:
-            f.write(data)
+        try:
+            with open(path, mode, **({} if isinstance(data, bytes)
+                                     else {"encoding": "utf-8"})) as f:
+                f.write(data)
+        except OSError as exc:
+            raise EnvironmentFailure(f"--output {path}: cannot write it: "
+                                     f"{exc.strerror or one_line(exc)}") from None
         return
     stream = out_stream(args)
     if isinstance(data, bytes):
         buffer = getattr(stream, "buffer", None)
         if buffer is None:
             raise UsageError("a picture needs --output FILE here")
-        buffer.write(data)
-        buffer.flush()
-    else:
+        stream = buffer
+    try:
         stream.write(data)
+        stream.flush()       # a full device fails here, not at the interpreter's exit
+    except BrokenPipeError:
+        raise
+    except OSError as exc:
+        failure = EnvironmentFailure(f"cannot write the output: "
+                                     f"{exc.strerror or one_line(exc)}")
+        failure.on_stdout = stream in (sys.stdout, getattr(sys.stdout, "buffer", None))
+        raise failure from None
 
 
 def _csv_notes(tables):
@@ -364,4 +389,7 @@ def progress(args, total=None, label="working"):
     try:
         yield bar
     finally:
-        bar.close()
+        try:
+            bar.close()
+        except Exception:        # noqa: BLE001 -- a Ctrl-C that came while rich started
+            pass                 # the bar leaves it half started; the results matter more
