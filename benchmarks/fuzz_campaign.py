@@ -1397,7 +1397,10 @@ class IndexFileInputs(Inputs):
         with self.checking():
             lines = [ln for ln in text.splitlines()
                      if ln.strip() and not ln.strip().startswith("#")]
-            assert len(plays) == len(lines), f"{len(plays)} index plays from {len(lines)} lines"
+            # a line repeated word for word is one play (the parser skips the copies)
+            distinct = {" ".join(ln.split()) for ln in lines}
+            assert len(plays) == len(distinct), \
+                f"{len(plays)} index plays from {len(distinct)} distinct lines"
             for p in plays:
                 assert 1 <= p.upcard <= 10 and -21 <= p.count <= 21, f"index play {short(p)}"
                 assert len(p.plays) == len(p.thresholds) + 1, f"index play {short(p)}"
@@ -1655,10 +1658,18 @@ def interrupt_argv(rng):
     return argv
 
 
+def _sigint_default() -> None:
+    # a campaign started in the background (``&``, nohup, CI) hands its children SIGINT
+    # ignored, and Python then keeps ignoring it: give the command the handling a terminal's
+    # Ctrl-C meets
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def run_interrupt(argv, delay: float, grace: float, env) -> tuple:
     """Start ``bjsolve argv``, send SIGINT after ``delay`` seconds: (outcome, detail)."""
     proc = subprocess.Popen(bjsolve_command(argv), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            env=env, text=True, errors="backslashreplace")
+                            env=env, text=True, errors="backslashreplace",
+                            preexec_fn=_sigint_default)
     try:
         out, err = proc.communicate(timeout=delay)
         outcome, detail = classify_cli(proc.returncode, out, err)

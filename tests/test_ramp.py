@@ -41,7 +41,7 @@ def test_bets_between_below_and_above_the_points():
     ("", ValueError, "at least one"),
     (" , ", ValueError, "at least one"),
     ({}, ValueError, "at least one"),
-    ("1:-2", ValueError, "ramp bet at true count +1 must be a finite number >= 0"),
+    ("1:-2", ValueError, "ramp bet at true count +1 must be 0 (sits the round out) or"),
     ({1: math.inf}, ValueError, "ramp bet at true count +1"),
     ({1: "2"}, TypeError, "ramp bet at true count +1 must be a number"),
     ({1: True}, TypeError, "ramp bet"),
@@ -99,7 +99,7 @@ def test_the_simulator_uses_the_same_ramp():
 
 @pytest.mark.parametrize("points, error, words", [
     ((), ValueError, "at least one"),
-    (((0, math.nan),), ValueError, "ramp bet at true count +0 must be a finite number"),
+    (((0, math.nan),), ValueError, "ramp bet at true count +0 must be 0 (sits the round out) or a number"),
     (((0, -1),), ValueError, "ramp bet at true count +0"),
     (((0, 0), (1, 0)), ValueError, "every bet is 0"),
     (((2, 1), (1, 2)), ValueError, "increasing"),

@@ -394,7 +394,7 @@ def test_bankroll_trials():
     (dict(penetration=3), "below one round"),
     (dict(penetration=-0.5), "penetration"),
     (dict(penetration="deep"), "penetration"),
-    (dict(ramp="1:1,2:-2"), ">= 0"),
+    (dict(ramp="1:1,2:-2"), "must be 0 .sits the round out. or a number"),
     (dict(ramp="2:1,2:2"), "given twice"),
     (dict(ramp="1:0,2:0"), "every bet is 0"),
     (dict(ramp="1.5:2"), "whole number"),

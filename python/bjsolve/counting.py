@@ -28,6 +28,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .checks import is_finite_real
 from .deal import dealer_key_weight
 from .ranks import label, ranks, show
 from .rules import Rules
@@ -98,8 +99,9 @@ def finite_number(value, field: str) -> float:
     """``value`` as a float, or a clear error: a real, finite number."""
     if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
         raise TypeError(f"{field} must be a number, got {type(value).__name__}")
-    if not math.isfinite(value):
-        raise ValueError(f"{field} must be a finite number, got {value!r}")
+    if not is_finite_real(value):
+        raise ValueError(f"{field} must be a finite number (within a float's range), "
+                         f"got {show(value)}")
     return float(value)
 
 

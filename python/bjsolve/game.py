@@ -61,6 +61,7 @@ import numpy as np
 
 from .count_distribution import (CountDistribution, check_convention, decks_remaining,
                                  round_true_count)
+from .checks import is_finite_real
 from .counting import count_tags, finite_number
 from .distribution import column_moments, round_laws
 from .ramp import Ramp, RampResult, parse_ramp, ramp_figures
@@ -217,6 +218,10 @@ class CountedGame:
                                spots=self.spots)
         self.cards_per_round = full.law.sum(axis=1)
         mean_cards = full.mean_cards
+        if self.burn >= self.cut:
+            raise ValueError(f"burn must be fewer cards than the cut card leaves to deal "
+                             f"({self.cut} at penetration {self.penetration:g}), got "
+                             f"{_show(self.burn)}")
         if self.cut - self.burn < math.ceil(mean_cards):
             raise ValueError(f"penetration {self.penetration:g} leaves less than a round before "
                              f"the cut card ({self.cut - self.burn} cards after the burn; a round "
@@ -277,6 +282,10 @@ class CountedGame:
         freq_all = np.bincount(tc_int[started] - lo_all, weights=probs[started],
                                minlength=hi_all - lo_all + 1)
         common = np.nonzero(freq_all >= MIN_BIN_FREQUENCY)[0]
+        for name, value in (("tc_min", tc_min), ("tc_max", tc_max)):
+            if value is not None and not (is_finite_real(value) and value == int(value)):
+                raise ValueError(f"{name} must be a whole true count or None (the end bins "
+                                 f"that occur), got {_show(value)}")
         lo = lo_all + int(common.min()) if tc_min is None else int(tc_min)
         hi = lo_all + int(common.max()) if tc_max is None else int(tc_max)
         if lo >= hi:
@@ -715,6 +724,10 @@ class CountedGame:
         if rounds is not None and bankroll is None:
             raise ValueError("rounds needs a bankroll (the trip ruin is P(losing the bankroll "
                              "within that many rounds))")
+        if rounds is not None and not (is_finite_real(rounds) and rounds == int(rounds)
+                                       and rounds >= 1):
+            raise ValueError(f"rounds must be a whole number >= 1 (the trip's length), got "
+                             f"{_show(rounds)}")
         bets = ramp.bets(self.tc_values) * unit
         if not np.any(bets > 0):
             # every figure per amount bet would be 0 / 0: refused rather than reported
@@ -736,6 +749,10 @@ class CountedGame:
         mixture, chip, note = self.ramp_distribution(ramp.bets(self.tc_values))
         curve = self._ruin_curve(mixture)
         in_chips = bankroll / (chip * unit)
+        if not math.isfinite(in_chips):
+            raise ValueError(f"bankroll {bankroll:g} is beyond a float's range in chips of the "
+                             f"ramp's bets ({chip * unit:g} money each): give larger bets or "
+                             f"a smaller bankroll")
         result.ror, result.ror_dominant_root = curve(in_chips), curve.dominant(in_chips)
         result.ror_method = (f"exact, {curve.method}, on the ramp's mixture law ({note}); "
                              "diffusion exp(-2 W B / Var) beside it")
@@ -796,6 +813,9 @@ class CountedGame:
         except (TypeError, ValueError):
             raise TypeError(f"bets must be numbers, one per true count of tc_values "
                             f"({counts}), got {_show(bets)}") from None
+        except OverflowError:       # an int beyond a float's range
+            raise ValueError(f"bets must be finite numbers >= 0 (units), got "
+                             f"{_show(bets)}") from None
         if array.shape != (n,):
             raise ValueError(f"bets: give one bet per true count of tc_values ({counts}), "
                              f"got {_show(bets)}")

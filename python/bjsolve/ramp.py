@@ -26,6 +26,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .checks import is_finite_real
 from .ranks import show as _show
 
 __all__ = ["Ramp", "parse_ramp", "RampResult", "ramp_figures", "diffusion_ruin", "ramp_table"]
@@ -33,6 +34,7 @@ __all__ = ["Ramp", "parse_ramp", "RampResult", "ramp_figures", "diffusion_ruin",
 EXAMPLE = "'1:1,2:2,3:4,4:8'"
 MAX_TRUE_COUNT = 1000       # far beyond any true count a shoe reaches
 MAX_BET = 1_000_000         # units; bets squared stay far from overflowing
+MIN_BET = 1e-6              # units, for a bet above 0: squares of win rates stay normal floats
 
 
 @dataclass(frozen=True)
@@ -168,7 +170,7 @@ def _parse_text(text: str) -> list:
 def _true_count(value, field: str) -> int:
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
         raise TypeError(f"{field} must be a whole number, got {_show(value)}")
-    if not math.isfinite(value) or value != int(value) or abs(value) > MAX_TRUE_COUNT:
+    if not is_finite_real(value) or value != int(value) or abs(value) > MAX_TRUE_COUNT:
         raise ValueError(f"{field} must be a whole number -{MAX_TRUE_COUNT}..+{MAX_TRUE_COUNT} "
                          f"(true counts are whole), got {_show(value)}")
     return int(value)
@@ -178,9 +180,9 @@ def _bet(value, tc: int) -> float:
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
         raise TypeError(f"ramp bet at true count {tc:+d} must be a number >= 0, got "
                         f"{_show(value)}")
-    if not math.isfinite(value) or not 0 <= value <= MAX_BET:
-        raise ValueError(f"ramp bet at true count {tc:+d} must be a finite number >= 0 (0 sits "
-                         f"the round out) and at most {MAX_BET:,} units, got {_show(value)}")
+    if not is_finite_real(value) or not (value == 0 or MIN_BET <= value <= MAX_BET):
+        raise ValueError(f"ramp bet at true count {tc:+d} must be 0 (sits the round out) or "
+                         f"a number from {MIN_BET:g} to {MAX_BET:,} units, got {_show(value)}")
     return float(value)
 
 
@@ -283,9 +285,17 @@ def ramp_figures(ramp, bets, freq, edge, var, bankroll) -> RampResult:
 
 def diffusion_ruin(win: float, variance: float, bankroll: float) -> float:
     """Lifetime risk of ruin, the diffusion (normal) approximation exp(-2 W B / Var)
-    (1 when W <= 0)."""
+    (1 when W <= 0; 0 when W > 0 and the variance is 0, a walk that only wins)."""
+    for name, value in (("win", win), ("variance", variance), ("bankroll", bankroll)):
+        if not is_finite_real(value):
+            raise ValueError(f"diffusion_ruin: {name} must be a finite number, got {value!r}")
+    if variance < 0 or bankroll < 0:
+        raise ValueError(f"diffusion_ruin: variance and bankroll must be >= 0, got "
+                         f"{variance!r} and {bankroll!r}")
     if win <= 0:
         return 1.0
+    if variance == 0:       # (also a variance that underflowed: bets of 1e-300 units)
+        return 0.0
     return math.exp(-2.0 * win * bankroll / variance)
 
 

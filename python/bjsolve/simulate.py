@@ -20,6 +20,7 @@ import time
 
 import numpy as np
 
+from .checks import is_finite_real
 from .counting import count_tags
 from .game_plan import (GamePlan, IndexPlay, _choice, _dealer_keys,
                         _decision_table, _index_plays, _line_tables, _resolve_strategy,
@@ -108,16 +109,6 @@ def _int_or_none(value, name: str):
     return int(value)
 
 
-def _finite(value) -> bool:
-    """A real number that is finite as a float (False for inf, NaN and ints past 1e308)."""
-    if isinstance(value, bool) or not isinstance(value, numbers.Real):
-        return False
-    try:
-        return math.isfinite(value)
-    except OverflowError:
-        return False
-
-
 def _shoe_size(counts, infinite: bool) -> int:
     """The number of cards the kernel holds, or a ValueError past MAX_SHOE_CARDS."""
     n_cards = sum(counts)
@@ -167,7 +158,7 @@ def build_plan(rules: Rules, *, shoe=None, penetration=0.75, spots=1, other_spot
     elif isinstance(penetration, bool) or not isinstance(penetration, numbers.Real):
         raise TypeError(f"penetration must be a fraction (0, 1), a number of cards, or "
                         f"'every-round', got {_show(penetration)}")
-    elif not _finite(penetration):
+    elif not is_finite_real(penetration):
         raise ValueError(f"penetration must be a fraction (0, 1], a number of cards, or "
                          f"'every-round', got {_show(penetration)}")
     else:
@@ -193,9 +184,9 @@ def build_plan(rules: Rules, *, shoe=None, penetration=0.75, spots=1, other_spot
     system = "hilo" if system is None else system
     tags = _tags(system)
     steps = [] if ramp is None else list(parse_ramp(ramp).points)   # None: flat betting
-    if not (_finite(table_min) and table_min > 0):
+    if not (is_finite_real(table_min) and table_min > 0):
         raise ValueError(f"table_min must be a positive number, got {_show(table_min)}")
-    if table_max is not None and not (_finite(table_max) and table_max >= table_min):
+    if table_max is not None and not (is_finite_real(table_max) and table_max >= table_min):
         raise ValueError(f"table_max must be a number >= table_min ({table_min:g}), "
                          f"got {_show(table_max)}")
     wong_in = _int_or_none(wong_in, "wong_in")
@@ -344,7 +335,7 @@ def simulate(rules: Rules | None = None, *, rounds, seed, shoe=None, penetration
         if paths * per_path > MAX_ROUNDS:
             raise ValueError(f"bankroll_trials: {paths:,} paths of {per_path:,} rounds is "
                              f"more than {MAX_ROUNDS:.0e} rounds in all")
-        if not (_finite(bankroll) and bankroll > 0):
+        if not (is_finite_real(bankroll) and bankroll > 0):
             raise ValueError(f"bankroll_trials bankroll must be a positive number, got "
                              f"{_show(bankroll)}")
         trials = (paths, per_path, float(bankroll))
