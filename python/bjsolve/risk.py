@@ -40,6 +40,8 @@ TRIP_TOLERANCE = 1e-15      # trip ruin: the largest mass allowed to leave the w
 MAX_OUTCOME = 1e9           # |outcome| in units: the lattice steps stay exact integers
 MAX_BANKROLL = 1e300        # units: the lattice index of the bankroll stays a finite float
 MAX_ROUNDS = 1_000_000      # trip ruin: its cost grows linearly with the rounds (docs/risk.md)
+MAX_TRIP_SPAN = 8192        # trip ruin: the largest span of the outcomes in lattice steps
+MAX_TRIP_WORK = 4e10        # trip ruin: rounds x its work per round (measured 1-10e9 a second)
 
 
 # ---- input -------------------------------------------------------------------------------
@@ -229,17 +231,58 @@ def trip_ruin(dist, bankroll, rounds, *, tolerance: float = TRIP_TOLERANCE) -> T
     reach in that many rounds), 0 with that bound, at once."""
     bankroll = _check_bankroll(bankroll)
     rounds = _check_rounds(rounds)
-    h, steps, probs = lattice(dist)
+    tol = _number(tolerance, "tolerance", "a number strictly between 0 and 1")
+    if not 0.0 < tol < 1.0:
+        raise ValueError(f"tolerance must be a number strictly between 0 and 1, got "
+                         f"{tolerance!r}")
+    law = _law(dist)
+    h, steps, probs = law.h, law.steps, law.probs
     lo = int(steps.min())
     start = _start_index(bankroll, h)
     if lo >= 0 or start + 1 > rounds * -lo:              # that much cannot be lost
         return TripRuin(0.0, bankroll, rounds, 0.0)
     bound = _maximal_bound(steps, probs, start + 1, rounds)
-    if bound <= tolerance:
+    if bound <= tol:
         return TripRuin(0.0, bankroll, rounds, bound)
-    walk = _TripWalk(steps, probs, tolerance / (8.0 * rounds))
-    ruined, error = walk.run(start, rounds)
+    steps, probs = _clamp_gains(steps, probs, (rounds - 1) * -lo + 1)
+    span = int(steps.max()) - lo
+    if span > MAX_TRIP_SPAN:
+        raise ValueError(
+            f"dist: trip_ruin takes outcomes spanning at most {MAX_TRIP_SPAN} lattice steps "
+            f"(the window of bankrolls it carries widens by the span every round), got "
+            f"{span} steps of {h:g} unit(s) from {lo * h:g} to {int(steps.max()) * h:g} "
+            f"units (gains beyond the {rounds - 1} rounds' largest possible fall count as "
+            f"that fall); lifetime_ruin has no such limit")
+    walk = _TripWalk(steps, probs, tol / (8.0 * rounds))
+    per_round = walk.work_per_round()
+    if rounds * per_round > MAX_TRIP_WORK:
+        raise ValueError(
+            f"rounds must be at most {int(MAX_TRIP_WORK // per_round):,} for this law, got "
+            f"{rounds:,}: the trip ruin runs a strip of bankrolls next to the ruin barrier "
+            f"round by round, here ~{per_round:.3g} operations a round (the law's spread "
+            f"in lattice steps x its {len(steps)} outcomes), and stops at "
+            f"{MAX_TRIP_WORK:.0e} in all (~10-60 s)")
+    ruined, error = walk.run(start, rounds, tol, _lundberg_rate(steps, probs))
     return TripRuin(min(1.0, ruined), bankroll, rounds, float(error))
+
+
+def _clamp_gains(steps, probs, cap: int):
+    """The law with every gain above ``cap`` steps moved to ``cap``: exact for the ruin
+    within N rounds when cap = (N - 1) d + 1 (d the largest loss): from any index >= cap the
+    other N - 1 rounds cannot reach the barrier, and every gain of at least cap puts the
+    walk there."""
+    if int(steps.max()) <= cap:
+        return steps, probs
+    return _merge(np.minimum(steps, cap), probs)
+
+
+def _lundberg_rate(steps, probs):
+    """R with E[exp(-R K)] = 1 when E[K] > 0 (then P(ever ruined from index j) <=
+    exp(-R (j + 1)), Lundberg), else None."""
+    mean = _exact_mean(steps, probs)
+    if mean <= 0:
+        return None
+    return _adjustment_coefficient(steps, probs, float(mean))
 
 
 class _TripWalk:
@@ -257,13 +300,20 @@ class _TripWalk:
       bankrolls too high to be ruined in the rounds left are dropped (counted: their mass
       times the Doob bound).
 
+    * After each top-level block, the ruin the alive mass can still suffer is bounded (its
+      mass; with an edge, Lundberg's bound): once that fits in what is left of the
+      tolerance, the walk stops and the bound goes into the error bound.
+
     Cost: the strip next to the barrier is a few standard deviations of a FINEST-round
-    block wide and runs round by round; everything else costs a few FFTs per block.
+    block wide and runs round by round; everything else costs a few FFTs per block.  So
+    the cost grows linearly with the rounds (~3-4 s of CPU per million rounds for a
+    blackjack law: MAX_ROUNDS).  Blocks of 64 rounds at the finest, split 8 ways, took
+    half the time of blocks of 16 split 4 ways (the Python work per block dominated).
     """
 
-    BRANCH = 4            # a block of k rounds near the barrier is BRANCH blocks of k/BRANCH
-    FINEST = 16           # blocks of at most this many rounds run round by round
-    LARGEST = 4 ** 6      # the longest block moved at once
+    BRANCH = 8            # a block of k rounds near the barrier is BRANCH blocks of k/BRANCH
+    FINEST = 64           # blocks of at most this many rounds run round by round
+    LARGEST = 8 ** 4      # the longest block moved at once
 
     def __init__(self, steps, probs, eps: float):
         from bjcore._ruin import killed_rounds
@@ -277,8 +327,19 @@ class _TripWalk:
         self.ruined = 0.0
         self.error = 0.0
 
-    def run(self, start: int, rounds: int):
-        f, base, done = np.ones(1), start, 0
+    def work_per_round(self) -> float:
+        """The round-by-round part's cost per round, roughly: the strip's width (the reach
+        of a FINEST-round block, plus the way up its wins spread) x the outcomes."""
+        width = self.reach.index(self.FINEST, self.eps) + self.FINEST // 2 * max(
+            int(self.steps.max()), 0)
+        return float(width * len(self.steps))
+
+    def run(self, start: int, rounds: int, tolerance: float, rate):
+        """(ruined, error bound) after ``rounds`` rounds from index ``start``.  Stops early
+        once what the alive mass can still lose is below what is left of ``tolerance``:
+        at most its mass, and with an edge (``rate`` = R) at most its Lundberg bound
+        sum_j f_j exp(-R (j + 1)); that is added to the error bound."""
+        f, base, done, blocks = np.ones(1), start, 0, 0
         while done < rounds and len(f):
             k = 1
             while k * self.BRANCH <= min(rounds - done, self.LARGEST):
@@ -292,7 +353,27 @@ class _TripWalk:
                     cut = max(safe - base, 0)
                     self.error += float(f[cut:].sum()) * self.reach.bound(left, safe)
                     f = f[:cut]
+                blocks += 1
+                still = self._still_to_lose(f, base, rate, blocks % 16 == 0)
+                if self.error + still <= tolerance:
+                    self.error += still
+                    break
         return self.ruined, self.error
+
+    @staticmethod
+    def _still_to_lose(f, base: int, rate, closely: bool) -> float:
+        """An upper bound of the ruin still to come from the alive law ``f``: its mass,
+        with an edge at most mass x exp(-R (base + 1)), and ``closely`` (an exp per
+        entry: now and then) sum_j f_j exp(-R (base + j + 1))."""
+        mass = float(f.sum())
+        if rate is None or mass == 0.0:
+            return mass
+        bound = mass * math.exp(-rate * (base + 1))
+        if closely:
+            with np.errstate(under="ignore"):
+                weights = np.exp(-rate * (base + 1 + np.arange(len(f), dtype=float)))
+            bound = float(np.dot(f, weights))
+        return min(mass, bound)
 
     def kernel(self, k: int):
         """(offset, the law of the sum of k outcomes with tails of mass <= eps left out,
@@ -383,7 +464,7 @@ class _Reach:
 
 def _trim(a, offset: int, cut: float):
     """Drop the tails of ``a`` of mass <= cut at each end: (array, offset, mass dropped)."""
-    if len(a) < 2:
+    if len(a) < 2 or (a[0] > cut and a[-1] > cut):      # nothing to drop (the usual case)
         return a, offset, 0.0
     low = np.cumsum(a)
     i = min(int(np.searchsorted(low, cut, side="right")), len(a) - 1)
@@ -493,30 +574,41 @@ def _adjustment_coefficient(steps, probs, mean: float) -> float:
     """R > 0 with E[exp(-R K)] = 1 (K in lattice steps, ``mean`` = E[K] > 0, some loss):
     the dominant root of E[w^K] = 1 is r = exp(-R) (Lundberg's adjustment coefficient).
 
-    E[exp(-R K)] - 1 = R (R Q(R) - mean) with Q(R) = E[K^2 phi2(-R K)] > 0, so R solves
-    R Q(R) = mean: every term of Q has one sign and the mean is exact (``_Law``), so R
-    comes out to the last digits however small the edge (Newton on w = e^-R, next to 1,
-    keeps only the digits of 1 - w that a double holds: none for an edge of 1e-16).
-    R Q(R) - mean = (E[exp(-R K)] - 1) / R is the slope of a convex function's chord:
-    increasing, so bisection is safe."""
+    F(R) = E[expm1(-R K)] vanishes there, and so does G(R) = F(R) / R = R Q(R) - mean,
+    Q(R) = E[K^2 phi2(-R K)] > 0.  G is increasing (the slope of a convex function's
+    chord), so bisection is safe; each step takes its sign from whichever of F and G is
+    the further from its rounding noise.  For a small edge that is G: every term of Q has
+    one sign and the mean is exact (``_Law``), so R keeps all its digits however small
+    (Newton on w = e^-R, next to 1, keeps only the digits of 1 - w that a double holds:
+    none for an edge of 1e-16).  Where R is not small and the mean is large beside the
+    terms that fix R (a rare huge win), G cancels and F does not."""
     ks = steps.astype(float)
     k2p = probs * ks * ks
 
-    def excess(rate):                    # inf past the overflow of exp: > 0, as it should
-        return rate * float(np.dot(k2p, _phi2(-rate * ks))) - mean
+    def above(rate) -> bool:             # the root is below ``rate``
+        x = -rate * ks
+        with np.errstate(over="ignore", invalid="ignore"):
+            rq = rate * float(np.dot(k2p, _phi2(x)))
+            terms = probs * np.expm1(x)
+        if not math.isfinite(rq):        # exp overflowed: far past the root
+            return True
+        g, g_noise = rq - mean, rq + mean
+        f, f_noise = float(terms.sum()), float(np.abs(terms).sum())
+        if math.isfinite(f) and abs(f) * g_noise > abs(g) * f_noise:
+            return f > 0
+        return g > 0
 
     lo, hi = 0.0, 2.0 * mean / float(k2p.sum())      # the diffusion value 2 mu / E[K^2]
-    while not excess(hi) > 0:
+    while not above(hi):
         lo, hi = hi, 2.0 * hi
     while True:
         mid = 0.5 * (lo + hi)
         if not lo < mid < hi:
-            break
-        if excess(mid) > 0:
+            return mid
+        if above(mid):
             hi = mid
         else:
             lo = mid
-    return lo if abs(excess(lo)) <= abs(excess(hi)) else hi
 
 
 class RuinCurve:
