@@ -15,15 +15,25 @@ Conventions (docs/risk.md names every formula):
   i.e. at the first n with B + S_n <= 0, S_n = X_1 + ... + X_n.
 * trip ruin: P(ruined within N rounds), by dynamic programming on the lattice (exact
   but for a bounded and reported error, below 1e-15 by default: tails cut and mass moved
-  in blocks of rounds where Doob's inequality keeps it away from the barrier);
-* lifetime ruin: P(ever ruined).  1 when E[X] <= 0.  Otherwise, with the outcomes in
+  in blocks of rounds where Doob's inequality keeps it away from the barrier).  Its cost
+  grows linearly with N: N <= MAX_ROUNDS = 10^6, and laws too wide for that (a span over
+  MAX_TRIP_SPAN lattice steps, or over MAX_TRIP_WORK operations) are refused, saying why;
+* lifetime ruin: P(ever ruined).  1 when E[X] <= 0 and there is a loss, 0 when there is
+  no loss (the sign of E[X] exact, from the probabilities as given).  Otherwise, with the
+  outcomes in
   lattice steps k (X = k h), psi(i) = P(ruin | i steps from ruin) solves the renewal
   equation psi(i) = sum_k p_k psi(i + k) with psi = 1 below the barrier; its solution is
   psi(i) = sum_j c_j w_j^i over the d roots |w_j| < 1 of the characteristic equation
   E[w^K] = 1 (d = the largest loss in steps), the c_j fixed by psi = 1 on the d states
   just below the barrier ("exact root method").  The single dominant root r = w_1 gives
-  the classic r^(B/h) ("dominant root"), and exp(-2 mu B / sigma^2) is the normal
-  (diffusion) approximation.
+  the classic r^(B/h) ("dominant root"; r = exp(-R), R the adjustment coefficient,
+  computed to the last digits for any edge), and exp(-2 mu B / sigma^2) is the normal
+  (diffusion) approximation.  ``RuinCurve`` computes the exact figure in closed form
+  (losses of one step), by ladder heights, or beyond those methods' reach within
+  Lundberg's bracket r^(i+d) <= psi(i) <= r^(i+1), with the bracket as error bound.
+
+Bad input (non-finite or out-of-range numbers, a law whose every outcome is 0, ...)
+raises ValueError or TypeError naming the field.
 """
 from __future__ import annotations
 
