@@ -584,41 +584,64 @@ def _adjustment_coefficient(steps, probs, mean: float) -> float:
     """R > 0 with E[exp(-R K)] = 1 (K in lattice steps, ``mean`` = E[K] > 0, some loss):
     the dominant root of E[w^K] = 1 is r = exp(-R) (Lundberg's adjustment coefficient).
 
-    F(R) = E[expm1(-R K)] vanishes there, and so does G(R) = F(R) / R = R Q(R) - mean,
-    Q(R) = E[K^2 phi2(-R K)] > 0.  G is increasing (the slope of a convex function's
-    chord), so bisection is safe; each step takes its sign from whichever of F and G is
-    the further from its rounding noise.  For a small edge that is G: every term of Q has
+    F(R) = E[expm1(-R K)] = R G(R), G(R) = R Q(R) - mean, Q(R) = E[K^2 phi2(-R K)] > 0,
+    vanishes there; each value of F is taken from whichever of its two forms is the
+    further from its rounding noise.  For a small edge that is R G: every term of Q has
     one sign and the mean is exact (``_Law``), so R keeps all its digits however small
     (Newton on w = e^-R, next to 1, keeps only the digits of 1 - w that a double holds:
     none for an edge of 1e-16).  Where R is not small and the mean is large beside the
-    terms that fix R (a rare huge win), G cancels and F does not."""
+    terms that fix R (a rare huge win), R G cancels and the plain sum does not.  G = F / R
+    is increasing (the slope of a convex function's chord) from G(0) = -mean: the root is
+    bracketed from the start, and false position with the Illinois halving (superlinear,
+    ~10 steps) closes the bracket to the last bit."""
     ks = steps.astype(float)
     k2p = probs * ks * ks
 
-    def above(rate) -> bool:             # the root is below ``rate``
+    def chord(rate) -> float:            # G(rate); inf past the overflow of exp
         x = -rate * ks
         with np.errstate(over="ignore", invalid="ignore"):
             rq = rate * float(np.dot(k2p, _phi2(x)))
             terms = probs * np.expm1(x)
-        if not math.isfinite(rq):        # exp overflowed: far past the root
-            return True
+        if not math.isfinite(rq):
+            return math.inf
         g, g_noise = rq - mean, rq + mean
         f, f_noise = float(terms.sum()), float(np.abs(terms).sum())
         if math.isfinite(f) and abs(f) * g_noise > abs(g) * f_noise:
-            return f > 0
-        return g > 0
+            return f / rate
+        return g
 
-    lo, hi = 0.0, 2.0 * mean / float(k2p.sum())      # the diffusion value 2 mu / E[K^2]
-    while not above(hi):
-        lo, hi = hi, 2.0 * hi
-    while True:
-        mid = 0.5 * (lo + hi)
-        if not lo < mid < hi:
-            return mid
-        if above(mid):
-            hi = mid
+    lo, g_lo = 0.0, -mean
+    hi = 2.0 * mean / float(k2p.sum())               # the diffusion value 2 mu / E[K^2]
+    g_hi = chord(hi)
+    while not g_hi > 0:
+        lo, g_lo, hi = hi, g_hi, 2.0 * hi
+        g_hi = chord(hi)
+    kept = 0                             # which end stayed last time (Illinois)
+    for _ in range(400):
+        if math.isfinite(g_hi):
+            mid = hi - g_hi * (hi - lo) / (g_hi - g_lo)
         else:
-            lo = mid
+            mid = 0.5 * (lo + hi)
+        if not lo < mid < hi:
+            mid = 0.5 * (lo + hi)
+            if not lo < mid < hi:
+                break
+        g = chord(mid)
+        if g > 0:
+            hi, g_hi = mid, g
+            if kept == 1:
+                g_lo *= 0.5
+            kept = 1
+        elif g < 0:
+            lo, g_lo = mid, g
+            if kept == -1:
+                g_hi *= 0.5
+            kept = -1
+        else:
+            return mid
+    if lo == 0.0:
+        return hi
+    return lo if abs(chord(lo)) < abs(chord(hi)) else hi
 
 
 class RuinCurve:
@@ -719,9 +742,8 @@ class RuinCurve:
             return self.trivial, 0.0
         i = self.index(bankroll)
         top = math.exp(-self.rate * (i + 1))                  # Lundberg: psi <= top
-        if self.ladder is None and self._roots is None:
-            if self.losses == 1:
-                return top, 0.0
+        if self.losses == 1:                                  # and the closed form
+            return top, 0.0
         bottom = math.exp(-self.rate * (i + self.losses))     # and psi >= bottom
         if self.ladder is not None:
             return min(max(self._ladder_value(i), bottom), top), 0.0
