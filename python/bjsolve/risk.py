@@ -316,14 +316,21 @@ class _TripWalk:
 
     Cost: the strip next to the barrier is a few standard deviations of a FINEST-round
     block wide and runs round by round; everything else costs a few FFTs per block.  So
-    the cost grows linearly with the rounds (~3-4 s of CPU per million rounds for a
-    blackjack law: MAX_ROUNDS).  Blocks of 64 rounds at the finest, split 8 ways, took
-    half the time of blocks of 16 split 4 ways (the Python work per block dominated).
+    the cost grows linearly with the rounds (~4-8 s of CPU per million rounds for a
+    blackjack law: MAX_ROUNDS).  The finest blocks are 16 rounds (split 4 ways above) or
+    64 (split 8 ways), whichever the estimate ``_finest_cost`` finds cheaper: a narrow
+    law (flat betting) pays mostly the Python work per block, so 64, a wide one (a bet
+    ramp's, losses of ~200 steps, ~50 outcomes) mostly the strip's width, so 16 (measured:
+    6-deck flat law, 10^5 rounds, 0.58 s against 0.62 s, and 0.68 s against 1.33 s for the
+    1-deck law over 2 x 10^5; the 1-12 ramp's law over 10^4, 0.23 s against 0.36 s).
     """
 
-    BRANCH = 8            # a block of k rounds near the barrier is BRANCH blocks of k/BRANCH
-    FINEST = 64           # blocks of at most this many rounds run round by round
-    LARGEST = 8 ** 4      # the longest block moved at once
+    LARGEST = 4096        # the longest block moved at once (4^6 = 8^4)
+    SHAPES = ((16, 4), (64, 8))  # (FINEST, BRANCH): blocks of at most FINEST rounds run
+                                 # round by round; a block of k rounds near the barrier is
+                                 # BRANCH blocks of k / BRANCH
+    BLOCK_SECONDS = 1e-4  # measured Python work per finest block (advance, trims, bounds)
+    STEP_SECONDS = 3e-10  # and per state and outcome in the compiled kernel
 
     def __init__(self, steps, probs, eps: float):
         from bjcore._ruin import killed_rounds
@@ -336,13 +343,23 @@ class _TripWalk:
         self.kernels = {1: (lo, step_law, 0.0)}
         self.ruined = 0.0
         self.error = 0.0
+        self.FINEST, self.BRANCH = min(self.SHAPES, key=lambda s: self._finest_cost(s[0]))
 
-    def work_per_round(self) -> float:
-        """The round-by-round part's cost per round, roughly: the strip's width (the reach
-        of a FINEST-round block, plus the way up its wins spread) x the outcomes."""
-        width = self.reach.index(self.FINEST, self.eps) + self.FINEST // 2 * max(
+    def _strip_work(self, finest: int) -> float:
+        """States x outcomes a round of the round-by-round part handles, roughly: the
+        strip's width (the reach of a ``finest``-round block, plus the way up its wins
+        spread) x the outcomes."""
+        width = self.reach.index(finest, self.eps) + finest // 2 * max(
             int(self.steps.max()), 0)
         return float(width * len(self.steps))
+
+    def _finest_cost(self, finest: int) -> float:
+        """Estimated seconds per round with finest blocks of ``finest`` rounds."""
+        return self.BLOCK_SECONDS / finest + self.STEP_SECONDS * self._strip_work(finest)
+
+    def work_per_round(self) -> float:
+        """The round-by-round part's work per round (``_strip_work``) as chosen."""
+        return self._strip_work(self.FINEST)
 
     def run(self, start: int, rounds: int, tolerance: float, rate):
         """(ruined, error bound) after ``rounds`` rounds from index ``start``.  Stops early
