@@ -458,8 +458,10 @@ def test_beyond_the_exact_methods_lundberg_bracket():
 def test_trip_ruin_refuses_what_it_cannot_do_in_bounded_time():
     with pytest.raises(ValueError, match="spanning at most"):
         trip_ruin({1e4: 0.5, -1: 0.5}, 10, 100_000)
+    with pytest.raises(ValueError, match="spanning at most"):
+        trip_ruin({-3000: 0.3, 1: 0.2, 3001: 0.5}, 10_000, 1000)
     with pytest.raises(ValueError, match="rounds must be at most"):
-        trip_ruin({-3000: 0.3, 1: 0.2, 3001: 0.5}, 10_000, 500_000)
+        trip_ruin({-500: 0.3, 1: 0.2, 501: 0.5}, 3000, 500_000)
     with pytest.raises(ValueError, match="rounds must be at most 1,000,000"):
         trip_ruin(COIN, 10, 10 ** 7)
 

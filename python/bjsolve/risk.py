@@ -17,7 +17,8 @@ Conventions (docs/risk.md names every formula):
   but for a bounded and reported error, below 1e-15 by default: tails cut and mass moved
   in blocks of rounds where Doob's inequality keeps it away from the barrier).  Its cost
   grows linearly with N: N <= MAX_ROUNDS = 10^6, and laws too wide for that (a span over
-  MAX_TRIP_SPAN lattice steps, or over MAX_TRIP_WORK operations) are refused, saying why;
+  MAX_TRIP_SPAN lattice steps, or an estimated cost over MAX_TRIP_SECONDS) are refused,
+  saying why;
 * lifetime ruin: P(ever ruined).  1 when E[X] <= 0 and there is a loss, 0 when there is
   no loss (the sign of E[X] exact, from the probabilities as given).  Otherwise, with the
   outcomes in
@@ -50,8 +51,8 @@ TRIP_TOLERANCE = 1e-15      # trip ruin: the largest mass allowed to leave the w
 MAX_OUTCOME = 1e9           # |outcome| in units: the lattice steps stay exact integers
 MAX_BANKROLL = 1e300        # units: the lattice index of the bankroll stays a finite float
 MAX_ROUNDS = 1_000_000      # trip ruin: its cost grows linearly with the rounds (docs/risk.md)
-MAX_TRIP_SPAN = 8192        # trip ruin: the largest span of the outcomes in lattice steps
-MAX_TRIP_WORK = 4e10        # trip ruin: rounds x its work per round (measured 1-10e9 a second)
+MAX_TRIP_SPAN = 1024        # trip ruin: the largest span of the outcomes in lattice steps
+MAX_TRIP_SECONDS = 10.0     # trip ruin: the largest estimated cost (_TripWalk._finest_cost)
 
 
 # ---- input -------------------------------------------------------------------------------
@@ -264,14 +265,14 @@ def trip_ruin(dist, bankroll, rounds, *, tolerance: float = TRIP_TOLERANCE) -> T
             f"units (gains beyond the {rounds - 1} rounds' largest possible fall count as "
             f"that fall); lifetime_ruin has no such limit")
     walk = _TripWalk(steps, probs, tol / (8.0 * rounds))
-    per_round = walk.work_per_round()
-    if rounds * per_round > MAX_TRIP_WORK:
+    per_round = walk.seconds_per_round()
+    if rounds * per_round > MAX_TRIP_SECONDS:
         raise ValueError(
-            f"rounds must be at most {int(MAX_TRIP_WORK // per_round):,} for this law, got "
-            f"{rounds:,}: the trip ruin runs a strip of bankrolls next to the ruin barrier "
-            f"round by round, here ~{per_round:.3g} operations a round (the law's spread "
-            f"in lattice steps x its {len(steps)} outcomes), and stops at "
-            f"{MAX_TRIP_WORK:.0e} in all (~10-60 s)")
+            f"rounds must be at most {int(MAX_TRIP_SECONDS / per_round):,} for this law, "
+            f"got {rounds:,}: the trip ruin runs a strip of bankrolls next to the ruin "
+            f"barrier round by round, here an estimated {per_round * 1e6:.3g} us a round "
+            f"(the law's spread in lattice steps x its {len(steps)} outcomes), and takes "
+            f"at most an estimated {MAX_TRIP_SECONDS:g} s")
     ruined, error = walk.run(start, rounds, tol, _lundberg_rate(steps, probs))
     return TripRuin(min(1.0, ruined), bankroll, rounds, float(error))
 
@@ -331,6 +332,8 @@ class _TripWalk:
                                  # BRANCH blocks of k / BRANCH
     BLOCK_SECONDS = 1e-4  # measured Python work per finest block (advance, trims, bounds)
     STEP_SECONDS = 3e-10  # and per state and outcome in the compiled kernel
+    SPAN_SECONDS = 1e-7   # and per round and lattice step of the outcomes' span (the FFTs
+                          # of the blocks' laws, as wide as the span times the block)
 
     def __init__(self, steps, probs, eps: float):
         from bjcore._ruin import killed_rounds
@@ -354,12 +357,16 @@ class _TripWalk:
         return float(width * len(self.steps))
 
     def _finest_cost(self, finest: int) -> float:
-        """Estimated seconds per round with finest blocks of ``finest`` rounds."""
-        return self.BLOCK_SECONDS / finest + self.STEP_SECONDS * self._strip_work(finest)
+        """Estimated seconds per round with finest blocks of ``finest`` rounds (calibrated
+        on a shared 2-core machine: within ~2x of the measured CPU time for flat-bet,
+        bet-ramp and +-3,000-unit laws)."""
+        span = int(self.steps.max()) - int(self.steps.min())
+        return (self.BLOCK_SECONDS / finest + self.STEP_SECONDS * self._strip_work(finest)
+                + self.SPAN_SECONDS * span)
 
-    def work_per_round(self) -> float:
-        """The round-by-round part's work per round (``_strip_work``) as chosen."""
-        return self._strip_work(self.FINEST)
+    def seconds_per_round(self) -> float:
+        """The estimated cost of a round (``_finest_cost``) with the blocks chosen."""
+        return self._finest_cost(self.FINEST)
 
     def run(self, start: int, rounds: int, tolerance: float, rate):
         """(ruined, error bound) after ``rounds`` rounds from index ``start``.  Stops early
@@ -409,7 +416,7 @@ class _TripWalk:
             off, part, lost = self.kernel(k // self.BRANCH)
             law, law_off, law_lost = part, off, lost
             for _ in range(self.BRANCH - 1):
-                law = np.convolve(law, part)
+                law = _convolve(law, part)           # by FFT when long
                 law_off += off
                 law_lost += lost
             law, law_off, cut = _trim(np.clip(law, 0.0, None), law_off, self.eps)
