@@ -265,14 +265,18 @@ def trip_ruin(dist, bankroll, rounds, *, tolerance: float = TRIP_TOLERANCE) -> T
             f"units (gains beyond the {rounds - 1} rounds' largest possible fall count as "
             f"that fall); lifetime_ruin has no such limit")
     walk = _TripWalk(steps, probs, tol / (8.0 * rounds))
-    per_round = walk.seconds_per_round()
-    if rounds * per_round > MAX_TRIP_SECONDS:
+    per_round, building = walk.seconds_per_round(), walk.kernel_seconds(rounds)
+    if rounds * per_round + building > MAX_TRIP_SECONDS:
+        allowed = rounds                    # halved until the estimate fits
+        while allowed > 1 and allowed * per_round + walk.kernel_seconds(allowed) > \
+                MAX_TRIP_SECONDS:
+            allowed //= 2
         raise ValueError(
-            f"rounds must be at most {int(MAX_TRIP_SECONDS / per_round):,} for this law, "
-            f"got {rounds:,}: the trip ruin runs a strip of bankrolls next to the ruin "
-            f"barrier round by round, here an estimated {per_round * 1e6:.3g} us a round "
-            f"(the law's spread in lattice steps x its {len(steps)} outcomes), and takes "
-            f"at most an estimated {MAX_TRIP_SECONDS:g} s")
+            f"rounds must be at most about {allowed:,} for this law, got {rounds:,}: the trip "
+            f"ruin runs a strip of bankrolls next to the ruin barrier round by round, here "
+            f"an estimated {per_round * 1e6:.3g} us a round (the law's spread in lattice "
+            f"steps x its {len(steps)} outcomes), after {building:.3g} s building the laws "
+            f"of blocks of rounds, and takes at most an estimated {MAX_TRIP_SECONDS:g} s")
     ruined, error = walk.run(start, rounds, tol, _lundberg_rate(steps, probs))
     return TripRuin(min(1.0, ruined), bankroll, rounds, float(error))
 
@@ -368,6 +372,19 @@ class _TripWalk:
         """The estimated cost of a round (``_finest_cost``) with the blocks chosen."""
         return self._finest_cost(self.FINEST)
 
+    def kernel_seconds(self, rounds: int) -> float:
+        """The estimated cost of building the laws of the sum of k outcomes (``kernel``,
+        by direct convolution: FFT noise would keep their tails), k up to the longest
+        block: BRANCH - 1 products of a law as wide as twice the reach of k / BRANCH
+        rounds with one of k rounds, ~5e-10 s per product term."""
+        total, k = 0.0, self.FINEST * self.BRANCH
+        while k <= min(rounds, self.LARGEST):
+            part = 2.0 * self.reach.index(k // self.BRANCH, self.eps) + 1
+            whole = 2.0 * self.reach.index(k, self.eps) + 1
+            total += (self.BRANCH - 1) * part * whole * 2e-9
+            k *= self.BRANCH
+        return total
+
     def run(self, start: int, rounds: int, tolerance: float, rate):
         """(ruined, error bound) after ``rounds`` rounds from index ``start``.  Stops early
         once what the alive mass can still lose is below what is left of ``tolerance``:
@@ -416,7 +433,7 @@ class _TripWalk:
             off, part, lost = self.kernel(k // self.BRANCH)
             law, law_off, law_lost = part, off, lost
             for _ in range(self.BRANCH - 1):
-                law = _convolve(law, part)           # by FFT when long
+                law = np.convolve(law, part)    # not by FFT: its noise would keep tails
                 law_off += off
                 law_lost += lost
             law, law_off, cut = _trim(np.clip(law, 0.0, None), law_off, self.eps)
