@@ -123,8 +123,12 @@ def test_risk_resplits_exact_against_pmf(resplits):
 
 
 def test_risk_measured_figures(one_split, resplits):
-    assert_quoted("docs/risk.md", f"one split: SD {six(one_split[1][0].sd)} per round; "
-                                  f"6D S17 DOA DAS, resplits to 4: {six(resplits[6].sd)}")
+    exact, combined = one_split[1]
+    assert_quoted("docs/risk.md", f"one split: SD {six(exact.sd)} per round (exact; the fast "
+                                  f"combination, `exact_splits=False`, gives {six(combined.sd)})")
+    assert_quoted("docs/risk.md", f"resplits to 4: {six(resplits[6].sd)} (the exact variance; "
+                                  f"the pmf's own, `pmf_variance`, gives "
+                                  f"{six(math.sqrt(resplits[6].pmf_variance))})")
 
 
 @pytest.mark.slow

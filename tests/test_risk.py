@@ -294,3 +294,234 @@ def test_trip_ruin_out_of_reach_is_zero_with_a_bound():
     for b, n in ((3, 40), (5, 100), (10, 60)):
         exact = trip_ruin(TINY_DIST, b, n, tolerance=1e-30).probability
         assert exact <= _maximal_bound(steps, probs, math.ceil(b / h), n) * (1 + 1e-12)
+
+
+# ---- any edge, against closed forms -----------------------------------------------------------
+
+def _coin(edge):
+    """+-1 with E[X] = edge: p = (1 + edge) / 2, q = (1 - edge) / 2 (as floats)."""
+    return 0.5 + edge / 2, 0.5 - edge / 2
+
+
+def _log_q_over_p(p, q):
+    """ln(q / p) to the last digits: p - q is exact in floating point (Sterbenz)."""
+    return -math.log1p((p - q) / q)
+
+
+EDGES = (1e-15, 1e-13, 1e-11, 1e-9, 1e-7, 1e-5, 1e-3, 0.05, 0.2, 0.5)
+
+
+@pytest.mark.parametrize("edge", EDGES)
+def test_simple_random_walk_at_any_edge(edge):
+    """Gambler's ruin against an infinitely rich house: (q/p)^b for steps of +-1."""
+    p, q = _coin(edge)
+    log_ratio = _log_q_over_p(p, q)
+    curve_law = {1: p, -1: q}
+    for b in (1, 2, 10, 1000, 10 ** 6, 10 ** 9, 10 ** 12, 10 ** 15):
+        want = math.exp(b * log_ratio)
+        life = lifetime_ruin(curve_law, b)
+        assert life.probability == pytest.approx(want, rel=1e-12, abs=1e-300)
+        assert life.dominant_root_estimate == pytest.approx(want, rel=1e-12, abs=1e-300)
+        assert life.error_bound == 0.0
+    for risk in (0.5, 0.05, 1e-6, 1e-12):
+        need = math.log(risk) / log_ratio        # (q/p)^b <= risk from b = ceil(need) on
+        if abs(need - round(need)) > 1e-6 * need:
+            assert bankroll_for_risk(curve_law, risk) == max(math.ceil(need), 1)
+
+
+@pytest.mark.parametrize("edge", (1e-15, 1e-12, 1e-9, 1e-3, 0.3))
+def test_ten_unit_steps_with_ties(edge):
+    """+-10 with ties: ruined once ceil(b / 10) more losses than wins: (q/p)^ceil(b/10)."""
+    p, q = (x / 10 for x in _coin(edge))
+    law = {10: p, -10: q, 0: 1 - p - q}
+    log_ratio = _log_q_over_p(p, q)
+    for b in (1, 10, 11, 99.5, 10 ** 5, 10 ** 7 + 3):
+        want = math.exp(math.ceil(b / 10) * log_ratio)
+        assert lifetime_ruin(law, b).probability == pytest.approx(want, rel=1e-12)
+
+
+def test_the_reported_cases():
+    p, q = 0.05 + 1e-13, 0.05 - 1e-13
+    assert lifetime_ruin({10: p, -10: q, 0: 0.9}, 1e5).probability == pytest.approx(
+        math.exp(10 ** 4 * _log_q_over_p(p, q)), rel=1e-13)
+    p, q = 0.5 + 1e-12, 0.5 - 1e-12
+    assert lifetime_ruin({1: p, -1: q}, 2).probability == pytest.approx(
+        math.exp(2 * _log_q_over_p(p, q)), rel=1e-15)
+    p, q = 0.5 + 1e-9, 0.5 - 1e-9
+    assert bankroll_for_risk({1: p, -1: q}, 0.05) == math.ceil(
+        math.log(0.05) / _log_q_over_p(p, q))
+    assert bankroll_for_risk({1: 0.55, -1: 0.45}, 1e-12) == math.ceil(
+        math.log(1e-12) / math.log(0.45 / 0.55))
+
+
+def _two_root_ruin(p1, q1, q2, i):
+    """Steps +1, -1, -2 (p1, q1, q2): psi(i) = c1 r^i + c2 w^i over the two roots inside
+    the unit circle of p1 w^2 + (p1 - 1) w - q2 = 0 (E[w^K] = 1 divided by w - 1), with
+    psi(-1) = psi(-2) = 1; in 80-digit decimals."""
+    from decimal import Decimal, localcontext
+    with localcontext() as ctx:
+        ctx.prec = 80
+        exact = [Decimal(Fraction(x).numerator) / Decimal(Fraction(x).denominator)
+                 for x in (p1, q1, q2)]
+        total = sum(exact)
+        a1, b1, b2 = (x / total for x in exact)
+        disc = ((1 - a1) ** 2 + 4 * a1 * b2).sqrt()
+        r, w = ((1 - a1) + disc) / (2 * a1), ((1 - a1) - disc) / (2 * a1)
+        u, v = 1 / r, 1 / w
+        c1, c2 = (1 - v) / (u * (u - v)), (1 - u) / (v * (v - u))
+        return float(c1 * r ** i + c2 * w ** i)
+
+
+@pytest.mark.parametrize("edge", (1e-15, 1e-12, 1e-9, 1e-6, 1e-3, 0.1, 0.5))
+def test_two_roots_at_any_edge(edge):
+    """Losses of 1 and 2 steps (the ladder heights and the asymptote C r^(i+1)) against
+    the two-root closed form, bankrolls 1 to 10^15."""
+    from bjsolve.risk import RuinCurve
+    p1, q1, q2 = 0.55 + edge / 2, 0.35 - edge / 2, 0.1
+    curve = RuinCurve({1: p1, -1: q1, -2: q2})
+    assert curve.method.startswith("ladder heights")
+    for b in (1, 2, 5, 100, 10 ** 4, 10 ** 6, 10 ** 9, 10 ** 12, 10 ** 15):
+        want = _two_root_ruin(p1, q1, q2, b - 1)
+        assert curve(b) == pytest.approx(want, rel=2e-12, abs=1e-300)
+
+
+def test_no_edge_is_certain_ruin_and_no_loss_none():
+    for law in ({10: 0.4, -10: 0.4, 0: 0.2}, {1: 0.5, -1: 0.5}, {2: 0.25, -1: 0.5, 0: 0.25},
+                {-1: 1.0}, {-1: 0.5, 0: 0.5}):
+        life = lifetime_ruin(law, 1e7)
+        assert (life.probability, life.dominant_root_estimate, life.normal) == (1, 1, 1)
+        assert bankroll_for_risk(law, 0.05) == math.inf
+    for law in ({1: 0.5, 2: 0.5}, {0: 0.5, 0.5: 0.5}):
+        life = lifetime_ruin(law, 10)
+        assert (life.probability, life.dominant_root_estimate, life.normal) == (0, 0, 0)
+        assert trip_ruin(law, 10, 100).probability == 0.0
+    s = risk_summary({1: 0.5, 2: 0.5}, 10, 100)
+    assert s.lifetime_ruin == s.trip_ruin == 0.0 and s.bankroll_for_5pct == 1.0
+    assert s.di == 1000 * 1.5 / 0.5 and s.n0 == pytest.approx((0.5 / 1.5) ** 2)
+
+
+def test_degenerate_laws():
+    with pytest.raises(ValueError, match="every outcome is 0"):
+        risk_summary({0: 1.0}, 10, 100)
+    for f in (lambda d: lifetime_ruin(d, 10), lambda d: trip_ruin(d, 10, 10),
+              lambda d: bankroll_for_risk(d, 0.1)):
+        with pytest.raises(ValueError, match="every outcome is 0"):
+            f({0: 1.0})
+    # no spread: a sure win or loss each round
+    win, loss = risk_summary({1: 1.0}, 5, 10), risk_summary({-1: 1.0}, 5, 10)
+    assert win.di == math.inf and win.n0 == 0.0 and win.lifetime_ruin == 0.0
+    assert loss.di == -math.inf and loss.score == 0.0 and loss.lifetime_ruin == 1.0
+    assert loss.trip_ruin == 1.0 and trip_ruin({-1: 1.0}, 5, 4).probability == 0.0
+
+
+# ---- large outcomes: bounded work ---------------------------------------------------------
+
+@pytest.mark.parametrize("big", (1e4, 3e4, 1e6, 1e9))
+def test_a_huge_win_with_unit_losses(big):
+    """Losses of one step: psi = r^b, r the root of p / r + p r^big = 1 in (0, 1): r = 1/2
+    to far below a double's precision (r - 1/2 ~ 2^-big)."""
+    law = {big: 0.5, -1: 0.5}
+    for b in (1, 10, 50):
+        assert lifetime_ruin(law, b).probability == pytest.approx(0.5 ** b, rel=1e-14)
+    assert bankroll_for_risk(law, 1e-9) == 30            # 2^-30 < 1e-9 < 2^-29
+    # within 1,000 rounds any win makes the bankroll safe: ruin = ten losses first
+    assert trip_ruin(law, 10, 1000).probability == pytest.approx(2.0 ** -10, rel=1e-14)
+    s = risk_summary(law, 10, 1000)
+    assert s.lifetime_ruin == pytest.approx(2.0 ** -10, rel=1e-14)
+
+
+def test_beyond_the_exact_methods_lundberg_bracket():
+    """A largest loss of 5,000 steps: the answer lies in Lundberg's bracket
+    [r^(i+d), r^(i+1)], given as its midpoint with the half-width as the error bound; a
+    bankroll from bankroll_for_risk keeps the bracket's top within the risk."""
+    from bjsolve.risk import RuinCurve
+    law = {-5000: 0.3, 5001: 0.7}
+    curve = RuinCurve(law)
+    assert curve.method.startswith("Lundberg's bracket")
+    life = lifetime_ruin(law, 10_000)
+    top, bottom = curve.r ** 10_000, curve.r ** (9_999 + 5_000)
+    assert life.probability == pytest.approx((top + bottom) / 2, rel=1e-9)
+    assert life.error_bound == pytest.approx((top - bottom) / 2, rel=1e-9)
+    assert life.dominant_root_estimate == pytest.approx(top, rel=1e-9)
+    b = bankroll_for_risk(law, 0.01)
+    life = lifetime_ruin(law, b)
+    assert life.probability + life.error_bound <= 0.01
+    # the adjustment coefficient against its equation E[exp(-R X)] = 1, in 40 digits
+    from decimal import Decimal, localcontext
+    with localcontext() as ctx:
+        ctx.prec = 40
+        rate = Decimal(-math.log(curve.r))
+        m = Decimal("0.3") * (5000 * rate).exp() + Decimal("0.7") * (-5001 * rate).exp()
+        assert abs(m - 1) < Decimal(1e-12)
+
+
+def test_trip_ruin_refuses_what_it_cannot_do_in_bounded_time():
+    with pytest.raises(ValueError, match="spanning at most"):
+        trip_ruin({1e4: 0.5, -1: 0.5}, 10, 100_000)
+    with pytest.raises(ValueError, match="spanning at most"):
+        trip_ruin({-3000: 0.3, 1: 0.2, 3001: 0.5}, 10_000, 1000)
+    with pytest.raises(ValueError, match="rounds must be at most"):
+        trip_ruin({-500: 0.3, 1: 0.2, 501: 0.5}, 3000, 500_000)
+    with pytest.raises(ValueError, match="rounds must be at most 1,000,000"):
+        trip_ruin(COIN, 10, 10 ** 7)
+
+
+def test_trip_ruin_clamped_gains_against_every_path():
+    """Gains beyond what the rounds left can lose are clamped (exact): against the
+    brute force on a law with a win of 50 units and 6 rounds."""
+    pairs = [(Fraction(-1), Fraction(1, 2)), (Fraction(50), Fraction(1, 4)),
+             (Fraction(1, 2), Fraction(1, 4))]
+    for b, n in ((2, 6), (3.5, 6), (1, 4)):
+        want = brute_trip_ruin(pairs, Fraction(b).limit_denominator(), n)
+        assert trip_ruin(dist_of(pairs), b, n).probability == pytest.approx(float(want),
+                                                                            abs=1e-15)
+
+
+# ---- input checks -------------------------------------------------------------------------
+
+def test_numbers_out_of_range_name_their_field():
+    for b in (10 ** 400, 1e301, -(10 ** 400)):
+        with pytest.raises(ValueError, match="bankroll"):
+            lifetime_ruin(COIN, b)
+    with pytest.raises(ValueError, match="rounds"):
+        trip_ruin(COIN, 10, 10 ** 400)
+    for r in (math.nan, math.inf, 10 ** 400):
+        with pytest.raises(ValueError, match="risk"):
+            bankroll_for_risk(COIN, r)
+    for t in (0, -1, math.nan, 1.5):
+        with pytest.raises(ValueError, match="tolerance"):
+            trip_ruin(COIN, 10, 10, tolerance=t)
+    with pytest.raises(ValueError, match="dist: outcomes must be at most"):
+        lifetime_ruin({1e12: 0.5, -1: 0.5}, 10)
+    for probs in ((0.0, 0.0), (-0.5, -0.5), (math.nan, 1.0), (0.5, math.inf)):
+        with pytest.raises(ValueError, match="dist"):
+            lifetime_ruin(dist_of([(1, probs[0]), (-1, probs[1])]), 10)
+    with pytest.raises(TypeError, match="dist"):
+        lifetime_ruin({1: "half", -1: 0.5}, 10)
+
+
+def test_normal_approximation_is_a_probability():
+    for law in ({1: 0.5, -1: 0.5}, {1: 0.45, -1: 0.55}, {1: 0.5 + 1e-16, -1: 0.5 - 1e-16}):
+        assert 0.0 <= lifetime_ruin(law, 10).normal <= 1.0
+
+
+def test_the_dominant_root_to_the_last_digit():
+    """r = exp(-R) against the root of E[r^K] = 1 by Newton in 60-digit decimals, on the
+    1-deck one-split law (the probabilities as given, normalised exactly): within 2 ulps
+    (Newton on w in extended precision left it 1.8e-14 off, moving the ruin at 3,000
+    units by 1e-10)."""
+    from decimal import Decimal, localcontext
+    from bjsolve.risk import RuinCurve
+    law = solve(Rules(decks=1, max_split_hands=2)).outcome_distribution()
+    curve = RuinCurve(law)
+    with localcontext() as ctx:
+        ctx.prec = 60
+        exact = [Decimal(Fraction(float(p)).numerator) / Decimal(Fraction(float(p)).denominator)
+                 for p in law.probabilities]
+        ps = [p / sum(exact) for p in exact]
+        ks = [int(round(2 * v)) // curve.g for v in law.values]
+        r = Decimal(curve.r)
+        for _ in range(40):
+            f = sum(p * r ** k for p, k in zip(ps, ks)) - 1
+            r -= f / sum(p * k * r ** (k - 1) for p, k in zip(ps, ks))
+        assert abs(Decimal(curve.r) - r) < Decimal(2.3e-16)

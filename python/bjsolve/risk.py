@@ -15,15 +15,26 @@ Conventions (docs/risk.md names every formula):
   i.e. at the first n with B + S_n <= 0, S_n = X_1 + ... + X_n.
 * trip ruin: P(ruined within N rounds), by dynamic programming on the lattice (exact
   but for a bounded and reported error, below 1e-15 by default: tails cut and mass moved
-  in blocks of rounds where Doob's inequality keeps it away from the barrier);
-* lifetime ruin: P(ever ruined).  1 when E[X] <= 0.  Otherwise, with the outcomes in
+  in blocks of rounds where Doob's inequality keeps it away from the barrier).  Its cost
+  grows linearly with N: N <= MAX_ROUNDS = 10^6, and laws too wide for that (a span over
+  MAX_TRIP_SPAN lattice steps, or an estimated cost over MAX_TRIP_SECONDS) are refused,
+  saying why;
+* lifetime ruin: P(ever ruined).  1 when E[X] <= 0 and there is a loss, 0 when there is
+  no loss (the sign of E[X] exact, from the probabilities as given).  Otherwise, with the
+  outcomes in
   lattice steps k (X = k h), psi(i) = P(ruin | i steps from ruin) solves the renewal
   equation psi(i) = sum_k p_k psi(i + k) with psi = 1 below the barrier; its solution is
   psi(i) = sum_j c_j w_j^i over the d roots |w_j| < 1 of the characteristic equation
   E[w^K] = 1 (d = the largest loss in steps), the c_j fixed by psi = 1 on the d states
   just below the barrier ("exact root method").  The single dominant root r = w_1 gives
-  the classic r^(B/h) ("dominant root"), and exp(-2 mu B / sigma^2) is the normal
-  (diffusion) approximation.
+  the classic r^(B/h) ("dominant root"; r = exp(-R), R the adjustment coefficient,
+  computed to the last digits for any edge), and exp(-2 mu B / sigma^2) is the normal
+  (diffusion) approximation.  ``RuinCurve`` computes the exact figure in closed form
+  (losses of one step), by ladder heights, or beyond those methods' reach within
+  Lundberg's bracket r^(i+d) <= psi(i) <= r^(i+1), with the bracket as error bound.
+
+Bad input (non-finite or out-of-range numbers, a law whose every outcome is 0, ...)
+raises ValueError or TypeError naming the field.
 """
 from __future__ import annotations
 
@@ -37,11 +48,17 @@ import numpy as np
 MAX_DENOMINATOR = 100       # lattice steps 1/q, q <= 100
 LATTICE_TOLERANCE = 1e-9
 TRIP_TOLERANCE = 1e-15      # trip ruin: the largest mass allowed to leave the window
+MAX_OUTCOME = 1e9           # |outcome| in units: the lattice steps stay exact integers
+MAX_BANKROLL = 1e300        # units: the lattice index of the bankroll stays a finite float
+MAX_ROUNDS = 1_000_000      # trip ruin: its cost grows linearly with the rounds (docs/risk.md)
+MAX_TRIP_SPAN = 1024        # trip ruin: the largest span of the outcomes in lattice steps
+MAX_TRIP_SECONDS = 10.0     # trip ruin: the largest estimated cost (_TripWalk._finest_cost)
 
 
 # ---- input -------------------------------------------------------------------------------
 
-def _arrays(dist):
+def _raw_arrays(dist):
+    """(values, probabilities as given, clipped at 0): checked, not yet normalised."""
     if isinstance(dist, Mapping):     # a pmf {net outcome: probability}
         values, probs = list(dist.keys()), list(dist.values())
     elif hasattr(dist, "values") and hasattr(dist, "probabilities"):
@@ -53,45 +70,103 @@ def _arrays(dist):
     try:
         values = np.asarray(values, dtype=float)
         probs = np.asarray(probs, dtype=float)
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):
         raise TypeError("dist: the outcomes and probabilities must be numbers") from None
     if values.ndim != 1 or values.shape != probs.shape or len(values) == 0:
         raise ValueError("dist: values and probabilities must be 1-D arrays of one length "
                          f"(got shapes {values.shape} and {probs.shape})")
     if not (np.all(np.isfinite(values)) and np.all(np.isfinite(probs))):
         raise ValueError("dist: values and probabilities must be finite")
+    if np.any(np.abs(values) > MAX_OUTCOME):
+        raise ValueError(f"dist: outcomes must be at most {MAX_OUTCOME:g} units in size, got "
+                         f"{float(values[np.argmax(np.abs(values))])!r}")
     if np.any(probs < -1e-15):
         raise ValueError(f"dist: probabilities must be non-negative, got {probs.min():.3g}")
+    probs = np.clip(probs, 0.0, None)
     total = probs.sum()
     if abs(total - 1.0) > 1e-9:
         raise ValueError(f"dist: probabilities must sum to 1, got {float(total)!r}")
-    return values, np.clip(probs, 0.0, None) / total
+    return values, probs
+
+
+def _arrays(dist):
+    values, probs = _raw_arrays(dist)
+    return values, probs / probs.sum()
+
+
+def _lattice_steps(values):
+    """(h, integer steps k with values = k h, unmerged)."""
+    for q in range(1, MAX_DENOMINATOR + 1):
+        scaled = values * q
+        if np.all(np.abs(scaled - np.round(scaled)) < LATTICE_TOLERANCE * q):
+            return 1.0 / q, np.round(scaled).astype(np.int64)
+    raise ValueError(f"dist: the values are not on a lattice of step 1/q, q <= "
+                     f"{MAX_DENOMINATOR} (e.g. {values[:4]})")
+
+
+def _merge(steps, probs):
+    """Equal steps merged, zero probabilities left out: (steps ascending, probabilities)."""
+    uniq, inv = np.unique(steps, return_inverse=True)
+    merged = np.zeros(len(uniq))
+    np.add.at(merged, inv, probs)
+    keep = merged > 0
+    return uniq[keep], merged[keep]
 
 
 def lattice(dist):
     """(step h, integer steps k, probabilities): the distribution as X = k h."""
     values, probs = _arrays(dist)
-    for q in range(1, MAX_DENOMINATOR + 1):
-        scaled = values * q
-        if np.all(np.abs(scaled - np.round(scaled)) < LATTICE_TOLERANCE * q):
-            steps = np.round(scaled).astype(np.int64)
-            # merge equal steps
-            uniq, inv = np.unique(steps, return_inverse=True)
-            merged = np.zeros(len(uniq))
-            np.add.at(merged, inv, probs)
-            keep = merged > 0
-            return 1.0 / q, uniq[keep], merged[keep]
-    raise ValueError(f"dist: the values are not on a lattice of step 1/q, q <= "
-                     f"{MAX_DENOMINATOR} (e.g. {values[:4]})")
+    h, steps = _lattice_steps(values)
+    return (h, *_merge(steps, probs))
+
+
+@dataclass(frozen=True)
+class _Law:
+    """A law on its lattice, X = K h, for the ruin figures.  ``mean``: E[K] as an exact
+    fraction of the probabilities as given (normalised by their exact sum): its sign
+    decides whether ruin is certain, and an edge of 1e-15 keeps all its digits (a float
+    sum of k p_k would leave only its rounding)."""
+    h: float
+    steps: np.ndarray
+    probs: np.ndarray
+    mean: Fraction
+
+
+def _law(dist) -> _Law:
+    values, raw = _raw_arrays(dist)
+    h, raw_steps = _lattice_steps(values)
+    steps, probs = _merge(raw_steps, raw / raw.sum())
+    if not np.any(steps != 0):
+        raise ValueError("dist: every outcome is 0 (the bankroll never moves): there is no "
+                         "risk to compute; give a law with some win or loss")
+    return _Law(h, steps, probs, _exact_mean(raw_steps, raw))
+
+
+def _exact_mean(steps, probs) -> Fraction:
+    """sum k p / sum p exactly (each float p is an integer over a power of two)."""
+    ratios = [float(p).as_integer_ratio() for p in probs]
+    common = max(den for _, den in ratios)
+    weights = [num * (common // den) for num, den in ratios]
+    return Fraction(sum(int(k) * w for k, w in zip(steps, weights)), sum(weights))
+
+
+def _number(value, name: str, allowed: str) -> float:
+    """A real number as a float, or TypeError / ValueError naming ``name``."""
+    if isinstance(value, bool) or not isinstance(value, (int, float, np.integer,
+                                                         np.floating)):
+        raise TypeError(f"{name} must be {allowed}, got {type(value).__name__}")
+    try:
+        return float(value)
+    except OverflowError:
+        raise ValueError(f"{name} must be {allowed}, got an integer of "
+                         f"{len(str(abs(int(value))))} digits") from None
 
 
 def _check_bankroll(bankroll) -> float:
-    if isinstance(bankroll, bool) or not isinstance(bankroll, (int, float, np.integer,
-                                                               np.floating)):
-        raise TypeError(f"bankroll must be a number of units, got {type(bankroll).__name__}")
-    b = float(bankroll)
-    if not math.isfinite(b) or b <= 0:
-        raise ValueError(f"bankroll must be a finite number of units > 0, got {bankroll!r}")
+    allowed = f"a finite number of units > 0 and at most {MAX_BANKROLL:g}"
+    b = _number(bankroll, "bankroll", allowed)
+    if not (math.isfinite(b) and 0 < b <= MAX_BANKROLL):
+        raise ValueError(f"bankroll must be {allowed}, got {bankroll!r}")
     return b
 
 
@@ -100,17 +175,19 @@ def _check_rounds(rounds) -> int:
         raise TypeError(f"rounds must be an int >= 1, got {type(rounds).__name__}")
     if rounds < 1:
         raise ValueError(f"rounds must be an int >= 1, got {rounds!r}")
-    if rounds > 10_000_000:
-        raise ValueError(f"rounds must be at most 10,000,000, got {rounds!r}")
+    if rounds > MAX_ROUNDS:
+        shown = rounds if rounds < 10 ** 30 else f"an integer of {len(str(int(rounds)))} digits"
+        raise ValueError(f"rounds must be at most {MAX_ROUNDS:,} (the trip ruin's cost grows "
+                         f"with the rounds; further out use the lifetime ruin, its limit), "
+                         f"got {shown}")
     return int(rounds)
 
 
 def _check_risk(risk) -> float:
-    if isinstance(risk, bool) or not isinstance(risk, (int, float, np.integer, np.floating)):
-        raise TypeError(f"risk must be a probability, got {type(risk).__name__}")
-    r = float(risk)
+    allowed = "a probability strictly between 0 and 1"
+    r = _number(risk, "risk", allowed)
     if not 0.0 < r < 1.0:
-        raise ValueError(f"risk must be a probability strictly between 0 and 1, got {risk!r}")
+        raise ValueError(f"risk must be {allowed}, got {risk!r}")
     return r
 
 
@@ -165,17 +242,62 @@ def trip_ruin(dist, bankroll, rounds, *, tolerance: float = TRIP_TOLERANCE) -> T
     reach in that many rounds), 0 with that bound, at once."""
     bankroll = _check_bankroll(bankroll)
     rounds = _check_rounds(rounds)
-    h, steps, probs = lattice(dist)
+    tol = _number(tolerance, "tolerance", "a number strictly between 0 and 1")
+    if not 0.0 < tol < 1.0:
+        raise ValueError(f"tolerance must be a number strictly between 0 and 1, got "
+                         f"{tolerance!r}")
+    law = _law(dist)
+    h, steps, probs = law.h, law.steps, law.probs
     lo = int(steps.min())
     start = _start_index(bankroll, h)
     if lo >= 0 or start + 1 > rounds * -lo:              # that much cannot be lost
         return TripRuin(0.0, bankroll, rounds, 0.0)
     bound = _maximal_bound(steps, probs, start + 1, rounds)
-    if bound <= tolerance:
+    if bound <= tol:
         return TripRuin(0.0, bankroll, rounds, bound)
-    walk = _TripWalk(steps, probs, tolerance / (8.0 * rounds))
-    ruined, error = walk.run(start, rounds)
+    steps, probs = _clamp_gains(steps, probs, (rounds - 1) * -lo + 1)
+    span = int(steps.max()) - lo
+    if span > MAX_TRIP_SPAN:
+        raise ValueError(
+            f"dist: trip_ruin takes outcomes spanning at most {MAX_TRIP_SPAN} lattice steps "
+            f"(the window of bankrolls it carries widens by the span every round), got "
+            f"{span} steps of {h:g} unit(s) from {lo * h:g} to {int(steps.max()) * h:g} "
+            f"units (gains beyond the {rounds - 1} rounds' largest possible fall count as "
+            f"that fall); lifetime_ruin has no such limit")
+    walk = _TripWalk(steps, probs, tol / (8.0 * rounds))
+    per_round, building = walk.seconds_per_round(), walk.kernel_seconds(rounds)
+    if rounds * per_round + building > MAX_TRIP_SECONDS:
+        allowed = rounds                    # halved until the estimate fits
+        while allowed > 1 and allowed * per_round + walk.kernel_seconds(allowed) > \
+                MAX_TRIP_SECONDS:
+            allowed //= 2
+        raise ValueError(
+            f"rounds must be at most about {allowed:,} for this law, got {rounds:,}: the trip "
+            f"ruin runs a strip of bankrolls next to the ruin barrier round by round, here "
+            f"an estimated {per_round * 1e6:.3g} us a round (the law's spread in lattice "
+            f"steps x its {len(steps)} outcomes), after {building:.3g} s building the laws "
+            f"of blocks of rounds, and takes at most an estimated {MAX_TRIP_SECONDS:g} s")
+    ruined, error = walk.run(start, rounds, tol, _lundberg_rate(steps, probs))
     return TripRuin(min(1.0, ruined), bankroll, rounds, float(error))
+
+
+def _clamp_gains(steps, probs, cap: int):
+    """The law with every gain above ``cap`` steps moved to ``cap``: exact for the ruin
+    within N rounds when cap = (N - 1) d + 1 (d the largest loss): from any index >= cap the
+    other N - 1 rounds cannot reach the barrier, and every gain of at least cap puts the
+    walk there."""
+    if int(steps.max()) <= cap:
+        return steps, probs
+    return _merge(np.minimum(steps, cap), probs)
+
+
+def _lundberg_rate(steps, probs):
+    """R with E[exp(-R K)] = 1 when E[K] > 0 (then P(ever ruined from index j) <=
+    exp(-R (j + 1)), Lundberg), else None."""
+    mean = _exact_mean(steps, probs)
+    if mean <= 0:
+        return None
+    return _adjustment_coefficient(steps, probs, float(mean))
 
 
 class _TripWalk:
@@ -193,13 +315,29 @@ class _TripWalk:
       bankrolls too high to be ruined in the rounds left are dropped (counted: their mass
       times the Doob bound).
 
+    * After each top-level block, the ruin the alive mass can still suffer is bounded (its
+      mass; with an edge, Lundberg's bound): once that fits in what is left of the
+      tolerance, the walk stops and the bound goes into the error bound.
+
     Cost: the strip next to the barrier is a few standard deviations of a FINEST-round
-    block wide and runs round by round; everything else costs a few FFTs per block.
+    block wide and runs round by round; everything else costs a few FFTs per block.  So
+    the cost grows linearly with the rounds (~4-8 s of CPU per million rounds for a
+    blackjack law: MAX_ROUNDS).  The finest blocks are 16 rounds (split 4 ways above) or
+    64 (split 8 ways), whichever the estimate ``_finest_cost`` finds cheaper: a narrow
+    law (flat betting) pays mostly the Python work per block, so 64, a wide one (a bet
+    ramp's, losses of ~200 steps, ~50 outcomes) mostly the strip's width, so 16 (measured:
+    6-deck flat law, 10^5 rounds, 0.58 s against 0.62 s, and 0.68 s against 1.33 s for the
+    1-deck law over 2 x 10^5; the 1-12 ramp's law over 10^4, 0.23 s against 0.36 s).
     """
 
-    BRANCH = 4            # a block of k rounds near the barrier is BRANCH blocks of k/BRANCH
-    FINEST = 16           # blocks of at most this many rounds run round by round
-    LARGEST = 4 ** 6      # the longest block moved at once
+    LARGEST = 4096        # the longest block moved at once (4^6 = 8^4)
+    SHAPES = ((16, 4), (64, 8))  # (FINEST, BRANCH): blocks of at most FINEST rounds run
+                                 # round by round; a block of k rounds near the barrier is
+                                 # BRANCH blocks of k / BRANCH
+    BLOCK_SECONDS = 1e-4  # measured Python work per finest block (advance, trims, bounds)
+    STEP_SECONDS = 3e-10  # and per state and outcome in the compiled kernel
+    SPAN_SECONDS = 1e-7   # and per round and lattice step of the outcomes' span (the FFTs
+                          # of the blocks' laws, as wide as the span times the block)
 
     def __init__(self, steps, probs, eps: float):
         from bjcore._ruin import killed_rounds
@@ -212,9 +350,47 @@ class _TripWalk:
         self.kernels = {1: (lo, step_law, 0.0)}
         self.ruined = 0.0
         self.error = 0.0
+        self.FINEST, self.BRANCH = min(self.SHAPES, key=lambda s: self._finest_cost(s[0]))
 
-    def run(self, start: int, rounds: int):
-        f, base, done = np.ones(1), start, 0
+    def _strip_work(self, finest: int) -> float:
+        """States x outcomes a round of the round-by-round part handles, roughly: the
+        strip's width (the reach of a ``finest``-round block, plus the way up its wins
+        spread) x the outcomes."""
+        width = self.reach.index(finest, self.eps) + finest // 2 * max(
+            int(self.steps.max()), 0)
+        return float(width * len(self.steps))
+
+    def _finest_cost(self, finest: int) -> float:
+        """Estimated seconds per round with finest blocks of ``finest`` rounds (calibrated
+        on a shared 2-core machine: within ~2x of the measured CPU time for flat-bet,
+        bet-ramp and +-3,000-unit laws)."""
+        span = int(self.steps.max()) - int(self.steps.min())
+        return (self.BLOCK_SECONDS / finest + self.STEP_SECONDS * self._strip_work(finest)
+                + self.SPAN_SECONDS * span)
+
+    def seconds_per_round(self) -> float:
+        """The estimated cost of a round (``_finest_cost``) with the blocks chosen."""
+        return self._finest_cost(self.FINEST)
+
+    def kernel_seconds(self, rounds: int) -> float:
+        """The estimated cost of building the laws of the sum of k outcomes (``kernel``,
+        by direct convolution: FFT noise would keep their tails), k up to the longest
+        block: BRANCH - 1 products of a law as wide as twice the reach of k / BRANCH
+        rounds with one of k rounds, ~5e-10 s per product term."""
+        total, k = 0.0, self.FINEST * self.BRANCH
+        while k <= min(rounds, self.LARGEST):
+            part = 2.0 * self.reach.index(k // self.BRANCH, self.eps) + 1
+            whole = 2.0 * self.reach.index(k, self.eps) + 1
+            total += (self.BRANCH - 1) * part * whole * 2e-9
+            k *= self.BRANCH
+        return total
+
+    def run(self, start: int, rounds: int, tolerance: float, rate):
+        """(ruined, error bound) after ``rounds`` rounds from index ``start``.  Stops early
+        once what the alive mass can still lose is below what is left of ``tolerance``:
+        at most its mass, and with an edge (``rate`` = R) at most its Lundberg bound
+        sum_j f_j exp(-R (j + 1)); that is added to the error bound."""
+        f, base, done, blocks = np.ones(1), start, 0, 0
         while done < rounds and len(f):
             k = 1
             while k * self.BRANCH <= min(rounds - done, self.LARGEST):
@@ -228,7 +404,27 @@ class _TripWalk:
                     cut = max(safe - base, 0)
                     self.error += float(f[cut:].sum()) * self.reach.bound(left, safe)
                     f = f[:cut]
+                blocks += 1
+                still = self._still_to_lose(f, base, rate, blocks % 16 == 0)
+                if self.error + still <= tolerance:
+                    self.error += still
+                    break
         return self.ruined, self.error
+
+    @staticmethod
+    def _still_to_lose(f, base: int, rate, closely: bool) -> float:
+        """An upper bound of the ruin still to come from the alive law ``f``: its mass,
+        with an edge at most mass x exp(-R (base + 1)), and ``closely`` (an exp per
+        entry: now and then) sum_j f_j exp(-R (base + j + 1))."""
+        mass = float(f.sum())
+        if rate is None or mass == 0.0:
+            return mass
+        bound = mass * math.exp(-rate * (base + 1))
+        if closely:
+            with np.errstate(under="ignore"):
+                weights = np.exp(-rate * (base + 1 + np.arange(len(f), dtype=float)))
+            bound = float(np.dot(f, weights))
+        return min(mass, bound)
 
     def kernel(self, k: int):
         """(offset, the law of the sum of k outcomes with tails of mass <= eps left out,
@@ -237,7 +433,7 @@ class _TripWalk:
             off, part, lost = self.kernel(k // self.BRANCH)
             law, law_off, law_lost = part, off, lost
             for _ in range(self.BRANCH - 1):
-                law = np.convolve(law, part)
+                law = np.convolve(law, part)    # not by FFT: its noise would keep tails
                 law_off += off
                 law_lost += lost
             law, law_off, cut = _trim(np.clip(law, 0.0, None), law_off, self.eps)
@@ -319,7 +515,7 @@ class _Reach:
 
 def _trim(a, offset: int, cut: float):
     """Drop the tails of ``a`` of mass <= cut at each end: (array, offset, mass dropped)."""
-    if len(a) < 2:
+    if len(a) < 2 or (a[0] > cut and a[-1] > cut):      # nothing to drop (the usual case)
         return a, offset, 0.0
     low = np.cumsum(a)
     i = min(int(np.searchsorted(low, cut, side="right")), len(a) - 1)
@@ -376,156 +572,302 @@ def _maximal_bound(steps, probs, loss: int, rounds: int) -> float:
 # rounding floor: ~1e-14)
 LADDER_TOLERANCE = 1e-13
 MAX_GRID = 1 << 20          # the factorization's largest FFT grid
+# The exact methods' reach (beyond it: Lundberg's bracket, with its width as error bound).
+# The ladder heights take a d x d table and O(d^2 log B) per bankroll, d = the largest loss
+# in lattice steps, and an FFT grid of at least 8 x the outcomes' span; the root method
+# (the fallback) the eigenvalues of a companion matrix as large as the span.
+MAX_LADDER_LOSS = 2048
+MAX_LADDER_SPAN = MAX_GRID // 8
+MAX_ROOT_SPAN = 1024
+# psi(i) = C r^(i+1) once the other roots of E[w^K] = 1 have died out: used from about
+# here on (in lattice steps), where the power sum's rounding would otherwise grow with i
+ASYMPTOTE_START = 4096
 
 
 @dataclass(frozen=True)
 class LifetimeRuin:
     """P(ever ruined) from ``bankroll`` units.
 
-    probability: exact (the ladder-height method of ``RuinCurve``; equal to the root method
-        over all roots of E[w^K] = 1 inside the unit circle);
+    probability: exact (``RuinCurve``: a closed form when the largest loss is one lattice
+        step, else the ladder heights, equal to the root method over all roots of
+        E[w^K] = 1 inside the unit circle), to ``error_bound`` (0: exact to rounding; > 0
+        only for laws beyond the exact methods' reach, ``method`` says so);
     dominant_root: r^(B/h) from the root r in (0, 1) closest to 1 (r = per-step root; per
-        unit it is r^(1/h)); normal: exp(-2 mu B / sigma^2).
+        unit it is r^(1/h)), Lundberg's upper bound; normal: exp(-2 mu B / sigma^2).
+    When the answer is certain (no losses: 0; E[X] <= 0: 1) all three are that value.
     """
     probability: float
     dominant_root_estimate: float
     normal: float
     root: float               # r per unit of bankroll: dominant estimate = root ** B
     bankroll: float
+    error_bound: float = 0.0
+    method: str = ""
+
+
+def _phi2(x):
+    """(e^x - 1 - x) / x^2 elementwise, without cancellation (1/2 at 0; inf past ~709)."""
+    x = np.asarray(x, dtype=float)
+    out = np.empty_like(x)
+    small = np.abs(x) < 0.5
+    xs = x[small]
+    acc = np.zeros_like(xs)
+    for n in range(17, -1, -1):          # sum_n x^n / (n + 2)!: 18 terms, < 1e-22 left
+        acc = acc * xs + 1.0 / math.factorial(n + 2)
+    out[small] = acc
+    xl = x[~small]
+    with np.errstate(over="ignore"):
+        out[~small] = (np.expm1(xl) - xl) / (xl * xl)
+    return out
+
+
+def _adjustment_coefficient(steps, probs, mean: float) -> float:
+    """R > 0 with E[exp(-R K)] = 1 (K in lattice steps, ``mean`` = E[K] > 0, some loss):
+    the dominant root of E[w^K] = 1 is r = exp(-R) (Lundberg's adjustment coefficient).
+
+    F(R) = E[expm1(-R K)] = R G(R), G(R) = R Q(R) - mean, Q(R) = E[K^2 phi2(-R K)] > 0,
+    vanishes there; each value of F is taken from whichever of its two forms is the
+    further from its rounding noise.  For a small edge that is R G: every term of Q has
+    one sign and the mean is exact (``_Law``), so R keeps all its digits however small
+    (Newton on w = e^-R, next to 1, keeps only the digits of 1 - w that a double holds:
+    none for an edge of 1e-16).  Where R is not small and the mean is large beside the
+    terms that fix R (a rare huge win), R G cancels and the plain sum does not.  G = F / R
+    is increasing (the slope of a convex function's chord) from G(0) = -mean: the root is
+    bracketed from the start, and false position with the Illinois halving (superlinear,
+    ~10 steps) closes the bracket to the last bit."""
+    ks = steps.astype(float)
+    k2p = probs * ks * ks
+
+    def chord(rate) -> float:            # G(rate); inf past the overflow of exp
+        x = -rate * ks
+        with np.errstate(over="ignore", invalid="ignore"):
+            rq = rate * float(np.dot(k2p, _phi2(x)))
+            terms = probs * np.expm1(x)
+        if not math.isfinite(rq):
+            return math.inf
+        g, g_noise = rq - mean, rq + mean
+        f, f_noise = float(terms.sum()), float(np.abs(terms).sum())
+        if math.isfinite(f) and abs(f) * g_noise > abs(g) * f_noise:
+            return f / rate
+        return g
+
+    lo, g_lo = 0.0, -mean
+    hi = 2.0 * mean / float(k2p.sum())               # the diffusion value 2 mu / E[K^2]
+    g_hi = chord(hi)
+    while not g_hi > 0:
+        lo, g_lo, hi = hi, g_hi, 2.0 * hi
+        g_hi = chord(hi)
+    kept = 0                             # which end stayed last time (Illinois)
+    for _ in range(400):
+        if math.isfinite(g_hi):
+            mid = hi - g_hi * (hi - lo) / (g_hi - g_lo)
+        else:
+            mid = 0.5 * (lo + hi)
+        if not lo < mid < hi:
+            mid = 0.5 * (lo + hi)
+            if not lo < mid < hi:
+                break
+        g = chord(mid)
+        if g > 0:
+            hi, g_hi = mid, g
+            if kept == 1:
+                g_lo *= 0.5
+            kept = 1
+        elif g < 0:
+            lo, g_lo = mid, g
+            if kept == -1:
+                g_hi *= 0.5
+            kept = -1
+        else:
+            return mid
+    if lo == 0.0:
+        return hi
+    return lo if abs(chord(lo)) < abs(chord(hi)) else hi
 
 
 class RuinCurve:
     """psi(B) = P(ever ruined from bankroll B) for one outcome law, at any bankroll.
 
-    Built once per law (milliseconds: FFTs of a few thousand points; no eigenvalues, no
-    BLAS); each bankroll then costs O(d^2 log B), d = the largest loss in lattice steps.
+    With X = K h (K integer lattice steps, divided by their gcd), d = the largest loss in
+    steps and E[X] > 0, the adjustment coefficient R > 0 solves E[exp(-R K)] = 1 (r =
+    exp(-R), the dominant root of E[w^K] = 1; ``_adjustment_coefficient``, exact to the
+    last digits for any edge), and from lattice index i (i + 1 steps above ruin):
 
-    * M = -min_n S_n (S_0 = 0), the walk's all-time low, is a sum of *ladder heights*: each
-      time the walk goes below its previous low it does so by k = 1 .. d steps with
-      probability h_k, independently of the earlier descents (sum h_k = P(the walk ever
-      goes below 0) < 1 when E[X] > 0).  So psi(i) = P(M > i) obeys the renewal equation
-      psi(i) = sum_k h_k psi(i - k) with psi = 1 below 0 (i: the start's lattice index).
-    * The h_k are the Wiener-Hopf factor of the step law: w^d (1 - H(1/w)) is the monic
-      polynomial whose roots are the d roots |w| < 1 of E[w^K] = 1 (the root method's
-      roots).  They come without root finding from the logarithm of
-      R(w) = w^d (E[w^K] - 1) / (w - 1) on the unit circle (its cepstrum): the
-      negative-frequency half is log(1 - H(1/w)).  The dominant root r (near 1; bisection,
-      then Newton in extended precision) is divided out first so the cepstrum decays as
-      the other roots do and a short grid is exact to rounding; the grid doubles until the
-      coefficients beyond degree d vanish to LADDER_TOLERANCE.  1 - H(1), which the ruin
-      is proportional to, is pinned to its accurate value (``_ladder_heights``).
-    * psi(i) is the sum of the coefficients of x^(i+d) mod chi(x), chi = x^d - sum_k h_k
-      x^(d-k) (repeated squaring): every number there is a sum of products of the h_k, so
-      nothing cancels.
+    * d = 1 (the walk cannot jump over a level on its way down): psi(i) = r^(i+1),
+      exactly; any gains (a win of 10^6 units costs nothing more).
+    * d <= MAX_LADDER_LOSS and a span of at most MAX_LADDER_SPAN steps: the ladder heights.
+      M = -min_n S_n, the walk's all-time low, is a sum of *ladder heights*: each time the
+      walk goes below its previous low it does so by k = 1 .. d steps with probability
+      h_k, independently of the earlier descents (sum h_k = P(the walk ever goes below 0)
+      < 1).  So psi(i) = P(M > i) obeys the renewal equation psi(i) = sum_k h_k psi(i - k)
+      with psi = 1 below 0.  The h_k are the Wiener-Hopf factor of the step law:
+      w^d (1 - H(1/w)) is the monic polynomial whose roots are the d roots |w| < 1 of
+      E[w^K] = 1 (the root method's roots).  They come without root finding from the
+      logarithm of R(w) / (w - r), R(w) = w^d (E[w^K] - 1) / (w - 1), on the unit circle
+      (its cepstrum; the division by w - r is done on the coefficients, without
+      cancellation next to r = 1, ``_deflated``): the negative-frequency half is
+      log((1 - H(1/w)) / (1 - r / w)).  The grid doubles until the coefficients beyond
+      degree d vanish to LADDER_TOLERANCE.  psi(i) is the sum of the coefficients of
+      x^(i+d) mod chi(x), chi = x^d - sum_k h_k x^(d-k) (repeated squaring: sums of
+      products of the h_k, nothing cancels), and from ASYMPTOTE_START steps on, once the
+      other roots' terms have died out (checked), C r^(i+1) with C from the power sum
+      (the power sum's rounding would move the root of chi by ~1e-16, i.e. psi by
+      ~1e-16 x i relative: 0.1 at 10^15 steps).
+    * Otherwise, or if the factorization does not converge on MAX_GRID points (other roots
+      next to the unit circle: a law nearly confined to a coarser lattice), the root
+      method (eigenvalues of the companion matrix, double precision) when the span is at
+      most MAX_ROOT_SPAN and its figure lies within Lundberg's bracket; else Lundberg's
+      bracket itself: r^(i+d) <= psi(i) <= r^(i+1) (e^(-R i) = E[e^(-R Y); ruin], Y the
+      index at ruin, -d <= Y <= -1), its midpoint with its half-width as ``error_bound``
+      (tight when R d is small).  ``method`` says which.
 
-    If the factorization does not converge on MAX_GRID points (other roots of E[w^K] = 1
-    next to the unit circle: a law nearly confined to a coarser lattice, or an edge next to
-    nothing; blackjack ramp laws have their next roots near 0.94 and 1.06), the root method
-    (eigenvalues of the companion matrix, in double precision) is used; ``method`` says
-    which.  The grid, hence the time, also grows as those roots approach the circle.
+    Built once per law (milliseconds for blackjack and bet-ramp laws); a bankroll then
+    costs O(d^2 log B) at most.
     """
 
     def __init__(self, dist):
-        self.h, steps, probs = lattice(dist)
-        mean = float(np.dot(steps, probs)) * self.h
-        self.trivial = None
-        self.method = "ladder heights (Wiener-Hopf factor by FFT)"
+        law = _law(dist)
+        self.h = law.h
         self.g = 1
-        if mean <= 0 or steps.min() >= 0:
-            self.trivial = 1.0 if mean <= 0 else 0.0
+        self.trivial = None
+        steps, probs = law.steps, law.probs
+        if steps.min() >= 0 or law.mean <= 0:
+            # no losses: never ruined; E[X] <= 0 and a loss: S_n falls below any level
+            # (to -inf, or, with mean 0 and a loss, recurrently), ruin is certain
+            self.trivial = 0.0 if steps.min() >= 0 else 1.0
             self.r = self.root = self.trivial
+            self.rate = math.inf if self.trivial == 0.0 else 0.0
+            self.method = ("no losses: never ruined" if self.trivial == 0.0 else
+                           "E[X] <= 0: ruined for sure")
             return
         # a walk on multiples of g steps moves on a coarser lattice: work there
         self.g = int(np.gcd.reduce(steps))
         steps = steps // self.g
-        self.r = _dominant_root(steps, probs)               # per g steps
-        self.ladder = _ladder_heights(steps, probs, self.r)
-        self.root = self.r ** (1.0 / (self.h * self.g))      # per unit of bankroll
+        self.losses = d = -int(steps.min())
+        self.rate = _adjustment_coefficient(steps, probs, float(law.mean / self.g))
+        self.r = math.exp(-self.rate)                            # per g steps
+        self.root = math.exp(-self.rate / (self.h * self.g))     # per unit of bankroll
+        self.ladder = self._roots = self._asymptote = None
+        span = int(steps.max()) + d
+        if d == 1:
+            self.method = "closed form r^(i+1) (losses of one lattice step)"
+            return
+        if d <= MAX_LADDER_LOSS and span <= MAX_LADDER_SPAN:
+            self.ladder = _ladder_heights(steps, probs, float(law.mean / self.g), self.rate)
         if self.ladder is not None:
+            self.method = "ladder heights (Wiener-Hopf factor by FFT)"
             self._table = _reduction_table(self.ladder)
-        else:
-            self.method = "exact root method (eigenvalues: the factorization did not converge)"
+            self._asymptote = self._find_asymptote()
+        elif span <= MAX_ROOT_SPAN:
+            self.method = ("exact root method (eigenvalues: the factorization did not "
+                           "converge), where it lies within Lundberg's bracket, else the "
+                           "bracket's midpoint")
             self._roots = _root_method(steps, probs)
+        else:
+            self.method = self._bracket_method(d, span)
+
+    @staticmethod
+    def _bracket_method(d: int, span: int) -> str:
+        return (f"Lundberg's bracket r^(i+d) <= psi <= r^(i+1), midpoint (largest loss d = "
+                f"{d} steps, span {span} steps: beyond the exact methods' "
+                f"d <= {MAX_LADDER_LOSS}, span <= {MAX_LADDER_SPAN})")
 
     def index(self, bankroll: float) -> int:
         """The start on the walk's lattice: ruined once below 0."""
         i = _start_index(bankroll, self.h)
         return (i + self.g) // self.g - 1
 
+    def evaluate(self, bankroll: float):
+        """(P(ever ruined from ``bankroll`` units), its error bound)."""
+        if self.trivial is not None:
+            return self.trivial, 0.0
+        i = self.index(bankroll)
+        top = math.exp(-self.rate * (i + 1))                  # Lundberg: psi <= top
+        if self.losses == 1:                                  # and the closed form
+            return top, 0.0
+        bottom = math.exp(-self.rate * (i + self.losses))     # and psi >= bottom
+        if self.ladder is not None:
+            return min(max(self._ladder_value(i), bottom), top), 0.0
+        if self._roots is not None:
+            psi = self._roots(i)
+            slack = 1e-9 * top + 1e-15
+            if bottom - slack <= psi <= top + slack:
+                return min(max(psi, bottom), top), 0.0
+        return 0.5 * (top + bottom), 0.5 * (top - bottom)
+
     def __call__(self, bankroll: float) -> float:
         """P(ever ruined from ``bankroll`` units)."""
-        if self.trivial is not None:
-            return self.trivial
-        i = self.index(bankroll)
-        if self.ladder is not None:
-            psi = _power_sum(self._table, i + len(self.ladder))
-        else:
-            psi = self._roots(i)
-        return min(max(psi, 0.0), 1.0)
+        return self.evaluate(bankroll)[0]
 
     def dominant(self, bankroll: float) -> float:
-        """The dominant root alone, r^(i+1) (r^(B/h))."""
+        """The dominant root alone, r^(i+1) (r^(B/h)): Lundberg's upper bound."""
         if self.trivial is not None:
             return self.trivial
-        return self.r ** (self.index(bankroll) + 1)
+        return math.exp(-self.rate * (self.index(bankroll) + 1))
+
+    def _ladder_value(self, i: int) -> float:
+        if self._asymptote is not None and i >= self._asymptote[0]:
+            return self._asymptote[1] * math.exp(-self.rate * (i + 1))
+        return _power_sum(self._table, i + len(self.ladder))
+
+    def _find_asymptote(self):
+        """(I, C) with psi(i) = C r^(i+1) for i >= I to ~1e-12 relative (C from the power
+        sum at I, where it agrees with the power sum at I / 2), or None: not needed where
+        r^i underflows first, or not found by 2^24 steps."""
+        start = max(ASYMPTOTE_START, 16 * self.losses)
+        if self.rate * start > 600.0:
+            return None
+
+        def scaled(i):
+            return _power_sum(self._table, i + self.losses) * math.exp(self.rate * (i + 1))
+
+        before, i = scaled(start), start
+        while i < 1 << 24 and self.rate * 2 * i <= 600.0:
+            i *= 2
+            now = scaled(i)
+            if abs(now - before) <= 1e-12 * now:
+                return i, now
+            before = now
+        return None
 
 
-def _dominant_root(steps, probs):
-    """The real root r in (0, 1) of E[r^K] = 1 (mean > 0, some loss): bisection, then
-    Newton in extended precision.
+def _deflated(steps, probs, mean: float, r: float, one_minus_r: float):
+    """The coefficients of U(w) = R(w) / (w - r), R(w) = w^d (E[w^K] - 1) / (w - 1), for
+    steps of mean > 0 and some loss, r the dominant root.
 
-    The slope of E[w^K] - 1 at r is about the mean in steps (1e-3 for a bet ramp), so in
-    double precision r is only known to ~1e-16 / mean ~ 1e-13, and the ruin at a bankroll
-    of i steps moves by ~ i x psi x that (1e-10 at 2,000 steps: measured); np.longdouble
-    (80-bit on x86-64; plain double elsewhere) gives r to the last bit of a double."""
-    ks = steps.astype(float)
-
-    def f(w):
-        return float(np.dot(probs, w ** ks)) - 1.0
-
-    # f > 0 near 0 (there are losses), f < 0 on (r, 1), f(1) = 0
-    a, b = 1e-12, 1.0 - 1e-15
-    while f(b) >= 0 and b > 0.5:      # f'(1) = mean is small: f < 0 starts further left
-        b = 1.0 - (1.0 - b) * 2
-    for _ in range(200):
-        m = 0.5 * (a + b)
-        if f(m) > 0:
-            a = m
-        else:
-            b = m
-        if b - a < 1e-15:
-            break
-    kl = steps.astype(np.longdouble)
-    pl = probs.astype(np.longdouble)
-    w = np.longdouble(0.5 * (a + b))
-    for _ in range(20):
-        powers = w ** (kl - 1)
-        slope = np.sum(pl * kl * powers)
-        if not slope < 0:
-            break
-        step = (np.sum(pl * powers * w) - 1) / slope
-        w -= step
-        if abs(step) < 1e-20:
-            break
-    r = float(w)
-    return r if 0.0 < r < 1.0 else 0.5 * (a + b)
-
-
-def _ladder_heights(steps, probs, r):
-    """h_1 .. h_d (see ``RuinCurve``) for steps of gcd 1, mean > 0 and some loss, with r
-    the dominant root; None if the factorization does not converge on MAX_GRID points."""
+    R(1) = E[K] and R(w) = (w - 1) T(w) + E[K], T's coefficients t_j = sum_{m > j} R_m:
+    for j >= d - 1 tail sums of P(K > .) (positive), for j < d - 1 E[K] plus sums of
+    P(K <= .) (positive).  As E[K] = (1 - r) T(r),
+    U(w) = T(w) - (1 - r) (T(w) - T(r)) / (w - r): T less a small multiple of the
+    synthetic division's coefficients c_j = sum_{m > j} t_m r^(m-j-1) (positive).  No
+    cancellation next to r = 1 (dividing R(z) by z - r on the grid would leave
+    ~1e-16 / E[K] of relative error there: the whole figure for a tiny edge)."""
     lo, hi = int(steps.min()), int(steps.max())
     d = -lo
     p = np.zeros(hi - lo + 1)
     np.add.at(p, steps - lo, probs)
-    # R_j = -P(K <= j - d) for j < d, P(K > j - d) for j >= d: tail sums, no cancellation
-    coeffs = np.concatenate((-np.cumsum(p[:d]), np.cumsum(p[::-1])[::-1][d + 1:]))
+    below = np.cumsum(p[:d])                       # P(K <= j - d), j = 0 .. d - 1
+    above = np.cumsum(p[::-1])[::-1][d + 1:]       # P(K > j - d), j = d .. d + hi - 1
+    tail = np.cumsum(above[::-1])[::-1]            # t_j, j = d - 1 .. d + hi - 2
+    head = mean + np.cumsum(below[:d - 1])         # t_j, j = 0 .. d - 2
+    t = np.concatenate((head, tail))
+    c = np.zeros(len(t))                           # c_j, j = 0 .. len(t) - 2 (c_last = 0)
+    for j in range(len(t) - 2, -1, -1):
+        c[j] = t[j + 1] + r * c[j + 1]
+    return t - one_minus_r * c
+
+
+def _ladder_heights(steps, probs, mean: float, rate: float):
+    """h_1 .. h_d (see ``RuinCurve``) for steps of gcd 1, ``mean`` = E[K] > 0 and some
+    loss, with r = exp(-rate) the dominant root; None if the factorization does not
+    converge on MAX_GRID points."""
+    d = -int(steps.min())
+    r, one_minus_r = math.exp(-rate), -math.expm1(-rate)
+    coeffs = _deflated(steps, probs, mean, r, one_minus_r)     # R(w) / (w - r)
     n = 1 << max(12, (8 * len(coeffs)).bit_length())
     while n <= MAX_GRID:
-        theta = (2.0 * np.pi / n) * np.arange(n)
-        z = np.exp(-1j * theta)                                # the FFT's points
-        f = np.fft.fft(coeffs, n) * np.exp(1j * d * theta)     # R(z) z^-d
-        f /= 1.0 - r / z                                       # the dominant root out
+        theta = (2.0 * np.pi / n) * np.arange(n)               # z = exp(-i theta)
+        f = np.fft.fft(coeffs, n) * np.exp(1j * (d - 1) * theta)   # R(z) z^-d / (1 - r/z)
         phase = np.unwrap(np.angle(f))
         cep = np.fft.ifft(np.log(np.abs(f)) + 1j * phase)
         half = np.zeros(n, dtype=complex)                      # log((1 - H(y)) / (1 - r y))
@@ -545,7 +887,7 @@ def _ladder_heights(steps, probs, r):
             # It is known far better as (1 - r) x rest(1), rest(1) = exp(the cepstrum's
             # sum); the h are nudged (relative changes ~1e-13) to that sum while keeping
             # sum h_k r^-k = 1, the equation of the dominant root
-            deficit = (1.0 - r) * math.exp(float(half.real[1:n // 2].sum()))
+            deficit = one_minus_r * math.exp(float(half.real[1:n // 2].sum()))
             return _nudge(h, 1.0 - deficit, 1.0 / r)
         n *= 2
     return None
@@ -631,48 +973,71 @@ def _root_method(steps, probs):
         if coef is None:
             return math.nan
         with np.errstate(all="ignore"):
-            return float(np.real(np.dot(coef, roots ** i)))
+            return float(np.real(np.dot(coef, roots ** float(i))))
     return psi
 
 
 def lifetime_ruin(dist, bankroll, *, curve: RuinCurve | None = None) -> LifetimeRuin:
     """Probability of ever losing ``bankroll`` units, playing forever (flat bets).
-    ``curve``: a ``RuinCurve`` of ``dist`` already built (it is reused)."""
+    ``curve``: a ``RuinCurve`` of ``dist`` already built (it is reused).  Exact (see
+    ``RuinCurve`` for the methods) but for ``error_bound``, which is 0 except for laws
+    beyond the exact methods' reach (a largest loss of more than MAX_LADDER_LOSS lattice
+    steps, or a span of more than MAX_LADDER_SPAN): there Lundberg's bracket."""
     bankroll = _check_bankroll(bankroll)
-    mean, var = _moments(dist)
     curve = RuinCurve(dist) if curve is None else curve
     if curve.trivial is not None:
         one = curve.trivial
-        return LifetimeRuin(one, one, one, one, bankroll)
-    normal = math.exp(-2.0 * mean * bankroll / var) if var > 0 else 0.0
-    exact = curve(bankroll)
-    if not math.isfinite(exact):
-        # the root system failed numerically: the dynamic programme to a long horizon
-        exact = trip_ruin(dist, bankroll, 200_000).probability
-    return LifetimeRuin(exact, curve.dominant(bankroll), normal, curve.root, bankroll)
+        return LifetimeRuin(one, one, one, one, bankroll, 0.0, curve.method)
+    mean, var = _moments(dist)
+    normal = _normal_ruin(mean, var, bankroll)
+    exact, error = curve.evaluate(bankroll)
+    return LifetimeRuin(exact, curve.dominant(bankroll), normal, curve.root, bankroll, error,
+                        curve.method)
+
+
+def _normal_ruin(mean: float, var: float, bankroll: float) -> float:
+    """The diffusion approximation exp(-2 mu B / sigma^2): 1 without an edge."""
+    if mean <= 0:
+        return 1.0
+    if var <= 0:
+        return 0.0
+    return min(1.0, math.exp(-2.0 * mean * bankroll / var))
 
 
 def bankroll_for_risk(dist, risk, *, curve: RuinCurve | None = None) -> float:
     """The smallest bankroll (units, on the outcome lattice) whose lifetime ruin
-    probability is at most ``risk``; inf when E[X] <= 0.  ``curve``: a ``RuinCurve`` of
-    ``dist`` already built (it is reused)."""
+    probability is at most ``risk``; inf when E[X] <= 0; the lattice step when the law has
+    no losses.  Where ``lifetime_ruin`` has an error bound (Lundberg's bracket), the
+    bracket's upper end is held to ``risk``: the bankroll is then safe, but may be up to
+    d - 1 lattice steps more than the smallest.  ``curve``: a ``RuinCurve`` of ``dist``
+    already built (it is reused)."""
     risk = _check_risk(risk)
-    mean, _ = _moments(dist)
-    if mean <= 0:
-        return math.inf
     curve = RuinCurve(dist) if curve is None else curve
-    h = curve.h
-    guess = max(1, int(math.log(risk) / math.log(curve.root) / h))     # lattice steps
-    lo, hi = 1, max(2, guess)
-    while curve(hi * h) > risk:
-        lo, hi = hi, hi * 2
-    while lo < hi:                                       # smallest n with psi(n h) <= risk
+    step = Fraction(curve.h).limit_denominator(MAX_DENOMINATOR) * curve.g
+    if curve.trivial is not None:
+        return math.inf if curve.trivial == 1.0 else float(step / curve.g)
+
+    def ruin(j):                   # on the walk's lattice: index j is (j + 1) g steps
+        psi, error = curve.evaluate(float((j + 1) * step))
+        return psi + error
+
+    # Lundberg's bracket r^(j+d) <= psi(j) <= r^(j+1) brackets the answer within d
+    # indices of the dominant root's; one more on each side for the rounding of exp
+    need = -math.log(risk) / curve.rate
+    hi = max(math.ceil(need), 1)
+    while ruin(hi) > risk:
+        hi = 2 * hi
+    lo = max(math.floor(need) - curve.losses - 1, 0)
+    if lo and ruin(lo) <= risk:
+        lo = 0
+    while lo < hi:                           # the smallest j with ruin(j) <= risk
         mid = (lo + hi) // 2
-        if curve(mid * h) <= risk:
+        if ruin(mid) <= risk:
             hi = mid
         else:
             lo = mid + 1
-    return float(Fraction(lo) * Fraction(h).limit_denominator(MAX_DENOMINATOR))
+    # the smallest bankroll on the outcome lattice with that index: j g + 1 steps
+    return float((lo * curve.g + 1) * step / curve.g)
 
 
 # ---- the summary ---------------------------------------------------------------------------
@@ -717,30 +1082,35 @@ class RiskSummary:
 def risk_summary(dist, bankroll=None, rounds=None) -> RiskSummary:
     """SD per round and per 100, N0, DI, SCORE; with ``bankroll`` the lifetime ruin (three
     ways) and with ``rounds`` too the trip ruin; bankrolls for 1%, 5% and 13.5% lifetime
-    ruin when the game has an edge."""
+    ruin unless ruin is certain (E[X] <= 0).  A law with no spread (SD 0) has N0 = 0 and
+    DI = +-inf; a law whose every outcome is 0 is refused (nothing can happen)."""
+    if bankroll is not None:
+        bankroll = _check_bankroll(bankroll)
+    if rounds is not None:
+        if bankroll is None:
+            raise ValueError("rounds needs a bankroll (the trip ruin is P(losing the "
+                             "bankroll within that many rounds))")
+        rounds = _check_rounds(rounds)
+    # the lifetime ruin's curve, built once for every bankroll asked about (it checks the
+    # law, refusing one that never moves)
+    curve = RuinCurve(dist)
     mean, var = _moments(dist)
-    sd = math.sqrt(var)
+    sd = math.sqrt(max(var, 0.0))
     n0 = (sd / mean) ** 2 if mean != 0 else math.inf
-    di = 1000.0 * mean / sd if sd > 0 else math.nan
+    di = 1000.0 * mean / sd if sd > 0 else math.copysign(math.inf, mean)
     fields = dict(ev=mean, sd=sd, ev_per_100=100 * mean, sd_per_100=10 * sd, n0=n0, di=di,
                   # a Kelly bettor stakes nothing without an edge: SCORE is 0, not DI^2
-                  score=(di * di if mean > 0 else 0.0) if math.isfinite(di) else math.nan)
+                  score=di * di if mean > 0 else 0.0)
     if bankroll is not None:
-        fields["bankroll"] = _check_bankroll(bankroll)
-    elif rounds is not None:
-        raise ValueError("rounds needs a bankroll (the trip ruin is P(losing the bankroll "
-                         "within that many rounds))")
-    # the lifetime ruin's curve, built once for every bankroll asked about (with an edge)
-    curve = RuinCurve(dist) if mean > 0 else None
-    if bankroll is not None:
+        fields["bankroll"] = bankroll
         life = lifetime_ruin(dist, bankroll, curve=curve)
         fields.update(lifetime_ruin=life.probability,
                       lifetime_ruin_dominant_root=life.dominant_root_estimate,
                       lifetime_ruin_normal=life.normal)
         if rounds is not None:
-            fields["rounds"] = _check_rounds(rounds)
+            fields["rounds"] = rounds
             fields["trip_ruin"] = trip_ruin(dist, bankroll, rounds).probability
-    if mean > 0:
+    if curve.trivial != 1.0:
         fields.update(bankroll_for_1pct=bankroll_for_risk(dist, 0.01, curve=curve),
                       bankroll_for_5pct=bankroll_for_risk(dist, 0.05, curve=curve),
                       bankroll_for_13_5pct=bankroll_for_risk(dist, 0.135, curve=curve))

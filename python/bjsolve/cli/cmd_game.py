@@ -63,8 +63,10 @@ def run(args) -> int:
     if args.rounds is not None and args.bankroll is None:
         raise common.UsageError("--rounds needs --bankroll (the trip ruin is P(losing the "
                                 "bankroll within N rounds))")
-    if args.rounds is not None and not 1 <= args.rounds <= 10_000_000:
-        raise common.UsageError(f"--rounds must be 1..10,000,000, got {args.rounds}")
+    from ..risk import MAX_ROUNDS
+    if args.rounds is not None and not 1 <= args.rounds <= MAX_ROUNDS:
+        raise common.UsageError(f"--rounds must be 1..{MAX_ROUNDS:,} (the trip ruin's "
+                                f"limit), got {args.rounds}")
     if args.optimal_spread is not None and not 1 <= args.optimal_spread <= MAX_BET:
         raise common.UsageError(f"--optimal-spread (maximum spread) must be 1..{MAX_BET:,} "
                                 f"(the largest bet a ramp takes), got {args.optimal_spread:g}")

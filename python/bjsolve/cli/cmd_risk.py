@@ -29,9 +29,10 @@ def _rounds(text: str) -> int:
         value = float(text.replace("_", ""))
     except ValueError:
         value = 0.0
-    if not (value >= 1 and value == int(value) and value <= 10_000_000):
+    from ..risk import MAX_ROUNDS
+    if not (value >= 1 and value == int(value) and value <= MAX_ROUNDS):
         raise argparse.ArgumentTypeError(f"{text[:40]!r}: rounds must be a whole number "
-                                         "1..10,000,000")
+                                         f"1..{MAX_ROUNDS:,}")
     return int(value)
 
 
