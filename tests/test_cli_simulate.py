@@ -58,7 +58,7 @@ def test_cli_index_file(tmp_path):
     (["--seed", "x"], "--seed"),
     (["--penetration", "2.0"], "penetration"),
     (["--ramp", "2:1,2:2"], "given twice"),
-    (["--ramp", "1:-1"], ">= 0"),
+    (["--ramp", "1:-1"], "must be 0 (sits the round out) or a number"),
     (["--ramp", "1:1e300"], "1,000,000 units"),
     (["--system", "nosuch"], "unknown count system"),
     (["--spots", "9"], "spots"),
