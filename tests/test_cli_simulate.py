@@ -2,6 +2,7 @@
 import io
 import json
 import re
+import time
 
 import pytest
 
@@ -225,6 +226,7 @@ def test_one_ctrl_c_prints_the_partial_result_at_once(threads):
     reader.start()
     try:
         assert drawn.wait(120), "no progress bar: the simulation never started"
+        time.sleep(1.0)     # the bar can be drawn before the first chunk is under way
         child.send_signal(signal.SIGINT)
         out, _ = child.communicate(timeout=60)
     finally:
