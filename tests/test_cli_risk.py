@@ -58,6 +58,8 @@ def test_insurance_flag_changes_the_mean_by_the_insurance_ev():
 @pytest.mark.parametrize("args", [["--spots", "4"], ["--spots", "0"], ["--rounds", "100"],
                                   ["--bankroll", "-1"], ["--bankroll", "inf"],
                                   ["--bankroll", "10", "--rounds", "0"],
+                                  ["--bankroll", "10", "--rounds", "1e400"],
+                                  ["--bankroll", "10", "--rounds", "inf"],
                                   ["--hole-card", "exposed", "--insurance"]])
 def test_bad_input_one_line_exit_2(args, capsys):
     code = main(["risk", *args])

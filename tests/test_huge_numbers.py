@@ -89,3 +89,10 @@ def test_counted_game_construction_refuses(kwargs, field):
     with pytest.raises(ValueError, match=field) as info:
         CountedGame(Rules(decks=1), depth_bands=1, **kwargs)
     assert len(str(info.value)) < 300
+
+
+def test_evaluate_takes_whole_float_rounds(game):
+    # rounds=1000.0 is a whole number: the same trip ruin as rounds=1000
+    a = game.evaluate("1:1,2:2", bankroll=200, rounds=1000)
+    b = game.evaluate("1:1,2:2", bankroll=200, rounds=1000.0)
+    assert a.trip_ruin == b.trip_ruin

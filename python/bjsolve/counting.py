@@ -75,16 +75,10 @@ def _ten_numbers(vector, what: str, items: str) -> tuple:
         raise ValueError(f"{what} needs 10 numbers (A, 2..9, T), got {len(values)}")
     out = []
     for t in values:
-        if isinstance(t, bool) or not isinstance(t, (int, float, np.integer, np.floating)):
-            raise ValueError(f"{items} must be finite numbers, got {show(t)}")
-        try:
-            value = float(t)      # (a Python int beyond 1.8e308 overflows here)
-        except OverflowError:
-            value = math.inf
-        if not math.isfinite(value):
+        if not is_finite_real(t):
             raise ValueError(f"{items} must be finite numbers (within a float's range, "
                              f"about 1.8e308), got {show(t)}")
-        out.append(value)
+        out.append(float(t))
     return tuple(out)
 
 

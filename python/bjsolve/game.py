@@ -759,7 +759,8 @@ class CountedGame:
         if rounds is not None:
             from .risk import trip_ruin
             result.rounds = int(rounds)
-            result.trip_ruin = trip_ruin(mixture, bankroll / (chip * unit), rounds).probability
+            result.trip_ruin = trip_ruin(mixture, bankroll / (chip * unit),
+                                         int(rounds)).probability
         return result
 
     def ramp_distribution(self, bets):

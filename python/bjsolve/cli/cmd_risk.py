@@ -30,7 +30,7 @@ def _rounds(text: str) -> int:
     except ValueError:
         value = 0.0
     from ..risk import MAX_ROUNDS
-    if not (value >= 1 and value == int(value) and value <= MAX_ROUNDS):
+    if not (1 <= value <= MAX_ROUNDS and value == int(value)):     # (inf, nan fail here)
         raise argparse.ArgumentTypeError(f"{text[:40]!r}: rounds must be a whole number "
                                          f"1..{MAX_ROUNDS:,}")
     return int(value)
