@@ -17,3 +17,21 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         if "slow" in item.keywords:
             item.add_marker(skip)
+
+
+# ---- counted games shared by several test files (each costs seconds to build) --------------
+
+@pytest.fixture(scope="session")
+def counted_game_6d_s17():
+    """6 decks S17 DAS, Hi-Lo, floor, 75% penetration, the basic chart: the defaults."""
+    from bjsolve import Rules
+    from bjsolve.game import CountedGame
+    return CountedGame(Rules(decks=6), "hilo", penetration=0.75)
+
+
+@pytest.fixture(scope="session")
+def counted_game_2d_h17():
+    """2 decks H17 DAS, Hi-Lo, floor, 75% penetration, the basic chart: the defaults."""
+    from bjsolve import Rules
+    from bjsolve.game import CountedGame
+    return CountedGame(Rules(decks=2, hit_soft_17=True), "hilo", penetration=0.75)

@@ -58,9 +58,9 @@ def six(x: float) -> str:
     return f"{x:.6f}"
 
 
-def short(x: float) -> str:
+def short(x: float, places: int = 1) -> str:
     """3.2e-5, as the documents write a small figure (Python writes 3.2e-05)."""
-    mantissa, exponent = f"{x:.1e}".split("e")
+    mantissa, exponent = f"{x:.{places}e}".split("e")
     return f"{mantissa}e{int(exponent)}"
 
 
@@ -146,3 +146,54 @@ def test_risk_two_spot_covariance():
                                   f"{six(e.sd)} against {six(c.sd)}")
     assert_quoted("docs/risk.md", f"no splits: {six(e0.covariance)} against "
                                   f"{six(c0.covariance)}")
+
+
+# ---- docs/counted-game.md -----------------------------------------------------------------
+
+COUNTED_GAME_RAMP = "1:1,2:2,3:4,4:8,5:12"
+
+
+@pytest.fixture(scope="module")
+def counted_games(counted_game_6d_s17, counted_game_2d_h17):
+    """The document's games: Hi-Lo, floor, 75% penetration, the basic chart."""
+    from bjsolve.game import CountedGame
+    return {"6D S17": counted_game_6d_s17, "2D H17": counted_game_2d_h17,
+            "6D H17": CountedGame(Rules(decks=6, hit_soft_17=True), "hilo", penetration=0.75)}
+
+
+def percent(x: float, places: int) -> str:
+    return f"{100 * x:.{places}f}%"
+
+
+def test_counted_game_flat_edges_against_the_full_shoe(counted_games):
+    flat = {name: float(g.frequency @ g.edge) for name, g in counted_games.items()}
+    s17, h17 = counted_games["6D S17"], counted_games["2D H17"]
+    assert_quoted("docs/counted-game.md",
+                  f"(6D S17: {percent(flat['6D S17'], 4)} against "
+                  f"{percent(s17.full_shoe_chart_ev, 4)}; 2D H17: {percent(flat['2D H17'], 4)} "
+                  f"against {percent(h17.full_shoe_chart_ev, 4)})")
+    assert_quoted("docs/counted-game.md", f"6D H17 DAS {percent(flat['6D H17'], 5)} (")
+
+
+def test_counted_game_ramp_figures(counted_games):
+    six, two = (counted_games[n].evaluate(COUNTED_GAME_RAMP, bankroll=10_000)
+                for n in ("6D S17", "2D H17"))
+    assert_quoted("docs/counted-game.md", f"| 6D S17 DAS | {len(counted_games['6D S17'].labels)} |")
+    assert_quoted("docs/counted-game.md", f"| {six.win_rate:+.5f} / +0.00710 +- 0.00028 (z "
+                                          f"{(six.win_rate - 0.00710) / 0.00028:+.2f}) | "
+                                          f"{six.sd:.4f} / 2.9116 +- 0.0018 |")
+    assert_quoted("docs/counted-game.md", f"| {two.win_rate:+.5f} / +0.03132 +- 0.00043 (z "
+                                          f"{(two.win_rate - 0.03132) / 0.00043:+.2f}) | "
+                                          f"{two.sd:.4f} / 4.4995 +- 0.0011 |")
+    assert_quoted("docs/counted-game.md", f"ramp SD (the present code; the simulation does "
+                                          f"not depend on the model) {six.sd:.4f} against "
+                                          f"2.9123 +- 0.0020 (6D, z -0.4) and {two.sd:.4f}")
+    assert_quoted("docs/counted-game.md", f"| the same, the present code (default) | "
+                                          f"{six.sd:.4f} (0.00%) | {two.sd:.4f} (-0.04%) |")
+    assert_quoted("docs/counted-game.md", f"6D S17 ramp SD {six.sd:.4f}, W/100 "
+                                          f"{six.win_per_100:.4f}")
+    assert_quoted("docs/counted-game.md", f"2D H17 ramp SD {two.sd:.4f} and W/100 "
+                                          f"{two.win_per_100:.4f}")
+    assert_quoted("docs/counted-game.md", f"at 10,000 units the present method gives "
+                                          f"{short(six.ror, 2)} (6D")
+    assert_quoted("docs/counted-game.md", f"and {short(two.ror, 2)} (2D))")

@@ -354,8 +354,8 @@ def _cell_compositions(g, tc, band, size, rng):
 
 
 @pytest.fixture(scope="module")
-def game_3_bands():
-    return CountedGame(RULES_2D, "hilo", penetration=0.75)
+def game_3_bands(counted_game_2d_h17):
+    return counted_game_2d_h17
 
 
 @pytest.mark.parametrize("tc, band, band_offset_misses_more", [(-8, 1, True), (8, 2, False)])
@@ -624,7 +624,7 @@ def test_unsupported_games_are_refused():
         CountedGame(Rules(decks=math.inf))
 
 
-def test_one_deck_extreme_counts_are_flagged_unreliable():
+def test_one_deck_extreme_counts_are_flagged_unreliable(counted_game_6d_s17):
     """In 1 deck the deepest rounds at extreme counts average shoes holding less than one
     card of some ranks, where the mean-composition edge fails: the simulator gives about
     +0.06 at TC +15 where the cell's fractional shoe gives -0.06.  Those counts are
@@ -640,7 +640,7 @@ def test_one_deck_extreme_counts_are_flagged_unreliable():
                for note in one.notes())
     ramp = one.evaluate("0:1,1:2,2:3,3:4")
     assert ramp.caveat is not None and "unreliable" in ramp.caveat
-    six = CountedGame(Rules(decks=6), "hilo", penetration=0.75)
+    six = counted_game_6d_s17
     assert six.thin_counts == []
     assert not any(note.startswith("UNRELIABLE") for note in six.notes())
     assert six.evaluate("0:1,1:2,2:4").caveat is None
