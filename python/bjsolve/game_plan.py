@@ -91,8 +91,11 @@ class GamePlan:
     key_of: np.ndarray
     bet_by_tc: np.ndarray
 
-    def run(self, seed: int, chunk: int, rounds: int, stop=None, bankroll: float = 0.0):
-        """Play one chunk: (sums, counts, tc_counts, tc_sums) arrays (see run_chunk)."""
+    def run(self, seed: int, chunk: int, rounds: int, stop=None, bankroll: float = 0.0,
+            watch_sigint: bool = False):
+        """Play one chunk: (sums, counts, tc_counts, tc_sums) arrays (see run_chunk);
+        ``watch_sigint`` (main thread only): a Ctrl-C ends the chunk early and sets
+        ``stop[0] = STOP_SIGINT`` (the caller raises the interrupt again)."""
         from bjcore._simulate import run_chunk
         dparams = self.dparams
         if bankroll:
@@ -103,7 +106,7 @@ class GamePlan:
         return run_chunk(self.iparams, dparams, self.shoe, self.tags, self.child, self.total,
                          self.decision, self.allowed, self.line_nseg,
                          self.line_thr, self.line_play, self.key_of, self.bet_by_tc,
-                         seed, chunk, rounds, stop)
+                         seed, chunk, rounds, stop, watch_sigint)
 
 
 def _shoe_counts(rules: Rules, shoe):
