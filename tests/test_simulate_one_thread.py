@@ -37,9 +37,11 @@ def run():
     return [r.rounds, r.mean, r.sd, r.partial]
 
 THREADS = int(sys.argv[1])
-# the strategy's solve is cached, so that the limit is on the run; no run before the
-# limited ones: a thread that ran and ended leaves its stack to the next one
-build_plan(Rules(decks=2))
+# warm: the strategy's solve is cached, so that the limit is on the run (cold: the solve
+# runs under the limit too, on the simulation's threads); no run before the limited ones:
+# a thread that ran and ended leaves its stack to the next one
+if sys.argv[3] == "warm":
+    build_plan(Rules(decks=2), threads=THREADS)
 soft, hard = resource.getrlimit(resource.RLIMIT_AS)
 results = []
 for mb in json.loads(sys.argv[2]):
@@ -61,14 +63,16 @@ def _env():
     return dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p))
 
 
-@pytest.mark.parametrize("threads", [1, 2])
-def test_a_tight_memory_limit_gives_the_result_or_a_memory_error(threads):
-    """threads=1 starts no thread; threads=2 falls back to fewer workers (or the calling
-    thread) when a thread cannot be started.  Never a RuntimeError, a crash or a hang."""
+@pytest.mark.parametrize("threads, solved", [(1, "warm"), (2, "warm"), (1, "cold")])
+def test_a_tight_memory_limit_gives_the_result_or_a_memory_error(threads, solved):
+    """threads=1 starts no thread (nor does the strategy's solve); threads=2 falls back
+    to fewer workers (or the calling thread) when a thread cannot be started.  Never a
+    RuntimeError, a crash or a hang."""
     if resource.getrlimit(resource.RLIMIT_AS)[1] != resource.RLIM_INFINITY:
         pytest.skip("the address space is already capped")
-    limits = [1, 2, 4]
-    proc = subprocess.run([sys.executable, "-c", MEMORY_CHILD, str(threads), json.dumps(limits)],
+    limits = [0, 1, 2, 4]
+    proc = subprocess.run([sys.executable, "-c", MEMORY_CHILD, str(threads), json.dumps(limits),
+                           solved],
                           capture_output=True, text=True, timeout=120, env=_env())
     assert proc.returncode == 0, f"child ended with {proc.returncode}\n{proc.stderr[-2000:]}"
     assert "Exception ignored" not in proc.stderr, proc.stderr[-2000:]

@@ -180,10 +180,11 @@ def _fits(hand, key, counts) -> bool:
 
 
 @functools.lru_cache(maxsize=8)
-def _solution(rules, shoe):
-    """The exact solve behind 'basic' and 'composition' (kept: runs often repeat a game)."""
+def _solution(rules, shoe, threads=None):
+    """The exact solve behind 'basic' and 'composition' (kept: runs often repeat a game),
+    on the simulation's threads (threads=1: in the calling thread, starting none)."""
     from .solve import solve
-    return solve(rules, shoe)
+    return solve(rules, shoe, threads=threads)
 
 
 def _chart_policy(chart):
@@ -201,13 +202,13 @@ def _chart_policy(chart):
     return policy
 
 
-def _resolve_strategy(rules, shoe_obj, strategy):
+def _resolve_strategy(rules, shoe_obj, strategy, threads=None):
     """A callable f(cards, dealer, allowed, kind) -> action."""
     from .solve import first_best
     from .strategy import StrategyChart
     if isinstance(strategy, str):
         _choice(strategy, "strategy", STRATEGY_NAMES)
-        sol = _solution(rules, shoe_obj)
+        sol = _solution(rules, shoe_obj, threads)
         if strategy == "basic":
             return _chart_policy(sol.strategy)
         # the full-shoe composition-dependent strategy (CDZ-: a split hand plays as the

@@ -141,9 +141,9 @@ def _tags(system):
 def build_plan(rules: Rules, *, shoe=None, penetration=0.75, spots=1, other_spots=0,
                strategy="basic", system=None, indices=None, insurance=None,
                true_count="exact", rounding="floor", ramp=None, wong_in=None, wong_out=None,
-               table_min=1.0, table_max=None):
+               table_min=1.0, table_max=None, threads=None):
     """Validate the settings and build the GamePlan (see ``simulate``); returns
-    (plan, settings dict for the record)."""
+    (plan, settings dict for the record).  ``threads``: for the strategy's solve."""
     if not isinstance(rules, Rules):
         raise TypeError(f"rules must be a bjsolve.Rules, got {type(rules).__name__}")
     counts, infinite = _shoe_counts(rules, shoe)
@@ -221,7 +221,7 @@ def build_plan(rules: Rules, *, shoe=None, penetration=0.75, spots=1, other_spot
     analysis_shoe = Shoe.infinite(counts) if infinite else Shoe(counts)
     if (indices is not None and indices is not False) and (exposed or infinite):
         raise ValueError("indices: index plays need a finite shoe and a single dealer upcard")
-    policy = _resolve_strategy(rules, analysis_shoe, strategy)
+    policy = _resolve_strategy(rules, analysis_shoe, strategy, threads)
     limit_counts = None if infinite else counts
     decision, allowed = _decision_table(rules, limit_counts, keys, comps, policy)
     plays, table_insurance = _index_plays(indices, rules, system, rounding)
@@ -312,7 +312,8 @@ def simulate(rules: Rules | None = None, *, rounds, seed, shoe=None, penetration
         wong_in (wong_in alone: play exactly at counts >= wong_in; wong_out alone: leave
         the shoe below wong_out and come back after the shuffle).
     table_min / table_max: bets are raised to the minimum (except 0) and cut to the maximum.
-    threads: worker threads (default: every core); chunk_rounds: rounds per seeded chunk.
+    threads: worker threads (default: every core), also for the strategy's solve; chunk_rounds:
+        rounds per seeded chunk.
         The result depends on (seed, chunk_rounds), not on threads or client.
     progress: True (a bar on stderr) or a callable progress(done_rounds, total_rounds).
     client: a ``dask.distributed.Client``: the chunks run on its workers.
@@ -349,7 +350,7 @@ def simulate(rules: Rules | None = None, *, rounds, seed, shoe=None, penetration
         rules, shoe=shoe, penetration=penetration, spots=spots, other_spots=other_spots,
         strategy=strategy, system=system, indices=indices, insurance=insurance,
         true_count=true_count, rounding=rounding, ramp=ramp, wong_in=wong_in,
-        wong_out=wong_out, table_min=table_min, table_max=table_max)
+        wong_out=wong_out, table_min=table_min, table_max=table_max, threads=threads)
     specs = [(k, min(chunk_rounds, rounds - k * chunk_rounds))
              for k in range((rounds + chunk_rounds - 1) // chunk_rounds)]
     _check_progress(progress)
