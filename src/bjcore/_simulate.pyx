@@ -365,8 +365,8 @@ def run_chunk(const int64_t[::1] iparams, const double[::1] dparams, const int32
 
 
 cdef void _run(Sim* s, const int64_t* ip, const double* dp, const int32_t* key_of,
-               const double* bet_by_tc, int64_t rounds, volatile int8_t* stop,
-               bint watch_sigint, double* out_s, int64_t* out_c, int64_t* out_tcc, double* out_tcs) noexcept nogil:
+               const double* bet_by_tc, int64_t rounds, volatile int8_t* stop, bint watch_sigint,
+               double* out_s, int64_t* out_c, int64_t* out_tcc, double* out_tcs) noexcept nogil:
     cdef int spots = <int>ip[IP_SPOTS]
     cdef int n_spots = spots + <int>ip[IP_OTHERS]
     cdef int surrender = <int>ip[IP_SURRENDER]
