@@ -316,10 +316,10 @@ class _InterruptOnceRunning:
         stops = []
         original = GamePlan.run
 
-        def run(plan, seed, chunk, rounds, stop=None, bankroll=0.0):
+        def run(plan, seed, chunk, rounds, stop=None, bankroll=0.0, *rest):
             stops.append(stop)
             started.set()
-            return original(plan, seed, chunk, rounds, stop, bankroll)
+            return original(plan, seed, chunk, rounds, stop, bankroll, *rest)
 
         def interrupt():
             started.wait()
@@ -427,12 +427,58 @@ def test_bankroll_trials():
     (dict(bankroll_trials=(10**9, 10**9, 10)), "bankroll_trials"),
     (dict(system=(1e308,) + (0,) * 9), "tags must be within"),
     (dict(system=(10**400,) + (0,) * 9), "tags"),
+    # bets beyond the ramp's range: 1e308 overflowed the squared results (mean NaN)
+    (dict(table_min=1e308), "table_min must be a bet from 1e-06 to 1,000,000 units"),
+    (dict(table_min=1e-300), "table_min must be a bet from 1e-06"),
+    (dict(table_min=1e6 + 1), "table_min"),
+    # a callable of another signature failed in Python's words inside the run
+    (dict(progress=lambda: None), r"progress must be .*progress\(done, total\).*<lambda>\(\)"),
+    (dict(progress=lambda done: None), r"progress\(done, total\)"),
+    (dict(progress=42), r"progress must be True, False or a callable"),
 ])
 def test_bad_input_is_refused_before_any_work(kwargs, match):
     args = dict(rounds=1000, seed=1)
     args.update(kwargs)
     with pytest.raises((ValueError, TypeError), match=match):
         bjsolve.simulate(Rules(decks=6), **args)
+
+
+@pytest.mark.parametrize("trials", [(10**400, 1, 1), (1, 10**400, 1), (10**16, 10**16, 1)])
+def test_bankroll_trials_messages_stay_short(trials):
+    """(10**400, 1, 1) echoed all 400 digits (a 602-character message)."""
+    with pytest.raises(ValueError, match="bankroll_trials") as info:
+        bjsolve.simulate(Rules(decks=6), rounds=1000, seed=1, bankroll_trials=trials)
+    assert len(str(info.value)) < 150, str(info.value)
+
+
+def test_table_limits_keep_the_figures_finite():
+    """The extremes that are taken give finite figures (1e308 gave mean NaN); a
+    table_max above every bet changes nothing."""
+    kw = dict(rounds=1000, seed=1, threads=1)
+    for table_min in (1e-6, 1e6):
+        r = bjsolve.simulate(Rules(decks=2, hit_soft_17=True), table_min=table_min, **kw)
+        assert all(math.isfinite(x) for x in (r.mean, r.sd, r.se, r.win_rate))
+    flat = bjsolve.simulate(Rules(decks=2), **kw)
+    assert bjsolve.simulate(Rules(decks=2), table_max=1e308, **kw).summary() == flat.summary()
+
+
+@pytest.mark.parametrize("penetration", [-0.5, math.nan, "deep", [0.5]])
+def test_penetration_messages_give_the_range_taken(penetration):
+    """Every message says (0, 1): a fraction of 1 leaves no round behind the cut card
+    (two said (0, 1], which is refused)."""
+    with pytest.raises((ValueError, TypeError), match=r"a fraction of the shoe in \(0, 1\), a "
+                                                      r"number of cards, or 'every-round'"):
+        bjsolve.simulate(Rules(decks=6), rounds=10, seed=1, penetration=penetration)
+    with pytest.raises(ValueError, match="beyond"):
+        bjsolve.simulate(Rules(decks=6), rounds=10, seed=1, penetration=1.0)
+
+
+def test_the_shoe_limit_is_the_kernels():
+    """One limit: simulate's MAX_SHOE_CARDS is the kernel's MAX_CARDS (not a copy)."""
+    import importlib
+    import bjcore._simulate
+    sim = importlib.import_module("bjsolve.simulate")    # (bjsolve.simulate: the function)
+    assert sim.MAX_SHOE_CARDS is bjcore._simulate.MAX_CARDS
 
 
 @pytest.mark.parametrize("shoe", [[3 * 10**8] * 10,                 # 3e9 cards: past 2**31

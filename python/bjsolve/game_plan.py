@@ -91,8 +91,11 @@ class GamePlan:
     key_of: np.ndarray
     bet_by_tc: np.ndarray
 
-    def run(self, seed: int, chunk: int, rounds: int, stop=None, bankroll: float = 0.0):
-        """Play one chunk: (sums, counts, tc_counts, tc_sums) arrays (see run_chunk)."""
+    def run(self, seed: int, chunk: int, rounds: int, stop=None, bankroll: float = 0.0,
+            watch_sigint: bool = False):
+        """Play one chunk: (sums, counts, tc_counts, tc_sums) arrays (see run_chunk);
+        ``watch_sigint`` (main thread only): a Ctrl-C ends the chunk early and sets
+        ``stop[0] = STOP_SIGINT`` (the caller raises the interrupt again)."""
         from bjcore._simulate import run_chunk
         dparams = self.dparams
         if bankroll:
@@ -103,7 +106,7 @@ class GamePlan:
         return run_chunk(self.iparams, dparams, self.shoe, self.tags, self.child, self.total,
                          self.decision, self.allowed, self.line_nseg,
                          self.line_thr, self.line_play, self.key_of, self.bet_by_tc,
-                         seed, chunk, rounds, stop)
+                         seed, chunk, rounds, stop, watch_sigint)
 
 
 def _shoe_counts(rules: Rules, shoe):
@@ -177,10 +180,11 @@ def _fits(hand, key, counts) -> bool:
 
 
 @functools.lru_cache(maxsize=8)
-def _solution(rules, shoe):
-    """The exact solve behind 'basic' and 'composition' (kept: runs often repeat a game)."""
+def _solution(rules, shoe, threads=None):
+    """The exact solve behind 'basic' and 'composition' (kept: runs often repeat a game),
+    on the simulation's threads (threads=1: in the calling thread, starting none)."""
     from .solve import solve
-    return solve(rules, shoe)
+    return solve(rules, shoe, threads=threads)
 
 
 def _chart_policy(chart):
@@ -198,13 +202,13 @@ def _chart_policy(chart):
     return policy
 
 
-def _resolve_strategy(rules, shoe_obj, strategy):
+def _resolve_strategy(rules, shoe_obj, strategy, threads=None):
     """A callable f(cards, dealer, allowed, kind) -> action."""
     from .solve import first_best
     from .strategy import StrategyChart
     if isinstance(strategy, str):
         _choice(strategy, "strategy", STRATEGY_NAMES)
-        sol = _solution(rules, shoe_obj)
+        sol = _solution(rules, shoe_obj, threads)
         if strategy == "basic":
             return _chart_policy(sol.strategy)
         # the full-shoe composition-dependent strategy (CDZ-: a split hand plays as the

@@ -10,15 +10,18 @@ See docs/simulation.md for the game model and the conventions.
 from __future__ import annotations
 
 import collections
+import inspect
 import itertools
 import math
 import numbers
 import os
+import signal
 import sys
 import threading
 import time
 
 import numpy as np
+from bjcore._simulate import MAX_CARDS, STOP_SIGINT
 
 from .checks import is_finite_real
 from .counting import count_tags
@@ -26,7 +29,7 @@ from .game_plan import (GamePlan, IndexPlay, _choice, _dealer_keys,
                         _decision_table, _index_plays, _line_tables, _resolve_strategy,
                         _shoe_counts, compositions, parse_index_file)
 from .progress import ProgressBar
-from .ramp import parse_ramp
+from .ramp import MAX_BET, MIN_BET, parse_ramp
 from .rules import Rules
 from .shoe import Shoe, _show
 from .simulation_result import (TC_HIGH, TC_LOW, RuinResult, SimulationResult,
@@ -52,9 +55,12 @@ BANKROLL_CHUNK_BASE = 2 ** 40      # bankroll paths use chunk numbers from here 
 # bounded however many paths are asked for
 RUIN_BATCH_PATHS = 16_384
 # every worker thread holds the shuffled shoe in memory, one byte a card (an infinite shoe:
-# its proportions); 10**8 cards (about 1.9 million decks) is far beyond any real shoe and
-# within the kernel's 32-bit card positions
-MAX_SHOE_CARDS = 10**8
+# its proportions); the kernel's limit, 10**8 cards (about 1.9 million decks), is far beyond
+# any real shoe and within its 32-bit card positions
+MAX_SHOE_CARDS = MAX_CARDS
+# the penetration's forms, as every message about it says them: a fraction of exactly 1
+# (the whole shoe) would leave no round behind the cut card
+PENETRATION_FORMS = "a fraction of the shoe in (0, 1), a number of cards, or 'every-round'"
 # true counts, wong_in/wong_out and insurance indices: the kernel clamps true counts to
 # +-10**6 (32-bit ints)
 TC_LIMIT = 10**6
@@ -135,9 +141,9 @@ def _tags(system):
 def build_plan(rules: Rules, *, shoe=None, penetration=0.75, spots=1, other_spots=0,
                strategy="basic", system=None, indices=None, insurance=None,
                true_count="exact", rounding="floor", ramp=None, wong_in=None, wong_out=None,
-               table_min=1.0, table_max=None):
+               table_min=1.0, table_max=None, threads=None):
     """Validate the settings and build the GamePlan (see ``simulate``); returns
-    (plan, settings dict for the record)."""
+    (plan, settings dict for the record).  ``threads``: for the strategy's solve."""
     if not isinstance(rules, Rules):
         raise TypeError(f"rules must be a bjsolve.Rules, got {type(rules).__name__}")
     counts, infinite = _shoe_counts(rules, shoe)
@@ -152,15 +158,12 @@ def build_plan(rules: Rules, *, shoe=None, penetration=0.75, spots=1, other_spot
         cut = 0
     elif isinstance(penetration, str):
         if penetration != "every-round":
-            raise ValueError(f"penetration must be a fraction of the shoe (0, 1), a number of "
-                             f"cards, or 'every-round', got {_show(penetration)}")
+            raise ValueError(f"penetration must be {PENETRATION_FORMS}, got {_show(penetration)}")
         cut = 0
     elif isinstance(penetration, bool) or not isinstance(penetration, numbers.Real):
-        raise TypeError(f"penetration must be a fraction (0, 1), a number of cards, or "
-                        f"'every-round', got {_show(penetration)}")
+        raise TypeError(f"penetration must be {PENETRATION_FORMS}, got {_show(penetration)}")
     elif not is_finite_real(penetration):
-        raise ValueError(f"penetration must be a fraction (0, 1], a number of cards, or "
-                         f"'every-round', got {_show(penetration)}")
+        raise ValueError(f"penetration must be {PENETRATION_FORMS}, got {_show(penetration)}")
     else:
         if isinstance(penetration, numbers.Integral) or penetration > 1:
             if penetration != int(penetration):
@@ -169,8 +172,8 @@ def build_plan(rules: Rules, *, shoe=None, penetration=0.75, spots=1, other_spot
         elif 0 < penetration <= 1:
             cut = int(round(penetration * n_cards))
         else:
-            raise ValueError(f"penetration must be a fraction (0, 1], a number of cards, or "
-                             f"'every-round', got {_show(penetration)}")
+            raise ValueError(f"penetration must be {PENETRATION_FORMS}, "
+                             f"got {_show(penetration)}")
         if cut > n_cards - round_cards:
             raise ValueError(f"penetration {_show(penetration)} ({cut} cards) goes beyond the "
                              f"{n_cards}-card shoe: the cut card must leave at least one round "
@@ -184,8 +187,11 @@ def build_plan(rules: Rules, *, shoe=None, penetration=0.75, spots=1, other_spot
     system = "hilo" if system is None else system
     tags = _tags(system)
     steps = [] if ramp is None else list(parse_ramp(ramp).points)   # None: flat betting
-    if not (is_finite_real(table_min) and table_min > 0):
-        raise ValueError(f"table_min must be a positive number, got {_show(table_min)}")
+    # the table limits are bets, in the ramp's units and range: a 1e308-unit bet overflowed
+    # the sums of squared results (mean and SD NaN), a 1e-300 one underflowed them
+    if not (is_finite_real(table_min) and MIN_BET <= table_min <= MAX_BET):
+        raise ValueError(f"table_min must be a bet from {MIN_BET:g} to {MAX_BET:,} units, "
+                         f"got {_show(table_min)}")
     if table_max is not None and not (is_finite_real(table_max) and table_max >= table_min):
         raise ValueError(f"table_max must be a number >= table_min ({table_min:g}), "
                          f"got {_show(table_max)}")
@@ -215,7 +221,7 @@ def build_plan(rules: Rules, *, shoe=None, penetration=0.75, spots=1, other_spot
     analysis_shoe = Shoe.infinite(counts) if infinite else Shoe(counts)
     if (indices is not None and indices is not False) and (exposed or infinite):
         raise ValueError("indices: index plays need a finite shoe and a single dealer upcard")
-    policy = _resolve_strategy(rules, analysis_shoe, strategy)
+    policy = _resolve_strategy(rules, analysis_shoe, strategy, threads)
     limit_counts = None if infinite else counts
     decision, allowed = _decision_table(rules, limit_counts, keys, comps, policy)
     plays, table_insurance = _index_plays(indices, rules, system, rounding)
@@ -306,7 +312,8 @@ def simulate(rules: Rules | None = None, *, rounds, seed, shoe=None, penetration
         wong_in (wong_in alone: play exactly at counts >= wong_in; wong_out alone: leave
         the shoe below wong_out and come back after the shuffle).
     table_min / table_max: bets are raised to the minimum (except 0) and cut to the maximum.
-    threads: worker threads (default: every core); chunk_rounds: rounds per seeded chunk.
+    threads: worker threads (default: every core), also for the strategy's solve; chunk_rounds:
+        rounds per seeded chunk.
         The result depends on (seed, chunk_rounds), not on threads or client.
     progress: True (a bar on stderr) or a callable progress(done_rounds, total_rounds).
     client: a ``dask.distributed.Client``: the chunks run on its workers.
@@ -330,8 +337,8 @@ def simulate(rules: Rules | None = None, *, rounds, seed, shoe=None, penetration
         except (TypeError, ValueError):
             raise ValueError(f"bankroll_trials must be (paths, rounds per path, bankroll), "
                              f"got {_show(bankroll_trials)}") from None
-        paths = _whole(paths, "bankroll_trials paths", low=1)
-        per_path = _whole(per_path, "bankroll_trials rounds per path", low=1)
+        paths = _whole(paths, "bankroll_trials paths", low=1, high=MAX_ROUNDS)
+        per_path = _whole(per_path, "bankroll_trials rounds per path", low=1, high=MAX_ROUNDS)
         if paths * per_path > MAX_ROUNDS:
             raise ValueError(f"bankroll_trials: {paths:,} paths of {per_path:,} rounds is "
                              f"more than {MAX_ROUNDS:.0e} rounds in all")
@@ -343,9 +350,10 @@ def simulate(rules: Rules | None = None, *, rounds, seed, shoe=None, penetration
         rules, shoe=shoe, penetration=penetration, spots=spots, other_spots=other_spots,
         strategy=strategy, system=system, indices=indices, insurance=insurance,
         true_count=true_count, rounding=rounding, ramp=ramp, wong_in=wong_in,
-        wong_out=wong_out, table_min=table_min, table_max=table_max)
+        wong_out=wong_out, table_min=table_min, table_max=table_max, threads=threads)
     specs = [(k, min(chunk_rounds, rounds - k * chunk_rounds))
              for k in range((rounds + chunk_rounds - 1) // chunk_rounds)]
+    _check_progress(progress)
     reporter = _progress_reporter(progress, rounds)
     if client is not None:
         from .distributed import run_chunks
@@ -388,16 +396,87 @@ def _was_ruined(chunk_result) -> int:
 
 def run_local(plan: GamePlan, seed: int, specs, threads, reporter, bankroll: float = 0.0,
               keep=None):
-    """Run chunks [(chunk number, rounds)] on threads; (results in chunk order, partial?).
+    """Run chunks [(chunk number, rounds)]; (results in chunk order, partial?).
     ``keep``: what to keep of a chunk's result (default: all of it).
 
-    The chunks run on worker threads, also for threads=1, and this thread only waits: a
-    Ctrl-C reaches it at once, sets the stop flag the kernel reads every 65,536 rounds
-    without the GIL, and the workers return within milliseconds with the rounds played so
-    far (partial = True).  The waiting is a sleep that takes no lock: an interrupt inside
-    ``concurrent.futures.wait`` could leave a future's lock held (and the pool's shutdown
-    hanging), and one inside ``Thread.join`` marks a running thread as finished."""
+    One worker (threads=1, or a single chunk) runs the chunks in the calling thread: no
+    thread to start, so a run under a tight memory limit cannot fail (or abort in glibc)
+    starting one.  More run on worker threads (fewer if some cannot be started, the
+    calling thread if none can).  Either way one Ctrl-C stops the run within milliseconds
+    with the rounds played so far (partial = True): see _run_here and _run_on_threads."""
     threads = min(threads or os.cpu_count() or 1, max(1, len(specs)))
+    if threads > 1:
+        ran = _run_on_threads(plan, seed, specs, threads, reporter, bankroll, keep)
+        if ran is not None:
+            return ran
+    return _run_here(plan, seed, specs, reporter, bankroll, keep)
+
+
+def _run_here(plan, seed, specs, reporter, bankroll, keep):
+    """The chunks one after another in the calling thread.  In the main thread the kernel
+    also looks for a Ctrl-C every 65,536 rounds (watch_sigint): it ends the chunk with the
+    rounds played so far and takes the signal, which is raised again here so that the
+    program's own SIGINT handler runs (by default: KeyboardInterrupt, caught below)."""
+    watch_sigint = threading.current_thread() is threading.main_thread()
+    stop = np.zeros(1, dtype=np.int8)
+    results = []
+    report, stop_ticks = _reporting_here(reporter)
+    try:
+        for chunk, n in specs:
+            r = plan.run(seed, chunk, n, stop, bankroll, watch_sigint)
+            results.append(r if keep is None else keep(r))
+            if stop[0] == STOP_SIGINT:
+                signal.raise_signal(signal.SIGINT)
+                return results, True    # (a handler that did not raise: the chunk is cut)
+            report(n)
+    except KeyboardInterrupt:
+        return results, True
+    finally:
+        stop_ticks()
+    return results, False
+
+
+def _reporting_here(reporter):
+    """(report(n), stop()) for a run in the calling thread.  A progress bar also hears of
+    no change every POLL_SECONDS from a small thread (it shows after a second and its
+    clock runs while a long chunk is under way); without one (none could be started), the
+    bar moves at each chunk's end."""
+    lock = threading.Lock()
+    stopped = threading.Event()
+
+    def report(n):
+        if reporter:
+            with lock:
+                reporter(n)
+
+    def stop():
+        with lock:
+            stopped.set()
+
+    def tick():
+        while not stopped.wait(POLL_SECONDS):
+            with lock:
+                if not stopped.is_set():
+                    reporter(0)
+
+    if getattr(reporter, "ticks", False):
+        try:
+            threading.Thread(target=tick, name="bjsolve-simulate-progress", daemon=True).start()
+        except RuntimeError:             # can't start new thread: no ticks
+            pass
+    return report, stop
+
+
+def _run_on_threads(plan, seed, specs, threads, reporter, bankroll, keep):
+    """The chunks on worker threads (as many as start, up to ``threads``) while this thread
+    only waits; None when not one worker could be started.
+
+    A Ctrl-C reaches the waiting thread at once, sets the stop flag the kernel reads every
+    65,536 rounds without the GIL, and the workers return within milliseconds with the
+    rounds played so far (partial = True).  The waiting is a sleep that takes no lock: an
+    interrupt inside ``concurrent.futures.wait`` could leave a future's lock held (and the
+    pool's shutdown hanging), and one inside ``Thread.join`` marks a running thread as
+    finished."""
     stop = np.zeros(1, dtype=np.int8)
     results = [_NOT_RUN] * len(specs)
     finished = collections.deque()       # chunk positions, as they finish (for progress)
@@ -422,14 +501,21 @@ def run_local(plan: GamePlan, seed: int, specs, threads, reporter, bankroll: flo
             exited.append(True)
 
     partial = False
+    started = 0
     try:
         for k in range(threads):         # (a Ctrl-C may come while a thread starts)
-            threading.Thread(target=work, name=f"bjsolve-simulate-{k}", daemon=True).start()
-        _wait_for(lambda: len(exited) == threads, finished, specs, reporter)
+            try:
+                threading.Thread(target=work, name=f"bjsolve-simulate-{k}", daemon=True).start()
+            except RuntimeError:         # can't start new thread (out of memory)
+                break
+            started += 1
+        if started == 0:
+            return None
+        _wait_for(lambda: len(exited) == started, finished, specs, reporter)
     except KeyboardInterrupt:
         partial = True
     finally:
-        if len(exited) < threads:        # interrupted, or the progress callback failed:
+        if len(exited) < started:        # interrupted, or the progress callback failed:
             stop[0] = 1                  # a worker not yet started will not run a chunk
             _wait_for(lambda: len(exited) == len(entered), finished, specs, None)
     if errors:
@@ -457,6 +543,29 @@ def _wait_for(all_exited, finished, specs, reporter) -> None:
             reporter(0)
         time.sleep(pause)
         pause = min(2 * pause, POLL_SECONDS)
+
+
+def _check_progress(progress) -> None:
+    """progress: True/False/None, or a callable that takes (done, total): a callable of
+    another signature failed in Python's words deep inside the run."""
+    if progress is None or isinstance(progress, bool):
+        return
+    expected = "True, False or a callable progress(done, total)"
+    if not callable(progress):
+        raise TypeError(f"progress must be {expected}, got {_show(progress)}")
+    try:
+        inspect.signature(progress).bind(0, 0)
+    except TypeError:
+        raise TypeError(f"progress must be {expected} (called with the rounds done and the "
+                        f"rounds in all), got a callable {_callable_signature(progress)}") from None
+    except ValueError:                   # no signature to look at (some builtins): trust it
+        pass
+
+
+def _callable_signature(f) -> str:
+    """'name(its parameters)', at most 60 characters."""
+    text = f"{getattr(f, '__name__', type(f).__name__)}{inspect.signature(f)}"
+    return text if len(text) <= 60 else text[:57] + "..."
 
 
 def _progress_reporter(progress, total):

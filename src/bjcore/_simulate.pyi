@@ -2,6 +2,7 @@ import numpy as np
 import numpy.typing as npt
 
 MAX_CARDS: int
+STOP_SIGINT: int
 
 def random_integers(seed: int, chunk: int, count: int, below_n: int) -> npt.NDArray[np.int64]: ...
 
@@ -23,5 +24,6 @@ def run_chunk(
     chunk: int,
     rounds: int,
     stop: npt.NDArray[np.int8],
+    watch_sigint: bool = ...,
 ) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.int64], npt.NDArray[np.int64],
            npt.NDArray[np.float64]]: ...

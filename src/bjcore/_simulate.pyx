@@ -22,6 +22,11 @@ The loop touches no Python object and runs without the GIL.
 from libc.stdint cimport uint64_t, uint32_t, int8_t, int16_t, int32_t, int64_t
 from libc.stdlib cimport malloc, free
 
+cdef extern from "Python.h":
+    # true (once) when SIGINT arrived since the last look, in the main thread only; it takes
+    # the signal without running Python's handler (the caller re-raises it)
+    int PyOS_InterruptOccurred()
+
 import numpy as np
 
 cdef enum:
@@ -264,6 +269,15 @@ cdef inline double settle(int player, int bet, int dealer, double tie) noexcept 
     return tie * bet
 
 
+cdef int sigint_received() noexcept with gil:
+    return PyOS_InterruptOccurred()
+
+
+cdef enum:
+    SIM_STOP_SIGINT = 2
+STOP_SIGINT = SIM_STOP_SIGINT    # stop[0] after a chunk that a Ctrl-C ended (watch_sigint)
+
+
 # ---- one chunk ------------------------------------------------------------------------------
 
 def run_chunk(const int64_t[::1] iparams, const double[::1] dparams, const int32_t[::1] shoe,
@@ -271,7 +285,8 @@ def run_chunk(const int64_t[::1] iparams, const double[::1] dparams, const int32
               const int16_t[::1] decision, const int8_t[::1] allowed,
               const int32_t[::1] line_nseg, const int32_t[::1] line_thr,
               const int8_t[::1] line_play, const int32_t[::1] key_of, const double[::1] bet_by_tc,
-              uint64_t seed, uint64_t chunk, int64_t rounds, const int8_t[::1] stop):
+              uint64_t seed, uint64_t chunk, int64_t rounds, int8_t[::1] stop,
+              bint watch_sigint=False):
     """Play ``rounds`` rounds; returns (sums, counts, tc_counts, tc_sums) numpy arrays.
 
     sums: S_* (won, won squared, initial bets); counts: C_*; tc_counts[TC_SPAN, 2]: rounds
@@ -279,6 +294,9 @@ def run_chunk(const int64_t[::1] iparams, const double[::1] dparams, const int32
     result per initial unit bet per spot (round result / bet / spots) and its square, over
     played rounds.
     ``stop[0] != 0`` (set by another thread) ends the chunk early: counts say how far it got.
+    ``watch_sigint`` (only when called from the main thread): a Ctrl-C also ends it early,
+    setting ``stop[0] = STOP_SIGINT``; the signal is taken, so the caller must raise it again.
+    The stop flag (and SIGINT) are looked at every 65,536 rounds.
     """
     sums = np.zeros(S_COUNT, dtype=np.float64)
     counts = np.zeros(C_COUNT, dtype=np.int64)
@@ -340,14 +358,14 @@ def run_chunk(const int64_t[::1] iparams, const double[::1] dparams, const int32
     try:
         with nogil:
             _run(&s, &iparams[0], &dparams[0], &key_of[0], &bet_by_tc[0], rounds, &stop[0],
-                 &out_s[0], &out_c[0], &out_tcc[0, 0], &out_tcs[0, 0])
+                 watch_sigint, &out_s[0], &out_c[0], &out_tcc[0, 0], &out_tcs[0, 0])
     finally:
         free(s.deck)
     return sums, counts, tc_counts, tc_sums
 
 
 cdef void _run(Sim* s, const int64_t* ip, const double* dp, const int32_t* key_of,
-               const double* bet_by_tc, int64_t rounds, const volatile int8_t* stop,
+               const double* bet_by_tc, int64_t rounds, volatile int8_t* stop, bint watch_sigint,
                double* out_s, int64_t* out_c, int64_t* out_tcc, double* out_tcs) noexcept nogil:
     cdef int spots = <int>ip[IP_SPOTS]
     cdef int n_spots = spots + <int>ip[IP_OTHERS]
@@ -386,8 +404,12 @@ cdef void _run(Sim* s, const int64_t* ip, const double* dp, const int32_t* key_o
     cdef int64_t played = 0, hands = 0, shuffles = 0
 
     while done < rounds:
-        if (done & 0xFFFF) == 0 and stop[0] != 0:
-            break
+        if (done & 0xFFFF) == 0:
+            if stop[0] != 0:
+                break
+            if watch_sigint and sigint_received():
+                stop[0] = SIM_STOP_SIGINT
+                break
         # ---- shuffle at the cut card; burn one card (never seen) ----
         if s.pos >= s.cut:
             s.pos = 0
