@@ -15,10 +15,11 @@ Conventions (docs/risk.md names every formula):
   i.e. at the first n with B + S_n <= 0, S_n = X_1 + ... + X_n.
 * trip ruin: P(ruined within N rounds), by dynamic programming on the lattice (exact
   but for a bounded and reported error, below 1e-15 by default: tails cut and mass moved
-  in blocks of rounds where Doob's inequality keeps it away from the barrier).  Its cost
-  grows linearly with N: N <= MAX_ROUNDS = 10^6, and laws too wide for that (a span over
-  MAX_TRIP_SPAN lattice steps, or an estimated cost over MAX_TRIP_SECONDS) are refused,
-  saying why;
+  in blocks of rounds where Doob's inequality keeps it away from the barrier, or all of
+  it round by round where that is cheaper).  Its cost grows linearly with N:
+  N <= MAX_ROUNDS = 10^6, and laws too wide for that (a span over MAX_TRIP_SPAN lattice
+  steps, or an estimated cost over MAX_TRIP_SECONDS, with the rounds allowed) are
+  refused, saying why;
 * lifetime ruin: P(ever ruined).  1 when E[X] <= 0 and there is a loss, 0 when there is
   no loss (the sign of E[X] exact, from the probabilities as given).  Otherwise, with the
   outcomes in
@@ -52,7 +53,7 @@ MAX_OUTCOME = 1e9           # |outcome| in units: the lattice steps stay exact i
 MAX_BANKROLL = 1e300        # units: the lattice index of the bankroll stays a finite float
 MAX_ROUNDS = 1_000_000      # trip ruin: its cost grows linearly with the rounds (docs/risk.md)
 MAX_TRIP_SPAN = 1024        # trip ruin: the largest span of the outcomes in lattice steps
-MAX_TRIP_SECONDS = 10.0     # trip ruin: the largest estimated cost (_TripWalk._finest_cost)
+MAX_TRIP_SECONDS = 10.0     # trip ruin: the largest estimated cost (_TripWalk.seconds)
 
 
 # ---- input -------------------------------------------------------------------------------
@@ -264,19 +265,18 @@ def trip_ruin(dist, bankroll, rounds, *, tolerance: float = TRIP_TOLERANCE) -> T
             f"{span} steps of {h:g} unit(s) from {lo * h:g} to {int(steps.max()) * h:g} "
             f"units (gains beyond the {rounds - 1} rounds' largest possible fall count as "
             f"that fall); lifetime_ruin has no such limit")
-    walk = _TripWalk(steps, probs, tol / (8.0 * rounds))
-    per_round, building = walk.seconds_per_round(), walk.kernel_seconds(rounds)
-    if rounds * per_round + building > MAX_TRIP_SECONDS:
+    walk = _TripWalk(steps, probs, tol / (8.0 * rounds), start, rounds)
+    cost = walk.estimate(start, rounds)
+    if cost > MAX_TRIP_SECONDS:
         allowed = rounds                    # halved until the estimate fits
-        while allowed > 1 and allowed * per_round + walk.kernel_seconds(allowed) > \
-                MAX_TRIP_SECONDS:
+        while allowed > 1 and walk.estimate(start, allowed) > MAX_TRIP_SECONDS:
             allowed //= 2
         raise ValueError(
-            f"rounds must be at most about {allowed:,} for this law, got {rounds:,}: the trip "
-            f"ruin runs a strip of bankrolls next to the ruin barrier round by round, here "
-            f"an estimated {per_round * 1e6:.3g} us a round (the law's spread in lattice "
-            f"steps x its {len(steps)} outcomes), after {building:.3g} s building the laws "
-            f"of blocks of rounds, and takes at most an estimated {MAX_TRIP_SECONDS:g} s")
+            f"rounds must be at most about {allowed:,} for this law and bankroll, got "
+            f"{rounds:,}: the trip ruin's estimated cost here is {cost:.3g} s, over its "
+            f"{MAX_TRIP_SECONDS:g} s limit (its work widens with the law's spread, {span} "
+            f"lattice steps of {h:g} unit(s), and its {len(steps)} outcomes); lifetime_ruin "
+            f"has no such limit")
     ruined, error = walk.run(start, rounds, tol, _lundberg_rate(steps, probs))
     return TripRuin(min(1.0, ruined), bankroll, rounds, float(error))
 
@@ -306,51 +306,98 @@ class _TripWalk:
 
     * Mass at index >= ``reach(k)`` reaches the barrier within k rounds with chance <= eps
       (Doob's maximal inequality, ``_Reach``): it moves as a block, one convolution with
-      the law of the sum of k outcomes (FFT for long vectors), and mass times that chance
-      goes into the error bound.
+      the law of the sum of k outcomes (``_convolve``: direct when short, by FFT when
+      long), and mass times that chance goes into the error bound.  The laws of the sums
+      (``kernel``) are built once each by direct convolution (an FFT's noise would keep
+      their tails from being cut).
     * Mass below ``reach(k)`` moves k / BRANCH rounds at a time, the same way, down to
       blocks of FINEST rounds, which run round by round with the barrier in the compiled
       kernel (``bjcore._ruin.killed_rounds``).
     * Tails of mass <= eps are cut at each step (counted); after each top-level block,
       bankrolls too high to be ruined in the rounds left are dropped (counted: their mass
       times the Doob bound).
-
     * After each top-level block, the ruin the alive mass can still suffer is bounded (its
       mass; with an edge, Lundberg's bound): once that fits in what is left of the
       tolerance, the walk stops and the bound goes into the error bound.
 
-    Cost: the strip next to the barrier is a few standard deviations of a FINEST-round
-    block wide and runs round by round; everything else costs a few FFTs per block.  So
-    the cost grows linearly with the rounds (~4-8 s of CPU per million rounds for a
-    blackjack law: MAX_ROUNDS).  The finest blocks are 16 rounds (split 4 ways above) or
-    64 (split 8 ways), whichever the estimate ``_finest_cost`` finds cheaper: a narrow
-    law (flat betting) pays mostly the Python work per block, so 64, a wide one (a bet
-    ramp's, losses of ~200 steps, ~50 outcomes) mostly the strip's width, so 16 (measured:
-    6-deck flat law, 10^5 rounds, 0.58 s against 0.62 s, and 0.68 s against 1.33 s for the
-    1-deck law over 2 x 10^5; the 1-12 ramp's law over 10^4, 0.23 s against 0.36 s).
+    Cost (``seconds``, for a plan (FINEST, BRANCH)): the strip next to the barrier is a
+    few standard deviations of a FINEST-round block wide and runs round by round; the mass
+    beyond it costs one convolution per block; and the laws of the sums of k outcomes cost
+    their width squared to build, once: a width that grows with k and the law's spread in
+    lattice steps (a law on a 1/100 lattice spreads 50 times as many steps as one on
+    halves).  So the cost grows linearly with the rounds (~4-8 s of CPU per million
+    rounds for a blackjack law: MAX_ROUNDS), plus the laws of the blocks.  The finest
+    blocks are 16 rounds (split 4 ways above) or 64 (split 8 ways), or the whole trip runs
+    round by round (ROUND_BY_ROUND: no block laws, the window as wide as the bankroll and
+    the reach of the wins), whichever the estimate finds cheapest: a narrow law (flat
+    betting) pays mostly the Python work per block, so 64, a wide one (a bet ramp's,
+    losses of ~200 steps, ~50 outcomes) mostly the strip's width, so 16 (measured: 6-deck
+    flat law, 10^5 rounds, 0.58 s against 0.62 s, and 0.68 s against 1.33 s for the
+    1-deck law over 2 x 10^5; the 1-12 ramp's law over 10^4, 0.23 s against 0.36 s), and
+    a law spanning hundreds of steps over a few hundred rounds, whose block laws would be
+    tens of thousands of steps wide, round by round.
     """
 
     LARGEST = 4096        # the longest block moved at once (4^6 = 8^4)
     SHAPES = ((16, 4), (64, 8))  # (FINEST, BRANCH): blocks of at most FINEST rounds run
                                  # round by round; a block of k rounds near the barrier is
                                  # BRANCH blocks of k / BRANCH
+    ROUND_BY_ROUND = (LARGEST, 8)  # every block round by round: no laws of blocks built
     BLOCK_SECONDS = 1e-4  # measured Python work per finest block (advance, trims, bounds)
     STEP_SECONDS = 3e-10  # and per state and outcome in the compiled kernel
-    SPAN_SECONDS = 1e-7   # and per round and lattice step of the outcomes' span (the FFTs
-                          # of the blocks' laws, as wide as the span times the block)
+    SPAN_SECONDS = 1e-7   # and per round and lattice step of the outcomes' span (moving
+                          # the mass far from the barrier: a convolution per block)
+    TERM_SECONDS = 1.2e-9  # and per product term building the laws of blocks (measured
+                           # 1-1.2 ns, up to 2.7 ns with the other core busy)
 
-    def __init__(self, steps, probs, eps: float):
+    def __init__(self, steps, probs, eps: float, start: int, rounds: int):
         from bjcore._ruin import killed_rounds
         self.killed_rounds = killed_rounds
         self.steps, self.probs, self.eps = steps, probs, eps
         self.reach = _Reach(steps, probs)
+        self.rise = _Reach(-steps, probs)    # the same bound for the highest point
         lo = int(steps.min())
         step_law = np.zeros(int(steps.max()) - lo + 1)
         step_law[steps - lo] = probs
         self.kernels = {1: (lo, step_law, 0.0)}
         self.ruined = 0.0
         self.error = 0.0
-        self.FINEST, self.BRANCH = min(self.SHAPES, key=lambda s: self._finest_cost(s[0]))
+        self.FINEST, self.BRANCH = self._plan(start, rounds)
+
+    def _plan(self, start: int, rounds: int):
+        """The cheapest plan by the estimates; round by round only when its estimate is
+        under half the blocks' (their estimates run 2-3x over the measured time, its own
+        1-1.5x: the 1-12 ramp's law over 10^4 rounds, estimated 1.06 s and 0.94 s, took
+        0.39 s in blocks and 0.69 s round by round)."""
+        blocks = min(self.SHAPES, key=lambda plan: self.seconds(plan, start, rounds))
+        if 2.0 * self.seconds(self.ROUND_BY_ROUND, start, rounds) < \
+                self.seconds(blocks, start, rounds):
+            return self.ROUND_BY_ROUND
+        return blocks
+
+    def estimate(self, start: int, rounds: int) -> float:
+        """The estimated seconds of ``rounds`` rounds from index ``start`` with the plan
+        chosen for that many."""
+        return self.seconds(self._plan(start, rounds), start, rounds)
+
+    def seconds(self, plan, start: int, rounds: int) -> float:
+        """The estimated seconds of ``rounds`` rounds from index ``start`` with finest
+        blocks and branching ``plan`` (calibrated on a shared 2-core machine: within ~2x
+        of the measured CPU time for flat-bet, bet-ramp, +-3,000-unit and 1/100-lattice
+        laws)."""
+        finest, branch = plan
+        if finest >= self.LARGEST:
+            return self._round_by_round_seconds(start, rounds)
+        return rounds * self._finest_cost(finest) + self._kernel_seconds(finest, branch,
+                                                                         start, rounds)
+
+    def _width(self, rounds: int) -> int:
+        """The width of the law of the sum of ``rounds`` outcomes with its tails of mass
+        <= eps cut, at most: from its Doob bound below to its Doob bound above, and
+        never more than rounds x the span."""
+        span = int(self.steps.max()) - int(self.steps.min())
+        return min(rounds * span,
+                   self.reach.index(rounds, self.eps) + self.rise.index(rounds, self.eps)) + 1
 
     def _strip_work(self, finest: int) -> float:
         """States x outcomes a round of the round-by-round part handles, roughly: the
@@ -361,29 +408,50 @@ class _TripWalk:
         return float(width * len(self.steps))
 
     def _finest_cost(self, finest: int) -> float:
-        """Estimated seconds per round with finest blocks of ``finest`` rounds (calibrated
-        on a shared 2-core machine: within ~2x of the measured CPU time for flat-bet,
-        bet-ramp and +-3,000-unit laws)."""
+        """Estimated seconds per round with finest blocks of ``finest`` rounds, but for
+        building the laws of the blocks (``_kernel_seconds``)."""
         span = int(self.steps.max()) - int(self.steps.min())
         return (self.BLOCK_SECONDS / finest + self.STEP_SECONDS * self._strip_work(finest)
                 + self.SPAN_SECONDS * span)
 
-    def seconds_per_round(self) -> float:
-        """The estimated cost of a round (``_finest_cost``) with the blocks chosen."""
-        return self._finest_cost(self.FINEST)
-
-    def kernel_seconds(self, rounds: int) -> float:
+    def _kernel_seconds(self, finest: int, branch: int, start: int, rounds: int) -> float:
         """The estimated cost of building the laws of the sum of k outcomes (``kernel``,
-        by direct convolution: FFT noise would keep their tails), k up to the longest
-        block: BRANCH - 1 products of a law as wide as twice the reach of k / BRANCH
-        rounds with one of k rounds, ~5e-10 s per product term."""
-        total, k = 0.0, self.FINEST * self.BRANCH
-        while k <= min(rounds, self.LARGEST):
-            part = 2.0 * self.reach.index(k // self.BRANCH, self.eps) + 1
-            whole = 2.0 * self.reach.index(k, self.eps) + 1
-            total += (self.BRANCH - 1) * part * whole * 2e-9
-            k *= self.BRANCH
+        by direct convolution) that blocks of up to ``rounds`` rounds need: each k =
+        branch^j takes branch - 1 products of the law of k / branch (width w) with the
+        growing partial sum, w^2 (1 + 2 + ... + (branch - 1)) product terms, and needs
+        those below it.  The longest block's law is needed only if alive mass can lie
+        beyond its reach at the start of a block: at ``start``, or where the reach of the
+        rounds still to go exceeds it (with an edge the reach stops growing: a law
+        drifting up never needs it); none when the blocks needed run round by round."""
+        longest = 1
+        while longest * branch <= min(rounds, self.LARGEST):
+            longest *= branch
+        reach = self.reach.index(longest, self.eps)
+        if longest > 1 and start < reach and self.reach.index(rounds, self.eps) <= reach:
+            longest //= branch
+        if longest <= finest:
+            return 0.0
+        total, k = 0.0, branch
+        while k <= longest:
+            part = float(self._width(k // branch))
+            total += branch * (branch - 1) / 2 * part * part * self.TERM_SECONDS
+            k *= branch
         return total
+
+    def _round_by_round_seconds(self, start: int, rounds: int) -> float:
+        """The estimated cost of running every round in the compiled kernel: after n
+        rounds the window runs from the barrier to start + the reach of n rounds' wins
+        (its top tail of mass <= eps cut each round), times the outcomes; summed over the
+        rounds (trapezoids over 32 points), plus the Python work per block."""
+        ns = np.unique(np.linspace(1, rounds, 32).astype(np.int64))
+        widths = np.array([start + 1 + self._width_up(int(n)) for n in ns], dtype=float)
+        states = float(np.sum((widths[1:] + widths[:-1]) / 2 * np.diff(ns))) + widths[0]
+        blocks = rounds / self.LARGEST + math.log(rounds + 1, 8) * 8
+        return float(self.STEP_SECONDS * len(self.steps) * states + self.BLOCK_SECONDS * blocks)
+
+    def _width_up(self, rounds: int) -> int:
+        """How far above its start the window of ``rounds`` rounds reaches, at most."""
+        return min(rounds * max(int(self.steps.max()), 0), self.rise.index(rounds, self.eps))
 
     def run(self, start: int, rounds: int, tolerance: float, rate):
         """(ruined, error bound) after ``rounds`` rounds from index ``start``.  Stops early
