@@ -4,10 +4,12 @@ Every function takes any object with ``.values`` (net outcomes per round, in uni
 ``.probabilities`` on a common lattice (multiples of 1/2 for a blackjack round; any step
 1/q with q <= 100 is accepted, e.g. a 6:5 natural on tenths), such as an
 ``OutcomeDistribution`` or a bet-ramp mixture.  Flat betting: one round is one draw of X.
-The mean and SD figures (and the normal approximation) take a law's own ``.mean`` and
-``.variance`` when it has them (an ``OutcomeDistribution``'s variance is its best figure:
-exact for resplits even where its pmf combines split hands approximately, see its
-``variance_exact``), else the pmf's; the ruin figures use the pmf as it is.
+The law is checked once: values and probabilities finite real numbers (not strings or
+bools), probabilities non-negative and summing to 1 within 1e-9.  The mean and SD figures
+(and the normal approximation) take an ``OutcomeDistribution``'s own ``.mean`` and
+``.variance`` (its variance is its best figure: exact for resplits even where its pmf
+combines split hands approximately, see its ``variance_exact``); any other law's are
+computed from its pmf, whatever moments it states; the ruin figures use the pmf as it is.
 
 Conventions (docs/risk.md names every formula):
 
@@ -40,11 +42,15 @@ raises ValueError or TypeError naming the field.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+import numbers
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 
 import numpy as np
+
+from .checks import is_finite_real
+from .ranks import show as _show
 
 MAX_DENOMINATOR = 100       # lattice steps 1/q, q <= 100
 LATTICE_TOLERANCE = 1e-9
@@ -68,11 +74,8 @@ def _raw_arrays(dist):
         raise TypeError("dist must be an OutcomeDistribution (Solution.outcome_distribution), "
                         "an object with .values and .probabilities, or a mapping {outcome: "
                         f"probability}}, got {type(dist).__name__}")
-    try:
-        values = np.asarray(values, dtype=float)
-        probs = np.asarray(probs, dtype=float)
-    except (TypeError, ValueError, OverflowError):
-        raise TypeError("dist: the outcomes and probabilities must be numbers") from None
+    values = _real_array(values, "values")
+    probs = _real_array(probs, "probabilities")
     if values.ndim != 1 or values.shape != probs.shape or len(values) == 0:
         raise ValueError("dist: values and probabilities must be 1-D arrays of one length "
                          f"(got shapes {values.shape} and {probs.shape})")
@@ -88,6 +91,28 @@ def _raw_arrays(dist):
     if abs(total - 1.0) > 1e-9:
         raise ValueError(f"dist: probabilities must sum to 1, got {float(total)!r}")
     return values, probs
+
+
+def _real_array(items, field: str) -> np.ndarray:
+    """``dist``'s ``field`` as a float array: every entry a real number (not a bool, a
+    string or a complex, which numpy would turn into a float or refuse in its own words),
+    finite; TypeError / ValueError naming the field and the entry otherwise."""
+    if isinstance(items, np.ndarray) and items.dtype.kind in "iuf":
+        return items.astype(float)                 # numbers already (checked finite later)
+    if isinstance(items, np.ndarray):
+        entries = items.ravel().tolist()
+    elif isinstance(items, (str, bytes)) or not isinstance(items, Iterable):
+        raise TypeError(f"dist: {field} must be a sequence of real numbers, got "
+                        f"{_show(items)}")
+    else:
+        entries = items = list(items)
+    for x in entries:
+        if isinstance(x, bool) or not isinstance(x, numbers.Real):
+            raise TypeError(f"dist: {field} must be real numbers, got {_show(x)} "
+                            f"({type(x).__name__})")
+        if not is_finite_real(x):
+            raise ValueError(f"dist: {field} must be finite numbers, got {_show(x)}")
+    return np.asarray(items, dtype=float)
 
 
 def _arrays(dist):
@@ -159,15 +184,21 @@ def _number(value, name: str, allowed: str) -> float:
     try:
         return float(value)
     except OverflowError:
-        raise ValueError(f"{name} must be {allowed}, got an integer of "
-                         f"{len(str(abs(int(value))))} digits") from None
+        raise ValueError(f"{name} must be {allowed}, got an integer of about "
+                         f"{_digits(int(value)):,} digits") from None
+
+
+def _digits(n: int) -> int:
+    """The number of decimal digits of ``n``, to within one (len(str(n)) is refused by
+    Python beyond 4,300 digits)."""
+    return int(abs(n).bit_length() * math.log10(2)) + 1
 
 
 def _check_bankroll(bankroll) -> float:
     allowed = f"a finite number of units > 0 and at most {MAX_BANKROLL:g}"
     b = _number(bankroll, "bankroll", allowed)
     if not (math.isfinite(b) and 0 < b <= MAX_BANKROLL):
-        raise ValueError(f"bankroll must be {allowed}, got {bankroll!r}")
+        raise ValueError(f"bankroll must be {allowed}, got {_show(bankroll)}")
     return b
 
 
@@ -175,9 +206,10 @@ def _check_rounds(rounds) -> int:
     if isinstance(rounds, bool) or not isinstance(rounds, (int, np.integer)):
         raise TypeError(f"rounds must be an int >= 1, got {type(rounds).__name__}")
     if rounds < 1:
-        raise ValueError(f"rounds must be an int >= 1, got {rounds!r}")
+        raise ValueError(f"rounds must be an int >= 1, got {_show(rounds)}")
     if rounds > MAX_ROUNDS:
-        shown = rounds if rounds < 10 ** 30 else f"an integer of {len(str(int(rounds)))} digits"
+        shown = rounds if rounds < 10 ** 30 else \
+            f"an integer of about {_digits(int(rounds)):,} digits"
         raise ValueError(f"rounds must be at most {MAX_ROUNDS:,} (the trip ruin's cost grows "
                          f"with the rounds; further out use the lifetime ruin, its limit), "
                          f"got {shown}")
@@ -188,7 +220,7 @@ def _check_risk(risk) -> float:
     allowed = "a probability strictly between 0 and 1"
     r = _number(risk, "risk", allowed)
     if not 0.0 < r < 1.0:
-        raise ValueError(f"risk must be {allowed}, got {risk!r}")
+        raise ValueError(f"risk must be {allowed}, got {_show(risk)}")
     return r
 
 
@@ -198,16 +230,16 @@ def _start_index(bankroll: float, h: float) -> int:
 
 
 def _moments(dist):
-    """(mean, variance) of one round's result X.  A law that states its own moments is
-    taken at its word: an ``OutcomeDistribution`` decides which variance is its best (the
-    exact one where its pmf combines resplit hands, each spot's exact one with several
-    spots; ``bjsolve.distribution``), in one place.  Any other law (a bet ramp's mixture)
-    gives the moments of its pmf."""
+    """(mean, variance) of one round's result X.  An ``OutcomeDistribution`` (the
+    package's own, ``bjsolve.distribution``) is taken at its word: it decides which
+    variance is its best (the exact one where its pmf combines resplit hands, each spot's
+    exact one with several spots), in one place.  Any other law (a bet ramp's mixture, a
+    hand-made object) gives the moments of its pmf, whatever its own ``.mean`` or
+    ``.variance`` say (a stated mean of inf or "x" would pass into every figure)."""
+    from .distribution import OutcomeDistribution
     values, probs = _arrays(dist)
-    mean = getattr(dist, "mean", None)
-    variance = getattr(dist, "variance", None)
-    if mean is not None and variance is not None:
-        return float(mean), float(variance)
+    if isinstance(dist, OutcomeDistribution):
+        return float(dist.mean), float(dist.variance)
     mean = float(np.dot(values, probs))
     return mean, float(np.dot(probs, (values - mean) ** 2))
 
@@ -246,7 +278,7 @@ def trip_ruin(dist, bankroll, rounds, *, tolerance: float = TRIP_TOLERANCE) -> T
     tol = _number(tolerance, "tolerance", "a number strictly between 0 and 1")
     if not 0.0 < tol < 1.0:
         raise ValueError(f"tolerance must be a number strictly between 0 and 1, got "
-                         f"{tolerance!r}")
+                         f"{_show(tolerance)}")
     law = _law(dist)
     h, steps, probs = law.h, law.steps, law.probs
     lo = int(steps.min())
@@ -703,6 +735,11 @@ def _adjustment_coefficient(steps, probs, mean: float) -> float:
     is increasing (the slope of a convex function's chord) from G(0) = -mean: the root is
     bracketed from the start, and false position with the Illinois halving (superlinear,
     ~10 steps) closes the bracket to the last bit."""
+    if not mean >= 2.2250738585072014e-308:       # the edge underflowed to 0 or lost digits
+        raise ValueError(f"dist: the edge, {mean:.3g} lattice steps a round, is too small "
+                         f"for a float to carry (below 2.2e-308): its ruin figures are "
+                         f"1 to float precision for any bankroll; give a law with a larger "
+                         f"edge")
     ks = steps.astype(float)
     k2p = probs * ks * ks
 
@@ -841,15 +878,20 @@ class RuinCurve:
                 f"d <= {MAX_LADDER_LOSS}, span <= {MAX_LADDER_SPAN})")
 
     def index(self, bankroll: float) -> int:
-        """The start on the walk's lattice: ruined once below 0."""
-        i = _start_index(bankroll, self.h)
+        """The start on the walk's lattice: ruined once below 0.  ``bankroll``: units,
+        checked (a finite number > 0 and at most MAX_BANKROLL)."""
+        i = _start_index(_check_bankroll(bankroll), self.h)
         return (i + self.g) // self.g - 1
 
     def evaluate(self, bankroll: float):
         """(P(ever ruined from ``bankroll`` units), its error bound)."""
         if self.trivial is not None:
+            _check_bankroll(bankroll)
             return self.trivial, 0.0
-        i = self.index(bankroll)
+        return self._at(self.index(bankroll))
+
+    def _at(self, i: int):
+        """(P(ever ruined from index i on the walk's lattice), its error bound)."""
         top = math.exp(-self.rate * (i + 1))                  # Lundberg: psi <= top
         if self.losses == 1:                                  # and the closed form
             return top, 0.0
@@ -870,6 +912,7 @@ class RuinCurve:
     def dominant(self, bankroll: float) -> float:
         """The dominant root alone, r^(i+1) (r^(B/h)): Lundberg's upper bound."""
         if self.trivial is not None:
+            _check_bankroll(bankroll)
             return self.trivial
         return math.exp(-self.rate * (self.index(bankroll) + 1))
 
@@ -1074,28 +1117,37 @@ def _normal_ruin(mean: float, var: float, bankroll: float) -> float:
 
 def bankroll_for_risk(dist, risk, *, curve: RuinCurve | None = None) -> float:
     """The smallest bankroll (units, on the outcome lattice) whose lifetime ruin
-    probability is at most ``risk``; inf when E[X] <= 0; the lattice step when the law has
-    no losses.  Where ``lifetime_ruin`` has an error bound (Lundberg's bracket), the
-    bracket's upper end is held to ``risk``: the bankroll is then safe, but may be up to
-    d - 1 lattice steps more than the smallest.  ``curve``: a ``RuinCurve`` of ``dist``
-    already built (it is reused)."""
+    probability is at most ``risk``; the lattice step when the law has no losses; inf
+    when E[X] <= 0 (no bankroll is enough), and inf too when the bankroll needed is beyond
+    MAX_BANKROLL units (an edge so small beside the spread that no bankroll a float
+    counts is enough).  Where ``lifetime_ruin`` has an error bound (Lundberg's bracket),
+    the bracket's upper end is held to ``risk``: the bankroll is then safe, but may be up
+    to d - 1 lattice steps more than the smallest.  ``curve``: a ``RuinCurve`` of
+    ``dist`` already built (it is reused)."""
     risk = _check_risk(risk)
     curve = RuinCurve(dist) if curve is None else curve
     step = Fraction(curve.h).limit_denominator(MAX_DENOMINATOR) * curve.g
     if curve.trivial is not None:
         return math.inf if curve.trivial == 1.0 else float(step / curve.g)
 
+    def bankroll(j) -> Fraction:   # the smallest on the outcome lattice with index j
+        return (j * curve.g + 1) * step / curve.g
+
     def ruin(j):                   # on the walk's lattice: index j is (j + 1) g steps
-        psi, error = curve.evaluate(float((j + 1) * step))
+        psi, error = curve._at(j)
         return psi + error
 
     # Lundberg's bracket r^(j+d) <= psi(j) <= r^(j+1) brackets the answer within d
     # indices of the dominant root's; one more on each side for the rounding of exp
     need = -math.log(risk) / curve.rate
+    if not need * float(step) <= 2.0 * MAX_BANKROLL:        # (also inf and NaN)
+        return math.inf
     hi = max(math.ceil(need), 1)
+    lo = max(math.floor(need) - curve.losses - 1, 0)
+    if bankroll(lo) > MAX_BANKROLL:
+        return math.inf
     while ruin(hi) > risk:
         hi = 2 * hi
-    lo = max(math.floor(need) - curve.losses - 1, 0)
     if lo and ruin(lo) <= risk:
         lo = 0
     while lo < hi:                           # the smallest j with ruin(j) <= risk
@@ -1104,8 +1156,8 @@ def bankroll_for_risk(dist, risk, *, curve: RuinCurve | None = None) -> float:
             hi = mid
         else:
             lo = mid + 1
-    # the smallest bankroll on the outcome lattice with that index: j g + 1 steps
-    return float((lo * curve.g + 1) * step / curve.g)
+    found = bankroll(lo)
+    return math.inf if found > MAX_BANKROLL else float(found)
 
 
 # ---- the summary ---------------------------------------------------------------------------
