@@ -676,6 +676,21 @@ def hostile_law(rng):
     return garbage(rng)
 
 
+def walk_chances(law) -> tuple:
+    """(a, p, q) of a simple walk's law: the chances of +a and -a as given to the library
+    (the floats in its pairs, not the edge meant: (1 - p) (1 - zero) rounds, and at an edge
+    of 1e-12 that rounding is ~1e-4 of the edge, so of log(q / p))."""
+    a = law.walk[0]
+    chances = dict(law.pairs)
+    return a, chances.get(a, 0.0), chances.get(-a, 0.0)
+
+
+def log_q_over_p(p: float, q: float) -> float:
+    """log(q / p) to the last digits of the floats given (q - p exact by Sterbenz's lemma
+    when they are within a factor 2; q / p rounded would lose the digits of a tiny edge)."""
+    return math.log1p((q - p) / p)
+
+
 def ruin_bankroll(rng):
     if rng.random() < 0.75:
         return rng.choice([1, 1, 2, 3.5, 10, 10.25, 50, 100, 400, 1000, 1e4, 1e6,
@@ -748,9 +763,9 @@ class RiskInputs(Inputs):
         p = self.lifetime(law, bankroll)
         with self.checking():
             if law.walk:                          # simple walk: psi = (q/p)^ceil(B/a)
-                a, up, down = law.walk
+                a, up, down = walk_chances(law)
                 exact = 1.0 if up <= down else \
-                    (down / up) ** math.ceil(float(bankroll) / a - 1e-9)
+                    math.exp(log_q_over_p(up, down) * math.ceil(float(bankroll) / a - 1e-9))
                 assert abs(p - exact) <= 1e-9 + 1e-9 * exact, \
                     f"lifetime ruin {p!r}, closed form (q/p)^ceil(B/a) = {exact!r} " \
                     f"(off by {p - exact:.3g})"
@@ -806,8 +821,8 @@ class RiskInputs(Inputs):
             assert at <= float(target) * (1 + 1e-9) + 1e-15, \
                 f"bankroll {got!r} for risk {target!r} has lifetime ruin {at!r}"
             if law.walk:      # the smallest a k with (q/p)^k <= risk: k = ceil(log risk / log(q/p))
-                a, up, down = law.walk
-                k = math.log(float(target)) / math.log(down / up)
+                a, up, down = walk_chances(law)
+                k = math.log(float(target)) / log_q_over_p(up, down)
                 if abs(k - round(k)) > 1e-6:                   # not at a rounding edge
                     # on the law's lattice (step h): the smallest B with ceil(B / a) >= K
                     h = next(Fraction(1, q) for q in range(1, 101)

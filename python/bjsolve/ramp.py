@@ -288,10 +288,11 @@ def diffusion_ruin(win: float, variance: float, bankroll: float) -> float:
     (1 when W <= 0; 0 when W > 0 and the variance is 0, a walk that only wins)."""
     for name, value in (("win", win), ("variance", variance), ("bankroll", bankroll)):
         if not is_finite_real(value):
-            raise ValueError(f"diffusion_ruin: {name} must be a finite number, got {value!r}")
+            raise ValueError(f"diffusion_ruin: {name} must be a finite number, got "
+                             f"{_show(value)}")
     if variance < 0 or bankroll < 0:
         raise ValueError(f"diffusion_ruin: variance and bankroll must be >= 0, got "
-                         f"{variance!r} and {bankroll!r}")
+                         f"{_show(variance)} and {_show(bankroll)}")
     if win <= 0:
         return 1.0
     if variance == 0:       # (also a variance that underflowed: bets of 1e-300 units)

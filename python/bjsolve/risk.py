@@ -4,10 +4,12 @@ Every function takes any object with ``.values`` (net outcomes per round, in uni
 ``.probabilities`` on a common lattice (multiples of 1/2 for a blackjack round; any step
 1/q with q <= 100 is accepted, e.g. a 6:5 natural on tenths), such as an
 ``OutcomeDistribution`` or a bet-ramp mixture.  Flat betting: one round is one draw of X.
-The mean and SD figures (and the normal approximation) take a law's own ``.mean`` and
-``.variance`` when it has them (an ``OutcomeDistribution``'s variance is its best figure:
-exact for resplits even where its pmf combines split hands approximately, see its
-``variance_exact``), else the pmf's; the ruin figures use the pmf as it is.
+The law is checked once: values and probabilities finite real numbers (not strings or
+bools), probabilities non-negative and summing to 1 within 1e-9.  The mean and SD figures
+(and the normal approximation) take an ``OutcomeDistribution``'s own ``.mean`` and
+``.variance`` (its variance is its best figure: exact for resplits even where its pmf
+combines split hands approximately, see its ``variance_exact``); any other law's are
+computed from its pmf, whatever moments it states; the ruin figures use the pmf as it is.
 
 Conventions (docs/risk.md names every formula):
 
@@ -15,10 +17,11 @@ Conventions (docs/risk.md names every formula):
   i.e. at the first n with B + S_n <= 0, S_n = X_1 + ... + X_n.
 * trip ruin: P(ruined within N rounds), by dynamic programming on the lattice (exact
   but for a bounded and reported error, below 1e-15 by default: tails cut and mass moved
-  in blocks of rounds where Doob's inequality keeps it away from the barrier).  Its cost
-  grows linearly with N: N <= MAX_ROUNDS = 10^6, and laws too wide for that (a span over
-  MAX_TRIP_SPAN lattice steps, or an estimated cost over MAX_TRIP_SECONDS) are refused,
-  saying why;
+  in blocks of rounds where Doob's inequality keeps it away from the barrier, or all of
+  it round by round where that is cheaper).  Its cost grows linearly with N:
+  N <= MAX_ROUNDS = 10^6, and laws too wide for that (a span over MAX_TRIP_SPAN lattice
+  steps, or an estimated cost over MAX_TRIP_SECONDS, with the rounds allowed) are
+  refused, saying why;
 * lifetime ruin: P(ever ruined).  1 when E[X] <= 0 and there is a loss, 0 when there is
   no loss (the sign of E[X] exact, from the probabilities as given).  Otherwise, with the
   outcomes in
@@ -39,11 +42,15 @@ raises ValueError or TypeError naming the field.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+import numbers
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 
 import numpy as np
+
+from .checks import is_finite_real
+from .ranks import show as _show
 
 MAX_DENOMINATOR = 100       # lattice steps 1/q, q <= 100
 LATTICE_TOLERANCE = 1e-9
@@ -52,7 +59,7 @@ MAX_OUTCOME = 1e9           # |outcome| in units: the lattice steps stay exact i
 MAX_BANKROLL = 1e300        # units: the lattice index of the bankroll stays a finite float
 MAX_ROUNDS = 1_000_000      # trip ruin: its cost grows linearly with the rounds (docs/risk.md)
 MAX_TRIP_SPAN = 1024        # trip ruin: the largest span of the outcomes in lattice steps
-MAX_TRIP_SECONDS = 10.0     # trip ruin: the largest estimated cost (_TripWalk._finest_cost)
+MAX_TRIP_SECONDS = 10.0     # trip ruin: the largest estimated cost (_TripWalk.seconds)
 
 
 # ---- input -------------------------------------------------------------------------------
@@ -67,11 +74,8 @@ def _raw_arrays(dist):
         raise TypeError("dist must be an OutcomeDistribution (Solution.outcome_distribution), "
                         "an object with .values and .probabilities, or a mapping {outcome: "
                         f"probability}}, got {type(dist).__name__}")
-    try:
-        values = np.asarray(values, dtype=float)
-        probs = np.asarray(probs, dtype=float)
-    except (TypeError, ValueError, OverflowError):
-        raise TypeError("dist: the outcomes and probabilities must be numbers") from None
+    values = _real_array(values, "values")
+    probs = _real_array(probs, "probabilities")
     if values.ndim != 1 or values.shape != probs.shape or len(values) == 0:
         raise ValueError("dist: values and probabilities must be 1-D arrays of one length "
                          f"(got shapes {values.shape} and {probs.shape})")
@@ -87,6 +91,28 @@ def _raw_arrays(dist):
     if abs(total - 1.0) > 1e-9:
         raise ValueError(f"dist: probabilities must sum to 1, got {float(total)!r}")
     return values, probs
+
+
+def _real_array(items, field: str) -> np.ndarray:
+    """``dist``'s ``field`` as a float array: every entry a real number (not a bool, a
+    string or a complex, which numpy would turn into a float or refuse in its own words),
+    finite; TypeError / ValueError naming the field and the entry otherwise."""
+    if isinstance(items, np.ndarray) and items.dtype.kind in "iuf":
+        return items.astype(float)                 # numbers already (checked finite later)
+    if isinstance(items, np.ndarray):
+        entries = items.ravel().tolist()
+    elif isinstance(items, (str, bytes)) or not isinstance(items, Iterable):
+        raise TypeError(f"dist: {field} must be a sequence of real numbers, got "
+                        f"{_show(items)}")
+    else:
+        entries = items = list(items)
+    for x in entries:
+        if isinstance(x, bool) or not isinstance(x, numbers.Real):
+            raise TypeError(f"dist: {field} must be real numbers, got {_show(x)} "
+                            f"({type(x).__name__})")
+        if not is_finite_real(x):
+            raise ValueError(f"dist: {field} must be finite numbers, got {_show(x)}")
+    return np.asarray(items, dtype=float)
 
 
 def _arrays(dist):
@@ -158,15 +184,21 @@ def _number(value, name: str, allowed: str) -> float:
     try:
         return float(value)
     except OverflowError:
-        raise ValueError(f"{name} must be {allowed}, got an integer of "
-                         f"{len(str(abs(int(value))))} digits") from None
+        raise ValueError(f"{name} must be {allowed}, got an integer of about "
+                         f"{_digits(int(value)):,} digits") from None
+
+
+def _digits(n: int) -> int:
+    """The number of decimal digits of ``n``, to within one (len(str(n)) is refused by
+    Python beyond 4,300 digits)."""
+    return int(abs(n).bit_length() * math.log10(2)) + 1
 
 
 def _check_bankroll(bankroll) -> float:
     allowed = f"a finite number of units > 0 and at most {MAX_BANKROLL:g}"
     b = _number(bankroll, "bankroll", allowed)
     if not (math.isfinite(b) and 0 < b <= MAX_BANKROLL):
-        raise ValueError(f"bankroll must be {allowed}, got {bankroll!r}")
+        raise ValueError(f"bankroll must be {allowed}, got {_show(bankroll)}")
     return b
 
 
@@ -174,9 +206,10 @@ def _check_rounds(rounds) -> int:
     if isinstance(rounds, bool) or not isinstance(rounds, (int, np.integer)):
         raise TypeError(f"rounds must be an int >= 1, got {type(rounds).__name__}")
     if rounds < 1:
-        raise ValueError(f"rounds must be an int >= 1, got {rounds!r}")
+        raise ValueError(f"rounds must be an int >= 1, got {_show(rounds)}")
     if rounds > MAX_ROUNDS:
-        shown = rounds if rounds < 10 ** 30 else f"an integer of {len(str(int(rounds)))} digits"
+        shown = rounds if rounds < 10 ** 30 else \
+            f"an integer of about {_digits(int(rounds)):,} digits"
         raise ValueError(f"rounds must be at most {MAX_ROUNDS:,} (the trip ruin's cost grows "
                          f"with the rounds; further out use the lifetime ruin, its limit), "
                          f"got {shown}")
@@ -187,7 +220,7 @@ def _check_risk(risk) -> float:
     allowed = "a probability strictly between 0 and 1"
     r = _number(risk, "risk", allowed)
     if not 0.0 < r < 1.0:
-        raise ValueError(f"risk must be {allowed}, got {risk!r}")
+        raise ValueError(f"risk must be {allowed}, got {_show(risk)}")
     return r
 
 
@@ -197,16 +230,16 @@ def _start_index(bankroll: float, h: float) -> int:
 
 
 def _moments(dist):
-    """(mean, variance) of one round's result X.  A law that states its own moments is
-    taken at its word: an ``OutcomeDistribution`` decides which variance is its best (the
-    exact one where its pmf combines resplit hands, each spot's exact one with several
-    spots; ``bjsolve.distribution``), in one place.  Any other law (a bet ramp's mixture)
-    gives the moments of its pmf."""
+    """(mean, variance) of one round's result X.  An ``OutcomeDistribution`` (the
+    package's own, ``bjsolve.distribution``) is taken at its word: it decides which
+    variance is its best (the exact one where its pmf combines resplit hands, each spot's
+    exact one with several spots), in one place.  Any other law (a bet ramp's mixture, a
+    hand-made object) gives the moments of its pmf, whatever its own ``.mean`` or
+    ``.variance`` say (a stated mean of inf or "x" would pass into every figure)."""
+    from .distribution import OutcomeDistribution
     values, probs = _arrays(dist)
-    mean = getattr(dist, "mean", None)
-    variance = getattr(dist, "variance", None)
-    if mean is not None and variance is not None:
-        return float(mean), float(variance)
+    if isinstance(dist, OutcomeDistribution):
+        return float(dist.mean), float(dist.variance)
     mean = float(np.dot(values, probs))
     return mean, float(np.dot(probs, (values - mean) ** 2))
 
@@ -245,7 +278,7 @@ def trip_ruin(dist, bankroll, rounds, *, tolerance: float = TRIP_TOLERANCE) -> T
     tol = _number(tolerance, "tolerance", "a number strictly between 0 and 1")
     if not 0.0 < tol < 1.0:
         raise ValueError(f"tolerance must be a number strictly between 0 and 1, got "
-                         f"{tolerance!r}")
+                         f"{_show(tolerance)}")
     law = _law(dist)
     h, steps, probs = law.h, law.steps, law.probs
     lo = int(steps.min())
@@ -264,19 +297,18 @@ def trip_ruin(dist, bankroll, rounds, *, tolerance: float = TRIP_TOLERANCE) -> T
             f"{span} steps of {h:g} unit(s) from {lo * h:g} to {int(steps.max()) * h:g} "
             f"units (gains beyond the {rounds - 1} rounds' largest possible fall count as "
             f"that fall); lifetime_ruin has no such limit")
-    walk = _TripWalk(steps, probs, tol / (8.0 * rounds))
-    per_round, building = walk.seconds_per_round(), walk.kernel_seconds(rounds)
-    if rounds * per_round + building > MAX_TRIP_SECONDS:
+    walk = _TripWalk(steps, probs, tol / (8.0 * rounds), start, rounds)
+    cost = walk.estimate(start, rounds)
+    if cost > MAX_TRIP_SECONDS:
         allowed = rounds                    # halved until the estimate fits
-        while allowed > 1 and allowed * per_round + walk.kernel_seconds(allowed) > \
-                MAX_TRIP_SECONDS:
+        while allowed > 1 and walk.estimate(start, allowed) > MAX_TRIP_SECONDS:
             allowed //= 2
         raise ValueError(
-            f"rounds must be at most about {allowed:,} for this law, got {rounds:,}: the trip "
-            f"ruin runs a strip of bankrolls next to the ruin barrier round by round, here "
-            f"an estimated {per_round * 1e6:.3g} us a round (the law's spread in lattice "
-            f"steps x its {len(steps)} outcomes), after {building:.3g} s building the laws "
-            f"of blocks of rounds, and takes at most an estimated {MAX_TRIP_SECONDS:g} s")
+            f"rounds must be at most about {allowed:,} for this law and bankroll, got "
+            f"{rounds:,}: the trip ruin's estimated cost here is {cost:.3g} s, over its "
+            f"{MAX_TRIP_SECONDS:g} s limit (its work widens with the law's spread, {span} "
+            f"lattice steps of {h:g} unit(s), and its {len(steps)} outcomes); lifetime_ruin "
+            f"has no such limit")
     ruined, error = walk.run(start, rounds, tol, _lundberg_rate(steps, probs))
     return TripRuin(min(1.0, ruined), bankroll, rounds, float(error))
 
@@ -306,51 +338,98 @@ class _TripWalk:
 
     * Mass at index >= ``reach(k)`` reaches the barrier within k rounds with chance <= eps
       (Doob's maximal inequality, ``_Reach``): it moves as a block, one convolution with
-      the law of the sum of k outcomes (FFT for long vectors), and mass times that chance
-      goes into the error bound.
+      the law of the sum of k outcomes (``_convolve``: direct when short, by FFT when
+      long), and mass times that chance goes into the error bound.  The laws of the sums
+      (``kernel``) are built once each by direct convolution (an FFT's noise would keep
+      their tails from being cut).
     * Mass below ``reach(k)`` moves k / BRANCH rounds at a time, the same way, down to
       blocks of FINEST rounds, which run round by round with the barrier in the compiled
       kernel (``bjcore._ruin.killed_rounds``).
     * Tails of mass <= eps are cut at each step (counted); after each top-level block,
       bankrolls too high to be ruined in the rounds left are dropped (counted: their mass
       times the Doob bound).
-
     * After each top-level block, the ruin the alive mass can still suffer is bounded (its
       mass; with an edge, Lundberg's bound): once that fits in what is left of the
       tolerance, the walk stops and the bound goes into the error bound.
 
-    Cost: the strip next to the barrier is a few standard deviations of a FINEST-round
-    block wide and runs round by round; everything else costs a few FFTs per block.  So
-    the cost grows linearly with the rounds (~4-8 s of CPU per million rounds for a
-    blackjack law: MAX_ROUNDS).  The finest blocks are 16 rounds (split 4 ways above) or
-    64 (split 8 ways), whichever the estimate ``_finest_cost`` finds cheaper: a narrow
-    law (flat betting) pays mostly the Python work per block, so 64, a wide one (a bet
-    ramp's, losses of ~200 steps, ~50 outcomes) mostly the strip's width, so 16 (measured:
-    6-deck flat law, 10^5 rounds, 0.58 s against 0.62 s, and 0.68 s against 1.33 s for the
-    1-deck law over 2 x 10^5; the 1-12 ramp's law over 10^4, 0.23 s against 0.36 s).
+    Cost (``seconds``, for a plan (FINEST, BRANCH)): the strip next to the barrier is a
+    few standard deviations of a FINEST-round block wide and runs round by round; the mass
+    beyond it costs one convolution per block; and the laws of the sums of k outcomes cost
+    their width squared to build, once: a width that grows with k and the law's spread in
+    lattice steps (a law on a 1/100 lattice spreads 50 times as many steps as one on
+    halves).  So the cost grows linearly with the rounds (~4-8 s of CPU per million
+    rounds for a blackjack law: MAX_ROUNDS), plus the laws of the blocks.  The finest
+    blocks are 16 rounds (split 4 ways above) or 64 (split 8 ways), or the whole trip runs
+    round by round (ROUND_BY_ROUND: no block laws, the window as wide as the bankroll and
+    the reach of the wins), whichever the estimate finds cheapest: a narrow law (flat
+    betting) pays mostly the Python work per block, so 64, a wide one (a bet ramp's,
+    losses of ~200 steps, ~50 outcomes) mostly the strip's width, so 16 (measured: 6-deck
+    flat law, 10^5 rounds, 0.58 s against 0.62 s, and 0.68 s against 1.33 s for the
+    1-deck law over 2 x 10^5; the 1-12 ramp's law over 10^4, 0.23 s against 0.36 s), and
+    a law spanning hundreds of steps over a few hundred rounds, whose block laws would be
+    tens of thousands of steps wide, round by round.
     """
 
     LARGEST = 4096        # the longest block moved at once (4^6 = 8^4)
     SHAPES = ((16, 4), (64, 8))  # (FINEST, BRANCH): blocks of at most FINEST rounds run
                                  # round by round; a block of k rounds near the barrier is
                                  # BRANCH blocks of k / BRANCH
+    ROUND_BY_ROUND = (LARGEST, 8)  # every block round by round: no laws of blocks built
     BLOCK_SECONDS = 1e-4  # measured Python work per finest block (advance, trims, bounds)
     STEP_SECONDS = 3e-10  # and per state and outcome in the compiled kernel
-    SPAN_SECONDS = 1e-7   # and per round and lattice step of the outcomes' span (the FFTs
-                          # of the blocks' laws, as wide as the span times the block)
+    SPAN_SECONDS = 1e-7   # and per round and lattice step of the outcomes' span (moving
+                          # the mass far from the barrier: a convolution per block)
+    TERM_SECONDS = 1.2e-9  # and per product term building the laws of blocks (measured
+                           # 1-1.2 ns, up to 2.7 ns with the other core busy)
 
-    def __init__(self, steps, probs, eps: float):
+    def __init__(self, steps, probs, eps: float, start: int, rounds: int):
         from bjcore._ruin import killed_rounds
         self.killed_rounds = killed_rounds
         self.steps, self.probs, self.eps = steps, probs, eps
         self.reach = _Reach(steps, probs)
+        self.rise = _Reach(-steps, probs)    # the same bound for the highest point
         lo = int(steps.min())
         step_law = np.zeros(int(steps.max()) - lo + 1)
         step_law[steps - lo] = probs
         self.kernels = {1: (lo, step_law, 0.0)}
         self.ruined = 0.0
         self.error = 0.0
-        self.FINEST, self.BRANCH = min(self.SHAPES, key=lambda s: self._finest_cost(s[0]))
+        self.FINEST, self.BRANCH = self._plan(start, rounds)
+
+    def _plan(self, start: int, rounds: int):
+        """The cheapest plan by the estimates; round by round only when its estimate is
+        under half the blocks' (their estimates run 2-3x over the measured time, its own
+        1-1.5x: the 1-12 ramp's law over 10^4 rounds, estimated 1.06 s and 0.94 s, took
+        0.39 s in blocks and 0.69 s round by round)."""
+        blocks = min(self.SHAPES, key=lambda plan: self.seconds(plan, start, rounds))
+        if 2.0 * self.seconds(self.ROUND_BY_ROUND, start, rounds) < \
+                self.seconds(blocks, start, rounds):
+            return self.ROUND_BY_ROUND
+        return blocks
+
+    def estimate(self, start: int, rounds: int) -> float:
+        """The estimated seconds of ``rounds`` rounds from index ``start`` with the plan
+        chosen for that many."""
+        return self.seconds(self._plan(start, rounds), start, rounds)
+
+    def seconds(self, plan, start: int, rounds: int) -> float:
+        """The estimated seconds of ``rounds`` rounds from index ``start`` with finest
+        blocks and branching ``plan`` (calibrated on a shared 2-core machine: within ~2x
+        of the measured CPU time for flat-bet, bet-ramp, +-3,000-unit and 1/100-lattice
+        laws)."""
+        finest, branch = plan
+        if finest >= self.LARGEST:
+            return self._round_by_round_seconds(start, rounds)
+        return rounds * self._finest_cost(finest) + self._kernel_seconds(finest, branch,
+                                                                         start, rounds)
+
+    def _width(self, rounds: int) -> int:
+        """The width of the law of the sum of ``rounds`` outcomes with its tails of mass
+        <= eps cut, at most: from its Doob bound below to its Doob bound above, and
+        never more than rounds x the span."""
+        span = int(self.steps.max()) - int(self.steps.min())
+        return min(rounds * span,
+                   self.reach.index(rounds, self.eps) + self.rise.index(rounds, self.eps)) + 1
 
     def _strip_work(self, finest: int) -> float:
         """States x outcomes a round of the round-by-round part handles, roughly: the
@@ -361,29 +440,50 @@ class _TripWalk:
         return float(width * len(self.steps))
 
     def _finest_cost(self, finest: int) -> float:
-        """Estimated seconds per round with finest blocks of ``finest`` rounds (calibrated
-        on a shared 2-core machine: within ~2x of the measured CPU time for flat-bet,
-        bet-ramp and +-3,000-unit laws)."""
+        """Estimated seconds per round with finest blocks of ``finest`` rounds, but for
+        building the laws of the blocks (``_kernel_seconds``)."""
         span = int(self.steps.max()) - int(self.steps.min())
         return (self.BLOCK_SECONDS / finest + self.STEP_SECONDS * self._strip_work(finest)
                 + self.SPAN_SECONDS * span)
 
-    def seconds_per_round(self) -> float:
-        """The estimated cost of a round (``_finest_cost``) with the blocks chosen."""
-        return self._finest_cost(self.FINEST)
-
-    def kernel_seconds(self, rounds: int) -> float:
+    def _kernel_seconds(self, finest: int, branch: int, start: int, rounds: int) -> float:
         """The estimated cost of building the laws of the sum of k outcomes (``kernel``,
-        by direct convolution: FFT noise would keep their tails), k up to the longest
-        block: BRANCH - 1 products of a law as wide as twice the reach of k / BRANCH
-        rounds with one of k rounds, ~5e-10 s per product term."""
-        total, k = 0.0, self.FINEST * self.BRANCH
-        while k <= min(rounds, self.LARGEST):
-            part = 2.0 * self.reach.index(k // self.BRANCH, self.eps) + 1
-            whole = 2.0 * self.reach.index(k, self.eps) + 1
-            total += (self.BRANCH - 1) * part * whole * 2e-9
-            k *= self.BRANCH
+        by direct convolution) that blocks of up to ``rounds`` rounds need: each k =
+        branch^j takes branch - 1 products of the law of k / branch (width w) with the
+        growing partial sum, w^2 (1 + 2 + ... + (branch - 1)) product terms, and needs
+        those below it.  The longest block's law is needed only if alive mass can lie
+        beyond its reach at the start of a block: at ``start``, or where the reach of the
+        rounds still to go exceeds it (with an edge the reach stops growing: a law
+        drifting up never needs it); none when the blocks needed run round by round."""
+        longest = 1
+        while longest * branch <= min(rounds, self.LARGEST):
+            longest *= branch
+        reach = self.reach.index(longest, self.eps)
+        if longest > 1 and start < reach and self.reach.index(rounds, self.eps) <= reach:
+            longest //= branch
+        if longest <= finest:
+            return 0.0
+        total, k = 0.0, branch
+        while k <= longest:
+            part = float(self._width(k // branch))
+            total += branch * (branch - 1) / 2 * part * part * self.TERM_SECONDS
+            k *= branch
         return total
+
+    def _round_by_round_seconds(self, start: int, rounds: int) -> float:
+        """The estimated cost of running every round in the compiled kernel: after n
+        rounds the window runs from the barrier to start + the reach of n rounds' wins
+        (its top tail of mass <= eps cut each round), times the outcomes; summed over the
+        rounds (trapezoids over 32 points), plus the Python work per block."""
+        ns = np.unique(np.linspace(1, rounds, 32).astype(np.int64))
+        widths = np.array([start + 1 + self._width_up(int(n)) for n in ns], dtype=float)
+        states = float(np.sum((widths[1:] + widths[:-1]) / 2 * np.diff(ns))) + widths[0]
+        blocks = rounds / self.LARGEST + math.log(rounds + 1, 8) * 8
+        return float(self.STEP_SECONDS * len(self.steps) * states + self.BLOCK_SECONDS * blocks)
+
+    def _width_up(self, rounds: int) -> int:
+        """How far above its start the window of ``rounds`` rounds reaches, at most."""
+        return min(rounds * max(int(self.steps.max()), 0), self.rise.index(rounds, self.eps))
 
     def run(self, start: int, rounds: int, tolerance: float, rate):
         """(ruined, error bound) after ``rounds`` rounds from index ``start``.  Stops early
@@ -635,6 +735,11 @@ def _adjustment_coefficient(steps, probs, mean: float) -> float:
     is increasing (the slope of a convex function's chord) from G(0) = -mean: the root is
     bracketed from the start, and false position with the Illinois halving (superlinear,
     ~10 steps) closes the bracket to the last bit."""
+    if not mean >= 2.2250738585072014e-308:       # the edge underflowed to 0 or lost digits
+        raise ValueError(f"dist: the edge, {mean:.3g} lattice steps a round, is too small "
+                         f"for a float to carry (below 2.2e-308): its ruin figures are "
+                         f"1 to float precision for any bankroll; give a law with a larger "
+                         f"edge")
     ks = steps.astype(float)
     k2p = probs * ks * ks
 
@@ -773,15 +878,20 @@ class RuinCurve:
                 f"d <= {MAX_LADDER_LOSS}, span <= {MAX_LADDER_SPAN})")
 
     def index(self, bankroll: float) -> int:
-        """The start on the walk's lattice: ruined once below 0."""
-        i = _start_index(bankroll, self.h)
+        """The start on the walk's lattice: ruined once below 0.  ``bankroll``: units,
+        checked (a finite number > 0 and at most MAX_BANKROLL)."""
+        i = _start_index(_check_bankroll(bankroll), self.h)
         return (i + self.g) // self.g - 1
 
     def evaluate(self, bankroll: float):
         """(P(ever ruined from ``bankroll`` units), its error bound)."""
         if self.trivial is not None:
+            _check_bankroll(bankroll)
             return self.trivial, 0.0
-        i = self.index(bankroll)
+        return self._at(self.index(bankroll))
+
+    def _at(self, i: int):
+        """(P(ever ruined from index i on the walk's lattice), its error bound)."""
         top = math.exp(-self.rate * (i + 1))                  # Lundberg: psi <= top
         if self.losses == 1:                                  # and the closed form
             return top, 0.0
@@ -802,6 +912,7 @@ class RuinCurve:
     def dominant(self, bankroll: float) -> float:
         """The dominant root alone, r^(i+1) (r^(B/h)): Lundberg's upper bound."""
         if self.trivial is not None:
+            _check_bankroll(bankroll)
             return self.trivial
         return math.exp(-self.rate * (self.index(bankroll) + 1))
 
@@ -1006,28 +1117,37 @@ def _normal_ruin(mean: float, var: float, bankroll: float) -> float:
 
 def bankroll_for_risk(dist, risk, *, curve: RuinCurve | None = None) -> float:
     """The smallest bankroll (units, on the outcome lattice) whose lifetime ruin
-    probability is at most ``risk``; inf when E[X] <= 0; the lattice step when the law has
-    no losses.  Where ``lifetime_ruin`` has an error bound (Lundberg's bracket), the
-    bracket's upper end is held to ``risk``: the bankroll is then safe, but may be up to
-    d - 1 lattice steps more than the smallest.  ``curve``: a ``RuinCurve`` of ``dist``
-    already built (it is reused)."""
+    probability is at most ``risk``; the lattice step when the law has no losses; inf
+    when E[X] <= 0 (no bankroll is enough), and inf too when the bankroll needed is beyond
+    MAX_BANKROLL units (an edge so small beside the spread that no bankroll a float
+    counts is enough).  Where ``lifetime_ruin`` has an error bound (Lundberg's bracket),
+    the bracket's upper end is held to ``risk``: the bankroll is then safe, but may be up
+    to d - 1 lattice steps more than the smallest.  ``curve``: a ``RuinCurve`` of
+    ``dist`` already built (it is reused)."""
     risk = _check_risk(risk)
     curve = RuinCurve(dist) if curve is None else curve
     step = Fraction(curve.h).limit_denominator(MAX_DENOMINATOR) * curve.g
     if curve.trivial is not None:
         return math.inf if curve.trivial == 1.0 else float(step / curve.g)
 
+    def bankroll(j) -> Fraction:   # the smallest on the outcome lattice with index j
+        return (j * curve.g + 1) * step / curve.g
+
     def ruin(j):                   # on the walk's lattice: index j is (j + 1) g steps
-        psi, error = curve.evaluate(float((j + 1) * step))
+        psi, error = curve._at(j)
         return psi + error
 
     # Lundberg's bracket r^(j+d) <= psi(j) <= r^(j+1) brackets the answer within d
     # indices of the dominant root's; one more on each side for the rounding of exp
     need = -math.log(risk) / curve.rate
+    if not need * float(step) <= 2.0 * MAX_BANKROLL:        # (also inf and NaN)
+        return math.inf
     hi = max(math.ceil(need), 1)
+    lo = max(math.floor(need) - curve.losses - 1, 0)
+    if bankroll(lo) > MAX_BANKROLL:
+        return math.inf
     while ruin(hi) > risk:
         hi = 2 * hi
-    lo = max(math.floor(need) - curve.losses - 1, 0)
     if lo and ruin(lo) <= risk:
         lo = 0
     while lo < hi:                           # the smallest j with ruin(j) <= risk
@@ -1036,8 +1156,8 @@ def bankroll_for_risk(dist, risk, *, curve: RuinCurve | None = None) -> float:
             hi = mid
         else:
             lo = mid + 1
-    # the smallest bankroll on the outcome lattice with that index: j g + 1 steps
-    return float((lo * curve.g + 1) * step / curve.g)
+    found = bankroll(lo)
+    return math.inf if found > MAX_BANKROLL else float(found)
 
 
 # ---- the summary ---------------------------------------------------------------------------
