@@ -1070,15 +1070,20 @@ def _root_method(steps, probs):
     """psi(i) = sum_j c_j w_j^i over the roots |w_j| < 1 of E[w^K] = 1, the c_j from psi = 1
     on the d states below the barrier (the classic "exact root method"; O(d^3)).  Returns
     a function of i giving nan where the root system fails."""
-    d, roots = _characteristic_roots(steps, probs)
-    coef = None
-    if len(roots) == d:
-        js = -np.arange(1, d + 1)
-        try:
-            coef = np.linalg.solve(roots[np.newaxis, :] ** js[:, np.newaxis],
-                                   np.ones(d, dtype=complex))
-        except np.linalg.LinAlgError:
-            coef = None
+    from threadpoolctl import threadpool_limits
+    # one BLAS thread: the O(d^3) eigenvalue and linear solves of a wide law (d ~ 1,000)
+    # take 2-3 s on one thread, and 7-27 s of CPU when OpenBLAS's threads spin against
+    # other work on a busy machine
+    with threadpool_limits(limits=1, user_api="blas"):
+        d, roots = _characteristic_roots(steps, probs)
+        coef = None
+        if len(roots) == d:
+            js = -np.arange(1, d + 1)
+            try:
+                coef = np.linalg.solve(roots[np.newaxis, :] ** js[:, np.newaxis],
+                                       np.ones(d, dtype=complex))
+            except np.linalg.LinAlgError:
+                coef = None
 
     def psi(i: int) -> float:
         if coef is None:
