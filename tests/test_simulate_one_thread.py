@@ -33,10 +33,12 @@ def vm_size():
                 return int(line.split()[1]) * 1024
 
 def run():
-    r = simulate(Rules(decks=2), rounds=20_000, seed=11, threads=THREADS, chunk_rounds=5_000)
+    r = simulate(Rules(decks=2), rounds=20_000, seed=11, threads=THREADS, chunk_rounds=5_000,
+                 indices=INDICES)
     return [r.rounds, r.mean, r.sd, r.partial]
 
 THREADS = int(sys.argv[1])
+INDICES = sys.argv[4] if sys.argv[4] != "none" else None
 # warm: the strategy's solve is cached, so that the limit is on the run (cold: the solve
 # runs under the limit too, on the simulation's threads); no run before the limited ones:
 # a thread that ran and ended leaves its stack to the next one
@@ -63,16 +65,18 @@ def _env():
     return dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p))
 
 
-@pytest.mark.parametrize("threads, solved", [(1, "warm"), (2, "warm"), (1, "cold")])
-def test_a_tight_memory_limit_gives_the_result_or_a_memory_error(threads, solved):
-    """threads=1 starts no thread (nor does the strategy's solve); threads=2 falls back
+@pytest.mark.parametrize("threads, solved, indices", [(1, "warm", "none"), (2, "warm", "none"),
+                                                      (1, "cold", "none"), (1, "cold", "i18")])
+def test_a_tight_memory_limit_gives_the_result_or_a_memory_error(threads, solved, indices):
+    """threads=1 starts no thread (nor does the strategy's solve, nor the index table's
+    solves: i18 made on the spot); threads=2 falls back
     to fewer workers (or the calling thread) when a thread cannot be started.  Never a
     RuntimeError, a crash or a hang."""
     if resource.getrlimit(resource.RLIMIT_AS)[1] != resource.RLIM_INFINITY:
         pytest.skip("the address space is already capped")
-    limits = [0, 1, 2, 4]
+    limits = [0, 1, 2, 4] if indices == "none" else [0, 2, 4, 8, 12, 16, 24, 32]
     proc = subprocess.run([sys.executable, "-c", MEMORY_CHILD, str(threads), json.dumps(limits),
-                           solved],
+                           solved, indices],
                           capture_output=True, text=True, timeout=120, env=_env())
     assert proc.returncode == 0, f"child ended with {proc.returncode}\n{proc.stderr[-2000:]}"
     assert "Exception ignored" not in proc.stderr, proc.stderr[-2000:]

@@ -355,16 +355,17 @@ def parse_index_file(text: str, *, source: str = "index file") -> list:
     return out
 
 
-def _index_plays(indices, rules, system, rounding="floor"):
-    """(list of IndexPlay, insurance index or None) from what the user gave."""
+def _index_plays(indices, rules, system, rounding="floor", threads=None):
+    """(list of IndexPlay, insurance index or None) from what the user gave (``threads``:
+    for the solves of an index table made here)."""
     from .indices import IndexTable
     if indices is None or indices is False:
         return [], None
     if indices is True:
-        indices = _cached_indices(rules, system, rounding)
+        indices = _cached_indices(rules, system, rounding, threads)
     if isinstance(indices, str) and _named_set(indices) and not os.path.exists(indices):
         # "i18", "fab4": the exact indices of those published plays (as the CLI's --indices)
-        indices = _cached_indices(rules, system, rounding).select(_named_set(indices))
+        indices = _cached_indices(rules, system, rounding, threads).select(_named_set(indices))
     if isinstance(indices, IndexTable):
         text = indices.index_file()
         return parse_index_file(text, source="index table"), indices.insurance
@@ -404,13 +405,15 @@ def _named_set(text: str) -> str | None:
     return key if key in NAMED_SETS else None
 
 
-def _cached_indices(rules, system, rounding):
+def _cached_indices(rules, system, rounding, threads=None):
     """The exact index table of the system, its indices made integers by the simulation's
-    own true-count rounding (floor, truncate or round)."""
+    own true-count rounding (floor, truncate or round); made on ``threads`` threads (the
+    same table for any number)."""
     from .indices import generate_indices
     key = (rules, system if isinstance(system, str) else tuple(system), rounding)
     if key not in _INDEX_CACHE:
-        _INDEX_CACHE[key] = generate_indices(rules, system, tc_convention=rounding)
+        _INDEX_CACHE[key] = generate_indices(rules, system, tc_convention=rounding,
+                                             threads=threads)
     return _INDEX_CACHE[key]
 
 

@@ -236,10 +236,25 @@ def _crossing(tc0, d0, tc1, d1) -> float:
     return tc0 + (tc1 - tc0) * (0.0 - d0) / (d1 - d0)
 
 
+def _on_two_threads(work, shoes) -> dict:
+    """{shoe: work(shoe)}, two shoes at a time (each solve runs its upcards in parallel too;
+    two at a time keep both cores busy through each solve's slow last upcard)."""
+    pool = ThreadPoolExecutor(max_workers=max(1, min(2, os.cpu_count() or 1)))
+    try:
+        rows_at = dict(zip(shoes, pool.map(work, shoes)))
+    except BaseException:
+        # Ctrl-C (or an error): drop the queued shoes and return at once; a solve
+        # already running cannot be stopped midway and ends on its own
+        pool.shutdown(wait=False, cancel_futures=True)
+        raise
+    pool.shutdown()
+    return rows_at
+
+
 def generate_indices(rules: Rules, system="hilo", *, grid=range(-10, 16),
                      dealt_decks: float | None = None, rounding: str = "rounded",
                      tc_convention: str = "exact", hands: str = "two-card",
-                     progress=None) -> IndexTable:
+                     progress=None, threads: int | None = None) -> IndexTable:
     """Exact index numbers for every row and upcard whose best play changes on the grid.
 
     grid: whole true counts, strictly increasing (at least two reachable ones).
@@ -253,6 +268,8 @@ def generate_indices(rules: Rules, system="hilo", *, grid=range(-10, 16),
     Grid points out of reach at this depth (a tag class would run out of a rank: a very
     high or low count in a small shoe) are left out and named in ``method()``.
     Every solve is shared with other calls on the same rules and shoes (``shoe_values``).
+    threads: threads for the solves (default: every core); 1 starts no thread (the table
+        does not depend on it).
     """
     from .progress import progress_callback
     progress = progress_callback(progress, "indices")   # True: a bar with an ETA
@@ -269,6 +286,9 @@ def generate_indices(rules: Rules, system="hilo", *, grid=range(-10, 16),
     if hands not in HANDS:
         raise ValueError(f"hands must be one of {', '.join(HANDS)}, got {str(hands)[:40]!r}")
     count_tags(system)  # validates
+    if threads is not None:
+        from .solve import check_threads
+        threads = check_threads(threads)
     grid = integer_grid(grid)
     dealt = rules.decks / 2 if dealt_decks is None else dealt_decks
     shoes, unreachable = true_count_shoes(rules, system, grid, dealt)
@@ -279,7 +299,7 @@ def generate_indices(rules: Rules, system="hilo", *, grid=range(-10, 16),
     done_lock = threading.Lock()
 
     def work(tc):
-        values = shoe_values(rules, shoes[tc], "CDZ-", hands=hands)
+        values = shoe_values(rules, shoes[tc], "CDZ-", hands=hands, threads=threads)
         if progress is not None:
             with done_lock:      # (each count reported once, in order)
                 done[0] += 1
@@ -287,18 +307,12 @@ def generate_indices(rules: Rules, system="hilo", *, grid=range(-10, 16),
         # (a two-card request may be served by an entry that has all_rows too)
         return values.rows, values.all_rows if hands == "all" else None
 
-    # each solve runs its upcards in parallel too; two shoes at a time keep both cores busy
-    # through each solve's slow last upcard
-    pool = ThreadPoolExecutor(max_workers=max(1, min(2, os.cpu_count() or 1)))
-    try:
-        rows_at = dict(zip(shoes, pool.map(work, shoes)))
-    except BaseException:
-        # Ctrl-C (or an error): drop the queued shoes and return at once; a solve
-        # already running cannot be stopped midway and ends on its own
-        pool.shutdown(wait=False, cancel_futures=True)
-        raise
-    pool.shutdown()
+    if threads == 1:
+        rows_at = {tc: work(tc) for tc in shoes}
+    else:
+        rows_at = _on_two_threads(work, shoes)
     reach = tuple(shoes)
+
     lines, all_lines, gains = {}, [], {}
     for u in UPCARD_ORDER:
         for stand_hit_only in (False, True):

@@ -98,8 +98,9 @@ def shoe_key(rules: Rules, shoe: Shoe, split: str) -> tuple:
 
 
 def shoe_values(rules: Rules, shoe: Shoe, split: str = "CDZ-", *,
-                hands: str = "two-card") -> ShoeValues:
-    """The shared exact values of ``shoe`` (see the module docstring)."""
+                hands: str = "two-card", threads: int | None = None) -> ShoeValues:
+    """The shared exact values of ``shoe`` (see the module docstring); ``threads``: for
+    its solve (the values do not depend on it)."""
     if hands not in HANDS:
         raise ValueError(f"hands must be one of {', '.join(HANDS)}, got {str(hands)[:40]!r}")
     if hands == "two-card":
@@ -107,14 +108,15 @@ def shoe_values(rules: Rules, shoe: Shoe, split: str = "CDZ-", *,
         if richer is not None:
             return richer            # it has the two-card rows too
     return cached((f"shoe {hands}",) + shoe_key(rules, shoe, split),
-                  lambda: solve_and_keep(rules, shoe, split, hands)[0])
+                  lambda: solve_and_keep(rules, shoe, split, hands, threads)[0])
 
 
-def solve_and_keep(rules: Rules, shoe: Shoe, split: str, hands: str = "two-card"):
+def solve_and_keep(rules: Rules, shoe: Shoe, split: str, hands: str = "two-card",
+                   threads: int | None = None):
     """(ShoeValues, the private Solution it came from).  The Solution is the caller's own
     (never shared); the ShoeValues may be cached by the caller."""
     from .solve import solve
-    sol = solve(rules, shoe, split=split)
+    sol = solve(rules, shoe, split=split, threads=threads)
     rows = all_rows = None
     if rules.hole_card != "exposed":
         # the engines are this call's own: nothing else can use them concurrently

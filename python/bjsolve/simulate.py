@@ -224,7 +224,7 @@ def build_plan(rules: Rules, *, shoe=None, penetration=0.75, spots=1, other_spot
     policy = _resolve_strategy(rules, analysis_shoe, strategy, threads)
     limit_counts = None if infinite else counts
     decision, allowed = _decision_table(rules, limit_counts, keys, comps, policy)
-    plays, table_insurance = _index_plays(indices, rules, system, rounding)
+    plays, table_insurance = _index_plays(indices, rules, system, rounding, threads)
     line_of, nseg, thr, play = _line_tables(plays, keys, comps, allowed, exposed)
     if insurance is None:
         insurance = table_insurance
