@@ -22,14 +22,19 @@ def _interrupt(*args):
     if proc.poll() is not None:
         pytest.fail(f"bjsolve {' '.join(args)} finished before the interrupt")
     sent = time.monotonic()
+    err = _sigint_and_wait(proc, f"bjsolve {' '.join(args)}")
+    return proc.returncode, err, time.monotonic() - sent
+
+
+def _sigint_and_wait(proc, what) -> str:
+    """Send SIGINT to ``proc``, wait for its end: its stderr."""
     proc.send_signal(signal.SIGINT)
     try:
-        _, err = proc.communicate(timeout=GENEROUS)
+        return proc.communicate(timeout=GENEROUS)[1]
     except subprocess.TimeoutExpired:
         proc.kill()
         proc.communicate()
-        pytest.fail(f"bjsolve {' '.join(args)} still running {GENEROUS:g} s after SIGINT")
-    return proc.returncode, err, time.monotonic() - sent
+        pytest.fail(f"{what} still running {GENEROUS:g} s after SIGINT")
 
 
 @pytest.mark.parametrize("args", [
@@ -82,13 +87,7 @@ def test_an_early_interrupt_exits_130_in_one_line(args, delay):
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             preexec_fn=_sigint_default)
     time.sleep(delay)
-    proc.send_signal(signal.SIGINT)
-    try:
-        _, err = proc.communicate(timeout=GENEROUS)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        proc.communicate()
-        pytest.fail(f"still running {GENEROUS:g} s after SIGINT at {delay} s")
+    err = _sigint_and_wait(proc, f"interrupted after {delay} s, bjsolve")
     if _before_bjsolve_started(proc.returncode, err):
         return
     assert proc.returncode == 130, f"SIGINT after {delay} s: exit {proc.returncode}: {err[-300:]}"
