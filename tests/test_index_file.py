@@ -80,3 +80,29 @@ def test_the_cli_reports_a_directory_in_one_line(tmp_path, capsys):
     err = capsys.readouterr().err
     assert code == 2
     assert err.count("\n") == 1 and "is a directory" in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize("line, field, value, allowed", [
+    ("16 11 0 0 0 1 0 2 +1000", "field 2 (upcard)", "11", "1 (ace) .. 10"),
+    ("16 10 2 0 0 1 0 2 +1000", "field 3 (may double flag)", "2", "0 or 1"),
+    ("16 10 0 -1 0 1 0 2 +1000", "field 4 (may split flag)", "-1", "0 or 1"),
+    ("16 10 0 0 7 1 0 2 +1000", "field 5 (may surrender flag)", "7", "0 or 1"),
+    ("0 10 0 0 0 1 0 2 +1000", "field 1 (hand total)", "0", "-21..21 but not -1, 0 or 1"),
+    ("22 10 0 0 0 1 0 2 +1000", "field 1 (hand total)", "22", "-21..21"),
+    ("16 10 0 0 0 1 0 6 +1000", "field 8 (play)", "6", "5 surrender"),
+    ("16 10 0 0 0 0 0 2 +1000", "field 6 (play)", "0", "1 stand"),
+    ("16 10 0 0 0 1 -1001 2 +1000", "field 7 (true count)", "-1001", "-1000..+1000"),
+    ("16 10 0 0 0 1 " + "9" * 400 + " 2 +1000", "field 7 (true count)", "999999", "-1000..+1000"),
+    ("16 10 0 0 0 1 3 2 3 1 +1000", "field 9 (true count)", "3", "must increase"),
+    ("16 10 0 0 0 1 0 2 +999", "field 9 (last true count)", "999", "ends with +1000"),
+    ("16 10 0 0 0 1 2.7 2 +1000", "field 7", "'2.7'", "not a whole number"),
+    ("16 10 0 0 0 1 0 2", "has 8 fields", "", "pairs of a play and a true count"),
+])
+def test_a_bad_field_is_named_with_its_line_value_and_what_is_allowed(line, field, value,
+                                                                        allowed):
+    with pytest.raises(ValueError) as info:
+        parse_index_file("# two lines of comments\n\n" + line + "\n")
+    message = str(info.value)
+    assert "line 3" in message and field in message and value in message, message
+    assert allowed in message, message
+    assert len(message) < 400, message

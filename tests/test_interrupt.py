@@ -22,14 +22,19 @@ def _interrupt(*args):
     if proc.poll() is not None:
         pytest.fail(f"bjsolve {' '.join(args)} finished before the interrupt")
     sent = time.monotonic()
+    err = _sigint_and_wait(proc, f"bjsolve {' '.join(args)}")
+    return proc.returncode, err, time.monotonic() - sent
+
+
+def _sigint_and_wait(proc, what) -> str:
+    """Send SIGINT to ``proc``, wait for its end: its stderr."""
     proc.send_signal(signal.SIGINT)
     try:
-        _, err = proc.communicate(timeout=GENEROUS)
+        return proc.communicate(timeout=GENEROUS)[1]
     except subprocess.TimeoutExpired:
         proc.kill()
         proc.communicate()
-        pytest.fail(f"bjsolve {' '.join(args)} still running {GENEROUS:g} s after SIGINT")
-    return proc.returncode, err, time.monotonic() - sent
+        pytest.fail(f"{what} still running {GENEROUS:g} s after SIGINT")
 
 
 @pytest.mark.parametrize("args", [
@@ -41,3 +46,93 @@ def test_one_interrupt_stops_the_command(args):
     assert code == 130
     assert "Traceback" not in err
     assert err.strip() == "bjsolve: interrupted"
+
+
+# -- Ctrl-C while the command line is still starting (imports) --------------------------------
+
+def _child_env(**extra):
+    """The environment of a child that finds this bjsolve, bjcore, numpy and rich, with or
+    without the ``site`` module (``python -S``: a signal cannot land in the interpreter's
+    own start-up, reading .pth files, which is Python's to handle, not the command's)."""
+    import bjcore
+    import numpy
+    import rich
+
+    import bjsolve
+    roots = [os.path.dirname(os.path.dirname(m.__file__)) for m in (bjsolve, bjcore, numpy, rich)]
+    return dict(os.environ, PYTHONPATH=os.pathsep.join(dict.fromkeys(roots)), **extra)
+
+
+def _sigint_default():
+    signal.signal(signal.SIGINT, signal.SIG_DFL)   # as a terminal's Ctrl-C meets it
+
+
+def _before_bjsolve_started(code, err) -> bool:
+    """A signal that came while the interpreter itself was starting (site, runpy), before
+    any of bjsolve's code ran: Python's to handle (on a busy machine that start alone can
+    take a tenth of a second)."""
+    if code == -signal.SIGINT and not err:
+        return True        # before Python had its handler: the shell shows 130 too
+    return "Traceback" in err and not any(f"{os.sep}{package}{os.sep}" in err
+                                          for package in ("bjsolve", "bjcore", "numpy"))
+
+
+@pytest.mark.parametrize("delay", [0.0, 0.02, 0.05, 0.1, 0.2])
+@pytest.mark.parametrize("args", [
+    ("indices", "--decks", "8"),
+    ("simulate", "--rounds", "1e9", "--decks", "1", "--threads", "4", "--indices"),
+])
+def test_an_early_interrupt_exits_130_in_one_line(args, delay):
+    proc = subprocess.Popen([sys.executable, "-m", "bjsolve", *args], env=_child_env(),
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=_sigint_default)
+    time.sleep(delay)
+    err = _sigint_and_wait(proc, f"interrupted after {delay} s, bjsolve")
+    if _before_bjsolve_started(proc.returncode, err):
+        return
+    assert proc.returncode == 130, f"SIGINT after {delay} s: exit {proc.returncode}: {err[-300:]}"
+    assert err == "bjsolve: interrupted\n"
+
+
+# A child that sends itself SIGINT as a given module starts importing: the moments above,
+# pinned down without timing.  "datetime" is imported by numpy's C core while it loads
+# (numpy turned an interrupt there into "Importing the numpy C-extensions failed").
+_INTERRUPT_AT_IMPORT = r'''
+import os, signal, sys
+target, entry = sys.argv[1], sys.argv[2]
+class InterruptAtImport:
+    def find_spec(self, name, path=None, target_module=None):
+        if name == target:
+            sys.meta_path.remove(self)
+            os.kill(os.getpid(), signal.SIGINT)
+        return None
+sys.meta_path.insert(0, InterruptAtImport())
+sys.argv = ["bjsolve", *sys.argv[3:]]
+if entry == "-m":
+    import runpy
+    runpy.run_module("bjsolve", run_name="__main__", alter_sys=True)
+else:   # what the installed script does: import the entry point, call it
+    import importlib
+    module, function = entry.split(":")
+    sys.exit(getattr(importlib.import_module(module), function)())
+'''
+
+
+def _script_entry_point() -> str:
+    import tomllib
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    with open(os.path.join(root, "pyproject.toml"), "rb") as f:
+        return tomllib.load(f)["project"]["scripts"]["bjsolve"]
+
+
+@pytest.mark.parametrize("module", ["argparse", "bjsolve.cli.common", "numpy", "datetime",
+                                    "bjcore._core", "bjsolve.count_tables"])
+@pytest.mark.parametrize("entry", ["-m", "script"])
+def test_an_interrupt_while_a_module_imports_exits_130_in_one_line(module, entry):
+    entry = _script_entry_point() if entry == "script" else entry
+    proc = subprocess.run([sys.executable, "-S", "-c", _INTERRUPT_AT_IMPORT, module, entry,
+                           "indices", "--decks", "1", "--top", "1"],
+                          env=_child_env(), capture_output=True, text=True, timeout=120,
+                          preexec_fn=_sigint_default)
+    assert proc.returncode == 130, f"exit {proc.returncode}: {proc.stderr[-300:]}"
+    assert proc.stderr == "bjsolve: interrupted\n"

@@ -53,12 +53,44 @@ def law():
     d = SOLUTION.outcome_distribution(threads=1)
     return [list(map(float, d.probabilities)), float(d.variance)]
 
+def kernel_params(split, decks, **rules):
+    r = Rules(decks=decks, **rules)
+    return Shoe.decks(decks), kernel_rules(r, SPLIT_CLASSES[split])
+
+def spot_moments():
+    # two spots' cross moment against an upcard 10 (key 10), CDZ-
+    global LAWS
+    from bjcore._spot_moments import SpotMoments
+    shoe, params = kernel_params("CDZ-", 6)
+    LAWS = SpotMoments(shoe.kernel_weights(), 10, params)
+    return spot_again()
+
+def spot_again():
+    cross, first, exact = LAWS.cross_moments()
+    return [cross.tolist(), first.tolist(), exact, LAWS.g_evaluations, LAWS.fresh_decisions]
+
+def round_laws():
+    # up to four hands, exact two-hand laws off: every split played is combined
+    # (approx_splits_played counts them)
+    global LAWS
+    from bjcore._distribution import RoundLaws
+    shoe, params = kernel_params("CDZ-", 6, max_split_hands=4)
+    LAWS = RoundLaws(shoe.kernel_weights(), 10, params, False, False)
+    return laws_again()
+
+def laws_again():
+    return [LAWS.outcome_law().tolist(), LAWS.approx_splits_played]
+
 entry, THREADS = sys.argv[1], int(sys.argv[2])
 limits = json.loads(sys.argv[3])
 if entry == "engine":
     run, again = engine_ev, engine_again
 elif entry == "solve":
     run = again = solve_ev
+elif entry == "spot":
+    run, again = spot_moments, spot_again
+elif entry == "laws":
+    run, again = round_laws, laws_again
 else:
     # three hands at most: the exact second moments of the splits run too
     SOLUTION = bjsolve.solve(Rules(decks=1, max_split_hands=3), split="CDZ-", threads=1)
@@ -73,7 +105,7 @@ for mb in limits:
     bjcore._memo.release_recycled()
     bjcore._dealer.release_recycled()
     bjcore._core.release_memory()
-    resource.setrlimit(resource.RLIMIT_AS, (vm_size() + mb * 2**20, hard))
+    resource.setrlimit(resource.RLIMIT_AS, (vm_size() + int(mb * 2**20), hard))
     try:
         got, error = run(), None
     except MemoryError:
@@ -123,3 +155,14 @@ def test_solve_out_of_memory_two_threads():
 
 def test_outcome_distribution_out_of_memory():
     check(run_child("law", 1, limits=(1, 3, 8)))
+
+
+def test_spot_moments_out_of_memory_recovers():
+    # (the same object: cross_moments ran once only, and a MemoryError in its second pass
+    # left it there)
+    check(run_child("spot", 1, limits=(1, 2, 4, 7)))
+
+
+def test_round_laws_out_of_memory_counts_the_combined_splits_once():
+    check(run_child("laws", 1, limits=(1, 2, 4, 7)))
+

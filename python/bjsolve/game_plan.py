@@ -301,22 +301,40 @@ def _whole_numbers(words):
     return out, None
 
 
+PLAY_NUMBERS = "1 stand, 2 hit, 3 double, 4 split, 5 surrender"
+
+
 def _check_index_line(fields, where) -> None:
-    """Every field of a parsed index line in range, or a ValueError naming the line."""
-    count, up, dbl, spl, sur = fields[:5]
-    plays, thresholds = fields[5::2], fields[6::2]
-    if not 1 <= up <= 10 or any(f not in (0, 1) for f in (dbl, spl, sur)):
-        raise ValueError(f"{where}: upcard must be 1..10 and the flags 0 or 1")
+    """Every field of a parsed index line in range, or a ValueError naming the line, the
+    field (its place on the line, counted from 1), its value and what is allowed."""
+    count, up = fields[:2]
+
+    def refuse(place, name, value, allowed):
+        raise ValueError(f"{where}: field {place} ({name}) is {_show(value)}; {allowed}")
+
     if not -21 <= count <= 21 or count in (0, 1, -1):
-        raise ValueError(f"{where}: the hand total {_show(count)} is not a hand (2..21, "
-                         f"soft -12..-21, A,A -12)")
-    if any(not 1 <= p <= 5 for p in plays):
-        raise ValueError(f"{where}: plays are numbered 1 stand .. 5 surrender")
-    if any(not -MAX_INDEX_TC <= t <= MAX_INDEX_TC for t in thresholds):
-        raise ValueError(f"{where}: true counts must be whole numbers -{MAX_INDEX_TC}.."
-                         f"+{MAX_INDEX_TC}")
-    if thresholds[-1] != MAX_INDEX_TC or any(b <= a for a, b in zip(thresholds, thresholds[1:])):
-        raise ValueError(f"{where}: true counts must increase and end with +{MAX_INDEX_TC}")
+        refuse(1, "hand total", count, "allowed: -21..21 but not -1, 0 or 1 (hard 2..21, "
+                                       "soft -12..-21, A,A -12)")
+    if not 1 <= up <= 10:
+        refuse(2, "upcard", up, "allowed: 1 (ace) .. 10")
+    for place, name in ((3, "may double"), (4, "may split"), (5, "may surrender")):
+        if fields[place - 1] not in (0, 1):
+            refuse(place, f"{name} flag", fields[place - 1], "allowed: 0 or 1")
+    previous = None
+    for place in range(6, len(fields) + 1, 2):
+        play, tc = fields[place - 1], fields[place]
+        if not 1 <= play <= 5:
+            refuse(place, "play", play, f"allowed: {PLAY_NUMBERS}")
+        if not -MAX_INDEX_TC <= tc <= MAX_INDEX_TC:
+            refuse(place + 1, "true count", tc, f"allowed: whole numbers -{MAX_INDEX_TC}.."
+                                                f"+{MAX_INDEX_TC}")
+        if previous is not None and tc <= previous:
+            refuse(place + 1, "true count", tc, f"the true counts must increase (the one "
+                                                f"before is {previous:+d})")
+        previous = tc
+    if previous != MAX_INDEX_TC:
+        refuse(len(fields), "last true count", previous,
+               f"a line ends with +{MAX_INDEX_TC} (above every true count)")
 
 
 def parse_index_file(text: str, *, source: str = "index file") -> list:
@@ -335,10 +353,14 @@ def parse_index_file(text: str, *, source: str = "index file") -> list:
         lines_read.add(line)
         words = line.split()
         fields, bad = _whole_numbers(words)
-        if fields is None or len(fields) < 7 or (len(fields) - 5) % 2 != 0:
-            what = f": {_show(bad)} is not a whole number" if bad is not None else ""
-            raise ValueError(f"{source} line {number}: {line[:60]!r} does not parse{what}; "
-                             f"expected {INDEX_FILE_FORMAT}")
+        if fields is None:
+            place = words.index(bad) + 1
+            raise ValueError(f"{source} line {number}: {line[:60]!r}: field {place} is "
+                             f"{_show(bad)}, not a whole number; expected {INDEX_FILE_FORMAT}")
+        if len(fields) < 7 or (len(fields) - 5) % 2 != 0:
+            raise ValueError(f"{source} line {number}: {line[:60]!r} has {len(fields)} "
+                             f"fields; expected 5 (count up dbl spl sur) and then pairs of a "
+                             f"play and a true count, at least one ({INDEX_FILE_FORMAT})")
         hand, segments = tuple(fields[:5]), tuple(fields[5:])
         seen = first_line.get(hand)
         if seen is not None:

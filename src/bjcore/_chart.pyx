@@ -19,6 +19,7 @@ from bjcore._alloc cimport vector, guard
 
 from bjcore._defs cimport *
 from bjcore._hands cimport hand_add, hand_remove
+from bjcore._memo cimport DecisionTable
 from bjcore._policy cimport PolicyEngine
 
 # signature bits: kind (2) | may double | may split | may surrender | two cards |
@@ -137,7 +138,9 @@ cdef class DecisionSignatures:
         return out
 
     def freeze(self, actions):
-        """Store ``actions[i]`` (an action code 0..4) for every decision of signature i."""
+        """Store ``actions[i]`` (an action code 0..4) for every decision of signature i.
+        Out of memory: MemoryError, and the engine's policy is left empty (not half
+        written)."""
         cdef vector[int] codes
         cdef size_t i
         cdef PolicyEngine e = self.engine
@@ -153,6 +156,10 @@ cdef class DecisionSignatures:
             e.policy_shared = False
         if e.policy.split_context != 0:
             raise ValueError("this engine's split-hand decisions are recorded per split context")
-        with nogil:
-            for i in range(self.keys.size()):
-                guard(e.policy.set(self.keys[i], codes[self.slots[i]]))
+        try:
+            with nogil:
+                for i in range(self.keys.size()):
+                    guard(e.policy.set(self.keys[i], codes[self.slots[i]]))
+        except MemoryError:
+            e.policy = DecisionTable()   # half a chart is no chart: its misses show
+            raise

@@ -111,6 +111,8 @@ cdef class RoundLaws:
 
     cdef void clear_hand(self) noexcept nogil
     cdef void forget(self) except *
+    cdef void clear_shoe_laws(self, bint keep_dealer) noexcept nogil
+    cdef void guarded_round_dist(self) except *
     cdef void freeze(self, uint64_t key, int action) noexcept nogil
     cdef void add(self, int r) noexcept nogil
     cdef void remove(self, int r) noexcept nogil

@@ -1658,22 +1658,42 @@ cdef class RoundLaws:
 
     cdef void forget(self) except *:
         """Forget every law and dealer law computed (keeping the decisions: each is stored
-        once made) and the hand being played, so that the next call starts clean."""
+        once made), the splits counted and the hand being played, so that the next call
+        starts clean."""
         cdef int r
-        self.dealer_index.clear()
-        self.dealer_store.clear()
+        self.clear_shoe_laws(False)
         self.pend_count = 0
-        self.law_index.clear()
-        self.law_store.clear()
         self.second_index.clear()
         self.second_store.clear()
         for r in range(D_RANKS):
+            self.exact_done[r] = False
+        self.approx_splits_played = 0
+        self.clear_hand()
+
+    cdef void clear_shoe_laws(self, bint keep_dealer) noexcept nogil:
+        """Drop the laws that depend on the shoe: the hands' laws, the splits' laws and
+        means, and (unless ``keep_dealer``) the dealer's laws."""
+        cdef int r
+        if not keep_dealer:
+            self.dealer_index.clear()
+            self.dealer_store.clear()
+        self.law_index.clear()
+        self.law_store.clear()
+        for r in range(D_RANKS):
             self.split_done[r] = False
             self.split_mean[r] = 0.0
-            self.exact_done[r] = False
         for r in range(<int>self.split_out.size()):
             self.split_out[r] = 0.0
-        self.clear_hand()
+
+    cdef void guarded_round_dist(self) except *:
+        """``round_dist`` under the guard: out of memory forgets what the unwound call
+        left half-built (``forget``) and raises MemoryError."""
+        try:
+            with nogil:
+                guard(self.round_dist())
+        except MemoryError:
+            self.forget()
+            raise
 
     cdef void freeze(self, uint64_t key, int action) noexcept nogil:
         self.policy[key] = <int8_t>action
@@ -1761,12 +1781,7 @@ cdef class RoundLaws:
     def outcome_law(self):
         """``out[t, k]``: P(dealer outcome t and net outcome (k - 16) / 2), t = 17..21,
         natural, bust; column 33 is a natural paid at the table's payout."""
-        try:
-            with nogil:
-                guard(self.round_dist())
-        except MemoryError:
-            self.forget()
-            raise
+        self.guarded_round_dist()
         result = np.empty((D_OUT, D_LATTICE))
         cdef double[:, ::1] view = result
         cdef int t, k

@@ -16,6 +16,7 @@ cdef class SpotMoments(RoundLaws):
                                       # shared by every depleted shoe
 
     cdef void reset_memo(self) noexcept nogil
+    cdef void forget(self) except *
     cdef int start_action(self, int c1, int c2) noexcept nogil
     cdef int best_by_values(self, int double_ok) noexcept nogil
     cdef void split_dist(self, int pair) noexcept nogil

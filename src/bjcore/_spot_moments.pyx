@@ -44,11 +44,10 @@ fractional shoes (no real shoe) or a shoe that may run out.
 from libc.stdint cimport uint64_t, int8_t
 from libc.string cimport memset
 
-from bjcore._alloc cimport guard
 
 from bjcore._defs cimport rank_unit
 from bjcore._distribution cimport (RoundLaws, D_RANKS, D_OUT, D_LATTICE, D_NATURAL_COL,
-                                   D_STATES, D_BATCH)
+                                   D_STATES, D_BATCH, D_LAW)
 
 import numpy as np
 
@@ -91,16 +90,20 @@ cdef class SpotMoments(RoundLaws):
         """Forget everything that depends on the shoe (hand laws, split laws; the dealer
         laws too, except when replaying: they are keyed by both spots' cards there); keep
         the decisions."""
-        cdef int r
-        if self.mode != REPLAY:
-            self.dealer_index.clear()
-            self.dealer_store.clear()
-        self.law_index.clear()
-        self.law_store.clear()
-        for r in range(D_RANKS):
-            self.split_done[r] = False
-            self.split_mean[r] = 0.0
-        self.split_out.assign(D_RANKS * D_OUT * D_LATTICE, 0.0)
+        self.clear_shoe_laws(self.mode == REPLAY)
+
+    cdef void forget(self) except *:
+        """``RoundLaws.forget``, and back to where ``cross_moments`` starts (a MemoryError
+        may have left it in a later pass): the first pass again, with the decisions
+        recorded so far (each the one the original shoe makes)."""
+        RoundLaws.forget(self)
+        self.mode = RECORD
+        self.compact = False
+        self.law_len = D_LAW
+        self.other = None
+        self.g_evaluations = 0
+        self.fresh_decisions = 0
+        memset(self.starts, -1, sizeof(self.starts))
 
     cdef int start_action(self, int c1, int c2) noexcept nogil:
         cdef int a
@@ -250,12 +253,7 @@ cdef class SpotMoments(RoundLaws):
         cdef int t, k
         if self.mode != RECORD:
             raise RuntimeError("cross_moments runs once per SpotMoments")
-        try:
-            with nogil:
-                guard(self.round_dist())
-        except MemoryError:
-            self.forget()
-            raise
+        self.guarded_round_dist()
         first = np.empty((D_OUT, D_LATTICE))
         for t in range(D_OUT):
             for k in range(D_LATTICE):
@@ -272,12 +270,7 @@ cdef class SpotMoments(RoundLaws):
         self.mode = CROSS
         self.compact = True
         self.law_len = 2 * D_OUT
-        try:
-            with nogil:
-                guard(self.round_dist())
-        except MemoryError:
-            self.forget()
-            raise
+        self.guarded_round_dist()     # (out of memory: back to the first pass, see forget)
         cross = np.zeros(D_OUT)
         for t in range(D_OUT):
             for k in range(D_LATTICE):
