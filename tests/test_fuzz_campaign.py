@@ -91,6 +91,23 @@ def test_one_round_has_no_sd_and_no_se_by_design():
     load_campaign().check_simulation(res, 1, None)
 
 
+def test_a_sigint_in_the_interpreters_start_up_is_not_bjsolves():
+    """A SIGINT that lands while Python itself starts (site, the venv's import hooks) gets
+    Python's default handling before any code of bjsolve runs; one inside bjsolve's code
+    is judged."""
+    before = load_campaign()._before_bjsolve
+    site = ('Traceback (most recent call last):\n  File "/venv/lib/python3.11/site-packages/'
+            '__editable___bjsolve_0_1_0_finder.py", line 3, in <module>\nKeyboardInterrupt\n')
+    ours = ('Traceback (most recent call last):\n  File "<frozen runpy>", line 189\n'
+            '  File "/src/python/bjsolve/__init__.py", line 12, in <module>\n'
+            '  File "/venv/lib/python3.11/site-packages/numpy/__init__.py", line 9\n'
+            'KeyboardInterrupt\n')
+    assert before(site)
+    assert before("Fatal Python error: init_import_site: Failed to import the site module\n")
+    assert not before(ours)
+    assert not before("bjsolve: interrupted\n")
+
+
 @pytest.mark.slow
 def test_every_area_for_a_minute(tmp_path):
     out, report = run_campaign(tmp_path, "--minutes", "2", "--seed", "11",
