@@ -589,6 +589,27 @@ def test_bad_game_input_names_the_field(kwargs, field):
         CountedGame(Rules(decks=1), system, **args)
 
 
+@pytest.mark.parametrize("kwargs, error, field", [
+    (dict(tc_max=10**30), ValueError, "tc_max"),        # overflowed np.clip after the solve
+    (dict(tc_min=-10**30), ValueError, "tc_min"),
+    (dict(tc_min=1001), ValueError, "tc_min"),
+    (dict(tc_min=1.5), ValueError, "tc_min"),
+    (dict(tc_max="7"), TypeError, "tc_max"),
+    (dict(tc_min=5, tc_max=5), ValueError, "tc_min must be below tc_max"),
+    (dict(burn=39), ValueError, "burn"),                # the cut card is after 39 cards
+    (dict(penetration=0.9), ValueError, "penetration"),  # 5 cards behind the cut card
+])
+def test_bad_game_input_is_refused_before_the_full_shoe_is_solved(monkeypatch, kwargs, error,
+                                                                   field):
+    """Input that needs no solve to be judged is judged before it: the error comes in
+    milliseconds, naming the field, not after the seconds of the full shoe's solve."""
+    def solved_first(self):
+        raise AssertionError("the full shoe was solved before the input was checked")
+    monkeypatch.setattr(CountedGame, "_solve_full_shoe", solved_first)
+    with pytest.raises(error, match=field):
+        CountedGame(Rules(decks=1), **dict(dict(penetration=0.75), **kwargs))
+
+
 @pytest.mark.parametrize("ramp, error, field", [
     ("1:1,2", ValueError, "ramp"), ("a:b", ValueError, "ramp"),
     ("1:-2", ValueError, "ramp bet"), ({1: float("nan")}, ValueError, "ramp bet"),

@@ -79,6 +79,17 @@ MIN_CURVATURE_CARDS = 52   # ... when that many cards are left there (docs/count
 MIN_UNIT, MAX_UNIT = 1e-9, 1e9
 
 
+def _checked_end_bins(tc_min, tc_max) -> tuple:
+    """(tc_min, tc_max) as whole true counts within the ramp's range (or None), tc_min
+    below tc_max when both are given; else the error naming the field."""
+    from .ramp import _true_count
+    ends = [None if value is None else _true_count(value, name)
+            for name, value in (("tc_min", tc_min), ("tc_max", tc_max))]
+    if None not in ends and ends[0] >= ends[1]:
+        raise ValueError(f"tc_min must be below tc_max, got {ends[0]} and {ends[1]}")
+    return tuple(ends)
+
+
 def _closest_chips(bets, frequency):
     """(chip, bets in chips, largest relative move of a bet) for a ramp whose bets share
     no chip with at most MAX_RUIN_CHIPS per bet: among the chips top / k and b / j (b a
@@ -173,14 +184,18 @@ class CountedGame:
         self.timings: dict = {}
         self._threads = check_threads(threads)
         self._progress = progress
-        t0 = time.perf_counter()
+        # every check that needs no solve comes before the full shoe's solve: bad input
+        # fails in milliseconds, not after seconds of work
+        self._end_bins = _checked_end_bins(tc_min, tc_max)
         self.shoe = Shoe.decks(rules.decks)
+        self.cut = self._checked_cut()
+        t0 = time.perf_counter()
         self._solve_full_shoe()
         self.count = CountDistribution(system, self.shoe)
         self.timings["count distribution"] = time.perf_counter() - t0
         t0 = time.perf_counter()
         self._round_starts()
-        self._states(tc_min, tc_max)
+        self._states(*self._end_bins)
         self.timings["round starts"] = time.perf_counter() - t0
         t0 = time.perf_counter()
         self._edges()
@@ -198,6 +213,20 @@ class CountedGame:
                 f"spots={self.spots}, true count: {self.decks_convention} decks, "
                 f"{self.rounding})")
 
+    def _checked_cut(self) -> int:
+        """The cards dealt before the cut card (penetration x the shoe), or an error when
+        the burn card(s) reach it."""
+        n = len(self.shoe)
+        cut = int(round(self.penetration * n))
+        if self.burn >= cut:
+            raise ValueError(f"burn must be fewer cards than the cut card leaves to deal "
+                             f"({cut} at penetration {self.penetration:g}), got "
+                             f"{_show(self.burn)}")
+        if n - cut < 10:
+            raise ValueError(f"penetration {self.penetration:g} leaves {n - cut} cards behind "
+                             f"the cut card; at least 10 are needed to finish the last round")
+        return cut
+
     def _solve_full_shoe(self):
         from .solve import solve
         # only the chart is kept: the solution's engines hold ~40 MB (6 decks)
@@ -211,24 +240,15 @@ class CountedGame:
         see random depletions of the shoe)."""
         from .round_model import round_cards_law
         from .round_starts import rank_steps, round_starts
-        n = len(self.shoe)
-        self.cut = int(round(self.penetration * n))
         steps = rank_steps(self.system, self.count.classes.scale)
         full = round_cards_law(self.rules, self.shoe.probabilities(), self.chart, steps,
                                spots=self.spots)
         self.cards_per_round = full.law.sum(axis=1)
         mean_cards = full.mean_cards
-        if self.burn >= self.cut:
-            raise ValueError(f"burn must be fewer cards than the cut card leaves to deal "
-                             f"({self.cut} at penetration {self.penetration:g}), got "
-                             f"{_show(self.burn)}")
         if self.cut - self.burn < math.ceil(mean_cards):
             raise ValueError(f"penetration {self.penetration:g} leaves less than a round before "
                              f"the cut card ({self.cut - self.burn} cards after the burn; a round "
                              f"takes {mean_cards:.1f} on average)")
-        if n - self.cut < 10:
-            raise ValueError(f"penetration {self.penetration:g} leaves {n - self.cut} cards behind "
-                             f"the cut card; at least 10 are needed to finish the last round")
         seen = np.arange(self.cut - self.burn)
         if self.round_length_correction:
             weight = round_starts(self.rules, self.chart, self.count, cut=self.cut,
@@ -282,14 +302,12 @@ class CountedGame:
         freq_all = np.bincount(tc_int[started] - lo_all, weights=probs[started],
                                minlength=hi_all - lo_all + 1)
         common = np.nonzero(freq_all >= MIN_BIN_FREQUENCY)[0]
-        for name, value in (("tc_min", tc_min), ("tc_max", tc_max)):
-            if value is not None and not (is_finite_real(value) and value == int(value)):
-                raise ValueError(f"{name} must be a whole true count or None (the end bins "
-                                 f"that occur), got {_show(value)}")
-        lo = lo_all + int(common.min()) if tc_min is None else int(tc_min)
-        hi = lo_all + int(common.max()) if tc_max is None else int(tc_max)
+        lo = lo_all + int(common.min()) if tc_min is None else tc_min
+        hi = lo_all + int(common.max()) if tc_max is None else tc_max
         if lo >= hi:
-            raise ValueError(f"tc_min must be below tc_max, got {lo} and {hi}")
+            raise ValueError(f"tc_min must be below tc_max, got {lo} and {hi} (the end bins "
+                             f"that occur are {lo_all + int(common.min()):+d} and "
+                             f"{lo_all + int(common.max()):+d})")
         clipped = np.clip(tc_int, lo, hi)
         # the true counts that occur (a small shoe can skip some whole numbers)
         self.tc_values = np.unique(clipped[started])
