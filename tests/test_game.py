@@ -638,6 +638,26 @@ def test_bad_bankroll_and_spread(game):
         game.evaluate("1:1,3:4", 1000, rounds=0)
 
 
+@pytest.mark.parametrize("kwargs, words", [
+    (dict(min_bet=1e-9), "min_bet must be from 1e-06"),        # Ramp's error named a bet
+    (dict(min_bet=2e5), "min_bet must be from 1e-06 to 1,000,000 / max_spread = 125000"),
+    (dict(min_bet=0), "min_bet"),
+    (dict(min_bet=math.nan), "min_bet"),
+    (dict(chip=1e-9), "chip"),
+])
+def test_optimal_ramp_names_min_bet(game, kwargs, words):
+    with pytest.raises(ValueError) as info:
+        game.optimal_ramp(8, **kwargs)
+    assert words in str(info.value)
+
+
+def test_optimal_ramp_at_the_ends_of_min_bet(game):
+    for min_bet in (1e-6, 125000):
+        ramp = game.optimal_ramp(8, min_bet=min_bet)
+        bets = [b for _, b in ramp.points]
+        assert min(bets) >= min_bet and max(bets) <= 8 * min_bet
+
+
 def test_unsupported_games_are_refused():
     with pytest.raises(ValueError, match="hole_card"):
         CountedGame(Rules(decks=2, hole_card="enhc"))

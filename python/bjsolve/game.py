@@ -64,7 +64,7 @@ from .count_distribution import (CountDistribution, check_convention, decks_rema
 from .checks import is_finite_real
 from .counting import count_tags, finite_number
 from .distribution import column_moments, round_laws
-from .ramp import Ramp, RampResult, parse_ramp, ramp_figures
+from .ramp import MAX_BET, MIN_BET, Ramp, RampResult, parse_ramp, ramp_figures
 from .rules import Rules
 from .ranks import show as _show
 from .shoe import Shoe
@@ -874,14 +874,21 @@ class CountedGame:
         of ``chip`` (default: ``min_bet``).  ``wong``: sit out (bet 0) where the edge is
         negative."""
         max_spread = finite_number(max_spread, "max_spread")
-        if max_spread < 1:
-            raise ValueError(f"max_spread must be >= 1, got {max_spread:g}")
+        if not 1 <= max_spread <= MAX_BET:
+            raise ValueError(f"max_spread must be from 1 to {MAX_BET:,} (the largest bet over "
+                             f"the smallest), got {max_spread:g}")
         min_bet = finite_number(min_bet, "min_bet")
-        if min_bet <= 0:
-            raise ValueError(f"min_bet must be > 0, got {min_bet:g}")
+        # the ramp's bets run from min_bet to max_spread x min_bet: both ends must be bets
+        # a Ramp takes, or its error would name a bet the caller never gave
+        if not MIN_BET <= min_bet <= MAX_BET / max_spread:
+            raise ValueError(f"min_bet must be from {MIN_BET:g} to {MAX_BET:,} / max_spread "
+                             f"= {MAX_BET / max_spread:g} units (the ramp's bets run from "
+                             f"min_bet to max_spread x min_bet, at most {MAX_BET:,}), got "
+                             f"{min_bet:g}")
         chip = min_bet if chip is None else finite_number(chip, "chip")
-        if chip <= 0:
-            raise ValueError(f"chip must be > 0, got {chip:g}")
+        if not MIN_BET <= chip <= MAX_BET:
+            raise ValueError(f"chip must be from {MIN_BET:g} to {MAX_BET:,} units, got "
+                             f"{chip:g}")
         kelly = self.edge / self.variance
         best, best_score = None, -np.inf
         positive = kelly[kelly > 0]
