@@ -121,6 +121,21 @@ def test_round_cards_law_resplits():
     assert 0.002 < mean[4].mean_cards - mean[2].mean_cards < 0.03
 
 
+def test_the_docs_say_the_round_model_resplits():
+    """docs/counted-game.md's round model section described the model as playing no
+    resplits while round_cards_law, the one the game uses, plays them (the test above)."""
+    import pathlib
+    text = (pathlib.Path(__file__).resolve().parent.parent / "docs" / "counted-game.md"
+            ).read_text(encoding="utf-8")
+    section = " ".join(text.split("### The round model")[1].split("\n## ")[0].split())
+    assert "The game uses `round_cards_law`" in section
+    assert "with resplits as the simulator plays them" in section
+    # "no resplits" only where round_profile is meant
+    for sentence in re.split(r"(?<=\.)\s", section):
+        if "no resplits" in sentence or "without resplits" in sentence:
+            assert "round_profile" in sentence, sentence
+
+
 def test_round_starts_identities():
     # P(start | n, running count) is a probability; the weights are the exact count law
     # times it; rounds start only where a round can end (n = 0 or n >= 4 seen), and the
