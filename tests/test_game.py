@@ -702,6 +702,47 @@ def test_one_deck_extreme_counts_are_flagged_unreliable():
     assert six.evaluate("0:1,1:2,2:4").caveat is None
 
 
+# ---- the worker threads ---------------------------------------------------------------------
+
+def test_a_built_game_leaves_no_worker_thread_behind():
+    """The threads that built the game's laws are released with its construction (they
+    were kept for the process, idle)."""
+    import threading
+    CountedGame(Rules(decks=1), depth_bands=1, threads=2)
+    assert not [t for t in threading.enumerate() if t.name.startswith("bjsolve-game-laws")]
+
+
+def test_an_interrupt_stops_the_law_workers():
+    """A KeyboardInterrupt on the calling thread (Ctrl-C) sets the stop flag: the workers
+    finish the item in hand and take no other (they went on to the last item)."""
+    import threading
+    import time
+    from bjsolve.game import _LawWorkers
+    done = []
+
+    def item(x):
+        if threading.current_thread() is threading.main_thread():
+            raise KeyboardInterrupt
+        time.sleep(0.002)
+        done.append(x)
+    workers = _LawWorkers(3)
+    with pytest.raises(KeyboardInterrupt):
+        with workers:
+            workers.map(item, list(range(500)))
+    assert workers.stop.is_set()
+    workers.pool.shutdown(wait=True)      # (the exit did not wait for the items in hand)
+    assert len(done) < 20
+    assert not [t for t in threading.enumerate() if t.name.startswith("bjsolve-game-laws")]
+
+
+def test_the_law_workers_give_every_item_in_order():
+    from bjsolve.game import _LawWorkers
+    with _LawWorkers(3) as workers:
+        assert workers.map(lambda x: x * x, list(range(100))) == [x * x for x in range(100)]
+    with _LawWorkers(2) as workers, pytest.raises(ZeroDivisionError):
+        workers.map(lambda x: 1 / (x - 50), list(range(100)))
+
+
 # ---- bad input to a built game, and pickling -------------------------------------------------
 
 def test_wong_in_beyond_every_reachable_count_is_refused(game):
