@@ -554,6 +554,50 @@ def test_ramp_ruin_exact_against_diffusion_and_the_mixture(game):
     assert 0 <= t1 < t2 < r.ror
 
 
+@pytest.mark.parametrize("ramp, bankroll, rounds", [
+    # bets 1 to 100 units and a 1-unit bankroll: the law spans 1,024 lattice steps; it ran
+    # for minutes on a loaded machine
+    ({-5: 0, -1: 1, 1: 1, 3: 0, 4: 100, 9: 2}, 1, 10_000),
+    ("1:1,2:2,3:4,4:8", 1000, 1_000_000),     # refused by trip_ruin: evaluate raised
+])
+def test_a_trip_ruin_too_costly_for_evaluate_is_left_out_saying_why(game, ramp, bankroll,
+                                                                     rounds):
+    """evaluate stays interactive: a trip ruin estimated beyond GAME_TRIP_SECONDS is not
+    computed (None), the reason is in trip_ruin_note and the table's notes, and every
+    other figure is given as without rounds."""
+    from bjsolve.game import GAME_TRIP_SECONDS
+    from bjsolve.ramp import ramp_table
+    from bjsolve.risk import trip_ruin
+    result = game.evaluate(ramp, bankroll, rounds=rounds)
+    assert result.trip_ruin is None and result.rounds == rounds
+    assert result.trip_ruin_note.startswith(f"not computed, beyond the {GAME_TRIP_SECONDS:g} s")
+    assert "rounds must be at most about" in result.trip_ruin_note
+    plain = game.evaluate(ramp, bankroll)
+    assert (result.win_rate, result.sd, result.ror) == (plain.win_rate, plain.sd, plain.ror)
+    notes = ramp_table(result, "ramp").notes
+    assert any(n.startswith(f"trip ruin in {rounds:,} rounds: not computed") for n in notes)
+    # the same law and bankroll are refused by trip_ruin at that budget too
+    mixture, chip, _ = game.ramp_distribution(parse_ramp(ramp).bets(game.tc_values))
+    with pytest.raises(ValueError, match="rounds must be at most about"):
+        trip_ruin(mixture, bankroll / chip, rounds, max_seconds=GAME_TRIP_SECONDS)
+
+
+def test_evaluate_refuses_more_rounds_than_the_trip_ruin_takes(game):
+    with pytest.raises(ValueError, match="rounds must be a whole number from 1 to 1,000,000"):
+        game.evaluate("1:1,3:4", 1000, rounds=1_000_001)
+
+
+def test_a_trip_ruin_within_the_budget_is_trip_ruins_figure(game):
+    from bjsolve.risk import trip_ruin
+    ramp = "1:1,2:2,3:4,4:8"
+    result = game.evaluate(ramp, 500, rounds=5000)
+    mixture, chip, _ = game.ramp_distribution(parse_ramp(ramp).bets(game.tc_values))
+    assert result.trip_ruin_note is None
+    assert result.trip_ruin == trip_ruin(mixture, 500 / chip, 5000).probability
+    with pytest.raises(ValueError, match="max_seconds"):
+        trip_ruin(mixture, 500 / chip, 5000, max_seconds=0)
+
+
 def test_non_integer_bets_are_put_on_a_chip_lattice(game):
     bets = parse_ramp("1:1,2:1.5,3:3").bets(game.tc_values)
     mix, chip, note = game.ramp_distribution(bets)

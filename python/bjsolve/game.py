@@ -65,6 +65,7 @@ from .checks import is_finite_real
 from .counting import count_tags, finite_number
 from .distribution import column_moments, round_laws
 from .ramp import MAX_BET, MIN_BET, Ramp, RampResult, parse_ramp, ramp_figures
+from .risk import MAX_BANKROLL, MAX_ROUNDS, MAX_TRIP_SECONDS
 from .rules import Rules
 from .ranks import show as _show
 from .shoe import Shoe
@@ -72,11 +73,30 @@ from .shoe import Shoe
 STRATEGIES = ("basic", "indices", "optimal")
 MIN_BIN_FREQUENCY = 1e-4   # true counts rarer than this are pooled into the end bins
 MAX_RUIN_CHIPS = 32        # the exact ruin's cost grows with the largest bet in chips
+# evaluate is interactive: a trip ruin estimated to cost more is left out, saying why (the
+# estimate can be off by 2x, and several times under a loaded machine: 10^4 rounds of a
+# 1-100 ramp with a 1-unit bankroll, estimated 5 s, ran from 3 s to over 2 minutes)
+GAME_TRIP_SECONDS = 2.5
 ANCHOR_TC = 8              # the second moment's curvature is measured at true counts -8, 0, +8
 MIN_CURVATURE_CARDS = 52   # ... when that many cards are left there (docs/counted-game.md)
 # what one unit of a ramp may be worth, in money: beyond these, squared bets and win
 # rates underflow to 0 or overflow (1e-300 divided by zero, 1e300 overflowed)
 MIN_UNIT, MAX_UNIT = 1e-9, 1e9
+
+
+def _trip_ruin(mixture, bankroll: float, rounds: int) -> tuple:
+    """(P(ruin within ``rounds``), None) for ``evaluate``, or (None, why not): a trip ruin
+    whose estimated cost is beyond GAME_TRIP_SECONDS (the law too wide or the trip too
+    long for it) is left out with the reason, and the ramp's other figures stand."""
+    from .risk import trip_ruin
+    try:
+        return trip_ruin(mixture, bankroll, rounds,
+                         max_seconds=GAME_TRIP_SECONDS).probability, None
+    except ValueError as exc:       # (bankroll and rounds are checked: the cost is refused)
+        return None, (f"not computed, beyond the {GAME_TRIP_SECONDS:g} s the counted game "
+                      f"spends on it: {exc} (bjsolve.risk.trip_ruin on the ramp's law, "
+                      f"CountedGame.ramp_distribution, allows an estimated "
+                      f"{MAX_TRIP_SECONDS:g} s)")
 
 
 def _checked_end_bins(tc_min, tc_max) -> tuple:
@@ -729,7 +749,8 @@ class CountedGame:
         ``Ramp``, a mapping {true count: bet}, or "tc:bet,..." text; bets in units, each
         unit worth ``unit`` (money, 1e-9..1e9); ``bankroll`` in money (> 0) for the risk
         of ruin and the certainty equivalent; ``rounds`` (with a bankroll): also the trip
-        ruin.  A ramp that bets at none of the game's true counts (``wong_in`` above them
+        ruin (``None`` when its estimated cost is beyond GAME_TRIP_SECONDS: the reason is
+        in ``trip_ruin_note``).  A ramp that bets at none of the game's true counts (``wong_in`` above them
         all) is refused: no round would be played.
 
         Risk of ruin: exact (``bjsolve.risk.RuinCurve``, the ladder heights of the ramp's
@@ -749,9 +770,10 @@ class CountedGame:
             raise ValueError("rounds needs a bankroll (the trip ruin is P(losing the bankroll "
                              "within that many rounds))")
         if rounds is not None and not (is_finite_real(rounds) and rounds == int(rounds)
-                                       and rounds >= 1):
-            raise ValueError(f"rounds must be a whole number >= 1 (the trip's length), got "
-                             f"{_show(rounds)}")
+                                       and 1 <= rounds <= MAX_ROUNDS):
+            raise ValueError(f"rounds must be a whole number from 1 to {MAX_ROUNDS:,} (the "
+                             f"trip's length; further out the lifetime ruin is the limit), "
+                             f"got {_show(rounds)}")
         bets = ramp.bets(self.tc_values) * unit
         if not np.any(bets > 0):
             # every figure per amount bet would be 0 / 0: refused rather than reported
@@ -773,18 +795,17 @@ class CountedGame:
         mixture, chip, note = self.ramp_distribution(ramp.bets(self.tc_values))
         curve = self._ruin_curve(mixture)
         in_chips = bankroll / (chip * unit)
-        if not math.isfinite(in_chips):
-            raise ValueError(f"bankroll {bankroll:g} is beyond a float's range in chips of the "
+        if not in_chips <= MAX_BANKROLL:
+            raise ValueError(f"bankroll {bankroll:g} is beyond {MAX_BANKROLL:g} chips of the "
                              f"ramp's bets ({chip * unit:g} money each): give larger bets or "
                              f"a smaller bankroll")
         result.ror, result.ror_dominant_root = curve(in_chips), curve.dominant(in_chips)
         result.ror_method = (f"exact, {curve.method}, on the ramp's mixture law ({note}); "
                              "diffusion exp(-2 W B / Var) beside it")
         if rounds is not None:
-            from .risk import trip_ruin
             result.rounds = int(rounds)
-            result.trip_ruin = trip_ruin(mixture, bankroll / (chip * unit),
-                                         int(rounds)).probability
+            result.trip_ruin, result.trip_ruin_note = _trip_ruin(mixture, in_chips,
+                                                                 int(rounds))
         return result
 
     def ramp_distribution(self, bets):

@@ -209,6 +209,7 @@ class RampResult:
     ror_dominant_root: float | None = None  # r^(B/h), the dominant root alone
     rounds: int | None = None               # with ``trip_ruin``: P(ruin within that many)
     trip_ruin: float | None = None
+    trip_ruin_note: str | None = None       # why the trip ruin asked for is not given (None)
     caveat: str | None = None               # what makes these figures unreliable, if anything
 
     @property
@@ -318,6 +319,8 @@ def ramp_table(result: RampResult, title: str):
                  "" if result.bankroll is None else
                  "; CE = W - Var / (2 bankroll); risk of ruin: lifetime, "
                  f"{result.ror_method} (rounds treated as independent)"),) + (
+                 (f"trip ruin in {result.rounds:,} rounds: {result.trip_ruin_note}",)
+                 if result.trip_ruin_note else ()) + (
                  (f"UNRELIABLE: {result.caveat}",) if result.caveat else ())
     return Table("summary", title, rows, ("value",),
                  np.array([[float(summary[k])] for k in rows]), notes, style="prob",

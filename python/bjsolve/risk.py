@@ -226,7 +226,8 @@ class TripRuin:
         return self.probability
 
 
-def trip_ruin(dist, bankroll, rounds, *, tolerance: float = TRIP_TOLERANCE) -> TripRuin:
+def trip_ruin(dist, bankroll, rounds, *, tolerance: float = TRIP_TOLERANCE,
+              max_seconds: float = MAX_TRIP_SECONDS) -> TripRuin:
     """Probability of losing ``bankroll`` units within ``rounds`` rounds: the law of the
     bankroll of the players not yet ruined, carried on the outcome lattice (``_TripWalk``:
     round by round next to the ruin barrier, in blocks of rounds by convolution far from
@@ -239,13 +240,17 @@ def trip_ruin(dist, bankroll, rounds, *, tolerance: float = TRIP_TOLERANCE) -> T
     rounding is not in it (measured: ~1e-16 relative to the largest probability, and
     ~1e-13 relative after 10,000 rounds, as the round-by-round recursion).  When Doob's
     inequality already bounds the whole probability by ``tolerance`` (a bankroll out of
-    reach in that many rounds), 0 with that bound, at once."""
+    reach in that many rounds), 0 with that bound, at once.  ``max_seconds``: the largest
+    estimated cost accepted (a caller that must answer sooner gives less)."""
     bankroll = _check_bankroll(bankroll)
     rounds = _check_rounds(rounds)
     tol = _number(tolerance, "tolerance", "a number strictly between 0 and 1")
     if not 0.0 < tol < 1.0:
         raise ValueError(f"tolerance must be a number strictly between 0 and 1, got "
                          f"{tolerance!r}")
+    max_seconds = _number(max_seconds, "max_seconds", "a number of seconds > 0")
+    if not max_seconds > 0:
+        raise ValueError(f"max_seconds must be a number of seconds > 0, got {max_seconds!r}")
     law = _law(dist)
     h, steps, probs = law.h, law.steps, law.probs
     lo = int(steps.min())
@@ -266,17 +271,17 @@ def trip_ruin(dist, bankroll, rounds, *, tolerance: float = TRIP_TOLERANCE) -> T
             f"that fall); lifetime_ruin has no such limit")
     walk = _TripWalk(steps, probs, tol / (8.0 * rounds))
     per_round, building = walk.seconds_per_round(), walk.kernel_seconds(rounds)
-    if rounds * per_round + building > MAX_TRIP_SECONDS:
+    if rounds * per_round + building > max_seconds:
         allowed = rounds                    # halved until the estimate fits
         while allowed > 1 and allowed * per_round + walk.kernel_seconds(allowed) > \
-                MAX_TRIP_SECONDS:
+                max_seconds:
             allowed //= 2
         raise ValueError(
             f"rounds must be at most about {allowed:,} for this law, got {rounds:,}: the trip "
             f"ruin runs a strip of bankrolls next to the ruin barrier round by round, here "
             f"an estimated {per_round * 1e6:.3g} us a round (the law's spread in lattice "
             f"steps x its {len(steps)} outcomes), after {building:.3g} s building the laws "
-            f"of blocks of rounds, and takes at most an estimated {MAX_TRIP_SECONDS:g} s")
+            f"of blocks of rounds, and takes at most an estimated {max_seconds:g} s")
     ruined, error = walk.run(start, rounds, tol, _lundberg_rate(steps, probs))
     return TripRuin(min(1.0, ruined), bankroll, rounds, float(error))
 
