@@ -756,35 +756,27 @@ def test_a_built_game_leaves_no_worker_thread_behind():
     assert not [t for t in threading.enumerate() if t.name.startswith("bjsolve-game-laws")]
 
 
-def test_an_interrupt_stops_the_law_workers():
-    """A KeyboardInterrupt on the calling thread (Ctrl-C) sets the stop flag: the workers
-    finish the item in hand and take no other (they went on to the last item)."""
+def test_an_interrupt_stops_the_law_threads(game, monkeypatch):
+    """A KeyboardInterrupt (Ctrl-C) while the laws are built: the other threads finish
+    the dealer key in hand and take no other (the game's own workers went on through
+    every key left, with nothing to stop them)."""
     import threading
     import time
-    from bjsolve.game import _LawWorkers
+    import bjsolve.game as game_module
     done = []
 
-    def item(x):
+    def round_laws(rules, shoe, keys, engines, threads=1):
         if threading.current_thread() is threading.main_thread():
             raise KeyboardInterrupt
-        time.sleep(0.002)
-        done.append(x)
-    workers = _LawWorkers(3)
+        time.sleep(0.05)
+        done.append(keys[0])
+        return [{keys[0]: np.zeros((1, 1))}]
+    monkeypatch.setattr(game_module, "round_laws", round_laws)
+    monkeypatch.setattr(game, "_threads", 3)
     with pytest.raises(KeyboardInterrupt):
-        with workers:
-            workers.map(item, list(range(500)))
-    assert workers.stop.is_set()
-    workers.pool.shutdown(wait=True)      # (the exit did not wait for the items in hand)
-    assert len(done) < 20
+        game._exact_law(game.shoe, game._chart_engines)
+    assert len(done) <= 2          # one key in hand per other thread, of the ten
     assert not [t for t in threading.enumerate() if t.name.startswith("bjsolve-game-laws")]
-
-
-def test_the_law_workers_give_every_item_in_order():
-    from bjsolve.game import _LawWorkers
-    with _LawWorkers(3) as workers:
-        assert workers.map(lambda x: x * x, list(range(100))) == [x * x for x in range(100)]
-    with _LawWorkers(2) as workers, pytest.raises(ZeroDivisionError):
-        workers.map(lambda x: 1 / (x - 50), list(range(100)))
 
 
 # ---- bad input to a built game, and pickling -------------------------------------------------

@@ -53,6 +53,7 @@ Method (also in docs/counted-game.md, with the measured errors):
 """
 from __future__ import annotations
 
+import gc
 import math
 import numbers
 import time
@@ -82,6 +83,18 @@ MIN_CURVATURE_CARDS = 52   # ... when that many cards are left there (docs/count
 # what one unit of a ramp may be worth, in money: beyond these, squared bets and win
 # rates underflow to 0 or overflow (1e-300 divided by zero, 1e300 overflowed)
 MIN_UNIT, MAX_UNIT = 1e-9, 1e9
+
+
+def _release_free_memory():
+    """Give the memory freed so far back to the system (glibc keeps it in its arenas: the
+    full shoe's solve and the round starts leave tens of MB there before the laws)."""
+    import ctypes
+    import platform
+    if platform.libc_ver()[0] == "glibc":
+        try:
+            ctypes.CDLL(None).malloc_trim(0)
+        except (OSError, AttributeError):
+            pass
 
 
 def _trip_ruin(mixture, bankroll: float, rounds: int) -> tuple:
@@ -209,7 +222,6 @@ class CountedGame:
         self._end_bins = _checked_end_bins(tc_min, tc_max)
         self.shoe = Shoe.decks(rules.decks)
         self.cut = self._checked_cut()
-        self._workers = None
         self._ruin_cache: dict = {}
         t0 = time.perf_counter()
         self._solve_full_shoe()
@@ -218,17 +230,14 @@ class CountedGame:
         t0 = time.perf_counter()
         self._round_starts()
         self._states(*self._end_bins)
+        _release_free_memory()
         self.timings["round starts"] = time.perf_counter() - t0
-        with _LawWorkers(self._threads) as self._workers:
-            try:
-                t0 = time.perf_counter()
-                self._edges()
-                self.timings["edges"] = time.perf_counter() - t0
-                t0 = time.perf_counter()
-                self._outcome_laws()
-                self.timings["outcome distributions"] = time.perf_counter() - t0
-            finally:
-                self._workers = None
+        t0 = time.perf_counter()
+        self._edges()
+        self.timings["edges"] = time.perf_counter() - t0
+        t0 = time.perf_counter()
+        self._outcome_laws()
+        self.timings["outcome distributions"] = time.perf_counter() - t0
 
     # ---- step 1: where rounds start -------------------------------------------------
     def __repr__(self):
@@ -254,8 +263,19 @@ class CountedGame:
 
     def _solve_full_shoe(self):
         from .solve import solve
-        # only the chart is kept: the solution's engines hold ~40 MB (6 decks)
-        self.chart = CachedChart(solve(self.rules, self.shoe).strategy)
+        from .strategy import StrategyChart
+        # only the chart's rows are kept: the game plays the chart by total, and the chart
+        # as solved keeps its pending search for composition-dependent exceptions, a
+        # closure over the solution and its engines (6D H17 DAS: 27 MB held to the end)
+        solved = solve(self.rules, self.shoe).strategy
+        self.chart = CachedChart(StrategyChart(solved.rows, rules=solved.rules,
+                                               split=solved.split))
+        # the solution's engines are in reference cycles: freed now, and given back, they
+        # do not add to the peak of the laws to come (6D H17 DAS: 168 -> 147 MB with the
+        # trim after the round starts)
+        del solved
+        gc.collect()
+        _release_free_memory()
 
     def _round_starts(self):
         """Expected round starts per shoe by (cards seen, running count):
@@ -647,17 +667,18 @@ class CountedGame:
         real shoe) every split is combined so, as the solver constructs splits there.  The
         exact resplit second moments are not used (docs/counted-game.md)."""
         from .deal import Deal
+        from .solve import run_units
         deal = Deal(self.rules, shoe)
         keys = [k for k in deal.keys if deal.weights[k] > 0]
-        # one dealer key per call, on this thread and the same few others every time: a
-        # key's kernel holds its tables until round_laws returns (all ten at once: +59 MB
-        # in 6 decks, one: +27 MB), and a new thread pool per law spread the freed tables
-        # over new malloc arenas (6D peak 224 MB; kept workers 178 MB; with this thread
-        # working too, which reuses what the full shoe's solve freed, less)
+        # one dealer key per call, on this thread and the solver's helper threads
+        # (``run_units``: they stop taking keys once one fails or is interrupted): a key's
+        # kernel holds its tables until round_laws returns (all ten at once: +59 MB in 6
+        # decks, one: +27 MB), and each thread keeps the peak of its malloc arena.  The
+        # solver's helpers reuse the arenas that held the full shoe's solve: 6D H17 DAS
+        # peaked at 138 MB, against 147-151 MB on threads of the game's own
         def one_key(key):
             return round_laws(self.rules, shoe, [key], engines, threads=1)[0][key]
-        workers = getattr(self, "_workers", None) or _LawWorkers(1)   # (built: this thread)
-        laws = dict(zip(keys, workers.map(one_key, keys)))
+        laws = run_units(keys, one_key, self._threads)
         return sum(deal.weights[k] * laws[k].sum(axis=0) for k in keys) / sum(
             deal.weights[k] for k in keys)
 
@@ -877,7 +898,7 @@ class CountedGame:
         # the compiled engines (used while the game is built) and the progress callback
         # do not pickle and are not needed afterwards; every figure does
         state = dict(self.__dict__)
-        state.update(_chart_engines=None, _progress=None, _ruin_cache={}, _workers=None)
+        state.update(_chart_engines=None, _progress=None, _ruin_cache={})
         return state
 
     def _ruin_curve(self, mixture):
@@ -995,64 +1016,6 @@ def insurance_gains(count: CountDistribution, seen, index: int, *, hands: int = 
         share_ace = np.nan_to_num(insured_ace / total_ace)
         share_ace_ten = np.nan_to_num(insured_ace_ten / total_ace_ten)
     return 1.5 * p_ace_ten * share_ace_ten - 0.5 * p_ace * share_ace
-
-
-class _LawWorkers:
-    """The worker threads that build a game's outcome laws (``_exact_law``), for one
-    construction: a context manager whose exit releases the threads, and a stop flag that
-    every worker looks at before it takes the next item.  An exception on any thread (a
-    Ctrl-C's KeyboardInterrupt on this one) sets it: the workers stop after the item in
-    hand (a compiled law cannot be stopped midway) and are not waited for.
-
-    The same few threads serve every law of the construction: a new pool per law spread the
-    freed tables of the kernels over new malloc arenas (6D peak 224 MB against 178 MB)."""
-
-    def __init__(self, threads: int):
-        import threading
-        from concurrent.futures import ThreadPoolExecutor
-        self.threads = threads
-        self.stop = threading.Event()
-        self.pool = (ThreadPoolExecutor(max_workers=threads - 1,
-                                        thread_name_prefix="bjsolve-game-laws")
-                     if threads > 1 else None)
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, kind, exc, traceback):
-        if kind is not None:
-            self.stop.set()
-        if self.pool is not None:
-            # after an error or an interrupt, the items in hand are not waited for
-            self.pool.shutdown(wait=kind is None, cancel_futures=True)
-        return False
-
-    def map(self, fn, items) -> list:
-        """[fn(x) for x in items] on this thread and the workers, each taking the next item
-        when it is free (serially without workers)."""
-        import threading
-        if self.pool is None or len(items) <= 1:
-            return [fn(x) for x in items]
-        results = [None] * len(items)
-        order = iter(range(len(items)))
-        lock = threading.Lock()
-
-        def work():
-            try:
-                while not self.stop.is_set():
-                    with lock:
-                        i = next(order, None)
-                    if i is None:
-                        return
-                    results[i] = fn(items[i])
-            except BaseException:
-                self.stop.set()          # the others stop too: the map has failed
-                raise
-        helpers = [self.pool.submit(work) for _ in range(self.threads - 1)]
-        work()                           # (an interrupt here leaves the helpers to stop)
-        for job in helpers:
-            job.result()                 # a worker's error, raised here
-        return results
 
 
 def _class_draws(classes: int, cards: int):
