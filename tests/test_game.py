@@ -756,6 +756,20 @@ def test_a_built_game_leaves_no_worker_thread_behind():
     assert not [t for t in threading.enumerate() if t.name.startswith("bjsolve-game-laws")]
 
 
+def test_the_game_keeps_the_chart_not_the_solution(game):
+    """The chart as solved keeps a pending search for composition-dependent exceptions, a
+    closure over the whole solution and its engines (6D: 27 MB held to the end); the game
+    plays the chart by total and keeps its rows alone, the same plays."""
+    chart = game.chart.chart
+    assert chart._find_exceptions is None and chart.exceptions == []
+    solved = solve(game.rules, game.shoe).strategy
+    assert chart.rows == solved.rows
+    for cards, dealer, allowed in (((10, 6), 10, ("stand", "hit", "double", "surrender")),
+                                   ((8, 8), 1, ("stand", "hit", "double", "split")),
+                                   ((1, 7), 3, ("stand", "hit", "double"))):
+        assert chart(cards, dealer, allowed) == solved(cards, dealer, allowed)
+
+
 def test_an_interrupt_stops_the_law_threads(game, monkeypatch):
     """A KeyboardInterrupt (Ctrl-C) while the laws are built: the other threads finish
     the dealer key in hand and take no other (the game's own workers went on through
