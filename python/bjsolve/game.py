@@ -270,9 +270,8 @@ class CountedGame:
         solved = solve(self.rules, self.shoe).strategy
         self.chart = CachedChart(StrategyChart(solved.rows, rules=solved.rules,
                                                split=solved.split))
-        # the solution's engines are in reference cycles: freed now, and given back, they
-        # do not add to the peak of the laws to come (6D H17 DAS: 168 -> 147 MB with the
-        # trim after the round starts)
+        # the solution's engines are in reference cycles: freed now and given back, they do
+        # not add to the peak of the laws to come (docs/counted-game.md, "Speed")
         del solved
         gc.collect()
         _release_free_memory()
@@ -674,8 +673,8 @@ class CountedGame:
         # (``run_units``: they stop taking keys once one fails or is interrupted): a key's
         # kernel holds its tables until round_laws returns (all ten at once: +59 MB in 6
         # decks, one: +27 MB), and each thread keeps the peak of its malloc arena.  The
-        # solver's helpers reuse the arenas that held the full shoe's solve: 6D H17 DAS
-        # peaked at 138 MB, against 147-151 MB on threads of the game's own
+        # solver's helpers reuse the arenas that held the full shoe's solve (6D H17 DAS,
+        # 2 threads: 147-151 MB peak on threads of the game's own, 122 MB so)
         def one_key(key):
             return round_laws(self.rules, shoe, [key], engines, threads=1)[0][key]
         laws = run_units(keys, one_key, self._threads)
@@ -771,8 +770,8 @@ class CountedGame:
         unit worth ``unit`` (money, 1e-9..1e9); ``bankroll`` in money (> 0) for the risk
         of ruin and the certainty equivalent; ``rounds`` (with a bankroll): also the trip
         ruin (``None`` when its estimated cost is beyond GAME_TRIP_SECONDS: the reason is
-        in ``trip_ruin_note``).  A ramp that bets at none of the game's true counts (``wong_in`` above them
-        all) is refused: no round would be played.
+        in ``trip_ruin_note``).  A ramp that bets at none of the game's true counts
+        (``wong_in`` above them all) is refused: no round would be played.
 
         Risk of ruin: exact (``bjsolve.risk.RuinCurve``, the ladder heights of the ramp's
         mixture law ``ramp_distribution``), and the diffusion approximation beside it.  A
