@@ -121,6 +121,21 @@ def test_round_cards_law_resplits():
     assert 0.002 < mean[4].mean_cards - mean[2].mean_cards < 0.03
 
 
+def test_the_docs_say_the_round_model_resplits():
+    """docs/counted-game.md's round model section described the model as playing no
+    resplits while round_cards_law, the one the game uses, plays them (the test above)."""
+    import pathlib
+    text = (pathlib.Path(__file__).resolve().parent.parent / "docs" / "counted-game.md"
+            ).read_text(encoding="utf-8")
+    section = " ".join(text.split("### The round model")[1].split("\n## ")[0].split())
+    assert "The game uses `round_cards_law`" in section
+    assert "with resplits as the simulator plays them" in section
+    # "no resplits" only where round_profile is meant
+    for sentence in re.split(r"(?<=\.)\s", section):
+        if "no resplits" in sentence or "without resplits" in sentence:
+            assert "round_profile" in sentence, sentence
+
+
 def test_round_starts_identities():
     # P(start | n, running count) is a probability; the weights are the exact count law
     # times it; rounds start only where a round can end (n = 0 or n >= 4 seen), and the
@@ -539,6 +554,51 @@ def test_ramp_ruin_exact_against_diffusion_and_the_mixture(game):
     assert 0 <= t1 < t2 < r.ror
 
 
+@pytest.mark.parametrize("ramp, bankroll, rounds", [
+    # bets 1 to 100 units and a 1-unit bankroll: the law spans 1,024 lattice steps; 10^4
+    # rounds ran for minutes on a loaded machine (the trip's estimate now allows about
+    # 6,000 rounds at this budget, run round by round in the compiled kernel)
+    ({-5: 0, -1: 1, 1: 1, 3: 0, 4: 100, 9: 2}, 1, 100_000),
+    ("1:1,2:2,3:4,4:8", 1000, 1_000_000),     # refused by trip_ruin: evaluate raised
+])
+def test_a_trip_ruin_too_costly_for_evaluate_is_left_out_saying_why(game, ramp, bankroll,
+                                                                     rounds):
+    """evaluate stays interactive: a trip ruin estimated beyond GAME_TRIP_SECONDS is not
+    computed (None), the reason is in trip_ruin_note and the table's notes, and every
+    other figure is given as without rounds."""
+    from bjsolve.game import GAME_TRIP_SECONDS
+    from bjsolve.ramp import ramp_table
+    from bjsolve.risk import trip_ruin
+    result = game.evaluate(ramp, bankroll, rounds=rounds)
+    assert result.trip_ruin is None and result.rounds == rounds
+    assert result.trip_ruin_note.startswith(f"not computed, beyond the {GAME_TRIP_SECONDS:g} s")
+    assert "rounds must be at most about" in result.trip_ruin_note
+    plain = game.evaluate(ramp, bankroll)
+    assert (result.win_rate, result.sd, result.ror) == (plain.win_rate, plain.sd, plain.ror)
+    notes = ramp_table(result, "ramp").notes
+    assert any(n.startswith(f"trip ruin in {rounds:,} rounds: not computed") for n in notes)
+    # the same law and bankroll are refused by trip_ruin at that budget too
+    mixture, chip, _ = game.ramp_distribution(parse_ramp(ramp).bets(game.tc_values))
+    with pytest.raises(ValueError, match="rounds must be at most about"):
+        trip_ruin(mixture, bankroll / chip, rounds, max_seconds=GAME_TRIP_SECONDS)
+
+
+def test_evaluate_refuses_more_rounds_than_the_trip_ruin_takes(game):
+    with pytest.raises(ValueError, match="rounds must be a whole number from 1 to 1,000,000"):
+        game.evaluate("1:1,3:4", 1000, rounds=1_000_001)
+
+
+def test_a_trip_ruin_within_the_budget_is_trip_ruins_figure(game):
+    from bjsolve.risk import trip_ruin
+    ramp = "1:1,2:2,3:4,4:8"
+    result = game.evaluate(ramp, 500, rounds=5000)
+    mixture, chip, _ = game.ramp_distribution(parse_ramp(ramp).bets(game.tc_values))
+    assert result.trip_ruin_note is None
+    assert result.trip_ruin == trip_ruin(mixture, 500 / chip, 5000).probability
+    with pytest.raises(ValueError, match="max_seconds"):
+        trip_ruin(mixture, 500 / chip, 5000, max_seconds=0)
+
+
 def test_non_integer_bets_are_put_on_a_chip_lattice(game):
     bets = parse_ramp("1:1,2:1.5,3:3").bets(game.tc_values)
     mix, chip, note = game.ramp_distribution(bets)
@@ -589,6 +649,27 @@ def test_bad_game_input_names_the_field(kwargs, field):
         CountedGame(Rules(decks=1), system, **args)
 
 
+@pytest.mark.parametrize("kwargs, error, field", [
+    (dict(tc_max=10**30), ValueError, "tc_max"),        # overflowed np.clip after the solve
+    (dict(tc_min=-10**30), ValueError, "tc_min"),
+    (dict(tc_min=1001), ValueError, "tc_min"),
+    (dict(tc_min=1.5), ValueError, "tc_min"),
+    (dict(tc_max="7"), TypeError, "tc_max"),
+    (dict(tc_min=5, tc_max=5), ValueError, "tc_min must be below tc_max"),
+    (dict(burn=39), ValueError, "burn"),                # the cut card is after 39 cards
+    (dict(penetration=0.9), ValueError, "penetration"),  # 5 cards behind the cut card
+])
+def test_bad_game_input_is_refused_before_the_full_shoe_is_solved(monkeypatch, kwargs, error,
+                                                                   field):
+    """Input that needs no solve to be judged is judged before it: the error comes in
+    milliseconds, naming the field, not after the seconds of the full shoe's solve."""
+    def solved_first(self):
+        raise AssertionError("the full shoe was solved before the input was checked")
+    monkeypatch.setattr(CountedGame, "_solve_full_shoe", solved_first)
+    with pytest.raises(error, match=field):
+        CountedGame(Rules(decks=1), **dict(dict(penetration=0.75), **kwargs))
+
+
 @pytest.mark.parametrize("ramp, error, field", [
     ("1:1,2", ValueError, "ramp"), ("a:b", ValueError, "ramp"),
     ("1:-2", ValueError, "ramp bet"), ({1: float("nan")}, ValueError, "ramp bet"),
@@ -615,6 +696,26 @@ def test_bad_bankroll_and_spread(game):
         game.evaluate("1:1", rounds=100)
     with pytest.raises(ValueError, match="rounds"):
         game.evaluate("1:1,3:4", 1000, rounds=0)
+
+
+@pytest.mark.parametrize("kwargs, words", [
+    (dict(min_bet=1e-9), "min_bet must be from 1e-06"),        # Ramp's error named a bet
+    (dict(min_bet=2e5), "min_bet must be from 1e-06 to 1,000,000 / max_spread = 125000"),
+    (dict(min_bet=0), "min_bet"),
+    (dict(min_bet=math.nan), "min_bet"),
+    (dict(chip=1e-9), "chip"),
+])
+def test_optimal_ramp_names_min_bet(game, kwargs, words):
+    with pytest.raises(ValueError) as info:
+        game.optimal_ramp(8, **kwargs)
+    assert words in str(info.value)
+
+
+def test_optimal_ramp_at_the_ends_of_min_bet(game):
+    for min_bet in (1e-6, 125000):
+        ramp = game.optimal_ramp(8, min_bet=min_bet)
+        bets = [b for _, b in ramp.points]
+        assert min(bets) >= min_bet and max(bets) <= 8 * min_bet
 
 
 def test_unsupported_games_are_refused():
@@ -644,6 +745,53 @@ def test_one_deck_extreme_counts_are_flagged_unreliable(counted_game_6d_s17):
     assert six.thin_counts == []
     assert not any(note.startswith("UNRELIABLE") for note in six.notes())
     assert six.evaluate("0:1,1:2,2:4").caveat is None
+
+
+# ---- the worker threads ---------------------------------------------------------------------
+
+def test_a_built_game_leaves_no_worker_thread_behind():
+    """The threads that built the game's laws are released with its construction (they
+    were kept for the process, idle)."""
+    import threading
+    CountedGame(Rules(decks=1), depth_bands=1, threads=2)
+    assert not [t for t in threading.enumerate() if t.name.startswith("bjsolve-game-laws")]
+
+
+def test_the_game_keeps_the_chart_not_the_solution(game):
+    """The chart as solved keeps a pending search for composition-dependent exceptions, a
+    closure over the whole solution and its engines (6D: 27 MB held to the end); the game
+    plays the chart by total and keeps its rows alone, the same plays."""
+    chart = game.chart.chart
+    assert chart._find_exceptions is None and chart.exceptions == []
+    solved = solve(game.rules, game.shoe).strategy
+    assert chart.rows == solved.rows
+    for cards, dealer, allowed in (((10, 6), 10, ("stand", "hit", "double", "surrender")),
+                                   ((8, 8), 1, ("stand", "hit", "double", "split")),
+                                   ((1, 7), 3, ("stand", "hit", "double"))):
+        assert chart(cards, dealer, allowed) == solved(cards, dealer, allowed)
+
+
+def test_an_interrupt_stops_the_law_threads(game, monkeypatch):
+    """A KeyboardInterrupt (Ctrl-C) while the laws are built: the other threads finish
+    the dealer key in hand and take no other (the game's own workers went on through
+    every key left, with nothing to stop them)."""
+    import threading
+    import time
+    import bjsolve.game as game_module
+    done = []
+
+    def round_laws(rules, shoe, keys, engines, threads=1):
+        if threading.current_thread() is threading.main_thread():
+            raise KeyboardInterrupt
+        time.sleep(0.05)
+        done.append(keys[0])
+        return [{keys[0]: np.zeros((1, 1))}]
+    monkeypatch.setattr(game_module, "round_laws", round_laws)
+    monkeypatch.setattr(game, "_threads", 3)
+    with pytest.raises(KeyboardInterrupt):
+        game._exact_law(game.shoe, game._chart_engines)
+    assert len(done) <= 2          # one key in hand per other thread, of the ten
+    assert not [t for t in threading.enumerate() if t.name.startswith("bjsolve-game-laws")]
 
 
 # ---- bad input to a built game, and pickling -------------------------------------------------

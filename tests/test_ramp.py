@@ -134,3 +134,25 @@ def test_a_ramp_that_plays_no_round_has_no_advantage_figure():
     assert result.rounds_played == 0.0 and result.win_rate == 0.0
     assert math.isnan(result.advantage)
     assert math.isnan(result.summary()["advantage (win / amount bet)"])
+
+
+def test_parse_ramp_checks_each_field_once(monkeypatch):
+    """parse_ramp and the Ramp it builds share one check per field: each true count and
+    each bet is judged once (parse_ramp and Ramp.__post_init__ each checked them all)."""
+    import bjsolve.ramp as ramp_module
+    calls = {"count": 0, "bet": 0}
+    true_count, bet = ramp_module._true_count, ramp_module._bet
+
+    def counted_true_count(value, field):
+        calls["count"] += 1
+        return true_count(value, field)
+
+    def counted_bet(value, tc):
+        calls["bet"] += 1
+        return bet(value, tc)
+    monkeypatch.setattr(ramp_module, "_true_count", counted_true_count)
+    monkeypatch.setattr(ramp_module, "_bet", counted_bet)
+    got = parse_ramp("3:4,1:1,2:2")
+    assert got.points == ((1, 1.0), (2, 2.0), (3, 4.0))
+    assert calls == {"count": 3, "bet": 3}
+    assert parse_ramp(got, wong_in=2).points == got.points and calls["bet"] == 3

@@ -53,6 +53,7 @@ Method (also in docs/counted-game.md, with the measured errors):
 """
 from __future__ import annotations
 
+import gc
 import math
 import numbers
 import time
@@ -64,7 +65,8 @@ from .count_distribution import (CountDistribution, check_convention, decks_rema
 from .checks import is_finite_real
 from .counting import count_tags, finite_number
 from .distribution import column_moments, round_laws
-from .ramp import Ramp, RampResult, parse_ramp, ramp_figures
+from .ramp import MAX_BET, MIN_BET, Ramp, RampResult, parse_ramp, ramp_figures
+from .risk import MAX_BANKROLL, MAX_ROUNDS, MAX_TRIP_SECONDS
 from .rules import Rules
 from .ranks import show as _show
 from .shoe import Shoe
@@ -72,11 +74,53 @@ from .shoe import Shoe
 STRATEGIES = ("basic", "indices", "optimal")
 MIN_BIN_FREQUENCY = 1e-4   # true counts rarer than this are pooled into the end bins
 MAX_RUIN_CHIPS = 32        # the exact ruin's cost grows with the largest bet in chips
+# evaluate is interactive: a trip ruin estimated to cost more is left out, saying why (the
+# estimate can be off by 2x, and several times under a loaded machine: 10^4 rounds of a
+# 1-100 ramp with a 1-unit bankroll, estimated 5 s, ran from 3 s to over 2 minutes)
+GAME_TRIP_SECONDS = 2.5
 ANCHOR_TC = 8              # the second moment's curvature is measured at true counts -8, 0, +8
 MIN_CURVATURE_CARDS = 52   # ... when that many cards are left there (docs/counted-game.md)
 # what one unit of a ramp may be worth, in money: beyond these, squared bets and win
 # rates underflow to 0 or overflow (1e-300 divided by zero, 1e300 overflowed)
 MIN_UNIT, MAX_UNIT = 1e-9, 1e9
+
+
+def _release_free_memory():
+    """Give the memory freed so far back to the system (glibc keeps it in its arenas: the
+    full shoe's solve and the round starts leave tens of MB there before the laws)."""
+    import ctypes
+    import platform
+    if platform.libc_ver()[0] == "glibc":
+        try:
+            ctypes.CDLL(None).malloc_trim(0)
+        except (OSError, AttributeError):
+            pass
+
+
+def _trip_ruin(mixture, bankroll: float, rounds: int) -> tuple:
+    """(P(ruin within ``rounds``), None) for ``evaluate``, or (None, why not): a trip ruin
+    whose estimated cost is beyond GAME_TRIP_SECONDS (the law too wide or the trip too
+    long for it) is left out with the reason, and the ramp's other figures stand."""
+    from .risk import trip_ruin
+    try:
+        return trip_ruin(mixture, bankroll, rounds,
+                         max_seconds=GAME_TRIP_SECONDS).probability, None
+    except ValueError as exc:       # (bankroll and rounds are checked: the cost is refused)
+        return None, (f"not computed, beyond the {GAME_TRIP_SECONDS:g} s the counted game "
+                      f"spends on it: {exc} (bjsolve.risk.trip_ruin on the ramp's law, "
+                      f"CountedGame.ramp_distribution, allows an estimated "
+                      f"{MAX_TRIP_SECONDS:g} s)")
+
+
+def _checked_end_bins(tc_min, tc_max) -> tuple:
+    """(tc_min, tc_max) as whole true counts within the ramp's range (or None), tc_min
+    below tc_max when both are given; else the error naming the field."""
+    from .ramp import _true_count
+    ends = [None if value is None else _true_count(value, name)
+            for name, value in (("tc_min", tc_min), ("tc_max", tc_max))]
+    if None not in ends and ends[0] >= ends[1]:
+        raise ValueError(f"tc_min must be below tc_max, got {ends[0]} and {ends[1]}")
+    return tuple(ends)
 
 
 def _closest_chips(bets, frequency):
@@ -173,14 +217,20 @@ class CountedGame:
         self.timings: dict = {}
         self._threads = check_threads(threads)
         self._progress = progress
-        t0 = time.perf_counter()
+        # every check that needs no solve comes before the full shoe's solve: bad input
+        # fails in milliseconds, not after seconds of work
+        self._end_bins = _checked_end_bins(tc_min, tc_max)
         self.shoe = Shoe.decks(rules.decks)
+        self.cut = self._checked_cut()
+        self._ruin_cache: dict = {}
+        t0 = time.perf_counter()
         self._solve_full_shoe()
         self.count = CountDistribution(system, self.shoe)
         self.timings["count distribution"] = time.perf_counter() - t0
         t0 = time.perf_counter()
         self._round_starts()
-        self._states(tc_min, tc_max)
+        self._states(*self._end_bins)
+        _release_free_memory()
         self.timings["round starts"] = time.perf_counter() - t0
         t0 = time.perf_counter()
         self._edges()
@@ -188,7 +238,6 @@ class CountedGame:
         t0 = time.perf_counter()
         self._outcome_laws()
         self.timings["outcome distributions"] = time.perf_counter() - t0
-        self._ruin_cache: dict = {}
 
     # ---- step 1: where rounds start -------------------------------------------------
     def __repr__(self):
@@ -198,10 +247,34 @@ class CountedGame:
                 f"spots={self.spots}, true count: {self.decks_convention} decks, "
                 f"{self.rounding})")
 
+    def _checked_cut(self) -> int:
+        """The cards dealt before the cut card (penetration x the shoe), or an error when
+        the burn card(s) reach it."""
+        n = len(self.shoe)
+        cut = int(round(self.penetration * n))
+        if self.burn >= cut:
+            raise ValueError(f"burn must be fewer cards than the cut card leaves to deal "
+                             f"({cut} at penetration {self.penetration:g}), got "
+                             f"{_show(self.burn)}")
+        if n - cut < 10:
+            raise ValueError(f"penetration {self.penetration:g} leaves {n - cut} cards behind "
+                             f"the cut card; at least 10 are needed to finish the last round")
+        return cut
+
     def _solve_full_shoe(self):
         from .solve import solve
-        # only the chart is kept: the solution's engines hold ~40 MB (6 decks)
-        self.chart = CachedChart(solve(self.rules, self.shoe).strategy)
+        from .strategy import StrategyChart
+        # only the chart's rows are kept: the game plays the chart by total, and the chart
+        # as solved keeps its pending search for composition-dependent exceptions, a
+        # closure over the solution and its engines (6D H17 DAS: 27 MB held to the end)
+        solved = solve(self.rules, self.shoe).strategy
+        self.chart = CachedChart(StrategyChart(solved.rows, rules=solved.rules,
+                                               split=solved.split))
+        # the solution's engines are in reference cycles: freed now and given back, they do
+        # not add to the peak of the laws to come (docs/counted-game.md, "Speed")
+        del solved
+        gc.collect()
+        _release_free_memory()
 
     def _round_starts(self):
         """Expected round starts per shoe by (cards seen, running count):
@@ -211,24 +284,15 @@ class CountedGame:
         see random depletions of the shoe)."""
         from .round_model import round_cards_law
         from .round_starts import rank_steps, round_starts
-        n = len(self.shoe)
-        self.cut = int(round(self.penetration * n))
         steps = rank_steps(self.system, self.count.classes.scale)
         full = round_cards_law(self.rules, self.shoe.probabilities(), self.chart, steps,
                                spots=self.spots)
         self.cards_per_round = full.law.sum(axis=1)
         mean_cards = full.mean_cards
-        if self.burn >= self.cut:
-            raise ValueError(f"burn must be fewer cards than the cut card leaves to deal "
-                             f"({self.cut} at penetration {self.penetration:g}), got "
-                             f"{_show(self.burn)}")
         if self.cut - self.burn < math.ceil(mean_cards):
             raise ValueError(f"penetration {self.penetration:g} leaves less than a round before "
                              f"the cut card ({self.cut - self.burn} cards after the burn; a round "
                              f"takes {mean_cards:.1f} on average)")
-        if n - self.cut < 10:
-            raise ValueError(f"penetration {self.penetration:g} leaves {n - self.cut} cards behind "
-                             f"the cut card; at least 10 are needed to finish the last round")
         seen = np.arange(self.cut - self.burn)
         if self.round_length_correction:
             weight = round_starts(self.rules, self.chart, self.count, cut=self.cut,
@@ -282,14 +346,12 @@ class CountedGame:
         freq_all = np.bincount(tc_int[started] - lo_all, weights=probs[started],
                                minlength=hi_all - lo_all + 1)
         common = np.nonzero(freq_all >= MIN_BIN_FREQUENCY)[0]
-        for name, value in (("tc_min", tc_min), ("tc_max", tc_max)):
-            if value is not None and not (is_finite_real(value) and value == int(value)):
-                raise ValueError(f"{name} must be a whole true count or None (the end bins "
-                                 f"that occur), got {_show(value)}")
-        lo = lo_all + int(common.min()) if tc_min is None else int(tc_min)
-        hi = lo_all + int(common.max()) if tc_max is None else int(tc_max)
+        lo = lo_all + int(common.min()) if tc_min is None else tc_min
+        hi = lo_all + int(common.max()) if tc_max is None else tc_max
         if lo >= hi:
-            raise ValueError(f"tc_min must be below tc_max, got {lo} and {hi}")
+            raise ValueError(f"tc_min must be below tc_max, got {lo} and {hi} (the end bins "
+                             f"that occur are {lo_all + int(common.min()):+d} and "
+                             f"{lo_all + int(common.max()):+d})")
         clipped = np.clip(tc_int, lo, hi)
         # the true counts that occur (a small shoe can skip some whole numbers)
         self.tc_values = np.unique(clipped[started])
@@ -604,16 +666,18 @@ class CountedGame:
         real shoe) every split is combined so, as the solver constructs splits there.  The
         exact resplit second moments are not used (docs/counted-game.md)."""
         from .deal import Deal
+        from .solve import run_units
         deal = Deal(self.rules, shoe)
         keys = [k for k in deal.keys if deal.weights[k] > 0]
-        # one dealer key per call, on this thread and the same few others every time: a
-        # key's kernel holds its tables until round_laws returns (all ten at once: +59 MB
-        # in 6 decks, one: +27 MB), and a new thread pool per law spread the freed tables
-        # over new malloc arenas (6D peak 224 MB; kept workers 178 MB; with this thread
-        # working too, which reuses what the full shoe's solve freed, less)
+        # one dealer key per call, on this thread and the solver's helper threads
+        # (``run_units``: they stop taking keys once one fails or is interrupted): a key's
+        # kernel holds its tables until round_laws returns (all ten at once: +59 MB in 6
+        # decks, one: +27 MB), and each thread keeps the peak of its malloc arena.  The
+        # solver's helpers reuse the arenas that held the full shoe's solve (6D H17 DAS,
+        # 2 threads: 147-151 MB peak on threads of the game's own, 122 MB so)
         def one_key(key):
             return round_laws(self.rules, shoe, [key], engines, threads=1)[0][key]
-        laws = dict(zip(keys, _shared_map(self._threads, one_key, keys)))
+        laws = run_units(keys, one_key, self._threads)
         return sum(deal.weights[k] * laws[k].sum(axis=0) for k in keys) / sum(
             deal.weights[k] for k in keys)
 
@@ -705,8 +769,9 @@ class CountedGame:
         ``Ramp``, a mapping {true count: bet}, or "tc:bet,..." text; bets in units, each
         unit worth ``unit`` (money, 1e-9..1e9); ``bankroll`` in money (> 0) for the risk
         of ruin and the certainty equivalent; ``rounds`` (with a bankroll): also the trip
-        ruin.  A ramp that bets at none of the game's true counts (``wong_in`` above them
-        all) is refused: no round would be played.
+        ruin (``None`` when its estimated cost is beyond GAME_TRIP_SECONDS: the reason is
+        in ``trip_ruin_note``).  A ramp that bets at none of the game's true counts
+        (``wong_in`` above them all) is refused: no round would be played.
 
         Risk of ruin: exact (``bjsolve.risk.RuinCurve``, the ladder heights of the ramp's
         mixture law ``ramp_distribution``), and the diffusion approximation beside it.  A
@@ -725,9 +790,10 @@ class CountedGame:
             raise ValueError("rounds needs a bankroll (the trip ruin is P(losing the bankroll "
                              "within that many rounds))")
         if rounds is not None and not (is_finite_real(rounds) and rounds == int(rounds)
-                                       and rounds >= 1):
-            raise ValueError(f"rounds must be a whole number >= 1 (the trip's length), got "
-                             f"{_show(rounds)}")
+                                       and 1 <= rounds <= MAX_ROUNDS):
+            raise ValueError(f"rounds must be a whole number from 1 to {MAX_ROUNDS:,} (the "
+                             f"trip's length; further out the lifetime ruin is the limit), "
+                             f"got {_show(rounds)}")
         bets = ramp.bets(self.tc_values) * unit
         if not np.any(bets > 0):
             # every figure per amount bet would be 0 / 0: refused rather than reported
@@ -749,18 +815,17 @@ class CountedGame:
         mixture, chip, note = self.ramp_distribution(ramp.bets(self.tc_values))
         curve = self._ruin_curve(mixture)
         in_chips = bankroll / (chip * unit)
-        if not math.isfinite(in_chips):
-            raise ValueError(f"bankroll {bankroll:g} is beyond a float's range in chips of the "
+        if not in_chips <= MAX_BANKROLL:
+            raise ValueError(f"bankroll {bankroll:g} is beyond {MAX_BANKROLL:g} chips of the "
                              f"ramp's bets ({chip * unit:g} money each): give larger bets or "
                              f"a smaller bankroll")
         result.ror, result.ror_dominant_root = curve(in_chips), curve.dominant(in_chips)
         result.ror_method = (f"exact, {curve.method}, on the ramp's mixture law ({note}); "
                              "diffusion exp(-2 W B / Var) beside it")
         if rounds is not None:
-            from .risk import trip_ruin
             result.rounds = int(rounds)
-            result.trip_ruin = trip_ruin(mixture, bankroll / (chip * unit),
-                                         int(rounds)).probability
+            result.trip_ruin, result.trip_ruin_note = _trip_ruin(mixture, in_chips,
+                                                                 int(rounds))
         return result
 
     def ramp_distribution(self, bets):
@@ -856,14 +921,21 @@ class CountedGame:
         of ``chip`` (default: ``min_bet``).  ``wong``: sit out (bet 0) where the edge is
         negative."""
         max_spread = finite_number(max_spread, "max_spread")
-        if max_spread < 1:
-            raise ValueError(f"max_spread must be >= 1, got {max_spread:g}")
+        if not 1 <= max_spread <= MAX_BET:
+            raise ValueError(f"max_spread must be from 1 to {MAX_BET:,} (the largest bet over "
+                             f"the smallest), got {max_spread:g}")
         min_bet = finite_number(min_bet, "min_bet")
-        if min_bet <= 0:
-            raise ValueError(f"min_bet must be > 0, got {min_bet:g}")
+        # the ramp's bets run from min_bet to max_spread x min_bet: both ends must be bets
+        # a Ramp takes, or its error would name a bet the caller never gave
+        if not MIN_BET <= min_bet <= MAX_BET / max_spread:
+            raise ValueError(f"min_bet must be from {MIN_BET:g} to {MAX_BET:,} / max_spread "
+                             f"= {MAX_BET / max_spread:g} units (the ramp's bets run from "
+                             f"min_bet to max_spread x min_bet, at most {MAX_BET:,}), got "
+                             f"{min_bet:g}")
         chip = min_bet if chip is None else finite_number(chip, "chip")
-        if chip <= 0:
-            raise ValueError(f"chip must be > 0, got {chip:g}")
+        if not MIN_BET <= chip <= MAX_BET:
+            raise ValueError(f"chip must be from {MIN_BET:g} to {MAX_BET:,} units, got "
+                             f"{chip:g}")
         kelly = self.edge / self.variance
         best, best_score = None, -np.inf
         positive = kelly[kelly > 0]
@@ -943,45 +1015,6 @@ def insurance_gains(count: CountDistribution, seen, index: int, *, hands: int = 
         share_ace = np.nan_to_num(insured_ace / total_ace)
         share_ace_ten = np.nan_to_num(insured_ace_ten / total_ace_ten)
     return 1.5 * p_ace_ten * share_ace_ten - 0.5 * p_ace * share_ace
-
-
-_LAW_POOLS: dict = {}
-
-
-def _law_pool(threads: int):
-    """A thread pool of ``threads`` workers kept for the process (see ``_exact_law``)."""
-    from concurrent.futures import ThreadPoolExecutor
-    pool = _LAW_POOLS.get(threads)
-    if pool is None:
-        pool = _LAW_POOLS.setdefault(threads, ThreadPoolExecutor(
-            max_workers=threads, thread_name_prefix="bjsolve-game-laws"))
-    return pool
-
-
-def _shared_map(threads: int, fn, items) -> list:
-    """[fn(x) for x in items] on ``threads`` threads: this one and threads - 1 kept
-    workers (``_law_pool``), each taking the next item when it is free."""
-    import threading
-    if threads <= 1 or len(items) <= 1:
-        return [fn(x) for x in items]
-    results = [None] * len(items)
-    order = iter(range(len(items)))
-    lock = threading.Lock()
-
-    def work():
-        while True:
-            with lock:
-                i = next(order, None)
-            if i is None:
-                return
-            results[i] = fn(items[i])
-    helpers = [_law_pool(threads - 1).submit(work) for _ in range(threads - 1)]
-    try:
-        work()
-    finally:
-        for job in helpers:
-            job.result()
-    return results
 
 
 def _class_draws(classes: int, cards: int):

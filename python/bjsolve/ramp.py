@@ -47,7 +47,9 @@ class Ramp:
     def __post_init__(self):
         # a Ramp built by hand is held to what parse_ramp allows (bets() needs the counts
         # increasing; a NaN bet or no point at all failed far from where it was made)
-        object.__setattr__(self, "points", _checked_points(self.points))
+        points = self.points
+        object.__setattr__(self, "points", tuple(points) if isinstance(points, _CheckedPoints)
+                           else _checked_points(points))
         if self.wong_in is not None:
             object.__setattr__(self, "wong_in", _true_count(self.wong_in, "wong_in"))
 
@@ -85,7 +87,7 @@ def parse_ramp(ramp, *, wong_in=None) -> Ramp:
     if isinstance(ramp, Ramp):
         if wong_in is None:
             return ramp
-        return Ramp(ramp.points, _true_count(wong_in, "wong_in"))
+        return Ramp(_CheckedPoints(ramp.points), _true_count(wong_in, "wong_in"))
     if isinstance(ramp, str):
         pairs = _parse_text(ramp)
     elif isinstance(ramp, Mapping):
@@ -95,57 +97,60 @@ def parse_ramp(ramp, *, wong_in=None) -> Ramp:
                         f"(true count, bet) pairs, got {_show(ramp)}")
     else:
         try:
-            pairs = [tuple(p) for p in ramp]
+            pairs = [tuple(p) for p in ramp]    # (their lengths are checked with the rest)
         except TypeError:
             raise TypeError(f"ramp must be text {EXAMPLE}, a mapping {{true count: bet}} or "
                             f"(true count, bet) pairs, got {_show(ramp)}") from None
-    if not pairs:
-        raise ValueError(f"ramp must give at least one true count:bet, e.g. {EXAMPLE}; got "
-                         f"{_show(ramp)}")
-    clean = {}
-    for item in pairs:
-        if len(item) != 2:
-            raise ValueError(f"ramp entries are (true count, bet) pairs, got {_show(item)}")
-        tc = _true_count(item[0], "ramp true count")
-        bet = _bet(item[1], tc)
-        if tc in clean:
-            raise ValueError(f"ramp true count {tc:+d} is given twice (each count once)")
-        clean[tc] = bet
-    if all(v == 0 for v in clean.values()):
-        raise ValueError(f"ramp: every bet is 0 (at least one bet must be above 0), got "
-                         f"{_show(ramp)}")
-    return Ramp(tuple(sorted(clean.items())),
-                None if wong_in is None else _true_count(wong_in, "wong_in"))
+    wong = None if wong_in is None else _true_count(wong_in, "wong_in")
+    return Ramp(_CheckedPoints(_checked_points(pairs, sort=True, shown=ramp)), wong)
 
 
-def _checked_points(points) -> tuple:
-    """A Ramp's points as ((int true count, float bet), ...), or the error parse_ramp
-    would give, plus one for counts not in increasing order."""
+class _CheckedPoints(tuple):
+    """Points already through ``_checked_points`` (parse_ramp's): a Ramp takes them as
+    they are instead of checking every field a second time."""
+
+
+def _checked_points(points, *, sort: bool = False, shown=None) -> tuple:
+    """Points as ((int true count, float bet), ...), every field checked once, or the
+    error naming the field.  ``sort`` (parse_ramp): any order, each count once, sorted;
+    else (a Ramp built by hand) the counts must already increase.  ``shown``: what the
+    caller was given, for the messages."""
+    shown = points if shown is None else shown
     if isinstance(points, (str, bytes, Mapping)) or not hasattr(points, "__iter__"):
         raise TypeError(f"Ramp points must be (true count, bet) pairs in increasing "
                         f"true-count order (parse_ramp reads text {EXAMPLE} or a mapping), "
                         f"got {_show(points)}")
-    pairs = []
-    for item in points:
-        try:
-            pair = tuple(item)
-        except TypeError:
-            pair = ()
-        if len(pair) != 2:
-            raise ValueError(f"ramp entries are (true count, bet) pairs, got {_show(item)}")
-        tc = _true_count(pair[0], "ramp true count")
-        pairs.append((tc, _bet(pair[1], tc)))
+    pairs = [_checked_pair(item) for item in points]
     if not pairs:
         raise ValueError(f"ramp must give at least one true count:bet, e.g. {EXAMPLE}; got "
-                         f"{_show(points)}")
+                         f"{_show(shown)}")
+    if sort:
+        counts = set()
+        for tc, _ in pairs:
+            if tc in counts:
+                raise ValueError(f"ramp true count {tc:+d} is given twice (each count once)")
+            counts.add(tc)
+        pairs.sort()
     for (a, _), (b, _) in zip(pairs, pairs[1:]):
         if b <= a:
             raise ValueError(f"Ramp points must be in increasing true-count order, each count "
                              f"once (parse_ramp sorts them): {a:+d} then {b:+d}")
     if all(bet == 0 for _, bet in pairs):
         raise ValueError(f"ramp: every bet is 0 (at least one bet must be above 0), got "
-                         f"{_show(points)}")
+                         f"{_show(shown)}")
     return tuple(pairs)
+
+
+def _checked_pair(item) -> tuple:
+    """One (true count, bet) entry as (int, float), or the error naming the field."""
+    try:
+        pair = tuple(item)
+    except TypeError:
+        pair = ()
+    if len(pair) != 2:
+        raise ValueError(f"ramp entries are (true count, bet) pairs, got {_show(item)}")
+    tc = _true_count(pair[0], "ramp true count")
+    return tc, _bet(pair[1], tc)
 
 
 def _parse_text(text: str) -> list:
@@ -204,6 +209,7 @@ class RampResult:
     ror_dominant_root: float | None = None  # r^(B/h), the dominant root alone
     rounds: int | None = None               # with ``trip_ruin``: P(ruin within that many)
     trip_ruin: float | None = None
+    trip_ruin_note: str | None = None       # why the trip ruin asked for is not given (None)
     caveat: str | None = None               # what makes these figures unreliable, if anything
 
     @property
@@ -314,6 +320,8 @@ def ramp_table(result: RampResult, title: str):
                  "" if result.bankroll is None else
                  "; CE = W - Var / (2 bankroll); risk of ruin: lifetime, "
                  f"{result.ror_method} (rounds treated as independent)"),) + (
+                 (f"trip ruin in {result.rounds:,} rounds: {result.trip_ruin_note}",)
+                 if result.trip_ruin_note else ()) + (
                  (f"UNRELIABLE: {result.caveat}",) if result.caveat else ())
     return Table("summary", title, rows, ("value",),
                  np.array([[float(summary[k])] for k in rows]), notes, style="prob",

@@ -259,7 +259,8 @@ class TripRuin:
         return self.probability
 
 
-def trip_ruin(dist, bankroll, rounds, *, tolerance: float = TRIP_TOLERANCE) -> TripRuin:
+def trip_ruin(dist, bankroll, rounds, *, tolerance: float = TRIP_TOLERANCE,
+              max_seconds: float = MAX_TRIP_SECONDS) -> TripRuin:
     """Probability of losing ``bankroll`` units within ``rounds`` rounds: the law of the
     bankroll of the players not yet ruined, carried on the outcome lattice (``_TripWalk``:
     round by round next to the ruin barrier, in blocks of rounds by convolution far from
@@ -272,13 +273,18 @@ def trip_ruin(dist, bankroll, rounds, *, tolerance: float = TRIP_TOLERANCE) -> T
     rounding is not in it (measured: ~1e-16 relative to the largest probability, and
     ~1e-13 relative after 10,000 rounds, as the round-by-round recursion).  When Doob's
     inequality already bounds the whole probability by ``tolerance`` (a bankroll out of
-    reach in that many rounds), 0 with that bound, at once."""
+    reach in that many rounds), 0 with that bound, at once.  ``max_seconds``: the largest
+    estimated cost accepted (a caller that must answer sooner gives less)."""
     bankroll = _check_bankroll(bankroll)
     rounds = _check_rounds(rounds)
     tol = _number(tolerance, "tolerance", "a number strictly between 0 and 1")
     if not 0.0 < tol < 1.0:
         raise ValueError(f"tolerance must be a number strictly between 0 and 1, got "
                          f"{_show(tolerance)}")
+    max_seconds = _number(max_seconds, "max_seconds", "a number of seconds > 0")
+    if not max_seconds > 0:
+        raise ValueError(f"max_seconds must be a number of seconds > 0, got "
+                         f"{_show(max_seconds)}")
     law = _law(dist)
     h, steps, probs = law.h, law.steps, law.probs
     lo = int(steps.min())
@@ -299,14 +305,14 @@ def trip_ruin(dist, bankroll, rounds, *, tolerance: float = TRIP_TOLERANCE) -> T
             f"that fall); lifetime_ruin has no such limit")
     walk = _TripWalk(steps, probs, tol / (8.0 * rounds), start, rounds)
     cost = walk.estimate(start, rounds)
-    if cost > MAX_TRIP_SECONDS:
+    if cost > max_seconds:
         allowed = rounds                    # halved until the estimate fits
-        while allowed > 1 and walk.estimate(start, allowed) > MAX_TRIP_SECONDS:
+        while allowed > 1 and walk.estimate(start, allowed) > max_seconds:
             allowed //= 2
         raise ValueError(
             f"rounds must be at most about {allowed:,} for this law and bankroll, got "
             f"{rounds:,}: the trip ruin's estimated cost here is {cost:.3g} s, over its "
-            f"{MAX_TRIP_SECONDS:g} s limit (its work widens with the law's spread, {span} "
+            f"{max_seconds:g} s limit (its work widens with the law's spread, {span} "
             f"lattice steps of {h:g} unit(s), and its {len(steps)} outcomes); lifetime_ruin "
             f"has no such limit")
     ruined, error = walk.run(start, rounds, tol, _lundberg_rate(steps, probs))
