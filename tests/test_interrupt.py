@@ -136,3 +136,29 @@ def test_an_interrupt_while_a_module_imports_exits_130_in_one_line(module, entry
                           preexec_fn=_sigint_default)
     assert proc.returncode == 130, f"exit {proc.returncode}: {proc.stderr[-300:]}"
     assert proc.stderr == "bjsolve: interrupted\n"
+
+
+_SITECUSTOMIZE = r'''
+import os, signal, sys
+class InterruptAtImport:
+    def find_spec(self, name, path=None, target_module=None):
+        if name == "bjsolve.__main__":
+            sys.meta_path.remove(self)
+            os.kill(os.getpid(), signal.SIGINT)
+        return None
+sys.meta_path.insert(0, InterruptAtImport())
+'''
+
+
+def test_an_interrupt_between_the_package_and_its_main_exits_130(tmp_path):
+    """``python -m bjsolve`` imports the package before ``bjsolve.__main__``: the guard is
+    up from the package's first lines (a SIGINT there gave a KeyboardInterrupt traceback
+    through runpy and bjsolve/__main__.py)."""
+    (tmp_path / "sitecustomize.py").write_text(_SITECUSTOMIZE)
+    env = _child_env()
+    env["PYTHONPATH"] = os.pathsep.join([str(tmp_path), env.get("PYTHONPATH", "")])
+    proc = subprocess.run([sys.executable, "-m", "bjsolve", "indices", "--decks", "1",
+                           "--top", "1"], env=env, capture_output=True, text=True,
+                          timeout=120, preexec_fn=_sigint_default)
+    assert proc.returncode == 130, f"exit {proc.returncode}: {proc.stderr[-300:]}"
+    assert proc.stderr == "bjsolve: interrupted\n"

@@ -26,8 +26,25 @@ line's ``--help`` stay fast: numpy and the compiled kernels load only when a nam
 them is touched.
 """
 import sys
-import types
-from importlib import import_module
+
+
+def _started_as_the_command_line() -> bool:
+    """Whether this import is ``python -m bjsolve`` locating its module (sys.argv[0] is
+    "-m" only then), not a program importing the library."""
+    if sys.argv[:1] != ["-m"]:
+        return False
+    argv = getattr(sys, "orig_argv", [])
+    return "-m" in argv and argv[argv.index("-m") + 1:][:1] == ["bjsolve"]
+
+
+if _started_as_the_command_line():
+    # the Ctrl-C guard of the command line's start-up (bjsolve._startup) goes up before
+    # anything else of the package runs
+    from ._startup import guard_imports
+    guard_imports()
+
+import types  # noqa: E402
+from importlib import import_module  # noqa: E402
 
 __version__ = "0.1.0"
 
