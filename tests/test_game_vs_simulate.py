@@ -44,11 +44,6 @@ def _game_and_indices(rules, indexed):
 
 SCENARIOS = [(decks, h17, ls, indexed) for decks in (2, 6) for h17 in (False, True)
              for ls in (False, True) for indexed in (False, True)]
-# measured: the game 0.0153% below 2 x 10^9 simulated rounds (z -7.3); see
-# docs/counted-game.md, "The flat edge against long simulations"
-KNOWN_BIAS = {(2, False, True, True): "2D S17 LS I18: the indexed game is 0.015% low (z -7.3)"}
-SCENARIOS = [pytest.param(*s, marks=pytest.mark.xfail(reason=KNOWN_BIAS[s], strict=False))
-             if s in KNOWN_BIAS else s for s in SCENARIOS]
 
 
 @pytest.mark.slow

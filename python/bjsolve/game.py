@@ -1097,19 +1097,37 @@ def _runs(labels: list, chosen: list) -> str:
 
 
 class IndexedChart:
-    """A chart with an index table's plays at one true count: for a hand whose row and
-    upcard have an index line, the line's play at ``tc`` when it is allowed, else the
-    chart's play."""
+    """A chart with an index table's plays at one true count.  A hand takes the line of its
+    row and upcard whose options (double, split, surrender) are exactly the hand's, failing
+    that the one with the fewest options that include the hand's, as the simulator reads an
+    index file: a 16 v T that may no longer surrender (after a hit) plays the row's
+    stand-or-hit line, not the two-card line's surrender.  The line's play at ``tc`` when
+    it is allowed, else the chart's play.  ``overrides``: (row, upcard, options) -> play."""
 
     def __init__(self, chart, indices, tc: float):
         self.chart = chart
         self.tc = tc
-        self.overrides = {key: line.play_at(tc) for key, line in indices.lines.items()}
+        lines = getattr(indices, "all_lines", None) or list(indices.lines.values())
+        self.overrides = {(line.row, line.upcard, _option_flags(line.options)): line.play_at(tc)
+                          for line in lines if len(line.plays) > 1}
+        self._options = {}
+        for row, upcard, flags in self.overrides:
+            self._options.setdefault((row, upcard), []).append(flags)
 
     def __call__(self, cards, dealer, allowed):
         from .hands import hand_code
         row = hand_code(tuple(cards), can_split="split" in allowed)
-        play = self.overrides.get((row, dealer))
-        if play is not None and play in allowed:
-            return play
+        candidates = self._options.get((row, dealer))
+        if candidates:
+            have = _option_flags(allowed)
+            wider = [c for c in candidates if all(x >= y for x, y in zip(c, have))]
+            pick = have if have in candidates else min(wider, key=sum, default=None)
+            play = self.overrides[(row, dealer, pick)] if pick is not None else None
+            if play is not None and play in allowed:
+                return play
         return self.chart(cards, dealer, allowed)
+
+
+def _option_flags(actions) -> tuple:
+    """Whether ``actions`` include double, split and surrender."""
+    return tuple(a in actions for a in ("double", "split", "surrender"))
