@@ -16,8 +16,11 @@ def _interrupt(*args):
     """(exit code, stderr, seconds from SIGINT to exit) of ``bjsolve ARGS`` interrupted once
     it has started."""
     env = dict(os.environ, PYTHONUNBUFFERED="1")
+    # SIGINT handled as a terminal's Ctrl-C meets it: a test run started in the background
+    # (nohup, ``&``) hands its children SIGINT ignored, and the command then runs on
     proc = subprocess.Popen([sys.executable, "-m", "bjsolve", *args], env=env,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=_sigint_default)
     time.sleep(STARTED)
     if proc.poll() is not None:
         pytest.fail(f"bjsolve {' '.join(args)} finished before the interrupt")
