@@ -1683,15 +1683,12 @@ def _sigint_default() -> None:
 
 
 def _before_bjsolve(err: str) -> bool:
-    """Whether a SIGINT's traceback is the interpreter's own start-up, before any code of
-    bjsolve ran (a loaded machine can take over 0.1 s there: "Fatal Python error:
-    init_import_site", or a KeyboardInterrupt whose frames are all outside the package):
-    Python's default handling, which no program can change."""
-    if "Fatal Python error: init_import_site" in err:
-        return True
-    frames = re.findall(r'File "([^"]+)"', err)
-    return bool(frames) and not any(
-        f"{os.sep}bjsolve{os.sep}" in f or f"{os.sep}bjcore{os.sep}" in f for f in frames)
+    """Whether a SIGINT's traceback came before bjsolve's start-up guard was up (the
+    interpreter's own start-up, which a loaded machine can stretch past 0.1 s, or the few
+    statements that put the guard up): Python's default handling, which no program can
+    change."""
+    from bjsolve._startup import interrupted_before_the_guard
+    return interrupted_before_the_guard(err)
 
 
 def run_interrupt(argv, delay: float, grace: float, env) -> tuple:

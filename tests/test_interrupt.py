@@ -71,13 +71,13 @@ def _sigint_default():
 
 
 def _before_bjsolve_started(code, err) -> bool:
-    """A signal that came while the interpreter itself was starting (site, runpy), before
-    any of bjsolve's code ran: Python's to handle (on a busy machine that start alone can
-    take a tenth of a second)."""
+    """A signal that came before the guard was up: while the interpreter itself was starting
+    (site, runpy; on a busy machine that alone can take a tenth of a second) or in the few
+    statements that put the guard up: Python's to handle."""
+    from bjsolve._startup import interrupted_before_the_guard
     if code == -signal.SIGINT and not err:
         return True        # before Python had its handler: the shell shows 130 too
-    return "Traceback" in err and not any(f"{os.sep}{package}{os.sep}" in err
-                                          for package in ("bjsolve", "bjcore", "numpy"))
+    return interrupted_before_the_guard(err)
 
 
 @pytest.mark.parametrize("delay", [0.0, 0.02, 0.05, 0.1, 0.2])
@@ -99,15 +99,16 @@ def test_an_early_interrupt_exits_130_in_one_line(args, delay):
 
 # A child that sends itself SIGINT as a given module starts importing: the moments above,
 # pinned down without timing.  "datetime" is imported by numpy's C core while it loads
-# (numpy turned an interrupt there into "Importing the numpy C-extensions failed").
+# (numpy turned an interrupt there into "Importing the numpy C-extensions failed"); "enum"
+# was imported by the guard's own module (``signal``) before the guard was up.
 _INTERRUPT_AT_IMPORT = r'''
-import os, signal, sys
+import os, sys, _signal     # not signal, which imports enum
 target, entry = sys.argv[1], sys.argv[2]
 class InterruptAtImport:
     def find_spec(self, name, path=None, target_module=None):
         if name == target:
             sys.meta_path.remove(self)
-            os.kill(os.getpid(), signal.SIGINT)
+            os.kill(os.getpid(), _signal.SIGINT)
         return None
 sys.meta_path.insert(0, InterruptAtImport())
 sys.argv = ["bjsolve", *sys.argv[3:]]
@@ -128,7 +129,7 @@ def _script_entry_point() -> str:
         return tomllib.load(f)["project"]["scripts"]["bjsolve"]
 
 
-@pytest.mark.parametrize("module", ["argparse", "bjsolve.cli.common", "numpy", "datetime",
+@pytest.mark.parametrize("module", ["enum", "argparse", "bjsolve.cli.common", "numpy", "datetime",
                                     "bjcore._core", "bjsolve.count_tables"])
 @pytest.mark.parametrize("entry", ["-m", "script"])
 def test_an_interrupt_while_a_module_imports_exits_130_in_one_line(module, entry):
@@ -165,3 +166,29 @@ def test_an_interrupt_between_the_package_and_its_main_exits_130(tmp_path):
                           timeout=120, preexec_fn=_sigint_default)
     assert proc.returncode == 130, f"exit {proc.returncode}: {proc.stderr[-300:]}"
     assert proc.stderr == "bjsolve: interrupted\n"
+
+
+def _traceback(*frames) -> str:
+    lines = ["Traceback (most recent call last):"]
+    lines += [f'  File "{path}", line {line}, in {function}' for path, line, function in frames]
+    return "\n".join(lines + ["KeyboardInterrupt", ""])
+
+
+def test_only_the_window_before_the_guard_counts_as_the_interpreters():
+    """The timing tests above accept a traceback only from the window no program can close:
+    the interpreter's start-up and the statements that put the guard up."""
+    from bjsolve._startup import interrupted_before_the_guard as early
+    import bjsolve
+    package = os.path.dirname(bjsolve.__file__)
+    init, startup = os.path.join(package, "__init__.py"), os.path.join(package, "_startup.py")
+    with open(init, encoding="utf-8") as f:
+        guard = next(n for n, line in enumerate(f, 1) if line.strip() == "guard_imports()")
+    runpy = ("/usr/lib/python3.11/runpy.py", 142, "_get_module_details")
+    assert early(_traceback(runpy, ("/usr/lib/python3.11/enum.py", 229, "__set_name__")))
+    assert early(_traceback(runpy, (init, guard - 1, "<module>")))
+    assert early(_traceback(runpy, (init, guard, "<module>"), (startup, 33, "guard_imports")))
+    assert not early(_traceback(runpy, (init, guard + 1, "<module>")))
+    assert not early(_traceback(runpy, (init, guard, "<module>"),
+                                (os.path.join(package, "cli", "__init__.py"), 10, "<module>")))
+    assert not early(_traceback(runpy, (startup, 45, "imports_done")))
+    assert not early("bjsolve: interrupted\n")
