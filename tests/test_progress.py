@@ -66,3 +66,26 @@ def test_indices_report_each_step_once_in_order():
     seen = []
     generate_indices(Rules(decks=1), grid=range(-2, 3), progress=lambda d, t: seen.append((d, t)))
     assert seen == [(k, 5) for k in range(1, 6)]
+
+
+def test_a_progress_callable_of_another_signature_is_refused_before_the_work():
+    """Every function that takes ``progress=`` checks it up front (a wrong signature used to
+    fail in Python's words once the first step of a long computation was done)."""
+    import pytest
+
+    from bjsolve import effects_of_removal
+    from bjsolve.counting import advantage_by_true_count
+    calls = []
+
+    def no_arguments():
+        calls.append(1)
+
+    for run in (lambda p: effects_of_removal(Rules(decks=1), progress=p),
+                lambda p: generate_indices(Rules(decks=1), "hilo", hands=[("T6", "T")],
+                                           progress=p),
+                lambda p: advantage_by_true_count(Rules(decks=1), "hilo", progress=p)):
+        with pytest.raises(TypeError, match=r"progress\(done, total\).*no_arguments\(\)"):
+            run(no_arguments)
+        with pytest.raises(TypeError, match="progress must be .* got str"):
+            run("yes")
+    assert calls == []

@@ -434,7 +434,7 @@ def test_bankroll_trials():
     # a callable of another signature failed in Python's words inside the run
     (dict(progress=lambda: None), r"progress must be .*progress\(done, total\).*<lambda>\(\)"),
     (dict(progress=lambda done: None), r"progress\(done, total\)"),
-    (dict(progress=42), r"progress must be True, False or a callable"),
+    (dict(progress=42), r"progress must be True, False, None or a callable"),
 ])
 def test_bad_input_is_refused_before_any_work(kwargs, match):
     args = dict(rounds=1000, seed=1)

@@ -8,6 +8,7 @@ terminal, or a notebook).
 """
 from __future__ import annotations
 
+import inspect
 import sys
 import threading
 import time
@@ -81,13 +82,36 @@ class ProgressBar:
 
 
 def progress_callback(progress, label: str = "working"):
-    """What a ``progress=`` argument means: None (silent), a callable, or a ``ProgressBar``
-    for ``True``."""
+    """What a ``progress=`` argument means: None (silent), a callable ``progress(done,
+    total)``, or a ``ProgressBar`` for ``True``."""
+    check_progress(progress)
     if progress is None or progress is False:
         return None
     if progress is True:
         return ProgressBar(label)
-    if callable(progress):
-        return progress
-    raise TypeError(f"progress must be True, False, None or a callable (done, total), "
-                    f"got {type(progress).__name__}")
+    return progress
+
+
+def check_progress(progress, called_with: str = "the work done and the work in all") -> None:
+    """TypeError unless ``progress`` is True, False, None or a callable that takes (done,
+    total): a callable of another signature would fail in Python's words deep inside a long
+    run, after the work it interrupts."""
+    if progress is None or isinstance(progress, bool):
+        return
+    expected = "True, False, None or a callable progress(done, total)"
+    if not callable(progress):
+        raise TypeError(f"progress must be {expected}, got {type(progress).__name__} "
+                        f"{progress!r:.40}")
+    try:
+        inspect.signature(progress).bind(0, 0)
+    except TypeError:
+        raise TypeError(f"progress must be {expected} (called with {called_with}), got a "
+                        f"callable {_callable_signature(progress)}") from None
+    except ValueError:                   # no signature to look at (some builtins): trust it
+        pass
+
+
+def _callable_signature(f) -> str:
+    """'name(its parameters)', at most 60 characters."""
+    text = f"{getattr(f, '__name__', type(f).__name__)}{inspect.signature(f)}"
+    return text if len(text) <= 60 else text[:57] + "..."

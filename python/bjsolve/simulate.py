@@ -10,7 +10,6 @@ See docs/simulation.md for the game model and the conventions.
 from __future__ import annotations
 
 import collections
-import inspect
 import itertools
 import math
 import numbers
@@ -28,7 +27,7 @@ from .counting import count_tags
 from .game_plan import (GamePlan, IndexPlay, _choice, _dealer_keys,
                         _decision_table, _index_plays, _line_tables, _resolve_strategy,
                         _shoe_counts, compositions, parse_index_file)
-from .progress import ProgressBar
+from .progress import ProgressBar, check_progress
 from .ramp import MAX_BET, MIN_BET, parse_ramp
 from .rules import Rules
 from .shoe import Shoe, _show
@@ -353,7 +352,7 @@ def simulate(rules: Rules | None = None, *, rounds, seed, shoe=None, penetration
         wong_out=wong_out, table_min=table_min, table_max=table_max, threads=threads)
     specs = [(k, min(chunk_rounds, rounds - k * chunk_rounds))
              for k in range((rounds + chunk_rounds - 1) // chunk_rounds)]
-    _check_progress(progress)
+    check_progress(progress, "the rounds done and the rounds in all")
     reporter = _progress_reporter(progress, rounds)
     if client is not None:
         from .distributed import run_chunks
@@ -543,29 +542,6 @@ def _wait_for(all_exited, finished, specs, reporter) -> None:
             reporter(0)
         time.sleep(pause)
         pause = min(2 * pause, POLL_SECONDS)
-
-
-def _check_progress(progress) -> None:
-    """progress: True/False/None, or a callable that takes (done, total): a callable of
-    another signature failed in Python's words deep inside the run."""
-    if progress is None or isinstance(progress, bool):
-        return
-    expected = "True, False or a callable progress(done, total)"
-    if not callable(progress):
-        raise TypeError(f"progress must be {expected}, got {_show(progress)}")
-    try:
-        inspect.signature(progress).bind(0, 0)
-    except TypeError:
-        raise TypeError(f"progress must be {expected} (called with the rounds done and the "
-                        f"rounds in all), got a callable {_callable_signature(progress)}") from None
-    except ValueError:                   # no signature to look at (some builtins): trust it
-        pass
-
-
-def _callable_signature(f) -> str:
-    """'name(its parameters)', at most 60 characters."""
-    text = f"{getattr(f, '__name__', type(f).__name__)}{inspect.signature(f)}"
-    return text if len(text) <= 60 else text[:57] + "..."
 
 
 def _progress_reporter(progress, total):
