@@ -191,4 +191,7 @@ def test_only_the_window_before_the_guard_counts_as_the_interpreters():
     assert not early(_traceback(runpy, (init, guard, "<module>"),
                                 (os.path.join(package, "cli", "__init__.py"), 10, "<module>")))
     assert not early(_traceback(runpy, (startup, 45, "imports_done")))
+    # the window's statements importing another module: that module came before the guard
+    assert not early(_traceback(runpy, (init, guard - 1, "<module>"),
+                                ("/usr/lib/python3.11/enum.py", 229, "__set_name__")))
     assert not early("bjsolve: interrupted\n")

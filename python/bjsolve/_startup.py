@@ -48,27 +48,28 @@ def imports_done() -> None:
 
 def interrupted_before_the_guard(stderr: str) -> bool:
     """Whether ``stderr`` of an interrupted ``python -m bjsolve`` is a KeyboardInterrupt
-    raised before the guard was up: the interpreter's own start-up (no frame of bjsolve or
-    bjcore), or the few statements of the package that put the guard up (module-level code
-    of ``bjsolve/__init__.py`` up to the guard's call, this module's and ``guard_imports``).  No program
-    can shorten that window further; the tests and the fuzz campaign accept it as Python's
-    default handling of SIGINT and nothing else."""
+    raised before the guard was up: in the interpreter's own start-up (no frame of bjsolve
+    or bjcore), or in the few statements of the package that put the guard up (module-level
+    code of ``bjsolve/__init__.py`` up to the guard's call, this module's and
+    ``guard_imports``), with no other module's frame below them.  No program can shorten
+    that window further; the tests and the fuzz campaign accept it as Python's default
+    handling of SIGINT and nothing else."""
     import re
-    if "KeyboardInterrupt" not in stderr and "Fatal Python error: init_import_site" not in stderr:
-        return False
+    if "KeyboardInterrupt" not in stderr:
+        return "Fatal Python error: init_import_site" in stderr
     here = os.path.dirname(os.path.abspath(__file__))
     with open(os.path.join(here, "__init__.py"), encoding="utf-8") as f:
         guard_line = next(number for number, line in enumerate(f, 1)
                           if line.strip() == "guard_imports()")
-    for path, line, function in re.findall(r'File "([^"]+)", line (\d+), in (\S+)', stderr):
-        package_frame = f"{os.sep}bjsolve{os.sep}" in path or f"{os.sep}bjcore{os.sep}" in path
-        if not package_frame:
-            continue
+
+    def in_the_window(path, line, function):
         if path.endswith(f"{os.sep}bjsolve{os.sep}_startup.py"):
-            early = function in ("<module>", "guard_imports")
-        else:
-            early = (path.endswith(f"{os.sep}bjsolve{os.sep}__init__.py")
-                     and function == "<module>" and int(line) <= guard_line)
-        if not early:
-            return False
-    return True
+            return function in ("<module>", "guard_imports")
+        return (path.endswith(f"{os.sep}bjsolve{os.sep}__init__.py")
+                and function == "<module>" and int(line) <= guard_line)
+
+    frames = re.findall(r'File "([^"]+)", line (\d+)(?:, in (\S+))?', stderr)
+    ours = [k for k, (path, _, _) in enumerate(frames)
+            if f"{os.sep}bjsolve{os.sep}" in path or f"{os.sep}bjcore{os.sep}" in path]
+    # from the package's first frame down, every frame is the window's own
+    return not ours or all(in_the_window(*frame) for frame in frames[ours[0]:])
