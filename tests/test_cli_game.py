@@ -257,3 +257,18 @@ def test_notes_explain_ruin_only_when_it_is_shown():
     assert "ruin" not in " ".join(summary["notes"]) and "CE =" not in " ".join(summary["notes"])
     code, text = run(BASE + ["--format", "json"])
     assert "risk of ruin: lifetime" in " ".join(json.loads(text)["tables"][1]["notes"])
+
+
+def test_indices_repeated_or_in_a_comma_list_are_one_list(tmp_path):
+    """'game --indices i18 --indices fab4' kept the last set only and 'i18,fab4' was
+    refused: both give CountedGame the list ["i18", "fab4"] (the game reads it with
+    bjsolve.indices.as_index_table, as simulate does); a file's name is kept whole."""
+    from bjsolve.cli import parse
+    from bjsolve.cli.counting_args import index_items
+    odd = tmp_path / "hi,lo.idx"
+    odd.write_text("16 10 0 0 0 2 +0 1 +1000\n")
+    for argv, expected in ((["--indices", "i18", "--indices", "fab4"], ["i18", "fab4"]),
+                           (["--indices", "i18,fab4"], ["i18", "fab4"]),
+                           (["--indices", "i18", "--indices", str(odd)], ["i18", str(odd)]),
+                           ([], None)):
+        assert index_items(parse(["game", *argv]).indices) == expected

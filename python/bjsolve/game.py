@@ -153,9 +153,14 @@ class CountedGame:
     rules: a peek game (``Rules``, finite decks).  system: a count system name or 10 tags.
     penetration: the fraction of the shoe dealt before the cut card (0 < p < 1).
     burn: cards burnt (unseen) after the shuffle.  decks / rounding: the true-count
-    convention (``count_distribution``).  strategy: "basic", "indices" (needs ``indices``:
-    an ``IndexTable`` or anything with ``.lines`` {(row, upcard): line with
-    ``play_at(tc)``} and ``.insurance``; giving ``indices`` selects it) or "optimal".
+    convention (``count_distribution``).  strategy: "basic", "indices" (needs ``indices``;
+    giving ``indices`` selects it) or "optimal".  indices: the index plays, as ``simulate``
+    takes them (``bjsolve.indices.as_index_table``): a named set "i18", "fab4" or "all"
+    (the exact indices for this rounding of the true count), a number N (the N lines of
+    largest gain), a list of those ("i18,fab4" or ["i18", "fab4"]: their lines together),
+    an index file (path or text), an ``IndexTable`` (or anything with ``.lines``
+    {(row, upcard): line with ``play_at(tc)``} and ``.insurance``), or a list mixing them
+    (a hand given two different lines is refused, naming the hand).
     spots: hands per round (for where rounds start).  depth_bands: depth bands per true
     count for the edge (1: the average composition).  tc_min/tc_max: end bins (None: pool
     true counts rarer than 1e-4).
@@ -190,13 +195,12 @@ class CountedGame:
             raise ValueError(f"strategy must be one of {', '.join(STRATEGIES)}, got "
                              f"{str(strategy)[:30]!r}")
         if strategy == "indices" and indices is None:
-            raise ValueError("indices: strategy 'indices' needs an index table")
-        if indices is not None and not (hasattr(indices, "lines") and hasattr(indices, "insurance")):
-            raise TypeError("indices must be an IndexTable (bjsolve.indices.generate_indices"
-                            "(rules, system), .select('i18') for the Illustrious 18), got "
-                            f"{type(indices).__name__}")
+            raise ValueError("indices: strategy 'indices' needs index plays (e.g. "
+                             "indices='i18')")
+        if indices is False:
+            indices = None
         if strategy != "indices" and indices is not None:
-            strategy = "indices"      # an index table given is an index table played
+            strategy = "indices"      # index plays given are index plays played
         penetration = finite_number(penetration, "penetration")
         if not 0.0 < penetration < 1.0:
             raise ValueError(f"penetration must be between 0 and 1 (the fraction dealt before "
@@ -222,6 +226,11 @@ class CountedGame:
         self._end_bins = _checked_end_bins(tc_min, tc_max)
         self.shoe = Shoe.decks(rules.decks)
         self.cut = self._checked_cut()
+        if indices is not None:
+            from .indices import as_index_table
+            # (a named set's exact table is made for the game's true-count rounding)
+            self.indices = as_index_table(indices, rules, system, tc_convention=rounding,
+                                          threads=self._threads)
         self._ruin_cache: dict = {}
         t0 = time.perf_counter()
         self._solve_full_shoe()

@@ -293,12 +293,16 @@ def simulate(rules: Rules | None = None, *, rounds, seed, shoe=None, penetration
         dependent strategy, split hands CDZ-), a ``StrategyChart`` or a callable
         f(cards, dealer, allowed) -> action.
     system: a count system name (default 'hilo') or 10 tags A..T.
-    indices: None (no index plays), True (``generate_indices(rules, system,
+    indices: None (no index plays), True or "all" (``generate_indices(rules, system,
         tc_convention=rounding)``: exact indices for this rounding of the true count),
-        "i18" or "fab4" (those published plays only, with these exact indices), an
-        ``IndexTable``, or an index file (path or text).  Lines whose play changes with the
-        count override the strategy at the current true count.
-    insurance: None (the index table's insurance index, else never), False (never), or a
+        "i18" or "fab4" (those published plays only, with these exact indices), a number N
+        (the N lines of largest gain), a list of those ("i18,fab4" or ["i18", "fab4"]:
+        their lines together), an ``IndexTable``, an index file (path or text; its
+        "# insurance:" line is its insurance index), or a list mixing them: a hand given
+        two different lines is refused, naming the hand (``indices.as_index_table``, as
+        ``CountedGame`` takes them).  Lines whose play changes with the count override the
+        strategy at the current true count.
+    insurance: None (the index plays' insurance index, else never), False (never), or a
         true count from which to insure (even money for a natural).
     true_count: 'exact' (cards not yet seen), 'half-deck' or 'full-deck' (decks remaining
         estimated to the nearest half or whole deck, at least one half / one deck).

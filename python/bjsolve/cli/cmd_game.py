@@ -8,8 +8,7 @@ from __future__ import annotations
 from . import common
 from .counting_args import (add_decks_estimation_argument, add_strategy_argument,
                             add_system_argument, add_tc_convention_argument, counting_rules,
-                            index_selection, penetration_value, INDEX_SETS_HELP,
-                            RAMP_HELP)
+                            index_items, penetration_value, INDEX_SETS_HELP, RAMP_HELP)
 
 NAME = "game"
 HELP = "counted game: true-count frequencies, edge and SD by count, bet-ramp figures and risk"
@@ -30,8 +29,9 @@ def add_arguments(parser) -> None:
     add_strategy_argument(g, help="basic: the total-dependent chart (--indices adds index "
                                   "plays to it); optimal: composition-dependent play of each "
                                   "count's composition")
-    g.add_argument("--indices", metavar="SET",
-                   help=f"play the chart with index numbers: {INDEX_SETS_HELP} (default: "
+    g.add_argument("--indices", metavar="SET|FILE", action="append",
+                   help=f"play the chart with index numbers: {INDEX_SETS_HELP}; or FILE, an "
+                        "index file as 'bjsolve indices --format index' writes it (default: "
                         "none, the chart alone)")
     add_tc_convention_argument(g, old_flag="--tc")
     add_decks_estimation_argument(g)
@@ -82,9 +82,7 @@ def run(args) -> int:
             raise common.UsageError(f"--penetration {args.penetration} cards goes beyond the "
                                     f"{cards}-card shoe")
         args.penetration = args.penetration / cards
-    indices = None
-    if args.indices:
-        indices = index_selection(rules, args.system_value, args.indices, args.tc_convention)
+    indices = index_items(args.indices)
     with common.progress(args, label="true counts") as update:
         game = CountedGame(rules, args.system_value, penetration=args.penetration,
                            burn=args.burn, spots=args.spots, decks=args.decks_estimation,

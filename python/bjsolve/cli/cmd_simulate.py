@@ -15,8 +15,7 @@ import math
 from . import common
 from .counting_args import (add_decks_estimation_argument, add_strategy_argument,
                             add_system_argument, add_tc_convention_argument, parse_system,
-                            index_selection, is_index_set, penetration_value, INDEX_SETS_HELP,
-                            RAMP_HELP)
+                            index_items, penetration_value, INDEX_SETS_HELP, RAMP_HELP)
 
 NAME = "simulate"
 HELP = "simulate the real game: cut card, count, indices, bet ramp (fast, reproducible)"
@@ -79,6 +78,7 @@ def add_arguments(parser) -> None:
                                   "composition-dependent strategy")
     add_system_argument(parser)
     g.add_argument("--indices", nargs="?", const="all", default=None, metavar="SET|FILE",
+                   action="append",
                    help="play the chart with index numbers, the exact indices of the count "
                         f"system as 'bjsolve indices' computes them: {INDEX_SETS_HELP} "
                         "(alone: all); or FILE, an index file as 'bjsolve indices --format "
@@ -117,42 +117,9 @@ def add_arguments(parser) -> None:
     common.add_output_arguments(parser)
 
 
-def _indices(rules, args):
-    """--indices: None, True (every exact index), an IndexTable (a named set) or a FILE."""
-    if args.indices is None:
-        return None
-    if not is_index_set(args.indices):
-        return args.indices                    # an index file (simulate checks it)
-    if args.indices.strip().lower() == "all":
-        return True
-    from ..counting import count_tags
-    system = parse_system(args.system)
-    count_tags(system)                         # a clear error before the index solves
-    return index_selection(rules, system, args.indices, args.tc_convention)
-
-
-def _file_insurance(indices):
-    """The insurance index of an index file, from the comment line 'bjsolve indices
-    --format index' writes ('# insurance: take at TC >= +3' or '... never on the grid'):
-    an int, False (never), or None where the file says nothing."""
-    import os
-    import re
-    text = indices
-    if "\n" not in indices and os.path.isfile(indices):
-        with open(indices, encoding="utf-8") as f:
-            text = f.read()
-    for line in text.splitlines():
-        m = re.match(r"#\s*insurance:\s*(?:take at TC >= ([+-]?\d+)|(never))", line.strip())
-        if m:
-            return int(m.group(1)) if m.group(1) is not None else False
-    return None
-
-
 def run(args) -> int:
     from ..simulate import DEFAULT_CHUNK_ROUNDS, simulate
     rules = common.rules_from_args(args)
-    if args.insurance is None and args.indices and not is_index_set(args.indices):
-        args.insurance = _file_insurance(args.indices)   # the file's, as with a named set
     client = None
     if args.scheduler:
         try:
@@ -171,7 +138,7 @@ def run(args) -> int:
             result = simulate(
                 rules, rounds=args.rounds, seed=args.seed, penetration=args.penetration,
                 spots=args.spots, other_spots=args.other_spots, strategy=_SIMULATE_STRATEGY[args.strategy],
-                system=parse_system(args.system), indices=_indices(rules, args),
+                system=parse_system(args.system), indices=index_items(args.indices),
                 insurance=args.insurance, true_count=_SIMULATE_DECKS[args.decks_estimation],
                 rounding=args.tc_convention,
                 ramp=args.ramp, wong_in=args.wong_in, wong_out=args.wong_out,
