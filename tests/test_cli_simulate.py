@@ -286,3 +286,17 @@ def test_index_sets_combine_repeated_or_in_a_comma_list():
     plays = [int(n.split(": ")[1]) for d in docs for n in d["notes"]
              if n.startswith("index plays: ")]
     assert plays[0] == plays[1] > plays[2]
+
+
+def test_burn_is_the_games_flag_and_the_simulator_burns_one(capsys):
+    """simulate had no --burn while game has: the same flag, default 1 (the simulator's
+    dealer burns one card after every shuffle and refuses another number, naming it)."""
+    game = ["simulate", "--rounds", "20000", "--seed", "2", "--decks", "2", "--format", "json"]
+    assert run(*game)[1] == run(*game, "--burn", "1")[1]
+    code, _ = run(*game, "--burn", "2")
+    err = capsys.readouterr().err.strip()
+    assert code == 2 and len(err.splitlines()) == 1 and "--burn" in err and "1 card" in err
+    with pytest.raises(ValueError, match="burn: the simulator burns 1 card"):
+        bjsolve.simulate(Rules(decks=2), rounds=1000, seed=1, burn=0)
+    with pytest.raises(TypeError, match="burn must be a whole number"):
+        bjsolve.simulate(Rules(decks=2), rounds=1000, seed=1, burn=1.5)

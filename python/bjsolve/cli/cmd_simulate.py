@@ -13,7 +13,7 @@ import argparse
 import math
 
 from . import common
-from .counting_args import (add_decks_estimation_argument, add_strategy_argument,
+from .counting_args import (INSURANCE_HELP, insurance_value, add_decks_estimation_argument, add_strategy_argument,
                             add_system_argument, add_tc_convention_argument, parse_system,
                             index_items, penetration_value, INDEX_SETS_HELP, RAMP_HELP)
 
@@ -42,16 +42,6 @@ def _penetration(text: str):
     return penetration_value(text, every_round=True)
 
 
-def _insurance(text: str):
-    if text.strip().lower() == "never":
-        return False
-    try:
-        return int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text[:40]!r}: give a whole true count or "
-                                         "'never'") from None
-
-
 def _bankroll_trials(text: str):
     parts = text.replace(" ", "").split(",")
     try:
@@ -70,6 +60,9 @@ def add_arguments(parser) -> None:
     g.add_argument("--penetration", type=_penetration, default=0.75, metavar="P",
                    help="cut card: a fraction of the shoe, a number of cards, or every-round "
                         "(a fresh shuffle before every round) (default: 0.75)")
+    g.add_argument("--burn", type=int, default=1, metavar="N",
+                   help="cards burnt (unseen) after each shuffle; the simulator burns one "
+                        "(default: 1)")
     g.add_argument("--spots", type=common.whole_number(1, 7), default=1, metavar="N",
                    help="spots the player plays, 1..7 (default: 1)")
     g.add_argument("--other-spots", type=int, default=0, metavar="N",
@@ -84,10 +77,8 @@ def add_arguments(parser) -> None:
                         "(alone: all); or FILE, an index file as 'bjsolve indices --format "
                         "index' writes it (its default --tc-convention is exact: write it "
                         "with the convention played) (default: none, the chart alone)")
-    g.add_argument("--insurance", type=_insurance, default=None, metavar="TC|never",
-                   help="insure at true counts >= TC (default: the index table's, or the "
-                        "index file's 'insurance:' line as 'bjsolve indices --format index' "
-                        "writes it, else never)")
+    g.add_argument("--insurance", type=insurance_value, default=None, metavar="TC|never",
+                   help=INSURANCE_HELP)
     add_decks_estimation_argument(g, old_flag="--true-count")
     add_tc_convention_argument(g, old_flag="--rounding")
     g.add_argument("--ramp", metavar="TC:BET,...",
@@ -137,6 +128,7 @@ def run(args) -> int:
         with common.progress(args, total=args.rounds, label="simulate") as update:
             result = simulate(
                 rules, rounds=args.rounds, seed=args.seed, penetration=args.penetration,
+                burn=args.burn,
                 spots=args.spots, other_spots=args.other_spots, strategy=_SIMULATE_STRATEGY[args.strategy],
                 system=parse_system(args.system), indices=index_items(args.indices),
                 insurance=args.insurance, true_count=_SIMULATE_DECKS[args.decks_estimation],

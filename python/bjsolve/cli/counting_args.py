@@ -102,6 +102,22 @@ RAMP_HELP = ("bets by true count, e.g. 1:1,2:2,3:4,4:8,5:12: the bet of the high
              "out")
 
 
+INSURANCE_HELP = ("insure at true counts >= TC, or never (default: the index plays' "
+                  "insurance index: a named set's, or an index file's 'insurance:' line as "
+                  "'bjsolve indices --format index' writes it; else never)")
+
+
+def insurance_value(text: str):
+    """--insurance: a whole true count, or never (False)."""
+    if text.strip().lower() == "never":
+        return False
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text[:40]!r}: give a whole true count or "
+                                         "'never'") from None
+
+
 INDEX_SETS_HELP = ("i18 (Illustrious 18 and insurance), fab4, all, or a number N (the N "
                    "lines of largest gain), computed for this --tc-convention; several "
                    "together as a comma list (i18,fab4) or the flag repeated: a hand in two "
