@@ -16,6 +16,16 @@ NAME = "game"
 HELP = "counted game: true-count frequencies, edge and SD by count, bet-ramp figures and risk"
 
 
+class _Renamed(argparse.Action):
+    """'game --rounds N': refused, naming --trip-rounds (its new name; simulate's --rounds
+    are the rounds it deals, and an old script should not be read another way)."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        raise common.UsageError(f"game: --rounds is now --trip-rounds (the trip ruin's "
+                                f"horizon; 'simulate --rounds' are the rounds it deals): give "
+                                f"--trip-rounds {str(values)[:20]}")
+
+
 def add_arguments(parser) -> None:
     add_system_argument(parser)
     g = parser.add_argument_group("the game")
@@ -56,7 +66,8 @@ def add_arguments(parser) -> None:
                    help="with --bankroll: also the trip ruin, P(losing the bankroll within N "
                         "rounds) (default: not shown)")
     # 'game --rounds' was the trip's length; in 'simulate' --rounds are the rounds dealt
-    b.add_argument("--rounds", dest="old_rounds", default=None, help=argparse.SUPPRESS)
+    b.add_argument("--rounds", dest="trip_rounds", action=_Renamed, default=argparse.SUPPRESS,
+                   help=argparse.SUPPRESS)
     b.add_argument("--optimal-spread", type=float, metavar="S",
                    help="also show the SCORE-optimal (Kelly-proportional) ramp with bets "
                         "1..S, rounded to whole units (default: not shown)")
@@ -68,10 +79,6 @@ def run(args) -> int:
     rules, _ = counting_rules(args)
     from ..game import CountedGame
     from ..ramp import MAX_BET, parse_ramp, ramp_table
-    if args.old_rounds is not None:
-        raise common.UsageError(f"game: --rounds is now --trip-rounds (the trip ruin's "
-                                f"horizon; 'simulate --rounds' are the rounds it deals): give "
-                                f"--trip-rounds {args.old_rounds[:20]}")
     if args.trip_rounds is not None and args.bankroll is None:
         raise common.UsageError("--trip-rounds needs --bankroll (the trip ruin is P(losing "
                                 "the bankroll within N rounds))")
