@@ -324,3 +324,18 @@ def test_insurance_and_threads_reach_the_game():
     assert "strategy basic" in notes and "insurance at TC >= +3" in notes
     code, text = run(BASE + ["--format", "json"])
     assert "insurance never" in " ".join(json.loads(text)["tables"][0]["notes"])
+
+
+def test_json_summary_figures_carry_their_own_units(json_doc):
+    """One label, 'probability (fraction of 1)', covered the win rate, SD, DI, SCORE and N0:
+    each figure's record now says its unit."""
+    summary = [t for t in json_doc["tables"] if t["table"] == "summary"][0]
+    assert "probability" not in summary["units"]
+    unit = {r["figure"]: r["unit"] for r in summary["records"]}
+    assert set(unit) == set(summary["rows"])
+    assert unit["win rate per round"] == unit["SD per round"] == "units per round dealt"
+    assert unit["win rate per 100"] == "units per 100 rounds dealt"
+    assert unit["N0"] == "rounds dealt" and unit["DI"].startswith("no unit")
+    assert unit["risk of ruin"] == "probability"
+    values = {r["figure"]: r["value"] for r in summary["records"]}
+    assert values["win rate per 100"] == pytest.approx(100 * values["win rate per round"])
