@@ -1499,7 +1499,7 @@ def command_argv(rng):
         if rng.random() < 0.8:
             argv += ["--bankroll", hostile_text(rng, ["100", "1000", "1e6", "0.5"])]
         if rng.random() < 0.5:
-            argv += ["--rounds", hostile_text(rng, ["1", "100", "1e4", "1e7"])]
+            argv += ["--trip-rounds", hostile_text(rng, ["1", "100", "1e4", "1e7"])]
         if rng.random() < 0.3:
             argv += ["--spots", hostile_text(rng, ["1", "2", "3", "4"])]
         if rng.random() < 0.2:
@@ -1532,11 +1532,12 @@ def command_argv(rng):
         argv = ["game", "--decks", "1", "--depth-bands", "1"]
         flags = {"--ramp": ["1:1,2:2,3:4,4:8", "1:nan", "1:1e400", "0:0", "1e400:1"],
                  "--wong-in": ["1", "1000", str(10**30)], "--bankroll": ["1000", "1e308", "0.001"],
-                 "--rounds": ["100", "1e4", "10000001"], "--penetration": ["0.75", "0.99", "51"],
+                 "--trip-rounds": ["100", "1e4", "10000001"],
+                 "--penetration": ["0.75", "0.99", "51"], "--insurance": ["3", "never", "x"],
                  "--burn": ["0", "51", "-1"], "--optimal-spread": ["8", "1e6", "nan"]}
         for flag in rng.sample(list(flags), rng.randint(1, 3)):
             argv += [flag, hostile_text(rng, flags[flag])]
-        if "--rounds" in argv and "--bankroll" not in argv:
+        if "--trip-rounds" in argv and "--bankroll" not in argv:
             argv += ["--bankroll", "1000"]
         return argv
     argv = ["indices", "--decks", rng.choice(["1", "2", "6"])]
@@ -1664,7 +1665,7 @@ def interrupt_argv(rng):
     elif cmd == "game":
         argv = ["game", "--decks", decks]
         extras = [["--strategy", "optimal"], ["--indices", "i18"],
-                  ["--bankroll", "1000", "--rounds", "1000000"], ["--depth-bands", "5"],
+                  ["--bankroll", "1000", "--trip-rounds", "1000000"], ["--depth-bands", "5"],
                   ["--optimal-spread", "16"], ["--format", "json"]]
     else:
         argv = ["indices", "--decks", decks]

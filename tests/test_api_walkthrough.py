@@ -286,11 +286,43 @@ def test_the_package_docstring_examples_run():
     assert result.attempted >= 5 and result.failed == 0
 
 
-@pytest.mark.parametrize("indices", ["i18", 5, {"16": 0}])
-def test_counted_game_refuses_an_index_table_that_is_not_one(indices):
+@pytest.mark.parametrize("indices", [{"16": 0}, 2.5])
+def test_counted_game_refuses_what_is_not_index_plays(indices):
     from bjsolve.game import CountedGame
-    with pytest.raises(TypeError, match="indices must be an IndexTable"):
+    with pytest.raises(TypeError, match="indices must be a named set"):
         CountedGame(Rules(decks=1), "hilo", penetration=0.6, indices=indices)
+
+
+class _Stop(Exception):
+    """Raised where the counted game's long work would start."""
+
+
+@pytest.mark.parametrize("given", ["i18", "I18,fab4", ["i18", "fab4"], 4, "index file"])
+def test_counted_game_takes_index_plays_as_simulate_does(given, monkeypatch, tmp_path):
+    """CountedGame(rules, "hilo", indices="i18") was a TypeError while simulate and the
+    command line's --indices took it: both now read indices with as_index_table (the
+    exact table made for the game's rounding); the game stops before its solves here."""
+    from bjsolve.game import CountedGame
+    rules = Rules(decks=1, surrender="late")
+    table = indices.generate_indices(rules, "hilo", tc_convention="truncate", grid=range(-4, 7))
+    monkeypatch.setattr(indices, "exact_index_table",
+                        lambda r, s, c, threads=None: table if (r, s, c) == (
+                            rules, "hilo", "truncate") else None)
+    if given == "index file":
+        given = tmp_path / "fab4.idx"
+        given.write_text(table.select("fab4").index_file())
+    expected = indices.as_index_table(given, rules, "hilo", tc_convention="truncate")
+    seen = {}
+
+    def stop(self):
+        seen["indices"], seen["strategy"] = self.indices, self.strategy
+        raise _Stop
+    monkeypatch.setattr(CountedGame, "_solve_full_shoe", stop)
+    with pytest.raises(_Stop):
+        CountedGame(rules, "hilo", penetration=0.6, rounding="truncate", indices=given)
+    assert seen["strategy"] == "indices"
+    assert seen["indices"].index_file() == expected.index_file() != ""
+    assert seen["indices"].insurance == expected.insurance
 
 
 def test_simulate_takes_a_published_index_set_by_name():

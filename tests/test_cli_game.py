@@ -82,7 +82,7 @@ def test_ruin_rows_exact_diffusion_and_trip(json_doc):
     exact, diffusion = values["risk of ruin"], values["risk of ruin (diffusion approx.)"]
     assert 0 <= exact <= 1 and 0 <= diffusion <= 1
     assert "exact, ladder heights" in json.dumps(summary)   # the method is named
-    code, text = run(BASE + ["--rounds", "500", "--format", "json"])
+    code, text = run(BASE + ["--trip-rounds", "500", "--format", "json"])
     assert code == 0
     doc = json.loads(text)
     summary = [t for t in doc["tables"] if t["table"] == "summary"][0]
@@ -90,8 +90,8 @@ def test_ruin_rows_exact_diffusion_and_trip(json_doc):
     assert 0 <= trip <= exact + 1e-12
 
 
-def test_rounds_needs_a_bankroll(capsys):
-    argv = [a for a in BASE if a not in ("--bankroll", "2000")] + ["--rounds", "100"]
+def test_trip_rounds_needs_a_bankroll(capsys):
+    argv = [a for a in BASE if a not in ("--bankroll", "2000")] + ["--trip-rounds", "100"]
     code, _ = run(argv)
     err = capsys.readouterr().err.strip()
     assert code == 2 and len(err.splitlines()) == 1 and "--bankroll" in err
@@ -119,7 +119,8 @@ def test_markdown_and_html(tmp_path):
     (["--system", "nosuch"], "count system"),
     (["--indices", "i99"], "index set"),
     (["--infinite"], "finite shoe"),
-    (["--rounds", "0"], "--rounds"),
+    (["--trip-rounds", "0"], "--trip-rounds"),
+    (["--rounds", "500"], "--trip-rounds 500"),     # simulate's word for the rounds dealt
     (["--ramp", "1:1e300"], "1,000,000 units"),     # overflowed the variance: exit 1
     (["--ramp=1e300:1"], "-1000..+1000"),
 ])
@@ -162,8 +163,8 @@ def test_text_table_signs_the_edge_and_shows_bets_as_units():
 def test_ramp_summary_names_the_ramp_once_and_both_ramps_have_the_trip_ruin():
     """The ramp written out went in front of every figure ('Ramp 1:1,2:2,3:4, SD per 100:'),
     and the SCORE-optimal ramp's long name broke every line in two at 80 columns; its
-    figures also left out the trip ruin that --rounds asked for."""
-    code, text = run(BASE + ["--rounds", "500", "--optimal-spread", "4"])
+    figures also left out the trip ruin that --trip-rounds asked for."""
+    code, text = run(BASE + ["--trip-rounds", "500", "--optimal-spread", "4"])
     assert code == 0
     lines = text.splitlines()
     assert max(len(line) for line in lines) <= 80
@@ -257,3 +258,84 @@ def test_notes_explain_ruin_only_when_it_is_shown():
     assert "ruin" not in " ".join(summary["notes"]) and "CE =" not in " ".join(summary["notes"])
     code, text = run(BASE + ["--format", "json"])
     assert "risk of ruin: lifetime" in " ".join(json.loads(text)["tables"][1]["notes"])
+
+
+def test_indices_repeated_or_in_a_comma_list_are_one_list(tmp_path):
+    """'game --indices i18 --indices fab4' kept the last set only and 'i18,fab4' was
+    refused: both give CountedGame the list ["i18", "fab4"] (the game reads it with
+    bjsolve.indices.as_index_table, as simulate does); a file's name is kept whole."""
+    from bjsolve.cli import parse
+    from bjsolve.cli.counting_args import index_items
+    odd = tmp_path / "hi,lo.idx"
+    odd.write_text("16 10 0 0 0 2 +0 1 +1000\n")
+    for argv, expected in ((["--indices", "i18", "--indices", "fab4"], ["i18", "fab4"]),
+                           (["--indices", "i18,fab4"], ["i18", "fab4"]),
+                           (["--indices", "i18", "--indices", str(odd)], ["i18", str(odd)]),
+                           ([], None)):
+        assert index_items(parse(["game", *argv]).indices) == expected
+
+
+# flags only one counted command has, and why (test_the_counted_commands_share_their_flags)
+GAME_ONLY = {"--bankroll": "exact ruin and certainty equivalent (simulate: --bankroll-trials)",
+             "--optimal-spread": "the SCORE-optimal ramp, from the exact figures",
+             "--depth-bands": "the exact evaluation's depth bands",
+             "--trip-rounds": "the trip ruin's horizon (simulate deals --rounds)"}
+SIMULATE_ONLY = {"--rounds": "rounds dealt", "--seed": "the generator", "--chunk-rounds":
+                 "seeded chunks", "--scheduler": "a Dask cluster", "--bankroll-trials":
+                 "simulated ruin paths", "--other-spots": "other players' spots (game: "
+                 "--spots N counts every hand at the table)", "--wong-out": "leaving the "
+                 "shoe (the game models wong-in only)", "--table-min": "bets raised to the "
+                 "table's minimum", "--table-max": "bets cut to the table's maximum"}
+
+
+def _flags(command) -> dict:
+    """{flag: default} of a command's flags shown in --help."""
+    import argparse
+
+    from bjsolve.cli import build_parser
+    _, own, _ = build_parser(only=command, flags=True)
+    return {flag: action.default for action in own[command]._actions
+            for flag in action.option_strings
+            if action.help != argparse.SUPPRESS and flag not in ("-h", "--help")}
+
+
+def test_the_counted_commands_share_their_flags_with_the_same_defaults():
+    """game had no --insurance nor --threads, simulate no --burn, and --rounds was the trip
+    ruin's horizon in game but the rounds dealt in simulate: a flag of one counted command
+    is in the other, same name and default, unless it has no meaning there."""
+    game, simulate = _flags("game"), _flags("simulate")
+    assert set(game) - set(simulate) == set(GAME_ONLY)
+    assert set(simulate) - set(game) == set(SIMULATE_ONLY)
+    assert {f: (game[f], simulate[f]) for f in set(game) & set(simulate)
+            if game[f] != simulate[f]} == {}
+    for flag in ("--insurance", "--burn", "--threads", "--indices"):
+        assert flag in game and flag in simulate
+
+
+def test_insurance_and_threads_reach_the_game():
+    from bjsolve.cli import parse
+    args = parse(["game", "--insurance", "3", "--threads", "1"])
+    assert args.insurance == 3 and args.threads == 1
+    assert parse(["game", "--insurance", "never"]).insurance is False
+    assert parse(["game"]).insurance is None
+    code, text = run(BASE + ["--insurance", "3", "--format", "json"])
+    assert code == 0
+    notes = " ".join(json.loads(text)["tables"][0]["notes"])
+    assert "strategy basic" in notes and "insurance at TC >= +3" in notes
+    code, text = run(BASE + ["--format", "json"])
+    assert "insurance never" in " ".join(json.loads(text)["tables"][0]["notes"])
+
+
+def test_json_summary_figures_carry_their_own_units(json_doc):
+    """One label, 'probability (fraction of 1)', covered the win rate, SD, DI, SCORE and N0:
+    each figure's record now says its unit."""
+    summary = [t for t in json_doc["tables"] if t["table"] == "summary"][0]
+    assert "probability" not in summary["units"]
+    unit = {r["figure"]: r["unit"] for r in summary["records"]}
+    assert set(unit) == set(summary["rows"])
+    assert unit["win rate per round"] == unit["SD per round"] == "units per round dealt"
+    assert unit["win rate per 100"] == "units per 100 rounds dealt"
+    assert unit["N0"] == "rounds dealt" and unit["DI"].startswith("no unit")
+    assert unit["risk of ruin"] == "probability"
+    values = {r["figure"]: r["value"] for r in summary["records"]}
+    assert values["win rate per 100"] == pytest.approx(100 * values["win rate per round"])

@@ -86,3 +86,20 @@ def test_an_eor_vector_with_nan_names_the_rank(capsys):
     err = capsys.readouterr().err
     assert code == 2 and err.count("\n") == 1
     assert "A=nan, 6=inf" in err
+
+
+def test_set_repeated_or_a_comma_list_shows_both_sets():
+    """'--set i18 --set fab4' kept the last set only, 'i18,fab4' was refused: both lists
+    together, 15 v T (in both) once."""
+    answers = [run("indices", "--surrender", "late", *extra, "--tc-convention", "floor",
+                   "--format", "json")
+               for extra in (["--set", "i18", "--set", "fab4"], ["--set", "i18,fab4"],
+                             ["--set", "fab4"])]
+    assert [code for code, _ in answers] == [0, 0, 0]
+    both, comma, fab4 = (json.loads(text)["records"] for _, text in answers)
+    assert both == comma
+    hands = [(r["hand"], r["dealer"]) for r in both if r["hand"] != "insurance"]
+    assert len(hands) == len(set(hands)) == 17 + 4 - 1
+    assert FAB4 <= set(hands) and ("16", "T") in hands
+    code, _ = run("indices", "--set", "i18,i99")
+    assert code == 2

@@ -157,6 +157,11 @@ def test_every_json_output_is_one_document_with_real_numbers(all_tables):
     exceptions = next(t for t in doc["tables"] if t["table"] == "exceptions")
     rec = exceptions["records"][0]
     assert isinstance(rec["gain"], float) and rec["gain"] > 0 and isinstance(rec["cards"], list)
+    # the hand's total is a number and a soft flag, not the chart's code ("13", "A7")
+    for rec in exceptions["records"]:
+        ranks = [{"A": 1, "T": 10}.get(c) or int(c) for c in rec["cards"]]
+        soft = 1 in ranks and sum(ranks) + 10 <= 21
+        assert rec["total"] == sum(ranks) + 10 * soft and rec["soft"] is soft
     # the default command (two tables) is one document too
     code, text, _ = run("--decks", "1", "--format", "json")
     doc = json.loads(text)

@@ -65,3 +65,13 @@ def test_bad_input_one_line_exit_2(args, capsys):
     code = main(["risk", *args])
     err = capsys.readouterr().err
     assert code == 2 and err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_trip_rounds_is_the_games_word_and_rounds_still_reads():
+    """risk and game say --trip-rounds for the trip ruin's horizon (simulate's --rounds are
+    the rounds it deals); risk still reads its old --rounds, the same figure."""
+    base = ["risk", "--decks", "1", "--bankroll", "400", "--format", "json"]
+    new = run(*base, "--trip-rounds", "200")
+    old = run(*base, "--rounds", "200")
+    assert new[0] == old[0] == 0 and new[1] == old[1]
+    assert "trip ruin" in new[1]

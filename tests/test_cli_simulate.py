@@ -265,3 +265,38 @@ def test_one_round_shows_no_nan(capsys):
     assert code == 0 and "nan" not in text.lower()
     words = " ".join(text.split())               # the text table wraps long cells
     assert "no SE from a single round" in words and "no SD from fewer than two" in words
+
+
+def test_index_sets_combine_repeated_or_in_a_comma_list():
+    """'--indices i18 --indices fab4' kept the last set only and 'i18,fab4' was refused:
+    both are the two sets together, the game of simulate(indices=["i18", "fab4"])."""
+    game = ["simulate", "--rounds", "20000", "--seed", "4", "--decks", "6", "--surrender",
+            "late", "--format", "json"]
+    docs = [json.loads(run(*game, *extra)[1])["tables"][0]
+            for extra in (["--indices", "i18", "--indices", "fab4"], ["--indices", "i18,fab4"],
+                          ["--indices", "i18"])]
+    api = bjsolve.simulate(Rules(decks=6, surrender="late"), rounds=20000, seed=4,
+                           system="hilo", indices=["i18", "fab4"])
+    assert docs[0]["records"] == docs[1]["records"]
+    assert docs[0]["notes"] == docs[1]["notes"]
+    assert f"index plays: {api.settings['index_plays']}" in docs[0]["notes"]
+    summary = {r["name"]: r["value"] for r in docs[0]["records"]}
+    assert summary["total_won"] == api.total_won
+    # fab4 adds the surrender lines of 14 v T, 15 v 9 and 15 v A to the i18 ones
+    plays = [int(n.split(": ")[1]) for d in docs for n in d["notes"]
+             if n.startswith("index plays: ")]
+    assert plays[0] == plays[1] > plays[2]
+
+
+def test_burn_is_the_games_flag_and_the_simulator_burns_one(capsys):
+    """simulate had no --burn while game has: the same flag, default 1 (the simulator's
+    dealer burns one card after every shuffle and refuses another number, naming it)."""
+    game = ["simulate", "--rounds", "20000", "--seed", "2", "--decks", "2", "--format", "json"]
+    assert run(*game)[1] == run(*game, "--burn", "1")[1]
+    code, _ = run(*game, "--burn", "2")
+    err = capsys.readouterr().err.strip()
+    assert code == 2 and len(err.splitlines()) == 1 and "--burn" in err and "1 card" in err
+    with pytest.raises(ValueError, match="burn: the simulator burns 1 card"):
+        bjsolve.simulate(Rules(decks=2), rounds=1000, seed=1, burn=0)
+    with pytest.raises(TypeError, match="burn must be a whole number"):
+        bjsolve.simulate(Rules(decks=2), rounds=1000, seed=1, burn=1.5)

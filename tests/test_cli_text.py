@@ -69,7 +69,7 @@ def test_exposed_hand_says_both_dealer_cards_are_known(monkeypatch):
 
 @pytest.mark.parametrize("command, line", [
     ("hand", "    bjsolve hand T 6 --vs T --decks 6"),
-    ("risk", "Example: bjsolve risk --decks 1 --bankroll 400 --rounds 10000"),
+    ("risk", "Example: bjsolve risk --decks 1 --bankroll 400 --trip-rounds 10000"),
     ("risk", "         bjsolve risk --decks 6 --spots 2 --format json"),
     ("simulate", "Example: bjsolve simulate --rounds 1e8 --seed 1 --penetration 0.75"),
     ("simulate", '         --system hilo --indices --ramp "1:1,2:2,3:4,4:8"'),   # not 'hilo

@@ -343,3 +343,22 @@ def test_playing_efficiency_bad_input():
         playing_efficiency("hilo", [], Shoe.decks(1), dealt_fraction=1.0)
     with pytest.raises(ValueError, match="all equal"):
         playing_efficiency([1] * 10, [], Shoe.decks(1))
+
+
+def test_effects_of_removal_are_a_mapping_keyed_by_rank(eor_1d):
+    """list(eor) and dict(eor) raised 'rank: 0 is not a rank' (a __getitem__ and no
+    __iter__: Python iterated it by asking eor[0], eor[1], ...)."""
+    from collections.abc import Mapping
+    fixed, reopt = eor_1d
+    assert isinstance(fixed, Mapping)
+    assert list(fixed) == list(fixed.keys()) == list(range(1, 11)) and len(fixed) == 10
+    assert dict(fixed) == fixed.effects and dict(fixed.items()) == fixed.effects
+    assert tuple(fixed.values()) == fixed.as_vector()
+    assert fixed["A"] == fixed[1] == fixed.effects[1] and fixed["K"] == fixed["T"] == fixed[10]
+    assert "A" in fixed and 10 in fixed and 0 not in fixed and "X" not in fixed
+    assert "AK" not in fixed and (1, 10) not in fixed    # two cards are not a rank
+    assert [r for r, _ in reopt.items()] == list(range(1, 11))
+    with pytest.raises(ValueError, match="rank: 0 is not a rank"):
+        fixed[0]
+    # equality stays the result's (the strategies' effects differ)
+    assert fixed == fixed and fixed != reopt

@@ -877,3 +877,25 @@ def test_an_index_line_is_taken_by_the_hands_options_as_the_simulator_does():
     # after a split (double, no surrender): the narrowest line that includes the options,
     # the two-card one; its surrender is not allowed, so the chart plays
     assert at_2((10, 6), 10, ("stand", "hit", "double")) == "hit"
+
+
+def test_trip_rounds_is_the_trip_ruins_horizon_and_rounds_its_old_name(game):
+    """'rounds' is simulate's word for the rounds dealt; the trip ruin's horizon is
+    trip_rounds (the old keyword still reads, both at once are refused)."""
+    new = game.evaluate("1:1,2:2,3:4", 400, trip_rounds=300)
+    old = game.evaluate("1:1,2:2,3:4", 400, rounds=300)
+    assert new.trip_ruin == old.trip_ruin and new.rounds == 300
+    with pytest.raises(ValueError, match="trip_rounds needs a bankroll"):
+        game.evaluate("1:1", trip_rounds=100)
+    with pytest.raises(ValueError, match="give trip_rounds only"):
+        game.evaluate("1:1", 400, trip_rounds=100, rounds=100)
+
+
+@pytest.mark.parametrize("insurance, error, words", [
+    (True, ValueError, "insurance must be a whole true count, False"),
+    ("3", TypeError, "insurance must be a whole number"),
+    (2.5, ValueError, "insurance must be a whole number"),
+])
+def test_counted_game_insurance_is_a_whole_true_count_false_or_none(insurance, error, words):
+    with pytest.raises(error, match=words):
+        CountedGame(RULES_2D, "hilo", insurance=insurance)

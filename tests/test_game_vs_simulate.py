@@ -63,10 +63,12 @@ def test_flat_edge_matches_a_short_simulation_with_surrender_and_insurance():
     # counts >= +3 (after the deal, as the simulator takes it), no index plays, one depth
     # band and one calibration offset (the cheap settings: they move the flat edge by
     # about 0.01%); 2 x 10^6 rounds in 8 runs (an error of about 0.08%)
-    from types import SimpleNamespace
+    # (insurance=3 with the basic chart: the index plays' insurance index without index
+    # plays was spelled indices=SimpleNamespace(lines={}, insurance=3) before)
     rules = Rules(decks=2, hit_soft_17=True, double_after_split=True, surrender="late")
     game = CountedGame(rules, "hilo", penetration=0.75, depth_bands=1, curvature="band",
-                       tc_min=-6, tc_max=8, indices=SimpleNamespace(lines={}, insurance=3))
+                       tc_min=-6, tc_max=8, insurance=3)
+    assert game.strategy == "basic" and game.insurance == 3
     means = [bjsolve.simulate(rules, rounds=250_000, seed=99 + k, penetration=0.75,
                               system="hilo", rounding="floor", threads=1, insurance=3).mean
              for k in range(8)]

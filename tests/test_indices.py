@@ -171,3 +171,104 @@ def test_two_card_tables_ignore_cached_all_hands_values(hilo_6d_floor):
     assert d0 < 0 <= d1
     assert crossing == pytest.approx(lo - d0 / (d1 - d0), abs=1e-12)
     assert crossing != hilo_6d_floor.lines[("16", 10)].crossings[0]
+
+
+# ---- index plays as every caller takes them (as_index_table) ------------------------------
+
+@pytest.fixture(scope="module")
+def ls_6d_floor():
+    """6 decks LS, Hi-Lo, floored true count: both published lists have their plays."""
+    return generate_indices(Rules(decks=6, surrender="late"), "hilo", grid=I18_GRID,
+                            tc_convention="floor")
+
+
+@pytest.fixture
+def exact_tables(ls_6d_floor, monkeypatch):
+    """as_index_table's exact table is this module's (its grid: fewer solves)."""
+    from bjsolve import indices
+    monkeypatch.setattr(indices, "exact_index_table", lambda *a, **k: ls_6d_floor)
+    return ls_6d_floor
+
+
+I18_AND_FAB4 = ({(row, up) for row, up, _, _ in ILLUSTRIOUS_18}
+                | {(row, up) for row, up, _, _ in FAB_4})
+
+
+def test_select_takes_a_list_of_named_sets(ls_6d_floor):
+    both = ls_6d_floor.select(["i18", "fab4"])
+    # 15 v T is in both lists: one line, the table's, with every play of the hand
+    assert set(both.lines) == I18_AND_FAB4 and len(both.lines) == 17 + 4 - 1
+    assert both.lines[("15", 10)] is ls_6d_floor.lines[("15", 10)]
+    assert both.insurance == ls_6d_floor.insurance and "i18 + fab4" in both.method()
+    assert ls_6d_floor.select(("fab4", "i18")).lines.keys() == both.lines.keys()
+    with pytest.raises(ValueError, match="empty list"):
+        ls_6d_floor.select([])
+
+
+@pytest.mark.parametrize("given", ["i18,fab4", "I18, Fab-4", ["i18", "fab4"], ("fab4", "i18"),
+                                   ["i18", "fab4", "i18"]])
+def test_every_spelling_of_two_sets_is_the_same_table(exact_tables, given):
+    from bjsolve.indices import as_index_table
+    table = as_index_table(given, Rules(decks=6, surrender="late"), "hilo")
+    assert set(table.lines) == I18_AND_FAB4
+    assert table.index_file() == exact_tables.select(["i18", "fab4"]).index_file()
+
+
+def test_a_set_a_number_a_table_true_and_none(exact_tables):
+    from bjsolve.indices import as_index_table
+    rules = Rules(decks=6, surrender="late")
+    assert as_index_table("I-18", rules).lines.keys() == exact_tables.select("i18").lines.keys()
+    assert as_index_table(True, rules) is exact_tables
+    assert as_index_table("all", rules) is exact_tables
+    assert len(as_index_table(3, rules).lines) == len(as_index_table("3", rules).lines) == 3
+    assert as_index_table(exact_tables, rules) is exact_tables
+    assert as_index_table(None, rules) is None and as_index_table(False, rules) is None
+
+
+def test_an_index_file_path_or_text_is_read_back_unchanged(exact_tables, tmp_path):
+    from bjsolve.indices import as_index_table
+    rules = Rules(decks=6, surrender="late")
+    i18 = exact_tables.select("i18")
+    text = f"# insurance: take at TC >= {i18.insurance:+d}\n" + i18.index_file()
+    path = tmp_path / "i18.idx"
+    path.write_text(text)
+    for given in (path, str(path), text):
+        table = as_index_table(given, rules, "hilo")
+        assert table.index_file() == i18.index_file()
+        assert table.insurance == i18.insurance
+        # the rows are the chart's: the game plays a line at the true count as the table does
+        assert {k: [line.play_at(t) for t in range(-6, 10)] for k, line in table.lines.items()} \
+            == {k: [line.play_at(t) for t in range(-6, 10)] for k, line in i18.lines.items()}
+
+
+def test_a_set_with_a_file_that_agrees_is_one_table_and_a_conflict_is_refused(exact_tables,
+                                                                                 tmp_path):
+    from bjsolve.indices import as_index_table
+    rules = Rules(decks=6, surrender="late")
+    fab4 = exact_tables.select("fab4")
+    path = tmp_path / "fab4.idx"
+    path.write_text(fab4.index_file())
+    both = as_index_table(["i18", str(path)], rules, "hilo")
+    assert set(both.lines) == I18_AND_FAB4
+    # another index for 16 v T where the exact table has its own: refused, naming the hand
+    line = exact_tables.lines[("16", 10)]
+    other = line.index_file_line().replace(f"{line.thresholds[0]:+d}",
+                                           f"{line.thresholds[0] + 5:+d}", 1)
+    with pytest.raises(ValueError, match=r"two different lines for 16 v 10 \(may double"):
+        as_index_table(["i18", other + "\n"], rules, "hilo")
+    with pytest.raises(ValueError, match="two different insurance indices"):
+        as_index_table(["i18", "# insurance: take at TC >= +9\n" + line.index_file_line()],
+                       rules, "hilo")
+
+
+@pytest.mark.parametrize("given, error, words", [
+    ({"16": 0}, TypeError, "indices must be a named set"),
+    (2.5, TypeError, "indices must be"),
+    (0, ValueError, "number of lines must be >= 1"),
+    ([], ValueError, "empty list"),
+    ("i99", ValueError, "neither an index file .* nor an index set"),
+])
+def test_what_is_not_index_plays_is_refused_naming_it(given, error, words):
+    from bjsolve.indices import as_index_table
+    with pytest.raises(error, match=words):
+        as_index_table(given, Rules(decks=6), "hilo")

@@ -68,8 +68,8 @@ def counts_table(rules, shoe, systems, eor=None, progress=None) -> Table:
 def indices_table(rules, system, *, dealt_decks=None, rounding="rounded", tc_convention="exact",
                   hands="two-card", select=None, progress=None):
     """The index numbers as a Table (``generate_indices``); ``select``: None (every line
-    whose play changes), a number N (the N lines of largest gain) or "i18" / "fab4"
-    (``IndexTable.select``)."""
+    whose play changes), a number N (the N lines of largest gain), "i18" / "fab4" or a
+    list of those (``IndexTable.select``)."""
     table = generate_indices(rules, system, dealt_decks=dealt_decks, rounding=rounding,
                              tc_convention=tc_convention, hands=hands, progress=progress)
     if select is not None:

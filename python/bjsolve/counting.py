@@ -24,13 +24,14 @@ from __future__ import annotations
 
 import math
 import numbers
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 import numpy as np
 
 from .checks import is_finite_real
 from .deal import dealer_key_weight
-from .ranks import label, ranks, show
+from .ranks import label, rank, ranks, show
 from .rules import Rules
 from .shoe import Shoe
 from .shoe_values import cached, remember, shoe_key, shoe_values, solve_and_keep
@@ -211,10 +212,16 @@ def fixed_strategy_ev(sol0, shoe1: Shoe) -> float:
     return sum(dealer_key_weight(shoe1, k) * v for k, v in values.items())
 
 
-@dataclass
-class RemovalEffects:
+@dataclass     # (its generated __eq__ compares the fields, Mapping's is not used)
+class RemovalEffects(Mapping):
     """rank -> change in the round's EV (fraction of the initial bet) when one card of
-    that rank is removed, with the strategy named (``"fixed"`` or ``"reoptimized"``)."""
+    that rank is removed, with the strategy named (``"fixed"`` or ``"reoptimized"``).
+
+    A read-only ``Mapping`` keyed by rank: any card spelling looks an entry up
+    (``eor["A"]``, ``eor[1]``, ``eor["K"]``); iteration, ``keys()``, ``items()``,
+    ``values()``, ``dict(eor)`` and ``list(eor)`` give the ranks 1..10 in the order A,
+    2..9, T, as ``CardMapping`` results (``sol.ev_by_upcard``) do.  A key that is not a
+    card is a ValueError or TypeError naming it (``in`` answers False)."""
     effects: dict
     base_ev: float
     strategy: str
@@ -223,7 +230,19 @@ class RemovalEffects:
     shoe: Shoe
 
     def __getitem__(self, r):
-        return self.effects[ranks(r, field="rank")[0]]
+        return self.effects[rank(r, field="rank")]
+
+    def __iter__(self):
+        return iter(sorted(self.effects))
+
+    def __len__(self):
+        return len(self.effects)
+
+    def __contains__(self, r):
+        try:
+            return rank(r, field="rank") in self.effects
+        except (TypeError, ValueError):
+            return False
 
     def weighted_mean(self) -> float:
         """Sum of p_r * EOR_r: 0 for a fixed strategy (fundamental theorem)."""

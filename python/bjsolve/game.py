@@ -112,6 +112,18 @@ def _trip_ruin(mixture, bankroll: float, rounds: int) -> tuple:
                       f"{MAX_TRIP_SECONDS:g} s)")
 
 
+def _checked_insurance(insurance):
+    """None, False or a whole true count (``simulate``'s ``insurance``), else the error
+    naming the field."""
+    from .ramp import _true_count
+    if insurance is None or insurance is False:
+        return insurance
+    if insurance is True:
+        raise ValueError("insurance must be a whole true count, False (never) or None (the "
+                         "index plays' insurance index), got True")
+    return _true_count(insurance, "insurance")
+
+
 def _checked_end_bins(tc_min, tc_max) -> tuple:
     """(tc_min, tc_max) as whole true counts within the ramp's range (or None), tc_min
     below tc_max when both are given; else the error naming the field."""
@@ -153,9 +165,16 @@ class CountedGame:
     rules: a peek game (``Rules``, finite decks).  system: a count system name or 10 tags.
     penetration: the fraction of the shoe dealt before the cut card (0 < p < 1).
     burn: cards burnt (unseen) after the shuffle.  decks / rounding: the true-count
-    convention (``count_distribution``).  strategy: "basic", "indices" (needs ``indices``:
-    an ``IndexTable`` or anything with ``.lines`` {(row, upcard): line with
-    ``play_at(tc)``} and ``.insurance``; giving ``indices`` selects it) or "optimal".
+    convention (``count_distribution``).  strategy: "basic", "indices" (needs ``indices``;
+    giving ``indices`` selects it) or "optimal".  indices: the index plays, as ``simulate``
+    takes them (``bjsolve.indices.as_index_table``): a named set "i18", "fab4" or "all"
+    (the exact indices for this rounding of the true count), a number N (the N lines of
+    largest gain), a list of those ("i18,fab4" or ["i18", "fab4"]: their lines together),
+    an index file (path or text), an ``IndexTable`` (or anything with ``.lines``
+    {(row, upcard): line with ``play_at(tc)``} and ``.insurance``), or a list mixing them
+    (a hand given two different lines is refused, naming the hand).  insurance: None (the
+    index plays' insurance index, else never), False (never) or a whole true count: insure
+    at true counts >= it, as ``simulate``'s ``insurance`` (in the edge, not in the SD).
     spots: hands per round (for where rounds start).  depth_bands: depth bands per true
     count for the edge (1: the average composition).  tc_min/tc_max: end bins (None: pool
     true counts rarer than 1e-4).
@@ -169,7 +188,7 @@ class CountedGame:
 
     def __init__(self, rules: Rules, system="hilo", *, penetration: float = 0.75,
                  burn: int = 1, decks: str = "exact", rounding: str = "floor",
-                 strategy: str = "basic", indices=None, spots: int = 1,
+                 strategy: str = "basic", indices=None, insurance=None, spots: int = 1,
                  depth_bands: int = 3, tc_min: int | None = None, tc_max: int | None = None,
                  round_length_correction: bool = True, calibrate: bool = True,
                  curvature: str = "count", threads: int | None = None, progress=None):
@@ -190,13 +209,12 @@ class CountedGame:
             raise ValueError(f"strategy must be one of {', '.join(STRATEGIES)}, got "
                              f"{str(strategy)[:30]!r}")
         if strategy == "indices" and indices is None:
-            raise ValueError("indices: strategy 'indices' needs an index table")
-        if indices is not None and not (hasattr(indices, "lines") and hasattr(indices, "insurance")):
-            raise TypeError("indices must be an IndexTable (bjsolve.indices.generate_indices"
-                            "(rules, system), .select('i18') for the Illustrious 18), got "
-                            f"{type(indices).__name__}")
+            raise ValueError("indices: strategy 'indices' needs index plays (e.g. "
+                             "indices='i18')")
+        if indices is False:
+            indices = None
         if strategy != "indices" and indices is not None:
-            strategy = "indices"      # an index table given is an index table played
+            strategy = "indices"      # index plays given are index plays played
         penetration = finite_number(penetration, "penetration")
         if not 0.0 < penetration < 1.0:
             raise ValueError(f"penetration must be between 0 and 1 (the fraction dealt before "
@@ -220,8 +238,17 @@ class CountedGame:
         # every check that needs no solve comes before the full shoe's solve: bad input
         # fails in milliseconds, not after seconds of work
         self._end_bins = _checked_end_bins(tc_min, tc_max)
+        insurance = _checked_insurance(insurance)
         self.shoe = Shoe.decks(rules.decks)
         self.cut = self._checked_cut()
+        if indices is not None:
+            from .indices import as_index_table
+            # (a named set's exact table is made for the game's true-count rounding)
+            self.indices = as_index_table(indices, rules, system, tc_convention=rounding,
+                                          threads=self._threads)
+        # the index at or above which insurance is taken (None: never)
+        self.insurance = (getattr(self.indices, "insurance", None) if insurance is None
+                          else None if insurance is False else insurance)
         self._ruin_cache: dict = {}
         t0 = time.perf_counter()
         self._solve_full_shoe()
@@ -409,7 +436,7 @@ class CountedGame:
         """[true count, band] the insurance gain per round (``insurance_gains``, per state)
         averaged over each cell's round starts; 0 without an insurance index."""
         nb = len(self.tc_values)
-        index = getattr(self.indices, "insurance", None) if self.strategy == "indices" else None
+        index = self.insurance
         if index is None:
             return np.zeros((nb, self.depth_bands))
         gain = insurance_gains(self.count, seen, index, hands=2 * self.spots,
@@ -485,8 +512,9 @@ class CountedGame:
                     self.solves += 1
                 elif self.strategy == "indices":
                     m, s2 = self._exact_moments(shoe, engines)
-                    m += self.band_insurance[i, j]
                     self.solves += 1
+                # insurance (any strategy): its gain in the edge, not in the SD
+                m += self.band_insurance[i, j]
                 self.band_edge[i, j], self.band_second[i, j] = m, s2
             if self._progress is not None:
                 self._progress(i + 1, nb)
@@ -740,7 +768,8 @@ class CountedGame:
                 f"{self.penetration:g} (cut card after {self.cut} cards); "
                 f"{self.rounds_per_shoe:.2f} rounds per shoe",
                 f"edge: exact, unconditioned (fraction of the bet), strategy {self.strategy}, "
-                f"{self.depth_bands} depth band(s) per true count (split CDZ-)",
+                f"{self.depth_bands} depth band(s) per true count (split CDZ-); insurance "
+                + ("never" if self.insurance is None else f"at TC >= {self.insurance:+d}"),
                 "frequency: exact count law by depth x P(a round starts there | depth, "
                 "count) from independent dealing (exact given the cards seen), corrected "
                 "for dealing without replacement to first order (an approximation: every "
@@ -763,20 +792,27 @@ class CountedGame:
                      if self.thin_counts else ())
 
     def evaluate(self, ramp, bankroll: float | None = None, *, wong_in=None,
-                 unit: float = 1.0, rounds: int | None = None,
-                 exact_ruin: bool = True) -> RampResult:
+                 unit: float = 1.0, trip_rounds: int | None = None,
+                 exact_ruin: bool = True, rounds: int | None = None) -> RampResult:
         """The ramp's figures (numpy on the cached per-count results).  ``ramp``: a
         ``Ramp``, a mapping {true count: bet}, or "tc:bet,..." text; bets in units, each
         unit worth ``unit`` (money, 1e-9..1e9); ``bankroll`` in money (> 0) for the risk
-        of ruin and the certainty equivalent; ``rounds`` (with a bankroll): also the trip
-        ruin (``None`` when its estimated cost is beyond GAME_TRIP_SECONDS: the reason is
+        of ruin and the certainty equivalent; ``trip_rounds`` (with a bankroll): also the
+        trip ruin, P(losing the bankroll within that many rounds) (``None`` when its estimated cost is beyond GAME_TRIP_SECONDS: the reason is
         in ``trip_ruin_note``).  A ramp that bets at none of the game's true counts
         (``wong_in`` above them all) is refused: no round would be played.
 
         Risk of ruin: exact (``bjsolve.risk.RuinCurve``, the ladder heights of the ramp's
         mixture law ``ramp_distribution``), and the diffusion approximation beside it.  A
         new ramp costs one factorization (milliseconds), cached per ramp, so a bankroll
-        change is cheaper still (``exact_ruin=False`` reports the diffusion figure alone)."""
+        change is cheaper still (``exact_ruin=False`` reports the diffusion figure alone).
+        ``rounds``: the old name of ``trip_rounds`` (``simulate``'s ``rounds`` are the
+        rounds it deals)."""
+        if rounds is not None:
+            if trip_rounds is not None:
+                raise ValueError("give trip_rounds only (rounds is its old name)")
+            trip_rounds = rounds
+        rounds = trip_rounds
         ramp = parse_ramp(ramp, wong_in=wong_in)
         unit = finite_number(unit, "unit")
         if not MIN_UNIT <= unit <= MAX_UNIT:
@@ -787,11 +823,11 @@ class CountedGame:
             if bankroll <= 0:
                 raise ValueError(f"bankroll must be > 0, got {bankroll:g}")
         if rounds is not None and bankroll is None:
-            raise ValueError("rounds needs a bankroll (the trip ruin is P(losing the bankroll "
-                             "within that many rounds))")
+            raise ValueError("trip_rounds needs a bankroll (the trip ruin is P(losing the "
+                             "bankroll within that many rounds))")
         if rounds is not None and not (is_finite_real(rounds) and rounds == int(rounds)
                                        and 1 <= rounds <= MAX_ROUNDS):
-            raise ValueError(f"rounds must be a whole number from 1 to {MAX_ROUNDS:,} (the "
+            raise ValueError(f"trip_rounds must be a whole number from 1 to {MAX_ROUNDS:,} (the "
                              f"trip's length; further out the lifetime ruin is the limit), "
                              f"got {_show(rounds)}")
         bets = ramp.bets(self.tc_values) * unit

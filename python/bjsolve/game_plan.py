@@ -378,29 +378,15 @@ def parse_index_file(text: str, *, source: str = "index file") -> list:
 
 
 def _index_plays(indices, rules, system, rounding="floor", threads=None):
-    """(list of IndexPlay, insurance index or None) from what the user gave (``threads``:
-    for the solves of an index table made here)."""
-    from .indices import IndexTable
-    if indices is None or indices is False:
+    """(list of IndexPlay, insurance index or None) from what the user gave
+    (``indices.as_index_table``; ``threads``: for the solves of an index table made here)."""
+    from .indices import as_index_table
+    table = as_index_table(indices, rules, system, tc_convention=rounding, threads=threads)
+    if table is None:
         return [], None
-    if indices is True:
-        indices = _cached_indices(rules, system, rounding, threads)
-    if isinstance(indices, str) and _named_set(indices) and not os.path.exists(indices):
-        # "i18", "fab4": the exact indices of those published plays (as the CLI's --indices)
-        indices = _cached_indices(rules, system, rounding, threads).select(_named_set(indices))
-    if isinstance(indices, IndexTable):
-        text = indices.index_file()
-        return parse_index_file(text, source="index table"), indices.insurance
-    if isinstance(indices, os.PathLike) or (isinstance(indices, str) and "\n" not in indices
-                                            and os.path.exists(indices)):
-        return parse_index_file(_read_index_file(indices), source=str(indices)), None
-    if isinstance(indices, str):
-        if "\n" not in indices and len(indices.split()) < 7:
-            raise ValueError(f"indices: {_show(indices)} is neither an index file that exists "
-                             f"nor the text of one")
-        return parse_index_file(indices), None
-    raise TypeError(f"indices must be True, 'i18' or 'fab4', an IndexTable, an index file "
-                    f"path or its text, got {type(indices).__name__}")
+    lines = getattr(table, "all_lines", None) or list(table.lines.values())
+    text = "".join(line.index_file_line() + "\n" for line in lines)
+    return parse_index_file(text, source="index table"), table.insurance
 
 
 def _read_index_file(path) -> str:
@@ -415,28 +401,6 @@ def _read_index_file(path) -> str:
         reason = getattr(exc, "strerror", None) or type(exc).__name__
         raise ValueError(f"indices: cannot read the index file {_show(str(path))} "
                          f"({reason})") from None
-
-
-_INDEX_CACHE: dict = {}
-
-
-def _named_set(text: str) -> str | None:
-    """The key of a published index set ("I18", "fab-4" ...), or None."""
-    from .indices import NAMED_SETS
-    key = text.strip().lower().replace("-", "").replace("_", "")
-    return key if key in NAMED_SETS else None
-
-
-def _cached_indices(rules, system, rounding, threads=None):
-    """The exact index table of the system, its indices made integers by the simulation's
-    own true-count rounding (floor, truncate or round); made on ``threads`` threads (the
-    same table for any number)."""
-    from .indices import generate_indices
-    key = (rules, system if isinstance(system, str) else tuple(system), rounding)
-    if key not in _INDEX_CACHE:
-        _INDEX_CACHE[key] = generate_indices(rules, system, tc_convention=rounding,
-                                             threads=threads)
-    return _INDEX_CACHE[key]
 
 
 def _hand_count(hand, can_split: bool) -> int:

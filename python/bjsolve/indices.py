@@ -97,6 +97,7 @@ class IndexLine:
     crossings: list
     thresholds: list
     options: tuple = ("stand", "hit", "double", "split", "surrender")
+    file_count: int | None = None   # the hand number of a line read from an index file
 
     def play_at(self, tc: float) -> str:
         """The play at true count ``tc`` (the last play whose threshold ``tc`` reaches)."""
@@ -113,7 +114,9 @@ class IndexLine:
         stand, 2 hit, 3 double, 4 split, 5 surrender; play p_i holds below tc_i (act at
         TC >= tc_i on the next play), the last one up to +1000."""
         soft = self.row.startswith("A") and self.row not in PAIR_CODES
-        if self.row in PAIR_CODES:
+        if self.file_count is not None:
+            total = self.file_count      # as read (written back unchanged)
+        elif self.row in PAIR_CODES:
             r = self.row[0]
             total = -12 if r == "A" else 2 * (10 if r == "T" else int(r))
         else:
@@ -181,29 +184,46 @@ class IndexTable:
 
     def select(self, which) -> "IndexTable":
         """The same table keeping only the lines that matter most: ``which`` an int N (the
-        N lines of largest gain, ``index_gain``) or the name of a published list
-        ("i18": the Illustrious 18, "fab4": the Fab 4 surrenders).  Insurance stays."""
-        if isinstance(which, str):
-            key = which.lower().replace("-", "").replace("_", "")
-            if key not in NAMED_SETS:
-                raise ValueError(f"unknown index set {which!r}; known: {', '.join(NAMED_SETS)} "
-                                 f"(or a number of lines)")
-            keep = [(row, up) for row, up, _, _ in NAMED_SETS[key]]
-            label_ = key
-        elif isinstance(which, numbers.Integral) and not isinstance(which, bool) and which >= 1:
-            which = int(which)
-            keep = sorted(self.lines, key=lambda k: -self.gains.get(k, 0.0))[:which]
-            label_ = f"top {which} by gain"
-        else:
-            raise ValueError(f"select: give a number of lines >= 1 or one of "
-                             f"{', '.join(NAMED_SETS)}, got {str(which)[:40]!r}")
-        lines = {k: self.lines[k] for k in keep if k in self.lines}
+        N lines of largest gain, ``index_gain``), the name of a published list ("i18": the
+        Illustrious 18, "fab4": the Fab 4 surrenders; "all": every line), or a list of
+        those: their lines together.  A hand in two lists (15 v T is in both i18 and fab4)
+        keeps its one line of this table, with every play of the hand.  Insurance stays."""
+        items = list(which) if isinstance(which, (list, tuple)) else [which]
+        if not items:
+            raise ValueError("select: give a number of lines >= 1 or one of "
+                             f"{', '.join(NAMED_SETS)}, got an empty list")
+        keep, labels = [], []
+        for item in items:
+            rows, label_ = self._selected(item)
+            keep += rows
+            labels.append(label_)
+        lines = {k: self.lines[k] for k in dict.fromkeys(keep) if k in self.lines}
         # the index file lists the kept rows only (their two-card and stand-or-hit lines):
         # every other decision stays the chart's, as in the counted game
         all_lines = [line for line in self.all_lines or () if (line.row, line.upcard) in lines]
-        return replace(self, lines=lines, all_lines=all_lines, selection=label_)
+        return replace(self, lines=lines, all_lines=all_lines,
+                       selection=" + ".join(dict.fromkeys(labels)))
+
+    def _selected(self, which) -> tuple:
+        """(the (row, upcard) keys ``which`` names, its label) for ``select``."""
+        if isinstance(which, str):
+            key = _set_key(which)
+            if key == "all":
+                return list(self.lines), "all"
+            if key not in NAMED_SETS:
+                raise ValueError(f"unknown index set {which!r}; known: {', '.join(NAMED_SETS)} "
+                                 f"(or a number of lines)")
+            return [(row, up) for row, up, _, _ in NAMED_SETS[key]], key
+        if isinstance(which, numbers.Integral) and not isinstance(which, bool) and which >= 1:
+            which = int(which)
+            return (sorted(self.lines, key=lambda k: -self.gains.get(k, 0.0))[:which],
+                    f"top {which} by gain")
+        raise ValueError(f"select: give a number of lines >= 1 or one of "
+                         f"{', '.join(NAMED_SETS)}, got {str(which)[:40]!r}")
 
     def method(self) -> str:
+        if not self.grid:       # lines read from an index file, not computed here
+            return f"{self.system}: index lines as read from {self.selection}"
         if self.tc_convention == "exact":
             making = (f"the true count where the plays are worth the same, {self.rounding} to "
                       f"an integer")
@@ -227,6 +247,195 @@ class IndexTable:
         if self.selection != "all":
             out += f"; lines shown: {self.selection}"
         return out
+
+
+# ---- what a caller may give as index plays ----------------------------------------------
+# CountedGame, simulate and the command line's --indices all take index plays through
+# ``as_index_table``: one conversion, so each accepts the same things with the same meaning.
+
+INDICES_FORMS = ("a named set ('i18', 'fab4', 'all'), a whole number N (the N lines of "
+                 "largest gain), a list of those or a comma list 'i18,fab4', an index file "
+                 "(path or text), an IndexTable, or a list mixing them")
+
+_EXACT_TABLES: dict = {}    # (rules, system, tc_convention) -> the exact IndexTable
+
+
+def exact_index_table(rules: Rules, system, tc_convention: str, threads=None) -> IndexTable:
+    """``generate_indices(rules, system, tc_convention=...)``, made once per rules, system
+    and convention (``threads``: for its solves; the table does not depend on them)."""
+    key = (rules, system if isinstance(system, str) else tuple(system), tc_convention)
+    if key not in _EXACT_TABLES:
+        _EXACT_TABLES[key] = generate_indices(rules, system, tc_convention=tc_convention,
+                                              threads=threads)
+    return _EXACT_TABLES[key]
+
+
+def _set_key(text: str) -> str:
+    """"I18", "fab-4", " All " -> "i18", "fab4", "all"."""
+    return text.strip().lower().replace("-", "").replace("_", "")
+
+
+def _set_word(item):
+    """A selection ``IndexTable.select`` takes ("all", a named set's key, or a number of
+    lines >= 1) from ``item``, or None when ``item`` is not one."""
+    if isinstance(item, numbers.Integral) and not isinstance(item, bool):
+        return int(item) if item >= 1 else None
+    if isinstance(item, str) and "\n" not in item:
+        key = _set_key(item)
+        if key == "all" or key in NAMED_SETS:
+            return key
+        if key.isdigit() and int(key) >= 1:
+            return int(key)
+    return None
+
+
+def as_index_table(indices, rules: Rules, system="hilo", *, tc_convention: str = "floor",
+                   threads=None):
+    """The index plays of a counted game as an ``IndexTable`` (None: no index plays).
+
+    indices:
+      None or False: no index plays;
+      True or "all": every line of the exact table (``generate_indices(rules, system,
+          tc_convention=tc_convention)``, made once per rules, system and convention);
+      "i18", "fab4" (any case, "I-18"): the exact table's lines of that published list;
+      a whole number N (or its digits): the N lines of largest gain (``IndexTable.select``);
+      an index file: a path (str or os.PathLike) or its text (``IndexTable.index_file``'s
+          format), its "# insurance:" line as ``bjsolve indices --format index`` writes it;
+          a set's name is read as the set (give a file named "i18" as "./i18");
+      an ``IndexTable`` (or anything with ``.lines`` and ``.insurance``): itself;
+      a list or tuple of any of these, or a comma list "i18,fab4": their lines together.
+    Together: named sets are cut from the one exact table, so a hand in two of them (15 v T
+    is in both i18 and fab4) plays its one exact line, with every play of the hand.  A hand
+    (row, upcard and options) given two DIFFERENT lines (two files, a file and a set) is
+    refused with a ValueError naming the hand, as two lines for one hand within an index
+    file are; so are two different insurance indices.
+    """
+    if indices is None or indices is False:
+        return None
+    if indices is True:
+        indices = "all"
+    if isinstance(indices, (list, tuple)):
+        items = list(indices)
+    elif isinstance(indices, str) and "," in indices and "\n" not in indices \
+            and not os.path.exists(indices):
+        items = [part for part in indices.split(",") if part.strip()]
+    else:
+        items = [indices]
+    if not items:
+        raise ValueError(f"indices: an empty list; give {INDICES_FORMS}")
+    words = [w for w in map(_set_word, items) if w is not None]
+    tables = []
+    if words:
+        exact = exact_index_table(rules, system, tc_convention, threads)
+        tables.append(exact if words == ["all"] else exact.select(words))
+    for item in items:
+        if _set_word(item) is None:
+            tables.append(_one_table(item, rules, system))
+    return tables[0] if len(tables) == 1 else _together(tables)
+
+
+def _one_table(item, rules, system):
+    """An index table from one item that is not a set's name (see ``as_index_table``)."""
+    from .game_plan import _read_index_file
+    if isinstance(item, IndexTable) or (hasattr(item, "lines") and hasattr(item, "insurance")):
+        return item
+    if isinstance(item, os.PathLike) or (isinstance(item, str) and "\n" not in item
+                                         and os.path.exists(item)):
+        text = _read_index_file(item)
+        return index_table_from_file(text, rules, system, source=f"index file {os.fspath(item)}")
+    if isinstance(item, numbers.Integral) and not isinstance(item, bool):
+        raise ValueError(f"indices: a number of lines must be >= 1, got {item}")
+    if isinstance(item, str):
+        if "\n" not in item and len(item.split()) < 7:
+            raise ValueError(f"indices: {show(item)} is neither an index file that exists, "
+                             f"the text of one, nor an index set (i18, fab4, all, a number "
+                             f"of lines)")
+        return index_table_from_file(item, rules, system, source="index file")
+    raise TypeError(f"indices must be {INDICES_FORMS}, got {type(item).__name__}")
+
+
+def index_table_from_file(text: str, rules: Rules, system="hilo", *,
+                          source: str = "index file") -> IndexTable:
+    """The lines of an index file (``bjsolve.game_plan.parse_index_file``: a bad line is
+    named) as an ``IndexTable`` whose ``index_file()`` writes them back unchanged; its
+    insurance index from the "# insurance:" line, if any."""
+    from .game_plan import parse_index_file
+    all_lines = []
+    for play in parse_index_file(text, source=source):
+        may = dict(zip(("double", "split", "surrender"), play.flags))
+        options = ("stand", "hit") + tuple(a for a in ("double", "split", "surrender") if may[a])
+        all_lines.append(IndexLine(_row_of_count(play.count, bool(may["split"])), play.upcard,
+                                   list(play.plays), [float(t) for t in play.thresholds],
+                                   list(play.thresholds), options, file_count=play.count))
+    lines = {}      # (row, upcard) -> the line of most options whose play changes
+    for line in all_lines:
+        key = (line.row, line.upcard)
+        if len(line.plays) > 1 and len(line.options) > len(getattr(lines.get(key), "options", ())):
+            lines[key] = line
+    return IndexTable(str(system), rules, None, (), "as written", lines, file_insurance(text),
+                      None, all_lines, "as written", selection=source)
+
+
+def _row_of_count(count: int, may_split: bool) -> str:
+    """The chart row (``hands.hand_code``) of an index file's hand number: a pair when the
+    line may split (A,A -12, else half the total), a soft total "A2".."A9" (soft 12 "AA"),
+    else the hard total.  A number no hand has keeps a row no hand meets ("A-5", "3")."""
+    if may_split and (count == -12 or (count > 0 and count % 2 == 0 and 4 <= count <= 20)):
+        return "AA" if count == -12 else ("T" if count == 20 else str(count // 2)) * 2
+    if count < 0:
+        return "AA" if count == -12 else f"A{-count - 11}"
+    return str(count)
+
+
+def file_insurance(text: str):
+    """The insurance index of an index file, from the comment line ``bjsolve indices
+    --format index`` writes ('# insurance: take at TC >= +3'): an int, else None (never,
+    or nothing said)."""
+    import re
+    for line in text.splitlines():
+        m = re.match(r"#\s*insurance:\s*take at TC >= ([+-]?\d+)", line.strip())
+        if m:
+            return int(m.group(1))
+    return None
+
+
+def _hand_words(line) -> str:
+    may = [a for a in ("double", "split", "surrender") if a in line.options]
+    return (f"{line.row} v {show(line.upcard)} ("
+            + (f"may {', '.join(may)}" if may else "stand or hit only") + ")")
+
+
+def _together(tables) -> IndexTable:
+    """The lines of several index tables as one (``as_index_table``): a hand given two
+    different lines, or two different insurance indices, is refused."""
+    by_hand: dict = {}
+    for table in tables:
+        for line in getattr(table, "all_lines", None) or list(table.lines.values()):
+            hand = (line.row, line.upcard, tuple(a in line.options for a in
+                                                 ("double", "split", "surrender")))
+            seen = by_hand.setdefault(hand, line)
+            if (seen.plays, seen.thresholds) != (line.plays, line.thresholds):
+                raise ValueError(
+                    f"indices: two different lines for {_hand_words(line)}: "
+                    f"{seen.index_file_line()!r} and {line.index_file_line()!r}; give one "
+                    f"line per hand")
+    insurance = {t.insurance for t in tables if t.insurance is not None}
+    if len(insurance) > 1:
+        raise ValueError(f"indices: two different insurance indices, "
+                         f"{', '.join(f'{i:+d}' for i in sorted(insurance))}; give one")
+    lines = {}
+    for line in by_hand.values():
+        key = (line.row, line.upcard)
+        if len(line.plays) > 1 and len(line.options) > len(getattr(lines.get(key), "options", ())):
+            lines[key] = line
+    first = next((t for t in tables if isinstance(t, IndexTable)), None)
+    base = first if first is not None else IndexTable(
+        "index plays", tables[0].rules if hasattr(tables[0], "rules") else None, None, (),
+        "as written", {}, None, None, tc_convention="as written")
+    return replace(base, lines=lines, all_lines=list(by_hand.values()),
+                   insurance=next(iter(insurance), None), insurance_crossing=None,
+                   selection=" + ".join(str(getattr(t, "selection", "index plays"))
+                                        for t in tables))
 
 
 def _crossing(tc0, d0, tc1, d1) -> float:

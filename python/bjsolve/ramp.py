@@ -258,6 +258,22 @@ class RampResult:
         staked = self.average_bet * self.rounds_played
         return self.win_rate / staked if staked > 0 else float("nan")
 
+    def units(self) -> dict:
+        """The unit of each figure of ``summary`` (money in the ramp's units)."""
+        return {"win rate per round": "units per round dealt",
+                "win rate per 100": "units per 100 rounds dealt",
+                "SD per round": "units per round dealt",
+                "SD per 100": "units per 100 rounds dealt",
+                "average bet (rounds played)": "units (the bet of a round played)",
+                "advantage (win / amount bet)": "fraction of the amount bet",
+                "share of rounds played": "fraction of the rounds dealt",
+                "DI": "no unit (1000 x win rate / SD per round)",
+                "SCORE": "units per 100 rounds for a 10,000-unit bankroll",
+                "N0": "rounds dealt",
+                "CE per 100": "units per 100 rounds dealt",
+                "risk of ruin": "probability", "risk of ruin (diffusion approx.)": "probability",
+                f"trip ruin in {self.rounds} rounds": "probability"}
+
     def summary(self) -> dict:
         """The figures of the ramp by name, as printed (win rate, SD, DI, SCORE, N0, risk)."""
         ce = self.certainty_equivalent
@@ -323,7 +339,9 @@ def ramp_table(result: RampResult, title: str):
                  (f"trip ruin in {result.rounds:,} rounds: {result.trip_ruin_note}",)
                  if result.trip_ruin_note else ()) + (
                  (f"UNRELIABLE: {result.caveat}",) if result.caveat else ())
+    unit = result.units()
     return Table("summary", title, rows, ("value",),
                  np.array([[float(summary[k])] for k in rows]), notes, style="prob",
-                 layout="figures", records=[{"figure": k, "value": float(summary[k])}
-                                            for k in rows])
+                 layout="figures", units="each figure's own: its record's 'unit'",
+                 records=[{"figure": k, "value": float(summary[k]), "unit": unit[k]}
+                          for k in rows])

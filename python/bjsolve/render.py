@@ -298,7 +298,8 @@ def table_document(table) -> dict:
                       for r, row in zip(table.rows, _rows(table))}}
     records = getattr(table, "records", None)
     if records:
-        doc["records"] = [{k: _json_value(v) if not isinstance(v, (list, tuple, dict)) else v
+        # (a flag stays true/false, not 1.0/0.0)
+        doc["records"] = [{k: v if isinstance(v, (list, tuple, dict, bool)) else _json_value(v)
                            for k, v in rec.items()} for rec in records]
     return doc
 

@@ -388,7 +388,8 @@ def risk_indices_table(rules: Rules, system="hilo", *, rows=None, select=None,
                        round_variance: float = 1.3, grid=range(-5, 11)):
     """The risk-averse lines as a ``Table`` (one row per (row, upcard)), beside the
     risk-neutral (EV) crossing of the same shoes for comparison.  ``select``: "i18" or
-    "fab4" (the rows of a named list), else ``rows`` (default: both lists)."""
+    "fab4" (the rows of a named list) or a list of them (their rows together, each once),
+    else ``rows`` (default: both lists)."""
     import numpy as np
 
     from .indices import NAMED_SETS
@@ -396,10 +397,11 @@ def risk_indices_table(rules: Rules, system="hilo", *, rows=None, select=None,
     from .shoe import Shoe
     from .tables import Table, _notes
     if select is not None:
-        if select not in NAMED_SETS:
-            raise ValueError(f"select must be one of {', '.join(NAMED_SETS)}, got "
-                             f"{str(select)[:40]!r}")
-        rows = list(dict.fromkeys((row, up) for row, up, _, _ in NAMED_SETS[select]))
+        sets = list(select) if isinstance(select, (list, tuple)) else [select]
+        if not sets or any(not isinstance(s, str) or s not in NAMED_SETS for s in sets):
+            raise ValueError(f"select must be one of {', '.join(NAMED_SETS)} or a list of "
+                             f"them, got {str(select)[:40]!r}")
+        rows = list(dict.fromkeys((row, up) for s in sets for row, up, _, _ in NAMED_SETS[s]))
     averse = risk_averse_indices(rules, system, rows=rows, grid=grid, dealt_decks=dealt_decks,
                                  tc_convention=tc_convention, round_variance=round_variance)
     # lambda 0 (an enormous round variance): the EV lines of the same shoes

@@ -100,6 +100,16 @@ def _seed(seed) -> int:
     return int(seed)
 
 
+def _check_burn(burn) -> None:
+    """The simulator burns one card after every shuffle (its compiled dealer): burn=1, as
+    ``CountedGame``'s default, or the error naming the field."""
+    if isinstance(burn, bool) or not isinstance(burn, numbers.Integral):
+        raise TypeError(f"burn must be a whole number of cards, got {_show(burn)}")
+    if burn != 1:
+        raise ValueError(f"burn: the simulator burns 1 card after every shuffle, got "
+                         f"{_show(burn)} (CountedGame takes other numbers)")
+
+
 def _int_or_none(value, name: str):
     """A whole true count in -TC_LIMIT..TC_LIMIT (an int, or a float with no fraction)."""
     if value is None:
@@ -137,7 +147,7 @@ def _tags(system):
 
 # ---- the public entry point ------------------------------------------------------------------
 
-def build_plan(rules: Rules, *, shoe=None, penetration=0.75, spots=1, other_spots=0,
+def build_plan(rules: Rules, *, shoe=None, penetration=0.75, burn=1, spots=1, other_spots=0,
                strategy="basic", system=None, indices=None, insurance=None,
                true_count="exact", rounding="floor", ramp=None, wong_in=None, wong_out=None,
                table_min=1.0, table_max=None, threads=None):
@@ -147,6 +157,7 @@ def build_plan(rules: Rules, *, shoe=None, penetration=0.75, spots=1, other_spot
         raise TypeError(f"rules must be a bjsolve.Rules, got {type(rules).__name__}")
     counts, infinite = _shoe_counts(rules, shoe)
     n_cards = _shoe_size(counts, infinite)
+    _check_burn(burn)
     spots = _whole(spots, "spots", low=1, high=MAX_SPOTS)
     other_spots = _whole(other_spots, "other_spots", low=0, high=MAX_SPOTS - spots)
     n_spots = spots + other_spots
@@ -274,7 +285,7 @@ def build_plan(rules: Rules, *, shoe=None, penetration=0.75, spots=1, other_spot
 
 
 def simulate(rules: Rules | None = None, *, rounds, seed, shoe=None, penetration=0.75,
-             spots: int = 1, other_spots: int = 0, strategy="basic", system=None,
+             burn: int = 1, spots: int = 1, other_spots: int = 0, strategy="basic", system=None,
              indices=None, insurance=None, true_count: str = "exact", rounding: str = "floor",
              ramp=None, wong_in=None, wong_out=None, table_min: float = 1.0, table_max=None,
              threads: int | None = None, chunk_rounds: int = DEFAULT_CHUNK_ROUNDS,
@@ -284,20 +295,25 @@ def simulate(rules: Rules | None = None, *, rounds, seed, shoe=None, penetration
     rules: a ``Rules`` (default ``Rules()``); shoe: None (``rules.decks`` full decks), a
         ``Shoe`` or 10 counts A..T to deal from (an infinite shoe draws with replacement).
     penetration: the cut card, as a fraction of the shoe (0.75), a number of cards (234),
-        or 'every-round' (a fresh shuffle before every round).  A burn card follows every
-        shuffle.
+        or 'every-round' (a fresh shuffle before every round).
+    burn: cards burnt (never seen) after every shuffle: 1, as the compiled dealer deals
+        (``CountedGame``'s ``burn`` takes any number; another number here is refused).
     spots: the player's spots (1..7, same bet each); other_spots: other players at the
         table (they play the same strategy, flat, and only eat cards).
     strategy: 'basic' (the solve's chart), 'composition' (the full-shoe composition-
         dependent strategy, split hands CDZ-), a ``StrategyChart`` or a callable
         f(cards, dealer, allowed) -> action.
     system: a count system name (default 'hilo') or 10 tags A..T.
-    indices: None (no index plays), True (``generate_indices(rules, system,
+    indices: None (no index plays), True or "all" (``generate_indices(rules, system,
         tc_convention=rounding)``: exact indices for this rounding of the true count),
-        "i18" or "fab4" (those published plays only, with these exact indices), an
-        ``IndexTable``, or an index file (path or text).  Lines whose play changes with the
-        count override the strategy at the current true count.
-    insurance: None (the index table's insurance index, else never), False (never), or a
+        "i18" or "fab4" (those published plays only, with these exact indices), a number N
+        (the N lines of largest gain), a list of those ("i18,fab4" or ["i18", "fab4"]:
+        their lines together), an ``IndexTable``, an index file (path or text; its
+        "# insurance:" line is its insurance index), or a list mixing them: a hand given
+        two different lines is refused, naming the hand (``indices.as_index_table``, as
+        ``CountedGame`` takes them).  Lines whose play changes with the count override the
+        strategy at the current true count.
+    insurance: None (the index plays' insurance index, else never), False (never), or a
         true count from which to insure (even money for a natural).
     true_count: 'exact' (cards not yet seen), 'half-deck' or 'full-deck' (decks remaining
         estimated to the nearest half or whole deck, at least one half / one deck).
@@ -346,7 +362,8 @@ def simulate(rules: Rules | None = None, *, rounds, seed, shoe=None, penetration
                              f"{_show(bankroll)}")
         trials = (paths, per_path, float(bankroll))
     plan, settings = build_plan(
-        rules, shoe=shoe, penetration=penetration, spots=spots, other_spots=other_spots,
+        rules, shoe=shoe, penetration=penetration, burn=burn, spots=spots,
+        other_spots=other_spots,
         strategy=strategy, system=system, indices=indices, insurance=insurance,
         true_count=true_count, rounding=rounding, ramp=ramp, wong_in=wong_in,
         wong_out=wong_out, table_min=table_min, table_max=table_max, threads=threads)

@@ -15,7 +15,7 @@ from .deal import (dealer_columns, dealer_key_weight, dealer_keys, dealer_label,
                    player_hand_weights, round_may_run_out)
 from .dealer import dealer_probabilities
 from .hands import PAIR_CODES, hand_code, total_code
-from .ranks import label
+from .ranks import hand_total, label
 from .rules import Rules
 from .shoe import Shoe
 
@@ -270,11 +270,14 @@ def exceptions_table(solution) -> Table:
     values = np.array([[total_code(e.cards), e.chart_action, e.optimal_action, float(e.gain)]
                        for e in chart.exceptions], dtype=object).reshape(len(rows), 4)
     measure = _measure(solution)
+    # JSON: the hand's total as a number and whether it is soft ("A7" in the text column
+    # is soft 18, a code a program would have to parse)
     records = [{"cards": [label(c) for c in e.cards],
                 "dealer": (label(e.upcard) if isinstance(e.upcard, int)
                            else [label(c) for c in e.upcard]),
-                "total": total_code(e.cards), "chart": e.chart_action,
-                "optimal": e.optimal_action, "gain": float(e.gain)} for e in chart.exceptions]
+                "total": hand_total(e.cards)[0], "soft": hand_total(e.cards)[1],
+                "chart": e.chart_action, "optimal": e.optimal_action, "gain": float(e.gain)}
+               for e in chart.exceptions]
     return Table("exceptions", "composition-dependent exceptions to the chart", rows, cols,
                  values, _notes(solution.rules, solution.shoe,
                                 f"gain: EV per initial bet, {measure}", "hands of 2 to 4 cards"),

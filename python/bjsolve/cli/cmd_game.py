@@ -5,14 +5,25 @@ consistent with the count), and a bet ramp's win rate, SD, DI, SCORE, N0, certai
 equivalent and risk of ruin.  Method and measured approximations: docs/counted-game.md."""
 from __future__ import annotations
 
+import argparse
+
 from . import common
-from .counting_args import (add_decks_estimation_argument, add_strategy_argument,
+from .counting_args import (INSURANCE_HELP, insurance_value, add_decks_estimation_argument, add_strategy_argument,
                             add_system_argument, add_tc_convention_argument, counting_rules,
-                            index_selection, penetration_value, INDEX_SETS_HELP,
-                            RAMP_HELP)
+                            index_items, penetration_value, INDEX_SETS_HELP, RAMP_HELP)
 
 NAME = "game"
 HELP = "counted game: true-count frequencies, edge and SD by count, bet-ramp figures and risk"
+
+
+class _Renamed(argparse.Action):
+    """'game --rounds N': refused, naming --trip-rounds (its new name; simulate's --rounds
+    are the rounds it deals, and an old script should not be read another way)."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        raise common.UsageError(f"game: --rounds is now --trip-rounds (the trip ruin's "
+                                f"horizon; 'simulate --rounds' are the rounds it deals): give "
+                                f"--trip-rounds {str(values)[:20]}")
 
 
 def add_arguments(parser) -> None:
@@ -22,7 +33,7 @@ def add_arguments(parser) -> None:
                    help="cut card: a fraction of the shoe, or a number of cards, dealt "
                         "before the shuffle, as for simulate (default: 0.75)")
     g.add_argument("--burn", type=int, default=1, metavar="N",
-                   help="cards burnt after the shuffle (default: 1)")
+                   help="cards burnt (unseen) after each shuffle (default: 1)")
     g.add_argument("--spots", type=common.whole_number(1, 7), default=1, metavar="N",
                    help="hands dealt per round at the table, 1..7: they set where rounds "
                         "start; every figure stays per one hand (simulate --spots 1 "
@@ -30,15 +41,20 @@ def add_arguments(parser) -> None:
     add_strategy_argument(g, help="basic: the total-dependent chart (--indices adds index "
                                   "plays to it); optimal: composition-dependent play of each "
                                   "count's composition")
-    g.add_argument("--indices", metavar="SET",
-                   help=f"play the chart with index numbers: {INDEX_SETS_HELP} (default: "
+    g.add_argument("--indices", metavar="SET|FILE", action="append",
+                   help=f"play the chart with index numbers: {INDEX_SETS_HELP}; or FILE, an "
+                        "index file as 'bjsolve indices --format index' writes it (default: "
                         "none, the chart alone)")
+    g.add_argument("--insurance", type=insurance_value, default=None, metavar="TC|never",
+                   help=INSURANCE_HELP)
     add_tc_convention_argument(g, old_flag="--tc")
     add_decks_estimation_argument(g)
     g.add_argument("--depth-bands", type=int, default=3, metavar="N",
                    help="depth bands evaluated per true count (default: 3)")
+    g.add_argument("--threads", type=common.whole_number(1, 1024), default=None, metavar="N",
+                   help="threads (default: every core)")
     b = parser.add_argument_group("betting")
-    b.add_argument("--ramp", default="1:1", metavar="TC:BET,...",
+    b.add_argument("--ramp", default=None, metavar="TC:BET,...",
                    help=RAMP_HELP + " (default: flat, 1 unit)")
     b.add_argument("--wong-in", type=int, metavar="TC",
                    help="play only at true counts >= TC (bet 0 below) (default: play every "
@@ -46,9 +62,12 @@ def add_arguments(parser) -> None:
     b.add_argument("--bankroll", type=common.positive_number, metavar="UNITS",
                    help="bankroll, in the ramp's units, for risk of ruin and the certainty "
                         "equivalent (default: none, those figures are left out)")
-    b.add_argument("--rounds", type=int, metavar="N",
+    b.add_argument("--trip-rounds", type=int, metavar="N",
                    help="with --bankroll: also the trip ruin, P(losing the bankroll within N "
                         "rounds) (default: not shown)")
+    # 'game --rounds' was the trip's length; in 'simulate' --rounds are the rounds dealt
+    b.add_argument("--rounds", dest="trip_rounds", action=_Renamed, default=argparse.SUPPRESS,
+                   help=argparse.SUPPRESS)
     b.add_argument("--optimal-spread", type=float, metavar="S",
                    help="also show the SCORE-optimal (Kelly-proportional) ramp with bets "
                         "1..S, rounded to whole units (default: not shown)")
@@ -60,18 +79,18 @@ def run(args) -> int:
     rules, _ = counting_rules(args)
     from ..game import CountedGame
     from ..ramp import MAX_BET, parse_ramp, ramp_table
-    if args.rounds is not None and args.bankroll is None:
-        raise common.UsageError("--rounds needs --bankroll (the trip ruin is P(losing the "
-                                "bankroll within N rounds))")
+    if args.trip_rounds is not None and args.bankroll is None:
+        raise common.UsageError("--trip-rounds needs --bankroll (the trip ruin is P(losing "
+                                "the bankroll within N rounds))")
     from ..risk import MAX_ROUNDS
-    if args.rounds is not None and not 1 <= args.rounds <= MAX_ROUNDS:
-        raise common.UsageError(f"--rounds must be 1..{MAX_ROUNDS:,} (the trip ruin's "
-                                f"limit), got {args.rounds}")
+    if args.trip_rounds is not None and not 1 <= args.trip_rounds <= MAX_ROUNDS:
+        raise common.UsageError(f"--trip-rounds must be 1..{MAX_ROUNDS:,} (the trip ruin's "
+                                f"limit), got {args.trip_rounds}")
     if args.optimal_spread is not None and not 1 <= args.optimal_spread <= MAX_BET:
         raise common.UsageError(f"--optimal-spread (maximum spread) must be 1..{MAX_BET:,} "
                                 f"(the largest bet a ramp takes), got {args.optimal_spread:g}")
     try:
-        ramp = parse_ramp(args.ramp, wong_in=args.wong_in)
+        ramp = parse_ramp(args.ramp or "1:1", wong_in=args.wong_in)
     except ValueError as exc:
         raise common.UsageError(f"--{exc}") from None
     if isinstance(args.penetration, int):      # cards: the game takes a fraction
@@ -82,20 +101,21 @@ def run(args) -> int:
             raise common.UsageError(f"--penetration {args.penetration} cards goes beyond the "
                                     f"{cards}-card shoe")
         args.penetration = args.penetration / cards
-    indices = None
-    if args.indices:
-        indices = index_selection(rules, args.system_value, args.indices, args.tc_convention)
+    indices = index_items(args.indices)
     with common.progress(args, label="true counts") as update:
         game = CountedGame(rules, args.system_value, penetration=args.penetration,
                            burn=args.burn, spots=args.spots, decks=args.decks_estimation,
                            rounding=args.tc_convention,
                            strategy="indices" if indices is not None else args.strategy,
-                           indices=indices, depth_bands=args.depth_bands, progress=update)
-    result = game.evaluate(ramp, args.bankroll, rounds=args.rounds)
+                           indices=indices, insurance=args.insurance,
+                           depth_bands=args.depth_bands, threads=args.threads,
+                           progress=update)
+    result = game.evaluate(ramp, args.bankroll, trip_rounds=args.trip_rounds)
     tables = [game.table(ramp), ramp_table(result, "ramp " + ramp.describe())]
     if args.optimal_spread is not None:
         best = game.optimal_ramp(args.optimal_spread)
-        tables.append(ramp_table(game.evaluate(best, args.bankroll, rounds=args.rounds),
+        tables.append(ramp_table(game.evaluate(best, args.bankroll,
+                                               trip_rounds=args.trip_rounds),
                                  "SCORE-optimal ramp " + best.describe()))
     if args.spots > 1:
         note = (f"{args.spots} hands dealt per round: they set where rounds start; the edge, "

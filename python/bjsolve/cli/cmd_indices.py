@@ -28,9 +28,11 @@ def add_arguments(parser) -> None:
     which = parser.add_mutually_exclusive_group()
     which.add_argument("--top", type=common.positive_int, metavar="N",
                        help="only the N plays of largest gain per round (default: every play)")
-    which.add_argument("--set", type=str.lower, choices=("i18", "fab4"), dest="play_set",
+    which.add_argument("--set", action="append", dest="play_set", metavar="SET",
                        help="only a named list of plays: i18 (Illustrious 18) or fab4 "
-                            "(Fab 4 surrenders) (default: every play)")
+                            "(Fab 4 surrenders); several together as a comma list (i18,fab4) "
+                            "or the flag repeated, a hand in two sets shown once (default: "
+                            "every play)")
     parser.add_argument("--risk-averse", action="store_true",
                         help="risk-averse indices: the play of largest certainty equivalent "
                              "for a Kelly bettor (the Illustrious 18 and Fab 4 rows, or --set), "
@@ -44,8 +46,27 @@ def add_arguments(parser) -> None:
     parser.set_defaults()
 
 
+def _play_sets(values):
+    """--set, repeated or a comma list: the named sets, each once, in the order given."""
+    from ..indices import NAMED_SETS
+    if not values:
+        return None
+    sets = []
+    for value in values:
+        for part in value.split(","):
+            key = part.strip().lower().replace("-", "").replace("_", "")
+            if key not in NAMED_SETS:
+                raise common.UsageError(f"--set: {part.strip()[:40]!r} is not a named set; "
+                                        f"choose from {', '.join(NAMED_SETS)} (several: "
+                                        f"i18,fab4 or --set repeated)")
+            if key not in sets:
+                sets.append(key)
+    return sets[0] if len(sets) == 1 else sets
+
+
 def run(args) -> int:
     from ..count_tables import index_file, indices_table
+    args.play_set = _play_sets(args.play_set)
     rules, _ = counting_rules(args)
     if args.risk_averse:
         return _run_risk_averse(args, rules)

@@ -1,7 +1,7 @@
 """bjsolve risk: the distribution of a round's net outcome, its mean and SD, and the risk of
 ruin that follows (flat betting, one unit per spot).
 
-Example: bjsolve risk --decks 1 --bankroll 400 --rounds 10000
+Example: bjsolve risk --decks 1 --bankroll 400 --trip-rounds 10000
          bjsolve risk --decks 6 --spots 2 --format json
 """
 from __future__ import annotations
@@ -48,12 +48,16 @@ def add_arguments(parser) -> None:
     g.add_argument("--insurance", action="store_true",
                    help="insure every hand against an ace (default: never)")
     g.add_argument("--bankroll", type=common.positive_number, default=None, metavar="UNITS",
-                   help="bankroll in units (initial bets): lifetime ruin, and with --rounds "
+                   help="bankroll in units (initial bets): lifetime ruin, and with --trip-rounds "
                         "the trip ruin (default: none, no ruin figures but the bankrolls "
                         "for 1%%, 5%% and 13.5%% lifetime ruin)")
-    g.add_argument("--rounds", type=_rounds, default=None, metavar="N",
-                   help="rounds for the trip ruin (needs --bankroll; default: none, no "
-                        "trip ruin)")
+    trip = g.add_argument("--trip-rounds", type=_rounds, default=None, metavar="N",
+                          help="rounds for the trip ruin, P(losing the bankroll within N "
+                               "rounds), as in 'game' (needs --bankroll; default: none, no "
+                               "trip ruin)")
+    # the old spelling still reads (risk deals no rounds, so it cannot be misread here)
+    g.add_argument("--rounds", dest=trip.dest, type=_rounds, default=argparse.SUPPRESS,
+                   help=argparse.SUPPRESS)
     common.add_output_arguments(parser)
 
 
@@ -63,8 +67,8 @@ def run(args) -> int:
     from ..risk import risk_summary
     from ..solve import solve
     from ..tables import Table, _notes
-    if args.rounds is not None and args.bankroll is None:
-        raise common.UsageError("--rounds needs --bankroll (the trip ruin is the chance of "
+    if args.trip_rounds is not None and args.bankroll is None:
+        raise common.UsageError("--trip-rounds needs --bankroll (the trip ruin is the chance of "
                                 "losing the bankroll within that many rounds)")
     rules = common.rules_from_args(args)
     shoe = common.shoe_from_args(args, rules)
@@ -83,7 +87,7 @@ def run(args) -> int:
         style="prob", units="probability",
         records=[{"outcome": float(v), "probability": float(p), "cumulative": float(c)}
                  for v, p, c in zip(dist.values, dist.probabilities, cum)])
-    summary = risk_summary(dist, bankroll=args.bankroll, rounds=args.rounds)
+    summary = risk_summary(dist, bankroll=args.bankroll, rounds=args.trip_rounds)
     figures = [("mean", dist.mean), ("variance", dist.variance)] + summary.rows()
     if args.spots > 1:
         figures.insert(2, ("covariance between two spots", dist.covariance))

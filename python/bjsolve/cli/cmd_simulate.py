@@ -13,10 +13,9 @@ import argparse
 import math
 
 from . import common
-from .counting_args import (add_decks_estimation_argument, add_strategy_argument,
+from .counting_args import (INSURANCE_HELP, insurance_value, add_decks_estimation_argument, add_strategy_argument,
                             add_system_argument, add_tc_convention_argument, parse_system,
-                            index_selection, is_index_set, penetration_value, INDEX_SETS_HELP,
-                            RAMP_HELP)
+                            index_items, penetration_value, INDEX_SETS_HELP, RAMP_HELP)
 
 NAME = "simulate"
 HELP = "simulate the real game: cut card, count, indices, bet ramp (fast, reproducible)"
@@ -43,16 +42,6 @@ def _penetration(text: str):
     return penetration_value(text, every_round=True)
 
 
-def _insurance(text: str):
-    if text.strip().lower() == "never":
-        return False
-    try:
-        return int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text[:40]!r}: give a whole true count or "
-                                         "'never'") from None
-
-
 def _bankroll_trials(text: str):
     parts = text.replace(" ", "").split(",")
     try:
@@ -71,6 +60,9 @@ def add_arguments(parser) -> None:
     g.add_argument("--penetration", type=_penetration, default=0.75, metavar="P",
                    help="cut card: a fraction of the shoe, a number of cards, or every-round "
                         "(a fresh shuffle before every round) (default: 0.75)")
+    g.add_argument("--burn", type=int, default=1, metavar="N",
+                   help="cards burnt (unseen) after each shuffle; the simulator burns one "
+                        "(default: 1)")
     g.add_argument("--spots", type=common.whole_number(1, 7), default=1, metavar="N",
                    help="spots the player plays, 1..7 (default: 1)")
     g.add_argument("--other-spots", type=int, default=0, metavar="N",
@@ -79,15 +71,14 @@ def add_arguments(parser) -> None:
                                   "composition-dependent strategy")
     add_system_argument(parser)
     g.add_argument("--indices", nargs="?", const="all", default=None, metavar="SET|FILE",
+                   action="append",
                    help="play the chart with index numbers, the exact indices of the count "
                         f"system as 'bjsolve indices' computes them: {INDEX_SETS_HELP} "
                         "(alone: all); or FILE, an index file as 'bjsolve indices --format "
                         "index' writes it (its default --tc-convention is exact: write it "
                         "with the convention played) (default: none, the chart alone)")
-    g.add_argument("--insurance", type=_insurance, default=None, metavar="TC|never",
-                   help="insure at true counts >= TC (default: the index table's, or the "
-                        "index file's 'insurance:' line as 'bjsolve indices --format index' "
-                        "writes it, else never)")
+    g.add_argument("--insurance", type=insurance_value, default=None, metavar="TC|never",
+                   help=INSURANCE_HELP)
     add_decks_estimation_argument(g, old_flag="--true-count")
     add_tc_convention_argument(g, old_flag="--rounding")
     g.add_argument("--ramp", metavar="TC:BET,...",
@@ -117,42 +108,9 @@ def add_arguments(parser) -> None:
     common.add_output_arguments(parser)
 
 
-def _indices(rules, args):
-    """--indices: None, True (every exact index), an IndexTable (a named set) or a FILE."""
-    if args.indices is None:
-        return None
-    if not is_index_set(args.indices):
-        return args.indices                    # an index file (simulate checks it)
-    if args.indices.strip().lower() == "all":
-        return True
-    from ..counting import count_tags
-    system = parse_system(args.system)
-    count_tags(system)                         # a clear error before the index solves
-    return index_selection(rules, system, args.indices, args.tc_convention)
-
-
-def _file_insurance(indices):
-    """The insurance index of an index file, from the comment line 'bjsolve indices
-    --format index' writes ('# insurance: take at TC >= +3' or '... never on the grid'):
-    an int, False (never), or None where the file says nothing."""
-    import os
-    import re
-    text = indices
-    if "\n" not in indices and os.path.isfile(indices):
-        with open(indices, encoding="utf-8") as f:
-            text = f.read()
-    for line in text.splitlines():
-        m = re.match(r"#\s*insurance:\s*(?:take at TC >= ([+-]?\d+)|(never))", line.strip())
-        if m:
-            return int(m.group(1)) if m.group(1) is not None else False
-    return None
-
-
 def run(args) -> int:
     from ..simulate import DEFAULT_CHUNK_ROUNDS, simulate
     rules = common.rules_from_args(args)
-    if args.insurance is None and args.indices and not is_index_set(args.indices):
-        args.insurance = _file_insurance(args.indices)   # the file's, as with a named set
     client = None
     if args.scheduler:
         try:
@@ -170,8 +128,9 @@ def run(args) -> int:
         with common.progress(args, total=args.rounds, label="simulate") as update:
             result = simulate(
                 rules, rounds=args.rounds, seed=args.seed, penetration=args.penetration,
+                burn=args.burn,
                 spots=args.spots, other_spots=args.other_spots, strategy=_SIMULATE_STRATEGY[args.strategy],
-                system=parse_system(args.system), indices=_indices(rules, args),
+                system=parse_system(args.system), indices=index_items(args.indices),
                 insurance=args.insurance, true_count=_SIMULATE_DECKS[args.decks_estimation],
                 rounding=args.tc_convention,
                 ramp=args.ramp, wong_in=args.wong_in, wong_out=args.wong_out,

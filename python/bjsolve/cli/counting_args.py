@@ -102,30 +102,46 @@ RAMP_HELP = ("bets by true count, e.g. 1:1,2:2,3:4,4:8,5:12: the bet of the high
              "out")
 
 
-INDEX_SETS_HELP = ("i18 (Illustrious 18 and insurance), fab4, all, or a number N (the N "
-                   "lines of largest gain), computed for this --tc-convention")
+INSURANCE_HELP = ("insure at true counts >= TC, or never (default: the index plays' "
+                  "insurance index: a named set's, or an index file's 'insurance:' line as "
+                  "'bjsolve indices --format index' writes it; else never)")
 
 
-def is_index_set(word: str) -> bool:
-    """Whether ``word`` names a set of index plays (else it may be a file)."""
-    word = word.strip().lower()
-    return word in ("all", "i18", "fab4") or word.isdigit()
-
-
-def index_selection(rules, system, which: str, tc_convention: str):
-    """The exact index table of ``system`` (``bjsolve indices`` with that true-count
-    convention), cut to ``which``: all, i18, fab4 or the N lines of largest gain."""
-    from ..indices import generate_indices
-    which = which.strip().lower()
-    table = generate_indices(rules, system, tc_convention=tc_convention)
-    if which == "all":
-        return table
-    if which.isdigit():
-        return table.select(int(which))
+def insurance_value(text: str):
+    """--insurance: a whole true count, or never (False)."""
+    if text.strip().lower() == "never":
+        return False
     try:
-        return table.select(which)
-    except ValueError as exc:
-        raise common.UsageError(f"--indices: {exc}") from None
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text[:40]!r}: give a whole true count or "
+                                         "'never'") from None
+
+
+INDEX_SETS_HELP = ("i18 (Illustrious 18 and insurance), fab4, all, or a number N (the N "
+                   "lines of largest gain), computed for this --tc-convention; several "
+                   "together as a comma list (i18,fab4) or the flag repeated: a hand in two "
+                   "sets plays its one exact line, and a hand given two different lines "
+                   "(two files) is refused")
+
+
+def index_items(values):
+    """The values of a repeated flag naming index plays (--indices, --set), each a set's
+    name, a comma list of them or an index file, as one list (None: not given); the
+    library (``bjsolve.indices.as_index_table``) reads each item."""
+    import os
+    if not values:
+        return None
+    items = []
+    for value in values:
+        if os.path.exists(value):
+            items.append(value)          # a file (its name may hold a comma)
+        else:
+            items += [part.strip() for part in value.split(",") if part.strip()]
+    if not items:
+        raise common.UsageError(f"--indices: {values[-1][:40]!r} names no index plays; give "
+                                f"{INDEX_SETS_HELP.split(';')[0]}")
+    return items
 
 
 def parse_system(text):
