@@ -106,3 +106,21 @@ def test_a_bad_field_is_named_with_its_line_value_and_what_is_allowed(line, fiel
     assert "line 3" in message and field in message and value in message, message
     assert allowed in message, message
     assert len(message) < 400, message
+
+
+def test_a_pair_line_is_for_pairs_only():
+    """A pair's line is numbered by the pair's total (8,8 is 16), as a hard 16 is: a hand
+    that cannot split must never take it, even with no line of its own (a hard 16 after a
+    hit took the 8,8 line of a file that had no 16 line, and with it a split it may not
+    play)."""
+    from bjsolve.actions import ACTION_CODE, KIND_START
+    hit, split = ACTION_CODE["hit"] + 1, ACTION_CODE["split"] + 1     # the file counts from 1
+    plays = parse_index_file(f"16 10 1 1 1 {hit} 0 {split} +1000\n")   # 8,8 v T only
+    line_of, *_ = _line_of(plays)
+    keys, _ = _dealer_keys(False)
+    ten = list(keys).index(10)
+    hands = compositions().hands
+    for k, hand in enumerate(hands):
+        if sum(hand) == 16 and 1 not in hand and hand != (8, 8):
+            assert (line_of[:, ten, k] == -1).all(), hand
+    assert line_of[KIND_START, ten, hands.index((8, 8))] == 0

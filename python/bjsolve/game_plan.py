@@ -416,7 +416,7 @@ def _line_tables(plays, keys, comps, allowed_mask, exposed):
 
     An entry takes the line of its total and upcard whose options (double, split,
     surrender) are exactly the hand's; failing that, the one with the fewest options that
-    include the hand's.  Only lines whose play changes with the count are used (index
+    include the hand's, a pair's line (may split) only for a pair that may split.  Only lines whose play changes with the count are used (index
     plays); elsewhere the strategy decides."""
     plays = [p for p in plays if len(p.plays) > 1]
     n_keys, n = len(keys), len(comps.hands)
@@ -443,8 +443,11 @@ def _line_tables(plays, keys, comps, allowed_mask, exposed):
                 if not cands:
                     continue
                 exact = [i for i in cands if plays[i].flags == flags]
+                # a pair's line (may split) shares its number with the total (8,8 and
+                # hard 16): it is for pairs only, never a wider line of a total
                 wider = sorted((sum(plays[i].flags), i) for i in cands
-                               if all(a >= b for a, b in zip(plays[i].flags, flags)))
+                               if all(a >= b for a, b in zip(plays[i].flags, flags))
+                               and plays[i].flags[1] == flags[1])
                 pick = exact[0] if exact else (wider[0][1] if wider else None)
                 if pick is not None:
                     line_of[kind, ki, k] = pick
