@@ -73,8 +73,13 @@ import time
 import warnings
 from fractions import Fraction
 
-OUTCOMES = ("ok", "clean rejection", "wrong-type", "internal error", "crash", "hang")
-BAD = OUTCOMES[2:]
+# "lost by Python": a SIGINT that CPython itself swallowed ("Exception ignored in: <function
+# _get_module_lock.<locals>.cb>  KeyboardInterrupt": raised in an import lock's weakref
+# callback, where an exception can only be printed); the program never learns of it, and a
+# second Ctrl-C, as a user would press, must then stop it as the first should have
+OUTCOMES = ("ok", "clean rejection", "lost by Python", "wrong-type", "internal error", "crash",
+            "hang")
+BAD = OUTCOMES[3:]
 AREAS = ("api", "cli", "risk", "simulate", "game", "index-files", "interrupts", "memory")
 MAX_MESSAGE = 500
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -1692,6 +1697,13 @@ def _before_bjsolve(err: str) -> bool:
     return interrupted_before_the_guard(err)
 
 
+def _swallowed_by_python(err: str) -> bool:
+    """Whether ``err`` holds CPython's report of a KeyboardInterrupt it had to ignore in an
+    import lock's callback."""
+    marker = "Exception ignored in: <function _get_module_lock"
+    return marker in err and "KeyboardInterrupt" in err.split(marker, 1)[1]
+
+
 def run_interrupt(argv, delay: float, grace: float, env) -> tuple:
     """Start ``bjsolve argv``, send SIGINT after ``delay`` seconds: (outcome, detail)."""
     proc = subprocess.Popen(bjsolve_command(argv), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
@@ -1713,10 +1725,18 @@ def run_interrupt(argv, delay: float, grace: float, env) -> tuple:
             return "hang", f"no exit within {grace:g} s of SIGINT (exited after " \
                            f"{time.monotonic() - sent:.1f} s, code {proc.returncode})"
         except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.communicate()
-            return "hang", f"no exit within {grace:g} s of SIGINT (still running after 10 s: " \
-                           "killed)"
+            proc.send_signal(signal.SIGINT)      # the second Ctrl-C of a user who waited
+            try:
+                out, err = proc.communicate(timeout=grace)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                out, err = proc.communicate()
+                return "hang", f"no exit within {grace:g} s of SIGINT (still running after " \
+                               f"10 s and a second SIGINT: killed)"
+            if _swallowed_by_python(err) and proc.returncode in (130, -signal.SIGINT):
+                return "lost by Python", ""
+            return "hang", f"no exit within {grace:g} s of SIGINT (still running after 10 s; " \
+                           f"a second SIGINT: code {proc.returncode})"
     code = proc.returncode
     if "Traceback" in err and not _before_bjsolve(err):
         return "wrong-type", "traceback after SIGINT: " + err.strip().splitlines()[-1][:150]
