@@ -6,6 +6,8 @@ import time
 
 import pytest
 
+from children import child_env, sigint_as_in_a_terminal
+
 import bjsolve
 from bjsolve import Rules
 from bjsolve.cli import main
@@ -176,13 +178,6 @@ def test_rare_true_counts_do_not_read_as_never_seen():
 
 # ---- one Ctrl-C ------------------------------------------------------------------------------
 
-def _default_sigint():
-    """In the child: Ctrl-C as in a terminal (a shell's background job starts with SIGINT
-    ignored, and Python keeps an ignored SIGINT ignored)."""
-    import signal
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
-
-
 def _drain(fd, seen, text):
     """Read the child's terminal (its stderr) until it closes, so that the progress bar
     never blocks on a full terminal buffer; ``seen`` is set at the first bytes, ``text``
@@ -214,12 +209,11 @@ def test_one_ctrl_c_prints_the_partial_result_at_once(threads):
     import sys
     import threading
     master, slave = os.openpty()
-    env = dict(os.environ, TERM="xterm", COLUMNS="100", BJSOLVE_DEBUG="1")
-    env["PYTHONPATH"] = os.pathsep.join(p for p in sys.path if p)
+    env = child_env(TERM="xterm", COLUMNS="100", BJSOLVE_DEBUG="1")
     child = subprocess.Popen(
         [sys.executable, "-m", "bjsolve", "simulate", "--rounds", "1e10", "--decks", "2",
          *threads], stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=slave,
-        text=True, env=env, preexec_fn=_default_sigint)
+        text=True, env=env, preexec_fn=sigint_as_in_a_terminal)
     os.close(slave)
     drawn, terminal = threading.Event(), []
     reader = threading.Thread(target=_drain, args=(master, drawn, terminal), daemon=True)

@@ -8,6 +8,8 @@ import time
 
 import pytest
 
+from children import sigint_as_in_a_terminal
+
 STARTED = 3.0     # seconds: imports done and the long computation running
 GENEROUS = 15.0   # seconds allowed after the signal (the promise is about one)
 
@@ -16,11 +18,9 @@ def _interrupt(*args):
     """(exit code, stderr, seconds from SIGINT to exit) of ``bjsolve ARGS`` interrupted once
     it has started."""
     env = dict(os.environ, PYTHONUNBUFFERED="1")
-    # SIGINT handled as a terminal's Ctrl-C meets it: a test run started in the background
-    # (nohup, ``&``) hands its children SIGINT ignored, and the command then runs on
     proc = subprocess.Popen([sys.executable, "-m", "bjsolve", *args], env=env,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            preexec_fn=_sigint_default)
+                            preexec_fn=sigint_as_in_a_terminal)
     time.sleep(STARTED)
     if proc.poll() is not None:
         pytest.fail(f"bjsolve {' '.join(args)} finished before the interrupt")
@@ -66,10 +66,6 @@ def _child_env(**extra):
     return dict(os.environ, PYTHONPATH=os.pathsep.join(dict.fromkeys(roots)), **extra)
 
 
-def _sigint_default():
-    signal.signal(signal.SIGINT, signal.SIG_DFL)   # as a terminal's Ctrl-C meets it
-
-
 def _before_bjsolve_started(code, err) -> bool:
     """A signal that came before the guard was up: while the interpreter itself was starting
     (site, runpy; on a busy machine that alone can take a tenth of a second) or in the few
@@ -88,7 +84,7 @@ def _before_bjsolve_started(code, err) -> bool:
 def test_an_early_interrupt_exits_130_in_one_line(args, delay):
     proc = subprocess.Popen([sys.executable, "-m", "bjsolve", *args], env=_child_env(),
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            preexec_fn=_sigint_default)
+                            preexec_fn=sigint_as_in_a_terminal)
     time.sleep(delay)
     err = _sigint_and_wait(proc, f"interrupted after {delay} s, bjsolve")
     if _before_bjsolve_started(proc.returncode, err):
@@ -137,7 +133,7 @@ def test_an_interrupt_while_a_module_imports_exits_130_in_one_line(module, entry
     proc = subprocess.run([sys.executable, "-S", "-c", _INTERRUPT_AT_IMPORT, module, entry,
                            "indices", "--decks", "1", "--top", "1"],
                           env=_child_env(), capture_output=True, text=True, timeout=120,
-                          preexec_fn=_sigint_default)
+                          preexec_fn=sigint_as_in_a_terminal)
     assert proc.returncode == 130, f"exit {proc.returncode}: {proc.stderr[-300:]}"
     assert proc.stderr == "bjsolve: interrupted\n"
 
@@ -163,7 +159,7 @@ def test_an_interrupt_between_the_package_and_its_main_exits_130(tmp_path):
     env["PYTHONPATH"] = os.pathsep.join([str(tmp_path), env.get("PYTHONPATH", "")])
     proc = subprocess.run([sys.executable, "-m", "bjsolve", "indices", "--decks", "1",
                            "--top", "1"], env=env, capture_output=True, text=True,
-                          timeout=120, preexec_fn=_sigint_default)
+                          timeout=120, preexec_fn=sigint_as_in_a_terminal)
     assert proc.returncode == 130, f"exit {proc.returncode}: {proc.stderr[-300:]}"
     assert proc.stderr == "bjsolve: interrupted\n"
 

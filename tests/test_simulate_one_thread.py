@@ -16,21 +16,17 @@ import sys
 
 import pytest
 
+from children import VM_SIZE_SOURCE, child_env, sigint_as_in_a_terminal
+
 pytestmark = pytest.mark.skipif(
     not (sys.platform.startswith("linux") and os.path.exists("/proc/self/status")),
     reason="needs RLIMIT_AS and /proc/self/status (Linux)")
 
-MEMORY_CHILD = r"""
+MEMORY_CHILD = VM_SIZE_SOURCE + r"""
 import json, resource, sys
 import numpy
 from bjsolve import Rules, simulate
 from bjsolve.simulate import build_plan
-
-def vm_size():
-    with open("/proc/self/status") as f:
-        for line in f:
-            if line.startswith("VmSize:"):
-                return int(line.split()[1]) * 1024
 
 def run():
     r = simulate(Rules(decks=2), rounds=20_000, seed=11, threads=THREADS, chunk_rounds=5_000,
@@ -61,10 +57,6 @@ for r in results:
 """
 
 
-def _env():
-    return dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p))
-
-
 @pytest.mark.parametrize("threads, solved, indices", [(1, "warm", "none"), (2, "warm", "none"),
                                                       (1, "cold", "none"), (1, "cold", "i18")])
 def test_a_tight_memory_limit_gives_the_result_or_a_memory_error(threads, solved, indices):
@@ -77,7 +69,7 @@ def test_a_tight_memory_limit_gives_the_result_or_a_memory_error(threads, solved
     limits = [0, 1, 2, 4] if indices == "none" else [0, 2, 4, 8, 12, 16, 24, 32]
     proc = subprocess.run([sys.executable, "-c", MEMORY_CHILD, str(threads), json.dumps(limits),
                            solved, indices],
-                          capture_output=True, text=True, timeout=120, env=_env())
+                          capture_output=True, text=True, timeout=120, env=child_env())
     assert proc.returncode == 0, f"child ended with {proc.returncode}\n{proc.stderr[-2000:]}"
     assert "Exception ignored" not in proc.stderr, proc.stderr[-2000:]
     results = [json.loads(line) for line in proc.stdout.splitlines()]
@@ -117,8 +109,8 @@ def test_one_ctrl_c_stops_a_run_in_the_calling_thread(what):
     kernel looked, nothing but the end of the chunk could stop it.  Bounded waits only."""
     child = subprocess.Popen([sys.executable, "-c", INTERRUPT_CHILD, what], text=True,
                              stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                             stderr=subprocess.PIPE, env=_env(),
-                             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+                             stderr=subprocess.PIPE, env=child_env(),
+                             preexec_fn=sigint_as_in_a_terminal)
     try:
         assert child.stdout.readline() == "ready\n"
         try:
