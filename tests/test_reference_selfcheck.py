@@ -160,6 +160,7 @@ def test_round_ev_1d_spl1_no_das(one_deck_spl1_no_das):
     assert abs(float(e) - 0.00024273905049485706) < 1e-12
 
 
+@pytest.mark.slow   # about 20 s: every split to four hands of a full deck in Fractions
 def test_round_ev_1d_spl3_das(one_deck_spl3_das):
     e = one_deck_spl3_das.round_ev()
     assert abs(float(e) - 0.0018193430614842354) < 1e-12
@@ -394,7 +395,8 @@ def test_split_conditioning():
 SMALL_SHOE = (2, 2, 1, 1, 1, 1, 1, 1, 2, 8)
 
 
-@pytest.mark.parametrize("upcard", [1, 5])
+# upcard A (the costliest, with naturals and surrender) runs with --run-slow
+@pytest.mark.parametrize("upcard", [pytest.param(1, marks=pytest.mark.slow), 5])
 def test_option_values_equal_brute_force(upcard):
     """ST/HT/DD (and surrender) of every two-card hand equal the real round's EV when that
     option is taken first and the solver's strategy is followed afterwards."""
@@ -414,7 +416,8 @@ def test_option_values_equal_brute_force(upcard):
                 assert values[option] == brute, (c1, c2, option)
 
 
-@pytest.mark.parametrize("upcard", [10, 6])
+# upcard 10 (the peek's conditioning) in the default run, upcard 6 with --run-slow
+@pytest.mark.parametrize("upcard", [10, pytest.param(6, marks=pytest.mark.slow)])
 def test_ev_by_upcard_equals_brute_force(upcard):
     """Section 7: E(u) equals the probability-weighted brute-force EV of the real round over
     every starting hand, the player following the solver's strategy (splits included)."""
