@@ -242,11 +242,10 @@ VARIANTS = {
 }
 
 
-# default: ENHC, early surrender, hitting split aces, the exposed game on the infinite shoe;
-# the games here with --run-slow also have fixed-hand checks below (OBO, ties, double
-# exposure) or the early surrender of 1D
+# default: ENHC, early surrender, hitting split aces; the games here with --run-slow also
+# have fixed-hand checks below (OBO, ties, the exposed games) or the early surrender of 1D
 VARIANTS_SLOW = {"enhc-obo 2D LS", "early surrender 6D H17", "dealer wins ties 6D",
-                 "double exposure 6D"}
+                 "easy (exposed, infinite)", "double exposure 6D"}
 
 
 @pytest.mark.parametrize("name", sampled(list(VARIANTS), VARIANTS_SLOW))
