@@ -202,7 +202,10 @@ def _model_frequencies(weight, count, lo, hi):
     return freq / freq.sum()
 
 
-@pytest.mark.parametrize("decks, h17, lo, hi", [(2, True, -8, 10), (6, False, -7, 7)])
+# 6 decks S17 (about 6 s: 4 x 10^6 rounds and a 6-deck count law) with --run-slow
+@pytest.mark.parametrize("decks, h17, lo, hi", [(2, True, -8, 10),
+                                                pytest.param(6, False, -7, 7,
+                                                             marks=pytest.mark.slow)])
 def test_round_start_frequencies_match_the_compiled_simulator(decks, h17, lo, hi):
     # 4,000,000 simulated rounds in 8 independent runs; every bin (ends pooled) within 4
     # standard errors, and the misses not all of one sign (benchmarks/bench_game.py does
@@ -234,6 +237,7 @@ def test_true_count_frequencies_match_the_simulation(game, sim):
     assert sum(game.frequency) == pytest.approx(1.0, abs=1e-12)
 
 
+@pytest.mark.slow   # a second game and 150,000 simulated rounds, for the negative control
 def test_round_length_correction_is_needed():
     # without it, the frequencies of the common true counts miss the simulation by many
     # standard errors (the uncorrected law assumes round starts independent of the count)
