@@ -153,6 +153,10 @@ def test_risk_two_spot_covariance():
 COUNTED_GAME_RAMP = "1:1,2:2,3:4,4:8,5:12"
 
 
+# The 6-deck games cost 10-15 s each to build: the sentences and rows that quote them run
+# with --run-slow (whole, 2-deck figures included); the default run checks the 2D H17
+# figures on their own, on the game the session shares with test_game.py.
+
 @pytest.fixture(scope="module")
 def counted_games(counted_game_6d_s17, counted_game_2d_h17):
     """The document's games: Hi-Lo, floor, 75% penetration, the basic chart (the session's
@@ -164,6 +168,22 @@ def percent(x: float, places: int) -> str:
     return f"{100 * x:.{places}f}%"
 
 
+def test_counted_game_2d_h17_figures(counted_game_2d_h17):
+    """The 2D H17 parts of the quotes below that name both games."""
+    game = counted_game_2d_h17
+    flat = float(game.frequency @ game.edge)
+    assert_quoted("docs/counted-game.md", f"2D H17: {percent(flat, 4)} against "
+                                          f"{percent(game.full_shoe_chart_ev, 4)})")
+    two = game.evaluate(COUNTED_GAME_RAMP, bankroll=10_000)
+    assert_quoted("docs/counted-game.md", f"| {two.win_rate:+.5f} / +0.03132 +- 0.00043 (z "
+                                          f"{(two.win_rate - 0.03132) / 0.00043:+.2f}) | "
+                                          f"{two.sd:.4f} / 4.4995 +- 0.0011 |")
+    assert_quoted("docs/counted-game.md", f"2D H17 ramp SD {two.sd:.4f} and W/100 "
+                                          f"{two.win_per_100:.4f}")
+    assert_quoted("docs/counted-game.md", f"and {short(two.ror, 2)} (2D))")
+
+
+@pytest.mark.slow
 def test_counted_game_flat_edges_against_the_full_shoe(counted_games):
     flat = {name: float(g.frequency @ g.edge) for name, g in counted_games.items()}
     s17, h17 = counted_games["6D S17"], counted_games["2D H17"]
@@ -181,6 +201,7 @@ def test_counted_game_6d_h17_flat_edge():
     assert_quoted("docs/counted-game.md", f"6D H17 DAS {percent(flat, 5)} (")
 
 
+@pytest.mark.slow
 def test_counted_game_ramp_figures(counted_games):
     six, two = (counted_games[n].evaluate(COUNTED_GAME_RAMP, bankroll=10_000)
                 for n in ("6D S17", "2D H17"))

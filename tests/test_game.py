@@ -729,11 +729,11 @@ def test_unsupported_games_are_refused():
         CountedGame(Rules(decks=math.inf))
 
 
-def test_one_deck_extreme_counts_are_flagged_unreliable(counted_game_6d_s17):
+def test_one_deck_extreme_counts_are_flagged_unreliable():
     """In 1 deck the deepest rounds at extreme counts average shoes holding less than one
     card of some ranks, where the mean-composition edge fails: the simulator gives about
     +0.06 at TC +15 where the cell's fractional shoe gives -0.06.  Those counts are
-    flagged in the notes, and a ramp betting there says so; 6 decks has none."""
+    flagged in the notes, and a ramp betting there says so (6 decks has none: below)."""
     import warnings
     from bjsolve import Rules
     from bjsolve.game import CountedGame
@@ -745,6 +745,10 @@ def test_one_deck_extreme_counts_are_flagged_unreliable(counted_game_6d_s17):
                for note in one.notes())
     ramp = one.evaluate("0:1,1:2,2:3,3:4")
     assert ramp.caveat is not None and "unreliable" in ramp.caveat
+
+
+@pytest.mark.slow   # the 6-deck game: 10-15 s to build (shared with test_docs_figures.py)
+def test_six_deck_counts_are_not_flagged_unreliable(counted_game_6d_s17):
     six = counted_game_6d_s17
     assert six.thin_counts == []
     assert not any(note.startswith("UNRELIABLE") for note in six.notes())
