@@ -38,20 +38,20 @@ def assert_quoted(name: str, text: str) -> None:
 # ---- shared solves (module scope: several rows read the same distribution) ----------------
 
 @pytest.fixture(scope="module")
-def one_split():
-    """1 deck and 6 decks, S17 DOA DAS, one split: (exact law, combined law) per deck count."""
+def one_split(outcome_law):
+    """1 deck and 6 decks, S17 DOA DAS, one split: (exact law, combined law) per deck count
+    (the exact laws are the session's shared ones)."""
     out = {}
     for decks in (1, 6):
-        sol = bjsolve.solve(Rules(decks=decks, max_split_hands=2))
-        out[decks] = (sol.outcome_distribution(), sol.outcome_distribution(exact_splits=False))
+        sol, exact = outcome_law(decks=decks, max_split_hands=2)
+        out[decks] = (exact, sol.outcome_distribution(exact_splits=False))
     return out
 
 
 @pytest.fixture(scope="module")
-def resplits():
+def resplits(outcome_law):
     """1 deck and 6 decks, S17 DOA DAS, resplits to 4 hands."""
-    return {decks: bjsolve.solve(Rules(decks=decks)).outcome_distribution()
-            for decks in (1, 6)}
+    return {decks: outcome_law(decks=decks)[1] for decks in (1, 6)}
 
 
 def six(x: float) -> str:
