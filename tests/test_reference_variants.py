@@ -297,8 +297,9 @@ BRUTE_CASES = [
 ]
 
 
-# ties-LS-6:5-vT (the costliest) with --run-slow: ties, surrender and 6:5 appear in others
-SLOW_BRUTE_CASES = {"ties-LS-6:5-vT"}
+# ties-LS-6:5-vT and enhc-vT (the costliest) with --run-slow: ties, surrender, 6:5 and ENHC
+# appear in the others
+SLOW_BRUTE_CASES = {"ties-LS-6:5-vT", "enhc-vT"}
 
 
 @pytest.mark.parametrize("kwargs, shoe, key, hands",
@@ -334,8 +335,16 @@ ROUND_CASES = [
 ]
 
 
-@pytest.mark.parametrize("kwargs, shoe, key", [pytest.param(*c[1:], id=c[0])
-                                               for c in ROUND_CASES])
+# three of the exposed game's four cases with --run-slow (each a second or two): the default
+# run keeps ENHC with early surrender, ties with surrender, a natural that wins against an
+# exposed dealer natural and one that wins under ties in the peek game
+SLOW_ROUND_CASES = {"exposed-ties-vT7", "exposed-natural", "exposed-natural-push"}
+
+
+@pytest.mark.parametrize("kwargs, shoe, key",
+                         [pytest.param(*c[1:], id=c[0], marks=pytest.mark.slow
+                                       if c[0] in SLOW_ROUND_CASES else ())
+                          for c in ROUND_CASES])
 def test_reference_ev_given_dealer_equals_brute_force(kwargs, shoe, key):
     """E(key) = sum over the player's ordered two cards of weight * brute-force round EV with
     the reference's strategy (naturals, surrender and the split choice included)."""

@@ -148,8 +148,9 @@ def sampled(names, slow):
     return [pytest.param(n, marks=pytest.mark.slow) if n in slow else n for n in names]
 
 
-# default: 6D H17 with surrender, 1D with resplit aces and surrender, 2D 6:5 with D10
-TODAY_SLOW = {"6D S17 DAS SPL3", "1D H17 noDAS SPL1", "infinite S17 noDAS SPL1"}
+# default: 6D H17 with surrender, 2D 6:5 with D10 (resplit aces: the A-A v A hand below)
+TODAY_SLOW = {"6D S17 DAS SPL3", "1D H17 noDAS SPL1", "1D S17 DAS SPL3 RSA LS",
+              "infinite S17 noDAS SPL1"}
 
 
 @pytest.mark.parametrize("name", sampled(list(TODAY), TODAY_SLOW))
@@ -242,10 +243,10 @@ VARIANTS = {
 }
 
 
-# default: ENHC, early surrender, hitting split aces; the games here with --run-slow also
-# have fixed-hand checks below (OBO, ties, the exposed games) or the early surrender of 1D
-VARIANTS_SLOW = {"enhc-obo 2D LS", "early surrender 6D H17", "dealer wins ties 6D",
-                 "easy (exposed, infinite)", "double exposure 6D"}
+# default: ENHC, hitting split aces; the games here with --run-slow also have fixed-hand
+# checks below (OBO, early surrender, ties, the exposed games)
+VARIANTS_SLOW = {"enhc-obo 2D LS", "early surrender 6D H17", "early surrender 1D",
+                 "dealer wins ties 6D", "easy (exposed, infinite)", "double exposure 6D"}
 
 
 @pytest.mark.parametrize("name", sampled(list(VARIANTS), VARIANTS_SLOW))
