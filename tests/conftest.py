@@ -19,6 +19,26 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(skip)
 
 
+# ---- exact outcome distributions shared by several test files ------------------------------
+
+@pytest.fixture(scope="session")
+def outcome_law():
+    """``outcome_law(split="CDZ-", **rules)``: the (solution, outcome distribution) of the
+    optimal strategy for ``Rules(**rules)`` on its full shoe, computed once per session
+    (a 6-deck law costs 1-3 s; the standard games are read by several files).  The tests
+    read the objects and never change them."""
+    from bjsolve import Rules, solve
+    cache = {}
+
+    def law(split="CDZ-", **rules):
+        key = (split, tuple(sorted(rules.items())))
+        if key not in cache:
+            sol = solve(Rules(**rules), split=split)
+            cache[key] = (sol, sol.outcome_distribution())
+        return cache[key]
+    return law
+
+
 # ---- counted games shared by several test files (each costs seconds to build) --------------
 
 @pytest.fixture(scope="session")

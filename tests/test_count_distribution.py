@@ -41,8 +41,16 @@ def test_running_count_law_equals_brute_force(system, counts):
             assert got[float(rc)] == pytest.approx(float(p), rel=1e-12, abs=1e-15)
 
 
-@pytest.mark.parametrize("decks", ["exact", "half", "full"])
-@pytest.mark.parametrize("rounding", ["floor", "truncate", "round", "none"])
+def _decks_and_rounding():
+    """Every decks estimation with floor, every rounding with exact decks in the default run
+    (a second of brute force each); the other six pairs with --run-slow."""
+    return [pytest.param(decks, rounding, id=f"{rounding}-{decks}",
+                         marks=() if decks == "exact" or rounding == "floor" else pytest.mark.slow)
+            for rounding in ("floor", "truncate", "round", "none")
+            for decks in ("exact", "half", "full")]
+
+
+@pytest.mark.parametrize("decks, rounding", _decks_and_rounding())
 def test_true_count_law_equals_brute_force(decks, rounding):
     # 2 decks of which only the deal of the first 30 cards matters: enumeration over the
     # tag classes is exact (cards of one class are interchangeable for the count)

@@ -74,9 +74,8 @@ PUBLISHED_SLOW = [
 ]
 
 
-def _check_published(kw, split, ev):
-    sol = solve(Rules(**kw), split=split)
-    dist = sol.outcome_distribution()
+def _check_published(outcome_law, kw, split, ev):
+    sol, dist = outcome_law(split, **kw)
     assert abs(dist.mean - ev) < 1e-14, (kw, split, dist.mean, ev)
     assert abs(dist.probabilities.sum() - 1.0) < 1e-15
     assert np.all(dist.probabilities >= 0)
@@ -84,14 +83,14 @@ def _check_published(kw, split, ev):
 
 
 @pytest.mark.parametrize("kw,split,ev", PUBLISHED)
-def test_mean_is_the_published_ev(kw, split, ev):
-    _check_published(kw, split, ev)
+def test_mean_is_the_published_ev(outcome_law, kw, split, ev):
+    _check_published(outcome_law, kw, split, ev)
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("kw,split,ev", PUBLISHED_SLOW)
-def test_mean_is_the_published_ev_slow(kw, split, ev):
-    _check_published(kw, split, ev)
+def test_mean_is_the_published_ev_slow(outcome_law, kw, split, ev):
+    _check_published(outcome_law, kw, split, ev)
 
 
 VARIANTS = [
@@ -104,16 +103,30 @@ VARIANTS = [
 ]
 
 
-@pytest.mark.parametrize("kw", VARIANTS)
-def test_mean_equals_ev_for_every_variant_and_class(kw):
+def _variant_class_cases():
+    """Every variant under every class; CDP1 and CDP of the OBO, exposed and ties variants
+    (a 1-deck law each, a second or more; the OBO and ties charts' laws with them) run with
+    --run-slow: the default run keeps every variant under CDZ- and all three classes, the
+    chart's law included, under three of them."""
+    cases = []
+    for i, kw in enumerate(VARIANTS):
+        for split in ("CDZ-", "CDP1", "CDP"):
+            slow = split != "CDZ-" and i in (1, 2, 4)
+            cases.append(pytest.param(kw, split, id=f"kw{i}-{split}",
+                                      marks=pytest.mark.slow if slow else ()))
+    return cases
+
+
+@pytest.mark.parametrize("kw, split", _variant_class_cases())
+def test_mean_equals_ev_for_every_variant_and_class(kw, split):
     rules = Rules(**kw)
-    for split in ("CDZ-", "CDP1", "CDP"):
-        sol = solve(rules, split=split)
-        dist = sol.outcome_distribution()
-        assert abs(dist.mean - sol.expected_value) < 1e-14, (kw, split)
-        assert abs(dist.probabilities.sum() - 1.0) < 1e-15
-    if rules.hole_card != "exposed":   # (a chart over 55 dealer hands is slow to freeze)
-        chart = sol.strategy
+    sol = solve(rules, split=split)
+    dist = sol.outcome_distribution()
+    assert abs(dist.mean - sol.expected_value) < 1e-14, (kw, split)
+    assert abs(dist.probabilities.sum() - 1.0) < 1e-15
+    # the chart's law, once per variant (under CDP, as before the split by class)
+    if split == "CDP" and rules.hole_card != "exposed":   # (a chart over 55 dealer hands is
+        chart = sol.strategy                               # slow to freeze)
         dist = sol.outcome_distribution(chart)
         assert abs(dist.mean - sol.evaluate(chart)) < 1e-14
 
@@ -536,12 +549,12 @@ def test_insurance_shift():
         solve(Rules(decks=2, hole_card="exposed")).outcome_distribution(insurance=True)
 
 
-def test_standard_sd_sanity():
-    one = solve(Rules(decks=1, max_split_hands=2)).outcome_distribution()
+def test_standard_sd_sanity(outcome_law):
+    _, one = outcome_law(decks=1, max_split_hands=2)
     assert abs(one.sd - 1.156) < 5e-4            # 1D S17 DAS one split (published: 1.156)
-    six = solve(Rules(decks=6)).outcome_distribution()
+    _, six = outcome_law(decks=6)
     assert abs(six.sd - 1.15) < 0.01
-    no_das = solve(Rules(decks=6, double_after_split=False)).outcome_distribution()
+    _, no_das = outcome_law(decks=6, double_after_split=False)
     assert 0 < six.sd - no_das.sd < 0.05         # doubling after splits adds a few hundredths
 
 

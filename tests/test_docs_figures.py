@@ -38,20 +38,20 @@ def assert_quoted(name: str, text: str) -> None:
 # ---- shared solves (module scope: several rows read the same distribution) ----------------
 
 @pytest.fixture(scope="module")
-def one_split():
-    """1 deck and 6 decks, S17 DOA DAS, one split: (exact law, combined law) per deck count."""
+def one_split(outcome_law):
+    """1 deck and 6 decks, S17 DOA DAS, one split: (exact law, combined law) per deck count
+    (the exact laws are the session's shared ones)."""
     out = {}
     for decks in (1, 6):
-        sol = bjsolve.solve(Rules(decks=decks, max_split_hands=2))
-        out[decks] = (sol.outcome_distribution(), sol.outcome_distribution(exact_splits=False))
+        sol, exact = outcome_law(decks=decks, max_split_hands=2)
+        out[decks] = (exact, sol.outcome_distribution(exact_splits=False))
     return out
 
 
 @pytest.fixture(scope="module")
-def resplits():
+def resplits(outcome_law):
     """1 deck and 6 decks, S17 DOA DAS, resplits to 4 hands."""
-    return {decks: bjsolve.solve(Rules(decks=decks)).outcome_distribution()
-            for decks in (1, 6)}
+    return {decks: outcome_law(decks=decks)[1] for decks in (1, 6)}
 
 
 def six(x: float) -> str:
@@ -153,18 +153,37 @@ def test_risk_two_spot_covariance():
 COUNTED_GAME_RAMP = "1:1,2:2,3:4,4:8,5:12"
 
 
+# The 6-deck games cost 10-15 s each to build: the sentences and rows that quote them run
+# with --run-slow (whole, 2-deck figures included); the default run checks the 2D H17
+# figures on their own, on the game the session shares with test_game.py.
+
 @pytest.fixture(scope="module")
 def counted_games(counted_game_6d_s17, counted_game_2d_h17):
-    """The document's games: Hi-Lo, floor, 75% penetration, the basic chart."""
-    from bjsolve.game import CountedGame
-    return {"6D S17": counted_game_6d_s17, "2D H17": counted_game_2d_h17,
-            "6D H17": CountedGame(Rules(decks=6, hit_soft_17=True), "hilo", penetration=0.75)}
+    """The document's games: Hi-Lo, floor, 75% penetration, the basic chart (the session's
+    shared builds; the 6D H17 game, quoted once, is built by its own slow test)."""
+    return {"6D S17": counted_game_6d_s17, "2D H17": counted_game_2d_h17}
 
 
 def percent(x: float, places: int) -> str:
     return f"{100 * x:.{places}f}%"
 
 
+def test_counted_game_2d_h17_figures(counted_game_2d_h17):
+    """The 2D H17 parts of the quotes below that name both games."""
+    game = counted_game_2d_h17
+    flat = float(game.frequency @ game.edge)
+    assert_quoted("docs/counted-game.md", f"2D H17: {percent(flat, 4)} against "
+                                          f"{percent(game.full_shoe_chart_ev, 4)})")
+    two = game.evaluate(COUNTED_GAME_RAMP, bankroll=10_000)
+    assert_quoted("docs/counted-game.md", f"| {two.win_rate:+.5f} / +0.03132 +- 0.00043 (z "
+                                          f"{(two.win_rate - 0.03132) / 0.00043:+.2f}) | "
+                                          f"{two.sd:.4f} / 4.4995 +- 0.0011 |")
+    assert_quoted("docs/counted-game.md", f"2D H17 ramp SD {two.sd:.4f} and W/100 "
+                                          f"{two.win_per_100:.4f}")
+    assert_quoted("docs/counted-game.md", f"and {short(two.ror, 2)} (2D))")
+
+
+@pytest.mark.slow
 def test_counted_game_flat_edges_against_the_full_shoe(counted_games):
     flat = {name: float(g.frequency @ g.edge) for name, g in counted_games.items()}
     s17, h17 = counted_games["6D S17"], counted_games["2D H17"]
@@ -172,9 +191,17 @@ def test_counted_game_flat_edges_against_the_full_shoe(counted_games):
                   f"(6D S17: {percent(flat['6D S17'], 4)} against "
                   f"{percent(s17.full_shoe_chart_ev, 4)}; 2D H17: {percent(flat['2D H17'], 4)} "
                   f"against {percent(h17.full_shoe_chart_ev, 4)})")
-    assert_quoted("docs/counted-game.md", f"6D H17 DAS {percent(flat['6D H17'], 5)} (")
 
 
+@pytest.mark.slow   # a third counted game of 6 decks: about 10 s to build, for one figure
+def test_counted_game_6d_h17_flat_edge():
+    from bjsolve.game import CountedGame
+    game = CountedGame(Rules(decks=6, hit_soft_17=True), "hilo", penetration=0.75)
+    flat = float(game.frequency @ game.edge)
+    assert_quoted("docs/counted-game.md", f"6D H17 DAS {percent(flat, 5)} (")
+
+
+@pytest.mark.slow
 def test_counted_game_ramp_figures(counted_games):
     six, two = (counted_games[n].evaluate(COUNTED_GAME_RAMP, bankroll=10_000)
                 for n in ("6D S17", "2D H17"))

@@ -242,7 +242,10 @@ POLICY_RULES = [
 ]
 
 
-@pytest.mark.parametrize("fields", POLICY_RULES, ids=lambda f: Rules(**f).describe())
+# the 6-deck game (a few seconds: the policy is asked hand by hand) with --run-slow
+@pytest.mark.parametrize("fields", [pytest.param(f, marks=pytest.mark.slow if f["decks"] == 6
+                                                 else ()) for f in POLICY_RULES],
+                         ids=lambda f: Rules(**f).describe())
 def test_cdz_policy_reproduces_optimal_ev(solved, fields):
     sol = solved(**fields)
     assert sol.evaluate(cdz_policy(sol)) == pytest.approx(sol.expected_value, abs=IDENTITY)

@@ -202,7 +202,10 @@ def _model_frequencies(weight, count, lo, hi):
     return freq / freq.sum()
 
 
-@pytest.mark.parametrize("decks, h17, lo, hi", [(2, True, -8, 10), (6, False, -7, 7)])
+# 6 decks S17 (about 6 s: 4 x 10^6 rounds and a 6-deck count law) with --run-slow
+@pytest.mark.parametrize("decks, h17, lo, hi", [(2, True, -8, 10),
+                                                pytest.param(6, False, -7, 7,
+                                                             marks=pytest.mark.slow)])
 def test_round_start_frequencies_match_the_compiled_simulator(decks, h17, lo, hi):
     # 4,000,000 simulated rounds in 8 independent runs; every bin (ends pooled) within 4
     # standard errors, and the misses not all of one sign (benchmarks/bench_game.py does
@@ -234,6 +237,7 @@ def test_true_count_frequencies_match_the_simulation(game, sim):
     assert sum(game.frequency) == pytest.approx(1.0, abs=1e-12)
 
 
+@pytest.mark.slow   # a second game and 150,000 simulated rounds, for the negative control
 def test_round_length_correction_is_needed():
     # without it, the frequencies of the common true counts miss the simulation by many
     # standard errors (the uncorrected law assumes round starts independent of the count)
@@ -725,11 +729,11 @@ def test_unsupported_games_are_refused():
         CountedGame(Rules(decks=math.inf))
 
 
-def test_one_deck_extreme_counts_are_flagged_unreliable(counted_game_6d_s17):
+def test_one_deck_extreme_counts_are_flagged_unreliable():
     """In 1 deck the deepest rounds at extreme counts average shoes holding less than one
     card of some ranks, where the mean-composition edge fails: the simulator gives about
     +0.06 at TC +15 where the cell's fractional shoe gives -0.06.  Those counts are
-    flagged in the notes, and a ramp betting there says so; 6 decks has none."""
+    flagged in the notes, and a ramp betting there says so (6 decks has none: below)."""
     import warnings
     from bjsolve import Rules
     from bjsolve.game import CountedGame
@@ -741,6 +745,10 @@ def test_one_deck_extreme_counts_are_flagged_unreliable(counted_game_6d_s17):
                for note in one.notes())
     ramp = one.evaluate("0:1,1:2,2:3,3:4")
     assert ramp.caveat is not None and "unreliable" in ramp.caveat
+
+
+@pytest.mark.slow   # the 6-deck game: 10-15 s to build (shared with test_docs_figures.py)
+def test_six_deck_counts_are_not_flagged_unreliable(counted_game_6d_s17):
     six = counted_game_6d_s17
     assert six.thin_counts == []
     assert not any(note.startswith("UNRELIABLE") for note in six.notes())

@@ -157,6 +157,7 @@ def test_outcome_distribution_out_of_memory():
     check(run_child("law", 1, limits=(1, 3, 8)))
 
 
+@pytest.mark.slow   # five 6-deck cross-moment passes in the child: 15-20 s
 def test_spot_moments_out_of_memory_recovers():
     # (the same object: cross_moments ran once only, and a MemoryError in its second pass
     # left it there)

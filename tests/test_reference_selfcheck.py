@@ -155,11 +155,17 @@ def test_solowiej_table_1_one_deck_given_no_blackjack():
 # Published exact-analyzer figures (docs/validation.md)
 # ---------------------------------------------------------------------------------------------
 
+# The reference's whole-round EVs of a full deck (15-20 s each in Fractions) run with
+# --run-slow; the engine's equal published figures (test_engine.py), the engine against
+# this reference on small shoes (test_engine_vs_reference.py) and the reference's published
+# per-hand and split values below stay in the default run.
+@pytest.mark.slow
 def test_round_ev_1d_spl1_no_das(one_deck_spl1_no_das):
     e = one_deck_spl1_no_das.round_ev()
     assert abs(float(e) - 0.00024273905049485706) < 1e-12
 
 
+@pytest.mark.slow
 def test_round_ev_1d_spl3_das(one_deck_spl3_das):
     e = one_deck_spl3_das.round_ev()
     assert abs(float(e) - 0.0018193430614842354) < 1e-12
@@ -312,7 +318,19 @@ SPLIT_CASES = [
 ]
 
 
-@pytest.mark.parametrize("shoe, pair, upcard, hands, rules", SPLIT_CASES)
+def split_cases(indices, slow):
+    """SPLIT_CASES[i] for i in ``indices``, those in ``slow`` marked slow: the brute force of
+    a split to three or four hands costs seconds; the default run keeps every pair rank
+    and split limit of the list."""
+    assert set(slow) <= set(indices)
+    return [pytest.param(*SPLIT_CASES[i], marks=pytest.mark.slow if i in slow else ())
+            for i in indices]
+
+
+# the costliest three with --run-slow: 2-2 v A to 4 hands, 3-3 v 3 without DAS (no DAS stays
+# in the published 1D SPL1 figures above) and 3-3 v T at 6:5
+@pytest.mark.parametrize("shoe, pair, upcard, hands, rules",
+                         split_cases(range(len(SPLIT_CASES)), slow={5, 15, 18}))
 def test_split_formula_equals_brute_force_cdz(shoe, pair, upcard, hands, rules):
     """Section 6 (CDZ-) equals the exact EV of a real round in which the pair is always split,
     resplits are forced, every card is really removed and split hands play the unsplit optimal
@@ -324,8 +342,9 @@ def test_split_formula_equals_brute_force_cdz(shoe, pair, upcard, hands, rules):
     assert formula == brute
 
 
+# 2-2 v A, 2-2 v 6 and T-T v A (the costliest three) with --run-slow
 @pytest.mark.parametrize("shoe, pair, upcard, hands, rules",
-                         [SPLIT_CASES[i] for i in (0, 3, 7, 9, 11, 12, 13)])
+                         split_cases((0, 3, 7, 9, 11, 12, 13), slow={0, 3, 12}))
 def test_split_formula_equals_brute_force_cdp1_hole_card_first(shoe, pair, upcard, hands, rules):
     """CDP1 is zero-memory too; and drawing the hole card first (real deal order, peek) gives
     the same EV as drawing it last."""
@@ -394,7 +413,8 @@ def test_split_conditioning():
 SMALL_SHOE = (2, 2, 1, 1, 1, 1, 1, 1, 2, 8)
 
 
-@pytest.mark.parametrize("upcard", [1, 5])
+# upcard A (the costliest, with naturals and surrender) runs with --run-slow
+@pytest.mark.parametrize("upcard", [pytest.param(1, marks=pytest.mark.slow), 5])
 def test_option_values_equal_brute_force(upcard):
     """ST/HT/DD (and surrender) of every two-card hand equal the real round's EV when that
     option is taken first and the solver's strategy is followed afterwards."""
@@ -414,7 +434,8 @@ def test_option_values_equal_brute_force(upcard):
                 assert values[option] == brute, (c1, c2, option)
 
 
-@pytest.mark.parametrize("upcard", [10, 6])
+# upcard 10 (the peek's conditioning) in the default run, upcard 6 with --run-slow
+@pytest.mark.parametrize("upcard", [10, pytest.param(6, marks=pytest.mark.slow)])
 def test_ev_by_upcard_equals_brute_force(upcard):
     """Section 7: E(u) equals the probability-weighted brute-force EV of the real round over
     every starting hand, the player following the solver's strategy (splits included)."""

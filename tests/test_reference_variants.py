@@ -149,13 +149,27 @@ VARIANTS = [
 ]
 
 
+# Each case costs seconds (the exact reference in Fractions): the default run keeps a sample
+# in which every variant, every combination's rare feature and all three post-split classes
+# appear at least once (ENHC, OBO, early and late surrender, H17, D10 and D9, ties with 6:5
+# and the natural that wins, hitting and resplitting split aces, doubling any cards, 1:1 and
+# 2:1, the exposed game); the rest, costlier or repeating those features, run with --run-slow.
+SLOW_ENGINE_CASES = {"enhc-1", "early-surrender-1", "ties-0", "ties-1", "hit-split-aces-0",
+                     "enhc+HSA+ties+DAN-0", "exposed+ties+1:1-0",
+                     "exposed+ES+HSA+no-soft-double-0", "ties-natural-push-0",
+                     "double-exposure-0"}
+
+
 def _engine_cases():
     cases = []
     for name, fields, split, seed, count, (lo, hi), *at_least in VARIANTS:
         rules = Rules(decks=1, **fields)
         shoes = random_shoes(seed, count, lo, hi, rules, *at_least)
         for i, counts in enumerate(shoes):
-            cases.append(pytest.param(fields, split, counts, id=f"{name}-{i}"))
+            case_id = f"{name}-{i}"
+            marks = pytest.mark.slow if case_id in SLOW_ENGINE_CASES else ()
+            cases.append(pytest.param(fields, split, counts, id=case_id, marks=marks))
+    assert SLOW_ENGINE_CASES <= {c.id for c in cases}
     return cases
 
 
@@ -198,7 +212,9 @@ def easy_pair():
     return bjsolve.solve(rules), reference_for(EASY, None)
 
 
-@pytest.mark.parametrize("key", [(10, 10), (6, 10), (1, 6), (1, 10)])
+# dealer 10-10 (the costliest of the four) with --run-slow; 6-10 is a hard total too
+@pytest.mark.parametrize("key", [pytest.param((10, 10), marks=pytest.mark.slow), (6, 10), (1, 6),
+                                 (1, 10)])
 def test_engine_matches_reference_exposed_infinite_shoe(easy_pair, key):
     sol, ref = easy_pair
     assert float(sol.ev_by_dealer[key]) == pytest.approx(float(ref.ev_given_dealer(key)),
@@ -281,8 +297,15 @@ BRUTE_CASES = [
 ]
 
 
+# ties-LS-6:5-vT and enhc-vT (the costliest) with --run-slow: ties, surrender, 6:5 and ENHC
+# appear in the others
+SLOW_BRUTE_CASES = {"ties-LS-6:5-vT", "enhc-vT"}
+
+
 @pytest.mark.parametrize("kwargs, shoe, key, hands",
-                         [pytest.param(*c[1:], id=c[0]) for c in BRUTE_CASES])
+                         [pytest.param(*c[1:], id=c[0], marks=pytest.mark.slow
+                                       if c[0] in SLOW_BRUTE_CASES else ())
+                          for c in BRUTE_CASES])
 def test_reference_option_values_equal_brute_force(kwargs, shoe, key, hands):
     """Every admissible first option of each listed hand, then the reference's strategy: the
     formula equals the exact EV of the real round (split: CDZ-, resplits forced)."""
@@ -312,8 +335,16 @@ ROUND_CASES = [
 ]
 
 
-@pytest.mark.parametrize("kwargs, shoe, key", [pytest.param(*c[1:], id=c[0])
-                                               for c in ROUND_CASES])
+# three of the exposed game's four cases with --run-slow (each a second or two): the default
+# run keeps ENHC with early surrender, ties with surrender, a natural that wins against an
+# exposed dealer natural and one that wins under ties in the peek game
+SLOW_ROUND_CASES = {"exposed-ties-vT7", "exposed-natural", "exposed-natural-push"}
+
+
+@pytest.mark.parametrize("kwargs, shoe, key",
+                         [pytest.param(*c[1:], id=c[0], marks=pytest.mark.slow
+                                       if c[0] in SLOW_ROUND_CASES else ())
+                          for c in ROUND_CASES])
 def test_reference_ev_given_dealer_equals_brute_force(kwargs, shoe, key):
     """E(key) = sum over the player's ordered two cards of weight * brute-force round EV with
     the reference's strategy (naturals, surrender and the split choice included)."""

@@ -290,7 +290,10 @@ def _split_brute_force(counts, pair, up, action, s17=True):
     return m, s, natural
 
 
-@pytest.mark.parametrize("pair,up", [(8, 10), (2, 4), (9, 1)])
+# 8-8 v T (about 10 s) and 2-2 v 4 (5 s) run with --run-slow; 9-9 v A (the dealer's
+# natural) in the default run
+@pytest.mark.parametrize("pair,up", [pytest.param(8, 10, marks=pytest.mark.slow),
+                                     pytest.param(2, 4, marks=pytest.mark.slow), (9, 1)])
 def test_split_moments_against_a_brute_force_on_a_small_shoe(pair, up):
     """A split into two hands (no resplitting, double after split) against an enumeration
     of every card of the real round; the split hands play the kernel's decisions (the

@@ -140,7 +140,20 @@ TODAY = {
 }
 
 
-@pytest.mark.parametrize("name", list(TODAY))
+def sampled(names, slow):
+    """``names`` as parameters, those in ``slow`` marked slow: each check costs a second or
+    more (300,000 rounds a whole round, 100,000 a fixed hand); the default run keeps a
+    sample of distinct games and hands, every one runs with --run-slow."""
+    assert set(slow) <= set(names)
+    return [pytest.param(n, marks=pytest.mark.slow) if n in slow else n for n in names]
+
+
+# default: 6D H17 with surrender, 2D 6:5 with D10 (resplit aces: the A-A v A hand below)
+TODAY_SLOW = {"6D S17 DAS SPL3", "1D H17 noDAS SPL1", "1D S17 DAS SPL3 RSA LS",
+              "infinite S17 noDAS SPL1"}
+
+
+@pytest.mark.parametrize("name", sampled(list(TODAY), TODAY_SLOW))
 def test_round_ev_matches_simulation(name):
     rules = TODAY[name]
     sol = solve_or_skip(rules)
@@ -198,8 +211,19 @@ def _hand_check(what, rules, cards, dealer, action, rounds=HAND_CHECK, seed=None
     return check(mean, se, want, what)
 
 
-@pytest.mark.parametrize("what, rules, cards, dealer, action", HANDS_TODAY,
-                         ids=[h[0] for h in HANDS_TODAY])
+def sampled_hands(hands, slow):
+    assert set(slow) <= {h[0] for h in hands}
+    return [pytest.param(*h, id=h[0], marks=pytest.mark.slow if h[0] in slow else ())
+            for h in hands]
+
+
+# default: a double v A (H17), splits of 8s, aces (RSA), 2s (D9 SPL1) and tens, a soft hit
+HANDS_TODAY_SLOW = {"11 v T double, 6D", "8-8 v T split, 6D no DAS SPL1",
+                    "A-A v 6 split, 2D", "16 v T hit, 6D", "3-3 v 5 split, 1D H17 DAN DAS"}
+
+
+@pytest.mark.parametrize("what, rules, cards, dealer, action",
+                         sampled_hands(HANDS_TODAY, HANDS_TODAY_SLOW))
 def test_hand_value_matches_simulation(what, rules, cards, dealer, action):
     _hand_check(what, rules, cards, dealer, action)
 
@@ -219,7 +243,13 @@ VARIANTS = {
 }
 
 
-@pytest.mark.parametrize("name", list(VARIANTS))
+# default: ENHC, hitting split aces; the games here with --run-slow also have fixed-hand
+# checks below (OBO, early surrender, ties, the exposed games)
+VARIANTS_SLOW = {"enhc-obo 2D LS", "early surrender 6D H17", "early surrender 1D",
+                 "dealer wins ties 6D", "easy (exposed, infinite)", "double exposure 6D"}
+
+
+@pytest.mark.parametrize("name", sampled(list(VARIANTS), VARIANTS_SLOW))
 def test_variant_round_ev_matches_simulation(name):
     rules = VARIANTS[name]
     sol = solve_or_skip(rules)
@@ -254,8 +284,15 @@ HANDS_VARIANTS = [
 ]
 
 
-@pytest.mark.parametrize("what, rules, cards, dealer, action", HANDS_VARIANTS,
-                         ids=[h[0] for h in HANDS_VARIANTS])
+# default: every variant once (ENHC's double, OBO's split, surrender without a hole card,
+# early surrender, hitting split aces, ties, the exposed games)
+HANDS_VARIANTS_SLOW = {"enhc 8-8 v A split, 1D", "hit split aces A-A v T, 2D RSA noDAS",
+                       "dealer wins ties 17 v 7 stand, 2D", "easy 16 v 10-7 hit",
+                       "exposed A-7 v A-6 hit, 1D"}
+
+
+@pytest.mark.parametrize("what, rules, cards, dealer, action",
+                         sampled_hands(HANDS_VARIANTS, HANDS_VARIANTS_SLOW))
 def test_variant_hand_value_matches_simulation(what, rules, cards, dealer, action):
     _hand_check(what, rules, cards, dealer, action)
 
