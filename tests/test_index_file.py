@@ -124,3 +124,29 @@ def test_a_pair_line_is_for_pairs_only():
         if sum(hand) == 16 and 1 not in hand and hand != (8, 8):
             assert (line_of[:, ten, k] == -1).all(), hand
     assert line_of[KIND_START, ten, hands.index((8, 8))] == 0
+
+
+@pytest.mark.parametrize("index", ["+9999999", "-1001", "+" + "9" * 400])
+def test_an_insurance_line_out_of_range_is_refused_naming_the_line(index, tmp_path):
+    """An index file's '# insurance:' line beyond any true count escaped as 'internal error:
+    OverflowError' once simulate read it (the kernel holds a 32-bit count)."""
+    from bjsolve import simulate
+    text = f"{LINE}# insurance: take at TC >= {index}\n"
+    with pytest.raises(ValueError, match=r"line 2: the insurance index .* allowed: whole") as info:
+        simulate(Rules(decks=2), rounds=1000, seed=1, threads=1, indices=text)
+    assert len(str(info.value)) < 200
+    path = tmp_path / "plays.txt"
+    path.write_text(text)
+    err = io.StringIO()
+    import contextlib
+    with contextlib.redirect_stderr(err):
+        code = main(["simulate", "--decks", "2", "--rounds", "1000", "--indices", str(path)],
+                    out=io.StringIO())
+    assert code == 2 and err.getvalue().count("\n") == 1 and "insurance index" in err.getvalue()
+
+
+def test_an_insurance_line_in_range_is_read():
+    from bjsolve.indices import file_insurance
+    assert file_insurance(f"{LINE}# insurance: take at TC >= -1000\n") == -1000
+    assert file_insurance(f"# insurance: take at TC >= +3\n{LINE}") == 3
+    assert file_insurance(LINE) is None

@@ -392,9 +392,17 @@ def file_insurance(text: str):
     --format index`` writes ('# insurance: take at TC >= +3'): an int, else None (never,
     or nothing said)."""
     import re
-    for line in text.splitlines():
+
+    from .game_plan import MAX_INDEX_TC
+    for number, line in enumerate(text.splitlines(), 1):
         m = re.match(r"#\s*insurance:\s*take at TC >= ([+-]?\d+)", line.strip())
         if m:
+            digits = m.group(1).lstrip("+-")
+            if len(digits) > 7 or not -MAX_INDEX_TC <= int(m.group(1)) <= MAX_INDEX_TC:
+                shown = m.group(1) if len(digits) <= 20 else f"a number of {len(digits)} digits"
+                raise ValueError(f"index file line {number}: the insurance index {shown} is "
+                                 f"out of range; allowed: whole true counts -{MAX_INDEX_TC}.."
+                                 f"+{MAX_INDEX_TC}")
             return int(m.group(1))
     return None
 
