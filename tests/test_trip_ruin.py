@@ -113,3 +113,40 @@ def test_compiled_rounds_against_a_python_loop():
         assert cut_ruined == pytest.approx(ruined, abs=1e-16)
         assert 0 <= cut_mass <= 0.01 * rounds
         assert cut_law.sum() + cut_mass == pytest.approx(alive.sum(), abs=1e-15)
+
+
+def _every_path(values, probs, bankroll, rounds):
+    """P(bankroll + S_n <= 0 for some n <= rounds), every path enumerated exactly."""
+    from fractions import Fraction
+    ruined, alive = Fraction(0), {Fraction(0): Fraction(1)}
+    for _ in range(rounds):
+        nxt = {}
+        for s, w in alive.items():
+            for v, p in zip(values, probs):
+                t, wp = s + v, w * Fraction(p)
+                if Fraction(bankroll) + t <= 0:
+                    ruined += wp
+                else:
+                    nxt[t] = nxt.get(t, 0) + wp
+        alive = nxt
+    return float(ruined)
+
+
+@pytest.mark.parametrize("bankroll", [0.5, 199.5, 200, 200.5, 399.99, 400, 650])
+def test_outcomes_on_a_coarser_lattice_against_every_path(bankroll):
+    """Outcomes that are all multiples of 100 units run on the 100-unit lattice (exact:
+    the same rounds ruin); the barrier is where the bankroll falls to zero or below."""
+    values, probs = [-200, 100, 300], ["0.5", "0.3", "0.2"]
+    law = SimpleNamespace(values=values, probabilities=[float(p) for p in probs])
+    got = trip_ruin(law, bankroll, 6)
+    assert abs(got.probability - _every_path(values, probs, bankroll, 6)) <= 1e-15 + got.error_bound
+
+
+def test_a_flat_bet_of_a_hundred_units_runs_on_the_hundred_unit_lattice():
+    """+-100 units: ruin after three net losses from 219.77 units, (q/p)^3 over a long trip
+    (gambler's ruin against an unbounded upper side).  It took minutes at 10^5 rounds on
+    the 1-unit lattice (the fuzz campaign's one risk hang); on its own lattice it fits a
+    budget of half a second by the cost estimate (no timing here)."""
+    law = SimpleNamespace(values=[-100, 100], probabilities=[0.45, 0.55])
+    got = trip_ruin(law, 219.77070906584834, 10**5, max_seconds=0.5)
+    assert abs(got.probability - (0.45 / 0.55) ** 3) <= 1e-12

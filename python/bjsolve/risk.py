@@ -287,8 +287,16 @@ def trip_ruin(dist, bankroll, rounds, *, tolerance: float = TRIP_TOLERANCE,
                          f"{_show(max_seconds)}")
     law = _law(dist)
     h, steps, probs = law.h, law.steps, law.probs
-    lo = int(steps.min())
     start = _start_index(bankroll, h)
+    g = int(np.gcd.reduce(np.abs(steps)))
+    if g > 1:
+        # every outcome a multiple of g steps (a flat bet of 100 units: +-100): the walk on
+        # the lattice g times coarser is ruined in the same rounds, and its window is g
+        # times narrower (a +-100 walk took minutes at 10^5 rounds); ruin at index < 0,
+        # so from i + 1 steps above it, ceil((i + 1) / g) coarse steps
+        steps, h = steps // g, h * g
+        start = (start + g) // g - 1
+    lo = int(steps.min())
     if lo >= 0 or start + 1 > rounds * -lo:              # that much cannot be lost
         return TripRuin(0.0, bankroll, rounds, 0.0)
     bound = _maximal_bound(steps, probs, start + 1, rounds)
