@@ -166,7 +166,7 @@ class Deal:
         self.playable_keys = tuple(k for k in self.keys
                                    if not (isinstance(k, tuple) and is_natural(k)))
         self.may_run_out = round_may_run_out(rules, shoe)
-        self._hands = {}
+        self._hands: dict = {}    # dealer key -> player_hand_weights(shoe, key)
 
     def hand_weights(self, key) -> dict:
         """{two-card hand: chance} given the dealer key (cached)."""
