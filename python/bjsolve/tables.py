@@ -69,7 +69,7 @@ class Table:
                           # "figures" (the same under a heading line with the title)
     units: str = ""       # what the numbers measure (default: from the style)
     kind: str = ""        # "strategy" for action-code charts (coloured, drawn as a chart)
-    records: list | None = None  # optional structured rows for JSON (e.g. cards and upcard as fields)
+    records: list | None = None  # optional structured rows for JSON (e.g. cards, upcard)
     column_styles: dict | None = None  # text output: {column: style} where a column differs from
                                 # ``style`` ("ev" signed, "prob", "units": a plain 1, 4, 1.5)
 
@@ -152,7 +152,8 @@ def _by_rank(counts) -> str:
 
 
 def _notes(rules: Rules, shoe: Shoe, *extra) -> tuple:
-    notes: tuple[str, ...] = (f"rules: {rules.describe()}", f"shoe: {shoe_words(shoe, rules.decks)}")
+    notes: tuple[str, ...] = (f"rules: {rules.describe()}",
+                              f"shoe: {shoe_words(shoe, rules.decks)}")
     if round_may_run_out(rules, shoe):
         notes += ("warning: the shoe is so small that a round could run out of cards; values "
                   "follow the degenerate convention (a dealer who must draw from an empty shoe "
