@@ -312,7 +312,7 @@ def _dealer_probabilities_naive(counts, dealer_cards, hit_soft_17=False):
 # with s! D = s! * (unit vector) at a standing state.  So we recurse on the integer vectors
 # s! D (no Fraction arithmetic inside the recursion) and divide by s! once at the top.
 # The dealer's future depends only on (cards left, hard sum, ace held), hence the memo key.
-_DEALER_MEMO = {}
+_DEALER_MEMO: dict[tuple, tuple[int, ...]] = {}   # (shoe, hard, has_ace, h17) -> scaled law
 _DEALER_MEMO_LIMIT = 1_500_000  # forget everything beyond this many entries (bounds memory)
 _OUTCOME_INDEX = {17: 0, 18: 1, 19: 2, 20: 3, 21: 4, "bust": 5}
 

@@ -165,8 +165,8 @@ class CountDistribution:
         self.cards = n_total
         # expected running count per card seen (0 for a balanced system)
         self.mean_tag = sum(t * s for t, s in zip(cl.tags, cl.sizes)) / n_total
-        self._class_means = None
-        self._class_second = None
+        self._class_means: np.ndarray | None = None     # (computed on first request)
+        self._class_second: np.ndarray | None = None
 
     def _product(self, skip, weighted=()):
         """The generating polynomial of every class but ``skip`` (None: all classes), the

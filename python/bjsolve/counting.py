@@ -26,6 +26,8 @@ import math
 import numbers
 from collections.abc import Mapping
 from dataclasses import dataclass
+from types import MappingProxyType
+from typing import cast
 
 import numpy as np
 
@@ -297,7 +299,7 @@ def _removal_effects(rules, shoe, strategies, split, progress=None) -> list:
             progress(done[0], total)
 
     base_ev = None
-    out = []
+    out: list[RemovalEffects] = []
     for strategy in strategies:
         if strategy == "fixed":
             base_ev, effects = cached(("fixed-eor",) + shoe_key(rules, shoe, split),
@@ -359,7 +361,7 @@ def estimate_ev(rules: Rules, removed, *, shoe: Shoe | None = None, strategy: st
         effects = effects_of_removal(rules, shoe, strategy=strategy, split=split)
     if isinstance(effects, RemovalEffects):
         vector, label_ = effects.as_vector(), effects.strategy
-        base_ev = effects.base_ev if base is None else finite_number(base, "base")
+        base_ev: float | None = effects.base_ev if base is None else finite_number(base, "base")
     else:
         vector, label_ = _ten_numbers(effects, "an EOR vector", "effects of removal"), "user"
         base_ev = None if base is None else finite_number(base, "base")
@@ -461,7 +463,7 @@ def decision_effects_of_removal(rules: Rules, cards, upcard, *, shoe: Shoe | Non
             vals["surrender"], betas["surrender"] = engine.surrender_ev(counts), beta
         return vals, betas
 
-    shoes = {0: shoe.counts}
+    shoes: dict[int, tuple | list] = {0: shoe.counts}
     for r in range(1, 11):
         if left.counts[r - 1] >= 1:
             depleted = list(shoe.counts)
@@ -498,7 +500,7 @@ def decision_effects_of_removal(rules: Rules, cards, upcard, *, shoe: Shoe | Non
 
 # ---- shoes at a true count ---------------------------------------------------------------
 
-def shoe_at_true_count(system, true_count: float, decks: int, *, dealt_decks: float | None = None,
+def shoe_at_true_count(system, true_count: float, decks: float, *, dealt_decks: float | None = None,
                        whole_cards: bool = True):
     """A shoe of ``decks`` decks with ``dealt_decks`` decks dealt (default: half the shoe)
     whose running count is ``true_count`` x decks remaining (method: module docstring).
@@ -691,8 +693,9 @@ def decision_effects(rules: Rules, shoe: Shoe | None = None, *, close: float = 0
         raise ValueError("decision effects need a finite shoe")
     if rules.hole_card == "exposed":
         raise ValueError("decision effects are for games with one dealer upcard")
-    base = shoe_values(rules, shoe, "CDZ-").rows
-    depleted = {r: shoe_values(rules, shoe.remove(r), "CDZ-").rows
+    # (rows: None only in the exposed game, refused above)
+    base = cast(MappingProxyType, shoe_values(rules, shoe, "CDZ-").rows)
+    depleted = {r: cast(MappingProxyType, shoe_values(rules, shoe.remove(r), "CDZ-").rows)
                 for r in range(1, 11) if shoe.counts[r - 1] > 0}
     probs = shoe.probabilities()
     out = []

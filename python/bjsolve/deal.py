@@ -7,6 +7,7 @@ usual game, or the sorted tuple of both dealer cards when they are dealt face up
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 
 from .hands import two_card_hands
 from .ranks import UPCARD_ORDER, counts_of, hand_total, label
@@ -166,7 +167,7 @@ class Deal:
         self.playable_keys = tuple(k for k in self.keys
                                    if not (isinstance(k, tuple) and is_natural(k)))
         self.may_run_out = round_may_run_out(rules, shoe)
-        self._hands = {}
+        self._hands: dict = {}    # dealer key -> player_hand_weights(shoe, key)
 
     def hand_weights(self, key) -> dict:
         """{two-card hand: chance} given the dealer key (cached)."""
@@ -194,7 +195,7 @@ class Deal:
                 w /= n - j
         return w
 
-    def combine(self, values: dict) -> float:
+    def combine(self, values: Mapping) -> float:
         """The round's EV from {key: E[round | key]}."""
         return sum(self.weights[k] * values[k] for k in self.keys)
 

@@ -128,7 +128,7 @@ def _checked_end_bins(tc_min, tc_max) -> tuple:
     """(tc_min, tc_max) as whole true counts within the ramp's range (or None), tc_min
     below tc_max when both are given; else the error naming the field."""
     from .ramp import _true_count
-    ends = [None if value is None else _true_count(value, name)
+    ends: list = [None if value is None else _true_count(value, name)    # int or None
             for name, value in (("tc_min", tc_min), ("tc_max", tc_max))]
     if None not in ends and ends[0] >= ends[1]:
         raise ValueError(f"tc_min must be below tc_max, got {ends[0]} and {ends[1]}")
@@ -1128,7 +1128,7 @@ def _runs(labels: list, chosen: list) -> str:
     for prev, cur in zip(at, at[1:] + [None]):
         if cur != prev + 1:
             runs.append(labels[start] if start == prev else f"{labels[start]} to {labels[prev]}")
-            start = cur
+            start = cur    # type: ignore[assignment]  # None only past the last run
     return ", ".join(runs)
 
 
@@ -1146,7 +1146,7 @@ class IndexedChart:
         lines = getattr(indices, "all_lines", None) or list(indices.lines.values())
         self.overrides = {(line.row, line.upcard, _option_flags(line.options)): line.play_at(tc)
                           for line in lines if len(line.plays) > 1}
-        self._options = {}
+        self._options: dict[tuple, list] = {}    # (row, upcard) -> option flags
         for row, upcard, flags in self.overrides:
             self._options.setdefault((row, upcard), []).append(flags)
 

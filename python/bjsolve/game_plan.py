@@ -43,13 +43,14 @@ class Compositions:
     total: np.ndarray      # id -> best total (soft as soft)
 
 
-_COMPOSITIONS = None
+_COMPOSITIONS: Compositions | None = None
 
 
 def compositions() -> Compositions:
     global _COMPOSITIONS
     if _COMPOSITIONS is None:
-        hands, ids = [()], {(): 0}
+        hands: list[tuple[int, ...]] = [()]
+        ids: dict[tuple[int, ...], int] = {(): 0}
         i = 0
         while i < len(hands):
             h = hands[i]
@@ -131,7 +132,7 @@ def _dealer_keys(exposed: bool):
     """(list of keys, key_of array): upcards 1..10, or the 55 sorted dealer pairs."""
     key_of = np.zeros(100, dtype=np.int32)
     if not exposed:
-        keys = list(range(1, 11))
+        keys: list = list(range(1, 11))     # upcards, or below dealer pairs
         for up in range(1, 11):
             key_of[(up - 1) * 10: up * 10] = up - 1
         return keys, key_of

@@ -144,7 +144,7 @@ class IndexTable:
     lines: dict            # (row, upcard) -> IndexLine, only rows whose play changes
     insurance: int | None  # insure at TC >= this (None: never on the grid)
     insurance_crossing: float | None
-    all_lines: list = None  # every row and upcard, two-card options and stand/hit only
+    all_lines: list | None = None  # every row and upcard, two-card options and stand/hit only
     tc_convention: str = "exact"
     unreachable: tuple = ()   # grid TCs out of reach at this depth (left out)
     gains: dict = field(default_factory=dict)
@@ -182,7 +182,7 @@ class IndexTable:
                 return line.thresholds[i - 1]
         return None
 
-    def select(self, which) -> "IndexTable":
+    def select(self, which: int | str) -> "IndexTable":
         """The same table keeping only the lines that matter most: ``which`` an int N (the
         N lines of largest gain, ``index_gain``), the name of a published list ("i18": the
         Illustrious 18, "fab4": the Fab 4 surrenders; "all": every line), or a list of
@@ -589,6 +589,7 @@ class Point:
         best = first_best(self.two_card)
         if self.stand_hit is not None and best in ("stand", "hit"):
             best = first_best(self.stand_hit)
+        assert best is not None    # (both hold stand and hit)
         return best
 
     def gap(self, new: str, old: str) -> float:

@@ -51,7 +51,8 @@ class CardMapping(Mapping):
             return self._values == other._values
         return isinstance(other, Mapping) and self._values == dict(other)
 
-    __hash__ = None
+    # unhashable, like dict (typeshed declares object.__hash__ a method, hence the ignore)
+    __hash__ = None    # type: ignore[assignment]
 
     def __repr__(self):
         from .deal import dealer_label

@@ -12,6 +12,10 @@ import inspect
 import sys
 import threading
 import time
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:    # rich is imported only when a bar is drawn
+    from rich.progress import Progress, TaskID
 
 
 class ProgressBar:
@@ -28,8 +32,8 @@ class ProgressBar:
         self.stream = sys.stderr if stream is None else stream
         self.delay = self.DELAY if delay is None else delay
         self.started = time.monotonic()
-        self._bar = None
-        self._task = None
+        self._bar: Progress | None = None     # (both set by _open)
+        self._task: TaskID | None = None
         self._closed = False
         self._done = 0
         self._lock = threading.Lock()
@@ -53,6 +57,7 @@ class ProgressBar:
                         self._closed = True
                     return
                 self._open(total)
+            assert self._bar is not None and self._task is not None    # (_open set them)
             self._bar.update(self._task, completed=done, **({"total": total} if total else {}))
             if total is not None and done >= total:
                 self._stop()

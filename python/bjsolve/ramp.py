@@ -172,7 +172,7 @@ def _parse_text(text: str) -> list:
     return pairs
 
 
-def _true_count(value, field: str) -> int:
+def _true_count(value: float, field: str) -> int:
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
         raise TypeError(f"{field} must be a whole number, got {_show(value)}")
     if not is_finite_real(value) or value != int(value) or abs(value) > MAX_TRUE_COUNT:
@@ -181,7 +181,7 @@ def _true_count(value, field: str) -> int:
     return int(value)
 
 
-def _bet(value, tc: int) -> float:
+def _bet(value: float, tc: int) -> float:
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
         raise TypeError(f"ramp bet at true count {tc:+d} must be a number >= 0, got "
                         f"{_show(value)}")

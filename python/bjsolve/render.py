@@ -163,7 +163,7 @@ def to_text(table, *, width: int | None = None, color: bool = False) -> str:
         # of '--' would only fill the screen
         return "\n".join(lines) + "\n"
     head = max([len(str(r)) for r in table.rows] + [4])
-    cells = None
+    cells: list[list[str]]    # set by the loop below (it runs at least once)
     signed = _signed(table)
     styles = _column_styles(table)
     for decimals in (EV_DECIMALS, 5, 4, 3):

@@ -156,7 +156,8 @@ def decision_moments(rules: Rules, counts, upcard):
             out["surrender"] = (-0.5, 0.25)          # before any natural is known
         return out
 
-    moments.dealer = dealer
+    # (mypy has no notion of attributes set on a function)
+    moments.dealer = dealer    # type: ignore[attr-defined]
     return moments
 
 
@@ -285,9 +286,11 @@ def _key_values(rules: Rules, counts, key, rows, lam: float, before_peek: bool) 
         if row in _PAIR_ROWS:
             pair = rank(row[0])
             hands = {c: w for c, w in weights.items() if c == (pair, pair)}
-            if hands and splits is None:
-                splits = split_moments(rules, counts, key)
-            extra = {(pair, pair): splits(pair)} if hands else {}
+            extra = {}
+            if hands:
+                if splits is None:    # (made once, for the first pair row dealt)
+                    splits = split_moments(rules, counts, key)
+                extra = {(pair, pair): splits(pair)}
         else:
             hands = {c: w for c, w in weights.items()
                      if total_code(c) == row and c[0] != c[1]}
@@ -378,7 +381,7 @@ def _check_rows(rows, exposed: bool = False) -> list:
                 raise ValueError(f"rows: with both dealer cards face up the dealer entry is "
                                  f"the dealer's two-card total, hard '4'..'20', soft "
                                  f"'A2'..'A9' or 'AA', got {show(up)}")
-        elif isinstance(up, bool) or not isinstance(up, numbers.Integral) or not 1 <= up <= 10:
+        elif isinstance(up, bool) or not isinstance(up, numbers.Integral) or not 1 <= int(up) <= 10:
             raise ValueError(f"rows: upcard must be 1 (ace) .. 10, got {show(up)}")
     return rows
 

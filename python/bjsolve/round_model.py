@@ -100,7 +100,7 @@ class _Model:
         """law[d, j]: final total DEALER_FINALS[d] after drawing j cards beyond the hole
         card, given no dealer natural."""
         p, h17 = self.p, self.rules.hit_soft_17
-        memo = {}
+        memo: dict[tuple[int, bool], np.ndarray] = {}    # (hard, ace) -> law
 
         def draw(hard, ace):
             key = (hard, ace)

@@ -140,7 +140,8 @@ def _policy_groups(count, strategy_at, last: int, decks: str, rounding: str):
     one key playing alike."""
     tcs = np.stack([count.true_counts(n, decks=decks, rounding=rounding)
                     for n in range(last + 1)])
-    keys, strategies = {}, []
+    keys: dict = {}              # strategy key -> its index in strategies
+    strategies: list = []
     by_tc = {}
     for tc in np.unique(tcs):
         key, strategy = strategy_at(float(tc))
@@ -203,7 +204,7 @@ def round_starts(rules, strategy, count: CountDistribution, *, cut: int, burn: i
             continue
         row_spectrum = np.fft.rfft(row, n=size)[None, None, :]
         if len(spectra) == 1:
-            acc = row_spectrum * spectra[0]
+            acc: np.ndarray | float = row_spectrum * spectra[0]
         else:
             acc = 0.0
             for g in np.unique(groups[n][row != 0]):

@@ -4,7 +4,9 @@ from __future__ import annotations
 import dataclasses
 import math
 import numbers
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any, ClassVar
 
 from .shoe import _check_decks, _show
 
@@ -24,10 +26,10 @@ def _need_bool(name, value) -> bool:
     return bool(value)
 
 
-def _need_choice(name, value, choices) -> str:
+def _need_choice(name: str, value: object, choices: tuple[str, ...]) -> str:
     """The choice in its canonical spelling (any case: "Late" is "late")."""
     key = value.strip().lower() if isinstance(value, str) else None
-    if key not in choices:
+    if key is None or key not in choices:
         allowed = ", ".join(repr(c) for c in choices)
         raise ValueError(f"Rules.{name} must be one of {allowed}; got {_show(value)}")
     return key
@@ -74,6 +76,8 @@ class Rules:
     hole_card: str = "peek"
     dealer_wins_ties: bool = False
     natural_tie: str = "lose"
+    # parse_rules, attached below it (a class attribute, not a field)
+    parse: ClassVar[Callable[..., Rules]]
 
     def __post_init__(self):
         d = self.decks
@@ -169,7 +173,7 @@ def payout_label(b: float) -> str:
     return f"{b!r}:1"
 
 
-PRESETS = {
+PRESETS: dict[str, dict[str, Any]] = {   # name -> Rules fields
     # an easy exact game: infinite shoe, both dealer cards up, H17, LS, 4 hands
     "easy": dict(decks=math.inf, hit_soft_17=True, surrender="late", max_split_hands=4,
                  resplit_aces=False, double_after_split=True, hole_card="exposed"),
@@ -197,7 +201,7 @@ PRESETS = {
 
 # words of the summary ``Rules.describe`` prints, lower-case -> Rules fields; phrases of
 # several words are matched first
-_SUMMARY_WORDS = {
+_SUMMARY_WORDS: dict[str, dict[str, Any]] = {   # phrase -> Rules fields
     "infinite shoe": {"decks": math.inf}, "infinite": {"decks": math.inf},
     "h17": {"hit_soft_17": True}, "s17": {"hit_soft_17": False},
     "doa": {"double": "any"}, "d9": {"double": "9-11"}, "d10": {"double": "10-11"},
@@ -232,8 +236,8 @@ def parse_rules(text: str, base: "Rules | None" = None) -> "Rules":
                         f"got {_show(text)}")
     import re
     words = text.replace(",", " ").lower().split()
-    fields = {}
-    seen = {}
+    fields: dict[str, Any] = {}
+    seen: dict[str, str] = {}    # field -> the phrase that set it
     i = 0
     while i < len(words):
         for n in (3, 2, 1):

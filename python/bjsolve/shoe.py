@@ -22,7 +22,7 @@ def _check_decks(n, field: str) -> int:
                         f"got {_show(n)}")
     n = _plain_number(n)
     if isinstance(n, numbers.Integral):
-        ok = 1 <= n <= MAX_DECKS
+        ok = 1 <= int(n) <= MAX_DECKS    # (int(): exact for an Integral)
     else:
         ok = math.isfinite(n) and n == int(n) and 1 <= n <= MAX_DECKS
     if not ok:

@@ -92,7 +92,7 @@ def _whole(value, name: str, *, low: int = 1, high: int | None = None) -> int:
     return value
 
 
-def _seed(seed) -> int:
+def _seed(seed: int) -> int:
     if isinstance(seed, bool) or not isinstance(seed, numbers.Integral):
         raise TypeError(f"seed must be an integer 0..2**64-1, got {_show(seed)}")
     if not 0 <= seed < SEED_LIMIT:
@@ -147,8 +147,8 @@ def _tags(system):
 
 # ---- the public entry point ------------------------------------------------------------------
 
-def build_plan(rules: Rules, *, shoe=None, penetration=0.75, burn=1, spots=1, other_spots=0,
-               strategy="basic", system=None, indices=None, insurance=None,
+def build_plan(rules: Rules, *, shoe=None, penetration: float | str = 0.75, burn=1, spots=1,
+               other_spots=0, strategy="basic", system=None, indices=None, insurance=None,
                true_count="exact", rounding="floor", ramp=None, wong_in=None, wong_out=None,
                table_min=1.0, table_max=None, threads=None):
     """Validate the settings and build the GamePlan (see ``simulate``); returns

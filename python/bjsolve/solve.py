@@ -17,6 +17,7 @@ import threading
 import time
 import warnings
 from collections.abc import Mapping
+from typing import Any
 from concurrent.futures import ThreadPoolExecutor, wait
 
 from bjcore import UpcardEngine
@@ -137,7 +138,7 @@ class _KeptPlan:
 
 def _plannable(order: list, costs: dict | None, workers: int) -> bool:
     """Whether there is anything to plan: two or more threads and every key's cost."""
-    return workers >= 2 and bool(costs) and all(k in costs for k in order)
+    return workers >= 2 and costs is not None and bool(costs) and all(k in costs for k in order)
 
 
 def plan_shares(order: list, costs: dict | None, workers: int,
@@ -147,9 +148,10 @@ def plan_shares(order: list, costs: dict | None, workers: int,
     much earlier (in the costs' unit) the calling thread starts than the helpers."""
     if not _plannable(order, costs, workers):
         return [list(order)]
+    assert costs is not None    # (_plannable)
     if workers == 2 and len(order) <= _EXACT_SPLIT_KEYS:
         return _best_two_way_split(order, costs, head_start)
-    shares = [[] for _ in range(min(workers, len(order)))]
+    shares: list[list] = [[] for _ in range(min(workers, len(order)))]
     loads = [0.0] + [head_start] * (len(shares) - 1)
     for k in order:
         least = loads.index(min(loads))
@@ -166,6 +168,7 @@ def reused_or_new_plan(cost_key, order: list, costs: dict | None, workers: int,
     the gap to a perfect split it had when made (fresh lists either way)."""
     if cost_key is None or not _plannable(order, costs, workers):
         return plan_shares(order, costs, workers, head_start)
+    assert costs is not None    # (_plannable)
     with _UNIT_COSTS_LOCK:
         kept = _PLANS.get(cost_key)
         if (kept is not None and kept.workers == workers and kept.uses < _PLAN_REUSES
@@ -365,6 +368,9 @@ class EV(float):
     conditioned on the dealer not holding a natural (False: unconditioned, dealer
     naturals included); ``split_strategy`` names the post-split class behind it."""
 
+    given_no_blackjack: bool
+    split_strategy: str | None
+
     def __new__(cls, value, given_no_blackjack: bool = False, split_strategy: str | None = None):
         self = super().__new__(cls, value)
         self.given_no_blackjack = bool(given_no_blackjack)
@@ -406,7 +412,9 @@ class ActionValues(Mapping):
     @property
     def best(self) -> str:
         """The best action (ties go to the earlier of stand, hit, double, split, surrender)."""
-        return first_best(self._values)
+        best = first_best(self._values)
+        assert best is not None    # (Solution.hand_ev always values standing)
+        return best
 
     def __repr__(self):
         body = ", ".join(f"{k}: {v:+.6f}" for k, v in self._values.items())
@@ -443,9 +451,11 @@ class Solution:
         self._engines = engines
         self._engine_locks = {k: threading.RLock() for k in engines}
         self._strategy_lock = threading.Lock()
-        self._strategy = None
+        self._strategy: StrategyChart | None = None    # (built on first use)
         self.may_run_out = self.deal.may_run_out
-        self.ev_by_dealer = {k: self._ev(ev_by_dealer[k]) for k in self.deal.keys}
+        # dicts here, made read-only CardMappings below
+        self.ev_by_dealer: Mapping[Any, EV] = {k: self._ev(ev_by_dealer[k])
+                                               for k in self.deal.keys}
         self.expected_value = self._ev(self.deal.combine(self.ev_by_dealer))
         if exposed(rules):
             by_up: dict = {}
@@ -456,8 +466,8 @@ class Solution:
                     tot = by_up.setdefault(up, [0.0, 0.0])
                     tot[0] += share * v
                     tot[1] += share
-            self.ev_by_upcard = {u: self._ev(t[0] / t[1]) for u, t in sorted(by_up.items())
-                                 if t[1] > 0}
+            self.ev_by_upcard: Mapping[int, EV] = {u: self._ev(t[0] / t[1])
+                                                   for u, t in sorted(by_up.items()) if t[1] > 0}
         else:
             self.ev_by_upcard = dict(sorted(self.ev_by_dealer.items()))
         # read-only, and indexable by card labels: sol.ev_by_upcard["A"]
@@ -627,6 +637,7 @@ class Solution:
                     else:
                         v = (v + 1.0 - p) / p
             elif a == "split":
+                assert split is not None    # (computed when split is allowed)
                 v, beta_s = split
                 if given_no_blackjack:
                     v = (v + beta_s) / (1.0 - beta_s)

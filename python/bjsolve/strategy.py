@@ -9,7 +9,9 @@ not depend on the solver.
 from __future__ import annotations
 
 import numbers
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from typing import cast
 
 from .actions import first_best, improves
 from .deal import DEALER_CODES, dealer_label
@@ -39,6 +41,7 @@ def _code_for(values: dict, split_fallback: bool = True) -> str:
     ``split_fallback=False`` gives surrender a hit/stand fallback even where splitting is
     second best (the codes of the published hand-code charts)."""
     best = first_best(values)
+    assert best is not None    # (values holds stand and hit)
     hit_or_stand = "h" if improves(values["hit"], values["stand"]) else "s"
     if best == "double":
         return "D" + hit_or_stand
@@ -96,7 +99,7 @@ def _chart_columns(cols: dict, rules) -> dict:
     "A6", ...), where "10" means hard 10 and nothing is respelled."""
     exposed_game = rules is not None and rules.hole_card == "exposed"
     if not exposed_game and all(_single_card(c) is not None for c in cols):
-        return {RANK_LABELS[_single_card(c) - 1]: v for c, v in cols.items()}
+        return {RANK_LABELS[cast(int, _single_card(c)) - 1]: v for c, v in cols.items()}
     allowed = set(DEALER_CODES) if exposed_game else _UPCARD_COLUMNS | set(DEALER_CODES)
     out = {}
     for c, v in cols.items():
@@ -137,6 +140,10 @@ class StrategyChart:
     "a"), codes in any case ("dh"); unknown rows, columns or codes are refused here, and a
     row or column the chart lacks is an error when the play needs it.
     """
+
+    _exceptions: list[Deviation]
+    # the search that makes _exceptions, until the first read of ``exceptions``
+    _find_exceptions: Callable[[StrategyChart], Iterable[Deviation]] | None
 
     def __init__(self, rows: dict, *, rules: Rules | None = None, split: str = "CDZ-",
                  exceptions=()):
@@ -217,7 +224,7 @@ class StrategyChart:
         first, fallback = CODE_ACTIONS[code]
         if first in allowed:
             return first
-        if fallback in allowed:
+        if fallback is not None and fallback in allowed:
             return fallback
         if "split" in (first, fallback) and "split" in allowed:
             # a pair row's split is not allowed here: read the hand's hard/soft row instead

@@ -42,6 +42,13 @@ class Grid:
         return np.array(self.rows, dtype=self.dtype).reshape(len(self.rows), self.columns)
 
 
+if TYPE_CHECKING:
+    class _ValuesField:
+        """How type checkers see ``Table.values`` (at run time a property, below)."""
+        def __get__(self, table: Table, owner: type | None = None) -> np.ndarray: ...
+        def __set__(self, table: Table, values: np.ndarray | Grid) -> None: ...
+
+
 @dataclass
 class Table:
     """A labelled 2-D table; ``values`` is a float array (NaN = no entry) or strings
@@ -50,15 +57,20 @@ class Table:
     title: str
     rows: tuple
     columns: tuple
-    values: np.ndarray
+    if TYPE_CHECKING:
+        # an array or a Grid in, an array out (a descriptor field needs an instance as
+        # its default here; at run time values has none: it is required)
+        values: _ValuesField = _ValuesField()
+    else:
+        values: np.ndarray
     notes: tuple = field(default_factory=tuple)
     style: str = "ev"   # text output: "ev" signed, "prob" plain fractions, "percent"
     layout: str = "grid"  # text output: "grid", "summary" (one labelled line per row) or
                           # "figures" (the same under a heading line with the title)
     units: str = ""       # what the numbers measure (default: from the style)
     kind: str = ""        # "strategy" for action-code charts (coloured, drawn as a chart)
-    records: list = None  # optional structured rows for JSON (e.g. cards and upcard as fields)
-    column_styles: dict = None  # text output: {column: style} where a column differs from
+    records: list | None = None  # optional structured rows for JSON (e.g. cards, upcard)
+    column_styles: dict | None = None  # text output: {column: style} where a column differs from
                                 # ``style`` ("ev" signed, "prob", "units": a plain 1, 4, 1.5)
 
     def __repr__(self):
@@ -108,7 +120,8 @@ def _set_values(table, values) -> None:
 
 # ``values`` is a dataclass field read through a property: a Grid becomes an array on first
 # read (set after the class is made, so the dataclass keeps ``values`` a plain field)
-Table.values = property(_values, _set_values)
+# (type checkers see the _ValuesField above instead: the property is not theirs to check)
+Table.values = property(_values, _set_values)    # type: ignore[assignment]
 
 
 def shoe_words(shoe: Shoe, decks=None) -> str:
@@ -139,7 +152,8 @@ def _by_rank(counts) -> str:
 
 
 def _notes(rules: Rules, shoe: Shoe, *extra) -> tuple:
-    notes = (f"rules: {rules.describe()}", f"shoe: {shoe_words(shoe, rules.decks)}")
+    notes: tuple[str, ...] = (f"rules: {rules.describe()}",
+                              f"shoe: {shoe_words(shoe, rules.decks)}")
     if round_may_run_out(rules, shoe):
         notes += ("warning: the shoe is so small that a round could run out of cards; values "
                   "follow the degenerate convention (a dealer who must draw from an empty shoe "
@@ -193,7 +207,7 @@ def ev_table(solution, action: str) -> Table:
     rows = PAIR_CODES if action == "split" else EV_ROWS
     values = np.full((len(rows), len(cols)), np.nan)
     for j, (_, keys) in enumerate(columns):
-        sums = {}
+        sums: dict[str, list[float]] = {}    # row code -> [sum of weight * EV, sum of weight]
         for key in keys:
             wk = solution.deal.weights[key]
             for code, members in _row_members(shoe, key).items():
@@ -318,8 +332,8 @@ def dealer_outcome_table(rules: Rules, shoe: Shoe | None = None, *,
     source = shoe if shoe is not None else Shoe.decks(rules.decks)
     keys = dealer_keys(rules, source)
     columns = dealer_columns(keys)
-    outcome_keys = (17, 18, 19, 20, 21, "bust", "blackjack")
-    outcome_labels = tuple(str(o) for o in outcome_keys)
+    outcome_keys: tuple[int | str, ...] = (17, 18, 19, 20, 21, "bust", "blackjack")
+    outcome_labels: tuple[str, ...] = tuple(str(o) for o in outcome_keys)
     if rules.hole_card == "exposed":
         # the exposed game's dealer table: outcomes as scores, a bust scoring 0
         outcome_keys = ("bust", 17, 18, 19, 20, 21, "blackjack")

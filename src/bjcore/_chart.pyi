@@ -1,8 +1,11 @@
 from collections.abc import Sequence
 from typing import SupportsFloat
 
+from typing_extensions import disjoint_base
+
 from ._core import UpcardEngine
 
+@disjoint_base
 class DecisionSignatures:
     def __init__(
         self, engine: UpcardEngine, limit: Sequence[SupportsFloat] | None

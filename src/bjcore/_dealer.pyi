@@ -3,10 +3,12 @@ from typing import SupportsFloat, SupportsIndex
 
 import numpy as np
 import numpy.typing as npt
+from typing_extensions import Self, disjoint_base
 
 _Card = SupportsIndex
 _Weights = Sequence[SupportsFloat]
 
+@disjoint_base
 class DealerTrie:
     @property
     def n_nodes(self) -> int: ...
@@ -16,6 +18,12 @@ class DealerTrie:
     def distribution(
         self, weights: _Weights, infinite: bool = ...
     ) -> npt.NDArray[np.float64]: ...
+
+# the dealer distributions one engine has computed (set up in __cinit__, Cython's __new__)
+@disjoint_base
+class DealerStore:
+    def __new__(cls, trie: DealerTrie) -> Self: ...
+    def __len__(self) -> int: ...
 
 def dealer_trie(start: Sequence[_Card], hit_soft_17: bool) -> DealerTrie: ...
 def recycled_bytes() -> int: ...

@@ -3,7 +3,11 @@ from typing import SupportsFloat, SupportsIndex
 
 import numpy as np
 import numpy.typing as npt
+from typing_extensions import disjoint_base
 
+from ._core import UpcardEngine
+
+@disjoint_base
 class RoundLaws:
     @property
     def dealer_key(self) -> int | tuple[int, int]: ...
@@ -16,7 +20,8 @@ class RoundLaws:
         exact_splits: bool = ...,
     ) -> None: ...
     def set_policy(self, kind: int, counts: Sequence[SupportsIndex], action: int) -> None: ...
-    def copy_policy_from(self, engine: object) -> int: ...
+    # any policy engine (bjcore._policy.PolicyEngine); UpcardEngine is the public one
+    def copy_policy_from(self, engine: UpcardEngine) -> int: ...
     @property
     def policy_misses(self) -> int: ...
     @property

@@ -1,7 +1,12 @@
+from typing_extensions import Self, disjoint_base
+
+# both classes set themselves up in __cinit__ (Cython's __new__): no __init__ of their own
+@disjoint_base
 class HashIndex:
-    def __init__(self, bits: int = ...) -> None: ...
+    def __new__(cls, bits: int = ...) -> Self: ...
     def __len__(self) -> int: ...
 
+@disjoint_base
 class DecisionTable:
     split_context: int
     def __len__(self) -> int: ...

@@ -1,13 +1,19 @@
 import numpy as np
 import numpy.typing as npt
+from typing_extensions import Self, disjoint_base
 
 from bjcore._distribution import RoundLaws
 
+@disjoint_base
 class SplitMomentJob:
-    pair: int
-    cost: float
-    done: bool
-    def __init__(self, laws: RoundLaws, pair: int) -> None: ...
+    @property
+    def pair(self) -> int: ...
+    @property
+    def cost(self) -> float: ...
+    @property
+    def done(self) -> bool: ...
+    # set up in __cinit__ (Cython's __new__): no __init__ of its own
+    def __new__(cls, laws: RoundLaws, pair: int) -> Self: ...
     def run(self) -> None: ...
     def result(
         self,

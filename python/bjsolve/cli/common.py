@@ -336,8 +336,7 @@ def write_output(data, args) -> None:
     if path:
         mode = "wb" if isinstance(data, bytes) else "w"
         try:
-            with open(path, mode, **({} if isinstance(data, bytes)
-                                     else {"encoding": "utf-8"})) as f:
+            with open(path, mode, encoding=None if isinstance(data, bytes) else "utf-8") as f:
                 f.write(data)
         except OSError as exc:
             raise EnvironmentFailure(f"--output {path}: cannot write it: "
