@@ -138,7 +138,7 @@ class IndexTable:
     play at true count 0 (see ``index_gain``)."""
     system: str
     rules: Rules
-    dealt_decks: float
+    dealt_decks: float | None   # None: lines read from an index file
     grid: tuple
     rounding: str
     lines: dict            # (row, upcard) -> IndexLine, only rows whose play changes
@@ -182,7 +182,7 @@ class IndexTable:
                 return line.thresholds[i - 1]
         return None
 
-    def select(self, which: int | str) -> "IndexTable":
+    def select(self, which: int | str | list | tuple) -> "IndexTable":
         """The same table keeping only the lines that matter most: ``which`` an int N (the
         N lines of largest gain, ``index_gain``), the name of a published list ("i18": the
         Illustrious 18, "fab4": the Fab 4 surrenders; "all": every line), or a list of
@@ -214,7 +214,7 @@ class IndexTable:
                 raise ValueError(f"unknown index set {which!r}; known: {', '.join(NAMED_SETS)} "
                                  f"(or a number of lines)")
             return [(row, up) for row, up, _, _ in NAMED_SETS[key]], key
-        if isinstance(which, numbers.Integral) and not isinstance(which, bool) and which >= 1:
+        if isinstance(which, numbers.Integral) and not isinstance(which, bool) and int(which) >= 1:
             which = int(which)
             return (sorted(self.lines, key=lambda k: -self.gains.get(k, 0.0))[:which],
                     f"top {which} by gain")
@@ -331,7 +331,7 @@ def as_index_table(indices, rules: Rules, system="hilo", *, tc_convention: str =
     for item in items:
         if _set_word(item) is None:
             tables.append(_one_table(item, rules, system))
-    return tables[0] if len(tables) == 1 else _together(tables)
+    return tables[0] if len(tables) == 1 else _together(tables, rules)
 
 
 def _one_table(item, rules, system):
@@ -367,7 +367,8 @@ def index_table_from_file(text: str, rules: Rules, system="hilo", *,
         all_lines.append(IndexLine(_row_of_count(play.count, bool(may["split"])), play.upcard,
                                    list(play.plays), [float(t) for t in play.thresholds],
                                    list(play.thresholds), options, file_count=play.count))
-    lines = {}      # (row, upcard) -> the line of most options whose play changes
+    # (row, upcard) -> the line of most options whose play changes
+    lines: dict[tuple, IndexLine] = {}
     for line in all_lines:
         key = (line.row, line.upcard)
         if len(line.plays) > 1 and len(line.options) > len(getattr(lines.get(key), "options", ())):
@@ -413,7 +414,7 @@ def _hand_words(line) -> str:
             + (f"may {', '.join(may)}" if may else "stand or hit only") + ")")
 
 
-def _together(tables) -> IndexTable:
+def _together(tables, rules: Rules) -> IndexTable:
     """The lines of several index tables as one (``as_index_table``): a hand given two
     different lines, or two different insurance indices, is refused."""
     by_hand: dict = {}
@@ -431,14 +432,14 @@ def _together(tables) -> IndexTable:
     if len(insurance) > 1:
         raise ValueError(f"indices: two different insurance indices, "
                          f"{', '.join(f'{i:+d}' for i in sorted(insurance))}; give one")
-    lines = {}
+    lines: dict[tuple, IndexLine] = {}
     for line in by_hand.values():
         key = (line.row, line.upcard)
         if len(line.plays) > 1 and len(line.options) > len(getattr(lines.get(key), "options", ())):
             lines[key] = line
     first = next((t for t in tables if isinstance(t, IndexTable)), None)
     base = first if first is not None else IndexTable(
-        "index plays", tables[0].rules if hasattr(tables[0], "rules") else None, None, (),
+        "index plays", getattr(tables[0], "rules", rules), None, (),
         "as written", {}, None, None, tc_convention="as written")
     return replace(base, lines=lines, all_lines=list(by_hand.values()),
                    insurance=next(iter(insurance), None), insurance_crossing=None,
