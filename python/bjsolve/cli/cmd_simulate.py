@@ -13,9 +13,10 @@ import argparse
 import math
 
 from . import common
-from .counting_args import (INSURANCE_HELP, insurance_value, add_decks_estimation_argument, add_strategy_argument,
-                            add_system_argument, add_tc_convention_argument, parse_system,
-                            index_items, penetration_value, INDEX_SETS_HELP, RAMP_HELP)
+from .counting_args import (INDEX_SETS_HELP, INSURANCE_HELP, RAMP_HELP,
+                            add_decks_estimation_argument, add_strategy_argument,
+                            add_system_argument, add_tc_convention_argument, index_items,
+                            insurance_value, parse_system, penetration_value)
 
 NAME = "simulate"
 HELP = "simulate the real game: cut card, count, indices, bet ramp (fast, reproducible)"
