@@ -1,0 +1,155 @@
+"""Reading the page's query string: the rules panel and the hand, each field's mistake kept
+beside the field's name (the page shows it next to that field).
+
+The rules come either as the one-line summary ``rules=6D H17 DAS LS`` (what
+``Rules.describe`` prints and ``Rules.parse`` reads back) or as one parameter per field
+(``decks=6&h17=1&...``); fields given one by one override the summary, so the rules panel
+can send what the user changed while the link keeps the short summary.
+"""
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Mapping
+
+import bjsolve
+
+# query parameter -> Rules field, for the parameters that are on/off switches
+SWITCHES = {
+    "h17": "hit_soft_17", "double_soft": "double_soft", "dan": "double_any_cards",
+    "das": "double_after_split", "rsa": "resplit_aces", "hsa": "hit_split_aces",
+    "dealer_wins_ties": "dealer_wins_ties",
+}
+# query parameter -> Rules field, for the parameters that are one of a few words
+CHOICES = {
+    "double": "double", "surrender": "surrender", "hole_card": "hole_card",
+    "natural_tie": "natural_tie",
+}
+SPLIT_CLASSES = ("CDZ-", "CDP1", "CDP")
+ON_WORDS = {"1": True, "on": True, "true": True, "yes": True,
+            "0": False, "off": False, "false": False, "no": False}
+
+
+class FieldErrors(dict):
+    """{query parameter: message} for the fields the user got wrong."""
+
+
+def _field_of(message: str) -> str:
+    """The query parameter a Rules error is about ('Rules.decks must ...' -> 'decks')."""
+    m = re.search(r"Rules\.(\w+)", message)
+    if not m:
+        return "rules"
+    name = m.group(1)
+    reverse = {v: k for k, v in {**SWITCHES, **CHOICES}.items()}
+    return {"max_split_hands": "split_hands", "blackjack_payout": "payout"}.get(
+        name, reverse.get(name, name))
+
+
+def parse_decks(text: str) -> float:
+    """'6' -> 6, 'inf' or 'infinite' -> math.inf (Rules checks the range)."""
+    word = text.strip().lower()
+    if word in ("inf", "infinite", "∞"):
+        return math.inf
+    try:
+        return int(word)
+    except ValueError:
+        raise ValueError(f"decks must be a whole number of decks (1, 2, 6, 8, ...) or 'inf', "
+                         f"got {text.strip()[:20]!r}") from None
+
+
+def parse_payout(text: str) -> float:
+    """'3:2' -> 1.5, '6/5' -> 1.2, '1.5' -> 1.5."""
+    word = text.strip()
+    m = re.fullmatch(r"\s*([0-9.]+)\s*[:/]\s*([0-9.]+)\s*", word)
+    try:
+        if m:
+            return float(m.group(1)) / float(m.group(2))
+        return float(word)
+    except (ValueError, ZeroDivisionError):
+        raise ValueError(f"payout must be a ratio such as 3:2 or 6:5, or a number such as 1.5; "
+                         f"got {word[:20]!r}") from None
+
+
+def rules_from_query(params: Mapping[str, str]) -> tuple[bjsolve.Rules | None, FieldErrors]:
+    """(Rules, {}) from the query, or (None, {parameter: message}) when a field is wrong."""
+    errors = FieldErrors()
+    base = bjsolve.Rules()
+    summary = params.get("rules", "").strip()
+    if summary:
+        try:
+            base = bjsolve.Rules.parse(summary)
+        except (TypeError, ValueError) as exc:
+            errors["rules"] = str(exc)
+    fields: dict = {}
+    readers = {"decks": ("decks", parse_decks), "payout": ("blackjack_payout", parse_payout),
+               "split_hands": ("max_split_hands", _parse_hands)}
+    for param, (name, read) in readers.items():
+        if params.get(param, "").strip():
+            try:
+                fields[name] = read(params[param])
+            except ValueError as exc:
+                errors[param] = str(exc)
+    for param, name in SWITCHES.items():
+        if param in params:
+            word = params[param].strip().lower()
+            if word not in ON_WORDS:
+                errors[param] = f"{param} must be on or off (1 or 0), got {word[:20]!r}"
+            else:
+                fields[name] = ON_WORDS[word]
+    for param, name in CHOICES.items():
+        if params.get(param, "").strip():
+            fields[name] = params[param]       # Rules checks the word
+    if errors:
+        return None, errors
+    try:
+        return base.replace(**fields), errors
+    except (TypeError, ValueError) as exc:
+        errors[_field_of(str(exc))] = str(exc)
+        return None, errors
+
+
+def _parse_hands(text: str) -> int:
+    try:
+        return int(text.strip())
+    except ValueError:
+        raise ValueError(f"split_hands must be 1..4 (1 = no splitting), got "
+                         f"{text.strip()[:20]!r}") from None
+
+
+def split_from_query(params: Mapping[str, str], errors: FieldErrors) -> str:
+    """The post-split strategy class (default CDZ-)."""
+    split = params.get("split", "CDZ-").strip().upper() or "CDZ-"
+    if split not in SPLIT_CLASSES:
+        errors["split"] = (f"split must be one of {', '.join(SPLIT_CLASSES)}; "
+                           f"got {split[:20]!r}")
+    return split
+
+
+def rule_fields(rules: bjsolve.Rules) -> dict:
+    """The rules panel's values for these rules (what the form shows)."""
+    from fractions import Fraction
+    payout = Fraction(rules.blackjack_payout).limit_denominator(100)
+    shown = (f"{payout.numerator}:{payout.denominator}"
+             if float(payout) == rules.blackjack_payout else repr(rules.blackjack_payout))
+    values = {"decks": "inf" if rules.infinite else str(int(rules.decks)),
+              "payout": shown, "split_hands": str(rules.max_split_hands)}
+    values.update({param: "1" if getattr(rules, name) else "0"
+                   for param, name in SWITCHES.items()})
+    values.update({param: getattr(rules, name) for param, name in CHOICES.items()})
+    return values
+
+
+def parse_hand(text: str) -> tuple[tuple | str, tuple | str]:
+    """'T6 v 9' (also 'T 6 vs 9', '10,6 v 9') -> (player cards, dealer cards), in forms
+    ``Solution.hand_ev`` reads; the cards themselves are checked there."""
+    parts = re.split(r"\s+vs?\.?\s+|\s*\bvs?\.?\s+|\s+vs?\b\s*", text.strip(), maxsplit=1,
+                     flags=re.IGNORECASE)
+    if len(parts) != 2 or not parts[0].strip() or not parts[1].strip():
+        raise ValueError(f"hand: type the player's cards, 'v' and the dealer's upcard, such "
+                         f"as 'T6 v 9'; got {text.strip()[:40]!r}")
+    return _cards(parts[0]), _cards(parts[1])
+
+
+def _cards(text: str) -> tuple | str:
+    tokens = [t for t in re.split(r"[\s,]+", text.strip()) if t]
+    return tokens[0] if len(tokens) == 1 else tuple(tokens)

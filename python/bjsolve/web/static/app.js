@@ -1,0 +1,154 @@
+// bjsolve web pages: re-ask the server when a field changes (no Calculate button).
+// Our own small script, shipped with the package: nothing is fetched from elsewhere.
+"use strict";
+
+(function () {
+  const page = document.body.dataset.page;          // "edge" or "hand"
+  const rulesForm = document.getElementById("rules-form");
+  const pageForm = document.getElementById("page-form");
+  const status = document.getElementById("status");
+  const DEBOUNCE_MS = 120;
+  let timer = null;
+  let latest = 0;                                    // number of the newest request
+  let summaryMode = false;                           // the summary box was edited last
+
+  function controls(form) {
+    return form ? Array.from(form.elements).filter((el) => el.name) : [];
+  }
+
+  // The query for the server: the rule fields one by one, or only the typed summary.
+  function query() {
+    const q = new URLSearchParams();
+    for (const el of controls(rulesForm)) {
+      if (el.name === "rules") {
+        if (summaryMode) q.set("rules", el.value);
+      } else if (el.name === "split") {
+        q.set("split", el.value);
+      } else if (!summaryMode) {
+        q.set(el.name, el.type === "checkbox" ? (el.checked ? "1" : "0") : el.value);
+      }
+    }
+    for (const el of controls(pageForm)) q.set(el.name, el.value);
+    return q.toString();
+  }
+
+  function showErrors(errors) {
+    for (const span of document.querySelectorAll("[data-error-for]")) {
+      span.textContent = errors[span.dataset.errorFor] || "";
+    }
+    document.getElementById("results").classList.toggle("stale", Object.keys(errors).length > 0);
+  }
+
+  function showFields(fields, summary) {
+    for (const el of controls(rulesForm)) {
+      if (el === document.activeElement) continue;   // never move a caret under the user
+      if (el.name === "rules") el.value = summary;
+      else if (el.name in fields) {
+        if (el.type === "checkbox") el.checked = fields[el.name] === "1";
+        else el.value = fields[el.name];
+      }
+    }
+  }
+
+  function showLinks(search) {
+    history.replaceState(null, "", location.pathname + search);
+    for (const a of document.querySelectorAll("[data-nav]")) {
+      a.href = (a.dataset.nav === "edge" ? "/" : "/" + a.dataset.nav) + search;
+    }
+    for (const a of document.querySelectorAll("[data-download]")) {
+      a.href = "/download/" + a.dataset.download + search;
+    }
+  }
+
+  function fill(fragments) {
+    for (const [name, html] of Object.entries(fragments)) {
+      const box = document.getElementById("out-" + name);
+      if (box) box.innerHTML = html;
+    }
+  }
+
+  async function ask(view, q) {
+    const response = await fetch("/api/" + view + "?" + q);
+    return response.json();
+  }
+
+  async function update() {
+    const number = ++latest;
+    const q = query();
+    const slow = setTimeout(() => { status.textContent = "computing..."; }, 250);
+    try {
+      const answer = await ask(page, q);
+      if (number !== latest) return;                // a newer request is on its way
+      showErrors(answer.errors || {});
+      if (answer.errors && Object.keys(answer.errors).length) return;
+      summaryMode = false;
+      fill(answer.html);
+      showFields(answer.fields, answer.summary);
+      showLinks(answer.query);
+      document.body.dataset.summary = answer.summary;
+      if (page === "edge") loadExceptions(answer.query.slice(1), number);
+    } catch (err) {
+      if (number === latest) status.textContent = "no answer from the server: " + err;
+      return;
+    } finally {
+      clearTimeout(slow);
+    }
+    if (number === latest) status.textContent = "";
+  }
+
+  async function loadExceptions(q, number) {
+    const box = document.getElementById("out-exceptions");
+    if (!box) return;
+    const answer = await ask("exceptions", q);
+    if (number !== latest) return;
+    box.innerHTML = answer.html ? answer.html.exceptions
+                                : '<p class="error">' + JSON.stringify(answer.errors) + "</p>";
+  }
+
+  function later() {
+    clearTimeout(timer);
+    timer = setTimeout(update, DEBOUNCE_MS);
+  }
+
+  rulesForm.addEventListener("change", (ev) => {
+    if (ev.target.name === "rules") return;          // the summary applies on Enter or leaving it
+    summaryMode = false;
+    later();
+  });
+  rulesForm.addEventListener("input", (ev) => {
+    if (ev.target.name === "decks" || ev.target.name === "payout") { summaryMode = false; later(); }
+  });
+  const summary = document.getElementById("f-rules");
+  summary.addEventListener("keydown", (ev) => {
+    if (ev.key === "Enter") { summaryMode = true; update(); }
+  });
+  summary.addEventListener("change", () => { summaryMode = true; update(); });
+
+  if (pageForm) {
+    const hand = document.getElementById("f-hand");
+    hand.addEventListener("input", later);
+    const parts = () => {
+      const m = hand.value.split(/\s+vs?\.?\s+/i);
+      return [m[0] || "", m[1] || ""];
+    };
+    for (const b of pageForm.querySelectorAll("button[data-player]")) {
+      b.addEventListener("click", () => {
+        const [player, dealer] = parts();
+        hand.value = player.replace(/\s+/g, "") + b.dataset.player + " v " + dealer;
+        later();
+      });
+    }
+    for (const b of pageForm.querySelectorAll("button[data-dealer]")) {
+      b.addEventListener("click", () => {
+        hand.value = parts()[0] + " v " + b.dataset.dealer;
+        later();
+      });
+    }
+    pageForm.querySelector("[data-clear]").addEventListener("click", () => {
+      hand.value = " v " + parts()[1];
+      showErrors({});
+    });
+  }
+
+  if (page === "edge") loadExceptions(location.search.slice(1), latest);
+})();

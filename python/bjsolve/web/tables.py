@@ -1,0 +1,118 @@
+"""The pages' tables in three forms: HTML fragments (for the page), rows (for CSV and
+JSON downloads).  Each table is made from a view of ``compute.Engine``: plain dicts of
+numbers, so the page, the downloads and the tests read the same figures."""
+from __future__ import annotations
+
+import csv
+import html
+import io
+import json
+
+# table name -> the page it belongs to (the view that holds its figures)
+TABLES = {"edge": "edge", "upcards": "edge", "chart": "edge", "exceptions": "exceptions",
+          "actions": "hand", "dealer": "hand"}
+
+
+def _e(text) -> str:
+    return html.escape(str(text))
+
+
+def pct(value: float, places: int = 3) -> str:
+    """0.00527 -> '0.527%'; a minus sign that shows (U+2212 is not used: copy-paste safe)."""
+    return f"{100 * value:.{places}f}%"
+
+
+def rows(name: str, view) -> tuple[list[str], list[list]]:
+    """(column names, rows) of a table, the figures as fractions of the initial bet."""
+    if name == "edge":
+        return (["play", "house_edge"],
+                [["basic chart", view["edge"]["chart"]],
+                 ["composition-dependent optimal", view["edge"]["optimal"]]])
+    if name == "upcards":
+        return ["upcard", "ev"], [list(pair) for pair in view["upcards"]]
+    if name == "chart":
+        columns = list(next(iter(view["chart"].values())))
+        return (["hand"] + columns,
+                [[row] + [cols[c] for c in columns] for row, cols in view["chart"].items()])
+    if name == "exceptions":
+        return (["cards", "upcard", "chart_action", "optimal_action", "gain"],
+                [[d["cards"], d["upcard"], d["chart"], d["optimal"], d["gain"]] for d in view])
+    if name == "actions":
+        return (["action", "ev", "best"],
+                [[a, v, a == view["best"]] for a, v in view["actions"].items()])
+    if name == "dealer":
+        measures = list(view["dealer"])
+        outcomes = list(view["dealer"][measures[0]])
+        return (["outcome"] + measures,
+                [[o] + [view["dealer"][m][o] for m in measures] for o in outcomes])
+    raise ValueError(f"table must be one of {', '.join(TABLES)}; got {name[:30]!r}")
+
+
+def to_csv(name: str, view) -> str:
+    columns, body = rows(name, view)
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(columns)
+    writer.writerows(body)
+    return out.getvalue()
+
+
+def to_json(name: str, view, summary: str) -> str:
+    columns, body = rows(name, view)
+    return json.dumps({"table": name, "rules": summary, "columns": columns, "rows": body},
+                      indent=1)
+
+
+# ---- HTML fragments ------------------------------------------------------------------
+
+def edge_html(view) -> str:
+    chart, optimal = view["edge"]["chart"], view["edge"]["optimal"]
+    return (f'<p class="edge">House edge <b id="edge-chart">{pct(chart)}</b> with the basic '
+            f'chart, <b id="edge-optimal">{pct(optimal)}</b> with composition-dependent '
+            f'optimal play <small>(one player, full shoe, percent of the initial bet; '
+            f'negative: a player advantage)</small></p>')
+
+
+def upcards_html(view) -> str:
+    head = "".join(f"<th>{_e(u)}</th>" for u, _ in view["upcards"])
+    cells = "".join(f'<td class="num">{pct(v, 2)}</td>' for _, v in view["upcards"])
+    return ('<table class="grid" id="upcards"><caption>Player EV by dealer upcard (percent, '
+            f'not given no dealer blackjack)</caption><tr><th>upcard</th>{head}</tr>'
+            f"<tr><th>EV</th>{cells}</tr></table>")
+
+
+def exceptions_html(view) -> str:
+    if not view:
+        return "<p>No composition-dependent exceptions (hands of 2 to 4 cards).</p>"
+    body = "".join(
+        f"<tr><td>{_e(d['cards'])}</td><td>{_e(d['upcard'])}</td><td>{_e(d['chart'])}</td>"
+        f"<td><b>{_e(d['optimal'])}</b></td><td class=\"num\">{pct(d['gain'], 4)}</td></tr>"
+        for d in view)
+    return ('<table class="grid" id="exceptions-table"><caption>Composition-dependent '
+            "exceptions: hands of 2 to 4 cards where the optimal play departs from the chart "
+            "(gain: EV per initial bet of the hand)</caption><tr><th>cards</th><th>upcard</th>"
+            "<th>chart</th><th>optimal</th><th>gain</th></tr>" + body + "</table>")
+
+
+def actions_html(view) -> str:
+    condition = ("given no dealer blackjack (the dealer has peeked)" if view["given_no_blackjack"]
+                 else "unconditioned (a dealer natural included)")
+    body = "".join(
+        f'<tr class="{"best" if a == view["best"] else ""}"><th>{_e(a)}</th>'
+        f'<td class="num">{v:+.6f}</td><td class="num">{pct(v, 3)}</td></tr>'
+        for a, v in view["actions"].items())
+    return (f'<table class="grid" id="actions"><caption>{_e(view["hand"])}: EV of each action '
+            f'per initial bet, {condition}; best: <b id="best">{_e(view["best"])}</b>'
+            "</caption><tr><th>action</th><th>EV</th><th>percent</th></tr>" + body + "</table>")
+
+
+def dealer_html(view) -> str:
+    measures = list(view["dealer"])
+    outcomes = list(view["dealer"][measures[0]])
+    head = "".join(f"<th>{_e(m)}</th>" for m in measures)
+    body = "".join(
+        f"<tr><th>{_e(o)}</th>"
+        + "".join(f'<td class="num">{pct(view["dealer"][m][o], 2)}</td>' for m in measures)
+        + "</tr>" for o in outcomes)
+    return ('<table class="grid" id="dealer"><caption>Dealer outcomes with these cards out '
+            f"of the shoe (percent)</caption><tr><th>outcome</th>{head}</tr>{body}</table>")
