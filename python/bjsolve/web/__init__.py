@@ -27,10 +27,10 @@ def web_stack_missing() -> str | None:
     return None
 
 
-def create_app(engine=None):
+def create_app(engine=None, *, warm_up: bool = False):
     """The Starlette app (see ``bjsolve.web.app``)."""
     from .app import create_app as make
-    return make(engine)
+    return make(engine, warm_up=warm_up)
 
 
 def serve(port: int = 0, *, open_browser: bool = True, announce=print) -> None:

@@ -76,8 +76,9 @@ def _fragments(page: str, view) -> dict:
     return {"actions": tables.actions_html(view), "dealer": tables.dealer_html(view)}
 
 
-def create_app(engine: Engine | None = None) -> Starlette:
-    """The app (an ASGI application); ``engine``: the cache and pool of solves to use."""
+def create_app(engine: Engine | None = None, *, warm_up: bool = False) -> Starlette:
+    """The app (an ASGI application); ``engine``: the cache and pool of solves to use;
+    ``warm_up``: solve the default rules as the server starts (``bjsolve serve`` does)."""
     engine = engine or Engine()
     templates = Jinja2Templates(directory=str(HERE / "templates"))
 
@@ -142,6 +143,8 @@ def create_app(engine: Engine | None = None) -> Starlette:
 
     @contextlib.asynccontextmanager
     async def lifespan(app):
+        if warm_up:
+            engine.warm_up()
         yield
         engine.close()
 

@@ -62,6 +62,11 @@ class Engine:
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self.pool, function, *args)
 
+    def warm_up(self) -> None:
+        """Solve the default rules in the pool (the first page a user opens asks for them):
+        loads the kernels and fills the cache while the browser starts."""
+        self.pool.submit(self.edge, bjsolve.Rules())
+
     def close(self) -> None:
         self.pool.shutdown(wait=False, cancel_futures=True)
 
@@ -122,7 +127,7 @@ class Engine:
         return {
             "summary": rules.describe(),
             "split": split,
-            "hand": "".join(_label(c) for c in values.cards)
+            "hand": "".join(_label(c) for c in sorted(values.cards, key=_hand_order))
                     + " v " + "".join(_label(c) for c in dealer_cards),
             "given_no_blackjack": bool(values.given_no_blackjack),
             "actions": {a: float(v) for a, v in values.items()},
@@ -134,6 +139,11 @@ class Engine:
 
 def _label(card: int) -> str:
     return "A" if card == 1 else "T" if card == 10 else str(card)
+
+
+def _hand_order(card: int) -> tuple:
+    """Cards as players write a hand: the ace first, then high to low (A7, T6, 852)."""
+    return (card != 1, -card)
 
 
 def _upcard_order(ev_by_upcard) -> list:

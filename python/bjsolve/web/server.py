@@ -21,6 +21,8 @@ def bound_socket(port: int) -> socket.socket:
         sock.close()
         raise ValueError(f"port {port}: cannot listen on {HOST}:{port} ({exc.strerror}); "
                          "pick another or give 0 for a free one") from None
+    # listening now: a browser that connects before uvicorn is up waits in the queue
+    sock.listen(128)
     return sock
 
 
@@ -30,7 +32,7 @@ def run(port: int = 0, *, open_browser: bool = True, announce=print) -> None:
     from .app import create_app
     sock = bound_socket(port)
     url = f"http://{HOST}:{sock.getsockname()[1]}/"
-    config = uvicorn.Config(create_app(), log_level="warning", lifespan="on")
+    config = uvicorn.Config(create_app(warm_up=True), log_level="warning", lifespan="on")
     server = uvicorn.Server(config)
     announce(f"bjsolve: serving on {url} (Ctrl-C stops)")
     if open_browser:

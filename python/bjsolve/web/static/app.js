@@ -113,14 +113,16 @@
   rulesForm.addEventListener("change", (ev) => {
     if (ev.target.name === "rules") return;          // the summary applies on Enter or leaving it
     summaryMode = false;
-    later();
+    // a tick box or a list is one deliberate change: ask at once (typing waits for a pause)
+    if (ev.target.type === "checkbox" || ev.target.tagName === "SELECT") update();
+    else later();
   });
   rulesForm.addEventListener("input", (ev) => {
     if (ev.target.name === "decks" || ev.target.name === "payout") { summaryMode = false; later(); }
   });
   const summary = document.getElementById("f-rules");
   summary.addEventListener("keydown", (ev) => {
-    if (ev.key === "Enter") { summaryMode = true; update(); }
+    if (ev.key === "Enter") { ev.preventDefault(); summaryMode = true; update(); }
   });
   summary.addEventListener("change", () => { summaryMode = true; update(); });
 

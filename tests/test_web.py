@@ -1,0 +1,274 @@
+"""The web app (bjsolve.web) through Starlette's TestClient: every page and JSON route,
+bad input beside its field, the CSV/JSON downloads, and the `serve` command.  Every figure
+is compared with what the Python API gives for the same rules (the app must show the
+API's numbers, unchanged).  Skips where the web extra is not installed."""
+import csv
+import io
+import json
+import re
+import subprocess
+import sys
+import threading
+import urllib.request
+
+import pytest
+
+pytest.importorskip("starlette")
+pytest.importorskip("jinja2")
+try:                               # Starlette's TestClient runs on httpx2 (httpx before 1.0)
+    import httpx2  # noqa: F401
+except ImportError:
+    pytest.importorskip("httpx", reason="Starlette's TestClient needs httpx2 or httpx")
+
+from starlette.testclient import TestClient  # noqa: E402
+
+import bjsolve  # noqa: E402
+from bjsolve import cli  # noqa: E402
+from bjsolve.web import create_app  # noqa: E402
+from bjsolve.web.compute import Memo  # noqa: E402
+from bjsolve.web.forms import parse_hand, rules_from_query  # noqa: E402
+
+RULES = "6D H17 DAS LS"
+
+
+@pytest.fixture(scope="module")
+def client():
+    with TestClient(create_app()) as c:
+        yield c
+
+
+@pytest.fixture(scope="module")
+def sol():
+    return bjsolve.solve(bjsolve.Rules.parse(RULES))
+
+
+def test_edge_view_is_the_apis_solve(client, sol):
+    r = client.get("/api/edge", params={"rules": RULES})
+    assert r.status_code == 200
+    data = r.json()["data"]
+    assert data["edge"]["optimal"] == -sol.expected_value
+    assert data["edge"]["chart"] == -sol.evaluate(sol.strategy)
+    assert dict(data["upcards"]) == {("A" if u == 1 else "T" if u == 10 else str(u)): v
+                                     for u, v in sol.ev_by_upcard.items()}
+    assert data["chart"] == sol.strategy.rows
+    assert r.json()["summary"] == sol.rules.describe()
+
+
+def test_edge_page_shows_the_edge_chart_and_upcards(client, sol):
+    r = client.get("/", params={"rules": RULES})
+    assert r.status_code == 200
+    page = r.text
+    assert f"{-100 * sol.expected_value:.3f}%" in page
+    assert f"{-100 * sol.evaluate(sol.strategy):.3f}%" in page
+    assert '<table class="chart">' in page and "legend" in page      # the coloured chart
+    assert f"{100 * sol.ev_by_upcard[6]:.2f}%" in page
+    # the rules panel shows the rules: the summary and each field
+    assert sol.rules.describe() in page
+    assert re.search(r'id="f-h17"\s+checked', page)
+    assert re.search(r'<option selected>late</option>', page)
+
+
+def test_exceptions_are_the_charts(client, sol):
+    rows = client.get("/api/exceptions", params={"rules": RULES}).json()["data"]
+    want = sol.strategy.exceptions
+    assert len(rows) == len(want)
+    for row, d in zip(rows, want):
+        assert (row["chart"], row["optimal"], row["gain"]) == \
+            (d.chart_action, d.optimal_action, d.gain)
+
+
+def test_fields_override_the_summary_and_the_summary_round_trips(client):
+    r = client.get("/api/edge", params={"rules": "6D S17 DAS", "decks": "1", "h17": "1",
+                                        "das": "0", "surrender": "late", "payout": "6:5"})
+    body = r.json()
+    want = bjsolve.Rules.parse("6D S17 DAS").replace(
+        decks=1, hit_soft_17=True, double_after_split=False, surrender="late",
+        blackjack_payout=1.2)
+    assert body["summary"] == want.describe()
+    assert bjsolve.Rules.parse(body["summary"]) == want
+    assert body["fields"]["decks"] == "1" and body["fields"]["payout"] == "6:5"
+    assert body["data"]["edge"]["optimal"] == -bjsolve.solve(want).expected_value
+    # the link the page puts in the address reproduces the same view
+    again = client.get("/api/edge" + body["query"]).json()
+    assert again["data"]["edge"] == body["data"]["edge"]
+
+
+def test_hand_view_is_the_apis_hand_ev(client, sol):
+    body = client.get("/api/hand", params={"rules": RULES, "hand": "T6 v 9"}).json()
+    values = sol.hand_ev("T6", "9")
+    assert body["data"]["actions"] == dict(values)
+    assert body["data"]["best"] == values.best
+    assert body["data"]["given_no_blackjack"] is values.given_no_blackjack is True
+    dealer = bjsolve.dealer_probabilities(sol.rules, 9, removed=(10, 6))
+    assert body["data"]["dealer"]["unconditioned"] == {str(k): v for k, v in dealer.items()}
+    assert '<tr class="best"><th>' + values.best in body["html"]["actions"]
+    assert "given no dealer blackjack" in body["html"]["actions"]
+
+
+def test_hand_spellings_and_the_dealers_cards_out_of_the_shoe(client, sol):
+    a = client.get("/api/hand", params={"rules": RULES, "hand": "10 6 vs A"}).json()["data"]
+    b = client.get("/api/hand", params={"rules": RULES, "hand": "t,6 V a"}).json()["data"]
+    assert a == b
+    assert a["actions"] == dict(sol.hand_ev((10, 6), 1))
+    # the probabilities of each measure add up to one; given no blackjack, no natural
+    for table in a["dealer"].values():
+        assert sum(table.values()) == pytest.approx(1.0, abs=1e-12)
+    assert a["dealer"]["given no dealer blackjack"]["blackjack"] == 0.0
+    # without a hole-card peek the values are unconditioned and the page says so
+    enhc = client.get("/api/hand", params={"rules": RULES + " ENHC", "hand": "T6 v 9"}).json()
+    assert enhc["data"]["given_no_blackjack"] is False
+    assert "unconditioned" in enhc["html"]["actions"]
+
+
+def test_hand_page_renders(client, sol):
+    r = client.get("/hand", params={"rules": RULES, "hand": "A7 v 9"})
+    assert r.status_code == 200
+    values = sol.hand_ev("A7", "9")
+    assert f"{values[values.best]:+.6f}" in r.text
+    assert 'data-player="T"' in r.text and 'data-dealer="A"' in r.text
+
+
+@pytest.mark.parametrize("params, field, words", [
+    ({"decks": "0"}, "decks", "Rules.decks"),
+    ({"decks": "six"}, "decks", "whole number"),
+    ({"rules": "6D H17 FOO"}, "rules", "unknown word"),
+    ({"payout": "3:0"}, "payout", "payout"),
+    ({"surrender": "sometimes"}, "surrender", "surrender"),
+    ({"h17": "maybe"}, "h17", "on or off"),
+    ({"split_hands": "9"}, "split_hands", "max_split_hands"),
+    ({"rules": "1D NDAS", "hsa": "1", "split_hands": "1"}, "hsa", "hit_split_aces"),
+    ({"split": "CDX"}, "split", "CDZ-"),
+])
+def test_bad_rules_are_shown_beside_their_field(client, params, field, words):
+    r = client.get("/api/edge", params=params)
+    assert r.status_code == 400
+    errors = r.json()["errors"]
+    assert list(errors) == [field] and words in errors[field]
+    # the page itself answers too, with the message beside the field and the form intact
+    page = client.get("/", params=params)
+    assert page.status_code == 400
+    message = re.search(rf'data-error-for="{field}">([^<]*)<', page.text).group(1)
+    assert words in message
+    assert 'id="rules-form"' in page.text
+
+
+@pytest.mark.parametrize("hand, words", [
+    ("T6", "such as 'T6 v 9'"), ("X9 v 9", "not a card"), ("T v 9", "at least two cards"),
+    ("T6 v 99", "one upcard"),
+])
+def test_a_bad_hand_is_shown_beside_the_hand(client, hand, words):
+    r = client.get("/api/hand", params={"rules": RULES, "hand": hand})
+    assert r.status_code == 400
+    assert words in r.json()["errors"]["hand"]
+    page = client.get("/hand", params={"rules": RULES, "hand": hand})
+    assert words in re.search(r'data-error-for="hand">([^<]*)<', page.text).group(1).replace(
+        "&#39;", "'")
+
+
+def test_csv_and_json_downloads(client, sol):
+    r = client.get("/download/upcards.csv", params={"rules": RULES})
+    assert r.status_code == 200 and r.headers["content-type"].startswith("text/csv")
+    assert "attachment" in r.headers["content-disposition"]
+    rows = list(csv.reader(io.StringIO(r.text)))
+    assert rows[0] == ["upcard", "ev"]
+    assert {u: float(v) for u, v in rows[1:]}["A"] == sol.ev_by_upcard[1]
+    chart = list(csv.reader(io.StringIO(
+        client.get("/download/chart.csv", params={"rules": RULES}).text)))
+    assert {row[0]: dict(zip(chart[0][1:], row[1:])) for row in chart[1:]} == sol.strategy.rows
+    edge = client.get("/download/edge.json", params={"rules": RULES}).json()
+    assert edge["rules"] == sol.rules.describe()
+    assert dict(edge["rows"])["composition-dependent optimal"] == -sol.expected_value
+    actions = client.get("/download/actions.json",
+                         params={"rules": RULES, "hand": "88 v T"}).json()
+    values = sol.hand_ev("88", "T")
+    assert {a: v for a, v, _ in actions["rows"]} == dict(values)
+    assert [a for a, _, best in actions["rows"] if best] == [values.best]
+    dealer = list(csv.reader(io.StringIO(
+        client.get("/download/dealer.csv", params={"rules": RULES, "hand": "88 v T"}).text)))
+    assert dealer[0] == ["outcome", "unconditioned", "given no dealer blackjack"]
+    exceptions = client.get("/download/exceptions.json", params={"rules": RULES}).json()
+    assert len(exceptions["rows"]) == len(sol.strategy.exceptions)
+
+
+def test_bad_downloads(client):
+    assert client.get("/download/nothing.csv").status_code == 404
+    assert client.get("/download/edge.xml").status_code == 404
+    r = client.get("/download/edge.csv", params={"decks": "0"})
+    assert r.status_code == 400 and "decks" in r.text
+
+
+def test_the_pages_fetch_nothing_from_elsewhere(client):
+    """Offline: every script and style is the package's own, served from /static."""
+    for path in ("/", "/hand", "/static/app.js", "/static/style.css"):
+        r = client.get(path)
+        assert r.status_code == 200, path
+        assert not re.search(r"(https?:)?//[a-z]", r.text.replace("http://127.0.0.1", "")), path
+    page = client.get("/").text
+    assert re.findall(r'<script src="([^"]+)"', page) == ["/static/app.js"]
+    assert re.findall(r'<link rel="stylesheet" href="([^"]+)"', page) == ["/static/style.css"]
+
+
+def test_unknown_page_and_view(client):
+    assert client.get("/counting-soon").status_code == 404
+    assert client.get("/api/nothing").status_code == 404
+
+
+def test_query_parsing_alone():
+    rules, errors = rules_from_query({"decks": "inf", "h17": "on"})
+    assert not errors and rules.infinite and rules.hit_soft_17
+    assert parse_hand("A7 vs. 9") == ("A7", "9")
+    assert parse_hand("10 6 v T") == (("10", "6"), "T")
+
+
+def test_memo_computes_once_when_many_ask_at_once():
+    memo = Memo(size=2)
+    calls = []
+    gate = threading.Event()
+
+    def make():
+        calls.append(1)
+        gate.wait(5)
+        return "value"
+
+    got = []
+    threads = [threading.Thread(target=lambda: got.append(memo.get("k", make)))
+               for _ in range(6)]
+    for t in threads:
+        t.start()
+    gate.set()
+    for t in threads:
+        t.join()
+    assert got == ["value"] * 6 and len(calls) == 1
+    memo.get("a", lambda: 1)
+    memo.get("b", lambda: 2)                  # size 2: "k" is forgotten
+    assert memo.get("k", lambda: "again") == "again"
+
+
+# ---- the command line ----------------------------------------------------------------
+
+def test_serve_without_the_web_extra_names_it(monkeypatch, capsys):
+    import bjsolve.web
+    monkeypatch.setattr(bjsolve.web, "web_stack_missing", lambda: "starlette")
+    assert cli.main(["serve", "--no-browser"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "bjsolve[web]" in err[0]
+
+
+def test_serve_refuses_a_bad_port(capsys):
+    assert cli.main(["serve", "--port", "70000"]) == 2
+    assert "--port" in capsys.readouterr().err
+
+
+def test_serve_answers_on_localhost():
+    proc = subprocess.Popen([sys.executable, "-m", "bjsolve", "serve", "--no-browser"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        line = proc.stdout.readline()
+        url = re.search(r"http://127\.0\.0\.1:\d+/", line).group(0)
+        with urllib.request.urlopen(url + "api/edge?rules=1D+H17", timeout=120) as r:
+            body = json.load(r)
+        assert body["data"]["edge"]["optimal"] == \
+            -bjsolve.solve(bjsolve.Rules.parse("1D H17")).expected_value
+    finally:
+        proc.terminate()
+        proc.wait(30)
