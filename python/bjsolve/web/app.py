@@ -49,8 +49,8 @@ def _link(page: str, rules: bjsolve.Rules, params) -> str:
     """The query string that reproduces the page: the rule summary and the page's fields."""
     query = {"rules": rules.describe()}
     for name in PAGE_PARAMS[page]:
-        if params.get(name):
-            query[name] = params[name]
+        if params.get(name) and not (name == "split" and params[name] == "CDZ-"):
+            query[name] = params[name]       # (the default split class goes without saying)
     return "?" + urlencode(query)
 
 

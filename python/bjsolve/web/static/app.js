@@ -11,6 +11,7 @@
   let timer = null;
   let latest = 0;                                    // number of the newest request
   let summaryMode = false;                           // the summary box was edited last
+  const edits = new WeakMap();                       // field -> how often the user typed in it
 
   function controls(form) {
     return form ? Array.from(form.elements).filter((el) => el.name) : [];
@@ -39,9 +40,11 @@
     document.getElementById("results").classList.toggle("stale", Object.keys(errors).length > 0);
   }
 
-  function showFields(fields, summary) {
+  // the fields' values, but none the user has typed into since the request left (nor the
+  // one with the caret)
+  function showFields(fields, summary, editsThen) {
     for (const el of controls(rulesForm)) {
-      if (el === document.activeElement) continue;   // never move a caret under the user
+      if (el === document.activeElement || (edits.get(el) || 0) !== editsThen.get(el)) continue;
       if (el.name === "rules") el.value = summary;
       else if (el.name in fields) {
         if (el.type === "checkbox") el.checked = fields[el.name] === "1";
@@ -72,9 +75,18 @@
     return response.json();
   }
 
+  // a text field left empty is being typed into: wait for its value
+  function incomplete() {
+    return controls(rulesForm).concat(controls(pageForm)).some((el) =>
+      (el.tagName === "TEXTAREA" ? summaryMode : el.type === "text" && !summaryMode)
+      && el.value.trim() === "");
+  }
+
   async function update() {
+    if (incomplete()) return;
     const number = ++latest;
     const q = query();
+    const editsThen = new Map(controls(rulesForm).map((el) => [el, edits.get(el) || 0]));
     const slow = setTimeout(() => { status.textContent = "computing..."; }, 250);
     try {
       const answer = await ask(page, q);
@@ -83,7 +95,7 @@
       if (answer.errors && Object.keys(answer.errors).length) return;
       summaryMode = false;
       fill(answer.html);
-      showFields(answer.fields, answer.summary);
+      showFields(answer.fields, answer.summary, editsThen);
       showLinks(answer.query);
       document.body.dataset.summary = answer.summary;
       if (page === "edge") loadExceptions(answer.query.slice(1), number);
@@ -111,6 +123,7 @@
   }
 
   rulesForm.addEventListener("change", (ev) => {
+    edits.set(ev.target, (edits.get(ev.target) || 0) + 1);
     if (ev.target.name === "rules") return;          // the summary applies on Enter or leaving it
     summaryMode = false;
     // a tick box or a list is one deliberate change: ask at once (typing waits for a pause)
@@ -118,6 +131,7 @@
     else later();
   });
   rulesForm.addEventListener("input", (ev) => {
+    edits.set(ev.target, (edits.get(ev.target) || 0) + 1);
     if (ev.target.name === "decks" || ev.target.name === "payout") { summaryMode = false; later(); }
   });
   const summary = document.getElementById("f-rules");
@@ -136,8 +150,9 @@
     for (const b of pageForm.querySelectorAll("button[data-player]")) {
       b.addEventListener("click", () => {
         const [player, dealer] = parts();
-        hand.value = player.replace(/\s+/g, "") + b.dataset.player + " v " + dealer;
-        later();
+        const cards = player.replace(/\s+/g, "") + b.dataset.player;
+        hand.value = cards + " v " + dealer;
+        if (cards.length >= 2) later();              // one card is no hand yet: wait
       });
     }
     for (const b of pageForm.querySelectorAll("button[data-dealer]")) {

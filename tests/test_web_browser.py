@@ -1,0 +1,144 @@
+"""The web app driven in headless Chromium (Selenium): load the page, change a rule, read
+the house edge back, type the rule summary, enter a hand with the card buttons.  The
+figures read off the page are compared with the Python API's for the same rules.
+
+Skips, saying why, where Selenium, Chromium or its driver (Debian: chromium,
+chromium-driver) or the web extra is missing."""
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+
+import pytest
+
+import bjsolve
+
+
+def _why_not() -> str | None:
+    import importlib.util
+    for name in ("selenium", "starlette", "uvicorn", "jinja2"):
+        if importlib.util.find_spec(name) is None:
+            return f"{name} is not installed"
+    if not (shutil.which("chromium") or shutil.which("chromium-browser")
+            or shutil.which("google-chrome")):
+        return "no Chromium (Debian: apt-get install chromium chromium-driver)"
+    if not shutil.which("chromedriver"):
+        return "no chromedriver (Debian: apt-get install chromium-driver)"
+    return None
+
+
+WHY_NOT = _why_not()
+if WHY_NOT:
+    print(f"test_web_browser: skipped: {WHY_NOT}")
+    pytest.skip(WHY_NOT, allow_module_level=True)
+
+from selenium import webdriver  # noqa: E402
+from selenium.webdriver.common.by import By  # noqa: E402
+from selenium.webdriver.common.keys import Keys  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def server():
+    proc = subprocess.Popen([sys.executable, "-m", "bjsolve", "serve", "--no-browser"],
+                            stdout=subprocess.PIPE, text=True)
+    try:
+        url = re.search(r"http://127\.0\.0\.1:\d+/", proc.stdout.readline()).group(0)
+        yield url
+    finally:
+        proc.terminate()
+        proc.wait(30)
+
+
+@pytest.fixture(scope="module")
+def driver():
+    options = webdriver.ChromeOptions()
+    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                 "--window-size=1280,1000"):
+        options.add_argument(flag)
+    binary = shutil.which("chromium") or shutil.which("chromium-browser")
+    if binary:
+        options.binary_location = binary
+    from selenium.webdriver.chrome.service import Service
+    try:
+        d = webdriver.Chrome(options=options, service=Service(shutil.which("chromedriver")))
+    except Exception as exc:       # a browser that will not start here: say so and skip
+        print(f"test_web_browser: skipped: Chromium did not start ({exc})")
+        pytest.skip(f"Chromium did not start: {str(exc).splitlines()[0]}")
+    yield d
+    d.quit()
+
+
+def wait_until(condition, timeout=120.0):
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        try:
+            value = condition()
+        except Exception:            # an element replaced while read: read again
+            value = None
+        if value:
+            return value
+        time.sleep(0.05)
+    raise AssertionError("the page did not show what was expected in time")
+
+
+def text_of(d, element_id: str) -> str:
+    found = d.find_elements(By.ID, element_id)
+    return found[0].text if found else ""
+
+
+def pct(value: float, places: int = 3) -> str:
+    return f"{100 * value:.{places}f}%"
+
+
+def test_change_rules_and_enter_a_hand(server, driver):
+    d = driver
+    d.get(server + "?rules=6D+S17+DAS")
+    s17 = bjsolve.solve(bjsolve.Rules.parse("6D S17 DAS"))
+    assert text_of(d, "edge-optimal") == pct(-s17.expected_value)
+    # the chart's exceptions arrive after the page
+    wait_until(lambda: d.find_elements(By.ID, "exceptions-table"))
+
+    # a rule changed with a tick box: the edge follows, the summary and the address too
+    d.find_element(By.ID, "f-h17").click()
+    h17 = bjsolve.solve(bjsolve.Rules.parse("6D H17 DAS"))
+    wait_until(lambda: text_of(d, "edge-optimal") == pct(-h17.expected_value))
+    assert text_of(d, "edge-chart") == pct(-h17.evaluate(h17.strategy))
+    wait_until(lambda: "H17" in d.find_element(By.ID, "f-rules").get_attribute("value"))
+    assert "H17" in d.current_url
+
+    # the rule summary typed in: the fields follow it
+    box = d.find_element(By.ID, "f-rules")
+    box.clear()
+    box.send_keys("1D H17 no DAS LS", Keys.ENTER)
+    one = bjsolve.solve(bjsolve.Rules.parse("1D H17 no DAS LS"))
+    wait_until(lambda: text_of(d, "edge-optimal") == pct(-one.expected_value))
+    assert d.find_element(By.ID, "f-decks").get_attribute("value") == "1"
+    assert not d.find_element(By.ID, "f-das").is_selected()
+
+    # a bad field: the message beside it, the page still there, then put right
+    decks = d.find_element(By.ID, "f-decks")
+    decks.clear()
+    decks.send_keys("0")
+    wait_until(lambda: "Rules.decks" in d.find_element(
+        By.CSS_SELECTOR, '[data-error-for="decks"]').text)
+    decks.clear()
+    decks.send_keys("2")
+    two = bjsolve.solve(bjsolve.Rules.parse("2D H17 no DAS LS"))
+    wait_until(lambda: text_of(d, "edge-optimal") == pct(-two.expected_value))
+    assert d.find_element(By.CSS_SELECTOR, '[data-error-for="decks"]').text == ""
+
+    # the hand page keeps the rules; cards entered with the buttons
+    d.find_element(By.CSS_SELECTOR, '[data-nav="hand"]').click()
+    wait_until(lambda: d.find_elements(By.ID, "f-hand"))
+    d.find_element(By.CSS_SELECTOR, "[data-clear]").click()
+    for selector in ('[data-player="T"]', '[data-player="6"]', '[data-dealer="T"]'):
+        d.find_element(By.CSS_SELECTOR, selector).click()
+    values = two.hand_ev("T6", "T")
+    wait_until(lambda: "T6 v T" in text_of(d, "actions"))
+    assert text_of(d, "best") == values.best
+    best_row = d.find_element(By.CSS_SELECTOR, "#actions tr.best")
+    assert f"{values[values.best]:+.6f}" in best_row.text
+    assert "given no dealer blackjack" in text_of(d, "actions")
+    assert "hand=T6" in d.current_url.replace("+", "")
