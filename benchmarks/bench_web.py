@@ -30,9 +30,10 @@ def start_server(port: int) -> subprocess.Popen:
     return proc
 
 
-def browser(width=1280, height=1000):
+def browser(width=1280, height=1000, scale=1.0):
     from selenium import webdriver
     options = webdriver.ChromeOptions()
+    options.add_argument(f"--force-device-scale-factor={scale}")
     for flag in ("--headless=new", "--no-sandbox", "--disable-gpu",
                  f"--window-size={width},{height}", "--disable-dev-shm-usage"):
         options.add_argument(flag)
@@ -69,7 +70,8 @@ def main() -> int:
     from selenium.webdriver.common.by import By
     port = free_port()
     server = start_server(port)
-    driver = browser()
+    # screenshots drawn at 0.75 scale: small PNGs for docs/, still readable
+    driver = browser(scale=0.75 if args.screenshots else 1.0)
     base = f"http://127.0.0.1:{port}"
     try:
         loads = []
@@ -100,11 +102,15 @@ def main() -> int:
               f"{statistics.median(changes):.3f} s, max {max(changes):.3f} s "
               f"({len(changes)} changes)")
         if args.screenshots:
-            shots = {"web-edge.png": f"{base}/?rules=6D+H17+DAS+LS",
-                     "web-hand.png": f"{base}/hand?rules=6D+H17+DAS+LS&hand=T6+v+9"}
-            for name, url in shots.items():
+            shots = {"web-edge.png": (f"{base}/?rules=6D+H17+DAS+LS", "exceptions-table"),
+                     "web-hand.png": (f"{base}/hand?rules=6D+H17+DAS+LS&hand=T6+v+9",
+                                      "actions"),
+                     "web-counting.png": (f"{base}/counting?rules=6D+H17+DAS+LS"
+                                          "&ramp=0:1,1:2,2:4,3:8,4:12&bankroll=1000",
+                                          "figures")}
+            for name, (url, shown) in shots.items():
                 driver.get(url)
-                wait_for(lambda: "loading" not in driver.page_source or "hand" in url)
+                wait_for(lambda: driver.find_elements(By.ID, shown), timeout=300)
                 time.sleep(0.5)
                 height = driver.execute_script("return document.body.scrollHeight")
                 driver.set_window_size(1280, min(max(height + 160, 700), 2400))

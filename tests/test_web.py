@@ -272,3 +272,66 @@ def test_serve_answers_on_localhost():
     finally:
         proc.terminate()
         proc.wait(30)
+
+
+# ---- the counting page -----------------------------------------------------------------
+
+GAME = {"rules": "1D H17 no DAS", "system": "hilo", "penetration": "0.5"}
+
+
+@pytest.fixture(scope="module")
+def game():
+    """The API's counted game for GAME (a small one: a few seconds)."""
+    from bjsolve.web.compute import counted_game_class
+    return counted_game_class()(bjsolve.Rules.parse(GAME["rules"]), "hilo", penetration=0.5)
+
+
+def test_counting_figures_are_the_apis(client, game):
+    for ramp, bankroll, unit in (("0:1,1:2,2:4", 200, 1), ("1:1,2:4,3:8", 500, 5)):
+        body = client.get("/api/counting", params={**GAME, "ramp": ramp,
+                                                   "bankroll": str(bankroll),
+                                                   "unit": str(unit)}).json()
+        want = game.evaluate(ramp, bankroll, unit=unit)
+        got = body["data"]["figures"]
+        for name in ("win_rate", "sd", "average_bet", "score", "n0", "di", "ror",
+                     "ror_diffusion"):
+            assert got[name] == pytest.approx(getattr(want, name), rel=1e-12), name
+        counts = body["data"]["counts"]
+        assert [c["tc"] for c in counts] == list(game.labels)
+        assert [c["frequency"] for c in counts] == pytest.approx(list(game.frequency),
+                                                                 rel=1e-12)
+        assert [c["edge"] for c in counts] == pytest.approx(list(game.edge), rel=1e-12)
+        assert [c["bet"] for c in counts] == list(want.ramp.bets(game.tc_values))
+        assert f'id="fig-score">{got["score"]:.2f}<' in body["html"]["figures"]
+    # the game is kept by rules, system, penetration and indices: one for both ramps
+    engine = client.app.state.engine
+    assert len(engine._games._values) == 1
+
+
+def test_counting_page_and_downloads(client):
+    page = client.get("/counting", params={**GAME, "ramp": "0:1,1:2,2:4"})
+    assert page.status_code == 200 and 'id="fig-win_rate"' in page.text
+    fresh = client.get("/counting", params={**GAME, "penetration": "0.6"})
+    assert fresh.status_code == 200 and "data-autoload" in fresh.text   # asks for it itself
+    counts = list(csv.reader(io.StringIO(
+        client.get("/download/counts.csv", params={**GAME, "ramp": "0:1,1:2,2:4"}).text)))
+    assert counts[0] == ["true_count", "frequency", "edge", "sd", "bet"]
+    figures = client.get("/download/figures.json", params={**GAME, "ramp": "0:1,1:2,2:4",
+                                                           "bankroll": "200"}).json()
+    assert [row[0] for row in figures["rows"]][:2] == ["win_rate", "win_per_100"]
+
+
+@pytest.mark.parametrize("bad, field, words", [
+    ({"ramp": "0:1,1:"}, "ramp", "true count:bet"),
+    ({"bankroll": "-5"}, "bankroll", "bankroll must be > 0"),
+    ({"unit": "one"}, "unit", "must be a number"),
+    ({"system": "nosuch"}, "system", "unknown count system"),
+    ({"penetration": "1.5"}, "penetration", "between 0 and 1"),
+    ({"indices": "i99"}, "indices", "i18"),
+    ({"rules": "1D H17 no DAS ENHC"}, "rules", ""),
+])
+def test_bad_counting_input_beside_its_field(client, bad, field, words):
+    r = client.get("/api/counting", params={**GAME, **bad})
+    assert r.status_code == 400
+    errors = r.json()["errors"]
+    assert list(errors) == [field] and words in errors[field]

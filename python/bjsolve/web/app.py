@@ -27,14 +27,15 @@ from starlette.templating import Jinja2Templates
 import bjsolve
 
 from . import tables
-from .compute import Engine
-from .forms import (CHOICES, SWITCHES, FieldErrors, rule_fields, rules_from_query,
-                    split_from_query)
+from .compute import Engine, FieldError, counting, game_is_ready
+from .forms import (CHOICES, COUNT_DEFAULTS, INDEX_SETS, SWITCHES, FieldErrors,
+                    count_from_query, rule_fields, rules_from_query, split_from_query)
 
 HERE = Path(__file__).parent
-PAGES = {"edge": "Edge and chart", "hand": "Hand"}
+PAGES = {"edge": "Edge and chart", "hand": "Hand", "counting": "Counting"}
 # the page's own parameters (besides the rules) that its link keeps
-PAGE_PARAMS = {"edge": ("split",), "hand": ("hand", "split")}
+PAGE_PARAMS = {"edge": ("split",), "hand": ("hand", "split"),
+               "counting": tuple(COUNT_DEFAULTS)}
 DEFAULT_HAND = "T6 v 9"
 
 
@@ -57,11 +58,19 @@ def _link(page: str, rules: bjsolve.Rules, params) -> str:
 async def _view(engine: Engine, page: str, rules, split, params, errors: FieldErrors):
     """The page's figures, or None with the mistake put beside its field."""
     try:
+        if page == "counting":
+            count = count_from_query(params, errors)
+            if errors:
+                return None
+            return await engine.run(counting, engine, rules, count, slow=True)
         if page == "edge":
             return await engine.run(engine.edge, rules, split)
         if page == "exceptions":
             return await engine.run(engine.exceptions, rules, split)
         return await engine.run(engine.hand, rules, params.get("hand") or DEFAULT_HAND, split)
+    except FieldError as exc:
+        errors[exc.field] = str(exc)
+        return None
     except (TypeError, ValueError) as exc:
         errors["hand" if page == "hand" else "rules"] = str(exc)
         return None
@@ -73,6 +82,8 @@ def _fragments(page: str, view) -> dict:
                 "chart": view["chart_html"]}
     if page == "exceptions":
         return {"exceptions": tables.exceptions_html(view)}
+    if page == "counting":
+        return {"figures": tables.figures_html(view), "counts": tables.counts_html(view)}
     return {"actions": tables.actions_html(view), "dealer": tables.dealer_html(view)}
 
 
@@ -92,11 +103,19 @@ def create_app(engine: Engine | None = None, *, warm_up: bool = False) -> Starle
         fields = dict(rule_fields(rules or bjsolve.Rules()))
         fields.update({k: params[k] for k in ("decks", "payout", "split_hands", *SWITCHES,
                                               *CHOICES) if k in params})
-        view = None if rules is None else await _view(engine, name, rules, split, params, errors)
+        count = count_from_query(params, FieldErrors())
+        # a counted game not yet made takes tens of seconds: the page comes at once and
+        # asks for it itself
+        waits = (name == "counting" and rules is not None
+                 and not game_is_ready(engine, rules, count))
+        view = (None if rules is None or waits
+                else await _view(engine, name, rules, split, params, errors))
         context = {
             "page": name, "pages": PAGES, "fields": fields, "errors": errors,
             "summary": rules.describe() if rules else params.get("rules", ""),
             "split": split, "hand": params.get("hand") or DEFAULT_HAND,
+            "count": {k: params.get(k) or v for k, v in COUNT_DEFAULTS.items()},
+            "index_sets": INDEX_SETS, "autoload": waits,
             "fragments": _fragments(name, view) if view is not None else {},
             "query": _link(name, rules, params) if rules else "?" + urlencode(params),
             "choices": {"double": ("any", "9-11", "10-11"),
@@ -110,7 +129,7 @@ def create_app(engine: Engine | None = None, *, warm_up: bool = False) -> Starle
 
     async def api(request: Request) -> JSONResponse:
         name = request.path_params["view"]
-        if name not in ("edge", "exceptions", "hand"):
+        if name not in ("edge", "exceptions", "hand", "counting"):
             return JSONResponse({"errors": {"page": f"no view {name!r}"}}, status_code=404)
         params = request.query_params
         rules, split, errors = _state(params)

@@ -30,6 +30,11 @@ class Memo:
         self._lock = threading.Lock()
         self._key_locks: dict = {}
 
+    def peek(self, key, default=None):
+        """The value kept for ``key`` (``default`` if none): never computes."""
+        with self._lock:
+            return self._values.get(key, default)
+
     def get(self, key, make: Callable[[], Any]):
         with self._lock:
             if key in self._values:
@@ -54,13 +59,20 @@ class Engine:
 
     def __init__(self, workers: int = 4, cached_solves: int = 24):
         self.pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="bjsolve-web")
+        # counted games (tens of seconds each) get threads of their own, so that a queue of
+        # them never holds up a chart or a hand
+        self.slow_pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="bjsolve-game")
         self._solutions = Memo(cached_solves)
         self._views = Memo(4 * cached_solves)
+        # a counted game takes tens of seconds and holds its per-count figures: a few kept
+        self._games = Memo(4)
 
-    async def run(self, function: Callable, *args):
-        """``function(*args)`` in the pool, awaited without blocking the event loop."""
+    async def run(self, function: Callable, *args, slow: bool = False):
+        """``function(*args)`` in the pool (``slow``: the counted games' pool), awaited
+        without blocking the event loop."""
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self.pool, function, *args)
+        return await loop.run_in_executor(self.slow_pool if slow else self.pool, function,
+                                          *args)
 
     def warm_up(self) -> None:
         """Solve the default rules in the pool (the first page a user opens asks for them):
@@ -69,6 +81,7 @@ class Engine:
 
     def close(self) -> None:
         self.pool.shutdown(wait=False, cancel_futures=True)
+        self.slow_pool.shutdown(wait=False, cancel_futures=True)
 
     def solution(self, rules: bjsolve.Rules, split: str = "CDZ-"):
         return self._solutions.get((rules, split), lambda: bjsolve.solve(rules, split=split))
@@ -150,3 +163,82 @@ def _upcard_order(ev_by_upcard) -> list:
     """Upcards 2..T then A, as the chart's columns run."""
     items = list(ev_by_upcard.items())
     return sorted(items, key=lambda kv: kv[0] if kv[0] != 1 else 11)
+
+
+# ---- page 3: the counted game -----------------------------------------------------------
+
+def counted_game_class():
+    """``CountedGame`` from the package's public names (``bjsolve.CountedGame``), or from
+    its module where the top level does not export it."""
+    try:
+        return bjsolve.CountedGame       # type: ignore[attr-defined]
+    except AttributeError:
+        from importlib import import_module
+        return import_module("bjsolve.game").CountedGame
+
+
+# ValueError text -> the field it is about (CountedGame's messages open with the field)
+GAME_FIELDS = (("system", "system"), ("tags", "system"), ("indices", "indices"),
+               ("index", "indices"), ("penetration", "penetration"), ("ramp", "ramp"),
+               ("wong", "ramp"), ("bankroll", "bankroll"), ("unit", "unit"))
+
+
+def game_field(message: str, default: str) -> str:
+    """The counting field a CountedGame or ramp error names (``default`` if none)."""
+    head = message.lower()
+    for word, field in GAME_FIELDS:
+        if head.startswith(word) or f" {word} " in head[:40]:
+            return field
+    return default
+
+
+def _game_key(rules, count: dict) -> tuple:
+    return (rules, count["system"], count["penetration"], count["indices"])
+
+
+def game_is_ready(engine: Engine, rules, count: dict) -> bool:
+    return engine._games.peek(_game_key(rules, count)) is not None
+
+
+def counting(engine: Engine, rules: bjsolve.Rules, count: dict) -> dict:
+    """The counted game's figures for a ramp, bankroll and unit; the game (the slow part)
+    is kept by (rules, system, penetration, indices), so a new ramp answers at once."""
+    def make():
+        try:
+            return counted_game_class()(rules, count["system"],
+                                        penetration=count["penetration"],
+                                        indices=count["indices"] or None)
+        except (TypeError, ValueError) as exc:
+            field = game_field(str(exc), "rules")
+            raise FieldError(field, str(exc)) from None
+    game = engine._games.get(_game_key(rules, count), make)
+    try:
+        result = game.evaluate(count["ramp"], count["bankroll"], unit=count["unit"])
+        bets = [float(b) for b in result.ramp.bets(game.tc_values)]
+    except (TypeError, ValueError) as exc:
+        raise FieldError(game_field(str(exc), "ramp"), str(exc)) from None
+    figures = {
+        "win_rate": result.win_rate, "win_per_100": result.win_per_100, "sd": result.sd,
+        "sd_per_100": result.sd_per_100, "average_bet": result.average_bet,
+        "advantage": result.advantage, "di": result.di, "score": result.score,
+        "n0": result.n0, "ror": result.ror, "ror_diffusion": result.ror_diffusion,
+    }
+    return {
+        "summary": rules.describe(),
+        "figures": {k: (None if v is None else float(v)) for k, v in figures.items()},
+        "caveat": result.caveat,
+        "ramp": result.ramp.describe(),
+        "rounds_per_shoe": float(game.rounds_per_shoe),
+        "counts": [{"tc": label, "frequency": float(f), "edge": float(e),
+                    "sd": float(v) ** 0.5, "bet": b}
+                   for label, f, e, v, b in zip(game.labels, game.frequency, game.edge,
+                                                game.variance, bets)],
+    }
+
+
+class FieldError(ValueError):
+    """A mistake in one field of the page (``field``), with the API's message."""
+
+    def __init__(self, field: str, message: str):
+        super().__init__(message)
+        self.field = field

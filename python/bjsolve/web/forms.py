@@ -153,3 +153,28 @@ def parse_hand(text: str) -> tuple[tuple | str, tuple | str]:
 def _cards(text: str) -> tuple | str:
     tokens = [t for t in re.split(r"[\s,]+", text.strip()) if t]
     return tokens[0] if len(tokens) == 1 else tuple(tokens)
+
+
+# ---- the counting page's fields ----------------------------------------------------------
+
+COUNT_DEFAULTS = {"system": "hilo", "penetration": "0.75", "indices": "",
+                  "ramp": "0:1,1:2,2:4,3:8,4:12", "bankroll": "1000", "unit": "1"}
+INDEX_SETS = ("", "i18", "fab4", "i18,fab4", "all")
+
+
+def count_from_query(params: Mapping[str, str], errors: FieldErrors) -> dict:
+    """The counting fields: system, penetration, indices (a named set or none), ramp text,
+    bankroll and unit (money); a number that does not read goes into ``errors``."""
+    raw = {k: (params.get(k) or v).strip() for k, v in COUNT_DEFAULTS.items()}
+    raw["indices"] = (params.get("indices") or "").strip().lower()
+    count: dict = {"system": raw["system"].lower(), "ramp": raw["ramp"],
+                   "indices": raw["indices"]}
+    if raw["indices"] not in INDEX_SETS:
+        errors["indices"] = (f"indices must be none or one of {', '.join(INDEX_SETS[1:])}; "
+                             f"got {raw['indices'][:20]!r}")
+    for name in ("penetration", "bankroll", "unit"):
+        try:
+            count[name] = float(raw[name])
+        except ValueError:
+            errors[name] = f"{name} must be a number, got {raw[name][:20]!r}"
+    return count

@@ -10,7 +10,21 @@ import json
 
 # table name -> the page it belongs to (the view that holds its figures)
 TABLES = {"edge": "edge", "upcards": "edge", "chart": "edge", "exceptions": "exceptions",
-          "actions": "hand", "dealer": "hand"}
+          "actions": "hand", "dealer": "hand", "figures": "counting", "counts": "counting"}
+# the counting figures: key -> (label, unit, how shown)
+FIGURES = {
+    "win_rate": ("win rate", "money per round", "{:+.4f}"),
+    "win_per_100": ("win per 100 rounds", "money", "{:+.2f}"),
+    "sd": ("SD", "money per round", "{:.3f}"),
+    "sd_per_100": ("SD of 100 rounds", "money", "{:.2f}"),
+    "average_bet": ("average bet", "money per round played", "{:.3f}"),
+    "advantage": ("advantage", "win rate / average bet", "pct"),
+    "di": ("DI", "1000 x win rate / SD", "{:.2f}"),
+    "score": ("SCORE", "win per 100 rounds at a 10,000-unit Kelly bankroll", "{:.2f}"),
+    "n0": ("N0", "rounds until the win equals one SD", "{:,.0f}"),
+    "ror": ("risk of ruin", "lifetime, exact", "pct"),
+    "ror_diffusion": ("risk of ruin (diffusion)", "exp(-2 W B / Var)", "pct"),
+}
 
 
 def _e(text) -> str:
@@ -45,6 +59,13 @@ def rows(name: str, view) -> tuple[list[str], list[list]]:
         outcomes = list(view["dealer"][measures[0]])
         return (["outcome"] + measures,
                 [[o] + [view["dealer"][m][o] for m in measures] for o in outcomes])
+    if name == "figures":
+        return (["figure", "value", "unit"],
+                [[k, view["figures"][k], FIGURES[k][1]] for k in FIGURES])
+    if name == "counts":
+        return (["true_count", "frequency", "edge", "sd", "bet"],
+                [[c["tc"], c["frequency"], c["edge"], c["sd"], c["bet"]]
+                 for c in view["counts"]])
     raise ValueError(f"table must be one of {', '.join(TABLES)}; got {name[:30]!r}")
 
 
@@ -74,11 +95,11 @@ def edge_html(view) -> str:
 
 
 def upcards_html(view) -> str:
-    head = "".join(f"<th>{_e(u)}</th>" for u, _ in view["upcards"])
-    cells = "".join(f'<td class="num">{pct(v, 2)}</td>' for _, v in view["upcards"])
-    return ('<table class="grid" id="upcards"><caption>Player EV by dealer upcard (percent, '
-            f'not given no dealer blackjack)</caption><tr><th>upcard</th>{head}</tr>'
-            f"<tr><th>EV</th>{cells}</tr></table>")
+    body = "".join(f'<tr><th>{_e(u)}</th><td class="num">{pct(v, 2)}</td></tr>'
+                   for u, v in view["upcards"])
+    return ('<table class="grid" id="upcards"><caption>Player EV by dealer upcard<br>'
+            '(percent, not given no dealer blackjack)</caption><tr><th>upcard</th>'
+            f"<th>EV</th></tr>{body}</table>")
 
 
 def exceptions_html(view) -> str:
@@ -116,3 +137,30 @@ def dealer_html(view) -> str:
         + "</tr>" for o in outcomes)
     return ('<table class="grid" id="dealer"><caption>Dealer outcomes with these cards out '
             f"of the shoe (percent)</caption><tr><th>outcome</th>{head}</tr>{body}</table>")
+
+
+def _figure(value, how: str) -> str:
+    if value is None or value != value:        # None or NaN: not given
+        return "-"
+    return pct(value, 3) if how == "pct" else how.format(value)
+
+
+def figures_html(view) -> str:
+    body = "".join(
+        f'<tr><th>{_e(label)}</th><td class="num" id="fig-{k}">'
+        f'{_figure(view["figures"][k], how)}</td><td class="unit">{_e(unit)}</td></tr>'
+        for k, (label, unit, how) in FIGURES.items())
+    caveat = f'<p class="error">{_e(view["caveat"])}</p>' if view.get("caveat") else ""
+    return (f'<table class="grid" id="figures"><caption>Ramp {_e(view["ramp"])}: '
+            f'{view["rounds_per_shoe"]:.2f} rounds per shoe</caption>{body}</table>{caveat}')
+
+
+def counts_html(view) -> str:
+    body = "".join(
+        f'<tr><th>{_e(c["tc"])}</th><td class="num">{pct(c["frequency"], 2)}</td>'
+        f'<td class="num">{pct(c["edge"], 2)}</td><td class="num">{c["sd"]:.3f}</td>'
+        f'<td class="num">{c["bet"]:g}</td></tr>' for c in view["counts"])
+    return ('<table class="grid" id="counts"><caption>True counts at round starts: '
+            "frequency, player edge (unconditioned, per unit bet), SD per unit bet, the "
+            "ramp's bet (units)</caption><tr><th>TC</th><th>frequency</th><th>edge</th>"
+            "<th>SD</th><th>bet</th></tr>" + body + "</table>")

@@ -87,7 +87,10 @@
     const number = ++latest;
     const q = query();
     const editsThen = new Map(controls(rulesForm).map((el) => [el, edits.get(el) || 0]));
-    const slow = setTimeout(() => { status.textContent = "computing..."; }, 250);
+    const slow = setTimeout(() => {
+      status.textContent = page === "counting" ? "computing the counted game (up to a minute)..."
+                                               : "computing...";
+    }, 250);
     try {
       const answer = await ask(page, q);
       if (number !== latest) return;                // a newer request is on its way
@@ -141,6 +144,16 @@
   summary.addEventListener("change", () => { summaryMode = true; update(); });
 
   if (pageForm) {
+    pageForm.addEventListener("change", (ev) => {
+      if (ev.target.tagName === "SELECT") update();
+    });
+  }
+  if (pageForm && page === "counting") {
+    pageForm.addEventListener("input", later);
+    if (pageForm.dataset.autoload) update();        // the game was not ready when the page came
+  }
+
+  if (pageForm && page === "hand") {
     const hand = document.getElementById("f-hand");
     hand.addEventListener("input", later);
     const parts = () => {
