@@ -142,3 +142,25 @@ def test_change_rules_and_enter_a_hand(server, driver):
     assert f"{values[values.best]:+.6f}" in best_row.text
     assert "given no dealer blackjack" in text_of(d, "actions")
     assert "hand=T6" in d.current_url.replace("+", "")
+
+
+def test_counting_page_answers_a_new_ramp(server, driver):
+    from bjsolve.web.compute import counted_game_class
+    d = driver
+    d.get(server + "counting?rules=1D+H17+no+DAS&penetration=0.5&ramp=0:1,1:2,2:4"
+          "&bankroll=200")
+    game = counted_game_class()(bjsolve.Rules.parse("1D H17 no DAS"), "hilo", penetration=0.5)
+    first = game.evaluate("0:1,1:2,2:4", 200)
+    # the page comes at once and asks for the counted game itself
+    wait_until(lambda: text_of(d, "fig-score") == f"{first.score:.2f}", timeout=600)
+    assert text_of(d, "fig-ror") == pct(first.ror)
+    ramp = d.find_element(By.ID, "f-ramp")
+    ramp.send_keys(",3:8")
+    second = game.evaluate("0:1,1:2,2:4,3:8", 200)
+    wait_until(lambda: text_of(d, "fig-score") == f"{second.score:.2f}")
+    assert text_of(d, "fig-win_rate") == f"{second.win_rate:+.4f}"
+    assert "ramp=0%3A1%2C1%3A2%2C2%3A4%2C3%3A8" in d.current_url
+    # a ramp that does not read: the message beside the field
+    ramp.send_keys(",4:")
+    wait_until(lambda: "true count:bet" in d.find_element(
+        By.CSS_SELECTOR, '[data-error-for="ramp"]').text)
