@@ -291,11 +291,14 @@ def test_counting_figures_are_the_apis(client, game):
         body = client.get("/api/counting", params={**GAME, "ramp": ramp,
                                                    "bankroll": str(bankroll),
                                                    "unit": str(unit)}).json()
-        want = game.evaluate(ramp, bankroll, unit=unit)
+        want = game.evaluate(ramp, bankroll)           # bankroll in units
         got = body["data"]["figures"]
         for name in ("win_rate", "sd", "average_bet", "score", "n0", "di", "ror",
                      "ror_diffusion"):
             assert got[name] == pytest.approx(getattr(want, name), rel=1e-12), name
+        # money: units x the unit
+        assert body["data"]["money"]["win_rate"] == pytest.approx(want.win_rate * unit,
+                                                                  rel=1e-12)
         counts = body["data"]["counts"]
         assert [c["tc"] for c in counts] == list(game.labels)
         assert [c["frequency"] for c in counts] == pytest.approx(list(game.frequency),
@@ -325,6 +328,7 @@ def test_counting_page_and_downloads(client):
     ({"ramp": "0:1,1:"}, "ramp", "true count:bet"),
     ({"bankroll": "-5"}, "bankroll", "bankroll must be > 0"),
     ({"unit": "one"}, "unit", "must be a number"),
+    ({"unit": "0"}, "unit", "unit must be from"),
     ({"system": "nosuch"}, "system", "unknown count system"),
     ({"penetration": "1.5"}, "penetration", "between 0 and 1"),
     ({"indices": "i99"}, "indices", "i18"),

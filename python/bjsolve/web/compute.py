@@ -167,14 +167,20 @@ def _upcard_order(ev_by_upcard) -> list:
 
 # ---- page 3: the counted game -----------------------------------------------------------
 
+# the figures that are amounts (units; times the unit, money)
+MONEY_FIGURES = ("win_rate", "win_per_100", "sd", "sd_per_100", "average_bet")
+
+
 def counted_game_class():
     """``CountedGame`` from the package's public names (``bjsolve.CountedGame``), or from
     its module where the top level does not export it."""
-    try:
-        return bjsolve.CountedGame       # type: ignore[attr-defined]
-    except AttributeError:
-        from importlib import import_module
-        return import_module("bjsolve.game").CountedGame
+    from importlib import import_module
+    for where in ("bjsolve", "bjsolve.risk", "bjsolve.game"):
+        try:
+            return import_module(where).CountedGame
+        except (ImportError, AttributeError):
+            continue
+    raise ImportError("bjsolve: no CountedGame found")
 
 
 # ValueError text -> the field it is about (CountedGame's messages open with the field)
@@ -213,7 +219,12 @@ def counting(engine: Engine, rules: bjsolve.Rules, count: dict) -> dict:
             raise FieldError(field, str(exc)) from None
     game = engine._games.get(_game_key(rules, count), make)
     try:
-        result = game.evaluate(count["ramp"], count["bankroll"], unit=count["unit"])
+        # figures in units (the bankroll too); the money figures are units x unit, made
+        # here, so the page reads the same under every version of evaluate's unit keyword
+        result = game.evaluate(count["ramp"], count["bankroll"])
+        if not 1e-9 <= count["unit"] <= 1e9:
+            raise ValueError(f"unit must be from 1e-09 to 1e+09 (what one unit of the ramp "
+                             f"is worth in money), got {count['unit']:g}")
         bets = [float(b) for b in result.ramp.bets(game.tc_values)]
     except (TypeError, ValueError) as exc:
         raise FieldError(game_field(str(exc), "ramp"), str(exc)) from None
@@ -226,6 +237,8 @@ def counting(engine: Engine, rules: bjsolve.Rules, count: dict) -> dict:
     return {
         "summary": rules.describe(),
         "figures": {k: (None if v is None else float(v)) for k, v in figures.items()},
+        "unit": count["unit"],
+        "money": {k: float(figures[k]) * count["unit"] for k in MONEY_FIGURES},
         "caveat": result.caveat,
         "ramp": result.ramp.describe(),
         "rounds_per_shoe": float(game.rounds_per_shoe),

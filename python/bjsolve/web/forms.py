@@ -164,7 +164,8 @@ INDEX_SETS = ("", "i18", "fab4", "i18,fab4", "all")
 
 def count_from_query(params: Mapping[str, str], errors: FieldErrors) -> dict:
     """The counting fields: system, penetration, indices (a named set or none), ramp text,
-    bankroll and unit (money); a number that does not read goes into ``errors``."""
+    bankroll (units) and unit (money per unit); a number that does not read goes into
+    ``errors``."""
     raw = {k: (params.get(k) or v).strip() for k, v in COUNT_DEFAULTS.items()}
     raw["indices"] = (params.get("indices") or "").strip().lower()
     count: dict = {"system": raw["system"].lower(), "ramp": raw["ramp"],

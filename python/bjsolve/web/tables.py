@@ -13,11 +13,11 @@ TABLES = {"edge": "edge", "upcards": "edge", "chart": "edge", "exceptions": "exc
           "actions": "hand", "dealer": "hand", "figures": "counting", "counts": "counting"}
 # the counting figures: key -> (label, unit, how shown)
 FIGURES = {
-    "win_rate": ("win rate", "money per round", "{:+.4f}"),
-    "win_per_100": ("win per 100 rounds", "money", "{:+.2f}"),
-    "sd": ("SD", "money per round", "{:.3f}"),
-    "sd_per_100": ("SD of 100 rounds", "money", "{:.2f}"),
-    "average_bet": ("average bet", "money per round played", "{:.3f}"),
+    "win_rate": ("win rate", "units per round", "{:+.4f}"),
+    "win_per_100": ("win per 100 rounds", "units", "{:+.2f}"),
+    "sd": ("SD", "units per round", "{:.3f}"),
+    "sd_per_100": ("SD of 100 rounds", "units", "{:.2f}"),
+    "average_bet": ("average bet", "units per round played", "{:.3f}"),
     "advantage": ("advantage", "win rate / average bet", "pct"),
     "di": ("DI", "1000 x win rate / SD", "{:.2f}"),
     "score": ("SCORE", "win per 100 rounds at a 10,000-unit Kelly bankroll", "{:.2f}"),
@@ -60,8 +60,9 @@ def rows(name: str, view) -> tuple[list[str], list[list]]:
         return (["outcome"] + measures,
                 [[o] + [view["dealer"][m][o] for m in measures] for o in outcomes])
     if name == "figures":
-        return (["figure", "value", "unit"],
-                [[k, view["figures"][k], FIGURES[k][1]] for k in FIGURES])
+        return (["figure", "value", "unit", "money"],
+                [[k, view["figures"][k], FIGURES[k][1], view["money"].get(k)]
+                 for k in FIGURES])
     if name == "counts":
         return (["true_count", "frequency", "edge", "sd", "bet"],
                 [[c["tc"], c["frequency"], c["edge"], c["sd"], c["bet"]]
@@ -146,13 +147,22 @@ def _figure(value, how: str) -> str:
 
 
 def figures_html(view) -> str:
+    unit = view["unit"]
     body = "".join(
         f'<tr><th>{_e(label)}</th><td class="num" id="fig-{k}">'
-        f'{_figure(view["figures"][k], how)}</td><td class="unit">{_e(unit)}</td></tr>'
-        for k, (label, unit, how) in FIGURES.items())
+        f'{_figure(view["figures"][k], how)}</td>'
+        f'<td class="num">{_money(view["money"].get(k))}</td>'
+        f'<td class="unit">{_e(unit_name)}</td></tr>'
+        for k, (label, unit_name, how) in FIGURES.items())
     caveat = f'<p class="error">{_e(view["caveat"])}</p>' if view.get("caveat") else ""
     return (f'<table class="grid" id="figures"><caption>Ramp {_e(view["ramp"])}: '
-            f'{view["rounds_per_shoe"]:.2f} rounds per shoe</caption>{body}</table>{caveat}')
+            f'{view["rounds_per_shoe"]:.2f} rounds per shoe; money at {unit:g} a unit'
+            "</caption><tr><th>figure</th><th>units</th><th>money</th><th></th></tr>"
+            f"{body}</table>{caveat}")
+
+
+def _money(value) -> str:
+    return "" if value is None else f"{value:,.2f}"
 
 
 def counts_html(view) -> str:
