@@ -88,7 +88,7 @@ def main() -> int:
             before = driver.find_element(By.ID, "out-edge").get_attribute("innerHTML")
             t0 = time.perf_counter()
             box.click()
-            wait_for(lambda: driver.find_element(By.ID, "out-edge")
+            wait_for(lambda before=before: driver.find_element(By.ID, "out-edge")
                      .get_attribute("innerHTML") != before)
             changes.append(time.perf_counter() - t0)
             # an H17/S17 pair solved before comes from the cache: change the decks too
@@ -110,7 +110,7 @@ def main() -> int:
                                           "figures")}
             for name, (url, shown) in shots.items():
                 driver.get(url)
-                wait_for(lambda: driver.find_elements(By.ID, shown), timeout=300)
+                wait_for(lambda shown=shown: driver.find_elements(By.ID, shown), timeout=300)
                 time.sleep(0.5)
                 height = driver.execute_script("return document.body.scrollHeight")
                 driver.set_window_size(1280, min(max(height + 160, 700), 2400))

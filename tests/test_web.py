@@ -308,7 +308,7 @@ def test_counting_figures_are_the_apis(client, game):
         assert f'id="fig-score">{got["score"]:.2f}<' in body["html"]["figures"]
     # the game is kept by rules, system, penetration and indices: one for both ramps
     engine = client.app.state.engine
-    assert len(engine._games._values) == 1
+    assert len(engine.games) == 1
 
 
 def test_counting_page_and_downloads(client):
@@ -316,6 +316,10 @@ def test_counting_page_and_downloads(client):
     assert page.status_code == 200 and 'id="fig-win_rate"' in page.text
     fresh = client.get("/counting", params={**GAME, "penetration": "0.6"})
     assert fresh.status_code == 200 and "data-autoload" in fresh.text   # asks for it itself
+    bad = client.get("/counting", params={**GAME, "penetration": "lots"})
+    assert bad.status_code == 400
+    assert "must be a number" in re.search(r'data-error-for="penetration">([^<]*)<',
+                                           bad.text).group(1)
     counts = list(csv.reader(io.StringIO(
         client.get("/download/counts.csv", params={**GAME, "ramp": "0:1,1:2,2:4"}).text)))
     assert counts[0] == ["true_count", "frequency", "edge", "sd", "bet"]

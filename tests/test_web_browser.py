@@ -4,7 +4,6 @@ figures read off the page are compared with the Python API's for the same rules.
 
 Skips, saying why, where Selenium, Chromium or its driver (Debian: chromium,
 chromium-driver) or the web extra is missing."""
-import os
 import re
 import shutil
 import subprocess

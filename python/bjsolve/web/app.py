@@ -7,9 +7,9 @@ requests are answered, and its ``TestClient`` drives every route in the tests wi
 server.  The pages are rendered on the server; a little script of our own
 (``static/app.js``) re-asks the JSON routes when a field changes.
 
-Routes: ``/`` (edge and chart), ``/hand``; ``/api/edge``, ``/api/exceptions``,
-``/api/hand`` (JSON: figures, HTML fragments, field errors); ``/download/NAME.csv|json``;
-``/static/...``.  Every route reads the same query string, so a page's link reproduces it.
+Routes: ``/`` (edge and chart), ``/hand``, ``/counting``; ``/api/edge``,
+``/api/exceptions``, ``/api/hand``, ``/api/counting`` (JSON: figures, HTML fragments, field
+errors); ``/download/NAME.csv|json``; ``/static/...``.  Every route reads the same query string, so a page's link reproduces it.
 """
 from __future__ import annotations
 
@@ -27,9 +27,19 @@ from starlette.templating import Jinja2Templates
 import bjsolve
 
 from . import tables
-from .compute import Engine, FieldError, counting, game_is_ready
-from .forms import (CHOICES, COUNT_DEFAULTS, INDEX_SETS, SWITCHES, FieldErrors,
-                    count_from_query, rule_fields, rules_from_query, split_from_query)
+from .compute import Engine, FieldError, counting, game_key
+from .forms import (
+    CHOICES,
+    COUNT_DEFAULTS,
+    INDEX_SETS,
+    SPLIT_CLASSES,
+    SWITCHES,
+    FieldErrors,
+    count_from_query,
+    rule_fields,
+    rules_from_query,
+    split_from_query,
+)
 
 HERE = Path(__file__).parent
 PAGES = {"edge": "Edge and chart", "hand": "Hand", "counting": "Counting"}
@@ -96,18 +106,19 @@ def create_app(engine: Engine | None = None, *, warm_up: bool = False) -> Starle
     async def page(request: Request) -> Response:
         name = request.path_params.get("page", "edge")
         if name not in PAGES:
-            return Response(f"no page {name!r}; pages: /, /hand", status_code=404,
+            return Response(f"no page {name!r}; pages: /, /hand, /counting", status_code=404,
                             media_type="text/plain")
         params = request.query_params
         rules, split, errors = _state(params)
         fields = dict(rule_fields(rules or bjsolve.Rules()))
         fields.update({k: params[k] for k in ("decks", "payout", "split_hands", *SWITCHES,
                                               *CHOICES) if k in params})
-        count = count_from_query(params, FieldErrors())
         # a counted game not yet made takes tens of seconds: the page comes at once and
         # asks for it itself
-        waits = (name == "counting" and rules is not None
-                 and not game_is_ready(engine, rules, count))
+        count_errors = FieldErrors()
+        count = count_from_query(params, count_errors)
+        waits = (name == "counting" and rules is not None and not count_errors
+                 and engine.games.peek(game_key(rules, count)) is None)
         view = (None if rules is None or waits
                 else await _view(engine, name, rules, split, params, errors))
         context = {
@@ -122,7 +133,7 @@ def create_app(engine: Engine | None = None, *, warm_up: bool = False) -> Starle
                         "surrender": ("none", "late", "early"),
                         "hole_card": ("peek", "enhc", "enhc-obo", "exposed"),
                         "natural_tie": ("lose", "push", "win"),
-                        "split": ("CDZ-", "CDP1", "CDP")},
+                        "split": SPLIT_CLASSES},
         }
         return templates.TemplateResponse(request, f"{name}.html", context,
                                           status_code=400 if errors else 200)

@@ -30,6 +30,10 @@ class Memo:
         self._lock = threading.Lock()
         self._key_locks: dict = {}
 
+    def __len__(self) -> int:
+        with self._lock:
+            return len(self._values)
+
     def peek(self, key, default=None):
         """The value kept for ``key`` (``default`` if none): never computes."""
         with self._lock:
@@ -65,7 +69,7 @@ class Engine:
         self._solutions = Memo(cached_solves)
         self._views = Memo(4 * cached_solves)
         # a counted game takes tens of seconds and holds its per-count figures: a few kept
-        self._games = Memo(4)
+        self.games = Memo(4)
 
     async def run(self, function: Callable, *args, slow: bool = False):
         """``function(*args)`` in the pool (``slow``: the counted games' pool), awaited
@@ -198,12 +202,9 @@ def game_field(message: str, default: str) -> str:
     return default
 
 
-def _game_key(rules, count: dict) -> tuple:
+def game_key(rules, count: dict) -> tuple:
+    """What a counted game depends on (the ramp, bankroll and unit are applied to it)."""
     return (rules, count["system"], count["penetration"], count["indices"])
-
-
-def game_is_ready(engine: Engine, rules, count: dict) -> bool:
-    return engine._games.peek(_game_key(rules, count)) is not None
 
 
 def counting(engine: Engine, rules: bjsolve.Rules, count: dict) -> dict:
@@ -217,7 +218,7 @@ def counting(engine: Engine, rules: bjsolve.Rules, count: dict) -> dict:
         except (TypeError, ValueError) as exc:
             field = game_field(str(exc), "rules")
             raise FieldError(field, str(exc)) from None
-    game = engine._games.get(_game_key(rules, count), make)
+    game = engine.games.get(game_key(rules, count), make)
     try:
         # figures in units (the bankroll too); the money figures are units x unit, made
         # here, so the page reads the same under every version of evaluate's unit keyword

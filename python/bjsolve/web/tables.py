@@ -7,6 +7,7 @@ import csv
 import html
 import io
 import json
+import math
 
 # table name -> the page it belongs to (the view that holds its figures)
 TABLES = {"edge": "edge", "upcards": "edge", "chart": "edge", "exceptions": "exceptions",
@@ -141,7 +142,7 @@ def dealer_html(view) -> str:
 
 
 def _figure(value, how: str) -> str:
-    if value is None or value != value:        # None or NaN: not given
+    if value is None or math.isnan(value):        # not given, or undefined (no bet)
         return "-"
     return pct(value, 3) if how == "pct" else how.format(value)
 
