@@ -61,13 +61,15 @@ class Memo:
 class Engine:
     """The solves the pages need, cached by (rules, split class), and the pool they run in."""
 
-    def __init__(self, workers: int = 4, cached_solves: int = 24):
+    # a six-deck solve with its chart holds about 30 MB (its engines' memo tables): a few
+    # are kept; the small views made from them (edge, chart, exceptions) many more
+    def __init__(self, workers: int = 4, cached_solves: int = 8, cached_views: int = 64):
         self.pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="bjsolve-web")
         # counted games (tens of seconds each) get threads of their own, so that a queue of
         # them never holds up a chart or a hand
         self.slow_pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="bjsolve-game")
         self._solutions = Memo(cached_solves)
-        self._views = Memo(4 * cached_solves)
+        self._views = Memo(cached_views)
         # a counted game takes tens of seconds and holds its per-count figures: a few kept
         self.games = Memo(4)
 
