@@ -343,3 +343,14 @@ def test_bad_counting_input_beside_its_field(client, bad, field, words):
     assert r.status_code == 400
     errors = r.json()["errors"]
     assert list(errors) == [field] and words in errors[field]
+
+
+def test_serve_on_a_port_in_use_says_so(capsys):
+    import socket
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        assert cli.main(["serve", "--no-browser", "--port", str(port)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and f"--port {port}: cannot listen" in err[0]
