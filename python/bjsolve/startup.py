@@ -63,7 +63,7 @@ def interrupted_before_the_guard(stderr: str) -> bool:
                           if line.strip() == "guard_imports()")
 
     def in_the_window(path, line, function):
-        if path.endswith(f"{os.sep}bjsolve{os.sep}_startup.py"):
+        if path.endswith(f"{os.sep}bjsolve{os.sep}startup.py"):
             return function in ("<module>", "guard_imports")
         return (path.endswith(f"{os.sep}bjsolve{os.sep}__init__.py")
                 and function == "<module>" and int(line) <= guard_line)

@@ -20,7 +20,7 @@ import os
 import sys
 import warnings
 
-from .. import _startup
+from .. import startup
 from .common import EnvironmentFailure, UsageError, one_line
 
 # sub-command modules (bjsolve/cli/cmd_<name>.py), in the order --help lists them
@@ -247,7 +247,7 @@ def main(argv=None, out=None) -> int:
         args = None
         try:
             args = parse(argv)
-            _startup.imports_done()     # Ctrl-C is a KeyboardInterrupt from here on
+            startup.imports_done()     # Ctrl-C is a KeyboardInterrupt from here on
             args.out = out
             if out is None and sys.stdout is None:
                 raise UsageError("standard output is closed; nothing to write to")
@@ -302,7 +302,7 @@ def console_main() -> None:
     code = main()
     # a Ctrl-C from here on (the interpreter's shutdown joins idle worker threads) would
     # show a traceback: the work is done, so it only ends the process at once
-    _startup.guard_imports()
+    startup.guard_imports()
     if code == 130:
         # interrupted: a compiled solve still running in a worker thread cannot be stopped
         # midway, and a normal exit would wait for it (seconds); leave without joining

@@ -20,8 +20,8 @@ def add_arguments(parser) -> None:
 
 
 def run(args) -> int:
-    from ..count_tables import counts_table
-    from ..counting import SYSTEMS
+    from ..counting.tables import counts_table
+    from ..counting.removal import SYSTEMS
     rules, shoe = counting_rules(args)
     eor = parse_eor(args.eor) if args.eor is not None else None
     systems = [args.system_value] if args.system is not None else list(SYSTEMS)

@@ -24,8 +24,8 @@ def add_arguments(parser) -> None:
 
 
 def run(args) -> int:
-    from ..solve import solve
-    from ..tables import house_edge_table, strategy_table
+    from ..exact.solver import solve
+    from ..exact.tables import house_edge_table, strategy_table
     rules = common.rules_from_args(args)
     shoe = common.shoe_from_args(args, rules)
     sol = solve(rules, shoe, split=args.split)

@@ -16,7 +16,7 @@ def add_arguments(parser) -> None:
 
 
 def run(args) -> int:
-    from ..count_tables import eor_table
+    from ..counting.tables import eor_table
     rules, shoe = counting_rules(args)
     with common.progress(args, label="effects of removal") as update:
         table = eor_table(rules, shoe, args.split, progress=update)

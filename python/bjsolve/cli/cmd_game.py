@@ -77,12 +77,12 @@ def add_arguments(parser) -> None:
 
 def run(args) -> int:
     rules, _ = counting_rules(args)
-    from ..game import CountedGame
-    from ..ramp import MAX_BET, parse_ramp, ramp_table
+    from ..risk.game import CountedGame
+    from ..risk.ramp import MAX_BET, parse_ramp, ramp_table
     if args.trip_rounds is not None and args.bankroll is None:
         raise common.UsageError("--trip-rounds needs --bankroll (the trip ruin is P(losing "
                                 "the bankroll within N rounds))")
-    from ..risk import MAX_ROUNDS
+    from ..risk.ruin import MAX_ROUNDS
     if args.trip_rounds is not None and not 1 <= args.trip_rounds <= MAX_ROUNDS:
         raise common.UsageError(f"--trip-rounds must be 1..{MAX_ROUNDS:,} (the trip ruin's "
                                 f"limit), got {args.trip_rounds}")

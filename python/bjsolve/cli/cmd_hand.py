@@ -41,9 +41,9 @@ def parse_dealer(text: str):
 
 
 def run(args) -> int:
-    from ..deal import dealer_label, is_natural, round_may_run_out
-    from ..ranks import hand_total, label, ranks
-    from ..solve import solve
+    from ..model.deal import dealer_label, is_natural, round_may_run_out
+    from ..model.ranks import hand_total, label, ranks
+    from ..exact.solver import solve
     rules = common.rules_from_args(args)
     shoe = common.shoe_from_args(args, rules)
     cards = [c for token in args.cards for c in token.replace(",", " ").split()]
@@ -67,7 +67,7 @@ def run(args) -> int:
     shown = f"{hand} ({'natural' if natural else ('soft ' if soft else 'hard ') + str(total)})"
     up = (label(ev.dealer) if isinstance(ev.dealer, int)
           else " ".join(label(c) for c in ev.dealer) + f" ({dealer_label(ev.dealer)})")
-    from ..tables import shoe_words
+    from ..output.table import shoe_words
     notes = [f"rules: {rules.describe()}", f"shoe: {shoe_words(sol.shoe, rules.decks)}"]
     if round_may_run_out(rules, sol.shoe):
         notes.append("warning: the shoe is so small that a round could run out of cards; values "
@@ -100,7 +100,7 @@ def run(args) -> int:
             for action, v in values.items()), args)
         return 0
     if args.format == "html":
-        from ..tables import Grid, Table
+        from ..output.table import Grid, Table
         common.emit(Table("hand", f"{shown} v {up}", tuple(values), ("EV", "best"),
                           Grid([[float(v), "best" if a == best else ""]
                                 for a, v in values.items()], 2),

@@ -110,7 +110,7 @@ def add_arguments(parser) -> None:
 
 
 def run(args) -> int:
-    from ..simulate import DEFAULT_CHUNK_ROUNDS, simulate
+    from ..simulation.simulator import DEFAULT_CHUNK_ROUNDS, simulate
     rules = common.rules_from_args(args)
     client = None
     if args.scheduler:
@@ -157,7 +157,7 @@ def _numbers_for_machines(result, tables):
     the mean's SE (and the ruin's) in a row of its own; JSON records as before."""
     import dataclasses
     import numpy as np
-    from ..simulation_result import _SUMMARY_LABELS
+    from ..simulation.result import _SUMMARY_LABELS
     summary, by_tc = tables
     figures = result.summary()
     extra = {"se": "SE of the mean", "risk_of_ruin_se": "SE of the risk of ruin",

@@ -18,7 +18,7 @@ def add_arguments(parser) -> None:
 
 
 def run(args) -> int:
-    from ..count_tables import tc_advantage_table
+    from ..counting.tables import tc_advantage_table
     rules, _ = counting_rules(args)
     with common.progress(args, label="true counts") as update:
         table = tc_advantage_table(rules, args.system_value, dealt_decks=args.dealt_decks,

@@ -12,7 +12,7 @@ import math
 import os
 import sys
 
-from ..rules import (DOUBLE_CHOICES, HOLE_CARD_CHOICES, NATURAL_TIE_CHOICES, SURRENDER_CHOICES,
+from ..model.rules import (DOUBLE_CHOICES, HOLE_CARD_CHOICES, NATURAL_TIE_CHOICES, SURRENDER_CHOICES,
                      Rules)
 
 # the solver's post-split strategy classes (bjsolve.solve.SPLIT_CLASSES; checked by a test)
@@ -224,8 +224,8 @@ def rules_from_args(args) -> Rules:
 
 def shoe_from_args(args, rules: Rules):
     """The shoe: the full shoe of ``rules.decks`` less ``--remove``."""
-    from ..ranks import ranks
-    from ..shoe import Shoe
+    from ..model.ranks import ranks
+    from ..model.shoe import Shoe
     shoe = Shoe.decks(rules.decks)
     removed = getattr(args, "remove", None)
     if removed is None:
@@ -308,7 +308,7 @@ def emit(tables, args) -> None:
     long grid (table,row,column,value), notes on stderr; json: one document (a single table's
     object, or {"tables": [...]} for several).
     """
-    from ..render import render_many
+    from ..output.render import render_many
     if not isinstance(tables, (list, tuple)):
         tables = [tables]
     fmt = getattr(args, "format", "text")
@@ -361,7 +361,7 @@ def write_output(data, args) -> None:
 
 
 def _csv_notes(tables):
-    from ..render import units
+    from ..output.render import units
     notes = []
     for t in tables:
         for n in (t.title, f"{t.name}: values are {units(t)}") + tuple(t.notes):
@@ -383,7 +383,7 @@ def progress(args, total=None, label="working"):
     """A progress bar with an ETA on stderr while the body runs, only when stderr is a
     terminal and only once the work has taken a second.  Yields ``update(done, total)``,
     the callback the long computations take."""
-    from ..progress import ProgressBar
+    from ..output.progress import ProgressBar
     bar = ProgressBar(label)
     try:
         yield bar

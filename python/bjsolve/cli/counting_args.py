@@ -181,7 +181,7 @@ def counting_rules(args):
                                 "(not --infinite)")
     shoe = common.shoe_from_args(args, rules)
     if hasattr(args, "system"):
-        from ..counting import count_tags
+        from ..counting.removal import count_tags
         args.system_value = parse_system(args.system)
         count_tags(args.system_value)   # a clear error for unknown names or bad tag vectors
     return rules, shoe

@@ -65,8 +65,8 @@ def build_tables(names, rules, shoe, split, given_no_blackjack=False,
                  advantage_strategy="optimal", edge_in_caption=False):
     """The named tables, sharing one solve.  ``edge_in_caption``: the house-edge table
     first, which an HTML page or a picture puts in the strategy chart's caption."""
-    from ..solve import solve
-    from ..tables import build_table, house_edge_table
+    from ..exact.solver import solve
+    from ..exact.tables import build_table, house_edge_table
     cache = {}
 
     def solution():

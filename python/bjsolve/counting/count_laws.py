@@ -32,8 +32,8 @@ from fractions import Fraction
 
 import numpy as np
 
-from .counting import count_tags
-from .shoe import Shoe
+from .removal import count_tags
+from ..model.shoe import Shoe
 
 DECKS_CONVENTIONS = ("exact", "half", "full")
 ROUNDINGS = ("floor", "truncate", "round", "none")

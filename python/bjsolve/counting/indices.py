@@ -20,12 +20,17 @@ import threading
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 
-from .counting import check_rules, count_tags, integer_grid, true_count_shoes
-from .hands import PAIR_CODES, hand_code
-from .ranks import UPCARD_ORDER, ranks, show
-from .rules import Rules
+from .removal import check_rules, count_tags, integer_grid, true_count_shoes
+from ..model.hands import PAIR_CODES, hand_code
+from ..model.actions import first_best
+from ..model.ranks import UPCARD_ORDER, ranks, show
+from ..model.rules import Rules
 from .shoe_values import HANDS, shoe_values, two_card_weights
-from .solve import first_best
+from .index_file import read_index_file as _read_index_file
+from .index_file import parse_index_file
+from .index_file import MAX_INDEX_TC
+from ..output.progress import progress_callback
+from ..exact.kernel_rules import check_threads
 
 ACTION_NUMBER = {"stand": 1, "hit": 2, "double": 3, "split": 4, "surrender": 5}
 ROW_ORDER = ([str(t) for t in range(4, 21)] + [f"A{k}" for k in range(2, 10)] + list(PAIR_CODES))
@@ -336,7 +341,6 @@ def as_index_table(indices, rules: Rules, system="hilo", *, tc_convention: str =
 
 def _one_table(item, rules, system):
     """An index table from one item that is not a set's name (see ``as_index_table``)."""
-    from .game_plan import _read_index_file
     if isinstance(item, IndexTable) or (hasattr(item, "lines") and hasattr(item, "insurance")):
         return item
     if isinstance(item, os.PathLike) or (isinstance(item, str) and "\n" not in item
@@ -359,7 +363,6 @@ def index_table_from_file(text: str, rules: Rules, system="hilo", *,
     """The lines of an index file (``bjsolve.game_plan.parse_index_file``: a bad line is
     named) as an ``IndexTable`` whose ``index_file()`` writes them back unchanged; its
     insurance index from the "# insurance:" line, if any."""
-    from .game_plan import parse_index_file
     all_lines = []
     for play in parse_index_file(text, source=source):
         may = dict(zip(("double", "split", "surrender"), play.flags))
@@ -394,7 +397,6 @@ def file_insurance(text: str):
     or nothing said)."""
     import re
 
-    from .game_plan import MAX_INDEX_TC
     for number, line in enumerate(text.splitlines(), 1):
         m = re.match(r"#\s*insurance:\s*take at TC >= ([+-]?\d+)", line.strip())
         if m:
@@ -489,7 +491,6 @@ def generate_indices(rules: Rules, system="hilo", *, grid=range(-10, 16),
     threads: threads for the solves (default: every core); 1 starts no thread (the table
         does not depend on it).
     """
-    from .progress import progress_callback
     progress = progress_callback(progress, "indices")   # True: a bar with an ETA
     check_rules(rules)
     if rules.infinite:
@@ -505,7 +506,6 @@ def generate_indices(rules: Rules, system="hilo", *, grid=range(-10, 16),
         raise ValueError(f"hands must be one of {', '.join(HANDS)}, got {str(hands)[:40]!r}")
     count_tags(system)  # validates
     if threads is not None:
-        from .solve import check_threads
         threads = check_threads(threads)
     grid = integer_grid(grid)
     dealt = rules.decks / 2 if dealt_decks is None else dealt_decks
@@ -657,7 +657,6 @@ def index_gain(line: IndexLine, pts, rules: Rules, system, shoes: dict) -> float
 def _deal_chance(rules: Rules, row: str, upcard: int) -> float:
     """Chance of being dealt a hand of this row (pairs: the pair; totals: the non-pair
     hands of the total) and the upcard, from the full shoe."""
-    from .hands import hand_code
     counts = [4 * rules.decks] * 9 + [16 * rules.decks]
     p_up = counts[upcard - 1] / sum(counts)
     return p_up * sum(w for cards, w in two_card_weights(counts, upcard).items()

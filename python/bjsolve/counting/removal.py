@@ -31,12 +31,22 @@ from typing import cast
 
 import numpy as np
 
-from .checks import is_finite_real
-from .deal import dealer_key_weight
-from .ranks import label, rank, ranks, show
-from .rules import Rules
-from .shoe import Shoe
+from ..model.checks import is_finite_real
+from ..model.deal import dealer_key_weight
+from ..model.ranks import label, rank, ranks, show
+from ..model.rules import Rules
+from ..model.shoe import Shoe
 from .shoe_values import cached, remember, shoe_key, shoe_values, solve_and_keep
+from ..exact.kernel_rules import POLICY_CLASS
+from ..exact.engines import make_engines
+from ..exact.engines import round_values
+from ..output.progress import progress_callback
+from ..exact.dealer import resolve_shoe
+from ..exact.kernel_rules import check_split_class
+from ..exact.kernel_rules import SPLIT_CLASSES, kernel_rules
+from ..model.hands import hand_code
+from ..model.ranks import UPCARD_ORDER
+from .shoe_values import two_card_weights
 
 # Tags for A, 2, ..., 9, T.
 SYSTEMS = {
@@ -179,7 +189,6 @@ def insurance_correlation(system) -> float:
 
 def _frozen_engines(sol0, shoe1: Shoe):
     """Engines for shoe1 playing sol0's decisions (frozen)."""
-    from .solve import POLICY_CLASS, make_engines
     engines = make_engines(sol0.rules, shoe1, POLICY_CLASS)
     for key, engine in engines.items():
         with sol0.locked_engine(key) as source:
@@ -208,7 +217,6 @@ def fixed_strategy_ev(sol0, shoe1: Shoe) -> float:
     extra pair card gone (per pair rank), CDP by its choice in each split context (pair
     rank and extra pair cards gone).  The fixed-strategy effects of removal therefore
     average to zero for every class."""
-    from .solve import round_values
     _frozen_source(sol0)
     values = round_values(sol0.rules, shoe1, _frozen_engines(sol0, shoe1))
     return sum(dealer_key_weight(shoe1, k) * v for k, v in values.items())
@@ -264,7 +272,6 @@ def effects_of_removal(rules: Rules, shoe: Shoe | None = None, *, strategy: str 
     probability-weighted mean is 0); ``"reoptimized"`` solves each depleted shoe afresh.
     ``progress(done, total)`` is called after each depleted shoe; ``progress=True`` draws a
     bar with an ETA on a terminal or in a notebook."""
-    from .progress import progress_callback
     progress = progress_callback(progress, "effects of removal")
     return _removal_effects(rules, shoe, (strategy,), split, progress)[0]
 
@@ -276,8 +283,6 @@ def _removal_effects(rules, shoe, strategies, split, progress=None) -> list:
     ``shoe_values`` (the re-optimised effects and the per-decision effects of the same
     depleted shoes use one solve each), and finished fixed-strategy effects are kept by
     rules, shoe and split class."""
-    from .dealer import resolve_shoe
-    from .solve import check_split_class
     check_rules(rules)
     for strategy in strategies:
         if strategy not in ("fixed", "reoptimized"):
@@ -344,8 +349,6 @@ def estimate_ev(rules: Rules, removed, *, shoe: Shoe | None = None, strategy: st
     ``linear_change`` (= linear - base), ``exact``, ``exact_change`` (None with
     ``exact=False``), ``base``, ``removed`` and ``strategy``.
     """
-    from .dealer import resolve_shoe
-    from .solve import check_split_class
     check_rules(rules)
     split = check_split_class(split)
     shoe = resolve_shoe(rules, shoe)
@@ -424,8 +427,6 @@ def decision_effects_of_removal(rules: Rules, cards, upcard, *, shoe: Shoe | Non
     shoes (an ace up and only tens left, or a ten up and only aces), "given no
     blackjack" is undefined there: every value is then unconditioned, and
     ``given_no_blackjack`` is False and ``note`` says why."""
-    from .dealer import resolve_shoe
-    from .solve import SPLIT_CLASSES, check_split_class, kernel_rules
     check_rules(rules)
     split = check_split_class(split)
     shoe = resolve_shoe(rules, shoe)
@@ -624,9 +625,7 @@ def advantage_by_true_count(rules: Rules, system="hilo", *, true_counts=range(-5
     fixed-strategy effects of removal, rescaled to the cards left (``estimate_ev``).
     True counts out of reach at that depth (a tag class would run out of a rank) are
     left out of the result."""
-    from .progress import progress_callback
     progress = progress_callback(progress, "true counts")
-    from .solve import check_split_class
     check_rules(rules)
     if rules.infinite:
         raise ValueError("true counts need a finite shoe (Rules.decks)")
@@ -682,10 +681,6 @@ def decision_effects(rules: Rules, shoe: Shoe | None = None, *, close: float = 0
     vector of effects and is left out.  The solves are shared (``shoe_values``) with the
     re-optimised effects of removal of the same shoe.
     """
-    from .dealer import resolve_shoe
-    from .hands import hand_code
-    from .ranks import UPCARD_ORDER
-    from .shoe_values import two_card_weights
     check_rules(rules)
     close = finite_number(close, "close")
     shoe = resolve_shoe(rules, shoe)

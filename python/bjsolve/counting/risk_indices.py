@@ -39,12 +39,22 @@ from __future__ import annotations
 import numbers
 from functools import lru_cache
 
-from .counting import check_rules, count_tags, integer_grid, true_count_shoes
-from .hands import PAIR_CODES, total_code
+from .removal import check_rules, count_tags, integer_grid, true_count_shoes
+from ..model.hands import PAIR_CODES, total_code
 from .indices import TC_CONVENTIONS, Point, _index_line
-from .ranks import hand_total, rank
-from .rules import Rules
+from ..model.ranks import hand_total, rank
+from ..model.rules import Rules
 from .shoe_values import shoe_values
+from ..exact.distribution import NATURAL_T, column_moments
+from ..exact.kernel_rules import SPLIT_CLASSES, kernel_rules
+from .removal import finite_number
+from .indices import FAB_4, ILLUSTRIOUS_18
+from ..model.ranks import show
+from .indices import NAMED_SETS
+from ..model.ranks import label
+from ..model.shoe import Shoe
+from ..output.table import Table
+from ..exact.tables import _notes
 
 RISK_PLAYS = ("stand", "hit", "double", "surrender")
 
@@ -185,8 +195,6 @@ def split_moments(rules: Rules, counts, upcard, split: str = "CDZ-"):
     of order 1 / cards left)."""
     from bjcore._distribution import RoundLaws
 
-    from .distribution import NATURAL_T, column_moments
-    from .solve import SPLIT_CLASSES, kernel_rules
     key = upcard if isinstance(upcard, int) else tuple(upcard)
     kernel = RoundLaws([float(c) for c in counts], key,
                        kernel_rules(rules, SPLIT_CLASSES[split]), False, True)
@@ -222,8 +230,6 @@ def risk_averse_indices(rules: Rules, system="hilo", *, rows=None, grid=range(-5
     round_variance: the variance of a round per unit bet (about 1.3 for common rules),
         which sets the Kelly bet.
     """
-    from .counting import finite_number
-    from .indices import FAB_4, ILLUSTRIOUS_18
     check_rules(rules)
     if rules.infinite:
         raise ValueError("index numbers need a finite shoe (Rules.decks)")
@@ -363,7 +369,6 @@ def _check_rows(rows, exposed: bool = False) -> list:
     """The (row, upcard) pairs asked for: two-card hard totals "5".."19", soft totals
     "A2".."A9" and pairs "22".."TT", "AA" against upcards 1..10; with both dealer cards
     face up, against the dealer's two-card total ("4".."20", soft "A2".."A9", "AA")."""
-    from .ranks import show
     try:
         rows = [tuple(r) for r in rows]
     except TypeError:
@@ -395,10 +400,6 @@ def risk_indices_table(rules: Rules, system="hilo", *, rows=None, select=None,
     else ``rows`` (default: both lists)."""
     import numpy as np
 
-    from .indices import NAMED_SETS
-    from .ranks import label
-    from .shoe import Shoe
-    from .tables import Table, _notes
     if select is not None:
         sets = list(select) if isinstance(select, (list, tuple)) else [select]
         if not sets or any(not isinstance(s, str) or s not in NAMED_SETS for s in sets):

@@ -25,10 +25,12 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from types import MappingProxyType
 
-from .hands import PAIR_CODES, total_code
-from .ranks import counts_of, label
-from .rules import Rules
-from .shoe import Shoe
+from ..model.hands import PAIR_CODES, total_code
+from ..model.ranks import counts_of, label
+from ..model.rules import Rules
+from ..model.shoe import Shoe
+from ..exact.solver import solve
+from ..model.actions import first_best
 
 CACHE_SIZE = 512            # entries: a few kB each
 
@@ -115,7 +117,6 @@ def solve_and_keep(rules: Rules, shoe: Shoe, split: str, hands: str = "two-card"
                    threads: int | None = None):
     """(ShoeValues, the private Solution it came from).  The Solution is the caller's own
     (never shared); the ShoeValues may be cached by the caller."""
-    from .solve import solve
     sol = solve(rules, shoe, split=split, threads=threads)
     rows = all_rows = None
     if rules.hole_card != "exposed":
@@ -199,7 +200,6 @@ def all_hand_rows(rules: Rules, engine, counts, upcard: int) -> MappingProxyType
     the best play in this shoe (a two-card hand best split, doubled or surrendered goes no
     further).  Two-card pairs are left out, as in ``two_card_rows`` (their rows are the
     pair rows); hands grown from a pair the player hits are in."""
-    from .solve import first_best
     left = list(counts)
     left[upcard - 1] -= 1
     n = sum(left)

@@ -3,13 +3,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from .counting import (GRIFFIN_1D_EOR, SYSTEMS, _removal_effects, advantage_by_true_count,
+from .removal import (GRIFFIN_1D_EOR, SYSTEMS, _removal_effects, advantage_by_true_count,
                        betting_correlation, decision_effects, effects_of_removal, eor_vector,
                        insurance_correlation, playing_efficiency)
 from .indices import generate_indices
-from .ranks import RANK_LABELS, label
-from .shoe import Shoe
-from .tables import Table, _notes
+from ..model.ranks import RANK_LABELS, label
+from ..model.shoe import Shoe
+from ..output.table import Table
+from ..exact.tables import _notes
 
 
 def eor_table(rules, shoe, split="CDZ-", progress=None) -> Table:

@@ -3,9 +3,11 @@ from __future__ import annotations
 
 from bjcore import dealer_trie
 
-from .ranks import counts_of, hand_total, label, ranks, show
-from .rules import Rules
-from .shoe import Shoe
+from ..model.ranks import counts_of, hand_total, label, ranks, show
+from ..model.rules import Rules
+from ..model.shoe import Shoe
+from ..model.mappings import CardMapping
+from ..model.ranks import UPCARD_ORDER
 
 OUTCOMES = (17, 18, 19, 20, 21, "bust", "blackjack")
 
@@ -128,8 +130,6 @@ def dealer_table(rules: Rules, *, shoe: Shoe | None = None, given_no_blackjack: 
     """Outcome probabilities for every upcard the shoe can deal: a read-only mapping
     {upcard: DealerOutcomes} in print order (2..9, T, A), keyed by ranks 1..10 and indexable
     by any card spelling (``table["A"]``, ``table["K"]``)."""
-    from .mappings import CardMapping
-    from .ranks import UPCARD_ORDER
     if not isinstance(rules, Rules):
         raise TypeError(f"rules must be a bjsolve.Rules, got {type(rules).__name__}")
     source = resolve_shoe(rules, shoe)

@@ -41,7 +41,12 @@ from bjcore._distribution import RoundLaws
 from bjcore._split_moments import second_moments, split_moment_jobs
 from bjcore._spot_moments import SpotMoments
 
-from .deal import exposed, is_natural
+from ..model.deal import exposed, is_natural
+from .policy import policy_engines
+from .strategy import StrategyChart
+from .kernel_rules import POLICY_CLASS, SPLIT_CLASSES, kernel_rules
+from .kernel_rules import natural_tie_value
+from .kernel_rules import check_threads
 
 # dealer outcomes t in the kernel's order
 DEALER_OUTCOMES = ("17", "18", "19", "20", "21", "blackjack", "bust")
@@ -179,8 +184,6 @@ def _kernel_laws(solution, strategy, threads, exact_splits=True):
     decides against, playing ``strategy``: "optimal" (the solve's own play, its post-split
     class included), a ``StrategyChart`` or a callable (its decisions frozen in policy
     engines first, exactly as ``Solution.evaluate`` freezes them)."""
-    from .solve import policy_engines
-    from .strategy import StrategyChart
     if isinstance(strategy, str):
         if strategy != "optimal":
             raise ValueError(f"strategy must be 'optimal', a StrategyChart or a callable "
@@ -216,7 +219,6 @@ def round_laws(rules, shoe, keys, engines=None, *, split: str = "CDZ-",
     Returns ({key: 7 x 34 law: P(dealer outcome t, net outcome column k)}, whether a split
     was combined approximately, {key: E[S^2 ; t] or None}, whether every one of those
     second moments is exact: False without ``exact_moments``)."""
-    from .solve import POLICY_CLASS, SPLIT_CLASSES, kernel_rules
     code = POLICY_CLASS if engines is not None else SPLIT_CLASSES[split]
     params = kernel_rules(rules, code)
     laws = {k: RoundLaws(shoe.kernel_weights(), k, params, shoe.is_infinite, exact_splits)
@@ -270,7 +272,6 @@ def _natural_dealer_law(rules, deal, key) -> np.ndarray:
     out = np.zeros((len(DEALER_OUTCOMES), LATTICE))
     weights = deal.hand_weights(key)
     total = sum(weights.values())
-    from .solve import natural_tie_value
     tie = natural_tie_value(rules)
     for cards, w in weights.items():
         if is_natural(cards) and tie == rules.blackjack_payout:
@@ -360,7 +361,6 @@ def _natural_key_cross(rules, shoe, key) -> float:
     """E[X_1 X_2] against an exposed dealer natural: each spot loses one unit, a spot with
     a natural gets the natural-against-natural value; the spots' first cards come from the
     shoe less the dealer's two."""
-    from .solve import natural_tie_value
     left = list(shoe.counts)
     for c in key:
         left[c - 1] -= 1
@@ -374,7 +374,6 @@ def _natural_key_cross(rules, shoe, key) -> float:
 def _spot_cross_moments(solution, strategy, threads):
     """({dealer key: c[t] = E[X_1 X_2 ; dealer outcome t]} for two spots, whether every one
     is exact) by ``bjcore._spot_moments`` (see there for the method)."""
-    from .solve import POLICY_CLASS, SPLIT_CLASSES, kernel_rules, policy_engines
     code = SPLIT_CLASSES[solution.split] if isinstance(strategy, str) else POLICY_CLASS
     params = kernel_rules(solution.rules, code)
     shoe = solution.shoe
@@ -418,7 +417,6 @@ def outcome_distribution(solution, strategy="optimal", *, insurance: bool = Fals
         or shoes that 2-3 spots could exhaust (the combination is kept, ``method`` says
         why).
     """
-    from .solve import check_threads
     threads = check_threads(threads)
     if not isinstance(exact_splits, bool):
         raise TypeError(f"exact_splits must be True or False, got {exact_splits!r:.60}")

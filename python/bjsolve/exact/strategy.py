@@ -13,11 +13,15 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import cast
 
-from .actions import first_best, improves
-from .deal import DEALER_CODES, dealer_label
-from .hands import HARD_CODES, PAIR_CODES, SOFT_CODES, compositions, hand_code, total_code
-from .ranks import RANK_LABELS, label, ranks, show
-from .rules import Rules
+from ..model.actions import first_best, improves
+from ..model.deal import DEALER_CODES, dealer_label
+from ..model.hands import HARD_CODES, PAIR_CODES, SOFT_CODES, compositions, hand_code, total_code
+from ..model.ranks import RANK_LABELS, label, ranks, show
+from ..model.rules import Rules
+from ..output.table import chart_table
+from ..output.render import to_text
+from ..output.render_html import chart_fragment
+from ..model.mappings import card_key
 
 # the codes of hands of three or more cards with a hard total up to 20 (soft 12 and
 # hard 3 take two cards: A,A)
@@ -189,7 +193,6 @@ class StrategyChart:
                 row = self._row_memo[(cards, can_split)] = self._row(cards, can_split)
             column = RANK_LABELS[dealer - 1]
         else:
-            from .mappings import card_key
             row = self._row(cards, can_split)
             column = dealer_label(card_key(dealer, field="dealer"))
         if row in ("BJ", "21"):
@@ -240,15 +243,12 @@ class StrategyChart:
 
     def to_table(self):
         """The chart as a ``bjsolve.tables.Table`` (rows: hand codes, columns: upcards)."""
-        from .tables import chart_table
         return chart_table(self)
 
     def __str__(self):
-        from .render import to_text
         return to_text(self.to_table()).rstrip("\n")
 
     def _repr_html_(self):
-        from .render_html import chart_fragment
         return chart_fragment(self.to_table())
 
     def to_pandas(self):

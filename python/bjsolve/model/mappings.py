@@ -8,11 +8,12 @@ same entry; in the exposed-dealer game ``sol.ev_by_dealer["T6"]``, ``["6", "T"]`
 from __future__ import annotations
 
 from collections.abc import Mapping
+from .ranks import ranks
+from .deal import dealer_label
 
 
 def card_key(key, field: str = "key"):
     """A rank 1..10 for one card, a sorted tuple of ranks for several."""
-    from .ranks import ranks
     got = ranks(key, field=field)
     return got[0] if len(got) == 1 else tuple(sorted(got))
 
@@ -55,7 +56,6 @@ class CardMapping(Mapping):
     __hash__ = None    # type: ignore[assignment]
 
     def __repr__(self):
-        from .deal import dealer_label
         body = ", ".join(f"{dealer_label(k)}: {v!r}" for k, v in self._values.items())
         return f"{{{body}}}"
 

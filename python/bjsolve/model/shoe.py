@@ -6,7 +6,7 @@ import numbers
 from fractions import Fraction
 
 from .ranks import RANK_LABELS, counts_of, ranks
-from .ranks import show as _show  # (rules.py and others import it from here too)
+from .ranks import show as _show  # (rules.py imports it from here too)
 
 STANDARD_DECK = (4, 4, 4, 4, 4, 4, 4, 4, 4, 16)
 # Kernels work in doubles: beyond this many cards of one rank, falling factorials and

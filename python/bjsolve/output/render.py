@@ -9,69 +9,22 @@ from __future__ import annotations
 import csv
 import io
 import json
-import numbers
-import math
 import textwrap
+from .cells import EV_DECIMALS
+from .cells import cell as _cell
+from .cells import is_missing as _is_missing
+from .cells import number as _number
+from .render_html import to_html
+from .render_plot import render_picture
+from .terminal import colored_chart
 
 FORMATS = ("text", "csv", "json", "markdown", "html", "png", "svg")
-EV_DECIMALS = 6
 
 
 def _rows(table):
     """The table's values row by row (``Table.cells``: no numpy needed for plain rows)."""
     cells = getattr(table, "cells", None)
     return cells() if cells is not None else table.values
-
-
-def _is_missing(v) -> bool:
-    return v is None or (isinstance(v, float) and math.isnan(v))
-
-
-def _number(v):
-    """A plain float for numpy scalars and floats, a plain int for integers (CSV and JSON
-    write 100000, not 100000.0, and a 64-bit seed keeps every digit); other values
-    unchanged."""
-    if isinstance(v, str) or v is None:
-        return v
-    if isinstance(v, numbers.Integral) and not isinstance(v, bool):
-        return int(v)
-    try:
-        return float(v)
-    except (TypeError, ValueError):
-        return v
-
-
-def _cell(v, *, style: str = "ev", decimals: int = EV_DECIMALS, signed: bool = False) -> str:
-    """One number as text.  ``signed``: a percent with its sign (+0.221%), for a column
-    of EVs that has negative values too."""
-    v = _number(v)
-    if isinstance(v, str):
-        return v
-    if _is_missing(v):
-        return "--"
-    if style == "percent":
-        text = f"{100 * v:{'+' if signed else ''}.{max(decimals - 3, 1)}f}%"
-    elif style == "units":
-        text = f"{v:.6g}"              # a bet of 4 units: 4, not 4.000000
-    elif style == "prob":
-        if 1 < abs(v) < 1e15 and v == int(v):
-            # a bankroll or a number of rounds: 400, not 400.000000 (a probability of 1
-            # keeps its decimals, like the rest of its column)
-            text = str(int(v))
-        elif 0 < v < 1e-3:
-            text = f"{v:.3e}"         # a small probability keeps its digits: 6.0e-06, not 0.000006
-        elif 1000 <= abs(v) < 1e7:
-            # a bankroll for a target risk or N0 (1106.5, 163787.3): seven significant
-            # digits, not 1106.500000
-            text = f"{v:.7g}"
-        else:
-            text = f"{v:.{decimals}f}"
-    else:
-        text = f"{v:+.{decimals}f}"
-    if text.startswith("-") and not text.strip("-0.%"):
-        # a tiny negative rounding (a mean that is 0 up to 1e-18) shows as zero, unsigned
-        text = ("+" if style == "ev" or signed else "") + text[1:]
-    return text
 
 
 def _column_styles(table) -> list:
@@ -131,9 +84,7 @@ def render_many(tables, fmt: str = "text", *, color: bool = False, width: int | 
         doc = docs[0] if len(docs) == 1 else {"tables": docs}
         return json.dumps(doc, indent=1, allow_nan=False) + "\n"
     if fmt in ("png", "svg"):
-        from .render_plot import render_picture
         return render_picture(tables, fmt)
-    from .render_html import to_html
     return to_html(tables)
 
 
@@ -154,8 +105,7 @@ def to_text(table, *, width: int | None = None, color: bool = False) -> str:
     if table.layout in ("summary", "figures"):
         return _summary_text(table, width)
     if table.kind == "strategy" and color:
-        from .terminal import colored_chart
-        return colored_chart(table, width)
+        return colored_chart(table, to_text(table, width=width))
     title = f"== {table.title}" + (" (percent)" if table.style == "percent" else "") + " =="
     lines = [title] + _wrap_notes(table.notes, width)
     if table.rows and all(_is_missing(_number(v)) for row in _rows(table) for v in row):

@@ -6,6 +6,9 @@ from __future__ import annotations
 import html
 
 from .terminal import ACTION_COLORS
+from .cells import cell as _cell
+from .cells import chart_sections as _sections
+from .cells import number as _number
 
 CSS = """
 body { font-family: Helvetica, Arial, sans-serif; margin: 1.5em; color: #111; }
@@ -37,14 +40,6 @@ def _code_cell(code: str) -> str:
     _, color, meaning = entry
     fg = "#fff" if code[:1] in "SD" else "#000"
     return f'<td style="background:{color};color:{fg}" title="{_e(meaning)}">{_e(code)}</td>'
-
-
-def _sections(rows):
-    """Chart rows split into hard totals, soft totals and pairs."""
-    pairs = [r for r in rows if len(r) == 2 and r[0] == r[1] and r[0] in "A23456789T"]
-    soft = [r for r in rows if r.startswith("A") and r not in pairs]
-    hard = [r for r in rows if r not in pairs and r not in soft]
-    return [("Hard totals", hard), ("Soft totals", soft), ("Pairs", pairs)]
 
 
 def legend() -> str:
@@ -85,7 +80,6 @@ def chart_fragment(table, caption: str | None = None) -> str:
 
 
 def grid_fragment(table) -> str:
-    from .render import _cell, _number
     head = "<tr><th></th>" + "".join(f"<th>{_e(c)}</th>" for c in table.columns) + "</tr>"
     rows = []
     for r, row in zip(table.rows, table.values):

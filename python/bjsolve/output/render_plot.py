@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 
 from .terminal import ACTION_COLORS
+from .cells import chart_sections as _sections
 
 PICTURE_FORMATS = ("png", "svg")
 
@@ -56,7 +57,6 @@ def chart_figure(table, edge=None):
     plt = _pyplot()                      # first: it names the [plot] extra if missing
     from matplotlib.patches import Patch
 
-    from .render_html import _sections
     rows = [str(r) for r in table.rows]
     cols = [str(c) for c in table.columns]
     index = {r: i for i, r in enumerate(rows)}

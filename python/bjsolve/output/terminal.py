@@ -27,11 +27,10 @@ def _sgr(style: str) -> str:
     return f"\x1b[{30 + _ANSI[fg]};{40 + _ANSI[bg]}m"
 
 
-def colored_chart(table, width: int) -> str:
-    """The text chart of ``to_text`` with each action code on its colour (ANSI codes,
-    written directly: importing a terminal library would cost more than the chart)."""
-    from .render import to_text
-    plain = to_text(table, width=width, color=False)
+def colored_chart(table, plain: str) -> str:
+    """``plain``, the text chart of ``table`` (``to_text`` without colour), with each action
+    code on its colour (ANSI codes, written directly: importing a terminal library would cost
+    more than the chart)."""
     rows = {str(r) for r in table.rows}
     out = []
     for line in plain.splitlines():

@@ -60,16 +60,36 @@ import time
 
 import numpy as np
 
-from .count_distribution import (CountDistribution, check_convention, decks_remaining,
+from ..counting.count_laws import (CountDistribution, check_convention, decks_remaining,
                                  round_true_count)
-from .checks import is_finite_real
-from .counting import count_tags, finite_number
-from .distribution import column_moments, round_laws
+from ..model.checks import is_finite_real
+from ..counting.removal import count_tags, finite_number
+from ..exact.distribution import column_moments, round_laws
 from .ramp import MAX_BET, MIN_BET, Ramp, RampResult, parse_ramp, ramp_figures
-from .risk import MAX_BANKROLL, MAX_ROUNDS, MAX_TRIP_SECONDS
-from .rules import Rules
-from .ranks import show as _show
-from .shoe import Shoe
+from .ruin import MAX_BANKROLL, MAX_ROUNDS, MAX_TRIP_SECONDS
+from ..model.rules import Rules
+from ..model.ranks import show as _show
+from ..model.shoe import Shoe
+from .ruin import trip_ruin
+from .ramp import _true_count
+from .round_model import check_supported
+from ..exact.kernel_rules import check_threads
+from ..exact.solver import solve
+from ..exact.strategy import StrategyChart
+from .round_model import round_cards_law
+from .round_starts import rank_steps, round_starts
+from ..exact.policy import policy_engines
+from ..model.deal import Deal
+from ..exact.kernel_rules import POLICY_CLASS
+from ..exact.engines import make_engines, round_values
+from ..exact.scheduler import run_units
+from ..exact.distribution import OutcomeDistribution, _column_values, _merge
+from ..output.table import Table
+from .ruin import lattice
+from .ruin import RuinCurve
+from ..model.hands import total_code
+from ..model.hands import hand_code
+from ..counting.indices import as_index_table
 
 STRATEGIES = ("basic", "indices", "optimal")
 MIN_BIN_FREQUENCY = 1e-4   # true counts rarer than this are pooled into the end bins
@@ -101,7 +121,6 @@ def _trip_ruin(mixture, bankroll: float, rounds: int) -> tuple:
     """(P(ruin within ``rounds``), None) for ``evaluate``, or (None, why not): a trip ruin
     whose estimated cost is beyond GAME_TRIP_SECONDS (the law too wide or the trip too
     long for it) is left out with the reason, and the ramp's other figures stand."""
-    from .risk import trip_ruin
     try:
         return trip_ruin(mixture, bankroll, rounds,
                          max_seconds=GAME_TRIP_SECONDS).probability, None
@@ -115,7 +134,6 @@ def _trip_ruin(mixture, bankroll: float, rounds: int) -> tuple:
 def _checked_insurance(insurance):
     """None, False or a whole true count (``simulate``'s ``insurance``), else the error
     naming the field."""
-    from .ramp import _true_count
     if insurance is None or insurance is False:
         return insurance
     if insurance is True:
@@ -127,7 +145,6 @@ def _checked_insurance(insurance):
 def _checked_end_bins(tc_min, tc_max) -> tuple:
     """(tc_min, tc_max) as whole true counts within the ramp's range (or None), tc_min
     below tc_max when both are given; else the error naming the field."""
-    from .ramp import _true_count
     ends: list = [None if value is None else _true_count(value, name)    # int or None
             for name, value in (("tc_min", tc_min), ("tc_max", tc_max))]
     if None not in ends and ends[0] >= ends[1]:
@@ -192,8 +209,6 @@ class CountedGame:
                  depth_bands: int = 3, tc_min: int | None = None, tc_max: int | None = None,
                  round_length_correction: bool = True, calibrate: bool = True,
                  curvature: str = "count", threads: int | None = None, progress=None):
-        from .round_model import check_supported
-        from .solve import check_threads
         if not isinstance(rules, Rules):
             raise TypeError(f"rules must be a bjsolve.Rules, got {type(rules).__name__}")
         if rules.infinite:
@@ -242,7 +257,6 @@ class CountedGame:
         self.shoe = Shoe.decks(rules.decks)
         self.cut = self._checked_cut()
         if indices is not None:
-            from .indices import as_index_table
             # (a named set's exact table is made for the game's true-count rounding)
             self.indices = as_index_table(indices, rules, system, tc_convention=rounding,
                                           threads=self._threads)
@@ -289,8 +303,6 @@ class CountedGame:
         return cut
 
     def _solve_full_shoe(self):
-        from .solve import solve
-        from .strategy import StrategyChart
         # only the chart's rows are kept: the game plays the chart by total, and the chart
         # as solved keeps its pending search for composition-dependent exceptions, a
         # closure over the solution and its engines (6D H17 DAS: 27 MB held to the end)
@@ -309,8 +321,6 @@ class CountedGame:
         cards and count) by default; with ``round_length_correction=False`` the plain
         renewal (one law of the cards a round uses, independent of the count: round starts
         see random depletions of the shoe)."""
-        from .round_model import round_cards_law
-        from .round_starts import rank_steps, round_starts
         steps = rank_steps(self.system, self.count.classes.scale)
         full = round_cards_law(self.rules, self.shoe.probabilities(), self.chart, steps,
                                spots=self.spots)
@@ -470,7 +480,6 @@ class CountedGame:
         band) at the band's mean composition (``_exact_law``: its mean is the exact EV,
         its second moment the exact second moment), calibrated per depth band by the
         fundamental theorem (first and second moment alike); see the module docstring."""
-        from .solve import policy_engines, solve
         nb, nd = self.band_weight.shape
         self.band_edge = np.full((nb, nd), np.nan)
         self.band_second = np.full((nb, nd), np.nan)    # E[X^2] of the strategy played
@@ -673,8 +682,6 @@ class CountedGame:
     def _frozen_ev(self, engines, shoe: Shoe) -> float:
         """The round's EV (unconditioned) on ``shoe`` playing the decisions frozen in
         ``engines`` (built on the full shoe), from the EV engine."""
-        from .deal import Deal
-        from .solve import POLICY_CLASS, make_engines, round_values
         deal = Deal(self.rules, shoe)
         local = make_engines(self.rules, shoe, POLICY_CLASS, deal)
         for key, eng in local.items():
@@ -693,8 +700,6 @@ class CountedGame:
         as ``outcome_distribution``'s pmf is; on the fractional shoes of the true counts (no
         real shoe) every split is combined so, as the solver constructs splits there.  The
         exact resplit second moments are not used (docs/counted-game.md)."""
-        from .deal import Deal
-        from .solve import run_units
         deal = Deal(self.rules, shoe)
         keys = [k for k in deal.keys if deal.weights[k] > 0]
         # one dealer key per call, on this thread and the solver's helper threads
@@ -717,8 +722,6 @@ class CountedGame:
         count's edge and its variance the count's variance: the support and shape (the
         tails of splits and doubles) are the full shoe's, the first two moments the
         count's, every probability positive."""
-        from .distribution import OutcomeDistribution, _column_values, _merge
-        from .solve import policy_engines
         if self.strategy == "basic":
             column_law = self._exact_law(self.shoe, self._chart_engines)
         elif self.strategy == "optimal":
@@ -749,7 +752,6 @@ class CountedGame:
     def table(self, ramp=None):
         """The true-count table as a ``bjsolve.tables.Table``: frequency, edge, SD (and the
         ramp's bet when a ramp is given)."""
-        from .tables import Table
         columns = [self.frequency, self.edge, np.sqrt(self.variance)]
         names = ["frequency", "edge", "SD"]
         if ramp is not None:
@@ -892,7 +894,6 @@ class CountedGame:
             chip, chips, miss = _closest_chips(bets, self.frequency)
             note = (f"bets rounded to chips of {chip:g} unit(s) (largest bet {chips.max()} "
                     f"chips; bets moved by up to {100 * miss:.2g}%) for the ruin")
-        from .risk import lattice
         h = lattice(self.full_shoe_outcomes)[0]          # 1/2 unit (3:2), 1/10 (6:5)
         steps = np.rint(self.outcome_values / h).astype(np.int64)   # same order as the laws
         span = int(np.abs(steps).max()) * int(max(chips.max(), 1))
@@ -940,7 +941,6 @@ class CountedGame:
         """Lifetime ruin as a function of the bankroll (in the mixture's units): a
         ``bjsolve.risk.RuinCurve`` (ladder heights of the mixture; milliseconds to build),
         cached per mixture so a bankroll change costs O(d^2 log B)."""
-        from .risk import RuinCurve
         key = (mixture.values.tobytes(), mixture.probabilities.tobytes())
         curve = self._ruin_cache.get(key)
         if curve is None:
@@ -1111,7 +1111,6 @@ class CachedChart:
         self._memo = {}
 
     def __call__(self, cards, dealer, allowed):
-        from .hands import total_code
         cards = tuple(cards)
         pair = cards[0] if len(cards) == 2 and cards[0] == cards[1] else 0
         key = (pair, total_code(cards), dealer, tuple(allowed))
@@ -1151,7 +1150,6 @@ class IndexedChart:
             self._options.setdefault((row, upcard), []).append(flags)
 
     def __call__(self, cards, dealer, allowed):
-        from .hands import hand_code
         row = hand_code(tuple(cards), can_split="split" in allowed)
         candidates = self._options.get((row, dealer))
         if candidates:

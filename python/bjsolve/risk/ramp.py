@@ -26,8 +26,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .checks import is_finite_real
-from .ranks import show as _show
+from ..model.checks import is_finite_real
+from ..model.ranks import show as _show
+from ..output.table import Table
 
 __all__ = ["Ramp", "parse_ramp", "RampResult", "ramp_figures", "diffusion_ruin", "ramp_table"]
 
@@ -325,7 +326,6 @@ def diffusion_ruin(win: float, variance: float, bankroll: float) -> float:
 def ramp_table(result: RampResult, title: str):
     """A ramp's figures as a one-column ``bjsolve.tables.Table`` (text: labelled lines under
     a heading that writes the ramp out)."""
-    from .tables import Table
     summary = result.summary()
     rows = tuple(k for k, v in summary.items() if v is not None)
     notes = ("per round dealt (rounds sat out count with bet 0) but the average bet, per "

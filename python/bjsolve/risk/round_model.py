@@ -29,7 +29,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .rules import Rules
+from ..model.rules import Rules
 
 MAX_EXTRA = 24                      # cards a hand or the dealer may draw (tail folded in)
 FINALS = (0, 16, 17, 18, 19, 20, 21)  # bust, 16 or less, 17..21

@@ -46,8 +46,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .count_distribution import CountDistribution
-from .counting import count_tags
+from ..counting.count_laws import CountDistribution
+from ..counting.removal import count_tags
 from .round_model import RoundCardsLaw, round_cards_law
 
 

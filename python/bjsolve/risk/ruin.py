@@ -49,8 +49,9 @@ from fractions import Fraction
 
 import numpy as np
 
-from .checks import is_finite_real
-from .ranks import show as _show
+from ..model.checks import is_finite_real
+from ..model.ranks import show as _show
+from ..exact.distribution import OutcomeDistribution
 
 MAX_DENOMINATOR = 100       # lattice steps 1/q, q <= 100
 LATTICE_TOLERANCE = 1e-9
@@ -236,7 +237,6 @@ def _moments(dist):
     exact one with several spots), in one place.  Any other law (a bet ramp's mixture, a
     hand-made object) gives the moments of its pmf, whatever its own ``.mean`` or
     ``.variance`` say (a stated mean of inf or "x" would pass into every figure)."""
-    from .distribution import OutcomeDistribution
     values, probs = _arrays(dist)
     if isinstance(dist, OutcomeDistribution):
         return float(dist.mean), float(dist.variance)

@@ -15,6 +15,9 @@ the task) fails the whole run with the chunk or game named: never a silently sma
 from __future__ import annotations
 
 import importlib
+from ..exact.solver import solve
+from ..model.rules import Rules
+from ..exact.kernel_rules import check_split_class
 
 
 class DistributedRunError(RuntimeError):
@@ -71,7 +74,6 @@ def run_chunks(client, plan, seed: int, specs, reporter=None, *, bankroll: float
 
 
 def _solve_one(rules, shoe, split):
-    from .solve import solve
     sol = solve(rules, shoe, split=split)
     return {"expected_value": float(sol.expected_value),
             "ev_by_upcard": {u: float(v) for u, v in sol.ev_by_upcard.items()}}
@@ -82,8 +84,6 @@ def solve_grid(client, games, *, split: str = "CDZ-") -> list:
     (rules, shoe) pairs; returns, in the same order, dicts with ``expected_value`` (the
     round's unconditioned EV) and ``ev_by_upcard``."""
     _need_dask()
-    from .rules import Rules
-    from .solve import check_split_class
     split = check_split_class(split)
     jobs = []
     for i, g in enumerate(games):

@@ -9,17 +9,22 @@ ships it to workers.
 from __future__ import annotations
 
 import functools
-import os
 from dataclasses import dataclass
 
 import numpy as np
 
-from .actions import ACTION_CODE, ACTIONS, KIND_LATER, KIND_SPLIT, KIND_START
-from .deal import dealer_label, is_natural
-from .hands import hand_code
-from .ranks import label, show
-from .rules import Rules
-from .shoe import Shoe, _show
+from ..model.actions import ACTION_CODE, ACTIONS, KIND_LATER, KIND_SPLIT, KIND_START
+from ..model.deal import dealer_label, is_natural
+from ..model.hands import hand_code
+from ..model.ranks import label, show
+from ..model.rules import Rules
+from ..model.ranks import show as _show
+from ..model.shoe import Shoe
+from ..exact.solver import solve
+from ..model.actions import first_best
+from ..exact.strategy import StrategyChart
+from ..counting.index_file import parse_index_file
+from ..counting.indices import as_index_table
 
 STRATEGY_NAMES = ("basic", "composition")
 MAX_SEGMENTS = 8                   # plays one index line may switch between (kernel limit)
@@ -184,7 +189,6 @@ def _fits(hand, key, counts) -> bool:
 def _solution(rules, shoe, threads=None):
     """The exact solve behind 'basic' and 'composition' (kept: runs often repeat a game),
     on the simulation's threads (threads=1: in the calling thread, starting none)."""
-    from .solve import solve
     return solve(rules, shoe, threads=threads)
 
 
@@ -205,8 +209,6 @@ def _chart_policy(chart):
 
 def _resolve_strategy(rules, shoe_obj, strategy, threads=None):
     """A callable f(cards, dealer, allowed, kind) -> action."""
-    from .solve import first_best
-    from .strategy import StrategyChart
     if isinstance(strategy, str):
         _choice(strategy, "strategy", STRATEGY_NAMES)
         sol = _solution(rules, shoe_obj, threads)
@@ -265,143 +267,15 @@ def _decision_table(rules, counts, keys, comps, policy):
 
 # ---- index plays -----------------------------------------------------------------------------
 
-@dataclass
-class IndexPlay:
-    """One index line: ``plays[i]`` below ``thresholds[i]``, the last play above them all."""
-    count: int          # the hand's total; negative for soft hands; pairs: pair total, AA -12
-    upcard: int
-    flags: tuple        # (may double, may split, may surrender) of the hands it is for
-    plays: tuple        # action names
-    thresholds: tuple   # whole true counts, increasing
-
-
-INDEX_FILE_FORMAT = "'count up dbl spl sur p1 tc1 ... pk +1000' with whole numbers"
-MAX_INDEX_TC = 1000     # the last threshold of a line: "+1000", above every true count
-
-
-def _whole_numbers(words):
-    """The words as ints ("2.0" is 2), or (None, the first word that is not a whole number)."""
-    try:
-        return [int(w) for w in words], None
-    except ValueError:
-        pass
-    out = []
-    for w in words:
-        try:
-            out.append(int(w))
-            continue
-        except ValueError:
-            pass
-        try:
-            value = float(w)
-        except ValueError:
-            return None, w
-        if not value.is_integer():      # "2.7" (was read as 2), "1e400" (inf), "nan"
-            return None, w
-        out.append(int(value))
-    return out, None
-
-
-PLAY_NUMBERS = "1 stand, 2 hit, 3 double, 4 split, 5 surrender"
-
-
-def _check_index_line(fields, where) -> None:
-    """Every field of a parsed index line in range, or a ValueError naming the line, the
-    field (its place on the line, counted from 1), its value and what is allowed."""
-    count, up = fields[:2]
-
-    def refuse(place, name, value, allowed):
-        raise ValueError(f"{where}: field {place} ({name}) is {_show(value)}; {allowed}")
-
-    if not -21 <= count <= 21 or count in (0, 1, -1):
-        refuse(1, "hand total", count, "allowed: -21..21 but not -1, 0 or 1 (hard 2..21, "
-                                       "soft -12..-21, A,A -12)")
-    if not 1 <= up <= 10:
-        refuse(2, "upcard", up, "allowed: 1 (ace) .. 10")
-    for place, name in ((3, "may double"), (4, "may split"), (5, "may surrender")):
-        if fields[place - 1] not in (0, 1):
-            refuse(place, f"{name} flag", fields[place - 1], "allowed: 0 or 1")
-    previous = None
-    for place in range(6, len(fields) + 1, 2):
-        play, tc = fields[place - 1], fields[place]
-        if not 1 <= play <= 5:
-            refuse(place, "play", play, f"allowed: {PLAY_NUMBERS}")
-        if not -MAX_INDEX_TC <= tc <= MAX_INDEX_TC:
-            refuse(place + 1, "true count", tc, f"allowed: whole numbers -{MAX_INDEX_TC}.."
-                                                f"+{MAX_INDEX_TC}")
-        if previous is not None and tc <= previous:
-            refuse(place + 1, "true count", tc, f"the true counts must increase (the one "
-                                                f"before is {previous:+d})")
-        previous = tc
-    if previous != MAX_INDEX_TC:
-        refuse(len(fields), "last true count", previous,
-               f"a line ends with +{MAX_INDEX_TC} (above every true count)")
-
-
-def parse_index_file(text: str, *, source: str = "index file") -> list:
-    """IndexPlays from the text of an index file (``IndexTable.index_file()``'s format:
-    ``count up dbl spl sur p1 tc1 p2 tc2 ... pk +1000``, plays 1 stand .. 5 surrender, true
-    counts whole numbers -1000..+1000).  Blank lines and lines starting with '#' are
-    skipped; a bad line is named.  A line repeated is one line; two different lines for
-    the same hand (total, upcard and options) are refused.  Linear in the lines."""
-    first_line: dict = {}      # (count, up, dbl, spl, sur) -> (line number, plays/thresholds)
-    lines_read = set()         # the text of every line taken: a copy is skipped at once
-    out = []
-    for number, raw in enumerate(text.splitlines(), 1):
-        line = raw.strip()
-        if not line or line.startswith("#") or line in lines_read:
-            continue
-        lines_read.add(line)
-        words = line.split()
-        fields, bad = _whole_numbers(words)
-        if fields is None:
-            place = words.index(bad) + 1
-            raise ValueError(f"{source} line {number}: {line[:60]!r}: field {place} is "
-                             f"{_show(bad)}, not a whole number; expected {INDEX_FILE_FORMAT}")
-        if len(fields) < 7 or (len(fields) - 5) % 2 != 0:
-            raise ValueError(f"{source} line {number}: {line[:60]!r} has {len(fields)} "
-                             f"fields; expected 5 (count up dbl spl sur) and then pairs of a "
-                             f"play and a true count, at least one ({INDEX_FILE_FORMAT})")
-        hand, segments = tuple(fields[:5]), tuple(fields[5:])
-        seen = first_line.get(hand)
-        if seen is not None:
-            if seen[1] == segments:
-                continue            # the same line again
-            raise ValueError(f"{source} lines {seen[0]} and {number}: two different index "
-                             f"lines for {hand[0]} v {hand[1]} (flags {hand[2]} {hand[3]} "
-                             f"{hand[4]}); give one line per hand")
-        _check_index_line(fields, f"{source} line {number}: {line[:60]!r}")
-        first_line[hand] = (number, segments)
-        out.append(IndexPlay(hand[0], hand[1], hand[2:], tuple(ACTIONS[p - 1] for p in
-                                                                segments[0::2]),
-                             segments[1::2][:-1]))
-    return out
-
-
 def _index_plays(indices, rules, system, rounding="floor", threads=None):
     """(list of IndexPlay, insurance index or None) from what the user gave
     (``indices.as_index_table``; ``threads``: for the solves of an index table made here)."""
-    from .indices import as_index_table
     table = as_index_table(indices, rules, system, tc_convention=rounding, threads=threads)
     if table is None:
         return [], None
     lines = getattr(table, "all_lines", None) or list(table.lines.values())
     text = "".join(line.index_file_line() + "\n" for line in lines)
     return parse_index_file(text, source="index table"), table.insurance
-
-
-def _read_index_file(path) -> str:
-    """The text of an index file, or a ValueError naming the path (a directory, a file
-    that cannot be read or is not text)."""
-    if os.path.isdir(path):
-        raise ValueError(f"indices: {_show(str(path))} is a directory, not an index file")
-    try:
-        with open(path, encoding="utf-8") as f:
-            return f.read()
-    except (OSError, UnicodeDecodeError) as exc:
-        reason = getattr(exc, "strerror", None) or type(exc).__name__
-        raise ValueError(f"indices: cannot read the index file {_show(str(path))} "
-                         f"({reason})") from None
 
 
 def _hand_count(hand, can_split: bool) -> int:

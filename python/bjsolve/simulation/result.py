@@ -6,6 +6,7 @@ import math
 from dataclasses import dataclass, field
 
 import numpy as np
+from ..output.table import Table
 
 TC_LOW, TC_HIGH = -20, 20          # the per-true-count table (the ends collect the rest)
 
@@ -104,7 +105,6 @@ class SimulationResult:
     def tables(self):
         """The summary and the per-true-count table as ``bjsolve.tables.Table`` objects
         (text cells formatted for reading; JSON carries the numbers as records)."""
-        from .tables import Table
         s = self.summary()
         shown = {
             "rounds": f"{self.rounds:,}", "played": f"{self.played:,}",

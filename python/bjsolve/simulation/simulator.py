@@ -22,17 +22,19 @@ import time
 import numpy as np
 from bjcore._simulate import MAX_CARDS, STOP_SIGINT
 
-from .checks import is_finite_real
-from .counting import count_tags
-from .game_plan import (GamePlan, IndexPlay, _choice, _dealer_keys,
-                        _decision_table, _index_plays, _line_tables, _resolve_strategy,
-                        _shoe_counts, compositions, parse_index_file)
-from .progress import ProgressBar, check_progress
-from .ramp import MAX_BET, MIN_BET, parse_ramp
-from .rules import Rules
-from .shoe import Shoe, _show
-from .simulation_result import (TC_HIGH, TC_LOW, RuinResult, SimulationResult,
+from ..model.checks import is_finite_real
+from ..counting.removal import count_tags
+from ..counting.index_file import IndexPlay, parse_index_file
+from .game_plan import (GamePlan, _choice, _dealer_keys, _decision_table, _index_plays,
+                        _line_tables, _resolve_strategy, _shoe_counts, compositions)
+from ..output.progress import ProgressBar, check_progress
+from ..risk.ramp import MAX_BET, MIN_BET, parse_ramp
+from ..model.rules import Rules
+from ..model.ranks import show as _show
+from ..model.shoe import Shoe
+from .result import (TC_HIGH, TC_LOW, RuinResult, SimulationResult,
                                 TrueCountRow, _result, merge)
+from .distributed import run_chunks
 
 # the simulator's public names: its functions, and (re-exported, so that one import
 # serves) the types it takes and returns and the index-file parser
@@ -372,7 +374,6 @@ def simulate(rules: Rules | None = None, *, rounds, seed, shoe=None, penetration
     check_progress(progress, "the rounds done and the rounds in all")
     reporter = _progress_reporter(progress, rounds)
     if client is not None:
-        from .distributed import run_chunks
         done, partial = run_chunks(client, plan, seed, specs, reporter)
     else:
         done, partial = run_local(plan, seed, specs, threads, reporter)
@@ -393,7 +394,6 @@ def _ruin(plan, seed, trials, threads, client) -> RuinResult:
         specs = [(BANKROLL_CHUNK_BASE + k, per_path)
                  for k in range(first, min(paths, first + RUIN_BATCH_PATHS))]
         if client is not None:
-            from .distributed import run_chunks
             done, partial = run_chunks(client, plan, seed, specs, None, bankroll=bankroll)
             flags = [_was_ruined(c) for c in done]
         else:
