@@ -15,7 +15,7 @@ BASE = ["game", "--decks", "1", "--penetration", "0.6", "--depth-bands", "1",
 def _one_analysis_per_setting():
     """The CLI is tested for its plumbing: each distinct game is analysed once (the
     analysis itself is tested in test_game.py)."""
-    import bjsolve.game as game_module
+    import bjsolve.risk.game as game_module
     real = game_module.CountedGame
     memo = {}
 

@@ -15,7 +15,7 @@ import pytest
 import bjsolve
 from bjsolve import cli
 from bjsolve.cli.table_command import TABLE_NAMES, build_tables
-from bjsolve.render import render_many
+from bjsolve.output.render import render_many
 
 
 def run(*args, env=None):

@@ -1,6 +1,7 @@
 """Names of a package imported on first use (PEP 562), so that importing the package (and the
 command line's ``--help``) stays fast: numpy and the compiled kernels load only when a name
 that needs them is touched."""
+
 from __future__ import annotations
 
 from importlib import import_module
@@ -16,7 +17,7 @@ def lazy_exports(package: str, exports: dict):
         if module is None:
             raise AttributeError(f"module {package!r} has no attribute {name!r}")
         value = getattr(import_module(f".{module}", package), name)
-        namespace[name] = value     # later look-ups skip this function
+        namespace[name] = value  # later look-ups skip this function
         return value
 
     def __dir__():

@@ -12,9 +12,8 @@ and the built-in ``_signal``: the ``signal`` module would first import ``enum``,
 takes milliseconds on an interpreter started without it), so that the guard is up before
 anything slow starts.
 """
-import os
-
 import _signal
+import os
 
 INTERRUPTED = b"bjsolve: interrupted\n"
 
@@ -41,6 +40,7 @@ def imports_done() -> None:
     if _signal.getsignal(_signal.SIGINT) is not _leave_at_once:
         return
     import numpy  # noqa: F401
+
     import bjcore  # noqa: F401  (its kernels take numpy's C interface, which an
     #                              interrupt in their import would turn into an ImportError)
     _signal.signal(_signal.SIGINT, _signal.default_int_handler)

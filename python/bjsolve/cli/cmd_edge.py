@@ -9,6 +9,8 @@ of the initial bet; a negative house edge is a player advantage.  Example:
 """
 from __future__ import annotations
 
+# The library (numpy, the kernels) is imported inside the functions that use it, so
+# that ``bjsolve --help`` and a bad command line answer at once.
 from . import common
 
 NAME = "edge"

@@ -2,6 +2,8 @@
 leaves the shoe, with the full shoe's play frozen (fixed) and re-optimised."""
 from __future__ import annotations
 
+# The library (numpy, the kernels) is imported inside the functions that use it, so
+# that ``bjsolve --help`` and a bad command line answer at once.
 from . import common
 from .counting_args import counting_rules
 

@@ -9,8 +9,11 @@ output says which); --unconditioned gives the values before the peek.  Examples:
 """
 from __future__ import annotations
 
+# The library (numpy, the kernels) is imported inside the functions that use it, so
+# that ``bjsolve --help`` and a bad command line answer at once.
 import json
 import sys
+import textwrap
 
 from . import common
 
@@ -41,9 +44,9 @@ def parse_dealer(text: str):
 
 
 def run(args) -> int:
+    from ..exact.solver import solve
     from ..model.deal import dealer_label, is_natural, round_may_run_out
     from ..model.ranks import hand_total, label, ranks
-    from ..exact.solver import solve
     rules = common.rules_from_args(args)
     shoe = common.shoe_from_args(args, rules)
     cards = [c for token in args.cards for c in token.replace(",", " ").split()]
@@ -113,7 +116,6 @@ def run(args) -> int:
             + "".join(f"| {action} | {v:+.6f} | {'best' if action == best else ''} |\n"
                       for action, v in values.items()), args)
         return 0
-    import textwrap
     width = common.terminal_width()
     text = "".join(textwrap.fill(n, width, initial_indent="# ", subsequent_indent="#   ") + "\n"
                    for n in notes)

@@ -2,9 +2,15 @@
 changes, found exactly on shoes built at each true count."""
 from __future__ import annotations
 
+# The library (numpy, the kernels) is imported inside the functions that use it, so
+# that ``bjsolve --help`` and a bad command line answer at once.
 from . import common
-from .counting_args import (add_depth_argument, add_system_argument,
-                            add_tc_convention_argument, counting_rules)
+from .counting_args import (
+    add_depth_argument,
+    add_system_argument,
+    add_tc_convention_argument,
+    counting_rules,
+)
 
 NAME = "indices"
 HELP = "index numbers (true counts where the best play changes) for a count system"

@@ -6,14 +6,22 @@ them.
 """
 from __future__ import annotations
 
+# The library (numpy, the kernels) is imported inside the functions that use it, so
+# that ``bjsolve --help`` and a bad command line answer at once.
 import argparse
 import contextlib
 import math
 import os
+import shutil
 import sys
 
-from ..model.rules import (DOUBLE_CHOICES, HOLE_CARD_CHOICES, NATURAL_TIE_CHOICES, SURRENDER_CHOICES,
-                     Rules)
+from ..model.rules import (
+    DOUBLE_CHOICES,
+    HOLE_CARD_CHOICES,
+    NATURAL_TIE_CHOICES,
+    SURRENDER_CHOICES,
+    Rules,
+)
 
 # the solver's post-split strategy classes (bjsolve.solve.SPLIT_CLASSES; checked by a test)
 SPLIT_CLASSES = ("CDZ-", "CDP1", "CDP")
@@ -372,7 +380,6 @@ def _csv_notes(tables):
 
 def terminal_width() -> int:
     """Columns for text output: $COLUMNS, else the terminal's, else 80."""
-    import shutil
     return max(40, shutil.get_terminal_size((80, 24)).columns)
 
 

@@ -2,8 +2,11 @@
 tc-advantage)."""
 from __future__ import annotations
 
+# The library (numpy, the kernels) is imported inside the functions that use it, so
+# that ``bjsolve --help`` and a bad command line answer at once.
 import argparse
 import math
+import os
 
 from . import common
 
@@ -129,7 +132,6 @@ def index_items(values):
     """The values of a repeated flag naming index plays (--indices, --set), each a set's
     name, a comma list of them or an index file, as one list (None: not given); the
     library (``bjsolve.indices.as_index_table``) reads each item."""
-    import os
     if not values:
         return None
     items = []

@@ -32,8 +32,8 @@ from fractions import Fraction
 
 import numpy as np
 
-from .removal import count_tags
 from ..model.shoe import Shoe
+from .removal import count_tags
 
 DECKS_CONVENTIONS = ("exact", "half", "full")
 ROUNDINGS = ("floor", "truncate", "round", "none")

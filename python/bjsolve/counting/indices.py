@@ -20,17 +20,16 @@ import threading
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 
-from .removal import check_rules, count_tags, integer_grid, true_count_shoes
-from ..model.hands import PAIR_CODES, hand_code
+from ..exact.kernel_rules import check_threads
 from ..model.actions import first_best
+from ..model.hands import PAIR_CODES, hand_code
 from ..model.ranks import UPCARD_ORDER, ranks, show
 from ..model.rules import Rules
-from .shoe_values import HANDS, shoe_values, two_card_weights
-from .index_file import read_index_file as _read_index_file
-from .index_file import parse_index_file
-from .index_file import MAX_INDEX_TC
 from ..output.progress import progress_callback
-from ..exact.kernel_rules import check_threads
+from .index_file import MAX_INDEX_TC, parse_index_file
+from .index_file import read_index_file as _read_index_file
+from .removal import check_rules, count_tags, integer_grid, true_count_shoes
+from .shoe_values import HANDS, shoe_values, two_card_weights
 
 ACTION_NUMBER = {"stand": 1, "hit": 2, "double": 3, "split": 4, "surrender": 5}
 ROW_ORDER = ([str(t) for t in range(4, 21)] + [f"A{k}" for k in range(2, 10)] + list(PAIR_CODES))

@@ -31,22 +31,17 @@ from typing import cast
 
 import numpy as np
 
+from ..exact.dealer import resolve_shoe
+from ..exact.engines import make_engines, round_values
+from ..exact.kernel_rules import POLICY_CLASS, SPLIT_CLASSES, check_split_class, kernel_rules
 from ..model.checks import is_finite_real
 from ..model.deal import dealer_key_weight
-from ..model.ranks import label, rank, ranks, show
+from ..model.hands import hand_code
+from ..model.ranks import UPCARD_ORDER, label, rank, ranks, show
 from ..model.rules import Rules
 from ..model.shoe import Shoe
-from .shoe_values import cached, remember, shoe_key, shoe_values, solve_and_keep
-from ..exact.kernel_rules import POLICY_CLASS
-from ..exact.engines import make_engines
-from ..exact.engines import round_values
 from ..output.progress import progress_callback
-from ..exact.dealer import resolve_shoe
-from ..exact.kernel_rules import check_split_class
-from ..exact.kernel_rules import SPLIT_CLASSES, kernel_rules
-from ..model.hands import hand_code
-from ..model.ranks import UPCARD_ORDER
-from .shoe_values import two_card_weights
+from .shoe_values import cached, remember, shoe_key, shoe_values, solve_and_keep, two_card_weights
 
 # Tags for A, 2, ..., 9, T.
 SYSTEMS = {

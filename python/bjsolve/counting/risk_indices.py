@@ -39,22 +39,17 @@ from __future__ import annotations
 import numbers
 from functools import lru_cache
 
-from .removal import check_rules, count_tags, integer_grid, true_count_shoes
-from ..model.hands import PAIR_CODES, total_code
-from .indices import TC_CONVENTIONS, Point, _index_line
-from ..model.ranks import hand_total, rank
-from ..model.rules import Rules
-from .shoe_values import shoe_values
 from ..exact.distribution import NATURAL_T, column_moments
 from ..exact.kernel_rules import SPLIT_CLASSES, kernel_rules
-from .removal import finite_number
-from .indices import FAB_4, ILLUSTRIOUS_18
-from ..model.ranks import show
-from .indices import NAMED_SETS
-from ..model.ranks import label
+from ..model.hands import PAIR_CODES, total_code
+from ..model.ranks import hand_total, label, rank, show
+from ..model.rules import Rules
 from ..model.shoe import Shoe
 from ..output.table import Table
-from ..exact.tables import _notes
+from ..output.table import table_notes as _notes
+from .indices import FAB_4, ILLUSTRIOUS_18, NAMED_SETS, TC_CONVENTIONS, Point, _index_line
+from .removal import check_rules, count_tags, finite_number, integer_grid, true_count_shoes
+from .shoe_values import shoe_values
 
 RISK_PLAYS = ("stand", "hit", "double", "surrender")
 

@@ -25,12 +25,12 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from types import MappingProxyType
 
+from ..exact.solver import solve
+from ..model.actions import first_best
 from ..model.hands import PAIR_CODES, total_code
 from ..model.ranks import counts_of, label
 from ..model.rules import Rules
 from ..model.shoe import Shoe
-from ..exact.solver import solve
-from ..model.actions import first_best
 
 CACHE_SIZE = 512            # entries: a few kB each
 

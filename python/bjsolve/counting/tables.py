@@ -3,14 +3,23 @@ from __future__ import annotations
 
 import numpy as np
 
-from .removal import (GRIFFIN_1D_EOR, SYSTEMS, _removal_effects, advantage_by_true_count,
-                       betting_correlation, decision_effects, effects_of_removal, eor_vector,
-                       insurance_correlation, playing_efficiency)
-from .indices import generate_indices
 from ..model.ranks import RANK_LABELS, label
 from ..model.shoe import Shoe
 from ..output.table import Table
-from ..exact.tables import _notes
+from ..output.table import table_notes as _notes
+from .indices import generate_indices
+from .removal import (
+    GRIFFIN_1D_EOR,
+    SYSTEMS,
+    _removal_effects,
+    advantage_by_true_count,
+    betting_correlation,
+    decision_effects,
+    effects_of_removal,
+    eor_vector,
+    insurance_correlation,
+    playing_efficiency,
+)
 
 
 def eor_table(rules, shoe, split="CDZ-", progress=None) -> Table:

@@ -3,11 +3,10 @@ from __future__ import annotations
 
 from bjcore import dealer_trie
 
-from ..model.ranks import counts_of, hand_total, label, ranks, show
+from ..model.mappings import CardMapping
+from ..model.ranks import UPCARD_ORDER, counts_of, hand_total, label, ranks, show
 from ..model.rules import Rules
 from ..model.shoe import Shoe
-from ..model.mappings import CardMapping
-from ..model.ranks import UPCARD_ORDER
 
 OUTCOMES = (17, 18, 19, 20, 21, "bust", "blackjack")
 

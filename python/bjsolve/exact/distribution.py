@@ -42,11 +42,15 @@ from bjcore._split_moments import second_moments, split_moment_jobs
 from bjcore._spot_moments import SpotMoments
 
 from ..model.deal import exposed, is_natural
+from .kernel_rules import (
+    POLICY_CLASS,
+    SPLIT_CLASSES,
+    check_threads,
+    kernel_rules,
+    natural_tie_value,
+)
 from .policy import policy_engines
 from .strategy import StrategyChart
-from .kernel_rules import POLICY_CLASS, SPLIT_CLASSES, kernel_rules
-from .kernel_rules import natural_tie_value
-from .kernel_rules import check_threads
 
 # dealer outcomes t in the kernel's order
 DEALER_OUTCOMES = ("17", "18", "19", "20", "21", "blackjack", "bust")
@@ -282,7 +286,7 @@ def _natural_dealer_law(rules, deal, key) -> np.ndarray:
     return out
 
 
-def _column_values(payout: float) -> np.ndarray:
+def column_values(payout: float) -> np.ndarray:
     """The net outcome of each of the outcome kernel's columns (natural paid ``payout``)."""
     v = (np.arange(LATTICE) - 16) / 2.0
     v[NATURAL_COL] = payout
@@ -292,11 +296,11 @@ def _column_values(payout: float) -> np.ndarray:
 def column_moments(law, payout: float) -> tuple:
     """(mean, second moment) of a law over the outcome kernel's columns (LATTICE
     probabilities, e.g. a kernel law summed over the dealer's outcomes)."""
-    values = _column_values(payout)
+    values = column_values(payout)
     return float(law @ values), float(law @ values ** 2)
 
 
-def _merge(values, probs) -> tuple[np.ndarray, np.ndarray]:
+def merge_equal_values(values, probs) -> tuple[np.ndarray, np.ndarray]:
     """Sum the probabilities of equal values; drop zero entries."""
     acc: dict = {}
     for v, p in zip(values, probs):
@@ -442,7 +446,7 @@ def outcome_distribution(solution, strategy="optimal", *, insurance: bool = Fals
     for key in deal.keys:
         if key not in laws:
             laws[key] = _natural_dealer_law(rules, deal, key)
-    columns = _column_values(rules.blackjack_payout)
+    columns = column_values(rules.blackjack_payout)
     # per (dealer key, dealer outcome): weight and the conditional law of one spot
     parts = []
     second_moment = 0.0     # E[S^2] of one spot, from the exact second moments
@@ -466,7 +470,7 @@ def outcome_distribution(solution, strategy="optimal", *, insurance: bool = Fals
                     k = round(float(v), _KEY_DIGITS)
                     cond[k] = cond.get(k, 0.0) + float(p)
             parts.append((wk * p_t, cond))
-    one_v, one_p = _merge([v for _, c in parts for v in c],
+    one_v, one_p = merge_equal_values([v for _, c in parts for v in c],
                           [w * p for w, c in parts for p in c.values()])
     mean1 = float(np.dot(one_v, one_p))
     second = sum(w * sum(v * p for v, p in c.items()) ** 2 for w, c in parts)
@@ -496,7 +500,7 @@ def outcome_distribution(solution, strategy="optimal", *, insurance: bool = Fals
             conv = _convolve(conv, c)
         for v, p in conv.items():
             total[v] = total.get(v, 0.0) + w * p
-    tv, tp = _merge(list(total), list(total.values()))
+    tv, tp = merge_equal_values(list(total), list(total.values()))
     # each spot's variance exact (when variance_exact1); the covariance between spots as
     # the pmf's (exact on the infinite shoe only) unless computed exactly
     cov_exact = exact

@@ -11,7 +11,6 @@ from .kernel_rules import kernel_rules, natural_tie_value
 from .scheduler import run_units
 
 
-
 def natural_dealer_value(rules: Rules, deal: Deal, key) -> float:
     """E[round] when the exposed dealer cards are a natural: every hand loses 1 but a player
     natural, which gets ``natural_tie_value``."""

@@ -8,7 +8,6 @@ import os
 from ..model.ranks import show as _show
 from ..model.rules import Rules
 
-
 SPLIT_CLASSES = {"CDZ-": 0, "CDP1": 1, "CDP": 2}
 POLICY_CLASS = 3
 

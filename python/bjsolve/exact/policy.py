@@ -16,7 +16,6 @@ from .engines import make_engines, round_values
 from .kernel_rules import POLICY_CLASS
 from .strategy import StrategyChart
 
-
 # ---- evaluating a strategy -------------------------------------------------------------
 # Evaluating a strategy is a solve with the player's decisions frozen: the strategy is asked
 # once per hand composition, dealer key and kind of decision, its answers are stored in

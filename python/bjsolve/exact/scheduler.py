@@ -1,5 +1,6 @@
 """The threads of a solve: the dealer keys shared out over the calling thread and a pool of
-helpers, longest first, planned by what each key cost the last time."""
+helpers, longest first, planned by what each key cost the last time (``ThreadPlanner``:
+what was learned; ``run_units``: the run)."""
 from __future__ import annotations
 
 import dataclasses
@@ -12,7 +13,6 @@ from concurrent.futures import ThreadPoolExecutor, wait
 from ..model.rules import Rules
 from .kernel_rules import check_threads
 
-
 # The threads take the dealer keys longest first, so that they finish together (from one
 # queue until the keys' costs are known, then from planned shares: ``plan_shares``).
 # Before any cost is known, this order: the
@@ -20,29 +20,117 @@ from .kernel_rules import check_threads
 # 12-15%, 2 ~8%, 3 ~7%, 4-6 ~5% each.  CDP costs are flatter (2, 3, A heaviest), so each
 # solve records what every key cost (CPU seconds, per thread) and the next solve of the
 # same rules, class and shoe size orders its keys by those costs.
-_WORK_ORDER = (1, 7, 8, 9, 10, 2, 3, 4, 5, 6)
-_UNIT_COSTS: dict = {}        # cost key -> {dealer key: CPU seconds of its round value}
-_THREAD_LOADS: dict = {}      # cost key -> [CPU seconds of each thread's keys, caller first]
-_UNIT_COSTS_KEPT = 64         # cost keys remembered (the oldest is dropped)
-_UNIT_COSTS_LOCK = threading.Lock()   # solves may run in several threads at once
+WORK_ORDER = (1, 7, 8, 9, 10, 2, 3, 4, 5, 6)
 
 
-def work_order(keys, cost_key=None) -> list:
-    """The dealer keys (``keys``: any iterable of them, e.g. a dict of engines) in the order
-    the threads take them: by the costs recorded under ``cost_key`` (largest first), else
-    by ``_WORK_ORDER``."""
-    keys = list(keys)
-    costs = _costs_of(cost_key)
-    order = [u for u in _WORK_ORDER if u in keys]
-    order += sorted((k for k in keys if k not in order), key=str)
-    if costs and all(k in costs for k in order):
-        order.sort(key=lambda k: -costs[k])   # stable: ties keep the default order
-    return order
+@dataclasses.dataclass
+class _KeptPlan:
+    workers: int
+    gap: float          # how much later than a perfect split it finished when it was made
+    shares: tuple       # the threads' keys, as tuples (each solve takes copies)
+    uses: int = 0       # solves it has served since
 
 
-def _costs_of(cost_key) -> dict | None:
-    with _UNIT_COSTS_LOCK:
-        return _UNIT_COSTS.get(cost_key) if cost_key is not None else None
+class ThreadPlanner:
+    """What the solves learned about their dealer keys' costs, and the plans made from
+    them: the state behind ``run_units``'s thread balance.  ``cost key`` (hashable, e.g.
+    rules, class and shoe size) -> {dealer key: CPU seconds} (``unit_costs``), the threads'
+    loads of the last run (``thread_loads``) and the plan last made (``plans``); the
+    ``KEPT`` most recent cost keys are remembered.  One per process (``PLANNER``) unless a
+    caller passes its own; safe to share between threads (solves may run in several at once).
+    """
+
+    KEPT = 64           # cost keys remembered (the oldest is dropped)
+    REUSES = 7          # solves a plan serves after the one it was made for
+    SLACK = 0.10        # how much later than when made a reused plan may finish
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.unit_costs: dict = {}     # cost key -> {dealer key: CPU seconds of its value}
+        self.thread_loads: dict = {}   # cost key -> [CPU seconds of each thread, caller first]
+        self.plans: dict = {}          # cost key -> _KeptPlan
+        self.helper_start = 0.0        # seconds from submitting a helper to its first key
+
+    def costs_of(self, cost_key) -> dict | None:
+        with self.lock:
+            return self.unit_costs.get(cost_key) if cost_key is not None else None
+
+    def work_order(self, keys, cost_key=None) -> list:
+        """The dealer keys (``keys``: any iterable of them, e.g. a dict of engines) in the
+        order the threads take them: by the costs recorded under ``cost_key`` (largest
+        first), else by ``WORK_ORDER``."""
+        keys = list(keys)
+        costs = self.costs_of(cost_key)
+        order = [u for u in WORK_ORDER if u in keys]
+        order += sorted((k for k in keys if k not in order), key=str)
+        if costs and all(k in costs for k in order):
+            order.sort(key=lambda k: -costs[k])   # stable: ties keep the default order
+        return order
+
+    def reused_or_new_plan(self, cost_key, order: list, costs: dict | None, workers: int,
+                           head_start: float = 0.0) -> list:
+        """``plan_shares(order, costs, workers, head_start)``, or the plan last made under
+        ``cost_key`` while it has served fewer than ``REUSES`` solves, shares out the same
+        keys to as many threads and, under ``costs``, finishes within ``SLACK`` of the gap
+        to a perfect split it had when made (fresh lists either way)."""
+        if cost_key is None or not _plannable(order, costs, workers):
+            return plan_shares(order, costs, workers, head_start)
+        assert costs is not None    # (_plannable)
+        with self.lock:
+            kept = self.plans.get(cost_key)
+            if (kept is not None and kept.workers == workers and kept.uses < self.REUSES
+                    and sorted(k for share in kept.shares for k in share) == sorted(order)
+                    and _finish_gap(kept.shares, costs, head_start) <= kept.gap + self.SLACK):
+                kept.uses += 1
+                return [list(share) for share in kept.shares]
+        shares = plan_shares(order, costs, workers, head_start)
+        with self.lock:
+            self.plans.pop(cost_key, None)
+            self.plans[cost_key] = _KeptPlan(workers, _finish_gap(shares, costs, head_start),
+                                             tuple(tuple(share) for share in shares))
+            while len(self.plans) > self.KEPT:
+                del self.plans[next(iter(self.plans))]
+        return shares
+
+    def note_helper_start(self, seconds: float) -> None:
+        """A helper started ``seconds`` after it was submitted (kept as a running mean)."""
+        with self.lock:
+            self.helper_start = (self.helper_start + seconds) / 2
+
+    def record(self, cost_key, costs: dict, loads: list) -> None:
+        """Keep what each key cost (averaged with the earlier record) and the threads'
+        loads."""
+        with self.lock:
+            earlier = self.unit_costs.pop(cost_key, None) or {}
+            self.unit_costs[cost_key] = {k: (c + earlier[k]) / 2 if k in earlier else c
+                                         for k, c in costs.items()}
+            self.thread_loads.pop(cost_key, None)
+            self.thread_loads[cost_key] = loads
+            while len(self.unit_costs) > self.KEPT:
+                del self.unit_costs[next(iter(self.unit_costs))]
+            while len(self.thread_loads) > self.KEPT:
+                del self.thread_loads[next(iter(self.thread_loads))]
+
+    def recorded_costs(self, rules: Rules, kind: str, shoe_size: float) -> dict | None:
+        """{dealer key: CPU seconds} that solves of these rules, kind (split class or
+        "policy") and shoe size spent on each key's work (the last solve's times averaged
+        with the earlier record, so that one disturbed solve does not reorder the next), or
+        None (for benchmarks: the thread balance they allow does not depend on how busy the
+        machine is)."""
+        with self.lock:
+            costs = self.unit_costs.get((rules, kind, shoe_size))
+            return dict(costs) if costs is not None else None
+
+    def recorded_thread_loads(self, rules: Rules, kind: str, shoe_size: float) -> list | None:
+        """CPU seconds that each thread of the last solve of these rules, kind and shoe size
+        spent on its keys, the calling thread's first, or None (for benchmarks: with the
+        caller's CPU time of the whole solve, the critical path of the solve in CPU time)."""
+        with self.lock:
+            loads = self.thread_loads.get((rules, kind, shoe_size))
+            return list(loads) if loads is not None else None
+
+
+PLANNER = ThreadPlanner()    # the process's: every solve's costs, unless given another
 
 
 # Largest first from one shared queue ("longest processing time first") leaves the two
@@ -54,24 +142,13 @@ def _costs_of(cost_key) -> dict | None:
 # thread held up by the machine is still helped.  The plan gives the calling thread the
 # time a helper takes to start (a sleeping thread is woken, ~0.1 ms) as extra work.
 _EXACT_SPLIT_KEYS = 16
-_HELPER_START = [0.0]   # seconds from submitting a helper to its first key (averaged)
 # Planning anew costs ~80 us inside a solve (numpy on cold caches), ~1% of a one-deck solve
 # on two threads.  The recorded costs are measurements: a key's varies by 4-7% (quartiles)
 # from solve to solve on a quiet machine, so a plan made for the last costs is no better for
-# the next solve than one made a few solves ago.  A plan is reused for _PLAN_REUSES more
-# solves of its cost key, unless the costs have moved so far that it would finish more than
-# _PLAN_SLACK later (against a perfect split) than it did when it was made.
-_PLANS: dict = {}   # cost key -> _KeptPlan
-_PLAN_REUSES = 7
-_PLAN_SLACK = 0.10
-
-
-@dataclasses.dataclass
-class _KeptPlan:
-    workers: int
-    gap: float          # how much later than a perfect split it finished when it was made
-    shares: tuple       # the threads' keys, as tuples (each solve takes copies)
-    uses: int = 0       # solves it has served since
+# the next solve than one made a few solves ago.  A plan is reused for
+# ``ThreadPlanner.REUSES`` more solves of its cost key, unless the costs have moved so far
+# that it would finish more than ``ThreadPlanner.SLACK`` later (against a perfect split)
+# than it did when it was made.
 
 
 def _plannable(order: list, costs: dict | None, workers: int) -> bool:
@@ -95,32 +172,6 @@ def plan_shares(order: list, costs: dict | None, workers: int,
         least = loads.index(min(loads))
         shares[least].append(k)
         loads[least] += costs[k]
-    return shares
-
-
-def reused_or_new_plan(cost_key, order: list, costs: dict | None, workers: int,
-                       head_start: float = 0.0) -> list:
-    """``plan_shares(order, costs, workers, head_start)``, or the plan last made under
-    ``cost_key`` while it has served fewer than ``_PLAN_REUSES`` solves, shares out the
-    same keys to as many threads and, under ``costs``, finishes within ``_PLAN_SLACK`` of
-    the gap to a perfect split it had when made (fresh lists either way)."""
-    if cost_key is None or not _plannable(order, costs, workers):
-        return plan_shares(order, costs, workers, head_start)
-    assert costs is not None    # (_plannable)
-    with _UNIT_COSTS_LOCK:
-        kept = _PLANS.get(cost_key)
-        if (kept is not None and kept.workers == workers and kept.uses < _PLAN_REUSES
-                and sorted(k for share in kept.shares for k in share) == sorted(order)
-                and _finish_gap(kept.shares, costs, head_start) <= kept.gap + _PLAN_SLACK):
-            kept.uses += 1
-            return [list(share) for share in kept.shares]
-    shares = plan_shares(order, costs, workers, head_start)
-    with _UNIT_COSTS_LOCK:
-        _PLANS.pop(cost_key, None)
-        _PLANS[cost_key] = _KeptPlan(workers, _finish_gap(shares, costs, head_start),
-                                     tuple(tuple(share) for share in shares))
-        while len(_PLANS) > _UNIT_COSTS_KEPT:
-            del _PLANS[next(iter(_PLANS))]
     return shares
 
 
@@ -163,26 +214,6 @@ def _split_masks(n: int):
     return np.hstack([np.ones((len(rows), 1)), bits]).astype(float)
 
 
-def recorded_costs(rules: Rules, kind: str, shoe_size: float) -> dict | None:
-    """{dealer key: CPU seconds} that solves of these rules, kind (split class or "policy")
-    and shoe size spent on each key's work (the last solve's times averaged with the
-    earlier record, so that one disturbed solve does not reorder the next), or None
-    (for benchmarks: the thread balance they allow does not depend on how busy the
-    machine is)."""
-    with _UNIT_COSTS_LOCK:
-        costs = _UNIT_COSTS.get((rules, kind, shoe_size))
-        return dict(costs) if costs is not None else None
-
-
-def recorded_thread_loads(rules: Rules, kind: str, shoe_size: float) -> list | None:
-    """CPU seconds that each thread of the last solve of these rules, kind and shoe size
-    spent on its keys, the calling thread's first, or None (for benchmarks: with the
-    caller's CPU time of the whole solve, the critical path of the solve in CPU time)."""
-    with _UNIT_COSTS_LOCK:
-        loads = _THREAD_LOADS.get((rules, kind, shoe_size))
-        return list(loads) if loads is not None else None
-
-
 # ---- the threads ------------------------------------------------------------------------
 # The calling thread works on the upcards itself, beside up to threads - 1 helpers taken
 # from one pool kept for the life of the process (starting threads for every solve added
@@ -219,7 +250,8 @@ if hasattr(os, "register_at_fork"):
     os.register_at_fork(after_in_child=_forget_pool_after_fork)
 
 
-def run_units(keys, compute, threads: int | None = None, cost_key=None) -> dict:
+def run_units(keys, compute, threads: int | None = None, cost_key=None,
+              planner: ThreadPlanner | None = None) -> dict:
     """{key: compute(key)} for every dealer key, in up to ``threads`` threads (None: every
     core): the calling thread and helpers from the pool take the keys from one queue,
     longest first, or, when the keys' costs are known, each from its share of them
@@ -227,11 +259,13 @@ def run_units(keys, compute, threads: int | None = None, cost_key=None) -> dict:
     which thread runs it or when; then the values do not depend on the number of
     threads, bit for bit.  ``cost_key`` (hashable, e.g. rules, class and shoe size):
     record what each key cost (CPU seconds) under it, and plan the next run with the
-    same key by those costs."""
-    order = work_order(keys, cost_key)
+    same key by those costs, in ``planner`` (default: the process's, ``PLANNER``)."""
+    planner = PLANNER if planner is None else planner
+    order = planner.work_order(keys, cost_key)
     workers = max(1, min(len(order), check_threads(threads)))
-    costs_known = _costs_of(cost_key)
-    shares = reused_or_new_plan(cost_key, order, costs_known, workers, _HELPER_START[0])
+    costs_known = planner.costs_of(cost_key)
+    shares = planner.reused_or_new_plan(cost_key, order, costs_known, workers,
+                                        planner.helper_start)
     costs: dict = {}
     values: dict = {}
     queue_lock = threading.Lock()
@@ -253,8 +287,7 @@ def run_units(keys, compute, threads: int | None = None, cost_key=None) -> dict:
         """Compute keys until none is left; returns their CPU seconds."""
         load = 0.0
         if submitted is not None:
-            with _UNIT_COSTS_LOCK:
-                _HELPER_START[0] = (_HELPER_START[0] + time.perf_counter() - submitted) / 2
+            planner.note_helper_start(time.perf_counter() - submitted)
         start = time.thread_time()   # (each reading is a system call: one per key)
         while not failed:
             u = next_key(worker)
@@ -283,19 +316,5 @@ def run_units(keys, compute, threads: int | None = None, cost_key=None) -> dict:
         wait(started)
     loads += [helper.result() for helper in started]   # (a helper's error is raised here)
     if cost_key is not None:
-        _record_costs(cost_key, costs, loads)
-    return {u: values[u] for u in work_order(keys)}   # in an order that never varies
-
-
-def _record_costs(cost_key, costs: dict, loads: list) -> None:
-    """Keep what each key cost (averaged with the earlier record) and the threads' loads."""
-    with _UNIT_COSTS_LOCK:
-        earlier = _UNIT_COSTS.pop(cost_key, None) or {}
-        _UNIT_COSTS[cost_key] = {k: (c + earlier[k]) / 2 if k in earlier else c
-                                 for k, c in costs.items()}
-        _THREAD_LOADS.pop(cost_key, None)
-        _THREAD_LOADS[cost_key] = loads
-        while len(_UNIT_COSTS) > _UNIT_COSTS_KEPT:
-            del _UNIT_COSTS[next(iter(_UNIT_COSTS))]
-        while len(_THREAD_LOADS) > _UNIT_COSTS_KEPT:
-            del _THREAD_LOADS[next(iter(_THREAD_LOADS))]
+        planner.record(cost_key, costs, loads)
+    return {u: values[u] for u in planner.work_order(keys)}   # in an order that never varies

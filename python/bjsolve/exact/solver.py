@@ -24,7 +24,6 @@ from ..model.ranks import show as _show
 from ..model.rules import Rules
 from ..model.shoe import Shoe
 from .dealer import resolve_shoe
-from .distribution import outcome_distribution
 from .engines import make_engines, solve_engines
 from .kernel_rules import SPLIT_CLASSES, check_split_class, check_threads, natural_tie_value
 from .policy import evaluate_policy
@@ -388,7 +387,9 @@ class Solution:
         whether the probabilities are exact, ``.method`` how they were combined when not,
         ``.variance_exact`` whether the SD is.  strategy: "optimal" (this solve's play,
         split class ``self.split``), a ``StrategyChart`` or a callable as for ``evaluate``;
-        spots: 1..3 hands against one dealer.  Details: ``bjsolve.distribution``."""
+        spots: 1..3 hands against one dealer.  Details: ``bjsolve.exact.distribution``."""
+        # (lazy: the distribution needs numpy, which a solve and its chart do without)
+        from .distribution import outcome_distribution
         return outcome_distribution(self, strategy, insurance=insurance, spots=spots,
                                     threads=threads, exact_splits=exact_splits,
                                     exact_spots=exact_spots)

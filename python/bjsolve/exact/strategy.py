@@ -16,12 +16,12 @@ from typing import cast
 from ..model.actions import first_best, improves
 from ..model.deal import DEALER_CODES, dealer_label
 from ..model.hands import HARD_CODES, PAIR_CODES, SOFT_CODES, compositions, hand_code, total_code
+from ..model.mappings import card_key
 from ..model.ranks import RANK_LABELS, label, ranks, show
 from ..model.rules import Rules
-from ..output.table import chart_table
 from ..output.render import to_text
 from ..output.render_html import chart_fragment
-from ..model.mappings import card_key
+from ..output.table import chart_table
 
 # the codes of hands of three or more cards with a hard total up to 20 (soft 12 and
 # hard 3 take two cards: A,A)

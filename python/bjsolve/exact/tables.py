@@ -10,17 +10,22 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..model.actions import ACTIONS
-from ..model.deal import (dealer_columns, dealer_key_weight, dealer_keys, dealer_label,
-                   player_hand_weights)
-from .dealer import dealer_probabilities
+from ..model.deal import (
+    dealer_columns,
+    dealer_key_weight,
+    dealer_keys,
+    dealer_label,
+    player_hand_weights,
+)
 from ..model.hands import PAIR_CODES, hand_code, total_code
 from ..model.ranks import hand_total, label
 from ..model.rules import Rules
 from ..model.shoe import Shoe
 from ..output.table import CHART_LEGEND, Grid, Table, chart_table
 from ..output.table import table_notes as _notes
-from .policy import policy_engines
+from .dealer import dealer_probabilities
 from .engines import round_values
+from .policy import policy_engines
 
 if TYPE_CHECKING:
     pass

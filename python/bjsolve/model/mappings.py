@@ -8,8 +8,9 @@ same entry; in the exposed-dealer game ``sol.ev_by_dealer["T6"]``, ``["6", "T"]`
 from __future__ import annotations
 
 from collections.abc import Mapping
-from .ranks import ranks
+
 from .deal import dealer_label
+from .ranks import ranks
 
 
 def card_key(key, field: str = "key"):

@@ -10,6 +10,7 @@ import csv
 import io
 import json
 import textwrap
+
 from .cells import EV_DECIMALS
 from .cells import cell as _cell
 from .cells import is_missing as _is_missing

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import html
 
-from .terminal import ACTION_COLORS
 from .cells import cell as _cell
 from .cells import chart_sections as _sections
 from .cells import number as _number
+from .terminal import ACTION_COLORS
 
 CSS = """
 body { font-family: Helvetica, Arial, sans-serif; margin: 1.5em; color: #111; }

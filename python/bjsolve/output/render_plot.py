@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import io
 
-from .terminal import ACTION_COLORS
 from .cells import chart_sections as _sections
+from .terminal import ACTION_COLORS
 
 PICTURE_FORMATS = ("png", "svg")
 

@@ -60,36 +60,38 @@ import time
 
 import numpy as np
 
-from ..counting.count_laws import (CountDistribution, check_convention, decks_remaining,
-                                 round_true_count)
-from ..model.checks import is_finite_real
+from ..counting.count_laws import (
+    CountDistribution,
+    check_convention,
+    decks_remaining,
+    round_true_count,
+)
+from ..counting.indices import as_index_table
 from ..counting.removal import count_tags, finite_number
-from ..exact.distribution import column_moments, round_laws
-from .ramp import MAX_BET, MIN_BET, Ramp, RampResult, parse_ramp, ramp_figures
-from .ruin import MAX_BANKROLL, MAX_ROUNDS, MAX_TRIP_SECONDS
-from ..model.rules import Rules
-from ..model.ranks import show as _show
-from ..model.shoe import Shoe
-from .ruin import trip_ruin
-from .ramp import _true_count
-from .round_model import check_supported
-from ..exact.kernel_rules import check_threads
+from ..exact.distribution import (
+    OutcomeDistribution,
+    column_moments,
+    column_values,
+    merge_equal_values,
+    round_laws,
+)
+from ..exact.engines import make_engines, round_values
+from ..exact.kernel_rules import POLICY_CLASS, check_threads
+from ..exact.policy import policy_engines
+from ..exact.scheduler import run_units
 from ..exact.solver import solve
 from ..exact.strategy import StrategyChart
-from .round_model import round_cards_law
-from .round_starts import rank_steps, round_starts
-from ..exact.policy import policy_engines
+from ..model.checks import is_finite_real
 from ..model.deal import Deal
-from ..exact.kernel_rules import POLICY_CLASS
-from ..exact.engines import make_engines, round_values
-from ..exact.scheduler import run_units
-from ..exact.distribution import OutcomeDistribution, _column_values, _merge
+from ..model.hands import hand_code, total_code
+from ..model.ranks import show as _show
+from ..model.rules import Rules
+from ..model.shoe import Shoe
 from ..output.table import Table
-from .ruin import lattice
-from .ruin import RuinCurve
-from ..model.hands import total_code
-from ..model.hands import hand_code
-from ..counting.indices import as_index_table
+from .ramp import MAX_BET, MIN_BET, Ramp, RampResult, _true_count, parse_ramp, ramp_figures
+from .round_model import check_supported, round_cards_law
+from .round_starts import rank_steps, round_starts
+from .ruin import MAX_BANKROLL, MAX_ROUNDS, MAX_TRIP_SECONDS, RuinCurve, lattice, trip_ruin
 
 STRATEGIES = ("basic", "indices", "optimal")
 MIN_BIN_FREQUENCY = 1e-4   # true counts rarer than this are pooled into the end bins
@@ -691,7 +693,7 @@ class CountedGame:
     def _exact_law(self, shoe: Shoe, engines):
         """The law of a round's net outcome per unit bet on ``shoe``: probabilities over
         the outcome kernel's columns (net (k - 16) / 2 units, the last column a natural at
-        the table's payout; ``distribution._column_values``), from the kernel of
+        the table's payout; ``distribution.column_values``), from the kernel of
         ``Solution.outcome_distribution`` (``distribution.round_laws``) with the decisions
         frozen in ``engines`` (policy engines of the strategy, built on the full shoe)
         copied in; ``engines=None``: the composition's own optimal play (CDZ-).  On a whole
@@ -729,7 +731,7 @@ class CountedGame:
         else:
             column_law = self._exact_law(self.shoe, policy_engines(self.rules, self.shoe,
                                                                    self.policy_at(0.0)))
-        values, probs = _merge(_column_values(self.rules.blackjack_payout), column_law)
+        values, probs = merge_equal_values(column_values(self.rules.blackjack_payout), column_law)
         dist = OutcomeDistribution(values, probs / probs.sum(), exact=False,
                                    method="the outcome kernel, split hands combined as "
                                           "independent given the dealer's outcome")

@@ -49,9 +49,9 @@ from fractions import Fraction
 
 import numpy as np
 
+from ..exact.distribution import OutcomeDistribution
 from ..model.checks import is_finite_real
 from ..model.ranks import show as _show
-from ..exact.distribution import OutcomeDistribution
 
 MAX_DENOMINATOR = 100       # lattice steps 1/q, q <= 100
 LATTICE_TOLERANCE = 1e-9

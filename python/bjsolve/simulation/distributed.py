@@ -15,9 +15,10 @@ the task) fails the whole run with the chunk or game named: never a silently sma
 from __future__ import annotations
 
 import importlib
+
+from ..exact.kernel_rules import check_split_class
 from ..exact.solver import solve
 from ..model.rules import Rules
-from ..exact.kernel_rules import check_split_class
 
 
 class DistributedRunError(RuntimeError):

@@ -13,18 +13,17 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..model.actions import ACTION_CODE, ACTIONS, KIND_LATER, KIND_SPLIT, KIND_START
+from ..counting.index_file import parse_index_file
+from ..counting.indices import as_index_table
+from ..exact.solver import solve
+from ..exact.strategy import StrategyChart
+from ..model.actions import ACTION_CODE, ACTIONS, KIND_LATER, KIND_SPLIT, KIND_START, first_best
 from ..model.deal import dealer_label, is_natural
 from ..model.hands import hand_code
 from ..model.ranks import label, show
-from ..model.rules import Rules
 from ..model.ranks import show as _show
+from ..model.rules import Rules
 from ..model.shoe import Shoe
-from ..exact.solver import solve
-from ..model.actions import first_best
-from ..exact.strategy import StrategyChart
-from ..counting.index_file import parse_index_file
-from ..counting.indices import as_index_table
 
 STRATEGY_NAMES = ("basic", "composition")
 MAX_SEGMENTS = 8                   # plays one index line may switch between (kernel limit)

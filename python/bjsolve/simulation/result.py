@@ -6,6 +6,7 @@ import math
 from dataclasses import dataclass, field
 
 import numpy as np
+
 from ..output.table import Table
 
 TC_LOW, TC_HIGH = -20, 20          # the per-true-count table (the ends collect the rest)
@@ -123,7 +124,7 @@ class SimulationResult:
                                      f"({self.ruin.paths:,} paths, {self.ruin.rounds_per_path:,} "
                                      f"rounds, {self.ruin.bankroll:g} units)")
         names = tuple(shown)
-        labels = tuple(_SUMMARY_LABELS.get(k, k) for k in names)
+        labels = tuple(SUMMARY_LABELS.get(k, k) for k in names)
         title = "Simulation" + (" PARTIAL" if self.partial else "")
         notes = (("PARTIAL: interrupted; these are the rounds simulated so far",)
                  if self.partial else ()) + tuple(f"{_SETTING_LABELS.get(k, k)}: {v}" for k, v in self.settings.items()) + (
@@ -177,7 +178,7 @@ _SETTING_LABELS = {"true_count": "decks estimation", "rounding": "tc convention"
                    "other_spots": "other spots", "index_plays": "index plays"}
 
 # the summary's rows as a person reads them (JSON records keep the field names)
-_SUMMARY_LABELS = {
+SUMMARY_LABELS = {
     "rounds": "rounds dealt", "played": "rounds played",
     "hands": "hands played", "mean": "mean", "sd": "SD", "total_won": "total won",
     "total_bet": "total bet", "win_rate": "win rate", "shuffles": "shuffles",

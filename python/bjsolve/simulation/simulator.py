@@ -20,21 +20,30 @@ import threading
 import time
 
 import numpy as np
+
 from bjcore._simulate import MAX_CARDS, STOP_SIGINT
 
-from ..model.checks import is_finite_real
-from ..counting.removal import count_tags
 from ..counting.index_file import IndexPlay, parse_index_file
-from .game_plan import (GamePlan, _choice, _dealer_keys, _decision_table, _index_plays,
-                        _line_tables, _resolve_strategy, _shoe_counts, compositions)
+from ..counting.removal import count_tags
+from ..model.checks import is_finite_real
+from ..model.ranks import show as _show
+from ..model.rules import Rules
+from ..model.shoe import Shoe
 from ..output.progress import ProgressBar, check_progress
 from ..risk.ramp import MAX_BET, MIN_BET, parse_ramp
-from ..model.rules import Rules
-from ..model.ranks import show as _show
-from ..model.shoe import Shoe
-from .result import (TC_HIGH, TC_LOW, RuinResult, SimulationResult,
-                                TrueCountRow, _result, merge)
 from .distributed import run_chunks
+from .game_plan import (
+    GamePlan,
+    _choice,
+    _dealer_keys,
+    _decision_table,
+    _index_plays,
+    _line_tables,
+    _resolve_strategy,
+    _shoe_counts,
+    compositions,
+)
+from .result import TC_HIGH, TC_LOW, RuinResult, SimulationResult, TrueCountRow, _result, merge
 
 # the simulator's public names: its functions, and (re-exported, so that one import
 # serves) the types it takes and returns and the index-file parser
