@@ -263,7 +263,7 @@ def test_notes_explain_ruin_only_when_it_is_shown():
 def test_indices_repeated_or_in_a_comma_list_are_one_list(tmp_path):
     """'game --indices i18 --indices fab4' kept the last set only and 'i18,fab4' was
     refused: both give CountedGame the list ["i18", "fab4"] (the game reads it with
-    bjsolve.indices.as_index_table, as simulate does); a file's name is kept whole."""
+    bjsolve.counting.indices.as_index_table, as simulate does); a file's name is kept whole."""
     from bjsolve.cli import parse
     from bjsolve.cli.counting_args import index_items
     odd = tmp_path / "hi,lo.idx"

@@ -1,4 +1,4 @@
-"""The distribution of a round's outcome (bjsolve.distribution).
+"""The distribution of a round's outcome (bjsolve.exact.distribution).
 
 Independent sources: the published whole-round EVs (the mean), a card-by-card Fraction brute
 force of the real game on small shoes (``bjsolve._reference_distribution``), a direct

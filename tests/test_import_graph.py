@@ -128,6 +128,27 @@ def test_no_import_cycles():
     assert not cycles, "import cycles:\n" + "\n".join(" -> ".join(c) for c in cycles)
 
 
+# the subpackages from the bottom up: each imports only from those before it (and the
+# top-level helpers ``bjsolve.lazy`` and ``bjsolve.startup``)
+LAYERS = ("model", "output", "exact", "counting", "risk", "simulation", "cli")
+
+
+def test_subpackages_import_only_from_the_layers_below():
+    found = []
+    for module in MODULES:
+        mine = _subpackage(module)
+        if mine not in LAYERS:
+            continue
+        for target in GRAPH[module]:
+            theirs = _subpackage(target)
+            if theirs == "":
+                if target not in ("bjsolve", "bjsolve.lazy", "bjsolve.startup"):
+                    found.append(f"{module} imports {target}")
+            elif LAYERS.index(theirs) > LAYERS.index(mine):
+                found.append(f"{module} ({mine}) imports {target} ({theirs})")
+    assert not found, "\n".join(found)
+
+
 def test_no_private_name_imported_across_subpackages():
     found = []
     for module in MODULES:

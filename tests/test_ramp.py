@@ -1,4 +1,4 @@
-"""The bet ramp (bjsolve.ramp): one parser for the counted game, the simulator and the CLI.
+"""The bet ramp (bjsolve.risk.ramp): one parser for the counted game, the simulator and the CLI.
 
 Expected values are written out by hand from the ramp's definition (the bet of the highest
 point at or below the count, the lowest point's bet below it, 0 below wong_in)."""

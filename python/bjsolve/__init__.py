@@ -17,7 +17,7 @@ Public names (each has a docstring saying what its numbers are):
 (``expected_value``, ``ev_by_upcard``, ``hand_ev`` -> ``ActionValues``, ``strategy`` ->
 ``StrategyChart``, ``evaluate``, ``insurance_ev``, ``outcome_distribution``);
 ``dealer_probabilities``, ``dealer_table`` (``DealerOutcomes``); ``effects_of_removal``,
-``estimate_ev`` (more counting in ``bjsolve.counting`` and ``bjsolve.indices``);
+``estimate_ev`` (more counting in ``bjsolve.counting`` and ``bjsolve.counting.indices``);
 ``simulate`` -> ``SimulationResult``.
 
 Subpackages, by concept (each lists its public names in ``__all__``; each builds only on

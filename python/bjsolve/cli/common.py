@@ -1,6 +1,6 @@
 """What the sub-commands share: rule and shoe flags, output flags, writing tables, progress.
 
-Only the standard library and ``bjsolve.rules`` are imported at module level, so that
+Only the standard library and ``bjsolve.model.rules`` are imported at module level, so that
 ``bjsolve --help`` stays fast; numpy, rich and the solver load inside the functions that use
 them.
 """
@@ -310,7 +310,7 @@ def use_color(args, stream) -> bool:
 
 
 def emit(tables, args) -> None:
-    """Write one or more ``bjsolve.tables.Table`` in ``args.format``.
+    """Write one or more ``bjsolve.output.table.Table`` in ``args.format``.
 
     text/markdown/html: one after the other; csv: one table as a plain grid, several as one
     long grid (table,row,column,value), notes on stderr; json: one document (a single table's

@@ -131,7 +131,7 @@ INDEX_SETS_HELP = ("i18 (Illustrious 18 and insurance), fab4, all, or a number N
 def index_items(values):
     """The values of a repeated flag naming index plays (--indices, --set), each a set's
     name, a comma list of them or an index file, as one list (None: not given); the
-    library (``bjsolve.indices.as_index_table``) reads each item."""
+    library (``bjsolve.counting.indices.as_index_table``) reads each item."""
     if not values:
         return None
     items = []

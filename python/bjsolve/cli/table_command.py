@@ -14,10 +14,10 @@ import difflib
 from . import common
 from .counting_args import add_strategy_argument
 
-# the CLI's --strategy words -> bjsolve.tables.advantage_table's
+# the CLI's --strategy words -> bjsolve.exact.tables.advantage_table's
 _ADVANTAGE_STRATEGY = {"optimal": "optimal", "basic": "chart"}
 
-# every table bjsolve.tables.build_table makes (kept here so --help needs no numpy)
+# every table bjsolve.exact.tables.build_table makes (kept here so --help needs no numpy)
 TABLE_NAMES = ("initial", "dealer", "stand", "hit", "double", "split", "surrender",
                "optimal", "strategy", "advantage", "exceptions", "insurance")
 

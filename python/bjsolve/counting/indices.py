@@ -359,7 +359,7 @@ def _one_table(item, rules, system):
 
 def index_table_from_file(text: str, rules: Rules, system="hilo", *,
                           source: str = "index file") -> IndexTable:
-    """The lines of an index file (``bjsolve.game_plan.parse_index_file``: a bad line is
+    """The lines of an index file (``bjsolve.simulation.game_plan.parse_index_file``: a bad line is
     named) as an ``IndexTable`` whose ``index_file()`` writes them back unchanged; its
     insurance index from the "# insurance:" line, if any."""
     all_lines = []

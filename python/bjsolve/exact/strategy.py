@@ -242,7 +242,7 @@ class StrategyChart:
     # ---- presentation: print(chart) draws it; notebooks show it coloured ----------------
 
     def to_table(self):
-        """The chart as a ``bjsolve.tables.Table`` (rows: hand codes, columns: upcards)."""
+        """The chart as a ``bjsolve.output.table.Table`` (rows: hand codes, columns: upcards)."""
         return chart_table(self)
 
     def __str__(self):
@@ -400,7 +400,7 @@ def _exceptions(solution, chart, max_cards: int = 4):
 def __getattr__(name):
     if name == "Exception_":      # the old name of Deviation
         import warnings
-        warnings.warn("bjsolve.strategy.Exception_ is now Deviation", DeprecationWarning,
+        warnings.warn("bjsolve.exact.strategy.Exception_ is now Deviation", DeprecationWarning,
                       stacklevel=2)
         return Deviation
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -1,4 +1,5 @@
-"""Labelled tables (numpy values, row and column labels) for the CLI and the API.
+"""The tables of a solve (EVs by hand and upcard, the chart, dealer outcomes, the house
+edge ...) for the CLI and the API; what a table is lives in ``bjsolve.output.table``.
 
 Rows use the usual chart's hand codes: "4".."20" hard totals, "A2".."A9" soft,
 "22".."TT", "AA" pairs, "BJ"; columns the dealer's upcard 2..T, A.  A hard or soft row is

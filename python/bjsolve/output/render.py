@@ -1,4 +1,4 @@
-"""Render ``bjsolve.tables.Table`` objects as text, CSV, JSON, Markdown or HTML.
+"""Render ``bjsolve.output.table.Table`` objects as text, CSV, JSON, Markdown or HTML.
 
 Units: the values of a table are fractions (of the initial bet for EVs, of 1 for
 probabilities) in CSV and JSON; text, Markdown and HTML show percentages where the table's

@@ -186,7 +186,7 @@ class CountedGame:
     burn: cards burnt (unseen) after the shuffle.  decks / rounding: the true-count
     convention (``count_distribution``).  strategy: "basic", "indices" (needs ``indices``;
     giving ``indices`` selects it) or "optimal".  indices: the index plays, as ``simulate``
-    takes them (``bjsolve.indices.as_index_table``): a named set "i18", "fab4" or "all"
+    takes them (``bjsolve.counting.indices.as_index_table``): a named set "i18", "fab4" or "all"
     (the exact indices for this rounding of the true count), a number N (the N lines of
     largest gain), a list of those ("i18,fab4" or ["i18", "fab4"]: their lines together),
     an index file (path or text), an ``IndexTable`` (or anything with ``.lines``
@@ -197,7 +197,7 @@ class CountedGame:
     spots: hands per round (for where rounds start).  depth_bands: depth bands per true
     count for the edge (1: the average composition).  tc_min/tc_max: end bins (None: pool
     true counts rarer than 1e-4).
-    round_length_correction: where rounds start from ``bjsolve.round_starts`` (default);
+    round_length_correction: where rounds start from ``bjsolve.risk.round_starts`` (default);
     False: the plain renewal, round starts taken as random depletions of the shoe (kept
     to measure what the round structure changes).  calibrate: the fundamental theorem's
     calibration per depth band (default True).  curvature: "count" (default) shares each
@@ -319,7 +319,7 @@ class CountedGame:
 
     def _round_starts(self):
         """Expected round starts per shoe by (cards seen, running count):
-        ``bjsolve.round_starts`` (a forward recursion with the joint law of a round's
+        ``bjsolve.risk.round_starts`` (a forward recursion with the joint law of a round's
         cards and count) by default; with ``round_length_correction=False`` the plain
         renewal (one law of the cards a round uses, independent of the count: round starts
         see random depletions of the shoe)."""
@@ -752,7 +752,7 @@ class CountedGame:
 
     # ---- results ---------------------------------------------------------------------
     def table(self, ramp=None):
-        """The true-count table as a ``bjsolve.tables.Table``: frequency, edge, SD (and the
+        """The true-count table as a ``bjsolve.output.table.Table``: frequency, edge, SD (and the
         ramp's bet when a ramp is given)."""
         columns = [self.frequency, self.edge, np.sqrt(self.variance)]
         names = ["frequency", "edge", "SD"]

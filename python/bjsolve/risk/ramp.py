@@ -1,5 +1,5 @@
 """A bet ramp: the bet at each true count.  One concept, one parser, used by the counted game
-(``bjsolve.game``), the simulator (``bjsolve.simulate``) and the command line.
+(``bjsolve.risk.game``), the simulator (``bjsolve.simulate``) and the command line.
 
 A ramp is written ``"1:1,2:2,3:4,4:8"`` (true count:bet, comma separated; spaces allowed),
 or given as a mapping {true count: bet}, as (true count, bet) pairs, or as a ``Ramp``.
@@ -324,7 +324,7 @@ def diffusion_ruin(win: float, variance: float, bankroll: float) -> float:
 
 
 def ramp_table(result: RampResult, title: str):
-    """A ramp's figures as a one-column ``bjsolve.tables.Table`` (text: labelled lines under
+    """A ramp's figures as a one-column ``bjsolve.output.table.Table`` (text: labelled lines under
     a heading that writes the ramp out)."""
     summary = result.summary()
     rows = tuple(k for k, v in summary.items() if v is not None)

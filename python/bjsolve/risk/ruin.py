@@ -232,7 +232,7 @@ def _start_index(bankroll: float, h: float) -> int:
 
 def _moments(dist):
     """(mean, variance) of one round's result X.  An ``OutcomeDistribution`` (the
-    package's own, ``bjsolve.distribution``) is taken at its word: it decides which
+    package's own, ``bjsolve.exact.distribution``) is taken at its word: it decides which
     variance is its best (the exact one where its pmf combines resplit hands, each spot's
     exact one with several spots), in one place.  Any other law (a bet ramp's mixture, a
     hand-made object) gives the moments of its pmf, whatever its own ``.mean`` or

@@ -104,7 +104,7 @@ class SimulationResult:
         return out
 
     def tables(self):
-        """The summary and the per-true-count table as ``bjsolve.tables.Table`` objects
+        """The summary and the per-true-count table as ``bjsolve.output.table.Table`` objects
         (text cells formatted for reading; JSON carries the numbers as records)."""
         s = self.summary()
         shown = {

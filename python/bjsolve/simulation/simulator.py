@@ -330,8 +330,8 @@ def simulate(rules: Rules | None = None, *, rounds, seed, shoe=None, penetration
         estimated to the nearest half or whole deck, at least one half / one deck).
     rounding: how the true count becomes a whole number: 'floor', 'truncate' (toward
         zero), 'round' (nearest, halves up).  Bets and indices use that number.
-    ramp: true count -> bet: "1:1,2:2,3:4,4:8", a mapping, pairs or a ``bjsolve.ramp.Ramp``
-        (``bjsolve.ramp.parse_ramp``: whole counts, each once, bets >= 0); the bet of the
+    ramp: true count -> bet: "1:1,2:2,3:4,4:8", a mapping, pairs or a ``bjsolve.risk.ramp.Ramp``
+        (``bjsolve.risk.ramp.parse_ramp``: whole counts, each once, bets >= 0); the bet of the
         highest step at or below the count (below the first step: the first step's bet);
         0 sits the round out.  Default: flat betting at ``table_min``.
     wong_in / wong_out: sit out while the count is below wong_out until it reaches
