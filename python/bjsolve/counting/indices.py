@@ -16,6 +16,7 @@ from __future__ import annotations
 import math
 import numbers
 import os
+import re
 import threading
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
@@ -394,7 +395,6 @@ def file_insurance(text: str):
     """The insurance index of an index file, from the comment line ``bjsolve indices
     --format index`` writes ('# insurance: take at TC >= +3'): an int, else None (never,
     or nothing said)."""
-    import re
 
     for number, line in enumerate(text.splitlines(), 1):
         m = re.match(r"#\s*insurance:\s*take at TC >= ([+-]?\d+)", line.strip())

@@ -31,6 +31,8 @@ from typing import cast
 
 import numpy as np
 
+from bjcore import UpcardEngine
+
 from ..exact.dealer import resolve_shoe
 from ..exact.engines import make_engines, round_values
 from ..exact.kernel_rules import POLICY_CLASS, SPLIT_CLASSES, check_split_class, kernel_rules
@@ -446,7 +448,6 @@ def decision_effects_of_removal(rules: Rules, cards, upcard, *, shoe: Shoe | Non
     def raw_values(shoe_counts):
         """({action: unconditioned value}, {action: chance the hole card completes a
         natural, for that action's measure})."""
-        from bjcore import UpcardEngine
         engine = UpcardEngine([float(c) for c in shoe_counts], up, krules, False, False)
         st, ht, dd, beta = engine.hand_values(counts)
         vals = {"stand": st, "hit": ht}

@@ -39,6 +39,11 @@ from __future__ import annotations
 import numbers
 from functools import lru_cache
 
+import numpy as np
+
+from bjcore import dealer_trie
+from bjcore._distribution import RoundLaws
+
 from ..exact.distribution import NATURAL_T, column_moments
 from ..exact.kernel_rules import SPLIT_CLASSES, kernel_rules
 from ..model.hands import PAIR_CODES, total_code
@@ -58,7 +63,6 @@ def decision_moments(rules: Rules, counts, upcard):
     """A function ``moments(cards) -> {play: (mean, second moment)}`` (unconditioned, per
     unit of the initial bet) for hands (sorted tuples of ranks) against ``upcard``, drawn
     from a shoe of 10 (possibly fractional) ``counts``; memoised."""
-    from bjcore import dealer_trie
     all_bets = rules.hole_card == "enhc"     # a dealer natural takes doubled bets too
     dealer_cards = _dealer_cards(upcard)
     trie = dealer_trie(dealer_cards, rules.hit_soft_17)
@@ -188,7 +192,6 @@ def split_moments(rules: Rules, counts, upcard, split: str = "CDZ-"):
     independent given the dealer's outcome, exact on an infinite shoe, and on a finite one
     the cards the hands take from each other are left out of the second moment (a change
     of order 1 / cards left)."""
-    from bjcore._distribution import RoundLaws
 
     key = upcard if isinstance(upcard, int) else tuple(upcard)
     kernel = RoundLaws([float(c) for c in counts], key,
@@ -393,7 +396,6 @@ def risk_indices_table(rules: Rules, system="hilo", *, rows=None, select=None,
     risk-neutral (EV) crossing of the same shoes for comparison.  ``select``: "i18" or
     "fab4" (the rows of a named list) or a list of them (their rows together, each once),
     else ``rows`` (default: both lists)."""
-    import numpy as np
 
     if select is not None:
         sets = list(select) if isinstance(select, (list, tuple)) else [select]

@@ -1,6 +1,8 @@
 """Tables for the card-counting calculator (used by the CLI)."""
 from __future__ import annotations
 
+import textwrap
+
 import numpy as np
 
 from ..model.ranks import RANK_LABELS, label
@@ -119,7 +121,6 @@ def indices_table(rules, system, *, dealt_decks=None, rounding="rounded", tc_con
 def index_file(table) -> str:
     """The index-file format ``count up dbl spl sur p1 tc1 p2 ... +1000`` (see IndexLine);
     the comment lines wrapped to 80 columns, each piece starting with '#'."""
-    import textwrap
     ins = table.index_table.insurance
     comments = list(table.notes) + [
         "count up dbl spl sur p1 tc1 p2 ... +1000 (count < 0 soft; 1 stand, 2 hit, 3 double, "

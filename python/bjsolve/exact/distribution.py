@@ -157,6 +157,7 @@ class OutcomeDistribution:
     def to_pandas(self):
         """A pandas DataFrame with columns value, probability (needs pandas)."""
         try:
+            # (lazy: pandas is optional)
             import pandas as pd
         except ImportError:  # pragma: no cover - pandas is optional
             raise ImportError("to_pandas needs pandas (pip install pandas)") from None

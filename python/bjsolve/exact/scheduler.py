@@ -188,6 +188,7 @@ def _best_two_way_split(order: list, costs: dict, head_start: float = 0.0) -> li
     """The calling thread's share and the helper's, of ``order``, that finish first when
     the helper starts ``head_start`` later (ties: the first found); each keeps
     ``order``'s order (largest first)."""
+    # (lazy: a solve without recorded costs needs no numpy)
     import numpy as np
     n = len(order)
     weights = np.array([costs[k] for k in order])
@@ -208,6 +209,7 @@ def _best_two_way_split(order: list, costs: dict, head_start: float = 0.0) -> li
 @functools.lru_cache(maxsize=None)
 def _split_masks(n: int):
     """A (2^(n-1), n) 0/1 array: row m puts key 0 and the keys of m's bits in share 0."""
+    # (lazy: a solve without recorded costs needs no numpy)
     import numpy as np
     rows = np.arange(1 << (n - 1))[:, None]
     bits = (rows >> np.arange(n - 1)[None, :]) & 1

@@ -9,6 +9,7 @@ not depend on the solver.
 from __future__ import annotations
 
 import numbers
+import warnings
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import cast
@@ -399,7 +400,6 @@ def _exceptions(solution, chart, max_cards: int = 4):
 
 def __getattr__(name):
     if name == "Exception_":      # the old name of Deviation
-        import warnings
         warnings.warn("bjsolve.exact.strategy.Exception_ is now Deviation", DeprecationWarning,
                       stacklevel=2)
         return Deviation

@@ -72,6 +72,7 @@ def _measure(solution) -> str:
 
 def ev_table(solution, action: str) -> Table:
     """Per-row EV of one action (or "optimal": the best allowed action per hand)."""
+    # (lazy: the default command prints without numpy)
     import numpy as np
     if action not in ACTIONS + ("optimal",):
         raise ValueError(f"action must be one of {', '.join(ACTIONS + ('optimal',))}, "
@@ -130,6 +131,7 @@ def strategy_table(solution, count_exceptions: bool = True) -> Table:
 
 
 def exceptions_table(solution) -> Table:
+    # (lazy: the default command prints without numpy)
     import numpy as np
     chart = solution.strategy
     rows = tuple(f"{''.join(label(c) for c in e.cards)} v {dealer_label(e.upcard)}"
@@ -154,6 +156,7 @@ def exceptions_table(solution) -> Table:
 
 def initial_table(solution) -> Table:
     """Probability of each starting hand code together with each dealer column (sums to 1)."""
+    # (lazy: the default command prints without numpy)
     import numpy as np
     shoe = solution.shoe
     columns = solution.dealer_columns()
@@ -178,6 +181,7 @@ def initial_table(solution) -> Table:
 
 def dealer_outcome_table(rules: Rules, shoe: Shoe | None = None, *,
                          given_no_blackjack: bool = False) -> Table:
+    # (lazy: the default command prints without numpy)
     import numpy as np
     if not isinstance(given_no_blackjack, bool):
         raise TypeError(f"given_no_blackjack must be True or False, got {given_no_blackjack!r}")
@@ -272,6 +276,7 @@ def house_edge_table(solution, chart_by_dealer=None) -> Table:
 def advantage_table(solution, strategy: str = "optimal") -> Table:
     """The round's EV by dealer column and overall, for composition-dependent optimal play
     (``strategy="optimal"``) or for the basic-strategy chart (``"chart"``)."""
+    # (lazy: the default command prints without numpy)
     import numpy as np
     if strategy not in ("optimal", "chart"):
         raise ValueError(f"strategy must be 'optimal' or 'chart', got {strategy!r}")
@@ -301,6 +306,7 @@ def surrender_table(solution) -> Table:
     (-0.5 given no dealer blackjack), so the gain is the informative number; the notes give
     surrender's EV.  ``ev_table(solution, "surrender")`` has the EVs themselves.  Where the
     rules offer no surrender the table says so and is empty."""
+    # (lazy: the default command prints without numpy)
     import numpy as np
     rules = solution.rules
     if rules.surrender == "none":
@@ -329,6 +335,7 @@ def surrender_table(solution) -> Table:
 
 def insurance_table(solution) -> Table:
     """EV of an insurance bet (pays 2:1) against a dealer ace, with one more card known."""
+    # (lazy: the default command prints without numpy)
     import numpy as np
     if solution.rules.hole_card == "exposed":
         raise ValueError("insurance: not offered in the exposed game (both dealer cards are "

@@ -2,10 +2,13 @@
 from __future__ import annotations
 
 import dataclasses
+import difflib
 import math
 import numbers
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any, ClassVar
 
 from .shoe import _check_decks, _show
@@ -166,7 +169,6 @@ class Rules:
 def payout_label(b: float) -> str:
     """1.5 -> '3:2', 1.2 -> '6:5', 1.0 -> '1:1'; any other payout as 'x:1' with x in full
     (1e-13 -> '1e-13:1', never '0:1'), so that ``Rules.parse`` reads back the same float."""
-    from fractions import Fraction
     f = Fraction(b).limit_denominator(100)
     if f != 0 and float(f) == b:
         return f"{f.numerator}:{f.denominator}"
@@ -234,7 +236,6 @@ def parse_rules(text: str, base: "Rules | None" = None) -> "Rules":
     if not isinstance(text, str):
         raise TypeError(f"rules summary must be a string such as '6D H17 DAS LS 3:2', "
                         f"got {_show(text)}")
-    import re
     words = text.replace(",", " ").lower().split()
     fields: dict[str, Any] = {}
     seen: dict[str, str] = {}    # field -> the phrase that set it
@@ -258,7 +259,6 @@ def parse_rules(text: str, base: "Rules | None" = None) -> "Rules":
                     raise ValueError(f"rules summary: {word[:40]!r} is not a payout such as "
                                      "3:2 or 6:5") from None
             else:
-                import difflib
                 close = difflib.get_close_matches(word, list(_SUMMARY_WORDS), n=1)
                 hint = f" (did you mean {close[0]!r}?)" if close else ""
                 raise ValueError(

@@ -92,6 +92,7 @@ def chart_figure(table, edge=None):
 
 def heatmap_figure(table):
     """An EV (or probability) table as a heat map, values written in the cells."""
+    # (lazy, like matplotlib: pictures only)
     import numpy as np
     plt = _pyplot()
     values = np.array([[np.nan if isinstance(v, str) or v is None else float(v) for v in row]

@@ -29,6 +29,7 @@ class Grid:
         self.dtype = dtype
 
     def array(self):
+        # (lazy: a table of plain rows, the CLI's default, needs no numpy)
         import numpy as np
         return np.array(self.rows, dtype=self.dtype).reshape(len(self.rows), self.columns)
 
@@ -82,6 +83,7 @@ class Table:
         return self.values[self.rows.index(str(row)), self.columns.index(str(col))]
 
     def to_dict(self) -> dict:
+        # (lazy: a table of plain rows, the CLI's default, needs no numpy)
         import numpy as np
 
         def plain(v):
@@ -93,6 +95,7 @@ class Table:
 
     def to_pandas(self):
         """A pandas DataFrame (needs pandas, which bjsolve does not require)."""
+        # (lazy: pandas is optional)
         import pandas as pd
         return pd.DataFrame(self.values, index=list(self.rows), columns=list(self.columns))
 

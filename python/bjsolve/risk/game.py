@@ -53,10 +53,14 @@ Method (also in docs/counted-game.md, with the measured errors):
 """
 from __future__ import annotations
 
+import ctypes
 import gc
 import math
 import numbers
+import platform
 import time
+from fractions import Fraction
+from types import SimpleNamespace
 
 import numpy as np
 
@@ -110,8 +114,6 @@ MIN_UNIT, MAX_UNIT = 1e-9, 1e9
 def _release_free_memory():
     """Give the memory freed so far back to the system (glibc keeps it in its arenas: the
     full shoe's solve and the round starts leave tens of MB there before the laws)."""
-    import ctypes
-    import platform
     if platform.libc_ver()[0] == "glibc":
         try:
             ctypes.CDLL(None).malloc_trim(0)
@@ -877,8 +879,6 @@ class CountedGame:
         chip of at most MAX_RUIN_CHIPS per bet that moves the bets least, ``_closest_chips``),
         so the values lie on the outcome lattice: returns (distribution, chip in units, a
         note saying how the bets were put on the lattice)."""
-        from fractions import Fraction
-        from types import SimpleNamespace
         bets = self._checked_bets(bets)
         top = float(bets.max())
         fr = [Fraction(float(b)).limit_denominator(100) for b in bets]

@@ -397,6 +397,7 @@ class _TripWalk:
                            # 1-1.2 ns, up to 2.7 ns with the other core busy)
 
     def __init__(self, steps, probs, eps: float, start: int, rounds: int):
+        # (lazy: the trip-ruin kernel loads when it is needed)
         from bjcore._ruin import killed_rounds
         self.killed_rounds = killed_rounds
         self.steps, self.probs, self.eps = steps, probs, eps
@@ -1084,6 +1085,7 @@ def _root_method(steps, probs):
     """psi(i) = sum_j c_j w_j^i over the roots |w_j| < 1 of E[w^K] = 1, the c_j from psi = 1
     on the d states below the barrier (the classic "exact root method"; O(d^3)).  Returns
     a function of i giving nan where the root system fails."""
+    # (lazy: threadpoolctl loads only for the root method)
     from threadpoolctl import threadpool_limits
     # one BLAS thread: the O(d^3) eigenvalue and linear solves of a wide law (d ~ 1,000)
     # take 2-3 s on one thread, and 7-27 s of CPU when OpenBLAS's threads spin against

@@ -101,6 +101,7 @@ class GamePlan:
         """Play one chunk: (sums, counts, tc_counts, tc_sums) arrays (see run_chunk);
         ``watch_sigint`` (main thread only): a Ctrl-C ends the chunk early and sets
         ``stop[0] = STOP_SIGINT`` (the caller raises the interrupt again)."""
+        # (lazy: the simulator kernel loads when a simulation runs)
         from bjcore._simulate import run_chunk
         dparams = self.dparams
         if bankroll:

@@ -88,6 +88,7 @@ class SimulationResult:
     def to_pandas(self):
         """The per-true-count table as a pandas DataFrame (index: true count); the totals
         are in ``DataFrame.attrs``.  Needs pandas (not a bjsolve requirement)."""
+        # (lazy: pandas is optional)
         import pandas as pd
         df = pd.DataFrame([vars(r) for r in self.per_true_count]).set_index("true_count")
         df.attrs.update(self.summary())
