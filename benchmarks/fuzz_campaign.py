@@ -741,7 +741,8 @@ class RiskInputs(Inputs):
 
     def __init__(self, seed, emit):
         super().__init__(seed, emit)
-        from bjsolve import Rules, risk, solve
+        from bjsolve import Rules, solve
+        from bjsolve.risk import ruin as risk
         self.risk = risk
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")

@@ -6,7 +6,7 @@ from fractions import Fraction
 
 import pytest
 
-from bjsolve import risk
+from bjsolve.risk import ruin as risk
 from bjsolve.risk.ramp import diffusion_ruin
 from bjsolve.risk.ruin import RuinCurve, bankroll_for_risk, lifetime_ruin, risk_summary, trip_ruin
 

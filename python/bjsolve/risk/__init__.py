@@ -13,6 +13,7 @@ _EXPORTS = {
     "trip_ruin": "ruin",
     "lifetime_ruin": "ruin",
     "risk_summary": "ruin",
+    "bankroll_for_risk": "ruin",
     "Ramp": "ramp",
     "parse_ramp": "ramp",
     "CountedGame": "game",
@@ -24,4 +25,4 @@ __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)
 if TYPE_CHECKING:  # the names as type checkers see them
     from .game import CountedGame
     from .ramp import Ramp, parse_ramp
-    from .ruin import RuinCurve, lifetime_ruin, risk_summary, trip_ruin
+    from .ruin import RuinCurve, bankroll_for_risk, lifetime_ruin, risk_summary, trip_ruin
