@@ -181,7 +181,7 @@ def counted_game_class():
     """``CountedGame`` from the package's public names (``bjsolve.CountedGame``), or from
     its module where the top level does not export it."""
     from importlib import import_module
-    for where in ("bjsolve", "bjsolve.risk", "bjsolve.game"):
+    for where in ("bjsolve", "bjsolve.risk"):
         try:
             return import_module(where).CountedGame
         except (ImportError, AttributeError):
