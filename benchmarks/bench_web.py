@@ -106,7 +106,7 @@ def main() -> int:
                      "web-hand.png": (f"{base}/hand?rules=6D+H17+DAS+LS&hand=T6+v+9",
                                       "actions"),
                      "web-counting.png": (f"{base}/counting?rules=6D+H17+DAS+LS"
-                                          "&ramp=0:1,1:2,2:4,3:8,4:12&bankroll=1000",
+                                          "&ramp=0:1,1:2,2:4,3:8,4:12&bankroll=1000&unit=25",
                                           "figures")}
             for name, (url, shown) in shots.items():
                 driver.get(url)
