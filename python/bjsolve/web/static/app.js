@@ -93,7 +93,9 @@
     }, 250);
     try {
       const answer = await ask(page, q);
+      clearTimeout(slow);
       if (number !== latest) return;                // a newer request is on its way
+      status.textContent = "";
       showErrors(answer.errors || {});
       if (answer.errors && Object.keys(answer.errors).length) return;
       summaryMode = false;
@@ -103,21 +105,23 @@
       document.body.dataset.summary = answer.summary;
       if (page === "edge") loadExceptions(answer.query.slice(1), number);
     } catch (err) {
-      if (number === latest) status.textContent = "no answer from the server: " + err;
-      return;
-    } finally {
       clearTimeout(slow);
+      if (number === latest) status.textContent = "no answer from the server: " + err;
     }
-    if (number === latest) status.textContent = "";
   }
 
+  // the chart's exceptions take longer than the chart: asked for once it is shown
   async function loadExceptions(q, number) {
     const box = document.getElementById("out-exceptions");
     if (!box) return;
-    const answer = await ask("exceptions", q);
-    if (number !== latest) return;
-    box.innerHTML = answer.html ? answer.html.exceptions
-                                : '<p class="error">' + JSON.stringify(answer.errors) + "</p>";
+    try {
+      const answer = await ask("exceptions", q);
+      if (number !== latest) return;
+      // bad rules are reported beside their fields already: nothing to show here then
+      box.innerHTML = answer.html ? answer.html.exceptions : "";
+    } catch (err) {
+      if (number === latest) box.textContent = "no answer from the server: " + err;
+    }
   }
 
   function later() {
