@@ -36,6 +36,12 @@ OPTIONAL_RULE_KEYS = ("natural_tie_value",)
 MAX_PAYOUT = 1000.0
 
 
+cdef bint _is_numpy_bool(object value):
+    """numpy's bool (what a mask or a table holds) has no __index__, but it is a bool."""
+    cls = type(value)
+    return cls.__module__ == "numpy" and cls.__name__ in ("bool", "bool_")
+
+
 cdef object _whole(dict rules, str key, tuple allowed, str allowed_text):
     """The rule ``key`` as an int, which must be one of ``allowed``.  Bools and any
     integer type (numpy's too) are whole numbers; a float is not, even 2.0."""
@@ -43,7 +49,9 @@ cdef object _whole(dict rules, str key, tuple allowed, str allowed_text):
     try:
         n = operator.index(value)
     except TypeError:
-        raise TypeError(f"rules: {key} must be {allowed_text}, got {value!r}") from None
+        if not _is_numpy_bool(value):
+            raise TypeError(f"rules: {key} must be {allowed_text}, got {value!r}") from None
+        n = int(value)
     if n not in allowed:
         raise ValueError(f"rules: {key} must be {allowed_text}, got {value!r}")
     return int(n)
