@@ -52,6 +52,9 @@ def _z(result, exact):
     Rules(decks=2, hit_split_aces=True, resplit_aces=True),
     Rules(decks=1, dealer_wins_ties=True),
     Rules(decks=1, hole_card="exposed", dealer_wins_ties=True, blackjack_payout=1.0),
+    # tied naturals paid as a win (the simulator once settled them as every other tie: -1)
+    Rules(decks=1, dealer_wins_ties=True, natural_tie="win"),
+    Rules(decks=2, hole_card="enhc", dealer_wins_ties=True, natural_tie="push"),
 ], ids=lambda r: r.describe())
 def test_chart_mean_matches_exact_ev(rules):
     chart, exact = _chart_ev(rules)

@@ -391,6 +391,9 @@ cdef void _run(Sim* s, const int64_t* ip, const double* dp, const int32_t* key_o
     cdef double payout = s.rules.blackjack_payout
     cdef double bankroll = dp[DP_BANKROLL]
     cdef double tie = s.rules.tie_value
+    # a player natural against a dealer natural: a push, or with dealer_wins_ties what the
+    # rules' natural_tie says (lose -1, push 0, win the payout), as the solver values it
+    cdef double natural_tie = s.rules.natural_tie_value
     cdef bint h17 = s.rules.hit_soft_17 != 0
 
     cdef int first[SIM_MAX_SPOTS]
@@ -475,11 +478,11 @@ cdef void _run(Sim* s, const int64_t* ip, const double* dp, const int32_t* key_o
                     state[sp] = SPOT_DONE
 
         if dealer_natural:
-            # peek or exposed: the round ends; a natural pushes, everything else loses 1
+            # peek or exposed: the round ends; a natural ties, everything else loses 1
             for sp in range(n_spots):
                 if state[sp] == SPOT_ACTIVE:
                     natural = first[sp] + second[sp] == 11 and (first[sp] == 1 or second[sp] == 1)
-                    net[sp] = tie if natural else -1.0
+                    net[sp] = natural_tie if natural else -1.0
                     state[sp] = SPOT_DONE
         else:
             # ---- the players' hands, spot by spot ----
@@ -533,7 +536,7 @@ cdef void _run(Sim* s, const int64_t* ip, const double* dp, const int32_t* key_o
                     dealer_natural = True
                     for sp in range(n_spots):
                         if state[sp] == SPOT_NATURAL_WAITS:
-                            net[sp] = tie
+                            net[sp] = natural_tie
                         elif state[sp] == SPOT_LATE_SURRENDER:
                             net[sp] = -1.0
                         elif state[sp] == SPOT_PLAYED:
