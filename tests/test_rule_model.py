@@ -144,7 +144,7 @@ def test_natural_tie_value_defaults_to_the_other_ties():
 def test_integer_types_of_numpy_are_whole_numbers():
     rules = _with(max_split_hands=np.int64(3), surrender=np.int8(1), hit_soft_17=np.bool_(True))
     decoded = check_rules(rules)
-    assert (decoded["max_split_hands"], decoded["surrender"], decoded["hit_soft_17"]) == (3, 1, 1)
+    assert [decoded[k] for k in ("max_split_hands", "surrender", "hit_soft_17")] == [3, 1, 1]
     for entry in ENTRY_POINTS.values():
         entry(rules)                                   # accepted by every kernel
 

@@ -499,8 +499,9 @@ def test_a_shoe_too_large_to_hold_is_refused(shoe):
                          penetration="every-round")
 
 
-@pytest.mark.parametrize("counts, words", [([3 * 10**8] * 10, "3,000,000,000 cards"),
-                                           ([-1] + [4] * 8 + [16], "counts must be finite and non-negative")])
+@pytest.mark.parametrize("counts, words", [
+    ([3 * 10**8] * 10, "3,000,000,000 cards"),
+    ([-1] + [4] * 8 + [16], "counts must be finite and non-negative")])
 def test_the_kernel_refuses_a_shoe_it_cannot_hold(counts, words):
     """A GamePlan is public: a hand-made one with a shoe past the kernel's limit is a
     ValueError from the kernel itself (its card positions overflowed: a segfault)."""

@@ -282,8 +282,9 @@ STOP_SIGINT = SIM_STOP_SIGINT    # stop[0] after a chunk that a Ctrl-C ended (wa
 
 # ---- one chunk ------------------------------------------------------------------------------
 
-def run_chunk(dict rules, const int64_t[::1] iparams, const double[::1] dparams, const int32_t[::1] shoe,
-              const double[::1] tags, const int32_t[::1] child, const int8_t[::1] total,
+def run_chunk(dict rules, const int64_t[::1] iparams, const double[::1] dparams,
+              const int32_t[::1] shoe, const double[::1] tags, const int32_t[::1] child,
+              const int8_t[::1] total,
               const int16_t[::1] decision, const int8_t[::1] allowed,
               const int32_t[::1] line_nseg, const int32_t[::1] line_thr,
               const int8_t[::1] line_play, const int32_t[::1] key_of, const double[::1] bet_by_tc,
