@@ -17,8 +17,8 @@ from bjcore._distribution import RoundLaws
 from bjcore._rules import OPTIONAL_RULE_KEYS, RULE_KEYS, check_rules, check_shoe
 from bjcore._spot_moments import SpotMoments
 from bjsolve import Rules, Shoe
-from bjsolve.simulate import build_plan
-from bjsolve.solve import kernel_rules, natural_tie_value
+from bjsolve.exact.kernel_rules import kernel_rules, natural_tie_value
+from bjsolve.simulation.simulator import build_plan
 
 ONE_DECK = Shoe.decks(1).kernel_weights()
 _PLAN = None

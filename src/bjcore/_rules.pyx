@@ -1,9 +1,9 @@
 # cython: language_level=3
 """The rule model: the one place where the kernels read the rules and the shoe.
 
-The Python layer hands every kernel the same *kernel rule dict* (``bjsolve.solve.
-kernel_rules``) and a shoe (10 counts, or 10 probabilities for an infinite shoe) with the
-dealer's known cards.  ``decode_rules`` checks the dict field by field and fills a
+The Python layer hands every kernel the same *kernel rule dict*
+(``bjsolve.exact.kernel_rules``) and a shoe (10 counts, or 10 probabilities for an
+infinite shoe) with the dealer's known cards.  ``decode_rules`` checks the dict field by field and fills a
 ``RuleParams`` (_defs.pxd); ``decode_shoe`` checks the shoe and the dealer's cards and
 fills a ``ShoeParams``.  The solver (``_hands.HandEngine``), the round laws
 (``_distribution.RoundLaws``, and through it the moments of ``_spot_moments`` and

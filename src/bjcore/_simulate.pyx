@@ -3,7 +3,7 @@
 
 One call of ``run_chunk`` plays ``rounds`` rounds with its own generator, seeded from
 (seed, chunk index), starting from a freshly shuffled shoe.  Everything the game needs
-arrives as flat arrays built once in Python (bjsolve/simulate.py):
+arrives as flat arrays built once in Python (bjsolve/simulation/simulator.py):
 
 * hand compositions: every multiset of ranks with hard total <= 21 has an id (0 = no
   card); ``child[id * 10 + r - 1]`` is the id after one more card of rank r (-1: bust),
@@ -292,7 +292,7 @@ def run_chunk(dict rules, const int64_t[::1] iparams, const double[::1] dparams,
               bint watch_sigint=False):
     """Play ``rounds`` rounds; returns (sums, counts, tc_counts, tc_sums) numpy arrays.
 
-    rules: the kernel rule dict (``bjsolve.solve.kernel_rules``), decoded and checked as
+    rules: the kernel rule dict (``bjsolve.exact.kernel_rules``), decoded and checked as
     every kernel does (bjcore._rules); its split class is not used (the decisions arrive
     as tables).  iparams' hole-card procedure must agree with its natural_takes_all.
 
