@@ -354,3 +354,17 @@ def test_serve_on_a_port_in_use_says_so(capsys):
         assert cli.main(["serve", "--no-browser", "--port", str(port)]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and f"--port {port}: cannot listen" in err[0]
+
+
+def test_the_package_and_the_command_help_import_no_web_stack():
+    """``import bjsolve.web`` and ``bjsolve serve --help`` work without the web extra: the
+    stack is imported only when the app is made."""
+    code = ("import sys, io, contextlib\n"
+            "import bjsolve.web\n"
+            "from bjsolve.cli import main\n"
+            "with contextlib.redirect_stdout(io.StringIO()):\n"
+            "    assert main(['serve', '--help']) == 0\n"
+            "print([m for m in ('starlette', 'uvicorn', 'jinja2', 'numpy') if m in sys.modules])")
+    p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert p.returncode == 0, p.stderr
+    assert p.stdout.strip() == "[]"
