@@ -152,6 +152,13 @@ def test_bad_rules_are_shown_beside_their_field(client, params, field, words):
     assert 'id="rules-form"' in page.text
 
 
+def test_a_bad_field_keeps_the_summarys_other_rules_in_the_panel(client):
+    page = client.get("/", params={"rules": "6D H17 DAS LS", "payout": "3:0"}).text
+    assert re.search(r'id="f-h17"\s+checked', page)
+    assert "<option selected>late</option>" in page
+    assert re.search(r'id="f-payout" value="3:0"', page)
+
+
 @pytest.mark.parametrize("hand, words", [
     ("T6", "such as 'T6 v 9'"), ("X9 v 9", "not a card"), ("T v 9", "at least two cards"),
     ("T6 v 99", "one upcard"),

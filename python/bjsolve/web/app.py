@@ -56,6 +56,15 @@ def _state(params) -> tuple:
     return (None if errors else rules), split, errors
 
 
+def _summary_or_default(params) -> bjsolve.Rules:
+    """The rules of the query's summary, where it reads, else the defaults: what the rules
+    panel shows beside a field that is wrong."""
+    try:
+        return bjsolve.Rules.parse(params.get("rules", ""))
+    except (TypeError, ValueError):
+        return bjsolve.Rules()
+
+
 def _link(page: str, rules: bjsolve.Rules, params) -> str:
     """The query string that reproduces the page: the rule summary and the page's fields."""
     query = {"rules": rules.describe()}
@@ -110,7 +119,7 @@ def create_app(engine: Engine | None = None, *, warm_up: bool = False) -> Starle
                             media_type="text/plain")
         params = request.query_params
         rules, split, errors = _state(params)
-        fields = dict(rule_fields(rules or bjsolve.Rules()))
+        fields = dict(rule_fields(rules or _summary_or_default(params)))
         fields.update({k: params[k] for k in ("decks", "payout", "split_hands", *SWITCHES,
                                               *CHOICES) if k in params})
         # a counted game not yet made takes tens of seconds: the page comes at once and
