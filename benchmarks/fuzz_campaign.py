@@ -548,7 +548,7 @@ class ApiInputs(Inputs):
             if isinstance(fields.get("max_split_hands", 2), int) else fields["max_split_hands"]
         shoe, split = random_shoe(rng), rng.choice(["CDZ-", "CDZ-", "CDP1", "CDP", "x"])
         self.note(rules=fields, shoe=getattr(shoe, "counts", shoe), split=split)
-        sol = solve(Rules(**fields), shoe, split=split)
+        sol = solve(Rules(**fields), shoe=shoe, split=split)
         check_solution(sol, rng)
 
 
@@ -1424,7 +1424,7 @@ class IndexFileInputs(Inputs):
             assert len(plays) == len(distinct), \
                 f"{len(plays)} index plays from {len(distinct)} distinct lines"
             for p in plays:
-                assert 1 <= p.upcard <= 10 and -21 <= p.count <= 21, f"index play {short(p)}"
+                assert 1 <= p.dealer <= 10 and -21 <= p.count <= 21, f"index play {short(p)}"
                 assert len(p.plays) == len(p.thresholds) + 1, f"index play {short(p)}"
                 assert all(isinstance(t, int) and abs(t) < 1000 for t in p.thresholds), \
                     f"index thresholds {short(p.thresholds)}"
@@ -1547,7 +1547,7 @@ def command_argv(rng):
         return argv
     argv = ["indices", "--decks", rng.choice(["1", "2", "6"])]
     flags = {"--top": ["1", "5", "0"], "--dealt-decks": ["0.5", "1", "10"],
-             "--tc-convention": ["floor", "x"], "--format": ["index", "json", "text"]}
+             "--tc-rounding": ["floor", "x"], "--format": ["index", "json", "text"]}
     for flag in rng.sample(list(flags), rng.randint(0, 2)):
         argv += [flag, hostile_text(rng, flags[flag])]
     return argv
@@ -1564,7 +1564,7 @@ def random_argv(rng):
         argv += ["hand"] + [str(rng.choice(list("A23456789TJQK") + ["10", "X", "0"]))
                             for _ in range(rng.randint(0, 4))]
         if rng.random() < 0.9:
-            argv += ["--vs", rng.choice(list("A23456789T") + ["Z", "", "AT"])]
+            argv += ["--dealer", rng.choice(list("A23456789T") + ["Z", "", "AT"])]
     elif pick < 0.9:
         argv += [rng.choice(["counts", "eor", "indices", "tc-advantage", "nonsense"])]
         if rng.random() < 0.5:
@@ -1675,7 +1675,7 @@ def interrupt_argv(rng):
     else:
         argv = ["indices", "--decks", decks]
         extras = [["--hands", "all"], ["--risk-averse", "--set", "i18"], ["--format", "index"],
-                  ["--tc-convention", "floor"], ["--dealt-decks", "3"]]
+                  ["--tc-rounding", "floor"], ["--dealt-decks", "3"]]
     for extra in rng.sample(extras, rng.randint(0, 2)):
         argv += extra
     return argv

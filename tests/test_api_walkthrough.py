@@ -16,7 +16,7 @@ from bjsolve import Rules, indices
 
 @pytest.fixture(scope="module")
 def hilo_6d():
-    return indices.generate_indices(Rules(decks=6), "hilo")
+    return indices.generate_indices(Rules(decks=6), "hilo", tc_rounding="exact")
 
 
 # ---- index look-ups --------------------------------------------------------------------
@@ -273,7 +273,7 @@ def test_exposed_game_outcome_law_on_a_depleted_shoe():
     two-hand split became leaves of their own)."""
     from bjsolve import Shoe
     rules = Rules(decks=1, hole_card="exposed", surrender="late", max_split_hands=2)
-    sol = bjsolve.solve(rules, Shoe([3, 3, 1, 3, 4, 3, 2, 3, 4, 10]), split="CDP1", threads=1)
+    sol = bjsolve.solve(rules, shoe=Shoe([3, 3, 1, 3, 4, 3, 2, 3, 4, 10]), split="CDP1", threads=1)
     dist = sol.outcome_distribution(threads=1)
     assert dist.probabilities.sum() == pytest.approx(1.0, abs=1e-14)
     assert dist.mean == pytest.approx(sol.expected_value, abs=1e-14)
@@ -304,14 +304,14 @@ def test_counted_game_takes_index_plays_as_simulate_does(given, monkeypatch, tmp
     exact table made for the game's rounding); the game stops before its solves here."""
     from bjsolve.game import CountedGame
     rules = Rules(decks=1, surrender="late")
-    table = indices.generate_indices(rules, "hilo", tc_convention="truncate", grid=range(-4, 7))
+    table = indices.generate_indices(rules, "hilo", tc_rounding="truncate", grid=range(-4, 7))
     monkeypatch.setattr(indices, "exact_index_table",
                         lambda r, s, c, threads=None: table if (r, s, c) == (
                             rules, "hilo", "truncate") else None)
     if given == "index file":
         given = tmp_path / "fab4.idx"
         given.write_text(table.select("fab4").index_file())
-    expected = indices.as_index_table(given, rules, "hilo", tc_convention="truncate")
+    expected = indices.as_index_table(given, rules, "hilo", tc_rounding="truncate")
     seen = {}
 
     def stop(self):
@@ -319,7 +319,7 @@ def test_counted_game_takes_index_plays_as_simulate_does(given, monkeypatch, tmp
         raise _Stop
     monkeypatch.setattr(CountedGame, "_solve_full_shoe", stop)
     with pytest.raises(_Stop):
-        CountedGame(rules, "hilo", penetration=0.6, rounding="truncate", indices=given)
+        CountedGame(rules, "hilo", penetration=0.6, tc_rounding="truncate", indices=given)
     assert seen["strategy"] == "indices"
     assert seen["indices"].index_file() == expected.index_file() != ""
     assert seen["indices"].insurance == expected.insurance
@@ -328,7 +328,7 @@ def test_counted_game_takes_index_plays_as_simulate_does(given, monkeypatch, tmp
 def test_simulate_takes_a_published_index_set_by_name():
     # as the command line's --indices i18: the same plays as the exact table's selection
     rules = Rules(decks=6)
-    table = indices.generate_indices(rules, "hilo", tc_convention="floor").select("i18")
+    table = indices.generate_indices(rules, "hilo", tc_rounding="floor").select("i18")
     by_name = bjsolve.simulate(rules, rounds=3000, seed=2, system="hilo", indices="I18",
                                threads=1)
     by_table = bjsolve.simulate(rules, rounds=3000, seed=2, system="hilo", indices=table,

@@ -115,7 +115,7 @@ def test_markdown_and_html(tmp_path):
     (["--bankroll", "-5"], "bankroll"),
     (["--optimal-spread", "0.5"], "spread"),
     (["--optimal-spread", "1e9"], "1..1,000,000"),   # printed bets of 7.7e+07 units
-    (["--tc", "ceil"], "--tc"),
+    (["--tc-rounding", "ceil"], "--tc-rounding"),
     (["--system", "nosuch"], "count system"),
     (["--indices", "i99"], "index set"),
     (["--infinite"], "finite shoe"),

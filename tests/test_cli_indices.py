@@ -1,4 +1,4 @@
-"""The indices command's counter conventions: --tc-convention, --hands, --top, --set."""
+"""The indices command's counter conventions: --tc-rounding, --hands, --top, --set."""
 import io
 import json
 
@@ -34,7 +34,7 @@ def test_top_n_keeps_the_n_largest_gains():
 
 
 def test_tc_convention_and_hands_are_stated_in_the_notes():
-    code, text = run("indices", "--set", "i18", "--tc-convention", "floor", "--hands", "all",
+    code, text = run("indices", "--set", "i18", "--tc-rounding", "floor", "--hands", "all",
                      "--format", "json")
     assert code == 0
     notes = " ".join(json.loads(text)["notes"])
@@ -91,7 +91,7 @@ def test_an_eor_vector_with_nan_names_the_rank(capsys):
 def test_set_repeated_or_a_comma_list_shows_both_sets():
     """'--set i18 --set fab4' kept the last set only, 'i18,fab4' was refused: both lists
     together, 15 v T (in both) once."""
-    answers = [run("indices", "--surrender", "late", *extra, "--tc-convention", "floor",
+    answers = [run("indices", "--surrender", "late", *extra, "--tc-rounding", "floor",
                    "--format", "json")
                for extra in (["--set", "i18", "--set", "fab4"], ["--set", "i18,fab4"],
                              ["--set", "fab4"])]

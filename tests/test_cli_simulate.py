@@ -39,7 +39,8 @@ def test_cli_text_output_names_the_settings():
                      "--ramp", "1:1,2:2,3:4,4:8", "--wong-out", "-1")
     assert code == 0
     for words in ("rounds", "mean", "win rate", "penetration: 234 of 312 cards",
-                  "ramp: +1:1, +2:2, +3:4, +4:8", "decks estimation: exact", "tc convention: floor",
+                  "ramp: +1:1, +2:2, +3:4, +4:8", "decks estimation: exact",
+                  "tc rounding: floor",
                   "Result by true count"):
         assert words in text
 
@@ -151,7 +152,7 @@ def test_an_index_file_keeps_its_insurance_index(tmp_path):
     '# insurance: take at TC >= +3' line; 'simulate --indices FILE' played insurance never,
     so the file gave another game than '--indices i18'.  Now the same game, same numbers."""
     path = tmp_path / "i18.idx"
-    code, _ = run("indices", "--decks", "2", "--set", "i18", "--tc-convention", "floor",
+    code, _ = run("indices", "--decks", "2", "--set", "i18", "--tc-rounding", "floor",
                   "--format", "index", "--output", str(path))
     assert code == 0 and "# insurance: take at TC >= " in path.read_text()
     game = ["simulate", "--rounds", "30000", "--seed", "9", "--decks", "2", "--format", "json"]

@@ -48,7 +48,7 @@ def test_counts_with_a_card_removed_skips_hands_the_shoe_cannot_deal():
     2,2 against a 2 cannot be dealt.  That decision has no complete vector of effects and
     is left out; the table is finite."""
     shoe = Shoe.decks(1).remove(2)
-    decisions = decision_effects(Rules(decks=1), shoe)
+    decisions = decision_effects(Rules(decks=1), shoe=shoe)
     assert decisions and not any(row == "22" and up == 2 for row, up, *_ in decisions)
     assert all(len(eff) == 10 and all(math.isfinite(x) for x in eff)
                for *_, eff in decisions)
@@ -170,7 +170,7 @@ def test_cached_rows_equal_rows_from_a_fresh_engine():
     rules = Rules(decks=2, surrender="late")
     shoe = Shoe.decks(2).remove(5, 5, "T")
     values = shoe_values(rules, shoe)
-    assert values.expected_value == solve(rules, shoe).expected_value
+    assert values.expected_value == solve(rules, shoe=shoe).expected_value
     for u in (1, 5, 10):
         engine = UpcardEngine(shoe.kernel_weights(), u, kernel_rules(rules, 0), False, False)
         fresh = two_card_rows(rules, engine, shoe.counts, u)
@@ -194,7 +194,7 @@ def test_shared_values_from_threads_are_one_solve():
     for t in threads:
         t.join()
     assert len(got) == 6 and all(g is got[0] for g in got)
-    assert got[0].expected_value == solve(rules, shoe).expected_value
+    assert got[0].expected_value == solve(rules, shoe=shoe).expected_value
 
 
 def test_effects_of_removal_results_are_not_shared_mutably():
@@ -244,10 +244,10 @@ def _one_decision():
 
 def test_playing_efficiency_needs_a_finite_shoe():
     """An infinite shoe is never depleted, so a count has nothing to gain (it gave NaN)."""
-    finite = playing_efficiency("hilo", _one_decision(), Shoe.decks(1))
+    finite = playing_efficiency("hilo", _one_decision(), shoe=Shoe.decks(1))
     assert 0.0 < finite <= 1.0
     with pytest.raises(ValueError, match="shoe: playing efficiency needs a finite shoe"):
-        playing_efficiency("hilo", _one_decision(), Shoe.infinite())
+        playing_efficiency("hilo", _one_decision(), shoe=Shoe.infinite())
 
 
 def test_the_repr_of_a_shoe_with_fraction_counts_reads_back():

@@ -95,7 +95,7 @@ def test_second_moments_against_a_brute_force_on_a_small_shoe():
     shoe = Shoe([2, 2, 1, 2, 2, 1, 2, 1, 2, 5])
     rules = Rules(decks=1)
     with pytest.warns(RuntimeWarning, match="could run out"):
-        sol = solve(rules, shoe)
+        sol = solve(rules, shoe=shoe)
     for up in (10, 1):
         moments = decision_moments(rules, shoe.counts, up)
 
@@ -127,7 +127,7 @@ def test_risk_averse_lines_need_a_larger_lead_to_double():
     rows = [("11", 1), ("10", 1), ("16", 10)]
     averse = risk_averse_indices(rules, "hilo", rows=rows, grid=grid)
     neutral = risk_averse_indices(rules, "hilo", rows=rows, grid=grid, round_variance=1e12)
-    ev = generate_indices(rules, "hilo", grid=grid, tc_convention="floor")
+    ev = generate_indices(rules, "hilo", grid=grid, tc_rounding="floor")
     for key in rows:
         assert neutral[key].plays == ev.lines[key].plays, key
         assert neutral[key].crossings == pytest.approx(ev.lines[key].crossings, abs=1e-9), key
@@ -153,7 +153,7 @@ def test_games_without_a_hole_card(hole_card):
     shoe = Shoe([2, 2, 1, 2, 2, 1, 2, 1, 2, 5])
     small = Rules(decks=1, hole_card=hole_card)
     with pytest.warns(RuntimeWarning, match="could run out"):
-        small_sol = solve(small, shoe)
+        small_sol = solve(small, shoe=shoe)
     for up in (10, 1):
         moments = decision_moments(small, shoe.counts, up)
 
@@ -179,7 +179,7 @@ def test_risk_averse_lines_without_a_hole_card():
     rows = [("11", 10), ("10", 10)]
     averse = risk_averse_indices(rules, "hilo", rows=rows, grid=grid)
     neutral = risk_averse_indices(rules, "hilo", rows=rows, grid=grid, round_variance=1e12)
-    ev = generate_indices(rules, "hilo", grid=grid, tc_convention="floor")
+    ev = generate_indices(rules, "hilo", grid=grid, tc_rounding="floor")
     assert ("11", 10) in ev.lines
     # 11 v 10 doubles from about +3.7 risk-neutrally; the risk-averse line doubles later
     # or not at all within the grid (measured: not at all)
@@ -342,7 +342,7 @@ def test_pair_lines_risk_neutral_equal_the_ev_lines_and_splits_need_a_larger_lea
     rows = [("TT", 5), ("TT", 6), ("99", 7)]
     averse = risk_averse_indices(rules, "hilo", rows=rows, grid=grid)
     neutral = risk_averse_indices(rules, "hilo", rows=rows, grid=grid, round_variance=1e12)
-    ev = generate_indices(rules, "hilo", grid=grid, tc_convention="floor")
+    ev = generate_indices(rules, "hilo", grid=grid, tc_rounding="floor")
     for key in rows:
         assert neutral[key].plays == ev.lines[key].plays == ["stand", "split"], key
         assert neutral[key].crossings == pytest.approx(ev.lines[key].crossings, abs=1e-9), key
@@ -362,10 +362,10 @@ def test_pair_crossing_by_brute_force_over_counts():
     shoes, _ = true_count_shoes(rules, "hilo", grid, 3.0)
     diff = {}
     for tc, shoe in shoes.items():
-        lam = max(solve(rules, shoe).expected_value, 0.0) / (2 * variance)
+        lam = max(solve(rules, shoe=shoe).expected_value, 0.0) / (2 * variance)
         ce = {}
         sm, ss = decision_moments(rules, shoe.counts, 6)((10, 10))["stand"]
-        nat = decision_moments(rules, shoe.counts, 6).dealer((10, 10))[5]
+        nat = decision_moments(rules, shoe.counts, 6).dealer_outcomes((10, 10))[5]
         pm, ps, pnat = split_moments(rules, shoe.counts, 6)(10)
         for play, (m, s, q) in {"stand": (sm, ss, nat), "split": (pm, ps, pnat)}.items():
             cond_mean = (m + q) / (1 - q)              # given no natural (-1 with chance q)
@@ -419,7 +419,7 @@ def test_exposed_row_against_the_engine_over_counts():
     shoes, _ = true_count_shoes(EXPOSED, "hilo", grid, 1.0)
     diff = {}
     for tc, shoe in shoes.items():
-        sol = solve(EXPOSED, shoe)
+        sol = solve(EXPOSED, shoe=shoe)
         c = list(shoe.counts)
         n = sum(c)
         num = den = 0.0

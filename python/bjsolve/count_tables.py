@@ -34,7 +34,7 @@ def counts_table(rules, shoe, systems, eor=None, progress=None) -> Table:
     """BC, IC and PE of each system; ``eor``: a user EOR vector A..T (any unit) for the BC
     column instead of this game's re-optimised effects of removal."""
     if eor is None:
-        own = eor_vector(effects_of_removal(rules, shoe, strategy="reoptimized",
+        own = eor_vector(effects_of_removal(rules, shoe=shoe, strategy="reoptimized",
                                             progress=progress))
         bc_source = ("BC: correlation of the tags with this game's re-optimised effects of "
                      "removal")
@@ -43,13 +43,13 @@ def counts_table(rules, shoe, systems, eor=None, progress=None) -> Table:
         bc_source = ("BC: correlation of the tags with the given EOR vector "
                      + ", ".join(f"{v:g}" for v in own))
     pe_shoe = shoe if shoe is not None else Shoe.decks(rules.decks)
-    decisions = decision_effects(rules, pe_shoe)
+    decisions = decision_effects(rules, shoe=pe_shoe)
     rows, values = [], []
     for name in systems:
         rows.append(SYSTEMS[name][0] if isinstance(name, str) and name in SYSTEMS else
                     ",".join(f"{t:g}" for t in name) if not isinstance(name, str) else str(name))
         values.append([betting_correlation(name, own), insurance_correlation(name),
-                       playing_efficiency(name, decisions, pe_shoe),
+                       playing_efficiency(name, decisions, shoe=pe_shoe),
                        betting_correlation(name, GRIFFIN_1D_EOR)])
     return Table("counts", "count systems", tuple(rows), ("BC", "IC", "PE", "BC Griffin 1D"),
                  np.array(values),
@@ -65,13 +65,15 @@ def counts_table(rules, shoe, systems, eor=None, progress=None) -> Table:
                  style="prob")
 
 
-def indices_table(rules, system, *, dealt_decks=None, rounding="rounded", tc_convention="exact",
+def indices_table(rules, system, *, dealt_decks=None, tc_rounding="floor",
+                  index_rounding="rounded",
                   hands="two-card", select=None, progress=None):
     """The index numbers as a Table (``generate_indices``); ``select``: None (every line
     whose play changes), a number N (the N lines of largest gain), "i18" / "fab4" or a
     list of those (``IndexTable.select``)."""
-    table = generate_indices(rules, system, dealt_decks=dealt_decks, rounding=rounding,
-                             tc_convention=tc_convention, hands=hands, progress=progress)
+    table = generate_indices(rules, system, dealt_decks=dealt_decks,
+                             index_rounding=index_rounding,
+                             tc_rounding=tc_rounding, hands=hands, progress=progress)
     if select is not None:
         table = table.select(select)
     rows, values = [], []

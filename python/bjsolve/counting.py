@@ -256,7 +256,7 @@ class RemovalEffects(Mapping):
         return tuple(self.effects.get(r, float("nan")) for r in range(1, 11))
 
 
-def effects_of_removal(rules: Rules, shoe: Shoe | None = None, *, strategy: str = "fixed",
+def effects_of_removal(rules: Rules, *, shoe: Shoe | None = None, strategy: str = "fixed",
                        split: str = "CDZ-", progress=None) -> RemovalEffects:
     """Effect of removing one card of each rank on the round's EV: rank -> E(S - [r]) - E(S)
     (unconditioned, fraction of the initial bet).  ``strategy="fixed"`` plays the full
@@ -328,9 +328,25 @@ def _fixed_effects(rules, shoe, split, step) -> tuple:
     return float(sol0.expected_value), tuple(effects)
 
 
+@dataclass(frozen=True)
+class EVEstimate:
+    """``estimate_ev``'s answer (fractions of the initial bet): ``linear`` the EOR estimate
+    of the EV after ``removed`` left the shoe and ``linear_change`` = linear - base;
+    ``exact`` that shoe's exact EV and ``exact_change`` = exact - base (both None when not
+    asked for); ``base`` the EV the estimate starts from; ``strategy`` the EORs' strategy
+    ("fixed", "reoptimized" or "user")."""
+    linear: float
+    linear_change: float
+    exact: float | None
+    exact_change: float | None
+    base: float
+    removed: tuple
+    strategy: str
+
+
 def estimate_ev(rules: Rules, removed, *, shoe: Shoe | None = None, strategy: str = "fixed",
                 split: str = "CDZ-", effects=None, base: float | None = None,
-                rescale: bool = True, exact: bool = True) -> dict:
+                rescale: bool = True, exact: bool = True) -> EVEstimate:
     """Linear (EOR) estimate of the EV after ``removed`` cards leave the shoe, beside the
     exact EV of that shoe (a solve of it).
 
@@ -340,9 +356,8 @@ def estimate_ev(rules: Rules, removed, *, shoe: Shoe | None = None, strategy: st
     removed from N, with ``c = (N - 1)/(N - k)`` (``rescale=True``: the EORs are linear in
     the shoe's proportions, rescaled to the cards that are left; fixed-strategy EORs then
     estimate a proportional removal exactly) or ``c = 1`` (``rescale=False``: the plain
-    sum, as in the worked example of Solowiej (2024)).  Returns a dict with ``linear``,
-    ``linear_change`` (= linear - base), ``exact``, ``exact_change`` (None with
-    ``exact=False``), ``base``, ``removed`` and ``strategy``.
+    sum, as in the worked example of Solowiej (2024)).  Returns an ``EVEstimate``
+    (``exact`` and ``exact_change`` None with ``exact=False``).
     """
     from .dealer import resolve_shoe
     from .solve import check_split_class
@@ -358,7 +373,7 @@ def estimate_ev(rules: Rules, removed, *, shoe: Shoe | None = None, strategy: st
     if len(left) < 1:
         raise ValueError("the removals leave no cards in the shoe")
     if effects is None:
-        effects = effects_of_removal(rules, shoe, strategy=strategy, split=split)
+        effects = effects_of_removal(rules, shoe=shoe, strategy=strategy, split=split)
     if isinstance(effects, RemovalEffects):
         vector, label_ = effects.as_vector(), effects.strategy
         base_ev: float | None = effects.base_ev if base is None else finite_number(base, "base")
@@ -374,9 +389,9 @@ def estimate_ev(rules: Rules, removed, *, shoe: Shoe | None = None, strategy: st
     n, k = len(shoe), len(out)
     factor = (n - 1) / (n - k) if rescale else 1.0
     change = factor * sum(vector[c - 1] for c in out)
-    return {"linear": base_ev + change, "linear_change": change, "exact": exact_ev,
-            "exact_change": None if exact_ev is None else exact_ev - base_ev,
-            "base": base_ev, "removed": out, "strategy": label_}
+    return EVEstimate(linear=base_ev + change, linear_change=change, exact=exact_ev,
+                      exact_change=None if exact_ev is None else exact_ev - base_ev,
+                      base=base_ev, removed=tuple(out), strategy=label_)
 
 
 # ---- per-decision effects of removal -----------------------------------------------------
@@ -391,7 +406,7 @@ class DecisionEffects:
     b)`` gives rank -> change in EV(a) - EV(b), the per-decision EOR that index numbers
     and playing efficiency use."""
     cards: tuple
-    upcard: int
+    dealer: int
     values: dict
     effects: dict
     given_no_blackjack: bool
@@ -411,11 +426,11 @@ class DecisionEffects:
         return self.values[first] - self.values[second]
 
 
-def decision_effects_of_removal(rules: Rules, cards, upcard, *, shoe: Shoe | None = None,
+def decision_effects_of_removal(rules: Rules, cards, dealer, *, shoe: Shoe | None = None,
                                 split: str = "CDZ-") -> DecisionEffects:
     """Per-decision effects of removal: for the hand ``cards`` (two cards: the original
     hand, with split and surrender where allowed; more: a later decision) against
-    ``upcard``, how each action's EV changes when one card of each rank is removed from
+    ``dealer`` (the upcard), how each action's EV changes when one card of each rank is removed from
     the shoe (the hand's and the upcard's cards are already out).  Ranks with no card
     left are skipped.
 
@@ -436,7 +451,7 @@ def decision_effects_of_removal(rules: Rules, cards, upcard, *, shoe: Shoe | Non
     hand = ranks(cards, field="cards")
     if len(hand) < 2:
         raise ValueError("a hand needs two or more cards")
-    (up,) = ranks((upcard,), field="upcard")
+    (up,) = ranks((dealer,), field="dealer")
     left = shoe.remove(*hand, up)           # a clear error if the shoe lacks these cards
     counts = [0] * 10
     for c in hand:
@@ -653,7 +668,7 @@ def advantage_by_true_count(rules: Rules, system="hilo", *, true_counts=range(-5
     steps = len(shoes) + (10 if effects is None else 0)
     if effects is None:
         effects = effects_of_removal(
-            rules, full, strategy="fixed", split=split,
+            rules, shoe=full, strategy="fixed", split=split,
             progress=None if progress is None else (lambda d, t: progress(d, steps)))
     n = len(full)
     out = {}
@@ -670,7 +685,7 @@ def advantage_by_true_count(rules: Rules, system="hilo", *, true_counts=range(-5
 
 # ---- playing efficiency ------------------------------------------------------------------
 
-def decision_effects(rules: Rules, shoe: Shoe | None = None, *, close: float = 0.1) -> list:
+def decision_effects(rules: Rules, *, shoe: Shoe | None = None, close: float = 0.1) -> list:
     """Per-decision effects of removal for the close two-card decisions.
 
     For every row (hard/soft total, pair) and upcard whose best and second-best plays
@@ -721,7 +736,7 @@ def decision_effects(rules: Rules, shoe: Shoe | None = None, *, close: float = 0
     return out
 
 
-def playing_efficiency(system, decisions, shoe: Shoe, *, dealt_fraction: float = 0.25) -> float:
+def playing_efficiency(system, decisions, *, shoe: Shoe, dealt_fraction: float = 0.25) -> float:
     """Playing efficiency by Griffin's gain ratio (The Theory of Blackjack): the gain a
     count captures from varying the close decisions, over the gain perfect knowledge of
     the cards dealt would capture.

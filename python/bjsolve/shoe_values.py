@@ -116,7 +116,7 @@ def solve_and_keep(rules: Rules, shoe: Shoe, split: str, hands: str = "two-card"
     """(ShoeValues, the private Solution it came from).  The Solution is the caller's own
     (never shared); the ShoeValues may be cached by the caller."""
     from .solve import solve
-    sol = solve(rules, shoe, split=split, threads=threads)
+    sol = solve(rules, shoe=shoe, split=split, threads=threads)
     rows = all_rows = None
     if rules.hole_card != "exposed":
         # the engines are this call's own: nothing else can use them concurrently

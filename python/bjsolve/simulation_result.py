@@ -173,7 +173,7 @@ def _with_se(mean, se, unit: str = "") -> str:
 
 
 # the settings in the notes, in the words of the command line's flags
-_SETTING_LABELS = {"true_count": "decks estimation", "rounding": "tc convention",
+_SETTING_LABELS = {"decks_estimation": "decks estimation", "tc_rounding": "tc rounding",
                    "other_spots": "other spots", "index_plays": "index plays"}
 
 # the summary's rows as a person reads them (JSON records keep the field names)

@@ -15,15 +15,12 @@ import math
 from . import common
 from .counting_args import (INDEX_SETS_HELP, INSURANCE_HELP, RAMP_HELP,
                             add_decks_estimation_argument, add_strategy_argument,
-                            add_system_argument, add_tc_convention_argument, index_items,
+                            add_system_argument, add_tc_rounding_argument, index_items,
                             insurance_value, parse_system, penetration_value)
 
 NAME = "simulate"
 HELP = "simulate the real game: cut card, count, indices, bet ramp (fast, reproducible)"
 
-# the CLI's words (shared with 'game') -> bjsolve.simulate's
-_SIMULATE_STRATEGY = {"basic": "basic", "optimal": "composition"}
-_SIMULATE_DECKS = {"exact": "exact", "half": "half-deck", "full": "full-deck"}
 # seconds to reach a Dask scheduler before giving up (distributed's default is 30)
 SCHEDULER_TIMEOUT = 5
 
@@ -76,12 +73,12 @@ def add_arguments(parser) -> None:
                    help="play the chart with index numbers, the exact indices of the count "
                         f"system as 'bjsolve indices' computes them: {INDEX_SETS_HELP} "
                         "(alone: all); or FILE, an index file as 'bjsolve indices --format "
-                        "index' writes it (its default --tc-convention is exact: write it "
-                        "with the convention played) (default: none, the chart alone)")
+                        "index' writes it (write it with the --tc-rounding played) (default: "
+                        "none, the chart alone)")
     g.add_argument("--insurance", type=insurance_value, default=None, metavar="TC|never",
                    help=INSURANCE_HELP)
-    add_decks_estimation_argument(g, old_flag="--true-count")
-    add_tc_convention_argument(g, old_flag="--rounding")
+    add_decks_estimation_argument(g)
+    add_tc_rounding_argument(g)
     g.add_argument("--ramp", metavar="TC:BET,...",
                    help=RAMP_HELP + " (default: flat, the table minimum)")
     g.add_argument("--wong-in", type=int, metavar="TC",
@@ -130,10 +127,11 @@ def run(args) -> int:
             result = simulate(
                 rules, rounds=args.rounds, seed=args.seed, penetration=args.penetration,
                 burn=args.burn,
-                spots=args.spots, other_spots=args.other_spots, strategy=_SIMULATE_STRATEGY[args.strategy],
+                spots=args.spots, other_spots=args.other_spots,
+                strategy=args.strategy,
                 system=parse_system(args.system), indices=index_items(args.indices),
-                insurance=args.insurance, true_count=_SIMULATE_DECKS[args.decks_estimation],
-                rounding=args.tc_convention,
+                insurance=args.insurance, decks_estimation=args.decks_estimation,
+                tc_rounding=args.tc_rounding,
                 ramp=args.ramp, wong_in=args.wong_in, wong_out=args.wong_out,
                 table_min=args.table_min, table_max=args.table_max, threads=args.threads,
                 chunk_rounds=args.chunk_rounds or DEFAULT_CHUNK_ROUNDS, progress=update,
