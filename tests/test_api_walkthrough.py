@@ -21,26 +21,26 @@ def hilo_6d():
 
 # ---- index look-ups --------------------------------------------------------------------
 
-@pytest.mark.parametrize("row, upcard, play", [
+@pytest.mark.parametrize("row, dealer, play", [
     ("16", "T", "stand"), ("16", "10", "stand"), ("16", "K", "stand"), (16, 10, "stand"),
     (np.int64(16), np.int64(10), "stand"), ("16", 10, "Stand"), ("T6", 10, "stand"),
     ((10, 6), 10, "stand"),
 ])
-def test_index_accepts_every_spelling(hilo_6d, row, upcard, play):
+def test_index_accepts_every_spelling(hilo_6d, row, dealer, play):
     # 16 v T stand is an index play of every published Hi-Lo list; every spelling of it
     # must find the same line as the canonical one (it used to return None, read "never")
     canonical = hilo_6d.index("16", 10, "stand")
     assert canonical is not None
-    assert hilo_6d.index(row, upcard, play) == canonical
+    assert hilo_6d.index(row, dealer, play) == canonical
 
 
-@pytest.mark.parametrize("row, upcard, play, field", [
-    ("16", 10, "fly", "play"), ("16", 11, "stand", "upcard"), ("X9", 10, "stand", "row"),
-    ("21", 10, "stand", "row"), (True, 10, "stand", "row"), ("16", "TT", "stand", "upcard"),
+@pytest.mark.parametrize("row, dealer, play, field", [
+    ("16", 10, "fly", "play"), ("16", 11, "stand", "dealer"), ("X9", 10, "stand", "row"),
+    ("21", 10, "stand", "row"), (True, 10, "stand", "row"), ("16", "TT", "stand", "dealer"),
 ])
-def test_index_refuses_what_does_not_exist(hilo_6d, row, upcard, play, field):
+def test_index_refuses_what_does_not_exist(hilo_6d, row, dealer, play, field):
     with pytest.raises((ValueError, TypeError), match=field):
-        hilo_6d.index(row, upcard, play)
+        hilo_6d.index(row, dealer, play)
 
 
 def test_index_table_repr_is_a_summary(hilo_6d):

@@ -10,6 +10,7 @@ See docs/simulation.md for the game model and the conventions.
 from __future__ import annotations
 
 import collections
+import dataclasses
 import itertools
 import math
 import numbers
@@ -384,9 +385,11 @@ def simulate(rules: Rules | None = None, *, rounds, seed, shoe=None, penetration
     result = _result(merge(done), seed, len(done), partial, settings)
     if trials is not None and not partial:
         try:
-            result.ruin = _ruin(plan, seed, trials, threads, client)
+            result = dataclasses.replace(result, ruin=_ruin(plan, seed, trials, threads,
+                                                            client))
         except KeyboardInterrupt:
-            result.partial = True       # the rounds stand; the bankroll paths are dropped
+            # the rounds stand; the bankroll paths are dropped
+            result = dataclasses.replace(result, partial=True)
     return result
 
 

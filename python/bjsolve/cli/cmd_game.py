@@ -5,7 +5,6 @@ consistent with the count), and a bet ramp's win rate, SD, DI, SCORE, N0, certai
 equivalent and risk of ruin.  Method and measured approximations: docs/counted-game.md."""
 from __future__ import annotations
 
-import argparse
 
 from . import common
 from .counting_args import (INDEX_SETS_HELP, INSURANCE_HELP, RAMP_HELP,
@@ -15,16 +14,6 @@ from .counting_args import (INDEX_SETS_HELP, INSURANCE_HELP, RAMP_HELP,
 
 NAME = "game"
 HELP = "counted game: true-count frequencies, edge and SD by count, bet-ramp figures and risk"
-
-
-class _Renamed(argparse.Action):
-    """'game --rounds N': refused, naming --trip-rounds (its new name; simulate's --rounds
-    are the rounds it deals, and an old script should not be read another way)."""
-
-    def __call__(self, parser, namespace, values, option_string=None):
-        raise common.UsageError(f"game: --rounds is now --trip-rounds (the trip ruin's "
-                                f"horizon; 'simulate --rounds' are the rounds it deals): give "
-                                f"--trip-rounds {str(values)[:20]}")
 
 
 def add_arguments(parser) -> None:
@@ -61,9 +50,6 @@ def add_arguments(parser) -> None:
                    help="play only at true counts >= TC (bet 0 below) (default: play every "
                         "round)")
     common.add_money_arguments(b)
-    # 'game --rounds' was the trip's length; in 'simulate' --rounds are the rounds dealt
-    b.add_argument("--rounds", dest="trip_rounds", action=_Renamed, default=argparse.SUPPRESS,
-                   help=argparse.SUPPRESS)
     b.add_argument("--optimal-spread", type=float, metavar="S",
                    help="also show the SCORE-optimal (Kelly-proportional) ramp with bets "
                         "1..S, rounded to whole units (default: not shown)")

@@ -93,6 +93,10 @@ def add_arguments(parser) -> None:
                    help="table minimum (default: 1)")
     g.add_argument("--table-max", type=common.positive_number, default=None, metavar="BET",
                    help="table maximum (default: none)")
+    g.add_argument("--unit", type=common.positive_number, default=None, metavar="MONEY",
+                   help="what one unit is worth, e.g. 25: the mean, SD, total won and total "
+                        "bet are shown in money beside their units, as in game and risk "
+                        "(default: units only)")
     g.add_argument("--bankroll-trials", type=_bankroll_trials, metavar="PATHS,ROUNDS,BANKROLL",
                    help="also estimate the risk of ruin from that many paths (default: off)")
     g.add_argument("--threads", type=common.whole_number(1, 1024), default=None, metavar="N",
@@ -139,20 +143,21 @@ def run(args) -> int:
     finally:
         if client is not None:
             client.close()
-    tables = result.tables()
+    tables = result.tables(unit=args.unit)
     if args.format in ("csv", "json"):
-        tables = _numbers_for_machines(result, tables)
+        tables = _numbers_for_machines(result, tables, args.unit)
     else:
         _small_frequencies_in_digits(tables[1])
     common.emit(tables, args)
     return 130 if result.partial else 0
 
 
-def _numbers_for_machines(result, tables):
+def _numbers_for_machines(result, tables, unit=None):
     """CSV and JSON with a number in every cell: the text tables' cells are written for
     reading ('5,339,073', '+0.012124 +- 0.000268 per round (1 SE)', frequencies to five
     decimals), which a spreadsheet takes as text or rounds.  The same rows, full precision,
-    the mean's SE (and the ruin's) in a row of its own; JSON records as before."""
+    the mean's SE (and the ruin's) in a row of its own, and with a unit the money of
+    each amount in a row of its own; JSON records as before."""
     import dataclasses
     import numpy as np
     from ..simulation_result import _SUMMARY_LABELS
@@ -161,9 +166,15 @@ def _numbers_for_machines(result, tables):
     extra = {"se": "SE of the mean", "risk_of_ruin_se": "SE of the risk of ruin",
              "seed": "seed", "partial": "partial (1: interrupted)"}
     names = [k for k in figures if k in _SUMMARY_LABELS or k in extra]
+    rows = [_SUMMARY_LABELS.get(k) or extra[k] for k in names]
+    values = [_plain(figures[k]) for k in names]
+    if unit is not None:
+        for k, v in result.money(unit).items():
+            rows.append(f"{_SUMMARY_LABELS[k]} (money)")
+            values.append(_plain(v))
     summary = dataclasses.replace(
-        summary, rows=tuple(_SUMMARY_LABELS.get(k) or extra[k] for k in names),
-        values=np.array([[_plain(figures[k])] for k in names], dtype=object), style="prob")
+        summary, rows=tuple(rows), values=np.array([[v] for v in values], dtype=object),
+        style="prob")
     columns = by_tc.columns
     by_tc = dataclasses.replace(
         by_tc, values=np.array([[_plain(r[c]) for c in columns] for r in by_tc.records],
