@@ -76,23 +76,24 @@ def indices_table(rules, system, *, dealt_decks=None, tc_rounding="floor",
                              tc_rounding=tc_rounding, hands=hands, progress=progress)
     if select is not None:
         table = table.select(select)
-    rows, values = [], []
-    for (row, u), line in table.lines.items():
-        rows.append(f"{row} v {label(u)}")
+    rows, values, records = [], [], []
+    for (row, u), line, gain in _shown_lines(table):
+        stand_hit = tuple(line.options) == ("stand", "hit")
+        rows.append(f"{row} v {label(u)}" + (" stand/hit" if stand_hit else ""))
         change = " / ".join(f"{a}->{b}" for a, b in zip(line.plays, line.plays[1:]))
         values.append([change, " ".join(f"{t:+d}" for t in line.thresholds),
                        " ".join(f"{c:+.2f}" for c in line.crossings),
-                       f"{table.gains.get((row, u), 0.0):.2e}"])
+                       "" if gain is None else f"{gain:.2e}"])
+        # JSON: the same lines with real numbers and the hand and upcard as separate fields
+        records.append({"hand": row, "dealer": label(u), "options": list(line.options),
+                        "plays": list(line.plays),
+                        "indices": [int(t) for t in line.thresholds],
+                        "crossings": [float(c) for c in line.crossings],
+                        "gain_per_round": gain})
     rows.append("insurance")
     values.append(["take insurance", "never" if table.insurance is None else f"{table.insurance:+d}",
                    "" if table.insurance_crossing is None else f"{table.insurance_crossing:+.2f}",
                    ""])
-    # JSON: the same lines with real numbers and the hand and upcard as separate fields
-    records = [{"hand": row, "dealer": label(u), "plays": list(line.plays),
-                "indices": [int(t) for t in line.thresholds],
-                "crossings": [float(c) for c in line.crossings],
-                "gain_per_round": float(table.gains.get((row, u), 0.0))}
-               for (row, u), line in table.lines.items()]
     records.append({"hand": "insurance", "dealer": "A", "plays": ["no insurance", "insurance"],
                     "indices": [] if table.insurance is None else [int(table.insurance)],
                     "crossings": ([] if table.insurance_crossing is None
@@ -103,9 +104,34 @@ def indices_table(rules, system, *, dealt_decks=None, tc_rounding="floor",
                      "gain/round: what playing the line gains over the play at TC 0, per "
                      "round in fractions of a bet (chance of the deal x the gain by true "
                      "count, weighted by a normal approximation of the true count at this "
-                     "depth); for ranking only"), units="true counts", records=records)
+                     "depth); for ranking only",
+                     *(("stand/hit: the line played by a hand that may no longer double, "
+                        "split or surrender (three or more cards, or after a split), where "
+                        "it differs from the two-card line above it",)
+                       if any(r.endswith(" stand/hit") for r in rows) else ())),
+              units="true counts", records=records)
     t.index_table = table
     return t
+
+
+def _shown_lines(table):
+    """[((row, upcard), line, gain or None)] in the table's order: each two-card line, and
+    after it the stand-or-hit line of the same hand when it changes play with the count and
+    differs from the two-card line (with late surrender the two-card 16 v T line is
+    hit->surrender, and the stand index of a 16 that can no longer surrender is that line's):
+    every line the index file carries that a player acts on."""
+    later: dict = {}
+    for line in table.all_lines or ():
+        if tuple(line.options) == ("stand", "hit") and len(line.plays) > 1:
+            later[(line.row, line.dealer)] = line
+    out = []
+    for key, line in table.lines.items():
+        out.append((key, line, float(table.gains.get(key, 0.0))))
+        other = later.get(key)
+        if other is not None and (other.plays, other.thresholds) != (line.plays,
+                                                                      line.thresholds):
+            out.append((key, other, None))
+    return out
 
 
 def index_file(table) -> str:
