@@ -851,6 +851,13 @@ def test_target_ror_is_the_smallest_bankroll_within_the_risk(game):
     assert result.ror is None       # no bankroll given: no ruin figure
     with pytest.raises(ValueError, match="target_ror"):
         game.evaluate(ramp, target_ror=1.5)
+    # a ramp that loses in the long run: no bankroll is enough, said in the table's notes
+    from bjsolve.ramp import ramp_table
+    losing = game.evaluate("-1000:1", target_ror=0.05)
+    assert losing.win_rate < 0 and losing.bankroll_for_target == math.inf
+    table = ramp_table(losing, "flat")
+    assert "bankroll for 5% risk of ruin: none (ruin is certain without an edge)" in table.notes
+    assert "bankroll for 5% risk of ruin" not in table.rows
 
 
 @pytest.mark.parametrize("bets, words", [
@@ -910,7 +917,7 @@ def test_trip_rounds_is_the_trip_ruins_horizon_and_rounds_is_not_read(game):
     """'rounds' is simulate's word for the rounds dealt; the trip ruin's horizon is
     trip_rounds, here as in bjsolve.risk and on the command line (no second name)."""
     new = game.evaluate("1:1,2:2,3:4", 400, trip_rounds=300)
-    assert new.trip_rounds == 300 and 0 < new.trip_ruin < new.ror
+    assert new.trip_rounds == 300 and 0 <= new.trip_ruin <= new.ror
     with pytest.raises(ValueError, match="trip_rounds needs a bankroll"):
         game.evaluate("1:1", trip_rounds=100)
     with pytest.raises(TypeError, match="rounds"):

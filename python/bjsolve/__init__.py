@@ -18,8 +18,9 @@ Public names (each has a docstring saying what its numbers are):
 ``StrategyChart``, ``evaluate``, ``insurance_ev``, ``outcome_distribution``);
 ``dealer_probabilities``, ``dealer_table`` (``DealerOutcomes``); ``effects_of_removal``,
 ``estimate_ev`` (more counting in ``bjsolve.counting`` and ``bjsolve.indices``);
-``simulate`` -> ``SimulationResult``.  Modules: ``bjsolve.risk`` (risk of ruin),
-``bjsolve.game`` (``CountedGame``: the counted game), ``bjsolve.distribution``.
+``simulate`` -> ``SimulationResult``; ``CountedGame`` (the counted game, exactly:
+``evaluate`` -> ``RampResult``).  Modules: ``bjsolve.risk`` (risk of ruin),
+``bjsolve.game``, ``bjsolve.distribution``.
 
 The public names are imported on first use (PEP 562), so ``import bjsolve`` and the command
 line's ``--help`` stay fast: numpy and the compiled kernels load only when a name that needs
@@ -56,6 +57,7 @@ _EXPORTS = {
     "StrategyChart": "strategy",
     "effects_of_removal": "counting", "estimate_ev": "counting",
     "simulate": "simulate", "SimulationResult": "simulate",
+    "CountedGame": "game",
 }
 
 __all__ = list(_EXPORTS)

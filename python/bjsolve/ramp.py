@@ -355,9 +355,11 @@ def ramp_table(result: RampResult, title: str):
     a heading that writes the ramp out)."""
     from .tables import Table
     summary = result.summary()
-    rows = tuple(k for k, v in summary.items() if v is not None)
+    # a bankroll no bankroll reaches (a ramp without an edge: inf) is said in the notes
+    unreachable = [k for k, v in summary.items() if v is not None and math.isinf(v)]
+    rows = tuple(k for k, v in summary.items() if v is not None and k not in unreachable)
     notes = ("per round dealt (rounds sat out count with bet 0) but the average bet, per "
-             "round played; money in the ramp's units; "
+             "round played; amounts in units (the ramp's bets); "
              "SD per 100 = 10 x SD per round (rounds independent); DI = 1000 W / SD; "
              "SCORE = DI^2 (win per 100 rounds, 10,000-unit bankroll, Kelly-scaled bets); "
              "N0 = Var / W^2" + (
@@ -366,7 +368,8 @@ def ramp_table(result: RampResult, title: str):
                  f"{result.ror_method} (rounds treated as independent)"),) + (
                  (f"trip ruin in {result.trip_rounds:,} rounds: {result.trip_ruin_note}",)
                  if result.trip_ruin_note else ()) + (
-                 (f"UNRELIABLE: {result.caveat}",) if result.caveat else ())
+                 (f"UNRELIABLE: {result.caveat}",) if result.caveat else ()) + tuple(
+                 f"{k}: none (ruin is certain without an edge)" for k in unreachable)
     unit = result.units()
     records = [{"figure": k, "value": float(summary[k]), "unit": unit[k]} for k in rows]
     if result.unit is None:

@@ -1286,7 +1286,7 @@ def risk_summary(dist, bankroll=None, trip_rounds=None, *, target_ror=None,
                       bankroll_for_5pct=bankroll_for_risk(dist, 0.05, curve=curve),
                       bankroll_for_13_5pct=bankroll_for_risk(dist, 0.135, curve=curve))
     if target_ror is not None:
-        fields.update(target_ror=target_ror,
-                      bankroll_for_target=bankroll_for_risk(dist, target_ror, curve=curve)
-                      if curve.trivial != 1.0 else math.inf)
+        fields["target_ror"] = target_ror
+        if curve.trivial != 1.0:      # (as the fixed targets: left out when ruin is sure)
+            fields["bankroll_for_target"] = bankroll_for_risk(dist, target_ror, curve=curve)
     return RiskSummary(**fields, unit=unit)
