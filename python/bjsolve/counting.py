@@ -214,7 +214,7 @@ def fixed_strategy_ev(sol0, shoe1: Shoe) -> float:
     return sum(dealer_key_weight(shoe1, k) * v for k, v in values.items())
 
 
-@dataclass     # (its generated __eq__ compares the fields, Mapping's is not used)
+@dataclass(frozen=True)   # (its generated __eq__ compares the fields, not Mapping's)
 class RemovalEffects(Mapping):
     """rank -> change in the round's EV (fraction of the initial bet) when one card of
     that rank is removed, with the strategy named (``"fixed"`` or ``"reoptimized"``).
@@ -396,7 +396,7 @@ def estimate_ev(rules: Rules, removed, *, shoe: Shoe | None = None, strategy: st
 
 # ---- per-decision effects of removal -----------------------------------------------------
 
-@dataclass
+@dataclass(frozen=True)
 class DecisionEffects:
     """Effects of removal on one decision: one hand (exact composition) against one upcard.
 

@@ -83,7 +83,7 @@ def integer_index(crossing: float, tc_rounding: str, index_rounding: str = "roun
     return k
 
 
-@dataclass
+@dataclass(frozen=True)
 class IndexLine:
     """Play by true count for one row against one upcard: ``plays[0]`` below
     ``thresholds[0]``, ``plays[i]`` from ``thresholds[i - 1]`` (inclusive) up to
@@ -130,7 +130,7 @@ class IndexLine:
         return " ".join(parts)
 
 
-@dataclass
+@dataclass(frozen=True)
 class IndexTable:
     """Index numbers of one count system: ``lines`` maps (row, upcard) to the
     ``IndexLine`` of every two-card row whose best play changes on the grid;

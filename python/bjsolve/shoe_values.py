@@ -140,11 +140,12 @@ def remember(values: ShoeValues) -> ShoeValues:
 
 # ---- two-card hand values ----------------------------------------------------------------
 
-def two_card_weights(counts, upcard) -> dict:
-    """{(a, b): chance of being dealt a and b (either order)} once the upcard is out, from
-    10 (possibly fractional) counts.  Pairs the shoe is too short of are left out."""
+def two_card_weights(counts, dealer) -> dict:
+    """{(a, b): chance of being dealt a and b (either order)} once the dealer's upcard
+    (rank 1..10) is out, from 10 (possibly fractional) counts.  Pairs the shoe is too
+    short of are left out."""
     left = list(counts)
-    left[upcard - 1] -= 1
+    left[dealer - 1] -= 1
     n = sum(left)
     out = {}
     for a in range(1, 11):
