@@ -304,7 +304,7 @@ def test_counted_game_takes_index_plays_as_simulate_does(given, monkeypatch, tmp
     exact table made for the game's rounding); the game stops before its solves here."""
     from bjsolve.game import CountedGame
     rules = Rules(decks=1, surrender="late")
-    table = indices.generate_indices(rules, "hilo", tc_rounding="truncate", grid=range(-4, 7))
+    table = indices.generate_indices(rules, "hilo", tc_rounding="truncate", true_counts=range(-4, 7))
     monkeypatch.setattr(indices, "exact_index_table",
                         lambda r, s, c, threads=None: table if (r, s, c) == (
                             rules, "hilo", "truncate") else None)

@@ -156,3 +156,20 @@ def _count_of(hand: str) -> int:
     if hand.startswith("A"):
         return -(11 + values[hand[1]])
     return int(hand)
+
+
+def test_index_rounding_goes_with_the_exact_true_count(capsys):
+    """--index-rounding makes an exact crossing whole; with a whole true count (floor, the
+    default) it would change nothing, so it is refused rather than ignored."""
+    code, _ = run("indices", "--index-rounding", "ceiled")
+    assert code == 2 and "--tc-rounding exact" in capsys.readouterr().err
+    code, rounded = run("indices", "--tc-rounding", "exact", "--set", "i18", "--format", "json")
+    code2, ceiled = run("indices", "--tc-rounding", "exact", "--index-rounding", "ceiled",
+                        "--set", "i18", "--format", "json")
+    assert code == code2 == 0
+    import math
+    for a, b in zip(json.loads(rounded)["records"], json.loads(ceiled)["records"]):
+        # the same crossing, made whole two ways: nearest and up
+        assert a["crossings"] == b["crossings"]
+        assert a["indices"] == [math.floor(c + 0.5) for c in a["crossings"]]
+        assert b["indices"] == [math.ceil(c - 1e-9) for c in b["crossings"]]

@@ -126,7 +126,7 @@ FAB_4 = [("14", 10, 3), ("15", 10, 0), ("15", 9, 2), ("15", 1, 1)]
 
 
 def test_hilo_illustrious_18():
-    table = generate_indices(Rules(decks=6), "hilo", grid=range(-5, 9), tc_rounding="exact")
+    table = generate_indices(Rules(decks=6), "hilo", true_counts=range(-5, 9), tc_rounding="exact")
     assert "running count / decks remaining" in table.method()
     for row, up, play, published in ILLUSTRIOUS_18:
         got = table.index(row, up, play)
@@ -140,7 +140,7 @@ def test_hilo_illustrious_18():
 
 
 def test_hilo_fab_4():
-    table = generate_indices(Rules(decks=6, surrender="late"), "hilo", grid=range(-3, 7),
+    table = generate_indices(Rules(decks=6, surrender="late"), "hilo", true_counts=range(-3, 7),
                              tc_rounding="exact")
     for row, up, published in FAB_4:
         got = table.index(row, up, "surrender")

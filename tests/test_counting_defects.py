@@ -87,8 +87,8 @@ def test_indices_and_tc_advantage_for_every_built_in_system(system, decks):
     """``indices`` and ``tc-advantage`` failed for Halves at 1, 2 and 4 decks and APC at 1
     deck.  The extremes of the default grids and 0 (solves shared between the two)."""
     rules = Rules(decks=decks)
-    table = generate_indices(rules, system, grid=(-10, 0, 15))
-    assert table.grid == (-10, 0, 15)
+    table = generate_indices(rules, system, true_counts=(-10, 0, 15))
+    assert table.true_counts == (-10, 0, 15)
     assert set(table.unreachable) <= {-10, 15}
     assert all(u in (1, 2, 3, 4, 5, 6, 7, 8, 9, 10) for _, u in table.lines)
     res = advantage_by_true_count(rules, system, true_counts=(-10, 0, 15))
@@ -138,7 +138,7 @@ def test_non_finite_true_counts_and_base_evs_are_refused(bad):
 ])
 def test_bad_index_grids_are_refused(grid, match):
     with pytest.raises(ValueError, match=match):
-        generate_indices(Rules(decks=1), "hilo", grid=grid)
+        generate_indices(Rules(decks=1), "hilo", true_counts=grid)
 
 
 @pytest.mark.parametrize("scale", [1e300, 1e-300, 1e150, 1e-200])

@@ -35,7 +35,7 @@ def test_integer_index_by_convention(crossing, convention, expected):
 @pytest.fixture(scope="module")
 def hilo_6d_floor():
     """The convention of simulation-made lists: floored true count, every hand of a total."""
-    return generate_indices(Rules(decks=6), "hilo", grid=I18_GRID, tc_rounding="floor",
+    return generate_indices(Rules(decks=6), "hilo", true_counts=I18_GRID, tc_rounding="floor",
                             hands="all")
 
 
@@ -59,7 +59,7 @@ def test_illustrious_18_with_the_floored_true_count(hilo_6d_floor):
 
 
 def test_fab_4_with_the_floored_true_count():
-    table = generate_indices(Rules(decks=6, surrender="late"), "hilo", grid=FAB4_GRID,
+    table = generate_indices(Rules(decks=6, surrender="late"), "hilo", true_counts=FAB4_GRID,
                              tc_rounding="floor")
     for row, up, play, published in FAB_4:
         assert table.index(row, up, play) == published, (row, up)
@@ -68,7 +68,7 @@ def test_fab_4_with_the_floored_true_count():
 def test_conventions_differ_only_by_where_the_bins_lie(hilo_6d_floor):
     """The same crossings under every convention (the solves are shared); the integer
     indices follow from the crossings by the bin rule."""
-    rounded = generate_indices(Rules(decks=6), "hilo", grid=I18_GRID, tc_rounding="round",
+    rounded = generate_indices(Rules(decks=6), "hilo", true_counts=I18_GRID, tc_rounding="round",
                                hands="all")
     for key, line in hilo_6d_floor.lines.items():
         other = rounded.lines[key]
@@ -94,7 +94,8 @@ def test_select_named_sets_and_top_lines(hilo_6d_floor):
 
 
 def test_bad_convention():
-    with pytest.raises(ValueError, match="tc_rounding must be one of floor, truncate, round, exact"):
+    with pytest.raises(ValueError,
+                       match="tc_rounding must be one of floor, truncate, round, exact"):
         generate_indices(Rules(decks=6), "hilo", tc_rounding="ceiling")
 
 
@@ -158,7 +159,7 @@ def test_two_card_tables_ignore_cached_all_hands_values(hilo_6d_floor):
     from bjsolve import Shoe
     from bjsolve.counting import shoe_at_true_count
     from bjsolve.shoe_values import shoe_values
-    two = generate_indices(Rules(decks=6), "hilo", grid=I18_GRID, tc_rounding="floor")
+    two = generate_indices(Rules(decks=6), "hilo", true_counts=I18_GRID, tc_rounding="floor")
     (crossing,) = two.lines[("16", 10)].crossings
     lo = math.floor(crossing)
 
@@ -178,7 +179,7 @@ def test_two_card_tables_ignore_cached_all_hands_values(hilo_6d_floor):
 @pytest.fixture(scope="module")
 def ls_6d_floor():
     """6 decks LS, Hi-Lo, floored true count: both published lists have their plays."""
-    return generate_indices(Rules(decks=6, surrender="late"), "hilo", grid=I18_GRID,
+    return generate_indices(Rules(decks=6, surrender="late"), "hilo", true_counts=I18_GRID,
                             tc_rounding="floor")
 
 

@@ -48,7 +48,7 @@ def test_the_values_are_the_same_everywhere():
 
 
 OLD_NAMES = {"rounding", "tc_convention", "true_count_method", "split_strategy",
-             "split_class", "upcard"}
+             "split_class", "upcard", "grid"}
 MODULES = [bjsolve, counting, count_distribution, count_tables, game, indices, risk,
            risk_indices, simulate, simulation_result, solve]
 
@@ -127,3 +127,8 @@ def test_estimate_ev_is_a_result_with_named_fields():
     assert got.exact is None and got.removed == (5,) and got.strategy == "user"
     with pytest.raises(dataclasses.FrozenInstanceError):
         got.linear = 0.0
+
+
+def test_index_rounding_is_for_the_exact_true_count_only():
+    with pytest.raises(ValueError, match="index_rounding='ceiled' goes with tc_rounding='exact'"):
+        indices.generate_indices(bjsolve.Rules(decks=1), index_rounding="ceiled")

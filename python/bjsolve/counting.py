@@ -102,13 +102,13 @@ def finite_number(value, field: str) -> float:
     return float(value)
 
 
-def integer_grid(grid, field: str = "grid") -> tuple:
+def integer_grid(true_counts, field: str = "true_counts") -> tuple:
     """A non-empty, strictly increasing sequence of whole true counts, or a clear error."""
     try:
-        values = tuple(grid)
+        values = tuple(true_counts)
     except TypeError:
         raise TypeError(f"{field} must be a sequence of whole true counts, got "
-                        f"{type(grid).__name__}") from None
+                        f"{type(true_counts).__name__}") from None
     if not values:
         raise ValueError(f"{field} is empty: give whole true counts in increasing order")
     out = []

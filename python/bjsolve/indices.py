@@ -140,7 +140,7 @@ class IndexTable:
     system: str
     rules: Rules
     dealt_decks: float | None   # None: lines read from an index file
-    grid: tuple
+    true_counts: tuple     # the whole true counts the shoes were built at
     index_rounding: str    # with tc_rounding "exact": how a crossing becomes a whole index
     lines: dict            # (row, upcard) -> IndexLine, only rows whose play changes
     insurance: int | None  # insure at TC >= this (None: never on the grid)
@@ -161,9 +161,10 @@ class IndexTable:
     def __repr__(self):
         # the dataclass repr would print every line of the table (about 100 KB)
         insurance = "never" if self.insurance is None else f"at TC >= {self.insurance:+d}"
-        grid = f"{self.grid[0]:+d}..{self.grid[-1]:+d}" if self.grid else "empty"
+        tcs = self.true_counts
+        grid = f"{tcs[0]:+d}..{tcs[-1]:+d}" if tcs else "empty"
         return (f"IndexTable(system={self.system!r}, rules={self.rules.describe()!r}, "
-                f"{len(self.lines)} index lines, insurance {insurance}, grid {grid}, "
+                f"{len(self.lines)} index lines, insurance {insurance}, true counts {grid}, "
                 f"tc_rounding={self.tc_rounding!r}, hands={self.hands!r}, "
                 f"selection={self.selection!r})")
 
@@ -224,7 +225,7 @@ class IndexTable:
                          f"{', '.join(NAMED_SETS)}, got {str(which)[:40]!r}")
 
     def method(self) -> str:
-        if not self.grid:       # lines read from an index file, not computed here
+        if not self.true_counts:       # lines read from an index file, not computed here
             return f"{self.system}: index lines as read from {self.selection}"
         if self.tc_rounding == "exact":
             making = (f"the true count where the plays are worth the same, "
@@ -243,7 +244,8 @@ class IndexTable:
                   "every hand of each total the player meets, weighted by how often (pairs: "
                   "two cards)")
                + f" (split CDZ-); "
-               f"index = {making} (grid {self.grid[0]:+d}..{self.grid[-1]:+d}); act at "
+               f"index = {making} (true counts {self.true_counts[0]:+d}.."
+               f"{self.true_counts[-1]:+d}); act at "
                f"TC >= index")
         if self.unreachable:
             out += ("; out of reach at this depth (a rank would run out): TC "
@@ -473,13 +475,14 @@ def _on_two_threads(work, shoes) -> dict:
     return rows_at
 
 
-def generate_indices(rules: Rules, system="hilo", *, grid=range(-10, 16),
+def generate_indices(rules: Rules, system="hilo", *, true_counts=range(-10, 16),
                      dealt_decks: float | None = None, tc_rounding: str = "floor",
                      index_rounding: str = "rounded", hands: str = "two-card",
                      progress=None, threads: int | None = None) -> IndexTable:
     """Exact index numbers for every row and upcard whose best play changes on the grid.
 
-    grid: whole true counts, strictly increasing (at least two reachable ones).
+    true_counts: the grid of whole true counts, strictly increasing (at least two
+        reachable ones), as ``counting.advantage_by_true_count`` takes them.
     tc_rounding: how the counter makes the true count an integer (``TC_ROUNDINGS``):
         "floor" (the default, as ``CountedGame`` and ``simulate``), "truncate", "round",
         or "exact" (no integer step: the crossing is then made an integer by
@@ -507,13 +510,17 @@ def generate_indices(rules: Rules, system="hilo", *, grid=range(-10, 16),
     if tc_rounding not in TC_ROUNDINGS:
         raise ValueError(f"tc_rounding must be one of {', '.join(TC_ROUNDINGS)}, got "
                          f"{str(tc_rounding)[:40]!r}")
+    if index_rounding == "ceiled" and tc_rounding != "exact":
+        raise ValueError(f"index_rounding='ceiled' goes with tc_rounding='exact' (a whole "
+                         f"true count, {tc_rounding}, has its own index), got "
+                         f"tc_rounding={tc_rounding!r}")
     if hands not in HANDS:
         raise ValueError(f"hands must be one of {', '.join(HANDS)}, got {str(hands)[:40]!r}")
     count_tags(system)  # validates
     if threads is not None:
         from .solve import check_threads
         threads = check_threads(threads)
-    grid = integer_grid(grid)
+    grid = integer_grid(true_counts, "true_counts")
     dealt = rules.decks / 2 if dealt_decks is None else dealt_decks
     shoes, unreachable = true_count_shoes(rules, system, grid, dealt)
     if len(shoes) < 2:

@@ -206,7 +206,7 @@ def split_moments(rules: Rules, counts, dealer, split: str = "CDZ-"):
     return moments
 
 
-def risk_averse_indices(rules: Rules, system="hilo", *, rows=None, grid=range(-5, 11),
+def risk_averse_indices(rules: Rules, system="hilo", *, rows=None, true_counts=range(-5, 11),
                         dealt_decks: float | None = None, tc_rounding: str = "floor",
                         round_variance: float = 1.3) -> dict:
     """{(row, upcard): IndexLine} of the plays maximising the certainty equivalent (module
@@ -235,7 +235,7 @@ def risk_averse_indices(rules: Rules, system="hilo", *, rows=None, grid=range(-5
     if variance <= 0:
         raise ValueError(f"round_variance must be > 0, got {variance}")
     count_tags(system)
-    grid = integer_grid(grid)
+    grid = integer_grid(true_counts, "true_counts")
     if rows is None and exposed:
         raise ValueError("rows: the game with both dealer cards face up has no default "
                          "list; give (row, dealer total) pairs such as ('16', '12') or "
@@ -388,7 +388,7 @@ def _check_rows(rows, exposed: bool = False) -> list:
 
 def risk_indices_table(rules: Rules, system="hilo", *, rows=None, select=None,
                        dealt_decks: float | None = None, tc_rounding: str = "floor",
-                       round_variance: float = 1.3, grid=range(-5, 11)):
+                       round_variance: float = 1.3, true_counts=range(-5, 11)):
     """The risk-averse lines as a ``Table`` (one row per (row, upcard)), beside the
     risk-neutral (EV) crossing of the same shoes for comparison.  ``select``: "i18" or
     "fab4" (the rows of a named list) or a list of them (their rows together, each once),
@@ -405,10 +405,11 @@ def risk_indices_table(rules: Rules, system="hilo", *, rows=None, select=None,
             raise ValueError(f"select must be one of {', '.join(NAMED_SETS)} or a list of "
                              f"them, got {str(select)[:40]!r}")
         rows = list(dict.fromkeys((row, up) for s in sets for row, up, _, _ in NAMED_SETS[s]))
-    averse = risk_averse_indices(rules, system, rows=rows, grid=grid, dealt_decks=dealt_decks,
+    averse = risk_averse_indices(rules, system, rows=rows, true_counts=true_counts,
+                                  dealt_decks=dealt_decks,
                                  tc_rounding=tc_rounding, round_variance=round_variance)
     # lambda 0 (an enormous round variance): the EV lines of the same shoes
-    neutral = risk_averse_indices(rules, system, rows=list(averse), grid=grid,
+    neutral = risk_averse_indices(rules, system, rows=list(averse), true_counts=true_counts,
                                   dealt_decks=dealt_decks, tc_rounding=tc_rounding,
                                   round_variance=1e300)
     names, values, records = [], [], []
@@ -433,7 +434,7 @@ def risk_indices_table(rules: Rules, system="hilo", *, rows=None, select=None,
                         "ev_crossings": [float(c) for c in ev.crossings] if ev else []})
     method = (f"risk-averse indices ({system}): the play of largest certainty equivalent "
               f"m - lambda x var, lambda = max(edge, 0) / (2 x {round_variance:g}) (a Kelly "
-              f"bettor), on shoes at each true count {grid[0]:+d}..{grid[-1]:+d} "
+              f"bettor), on shoes at each true count {true_counts[0]:+d}..{true_counts[-1]:+d} "
               f"({'half the shoe' if dealt_decks is None else f'{dealt_decks:g} decks'} "
               f"dealt), true counts {tc_rounding}; splits CDZ-; docs/counting.md")
     table = Table("risk_indices", f"risk-averse index numbers ({system})", tuple(names),

@@ -19,7 +19,7 @@ def add_arguments(parser) -> None:
                                   "(nearest), or exact (the crossing itself, made whole by "
                                   "--index-rounding)")
     parser.add_argument("--index-rounding", type=str.lower, choices=("rounded", "ceiled"),
-                        default="rounded",
+                        default=None,
                         help="with --tc-rounding exact: how an exact crossing becomes a whole "
                              "index, to the nearest or up (default: rounded)")
     parser.add_argument("--hands", type=str.lower, default="two-card",
@@ -70,6 +70,11 @@ def run(args) -> int:
     from ..count_tables import index_file, indices_table
     args.play_set = _play_sets(args.play_set)
     rules, _ = counting_rules(args)
+    if args.index_rounding is not None and (args.tc_rounding != "exact"
+                                            or args.risk_averse):
+        raise common.UsageError(f"--index-rounding goes with --tc-rounding exact (a "
+                                f"{args.tc_rounding} true count has its own whole index), "
+                                f"without --risk-averse")
     if args.risk_averse:
         return _run_risk_averse(args, rules)
     if args.round_variance is not None:
@@ -78,7 +83,7 @@ def run(args) -> int:
     with common.progress(args, label="indices") as update:
         table = indices_table(rules, args.system_value, dealt_decks=args.dealt_decks,
                               tc_rounding=args.tc_rounding,
-                              index_rounding=args.index_rounding,
+                              index_rounding=args.index_rounding or "rounded",
                               hands=args.hands, select=args.top or args.play_set,
                               progress=update)
     if args.format == "index":
