@@ -132,3 +132,16 @@ def test_estimate_ev_is_a_result_with_named_fields():
 def test_index_rounding_is_for_the_exact_true_count_only():
     with pytest.raises(ValueError, match="index_rounding='ceiled' goes with tc_rounding='exact'"):
         indices.generate_indices(bjsolve.Rules(decks=1), index_rounding="ceiled")
+
+
+def test_the_trip_ruins_horizon_is_trip_rounds_everywhere():
+    """'rounds' are the rounds simulate deals; the trip ruin's horizon is trip_rounds in
+    risk.trip_ruin, risk_summary, CountedGame.evaluate and TripRuin, as --trip-rounds."""
+    for function in (risk.trip_ruin, risk.risk_summary, game.CountedGame.evaluate):
+        params = inspect.signature(function).parameters
+        assert "trip_rounds" in params and "rounds" not in params, function
+    assert "trip_rounds" in {f.name for f in dataclasses.fields(risk.TripRuin)}
+    assert "trip_rounds" in {f.name for f in dataclasses.fields(risk.RiskSummary)}
+    coin = {-1: 0.5, 1: 0.5}
+    # a fair coin from 1 unit over 1 round: ruined with probability 1/2 exactly
+    assert risk.trip_ruin(coin, 1, 1).probability == pytest.approx(0.5, abs=1e-12)

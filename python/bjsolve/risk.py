@@ -202,15 +202,15 @@ def _check_bankroll(bankroll) -> float:
     return b
 
 
-def _check_rounds(rounds) -> int:
+def _check_rounds(rounds, field: str = "trip_rounds") -> int:
     if isinstance(rounds, bool) or not isinstance(rounds, (int, np.integer)):
-        raise TypeError(f"rounds must be an int >= 1, got {type(rounds).__name__}")
+        raise TypeError(f"{field} must be an int >= 1, got {type(rounds).__name__}")
     if rounds < 1:
-        raise ValueError(f"rounds must be an int >= 1, got {_show(rounds)}")
+        raise ValueError(f"{field} must be an int >= 1, got {_show(rounds)}")
     if rounds > MAX_ROUNDS:
         shown = rounds if rounds < 10 ** 30 else \
             f"an integer of about {_digits(int(rounds)):,} digits"
-        raise ValueError(f"rounds must be at most {MAX_ROUNDS:,} (the trip ruin's cost grows "
+        raise ValueError(f"{field} must be at most {MAX_ROUNDS:,} (the trip ruin's cost grows "
                          f"with the rounds; further out use the lifetime ruin, its limit), "
                          f"got {shown}")
     return int(rounds)
@@ -248,20 +248,20 @@ def _moments(dist):
 
 @dataclass(frozen=True)
 class TripRuin:
-    """P(ruined within ``rounds`` rounds) from ``bankroll`` units; ``error_bound``: the
-    probability mass that left the computation window (the result is exact to it)."""
+    """P(ruined within ``trip_rounds`` rounds) from ``bankroll`` units; ``error_bound``:
+    the probability mass that left the computation window (the result is exact to it)."""
     probability: float
     bankroll: float
-    rounds: int
+    trip_rounds: int
     error_bound: float
 
     def __float__(self):
         return self.probability
 
 
-def trip_ruin(dist, bankroll, rounds, *, tolerance: float = TRIP_TOLERANCE,
+def trip_ruin(dist, bankroll, trip_rounds, *, tolerance: float = TRIP_TOLERANCE,
               max_seconds: float = MAX_TRIP_SECONDS) -> TripRuin:
-    """Probability of losing ``bankroll`` units within ``rounds`` rounds: the law of the
+    """Probability of losing ``bankroll`` units within ``trip_rounds`` rounds: the law of the
     bankroll of the players not yet ruined, carried on the outcome lattice (``_TripWalk``:
     round by round next to the ruin barrier, in blocks of rounds by convolution far from
     it, where the barrier is out of reach within the block).
@@ -276,7 +276,7 @@ def trip_ruin(dist, bankroll, rounds, *, tolerance: float = TRIP_TOLERANCE,
     reach in that many rounds), 0 with that bound, at once.  ``max_seconds``: the largest
     estimated cost accepted (a caller that must answer sooner gives less)."""
     bankroll = _check_bankroll(bankroll)
-    rounds = _check_rounds(rounds)
+    rounds = _check_rounds(trip_rounds, "trip_rounds")
     tol = _number(tolerance, "tolerance", "a number strictly between 0 and 1")
     if not 0.0 < tol < 1.0:
         raise ValueError(f"tolerance must be a number strictly between 0 and 1, got "
