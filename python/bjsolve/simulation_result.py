@@ -129,7 +129,9 @@ class SimulationResult:
         if self.ruin is not None:
             shown["risk_of_ruin"] = (f"{self.ruin.risk_of_ruin:.4f} +- {self.ruin.se:.4f} "
                                      f"({self.ruin.paths:,} paths, {self.ruin.rounds_per_path:,} "
-                                     f"rounds, {self.ruin.bankroll:g} units)")
+                                     f"rounds, {self.ruin.bankroll:g} units"
+                                     + ("" if unit is None else
+                                        f", money {self.ruin.bankroll * unit:,.2f}") + ")")
         for k, v in money.items():
             if math.isfinite(v):
                 shown[k] += f" (money {v:+,.2f})" if k in ("mean", "total_won") \
