@@ -49,9 +49,9 @@ def test_counts_with_a_card_removed_skips_hands_the_shoe_cannot_deal():
     is left out; the table is finite."""
     shoe = Shoe.decks(1).remove(2)
     decisions = decision_effects(Rules(decks=1), shoe=shoe)
-    assert decisions and not any(row == "22" and up == 2 for row, up, *_ in decisions)
-    assert all(len(eff) == 10 and all(math.isfinite(x) for x in eff)
-               for *_, eff in decisions)
+    assert decisions and not any(d.row == "22" and d.dealer == 2 for d in decisions)
+    assert all(len(d.effects) == 10 and all(math.isfinite(x) for x in d.effects)
+               for d in decisions)
     table = counts_table(Rules(decks=1), shoe, ["hilo", "halves"])
     assert all(math.isfinite(v) for v in table.values.ravel())
 
@@ -236,10 +236,12 @@ def test_tags_beyond_a_float_are_refused_naming_them(tags):
 
 
 def _one_decision():
-    """A close decision in playing_efficiency's format (row, upcard, best, second,
-    probability, gap, effects A..T); the effects are made up, the shape is what counts."""
-    return [("16", 10, "hit", "stand", 0.01, 0.02,
-             (-0.001, 0.002, 0.003, 0.004, 0.005, 0.006, 0.001, 0.0, -0.002, -0.004))]
+    """A close decision as decision_effects gives it; the effects are made up, the shape is
+    what counts."""
+    from bjsolve.counting import CloseDecision
+    return [CloseDecision("16", 10, "hit", "stand", 0.01, 0.02,
+                          (-0.001, 0.002, 0.003, 0.004, 0.005, 0.006, 0.001, 0.0, -0.002,
+                           -0.004))]
 
 
 def test_playing_efficiency_needs_a_finite_shoe():

@@ -108,7 +108,8 @@ def test_post_split_class_is_split():
 
 
 @pytest.mark.parametrize("result", [
-    counting.EVEstimate, counting.RemovalEffects, counting.DecisionEffects, indices.IndexLine,
+    counting.EVEstimate, counting.RemovalEffects, counting.DecisionEffects,
+    counting.CloseDecision, indices.IndexLine,
     indices.IndexTable, bjsolve.game.RampResult, risk.RiskSummary, risk.TripRuin,
     risk.LifetimeRuin, simulation_result.SimulationResult, simulation_result.TrueCountRow,
     simulation_result.RuinResult], ids=lambda c: c.__name__)

@@ -685,13 +685,28 @@ def advantage_by_true_count(rules: Rules, system="hilo", *, true_counts=range(-5
 
 # ---- playing efficiency ------------------------------------------------------------------
 
+@dataclass(frozen=True)
+class CloseDecision:
+    """A close two-card decision (``decision_effects``): ``row`` against ``dealer`` (the
+    upcard), its ``best`` and ``second`` plays ``gap`` apart (fraction of a bet) in the full
+    shoe, dealt with ``probability``; ``effects`` A..T: the change in EV(second) -
+    EV(best) when one card of each rank is removed."""
+    row: str
+    dealer: int
+    best: str
+    second: str
+    probability: float
+    gap: float
+    effects: tuple
+
+
 def decision_effects(rules: Rules, *, shoe: Shoe | None = None, close: float = 0.1) -> list:
     """Per-decision effects of removal for the close two-card decisions.
 
     For every row (hard/soft total, pair) and upcard whose best and second-best plays
     differ by at most ``close`` (fraction of a bet) in the full shoe, the vector over ranks
     r of the change in EV(second) - EV(best) when one card of rank r is removed.  Returns
-    ``[(row, upcard, best, second, probability of the deal, gap, effects A..T)]``.
+    a list of ``CloseDecision``.
     A rank with no card left has effect 0 (it cannot be removed).  A decision that some
     depleted shoe can no longer deal (a pair whose cards would run out) has no complete
     vector of effects and is left out.  The solves are shared (``shoe_values``) with the
@@ -732,7 +747,8 @@ def decision_effects(rules: Rules, *, shoe: Shoe | None = None, close: float = 0
                 continue   # this deal cannot be dealt from some depleted shoe
             eff = [(depleted[r][u][row][second] - depleted[r][u][row][best]) + gap
                    if r in depleted else 0.0 for r in range(1, 11)]
-            out.append((row, u, best, second, weights.get(row, 0.0), gap, tuple(eff)))
+            out.append(CloseDecision(row, u, best, second, weights.get(row, 0.0), gap,
+                                     tuple(eff)))
     return out
 
 
@@ -770,8 +786,9 @@ def playing_efficiency(system, decisions, *, shoe: Shoe, dealt_fraction: float =
     if tag_var == 0.0:
         raise ValueError("a count whose tags are all equal carries no information")
     num = den = 0.0
-    for _, _, _, _, prob, gap, eff in decisions:
-        dev = np.array(eff, dtype=float)
+    for decision in decisions:
+        prob, gap = decision.probability, decision.gap
+        dev = np.array(decision.effects, dtype=float)
         dev -= p @ dev
         var = float(p @ dev ** 2)
         if var == 0.0 or prob == 0.0:
