@@ -66,6 +66,8 @@ def test_the_true_count_frequencies_are_the_same_both_ways(both_ways):
     assert table["rows"] == [str(label) for label in game.labels]
     assert shown == [float(f) for f in game.frequency]
     assert sum(shown) == pytest.approx(1.0, abs=1e-12)
+    # the notes say the conventions in the flags' words
+    assert "decks estimation exact, tc rounding floor" in " ".join(table["notes"])
 
 
 def test_the_flags_are_the_keywords_with_dashes():

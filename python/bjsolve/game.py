@@ -272,8 +272,8 @@ class CountedGame:
         system = self.system if isinstance(self.system, str) else list(self.system)
         return (f"CountedGame({self.rules.describe()}, system={system!r}, "
                 f"penetration={self.penetration:g}, strategy={self.strategy!r}, "
-                f"spots={self.spots}, true count: {self.decks_estimation} decks, "
-                f"{self.tc_rounding})")
+                f"spots={self.spots}, decks_estimation={self.decks_estimation!r}, "
+                f"tc_rounding={self.tc_rounding!r})")
 
     def _checked_cut(self) -> int:
         """The cards dealt before the cut card (penetration x the shoe), or an error when
@@ -767,7 +767,8 @@ class CountedGame:
     def notes(self) -> tuple:
         return (f"rules: {self.rules.describe()}",
                 f"count: {self.system}, true count = running count / decks remaining "
-                f"({self.decks_estimation}), {self.tc_rounding}; burn {self.burn}; penetration "
+                f"(decks estimation {self.decks_estimation}, tc rounding {self.tc_rounding}); "
+                f"burn {self.burn}; penetration "
                 f"{self.penetration:g} (cut card after {self.cut} cards); "
                 f"{self.rounds_per_shoe:.2f} rounds per shoe",
                 f"edge: exact, unconditioned (fraction of the bet), strategy {self.strategy}, "
