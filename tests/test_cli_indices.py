@@ -116,7 +116,7 @@ def test_every_format_shows_the_lines_the_index_file_plays():
     hit->surrender; the stand indices of those hands once they may no longer surrender
     (16 v T +1, 15 v T +4) were only in --format index.  Every line of the index file
     that changes play is now a line of the text, CSV and JSON tables."""
-    from bjsolve.game_plan import parse_index_file
+    from bjsolve.counting.index_file import parse_index_file
     common = ("indices", "--surrender", "late", "--set", "i18", "--decks", "6")
     code, index_text = run(*common, "--format", "index")
     assert code == 0

@@ -8,12 +8,20 @@ from importlib import import_module
 import pytest
 
 import bjsolve
-from bjsolve import count_distribution, count_tables, counting, game, indices, risk
-from bjsolve import risk_indices, round_starts, simulation_result
 
-# (bjsolve.simulate and bjsolve.solve are the functions; these are their modules)
-simulate = import_module("bjsolve.simulate")
-solve = import_module("bjsolve.solve")
+# the modules, by what they hold (bjsolve.simulate and bjsolve.solve are the functions)
+count_distribution = import_module("bjsolve.counting.count_laws")
+count_tables = import_module("bjsolve.counting.tables")
+counting = import_module("bjsolve.counting.removal")
+indices = import_module("bjsolve.counting.indices")
+risk_indices = import_module("bjsolve.counting.risk_indices")
+game = import_module("bjsolve.risk.game")
+ramp = import_module("bjsolve.risk.ramp")
+risk = import_module("bjsolve.risk.ruin")
+round_starts = import_module("bjsolve.risk.round_starts")
+simulate = import_module("bjsolve.simulation.simulator")
+simulation_result = import_module("bjsolve.simulation.result")
+solve = import_module("bjsolve.exact.solver")
 
 # every function or method that takes the true-count rounding / the decks estimation
 TC_ROUNDING = [game.CountedGame.__init__, simulate.simulate, simulate.build_plan,
@@ -50,7 +58,10 @@ def test_the_values_are_the_same_everywhere():
 OLD_NAMES = {"rounding", "tc_convention", "true_count_method", "split_strategy",
              "split_class", "upcard", "grid"}
 MODULES = [bjsolve, counting, count_distribution, count_tables, game, indices, risk,
-           risk_indices, simulate, simulation_result, solve]
+           risk_indices, simulate, simulation_result, solve, ramp, round_starts,
+           import_module("bjsolve.exact.dealer"), import_module("bjsolve.exact.strategy"),
+           import_module("bjsolve.counting.index_file"),
+           import_module("bjsolve.counting.shoe_values")]
 
 
 def _public_callables():
@@ -110,7 +121,7 @@ def test_post_split_class_is_split():
 @pytest.mark.parametrize("result", [
     counting.EVEstimate, counting.RemovalEffects, counting.DecisionEffects,
     counting.CloseDecision, indices.IndexLine,
-    indices.IndexTable, bjsolve.game.RampResult, risk.RiskSummary, risk.TripRuin,
+    indices.IndexTable, ramp.RampResult, risk.RiskSummary, risk.TripRuin,
     risk.LifetimeRuin, simulation_result.SimulationResult, simulation_result.TrueCountRow,
     simulation_result.RuinResult], ids=lambda c: c.__name__)
 def test_results_are_frozen_dataclasses(result):

@@ -5,12 +5,23 @@ consistent with the count), and a bet ramp's win rate, SD, DI, SCORE, N0, certai
 equivalent and risk of ruin.  Method and measured approximations: docs/counted-game.md."""
 from __future__ import annotations
 
+# The library (numpy, the kernels) is imported inside the functions that use it, so
+# that ``bjsolve --help`` and a bad command line answer at once.
 
 from . import common
-from .counting_args import (INDEX_SETS_HELP, INSURANCE_HELP, RAMP_HELP,
-                            add_decks_estimation_argument, add_strategy_argument,
-                            add_system_argument, add_tc_rounding_argument, counting_rules,
-                            index_items, insurance_value, penetration_value)
+from .counting_args import (
+    INDEX_SETS_HELP,
+    INSURANCE_HELP,
+    RAMP_HELP,
+    add_decks_estimation_argument,
+    add_strategy_argument,
+    add_system_argument,
+    add_tc_rounding_argument,
+    counting_rules,
+    index_items,
+    insurance_value,
+    penetration_value,
+)
 
 NAME = "game"
 HELP = "counted game: true-count frequencies, edge and SD by count, bet-ramp figures and risk"
@@ -59,8 +70,8 @@ def add_arguments(parser) -> None:
 
 def run(args) -> int:
     rules, _ = counting_rules(args)
-    from ..game import CountedGame
-    from ..ramp import MAX_BET, parse_ramp, ramp_table
+    from ..risk.game import CountedGame
+    from ..risk.ramp import MAX_BET, parse_ramp, ramp_table
     common.check_money_arguments(args)
     if args.optimal_spread is not None and not 1 <= args.optimal_spread <= MAX_BET:
         raise common.UsageError(f"--optimal-spread (maximum spread) must be 1..{MAX_BET:,} "

@@ -6,6 +6,8 @@ Example: bjsolve risk --decks 1 --bankroll 400 --trip-rounds 10000
 """
 from __future__ import annotations
 
+# The library (numpy, the kernels) is imported inside the functions that use it, so
+# that ``bjsolve --help`` and a bad command line answer at once.
 import argparse
 import math
 
@@ -43,9 +45,10 @@ def add_arguments(parser) -> None:
 def run(args) -> int:
     import numpy as np
 
-    from ..risk import risk_summary
-    from ..solve import solve
-    from ..tables import Table, _notes
+    from ..exact.solver import solve
+    from ..output.table import Table
+    from ..output.table import table_notes as _notes
+    from ..risk.ruin import risk_summary
     common.check_money_arguments(args)
     rules = common.rules_from_args(args)
     shoe = common.shoe_from_args(args, rules)

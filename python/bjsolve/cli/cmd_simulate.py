@@ -9,14 +9,26 @@ Example: bjsolve simulate --rounds 1e8 --seed 1 --penetration 0.75
 """
 from __future__ import annotations
 
+# The library (numpy, the kernels) is imported inside the functions that use it, so
+# that ``bjsolve --help`` and a bad command line answer at once.
 import argparse
+import dataclasses
 import math
 
 from . import common
-from .counting_args import (INDEX_SETS_HELP, INSURANCE_HELP, RAMP_HELP,
-                            add_decks_estimation_argument, add_strategy_argument,
-                            add_system_argument, add_tc_rounding_argument, index_items,
-                            insurance_value, parse_system, penetration_value)
+from .counting_args import (
+    INDEX_SETS_HELP,
+    INSURANCE_HELP,
+    RAMP_HELP,
+    add_decks_estimation_argument,
+    add_strategy_argument,
+    add_system_argument,
+    add_tc_rounding_argument,
+    index_items,
+    insurance_value,
+    parse_system,
+    penetration_value,
+)
 
 NAME = "simulate"
 HELP = "simulate the real game: cut card, count, indices, bet ramp (fast, reproducible)"
@@ -111,7 +123,7 @@ def add_arguments(parser) -> None:
 
 
 def run(args) -> int:
-    from ..simulate import DEFAULT_CHUNK_ROUNDS, simulate
+    from ..simulation.simulator import DEFAULT_CHUNK_ROUNDS, simulate
     rules = common.rules_from_args(args)
     client = None
     if args.scheduler:
@@ -158,19 +170,19 @@ def _numbers_for_machines(result, tables, unit=None):
     decimals), which a spreadsheet takes as text or rounds.  The same rows, full precision,
     the mean's SE (and the ruin's) in a row of its own, and with a unit the money of
     each amount in a row of its own; JSON records as before."""
-    import dataclasses
     import numpy as np
-    from ..simulation_result import _SUMMARY_LABELS
+
+    from ..simulation.result import SUMMARY_LABELS
     summary, by_tc = tables
     figures = result.summary()
     extra = {"se": "SE of the mean", "risk_of_ruin_se": "SE of the risk of ruin",
              "seed": "seed", "partial": "partial (1: interrupted)"}
-    names = [k for k in figures if k in _SUMMARY_LABELS or k in extra]
-    rows = [_SUMMARY_LABELS.get(k) or extra[k] for k in names]
+    names = [k for k in figures if k in SUMMARY_LABELS or k in extra]
+    rows = [SUMMARY_LABELS.get(k) or extra[k] for k in names]
     values = [_plain(figures[k]) for k in names]
     if unit is not None:
         for k, v in result.money(unit).items():
-            rows.append(f"{_SUMMARY_LABELS[k]} (money)")
+            rows.append(f"{SUMMARY_LABELS[k]} (money)")
             values.append(_plain(v))
     summary = dataclasses.replace(
         summary, rows=tuple(rows), values=np.array([[v] for v in values], dtype=object),

@@ -1,19 +1,27 @@
 """What the sub-commands share: rule and shoe flags, output flags, writing tables, progress.
 
-Only the standard library and ``bjsolve.rules`` are imported at module level, so that
+Only the standard library and ``bjsolve.model.rules`` are imported at module level, so that
 ``bjsolve --help`` stays fast; numpy, rich and the solver load inside the functions that use
 them.
 """
 from __future__ import annotations
 
+# The library (numpy, the kernels) is imported inside the functions that use it, so
+# that ``bjsolve --help`` and a bad command line answer at once.
 import argparse
 import contextlib
 import math
 import os
+import shutil
 import sys
 
-from ..rules import (DOUBLE_CHOICES, HOLE_CARD_CHOICES, NATURAL_TIE_CHOICES, SURRENDER_CHOICES,
-                     Rules)
+from ..model.rules import (
+    DOUBLE_CHOICES,
+    HOLE_CARD_CHOICES,
+    NATURAL_TIE_CHOICES,
+    SURRENDER_CHOICES,
+    Rules,
+)
 
 # the solver's post-split strategy classes (bjsolve.solve.SPLIT_CLASSES; checked by a test)
 SPLIT_CLASSES = ("CDZ-", "CDP1", "CDP")
@@ -88,7 +96,7 @@ def probability_value(text: str) -> float:
 
 def rounds_value(text: str) -> int:
     """A whole number of rounds 1..risk.MAX_ROUNDS, '1e4' and '10_000' read too."""
-    from ..risk import MAX_ROUNDS
+    from ..risk.ruin import MAX_ROUNDS
     try:
         value = float(text.replace("_", ""))
     except ValueError:
@@ -122,7 +130,7 @@ def check_money_arguments(args) -> None:
     if args.trip_rounds is not None and args.bankroll is None:
         raise UsageError("--trip-rounds needs --bankroll (the trip ruin is the chance of "
                          "losing the bankroll within N rounds)")
-    from ..ramp import MAX_UNIT, MIN_UNIT
+    from ..risk.ramp import MAX_UNIT, MIN_UNIT
     if args.unit is not None and not MIN_UNIT <= args.unit <= MAX_UNIT:
         raise UsageError(f"--unit must be from {MIN_UNIT:g} to {MAX_UNIT:g} (money per "
                          f"unit), got {args.unit:g}")
@@ -278,8 +286,8 @@ def rules_from_args(args) -> Rules:
 
 def shoe_from_args(args, rules: Rules):
     """The shoe: the full shoe of ``rules.decks`` less ``--remove``."""
-    from ..ranks import ranks
-    from ..shoe import Shoe
+    from ..model.ranks import ranks
+    from ..model.shoe import Shoe
     shoe = Shoe.decks(rules.decks)
     removed = getattr(args, "remove", None)
     if removed is None:
@@ -356,13 +364,13 @@ def use_color(args, stream) -> bool:
 
 
 def emit(tables, args) -> None:
-    """Write one or more ``bjsolve.tables.Table`` in ``args.format``.
+    """Write one or more ``bjsolve.output.table.Table`` in ``args.format``.
 
     text/markdown/html: one after the other; csv: one table as a plain grid, several as one
     long grid (table,row,column,value), notes on stderr; json: one document (a single table's
     object, or {"tables": [...]} for several).
     """
-    from ..render import render_many
+    from ..output.render import render_many
     if not isinstance(tables, (list, tuple)):
         tables = [tables]
     fmt = getattr(args, "format", "text")
@@ -415,7 +423,7 @@ def write_output(data, args) -> None:
 
 
 def _csv_notes(tables):
-    from ..render import units
+    from ..output.render import units
     notes = []
     for t in tables:
         for n in (t.title, f"{t.name}: values are {units(t)}") + tuple(t.notes):
@@ -426,7 +434,6 @@ def _csv_notes(tables):
 
 def terminal_width() -> int:
     """Columns for text output: $COLUMNS, else the terminal's, else 80."""
-    import shutil
     return max(40, shutil.get_terminal_size((80, 24)).columns)
 
 
@@ -437,7 +444,7 @@ def progress(args, total=None, label="working"):
     """A progress bar with an ETA on stderr while the body runs, only when stderr is a
     terminal and only once the work has taken a second.  Yields ``update(done, total)``,
     the callback the long computations take."""
-    from ..progress import ProgressBar
+    from ..output.progress import ProgressBar
     bar = ProgressBar(label)
     try:
         yield bar
