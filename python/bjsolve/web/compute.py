@@ -122,7 +122,7 @@ class Engine:
         rows = []
         for d in self.solution(rules, split).strategy.exceptions:
             rows.append({"cards": "".join(_label(c) for c in d.cards),
-                         "upcard": _label(d.upcard), "chart": d.chart_action,
+                         "upcard": _dealer_label(d.dealer), "chart": d.chart_action,
                          "optimal": d.optimal_action, "gain": float(d.gain)})
         return rows
 
@@ -158,6 +158,12 @@ class Engine:
 
 def _label(card: int) -> str:
     return "A" if card == 1 else "T" if card == 10 else str(card)
+
+
+def _dealer_label(dealer) -> str:
+    """The upcard ('T'), or both dealer cards in the exposed game ('T6')."""
+    cards = dealer if isinstance(dealer, tuple) else (dealer,)
+    return "".join(_label(c) for c in cards)
 
 
 def _hand_order(card: int) -> tuple:
