@@ -255,6 +255,16 @@ class RemovalEffects(Mapping):
         """The effects of removal A, 2..9, T as a tuple (NaN for a rank not in the shoe)."""
         return tuple(self.effects.get(r, float("nan")) for r in range(1, 11))
 
+    def to_pandas(self):
+        """The effects by rank (index A, 2..9, T; columns effect: fraction of the initial
+        bet, unconditioned; probability: the rank's share of the shoe).  Needs pandas."""
+        from .notebook import removal_effects_frame
+        return removal_effects_frame(self)
+
+    def _repr_html_(self):
+        from .notebook import removal_effects_html
+        return removal_effects_html(self)
+
 
 def effects_of_removal(rules: Rules, shoe: Shoe | None = None, *, strategy: str = "fixed",
                        split: str = "CDZ-", progress=None) -> RemovalEffects:

@@ -36,6 +36,10 @@ class DealerOutcomes(dict):
         measure = "given no dealer blackjack" if self.given_no_blackjack else "unconditioned"
         return f"DealerOutcomes(dealer={self.dealer}, {measure}, {{{body}}})"
 
+    def _repr_html_(self):
+        from .notebook import dealer_outcomes_html
+        return dealer_outcomes_html(self)
+
 
 def _outcomes(values, dealer, given_no_blackjack):
     return DealerOutcomes(values, dealer=dealer, given_no_blackjack=given_no_blackjack)

@@ -147,11 +147,12 @@ class OutcomeDistribution:
 
     def to_pandas(self):
         """A pandas DataFrame with columns value, probability (needs pandas)."""
-        try:
-            import pandas as pd
-        except ImportError:  # pragma: no cover - pandas is optional
-            raise ImportError("to_pandas needs pandas (pip install pandas)") from None
-        return pd.DataFrame({"value": self.values, "probability": self.probabilities})
+        from .notebook import distribution_frame
+        return distribution_frame(self)
+
+    def _repr_html_(self):
+        from .notebook import distribution_html
+        return distribution_html(self)
 
     def __repr__(self):
         how = ("exact" if self.exact else

@@ -761,6 +761,17 @@ class CountedGame:
                            "(unconditioned); SD: per unit bet; bet: units",
                      column_styles={"edge": "ev", "bet": "units"})
 
+    def to_pandas(self):
+        """The true-count table as a DataFrame: index the true count at round start
+        (``labels``; the end rows pool the rarer counts), columns frequency (share of
+        rounds), edge (EV per unit bet, unconditioned), sd (per unit bet).  Needs pandas."""
+        from .notebook import counted_game_frame
+        return counted_game_frame(self)
+
+    def _repr_html_(self):
+        from .notebook import counted_game_html
+        return counted_game_html(self)
+
     def notes(self) -> tuple:
         return (f"rules: {self.rules.describe()}",
                 f"count: {self.system}, true count = running count / decks remaining "

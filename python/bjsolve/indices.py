@@ -248,6 +248,17 @@ class IndexTable:
             out += f"; lines shown: {self.selection}"
         return out
 
+    def to_pandas(self):
+        """One row per index number: hand, upcard, play_below, index (whole true count),
+        play_from (the play at and above it), crossing (the exact true count where the two
+        plays are worth the same), gain (``gains``).  Needs pandas."""
+        from .notebook import index_table_frame
+        return index_table_frame(self)
+
+    def _repr_html_(self):
+        from .notebook import index_table_html
+        return index_table_html(self)
+
 
 # ---- what a caller may give as index plays ----------------------------------------------
 # CountedGame, simulate and the command line's --indices all take index plays through

@@ -80,6 +80,15 @@ class Ramp:
         text = ",".join(f"{k:g}:{v:g}" for k, v in self.points)
         return text + (f" (wong in at {self.wong_in:g})" if self.wong_in is not None else "")
 
+    def to_pandas(self):
+        """The ramp's points (columns true_count, bet in units).  Needs pandas."""
+        from .notebook import ramp_frame
+        return ramp_frame(self)
+
+    def _repr_html_(self):
+        from .notebook import ramp_html
+        return ramp_html(self)
+
 
 def parse_ramp(ramp, *, wong_in=None) -> Ramp:
     """A ``Ramp`` from text "tc:bet,...", a mapping {tc: bet}, (tc, bet) pairs or a ``Ramp``
@@ -286,6 +295,15 @@ class RampResult:
                 "risk of ruin": self.ror,
                 "risk of ruin (diffusion approx.)": self.ror_diffusion,
                 f"trip ruin in {self.rounds} rounds": self.trip_ruin}
+
+    def to_pandas(self):
+        """The figures of ``summary`` (index: figure; columns value, unit).  Needs pandas."""
+        from .notebook import ramp_result_frame
+        return ramp_result_frame(self)
+
+    def _repr_html_(self):
+        from .notebook import ramp_result_html
+        return ramp_result_html(self)
 
 
 def ramp_figures(ramp, bets, freq, edge, var, bankroll) -> RampResult:

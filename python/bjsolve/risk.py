@@ -258,6 +258,10 @@ class TripRuin:
     def __float__(self):
         return self.probability
 
+    def _repr_html_(self):
+        from .notebook import trip_ruin_html
+        return trip_ruin_html(self)
+
 
 def trip_ruin(dist, bankroll, rounds, *, tolerance: float = TRIP_TOLERANCE,
               max_seconds: float = MAX_TRIP_SECONDS) -> TripRuin:
@@ -717,6 +721,10 @@ class LifetimeRuin:
     bankroll: float
     error_bound: float = 0.0
     method: str = ""
+
+    def _repr_html_(self):
+        from .notebook import lifetime_ruin_html
+        return lifetime_ruin_html(self)
 
 
 def _phi2(x):
@@ -1216,6 +1224,15 @@ class RiskSummary:
                  ("bankroll for 5% lifetime ruin", self.bankroll_for_5pct),
                  ("bankroll for 13.5% lifetime ruin", self.bankroll_for_13_5pct)]
         return [(k, v) for k, v in names if v is not None]
+
+    def to_pandas(self):
+        """The figures of ``rows`` (index: figure; column value).  Needs pandas."""
+        from .notebook import risk_summary_frame
+        return risk_summary_frame(self)
+
+    def _repr_html_(self):
+        from .notebook import risk_summary_html
+        return risk_summary_html(self)
 
 
 def risk_summary(dist, bankroll=None, rounds=None) -> RiskSummary:

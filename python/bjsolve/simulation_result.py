@@ -86,10 +86,12 @@ class SimulationResult:
     def to_pandas(self):
         """The per-true-count table as a pandas DataFrame (index: true count); the totals
         are in ``DataFrame.attrs``.  Needs pandas (not a bjsolve requirement)."""
-        import pandas as pd
-        df = pd.DataFrame([vars(r) for r in self.per_true_count]).set_index("true_count")
-        df.attrs.update(self.summary())
-        return df
+        from .notebook import simulation_frame
+        return simulation_frame(self)
+
+    def _repr_html_(self):
+        from .notebook import simulation_html
+        return simulation_html(self)
 
     def summary(self) -> dict:
         """The totals by name (no per-true-count rows), as ``to_pandas`` puts in ``attrs``."""

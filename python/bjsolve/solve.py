@@ -424,6 +424,10 @@ class ActionValues(Mapping):
         return (f"ActionValues({cards} v {dealer_label(self.dealer)}, {measure}{split}: "
                 f"{{{body}}})")
 
+    def _repr_html_(self):
+        from .notebook import action_values_html
+        return action_values_html(self)
+
 
 class Solution:
     """The exact solve of one rule set and shoe; see ``solve``.
@@ -725,6 +729,17 @@ class Solution:
                                     threads=threads, exact_splits=exact_splits,
                                     exact_spots=exact_spots)
 
+
+    # ---- in a notebook ---------------------------------------------------------------
+    def _repr_html_(self):
+        from .notebook import solution_html
+        return solution_html(self)
+
+    def to_pandas(self):
+        """EV of the round by dealer card (columns probability, ev: unconditioned, fraction
+        of the initial bet); ``attrs`` hold the expected value.  Needs pandas."""
+        from .notebook import solution_frame
+        return solution_frame(self)
 
 class PairsWithoutDAS:
     """The unconditioned values of the pairs when doubling after a split is not allowed,

@@ -103,8 +103,13 @@ class Table:
 
     def to_pandas(self):
         """A pandas DataFrame (needs pandas, which bjsolve does not require)."""
-        import pandas as pd
-        return pd.DataFrame(self.values, index=list(self.rows), columns=list(self.columns))
+        from .notebook import pandas_module
+        return pandas_module().DataFrame(self.values, index=list(self.rows),
+                                         columns=list(self.columns))
+
+    def _repr_html_(self):
+        from .notebook import table_html
+        return table_html(self)
 
 
 def _values(table):
