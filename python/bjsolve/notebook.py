@@ -110,8 +110,8 @@ def notes(lines) -> str:
 
 def block(title: str, *parts: str) -> str:
     """One result: a bold title above its tables and notes."""
-    return (f'<div class="bjsolve-result"><p><b>{_e(title)}</b></p>' + "".join(parts)
-            + "</div>")
+    heading = f"<p><b>{_e(title)}</b></p>" if title else ""
+    return f'<div class="bjsolve-result">{heading}' + "".join(parts) + "</div>"
 
 
 def _measure(given_no_blackjack: bool) -> str:
@@ -126,7 +126,7 @@ def table_html(table) -> str:
     from .render_html import chart_fragment, grid_fragment
     body = chart_fragment(table) if table.kind == "strategy" else grid_fragment(table)
     unit = units(table)
-    return block(table.title[:1].upper() + table.title[1:], body,
+    return block("", body,     # (the table's caption is its title)
                  notes(((f"units: {unit}",) if unit else ()) + tuple(table.notes)))
 
 
@@ -139,7 +139,8 @@ def _dealer_rows(solution):
     for column, keys in solution.dealer_columns():
         weights = [solution.deal.weights[k] for k in keys]
         total = sum(weights)
-        ev = sum(w * solution.ev_by_dealer[k] for w, k in zip(weights, keys)) / total
+        ev = (solution.ev_by_dealer[keys[0]] if len(keys) == 1 else     # (no rounding)
+              sum(w * solution.ev_by_dealer[k] for w, k in zip(weights, keys)) / total)
         out.append((column, total, ev))
     return out
 
