@@ -22,6 +22,7 @@ PANDAS_HINT = ("to_pandas needs pandas, which bjsolve does not require: "
 # the notebook's own table style is kept; these only align numbers and set notes apart
 _NUMBER = ' style="text-align:right;font-variant-numeric:tabular-nums"'
 _CAPTION = ' style="caption-side:top;text-align:left"'
+_LEFT = ' style="text-align:left"'
 _NOTES = ' style="font-size:85%;margin-top:0.2em"'
 
 
@@ -78,10 +79,10 @@ def _looks_numeric(text: str) -> bool:
 
 
 def _cell(text, numeric: bool = True) -> str:
-    """A cell; numbers right-aligned (words stay left-aligned even in a numeric column)."""
+    """A cell; numbers right-aligned, words left-aligned (a notebook's own style sheet
+    right-aligns every cell)."""
     text = str(text)
-    aligned = numeric and _looks_numeric(text)
-    return f"<td{_NUMBER if aligned else ''}>{_e(text)}</td>"
+    return f"<td{_NUMBER if numeric and _looks_numeric(text) else _LEFT}>{_e(text)}</td>"
 
 
 def grid(caption: str, columns, rows, *, corner: str = "", numeric: bool = True) -> str:
@@ -96,11 +97,11 @@ def grid(caption: str, columns, rows, *, corner: str = "", numeric: bool = True)
 
 def figures(caption: str, rows) -> str:
     """A table of named figures: ``rows`` [(figure, value text, meaning)]."""
-    body = "".join(f"<tr><th style=\"text-align:left\">{_e(name)}</th>{_cell(value)}"
-                   f"<td style=\"text-align:left\">{_e(meaning)}</td></tr>"
-                   for name, value, meaning in rows)
+    body = "".join(f"<tr><th{_LEFT}>{_e(name)}</th>{_cell(value)}"
+                   f"<td{_LEFT}>{_e(meaning)}</td></tr>" for name, value, meaning in rows)
     return (f"<table><caption{_CAPTION}>{_e(caption)}</caption><thead><tr><th>figure</th>"
-            f"<th>value</th><th>meaning / unit</th></tr></thead><tbody>{body}</tbody></table>")
+            f"<th>value</th><th{_LEFT}>meaning / unit</th></tr></thead><tbody>{body}</tbody>"
+            "</table>")
 
 
 def notes(lines) -> str:
