@@ -250,6 +250,26 @@ def test_removal_effects_to_pandas(eor):
     assert float((frame.effect * frame.probability).sum()) == pytest.approx(0, abs=1e-12)
 
 
+def test_decision_effects_html_and_frame():
+    from bjsolve.counting import decision_effects_of_removal
+    effects = decision_effects_of_removal(Rules(decks=6), (10, 6), 10)
+    p = page(effects)
+    rows = p.by_row("EV of each action")
+    labels = rows["action"][1:]
+    assert labels == ["A", "2", "3", "4", "5", "6", "7", "8", "9", "T"]
+    for action, value in effects.values.items():
+        assert shows(rows[action][0], value, 100)
+        for label, cell in zip(labels, rows[action][1:]):
+            rank = {"A": 1, "T": 10}.get(label) or int(label)
+            assert shows(cell, effects.effects[action][rank], 100)
+    assert "given no dealer blackjack" in p.all_text
+    pytest.importorskip("pandas")
+    frame = effects.to_pandas()
+    assert list(frame.index) == list(effects.values)
+    assert frame.ev.to_dict() == effects.values
+    assert frame["T"].to_dict() == {a: e[10] for a, e in effects.effects.items()}
+
+
 @pytest.fixture(scope="module")
 def i18():
     from bjsolve.indices import as_index_table

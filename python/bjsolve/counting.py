@@ -420,6 +420,16 @@ class DecisionEffects:
         """EV(first) - EV(second) in the shoe."""
         return self.values[first] - self.values[second]
 
+    def to_pandas(self):
+        """One row per action: ev, then the effect of removing one card of each rank
+        (columns A, 2..9, T; fractions of the initial bet).  Needs pandas."""
+        from .notebook import decision_effects_frame
+        return decision_effects_frame(self)
+
+    def _repr_html_(self):
+        from .notebook import decision_effects_html
+        return decision_effects_html(self)
+
 
 def decision_effects_of_removal(rules: Rules, cards, upcard, *, shoe: Shoe | None = None,
                                 split: str = "CDZ-") -> DecisionEffects:

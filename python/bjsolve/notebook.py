@@ -276,6 +276,36 @@ def removal_effects_frame(effects):
                         index=pd.Index(_rank_labels(), name="rank"))
 
 
+def _decision_columns(effects):
+    from .ranks import label
+    ranks = sorted(next(iter(effects.effects.values())))
+    return ranks, [label(r) for r in ranks]
+
+
+def decision_effects_html(effects) -> str:
+    from .deal import dealer_label
+    from .ranks import label
+    ranks, labels = _decision_columns(effects)
+    rows = [(action, [percent(value)] + [percent(effects.effects[action][r]) for r in ranks])
+            for action, value in effects.values.items()]
+    cards = "".join(label(c) for c in effects.cards)
+    return block(f"Effects of removal on {cards} against {dealer_label(effects.upcard)}",
+                 grid("EV of each action, and its change when one card of the rank is "
+                      "removed (% of the initial bet)", ["EV"] + labels, rows,
+                      corner="action"),
+                 notes([f"EVs {_measure(effects.given_no_blackjack)}; the hand's and the "
+                        "upcard's cards are already out of the shoe", effects.note]))
+
+
+def decision_effects_frame(effects):
+    pd = pandas_module()
+    ranks, labels = _decision_columns(effects)
+    data = {"ev": [float(v) for v in effects.values.values()]}
+    for r, name in zip(ranks, labels):
+        data[name] = [float(effects.effects[a][r]) for a in effects.values]
+    return pd.DataFrame(data, index=pd.Index(list(effects.values), name="action"))
+
+
 def _index_rows(table):
     """One row per index number: (hand, upcard, play below, index, play from it, the exact
     crossing, the line's gain)."""
