@@ -122,10 +122,22 @@ def _measure(given_no_blackjack: bool) -> str:
 
 # ---- bjsolve.tables.Table (the tables the command line prints) ----------------------------
 
+def _left_captions(fragment: str) -> str:
+    """The page's fragments (bjsolve.render_html) with their captions set left: the page's
+    style sheet does that, a notebook shows them without it."""
+    return fragment.replace("<caption>", f"<caption{_CAPTION}>")
+
+
+def chart_html(table) -> str:
+    from .render_html import chart_fragment
+    return _left_captions(chart_fragment(table))
+
+
 def table_html(table) -> str:
     from .render import units
     from .render_html import chart_fragment, grid_fragment
-    body = chart_fragment(table) if table.kind == "strategy" else grid_fragment(table)
+    body = _left_captions(chart_fragment(table) if table.kind == "strategy"
+                          else grid_fragment(table))
     unit = units(table)
     return block("", body,     # (the table's caption is its title)
                  notes(((f"units: {unit}",) if unit else ()) + tuple(table.notes)))

@@ -85,8 +85,7 @@ def chart_fragment(table, caption: str | None = None) -> str:
         for r in rows:
             cells = "".join(_code_cell(str(v)) for v in table.values[index[r]])
             body.append(f"<tr><th>{_e(r)}</th>{cells}</tr>")
-    return (f'<table class="chart"><caption style="caption-side:top;text-align:left">'
-            f'{_e(caption)}</caption>{head}'
+    return (f'<table class="chart"><caption>{_e(caption)}</caption>{head}'
             + "\n".join(body) + "</table>" + legend())
 
 
@@ -101,8 +100,7 @@ def grid_fragment(table) -> str:
             f"{_e(_cell(v, style=style))}</td>" for v, style in zip(row, styles))
         rows.append(f"<tr><th>{_e(r)}</th>{cells}</tr>")
     title = table.title + (" (percent)" if table.style == "percent" else "")
-    return (f'<table><caption style="caption-side:top;text-align:left">{_e(title)}</caption>'
-            f"{head}" + "\n".join(rows) + "</table>")
+    return f"<table><caption>{_e(title)}</caption>{head}" + "\n".join(rows) + "</table>"
 
 
 def _edge_line(edge) -> str:

@@ -248,8 +248,8 @@ class StrategyChart:
         return to_text(self.to_table()).rstrip("\n")
 
     def _repr_html_(self):
-        from .render_html import chart_fragment
-        return chart_fragment(self.to_table())
+        from .notebook import chart_html
+        return chart_html(self.to_table())
 
     def to_pandas(self):
         """A pandas DataFrame of the codes (needs pandas, which bjsolve does not require)."""
