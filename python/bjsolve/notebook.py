@@ -237,7 +237,9 @@ def distribution_html(dist) -> str:
     for v, p in zip(dist.values, dist.probabilities):
         cumulative += float(p)
         table_rows.append((number(float(v), "+g"), [probability(p), probability(cumulative)]))
-    return block(f"Outcome distribution of one round{': ' + dist.description if dist.description else ''}",
+    title = "Outcome distribution of one round" + (f": {dist.description}"
+                                                   if dist.description else "")
+    return block(title,
                  figures("Figures", rows),
                  grid("P(net result)", ["probability", "P(result <= it)"], table_rows,
                       corner="net result (initial bets)"),
