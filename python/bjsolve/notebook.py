@@ -465,9 +465,24 @@ def simulation_frame(result):
 
 # ---- risk ---------------------------------------------------------------------------------
 
+# what each figure of RiskSummary.rows() is (a row not named here shows without words)
+RISK_MEANINGS = {
+    "EV per round": "units (initial bets) per round", "SD per round": "units per round",
+    "EV per 100 rounds": "units", "SD per 100 rounds": "units (10 x the SD per round)",
+    "N0 = (SD/EV)^2 (rounds)": "rounds for the expected win to equal one SD",
+    "DI = 1000 EV/SD": "no unit", "SCORE = DI^2": "units per 100 rounds for a 10,000-unit "
+                                                  "bankroll, Kelly-scaled bets",
+    "bankroll (units)": "units", "rounds": "rounds of the trip",
+    "trip ruin": "probability of losing the bankroll within the rounds",
+    "lifetime ruin (exact)": "probability of ever losing the bankroll",
+    "lifetime ruin (dominant root)": "r^(B/h), Lundberg's upper bound",
+    "lifetime ruin (normal approx.)": "exp(-2 mu B / sigma^2)"}
+
+
 def risk_summary_html(summary) -> str:
     rows = [(name, probability(v) if "ruin" in name and "bankroll for" not in name
-             else number(v, ",.6g"), "")
+             else number(v, ",.6g"),
+             "units" if name.startswith("bankroll for") else RISK_MEANINGS.get(name, ""))
             for name, v in summary.rows()]
     return block("Risk of a flat one-unit bet",
                  figures("Figures (units: initial bets; ruin: probability)", rows),
