@@ -15,7 +15,7 @@ import pytest
 
 import bjsolve
 from bjsolve import Rules
-from bjsolve.distribution import OutcomeDistribution
+from bjsolve.exact import OutcomeDistribution
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 NOTEBOOK = ROOT / "docs" / "examples" / "counter.ipynb"
@@ -163,7 +163,7 @@ def test_dealer_outcomes_html():
 
 
 def test_the_chart_and_cli_tables_html(one_deck):
-    from bjsolve.tables import ev_table
+    from bjsolve.exact import ev_table
     table = ev_table(one_deck, "stand")
     p = page(table)
     rows = {r[0]: r[1:] for r in p.tables[0]["rows"]}
@@ -177,7 +177,7 @@ def test_the_chart_and_cli_tables_html(one_deck):
 
 
 def test_text_from_the_object_is_escaped():
-    from bjsolve.tables import Table
+    from bjsolve.output import Table
     table = Table("t", "a <b>bold</b> & co", ("<=-5",), ("x<y",),
                   np.array([[0.25]]), notes=("<script>alert(1)</script>",), style="prob")
     markup = table._repr_html_()
@@ -272,7 +272,7 @@ def test_decision_effects_html_and_frame():
 
 @pytest.fixture(scope="module")
 def i18():
-    from bjsolve.indices import as_index_table
+    from bjsolve.counting import as_index_table
     return as_index_table("i18", Rules(decks=6), "hilo", tc_convention="floor")
 
 
@@ -341,7 +341,7 @@ def test_ramp_result_html_and_frame(counted_game_6d_s17):
 
 
 def test_ramp_html_and_frame():
-    from bjsolve.ramp import parse_ramp
+    from bjsolve.risk import parse_ramp
     ramp = parse_ramp("-1:0,1:1,2:4,4:12", wong_in=-1)
     rows = page(ramp).by_row("bet (units)")
     assert rows["true count"] == ["-1", "+1", "+2", "+4"]
