@@ -273,7 +273,7 @@ def test_decision_effects_html_and_frame():
 @pytest.fixture(scope="module")
 def i18():
     from bjsolve.counting import as_index_table
-    return as_index_table("i18", Rules(decks=6), "hilo", tc_convention="floor")
+    return as_index_table("i18", Rules(decks=6), "hilo")      # (true count floored)
 
 
 def test_index_table_html(i18):
@@ -293,11 +293,11 @@ def test_index_table_html(i18):
 def test_index_table_to_pandas(i18):
     pytest.importorskip("pandas")
     frame = i18.to_pandas()
-    assert list(frame.columns) == ["hand", "upcard", "play_below", "index", "play_from",
+    assert list(frame.columns) == ["hand", "dealer", "play_below", "index", "play_from",
                                    "crossing", "gain"]
     assert len(frame) == sum(len(line.thresholds) for line in i18.lines.values())
     for _, r in frame.iterrows():
-        assert i18.index(r.hand, r.upcard, r.play_from) == r["index"]
+        assert i18.index(r.hand, r.dealer, r.play_from) == r["index"]
 
 
 # ---- the counted game and what it returns -------------------------------------------------
@@ -327,9 +327,12 @@ def test_counted_game_to_pandas(counted_game_6d_s17):
 
 
 def test_ramp_result_html_and_frame(counted_game_6d_s17):
-    result = counted_game_6d_s17.evaluate("1:1,2:2,3:4,4:8", bankroll=1000)
+    result = counted_game_6d_s17.evaluate("1:1,2:2,3:4,4:8", bankroll=1000, unit=25)
     p = page(result)
     rows = p.by_row("Figures per round dealt")
+    for name, amount in result.money().items():            # units, and money beside
+        assert rows[name][1].endswith(f" = {amount:,.2f} in money")
+        rows[name][1] = result.units()[name]
     summary = {k: v for k, v in result.summary().items() if v is not None}
     assert set(rows) - {"figure"} == set(summary)
     for name, value in summary.items():
@@ -367,7 +370,7 @@ def test_simulation_html():
 
 def test_risk_results_html_and_frame(coin):
     from bjsolve.risk import lifetime_ruin, risk_summary, trip_ruin
-    summary = risk_summary(coin, bankroll=20, rounds=50)
+    summary = risk_summary(coin, bankroll=20, trip_rounds=50)
     rows = page(summary).by_row("Figures")
     for name, value in summary.rows():
         assert shows(rows[name][0], value)

@@ -200,7 +200,7 @@ def solution_frame(solution):
 def action_values_html(values) -> str:
     cards = "".join(label(c) for c in values.cards)
     best = values.best
-    split = (f"; split: post-split class {values.split_strategy}" if "split" in values
+    split = (f"; split: post-split class {values.split}" if "split" in values
              else "")
     rows = [(action + (" (best)" if action == best else ""), [percent(v)])
             for action, v in values.items()]
@@ -296,7 +296,7 @@ def decision_effects_html(effects) -> str:
     rows = [(action, [percent(value)] + [percent(effects.effects[action][r]) for r in ranks])
             for action, value in effects.values.items()]
     cards = "".join(label(c) for c in effects.cards)
-    return block(f"Effects of removal on {cards} against {dealer_label(effects.upcard)}",
+    return block(f"Effects of removal on {cards} against {dealer_label(effects.dealer)}",
                  grid("EV of each action, and its change when one card of the rank is "
                       "removed (% of the initial bet)", ["EV"] + labels, rows,
                       corner="action"),
@@ -314,7 +314,7 @@ def decision_effects_frame(effects):
 
 
 def _index_rows(table):
-    """One row per index number: (hand, upcard, play below, index, play from it, the exact
+    """One row per index number: (hand, dealer's upcard, play below, index, play from it, the exact
     crossing, the line's gain)."""
     out = []
     for (row, upcard), line in table.lines.items():
@@ -340,7 +340,7 @@ def index_table_html(table) -> str:
                       corner="hand"),
                  notes([f"insurance: {insurance}",
                         "index: the whole true count from which the second play is made "
-                        f"(true count convention {table.tc_convention}); crossing: the exact "
+                        f"(true count rounding {table.tc_rounding}); crossing: the exact "
                         "true count where the two plays are worth the same; gain: what "
                         "playing the line is worth over the play at true count 0 (% of the "
                         "initial bet per round)",
@@ -350,7 +350,7 @@ def index_table_html(table) -> str:
 
 def index_table_frame(table):
     pd = pandas_module()
-    columns = ["hand", "upcard", "play_below", "index", "play_from", "crossing", "gain"]
+    columns = ["hand", "dealer", "play_below", "index", "play_from", "crossing", "gain"]
     return pd.DataFrame(_index_rows(table), columns=columns)
 
 
@@ -366,8 +366,8 @@ def counted_game_html(game) -> str:
                                 if game.strategy == "indices" else "")
     return block(f"Counted game: {game.rules.describe()}",
                  figures("Figures", [
-                     ("count", str(system), f"true count: {game.decks_convention} decks, "
-                                            f"{game.rounding}"),
+                     ("count", str(system), f"true count: {game.decks_estimation} decks, "
+                                            f"{game.tc_rounding}"),
                      ("penetration", number(game.penetration, "g"),
                       f"cut card after {game.cut} cards"),
                      ("rounds per shoe", number(game.rounds_per_shoe, ".2f"), ""),
@@ -411,6 +411,8 @@ def ramp_frame(ramp):
 def _ramp_figure(name: str, value) -> str:
     """One of a ramp's figures as text: ruin as a probability, the advantage in percent,
     money with its sign, the rest to six significant digits."""
+    if name.startswith("bankroll"):
+        return number(value, ",.6g")          # units (a bankroll for a target risk too)
     if "ruin" in name:
         return probability(value)
     if name.startswith("advantage"):
@@ -420,11 +422,14 @@ def _ramp_figure(name: str, value) -> str:
 
 def ramp_result_html(result) -> str:
     units = result.units()
-    rows = [(k, _ramp_figure(k, v), units.get(k, ""))
+    money = result.money()            # {} unless a unit's worth in money was given
+    rows = [(k, _ramp_figure(k, v), units.get(k, "")
+             + (f" = {money[k]:,.2f} in money" if k in money else ""))
             for k, v in result.summary().items() if v is not None]
+    worth = f", a unit worth {result.unit:g} in money" if result.unit else ""
     return block(f"Ramp {result.ramp.describe()}"
-                 + (f", bankroll {result.bankroll:g} units" if result.bankroll else ""),
-                 figures("Figures per round dealt (money in the ramp's units)", rows),
+                 + (f", bankroll {result.bankroll:g} units" if result.bankroll else "") + worth,
+                 figures("Figures per round dealt (amounts in the ramp's units)", rows),
                  notes([f"risk of ruin: {result.ror_method}" if result.ror is not None else "",
                         result.trip_ruin_note or "",
                         f"UNRELIABLE: {result.caveat}" if result.caveat else "",
@@ -462,7 +467,7 @@ RISK_MEANINGS = {
     "N0 = (SD/EV)^2 (rounds)": "rounds for the expected win to equal one SD",
     "DI = 1000 EV/SD": "no unit", "SCORE = DI^2": "units per 100 rounds for a 10,000-unit "
                                                   "bankroll, Kelly-scaled bets",
-    "bankroll (units)": "units", "rounds": "rounds of the trip",
+    "bankroll (units)": "units", "trip rounds": "rounds of the trip",
     "trip ruin": "probability of losing the bankroll within the rounds",
     "lifetime ruin (exact)": "probability of ever losing the bankroll",
     "lifetime ruin (dominant root)": "r^(B/h), Lundberg's upper bound",
@@ -491,7 +496,7 @@ def trip_ruin_html(ruin) -> str:
     return block("Trip ruin", figures("P(ruined within the rounds)", [
         ("probability", probability(ruin.probability), "of losing the bankroll"),
         ("bankroll", number(ruin.bankroll, ",g"), "units"),
-        ("rounds", f"{ruin.rounds:,}", "rounds played"),
+        ("trip rounds", f"{ruin.trip_rounds:,}", "rounds played"),
         ("error bound", number(ruin.error_bound, ".1e"), "rigorous, on the probability")]))
 
 
