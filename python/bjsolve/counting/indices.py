@@ -261,9 +261,9 @@ class IndexTable:
         return out
 
     def to_pandas(self):
-        """One row per index number: hand, dealer (the upcard), play_below, index (whole true count),
-        play_from (the play at and above it), crossing (the exact true count where the two
-        plays are worth the same), gain (``gains``).  Needs pandas."""
+        """One row per index number: hand, dealer (the upcard), play_below, index (a whole
+        true count), play_from (the play at and above it), crossing (the exact true count
+        where the two plays are worth the same), gain (``gains``).  Needs pandas."""
         return index_table_frame(self)
 
     def _repr_html_(self):
