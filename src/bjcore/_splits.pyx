@@ -486,6 +486,11 @@ cdef class SplitEngine(HandEngine):
         cdef bint per_context = (not self.pair_groups[p]
                                  or (self.rules.split_class == SPLIT_POLICY
                                      and self.policy.split_context == 2))
+        if (self.split_fold >> p) & 1 and self.unsplit_prefetched:
+            # every shoe this split's hands need was queued with the unsplit hands'
+            # (HandEngine.queue_folded_split_shoes) and is stored by now
+            self.split_needs_queued = True
+            return
         self.walked.clear()
         # contexts whose choices compare their own values first: the others' choices may
         # read them
