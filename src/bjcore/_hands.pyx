@@ -422,11 +422,10 @@ cdef class HandEngine:
         pass fills its batches instead of walking every split hand again
         (``queue_split_needs``).  ``left``: the counts after the hand (restored)."""
         cdef int p
-        for p in range(N_RANKS):
-            if not (self.split_fold >> p) & 1 or self.cnt[p] == 0:
-                continue
-            if self.hard_sum + p + 1 <= 21 or left[p] < 1.0:
-                continue   # the unsplit hand's shoe, or no such split hand
+        # (a pair rank index p with hard sum + p + 1 <= 21 shares the unsplit hand's shoe)
+        for p in range(21 - self.hard_sum if self.hard_sum < 21 else 0, N_RANKS):
+            if not (self.split_fold >> p) & 1 or self.cnt[p] == 0 or left[p] < 1.0:
+                continue   # (no such split hand)
             left[p] -= 1.0
             self.dealer.queue(left, -1, self.hand_key + rank_unit(p))
             left[p] += 1.0
