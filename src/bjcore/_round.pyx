@@ -121,6 +121,8 @@ cdef class RoundEngine(SplitEngine):
             self.split_fold = self.folded_splits()
             self.prefetch_unsplit(0, n)
             self.dealer.flush()
+            if self.rules.split_class != SPLIT_POLICY and not self.has_fractional_counts():
+                self.value_unsplit_hands()
         for c1 in range(N_RANKS):
             for c2 in range(N_RANKS):
                 if self.infinite:

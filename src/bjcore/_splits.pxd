@@ -30,6 +30,8 @@ cdef class SplitEngine(HandEngine):
     cdef double pair_hand_value(self, int pair, int extra, int second) noexcept nogil
     cdef double split_value(self, int pair) noexcept nogil
     cdef void value_folded_split(self, int p) noexcept nogil
+    cdef void value_unsplit_hands(self) noexcept nogil
+    cdef void value_bottom_up(self, int p) noexcept nogil
     cdef bint lanes_enabled(self, int p) noexcept nogil
     cdef void lane_blocks(self, int pair, int amax, double* X, double* Y) noexcept nogil
     cdef int lane_row(self) noexcept nogil

@@ -37,6 +37,8 @@ cdef int comp_cards[MAX_COMPOSITIONS]
 cdef int16_t comp_child[MAX_COMPOSITIONS][N_RANKS]   # -1: over 21
 cdef int16_t comps_holding[N_RANKS][MAX_COMPOSITIONS]
 cdef int n_holding[N_RANKS]
+cdef int16_t comps_all[MAX_COMPOSITIONS]   # every one of two cards or more, largest first
+cdef int n_all
 
 
 cdef void enumerate_compositions(int lowest, int* cnt, int hard, int cards, uint64_t key):
@@ -59,6 +61,7 @@ cdef void enumerate_compositions(int lowest, int* cnt, int hard, int cards, uint
 
 
 cdef void build_compositions():
+    global n_all
     cdef int cnt[N_RANKS]
     cdef int i, r, n, k
     cdef HashIndex where = HashIndex(13)
@@ -79,6 +82,13 @@ cdef void build_compositions():
                     comps_holding[r][k] = i
                     k += 1
         n_holding[r] = k
+    k = 0
+    for n in range(21, 1, -1):
+        for i in range(n_compositions):
+            if comp_cards[i] == n:
+                comps_all[k] = i
+                k += 1
+    n_all = k
 
 
 build_compositions()
@@ -529,6 +539,13 @@ cdef class SplitEngine(HandEngine):
         self.split_cache[p] = ev
         return ev
 
+    cdef void value_unsplit_hands(self) noexcept nogil:
+        """Every unsplit hand's stand, hit and double values and pick (optimal classes,
+        whole counts), once every unsplit hand's dealer shoe is stored: bottom-up as in
+        ``value_folded_split``, where the recursion from the two-card hands would reach
+        every composition of the shoe."""
+        self.value_bottom_up(-1)
+
     cdef void value_folded_split(self, int p) noexcept nogil:
         """Value every split hand of pair index ``p`` in its one context (one extra
         pair card gone) and keep the values in the memo, for a pair of ``split_fold``
@@ -541,11 +558,17 @@ cdef class SplitEngine(HandEngine):
         hand is: its hit and double values read them by index.  Each value is the same
         IEEE expression, in the same order, as HandEngine.hit_value, double_value and
         best_option_at compute, on the same dealer outcomes: the same to the bit."""
+        self.value_bottom_up(p)
+
+    cdef void value_bottom_up(self, int p) noexcept nogil:
+        """``value_folded_split`` for pair index ``p``, ``value_unsplit_hands`` for
+        p = -1."""
         cdef double pi[N_RANKS]
         cdef double avail
         cdef double ev, v
         cdef long long fits[N_RANKS]
-        cdef int k, i, r, c, row, a, double_ok, n = n_holding[p]
+        cdef int k, i, r, c, row, a, double_ok, n = n_holding[p] if p >= 0 else n_all
+        cdef const int16_t* order = &comps_holding[p][0] if p >= 0 else &comps_all[0]
         cdef bint aces_stand = p == 0 and not self.rules.hit_split_aces, have_pi
         cdef HandValues blank
         blank.stand = NAN
@@ -557,21 +580,21 @@ cdef class SplitEngine(HandEngine):
             self.fold_best.resize(n_compositions)
             self.fold_stand.resize(n_compositions)
         for r in range(N_RANKS):
-            # the cards of each rank a split hand may hold: the shoe's (whole counts) less
-            # the dealer's and, of the pair's rank, the other split hand's card
+            # the cards of each rank a hand may hold: the shoe's (whole counts) less the
+            # dealer's and, for a split hand, the other split hand's pair card
             avail = self.shoe[r] - self.dealer_cnt[r] - (1.0 if r == p else 0.0)
             fits[r] = <long long>avail if avail > 0.0 else 0
         self.pair_rank = p + 1
-        self.extra = 1
+        self.extra = 1 if p >= 0 else 0
         for k in range(n):
-            i = comps_holding[p][k]
+            i = order[k]
             for r in range(N_RANKS):
                 if comp_cnt[i][r] > fits[r]:
                     break
             else:
                 r = N_RANKS
             if r < N_RANKS:
-                continue   # not dealt from this shoe: no split hand of these cards
+                continue   # not dealt from this shoe: no such hand
             for r in range(N_RANKS):
                 self.cnt[r] = comp_cnt[i][r]
             self.hard_sum = comp_hard[i]
@@ -591,7 +614,7 @@ cdef class SplitEngine(HandEngine):
             if aces_stand:
                 self.fold_best[i] = self.fold_stand[i]
                 continue
-            double_ok = self.rules.double_after_split and self.may_double()
+            double_ok = ((self.rules.double_after_split or p < 0) and self.may_double())
             if isnan(self.value_store[row].hit):
                 # HandEngine.hit_value, each larger hand's value read by index
                 self.next_card_weights(pi)
