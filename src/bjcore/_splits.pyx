@@ -28,6 +28,7 @@ cdef size_t LANE_ROWS = 4096   # lane_store's first capacity (see lane_row)
 # same for every shoe and rule set: built once, when the module is imported.
 cdef enum:
     MAX_COMPOSITIONS = 3200
+    PREFETCH_AHEAD = 4      # value_bottom_up: look-ups started this many hands ahead
 
 cdef int n_compositions = 0
 cdef uint64_t comp_key[MAX_COMPOSITIONS]
@@ -567,7 +568,8 @@ cdef class SplitEngine(HandEngine):
         cdef double avail
         cdef double ev, v
         cdef long long fits[N_RANKS]
-        cdef int k, i, r, c, row, a, double_ok, n = n_holding[p] if p >= 0 else n_all
+        cdef int k, i, j, r, c, row, a, double_ok, n = n_holding[p] if p >= 0 else n_all
+        cdef uint64_t pair_bits, extra_cards
         cdef const int16_t* order = &comps_holding[p][0] if p >= 0 else &comps_all[0]
         cdef bint aces_stand = p == 0 and not self.rules.hit_split_aces, have_pi
         cdef HandValues blank
@@ -586,8 +588,17 @@ cdef class SplitEngine(HandEngine):
             fits[r] = <long long>avail if avail > 0.0 else 0
         self.pair_rank = p + 1
         self.extra = 1 if p >= 0 else 0
+        pair_bits = ((<uint64_t>self.pair_rank << PAIR_SHIFT)
+                     | (<uint64_t>self.extra << EXTRA_SHIFT))   # (context_key's)
+        extra_cards = <uint64_t>self.extra * rank_unit(p) if p >= 0 else 0   # (removed_key's)
         for k in range(n):
             i = order[k]
+            if k + PREFETCH_AHEAD < n:
+                # the memo and dealer look-ups of a hand a few steps on: random places in
+                # tables larger than the cache, loaded while this hand is valued
+                j = order[k + PREFETCH_AHEAD]
+                self.value_index.prefetch(comp_key[j] | pair_bits)
+                self.dealer.index.prefetch(comp_key[j] + extra_cards)
             for r in range(N_RANKS):
                 if comp_cnt[i][r] > fits[r]:
                     break
