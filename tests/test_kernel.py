@@ -135,7 +135,7 @@ def test_one_split_shoes_queued_with_the_unsplit_hands(shoe, split):
     walk over the unsplit hands (HandEngine.queue_folded_split_shoes); a split valued on
     an engine that has not solved the round queues them in a walk over the split hands.
     The two give the same split values, bit for bit."""
-    from bjsolve.solve import SPLIT_CLASSES, kernel_rules
+    from bjsolve.exact.kernel_rules import SPLIT_CLASSES, kernel_rules
     params = kernel_rules(Rules(decks=1, max_split_hands=2), SPLIT_CLASSES[split])
     weights = shoe.kernel_weights()
     compared = 0
