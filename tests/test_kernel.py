@@ -111,12 +111,15 @@ def test_fixed_strategy_effects_of_removal_average_to_zero(split):
 
 
 @pytest.mark.parametrize("split", ["CDP1", "CDP"])
-def test_frozen_policy_replays_the_solve(split):
+@pytest.mark.parametrize("rules", [Rules(decks=1, hit_soft_17=True),
+                                   Rules(decks=2, max_split_hands=2)], ids=["1D-H17", "2D-SPL1"])
+def test_frozen_policy_replays_the_solve(split, rules):
     """A policy engine on the solve's own shoe, playing the recorded decisions, gives the
-    optimal round EVs back, and meets no decision it lacks."""
+    optimal round EVs back, and meets no decision it lacks.  (The optimal solve values its
+    hands bottom-up, split hands too with one split allowed; the policy engine by the
+    recursion.)"""
     from bjsolve.exact.kernel_rules import POLICY_CLASS
     from bjsolve.exact.engines import make_engines
-    rules = Rules(decks=1, hit_soft_17=True)
     sol = solve(rules, split=split, threads=1)
     frozen = make_engines(rules, sol.shoe, POLICY_CLASS)
     for key, engine in sol._engines.items():
