@@ -21,7 +21,7 @@ from libc.stdint cimport uint64_t, int8_t, int16_t
 cdef size_t LANE_ROWS = 4096   # lane_store's first capacity (see lane_row)
 
 
-# ---- every composition of at most 21 (for value_folded_split) -------------------------
+# ---- every composition of at most 21 (for value_bottom_up) ----------------------------
 # The hands of one card or more whose hard sum is at most 21 (3,082), each with its
 # counts and the hand one card larger for each rank; and for each rank, those of two cards
 # or more that hold it, largest first (every hand after the hands one card larger).  The
