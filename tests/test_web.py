@@ -375,3 +375,9 @@ def test_the_package_and_the_command_help_import_no_web_stack():
     p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert p.returncode == 0, p.stderr
     assert p.stdout.strip() == "[]"
+
+
+def test_the_split_classes_offered_are_the_solvers():
+    from bjsolve.exact.kernel_rules import SPLIT_CLASSES
+    from bjsolve.web.forms import SPLIT_CLASSES as offered
+    assert tuple(SPLIT_CLASSES) == offered
