@@ -16,17 +16,12 @@ from bjcore._hands cimport hand_add, hand_remove, stand_from_outcomes
 from bjcore._hands cimport HandEngine
 from bjcore._memo cimport HashIndex
 from bjcore._alloc cimport vector
-from libc.stdint cimport uint64_t
+from libc.stdint cimport uint32_t, uint64_t
 
 cdef size_t LANE_ROWS = 4096   # lane_store's first capacity (see lane_row)
 
-cdef extern from *:
-    """
-    static inline int bj_lanes_end(unsigned int mask) {
-        return mask ? 32 - __builtin_clz(mask) : 0;
-    }
-    """
-    int lanes_end "bj_lanes_end"(unsigned int mask) noexcept nogil   # highest lane + 1
+cdef extern from "portable.h":
+    int lanes_end "bj_bit_width"(uint32_t mask) noexcept nogil   # highest lane + 1
 
 
 cdef inline void lane_shoe(int p, const double* base, int e, double* n) noexcept nogil:
