@@ -21,6 +21,7 @@ from typing import Any
 from concurrent.futures import ThreadPoolExecutor, wait
 
 from bjcore import UpcardEngine
+from bjcore._core import tune_allocator
 from bjcore._chart import DecisionSignatures
 
 from .actions import ACTION_CODE, KIND_LATER, KIND_SPLIT, KIND_START, first_best
@@ -826,6 +827,9 @@ def round_values(rules: Rules, shoe: Shoe, engines: dict, deal: Deal | None = No
 
 def _round_values(rules, shoe, deal, keys, round_value, threads, kind) -> dict:
     """``round_values`` with ``round_value(key)`` computing each playable key's E."""
+    # malloc keeps freed memory for the next solve from here on (glibc; once per process,
+    # not on import: docs/algorithms.md, "Side effects")
+    tune_allocator()
     if shoe.is_infinite:
         threads = 1   # one dealer distribution per upcard: a second thread costs more
     cost_key = (rules, kind, shoe.size) if kind is not None else None
