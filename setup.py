@@ -58,7 +58,7 @@ extensions = [
 ] + [
     # the rule model: the rule dict and the shoe decoded and checked once, for every kernel;
     # plain C, so that the C++ kernels and the C simulator both call it (its .pxd: C types)
-    Extension("bjcore._rules", ["src/bjcore/_rules.pyx"], extra_compile_args=["-O3"]),
+    Extension("bjcore._rules", ["src/bjcore/_rules.pyx"]),
     # the real-game simulator: plain C, independent of the exact kernels
     Extension("bjcore._simulate", ["src/bjcore/_simulate.pyx"]),
     # trip ruin's killed random walk: plain C
