@@ -64,7 +64,7 @@ def round_values(rules: Rules, shoe: Shoe, engines: dict, deal: Deal | None = No
 def _round_values(rules, shoe, deal, keys, round_value, threads, kind) -> dict:
     """``round_values`` with ``round_value(key)`` computing each playable key's E."""
     # malloc keeps freed memory for the next solve from here on (glibc; once per process,
-    # not on import: docs/algorithms.md, "Side effects on the process")
+    # not on import: docs/algorithms.md, "Side effects")
     tune_allocator()
     if shoe.is_infinite:
         threads = 1   # one dealer distribution per upcard: a second thread costs more
