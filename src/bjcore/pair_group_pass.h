@@ -58,7 +58,7 @@ static BJ_ALWAYS_INLINE void bj_pair_group_walk(
 
 /* Nodes 1..n-1 of a trie over `lanes` (up to BJ_STRIDE) shoes; acc[bucket * BJ_STRIDE + lane]. */
 BJ_MULTIVERSION
-static BJ_UNUSED void bj_pair_group_pass(
+static inline void bj_pair_group_pass(
         const bj_trie_node* nd, const int16_t* bucket, int n, const double* factor,
         const unsigned char* any_left, double* prod, double* acc, int lanes) {
     if (lanes <= 4)
@@ -77,7 +77,7 @@ static BJ_UNUSED void bj_pair_group_pass(
  * Four buckets of four lanes are moved at a time, as a 4 x 4 transpose in registers.
  * Only copies: the values are unchanged, bit for bit. */
 BJ_MULTIVERSION
-static BJ_UNUSED void bj_pair_group_unload(
+static inline void bj_pair_group_unload(
         double* acc, int n_buckets, int count, double* out, size_t stride) {
     const bj_v4 zero = {0.0, 0.0, 0.0, 0.0};
     int b = 0;
@@ -120,7 +120,7 @@ static BJ_UNUSED void bj_pair_group_unload(
  * size_part[pair_m[q]]).  The six sums run side by side in vector lanes; each is the
  * same IEEE operations in the same order as a scalar loop. */
 BJ_MULTIVERSION
-static BJ_UNUSED void bj_pair_group_outcome(
+static inline void bj_pair_group_outcome(
         const double* table, int n_pairs, const int8_t* pair_j, const int8_t* pair_m,
         const double* pair_part, const double* size_part, double* out) {
     bj_v4 s03 = {0.0, 0.0, 0.0, 0.0};

@@ -21,13 +21,10 @@
 
 #if defined(__GNUC__)
 #define BJ_ALWAYS_INLINE inline __attribute__((always_inline))
-#define BJ_UNUSED __attribute__((unused))
 #elif defined(_MSC_VER)
 #define BJ_ALWAYS_INLINE __forceinline
-#define BJ_UNUSED
 #else
 #define BJ_ALWAYS_INLINE inline
-#define BJ_UNUSED
 #endif
 
 #if defined(__GNUC__) && !defined(BJ_SCALAR_FALLBACK)

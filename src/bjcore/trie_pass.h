@@ -4,9 +4,14 @@
  * function is compiled twice, for AVX2 and for the baseline instruction set, and the
  * loader picks the one the CPU supports (target_clones).  AVX2 handles four lanes per
  * instruction instead of two.  FMA is not enabled, so every lane's arithmetic is the
- * same IEEE operations in the same order either way: results are bit-identical.  Other
- * compilers build one version; one without GCC's vector types builds the scalar one of
- * portable.h, with the same values.
+ * same IEEE operations in the same order either way: results are bit-identical.  Clang
+ * (from version 14, which has target_clones) does the same; other compilers build one
+ * version, and one without GCC's vector types builds the scalar one of portable.h, with
+ * the same values.
+ *
+ * The passes are `static inline`: a kernel module that includes this header without
+ * calling them gets neither their code nor an unused-function warning (Clang refuses
+ * target_clones together with the `unused` attribute, which did that before).
  */
 #ifndef BJSOLVE_TRIE_PASS_H
 #define BJSOLVE_TRIE_PASS_H
@@ -44,7 +49,8 @@ typedef struct {
 #define BJ_DRAW_AND_END 2  /* both: counted and with children */
 #define BJ_NOT_COUNTED 6  /* = N_DEALER: the outcome of a node that ends no draw */
 
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && defined(__GLIBC__)
+#if defined(__x86_64__) && defined(__GLIBC__) && \
+    ((defined(__GNUC__) && !defined(__clang__)) || (defined(__clang__) && __clang_major__ >= 14))
 #define BJ_MULTIVERSION __attribute__((target_clones("avx2", "default")))
 #else
 #define BJ_MULTIVERSION
@@ -115,7 +121,7 @@ static BJ_ALWAYS_INLINE void bj_trie_walk_lanes(
  * check_left: some row of `any_left` read by a node is 0 (skipping a subtree whose
  * factors are 0 in every lane only saves work: its products are 0 and add +0). */
 BJ_MULTIVERSION
-static BJ_UNUSED void bj_trie_pass(const bj_trie_node* nd, const bj_node_offsets* off,
+static inline void bj_trie_pass(const bj_trie_node* nd, const bj_node_offsets* off,
                          int n, const double* factor,
                          const unsigned char* any_left, const double* inv, double* prod,
                          double* acc, int lanes, int check_left) {
@@ -203,7 +209,7 @@ static BJ_ALWAYS_INLINE void bj_trie_tables_n(
 }
 
 BJ_MULTIVERSION
-static BJ_UNUSED void bj_trie_tables(
+static inline void bj_trie_tables(
         const double* weights, const double* totals, int count, int infinite,
         const int8_t* factor_rank, const int8_t* factor_prior, int n_factors, int max_depth,
         double* factor, unsigned char* any_left, double* inv, int lanes, int rank_major) {
