@@ -269,6 +269,7 @@ def best_count(name, paytable=None, *, shoe=None, decks=None, remove=(),
     counts = np.array(effects.shoe.counts, dtype=float).reshape(13, 4).sum(axis=1)
     court = [effects.by_rank[r] for r in RANK_NAMES[9:]]
     pooled = max(court) - min(court) <= 1e-12 * max(1.0, max(abs(c) for c in court))
+    ranks: tuple[str, ...]
     if pooled:
         ranks = RANK_NAMES[:10]
         eor = np.array([effects.by_rank10[r] for r in ranks])

@@ -23,7 +23,7 @@ class PayTable:
 
     __slots__ = ("bet", "name", "pays", "source")
 
-    def __init__(self, bet: str, name: str, pays: dict, source: str = "user table"):
+    def __init__(self, bet: str, name: str, pays, source: str = "user table"):
         self.bet, self.name, self.source = bet, name, source
         self.pays = MappingProxyType(dict(pays))
 
