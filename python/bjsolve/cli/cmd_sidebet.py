@@ -26,7 +26,8 @@ def add_arguments(parser) -> None:
                        help="a preset pay table of the bet (default: its first preset; "
                             "docs/side-bets.md lists them)")
     table.add_argument("--paytable-file", metavar="FILE",
-                       help="a JSON object {outcome: pay to one} read from FILE")
+                       help="a JSON object {outcome: pay to one} read from FILE (default: none, the "
+                            "preset)")
     g.add_argument("--decks", type=common.whole_number(1, 10000), default=6, metavar="N",
                    help="number of decks (default: 6)")
     g.add_argument("--spanish", action="store_true",
@@ -44,9 +45,10 @@ def add_arguments(parser) -> None:
                         "every up card)")
     g.add_argument("--count", action="store_true",
                    help="add the effects of removal of each rank and suit and the best "
-                        "linear count (with published counts' correlations)")
+                        "linear count (with published counts' correlations; default: off)")
     g.add_argument("--list", action="store_true",
-                   help="every side bet under every preset pay table on this shoe")
+                   help="every side bet under every preset pay table on this shoe (default: "
+                        "off)")
     common.add_output_arguments(parser)
 
 
