@@ -445,3 +445,42 @@ def test_cli_sidebet_count_and_list():
     done = _cli("--list", "--decks", "8")
     assert done.returncode == 0, done.stderr
     assert "perfect-pairs" in done.stdout
+
+
+# ---- the counted side bet ---------------------------------------------------------------
+
+@pytest.mark.parametrize("name, tags", [("21+3", "hilo"),
+                                        ("over-13", (2, 2, 1, 0, 0, 0, 0, 0, -1, -1))])
+def test_value_given_the_count_matches_enumerating_the_cards_seen(name, tags):
+    from bjsolve.sidebets.counted import _CountModel, _tags_by_kind
+    the_bet = sidebets.bet(name)
+    table = sidebets.paytable(the_bet)
+    model = _CountModel(the_bet, table, SMALL, tags)
+    kind_tags = _tags_by_kind(tags)
+    for n in (1, 2):
+        want: dict = {}
+        kinds = [k for k, c in enumerate(SMALL.counts) for _ in range(c)]
+        for seen in itertools.permutations(range(len(kinds)), n):
+            rest = SMALL
+            for i in seen:
+                rest = rest.remove_kind(kinds[i])
+            running = sum(kind_tags[kinds[i]] for i in seen)
+            ev = sidebets.edge(name, table, shoe=rest).expected_value
+            mass, total = want.get(running, (0, 0.0))
+            want[running] = (mass + 1, total + ev)
+        ways = sum(m for m, _ in want.values())
+        running, mass, value = model.value_by_running_count(n)
+        assert len(running) == len(want)
+        for rc, p, v in zip(running, mass, value):
+            m, total = want[rc]
+            assert p == pytest.approx(m / ways, abs=1e-14)
+            assert v == pytest.approx(total / m, abs=1e-13)
+
+
+def test_counted_over_13_bets_only_with_an_edge():
+    r = sidebets.counted_sidebet("over-13", tags=(2, 2, 1, 0, 0, 0, 0, 0, -1, -1), decks=2,
+                                 penetration=0.75)
+    assert 0 < r.bet_fraction < 1 and r.edge_when_bet > 0 and r.gain_per_100_rounds > 0
+    assert r.base_ev == pytest.approx(sidebets.edge("over-13", decks=2).expected_value,
+                                      abs=1e-14)
+    assert sum(share for share, _ in r.by_true_count.values()) == pytest.approx(1, abs=1e-12)
