@@ -484,3 +484,19 @@ def test_counted_over_13_bets_only_with_an_edge():
     assert r.base_ev == pytest.approx(sidebets.edge("over-13", decks=2).expected_value,
                                       abs=1e-14)
     assert sum(share for share, _ in r.by_true_count.values()) == pytest.approx(1, abs=1e-12)
+
+
+def test_cli_sidebet_paytable_file_and_counted(tmp_path):
+    table = tmp_path / "pays.json"
+    table.write_text(json.dumps({"perfect pair": 30, "coloured pair": "10:1", "mixed pair": 5}))
+    done = _cli("perfect-pairs", "--paytable-file", str(table), "--decks", "8", "--format",
+                "json")
+    assert done.returncode == 0, done.stderr
+    total = [r for r in json.loads(done.stdout)["records"] if r["outcome"] == "total"][0]
+    # Wizard of Odds, Perfect Pairs table B (30/10/5), 8 decks: return -0.033735
+    assert round(total["expected_value"], 6) == -0.033735
+    table.write_text(json.dumps({"royal flush": 30}))
+    bad = _cli("perfect-pairs", "--paytable-file", str(table))
+    assert bad.returncode == 2 and "not an outcome" in bad.stderr
+    done = _cli("over-13", "--decks", "2", "--counted", "--tags", "hilo", "--format", "csv")
+    assert done.returncode == 0, done.stderr

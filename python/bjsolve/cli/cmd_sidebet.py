@@ -46,6 +46,18 @@ def add_arguments(parser) -> None:
     g.add_argument("--count", action="store_true",
                    help="add the effects of removal of each rank and suit and the best "
                         "linear count (with published counts' correlations; default: off)")
+    g.add_argument("--counted", action="store_true",
+                   help="card bets: how often the count (--tags) gives the bet an edge over "
+                        "a shoe, and the units won per 100 rounds betting one unit then "
+                        "(default: off)")
+    g.add_argument("--tags", metavar="SYSTEM|T1,...",
+                   help="with --counted: a count system (hilo, ko, ...) or 10 tags A..T or "
+                        "13 tags A..K (default: the bet's best level-1 count)")
+    g.add_argument("--penetration", type=common.positive_number, default=0.75, metavar="P",
+                   help="with --counted: the share of the shoe dealt before the shuffle "
+                        "(default: 0.75)")
+    g.add_argument("--cards-per-round", type=common.positive_number, default=5.5,
+                   metavar="C", help="with --counted: cards dealt per round (default: 5.5)")
     g.add_argument("--list", action="store_true",
                    help="every side bet under every preset pay table on this shoe (default: "
                         "off)")
@@ -150,5 +162,55 @@ def run(args) -> int:
                 np.array([[effects.by_suit[s]] for s in suits]),
                 ("one card of the suit, of a rank in proportion to the shoe",),
                 style="ev", units="EV per unit bet"))
+    if args.counted:
+        tables.append(_counted_table(args, result, shoe))
     common.emit(tables, args)
     return 0
+
+
+def _tags(text):
+    if text is None:
+        return None
+    parts = [p for p in text.replace(",", " ").split() if p]
+    if len(parts) == 1 and not parts[0].lstrip("+-").replace(".", "").isdigit():
+        return parts[0]
+    try:
+        return tuple(float(p) for p in parts)
+    except ValueError:
+        raise common.UsageError(f"--tags: {text[:40]!r} is not a count system or a list of "
+                                "10 or 13 numbers") from None
+
+
+def _counted_table(args, result, shoe):
+    import numpy as np
+
+    from ..sidebets import best_count, counted_sidebet
+    from ..tables import Table
+    if args.remove is not None:
+        raise common.UsageError("--counted deals whole shoes: leave out --remove")
+    tags = _tags(args.tags)
+    if tags is None:
+        # level 1 (tags -1, 0, +1): three tag classes keep the exact model quick
+        tags = best_count(args.bet, result.paytable, shoe=shoe, max_level=1).tags
+    counted = counted_sidebet(args.bet, result.paytable, tags=tags, shoe=shoe,
+                              penetration=args.penetration,
+                              cards_per_round=args.cards_per_round)
+    # the text shows the true counts of at least one round in 10 million
+    shown = {tc: sv for tc, sv in counted.by_true_count.items() if sv[0] >= 1e-7}
+    rows = tuple(f"{tc:+d}" for tc in shown)
+    values = np.array([[share, value] for share, value in shown.values()])
+    return Table(
+        "counted", "the bet by true count (floored), over a shoe's rounds", rows,
+        ("share of rounds", "EV given the count"), values,
+        (f"tags {', '.join(f'{t:g}' for t in counted.tags)}; {counted.rounds} rounds a shoe "
+         f"({args.cards_per_round:g} cards a round, penetration {args.penetration:g})",
+         f"betting one unit exactly when the EV given the running count is positive: "
+         f"{counted.bet_fraction:.4%} of rounds, edge {counted.edge_when_bet:+.4%} per bet, "
+         f"{counted.gain_per_100_rounds:+.4f} units per 100 rounds",
+         "exact given the model: the cards seen are hypergeometric by tag class; the EV "
+         "given a running count averages the class totals giving it; rows: true counts "
+         "of at least 1 round in 10 million"),
+        style="prob", units="share of rounds; EV per unit bet",
+        column_styles={"EV given the count": "ev"},
+        records=[{"true_count": tc, "share": share, "ev": value}
+                 for tc, (share, value) in counted.by_true_count.items()])

@@ -196,19 +196,20 @@ class _CountModel:
 
 def _class_vectors(class_total: np.ndarray, n: int) -> np.ndarray:
     """Every vector k with 0 <= k_c <= K_c and sum n (one row each)."""
-    rows: list = [()]
+    rows = np.zeros((1, 0), dtype=np.int64)
+    used = np.zeros(1, dtype=np.int64)
     left_after = np.concatenate([np.cumsum(class_total[::-1])[::-1][1:], [0]])
     for c, top in enumerate(class_total):
-        grown: list = []
-        for row in rows:
-            used = sum(row)
-            low = max(0, n - used - int(left_after[c]))
-            high = min(int(top), n - used)
-            grown.extend(row + (k,) for k in range(low, high + 1))
-        rows = grown
-        if len(rows) > MAX_STATES:
-            raise ValueError(f"tags: {len(class_total)} tag values give more than "
+        low = np.maximum(0, n - used - left_after[c])
+        high = np.minimum(top, n - used)
+        size = np.maximum(high - low + 1, 0)
+        if size.sum() > MAX_STATES:
+            raise ValueError(f"tags: {len(class_total)} distinct tag values give more than "
                              f"{MAX_STATES:,} class-total vectors at one depth; use a count "
-                             "with fewer distinct tags")
-    return np.array(rows, dtype=np.int64).reshape(-1, len(class_total))
-
+                             "with fewer distinct tags (e.g. best_count(..., max_level=1))")
+        parent = np.repeat(np.arange(len(rows)), size)
+        offset = np.arange(size.sum()) - np.repeat(np.cumsum(size) - size, size)
+        k = low[parent] + offset
+        rows = np.column_stack([rows[parent], k])
+        used = used[parent] + k
+    return rows

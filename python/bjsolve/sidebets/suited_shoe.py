@@ -224,4 +224,5 @@ class SuitedShoe:
             n = self._counts[0]
             spanish = "spanish" in text
             return f"{n} {'Spanish ' if spanish else ''}deck{'s' if n != 1 else ''}, full"
-        return f"{float(self.size):g} cards: {self.rank_counts()}"
+        counts = ", ".join(str(c) for c in self.rank_counts())
+        return f"{float(self.size):g} cards, by rank A..T: {counts}"
