@@ -183,11 +183,14 @@ def test_over_under_match_enumeration():
             assert abs(got[outcome] - float(want[outcome])) <= 1e-15
 
 
+# 17 cards with two queens of hearts, aces and tens for the dealer's natural
+LADIES_SHOE = SuitedShoe([[1, 1, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0],
+                          [0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0], [1, 1, 0, 0], [1, 0, 1, 0],
+                          [0, 1, 0, 0], [1, 2, 1, 0], [1, 1, 0, 1]])
+
+
 def test_lucky_ladies_matches_enumeration():
-    # 17 cards with two queens of hearts, aces and tens for the dealer's natural
-    shoe = SuitedShoe([[1, 1, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0],
-                       [0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0], [1, 1, 0, 0], [1, 0, 1, 0],
-                       [0, 1, 0, 0], [1, 2, 1, 0], [1, 1, 0, 1]])
+    shoe = LADIES_SHOE
     want: dict = {}
     for cards, p in ordered_draws(deck_cards(shoe), 4):
         player, dealer = cards[:2], cards[2:]
@@ -449,19 +452,22 @@ def test_cli_sidebet_count_and_list():
 
 # ---- the counted side bet ---------------------------------------------------------------
 
-@pytest.mark.parametrize("name, tags", [("21+3", "hilo"),
-                                        ("over-13", (2, 2, 1, 0, 0, 0, 0, 0, -1, -1))])
-def test_value_given_the_count_matches_enumerating_the_cards_seen(name, tags):
+@pytest.mark.parametrize("name, tags, shoe", [
+    ("21+3", "hilo", "SMALL"), ("over-13", (2, 2, 1, 0, 0, 0, 0, 0, -1, -1), "SMALL"),
+    ("lucky-ladies", "hilo", "LADIES_SHOE"), ("push-22", "hilo", "DEALER_SHOE"),
+    ("buster", (1, 0, 0, 0, 0, 0, 0, 0, 0, -1), "BUSTER_SHOE")])
+def test_value_given_the_count_matches_enumerating_the_cards_seen(name, tags, shoe):
     from bjsolve.sidebets.counted import _CountModel, _tags_by_kind
+    shoe = globals()[shoe]
     the_bet = sidebets.bet(name)
     table = sidebets.paytable(the_bet)
-    model = _CountModel(the_bet, table, SMALL, tags)
+    model = _CountModel(the_bet, table, shoe, tags)
     kind_tags = _tags_by_kind(tags)
     for n in (1, 2):
         want: dict = {}
-        kinds = [k for k, c in enumerate(SMALL.counts) for _ in range(c)]
+        kinds = [k for k, c in enumerate(shoe.counts) for _ in range(c)]
         for seen in itertools.permutations(range(len(kinds)), n):
-            rest = SMALL
+            rest = shoe
             for i in seen:
                 rest = rest.remove_kind(kinds[i])
             running = sum(kind_tags[kinds[i]] for i in seen)
@@ -475,6 +481,12 @@ def test_value_given_the_count_matches_enumerating_the_cards_seen(name, tags):
             m, total = want[rc]
             assert p == pytest.approx(m / ways, abs=1e-14)
             assert v == pytest.approx(total / m, abs=1e-13)
+
+
+# a shoe in which the dealer can bust with 7 cards beside a player's natural
+BUSTER_SHOE = SuitedShoe([[2, 2, 1, 0], [2, 1, 1, 0], [1, 1, 1, 0], [1, 0, 0, 0], [0, 0, 0, 0],
+                          [0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0], [2, 1, 0, 0],
+                          [1, 0, 0, 0], [1, 0, 0, 0], [1, 0, 1, 0]])
 
 
 def test_counted_over_13_bets_only_with_an_edge():

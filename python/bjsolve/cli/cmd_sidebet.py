@@ -47,7 +47,7 @@ def add_arguments(parser) -> None:
                    help="add the effects of removal of each rank and suit and the best "
                         "linear count (with published counts' correlations; default: off)")
     g.add_argument("--counted", action="store_true",
-                   help="card bets: how often the count (--tags) gives the bet an edge over "
+                   help="how often the count (--tags) gives the bet an edge over "
                         "a shoe, and the units won per 100 rounds betting one unit then "
                         "(default: off)")
     g.add_argument("--tags", metavar="SYSTEM|T1,...",
@@ -194,7 +194,8 @@ def _counted_table(args, result, shoe):
         tags = best_count(args.bet, result.paytable, shoe=shoe, max_level=1).tags
     counted = counted_sidebet(args.bet, result.paytable, tags=tags, shoe=shoe,
                               penetration=args.penetration,
-                              cards_per_round=args.cards_per_round)
+                              cards_per_round=args.cards_per_round,
+                              hit_soft_17=args.hit_soft_17)
     # the text shows the true counts of at least one round in 10 million
     shown = {tc: sv for tc, sv in counted.by_true_count.items() if sv[0] >= 1e-7}
     rows = tuple(f"{tc:+d}" for tc in shown)

@@ -15,10 +15,11 @@ products of kind counts, and within a class the unseen kinds are hypergeometric,
 average over the class totals with that running count.  The counter bets one unit exactly
 when that value is positive (the best use of the count's information).
 
-What is missing (later steps): the dealer bets (their draws have the same product form, not
-wired up), Lucky Ladies' dealer-natural award and insurance (conditioned values), suit
-counts, the bet ramp and rounds of the counted game (``bjsolve.game.CountedGame``) and a
-cross-check against ``bjsolve.simulate``.
+The dealer bets Push 22 and Buster fit the same form (a final dealer hand's chance is a
+falling-factorial product over its ranks; the suited chances over the kinds of one suit),
+as does Lucky Ladies' dealer-natural award.  What is missing (later steps): insurance and
+Bust Bonus (values conditioned on the up card), suit counts, the bet ramp and rounds of the
+counted game (``bjsolve.game.CountedGame``) and a cross-check against ``bjsolve.simulate``.
 """
 from __future__ import annotations
 
@@ -59,9 +60,12 @@ class CountedSideBet:
 
 
 def _falling(n, m):
-    out = np.ones_like(np.asarray(n, dtype=float))
-    for i in range(m):
-        out = out * (np.asarray(n, dtype=float) - i)
+    """n (n - 1) ... (n - m + 1), elementwise (m may be an array too)."""
+    n = np.asarray(n, dtype=float)
+    m = np.asarray(m)
+    out = np.ones(np.broadcast(n, m).shape)
+    for i in range(int(m.max()) if m.size else 0):
+        out = out * np.where(i < m, n - i, 1.0)
     return out
 
 
@@ -81,14 +85,14 @@ def _tags_by_kind(tags) -> np.ndarray:
 
 def counted_sidebet(name, paytable=None, *, tags="hilo", decks: int = 6, shoe=None,
                     penetration: float = 0.75, cards_per_round: float = 5.5,
-                    spanish: bool = False) -> CountedSideBet:
-    """The counted side bet ``name`` (a card bet) with count ``tags`` (a system name such
+                    spanish: bool = False, hit_soft_17: bool = False) -> CountedSideBet:
+    """The counted side bet ``name`` (any but insurance and bust-bonus) with count ``tags`` (a system name such
     as "hilo", or 10 or 13 tags; ``best_count(name).tags`` fits), on ``decks`` decks dealt
     to ``penetration`` (share of the shoe) at ``cards_per_round`` cards a round."""
     the_bet = _bet(name)
-    if type(the_bet) is not CardBet:
-        raise ValueError(f"counted_sidebet: {the_bet.name} is not supported yet (card bets "
-                         "settled by their cards alone are)")
+    if the_bet.name in ("insurance", "bust-bonus"):
+        raise ValueError(f"counted_sidebet: {the_bet.name} is not supported yet (its value is "
+                         "conditioned on the up card)")
     table = _resolve_paytable(the_bet, paytable)
     if not (isinstance(penetration, (int, float)) and 0 < penetration < 1):
         raise ValueError(f"penetration must be a share of the shoe in (0, 1), got "
@@ -98,9 +102,11 @@ def counted_sidebet(name, paytable=None, *, tags="hilo", decks: int = 6, shoe=No
     shoe = resolve_shoe(shoe, decks=None if shoe is not None else decks, spanish=spanish)
     if any(not isinstance(c, int) for c in shoe.counts):
         raise ValueError("counted_sidebet: the shoe needs whole counts")
-    model = _CountModel(the_bet, table, shoe, tags)
+    if not isinstance(hit_soft_17, bool):
+        raise TypeError(f"hit_soft_17 must be True or False, got {show(hit_soft_17)}")
+    model = _CountModel(the_bet, table, shoe, tags, hit_soft_17)
     total = model.total
-    m = the_bet.n_cards
+    m = int(model.sig_cards.max())
     last = int(penetration * total)
     depths = sorted({int(round(i * cards_per_round))
                      for i in range(int(last / cards_per_round) + 1)})
@@ -131,9 +137,14 @@ def counted_sidebet(name, paytable=None, *, tags="hilo", decks: int = 6, shoe=No
 
 
 class _CountModel:
-    """A card bet's value given the unseen class totals of a tag system."""
+    """A bet's value given the unseen class totals of a tag system.
 
-    def __init__(self, the_bet, table, shoe, tags):
+    The bet's outcome chances are written as terms: each term is a chance at the full shoe
+    of the product form  w prod_k ff(n_k, m_k) / ff(N, k)  with its class signature (the
+    term's cards per class); given the unseen class totals M, a term's expectation is its
+    full-shoe value x ff(N, k) / prod_c ff(K_c, m_c) x prod_c ff(M_c, m_c) / ff(N_u, k)."""
+
+    def __init__(self, the_bet, table, shoe, tags, hit_soft_17=False):
         full = np.array(shoe.counts, dtype=np.int64)
         kind_tags = _tags_by_kind(tags)
         values = sorted(set(kind_tags[full > 0].tolist()))
@@ -141,33 +152,25 @@ class _CountModel:
         n_classes = len(values)
         class_total = np.array([full[cls == c].sum() for c in range(n_classes)],
                                dtype=np.int64)
-        m = the_bet.n_cards
-        # weight[outcome, signature]: the draws' ways in the full shoe over
-        # prod_c ff(K_c, m_c), the signature being the draw's cards per class
-        kinds, ends = the_bet._paying_draws
-        ways = full[kinds[0]].astype(float)
-        for position in range(1, m):
-            left = full[kinds[position]].astype(float)
-            for earlier in range(position):
-                left -= kinds[earlier] == kinds[position]
-            ways *= left
-        signature = np.zeros(len(ways), dtype=np.int64)
-        for position in range(m):
-            signature += (m + 1) ** cls[kinds[position]]
-        outcome = np.searchsorted(ends, np.arange(len(ways)), side="right")
-        sigs = sorted(set(signature.tolist()))
+        self.total = total = int(full.sum())
+        outcome, term_value, term_sig = _terms(the_bet, shoe, full, cls, n_classes,
+                                               hit_soft_17)
+        # group the terms by signature; weight[outcome, signature]
+        sigs, sig_index = np.unique(term_sig, axis=0, return_inverse=True)
+        sig_index = sig_index.ravel()
+        cards = sigs.sum(axis=1)
+        scale = np.array([_falling(total, int(k)) for k in cards])
+        for c in range(n_classes):
+            # a signature the full shoe cannot hold has terms of value 0
+            below = _falling(class_total[c], sigs[:, c])
+            scale = np.divide(scale, below, out=np.zeros_like(scale), where=below > 0)
         weight = np.zeros((len(the_bet.outcomes), len(sigs)))
-        np.add.at(weight, (outcome, np.searchsorted(sigs, signature)), ways)
-        sig_m = np.array([[(s // (m + 1) ** c) % (m + 1) for c in range(n_classes)]
-                          for s in sigs])
-        for j in range(len(sigs)):
-            weight[:, j] /= np.prod([_falling(class_total[c], sig_m[j, c])
-                                     for c in range(n_classes)])
+        np.add.at(weight, (outcome, sig_index), term_value)
+        self.weight = weight * scale[None, :]
         self.kind_tags, self.values, self.class_total = kind_tags, values, class_total
-        self.weight, self.sig_m, self.m = weight, sig_m, m
+        self.sig_m, self.sig_cards = sigs, cards
         self.pays = np.array([table.pay(o) for o in the_bet.outcomes])
-        self.total = int(full.sum())
-        self.log_fact = np.concatenate([[0.0], np.cumsum(np.log(np.arange(1, self.total + 1)))])
+        self.log_fact = np.concatenate([[0.0], np.cumsum(np.log(np.arange(1, total + 1)))])
 
     def _log_choose(self, n, k):
         return self.log_fact[n] - self.log_fact[k] - self.log_fact[n - k]
@@ -180,10 +183,13 @@ class _CountModel:
         p = np.exp(sum(self._log_choose(self.class_total[c], seen[:, c])
                        for c in range(classes)) - self._log_choose(self.total, n))
         chance = np.zeros((len(seen), self.weight.shape[0]))
-        ff_total = _falling(self.total - n, self.m)
         for j in range(self.sig_m.shape[0]):
             moment = np.prod([_falling(unseen[:, c], self.sig_m[j, c])
-                              for c in range(classes)], axis=0) / ff_total
+                              for c in range(classes)], axis=0)
+            left = _falling(self.total - n, int(self.sig_cards[j]))
+            if left <= 0:
+                continue               # more cards than the shoe has left: never dealt
+            moment = moment / left
             chance += moment[:, None] * self.weight[None, :, j]
         ev = chance @ (self.pays + 1) - 1
         running = seen @ np.array(self.values)
@@ -192,6 +198,101 @@ class _CountModel:
         mass = np.bincount(inverse, weights=p)
         value = np.bincount(inverse, weights=p * ev) / np.where(mass > 0, mass, 1)
         return keys / 12, mass, value
+
+
+def _terms(the_bet, shoe, full, cls, n_classes, hit_soft_17):
+    """(outcome index, full-shoe value, class signature) of every term of the bet."""
+    if isinstance(the_bet, CardBet):
+        return _card_terms(the_bet, shoe, full, cls, n_classes)
+    return _dealer_terms(the_bet, shoe, full, cls, n_classes, hit_soft_17)
+
+
+def _signature(card_kinds, cls, n_classes):
+    """Cards per class of each term: ``card_kinds`` is a list of kind arrays, one per card."""
+    sig = np.zeros((len(card_kinds[0]), n_classes), dtype=np.int64)
+    rows = np.arange(len(card_kinds[0]))
+    for kinds in card_kinds:
+        np.add.at(sig, (rows, cls[kinds]), 1)
+    return sig
+
+
+def _card_terms(the_bet, shoe, full, cls, n_classes):
+    kinds, ends = the_bet._paying_draws
+    m = the_bet.n_cards
+    ways = full[kinds[0]].astype(float)
+    for position in range(1, m):
+        left = full[kinds[position]].astype(float)
+        for earlier in range(position):
+            left -= kinds[earlier] == kinds[position]
+        ways *= left
+    value = ways / _falling(full.sum(), m)
+    outcome = np.searchsorted(ends, np.arange(len(ways)), side="right")
+    sig = _signature(list(kinds), cls, n_classes)
+    if the_bet.name == "lucky-ladies":
+        # the queen-of-hearts pair with a dealer natural: the two queens, then an ace and
+        # a ten-valued card in either order (moved out of the plain pair's terms)
+        queen = 4 * 11 + 1
+        aces, tens = np.arange(4), np.arange(36, 52)
+        a, t = [x.ravel() for x in np.meshgrid(aces, tens)]
+        pair = full[queen] * (full[queen] - 1)
+        natural = 2 * pair * full[a] * (full[t] - 2 * (t == queen)) / _falling(full.sum(), 4)
+        q = np.full(len(a), queen)
+        top = _signature([q, q, a, t], cls, n_classes)
+        outcome = np.concatenate([outcome, np.zeros(len(a), dtype=outcome.dtype),
+                                  np.ones(len(a), dtype=outcome.dtype)])
+        value = np.concatenate([value, natural, -natural])
+        sig = np.vstack([sig, top, top])
+    return outcome, value, sig
+
+
+def _dealer_terms(the_bet, shoe, full, cls, n_classes, hit_soft_17):
+    from .dealer_bets import _dealer_laws
+    # the dealer's hands are by rank (ten-valued cards pooled): each rank needs one class
+    rank_class = []
+    for r in range(10):
+        kinds = range(4 * r, 4 * r + 4) if r < 9 else range(36, 52)
+        classes = {int(cls[k]) for k in kinds if full[k]}
+        if len(classes) > 1:
+            raise ValueError(f"tags: {the_bet.name} needs one tag for every ten-valued card")
+        rank_class.append(classes.pop() if classes else 0)
+    rank_class = np.array(rank_class)
+
+    def signature(mult, extra=()):
+        sig = np.zeros((len(mult), n_classes), dtype=np.int64)
+        for r in range(10):
+            sig[:, rank_class[r]] += mult[:, r]
+        for r in extra:
+            sig[:, rank_class[r]] += 1
+        return sig
+
+    if the_bet.name == "push-22":
+        hands, p, suited, coloured = _dealer_laws(shoe, hit_soft_17, "22")
+        sig = signature(hands.mult)
+        outcome = np.repeat(np.arange(3), len(p) * np.array([1, 2, 2]))
+        value = np.concatenate([suited, coloured, -suited, p, -coloured])
+        return outcome, value, np.vstack([sig] * 5)
+    if the_bet.name == "buster":
+        hands, p, _, _ = _dealer_laws(shoe, hit_soft_17, "bust", suits=False)
+        # outcomes: 0 8+ & natural, 1 7 & natural, 2 8+, 3 7, 4 6, 5 5, 6 4, 7 3 cards
+        plain = np.where(hands.cards >= 8, 2, 10 - np.minimum(hands.cards, 7))
+        outcome, value, sig = [plain], [p], [signature(hands.mult)]
+        ranks = full[:36].reshape(9, 4).sum(axis=1).tolist() + [full[36:].sum()]
+        n = full.sum()
+        natural = 2 * ranks[0] * ranks[9] / (n * (n - 1))
+        if natural > 0:
+            minus = np.zeros(10)
+            minus[0] = minus[9] = 1
+            hands2, p2, _, _ = _dealer_laws(shoe, hit_soft_17, "bust", minus=minus,
+                                            suits=False)
+            long = hands2.cards >= 7
+            both = natural * p2[long]
+            sig2 = signature(hands2.mult[long], extra=(0, 9))
+            top = np.where(hands2.cards[long] >= 8, 0, 1)
+            outcome += [top, top + 2]
+            value += [both, -both]
+            sig += [sig2, sig2]
+        return np.concatenate(outcome), np.concatenate(value), np.vstack(sig)
+    raise ValueError(f"counted_sidebet: {the_bet.name} is not supported yet")
 
 
 def _class_vectors(class_total: np.ndarray, n: int) -> np.ndarray:
