@@ -19,7 +19,8 @@ Public names (each has a docstring saying what its numbers are):
 ``dealer_probabilities``, ``dealer_table`` (``DealerOutcomes``); ``effects_of_removal``,
 ``estimate_ev`` (more counting in ``bjsolve.counting`` and ``bjsolve.indices``);
 ``simulate`` -> ``SimulationResult``.  Modules: ``bjsolve.risk`` (risk of ruin),
-``bjsolve.game`` (``CountedGame``: the counted game), ``bjsolve.distribution``.
+``bjsolve.game`` (``CountedGame``: the counted game), ``bjsolve.distribution``,
+``bjsolve.sidebets`` (side bets, exact with suits).
 
 The public names are imported on first use (PEP 562), so ``import bjsolve`` and the command
 line's ``--help`` stay fast: numpy and the compiled kernels load only when a name that needs

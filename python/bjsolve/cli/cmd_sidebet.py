@@ -5,6 +5,7 @@ and shoe (suits counted); --count adds the effects of removal and the best linea
 Example: bjsolve sidebet 21+3 --paytable five-tier --decks 8
          bjsolve sidebet perfect-pairs --decks 6 --remove QH,QH,5 --count
          bjsolve sidebet buster --h17 --paytable-file mytable.json
+         bjsolve sidebet over-13 --decks 6 --counted --penetration 0.83
          bjsolve sidebet --list --decks 8 --format markdown
 """
 from __future__ import annotations

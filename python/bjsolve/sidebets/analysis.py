@@ -81,7 +81,7 @@ def _check_soft17(value):
 @dataclass(frozen=True)
 class SideBetResult:
     """One side bet on one shoe: ``probabilities`` {outcome: P} (the outcomes best first,
-    then "no win"), ``pays`` {outcome: pay to one}, ``expected_value`` per unit bet (the
+    then "no win" unless the outcomes cover every hand, as Over/Under 13's do), ``pays`` {outcome: pay to one}, ``expected_value`` per unit bet (the
     player's; the house edge is its negative), ``sd`` per unit bet, ``convention``: what
     is removed and assumed."""
     bet: str
@@ -143,6 +143,8 @@ def edge(name, paytable=None, *, shoe=None, decks=None, remove=(),
     mean, sd = _ev(the_bet, table, probs)
     names = the_bet.outcomes + ("no win",)
     values = dict(zip(names, [float(p) for p in probs[1:]] + [float(probs[0])]))
+    if getattr(the_bet, "exhaustive", False):
+        del values["no win"]          # (exactly 0: the outcomes cover every hand)
     return SideBetResult(the_bet.name, the_bet.title, table, values, mean, sd, suited,
                          hit_soft_17, f"{the_bet.cards}; {the_bet.convention}", up)
 

@@ -39,6 +39,7 @@ class CardBet:
     n_cards: int = 2
     suits_matter: bool = True
     convention: str = ""
+    exhaustive: bool = False      # the outcomes cover every hand (no "no win" row)
 
     @cached_property
     def _paying_draws(self):
@@ -259,7 +260,7 @@ def _thirteen(a, b):
 
 def _over_under(name, title):
     return CardBet(name, title, "the player's two cards", ("over 13", "exactly 13", "under 13"),
-                   _thirteen, suits_matter=False,
+                   _thirteen, suits_matter=False, exhaustive=True,
                    convention="the two cards' total with an ace counted 1")
 
 
