@@ -38,13 +38,16 @@ def main() -> None:
         t0 = time.perf_counter()
         sidebets.edge(name, shoe=full, hit_soft_17=soft)
         cold = time.perf_counter() - t0
-        edge_full, _ = median_time(lambda: sidebets.edge(name, shoe=full, hit_soft_17=soft),
-                                   args.repeat)
+        edge_full, _ = median_time(
+            lambda name=name, soft=soft: sidebets.edge(name, shoe=full, hit_soft_17=soft),
+            args.repeat)
         edge_depleted, _ = median_time(
-            lambda: sidebets.edge(name, shoe=depleted, hit_soft_17=soft), args.repeat)
-        eor, _ = median_time(lambda: sidebets.effects_of_removal(name, shoe=full,
-                                                                 hit_soft_17=soft),
-                             max(3, args.repeat // 5))
+            lambda name=name, soft=soft: sidebets.edge(name, shoe=depleted, hit_soft_17=soft),
+            args.repeat)
+        eor, _ = median_time(
+            lambda name=name, soft=soft: sidebets.effects_of_removal(name, shoe=full,
+                                                                     hit_soft_17=soft),
+            max(3, args.repeat // 5))
         worst_edge = max(worst_edge, edge_full, edge_depleted)
         worst_eor = max(worst_eor, eor)
         print(f"{name:18} {cold * 1e3:8.2f} {edge_full * 1e3:8.3f} {edge_depleted * 1e3:12.3f} "

@@ -10,7 +10,6 @@ import sys
 from fractions import Fraction
 
 import pytest
-
 from bjsolve import Shoe, sidebets
 from bjsolve.sidebets import SuitedShoe
 
@@ -198,7 +197,8 @@ def test_lucky_ladies_matches_enumeration():
         key = None
         if player == [(12, 1), (12, 1)]:
             natural = blackjack_total(dealer) == 21
-            key = "queen of hearts pair with dealer blackjack" if natural else "queen of hearts pair"
+            key = ("queen of hearts pair with dealer blackjack" if natural
+                   else "queen of hearts pair")
         elif total == 20:
             key = ("matched 20" if player[0] == player[1] else
                    "suited 20" if player[0][1] == player[1][1] else "any 20")
@@ -512,3 +512,15 @@ def test_cli_sidebet_paytable_file_and_counted(tmp_path):
     assert bad.returncode == 2 and "not an outcome" in bad.stderr
     done = _cli("over-13", "--decks", "2", "--counted", "--tags", "hilo", "--format", "csv")
     assert done.returncode == 0, done.stderr
+
+
+def test_docs_quote_the_computed_figures():
+    from pathlib import Path
+    text = " ".join((Path(__file__).parent.parent / "docs" / "side-bets.md").read_text().split())
+    e = sidebets.edge
+    assert f"(8 decks: {e('21+3', 'five-tier', decks=8).house_edge:.4%})" in text
+    assert f"(8 decks: {e('21+3', 'five-tier-25', decks=8).house_edge:.4%}," in text
+    counted = sidebets.counted_sidebet("over-13", tags=(1, 1, 1, 0, 0, 0, 0, 0, 0, -1),
+                                       decks=6, penetration=5 / 6)
+    assert (f"edge in {counted.bet_fraction:.1%} of rounds, {counted.edge_when_bet:+.1%} per "
+            f"bet, {counted.gain_per_100_rounds:+.2f} units per 100 rounds") in text

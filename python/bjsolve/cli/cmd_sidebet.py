@@ -27,8 +27,8 @@ def add_arguments(parser) -> None:
                        help="a preset pay table of the bet (default: its first preset; "
                             "docs/side-bets.md lists them)")
     table.add_argument("--paytable-file", metavar="FILE",
-                       help="a JSON object {outcome: pay to one} read from FILE (default: none, the "
-                            "preset)")
+                       help="a JSON object {outcome: pay to one} read from FILE (default: none, "
+                            "the preset)")
     g.add_argument("--decks", type=common.whole_number(1, 10000), default=6, metavar="N",
                    help="number of decks (default: 6)")
     g.add_argument("--spanish", action="store_true",

@@ -20,6 +20,7 @@ from .counted import CountedSideBet, counted_sidebet
 from .paytables import DEFAULT_PAYTABLE, PRESETS, PayTable, paytable, register_paytable
 from .suited_shoe import SuitedShoe, parse_card
 
-__all__ = ["BETS", "BestCount", "CountedSideBet", "counted_sidebet", "DEFAULT_PAYTABLE", "PRESETS", "PayTable", "RemovalEffects",
-           "SideBetResult", "SuitedShoe", "best_count", "bet", "edge", "edges_table",
-           "effects_of_removal", "paytable", "parse_card", "register_paytable", "resolve_shoe"]
+__all__ = ["BETS", "DEFAULT_PAYTABLE", "PRESETS", "BestCount", "CountedSideBet", "PayTable",
+           "RemovalEffects", "SideBetResult", "SuitedShoe", "best_count", "bet",
+           "counted_sidebet", "edge", "edges_table", "effects_of_removal", "parse_card",
+           "paytable", "register_paytable", "resolve_shoe"]

@@ -16,13 +16,13 @@ from ..counting import SYSTEMS
 from ..ranks import show
 from ..shoe import Shoe
 from .card_bets import CARD_BETS
-from .dealer_bets import BUST_BONUS_UPCARDS, DEALER_BETS
+from .dealer_bets import DEALER_BETS
 from .paytables import PRESETS, PayTable
 from .paytables import paytable as _resolve_paytable
 from .suited_shoe import RANK_NAMES, SUIT_NAMES, SuitedShoe, card_name
 
-__all__ = ["BETS", "SideBetResult", "RemovalEffects", "BestCount", "bet", "edge",
-           "effects_of_removal", "best_count", "edges_table", "resolve_shoe"]
+__all__ = ["BETS", "BestCount", "RemovalEffects", "SideBetResult", "best_count", "bet", "edge",
+           "edges_table", "effects_of_removal", "resolve_shoe"]
 
 BETS = {**CARD_BETS, **DEALER_BETS}
 DEFAULT_DECKS = 6
@@ -80,10 +80,10 @@ def _check_soft17(value):
 
 @dataclass(frozen=True)
 class SideBetResult:
-    """One side bet on one shoe: ``probabilities`` {outcome: P} (the outcomes best first,
-    then "no win" unless the outcomes cover every hand, as Over/Under 13's do), ``pays`` {outcome: pay to one}, ``expected_value`` per unit bet (the
-    player's; the house edge is its negative), ``sd`` per unit bet, ``convention``: what
-    is removed and assumed."""
+    """One side bet on one shoe: ``probabilities`` {outcome: P} (the outcomes best first, then "no
+    win" unless the outcomes cover every hand, as Over/Under 13's do), ``pays`` {outcome:
+    pay to one}, ``expected_value`` per unit bet (the player's; the house edge is its
+    negative), ``sd`` per unit bet, ``convention``: what is removed and assumed."""
     bet: str
     title: str
     paytable: PayTable
@@ -269,8 +269,8 @@ def best_count(name, paytable=None, *, shoe=None, decks=None, remove=(),
                                      remove=remove, hit_soft_17=hit_soft_17, up_card=up_card,
                                      spanish=spanish)
     counts = np.array(effects.shoe.counts, dtype=float).reshape(13, 4).sum(axis=1)
-    court = [effects.by_rank[r] for r in RANK_NAMES[9:]]
-    pooled = max(court) - min(court) <= 1e-12 * max(1.0, max(abs(c) for c in court))
+    court = [effects.by_rank[r] for r in RANK_NAMES[9:] if not math.isnan(effects.by_rank[r])]
+    pooled = not court or max(court) - min(court) <= 1e-12 * max(1.0, max(map(abs, court)))
     ranks: tuple[str, ...]
     if pooled:
         ranks = RANK_NAMES[:10]
@@ -283,8 +283,11 @@ def best_count(name, paytable=None, *, shoe=None, decks=None, remove=(),
     present = weights > 0
     eor = np.where(present, eor, 0.0)
     biggest = np.abs(eor).max()
-    best = (None, -2.0, 0)
-    if biggest > 0:
+    best = (None, math.nan, 0)
+    # all effects zero (Match the Dealer on a full shoe: by symmetry every rank is alike)
+    # leaves no linear count: tags 0, level 0, correlation NaN
+    if biggest > 1e-15:
+        best = (None, -2.0, 0)
         for level in range(1, max_level + 1):
             tags = np.round(eor / biggest * level).astype(int)
             corr = _correlation(tags, eor, weights)
@@ -292,7 +295,7 @@ def best_count(name, paytable=None, *, shoe=None, decks=None, remove=(),
                 best = (tags, corr, level)
     tags = best[0] if best[0] is not None else np.zeros(len(ranks), dtype=int)
     published = {}
-    for key, (title, system) in SYSTEMS.items():
+    for title, system in SYSTEMS.values():
         system_tags = list(system) if pooled else list(system) + [system[9]] * 3
         published[title] = _correlation(system_tags, eor, weights)
     return BestCount(effects.bet, tuple(ranks), tuple(float(e) for e in eor),
@@ -313,6 +316,3 @@ def edges_table(*, shoe=None, decks=None, remove=(), hit_soft_17: bool = False,
                 continue         # e.g. insurance on a shoe without aces
     return out
 
-
-# (the up cards bust-bonus reports, for tables)
-UP_CARDS = BUST_BONUS_UPCARDS

@@ -2,22 +2,21 @@
 dealer's up card (or, for insurance, the dealer's hole card under an ace).
 
 Each bet is a ``CardBet``: its outcome names (best first; whatever is not listed loses)
-and a labelling of the ordered card kinds drawn (``draws``).  The labels are computed once
-per bet, then every shoe costs one weighted bincount of the draw probabilities.
+and a labelling of the ordered card kinds drawn (``draws``).  The paying draws are found
+once per bet; a shoe then costs one product per paying draw and a sum per outcome.
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Callable
 
 import numpy as np
 
-from .draws import (RANK_OF, RED, SUIT_OF, VALUE_OF, grouped, three_card_probabilities,
-                    two_card_probabilities)
+from .draws import RANK_OF, RED, SUIT_OF, VALUE_OF
 from .suited_shoe import SuitedShoe
 
-__all__ = ["CardBet", "CARD_BETS"]
+__all__ = ["CARD_BETS", "CardBet"]
 
 QUEEN_OF_HEARTS = 4 * 11 + 1       # kind index of the queen of hearts
 

@@ -86,9 +86,10 @@ def _tags_by_kind(tags) -> np.ndarray:
 def counted_sidebet(name, paytable=None, *, tags="hilo", decks: int = 6, shoe=None,
                     penetration: float = 0.75, cards_per_round: float = 5.5,
                     spanish: bool = False, hit_soft_17: bool = False) -> CountedSideBet:
-    """The counted side bet ``name`` (any but insurance and bust-bonus) with count ``tags`` (a system name such
-    as "hilo", or 10 or 13 tags; ``best_count(name).tags`` fits), on ``decks`` decks dealt
-    to ``penetration`` (share of the shoe) at ``cards_per_round`` cards a round."""
+    """The counted side bet ``name`` (any but insurance and bust-bonus) with count ``tags`` (a
+    system name such as "hilo", or 10 or 13 tags; ``best_count(name).tags`` fits), on
+    ``decks`` decks dealt to ``penetration`` (share of the shoe) at ``cards_per_round``
+    cards a round."""
     the_bet = _bet(name)
     if the_bet.name in ("insurance", "bust-bonus"):
         raise ValueError(f"counted_sidebet: {the_bet.name} is not supported yet (its value is "

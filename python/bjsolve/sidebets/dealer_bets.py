@@ -17,7 +17,7 @@ import numpy as np
 from .dealer_hands import final_hands, hand_probabilities_from, rank_suit_counts
 from .suited_shoe import SuitedShoe
 
-__all__ = ["DealerBet", "DEALER_BETS", "BUST_BONUS_UPCARDS"]
+__all__ = ["BUST_BONUS_UPCARDS", "DEALER_BETS", "DealerBet"]
 
 DEALER_CONVENTION = ("the dealer's hand is drawn from the shoe given: only the player's "
                      "first two cards (unseen, so changing nothing on average) and the up card "

@@ -18,7 +18,8 @@ from functools import lru_cache
 
 import numpy as np
 
-__all__ = ["FinalHands", "final_hands", "hand_probabilities", "rank_suit_counts"]
+__all__ = ["FinalHands", "final_hands", "hand_probabilities", "hand_probabilities_from",
+           "rank_suit_counts"]
 
 
 @dataclass(frozen=True)
@@ -35,7 +36,7 @@ class FinalHands:
     natural: np.ndarray
     orders: np.ndarray
 
-    def subset(self, mask) -> "FinalHands":
+    def subset(self, mask) -> FinalHands:
         """The hands where ``mask`` holds."""
         return FinalHands(self.up[mask], self.mult[mask], self.cards[mask], self.total[mask],
                           self.natural[mask], self.orders[mask])

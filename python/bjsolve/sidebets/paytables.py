@@ -14,7 +14,7 @@ from types import MappingProxyType
 
 from ..ranks import show
 
-__all__ = ["PRESETS", "DEFAULT_PAYTABLE", "PayTable", "paytable", "register_paytable"]
+__all__ = ["DEFAULT_PAYTABLE", "PRESETS", "PayTable", "paytable", "register_paytable"]
 
 
 class PayTable:

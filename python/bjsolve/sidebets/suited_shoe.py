@@ -17,7 +17,7 @@ from fractions import Fraction
 from ..ranks import show
 from ..shoe import Shoe
 
-__all__ = ["SuitedShoe", "RANK_NAMES", "SUIT_NAMES", "SUIT_SYMBOLS", "card_name", "parse_card"]
+__all__ = ["RANK_NAMES", "SUIT_NAMES", "SUIT_SYMBOLS", "SuitedShoe", "card_name", "parse_card"]
 
 RANK_NAMES = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K")
 SUIT_NAMES = ("S", "H", "D", "C")            # spades, hearts, diamonds, clubs
@@ -84,7 +84,7 @@ class SuitedShoe:
     ``remove`` returns a new shoe.
     """
 
-    __slots__ = ("_counts", "_array")
+    __slots__ = ("_array", "_counts")
 
     def __init__(self, counts):
         if isinstance(counts, (str, bytes, dict)) or not hasattr(counts, "__iter__"):
@@ -116,7 +116,7 @@ class SuitedShoe:
 
     # ---- constructors ----------------------------------------------------------------------
     @classmethod
-    def decks(cls, n: int, *, spanish: bool = False) -> "SuitedShoe":
+    def decks(cls, n: int, *, spanish: bool = False) -> SuitedShoe:
         """n standard decks (1..10000); ``spanish``: without the rank T (48-card decks)."""
         if isinstance(n, bool) or not isinstance(n, numbers.Integral) or not 1 <= n <= 10000:
             raise ValueError(f"decks must be a whole number 1..10000, got {show(n)}")
@@ -125,7 +125,7 @@ class SuitedShoe:
         return cls([[0 if spanish and r == 9 else int(n)] * 4 for r in range(13)])
 
     @classmethod
-    def from_shoe(cls, shoe: Shoe) -> "SuitedShoe":
+    def from_shoe(cls, shoe: Shoe) -> SuitedShoe:
         """A rank composition (A..9, T pooled) with suits assumed symmetric: each rank's
         count split evenly over the four suits, the ten-valued count evenly over T, J, Q,
         K.  Exact Fractions where the split is not whole."""
@@ -171,7 +171,7 @@ class SuitedShoe:
         return Shoe([int(c) for c in counts])
 
     # ---- changing --------------------------------------------------------------------------
-    def remove(self, *cards) -> "SuitedShoe":
+    def remove(self, *cards) -> SuitedShoe:
         """The shoe without these cards.  A card with a suit ('QH') removes that card; a
         rank alone ('Q', 7; 'T' or 10: any ten-valued card) removes one card of that rank
         spread over its suits in proportion to their counts (the suit-symmetric reading of
@@ -193,7 +193,7 @@ class SuitedShoe:
             raise ValueError("cannot remove every card: a shoe must keep at least one card")
         return SuitedShoe(have)
 
-    def remove_kind(self, kind: int) -> "SuitedShoe":
+    def remove_kind(self, kind: int) -> SuitedShoe:
         """The shoe without one card of kind ``kind`` (0..51)."""
         if self._counts[kind] < 1:
             raise ValueError(f"cannot remove {card_name(kind)}: the shoe holds "
