@@ -524,3 +524,42 @@ def test_docs_quote_the_computed_figures():
                                        decks=6, penetration=5 / 6)
     assert (f"edge in {counted.bet_fraction:.1%} of rounds, {counted.edge_when_bet:+.1%} per "
             f"bet, {counted.gain_per_100_rounds:+.2f} units per 100 rounds") in text
+
+
+def test_suited_shoe_cards_and_removal():
+    shoe = SuitedShoe.decks(2, spanish=True)
+    assert shoe.size == 96 and shoe.rank_counts()[9] == 24     # J, Q, K only
+    assert repr(shoe) == "SuitedShoe.decks(2, spanish=True)"
+    assert sidebets.parse_card("10S") == (9, 0) and sidebets.parse_card("q♥") == (11, 1)
+    assert sidebets.parse_card("T") == (None, None) and sidebets.parse_card(7) == (6, None)
+    one = SuitedShoe.decks(1).remove("QH")
+    with pytest.raises(ValueError, match="cannot remove"):
+        one.remove("QH")
+    spread = SuitedShoe.decks(1).remove("T")          # a ten-valued card of unknown kind
+    assert spread.size == 51 and spread.counts[36] == Fraction(15, 16)
+    with pytest.raises(TypeError, match="count for AS"):
+        SuitedShoe([[1.5, 1, 1, 1]] + [[1] * 4] * 12)
+
+
+def test_user_tables_and_registered_presets():
+    pays = {"royal match": 30, "easy match": "5:2"}
+    user = sidebets.edge("royal-match", pays, decks=6)
+    preset = sidebets.edge("royal-match", "25-2.5", decks=6)
+    p = preset.probabilities
+    assert user.expected_value == pytest.approx(
+        preset.expected_value + 5 * p["royal match"], abs=1e-15)
+    named = sidebets.register_paytable(sidebets.bet("royal-match"), "thirty", pays,
+                                       "a test table")
+    try:
+        assert sidebets.edge("royal-match", "thirty", decks=6).expected_value == \
+            user.expected_value
+    finally:
+        del sidebets.PRESETS["royal-match"][named.name]
+
+
+def test_exact_probabilities_sum_to_one_and_match_floats():
+    the_bet = sidebets.bet("lucky-lucky")
+    exact = the_bet.exact_probabilities(SuitedShoe.decks(2))
+    assert sum(exact) == 1
+    floats = the_bet.probabilities(SuitedShoe.decks(2))
+    assert all(abs(float(e) - f) < 1e-16 for e, f in zip(exact, floats))
