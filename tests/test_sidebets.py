@@ -9,6 +9,7 @@ import subprocess
 import sys
 from fractions import Fraction
 
+import numpy as np
 import pytest
 from bjsolve import Shoe, sidebets
 from bjsolve.sidebets import SuitedShoe
@@ -563,3 +564,25 @@ def test_exact_probabilities_sum_to_one_and_match_floats():
     assert sum(exact) == 1
     floats = the_bet.probabilities(SuitedShoe.decks(2))
     assert all(abs(float(e) - f) < 1e-16 for e, f in zip(exact, floats))
+
+
+@pytest.mark.parametrize("hit_soft_17", [False, True])
+def test_dealer_hands_agree_with_the_package_dealer_probabilities(hit_soft_17):
+    # bjsolve.dealer_probabilities (the compiled dealer enumeration) against the final hands
+    # the dealer bets use, on a full and a depleted 2-deck shoe
+    from bjsolve import Rules, dealer_probabilities
+    from bjsolve.sidebets.dealer_hands import final_hands, hand_probabilities
+    rules = Rules(decks=2, hit_soft_17=hit_soft_17)
+    hands = final_hands(hit_soft_17)
+    for shoe in (Shoe.decks(2), Shoe.decks(2).remove("T", "T", "5", "A", "9")):
+        counts = np.array(shoe.counts, dtype=float)
+        p = hand_probabilities(hands, counts)
+        for up in range(1, 11):
+            mine = p[hands.up == up]
+            up_chance = counts[up - 1] / counts.sum()
+            theirs = dealer_probabilities(rules, up, shoe=shoe)
+            assert mine[hands.total[hands.up == up] > 21].sum() / up_chance == pytest.approx(
+                theirs["bust"], abs=1e-14)
+            for total in (17, 18, 19, 20):
+                here = hands.total[hands.up == up] == total
+                assert mine[here].sum() / up_chance == pytest.approx(theirs[total], abs=1e-14)
