@@ -5,7 +5,7 @@ BC, IC and PE of every built-in system).
 
 Each figure is measured two ways:
 
-* cold: the per-shoe cache (``bjsolve.shoe_values``) is cleared before each run, so every
+* cold: the per-shoe cache (``bjsolve.counting.shoe_values``) is cleared before each run, so every
   solve is done again; this is what one command costs in a fresh process (after the
   dealer draw tries are built, which a warm-up run does once);
 * warm: the same call again in the same process, everything reused.
@@ -27,10 +27,10 @@ import statistics
 import time
 
 from bjsolve import Rules
-from bjsolve.count_tables import counts_table, eor_table
-from bjsolve.counting import SYSTEMS
-from bjsolve.indices import generate_indices
-from bjsolve.shoe_values import clear_cache
+from bjsolve.counting.tables import counts_table, eor_table
+from bjsolve.counting.removal import SYSTEMS
+from bjsolve.counting.indices import generate_indices
+from bjsolve.counting.shoe_values import clear_cache
 
 TARGETS = {"EOR table (fixed + reoptimized)": 1.0, "index table Hi-Lo": 3.0,
            "counts (all systems)": 3.0}

@@ -27,9 +27,9 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "tests"))
 
 from bjsolve import Rules  # noqa: E402
-from bjsolve.counting import SYSTEMS  # noqa: E402
-from bjsolve.game import CountedGame  # noqa: E402
-from bjsolve.ramp import parse_ramp  # noqa: E402
+from bjsolve.counting.removal import SYSTEMS  # noqa: E402
+from bjsolve.risk.game import CountedGame  # noqa: E402
+from bjsolve.risk.ramp import parse_ramp  # noqa: E402
 
 RAMP = "1:1,2:2,3:4,4:8,5:12"
 NEW_RAMPS = ("1:1,2:2,3:4", RAMP, "1:1,2:4,3:8,4:16", "1:1,2:6,4:24")

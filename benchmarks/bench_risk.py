@@ -26,7 +26,7 @@ import platform
 
 from _timing import median_cpu, median_time
 from bjsolve import Rules, Shoe, solve
-from bjsolve.risk import lifetime_ruin, trip_ruin
+from bjsolve.risk.ruin import lifetime_ruin, trip_ruin
 
 # (label, rules keywords, split class, target seconds or None[, exact_splits])
 CASES = (

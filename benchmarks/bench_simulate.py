@@ -29,7 +29,7 @@ from _timing import median_time
 
 import bjsolve
 from bjsolve import Rules
-from bjsolve.simulate import build_plan, run_local
+from bjsolve.simulation.simulator import build_plan, run_local
 
 TARGET_ROUNDS_PER_S = 10e6
 TARGET_YARDSTICKS = 38
@@ -83,7 +83,7 @@ def timing(args) -> None:
     print(f"target: >= {TARGET_ROUNDS_PER_S / 1e6:g} M rounds/s with all threads "
           f"(10 M rounds in <= {TARGET_YARDSTICKS} yardsticks)")
     done, _ = run_local(plan, args.seed, specs, cores, None)
-    from bjsolve.simulate import _result, merge
+    from bjsolve.simulation.simulator import _result, merge
     r = _result(merge(done), args.seed, len(done), False, settings)
     print(f"result: mean {r.mean:+.5f} +- {r.se:.5f} units per round, win rate "
           f"{r.win_rate:+.5f} per unit bet, {r.hands / r.rounds:.4f} hands per round")

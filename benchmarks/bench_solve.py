@@ -119,7 +119,7 @@ def cpu_speedup(decks, split, max_split_hands, repeat):
     solve's CPU-time critical path: the calling thread's CPU outside the upcards' work
     (the serial part) plus the busiest thread's CPU on its upcards (the thread loads the
     solve records)."""
-    from bjsolve.solve import recorded_thread_loads
+    from bjsolve.exact.scheduler import PLANNER
     rules = Rules(decks=decks, max_split_hands=max_split_hands)
     bjsolve.solve(rules, split=split)
     ratios = []
@@ -130,7 +130,7 @@ def cpu_speedup(decks, split, max_split_hands, repeat):
         t0 = time.thread_time()
         bjsolve.solve(rules, split=split)
         caller = time.thread_time() - t0
-        loads = recorded_thread_loads(rules, split, 52 * decks)
+        loads = PLANNER.recorded_thread_loads(rules, split, 52 * decks)
         ratios.append(one / (caller - loads[0] + max(loads)))
     return statistics.median(ratios)
 
@@ -139,13 +139,14 @@ def thread_balance(decks, split, max_split_hands, workers):
     """Total CPU / the busiest thread's CPU when the per-upcard CPU costs recorded by the
     last solve are shared out to ``workers`` threads as the next solve plans them
     (``plan_shares``): the speed-up the dispatch allows on ``workers`` idle cores."""
-    bjsolve_solve = importlib.import_module("bjsolve.solve")
+    scheduler = importlib.import_module("bjsolve.exact.scheduler")
     rules = Rules(decks=decks, max_split_hands=max_split_hands)
-    costs = bjsolve_solve.recorded_costs(rules, split, 52 * decks) if decks != math.inf else None
+    costs = (scheduler.PLANNER.recorded_costs(rules, split, 52 * decks)
+             if decks != math.inf else None)
     if not costs or workers < 2:
         return None
     order = sorted(costs, key=lambda k: -costs[k])
-    shares = bjsolve_solve.plan_shares(order, costs, workers)
+    shares = scheduler.plan_shares(order, costs, workers)
     return sum(costs.values()) / max(sum(costs[k] for k in share) for share in shares)
 
 

@@ -18,7 +18,7 @@ import time
 
 from _timing import median_cpu, median_time
 from bjsolve import Rules, solve
-from bjsolve.risk import trip_ruin
+from bjsolve.risk.ruin import trip_ruin
 
 
 def main(argv=None) -> int:
@@ -30,8 +30,8 @@ def main(argv=None) -> int:
                         help="also time MAX_ROUNDS rounds of the flat laws, once")
     args = parser.parse_args(argv)
     flat = solve(Rules(decks=6)).outcome_distribution()
-    from bjsolve.game import CountedGame
-    from bjsolve.ramp import parse_ramp
+    from bjsolve.risk.game import CountedGame
+    from bjsolve.risk.ramp import parse_ramp
     game = CountedGame(Rules(decks=6), "hilo", penetration=0.75, depth_bands=1)
     ramp, chip, _ = game.ramp_distribution(parse_ramp("1:1,2:2,3:4,4:8,5:12").bets(
         game.tc_values))
@@ -40,7 +40,7 @@ def main(argv=None) -> int:
              ("1-12 ramp, B = 1,000, 10,000 rounds", ramp, 1000 / chip, 10_000, 1.0),
              ("1-12 ramp, B = 300, 1,000 rounds", ramp, 300 / chip, 1_000, None)]
     if args.longest:
-        from bjsolve.risk import MAX_ROUNDS
+        from bjsolve.risk.ruin import MAX_ROUNDS
         one_deck = solve(Rules(decks=1, max_split_hands=2)).outcome_distribution()
         cases += [(f"6D flat, B = 200, {MAX_ROUNDS:,} rounds", flat, 200, MAX_ROUNDS, None),
                   (f"1D flat, B = 1,000, {MAX_ROUNDS:,} rounds", one_deck, 1000, MAX_ROUNDS,

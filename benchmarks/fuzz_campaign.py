@@ -473,7 +473,7 @@ class ApiInputs(Inputs):
             shoe.remove(cards)
 
     def do_cards(self, rng):
-        from bjsolve.ranks import ranks
+        from bjsolve.model.ranks import ranks
         cards = random_cards(rng)
         self.note(cards=cards)
         got = ranks(cards, field="cards")
@@ -741,7 +741,8 @@ class RiskInputs(Inputs):
 
     def __init__(self, seed, emit):
         super().__init__(seed, emit)
-        from bjsolve import Rules, risk, solve
+        from bjsolve import Rules, solve
+        from bjsolve.risk import ruin as risk
         self.risk = risk
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
@@ -888,7 +889,7 @@ class RiskInputs(Inputs):
             assert finite(h) and h > 0 and abs(float(probs.sum()) - 1) < 1e-9, "lattice"
 
     def do_diffusion(self, rng):
-        from bjsolve.ramp import diffusion_ruin
+        from bjsolve.risk.ramp import diffusion_ruin
         win, var, bankroll = hostile_number(rng), hostile_number(rng), hostile_number(rng)
         if rng.random() < 0.5:
             win = rng.choice([0.01, 1e-9, -0.01, 0.0])
@@ -933,7 +934,7 @@ def sim_shoe(rng):
 def hand_built_ramp(points, wong_in=None):
     """A Ramp built by hand, past parse_ramp's checks (its points when the class itself
     refuses them)."""
-    from bjsolve.ramp import Ramp
+    from bjsolve.risk.ramp import Ramp
     try:
         return Ramp(points, wong_in)
     except Exception:  # noqa: BLE001
@@ -1089,7 +1090,7 @@ def valid_ramp_points(rng):
 
 def game_ramp(rng):
     """A ramp as text, a mapping, pairs or a Ramp; valid half the time."""
-    from bjsolve.ramp import Ramp
+    from bjsolve.risk.ramp import Ramp
     pick = rng.random()
     if pick < 0.5:
         points = valid_ramp_points(rng)
@@ -1134,7 +1135,7 @@ class GameInputs(Inputs):
     def __init__(self, seed, emit):
         super().__init__(seed, emit)
         from bjsolve import Rules
-        from bjsolve.game import CountedGame
+        from bjsolve.risk.game import CountedGame
         self.CountedGame = CountedGame
         config = self.rng.choice([dict(rules=Rules(decks=1), depth_bands=1),
                                   dict(rules=Rules(decks=1, hit_soft_17=True), depth_bands=1,
@@ -1195,7 +1196,7 @@ class GameInputs(Inputs):
                     f"risk of ruin {result.ror!r} changes with the unit ({twice.ror!r})"
 
     def do_hand_ramp(self, rng):
-        from bjsolve.ramp import Ramp
+        from bjsolve.risk.ramp import Ramp
         points = rng.choice([((0, float("nan")),), ((0, -1.0),), ((0, 1e308),),
                              ((0, float("inf")),), (), ((5, 1.0), (1, 2.0)),
                              ((1, 1.0), (1, 2.0)), ((0.5, 1.0),),
@@ -1223,7 +1224,7 @@ class GameInputs(Inputs):
                 assert finite(bet) and bet >= 0, f"bet_at gives {bet!r}"
 
     def do_parse_ramp(self, rng):
-        from bjsolve.ramp import parse_ramp
+        from bjsolve.risk.ramp import parse_ramp
         ramp = game_ramp(rng)
         wong = rng.choice([None, None, 2, float("nan"), 10**400, 1.5])
         self.note(ramp=ramp, wong_in=wong)
@@ -1393,7 +1394,7 @@ class IndexFileInputs(Inputs):
         import shutil
         import atexit
         from bjsolve import Rules, simulate
-        from bjsolve.simulate import parse_index_file
+        from bjsolve.simulation.simulator import parse_index_file
         self.simulate, self.parse = simulate, parse_index_file
         self.rules = Rules(decks=2)
         self.dir = tempfile.mkdtemp(prefix="bjsolve-fuzz-")
@@ -1693,7 +1694,7 @@ def _before_bjsolve(err: str) -> bool:
     interpreter's own start-up, which a loaded machine can stretch past 0.1 s, or the few
     statements that put the guard up): Python's default handling, which no program can
     change."""
-    from bjsolve._startup import interrupted_before_the_guard
+    from bjsolve.startup import interrupted_before_the_guard
     return interrupted_before_the_guard(err)
 
 

@@ -45,7 +45,7 @@ def outcome_law():
 def counted_game_6d_s17():
     """6 decks S17 DAS, Hi-Lo, floor, 75% penetration, the basic chart: the defaults."""
     from bjsolve import Rules
-    from bjsolve.game import CountedGame
+    from bjsolve.risk.game import CountedGame
     return CountedGame(Rules(decks=6), "hilo", penetration=0.75)
 
 
@@ -53,5 +53,5 @@ def counted_game_6d_s17():
 def counted_game_2d_h17():
     """2 decks H17 DAS, Hi-Lo, floor, 75% penetration, the basic chart: the defaults."""
     from bjsolve import Rules
-    from bjsolve.game import CountedGame
+    from bjsolve.risk.game import CountedGame
     return CountedGame(Rules(decks=2, hit_soft_17=True), "hilo", penetration=0.75)

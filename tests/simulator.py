@@ -434,7 +434,9 @@ def engine_policy(solution):
     of actions hand_ev reports must equal ``allowed`` (a check of the engine's admissibility
     rules against the simulator's); for a split hand ``allowed`` must be a subset.
     """
-    from bjsolve.solve import first_best   # the engine's own choice rule (ties to the earlier)
+    from bjsolve.model.actions import (
+        first_best,  # the engine's own choice rule (ties to the earlier)
+    )
     peek = solution.rules.hole_card == "peek"
     kwargs = {"given_no_blackjack": False} if peek else {}
     values_cache = {}

@@ -11,7 +11,8 @@ import numpy as np
 import pytest
 
 import bjsolve
-from bjsolve import Rules, indices
+from bjsolve import Rules
+from bjsolve.counting import indices
 
 
 @pytest.fixture(scope="module")
@@ -71,7 +72,7 @@ _AS_INT = {"A": 1, "T": 10}
     (lambda c: c, str.lower),                                     # codes in lower case
 ])
 def test_a_user_copy_of_basic_strategy_gives_its_edge(six_decks, column, code):
-    from bjsolve.strategy import StrategyChart
+    from bjsolve.exact.strategy import StrategyChart
     chart = six_decks.strategy
     copy = StrategyChart(_respelled(chart, column, code))
     # the same chart, spelled as a user types it, is the same strategy: its EV is the
@@ -86,14 +87,14 @@ def test_a_user_copy_of_basic_strategy_gives_its_edge(six_decks, column, code):
     ({(10, 6): {"2": "H"}}, "row codes"),
 ])
 def test_a_chart_with_unknown_rows_or_columns_is_refused(rows, field):
-    from bjsolve.strategy import StrategyChart
+    from bjsolve.exact.strategy import StrategyChart
     with pytest.raises((ValueError, TypeError), match=field):
         StrategyChart(rows)
 
 
 @pytest.mark.parametrize("with_rules", [True, False])
 def test_an_exposed_game_chart_keeps_its_hard_10_column(with_rules):
-    from bjsolve.strategy import StrategyChart
+    from bjsolve.exact.strategy import StrategyChart
     sol = bjsolve.solve(Rules(decks=1, hole_card="exposed"), threads=1)
     chart = sol.strategy
     assert "10" in chart.rows["16"]          # the dealer's hard 10, not an upcard ten
@@ -103,7 +104,7 @@ def test_an_exposed_game_chart_keeps_its_hard_10_column(with_rules):
 
 
 def test_strategy_chart_is_a_public_name():
-    from bjsolve.strategy import StrategyChart
+    from bjsolve.exact.strategy import StrategyChart
     assert bjsolve.StrategyChart is StrategyChart
     assert "StrategyChart" in bjsolve.__all__
 
@@ -213,7 +214,7 @@ def test_advantage_by_true_count_is_keyed_by_plain_numbers():
 # ---- risk from a distribution a user has -------------------------------------------------
 
 def test_risk_reads_a_pmf_mapping():
-    from bjsolve.risk import lifetime_ruin, trip_ruin
+    from bjsolve.risk.ruin import lifetime_ruin, trip_ruin
     coin = {-1.0: 0.45, 1.0: 0.55}
     # gambler's ruin: P(ever losing 10 units) = (q/p)^10; one round from 1 unit: q
     assert lifetime_ruin(coin, 10).probability == pytest.approx((0.45 / 0.55) ** 10, rel=1e-12)
@@ -224,7 +225,7 @@ def test_risk_reads_a_pmf_mapping():
     (5, TypeError), ({"a": 1.0}, TypeError), ({-1.0: 0.5, 1.0: 0.7}, ValueError),
 ])
 def test_risk_refuses_what_is_not_a_distribution(dist, error):
-    from bjsolve.risk import trip_ruin
+    from bjsolve.risk.ruin import trip_ruin
     with pytest.raises(error, match="dist"):
         trip_ruin(dist, 10, 10)
 
@@ -234,7 +235,7 @@ def test_risk_refuses_what_is_not_a_distribution(dist, error):
     ([float("nan"), 1], [0.5, 0.5], "finite"), ([-1, 1], [0.5, float("inf")], "finite"),
 ])
 def test_a_hand_built_distribution_is_checked(values, probabilities, field):
-    from bjsolve.distribution import OutcomeDistribution
+    from bjsolve.exact.distribution import OutcomeDistribution
     with pytest.raises(ValueError, match=field):
         OutcomeDistribution(values, probabilities, exact=True, method="by hand")
 
@@ -288,7 +289,7 @@ def test_the_package_docstring_examples_run():
 
 @pytest.mark.parametrize("indices", [{"16": 0}, 2.5])
 def test_counted_game_refuses_what_is_not_index_plays(indices):
-    from bjsolve.game import CountedGame
+    from bjsolve.risk.game import CountedGame
     with pytest.raises(TypeError, match="indices must be a named set"):
         CountedGame(Rules(decks=1), "hilo", penetration=0.6, indices=indices)
 
@@ -302,7 +303,7 @@ def test_counted_game_takes_index_plays_as_simulate_does(given, monkeypatch, tmp
     """CountedGame(rules, "hilo", indices="i18") was a TypeError while simulate and the
     command line's --indices took it: both now read indices with as_index_table (the
     exact table made for the game's rounding); the game stops before its solves here."""
-    from bjsolve.game import CountedGame
+    from bjsolve.risk.game import CountedGame
     rules = Rules(decks=1, surrender="late")
     table = indices.generate_indices(rules, "hilo", tc_convention="truncate", grid=range(-4, 7))
     monkeypatch.setattr(indices, "exact_index_table",

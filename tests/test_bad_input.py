@@ -17,8 +17,8 @@ import pytest
 import bjsolve
 from bjsolve import Rules, Shoe, dealer_probabilities, solve
 from bjsolve.__main__ import main
-from bjsolve.deal import round_may_run_out
-from bjsolve.ranks import rank, ranks
+from bjsolve.model.deal import round_may_run_out
+from bjsolve.model.ranks import rank, ranks
 
 BAD = (ValueError, TypeError)
 
@@ -438,14 +438,14 @@ def test_insurance_refused_in_exposed_game_and_checks_cards():
 
 
 def test_ev_table_names_the_allowed_actions(one_deck):
-    from bjsolve.tables import ev_table
+    from bjsolve.exact.tables import ev_table
     with pytest.raises(ValueError, match=r"action must be one of stand, hit, .*optimal, got 'fly'"):
         ev_table(one_deck, "fly")
 
 
 def test_a_table_repr_is_one_line_and_str_is_the_text_table(one_deck):
-    from bjsolve.render import to_text
-    from bjsolve.tables import EV_ROWS, ev_table
+    from bjsolve.output.render import to_text
+    from bjsolve.exact.tables import EV_ROWS, ev_table
     table = ev_table(one_deck, "stand")
     assert repr(table) == f"<Table 'stand': stand EV, {len(EV_ROWS)} rows x 10 columns>"
     assert str(table) == to_text(table)

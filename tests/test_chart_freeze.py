@@ -10,9 +10,10 @@ import random
 import pytest
 
 from bjsolve import Rules, Shoe, solve
-from bjsolve.deal import Deal
-from bjsolve.solve import policy_engines, round_values
-from bjsolve.strategy import CODE_ACTIONS, StrategyChart
+from bjsolve.model.deal import Deal
+from bjsolve.exact.policy import policy_engines
+from bjsolve.exact.engines import round_values
+from bjsolve.exact.strategy import CODE_ACTIONS, StrategyChart
 
 
 def per_hand(chart):
@@ -97,7 +98,7 @@ def test_any_chart_freezes_as_when_asked_per_hand(seed):
     rules = random_rules(rng, rng.choice((1, 2, math.inf)))
     shoe = random_shoe(rng, rules) if rules.decks != math.inf else Shoe.infinite()
     deal = Deal(rules, shoe)
-    from bjsolve.deal import dealer_columns
+    from bjsolve.model.deal import dealer_columns
     chart = random_chart(rng, [c for c, _ in dealer_columns(deal.keys)])
     try:
         expected = by_dealer(rules, shoe, per_hand(chart))

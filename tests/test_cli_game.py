@@ -15,7 +15,7 @@ BASE = ["game", "--decks", "1", "--penetration", "0.6", "--depth-bands", "1",
 def _one_analysis_per_setting():
     """The CLI is tested for its plumbing: each distinct game is analysed once (the
     analysis itself is tested in test_game.py)."""
-    import bjsolve.game as game_module
+    import bjsolve.risk.game as game_module
     real = game_module.CountedGame
     memo = {}
 
@@ -263,7 +263,7 @@ def test_notes_explain_ruin_only_when_it_is_shown():
 def test_indices_repeated_or_in_a_comma_list_are_one_list(tmp_path):
     """'game --indices i18 --indices fab4' kept the last set only and 'i18,fab4' was
     refused: both give CountedGame the list ["i18", "fab4"] (the game reads it with
-    bjsolve.indices.as_index_table, as simulate does); a file's name is kept whole."""
+    bjsolve.counting.indices.as_index_table, as simulate does); a file's name is kept whole."""
     from bjsolve.cli import parse
     from bjsolve.cli.counting_args import index_items
     odd = tmp_path / "hi,lo.idx"

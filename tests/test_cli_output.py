@@ -15,7 +15,7 @@ import pytest
 import bjsolve
 from bjsolve import cli
 from bjsolve.cli.table_command import TABLE_NAMES, build_tables
-from bjsolve.render import render_many
+from bjsolve.output.render import render_many
 
 
 def run(*args, env=None):
@@ -260,6 +260,35 @@ def test_bjsolve_debug_zero_means_off(monkeypatch, value, shows_traceback):
     else:
         code, _, err = run("dealer")
         assert code == 1 and err.startswith("bjsolve: internal error: RuntimeError: a bug")
+
+
+def test_a_valueerror_from_inside_is_a_bug_not_bad_input(monkeypatch):
+    """Only the library's own refusal of an argument (a raise statement in bjsolve) is bad
+    input (exit 2); a ValueError or TypeError from numpy or a builtin on a value the code
+    computed is an internal error (exit 1), not blamed on the user."""
+    import numpy as np
+
+    def numpy_fails(args):
+        np.zeros(-1)            # numpy's ValueError: negative dimensions
+
+    def builtin_fails(args):
+        int("not a number")     # Python's ValueError, from a line of bjsolve's code
+
+    def library_refuses(args):
+        bjsolve.Rules(decks=0)  # the library's check of an argument: bad input
+
+    monkeypatch.delenv("BJSOLVE_DEBUG", raising=False)
+    dealer = cli.command_modules()["dealer"]
+    for broken in (numpy_fails, builtin_fails):
+        monkeypatch.setattr(dealer, "run", broken)
+        code, _, err = run("dealer")
+        assert code == 1, err
+        assert err.startswith("bjsolve: internal error: ValueError") and "a bug" in err, err
+        assert err.count("\n") == 1
+    monkeypatch.setattr(dealer, "run", library_refuses)
+    code, _, err = run("dealer")
+    assert code == 2 and err.startswith("bjsolve: error: ") and "decks" in err, err
+    assert "internal" not in err and err.count("\n") == 1
 
 
 def test_presets_split_names_and_choices_are_case_insensitive():

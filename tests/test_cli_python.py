@@ -75,7 +75,7 @@ def test_dealer_outcomes_are_read_only():
 
 def test_tables_to_pandas(sol):
     pd = pytest.importorskip("pandas")
-    from bjsolve.tables import ev_table
+    from bjsolve.exact.tables import ev_table
     frame = ev_table(sol, "stand").to_pandas()
     assert isinstance(frame, pd.DataFrame) and list(frame.columns)[:2] == ["2", "3"]
     chart = sol.strategy.to_pandas()
@@ -83,7 +83,7 @@ def test_tables_to_pandas(sol):
 
 
 def test_deviation_is_the_plain_name_and_the_old_one_still_works(sol):
-    from bjsolve import strategy
+    from bjsolve.exact import strategy
     assert all(isinstance(e, strategy.Deviation) for e in sol.strategy.exceptions)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
@@ -104,7 +104,7 @@ def test_picture_formats_when_matplotlib_is_installed(tmp_path):
 def test_progress_bar_shows_an_eta_on_a_terminal_only():
     import io
 
-    from bjsolve.progress import ProgressBar, progress_callback
+    from bjsolve.output.progress import ProgressBar, progress_callback
 
     class Tty(io.StringIO):
         def isatty(self):
@@ -133,7 +133,7 @@ def test_python_progress_true_is_accepted_and_changes_nothing():
 def test_das_split_marks_agree_with_a_full_no_das_solve():
     """The chart marks Ph/Ps/Pd from the pairs' values without double after split; those
     values must be what a whole no-DAS solve gives (2 decks: 22, 33, 44, 66 are marked)."""
-    from bjsolve.solve import PairsWithoutDAS
+    from bjsolve.exact.solver import PairsWithoutDAS
     rules = Rules(decks=2, surrender="late")
     sol = bjsolve.solve(rules)
     full = bjsolve.solve(rules.replace(double_after_split=False))

@@ -7,7 +7,7 @@ import pytest
 
 from bjsolve import Rules, solve
 from bjsolve.__main__ import main
-from bjsolve.risk import lifetime_ruin
+from bjsolve.risk.ruin import lifetime_ruin
 
 
 def run(*args):

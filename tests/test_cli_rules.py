@@ -9,7 +9,7 @@ import pytest
 
 from bjsolve import Rules
 from bjsolve.cli import main
-from bjsolve.rules import payout_label
+from bjsolve.model.rules import payout_label
 
 
 def many_rule_sets(n=400, seed=11):

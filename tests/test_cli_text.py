@@ -5,8 +5,8 @@ import numpy as np
 import pytest
 
 from bjsolve.cli import main
-from bjsolve.render import _cell, to_markdown, to_text
-from bjsolve.tables import Table
+from bjsolve.output.render import _cell, to_markdown, to_text
+from bjsolve.output.table import Table
 
 
 def run(*args):
@@ -97,7 +97,7 @@ def test_the_default_command_prints_without_numpy():
 def test_a_grid_table_reads_as_an_array():
     import pickle
 
-    from bjsolve.tables import Grid
+    from bjsolve.output.table import Grid
     table = Table("t", "test", ("a", "b"), ("x", "y"), Grid([[1.5, "p"], [-2.0, "q"]], 2))
     assert table.cells() == [[1.5, "p"], [-2.0, "q"]]
     assert table.values.shape == (2, 2) and table.values.dtype == object
@@ -111,8 +111,8 @@ def test_a_grid_table_reads_as_an_array():
 def test_summary_shows_a_tiny_probability_in_significant_digits():
     """A lifetime risk of ruin of 4.2e-8 printed with six decimals read 0.000000."""
     import numpy as np
-    from bjsolve.render import render
-    from bjsolve.tables import Table
+    from bjsolve.output.render import render
+    from bjsolve.output.table import Table
     rows = ("risk of ruin", "win probability")
     table = Table("summary", "ramp", rows, ("value",), np.array([[4.208e-8], [0.43]]), (),
                   style="prob", layout="summary")

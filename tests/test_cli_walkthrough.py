@@ -124,7 +124,7 @@ def test_a_hidden_old_spelling_is_not_offered_as_a_hint(capsys):
 # ---- what the text says ------------------------------------------------------------------
 
 def test_a_probability_of_one_keeps_its_decimals_counts_stay_whole():
-    from bjsolve.render import _cell
+    from bjsolve.output.render import _cell
     # the cumulative column of 'risk' ended in '1' under a column of 0.999999
     assert _cell(1.0, style="prob") == "1.000000"
     assert _cell(0.999999, style="prob") == "0.999999"
@@ -244,7 +244,7 @@ def test_initial_table_keeps_its_digits_at_80_columns(monkeypatch):
 def test_a_selected_index_set_writes_only_its_lines(tmp_path):
     # 'indices --set i18 --format index' wrote every line of the table (all_lines was not
     # cut), so 'simulate --indices FILE' played every index, not the 18
-    from bjsolve.indices import NAMED_SETS
+    from bjsolve.counting.indices import NAMED_SETS
     i18 = {(row, up) for row, up, _, _ in NAMED_SETS["i18"]}
     path = tmp_path / "i18.txt"
     code, _ = run("indices", "--decks", "1", "--set", "i18", "--format", "index", "-o",
@@ -311,7 +311,7 @@ def test_a_flag_shared_by_commands_is_written_the_same_in_their_help():
 def test_the_shoe_note_reads_as_words_not_python(shoe, decks, words):
     # every table said 'shoe: Shoe.decks(6)' or 'shoe: Shoe([22, 24, ...])'
     from bjsolve import Shoe
-    from bjsolve.tables import shoe_words
+    from bjsolve.output.table import shoe_words
     assert shoe_words(eval(f"Shoe.{shoe}"), decks) == words
 
 

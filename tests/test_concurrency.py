@@ -19,8 +19,8 @@ HAMMER = textwrap.dedent(r'''
     import random, sys, threading, warnings
     warnings.simplefilter("ignore")
     from bjsolve import Rules, Shoe, solve
-    from bjsolve.counting import fixed_strategy_ev
-    from bjsolve.hands import compositions
+    from bjsolve.counting.removal import fixed_strategy_ev
+    from bjsolve.model.hands import compositions
 
     ROUNDS, THREADS = int(sys.argv[1]), int(sys.argv[2])
     RULES = [Rules(decks=1), Rules(decks=1, surrender="late", hit_soft_17=True),

@@ -7,8 +7,8 @@ import numpy as np
 import pytest
 
 from bjsolve import Shoe
-from bjsolve.count_distribution import CountDistribution, decks_remaining, round_true_count
-from bjsolve.counting import SYSTEMS
+from bjsolve.counting.count_laws import CountDistribution, decks_remaining, round_true_count
+from bjsolve.counting.removal import SYSTEMS
 
 SMALL_SHOES = [
     (2, 1, 1, 1, 1, 1, 1, 1, 1, 4),      # 14 cards, every rank

@@ -5,11 +5,19 @@ import pytest
 
 import bjsolve
 from bjsolve import Rules, Shoe, solve
-from bjsolve.counting import (GRIFFIN_1D_EOR, SYSTEMS, advantage_by_true_count,
-                              betting_correlation, count_tags, decision_effects_of_removal,
-                              effects_of_removal, estimate_ev, insurance_correlation,
-                              shoe_at_true_count)
-from bjsolve.indices import generate_indices
+from bjsolve.counting.indices import generate_indices
+from bjsolve.counting.removal import (
+    GRIFFIN_1D_EOR,
+    SYSTEMS,
+    advantage_by_true_count,
+    betting_correlation,
+    count_tags,
+    decision_effects_of_removal,
+    effects_of_removal,
+    estimate_ev,
+    insurance_correlation,
+    shoe_at_true_count,
+)
 
 
 @pytest.fixture(scope="module")
@@ -328,7 +336,7 @@ def test_playing_efficiency_reproduces_griffins_published_values():
     """Our single-deck per-decision EORs in Griffin's gain ratio give the published PE of
     every system to within 0.035, and keep their order where the published ones differ
     by more than that."""
-    from bjsolve.counting import decision_effects, playing_efficiency
+    from bjsolve.counting.removal import decision_effects, playing_efficiency
     shoe = Shoe.decks(1)
     decisions = decision_effects(Rules(decks=1), shoe)
     ours = {name: playing_efficiency(name, decisions, shoe) for name in PUBLISHED_PE}
@@ -338,7 +346,7 @@ def test_playing_efficiency_reproduces_griffins_published_values():
 
 
 def test_playing_efficiency_bad_input():
-    from bjsolve.counting import playing_efficiency
+    from bjsolve.counting.removal import playing_efficiency
     with pytest.raises(ValueError, match="dealt_fraction"):
         playing_efficiency("hilo", [], Shoe.decks(1), dealt_fraction=1.0)
     with pytest.raises(ValueError, match="all equal"):

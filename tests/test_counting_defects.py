@@ -8,13 +8,22 @@ import threading
 import pytest
 
 from bjsolve import Rules, Shoe, solve
-from bjsolve.count_tables import counts_table, tc_advantage_table
-from bjsolve.counting import (SYSTEMS, advantage_by_true_count, betting_correlation, count_tags,
-                              decision_effects, decision_effects_of_removal, effects_of_removal,
-                              estimate_ev, insurance_correlation, playing_efficiency,
-                              shoe_at_true_count)
-from bjsolve.indices import generate_indices
-from bjsolve.shoe_values import shoe_values, two_card_rows
+from bjsolve.counting.indices import generate_indices
+from bjsolve.counting.removal import (
+    SYSTEMS,
+    advantage_by_true_count,
+    betting_correlation,
+    count_tags,
+    decision_effects,
+    decision_effects_of_removal,
+    effects_of_removal,
+    estimate_ev,
+    insurance_correlation,
+    playing_efficiency,
+    shoe_at_true_count,
+)
+from bjsolve.counting.shoe_values import shoe_values, two_card_rows
+from bjsolve.counting.tables import counts_table, tc_advantage_table
 
 # ---- the hole card must complete a natural ------------------------------------------------
 
@@ -148,7 +157,7 @@ def test_correlations_do_not_depend_on_the_magnitude(scale):
     tags = [scale * t for t in count_tags("hilo")]
     assert betting_correlation(tags) == pytest.approx(betting_correlation("hilo"), abs=1e-12)
     assert insurance_correlation(tags) == pytest.approx(insurance_correlation("hilo"), abs=1e-12)
-    from bjsolve.counting import GRIFFIN_1D_EOR
+    from bjsolve.counting.removal import GRIFFIN_1D_EOR
     eor = [scale * v for v in GRIFFIN_1D_EOR]
     assert betting_correlation("zen", eor) == pytest.approx(betting_correlation("zen"), abs=1e-12)
 
@@ -165,8 +174,7 @@ def test_cached_rows_equal_rows_from_a_fresh_engine():
     """The two-card values read from a solve's engines (after its round pass) equal
     those of a fresh engine asked hand by hand, and the EV equals a separate solve."""
     from bjcore import UpcardEngine
-
-    from bjsolve.solve import kernel_rules
+    from bjsolve.exact.kernel_rules import kernel_rules
     rules = Rules(decks=2, surrender="late")
     shoe = Shoe.decks(2).remove(5, 5, "T")
     values = shoe_values(rules, shoe)
@@ -206,8 +214,8 @@ def test_effects_of_removal_results_are_not_shared_mutably():
 
 def test_counting_does_not_import_indices():
     """The counting <-> indices import cycle is gone: counting stands alone."""
-    code = ("import sys, bjsolve.counting; "
-            "print('bjsolve.indices' in sys.modules)")
+    code = ("import sys, bjsolve.counting.removal; "
+            "print('bjsolve.counting.indices' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True).stdout
     assert out.strip() == "False"

@@ -1,4 +1,4 @@
-"""The distribution of a round's outcome (bjsolve.distribution).
+"""The distribution of a round's outcome (bjsolve.exact.distribution).
 
 Independent sources: the published whole-round EVs (the mean), a card-by-card Fraction brute
 force of the real game on small shoes (``bjsolve._reference_distribution``), a direct
@@ -18,8 +18,8 @@ import pytest
 from bjsolve import Rules, Shoe, solve
 from bjsolve._reference import dealer_probabilities
 from bjsolve._reference_distribution import round_distribution
-from bjsolve.distribution import OutcomeDistribution
-from bjsolve.solve import first_best
+from bjsolve.exact.distribution import OutcomeDistribution
+from bjsolve.model.actions import first_best
 
 sys.path.insert(0, os.path.dirname(__file__))
 from simulator import engine_policy, simulate  # noqa: E402
@@ -219,7 +219,7 @@ def _kernel_split_policy(sol, split):
     """The post-split class's decisions for the hands of a two-hand split, as the kernel
     makes them (only the decisions: the law under them is the brute force's)."""
     from bjcore._distribution import RoundLaws
-    from bjsolve.solve import SPLIT_CLASSES, kernel_rules
+    from bjsolve.exact.kernel_rules import SPLIT_CLASSES, kernel_rules
     params = kernel_rules(sol.rules, SPLIT_CLASSES[split])
     laws = {}
     names = ("stand", "hit", "double")
@@ -304,7 +304,7 @@ def test_fractional_shoe_probabilities_sum_to_one(kw):
     rank...): the split construction's blocks for more pair cards than the shoe holds have
     non-zero weight there.  Regression: 2 decks at Hi-Lo true count +2 gave a sum of
     1 - 9.4e-6."""
-    from bjsolve.counting import true_count_shoes
+    from bjsolve.counting.removal import true_count_shoes
     rules = Rules(**kw)
     shoes, _ = true_count_shoes(rules, "hilo", [2, 6])
     for shoe in shoes.values():
@@ -660,8 +660,8 @@ def test_cdz_split_ace_ten_is_decided_on_the_natural_s_value():
 
     from bjcore._distribution import RoundLaws
     from bjsolve._reference import ReferenceSolver
-    from bjsolve.distribution import _column_values
-    from bjsolve.solve import kernel_rules
+    from bjsolve.exact.distribution import column_values as _column_values
+    from bjsolve.exact.kernel_rules import kernel_rules
     counts = [1, 4, 0, 2, 0, 0, 0, 4, 0, 10]
     rules = Rules(decks=1, max_split_hands=2)
     ref = ReferenceSolver(counts, max_split_hands=2, split="CDZ-",
@@ -683,7 +683,7 @@ def test_small_shoes_laws_sum_to_one_with_the_solve_s_mean(hole_card):
     """Random small shoes (that cannot run out), two-hand splits in every class: each
     dealer key's law sums to 1 and the round's mean is the solve's EV (which the
     pure-Python reference checks elsewhere)."""
-    from bjsolve.deal import round_may_run_out
+    from bjsolve.model.deal import round_may_run_out
     rng = random.Random({"peek": 11, "enhc": 12, "exposed": 13}[hole_card])
     done = 0
     while done < 6:

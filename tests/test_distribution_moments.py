@@ -94,8 +94,8 @@ def test_split_moments_mean_and_dealer_law_are_the_solvers(decks, cases):
     solver's construction), and in total the solve's split EV (CDZ-), to 1e-14."""
     from bjcore._distribution import RoundLaws
     from bjcore._split_moments import split_moment_law
-    from bjsolve.distribution import _column_values
-    from bjsolve.solve import SPLIT_CLASSES, kernel_rules
+    from bjsolve.exact.distribution import column_values as _column_values
+    from bjsolve.exact.kernel_rules import SPLIT_CLASSES, kernel_rules
     rules = Rules(decks=decks)
     sol = solve(rules)
     params = kernel_rules(rules, SPLIT_CLASSES["CDZ-"])
@@ -141,8 +141,8 @@ def test_two_hand_split_moments_equal_the_exact_two_hand_law():
     computations of the same law: equal second moments per dealer outcome."""
     from bjcore._distribution import RoundLaws
     from bjcore._split_moments import split_moment_law
-    from bjsolve.distribution import _column_values
-    from bjsolve.solve import SPLIT_CLASSES, kernel_rules
+    from bjsolve.exact.distribution import column_values as _column_values
+    from bjsolve.exact.kernel_rules import SPLIT_CLASSES, kernel_rules
     rules = Rules(decks=1, max_split_hands=2, hole_card="enhc")
     sol = solve(rules)
     columns = _column_values(rules.blackjack_payout)
@@ -164,7 +164,7 @@ def test_split_moment_jobs_give_the_same_figures_on_any_threads_in_any_order():
     the one-thread ``round_second_moments`` the same."""
     from bjcore._distribution import RoundLaws
     from bjcore._split_moments import round_second_moments, second_moments, split_moment_jobs
-    from bjsolve.solve import SPLIT_CLASSES, kernel_rules
+    from bjsolve.exact.kernel_rules import SPLIT_CLASSES, kernel_rules
     rules = Rules(decks=1, max_split_hands=4, resplit_aces=True)
     sol = solve(rules)
     one = sol.outcome_distribution(threads=1)

@@ -16,7 +16,7 @@ import warnings
 
 import pytest
 
-import bjsolve.distribution as distribution
+import bjsolve.exact.distribution as distribution
 from bjsolve import Rules, Shoe, solve
 from bjsolve._reference_distribution import round_distribution
 

@@ -195,7 +195,7 @@ def test_counted_game_flat_edges_against_the_full_shoe(counted_games):
 
 @pytest.mark.slow   # a third counted game of 6 decks: about 10 s to build, for one figure
 def test_counted_game_6d_h17_flat_edge():
-    from bjsolve.game import CountedGame
+    from bjsolve.risk.game import CountedGame
     game = CountedGame(Rules(decks=6, hit_soft_17=True), "hilo", penetration=0.75)
     flat = float(game.frequency @ game.edge)
     assert_quoted("docs/counted-game.md", f"6D H17 DAS {percent(flat, 5)} (")

@@ -18,7 +18,7 @@ import pytest
 
 import bjsolve
 from bjsolve import Rules, Shoe, dealer_probabilities, solve
-from bjsolve.solve import first_best
+from bjsolve.model.actions import first_best
 
 EXACT = 1e-12      # exact analyzer figures (binary64, different summation orders)
 IDENTITY = 1e-13   # identities computed by this engine in two different ways

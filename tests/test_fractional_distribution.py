@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from bjsolve import Rules, solve
-from bjsolve.counting import true_count_shoes
+from bjsolve.counting.removal import true_count_shoes
 
 
 def _laws(rules, counts):
@@ -98,8 +98,8 @@ def test_split_law_mean_is_the_solver_split_value(kw, split, tc):
     from bjcore._core import UpcardEngine
     from bjcore._distribution import RoundLaws
 
-    from bjsolve.deal import Deal
-    from bjsolve.solve import SPLIT_CLASSES, kernel_rules
+    from bjsolve.model.deal import Deal
+    from bjsolve.exact.kernel_rules import SPLIT_CLASSES, kernel_rules
     rules = Rules(**kw)
     shoe = true_count_shoes(rules, "hilo", [tc])[0][tc]
     params = kernel_rules(rules, SPLIT_CLASSES[split])
@@ -132,7 +132,7 @@ def test_chart_mean_is_the_evaluated_value(kw):
     pass over every unsplit hand, so a hand leaving a count below zero got its dealer
     outcomes with that count raised to zero (or not, by the order the hands came in),
     where optimal play keeps it in the total."""
-    from bjsolve.strategy import basic_strategy
+    from bjsolve.exact.strategy import basic_strategy
     rules = Rules(**kw)
     chart = basic_strategy(solve(rules))
     shoes, _ = true_count_shoes(rules, "hilo", [-5, 1, 4])

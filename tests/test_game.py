@@ -7,9 +7,9 @@ import numpy as np
 import pytest
 
 from bjsolve import Rules, Shoe, solve
-from bjsolve.counting import SYSTEMS
-from bjsolve.game import CountedGame, parse_ramp
-from bjsolve.round_model import round_profile
+from bjsolve.counting.removal import SYSTEMS
+from bjsolve.risk.game import CountedGame, parse_ramp
+from bjsolve.risk.round_model import round_profile
 
 from shoe_game_sim import ramp_totals, simulate_shoe_game, summarize
 from simulator import simulate
@@ -84,7 +84,7 @@ def test_round_cards_law_marginal_and_walds_identity():
     # no resplits: two hands at most here), and (Wald's identity: the round's cards are a
     # stopping time of independent draws) its mean tag sum is the mean cards times the
     # mean tag, at any composition
-    from bjsolve.round_model import round_cards_law
+    from bjsolve.risk.round_model import round_cards_law
     rules = Rules(decks=2, hit_soft_17=True, surrender="late", max_split_hands=2)
     chart = solve(rules, Shoe.decks(2)).strategy
     tags = SYSTEMS["hilo"][1]
@@ -105,7 +105,7 @@ def test_round_cards_law_resplits():
     # resplits take more cards (a law that still sums to 1 and keeps Wald's identity);
     # without resplitting aces the aces add nothing, and the law with resplit aces is the
     # same when split aces are not resplit-able anyway (two hands)
-    from bjsolve.round_model import round_cards_law
+    from bjsolve.risk.round_model import round_cards_law
     tags = SYSTEMS["hilo"][1]
     probs = Shoe.decks(6).probabilities()
     chart = solve(Rules(decks=6), Shoe.decks(6)).strategy
@@ -140,8 +140,8 @@ def test_round_starts_identities():
     # P(start | n, running count) is a probability; the weights are the exact count law
     # times it; rounds start only where a round can end (n = 0 or n >= 4 seen), and the
     # first round starts at n = 0 with the running count 0
-    from bjsolve.count_distribution import CountDistribution
-    from bjsolve.round_starts import round_starts
+    from bjsolve.counting.count_laws import CountDistribution
+    from bjsolve.risk.round_starts import round_starts
     rules = Rules(decks=1)
     count = CountDistribution("hilo", Shoe.decks(1))
     chart = solve(rules, Shoe.decks(1)).strategy
@@ -161,8 +161,8 @@ def test_round_starts_with_a_strategy_by_count():
     # one strategy at every count (two keys for it): the same weights as without; a
     # strategy that stands on everything below TC 0 uses fewer cards there, so more rounds
     # start in a shoe, and states below 0 gain round starts against those above
-    from bjsolve.count_distribution import CountDistribution
-    from bjsolve.round_starts import round_starts
+    from bjsolve.counting.count_laws import CountDistribution
+    from bjsolve.risk.round_starts import round_starts
     rules = Rules(decks=2)
     count = CountDistribution("hilo", Shoe.decks(2))
     chart = solve(rules, Shoe.decks(2)).strategy
@@ -210,8 +210,8 @@ def test_round_start_frequencies_match_the_compiled_simulator(decks, h17, lo, hi
     # 4,000,000 simulated rounds in 8 independent runs; every bin (ends pooled) within 4
     # standard errors, and the misses not all of one sign (benchmarks/bench_game.py does
     # 10^8 rounds: within 3)
-    from bjsolve.count_distribution import CountDistribution
-    from bjsolve.round_starts import round_starts
+    from bjsolve.counting.count_laws import CountDistribution
+    from bjsolve.risk.round_starts import round_starts
     rules = Rules(decks=decks, hit_soft_17=h17, double_after_split=True)
     shoe = Shoe.decks(decks)
     count = CountDistribution("hilo", shoe)
@@ -389,7 +389,7 @@ def test_per_count_second_moment_is_the_average_over_the_counts_compositions(
     # deep band's error, about 0.002 in E[X^2] of 1.25, is as large as the difference
     # between the two methods there; in the middle band it is about 0.001, and one offset
     # per band, the previous method, misses TC -8 by more than the per-count offset).
-    from bjsolve.distribution import column_moments
+    from bjsolve.exact.distribution import column_moments
     g = game_3_bands
     assert g.curvature_used == "count"
     i = list(g.tc_values).index(tc)
@@ -416,7 +416,7 @@ def test_chart_law_on_a_depleted_shoe_is_the_outcome_distribution(game):
     # the game's law of a depleted shoe (the chart's decisions frozen once, in policy
     # engines of the full shoe, and copied into the kernel) is the law
     # Solution.outcome_distribution gives for the chart on that shoe, its mean the EV engine's
-    from bjsolve.distribution import column_moments
+    from bjsolve.exact.distribution import column_moments
     counts = list(game.shoe.counts)
     counts[0] -= 3            # three aces and five tens gone, two fives
     counts[9] -= 5
@@ -518,7 +518,7 @@ def test_per_count_laws_have_the_counts_edge_and_variance(game):
 
 
 def test_flat_ramp_ruin_is_the_risk_module_on_the_single_distribution(game):
-    from bjsolve.risk import lifetime_ruin
+    from bjsolve.risk.ruin import lifetime_ruin
     # flat bets at true counts >= +1 (sat out below): a game with an edge
     wong = parse_ramp({1: 1}, wong_in=1)
     bets = wong.bets(game.tc_values)
@@ -536,7 +536,7 @@ def test_flat_ramp_ruin_is_the_risk_module_on_the_single_distribution(game):
 
 
 def test_ramp_ruin_exact_against_diffusion_and_the_mixture(game):
-    from bjsolve.risk import lifetime_ruin
+    from bjsolve.risk.ruin import lifetime_ruin
     ramp = "1:1,2:2,3:4"
     bets = parse_ramp(ramp).bets(game.tc_values)
     mix, chip, _ = game.ramp_distribution(bets)
@@ -570,9 +570,9 @@ def test_a_trip_ruin_too_costly_for_evaluate_is_left_out_saying_why(game, ramp, 
     """evaluate stays interactive: a trip ruin estimated beyond GAME_TRIP_SECONDS is not
     computed (None), the reason is in trip_ruin_note and the table's notes, and every
     other figure is given as without rounds."""
-    from bjsolve.game import GAME_TRIP_SECONDS
-    from bjsolve.ramp import ramp_table
-    from bjsolve.risk import trip_ruin
+    from bjsolve.risk.game import GAME_TRIP_SECONDS
+    from bjsolve.risk.ramp import ramp_table
+    from bjsolve.risk.ruin import trip_ruin
     result = game.evaluate(ramp, bankroll, rounds=rounds)
     assert result.trip_ruin is None and result.rounds == rounds
     assert result.trip_ruin_note.startswith(f"not computed, beyond the {GAME_TRIP_SECONDS:g} s")
@@ -593,7 +593,7 @@ def test_evaluate_refuses_more_rounds_than_the_trip_ruin_takes(game):
 
 
 def test_a_trip_ruin_within_the_budget_is_trip_ruins_figure(game):
-    from bjsolve.risk import trip_ruin
+    from bjsolve.risk.ruin import trip_ruin
     ramp = "1:1,2:2,3:4,4:8"
     result = game.evaluate(ramp, 500, rounds=5000)
     mixture, chip, _ = game.ramp_distribution(parse_ramp(ramp).bets(game.tc_values))
@@ -617,7 +617,7 @@ def test_a_ramp_off_every_small_chip_is_rounded_little():
     """1, 1.5, 3, 7, 13.37 share no chip with at most 32 chips a bet: the chosen chip
     moves no bet by more than 1% (largest bet / 32 would move the 1 by 7%), and no chip
     largest bet / k does better."""
-    from bjsolve.game import MAX_RUIN_CHIPS, _closest_chips
+    from bjsolve.risk.game import MAX_RUIN_CHIPS, _closest_chips
     bets = np.array([0.0, 1.0, 1.5, 3.0, 7.0, 13.37])
     freq = np.full(len(bets), 1 / len(bets))
     chip, chips, miss = _closest_chips(bets, freq)
@@ -736,7 +736,7 @@ def test_one_deck_extreme_counts_are_flagged_unreliable():
     flagged in the notes, and a ramp betting there says so (6 decks has none: below)."""
     import warnings
     from bjsolve import Rules
-    from bjsolve.game import CountedGame
+    from bjsolve.risk.game import CountedGame
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)
         one = CountedGame(Rules(decks=1), "hilo", penetration=0.75)
@@ -785,7 +785,7 @@ def test_an_interrupt_stops_the_law_threads(game, monkeypatch):
     every key left, with nothing to stop them)."""
     import threading
     import time
-    import bjsolve.game as game_module
+    import bjsolve.risk.game as game_module
     done = []
 
     def round_laws(rules, shoe, keys, engines, threads=1):
@@ -867,8 +867,8 @@ def test_an_index_line_is_taken_by_the_hands_options_as_the_simulator_does():
     allowed there, made the game fall back to the chart's hit between the two lines'
     thresholds (2D S17 LS I18: 0.015% below a 2 x 10^9-round simulation, z -7.3)."""
     from types import SimpleNamespace
-    from bjsolve.game import IndexedChart
-    from bjsolve.indices import IndexLine
+    from bjsolve.risk.game import IndexedChart
+    from bjsolve.counting.indices import IndexLine
 
     def chart(cards, dealer, allowed):
         return "surrender" if "surrender" in allowed else "hit"

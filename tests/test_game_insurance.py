@@ -8,9 +8,9 @@ import numpy as np
 import pytest
 
 from bjsolve import Shoe
-from bjsolve.count_distribution import CountDistribution
-from bjsolve.counting import SYSTEMS
-from bjsolve.game import insurance_gains
+from bjsolve.counting.count_laws import CountDistribution
+from bjsolve.counting.removal import SYSTEMS
+from bjsolve.risk.game import insurance_gains
 
 COUNTS = (2, 1, 1, 1, 1, 1, 1, 1, 1, 4)      # 14 cards, every rank
 

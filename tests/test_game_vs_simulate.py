@@ -15,7 +15,7 @@ import pytest
 
 import bjsolve
 from bjsolve import Rules
-from bjsolve.game import CountedGame
+from bjsolve.risk.game import CountedGame
 
 SLOW_ROUNDS = int(float(os.environ.get("BJSOLVE_GAME_SIM_ROUNDS", 2e9)))
 RUNS = 40
@@ -36,7 +36,7 @@ def _simulated_edge(rules, indices, rounds, runs, seed):
 def _game_and_indices(rules, indexed):
     indices = None
     if indexed:
-        from bjsolve.indices import generate_indices
+        from bjsolve.counting.indices import generate_indices
         indices = generate_indices(rules, "hilo", tc_convention="floor").select("i18")
     game = CountedGame(rules, "hilo", penetration=0.75, indices=indices)
     return game, indices

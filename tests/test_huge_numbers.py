@@ -8,9 +8,9 @@ import numpy as np
 import pytest
 
 from bjsolve import Rules
-from bjsolve.checks import is_finite_real
-from bjsolve.game import CountedGame
-from bjsolve.ramp import Ramp, diffusion_ruin, parse_ramp
+from bjsolve.model.checks import is_finite_real
+from bjsolve.risk.game import CountedGame
+from bjsolve.risk.ramp import Ramp, diffusion_ruin, parse_ramp
 
 HUGE = 10 ** 400
 

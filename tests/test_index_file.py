@@ -7,8 +7,15 @@ import pytest
 
 from bjsolve import Rules
 from bjsolve.__main__ import main
-from bjsolve.game_plan import (_dealer_keys, _decision_table, _index_plays, _line_tables,
-                               _shoe_counts, compositions, parse_index_file)
+from bjsolve.simulation.game_plan import (
+    _dealer_keys,
+    _decision_table,
+    _index_plays,
+    _line_tables,
+    _shoe_counts,
+    compositions,
+    parse_index_file,
+)
 
 LINE = "16 10 0 0 0 1 0 2 +1000\n"      # 16 v T, stand or hit only: stand below TC 0, hit from 0
 
@@ -113,7 +120,7 @@ def test_a_pair_line_is_for_pairs_only():
     that cannot split must never take it, even with no line of its own (a hard 16 after a
     hit took the 8,8 line of a file that had no 16 line, and with it a split it may not
     play)."""
-    from bjsolve.actions import ACTION_CODE, KIND_START
+    from bjsolve.model.actions import ACTION_CODE, KIND_START
     hit, split = ACTION_CODE["hit"] + 1, ACTION_CODE["split"] + 1     # the file counts from 1
     plays = parse_index_file(f"16 10 1 1 1 {hit} 0 {split} +1000\n")   # 8,8 v T only
     line_of, *_ = _line_of(plays)
@@ -146,7 +153,7 @@ def test_an_insurance_line_out_of_range_is_refused_naming_the_line(index, tmp_pa
 
 
 def test_an_insurance_line_in_range_is_read():
-    from bjsolve.indices import file_insurance
+    from bjsolve.counting.indices import file_insurance
     assert file_insurance(f"{LINE}# insurance: take at TC >= -1000\n") == -1000
     assert file_insurance(f"# insurance: take at TC >= +3\n{LINE}") == 3
     assert file_insurance(LINE) is None

@@ -5,8 +5,14 @@ import math
 import pytest
 
 from bjsolve import Rules
-from bjsolve.indices import (FAB_4, ILLUSTRIOUS_18, ILLUSTRIOUS_18_INSURANCE, bin_midpoint,
-                             generate_indices, integer_index)
+from bjsolve.counting.indices import (
+    FAB_4,
+    ILLUSTRIOUS_18,
+    ILLUSTRIOUS_18_INSURANCE,
+    bin_midpoint,
+    generate_indices,
+    integer_index,
+)
 
 # The grids of test_counting's I18 and Fab 4 tests: the shoes are solved once per session.
 I18_GRID, FAB4_GRID = range(-5, 9), range(-3, 7)
@@ -106,8 +112,8 @@ def test_every_hand_of_a_total_against_a_brute_force_over_card_orders():
     from functools import lru_cache
 
     from bjsolve import Shoe, solve
-    from bjsolve.ranks import hand_total
-    from bjsolve.shoe_values import shoe_values
+    from bjsolve.counting.shoe_values import shoe_values
+    from bjsolve.model.ranks import hand_total
     rules, u = Rules(decks=1), 10
     sol = solve(rules)
     values = shoe_values(rules, Shoe.decks(1), hands="all")
@@ -156,8 +162,8 @@ def test_two_card_tables_ignore_cached_all_hands_values(hilo_6d_floor):
     stand and hit on the two-card hands: its 16 v T crossing is the zero of the two-card
     stand - hit difference, interpolated between the grid points around it."""
     from bjsolve import Shoe
-    from bjsolve.counting import shoe_at_true_count
-    from bjsolve.shoe_values import shoe_values
+    from bjsolve.counting.removal import shoe_at_true_count
+    from bjsolve.counting.shoe_values import shoe_values
     two = generate_indices(Rules(decks=6), "hilo", grid=I18_GRID, tc_convention="floor")
     (crossing,) = two.lines[("16", 10)].crossings
     lo = math.floor(crossing)
@@ -185,7 +191,7 @@ def ls_6d_floor():
 @pytest.fixture
 def exact_tables(ls_6d_floor, monkeypatch):
     """as_index_table's exact table is this module's (its grid: fewer solves)."""
-    from bjsolve import indices
+    from bjsolve.counting import indices
     monkeypatch.setattr(indices, "exact_index_table", lambda *a, **k: ls_6d_floor)
     return ls_6d_floor
 
@@ -208,14 +214,14 @@ def test_select_takes_a_list_of_named_sets(ls_6d_floor):
 @pytest.mark.parametrize("given", ["i18,fab4", "I18, Fab-4", ["i18", "fab4"], ("fab4", "i18"),
                                    ["i18", "fab4", "i18"]])
 def test_every_spelling_of_two_sets_is_the_same_table(exact_tables, given):
-    from bjsolve.indices import as_index_table
+    from bjsolve.counting.indices import as_index_table
     table = as_index_table(given, Rules(decks=6, surrender="late"), "hilo")
     assert set(table.lines) == I18_AND_FAB4
     assert table.index_file() == exact_tables.select(["i18", "fab4"]).index_file()
 
 
 def test_a_set_a_number_a_table_true_and_none(exact_tables):
-    from bjsolve.indices import as_index_table
+    from bjsolve.counting.indices import as_index_table
     rules = Rules(decks=6, surrender="late")
     assert as_index_table("I-18", rules).lines.keys() == exact_tables.select("i18").lines.keys()
     assert as_index_table(True, rules) is exact_tables
@@ -226,7 +232,7 @@ def test_a_set_a_number_a_table_true_and_none(exact_tables):
 
 
 def test_an_index_file_path_or_text_is_read_back_unchanged(exact_tables, tmp_path):
-    from bjsolve.indices import as_index_table
+    from bjsolve.counting.indices import as_index_table
     rules = Rules(decks=6, surrender="late")
     i18 = exact_tables.select("i18")
     text = f"# insurance: take at TC >= {i18.insurance:+d}\n" + i18.index_file()
@@ -243,7 +249,7 @@ def test_an_index_file_path_or_text_is_read_back_unchanged(exact_tables, tmp_pat
 
 def test_a_set_with_a_file_that_agrees_is_one_table_and_a_conflict_is_refused(exact_tables,
                                                                                  tmp_path):
-    from bjsolve.indices import as_index_table
+    from bjsolve.counting.indices import as_index_table
     rules = Rules(decks=6, surrender="late")
     fab4 = exact_tables.select("fab4")
     path = tmp_path / "fab4.idx"
@@ -269,6 +275,6 @@ def test_a_set_with_a_file_that_agrees_is_one_table_and_a_conflict_is_refused(ex
     ("i99", ValueError, "neither an index file .* nor an index set"),
 ])
 def test_what_is_not_index_plays_is_refused_naming_it(given, error, words):
-    from bjsolve.indices import as_index_table
+    from bjsolve.counting.indices import as_index_table
     with pytest.raises(error, match=words):
         as_index_table(given, Rules(decks=6), "hilo")

@@ -70,7 +70,7 @@ def _before_bjsolve_started(code, err) -> bool:
     """A signal that came before the guard was up: while the interpreter itself was starting
     (site, runpy; on a busy machine that alone can take a tenth of a second) or in the few
     statements that put the guard up: Python's to handle."""
-    from bjsolve._startup import interrupted_before_the_guard
+    from bjsolve.startup import interrupted_before_the_guard
     if code == -signal.SIGINT and not err:
         return True        # before Python had its handler: the shell shows 130 too
     return interrupted_before_the_guard(err)
@@ -126,7 +126,7 @@ def _script_entry_point() -> str:
 
 
 @pytest.mark.parametrize("module", ["enum", "argparse", "bjsolve.cli.common", "numpy", "datetime",
-                                    "bjcore._core", "bjsolve.count_tables"])
+                                    "bjcore._core", "bjsolve.counting.tables"])
 @pytest.mark.parametrize("entry", ["-m", "script"])
 def test_an_interrupt_while_a_module_imports_exits_130_in_one_line(module, entry):
     entry = _script_entry_point() if entry == "script" else entry
@@ -173,10 +173,10 @@ def _traceback(*frames) -> str:
 def test_only_the_window_before_the_guard_counts_as_the_interpreters():
     """The timing tests above accept a traceback only from the window no program can close:
     the interpreter's start-up and the statements that put the guard up."""
-    from bjsolve._startup import interrupted_before_the_guard as early
+    from bjsolve.startup import interrupted_before_the_guard as early
     import bjsolve
     package = os.path.dirname(bjsolve.__file__)
-    init, startup = os.path.join(package, "__init__.py"), os.path.join(package, "_startup.py")
+    init, startup = os.path.join(package, "__init__.py"), os.path.join(package, "startup.py")
     with open(init, encoding="utf-8") as f:
         guard = next(n for n, line in enumerate(f, 1) if line.strip() == "guard_imports()")
     runpy = ("/usr/lib/python3.11/runpy.py", 142, "_get_module_details")

@@ -104,7 +104,7 @@ def test_repeated_solves_are_identical():
 def test_fixed_strategy_effects_of_removal_average_to_zero(split):
     """Fundamental theorem of card counting: with every decision frozen (split hands as
     the class plays them), the probability-weighted mean of one-card EORs is 0."""
-    from bjsolve.counting import effects_of_removal
+    from bjsolve.counting.removal import effects_of_removal
     eor = effects_of_removal(Rules(decks=1), strategy="fixed", split=split)
     assert abs(eor.weighted_mean()) < 1e-15
     assert max(abs(v) for v in eor.effects.values()) > 1e-3   # not trivially zero
@@ -114,7 +114,8 @@ def test_fixed_strategy_effects_of_removal_average_to_zero(split):
 def test_frozen_policy_replays_the_solve(split):
     """A policy engine on the solve's own shoe, playing the recorded decisions, gives the
     optimal round EVs back, and meets no decision it lacks."""
-    from bjsolve.solve import POLICY_CLASS, make_engines
+    from bjsolve.exact.kernel_rules import POLICY_CLASS
+    from bjsolve.exact.engines import make_engines
     rules = Rules(decks=1, hit_soft_17=True)
     sol = solve(rules, split=split, threads=1)
     frozen = make_engines(rules, sol.shoe, POLICY_CLASS)

@@ -30,7 +30,8 @@ CHILD = VM_SIZE_SOURCE + r"""
 import json, resource, sys
 import bjsolve
 from bjsolve import Rules, Shoe
-from bjsolve.solve import kernel_rules, make_engine, SPLIT_CLASSES
+from bjsolve.exact.kernel_rules import kernel_rules, SPLIT_CLASSES
+from bjsolve.exact.engines import make_engine
 import bjcore._core, bjcore._dealer, bjcore._memo
 
 def engine_ev():

@@ -5,8 +5,8 @@ import threading
 import time
 
 from bjsolve import Rules
-from bjsolve.indices import generate_indices
-from bjsolve.progress import ProgressBar
+from bjsolve.counting.indices import generate_indices
+from bjsolve.output.progress import ProgressBar
 
 
 class TerminalStream(io.StringIO):
@@ -74,7 +74,7 @@ def test_a_progress_callable_of_another_signature_is_refused_before_the_work():
     import pytest
 
     from bjsolve import effects_of_removal
-    from bjsolve.counting import advantage_by_true_count
+    from bjsolve.counting.removal import advantage_by_true_count
     calls = []
 
     def no_arguments():

@@ -22,9 +22,9 @@ from hypothesis import strategies as st  # noqa: E402
 
 import bjsolve  # noqa: E402
 from bjsolve import Rules, Shoe, solve  # noqa: E402
-from bjsolve.actions import first_best  # noqa: E402
-from bjsolve.ranks import ranks  # noqa: E402
-from bjsolve.tables import TABLE_NAMES, build_table  # noqa: E402
+from bjsolve.model.actions import first_best  # noqa: E402
+from bjsolve.model.ranks import ranks  # noqa: E402
+from bjsolve.exact.tables import TABLE_NAMES, build_table  # noqa: E402
 
 QUICK = settings(max_examples=120, deadline=None, derandomize=True,
                  suppress_health_check=[HealthCheck.too_slow])
@@ -331,7 +331,7 @@ SYSTEMS = st.one_of(st.sampled_from(["hilo", "halves", "ko", "uston-apc", "HILO"
 @given(SYSTEMS, st.one_of(st.none(), st.lists(st.floats(-1, 1), min_size=10, max_size=10),
                           st.lists(st.integers(-5, 5), min_size=0, max_size=11), GARBAGE))
 def test_count_correlations_answer_or_refuse(system, eor):
-    from bjsolve.counting import betting_correlation
+    from bjsolve.counting.removal import betting_correlation
     try:
         got = betting_correlation(system) if eor is None else betting_correlation(system, eor)
     except (ValueError, TypeError) as e:

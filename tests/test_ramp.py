@@ -1,4 +1,4 @@
-"""The bet ramp (bjsolve.ramp): one parser for the counted game, the simulator and the CLI.
+"""The bet ramp (bjsolve.risk.ramp): one parser for the counted game, the simulator and the CLI.
 
 Expected values are written out by hand from the ramp's definition (the bet of the highest
 point at or below the count, the lowest point's bet below it, 0 below wong_in)."""
@@ -9,7 +9,7 @@ import pytest
 
 import bjsolve
 from bjsolve import Rules
-from bjsolve.ramp import Ramp, parse_ramp, ramp_figures
+from bjsolve.risk.ramp import Ramp, parse_ramp, ramp_figures
 
 
 def test_every_spelling_gives_the_same_ramp():
@@ -82,8 +82,8 @@ def test_errors_echo_a_shortened_value():
 def test_the_simulator_uses_the_same_ramp():
     """The simulator's bet table and its record of the ramp follow the shared parser: any
     order, a Ramp object, the same errors."""
-    from bjsolve.simulate import build_plan
-    from bjsolve.simulation_result import TC_LOW
+    from bjsolve.simulation.simulator import build_plan
+    from bjsolve.simulation.result import TC_LOW
     rules = Rules(decks=6)
     plans = [build_plan(rules, ramp=r)[0].bet_by_tc
              for r in ("1:1,2:2,3:4", "3:4,2:2,1:1", parse_ramp({1: 1, 2: 2, 3: 4}))]
@@ -139,7 +139,7 @@ def test_a_ramp_that_plays_no_round_has_no_advantage_figure():
 def test_parse_ramp_checks_each_field_once(monkeypatch):
     """parse_ramp and the Ramp it builds share one check per field: each true count and
     each bet is judged once (parse_ramp and Ramp.__post_init__ each checked them all)."""
-    import bjsolve.ramp as ramp_module
+    import bjsolve.risk.ramp as ramp_module
     calls = {"count": 0, "bet": 0}
     true_count, bet = ramp_module._true_count, ramp_module._bet
 

@@ -17,7 +17,7 @@ import bjsolve
 from bjsolve import Rules, Shoe
 from bjsolve._reference import (ReferenceSolver, brute_force_round_ev, dealer_probabilities,
                                 solver_policy, without)
-from bjsolve.deal import round_may_run_out
+from bjsolve.model.deal import round_may_run_out
 
 TOL = 1e-12
 RANKS = range(1, 11)

@@ -14,8 +14,7 @@ import numpy as np
 import pytest
 
 from bjsolve import Rules, solve
-from bjsolve.risk import (bankroll_for_risk, lattice, lifetime_ruin, risk_summary,
-                          trip_ruin)
+from bjsolve.risk.ruin import bankroll_for_risk, lattice, lifetime_ruin, risk_summary, trip_ruin
 
 
 def dist_of(pairs):
@@ -213,7 +212,7 @@ def _bracket(dist, top):
 
 @pytest.mark.parametrize("seed", range(6))
 def test_ladder_ruin_against_a_brute_force_linear_system(seed):
-    from bjsolve.risk import RuinCurve
+    from bjsolve.risk.ruin import RuinCurve
     dist = _random_law(np.random.default_rng(seed), loss=1 + seed % 3, gain=2 + seed % 2)
     curve = RuinCurve(dist)
     assert curve.method.startswith("ladder heights")
@@ -229,7 +228,7 @@ def test_ladder_ruin_against_the_root_method(seed):
     """The classic root method (eigenvalues of the companion matrix, a Vandermonde solve)
     is an independent computation of the same figure: agreement to ~1e-11 (the root
     method's own error; the ladder figures satisfy the ruin equation to ~1e-15)."""
-    from bjsolve.risk import RuinCurve, _root_method
+    from bjsolve.risk.ruin import RuinCurve, _root_method
     rng = np.random.default_rng(100 + seed)
     dist = _random_law(rng, loss=4 + 4 * seed, gain=4 + 4 * seed)
     h, steps, probs = lattice(dist)
@@ -249,7 +248,7 @@ def test_ladder_ruin_against_the_root_method(seed):
 def test_ladder_ruin_on_a_coarse_lattice():
     """Outcomes on every second lattice point (gcd 2): the same figure as the law with the
     steps halved and the bankroll halved."""
-    from bjsolve.risk import RuinCurve
+    from bjsolve.risk.ruin import RuinCurve
     coarse = dist_of([(-2, 0.3), (2, 0.5), (4, 0.2)])
     fine = dist_of([(-1, 0.3), (1, 0.5), (2, 0.2)])
     for b in (1, 2, 3, 7.5, 40):
@@ -289,7 +288,7 @@ def test_trip_ruin_out_of_reach_is_zero_with_a_bound():
     full = trip_ruin(TINY_DIST, 30, 16, tolerance=1e-40)
     assert 0 < full.probability <= quick.error_bound
     # the bound is an upper bound wherever it is computed
-    from bjsolve.risk import _maximal_bound
+    from bjsolve.risk.ruin import _maximal_bound
     h, steps, probs = lattice(TINY_DIST)
     for b, n in ((3, 40), (5, 100), (10, 60)):
         exact = trip_ruin(TINY_DIST, b, n, tolerance=1e-30).probability
@@ -376,7 +375,7 @@ def _two_root_ruin(p1, q1, q2, i):
 def test_two_roots_at_any_edge(edge):
     """Losses of 1 and 2 steps (the ladder heights and the asymptote C r^(i+1)) against
     the two-root closed form, bankrolls 1 to 10^15."""
-    from bjsolve.risk import RuinCurve
+    from bjsolve.risk.ruin import RuinCurve
     p1, q1, q2 = 0.55 + edge / 2, 0.35 - edge / 2, 0.1
     curve = RuinCurve({1: p1, -1: q1, -2: q2})
     assert curve.method.startswith("ladder heights")
@@ -434,7 +433,7 @@ def test_beyond_the_exact_methods_lundberg_bracket():
     """A largest loss of 5,000 steps: the answer lies in Lundberg's bracket
     [r^(i+d), r^(i+1)], given as its midpoint with the half-width as the error bound; a
     bankroll from bankroll_for_risk keeps the bracket's top within the risk."""
-    from bjsolve.risk import RuinCurve
+    from bjsolve.risk.ruin import RuinCurve
     law = {-5000: 0.3, 5001: 0.7}
     curve = RuinCurve(law)
     assert curve.method.startswith("Lundberg's bracket")
@@ -511,7 +510,7 @@ def test_the_dominant_root_to_the_last_digit():
     (Newton on w in extended precision left it 1.8e-14 off, moving the ruin at 3,000
     units by 1e-10)."""
     from decimal import Decimal, localcontext
-    from bjsolve.risk import RuinCurve
+    from bjsolve.risk.ruin import RuinCurve
     law = solve(Rules(decks=1, max_split_hands=2)).outcome_distribution()
     curve = RuinCurve(law)
     with localcontext() as ctx:

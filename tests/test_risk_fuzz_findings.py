@@ -6,10 +6,9 @@ from fractions import Fraction
 
 import pytest
 
-from bjsolve import risk
-from bjsolve.ramp import diffusion_ruin
-from bjsolve.risk import (RuinCurve, bankroll_for_risk, lifetime_ruin, risk_summary,
-                          trip_ruin)
+from bjsolve.risk import ruin as risk
+from bjsolve.risk.ramp import diffusion_ruin
+from bjsolve.risk.ruin import RuinCurve, bankroll_for_risk, lifetime_ruin, risk_summary, trip_ruin
 
 # a dozen outcomes with two decimals: a 1/100 lattice, ~1,000 steps wide (made up here,
 # shaped like the law the campaign found trip_ruin spending 45 s on for 350 rounds)

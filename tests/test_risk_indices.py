@@ -3,8 +3,8 @@ and the certainty-equivalent lines."""
 import pytest
 
 from bjsolve import Rules, Shoe, solve
-from bjsolve.ranks import hand_total
-from bjsolve.risk_indices import decision_moments, given_no_blackjack, risk_averse_indices
+from bjsolve.model.ranks import hand_total
+from bjsolve.counting.risk_indices import decision_moments, given_no_blackjack, risk_averse_indices
 
 
 def test_means_equal_the_engines_hand_values():
@@ -122,7 +122,7 @@ def test_risk_averse_lines_need_a_larger_lead_to_double():
     gain, so the certainty-equivalent index of a double is never below the EV index; at
     risk 0 (huge round variance) the lines are the EV lines.  (The grid of the I18 tests:
     the shoes are solved once.)"""
-    from bjsolve.indices import generate_indices
+    from bjsolve.counting.indices import generate_indices
     rules, grid = Rules(decks=6), range(-5, 9)
     rows = [("11", 1), ("10", 1), ("16", 10)]
     averse = risk_averse_indices(rules, "hilo", rows=rows, grid=grid)
@@ -174,7 +174,7 @@ def test_risk_averse_lines_without_a_hole_card():
     """In ENHC a double risks two units against a natural too: at the counts with an
     edge its certainty-equivalent index is at or above the risk-neutral one, and the
     risk-neutral lines are the EV lines."""
-    from bjsolve.indices import generate_indices
+    from bjsolve.counting.indices import generate_indices
     rules, grid = Rules(decks=6, hole_card="enhc"), range(-2, 8)
     rows = [("11", 10), ("10", 10)]
     averse = risk_averse_indices(rules, "hilo", rows=rows, grid=grid)
@@ -301,8 +301,8 @@ def test_split_moments_against_a_brute_force_on_a_small_shoe(pair, up):
     split EV below)."""
     from bjcore._distribution import RoundLaws
 
-    from bjsolve.risk_indices import split_moments
-    from bjsolve.solve import SPLIT_CLASSES, kernel_rules
+    from bjsolve.counting.risk_indices import split_moments
+    from bjsolve.exact.kernel_rules import SPLIT_CLASSES, kernel_rules
     counts = [2, 2, 2, 2, 2, 2, 2, 3, 3, 6]
     rules = Rules(decks=1, max_split_hands=2, double_after_split=True)
     kernel = RoundLaws([float(c) for c in counts], up,
@@ -322,7 +322,7 @@ def test_split_moments_against_a_brute_force_on_a_small_shoe(pair, up):
 def test_split_means_equal_the_solvers_split_values(max_hands):
     rules = Rules(decks=2, max_split_hands=max_hands, double_after_split=True)
     sol = solve(rules)
-    from bjsolve.risk_indices import split_moments
+    from bjsolve.counting.risk_indices import split_moments
     for up in (1, 6, 10):
         splits = split_moments(rules, sol.shoe.counts, up)
         for pair in (1, 2, 8, 10):
@@ -337,7 +337,7 @@ def test_pair_lines_risk_neutral_equal_the_ev_lines_and_splits_need_a_larger_lea
     """TT v 5 and TT v 6 (the split entries of the Illustrious 18) and 9,9 v 7: at lambda
     0 the lines are ``generate_indices``'s; with the Kelly bettor's risk a split (two
     bets out) needs more than its EV lead over standing.  (The grid of the I18 tests.)"""
-    from bjsolve.indices import generate_indices
+    from bjsolve.counting.indices import generate_indices
     rules, grid = Rules(decks=6), range(-5, 9)
     rows = [("TT", 5), ("TT", 6), ("99", 7)]
     averse = risk_averse_indices(rules, "hilo", rows=rows, grid=grid)
@@ -355,8 +355,8 @@ def test_pair_crossing_by_brute_force_over_counts():
     every true count of the grid from the decisions' exact moments (given no dealer
     natural, times its complement) and the round's exact edge, and the crossing found
     by scanning the counts: the line's crossing."""
-    from bjsolve.counting import true_count_shoes
-    from bjsolve.risk_indices import decision_moments, split_moments
+    from bjsolve.counting.removal import true_count_shoes
+    from bjsolve.counting.risk_indices import decision_moments, split_moments
     rules, grid, variance = Rules(decks=6), range(-5, 9), 1.3
     line = risk_averse_indices(rules, "hilo", rows=[("TT", 6)], grid=grid)[("TT", 6)]
     shoes, _ = true_count_shoes(rules, "hilo", grid, 3.0)
@@ -390,7 +390,7 @@ EXPOSED = Rules(decks=2, hole_card="exposed", dealer_wins_ties=True, natural_tie
 def test_exposed_means_equal_the_engines_hand_values():
     """Against both dealer cards: the recursion's means and the split's mean are the
     solver's values of the same hands."""
-    from bjsolve.risk_indices import split_moments
+    from bjsolve.counting.risk_indices import split_moments
     sol = solve(EXPOSED)
     for key in ((10, 6), (1, 6), (5, 5), (10, 4)):
         moments = decision_moments(EXPOSED, sol.shoe.counts, key)
@@ -410,7 +410,7 @@ def test_exposed_row_against_the_engine_over_counts():
     dealer hand of the total (weighted by the chance of the dealer hand and of T,T beside
     it), and the crossing found by scanning the counts: the line's crossing.  With risk,
     the split (two bets out) comes later."""
-    from bjsolve.counting import true_count_shoes
+    from bjsolve.counting.removal import true_count_shoes
     grid = range(-3, 1)
     key = ("TT", "14")
     neutral = risk_averse_indices(EXPOSED, "hilo", rows=[key], grid=grid,

@@ -19,9 +19,9 @@ import pytest
 import bjsolve
 from bjsolve import Rules, Shoe, solve
 from bjsolve._reference import ReferenceSolver
-from bjsolve.rules import payout_label
-from bjsolve.strategy import StrategyChart
-from bjsolve.tables import TABLE_NAMES, build_table
+from bjsolve.model.rules import payout_label
+from bjsolve.exact.strategy import StrategyChart
+from bjsolve.exact.tables import TABLE_NAMES, build_table
 
 TOL = 1e-12
 COLUMNS = "23456789TA"
@@ -246,14 +246,14 @@ def test_double_exposure_preset_matches_the_reference():
 # ---- issue 10: one deal per solve, and no import cycle -------------------------------------
 
 def test_strategy_module_does_not_import_the_solver():
-    source = pathlib.Path(bjsolve.strategy.__file__).read_text()
+    source = pathlib.Path(bjsolve.exact.strategy.__file__).read_text()
     imported = {node.module for node in ast.walk(ast.parse(source))
                 if isinstance(node, ast.ImportFrom)}
     assert "solve" not in imported and ".solve" not in imported
 
 
 def test_a_solve_works_out_the_deal_once(monkeypatch):
-    from bjsolve import deal as deal_module
+    from bjsolve.model import deal as deal_module
     calls = []
     original = deal_module.Deal.__init__
 

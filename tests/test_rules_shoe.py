@@ -4,7 +4,7 @@ import math
 import pytest
 
 from bjsolve import Rules, Shoe
-from bjsolve.ranks import rank, ranks
+from bjsolve.model.ranks import rank, ranks
 
 
 def test_defaults():

@@ -369,7 +369,7 @@ def test_published_bust_it_removal_effects():
 def test_removal_effects_average_to_zero(name):
     effects = sidebets.effects_of_removal(name, decks=1)
     shoe = effects.shoe
-    from bjsolve.sidebets.suited_shoe import card_name
+    from bjsolve.model.suited_shoe import card_name
     total = sum(shoe.counts[k] * effects.by_kind[card_name(k)] for k in range(52)
                 if shoe.counts[k])
     assert abs(total) < 1e-12

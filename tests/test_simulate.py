@@ -19,7 +19,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import bjsolve  # noqa: E402
 from bjsolve import Rules  # noqa: E402
-from bjsolve.simulate import parse_index_file  # noqa: E402
+from bjsolve.simulation.simulator import parse_index_file  # noqa: E402
 from simulator import simulate_shoe  # noqa: E402
 
 Z_LIMIT = 4.0
@@ -309,7 +309,7 @@ class _InterruptOnceRunning:
         import signal
         import threading
         import time
-        from bjsolve.game_plan import GamePlan
+        from bjsolve.simulation.game_plan import GamePlan
         self.rescued = False
         self.returned = threading.Event()
         started = threading.Event()
@@ -477,7 +477,7 @@ def test_the_shoe_limit_is_the_kernels():
     """One limit: simulate's MAX_SHOE_CARDS is the kernel's MAX_CARDS (not a copy)."""
     import importlib
     import bjcore._simulate
-    sim = importlib.import_module("bjsolve.simulate")    # (bjsolve.simulate: the function)
+    sim = importlib.import_module("bjsolve.simulation.simulator")
     assert sim.MAX_SHOE_CARDS is bjcore._simulate.MAX_CARDS
 
 
@@ -488,7 +488,7 @@ def test_a_shoe_too_large_to_hold_is_refused(shoe):
     """A shoe of more than 2**31 cards overflowed the kernel's card positions (a crash of
     the interpreter); every worker holds the shuffled shoe, one byte a card, so the
     simulator takes at most MAX_SHOE_CARDS cards and says so."""
-    from bjsolve.simulate import MAX_SHOE_CARDS
+    from bjsolve.simulation.simulator import MAX_SHOE_CARDS
     assert MAX_SHOE_CARDS < 2**31
     with pytest.raises(ValueError, match=r"shoe: .* cards; the simulator deals from at most "
                                          r"100,000,000"):
@@ -502,7 +502,7 @@ def test_the_kernel_refuses_a_shoe_it_cannot_hold(counts, words):
     """A GamePlan is public: a hand-made one with a shoe past the kernel's limit is a
     ValueError from the kernel itself (its card positions overflowed: a segfault)."""
     from bjcore._simulate import MAX_CARDS
-    from bjsolve.simulate import MAX_SHOE_CARDS, build_plan
+    from bjsolve.simulation.simulator import MAX_SHOE_CARDS, build_plan
     assert MAX_CARDS == MAX_SHOE_CARDS
     plan, _ = build_plan(Rules(decks=1), penetration="every-round")
     big = type(plan)(**dict(vars(plan), shoe=np.array(counts, dtype=np.int32)))
@@ -516,7 +516,7 @@ def test_bankroll_paths_run_in_bounded_batches(monkeypatch):
     ruined, and the batching does not change the figures (each path is its own seeded
     chunk)."""
     import importlib
-    sim = importlib.import_module("bjsolve.simulate")
+    sim = importlib.import_module("bjsolve.simulation.simulator")
     kw = dict(rounds=10, seed=3, bankroll_trials=(50, 40, 4.0), threads=2)
     whole = bjsolve.simulate(Rules(decks=2), **kw).ruin
     batches = []

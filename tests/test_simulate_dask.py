@@ -16,8 +16,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import bjsolve  # noqa: E402
 from bjsolve import Rules  # noqa: E402
-from bjsolve.distributed import DistributedRunError, run_chunks, solve_grid  # noqa: E402
-from bjsolve.simulate import GamePlan, build_plan  # noqa: E402
+from bjsolve.simulation.distributed import DistributedRunError, run_chunks, solve_grid  # noqa: E402
+from bjsolve.simulation.simulator import GamePlan, build_plan  # noqa: E402
 
 
 @pytest.fixture(scope="module")

@@ -26,7 +26,7 @@ MEMORY_CHILD = VM_SIZE_SOURCE + r"""
 import json, resource, sys
 import numpy
 from bjsolve import Rules, simulate
-from bjsolve.simulate import build_plan
+from bjsolve.simulation.simulator import build_plan
 
 def run():
     r = simulate(Rules(decks=2), rounds=20_000, seed=11, threads=THREADS, chunk_rounds=5_000,
@@ -81,7 +81,7 @@ def test_a_tight_memory_limit_gives_the_result_or_a_memory_error(threads, solved
 INTERRUPT_CHILD = r"""
 import signal, sys
 from bjsolve import Rules, simulate
-from bjsolve.game_plan import GamePlan
+from bjsolve.simulation.game_plan import GamePlan
 kernel = GamePlan.run
 def run(*args):                   # says when the first chunk goes into the kernel
     if not said:

@@ -11,7 +11,7 @@ import pytest
 
 from bjcore import _dealer, _memo
 from bjsolve import Rules, Shoe, solve
-from bjsolve.solve import _WORK_ORDER
+from bjsolve.exact.scheduler import WORK_ORDER as _WORK_ORDER
 
 
 def _values(sol):
@@ -65,17 +65,17 @@ def test_two_threads_on_a_shoe_without_some_upcards():
 
 
 def test_recorded_costs_order_the_next_solve_longest_first():
-    solve_module = importlib.import_module("bjsolve.solve")   # (bjsolve.solve is the function)
+    scheduler = importlib.import_module("bjsolve.exact.scheduler")
     rules = Rules(decks=1, max_split_hands=2)
     sol = solve(rules, split="CDP1", threads=2)
     key = (rules, "CDP1", 52)
-    costs = solve_module.recorded_costs(*key)
+    costs = scheduler.PLANNER.recorded_costs(*key)
     assert sorted(costs) == sorted(sol.ev_by_dealer)      # every upcard timed
     assert all(c >= 0.0 for c in costs.values())
     # pretend the costs were reversed: the next order follows them, largest first
     fake = {k: float(i) for i, k in enumerate(_WORK_ORDER)}
-    solve_module._UNIT_COSTS[key] = fake
-    order = solve_module.work_order(sol._engines, key)
+    scheduler.PLANNER.unit_costs[key] = fake
+    order = scheduler.PLANNER.work_order(sol._engines, key)
     assert order == sorted(fake, key=lambda k: -fake[k])
     again = solve(rules, split="CDP1", threads=2)
     assert list(again.ev_by_dealer.items()) == list(sol.ev_by_dealer.items())
@@ -86,7 +86,7 @@ def test_two_threads_get_the_best_split_of_the_known_costs():
     thread's share and the helper's finish first, the helper starting ``head_start`` late."""
     import itertools
     import random
-    solve_module = importlib.import_module("bjsolve.solve")
+    scheduler = importlib.import_module("bjsolve.exact.scheduler")
     rng = random.Random(7)
     for n in (2, 3, 7, 10):
         for head_start in (0.0, 0.3):
@@ -94,7 +94,7 @@ def test_two_threads_get_the_best_split_of_the_known_costs():
                 keys = list(range(1, n + 1))
                 costs = {k: rng.choice([rng.random(), 1.0, 2.0]) for k in keys}
                 order = sorted(keys, key=lambda k: -costs[k])
-                caller, helper = solve_module.plan_shares(order, costs, 2, head_start)
+                caller, helper = scheduler.plan_shares(order, costs, 2, head_start)
                 assert sorted(caller + helper) == keys          # every key once
                 assert all(share == [k for k in order if k in share] for share in (caller, helper))
                 total = sum(costs.values())
@@ -104,63 +104,63 @@ def test_two_threads_get_the_best_split_of_the_known_costs():
                 finish = max(sum(costs[k] for k in caller), sum(costs[k] for k in helper) + head_start)
                 assert finish == pytest.approx(best, rel=1e-12, abs=1e-12)
     # unknown costs: one queue; more threads: largest first to the least loaded
-    assert solve_module.plan_shares([3, 1, 2], None, 2) == [[3, 1, 2]]
-    assert solve_module.plan_shares([3, 1, 2], {3: 5.0, 1: 3.0, 2: 2.0}, 3) == [[3], [1], [2]]
+    assert scheduler.plan_shares([3, 1, 2], None, 2) == [[3, 1, 2]]
+    assert scheduler.plan_shares([3, 1, 2], {3: 5.0, 1: 3.0, 2: 2.0}, 3) == [[3], [1], [2]]
     four = {3: 5.0, 1: 3.0, 2: 2.0, 4: 1.0}
-    assert solve_module.plan_shares([3, 1, 2, 4], four, 3) == [[3], [1], [2, 4]]
-    assert solve_module.plan_shares([3, 1, 2, 4], four, 3, 4.0) == [[3, 4], [1], [2]]
+    assert scheduler.plan_shares([3, 1, 2, 4], four, 3) == [[3], [1], [2, 4]]
+    assert scheduler.plan_shares([3, 1, 2, 4], four, 3, 4.0) == [[3, 4], [1], [2]]
 
 
 def test_a_plan_is_reused_until_it_is_old_or_the_costs_move_far():
     """The plan of a cost key serves up to _PLAN_REUSES more solves; a plan is made anew
     after that, for other keys or thread counts, and when the costs have moved so far that
     the old plan would finish more than _PLAN_SLACK later against a perfect split."""
-    solve_module = importlib.import_module("bjsolve.solve")
+    scheduler = importlib.import_module("bjsolve.exact.scheduler")
     made = []
 
     def counting_plan(*args, **kwargs):
         made.append(True)
         return plan_shares(*args, **kwargs)
 
-    plan_shares = solve_module.plan_shares
+    plan_shares = scheduler.plan_shares
     cost_key = ("test", "plan reuse")
     costs = {1: 4.0, 2: 3.0, 3: 3.0, 4: 2.0}
     order = [1, 2, 3, 4]
     try:
-        solve_module.plan_shares = counting_plan
-        first = solve_module.reused_or_new_plan(cost_key, order, costs, 2)
+        scheduler.plan_shares = counting_plan
+        first = scheduler.PLANNER.reused_or_new_plan(cost_key, order, costs, 2)
         assert sorted(map(sum, first)) == [5, 5] and len(made) == 1   # {1, 4} and {2, 3}
-        for _ in range(solve_module._PLAN_REUSES):
+        for _ in range(scheduler.ThreadPlanner.REUSES):
             first[0].pop()   # the threads pop keys off their shares: the kept plan is a copy
-            first = solve_module.reused_or_new_plan(cost_key, order, costs, 2)
+            first = scheduler.PLANNER.reused_or_new_plan(cost_key, order, costs, 2)
         assert len(made) == 1 and sorted(map(sum, first)) == [5, 5]
-        solve_module.reused_or_new_plan(cost_key, order, costs, 2)         # too old
+        scheduler.PLANNER.reused_or_new_plan(cost_key, order, costs, 2)         # too old
         assert len(made) == 2
-        solve_module.reused_or_new_plan(cost_key, order, costs, 3)         # other threads
-        solve_module.reused_or_new_plan(cost_key, order[:3], costs, 3)     # other keys
+        scheduler.PLANNER.reused_or_new_plan(cost_key, order, costs, 3)         # other threads
+        scheduler.PLANNER.reused_or_new_plan(cost_key, order[:3], costs, 3)     # other keys
         assert len(made) == 4
-        solve_module.reused_or_new_plan(cost_key, order, costs, 2)         # {1, 4}, {2, 3}
+        scheduler.PLANNER.reused_or_new_plan(cost_key, order, costs, 2)         # {1, 4}, {2, 3}
         assert len(made) == 5
         slightly = {**costs, 1: 4.2}   # {1, 4} finishes at 6.2 of 12.2: 1.6% late
-        solve_module.reused_or_new_plan(cost_key, order, slightly, 2)
+        scheduler.PLANNER.reused_or_new_plan(cost_key, order, slightly, 2)
         assert len(made) == 5
         far = {**costs, 1: 6.0}        # {1, 4} at 8 of 14: 14% late
-        solve_module.reused_or_new_plan(cost_key, order, far, 2)
+        scheduler.PLANNER.reused_or_new_plan(cost_key, order, far, 2)
         assert len(made) == 6
     finally:
-        solve_module.plan_shares = plan_shares
-        solve_module._PLANS.pop(cost_key, None)
+        scheduler.plan_shares = plan_shares
+        scheduler.PLANNER.plans.pop(cost_key, None)
 
 
 def test_a_share_whose_thread_never_starts_is_done_by_the_caller():
     """With the costs known each thread has its share; when the pool's helper is busy
     elsewhere, the calling thread takes the helper's share too."""
     import threading
-    solve_module = importlib.import_module("bjsolve.solve")
+    scheduler = importlib.import_module("bjsolve.exact.scheduler")
     cost_key = ("test", "shares")
-    solve_module._UNIT_COSTS[cost_key] = {k: float(k) for k in range(1, 11)}
+    scheduler.PLANNER.unit_costs[cost_key] = {k: float(k) for k in range(1, 11)}
     release = threading.Event()
-    busy = solve_module._helper_pool(1).submit(release.wait, 60)
+    busy = scheduler._helper_pool(1).submit(release.wait, 60)
     try:
         caller = threading.get_ident()
         ran_by = {}
@@ -169,14 +169,14 @@ def test_a_share_whose_thread_never_starts_is_done_by_the_caller():
             ran_by[k] = threading.get_ident()
             return -k
 
-        got = solve_module.run_units(range(1, 11), compute, threads=2, cost_key=cost_key)
-        assert got == {k: -k for k in solve_module.work_order(range(1, 11))}
+        got = scheduler.run_units(range(1, 11), compute, threads=2, cost_key=cost_key)
+        assert got == {k: -k for k in scheduler.PLANNER.work_order(range(1, 11))}
         assert set(ran_by.values()) == {caller}
     finally:
         release.set()
         busy.result()
-        solve_module._UNIT_COSTS.pop(cost_key, None)
-        solve_module._THREAD_LOADS.pop(cost_key, None)
+        scheduler.PLANNER.unit_costs.pop(cost_key, None)
+        scheduler.PLANNER.thread_loads.pop(cost_key, None)
 
 
 def _malloc_in_use():
@@ -219,17 +219,17 @@ def test_repeated_resplit_solves_do_not_leak():
 def test_units_run_in_any_number_of_threads_with_the_same_result():
     """run_units hands every key to exactly one thread and returns the values in one fixed
     order, whatever the number of threads; a shared pool serves several calls."""
-    solve_module = importlib.import_module("bjsolve.solve")
+    scheduler = importlib.import_module("bjsolve.exact.scheduler")
     keys = list(range(1, 11))
-    expected = {k: k * k for k in solve_module.work_order(keys)}
+    expected = {k: k * k for k in scheduler.PLANNER.work_order(keys)}
     for threads in (1, 2, 3, 8):
-        got = solve_module.run_units(keys, lambda k: k * k, threads)
+        got = scheduler.run_units(keys, lambda k: k * k, threads)
         assert list(got.items()) == list(expected.items())
 
 
 def test_an_error_in_a_helper_thread_is_raised_and_the_pool_recovers():
     import threading
-    solve_module = importlib.import_module("bjsolve.solve")
+    scheduler = importlib.import_module("bjsolve.exact.scheduler")
     caller = threading.get_ident()
 
     for _ in range(3):
@@ -243,8 +243,8 @@ def test_an_error_in_a_helper_thread_is_raised_and_the_pool_recovers():
             return k
 
         with pytest.raises(ValueError, match="failed in a helper"):
-            solve_module.run_units(range(1, 11), compute, threads=2)
-    assert solve_module.run_units(range(1, 11), lambda k: -k, threads=2)[6] == -6
+            scheduler.run_units(range(1, 11), compute, threads=2)
+    assert scheduler.run_units(range(1, 11), lambda k: -k, threads=2)[6] == -6
 
 
 def test_a_forked_child_solves_with_threads():

@@ -7,7 +7,7 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 
-from bjsolve.risk import lattice, trip_ruin
+from bjsolve.risk.ruin import lattice, trip_ruin
 
 
 def _blackjack_like():

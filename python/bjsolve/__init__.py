@@ -17,10 +17,18 @@ Public names (each has a docstring saying what its numbers are):
 (``expected_value``, ``ev_by_upcard``, ``hand_ev`` -> ``ActionValues``, ``strategy`` ->
 ``StrategyChart``, ``evaluate``, ``insurance_ev``, ``outcome_distribution``);
 ``dealer_probabilities``, ``dealer_table`` (``DealerOutcomes``); ``effects_of_removal``,
-``estimate_ev`` (more counting in ``bjsolve.counting`` and ``bjsolve.indices``);
-``simulate`` -> ``SimulationResult``.  Modules: ``bjsolve.risk`` (risk of ruin),
-``bjsolve.game`` (``CountedGame``: the counted game), ``bjsolve.distribution``,
-``bjsolve.sidebets`` (side bets, exact with suits).
+``estimate_ev`` (more counting in ``bjsolve.counting`` and ``bjsolve.counting.indices``);
+``simulate`` -> ``SimulationResult``.
+
+Subpackages, by concept (each lists its public names in ``__all__``; each builds only on
+those before it): ``bjsolve.model`` (ranks, rules, shoes, hands, actions, the deal),
+``bjsolve.output`` (tables and how they are shown), ``bjsolve.exact`` (dealer probabilities,
+the solve, strategies, a round's outcome distribution), ``bjsolve.counting`` (tags, effects
+of removal, count laws, index numbers), ``bjsolve.risk`` (risk of ruin, bet ramps,
+``CountedGame``: the counted game), ``bjsolve.sidebets`` (side bets, exact with suits),
+``bjsolve.simulation`` (the simulator, its results, Dask), ``bjsolve.cli`` (the command
+line). ``bjsolve._reference`` and ``bjsolve._reference_distribution`` are the slow
+pure-Python twins the tests check the engine against.
 
 The public names are imported on first use (PEP 562), so ``import bjsolve`` and the command
 line's ``--help`` stay fast: numpy and the compiled kernels load only when a name that needs
@@ -39,51 +47,25 @@ def _started_as_the_command_line() -> bool:
 
 
 if _started_as_the_command_line():
-    # the Ctrl-C guard of the command line's start-up (bjsolve._startup) goes up before
+    # the Ctrl-C guard of the command line's start-up (bjsolve.startup) goes up before
     # anything else of the package runs
-    from ._startup import guard_imports
+    from .startup import guard_imports
     guard_imports()
 
-import types  # noqa: E402
-from importlib import import_module  # noqa: E402
+from .lazy import lazy_exports  # noqa: E402
 
 __version__ = "0.1.0"
 
 # public name -> module that defines it
 _EXPORTS = {
-    "Rules": "rules", "Shoe": "shoe",
-    "dealer_probabilities": "dealer", "dealer_table": "dealer", "DealerOutcomes": "dealer",
-    "solve": "solve", "Solution": "solve", "ActionValues": "solve",
-    "StrategyChart": "strategy",
-    "effects_of_removal": "counting", "estimate_ev": "counting",
-    "simulate": "simulate", "SimulationResult": "simulate",
+    "Rules": "model.rules", "Shoe": "model.shoe",
+    "dealer_probabilities": "exact.dealer", "dealer_table": "exact.dealer",
+    "DealerOutcomes": "exact.dealer",
+    "solve": "exact.solver", "Solution": "exact.solver", "ActionValues": "exact.solver",
+    "StrategyChart": "exact.strategy",
+    "effects_of_removal": "counting.removal", "estimate_ev": "counting.removal",
+    "simulate": "simulation.simulator", "SimulationResult": "simulation.result",
 }
 
 __all__ = list(_EXPORTS)
-
-
-def __getattr__(name):
-    module = _EXPORTS.get(name)
-    if module is None:
-        raise AttributeError(f"module 'bjsolve' has no attribute {name!r}")
-    value = getattr(import_module(f".{module}", __name__), name)
-    globals()[name] = value     # later look-ups skip this function
-    return value
-
-
-def __dir__():
-    return sorted(set(globals()) | set(_EXPORTS))
-
-
-class _Package(types.ModuleType):
-    """Keeps ``bjsolve.solve`` the function: importing the submodule ``bjsolve.solve`` would
-    otherwise replace the package attribute with the module (the submodule stays reachable
-    through ``sys.modules`` and ``from bjsolve.solve import ...``)."""
-
-    def __setattr__(self, name, value):
-        if name in _EXPORTS and isinstance(value, types.ModuleType):
-            return
-        super().__setattr__(name, value)
-
-
-sys.modules[__name__].__class__ = _Package
+__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)

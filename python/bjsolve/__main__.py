@@ -1,9 +1,9 @@
 """``python -m bjsolve`` and the ``bjsolve`` script: the command line (see ``bjsolve.cli``).
 
 Nothing slow is imported before ``console_main`` has put up the guard against an early
-Ctrl-C (``bjsolve._startup``): the command line itself is imported inside it.
+Ctrl-C (``bjsolve.startup``): the command line itself is imported inside it.
 """
-from ._startup import guard_imports
+from .startup import guard_imports
 
 __all__ = ["console_main", "main"]   # main: for callers of the old module
 

@@ -1,29 +1,40 @@
 """The command line: ``bjsolve COMMAND [flags]`` (also ``python -m bjsolve``).
 
-Each sub-command lives in its own module ``cmd_<name>.py`` defining ``NAME``, ``HELP`` (one
-line), ``add_arguments(parser)`` and ``run(args) -> int``; ``COMMANDS`` lists those modules
-in the order ``--help`` shows them.  Command modules import numpy and the solver inside
+Each sub-command is a module ``cmd_<name>.py`` defining ``NAME``, ``HELP`` (one line),
+``add_arguments(parser)`` and ``run(args) -> int``, or a row of the table commands' data table
+(``table_command.TABLE_COMMANDS``); ``COMMANDS`` lists them in the order ``--help`` shows
+them.  Command modules import numpy and the solver inside
 ``run``, so that ``bjsolve --help`` answers at once.  With no command, ``edge`` runs: the
 house edge and the basic-strategy chart.
 
 Exit codes: 0 success, 2 a bad command line or input (one line on stderr), 1 a failure of
 the environment (output that cannot be written, a scheduler that does not answer; one
-line) or an internal error (one line; ``BJSOLVE_DEBUG=1`` shows the traceback), 130
-interrupted.
+line) or an internal error (one line saying it is a bug; ``BJSOLVE_DEBUG=1`` shows the
+traceback), 130 interrupted.  Bad input is what the command line itself refuses
+(``UsageError``) and a ValueError or TypeError the library raises with a ``raise``
+statement of its own while checking an argument (its convention for bad input); any other
+exception, a ValueError from numpy, a kernel or Python's builtins included, is a bug.
 """
 from __future__ import annotations
 
 import argparse
 import difflib
 import importlib
+import linecache
 import os
+import re
 import sys
+import textwrap
 import warnings
 
-from .. import _startup
+from .. import __version__, startup
 from .common import EnvironmentFailure, UsageError, one_line
+from .table_command import table_commands
 
-# sub-command modules (bjsolve/cli/cmd_<name>.py), in the order --help lists them
+__all__ = ["main", "console_main", "parse", "build_parser", "command_modules", "COMMANDS",
+           "DEFAULT_COMMAND", "raised_as_bad_input"]
+
+# the sub-commands, in the order --help lists them: cmd_<name>.py modules and table commands
 COMMANDS = (
     "edge", "strategy", "advantage", "hand", "dealer",
     "stand", "hit", "double", "split", "surrender", "optimal",
@@ -35,14 +46,52 @@ DEFAULT_COMMAND = "edge"
 
 
 class Parser(argparse.ArgumentParser):
-    """argparse that reports a bad command line as one ``UsageError`` line (exit 2)."""
+    """argparse that reports a bad command line as one ``UsageError`` line (exit 2), and
+    keeps its flags in ``flags`` ({option string: action}, from what ``add_argument``
+    returns, also in argument groups) for the hints of a mistake."""
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args, **kwargs) -> None:
+        self.flags: dict = {}     # (before argparse's __init__, which adds -h)
         kwargs.setdefault("allow_abbrev", False)
         super().__init__(*args, **kwargs)
 
+    def add_argument(self, *args, **kwargs):
+        return _record(super().add_argument(*args, **kwargs), self.flags)
+
+    def add_argument_group(self, *args, **kwargs):
+        return _RecordingGroup(super().add_argument_group(*args, **kwargs), self.flags)
+
+    def add_mutually_exclusive_group(self, **kwargs):
+        return _RecordingGroup(super().add_mutually_exclusive_group(**kwargs), self.flags)
+
     def error(self, message):
         raise UsageError(message)
+
+
+def _record(action, flags: dict):
+    for option in action.option_strings:
+        flags[option] = action
+    return action
+
+
+class _RecordingGroup:
+    """An argument group of a ``Parser`` that records the flags added to it."""
+
+    def __init__(self, group, flags: dict):
+        self._group = group
+        self._flags = flags
+
+    def add_argument(self, *args, **kwargs):
+        return _record(self._group.add_argument(*args, **kwargs), self._flags)
+
+    def add_argument_group(self, *args, **kwargs):
+        return _RecordingGroup(self._group.add_argument_group(*args, **kwargs), self._flags)
+
+    def add_mutually_exclusive_group(self, **kwargs):
+        return _RecordingGroup(self._group.add_mutually_exclusive_group(**kwargs), self._flags)
+
+    def __getattr__(self, name):      # set_defaults, title, ...
+        return getattr(self._group, name)
 
 
 class HelpFormatter(argparse.RawDescriptionHelpFormatter):
@@ -51,7 +100,6 @@ class HelpFormatter(argparse.RawDescriptionHelpFormatter):
     are (command lines must not run into the text)."""
 
     def _fill_text(self, text, width, indent):
-        import textwrap
         out = []
         for block in text.split("\n\n"):
             lines = block.splitlines()
@@ -68,7 +116,6 @@ class HelpFormatter(argparse.RawDescriptionHelpFormatter):
 def _example_lines(lines, width, indent) -> list:
     """'Example: bjsolve ...' and its continuation lines, each kept a line of its own
     (wrapped only where longer than the width, under the start of its command)."""
-    import textwrap
     out = []
     for line in lines:
         body = line.strip()
@@ -81,10 +128,11 @@ def _example_lines(lines, width, indent) -> list:
 
 
 def command_modules():
-    """{command name: module}, in ``COMMANDS`` order."""
+    """{command name: module or table command}, in ``COMMANDS`` order."""
+    tables = table_commands()
     modules = {}
     for name in COMMANDS:
-        module = importlib.import_module(f".cmd_{name}", __name__)
+        module = tables.get(name) or importlib.import_module(f".cmd_{name}", __name__)
         modules[module.NAME] = module
     return modules
 
@@ -94,7 +142,6 @@ def build_parser(only=None, flags: bool = True):
     the one command to build a sub-parser for (None: every command, as ``bjsolve --help``
     lists them all); ``flags=False`` leaves the commands' own flags out (the top-level
     help shows one line per command)."""
-    from .. import __version__
     modules = command_modules()
     top = Parser(prog="bjsolve",
                  description="Exact blackjack analysis: house edge, basic strategy, every "
@@ -147,13 +194,13 @@ def _unknown_command(word, names) -> str:
 
 def _unknown_flags(extras, command, parsers) -> str:
     """One line for unrecognised arguments, with the nearest flag or where a flag belongs."""
-    own = [o for o in parsers[command]._option_string_actions if o.startswith("--")]
+    own = [o for o in parsers[command].flags if o.startswith("--")]
     word = next((e for e in extras if e.startswith("-")), extras[0])
     flag = word.split("=", 1)[0]
     message = f"{command}: unrecognized argument '{word[:40]}'"
     if flag.startswith("-"):
-        elsewhere = [n for n, p in parsers.items() if flag in p._option_string_actions
-                     and p._option_string_actions[flag].help != argparse.SUPPRESS]
+        elsewhere = [n for n, p in parsers.items() if flag in p.flags
+                     and p.flags[flag].help != argparse.SUPPRESS]
         close = difflib.get_close_matches(flag, own, n=1)
         if elsewhere:
             message += f" ({flag} goes with: {', '.join(elsewhere)})"
@@ -164,13 +211,11 @@ def _unknown_flags(extras, command, parsers) -> str:
 
 def _where_it_goes(message, command, parsers) -> str:
     """Add which commands accept a value this command refuses (``--format index``)."""
-    import re
     m = re.match(r"argument (--[\w-]+): invalid choice: '([^']*)'", message)
     if m:
         flag, value = m.groups()
         takers = [n for n, p in parsers.items() if n != command
-                  and value in (getattr(p._option_string_actions.get(flag), "choices", None)
-                                or ())]
+                  and value in (getattr(p.flags.get(flag), "choices", None) or ())]
         if takers:
             message += f" ({flag} {value} goes with: {', '.join(takers)})"
     return message
@@ -180,12 +225,12 @@ def _attach_dash_values(argv, parser) -> list:
     """argv with a value that starts with a minus sign attached to its flag
     (``--ramp -1:1,2:4`` -> ``--ramp=-1:1,2:4``): argparse takes a plain negative number
     after a flag, but reads ``-1:1,2:4`` or ``-1,1,1,...`` as an unknown flag."""
-    import re
     out = []
     words = iter(argv)
     for word in words:
-        action = parser._option_string_actions.get(word)
-        if action is not None and action.nargs is None and isinstance(action, argparse._StoreAction):
+        action = parser.flags.get(word)
+        # a flag that takes one value (store, append: nargs None), not a switch (nargs 0)
+        if action is not None and action.nargs is None:
             value = next(words, None)
             if value is not None and re.match(r"-[\d.]", value):
                 out.append(f"{word}={value}")
@@ -217,8 +262,8 @@ def parse(argv):
     if extras:
         raise UsageError(_unknown_flags(extras, args.command, build_parser()[1]))
     args.module = modules[args.command]
-    args.flag_names = {a.dest: a.option_strings[-1] for a in own[args.command]._actions
-                       if a.option_strings and a.option_strings[-1].startswith("--")}
+    args.flag_names = {a.dest: a.option_strings[-1] for a in own[args.command].flags.values()
+                       if a.option_strings[-1].startswith("--")}
     return args
 
 
@@ -228,7 +273,6 @@ def _as_flags(message: str, flag_names: dict) -> str:
     (+3) must not be above --wong-in (+1)').  Names with an underscore are replaced
     wherever they stand; a one-word name only where it opens the message ('burn must be
     ...'), since 'burn' or 'rounds' in a sentence are plain words."""
-    import re
     for dest, flag in flag_names.items():
         if "_" in dest:
             message = re.sub(rf"(?<![\w-]){dest}(?![\w-])", flag, message)
@@ -247,7 +291,7 @@ def main(argv=None, out=None) -> int:
         args = None
         try:
             args = parse(argv)
-            _startup.imports_done()     # Ctrl-C is a KeyboardInterrupt from here on
+            startup.imports_done()     # Ctrl-C is a KeyboardInterrupt from here on
             args.out = out
             if out is None and sys.stdout is None:
                 raise UsageError("standard output is closed; nothing to write to")
@@ -257,7 +301,10 @@ def main(argv=None, out=None) -> int:
         except UsageError as exc:
             print(f"bjsolve: error: {one_line(exc)}", file=sys.stderr)
             return 2
-        except (ValueError, TypeError) as exc:   # from the API: name the flags as typed
+        except (ValueError, TypeError) as exc:
+            if not raised_as_bad_input(exc):
+                return _internal_error(exc)
+            # the library refused an argument: name the flags as typed
             flags = getattr(args, "flag_names", {})
             print(f"bjsolve: error: {_as_flags(one_line(exc), flags)}", file=sys.stderr)
             return 2
@@ -273,11 +320,36 @@ def main(argv=None, out=None) -> int:
             print("bjsolve: interrupted", file=sys.stderr)
             return 130
         except Exception as exc:  # a bug, not a bad argument: still one line unless debugging
-            if debugging():
-                raise
-            print(f"bjsolve: internal error: {type(exc).__name__}: {one_line(exc)} "
-                  "(set BJSOLVE_DEBUG=1 for the traceback)", file=sys.stderr)
-            return 1
+            return _internal_error(exc)
+
+
+def _internal_error(exc: Exception) -> int:
+    """A bug: one line that says so (exit 1), or the traceback when debugging."""
+    if debugging():
+        raise exc
+    print(f"bjsolve: internal error: {type(exc).__name__}: {one_line(exc)} "
+          "(a bug in bjsolve, not in what you typed; set BJSOLVE_DEBUG=1 for the traceback)",
+          file=sys.stderr)
+    return 1
+
+
+_PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def raised_as_bad_input(exc: BaseException) -> bool:
+    """Whether a ValueError or TypeError is the library refusing an argument: raised by a
+    ``raise`` statement in bjsolve's own Python code (the library's way to report bad input:
+    it names the field, the value and what is allowed).  Raised anywhere else (Python's
+    builtins on a value the library computed, numpy, a kernel), it is a bug."""
+    tb = exc.__traceback__
+    if tb is None:
+        return False
+    while tb.tb_next is not None:
+        tb = tb.tb_next
+    filename = tb.tb_frame.f_code.co_filename
+    if not os.path.abspath(filename).startswith(_PACKAGE_DIR + os.sep):
+        return False
+    return linecache.getline(filename, tb.tb_lineno).lstrip().startswith("raise ")
 
 
 def debugging() -> bool:
@@ -302,7 +374,7 @@ def console_main() -> None:
     code = main()
     # a Ctrl-C from here on (the interpreter's shutdown joins idle worker threads) would
     # show a traceback: the work is done, so it only ends the process at once
-    _startup.guard_imports()
+    startup.guard_imports()
     if code == 130:
         # interrupted: a compiled solve still running in a worker thread cannot be stopped
         # midway, and a normal exit would wait for it (seconds); leave without joining

@@ -2,6 +2,8 @@
 systems for this game (all built-in systems unless --system names one)."""
 from __future__ import annotations
 
+# The library (numpy, the kernels) is imported inside the functions that use it, so
+# that ``bjsolve --help`` and a bad command line answer at once.
 from . import common
 from .counting_args import add_system_argument, counting_rules, parse_eor
 
@@ -20,8 +22,8 @@ def add_arguments(parser) -> None:
 
 
 def run(args) -> int:
-    from ..count_tables import counts_table
-    from ..counting import SYSTEMS
+    from ..counting.removal import SYSTEMS
+    from ..counting.tables import counts_table
     rules, shoe = counting_rules(args)
     eor = parse_eor(args.eor) if args.eor is not None else None
     systems = [args.system_value] if args.system is not None else list(SYSTEMS)

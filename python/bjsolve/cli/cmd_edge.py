@@ -9,6 +9,8 @@ of the initial bet; a negative house edge is a player advantage.  Example:
 """
 from __future__ import annotations
 
+# The library (numpy, the kernels) is imported inside the functions that use it, so
+# that ``bjsolve --help`` and a bad command line answer at once.
 from . import common
 
 NAME = "edge"
@@ -24,8 +26,8 @@ def add_arguments(parser) -> None:
 
 
 def run(args) -> int:
-    from ..solve import solve
-    from ..tables import house_edge_table, strategy_table
+    from ..exact.solver import solve
+    from ..exact.tables import house_edge_table, strategy_table
     rules = common.rules_from_args(args)
     shoe = common.shoe_from_args(args, rules)
     sol = solve(rules, shoe, split=args.split)

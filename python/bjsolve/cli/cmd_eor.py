@@ -2,6 +2,8 @@
 leaves the shoe, with the full shoe's play frozen (fixed) and re-optimised."""
 from __future__ import annotations
 
+# The library (numpy, the kernels) is imported inside the functions that use it, so
+# that ``bjsolve --help`` and a bad command line answer at once.
 from . import common
 from .counting_args import counting_rules
 
@@ -16,7 +18,7 @@ def add_arguments(parser) -> None:
 
 
 def run(args) -> int:
-    from ..count_tables import eor_table
+    from ..counting.tables import eor_table
     rules, shoe = counting_rules(args)
     with common.progress(args, label="effects of removal") as update:
         table = eor_table(rules, shoe, args.split, progress=update)

@@ -5,12 +5,24 @@ consistent with the count), and a bet ramp's win rate, SD, DI, SCORE, N0, certai
 equivalent and risk of ruin.  Method and measured approximations: docs/counted-game.md."""
 from __future__ import annotations
 
+# The library (numpy, the kernels) is imported inside the functions that use it, so
+# that ``bjsolve --help`` and a bad command line answer at once.
 import argparse
 
 from . import common
-from .counting_args import (INSURANCE_HELP, insurance_value, add_decks_estimation_argument, add_strategy_argument,
-                            add_system_argument, add_tc_convention_argument, counting_rules,
-                            index_items, penetration_value, INDEX_SETS_HELP, RAMP_HELP)
+from .counting_args import (
+    INDEX_SETS_HELP,
+    INSURANCE_HELP,
+    RAMP_HELP,
+    add_decks_estimation_argument,
+    add_strategy_argument,
+    add_system_argument,
+    add_tc_convention_argument,
+    counting_rules,
+    index_items,
+    insurance_value,
+    penetration_value,
+)
 
 NAME = "game"
 HELP = "counted game: true-count frequencies, edge and SD by count, bet-ramp figures and risk"
@@ -77,12 +89,12 @@ def add_arguments(parser) -> None:
 
 def run(args) -> int:
     rules, _ = counting_rules(args)
-    from ..game import CountedGame
-    from ..ramp import MAX_BET, parse_ramp, ramp_table
+    from ..risk.game import CountedGame
+    from ..risk.ramp import MAX_BET, parse_ramp, ramp_table
     if args.trip_rounds is not None and args.bankroll is None:
         raise common.UsageError("--trip-rounds needs --bankroll (the trip ruin is P(losing "
                                 "the bankroll within N rounds))")
-    from ..risk import MAX_ROUNDS
+    from ..risk.ruin import MAX_ROUNDS
     if args.trip_rounds is not None and not 1 <= args.trip_rounds <= MAX_ROUNDS:
         raise common.UsageError(f"--trip-rounds must be 1..{MAX_ROUNDS:,} (the trip ruin's "
                                 f"limit), got {args.trip_rounds}")

@@ -9,8 +9,11 @@ output says which); --unconditioned gives the values before the peek.  Examples:
 """
 from __future__ import annotations
 
+# The library (numpy, the kernels) is imported inside the functions that use it, so
+# that ``bjsolve --help`` and a bad command line answer at once.
 import json
 import sys
+import textwrap
 
 from . import common
 
@@ -41,9 +44,9 @@ def parse_dealer(text: str):
 
 
 def run(args) -> int:
-    from ..deal import dealer_label, is_natural, round_may_run_out
-    from ..ranks import hand_total, label, ranks
-    from ..solve import solve
+    from ..exact.solver import solve
+    from ..model.deal import dealer_label, is_natural, round_may_run_out
+    from ..model.ranks import hand_total, label, ranks
     rules = common.rules_from_args(args)
     shoe = common.shoe_from_args(args, rules)
     cards = [c for token in args.cards for c in token.replace(",", " ").split()]
@@ -67,7 +70,7 @@ def run(args) -> int:
     shown = f"{hand} ({'natural' if natural else ('soft ' if soft else 'hard ') + str(total)})"
     up = (label(ev.dealer) if isinstance(ev.dealer, int)
           else " ".join(label(c) for c in ev.dealer) + f" ({dealer_label(ev.dealer)})")
-    from ..tables import shoe_words
+    from ..output.table import shoe_words
     notes = [f"rules: {rules.describe()}", f"shoe: {shoe_words(sol.shoe, rules.decks)}"]
     if round_may_run_out(rules, sol.shoe):
         notes.append("warning: the shoe is so small that a round could run out of cards; values "
@@ -100,7 +103,7 @@ def run(args) -> int:
             for action, v in values.items()), args)
         return 0
     if args.format == "html":
-        from ..tables import Grid, Table
+        from ..output.table import Grid, Table
         common.emit(Table("hand", f"{shown} v {up}", tuple(values), ("EV", "best"),
                           Grid([[float(v), "best" if a == best else ""]
                                 for a, v in values.items()], 2),
@@ -113,7 +116,6 @@ def run(args) -> int:
             + "".join(f"| {action} | {v:+.6f} | {'best' if action == best else ''} |\n"
                       for action, v in values.items()), args)
         return 0
-    import textwrap
     width = common.terminal_width()
     text = "".join(textwrap.fill(n, width, initial_indent="# ", subsequent_indent="#   ") + "\n"
                    for n in notes)

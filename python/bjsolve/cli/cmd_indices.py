@@ -2,9 +2,15 @@
 changes, found exactly on shoes built at each true count."""
 from __future__ import annotations
 
+# The library (numpy, the kernels) is imported inside the functions that use it, so
+# that ``bjsolve --help`` and a bad command line answer at once.
 from . import common
-from .counting_args import (add_depth_argument, add_system_argument,
-                            add_tc_convention_argument, counting_rules)
+from .counting_args import (
+    add_depth_argument,
+    add_system_argument,
+    add_tc_convention_argument,
+    counting_rules,
+)
 
 NAME = "indices"
 HELP = "index numbers (true counts where the best play changes) for a count system"
@@ -48,7 +54,7 @@ def add_arguments(parser) -> None:
 
 def _play_sets(values):
     """--set, repeated or a comma list: the named sets, each once, in the order given."""
-    from ..indices import NAMED_SETS
+    from ..counting.indices import NAMED_SETS
     if not values:
         return None
     sets = []
@@ -65,7 +71,7 @@ def _play_sets(values):
 
 
 def run(args) -> int:
-    from ..count_tables import index_file, indices_table
+    from ..counting.tables import index_file, indices_table
     args.play_set = _play_sets(args.play_set)
     rules, _ = counting_rules(args)
     if args.risk_averse:
@@ -86,7 +92,7 @@ def run(args) -> int:
 
 
 def _run_risk_averse(args, rules) -> int:
-    from ..risk_indices import risk_indices_table
+    from ..counting.risk_indices import risk_indices_table
     if args.top:
         raise common.UsageError("--risk-averse: choose rows with --set i18 or --set fab4 "
                                 "(--top ranks the EV lines only)")

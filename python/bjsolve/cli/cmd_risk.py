@@ -6,6 +6,8 @@ Example: bjsolve risk --decks 1 --bankroll 400 --trip-rounds 10000
 """
 from __future__ import annotations
 
+# The library (numpy, the kernels) is imported inside the functions that use it, so
+# that ``bjsolve --help`` and a bad command line answer at once.
 import argparse
 
 from . import common
@@ -29,7 +31,7 @@ def _rounds(text: str) -> int:
         value = float(text.replace("_", ""))
     except ValueError:
         value = 0.0
-    from ..risk import MAX_ROUNDS
+    from ..risk.ruin import MAX_ROUNDS
     if not (1 <= value <= MAX_ROUNDS and value == int(value)):     # (inf, nan fail here)
         raise argparse.ArgumentTypeError(f"{text[:40]!r}: rounds must be a whole number "
                                          f"1..{MAX_ROUNDS:,}")
@@ -64,9 +66,10 @@ def add_arguments(parser) -> None:
 def run(args) -> int:
     import numpy as np
 
-    from ..risk import risk_summary
-    from ..solve import solve
-    from ..tables import Table, _notes
+    from ..exact.solver import solve
+    from ..output.table import Table
+    from ..output.table import table_notes as _notes
+    from ..risk.ruin import risk_summary
     if args.trip_rounds is not None and args.bankroll is None:
         raise common.UsageError("--trip-rounds needs --bankroll (the trip ruin is the chance of "
                                 "losing the bankroll within that many rounds)")

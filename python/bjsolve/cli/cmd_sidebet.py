@@ -98,7 +98,7 @@ def run(args) -> int:
     import numpy as np
 
     from ..sidebets import best_count, edge, edges_table, effects_of_removal
-    from ..tables import Table
+    from ..output import Table
     shoe = _shoe(args)
     soft = "H17" if args.hit_soft_17 else "S17"
     shoe_note = f"shoe: {shoe.describe()}; dealer {soft} (dealer bets only)"
@@ -186,7 +186,7 @@ def _counted_table(args, result, shoe):
     import numpy as np
 
     from ..sidebets import best_count, counted_sidebet
-    from ..tables import Table
+    from ..output import Table
     if args.remove is not None:
         raise common.UsageError("--counted deals whole shoes: leave out --remove")
     tags = _tags(args.tags)

@@ -9,14 +9,26 @@ Example: bjsolve simulate --rounds 1e8 --seed 1 --penetration 0.75
 """
 from __future__ import annotations
 
+# The library (numpy, the kernels) is imported inside the functions that use it, so
+# that ``bjsolve --help`` and a bad command line answer at once.
 import argparse
+import dataclasses
 import math
 
 from . import common
-from .counting_args import (INDEX_SETS_HELP, INSURANCE_HELP, RAMP_HELP,
-                            add_decks_estimation_argument, add_strategy_argument,
-                            add_system_argument, add_tc_convention_argument, index_items,
-                            insurance_value, parse_system, penetration_value)
+from .counting_args import (
+    INDEX_SETS_HELP,
+    INSURANCE_HELP,
+    RAMP_HELP,
+    add_decks_estimation_argument,
+    add_strategy_argument,
+    add_system_argument,
+    add_tc_convention_argument,
+    index_items,
+    insurance_value,
+    parse_system,
+    penetration_value,
+)
 
 NAME = "simulate"
 HELP = "simulate the real game: cut card, count, indices, bet ramp (fast, reproducible)"
@@ -110,7 +122,7 @@ def add_arguments(parser) -> None:
 
 
 def run(args) -> int:
-    from ..simulate import DEFAULT_CHUNK_ROUNDS, simulate
+    from ..simulation.simulator import DEFAULT_CHUNK_ROUNDS, simulate
     rules = common.rules_from_args(args)
     client = None
     if args.scheduler:
@@ -155,16 +167,16 @@ def _numbers_for_machines(result, tables):
     reading ('5,339,073', '+0.012124 +- 0.000268 per round (1 SE)', frequencies to five
     decimals), which a spreadsheet takes as text or rounds.  The same rows, full precision,
     the mean's SE (and the ruin's) in a row of its own; JSON records as before."""
-    import dataclasses
     import numpy as np
-    from ..simulation_result import _SUMMARY_LABELS
+
+    from ..simulation.result import SUMMARY_LABELS
     summary, by_tc = tables
     figures = result.summary()
     extra = {"se": "SE of the mean", "risk_of_ruin_se": "SE of the risk of ruin",
              "seed": "seed", "partial": "partial (1: interrupted)"}
-    names = [k for k in figures if k in _SUMMARY_LABELS or k in extra]
+    names = [k for k in figures if k in SUMMARY_LABELS or k in extra]
     summary = dataclasses.replace(
-        summary, rows=tuple(_SUMMARY_LABELS.get(k) or extra[k] for k in names),
+        summary, rows=tuple(SUMMARY_LABELS.get(k) or extra[k] for k in names),
         values=np.array([[_plain(figures[k])] for k in names], dtype=object), style="prob")
     columns = by_tc.columns
     by_tc = dataclasses.replace(

@@ -2,6 +2,8 @@
 that count, next to the linear estimate from the effects of removal."""
 from __future__ import annotations
 
+# The library (numpy, the kernels) is imported inside the functions that use it, so
+# that ``bjsolve --help`` and a bad command line answer at once.
 from . import common
 from .counting_args import add_depth_argument, add_system_argument, counting_rules
 
@@ -18,7 +20,7 @@ def add_arguments(parser) -> None:
 
 
 def run(args) -> int:
-    from ..count_tables import tc_advantage_table
+    from ..counting.tables import tc_advantage_table
     rules, _ = counting_rules(args)
     with common.progress(args, label="true counts") as update:
         table = tc_advantage_table(rules, args.system_value, dealt_decks=args.dealt_decks,

@@ -1,19 +1,27 @@
 """What the sub-commands share: rule and shoe flags, output flags, writing tables, progress.
 
-Only the standard library and ``bjsolve.rules`` are imported at module level, so that
+Only the standard library and ``bjsolve.model.rules`` are imported at module level, so that
 ``bjsolve --help`` stays fast; numpy, rich and the solver load inside the functions that use
 them.
 """
 from __future__ import annotations
 
+# The library (numpy, the kernels) is imported inside the functions that use it, so
+# that ``bjsolve --help`` and a bad command line answer at once.
 import argparse
 import contextlib
 import math
 import os
+import shutil
 import sys
 
-from ..rules import (DOUBLE_CHOICES, HOLE_CARD_CHOICES, NATURAL_TIE_CHOICES, SURRENDER_CHOICES,
-                     Rules)
+from ..model.rules import (
+    DOUBLE_CHOICES,
+    HOLE_CARD_CHOICES,
+    NATURAL_TIE_CHOICES,
+    SURRENDER_CHOICES,
+    Rules,
+)
 
 # the solver's post-split strategy classes (bjsolve.solve.SPLIT_CLASSES; checked by a test)
 SPLIT_CLASSES = ("CDZ-", "CDP1", "CDP")
@@ -224,8 +232,8 @@ def rules_from_args(args) -> Rules:
 
 def shoe_from_args(args, rules: Rules):
     """The shoe: the full shoe of ``rules.decks`` less ``--remove``."""
-    from ..ranks import ranks
-    from ..shoe import Shoe
+    from ..model.ranks import ranks
+    from ..model.shoe import Shoe
     shoe = Shoe.decks(rules.decks)
     removed = getattr(args, "remove", None)
     if removed is None:
@@ -302,13 +310,13 @@ def use_color(args, stream) -> bool:
 
 
 def emit(tables, args) -> None:
-    """Write one or more ``bjsolve.tables.Table`` in ``args.format``.
+    """Write one or more ``bjsolve.output.table.Table`` in ``args.format``.
 
     text/markdown/html: one after the other; csv: one table as a plain grid, several as one
     long grid (table,row,column,value), notes on stderr; json: one document (a single table's
     object, or {"tables": [...]} for several).
     """
-    from ..render import render_many
+    from ..output.render import render_many
     if not isinstance(tables, (list, tuple)):
         tables = [tables]
     fmt = getattr(args, "format", "text")
@@ -361,7 +369,7 @@ def write_output(data, args) -> None:
 
 
 def _csv_notes(tables):
-    from ..render import units
+    from ..output.render import units
     notes = []
     for t in tables:
         for n in (t.title, f"{t.name}: values are {units(t)}") + tuple(t.notes):
@@ -372,7 +380,6 @@ def _csv_notes(tables):
 
 def terminal_width() -> int:
     """Columns for text output: $COLUMNS, else the terminal's, else 80."""
-    import shutil
     return max(40, shutil.get_terminal_size((80, 24)).columns)
 
 
@@ -383,7 +390,7 @@ def progress(args, total=None, label="working"):
     """A progress bar with an ETA on stderr while the body runs, only when stderr is a
     terminal and only once the work has taken a second.  Yields ``update(done, total)``,
     the callback the long computations take."""
-    from ..progress import ProgressBar
+    from ..output.progress import ProgressBar
     bar = ProgressBar(label)
     try:
         yield bar

@@ -2,8 +2,11 @@
 tc-advantage)."""
 from __future__ import annotations
 
+# The library (numpy, the kernels) is imported inside the functions that use it, so
+# that ``bjsolve --help`` and a bad command line answer at once.
 import argparse
 import math
+import os
 
 from . import common
 
@@ -128,8 +131,7 @@ INDEX_SETS_HELP = ("i18 (Illustrious 18 and insurance), fab4, all, or a number N
 def index_items(values):
     """The values of a repeated flag naming index plays (--indices, --set), each a set's
     name, a comma list of them or an index file, as one list (None: not given); the
-    library (``bjsolve.indices.as_index_table``) reads each item."""
-    import os
+    library (``bjsolve.counting.indices.as_index_table``) reads each item."""
     if not values:
         return None
     items = []
@@ -181,7 +183,7 @@ def counting_rules(args):
                                 "(not --infinite)")
     shoe = common.shoe_from_args(args, rules)
     if hasattr(args, "system"):
-        from ..counting import count_tags
+        from ..counting.removal import count_tags
         args.system_value = parse_system(args.system)
         count_tags(args.system_value)   # a clear error for unknown names or bad tag vectors
     return rules, shoe

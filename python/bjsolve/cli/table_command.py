@@ -1,20 +1,67 @@
-"""The table sub-commands (``bjsolve stand``, ``bjsolve dealer`` ...): one factory, so that
-each ``cmd_<table>.py`` only names its table and says what it shows.
+"""The table sub-commands (``bjsolve stand``, ``bjsolve dealer`` ...): one data table,
+``TABLE_COMMANDS``, names each table command and says what it shows; one factory makes its
+flags and its ``run``.
 
 A table command may name more tables after it (``bjsolve stand hit double``): they share
 one solve and are written together (one JSON document, one CSV grid).
 """
 from __future__ import annotations
 
+# The library (numpy, the kernels) is imported inside the functions that use it, so
+# that ``bjsolve --help`` and a bad command line answer at once.
+import difflib
+
 from . import common
 from .counting_args import add_strategy_argument
 
-# the CLI's --strategy words -> bjsolve.tables.advantage_table's
+# the CLI's --strategy words -> bjsolve.exact.tables.advantage_table's
 _ADVANTAGE_STRATEGY = {"optimal": "optimal", "basic": "chart"}
 
-# every table bjsolve.tables.build_table makes (kept here so --help needs no numpy)
+# every table bjsolve.exact.tables.build_table makes (kept here so --help needs no numpy)
 TABLE_NAMES = ("initial", "dealer", "stand", "hit", "double", "split", "surrender",
                "optimal", "strategy", "advantage", "exceptions", "insurance")
+
+
+# table command -> (one line of help, whether it offers --given-no-blackjack), in the order
+# ``bjsolve --help`` lists them (``COMMANDS`` in bjsolve.cli places them among the others)
+TABLE_COMMANDS = {
+    "strategy": ("basic-strategy chart (total-dependent, for the first two cards)", False),
+    "advantage": ("EV of a round by dealer upcard and overall", False),
+    "dealer": ("dealer final-outcome probabilities by upcard", True),
+    "stand": ("EV of standing, per starting hand and upcard", False),
+    "hit": ("EV of hitting (then playing on optimally), per starting hand and upcard", False),
+    "double": ("EV of doubling, per starting hand and upcard", False),
+    "split": ("EV of splitting each pair, per upcard", False),
+    "surrender": ("EV of surrendering, per starting hand and upcard", False),
+    "optimal": ("EV of the best action, per starting hand and upcard", False),
+    "initial": ("probability of each starting hand with each dealer upcard", False),
+    "exceptions": ("composition-dependent exceptions to the basic-strategy chart", False),
+    "insurance": ("EV of the insurance bet, with one more card known", False),
+}
+
+
+class TableCommand:
+    """A table command with the attributes of a command module (``NAME``, ``HELP``, a
+    docstring for its ``--help``, ``add_arguments``, ``run``)."""
+
+    def __init__(self, name: str, help: str, given_no_blackjack: bool):
+        self.NAME = name
+        self.HELP = help
+        self.__doc__ = f"bjsolve {name}: {help}."
+        self.add_arguments, self.run = table_command(name, given_no_blackjack=given_no_blackjack)
+
+    def __repr__(self):
+        return f"<table command {self.NAME!r}>"
+
+
+def table_commands() -> dict:
+    """{name: TableCommand}, made once (a test may replace a command's ``run``)."""
+    if not _MADE:
+        _MADE.update((name, TableCommand(name, *spec)) for name, spec in TABLE_COMMANDS.items())
+    return _MADE
+
+
+_MADE: dict = {}
 
 
 def table_command(name: str, *, given_no_blackjack: bool = False):
@@ -65,8 +112,9 @@ def build_tables(names, rules, shoe, split, given_no_blackjack=False,
                  advantage_strategy="optimal", edge_in_caption=False):
     """The named tables, sharing one solve.  ``edge_in_caption``: the house-edge table
     first, which an HTML page or a picture puts in the strategy chart's caption."""
-    from ..solve import solve
-    from ..tables import build_table, house_edge_table
+    # (the solver, numpy and the kernels load only when a table is built: --help is quick)
+    from ..exact.solver import solve
+    from ..exact.tables import build_table, house_edge_table
     cache = {}
 
     def solution():
@@ -79,7 +127,6 @@ def build_tables(names, rules, shoe, split, given_no_blackjack=False,
 
 
 def _unknown_table(word: str) -> str:
-    import difflib
     close = difflib.get_close_matches(word, TABLE_NAMES, n=1)
     hint = f"; did you mean '{close[0]}'?" if close else ""
     return f"unknown table '{word[:40]}'{hint} (tables: {', '.join(TABLE_NAMES)})"

@@ -14,13 +14,40 @@ effects of removing each card and the best linear count; ``edges_table`` every b
 every preset; ``counted_sidebet`` how often a count finds an edge and what betting then
 earns (card bets; a first exact model).  Conventions: docs/side-bets.md.
 """
-from .analysis import (BETS, BestCount, RemovalEffects, SideBetResult, best_count, bet, edge,
-                       edges_table, effects_of_removal, resolve_shoe)
-from .counted import CountedSideBet, counted_sidebet
-from .paytables import DEFAULT_PAYTABLE, PRESETS, PayTable, paytable, register_paytable
-from .suited_shoe import SuitedShoe, parse_card
+from typing import TYPE_CHECKING
 
-__all__ = ["BETS", "DEFAULT_PAYTABLE", "PRESETS", "BestCount", "CountedSideBet", "PayTable",
-           "RemovalEffects", "SideBetResult", "SuitedShoe", "best_count", "bet",
-           "counted_sidebet", "edge", "edges_table", "effects_of_removal", "parse_card",
-           "paytable", "register_paytable", "resolve_shoe"]
+from ..lazy import lazy_exports
+
+# public name -> module that defines it (imported on first use)
+_EXPORTS = {
+    "BETS": "analysis",
+    "BestCount": "analysis",
+    "RemovalEffects": "analysis",
+    "SideBetResult": "analysis",
+    "best_count": "analysis",
+    "bet": "analysis",
+    "edge": "analysis",
+    "edges_table": "analysis",
+    "effects_of_removal": "analysis",
+    "resolve_shoe": "analysis",
+    "CountedSideBet": "counted",
+    "counted_sidebet": "counted",
+    "DEFAULT_PAYTABLE": "paytables",
+    "PRESETS": "paytables",
+    "PayTable": "paytables",
+    "paytable": "paytables",
+    "register_paytable": "paytables",
+}
+
+__all__ = list(_EXPORTS) + ["SuitedShoe", "parse_card"]
+__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)
+
+# the suit-aware shoe lives with the game model (bjsolve.model), shared with the games that
+# pay on suits; it is plain Python, so it is imported here at once
+from ..model.suited_shoe import SuitedShoe, parse_card  # noqa: E402
+
+if TYPE_CHECKING:  # the names as type checkers see them
+    from .analysis import (BETS, BestCount, RemovalEffects, SideBetResult, best_count, bet,
+                           edge, edges_table, effects_of_removal, resolve_shoe)
+    from .counted import CountedSideBet, counted_sidebet
+    from .paytables import DEFAULT_PAYTABLE, PRESETS, PayTable, paytable, register_paytable

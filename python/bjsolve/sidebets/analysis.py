@@ -12,14 +12,12 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..counting import SYSTEMS
-from ..ranks import show
-from ..shoe import Shoe
+from ..model import Shoe, rank, show
 from .card_bets import CARD_BETS
 from .dealer_bets import DEALER_BETS
 from .paytables import PRESETS, PayTable
 from .paytables import paytable as _resolve_paytable
-from .suited_shoe import RANK_NAMES, SUIT_NAMES, SuitedShoe, card_name
+from ..model.suited_shoe import RANK_NAMES, SUIT_NAMES, SuitedShoe, card_name
 
 __all__ = ["BETS", "BestCount", "RemovalEffects", "SideBetResult", "best_count", "bet", "edge",
            "edges_table", "effects_of_removal", "resolve_shoe"]
@@ -68,7 +66,6 @@ def _up_card(the_bet, up_card):
     if the_bet.name != "bust-bonus":
         raise ValueError(f"up_card: only bust-bonus is made after the up card is seen, not "
                          f"{the_bet.name}")
-    from ..ranks import rank
     return rank(up_card, field="up_card")
 
 
@@ -294,6 +291,9 @@ def best_count(name, paytable=None, *, shoe=None, decks=None, remove=(),
             if corr > best[1] + 1e-12:
                 best = (tags, corr, level)
     tags = best[0] if best[0] is not None else np.zeros(len(ranks), dtype=int)
+    # (the count systems' table lives with the solver's removal effects, which load the
+    # kernels: imported here, where it is used)
+    from ..counting import SYSTEMS
     published = {}
     for title, system in SYSTEMS.values():
         system_tags = list(system) if pooled else list(system) + [system[9]] * 3

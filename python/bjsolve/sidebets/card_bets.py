@@ -14,7 +14,7 @@ from functools import cached_property
 import numpy as np
 
 from .draws import RANK_OF, RED, SUIT_OF, VALUE_OF
-from .suited_shoe import SuitedShoe
+from ..model.suited_shoe import SuitedShoe
 
 __all__ = ["CARD_BETS", "CardBet"]
 

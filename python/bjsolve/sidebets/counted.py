@@ -19,7 +19,7 @@ The dealer bets Push 22 and Buster fit the same form (a final dealer hand's chan
 falling-factorial product over its ranks; the suited chances over the kinds of one suit),
 as does Lucky Ladies' dealer-natural award.  What is missing (later steps): insurance and
 Bust Bonus (values conditioned on the up card), suit counts, the bet ramp and rounds of the
-counted game (``bjsolve.game.CountedGame``) and a cross-check against ``bjsolve.simulate``.
+counted game (``bjsolve.risk.CountedGame``) and a cross-check against ``bjsolve.simulate``.
 """
 from __future__ import annotations
 
@@ -28,7 +28,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..ranks import show
+from ..model import show
 from .analysis import bet as _bet
 from .analysis import resolve_shoe
 from .card_bets import CardBet

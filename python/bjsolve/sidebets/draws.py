@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .suited_shoe import KINDS
+from ..model.suited_shoe import KINDS
 
 __all__ = ["RANK_OF", "RED", "SUIT_OF", "VALUE_OF"]
 

@@ -12,7 +12,7 @@ import numbers
 from fractions import Fraction
 from types import MappingProxyType
 
-from ..ranks import show
+from ..model import show
 
 __all__ = ["DEFAULT_PAYTABLE", "PRESETS", "PayTable", "paytable", "register_paytable"]
 

@@ -1,0 +1,160 @@
+"""Tables for the card-counting calculator (used by the CLI)."""
+from __future__ import annotations
+
+import textwrap
+
+import numpy as np
+
+from ..model.ranks import RANK_LABELS, label
+from ..model.shoe import Shoe
+from ..output.table import Table
+from ..output.table import table_notes as _notes
+from .indices import generate_indices
+from .removal import (
+    GRIFFIN_1D_EOR,
+    SYSTEMS,
+    _removal_effects,
+    advantage_by_true_count,
+    betting_correlation,
+    decision_effects,
+    effects_of_removal,
+    eor_vector,
+    insurance_correlation,
+    playing_efficiency,
+)
+
+
+def eor_table(rules, shoe, split="CDZ-", progress=None) -> Table:
+    fixed, reopt = _removal_effects(rules, shoe, ("fixed", "reoptimized"), split, progress)
+    rows = RANK_LABELS + ("mean",)
+    values = np.full((len(rows), 2), np.nan)
+    for r in range(1, 11):
+        values[r - 1] = [fixed.effects.get(r, np.nan), reopt.effects.get(r, np.nan)]
+    values[10] = [fixed.weighted_mean(), reopt.weighted_mean()]
+    return Table("eor", "effects of removal", rows, ("fixed", "reoptimized"), values,
+                 _notes(rules, fixed.shoe,
+                        f"change in the round's EV (unconditioned, fraction of the initial bet: "
+                        f"+0.001000 = +0.1 %) when one card of the rank leaves the shoe; base EV "
+                        f"{fixed.base_ev:+.10f}",
+                        "fixed: the full shoe's optimal decisions frozen (split hands as the "
+                        "unsplit hand); reoptimized: each depleted shoe solved afresh",
+                        f"split {split}; mean = probability-weighted mean (0 for a fixed "
+                        "strategy)"), style="ev")
+
+
+def counts_table(rules, shoe, systems, eor=None, progress=None) -> Table:
+    """BC, IC and PE of each system; ``eor``: a user EOR vector A..T (any unit) for the BC
+    column instead of this game's re-optimised effects of removal."""
+    if eor is None:
+        own = eor_vector(effects_of_removal(rules, shoe, strategy="reoptimized",
+                                            progress=progress))
+        bc_source = ("BC: correlation of the tags with this game's re-optimised effects of "
+                     "removal")
+    else:
+        own = eor_vector(eor)
+        bc_source = ("BC: correlation of the tags with the given EOR vector "
+                     + ", ".join(f"{v:g}" for v in own))
+    pe_shoe = shoe if shoe is not None else Shoe.decks(rules.decks)
+    decisions = decision_effects(rules, pe_shoe)
+    rows, values = [], []
+    for name in systems:
+        rows.append(SYSTEMS[name][0] if isinstance(name, str) and name in SYSTEMS else
+                    ",".join(f"{t:g}" for t in name) if not isinstance(name, str) else str(name))
+        values.append([betting_correlation(name, own), insurance_correlation(name),
+                       playing_efficiency(name, decisions, pe_shoe),
+                       betting_correlation(name, GRIFFIN_1D_EOR)])
+    return Table("counts", "count systems", tuple(rows), ("BC", "IC", "PE", "BC Griffin 1D"),
+                 np.array(values),
+                 _notes(rules, shoe if shoe is not None else Shoe.decks(rules.decks),
+                        bc_source + "; BC Griffin 1D: with Griffin's published single-deck "
+                        "EORs (The Theory of Blackjack)",
+                        "IC: correlation with the insurance vector (+4 non-ten, -9 ten); 13 "
+                        "ranks, ten's entry counted four times",
+                        "PE: Griffin's gain ratio (normal approximation) over the close "
+                        "two-card decisions (best and second-best play within 0.1 bet) with "
+                        "their own effects of removal, a quarter of the shoe dealt; for one "
+                        "deck it gives Griffin's published values within ~0.03 (Hi-Lo .51)"),
+                 style="prob")
+
+
+def indices_table(rules, system, *, dealt_decks=None, rounding="rounded", tc_convention="exact",
+                  hands="two-card", select=None, progress=None):
+    """The index numbers as a Table (``generate_indices``); ``select``: None (every line
+    whose play changes), a number N (the N lines of largest gain), "i18" / "fab4" or a
+    list of those (``IndexTable.select``)."""
+    table = generate_indices(rules, system, dealt_decks=dealt_decks, rounding=rounding,
+                             tc_convention=tc_convention, hands=hands, progress=progress)
+    if select is not None:
+        table = table.select(select)
+    rows, values = [], []
+    for (row, u), line in table.lines.items():
+        rows.append(f"{row} v {label(u)}")
+        change = " / ".join(f"{a}->{b}" for a, b in zip(line.plays, line.plays[1:]))
+        values.append([change, " ".join(f"{t:+d}" for t in line.thresholds),
+                       " ".join(f"{c:+.2f}" for c in line.crossings),
+                       f"{table.gains.get((row, u), 0.0):.2e}"])
+    rows.append("insurance")
+    values.append(["take insurance", "never" if table.insurance is None else f"{table.insurance:+d}",
+                   "" if table.insurance_crossing is None else f"{table.insurance_crossing:+.2f}",
+                   ""])
+    # JSON: the same lines with real numbers and the hand and upcard as separate fields
+    records = [{"hand": row, "dealer": label(u), "plays": list(line.plays),
+                "indices": [int(t) for t in line.thresholds],
+                "crossings": [float(c) for c in line.crossings],
+                "gain_per_round": float(table.gains.get((row, u), 0.0))}
+               for (row, u), line in table.lines.items()]
+    records.append({"hand": "insurance", "dealer": "A", "plays": ["no insurance", "insurance"],
+                    "indices": [] if table.insurance is None else [int(table.insurance)],
+                    "crossings": ([] if table.insurance_crossing is None
+                                  else [float(table.insurance_crossing)])})
+    t = Table("indices", f"index numbers ({system})", tuple(rows),
+              ("play change", "index", "exact TC", "gain/round"), np.array(values, dtype=object),
+              _notes(rules, Shoe.decks(rules.decks), table.method(),
+                     "gain/round: what playing the line gains over the play at TC 0, per "
+                     "round in fractions of a bet (chance of the deal x the gain by true "
+                     "count, weighted by a normal approximation of the true count at this "
+                     "depth); for ranking only"), units="true counts", records=records)
+    t.index_table = table
+    return t
+
+
+def index_file(table) -> str:
+    """The index-file format ``count up dbl spl sur p1 tc1 p2 ... +1000`` (see IndexLine);
+    the comment lines wrapped to 80 columns, each piece starting with '#'."""
+    ins = table.index_table.insurance
+    comments = list(table.notes) + [
+        "count up dbl spl sur p1 tc1 p2 ... +1000 (count < 0 soft; 1 stand, 2 hit, 3 double, "
+        "4 split, 5 surrender)",
+        "act at TC >= tc_i; dbl/spl/sur 1: the line is for a hand that may "
+        "double/split/surrender (0 0 0: stand or hit only)",
+        "insurance: " + ("never on the grid" if ins is None else f"take at TC >= {ins:+d}")]
+    lines = []
+    for comment in comments:
+        lines += textwrap.wrap(comment, 80, initial_indent="# ", subsequent_indent="#   ",
+                               break_long_words=False, break_on_hyphens=False)
+    return "\n".join(lines) + "\n" + table.index_table.index_file()
+
+
+def tc_advantage_table(rules, system, *, dealt_decks=None, true_counts=range(-5, 11),
+                       split="CDZ-", progress=None) -> Table:
+    res = advantage_by_true_count(rules, system, true_counts=true_counts, dealt_decks=dealt_decks,
+                                  split=split, progress=progress)
+    rows = tuple(f"{tc:+d}" for tc in res)
+    values = np.array([list(v) for v in res.values()])
+    depth = rules.decks / 2 if dealt_decks is None else dealt_decks
+    missing = [tc for tc in true_counts if tc not in res]
+    reach = ("; out of reach at this depth (a rank would run out): TC "
+             + ", ".join(f"{tc:+d}" for tc in missing)) if missing else ""
+    return Table("tc-advantage", f"advantage by true count ({system})", rows,
+                 ("exact", "linear"), values,
+                 _notes(rules, Shoe.decks(rules.decks),
+                        f"EV of a round (unconditioned, text in percent) with the shoe at each "
+                        f"true count (running count / decks remaining), {depth:g} "
+                        f"deck{'' if depth == 1 else 's'} dealt, "
+                        f"removals proportional within tag classes, fractional counts so the "
+                        f"count is exact",
+                        "exact: the shoe solved, every hand played its best way for that "
+                        "shoe (composition-dependent; 'bjsolve game' plays the chart, on "
+                        "floored counts); linear: full-shoe EV plus the fixed-strategy "
+                        "effects of removal, rescaled to the cards left" + reach,
+                        f"split {split}"), style="percent")

@@ -1,0 +1,469 @@
+"""Exact solves: ``solve`` and what it returns (``Solution``, ``ActionValues``, ``EV``):
+every action's EV for any hand, the round's EV, strategy evaluation.  The kernels' rule dict
+is in ``kernel_rules``, the threads in ``scheduler``, the engines in ``engines``, strategy
+evaluation in ``policy``.
+
+``solve(rules, shoe, split=...)`` builds one compiled ``UpcardEngine`` per upcard and runs
+them in parallel threads (the kernels release the GIL).  Conventions follow the exact
+analyzers': internal values are unconditioned; per-hand values returned to users are
+conditioned on no dealer blackjack when the dealer peeks (and say so).
+"""
+from __future__ import annotations
+
+import contextlib
+import threading
+import warnings
+from collections.abc import Mapping
+from typing import Any
+
+from ..model.actions import first_best
+from ..model.deal import Deal, dealer_columns, dealer_label, exposed, is_natural
+from ..model.mappings import CardMapping
+from ..model.ranks import counts_of, label, ranks
+from ..model.ranks import show as _show
+from ..model.rules import Rules
+from ..model.shoe import Shoe
+from .dealer import resolve_shoe
+from .engines import make_engines, solve_engines
+from .kernel_rules import SPLIT_CLASSES, check_split_class, check_threads, natural_tie_value
+from .policy import evaluate_policy
+from .scheduler import run_units
+from .strategy import StrategyChart, basic_strategy
+
+
+class EV(float):
+    """A float that says what it means: ``given_no_blackjack`` tells whether it is
+    conditioned on the dealer not holding a natural (False: unconditioned, dealer
+    naturals included); ``split_strategy`` names the post-split class behind it."""
+
+    given_no_blackjack: bool
+    split_strategy: str | None
+
+    def __new__(cls, value, given_no_blackjack: bool = False, split_strategy: str | None = None):
+        self = super().__new__(cls, value)
+        self.given_no_blackjack = bool(given_no_blackjack)
+        self.split_strategy = split_strategy
+        return self
+
+    def __reduce__(self):
+        return (EV, (float(self), self.given_no_blackjack, self.split_strategy))
+
+    def __repr__(self):
+        measure = "given no dealer blackjack" if self.given_no_blackjack else "unconditioned"
+        split = f", split {self.split_strategy}" if self.split_strategy else ""
+        return f"{float(self)!r} ({measure}{split})"
+
+
+class ActionValues(Mapping):
+    """Action -> EV for one hand against one upcard (fractions of the initial bet).
+
+    ``given_no_blackjack`` says whether the values are conditioned on the dealer not
+    holding a natural; ``split_strategy`` names the post-split class of the split value.
+    """
+
+    def __init__(self, values, *, cards, dealer, given_no_blackjack, split_strategy):
+        self._values = dict(values)
+        self.cards = cards
+        self.dealer = dealer
+        self.given_no_blackjack = given_no_blackjack
+        self.split_strategy = split_strategy
+
+    def __getitem__(self, key):
+        return self._values[key]
+
+    def __iter__(self):
+        return iter(self._values)
+
+    def __len__(self):
+        return len(self._values)
+
+    @property
+    def best(self) -> str:
+        """The best action (ties go to the earlier of stand, hit, double, split, surrender)."""
+        best = first_best(self._values)
+        assert best is not None    # (Solution.hand_ev always values standing)
+        return best
+
+    def __repr__(self):
+        body = ", ".join(f"{k}: {v:+.6f}" for k, v in self._values.items())
+        cards = "".join(label(c) for c in self.cards)
+        measure = "given no dealer blackjack" if self.given_no_blackjack else "unconditioned"
+        split = f", split {self.split_strategy}" if "split" in self._values else ""
+        return (f"ActionValues({cards} v {dealer_label(self.dealer)}, {measure}{split}: "
+                f"{{{body}}})")
+
+
+class Solution:
+    """The exact solve of one rule set and shoe; see ``solve``.
+
+    expected_value: the round's EV before any card is dealt (unconditioned, fraction of the
+        initial bet; negative = house edge).
+    ev_by_upcard: upcard (1..10) -> E[round | upcard], unconditioned (only upcards the shoe
+        can deal).
+    ev_by_dealer: dealer key -> E[round | dealer key]: the upcard, or in the exposed game
+        the sorted tuple of both dealer cards.
+
+    A Solution may be shared between threads: the compiled engines keep per-hand state and
+    memo tables, so every call into one engine holds that engine's lock, and the chart is
+    built once under its own lock.  Different solves share nothing and run in parallel.
+    A Solution pickles (its engines are rebuilt, empty, on loading; values are recomputed
+    on demand and come out the same).
+    """
+
+    def __init__(self, rules: Rules, shoe: Shoe, split: str, engines: dict, ev_by_dealer: dict,
+                 deal: Deal | None = None):
+        self.rules = rules
+        self.shoe = shoe
+        self.split = split
+        self.deal = Deal(rules, shoe) if deal is None else deal
+        self._engines = engines
+        self._engine_locks = {k: threading.RLock() for k in engines}
+        self._strategy_lock = threading.Lock()
+        self._strategy: StrategyChart | None = None    # (built on first use)
+        self.may_run_out = self.deal.may_run_out
+        # dicts here, made read-only CardMappings below
+        self.ev_by_dealer: Mapping[Any, EV] = {k: self._ev(ev_by_dealer[k])
+                                               for k in self.deal.keys}
+        self.expected_value = self._ev(self.deal.combine(self.ev_by_dealer))
+        if exposed(rules):
+            by_up: dict = {}
+            for k, v in self.ev_by_dealer.items():
+                w = self.deal.weights[k]
+                for up in set(k):  # a hand {a, b} has a as its first card half the time
+                    share = w if k[0] == k[1] else w / 2
+                    tot = by_up.setdefault(up, [0.0, 0.0])
+                    tot[0] += share * v
+                    tot[1] += share
+            self.ev_by_upcard: Mapping[int, EV] = {u: self._ev(t[0] / t[1])
+                                                   for u, t in sorted(by_up.items()) if t[1] > 0}
+        else:
+            self.ev_by_upcard = dict(sorted(self.ev_by_dealer.items()))
+        # read-only, and indexable by card labels: sol.ev_by_upcard["A"]
+        self.ev_by_upcard = CardMapping(self.ev_by_upcard, "upcard")
+        self.ev_by_dealer = CardMapping(self.ev_by_dealer, "dealer")
+
+    def _ev(self, value) -> EV:
+        return EV(value, False, self.split)
+
+    def __repr__(self):
+        caveat = ", shoe may run out (degenerate values)" if self.may_run_out else ""
+        return (f"Solution({self.rules.describe()}, shoe={self.shoe!r}, split={self.split}, "
+                f"expected_value={self.expected_value:+.10f} unconditioned{caveat})")
+
+    def __reduce__(self):
+        raw = {k: float(v) for k, v in self.ev_by_dealer.items()}
+        return (_restore_solution, (self.rules, self.shoe, self.split, raw, self._strategy))
+
+    @contextlib.contextmanager
+    def locked_engine(self, key):
+        """``with sol.locked_engine(key) as engine:`` the compiled engine of a dealer key,
+        held under its lock: the way for other modules (counting) to call engine methods
+        that set hand state, freeze decisions or copy a policy on a shared solution."""
+        with self._engine_locks[key]:
+            yield self._engines[key]
+
+    @property
+    def dealer_keys(self) -> list:
+        """The dealer keys the shoe can deal: upcards 1..10, or in the exposed game the
+        sorted pairs of both dealer cards."""
+        return list(self.ev_by_dealer)
+
+    @property
+    def playable_keys(self) -> tuple:
+        """The dealer keys with decisions (all but an exposed dealer natural)."""
+        return self.deal.playable_keys
+
+    def dealer_columns(self) -> list:
+        """[(column label, [dealer keys])]: upcards 2..T, A, or the exposed game's codes."""
+        return dealer_columns(self.dealer_keys)
+
+    def conditioned_for(self, cards) -> bool:
+        """Whether hand values are shown given no dealer blackjack: only when the dealer
+        peeks before the decision (not for an early-surrender decision)."""
+        if self.rules.hole_card != "peek":
+            return False
+        return not (self.rules.surrender == "early" and len(cards) == 2)
+
+    @property
+    def conditioned(self) -> bool:
+        """Per-hand values are given no dealer blackjack (the dealer peeks)."""
+        return self.rules.hole_card == "peek"
+
+    # ---- one hand --------------------------------------------------------------
+
+    def _dealer_key(self, dealer):
+        cards = ranks(dealer, field="dealer")
+        if exposed(self.rules):
+            if len(cards) != 2:
+                raise ValueError(f"dealer: both dealer cards are dealt face up in this game; "
+                                 f"give two cards, got {_show(cards)}")
+            key = tuple(sorted(cards))
+            if is_natural(key):
+                raise ValueError("dealer: the dealer's cards are a natural; the round is over")
+        else:
+            if len(cards) != 1:
+                raise ValueError(f"dealer: give one upcard, got {_show(cards)}")
+            key = cards[0]
+        if key not in self._engines:
+            raise ValueError(f"dealer: the shoe cannot deal the dealer {dealer_label(key)}")
+        return key
+
+    def _hand(self, cards, dealer):
+        cards = tuple(sorted(ranks(cards, field="cards")))
+        if len(cards) < 2:
+            raise ValueError(f"cards: a hand needs at least two cards, got {cards}")
+        if sum(cards) > 21:
+            raise ValueError(f"cards: {_show(cards)} is already bust (hard total {sum(cards)})")
+        key = self._dealer_key(dealer)
+        need = counts_of(cards)
+        for c in ((key,) if isinstance(key, int) else key):
+            need[c - 1] += 1
+        for r, k in enumerate(need):
+            if self.shoe.is_infinite:
+                if k and self.shoe.counts[r] <= 0:
+                    raise ValueError(f"cards: this infinite shoe never deals a {label(r + 1)} "
+                                     f"(its proportion is 0)")
+            elif k and k - 1 >= self.shoe.counts[r]:  # k > count for whole counts; a
+                # fractional shoe deals a rank while its count left is positive
+                raise ValueError(f"cards: the shoe holds {self.shoe.counts[r]:g} x {label(r + 1)}, "
+                                 f"the hand and the dealer's cards need {k}")
+        return cards, key
+
+    def allowed_actions(self, cards, dealer) -> tuple[str, ...]:
+        """Actions allowed for this hand as an unsplit hand (2 cards: round start)."""
+        cards, key = self._hand(cards, dealer)
+        with self._engine_locks[key]:
+            return self._allowed(cards, key)
+
+    def _allowed(self, cards, key):
+        # the caller holds the engine's lock (these calls set and clear the engine's hand)
+        engine = self._engines[key]
+        out = ["stand", "hit"]
+        if engine.may_double_hand(counts_of(cards)):
+            out.append("double")
+        if len(cards) == 2:
+            if cards[0] == cards[1] and engine.split_limit(cards[0]) >= 2:
+                out.append("split")
+            if self.rules.surrender != "none":
+                out.append("surrender")
+        return tuple(out)
+
+    def hand_ev(self, cards, dealer, *, given_no_blackjack: bool | None = None) -> ActionValues:
+        """EV of every allowed action for this exact hand against the dealer.
+
+        cards: two or more cards (ranks or labels); two cards are the original hand
+        (split and surrender may be allowed), more cards a later decision.
+        dealer: the upcard, or both dealer cards in the exposed game.
+        Values are fractions of the initial bet, given no dealer blackjack when the dealer
+        peeks before the decision; unconditioned otherwise (no hole card, an early
+        surrender decision, or ``given_no_blackjack=False``).  The result says which.
+        Where the hole card surely completes a dealer natural (an ace up and only tens
+        left, or the reverse), "given no blackjack" is undefined: by default the values
+        are then unconditioned (``given_no_blackjack`` False on the result), and asking
+        for ``given_no_blackjack=True`` raises ValueError.
+        Split values use this solve's post-split class (``self.split``).
+        A two-card natural is paid at once: its "stand" is the payout (a tied dealer
+        natural per the rules); "hit" and "double" are listed as the published tables list
+        them (the values of playing on a soft 21) but are no decision a player meets.
+        """
+        if given_no_blackjack is not None and not isinstance(given_no_blackjack, bool):
+            raise TypeError(f"given_no_blackjack must be True, False or None (the game's "
+                            f"default), got {_show(given_no_blackjack)}")
+        cards, key = self._hand(cards, dealer)
+        asked = given_no_blackjack
+        if given_no_blackjack is None:
+            given_no_blackjack = self.conditioned_for(cards)
+        elif given_no_blackjack and self.rules.hole_card != "peek":
+            raise ValueError("given_no_blackjack=True needs a peek game (hole_card='peek')")
+        engine = self._engines[key]
+        counts = counts_of(cards)
+        with self._engine_locks[key]:
+            st, ht, dd, beta = engine.hand_values(counts)
+            allowed = self._allowed(cards, key)
+            split = engine.split_ev(cards[0]) if "split" in allowed else None
+            surrender = (engine.surrender_ev(counts) if "surrender" in allowed
+                         and not given_no_blackjack else None)
+        if given_no_blackjack and (beta >= 1.0 or (split is not None and split[1] >= 1.0)):
+            if asked:
+                raise ValueError(f"given_no_blackjack: undefined for "
+                                 f"{''.join(label(c) for c in cards)} v {dealer_label(key)}: "
+                                 f"the hole card surely completes a dealer natural")
+            given_no_blackjack = False  # undefined: report the unconditioned values
+            if "surrender" in allowed:
+                with self._engine_locks[key]:
+                    surrender = engine.surrender_ev(counts)
+        raw = {"stand": st, "hit": ht, "double": dd}
+        natural = is_natural(cards)
+        p = 1.0 - beta
+        values = {}
+        for a in allowed:
+            if a in raw:
+                v = raw[a]
+                if given_no_blackjack:
+                    if natural and a == "stand":  # a tied natural is settled, not lost
+                        v = (v - natural_tie_value(self.rules) * beta) / p
+                    else:
+                        v = (v + 1.0 - p) / p
+            elif a == "split":
+                assert split is not None    # (computed when split is allowed)
+                v, beta_s = split
+                if given_no_blackjack:
+                    v = (v + beta_s) / (1.0 - beta_s)
+            else:  # surrender
+                v = -0.5 if given_no_blackjack else surrender
+            values[a] = v
+        return ActionValues(values, cards=cards, dealer=key, given_no_blackjack=given_no_blackjack,
+                            split_strategy=self.split)
+
+    def best_action(self, cards, dealer) -> str:
+        """The composition-dependent optimal action for this hand against the dealer."""
+        return self.hand_ev(cards, dealer, given_no_blackjack=False).best
+
+    def insurance_ev(self, cards=()) -> EV:
+        """EV per unit of an insurance bet (pays 2:1) against a dealer ace, with the given
+        cards (e.g. the player's hand) and the ace removed from the shoe: unconditioned
+        (the bet is settled on the hole card, so it cannot be given no blackjack)."""
+        if exposed(self.rules):
+            raise ValueError("insurance: both dealer cards are face up in this game, so no "
+                             "insurance is offered")
+        removed = ranks(cards, field="cards")
+        if 1 not in self._engines:
+            raise ValueError("insurance: the shoe cannot deal the dealer an ace")
+        if not self.shoe.is_infinite:
+            need = counts_of(removed + (1,))
+            for r, k in enumerate(need):
+                if k > self.shoe.counts[r]:
+                    raise ValueError(f"cards: the shoe holds {self.shoe.counts[r]:g} x "
+                                     f"{label(r + 1)}, the cards and the dealer's ace need {k}")
+        elif any(self.shoe.counts[c - 1] <= 0 for c in removed):
+            raise ValueError("cards: this infinite shoe never deals some of these cards")
+        left = self.shoe.remove(*(removed + (1,))) if not self.shoe.is_infinite else self.shoe
+        if left.size <= 0:
+            raise ValueError("cards: no card would be left for the dealer's hole card")
+        p_ten = left.probabilities()[9]
+        return EV(3.0 * p_ten - 1.0, False)
+
+    # ---- strategies --------------------------------------------------------------
+
+    @property
+    def strategy(self) -> StrategyChart:
+        """The total-dependent basic-strategy chart with composition-dependent exceptions
+        (built once, on first use; safe to ask from several threads)."""
+        if self._strategy is None:
+            with self._strategy_lock:
+                if self._strategy is None:
+                    self._strategy = basic_strategy(self, no_das=self._no_das_solution())
+        return self._strategy
+
+    def _no_das_solution(self):
+        """The same solve without double after split, which the chart needs to mark the
+        splits that are right only because of it (None where that cannot arise)."""
+        rules = self.rules
+        if rules.hole_card == "exposed" or not rules.double_after_split or rules.max_split_hands < 2:
+            return None
+        # only the pairs' values are needed: engines that compute them on demand, not a
+        # whole second solve (which would also run every round)
+        return PairsWithoutDAS(self)
+
+    def evaluate(self, strategy) -> float:
+        """Overall EV (unconditioned) of the round when the player follows ``strategy``.
+
+        strategy: a ``StrategyChart`` or a callable ``f(cards, dealer, allowed) -> action``
+        where cards is a sorted tuple of ranks, dealer the upcard (or the tuple of both
+        dealer cards in the exposed game) and allowed the tuple of legal actions; it is
+        asked once per hand composition, dealer and kind of decision (the original two
+        cards, a later decision, a split hand).  Resplits stay forced.  A strategy whose
+        answers depend only on the hand's hard total, whether it holds an ace, whether it
+        is the first two cards and which pair (a ``StrategyChart``, or a class declaring
+        ``total_dependent = True``) is asked once per such kind of hand instead.
+        """
+        return EV(evaluate_policy(self.rules, self.shoe, strategy, deal=self.deal), False)
+
+    def outcome_distribution(self, strategy="optimal", *, insurance=False, spots=1,
+                             threads=None, exact_splits=True, exact_spots=False):
+        """The distribution of a round's net outcome in initial bets (an
+        ``OutcomeDistribution``): unconditioned (dealer naturals included); its mean equals
+        ``expected_value`` (or ``evaluate(strategy)``) to about 1e-15; ``.exact`` says
+        whether the probabilities are exact, ``.method`` how they were combined when not,
+        ``.variance_exact`` whether the SD is.  strategy: "optimal" (this solve's play,
+        split class ``self.split``), a ``StrategyChart`` or a callable as for ``evaluate``;
+        spots: 1..3 hands against one dealer.  Details: ``bjsolve.exact.distribution``."""
+        # (lazy: the distribution needs numpy, which a solve and its chart do without)
+        from .distribution import outcome_distribution
+        return outcome_distribution(self, strategy, insurance=insurance, spots=spots,
+                                    threads=threads, exact_splits=exact_splits,
+                                    exact_spots=exact_spots)
+
+
+class PairsWithoutDAS:
+    """The unconditioned values of the pairs when doubling after a split is not allowed,
+    for ``_mark_das_splits``: the same rules and shoe without DAS, with engines that
+    compute a pair's split on demand instead of a whole second solve.  ``hand_ev`` gives
+    what ``Solution.hand_ev(pair, key, given_no_blackjack=False)`` would.  Only the split
+    depends on DAS: the other actions' values are the solution's own."""
+
+    def __init__(self, solution):
+        self.rules = solution.rules.replace(double_after_split=False)
+        self.playable_keys = solution.playable_keys
+        self._solution = solution
+        self._engines = make_engines(self.rules, solution.shoe, SPLIT_CLASSES[solution.split])
+
+    def prepare(self, needed, threads: int | None = None) -> None:
+        """Value the splits of ``needed`` [(dealer key, pair rank)] ahead, in parallel
+        threads (one per engine at a time; the engines keep the values)."""
+        by_key: dict = {}
+        for key, pair in needed:
+            by_key.setdefault(key, []).append(pair)
+
+        run_units(by_key, lambda key: [self._engines[key].split_ev(pair)
+                                       for pair in by_key[key]], threads)
+
+    def hand_ev(self, cards, key, *, given_no_blackjack=False) -> dict:
+        if given_no_blackjack or len(cards) != 2 or cards[0] != cards[1]:
+            raise ValueError("PairsWithoutDAS gives the unconditioned values of pairs only")
+        values = dict(self._solution.hand_ev(cards, key, given_no_blackjack=False))
+        if "split" in values:
+            values["split"] = self._engines[key].split_ev(cards[0])[0]
+        return values
+
+
+def _restore_solution(rules, shoe, split, ev_by_dealer, strategy):
+    """Unpickle a Solution: fresh (empty) engines, the round values as they were."""
+    deal = Deal(rules, shoe)
+    sol = Solution(rules, shoe, split, make_engines(rules, shoe, SPLIT_CLASSES[split], deal),
+                   ev_by_dealer, deal)
+    sol._strategy = strategy
+    return sol
+
+
+def solve(rules: Rules | None = None, shoe: Shoe | None = None, *, split: str = "CDZ-",
+          threads: int | None = None) -> Solution:
+    """Solve a rule set exactly.
+
+    rules: a ``Rules`` (default ``Rules()``).
+    shoe: the analysis shoe (default: the full shoe of ``rules.decks``; any composition, or
+        ``Shoe.infinite()``).  A shoe given is the shoe solved: ``rules.decks`` is then not
+        used (``solve(Rules(decks=1), Shoe.decks(6))`` is a six-deck solve).
+    split: post-split strategy class, "CDZ-", "CDP1" or "CDP".  The classes are heuristics
+        for play after a split, not bounds of one another: CDP's round EV is usually the
+        highest, but on some depleted shoes it comes out below CDP1's or CDZ-'s (see
+        docs/split-classes.md).
+    threads: how many threads solve the upcards in parallel (None: every core; 1: the
+        calling thread only).  The results do not depend on it, bit for bit.
+    """
+    rules = Rules() if rules is None else rules
+    if not isinstance(rules, Rules):
+        raise TypeError(f"rules must be a bjsolve.Rules, got {type(rules).__name__}")
+    split = check_split_class(split)
+    check_threads(threads)
+    shoe = resolve_shoe(rules, shoe)
+    if shoe.size < 10:
+        raise ValueError(f"shoe too small for a round: {shoe.size:g} cards (at least 10 needed)")
+    deal = Deal(rules, shoe)
+    if deal.may_run_out:
+        warnings.warn(f"a round could run out of cards in this {shoe.size:g}-card shoe: the values "
+                      f"follow the analyzers' degenerate conventions (a dealer who must draw "
+                      f"from an empty shoe busts) and describe no real game",
+                      RuntimeWarning, stacklevel=2)
+    engines, values = solve_engines(rules, shoe, SPLIT_CLASSES[split], deal, threads, kind=split)
+    return Solution(rules, shoe, split, engines, values, deal)

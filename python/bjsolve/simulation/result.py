@@ -1,0 +1,233 @@
+"""What a simulation returns: totals, the per-true-count table, the risk of ruin (see
+bjsolve.simulate)."""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..output.table import Table
+
+TC_LOW, TC_HIGH = -20, 20          # the per-true-count table (the ends collect the rest)
+
+
+@dataclass
+class TrueCountRow:
+    """One row of a simulation's per-true-count table (the count the bet was made on)."""
+    true_count: int          # TC_LOW / TC_HIGH rows also hold every count beyond them
+    rounds: int              # rounds dealt at this count (played or sat out)
+    frequency: float         # rounds / all rounds
+    played: int              # rounds the player bet
+    mean: float              # mean result per initial unit bet (per spot) when played
+    sd: float                # SD of that result per round
+    se: float                # standard error of mean
+
+
+@dataclass
+class RuinResult:
+    """Simulated risk of ruin: of ``paths`` bankroll paths of ``rounds_per_path`` rounds
+    from ``bankroll`` units, ``ruined`` reached 0; ``risk_of_ruin`` their share and ``se``
+    its binomial standard error (a simulation estimate, not the exact figure)."""
+    paths: int
+    rounds_per_path: int
+    bankroll: float
+    ruined: int
+    risk_of_ruin: float
+    se: float
+
+
+@dataclass
+class SimulationResult:
+    """Totals of a simulation.  Money is in bet units (the flat bet or the ramp's units).
+
+    rounds: rounds dealt; played: rounds with a bet (wonging and 0-unit steps sit out);
+    hands: the player's hands (splits count each hand); mean: result per round dealt and
+    its standard error ``se`` (rounds treated as independent); sd: SD per round;
+    total_won, total_bet (initial bets); win_rate: total_won / total_bet;
+    per_true_count: a TrueCountRow per integer true count (the count the bet was made on);
+    partial: True when the run was interrupted and holds only the rounds simulated so far.
+    """
+    rounds: int
+    played: int
+    hands: int
+    mean: float
+    se: float
+    sd: float
+    total_won: float
+    total_bet: float
+    win_rate: float
+    shuffles: int
+    exhausted: int
+    per_true_count: list
+    chunks: int
+    seed: int
+    partial: bool = False
+    ruin: RuinResult | None = None
+    settings: dict = field(default_factory=dict)
+
+    def __repr__(self):
+        # the dataclass repr printed every per-true-count row and setting (~5 KB); the
+        # rows are in .per_true_count and .to_pandas(), the settings in .settings
+        ruin = (f", risk_of_ruin={self.ruin.risk_of_ruin:.4f} +- {self.ruin.se:.4f}"
+                if self.ruin is not None else "")
+        return (f"SimulationResult(rounds={self.rounds:,}, played={self.played:,}, "
+                f"mean={_with_se(self.mean, self.se)}, sd={_shown(self.sd, '.4f')}, "
+                f"win_rate={_shown(self.win_rate, '+.6f')}, seed={self.seed}"
+                f"{', PARTIAL' if self.partial else ''}{ruin}, "
+                f"{len(self.per_true_count)} true-count rows)")
+
+    def true_count_row(self, tc: int) -> TrueCountRow:
+        """The ``TrueCountRow`` of one integer true count (KeyError if the table has none;
+        the ends of the table collect every count beyond them)."""
+        for row in self.per_true_count:
+            if row.true_count == tc:
+                return row
+        raise KeyError(tc)
+
+    def to_pandas(self):
+        """The per-true-count table as a pandas DataFrame (index: true count); the totals
+        are in ``DataFrame.attrs``.  Needs pandas (not a bjsolve requirement)."""
+        # (lazy: pandas is optional)
+        import pandas as pd
+        df = pd.DataFrame([vars(r) for r in self.per_true_count]).set_index("true_count")
+        df.attrs.update(self.summary())
+        return df
+
+    def summary(self) -> dict:
+        """The totals by name (no per-true-count rows), as ``to_pandas`` puts in ``attrs``."""
+        out = {k: getattr(self, k) for k in ("rounds", "played", "hands", "mean", "se", "sd",
+                                             "total_won", "total_bet", "win_rate", "shuffles",
+                                             "exhausted", "chunks", "seed", "partial")}
+        if self.ruin is not None:
+            out["risk_of_ruin"] = self.ruin.risk_of_ruin
+            out["risk_of_ruin_se"] = self.ruin.se
+        return out
+
+    def tables(self):
+        """The summary and the per-true-count table as ``bjsolve.output.table.Table`` objects
+        (text cells formatted for reading; JSON carries the numbers as records)."""
+        s = self.summary()
+        shown = {
+            "rounds": f"{self.rounds:,}", "played": f"{self.played:,}",
+            "hands": f"{self.hands:,}",
+            "mean": _with_se(self.mean, self.se, " per round"),
+            "sd": (f"{self.sd:.4f} per round" if math.isfinite(self.sd)
+                   else "-- (no SD from fewer than two rounds)"),
+            "total_won": f"{self.total_won:+,.1f}",
+            "total_bet": f"{self.total_bet:,.1f}",
+            "win_rate": (f"{self.win_rate:+.6f} per unit bet ({100 * self.win_rate:+.3f}%)"
+                         if math.isfinite(self.win_rate) else "-- (nothing bet)"),
+            "shuffles": f"{self.shuffles:,}", "exhausted": f"{self.exhausted:,}",
+            "chunks": f"{self.chunks:,}"}
+        if self.ruin is not None:
+            shown["risk_of_ruin"] = (f"{self.ruin.risk_of_ruin:.4f} +- {self.ruin.se:.4f} "
+                                     f"({self.ruin.paths:,} paths, {self.ruin.rounds_per_path:,} "
+                                     f"rounds, {self.ruin.bankroll:g} units)")
+        names = tuple(shown)
+        labels = tuple(SUMMARY_LABELS.get(k, k) for k in names)
+        title = "Simulation" + (" PARTIAL" if self.partial else "")
+        notes = (("PARTIAL: interrupted; these are the rounds simulated so far",)
+                 if self.partial else ()) + tuple(f"{_SETTING_LABELS.get(k, k)}: {v}" for k, v in self.settings.items()) + (
+            f"seed: {self.seed}", "SE treats rounds as independent (rounds of one shoe are "
+            "correlated through the count)")
+        summary = Table("simulation", title, labels, ("value",),
+                        np.array([[shown[k]] for k in names], dtype=object), notes=notes,
+                        layout="summary", units="bet units unless stated",
+                        records=[{"name": k, "value": s.get(k)} for k in names if k in s]
+                        + ([{"name": "risk_of_ruin", "value": self.ruin.risk_of_ruin,
+                             "se": self.ruin.se}] if self.ruin is not None else []))
+        rows = [r for r in self.per_true_count if r.rounds]
+        cols = ("rounds", "frequency", "played", "mean", "sd", "se")
+        cells = np.array([[f"{r.rounds:,}", f"{r.frequency:.5f}", f"{r.played:,}",
+                           _shown(r.mean, "+.5f"), _shown(r.sd, ".4f"), _shown(r.se, ".5f")]
+                          for r in rows],
+                         dtype=object).reshape(len(rows), len(cols))
+        by_tc = Table("per-true-count",
+                      "Result by true count (per initial unit bet per spot, played rounds)",
+                      tuple(f"{r.true_count:+d}" for r in rows), cols, cells,
+                      notes=(f"true count: the whole number the bet was made on; rows "
+                             f"{TC_LOW:+d} and {TC_HIGH:+d} include every count beyond",),
+                      units="mean, sd, se: initial bets; frequency: share of rounds dealt",
+                      records=[vars(r) for r in rows])
+        return [summary, by_tc]
+
+    def __str__(self):
+        tail = " PARTIAL" if self.partial else ""
+        return (f"SimulationResult({self.rounds} rounds, mean "
+                f"{_with_se(self.mean, self.se, ' per round')}, SD {_shown(self.sd, '.4f')}, "
+                f"win rate {_shown(self.win_rate, '+.6f')}{tail})")
+
+
+def _shown(value, spec: str) -> str:
+    """A number for the text table; '--' where there is none (an SD from one round)."""
+    return "--" if value is None or not math.isfinite(value) else format(value, spec)
+
+
+def _with_se(mean, se, unit: str = "") -> str:
+    """'+0.012000 +- 0.000300{unit} (1 SE)'; the mean alone from a single round (no SE),
+    '--' from none."""
+    if not math.isfinite(mean):
+        return f"--{unit} (no rounds)"
+    if not math.isfinite(se):
+        return f"{mean:+.6f}{unit} (no SE from a single round)"
+    return f"{mean:+.6f} +- {se:.6f}{unit} (1 SE)"
+
+
+# the settings in the notes, in the words of the command line's flags
+_SETTING_LABELS = {"true_count": "decks estimation", "rounding": "tc convention",
+                   "other_spots": "other spots", "index_plays": "index plays"}
+
+# the summary's rows as a person reads them (JSON records keep the field names)
+SUMMARY_LABELS = {
+    "rounds": "rounds dealt", "played": "rounds played",
+    "hands": "hands played", "mean": "mean", "sd": "SD", "total_won": "total won",
+    "total_bet": "total bet", "win_rate": "win rate", "shuffles": "shuffles",
+    "exhausted": "shoe ran out mid-round", "chunks": "seeded chunks",
+    "risk_of_ruin": "risk of ruin",
+}
+
+
+def merge(chunks) -> dict:
+    """Sum chunk results (sums, counts, tc_counts, tc_sums) in the order given."""
+    sums = np.zeros(3)
+    counts = np.zeros(6, dtype=np.int64)
+    tcc = np.zeros((TC_HIGH - TC_LOW + 1, 2), dtype=np.int64)
+    tcs = np.zeros((TC_HIGH - TC_LOW + 1, 2))
+    for s, c, a, b in chunks:
+        sums += s
+        counts += c
+        tcc += a
+        tcs += b
+    return {"sums": sums, "counts": counts, "tc_counts": tcc, "tc_sums": tcs}
+
+
+def _mean_sd(total, total_sq, n):
+    if n <= 0:
+        return math.nan, math.nan
+    mean = float(total) / n
+    if n < 2:
+        return mean, math.nan
+    var = max(0.0, (float(total_sq) - n * mean * mean) / (n - 1))
+    return mean, math.sqrt(var)
+
+
+def _result(merged, seed, chunks, partial, settings) -> SimulationResult:
+    sums, counts = merged["sums"], merged["counts"]
+    rounds = int(counts[0])
+    mean, sd = _mean_sd(sums[0], sums[1], rounds)
+    rows = []
+    for i in range(TC_HIGH - TC_LOW + 1):
+        n_seen, n_played = (int(x) for x in merged["tc_counts"][i])
+        m, s = _mean_sd(merged["tc_sums"][i, 0], merged["tc_sums"][i, 1], n_played)
+        rows.append(TrueCountRow(TC_LOW + i, n_seen, n_seen / rounds if rounds else math.nan,
+                                 n_played, m, s, s / math.sqrt(n_played) if n_played > 1
+                                 else math.nan))
+    total_bet = float(sums[2])
+    return SimulationResult(
+        rounds=rounds, played=int(counts[1]), hands=int(counts[2]), mean=mean,
+        se=sd / math.sqrt(rounds) if rounds > 1 else math.nan, sd=sd,
+        total_won=float(sums[0]), total_bet=total_bet,
+        win_rate=float(sums[0]) / total_bet if total_bet else math.nan,
+        shuffles=int(counts[3]), exhausted=int(counts[4]), per_true_count=rows,
+        chunks=chunks, seed=seed, partial=partial, settings=settings)
