@@ -308,6 +308,10 @@ def test_published_figures():
     assert abs(pp.probabilities["mixed pair"] - 3328 / 86320) < 1e-15
     assert round(pp.expected_value, 6) == -0.040964
     assert round(e("perfect-pairs", "30-10-5", decks=8).expected_value, 6) == -0.033735
+    # live-dealers-casino.com, Perfect Pairs on a 6-deck shoe: 25/12/5 house edge 9.97%,
+    # 30/10/5 5.79%
+    assert round(e("perfect-pairs", "25-12-5", decks=6).house_edge, 4) == 0.0997
+    assert round(e("perfect-pairs", "30-10-5", decks=6).house_edge, 4) == 0.0579
     # Wizard of Odds, Lucky Ladies table A, 6 decks: 135,360 of 9,294,695,280 permutations
     # for the queen-of-hearts pair with a dealer natural; return -0.247089
     ll = e("lucky-ladies", "1000-125", decks=6)
@@ -586,3 +590,16 @@ def test_dealer_hands_agree_with_the_package_dealer_probabilities(hit_soft_17):
             for total in (17, 18, 19, 20):
                 here = hands.total[hands.up == up] == total
                 assert mine[here].sum() / up_chance == pytest.approx(theirs[total], abs=1e-14)
+
+
+def test_cli_bust_bonus_against_one_up_card():
+    # Wizard of Odds, Bust Bonus, 8 decks, H17: with a 4 up, suited bust 10, bust 1 to 1
+    done = _cli("bust-bonus", "--decks", "8", "--h17", "--up-card", "4", "--format", "json")
+    assert done.returncode == 0, done.stderr
+    records = {r["outcome"]: r for r in json.loads(done.stdout)["records"]}
+    assert round(records["4 up: suited bust"]["probability"], 6) == 0.014647
+    # the printed return, -0.071939, sums returns of probabilities rounded to 6 places (the
+    # suited one times 10): it agrees within that rounding
+    assert abs(records["total"]["expected_value"] - -0.071939) < 1e-5
+    bad = _cli("21+3", "--up-card", "4")
+    assert bad.returncode == 2 and "up_card" in bad.stderr
