@@ -602,4 +602,4 @@ def test_cli_bust_bonus_against_one_up_card():
     # suited one times 10): it agrees within that rounding
     assert abs(records["total"]["expected_value"] - -0.071939) < 1e-5
     bad = _cli("21+3", "--up-card", "4")
-    assert bad.returncode == 2 and "up_card" in bad.stderr
+    assert bad.returncode == 2 and "--up-card" in bad.stderr
