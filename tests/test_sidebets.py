@@ -460,15 +460,18 @@ def test_cli_sidebet_count_and_list():
 @pytest.mark.parametrize("name, tags, shoe", [
     ("21+3", "hilo", "SMALL"), ("over-13", (2, 2, 1, 0, 0, 0, 0, 0, -1, -1), "SMALL"),
     ("lucky-ladies", "hilo", "LADIES_SHOE"), ("push-22", "hilo", "DEALER_SHOE"),
-    ("buster", (1, 0, 0, 0, 0, 0, 0, 0, 0, -1), "BUSTER_SHOE")])
+    ("buster", (1, 0, 0, 0, 0, 0, 0, 0, 0, -1), "BUSTER_SHOE"),
+    ("insurance", "hilo", "SMALL"), ("bust-bonus", "hilo", "DEALER_SHOE")])
 def test_value_given_the_count_matches_enumerating_the_cards_seen(name, tags, shoe):
+    """For every running count after n cards: P(count and the bet offered) and that times
+    the value given both, by the group of offers (the up card the bet is made against)."""
     from bjsolve.sidebets.counted import _CountModel, _tags_by_kind
     shoe = globals()[shoe]
     the_bet = sidebets.bet(name)
     table = sidebets.paytable(the_bet)
     model = _CountModel(the_bet, table, shoe, tags)
     kind_tags = _tags_by_kind(tags)
-    for n in (1, 2):
+    for n in ((1,) if name == "bust-bonus" else (1, 2)):
         want: dict = {}
         kinds = [k for k, c in enumerate(shoe.counts) for _ in range(c)]
         for seen in itertools.permutations(range(len(kinds)), n):
@@ -476,16 +479,41 @@ def test_value_given_the_count_matches_enumerating_the_cards_seen(name, tags, sh
             for i in seen:
                 rest = rest.remove_kind(kinds[i])
             running = sum(kind_tags[kinds[i]] for i in seen)
-            ev = sidebets.edge(name, table, shoe=rest).expected_value
-            mass, total = want.get(running, (0, 0.0))
-            want[running] = (mass + 1, total + ev)
+            offers = _offers(name, table, rest)
+            mass, total = want.get(running, (0, [(0, 0.0)] * len(offers)))
+            want[running] = (mass + 1, [(a + o, b + o * v) for (a, b), (o, v) in
+                                        zip(total, offers)])
         ways = sum(m for m, _ in want.values())
-        running, mass, value = model.value_by_running_count(n)
+        running, mass, offered, net = model.value_by_running_count(n)
         assert len(running) == len(want)
-        for rc, p, v in zip(running, mass, value):
-            m, total = want[rc]
+        for rc, p, off, gain in zip(running, mass, offered, net):
+            m, groups = want[rc]
             assert p == pytest.approx(m / ways, abs=1e-14)
-            assert v == pytest.approx(total / m, abs=1e-13)
+            for g, (o, v) in enumerate(groups):
+                assert off[g] == pytest.approx(o / ways, abs=1e-14)
+                assert gain[g] == pytest.approx(v / ways, abs=1e-13)
+
+
+def _offers(name, table, rest):
+    """[(P(the bet is offered), its value then)] by group, from the exact values."""
+    if name == "insurance":
+        aces = sum(rest.counts[:4])
+        if not aces:
+            return [(0, 0.0)]
+        return [(Fraction(aces, rest.size), sidebets.edge(name, table, shoe=rest)
+                 .expected_value)]
+    if name == "bust-bonus":
+        ranks = rest.rank_counts()
+        size = rest.size
+        out = []
+        for up in range(1, 11):
+            natural = (Fraction(ranks[0] * ranks[9], size * (size - 1))
+                       if up in (1, 10) else 0)
+            chance = Fraction(ranks[up - 1], size) - natural
+            out.append((chance, sidebets.edge(name, table, shoe=rest, up_card=up)
+                        .expected_value if chance else 0.0))
+        return out
+    return [(1, sidebets.edge(name, table, shoe=rest).expected_value)]
 
 
 # a shoe in which the dealer can bust with 7 cards beside a player's natural

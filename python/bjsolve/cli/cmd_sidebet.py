@@ -97,8 +97,8 @@ def _shoe(args):
 def run(args) -> int:
     import numpy as np
 
-    from ..sidebets import best_count, edge, edges_table, effects_of_removal
     from ..output import Table
+    from ..sidebets import best_count, edge, edges_table, effects_of_removal
     shoe = _shoe(args)
     soft = "H17" if args.hit_soft_17 else "S17"
     shoe_note = f"shoe: {shoe.describe()}; dealer {soft} (dealer bets only)"
@@ -185,8 +185,8 @@ def _tags(text):
 def _counted_table(args, result, shoe):
     import numpy as np
 
-    from ..sidebets import best_count, counted_sidebet
     from ..output import Table
+    from ..sidebets import best_count, counted_sidebet
     if args.remove is not None:
         raise common.UsageError("--counted deals whole shoes: leave out --remove")
     tags = _tags(args.tags)
@@ -206,7 +206,8 @@ def _counted_table(args, result, shoe):
         ("share of rounds", "EV given the count"), values,
         (f"tags {', '.join(f'{t:g}' for t in counted.tags)}; {counted.rounds} rounds a shoe "
          f"({args.cards_per_round:g} cards a round, penetration {args.penetration:g})",
-         f"betting one unit exactly when the EV given the running count is positive: "
+         f"betting one unit exactly when the EV given the running count (and the up card, "
+         f"for a bet made after it) is positive: "
          f"{counted.bet_fraction:.4%} of rounds, edge {counted.edge_when_bet:+.4%} per bet, "
          f"{counted.gain_per_100_rounds:+.4f} units per 100 rounds",
          "exact given the model: the cards seen are hypergeometric by tag class; the EV "

@@ -47,7 +47,23 @@ __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)
 from ..model.suited_shoe import SuitedShoe, parse_card  # noqa: E402
 
 if TYPE_CHECKING:  # the names as type checkers see them
-    from .analysis import (BETS, BestCount, RemovalEffects, SideBetResult, best_count, bet,
-                           edge, edges_table, effects_of_removal, resolve_shoe)
+    from .analysis import (
+        BETS,
+        BestCount,
+        RemovalEffects,
+        SideBetResult,
+        best_count,
+        bet,
+        edge,
+        edges_table,
+        effects_of_removal,
+        resolve_shoe,
+    )
     from .counted import CountedSideBet, counted_sidebet
-    from .paytables import DEFAULT_PAYTABLE, PRESETS, PayTable, paytable, register_paytable
+    from .paytables import (
+        DEFAULT_PAYTABLE,
+        PRESETS,
+        PayTable,
+        paytable,
+        register_paytable,
+    )

@@ -13,11 +13,11 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..model import Shoe, rank, show
+from ..model.suited_shoe import RANK_NAMES, SUIT_NAMES, SuitedShoe, card_name
 from .card_bets import CARD_BETS
 from .dealer_bets import DEALER_BETS
 from .paytables import PRESETS, PayTable
 from .paytables import paytable as _resolve_paytable
-from ..model.suited_shoe import RANK_NAMES, SUIT_NAMES, SuitedShoe, card_name
 
 __all__ = ["BETS", "BestCount", "RemovalEffects", "SideBetResult", "best_count", "bet", "edge",
            "edges_table", "effects_of_removal", "resolve_shoe"]

@@ -13,8 +13,8 @@ from functools import cached_property
 
 import numpy as np
 
-from .draws import RANK_OF, RED, SUIT_OF, VALUE_OF
 from ..model.suited_shoe import SuitedShoe
+from .draws import RANK_OF, RED, SUIT_OF, VALUE_OF
 
 __all__ = ["CARD_BETS", "CardBet"]
 

@@ -15,11 +15,14 @@ products of kind counts, and within a class the unseen kinds are hypergeometric,
 average over the class totals with that running count.  The counter bets one unit exactly
 when that value is positive (the best use of the count's information).
 
-The dealer bets Push 22 and Buster fit the same form (a final dealer hand's chance is a
-falling-factorial product over its ranks; the suited chances over the kinds of one suit),
-as does Lucky Ladies' dealer-natural award.  What is missing (later steps): insurance and
-Bust Bonus (values conditioned on the up card), suit counts, the bet ramp and rounds of the
-counted game (``bjsolve.risk.CountedGame``) and a cross-check against ``bjsolve.simulate``.
+The dealer bets fit the same form (a final dealer hand's chance is a falling-factorial
+product over its ranks; the suited chances over the kinds of one suit), as do Lucky
+Ladies' dealer-natural award and Buster's natural awards.  Insurance and Bust Bonus are
+made after the up card is seen: the chance that the bet is offered (an ace up; each up card
+without a dealer natural) has the same form, and the counter bets where the value given
+the count and the up card is positive.  What is missing (later steps): suit counts, the
+bet ramp and rounds of the counted game (``bjsolve.risk.CountedGame``) and a cross-check
+against ``bjsolve.simulate``.
 """
 from __future__ import annotations
 
@@ -44,10 +47,11 @@ class CountedSideBet:
     """The counted side bet over a shoe.
 
     rounds: rounds per shoe in the model; bet_fraction: the share of rounds with a positive
-    value given the count (the rounds bet); edge_when_bet: the mean value of those bets per
-    unit; gain_per_100_rounds: units won per 100 rounds dealt (betting one unit when the
-    count says so, nothing otherwise); base_ev: the value off the top; by_true_count:
-    {true count (floored): (share of rounds, mean value)}."""
+    value given the count (and the up card, for insurance and Bust Bonus): the rounds
+    bet; edge_when_bet: the mean value of those bets per unit; gain_per_100_rounds:
+    units won per 100 rounds dealt (betting one unit when the count says so, nothing
+    otherwise); base_ev: the value off the top; by_true_count: {true count (floored):
+    (share of rounds, mean value per bet when offered)}."""
     bet: str
     paytable: str
     tags: tuple
@@ -86,14 +90,10 @@ def _tags_by_kind(tags) -> np.ndarray:
 def counted_sidebet(name, paytable=None, *, tags="hilo", decks: int = 6, shoe=None,
                     penetration: float = 0.75, cards_per_round: float = 5.5,
                     spanish: bool = False, hit_soft_17: bool = False) -> CountedSideBet:
-    """The counted side bet ``name`` (any but insurance and bust-bonus) with count ``tags`` (a
-    system name such as "hilo", or 10 or 13 tags; ``best_count(name).tags`` fits), on
-    ``decks`` decks dealt to ``penetration`` (share of the shoe) at ``cards_per_round``
-    cards a round."""
+    """The counted side bet ``name`` with count ``tags`` (a system name such as "hilo", or 10
+    or 13 tags; ``best_count(name).tags`` fits), on ``decks`` decks dealt to
+    ``penetration`` (share of the shoe) at ``cards_per_round`` cards a round."""
     the_bet = _bet(name)
-    if the_bet.name in ("insurance", "bust-bonus"):
-        raise ValueError(f"counted_sidebet: {the_bet.name} is not supported yet (its value is "
-                         "conditioned on the up card)")
     table = _resolve_paytable(the_bet, paytable)
     if not (isinstance(penetration, (int, float)) and 0 < penetration < 1):
         raise ValueError(f"penetration must be a share of the shoe in (0, 1), got "
@@ -116,19 +116,22 @@ def counted_sidebet(name, paytable=None, *, tags="hilo", decks: int = 6, shoe=No
     gain = bet_share = 0.0
     base_ev = None
     for n in depths:
-        running, mass, value = model.value_by_running_count(n)
+        running, mass, offered, net = model.value_by_running_count(n)
         if base_ev is None:
-            base_ev = float(mass @ value)
-        play = value > 0
-        gain += float((mass * value)[play].sum())
-        bet_share += float(mass[play].sum())
+            base_ev = float(net.sum() / offered.sum())
+        # bet where the value given the count (and the up card, for a bet made after it)
+        # is positive: net = P(offered) x value
+        play = net > 0
+        gain += float(net[play].sum())
+        bet_share += float(offered[play].sum())
         true = np.floor(running / ((total - n) / 52))
-        for tc, mass_tc, value_tc in zip(true, mass, value):
-            share, total_value = by_tc.get(int(tc), (0.0, 0.0))
-            by_tc[int(tc)] = (share + mass_tc, total_value + mass_tc * value_tc)
+        for tc, mass_tc, offered_tc, net_tc in zip(true, mass, offered.sum(axis=1),
+                                                   net.sum(axis=1)):
+            share, offers, value = by_tc.get(int(tc), (0.0, 0.0, 0.0))
+            by_tc[int(tc)] = (share + mass_tc, offers + offered_tc, value + net_tc)
     rounds = len(depths)
-    summary = {tc: (share / rounds, total_value / share if share else math.nan)
-               for tc, (share, total_value) in sorted(by_tc.items())}
+    summary = {tc: (share / rounds, value / offers if offers else math.nan)
+               for tc, (share, offers, value) in sorted(by_tc.items())}
     tag_values = tuple(float(t) for t in model.kind_tags[::4])
     return CountedSideBet(
         the_bet.name, table.name, tag_values if len(set(tag_values[9:])) > 1 else
@@ -156,6 +159,14 @@ class _CountModel:
         self.total = total = int(full.sum())
         outcome, term_value, term_sig = _terms(the_bet, shoe, full, cls, n_classes,
                                                hit_soft_17)
+        # the events the bet is offered on (one group per up card it is made against; one
+        # group "always" for a bet made before the cards), as extra outcomes after the bet's
+        group, cond_group, cond_value, cond_sig = _conditions(the_bet, full, cls, n_classes)
+        outcomes = len(the_bet.outcomes)
+        outcome = np.concatenate([outcome, outcomes + cond_group])
+        term_value = np.concatenate([term_value, cond_value])
+        term_sig = np.vstack([term_sig, cond_sig])
+        self.group, self.groups = group, int(cond_group.max()) + 1
         # group the terms by signature; weight[outcome, signature]
         sigs, sig_index = np.unique(term_sig, axis=0, return_inverse=True)
         sig_index = sig_index.ravel()
@@ -165,7 +176,7 @@ class _CountModel:
             # a signature the full shoe cannot hold has terms of value 0
             below = _falling(class_total[c], sigs[:, c])
             scale = np.divide(scale, below, out=np.zeros_like(scale), where=below > 0)
-        weight = np.zeros((len(the_bet.outcomes), len(sigs)))
+        weight = np.zeros((outcomes + self.groups, len(sigs)))
         np.add.at(weight, (outcome, sig_index), term_value)
         self.weight = weight * scale[None, :]
         self.kind_tags, self.values, self.class_total = kind_tags, values, class_total
@@ -177,7 +188,8 @@ class _CountModel:
         return self.log_fact[n] - self.log_fact[k] - self.log_fact[n - k]
 
     def value_by_running_count(self, n: int):
-        """(running counts, their chances, the bet's value given each) after n cards."""
+        """(running counts, their chances, P(count and the bet offered) by group, P(count and
+        offered) x the value given both, by group) after n cards."""
         seen = _class_vectors(self.class_total, n)
         unseen = self.class_total[None, :] - seen
         classes = len(self.class_total)
@@ -192,20 +204,68 @@ class _CountModel:
                 continue               # more cards than the shoe has left: never dealt
             moment = moment / left
             chance += moment[:, None] * self.weight[None, :, j]
-        ev = chance @ (self.pays + 1) - 1
         running = seen @ np.array(self.values)
-        # the value given the running count: the average over the class totals giving it
+        # sums over the class totals giving each running count
         keys, inverse = np.unique(np.round(running * 12).astype(np.int64), return_inverse=True)
         mass = np.bincount(inverse, weights=p)
-        value = np.bincount(inverse, weights=p * ev) / np.where(mass > 0, mass, 1)
-        return keys / 12, mass, value
+        joint = np.stack([np.bincount(inverse, weights=p * chance[:, j], minlength=len(keys))
+                          for j in range(chance.shape[1])], axis=1)
+        outcomes = len(self.pays)
+        offered = joint[:, outcomes:]
+        net = -offered.copy()
+        for o in range(outcomes):
+            net[:, self.group[o]] += (self.pays[o] + 1) * joint[:, o]
+        return keys / 12, mass, offered, net
 
 
 def _terms(the_bet, shoe, full, cls, n_classes, hit_soft_17):
     """(outcome index, full-shoe value, class signature) of every term of the bet."""
+    if the_bet.name == "insurance":
+        # the ace up and a ten-valued hole card
+        a, t = [x.ravel() for x in np.meshgrid(np.arange(4), np.arange(36, 52))]
+        value = full[a] * full[t] / _falling(full.sum(), 2)
+        return (np.zeros(len(a), dtype=np.intp), value,
+                _signature([a, t], cls, n_classes))
     if isinstance(the_bet, CardBet):
         return _card_terms(the_bet, shoe, full, cls, n_classes)
     return _dealer_terms(the_bet, shoe, full, cls, n_classes, hit_soft_17)
+
+
+def _conditions(the_bet, full, cls, n_classes):
+    """(group of each outcome, and the terms of P(the bet is offered) by group: group,
+    full-shoe value, class signature)."""
+    n = full.sum()
+    if the_bet.name == "insurance":
+        aces = np.arange(4)
+        return (np.zeros(1, dtype=np.intp), np.zeros(4, dtype=np.intp), full[aces] / n,
+                _signature([aces], cls, n_classes))
+    if the_bet.name == "bust-bonus":
+        rank_class = _rank_classes(the_bet, full, cls)
+        group = np.array([7, 7] + [i // 2 for i in range(20)], dtype=np.intp)
+        ranks = np.append(full[:36].reshape(9, 4).sum(axis=1), full[36:].sum()).astype(float)
+        sig = np.zeros((12, n_classes), dtype=np.int64)
+        for u in range(10):
+            sig[u, rank_class[u]] += 1
+        for row in (10, 11):                       # an ace and a ten: the dealer's natural
+            sig[row, rank_class[0]] += 1
+            sig[row, rank_class[9]] += 1
+        natural = ranks[0] * ranks[9] / (n * (n - 1))
+        value = np.append(ranks / n, [-natural, -natural])
+        return group, np.array(list(range(10)) + [0, 9]), value, sig
+    return (np.zeros(len(the_bet.outcomes), dtype=np.intp), np.zeros(1, dtype=np.intp),
+            np.ones(1), np.zeros((1, n_classes), dtype=np.int64))
+
+
+def _rank_classes(the_bet, full, cls):
+    """The tag class of each rank A..T (ten-valued pooled); one tag for all ten-valued."""
+    rank_class = []
+    for r in range(10):
+        kinds = range(4 * r, 4 * r + 4) if r < 9 else range(36, 52)
+        classes = {int(cls[k]) for k in kinds if full[k]}
+        if len(classes) > 1:
+            raise ValueError(f"tags: {the_bet.name} needs one tag for every ten-valued card")
+        rank_class.append(classes.pop() if classes else 0)
+    return np.array(rank_class)
 
 
 def _signature(card_kinds, cls, n_classes):
@@ -249,14 +309,7 @@ def _card_terms(the_bet, shoe, full, cls, n_classes):
 def _dealer_terms(the_bet, shoe, full, cls, n_classes, hit_soft_17):
     from .dealer_bets import _dealer_laws
     # the dealer's hands are by rank (ten-valued cards pooled): each rank needs one class
-    rank_class = []
-    for r in range(10):
-        kinds = range(4 * r, 4 * r + 4) if r < 9 else range(36, 52)
-        classes = {int(cls[k]) for k in kinds if full[k]}
-        if len(classes) > 1:
-            raise ValueError(f"tags: {the_bet.name} needs one tag for every ten-valued card")
-        rank_class.append(classes.pop() if classes else 0)
-    rank_class = np.array(rank_class)
+    rank_class = _rank_classes(the_bet, full, cls)
 
     def signature(mult, extra=()):
         sig = np.zeros((len(mult), n_classes), dtype=np.int64)
@@ -272,6 +325,15 @@ def _dealer_terms(the_bet, shoe, full, cls, n_classes, hit_soft_17):
         outcome = np.repeat(np.arange(3), len(p) * np.array([1, 2, 2]))
         value = np.concatenate([suited, coloured, -suited, p, -coloured])
         return outcome, value, np.vstack([sig] * 5)
+    if the_bet.name == "bust-bonus":
+        # the dealer's busts by up card, suited or not, 8-8-8 apart (as _BustBonus orders
+        # its outcomes: suited 8-8-8, 8-8-8, then each up card's suited bust and bust)
+        hands, p, suited, _ = _dealer_laws(shoe, hit_soft_17, "bust")
+        eights = (hands.up == 8) & (hands.mult[:, 7] == 3) & (hands.cards == 3)
+        index = 2 + 2 * (hands.up - 1)
+        outcome = np.concatenate([np.where(eights, 0, index), np.where(eights, 1, index + 1)])
+        sig = signature(hands.mult)
+        return outcome, np.concatenate([suited, p - suited]), np.vstack([sig, sig])
     if the_bet.name == "buster":
         hands, p, _, _ = _dealer_laws(shoe, hit_soft_17, "bust", suits=False)
         # outcomes: 0 8+ & natural, 1 7 & natural, 2 8+, 3 7, 4 6, 5 5, 6 4, 7 3 cards

@@ -14,8 +14,8 @@ from functools import lru_cache
 
 import numpy as np
 
-from .dealer_hands import final_hands, hand_probabilities_from, rank_suit_counts
 from ..model.suited_shoe import SuitedShoe
+from .dealer_hands import final_hands, hand_probabilities_from, rank_suit_counts
 
 __all__ = ["BUST_BONUS_UPCARDS", "DEALER_BETS", "DealerBet"]
 
