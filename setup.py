@@ -32,6 +32,9 @@ extensions = [
     )
     for name in KERNEL_MODULES
 ] + [
+    # the rule model: the rule dict and the shoe decoded and checked once, for every kernel;
+    # plain C, so that the C++ kernels and the C simulator both call it (its .pxd: C types)
+    Extension("bjcore._rules", ["src/bjcore/_rules.pyx"], extra_compile_args=["-O3"]),
     # the real-game simulator: plain C, independent of the exact kernels
     Extension("bjcore._simulate", ["src/bjcore/_simulate.pyx"], extra_compile_args=["-O3"]),
     # trip ruin's killed random walk: plain C

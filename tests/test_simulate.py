@@ -52,6 +52,9 @@ def _z(result, exact):
     Rules(decks=2, hit_split_aces=True, resplit_aces=True),
     Rules(decks=1, dealer_wins_ties=True),
     Rules(decks=1, hole_card="exposed", dealer_wins_ties=True, blackjack_payout=1.0),
+    # tied naturals paid as a win (the simulator once settled them as every other tie: -1)
+    Rules(decks=1, dealer_wins_ties=True, natural_tie="win"),
+    Rules(decks=2, hole_card="enhc", dealer_wins_ties=True, natural_tie="push"),
 ], ids=lambda r: r.describe())
 def test_chart_mean_matches_exact_ev(rules):
     chart, exact = _chart_ev(rules)
@@ -496,8 +499,9 @@ def test_a_shoe_too_large_to_hold_is_refused(shoe):
                          penetration="every-round")
 
 
-@pytest.mark.parametrize("counts, words", [([3 * 10**8] * 10, "3,000,000,000 cards"),
-                                           ([-1] + [4] * 8 + [16], "negative count")])
+@pytest.mark.parametrize("counts, words", [
+    ([3 * 10**8] * 10, "3,000,000,000 cards"),
+    ([-1] + [4] * 8 + [16], "counts must be finite and non-negative")])
 def test_the_kernel_refuses_a_shoe_it_cannot_hold(counts, words):
     """A GamePlan is public: a hand-made one with a shoe past the kernel's limit is a
     ValueError from the kernel itself (its card positions overflowed: a segfault)."""

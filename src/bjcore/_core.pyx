@@ -5,6 +5,8 @@
 The kernel is split by concern, one module (with its ``.pxd``) each:
 
 * ``_defs.pxd``: constants, structs and small inline helpers shared by all;
+* ``_rules``: the rule model: the kernel rule dict and the shoe decoded and checked once
+  (``RuleParams``, ``ShoeParams``), for this engine, the round laws and the simulator;
 * ``_memo``: the flat hash index behind every memo table;
 * ``_dealer``: dealer draw tries (built in C), one-pass distributions, the per-engine
   store of distributions (``DealerTrie``, ``DealerStore``, ``dealer_trie``);

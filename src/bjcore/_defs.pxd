@@ -37,6 +37,8 @@ cdef enum:
     KIND_SPLIT = 2        # any decision of a split hand
 
 
+# The rules as every kernel reads them; filled only by bjcore._rules.decode_rules (from the
+# kernel rule dict, checked there), so no two kernels can read a rule differently.
 cdef struct RuleParams:
     int hit_soft_17
     int double_min_total     # 0 for any total; 9 or 10 for D9 / D10

@@ -42,6 +42,7 @@ from libc.string cimport memset
 from libc.stdint cimport uint64_t, int8_t
 from libcpp.unordered_map cimport unordered_map
 from bjcore._alloc cimport vector, guard, guard_int
+from bjcore._rules cimport ShoeParams, decode_rules, decode_shoe
 from cython.operator cimport dereference as deref, preincrement as preinc
 
 import numpy as np
@@ -62,49 +63,23 @@ cdef class RoundLaws:
     def __init__(self, shoe, dealer, dict rules, bint infinite=False, bint exact_splits=True):
         cdef int r, j, t, s, m, dealer_total
         cdef double v
-        cards = (dealer,) if not isinstance(dealer, (tuple, list)) else tuple(dealer)
-        if len(shoe) != D_RANKS:
-            raise ValueError(f"shoe must have {D_RANKS} counts, got {len(shoe)}")
-        if not 1 <= len(cards) <= 2 or any(type(c) is not int or not 1 <= c <= 10 for c in cards):
-            raise ValueError(f"dealer must be an upcard or two cards, ranks 1..10, got {dealer!r}")
+        cdef ShoeParams decoded
+        # the rule model (_rules): the solver's checks, the same decoded rules
+        decode_shoe(shoe, dealer, infinite, True, &decoded)
+        decode_rules(rules, &self.rules)
+        cards = tuple([decoded.dealer_cards[r] for r in range(decoded.dealer_n)])
         self.dealer_key = dealer
         self.dealer_index = HashIndex()
         self.law_index = HashIndex()
         self.picks = HashIndex()
-        for r in range(D_RANKS):
-            self.dealer_cnt[r] = 0
-        for c in cards:
-            self.dealer_cnt[c - 1] += 1
-        self.hole_rank = -1
-        if len(cards) == 1 and cards[0] == 1:
-            self.hole_rank = 9
-        elif len(cards) == 1 and cards[0] == 10:
-            self.hole_rank = 0
+        self.hole_rank = decoded.hole_rank
         self.infinite = infinite
-        self.shoe_size = 0.0
-        self.fractional = False
+        self.shoe_size = decoded.size
+        self.fractional = decoded.fractional
         for r in range(D_RANKS):
-            self.shoe[r] = float(shoe[r])
-            self.shoe_size += self.shoe[r]
-            if not infinite and self.shoe[r] != <int>self.shoe[r]:
-                self.fractional = True
-        self.rules.hit_soft_17 = int(rules["hit_soft_17"])
-        self.rules.double_min_total = int(rules["double_min_total"])
-        self.rules.double_soft = int(rules["double_soft"])
-        self.rules.double_any_cards = int(rules["double_any_cards"])
-        self.rules.double_after_split = int(rules["double_after_split"])
-        self.rules.max_split_hands = int(rules["max_split_hands"])
-        self.rules.resplit_aces = int(rules["resplit_aces"])
-        self.rules.hit_split_aces = int(rules["hit_split_aces"])
-        self.rules.surrender = int(rules["surrender"])
-        self.rules.blackjack_payout = float(rules["blackjack_payout"])
-        self.rules.split_class = int(rules["split_class"])
-        self.rules.natural_takes_all = int(rules["natural_takes_all"])
-        self.rules.tie_value = -1.0 if rules["dealer_wins_ties"] else 0.0
-        self.rules.natural_tie_value = float(rules.get("natural_tie_value", self.rules.tie_value))
-        if not 0 <= self.rules.split_class <= 3:
-            raise ValueError("split_class must be 0..3")
-        self.trie = dealer_trie(cards, bool(rules["hit_soft_17"]))
+            self.dealer_cnt[r] = decoded.dealer_cnt[r]
+            self.shoe[r] = decoded.counts[r]
+        self.trie = dealer_trie(cards, bool(self.rules.hit_soft_17))
         # payoff of one hand: state j (bet m, s = bust, <=16, 17..21) against outcome t
         for j in range(D_STATES):
             m = 1 + j // 7

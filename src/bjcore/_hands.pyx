@@ -21,6 +21,7 @@ from bjcore._dealer cimport DealerStore, DealerTrie
 from bjcore._pair_dealer cimport PairDealer
 from bjcore._memo cimport DecisionTable, HashIndex
 from bjcore._alloc cimport vector, guard
+from bjcore._rules cimport ShoeParams, decode_rules, decode_shoe
 from bjcore._dealer import dealer_trie
 
 
@@ -29,11 +30,6 @@ from bjcore._dealer import dealer_trie
 # growing it, and re-inserting every key, two or three times.
 cdef int VALUE_INDEX_BITS = 14   # 16,384 entries, grown at half full
 cdef int VALUE_ROWS = 4096
-
-RULE_KEYS = ("hit_soft_17", "double_min_total", "double_soft", "double_any_cards",
-             "double_after_split", "max_split_hands", "resplit_aces", "hit_split_aces",
-             "surrender", "blackjack_payout", "split_class", "natural_takes_all",
-             "dealer_wins_ties")
 
 
 cdef class HandEngine:
@@ -51,71 +47,19 @@ cdef class HandEngine:
         counts, so this is the smooth interpolation between shoes that index generation
         uses to place a shoe exactly at a true count."""
         cdef int r
-        if len(shoe) != N_RANKS:
-            raise ValueError(f"shoe must have {N_RANKS} counts, got {len(shoe)}")
-        cards = (dealer,) if not isinstance(dealer, (tuple, list)) else tuple(dealer)
-        if any(type(c) is not int for c in cards):
-            raise TypeError(f"dealer must be a rank 1..10 (int) or a tuple of two, got {dealer!r}")
-        if not 1 <= len(cards) <= 2 or any(c < 1 or c > 10 for c in cards):
-            raise ValueError(f"dealer must be an upcard or two cards, ranks 1..10, got {dealer!r}")
-        if sorted(cards) == [1, 10]:
-            raise ValueError("the dealer's two cards are a natural: there is nothing to play")
-        self.upcard = cards[0] if len(cards) == 1 else 0
-        for r in range(N_RANKS):
-            self.dealer_cnt[r] = 0
-        for c in cards:
-            self.dealer_cnt[c - 1] += 1
-        self.dealer_n = len(cards)
-        self.hole_rank = -1
-        if len(cards) == 1 and cards[0] == 1:
-            self.hole_rank = 9
-        elif len(cards) == 1 and cards[0] == 10:
-            self.hole_rank = 0
+        cdef ShoeParams decoded
+        # the rule model (_rules): every kernel decodes the rules and the shoe there
+        decode_shoe(shoe, dealer, infinite, fractional, &decoded)
+        decode_rules(rules, &self.rules)
+        cards = tuple([decoded.dealer_cards[r] for r in range(decoded.dealer_n)])
+        self.upcard = decoded.upcard
+        self.dealer_n = decoded.dealer_n
+        self.hole_rank = decoded.hole_rank
         self.infinite = infinite
-        self.shoe_size = 0.0
+        self.shoe_size = decoded.size
         for r in range(N_RANKS):
-            v = float(shoe[r])
-            if not (0.0 <= v <= MAX_COUNT_VALUE):
-                raise ValueError(f"shoe counts must be finite and non-negative (at most "
-                                 f"{MAX_COUNT_VALUE:g}), got {shoe[r]!r}")
-            if not infinite and not fractional and v != int(v):
-                raise ValueError(f"shoe counts must be whole numbers, got {shoe[r]!r}")
-            self.shoe[r] = v
-            self.shoe_size += v
-        if not infinite:
-            for r in range(N_RANKS):
-                if self.shoe[r] < self.dealer_cnt[r]:
-                    raise ValueError(f"the shoe does not hold the dealer's cards {cards}")
-        missing = sorted(set(RULE_KEYS) - set(rules))
-        if missing:
-            raise ValueError(f"rules is missing {', '.join(missing)}")
-        if rules["double_min_total"] not in (0, 9, 10) or rules["surrender"] not in (0, 1, 2):
-            raise ValueError("rules: double_min_total must be 0, 9 or 10 and surrender 0, 1 or 2")
-        if not (0.0 < float(rules["blackjack_payout"]) <= 1000.0):
-            raise ValueError(f"rules: blackjack_payout must be in (0, 1000], "
-                             f"got {rules['blackjack_payout']!r}")
-        self.rules.hit_soft_17 = int(rules["hit_soft_17"])
-        self.rules.double_min_total = int(rules["double_min_total"])
-        self.rules.double_soft = int(rules["double_soft"])
-        self.rules.double_any_cards = int(rules["double_any_cards"])
-        self.rules.double_after_split = int(rules["double_after_split"])
-        self.rules.max_split_hands = int(rules["max_split_hands"])
-        self.rules.resplit_aces = int(rules["resplit_aces"])
-        self.rules.hit_split_aces = int(rules["hit_split_aces"])
-        self.rules.surrender = int(rules["surrender"])
-        self.rules.blackjack_payout = float(rules["blackjack_payout"])
-        self.rules.split_class = int(rules["split_class"])
-        self.rules.natural_takes_all = int(rules["natural_takes_all"])
-        self.rules.tie_value = -1.0 if rules["dealer_wins_ties"] else 0.0
-        # optional key (default: tied naturals follow the other ties)
-        self.rules.natural_tie_value = float(rules.get("natural_tie_value", self.rules.tie_value))
-        if not -1.0 <= self.rules.natural_tie_value <= 1000.0:
-            raise ValueError(f"rules: natural_tie_value must be in [-1, 1000], "
-                             f"got {rules['natural_tie_value']!r}")
-        if not 1 <= self.rules.max_split_hands <= 4:
-            raise ValueError("max_split_hands must be 1..4")
-        if not 0 <= self.rules.split_class <= 3:
-            raise ValueError("split_class must be 0..3")
+            self.dealer_cnt[r] = decoded.dealer_cnt[r]
+            self.shoe[r] = decoded.counts[r]
         self.dealer = DealerStore(dealer_trie(cards, self.rules.hit_soft_17))
         self.pair_dealer = PairDealer(self.dealer.trie)
         self.value_index = HashIndex(VALUE_INDEX_BITS)

@@ -11,21 +11,14 @@ cdef enum:
     TC_SPAN = 41
 
 # Integer parameters: positions in the ``iparams`` array (Python builds it, simulate.py).
+# The game's rules are not among them: run_chunk takes the kernel rule dict and decodes it
+# (bjcore._rules, as every kernel does).
 cdef enum:
     IP_CUT = 0               # reshuffle before a round once this many cards are dealt
     IP_SPOTS                 # the player's spots
     IP_OTHERS                # other players' spots (flat bets, not in the results)
-    IP_H17
-    IP_DOUBLE_MIN            # 0 any total, 9 or 10: lowest hard total that may double
-    IP_DOUBLE_SOFT
-    IP_DOUBLE_ANY_CARDS
-    IP_DAS
-    IP_SPLIT_LIMIT           # most hands from one pair (1: no splitting)
-    IP_SPLIT_LIMIT_ACES
-    IP_HIT_SPLIT_ACES
-    IP_SURRENDER             # 0 none, 1 late, 2 early
-    IP_HOLE                  # 0 peek, 1 enhc, 2 enhc-obo, 3 exposed
-    IP_DEALER_WINS_TIES
+    IP_HOLE                  # 0 peek, 1 enhc, 2 enhc-obo, 3 exposed (a table procedure:
+                             # the rules themselves come as the kernel rule dict)
     IP_TC_METHOD             # 0 exact cards, 1 half-deck estimate, 2 full-deck estimate
     IP_ROUNDING              # 0 floor, 1 truncate, 2 round (half up)
     IP_WONG_IN_SET
@@ -41,8 +34,7 @@ cdef enum:
 
 # Floating parameters: positions in ``dparams``.
 cdef enum:
-    DP_PAYOUT = 0
-    DP_BANKROLL              # > 0: stop at ruin (bankroll + winnings <= 0)
+    DP_BANKROLL = 0          # > 0: stop at ruin (bankroll + winnings <= 0)
     DP_COUNT
 
 # Results: positions in the ``sums`` (float64) and ``counts`` (int64) output arrays.

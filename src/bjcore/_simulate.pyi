@@ -7,6 +7,7 @@ STOP_SIGINT: int
 def random_integers(seed: int, chunk: int, count: int, below_n: int) -> npt.NDArray[np.int64]: ...
 
 def run_chunk(
+    rules: dict[str, object],
     iparams: npt.NDArray[np.int64],
     dparams: npt.NDArray[np.float64],
     shoe: npt.NDArray[np.int32],

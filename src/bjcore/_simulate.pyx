@@ -3,7 +3,7 @@
 
 One call of ``run_chunk`` plays ``rounds`` rounds with its own generator, seeded from
 (seed, chunk index), starting from a freshly shuffled shoe.  Everything the game needs
-arrives as flat arrays built once in Python (bjsolve/simulate.py):
+arrives as flat arrays built once in Python (bjsolve/simulation/simulator.py):
 
 * hand compositions: every multiset of ranks with hard total <= 21 has an id (0 = no
   card); ``child[id * 10 + r - 1]`` is the id after one more card of rank r (-1: bust),
@@ -28,6 +28,9 @@ cdef extern from "Python.h":
     int PyOS_InterruptOccurred()
 
 import numpy as np
+
+from bjcore._defs cimport RuleParams
+from bjcore._rules cimport ShoeParams, decode_rules, decode_counts
 
 cdef enum:
     ACT_STAND = 0
@@ -137,12 +140,11 @@ cdef struct Sim:
     int tc_valid
     int n_comps
     int n_keys
-    # rules
-    int h17
+    # rules: decoded from the kernel rule dict (bjcore._rules), and the two split limits
+    # they imply (a pair of aces may be held to two hands without resplit_aces)
+    RuleParams rules
     int split_limit
     int split_limit_aces
-    int hit_split_aces
-    double tie
     int64_t exhausted
 
 
@@ -280,14 +282,19 @@ STOP_SIGINT = SIM_STOP_SIGINT    # stop[0] after a chunk that a Ctrl-C ended (wa
 
 # ---- one chunk ------------------------------------------------------------------------------
 
-def run_chunk(const int64_t[::1] iparams, const double[::1] dparams, const int32_t[::1] shoe,
-              const double[::1] tags, const int32_t[::1] child, const int8_t[::1] total,
+def run_chunk(dict rules, const int64_t[::1] iparams, const double[::1] dparams,
+              const int32_t[::1] shoe, const double[::1] tags, const int32_t[::1] child,
+              const int8_t[::1] total,
               const int16_t[::1] decision, const int8_t[::1] allowed,
               const int32_t[::1] line_nseg, const int32_t[::1] line_thr,
               const int8_t[::1] line_play, const int32_t[::1] key_of, const double[::1] bet_by_tc,
               uint64_t seed, uint64_t chunk, int64_t rounds, int8_t[::1] stop,
               bint watch_sigint=False):
     """Play ``rounds`` rounds; returns (sums, counts, tc_counts, tc_sums) numpy arrays.
+
+    rules: the kernel rule dict (``bjsolve.exact.kernel_rules``), decoded and checked as
+    every kernel does (bjcore._rules); its split class is not used (the decisions arrive
+    as tables).  iparams' hole-card procedure must agree with its natural_takes_all.
 
     sums: S_* (won, won squared, initial bets); counts: C_*; tc_counts[TC_SPAN, 2]: rounds
     dealt and rounds played at each true count TC_LOW..TC_HIGH; tc_sums[TC_SPAN, 2]: the
@@ -310,9 +317,14 @@ def run_chunk(const int64_t[::1] iparams, const double[::1] dparams, const int32
     cdef int64_t shoe_cards = 0
     cdef int n_cards
     cdef int r, k, i
+    cdef ShoeParams decoded_shoe
+    decode_rules(rules, &s.rules)
+    if s.rules.natural_takes_all != (iparams[IP_HOLE] == 1):
+        raise ValueError(f"rules: natural_takes_all ({bool(s.rules.natural_takes_all)}) must "
+                         f"be true exactly for the ENHC hole-card procedure (hole "
+                         f"{iparams[IP_HOLE]}: 0 peek, 1 enhc, 2 enhc-obo, 3 exposed)")
+    decode_counts(shoe, False, False, &decoded_shoe)   # whole, non-negative counts
     for r in range(10):
-        if shoe[r] < 0:
-            raise ValueError(f"shoe: a negative count ({shoe[r]}) of rank {r + 1}")
         shoe_cards += shoe[r]
     if shoe_cards > SIM_MAX_CARDS:       # positions are ints; each worker holds the deck
         raise ValueError(f"shoe: {shoe_cards:,} cards; the simulator deals from at most "
@@ -348,11 +360,8 @@ def run_chunk(const int64_t[::1] iparams, const double[::1] dparams, const int32
     s.tc_valid = 0
     s.n_comps = <int>iparams[IP_N_COMPS]
     s.n_keys = <int>iparams[IP_N_KEYS]
-    s.h17 = <int>iparams[IP_H17]
-    s.split_limit = <int>iparams[IP_SPLIT_LIMIT]
-    s.split_limit_aces = <int>iparams[IP_SPLIT_LIMIT_ACES]
-    s.hit_split_aces = <int>iparams[IP_HIT_SPLIT_ACES]
-    s.tie = -1.0 if iparams[IP_DEALER_WINS_TIES] else 0.0
+    s.split_limit = s.rules.max_split_hands
+    s.split_limit_aces = s.split_limit if (s.rules.resplit_aces or s.split_limit < 2) else 2
     s.exhausted = 0
     seed_rng(&s.rng, seed, chunk)
     try:
@@ -369,7 +378,7 @@ cdef void _run(Sim* s, const int64_t* ip, const double* dp, const int32_t* key_o
                double* out_s, int64_t* out_c, int64_t* out_tcc, double* out_tcs) noexcept nogil:
     cdef int spots = <int>ip[IP_SPOTS]
     cdef int n_spots = spots + <int>ip[IP_OTHERS]
-    cdef int surrender = <int>ip[IP_SURRENDER]
+    cdef int surrender = s.rules.surrender
     cdef int hole_rule = <int>ip[IP_HOLE]
     cdef bint exposed = hole_rule == 3
     cdef bint hole_first = hole_rule == 0 or hole_rule == 3   # peek or exposed
@@ -380,10 +389,13 @@ cdef void _run(Sim* s, const int64_t* ip, const double* dp, const int32_t* key_o
     cdef int wong_out = <int>ip[IP_WONG_OUT]
     cdef bint insurance_set = ip[IP_INSURANCE_SET] != 0 and not exposed
     cdef int insurance_at = <int>ip[IP_INSURANCE]
-    cdef double payout = dp[DP_PAYOUT]
+    cdef double payout = s.rules.blackjack_payout
     cdef double bankroll = dp[DP_BANKROLL]
-    cdef double tie = s.tie
-    cdef bint h17 = s.h17 != 0
+    cdef double tie = s.rules.tie_value
+    # a player natural against a dealer natural: a push, or with dealer_wins_ties what the
+    # rules' natural_tie says (lose -1, push 0, win the payout), as the solver values it
+    cdef double natural_tie = s.rules.natural_tie_value
+    cdef bint h17 = s.rules.hit_soft_17 != 0
 
     cdef int first[SIM_MAX_SPOTS]
     cdef int second[SIM_MAX_SPOTS]
@@ -467,11 +479,11 @@ cdef void _run(Sim* s, const int64_t* ip, const double* dp, const int32_t* key_o
                     state[sp] = SPOT_DONE
 
         if dealer_natural:
-            # peek or exposed: the round ends; a natural pushes, everything else loses 1
+            # peek or exposed: the round ends; a natural ties, everything else loses 1
             for sp in range(n_spots):
                 if state[sp] == SPOT_ACTIVE:
                     natural = first[sp] + second[sp] == 11 and (first[sp] == 1 or second[sp] == 1)
-                    net[sp] = tie if natural else -1.0
+                    net[sp] = natural_tie if natural else -1.0
                     state[sp] = SPOT_DONE
         else:
             # ---- the players' hands, spot by spot ----
@@ -505,7 +517,7 @@ cdef void _run(Sim* s, const int64_t* ip, const double* dp, const int32_t* key_o
                             nh += 1          # a pair card starts a new hand (forced resplit)
                             c = seen_draw(s)
                         comp = s.child[single * 10 + c - 1]
-                        if pair == 1 and not s.hit_split_aces:
+                        if pair == 1 and not s.rules.hit_split_aces:
                             hand_total[b + h] = s.total[comp]
                             hand_bet[b + h] = 1
                         else:
@@ -525,7 +537,7 @@ cdef void _run(Sim* s, const int64_t* ip, const double* dp, const int32_t* key_o
                     dealer_natural = True
                     for sp in range(n_spots):
                         if state[sp] == SPOT_NATURAL_WAITS:
-                            net[sp] = tie
+                            net[sp] = natural_tie
                         elif state[sp] == SPOT_LATE_SURRENDER:
                             net[sp] = -1.0
                         elif state[sp] == SPOT_PLAYED:

@@ -81,7 +81,9 @@ def compositions() -> Compositions:
 
 @dataclass
 class GamePlan:
-    """The flat arrays one simulation runs on (picklable: Dask ships it to workers)."""
+    """The flat arrays one simulation runs on, and the kernel rule dict (picklable: Dask
+    ships it to workers)."""
+    rules: dict             # exact.kernel_rules: decoded by the kernel (bjcore._rules)
     iparams: np.ndarray
     dparams: np.ndarray
     shoe: np.ndarray
@@ -106,11 +108,11 @@ class GamePlan:
         dparams = self.dparams
         if bankroll:
             dparams = dparams.copy()
-            dparams[1] = bankroll
+            dparams[0] = bankroll
         if stop is None:
             stop = np.zeros(1, dtype=np.int8)
-        return run_chunk(self.iparams, dparams, self.shoe, self.tags, self.child, self.total,
-                         self.decision, self.allowed, self.line_nseg,
+        return run_chunk(self.rules, self.iparams, dparams, self.shoe, self.tags, self.child,
+                         self.total, self.decision, self.allowed, self.line_nseg,
                          self.line_thr, self.line_play, self.key_of, self.bet_by_tc,
                          seed, chunk, rounds, stop, watch_sigint)
 

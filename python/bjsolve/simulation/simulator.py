@@ -25,6 +25,7 @@ from bjcore._simulate import MAX_CARDS, STOP_SIGINT
 
 from ..counting.index_file import IndexPlay, parse_index_file
 from ..counting.removal import count_tags
+from ..exact.kernel_rules import kernel_rules
 from ..model.checks import is_finite_real
 from ..model.ranks import show as _show
 from ..model.rules import Rules
@@ -80,11 +81,10 @@ MAX_TAG = 1000.0
 # how often the waiting thread looks at finished chunks (progress) while workers run
 POLL_SECONDS = 0.1
 # positions in the kernel's parameter arrays (bjcore/_simulate.pxd)
-IP_FIELDS = ("cut", "spots", "others", "h17", "double_min", "double_soft", "double_any_cards",
-             "das", "split_limit", "split_limit_aces", "hit_split_aces", "surrender", "hole",
-             "dealer_wins_ties", "tc_method", "rounding", "wong_in_set", "wong_in",
-             "wong_out_set", "wong_out", "insurance_set", "insurance", "n_comps", "n_keys",
-             "infinite")
+# (the rules go to the kernel as the kernel rule dict, as to every kernel: bjcore._rules)
+IP_FIELDS = ("cut", "spots", "others", "hole", "tc_method", "rounding", "wong_in_set",
+             "wong_in", "wong_out_set", "wong_out", "insurance_set", "insurance", "n_comps",
+             "n_keys", "infinite")
 
 
 # ---- input checks ----------------------------------------------------------------------------
@@ -253,17 +253,8 @@ def build_plan(rules: Rules, *, shoe=None, penetration: float | str = 0.75, burn
         insurance = None
     else:
         insurance = _int_or_none(insurance, "insurance")
-    ip = dict(cut=cut, spots=spots, others=other_spots, h17=int(rules.hit_soft_17),
-              double_min={"any": 0, "9-11": 9, "10-11": 10}[rules.double],
-              double_soft=int(rules.double_soft), double_any_cards=int(rules.double_any_cards),
-              das=int(rules.double_after_split),
-              split_limit=rules.max_split_hands,
-              split_limit_aces=rules.max_split_hands if rules.resplit_aces
-              else min(rules.max_split_hands, 2),
-              hit_split_aces=int(rules.hit_split_aces),
-              surrender={"none": 0, "late": 1, "early": 2}[rules.surrender],
+    ip = dict(cut=cut, spots=spots, others=other_spots,
               hole={"peek": 0, "enhc": 1, "enhc-obo": 2, "exposed": 3}[rules.hole_card],
-              dealer_wins_ties=int(rules.dealer_wins_ties),
               tc_method=TC_METHODS.index(tc_method), rounding=ROUNDINGS.index(rounding),
               wong_in_set=int(wong_in is not None), wong_in=wong_in or 0,
               wong_out_set=int(wong_out is not None), wong_out=wong_out or 0,
@@ -271,8 +262,9 @@ def build_plan(rules: Rules, *, shoe=None, penetration: float | str = 0.75, burn
               n_comps=len(comps.hands), n_keys=len(keys),
               infinite=int(infinite))
     plan = GamePlan(
+        rules=kernel_rules(rules, 0),   # (the split class: unused, decisions are tables)
         iparams=np.array([ip[f] for f in IP_FIELDS], dtype=np.int64),
-        dparams=np.array([rules.blackjack_payout, 0.0]),
+        dparams=np.array([0.0]),        # the bankroll: GamePlan.run sets it
         shoe=np.array(counts, dtype=np.int32), tags=tags, child=comps.child,
         total=comps.total,
         decision=(decision.astype(np.int16) | ((line_of + 1) << 3).astype(np.int16)).ravel(),
