@@ -32,7 +32,7 @@ COMMANDS = [
 ]
 MORE_COMMANDS = [
     (["strategy"], None),
-    (["hand", "T", "6", "--vs", "T"], None),
+    (["hand", "T", "6", "--dealer", "T"], None),
     (["dealer"], None),
     (["edge", "--decks", "1", "--h17"], None),
 ]

@@ -75,7 +75,7 @@ def _compiled(bjsolve, rules, game, rounds, seed, ramp, lo, hi, runs):
     for k in range(runs):
         result = bjsolve.simulate(rules, rounds=rounds // runs, seed=seed + k,
                                   penetration=game.penetration, system="hilo",
-                                  rounding="floor", ramp=ramp_map)
+                                  tc_rounding="floor", ramp=ramp_map)
         acc = {}
         for row in result.per_true_count:
             key = min(max(int(row.true_count), lo), hi)

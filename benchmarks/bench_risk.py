@@ -65,7 +65,7 @@ def main(argv=None) -> int:
         if args.only not in label:
             continue
         rules = Rules(**kw)
-        sol = solve(rules, Shoe.infinite() if kw["decks"] == math.inf else None, split=split)
+        sol = solve(rules, shoe=Shoe.infinite() if kw["decks"] == math.inf else None, split=split)
         exact = flag[0] if flag else True
         one, _ = median_time(lambda: sol.outcome_distribution(threads=1, exact_splits=exact),
                              args.repeat)

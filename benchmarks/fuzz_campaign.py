@@ -533,7 +533,7 @@ class ApiInputs(Inputs):
             self.note(effects=eff, cards=cards, base=base)
             got = self.bjsolve.estimate_ev(self.bjsolve.Rules(decks=1), cards, effects=eff,
                                            base=base, exact=False)
-            assert finite(got["linear"]), "linear estimate not finite"
+            assert finite(got.linear), "linear estimate not finite"
 
     def do_evaluate(self, rng):
         sol = rng.choice(self.solutions[:2])
@@ -548,7 +548,7 @@ class ApiInputs(Inputs):
             if isinstance(fields.get("max_split_hands", 2), int) else fields["max_split_hands"]
         shoe, split = random_shoe(rng), rng.choice(["CDZ-", "CDZ-", "CDP1", "CDP", "x"])
         self.note(rules=fields, shoe=getattr(shoe, "counts", shoe), split=split)
-        sol = solve(Rules(**fields), shoe, split=split)
+        sol = solve(Rules(**fields), shoe=shoe, split=split)
         check_solution(sol, rng)
 
 
@@ -843,7 +843,7 @@ class RiskInputs(Inputs):
         bankroll = ruin_bankroll(rng) if rng.random() < 0.6 else None
         rounds = ruin_rounds(rng) if rng.random() < 0.4 else None
         self.note(law=law.label, dist=law.dist, bankroll=bankroll, rounds=rounds)
-        s = self.risk.risk_summary(law.dist, bankroll=bankroll, rounds=rounds)
+        s = self.risk.risk_summary(law.dist, bankroll=bankroll, trip_rounds=rounds)
         with self.checking():
             assert finite(s.ev) and finite(s.sd) and s.sd >= 0, f"EV {s.ev!r} or SD {s.sd!r}"
             if law.pairs and isinstance(law.dist, dict):
@@ -981,8 +981,8 @@ SIM_FIELDS = {
                                    "2 3 4 5 6 7 8\n", b"x"]),
     "insurance": lambda r: r.choice([None, False, True, 3, -1000, 10**400, 10**30, 1e308,
                                      float("nan"), float("inf"), 2.5, 2**63, "3"]),
-    "true_count": lambda r: r.choice(["exact", "half-deck", "full-deck", "x", None]),
-    "rounding": lambda r: r.choice(["floor", "truncate", "round", "x", None]),
+    "decks_estimation": lambda r: r.choice(["exact", "half", "full", "x", None]),
+    "tc_rounding": lambda r: r.choice(["floor", "truncate", "round", "x", None]),
     "ramp": sim_ramp,
     "wong_in": lambda r: r.choice([None, 1, -3, 10**30, 10**400, 1e308, float("inf"),
                                    float("nan"), 2.5, -10**30, 2**63, "1"]),
@@ -1171,7 +1171,7 @@ class GameInputs(Inputs):
         if rng.random() < 0.3:
             kwargs["unit"] = game_number(rng, [1.0, 5, 25, 0.5, 2.0])
         if rng.random() < 0.3:
-            kwargs["rounds"] = game_number(rng, [None, 100, 1000, 10**4])
+            kwargs["trip_rounds"] = game_number(rng, [None, 100, 1000, 10**4])
         if rng.random() < 0.2:
             kwargs["exact_ruin"] = rng.choice([True, False, 0, "no"])
         self.note(ramp=ramp, bankroll=bankroll, **kwargs)
@@ -1185,15 +1185,14 @@ class GameInputs(Inputs):
         small = bankroll is None or (finite(bankroll) and 0 < float(bankroll) < 1e300)
         again = isinstance(ramp, (str, dict, list, tuple)) or type(ramp).__name__ == "Ramp"
         if rng.random() < 0.3 and unit in (1.0, 5, 25, 0.5, 2.0) and small and again:
-            # bets in units of 2: the same game at double the money (exact in binary)
-            twice = self.game.evaluate(ramp, None if bankroll is None else 2 * float(bankroll),
-                                       **dict(kwargs, unit=2 * float(unit)))
-            assert abs(twice.win_rate - 2 * result.win_rate) <= \
-                1e-12 * max(1, abs(result.win_rate)), \
-                f"win rate {result.win_rate!r} does not double with the unit ({twice.win_rate!r})"
-            if result.ror is not None and twice.ror is not None:
-                assert abs(twice.ror - result.ror) <= 1e-12, \
-                    f"risk of ruin {result.ror!r} changes with the unit ({twice.ror!r})"
+            # a unit worth twice the money: the same figures in units, twice the money
+            twice = self.game.evaluate(ramp, bankroll, **dict(kwargs, unit=2 * float(unit)))
+            assert twice.win_rate == result.win_rate and twice.ror == result.ror, \
+                f"figures in units change with the unit ({result!r} -> {twice!r})"
+            money, money2 = result.money(), twice.money()
+            assert all(abs(money2[k] - 2 * v) <= 1e-12 * max(1, abs(v))
+                       for k, v in money.items()), \
+                f"money {money!r} does not double with the unit ({money2!r})"
 
     def do_hand_ramp(self, rng):
         from bjsolve.risk.ramp import Ramp
@@ -1297,8 +1296,8 @@ class GameInputs(Inputs):
             "tc_min": [10**400, -10**30, 5, 1.5, float("nan")],
             "tc_max": [-10**400, 10**30, -5, float("inf")],
             "system": [[1e308] * 10, [float("nan")] * 10, [10**400] * 10, "nope", [0] * 10, 42],
-            "rounding": ["none", "x", None],
-            "decks": ["x", None, 42],
+            "tc_rounding": ["exact", "x", None],
+            "decks_estimation": ["x", None, 42],
             "strategy": ["x", None, "indices"],
             "curvature": ["x", None],
             "threads": [0, 10**30, "1"],
@@ -1425,7 +1424,7 @@ class IndexFileInputs(Inputs):
             assert len(plays) == len(distinct), \
                 f"{len(plays)} index plays from {len(distinct)} distinct lines"
             for p in plays:
-                assert 1 <= p.upcard <= 10 and -21 <= p.count <= 21, f"index play {short(p)}"
+                assert 1 <= p.dealer <= 10 and -21 <= p.count <= 21, f"index play {short(p)}"
                 assert len(p.plays) == len(p.thresholds) + 1, f"index play {short(p)}"
                 assert all(isinstance(t, int) and abs(t) < 1000 for t in p.thresholds), \
                     f"index thresholds {short(p.thresholds)}"
@@ -1507,6 +1506,10 @@ def command_argv(rng):
         if rng.random() < 0.5:
             argv += ["--trip-rounds", hostile_text(rng, ["1", "100", "1e4", "1e7"])]
         if rng.random() < 0.3:
+            argv += ["--unit", hostile_text(rng, ["25", "0.5", "1e9", "1e12"])]
+        if rng.random() < 0.3:
+            argv += ["--target-ror", hostile_text(rng, ["0.05", "0.5", "1", "0"])]
+        if rng.random() < 0.3:
             argv += ["--spots", hostile_text(rng, ["1", "2", "3", "4"])]
         if rng.random() < 0.2:
             argv += ["--payout", rng.choice(["1000", "1e-9", "6:5"])]
@@ -1539,6 +1542,7 @@ def command_argv(rng):
         flags = {"--ramp": ["1:1,2:2,3:4,4:8", "1:nan", "1:1e400", "0:0", "1e400:1"],
                  "--wong-in": ["1", "1000", str(10**30)], "--bankroll": ["1000", "1e308", "0.001"],
                  "--trip-rounds": ["100", "1e4", "10000001"],
+                 "--unit": ["25", "0.001", "1e12"], "--target-ror": ["0.05", "0.999", "2"],
                  "--penetration": ["0.75", "0.99", "51"], "--insurance": ["3", "never", "x"],
                  "--burn": ["0", "51", "-1"], "--optimal-spread": ["8", "1e6", "nan"]}
         for flag in rng.sample(list(flags), rng.randint(1, 3)):
@@ -1548,7 +1552,7 @@ def command_argv(rng):
         return argv
     argv = ["indices", "--decks", rng.choice(["1", "2", "6"])]
     flags = {"--top": ["1", "5", "0"], "--dealt-decks": ["0.5", "1", "10"],
-             "--tc-convention": ["floor", "x"], "--format": ["index", "json", "text"]}
+             "--tc-rounding": ["floor", "x"], "--format": ["index", "json", "text"]}
     for flag in rng.sample(list(flags), rng.randint(0, 2)):
         argv += [flag, hostile_text(rng, flags[flag])]
     return argv
@@ -1565,7 +1569,7 @@ def random_argv(rng):
         argv += ["hand"] + [str(rng.choice(list("A23456789TJQK") + ["10", "X", "0"]))
                             for _ in range(rng.randint(0, 4))]
         if rng.random() < 0.9:
-            argv += ["--vs", rng.choice(list("A23456789T") + ["Z", "", "AT"])]
+            argv += ["--dealer", rng.choice(list("A23456789T") + ["Z", "", "AT"])]
     elif pick < 0.9:
         argv += [rng.choice(["counts", "eor", "indices", "tc-advantage", "nonsense"])]
         if rng.random() < 0.5:
@@ -1676,7 +1680,7 @@ def interrupt_argv(rng):
     else:
         argv = ["indices", "--decks", decks]
         extras = [["--hands", "all"], ["--risk-averse", "--set", "i18"], ["--format", "index"],
-                  ["--tc-convention", "floor"], ["--dealt-decks", "3"]]
+                  ["--tc-rounding", "floor"], ["--dealt-decks", "3"]]
     for extra in rng.sample(extras, rng.randint(0, 2)):
         argv += extra
     return argv

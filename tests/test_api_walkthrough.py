@@ -17,31 +17,31 @@ from bjsolve.counting import indices
 
 @pytest.fixture(scope="module")
 def hilo_6d():
-    return indices.generate_indices(Rules(decks=6), "hilo")
+    return indices.generate_indices(Rules(decks=6), "hilo", tc_rounding="exact")
 
 
 # ---- index look-ups --------------------------------------------------------------------
 
-@pytest.mark.parametrize("row, upcard, play", [
+@pytest.mark.parametrize("row, dealer, play", [
     ("16", "T", "stand"), ("16", "10", "stand"), ("16", "K", "stand"), (16, 10, "stand"),
     (np.int64(16), np.int64(10), "stand"), ("16", 10, "Stand"), ("T6", 10, "stand"),
     ((10, 6), 10, "stand"),
 ])
-def test_index_accepts_every_spelling(hilo_6d, row, upcard, play):
+def test_index_accepts_every_spelling(hilo_6d, row, dealer, play):
     # 16 v T stand is an index play of every published Hi-Lo list; every spelling of it
     # must find the same line as the canonical one (it used to return None, read "never")
     canonical = hilo_6d.index("16", 10, "stand")
     assert canonical is not None
-    assert hilo_6d.index(row, upcard, play) == canonical
+    assert hilo_6d.index(row, dealer, play) == canonical
 
 
-@pytest.mark.parametrize("row, upcard, play, field", [
-    ("16", 10, "fly", "play"), ("16", 11, "stand", "upcard"), ("X9", 10, "stand", "row"),
-    ("21", 10, "stand", "row"), (True, 10, "stand", "row"), ("16", "TT", "stand", "upcard"),
+@pytest.mark.parametrize("row, dealer, play, field", [
+    ("16", 10, "fly", "play"), ("16", 11, "stand", "dealer"), ("X9", 10, "stand", "row"),
+    ("21", 10, "stand", "row"), (True, 10, "stand", "row"), ("16", "TT", "stand", "dealer"),
 ])
-def test_index_refuses_what_does_not_exist(hilo_6d, row, upcard, play, field):
+def test_index_refuses_what_does_not_exist(hilo_6d, row, dealer, play, field):
     with pytest.raises((ValueError, TypeError), match=field):
-        hilo_6d.index(row, upcard, play)
+        hilo_6d.index(row, dealer, play)
 
 
 def test_index_table_repr_is_a_summary(hilo_6d):
@@ -274,7 +274,7 @@ def test_exposed_game_outcome_law_on_a_depleted_shoe():
     two-hand split became leaves of their own)."""
     from bjsolve import Shoe
     rules = Rules(decks=1, hole_card="exposed", surrender="late", max_split_hands=2)
-    sol = bjsolve.solve(rules, Shoe([3, 3, 1, 3, 4, 3, 2, 3, 4, 10]), split="CDP1", threads=1)
+    sol = bjsolve.solve(rules, shoe=Shoe([3, 3, 1, 3, 4, 3, 2, 3, 4, 10]), split="CDP1", threads=1)
     dist = sol.outcome_distribution(threads=1)
     assert dist.probabilities.sum() == pytest.approx(1.0, abs=1e-14)
     assert dist.mean == pytest.approx(sol.expected_value, abs=1e-14)
@@ -305,14 +305,14 @@ def test_counted_game_takes_index_plays_as_simulate_does(given, monkeypatch, tmp
     exact table made for the game's rounding); the game stops before its solves here."""
     from bjsolve.risk.game import CountedGame
     rules = Rules(decks=1, surrender="late")
-    table = indices.generate_indices(rules, "hilo", tc_convention="truncate", grid=range(-4, 7))
+    table = indices.generate_indices(rules, "hilo", tc_rounding="truncate", true_counts=range(-4, 7))
     monkeypatch.setattr(indices, "exact_index_table",
                         lambda r, s, c, threads=None: table if (r, s, c) == (
                             rules, "hilo", "truncate") else None)
     if given == "index file":
         given = tmp_path / "fab4.idx"
         given.write_text(table.select("fab4").index_file())
-    expected = indices.as_index_table(given, rules, "hilo", tc_convention="truncate")
+    expected = indices.as_index_table(given, rules, "hilo", tc_rounding="truncate")
     seen = {}
 
     def stop(self):
@@ -320,7 +320,7 @@ def test_counted_game_takes_index_plays_as_simulate_does(given, monkeypatch, tmp
         raise _Stop
     monkeypatch.setattr(CountedGame, "_solve_full_shoe", stop)
     with pytest.raises(_Stop):
-        CountedGame(rules, "hilo", penetration=0.6, rounding="truncate", indices=given)
+        CountedGame(rules, "hilo", penetration=0.6, tc_rounding="truncate", indices=given)
     assert seen["strategy"] == "indices"
     assert seen["indices"].index_file() == expected.index_file() != ""
     assert seen["indices"].insurance == expected.insurance
@@ -329,7 +329,7 @@ def test_counted_game_takes_index_plays_as_simulate_does(given, monkeypatch, tmp
 def test_simulate_takes_a_published_index_set_by_name():
     # as the command line's --indices i18: the same plays as the exact table's selection
     rules = Rules(decks=6)
-    table = indices.generate_indices(rules, "hilo", tc_convention="floor").select("i18")
+    table = indices.generate_indices(rules, "hilo", tc_rounding="floor").select("i18")
     by_name = bjsolve.simulate(rules, rounds=3000, seed=2, system="hilo", indices="I18",
                                threads=1)
     by_table = bjsolve.simulate(rules, rounds=3000, seed=2, system="hilo", indices=table,

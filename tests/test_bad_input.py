@@ -223,9 +223,9 @@ def test_bad_solve_arguments():
     with pytest.raises(TypeError, match="rules"):
         solve("rules")
     with pytest.raises(TypeError, match="shoe"):
-        solve(Rules(), "shoe")
+        solve(Rules(), shoe="shoe")
     with pytest.raises(ValueError, match="too small"):
-        solve(Rules(), Shoe([1, 1, 1, 1, 1, 0, 0, 0, 0, 0]))
+        solve(Rules(), shoe=Shoe([1, 1, 1, 1, 1, 0, 0, 0, 0, 0]))
 
 
 @pytest.mark.parametrize("strategy, kind, match", [
@@ -259,17 +259,17 @@ KERNEL_SCRIPT = textwrap.dedent("""
         lambda: dealer_probabilities(Rules(), "T", shoe=Shoe([0] * 9 + [1])),
         lambda: dealer_probabilities(Rules(), "6", shoe=Shoe([10**9] * 10)),
         lambda: dealer_probabilities(Rules(), "6", shoe=Shoe.fractional([1.5] * 10)),
-        lambda: solve(Rules(), Shoe([40] + [0] * 9)),
-        lambda: solve(Rules(), Shoe([0, 20] + [0] * 8)),
-        lambda: solve(Rules(), Shoe([0] * 8 + [5, 5])),
-        lambda: solve(Rules(), Shoe([2, 1, 1, 1, 1, 1, 1, 1, 1, 2])),
-        lambda: solve(Rules(), Shoe.infinite([1e-300] * 10)),
-        lambda: solve(Rules(hole_card="exposed"), Shoe([1] + [0] * 8 + [12])),
-        lambda: solve(Rules(hit_split_aces=True), Shoe([12] + [0] * 8 + [4])),
-        lambda: solve(Rules(decks=1), Shoe([4, 4, 4, 4] + [0] * 6)).evaluate(
+        lambda: solve(Rules(), shoe=Shoe([40] + [0] * 9)),
+        lambda: solve(Rules(), shoe=Shoe([0, 20] + [0] * 8)),
+        lambda: solve(Rules(), shoe=Shoe([0] * 8 + [5, 5])),
+        lambda: solve(Rules(), shoe=Shoe([2, 1, 1, 1, 1, 1, 1, 1, 1, 2])),
+        lambda: solve(Rules(), shoe=Shoe.infinite([1e-300] * 10)),
+        lambda: solve(Rules(hole_card="exposed"), shoe=Shoe([1] + [0] * 8 + [12])),
+        lambda: solve(Rules(hit_split_aces=True), shoe=Shoe([12] + [0] * 8 + [4])),
+        lambda: solve(Rules(decks=1), shoe=Shoe([4, 4, 4, 4] + [0] * 6)).evaluate(
             lambda c, u, a: "hit" if sum(c) < 12 else "stand"),
         lambda: solve(Rules(decks=1)).hand_ev((1, 1, 1, 1, 2, 2, 2, 2, 3), 3),
-        lambda: solve(Rules(decks=1), Shoe([1] + [0] * 8 + [12])).insurance_ev(),
+        lambda: solve(Rules(decks=1), shoe=Shoe([1] + [0] * 8 + [12])).insurance_ev(),
     ]
     for call in calls:
         try:
@@ -296,16 +296,16 @@ CLI_BAD = [
     ["--payout", "abc"], ["--payout", "nan"], ["--payout", "1e400"],
     ["--hit-split-aces", "--max-split-hands", "1"], ["--split", "CDX"], ["--format", "xml"],
     ["--remove", "A,A,A,A,A", "--decks", "1"], ["--remove", "11"], ["--remove", ",,"],
-    ["--remove", "A", "--infinite"], ["--infinite", "--decks", "2"], ["stand", "--vs", "5"],
-    ["strategy", "--given-no-blackjack"], ["hand", "10", "6", "--vs", "11"],
-    ["hand", "10", "6", "--vs", "-1"], ["hand", "X", "6", "--vs", "5"],
-    ["hand", "T", "T", "5", "--vs", "2"], ["hand", "A", "A", "A", "A", "A", "2", "--vs", "3",
+    ["--remove", "A", "--infinite"], ["--infinite", "--decks", "2"], ["stand", "--dealer", "5"],
+    ["strategy", "--given-no-blackjack"], ["hand", "10", "6", "--dealer", "11"],
+    ["hand", "10", "6", "--dealer", "-1"], ["hand", "X", "6", "--dealer", "5"],
+    ["hand", "T", "T", "5", "--dealer", "2"], ["hand", "A", "A", "A", "A", "A", "2", "--dealer", "3",
                                            "--decks", "1"],
-    ["hand", "10", "6", "--vs", "5", "--preset", "easy"],
-    ["hand", "10", "6", "--vs", "A,T", "--preset", "easy"],
-    ["hand", "10", "6", "--vs", "T,T"], ["--preset", "moon"],
+    ["hand", "10", "6", "--dealer", "5", "--preset", "easy"],
+    ["hand", "10", "6", "--dealer", "A,T", "--preset", "easy"],
+    ["hand", "10", "6", "--dealer", "T,T"], ["--preset", "moon"],
     ["advantage", "insurance", "--preset", "easy"],
-    ["hand", "10", "6", "--vs", "5", "--given-no-blackjack"],
+    ["hand", "10", "6", "--dealer", "5", "--given-no-blackjack"],
     ["advantage", "--decks", "1", "--remove", ",".join("A" * 4 + "2" * 4 + "3" * 4 + "4" * 4
                                                       + "5" * 4 + "6" * 4 + "7" * 4 + "8" * 4
                                                       + "9" * 4 + "T" * 12)],
@@ -352,23 +352,23 @@ def run(*args):
 
 def test_cli_hand_in_the_exposed_game():
     for vs in ("T,T", "TT", "T T"):
-        code, text = run("hand", "10", "9", "--vs", vs, "--preset", "easy")
+        code, text = run("hand", "10", "9", "--dealer", vs, "--preset", "easy")
         assert code == 0 and "T T (20)" in text and "rules:" in text
 
 
 def test_cli_hand_formats_are_labelled_and_parse(capsys):
-    code, text = run("hand", "8", "8", "--vs", "A", "--decks", "1", "--format", "json")
+    code, text = run("hand", "8", "8", "--dealer", "A", "--decks", "1", "--format", "json")
     data = json.loads(text)
     assert code == 0 and data["rules"].startswith("1D") and data["shoe"] == "Shoe.decks(1)"
-    assert data["measure"] == "given no dealer blackjack" and data["split_strategy"] == "CDZ-"
-    code, text = run("hand", "8", "8", "--vs", "A", "--decks", "1", "--format", "csv")
+    assert data["measure"] == "given no dealer blackjack" and data["split"] == "CDZ-"
+    code, text = run("hand", "8", "8", "--dealer", "A", "--decks", "1", "--format", "csv")
     rows = list(csv.reader(l for l in text.splitlines() if not l.startswith("#")))
     assert code == 0 and rows[0] == ["action", "ev", "best"]
     assert {r[0] for r in rows[1:]} == set(data["ev"])
     assert [r[0] for r in rows[1:] if r[2] == "best"] == [data["best"]]
     notes = capsys.readouterr().err     # CSV stays pure: its notes go to stderr
     assert "given no dealer blackjack" in notes and "split CDZ-" in notes
-    code, text = run("hand", "8", "8", "--vs", "A", "--decks", "1", "--format", "markdown")
+    code, text = run("hand", "8", "8", "--dealer", "A", "--decks", "1", "--format", "markdown")
     assert code == 0 and "| split |" in text and "rules:" in text and "post-split" in text
 
 
@@ -402,7 +402,7 @@ def test_cli_surrender_table_without_hole_card_is_unconditioned():
 def test_returned_evs_state_their_measure():
     sol = bjsolve.solve(bjsolve.Rules(decks=float("inf")))
     assert sol.expected_value.given_no_blackjack is False
-    assert sol.expected_value.split_strategy == "CDZ-"
+    assert sol.expected_value.split == "CDZ-"
     assert "unconditioned" in repr(sol.expected_value)
     assert all(v.given_no_blackjack is False for v in sol.ev_by_upcard.values())
     assert "unconditioned" in repr(sol.insurance_ev())
@@ -412,7 +412,7 @@ def test_returned_evs_state_their_measure():
 
 def test_shoe_that_may_run_out_is_flagged():
     with pytest.warns(RuntimeWarning, match="run out of cards"):
-        sol = bjsolve.solve(bjsolve.Rules(decks=1), bjsolve.Shoe([0, 20] + [0] * 8))
+        sol = bjsolve.solve(bjsolve.Rules(decks=1), shoe=bjsolve.Shoe([0, 20] + [0] * 8))
     assert sol.may_run_out and "may run out" in repr(sol)
     assert not bjsolve.solve(bjsolve.Rules(decks=1)).may_run_out
 

@@ -67,7 +67,7 @@ def test_every_decision_a_fractional_shoe_reaches_is_frozen():
     # fours three fours; the frozen hands must include those (no decision met unfrozen)
     shoe = Shoe.fractional([3.2, 3.9, 3.2, 2.7, 3.1, 3.3, 0.8, 2.8, 0.9, 11.9])
     rules = Rules(decks=1)
-    values = by_dealer(rules, shoe, solve(rules, shoe, threads=1).strategy)
+    values = by_dealer(rules, shoe, solve(rules, shoe=shoe, threads=1).strategy)
     assert all(misses == 0 for _, misses in values.values())
 
 
@@ -76,7 +76,7 @@ def test_solved_chart_freezes_as_when_asked_per_hand(seed):
     rng = random.Random(seed)
     rules = random_rules(rng, rng.choice((1, 2)))
     shoe = random_shoe(rng, rules)
-    sol = solve(rules, shoe, split=rng.choice(("CDZ-", "CDP1", "CDP")), threads=1)
+    sol = solve(rules, shoe=shoe, split=rng.choice(("CDZ-", "CDP1", "CDP")), threads=1)
     chart = sol.strategy
     assert by_dealer(rules, shoe, chart) == by_dealer(rules, shoe, per_hand(chart))
 
@@ -116,7 +116,7 @@ def test_exposed_game_chart_freezes_as_when_asked_per_hand(seed):
     rng = random.Random(200 + seed)
     rules = random_rules(rng, 1, hole_cards=("exposed",))
     shoe = Shoe([rng.randint(1, 2) for _ in range(9)] + [rng.randint(6, 8)])
-    sol = solve(rules, shoe, split=rng.choice(("CDZ-", "CDP1", "CDP")), threads=1)
+    sol = solve(rules, shoe=shoe, split=rng.choice(("CDZ-", "CDP1", "CDP")), threads=1)
     chart = sol.strategy
     assert by_dealer(rules, shoe, chart) == by_dealer(rules, shoe, per_hand(chart))
 
@@ -144,7 +144,7 @@ def test_a_total_only_three_cards_reach_still_gets_a_row():
     # no 2 and no 3 left: soft 13 (A,A,A) and soft 14 (A,A,A,A) come only from hands of
     # three or more cards; the chart needs their rows to be playable on its own shoe
     shoe = Shoe([4, 0, 0, 4, 4, 4, 4, 4, 4, 16])
-    sol = solve(Rules(decks=1), shoe, threads=1)
+    sol = solve(Rules(decks=1), shoe=shoe, threads=1)
     chart = sol.strategy
     assert "A2" in chart.rows and "A3" in chart.rows
     assert sol.evaluate(chart) == sol.evaluate(per_hand(chart))

@@ -59,7 +59,7 @@ def test_dealer_json_and_markdown():
 
 
 def test_hand_report_names_its_conventions():
-    code, text = run("hand", "8", "8", "--vs", "T", "--decks", "2")
+    code, text = run("hand", "8", "8", "--dealer", "T", "--decks", "2")
     assert code == 0
     assert "given no dealer blackjack" in text and "split CDZ-" in text
     assert "split" in text and "<- best" in text
@@ -71,8 +71,8 @@ def test_tables_state_rules_and_split_class():
 
 
 @pytest.mark.parametrize("args", [
-    ["bogus"], ["--decks", "0"], ["--decks", "x"], ["--double", "7"], ["hand", "10", "--vs", "3"],
-    ["hand", "10", "6"], ["hand", "10", "6", "--vs", "Z"], ["hand", "T", "T", "5", "--vs", "2"],
+    ["bogus"], ["--decks", "0"], ["--decks", "x"], ["--double", "7"], ["hand", "10", "--dealer", "3"],
+    ["hand", "10", "6"], ["hand", "10", "6", "--dealer", "Z"], ["hand", "T", "T", "5", "--dealer", "2"],
     ["--split", "CDX"], ["--payout", "abc"], ["--remove", "A,A,A,A,A", "--decks", "1"],
     ["--preset", "moon"], ["dealer", "--preset", "easy", "--given-no-blackjack"],
 ])
@@ -85,7 +85,7 @@ def test_bad_arguments_exit_2_with_one_line(args, capsys):
 
 
 def test_bad_arguments_from_a_real_process():
-    p = subprocess.run([sys.executable, "-m", "bjsolve", "hand", "Q", "--vs", "5"],
+    p = subprocess.run([sys.executable, "-m", "bjsolve", "hand", "Q", "--dealer", "5"],
                        capture_output=True, text=True)
     assert p.returncode == 2 and "Traceback" not in p.stderr and p.stderr.count("\n") == 1
 

@@ -15,6 +15,7 @@ def command_lines(path):
     text = (ROOT / path).read_text(encoding="utf-8")
     lines = []
     for block in re.findall(r"```sh\n(.*?)```", text, flags=re.S):
+        block = re.sub(r"\\\n\s*", "", block)       # a command continued with '\'
         for line in block.splitlines():
             line = line.split(" #")[0].strip()
             m = re.match(r"(?:python -m )?bjsolve (.*)", line)

@@ -115,12 +115,12 @@ def test_markdown_and_html(tmp_path):
     (["--bankroll", "-5"], "bankroll"),
     (["--optimal-spread", "0.5"], "spread"),
     (["--optimal-spread", "1e9"], "1..1,000,000"),   # printed bets of 7.7e+07 units
-    (["--tc", "ceil"], "--tc"),
+    (["--tc-rounding", "ceil"], "--tc-rounding"),
     (["--system", "nosuch"], "count system"),
     (["--indices", "i99"], "index set"),
     (["--infinite"], "finite shoe"),
     (["--trip-rounds", "0"], "--trip-rounds"),
-    (["--rounds", "500"], "--trip-rounds 500"),     # simulate's word for the rounds dealt
+    (["--rounds", "500"], "--rounds goes with: simulate"),   # the rounds simulate deals
     (["--ramp", "1:1e300"], "1,000,000 units"),     # overflowed the variance: exit 1
     (["--ramp=1e300:1"], "-1000..+1000"),
 ])
@@ -279,7 +279,8 @@ def test_indices_repeated_or_in_a_comma_list_are_one_list(tmp_path):
 GAME_ONLY = {"--bankroll": "exact ruin and certainty equivalent (simulate: --bankroll-trials)",
              "--optimal-spread": "the SCORE-optimal ramp, from the exact figures",
              "--depth-bands": "the exact evaluation's depth bands",
-             "--trip-rounds": "the trip ruin's horizon (simulate deals --rounds)"}
+             "--trip-rounds": "the trip ruin's horizon (simulate deals --rounds)",
+             "--target-ror": "the bankroll for a lifetime risk, from the exact ruin"}
 SIMULATE_ONLY = {"--rounds": "rounds dealt", "--seed": "the generator", "--chunk-rounds":
                  "seeded chunks", "--scheduler": "a Dask cluster", "--bankroll-trials":
                  "simulated ruin paths", "--other-spots": "other players' spots (game: "

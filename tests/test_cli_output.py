@@ -74,7 +74,7 @@ def test_house_edge_lines_match_published_figures_and_the_chart_evaluation(flags
 
 def test_advantage_shows_either_strategy():
     _, optimal, _ = run("advantage", "--decks", "1", "--format", "json")
-    _, chart, _ = run("advantage", "--decks", "1", "--strategy", "chart", "--format", "json")
+    _, chart, _ = run("advantage", "--decks", "1", "--strategy", "basic", "--format", "json")
     opt = json.loads(optimal)["values"]["EV"]["overall"]
     ch = json.loads(chart)["values"]["EV"]["overall"]
     assert opt == pytest.approx(0.0018193430614842354, abs=1e-12)   # published exact EV
@@ -103,7 +103,7 @@ def test_no_text_line_is_wider_than_80_columns(all_tables):
 def test_counting_and_hand_commands_fit_80_columns(monkeypatch):
     monkeypatch.setenv("COLUMNS", "80")
     for args in (["counts", "--decks", "1", "--system", "hilo"],
-                 ["hand", "8", "8", "--vs", "T", "--decks", "1"],
+                 ["hand", "8", "8", "--dealer", "T", "--decks", "1"],
                  ["dealer", "--given-no-blackjack"]):
         code, text, _ = run(*args)
         assert code == 0 and text
@@ -179,10 +179,10 @@ def _parsers():
 
 @pytest.mark.parametrize("command, flags, absent", [
     ("edge", ["--rules", "--decks", "--h17", "--split", "--no-chart", "--color"], ["--system"]),
-    ("hand", ["--vs", "--unconditioned", "--split"], ["--given-no-blackjack", "--color"]),
+    ("hand", ["--dealer", "--unconditioned", "--split"], ["--given-no-blackjack", "--color"]),
     ("dealer", ["--given-no-blackjack", "--remove"], ["--split", "--system"]),
-    ("indices", ["--system", "--rounding", "--dealt-decks"], ["--remove", "--split"]),
-    ("counts", ["--system", "--eor"], ["--rounding"]),
+    ("indices", ["--system", "--tc-rounding", "--index-rounding", "--dealt-decks"], ["--remove", "--split"]),
+    ("counts", ["--system", "--eor"], ["--tc-rounding", "--index-rounding"]),
     ("advantage", ["--strategy"], ["--given-no-blackjack"]),
 ])
 def test_each_command_help_names_its_own_flags(command, flags, absent, capsys):
@@ -224,7 +224,7 @@ def test_version_and_top_level_help(capsys):
     (["--deck", "2"], "did you mean '--decks'"),         # no prefix abbreviations
     (["stnd"], "did you mean 'stand'"),
     (["strategy", "--system", "hilo"], "--system goes with: counts, indices, tc-advantage"),
-    (["strategy", "--rounding", "ceiled"], "--rounding goes with: indices"),
+    (["strategy", "--index-rounding", "ceiled"], "--index-rounding goes with: indices"),
     (["eor", "--format", "index"], "--format index goes with: indices"),
     (["--rules", "6D H71"], "did you mean 'h17'"),
     (["indices", "--dealt-decks", "inf"], "positive finite number"),
@@ -292,7 +292,7 @@ def test_a_valueerror_from_inside_is_a_bug_not_bad_input(monkeypatch):
 
 
 def test_presets_split_names_and_choices_are_case_insensitive():
-    code, text, _ = run("hand", "8", "8", "--vs", "t", "--preset", "Single-Deck",
+    code, text, _ = run("hand", "8", "8", "--dealer", "t", "--preset", "Single-Deck",
                         "--split", "cdp1", "--surrender", "LATE")
     assert code == 0 and "1D H17" in text and "split CDP1" in text
     assert bjsolve.Rules.preset("Vegas-Strip") == bjsolve.Rules.preset("vegas-strip")
@@ -301,7 +301,7 @@ def test_presets_split_names_and_choices_are_case_insensitive():
 # ---- hand and surrender -------------------------------------------------------------------------
 
 def test_a_natural_offers_no_decision():
-    code, text, _ = run("hand", "A", "T", "--vs", "6", "--format", "json")
+    code, text, _ = run("hand", "A", "T", "--dealer", "6", "--format", "json")
     data = json.loads(text)
     assert code == 0 and data["natural"] is True and list(data["ev"]) == ["stand"]
     assert data["ev"]["stand"] == 1.5            # 3:2, and a 6 up cannot make a natural
@@ -310,7 +310,7 @@ def test_a_natural_offers_no_decision():
 def test_hand_unconditioned_values():
     # A,T v A, 6 decks, unconditioned: the natural pays 3:2 unless the hole card is one of
     # the 95 tens among the 309 cards left: 1.5 * 214/309
-    code, text, _ = run("hand", "A", "T", "--vs", "A", "--unconditioned", "--format", "json")
+    code, text, _ = run("hand", "A", "T", "--dealer", "A", "--unconditioned", "--format", "json")
     data = json.loads(text)
     assert code == 0 and data["measure"] == "unconditioned"
     assert data["ev"]["stand"] == pytest.approx(1.5 * 214 / 309, abs=1e-14)

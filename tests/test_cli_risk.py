@@ -18,7 +18,7 @@ def run(*args):
 
 def test_json_carries_the_distribution_and_the_figures():
     code, text = run("risk", "--decks", "1", "--max-split-hands", "2", "--bankroll", "400",
-                     "--rounds", "200", "--format", "json")
+                     "--trip-rounds", "200", "--format", "json")
     assert code == 0
     doc = json.loads(text)
     outcomes, risk = doc["tables"]
@@ -55,11 +55,14 @@ def test_insurance_flag_changes_the_mean_by_the_insurance_ev():
     assert abs(mean(ins) - mean(plain) - expect) < 1e-12
 
 
-@pytest.mark.parametrize("args", [["--spots", "4"], ["--spots", "0"], ["--rounds", "100"],
+@pytest.mark.parametrize("args", [["--spots", "4"], ["--spots", "0"], ["--trip-rounds", "100"],
+                                  ["--bankroll", "10", "--rounds", "100"],
+                                  ["--target-ror", "1"], ["--target-ror", "0"],
+                                  ["--unit", "0"], ["--unit", "1e12"],
                                   ["--bankroll", "-1"], ["--bankroll", "inf"],
-                                  ["--bankroll", "10", "--rounds", "0"],
-                                  ["--bankroll", "10", "--rounds", "1e400"],
-                                  ["--bankroll", "10", "--rounds", "inf"],
+                                  ["--bankroll", "10", "--trip-rounds", "0"],
+                                  ["--bankroll", "10", "--trip-rounds", "1e400"],
+                                  ["--bankroll", "10", "--trip-rounds", "inf"],
                                   ["--hole-card", "exposed", "--insurance"]])
 def test_bad_input_one_line_exit_2(args, capsys):
     code = main(["risk", *args])
@@ -67,11 +70,31 @@ def test_bad_input_one_line_exit_2(args, capsys):
     assert code == 2 and err.count("\n") == 1 and "Traceback" not in err
 
 
-def test_trip_rounds_is_the_games_word_and_rounds_still_reads():
-    """risk and game say --trip-rounds for the trip ruin's horizon (simulate's --rounds are
-    the rounds it deals); risk still reads its old --rounds, the same figure."""
+def test_money_flags_are_the_games_flags():
+    """risk and game spell the bankroll flags alike (--bankroll units, --unit money,
+    --target-ror, --trip-rounds; simulate's --rounds are the rounds it deals)."""
+    from bjsolve.cli import build_parser
+    _, parsers, _ = build_parser()
+    flags = {name: {f for a in parsers[name]._actions for f in a.option_strings}
+             for name in ("risk", "game")}
+    money = {"--bankroll", "--unit", "--target-ror", "--trip-rounds"}
+    assert money <= flags["risk"] and money <= flags["game"]
+    assert "--rounds" not in flags["risk"] and "--rounds" not in flags["game"]
+
+
+def test_unit_puts_money_beside_the_units_and_target_ror_gives_its_bankroll():
     base = ["risk", "--decks", "1", "--bankroll", "400", "--format", "json"]
-    new = run(*base, "--trip-rounds", "200")
-    old = run(*base, "--rounds", "200")
-    assert new[0] == old[0] == 0 and new[1] == old[1]
-    assert "trip ruin" in new[1]
+    code, plain = run(*base, "--target-ror", "0.05")
+    code2, money = run(*base, "--target-ror", "0.05", "--unit", "25")
+    assert code == code2 == 0
+    plain_figures = {r["figure"]: r["value"] for r in json.loads(plain)["tables"][1]["records"]}
+    records = {r["figure"]: r for r in json.loads(money)["tables"][1]["records"]}
+    assert {k: r["value"] for k, r in records.items()} == plain_figures   # units unchanged
+    assert records["bankroll (units)"]["money"] == 400 * 25
+    assert records["SD per round"]["money"] == records["SD per round"]["value"] * 25
+    assert records["DI = 1000 EV/SD"]["money"] is None
+    # the target's bankroll: the same as the fixed 5% row, both from bankroll_for_risk
+    target = "bankroll for 5% lifetime ruin (target)"
+    assert records[target]["value"] == records["bankroll for 5% lifetime ruin"]["value"]
+    code, text = run(*base[:-2], "--unit", "25", "--target-ror", "0.05")
+    assert code == 0 and "money" in text

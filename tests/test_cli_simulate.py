@@ -39,7 +39,8 @@ def test_cli_text_output_names_the_settings():
                      "--ramp", "1:1,2:2,3:4,4:8", "--wong-out", "-1")
     assert code == 0
     for words in ("rounds", "mean", "win rate", "penetration: 234 of 312 cards",
-                  "ramp: +1:1, +2:2, +3:4, +4:8", "decks estimation: exact", "tc convention: floor",
+                  "ramp: +1:1, +2:2, +3:4, +4:8", "decks estimation: exact",
+                  "tc rounding: floor",
                   "Result by true count"):
         assert words in text
 
@@ -151,7 +152,7 @@ def test_an_index_file_keeps_its_insurance_index(tmp_path):
     '# insurance: take at TC >= +3' line; 'simulate --indices FILE' played insurance never,
     so the file gave another game than '--indices i18'.  Now the same game, same numbers."""
     path = tmp_path / "i18.idx"
-    code, _ = run("indices", "--decks", "2", "--set", "i18", "--tc-convention", "floor",
+    code, _ = run("indices", "--decks", "2", "--set", "i18", "--tc-rounding", "floor",
                   "--format", "index", "--output", str(path))
     assert code == 0 and "# insurance: take at TC >= " in path.read_text()
     game = ["simulate", "--rounds", "30000", "--seed", "9", "--decks", "2", "--format", "json"]
@@ -294,3 +295,21 @@ def test_burn_is_the_games_flag_and_the_simulator_burns_one(capsys):
         bjsolve.simulate(Rules(decks=2), rounds=1000, seed=1, burn=0)
     with pytest.raises(TypeError, match="burn must be a whole number"):
         bjsolve.simulate(Rules(decks=2), rounds=1000, seed=1, burn=1.5)
+
+
+def test_unit_puts_money_beside_the_amounts_and_changes_nothing_else():
+    """simulate --unit 25, as game and risk: the same run in units, each amount (mean, SD,
+    total won, total bet) also in money; figures that are not amounts have none."""
+    base = ("simulate", "--rounds", "20000", "--decks", "2", "--seed", "3", "--threads", "1",
+            "--ramp", "1:1,2:4", "--format", "json")
+    code, plain = run(*base)
+    code2, money = run(*base, "--unit", "25")
+    assert code == code2 == 0
+    plain, money = (json.loads(t)["tables"][0]["records"] for t in (plain, money))
+    assert [{k: v for k, v in r.items() if k != "money"} for r in money] == plain
+    by_name = {r["name"]: r for r in money}
+    for name in ("mean", "sd", "total_won", "total_bet"):
+        assert by_name[name]["money"] == by_name[name]["value"] * 25
+    assert "money" not in by_name["win_rate"] and "money" not in by_name["rounds"]
+    code, csv = run(*base[:-2], "--unit", "25", "--format", "csv")
+    assert code == 0 and "total won (money)" in csv

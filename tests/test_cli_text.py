@@ -51,24 +51,24 @@ def test_a_one_row_table_printed_as_a_column_keeps_every_decimal():
 
 def test_hand_note_names_the_total(monkeypatch):
     monkeypatch.setenv("COLUMNS", "80")
-    code, text = run("hand", "T", "6", "--vs", "T", "--decks", "1")
+    code, text = run("hand", "T", "6", "--dealer", "T", "--decks", "1")
     assert code == 0 and "6 T (hard 16) v T: EV per initial bet, given no dealer" in text
-    code, text = run("hand", "A7", "--vs", "9", "--decks", "1")
+    code, text = run("hand", "A7", "--dealer", "9", "--decks", "1")
     assert code == 0 and "A 7 (soft 18) v 9" in text
-    code, text = run("hand", "A", "T", "--vs", "5", "--decks", "1")
+    code, text = run("hand", "A", "T", "--dealer", "5", "--decks", "1")
     assert code == 0 and "A T (natural) v 5" in text
 
 
 def test_exposed_hand_says_both_dealer_cards_are_known(monkeypatch):
     monkeypatch.setenv("COLUMNS", "200")
-    code, text = run("hand", "8", "8", "--vs", "T,6", "--decks", "1", "--hole-card", "exposed")
+    code, text = run("hand", "8", "8", "--dealer", "T,6", "--decks", "1", "--hole-card", "exposed")
     assert code == 0 and "8 8 (hard 16) v 6 T (16): EV per initial bet, both dealer cards " \
                          "known" in text
     assert "unconditioned" not in text
 
 
 @pytest.mark.parametrize("command, line", [
-    ("hand", "    bjsolve hand T 6 --vs T --decks 6"),
+    ("hand", "    bjsolve hand T 6 --dealer T --decks 6"),
     ("risk", "Example: bjsolve risk --decks 1 --bankroll 400 --trip-rounds 10000"),
     ("risk", "         bjsolve risk --decks 6 --spots 2 --format json"),
     ("simulate", "Example: bjsolve simulate --rounds 1e8 --seed 1 --penetration 0.75"),

@@ -53,7 +53,7 @@ def test_simulate_api_refuses_a_run_too_large_to_plan():
 
 # ---- one idea, one flag: the counted commands spelled the true-count rounding --tc,
 # --rounding and --tc-convention, the decks estimate --true-count half-deck and
-# --decks-estimation half, the strategy chart/basic and composition/optimal --------------
+# --decks-estimation half; now one flag each, the library's keyword with dashes -----------
 
 def parsed(*argv):
     from bjsolve.cli import parse
@@ -61,47 +61,49 @@ def parsed(*argv):
 
 
 @pytest.mark.parametrize("command", ["game", "simulate", "indices"])
-def test_tc_convention_is_one_flag_in_every_counted_command(command, capsys):
+def test_tc_rounding_is_one_flag_with_one_default_in_every_counted_command(command, capsys):
     from bjsolve.cli import build_parser
-    assert parsed(command, "--tc-convention", "TRUNCATE").tc_convention == "truncate"
+    assert parsed(command, "--tc-rounding", "TRUNCATE").tc_rounding == "truncate"
+    assert parsed(command).tc_rounding == "floor"
     _, parsers, _ = build_parser(only=command)
     text = parsers[command].format_help()
-    assert "--tc-convention" in text
-    for old in ("--tc ", "--rounding {floor", "--true-count"):
+    assert "--tc-rounding" in text
+    for old in ("--tc ", "--tc-convention", "--rounding", "--true-count"):
         assert old not in text
 
 
 @pytest.mark.parametrize("command", ["game", "simulate"])
 def test_decks_estimation_and_strategy_read_the_same_words(command):
     assert parsed(command, "--decks-estimation", "half").decks_estimation == "half"
-    assert parsed(command, "--decks-estimation", "full-deck").decks_estimation == "full"
+    assert parsed(command, "--decks-estimation", "FULL").decks_estimation == "full"
+    assert parsed(command).decks_estimation == "exact"
     assert parsed(command, "--strategy", "optimal").strategy == "optimal"
-    assert parsed(command, "--strategy", "composition").strategy == "optimal"
-    assert parsed(command, "--strategy", "chart").strategy == "basic"
+    assert parsed(command, "--strategy", "Basic").strategy == "basic"
 
 
-def test_old_spellings_still_read_the_same():
-    assert parsed("game", "--tc", "round").tc_convention == "round"
-    old = parsed("simulate", "--rounding", "truncate", "--true-count", "half-deck")
-    assert (old.tc_convention, old.decks_estimation) == ("truncate", "half")
-    assert parsed("advantage", "--strategy", "chart").strategy == "basic"
+@pytest.mark.parametrize("argv", [
+    ["game", "--tc", "round"], ["game", "--tc-convention", "round"],
+    ["simulate", "--rounding", "truncate"], ["simulate", "--true-count", "half"],
+    ["indices", "--rounding", "ceiled"], ["simulate", "--decks-estimation", "half-deck"],
+    ["simulate", "--strategy", "composition"], ["game", "--strategy", "chart"],
+])
+def test_old_spellings_are_refused(argv, capsys):
+    code, _ = run(*argv)
+    assert code == 2
 
 
-def test_simulate_old_and_new_spellings_give_the_same_run():
+def test_simulate_flags_reach_the_simulator_under_the_library_names():
     import json
     common = ["simulate", "--rounds", "20000", "--decks", "2", "--seed", "5",
               "--format", "json", "--threads", "1"]
-    code, new = run(*common, "--decks-estimation", "half", "--tc-convention", "round",
+    code, new = run(*common, "--decks-estimation", "half", "--tc-rounding", "round",
                     "--strategy", "optimal")
     assert code == 0
-    code, old = run(*common, "--true-count", "half-deck", "--rounding", "round",
-                    "--strategy", "composition")
-    assert code == 0 and json.loads(new) == json.loads(old)
     code, default = run(*common)
     assert json.loads(default) != json.loads(new)      # the flags do reach the simulator
     notes = " ".join(json.loads(new)["tables"][0]["notes"])
-    assert "decks estimation: half-deck" in notes and "tc convention: round" in notes
-    assert "composition" in notes
+    assert "decks estimation: half" in notes and "tc rounding: round" in notes
+    assert "strategy: optimal" in notes
 
 
 def test_advantage_basic_is_the_chart():
@@ -113,12 +115,10 @@ def test_advantage_basic_is_the_chart():
     assert basic < optimal                 # the chart gives up the composition exceptions
 
 
-def test_a_hidden_old_spelling_is_not_offered_as_a_hint(capsys):
-    # '--rounding' is the index rounding of 'indices' (rounded/ceiled); simulate reads its
-    # old --rounding too, but the hint must point to indices only
-    code, _ = run("strategy", "--rounding", "ceiled")
+def test_a_flag_of_another_command_is_named_in_the_hint(capsys):
+    code, _ = run("strategy", "--index-rounding", "ceiled")
     err = capsys.readouterr().err
-    assert code == 2 and "--rounding goes with: indices)" in err
+    assert code == 2 and "--index-rounding goes with: indices)" in err
 
 
 # ---- what the text says ------------------------------------------------------------------
@@ -289,9 +289,9 @@ def test_a_flag_shared_by_commands_is_written_the_same_in_their_help():
                     metavars.setdefault(flag, {}).setdefault(
                         action.metavar or (tuple(action.choices) if action.choices else None),
                         []).append(name)
-    # --indices: a set in both, simulate also reads a FILE; --tc-convention: indices adds
+    # --indices: a set in both, simulate also reads a FILE; --tc-rounding: indices adds
     # 'exact' (the crossing itself); --insurance: a switch in risk, a true count in simulate
-    allowed = {"--indices", "--tc-convention", "--insurance"}
+    allowed = {"--indices", "--tc-rounding", "--insurance"}
     mixed = {flag: spellings for flag, spellings in metavars.items()
              if len(spellings) > 1 and flag not in allowed}
     assert not mixed, mixed
@@ -316,7 +316,7 @@ def test_the_shoe_note_reads_as_words_not_python(shoe, decks, words):
 
 
 def test_cli_notes_name_the_cards_taken_out():
-    code, text = run("hand", "T", "6", "--vs", "T", "--remove", "A,A,5")
+    code, text = run("hand", "T", "6", "--dealer", "T", "--remove", "A,A,5")
     assert code == 0 and "# shoe: 6 decks less A A 5 (309 cards)" in text
     code, text = run("dealer", "--decks", "2")
     assert code == 0 and "# shoe: 2 decks (104 cards)" in text and "Shoe." not in text
@@ -324,7 +324,7 @@ def test_cli_notes_name_the_cards_taken_out():
 
 def test_hand_has_the_html_format_every_other_command_has():
     import re
-    code, page = run("hand", "8", "8", "--vs", "A", "--decks", "1", "--format", "html")
+    code, page = run("hand", "8", "8", "--dealer", "A", "--decks", "1", "--format", "html")
     assert code == 0 and page.startswith("<!DOCTYPE html>")
     import bjsolve
     ev = bjsolve.solve(bjsolve.Rules(decks=1)).hand_ev((8, 8), 1)

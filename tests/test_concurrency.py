@@ -52,7 +52,7 @@ HAMMER = textwrap.dedent(r'''
                 removed = (shoe or Shoe.decks(sol.rules.decks)).remove(job[1])
                 out[job] = float(fixed_strategy_ev(sol, removed))
             elif kind == "solve":  # a different solve in this thread
-                other = solve(RULES[job[1]], SHOES[job[1]], split=job[2])
+                other = solve(RULES[job[1]], shoe=SHOES[job[1]], split=job[2])
                 out[job] = (float(other.expected_value), tuple(other.ev_by_upcard.items()),
                             tuple(other.hand_ev((5, 6, 2), 10).items()))
         return out
@@ -70,8 +70,8 @@ HAMMER = textwrap.dedent(r'''
         extra = [("evaluate",), ("solve", (which + 1) % len(RULES), "CDP1")]
         jobs += extra
         # the sequential answers: a fresh solve, every job once, in order
-        expected = work(solve(rules, shoe), jobs)
-        shared = solve(rules, shoe)
+        expected = work(solve(rules, shoe=shoe), jobs)
+        shared = solve(rules, shoe=shoe)
         results = [None] * THREADS
         start = threading.Barrier(THREADS)
 

@@ -46,7 +46,7 @@ def _decks_and_rounding():
     (a second of brute force each); the other six pairs with --run-slow."""
     return [pytest.param(decks, rounding, id=f"{rounding}-{decks}",
                          marks=() if decks == "exact" or rounding == "floor" else pytest.mark.slow)
-            for rounding in ("floor", "truncate", "round", "none")
+            for rounding in ("floor", "truncate", "round", "exact")
             for decks in ("exact", "half", "full")]
 
 
@@ -68,9 +68,9 @@ def test_true_count_law_equals_brute_force(decks, rounding):
         for rc, p in brute_force(tags, counts, n).items():
             tc = rc / d
             tc = {"floor": math.floor(tc), "truncate": math.trunc(tc),
-                  "round": math.floor(tc + Fraction(1, 2)), "none": tc}[rounding]
+                  "round": math.floor(tc + Fraction(1, 2)), "exact": tc}[rounding]
             want[float(tc)] = want.get(float(tc), 0) + p
-        got = dist.true_count_law(n, burn=burn, decks=decks, rounding=rounding)
+        got = dist.true_count_law(n, burn=burn, decks_estimation=decks, tc_rounding=rounding)
         assert sorted(got) == pytest.approx(sorted(want), abs=1e-9)
         for tc, p in want.items():
             key = min(got, key=lambda k: abs(k - tc))
@@ -82,7 +82,7 @@ def test_unbalanced_true_count_subtracts_the_expected_running_count():
     dist = CountDistribution("ko", shoe)    # KO: +4 per deck
     assert dist.mean_tag == pytest.approx(4 / 52)
     n = 26
-    tcs = dist.true_counts(n, rounding="none")
+    tcs = dist.true_counts(n, tc_rounding="exact")
     expected = (dist.running_counts - 2.0) / (26 / 52)
     assert np.allclose(tcs, expected)
 
@@ -129,7 +129,8 @@ def test_conventions_helpers():
 
 
 @pytest.mark.parametrize("bad, field", [
-    (dict(decks="quarter"), "decks"), (dict(rounding="ceil"), "rounding")])
+    (dict(decks_estimation="quarter"), "decks_estimation"),
+    (dict(tc_rounding="ceil"), "tc_rounding")])
 def test_bad_conventions_name_the_field(bad, field):
     dist = CountDistribution("hilo", Shoe.decks(1))
     with pytest.raises(ValueError, match=field):

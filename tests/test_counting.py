@@ -54,7 +54,7 @@ def test_kernel_freeze_equals_a_python_frozen_strategy(eor_1d):
         return _best({a: ev[a] for a in allowed if a in ev})
 
     for r in (1, 5, 10):
-        depleted = solve(rules, Shoe.decks(1).remove(r))
+        depleted = solve(rules, shoe=Shoe.decks(1).remove(r))
         assert depleted.evaluate(frozen) - sol0.expected_value == pytest.approx(
             fixed.effects[r], abs=1e-14)
 
@@ -98,12 +98,12 @@ def test_linear_estimate_is_exact_for_one_reoptimised_removal():
     rules = Rules(decks=1)
     reopt = effects_of_removal(rules, strategy="reoptimized")
     out = estimate_ev(rules, (5,), effects=reopt)
-    assert out["linear"] == pytest.approx(out["exact"], abs=1e-15)
+    assert out.linear == pytest.approx(out.exact, abs=1e-15)
     # the worked example's removal in Solowiej (2024) (2 decks); the paper's own
     # finite-deck EVs are off, so only the estimate's consistency is checked
     removed = ("A", "A", 2, 2, 3, 4, 4, 4, 5, 5, 5, 7, 7, 8, "T")
     out = estimate_ev(Rules(decks=2, resplit_aces=True), removed)
-    assert out["exact"] > out["base"] and out["linear"] > out["base"]
+    assert out.exact > out.base and out.linear > out.base
     with pytest.raises(ValueError, match="cannot remove"):
         estimate_ev(rules, ("A",) * 5)
 
@@ -134,7 +134,7 @@ FAB_4 = [("14", 10, 3), ("15", 10, 0), ("15", 9, 2), ("15", 1, 1)]
 
 
 def test_hilo_illustrious_18():
-    table = generate_indices(Rules(decks=6), "hilo", grid=range(-5, 9))
+    table = generate_indices(Rules(decks=6), "hilo", true_counts=range(-5, 9), tc_rounding="exact")
     assert "running count / decks remaining" in table.method()
     for row, up, play, published in ILLUSTRIOUS_18:
         got = table.index(row, up, play)
@@ -148,7 +148,8 @@ def test_hilo_illustrious_18():
 
 
 def test_hilo_fab_4():
-    table = generate_indices(Rules(decks=6, surrender="late"), "hilo", grid=range(-3, 7))
+    table = generate_indices(Rules(decks=6, surrender="late"), "hilo", true_counts=range(-3, 7),
+                             tc_rounding="exact")
     for row, up, published in FAB_4:
         got = table.index(row, up, "surrender")
         assert got is not None and abs(got - published) <= 1, (row, up, got, published)
@@ -202,7 +203,7 @@ def test_decision_effects_of_removal_against_depleted_solves():
     d = decision_effects_of_removal(rules, (10, 6), 10)
     base = solve(rules).hand_ev((10, 6), 10)
     assert d.given_no_blackjack and d.values == pytest.approx(dict(base), abs=1e-14)
-    five = solve(rules, Shoe.decks(1).remove(5)).hand_ev((10, 6), 10)
+    five = solve(rules, shoe=Shoe.decks(1).remove(5)).hand_ev((10, 6), 10)
     assert d.difference("stand", "hit")[5] == pytest.approx(
         (five["stand"] - five["hit"]) - (base["stand"] - base["hit"]), abs=1e-14)
     d6 = decision_effects_of_removal(Rules(decks=1), (9, 2), 6)
@@ -228,16 +229,16 @@ def test_solowiej_worked_example():
     # to 0.001 %, 15 cards: +-7.5e-5)
     out = estimate_ev(rules, SOLOWIEJ_REMOVED, effects=[v / 100 for v in SOLOWIEJ_2D_EOR], base=0.0,
                       rescale=False, exact=False)
-    assert out["linear_change"] == pytest.approx(0.01965, abs=1e-4)
+    assert out.linear_change == pytest.approx(0.01965, abs=1e-4)
     # our own fixed-strategy EORs for these rules agree with Table 4 (the paper's finite-deck
     # EVs are off by a constant; its effects of removal are close)
     fixed = effects_of_removal(rules)
     for r, paper in zip(range(1, 11), SOLOWIEJ_2D_EOR):
         assert 100 * fixed.effects[r] == pytest.approx(paper, abs=0.025), r
     mine = estimate_ev(rules, SOLOWIEJ_REMOVED, effects=fixed, rescale=False)
-    assert mine["linear_change"] == pytest.approx(0.01965, abs=5e-4)
+    assert mine.linear_change == pytest.approx(0.01965, abs=5e-4)
     # the exact EV of the depleted shoe is an independent solve
-    assert mine["exact"] == solve(rules, Shoe.decks(2).remove(*SOLOWIEJ_REMOVED)).expected_value
+    assert mine.exact == solve(rules, shoe=Shoe.decks(2).remove(*SOLOWIEJ_REMOVED)).expected_value
 
 
 def test_true_count_zero_is_the_proportional_shoe():
@@ -262,7 +263,7 @@ def test_user_eor_vectors_and_bad_input(eor_1d):
         with pytest.raises(ValueError, match=match):
             betting_correlation("hilo", bad)
     with pytest.raises(ValueError, match="no A left"):
-        effects_of_removal(Rules(decks=1), Shoe.decks(1).remove("A", "A", "A", "A"))
+        effects_of_removal(Rules(decks=1), shoe=Shoe.decks(1).remove("A", "A", "A", "A"))
     with pytest.raises(ValueError, match="cannot remove"):
         estimate_ev(Rules(decks=1), ("5",) * 5, effects=fixed)
     with pytest.raises(ValueError, match="known: hilo"):
@@ -338,8 +339,8 @@ def test_playing_efficiency_reproduces_griffins_published_values():
     by more than that."""
     from bjsolve.counting.removal import decision_effects, playing_efficiency
     shoe = Shoe.decks(1)
-    decisions = decision_effects(Rules(decks=1), shoe)
-    ours = {name: playing_efficiency(name, decisions, shoe) for name in PUBLISHED_PE}
+    decisions = decision_effects(Rules(decks=1), shoe=shoe)
+    ours = {name: playing_efficiency(name, decisions, shoe=shoe) for name in PUBLISHED_PE}
     for name, published in PUBLISHED_PE.items():
         assert abs(ours[name] - published) < 0.035, (name, ours[name], published)
     assert ours["hilo"] < ours["halves"] < ours["zen"] < ours["hiopt2"]
@@ -348,9 +349,9 @@ def test_playing_efficiency_reproduces_griffins_published_values():
 def test_playing_efficiency_bad_input():
     from bjsolve.counting.removal import playing_efficiency
     with pytest.raises(ValueError, match="dealt_fraction"):
-        playing_efficiency("hilo", [], Shoe.decks(1), dealt_fraction=1.0)
+        playing_efficiency("hilo", [], shoe=Shoe.decks(1), dealt_fraction=1.0)
     with pytest.raises(ValueError, match="all equal"):
-        playing_efficiency([1] * 10, [], Shoe.decks(1))
+        playing_efficiency([1] * 10, [], shoe=Shoe.decks(1))
 
 
 def test_effects_of_removal_are_a_mapping_keyed_by_rank(eor_1d):

@@ -164,7 +164,7 @@ def test_exact_without_splits_on_random_small_shoes(seed):
     rng = random.Random(seed)
     rules = _random_rules(rng, max_split_hands=1)
     counts = _random_small_shoe(rng, 31 + 26)
-    sol = solve(rules, Shoe(counts))
+    sol = solve(rules, shoe=Shoe(counts))
     play = optimal_callable(sol)
     insurance = rules.hole_card != "exposed" and seed % 2 == 0
     ref = round_distribution(rules, counts, play, insurance=insurance)
@@ -201,7 +201,7 @@ def test_two_hand_splits_exact_on_random_small_shoes(seed):
     rng = random.Random(300 + seed)
     rules = _random_rules(rng, max_split_hands=2)
     counts = _split_shoe(rng)
-    sol = solve(rules, Shoe(counts))
+    sol = solve(rules, shoe=Shoe(counts))
     assert not sol.may_run_out
     play = optimal_callable(sol)
     ref = round_distribution(rules, counts, play)
@@ -244,7 +244,7 @@ def test_two_hand_splits_exact_for_the_post_split_classes(seed, split):
     rng = random.Random(400 + seed)
     rules = _random_rules(rng, max_split_hands=2, hole_card=rng.choice(["peek", "enhc"]))
     counts = _split_shoe(rng)
-    sol = solve(rules, Shoe(counts), split=split)
+    sol = solve(rules, shoe=Shoe(counts), split=split)
     dist = sol.outcome_distribution()
     ref = round_distribution(rules, counts, optimal_callable(sol),
                              split_policy=_kernel_split_policy(sol, split))
@@ -285,7 +285,7 @@ def test_resplits_on_small_shoes_mean_exact_and_pmf_close(seed, counts):
     rng = random.Random(500 + seed)
     rules = _random_rules(rng, max_split_hands=3, hole_card=rng.choice(["peek", "enhc"]),
                           surrender="none")
-    sol = solve(rules, Shoe(counts))
+    sol = solve(rules, shoe=Shoe(counts))
     assert not sol.may_run_out
     play = optimal_callable(sol)
     ref = round_distribution(rules, counts, play)
@@ -309,7 +309,7 @@ def test_fractional_shoe_probabilities_sum_to_one(kw):
     shoes, _ = true_count_shoes(rules, "hilo", [2, 6])
     for shoe in shoes.values():
         assert shoe.is_fractional
-        dist = solve(rules, shoe).outcome_distribution()
+        dist = solve(rules, shoe=shoe).outcome_distribution()
         assert abs(dist.probabilities.sum() - 1.0) < 1e-15
         assert np.all(dist.probabilities >= 0)
 
@@ -317,7 +317,7 @@ def test_fractional_shoe_probabilities_sum_to_one(kw):
 def test_two_spots_without_splits_against_brute_force():
     rules = Rules(decks=1, max_split_hands=1)
     counts = (2, 0, 0, 0, 3, 0, 0, 0, 3, 6)   # four ranks keep the two-spot enumeration small
-    sol = solve(rules, Shoe(counts))
+    sol = solve(rules, shoe=Shoe(counts))
     play = optimal_callable(sol)
     ref = round_distribution(rules, counts, play, spots=2)
     dist = sol.outcome_distribution(play, spots=2)
@@ -493,7 +493,7 @@ def _split_patterns(limit, p):
                                                                hit_soft_17=True, dealer_wins_ties=True)])
 def test_infinite_shoe_against_direct_computation(kw):
     rules = Rules(decks=math.inf, **kw)
-    sol = solve(rules, Shoe.infinite())
+    sol = solve(rules, shoe=Shoe.infinite())
     play = optimal_callable(sol)
     direct = _direct_infinite(rules, play)
     assert abs(sum(direct.values()) - 1) < 1e-12
@@ -509,7 +509,7 @@ def test_infinite_shoe_against_direct_computation(kw):
 def test_infinite_shoe_spots_are_independent_given_the_dealer():
     """Two spots on the infinite shoe: Var(total) = 2 Var + 2 Cov, with a positive covariance
     (both spots face the same dealer); the one-spot law is the one-spot distribution."""
-    sol = solve(Rules(decks=math.inf, max_split_hands=2), Shoe.infinite())
+    sol = solve(Rules(decks=math.inf, max_split_hands=2), shoe=Shoe.infinite())
     one = sol.outcome_distribution()
     two = sol.outcome_distribution(spots=2)
     three = sol.outcome_distribution(spots=3)
@@ -628,7 +628,7 @@ def test_tiny_shoe_warns_and_flags():
     counts = (2, 1, 1, 1, 1, 1, 1, 0, 0, 2)    # 49 points: a round may need more
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        sol = solve(Rules(decks=1, max_split_hands=1), Shoe(counts))
+        sol = solve(Rules(decks=1, max_split_hands=1), shoe=Shoe(counts))
     with pytest.warns(RuntimeWarning, match="run out"):
         dist = sol.outcome_distribution()
     assert dist.may_run_out and sol.may_run_out
@@ -642,7 +642,7 @@ def test_two_hand_split_with_doubled_hands_that_can_bust():
     rules, counts = Rules(decks=1, max_split_hands=2), [1, 0, 0, 0, 1, 2, 2, 3, 3, 1]
     with warnings.catch_warnings():
         warnings.simplefilter("error", RuntimeWarning)   # no run-out: a real game
-        sol = solve(rules, Shoe(counts), split="CDZ-", threads=1)
+        sol = solve(rules, shoe=Shoe(counts), split="CDZ-", threads=1)
     dist = sol.outcome_distribution(threads=1)
     ref = round_distribution(rules, counts, optimal_callable(sol),
                              split_policy=_kernel_split_policy(sol, "CDZ-"))
@@ -674,7 +674,7 @@ def test_cdz_split_ace_ten_is_decided_on_the_natural_s_value():
             mean = float((split_law.sum(axis=0) * values).sum())
             assert abs(mean - float(ref.split_ev(10, upcard, conditioned=False))) < 1e-13
         assert law.split_hand_action(10, [1] + [0] * 8 + [1]) == (0 if upcard == 2 else 2)
-    sol = solve(rules, Shoe(counts), threads=1)
+    sol = solve(rules, shoe=Shoe(counts), threads=1)
     assert abs(sol.outcome_distribution(threads=1).mean - sol.expected_value) < 1e-14
 
 
@@ -693,7 +693,7 @@ def test_small_shoes_laws_sum_to_one_with_the_solve_s_mean(hole_card):
         if sum(counts) < 20 or round_may_run_out(rules, Shoe(counts)):
             continue
         for split in ("CDZ-", "CDP1", "CDP"):
-            sol = solve(rules, Shoe(counts), split=split, threads=1)
+            sol = solve(rules, shoe=Shoe(counts), split=split, threads=1)
             dist = sol.outcome_distribution(threads=1)
             assert abs(dist.probabilities.sum() - 1) < 1e-13, (counts, split)
             assert abs(dist.mean - sol.expected_value) < 1e-13, (counts, split)

@@ -46,7 +46,7 @@ def _case(seed):
         rules = _random_rules(rng, max_split_hands=limit, resplit_aces=rng.random() < 0.5,
                               hit_split_aces=rng.random() < 0.3)
         counts = _resplit_shoe(rng, limit)
-        sol = solve(rules, Shoe(counts), split=split)
+        sol = solve(rules, shoe=Shoe(counts), split=split)
         if not sol.may_run_out:
             return rules, counts, split, sol
 
@@ -77,7 +77,7 @@ def test_resplit_variance_exact_with_a_strategy_callable_and_insurance():
     ten-rich shoe the solver would double a natural, which the enumeration pays at once.)"""
     rules = Rules(decks=1, max_split_hands=3, double="10-11")
     counts = (1, 0, 0, 0, 0, 1, 1, 3, 1, 8)
-    sol = solve(rules, Shoe(counts))
+    sol = solve(rules, shoe=Shoe(counts))
     assert not sol.may_run_out
     play = optimal_callable(sol)
     ref = round_distribution(rules, counts, play, insurance=True)
@@ -125,7 +125,7 @@ def test_cdp_resplits_keep_the_combined_variance():
 def test_variance_flags_on_the_infinite_shoe_and_for_spots():
     """Infinite shoe: the pmf is exact, so is its variance.  Two spots on a finite shoe:
     each spot's variance exact, the covariance combined, so the total is not exact."""
-    inf = solve(Rules(), Shoe.infinite()).outcome_distribution()
+    inf = solve(Rules(), shoe=Shoe.infinite()).outcome_distribution()
     assert inf.exact and inf.variance_exact and inf.variance == inf.pmf_variance
     two = solve(Rules(decks=2)).outcome_distribution(spots=2)
     assert not two.exact and not two.variance_exact

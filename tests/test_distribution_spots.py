@@ -64,7 +64,7 @@ def test_two_spots_variance_exact_on_random_small_shoes(seed, certified_shoes):
     rules, counts, split, insurance, callable_strategy = _case(seed)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)   # one spot's run-out guard
-        sol = solve(rules, Shoe(counts), split=split)
+        sol = solve(rules, shoe=Shoe(counts), split=split)
     play = optimal_callable(sol)
     split_policy = _kernel_split_policy(sol, split) if split == "CDP1" else None
     ref = round_distribution(rules, counts, play, spots=2, insurance=insurance,
@@ -91,7 +91,7 @@ def test_three_spots_variance_exact(certified_shoes):
     third spot (its cards are unseen to them)."""
     rules = Rules(decks=1, max_split_hands=1)
     counts = (0, 0, 0, 0, 2, 0, 0, 1, 2, 9)
-    sol = solve(rules, Shoe(counts))
+    sol = solve(rules, shoe=Shoe(counts))
     ref = round_distribution(rules, counts, optimal_callable(sol), spots=3, strict=True)
     mean, var = ref_moments(ref)
     dist = sol.outcome_distribution(spots=3, exact_spots=True, threads=1)
@@ -112,7 +112,7 @@ def test_resplits_two_spots_variance_exact(kw, counts, split, certified_shoes):
     spot's variance by the split moments, the covariance through the split construction's
     mean with the other spot in the dealer's place."""
     rules = Rules(decks=1, **kw)
-    sol = solve(rules, Shoe(counts), split=split)
+    sol = solve(rules, shoe=Shoe(counts), split=split)
     split_policy = _kernel_split_policy(sol, split) if split == "CDP1" else None
     ref = round_distribution(rules, counts, optimal_callable(sol), spots=2,
                              split_policy=split_policy, strict=True)
@@ -125,14 +125,14 @@ def test_resplits_two_spots_variance_exact(kw, counts, split, certified_shoes):
 
 def test_exact_spots_identities_and_refusals():
     # the infinite shoe is exact already; one spot has no covariance
-    inf = solve(Rules(), Shoe.infinite())
+    inf = solve(Rules(), shoe=Shoe.infinite())
     a = inf.outcome_distribution(spots=2)
     b = inf.outcome_distribution(spots=2, exact_spots=True)
     assert a.exact and b.exact and a.variance == b.variance
     # a shoe that two spots could exhaust keeps the combination, and says why
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)
-        small = solve(Rules(decks=1, max_split_hands=2), Shoe((2, 1, 1, 1, 2, 1, 1, 1, 2, 6)))
+        small = solve(Rules(decks=1, max_split_hands=2), shoe=Shoe((2, 1, 1, 1, 2, 1, 1, 1, 2, 6)))
     d = small.outcome_distribution(spots=2, exact_spots=True)
     assert not d.variance_exact and "could run out" in d.method
     with pytest.raises(TypeError, match="exact_spots"):

@@ -95,8 +95,8 @@ def test_conventions_house_edge():
 def test_split_class_order_examples(removed, quoted):
     shoe = Shoe.decks(1).remove(*removed.split())
     rules = Rules(decks=1)
-    cdp1 = float(bjsolve.solve(rules, shoe, split="CDP1").expected_value)
-    cdp = float(bjsolve.solve(rules, shoe, split="CDP").expected_value)
+    cdp1 = float(bjsolve.solve(rules, shoe=shoe, split="CDP1").expected_value)
+    cdp = float(bjsolve.solve(rules, shoe=shoe, split="CDP").expected_value)
     assert_quoted("docs/split-classes.md", quoted.format(cdp1=cdp1, cdp=cdp, gap=short(cdp1 - cdp)))
 
 

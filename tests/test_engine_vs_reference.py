@@ -55,7 +55,7 @@ def pair(request):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)   # tiny shoes may run out
         sol = solve(Rules(decks=1, surrender="late" if surrender else "none", **rules),
-                    Shoe(counts), split=split)
+                    shoe=Shoe(counts), split=split)
     return ref, sol, counts
 
 

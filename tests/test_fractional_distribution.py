@@ -17,7 +17,7 @@ def _laws(rules, counts):
         assert shoe.is_fractional
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", RuntimeWarning)
-            sol = solve(rules, shoe)
+            sol = solve(rules, shoe=shoe)
             yield tc, sol, sol.outcome_distribution()
 
 
@@ -25,7 +25,7 @@ def assert_laws_match_the_solver(rules, shoes, split):
     """On every shoe: the law's mean is the solve's EV (identity), it sums to one and no
     probability is negative."""
     for tc, shoe in shoes.items():
-        sol = solve(rules, shoe, split=split)
+        sol = solve(rules, shoe=shoe, split=split)
         dist = sol.outcome_distribution()
         assert abs(dist.mean - sol.expected_value) < 1e-14, tc
         assert abs(dist.probabilities.sum() - 1.0) < 1e-15, tc
@@ -137,7 +137,7 @@ def test_chart_mean_is_the_evaluated_value(kw):
     chart = basic_strategy(solve(rules))
     shoes, _ = true_count_shoes(rules, "hilo", [-5, 1, 4])
     for tc, shoe in shoes.items():
-        sol = solve(rules, shoe)
+        sol = solve(rules, shoe=shoe)
         dist = sol.outcome_distribution(chart)
         assert abs(dist.mean - sol.evaluate(chart)) < 1e-14, tc
         assert abs(dist.probabilities.sum() - 1.0) < 1e-15, tc

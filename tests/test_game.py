@@ -2,6 +2,7 @@
 true-count frequencies, edges and ramp figures against a shoe-game simulation."""
 import math
 import re
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -86,7 +87,7 @@ def test_round_cards_law_marginal_and_walds_identity():
     # mean tag, at any composition
     from bjsolve.risk.round_model import round_cards_law
     rules = Rules(decks=2, hit_soft_17=True, surrender="late", max_split_hands=2)
-    chart = solve(rules, Shoe.decks(2)).strategy
+    chart = solve(rules, shoe=Shoe.decks(2)).strategy
     tags = SYSTEMS["hilo"][1]
     for probs in (Shoe.decks(2).probabilities(),
                   np.array([5, 3, 3, 3, 4, 4, 4, 4, 4, 18], dtype=float) / 52):
@@ -108,7 +109,7 @@ def test_round_cards_law_resplits():
     from bjsolve.risk.round_model import round_cards_law
     tags = SYSTEMS["hilo"][1]
     probs = Shoe.decks(6).probabilities()
-    chart = solve(Rules(decks=6), Shoe.decks(6)).strategy
+    chart = solve(Rules(decks=6), shoe=Shoe.decks(6)).strategy
     mean = {m: round_cards_law(Rules(decks=6, max_split_hands=m), probs, chart, tags)
             for m in (2, 3, 4)}
     assert mean[2].mean_cards < mean[3].mean_cards < mean[4].mean_cards
@@ -144,7 +145,7 @@ def test_round_starts_identities():
     from bjsolve.risk.round_starts import round_starts
     rules = Rules(decks=1)
     count = CountDistribution("hilo", Shoe.decks(1))
-    chart = solve(rules, Shoe.decks(1)).strategy
+    chart = solve(rules, shoe=Shoe.decks(1)).strategy
     rs = round_starts(rules, chart, count, cut=39, burn=1)
     assert rs.weight.shape == (38, count.probabilities.shape[1])
     assert 0 <= rs.start_probability.min() and rs.start_probability.max() <= 1
@@ -165,7 +166,7 @@ def test_round_starts_with_a_strategy_by_count():
     from bjsolve.risk.round_starts import round_starts
     rules = Rules(decks=2)
     count = CountDistribution("hilo", Shoe.decks(2))
-    chart = solve(rules, Shoe.decks(2)).strategy
+    chart = solve(rules, shoe=Shoe.decks(2)).strategy
     plain = round_starts(rules, chart, count, cut=78, burn=1, depletion=False)
     same = round_starts(rules, chart, count, cut=78, burn=1, depletion=False,
                         strategy_at=lambda tc: (tc >= 0, chart))
@@ -188,7 +189,7 @@ def _compiled_frequencies(rules, lo, hi, rounds, runs, seed):
     table = np.zeros((runs, hi - lo + 1))
     for k in range(runs):
         res = bjsolve.simulate(rules, rounds=rounds // runs, seed=seed + k, penetration=0.75,
-                               system="hilo", rounding="floor")
+                               system="hilo", tc_rounding="floor")
         for row in res.per_true_count:
             table[k, min(max(int(row.true_count), lo), hi) - lo] += row.rounds / res.rounds
     return table.mean(axis=0), table.std(axis=0, ddof=1) / math.sqrt(runs)
@@ -215,7 +216,7 @@ def test_round_start_frequencies_match_the_compiled_simulator(decks, h17, lo, hi
     rules = Rules(decks=decks, hit_soft_17=h17, double_after_split=True)
     shoe = Shoe.decks(decks)
     count = CountDistribution("hilo", shoe)
-    chart = solve(rules, shoe).strategy
+    chart = solve(rules, shoe=shoe).strategy
     rs = round_starts(rules, chart, count, cut=round(0.75 * len(shoe)), burn=1)
     model = _model_frequencies(rs.weight, count, lo, hi)
     sim, se = _compiled_frequencies(rules, lo, hi, 4_000_000, 8, seed=7_000 + decks)
@@ -324,7 +325,7 @@ def test_per_count_moments_are_the_exact_outcome_distribution_of_its_composition
     g = CountedGame(Rules(decks=1), "hilo", penetration=0.6, depth_bands=1, tc_min=-3,
                     tc_max=4, calibrate=False, strategy="optimal")
     for i in (0, len(g.tc_values) // 2, len(g.tc_values) - 1):
-        sol = solve(g.rules, g.composition(g._band_seen[:, i, 0]))
+        sol = solve(g.rules, shoe=g.composition(g._band_seen[:, i, 0]))
         dist = sol.outcome_distribution("optimal")
         assert g.edge[i] == pytest.approx(sol.expected_value, abs=1e-12)
         # the kernel's law may leave out a little mass on a fractional shoe (worth 0)
@@ -422,12 +423,12 @@ def test_chart_law_on_a_depleted_shoe_is_the_outcome_distribution(game):
     counts[9] -= 5
     counts[4] -= 2
     shoe = Shoe(counts)
-    dist = solve(game.rules, shoe).outcome_distribution(game.chart)
+    dist = solve(game.rules, shoe=shoe).outcome_distribution(game.chart)
     mean, second = column_moments(game._exact_law(shoe, game._chart_engines),
                                   game.rules.blackjack_payout)
     assert mean == pytest.approx(dist.mean, abs=1e-13)
     assert second - mean ** 2 == pytest.approx(dist.pmf_variance, abs=1e-12)
-    assert mean == pytest.approx(solve(game.rules, shoe).evaluate(game.chart), abs=1e-13)
+    assert mean == pytest.approx(solve(game.rules, shoe=shoe).evaluate(game.chart), abs=1e-13)
 
 
 def test_ramp_win_rate_and_variance_match_the_simulation(game, sim):
@@ -512,7 +513,7 @@ def test_per_count_laws_have_the_counts_edge_and_variance(game):
         assert var == pytest.approx(v, rel=1e-10)
     # the full shoe's law is the exact outcome distribution of the chart (asked hand by
     # hand there; the game copies the chart's frozen decisions into the kernel)
-    dist = solve(game.rules, game.shoe).outcome_distribution(game.chart)
+    dist = solve(game.rules, shoe=game.shoe).outcome_distribution(game.chart)
     assert np.allclose(game.full_shoe_outcomes.values, dist.values, atol=1e-12)
     assert np.allclose(game.full_shoe_outcomes.probabilities, dist.probabilities, atol=1e-14)
 
@@ -553,8 +554,8 @@ def test_ramp_ruin_exact_against_diffusion_and_the_mixture(game):
     # a bankroll change reuses the cached roots and stays ordered
     assert game.evaluate(ramp, 800).ror < r.ror
     # trip ruin: below the lifetime ruin, growing with the rounds
-    t1 = game.evaluate(ramp, 400, rounds=200).trip_ruin
-    t2 = game.evaluate(ramp, 400, rounds=2000).trip_ruin
+    t1 = game.evaluate(ramp, 400, trip_rounds=200).trip_ruin
+    t2 = game.evaluate(ramp, 400, trip_rounds=2000).trip_ruin
     assert 0 <= t1 < t2 < r.ror
 
 
@@ -573,8 +574,8 @@ def test_a_trip_ruin_too_costly_for_evaluate_is_left_out_saying_why(game, ramp, 
     from bjsolve.risk.game import GAME_TRIP_SECONDS
     from bjsolve.risk.ramp import ramp_table
     from bjsolve.risk.ruin import trip_ruin
-    result = game.evaluate(ramp, bankroll, rounds=rounds)
-    assert result.trip_ruin is None and result.rounds == rounds
+    result = game.evaluate(ramp, bankroll, trip_rounds=rounds)
+    assert result.trip_ruin is None and result.trip_rounds == rounds
     assert result.trip_ruin_note.startswith(f"not computed, beyond the {GAME_TRIP_SECONDS:g} s")
     assert "rounds must be at most about" in result.trip_ruin_note
     plain = game.evaluate(ramp, bankroll)
@@ -589,13 +590,13 @@ def test_a_trip_ruin_too_costly_for_evaluate_is_left_out_saying_why(game, ramp, 
 
 def test_evaluate_refuses_more_rounds_than_the_trip_ruin_takes(game):
     with pytest.raises(ValueError, match="rounds must be a whole number from 1 to 1,000,000"):
-        game.evaluate("1:1,3:4", 1000, rounds=1_000_001)
+        game.evaluate("1:1,3:4", 1000, trip_rounds=1_000_001)
 
 
 def test_a_trip_ruin_within_the_budget_is_trip_ruins_figure(game):
     from bjsolve.risk.ruin import trip_ruin
     ramp = "1:1,2:2,3:4,4:8"
-    result = game.evaluate(ramp, 500, rounds=5000)
+    result = game.evaluate(ramp, 500, trip_rounds=5000)
     mixture, chip, _ = game.ramp_distribution(parse_ramp(ramp).bets(game.tc_values))
     assert result.trip_ruin_note is None
     assert result.trip_ruin == trip_ruin(mixture, 500 / chip, 5000).probability
@@ -636,9 +637,9 @@ def test_a_ramp_off_every_small_chip_is_rounded_little():
     (dict(penetration=0.01), "penetration"),
     (dict(penetration=1.0), "penetration"),
     (dict(penetration=0.999), "penetration"),
-    (dict(rounding="ceil"), "rounding"),
-    (dict(decks="quarter"), "decks"),
-    (dict(rounding="none"), "rounding"),
+    (dict(tc_rounding="ceil"), "tc_rounding"),
+    (dict(decks_estimation="quarter"), "decks_estimation"),
+    (dict(tc_rounding="exact"), "tc_rounding"),
     (dict(system="nosuch"), "count system"),
     (dict(strategy="perfect"), "strategy"),
     (dict(strategy="indices"), "indices"),
@@ -695,11 +696,11 @@ def test_bad_bankroll_and_spread(game):
     with pytest.raises(ValueError, match="max_spread"):
         game.optimal_ramp(0.5)
     with pytest.raises(ValueError, match="bankroll"):
-        game.evaluate("1:1", 0, rounds=100)
+        game.evaluate("1:1", 0, trip_rounds=100)
     with pytest.raises(ValueError, match="rounds needs a bankroll"):
-        game.evaluate("1:1", rounds=100)
+        game.evaluate("1:1", trip_rounds=100)
     with pytest.raises(ValueError, match="rounds"):
-        game.evaluate("1:1,3:4", 1000, rounds=0)
+        game.evaluate("1:1,3:4", 1000, trip_rounds=0)
 
 
 @pytest.mark.parametrize("kwargs, words", [
@@ -771,7 +772,7 @@ def test_the_game_keeps_the_chart_not_the_solution(game):
     plays the chart by total and keeps its rows alone, the same plays."""
     chart = game.chart.chart
     assert chart._find_exceptions is None and chart.exceptions == []
-    solved = solve(game.rules, game.shoe).strategy
+    solved = solve(game.rules, shoe=game.shoe).strategy
     assert chart.rows == solved.rows
     for cards, dealer, allowed in (((10, 6), 10, ("stand", "hit", "double", "surrender")),
                                    ((8, 8), 1, ("stand", "hit", "double", "split")),
@@ -823,15 +824,40 @@ def test_units_outside_a_money_range_are_refused(game, unit):
         game.evaluate("1:1", 1000, unit=unit)
 
 
-def test_units_at_the_ends_of_the_range_scale_the_figures(game):
-    """Money figures scale with the unit; ratios (DI, SCORE, ruin) do not."""
-    base = game.evaluate("1:1,3:4", 1000)
-    for unit in (1e-9, 1e9):
-        scaled = game.evaluate("1:1,3:4", 1000 * unit, unit=unit)
-        assert scaled.win_rate == pytest.approx(base.win_rate * unit, rel=1e-9)
-        assert scaled.sd == pytest.approx(base.sd * unit, rel=1e-9)
-        assert scaled.ror == pytest.approx(base.ror, rel=1e-9)
-        assert scaled.score == pytest.approx(base.score, rel=1e-9)
+def test_a_unit_puts_money_beside_the_units_and_changes_no_figure(game):
+    """Bankroll and figures stay in units (one meaning); ``unit`` adds the money: each
+    amount times the unit, ratios (DI, SCORE's definition, ruin) not in it."""
+    base = game.evaluate("1:1,3:4", 1000, target_ror=0.05)
+    for unit in (1e-9, 25, 1e9):
+        scaled = game.evaluate("1:1,3:4", 1000, unit=unit, target_ror=0.05)
+        assert replace(scaled, unit=None) == base
+        money = scaled.money()
+        assert money["win rate per 100"] == base.win_per_100 * unit
+        assert money["SD per 100"] == base.sd_per_100 * unit
+        assert money["bankroll"] == 1000 * unit
+        assert money["bankroll for 5% risk of ruin"] == base.bankroll_for_target * unit
+        assert "DI" not in money and "risk of ruin" not in money
+    assert base.money() == {}
+
+
+def test_target_ror_is_the_smallest_bankroll_within_the_risk(game):
+    """bankroll_for_target: the ruin at that bankroll is within the target, a bankroll a
+    chip smaller is not (the lifetime ruin falls as the bankroll grows)."""
+    ramp = "1:1,2:2,3:4,4:8"
+    result = game.evaluate(ramp, target_ror=0.05)
+    target = result.bankroll_for_target
+    _, chip, _ = game.ramp_distribution(parse_ramp(ramp).bets(game.tc_values))
+    assert game.evaluate(ramp, target).ror <= 0.05 < game.evaluate(ramp, target - chip).ror
+    assert result.ror is None       # no bankroll given: no ruin figure
+    with pytest.raises(ValueError, match="target_ror"):
+        game.evaluate(ramp, target_ror=1.5)
+    # a ramp that loses in the long run: no bankroll is enough, said in the table's notes
+    from bjsolve.risk.ramp import ramp_table
+    losing = game.evaluate("-1000:1", target_ror=0.05)
+    assert losing.win_rate < 0 and losing.bankroll_for_target == math.inf
+    table = ramp_table(losing, "flat")
+    assert "bankroll for 5% risk of ruin: none (ruin is certain without an edge)" in table.notes
+    assert "bankroll for 5% risk of ruin" not in table.rows
 
 
 @pytest.mark.parametrize("bets, words", [
@@ -887,16 +913,15 @@ def test_an_index_line_is_taken_by_the_hands_options_as_the_simulator_does():
     assert at_2((10, 6), 10, ("stand", "hit", "double")) == "hit"
 
 
-def test_trip_rounds_is_the_trip_ruins_horizon_and_rounds_its_old_name(game):
+def test_trip_rounds_is_the_trip_ruins_horizon_and_rounds_is_not_read(game):
     """'rounds' is simulate's word for the rounds dealt; the trip ruin's horizon is
-    trip_rounds (the old keyword still reads, both at once are refused)."""
+    trip_rounds, here as in bjsolve.risk and on the command line (no second name)."""
     new = game.evaluate("1:1,2:2,3:4", 400, trip_rounds=300)
-    old = game.evaluate("1:1,2:2,3:4", 400, rounds=300)
-    assert new.trip_ruin == old.trip_ruin and new.rounds == 300
+    assert new.trip_rounds == 300 and 0 <= new.trip_ruin <= new.ror
     with pytest.raises(ValueError, match="trip_rounds needs a bankroll"):
         game.evaluate("1:1", trip_rounds=100)
-    with pytest.raises(ValueError, match="give trip_rounds only"):
-        game.evaluate("1:1", 400, trip_rounds=100, rounds=100)
+    with pytest.raises(TypeError, match="rounds"):
+        game.evaluate("1:1", 400, rounds=100)
 
 
 @pytest.mark.parametrize("insurance, error, words", [

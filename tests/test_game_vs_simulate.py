@@ -26,7 +26,7 @@ def _simulated_edge(rules, indices, rounds, runs, seed):
     means = []
     for k in range(runs):
         res = bjsolve.simulate(rules, rounds=rounds // runs, seed=seed + k, penetration=0.75,
-                               system="hilo", rounding="floor", threads=1,
+                               system="hilo", tc_rounding="floor", threads=1,
                                indices=indices, insurance=None if indices else False)
         means.append(res.mean)
     means = np.array(means)
@@ -37,7 +37,7 @@ def _game_and_indices(rules, indexed):
     indices = None
     if indexed:
         from bjsolve.counting.indices import generate_indices
-        indices = generate_indices(rules, "hilo", tc_convention="floor").select("i18")
+        indices = generate_indices(rules, "hilo", tc_rounding="floor").select("i18")
     game = CountedGame(rules, "hilo", penetration=0.75, indices=indices)
     return game, indices
 
@@ -70,7 +70,7 @@ def test_flat_edge_matches_a_short_simulation_with_surrender_and_insurance():
                        tc_min=-6, tc_max=8, insurance=3)
     assert game.strategy == "basic" and game.insurance == 3
     means = [bjsolve.simulate(rules, rounds=250_000, seed=99 + k, penetration=0.75,
-                              system="hilo", rounding="floor", threads=1, insurance=3).mean
+                              system="hilo", tc_rounding="floor", threads=1, insurance=3).mean
              for k in range(8)]
     se = float(np.std(means, ddof=1) / math.sqrt(len(means)))
     assert abs(float(game.frequency @ game.edge) - float(np.mean(means))) < 4 * se

@@ -40,9 +40,9 @@ def test_ramp_refuses_numbers_beyond_a_float(make, field):
 
 
 @pytest.mark.parametrize("kwargs, field", [
-    (dict(ramp="1:1", bankroll=1000, rounds=b"x"), "rounds"),
-    (dict(ramp="1:1", bankroll=1000, rounds=math.nan), "rounds"),
-    (dict(ramp="1:1", bankroll=1000, rounds=2.5), "rounds"),
+    (dict(ramp="1:1", bankroll=1000, trip_rounds=b"x"), "trip_rounds"),
+    (dict(ramp="1:1", bankroll=1000, trip_rounds=math.nan), "trip_rounds"),
+    (dict(ramp="1:1", bankroll=1000, trip_rounds=2.5), "trip_rounds"),
     (dict(ramp="1:1", bankroll=HUGE), "bankroll"),
     (dict(ramp="1:1", unit=HUGE), "unit"),
 ])
@@ -92,7 +92,7 @@ def test_counted_game_construction_refuses(kwargs, field):
 
 
 def test_evaluate_takes_whole_float_rounds(game):
-    # rounds=1000.0 is a whole number: the same trip ruin as rounds=1000
-    a = game.evaluate("1:1,2:2", bankroll=200, rounds=1000)
-    b = game.evaluate("1:1,2:2", bankroll=200, rounds=1000.0)
+    # trip_rounds=1000.0 is a whole number: the same trip ruin as trip_rounds=1000
+    a = game.evaluate("1:1,2:2", bankroll=200, trip_rounds=1000)
+    b = game.evaluate("1:1,2:2", bankroll=200, trip_rounds=1000.0)
     assert a.trip_ruin == b.trip_ruin

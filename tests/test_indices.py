@@ -41,7 +41,7 @@ def test_integer_index_by_convention(crossing, convention, expected):
 @pytest.fixture(scope="module")
 def hilo_6d_floor():
     """The convention of simulation-made lists: floored true count, every hand of a total."""
-    return generate_indices(Rules(decks=6), "hilo", grid=I18_GRID, tc_convention="floor",
+    return generate_indices(Rules(decks=6), "hilo", true_counts=I18_GRID, tc_rounding="floor",
                             hands="all")
 
 
@@ -54,7 +54,7 @@ I18_EXACT_WITH_FLOOR = {("16", 10), ("15", 10), ("TT", 5), ("12", 2), ("9", 7), 
 
 def test_illustrious_18_with_the_floored_true_count(hilo_6d_floor):
     table = hilo_6d_floor
-    assert table.tc_convention == "floor" and "floored true-count bin" in table.method()
+    assert table.tc_rounding == "floor" and "floored true-count bin" in table.method()
     assert table.hands == "all" and "every hand of each total" in table.method()
     for row, up, play, published in ILLUSTRIOUS_18:
         got = table.index(row, up, play)
@@ -65,8 +65,8 @@ def test_illustrious_18_with_the_floored_true_count(hilo_6d_floor):
 
 
 def test_fab_4_with_the_floored_true_count():
-    table = generate_indices(Rules(decks=6, surrender="late"), "hilo", grid=FAB4_GRID,
-                             tc_convention="floor")
+    table = generate_indices(Rules(decks=6, surrender="late"), "hilo", true_counts=FAB4_GRID,
+                             tc_rounding="floor")
     for row, up, play, published in FAB_4:
         assert table.index(row, up, play) == published, (row, up)
 
@@ -74,7 +74,7 @@ def test_fab_4_with_the_floored_true_count():
 def test_conventions_differ_only_by_where_the_bins_lie(hilo_6d_floor):
     """The same crossings under every convention (the solves are shared); the integer
     indices follow from the crossings by the bin rule."""
-    rounded = generate_indices(Rules(decks=6), "hilo", grid=I18_GRID, tc_convention="round",
+    rounded = generate_indices(Rules(decks=6), "hilo", true_counts=I18_GRID, tc_rounding="round",
                                hands="all")
     for key, line in hilo_6d_floor.lines.items():
         other = rounded.lines[key]
@@ -100,8 +100,9 @@ def test_select_named_sets_and_top_lines(hilo_6d_floor):
 
 
 def test_bad_convention():
-    with pytest.raises(ValueError, match="tc_convention must be one of exact, floor"):
-        generate_indices(Rules(decks=6), "hilo", tc_convention="ceiling")
+    with pytest.raises(ValueError,
+                       match="tc_rounding must be one of floor, truncate, round, exact"):
+        generate_indices(Rules(decks=6), "hilo", tc_rounding="ceiling")
 
 
 def test_every_hand_of_a_total_against_a_brute_force_over_card_orders():
@@ -164,7 +165,7 @@ def test_two_card_tables_ignore_cached_all_hands_values(hilo_6d_floor):
     from bjsolve import Shoe
     from bjsolve.counting.removal import shoe_at_true_count
     from bjsolve.counting.shoe_values import shoe_values
-    two = generate_indices(Rules(decks=6), "hilo", grid=I18_GRID, tc_convention="floor")
+    two = generate_indices(Rules(decks=6), "hilo", true_counts=I18_GRID, tc_rounding="floor")
     (crossing,) = two.lines[("16", 10)].crossings
     lo = math.floor(crossing)
 
@@ -184,8 +185,8 @@ def test_two_card_tables_ignore_cached_all_hands_values(hilo_6d_floor):
 @pytest.fixture(scope="module")
 def ls_6d_floor():
     """6 decks LS, Hi-Lo, floored true count: both published lists have their plays."""
-    return generate_indices(Rules(decks=6, surrender="late"), "hilo", grid=I18_GRID,
-                            tc_convention="floor")
+    return generate_indices(Rules(decks=6, surrender="late"), "hilo", true_counts=I18_GRID,
+                            tc_rounding="floor")
 
 
 @pytest.fixture

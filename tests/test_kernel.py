@@ -26,10 +26,10 @@ def _all_values(sol):
     (Rules(decks=1), Shoe.decks(1).remove(1, 5, 10, 10), "CDP1"),
 ])
 def test_results_do_not_depend_on_threads(rules, shoe, split):
-    one = solve(rules, shoe, split=split, threads=1)
+    one = solve(rules, shoe=shoe, split=split, threads=1)
     reference = _all_values(one)
     for n in (2, 3, None):
-        sol = solve(rules, shoe, split=split, threads=n)
+        sol = solve(rules, shoe=shoe, split=split, threads=n)
         assert _all_values(sol) == reference   # bit for bit
         assert list(sol.ev_by_dealer) == list(one.ev_by_dealer)
     dealer = max(one.ev_by_dealer)            # an upcard, or both exposed cards

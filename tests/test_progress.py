@@ -64,7 +64,8 @@ def test_the_bar_never_moves_back_and_ignores_calls_after_close():
 
 def test_indices_report_each_step_once_in_order():
     seen = []
-    generate_indices(Rules(decks=1), grid=range(-2, 3), progress=lambda d, t: seen.append((d, t)))
+    generate_indices(Rules(decks=1), true_counts=range(-2, 3),
+                     progress=lambda d, t: seen.append((d, t)))
     assert seen == [(k, 5) for k in range(1, 6)]
 
 

@@ -128,7 +128,7 @@ def is_clean_refusal(exc: BaseException, *names: str) -> bool:
 def quiet_solve(rules, shoe, split="CDZ-"):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)
-        return solve(rules, shoe, split=split)
+        return solve(rules, shoe=shoe, split=split)
 
 
 def cdz_policy(sol):
@@ -351,4 +351,4 @@ def test_estimate_ev_with_user_effects_answers_or_refuses(removed, effects):
     except (ValueError, TypeError) as e:
         assert is_clean_refusal(e), e
         return
-    assert math.isfinite(got["linear"])
+    assert math.isfinite(got.linear)

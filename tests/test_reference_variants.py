@@ -179,7 +179,7 @@ ENGINE_CASES = _engine_cases()
 @pytest.mark.parametrize("fields, split, counts", ENGINE_CASES)
 def test_engine_matches_reference_on_small_shoe(fields, split, counts):
     rules = Rules(decks=1, **fields)
-    sol = bjsolve.solve(rules, Shoe(counts), split=split)
+    sol = bjsolve.solve(rules, shoe=Shoe(counts), split=split)
     ref = reference_for(fields, counts, split)
     exposed = rules.hole_card == "exposed"
 
@@ -462,7 +462,7 @@ def test_exact_ties_go_to_the_earlier_option():
     ~2e-16, and the engine must still pick stand (a tie), so that the CDZ- split of 8-8,
     whose split hand 8+9 is played by that pick, matches the reference and the brute force."""
     rules = Rules(decks=1, **TIE_FIELDS)
-    sol = bjsolve.solve(rules, Shoe(TIE_SHOE))
+    sol = bjsolve.solve(rules, shoe=Shoe(TIE_SHOE))
     ref = reference_for(TIE_FIELDS, TIE_SHOE)
     values = ref.hand_values_unconditioned((8, 9), (7, 10))
     assert values["stand"] == values["hit"] == values["double"] == 0

@@ -112,7 +112,7 @@ def test_negative_edge_is_certain_ruin():
 
 def test_blackjack_summary_and_approximations():
     dist = solve(Rules(decks=1, max_split_hands=2)).outcome_distribution()   # +0.15% edge
-    s = risk_summary(dist, bankroll=400, rounds=2000)
+    s = risk_summary(dist, bankroll=400, trip_rounds=2000)
     assert abs(s.sd - dist.sd) < 1e-15 and abs(s.sd_per_100 - 10 * dist.sd) < 1e-12
     assert abs(s.n0 - (dist.sd / dist.mean) ** 2) < 1e-6 * s.n0
     assert abs(s.di - 1000 * dist.mean / dist.sd) < 1e-12
@@ -166,7 +166,7 @@ def test_bad_input():
     with pytest.raises(ValueError, match="lattice"):
         lifetime_ruin(dist_of([(-1, 0.5), (math.pi, 0.5)]), 10)
     with pytest.raises(ValueError, match="bankroll"):
-        risk_summary(COIN, rounds=10)
+        risk_summary(COIN, trip_rounds=10)
 
 
 # ---- lifetime ruin by ladder heights, against independent computations ----------------------

@@ -95,7 +95,7 @@ def test_second_moments_against_a_brute_force_on_a_small_shoe():
     shoe = Shoe([2, 2, 1, 2, 2, 1, 2, 1, 2, 5])
     rules = Rules(decks=1)
     with pytest.warns(RuntimeWarning, match="could run out"):
-        sol = solve(rules, shoe)
+        sol = solve(rules, shoe=shoe)
     for up in (10, 1):
         moments = decision_moments(rules, shoe.counts, up)
 
@@ -125,9 +125,9 @@ def test_risk_averse_lines_need_a_larger_lead_to_double():
     from bjsolve.counting.indices import generate_indices
     rules, grid = Rules(decks=6), range(-5, 9)
     rows = [("11", 1), ("10", 1), ("16", 10)]
-    averse = risk_averse_indices(rules, "hilo", rows=rows, grid=grid)
-    neutral = risk_averse_indices(rules, "hilo", rows=rows, grid=grid, round_variance=1e12)
-    ev = generate_indices(rules, "hilo", grid=grid, tc_convention="floor")
+    averse = risk_averse_indices(rules, "hilo", rows=rows, true_counts=grid)
+    neutral = risk_averse_indices(rules, "hilo", rows=rows, true_counts=grid, round_variance=1e12)
+    ev = generate_indices(rules, "hilo", true_counts=grid, tc_rounding="floor")
     for key in rows:
         assert neutral[key].plays == ev.lines[key].plays, key
         assert neutral[key].crossings == pytest.approx(ev.lines[key].crossings, abs=1e-9), key
@@ -153,7 +153,7 @@ def test_games_without_a_hole_card(hole_card):
     shoe = Shoe([2, 2, 1, 2, 2, 1, 2, 1, 2, 5])
     small = Rules(decks=1, hole_card=hole_card)
     with pytest.warns(RuntimeWarning, match="could run out"):
-        small_sol = solve(small, shoe)
+        small_sol = solve(small, shoe=shoe)
     for up in (10, 1):
         moments = decision_moments(small, shoe.counts, up)
 
@@ -177,9 +177,9 @@ def test_risk_averse_lines_without_a_hole_card():
     from bjsolve.counting.indices import generate_indices
     rules, grid = Rules(decks=6, hole_card="enhc"), range(-2, 8)
     rows = [("11", 10), ("10", 10)]
-    averse = risk_averse_indices(rules, "hilo", rows=rows, grid=grid)
-    neutral = risk_averse_indices(rules, "hilo", rows=rows, grid=grid, round_variance=1e12)
-    ev = generate_indices(rules, "hilo", grid=grid, tc_convention="floor")
+    averse = risk_averse_indices(rules, "hilo", rows=rows, true_counts=grid)
+    neutral = risk_averse_indices(rules, "hilo", rows=rows, true_counts=grid, round_variance=1e12)
+    ev = generate_indices(rules, "hilo", true_counts=grid, tc_rounding="floor")
     assert ("11", 10) in ev.lines
     # 11 v 10 doubles from about +3.7 risk-neutrally; the risk-averse line doubles later
     # or not at all within the grid (measured: not at all)
@@ -198,13 +198,13 @@ def test_risk_averse_lines_without_a_hole_card():
 
 def test_risk_averse_bad_input():
     with pytest.raises(ValueError, match="or a pair '22'"):
-        risk_averse_indices(Rules(decks=6), rows=[("T9", 5)], grid=(0, 1))
+        risk_averse_indices(Rules(decks=6), rows=[("T9", 5)], true_counts=(0, 1))
     with pytest.raises(ValueError, match="row must be a hard total"):
-        risk_averse_indices(Rules(decks=6), rows=[("27", 5)], grid=(0, 1))
+        risk_averse_indices(Rules(decks=6), rows=[("27", 5)], true_counts=(0, 1))
     with pytest.raises(ValueError, match="upcard must be 1"):
-        risk_averse_indices(Rules(decks=6), rows=[("16", 11)], grid=(0, 1))
+        risk_averse_indices(Rules(decks=6), rows=[("16", 11)], true_counts=(0, 1))
     with pytest.raises(TypeError, match="rows must be"):
-        risk_averse_indices(Rules(decks=6), rows=5, grid=(0, 1))
+        risk_averse_indices(Rules(decks=6), rows=5, true_counts=(0, 1))
     with pytest.raises(ValueError, match="round_variance must be > 0"):
         risk_averse_indices(Rules(decks=6), round_variance=0.0)
 
@@ -340,9 +340,9 @@ def test_pair_lines_risk_neutral_equal_the_ev_lines_and_splits_need_a_larger_lea
     from bjsolve.counting.indices import generate_indices
     rules, grid = Rules(decks=6), range(-5, 9)
     rows = [("TT", 5), ("TT", 6), ("99", 7)]
-    averse = risk_averse_indices(rules, "hilo", rows=rows, grid=grid)
-    neutral = risk_averse_indices(rules, "hilo", rows=rows, grid=grid, round_variance=1e12)
-    ev = generate_indices(rules, "hilo", grid=grid, tc_convention="floor")
+    averse = risk_averse_indices(rules, "hilo", rows=rows, true_counts=grid)
+    neutral = risk_averse_indices(rules, "hilo", rows=rows, true_counts=grid, round_variance=1e12)
+    ev = generate_indices(rules, "hilo", true_counts=grid, tc_rounding="floor")
     for key in rows:
         assert neutral[key].plays == ev.lines[key].plays == ["stand", "split"], key
         assert neutral[key].crossings == pytest.approx(ev.lines[key].crossings, abs=1e-9), key
@@ -358,14 +358,14 @@ def test_pair_crossing_by_brute_force_over_counts():
     from bjsolve.counting.removal import true_count_shoes
     from bjsolve.counting.risk_indices import decision_moments, split_moments
     rules, grid, variance = Rules(decks=6), range(-5, 9), 1.3
-    line = risk_averse_indices(rules, "hilo", rows=[("TT", 6)], grid=grid)[("TT", 6)]
+    line = risk_averse_indices(rules, "hilo", rows=[("TT", 6)], true_counts=grid)[("TT", 6)]
     shoes, _ = true_count_shoes(rules, "hilo", grid, 3.0)
     diff = {}
     for tc, shoe in shoes.items():
-        lam = max(solve(rules, shoe).expected_value, 0.0) / (2 * variance)
+        lam = max(solve(rules, shoe=shoe).expected_value, 0.0) / (2 * variance)
         ce = {}
         sm, ss = decision_moments(rules, shoe.counts, 6)((10, 10))["stand"]
-        nat = decision_moments(rules, shoe.counts, 6).dealer((10, 10))[5]
+        nat = decision_moments(rules, shoe.counts, 6).dealer_outcomes((10, 10))[5]
         pm, ps, pnat = split_moments(rules, shoe.counts, 6)(10)
         for play, (m, s, q) in {"stand": (sm, ss, nat), "split": (pm, ps, pnat)}.items():
             cond_mean = (m + q) / (1 - q)              # given no natural (-1 with chance q)
@@ -413,13 +413,13 @@ def test_exposed_row_against_the_engine_over_counts():
     from bjsolve.counting.removal import true_count_shoes
     grid = range(-3, 1)
     key = ("TT", "14")
-    neutral = risk_averse_indices(EXPOSED, "hilo", rows=[key], grid=grid,
+    neutral = risk_averse_indices(EXPOSED, "hilo", rows=[key], true_counts=grid,
                                   round_variance=1e300)[key]
-    averse = risk_averse_indices(EXPOSED, "hilo", rows=[key], grid=range(-3, 2))[key]
+    averse = risk_averse_indices(EXPOSED, "hilo", rows=[key], true_counts=range(-3, 2))[key]
     shoes, _ = true_count_shoes(EXPOSED, "hilo", grid, 1.0)
     diff = {}
     for tc, shoe in shoes.items():
-        sol = solve(EXPOSED, shoe)
+        sol = solve(EXPOSED, shoe=shoe)
         c = list(shoe.counts)
         n = sum(c)
         num = den = 0.0
@@ -450,8 +450,8 @@ def test_exposed_row_against_the_engine_over_counts():
 
 def test_exposed_rows_are_checked():
     with pytest.raises(ValueError, match="no default"):
-        risk_averse_indices(EXPOSED, grid=(0, 1))
+        risk_averse_indices(EXPOSED, true_counts=(0, 1))
     with pytest.raises(ValueError, match="dealer's two-card total"):
-        risk_averse_indices(EXPOSED, rows=[("16", 10)], grid=(0, 1))
+        risk_averse_indices(EXPOSED, rows=[("16", 10)], true_counts=(0, 1))
     with pytest.raises(ValueError, match="upcard must be 1"):
-        risk_averse_indices(Rules(decks=6), rows=[("16", "12")], grid=(0, 1))
+        risk_averse_indices(Rules(decks=6), rows=[("16", "12")], true_counts=(0, 1))

@@ -71,7 +71,7 @@ def test_chart_mean_matches_exact_ev(rules):
                          ids=lambda r: r.describe())
 def test_composition_strategy_mean_matches_optimal_ev(rules):
     result = bjsolve.simulate(rules, rounds=3_000_000, seed=12, penetration="every-round",
-                              strategy="composition")
+                              strategy="optimal")
     assert abs(_z(result, _solve(rules).expected_value)) <= Z_LIMIT
 
 
@@ -134,7 +134,7 @@ def test_per_true_count_agrees_with_the_python_twin():
     twin = simulate_shoe(rules, policy, rounds=150_000, seed=5, cut=cut, tags=tags)
     n_twin = sum(v[0] for v in twin.values())
     fast = bjsolve.simulate(rules, rounds=6_000_000, seed=5, penetration=cut, strategy=chart,
-                            system="hilo", true_count="exact", rounding="floor")
+                            system="hilo", decks_estimation="exact", tc_rounding="floor")
     shoes = n_twin / 9.0  # rounds per 2-deck shoe at this depth: a conservative sample size
     worst_f = worst_m = 0.0
     for tc in range(-6, 7):
@@ -169,8 +169,8 @@ def _full_deck_rounded(rc, unseen):
 
 
 @pytest.mark.parametrize("system, method, rounding, twin_tc", [
-    ("zen", "half-deck", "truncate", _half_deck_truncated),
-    ("hilo", "full-deck", "round", _full_deck_rounded),
+    ("zen", "half", "truncate", _half_deck_truncated),
+    ("hilo", "full", "round", _full_deck_rounded),
 ])
 def test_true_count_conventions_agree_with_the_twin(system, method, rounding, twin_tc):
     rules = Rules(decks=2)
@@ -180,7 +180,7 @@ def test_true_count_conventions_agree_with_the_twin(system, method, rounding, tw
                          cut=80, tags=tags, true_count=twin_tc)
     n_twin = sum(v[0] for v in twin.values())
     fast = bjsolve.simulate(rules, rounds=2_000_000, seed=6, penetration=80, strategy=chart,
-                            system=system, true_count=method, rounding=rounding)
+                            system=system, decks_estimation=method, tc_rounding=rounding)
     shoes = n_twin / 9.0
     for tc in range(-8, 9):
         f_twin = twin.get(tc, (0,))[0] / n_twin
@@ -404,8 +404,8 @@ def test_bankroll_trials():
     (dict(ramp="1:1,x"), "count:bet"),
     (dict(system="nosuch"), "unknown count system"),
     (dict(system=(1, 2, 3)), "10 numbers"),
-    (dict(true_count="quarter-deck"), "true_count"),
-    (dict(rounding="up"), "rounding"),
+    (dict(decks_estimation="quarter-deck"), "decks_estimation"),
+    (dict(tc_rounding="up"), "tc_rounding"),
     (dict(spots=8), "spots"),
     (dict(strategy="perfect"), "strategy"),
     (dict(wong_in=1, wong_out=3), "wong_out"),
@@ -552,7 +552,7 @@ def _small_index_file():
 
 def test_index_file_round_trip():
     plays = parse_index_file(_small_index_file())
-    assert plays[0].count == 16 and plays[0].upcard == 10 and plays[0].flags == (1, 0, 1)
+    assert plays[0].count == 16 and plays[0].dealer == 10 and plays[0].flags == (1, 0, 1)
     assert plays[0].plays == ("hit", "stand") and plays[0].thresholds == (0,)
 
 

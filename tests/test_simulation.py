@@ -30,7 +30,7 @@ HAND_CHECK = 100_000    # rounds per fixed-hand check (SE 0.003 to 0.008)
 
 @functools.lru_cache(maxsize=None)
 def _solve(rules, shoe=None):
-    return bjsolve.solve(rules, shoe)
+    return bjsolve.solve(rules, shoe=shoe)
 
 
 def solve_or_skip(rules, shoe=None):

@@ -29,15 +29,15 @@ def test_recycled_tables_give_the_values_of_fresh_ones():
     gc.collect()
     _memo.release_recycled()
     _dealer.release_recycled()
-    fresh = _values(solve(rules, shoe, split="CDP", threads=1))
+    fresh = _values(solve(rules, shoe=shoe, split="CDP", threads=1))
     gc.collect()
     # other solves of the same size leave their blocks behind, then the solve again
     for other in (Rules(decks=1, hit_soft_17=True), Rules(decks=1, double="10-11")):
-        solve(other, shoe, split="CDP", threads=2)
+        solve(other, shoe=shoe, split="CDP", threads=2)
     gc.collect()
     assert _memo.recycled_bytes() > 0
-    assert _values(solve(rules, shoe, split="CDP", threads=2)) == fresh   # bit for bit
-    assert _values(solve(rules, shoe, split="CDP", threads=1)) == fresh
+    assert _values(solve(rules, shoe=shoe, split="CDP", threads=2)) == fresh   # bit for bit
+    assert _values(solve(rules, shoe=shoe, split="CDP", threads=1)) == fresh
 
 
 @pytest.mark.parametrize("pool", [_memo, _dealer], ids=["tables", "rows"])
@@ -58,8 +58,8 @@ def test_work_order_names_every_upcard_once():
 def test_two_threads_on_a_shoe_without_some_upcards():
     """Upcards the shoe cannot deal are skipped by the dispatch, whatever the order."""
     shoe = Shoe([4, 0, 4, 0, 4, 4, 0, 4, 4, 16])
-    one = solve(Rules(decks=1), shoe, threads=1)
-    two = solve(Rules(decks=1), shoe, threads=2)
+    one = solve(Rules(decks=1), shoe=shoe, threads=1)
+    two = solve(Rules(decks=1), shoe=shoe, threads=2)
     assert sorted(one.ev_by_dealer) == [1, 3, 5, 6, 8, 9, 10]
     assert _values(two) == _values(one)
 

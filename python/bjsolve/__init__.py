@@ -18,7 +18,8 @@ Public names (each has a docstring saying what its numbers are):
 ``StrategyChart``, ``evaluate``, ``insurance_ev``, ``outcome_distribution``);
 ``dealer_probabilities``, ``dealer_table`` (``DealerOutcomes``); ``effects_of_removal``,
 ``estimate_ev`` (more counting in ``bjsolve.counting`` and ``bjsolve.counting.indices``);
-``simulate`` -> ``SimulationResult``.
+``simulate`` -> ``SimulationResult``; ``CountedGame`` (the counted game, exactly:
+``evaluate`` -> ``RampResult``).
 
 Subpackages, by concept (each lists its public names in ``__all__``; each builds only on
 those before it): ``bjsolve.model`` (ranks, rules, shoes, hands, actions, the deal),
@@ -65,6 +66,7 @@ _EXPORTS = {
     "StrategyChart": "exact.strategy",
     "effects_of_removal": "counting.removal", "estimate_ev": "counting.removal",
     "simulate": "simulation.simulator", "SimulationResult": "simulation.result",
+    "CountedGame": "risk.game",
 }
 
 __all__ = list(_EXPORTS)

@@ -30,7 +30,7 @@ def run(args) -> int:
     from ..exact.tables import house_edge_table, strategy_table
     rules = common.rules_from_args(args)
     shoe = common.shoe_from_args(args, rules)
-    sol = solve(rules, shoe, split=args.split)
+    sol = solve(rules, shoe=shoe, split=args.split)
     tables = [house_edge_table(sol)]
     if args.chart:
         tables.append(strategy_table(sol, count_exceptions=False))

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 # The library (numpy, the kernels) is imported inside the functions that use it, so
 # that ``bjsolve --help`` and a bad command line answer at once.
-import argparse
 
 from . import common
 from .counting_args import (
@@ -17,7 +16,7 @@ from .counting_args import (
     add_decks_estimation_argument,
     add_strategy_argument,
     add_system_argument,
-    add_tc_convention_argument,
+    add_tc_rounding_argument,
     counting_rules,
     index_items,
     insurance_value,
@@ -26,16 +25,6 @@ from .counting_args import (
 
 NAME = "game"
 HELP = "counted game: true-count frequencies, edge and SD by count, bet-ramp figures and risk"
-
-
-class _Renamed(argparse.Action):
-    """'game --rounds N': refused, naming --trip-rounds (its new name; simulate's --rounds
-    are the rounds it deals, and an old script should not be read another way)."""
-
-    def __call__(self, parser, namespace, values, option_string=None):
-        raise common.UsageError(f"game: --rounds is now --trip-rounds (the trip ruin's "
-                                f"horizon; 'simulate --rounds' are the rounds it deals): give "
-                                f"--trip-rounds {str(values)[:20]}")
 
 
 def add_arguments(parser) -> None:
@@ -59,7 +48,7 @@ def add_arguments(parser) -> None:
                         "none, the chart alone)")
     g.add_argument("--insurance", type=insurance_value, default=None, metavar="TC|never",
                    help=INSURANCE_HELP)
-    add_tc_convention_argument(g, old_flag="--tc")
+    add_tc_rounding_argument(g)
     add_decks_estimation_argument(g)
     g.add_argument("--depth-bands", type=int, default=3, metavar="N",
                    help="depth bands evaluated per true count (default: 3)")
@@ -71,15 +60,7 @@ def add_arguments(parser) -> None:
     b.add_argument("--wong-in", type=int, metavar="TC",
                    help="play only at true counts >= TC (bet 0 below) (default: play every "
                         "round)")
-    b.add_argument("--bankroll", type=common.positive_number, metavar="UNITS",
-                   help="bankroll, in the ramp's units, for risk of ruin and the certainty "
-                        "equivalent (default: none, those figures are left out)")
-    b.add_argument("--trip-rounds", type=int, metavar="N",
-                   help="with --bankroll: also the trip ruin, P(losing the bankroll within N "
-                        "rounds) (default: not shown)")
-    # 'game --rounds' was the trip's length; in 'simulate' --rounds are the rounds dealt
-    b.add_argument("--rounds", dest="trip_rounds", action=_Renamed, default=argparse.SUPPRESS,
-                   help=argparse.SUPPRESS)
+    common.add_money_arguments(b)
     b.add_argument("--optimal-spread", type=float, metavar="S",
                    help="also show the SCORE-optimal (Kelly-proportional) ramp with bets "
                         "1..S, rounded to whole units (default: not shown)")
@@ -91,13 +72,7 @@ def run(args) -> int:
     rules, _ = counting_rules(args)
     from ..risk.game import CountedGame
     from ..risk.ramp import MAX_BET, parse_ramp, ramp_table
-    if args.trip_rounds is not None and args.bankroll is None:
-        raise common.UsageError("--trip-rounds needs --bankroll (the trip ruin is P(losing "
-                                "the bankroll within N rounds))")
-    from ..risk.ruin import MAX_ROUNDS
-    if args.trip_rounds is not None and not 1 <= args.trip_rounds <= MAX_ROUNDS:
-        raise common.UsageError(f"--trip-rounds must be 1..{MAX_ROUNDS:,} (the trip ruin's "
-                                f"limit), got {args.trip_rounds}")
+    common.check_money_arguments(args)
     if args.optimal_spread is not None and not 1 <= args.optimal_spread <= MAX_BET:
         raise common.UsageError(f"--optimal-spread (maximum spread) must be 1..{MAX_BET:,} "
                                 f"(the largest bet a ramp takes), got {args.optimal_spread:g}")
@@ -116,18 +91,19 @@ def run(args) -> int:
     indices = index_items(args.indices)
     with common.progress(args, label="true counts") as update:
         game = CountedGame(rules, args.system_value, penetration=args.penetration,
-                           burn=args.burn, spots=args.spots, decks=args.decks_estimation,
-                           rounding=args.tc_convention,
+                           burn=args.burn, spots=args.spots,
+                           decks_estimation=args.decks_estimation,
+                           tc_rounding=args.tc_rounding,
                            strategy="indices" if indices is not None else args.strategy,
                            indices=indices, insurance=args.insurance,
                            depth_bands=args.depth_bands, threads=args.threads,
                            progress=update)
-    result = game.evaluate(ramp, args.bankroll, trip_rounds=args.trip_rounds)
+    money = dict(unit=args.unit, trip_rounds=args.trip_rounds, target_ror=args.target_ror)
+    result = game.evaluate(ramp, args.bankroll, **money)
     tables = [game.table(ramp), ramp_table(result, "ramp " + ramp.describe())]
     if args.optimal_spread is not None:
         best = game.optimal_ramp(args.optimal_spread)
-        tables.append(ramp_table(game.evaluate(best, args.bankroll,
-                                               trip_rounds=args.trip_rounds),
+        tables.append(ramp_table(game.evaluate(best, args.bankroll, **money),
                                  "SCORE-optimal ramp " + best.describe()))
     if args.spots > 1:
         note = (f"{args.spots} hands dealt per round: they set where rounds start; the edge, "

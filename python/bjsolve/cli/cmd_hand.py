@@ -3,9 +3,9 @@
 Values are per initial bet, conditioned on no dealer blackjack when the dealer peeks (the
 output says which); --unconditioned gives the values before the peek.  Examples:
 
-    bjsolve hand T 6 --vs T --decks 6
-    bjsolve hand A7 --vs 9 --surrender late
-    bjsolve hand 8 8 --vs T,6 --hole-card exposed
+    bjsolve hand T 6 --dealer T --decks 6
+    bjsolve hand A7 --dealer 9 --surrender late
+    bjsolve hand 8 8 --dealer T,6 --hole-card exposed
 """
 from __future__ import annotations
 
@@ -24,8 +24,9 @@ HELP = "every action's EV for one hand against a dealer upcard"
 def add_arguments(parser) -> None:
     parser.add_argument("cards", nargs="+", metavar="CARD",
                         help="the player's cards: A, 2..9, T (or 10, J, Q, K), e.g. 'T 6' or 'A7'")
-    parser.add_argument("--vs", metavar="UPCARD", required=True,
-                        help="the dealer's upcard (both cards, e.g. T,6, in the exposed game)")
+    parser.add_argument("--dealer", metavar="CARD", required=True,
+                        help="the dealer's upcard (both cards, e.g. T,6, in the exposed game), "
+                             "as Solution.hand_ev(cards, dealer) takes it")
     parser.add_argument("--unconditioned", action="store_true",
                         help="values before the dealer checks for a natural (default: given "
                              "no dealer blackjack where the dealer peeks)")
@@ -35,11 +36,11 @@ def add_arguments(parser) -> None:
 
 
 def parse_dealer(text: str):
-    """--vs: one upcard ('T'), or both exposed dealer cards ('T,6', 'T 6' or 'T6')."""
+    """--dealer: one upcard ('T'), or both exposed dealer cards ('T,6', 'T 6' or 'T6')."""
     tokens = text.replace(",", " ").split()
     if not tokens:
-        raise common.UsageError("--vs: give the dealer's upcard (or both cards in the exposed "
-                                "game)")
+        raise common.UsageError("--dealer: give the dealer's upcard (or both cards in the "
+                                "exposed game)")
     return tokens[0] if len(tokens) == 1 else tokens
 
 
@@ -53,11 +54,12 @@ def run(args) -> int:
     if len(cards) == 1 and len(ranks(cards[0], field="cards")) > 1:
         cards = list(ranks(cards[0], field="cards"))          # a run such as 'A7'
     if len(cards) < 2:
-        raise common.UsageError("hand: give at least two player cards, e.g. 'hand 10 6 --vs T'")
-    dealer = parse_dealer(args.vs)
+        raise common.UsageError("hand: give at least two player cards, e.g. "
+                                "'hand 10 6 --dealer T'")
+    dealer = parse_dealer(args.dealer)
     ranks(cards, field="cards")     # bad cards fail before the solve, not after it
     ranks(dealer, field="dealer")
-    sol = solve(rules, shoe, split=args.split)
+    sol = solve(rules, shoe=shoe, split=args.split)
     kwargs = {"given_no_blackjack": False} if args.unconditioned else {}
     ev = sol.hand_ev(cards, dealer, **kwargs)
     if rules.hole_card == "exposed":
@@ -91,7 +93,7 @@ def run(args) -> int:
             "dealer": (label(ev.dealer) if isinstance(ev.dealer, int)
                        else [label(c) for c in ev.dealer]),
             "measure": measure, "given_no_blackjack": ev.given_no_blackjack,
-            "split_strategy": args.split, "units": "fraction of the initial bet",
+            "split": args.split, "units": "fraction of the initial bet",
             "natural": natural,
             "ev": {a: float(v) for a, v in values.items()}, "best": best}, indent=1) + "\n", args)
         return 0

@@ -8,7 +8,7 @@ from . import common
 from .counting_args import (
     add_depth_argument,
     add_system_argument,
-    add_tc_convention_argument,
+    add_tc_rounding_argument,
     counting_rules,
 )
 
@@ -19,13 +19,15 @@ HELP = "index numbers (true counts where the best play changes) for a count syst
 def add_arguments(parser) -> None:
     add_system_argument(parser)
     add_depth_argument(parser)
-    parser.add_argument("--rounding", type=str.lower, choices=("rounded", "ceiled"),
-                        default="rounded",
-                        help="how exact crossings become whole indices (default: rounded)")
-    add_tc_convention_argument(parser, exact=True, default="exact",
-                               help="the true count the index is read against: exact (the "
-                                    "crossing itself), or floored, truncated or rounded true "
-                                    "counts as counters compute them")
+    add_tc_rounding_argument(parser, exact=True,
+                             help="the true count the index is read against, as the counter "
+                                  "makes it whole: floor, truncate (toward zero), round "
+                                  "(nearest), or exact (the crossing itself, made whole by "
+                                  "--index-rounding)")
+    parser.add_argument("--index-rounding", type=str.lower, choices=("rounded", "ceiled"),
+                        default=None,
+                        help="with --tc-rounding exact: how an exact crossing becomes a whole "
+                             "index, to the nearest or up (default: rounded)")
     parser.add_argument("--hands", type=str.lower, default="two-card",
                         choices=("two-card", "all"),
                         help="hands counted for a total: the two-card hands only, or every "
@@ -74,6 +76,11 @@ def run(args) -> int:
     from ..counting.tables import index_file, indices_table
     args.play_set = _play_sets(args.play_set)
     rules, _ = counting_rules(args)
+    if args.index_rounding is not None and (args.tc_rounding != "exact"
+                                            or args.risk_averse):
+        raise common.UsageError(f"--index-rounding goes with --tc-rounding exact (a "
+                                f"{args.tc_rounding} true count has its own whole index), "
+                                f"without --risk-averse")
     if args.risk_averse:
         return _run_risk_averse(args, rules)
     if args.round_variance is not None:
@@ -81,7 +88,8 @@ def run(args) -> int:
                                 "bet of the risk-averse indices)")
     with common.progress(args, label="indices") as update:
         table = indices_table(rules, args.system_value, dealt_decks=args.dealt_decks,
-                              rounding=args.rounding, tc_convention=args.tc_convention,
+                              tc_rounding=args.tc_rounding,
+                              index_rounding=args.index_rounding or "rounded",
                               hands=args.hands, select=args.top or args.play_set,
                               progress=update)
     if args.format == "index":
@@ -101,7 +109,7 @@ def _run_risk_averse(args, rules) -> int:
     if args.format == "index":
         raise common.UsageError("--risk-averse prints a table (--format text, csv, json, ...)")
     table = risk_indices_table(rules, args.system_value, select=args.play_set,
-                               dealt_decks=args.dealt_decks, tc_convention=args.tc_convention,
+                               dealt_decks=args.dealt_decks, tc_rounding=args.tc_rounding,
                                **({} if args.round_variance is None
                                   else {"round_variance": args.round_variance}))
     common.emit(table, args)

@@ -9,6 +9,7 @@ from __future__ import annotations
 # The library (numpy, the kernels) is imported inside the functions that use it, so
 # that ``bjsolve --help`` and a bad command line answer at once.
 import argparse
+import math
 
 from . import common
 
@@ -26,18 +27,6 @@ def _spots(text: str) -> int:
     return value
 
 
-def _rounds(text: str) -> int:
-    try:
-        value = float(text.replace("_", ""))
-    except ValueError:
-        value = 0.0
-    from ..risk.ruin import MAX_ROUNDS
-    if not (1 <= value <= MAX_ROUNDS and value == int(value)):     # (inf, nan fail here)
-        raise argparse.ArgumentTypeError(f"{text[:40]!r}: rounds must be a whole number "
-                                         f"1..{MAX_ROUNDS:,}")
-    return int(value)
-
-
 def add_arguments(parser) -> None:
     common.add_rule_arguments(parser)
     common.add_split_argument(parser)
@@ -49,17 +38,7 @@ def add_arguments(parser) -> None:
                         "spots (slow: about a minute for 1 deck; default: combined)")
     g.add_argument("--insurance", action="store_true",
                    help="insure every hand against an ace (default: never)")
-    g.add_argument("--bankroll", type=common.positive_number, default=None, metavar="UNITS",
-                   help="bankroll in units (initial bets): lifetime ruin, and with --trip-rounds "
-                        "the trip ruin (default: none, no ruin figures but the bankrolls "
-                        "for 1%%, 5%% and 13.5%% lifetime ruin)")
-    trip = g.add_argument("--trip-rounds", type=_rounds, default=None, metavar="N",
-                          help="rounds for the trip ruin, P(losing the bankroll within N "
-                               "rounds), as in 'game' (needs --bankroll; default: none, no "
-                               "trip ruin)")
-    # the old spelling still reads (risk deals no rounds, so it cannot be misread here)
-    g.add_argument("--rounds", dest=trip.dest, type=_rounds, default=argparse.SUPPRESS,
-                   help=argparse.SUPPRESS)
+    common.add_money_arguments(g)     # --bankroll, --unit, --target-ror, --trip-rounds
     common.add_output_arguments(parser)
 
 
@@ -70,12 +49,10 @@ def run(args) -> int:
     from ..output.table import Table
     from ..output.table import table_notes as _notes
     from ..risk.ruin import risk_summary
-    if args.trip_rounds is not None and args.bankroll is None:
-        raise common.UsageError("--trip-rounds needs --bankroll (the trip ruin is the chance of "
-                                "losing the bankroll within that many rounds)")
+    common.check_money_arguments(args)
     rules = common.rules_from_args(args)
     shoe = common.shoe_from_args(args, rules)
-    sol = solve(rules, shoe, split=args.split)
+    sol = solve(rules, shoe=shoe, split=args.split)
     dist = sol.outcome_distribution(insurance=args.insurance, spots=args.spots,
                                     exact_spots=args.exact_spots)
     cum = np.cumsum(dist.probabilities)
@@ -90,20 +67,34 @@ def run(args) -> int:
         style="prob", units="probability",
         records=[{"outcome": float(v), "probability": float(p), "cumulative": float(c)}
                  for v, p, c in zip(dist.values, dist.probabilities, cum)])
-    summary = risk_summary(dist, bankroll=args.bankroll, rounds=args.trip_rounds)
+    summary = risk_summary(dist, bankroll=args.bankroll, trip_rounds=args.trip_rounds,
+                           target_ror=args.target_ror, unit=args.unit)
     figures = [("mean", dist.mean), ("variance", dist.variance)] + summary.rows()
     if args.spots > 1:
         figures.insert(2, ("covariance between two spots", dist.covariance))
         figures.insert(3, ("SD of one spot", dist.per_spot.sd))
     labels = tuple(k for k, _ in figures)
-    values = np.array([[float(v)] for _, v in figures])
+    notes: tuple[str, ...] = ("flat betting, one unit per spot per round; ruin = the bankroll falls to 0 or "
+             "below",
+             "N0 = (SD/EV)^2, DI = 1000 EV/SD, SCORE = DI^2 (0 without an edge); lifetime "
+             "ruin: exact (ladder heights, equal to the root method), "
+             "dominant root and normal approximation (docs/risk.md)")
+    money = summary.money()
+    columns: tuple[str, ...]
+    if args.unit is None:
+        columns, values = ("value",), np.array([[float(v)] for _, v in figures])
+        records = [{"figure": k, "value": float(v)} for k, v in figures]
+    else:
+        # the money beside the units, for the figures that are amounts
+        columns = ("units", "money")
+        values = np.array([[float(v), money.get(k, math.nan)] for k, v in figures])
+        records = [{"figure": k, "value": float(v), "money": money.get(k)}
+                   for k, v in figures]
+        notes += (f"money: 1 unit = {args.unit:,.6g}",)
     risk = Table(
-        "risk", "mean, SD and risk of ruin", labels, ("value",), values,
-        ("flat betting, one unit per spot per round; ruin = the bankroll falls to 0 or below",
-         "N0 = (SD/EV)^2, DI = 1000 EV/SD, SCORE = DI^2 (0 without an edge); lifetime ruin: "
-         "exact (ladder heights, equal to the root method), "
-         "dominant root and normal approximation (docs/risk.md)"),
-        style="prob", units="units of the initial bet, probabilities, rounds",
-        records=[{"figure": k, "value": float(v)} for k, v in figures])
+        "risk", "mean, SD and risk of ruin", labels, columns, values, notes,
+        style="prob", units="units of the initial bet, probabilities, rounds"
+                            + ("; 'money': units x --unit" if args.unit is not None else ""),
+        records=records)
     common.emit([outcome, risk], args)
     return 0

@@ -23,7 +23,7 @@ from .counting_args import (
     add_decks_estimation_argument,
     add_strategy_argument,
     add_system_argument,
-    add_tc_convention_argument,
+    add_tc_rounding_argument,
     index_items,
     insurance_value,
     parse_system,
@@ -33,9 +33,6 @@ from .counting_args import (
 NAME = "simulate"
 HELP = "simulate the real game: cut card, count, indices, bet ramp (fast, reproducible)"
 
-# the CLI's words (shared with 'game') -> bjsolve.simulate's
-_SIMULATE_STRATEGY = {"basic": "basic", "optimal": "composition"}
-_SIMULATE_DECKS = {"exact": "exact", "half": "half-deck", "full": "full-deck"}
 # seconds to reach a Dask scheduler before giving up (distributed's default is 30)
 SCHEDULER_TIMEOUT = 5
 
@@ -88,12 +85,12 @@ def add_arguments(parser) -> None:
                    help="play the chart with index numbers, the exact indices of the count "
                         f"system as 'bjsolve indices' computes them: {INDEX_SETS_HELP} "
                         "(alone: all); or FILE, an index file as 'bjsolve indices --format "
-                        "index' writes it (its default --tc-convention is exact: write it "
-                        "with the convention played) (default: none, the chart alone)")
+                        "index' writes it (write it with the --tc-rounding played) (default: "
+                        "none, the chart alone)")
     g.add_argument("--insurance", type=insurance_value, default=None, metavar="TC|never",
                    help=INSURANCE_HELP)
-    add_decks_estimation_argument(g, old_flag="--true-count")
-    add_tc_convention_argument(g, old_flag="--rounding")
+    add_decks_estimation_argument(g)
+    add_tc_rounding_argument(g)
     g.add_argument("--ramp", metavar="TC:BET,...",
                    help=RAMP_HELP + " (default: flat, the table minimum)")
     g.add_argument("--wong-in", type=int, metavar="TC",
@@ -108,6 +105,10 @@ def add_arguments(parser) -> None:
                    help="table minimum (default: 1)")
     g.add_argument("--table-max", type=common.positive_number, default=None, metavar="BET",
                    help="table maximum (default: none)")
+    g.add_argument("--unit", type=common.positive_number, default=None, metavar="MONEY",
+                   help="what one unit is worth, e.g. 25: the mean, SD, total won and total "
+                        "bet are shown in money beside their units, as in game and risk "
+                        "(default: units only)")
     g.add_argument("--bankroll-trials", type=_bankroll_trials, metavar="PATHS,ROUNDS,BANKROLL",
                    help="also estimate the risk of ruin from that many paths (default: off)")
     g.add_argument("--threads", type=common.whole_number(1, 1024), default=None, metavar="N",
@@ -142,10 +143,11 @@ def run(args) -> int:
             result = simulate(
                 rules, rounds=args.rounds, seed=args.seed, penetration=args.penetration,
                 burn=args.burn,
-                spots=args.spots, other_spots=args.other_spots, strategy=_SIMULATE_STRATEGY[args.strategy],
+                spots=args.spots, other_spots=args.other_spots,
+                strategy=args.strategy,
                 system=parse_system(args.system), indices=index_items(args.indices),
-                insurance=args.insurance, true_count=_SIMULATE_DECKS[args.decks_estimation],
-                rounding=args.tc_convention,
+                insurance=args.insurance, decks_estimation=args.decks_estimation,
+                tc_rounding=args.tc_rounding,
                 ramp=args.ramp, wong_in=args.wong_in, wong_out=args.wong_out,
                 table_min=args.table_min, table_max=args.table_max, threads=args.threads,
                 chunk_rounds=args.chunk_rounds or DEFAULT_CHUNK_ROUNDS, progress=update,
@@ -153,20 +155,21 @@ def run(args) -> int:
     finally:
         if client is not None:
             client.close()
-    tables = result.tables()
+    tables = result.tables(unit=args.unit)
     if args.format in ("csv", "json"):
-        tables = _numbers_for_machines(result, tables)
+        tables = _numbers_for_machines(result, tables, args.unit)
     else:
         _small_frequencies_in_digits(tables[1])
     common.emit(tables, args)
     return 130 if result.partial else 0
 
 
-def _numbers_for_machines(result, tables):
+def _numbers_for_machines(result, tables, unit=None):
     """CSV and JSON with a number in every cell: the text tables' cells are written for
     reading ('5,339,073', '+0.012124 +- 0.000268 per round (1 SE)', frequencies to five
     decimals), which a spreadsheet takes as text or rounds.  The same rows, full precision,
-    the mean's SE (and the ruin's) in a row of its own; JSON records as before."""
+    the mean's SE (and the ruin's) in a row of its own, and with a unit the money of
+    each amount in a row of its own; JSON records as before."""
     import numpy as np
 
     from ..simulation.result import SUMMARY_LABELS
@@ -175,9 +178,15 @@ def _numbers_for_machines(result, tables):
     extra = {"se": "SE of the mean", "risk_of_ruin_se": "SE of the risk of ruin",
              "seed": "seed", "partial": "partial (1: interrupted)"}
     names = [k for k in figures if k in SUMMARY_LABELS or k in extra]
+    rows = [SUMMARY_LABELS.get(k) or extra[k] for k in names]
+    values = [_plain(figures[k]) for k in names]
+    if unit is not None:
+        for k, v in result.money(unit).items():
+            rows.append(f"{SUMMARY_LABELS[k]} (money)")
+            values.append(_plain(v))
     summary = dataclasses.replace(
-        summary, rows=tuple(SUMMARY_LABELS.get(k) or extra[k] for k in names),
-        values=np.array([[_plain(figures[k])] for k in names], dtype=object), style="prob")
+        summary, rows=tuple(rows), values=np.array([[v] for v in values], dtype=object),
+        style="prob")
     columns = by_tc.columns
     by_tc = dataclasses.replace(
         by_tc, values=np.array([[_plain(r[c]) for c in columns] for r in by_tc.records],

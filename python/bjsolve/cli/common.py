@@ -82,6 +82,60 @@ def positive_number(text: str) -> float:
     return value
 
 
+def probability_value(text: str) -> float:
+    """A probability strictly between 0 and 1 (--target-ror 0.05)."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not 0 < value < 1:
+        raise argparse.ArgumentTypeError(f"{text[:40]!r} is not a probability strictly "
+                                         "between 0 and 1 (0.05 for 5%)")
+    return value
+
+
+def rounds_value(text: str) -> int:
+    """A whole number of rounds 1..risk.MAX_ROUNDS, '1e4' and '10_000' read too."""
+    from ..risk.ruin import MAX_ROUNDS
+    try:
+        value = float(text.replace("_", ""))
+    except ValueError:
+        value = 0.0
+    if not (1 <= value <= MAX_ROUNDS and value == int(value)):     # (inf, nan fail here)
+        raise argparse.ArgumentTypeError(f"{text[:40]!r}: rounds must be a whole number "
+                                         f"1..{MAX_ROUNDS:,}")
+    return int(value)
+
+
+def add_money_arguments(group) -> None:
+    """The bankroll flags of the commands with ruin figures (game, risk): one spelling and
+    one meaning each, as the library's keywords (bankroll=, unit=, trip_rounds=,
+    target_ror=)."""
+    group.add_argument("--bankroll", type=positive_number, default=None, metavar="UNITS",
+                       help="bankroll in units (the flat bet, or the ramp's unit): lifetime "
+                            "risk of ruin, certainty equivalent (default: none, those "
+                            "figures are left out)")
+    group.add_argument("--unit", type=positive_number, default=None, metavar="MONEY",
+                       help="what one unit is worth, e.g. 25: every amount is shown in money "
+                            "beside its units (default: units only)")
+    group.add_argument("--target-ror", type=probability_value, default=None, metavar="P",
+                       help="also the smallest bankroll whose lifetime risk of ruin is at "
+                            "most P, e.g. 0.05 (default: not shown)")
+    group.add_argument("--trip-rounds", type=rounds_value, default=None, metavar="N",
+                       help="with --bankroll: also the trip ruin, P(losing the bankroll "
+                            "within N rounds) (default: not shown)")
+
+
+def check_money_arguments(args) -> None:
+    if args.trip_rounds is not None and args.bankroll is None:
+        raise UsageError("--trip-rounds needs --bankroll (the trip ruin is the chance of "
+                         "losing the bankroll within N rounds)")
+    from ..risk.ramp import MAX_UNIT, MIN_UNIT
+    if args.unit is not None and not MIN_UNIT <= args.unit <= MAX_UNIT:
+        raise UsageError(f"--unit must be from {MIN_UNIT:g} to {MAX_UNIT:g} (money per "
+                         f"unit), got {args.unit:g}")
+
+
 def positive_int(text: str) -> int:
     try:
         value = int(text)

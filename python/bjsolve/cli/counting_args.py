@@ -24,54 +24,39 @@ def add_depth_argument(parser) -> None:
                              "(default: half the shoe)")
 
 
-# The counted commands (indices, game, simulate) spell a shared idea with one flag and one
-# set of words; the older spellings are still read (hidden from --help) so that scripts
-# keep working.
+# The counted commands (indices, game, simulate) spell a shared idea with one flag, one set
+# of words and one default, the same as the library's keywords (tc_rounding=,
+# decks_estimation=).
 TC_ROUNDINGS = ("floor", "truncate", "round")
 DECKS_ESTIMATIONS = ("exact", "half", "full")
 STRATEGIES = ("basic", "optimal")
 
 
-def _words(choices, synonyms=None):
-    """An argument type: lower case, then ``synonyms`` mapped to the canonical word."""
-    synonyms = synonyms or {}
-
+def _words(choices):
+    """An argument type: the word in lower case (``choices`` then checks it)."""
     def convert(text: str) -> str:
-        word = text.strip().lower()
-        return synonyms.get(word, word)
+        return text.strip().lower()
     convert.__name__ = "choice"
     return convert
 
 
-def _hidden_alias(parser, flag, action):
-    """``flag`` as an old spelling of ``action``'s flag: same destination, not in --help."""
-    parser.add_argument(flag, dest=action.dest, type=action.type, choices=action.choices,
-                        default=argparse.SUPPRESS, help=argparse.SUPPRESS)
-
-
-def add_tc_convention_argument(group, *, exact: bool = False, default: str = "floor",
-                               old_flag: str | None = None, help: str = "") -> None:
-    """``--tc-convention``: how the true count becomes a whole number (indices also has
+def add_tc_rounding_argument(group, *, exact: bool = False, help: str = "") -> None:
+    """``--tc-rounding``: how the true count becomes a whole number (indices also has
     'exact', the crossing itself)."""
-    choices = (("exact",) if exact else ()) + TC_ROUNDINGS
-    action = group.add_argument(
-        "--tc-convention", type=_words(choices), choices=choices, default=default,
+    choices = TC_ROUNDINGS + (("exact",) if exact else ())
+    group.add_argument(
+        "--tc-rounding", type=_words(choices), choices=choices, default="floor",
         help=(help or "how the true count becomes a whole number: floor, truncate (toward "
-                      "zero) or round (nearest, halves up)") + f" (default: {default})")
-    if old_flag:
-        _hidden_alias(group, old_flag, action)
+                      "zero) or round (nearest, halves up)") + " (default: floor)")
 
 
-def add_decks_estimation_argument(group, *, old_flag: str | None = None) -> None:
+def add_decks_estimation_argument(group) -> None:
     """``--decks-estimation``: the decks remaining a true count divides by."""
-    action = group.add_argument(
-        "--decks-estimation", type=_words(DECKS_ESTIMATIONS, {"half-deck": "half",
-                                                              "full-deck": "full"}),
-        choices=DECKS_ESTIMATIONS, default="exact",
+    group.add_argument(
+        "--decks-estimation", type=_words(DECKS_ESTIMATIONS), choices=DECKS_ESTIMATIONS,
+        default="exact",
         help="decks remaining for the true count: exact (the cards unseen), or estimated to "
              "the nearest half deck or whole deck (default: exact)")
-    if old_flag:
-        _hidden_alias(group, old_flag, action)
 
 
 def penetration_value(text: str, *, every_round: bool = False):
@@ -93,10 +78,8 @@ def penetration_value(text: str, *, every_round: bool = False):
 
 
 def add_strategy_argument(group, *, help: str, default: str = "basic") -> None:
-    """``--strategy basic|optimal`` ('chart' and 'composition' read as their synonyms)."""
-    group.add_argument("--strategy", type=_words(STRATEGIES, {"chart": "basic",
-                                                              "composition": "optimal"}),
-                       choices=STRATEGIES, default=default,
+    """``--strategy basic|optimal``, the words of ``CountedGame`` and ``simulate``."""
+    group.add_argument("--strategy", type=_words(STRATEGIES), choices=STRATEGIES, default=default,
                        help=f"{help} (default: {default})")
 
 
@@ -122,7 +105,7 @@ def insurance_value(text: str):
 
 
 INDEX_SETS_HELP = ("i18 (Illustrious 18 and insurance), fab4, all, or a number N (the N "
-                   "lines of largest gain), computed for this --tc-convention; several "
+                   "lines of largest gain), computed for this --tc-rounding; several "
                    "together as a comma list (i18,fab4) or the flag repeated: a hand in two "
                    "sets plays its one exact line, and a hand given two different lines "
                    "(two files) is refused")

@@ -14,9 +14,6 @@ import difflib
 from . import common
 from .counting_args import add_strategy_argument
 
-# the CLI's --strategy words -> bjsolve.exact.tables.advantage_table's
-_ADVANTAGE_STRATEGY = {"optimal": "optimal", "basic": "chart"}
-
 # every table bjsolve.exact.tables.build_table makes (kept here so --help needs no numpy)
 TABLE_NAMES = ("initial", "dealer", "stand", "hit", "double", "split", "surrender",
                "optimal", "strategy", "advantage", "exceptions", "insurance")
@@ -101,7 +98,7 @@ def table_command(name: str, *, given_no_blackjack: bool = False):
         picture = args.format in ("html",) + common.PICTURE_FORMATS
         common.emit(build_tables(names, rules, shoe, getattr(args, "split", "CDZ-"),
                                  conditioned,
-                                 _ADVANTAGE_STRATEGY[getattr(args, "strategy", "optimal")],
+                                 getattr(args, "strategy", "optimal"),
                                  edge_in_caption=picture and "strategy" in names), args)
         return 0
 
@@ -119,7 +116,7 @@ def build_tables(names, rules, shoe, split, given_no_blackjack=False,
 
     def solution():
         if "sol" not in cache:
-            cache["sol"] = solve(rules, shoe, split=split)
+            cache["sol"] = solve(rules, shoe=shoe, split=split)
         return cache["sol"]
     tables = [build_table(n, rules, shoe, solution, given_no_blackjack, advantage_strategy)
               for n in names]

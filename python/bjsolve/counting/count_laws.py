@@ -13,13 +13,13 @@ binary64: every term is positive, so the result is exact to rounding (about 1e-1
 
 True count = running count / decks remaining, with these conventions:
 
-* ``decks`` (how the decks remaining are judged): ``"exact"`` (cards left / 52),
+* ``decks_estimation`` (how the decks remaining are judged): ``"exact"`` (cards left / 52),
   ``"half"`` (to the nearest half deck, at least 0.5), ``"full"`` (to the nearest whole
   deck, at least 1).  Cards left are the cards not yet seen (``burn``: unseen cards to count
   as gone too; the counted game, like the simulator, leaves the burn card among the unseen).
-* ``rounding``: ``"floor"`` (toward minus infinity: +1.9 -> +1, -0.5 -> -1), ``"truncate"``
-  (toward zero: -0.5 -> 0), ``"round"`` (to the nearest, halves up: +1.5 -> +2, -1.5 -> -1),
-  ``"none"`` (the exact ratio).
+* ``tc_rounding``: ``"floor"`` (toward minus infinity: +1.9 -> +1, -0.5 -> -1),
+  ``"truncate"`` (toward zero: -0.5 -> 0), ``"round"`` (to the nearest, halves up: +1.5 ->
+  +2, -1.5 -> -1), ``"exact"`` (the ratio itself, not made whole).
 * Unbalanced systems (KO, Red 7): the true count is the running count in excess of its
   expected value at that depth, per deck remaining (the convention of ``counting.py``;
   a balanced system's expected running count is 0 at every depth).
@@ -35,49 +35,50 @@ import numpy as np
 from ..model.shoe import Shoe
 from .removal import count_tags
 
-DECKS_CONVENTIONS = ("exact", "half", "full")
-ROUNDINGS = ("floor", "truncate", "round", "none")
+DECKS_ESTIMATIONS = ("exact", "half", "full")
+TC_ROUNDINGS = ("floor", "truncate", "round", "exact")
+WHOLE_TC_ROUNDINGS = TC_ROUNDINGS[:3]   # the roundings that give whole true counts
 _MAX_SCALE = 12  # tags must be multiples of 1/_MAX_SCALE or less fine (Halves: 1/2)
 
 
-def check_convention(decks: str, rounding: str) -> None:
-    if decks not in DECKS_CONVENTIONS:
-        raise ValueError(f"decks (decks-remaining estimation) must be one of "
-                         f"{', '.join(DECKS_CONVENTIONS)}, got {str(decks)[:40]!r}")
-    if rounding not in ROUNDINGS:
-        raise ValueError(f"rounding (true-count convention) must be one of "
-                         f"{', '.join(ROUNDINGS)}, got {str(rounding)[:40]!r}")
+def check_convention(decks_estimation: str, tc_rounding: str) -> None:
+    if decks_estimation not in DECKS_ESTIMATIONS:
+        raise ValueError(f"decks_estimation must be one of {', '.join(DECKS_ESTIMATIONS)}, "
+                         f"got {str(decks_estimation)[:40]!r}")
+    if tc_rounding not in TC_ROUNDINGS:
+        raise ValueError(f"tc_rounding must be one of {', '.join(TC_ROUNDINGS)}, got "
+                         f"{str(tc_rounding)[:40]!r}")
 
 
-def decks_remaining(cards_left, decks: str = "exact"):
+def decks_remaining(cards_left, decks_estimation: str = "exact"):
     """Decks remaining as the counter judges them from ``cards_left`` (scalar or array)."""
     cards_left = np.asarray(cards_left, dtype=float)
-    if decks == "exact":
+    if decks_estimation == "exact":
         out = cards_left / 52.0
-    elif decks == "half":
+    elif decks_estimation == "half":
         out = np.maximum(np.floor(cards_left / 26.0 + 0.5) / 2.0, 0.5)
-    elif decks == "full":
+    elif decks_estimation == "full":
         out = np.maximum(np.floor(cards_left / 52.0 + 0.5), 1.0)
     else:
-        check_convention(decks, "none")
+        check_convention(decks_estimation, "exact")
     return out
 
 
-def round_true_count(tc, rounding: str):
-    """Apply a rounding convention to exact true counts (scalar or array)."""
+def round_true_count(tc, tc_rounding: str):
+    """Apply a true-count rounding to exact true counts (scalar or array)."""
     tc = np.asarray(tc, dtype=float)
     # a tiny nudge so that ratios meant to be whole (3/1.5 computed as 1.9999999999999998)
     # fall on the right side of the integer
     eps = 1e-9
-    if rounding == "floor":
+    if tc_rounding == "floor":
         return np.floor(tc + eps)
-    if rounding == "truncate":
+    if tc_rounding == "truncate":
         return np.trunc(tc + np.where(tc >= 0, eps, -eps))
-    if rounding == "round":
+    if tc_rounding == "round":
         return np.floor(tc + 0.5 + eps)
-    if rounding == "none":
+    if tc_rounding == "exact":
         return tc
-    check_convention("exact", rounding)
+    check_convention("exact", tc_rounding)
 
 
 @dataclass(frozen=True)
@@ -256,22 +257,23 @@ class CountDistribution:
         if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or not 0 <= n <= self.cards:
             raise ValueError(f"n (cards seen) must be a whole number 0..{self.cards}, got {n!r}")
 
-    def true_counts(self, n: int, *, burn: int = 0, decks: str = "exact",
-                    rounding: str = "floor") -> np.ndarray:
+    def true_counts(self, n: int, *, burn: int = 0, decks_estimation: str = "exact",
+                    tc_rounding: str = "floor") -> np.ndarray:
         """The true count of every running count in ``running_counts`` after n cards seen
         (``burn`` unseen cards also dealt)."""
-        check_convention(decks, rounding)
+        check_convention(decks_estimation, tc_rounding)
         left = self.cards - n - burn
         if left <= 0:
             raise ValueError(f"no cards left after {n} seen and {burn} burnt")
         excess = self.running_counts - self.mean_tag * n
-        return round_true_count(excess / decks_remaining(left, decks), rounding)
+        return round_true_count(excess / decks_remaining(left, decks_estimation), tc_rounding)
 
-    def true_count_law(self, n: int, *, burn: int = 0, decks: str = "exact",
-                       rounding: str = "floor") -> dict:
+    def true_count_law(self, n: int, *, burn: int = 0, decks_estimation: str = "exact",
+                       tc_rounding: str = "floor") -> dict:
         """{true count: probability} after n cards seen under the convention given."""
         self._check_depth(n)
-        tcs = self.true_counts(n, burn=burn, decks=decks, rounding=rounding)
+        tcs = self.true_counts(n, burn=burn, decks_estimation=decks_estimation,
+                               tc_rounding=tc_rounding)
         out: dict = {}
         for tc, p in zip(tcs, self.probabilities[n]):
             if p > 0:

@@ -13,7 +13,7 @@ from ..model.ranks import show as _show
 class IndexPlay:
     """One index line: ``plays[i]`` below ``thresholds[i]``, the last play above them all."""
     count: int          # the hand's total; negative for soft hands; pairs: pair total, AA -12
-    upcard: int
+    dealer: int         # the dealer's upcard, 1 (ace) .. 10
     flags: tuple        # (may double, may split, may surrender) of the hands it is for
     plays: tuple        # action names
     thresholds: tuple   # whole true counts, increasing

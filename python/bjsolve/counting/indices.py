@@ -8,7 +8,7 @@ rows: probability-weighted over the non-pair compositions of the total, as in th
 basic-strategy chart; pairs: the pair itself; ``shoe_values.two_card_rows``).  Where the
 best play of a row changes between two grid points, the crossing is where the linear
 interpolation of the two plays' value difference is 0, and the index is that crossing made
-an integer by the counter's true-count convention (``TC_CONVENTIONS``).
+an integer by the counter's true-count convention (``TC_ROUNDINGS``).
 Insurance is taken when 3 x P(ten) >= 1 with the dealer's ace out.
 """
 from __future__ import annotations
@@ -38,7 +38,7 @@ ROW_ORDER = ([str(t) for t in range(4, 21)] + [f"A{k}" for k in range(2, 10)] + 
 # How a counter turns the exact true count x into the integer T compared with an index
 # (act at T >= index):
 #   "exact"    no integer step: the index is the crossing rounded ("rounded") or ceiled
-#              ("ceiled") to an integer, as chosen by ``rounding``;
+#              ("ceiled") to an integer, as chosen by ``index_rounding``;
 #   "floor"    T = floor(x): bins [k, k + 1);
 #   "truncate" T = x with its fraction dropped towards 0: bins (k - 1, k] below 0,
 #              (-1, 1) for 0, [k, k + 1) above;
@@ -47,7 +47,8 @@ ROW_ORDER = ([str(t) for t in range(4, 21)] + [f"A{k}" for k in range(2, 10)] + 
 # true count (and true counts spread evenly within a bin) the new play pays on a bin exactly
 # when the bin's midpoint lies at or beyond the crossing, so the index is the smallest k
 # whose bin midpoint is >= the crossing.
-TC_CONVENTIONS = ("exact", "floor", "truncate", "round")
+TC_ROUNDINGS = ("floor", "truncate", "round", "exact")   # as count_distribution.TC_ROUNDINGS
+INDEX_ROUNDINGS = ("rounded", "ceiled")
 
 # The published Hi-Lo lists (multi-deck, S17, DAS, peek): (row, upcard, play, index).
 # Illustrious 18 (insurance, the 18th, is IndexTable.insurance) and Fab 4 (late surrender).
@@ -74,20 +75,20 @@ def bin_midpoint(k: int, convention: str) -> float:
     raise ValueError(f"no bins for convention {convention!r}")
 
 
-def integer_index(crossing: float, convention: str, rounding: str = "rounded") -> int:
+def integer_index(crossing: float, tc_rounding: str, index_rounding: str = "rounded") -> int:
     """The integer index of a play that becomes better at the exact true count
-    ``crossing`` (see ``TC_CONVENTIONS``)."""
-    if convention == "exact":
-        if rounding == "ceiled":
+    ``crossing`` (see ``TC_ROUNDINGS``)."""
+    if tc_rounding == "exact":
+        if index_rounding == "ceiled":
             return int(math.ceil(crossing - 1e-9))
         return int(math.floor(crossing + 0.5))
     k = int(math.floor(crossing)) - 2
-    while bin_midpoint(k, convention) < crossing - 1e-9:
+    while bin_midpoint(k, tc_rounding) < crossing - 1e-9:
         k += 1
     return k
 
 
-@dataclass
+@dataclass(frozen=True)
 class IndexLine:
     """Play by true count for one row against one upcard: ``plays[0]`` below
     ``thresholds[0]``, ``plays[i]`` from ``thresholds[i - 1]`` (inclusive) up to
@@ -97,7 +98,7 @@ class IndexLine:
     ``options`` are the plays the line chooses among (all of a two-card hand's options, or
     only stand and hit: a hand that may no longer double, split or surrender)."""
     row: str
-    upcard: int
+    dealer: int     # the dealer's upcard, 1 (ace) .. 10
     plays: list
     crossings: list
     thresholds: list
@@ -127,14 +128,14 @@ class IndexLine:
         else:
             total = -(11 + int(self.row[1:])) if soft else int(self.row)
         flags = [int(a in self.options) for a in ("double", "split", "surrender")]
-        parts = [str(total), str(self.upcard), *map(str, flags)]
+        parts = [str(total), str(self.dealer), *map(str, flags)]
         for play, t in zip(self.plays, self.thresholds):
             parts += [str(ACTION_NUMBER[play]), f"{t:+d}"]
         parts += [str(ACTION_NUMBER[self.plays[-1]]), "+1000"]
         return " ".join(parts)
 
 
-@dataclass
+@dataclass(frozen=True)
 class IndexTable:
     """Index numbers of one count system: ``lines`` maps (row, upcard) to the
     ``IndexLine`` of every two-card row whose best play changes on the grid;
@@ -144,13 +145,13 @@ class IndexTable:
     system: str
     rules: Rules
     dealt_decks: float | None   # None: lines read from an index file
-    grid: tuple
-    rounding: str
+    true_counts: tuple     # the whole true counts the shoes were built at
+    index_rounding: str    # with tc_rounding "exact": how a crossing becomes a whole index
     lines: dict            # (row, upcard) -> IndexLine, only rows whose play changes
     insurance: int | None  # insure at TC >= this (None: never on the grid)
     insurance_crossing: float | None
     all_lines: list | None = None  # every row and upcard, two-card options and stand/hit only
-    tc_convention: str = "exact"
+    tc_rounding: str = "floor"
     unreachable: tuple = ()   # grid TCs out of reach at this depth (left out)
     gains: dict = field(default_factory=dict)
     selection: str = "all"
@@ -165,20 +166,22 @@ class IndexTable:
     def __repr__(self):
         # the dataclass repr would print every line of the table (about 100 KB)
         insurance = "never" if self.insurance is None else f"at TC >= {self.insurance:+d}"
-        grid = f"{self.grid[0]:+d}..{self.grid[-1]:+d}" if self.grid else "empty"
+        tcs = self.true_counts
+        grid = f"{tcs[0]:+d}..{tcs[-1]:+d}" if tcs else "empty"
         return (f"IndexTable(system={self.system!r}, rules={self.rules.describe()!r}, "
-                f"{len(self.lines)} index lines, insurance {insurance}, grid {grid}, "
-                f"tc_convention={self.tc_convention!r}, hands={self.hands!r}, "
+                f"{len(self.lines)} index lines, insurance {insurance}, true counts {grid}, "
+                f"tc_rounding={self.tc_rounding!r}, hands={self.hands!r}, "
                 f"selection={self.selection!r})")
 
-    def index(self, row, upcard, play: str) -> int | None:
+    def index(self, row, dealer, play: str) -> int | None:
         """The integer TC from which ``play`` is the play: None if it never becomes it on
         the grid, and also for a row whose play does not change on the grid at all (20 v 6
-        stand: always the play, no index; ``all_lines`` holds those rows' plays).  ``row``: a chart row ("16", "A7", "88"), a hard total (16) or the cards
-        ("T6"); ``upcard``: any card spelling (10, "T", "K", 1, "A"); ``play``: stand, hit,
-        double, split or surrender.  A row, upcard or play that does not exist is an error
+        stand: always the play, no index; ``all_lines`` holds those rows' plays).
+        ``row``: a chart row ("16", "A7", "88"), a hard total (16) or the cards ("T6");
+        ``dealer``: the upcard, any card spelling (10, "T", "K", 1, "A"); ``play``: stand,
+        hit, double, split or surrender.  A row, upcard or play that does not exist is an error
         (not None, which would read as "never")."""
-        line = self.lines.get((_index_row(row), _index_upcard(upcard)))
+        line = self.lines.get((_index_row(row), _index_upcard(dealer)))
         play = _index_play(play)
         if line is None:
             return None
@@ -205,7 +208,7 @@ class IndexTable:
         lines = {k: self.lines[k] for k in dict.fromkeys(keep) if k in self.lines}
         # the index file lists the kept rows only (their two-card and stand-or-hit lines):
         # every other decision stays the chart's, as in the counted game
-        all_lines = [line for line in self.all_lines or () if (line.row, line.upcard) in lines]
+        all_lines = [line for line in self.all_lines or () if (line.row, line.dealer) in lines]
         return replace(self, lines=lines, all_lines=all_lines,
                        selection=" + ".join(dict.fromkeys(labels)))
 
@@ -227,13 +230,15 @@ class IndexTable:
                          f"{', '.join(NAMED_SETS)}, got {str(which)[:40]!r}")
 
     def method(self) -> str:
-        if not self.grid:       # lines read from an index file, not computed here
+        if not self.true_counts:       # lines read from an index file, not computed here
             return f"{self.system}: index lines as read from {self.selection}"
-        if self.tc_convention == "exact":
-            making = (f"the true count where the plays are worth the same, {self.rounding} to "
-                      f"an integer")
+        if self.tc_rounding == "exact":
+            making = (f"the true count where the plays are worth the same, "
+                      f"{self.index_rounding} to an integer")
         else:
-            making = (f"the smallest integer whose {self.tc_convention}ed true-count bin has "
+            made = {"floor": "floored", "truncate": "truncated", "round": "rounded"}
+            making = (f"the smallest integer whose "
+                      f"{made.get(self.tc_rounding, self.tc_rounding)} true-count bin has "
                       f"its middle at or beyond the true count where the plays are worth the "
                       f"same")
         out = (f"{self.system}: true count = running count / decks remaining, counted before "
@@ -244,7 +249,8 @@ class IndexTable:
                   "every hand of each total the player meets, weighted by how often (pairs: "
                   "two cards)")
                + f" (split CDZ-); "
-               f"index = {making} (grid {self.grid[0]:+d}..{self.grid[-1]:+d}); act at "
+               f"index = {making} (true counts {self.true_counts[0]:+d}.."
+               f"{self.true_counts[-1]:+d}); act at "
                f"TC >= index")
         if self.unreachable:
             out += ("; out of reach at this depth (a rank would run out): TC "
@@ -262,15 +268,15 @@ INDICES_FORMS = ("a named set ('i18', 'fab4', 'all'), a whole number N (the N li
                  "largest gain), a list of those or a comma list 'i18,fab4', an index file "
                  "(path or text), an IndexTable, or a list mixing them")
 
-_EXACT_TABLES: dict = {}    # (rules, system, tc_convention) -> the exact IndexTable
+_EXACT_TABLES: dict = {}    # (rules, system, tc_rounding) -> the exact IndexTable
 
 
-def exact_index_table(rules: Rules, system, tc_convention: str, threads=None) -> IndexTable:
-    """``generate_indices(rules, system, tc_convention=...)``, made once per rules, system
+def exact_index_table(rules: Rules, system, tc_rounding: str, threads=None) -> IndexTable:
+    """``generate_indices(rules, system, tc_rounding=...)``, made once per rules, system
     and convention (``threads``: for its solves; the table does not depend on them)."""
-    key = (rules, system if isinstance(system, str) else tuple(system), tc_convention)
+    key = (rules, system if isinstance(system, str) else tuple(system), tc_rounding)
     if key not in _EXACT_TABLES:
-        _EXACT_TABLES[key] = generate_indices(rules, system, tc_convention=tc_convention,
+        _EXACT_TABLES[key] = generate_indices(rules, system, tc_rounding=tc_rounding,
                                               threads=threads)
     return _EXACT_TABLES[key]
 
@@ -294,14 +300,14 @@ def _set_word(item):
     return None
 
 
-def as_index_table(indices, rules: Rules, system="hilo", *, tc_convention: str = "floor",
+def as_index_table(indices, rules: Rules, system="hilo", *, tc_rounding: str = "floor",
                    threads=None):
     """The index plays of a counted game as an ``IndexTable`` (None: no index plays).
 
     indices:
       None or False: no index plays;
       True or "all": every line of the exact table (``generate_indices(rules, system,
-          tc_convention=tc_convention)``, made once per rules, system and convention);
+          tc_rounding=tc_rounding)``, made once per rules, system and convention);
       "i18", "fab4" (any case, "I-18"): the exact table's lines of that published list;
       a whole number N (or its digits): the N lines of largest gain (``IndexTable.select``);
       an index file: a path (str or os.PathLike) or its text (``IndexTable.index_file``'s
@@ -331,7 +337,7 @@ def as_index_table(indices, rules: Rules, system="hilo", *, tc_convention: str =
     words = [w for w in map(_set_word, items) if w is not None]
     tables = []
     if words:
-        exact = exact_index_table(rules, system, tc_convention, threads)
+        exact = exact_index_table(rules, system, tc_rounding, threads)
         tables.append(exact if words == ["all"] else exact.select(words))
     for item in items:
         if _set_word(item) is None:
@@ -367,13 +373,13 @@ def index_table_from_file(text: str, rules: Rules, system="hilo", *,
     for play in parse_index_file(text, source=source):
         may = dict(zip(("double", "split", "surrender"), play.flags))
         options = ("stand", "hit") + tuple(a for a in ("double", "split", "surrender") if may[a])
-        all_lines.append(IndexLine(_row_of_count(play.count, bool(may["split"])), play.upcard,
+        all_lines.append(IndexLine(_row_of_count(play.count, bool(may["split"])), play.dealer,
                                    list(play.plays), [float(t) for t in play.thresholds],
                                    list(play.thresholds), options, file_count=play.count))
     # (row, upcard) -> the line of most options whose play changes
     lines: dict[tuple, IndexLine] = {}
     for line in all_lines:
-        key = (line.row, line.upcard)
+        key = (line.row, line.dealer)
         if len(line.plays) > 1 and len(line.options) > len(getattr(lines.get(key), "options", ())):
             lines[key] = line
     return IndexTable(str(system), rules, None, (), "as written", lines, file_insurance(text),
@@ -411,7 +417,7 @@ def file_insurance(text: str):
 
 def _hand_words(line) -> str:
     may = [a for a in ("double", "split", "surrender") if a in line.options]
-    return (f"{line.row} v {show(line.upcard)} ("
+    return (f"{line.row} v {show(line.dealer)} ("
             + (f"may {', '.join(may)}" if may else "stand or hit only") + ")")
 
 
@@ -421,7 +427,7 @@ def _together(tables, rules: Rules) -> IndexTable:
     by_hand: dict = {}
     for table in tables:
         for line in getattr(table, "all_lines", None) or list(table.lines.values()):
-            hand = (line.row, line.upcard, tuple(a in line.options for a in
+            hand = (line.row, line.dealer, tuple(a in line.options for a in
                                                  ("double", "split", "surrender")))
             seen = by_hand.setdefault(hand, line)
             if (seen.plays, seen.thresholds) != (line.plays, line.thresholds):
@@ -435,13 +441,13 @@ def _together(tables, rules: Rules) -> IndexTable:
                          f"{', '.join(f'{i:+d}' for i in sorted(insurance))}; give one")
     lines: dict[tuple, IndexLine] = {}
     for line in by_hand.values():
-        key = (line.row, line.upcard)
+        key = (line.row, line.dealer)
         if len(line.plays) > 1 and len(line.options) > len(getattr(lines.get(key), "options", ())):
             lines[key] = line
     first = next((t for t in tables if isinstance(t, IndexTable)), None)
     base = first if first is not None else IndexTable(
         "index plays", getattr(tables[0], "rules", rules), None, (),
-        "as written", {}, None, None, tc_convention="as written")
+        "as written", {}, None, None, tc_rounding="as written")
     return replace(base, lines=lines, all_lines=list(by_hand.values()),
                    insurance=next(iter(insurance), None), insurance_crossing=None,
                    selection=" + ".join(str(getattr(t, "selection", "index plays"))
@@ -470,17 +476,19 @@ def _on_two_threads(work, shoes) -> dict:
     return rows_at
 
 
-def generate_indices(rules: Rules, system="hilo", *, grid=range(-10, 16),
-                     dealt_decks: float | None = None, rounding: str = "rounded",
-                     tc_convention: str = "exact", hands: str = "two-card",
+def generate_indices(rules: Rules, system="hilo", *, true_counts=range(-10, 16),
+                     dealt_decks: float | None = None, tc_rounding: str = "floor",
+                     index_rounding: str = "rounded", hands: str = "two-card",
                      progress=None, threads: int | None = None) -> IndexTable:
     """Exact index numbers for every row and upcard whose best play changes on the grid.
 
-    grid: whole true counts, strictly increasing (at least two reachable ones).
-    tc_convention: how the counter makes the true count an integer (``TC_CONVENTIONS``):
-        "exact" (no integer step; the crossing is then made an integer by ``rounding``:
-        "rounded", the nearest integer, or "ceiled", the smallest integer TC at which the
-        new play is at least as good), "floor", "truncate" or "round".
+    true_counts: the grid of whole true counts, strictly increasing (at least two
+        reachable ones), as ``counting.advantage_by_true_count`` takes them.
+    tc_rounding: how the counter makes the true count an integer (``TC_ROUNDINGS``):
+        "floor" (the default, as ``CountedGame`` and ``simulate``), "truncate", "round",
+        or "exact" (no integer step: the crossing is then made an integer by
+        ``index_rounding``: "rounded", the nearest integer, or "ceiled", the smallest
+        integer TC at which the new play is at least as good).
     hands: which hands a hard or soft row stands for: "two-card" (the dealt hands of the
         total) or "all" (every hand of the total the player meets, however many cards,
         weighted by how often it is met; ``shoe_values.all_hand_rows``).
@@ -496,17 +504,22 @@ def generate_indices(rules: Rules, system="hilo", *, grid=range(-10, 16),
         raise ValueError("index numbers need a finite shoe (Rules.decks)")
     if rules.hole_card == "exposed":
         raise ValueError("index numbers are for games with one dealer upcard")
-    if rounding not in ("rounded", "ceiled"):
-        raise ValueError(f"rounding must be 'rounded' or 'ceiled', got {rounding!r}")
-    if tc_convention not in TC_CONVENTIONS:
-        raise ValueError(f"tc_convention must be one of {', '.join(TC_CONVENTIONS)}, got "
-                         f"{str(tc_convention)[:40]!r}")
+    if index_rounding not in INDEX_ROUNDINGS:
+        raise ValueError(f"index_rounding must be 'rounded' or 'ceiled', got "
+                         f"{str(index_rounding)[:40]!r}")
+    if tc_rounding not in TC_ROUNDINGS:
+        raise ValueError(f"tc_rounding must be one of {', '.join(TC_ROUNDINGS)}, got "
+                         f"{str(tc_rounding)[:40]!r}")
+    if index_rounding == "ceiled" and tc_rounding != "exact":
+        raise ValueError(f"index_rounding='ceiled' goes with tc_rounding='exact' (a whole "
+                         f"true count, {tc_rounding}, has its own index), got "
+                         f"tc_rounding={tc_rounding!r}")
     if hands not in HANDS:
         raise ValueError(f"hands must be one of {', '.join(HANDS)}, got {str(hands)[:40]!r}")
     count_tags(system)  # validates
     if threads is not None:
         threads = check_threads(threads)
-    grid = integer_grid(grid)
+    grid = integer_grid(true_counts, "true_counts")
     dealt = rules.decks / 2 if dealt_decks is None else dealt_decks
     shoes, unreachable = true_count_shoes(rules, system, grid, dealt)
     if len(shoes) < 2:
@@ -549,7 +562,7 @@ def generate_indices(rules: Rules, system="hilo", *, grid=range(-10, 16),
                         continue  # the two-card line already is the stand-or-hit line
                     pts = [Point(p.tc, {a: p.value(a) for a in ("stand", "hit")}, None)
                            for p in pts]
-                line = _index_line(row, u, pts, tc_convention, rounding)
+                line = _index_line(row, u, pts, tc_rounding, index_rounding)
                 all_lines.append(line)
                 if not stand_hit_only and len(line.plays) > 1:
                     lines[(row, u)] = line
@@ -562,11 +575,11 @@ def generate_indices(rules: Rules, system="hilo", *, grid=range(-10, 16),
         ev = 3 * left[9] / sum(left) - 1
         if ev >= 0:
             crossing = float(tc) if prev is None else _crossing(prev[0], prev[1], tc, ev)
-            insurance = integer_index(crossing, tc_convention, rounding)
+            insurance = integer_index(crossing, tc_rounding, index_rounding)
             break
         prev = (tc, ev)
-    return IndexTable(str(system), rules, dealt, grid, rounding, lines, insurance, crossing,
-                      all_lines, tc_convention, tuple(unreachable), gains, "all", hands)
+    return IndexTable(str(system), rules, dealt, grid, index_rounding, lines, insurance,
+                      crossing, all_lines, tc_rounding, tuple(unreachable), gains, "all", hands)
 
 
 @dataclass(frozen=True)
@@ -600,7 +613,7 @@ class Point:
         return self.two_card[new] - self.two_card[old]
 
 
-def _index_line(row, u, pts, convention, rounding) -> IndexLine:
+def _index_line(row, u, pts, tc_rounding, index_rounding) -> IndexLine:
     """The line of one row from its values on the grid (a list of ``Point``)."""
     plays = [p.play() for p in pts]
     seq, crossings = [plays[0]], []
@@ -613,7 +626,7 @@ def _index_line(row, u, pts, convention, rounding) -> IndexLine:
             crossings.append(_crossing(p0.tc, d0, p1.tc, d1))
             seq.append(new)
     return IndexLine(row, u, seq, crossings,
-                     [integer_index(c, convention, rounding) for c in crossings],
+                     [integer_index(c, tc_rounding, index_rounding) for c in crossings],
                      tuple(pts[0].two_card))
 
 
@@ -650,7 +663,7 @@ def index_gain(line: IndexLine, pts, rules: Rules, system, shoes: dict) -> float
     basic = line.play_at(base_tc)
     gain = sum(weights[p.tc] * p.gap(line.play_at(p.tc), basic) for p in pts
                if line.play_at(p.tc) in p.two_card and basic in p.two_card)
-    return _deal_chance(rules, line.row, line.upcard) * gain
+    return _deal_chance(rules, line.row, line.dealer) * gain
 
 
 def _deal_chance(rules: Rules, row: str, upcard: int) -> float:
@@ -662,11 +675,11 @@ def _deal_chance(rules: Rules, row: str, upcard: int) -> float:
                       if hand_code(cards) == row)
 
 
-def _index_upcard(upcard) -> int:
+def _index_upcard(dealer) -> int:
     """The upcard of an index look-up as a rank 1..10, from any card spelling."""
-    got = ranks(upcard, field="upcard")
+    got = ranks(dealer, field="dealer")
     if len(got) != 1:
-        raise ValueError(f"upcard: give one dealer card, got {show(upcard)}")
+        raise ValueError(f"dealer: give one dealer card (the upcard), got {show(dealer)}")
     return got[0]
 
 

@@ -109,13 +109,13 @@ def finite_number(value, field: str) -> float:
     return float(value)
 
 
-def integer_grid(grid, field: str = "grid") -> tuple:
+def integer_grid(true_counts, field: str = "true_counts") -> tuple:
     """A non-empty, strictly increasing sequence of whole true counts, or a clear error."""
     try:
-        values = tuple(grid)
+        values = tuple(true_counts)
     except TypeError:
         raise TypeError(f"{field} must be a sequence of whole true counts, got "
-                        f"{type(grid).__name__}") from None
+                        f"{type(true_counts).__name__}") from None
     if not values:
         raise ValueError(f"{field} is empty: give whole true counts in increasing order")
     out = []
@@ -219,7 +219,7 @@ def fixed_strategy_ev(sol0, shoe1: Shoe) -> float:
     return sum(dealer_key_weight(shoe1, k) * v for k, v in values.items())
 
 
-@dataclass     # (its generated __eq__ compares the fields, Mapping's is not used)
+@dataclass(frozen=True)   # (its generated __eq__ compares the fields, not Mapping's)
 class RemovalEffects(Mapping):
     """rank -> change in the round's EV (fraction of the initial bet) when one card of
     that rank is removed, with the strategy named (``"fixed"`` or ``"reoptimized"``).
@@ -261,7 +261,7 @@ class RemovalEffects(Mapping):
         return tuple(self.effects.get(r, float("nan")) for r in range(1, 11))
 
 
-def effects_of_removal(rules: Rules, shoe: Shoe | None = None, *, strategy: str = "fixed",
+def effects_of_removal(rules: Rules, *, shoe: Shoe | None = None, strategy: str = "fixed",
                        split: str = "CDZ-", progress=None) -> RemovalEffects:
     """Effect of removing one card of each rank on the round's EV: rank -> E(S - [r]) - E(S)
     (unconditioned, fraction of the initial bet).  ``strategy="fixed"`` plays the full
@@ -330,9 +330,25 @@ def _fixed_effects(rules, shoe, split, step) -> tuple:
     return float(sol0.expected_value), tuple(effects)
 
 
+@dataclass(frozen=True)
+class EVEstimate:
+    """``estimate_ev``'s answer (fractions of the initial bet): ``linear`` the EOR estimate
+    of the EV after ``removed`` left the shoe and ``linear_change`` = linear - base;
+    ``exact`` that shoe's exact EV and ``exact_change`` = exact - base (both None when not
+    asked for); ``base`` the EV the estimate starts from; ``strategy`` the EORs' strategy
+    ("fixed", "reoptimized" or "user")."""
+    linear: float
+    linear_change: float
+    exact: float | None
+    exact_change: float | None
+    base: float
+    removed: tuple
+    strategy: str
+
+
 def estimate_ev(rules: Rules, removed, *, shoe: Shoe | None = None, strategy: str = "fixed",
                 split: str = "CDZ-", effects=None, base: float | None = None,
-                rescale: bool = True, exact: bool = True) -> dict:
+                rescale: bool = True, exact: bool = True) -> EVEstimate:
     """Linear (EOR) estimate of the EV after ``removed`` cards leave the shoe, beside the
     exact EV of that shoe (a solve of it).
 
@@ -342,9 +358,8 @@ def estimate_ev(rules: Rules, removed, *, shoe: Shoe | None = None, strategy: st
     removed from N, with ``c = (N - 1)/(N - k)`` (``rescale=True``: the EORs are linear in
     the shoe's proportions, rescaled to the cards that are left; fixed-strategy EORs then
     estimate a proportional removal exactly) or ``c = 1`` (``rescale=False``: the plain
-    sum, as in the worked example of Solowiej (2024)).  Returns a dict with ``linear``,
-    ``linear_change`` (= linear - base), ``exact``, ``exact_change`` (None with
-    ``exact=False``), ``base``, ``removed`` and ``strategy``.
+    sum, as in the worked example of Solowiej (2024)).  Returns an ``EVEstimate``
+    (``exact`` and ``exact_change`` None with ``exact=False``).
     """
     check_rules(rules)
     split = check_split_class(split)
@@ -358,7 +373,7 @@ def estimate_ev(rules: Rules, removed, *, shoe: Shoe | None = None, strategy: st
     if len(left) < 1:
         raise ValueError("the removals leave no cards in the shoe")
     if effects is None:
-        effects = effects_of_removal(rules, shoe, strategy=strategy, split=split)
+        effects = effects_of_removal(rules, shoe=shoe, strategy=strategy, split=split)
     if isinstance(effects, RemovalEffects):
         vector, label_ = effects.as_vector(), effects.strategy
         base_ev: float | None = effects.base_ev if base is None else finite_number(base, "base")
@@ -374,14 +389,14 @@ def estimate_ev(rules: Rules, removed, *, shoe: Shoe | None = None, strategy: st
     n, k = len(shoe), len(out)
     factor = (n - 1) / (n - k) if rescale else 1.0
     change = factor * sum(vector[c - 1] for c in out)
-    return {"linear": base_ev + change, "linear_change": change, "exact": exact_ev,
-            "exact_change": None if exact_ev is None else exact_ev - base_ev,
-            "base": base_ev, "removed": out, "strategy": label_}
+    return EVEstimate(linear=base_ev + change, linear_change=change, exact=exact_ev,
+                      exact_change=None if exact_ev is None else exact_ev - base_ev,
+                      base=base_ev, removed=tuple(out), strategy=label_)
 
 
 # ---- per-decision effects of removal -----------------------------------------------------
 
-@dataclass
+@dataclass(frozen=True)
 class DecisionEffects:
     """Effects of removal on one decision: one hand (exact composition) against one upcard.
 
@@ -391,7 +406,7 @@ class DecisionEffects:
     b)`` gives rank -> change in EV(a) - EV(b), the per-decision EOR that index numbers
     and playing efficiency use."""
     cards: tuple
-    upcard: int
+    dealer: int
     values: dict
     effects: dict
     given_no_blackjack: bool
@@ -411,11 +426,11 @@ class DecisionEffects:
         return self.values[first] - self.values[second]
 
 
-def decision_effects_of_removal(rules: Rules, cards, upcard, *, shoe: Shoe | None = None,
+def decision_effects_of_removal(rules: Rules, cards, dealer, *, shoe: Shoe | None = None,
                                 split: str = "CDZ-") -> DecisionEffects:
     """Per-decision effects of removal: for the hand ``cards`` (two cards: the original
     hand, with split and surrender where allowed; more: a later decision) against
-    ``upcard``, how each action's EV changes when one card of each rank is removed from
+    ``dealer`` (the upcard), how each action's EV changes when one card of each rank is removed from
     the shoe (the hand's and the upcard's cards are already out).  Ranks with no card
     left are skipped.
 
@@ -434,7 +449,7 @@ def decision_effects_of_removal(rules: Rules, cards, upcard, *, shoe: Shoe | Non
     hand = ranks(cards, field="cards")
     if len(hand) < 2:
         raise ValueError("a hand needs two or more cards")
-    (up,) = ranks((upcard,), field="upcard")
+    (up,) = ranks((dealer,), field="dealer")
     left = shoe.remove(*hand, up)           # a clear error if the shoe lacks these cards
     counts = [0] * 10
     for c in hand:
@@ -648,7 +663,7 @@ def advantage_by_true_count(rules: Rules, system="hilo", *, true_counts=range(-5
     steps = len(shoes) + (10 if effects is None else 0)
     if effects is None:
         effects = effects_of_removal(
-            rules, full, strategy="fixed", split=split,
+            rules, shoe=full, strategy="fixed", split=split,
             progress=None if progress is None else (lambda d, t: progress(d, steps)))
     n = len(full)
     out = {}
@@ -665,13 +680,28 @@ def advantage_by_true_count(rules: Rules, system="hilo", *, true_counts=range(-5
 
 # ---- playing efficiency ------------------------------------------------------------------
 
-def decision_effects(rules: Rules, shoe: Shoe | None = None, *, close: float = 0.1) -> list:
+@dataclass(frozen=True)
+class CloseDecision:
+    """A close two-card decision (``decision_effects``): ``row`` against ``dealer`` (the
+    upcard), its ``best`` and ``second`` plays ``gap`` apart (fraction of a bet) in the full
+    shoe, dealt with ``probability``; ``effects`` A..T: the change in EV(second) -
+    EV(best) when one card of each rank is removed."""
+    row: str
+    dealer: int
+    best: str
+    second: str
+    probability: float
+    gap: float
+    effects: tuple
+
+
+def decision_effects(rules: Rules, *, shoe: Shoe | None = None, close: float = 0.1) -> list:
     """Per-decision effects of removal for the close two-card decisions.
 
     For every row (hard/soft total, pair) and upcard whose best and second-best plays
     differ by at most ``close`` (fraction of a bet) in the full shoe, the vector over ranks
     r of the change in EV(second) - EV(best) when one card of rank r is removed.  Returns
-    ``[(row, upcard, best, second, probability of the deal, gap, effects A..T)]``.
+    a list of ``CloseDecision``.
     A rank with no card left has effect 0 (it cannot be removed).  A decision that some
     depleted shoe can no longer deal (a pair whose cards would run out) has no complete
     vector of effects and is left out.  The solves are shared (``shoe_values``) with the
@@ -708,11 +738,12 @@ def decision_effects(rules: Rules, shoe: Shoe | None = None, *, close: float = 0
                 continue   # this deal cannot be dealt from some depleted shoe
             eff = [(depleted[r][u][row][second] - depleted[r][u][row][best]) + gap
                    if r in depleted else 0.0 for r in range(1, 11)]
-            out.append((row, u, best, second, weights.get(row, 0.0), gap, tuple(eff)))
+            out.append(CloseDecision(row, u, best, second, weights.get(row, 0.0), gap,
+                                     tuple(eff)))
     return out
 
 
-def playing_efficiency(system, decisions, shoe: Shoe, *, dealt_fraction: float = 0.25) -> float:
+def playing_efficiency(system, decisions, *, shoe: Shoe, dealt_fraction: float = 0.25) -> float:
     """Playing efficiency by Griffin's gain ratio (The Theory of Blackjack): the gain a
     count captures from varying the close decisions, over the gain perfect knowledge of
     the cards dealt would capture.
@@ -746,8 +777,9 @@ def playing_efficiency(system, decisions, shoe: Shoe, *, dealt_fraction: float =
     if tag_var == 0.0:
         raise ValueError("a count whose tags are all equal carries no information")
     num = den = 0.0
-    for _, _, _, _, prob, gap, eff in decisions:
-        dev = np.array(eff, dtype=float)
+    for decision in decisions:
+        prob, gap = decision.probability, decision.gap
+        dev = np.array(decision.effects, dtype=float)
         dev -= p @ dev
         var = float(p @ dev ** 2)
         if var == 0.0 or prob == 0.0:

@@ -52,19 +52,19 @@ from ..model.rules import Rules
 from ..model.shoe import Shoe
 from ..output.table import Table
 from ..output.table import table_notes as _notes
-from .indices import FAB_4, ILLUSTRIOUS_18, NAMED_SETS, TC_CONVENTIONS, Point, _index_line
+from .indices import FAB_4, ILLUSTRIOUS_18, NAMED_SETS, TC_ROUNDINGS, Point, _index_line
 from .removal import check_rules, count_tags, finite_number, integer_grid, true_count_shoes
 from .shoe_values import shoe_values
 
 RISK_PLAYS = ("stand", "hit", "double", "surrender")
 
 
-def decision_moments(rules: Rules, counts, upcard):
+def decision_moments(rules: Rules, counts, dealer):
     """A function ``moments(cards) -> {play: (mean, second moment)}`` (unconditioned, per
-    unit of the initial bet) for hands (sorted tuples of ranks) against ``upcard``, drawn
+    unit of the initial bet) for hands (sorted tuples of ranks) against ``dealer``, drawn
     from a shoe of 10 (possibly fractional) ``counts``; memoised."""
     all_bets = rules.hole_card == "enhc"     # a dealer natural takes doubled bets too
-    dealer_cards = _dealer_cards(upcard)
+    dealer_cards = _dealer_cards(dealer)
     trie = dealer_trie(dealer_cards, rules.hit_soft_17)
     tie = -1.0 if rules.dealer_wins_ties else 0.0
     shoe = list(counts)
@@ -78,14 +78,14 @@ def decision_moments(rules: Rules, counts, upcard):
         return left
 
     @lru_cache(maxsize=None)
-    def dealer(cards):
+    def dealer_outcomes(cards):
         # [17, 18, 19, 20, 21, natural, bust] with the player's cards out
         return tuple(trie.distribution(left_after(cards), False))
 
     @lru_cache(maxsize=None)
     def stand(cards):
         total, _ = hand_total(cards)
-        d = dealer(cards)
+        d = dealer_outcomes(cards)
         m = s = 0.0
         for i, f in enumerate((17, 18, 19, 20, 21)):
             x = 1.0 if total > f else (tie if total == f else -1.0)
@@ -118,7 +118,7 @@ def decision_moments(rules: Rules, counts, upcard):
         m = s = 0.0
         for r, p in draws(cards):
             nxt = tuple(sorted(cards + (r,)))
-            natural = dealer(nxt)[5]
+            natural = dealer_outcomes(nxt)[5]
             if all_bets:                           # the natural takes both units: 2 x stand
                 mm, ss = (-2.0, 4.0) if sum(nxt) > 21 else (2.0 * stand(nxt)[0],
                                                             4.0 * stand(nxt)[1])
@@ -159,14 +159,14 @@ def decision_moments(rules: Rules, counts, upcard):
         if rules.surrender == "late" and len(cards) == 2:
             # a dealer natural takes the whole bet first (after the peek; or, with no hole
             # card, once the dealer's second card is dealt)
-            natural = dealer(cards)[5]
+            natural = dealer_outcomes(cards)[5]
             out["surrender"] = (-natural - 0.5 * (1 - natural), natural + 0.25 * (1 - natural))
         elif rules.surrender != "none" and len(cards) == 2:
             out["surrender"] = (-0.5, 0.25)          # before any natural is known
         return out
 
     # (mypy has no notion of attributes set on a function)
-    moments.dealer = dealer    # type: ignore[attr-defined]
+    moments.dealer_outcomes = dealer_outcomes    # type: ignore[attr-defined]
     return moments
 
 
@@ -178,10 +178,10 @@ def given_no_blackjack(mean: float, second: float, natural: float) -> tuple:
     return m, (second - natural) / p - m * m
 
 
-def split_moments(rules: Rules, counts, upcard, split: str = "CDZ-"):
+def split_moments(rules: Rules, counts, dealer, split: str = "CDZ-"):
     """A function ``moments(pair) -> (mean, second moment, chance of a dealer natural)``
     (unconditioned, per unit of the initial bet) of splitting ``pair`` (rank 1..10)
-    against ``upcard`` on a shoe of 10 (possibly fractional) ``counts``, or None where the
+    against ``dealer`` on a shoe of 10 (possibly fractional) ``counts``, or None where the
     pair cannot be split; memoised.
 
     The law of the whole split is the outcome kernel's (``RoundLaws.split_law``: every
@@ -193,7 +193,7 @@ def split_moments(rules: Rules, counts, upcard, split: str = "CDZ-"):
     the cards the hands take from each other are left out of the second moment (a change
     of order 1 / cards left)."""
 
-    key = upcard if isinstance(upcard, int) else tuple(upcard)
+    key = dealer if isinstance(dealer, int) else tuple(dealer)
     kernel = RoundLaws([float(c) for c in counts], key,
                        kernel_rules(rules, SPLIT_CLASSES[split]), False, True)
     cache: dict = {}
@@ -212,8 +212,8 @@ def split_moments(rules: Rules, counts, upcard, split: str = "CDZ-"):
     return moments
 
 
-def risk_averse_indices(rules: Rules, system="hilo", *, rows=None, grid=range(-5, 11),
-                        dealt_decks: float | None = None, tc_convention: str = "floor",
+def risk_averse_indices(rules: Rules, system="hilo", *, rows=None, true_counts=range(-5, 11),
+                        dealt_decks: float | None = None, tc_rounding: str = "floor",
                         round_variance: float = 1.3) -> dict:
     """{(row, upcard): IndexLine} of the plays maximising the certainty equivalent (module
     docstring) on the two-card hands of each row (hard and soft totals without pairs, as
@@ -232,14 +232,14 @@ def risk_averse_indices(rules: Rules, system="hilo", *, rows=None, grid=range(-5
     if rules.infinite:
         raise ValueError("index numbers need a finite shoe (Rules.decks)")
     exposed = rules.hole_card == "exposed"
-    if tc_convention not in TC_CONVENTIONS:
-        raise ValueError(f"tc_convention must be one of {', '.join(TC_CONVENTIONS)}, got "
-                         f"{str(tc_convention)[:40]!r}")
+    if tc_rounding not in TC_ROUNDINGS:
+        raise ValueError(f"tc_rounding must be one of {', '.join(TC_ROUNDINGS)}, got "
+                         f"{str(tc_rounding)[:40]!r}")
     variance = finite_number(round_variance, "round_variance")
     if variance <= 0:
         raise ValueError(f"round_variance must be > 0, got {variance}")
     count_tags(system)
-    grid = integer_grid(grid)
+    grid = integer_grid(true_counts, "true_counts")
     if rows is None and exposed:
         raise ValueError("rows: the game with both dealer cards face up has no default "
                          "list; give (row, dealer total) pairs such as ('16', '12') or "
@@ -275,7 +275,7 @@ def risk_averse_indices(rules: Rules, system="hilo", *, rows=None, grid=range(-5
                 ce = {play: v / weights[play] for play, v in sums.items()
                       if weights[play] >= total * (1 - 1e-12)}
                 points[(row, u)].append(Point(tc, ce))
-    return {key: _index_line(key[0], key[1], pts, tc_convention, "rounded")
+    return {key: _index_line(key[0], key[1], pts, tc_rounding, "rounded")
             for key, pts in points.items() if len(pts) >= 2}
 
 
@@ -339,7 +339,7 @@ def _row_certainty_equivalents(moments, hands: dict, lam: float,
     acc: dict = {}
     total_w = 0.0
     for cards, w in hands.items():
-        natural = moments.dealer(cards)[5]
+        natural = moments.dealer_outcomes(cards)[5]
         total_w += w
         plays = {play: (m, s, natural) for play, (m, s) in moments(cards).items()}
         split = (splits or {}).get(cards)
@@ -390,8 +390,8 @@ def _check_rows(rows, exposed: bool = False) -> list:
 
 
 def risk_indices_table(rules: Rules, system="hilo", *, rows=None, select=None,
-                       dealt_decks: float | None = None, tc_convention: str = "floor",
-                       round_variance: float = 1.3, grid=range(-5, 11)):
+                       dealt_decks: float | None = None, tc_rounding: str = "floor",
+                       round_variance: float = 1.3, true_counts=range(-5, 11)):
     """The risk-averse lines as a ``Table`` (one row per (row, upcard)), beside the
     risk-neutral (EV) crossing of the same shoes for comparison.  ``select``: "i18" or
     "fab4" (the rows of a named list) or a list of them (their rows together, each once),
@@ -403,11 +403,12 @@ def risk_indices_table(rules: Rules, system="hilo", *, rows=None, select=None,
             raise ValueError(f"select must be one of {', '.join(NAMED_SETS)} or a list of "
                              f"them, got {str(select)[:40]!r}")
         rows = list(dict.fromkeys((row, up) for s in sets for row, up, _, _ in NAMED_SETS[s]))
-    averse = risk_averse_indices(rules, system, rows=rows, grid=grid, dealt_decks=dealt_decks,
-                                 tc_convention=tc_convention, round_variance=round_variance)
+    averse = risk_averse_indices(rules, system, rows=rows, true_counts=true_counts,
+                                  dealt_decks=dealt_decks,
+                                 tc_rounding=tc_rounding, round_variance=round_variance)
     # lambda 0 (an enormous round variance): the EV lines of the same shoes
-    neutral = risk_averse_indices(rules, system, rows=list(averse), grid=grid,
-                                  dealt_decks=dealt_decks, tc_convention=tc_convention,
+    neutral = risk_averse_indices(rules, system, rows=list(averse), true_counts=true_counts,
+                                  dealt_decks=dealt_decks, tc_rounding=tc_rounding,
                                   round_variance=1e300)
     names, values, records = [], [], []
 
@@ -431,9 +432,9 @@ def risk_indices_table(rules: Rules, system="hilo", *, rows=None, select=None,
                         "ev_crossings": [float(c) for c in ev.crossings] if ev else []})
     method = (f"risk-averse indices ({system}): the play of largest certainty equivalent "
               f"m - lambda x var, lambda = max(edge, 0) / (2 x {round_variance:g}) (a Kelly "
-              f"bettor), on shoes at each true count {grid[0]:+d}..{grid[-1]:+d} "
+              f"bettor), on shoes at each true count {true_counts[0]:+d}..{true_counts[-1]:+d} "
               f"({'half the shoe' if dealt_decks is None else f'{dealt_decks:g} decks'} "
-              f"dealt), true counts {tc_convention}; splits CDZ-; docs/counting.md")
+              f"dealt), true counts {tc_rounding}; splits CDZ-; docs/counting.md")
     table = Table("risk_indices", f"risk-averse index numbers ({system})", tuple(names),
                   ("play change", "index", "exact TC", "EV exact TC"),
                   np.array(values, dtype=object),

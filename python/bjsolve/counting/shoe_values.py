@@ -117,7 +117,7 @@ def solve_and_keep(rules: Rules, shoe: Shoe, split: str, hands: str = "two-card"
                    threads: int | None = None):
     """(ShoeValues, the private Solution it came from).  The Solution is the caller's own
     (never shared); the ShoeValues may be cached by the caller."""
-    sol = solve(rules, shoe, split=split, threads=threads)
+    sol = solve(rules, shoe=shoe, split=split, threads=threads)
     rows = all_rows = None
     if rules.hole_card != "exposed":
         # the engines are this call's own: nothing else can use them concurrently
@@ -141,11 +141,12 @@ def remember(values: ShoeValues) -> ShoeValues:
 
 # ---- two-card hand values ----------------------------------------------------------------
 
-def two_card_weights(counts, upcard) -> dict:
-    """{(a, b): chance of being dealt a and b (either order)} once the upcard is out, from
-    10 (possibly fractional) counts.  Pairs the shoe is too short of are left out."""
+def two_card_weights(counts, dealer) -> dict:
+    """{(a, b): chance of being dealt a and b (either order)} once the dealer's upcard
+    (rank 1..10) is out, from 10 (possibly fractional) counts.  Pairs the shoe is too
+    short of are left out."""
     left = list(counts)
-    left[upcard - 1] -= 1
+    left[dealer - 1] -= 1
     n = sum(left)
     out = {}
     for a in range(1, 11):
@@ -158,13 +159,13 @@ def two_card_weights(counts, upcard) -> dict:
     return out
 
 
-def two_card_rows(rules: Rules, engine, counts, upcard: int) -> MappingProxyType:
-    """{row code: {action: unconditioned value}} for the two-card hands against ``upcard``
-    from an engine of that upcard: hard and soft rows are probability-weighted over the
+def two_card_rows(rules: Rules, engine, counts, dealer: int) -> MappingProxyType:
+    """{row code: {action: unconditioned value}} for the two-card hands against ``dealer``
+    from an engine of that dealer: hard and soft rows are probability-weighted over the
     non-pair compositions of the total (as in the basic-strategy chart; a total dealt only
     as a pair uses the pair), pair rows ("22".."AA") are the pair itself with split."""
     sums: dict = {}
-    for cards, w in two_card_weights(counts, upcard).items():
+    for cards, w in two_card_weights(counts, dealer).items():
         hand = counts_of(cards)
         st, ht, dd, _ = engine.hand_values(hand)
         vals = {"stand": st, "hit": ht}
@@ -192,7 +193,7 @@ def two_card_rows(rules: Rules, engine, counts, upcard: int) -> MappingProxyType
     return MappingProxyType(out)
 
 
-def all_hand_rows(rules: Rules, engine, counts, upcard: int) -> MappingProxyType:
+def all_hand_rows(rules: Rules, engine, counts, dealer: int) -> MappingProxyType:
     """{hard or soft row code: {"stand": value, "hit": value}} (unconditioned) over every
     hand of the total that the player meets at a decision, however many cards it holds,
     each weighted by how often it is met: the chance of drawing its cards in some order in
@@ -201,9 +202,9 @@ def all_hand_rows(rules: Rules, engine, counts, upcard: int) -> MappingProxyType
     further).  Two-card pairs are left out, as in ``two_card_rows`` (their rows are the
     pair rows); hands grown from a pair the player hits are in."""
     left = list(counts)
-    left[upcard - 1] -= 1
+    left[dealer - 1] -= 1
     n = sum(left)
-    reach = dict(two_card_weights(counts, upcard))   # composition -> chance of meeting it
+    reach = dict(two_card_weights(counts, dealer))   # composition -> chance of meeting it
     sums: dict = {}
     layer, size = list(reach), 2
     while layer:

@@ -46,7 +46,7 @@ def counts_table(rules, shoe, systems, eor=None, progress=None) -> Table:
     """BC, IC and PE of each system; ``eor``: a user EOR vector A..T (any unit) for the BC
     column instead of this game's re-optimised effects of removal."""
     if eor is None:
-        own = eor_vector(effects_of_removal(rules, shoe, strategy="reoptimized",
+        own = eor_vector(effects_of_removal(rules, shoe=shoe, strategy="reoptimized",
                                             progress=progress))
         bc_source = ("BC: correlation of the tags with this game's re-optimised effects of "
                      "removal")
@@ -55,13 +55,13 @@ def counts_table(rules, shoe, systems, eor=None, progress=None) -> Table:
         bc_source = ("BC: correlation of the tags with the given EOR vector "
                      + ", ".join(f"{v:g}" for v in own))
     pe_shoe = shoe if shoe is not None else Shoe.decks(rules.decks)
-    decisions = decision_effects(rules, pe_shoe)
+    decisions = decision_effects(rules, shoe=pe_shoe)
     rows, values = [], []
     for name in systems:
         rows.append(SYSTEMS[name][0] if isinstance(name, str) and name in SYSTEMS else
                     ",".join(f"{t:g}" for t in name) if not isinstance(name, str) else str(name))
         values.append([betting_correlation(name, own), insurance_correlation(name),
-                       playing_efficiency(name, decisions, pe_shoe),
+                       playing_efficiency(name, decisions, shoe=pe_shoe),
                        betting_correlation(name, GRIFFIN_1D_EOR)])
     return Table("counts", "count systems", tuple(rows), ("BC", "IC", "PE", "BC Griffin 1D"),
                  np.array(values),
@@ -77,32 +77,35 @@ def counts_table(rules, shoe, systems, eor=None, progress=None) -> Table:
                  style="prob")
 
 
-def indices_table(rules, system, *, dealt_decks=None, rounding="rounded", tc_convention="exact",
+def indices_table(rules, system, *, dealt_decks=None, tc_rounding="floor",
+                  index_rounding="rounded",
                   hands="two-card", select=None, progress=None):
     """The index numbers as a Table (``generate_indices``); ``select``: None (every line
     whose play changes), a number N (the N lines of largest gain), "i18" / "fab4" or a
     list of those (``IndexTable.select``)."""
-    table = generate_indices(rules, system, dealt_decks=dealt_decks, rounding=rounding,
-                             tc_convention=tc_convention, hands=hands, progress=progress)
+    table = generate_indices(rules, system, dealt_decks=dealt_decks,
+                             index_rounding=index_rounding,
+                             tc_rounding=tc_rounding, hands=hands, progress=progress)
     if select is not None:
         table = table.select(select)
-    rows, values = [], []
-    for (row, u), line in table.lines.items():
-        rows.append(f"{row} v {label(u)}")
+    rows, values, records = [], [], []
+    for (row, u), line, gain in _shown_lines(table):
+        stand_hit = tuple(line.options) == ("stand", "hit")
+        rows.append(f"{row} v {label(u)}" + (" stand/hit" if stand_hit else ""))
         change = " / ".join(f"{a}->{b}" for a, b in zip(line.plays, line.plays[1:]))
         values.append([change, " ".join(f"{t:+d}" for t in line.thresholds),
                        " ".join(f"{c:+.2f}" for c in line.crossings),
-                       f"{table.gains.get((row, u), 0.0):.2e}"])
+                       "" if gain is None else f"{gain:.2e}"])
+        # JSON: the same lines with real numbers and the hand and upcard as separate fields
+        records.append({"hand": row, "dealer": label(u), "options": list(line.options),
+                        "plays": list(line.plays),
+                        "indices": [int(t) for t in line.thresholds],
+                        "crossings": [float(c) for c in line.crossings],
+                        "gain_per_round": gain})
     rows.append("insurance")
     values.append(["take insurance", "never" if table.insurance is None else f"{table.insurance:+d}",
                    "" if table.insurance_crossing is None else f"{table.insurance_crossing:+.2f}",
                    ""])
-    # JSON: the same lines with real numbers and the hand and upcard as separate fields
-    records = [{"hand": row, "dealer": label(u), "plays": list(line.plays),
-                "indices": [int(t) for t in line.thresholds],
-                "crossings": [float(c) for c in line.crossings],
-                "gain_per_round": float(table.gains.get((row, u), 0.0))}
-               for (row, u), line in table.lines.items()]
     records.append({"hand": "insurance", "dealer": "A", "plays": ["no insurance", "insurance"],
                     "indices": [] if table.insurance is None else [int(table.insurance)],
                     "crossings": ([] if table.insurance_crossing is None
@@ -113,9 +116,34 @@ def indices_table(rules, system, *, dealt_decks=None, rounding="rounded", tc_con
                      "gain/round: what playing the line gains over the play at TC 0, per "
                      "round in fractions of a bet (chance of the deal x the gain by true "
                      "count, weighted by a normal approximation of the true count at this "
-                     "depth); for ranking only"), units="true counts", records=records)
+                     "depth); for ranking only",
+                     *(("stand/hit: the line played by a hand that may no longer double, "
+                        "split or surrender (three or more cards, or after a split), where "
+                        "it differs from the two-card line above it",)
+                       if any(r.endswith(" stand/hit") for r in rows) else ())),
+              units="true counts", records=records)
     t.index_table = table
     return t
+
+
+def _shown_lines(table):
+    """[((row, upcard), line, gain or None)] in the table's order: each two-card line, and
+    after it the stand-or-hit line of the same hand when it changes play with the count and
+    differs from the two-card line (with late surrender the two-card 16 v T line is
+    hit->surrender, and the stand index of a 16 that can no longer surrender is that line's):
+    every line the index file carries that a player acts on."""
+    later: dict = {}
+    for line in table.all_lines or ():
+        if tuple(line.options) == ("stand", "hit") and len(line.plays) > 1:
+            later[(line.row, line.dealer)] = line
+    out = []
+    for key, line in table.lines.items():
+        out.append((key, line, float(table.gains.get(key, 0.0))))
+        other = later.get(key)
+        if other is not None and (other.plays, other.thresholds) != (line.plays,
+                                                                      line.thresholds):
+            out.append((key, other, None))
+    return out
 
 
 def index_file(table) -> str:

@@ -3,7 +3,7 @@ every action's EV for any hand, the round's EV, strategy evaluation.  The kernel
 is in ``kernel_rules``, the threads in ``scheduler``, the engines in ``engines``, strategy
 evaluation in ``policy``.
 
-``solve(rules, shoe, split=...)`` builds one compiled ``UpcardEngine`` per upcard and runs
+``solve(rules, shoe=shoe, split=...)`` builds one compiled ``UpcardEngine`` per upcard and runs
 them in parallel threads (the kernels release the GIL).  Conventions follow the exact
 analyzers': internal values are unconditioned; per-hand values returned to users are
 conditioned on no dealer blackjack when the dealer peeks (and say so).
@@ -34,23 +34,23 @@ from .strategy import StrategyChart, basic_strategy
 class EV(float):
     """A float that says what it means: ``given_no_blackjack`` tells whether it is
     conditioned on the dealer not holding a natural (False: unconditioned, dealer
-    naturals included); ``split_strategy`` names the post-split class behind it."""
+    naturals included); ``split`` names the post-split class behind it."""
 
     given_no_blackjack: bool
-    split_strategy: str | None
+    split: str | None
 
-    def __new__(cls, value, given_no_blackjack: bool = False, split_strategy: str | None = None):
+    def __new__(cls, value, given_no_blackjack: bool = False, split: str | None = None):
         self = super().__new__(cls, value)
         self.given_no_blackjack = bool(given_no_blackjack)
-        self.split_strategy = split_strategy
+        self.split = split
         return self
 
     def __reduce__(self):
-        return (EV, (float(self), self.given_no_blackjack, self.split_strategy))
+        return (EV, (float(self), self.given_no_blackjack, self.split))
 
     def __repr__(self):
         measure = "given no dealer blackjack" if self.given_no_blackjack else "unconditioned"
-        split = f", split {self.split_strategy}" if self.split_strategy else ""
+        split = f", split {self.split}" if self.split else ""
         return f"{float(self)!r} ({measure}{split})"
 
 
@@ -58,15 +58,15 @@ class ActionValues(Mapping):
     """Action -> EV for one hand against one upcard (fractions of the initial bet).
 
     ``given_no_blackjack`` says whether the values are conditioned on the dealer not
-    holding a natural; ``split_strategy`` names the post-split class of the split value.
+    holding a natural; ``split`` names the post-split class of the split value.
     """
 
-    def __init__(self, values, *, cards, dealer, given_no_blackjack, split_strategy):
+    def __init__(self, values, *, cards, dealer, given_no_blackjack, split):
         self._values = dict(values)
         self.cards = cards
         self.dealer = dealer
         self.given_no_blackjack = given_no_blackjack
-        self.split_strategy = split_strategy
+        self.split = split
 
     def __getitem__(self, key):
         return self._values[key]
@@ -88,7 +88,7 @@ class ActionValues(Mapping):
         body = ", ".join(f"{k}: {v:+.6f}" for k, v in self._values.items())
         cards = "".join(label(c) for c in self.cards)
         measure = "given no dealer blackjack" if self.given_no_blackjack else "unconditioned"
-        split = f", split {self.split_strategy}" if "split" in self._values else ""
+        split = f", split {self.split}" if "split" in self._values else ""
         return (f"ActionValues({cards} v {dealer_label(self.dealer)}, {measure}{split}: "
                 f"{{{body}}})")
 
@@ -313,7 +313,7 @@ class Solution:
                 v = -0.5 if given_no_blackjack else surrender
             values[a] = v
         return ActionValues(values, cards=cards, dealer=key, given_no_blackjack=given_no_blackjack,
-                            split_strategy=self.split)
+                            split=self.split)
 
     def best_action(self, cards, dealer) -> str:
         """The composition-dependent optimal action for this hand against the dealer."""
@@ -436,14 +436,14 @@ def _restore_solution(rules, shoe, split, ev_by_dealer, strategy):
     return sol
 
 
-def solve(rules: Rules | None = None, shoe: Shoe | None = None, *, split: str = "CDZ-",
+def solve(rules: Rules | None = None, *, shoe: Shoe | None = None, split: str = "CDZ-",
           threads: int | None = None) -> Solution:
     """Solve a rule set exactly.
 
     rules: a ``Rules`` (default ``Rules()``).
     shoe: the analysis shoe (default: the full shoe of ``rules.decks``; any composition, or
         ``Shoe.infinite()``).  A shoe given is the shoe solved: ``rules.decks`` is then not
-        used (``solve(Rules(decks=1), Shoe.decks(6))`` is a six-deck solve).
+        used (``solve(Rules(decks=1), shoe=Shoe.decks(6))`` is a six-deck solve).
     split: post-split strategy class, "CDZ-", "CDP1" or "CDP".  The classes are heuristics
         for play after a split, not bounds of one another: CDP's round EV is usually the
         highest, but on some depleted shoes it comes out below CDP1's or CDZ-'s (see

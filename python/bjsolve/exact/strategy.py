@@ -63,7 +63,7 @@ class Deviation:
     """A hand whose composition-dependent best play differs from the chart's (an
     "exception" to the chart; listed in ``StrategyChart.exceptions``)."""
     cards: tuple
-    upcard: object  # the dealer key: upcard, or both dealer cards in the exposed game
+    dealer: object  # the upcard, or both dealer cards in the exposed game
     chart_action: str
     optimal_action: str
     # EV gained by playing the composition-dependent action, in initial bets, measured as
@@ -73,7 +73,7 @@ class Deviation:
 
     def __str__(self):
         cards = "".join(label(c) for c in self.cards)
-        return (f"{total_code(self.cards)} ({cards}) v {dealer_label(self.upcard)}: "
+        return (f"{total_code(self.cards)} ({cards}) v {dealer_label(self.dealer)}: "
                 f"{self.optimal_action} instead of {self.chart_action} (+{self.gain:.6f})")
 
 
@@ -394,7 +394,7 @@ def _exceptions(solution, chart, max_cards: int = 4):
             if best != planned and improves(ev[best], ev[planned]):
                 found.append(Deviation(cards, key, planned, best, ev[best] - ev[planned]))
     order = {k: i for i, k in enumerate(solution.dealer_keys)}
-    found.sort(key=lambda e: (len(e.cards), order[e.upcard], e.cards))
+    found.sort(key=lambda e: (len(e.cards), order[e.dealer], e.cards))
     return found
 
 

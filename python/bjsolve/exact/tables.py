@@ -134,7 +134,7 @@ def exceptions_table(solution) -> Table:
     # (lazy: the default command prints without numpy)
     import numpy as np
     chart = solution.strategy
-    rows = tuple(f"{''.join(label(c) for c in e.cards)} v {dealer_label(e.upcard)}"
+    rows = tuple(f"{''.join(label(c) for c in e.cards)} v {dealer_label(e.dealer)}"
                  for e in chart.exceptions)
     cols = ("total", "chart", "optimal", "gain")
     values = np.array([[total_code(e.cards), e.chart_action, e.optimal_action, float(e.gain)]
@@ -143,8 +143,8 @@ def exceptions_table(solution) -> Table:
     # JSON: the hand's total as a number and whether it is soft ("A7" in the text column
     # is soft 18, a code a program would have to parse)
     records = [{"cards": [label(c) for c in e.cards],
-                "dealer": (label(e.upcard) if isinstance(e.upcard, int)
-                           else [label(c) for c in e.upcard]),
+                "dealer": (label(e.dealer) if isinstance(e.dealer, int)
+                           else [label(c) for c in e.dealer]),
                 "total": hand_total(e.cards)[0], "soft": hand_total(e.cards)[1],
                 "chart": e.chart_action, "optimal": e.optimal_action, "gain": float(e.gain)}
                for e in chart.exceptions]
@@ -179,7 +179,7 @@ def initial_table(solution) -> Table:
                                         "percent)")
 
 
-def dealer_outcome_table(rules: Rules, shoe: Shoe | None = None, *,
+def dealer_outcome_table(rules: Rules, *, shoe: Shoe | None = None,
                          given_no_blackjack: bool = False) -> Table:
     # (lazy: the default command prints without numpy)
     import numpy as np
@@ -266,20 +266,20 @@ def house_edge_table(solution, chart_by_dealer=None) -> Table:
                         f"naturals included)"),
                  style="percent", units="fraction of the initial bet (text: percent)",
                  layout="summary",
-                 records=[{"strategy": "chart", "house_edge": -float(chart_ev),
-                           "ev": float(chart_ev), "split_strategy": "chart"},
+                 records=[{"strategy": "basic", "house_edge": -float(chart_ev),
+                           "ev": float(chart_ev), "split": "chart"},
                           {"strategy": "optimal", "house_edge": -float(solution.expected_value),
                            "ev": float(solution.expected_value),
-                           "split_strategy": solution.split}])
+                           "split": solution.split}])
 
 
 def advantage_table(solution, strategy: str = "optimal") -> Table:
     """The round's EV by dealer column and overall, for composition-dependent optimal play
-    (``strategy="optimal"``) or for the basic-strategy chart (``"chart"``)."""
+    (``strategy="optimal"``) or for the basic-strategy chart (``"basic"``)."""
     # (lazy: the default command prints without numpy)
     import numpy as np
-    if strategy not in ("optimal", "chart"):
-        raise ValueError(f"strategy must be 'optimal' or 'chart', got {strategy!r}")
+    if strategy not in ("optimal", "basic"):
+        raise ValueError(f"strategy must be 'optimal' or 'basic', got {str(strategy)[:40]!r}")
     by_key = (solution.ev_by_dealer if strategy == "optimal"
               else chart_values_by_dealer(solution))
     columns = solution.dealer_columns()
@@ -360,7 +360,7 @@ def build_table(name: str, rules: Rules, shoe: Shoe | None, solution_factory,
     if name not in TABLE_NAMES:
         raise ValueError(f"unknown table {name!r}; known: {', '.join(TABLE_NAMES)}")
     if name == "dealer":
-        return dealer_outcome_table(rules, shoe, given_no_blackjack=given_no_blackjack)
+        return dealer_outcome_table(rules, shoe=shoe, given_no_blackjack=given_no_blackjack)
     sol = solution_factory()
     if name in ("stand", "hit", "double", "split", "optimal"):
         return ev_table(sol, name)

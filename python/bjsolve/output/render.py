@@ -192,8 +192,12 @@ def _summary_text(table, width) -> str:
     lead = max([9] + [len(number) for number, _, _ in values])
     for r, row, (number, space, words) in zip(table.rows, _rows(table), values):
         value = number.rjust(lead) + space + words
-        rest = "; ".join(str(v) for v in row[1:] if not _is_missing(_number(v)))
+        rest = "; ".join(str(v) for v in row[1:]
+                         if isinstance(_number(v), str) and not _is_missing(_number(v)))
         first = f"{prefix}{str(r) + ':':<{head}} {value}"
+        # numbers in the other columns (a ramp's money beside its units) on the same line
+        first += "".join(f"  {c} {_number(v):,.2f}" for c, v in zip(table.columns[1:], row[1:])
+                         if not isinstance(_number(v), str) and not _is_missing(_number(v)))
         number = _number(row[0])
         if table.name == "edge" and not isinstance(number, str) and number < 0:
             first += "  (a player advantage)"

@@ -59,12 +59,14 @@ import math
 import numbers
 import platform
 import time
+from dataclasses import replace
 from fractions import Fraction
 from types import SimpleNamespace
 
 import numpy as np
 
 from ..counting.count_laws import (
+    WHOLE_TC_ROUNDINGS,
     CountDistribution,
     check_convention,
     decks_remaining,
@@ -92,10 +94,29 @@ from ..model.ranks import show as _show
 from ..model.rules import Rules
 from ..model.shoe import Shoe
 from ..output.table import Table
-from .ramp import MAX_BET, MIN_BET, Ramp, RampResult, _true_count, parse_ramp, ramp_figures
+from .ramp import (
+    MAX_BET,
+    MAX_UNIT,
+    MIN_BET,
+    MIN_UNIT,
+    Ramp,
+    RampResult,
+    _true_count,
+    parse_ramp,
+    ramp_figures,
+)
 from .round_model import check_supported, round_cards_law
 from .round_starts import rank_steps, round_starts
-from .ruin import MAX_BANKROLL, MAX_ROUNDS, MAX_TRIP_SECONDS, RuinCurve, lattice, trip_ruin
+from .ruin import (
+    MAX_BANKROLL,
+    MAX_ROUNDS,
+    MAX_TRIP_SECONDS,
+    RuinCurve,
+    _check_risk,
+    bankroll_for_risk,
+    lattice,
+    trip_ruin,
+)
 
 STRATEGIES = ("basic", "indices", "optimal")
 MIN_BIN_FREQUENCY = 1e-4   # true counts rarer than this are pooled into the end bins
@@ -106,9 +127,6 @@ MAX_RUIN_CHIPS = 32        # the exact ruin's cost grows with the largest bet in
 GAME_TRIP_SECONDS = 2.5
 ANCHOR_TC = 8              # the second moment's curvature is measured at true counts -8, 0, +8
 MIN_CURVATURE_CARDS = 52   # ... when that many cards are left there (docs/counted-game.md)
-# what one unit of a ramp may be worth, in money: beyond these, squared bets and win
-# rates underflow to 0 or overflow (1e-300 divided by zero, 1e300 overflowed)
-MIN_UNIT, MAX_UNIT = 1e-9, 1e9
 
 
 def _release_free_memory():
@@ -185,11 +203,12 @@ class CountedGame:
 
     rules: a peek game (``Rules``, finite decks).  system: a count system name or 10 tags.
     penetration: the fraction of the shoe dealt before the cut card (0 < p < 1).
-    burn: cards burnt (unseen) after the shuffle.  decks / rounding: the true-count
-    convention (``count_distribution``).  strategy: "basic", "indices" (needs ``indices``;
+    burn: cards burnt (unseen) after the shuffle.  decks_estimation / tc_rounding: how
+    the true count is taken (``count_distribution``; tc_rounding "floor", "truncate" or
+    "round": the game needs whole true counts).  strategy: "basic", "indices" (needs ``indices``;
     giving ``indices`` selects it) or "optimal".  indices: the index plays, as ``simulate``
-    takes them (``bjsolve.counting.indices.as_index_table``): a named set "i18", "fab4" or "all"
-    (the exact indices for this rounding of the true count), a number N (the N lines of
+    takes them (``bjsolve.counting.indices.as_index_table``): a named set "i18", "fab4" or
+    "all" (the exact indices for this tc_rounding), a number N (the N lines of
     largest gain), a list of those ("i18,fab4" or ["i18", "fab4"]: their lines together),
     an index file (path or text), an ``IndexTable`` (or anything with ``.lines``
     {(row, upcard): line with ``play_at(tc)``} and ``.insurance``), or a list mixing them
@@ -208,7 +227,7 @@ class CountedGame:
     """
 
     def __init__(self, rules: Rules, system="hilo", *, penetration: float = 0.75,
-                 burn: int = 1, decks: str = "exact", rounding: str = "floor",
+                 burn: int = 1, decks_estimation: str = "exact", tc_rounding: str = "floor",
                  strategy: str = "basic", indices=None, insurance=None, spots: int = 1,
                  depth_bands: int = 3, tc_min: int | None = None, tc_max: int | None = None,
                  round_length_correction: bool = True, calibrate: bool = True,
@@ -220,10 +239,10 @@ class CountedGame:
         check_supported(rules)
         if isinstance(system, str):
             count_tags(system)
-        check_convention(decks, rounding)
-        if rounding == "none":
-            raise ValueError("rounding: the game needs whole true counts ('floor', 'truncate' "
-                             "or 'round'), got 'none'")
+        check_convention(decks_estimation, tc_rounding)
+        if tc_rounding not in WHOLE_TC_ROUNDINGS:
+            raise ValueError(f"tc_rounding: the game needs whole true counts "
+                             f"({', '.join(WHOLE_TC_ROUNDINGS)}), got {tc_rounding!r}")
         if strategy not in STRATEGIES:
             raise ValueError(f"strategy must be one of {', '.join(STRATEGIES)}, got "
                              f"{str(strategy)[:30]!r}")
@@ -243,7 +262,8 @@ class CountedGame:
             if isinstance(v, bool) or not isinstance(v, numbers.Integral) or v < lo:
                 raise ValueError(f"{name} must be a whole number >= {lo}, got {str(v)[:30]!r}")
         self.rules, self.system, self.penetration = rules, system, penetration
-        self.burn, self.decks_convention, self.rounding = int(burn), decks, rounding
+        self.burn = int(burn)
+        self.decks_estimation, self.tc_rounding = decks_estimation, tc_rounding
         self.strategy, self.indices, self.spots = strategy, indices, int(spots)
         self.depth_bands = int(depth_bands)
         self.round_length_correction = bool(round_length_correction)
@@ -262,7 +282,7 @@ class CountedGame:
         self.cut = self._checked_cut()
         if indices is not None:
             # (a named set's exact table is made for the game's true-count rounding)
-            self.indices = as_index_table(indices, rules, system, tc_convention=rounding,
+            self.indices = as_index_table(indices, rules, system, tc_rounding=tc_rounding,
                                           threads=self._threads)
         # the index at or above which insurance is taken (None: never)
         self.insurance = (getattr(self.indices, "insurance", None) if insurance is None
@@ -289,8 +309,8 @@ class CountedGame:
         system = self.system if isinstance(self.system, str) else list(self.system)
         return (f"CountedGame({self.rules.describe()}, system={system!r}, "
                 f"penetration={self.penetration:g}, strategy={self.strategy!r}, "
-                f"spots={self.spots}, true count: {self.decks_convention} decks, "
-                f"{self.rounding})")
+                f"spots={self.spots}, decks_estimation={self.decks_estimation!r}, "
+                f"tc_rounding={self.tc_rounding!r})")
 
     def _checked_cut(self) -> int:
         """The cards dealt before the cut card (penetration x the shoe), or an error when
@@ -310,7 +330,7 @@ class CountedGame:
         # only the chart's rows are kept: the game plays the chart by total, and the chart
         # as solved keeps its pending search for composition-dependent exceptions, a
         # closure over the solution and its engines (6D H17 DAS: 27 MB held to the end)
-        solved = solve(self.rules, self.shoe).strategy
+        solved = solve(self.rules, shoe=self.shoe).strategy
         self.chart = CachedChart(StrategyChart(solved.rows, rules=solved.rules,
                                                split=solved.split))
         # the solution's engines are in reference cycles: freed now and given back, they do
@@ -338,8 +358,9 @@ class CountedGame:
         if self.round_length_correction:
             weight = round_starts(self.rules, self.chart, self.count, cut=self.cut,
                                   burn=self.burn, spots=self.spots,
-                                  strategy_at=self._strategy_at(), decks=self.decks_convention,
-                                  rounding=self.rounding).weight
+                                  strategy_at=self._strategy_at(),
+                                  decks_estimation=self.decks_estimation,
+                                  tc_rounding=self.tc_rounding).weight
         else:
             u = np.zeros(len(seen))
             u[0] = 1.0
@@ -372,8 +393,8 @@ class CountedGame:
         weights = self.start_density[depths] / self.rounds_per_shoe
         # decks remaining from the cards not yet seen (the burn card is unseen), as the
         # simulator (bjsolve.simulate) counts them
-        tcs = np.stack([cd.true_counts(int(k), decks=self.decks_convention,
-                                       rounding=self.rounding) for k in seen])
+        tcs = np.stack([cd.true_counts(int(k), decks_estimation=self.decks_estimation,
+                                       tc_rounding=self.tc_rounding) for k in seen])
         means = cd.class_means()[:, seen, :]                      # [class, depth, rc]
         probs = self._start_weight / self.rounds_per_shoe          # [depth, running count]
         # every state in its own true count's cell, round starts or not: the calibration
@@ -454,7 +475,8 @@ class CountedGame:
         if index is None:
             return np.zeros((nb, self.depth_bands))
         gain = insurance_gains(self.count, seen, index, hands=2 * self.spots,
-                               decks=self.decks_convention, rounding=self.rounding)
+                               decks_estimation=self.decks_estimation,
+                               tc_rounding=self.tc_rounding)
         gain = np.where(probs > 0, gain, 0.0)
         total = np.bincount(cell, weights=(gain * probs).ravel(), minlength=len(w_cell))
         return np.divide(total, w_cell, out=np.zeros(len(w_cell)),
@@ -518,7 +540,7 @@ class CountedGame:
                 self.chart_edge[i, j], self.chart_second[i, j] = m, s2
                 self.solves += 1
                 if self.strategy == "optimal":
-                    sol = solve(self.rules, shoe)
+                    sol = solve(self.rules, shoe=shoe)
                     s2 = column_moments(self._exact_law(shoe, None),
                                         self.rules.blackjack_payout)[1]
                     m = sol.expected_value
@@ -770,7 +792,8 @@ class CountedGame:
     def notes(self) -> tuple:
         return (f"rules: {self.rules.describe()}",
                 f"count: {self.system}, true count = running count / decks remaining "
-                f"({self.decks_convention}), {self.rounding}; burn {self.burn}; penetration "
+                f"(decks estimation {self.decks_estimation}, tc rounding {self.tc_rounding}); "
+                f"burn {self.burn}; penetration "
                 f"{self.penetration:g} (cut card after {self.cut} cards); "
                 f"{self.rounds_per_shoe:.2f} rounds per shoe",
                 f"edge: exact, unconditioned (fraction of the bet), strategy {self.strategy}, "
@@ -798,36 +821,37 @@ class CountedGame:
                      if self.thin_counts else ())
 
     def evaluate(self, ramp, bankroll: float | None = None, *, wong_in=None,
-                 unit: float = 1.0, trip_rounds: int | None = None,
-                 exact_ruin: bool = True, rounds: int | None = None) -> RampResult:
+                 unit: float | None = None, trip_rounds: int | None = None,
+                 target_ror: float | None = None, exact_ruin: bool = True) -> RampResult:
         """The ramp's figures (numpy on the cached per-count results).  ``ramp``: a
-        ``Ramp``, a mapping {true count: bet}, or "tc:bet,..." text; bets in units, each
-        unit worth ``unit`` (money, 1e-9..1e9); ``bankroll`` in money (> 0) for the risk
-        of ruin and the certainty equivalent; ``trip_rounds`` (with a bankroll): also the
-        trip ruin, P(losing the bankroll within that many rounds) (``None`` when its estimated cost is beyond GAME_TRIP_SECONDS: the reason is
-        in ``trip_ruin_note``).  A ramp that bets at none of the game's true counts
-        (``wong_in`` above them all) is refused: no round would be played.
+        ``Ramp``, a mapping {true count: bet}, or "tc:bet,..." text, bets in units;
+        ``bankroll`` in units (> 0) for the risk of ruin and the certainty equivalent;
+        ``unit``: what a unit is worth in money (1e-9..1e9; ``RampResult.money()`` then
+        gives the money figures beside the units); ``trip_rounds`` (with a bankroll): also
+        the trip ruin, P(losing the bankroll within that many rounds) (``None`` when its
+        estimated cost is beyond GAME_TRIP_SECONDS: the reason is in ``trip_ruin_note``);
+        ``target_ror`` (0 < risk < 1): also the smallest bankroll (units) whose lifetime
+        ruin is at most that (``bankroll_for_target``; inf when the ramp has no edge).  A
+        ramp that bets at none of the game's true counts (``wong_in`` above them all) is
+        refused: no round would be played.
 
         Risk of ruin: exact (``bjsolve.risk.RuinCurve``, the ladder heights of the ramp's
         mixture law ``ramp_distribution``), and the diffusion approximation beside it.  A
         new ramp costs one factorization (milliseconds), cached per ramp, so a bankroll
-        change is cheaper still (``exact_ruin=False`` reports the diffusion figure alone).
-        ``rounds``: the old name of ``trip_rounds`` (``simulate``'s ``rounds`` are the
-        rounds it deals)."""
-        if rounds is not None:
-            if trip_rounds is not None:
-                raise ValueError("give trip_rounds only (rounds is its old name)")
-            trip_rounds = rounds
-        rounds = trip_rounds
+        change is cheaper still (``exact_ruin=False`` reports the diffusion figure alone)."""
         ramp = parse_ramp(ramp, wong_in=wong_in)
-        unit = finite_number(unit, "unit")
-        if not MIN_UNIT <= unit <= MAX_UNIT:
-            raise ValueError(f"unit must be from {MIN_UNIT:g} to {MAX_UNIT:g} (what one unit "
-                             f"of the ramp is worth in money), got {unit:g}")
+        if unit is not None:
+            unit = finite_number(unit, "unit")
+            if not MIN_UNIT <= unit <= MAX_UNIT:
+                raise ValueError(f"unit must be from {MIN_UNIT:g} to {MAX_UNIT:g} (what one "
+                                 f"unit of the ramp is worth in money), got {unit:g}")
         if bankroll is not None:
             bankroll = finite_number(bankroll, "bankroll")
             if bankroll <= 0:
-                raise ValueError(f"bankroll must be > 0, got {bankroll:g}")
+                raise ValueError(f"bankroll must be > 0 (units), got {bankroll:g}")
+        if target_ror is not None:
+            target_ror = _check_risk(target_ror, "target_ror")
+        rounds = trip_rounds
         if rounds is not None and bankroll is None:
             raise ValueError("trip_rounds needs a bankroll (the trip ruin is P(losing the "
                              "bankroll within that many rounds))")
@@ -836,7 +860,7 @@ class CountedGame:
             raise ValueError(f"trip_rounds must be a whole number from 1 to {MAX_ROUNDS:,} (the "
                              f"trip's length; further out the lifetime ruin is the limit), "
                              f"got {_show(rounds)}")
-        bets = ramp.bets(self.tc_values) * unit
+        bets = ramp.bets(self.tc_values)
         if not np.any(bets > 0):
             # every figure per amount bet would be 0 / 0: refused rather than reported
             raise ValueError(f"ramp {ramp.describe()}: no round is played, the ramp bets 0 "
@@ -844,31 +868,39 @@ class CountedGame:
                              f"({self.tc_values[0]:+d}..{self.tc_values[-1]:+d}); lower "
                              f"wong_in or bet at those counts")
         result = ramp_figures(ramp, bets, self.frequency, self.edge, self.variance, bankroll)
+        more: dict = {"unit": unit}
         if self.thin_counts:
             thin = np.isin(np.array(self.labels), self.thin_counts)
             money = self.frequency * bets
             share = float(money[thin].sum() / money.sum()) if money.sum() > 0 else 0.0
             if share >= 0.01:
-                result.caveat = (f"{100 * share:.0f}% of the money bet is at true counts "
-                                 f"whose edge is unreliable (see the true-count table's "
-                                 f"notes): simulate this ramp for its win rate")
-        if bankroll is None or not exact_ruin:
-            return result
-        mixture, chip, note = self.ramp_distribution(ramp.bets(self.tc_values))
+                more["caveat"] = (f"{100 * share:.0f}% of the money bet is at true counts "
+                                  f"whose edge is unreliable (see the true-count table's "
+                                  f"notes): simulate this ramp for its win rate")
+        if (bankroll is None and target_ror is None) or not exact_ruin:
+            return replace(result, **more)
+        mixture, chip, note = self.ramp_distribution(bets)
         curve = self._ruin_curve(mixture)
-        in_chips = bankroll / (chip * unit)
+        if target_ror is not None:
+            # the mixture's outcomes are in chips of ``chip`` units
+            more.update(target_ror=target_ror,
+                        bankroll_for_target=chip * bankroll_for_risk(mixture, target_ror,
+                                                                     curve=curve))
+        if bankroll is None:
+            return replace(result, **more)
+        in_chips = bankroll / chip
         if not in_chips <= MAX_BANKROLL:
             raise ValueError(f"bankroll {bankroll:g} is beyond {MAX_BANKROLL:g} chips of the "
-                             f"ramp's bets ({chip * unit:g} money each): give larger bets or "
-                             f"a smaller bankroll")
-        result.ror, result.ror_dominant_root = curve(in_chips), curve.dominant(in_chips)
-        result.ror_method = (f"exact, {curve.method}, on the ramp's mixture law ({note}); "
-                             "diffusion exp(-2 W B / Var) beside it")
+                             f"ramp's bets ({chip:g} units each): give larger bets or a "
+                             f"smaller bankroll")
+        more.update(ror=curve(in_chips), ror_dominant_root=curve.dominant(in_chips),
+                    ror_method=(f"exact, {curve.method}, on the ramp's mixture law ({note}); "
+                                "diffusion exp(-2 W B / Var) beside it"))
         if rounds is not None:
-            result.rounds = int(rounds)
-            result.trip_ruin, result.trip_ruin_note = _trip_ruin(mixture, in_chips,
-                                                                 int(rounds))
-        return result
+            more["trip_rounds"] = int(rounds)
+            more["trip_ruin"], more["trip_ruin_note"] = _trip_ruin(mixture, in_chips,
+                                                                   int(rounds))
+        return replace(result, **more)
 
     def ramp_distribution(self, bets):
         """The law of one round's win under bets ``bets`` (units, one per true count of
@@ -1001,7 +1033,7 @@ class CountedGame:
 
 
 def insurance_gains(count: CountDistribution, seen, index: int, *, hands: int = 2,
-                    decks: str = "exact", rounding: str = "floor") -> np.ndarray:
+                    decks_estimation: str = "exact", tc_rounding: str = "floor") -> np.ndarray:
     """[seen, running count] the insurance gain per round (half the bet, paid 2:1; even
     money for a natural is the same bet) at the start of a round with ``seen[i]`` cards
     seen and running count ``count.running_counts[j]``, when insurance is taken at true
@@ -1039,7 +1071,8 @@ def insurance_gains(count: CountDistribution, seen, index: int, *, hands: int = 
     for draw in _class_draws(len(cl.sizes), hands):
         excess = (count.running_counts[None, :] + float(np.dot(draw, cl.tags))
                   + cl.tags[of[1]] - count.mean_tag * after)
-        tc = round_true_count(excess / decks_remaining(count.cards - after, decks), rounding)
+        tc = round_true_count(excess / decks_remaining(count.cards - after, decks_estimation),
+                              tc_rounding)
         insured = tc >= index
         p = _draw_probability(without_ace, draw)
         q = _draw_probability(without_ace_ten, draw)
@@ -1145,7 +1178,7 @@ class IndexedChart:
         self.chart = chart
         self.tc = tc
         lines = getattr(indices, "all_lines", None) or list(indices.lines.values())
-        self.overrides = {(line.row, line.upcard, _option_flags(line.options)): line.play_at(tc)
+        self.overrides = {(line.row, line.dealer, _option_flags(line.options)): line.play_at(tc)
                           for line in lines if len(line.plays) > 1}
         self._options: dict[tuple, list] = {}    # (row, upcard) -> option flags
         for row, upcard, flags in self.overrides:

@@ -36,6 +36,8 @@ EXAMPLE = "'1:1,2:2,3:4,4:8'"
 MAX_TRUE_COUNT = 1000       # far beyond any true count a shoe reaches
 MAX_BET = 1_000_000         # units; bets squared stay far from overflowing
 MIN_BET = 1e-6              # units, for a bet above 0: squares of win rates stay normal floats
+# what one unit may be worth, in money (a sane range; the figures stay in units)
+MIN_UNIT, MAX_UNIT = 1e-9, 1e9
 
 
 @dataclass(frozen=True)
@@ -194,12 +196,15 @@ def _bet(value: float, tc: int) -> float:
 
 # ---- a ramp's figures ---------------------------------------------------------------------------
 
-@dataclass
+@dataclass(frozen=True)
 class RampResult:
-    """A ramp's figures, in the ramp's money unit, per round dealt (rounds sat out count,
-    with bet 0).  ``rounds_played``: the fraction of rounds with a bet."""
+    """A ramp's figures, in units (the ramp's bets), per round dealt (rounds sat out count,
+    with bet 0).  ``rounds_played``: the fraction of rounds with a bet.  ``unit``: what a
+    unit is worth in money (None: not given); ``money()`` then gives the money figures.
+    ``target_ror`` and ``bankroll_for_target``: the smallest bankroll (units) whose
+    lifetime ruin is at most that risk (exact, on the ramp's mixture law)."""
     ramp: Ramp
-    bankroll: float | None
+    bankroll: float | None     # units
     win_rate: float            # per round
     sd: float                  # per round
     average_bet: float         # per round played
@@ -208,10 +213,13 @@ class RampResult:
     ror_method: str
     ror_diffusion: float | None = None      # the diffusion approximation exp(-2 W B / Var)
     ror_dominant_root: float | None = None  # r^(B/h), the dominant root alone
-    rounds: int | None = None               # with ``trip_ruin``: P(ruin within that many)
+    trip_rounds: int | None = None          # with ``trip_ruin``: P(ruin within that many)
     trip_ruin: float | None = None
     trip_ruin_note: str | None = None       # why the trip ruin asked for is not given (None)
     caveat: str | None = None               # what makes these figures unreliable, if anything
+    unit: float | None = None               # money per unit (None: units only)
+    target_ror: float | None = None
+    bankroll_for_target: float | None = None   # units; inf: no bankroll is enough
 
     @property
     def variance(self) -> float:
@@ -261,7 +269,9 @@ class RampResult:
 
     def units(self) -> dict:
         """The unit of each figure of ``summary`` (money in the ramp's units)."""
-        return {"win rate per round": "units per round dealt",
+        return {"bankroll": "units",
+                f"bankroll for {_percent(self.target_ror)} risk of ruin": "units",
+                "win rate per round": "units per round dealt",
                 "win rate per 100": "units per 100 rounds dealt",
                 "SD per round": "units per round dealt",
                 "SD per 100": "units per 100 rounds dealt",
@@ -273,12 +283,16 @@ class RampResult:
                 "N0": "rounds dealt",
                 "CE per 100": "units per 100 rounds dealt",
                 "risk of ruin": "probability", "risk of ruin (diffusion approx.)": "probability",
-                f"trip ruin in {self.rounds} rounds": "probability"}
+                f"trip ruin in {self.trip_rounds} rounds": "probability"}
 
     def summary(self) -> dict:
-        """The figures of the ramp by name, as printed (win rate, SD, DI, SCORE, N0, risk)."""
+        """The figures of the ramp by name, as printed (win rate, SD, DI, SCORE, N0, risk),
+        money in units (``money()``: in money); None where not asked for."""
         ce = self.certainty_equivalent
-        return {"win rate per round": self.win_rate, "win rate per 100": self.win_per_100,
+        return {"bankroll": self.bankroll,
+                f"bankroll for {_percent(self.target_ror)} risk of ruin":
+                    self.bankroll_for_target,
+                "win rate per round": self.win_rate, "win rate per 100": self.win_per_100,
                 "SD per round": self.sd, "SD per 100": self.sd_per_100,
                 "average bet (rounds played)": self.average_bet,
                 "advantage (win / amount bet)": self.advantage,
@@ -286,7 +300,21 @@ class RampResult:
                 "N0": self.n0, "CE per 100": None if ce is None else 100 * ce,
                 "risk of ruin": self.ror,
                 "risk of ruin (diffusion approx.)": self.ror_diffusion,
-                f"trip ruin in {self.rounds} rounds": self.trip_ruin}
+                f"trip ruin in {self.trip_rounds} rounds": self.trip_ruin}
+
+    def money(self) -> dict:
+        """The figures of ``summary`` that are amounts of money, times ``unit`` (empty
+        without a unit): the same names, in money."""
+        if self.unit is None:
+            return {}
+        kinds = self.units()
+        return {k: v * self.unit for k, v in self.summary().items()
+                if v is not None and kinds[k].startswith("units")}
+
+
+def _percent(p) -> str:
+    """0.05 -> '5%', 0.135 -> '13.5%' (the target risk in a figure's name)."""
+    return "?" if p is None else f"{100 * p:.4g}%"
 
 
 def ramp_figures(ramp, bets, freq, edge, var, bankroll) -> RampResult:
@@ -327,21 +355,35 @@ def ramp_table(result: RampResult, title: str):
     """A ramp's figures as a one-column ``bjsolve.output.table.Table`` (text: labelled lines under
     a heading that writes the ramp out)."""
     summary = result.summary()
-    rows = tuple(k for k, v in summary.items() if v is not None)
+    # a bankroll no bankroll reaches (a ramp without an edge: inf) is said in the notes
+    unreachable = [k for k, v in summary.items() if v is not None and math.isinf(v)]
+    rows = tuple(k for k, v in summary.items() if v is not None and k not in unreachable)
     notes = ("per round dealt (rounds sat out count with bet 0) but the average bet, per "
-             "round played; money in the ramp's units; "
+             "round played; amounts in units (the ramp's bets); "
              "SD per 100 = 10 x SD per round (rounds independent); DI = 1000 W / SD; "
              "SCORE = DI^2 (win per 100 rounds, 10,000-unit bankroll, Kelly-scaled bets); "
              "N0 = Var / W^2" + (
                  "" if result.bankroll is None else
                  "; CE = W - Var / (2 bankroll); risk of ruin: lifetime, "
                  f"{result.ror_method} (rounds treated as independent)"),) + (
-                 (f"trip ruin in {result.rounds:,} rounds: {result.trip_ruin_note}",)
+                 (f"trip ruin in {result.trip_rounds:,} rounds: {result.trip_ruin_note}",)
                  if result.trip_ruin_note else ()) + (
-                 (f"UNRELIABLE: {result.caveat}",) if result.caveat else ())
+                 (f"UNRELIABLE: {result.caveat}",) if result.caveat else ()) + tuple(
+                 f"{k}: none (ruin is certain without an edge)" for k in unreachable)
     unit = result.units()
-    return Table("summary", title, rows, ("value",),
-                 np.array([[float(summary[k])] for k in rows]), notes, style="prob",
-                 layout="figures", units="each figure's own: its record's 'unit'",
-                 records=[{"figure": k, "value": float(summary[k]), "unit": unit[k]}
-                          for k in rows])
+    records = [{"figure": k, "value": float(summary[k]), "unit": unit[k]} for k in rows]
+    if result.unit is None:
+        return Table("summary", title, rows, ("value",),
+                     np.array([[float(summary[k])] for k in rows]), notes, style="prob",
+                     layout="figures", units="each figure's own: its record's 'unit'",
+                     records=records)
+    # a unit given: the money beside the units (a blank where a figure is no amount)
+    money = result.money()
+    for record in records:
+        record["money"] = money.get(record["figure"])
+    notes = notes + (f"money: 1 unit = {result.unit:,.6g}",)
+    return Table("summary", title, rows, ("units", "money"),
+                 np.array([[float(summary[k]), money.get(k, math.nan)] for k in rows]),
+                 notes, style="prob", layout="figures",
+                 units="each figure's own: its record's 'unit'; 'money': unit x the unit size",
+                 records=records)

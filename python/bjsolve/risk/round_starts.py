@@ -134,11 +134,12 @@ def _depletion_terms(rules, strategy, p0, steps, spots: int, k: int, half: int):
     return np.where(np.abs(mid) > 1e-15, out, 0.0)    # no correction where nothing happens
 
 
-def _policy_groups(count, strategy_at, last: int, decks: str, rounding: str):
+def _policy_groups(count, strategy_at, last: int, decks_estimation: str, tc_rounding: str):
     """(group[n, j]: which strategy is played from state (n seen, running count j), the
     strategies): ``strategy_at(tc)`` gives (key, strategy) for a true count, counts with
     one key playing alike."""
-    tcs = np.stack([count.true_counts(n, decks=decks, rounding=rounding)
+    tcs = np.stack([count.true_counts(n, decks_estimation=decks_estimation,
+                                      tc_rounding=tc_rounding)
                     for n in range(last + 1)])
     keys: dict = {}              # strategy key -> its index in strategies
     strategies: list = []
@@ -155,15 +156,15 @@ def _policy_groups(count, strategy_at, last: int, decks: str, rounding: str):
 
 def round_starts(rules, strategy, count: CountDistribution, *, cut: int, burn: int,
                  spots: int = 1, depletion: bool = True, strategy_at=None,
-                 decks: str = "exact", rounding: str = "floor") -> RoundStarts:
+                 decks_estimation: str = "exact", tc_rounding: str = "floor") -> RoundStarts:
     """Expected round starts per shoe by (cards seen, running count) for a shoe whose cut
     card lies after ``cut`` cards (``burn`` unseen cards dealt first): see the module
     docstring.  ``depletion``: the first-order correction for dealing without replacement
     within a round.
 
     ``strategy_at``: None (``strategy`` at every count), or tc -> (key, strategy) for a
-    strategy that changes with the true count (index plays; true counts by ``decks`` and
-    ``rounding``): a round starting at a state then uses the cards of the strategy played
+    strategy that changes with the true count (index plays; true counts by ``decks_estimation``
+    and ``tc_rounding``): a round starting at a state then uses the cards of the strategy played
     at the state's true count (one round law per distinct key; the depletion correction,
     first order already, stays ``strategy``'s).  Index plays change the cards a round
     uses (6D H17 LS with the Illustrious 18: 15 v T and 16 v 9 hit instead of
@@ -177,7 +178,8 @@ def round_starts(rules, strategy, count: CountDistribution, *, cut: int, burn: i
     if strategy_at is None:
         groups, strategies = np.zeros((last + 1, count.probabilities.shape[1]), int), [strategy]
     else:
-        groups, strategies = _policy_groups(count, strategy_at, last, decks, rounding)
+        groups, strategies = _policy_groups(count, strategy_at, last, decks_estimation,
+                                              tc_rounding)
     raw_laws = [round_cards_law(rules, p0, s, steps, spots=spots) for s in strategies]
     k = max(raw.law.shape[0] for raw in raw_laws)
     half = smax * (k - 1)

@@ -203,25 +203,25 @@ def _check_bankroll(bankroll) -> float:
     return b
 
 
-def _check_rounds(rounds) -> int:
+def _check_rounds(rounds, field: str = "trip_rounds") -> int:
     if isinstance(rounds, bool) or not isinstance(rounds, (int, np.integer)):
-        raise TypeError(f"rounds must be an int >= 1, got {type(rounds).__name__}")
+        raise TypeError(f"{field} must be an int >= 1, got {type(rounds).__name__}")
     if rounds < 1:
-        raise ValueError(f"rounds must be an int >= 1, got {_show(rounds)}")
+        raise ValueError(f"{field} must be an int >= 1, got {_show(rounds)}")
     if rounds > MAX_ROUNDS:
         shown = rounds if rounds < 10 ** 30 else \
             f"an integer of about {_digits(int(rounds)):,} digits"
-        raise ValueError(f"rounds must be at most {MAX_ROUNDS:,} (the trip ruin's cost grows "
+        raise ValueError(f"{field} must be at most {MAX_ROUNDS:,} (the trip ruin's cost grows "
                          f"with the rounds; further out use the lifetime ruin, its limit), "
                          f"got {shown}")
     return int(rounds)
 
 
-def _check_risk(risk) -> float:
+def _check_risk(risk, field: str = "risk") -> float:
     allowed = "a probability strictly between 0 and 1"
-    r = _number(risk, "risk", allowed)
+    r = _number(risk, field, allowed)
     if not 0.0 < r < 1.0:
-        raise ValueError(f"risk must be {allowed}, got {_show(risk)}")
+        raise ValueError(f"{field} must be {allowed}, got {_show(risk)}")
     return r
 
 
@@ -248,20 +248,20 @@ def _moments(dist):
 
 @dataclass(frozen=True)
 class TripRuin:
-    """P(ruined within ``rounds`` rounds) from ``bankroll`` units; ``error_bound``: the
-    probability mass that left the computation window (the result is exact to it)."""
+    """P(ruined within ``trip_rounds`` rounds) from ``bankroll`` units; ``error_bound``:
+    the probability mass that left the computation window (the result is exact to it)."""
     probability: float
     bankroll: float
-    rounds: int
+    trip_rounds: int
     error_bound: float
 
     def __float__(self):
         return self.probability
 
 
-def trip_ruin(dist, bankroll, rounds, *, tolerance: float = TRIP_TOLERANCE,
+def trip_ruin(dist, bankroll, trip_rounds, *, tolerance: float = TRIP_TOLERANCE,
               max_seconds: float = MAX_TRIP_SECONDS) -> TripRuin:
-    """Probability of losing ``bankroll`` units within ``rounds`` rounds: the law of the
+    """Probability of losing ``bankroll`` units within ``trip_rounds`` rounds: the law of the
     bankroll of the players not yet ruined, carried on the outcome lattice (``_TripWalk``:
     round by round next to the ruin barrier, in blocks of rounds by convolution far from
     it, where the barrier is out of reach within the block).
@@ -276,7 +276,7 @@ def trip_ruin(dist, bankroll, rounds, *, tolerance: float = TRIP_TOLERANCE,
     reach in that many rounds), 0 with that bound, at once.  ``max_seconds``: the largest
     estimated cost accepted (a caller that must answer sooner gives less)."""
     bankroll = _check_bankroll(bankroll)
-    rounds = _check_rounds(rounds)
+    rounds = _check_rounds(trip_rounds, "trip_rounds")
     tol = _number(tolerance, "tolerance", "a number strictly between 0 and 1")
     if not 0.0 < tol < 1.0:
         raise ValueError(f"tolerance must be a number strictly between 0 and 1, got "
@@ -1185,7 +1185,8 @@ def bankroll_for_risk(dist, risk, *, curve: RuinCurve | None = None) -> float:
 
 @dataclass(frozen=True)
 class RiskSummary:
-    """Per-round figures of a flat bet of one unit (see docs/risk.md for each formula)."""
+    """Per-round figures of a flat bet of one unit (see docs/risk.md for each formula);
+    amounts in units, and with ``unit`` (money per unit) ``money()`` gives them in money."""
     ev: float                 # E[X] per round
     sd: float                 # SD[X] per round
     ev_per_100: float         # 100 E[X]
@@ -1195,7 +1196,7 @@ class RiskSummary:
     score: float              # DI^2 = 10^6 EV^2 / Var: win per 100 rounds, Kelly bets, 10,000
                               # units (0 when EV <= 0: the Kelly bet is then nothing)
     bankroll: float | None = None
-    rounds: int | None = None
+    trip_rounds: int | None = None
     trip_ruin: float | None = None
     lifetime_ruin: float | None = None
     lifetime_ruin_dominant_root: float | None = None
@@ -1203,6 +1204,14 @@ class RiskSummary:
     bankroll_for_1pct: float | None = None
     bankroll_for_5pct: float | None = None
     bankroll_for_13_5pct: float | None = None
+    target_ror: float | None = None
+    bankroll_for_target: float | None = None
+    unit: float | None = None
+
+    # the rows of ``rows`` that are amounts (units; money with a unit)
+    _AMOUNTS = ("EV per round", "SD per round", "EV per 100 rounds", "SD per 100 rounds",
+                "bankroll (units)", "bankroll for 1% lifetime ruin",
+                "bankroll for 5% lifetime ruin", "bankroll for 13.5% lifetime ruin")
 
     def rows(self):
         """[(label, value)] in print order (None left out)."""
@@ -1210,28 +1219,51 @@ class RiskSummary:
                  ("EV per 100 rounds", self.ev_per_100), ("SD per 100 rounds", self.sd_per_100),
                  ("N0 = (SD/EV)^2 (rounds)", self.n0), ("DI = 1000 EV/SD", self.di),
                  ("SCORE = DI^2", self.score), ("bankroll (units)", self.bankroll),
-                 ("rounds", self.rounds), ("trip ruin", self.trip_ruin),
+                 ("trip rounds", self.trip_rounds), ("trip ruin", self.trip_ruin),
                  ("lifetime ruin (exact)", self.lifetime_ruin),
                  ("lifetime ruin (dominant root)", self.lifetime_ruin_dominant_root),
                  ("lifetime ruin (normal approx.)", self.lifetime_ruin_normal),
                  ("bankroll for 1% lifetime ruin", self.bankroll_for_1pct),
                  ("bankroll for 5% lifetime ruin", self.bankroll_for_5pct),
-                 ("bankroll for 13.5% lifetime ruin", self.bankroll_for_13_5pct)]
+                 ("bankroll for 13.5% lifetime ruin", self.bankroll_for_13_5pct),
+                 (self.target_label(), self.bankroll_for_target)]
         return [(k, v) for k, v in names if v is not None]
 
+    def target_label(self) -> str:
+        return f"bankroll for {100 * (self.target_ror or 0):.4g}% lifetime ruin (target)"
 
-def risk_summary(dist, bankroll=None, rounds=None) -> RiskSummary:
-    """SD per round and per 100, N0, DI, SCORE; with ``bankroll`` the lifetime ruin (three
-    ways) and with ``rounds`` too the trip ruin; bankrolls for 1%, 5% and 13.5% lifetime
-    ruin unless ruin is certain (E[X] <= 0).  A law with no spread (SD 0) has N0 = 0 and
-    DI = +-inf; a law whose every outcome is 0 is refused (nothing can happen)."""
+    def money(self) -> dict:
+        """{row label: amount in money} of the rows that are amounts (empty without a
+        unit)."""
+        if self.unit is None:
+            return {}
+        amounts = self._AMOUNTS + (self.target_label(),)
+        return {k: v * self.unit for k, v in self.rows() if k in amounts}
+
+
+def risk_summary(dist, bankroll=None, trip_rounds=None, *, target_ror=None,
+                 unit=None) -> RiskSummary:
+    """SD per round and per 100, N0, DI, SCORE; with ``bankroll`` (units) the lifetime ruin
+    (three ways) and with ``trip_rounds`` too the trip ruin; bankrolls for 1%, 5% and
+    13.5% lifetime ruin unless ruin is certain (E[X] <= 0), and with ``target_ror`` the
+    bankroll for that risk; ``unit``: money per unit, for ``RiskSummary.money``.  A law
+    with no spread (SD 0) has N0 = 0 and DI = +-inf; a law whose every outcome is 0 is
+    refused (nothing can happen)."""
     if bankroll is not None:
         bankroll = _check_bankroll(bankroll)
+    rounds = trip_rounds
     if rounds is not None:
         if bankroll is None:
-            raise ValueError("rounds needs a bankroll (the trip ruin is P(losing the "
+            raise ValueError("trip_rounds needs a bankroll (the trip ruin is P(losing the "
                              "bankroll within that many rounds))")
         rounds = _check_rounds(rounds)
+    if target_ror is not None:
+        target_ror = _check_risk(target_ror, "target_ror")
+    if unit is not None:
+        unit = _number(unit, "unit", "a positive number (money per unit)")
+        if not unit > 0 or not math.isfinite(unit):
+            raise ValueError(f"unit must be a positive number (money per unit), got "
+                             f"{_show(unit)}")
     # the lifetime ruin's curve, built once for every bankroll asked about (it checks the
     # law, refusing one that never moves)
     curve = RuinCurve(dist)
@@ -1249,10 +1281,14 @@ def risk_summary(dist, bankroll=None, rounds=None) -> RiskSummary:
                       lifetime_ruin_dominant_root=life.dominant_root_estimate,
                       lifetime_ruin_normal=life.normal)
         if rounds is not None:
-            fields["rounds"] = rounds
+            fields["trip_rounds"] = rounds
             fields["trip_ruin"] = trip_ruin(dist, bankroll, rounds).probability
     if curve.trivial != 1.0:
         fields.update(bankroll_for_1pct=bankroll_for_risk(dist, 0.01, curve=curve),
                       bankroll_for_5pct=bankroll_for_risk(dist, 0.05, curve=curve),
                       bankroll_for_13_5pct=bankroll_for_risk(dist, 0.135, curve=curve))
-    return RiskSummary(**fields)
+    if target_ror is not None:
+        fields["target_ror"] = target_ror
+        if curve.trivial != 1.0:      # (as the fixed targets: left out when ruin is sure)
+            fields["bankroll_for_target"] = bankroll_for_risk(dist, target_ror, curve=curve)
+    return RiskSummary(**fields, unit=unit)

@@ -75,7 +75,7 @@ def run_chunks(client, plan, seed: int, specs, reporter=None, *, bankroll: float
 
 
 def _solve_one(rules, shoe, split):
-    sol = solve(rules, shoe, split=split)
+    sol = solve(rules, shoe=shoe, split=split)
     return {"expected_value": float(sol.expected_value),
             "ev_by_upcard": {u: float(v) for u, v in sol.ev_by_upcard.items()}}
 

@@ -25,7 +25,7 @@ from ..model.ranks import show as _show
 from ..model.rules import Rules
 from ..model.shoe import Shoe
 
-STRATEGY_NAMES = ("basic", "composition")
+STRATEGY_NAMES = ("basic", "optimal")   # as CountedGame and the command line say them
 MAX_SEGMENTS = 8                   # plays one index line may switch between (kernel limit)
 
 
@@ -189,9 +189,9 @@ def _fits(hand, key, counts) -> bool:
 
 @functools.lru_cache(maxsize=8)
 def _solution(rules, shoe, threads=None):
-    """The exact solve behind 'basic' and 'composition' (kept: runs often repeat a game),
+    """The exact solve behind 'basic' and 'optimal' (kept: runs often repeat a game),
     on the simulation's threads (threads=1: in the calling thread, starting none)."""
-    return solve(rules, shoe, threads=threads)
+    return solve(rules, shoe=shoe, threads=threads)
 
 
 def _chart_policy(chart):
@@ -228,7 +228,7 @@ def _resolve_strategy(rules, shoe_obj, strategy, threads=None):
         return _chart_policy(strategy)
     if callable(strategy):
         return lambda cards, dealer, allowed, kind: strategy(cards, dealer, allowed)
-    raise TypeError(f"strategy must be 'basic', 'composition', a StrategyChart or a callable "
+    raise TypeError(f"strategy must be 'basic', 'optimal', a StrategyChart or a callable "
                     f"f(cards, dealer, allowed) -> action, got {type(strategy).__name__}")
 
 
@@ -269,10 +269,10 @@ def _decision_table(rules, counts, keys, comps, policy):
 
 # ---- index plays -----------------------------------------------------------------------------
 
-def _index_plays(indices, rules, system, rounding="floor", threads=None):
+def _index_plays(indices, rules, system, tc_rounding="floor", threads=None):
     """(list of IndexPlay, insurance index or None) from what the user gave
     (``indices.as_index_table``; ``threads``: for the solves of an index table made here)."""
-    table = as_index_table(indices, rules, system, tc_convention=rounding, threads=threads)
+    table = as_index_table(indices, rules, system, tc_rounding=tc_rounding, threads=threads)
     if table is None:
         return [], None
     lines = getattr(table, "all_lines", None) or list(table.lines.values())
@@ -304,8 +304,8 @@ def _line_tables(plays, keys, comps, allowed_mask, exposed):
     by_hand: dict = {}
     for i, p in enumerate(plays):
         if len(p.plays) > MAX_SEGMENTS:
-            raise ValueError(f"index line for {p.count} v {p.upcard}: at most {MAX_SEGMENTS} plays")
-        by_hand.setdefault((p.count, p.upcard), []).append(i)
+            raise ValueError(f"index line for {p.count} v {p.dealer}: at most {MAX_SEGMENTS} plays")
+        by_hand.setdefault((p.count, p.dealer), []).append(i)
     for k, hand in enumerate(comps.hands):
         if len(hand) < 2 or hand == (1, 10):
             continue

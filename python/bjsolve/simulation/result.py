@@ -10,9 +10,10 @@ import numpy as np
 from ..output.table import Table
 
 TC_LOW, TC_HIGH = -20, 20          # the per-true-count table (the ends collect the rest)
+MONEY_FIGURES = ("mean", "sd", "total_won", "total_bet")   # amounts: units; money with a unit
 
 
-@dataclass
+@dataclass(frozen=True)
 class TrueCountRow:
     """One row of a simulation's per-true-count table (the count the bet was made on)."""
     true_count: int          # TC_LOW / TC_HIGH rows also hold every count beyond them
@@ -24,7 +25,7 @@ class TrueCountRow:
     se: float                # standard error of mean
 
 
-@dataclass
+@dataclass(frozen=True)
 class RuinResult:
     """Simulated risk of ruin: of ``paths`` bankroll paths of ``rounds_per_path`` rounds
     from ``bankroll`` units, ``ruined`` reached 0; ``risk_of_ruin`` their share and ``se``
@@ -37,7 +38,7 @@ class RuinResult:
     se: float
 
 
-@dataclass
+@dataclass(frozen=True)
 class SimulationResult:
     """Totals of a simulation.  Money is in bet units (the flat bet or the ramp's units).
 
@@ -104,10 +105,17 @@ class SimulationResult:
             out["risk_of_ruin_se"] = self.ruin.se
         return out
 
-    def tables(self):
+    def money(self, unit: float) -> dict:
+        """The totals that are amounts (mean, sd, total_won, total_bet), in money at
+        ``unit`` money per unit."""
+        return {k: getattr(self, k) * unit for k in MONEY_FIGURES}
+
+    def tables(self, unit: float | None = None):
         """The summary and the per-true-count table as ``bjsolve.output.table.Table`` objects
-        (text cells formatted for reading; JSON carries the numbers as records)."""
+        (text cells formatted for reading; JSON carries the numbers as records); ``unit``
+        (money per unit): the money beside the amounts."""
         s = self.summary()
+        money = {} if unit is None else self.money(unit)
         shown = {
             "rounds": f"{self.rounds:,}", "played": f"{self.played:,}",
             "hands": f"{self.hands:,}",
@@ -123,18 +131,28 @@ class SimulationResult:
         if self.ruin is not None:
             shown["risk_of_ruin"] = (f"{self.ruin.risk_of_ruin:.4f} +- {self.ruin.se:.4f} "
                                      f"({self.ruin.paths:,} paths, {self.ruin.rounds_per_path:,} "
-                                     f"rounds, {self.ruin.bankroll:g} units)")
+                                     f"rounds, {self.ruin.bankroll:g} units"
+                                     + ("" if unit is None else
+                                        f", money {self.ruin.bankroll * unit:,.2f}") + ")")
+        for k, v in money.items():
+            if math.isfinite(v):
+                shown[k] += f" (money {v:+,.2f})" if k in ("mean", "total_won") \
+                    else f" (money {v:,.2f})"
         names = tuple(shown)
         labels = tuple(SUMMARY_LABELS.get(k, k) for k in names)
         title = "Simulation" + (" PARTIAL" if self.partial else "")
         notes = (("PARTIAL: interrupted; these are the rounds simulated so far",)
-                 if self.partial else ()) + tuple(f"{_SETTING_LABELS.get(k, k)}: {v}" for k, v in self.settings.items()) + (
+                 if self.partial else ()) + tuple(f"{_SETTING_LABELS.get(k, k)}: {v}"
+                                                  for k, v in self.settings.items()) + ((
+            f"money: 1 unit = {unit:,.6g}",) if unit is not None else ()) + (
             f"seed: {self.seed}", "SE treats rounds as independent (rounds of one shoe are "
             "correlated through the count)")
         summary = Table("simulation", title, labels, ("value",),
                         np.array([[shown[k]] for k in names], dtype=object), notes=notes,
                         layout="summary", units="bet units unless stated",
-                        records=[{"name": k, "value": s.get(k)} for k in names if k in s]
+                        records=[{"name": k, "value": s.get(k),
+                                  **({"money": money[k]} if k in money else {})}
+                                 for k in names if k in s]
                         + ([{"name": "risk_of_ruin", "value": self.ruin.risk_of_ruin,
                              "se": self.ruin.se}] if self.ruin is not None else []))
         rows = [r for r in self.per_true_count if r.rounds]
@@ -175,7 +193,7 @@ def _with_se(mean, se, unit: str = "") -> str:
 
 
 # the settings in the notes, in the words of the command line's flags
-_SETTING_LABELS = {"true_count": "decks estimation", "rounding": "tc convention",
+_SETTING_LABELS = {"decks_estimation": "decks estimation", "tc_rounding": "tc rounding",
                    "other_spots": "other spots", "index_plays": "index plays"}
 
 # the summary's rows as a person reads them (JSON records keep the field names)

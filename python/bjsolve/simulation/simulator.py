@@ -10,6 +10,7 @@ See docs/simulation.md for the game model and the conventions.
 from __future__ import annotations
 
 import collections
+import dataclasses
 import itertools
 import math
 import numbers
@@ -49,11 +50,12 @@ from .result import TC_HIGH, TC_LOW, RuinResult, SimulationResult, TrueCountRow,
 # the simulator's public names: its functions, and (re-exported, so that one import
 # serves) the types it takes and returns and the index-file parser
 __all__ = ("simulate", "build_plan", "run_local", "merge", "parse_index_file", "GamePlan",
-           "IndexPlay", "SimulationResult", "TrueCountRow", "RuinResult", "TC_METHODS",
-           "ROUNDINGS", "MAX_SPOTS")
+           "IndexPlay", "SimulationResult", "TrueCountRow", "RuinResult",
+           "DECKS_ESTIMATIONS", "TC_ROUNDINGS", "MAX_SPOTS")
 
-TC_METHODS = ("exact", "half-deck", "full-deck")
-ROUNDINGS = ("floor", "truncate", "round")
+# (in the kernel's order: its parameters hold the position in these tuples)
+DECKS_ESTIMATIONS = ("exact", "half", "full")
+TC_ROUNDINGS = ("floor", "truncate", "round")
 MAX_SPOTS = 7
 DEFAULT_CHUNK_ROUNDS = 1_000_000
 # a run's size limits: 10**15 rounds is years of work on any machine (and far below the
@@ -82,9 +84,9 @@ MAX_TAG = 1000.0
 POLL_SECONDS = 0.1
 # positions in the kernel's parameter arrays (bjcore/_simulate.pxd)
 # (the rules go to the kernel as the kernel rule dict, as to every kernel: bjcore._rules)
-IP_FIELDS = ("cut", "spots", "others", "hole", "tc_method", "rounding", "wong_in_set",
-             "wong_in", "wong_out_set", "wong_out", "insurance_set", "insurance", "n_comps",
-             "n_keys", "infinite")
+IP_FIELDS = ("cut", "spots", "others", "hole", "decks_estimation", "tc_rounding",
+             "wong_in_set", "wong_in", "wong_out_set", "wong_out", "insurance_set",
+             "insurance", "n_comps", "n_keys", "infinite")
 
 
 # ---- input checks ----------------------------------------------------------------------------
@@ -160,7 +162,8 @@ def _tags(system):
 
 def build_plan(rules: Rules, *, shoe=None, penetration: float | str = 0.75, burn=1, spots=1,
                other_spots=0, strategy="basic", system=None, indices=None, insurance=None,
-               true_count="exact", rounding="floor", ramp=None, wong_in=None, wong_out=None,
+               decks_estimation="exact", tc_rounding="floor", ramp=None, wong_in=None,
+               wong_out=None,
                table_min=1.0, table_max=None, threads=None):
     """Validate the settings and build the GamePlan (see ``simulate``); returns
     (plan, settings dict for the record).  ``threads``: for the strategy's solve."""
@@ -203,8 +206,8 @@ def build_plan(rules: Rules, *, shoe=None, penetration: float | str = 0.75, burn
             raise ValueError(f"penetration {_show(penetration)} ({cut} cards) is below one "
                              f"round's cards ({round_cards} after the burn card); for a fresh "
                              f"shoe every round say penetration='every-round'")
-    tc_method = _choice(true_count, "true_count", TC_METHODS)
-    rounding = _choice(rounding, "rounding", ROUNDINGS)
+    decks_estimation = _choice(decks_estimation, "decks_estimation", DECKS_ESTIMATIONS)
+    tc_rounding = _choice(tc_rounding, "tc_rounding", TC_ROUNDINGS)
     system = "hilo" if system is None else system
     tags = _tags(system)
     steps = [] if ramp is None else list(parse_ramp(ramp).points)   # None: flat betting
@@ -245,7 +248,7 @@ def build_plan(rules: Rules, *, shoe=None, penetration: float | str = 0.75, burn
     policy = _resolve_strategy(rules, analysis_shoe, strategy, threads)
     limit_counts = None if infinite else counts
     decision, allowed = _decision_table(rules, limit_counts, keys, comps, policy)
-    plays, table_insurance = _index_plays(indices, rules, system, rounding, threads)
+    plays, table_insurance = _index_plays(indices, rules, system, tc_rounding, threads)
     line_of, nseg, thr, play = _line_tables(plays, keys, comps, allowed, exposed)
     if insurance is None:
         insurance = table_insurance
@@ -255,7 +258,8 @@ def build_plan(rules: Rules, *, shoe=None, penetration: float | str = 0.75, burn
         insurance = _int_or_none(insurance, "insurance")
     ip = dict(cut=cut, spots=spots, others=other_spots,
               hole={"peek": 0, "enhc": 1, "enhc-obo": 2, "exposed": 3}[rules.hole_card],
-              tc_method=TC_METHODS.index(tc_method), rounding=ROUNDINGS.index(rounding),
+              decks_estimation=DECKS_ESTIMATIONS.index(decks_estimation),
+              tc_rounding=TC_ROUNDINGS.index(tc_rounding),
               wong_in_set=int(wong_in is not None), wong_in=wong_in or 0,
               wong_out_set=int(wong_out is not None), wong_out=wong_out or 0,
               insurance_set=int(insurance is not None), insurance=insurance or 0,
@@ -278,7 +282,7 @@ def build_plan(rules: Rules, *, shoe=None, penetration: float | str = 0.75, burn
                     system=system if isinstance(system, str) else "user tags",
                     index_plays=sum(len(p.plays) > 1 for p in plays),
                     insurance=("never" if insurance is None else f"at TC >= {insurance:+d}"),
-                    true_count=tc_method, rounding=rounding,
+                    decks_estimation=decks_estimation, tc_rounding=tc_rounding,
                     ramp=", ".join(f"{c:+d}:{b:g}" for c, b in steps) or "flat",
                     wong=("off" if wong_in is None and wong_out is None else
                           f"in at TC >= {wong_in}, out below {wong_out}"),
@@ -289,8 +293,9 @@ def build_plan(rules: Rules, *, shoe=None, penetration: float | str = 0.75, burn
 
 def simulate(rules: Rules | None = None, *, rounds, seed, shoe=None, penetration=0.75,
              burn: int = 1, spots: int = 1, other_spots: int = 0, strategy="basic", system=None,
-             indices=None, insurance=None, true_count: str = "exact", rounding: str = "floor",
-             ramp=None, wong_in=None, wong_out=None, table_min: float = 1.0, table_max=None,
+             indices=None, insurance=None, decks_estimation: str = "exact",
+             tc_rounding: str = "floor", ramp=None, wong_in=None, wong_out=None,
+             table_min: float = 1.0, table_max=None,
              threads: int | None = None, chunk_rounds: int = DEFAULT_CHUNK_ROUNDS,
              progress=False, client=None, bankroll_trials=None) -> SimulationResult:
     """Simulate ``rounds`` rounds of the real game; see docs/simulation.md.
@@ -303,12 +308,12 @@ def simulate(rules: Rules | None = None, *, rounds, seed, shoe=None, penetration
         (``CountedGame``'s ``burn`` takes any number; another number here is refused).
     spots: the player's spots (1..7, same bet each); other_spots: other players at the
         table (they play the same strategy, flat, and only eat cards).
-    strategy: 'basic' (the solve's chart), 'composition' (the full-shoe composition-
+    strategy: 'basic' (the solve's chart), 'optimal' (the full-shoe composition-
         dependent strategy, split hands CDZ-), a ``StrategyChart`` or a callable
         f(cards, dealer, allowed) -> action.
     system: a count system name (default 'hilo') or 10 tags A..T.
     indices: None (no index plays), True or "all" (``generate_indices(rules, system,
-        tc_convention=rounding)``: exact indices for this rounding of the true count),
+        tc_rounding=tc_rounding)``: exact indices for this tc_rounding),
         "i18" or "fab4" (those published plays only, with these exact indices), a number N
         (the N lines of largest gain), a list of those ("i18,fab4" or ["i18", "fab4"]:
         their lines together), an ``IndexTable``, an index file (path or text; its
@@ -318,9 +323,9 @@ def simulate(rules: Rules | None = None, *, rounds, seed, shoe=None, penetration
         strategy at the current true count.
     insurance: None (the index plays' insurance index, else never), False (never), or a
         true count from which to insure (even money for a natural).
-    true_count: 'exact' (cards not yet seen), 'half-deck' or 'full-deck' (decks remaining
+    decks_estimation: 'exact' (cards not yet seen), 'half' or 'full' (decks remaining
         estimated to the nearest half or whole deck, at least one half / one deck).
-    rounding: how the true count becomes a whole number: 'floor', 'truncate' (toward
+    tc_rounding: how the true count becomes a whole number: 'floor', 'truncate' (toward
         zero), 'round' (nearest, halves up).  Bets and indices use that number.
     ramp: true count -> bet: "1:1,2:2,3:4,4:8", a mapping, pairs or a ``bjsolve.risk.ramp.Ramp``
         (``bjsolve.risk.ramp.parse_ramp``: whole counts, each once, bets >= 0); the bet of the
@@ -368,7 +373,8 @@ def simulate(rules: Rules | None = None, *, rounds, seed, shoe=None, penetration
         rules, shoe=shoe, penetration=penetration, burn=burn, spots=spots,
         other_spots=other_spots,
         strategy=strategy, system=system, indices=indices, insurance=insurance,
-        true_count=true_count, rounding=rounding, ramp=ramp, wong_in=wong_in,
+        decks_estimation=decks_estimation, tc_rounding=tc_rounding, ramp=ramp,
+        wong_in=wong_in,
         wong_out=wong_out, table_min=table_min, table_max=table_max, threads=threads)
     specs = [(k, min(chunk_rounds, rounds - k * chunk_rounds))
              for k in range((rounds + chunk_rounds - 1) // chunk_rounds)]
@@ -381,9 +387,11 @@ def simulate(rules: Rules | None = None, *, rounds, seed, shoe=None, penetration
     result = _result(merge(done), seed, len(done), partial, settings)
     if trials is not None and not partial:
         try:
-            result.ruin = _ruin(plan, seed, trials, threads, client)
+            result = dataclasses.replace(result, ruin=_ruin(plan, seed, trials, threads,
+                                                            client))
         except KeyboardInterrupt:
-            result.partial = True       # the rounds stand; the bankroll paths are dropped
+            # the rounds stand; the bankroll paths are dropped
+            result = dataclasses.replace(result, partial=True)
     return result
 
 

@@ -1,0 +1,81 @@
+"""The counter's question, asked both ways with the same words: "win rate, SD, SCORE, risk
+of ruin and true-count frequencies for 6D H17 DAS LS, Hi-Lo with the Illustrious 18, a 1-12
+ramp, a $10,000 bankroll at $25 a unit".  The command line's flags are the library's
+keywords with dashes, and both give the same figures (the same computation: equal, not
+close)."""
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import bjsolve
+
+RULES = "6D H17 DAS LS"
+RAMP = "1:1,2:2,3:4,4:8,5:12"        # 1 unit up to +1, 12 units from +5
+UNIT = 25                            # dollars a unit
+BANKROLL = 10_000 / UNIT             # units: $10,000
+TARGET = 0.05
+
+
+@pytest.fixture(scope="module")
+def both_ways():
+    # the command line, as a counter runs it (its own process)
+    root = Path(__file__).resolve().parents[1]
+    env = dict(os.environ, COLUMNS="80",
+               PYTHONPATH=os.pathsep.join([str(root / "python"), str(root / "src"),
+                                           os.environ.get("PYTHONPATH", "")]))
+    cli = subprocess.run(
+        [sys.executable, "-m", "bjsolve", "game", "--rules", RULES, "--indices", "i18",
+         "--ramp", RAMP, "--bankroll", f"{BANKROLL:g}", "--unit", str(UNIT),
+         "--target-ror", str(TARGET), "--tc-rounding", "floor", "--decks-estimation",
+         "exact", "--format", "json"],
+        capture_output=True, text=True, env=env, timeout=1800)
+    assert cli.returncode == 0, cli.stderr
+    # the library, with the same words
+    game = bjsolve.CountedGame(bjsolve.Rules.parse(RULES), "hilo", indices="i18",
+                               tc_rounding="floor", decks_estimation="exact")
+    result = game.evaluate(RAMP, bankroll=BANKROLL, unit=UNIT, target_ror=TARGET)
+    return json.loads(cli.stdout), game, result
+
+
+def test_the_ramp_figures_are_the_same_both_ways(both_ways):
+    doc, _, result = both_ways
+    summary = next(t for t in doc["tables"] if t["table"] == "summary")
+    figures = {r["figure"]: r for r in summary["records"]}
+    python = result.summary()
+    for name in ("win rate per round", "win rate per 100", "SD per round", "SD per 100",
+                 "SCORE", "risk of ruin", "bankroll", "bankroll for 5% risk of ruin"):
+        assert figures[name]["value"] == python[name], name
+    money = result.money()
+    assert figures["bankroll"]["money"] == money["bankroll"] == 10_000
+    assert figures["win rate per 100"]["money"] == money["win rate per 100"]
+    assert figures["SCORE"]["value"] == result.score and figures["risk of ruin"]["value"] == result.ror
+    # what the figures must be, independently of how they were computed
+    assert 0 < result.ror < 1 and result.win_rate > 0
+    assert result.score == pytest.approx(1e6 * result.win_rate ** 2 / result.sd ** 2, rel=1e-12)
+    assert result.bankroll_for_target > BANKROLL     # 5% needs more than 400 units here
+
+
+def test_the_true_count_frequencies_are_the_same_both_ways(both_ways):
+    doc, game, _ = both_ways
+    table = next(t for t in doc["tables"] if t["table"] == "game")
+    shown = [table["values"][label]["frequency"] for label in table["rows"]]
+    assert table["rows"] == [str(label) for label in game.labels]
+    assert shown == [float(f) for f in game.frequency]
+    assert sum(shown) == pytest.approx(1.0, abs=1e-12)
+    # the notes say the conventions in the flags' words
+    assert "decks estimation exact, tc rounding floor" in " ".join(table["notes"])
+
+
+def test_the_flags_are_the_keywords_with_dashes():
+    """Every keyword the Python call above used is a flag of 'game' (and back)."""
+    from bjsolve.cli import build_parser
+    _, parsers, _ = build_parser(only="game")
+    flags = {f for a in parsers["game"]._actions for f in a.option_strings}
+    for keyword in ("indices", "tc_rounding", "decks_estimation", "bankroll", "unit",
+                    "target_ror", "trip_rounds", "penetration", "burn", "spots", "insurance",
+                    "strategy", "threads", "wong_in", "depth_bands"):
+        assert "--" + keyword.replace("_", "-") in flags, keyword
