@@ -242,7 +242,7 @@ def test_dealer_bets_match_enumeration(hit_soft_17):
             continue
         label = "A" if up == 1 else "T" if up == 10 else str(up)
         got = sidebets.edge("bust-bonus", shoe=DEALER_SHOE, hit_soft_17=hit_soft_17,
-                            up_card=up).probabilities
+                            dealer=up).probabilities
         busts = {h: p / weight for h, p in offered.items() if blackjack_total(h) > 21}
         eights = {h: p for h, p in busts.items() if [c[0] for c in h] == [8, 8, 8]}
         s = sum(p for h, p in busts.items() if suited(h) and h not in eights)
@@ -351,7 +351,7 @@ def test_published_figures():
     # Wizard of Odds, Bust Bonus, 8 decks, H17, the dealer peeks before the bet: 2, 3, 4 up
     for up, suited, plain in (("2", 0.008834, 0.347843), ("3", 0.011606, 0.365285),
                               ("4", 0.014647, 0.383472)):
-        bb = e("bust-bonus", decks=8, hit_soft_17=True, up_card=up).probabilities
+        bb = e("bust-bonus", decks=8, hit_soft_17=True, dealer=up).probabilities
         assert round(bb[f"{up} up: suited bust"], 6) == suited
         assert round(bb[f"{up} up: bust"], 6) == plain
 
@@ -422,8 +422,8 @@ def test_bad_input_names_the_field():
         sidebets.edge("21+3", "five-star")
     with pytest.raises(ValueError, match="removed"):
         sidebets.edge("21+3", remove="ZZ")
-    with pytest.raises(ValueError, match="up_card"):
-        sidebets.edge("21+3", up_card="A")
+    with pytest.raises(ValueError, match="dealer"):
+        sidebets.edge("21+3", dealer="A")
     with pytest.raises(ValueError, match="decks"):
         SuitedShoe.decks(0)
 
@@ -510,7 +510,7 @@ def _offers(name, table, rest):
             natural = (Fraction(ranks[0] * ranks[9], size * (size - 1))
                        if up in (1, 10) else 0)
             chance = Fraction(ranks[up - 1], size) - natural
-            out.append((chance, sidebets.edge(name, table, shoe=rest, up_card=up)
+            out.append((chance, sidebets.edge(name, table, shoe=rest, dealer=up)
                         .expected_value if chance else 0.0))
         return out
     return [(1, sidebets.edge(name, table, shoe=rest).expected_value)]
@@ -523,7 +523,7 @@ BUSTER_SHOE = SuitedShoe([[2, 2, 1, 0], [2, 1, 1, 0], [1, 1, 1, 0], [1, 0, 0, 0]
 
 
 def test_counted_over_13_bets_only_with_an_edge():
-    r = sidebets.counted_sidebet("over-13", tags=(2, 2, 1, 0, 0, 0, 0, 0, -1, -1), decks=2,
+    r = sidebets.counted_sidebet("over-13", system=(2, 2, 1, 0, 0, 0, 0, 0, -1, -1), decks=2,
                                  penetration=0.75)
     assert 0 < r.bet_fraction < 1 and r.edge_when_bet > 0 and r.gain_per_100_rounds > 0
     assert r.base_ev == pytest.approx(sidebets.edge("over-13", decks=2).expected_value,
@@ -543,7 +543,7 @@ def test_cli_sidebet_paytable_file_and_counted(tmp_path):
     table.write_text(json.dumps({"royal flush": 30}))
     bad = _cli("perfect-pairs", "--paytable-file", str(table))
     assert bad.returncode == 2 and "not an outcome" in bad.stderr
-    done = _cli("over-13", "--decks", "2", "--counted", "--tags", "hilo", "--format", "csv")
+    done = _cli("over-13", "--decks", "2", "--counted", "--system", "hilo", "--format", "csv")
     assert done.returncode == 0, done.stderr
 
 
@@ -553,7 +553,7 @@ def test_docs_quote_the_computed_figures():
     e = sidebets.edge
     assert f"(8 decks: {e('21+3', 'five-tier', decks=8).house_edge:.4%})" in text
     assert f"(8 decks: {e('21+3', 'five-tier-25', decks=8).house_edge:.4%}," in text
-    counted = sidebets.counted_sidebet("over-13", tags=(1, 1, 1, 0, 0, 0, 0, 0, 0, -1),
+    counted = sidebets.counted_sidebet("over-13", system=(1, 1, 1, 0, 0, 0, 0, 0, 0, -1),
                                        decks=6, penetration=5 / 6)
     assert (f"edge in {counted.bet_fraction:.1%} of rounds, {counted.edge_when_bet:+.1%} per "
             f"bet, {counted.gain_per_100_rounds:+.2f} units per 100 rounds") in text
@@ -620,14 +620,14 @@ def test_dealer_hands_agree_with_the_package_dealer_probabilities(hit_soft_17):
                 assert mine[here].sum() / up_chance == pytest.approx(theirs[total], abs=1e-14)
 
 
-def test_cli_bust_bonus_against_one_up_card():
+def test_cli_bust_bonus_against_one_dealer_card():
     # Wizard of Odds, Bust Bonus, 8 decks, H17: with a 4 up, suited bust 10, bust 1 to 1
-    done = _cli("bust-bonus", "--decks", "8", "--h17", "--up-card", "4", "--format", "json")
+    done = _cli("bust-bonus", "--decks", "8", "--h17", "--dealer", "4", "--format", "json")
     assert done.returncode == 0, done.stderr
     records = {r["outcome"]: r for r in json.loads(done.stdout)["records"]}
     assert round(records["4 up: suited bust"]["probability"], 6) == 0.014647
     # the printed return, -0.071939, sums returns of probabilities rounded to 6 places (the
     # suited one times 10): it agrees within that rounding
     assert abs(records["total"]["expected_value"] - -0.071939) < 1e-5
-    bad = _cli("21+3", "--up-card", "4")
-    assert bad.returncode == 2 and "--up-card" in bad.stderr
+    bad = _cli("21+3", "--dealer", "4")
+    assert bad.returncode == 2 and "--dealer" in bad.stderr

@@ -41,17 +41,17 @@ def add_arguments(parser) -> None:
     g.add_argument("--remove", metavar="CARDS",
                    help="cards out of the shoe, e.g. QH,7S,5 (a rank alone: its suit "
                         "unknown, spread over the suits; default: a full shoe)")
-    g.add_argument("--up-card", metavar="CARD",
-                   help="bust-bonus only: the up card the bet is made against (default: "
-                        "every up card)")
+    g.add_argument("--dealer", metavar="CARD",
+                   help="bust-bonus only: the dealer's up card the bet is made against "
+                        "(default: every up card)")
     g.add_argument("--count", action="store_true",
                    help="add the effects of removal of each rank and suit and the best "
                         "linear count (with published counts' correlations; default: off)")
     g.add_argument("--counted", action="store_true",
-                   help="how often the count (--tags) gives the bet an edge over "
+                   help="how often the count (--system) gives the bet an edge over "
                         "a shoe, and the units won per 100 rounds betting one unit then "
                         "(default: off)")
-    g.add_argument("--tags", metavar="SYSTEM|T1,...",
+    g.add_argument("--system", metavar="NAME|TAGS",
                    help="with --counted: a count system (hilo, ko, ...) or 10 tags A..T or "
                         "13 tags A..K (default: the bet's best level-1 count)")
     g.add_argument("--penetration", type=common.positive_number, default=0.75, metavar="P",
@@ -120,7 +120,7 @@ def run(args) -> int:
     if args.bet is None:
         raise common.UsageError("give the side bet's NAME (or --list)")
     result = edge(args.bet, _paytable(args), shoe=shoe, hit_soft_17=args.hit_soft_17,
-                  up_card=args.up_card)
+                  dealer=args.dealer)
     names = tuple(result.probabilities)
     pays = [result.paytable.pay(o) if o != "no win" else -1.0 for o in names]
     probs = [result.probabilities[o] for o in names]
@@ -140,7 +140,7 @@ def run(args) -> int:
                       "house_edge": result.house_edge, "sd": result.sd}])]
     if args.count:
         effects = effects_of_removal(args.bet, _paytable(args), shoe=shoe,
-                                     hit_soft_17=args.hit_soft_17, up_card=args.up_card)
+                                     hit_soft_17=args.hit_soft_17, dealer=args.dealer)
         count = best_count(args.bet, effects=effects)
         rows = count.ranks
         tables.append(Table(
@@ -178,7 +178,7 @@ def _tags(text):
     try:
         return tuple(float(p) for p in parts)
     except ValueError:
-        raise common.UsageError(f"--tags: {text[:40]!r} is not a count system or a list of "
+        raise common.UsageError(f"--system: {text[:40]!r} is not a count system or a list of "
                                 "10 or 13 numbers") from None
 
 
@@ -189,11 +189,11 @@ def _counted_table(args, result, shoe):
     from ..sidebets import best_count, counted_sidebet
     if args.remove is not None:
         raise common.UsageError("--counted deals whole shoes: leave out --remove")
-    tags = _tags(args.tags)
+    tags = _tags(args.system)
     if tags is None:
         # level 1 (tags -1, 0, +1): three tag classes keep the exact model quick
         tags = best_count(args.bet, result.paytable, shoe=shoe, max_level=1).tags
-    counted = counted_sidebet(args.bet, result.paytable, tags=tags, shoe=shoe,
+    counted = counted_sidebet(args.bet, result.paytable, system=tags, shoe=shoe,
                               penetration=args.penetration,
                               cards_per_round=args.cards_per_round,
                               hit_soft_17=args.hit_soft_17)

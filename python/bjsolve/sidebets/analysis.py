@@ -60,13 +60,13 @@ def resolve_shoe(shoe=None, *, decks=None, remove=(), spanish: bool = False) -> 
     return shoe
 
 
-def _up_card(the_bet, up_card):
-    if up_card is None:
+def _dealer_card(the_bet, dealer):
+    if dealer is None:
         return None
     if the_bet.name != "bust-bonus":
-        raise ValueError(f"up_card: only bust-bonus is made after the up card is seen, not "
+        raise ValueError(f"dealer: only bust-bonus is made after the up card is seen, not "
                          f"{the_bet.name}")
-    return rank(up_card, field="up_card")
+    return rank(dealer, field="dealer")
 
 
 def _check_soft17(value):
@@ -90,7 +90,7 @@ class SideBetResult:
     shoe: SuitedShoe
     hit_soft_17: bool
     convention: str
-    up_card: int | None = None
+    dealer: int | None = None
 
     @property
     def house_edge(self) -> float:
@@ -115,26 +115,27 @@ def _ev(the_bet, table: PayTable, probs: np.ndarray):
 
 def _probabilities(the_bet, shoe, hit_soft_17, up):
     if up is not None:
-        return the_bet.probabilities(shoe, hit_soft_17, up_card=up)
+        return the_bet.probabilities(shoe, hit_soft_17, dealer=up)
     return the_bet.probabilities(shoe, hit_soft_17)
 
 
 def edge(name, paytable=None, *, shoe=None, decks=None, remove=(),
-         hit_soft_17: bool = False, up_card=None, spanish: bool = False) -> SideBetResult:
+         hit_soft_17: bool = False, dealer=None, spanish: bool = False) -> SideBetResult:
     """The exact outcome probabilities and value of side bet ``name``.
 
     paytable: a preset name (``PRESETS[name]``), a mapping {outcome: pay to one} or None
     (the bet's default); shoe: a ``SuitedShoe``, a ``bjsolve.Shoe`` or a number of decks;
     decks: full decks (default 6; ``spanish``: without tens); remove: cards out of the
     shoe ('QH', '7', 'T', ...); hit_soft_17: the dealer's rule (dealer bets only);
-    up_card: for bust-bonus, the up card the bet is made against (default: every up card).
+    dealer: for bust-bonus, the dealer's up card the bet is made against (default: every
+    up card).
 
     Returns a ``SideBetResult``; ``house_edge`` = -expected value per unit bet.
     """
     the_bet = bet(name)
     table = _resolve_paytable(the_bet, paytable)
     hit_soft_17 = _check_soft17(hit_soft_17)
-    up = _up_card(the_bet, up_card)
+    up = _dealer_card(the_bet, dealer)
     suited = resolve_shoe(shoe, decks=decks, remove=remove, spanish=spanish)
     probs = _probabilities(the_bet, suited, hit_soft_17, up)
     mean, sd = _ev(the_bet, table, probs)
@@ -171,14 +172,14 @@ class RemovalEffects:
 
 
 def effects_of_removal(name, paytable=None, *, shoe=None, decks=None,
-                       remove=(), hit_soft_17: bool = False, up_card=None,
+                       remove=(), hit_soft_17: bool = False, dealer=None,
                        spanish: bool = False) -> RemovalEffects:
     """The effect of removing each card (kind, rank, suit) on the bet's expected value:
     each is the difference of two exact values (shoe less the card, minus shoe)."""
     the_bet = bet(name)
     table = _resolve_paytable(the_bet, paytable)
     hit_soft_17 = _check_soft17(hit_soft_17)
-    up = _up_card(the_bet, up_card)
+    up = _dealer_card(the_bet, dealer)
     suited = resolve_shoe(shoe, decks=decks, remove=remove, spanish=spanish)
     base = _value(the_bet, table, suited, hit_soft_17, up)
     counts = suited.array()
@@ -255,7 +256,7 @@ def _correlation(tags, effects, weights) -> float:
 
 
 def best_count(name, paytable=None, *, shoe=None, decks=None, remove=(),
-               hit_soft_17: bool = False, up_card=None, spanish: bool = False,
+               hit_soft_17: bool = False, dealer=None, spanish: bool = False,
                max_level: int = 3, effects: RemovalEffects | None = None) -> BestCount:
     """The best linear count for a side bet (from ``effects_of_removal``): tags scaled to
     integers of at most ``max_level`` in size, the level with the highest correlation."""
@@ -263,7 +264,7 @@ def best_count(name, paytable=None, *, shoe=None, decks=None, remove=(),
         raise ValueError(f"max_level must be a whole number 1..10, got {show(max_level)}")
     if effects is None:
         effects = effects_of_removal(name, paytable, shoe=shoe, decks=decks,
-                                     remove=remove, hit_soft_17=hit_soft_17, up_card=up_card,
+                                     remove=remove, hit_soft_17=hit_soft_17, dealer=dealer,
                                      spanish=spanish)
     counts = np.array(effects.shoe.counts, dtype=float).reshape(13, 4).sum(axis=1)
     court = [effects.by_rank[r] for r in RANK_NAMES[9:] if not math.isnan(effects.by_rank[r])]

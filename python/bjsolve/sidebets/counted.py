@@ -87,7 +87,7 @@ def _tags_by_kind(tags) -> np.ndarray:
     return np.repeat(np.array(tags, dtype=float), 4)
 
 
-def counted_sidebet(name, paytable=None, *, tags="hilo", decks: int = 6, shoe=None,
+def counted_sidebet(name, paytable=None, *, system="hilo", decks: int = 6, shoe=None,
                     penetration: float = 0.75, cards_per_round: float = 5.5,
                     spanish: bool = False, hit_soft_17: bool = False) -> CountedSideBet:
     """The counted side bet ``name`` with count ``tags`` (a system name such as "hilo", or 10
@@ -105,7 +105,7 @@ def counted_sidebet(name, paytable=None, *, tags="hilo", decks: int = 6, shoe=No
         raise ValueError("counted_sidebet: the shoe needs whole counts")
     if not isinstance(hit_soft_17, bool):
         raise TypeError(f"hit_soft_17 must be True or False, got {show(hit_soft_17)}")
-    model = _CountModel(the_bet, table, shoe, tags, hit_soft_17)
+    model = _CountModel(the_bet, table, shoe, system, hit_soft_17)
     total = model.total
     m = int(model.sig_cards.max())
     last = int(penetration * total)

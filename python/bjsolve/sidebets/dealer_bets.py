@@ -120,7 +120,7 @@ class _BustBonus(DealerBet):
     """Made after the up card is seen, and (ten or ace up) after the dealer has checked
     for a natural: every probability is given that the bet is offered."""
 
-    def probabilities(self, shoe, hit_soft_17=False, up_card=None):
+    def probabilities(self, shoe, hit_soft_17=False, dealer=None):
         # offered: no dealer natural (the chance of one is exact from the two cards)
         ranks = rank_suit_counts(shoe.array()).sum(axis=1)
         n = ranks.sum()
@@ -129,13 +129,13 @@ class _BustBonus(DealerBet):
         natural[0] = ranks[0] * ranks[9] / (n * (n - 1))
         natural[9] = natural[0]
         offered_by_up = up_chance - natural
-        weight = offered_by_up.sum() if up_card is None else offered_by_up[up_card - 1]
+        weight = offered_by_up.sum() if dealer is None else offered_by_up[dealer - 1]
         if weight <= 0:
             raise ValueError("bust-bonus: the bet is never offered on this shoe")
         hands, p, suited, _ = _dealer_laws(shoe, hit_soft_17, "bust")
         bust = np.ones(len(p), dtype=bool)
-        if up_card is not None:
-            bust = bust & (hands.up == up_card)
+        if dealer is not None:
+            bust = bust & (hands.up == dealer)
         eights = bust & (hands.up == 8) & (hands.mult[:, 7] == 3) & (hands.cards == 3)
         out = [suited[eights].sum(), (p - suited)[eights].sum()]
         for up in range(1, 11):
