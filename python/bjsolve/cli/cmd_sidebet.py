@@ -122,6 +122,8 @@ def run(args) -> int:
     result = edge(args.bet, _paytable(args), shoe=shoe, hit_soft_17=args.hit_soft_17,
                   dealer=args.dealer)
     names = tuple(result.probabilities)
+    if result.dealer is not None:        # against one up card: the others' rows are empty
+        names = tuple(o for o in names if result.probabilities[o] > 0 or o == "no win")
     pays = [result.paytable.pay(o) if o != "no win" else -1.0 for o in names]
     probs = [result.probabilities[o] for o in names]
     notes = (shoe_note, f"pay table {result.paytable.name}: {result.paytable.source}",
