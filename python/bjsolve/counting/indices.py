@@ -26,6 +26,7 @@ from ..model.actions import first_best
 from ..model.hands import PAIR_CODES, hand_code
 from ..model.ranks import UPCARD_ORDER, ranks, show
 from ..model.rules import Rules
+from ..output.notebook import index_table_frame, index_table_html
 from ..output.progress import progress_callback
 from .index_file import MAX_INDEX_TC, parse_index_file
 from .index_file import read_index_file as _read_index_file
@@ -258,6 +259,15 @@ class IndexTable:
         if self.selection != "all":
             out += f"; lines shown: {self.selection}"
         return out
+
+    def to_pandas(self):
+        """One row per index number: hand, dealer (the upcard), play_below, index (a whole
+        true count), play_from (the play at and above it), crossing (the exact true count
+        where the two plays are worth the same), gain (``gains``).  Needs pandas."""
+        return index_table_frame(self)
+
+    def _repr_html_(self):
+        return index_table_html(self)
 
 
 # ---- what a caller may give as index plays ----------------------------------------------

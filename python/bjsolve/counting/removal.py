@@ -42,7 +42,10 @@ from ..model.hands import hand_code
 from ..model.ranks import UPCARD_ORDER, label, rank, ranks, show
 from ..model.rules import Rules
 from ..model.shoe import Shoe
+from ..output.notebook import (decision_effects_frame, decision_effects_html,
+                               removal_effects_frame, removal_effects_html)
 from ..output.progress import progress_callback
+from ..output.table import shoe_words
 from .shoe_values import cached, remember, shoe_key, shoe_values, solve_and_keep, two_card_weights
 
 # Tags for A, 2, ..., 9, T.
@@ -260,6 +263,14 @@ class RemovalEffects(Mapping):
         """The effects of removal A, 2..9, T as a tuple (NaN for a rank not in the shoe)."""
         return tuple(self.effects.get(r, float("nan")) for r in range(1, 11))
 
+    def to_pandas(self):
+        """The effects by rank (index A, 2..9, T; columns effect: fraction of the initial
+        bet, unconditioned; probability: the rank's share of the shoe).  Needs pandas."""
+        return removal_effects_frame(self)
+
+    def _repr_html_(self):
+        return removal_effects_html(self, shoe_words(self.shoe, self.rules.decks))
+
 
 def effects_of_removal(rules: Rules, *, shoe: Shoe | None = None, strategy: str = "fixed",
                        split: str = "CDZ-", progress=None) -> RemovalEffects:
@@ -424,6 +435,14 @@ class DecisionEffects:
     def gap(self, first: str, second: str) -> float:
         """EV(first) - EV(second) in the shoe."""
         return self.values[first] - self.values[second]
+
+    def to_pandas(self):
+        """One row per action: ev, then the effect of removing one card of each rank
+        (columns A, 2..9, T; fractions of the initial bet).  Needs pandas."""
+        return decision_effects_frame(self)
+
+    def _repr_html_(self):
+        return decision_effects_html(self)
 
 
 def decision_effects_of_removal(rules: Rules, cards, dealer, *, shoe: Shoe | None = None,

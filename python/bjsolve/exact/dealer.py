@@ -7,6 +7,7 @@ from ..model.mappings import CardMapping
 from ..model.ranks import UPCARD_ORDER, counts_of, hand_total, label, ranks, show
 from ..model.rules import Rules
 from ..model.shoe import Shoe
+from ..output.notebook import dealer_outcomes_html
 
 OUTCOMES = (17, 18, 19, 20, 21, "bust", "blackjack")
 
@@ -36,6 +37,9 @@ class DealerOutcomes(dict):
         body = ", ".join(f"{k!r}: {v:.6f}" for k, v in self.items())
         measure = "given no dealer blackjack" if self.given_no_blackjack else "unconditioned"
         return f"DealerOutcomes(dealer={self.dealer}, {measure}, {{{body}}})"
+
+    def _repr_html_(self):
+        return dealer_outcomes_html(self)
 
 
 def _outcomes(values, dealer, given_no_blackjack):

@@ -42,6 +42,7 @@ from bjcore._split_moments import second_moments, split_moment_jobs
 from bjcore._spot_moments import SpotMoments
 
 from ..model.deal import exposed, is_natural
+from ..output.notebook import distribution_frame, distribution_html
 from .kernel_rules import (
     POLICY_CLASS,
     SPLIT_CLASSES,
@@ -156,12 +157,10 @@ class OutcomeDistribution:
 
     def to_pandas(self):
         """A pandas DataFrame with columns value, probability (needs pandas)."""
-        try:
-            # (lazy: pandas is optional)
-            import pandas as pd
-        except ImportError:  # pragma: no cover - pandas is optional
-            raise ImportError("to_pandas needs pandas (pip install pandas)") from None
-        return pd.DataFrame({"value": self.values, "probability": self.probabilities})
+        return distribution_frame(self)
+
+    def _repr_html_(self):
+        return distribution_html(self)
 
     def __repr__(self):
         how = ("exact" if self.exact else

@@ -23,6 +23,8 @@ from ..model.ranks import counts_of, label, ranks
 from ..model.ranks import show as _show
 from ..model.rules import Rules
 from ..model.shoe import Shoe
+from ..output.notebook import action_values_html, solution_frame, solution_html
+from ..output.table import shoe_words
 from .dealer import resolve_shoe
 from .engines import make_engines, solve_engines
 from .kernel_rules import SPLIT_CLASSES, check_split_class, check_threads, natural_tie_value
@@ -91,6 +93,9 @@ class ActionValues(Mapping):
         split = f", split {self.split}" if "split" in self._values else ""
         return (f"ActionValues({cards} v {dealer_label(self.dealer)}, {measure}{split}: "
                 f"{{{body}}})")
+
+    def _repr_html_(self):
+        return action_values_html(self)
 
 
 class Solution:
@@ -394,6 +399,15 @@ class Solution:
                                     threads=threads, exact_splits=exact_splits,
                                     exact_spots=exact_spots)
 
+
+    # ---- in a notebook ---------------------------------------------------------------
+    def _repr_html_(self):
+        return solution_html(self, shoe_words(self.shoe, self.rules.decks))
+
+    def to_pandas(self):
+        """EV of the round by dealer card (columns probability, ev: unconditioned, fraction
+        of the initial bet); ``attrs`` hold the expected value.  Needs pandas."""
+        return solution_frame(self)
 
 class PairsWithoutDAS:
     """The unconditioned values of the pairs when doubling after a split is not allowed,

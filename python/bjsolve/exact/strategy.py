@@ -20,8 +20,8 @@ from ..model.hands import HARD_CODES, PAIR_CODES, SOFT_CODES, compositions, hand
 from ..model.mappings import card_key
 from ..model.ranks import RANK_LABELS, label, ranks, show
 from ..model.rules import Rules
+from ..output.notebook import chart_html
 from ..output.render import to_text
-from ..output.render_html import chart_fragment
 from ..output.table import chart_table
 
 # the codes of hands of three or more cards with a hard total up to 20 (soft 12 and
@@ -250,7 +250,7 @@ class StrategyChart:
         return to_text(self.to_table()).rstrip("\n")
 
     def _repr_html_(self):
-        return chart_fragment(self.to_table())
+        return chart_html(self.to_table())
 
     def to_pandas(self):
         """A pandas DataFrame of the codes (needs pandas, which bjsolve does not require)."""

@@ -42,6 +42,10 @@ def _code_cell(code: str) -> str:
     return f'<td style="background:{color};color:{fg}" title="{_e(meaning)}">{_e(code)}</td>'
 
 
+LEGEND_ITEM = ("display:inline-block;padding:1px 6px;margin:0 .6em .3em 0;"
+               "border:1px solid #888")
+
+
 def legend() -> str:
     items = [("H", "hit"), ("S", "stand"), ("Dh", "double, else hit"),
              ("Ds", "double, else stand"), ("P", "split"),
@@ -53,7 +57,8 @@ def legend() -> str:
     for code, meaning in items:
         _, color, _ = ACTION_COLORS[code[0]]
         fg = "#fff" if code[0] in "SD" else "#000"
-        spans.append(f'<span style="background:{color};color:{fg}"><b>{code}</b> '
+        # (inline: a notebook shows the chart without the page's style sheet)
+        spans.append(f'<span style="background:{color};color:{fg};{LEGEND_ITEM}"><b>{code}</b> '
                      f'{_e(meaning)}</span>')
     return '<div class="legend">' + "".join(spans) + "</div>"
 
@@ -80,12 +85,14 @@ def chart_fragment(table, caption: str | None = None) -> str:
 
 
 def grid_fragment(table) -> str:
+    own = table.column_styles or {}       # a column's own style (the game's edge: signed)
+    styles = [own.get(c, table.style) for c in table.columns]
     head = "<tr><th></th>" + "".join(f"<th>{_e(c)}</th>" for c in table.columns) + "</tr>"
     rows = []
     for r, row in zip(table.rows, table.values):
         cells = "".join(
             f'<td class="{"" if isinstance(_number(v), str) else "num"}">'
-            f"{_e(_cell(v, style=table.style))}</td>" for v in row)
+            f"{_e(_cell(v, style=style))}</td>" for v, style in zip(row, styles))
         rows.append(f"<tr><th>{_e(r)}</th>{cells}</tr>")
     title = table.title + (" (percent)" if table.style == "percent" else "")
     return f"<table><caption>{_e(title)}</caption>{head}" + "\n".join(rows) + "</table>"

@@ -13,6 +13,7 @@ from ..model.deal import round_may_run_out
 from ..model.ranks import label
 from ..model.rules import Rules
 from ..model.shoe import Shoe
+from .notebook import pandas_module, table_html
 from .render import to_text
 
 if TYPE_CHECKING:
@@ -95,9 +96,11 @@ class Table:
 
     def to_pandas(self):
         """A pandas DataFrame (needs pandas, which bjsolve does not require)."""
-        # (lazy: pandas is optional)
-        import pandas as pd
-        return pd.DataFrame(self.values, index=list(self.rows), columns=list(self.columns))
+        return pandas_module().DataFrame(self.values, index=list(self.rows),
+                                         columns=list(self.columns))
+
+    def _repr_html_(self):
+        return table_html(self)
 
 
 def _values(table):

@@ -93,6 +93,7 @@ from ..model.hands import hand_code, total_code
 from ..model.ranks import show as _show
 from ..model.rules import Rules
 from ..model.shoe import Shoe
+from ..output.notebook import counted_game_frame, counted_game_html
 from ..output.table import Table
 from .ramp import (
     MAX_BET,
@@ -788,6 +789,15 @@ class CountedGame:
                      units="frequency: fraction of rounds; edge: EV per unit bet "
                            "(unconditioned); SD: per unit bet; bet: units",
                      column_styles={"edge": "ev", "bet": "units"})
+
+    def to_pandas(self):
+        """The true-count table as a DataFrame: index the true count at round start
+        (``labels``; the end rows pool the rarer counts), columns frequency (share of
+        rounds), edge (EV per unit bet, unconditioned), sd (per unit bet).  Needs pandas."""
+        return counted_game_frame(self)
+
+    def _repr_html_(self):
+        return counted_game_html(self)
 
     def notes(self) -> tuple:
         return (f"rules: {self.rules.describe()}",

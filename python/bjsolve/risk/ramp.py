@@ -28,6 +28,7 @@ import numpy as np
 
 from ..model.checks import is_finite_real
 from ..model.ranks import show as _show
+from ..output.notebook import ramp_frame, ramp_html, ramp_result_frame, ramp_result_html
 from ..output.table import Table
 
 __all__ = ["Ramp", "parse_ramp", "RampResult", "ramp_figures", "diffusion_ruin", "ramp_table"]
@@ -82,6 +83,13 @@ class Ramp:
         """The ramp as text "tc:bet,..." (``parse_ramp`` reads it back)."""
         text = ",".join(f"{k:g}:{v:g}" for k, v in self.points)
         return text + (f" (wong in at {self.wong_in:g})" if self.wong_in is not None else "")
+
+    def to_pandas(self):
+        """The ramp's points (columns true_count, bet in units).  Needs pandas."""
+        return ramp_frame(self)
+
+    def _repr_html_(self):
+        return ramp_html(self)
 
 
 def parse_ramp(ramp, *, wong_in=None) -> Ramp:
@@ -310,6 +318,13 @@ class RampResult:
         kinds = self.units()
         return {k: v * self.unit for k, v in self.summary().items()
                 if v is not None and kinds[k].startswith("units")}
+
+    def to_pandas(self):
+        """The figures of ``summary`` (index: figure; columns value, unit).  Needs pandas."""
+        return ramp_result_frame(self)
+
+    def _repr_html_(self):
+        return ramp_result_html(self)
 
 
 def _percent(p) -> str:

@@ -52,6 +52,8 @@ import numpy as np
 from ..exact.distribution import OutcomeDistribution
 from ..model.checks import is_finite_real
 from ..model.ranks import show as _show
+from ..output.notebook import (lifetime_ruin_html, risk_summary_frame, risk_summary_html,
+                               trip_ruin_html)
 
 MAX_DENOMINATOR = 100       # lattice steps 1/q, q <= 100
 LATTICE_TOLERANCE = 1e-9
@@ -257,6 +259,9 @@ class TripRuin:
 
     def __float__(self):
         return self.probability
+
+    def _repr_html_(self):
+        return trip_ruin_html(self)
 
 
 def trip_ruin(dist, bankroll, trip_rounds, *, tolerance: float = TRIP_TOLERANCE,
@@ -718,6 +723,9 @@ class LifetimeRuin:
     bankroll: float
     error_bound: float = 0.0
     method: str = ""
+
+    def _repr_html_(self):
+        return lifetime_ruin_html(self)
 
 
 def _phi2(x):
@@ -1231,6 +1239,13 @@ class RiskSummary:
 
     def target_label(self) -> str:
         return f"bankroll for {100 * (self.target_ror or 0):.4g}% lifetime ruin (target)"
+
+    def to_pandas(self):
+        """The figures of ``rows`` (index: figure; column value).  Needs pandas."""
+        return risk_summary_frame(self)
+
+    def _repr_html_(self):
+        return risk_summary_html(self)
 
     def money(self) -> dict:
         """{row label: amount in money} of the rows that are amounts (empty without a

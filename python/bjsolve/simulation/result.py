@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ..output.notebook import simulation_frame, simulation_html
 from ..output.table import Table
 
 TC_LOW, TC_HIGH = -20, 20          # the per-true-count table (the ends collect the rest)
@@ -89,11 +90,10 @@ class SimulationResult:
     def to_pandas(self):
         """The per-true-count table as a pandas DataFrame (index: true count); the totals
         are in ``DataFrame.attrs``.  Needs pandas (not a bjsolve requirement)."""
-        # (lazy: pandas is optional)
-        import pandas as pd
-        df = pd.DataFrame([vars(r) for r in self.per_true_count]).set_index("true_count")
-        df.attrs.update(self.summary())
-        return df
+        return simulation_frame(self)
+
+    def _repr_html_(self):
+        return simulation_html(self)
 
     def summary(self) -> dict:
         """The totals by name (no per-true-count rows), as ``to_pandas`` puts in ``attrs``."""
