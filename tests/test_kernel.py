@@ -111,12 +111,15 @@ def test_fixed_strategy_effects_of_removal_average_to_zero(split):
 
 
 @pytest.mark.parametrize("split", ["CDP1", "CDP"])
-def test_frozen_policy_replays_the_solve(split):
+@pytest.mark.parametrize("rules", [Rules(decks=1, hit_soft_17=True),
+                                   Rules(decks=2, max_split_hands=2)], ids=["1D-H17", "2D-SPL1"])
+def test_frozen_policy_replays_the_solve(split, rules):
     """A policy engine on the solve's own shoe, playing the recorded decisions, gives the
-    optimal round EVs back, and meets no decision it lacks."""
+    optimal round EVs back, and meets no decision it lacks.  (The optimal solve values its
+    hands bottom-up, split hands too with one split allowed; the policy engine by the
+    recursion.)"""
     from bjsolve.exact.kernel_rules import POLICY_CLASS
     from bjsolve.exact.engines import make_engines
-    rules = Rules(decks=1, hit_soft_17=True)
     sol = solve(rules, split=split, threads=1)
     frozen = make_engines(rules, sol.shoe, POLICY_CLASS)
     for key, engine in sol._engines.items():
@@ -125,3 +128,27 @@ def test_frozen_policy_replays_the_solve(split):
         assert frozen[key].round_ev() == pytest.approx(float(sol.ev_by_dealer[key]),
                                                        abs=1e-15)
         assert frozen[key].policy_misses == 0
+
+
+@pytest.mark.parametrize("split", ["CDP1", "CDP"])
+@pytest.mark.parametrize("shoe", [Shoe.decks(2), Shoe.decks(1).remove(1, 5, 8, 8, 10, 10)],
+                         ids=["2D", "1D-depleted"])
+def test_one_split_shoes_queued_with_the_unsplit_hands(shoe, split):
+    """With one split allowed, a solve queues the split hands' own dealer shoes in its
+    walk over the unsplit hands (HandEngine.queue_folded_split_shoes); a split valued on
+    an engine that has not solved the round queues them in a walk over the split hands.
+    The two give the same split values, bit for bit."""
+    from bjsolve.exact.kernel_rules import SPLIT_CLASSES, kernel_rules
+    params = kernel_rules(Rules(decks=1, max_split_hands=2), SPLIT_CLASSES[split])
+    weights = shoe.kernel_weights()
+    compared = 0
+    for up in range(1, 11):
+        solved = bjcore.UpcardEngine(weights, up, params)
+        solved.round_ev()
+        alone = bjcore.UpcardEngine(weights, up, params)
+        for pair in range(1, 11):
+            if solved.split_limit(pair) < 2:
+                continue
+            assert alone.split_ev(pair) == solved.split_ev(pair), (up, pair)
+            compared += 1
+    assert compared >= 80

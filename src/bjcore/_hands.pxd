@@ -39,6 +39,8 @@ cdef class HandEngine:
     cdef int extra_max                # while a split is valued: the largest e it needs
     cdef bint split_needs_queued      # ... and its dealer distributions are all queued
     cdef bint unsplit_prefetched      # every unsplit hand's dealer distribution is stored
+    cdef unsigned int split_fold      # bit p: the unsplit prefetch also queues the shoes of
+                                      # pair index p's split hands (one split allowed, CDP/CDP1)
     cdef uint64_t hand_key
 
     cdef DealerStore dealer           # dealer distributions by the cards out of the shoe
@@ -69,6 +71,7 @@ cdef class HandEngine:
     cdef void prefetch_dealer(self, bint children) noexcept nogil
     cdef bint children_need_prefetch(self) noexcept nogil
     cdef void prefetch_unsplit(self, int lowest, double* left) noexcept nogil
+    cdef void queue_folded_split_shoes(self, double* left) noexcept nogil
     cdef double stand_value(self) noexcept nogil
     cdef double hit_value(self) noexcept nogil
     cdef double double_value(self) noexcept nogil

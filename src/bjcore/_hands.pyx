@@ -30,6 +30,17 @@ from bjcore._dealer import dealer_trie
 # growing it, and re-inserting every key, two or three times.
 cdef int VALUE_INDEX_BITS = 14   # 16,384 entries, grown at half full
 cdef int VALUE_ROWS = 4096
+# With one split allowed, CDP and CDP1 keep every split hand's values in the same memo
+# (~10,400 contexts an engine on 6 decks, 11,000 on 8): twice the room, so that it never grows.
+cdef int SPL1_VALUE_INDEX_BITS = 15
+cdef int SPL1_VALUE_ROWS = 16384
+
+
+cdef int value_index_bits(const RuleParams* rules) noexcept nogil:
+    if rules.max_split_hands == 2 and (rules.split_class == SPLIT_CDP
+                                       or rules.split_class == SPLIT_CDP1):
+        return SPL1_VALUE_INDEX_BITS
+    return VALUE_INDEX_BITS
 
 
 cdef class HandEngine:
@@ -62,8 +73,10 @@ cdef class HandEngine:
             self.shoe[r] = decoded.counts[r]
         self.dealer = DealerStore(dealer_trie(cards, self.rules.hit_soft_17))
         self.pair_dealer = PairDealer(self.dealer.trie)
-        self.value_index = HashIndex(VALUE_INDEX_BITS)
-        guard(self.value_store.reserve(VALUE_ROWS))
+        self.value_index = HashIndex(value_index_bits(&self.rules))
+        guard(self.value_store.reserve(
+            SPL1_VALUE_ROWS if value_index_bits(&self.rules) == SPL1_VALUE_INDEX_BITS
+            else VALUE_ROWS))
         self.clear_memo_state()
         self.policy = DecisionTable()
         self.policy_shared = False
@@ -76,6 +89,7 @@ cdef class HandEngine:
         self.extra_max = 0
         self.split_needs_queued = False
         self.unsplit_prefetched = False
+        self.split_fold = 0
         for r in range(N_RANKS):
             self.pair_groups[r] = False
         self.clear_hand()
@@ -87,7 +101,7 @@ cdef class HandEngine:
         self.value_store.swap(no_rows)   # (freed on return)
         self.dealer = DealerStore(self.dealer.trie)
         self.pair_dealer = PairDealer(self.dealer.trie)
-        self.value_index = HashIndex(VALUE_INDEX_BITS)
+        self.value_index = HashIndex(value_index_bits(&self.rules))
         self.clear_memo_state()
 
     cdef void recover(self) except *:
@@ -319,6 +333,8 @@ cdef class HandEngine:
         cdef bint whole_shoe = self.n_cards == 0 and self.pair_rank == 0 and lowest == 0
         if self.n_cards >= 2 and not self.is_natural():
             self.dealer.queue(left, -1, self.hand_key)
+        if self.split_fold and self.n_cards >= 2:
+            self.queue_folded_split_shoes(left)
         for r in range(lowest, N_RANKS):
             if self.hard_sum + r + 1 > 21:
                 break
@@ -334,6 +350,29 @@ cdef class HandEngine:
             # last batch is evaluated, the hit and double recursions need not prefetch
             self.dealer.flush()
             self.unsplit_prefetched = True
+
+    cdef void queue_folded_split_shoes(self, double* left) noexcept nogil:
+        """Queue the shoes that split hands of the current composition stand on, for the
+        pairs of ``split_fold`` (one split allowed, CDP or CDP1, whole counts; set by
+        ``RoundEngine.round_value``).
+
+        Such a split hand, of pair rank P, is valued with one extra P gone: on the shoe
+        left after its cards and one more P.  Where those cards could be an unsplit hand
+        (hard sum at most 21) it shares that hand's distribution, queued anyway; the
+        others are queued here, each under the key the split recursion looks it up by
+        (``removed_key``) and with the very counts ``SplitEngine.queue_current`` would give
+        it, so its outcomes are the same to the bit.  CDP and CDP1 value every composition
+        of a split hand, so every such shoe is needed, and queuing them in the unsplit
+        pass fills its batches instead of walking every split hand again
+        (``queue_split_needs``).  ``left``: the counts after the hand (restored)."""
+        cdef int p
+        # (a pair rank index p with hard sum + p + 1 <= 21 shares the unsplit hand's shoe)
+        for p in range(21 - self.hard_sum if self.hard_sum < 21 else 0, N_RANKS):
+            if not (self.split_fold >> p) & 1 or self.cnt[p] == 0 or left[p] < 1.0:
+                continue   # (no such split hand)
+            left[p] -= 1.0
+            self.dealer.queue(left, -1, self.hand_key + rank_unit(p))
+            left[p] += 1.0
 
     # ---- values of the current hand ---------------------------------------------
 

@@ -18,8 +18,14 @@ cdef struct IndexEntry:
 cdef extern from *:
     """
     static const uint64_t BJ_FIBONACCI = 11400714819323198485ULL; /* 2^64 / golden ratio, odd */
+    #if defined(__GNUC__) || defined(__clang__)
+    #define BJ_PREFETCH(p) __builtin_prefetch((const void*)(p))
+    #else
+    #define BJ_PREFETCH(p) ((void)(p))
+    #endif
     """
     const uint64_t FIBONACCI "BJ_FIBONACCI"
+    void prefetch_address "BJ_PREFETCH"(const void* p) noexcept nogil
 
 
 cdef class HashIndex:
@@ -46,6 +52,12 @@ cdef class HashIndex:
             if e.key == key:
                 return e.slot
             i = (i + 1) & mask
+
+    cdef inline void prefetch(self, uint64_t key) noexcept nogil:
+        """Start loading the entry where a look-up of ``key`` begins (a hint only: a
+        loop that knows the keys it will look up a few steps ahead hides the wait for
+        memory)."""
+        prefetch_address(&self.table[<size_t>((key * FIBONACCI) >> self.shift)])
 
     cdef inline size_t probe(self, uint64_t key) noexcept nogil:
         """The entry holding ``key``, or the free entry where it would go (linear

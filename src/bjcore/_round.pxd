@@ -7,4 +7,5 @@ cdef class RoundEngine(SplitEngine):
     cdef double surrender_value(self) noexcept nogil
     cdef int start_choice(self) noexcept nogil
     cdef bint has_fractional_counts(self) noexcept nogil
+    cdef unsigned int folded_splits(self) noexcept nogil
     cdef double round_value(self) noexcept nogil

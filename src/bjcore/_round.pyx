@@ -80,6 +80,24 @@ cdef class RoundEngine(SplitEngine):
                 return True
         return False
 
+    cdef unsigned int folded_splits(self) noexcept nogil:
+        """The pair rank indices whose split hands' own dealer shoes the unsplit prefetch
+        queues too (``HandEngine.queue_folded_split_shoes``): those split with one split
+        allowed (one context: one extra pair card gone), whose hands CDP and CDP1 value in
+        every composition, on a shoe of whole counts.  (Split aces that take one card and
+        stand never need a shoe of their own.)"""
+        cdef unsigned int fold = 0
+        cdef int p
+        if self.infinite or self.has_fractional_counts() or not (
+                self.rules.split_class == SPLIT_CDP or self.rules.split_class == SPLIT_CDP1):
+            return 0
+        for p in range(N_RANKS):
+            if p == 0 and not self.rules.hit_split_aces:
+                continue
+            if self.hands_limit(p + 1) == 2:
+                fold |= 1u << p
+        return fold
+
     cdef double round_value(self) noexcept nogil:
         """E(u): the round's unconditioned expectation given the upcard (section 7), or
         given both dealer cards when they are dealt face up."""
@@ -100,8 +118,11 @@ cdef class RoundEngine(SplitEngine):
             # count below zero (0.9 left, one drawn) gets the outcomes optimal play gets:
             # the negative count kept in the total, whatever order the hands come in)
             self.clear_hand()
+            self.split_fold = self.folded_splits()
             self.prefetch_unsplit(0, n)
             self.dealer.flush()
+            if self.rules.split_class != SPLIT_POLICY and not self.has_fractional_counts():
+                self.value_unsplit_hands()
         for c1 in range(N_RANKS):
             for c2 in range(N_RANKS):
                 if self.infinite:

@@ -13,12 +13,86 @@ from libc.math cimport NAN, isnan
 
 from bjcore._defs cimport *
 from bjcore._hands cimport hand_add, hand_remove, stand_from_outcomes
-from bjcore._hands cimport HandEngine
+from bjcore._hands cimport HandEngine, HandValues
 from bjcore._memo cimport HashIndex
 from bjcore._alloc cimport vector
-from libc.stdint cimport uint64_t
+from libc.stdint cimport uint64_t, int8_t, int16_t
 
 cdef size_t LANE_ROWS = 4096   # lane_store's first capacity (see lane_row)
+
+
+# ---- every composition of at most 21 (for value_bottom_up) ----------------------------
+# The hands of one card or more whose hard sum is at most 21 (3,082), each with its
+# counts and the hand one card larger for each rank; and for each rank, those of two cards
+# or more that hold it, largest first (every hand after the hands one card larger).  The
+# same for every shoe and rule set: built once, when the module is imported.
+cdef enum:
+    MAX_COMPOSITIONS = 3200
+    PREFETCH_AHEAD = 4      # value_bottom_up: look-ups started this many hands ahead
+
+cdef int n_compositions = 0
+cdef uint64_t comp_key[MAX_COMPOSITIONS]
+cdef int8_t comp_cnt[MAX_COMPOSITIONS][N_RANKS]
+cdef int comp_hard[MAX_COMPOSITIONS]
+cdef int comp_cards[MAX_COMPOSITIONS]
+cdef int16_t comp_child[MAX_COMPOSITIONS][N_RANKS]   # -1: over 21
+cdef int16_t comps_holding[N_RANKS][MAX_COMPOSITIONS]
+cdef int n_holding[N_RANKS]
+cdef int16_t comps_all[MAX_COMPOSITIONS]   # every one of two cards or more, largest first
+cdef int n_all
+
+
+cdef void enumerate_compositions(int lowest, int* cnt, int hard, int cards, uint64_t key):
+    global n_compositions
+    cdef int r, i
+    if cards >= 1:
+        i = n_compositions
+        n_compositions += 1
+        comp_key[i] = key
+        for r in range(N_RANKS):
+            comp_cnt[i][r] = cnt[r]
+        comp_hard[i] = hard
+        comp_cards[i] = cards
+    for r in range(lowest, N_RANKS):
+        if hard + r + 1 > 21:
+            break
+        cnt[r] += 1
+        enumerate_compositions(r, cnt, hard + r + 1, cards + 1, key + rank_unit(r))
+        cnt[r] -= 1
+
+
+cdef void build_compositions():
+    global n_all
+    cdef int cnt[N_RANKS]
+    cdef int i, r, n, k
+    cdef HashIndex where = HashIndex(13)
+    for r in range(N_RANKS):
+        cnt[r] = 0
+    enumerate_compositions(0, cnt, 0, 0, 0)
+    for i in range(n_compositions):
+        where.insert(comp_key[i], i)
+    for i in range(n_compositions):
+        for r in range(N_RANKS):
+            comp_child[i][r] = (where.find(comp_key[i] + rank_unit(r))
+                                if comp_hard[i] + r + 1 <= 21 else -1)
+    for r in range(N_RANKS):
+        k = 0
+        for n in range(21, 1, -1):   # most cards first
+            for i in range(n_compositions):
+                if comp_cards[i] == n and comp_cnt[i][r] > 0:
+                    comps_holding[r][k] = i
+                    k += 1
+        n_holding[r] = k
+    k = 0
+    for n in range(21, 1, -1):
+        for i in range(n_compositions):
+            if comp_cards[i] == n:
+                comps_all[k] = i
+                k += 1
+    n_all = k
+
+
+build_compositions()
 
 cdef extern from *:
     """
@@ -379,6 +453,8 @@ cdef class SplitEngine(HandEngine):
             self.queue_split_needs(p)
         if self.lanes_enabled(p):
             self.lane_blocks(pair, amax, X, Y)
+        if (self.split_fold >> p) & 1 and self.unsplit_prefetched:
+            self.value_folded_split(p)   # (the loop below then reads the memo)
         for a in range(amax + 1):
             if self.lanes_enabled(p):
                 break   # (valued above, every context at once)
@@ -464,6 +540,125 @@ cdef class SplitEngine(HandEngine):
         self.split_cache[p] = ev
         return ev
 
+    cdef void value_unsplit_hands(self) noexcept nogil:
+        """Every unsplit hand's stand, hit and double values and pick (optimal classes,
+        whole counts), once every unsplit hand's dealer shoe is stored: bottom-up as in
+        ``value_folded_split``, where the recursion from the two-card hands would reach
+        every composition of the shoe."""
+        self.value_bottom_up(-1)
+
+    cdef void value_folded_split(self, int p) noexcept nogil:
+        """Value every split hand of pair index ``p`` in its one context (one extra
+        pair card gone) and keep the values in the memo, for a pair of ``split_fold``
+        (one split allowed, CDP or CDP1, whole counts), once its dealer shoes are stored.
+
+        The recursion (``continuation``) would reach every composition that holds the
+        pair's rank, as CDP and CDP1 compare the options of each, one look-up per hand
+        one card smaller and a call per card.  Here the compositions are taken from the
+        table above, largest first, so that every hand one card larger is done when a
+        hand is: its hit and double values read them by index.  Each value is the same
+        IEEE expression, in the same order, as HandEngine.hit_value, double_value and
+        best_option_at compute, on the same dealer outcomes: the same to the bit."""
+        self.value_bottom_up(p)
+
+    cdef void value_bottom_up(self, int p) noexcept nogil:
+        """``value_folded_split`` for pair index ``p``, ``value_unsplit_hands`` for
+        p = -1."""
+        cdef double pi[N_RANKS]
+        cdef double avail
+        cdef double ev, v
+        cdef long long fits[N_RANKS]
+        cdef int k, i, j, r, c, row, a, double_ok, n = n_holding[p] if p >= 0 else n_all
+        cdef uint64_t pair_bits, extra_cards
+        cdef const int16_t* order = &comps_holding[p][0] if p >= 0 else &comps_all[0]
+        cdef bint aces_stand = p == 0 and not self.rules.hit_split_aces, have_pi
+        cdef HandValues blank
+        blank.stand = NAN
+        blank.hit = NAN
+        blank.double_ = NAN
+        blank.choice = -1
+        blank.split_choice = -1
+        if self.fold_best.size() < <size_t>n_compositions:
+            self.fold_best.resize(n_compositions)
+            self.fold_stand.resize(n_compositions)
+        for r in range(N_RANKS):
+            # the cards of each rank a hand may hold: the shoe's (whole counts) less the
+            # dealer's and, for a split hand, the other split hand's pair card
+            avail = self.shoe[r] - self.dealer_cnt[r] - (1.0 if r == p else 0.0)
+            fits[r] = <long long>avail if avail > 0.0 else 0
+        self.pair_rank = p + 1
+        self.extra = 1 if p >= 0 else 0
+        pair_bits = ((<uint64_t>self.pair_rank << PAIR_SHIFT)
+                     | (<uint64_t>self.extra << EXTRA_SHIFT))   # (context_key's)
+        extra_cards = <uint64_t>self.extra * rank_unit(p) if p >= 0 else 0   # (removed_key's)
+        for k in range(n):
+            i = order[k]
+            if k + PREFETCH_AHEAD < n:
+                # the memo and dealer look-ups of a hand a few steps on: random places in
+                # tables larger than the cache, loaded while this hand is valued
+                j = order[k + PREFETCH_AHEAD]
+                self.value_index.prefetch(comp_key[j] | pair_bits)
+                self.dealer.index.prefetch(comp_key[j] + extra_cards)
+            for r in range(N_RANKS):
+                if comp_cnt[i][r] > fits[r]:
+                    break
+            else:
+                r = N_RANKS
+            if r < N_RANKS:
+                continue   # not dealt from this shoe: no such hand
+            for r in range(N_RANKS):
+                self.cnt[r] = comp_cnt[i][r]
+            self.hard_sum = comp_hard[i]
+            self.n_cards = comp_cards[i]
+            self.hand_key = comp_key[i]
+            # (HandEngine.lookup, one probe: a solve meets each of these hands here first)
+            row = self.value_index.find_or_insert(self.context_key(),
+                                                  <int>self.value_store.size())
+            if row < 0:
+                row = <int>self.value_store.size()
+                self.value_store.push_back(blank)
+            have_pi = False
+            if isnan(self.value_store[row].stand):
+                v = self.stand_value()
+                self.value_store[row].stand = v
+            self.fold_stand[i] = self.value_store[row].stand
+            if aces_stand:
+                self.fold_best[i] = self.fold_stand[i]
+                continue
+            double_ok = ((self.rules.double_after_split or p < 0) and self.may_double())
+            if isnan(self.value_store[row].hit):
+                # HandEngine.hit_value, each larger hand's value read by index
+                self.next_card_weights(pi)
+                have_pi = True
+                ev = 0.0
+                for r in range(N_RANKS):
+                    if pi[r] <= 0.0:
+                        continue
+                    if self.hard_sum + r + 1 > 21:
+                        ev -= pi[r]
+                        continue
+                    ev += pi[r] * self.fold_best[comp_child[i][r]]
+                self.value_store[row].hit = ev
+            if double_ok and isnan(self.value_store[row].double_):
+                # HandEngine.double_value
+                if not have_pi:
+                    self.next_card_weights(pi)
+                ev = self.natural_refund(pi)
+                for r in range(N_RANKS):
+                    if pi[r] <= 0.0:
+                        continue
+                    if self.hard_sum + r + 1 > 21:
+                        ev -= 2.0 * pi[r]
+                        continue
+                    ev += 2.0 * pi[r] * self.fold_stand[comp_child[i][r]]
+                self.value_store[row].double_ = ev
+            a = self.value_store[row].choice
+            if a < 0:
+                a = self.best_option_at(row, double_ok)
+                self.value_store[row].choice = a
+            self.fold_best[i] = self.value_at(row, a)
+        self.clear_hand()
+
     cdef void queue_split_needs(self, int p) noexcept nogil:
         """Compute, in full trie passes, the dealer groups (see _pair_dealer) of every
         split hand of pair index ``p`` that contexts e = 1 .. extra_max will need.
@@ -486,6 +681,11 @@ cdef class SplitEngine(HandEngine):
         cdef bint per_context = (not self.pair_groups[p]
                                  or (self.rules.split_class == SPLIT_POLICY
                                      and self.policy.split_context == 2))
+        if (self.split_fold >> p) & 1 and self.unsplit_prefetched:
+            # every shoe this split's hands need was queued with the unsplit hands'
+            # (HandEngine.queue_folded_split_shoes) and is stored by now
+            self.split_needs_queued = True
+            return
         self.walked.clear()
         # contexts whose choices compare their own values first: the others' choices may
         # read them
