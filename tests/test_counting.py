@@ -251,6 +251,7 @@ def test_true_count_zero_is_the_proportional_shoe():
     assert exact == pytest.approx(solve(Rules(decks=1)).expected_value, abs=1e-13)
     assert linear == pytest.approx(solve(rules).expected_value, abs=1e-13)
     assert res[4][0] > res[0][0] and res[4][1] > res[0][1]
+    assert res[0].exact == exact and res[0].linear == linear     # named fields
 
 
 def test_user_eor_vectors_and_bad_input(eor_1d):

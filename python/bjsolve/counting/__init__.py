@@ -15,6 +15,7 @@ _EXPORTS = {
     "estimate_ev": "removal",
     "decision_effects_of_removal": "removal",
     "advantage_by_true_count": "removal",
+    "TrueCountAdvantage": "removal",
     "betting_correlation": "removal",
     "insurance_correlation": "removal",
     "playing_efficiency": "removal",
@@ -35,6 +36,7 @@ if TYPE_CHECKING:  # the names as type checkers see them
     from .indices import NAMED_SETS, as_index_table, generate_indices
     from .removal import (
         SYSTEMS,
+        TrueCountAdvantage,
         advantage_by_true_count,
         betting_correlation,
         count_tags,

@@ -27,7 +27,7 @@ import numbers
 from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import cast
+from typing import NamedTuple, cast
 
 import numpy as np
 
@@ -646,10 +646,18 @@ def true_count_shoes(rules: Rules, system, true_counts, dealt_decks=None) -> tup
     return shoes, unreachable
 
 
+class TrueCountAdvantage(NamedTuple):
+    """The EV of a round (unconditioned) with the shoe at one true count: ``exact`` from
+    solving that shoe, ``linear`` from the full shoe's effects of removal."""
+    exact: float
+    linear: float
+
+
 def advantage_by_true_count(rules: Rules, system="hilo", *, true_counts=range(-5, 11),
                             dealt_decks: float | None = None, split: str = "CDZ-",
-                            effects: RemovalEffects | None = None, progress=None) -> dict:
-    """{TC: (exact EV, linear EV)} for shoes built at each true count (method: module doc;
+                            effects: RemovalEffects | None = None,
+                            progress=None) -> dict[int | float, TrueCountAdvantage]:
+    """{TC: TrueCountAdvantage(exact, linear)} for shoes built at each true count (method: module doc;
     fractional counts, so each shoe is exactly at its true count; ``dealt_decks`` decks
     dealt, default half the shoe).  The linear estimate is the full shoe's EV plus its
     fixed-strategy effects of removal, rescaled to the cards left (``estimate_ev``).
@@ -691,7 +699,8 @@ def advantage_by_true_count(rules: Rules, system="hilo", *, true_counts=range(-5
         removed = [f - c for f, c in zip(full.counts, shoe.counts)]
         linear = effects.base_ev + (n - 1) / (n - k) * sum(
             removed[r - 1] * v for r, v in effects.effects.items())
-        out[tc] = (shoe_values(rules, shoe, split).expected_value, linear)
+        out[tc] = TrueCountAdvantage(shoe_values(rules, shoe, split).expected_value,
+                                     linear)
         if progress is not None:
             progress(steps - len(shoes) + i + 1, steps)
     return out
