@@ -60,6 +60,8 @@ def test_the_ramp_figures_are_the_same_both_ways(both_ways):
     money = result.money()
     assert figures["bankroll"]["money"] == money["bankroll"] == 10_000
     assert figures["win rate per 100"]["money"] == money["win rate per 100"]
+    # SCORE is per 10,000 units of bankroll, a normalised figure: no money beside it
+    assert "SCORE" not in money and figures["SCORE"]["money"] is None
     assert figures["SCORE"]["value"] == result.score and figures["risk of ruin"]["value"] == result.ror
     # what the figures must be, independently of how they were computed
     assert 0 < result.ror < 1 and result.win_rate > 0

@@ -130,7 +130,8 @@ def test_no_import_cycles():
 
 # the subpackages from the bottom up: each imports only from those before it (and the
 # top-level helpers ``bjsolve.lazy`` and ``bjsolve.startup``)
-LAYERS = ("model", "output", "exact", "counting", "risk", "simulation", "web", "cli")
+LAYERS = ("model", "output", "exact", "counting", "sidebets", "risk", "simulation", "web",
+          "cli")
 
 
 def test_subpackages_import_only_from_the_layers_below():

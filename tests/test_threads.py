@@ -46,9 +46,33 @@ def test_recycled_memory_is_bounded_and_can_be_released(pool):
         solve(Rules(decks=2), split="CDP1", threads=2)
     gc.collect()
     kept = pool.recycled_bytes()
-    assert 0 < kept <= 128 << 20
+    assert 0 < kept <= 256 << 20
+    # one pool for the process (recycle.h): both modules tell and release the same blocks
+    assert _memo.recycled_bytes() == _dealer.recycled_bytes() == kept
     assert pool.release_recycled() == kept
-    assert pool.recycled_bytes() == 0
+    assert _memo.recycled_bytes() == _dealer.recycled_bytes() == 0
+
+
+def test_importing_changes_nothing_in_the_process():
+    """Importing bjsolve and the kernels leaves malloc's settings alone and uses no pool:
+    the first solve tunes the allocator (docs/algorithms.md, "Side effects")."""
+    import subprocess
+    import sys
+    import textwrap
+    script = textwrap.dedent('''
+        import platform, signal
+        sigint = signal.getsignal(signal.SIGINT)   # (ignored when the tests run in background)
+        import bjsolve, bjcore._core as core, bjcore._memo as memo
+        from bjcore import _chart, _distribution, _simulate, _spot_moments, _split_moments
+        assert not core.keeps_freed_memory(), "tuned on import"
+        assert signal.getsignal(signal.SIGINT) == sigint
+        assert memo.recycled_bytes() == 0
+        bjsolve.solve(bjsolve.Rules(decks=1), threads=1)
+        assert core.keeps_freed_memory() == (platform.libc_ver()[0] == "glibc")
+    ''')
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
 
 
 def test_work_order_names_every_upcard_once():

@@ -23,12 +23,12 @@ Public names (each has a docstring saying what its numbers are):
 
 Subpackages, by concept (each lists its public names in ``__all__``; each builds only on
 those before it): ``bjsolve.model`` (ranks, rules, shoes, hands, actions, the deal),
-``bjsolve.output`` (tables and how they are shown), ``bjsolve.exact`` (dealer
-probabilities, the solve, strategies, a round's outcome distribution),
-``bjsolve.counting`` (tags, effects of removal, count laws, index numbers),
-``bjsolve.risk`` (risk of ruin, bet ramps, ``CountedGame``: the counted game),
+``bjsolve.output`` (tables and how they are shown), ``bjsolve.exact`` (dealer probabilities,
+the solve, strategies, a round's outcome distribution), ``bjsolve.counting`` (tags, effects
+of removal, count laws, index numbers), ``bjsolve.risk`` (risk of ruin, bet ramps,
+``CountedGame``: the counted game), ``bjsolve.sidebets`` (side bets, exact with suits),
 ``bjsolve.simulation`` (the simulator, its results, Dask), ``bjsolve.cli`` (the command
-line).  ``bjsolve._reference`` and ``bjsolve._reference_distribution`` are the slow
+line). ``bjsolve._reference`` and ``bjsolve._reference_distribution`` are the slow
 pure-Python twins the tests check the engine against.
 
 The public names are imported on first use (PEP 562), so ``import bjsolve`` and the command

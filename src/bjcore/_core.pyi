@@ -12,8 +12,8 @@ _Counts = Sequence[SupportsIndex]
 
 TIE_TOLERANCE: float
 MAX_COUNT: float
-KEEPS_FREED_MEMORY: bool
-
+def tune_allocator() -> bool: ...
+def keeps_freed_memory() -> bool: ...
 def release_memory() -> bool: ...
 
 class UpcardEngine:

@@ -47,6 +47,9 @@ MAX_COUNT = MAX_COUNT_VALUE
 # free at the top of each heap, and serving blocks up to 32 MB from the heaps (fixed
 # thresholds: glibc's adaptive ones move with every large free), makes a warm solve fault
 # almost never.  ``release_memory()`` gives the memory back.
+#
+# The thresholds are the whole process's, so importing bjcore does not set them: the solver
+# calls ``tune_allocator()`` before its first solve (docs/algorithms.md, "Side effects").
 cdef extern from *:
     """
     #if defined(__GLIBC__)
@@ -63,7 +66,22 @@ cdef extern from *:
     int bj_keep_freed_memory() nogil
     int bj_release_memory() nogil
 
-KEEPS_FREED_MEMORY = bool(bj_keep_freed_memory())
+cdef bint allocator_tuned = False
+
+
+def tune_allocator():
+    """Make malloc keep freed memory between solves (glibc: fixed ``mallopt`` thresholds,
+    see above; elsewhere nothing).  Process-wide, so called by the solver, not on import;
+    once is enough (later calls do nothing).  Returns whether the thresholds are set."""
+    global allocator_tuned
+    if not allocator_tuned:
+        allocator_tuned = bool(bj_keep_freed_memory())
+    return allocator_tuned
+
+
+def keeps_freed_memory():
+    """Whether ``tune_allocator`` has set malloc's thresholds in this process."""
+    return allocator_tuned
 
 
 def release_memory():

@@ -335,13 +335,14 @@ _trie_cache = {}
 
 
 def recycled_bytes():
-    """Bytes of freed distribution rows kept for reuse by later solves (see recycle.h;
-    the hash tables have their own pool, ``bjcore._memo.recycled_bytes``)."""
+    """Bytes of freed blocks kept for reuse by later solves: the process's one pool
+    (recycle.h), the same as ``bjcore._memo.recycled_bytes``."""
     return block_kept()
 
 
 def release_recycled():
-    """Free the distribution rows kept for reuse; returns the bytes released."""
+    """Free the blocks kept for reuse (the one pool, as ``bjcore._memo.release_recycled``);
+    returns the bytes released."""
     return block_release_all()
 
 # An engine of a full solve stores 3,000-26,000 distributions (1-8 decks, every class):

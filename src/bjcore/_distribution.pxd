@@ -1,5 +1,5 @@
 # Declarations of the round-distribution kernel (see _distribution.pyx for the maths).
-from libc.stdint cimport uint64_t, int8_t
+from libc.stdint cimport int64_t, uint64_t, int8_t
 from libcpp.unordered_map cimport unordered_map
 from bjcore._alloc cimport vector
 
@@ -104,8 +104,8 @@ cdef class RoundLaws:
     cdef double pend_tot[D_TRIE_BATCH]
     cdef int pend_row[D_TRIE_BATCH]
     cdef int pend_count
-    cdef readonly long tree_nodes           # cost measures of the last exact split
-    cdef readonly long second_laws
+    cdef readonly int64_t tree_nodes           # cost measures of the last exact split
+    cdef readonly int64_t second_laws
     cdef readonly int approx_splits_played   # splits played whose hands were combined
                                              # as independent given the dealer's outcome
 

@@ -1423,8 +1423,8 @@ cdef class RoundLaws:
             self.add_results(w, f_state[i], q, out)
             if self.t_hit_busts:
                 self.add_results(-w, 0, q, out)
-        self.tree_nodes = <long>self.t_key.size()
-        self.second_laws = <long>ends.size()
+        self.tree_nodes = <int64_t>self.t_key.size()
+        self.second_laws = <int64_t>ends.size()
         self.size_slots(0)
 
     cdef void size_slots(self, size_t count) noexcept nogil:

@@ -2,11 +2,13 @@
 from libc.stdint cimport uint64_t, int32_t, uint32_t
 
 
-cdef extern from "recycle.h":
-    void* block_take "bj_block_take"(size_t nbytes) noexcept nogil
-    void block_give "bj_block_give"(void* block, size_t nbytes) noexcept nogil
-    size_t block_release_all "bj_block_release_all"() noexcept nogil
-    size_t block_kept "bj_block_kept"() noexcept nogil
+# The process's one pool of recycled blocks (recycle.h, included by _memo.pyx only): the
+# other kernels call these, so that they share it.  block_take throws std::bad_alloc when
+# out of memory (alloc.h); block_give never throws.
+cdef void* block_take(size_t nbytes) noexcept nogil
+cdef void block_give(void* block, size_t nbytes) noexcept nogil
+cdef size_t block_release_all() noexcept nogil
+cdef size_t block_kept() noexcept nogil
 
 
 cdef struct IndexEntry:

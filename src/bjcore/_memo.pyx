@@ -8,6 +8,29 @@ from libc.string cimport memcpy
 from bjcore._alloc cimport guard_ptr
 
 
+cdef extern from "recycle.h":
+    void* recycle_take "bj_block_take"(size_t nbytes) noexcept nogil
+    void recycle_give "bj_block_give"(void* block, size_t nbytes) noexcept nogil
+    size_t recycle_release_all "bj_block_release_all"() noexcept nogil
+    size_t recycle_kept "bj_block_kept"() noexcept nogil
+
+
+cdef void* block_take(size_t nbytes) noexcept nogil:
+    return recycle_take(nbytes)
+
+
+cdef void block_give(void* block, size_t nbytes) noexcept nogil:
+    recycle_give(block, nbytes)
+
+
+cdef size_t block_release_all() noexcept nogil:
+    return recycle_release_all()
+
+
+cdef size_t block_kept() noexcept nogil:
+    return recycle_kept()
+
+
 cdef int INITIAL_BITS = 12
 cdef int RELEASE_GIL_BITS = 13
 
@@ -121,12 +144,13 @@ cdef class HashIndex:
 
 
 def recycled_bytes():
-    """Bytes of freed memo tables kept for reuse by later solves (see recycle.h)."""
+    """Bytes of freed memo tables and distribution rows kept for reuse by later solves
+    (see recycle.h: one pool for every kernel)."""
     return block_kept()
 
 
 def release_recycled():
-    """Free the memo-table blocks kept for reuse; returns the bytes released."""
+    """Free the blocks kept for reuse (tables and rows); returns the bytes released."""
     return block_release_all()
 
 

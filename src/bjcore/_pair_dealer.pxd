@@ -1,6 +1,6 @@
 # Declarations of the split contexts' dealer distributions (see _pair_dealer.pyx).
 from libc.stddef cimport size_t
-from libc.stdint cimport uint64_t, int8_t, int16_t, int32_t
+from libc.stdint cimport uint64_t, int8_t, int16_t, int32_t, int64_t
 from bjcore._alloc cimport vector
 
 from bjcore._defs cimport N_RANKS, N_DEALER
@@ -72,7 +72,7 @@ cdef class PairDealer:
     cdef int batch_count
     cdef double batch_weights[MAX_BATCH * N_RANKS]
     cdef uint64_t batch_keys[MAX_BATCH]
-    cdef long n_passes, n_lanes
+    cdef int64_t n_passes, n_lanes
 
     cdef void prepare(self, int p) noexcept nogil
     cdef const double* group(self, uint64_t key) noexcept nogil

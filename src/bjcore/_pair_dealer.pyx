@@ -275,8 +275,8 @@ cdef class PairDealer:
         """The dealer's outcomes (17..21, natural) from a shoe of the group ``table`` with
         ``pair_left`` cards of rank index ``p`` and ``total`` cards in all."""
         cdef PairLayout* lay = &self.layouts[p]
-        cdef PartsRow* pair_row = &self.pair_rows[<long long>pair_left & (PARTS_ROWS - 1)]
-        cdef PartsRow* size_row = &self.size_rows[<long long>total & (PARTS_ROWS - 1)]
+        cdef PartsRow* pair_row = &self.pair_rows[<int64_t>pair_left & (PARTS_ROWS - 1)]
+        cdef PartsRow* size_row = &self.size_rows[<int64_t>total & (PARTS_ROWS - 1)]
         cdef double x
         cdef int j
         # The factors below depend only on the pair rank and one count, and a split's

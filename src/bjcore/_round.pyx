@@ -5,6 +5,7 @@ the original two cards (stand, hit, double, split, surrender; optimal or a froze
 policy's) and the round's expectation E(u) over every two-card hand.
 """
 from libc.math cimport NAN
+from libc.stdint cimport int64_t
 
 from bjcore._defs cimport *
 from bjcore._hands cimport hand_add, hand_remove
@@ -76,7 +77,7 @@ cdef class RoundEngine(SplitEngine):
     cdef bint has_fractional_counts(self) noexcept nogil:
         cdef int r
         for r in range(N_RANKS):
-            if self.shoe[r] != <double>(<long long>self.shoe[r]):
+            if self.shoe[r] != <double>(<int64_t>self.shoe[r]):
                 return True
         return False
 

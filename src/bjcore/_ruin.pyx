@@ -7,11 +7,13 @@ indices 0, 1, ... (index i: alive, i + 1 steps from ruin).  One round moves the 
 Python side (``bjsolve.risk.trip_ruin``) runs this exactly on the strip next to the
 barrier and moves the mass far from it by FFT (docs/risk.md, "Trip ruin").
 """
+from libc.stdint cimport int64_t
+
 import numpy as np
 
 
-cdef double killed_steps(double* a, double* b, Py_ssize_t length, const long* steps,
-                         const double* probs, Py_ssize_t nnz, int rounds, long hi,
+cdef double killed_steps(double* a, double* b, Py_ssize_t length, const int64_t* steps,
+                         const double* probs, Py_ssize_t nnz, int rounds, int64_t hi,
                          double cut, Py_ssize_t* out_length, double* dropped) noexcept nogil:
     """``rounds`` rounds on ``a[:length]`` (``b`` a work buffer; both hold at least
     ``length + rounds * hi`` entries); the result ends in ``a[:out_length]``.  Returns
@@ -20,7 +22,7 @@ cdef double killed_steps(double* a, double* b, Py_ssize_t length, const long* st
     far reach of rare large wins carries next to nothing and would widen every round."""
     cdef double ruined = 0.0, pj, tail, below
     cdef Py_ssize_t i, j, n = length, first
-    cdef long s
+    cdef int64_t s
     cdef int r
     cdef double* t
     for r in range(rounds):
@@ -61,13 +63,13 @@ def killed_rounds(f, steps, probs, int rounds, double cut=0.0):
     mass dropped): the walk with integer ``steps`` (ascending) of chances ``probs`` killed
     below index 0, the top tail of mass <= ``cut`` dropped after each round.  ``f``:
     float64 array; the result is at most ``len(f) + rounds * max(steps[-1], 0)`` long."""
-    cdef long[::1] st = np.ascontiguousarray(steps, dtype=np.int64)
+    cdef int64_t[::1] st = np.ascontiguousarray(steps, dtype=np.int64)
     cdef double[::1] pr = np.ascontiguousarray(probs, dtype=np.float64)
     if st.shape[0] != pr.shape[0] or st.shape[0] == 0:
         raise ValueError("steps and probs must be non-empty and of one length")
     if rounds < 0:
         raise ValueError("rounds must be >= 0")
-    cdef long hi = max(int(st[st.shape[0] - 1]), 0)
+    cdef int64_t hi = max(int(st[st.shape[0] - 1]), 0)
     cdef Py_ssize_t length = len(f)
     cdef Py_ssize_t size = length + rounds * hi
     a_arr = np.zeros(max(size, 1))

@@ -16,7 +16,8 @@ from bjcore._hands cimport hand_add, hand_remove, stand_from_outcomes
 from bjcore._hands cimport HandEngine, HandValues
 from bjcore._memo cimport HashIndex
 from bjcore._alloc cimport vector
-from libc.stdint cimport uint64_t, int8_t, int16_t
+from libcpp.unordered_map cimport unordered_map
+from libc.stdint cimport int8_t, int16_t, int64_t, uint32_t, uint64_t
 
 cdef size_t LANE_ROWS = 4096   # lane_store's first capacity (see lane_row)
 
@@ -65,15 +66,18 @@ cdef void build_compositions():
     global n_all
     cdef int cnt[N_RANKS]
     cdef int i, r, n, k
-    cdef HashIndex where = HashIndex(13)
+    # (a map of its own, not a HashIndex: those take their blocks from the recycling pool,
+    # which importing the module must not start, docs/algorithms.md "Side effects")
+    cdef unordered_map[uint64_t, int] where
     for r in range(N_RANKS):
         cnt[r] = 0
     enumerate_compositions(0, cnt, 0, 0, 0)
     for i in range(n_compositions):
-        where.insert(comp_key[i], i)
+        where[comp_key[i]] = i
     for i in range(n_compositions):
         for r in range(N_RANKS):
-            comp_child[i][r] = (where.find(comp_key[i] + rank_unit(r))
+            # (a child of at most 21 is itself a composition of at most 21: always found)
+            comp_child[i][r] = (where[comp_key[i] + rank_unit(r)]
                                 if comp_hard[i] + r + 1 <= 21 else -1)
     for r in range(N_RANKS):
         k = 0
@@ -94,13 +98,8 @@ cdef void build_compositions():
 
 build_compositions()
 
-cdef extern from *:
-    """
-    static inline int bj_lanes_end(unsigned int mask) {
-        return mask ? 32 - __builtin_clz(mask) : 0;
-    }
-    """
-    int lanes_end "bj_lanes_end"(unsigned int mask) noexcept nogil   # highest lane + 1
+cdef extern from "portable.h":
+    int lanes_end "bj_bit_width"(uint32_t mask) noexcept nogil   # highest lane + 1
 
 
 cdef inline void lane_shoe(int p, const double* base, int e, double* n) noexcept nogil:
@@ -567,7 +566,7 @@ cdef class SplitEngine(HandEngine):
         cdef double pi[N_RANKS]
         cdef double avail
         cdef double ev, v
-        cdef long long fits[N_RANKS]
+        cdef int64_t fits[N_RANKS]
         cdef int k, i, j, r, c, row, a, double_ok, n = n_holding[p] if p >= 0 else n_all
         cdef uint64_t pair_bits, extra_cards
         cdef const int16_t* order = &comps_holding[p][0] if p >= 0 else &comps_all[0]
@@ -585,7 +584,7 @@ cdef class SplitEngine(HandEngine):
             # the cards of each rank a hand may hold: the shoe's (whole counts) less the
             # dealer's and, for a split hand, the other split hand's pair card
             avail = self.shoe[r] - self.dealer_cnt[r] - (1.0 if r == p else 0.0)
-            fits[r] = <long long>avail if avail > 0.0 else 0
+            fits[r] = <int64_t>avail if avail > 0.0 else 0
         self.pair_rank = p + 1
         self.extra = 1 if p >= 0 else 0
         pair_bits = ((<uint64_t>self.pair_rank << PAIR_SHIFT)

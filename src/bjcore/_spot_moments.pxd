@@ -1,5 +1,5 @@
 # Declarations of the spots' cross-moment kernel (see _spot_moments.pyx for the maths).
-from libc.stdint cimport uint64_t, int8_t
+from libc.stdint cimport int64_t, uint64_t, int8_t
 
 from bjcore._distribution cimport RoundLaws, D_RANKS, D_OUT
 
@@ -8,8 +8,8 @@ cdef class SpotMoments(RoundLaws):
     cdef int mode                     # RECORD, CROSS or REPLAY
     cdef int8_t starts[D_RANKS * D_RANKS]   # recorded start actions by (c1, c2)
     cdef SpotMoments other            # evaluates G on depleted shoes (REPLAY)
-    cdef readonly long g_evaluations  # distinct shoes G was computed for (a cost measure)
-    cdef readonly long fresh_decisions
+    cdef readonly int64_t g_evaluations  # distinct shoes G was computed for (a cost measure)
+    cdef readonly int64_t fresh_decisions
     cdef object shoe_arg, rules_arg
     cdef uint64_t offset              # REPLAY: the other spot's cards (packed), so that
                                       # dealer laws are keyed by both spots' cards and

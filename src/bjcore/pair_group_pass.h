@@ -15,10 +15,8 @@
 #include <stdint.h>
 #include "trie_pass.h"
 
-typedef double bj_pg_v4 __attribute__((vector_size(32), aligned(8), may_alias));
-
 template <int LANES>
-static inline __attribute__((always_inline)) void bj_pair_group_walk(
+static BJ_ALWAYS_INLINE void bj_pair_group_walk(
         const bj_trie_node* nd, const int16_t* bucket, int n, const double* factor,
         const unsigned char* any_left, double* prod, double* acc) {
     int i = 1;
@@ -36,8 +34,8 @@ static inline __attribute__((always_inline)) void bj_pair_group_walk(
             if (m != 0.0) {
                 double* pa = acc + bucket[i] * BJ_STRIDE;
                 for (int k = 0; k < LANES; k += 4) {
-                    bj_pg_v4 p = *(const bj_pg_v4*)(pp + k) * *(const bj_pg_v4*)(pf + k);
-                    *(bj_pg_v4*)(pa + k) += m * p;
+                    bj_v4 p = bj_load4(pp + k) * bj_load4(pf + k);
+                    bj_store4(pa + k, bj_load4(pa + k) + m * p);
                 }
             }
         } else {
@@ -45,13 +43,13 @@ static inline __attribute__((always_inline)) void bj_pair_group_walk(
             if (m != 0.0) {
                 double* pa = acc + bucket[i] * BJ_STRIDE;
                 for (int k = 0; k < LANES; k += 4) {
-                    bj_pg_v4 p = *(const bj_pg_v4*)(pp + k) * *(const bj_pg_v4*)(pf + k);
-                    *(bj_pg_v4*)(pd + k) = p;
-                    *(bj_pg_v4*)(pa + k) += m * p;
+                    bj_v4 p = bj_load4(pp + k) * bj_load4(pf + k);
+                    bj_store4(pd + k, p);
+                    bj_store4(pa + k, bj_load4(pa + k) + m * p);
                 }
             } else {
                 for (int k = 0; k < LANES; k += 4)
-                    *(bj_pg_v4*)(pd + k) = *(const bj_pg_v4*)(pp + k) * *(const bj_pg_v4*)(pf + k);
+                    bj_store4(pd + k, bj_load4(pp + k) * bj_load4(pf + k));
             }
         }
         ++i;
@@ -60,7 +58,7 @@ static inline __attribute__((always_inline)) void bj_pair_group_walk(
 
 /* Nodes 1..n-1 of a trie over `lanes` (up to BJ_STRIDE) shoes; acc[bucket * BJ_STRIDE + lane]. */
 BJ_MULTIVERSION
-static __attribute__((unused)) void bj_pair_group_pass(
+static inline void bj_pair_group_pass(
         const bj_trie_node* nd, const int16_t* bucket, int n, const double* factor,
         const unsigned char* any_left, double* prod, double* acc, int lanes) {
     if (lanes <= 4)
@@ -73,51 +71,46 @@ static __attribute__((unused)) void bj_pair_group_pass(
         bj_pair_group_walk<BJ_STRIDE>(nd, bucket, n, factor, any_left, prod, acc);
 }
 
-typedef double bj_pg_v2 __attribute__((vector_size(16), aligned(8), may_alias));
-typedef long long bj_pg_i4 __attribute__((vector_size(32)));
-
 /* Move each lane's buckets out of the pass accumulators into its group's table and clear
  * the accumulators: out[k * stride + b] = acc[b * BJ_STRIDE + k] for lanes k < count and
  * buckets b < n_buckets, then acc[b * BJ_STRIDE + k] = 0 for k < count rounded up to 4.
  * Four buckets of four lanes are moved at a time, as a 4 x 4 transpose in registers.
  * Only copies: the values are unchanged, bit for bit. */
 BJ_MULTIVERSION
-static __attribute__((unused)) void bj_pair_group_unload(
+static inline void bj_pair_group_unload(
         double* acc, int n_buckets, int count, double* out, size_t stride) {
-    const bj_pg_v4 zero = {0.0, 0.0, 0.0, 0.0};
-    const bj_pg_i4 lo = {0, 4, 2, 6}, hi = {1, 5, 3, 7};
-    const bj_pg_i4 first = {0, 1, 4, 5}, second = {2, 3, 6, 7};
+    const bj_v4 zero = {0.0, 0.0, 0.0, 0.0};
     int b = 0;
     for (; b + 4 <= n_buckets; b += 4) {
         double* r = acc + (size_t)b * BJ_STRIDE;
         int k = 0;
         for (; k + 4 <= count; k += 4) {
-            const bj_pg_v4 r0 = *(const bj_pg_v4*)(r + k);
-            const bj_pg_v4 r1 = *(const bj_pg_v4*)(r + BJ_STRIDE + k);
-            const bj_pg_v4 r2 = *(const bj_pg_v4*)(r + 2 * BJ_STRIDE + k);
-            const bj_pg_v4 r3 = *(const bj_pg_v4*)(r + 3 * BJ_STRIDE + k);
-            const bj_pg_v4 t0 = __builtin_shuffle(r0, r1, lo);
-            const bj_pg_v4 t1 = __builtin_shuffle(r0, r1, hi);
-            const bj_pg_v4 t2 = __builtin_shuffle(r2, r3, lo);
-            const bj_pg_v4 t3 = __builtin_shuffle(r2, r3, hi);
-            *(bj_pg_v4*)(out + (size_t)k * stride + b) = __builtin_shuffle(t0, t2, first);
-            *(bj_pg_v4*)(out + (size_t)(k + 1) * stride + b) = __builtin_shuffle(t1, t3, first);
-            *(bj_pg_v4*)(out + (size_t)(k + 2) * stride + b) = __builtin_shuffle(t0, t2, second);
-            *(bj_pg_v4*)(out + (size_t)(k + 3) * stride + b) = __builtin_shuffle(t1, t3, second);
+            const bj_v4 r0 = bj_load4(r + k);
+            const bj_v4 r1 = bj_load4(r + BJ_STRIDE + k);
+            const bj_v4 r2 = bj_load4(r + 2 * BJ_STRIDE + k);
+            const bj_v4 r3 = bj_load4(r + 3 * BJ_STRIDE + k);
+            const bj_v4 t0 = BJ_SHUFFLE4(r0, r1, 0, 4, 2, 6);
+            const bj_v4 t1 = BJ_SHUFFLE4(r0, r1, 1, 5, 3, 7);
+            const bj_v4 t2 = BJ_SHUFFLE4(r2, r3, 0, 4, 2, 6);
+            const bj_v4 t3 = BJ_SHUFFLE4(r2, r3, 1, 5, 3, 7);
+            bj_store4(out + (size_t)k * stride + b, BJ_SHUFFLE4(t0, t2, 0, 1, 4, 5));
+            bj_store4(out + (size_t)(k + 1) * stride + b, BJ_SHUFFLE4(t1, t3, 0, 1, 4, 5));
+            bj_store4(out + (size_t)(k + 2) * stride + b, BJ_SHUFFLE4(t0, t2, 2, 3, 6, 7));
+            bj_store4(out + (size_t)(k + 3) * stride + b, BJ_SHUFFLE4(t1, t3, 2, 3, 6, 7));
         }
         for (; k < count; ++k)
             for (int i = 0; i < 4; ++i)
                 out[(size_t)k * stride + b + i] = r[i * BJ_STRIDE + k];
         for (int i = 0; i < 4; ++i)
             for (k = 0; k < count; k += 4)
-                *(bj_pg_v4*)(r + i * BJ_STRIDE + k) = zero;
+                bj_store4(r + i * BJ_STRIDE + k, zero);
     }
     for (; b < n_buckets; ++b) {
         double* r = acc + (size_t)b * BJ_STRIDE;
         for (int k = 0; k < count; ++k)
             out[(size_t)k * stride + b] = r[k];
         for (int k = 0; k < count; k += 4)
-            *(bj_pg_v4*)(r + k) = zero;
+            bj_store4(r + k, zero);
     }
 }
 
@@ -127,19 +120,19 @@ static __attribute__((unused)) void bj_pair_group_unload(
  * size_part[pair_m[q]]).  The six sums run side by side in vector lanes; each is the
  * same IEEE operations in the same order as a scalar loop. */
 BJ_MULTIVERSION
-static __attribute__((unused)) void bj_pair_group_outcome(
+static inline void bj_pair_group_outcome(
         const double* table, int n_pairs, const int8_t* pair_j, const int8_t* pair_m,
         const double* pair_part, const double* size_part, double* out) {
-    bj_pg_v4 s03 = {0.0, 0.0, 0.0, 0.0};
-    bj_pg_v2 s45 = {0.0, 0.0};
+    bj_v4 s03 = {0.0, 0.0, 0.0, 0.0};
+    bj_v2 s45 = {0.0, 0.0};
     for (int q = 0; q < n_pairs; ++q) {
         const double w = pair_part[pair_j[q]] * size_part[pair_m[q]];
         const double* t = table + q * 6;
-        s03 += *(const bj_pg_v4*)t * w;
-        s45 += *(const bj_pg_v2*)(t + 4) * w;
+        s03 += bj_load4(t) * w;
+        s45 += bj_load2(t + 4) * w;
     }
-    *(bj_pg_v4*)out = s03;
-    *(bj_pg_v2*)(out + 4) = s45;
+    bj_store4(out, s03);
+    bj_store2(out + 4, s45);
 }
 
 #endif

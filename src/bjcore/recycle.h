@@ -8,9 +8,10 @@
  * in all, and handed out again to the next table of that size.  Every table's capacity is
  * a power of two, so the sizes recur from solve to solve.
  *
- * The state is `static`: every extension module that includes this header has a pool of
- * its own (_memo for the hash tables, _dealer for the distribution rows), each behind a
- * mutex because tables grow inside the solver threads.
+ * One pool serves the process: only _memo includes this header, and the other kernels
+ * (_dealer's distribution rows) call _memo's block_take / block_give.  The pool sits
+ * behind a mutex because tables grow inside the solver threads.  Nothing happens when the
+ * module is loaded: the fork handlers below are registered the first time the pool is used.
  */
 #ifndef BJSOLVE_RECYCLE_H
 #define BJSOLVE_RECYCLE_H
@@ -19,30 +20,43 @@
 #include <cstdlib>
 #include <mutex>
 #include <new>
-#include <pthread.h>
 #include <unordered_map>
 #include <vector>
 
 #include "alloc.h"
 
-#define BJ_RECYCLE_LIMIT ((size_t)128 << 20)   /* bytes kept per module, at most */
+#if defined(__has_include)
+#if __has_include(<pthread.h>)
+#include <pthread.h>
+#define BJ_HAVE_PTHREAD_ATFORK 1
+#endif
+#endif
+
+#define BJ_RECYCLE_LIMIT ((size_t)256 << 20)   /* bytes kept, at most */
 
 namespace bj_recycle {
 static std::mutex lock;
 static std::unordered_map<size_t, std::vector<void*>> blocks;   /* size -> free blocks */
 static size_t kept = 0;                                          /* bytes in `blocks` */
+static std::once_flag used;
 
 /* A process that forks while another thread holds the lock would leave the child's copy
- * locked for ever: hold it across fork() and release it on both sides. */
+ * locked for ever: hold it across fork() and release it on both sides.  Registered on the
+ * pool's first use (a process that never solves gets no handler), once per process. */
 static void before_fork(void) { lock.lock(); }
 static void after_fork(void) { lock.unlock(); }
-static const int fork_handlers __attribute__((unused)) =
+static void register_fork_handlers(void) {
+#ifdef BJ_HAVE_PTHREAD_ATFORK
     pthread_atfork(before_fork, after_fork, after_fork);
+#endif
+}
+static inline void first_use(void) { std::call_once(used, register_fork_handlers); }
 }
 
 /* A block of `bytes` bytes (contents undefined): a recycled one if any, else malloc's.
  * Out of memory throws std::bad_alloc (alloc.h). */
 static inline void* bj_block_take(size_t bytes) {
+    bj_recycle::first_use();
     {
         std::lock_guard<std::mutex> guard(bj_recycle::lock);
         auto it = bj_recycle::blocks.find(bytes);
@@ -62,20 +76,22 @@ static inline void bj_block_give(void* p, size_t bytes) noexcept {
     if (p == NULL)
         return;
     try {
+        bj_recycle::first_use();
         std::lock_guard<std::mutex> guard(bj_recycle::lock);
         if (bj_recycle::kept + bytes <= BJ_RECYCLE_LIMIT) {
             bj_recycle::blocks[bytes].push_back(p);
             bj_recycle::kept += bytes;
             return;
         }
-    } catch (const std::bad_alloc&) {
-        /* out of memory for the pool's own list: free the block instead */
+    } catch (...) {
+        /* out of memory for the pool's own list (or no lock): free the block instead */
     }
     std::free(p);
 }
 
 /* Free every kept block; returns the bytes released. */
 static inline size_t bj_block_release_all(void) {
+    bj_recycle::first_use();
     std::lock_guard<std::mutex> guard(bj_recycle::lock);
     size_t released = bj_recycle::kept;
     for (auto& entry : bj_recycle::blocks)
@@ -88,6 +104,7 @@ static inline size_t bj_block_release_all(void) {
 
 /* Bytes currently kept for reuse. */
 static inline size_t bj_block_kept(void) {
+    bj_recycle::first_use();
     std::lock_guard<std::mutex> guard(bj_recycle::lock);
     return bj_recycle::kept;
 }

@@ -4,12 +4,20 @@
  * function is compiled twice, for AVX2 and for the baseline instruction set, and the
  * loader picks the one the CPU supports (target_clones).  AVX2 handles four lanes per
  * instruction instead of two.  FMA is not enabled, so every lane's arithmetic is the
- * same IEEE operations in the same order either way: results are bit-identical.
+ * same IEEE operations in the same order either way: results are bit-identical.  Clang
+ * (from version 14, which has target_clones) does the same; other compilers build one
+ * version, and one without GCC's vector types builds the scalar one of portable.h, with
+ * the same values.
+ *
+ * The passes are `static inline`: a kernel module that includes this header without
+ * calling them gets neither their code nor an unused-function warning (Clang refuses
+ * target_clones together with the `unused` attribute, which did that before).
  */
 #ifndef BJSOLVE_TRIE_PASS_H
 #define BJSOLVE_TRIE_PASS_H
 
 #include <stdint.h>
+#include "portable.h"
 
 /* One trie node; _dealer.pxd declares the same layout. */
 typedef struct {
@@ -41,23 +49,22 @@ typedef struct {
 #define BJ_DRAW_AND_END 2  /* both: counted and with children */
 #define BJ_NOT_COUNTED 6  /* = N_DEALER: the outcome of a node that ends no draw */
 
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && defined(__GLIBC__)
+#if defined(__x86_64__) && defined(__GLIBC__) && \
+    ((defined(__GNUC__) && !defined(__clang__)) || (defined(__clang__) && __clang_major__ >= 14))
 #define BJ_MULTIVERSION __attribute__((target_clones("avx2", "default")))
 #else
 #define BJ_MULTIVERSION
 #endif
 
-/* Four lanes as one value: GCC lowers each operation to one AVX2 instruction or to two
- * SSE2 ones, lane by lane, so the arithmetic per lane is fixed.  Unaligned, may alias
- * the double tables it is read from. */
-typedef double bj_v4 __attribute__((vector_size(32), aligned(8), may_alias));
-typedef long long bj_m4 __attribute__((vector_size(32)));   /* lane masks: -1 or 0 */
+/* Four lanes as one value (bj_v4, and its lane masks bj_m4, in portable.h): GCC lowers
+ * each operation to one AVX2 instruction or to two SSE2 ones, lane by lane, so the
+ * arithmetic per lane is fixed. */
 
 /* CHECK_LEFT: whether some card-factor row is 0 in every lane (see any_left below);
  * when none is, as in every batch of a full 2-8 deck shoe, the walk need not test each
  * node. */
 template <int LANES, bool CHECK_LEFT>
-static inline __attribute__((always_inline)) void bj_trie_walk(
+static BJ_ALWAYS_INLINE void bj_trie_walk(
         const bj_trie_node* nd, const bj_node_offsets* off, int n, const double* factor,
         const unsigned char* any_left, const double* inv, double* prod, double* acc) {
     int i = 1;
@@ -75,24 +82,24 @@ static inline __attribute__((always_inline)) void bj_trie_walk(
         if (o.kind == BJ_LEAF) {
             /* a leaf: always counted, nothing below needs its probability */
             for (int k = 0; k < LANES; k += 4) {
-                bj_v4 p = *(const bj_v4*)(pp + k) * *(const bj_v4*)(pf + k)
-                          * *(const bj_v4*)(pinv + k);
-                *(bj_v4*)(pa + k) += m * p;
+                bj_v4 p = bj_load4(pp + k) * bj_load4(pf + k)
+                          * bj_load4(pinv + k);
+                bj_store4(pa + k, bj_load4(pa + k) + m * p);
             }
         } else if (o.kind == BJ_DRAW_ON) {
             /* the dealer draws on (a quarter of the nodes): only its children need its
              * probability, and nothing is added to any outcome */
             double* pd = prod + o.depth;
             for (int k = 0; k < LANES; k += 4)
-                *(bj_v4*)(pd + k) = *(const bj_v4*)(pp + k) * *(const bj_v4*)(pf + k)
-                                    * *(const bj_v4*)(pinv + k);
+                bj_store4(pd + k, bj_load4(pp + k) * bj_load4(pf + k)
+                                  * bj_load4(pinv + k));
         } else {
             double* pd = prod + o.depth;
             for (int k = 0; k < LANES; k += 4) {
-                bj_v4 p = *(const bj_v4*)(pp + k) * *(const bj_v4*)(pf + k)
-                          * *(const bj_v4*)(pinv + k);
-                *(bj_v4*)(pd + k) = p;
-                *(bj_v4*)(pa + k) += m * p;
+                bj_v4 p = bj_load4(pp + k) * bj_load4(pf + k)
+                          * bj_load4(pinv + k);
+                bj_store4(pd + k, p);
+                bj_store4(pa + k, bj_load4(pa + k) + m * p);
             }
         }
         ++i;
@@ -100,7 +107,7 @@ static inline __attribute__((always_inline)) void bj_trie_walk(
 }
 
 template <int LANES>
-static inline __attribute__((always_inline)) void bj_trie_walk_lanes(
+static BJ_ALWAYS_INLINE void bj_trie_walk_lanes(
         const bj_trie_node* nd, const bj_node_offsets* off, int n, const double* factor,
         const unsigned char* any_left, const double* inv, double* prod, double* acc,
         int check_left) {
@@ -114,7 +121,7 @@ static inline __attribute__((always_inline)) void bj_trie_walk_lanes(
  * check_left: some row of `any_left` read by a node is 0 (skipping a subtree whose
  * factors are 0 in every lane only saves work: its products are 0 and add +0). */
 BJ_MULTIVERSION
-static __attribute__((unused)) void bj_trie_pass(const bj_trie_node* nd, const bj_node_offsets* off,
+static inline void bj_trie_pass(const bj_trie_node* nd, const bj_node_offsets* off,
                          int n, const double* factor,
                          const unsigned char* any_left, const double* inv, double* prod,
                          double* acc, int lanes, int check_left) {
@@ -143,7 +150,7 @@ static __attribute__((unused)) void bj_trie_pass(const bj_trie_node* nd, const b
  * so, and the transpose is skipped).  Rows are filled lane-contiguous, so each loop is a few vector operations; every value
  * is the same IEEE expression as a lane-by-lane loop computes, in the same order. */
 template <int LANES>
-static inline __attribute__((always_inline)) void bj_trie_tables_n(
+static BJ_ALWAYS_INLINE void bj_trie_tables_n(
         const double* weights, const double* totals, int count, int infinite,
         const int8_t* factor_rank, const int8_t* factor_prior, int n_factors, int max_depth,
         double* factor, unsigned char* any_left, double* inv, int rank_major) {
@@ -175,9 +182,9 @@ static inline __attribute__((always_inline)) void bj_trie_tables_n(
         double* f = factor + i * BJ_TRIE_STRIDE;
         bj_m4 any = {0, 0, 0, 0};
         for (int k = 0; k < LANES; k += 4) {
-            const bj_v4 v = *(const bj_v4*)(w + k) - prior;
+            const bj_v4 v = bj_load4(w + k) - prior;
             const bj_m4 positive = v > zero;
-            *(bj_v4*)(f + k) = positive ? v : zero;
+            bj_store4(f + k, bj_select4(positive, v, zero));
             any |= positive;
         }
         any_left[i] = (any[0] | any[1] | any[2] | any[3]) != 0;
@@ -202,7 +209,7 @@ static inline __attribute__((always_inline)) void bj_trie_tables_n(
 }
 
 BJ_MULTIVERSION
-static __attribute__((unused)) void bj_trie_tables(
+static inline void bj_trie_tables(
         const double* weights, const double* totals, int count, int infinite,
         const int8_t* factor_rank, const int8_t* factor_prior, int n_factors, int max_depth,
         double* factor, unsigned char* any_left, double* inv, int lanes, int rank_major) {

@@ -40,7 +40,7 @@ COMMANDS = (
     "stand", "hit", "double", "split", "surrender", "optimal",
     "initial", "exceptions", "insurance",
     "eor", "counts", "indices", "tc_advantage",
-    "risk", "game", "simulate", "serve",
+    "risk", "game", "simulate", "sidebet", "serve",
 )
 DEFAULT_COMMAND = "edge"
 

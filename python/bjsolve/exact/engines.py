@@ -3,6 +3,7 @@ under each dealer key computed with them in parallel threads."""
 from __future__ import annotations
 
 from bjcore import UpcardEngine
+from bjcore._core import tune_allocator
 
 from ..model.deal import Deal, is_natural
 from ..model.rules import Rules
@@ -62,6 +63,9 @@ def round_values(rules: Rules, shoe: Shoe, engines: dict, deal: Deal | None = No
 
 def _round_values(rules, shoe, deal, keys, round_value, threads, kind) -> dict:
     """``round_values`` with ``round_value(key)`` computing each playable key's E."""
+    # malloc keeps freed memory for the next solve from here on (glibc; once per process,
+    # not on import: docs/algorithms.md, "Side effects")
+    tune_allocator()
     if shoe.is_infinite:
         threads = 1   # one dealer distribution per upcard: a second thread costs more
     cost_key = (rules, kind, shoe.size) if kind is not None else None

@@ -1,4 +1,5 @@
-"""The game being analysed: card ranks, casino rules, shoes, hands, actions and the deal.
+"""The game being analysed: card ranks, casino rules, shoes (also by suit), hands, actions
+and the deal.
 
 Plain Python (no kernels); every other subpackage builds on it.
 """
@@ -18,6 +19,8 @@ _EXPORTS = {
     "UPCARD_ORDER": "ranks",
     "Rules": "rules",
     "Shoe": "shoe",
+    "SuitedShoe": "suited_shoe",
+    "parse_card": "suited_shoe",
     "hand_code": "hands",
     "total_code": "hands",
     "compositions": "hands",
@@ -46,3 +49,4 @@ if TYPE_CHECKING:  # the names as type checkers see them
     from .ranks import RANK_LABELS, UPCARD_ORDER, counts_of, hand_total, label, rank, show
     from .rules import Rules
     from .shoe import Shoe
+    from .suited_shoe import SuitedShoe, parse_card

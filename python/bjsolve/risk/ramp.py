@@ -312,12 +312,14 @@ class RampResult:
 
     def money(self) -> dict:
         """The figures of ``summary`` that are amounts of money, times ``unit`` (empty
-        without a unit): the same names, in money."""
+        without a unit): the same names, in money.  SCORE is left out: it is a normalised
+        figure (the win per 100 rounds at a 10,000-unit bankroll), which a counter reads as
+        "per $10,000"; in money it would be the win of a 10,000 x unit bankroll."""
         if self.unit is None:
             return {}
         kinds = self.units()
         return {k: v * self.unit for k, v in self.summary().items()
-                if v is not None and kinds[k].startswith("units")}
+                if v is not None and kinds[k].startswith("units") and k != "SCORE"}
 
     def to_pandas(self):
         """The figures of ``summary`` (index: figure; columns value, unit).  Needs pandas."""

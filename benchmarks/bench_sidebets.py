@@ -1,0 +1,60 @@
+"""Time every side bet (bjsolve.sidebets) on a full 8-deck shoe, a depleted 8-deck shoe
+(cards of known and unknown suit out: the float path), and one table of effects of removal
+per bet.
+
+Each figure is the median over ``--repeat`` runs after one warm-up run (the warm-up builds
+what is computed once per process: a card bet's paying draws, the dealer's final hands per
+soft-17 rule; the cold time, warm-up included, is printed too).  Targets (issue): any side
+bet on a full 8-deck shoe within 10 ms; a table of effects of removal within 1 s.
+
+Run: ``PYTHONPATH=python:src python benchmarks/bench_sidebets.py``
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import time
+
+from _timing import median_time
+from bjsolve import sidebets
+
+TARGET_EDGE_MS = 10.0
+TARGET_EOR_S = 1.0
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeat", type=int, default=15, help="timed runs per figure")
+    args = parser.parse_args()
+    print(f"python {platform.python_version()}, {os.cpu_count()} cpus; medians of "
+          f"{args.repeat} runs")
+    full = sidebets.resolve_shoe(decks=8)
+    depleted = sidebets.resolve_shoe(decks=8, remove=("QH", "QH", "5", "T", "7S"))
+    print(f"{'bet':18} {'cold ms':>8} {'8D ms':>8} {'depleted ms':>12} {'EOR table s':>12}")
+    worst_edge = worst_eor = 0.0
+    for name in sidebets.BETS:
+        soft = name in ("buster", "bust-bonus", "push-22")
+        t0 = time.perf_counter()
+        sidebets.edge(name, shoe=full, hit_soft_17=soft)
+        cold = time.perf_counter() - t0
+        edge_full, _ = median_time(
+            lambda name=name, soft=soft: sidebets.edge(name, shoe=full, hit_soft_17=soft),
+            args.repeat)
+        edge_depleted, _ = median_time(
+            lambda name=name, soft=soft: sidebets.edge(name, shoe=depleted, hit_soft_17=soft),
+            args.repeat)
+        eor, _ = median_time(
+            lambda name=name, soft=soft: sidebets.effects_of_removal(name, shoe=full,
+                                                                     hit_soft_17=soft),
+            max(3, args.repeat // 5))
+        worst_edge = max(worst_edge, edge_full, edge_depleted)
+        worst_eor = max(worst_eor, eor)
+        print(f"{name:18} {cold * 1e3:8.2f} {edge_full * 1e3:8.3f} {edge_depleted * 1e3:12.3f} "
+              f"{eor:12.4f}")
+    print(f"slowest side bet: {worst_edge * 1e3:.3f} ms (target {TARGET_EDGE_MS:g} ms); slowest "
+          f"EOR table: {worst_eor:.3f} s (target {TARGET_EOR_S:g} s)")
+
+
+if __name__ == "__main__":
+    main()
