@@ -12,7 +12,8 @@ a ``bjsolve.Shoe`` is spread evenly over suits).  Pay tables are data (``PRESETS
 mapping {outcome: pay to one}).  ``effects_of_removal`` and ``best_count`` give the
 effects of removing each card and the best linear count; ``edges_table`` every bet under
 every preset; ``counted_sidebet`` how often a count finds an edge and what betting then
-earns (card bets; a first exact model).  Conventions: docs/side-bets.md.
+earns (card bets; a first exact model); ``simulate_sidebet`` an independent Monte Carlo
+check of both (flat, or at a true-count threshold).  Conventions: docs/side-bets.md.
 """
 from typing import TYPE_CHECKING
 
@@ -37,6 +38,9 @@ _EXPORTS = {
     "PayTable": "paytables",
     "paytable": "paytables",
     "register_paytable": "paytables",
+    "SIMULATED_BETS": "simulate",
+    "SimulatedSideBet": "simulate",
+    "simulate_sidebet": "simulate",
 }
 
 __all__ = list(_EXPORTS) + ["SuitedShoe", "parse_card"]
@@ -67,3 +71,4 @@ if TYPE_CHECKING:  # the names as type checkers see them
         paytable,
         register_paytable,
     )
+    from .simulate import SIMULATED_BETS, SimulatedSideBet, simulate_sidebet

@@ -1,0 +1,315 @@
+"""An independent Monte Carlo check of the side bets: shuffle suited shoes, deal rounds,
+settle the bet by reading the cards, and (optionally) bet only when a count says so.
+
+Nothing here reuses the exact module's outcome labelling: each bet's hands are classified
+again, directly from the dealt cards, so that an error in one is not copied into the other.
+Only the pay tables (data) are shared.
+
+Dealing model (that of ``counted_sidebet``, so the two can be compared): a round starts
+after n cards of the shoe are seen, for n = round(i * cards_per_round), i = 0, 1, ..., up
+to the cut card (penetration x shoe); then the shoe is reshuffled.  A round reads the
+next cards of the shoe in dealing order: player, dealer up, player, dealer hole, then the
+dealer's draws (for the dealer bets).  Because a round starts at a fixed depth, every
+round's cards are a uniform draw from the full shoe, so the flat-bet mean estimates the
+exact ``edge``.  Rounds of one shoe share cards, so the standard errors come from the
+spread of per-shoe totals (every shoe is an independent batch of the same number of rounds).
+"""
+from __future__ import annotations
+
+import math
+import numbers
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..model import show
+from .paytables import paytable as _resolve_paytable
+
+__all__ = ["SIMULATED_BETS", "SimulatedSideBet", "simulate_sidebet"]
+
+# dealing order within a round (offsets from the round's first card)
+PLAYER_1, UP, PLAYER_2, HOLE, FIRST_DRAW = 0, 1, 2, 3, 4
+QUEEN, EIGHT = 11, 7                  # rank indices (0 = ace ... 9 = ten, 10 J, 11 Q, 12 K)
+HEARTS = 1                            # suits 0..3: spades, hearts, diamonds, clubs
+MAX_DEALER_CARDS = 16                 # more than any dealer hand from a shoe of <= 8 decks
+
+
+def _rank(kind):
+    return kind // 4
+
+
+def _suit(kind):
+    return kind % 4
+
+
+def _red(kind):
+    suit = kind % 4
+    return (suit == 1) | (suit == 2)
+
+
+def _value(kind):
+    """Blackjack value with an ace as 1."""
+    return np.minimum(kind // 4 + 1, 10)
+
+
+def _pick(masks_and_names, shape):
+    """The events of a hand, best first, as (mask, outcome name) pairs; a hand is paid as the
+    first event that holds (``_settle``)."""
+    return masks_and_names
+
+
+def _settle(events, pays) -> np.ndarray:
+    """The win per unit of each hand: the pay of its first event, -1 where none holds."""
+    win = np.full(np.shape(events[0][0]), -1.0)
+    for mask, name in reversed(events):
+        win = np.where(mask, pays.get(name, -1.0), win)
+    return win
+
+
+# ---- the bets, each a function of the dealt cards (an array per position) -----------------
+
+def _twenty_one_plus_three(cards, dealer):
+    a, b, c = cards[PLAYER_1], cards[PLAYER_2], cards[UP]
+    ranks = np.sort(np.stack([_rank(a), _rank(b), _rank(c)]), axis=0)
+    low, mid, high = ranks
+    flush = (_suit(a) == _suit(b)) & (_suit(a) == _suit(c))
+    trips = (low == high)
+    run = (mid == low + 1) & (high == mid + 1)
+    ace_high = (low == 0) & (mid == 11) & (high == 12)          # Q-K-A
+    straight = run | ace_high
+    return _pick([(trips & flush, "suited trips"), (straight & flush, "straight flush"),
+                  (trips, "trips"), (straight, "straight"), (flush, "flush")], a.shape)
+
+
+def _perfect_pairs(cards, dealer):
+    a, b = cards[PLAYER_1], cards[PLAYER_2]
+    pair = _rank(a) == _rank(b)
+    return _pick([(pair & (_suit(a) == _suit(b)), "perfect pair"),
+                  (pair & (_red(a) == _red(b)), "coloured pair"), (pair, "mixed pair")],
+                 a.shape)
+
+
+def _lucky_ladies(cards, dealer):
+    a, b = cards[PLAYER_1], cards[PLAYER_2]
+    hard = _value(a) + _value(b)
+    has_ace = (_rank(a) == 0) | (_rank(b) == 0)
+    twenty = np.where(has_ace & (hard <= 11), hard + 10, hard) == 20
+    queen_of_hearts = 4 * QUEEN + HEARTS
+    qh_pair = (a == queen_of_hearts) & (b == queen_of_hearts)
+    up, hole = cards[UP], cards[HOLE]
+    dealer_natural = (((_rank(up) == 0) & (_value(hole) == 10))
+                      | ((_rank(hole) == 0) & (_value(up) == 10)))
+    return _pick([(qh_pair & dealer_natural, "queen of hearts pair with dealer blackjack"),
+                  (qh_pair, "queen of hearts pair"), (twenty & (a == b), "matched 20"),
+                  (twenty & (_suit(a) == _suit(b)), "suited 20"), (twenty, "any 20")],
+                 a.shape)
+
+
+def _match_the_dealer(cards, dealer):
+    a, b, up = cards[PLAYER_1], cards[PLAYER_2], cards[UP]
+    suited = (a == up).astype(int) + (b == up)
+    unsuited = ((_rank(a) == _rank(up)) & (a != up)).astype(int) + ((_rank(b) == _rank(up))
+                                                                    & (b != up))
+    return _pick([(suited == 2, "two suited matches"),
+                  ((suited == 1) & (unsuited == 1), "suited and unsuited match"),
+                  (suited == 1, "suited match"), (unsuited == 2, "two unsuited matches"),
+                  (unsuited == 1, "unsuited match")], a.shape)
+
+
+def _royal_match(cards, dealer):
+    a, b = cards[PLAYER_1], cards[PLAYER_2]
+    suited = _suit(a) == _suit(b)
+    king_queen = np.sort(np.stack([_rank(a), _rank(b)]), axis=0)
+    royal = (king_queen[0] == 11) & (king_queen[1] == 12)
+    return _pick([(suited & royal, "royal match"), (suited, "easy match")], a.shape)
+
+
+def _thirteen(cards, dealer):
+    a, b = cards[PLAYER_1], cards[PLAYER_2]
+    total = _value(a) + _value(b)                 # an ace counts 1 here
+    return _pick([(total > 13, "over 13"), (total == 13, "exactly 13"),
+                  (total < 13, "under 13")], a.shape)
+
+
+def _bust_it(cards, dealer):
+    n_cards, total, hand = dealer
+    bust3 = (n_cards == 3) & (total > 21)
+    eights = (_rank(hand[0]) == EIGHT) & (_rank(hand[1]) == EIGHT) & (_rank(hand[2]) == EIGHT)
+    suited = (_suit(hand[0]) == _suit(hand[1])) & (_suit(hand[1]) == _suit(hand[2]))
+    colour = (_red(hand[0]) == _red(hand[1])) & (_red(hand[1]) == _red(hand[2]))
+    third = _value(hand[2])
+    return _pick([(bust3 & eights & suited, "suited 8-8-8"),
+                  (bust3 & eights & colour, "same-colour 8-8-8"),
+                  (bust3 & (third == 6), "bust on a 6"), (bust3 & (third == 7), "bust on a 7"),
+                  (bust3 & (third == 8), "bust on an 8"), (bust3 & (third == 9), "bust on a 9"),
+                  (bust3 & (third == 10), "bust on a ten")], total.shape)
+
+
+def _buster(cards, dealer):
+    n_cards, total, _ = dealer
+    a, b = cards[PLAYER_1], cards[PLAYER_2]
+    natural = (((_rank(a) == 0) & (_value(b) == 10)) | ((_rank(b) == 0) & (_value(a) == 10)))
+    bust = total > 21
+    return _pick([(bust & (n_cards >= 8) & natural, "bust 8+ cards, player blackjack"),
+                  (bust & (n_cards == 7) & natural, "bust 7 cards, player blackjack"),
+                  (bust & (n_cards >= 8), "bust 8+ cards"), (bust & (n_cards == 7), "bust 7 cards"),
+                  (bust & (n_cards == 6), "bust 6 cards"), (bust & (n_cards == 5), "bust 5 cards"),
+                  (bust & (n_cards == 4), "bust 4 cards"), (bust & (n_cards == 3), "bust 3 cards")],
+                 total.shape)
+
+
+# bet -> (classifier, whether it needs the dealer's whole hand)
+SIMULATED_BETS = {
+    "21+3": (_twenty_one_plus_three, False),
+    "perfect-pairs": (_perfect_pairs, False),
+    "lucky-ladies": (_lucky_ladies, False),
+    "match-the-dealer": (_match_the_dealer, False),
+    "royal-match": (_royal_match, False),
+    "over-13": (_thirteen, False),
+    "under-13": (_thirteen, False),
+    "exactly-13": (_thirteen, False),
+    "bust-it": (_bust_it, True),
+    "buster": (_buster, True),
+}
+
+
+def _play_dealer(window, hit_soft_17):
+    """The dealer's hand from a window of cards (rows: rounds; columns: the round's cards in
+    dealing order): (cards in the hand, final total, the hand's cards as kinds, -1 beyond
+    the hand)."""
+    rounds = window.shape[0]
+    hand = np.full((MAX_DEALER_CARDS, rounds), -1)
+    hand[0], hand[1] = window[:, UP], window[:, HOLE]
+    hard = _value(hand[0]) + _value(hand[1])
+    aces = (_rank(hand[0]) == 0) | (_rank(hand[1]) == 0)
+    n_cards = np.full(rounds, 2)
+    for draw in range(window.shape[1] - FIRST_DRAW):
+        soft = aces & (hard <= 11)
+        total = np.where(soft, hard + 10, hard)
+        hits = (total < 17) | (hit_soft_17 & soft & (total == 17))
+        if not hits.any():
+            break
+        card = window[:, FIRST_DRAW + draw]
+        if (card[hits] < 0).any():
+            raise ValueError("shoe too small: the dealer ran out of cards")
+        hand[2 + draw] = np.where(hits, card, -1)
+        hard = hard + np.where(hits, _value(card), 0)
+        aces = aces | (hits & (_rank(card) == 0))
+        n_cards = n_cards + hits
+    soft = aces & (hard <= 11)
+    return n_cards, np.where(soft, hard + 10, hard), hand
+
+
+@dataclass(frozen=True)
+class SimulatedSideBet:
+    """A simulated side bet: mean: the player's mean win per unit bet over the rounds bet
+    (se_mean its standard error); bet_fraction: the share of rounds bet; gain_per_100_rounds:
+    units won per 100 rounds dealt; rounds, rounds_bet, shoes: the sample; each se from the
+    spread between shoes."""
+    bet: str
+    paytable: str
+    rounds: int
+    rounds_bet: int
+    shoes: int
+    mean: float
+    se_mean: float
+    bet_fraction: float
+    se_bet_fraction: float
+    gain_per_100_rounds: float
+    se_gain_per_100_rounds: float
+    threshold: float | None
+
+
+def _check_int(value, field, low):
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < low:
+        raise ValueError(f"{field} must be a whole number >= {low}, got {show(value)}")
+    return int(value)
+
+
+def simulate_sidebet(name, paytable=None, *, decks: int = 6, rounds: int = 1_000_000,
+                     seed=None, penetration: float = 0.75, cards_per_round: float = 5.5,
+                     system=None, threshold=None, hit_soft_17: bool = False,
+                     shoes_per_batch: int = 2000) -> SimulatedSideBet:
+    """Simulate side bet ``name`` (one of ``SIMULATED_BETS``) for about ``rounds`` rounds.
+
+    With ``system`` (a count's name or 10/13 tags) and ``threshold``, the bet is made only
+    when the true count floor(running count / decks unseen) is at or above the threshold
+    (decks unseen exact: cards unseen / 52); otherwise every round is bet."""
+    from .analysis import bet as _bet
+    from .counted import _tags_by_kind
+    the_bet = _bet(name)
+    if the_bet.name not in SIMULATED_BETS:
+        raise ValueError(f"simulate_sidebet: {show(name)} is not simulated; simulated bets: "
+                         f"{', '.join(SIMULATED_BETS)}")
+    table = _resolve_paytable(the_bet, paytable)
+    decks = _check_int(decks, "decks", 1)
+    rounds = _check_int(rounds, "rounds", 1)
+    shoes_per_batch = _check_int(shoes_per_batch, "shoes_per_batch", 1)
+    if not (isinstance(penetration, (int, float)) and 0 < penetration < 1):
+        raise ValueError(f"penetration must be a share of the shoe in (0, 1), got "
+                         f"{show(penetration)}")
+    if not (isinstance(cards_per_round, (int, float)) and 1 <= cards_per_round <= 30):
+        raise ValueError(f"cards_per_round must be a number 1..30, got {show(cards_per_round)}")
+    if (system is None) != (threshold is None):
+        raise ValueError("give system and threshold together (or neither, for a flat bet)")
+    if threshold is not None and (isinstance(threshold, bool)
+                                  or not isinstance(threshold, numbers.Real)):
+        raise TypeError(f"threshold must be a number (a true count), got {show(threshold)}")
+    if not isinstance(hit_soft_17, bool):
+        raise TypeError(f"hit_soft_17 must be True or False, got {show(hit_soft_17)}")
+    classify, needs_dealer = SIMULATED_BETS[the_bet.name]
+    tags = None if system is None else _tags_by_kind(system)
+
+    total = 52 * decks
+    width = FIRST_DRAW + MAX_DEALER_CARDS if needs_dealer else FIRST_DRAW
+    last = int(penetration * total)
+    # round starts, as counted_sidebet lays them out (and the round's cards in the shoe)
+    starts = sorted({round(i * cards_per_round)
+                     for i in range(int(last / cards_per_round) + 1)})
+    depths = np.array([d for d in starts if d <= last and total - d >= HOLE + 1])
+    if len(depths) == 0:
+        raise ValueError("the shoe is too small for one round")
+    n_shoes = max(2, math.ceil(rounds / len(depths)))
+    rng = np.random.default_rng(seed)
+    pays = {o: table.pay(o) for o in the_bet.outcomes}
+    shoe_win, shoe_bets = [], []
+    columns = depths[:, None] + np.arange(width)[None, :]
+    for start in range(0, n_shoes, shoes_per_batch):
+        batch = min(shoes_per_batch, n_shoes - start)
+        # a shuffled shoe: a random permutation of the 52 * decks cards, each card's kind
+        # its index mod 52 (so every kind appears decks times)
+        order = np.argsort(rng.random((batch, total)), axis=1)
+        kinds = order % 52
+        padded = np.concatenate([kinds, np.full((batch, width), -1)], axis=1)
+        window = padded[:, columns].reshape(-1, width)        # (shoe, round) rows
+        cards = [window[:, j] for j in range(min(width, FIRST_DRAW))]
+        dealer = _play_dealer(window, hit_soft_17) if needs_dealer else None
+        win = _settle(classify(cards, dealer), pays)
+        if tags is None:
+            placed: np.ndarray = np.ones(win.shape, dtype=bool)
+        else:
+            running = np.concatenate([np.zeros((batch, 1)), np.cumsum(tags[kinds], axis=1)],
+                                     axis=1)[:, depths]
+            true = np.floor(running / ((total - depths[None, :]) / 52))
+            placed = (true >= threshold).ravel()
+        win = np.where(placed, win, 0.0).reshape(batch, len(depths))
+        shoe_win.append(win.sum(axis=1))
+        shoe_bets.append(placed.reshape(batch, len(depths)).sum(axis=1))
+    wins = np.concatenate(shoe_win)
+    bets = np.concatenate(shoe_bets).astype(float)
+    per_shoe = len(depths)
+    n = len(wins)
+    gain = wins / per_shoe
+    share = bets / per_shoe
+    mean = wins.sum() / bets.sum() if bets.sum() else math.nan
+    # the mean per bet is a ratio of per-shoe sums: its se by the delta method
+    if bets.sum():
+        resid = wins - mean * bets
+        se_mean = math.sqrt((resid ** 2).sum() / (n - 1) / n) / bets.mean()
+    else:
+        se_mean = math.nan
+    return SimulatedSideBet(
+        the_bet.name, table.name, n * per_shoe, int(bets.sum()), n, float(mean), float(se_mean),
+        float(share.mean()), float(share.std(ddof=1) / math.sqrt(n)),
+        float(100 * gain.mean()), float(100 * gain.std(ddof=1) / math.sqrt(n)),
+        None if threshold is None else float(threshold))
