@@ -154,3 +154,27 @@ def test_campaign_counted_six_decks(name, system, threshold):
                          threshold=threshold, penetration=0.8)
     agree(r.bet_fraction, share, r.se_bet_fraction)
     agree(r.gain_per_100_rounds, gain, r.se_gain_per_100_rounds)
+
+
+# ---- the command line ------------------------------------------------------------------------
+
+def _cli(*args):
+    import subprocess
+    import sys
+    return subprocess.run([sys.executable, "-m", "bjsolve", "sidebet", *args],
+                          capture_output=True, text=True, check=False)
+
+
+def test_cli_simulate():
+    import json
+    done = _cli("perfect-pairs", "--simulate", "300000", "--seed", "5", "--format", "json")
+    assert done.returncode == 0, done.stderr
+    records = next(t for t in json.loads(done.stdout)["tables"]
+                   if t["table"] == "simulated")["records"]
+    (row,) = records
+    assert abs(row["simulated"] - row["exact"]) <= Z * row["se"]
+    assert row["exact"] == pytest.approx(sidebets.edge("perfect-pairs").expected_value)
+    bad = _cli("21+3", "--threshold", "2")
+    assert bad.returncode == 2 and "--simulate" in bad.stderr
+    bad = _cli("insurance", "--simulate", "10")
+    assert bad.returncode == 2 and "not simulated" in bad.stderr

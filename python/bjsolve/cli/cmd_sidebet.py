@@ -7,6 +7,7 @@ Example: bjsolve sidebet 21+3 --paytable five-tier --decks 8
          bjsolve sidebet buster --h17 --paytable-file mytable.json
          bjsolve sidebet over-13 --decks 6 --counted --penetration 0.83
          bjsolve sidebet --list --decks 8 --format markdown
+         bjsolve sidebet 21+3 --simulate 1000000 --system hilo --threshold 2
 """
 from __future__ import annotations
 
@@ -59,6 +60,14 @@ def add_arguments(parser) -> None:
                         "(default: 0.75)")
     g.add_argument("--cards-per-round", type=common.positive_number, default=5.5,
                    metavar="C", help="with --counted: cards dealt per round (default: 5.5)")
+    g.add_argument("--simulate", type=common.whole_number(1, 10**9), metavar="ROUNDS",
+                   help="also simulate ROUNDS rounds (an independent check of the exact "
+                        "figures; default: off)")
+    g.add_argument("--threshold", type=float, metavar="TC",
+                   help="with --simulate and --system: bet only at a true count >= TC "
+                        "(default: bet every round)")
+    g.add_argument("--seed", type=common.whole_number(0, 2**63 - 1), default=1, metavar="N",
+                   help="with --simulate: the random seed (default: 1)")
     g.add_argument("--list", action="store_true",
                    help="every side bet under every preset pay table on this shoe (default: "
                         "off)")
@@ -167,6 +176,10 @@ def run(args) -> int:
                 style="ev", units="EV per unit bet"))
     if args.counted:
         tables.append(_counted_table(args, result, shoe))
+    if args.simulate is not None:
+        tables.append(_simulated_table(args, result))
+    elif args.threshold is not None:
+        raise common.UsageError("--threshold needs --simulate ROUNDS")
     common.emit(tables, args)
     return 0
 
@@ -219,3 +232,48 @@ def _counted_table(args, result, shoe):
         column_styles={"EV given the count": "ev"},
         records=[{"true_count": tc, "share": share, "ev": value}
                  for tc, (share, value) in counted.by_true_count.items()])
+
+
+def _simulated_table(args, result):
+    """The simulator's figures beside the exact ones (flat, or at a true-count threshold)."""
+    import numpy as np
+
+    from ..output import Table
+    from ..sidebets import counted_sidebet, simulate_sidebet
+    if args.remove is not None or args.spanish or args.dealer is not None:
+        raise common.UsageError("--simulate deals whole standard shoes: leave out --remove, "
+                                "--spanish and --dealer")
+    if (args.threshold is None) != (args.system is None):
+        raise common.UsageError("--simulate: give --system and --threshold together (or "
+                                "neither, for a flat bet)")
+    tags = _tags(args.system)
+    sim = simulate_sidebet(args.bet, result.paytable, decks=args.decks, rounds=args.simulate,
+                           seed=args.seed, penetration=args.penetration,
+                           cards_per_round=args.cards_per_round, system=tags,
+                           threshold=args.threshold, hit_soft_17=args.hit_soft_17)
+    if args.threshold is None:
+        rows = ("EV per unit bet",)
+        values = np.array([[sim.mean, sim.se_mean, result.expected_value]])
+        note = "flat: every round bet"
+    else:
+        counted = counted_sidebet(args.bet, result.paytable, system=tags, decks=args.decks,
+                                  penetration=args.penetration,
+                                  cards_per_round=args.cards_per_round,
+                                  hit_soft_17=args.hit_soft_17)
+        bet = [(s, v) for tc, (s, v) in counted.by_true_count.items() if tc >= args.threshold]
+        share = sum(s for s, _ in bet)
+        gain = 100 * sum(s * v for s, v in bet)
+        rows = ("share of rounds bet", "units per 100 rounds")
+        values = np.array([[sim.bet_fraction, sim.se_bet_fraction, share],
+                           [sim.gain_per_100_rounds, sim.se_gain_per_100_rounds, gain]])
+        note = (f"bet at a true count >= {args.threshold:g} (floored, decks unseen exact); "
+                f"exact: counted_sidebet's rounds by true count")
+    return Table(
+        "simulated", "the simulator beside the exact figures", rows,
+        ("simulated", "SE", "exact"), values,
+        (note, (f"{sim.rounds:,} rounds in {sim.shoes:,} shoes (seed {args.seed}), "
+                f"{args.cards_per_round:g} cards a round, penetration {args.penetration:g}; "
+                "SE from the spread between shoes; agreement within about 4 SE is expected")),
+        style="ev", units="per unit bet or per 100 rounds",
+        records=[{"figure": r, "simulated": v[0], "se": v[1], "exact": v[2]}
+                 for r, v in zip(rows, values)])
