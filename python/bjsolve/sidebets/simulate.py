@@ -52,12 +52,6 @@ def _value(kind):
     return np.minimum(kind // 4 + 1, 10)
 
 
-def _pick(masks_and_names, shape):
-    """The events of a hand, best first, as (mask, outcome name) pairs; a hand is paid as the
-    first event that holds (``_settle``)."""
-    return masks_and_names
-
-
 def _settle(events, pays) -> np.ndarray:
     """The win per unit of each hand: the pay of its first event, -1 where none holds."""
     win = np.full(np.shape(events[0][0]), -1.0)
@@ -66,7 +60,9 @@ def _settle(events, pays) -> np.ndarray:
     return win
 
 
-# ---- the bets, each a function of the dealt cards (an array per position) -----------------
+# ---- the bets: each maps the dealt cards (an array per position in the round) and the
+# dealer's hand to the hand's events, best first, as (mask, outcome name) pairs; a hand is
+# paid as the first event that holds (``_settle``) ------------------------------------------
 
 def _twenty_one_plus_three(cards, dealer):
     a, b, c = cards[PLAYER_1], cards[PLAYER_2], cards[UP]
@@ -77,16 +73,15 @@ def _twenty_one_plus_three(cards, dealer):
     run = (mid == low + 1) & (high == mid + 1)
     ace_high = (low == 0) & (mid == 11) & (high == 12)          # Q-K-A
     straight = run | ace_high
-    return _pick([(trips & flush, "suited trips"), (straight & flush, "straight flush"),
-                  (trips, "trips"), (straight, "straight"), (flush, "flush")], a.shape)
+    return [(trips & flush, "suited trips"), (straight & flush, "straight flush"),
+                  (trips, "trips"), (straight, "straight"), (flush, "flush")]
 
 
 def _perfect_pairs(cards, dealer):
     a, b = cards[PLAYER_1], cards[PLAYER_2]
     pair = _rank(a) == _rank(b)
-    return _pick([(pair & (_suit(a) == _suit(b)), "perfect pair"),
-                  (pair & (_red(a) == _red(b)), "coloured pair"), (pair, "mixed pair")],
-                 a.shape)
+    return [(pair & (_suit(a) == _suit(b)), "perfect pair"),
+                  (pair & (_red(a) == _red(b)), "coloured pair"), (pair, "mixed pair")]
 
 
 def _lucky_ladies(cards, dealer):
@@ -99,10 +94,9 @@ def _lucky_ladies(cards, dealer):
     up, hole = cards[UP], cards[HOLE]
     dealer_natural = (((_rank(up) == 0) & (_value(hole) == 10))
                       | ((_rank(hole) == 0) & (_value(up) == 10)))
-    return _pick([(qh_pair & dealer_natural, "queen of hearts pair with dealer blackjack"),
+    return [(qh_pair & dealer_natural, "queen of hearts pair with dealer blackjack"),
                   (qh_pair, "queen of hearts pair"), (twenty & (a == b), "matched 20"),
-                  (twenty & (_suit(a) == _suit(b)), "suited 20"), (twenty, "any 20")],
-                 a.shape)
+                  (twenty & (_suit(a) == _suit(b)), "suited 20"), (twenty, "any 20")]
 
 
 def _match_the_dealer(cards, dealer):
@@ -110,10 +104,10 @@ def _match_the_dealer(cards, dealer):
     suited = (a == up).astype(int) + (b == up)
     unsuited = ((_rank(a) == _rank(up)) & (a != up)).astype(int) + ((_rank(b) == _rank(up))
                                                                     & (b != up))
-    return _pick([(suited == 2, "two suited matches"),
+    return [(suited == 2, "two suited matches"),
                   ((suited == 1) & (unsuited == 1), "suited and unsuited match"),
                   (suited == 1, "suited match"), (unsuited == 2, "two unsuited matches"),
-                  (unsuited == 1, "unsuited match")], a.shape)
+                  (unsuited == 1, "unsuited match")]
 
 
 def _royal_match(cards, dealer):
@@ -121,14 +115,14 @@ def _royal_match(cards, dealer):
     suited = _suit(a) == _suit(b)
     king_queen = np.sort(np.stack([_rank(a), _rank(b)]), axis=0)
     royal = (king_queen[0] == 11) & (king_queen[1] == 12)
-    return _pick([(suited & royal, "royal match"), (suited, "easy match")], a.shape)
+    return [(suited & royal, "royal match"), (suited, "easy match")]
 
 
 def _thirteen(cards, dealer):
     a, b = cards[PLAYER_1], cards[PLAYER_2]
     total = _value(a) + _value(b)                 # an ace counts 1 here
-    return _pick([(total > 13, "over 13"), (total == 13, "exactly 13"),
-                  (total < 13, "under 13")], a.shape)
+    return [(total > 13, "over 13"), (total == 13, "exactly 13"),
+                  (total < 13, "under 13")]
 
 
 def _bust_it(cards, dealer):
@@ -138,11 +132,11 @@ def _bust_it(cards, dealer):
     suited = (_suit(hand[0]) == _suit(hand[1])) & (_suit(hand[1]) == _suit(hand[2]))
     colour = (_red(hand[0]) == _red(hand[1])) & (_red(hand[1]) == _red(hand[2]))
     third = _value(hand[2])
-    return _pick([(bust3 & eights & suited, "suited 8-8-8"),
+    return [(bust3 & eights & suited, "suited 8-8-8"),
                   (bust3 & eights & colour, "same-colour 8-8-8"),
                   (bust3 & (third == 6), "bust on a 6"), (bust3 & (third == 7), "bust on a 7"),
                   (bust3 & (third == 8), "bust on an 8"), (bust3 & (third == 9), "bust on a 9"),
-                  (bust3 & (third == 10), "bust on a ten")], total.shape)
+                  (bust3 & (third == 10), "bust on a ten")]
 
 
 def _buster(cards, dealer):
@@ -150,12 +144,11 @@ def _buster(cards, dealer):
     a, b = cards[PLAYER_1], cards[PLAYER_2]
     natural = (((_rank(a) == 0) & (_value(b) == 10)) | ((_rank(b) == 0) & (_value(a) == 10)))
     bust = total > 21
-    return _pick([(bust & (n_cards >= 8) & natural, "bust 8+ cards, player blackjack"),
+    return [(bust & (n_cards >= 8) & natural, "bust 8+ cards, player blackjack"),
                   (bust & (n_cards == 7) & natural, "bust 7 cards, player blackjack"),
                   (bust & (n_cards >= 8), "bust 8+ cards"), (bust & (n_cards == 7), "bust 7 cards"),
                   (bust & (n_cards == 6), "bust 6 cards"), (bust & (n_cards == 5), "bust 5 cards"),
-                  (bust & (n_cards == 4), "bust 4 cards"), (bust & (n_cards == 3), "bust 3 cards")],
-                 total.shape)
+                  (bust & (n_cards == 4), "bust 4 cards"), (bust & (n_cards == 3), "bust 3 cards")]
 
 
 # bet -> (classifier, whether it needs the dealer's whole hand)
