@@ -437,7 +437,7 @@ def test_simulation_run_is_the_apis_simulate(client):
     assert [int(r[1]) for r in table[1:]] == [r.rounds for r in rows]
     summary = client.get("/download/simulation.json",
                          params={"job": answer["job"]}).json()
-    assert dict((r[0], r[1]) for r in summary["rows"])["mean"] == want.mean
+    assert {r[0]: r[1] for r in summary["rows"]}["mean"] == want.mean
 
 
 def test_stop_keeps_a_partial_result(client):
@@ -458,7 +458,7 @@ def test_stop_keeps_a_partial_result(client):
     assert "PARTIAL" in answer["html"]["sim-figures"]
     # a partial result is not kept for the settings: the job's download has it
     rows = client.get("/download/simulation.json", params={"job": start["job"]}).json()
-    assert dict((r[0], r[1]) for r in rows["rows"])["partial"] is True
+    assert {r[0]: r[1] for r in rows["rows"]}["partial"] is True
     r = client.get("/download/simulation.csv", params={**SIM, "rounds": "1e9", "seed": "11"})
     assert r.status_code == 400 and "run it first" in r.text
     assert client.get("/api/simulate/nosuchjob").status_code == 404

@@ -31,7 +31,6 @@ from bjsolve.risk.ramp import parse_ramp
 
 from . import tables
 from .compute import Engine, FieldError, counting, game_key
-from .simjobs import Job, SimJobs, parse_rounds, parse_seed, sim_key, sim_view
 from .forms import (
     CHOICES,
     COUNT_DEFAULTS,
@@ -45,6 +44,7 @@ from .forms import (
     rules_from_query,
     split_from_query,
 )
+from .simjobs import Job, SimJobs, parse_rounds, parse_seed, sim_key, sim_view
 
 HERE = Path(__file__).parent
 PAGES = {"edge": "Edge and chart", "hand": "Hand", "counting": "Counting",
