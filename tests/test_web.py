@@ -488,3 +488,18 @@ def test_a_simulation_error_found_while_running_is_shown_beside_its_field(client
     answer = _poll_until_finished(
         client, client.post("/api/simulate", params={**SIM, "system": "nosuch"}).json())
     assert answer["state"] == "error" and list(answer["errors"]) == ["system"]
+
+
+def test_a_long_run_does_not_hold_up_the_other_pages(client):
+    """A run of 1e9 rounds (minutes) in its own pool: a new solve for another page is
+    answered while it runs; then the run is stopped."""
+    start = client.post("/api/simulate", params={**SIM, "rounds": "1e9", "seed": "12"}).json()
+    try:
+        edge = client.get("/api/edge", params={"rules": "2D S17 DAS"})
+        assert edge.status_code == 200
+        want = bjsolve.solve(bjsolve.Rules.parse("2D S17 DAS"))
+        assert edge.json()["data"]["edge"]["optimal"] == -want.expected_value
+        assert client.get(f"/api/simulate/{start['job']}").json()["state"] in ("queued",
+                                                                             "running")
+    finally:
+        _poll_until_finished(client, client.post(f"/api/simulate/{start['job']}/stop").json())
