@@ -124,11 +124,28 @@ def main() -> int:
                 driver.save_screenshot(path)
                 print("saved", path)
                 driver.set_window_size(1280, 1000)
+            save_simulate_screenshot(driver, base, args.screenshots)
     finally:
         driver.quit()
         server.terminate()
         server.wait()
     return 0
+
+
+def save_simulate_screenshot(driver, base: str, directory: str) -> None:
+    """web-simulate.png: a run of 1e7 rounds started with the Run button, shown when done."""
+    from selenium.webdriver.common.by import By
+    driver.get(f"{base}/simulate?rules=6D+H17+DAS+LS&indices=i18&ramp=0:1,1:2,2:4,3:8,4:12"
+               "&unit=25&rounds=1e7&seed=1")
+    driver.find_element(By.ID, "sim-start").click()
+    wait_for(lambda: driver.find_elements(By.ID, "sim-figures"), timeout=600)
+    time.sleep(0.5)
+    height = driver.execute_script("return document.body.scrollHeight")
+    driver.set_window_size(1280, min(max(height + 160, 700), 2400))
+    path = os.path.join(directory, "web-simulate.png")
+    driver.save_screenshot(path)
+    print("saved", path)
+    driver.set_window_size(1280, 1000)
 
 
 if __name__ == "__main__":

@@ -4,14 +4,13 @@ ramp, a $10,000 bankroll at $25 a unit".  The command line's flags are the libra
 keywords with dashes, and both give the same figures (the same computation: equal, not
 close)."""
 import json
-import os
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
 import bjsolve
+from children import child_env
 
 RULES = "6D H17 DAS LS"
 RAMP = "1:1,2:2,3:4,4:8,5:12"        # 1 unit up to +1, 12 units from +5
@@ -23,10 +22,7 @@ TARGET = 0.05
 @pytest.fixture(scope="module")
 def both_ways():
     # the command line, as a counter runs it (its own process)
-    root = Path(__file__).resolve().parents[1]
-    env = dict(os.environ, COLUMNS="80",
-               PYTHONPATH=os.pathsep.join([str(root / "python"), str(root / "src"),
-                                           os.environ.get("PYTHONPATH", "")]))
+    env = child_env(COLUMNS="80")     # the bjsolve this test imports, not the source tree
     # one thread each, the two at once (one on each core): the same figures as with every
     # core (a game's figures do not depend on its threads), in half the wall time
     cli = subprocess.Popen(

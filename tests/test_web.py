@@ -5,6 +5,7 @@ API's numbers, unchanged).  Skips where the web extra is not installed."""
 import csv
 import io
 import json
+import math
 import re
 import subprocess
 import sys
@@ -206,7 +207,7 @@ def test_bad_downloads(client):
 
 def test_the_pages_fetch_nothing_from_elsewhere(client):
     """Offline: every script and style is the package's own, served from /static."""
-    for path in ("/", "/hand", "/static/app.js", "/static/style.css"):
+    for path in ("/", "/hand", "/simulate", "/static/app.js", "/static/style.css"):
         r = client.get(path)
         assert r.status_code == 200, path
         assert not re.search(r"(https?:)?//[a-z]", r.text.replace("http://127.0.0.1", "")), path
@@ -381,3 +382,124 @@ def test_the_split_classes_offered_are_the_solvers():
     from bjsolve.exact.kernel_rules import SPLIT_CLASSES
     from bjsolve.web.forms import SPLIT_CLASSES as offered
     assert tuple(SPLIT_CLASSES) == offered
+
+
+# ---- the simulate page -----------------------------------------------------------------
+
+SIM = {"rules": "6D H17 DAS LS", "system": "hilo", "penetration": "0.75",
+       "ramp": "0:1,1:2,2:4,3:8", "rounds": "300000", "seed": "7", "unit": "5"}
+
+
+def _poll_until_finished(client, answer):
+    """Poll a run as the page does until it is no longer queued or running (no time limit
+    asserted: the loop ends when the run does)."""
+    import time
+    while answer["state"] in ("queued", "running"):
+        time.sleep(0.05)
+        answer = client.get(f"/api/simulate/{answer['job']}").json()
+        assert 0 <= answer["done"] <= answer["total"]
+    return answer
+
+
+def test_simulation_run_is_the_apis_simulate(client):
+    from bjsolve.web.simjobs import WEB_CHUNK_ROUNDS
+    start = client.post("/api/simulate", params=SIM)
+    assert start.status_code == 200
+    answer = _poll_until_finished(client, start.json())
+    assert answer["state"] == "done" and answer["done"] == answer["total"] == 300_000
+    # the same settings and seed through the Python API (the result does not depend on
+    # the number of threads, only on the seed and the chunk size)
+    want = bjsolve.simulate(bjsolve.Rules.parse(SIM["rules"]), rounds=300_000, seed=7,
+                            penetration=0.75, system="hilo", ramp=SIM["ramp"],
+                            chunk_rounds=WEB_CHUNK_ROUNDS, threads=1)
+    got = answer["data"]["figures"]
+    assert not want.partial and not answer["data"]["partial"]
+    for name in ("rounds", "played", "hands", "mean", "se", "sd", "win_rate", "total_won",
+                 "total_bet", "shuffles"):
+        assert got[name] == getattr(want, name), name
+    assert got["win_per_100"] == 100 * want.mean
+    assert answer["data"]["money"]["mean"] == want.mean * 5
+    rows = [r for r in want.per_true_count if r.rounds]
+    assert [(c["tc"], c["rounds"], c["played"]) for c in answer["data"]["counts"]] == \
+        [(r.true_count, r.rounds, r.played) for r in rows]
+    assert [c["mean"] for c in answer["data"]["counts"]] == \
+        [r.mean if math.isfinite(r.mean) else None for r in rows]
+    assert f'id="sim-mean">{want.mean:+.5f}<' in answer["html"]["sim-figures"]
+    # kept by settings and seed: the same run again is done at once, and the page shows it
+    again = client.post("/api/simulate", params=SIM).json()
+    assert again["state"] == "done" and again["data"] == answer["data"]
+    page = client.get("/simulate", params=SIM)
+    assert page.status_code == 200 and f'id="sim-mean">{want.mean:+.5f}<' in page.text
+    # downloads: the settings' kept result, or the job's
+    table = list(csv.reader(io.StringIO(
+        client.get("/download/sim-counts.csv", params=SIM).text)))
+    assert table[0] == ["true_count", "rounds", "frequency", "played", "mean", "sd", "se"]
+    assert [int(r[1]) for r in table[1:]] == [r.rounds for r in rows]
+    summary = client.get("/download/simulation.json",
+                         params={"job": answer["job"]}).json()
+    assert {r[0]: r[1] for r in summary["rows"]}["mean"] == want.mean
+
+
+def test_stop_keeps_a_partial_result(client):
+    start = client.post("/api/simulate", params={**SIM, "rounds": "1e9", "seed": "11"}).json()
+    import time
+    answer = start
+    while answer["state"] in ("queued", "running") and answer["done"] == 0:
+        time.sleep(0.05)                     # until a chunk is in: there is a result to keep
+        answer = client.get(f"/api/simulate/{start['job']}").json()
+    stopped = client.post(f"/api/simulate/{start['job']}/stop")
+    assert stopped.status_code == 200
+    answer = _poll_until_finished(client, stopped.json())
+    assert answer["state"] == "stopped"
+    data = answer["data"]
+    assert data["partial"] and 0 < data["figures"]["rounds"] < 10**9
+    assert data["figures"]["rounds"] == answer["done"]
+    assert sum(c["rounds"] for c in data["counts"]) == data["figures"]["rounds"]
+    assert "PARTIAL" in answer["html"]["sim-figures"]
+    # a partial result is not kept for the settings: the job's download has it
+    rows = client.get("/download/simulation.json", params={"job": start["job"]}).json()
+    assert {r[0]: r[1] for r in rows["rows"]}["partial"] is True
+    r = client.get("/download/simulation.csv", params={**SIM, "rounds": "1e9", "seed": "11"})
+    assert r.status_code == 400 and "run it first" in r.text
+    assert client.get("/api/simulate/nosuchjob").status_code == 404
+
+
+@pytest.mark.parametrize("bad, field, words", [
+    ({"rounds": "0"}, "rounds", "whole number from 1"),
+    ({"rounds": "1.5"}, "rounds", "whole number from 1"),
+    ({"rounds": "lots"}, "rounds", "whole number from 1"),
+    ({"rounds": "2e9"}, "rounds", "to 1e+09"),
+    ({"seed": "-1"}, "seed", "0..2**64-1"),
+    ({"ramp": "0:1,1:"}, "ramp", "true count:bet"),
+    ({"unit": "0"}, "unit", "unit must be from"),
+    ({"decks": "0"}, "decks", ""),
+])
+def test_bad_simulation_input_beside_its_field(client, bad, field, words):
+    r = client.post("/api/simulate", params={**SIM, **bad})
+    assert r.status_code == 400
+    errors = r.json()["errors"]
+    assert list(errors) == [field] and words in errors[field]
+    page = client.get("/simulate", params={**SIM, **bad})
+    assert page.status_code == 400
+    assert words in re.search(rf'data-error-for="{field}">([^<]*)<', page.text).group(1)
+
+
+def test_a_simulation_error_found_while_running_is_shown_beside_its_field(client):
+    answer = _poll_until_finished(
+        client, client.post("/api/simulate", params={**SIM, "system": "nosuch"}).json())
+    assert answer["state"] == "error" and list(answer["errors"]) == ["system"]
+
+
+def test_a_long_run_does_not_hold_up_the_other_pages(client):
+    """A run of 1e9 rounds (minutes) in its own pool: a new solve for another page is
+    answered while it runs; then the run is stopped."""
+    start = client.post("/api/simulate", params={**SIM, "rounds": "1e9", "seed": "12"}).json()
+    try:
+        edge = client.get("/api/edge", params={"rules": "2D S17 DAS"})
+        assert edge.status_code == 200
+        want = bjsolve.solve(bjsolve.Rules.parse("2D S17 DAS"))
+        assert edge.json()["data"]["edge"]["optimal"] == -want.expected_value
+        assert client.get(f"/api/simulate/{start['job']}").json()["state"] in ("queued",
+                                                                             "running")
+    finally:
+        _poll_until_finished(client, client.post(f"/api/simulate/{start['job']}/stop").json())

@@ -163,3 +163,34 @@ def test_counting_page_answers_a_new_ramp(server, driver):
     ramp.send_keys(",4:")
     wait_until(lambda: "true count:bet" in d.find_element(
         By.CSS_SELECTOR, '[data-error-for="ramp"]').text)
+
+
+def test_simulate_page_runs_shows_progress_and_stops(server, driver):
+    from bjsolve.web.simjobs import WEB_CHUNK_ROUNDS
+    d = driver
+    # a short run to its end: the figures are the API's for the same seed
+    d.get(server + "simulate?rules=6D+H17+DAS+LS&rounds=200000&seed=3&ramp=0:1,1:2,2:4")
+    d.find_element(By.ID, "sim-start").click()
+    want = bjsolve.simulate(bjsolve.Rules.parse("6D H17 DAS LS"), rounds=200_000, seed=3,
+                            system="hilo", ramp="0:1,1:2,2:4", chunk_rounds=WEB_CHUNK_ROUNDS)
+    wait_until(lambda: text_of(d, "sim-mean") == f"{want.mean:+.5f}")
+    assert "seed=3" in d.current_url and "rounds=200000" in d.current_url
+    assert "job=" in d.find_element(By.CSS_SELECTOR, '[data-download="simulation.csv"]'
+                                    ).get_attribute("href")
+    # a long run: the bar moves, Stop keeps the rounds played so far
+    rounds = d.find_element(By.ID, "f-rounds")
+    rounds.clear()
+    rounds.send_keys("1e9")
+    d.find_element(By.ID, "sim-start").click()
+    bar = d.find_element(By.ID, "sim-progress")
+    wait_until(lambda: float(bar.get_attribute("value")) > 0)
+    d.find_element(By.ID, "sim-stop").click()
+    wait_until(lambda: "PARTIAL" in text_of(d, "sim-figures"))
+    assert "stopped" in text_of(d, "sim-done")
+    assert d.find_element(By.ID, "sim-start").is_enabled()
+    # bad rounds: the message beside the field
+    rounds.clear()
+    rounds.send_keys("0")
+    d.find_element(By.ID, "sim-start").click()
+    wait_until(lambda: "whole number" in d.find_element(
+        By.CSS_SELECTOR, '[data-error-for="rounds"]').text)

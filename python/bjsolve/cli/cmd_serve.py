@@ -1,4 +1,5 @@
-"""bjsolve serve: the local web app (house edge and chart, one hand's EVs) in a browser.
+"""bjsolve serve: the local web app (house edge and chart, one hand's EVs, counting,
+simulation) in a browser.
 
 Serves on 127.0.0.1 only, on a free port unless --port names one, and opens the page in
 the default browser (--no-browser: only print its address).  Needs the web extra: pip
@@ -12,7 +13,8 @@ from __future__ import annotations
 from . import common
 
 NAME = "serve"
-HELP = "the local web app: edge and chart, one hand's EVs (needs bjsolve[web])"
+HELP = ("the local web app: edge and chart, one hand's EVs, counting, simulation "
+        "(needs bjsolve[web])")
 
 
 def _port(text: str) -> int:

@@ -3,7 +3,9 @@
 
 Pages: the house edge with the coloured basic-strategy chart, its composition-dependent
 exceptions and the EV by upcard (``/``); one hand's every action EV and the dealer's
-outcomes (``/hand``); the counted game's figures for a ramp and bankroll (``/counting``).  A shared rules panel reads and prints the rule summary
+outcomes (``/hand``); the counted game's figures for a ramp and bankroll (``/counting``).
+The counted game simulated, with a progress bar and a Stop that keeps the partial result
+(``/simulate``).  A shared rules panel reads and prints the rule summary
 (``6D H17 DAS LS``); the page's address keeps its state; tables download as CSV or JSON.
 Everything the page uses ships in this package (no CDN): it works offline.
 

@@ -7,9 +7,11 @@ requests are answered, and its ``TestClient`` drives every route in the tests wi
 server.  The pages are rendered on the server; a little script of our own
 (``static/app.js``) re-asks the JSON routes when a field changes.
 
-Routes: ``/`` (edge and chart), ``/hand``, ``/counting``; ``/api/edge``,
+Routes: ``/`` (edge and chart), ``/hand``, ``/counting``, ``/simulate``; ``/api/edge``,
 ``/api/exceptions``, ``/api/hand``, ``/api/counting`` (JSON: figures, HTML fragments, field
-errors); ``/download/NAME.csv|json``; ``/static/...``.  Every route reads the same query string, so a page's link reproduces it.
+errors); the simulation runs: ``POST /api/simulate`` starts one (a job id),
+``GET /api/simulate/JOB`` its progress and result, ``POST /api/simulate/JOB/stop`` stops it
+(see ``simjobs``); ``/download/NAME.csv|json``; ``/static/...``.  Every route reads the same query string, so a page's link reproduces it.
 """
 from __future__ import annotations
 
@@ -25,6 +27,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.templating import Jinja2Templates
 
 import bjsolve
+from bjsolve.risk.ramp import parse_ramp
 
 from . import tables
 from .compute import Engine, FieldError, counting, game_key
@@ -32,6 +35,7 @@ from .forms import (
     CHOICES,
     COUNT_DEFAULTS,
     INDEX_SETS,
+    SIM_DEFAULTS,
     SPLIT_CLASSES,
     SWITCHES,
     FieldErrors,
@@ -40,12 +44,15 @@ from .forms import (
     rules_from_query,
     split_from_query,
 )
+from .simjobs import Job, SimJobs, parse_rounds, parse_seed, sim_key, sim_view
 
 HERE = Path(__file__).parent
-PAGES = {"edge": "Edge and chart", "hand": "Hand", "counting": "Counting"}
+PAGES = {"edge": "Edge and chart", "hand": "Hand", "counting": "Counting",
+         "simulate": "Simulate"}
 # the page's own parameters (besides the rules) that its link keeps
 PAGE_PARAMS = {"edge": ("split",), "hand": ("hand", "split"),
-               "counting": tuple(COUNT_DEFAULTS)}
+               "counting": tuple(COUNT_DEFAULTS),
+               "simulate": (*COUNT_DEFAULTS, *SIM_DEFAULTS)}
 DEFAULT_HAND = "T6 v 9"
 
 
@@ -95,7 +102,43 @@ async def _view(engine: Engine, page: str, rules, split, params, errors: FieldEr
         return None
 
 
+def _sim_settings(params, errors: FieldErrors):
+    """(rules, counting fields, rounds, seed) of the Simulate page, or None with each
+    mistake put beside its field."""
+    rules, _, errors_rules = _state(params)
+    errors.update(errors_rules)
+    count = count_from_query(params, errors)
+    values = {}
+    for name, read in (("rounds", parse_rounds), ("seed", parse_seed)):
+        try:
+            values[name] = read(params.get(name) or SIM_DEFAULTS[name])
+        except FieldError as exc:
+            errors[exc.field] = str(exc)
+    if "ramp" not in errors:
+        try:
+            parse_ramp(count["ramp"])
+        except (TypeError, ValueError) as exc:
+            errors["ramp"] = str(exc)
+    if "unit" not in errors and not 1e-9 <= count["unit"] <= 1e9:
+        errors["unit"] = (f"unit must be from 1e-09 to 1e+09 (what one unit is worth in "
+                          f"money), got {count['unit']:g}")
+    if errors or rules is None:
+        return None
+    return rules, count, values["rounds"], values["seed"]
+
+
+def _job_answer(job: Job) -> dict:
+    """A job as the page polls it: its state and progress, and its result once there."""
+    view = None if job.result is None else sim_view(job.result, job.unit, job.total)
+    return {"job": job.id, "state": job.state, "done": job.done, "total": job.total,
+            "errors": job.errors, "data": view,
+            "html": _fragments("simulate", view) if view is not None else {}}
+
+
 def _fragments(page: str, view) -> dict:
+    if page == "simulate":
+        return {"sim-figures": tables.sim_figures_html(view),
+                "sim-counts": tables.sim_counts_html(view)}
     if page == "edge":
         return {"edge": tables.edge_html(view), "upcards": tables.upcards_html(view),
                 "chart": view["chart_html"]}
@@ -110,12 +153,13 @@ def create_app(engine: Engine | None = None, *, warm_up: bool = False) -> Starle
     """The app (an ASGI application); ``engine``: the cache and pool of solves to use;
     ``warm_up``: solve the default rules as the server starts (``bjsolve serve`` does)."""
     engine = engine or Engine()
+    sims = SimJobs()
     templates = Jinja2Templates(directory=str(HERE / "templates"))
 
     async def page(request: Request) -> Response:
         name = request.path_params.get("page", "edge")
         if name not in PAGES:
-            return Response(f"no page {name!r}; pages: /, /hand, /counting", status_code=404,
+            return Response(f"no page {name!r}; pages: /, /hand, /counting, /simulate", status_code=404,
                             media_type="text/plain")
         params = request.query_params
         rules, split, errors = _state(params)
@@ -128,13 +172,21 @@ def create_app(engine: Engine | None = None, *, warm_up: bool = False) -> Starle
         count = count_from_query(params, count_errors)
         waits = (name == "counting" and rules is not None and not count_errors
                  and engine.games.peek(game_key(rules, count)) is None)
-        view = (None if rules is None or waits
-                else await _view(engine, name, rules, split, params, errors))
+        if name == "simulate":
+            # a run is started by the page's button; a finished one is shown at once
+            settings = _sim_settings(params, errors)
+            kept = None if settings is None else sims.cached(sim_key(*settings))
+            view = (None if kept is None
+                    else sim_view(kept, settings[1]["unit"], settings[2]))
+        else:
+            view = (None if rules is None or waits
+                    else await _view(engine, name, rules, split, params, errors))
         context = {
             "page": name, "pages": PAGES, "fields": fields, "errors": errors,
             "summary": rules.describe() if rules else params.get("rules", ""),
             "split": split, "hand": params.get("hand") or DEFAULT_HAND,
             "count": {k: params.get(k) or v for k, v in COUNT_DEFAULTS.items()},
+            "sim": {k: params.get(k) or v for k, v in SIM_DEFAULTS.items()},
             "index_sets": INDEX_SETS, "autoload": waits,
             "fragments": _fragments(name, view) if view is not None else {},
             "query": _link(name, rules, params) if rules else "?" + urlencode(params),
@@ -162,6 +214,47 @@ def create_app(engine: Engine | None = None, *, warm_up: bool = False) -> Starle
                              "html": _fragments(name, view),
                              "query": _link(link_page, rules, params)})
 
+    async def sim_start(request: Request) -> JSONResponse:
+        params = request.query_params
+        errors = FieldErrors()
+        settings = _sim_settings(params, errors)
+        if settings is None:
+            return JSONResponse({"errors": errors}, status_code=400)
+        job = sims.start(*settings)
+        answer = _job_answer(job)
+        answer.update(query=_link("simulate", settings[0], params),
+                      summary=settings[0].describe(), fields=rule_fields(settings[0]))
+        return JSONResponse(answer)
+
+    async def sim_poll(request: Request) -> JSONResponse:
+        job = sims.get(request.path_params["job"])
+        if job is None:
+            return JSONResponse({"errors": {"rounds": "no such run (the server forgets old "
+                                                      "runs, and all on a restart)"}},
+                                status_code=404)
+        return JSONResponse(_job_answer(job))
+
+    async def sim_stop(request: Request) -> JSONResponse:
+        job = sims.stop(request.path_params["job"])
+        if job is None:
+            return JSONResponse({"errors": {"rounds": "no such run"}}, status_code=404)
+        return JSONResponse(_job_answer(job))
+
+    def sim_download_view(params, errors: FieldErrors):
+        """The run a download is for: the job named (a stopped run's partial result too),
+        else the full result kept for the settings."""
+        job = sims.get(params.get("job", ""))
+        settings = _sim_settings(params, errors)
+        if job is not None and job.result is not None:
+            unit = settings[1]["unit"] if settings else job.unit
+            return sim_view(job.result, unit, job.total)
+        kept = None if settings is None else sims.cached(sim_key(*settings))
+        if kept is None:
+            if not errors:
+                errors["rounds"] = "no simulation for these settings yet: run it first"
+            return None
+        return sim_view(kept, settings[1]["unit"], settings[2])
+
     async def download(request: Request) -> Response:
         name, fmt = request.path_params["table"], request.path_params["fmt"]
         if name not in tables.TABLES or fmt not in ("csv", "json"):
@@ -169,15 +262,21 @@ def create_app(engine: Engine | None = None, *, warm_up: bool = False) -> Starle
                             "as .csv or .json", status_code=404, media_type="text/plain")
         params = request.query_params
         rules, split, errors = _state(params)
-        view = (None if rules is None
-                else await _view(engine, tables.TABLES[name], rules, split, params, errors))
+        if tables.TABLES[name] == "simulate":
+            errors = FieldErrors()
+            view = sim_download_view(params, errors)
+        else:
+            view = (None if rules is None
+                    else await _view(engine, tables.TABLES[name], rules, split, params,
+                                     errors))
         if view is None:
             return Response("; ".join(f"{k}: {v}" for k, v in errors.items()),
                             status_code=400, media_type="text/plain")
         headers = {"Content-Disposition": f'attachment; filename="bjsolve-{name}.{fmt}"'}
         if fmt == "csv":
             return Response(tables.to_csv(name, view), media_type="text/csv", headers=headers)
-        return Response(tables.to_json(name, view, rules.describe()),
+        summary = rules.describe() if rules is not None else params.get("rules", "")
+        return Response(tables.to_json(name, view, summary),
                         media_type="application/json", headers=headers)
 
     @contextlib.asynccontextmanager
@@ -185,9 +284,13 @@ def create_app(engine: Engine | None = None, *, warm_up: bool = False) -> Starle
         if warm_up:
             engine.warm_up()
         yield
+        sims.close()
         engine.close()
 
     routes = [
+        Route("/api/simulate", sim_start, methods=["POST"]),
+        Route("/api/simulate/{job:str}", sim_poll),
+        Route("/api/simulate/{job:str}/stop", sim_stop, methods=["POST"]),
         Route("/", page),
         Route("/{page:str}", page),
         Route("/api/{view:str}", api),
@@ -196,4 +299,5 @@ def create_app(engine: Engine | None = None, *, warm_up: bool = False) -> Starle
     ]
     app = Starlette(routes=routes, lifespan=lifespan)
     app.state.engine = engine
+    app.state.sims = sims
     return app

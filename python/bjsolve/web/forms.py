@@ -160,6 +160,8 @@ def _cards(text: str) -> tuple | str:
 COUNT_DEFAULTS = {"system": "hilo", "penetration": "0.75", "indices": "",
                   "ramp": "0:1,1:2,2:4,3:8,4:12", "bankroll": "1000", "unit": "1"}
 INDEX_SETS = ("", "i18", "fab4", "i18,fab4", "all")
+# the Simulate page's own fields (besides the counting ones): read by web.simjobs
+SIM_DEFAULTS = {"rounds": "1e7", "seed": "1"}
 
 
 def count_from_query(params: Mapping[str, str], errors: FieldErrors) -> dict:

@@ -11,7 +11,8 @@ import math
 
 # table name -> the page it belongs to (the view that holds its figures)
 TABLES = {"edge": "edge", "upcards": "edge", "chart": "edge", "exceptions": "exceptions",
-          "actions": "hand", "dealer": "hand", "figures": "counting", "counts": "counting"}
+          "actions": "hand", "dealer": "hand", "figures": "counting", "counts": "counting",
+          "simulation": "simulate", "sim-counts": "simulate"}
 # the counting figures: key -> (label, unit, how shown)
 FIGURES = {
     "win_rate": ("win rate", "units per round", "{:+.4f}"),
@@ -25,6 +26,23 @@ FIGURES = {
     "n0": ("N0", "rounds to win one SD", "{:,.0f}"),
     "ror": ("risk of ruin", "lifetime, exact", "pct"),
     "ror_diffusion": ("risk of ruin (diffusion)", "exp(-2 W B / Var)", "pct"),
+}
+
+# the simulation's figures: key -> (label, unit, how shown)
+SIM_FIGURES = {
+    "rounds": ("rounds dealt", "rounds", "{:,}"),
+    "played": ("rounds played", "rounds with a bet", "{:,}"),
+    "hands": ("hands", "hands played (a split makes two)", "{:,}"),
+    "mean": ("win per round", "units per round dealt", "{:+.5f}"),
+    "se": ("SE of the win per round", "units (rounds taken as independent)", "{:.5f}"),
+    "win_per_100": ("win per 100 rounds", "units", "{:+.3f}"),
+    "se_per_100": ("SE of the win per 100 rounds", "units", "{:.3f}"),
+    "sd": ("SD", "units per round", "{:.4f}"),
+    "win_rate": ("win rate", "total won / total bet", "pct"),
+    "average_bet": ("average bet", "units per round dealt", "{:.3f}"),
+    "total_won": ("total won", "units", "{:+,.1f}"),
+    "total_bet": ("total bet", "units (initial bets)", "{:,.1f}"),
+    "shuffles": ("shuffles", "shoes dealt", "{:,}"),
 }
 
 
@@ -68,6 +86,16 @@ def rows(name: str, view) -> tuple[list[str], list[list]]:
         return (["true_count", "frequency", "edge", "sd", "bet"],
                 [[c["tc"], c["frequency"], c["edge"], c["sd"], c["bet"]]
                  for c in view["counts"]])
+    if name == "simulation":
+        return (["figure", "value", "unit", "money"],
+                [[k, view["figures"][k], SIM_FIGURES[k][1], view["money"].get(k)]
+                 for k in SIM_FIGURES] + [["partial", view["partial"], "", None],
+                                          ["seed", view["seed"], "", None],
+                                          ["chunk_rounds", view["chunk_rounds"], "", None]])
+    if name == "sim-counts":
+        columns = ["true_count", "rounds", "frequency", "played", "mean", "sd", "se"]
+        keys = ["tc"] + columns[1:]
+        return columns, [[c[k] for k in keys] for c in view["counts"]]
     raise ValueError(f"table must be one of {', '.join(TABLES)}; got {name[:30]!r}")
 
 
@@ -175,3 +203,36 @@ def counts_html(view) -> str:
             "frequency, player edge (unconditioned, per unit bet), SD per unit bet, the "
             "ramp's bet (units)</caption><tr><th>TC</th><th>frequency</th><th>edge</th>"
             "<th>SD</th><th>bet</th></tr>" + body + "</table>")
+
+
+def sim_figures_html(view) -> str:
+    unit = view["unit"]
+    body = "".join(
+        f'<tr><th>{_e(label)}</th><td class="num" id="sim-{k}">'
+        f'{_figure(view["figures"][k], how)}</td>'
+        f'<td class="num">{_money(view["money"].get(k))}</td>'
+        f'<td class="unit">{_e(unit_name)}</td></tr>'
+        for k, (label, unit_name, how) in SIM_FIGURES.items())
+    done, total = view["figures"]["rounds"], view["total"]
+    title = (f'<b class="partial">PARTIAL</b>: stopped after {done:,} of {total:,} rounds'
+             if view["partial"] else f"{done:,} rounds")
+    return (f'<table class="grid" id="sim-figures"><caption>{title}; seed {view["seed"]}, '
+            f'chunks of {view["chunk_rounds"]:,} rounds; money at {unit:g} a unit</caption>'
+            "<tr><th>figure</th><th>units</th><th>money</th><th></th></tr>"
+            f"{body}</table>")
+
+
+def sim_counts_html(view) -> str:
+    body = "".join(
+        f'<tr><th>{c["tc"]:+d}</th><td class="num">{c["rounds"]:,}</td>'
+        f'<td class="num">{_figure(c["frequency"], "pct")}</td>'
+        f'<td class="num">{c["played"]:,}</td>'
+        f'<td class="num">{_figure(c["mean"], "pct")}</td>'
+        f'<td class="num">{_figure(c["se"], "pct")}</td>'
+        f'<td class="num">{_figure(c["sd"], "{:.3f}")}</td></tr>' for c in view["counts"])
+    return ('<table class="grid" id="sim-counts"><caption>By the true count the bet was made '
+            "on: rounds dealt, their share, rounds played, and the result per initial unit "
+            "bet of the played rounds (the edge at that count) with its SE and SD; the end "
+            "rows hold every count beyond</caption><tr><th>TC</th><th>rounds</th>"
+            "<th>frequency</th><th>played</th><th>edge</th><th>SE</th><th>SD</th></tr>"
+            + body + "</table>")

@@ -84,6 +84,10 @@
 
   async function update() {
     if (incomplete()) return;
+    if (page === "simulate") {                      // a run starts only on its button
+      showLinks("?" + query());
+      return;
+    }
     const number = ++latest;
     const q = query();
     const editsThen = new Map(controls(rulesForm).map((el) => [el, edits.get(el) || 0]));
@@ -185,4 +189,75 @@
   }
 
   if (page === "edge") loadExceptions(location.search.slice(1), latest);
+
+  // The Simulate page: Run starts a job on the server, the bar follows it (a poll every
+  // quarter second), Stop asks the server to stop it and keeps the rounds played so far.
+  if (page === "simulate") {
+    const startButton = document.getElementById("sim-start");
+    const stopButton = document.getElementById("sim-stop");
+    const bar = document.getElementById("sim-progress");
+    const doneText = document.getElementById("sim-done");
+    const POLL_MS = 250;
+    let job = null;
+
+    pageForm.addEventListener("input", later);
+
+    function show(answer) {
+      const running = answer.state === "queued" || answer.state === "running";
+      bar.max = answer.total;
+      bar.value = answer.done;
+      const words = {queued: "waiting for the run before it", running: "running",
+                     done: "done", stopped: "stopped: PARTIAL", error: "failed"};
+      doneText.textContent = answer.done.toLocaleString("en") + " / "
+        + answer.total.toLocaleString("en") + " rounds, " + (words[answer.state] || "");
+      startButton.disabled = running;
+      stopButton.disabled = !running;
+      if (answer.html && Object.keys(answer.html).length) fill(answer.html);
+      if (answer.errors && Object.keys(answer.errors).length) showErrors(answer.errors);
+      if (!running) {
+        status.textContent = "";
+        for (const a of document.querySelectorAll("[data-download]")) {
+          const url = new URL(a.href);
+          url.searchParams.set("job", answer.job);
+          a.href = url.pathname + url.search;
+        }
+      }
+      return running;
+    }
+
+    async function poll(id) {
+      if (id !== job) return;                        // a newer run replaced this one
+      try {
+        const response = await fetch("/api/simulate/" + id);
+        if (show(await response.json())) setTimeout(() => poll(id), POLL_MS);
+      } catch (err) {
+        status.textContent = "no answer from the server: " + err;
+      }
+    }
+
+    startButton.addEventListener("click", async () => {
+      if (incomplete()) return;
+      try {
+        const response = await fetch("/api/simulate?" + query(), {method: "POST"});
+        const answer = await response.json();
+        showErrors(answer.errors || {});
+        if (!answer.job) return;
+        summaryMode = false;
+        showFields(answer.fields, answer.summary,
+                   new Map(controls(rulesForm).map((el) => [el, edits.get(el) || 0])));
+        showLinks(answer.query);
+        job = answer.job;
+        status.textContent = "simulating...";
+        if (show(answer)) setTimeout(() => poll(answer.job), POLL_MS);
+      } catch (err) {
+        status.textContent = "no answer from the server: " + err;
+      }
+    });
+
+    stopButton.addEventListener("click", async () => {
+      if (!job) return;
+      stopButton.disabled = true;
+      await fetch("/api/simulate/" + job + "/stop", {method: "POST"});  // the poll shows it
+    });
+  }
 })();
