@@ -11,9 +11,15 @@ import numpy as np
 import pytest
 from bjsolve import sidebets
 from bjsolve.sidebets.simulate import (
+    FIRST_DRAW,
+    HOLE,
     PLAYER_1,
     PLAYER_2,
     UP,
+    _bust_bonus,
+    _lucky_lucky,
+    _play_dealer,
+    _push_22,
     _settle,
     _twenty_one_plus_three,
     simulate_sidebet,
@@ -48,6 +54,50 @@ def test_21_plus_3_hands(hand, outcome):
     assert win == (-1.0 if outcome is None else pays[outcome])
 
 
+def first_event(events):
+    """The name of the first event that holds for the one hand given, None if none does."""
+    return next((name for mask, name in events if mask[0]), None)
+
+
+@pytest.mark.parametrize("hand, outcome", [
+    (("7D", "7D", "7D"), "suited 7-7-7"), (("8C", "6C", "7C"), "suited 6-7-8"),
+    (("7S", "7H", "7D"), "7-7-7"), (("6S", "8H", "7D"), "6-7-8"),
+    (("AS", "KS", "QS"), "suited 21"), (("AS", "9H", "AD"), "21"), (("5S", "6H", "TD"), "21"),
+    (("AS", "9H", "KD"), "20"), (("AS", "8H", "QD"), "19"), (("AS", "AH", "9D"), "21"),
+    (("AS", "AH", "AD"), None), (("TS", "JS", "2S"), None), (("6S", "7H", "4D"), None),
+    (("6S", "7H", "7D"), "20")])
+def test_lucky_lucky_hands(hand, outcome):
+    p1, p2, up = (np.array([kind(c)]) for c in hand)
+    assert first_event(_lucky_lucky({PLAYER_1: p1, PLAYER_2: p2, UP: up}, None)) == outcome
+
+
+def dealt(up, hole, *draws, hit_soft_17=False):
+    """The dealer's hand from the up card, the hole card and the draws after them."""
+    window = np.full((1, FIRST_DRAW + 12), -1)
+    window[0, UP], window[0, HOLE] = kind(up), kind(hole)
+    for i, card in enumerate(draws):
+        window[0, FIRST_DRAW + i] = kind(card)
+    return _play_dealer(window, hit_soft_17)
+
+
+@pytest.mark.parametrize("cards, hit_soft_17, bust_bonus, push_22", [
+    (("8H", "8H", "8H"), False, "suited 8-8-8", None),
+    (("8H", "8D", "8S"), False, "8-8-8", None),
+    (("6H", "TH", "9H"), False, "6 up: suited bust", None),
+    (("6H", "TD", "9H"), False, "6 up: bust", None),
+    (("TC", "2C", "QC"), False, "T up: suited bust", "suited 22"),
+    (("TC", "2S", "QC"), False, "T up: bust", "same-colour 22"),
+    (("TC", "2D", "QC"), False, "T up: bust", "22"),
+    (("AS", "5S", "6S", "TS"), False, "A up: suited bust", "suited 22"),   # A5, 12, then 22
+    (("AS", "6S", "5H", "TD"), True, "A up: bust", "22"),      # soft 17 hit, 12, then 22
+    (("AS", "6S", "5H", "TD"), False, None, None),             # soft 17 stands
+    (("TS", "7S", "KS"), False, None, None), (("AS", "KS", "KS"), False, None, None)])
+def test_dealer_hands_bust_bonus_and_push_22(cards, hit_soft_17, bust_bonus, push_22):
+    dealer = dealt(*cards, hit_soft_17=hit_soft_17)
+    assert first_event(_bust_bonus(None, dealer)) == bust_bonus
+    assert first_event(_push_22(None, dealer)) == push_22
+
+
 # ---- flat bets: the simulated mean against the exact edge ---------------------------------
 
 @pytest.mark.parametrize("name, table, decks, seed", [
@@ -72,6 +122,41 @@ def test_dealer_bets_agree_with_the_exact_edge(name, hit_soft_17, seed):
     agree(r.mean, exact.expected_value, r.se_mean)
 
 
+@pytest.mark.parametrize("name, table, decks, hit_soft_17, seed", [
+    ("lucky-lucky", "pt1", 6, False, 25), ("lucky-lucky", "pt3", 2, False, 26),
+    ("push-22", None, 6, False, 27), ("push-22", None, 8, True, 28)])
+def test_lucky_lucky_and_push_22_agree_with_the_exact_edge(name, table, decks, hit_soft_17,
+                                                            seed):
+    r = simulate_sidebet(name, table, decks=decks, rounds=1_500_000, seed=seed,
+                         hit_soft_17=hit_soft_17)
+    exact = sidebets.edge(name, table, decks=decks, hit_soft_17=hit_soft_17)
+    agree(r.mean, exact.expected_value, r.se_mean)
+    assert r.bet_fraction == 1
+
+
+@pytest.mark.parametrize("decks, seed", [(6, 51), (1, 52)])
+def test_insurance_bet_with_an_ace_up(decks, seed):
+    # the exact edge is given an ace up; the simulator bets only in those rounds, whose
+    # share is the aces' share of the shoe (1/13)
+    r = simulate_sidebet("insurance", decks=decks, rounds=2_000_000, seed=seed)
+    agree(r.mean, sidebets.edge("insurance", decks=decks).expected_value, r.se_mean)
+    agree(r.bet_fraction, 1 / 13, r.se_bet_fraction)
+    tens, cards = 16 * decks, 52 * decks
+    assert sidebets.edge("insurance", decks=decks).expected_value == pytest.approx(
+        3 * tens / (cards - 1) - 1)
+
+
+@pytest.mark.parametrize("decks, hit_soft_17, seed", [(6, False, 53), (8, True, 54)])
+def test_bust_bonus_bet_after_the_peek(decks, hit_soft_17, seed):
+    # the exact edge is given the bet is made (no dealer natural), and so is the mean here
+    r = simulate_sidebet("bust-bonus", decks=decks, rounds=1_500_000, seed=seed,
+                         hit_soft_17=hit_soft_17)
+    exact = sidebets.edge("bust-bonus", decks=decks, hit_soft_17=hit_soft_17)
+    agree(r.mean, exact.expected_value, r.se_mean)
+    aces, tens, cards = 4 * decks, 16 * decks, 52 * decks
+    agree(r.bet_fraction, 1 - 2 * aces * tens / (cards * (cards - 1)), r.se_bet_fraction)
+
+
 # ---- counted: betting at a true-count threshold --------------------------------------------
 
 def counted_at(result, threshold):
@@ -86,7 +171,8 @@ def counted_at(result, threshold):
 @pytest.mark.parametrize("name, table, system, decks, threshold, seed", [
     ("over-13", None, (2, 2, 1, 0, 0, 0, 0, 0, -1, -1), 2, 2, 31),
     ("21+3", "classic", "hilo", 2, 1, 32), ("perfect-pairs", None, "hilo", 2, -1, 33),
-    ("lucky-ladies", None, "hilo", 2, 3, 34), ("buster", None, "hilo", 2, 2, 35)])
+    ("lucky-ladies", None, "hilo", 2, 3, 34), ("buster", None, "hilo", 2, 2, 35),
+    ("push-22", None, "hilo", 2, 1, 36)])
 def test_counted_play_agrees_with_counted_sidebet(name, table, system, decks, threshold, seed):
     exact = sidebets.counted_sidebet(name, table, system=system, decks=decks, penetration=0.75)
     share, gain = counted_at(exact, threshold)
@@ -116,8 +202,8 @@ def test_counted_over_13_wins_at_a_positive_count():
 # ---- bad input -------------------------------------------------------------------------------
 
 def test_bad_input_names_the_field():
-    with pytest.raises(ValueError, match="not simulated"):
-        simulate_sidebet("insurance", rounds=10)
+    with pytest.raises(ValueError, match="not a side bet"):
+        simulate_sidebet("lucky-seven", rounds=10)
     with pytest.raises(ValueError, match="rounds"):
         simulate_sidebet("21+3", rounds=0)
     with pytest.raises(ValueError, match="penetration"):
@@ -135,7 +221,8 @@ def test_bad_input_names_the_field():
     ("21+3", "classic", 6, False), ("21+3", "five-tier", 8, False),
     ("perfect-pairs", "25-12-6", 6, False), ("lucky-ladies", "1000-125", 8, False),
     ("match-the-dealer", "4-11", 6, False), ("bust-it", None, 6, True),
-    ("buster", "v2", 6, False), ("buster", "v1", 8, True)])
+    ("buster", "v2", 6, False), ("buster", "v1", 8, True), ("lucky-lucky", "pt1", 6, False),
+    ("insurance", None, 6, False), ("bust-bonus", None, 8, True), ("push-22", None, 6, True)])
 def test_campaign_flat_bets(name, table, decks, hit_soft_17):
     r = simulate_sidebet(name, table, decks=decks, rounds=20_000_000, seed=101,
                          hit_soft_17=hit_soft_17)
@@ -176,5 +263,10 @@ def test_cli_simulate():
     assert row["exact"] == pytest.approx(sidebets.edge("perfect-pairs").expected_value)
     bad = _cli("21+3", "--threshold", "2")
     assert bad.returncode == 2 and "--simulate" in bad.stderr
-    bad = _cli("insurance", "--simulate", "10")
-    assert bad.returncode == 2 and "not simulated" in bad.stderr
+    bad = _cli("insurance", "--simulate", "10", "--system", "hilo", "--threshold", "2")
+    assert bad.returncode == 2 and "made only in some rounds" in bad.stderr
+    done = _cli("bust-bonus", "--simulate", "200000", "--seed", "6", "--format", "json")
+    assert done.returncode == 0, done.stderr
+    (row,) = next(t for t in json.loads(done.stdout)["tables"]
+                  if t["table"] == "simulated")["records"]
+    assert abs(row["simulated"] - row["exact"]) <= Z * row["se"]

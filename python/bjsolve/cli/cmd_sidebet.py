@@ -240,12 +240,18 @@ def _simulated_table(args, result):
 
     from ..output import Table
     from ..sidebets import counted_sidebet, simulate_sidebet
+    from ..sidebets.simulate import OFFERED_WHEN
     if args.remove is not None or args.spanish or args.dealer is not None:
         raise common.UsageError("--simulate deals whole standard shoes: leave out --remove, "
                                 "--spanish and --dealer")
     if (args.threshold is None) != (args.system is None):
         raise common.UsageError("--simulate: give --system and --threshold together (or "
                                 "neither, for a flat bet)")
+    if args.threshold is not None and args.bet in OFFERED_WHEN:
+        # counted_sidebet reports these bets' value per bet offered at each count, not per
+        # round, so its rounds by true count give no figure to set beside the simulator's
+        raise common.UsageError(f"--threshold: {args.bet} is made only in some rounds; "
+                                "simulate it flat (leave out --system and --threshold)")
     tags = _tags(args.system)
     sim = simulate_sidebet(args.bet, result.paytable, decks=args.decks, rounds=args.simulate,
                            seed=args.seed, penetration=args.penetration,
@@ -254,7 +260,8 @@ def _simulated_table(args, result):
     if args.threshold is None:
         rows = ("EV per unit bet",)
         values = np.array([[sim.mean, sim.se_mean, result.expected_value]])
-        note = "flat: every round bet"
+        note = ("flat: every round bet" if args.bet not in OFFERED_WHEN else
+                "flat: bet in every round it is offered (the exact figure is given that)")
     else:
         counted = counted_sidebet(args.bet, result.paytable, system=tags, decks=args.decks,
                                   penetration=args.penetration,

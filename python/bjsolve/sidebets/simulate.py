@@ -29,7 +29,7 @@ __all__ = ["SIMULATED_BETS", "SimulatedSideBet", "simulate_sidebet"]
 
 # dealing order within a round (offsets from the round's first card)
 PLAYER_1, UP, PLAYER_2, HOLE, FIRST_DRAW = 0, 1, 2, 3, 4
-QUEEN, EIGHT = 11, 7                  # rank indices (0 = ace ... 9 = ten, 10 J, 11 Q, 12 K)
+QUEEN, EIGHT, SEVEN = 11, 7, 6        # rank indices (0 = ace ... 9 = ten, 10 J, 11 Q, 12 K)
 HEARTS = 1                            # suits 0..3: spades, hearts, diamonds, clubs
 MAX_DEALER_CARDS = 16                 # more than any dealer hand from a shoe of <= 8 decks
 
@@ -151,6 +151,72 @@ def _buster(cards, dealer):
                   (bust & (n_cards == 4), "bust 4 cards"), (bust & (n_cards == 3), "bust 3 cards")]
 
 
+def _lucky_lucky(cards, dealer):
+    a, b, up = cards[PLAYER_1], cards[PLAYER_2], cards[UP]
+    hard = _value(a) + _value(b) + _value(up)
+    any_ace = (_rank(a) == 0) | (_rank(b) == 0) | (_rank(up) == 0)
+    total = np.where(any_ace & (hard <= 11), hard + 10, hard)     # one ace as 11 if it fits
+    suited = (_suit(a) == _suit(b)) & (_suit(b) == _suit(up))
+    low, mid, high = np.sort(np.stack([_rank(a), _rank(b), _rank(up)]), axis=0)
+    sevens = (low == SEVEN) & (high == SEVEN)
+    six_seven_eight = (low == SEVEN - 1) & (mid == SEVEN) & (high == SEVEN + 1)
+    return [(sevens & suited, "suited 7-7-7"), (six_seven_eight & suited, "suited 6-7-8"),
+            (sevens, "7-7-7"), (six_seven_eight, "6-7-8"), ((total == 21) & suited, "suited 21"),
+            (total == 21, "21"), (total == 20, "20"), (total == 19, "19")]
+
+
+def _insurance(cards, dealer):
+    return [(_value(cards[HOLE]) == 10, "dealer blackjack")]
+
+
+def _dealer_one_suit_one_colour(hand):
+    """(every card of the dealer's hand of one suit, of one colour); -1 marks no card."""
+    first = hand[0]
+    suited = np.ones(first.shape, dtype=bool)
+    colour = np.ones(first.shape, dtype=bool)
+    for card in hand[1:]:
+        absent = card < 0
+        suited &= absent | (_suit(card) == _suit(first))
+        colour &= absent | (_red(card) == _red(first))
+    return suited, colour
+
+
+def _bust_bonus(cards, dealer):
+    n_cards, total, hand = dealer
+    bust = total > 21
+    suited, _ = _dealer_one_suit_one_colour(hand)
+    eights = ((n_cards == 3) & (_rank(hand[0]) == EIGHT) & (_rank(hand[1]) == EIGHT)
+              & (_rank(hand[2]) == EIGHT))
+    events = [(eights & suited, "suited 8-8-8"), (eights, "8-8-8")]
+    up_value = _value(hand[0])
+    for value, label in enumerate("A23456789T", start=1):
+        here = bust & (up_value == value)
+        events += [(here & suited, f"{label} up: suited bust"), (here, f"{label} up: bust")]
+    return events
+
+
+def _push_22(cards, dealer):
+    _, total, hand = dealer
+    suited, colour = _dealer_one_suit_one_colour(hand)
+    twenty_two = total == 22
+    return [(twenty_two & suited, "suited 22"), (twenty_two & colour, "same-colour 22"),
+            (twenty_two, "22")]
+
+
+def _dealer_natural(cards):
+    up, hole = cards[UP], cards[HOLE]
+    return (((_rank(up) == 0) & (_value(hole) == 10))
+            | ((_rank(hole) == 0) & (_value(up) == 10)))
+
+
+# bets made only in some rounds (the rest are not bet, and not counted in the mean):
+# insurance is offered with an ace up; Bust Bonus is made after the up card and the peek,
+# so never in a round the dealer has a natural
+OFFERED_WHEN = {
+    "insurance": lambda cards: _rank(cards[UP]) == 0,
+    "bust-bonus": lambda cards: ~_dealer_natural(cards),
+}
+
 # bet -> (classifier, whether it needs the dealer's whole hand)
 SIMULATED_BETS = {
     "21+3": (_twenty_one_plus_three, False),
@@ -163,6 +229,10 @@ SIMULATED_BETS = {
     "exactly-13": (_thirteen, False),
     "bust-it": (_bust_it, True),
     "buster": (_buster, True),
+    "lucky-lucky": (_lucky_lucky, False),
+    "insurance": (_insurance, False),
+    "bust-bonus": (_bust_bonus, True),
+    "push-22": (_push_22, True),
 }
 
 
@@ -227,7 +297,10 @@ def simulate_sidebet(name, paytable=None, *, decks: int = 6, rounds: int = 1_000
 
     With ``system`` (a count's name or 10/13 tags) and ``threshold``, the bet is made only
     when the true count floor(running count / decks unseen) is at or above the threshold
-    (decks unseen exact: cards unseen / 52); otherwise every round is bet."""
+    (decks unseen exact: cards unseen / 52); otherwise every round is bet.  A bet made only
+    in some rounds (``OFFERED_WHEN``: insurance with an ace up, Bust Bonus when the dealer
+    has no natural) is bet only in those: its mean is per bet offered, as the exact figure
+    is, and its bet_fraction the share of rounds it was offered (and the count allowed)."""
     from .analysis import bet as _bet
     from .counted import _tags_by_kind
     the_bet = _bet(name)
@@ -278,13 +351,14 @@ def simulate_sidebet(name, paytable=None, *, decks: int = 6, rounds: int = 1_000
         cards = [window[:, j] for j in range(min(width, FIRST_DRAW))]
         dealer = _play_dealer(window, hit_soft_17) if needs_dealer else None
         win = _settle(classify(cards, dealer), pays)
-        if tags is None:
-            placed: np.ndarray = np.ones(win.shape, dtype=bool)
-        else:
+        offered = OFFERED_WHEN.get(the_bet.name)
+        placed: np.ndarray = (np.ones(win.shape, dtype=bool) if offered is None
+                              else offered(cards))
+        if tags is not None:
             running = np.concatenate([np.zeros((batch, 1)), np.cumsum(tags[kinds], axis=1)],
                                      axis=1)[:, depths]
             true = np.floor(running / ((total - depths[None, :]) / 52))
-            placed = (true >= threshold).ravel()
+            placed = placed & (true >= threshold).ravel()
         win = np.where(placed, win, 0.0).reshape(batch, len(depths))
         shoe_win.append(win.sum(axis=1))
         shoe_bets.append(placed.reshape(batch, len(depths)).sum(axis=1))
