@@ -16,7 +16,7 @@ from typing import Any
 
 import bjsolve
 
-from .forms import parse_hand
+from .forms import COUNT_OPTIONAL, parse_hand
 
 
 class Memo:
@@ -180,7 +180,8 @@ def _upcard_order(ev_by_upcard) -> list:
 # ---- page 3: the counted game -----------------------------------------------------------
 
 # the figures that are amounts (units; times the unit, money)
-MONEY_FIGURES = ("win_rate", "win_per_100", "sd", "sd_per_100", "average_bet")
+MONEY_FIGURES = ("win_rate", "win_per_100", "sd", "sd_per_100", "average_bet",
+                 "bankroll_for_target")
 
 
 def counted_game_class():
@@ -196,7 +197,8 @@ def counted_game_class():
 
 
 # ValueError text -> the field it is about (CountedGame's messages open with the field)
-GAME_FIELDS = (("system", "system"), ("tags", "system"), ("indices", "indices"),
+GAME_FIELDS = (("target_ror", "target_ror"), ("trip_rounds", "trip_rounds"),
+               ("wong_in", "wong_in"), ("system", "system"), ("tags", "system"), ("indices", "indices"),
                ("index", "indices"), ("penetration", "penetration"), ("ramp", "ramp"),
                ("wong", "ramp"), ("bankroll", "bankroll"), ("unit", "unit"))
 
@@ -230,26 +232,35 @@ def counting(engine: Engine, rules: bjsolve.Rules, count: dict) -> dict:
     try:
         # figures in units (the bankroll too); the money figures are units x unit, made
         # here, so the page reads the same under every version of evaluate's unit keyword
-        result = game.evaluate(count["ramp"], count["bankroll"])
+        result = game.evaluate(count["ramp"], count["bankroll"],
+                               **{k: count[k] for k in COUNT_OPTIONAL if count.get(k) is not None})
         if not 1e-9 <= count["unit"] <= 1e9:
             raise ValueError(f"unit must be from 1e-09 to 1e+09 (what one unit of the ramp "
                              f"is worth in money), got {count['unit']:g}")
         bets = [float(b) for b in result.ramp.bets(game.tc_values)]
     except (TypeError, ValueError) as exc:
-        raise FieldError(game_field(str(exc), "ramp"), str(exc)) from None
+        field = game_field(str(exc), "ramp")
+        if field == "ramp" and count.get("wong_in") is not None and "wong_in" in str(exc):
+            field = "wong_in"         # a wong-in above every count the game reaches
+        raise FieldError(field, str(exc)) from None
     figures = {
         "win_rate": result.win_rate, "win_per_100": result.win_per_100, "sd": result.sd,
         "sd_per_100": result.sd_per_100, "average_bet": result.average_bet,
         "advantage": result.advantage, "di": result.di, "score": result.score,
         "n0": result.n0, "ror": result.ror, "ror_diffusion": result.ror_diffusion,
+        # the optional figures (None where not asked, or the trip ruin too dear to compute)
+        "bankroll_for_target": result.bankroll_for_target, "trip_ruin": result.trip_ruin,
     }
     return {
         "summary": rules.describe(),
         "figures": {k: (None if v is None else float(v)) for k, v in figures.items()},
         "unit": count["unit"],
-        "money": {k: float(figures[k]) * count["unit"] for k in MONEY_FIGURES},
+        "money": {k: float(figures[k]) * count["unit"] for k in MONEY_FIGURES
+                  if figures[k] is not None},
         "caveat": result.caveat,
         "ramp": result.ramp.describe(),
+        "target_ror": result.target_ror, "trip_rounds": result.trip_rounds,
+        "trip_ruin_note": result.trip_ruin_note,
         "rounds_per_shoe": float(game.rounds_per_shoe),
         "counts": [{"tc": label, "frequency": float(f), "edge": float(e),
                     "sd": float(v) ** 0.5, "bet": b}

@@ -79,7 +79,7 @@
   function incomplete() {
     return controls(rulesForm).concat(controls(pageForm)).some((el) =>
       (el.tagName === "TEXTAREA" ? summaryMode : el.type === "text" && !summaryMode)
-      && el.value.trim() === "");
+      && !el.dataset.optional && el.value.trim() === "");   // an optional field may be empty
   }
 
   async function update() {
