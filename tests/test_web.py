@@ -121,6 +121,31 @@ def test_hand_spellings_and_the_dealers_cards_out_of_the_shoe(client, sol):
     assert "unconditioned" in enhc["html"]["actions"]
 
 
+def test_exposed_game_hand_takes_both_dealer_cards(client):
+    rules = bjsolve.Rules.parse("6D H17 DAS").replace(hole_card="exposed")
+    exposed = bjsolve.solve(rules)
+    for typed, dealer in (("T6 v 9 7", ("9", "7")), ("10,6 vs 9,7", (9, 7)),
+                          ("A7 v T 6", ("T", "6"))):
+        body = client.get("/api/hand", params={"rules": rules.describe(),
+                                               "hand": typed}).json()
+        assert body["errors"] == {}, typed
+        values = exposed.hand_ev(typed.split()[0].replace(",", "").replace("10", "T"), dealer)
+        assert body["data"]["actions"] == dict(values)
+        assert body["data"]["best"] == values.best
+        assert body["data"]["exposed"] is True
+        outcomes = bjsolve.dealer_probabilities(rules, values.dealer, removed=values.cards)
+        assert body["data"]["dealer"] == {
+            "both dealer cards known": {str(k): v for k, v in outcomes.items()}}
+        assert "both dealer cards face up" in body["html"]["actions"]
+    # one dealer card in the exposed game, two elsewhere: the API's message, beside the hand
+    one = client.get("/api/hand", params={"rules": rules.describe(), "hand": "T6 v 9"})
+    assert one.status_code == 400 and "two cards" in one.json()["errors"]["hand"]
+    two = client.get("/api/hand", params={"rules": RULES, "hand": "T6 v 9 7"})
+    assert two.status_code == 400 and "one upcard" in two.json()["errors"]["hand"]
+    page = client.get("/hand", params={"rules": rules.describe(), "hand": "T6 v 9 7"})
+    assert page.status_code == 200 and 'value="T6 v 9 7"' in page.text
+
+
 def test_hand_page_renders(client, sol):
     r = client.get("/hand", params={"rules": RULES, "hand": "A7 v 9"})
     assert r.status_code == 200

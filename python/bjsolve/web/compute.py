@@ -129,13 +129,19 @@ class Engine:
     # ---- page 2: one hand ---------------------------------------------------------------
 
     def hand(self, rules: bjsolve.Rules, text: str, split: str = "CDZ-") -> dict:
-        """Every action's EV for the hand typed (``'T6 v 9'``) and the dealer's outcomes,
-        with the player's and the dealer's cards out of the shoe."""
+        """Every action's EV for the hand typed (``'T6 v 9'``; in the exposed game both
+        dealer cards, ``'T6 v 9 7'``) and the dealer's outcomes, with the player's and the
+        dealer's cards out of the shoe.  The dealer's cards go to ``Solution.hand_ev`` as
+        typed (one upcard, or a tuple of both in the exposed game): it checks how many the
+        game takes."""
         cards, dealer = parse_hand(text)
         sol = self.solution(rules, split)
         values = sol.hand_ev(cards, dealer)
         dealer_cards = values.dealer if isinstance(values.dealer, tuple) else (values.dealer,)
-        outcomes = {"unconditioned": dict(bjsolve.dealer_probabilities(
+        exposed = rules.hole_card == "exposed"
+        # in the exposed game the dealer's total is known: nothing to condition on
+        measure = "both dealer cards known" if exposed else "unconditioned"
+        outcomes = {measure: dict(bjsolve.dealer_probabilities(
             rules, dealer_cards, removed=values.cards))}
         if rules.hole_card == "peek" and len(dealer_cards) == 1:
             try:
@@ -149,6 +155,7 @@ class Engine:
             "hand": "".join(_label(c) for c in sorted(values.cards, key=_hand_order))
                     + " v " + "".join(_label(c) for c in dealer_cards),
             "given_no_blackjack": bool(values.given_no_blackjack),
+            "exposed": exposed,
             "actions": {a: float(v) for a, v in values.items()},
             "best": values.best,
             "dealer": {name: {str(k): float(p) for k, p in table.items()}

@@ -141,12 +141,15 @@ def rule_fields(rules: bjsolve.Rules) -> dict:
 
 def parse_hand(text: str) -> tuple[tuple | str, tuple | str]:
     """'T6 v 9' (also 'T 6 vs 9', '10,6 v 9') -> (player cards, dealer cards), in forms
-    ``Solution.hand_ev`` reads; the cards themselves are checked there."""
+    ``Solution.hand_ev`` reads: one dealer card is the upcard, several ('T6 v 9 7', the
+    exposed game's two face-up cards) a tuple; the cards and how many the game takes are
+    checked there."""
     parts = re.split(r"\s+vs?\.?\s+|\s*\bvs?\.?\s+|\s+vs?\b\s*", text.strip(), maxsplit=1,
                      flags=re.IGNORECASE)
     if len(parts) != 2 or not parts[0].strip() or not parts[1].strip():
         raise ValueError(f"hand: type the player's cards, 'v' and the dealer's upcard, such "
-                         f"as 'T6 v 9'; got {text.strip()[:40]!r}")
+                         f"as 'T6 v 9' (both dealer cards in the exposed game: 'T6 v 9 7'); "
+                         f"got {text.strip()[:40]!r}")
     return _cards(parts[0]), _cards(parts[1])
 
 

@@ -147,6 +147,7 @@ def exceptions_html(view) -> str:
 
 def actions_html(view) -> str:
     condition = ("given no dealer blackjack (the dealer has peeked)" if view["given_no_blackjack"]
+                 else "both dealer cards face up (exposed game)" if view.get("exposed")
                  else "unconditioned (a dealer natural included)")
     body = "".join(
         f'<tr class="{"best" if a == view["best"] else ""}"><th>{_e(a)}</th>'
