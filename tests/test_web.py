@@ -121,7 +121,7 @@ def test_hand_spellings_and_the_dealers_cards_out_of_the_shoe(client, sol):
     assert "unconditioned" in enhc["html"]["actions"]
 
 
-def test_exposed_game_hand_takes_both_dealer_cards(client):
+def test_exposed_game_hand_takes_both_dealer_cards(client, capsys):
     rules = bjsolve.Rules.parse("6D H17 DAS").replace(hole_card="exposed")
     exposed = bjsolve.solve(rules)
     for typed, dealer in (("T6 v 9 7", ("9", "7")), ("10,6 vs 9,7", (9, 7)),
@@ -137,6 +137,12 @@ def test_exposed_game_hand_takes_both_dealer_cards(client):
         assert body["data"]["dealer"] == {
             "both dealer cards known": {str(k): v for k, v in outcomes.items()}}
         assert "both dealer cards face up" in body["html"]["actions"]
+    # the CLI's hand command, given the same pair, reads the same values
+    assert cli.main(["hand", "T", "6", "--dealer", "9,7", "--rules", rules.describe(),
+                     "--format", "json"]) == 0
+    printed = json.loads(capsys.readouterr().out)
+    web = client.get("/api/hand", params={"rules": rules.describe(), "hand": "T6 v 9 7"})
+    assert web.json()["data"]["actions"] == printed["ev"]
     # one dealer card in the exposed game, two elsewhere: the API's message, beside the hand
     one = client.get("/api/hand", params={"rules": rules.describe(), "hand": "T6 v 9"})
     assert one.status_code == 400 and "two cards" in one.json()["errors"]["hand"]
