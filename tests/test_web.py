@@ -121,6 +121,37 @@ def test_hand_spellings_and_the_dealers_cards_out_of_the_shoe(client, sol):
     assert "unconditioned" in enhc["html"]["actions"]
 
 
+def test_exposed_game_hand_takes_both_dealer_cards(client, capsys):
+    rules = bjsolve.Rules.parse("6D H17 DAS").replace(hole_card="exposed")
+    exposed = bjsolve.solve(rules)
+    for typed, dealer in (("T6 v 9 7", ("9", "7")), ("10,6 vs 9,7", (9, 7)),
+                          ("A7 v T 6", ("T", "6"))):
+        body = client.get("/api/hand", params={"rules": rules.describe(),
+                                               "hand": typed}).json()
+        assert body["errors"] == {}, typed
+        values = exposed.hand_ev(typed.split()[0].replace(",", "").replace("10", "T"), dealer)
+        assert body["data"]["actions"] == dict(values)
+        assert body["data"]["best"] == values.best
+        assert body["data"]["exposed"] is True
+        outcomes = bjsolve.dealer_probabilities(rules, values.dealer, removed=values.cards)
+        assert body["data"]["dealer"] == {
+            "both dealer cards known": {str(k): v for k, v in outcomes.items()}}
+        assert "both dealer cards face up" in body["html"]["actions"]
+    # the CLI's hand command, given the same pair, reads the same values
+    assert cli.main(["hand", "T", "6", "--dealer", "9,7", "--rules", rules.describe(),
+                     "--format", "json"]) == 0
+    printed = json.loads(capsys.readouterr().out)
+    web = client.get("/api/hand", params={"rules": rules.describe(), "hand": "T6 v 9 7"})
+    assert web.json()["data"]["actions"] == printed["ev"]
+    # one dealer card in the exposed game, two elsewhere: the API's message, beside the hand
+    one = client.get("/api/hand", params={"rules": rules.describe(), "hand": "T6 v 9"})
+    assert one.status_code == 400 and "two cards" in one.json()["errors"]["hand"]
+    two = client.get("/api/hand", params={"rules": RULES, "hand": "T6 v 9 7"})
+    assert two.status_code == 400 and "one upcard" in two.json()["errors"]["hand"]
+    page = client.get("/hand", params={"rules": rules.describe(), "hand": "T6 v 9 7"})
+    assert page.status_code == 200 and 'value="T6 v 9 7"' in page.text
+
+
 def test_hand_page_renders(client, sol):
     r = client.get("/hand", params={"rules": RULES, "hand": "A7 v 9"})
     assert r.status_code == 200
@@ -351,6 +382,66 @@ def test_bad_counting_input_beside_its_field(client, bad, field, words):
     assert r.status_code == 400
     errors = r.json()["errors"]
     assert list(errors) == [field] and words in errors[field]
+
+
+def test_counting_target_ror_trip_rounds_and_wong_in_are_the_apis(client, game):
+    ramp, bankroll = "0:1,1:2,2:4", 200
+    params = {**GAME, "ramp": ramp, "bankroll": str(bankroll), "target_ror": "5%",
+              "trip_rounds": "1000", "wong_in": "1"}
+    body = client.get("/api/counting", params=params).json()
+    assert body["errors"] == {}
+    want = game.evaluate(ramp, bankroll, target_ror=0.05, trip_rounds=1000, wong_in=1)
+    got = body["data"]
+    for name in ("win_rate", "sd", "average_bet", "ror", "bankroll_for_target", "trip_ruin"):
+        assert got["figures"][name] == pytest.approx(getattr(want, name), rel=1e-12), name
+    # wonging in at +1 sits out the rounds below it: their bets are 0
+    assert [c["bet"] for c in got["counts"]] == list(want.ramp.bets(game.tc_values))
+    assert got["ramp"] == want.ramp.describe() and "wong" in got["ramp"]
+    assert got["target_ror"] == want.target_ror == 0.05
+    assert got["trip_rounds"] == want.trip_rounds == 1000
+    assert "bankroll for 5% risk of ruin" in body["html"]["figures"]
+    assert "trip ruin in 1,000 rounds" in body["html"]["figures"]
+    # without the optional fields the figures are evaluate's without them
+    plain = client.get("/api/counting", params={**GAME, "ramp": ramp,
+                                                "bankroll": str(bankroll)}).json()["data"]
+    assert plain["figures"]["bankroll_for_target"] is None
+    assert plain["figures"]["trip_ruin"] is None
+    assert plain["figures"]["win_rate"] == pytest.approx(game.evaluate(ramp, bankroll).win_rate,
+                                                         rel=1e-12)
+    assert "bankroll for" not in client.get("/api/counting", params={
+        **GAME, "ramp": ramp, "bankroll": str(bankroll)}).json()["html"]["figures"]
+    # kept in the link; the page's fields show them back
+    assert "target_ror=5%25" in body["query"] and "trip_rounds=1000" in body["query"]
+    assert "wong_in=1" in body["query"]
+    page = client.get("/counting", params=params).text
+    assert 'id="f-target_ror" value="5%"' in page and 'id="f-wong_in" value="1"' in page
+    # the downloads carry the optional rows too
+    rows = client.get("/download/figures.json", params=params).json()["rows"]
+    assert [r[0] for r in rows][-2:] == ["bankroll_for_target", "trip_ruin"]
+    # 0.05 and 5% are one target
+    same = client.get("/api/counting", params={**params, "target_ror": "0.05"}).json()
+    assert same["data"]["figures"] == got["figures"]
+
+
+@pytest.mark.parametrize("bad, field, words", [
+    ({"target_ror": "lots"}, "target_ror", "target_ror must be a probability"),
+    ({"target_ror": "1.5"}, "target_ror", "strictly between 0 and 1"),
+    ({"target_ror": "0"}, "target_ror", "strictly between 0 and 1"),
+    ({"trip_rounds": "many"}, "trip_rounds", "trip_rounds must be a whole number"),
+    ({"trip_rounds": "0"}, "trip_rounds", "trip_rounds must be a whole number"),
+    ({"trip_rounds": "10.5"}, "trip_rounds", "trip_rounds must be a whole number"),
+    ({"wong_in": "high"}, "wong_in", "wong_in must be a whole true count"),
+    ({"wong_in": "1.5"}, "wong_in", "wong_in must be a whole number"),
+    ({"wong_in": "40"}, "wong_in", "no round is played"),
+])
+def test_bad_optional_counting_input_beside_its_field(client, bad, field, words):
+    r = client.get("/api/counting", params={**GAME, **bad})
+    assert r.status_code == 400
+    errors = r.json()["errors"]
+    assert list(errors) == [field] and words in errors[field]
+    page = client.get("/counting", params={**GAME, **bad})
+    assert page.status_code == 400
+    assert words in re.search(rf'data-error-for="{field}">([^<]*)<', page.text).group(1)
 
 
 def test_serve_on_a_port_in_use_says_so(capsys):

@@ -143,6 +143,23 @@ def test_change_rules_and_enter_a_hand(server, driver):
     assert "hand=T6" in d.current_url.replace("+", "")
 
 
+def test_exposed_game_hand_with_two_dealer_buttons(server, driver):
+    d = driver
+    d.get(server + "hand?rules=6D+H17+DAS+exposed&hand=T6+v+9+7")
+    rules = bjsolve.Rules.parse("6D H17 DAS exposed")
+    sol = bjsolve.solve(rules)
+    wait_until(lambda: "both dealer cards face up" in text_of(d, "actions"))
+    assert text_of(d, "best") == sol.hand_ev("T6", ("9", "7")).best
+    # the dealer buttons: the first click gives one card, the second adds the other
+    d.find_element(By.CSS_SELECTOR, '[data-dealer="T"]').click()
+    d.find_element(By.CSS_SELECTOR, '[data-dealer="6"]').click()
+    assert d.find_element(By.ID, "f-hand").get_attribute("value") == "T6 v T 6"
+    values = sol.hand_ev("T6", ("T", "6"))
+    wait_until(lambda: f"{values[values.best]:+.6f}" in d.find_element(
+        By.CSS_SELECTOR, "#actions tr.best").text)
+    assert text_of(d, "best") == values.best
+
+
 def test_counting_page_answers_a_new_ramp(server, driver):
     from bjsolve.web.compute import counted_game_class
     d = driver
@@ -159,6 +176,20 @@ def test_counting_page_answers_a_new_ramp(server, driver):
     wait_until(lambda: text_of(d, "fig-score") == f"{second.score:.2f}")
     assert text_of(d, "fig-win_rate") == f"{second.win_rate:+.4f}"
     assert "ramp=0%3A1%2C1%3A2%2C2%3A4%2C3%3A8" in d.current_url
+    # the optional fields: a wong-in count and a target risk, typed; kept in the address
+    d.find_element(By.ID, "f-wong_in").send_keys("1")
+    d.find_element(By.ID, "f-target_ror").send_keys("5%")
+    third = game.evaluate("0:1,1:2,2:4,3:8", 200, wong_in=1, target_ror=0.05)
+    wait_until(lambda: text_of(d, "fig-bankroll_for_target")
+               == f"{third.bankroll_for_target:,.1f}")
+    assert text_of(d, "fig-score") == f"{third.score:.2f}"
+    assert "wong_in=1" in d.current_url and "target_ror=5%25" in d.current_url
+    # a wong-in count that does not read: the message beside it
+    d.find_element(By.ID, "f-wong_in").send_keys("x")
+    wait_until(lambda: "wong_in" in d.find_element(
+        By.CSS_SELECTOR, '[data-error-for="wong_in"]').text)
+    d.find_element(By.ID, "f-wong_in").send_keys(Keys.BACK_SPACE)
+    wait_until(lambda: d.find_element(By.CSS_SELECTOR, '[data-error-for="wong_in"]').text == "")
     # a ramp that does not read: the message beside the field
     ramp.send_keys(",4:")
     wait_until(lambda: "true count:bet" in d.find_element(

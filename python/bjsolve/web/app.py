@@ -34,6 +34,7 @@ from .compute import Engine, FieldError, counting, game_key
 from .forms import (
     CHOICES,
     COUNT_DEFAULTS,
+    COUNT_OPTIONAL,
     INDEX_SETS,
     SIM_DEFAULTS,
     SPLIT_CLASSES,
@@ -51,7 +52,7 @@ PAGES = {"edge": "Edge and chart", "hand": "Hand", "counting": "Counting",
          "simulate": "Simulate"}
 # the page's own parameters (besides the rules) that its link keeps
 PAGE_PARAMS = {"edge": ("split",), "hand": ("hand", "split"),
-               "counting": tuple(COUNT_DEFAULTS),
+               "counting": (*COUNT_DEFAULTS, *COUNT_OPTIONAL),
                "simulate": (*COUNT_DEFAULTS, *SIM_DEFAULTS)}
 DEFAULT_HAND = "T6 v 9"
 
@@ -185,7 +186,8 @@ def create_app(engine: Engine | None = None, *, warm_up: bool = False) -> Starle
             "page": name, "pages": PAGES, "fields": fields, "errors": errors,
             "summary": rules.describe() if rules else params.get("rules", ""),
             "split": split, "hand": params.get("hand") or DEFAULT_HAND,
-            "count": {k: params.get(k) or v for k, v in COUNT_DEFAULTS.items()},
+            "count": {**{k: params.get(k) or v for k, v in COUNT_DEFAULTS.items()},
+                      **{k: params.get(k, "") for k in COUNT_OPTIONAL}},
             "sim": {k: params.get(k) or v for k, v in SIM_DEFAULTS.items()},
             "index_sets": INDEX_SETS, "autoload": waits,
             "fragments": _fragments(name, view) if view is not None else {},

@@ -16,7 +16,7 @@ from typing import Any
 
 import bjsolve
 
-from .forms import parse_hand
+from .forms import COUNT_OPTIONAL, parse_hand
 
 
 class Memo:
@@ -129,13 +129,19 @@ class Engine:
     # ---- page 2: one hand ---------------------------------------------------------------
 
     def hand(self, rules: bjsolve.Rules, text: str, split: str = "CDZ-") -> dict:
-        """Every action's EV for the hand typed (``'T6 v 9'``) and the dealer's outcomes,
-        with the player's and the dealer's cards out of the shoe."""
+        """Every action's EV for the hand typed (``'T6 v 9'``; in the exposed game both
+        dealer cards, ``'T6 v 9 7'``) and the dealer's outcomes, with the player's and the
+        dealer's cards out of the shoe.  The dealer's cards go to ``Solution.hand_ev`` as
+        typed (one upcard, or a tuple of both in the exposed game): it checks how many the
+        game takes."""
         cards, dealer = parse_hand(text)
         sol = self.solution(rules, split)
         values = sol.hand_ev(cards, dealer)
         dealer_cards = values.dealer if isinstance(values.dealer, tuple) else (values.dealer,)
-        outcomes = {"unconditioned": dict(bjsolve.dealer_probabilities(
+        exposed = rules.hole_card == "exposed"
+        # in the exposed game the dealer's total is known: nothing to condition on
+        measure = "both dealer cards known" if exposed else "unconditioned"
+        outcomes = {measure: dict(bjsolve.dealer_probabilities(
             rules, dealer_cards, removed=values.cards))}
         if rules.hole_card == "peek" and len(dealer_cards) == 1:
             try:
@@ -149,6 +155,7 @@ class Engine:
             "hand": "".join(_label(c) for c in sorted(values.cards, key=_hand_order))
                     + " v " + "".join(_label(c) for c in dealer_cards),
             "given_no_blackjack": bool(values.given_no_blackjack),
+            "exposed": exposed,
             "actions": {a: float(v) for a, v in values.items()},
             "best": values.best,
             "dealer": {name: {str(k): float(p) for k, p in table.items()}
@@ -180,7 +187,8 @@ def _upcard_order(ev_by_upcard) -> list:
 # ---- page 3: the counted game -----------------------------------------------------------
 
 # the figures that are amounts (units; times the unit, money)
-MONEY_FIGURES = ("win_rate", "win_per_100", "sd", "sd_per_100", "average_bet")
+MONEY_FIGURES = ("win_rate", "win_per_100", "sd", "sd_per_100", "average_bet",
+                 "bankroll_for_target")
 
 
 def counted_game_class():
@@ -196,7 +204,8 @@ def counted_game_class():
 
 
 # ValueError text -> the field it is about (CountedGame's messages open with the field)
-GAME_FIELDS = (("system", "system"), ("tags", "system"), ("indices", "indices"),
+GAME_FIELDS = (("target_ror", "target_ror"), ("trip_rounds", "trip_rounds"),
+               ("wong_in", "wong_in"), ("system", "system"), ("tags", "system"), ("indices", "indices"),
                ("index", "indices"), ("penetration", "penetration"), ("ramp", "ramp"),
                ("wong", "ramp"), ("bankroll", "bankroll"), ("unit", "unit"))
 
@@ -230,26 +239,35 @@ def counting(engine: Engine, rules: bjsolve.Rules, count: dict) -> dict:
     try:
         # figures in units (the bankroll too); the money figures are units x unit, made
         # here, so the page reads the same under every version of evaluate's unit keyword
-        result = game.evaluate(count["ramp"], count["bankroll"])
+        result = game.evaluate(count["ramp"], count["bankroll"],
+                               **{k: count[k] for k in COUNT_OPTIONAL if count.get(k) is not None})
         if not 1e-9 <= count["unit"] <= 1e9:
             raise ValueError(f"unit must be from 1e-09 to 1e+09 (what one unit of the ramp "
                              f"is worth in money), got {count['unit']:g}")
         bets = [float(b) for b in result.ramp.bets(game.tc_values)]
     except (TypeError, ValueError) as exc:
-        raise FieldError(game_field(str(exc), "ramp"), str(exc)) from None
+        field = game_field(str(exc), "ramp")
+        if field == "ramp" and count.get("wong_in") is not None and "wong_in" in str(exc):
+            field = "wong_in"         # a wong-in above every count the game reaches
+        raise FieldError(field, str(exc)) from None
     figures = {
         "win_rate": result.win_rate, "win_per_100": result.win_per_100, "sd": result.sd,
         "sd_per_100": result.sd_per_100, "average_bet": result.average_bet,
         "advantage": result.advantage, "di": result.di, "score": result.score,
         "n0": result.n0, "ror": result.ror, "ror_diffusion": result.ror_diffusion,
+        # the optional figures (None where not asked, or the trip ruin too dear to compute)
+        "bankroll_for_target": result.bankroll_for_target, "trip_ruin": result.trip_ruin,
     }
     return {
         "summary": rules.describe(),
         "figures": {k: (None if v is None else float(v)) for k, v in figures.items()},
         "unit": count["unit"],
-        "money": {k: float(figures[k]) * count["unit"] for k in MONEY_FIGURES},
+        "money": {k: float(figures[k]) * count["unit"] for k in MONEY_FIGURES
+                  if figures[k] is not None},
         "caveat": result.caveat,
         "ramp": result.ramp.describe(),
+        "target_ror": result.target_ror, "trip_rounds": result.trip_rounds,
+        "trip_ruin_note": result.trip_ruin_note,
         "rounds_per_shoe": float(game.rounds_per_shoe),
         "counts": [{"tc": label, "frequency": float(f), "edge": float(e),
                     "sd": float(v) ** 0.5, "bet": b}

@@ -141,12 +141,15 @@ def rule_fields(rules: bjsolve.Rules) -> dict:
 
 def parse_hand(text: str) -> tuple[tuple | str, tuple | str]:
     """'T6 v 9' (also 'T 6 vs 9', '10,6 v 9') -> (player cards, dealer cards), in forms
-    ``Solution.hand_ev`` reads; the cards themselves are checked there."""
+    ``Solution.hand_ev`` reads: one dealer card is the upcard, several ('T6 v 9 7', the
+    exposed game's two face-up cards) a tuple; the cards and how many the game takes are
+    checked there."""
     parts = re.split(r"\s+vs?\.?\s+|\s*\bvs?\.?\s+|\s+vs?\b\s*", text.strip(), maxsplit=1,
                      flags=re.IGNORECASE)
     if len(parts) != 2 or not parts[0].strip() or not parts[1].strip():
         raise ValueError(f"hand: type the player's cards, 'v' and the dealer's upcard, such "
-                         f"as 'T6 v 9'; got {text.strip()[:40]!r}")
+                         f"as 'T6 v 9' (both dealer cards in the exposed game: 'T6 v 9 7'); "
+                         f"got {text.strip()[:40]!r}")
     return _cards(parts[0]), _cards(parts[1])
 
 
@@ -160,6 +163,9 @@ def _cards(text: str) -> tuple | str:
 COUNT_DEFAULTS = {"system": "hilo", "penetration": "0.75", "indices": "",
                   "ramp": "0:1,1:2,2:4,3:8,4:12", "bankroll": "1000", "unit": "1"}
 INDEX_SETS = ("", "i18", "fab4", "i18,fab4", "all")
+# the counting page's optional fields (empty: not asked): the bankroll for a target risk of
+# ruin, the trip ruin over so many rounds, and the true count the player wongs in at
+COUNT_OPTIONAL = ("target_ror", "trip_rounds", "wong_in")
 # the Simulate page's own fields (besides the counting ones): read by web.simjobs
 SIM_DEFAULTS = {"rounds": "1e7", "seed": "1"}
 
@@ -180,4 +186,33 @@ def count_from_query(params: Mapping[str, str], errors: FieldErrors) -> dict:
             count[name] = float(raw[name])
         except ValueError:
             errors[name] = f"{name} must be a number, got {raw[name][:20]!r}"
+    # the optional ones: read as numbers here; CountedGame.evaluate checks their ranges
+    for name in COUNT_OPTIONAL:
+        text = (params.get(name) or "").strip()
+        count[name] = None
+        if not text:
+            continue
+        try:
+            count[name] = _optional_number(name, text)
+        except ValueError as exc:
+            errors[name] = str(exc)
     return count
+
+
+def _optional_number(name: str, text: str) -> float | int:
+    """target_ror: a probability ('0.05' or '5%'); trip_rounds: a whole number ('1e4'
+    reads); wong_in: a whole true count ('+2' reads).  Whole values go as int."""
+    word = text.replace(",", "").replace("_", "")
+    percent = name == "target_ror" and word.endswith("%")
+    try:
+        value = float(word[:-1] if percent else word)
+    except ValueError:
+        what = {"target_ror": "a probability such as 0.05 or 5%",
+                "trip_rounds": "a whole number of rounds such as 10000",
+                "wong_in": "a whole true count such as +2"}[name]
+        raise ValueError(f"{name} must be {what}, got {text[:20]!r}") from None
+    if percent:
+        return value / 100
+    if name != "target_ror" and value.is_integer():
+        return int(value)
+    return value

@@ -80,8 +80,8 @@ def rows(name: str, view) -> tuple[list[str], list[list]]:
                 [[o] + [view["dealer"][m][o] for m in measures] for o in outcomes])
     if name == "figures":
         return (["figure", "value", "unit", "money"],
-                [[k, view["figures"][k], FIGURES[k][1], view["money"].get(k)]
-                 for k in FIGURES])
+                [[k, view["figures"][k], unit, view["money"].get(k)]
+                 for k, (_, unit, _) in _asked_figures(view).items()])
     if name == "counts":
         return (["true_count", "frequency", "edge", "sd", "bet"],
                 [[c["tc"], c["frequency"], c["edge"], c["sd"], c["bet"]]
@@ -147,6 +147,7 @@ def exceptions_html(view) -> str:
 
 def actions_html(view) -> str:
     condition = ("given no dealer blackjack (the dealer has peeked)" if view["given_no_blackjack"]
+                 else "both dealer cards face up (exposed game)" if view.get("exposed")
                  else "unconditioned (a dealer natural included)")
     body = "".join(
         f'<tr class="{"best" if a == view["best"] else ""}"><th>{_e(a)}</th>'
@@ -182,12 +183,26 @@ def figures_html(view) -> str:
         f'{_figure(view["figures"][k], how)}</td>'
         f'<td class="num">{_money(view["money"].get(k))}</td>'
         f'<td class="unit">{_e(unit_name)}</td></tr>'
-        for k, (label, unit_name, how) in FIGURES.items())
+        for k, (label, unit_name, how) in _asked_figures(view).items())
     caveat = f'<p class="error">{_e(view["caveat"])}</p>' if view.get("caveat") else ""
+    if view.get("trip_ruin_note"):
+        caveat += f'<p class="muted">{_e(view["trip_ruin_note"])}</p>'
     return (f'<table class="grid" id="figures"><caption>Ramp {_e(view["ramp"])}: '
             f'{view["rounds_per_shoe"]:.2f} rounds per shoe; money at {unit:g} a unit'
             "</caption><tr><th>figure</th><th>units</th><th>money</th><th></th></tr>"
             f"{body}</table>{caveat}")
+
+
+def _asked_figures(view) -> dict:
+    """FIGURES, and the optional ones the user asked for (a target risk, a trip's length)."""
+    rows = dict(FIGURES)
+    if view.get("target_ror") is not None:
+        rows["bankroll_for_target"] = (f"bankroll for {100 * view['target_ror']:g}% risk of "
+                                       "ruin", "units (lifetime ruin, exact)", "{:,.1f}")
+    if view.get("trip_rounds") is not None:
+        rows["trip_ruin"] = (f"trip ruin in {view['trip_rounds']:,} rounds",
+                             "P(losing the bankroll in the trip)", "pct")
+    return rows
 
 
 def _money(value) -> str:

@@ -79,7 +79,7 @@
   function incomplete() {
     return controls(rulesForm).concat(controls(pageForm)).some((el) =>
       (el.tagName === "TEXTAREA" ? summaryMode : el.type === "text" && !summaryMode)
-      && el.value.trim() === "");
+      && !el.dataset.optional && el.value.trim() === "");   // an optional field may be empty
   }
 
   async function update() {
@@ -178,7 +178,12 @@
     }
     for (const b of pageForm.querySelectorAll("button[data-dealer]")) {
       b.addEventListener("click", () => {
-        hand.value = parts()[0] + " v " + b.dataset.dealer;
+        // the exposed game shows both dealer cards: a second click adds the second one
+        const holeCard = rulesForm && rulesForm.elements.namedItem("hole_card");
+        const dealer = parts()[1].trim();
+        const second = holeCard && holeCard.value === "exposed"
+          && dealer.replace(/[\s,]+/g, "").replace(/10/g, "T").length === 1;
+        hand.value = parts()[0] + " v " + (second ? dealer + " " : "") + b.dataset.dealer;
         later();
       });
     }
