@@ -27,6 +27,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.templating import Jinja2Templates
 
 import bjsolve
+from bjsolve.counting import SYSTEMS
 from bjsolve.risk.ramp import parse_ramp
 
 from . import tables
@@ -189,7 +190,7 @@ def create_app(engine: Engine | None = None, *, warm_up: bool = False) -> Starle
             "count": {**{k: params.get(k) or v for k, v in COUNT_DEFAULTS.items()},
                       **{k: params.get(k, "") for k in COUNT_OPTIONAL}},
             "sim": {k: params.get(k) or v for k, v in SIM_DEFAULTS.items()},
-            "index_sets": INDEX_SETS, "autoload": waits,
+            "index_sets": INDEX_SETS, "systems": tuple(SYSTEMS), "autoload": waits,
             "fragments": _fragments(name, view) if view is not None else {},
             "query": _link(name, rules, params) if rules else "?" + urlencode(params),
             "choices": {"double": ("any", "9-11", "10-11"),
