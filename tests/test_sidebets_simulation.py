@@ -270,3 +270,21 @@ def test_cli_simulate():
     (row,) = next(t for t in json.loads(done.stdout)["tables"]
                   if t["table"] == "simulated")["records"]
     assert abs(row["simulated"] - row["exact"]) <= Z * row["se"]
+
+
+def test_non_finite_counts_thresholds_and_bad_cards_are_refused_naming_the_field():
+    import math
+
+    from bjsolve import Shoe
+    from bjsolve.sidebets import SuitedShoe, counted_sidebet, simulate_sidebet
+    with pytest.raises(ValueError, match="tags"):
+        counted_sidebet("21+3", system=(math.nan,) * 10)
+    with pytest.raises(ValueError, match="threshold"):
+        simulate_sidebet("21+3", rounds=10, system="hilo", threshold=math.inf)
+    with pytest.raises(ValueError, match="seed"):
+        simulate_sidebet("21+3", rounds=10, seed="x")
+    shoe = SuitedShoe.from_shoe(Shoe.decks(1))
+    with pytest.raises(ValueError, match="kind"):
+        shoe.remove_kind(99)
+    with pytest.raises(TypeError, match="kind"):
+        shoe.remove_kind("QH")

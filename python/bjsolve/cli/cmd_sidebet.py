@@ -63,7 +63,7 @@ def add_arguments(parser) -> None:
     g.add_argument("--simulate", type=common.whole_number(1, 10**9), metavar="ROUNDS",
                    help="also simulate ROUNDS rounds (an independent check of the exact "
                         "figures; default: off)")
-    g.add_argument("--threshold", type=float, metavar="TC",
+    g.add_argument("--threshold", type=common.finite_number, metavar="TC",
                    help="with --simulate and --system: bet only at a true count >= TC "
                         "(default: bet every round)")
     g.add_argument("--seed", type=common.whole_number(0, 2**63 - 1), default=1,
@@ -108,6 +108,7 @@ def run(args) -> int:
 
     from ..output import Table
     from ..sidebets import best_count, edge, edges_table, effects_of_removal
+    from ..sidebets.analysis import bet
     shoe = _shoe(args)
     soft = "H17" if args.hit_soft_17 else "S17"
     shoe_note = f"shoe: {shoe.describe()}; dealer {soft} (dealer bets only)"
@@ -128,7 +129,8 @@ def run(args) -> int:
         return 0
     if args.bet is None:
         raise common.UsageError("give the side bet's NAME (or --list)")
-    result = edge(args.bet, _paytable(args), shoe=shoe, hit_soft_17=args.hit_soft_17,
+    table = _paytable(args)              # read once: --count uses it too
+    result = edge(args.bet, table, shoe=shoe, hit_soft_17=args.hit_soft_17,
                   dealer=args.dealer)
     names = tuple(result.probabilities)
     if result.dealer is not None:        # against one up card: the others' rows are empty
@@ -150,7 +152,7 @@ def run(args) -> int:
                      {"outcome": "total", "expected_value": result.expected_value,
                       "house_edge": result.house_edge, "sd": result.sd}])]
     if args.count:
-        effects = effects_of_removal(args.bet, _paytable(args), shoe=shoe,
+        effects = effects_of_removal(args.bet, table, shoe=shoe,
                                      hit_soft_17=args.hit_soft_17, dealer=args.dealer)
         count = best_count(args.bet, effects=effects)
         rows = count.ranks
@@ -165,9 +167,7 @@ def run(args) -> int:
             style="ev", units="EV per unit bet; tags", column_styles={"tag": "units"},
             records=[{"rank": r, "eor": e, "tag": t} for r, e, t in
                      zip(count.ranks, count.eor, count.tags)]))
-        if result.bet in ("21+3", "perfect-pairs", "lucky-ladies", "lucky-lucky",
-                          "royal-match", "match-the-dealer", "bust-it", "push-22",
-                          "bust-bonus"):
+        if bet(result.bet).suits_matter:
             suits = tuple(effects.by_suit)
             tables.append(Table(
                 "suits", "effects of removal of one card of each suit", suits, ("EOR",),

@@ -82,6 +82,16 @@ def positive_number(text: str) -> float:
     return value
 
 
+def finite_number(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not math.isfinite(value):
+        raise argparse.ArgumentTypeError(f"{text[:40]!r} is not a finite number")
+    return value
+
+
 def probability_value(text: str) -> float:
     """A probability strictly between 0 and 1 (--target-ror 0.05)."""
     try:

@@ -195,6 +195,11 @@ class SuitedShoe:
 
     def remove_kind(self, kind: int) -> SuitedShoe:
         """The shoe without one card of kind ``kind`` (0..51)."""
+        if isinstance(kind, bool) or not isinstance(kind, numbers.Integral):
+            raise TypeError(f"kind must be a whole number 0..51 (a card), got {kind!r}")
+        if not 0 <= kind < len(self._counts):
+            raise ValueError(f"kind must be 0..51 (a card), got {kind}")
+        kind = int(kind)
         if self._counts[kind] < 1:
             raise ValueError(f"cannot remove {card_name(kind)}: the shoe holds "
                              f"{self._counts[kind]}")

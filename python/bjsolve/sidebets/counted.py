@@ -75,15 +75,22 @@ def _falling(n, m):
 
 def _tags_by_kind(tags) -> np.ndarray:
     """Tags of the 52 kinds from 10 tags (A..9, T) or 13 (A..K)."""
+    from ..counting import count_tags
+    from ..counting.removal import finite_number
     if isinstance(tags, str):
-        from ..counting import count_tags
         tags = count_tags(tags)
-    tags = tuple(tags)
+    try:
+        tags = tuple(tags)
+    except TypeError:
+        raise TypeError(f"tags: give 10 tags (A..9, T) or 13 (A..K), or a system's name, got "
+                        f"{show(tags)}") from None
     if len(tags) == 10:
+        tags = count_tags(tags)          # checks them: 10 finite numbers
         tags = tags + (tags[9],) * 3
     if len(tags) != 13:
         raise ValueError(f"tags: give 10 tags (A..9, T) or 13 (A..K), or a system's name, got "
                          f"{show(tags)}")
+    tags = tuple(finite_number(t, "tags") for t in tags)
     return np.repeat(np.array(tags, dtype=float), 4)
 
 

@@ -111,7 +111,7 @@ def _falling(n: np.ndarray, top: int) -> np.ndarray:
 def hand_probabilities(hands: FinalHands, rank_counts: np.ndarray) -> np.ndarray:
     """P(the dealer's cards make each final hand, all cards of the given counts):
     ``rank_counts`` is the count of each rank A..T the dealer's cards must come from, and
-    the shoe's total is ``rank_counts``' total unless ``total`` says otherwise."""
+    the shoe's total is ``rank_counts``' total."""
     return hand_probabilities_from(hands, rank_counts, rank_counts.sum())
 
 

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..counting.removal import finite_number
 from ..model import show
 from .paytables import paytable as _resolve_paytable
 
@@ -318,9 +319,10 @@ def simulate_sidebet(name, paytable=None, *, decks: int = 6, rounds: int = 1_000
         raise ValueError(f"cards_per_round must be a number 1..30, got {show(cards_per_round)}")
     if (system is None) != (threshold is None):
         raise ValueError("give system and threshold together (or neither, for a flat bet)")
-    if threshold is not None and (isinstance(threshold, bool)
-                                  or not isinstance(threshold, numbers.Real)):
-        raise TypeError(f"threshold must be a number (a true count), got {show(threshold)}")
+    if threshold is not None:
+        threshold = finite_number(threshold, "threshold")
+    if seed is not None:
+        seed = _check_int(seed, "seed", 0)
     if not isinstance(hit_soft_17, bool):
         raise TypeError(f"hit_soft_17 must be True or False, got {show(hit_soft_17)}")
     classify, needs_dealer = SIMULATED_BETS[the_bet.name]
