@@ -313,3 +313,15 @@ def test_unit_puts_money_beside_the_amounts_and_changes_nothing_else():
     assert "money" not in by_name["win_rate"] and "money" not in by_name["rounds"]
     code, csv = run(*base[:-2], "--unit", "25", "--format", "csv")
     assert code == 0 and "total won (money)" in csv
+
+
+def test_unit_out_of_range_is_refused_as_in_game_and_risk():
+    """simulate --unit takes the range game and risk take (one check for the three)."""
+    import subprocess
+    import sys
+
+    from children import child_env
+    proc = subprocess.run([sys.executable, "-m", "bjsolve", "simulate", "--rounds", "1000",
+                           "--unit", "1e-30"], capture_output=True, text=True, env=child_env())
+    assert proc.returncode == 2
+    assert proc.stderr.count("\n") == 1 and "--unit must be from" in proc.stderr

@@ -66,7 +66,7 @@ def add_arguments(parser) -> None:
     g.add_argument("--threshold", type=common.finite_number, metavar="TC",
                    help="with --simulate and --system: bet only at a true count >= TC "
                         "(default: bet every round)")
-    g.add_argument("--seed", type=common.whole_number(0, 2**63 - 1), default=1,
+    g.add_argument("--seed", type=common.whole_number(0, 2**64 - 1), default=1,
                    help="with --simulate: the random seed (default: 1)")
     g.add_argument("--list", action="store_true",
                    help="every side bet under every preset pay table on this shoe (default: "

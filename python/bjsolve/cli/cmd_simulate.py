@@ -124,6 +124,7 @@ def add_arguments(parser) -> None:
 
 def run(args) -> int:
     from ..simulation.simulator import DEFAULT_CHUNK_ROUNDS, simulate
+    common.check_unit(args)
     rules = common.rules_from_args(args)
     client = None
     if args.scheduler:

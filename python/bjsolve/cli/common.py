@@ -140,6 +140,11 @@ def check_money_arguments(args) -> None:
     if args.trip_rounds is not None and args.bankroll is None:
         raise UsageError("--trip-rounds needs --bankroll (the trip ruin is the chance of "
                          "losing the bankroll within N rounds)")
+    check_unit(args)
+
+
+def check_unit(args) -> None:
+    """--unit within the range the ramps take (game, risk, simulate)."""
     from ..risk.ramp import MAX_UNIT, MIN_UNIT
     if args.unit is not None and not MIN_UNIT <= args.unit <= MAX_UNIT:
         raise UsageError(f"--unit must be from {MIN_UNIT:g} to {MAX_UNIT:g} (money per "

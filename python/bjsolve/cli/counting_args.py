@@ -32,20 +32,12 @@ DECKS_ESTIMATIONS = ("exact", "half", "full")
 STRATEGIES = ("basic", "optimal")
 
 
-def _words(choices):
-    """An argument type: the word in lower case (``choices`` then checks it)."""
-    def convert(text: str) -> str:
-        return text.strip().lower()
-    convert.__name__ = "choice"
-    return convert
-
-
 def add_tc_rounding_argument(group, *, exact: bool = False, help: str = "") -> None:
     """``--tc-rounding``: how the true count becomes a whole number (indices also has
     'exact', the crossing itself)."""
     choices = TC_ROUNDINGS + (("exact",) if exact else ())
     group.add_argument(
-        "--tc-rounding", type=_words(choices), choices=choices, default="floor",
+        "--tc-rounding", type=common.lower_choice(choices), choices=choices, default="floor",
         help=(help or "how the true count becomes a whole number: floor, truncate (toward "
                       "zero) or round (nearest, halves up)") + " (default: floor)")
 
@@ -53,7 +45,8 @@ def add_tc_rounding_argument(group, *, exact: bool = False, help: str = "") -> N
 def add_decks_estimation_argument(group) -> None:
     """``--decks-estimation``: the decks remaining a true count divides by."""
     group.add_argument(
-        "--decks-estimation", type=_words(DECKS_ESTIMATIONS), choices=DECKS_ESTIMATIONS,
+        "--decks-estimation", type=common.lower_choice(DECKS_ESTIMATIONS),
+        choices=DECKS_ESTIMATIONS,
         default="exact",
         help="decks remaining for the true count: exact (the cards unseen), or estimated to "
              "the nearest half deck or whole deck (default: exact)")
@@ -79,7 +72,8 @@ def penetration_value(text: str, *, every_round: bool = False):
 
 def add_strategy_argument(group, *, help: str, default: str = "basic") -> None:
     """``--strategy basic|optimal``, the words of ``CountedGame`` and ``simulate``."""
-    group.add_argument("--strategy", type=_words(STRATEGIES), choices=STRATEGIES, default=default,
+    group.add_argument("--strategy", type=common.lower_choice(STRATEGIES), choices=STRATEGIES,
+                       default=default,
                        help=f"{help} (default: {default})")
 
 

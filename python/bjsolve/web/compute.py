@@ -16,6 +16,7 @@ from typing import Any
 
 import bjsolve
 
+from ..model.ranks import label
 from .forms import COUNT_OPTIONAL, parse_hand
 
 
@@ -106,7 +107,7 @@ class Engine:
             "summary": rules.describe(),
             "split": split,
             "edge": {"chart": -float(chart_ev), "optimal": -float(sol.expected_value)},
-            "upcards": [[_label(u), float(v)] for u, v in _upcard_order(sol.ev_by_upcard)],
+            "upcards": [[label(u), float(v)] for u, v in _upcard_order(sol.ev_by_upcard)],
             "chart": {str(row): {str(c): code for c, code in cols.items()}
                       for row, cols in chart.rows.items()},
             "chart_html": chart._repr_html_(),
@@ -121,7 +122,7 @@ class Engine:
     def _exceptions(self, rules, split) -> list:
         rows = []
         for d in self.solution(rules, split).strategy.exceptions:
-            rows.append({"cards": "".join(_label(c) for c in d.cards),
+            rows.append({"cards": "".join(label(c) for c in d.cards),
                          "upcard": _dealer_label(d.dealer), "chart": d.chart_action,
                          "optimal": d.optimal_action, "gain": float(d.gain)})
         return rows
@@ -152,8 +153,8 @@ class Engine:
         return {
             "summary": rules.describe(),
             "split": split,
-            "hand": "".join(_label(c) for c in sorted(values.cards, key=_hand_order))
-                    + " v " + "".join(_label(c) for c in dealer_cards),
+            "hand": "".join(label(c) for c in sorted(values.cards, key=_hand_order))
+                    + " v " + "".join(label(c) for c in dealer_cards),
             "given_no_blackjack": bool(values.given_no_blackjack),
             "exposed": exposed,
             "actions": {a: float(v) for a, v in values.items()},
@@ -163,14 +164,10 @@ class Engine:
         }
 
 
-def _label(card: int) -> str:
-    return "A" if card == 1 else "T" if card == 10 else str(card)
-
-
 def _dealer_label(dealer) -> str:
     """The upcard ('T'), or both dealer cards in the exposed game ('T6')."""
     cards = dealer if isinstance(dealer, tuple) else (dealer,)
-    return "".join(_label(c) for c in cards)
+    return "".join(label(c) for c in cards)
 
 
 def _hand_order(card: int) -> tuple:
@@ -192,15 +189,9 @@ MONEY_FIGURES = ("win_rate", "win_per_100", "sd", "sd_per_100", "average_bet",
 
 
 def counted_game_class():
-    """``CountedGame`` from the package's public names (``bjsolve.CountedGame``), or from
-    its module where the top level does not export it."""
-    from importlib import import_module
-    for where in ("bjsolve", "bjsolve.risk"):
-        try:
-            return import_module(where).CountedGame
-        except (ImportError, AttributeError):
-            continue
-    raise ImportError("bjsolve: no CountedGame found")
+    """``CountedGame`` (imported when the counting page first needs it)."""
+    from ..risk.game import CountedGame
+    return CountedGame
 
 
 # ValueError text -> the field it is about (CountedGame's messages open with the field)
