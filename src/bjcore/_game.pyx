@@ -64,6 +64,7 @@ cdef extern from "game_walk.h" namespace "bjgame" nogil:
         bint may_double()
         double surrender_value()
         void set_decision(uint64_t key, int action)
+        void law_for(const double* counts, bint recursive, double* out)
 
     int walk_round(ValueWalk* w, double* out)
     int walk_split(ValueWalk* w, int pair, double* out)
@@ -302,6 +303,21 @@ cdef class GameEngine:
     def policy_misses(self):
         """Decisions a policy solve met that had no frozen action (should be 0)."""
         return self.walk.policy_missing
+
+    def _dealer_law(self, counts, bint recursive=False):
+        """The dealer's final outcome chances [17, 18, 19, 20, 21, natural, 22, over 22]
+        for the 10 counts left in the shoe (the dealer's known cards already out), by the
+        composition pass the engine uses or (``recursive``) by the plain recursion over
+        every draw order: for tests."""
+        cdef double n[10]
+        cdef double out[8]
+        cdef int r
+        if len(counts) != N_RANKS:
+            raise ValueError(f"counts must have {N_RANKS} entries, got {len(counts)}")
+        for r in range(N_RANKS):
+            n[r] = counts[r]
+        self.walk.law_for(n, recursive, out)
+        return [out[r] for r in range(8)]
 
     @property
     def memo_sizes(self):

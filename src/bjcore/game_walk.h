@@ -160,6 +160,141 @@ class GameWalk {
     void init() {
         clear_hand();
         forget();
+        build_dealer_nodes();
+    }
+
+    /* ---- the dealer's draw compositions ----------------------------------------------
+     * Every multiset of cards the dealer may draw after his known cards (hard total at
+     * most 16 before the last card), in pre-order (cards added in non-decreasing rank),
+     * each with how many of its orders are a legal
+     * draw sequence that ends there (the dealer hits after every proper prefix, and no
+     * hole card made a natural first).  The chance of one order is the product of
+     * (n_r - k) / (left - K) over its cards, the same for every order of the multiset:
+     * so a shoe's outcome law is one pass over the nodes, each multiplying its parent's
+     * product by one factor (the classic engine's trie, with the dealer's 22 kept). */
+    struct DealerNode {
+        int8_t rank, prior, depth, outcome;   // outcome -1: the dealer draws on from here
+        int32_t skip;                          // index past the node's subtree
+        double orders;                         // legal orders ending here (0: none)
+    };
+    std::vector<DealerNode> dnodes;
+    std::unordered_map<uint64_t, double> hitting_orders;   // build-time memo
+
+    void dealer_state(const int* k, int& t, bool& soft, int& hard_out) const {
+        int h = 0, aces = 0;
+        for (int i = 0; i < dealer_n; ++i) {
+            h += dealer_cards[i];
+            aces += dealer_cards[i] == 1;
+        }
+        for (int r = 0; r < N_RANKS; ++r) {
+            h += k[r] * (r + 1);
+            aces += r == 0 ? k[r] : 0;
+        }
+        soft = aces > 0 && h + 10 <= 21;
+        t = soft ? h + 10 : h;
+        hard_out = h;
+    }
+    /* whether the dealer draws again after the known cards and the drawn multiset k */
+    bool dealer_hits(const int* k, int drawn) const {
+        if (drawn == 1 && dealer_n == 1 && hole_rank >= 0 && k[hole_rank] == 1) return false;
+        int t, h;
+        bool soft;
+        dealer_state(k, t, soft, h);
+        if (h > 21) return false;
+        return t < 17 || (t == 17 && soft && R.hit_soft_17);
+    }
+    /* orders of the multiset k in which the dealer hits after every prefix, k included */
+    double hit_orders(int* k, int drawn, uint64_t key) {
+        if (drawn == 0) return 1.0;
+        if (!dealer_hits(k, drawn)) return 0.0;
+        auto it = hitting_orders.find(key);
+        if (it != hitting_orders.end()) return it->second;
+        double v = 0.0;
+        for (int r = 0; r < N_RANKS; ++r)
+            if (k[r] > 0) {
+                k[r]--;
+                v += hit_orders(k, drawn - 1, key - rank_unit(r));
+                k[r]++;
+            }
+        hitting_orders.emplace(key, v);
+        return v;
+    }
+    void dealer_nodes_from(int* k, int drawn, uint64_t key, int lowest) {
+        for (int r = lowest; r < N_RANKS; ++r) {
+            k[r]++;
+            DealerNode node;
+            node.rank = (int8_t)r;
+            node.prior = (int8_t)(k[r] - 1);
+            node.depth = (int8_t)drawn;   // cards drawn before this one
+            uint64_t child = key + rank_unit(r);
+            bool hits = dealer_hits(k, drawn + 1);
+            double orders = 0.0;
+            if (!hits) {
+                // legal orders: a prefix of drawn cards the dealer hits after, then the last
+                for (int j = 0; j < N_RANKS; ++j)
+                    if (k[j] > 0) {
+                        k[j]--;
+                        orders += hit_orders(k, drawn, child - rank_unit(j));
+                        k[j]++;
+                    }
+            }
+            int t, h;
+            bool soft;
+            dealer_state(k, t, soft, h);
+            int outcome = -1;
+            if (!hits) {
+                if (drawn == 0 && dealer_n == 1 && hole_rank >= 0 && r == hole_rank)
+                    outcome = D_NATURAL;
+                else if (h > 22) outcome = D_OVER;
+                else if (h == 22) outcome = D_22;
+                else outcome = t - 17;
+            }
+            node.outcome = (int8_t)outcome;
+            node.orders = orders;
+            // a larger multiset may be drawn in an order that passes through this one as
+            // a different prefix (upcard 6: A then 5 stops at soft 17, 5 then A draws on
+            // from 12): grow every multiset whose hard total leaves the dealer a hit
+            bool grow = h <= 16;
+            size_t at = dnodes.size();
+            bool keep = grow || (outcome != D_OVER && orders > 0.0);
+            if (keep) {
+                dnodes.push_back(node);
+                if (grow) dealer_nodes_from(k, drawn + 1, child, r);
+                dnodes[at].skip = (int32_t)dnodes.size();
+            }
+            k[r]--;
+        }
+    }
+    void build_dealer_nodes() {
+        int k[N_RANKS] = {0};
+        dnodes.clear();
+        hitting_orders.clear();
+        dealer_nodes_from(k, 0, 0, 0);
+        hitting_orders.clear();
+    }
+
+    /* the dealer's outcome law for the counts n (``left`` cards; infinite: chances) */
+    void dealer_law(const double* n, double left, double* out) const {
+        double prod[40];
+        double inv[40];
+        for (int k = 0; k < N_OUT; ++k) out[k] = 0.0;
+        for (int d = 0; d < 40; ++d)
+            inv[d] = infinite ? 1.0 : (left - d > 0.0 ? 1.0 / (left - d) : 0.0);
+        prod[0] = 1.0;
+        size_t i = 0, end = dnodes.size();
+        while (i < end) {
+            const DealerNode& nd = dnodes[i];
+            double avail = infinite ? n[nd.rank] : n[nd.rank] - nd.prior;
+            double f = avail > 0.0 ? avail * inv[nd.depth] : 0.0;
+            double p = prod[nd.depth] * f;
+            if (p == 0.0) {
+                i = nd.skip;
+                continue;
+            }
+            prod[nd.depth + 1] = p;
+            if (nd.outcome >= 0) out[nd.outcome] += nd.orders * p;
+            ++i;
+        }
     }
 
     void forget() {
@@ -256,6 +391,31 @@ class GameWalk {
         }
     }
 
+    /* the dealer's outcome law for the counts n left in the shoe, by the composition pass
+     * (``recursive``: by the plain recursion over every draw order, for tests) */
+    void law_for(const double* counts, bool recursive, double* out) const {
+        double n[N_RANKS], left = 0.0;
+        for (int r = 0; r < N_RANKS; ++r) {
+            n[r] = counts[r] < 0.0 ? 0.0 : counts[r];
+            left += n[r];
+        }
+        if (infinite) left = 1.0;
+        if (!recursive) {
+            dealer_law(n, left, out);
+        } else {
+            for (int k = 0; k < N_OUT; ++k) out[k] = 0.0;
+            int dh = 0, da = 0;
+            for (int i = 0; i < dealer_n; ++i) {
+                dh += dealer_cards[i];
+                da += dealer_cards[i] == 1;
+            }
+            dealer_draw(n, left, dh, da, dealer_n, 1.0, out);
+        }
+        double listed = 0.0;
+        for (int k = 0; k < D_OVER; ++k) listed += out[k];
+        out[D_OVER] = 1.0 - listed;
+    }
+
     const double* dealer_outcomes() {
         uint64_t key = removed_key();
         auto it = dealer_index.find(key);
@@ -271,13 +431,7 @@ class GameWalk {
                 left += n[r];
             }
         }
-        for (int k = 0; k < N_OUT; ++k) out[k] = 0.0;
-        int dh = 0, da = 0;
-        for (int i = 0; i < dealer_n; ++i) {
-            dh += dealer_cards[i];
-            da += dealer_cards[i] == 1;
-        }
-        dealer_draw(n, left, dh, da, dealer_n, 1.0, out);
+        dealer_law(n, left, out);
         // the over-22 bust as the complement, as the classic engine counts it
         double listed = 0.0;
         for (int k = 0; k < D_OVER; ++k) listed += out[k];

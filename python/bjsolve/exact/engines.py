@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from bjcore import UpcardEngine
 from bjcore._core import tune_allocator
+from bjcore._game import GameEngine
+from bjcore._rules import check_rules
 
 from ..model.deal import Deal, is_natural
 from ..model.rules import Rules
@@ -22,9 +24,11 @@ def natural_dealer_value(rules: Rules, deal: Deal, key) -> float:
 
 
 def make_engine(params: dict, shoe: Shoe, key):
-    """The compiled engine of one dealer key (``params``: ``kernel_rules``)."""
-    return UpcardEngine(shoe.kernel_weights(), key, params, shoe.is_infinite,
-                        shoe.is_fractional)
+    """The compiled engine of one dealer key (``params``: ``kernel_rules``, with any of the
+    games' keys): the classic solver, or the game engine when a game rule is set (the two
+    share one interface; the classic one is the faster for the classic game)."""
+    engine = GameEngine if check_rules(params)["game"] else UpcardEngine
+    return engine(shoe.kernel_weights(), key, params, shoe.is_infinite, shoe.is_fractional)
 
 
 def make_engines(rules: Rules, shoe: Shoe, split_code: int, deal: Deal | None = None) -> dict:
