@@ -105,6 +105,67 @@ struct ValueAcc {
     double mean() const { return v; }
 };
 
+/* ---- a flat hash index: packed key -> row ---------------------------------------------
+ * Open addressing with linear probing over a power-of-two table, grown at half full (the
+ * walk looks a key up once or more for every hand it visits: a node-based map's pointer
+ * chasing and its frees were a fifth of a solve). */
+class FlatIndex {
+    std::vector<uint64_t> keys;   // key + 1 (0: empty)
+    std::vector<int> vals;
+    size_t count_ = 0, mask = 0;
+    static size_t slot(uint64_t key, size_t mask) {
+        return (size_t)((key * 0x9E3779B97F4A7C15ull) >> 20) & mask;
+    }
+    void grow() {
+        std::vector<uint64_t> old_keys;
+        std::vector<int> old_vals;
+        old_keys.swap(keys);
+        old_vals.swap(vals);
+        size_t cap = old_keys.empty() ? 4096 : 2 * old_keys.size();
+        keys.assign(cap, 0);
+        vals.assign(cap, -1);
+        mask = cap - 1;
+        for (size_t i = 0; i < old_keys.size(); ++i)
+            if (old_keys[i]) {
+                size_t j = slot(old_keys[i] - 1, mask);
+                while (keys[j]) j = (j + 1) & mask;
+                keys[j] = old_keys[i];
+                vals[j] = old_vals[i];
+            }
+    }
+  public:
+    size_t size() const { return count_; }
+    void clear() {
+        std::vector<uint64_t>().swap(keys);
+        std::vector<int>().swap(vals);
+        count_ = 0;
+        mask = 0;
+    }
+    int find(uint64_t key) const {
+        if (keys.empty()) return -1;
+        size_t j = slot(key, mask);
+        while (keys[j]) {
+            if (keys[j] == key + 1) return vals[j];
+            j = (j + 1) & mask;
+        }
+        return -1;
+    }
+    void insert(uint64_t key, int val) {
+        if (2 * (count_ + 1) > keys.size()) grow();
+        size_t j = slot(key, mask);
+        while (keys[j]) {
+            if (keys[j] == key + 1) {
+                vals[j] = val;
+                return;
+            }
+            j = (j + 1) & mask;
+        }
+        keys[j] = key + 1;
+        vals[j] = val;
+        ++count_;
+    }
+};
+
 /* ---- frozen decisions ---------------------------------------------------------------- */
 
 struct PolicyTable {
@@ -149,10 +210,9 @@ class GameWalk {
     int free_hand = 0;        // a free split hand: own 0, free 1 (else own 1)
     uint64_t hand_key = 0;
 
-    std::unordered_map<uint64_t, std::vector<double>>* unused = nullptr;
-    std::unordered_map<uint64_t, int> dealer_index;
+    FlatIndex dealer_index;
     std::vector<double> dealer_rows;     // N_OUT per row
-    std::unordered_map<uint64_t, int> row_index;
+    FlatIndex row_index;
     std::vector<HandRow<Acc>> rows;
     double split_cache[N_RANKS];
     bool split_have[N_RANKS];
@@ -178,6 +238,7 @@ class GameWalk {
         double orders;                         // legal orders ending here (0: none)
     };
     std::vector<DealerNode> dnodes;
+    int dealer_depth = 0;                              // most cards drawn before a node's
     std::unordered_map<uint64_t, double> hitting_orders;   // build-time memo
 
     void dealer_state(const int* k, int& t, bool& soft, int& hard_out) const {
@@ -271,6 +332,21 @@ class GameWalk {
         hitting_orders.clear();
         dealer_nodes_from(k, 0, 0, 0);
         hitting_orders.clear();
+        dealer_depth = 0;
+        for (const DealerNode& nd : dnodes)
+            if (nd.depth > dealer_depth) dealer_depth = nd.depth;
+    }
+
+    /* keep a law under its removed-cards key: the over-22 bust as the complement, as the
+     * classic engine counts it */
+    const double* store_law(uint64_t key, double* out) {
+        double listed = 0.0;
+        for (int j = 0; j < D_OVER; ++j) listed += out[j];
+        out[D_OVER] = 1.0 - listed;
+        int row = (int)(dealer_rows.size() / N_OUT);
+        dealer_rows.insert(dealer_rows.end(), out, out + N_OUT);
+        dealer_index.insert(key, row);
+        return &dealer_rows[(size_t)row * N_OUT];
     }
 
     /* the dealer's outcome law for the counts n (``left`` cards; infinite: chances) */
@@ -278,7 +354,7 @@ class GameWalk {
         double prod[40];
         double inv[40];
         for (int k = 0; k < N_OUT; ++k) out[k] = 0.0;
-        for (int d = 0; d < 40; ++d)
+        for (int d = 0; d <= dealer_depth; ++d)
             inv[d] = infinite ? 1.0 : (left - d > 0.0 ? 1.0 / (left - d) : 0.0);
         prod[0] = 1.0;
         size_t i = 0, end = dnodes.size();
@@ -418,8 +494,8 @@ class GameWalk {
 
     const double* dealer_outcomes() {
         uint64_t key = removed_key();
-        auto it = dealer_index.find(key);
-        if (it != dealer_index.end()) return &dealer_rows[(size_t)it->second * N_OUT];
+        int found = dealer_index.find(key);
+        if (found >= 0) return &dealer_rows[(size_t)found * N_OUT];
         double n[N_RANKS], out[N_OUT], left = 0.0;
         if (infinite) {
             for (int r = 0; r < N_RANKS; ++r) n[r] = shoe[r];
@@ -432,14 +508,7 @@ class GameWalk {
             }
         }
         dealer_law(n, left, out);
-        // the over-22 bust as the complement, as the classic engine counts it
-        double listed = 0.0;
-        for (int k = 0; k < D_OVER; ++k) listed += out[k];
-        out[D_OVER] = 1.0 - listed;
-        int row = (int)(dealer_rows.size() / N_OUT);
-        dealer_rows.insert(dealer_rows.end(), out, out + N_OUT);
-        dealer_index.emplace(key, row);
-        return &dealer_rows[(size_t)row * N_OUT];
+        return store_law(key, out);
     }
 
     /* ---- settlement ----------------------------------------------------------------- */
@@ -492,11 +561,11 @@ class GameWalk {
 
     int lookup() {
         uint64_t key = context_key();
-        auto it = row_index.find(key);
-        if (it != row_index.end()) return it->second;
+        int found = row_index.find(key);
+        if (found >= 0) return found;
         int row = (int)rows.size();
         rows.emplace_back();
-        row_index.emplace(key, row);
+        row_index.insert(key, row);
         return row;
     }
 
