@@ -373,6 +373,86 @@ class GameWalk {
         }
     }
 
+    /* dealer_law for LANES shoes at once (n: LANES rows of N_RANKS counts; out: LANES rows
+     * of N_OUT), one pass over the nodes shared by the lanes: a split hand's laws in every
+     * context (extra pair cards gone) differ only in the pair rank's count. */
+    template <int LANES>
+    void dealer_law_lanes(const double* n, const double* left, double* out) const {
+        alignas(32) double prod[40][LANES];
+        alignas(32) double inv[40][LANES];
+        alignas(32) double avail[N_RANKS][LANES];
+        alignas(32) double acc[N_OUT][LANES];
+        for (int k = 0; k < N_OUT; ++k)
+            for (int l = 0; l < LANES; ++l) acc[k][l] = 0.0;
+        for (int d = 0; d <= dealer_depth; ++d)
+            for (int l = 0; l < LANES; ++l)
+                inv[d][l] = infinite ? 1.0 : (left[l] - d > 0.0 ? 1.0 / (left[l] - d) : 0.0);
+        for (int r = 0; r < N_RANKS; ++r)
+            for (int l = 0; l < LANES; ++l) avail[r][l] = n[l * N_RANKS + r];
+        for (int l = 0; l < LANES; ++l) prod[0][l] = 1.0;
+        const DealerNode* nodes = dnodes.data();
+        size_t i = 0, end = dnodes.size();
+        while (i < end) {
+            const DealerNode& nd = nodes[i];
+            const double prior = infinite ? 0.0 : (double)nd.prior;
+            const double* __restrict__ a = avail[nd.rank];
+            const double* __restrict__ iv = inv[nd.depth];
+            const double* __restrict__ up = prod[nd.depth];
+            double* __restrict__ p = prod[nd.depth + 1];
+            double any = 0.0;
+            for (int l = 0; l < LANES; ++l) {
+                double av = a[l] - prior;
+                av = av > 0.0 ? av : 0.0;
+                p[l] = up[l] * (av * iv[l]);
+                any += p[l];
+            }
+            if (!(any > 0.0)) {
+                i = nd.skip;
+                continue;
+            }
+            if (nd.outcome >= 0) {
+                double* __restrict__ o = acc[nd.outcome];
+                const double w = nd.orders;
+                for (int l = 0; l < LANES; ++l) o[l] += w * p[l];
+            }
+            ++i;
+        }
+        for (int l = 0; l < LANES; ++l)
+            for (int k = 0; k < N_OUT; ++k) out[l * N_OUT + k] = acc[k][l];
+    }
+
+    /* A split hand's law: computed with those of its other contexts (e = 1 .. extra_max
+     * extra pair cards gone) not stored yet, in one shared pass. */
+    int extra_max = 0;   // while a split is valued: its contexts' largest e
+    const double* split_dealer_outcomes(uint64_t key) {
+        enum { L = 6 };   // (extra_max <= 2 * 4 - 3 = 5 with up to four hands; 6 lanes spare)
+        double n[L * N_RANKS], left[L], out[L * N_OUT];
+        uint64_t keys[L];
+        int p = pair_rank - 1, k = 0, saved = extra;
+        for (int e = 1; e <= extra_max && k < L; ++e) {
+            extra = e;
+            uint64_t ke = removed_key();
+            double* row = n + k * N_RANKS;
+            remaining(row);
+            if (e != saved && (row[p] < 0.0 || dealer_index.find(ke) >= 0)) continue;
+            left[k] = 0.0;
+            for (int r = 0; r < N_RANKS; ++r) {
+                if (row[r] < 0.0) row[r] = 0.0;
+                left[k] += row[r];
+            }
+            keys[k++] = ke;
+        }
+        extra = saved;
+        for (int l = k; l < L; ++l) {
+            left[l] = 0.0;
+            for (int r = 0; r < N_RANKS; ++r) n[l * N_RANKS + r] = 0.0;
+        }
+        dealer_law_lanes<L>(n, left, out);
+        for (int l = 0; l < k; ++l) store_law(keys[l], out + l * N_OUT);
+        // (a stored row's address holds until the next store: look it up after the last)
+        return &dealer_rows[(size_t)dealer_index.find(key) * N_OUT];
+    }
+
     void forget() {
         dealer_index.clear();
         std::vector<double>().swap(dealer_rows);
@@ -496,6 +576,9 @@ class GameWalk {
         uint64_t key = removed_key();
         int found = dealer_index.find(key);
         if (found >= 0) return &dealer_rows[(size_t)found * N_OUT];
+        if (!infinite && extra_max > 1 && pair_rank >= 1 && pair_rank <= 10
+            && extra >= 1 && extra <= extra_max)
+            return split_dealer_outcomes(key);
         double n[N_RANKS], out[N_OUT], left = 0.0;
         if (infinite) {
             for (int r = 0; r < N_RANKS; ++r) n[r] = shoe[r];
@@ -912,8 +995,10 @@ class GameWalk {
         int amax = 2 * M - 4;
         if (!infinite && shoe[p] - 2 < amax) amax = (int)shoe[p] - 2;
         double Xo[MAX_A], Yo[MAX_A], Xf[MAX_A], Yf[MAX_A];
+        extra_max = amax + 1;   // the contexts e = 1 .. amax + 1 about to be valued
         blocks(pair, amax, 0, Xo, Yo);
         if (free_split) blocks(pair, amax, 1, Xf, Yf);
+        extra_max = 0;
         double pp = 0.0, m, n;
         if (infinite) {
             pp = shoe[p];
