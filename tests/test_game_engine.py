@@ -586,3 +586,23 @@ def test_make_engine_picks_the_game_engine_only_for_games():
     assert type(make_engine(params, shoe, 6)) is UpcardEngine
     assert type(make_engine(dict(params, dealer_22_push=1), shoe, 6)) is GameEngine
     assert math.isfinite(make_engine(dict(params, **FREE_BET), shoe, 6).round_ev())
+
+
+def test_fractional_shoes_equal_the_classic_engine():
+    """Index generation places a shoe at a true count with fractional counts; the game
+    engine gives the classic values there (frozen decisions too), and on a shoe that holds
+    less than one card of a rank a hand draws (the count goes negative in the total)."""
+    rng = random.Random(7)
+    for split_code in (0, 2):
+        params = kernel_rules(Rules(decks=6), split_code)
+        for _ in range(2):
+            shoe = [24 + rng.uniform(-3, 3) for _ in range(9)] + [96 + rng.uniform(-8, 8)]
+            up = rng.randint(1, 10)
+            assert_same_engines(UpcardEngine(shoe, up, params, False, True),
+                                GameEngine(shoe, up, params, False, True))
+    params = kernel_rules(Rules(decks=1), 0)
+    shoe = [0.6, 4, 4, 4, 4, 4, 4, 4, 4, 16.5]
+    for up in (2, 6, 10):
+        a = UpcardEngine(shoe, up, params, False, True)
+        b = GameEngine(shoe, up, params, False, True)
+        assert close(a.round_ev(), b.round_ev())

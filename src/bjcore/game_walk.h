@@ -584,9 +584,13 @@ class GameWalk {
             for (int r = 0; r < N_RANKS; ++r) n[r] = shoe[r];
             left = 1.0;
         } else {
+            // A fractional count the hand overdraws (0.6 aces left, one drawn) stays negative
+            // in the total of an unsplit hand's shoe, as the classic engine's pass keeps it
+            // (the pass deals no card of a rank whose count is not positive); a split
+            // hand's shoe is clamped at 0, as the classic engine's split passes clamp it.
             remaining(n);
             for (int r = 0; r < N_RANKS; ++r) {
-                if (n[r] < 0.0) n[r] = 0.0;
+                if (n[r] < 0.0 && pair_rank != 0) n[r] = 0.0;
                 left += n[r];
             }
         }
