@@ -606,3 +606,30 @@ def test_fractional_shoes_equal_the_classic_engine():
         a = UpcardEngine(shoe, up, params, False, True)
         b = GameEngine(shoe, up, params, False, True)
         assert close(a.round_ev(), b.round_ev())
+
+
+def test_solve_chart_and_evaluate_run_on_the_game_engine(monkeypatch):
+    """Everything built on engines works for a game unchanged: until ``Rules`` has the games'
+    fields, the game keys are added to the kernel rule dict the solver builds engines from."""
+    import bjsolve
+    from bjsolve import Shoe
+    from bjsolve.exact import engines
+
+    plain = engines.kernel_rules
+    monkeypatch.setattr(engines, "kernel_rules",
+                        lambda rules, split_code: dict(plain(rules, split_code), **FREE_BET))
+    rules = Rules(decks=1, hit_soft_17=True)
+    shoe = Shoe.decks(1)
+    sol = bjsolve.solve(rules, shoe=shoe, threads=1)
+    # the round's EV is the upcard-weighted mean of the game engines' round values
+    counts = shoe.kernel_weights()
+    params = dict(plain(rules, 0), **FREE_BET)
+    expect = sum(GameEngine(counts, up, params).round_ev() * counts[up - 1] / sum(counts)
+                 for up in range(1, 11))
+    assert float(sol.expected_value) == pytest.approx(expect, abs=1e-12)
+    chart = sol.strategy
+    # a free split of 4s against a ten (the classic chart hits them)
+    assert chart.code((4, 4), 10, can_split=True) == "P"
+    value = float(sol.evaluate(chart))
+    assert value <= float(sol.expected_value) + 1e-12
+    assert value > float(sol.expected_value) - 0.01
