@@ -633,3 +633,49 @@ def test_solve_chart_and_evaluate_run_on_the_game_engine(monkeypatch):
     value = float(sol.evaluate(chart))
     assert value <= float(sol.expected_value) + 1e-12
     assert value > float(sol.expected_value) - 0.01
+
+
+@pytest.mark.parametrize("game", ["free doubles", "rescue", "spanish"])
+def test_hand_values_without_a_hole_card_against_brute_force(game):
+    """ENHC: a dealer natural takes every bet, so a double gives nothing back and a rescue
+    loses the original bet outright."""
+    rules = Rules(decks=1, hit_soft_17=True, hole_card="enhc")
+    params = dict(kernel_rules(rules, 2), **GAMES[game])
+    for upcard in (1, 10):
+        engine = GameEngine(SMALL_SHOE, upcard, params)
+        brute = HandBruteForce(SMALL_SHOE, upcard, rules, GAMES[game])
+        for hand in ((10, 6), (5, 4), (6, 7), (2, 8)):
+            key = tuple(sorted(hand))
+            st, ht, dd, _ = engine.hand_values(counts_of(*hand))
+            assert st == pytest.approx(brute.stand(key, 1.0, 0.0, False), abs=1e-12)
+            assert ht == pytest.approx(brute.hit(key), abs=1e-12)
+            assert dd == pytest.approx(brute.double(key), abs=1e-12)
+
+
+@pytest.mark.parametrize("up", [5, 9])
+def test_split_aces_double_on_their_second_card(up):
+    """Two split aces (no resplit, no hit) that may double: each is worth the better of
+    standing and doubling on its two cards, with the other ace gone too."""
+    rules = Rules(decks=1, resplit_aces=False, hit_split_aces=False, double_after_split=True)
+    params = dict(kernel_rules(rules, 2), double_split_aces=1)
+    shoe = [4] * 9 + [16]
+    engine = GameEngine(shoe, up, params)
+    without_ace = list(shoe)
+    without_ace[0] -= 1     # the other split ace: each hand is valued with it gone
+    brute = HandBruteForce(without_ace, up, rules, {})
+    left = list(shoe)
+    left[0] -= 2
+    left[up - 1] -= 1
+    expect = 0.0
+    for r in range(1, 11):
+        if left[r - 1] > 0:
+            hand = tuple(sorted((1, r)))
+            best = first_best([brute.stand(hand, 1.0, 0.0, False), brute.double(hand)])
+            expect += 2 * left[r - 1] / sum(left) * best
+    assert engine.split_ev(1)[0] == pytest.approx(expect, abs=1e-12)
+    # without the rule the same aces only stand
+    plain = GameEngine(shoe, up, kernel_rules(rules, 2))
+    stand_only = sum(2 * left[r - 1] / sum(left) * brute.stand(tuple(sorted((1, r))), 1.0, 0.0,
+                                                                False)
+                     for r in range(1, 11) if left[r - 1] > 0)
+    assert plain.split_ev(1)[0] == pytest.approx(stand_only, abs=1e-12)
