@@ -679,3 +679,22 @@ def test_split_aces_double_on_their_second_card(up):
                                                                 False)
                      for r in range(1, 11) if left[r - 1] > 0)
     assert plain.split_ev(1)[0] == pytest.approx(stand_only, abs=1e-12)
+
+
+@pytest.mark.parametrize("split_code", [0, 1, 2])
+@pytest.mark.parametrize("game", ["free bet", "spanish"])
+def test_frozen_game_decisions_replay_the_optimal_round(split_code, game):
+    """The decisions a game engine records, played by a policy engine on the same shoe, give
+    the optimal round's value (free split hands keep their own decisions)."""
+    keys = dict(FREE_BET) if game == "free bet" else dict(GAMES["spanish"])
+    rules = Rules(decks=2, hit_soft_17=True, double_any_cards=(game == "spanish"))
+    params = dict(kernel_rules(rules, split_code), **keys)
+    shoe = [8] * 9 + [32]
+    for up in (1, 6, 10):
+        source = GameEngine(shoe, up, params)
+        optimal = source.round_ev()
+        assert source.freeze_decisions() > 0
+        player = GameEngine(shoe, up, dict(params, split_class=3))
+        source.copy_policy_to(player)
+        assert close(player.round_ev(), optimal)
+        assert player.policy_misses == 0
