@@ -698,3 +698,20 @@ def test_frozen_game_decisions_replay_the_optimal_round(split_code, game):
         source.copy_policy_to(player)
         assert close(player.round_ev(), optimal)
         assert player.policy_misses == 0
+
+
+def test_fixed_strategy_removal_effects_of_a_game_average_to_zero(monkeypatch):
+    """Removal effects run on game engines (frozen decisions on depleted shoes); with the
+    strategy fixed they average to zero over the shoe (the fundamental theorem of card
+    counting), which holds only if the frozen decisions are played exactly."""
+    from bjsolve.counting import removal
+    from bjsolve.exact import engines
+
+    plain = engines.kernel_rules
+    patched = lambda rules, split_code: dict(plain(rules, split_code), **FREE_BET)  # noqa: E731
+    monkeypatch.setattr(engines, "kernel_rules", patched)
+    monkeypatch.setattr(removal, "kernel_rules", patched)
+    effects = removal.effects_of_removal(Rules(decks=1, hit_soft_17=True))
+    mean = sum(effects.effects[r] * (16 if r == 10 else 4) for r in range(1, 11)) / 52
+    assert abs(mean) < 1e-12
+    assert effects.effects[5] > 0 > effects.effects[1]
