@@ -12,15 +12,15 @@ from __future__ import annotations
 
 import math
 import random
-from functools import lru_cache
+from functools import cache
 
 import pytest
+from bjsolve import Rules
+from bjsolve.exact.kernel_rules import kernel_rules
 
 from bjcore import UpcardEngine
 from bjcore._game import GameEngine
 from bjcore._rules import check_rules
-from bjsolve import Rules
-from bjsolve.exact.kernel_rules import kernel_rules
 
 FREE_BET = dict(dealer_22_push=1, free_double_totals=(1 << 9) | (1 << 10) | (1 << 11),
                 free_split_ranks=0b1111111110)
@@ -201,7 +201,7 @@ class HandBruteForce:
             n[r - 1] -= 1
         return n
 
-    @lru_cache(maxsize=None)
+    @cache
     def dealer(self, hand):
         return dealer_law_by_every_order(self.left(hand), (self.up,), self.r.hit_soft_17)
 
@@ -376,7 +376,7 @@ def test_free_double_value_is_the_stand_weighted_formula():
             assert close(x, y)
 
 
-@lru_cache(maxsize=None)
+@cache
 def dealer_law_by_every_order_cached(left, up):
     return dealer_law_by_every_order(list(left), (up,), True)
 
@@ -455,7 +455,7 @@ def split_round_by_every_card(shoe, up, pair, limit, rules, game):
                 v -= own
         return v
 
-    @lru_cache(maxsize=None)
+    @cache
     def play(shoe, done, pending, current, n_hands):
         """``current``: (cards, own, free) of the hand being dealt to (None: take the next
         pending one); ``done``: finished hands (total, own, free), sorted."""
@@ -708,7 +708,10 @@ def test_fixed_strategy_removal_effects_of_a_game_average_to_zero(monkeypatch):
     from bjsolve.exact import engines
 
     plain = engines.kernel_rules
-    patched = lambda rules, split_code: dict(plain(rules, split_code), **FREE_BET)  # noqa: E731
+
+    def patched(rules, split_code):
+        return dict(plain(rules, split_code), **FREE_BET)
+
     monkeypatch.setattr(engines, "kernel_rules", patched)
     monkeypatch.setattr(removal, "kernel_rules", patched)
     effects = removal.effects_of_removal(Rules(decks=1, hit_soft_17=True))
