@@ -215,9 +215,8 @@ def game_key(rules, count: dict) -> tuple:
     return (rules, count["system"], count["penetration"], count["indices"])
 
 
-def counting(engine: Engine, rules: bjsolve.Rules, count: dict) -> dict:
-    """The counted game's figures for a ramp, bankroll and unit; the game (the slow part)
-    is kept by (rules, system, penetration, indices), so a new ramp answers at once."""
+def counted_game(engine: Engine, rules: bjsolve.Rules, count: dict):
+    """The counted game (the slow part), kept by (rules, system, penetration, indices)."""
     def make():
         try:
             return counted_game_class()(rules, count["system"],
@@ -226,21 +225,33 @@ def counting(engine: Engine, rules: bjsolve.Rules, count: dict) -> dict:
         except (TypeError, ValueError) as exc:
             field = game_field(str(exc), "rules")
             raise FieldError(field, str(exc)) from None
-    game = engine.games.get(game_key(rules, count), make)
+    return engine.games.get(game_key(rules, count), make)
+
+
+def ramp_result(game, count: dict):
+    """``game.evaluate`` for the page's ramp, bankroll, unit and optional fields (a
+    ``RampResult``), a mistake put beside its field."""
     try:
-        # figures in units (the bankroll too); the money figures are units x unit, made
-        # here, so the page reads the same under every version of evaluate's unit keyword
-        result = game.evaluate(count["ramp"], count["bankroll"],
-                               **{k: count[k] for k in COUNT_OPTIONAL if count.get(k) is not None})
         if not 1e-9 <= count["unit"] <= 1e9:
             raise ValueError(f"unit must be from 1e-09 to 1e+09 (what one unit of the ramp "
                              f"is worth in money), got {count['unit']:g}")
-        bets = [float(b) for b in result.ramp.bets(game.tc_values)]
+        return game.evaluate(count["ramp"], count["bankroll"], unit=count["unit"],
+                             **{k: count[k] for k in COUNT_OPTIONAL
+                                if count.get(k) is not None})
     except (TypeError, ValueError) as exc:
         field = game_field(str(exc), "ramp")
         if field == "ramp" and count.get("wong_in") is not None and "wong_in" in str(exc):
             field = "wong_in"         # a wong-in above every count the game reaches
         raise FieldError(field, str(exc)) from None
+
+
+def counting(engine: Engine, rules: bjsolve.Rules, count: dict) -> dict:
+    """The counted game's figures for a ramp, bankroll and unit; the game is kept, so a new
+    ramp answers at once.  Figures in units (the bankroll too); the money figures are
+    units x unit."""
+    game = counted_game(engine, rules, count)
+    result = ramp_result(game, count)
+    bets = [float(b) for b in result.ramp.bets(game.tc_values)]
     figures = {
         "win_rate": result.win_rate, "win_per_100": result.win_per_100, "sd": result.sd,
         "sd_per_100": result.sd_per_100, "average_bet": result.average_bet,
