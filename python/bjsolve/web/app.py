@@ -31,7 +31,15 @@ from bjsolve.counting import SYSTEMS
 from bjsolve.risk.ramp import parse_ramp
 
 from . import downloads, tables
-from .compute import Engine, FieldError, counted_game, counting, game_key, ramp_result
+from .compute import (
+    Engine,
+    FieldError,
+    Superseded,
+    counted_game,
+    counting,
+    game_key,
+    ramp_result,
+)
 from .forms import (
     CHOICES,
     COUNT_DEFAULTS,
@@ -96,7 +104,8 @@ async def _view(engine: Engine, page: str, rules, split, params, errors: FieldEr
             count = count_from_query(params, errors)
             if errors:
                 return None
-            return await engine.run(counting, engine, rules, count, slow=True)
+            ticket = engine.tickets.issue(params.get("client"))
+            return await engine.run(counting, engine, rules, count, ticket, slow=True)
         if page == "edge":
             return await engine.run(engine.edge, rules, split)
         if page == "exceptions":
@@ -216,7 +225,12 @@ def create_app(engine: Engine | None = None, *, warm_up: bool = False) -> Starle
             return JSONResponse({"errors": {"page": f"no view {name!r}"}}, status_code=404)
         params = request.query_params
         rules, split, errors = _state(params)
-        view = None if rules is None else await _view(engine, name, rules, split, params, errors)
+        try:
+            view = (None if rules is None
+                    else await _view(engine, name, rules, split, params, errors))
+        except Superseded as exc:
+            # the page has asked again since: it reads only the newest answer
+            return JSONResponse({"errors": {}, "superseded": str(exc)}, status_code=409)
         if view is None:
             return JSONResponse({"errors": errors}, status_code=400)
         link_page = "edge" if name == "exceptions" else name

@@ -3,7 +3,7 @@
 "use strict";
 
 (function () {
-  const page = document.body.dataset.page;          // "edge" or "hand"
+  const page = document.body.dataset.page;          // edge, hand, counting or simulate
   const rulesForm = document.getElementById("rules-form");
   const pageForm = document.getElementById("page-form");
   const status = document.getElementById("status");
@@ -70,8 +70,13 @@
     }
   }
 
+  // this page's name for the server: a counted game that only this page's older requests
+  // wait for is stopped when a newer one arrives (see compute.counted_game)
+  const client = Math.random().toString(36).slice(2) + Date.now().toString(36);
+
   async function ask(view, q) {
-    const response = await fetch("/api/" + view + "?" + q);
+    const own = view === "counting" ? "&client=" + client : "";
+    const response = await fetch("/api/" + view + "?" + q + own);
     return response.json();
   }
 
