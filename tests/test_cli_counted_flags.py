@@ -179,7 +179,7 @@ BAD = [
     (("game", "--strategy", "perfect"), "--strategy", "optimal"),
     (("simulate", "--threads", "0"), "--threads", "1..1024"),
     (("game", "--system", "1,x"), "--system", "10 comma-separated numbers"),
-    (("simulate", "--rounds", "x"), "--rounds", "1e8"),
+    (("simulate", "--rounds", "x"), "--rounds", "1e6"),
     (("simulate", "--rounds", "1.5"), "--rounds", "whole"),
     (("simulate", "--rounds", "0"), "--rounds", "whole"),
     (("simulate", "--chunk-rounds", "nan"), "--chunk-rounds", "whole"),
@@ -200,3 +200,36 @@ def test_bad_input_is_one_line_naming_the_flag_and_what_is_allowed(argv, flag, a
     err = capsys.readouterr().err
     assert code == 2 and out == "" and err.count("\n") == 1, err
     assert flag in err and allowed in err, err
+
+
+SHARED = ("--system", "--penetration", "--burn", "--spots", "--strategy", "--indices",
+          "--insurance", "--tc-rounding", "--decks-estimation", "--threads", "--ramp",
+          "--wong-in", "--unit")
+
+
+def test_game_and_simulate_read_each_shared_flag_alike():
+    """One definition: the same dest, default, nargs, const and choices in both commands;
+    the same type except --penetration, which in simulate also takes every-round."""
+    from bjsolve.cli import build_parser
+    _, own, _ = build_parser()
+    for flag in SHARED:
+        game, sim = own["game"].flags[flag], own["simulate"].flags[flag]
+        for attribute in ("dest", "default", "nargs", "const", "choices"):
+            assert getattr(game, attribute) == getattr(sim, attribute), (flag, attribute)
+        if flag != "--penetration":
+            assert game.type is sim.type or game.type.__name__ == sim.type.__name__, flag
+
+
+@pytest.mark.parametrize("text", ["2M", "2m", "2,000,000", "2_000_000", "2e6", "2000000",
+                                  " 2000000 ", "2000k", "0.002B"])
+def test_rounds_read_alike_in_every_spelling(recorders, text):
+    assert keywords("simulate", "--rounds", text)["rounds"] == 2_000_000
+
+
+@pytest.mark.parametrize("text", ["6:5", "6/5", "1.2", " 6 / 5 "])
+def test_payout_reads_ratios_with_a_colon_or_a_slash(recorders, text):
+    assert keywords("game", "--payout", text)["rules"] == Rules(blackjack_payout=1.2).describe()
+    if "." not in text:          # a rule summary reads a ratio (a bare number is no word)
+        summary = f"6D {text.replace(' ', '')}"
+        assert keywords("simulate", "--rules", summary)["rules"] == \
+            Rules(blackjack_payout=1.2).describe()
