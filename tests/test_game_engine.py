@@ -585,6 +585,8 @@ def test_make_engine_picks_the_game_engine_only_for_games():
     params = kernel_rules(Rules(decks=1), 0)
     assert type(make_engine(params, shoe, 6)) is UpcardEngine
     assert type(make_engine(dict(params, dealer_22_push=1), shoe, 6)) is GameEngine
+    # a game key at its classic value is the classic game
+    assert type(make_engine(dict(params, dealer_22_push=0), shoe, 6)) is UpcardEngine
     assert math.isfinite(make_engine(dict(params, **FREE_BET), shoe, 6).round_ev())
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from bjcore import UpcardEngine
 from bjcore._core import tune_allocator
 from bjcore._game import GameEngine
-from bjcore._rules import check_rules
+from bjcore._rules import GAME_RULE_DEFAULTS, check_rules
 
 from ..model.deal import Deal, is_natural
 from ..model.rules import Rules
@@ -26,7 +26,10 @@ def natural_dealer_value(rules: Rules, deal: Deal, key) -> float:
 def engine_class(params: dict):
     """The compiled engine for a kernel rule dict (``kernel_rules``, with any of the games'
     keys): the classic solver, or the game engine when a game rule is set (the two share
-    one interface; the classic one is the faster for the classic game)."""
+    one interface; the classic one is the faster for the classic game).  A dict without
+    any game key is the classic game without decoding it (the solver asks per engine)."""
+    if GAME_RULE_DEFAULTS.keys().isdisjoint(params):
+        return UpcardEngine
     return GameEngine if check_rules(params)["game"] else UpcardEngine
 
 
