@@ -162,6 +162,13 @@ def test_a_rule_of_the_games_is_decoded_and_the_classic_kernels_refuse_it(key, v
             ENTRY_POINTS[entry](params)
 
 
+@pytest.mark.parametrize("free", [{"free_double_totals": 1 << 10}, {"free_split_ranks": 1 << 8}])
+def test_redoubles_with_free_stakes_are_refused(free):
+    params = dict(kernel_rules(Rules(decks=1), 0), redoubles=1, **free)
+    with pytest.raises(ValueError, match="rules: redoubles .* free doubles or free splits"):
+        check_rules(params)
+
+
 def test_bonus_after_split_alone_is_still_the_classic_game():
     """Paying bonuses on split hands means nothing without a bonus to pay."""
     params = dict(kernel_rules(Rules(decks=1), 0), bonus_after_split=1)
