@@ -23,7 +23,7 @@ import time
 
 import numpy as np
 
-from bjcore._rules import GAME_RULE_DEFAULTS, check_rules
+from bjcore._rules import OPTIONAL_RULE_KEYS, check_rules
 from bjcore._simulate import MAX_CARDS, STOP_SIGINT
 
 from ..counting.index_file import IndexPlay, parse_index_file
@@ -164,16 +164,17 @@ def _tags(system):
 
 def _game_rules(rules: Rules, game_rules) -> tuple[dict, dict | None]:
     """(the kernel rule dict, its decoded fields when it is one of the games' else None):
-    ``kernel_rules(rules)`` with the games' keys of ``game_rules`` (a mapping) added."""
+    ``kernel_rules(rules)`` with the games' keys of ``game_rules`` (a mapping; also
+    natural_tie_value: "a natural always wins" is the blackjack payout) added."""
     kernel = kernel_rules(rules, 0)   # (the split class: unused, decisions are tables)
     if game_rules is not None:
         if not isinstance(game_rules, Mapping):
             raise TypeError(f"game_rules must be a mapping of the games' rule keys "
-                            f"({', '.join(GAME_RULE_DEFAULTS)}), got {_show(game_rules)}")
-        unknown = sorted(str(k) for k in game_rules if k not in GAME_RULE_DEFAULTS)
+                            f"({', '.join(OPTIONAL_RULE_KEYS)}), got {_show(game_rules)}")
+        unknown = sorted(str(k) for k in game_rules if k not in OPTIONAL_RULE_KEYS)
         if unknown:
             raise ValueError(f"game_rules: unknown {', '.join(unknown)} (the games' rule keys "
-                             f"are {', '.join(GAME_RULE_DEFAULTS)})")
+                             f"are {', '.join(OPTIONAL_RULE_KEYS)})")
         kernel.update(game_rules)
     decoded = check_rules(kernel)            # ValueError / TypeError naming a bad key
     return kernel, (decoded if decoded["game"] else None)
