@@ -7,8 +7,12 @@ on 17+ and on hard 12+ against 2-6, hit otherwise; double two-card hard 9, 10, 1
 where the rules make it free); split the chart's pairs (aces and eights, and every pair
 that splits free); redouble a hard 11 or less after a double, rescue 12-16 against 7-A.
 With an infinite shoe the dealer's draws do not depend on the player's cards, so a hand's
-value is its outcome law against the dealer's final-total law (given no dealer natural:
-a peek game), and a split's value follows the forced resplits hand by hand (``_split``).
+value is its outcome law against the dealer's final-total law (given no dealer natural in a
+peek game; in ENHC the natural is one of the dealer's outcomes, taking the hand's own
+stake), and a split's value follows the forced resplits hand by hand (``_split``).  An
+enhc-obo game has the peek game's value on an infinite shoe (a dealer natural takes the
+original bet from every played spot, and the hole card does not depend on the player's
+cards), which the simulator's obo rounds must then show.
 Nothing here comes from the simulator or the exact engine: the test's numbers are this
 recursion's.
 
@@ -95,18 +99,24 @@ class Chart:
 
 # ---- the exact EV on an infinite shoe -------------------------------------------------------
 
+NATURAL = 24      # the dealer's natural among its outcomes (ENHC)
+
+
 class Exact:
-    """The chart's exact EV per round (unconditioned, per initial unit) in a peek game on
-    an infinite shoe of ``proportions``, under the decoded kernel rules ``k``."""
+    """The chart's exact EV per round (unconditioned, per initial unit) in a peek (or
+    obo) or ENHC game on an infinite shoe of ``proportions``, under the decoded kernel
+    rules ``k``."""
 
     def __init__(self, k: dict, proportions, chart: Chart):
         total = sum(proportions)
         self.p = [c / total for c in proportions]     # p[r - 1]
         self.k = k
+        self.enhc = bool(k["natural_takes_all"])
         self.chart = chart
         self.dealer = {up: self._dealer(up) for up in range(1, 11)}
 
-    # the dealer's final total given the upcard and no natural: 17..21, 22, 23 (other bust)
+    # the dealer's final total given the upcard: 17..21, 22, 23 (other bust), NATURAL;
+    # in a peek game given no natural
     def _dealer(self, up):
         p, h17 = self.p, self.k["hit_soft_17"]
 
@@ -125,10 +135,12 @@ class Exact:
             return out
 
         natural_hole = {1: 10, 10: 1}.get(up)
-        norm = 1.0 - (p[natural_hole - 1] if natural_hole else 0.0)
+        norm = 1.0 - (p[natural_hole - 1] if natural_hole and not self.enhc else 0.0)
         out: dict = {}
         for r in range(1, 11):
             if r == natural_hole:
+                if self.enhc:
+                    out[NATURAL] = p[r - 1]
                 continue
             for d, q in law(up + r, up == 1 or r == 1).items():
                 out[d] = out.get(d, 0.0) + p[r - 1] / norm * q
@@ -160,7 +172,9 @@ class Exact:
             return -own
         win = lose = tie = 0.0
         for d, q in self.dealer[up].items():
-            if k["player_21_wins"] and total == 21:
+            if d == NATURAL:            # (ENHC) takes the own stake, whatever the hand
+                lose += q
+            elif k["player_21_wins"] and total == 21:
                 win += q
             elif d == 22 and k["dealer_22_push"]:
                 pass
@@ -216,7 +230,9 @@ class Exact:
                                                         2 * own, free, base, split,
                                                         doubles + 1))
             if act == "rescue":
-                return -base
+                # (ENHC: a dealer natural takes the doubled hand's own stake)
+                p_nat = self.dealer[up].get(NATURAL, 0.0)
+                return -base * (1 - p_nat) - own * p_nat
         return self._stand(cards, up, own, free, split, True)
 
     def _split_hand(self, pair, c, up, own, free) -> float:
@@ -279,10 +295,15 @@ class Exact:
                     if w == 0:
                         continue
                     if {a, b} == {1, 10}:
-                        value_play += w * k["blackjack_payout"]
+                        value_play += w * (p_nat * k["natural_tie_value"]
+                                           + (1 - p_nat) * k["blackjack_payout"]
+                                           if self.enhc else k["blackjack_payout"])
                     else:
                         value_play += w * self._start(a, b, up)
-            total += p[up - 1] * (p_nat * value_nat + (1 - p_nat) * value_play)
+            if self.enhc:               # the dealer's natural is inside the hands' values
+                total += p[up - 1] * value_play
+            else:
+                total += p[up - 1] * (p_nat * value_nat + (1 - p_nat) * value_play)
         return total
 
 
@@ -321,6 +342,14 @@ CASES = {
     "Free Bet": (Rules(decks=math.inf, hit_soft_17=True), FREE_BET, STANDARD, range(1, 10)),
     "Spanish 21": (Rules(decks=math.inf, hit_soft_17=True, resplit_aces=True,
                          double_any_cards=False), SPANISH_21, SPANISH, (1, 8)),
+    "Free Bet ENHC": (Rules(decks=math.inf, hit_soft_17=True, hole_card="enhc"), FREE_BET,
+                      STANDARD, range(1, 10)),
+    "Free Bet enhc-obo": (Rules(decks=math.inf, hit_soft_17=True, hole_card="enhc-obo"),
+                          FREE_BET, STANDARD, range(1, 10)),
+    "redoubles and rescue ENHC": (Rules(decks=math.inf, hole_card="enhc"),
+                                  {"redoubles": 2, "double_rescue": 1}, SMALL, (1, 8)),
+    "Spanish 21 ENHC": (Rules(decks=math.inf, resplit_aces=True, double_any_cards=False,
+                              hole_card="enhc"), SPANISH_21, SPANISH, (1, 8)),
 }
 
 
