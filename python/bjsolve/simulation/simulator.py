@@ -301,6 +301,9 @@ def build_plan(rules: Rules, *, shoe=None, penetration: float | str = 0.75, burn
         decision=(decision.astype(np.int16) | ((line_of + 1) << 3).astype(np.int16)).ravel(),
         allowed=allowed.ravel(), line_nseg=nseg, line_thr=thr, line_play=play,
         key_of=key_of, bet_by_tc=bets)
+    # the kernel checks the rules against the tables and the shoe (the games' kinds of
+    # decision, a suited bonus's shoe) on every chunk: once here, before any worker starts
+    plan.run(0, 0, 0)
     strategy_name = strategy if isinstance(strategy, str) else type(strategy).__name__
     described = rules.describe()
     if game_rules:
