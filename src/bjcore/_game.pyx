@@ -105,17 +105,6 @@ cdef void copy_rules(const RuleParams* p, GameRules* g) noexcept:
     g.double_split_aces = p.double_split_aces
 
 
-cdef int refuse_unsupported(const RuleParams* p) except -1:
-    """The combinations the contract excludes (docs/games.md)."""
-    if p.redoubles and (p.free_double_totals or p.free_split_ranks):
-        raise ValueError(
-            f"redoubles={p.redoubles} cannot be combined with free doubles or free splits "
-            f"(free_double_totals={p.free_double_totals}, "
-            f"free_split_ranks={p.free_split_ranks}): only paid doubles redouble; "
-            "set redoubles=0 or both masks to 0")
-    return 0
-
-
 cdef class GameEngine:
     """Exact player values against one dealer key for one shoe and rule set, the games'
     rules included.  ``GameEngine(shoe, dealer, rules, infinite=False, fractional=False)``
@@ -136,8 +125,9 @@ cdef class GameEngine:
         cdef RuleParams params
         cdef int r
         decode_shoe(shoe, dealer, infinite, fractional, &decoded)
+        # (the rule model refuses the combinations the games exclude: redoubles with free
+        # doubles or splits)
         decode_rules(rules, &params)
-        refuse_unsupported(&params)
         copy_rules(&params, &self.walk.R)
         self.walk.game = params.game
         self.walk.infinite = infinite
