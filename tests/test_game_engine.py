@@ -720,3 +720,58 @@ def test_fixed_strategy_removal_effects_of_a_game_average_to_zero(monkeypatch):
     mean = sum(effects.effects[r] * (16 if r == 10 else 4) for r in range(1, 11)) / 52
     assert abs(mean) < 1e-12
     assert effects.effects[5] > 0 > effects.effects[1]
+
+
+# ---- against the simulator's exact infinite-shoe recursion (tests/test_simulate_games.py) ---
+
+CHART_CASES = ["classic", "dealer 22 push", "free doubles", "free splits",
+               "free splits noDAS RSA", "player 21 wins", "21 bonuses",
+               "6-7-8 and 7-7-7 bonuses", "bonuses after split", "super bonus",
+               "double split aces", "Free Bet", "Free Bet ENHC", "Free Bet enhc-obo"]
+
+
+@pytest.mark.parametrize("name", CHART_CASES)
+def test_a_fixed_chart_on_an_infinite_shoe_agrees_with_an_independent_recursion(name):
+    """The simulator's tests carry their own exact recursion of a simple chart on an
+    infinite shoe (hands played to the end, forced resplits hand by hand): the game engine
+    playing the same chart (frozen decisions) must give its EV.  (The cases whose chart
+    fixes redoubles or rescues are left out: the engine plays those optimally.)"""
+    import test_simulate_games as sim
+
+    rules, game, proportions, split_ranks = sim.CASES[name]
+    chart = sim.Chart(split_ranks)
+    expect = sim._exact(rules, game, proportions, split_ranks)
+    total = sum(proportions)
+    probs = [c / total for c in proportions]
+    params = dict(kernel_rules(rules, 3), **game)
+    das = rules.double_after_split
+    got = 0.0
+    for up in range(1, 11):
+        engine = GameEngine(probs, up, params, True)
+
+        def freeze(hand, lowest, engine=engine, up=up):
+            if len(hand) >= 2:
+                counts = counts_of(*hand)
+                two = len(hand) == 2
+                allowed = ("stand", "hit") + (("double",) if two else ())
+                start = allowed + (("split",) if two and hand[0] == hand[1] else ())
+                code = {"stand": 0, "hit": 1, "double": 2, "split": 3}
+                engine.set_policy(0 if two else 1, counts,
+                                  code[chart(hand, up, start if two else allowed)])
+                split_allowed = ("stand", "hit") + (("double",) if two and das else ())
+                other = hand[1] if hand[0] == 1 else hand[0]
+                if (1 in hand and two and not rules.hit_split_aces
+                        and not (other != 1 and other in split_ranks)):
+                    # a split ace: stand, or double where the rules let it (a policy keys
+                    # split hands by their cards: ace-x of split x's is played as those)
+                    split_allowed = ("stand",) + (("double",) if das and game.get(
+                        "double_split_aces") else ())
+                engine.set_policy(2, counts, code[chart(hand, up, split_allowed)])
+            for r in range(lowest, 11):
+                if sum(hand) + r <= 21:
+                    freeze(hand + (r,), r)
+
+        freeze((), 1)
+        got += probs[up - 1] * engine.round_ev()
+        assert engine.policy_misses == 0
+    assert got == pytest.approx(expect, abs=1e-12)
