@@ -324,3 +324,64 @@ def test_a_shoe_too_small_for_the_played_out_round_is_refused():
         sidebets.edge("buster", shoe=shoe, strategy="basic", spots=3)
     # a card bet is settled before any play: no check
     sidebets.edge("21+3", shoe=shoe, strategy="basic", spots=7)
+
+
+# ---- the simulator, playing the hands out by a chart on shuffled shoes --------------------
+
+def small_chart(cards, dealer, allowed):
+    """The enumeration's chart as the simulator asks it (cards and up card as values)."""
+    act = chart(list(cards), dealer, first_two=len(cards) == 2,
+                after_split="surrender" not in allowed)
+    if act not in allowed:            # a split or double not allowed here: its total's row
+        act = chart(list(cards), dealer, first_two=False, after_split=True)
+    return act
+
+
+SMALL_RULES = Rules(max_split_hands=2, surrender="late")
+
+
+def _within_4_se(name, rounds, seed, *, decks, hit_soft_17=False, **play):
+    exact = sidebets.edge(name, decks=decks, hit_soft_17=hit_soft_17).expected_value
+    sim = sidebets.simulate_sidebet(name, decks=decks, rounds=rounds, seed=seed,
+                                    hit_soft_17=hit_soft_17, **play)
+    assert abs(sim.mean - exact) <= 4 * sim.se_mean, (name, sim.mean, sim.se_mean, exact)
+
+
+@pytest.mark.parametrize("name", ["buster", "push-22", "bust-it", "bust-bonus"])
+def test_simulated_played_out_rounds_agree_with_the_exact_values(name):
+    """200,000 rounds, 6 decks S17: one spot by the basic chart; 8 decks H17: three spots
+    by the small chart (one split, late surrender)."""
+    _within_4_se(name, 200_000, 11, decks=6, strategy="basic")
+    _within_4_se(name, 200_000, 12, decks=8, hit_soft_17=True, strategy=small_chart,
+                 spots=3, rules=Rules(hit_soft_17=True, max_split_hands=2, surrender="late"))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", ["buster", "push-22", "bust-it", "bust-bonus"])
+@pytest.mark.parametrize("hit_soft_17", [False, True], ids=["S17", "H17"])
+def test_simulated_played_out_rounds_agree_in_a_long_run(name, hit_soft_17):
+    """2,000,000 rounds a case: 6 decks, one spot, the basic chart of the rules; 8 decks,
+    two spots, the small chart."""
+    _within_4_se(name, 2_000_000, 21, decks=6, hit_soft_17=hit_soft_17, strategy="basic",
+                 rules=Rules(hit_soft_17=hit_soft_17))
+    _within_4_se(name, 2_000_000, 22, decks=8, hit_soft_17=hit_soft_17, strategy=small_chart,
+                 spots=2, rules=Rules(hit_soft_17=hit_soft_17, max_split_hands=2,
+                                      surrender="late"))
+
+
+def test_the_simulators_player_takes_the_cards_the_chart_asks_for():
+    """Three rounds laid out by hand (one spot; cards as kinds 4 * rank + suit): 8, 8
+    against a 7 splits and each 8 hits its 13 (8, 5) once more; 10, 6 against a ten
+    surrenders; a natural takes nothing."""
+    import numpy as np
+    from bjsolve.sidebets.simulate_play import ChartPlayer, play_out
+
+    def kind(v):                      # a spade of value v (10: the ten)
+        return 4 * (v - 1)
+    rounds = [[8, 7, 8, 10, 5, 9, 5, 9], [10, 10, 6, 9, 2, 2, 2, 2], [1, 5, 10, 9, 2, 2, 2, 2]]
+    shoe = np.array([[kind(v) for v in r] for r in rounds])
+    first = [shoe[:, j] for j in range(4)]
+    player = ChartPlayer(small_chart, SMALL_RULES)
+    cursor = play_out(player, first, 1, lambda off: shoe[np.arange(3), off], np.full(3, 4))
+    # round 1: split; hand 1 takes 5 (13 v 7: hit) then 9 (22); hand 2 takes 5, then 9
+    assert cursor.tolist() == [8, 4, 4]
