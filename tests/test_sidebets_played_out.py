@@ -385,3 +385,41 @@ def test_the_simulators_player_takes_the_cards_the_chart_asks_for():
     cursor = play_out(player, first, 1, lambda off: shoe[np.arange(3), off], np.full(3, 4))
     # round 1: split; hand 1 takes 5 (13 v 7: hit) then 9 (22); hand 2 takes 5, then 9
     assert cursor.tolist() == [8, 4, 4]
+
+
+# ---- the command line -----------------------------------------------------------------------
+
+def _cli(*args):
+    import os
+    import subprocess
+    import sys
+    return subprocess.run([sys.executable, "-m", "bjsolve", "sidebet", *args],
+                          capture_output=True, text=True, env=os.environ)
+
+
+def test_cli_plays_the_hands_out_and_says_so():
+    done = _cli("push-22", "--decks", "8", "--strategy", "basic", "--spots", "2", "--rules",
+                "DAS LS", "--format", "json")
+    assert done.returncode == 0, done.stderr
+    assert "played out" in done.stdout and "2 spots" in done.stdout
+    two = _cli("push-22", "--decks", "8", "--format", "json")
+    assert "two cards" in two.stdout
+    for bad in (["--spots", "2"], ["--strategy", "optimal", "--simulate", "1000"],
+                ["--strategy", "basic", "--decks", "1", "--spots", "3"],
+                ["--strategy", "sometimes"]):
+        done = _cli("push-22", *bad)
+        assert done.returncode == 2 and len(done.stderr.strip().splitlines()) == 1, bad
+
+
+def test_the_play_keywords_speak_the_packages_words():
+    """strategy and spots as simulate and CountedGame name them; the default is the
+    published convention everywhere."""
+    import inspect
+
+    import bjsolve
+    for function in (sidebets.edge, sidebets.effects_of_removal, sidebets.best_count,
+                     sidebets.edges_table, sidebets.simulate_sidebet):
+        params = inspect.signature(function).parameters
+        assert params["strategy"].default == "two-cards", function
+        assert params["spots"].default == 1 and params["rules"].default is None, function
+    assert {"strategy", "spots"} <= set(inspect.signature(bjsolve.simulate).parameters)
