@@ -423,3 +423,20 @@ def test_the_play_keywords_speak_the_packages_words():
         assert params["strategy"].default == "two-cards", function
         assert params["spots"].default == 1 and params["rules"].default is None, function
     assert {"strategy", "spots"} <= set(inspect.signature(bjsolve.simulate).parameters)
+
+
+def test_published_buster_figures_hold_with_the_hands_played_out():
+    """Wizard of Odds, Buster Blackjack, 6 decks H17 (DAS, late surrender assumed for the
+    play): the chances of busting with 3..8+ cards at the printed precision, with three
+    spots played out by the basic chart.  (No figure in our references says which cards it
+    took out; by the identity of sidebets.played_out both conventions give these.)"""
+    got = sidebets.edge("buster", decks=6, hit_soft_17=True, strategy="basic", spots=3,
+                        rules=Rules(hit_soft_17=True, surrender="late")).probabilities
+    with_bj = {7: got["bust 7 cards, player blackjack"],
+               8: got["bust 8+ cards, player blackjack"]}
+    assert round(got["bust 3 cards"], 6) == 0.173032
+    assert round(got["bust 4 cards"], 6) == 0.089392
+    assert round(got["bust 5 cards"], 6) == 0.020473
+    assert round(got["bust 6 cards"], 6) == 0.002638
+    assert round(got["bust 7 cards"] + with_bj[7], 6) == 0.000214
+    assert round(got["bust 8+ cards"] + with_bj[8], 6) == 0.000012

@@ -92,7 +92,7 @@ def resolve_play(strategy="two-cards", spots=1, rules=None, hit_soft_17: bool = 
     """Check and bundle the play keywords (``strategy``, ``spots``, ``rules``)."""
     from ..exact.strategy import StrategyChart
     if isinstance(spots, bool) or not isinstance(spots, numbers.Integral) \
-            or not 1 <= spots <= MAX_SPOTS:
+            or not 1 <= int(spots) <= MAX_SPOTS:
         raise ValueError(f"spots must be a whole number 1..{MAX_SPOTS}, got {show(spots)}")
     chart = None
     if isinstance(strategy, StrategyChart):
