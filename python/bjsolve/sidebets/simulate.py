@@ -8,8 +8,10 @@ Only the pay tables (data) are shared.
 Dealing model (that of ``counted_sidebet``, so the two can be compared): a round starts
 after n cards of the shoe are seen, for n = round(i * cards_per_round), i = 0, 1, ..., up
 to the cut card (penetration x shoe); then the shoe is reshuffled.  A round reads the
-next cards of the shoe in dealing order: player, dealer up, player, dealer hole, then the
-dealer's draws (for the dealer bets).  Because a round starts at a fixed depth, every
+next cards of the shoe in dealing order: player, dealer up, player, dealer hole (with
+several spots: each spot, the up card, each spot, the hole card), then, with the hands
+played out (``strategy``), the player's draws (``simulate_play``), then the dealer's
+draws (for the dealer bets).  Because a round starts at a fixed depth, every
 round's cards are a uniform draw from the full shoe, so the flat-bet mean estimates the
 exact ``edge``.  Rounds of one shoe share cards, so the standard errors come from the
 spread of per-shoe totals (every shoe is an independent batch of the same number of rounds).
