@@ -71,8 +71,8 @@ def played_out(repeat: int) -> None:
         for name in DEALER_DRAWN_BETS:
             times = []
             for kw in plays.values():
-                t, _ = median_time(lambda name=name, kw=kw: sidebets.edge(name, shoe=shoe, **kw),
-                                   repeat)
+                t, _ = median_time(lambda name=name, kw=kw, shoe=shoe: sidebets.edge(
+                    name, shoe=shoe, **kw), repeat)
                 times.append(t)
             worst = max(worst, *times)
             print(f"{name:18} {decks:5d} " + " ".join(f"{t * 1e3:17.3f}" for t in times))

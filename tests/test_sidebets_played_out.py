@@ -94,7 +94,7 @@ class Round:
         if ranks is None:
             if not todo:
                 return self.dealer((up, hole), left)
-            (first, split_hand), rest = todo[0], todo[1:]
+            (first, _), rest = todo[0], todo[1:]
             if len(first) == 2:                     # a spot's two cards, dealt at the start
                 if total_of(first)[0] == 21:        # a natural takes no card
                     return self.play(None, False, True, rest, up, hole, left)
@@ -244,7 +244,7 @@ def _compare(got, want):
             assert p == 0 or abs(p) <= 1e-15, outcome
 
 
-RULES = dict(decks=1, max_split_hands=2, surrender="late")       # what the chart plays
+RULES = {"decks": 1, "max_split_hands": 2, "surrender": "late"}     # what the chart plays
 
 
 def _played_out(name, shoe, spots, hit_soft_17, **kw):
@@ -307,13 +307,13 @@ def test_the_result_states_its_convention():
 
 
 @pytest.mark.parametrize("kwargs, message", [
-    (dict(strategy="chart"), "strategy: 'chart' is not a way to play"),
-    (dict(strategy=3), "strategy must be one of"),
-    (dict(spots=2), "other spots matter only when the hands are played out"),
-    (dict(strategy="basic", spots=0), "spots must be a whole number 1..7"),
-    (dict(strategy="basic", spots=True), "spots must be a whole number 1..7"),
-    (dict(strategy="basic", rules=Rules(hit_soft_17=True)), "rules.hit_soft_17=True"),
-    (dict(strategy="basic", rules="6D"), "rules must be a bjsolve.Rules"),
+    ({"strategy": "chart"}, "strategy: 'chart' is not a way to play"),
+    ({"strategy": 3}, "strategy must be one of"),
+    ({"spots": 2}, "other spots matter only when the hands are played out"),
+    ({"strategy": "basic", "spots": 0}, "spots must be a whole number 1..7"),
+    ({"strategy": "basic", "spots": True}, "spots must be a whole number 1..7"),
+    ({"strategy": "basic", "rules": Rules(hit_soft_17=True)}, "rules.hit_soft_17=True"),
+    ({"strategy": "basic", "rules": "6D"}, "rules must be a bjsolve.Rules"),
 ])
 def test_bad_play_keywords_are_named(kwargs, message):
     with pytest.raises((ValueError, TypeError), match=message.replace(".", r"\.")):
@@ -397,7 +397,7 @@ def _cli(*args):
     import subprocess
     import sys
     return subprocess.run([sys.executable, "-m", "bjsolve", "sidebet", *args],
-                          capture_output=True, text=True, env=os.environ)
+                          capture_output=True, text=True, env=os.environ, check=False)
 
 
 def test_cli_plays_the_hands_out_and_says_so():

@@ -162,8 +162,8 @@ def run(args) -> int:
              "the dealer-drawn bets: " + (
                  "only the player's first two cards out (--strategy two-cards)"
                  if args.strategy == "two-cards" else
-                 f"every spot's hands played out ({args.strategy}, {args.spots} spot(s)) "
-                 "before the dealer draws; the same figures as with two cards")),
+                 (f"every spot's hands played out ({args.strategy}, {args.spots} spot(s)) "
+                  "before the dealer draws; the same figures as with two cards"))),
             style="prob", units="fractions of the side bet",
             records=[{"bet": r.bet, "paytable": r.paytable.name, "house_edge": r.house_edge,
                       "sd": r.sd, "source": r.paytable.source} for r in results]), args)
