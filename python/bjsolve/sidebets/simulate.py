@@ -271,10 +271,10 @@ def _play_dealer(up, hole, card_at, cursor, hit_soft_17):
 def _player(strategy, spots, rules, hit_soft_17, decks):
     """The play keywords: (Play, ChartPlayer or None).  The simulator plays a chart: the
     rule set's basic chart, a ``StrategyChart`` or a callable f(cards, dealer, allowed)."""
+    from ..exact.strategy import StrategyChart
     from .played_out import Play, resolve_play
     from .simulate_play import ChartPlayer
-    if callable(strategy) and not isinstance(strategy, str) \
-            and type(strategy).__name__ != "StrategyChart":
+    if callable(strategy) and not isinstance(strategy, (str, StrategyChart)):
         play = resolve_play("basic", spots, rules, hit_soft_17)
         play = Play("chart", play.spots, play.rules)
         return play, ChartPlayer(strategy, play.rules)
