@@ -409,7 +409,7 @@ def test_cli_plays_the_hands_out_and_says_so():
     assert "two cards" in two.stdout
     for bad in (["--spots", "2"], ["--strategy", "optimal", "--simulate", "1000"],
                 ["--strategy", "basic", "--decks", "1", "--spots", "3"],
-                ["--strategy", "sometimes"]):
+                ["--strategy", "two-cards"]):
         done = _cli("push-22", *bad)
         assert done.returncode == 2 and len(done.stderr.strip().splitlines()) == 1, bad
 

@@ -11,9 +11,7 @@ Example: bjsolve sidebet 21+3 --paytable five-tier --decks 8
 """
 from __future__ import annotations
 
-from . import common
-
-PLAY_STRATEGIES = ("two-cards", "basic", "optimal")     # sidebets.played_out's words
+from . import common, counting_args
 
 NAME = "sidebet"
 HELP = "side bets (21+3, Perfect Pairs, Lucky Ladies, Buster, ...): exact edge, EORs, best count"
@@ -44,18 +42,18 @@ def add_arguments(parser) -> None:
     g.add_argument("--remove", metavar="CARDS",
                    help="cards out of the shoe, e.g. QH,7S,5 (a rank alone: its suit "
                         "unknown, spread over the suits; default: a full shoe)")
-    g.add_argument("--strategy", type=common.lower_choice(PLAY_STRATEGIES),
-                   choices=PLAY_STRATEGIES, default="two-cards",
-                   help="the dealer-drawn bets (bust-it, buster, bust-bonus, push-22): "
-                        "two-cards (only the player's first two cards out, as published "
-                        "tables), or every spot's hands played out before the dealer draws "
-                        "by basic (the chart of --rules) or optimal play; the figures are "
-                        "the same (docs/side-bets.md) and the notes say which "
-                        "(default: two-cards)")
+    # the words of CountedGame and simulate (counting_args.STRATEGIES); left out: two cards
+    g.add_argument("--strategy", type=common.lower_choice(counting_args.STRATEGIES),
+                   choices=counting_args.STRATEGIES, default=None,
+                   help="the dealer-drawn bets (bust-it, buster, bust-bonus, push-22) with "
+                        "every spot's hands played out before the dealer draws, by basic "
+                        "(the chart of --rules) or optimal play; the figures are the same "
+                        "(docs/side-bets.md) and the notes say which (default: none, only "
+                        "the player's first two cards out, as published tables have it)")
     g.add_argument("--spots", type=common.whole_number(1, 7), default=1, metavar="N",
                    help="with --strategy basic|optimal: the player's spots, each played out "
                         "(default: 1)")
-    g.add_argument("--rules", dest="rules_text", metavar="TEXT",
+    g.add_argument("--rules", dest="rules_text", metavar="SUMMARY",
                    help="with --strategy basic|optimal: the game the hands are played in, "
                         "e.g. \"DAS LS SPL3\" (decks and soft 17 from --decks and --h17; "
                         "default: bjsolve.Rules())")
@@ -122,7 +120,7 @@ def _shoe(args):
 
 def _play(args) -> dict:
     """The play keywords of the sidebets functions from --strategy, --spots, --rules."""
-    if args.strategy == "two-cards":
+    if args.strategy is None:
         if args.spots != 1 or args.rules_text is not None:
             raise common.UsageError("--spots and --rules go with --strategy basic|optimal "
                                     "(the hands played out)")
@@ -160,8 +158,8 @@ def run(args) -> int:
             (shoe_note, "house edge = -EV per unit bet; SD per unit bet; conventions: "
              "bjsolve sidebet NAME, docs/side-bets.md",
              "the dealer-drawn bets: " + (
-                 "only the player's first two cards out (--strategy two-cards)"
-                 if args.strategy == "two-cards" else
+                 "only the player's first two cards out (no --strategy)"
+                 if args.strategy is None else
                  (f"every spot's hands played out ({args.strategy}, {args.spots} spot(s)) "
                   "before the dealer draws; the same figures as with two cards"))),
             style="prob", units="fractions of the side bet",
