@@ -8,11 +8,14 @@ can send what the user changed while the link keeps the short summary.
 """
 from __future__ import annotations
 
+import functools
 import math
 import re
 from collections.abc import Mapping
 
 import bjsolve
+
+from ..model import parse_payout, parse_rounds
 
 # query parameter -> Rules field, for the parameters that are on/off switches
 SWITCHES = {
@@ -57,19 +60,6 @@ def parse_decks(text: str) -> float:
                          f"got {text.strip()[:20]!r}") from None
 
 
-def parse_payout(text: str) -> float:
-    """'3:2' -> 1.5, '6/5' -> 1.2, '1.5' -> 1.5."""
-    word = text.strip()
-    m = re.fullmatch(r"\s*([0-9.]+)\s*[:/]\s*([0-9.]+)\s*", word)
-    try:
-        if m:
-            return float(m.group(1)) / float(m.group(2))
-        return float(word)
-    except (ValueError, ZeroDivisionError):
-        raise ValueError(f"payout must be a ratio such as 3:2 or 6:5, or a number such as 1.5; "
-                         f"got {word[:20]!r}") from None
-
-
 def rules_from_query(params: Mapping[str, str]) -> tuple[bjsolve.Rules | None, FieldErrors]:
     """(Rules, {}) from the query, or (None, {parameter: message}) when a field is wrong."""
     errors = FieldErrors()
@@ -81,7 +71,9 @@ def rules_from_query(params: Mapping[str, str]) -> tuple[bjsolve.Rules | None, F
         except (TypeError, ValueError) as exc:
             errors["rules"] = str(exc)
     fields: dict = {}
-    readers = {"decks": ("decks", parse_decks), "payout": ("blackjack_payout", parse_payout),
+    # (the payout is read by the library's one reader, its message naming the page's field)
+    readers = {"decks": ("decks", parse_decks),
+               "payout": ("blackjack_payout", functools.partial(parse_payout, field="payout")),
                "split_hands": ("max_split_hands", _parse_hands)}
     for param, (name, read) in readers.items():
         if params.get(param, "").strip():
@@ -250,14 +242,18 @@ def _is_number(token: str) -> bool:
 
 def _optional_number(name: str, text: str) -> float | int:
     """target_ror: a probability ('0.05' or '5%'); trip_rounds: a whole number ('1e4'
-    reads); wong_in: a whole true count ('+2' reads).  Whole values go as int."""
+    reads); wong_in: a whole true count ('+2' reads).  Whole values go as int.
+    trip_rounds is read by ``bjsolve.model.parse_rounds`` ('1e4', '10,000', '10k'), up to
+    the trip ruin's ``MAX_ROUNDS``."""
+    if name == "trip_rounds":
+        from ..risk.ruin import MAX_ROUNDS
+        return parse_rounds(text, "trip_rounds", MAX_ROUNDS)
     word = text.replace(",", "").replace("_", "")
     percent = name == "target_ror" and word.endswith("%")
     try:
         value = float(word[:-1] if percent else word)
     except ValueError:
         what = {"target_ror": "a probability such as 0.05 or 5%",
-                "trip_rounds": "a whole number of rounds such as 10000",
                 "wong_in": "a whole true count such as +2"}[name]
         raise ValueError(f"{name} must be {what}, got {text[:20]!r}") from None
     if percent:
