@@ -154,6 +154,9 @@ def _cards(text: str) -> tuple | str:
 
 COUNT_DEFAULTS = {"system": "hilo", "penetration": "0.75", "indices": "",
                   "ramp": "0:1,1:2,2:4,3:8,4:12", "bankroll": "1000", "unit": "1"}
+# the Counting page's spots (hands the player plays each round: where rounds start); the
+# Simulate page reads its spots with its own options (web.simjobs)
+SPOTS_DEFAULT, MAX_SPOTS = "1", 7
 INDEX_SETS = ("", "i18", "fab4", "i18,fab4", "all")
 # the counting page's optional fields (empty: not asked): the bankroll for a target risk of
 # ruin, the trip ruin over so many rounds, and the true count the player wongs in at
@@ -186,6 +189,13 @@ def count_from_query(params: Mapping[str, str], errors: FieldErrors) -> dict:
             count[name] = float(raw[name])
         except ValueError:
             errors[name] = f"{name} must be a number, got {raw[name][:20]!r}"
+    count["spots"] = int(SPOTS_DEFAULT)
+    spots = (params.get("spots") or SPOTS_DEFAULT).strip()
+    if spots.isdigit() and 1 <= int(spots) <= MAX_SPOTS:
+        count["spots"] = int(spots)
+    else:
+        errors["spots"] = (f"spots must be a whole number of spots 1..{MAX_SPOTS} (hands "
+                           f"played each round), got {spots[:20]!r}")
     # the optional ones: read as numbers here; CountedGame.evaluate checks their ranges
     for name in COUNT_OPTIONAL:
         text = (params.get(name) or "").strip()
