@@ -13,7 +13,7 @@ import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-WIDTH, HEIGHT = 480, 240         # the default size (px); a chart may be wider
+WIDTH, HEIGHT = 440, 240         # the default size (px); a chart may be wider
 LEFT, RIGHT, TOP, BOTTOM = 62, 12, 28, 46        # room for the axes' numbers and names
 
 
@@ -94,7 +94,7 @@ def bar_chart(chart_id: str, title: str, labels: Sequence[str], series: Sequence
     parts.append(f'<text class="axis-name" transform="translate(13 {TOP + plot_h / 2:.1f}) '
                  f'rotate(-90)" text-anchor="middle">{_e(y_name)}</text>')
     if len(series) > 1:                               # the legend, top right
-        x = width - RIGHT
+        x = float(width - RIGHT)
         for s in reversed(series):
             item = 14 + 6.2 * len(s.name)
             x -= item

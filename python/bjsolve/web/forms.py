@@ -11,7 +11,7 @@ from __future__ import annotations
 import functools
 import math
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 import bjsolve
 
@@ -72,9 +72,10 @@ def rules_from_query(params: Mapping[str, str]) -> tuple[bjsolve.Rules | None, F
             errors["rules"] = str(exc)
     fields: dict = {}
     # (the payout is read by the library's one reader, its message naming the page's field)
-    readers = {"decks": ("decks", parse_decks),
-               "payout": ("blackjack_payout", functools.partial(parse_payout, field="payout")),
-               "split_hands": ("max_split_hands", _parse_hands)}
+    readers: dict[str, tuple[str, Callable[[str], float]]] = {
+        "decks": ("decks", parse_decks),
+        "payout": ("blackjack_payout", functools.partial(parse_payout, field="payout")),
+        "split_hands": ("max_split_hands", _parse_hands)}
     for param, (name, read) in readers.items():
         if params.get(param, "").strip():
             try:

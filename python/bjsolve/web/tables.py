@@ -245,4 +245,5 @@ def ramps_html(view) -> str:
                'variance (Kelly) at each count; both at your bankroll</caption>'
                '<tr><th>figure</th><th>your ramp</th><th>optimal</th><th></th></tr>'
                f"{compared}</table>")
-    return f'<div class="ramps">{chart}<div class="columns">{figures}{bets}</div></div>'
+    return (f'<div class="ramps">{chart}<div class="columns">{figures}'
+            f'<div class="scroll">{bets}</div></div></div>')
