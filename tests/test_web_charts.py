@@ -3,6 +3,8 @@ user's and the spots field.  Every number a chart or table shows is compared wit
 ``bjsolve.CountedGame`` for the same settings: its frequencies and edges, and its
 ``optimal_ramp`` and ``evaluate`` for the ramp's reach."""
 import html
+import itertools
+import math
 import re
 
 import pytest
@@ -38,7 +40,7 @@ def game():
 
 def bars(fragment: str, chart_id: str) -> list:
     """(label, series, value) of each bar of the chart ``chart_id`` in an HTML fragment."""
-    svg = re.search(rf'<svg id="{chart_id}".*?</svg>', fragment, re.S)
+    svg = re.search(rf'<svg id="{chart_id}".*?</svg>', fragment, re.DOTALL)
     assert svg, f"no chart {chart_id}"
     return [(html.unescape(label), html.unescape(series), float(value))
             for label, series, value in re.findall(
@@ -85,7 +87,7 @@ def test_the_optimal_ramp_is_the_games_for_the_ramps_reach(client, game):
     rows = re.findall(r"<tr><th>([^<]*)</th><td class=\"num\">([^<]*)</td>"
                       r"<td class=\"num\">([^<]*)</td></tr>",
                       re.search(r'<table class="grid" id="ramps-table">.*?</table>', ramps,
-                                re.S).group(0))
+                                re.DOTALL).group(0))
     assert [html.unescape(r[0]) for r in rows] == list(game.labels)
     assert [float(r[1]) for r in rows] == yours and [float(r[2]) for r in rows] == optimal
     # the two ramps' figures side by side, each the game's evaluate at the bankroll
@@ -142,9 +144,9 @@ def test_bad_spots_are_shown_beside_the_field(client, typed):
 def test_ticks_are_round_and_cover_the_values(low, high):
     ticks = nice_ticks(low, high)
     assert ticks[0] <= min(low, 0) and ticks[-1] >= max(high, 0) and 0 in ticks
-    steps = {round(b - a, 12) for a, b in zip(ticks, ticks[1:])}
+    steps = {round(b - a, 12) for a, b in itertools.pairwise(ticks)}
     assert len(steps) == 1
     step = steps.pop()
-    mantissa = step / 10 ** __import__("math").floor(__import__("math").log10(step))
+    mantissa = step / 10 ** math.floor(math.log10(step))
     assert round(mantissa, 9) in (1, 2, 5)
     assert 3 <= len(ticks) <= 12

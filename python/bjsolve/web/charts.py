@@ -61,9 +61,9 @@ def bar_chart(chart_id: str, title: str, labels: Sequence[str], series: Sequence
 
     slot = plot_w / max(len(labels), 1)
     bar_w = slot * 0.8 / max(len(series), 1)
-    parts = [f'<svg id="{_e(chart_id)}" class="chart-svg" xmlns="http://www.w3.org/2000/svg" '
-             f'viewBox="0 0 {width} {HEIGHT}" width="{width}" height="{HEIGHT}" role="img" '
-             f'aria-label="{_e(title)}">',
+    parts = [(f'<svg id="{_e(chart_id)}" class="chart-svg" xmlns="http://www.w3.org/2000/svg" '
+              f'viewBox="0 0 {width} {HEIGHT}" width="{width}" height="{HEIGHT}" role="img" '
+              f'aria-label="{_e(title)}">'),
              f'<text class="chart-title" x="{LEFT}" y="16">{_e(title)}</text>']
     for tick in ticks:                               # grid lines and the y axis' numbers
         ty = y(tick)
