@@ -866,3 +866,30 @@ def brute_force_game_round(counts, upcard, player_cards, policy, *, hit_soft_17=
         else:
             ev += p * play(rest, r)
     return ev
+
+
+def reference_kwargs(rules) -> dict:
+    """``GameReferenceSolver`` keyword arguments of a ``bjsolve.Rules`` (exact Fractions of
+    its payouts), for tests that compare the engine with this reference."""
+    def exact(x):
+        return Fraction(x).limit_denominator(10**6) if float(Fraction(x).limit_denominator(
+            10**6)) == x else Fraction(x)
+
+    return dict(
+        hit_soft_17=rules.hit_soft_17, double=rules.double, double_soft=rules.double_soft,
+        double_any_cards=rules.double_any_cards, double_after_split=rules.double_after_split,
+        max_split_hands=rules.max_split_hands, resplit_aces=rules.resplit_aces,
+        hit_split_aces=rules.hit_split_aces, surrender=rules.surrender,
+        blackjack_payout=exact(rules.blackjack_payout), hole_card=rules.hole_card,
+        dealer_wins_ties=rules.dealer_wins_ties, natural_tie=rules.natural_tie,
+        natural_always_wins=rules.natural_always_wins,
+        dealer_22_push=rules.dealer_22 == "push",
+        free_double_totals=frozenset(rules.free_doubles),
+        free_split_ranks=frozenset(rules.free_splits),
+        player_21_wins=rules.player_21_wins,
+        bonus_21=tuple(exact(x) for x in rules.bonus_21),
+        bonus_678=tuple(exact(x) for x in rules.bonus_678),
+        bonus_777=tuple(exact(x) for x in rules.bonus_777),
+        bonus_after_split=rules.bonus_after_split, super_bonus=exact(rules.super_bonus),
+        redoubles=rules.redoubles, double_rescue=rules.double_rescue,
+        double_split_aces=rules.double_split_aces)
