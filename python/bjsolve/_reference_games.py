@@ -22,8 +22,9 @@ A hand carries an own stake o (the player's money) and a free stake f (the house
 unsplit hand and a paid split hand start at (1, 0), a free split hand at (0, 1).  Standing,
 it wins (o + f) x the payout multiplier (1, or a bonus), pushes 0, loses -o; a busted hand
 loses -o.  A paid double turns (o, f) into (2o + f, f), a free double into (o, o + 2f); a
-redouble doubles both; a rescue (surrender after doubling) gets -o0, o0 being the own stake
-before the first double.
+redouble doubles both; a rescue (surrender after doubling, before 21) gets -o0, o0 being
+the own stake before the first double (against a no-hole-card dealer natural the hand is
+settled as the doubled hand it was).
 
 Dealer naturals follow the classic model's bookkeeping ("hole card last": the dealer's
 second card is drawn after the player's cards, which gives the real game's unconditioned
@@ -276,13 +277,12 @@ class GameReferenceSolver(ReferenceSolver):
         beta = self._leaf_beta(ctx, hand, key)
         return (1 - beta) * -own + beta * self._natural_pay(own)
 
-    def _rescued(self, ctx, hand, key, own0):
-        """A rescue: the original own stake is lost, settled at once (in the enhc game a
-        later dealer natural takes nothing more; peek, enhc-obo: a natural costs one unit)."""
-        if self.hole_card == "enhc":
-            return -own0
+    def _rescued(self, ctx, hand, key, own, own0):
+        """A rescue: the original own stake ``own0`` is lost, unless the dealer has a
+        natural: then the hand is settled as the doubled hand it was (peek, enhc-obo: the
+        round costs one unit; enhc: the natural takes the doubled own stake ``own``)."""
         beta = self._leaf_beta(ctx, hand, key)
-        return (1 - beta) * -own0 + beta * self._natural_pay(own0)
+        return (1 - beta) * -own0 + beta * self._natural_pay(own)
 
     def _stand_leaf(self, ctx, hand, key, own, free, bonus):
         total, _ = _total(hand)
@@ -373,7 +373,7 @@ class GameReferenceSolver(ReferenceSolver):
         options = ["stand"]
         if (doubles - 1 < self.redoubles and stakes[1] == 0 and _total(hand)[0] != 21):
             options.append("redouble")
-        if self.double_rescue:
+        if self.double_rescue and _total(hand)[0] != 21:
             options.append("rescue")
         return tuple(options)
 
@@ -382,7 +382,7 @@ class GameReferenceSolver(ReferenceSolver):
         if option == "stand":
             return self._stand_leaf(ctx, hand, key, own, free, bonus=False)
         if option == "rescue":
-            return self._rescued(ctx, hand, key, own0)
+            return self._rescued(ctx, hand, key, own, own0)
         return self._doubled_card(ctx, kind, hand, key, (2 * own, 2 * free), own0, doubles + 1)
 
     @staticmethod
@@ -617,8 +617,8 @@ def brute_force_game_round(counts, upcard, player_cards, policy, *, hit_soft_17=
     (None, or (own, free, original own, doubles) of a doubled hand).  ``hole_card``: "peek"
     (the hole card is dealt at once and checked; a natural ends the round: a player natural
     gets ``natural_tie_value``, anything else -1) or "enhc" (the dealer's second card comes
-    after the player; a natural takes every own stake still standing, a rescue is settled
-    already, a late surrender is void).  ``sevens``: the sevens of the analysis shoe, for the
+    after the player; a natural takes every own stake still standing, a rescued hand's
+    doubled own stake too, and voids a late surrender).  ``sevens``: the sevens of the analysis shoe, for the
     suits of 7-7-7 (None: the infinite shoe's 1/64).  No formula of the solvers is used.
     """
     shoe0 = _check_shoe(counts)
@@ -829,7 +829,7 @@ def brute_force_game_round(counts, upcard, player_cards, policy, *, hit_soft_17=
             allowed = ("stand",)
             if doubles - 1 < redoubles and fr == 0 and t != 21:
                 allowed += ("redouble",)
-            if double_rescue:
+            if double_rescue and t != 21:
                 allowed += ("rescue",)
             state = {"split_pair": pair if split_hand else None, "free": free,
                      "doubled": (own, fr, own0, doubles)}
@@ -840,8 +840,8 @@ def brute_force_game_round(counts, upcard, player_cards, policy, *, hit_soft_17=
                 ev += p * stand(rest, new, own, fr, False, split_hand, done, waiting, nhands,
                                 hole)
             elif action == "rescue":
-                # settled at once: a later dealer natural takes nothing more (enhc)
-                ev += p * finish(rest, done + (("fixed", 0, own0, -own0, own0),), waiting,
+                # a later dealer natural (enhc) settles it as the doubled hand it was
+                ev += p * finish(rest, done + (("fixed", 0, own0, -own0, own),), waiting,
                                  nhands, hole)
             else:
                 ev += p * doubled(rest, new, (2 * own, 2 * fr), own0, doubles + 1, free,

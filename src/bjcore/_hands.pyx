@@ -379,15 +379,8 @@ cdef class HandEngine:
 
     cdef int add_row(self, uint64_t key) noexcept nogil:
         """A new row of ``value_store`` for the context ``key`` (see ``lookup``)."""
-        cdef HandValues blank
-        cdef int row
-        blank.stand = NAN
-        blank.hit = NAN
-        blank.double_ = NAN
-        blank.choice = -1
-        blank.split_choice = -1
-        row = <int>self.value_store.size()
-        self.value_store.push_back(blank)
+        cdef int row = <int>self.value_store.size()
+        self.value_store.push_back(blank_values())   # (may throw: nothing indexed yet)
         self.value_index.insert(key, row)
         return row
 

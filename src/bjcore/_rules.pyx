@@ -169,6 +169,11 @@ cdef int decode_game_rules(dict rules, RuleParams* out) except -1:
     out.redoubles = _whole(full, "redoubles", (0, 1, 2, 3), "0, 1, 2 or 3")
     out.double_rescue = _flag(full, "double_rescue")
     out.double_split_aces = _flag(full, "double_split_aces")
+    if out.redoubles and (out.free_double_totals or out.free_split_ranks):
+        raise ValueError(f"rules: redoubles ({out.redoubles}) cannot go with free doubles or "
+                         f"free splits (free_double_totals {out.free_double_totals}, "
+                         f"free_split_ranks {out.free_split_ranks}): no game deals both, and "
+                         f"whose money a redouble of a free stake is would be a guess")
     out.game = 1 if (out.dealer_22_push or out.free_double_totals or out.free_split_ranks
                      or out.player_21_wins or out.super_bonus != 0.0
                      or out.redoubles or out.double_rescue or out.double_split_aces) else 0
@@ -183,22 +188,12 @@ cdef int refuse_game_rules(const RuleParams* rules, str kernel) except -1:
     kernel would silently ignore) is an error naming it, never a wrong number."""
     if not rules.game:
         return 0
-    if rules.dealer_22_push:
-        name = "dealer_22_push"
-    elif rules.free_double_totals:
-        name = "free_double_totals"
-    elif rules.free_split_ranks:
-        name = "free_split_ranks"
-    elif rules.player_21_wins:
-        name = "player_21_wins"
-    elif rules.redoubles:
-        name = "redoubles"
-    elif rules.double_rescue:
-        name = "double_rescue"
-    elif rules.double_split_aces:
-        name = "double_split_aces"
-    else:
-        name = "bonus_21, bonus_678, bonus_777 or super_bonus"
+    set_flags = [name for name, on in (
+        ("dealer_22_push", rules.dealer_22_push), ("free_double_totals", rules.free_double_totals),
+        ("free_split_ranks", rules.free_split_ranks), ("player_21_wins", rules.player_21_wins),
+        ("redoubles", rules.redoubles), ("double_rescue", rules.double_rescue),
+        ("double_split_aces", rules.double_split_aces)) if on]
+    name = set_flags[0] if set_flags else "bonus_21, bonus_678, bonus_777 or super_bonus"
     raise ValueError(f"rules: {name} is a rule of the games (docs/games.md), which "
                      f"{kernel} does not compute")
 
