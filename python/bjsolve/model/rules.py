@@ -572,14 +572,19 @@ _SUMMARY_WORDS: dict[str, dict[str, Any]] = {   # phrase -> Rules fields
     "(tied naturals push)": {"natural_tie": "push"}, "tied naturals push": {"natural_tie": "push"},
     "(tied naturals win)": {"natural_tie": "win"}, "tied naturals win": {"natural_tie": "win"},
     "(tied naturals lose)": {"natural_tie": "lose"}, "tied naturals lose": {"natural_tie": "lose"},
-    # the games (game_codes; codes with a value, such as FD9-11 or B21=3:2/2:1/3:1, are
-    # read by _read_game_code)
+}
+# the games' words (game_codes; codes with a value, such as FD9-11 or B21=3:2/2:1/3:1, are
+# read by _read_game_code); an unknown word's message lists the classic words only (one
+# line), its close-match hint covers these too
+_GAME_WORDS: dict[str, dict[str, Any]] = {
     "spanish": {"spanish_deck": True}, "p22": {"dealer_22": "push"},
     "p21w": {"player_21_wins": True}, "bjw": {"natural_always_wins": True},
     "bas": {"bonus_after_split": True}, "rsc": {"double_rescue": True},
     "dsa": {"double_split_aces": True}, "switch": {"switch": True},
     "obbo": {"natural_loss": "obbo"}, "bb+1": {"natural_loss": "bb+1"},
 }
+_CLASSIC_WORDS = tuple(_SUMMARY_WORDS)
+_SUMMARY_WORDS.update(_GAME_WORDS)
 
 
 def parse_rules(text: str, base: "Rules | None" = None) -> "Rules":
@@ -620,7 +625,7 @@ def parse_rules(text: str, base: "Rules | None" = None) -> "Rules":
                 raise ValueError(
                     f"rules summary: unknown word {word[:40]!r}{hint} in {_show(text)}; known: ND "
                     f"(decks), x:y (payout), "
-                    f"{', '.join(sorted(w for w in _SUMMARY_WORDS if not w.startswith('(')))}")
+                    f"{', '.join(sorted(w for w in _CLASSIC_WORDS if not w.startswith('(')))}")
         for name, value in found.items():
             if name in seen and fields[name] != value:
                 raise ValueError(f"rules summary: {seen[name]!r} and "
