@@ -685,7 +685,7 @@ def advantage_by_true_count(rules: Rules, system="hilo", *, true_counts=range(-5
     if effects is not None and not isinstance(effects, RemovalEffects):
         raise TypeError(f"effects must be a RemovalEffects, got {type(effects).__name__}")
     shoes, _ = true_count_shoes(rules, system, true_counts, dealt_decks)
-    full = Shoe.decks(rules.decks)
+    full = rules.shoe()
     steps = len(shoes) + (10 if effects is None else 0)
     if effects is None:
         effects = effects_of_removal(

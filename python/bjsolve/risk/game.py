@@ -279,7 +279,7 @@ class CountedGame:
         # fails in milliseconds, not after seconds of work
         self._end_bins = _checked_end_bins(tc_min, tc_max)
         insurance = _checked_insurance(insurance)
-        self.shoe = Shoe.decks(rules.decks)
+        self.shoe = rules.shoe()
         self.cut = self._checked_cut()
         if indices is not None:
             # (a named set's exact table is made for the game's true-count rounding)
