@@ -120,10 +120,3 @@ def test_natural_always_wins_through_the_classic_engine():
     """A classic key (natural_tie_value = blackjack_payout): the classic engine computes
     it now, against the games' reference."""
     _compare(Rules(decks=1, natural_always_wins=True, max_split_hands=2), SHOE_A)
-
-
-def test_without_the_engine_the_games_are_refused_by_name():
-    if HAS_GAME_ENGINE:
-        pytest.skip("bjcore has a GameEngine: the games are solved")
-    with pytest.raises(ValueError, match="dealer_22_push"):
-        _solve(Rules(decks=1, dealer_22="push"), SHOE_A)
