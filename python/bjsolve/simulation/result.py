@@ -12,6 +12,12 @@ from ..output.table import Table
 
 TC_LOW, TC_HIGH = -20, 20          # the per-true-count table (the ends collect the rest)
 MONEY_FIGURES = ("mean", "sd", "total_won", "total_bet")   # amounts: units; money with a unit
+# the kernel's result arrays (bjcore/_simulate.pxd): sums won, won squared, bet, the side
+# bet's won, won squared and bet, main x side; counts rounds, played, hands, shuffles,
+# exhausted, ruined, side bets
+SUMS, COUNTS = 7, 7
+S_SIDE_WON, S_SIDE_WON_SQ, S_SIDE_BET, S_CROSS = 3, 4, 5, 6
+C_SIDE_BETS = 6
 
 
 @dataclass(frozen=True)
@@ -208,8 +214,8 @@ SUMMARY_LABELS = {
 
 def merge(chunks) -> dict:
     """Sum chunk results (sums, counts, tc_counts, tc_sums) in the order given."""
-    sums = np.zeros(3)
-    counts = np.zeros(6, dtype=np.int64)
+    sums = np.zeros(SUMS)
+    counts = np.zeros(COUNTS, dtype=np.int64)
     tcc = np.zeros((TC_HIGH - TC_LOW + 1, 2), dtype=np.int64)
     tcs = np.zeros((TC_HIGH - TC_LOW + 1, 2))
     for s, c, a, b in chunks:

@@ -86,7 +86,7 @@ POLL_SECONDS = 0.1
 # (the rules go to the kernel as the kernel rule dict, as to every kernel: bjcore._rules)
 IP_FIELDS = ("cut", "spots", "others", "hole", "decks_estimation", "tc_rounding",
              "wong_in_set", "wong_in", "wong_out_set", "wong_out", "insurance_set",
-             "insurance", "n_comps", "n_keys", "infinite")
+             "insurance", "n_comps", "n_keys", "infinite", "side_cards")
 
 
 # ---- input checks ----------------------------------------------------------------------------
@@ -264,7 +264,7 @@ def build_plan(rules: Rules, *, shoe=None, penetration: float | str = 0.75, burn
               wong_out_set=int(wong_out is not None), wong_out=wong_out or 0,
               insurance_set=int(insurance is not None), insurance=insurance or 0,
               n_comps=len(comps.hands), n_keys=len(keys),
-              infinite=int(infinite))
+              infinite=int(infinite), side_cards=0)
     plan = GamePlan(
         rules=kernel_rules(rules, 0),   # (the split class: unused, decisions are tables)
         iparams=np.array([ip[f] for f in IP_FIELDS], dtype=np.int64),
