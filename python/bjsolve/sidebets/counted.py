@@ -197,6 +197,17 @@ class _CountModel:
     def value_by_running_count(self, n: int):
         """(running counts, their chances, P(count and the bet offered) by group, P(count and
         offered) x the value given both, by group) after n cards."""
+        keys, mass, joint = self.chances_by_running_count(n)
+        outcomes = len(self.pays)
+        offered = joint[:, outcomes:]
+        net = -offered.copy()
+        for o in range(outcomes):
+            net[:, self.group[o]] += (self.pays[o] + 1) * joint[:, o]
+        return keys, mass, offered, net
+
+    def chances_by_running_count(self, n: int):
+        """(running counts, their chances, [running count, event] P(count and event)) after
+        n cards: the events are the bet's outcomes, then the offer groups."""
         seen = _class_vectors(self.class_total, n)
         unseen = self.class_total[None, :] - seen
         classes = len(self.class_total)
@@ -217,12 +228,7 @@ class _CountModel:
         mass = np.bincount(inverse, weights=p)
         joint = np.stack([np.bincount(inverse, weights=p * chance[:, j], minlength=len(keys))
                           for j in range(chance.shape[1])], axis=1)
-        outcomes = len(self.pays)
-        offered = joint[:, outcomes:]
-        net = -offered.copy()
-        for o in range(outcomes):
-            net[:, self.group[o]] += (self.pays[o] + 1) * joint[:, o]
-        return keys / 12, mass, offered, net
+        return keys / 12, mass, joint
 
 
 def _terms(the_bet, shoe, full, cls, n_classes, hit_soft_17):

@@ -46,6 +46,29 @@ class RuinResult:
 
 
 @dataclass(frozen=True)
+class SideBetTotals:
+    """A side bet simulated beside the game (``simulate(..., sidebet=...)``), in units per
+    round dealt: ``play`` says the bet; ``rounds_bet`` the rounds it was made in;
+    ``total_won``, ``total_bet``; ``mean`` its win per round dealt, ``sd`` its SD per round,
+    ``se`` the mean's standard error; ``win_rate`` its win per unit it bet;
+    ``covariance`` of one round's main and side results; ``combined_mean``,
+    ``combined_sd``, ``combined_se``: the main game and the side bet together (rounds
+    treated as independent, as every SE of the simulator)."""
+    play: str
+    rounds_bet: int
+    total_won: float
+    total_bet: float
+    mean: float
+    sd: float
+    se: float
+    win_rate: float
+    covariance: float
+    combined_mean: float
+    combined_sd: float
+    combined_se: float
+
+
+@dataclass(frozen=True)
 class SimulationResult:
     """Totals of a simulation.  Money is in bet units (the flat bet or the ramp's units).
 
@@ -73,6 +96,7 @@ class SimulationResult:
     partial: bool = False
     ruin: RuinResult | None = None
     settings: dict = field(default_factory=dict)
+    sidebet: SideBetTotals | None = None    # a side bet played beside the game (its totals)
 
     def __repr__(self):
         # the dataclass repr printed every per-true-count row and setting (~5 KB); the
@@ -236,7 +260,23 @@ def _mean_sd(total, total_sq, n):
     return mean, math.sqrt(var)
 
 
-def _result(merged, seed, chunks, partial, settings) -> SimulationResult:
+def _side_totals(sums, counts, main_mean, play) -> SideBetTotals:
+    """The side bet's totals from the kernel's sums (``merge``)."""
+    rounds = int(counts[0])
+    mean, sd = _mean_sd(sums[S_SIDE_WON], sums[S_SIDE_WON_SQ], rounds)
+    # the combined result's sum of squares: main^2 + 2 main x side + side^2, round by round
+    both_sq = sums[1] + 2 * sums[S_CROSS] + sums[S_SIDE_WON_SQ]
+    both_mean, both_sd = _mean_sd(sums[0] + sums[S_SIDE_WON], both_sq, rounds)
+    covariance = (float(sums[S_CROSS]) / rounds - main_mean * mean) * rounds / (rounds - 1) \
+        if rounds > 1 else math.nan
+    bet = float(sums[S_SIDE_BET])
+    se = (lambda x: x / math.sqrt(rounds) if rounds > 1 else math.nan)
+    return SideBetTotals(play, int(counts[C_SIDE_BETS]), float(sums[S_SIDE_WON]), bet, mean,
+                         sd, se(sd), float(sums[S_SIDE_WON]) / bet if bet else math.nan,
+                         covariance, both_mean, both_sd, se(both_sd))
+
+
+def _result(merged, seed, chunks, partial, settings, sidebet=None) -> SimulationResult:
     sums, counts = merged["sums"], merged["counts"]
     rounds = int(counts[0])
     mean, sd = _mean_sd(sums[0], sums[1], rounds)
@@ -254,4 +294,5 @@ def _result(merged, seed, chunks, partial, settings) -> SimulationResult:
         total_won=float(sums[0]), total_bet=total_bet,
         win_rate=float(sums[0]) / total_bet if total_bet else math.nan,
         shuffles=int(counts[3]), exhausted=int(counts[4]), per_true_count=rows,
-        chunks=chunks, seed=seed, partial=partial, settings=settings)
+        chunks=chunks, seed=seed, partial=partial, settings=settings,
+        sidebet=None if sidebet is None else _side_totals(sums, counts, mean, sidebet))

@@ -1,0 +1,195 @@
+"""A side bet played beside the counted game: which bets, how it is bet, and its moments at
+each round start of the game.
+
+The counter bets the side bet on the first spot of the rounds the main game is bet, at the
+true count of the MAIN count, ``units`` units (a number, or a ramp of its own in the
+ramp's vocabulary) at true counts >= ``threshold`` (None: at every count).  The bets here
+are the card bets settled by the round's first cards (the player's two, the up card and,
+for Lucky Ladies, the hole card): their outcome does not depend on how the hands are
+played, so the side bet's value given the count is exact as in
+``bjsolve.sidebets.counted_sidebet`` (falling-factorial moments of the unseen tag classes,
+``_CountModel``) at every depth and running count where a round can start.
+
+Used by ``CountedGame`` (per true count: the side bet's mean and second moment per unit,
+exact given the round-start law of the counted game) and by ``simulate`` (the same bet,
+played by the compiled simulator from dealt kinds, an outcome table built by the Monte
+Carlo module's own classifiers, ``bjsolve.sidebets.simulate``).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..model.ranks import show as _show
+from .ramp import MAX_BET, MIN_BET, Ramp, _true_count, parse_ramp
+
+__all__ = ["GAME_SIDE_BETS", "SideBetPlay", "side_bet_play", "side_moments_by_state",
+           "side_outcome_table"]
+
+# the side bets the counted game and the simulator play beside the main game: settled by
+# the first cards alone (bets on the dealer's drawing depend on the hands' play, and
+# insurance / Bust Bonus are made after the up card: later steps)
+GAME_SIDE_BETS = ("21+3", "perfect-pairs", "lucky-ladies", "match-the-dealer",
+                  "royal-match", "over-13", "under-13", "exactly-13", "lucky-lucky")
+# the covariance of the side bet with the main hand within a true count (see
+# docs/counted-game.md, "A side bet beside the ramp")
+COVARIANCE_METHOD = ("within a true count, the full shoe's covariance of one unit of each, "
+                     "exact over the first cards' joint law (player's two cards and up card; "
+                     "first_cards_covariance); across true counts exact from the per-count "
+                     "means")
+
+
+@dataclass(frozen=True)
+class SideBetPlay:
+    """How the side bet is played: ``bet`` (a name of ``GAME_SIDE_BETS``), its pay table
+    ``paytable`` (a preset's name), ``threshold`` (a whole true count of the main count, or
+    None: every round the main game is bet) and ``units`` (a Ramp: the side bet's units by
+    true count; a fixed amount is a one-point ramp)."""
+    bet: str
+    paytable: str
+    threshold: int | None
+    units: Ramp
+
+    def units_at(self, true_counts) -> np.ndarray:
+        """The side bet's units at each of ``true_counts`` (0 below the threshold)."""
+        tcs = np.asarray(true_counts, dtype=float)
+        units = self.units.bets(tcs)
+        if self.threshold is not None:
+            units = np.where(tcs < self.threshold - 1e-9, 0.0, units)
+        return units
+
+    def describe(self) -> str:
+        units = self.units.describe() if len(self.units.points) > 1 else \
+            f"{self.units.points[0][1]:g} unit(s)"
+        when = "every round bet" if self.threshold is None else \
+            f"true count >= {self.threshold:+d}"
+        return f"{self.bet} ({self.paytable}): {units} at {when} (main count)"
+
+
+def side_bet_play(bet, paytable=None, *, threshold=None, units=1.0) -> SideBetPlay:
+    """A ``SideBetPlay`` from the user's values, each checked (the error names the field)."""
+    from ..sidebets.analysis import bet as _bet
+    from ..sidebets.paytables import paytable as _paytable
+    if not isinstance(bet, str):
+        raise TypeError(f"sidebet must be a side bet's name ({', '.join(GAME_SIDE_BETS)}), "
+                        f"got {_show(bet)}")
+    the_bet = _bet(bet)
+    if the_bet.name not in GAME_SIDE_BETS:
+        raise ValueError(f"sidebet: {the_bet.name} is not played beside the game (it is "
+                         f"settled by the dealer's drawing or made after the up card); "
+                         f"the game takes {', '.join(GAME_SIDE_BETS)}")
+    table = _paytable(the_bet, paytable)
+    if threshold is not None:
+        threshold = _true_count(threshold, "sidebet_threshold")
+    if isinstance(units, bool):
+        raise TypeError(f"sidebet_units must be a number of units or a ramp, got "
+                        f"{_show(units)}")
+    if isinstance(units, (int, float)):
+        if not (MIN_BET <= units <= MAX_BET):
+            raise ValueError(f"sidebet_units must be from {MIN_BET:g} to {MAX_BET:,} units "
+                             f"(or a ramp), got {_show(units)}")
+        ramp = Ramp(((0, float(units)),))
+    else:
+        ramp = parse_ramp(units)
+    return SideBetPlay(the_bet.name, table.name, threshold, ramp)
+
+
+def side_moments_by_state(play: SideBetPlay, decks: int, system, seen_depths, running_counts,
+                          scale) -> tuple:
+    """[depth, running count] the side bet's mean and second moment per unit bet at a round
+    start after ``seen_depths[i]`` cards seen with running count ``running_counts[j]`` (the
+    count distribution's grid, ``scale`` its steps per unit): exact, the chances of its
+    outcomes given the count (``_CountModel.chances_by_running_count``) over the
+    multivariate hypergeometric law of the cards seen.  A state the count law never
+    reaches is 0 (it has no weight)."""
+    from ..sidebets.analysis import bet as _bet
+    from ..sidebets.analysis import resolve_shoe
+    from ..sidebets.counted import _CountModel
+    from ..sidebets.paytables import paytable as _paytable
+    the_bet = _bet(play.bet)
+    table = _paytable(the_bet, play.paytable)
+    model = _CountModel(the_bet, table, resolve_shoe(None, decks=decks), system)
+    pays = model.pays
+    outcomes = len(pays)
+    mean = np.zeros((len(seen_depths), len(running_counts)))
+    second = np.zeros_like(mean)
+    for i, n in enumerate(seen_depths):
+        keys, mass, joint = model.chances_by_running_count(int(n))
+        p = joint[:, :outcomes] / mass[:, None]
+        win = p @ pays - (1.0 - p.sum(axis=1))
+        square = p @ (pays * pays) + (1.0 - p.sum(axis=1))
+        at = np.rint((keys - running_counts[0]) * scale).astype(int)
+        mean[i, at] = win
+        second[i, at] = square
+    return mean, second
+
+
+def side_outcome_table(play: SideBetPlay) -> tuple:
+    """(cards, outcome of every ordered deal of kinds as one base-52 number, win per unit
+    of each outcome) for the compiled simulator: ``cards`` 3 (first card, up card, second
+    card) or 4 (and the hole card).  Classified by the Monte Carlo module's own readers of
+    the cards (``bjsolve.sidebets.simulate``), not by the exact module's labelling."""
+    from ..sidebets.analysis import bet as _bet
+    from ..sidebets.paytables import paytable as _paytable
+    from ..sidebets.simulate import SIMULATED_BETS, _settle
+    the_bet = _bet(play.bet)
+    table = _paytable(the_bet, play.paytable)
+    classify, _ = SIMULATED_BETS[the_bet.name]
+    pays = {o: table.pay(o) for o in the_bet.outcomes}
+    cards = 4 if the_bet.name == "lucky-ladies" else 3   # the hole card: the dealer's natural
+    rest = np.indices((52,) * (cards - 1)).reshape(cards - 1, -1)
+    wins = []
+    for first in range(52):               # one first card at a time: bounded memory
+        dealt = [np.full(rest.shape[1], first)] + list(rest)
+        if cards == 3:
+            dealt.append(np.zeros(rest.shape[1], dtype=int))     # (no hole card read)
+        wins.append(_settle(classify(dealt, None), pays))
+    win = np.concatenate(wins)
+    values, outcome = np.unique(win, return_inverse=True)
+    if len(values) > 127:
+        raise ValueError(f"sidebet: {the_bet.name} has more than 127 different wins")
+    return cards, outcome.astype(np.int8).ravel(), values.astype(float)
+
+
+def first_cards_covariance(play: SideBetPlay, solution, decks: int) -> tuple:
+    """(covariance per unit of the main hand's result X and the side bet's S on one round
+    of the full shoe, E[X], E[S]) from the joint law of the first cards: Cov(E[X | v],
+    E[S | v]) over the values v of the player's two cards and the up card, E[X | v] the
+    round's value given them (``solution.hand_ev`` unconditioned: the dealer's natural
+    included; the best action), E[S | v] the side bet's mean over the kinds (and, for a
+    4-card bet, the hole card) with those values (``side_outcome_table``).  Exact at the
+    full shoe for a bet settled by these three cards when X is played as ``solution``
+    plays (S's kinds change no rank the hand draws from); for Lucky Ladies the part of
+    S's spread that its hole card carries is left out."""
+    cards, outcome, pays = side_outcome_table(play)
+    counts = np.full(52, float(decks))              # copies of each kind
+    total = 52.0 * decks
+    kinds = np.indices((52,) * cards).reshape(cards, -1)
+    # P(the ordered kinds) without replacement: each later card of a kind seen before
+    # has one copy fewer
+    chance = np.ones(kinds.shape[1])
+    for position in range(cards):
+        left = counts[kinds[position]].copy()
+        for earlier in range(position):
+            left -= kinds[earlier] == kinds[position]
+        chance *= np.maximum(left, 0.0) / (total - position)
+    win = pays[outcome]
+    value = np.minimum(kinds[:3] // 4, 9)          # 0..9: ace .. ten-valued
+    key = (value[0] * 10 + value[1]) * 10 + value[2]   # first card, up card, second card
+    p_v = np.bincount(key, weights=chance, minlength=1000)
+    side_v = np.bincount(key, weights=chance * win, minlength=1000)
+    x_v = np.zeros(1000)
+    for first in range(10):
+        for up in range(10):
+            for second in range(first, 10):
+                values = solution.hand_ev((first + 1, second + 1), up + 1,
+                                          given_no_blackjack=False)
+                best = max(float(v) for v in dict(values).values())
+                for k in {(first * 10 + up) * 10 + second, (second * 10 + up) * 10 + first}:
+                    x_v[k] = best
+    ok = p_v > 0
+    mean_x = float(p_v[ok] @ x_v[ok])
+    mean_s = float(side_v.sum())
+    cross = float(x_v[ok] @ side_v[ok])            # sum_v P(v) E[X|v] E[S|v]
+    return cross - mean_x * mean_s, mean_x, mean_s
