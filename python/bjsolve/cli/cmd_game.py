@@ -14,6 +14,7 @@ from .counting_args import (
     INSURANCE_HELP,
     RAMP_HELP,
     add_decks_estimation_argument,
+    add_sidebet_arguments,
     add_strategy_argument,
     add_system_argument,
     add_tc_rounding_argument,
@@ -21,6 +22,7 @@ from .counting_args import (
     index_items,
     insurance_value,
     penetration_value,
+    sidebet_values,
 )
 
 NAME = "game"
@@ -64,6 +66,7 @@ def add_arguments(parser) -> None:
     b.add_argument("--optimal-spread", type=float, metavar="S",
                    help="also show the SCORE-optimal (Kelly-proportional) ramp with bets "
                         "1..S, rounded to whole units (default: not shown)")
+    add_sidebet_arguments(parser)
     common.add_rule_arguments(parser, shoe=False)
     common.add_output_arguments(parser)
 
@@ -89,6 +92,8 @@ def run(args) -> int:
                                     f"{cards}-card shoe")
         args.penetration = args.penetration / cards
     indices = index_items(args.indices)
+    side = sidebet_values(args)
+    played = {k: side.pop(k) for k in ("sidebet_threshold", "sidebet_units") if k in side}
     with common.progress(args, label="true counts") as update:
         game = CountedGame(rules, args.system_value, penetration=args.penetration,
                            burn=args.burn, spots=args.spots,
@@ -97,8 +102,9 @@ def run(args) -> int:
                            strategy="indices" if indices is not None else args.strategy,
                            indices=indices, insurance=args.insurance,
                            depth_bands=args.depth_bands, threads=args.threads,
-                           progress=update)
-    money = dict(unit=args.unit, trip_rounds=args.trip_rounds, target_ror=args.target_ror)
+                           progress=update, **side)
+    money = dict(unit=args.unit, trip_rounds=args.trip_rounds, target_ror=args.target_ror,
+                 **played)
     result = game.evaluate(ramp, args.bankroll, **money)
     tables = [game.table(ramp), ramp_table(result, "ramp " + ramp.describe())]
     if args.optimal_spread is not None:

@@ -21,6 +21,7 @@ from .counting_args import (
     INSURANCE_HELP,
     RAMP_HELP,
     add_decks_estimation_argument,
+    add_sidebet_arguments,
     add_strategy_argument,
     add_system_argument,
     add_tc_rounding_argument,
@@ -28,6 +29,7 @@ from .counting_args import (
     insurance_value,
     parse_system,
     penetration_value,
+    sidebet_values,
 )
 
 NAME = "simulate"
@@ -118,6 +120,7 @@ def add_arguments(parser) -> None:
     g.add_argument("--scheduler", metavar="ADDRESS",
                    help="run the chunks on a Dask cluster (needs the [dask] extra; default: "
                         "local threads)")
+    add_sidebet_arguments(parser)
     common.add_rule_arguments(parser, shoe=False)
     common.add_output_arguments(parser)
 
@@ -152,7 +155,7 @@ def run(args) -> int:
                 ramp=args.ramp, wong_in=args.wong_in, wong_out=args.wong_out,
                 table_min=args.table_min, table_max=args.table_max, threads=args.threads,
                 chunk_rounds=args.chunk_rounds or DEFAULT_CHUNK_ROUNDS, progress=update,
-                client=client, bankroll_trials=args.bankroll_trials)
+                client=client, bankroll_trials=args.bankroll_trials, **sidebet_values(args))
     finally:
         if client is not None:
             client.close()
@@ -177,6 +180,7 @@ def _numbers_for_machines(result, tables, unit=None):
     summary, by_tc = tables
     figures = result.summary()
     extra = {"se": "SE of the mean", "risk_of_ruin_se": "SE of the risk of ruin",
+             "sidebet_se": "SE of the side bet mean", "combined_se": "SE of the combined mean",
              "seed": "seed", "partial": "partial (1: interrupted)"}
     names = [k for k in figures if k in SUMMARY_LABELS or k in extra]
     rows = [SUMMARY_LABELS.get(k) or extra[k] for k in names]

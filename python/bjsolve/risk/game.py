@@ -830,11 +830,19 @@ class CountedGame:
         if ramp is not None:
             columns.append(parse_ramp(ramp).bets(self.tc_values))
             names.append("bet")
+        notes = self.notes()
+        if self.sidebet is not None:
+            columns += [self.side_mean, np.sqrt(np.maximum(self.side_second
+                                                           - self.side_mean ** 2, 0.0))]
+            names += ["side EV", "side SD"]
+            notes += (f"side EV, side SD: {self.sidebet.bet} ({self.sidebet.paytable.name}) "
+                      f"per unit, exact given the count at the round starts "
+                      f"(bjsolve.risk.side_bet)",)
         return Table("game", "true counts at round starts", tuple(self.labels), tuple(names),
-                     np.column_stack(columns), self.notes(), style="prob",
+                     np.column_stack(columns), notes, style="prob",
                      units="frequency: fraction of rounds; edge: EV per unit bet "
                            "(unconditioned); SD: per unit bet; bet: units",
-                     column_styles={"edge": "ev", "bet": "units"})
+                     column_styles={"edge": "ev", "bet": "units", "side EV": "ev"})
 
     def to_pandas(self):
         """The true-count table as a DataFrame: index the true count at round start

@@ -298,9 +298,11 @@ class RampResult:
 
     @property
     def advantage(self) -> float:
-        """Win rate over the average bet of the rounds played (NaN when no round is
-        played: nothing is bet)."""
+        """Win rate over the amount bet per round (the main bet, and the side bet's units
+        with a side bet; NaN when no round is played: nothing is bet)."""
         staked = self.average_bet * self.rounds_played
+        if self.sidebet is not None:          # the side bet's units are bet too
+            staked += self.sidebet.average_units * self.sidebet.rounds_bet
         return self.win_rate / staked if staked > 0 else float("nan")
 
     def units(self) -> dict:

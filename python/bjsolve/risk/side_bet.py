@@ -43,11 +43,11 @@ COVARIANCE_METHOD = ("within a true count, the full shoe's covariance of one uni
 @dataclass(frozen=True)
 class SideBetPlay:
     """How the side bet is played: ``bet`` (a name of ``GAME_SIDE_BETS``), its pay table
-    ``paytable`` (a preset's name), ``threshold`` (a whole true count of the main count, or
+    ``paytable`` (a ``bjsolve.sidebets.PayTable``), ``threshold`` (a whole true count of the main count, or
     None: every round the main game is bet) and ``units`` (a Ramp: the side bet's units by
     true count; a fixed amount is a one-point ramp)."""
     bet: str
-    paytable: str
+    paytable: object            # a bjsolve.sidebets.PayTable
     threshold: int | None
     units: Ramp
 
@@ -64,7 +64,7 @@ class SideBetPlay:
             f"{self.units.points[0][1]:g} unit(s)"
         when = "every round bet" if self.threshold is None else \
             f"true count >= {self.threshold:+d}"
-        return f"{self.bet} ({self.paytable}): {units} at {when} (main count)"
+        return f"{self.bet} ({self.paytable.name}): {units} at {when} (main count)"
 
 
 def side_bet_play(bet, paytable=None, *, threshold=None, units=1.0) -> SideBetPlay:
@@ -91,8 +91,11 @@ def side_bet_play(bet, paytable=None, *, threshold=None, units=1.0) -> SideBetPl
                              f"(or a ramp), got {_show(units)}")
         ramp = Ramp(((0, float(units)),))
     else:
-        ramp = parse_ramp(units)
-    return SideBetPlay(the_bet.name, table.name, threshold, ramp)
+        try:
+            ramp = parse_ramp(units)
+        except (TypeError, ValueError) as exc:
+            raise type(exc)(f"sidebet_units: a number of units or a ramp; {exc}") from None
+    return SideBetPlay(the_bet.name, table, threshold, ramp)
 
 
 def side_moments_by_state(play: SideBetPlay, decks: int, system, seen_depths, running_counts,

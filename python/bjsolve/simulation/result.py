@@ -133,6 +133,13 @@ class SimulationResult:
         if self.ruin is not None:
             out["risk_of_ruin"] = self.ruin.risk_of_ruin
             out["risk_of_ruin_se"] = self.ruin.se
+        side = self.sidebet
+        if side is not None:
+            out.update(sidebet_rounds=side.rounds_bet, sidebet_mean=side.mean,
+                       sidebet_se=side.se, sidebet_sd=side.sd,
+                       sidebet_win_rate=side.win_rate, covariance=side.covariance,
+                       combined_mean=side.combined_mean, combined_se=side.combined_se,
+                       combined_sd=side.combined_sd)
         return out
 
     def money(self, unit: float) -> dict:
@@ -164,6 +171,16 @@ class SimulationResult:
                                      f"rounds, {self.ruin.bankroll:g} units"
                                      + ("" if unit is None else
                                         f", money {self.ruin.bankroll * unit:,.2f}") + ")")
+        side = self.sidebet
+        if side is not None:
+            shown.update(
+                sidebet_rounds=f"{side.rounds_bet:,}",
+                sidebet_mean=_with_se(side.mean, side.se, " per round"),
+                sidebet_sd=f"{_shown(side.sd, '.4f')} per round",
+                sidebet_win_rate=_shown(side.win_rate, "+.6f") + " per unit it bet",
+                covariance=f"{_shown(side.covariance, '+.5f')} per round",
+                combined_mean=_with_se(side.combined_mean, side.combined_se, " per round"),
+                combined_sd=f"{_shown(side.combined_sd, '.4f')} per round")
         for k, v in money.items():
             if math.isfinite(v):
                 shown[k] += f" (money {v:+,.2f})" if k in ("mean", "total_won") \
@@ -233,6 +250,10 @@ SUMMARY_LABELS = {
     "total_bet": "total bet", "win_rate": "win rate", "shuffles": "shuffles",
     "exhausted": "shoe ran out mid-round", "chunks": "seeded chunks",
     "risk_of_ruin": "risk of ruin",
+    "sidebet_rounds": "side bets made", "sidebet_mean": "side bet mean",
+    "sidebet_sd": "side bet SD", "sidebet_win_rate": "side bet win rate",
+    "covariance": "main x side covariance", "combined_mean": "combined mean",
+    "combined_sd": "combined SD",
 }
 
 
