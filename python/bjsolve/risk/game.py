@@ -112,6 +112,7 @@ from .round_model import check_supported, round_cards_law
 from .side_bet import (
     COVARIANCE_METHOD,
     first_cards_covariance,
+    first_cards_law,
     side_bet_play,
     side_moments_by_state,
 )
@@ -354,10 +355,10 @@ class CountedGame:
         solution = solve(self.rules, shoe=self.shoe)
         solved = solution.strategy
         if self.sidebet is not None:
-            # the side bet's covariance with the main hand within a true count: the full
-            # shoe's, from the first cards' joint law (``first_cards_covariance``)
-            self.side_covariance = first_cards_covariance(self.sidebet, solution,
-                                                          self.rules.decks)[0]
+            # for the side bet's covariance with the main hand within a true count: the
+            # first cards' joint law at the full shoe (``first_cards_law``)
+            self._side_first_cards = first_cards_law(self.sidebet, solution,
+                                                     self.rules.decks)
         del solution
         self.chart = CachedChart(StrategyChart(solved.rows, rules=solved.rules,
                                                split=solved.split))
@@ -513,6 +514,12 @@ class CountedGame:
                                          minlength=len(self.tc_values)) / weight
             self.side_second = np.bincount(at[ok], weights=(probs * second)[ok],
                                            minlength=len(self.tc_values)) / weight
+        # the covariance of one unit of each within a true count: the first cards' law
+        # drawn from the count's mean composition (``first_cards_covariance``)
+        self.side_covariance = np.array([
+            first_cards_covariance(self._side_first_cards,
+                                   self.composition(self._bin_seen[:, i]).counts)
+            for i in range(len(self.tc_values))])
 
     def _insurance_gains(self, seen, cell, probs, w_cell) -> np.ndarray:
         """[true count, band] the insurance gain per round (``insurance_gains``, per state)

@@ -155,16 +155,15 @@ def side_outcome_table(play: SideBetPlay) -> tuple:
     return cards, outcome.astype(np.int8).ravel(), values.astype(float)
 
 
-def first_cards_covariance(play: SideBetPlay, solution, decks: int) -> tuple:
-    """(covariance per unit of the main hand's result X and the side bet's S on one round
-    of the full shoe, E[X], E[S]) from the joint law of the first cards: Cov(E[X | v],
-    E[S | v]) over the values v of the player's two cards and the up card, E[X | v] the
-    round's value given them (``solution.hand_ev`` unconditioned: the dealer's natural
-    included; the best action), E[S | v] the side bet's mean over the kinds (and, for a
-    4-card bet, the hole card) with those values (``side_outcome_table``).  Exact at the
-    full shoe for a bet settled by these three cards when X is played as ``solution``
-    plays (S's kinds change no rank the hand draws from); for Lucky Ladies the part of
-    S's spread that its hole card carries is left out."""
+def first_cards_law(play: SideBetPlay, solution, decks: int) -> tuple:
+    """The first cards' joint law at the full shoe of ``decks`` decks, by the values v of
+    the player's first card, the up card and the player's second card (index
+    (first x 10 + up) x 10 + second, values 0..9 = ace .. ten-valued): (P(v), E[X | v] the
+    round's value given them, E[S | v] the side bet's mean given them).  E[X | v]:
+    ``solution.hand_ev`` unconditioned (the dealer's natural included), the best action;
+    E[S | v]: the side bet's win over the kinds (and, for a 4-card bet, the hole card)
+    with those values, each ordered deal of kinds at its chance without replacement
+    (``side_outcome_table``)."""
     cards, outcome, pays = side_outcome_table(play)
     counts = np.full(52, float(decks))              # copies of each kind
     total = 52.0 * decks
@@ -191,8 +190,25 @@ def first_cards_covariance(play: SideBetPlay, solution, decks: int) -> tuple:
                 best = max(float(v) for v in dict(values).values())
                 for k in {(first * 10 + up) * 10 + second, (second * 10 + up) * 10 + first}:
                     x_v[k] = best
-    ok = p_v > 0
-    mean_x = float(p_v[ok] @ x_v[ok])
-    mean_s = float(side_v.sum())
-    cross = float(x_v[ok] @ side_v[ok])            # sum_v P(v) E[X|v] E[S|v]
-    return cross - mean_x * mean_s, mean_x, mean_s
+    with np.errstate(invalid="ignore", divide="ignore"):
+        s_v = np.where(p_v > 0, side_v / p_v, 0.0)
+    return p_v, x_v, s_v
+
+
+def first_cards_covariance(law, value_counts=None) -> float:
+    """Cov(E[X | v], E[S | v]) per unit of each over the first cards' values v: with the
+    full shoe's ``law`` (``first_cards_law``) alone, its own P(v); with ``value_counts``
+    (cards of each value A..T, fractional allowed: a true count's composition), P(v) of
+    three cards drawn from those counts, E[X | v] and E[S | v] kept at the full shoe's.
+    At the full shoe this is exact for a bet settled by these three cards when X is
+    played as the solution plays (S's kinds change no rank the hand draws from); for
+    Lucky Ladies the part of S's spread its hole card carries is left out."""
+    p_v, x_v, s_v = law
+    if value_counts is not None:
+        c = np.asarray(value_counts, dtype=float)
+        n = c.sum()
+        first, up, second = np.indices((10, 10, 10)).reshape(3, -1)
+        p_v = (c[first] / n * np.maximum(c[up] - (up == first), 0.0) / (n - 1)
+               * np.maximum(c[second] - (second == first) - (second == up), 0.0) / (n - 2))
+    mean_x, mean_s = float(p_v @ x_v), float(p_v @ s_v)
+    return float(p_v @ (x_v * s_v)) - mean_x * mean_s
