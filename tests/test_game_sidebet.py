@@ -21,6 +21,7 @@ from bjsolve.risk.game import CountedGame
 from bjsolve.risk.side_bet import (
     first_cards_covariance,
     first_cards_law,
+    hand_values,
     side_bet_play,
     side_moments_by_state,
     side_outcome_table,
@@ -59,19 +60,35 @@ def six_deck_solution():
     return bjsolve.solve(Rules(decks=6))
 
 
-@pytest.mark.parametrize("name", ["21+3", "perfect-pairs", "match-the-dealer", "over-13"])
+@pytest.mark.parametrize("name", ["21+3", "perfect-pairs", "match-the-dealer", "over-13",
+                                  "lucky-ladies"])
 def test_the_first_cards_law_gives_the_solves_ev_and_the_bets_edge(name, six_deck_solution):
-    """sum P(v) E[X | v] is the round's EV (the hand values unconditioned, the best action:
-    the solve's optimal play), sum P(v) E[S | v] the bet's exact edge: the simulator's
-    outcome table (its own classifiers) read over every ordered deal of kinds."""
-    p, x, s = first_cards_law(side_bet_play(name), six_deck_solution, 6)
+    """Over the cells (first cards' values, dealer natural): the chances sum to 1, the
+    natural's cells to P(dealer natural) = 2 x 24/312 x 96/311, the side bet's mean is its
+    exact edge (the simulator's outcome table, its own classifiers, read over every ordered
+    deal of kinds); sum P(v) E[X | v] is the round's EV (the hand values unconditioned,
+    the best action: the solve's optimal play)."""
+    p, side = first_cards_law(side_bet_play(name), 6)
     assert p.sum() == pytest.approx(1.0, abs=1e-13)
-    assert float(p @ x) == pytest.approx(float(six_deck_solution.expected_value), abs=1e-12)
-    assert float(p @ s) == pytest.approx(sidebets.edge(name, decks=6).expected_value, abs=1e-13)
-    # the law redrawn from the full shoe's value counts is the law by kinds
-    counts = [24] * 9 + [96]
-    assert first_cards_covariance((p, x, s), counts) == pytest.approx(
-        first_cards_covariance((p, x, s)), abs=1e-14)
+    assert p[1::2].sum() == pytest.approx(2 * 24 / 312 * 96 / 311, abs=1e-14)
+    # (Lucky Ladies: 7.3 million deals, pays up to 1000: rounding near 1e-12)
+    assert float(p @ side) == pytest.approx(sidebets.edge(name, decks=6).expected_value,
+                                            abs=1e-11)
+    hands = hand_values(six_deck_solution)
+    p_v = p[0::2] + p[1::2]
+    assert float(p_v @ hands) == pytest.approx(float(six_deck_solution.expected_value),
+                                               abs=1e-12)
+
+
+def test_the_covariance_of_a_bet_blind_to_the_hole_card(six_deck_solution):
+    """Over 13 reads the player's two cards only: the covariance split by the dealer's
+    natural is the plain one over the values, sum P(v) E[X | v] E[S | v] - E[X] E[S]."""
+    p, side = first_cards_law(side_bet_play("over-13"), 6)
+    hands = hand_values(six_deck_solution)
+    p_v, s_v = p[0::2] + p[1::2], side[0::2]
+    plain = float(p_v @ (hands * s_v)) - float(p_v @ hands) * float(p_v @ s_v)
+    got = first_cards_covariance((p, side), hands, [24] * 9 + [96], 0.0)
+    assert got == pytest.approx(plain, abs=1e-14)
 
 
 def test_the_outcome_table_pays_the_edge_of_a_four_card_bet():
@@ -204,9 +221,8 @@ def test_the_game_with_a_side_bet_matches_a_long_simulation(six_decks, name, thr
     game = six_decks
     if name != game.sidebet.bet:
         # the main game is the same: only the side bet's figures are built again
-        solution = bjsolve.solve(game.rules)
         game.sidebet = side_bet_play(name)
-        game._side_first_cards = first_cards_law(game.sidebet, solution, 6)
+        game._side_first_cards = first_cards_law(game.sidebet, 6)
         game._side_moments()
     exact = game.evaluate(RAMP, sidebet_threshold=threshold)
     mean, se = _simulated(game.rules, name, threshold, SLOW_ROUNDS, 16, 900)

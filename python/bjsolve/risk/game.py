@@ -82,7 +82,7 @@ from ..exact.distribution import (
     round_laws,
 )
 from ..exact.engines import make_engines, round_values
-from ..exact.kernel_rules import POLICY_CLASS, check_threads
+from ..exact.kernel_rules import POLICY_CLASS, check_threads, natural_tie_value
 from ..exact.policy import policy_engines
 from ..exact.scheduler import run_units
 from ..exact.solver import solve
@@ -113,6 +113,7 @@ from .side_bet import (
     COVARIANCE_METHOD,
     first_cards_covariance,
     first_cards_law,
+    hand_values,
     side_bet_play,
     side_moments_by_state,
 )
@@ -354,14 +355,13 @@ class CountedGame:
         # closure over the solution and its engines (6D H17 DAS: 27 MB held to the end)
         solution = solve(self.rules, shoe=self.shoe)
         solved = solution.strategy
+        self.chart = CachedChart(StrategyChart(solved.rows, rules=solved.rules,
+                                               split=solved.split))
         if self.sidebet is not None:
             # for the side bet's covariance with the main hand within a true count: the
             # first cards' joint law at the full shoe (``first_cards_law``)
-            self._side_first_cards = first_cards_law(self.sidebet, solution,
-                                                     self.rules.decks)
+            self._side_first_cards = first_cards_law(self.sidebet, self.rules.decks)
         del solution
-        self.chart = CachedChart(StrategyChart(solved.rows, rules=solved.rules,
-                                               split=solved.split))
         # the solution's engines are in reference cycles: freed now and given back, they do
         # not add to the peak of the laws to come (docs/counted-game.md, "Speed")
         del solved
@@ -515,11 +515,23 @@ class CountedGame:
             self.side_second = np.bincount(at[ok], weights=(probs * second)[ok],
                                            minlength=len(self.tc_values)) / weight
         # the covariance of one unit of each within a true count: the first cards' law
-        # drawn from the count's mean composition (``first_cards_covariance``)
-        self.side_covariance = np.array([
-            first_cards_covariance(self._side_first_cards,
-                                   self.composition(self._bin_seen[:, i]).counts)
-            for i in range(len(self.tc_values))])
+        # drawn from the count's mean composition, with the hand values E[X | v] of that
+        # composition (a solve of it, the strategy's first action) and the side bet's
+        # E[S | v] of the full shoe (``first_cards_covariance``)
+        tie = natural_tie_value(self.rules)
+        covariance = []
+        for i, tc in enumerate(self.tc_values):
+            shoe = self.composition(self._bin_seen[:, i])
+            hands = hand_values(solve(self.rules, shoe=shoe, threads=self._threads),
+                                self._side_policy(float(tc)))
+            covariance.append(first_cards_covariance(self._side_first_cards, hands,
+                                                     shoe.counts, tie))
+        self.side_covariance = np.array(covariance)
+
+    def _side_policy(self, tc: float):
+        """The first action the strategy plays at true count tc, for ``hand_values``
+        (None: optimal play)."""
+        return None if self.strategy == "optimal" else self.policy_at(tc)
 
     def _insurance_gains(self, seen, cell, probs, w_cell) -> np.ndarray:
         """[true count, band] the insurance gain per round (``insurance_gains``, per state)

@@ -140,6 +140,9 @@ def side_outcome_table(play: SideBetPlay) -> tuple:
     table = _paytable(the_bet, play.paytable)
     classify, _ = SIMULATED_BETS[the_bet.name]
     pays = {o: table.pay(o) for o in the_bet.outcomes}
+    key = (the_bet.name, tuple(sorted(pays.items())))
+    if key in _OUTCOME_TABLES:
+        return _OUTCOME_TABLES[key]
     cards = 4 if the_bet.name == "lucky-ladies" else 3   # the hole card: the dealer's natural
     rest = np.indices((52,) * (cards - 1)).reshape(cards - 1, -1)
     wins = []
@@ -152,63 +155,131 @@ def side_outcome_table(play: SideBetPlay) -> tuple:
     values, outcome = np.unique(win, return_inverse=True)
     if len(values) > 127:
         raise ValueError(f"sidebet: {the_bet.name} has more than 127 different wins")
-    return cards, outcome.astype(np.int8).ravel(), values.astype(float)
+    outcome = outcome.astype(np.int8).ravel()
+    values = values.astype(float)
+    outcome.flags.writeable = values.flags.writeable = False    # shared by later calls
+    if len(_OUTCOME_TABLES) >= 8:
+        _OUTCOME_TABLES.clear()
+    _OUTCOME_TABLES[key] = (cards, outcome, values)
+    return cards, outcome, values
 
 
-def first_cards_law(play: SideBetPlay, solution, decks: int) -> tuple:
-    """The first cards' joint law at the full shoe of ``decks`` decks, by the values v of
-    the player's first card, the up card and the player's second card (index
-    (first x 10 + up) x 10 + second, values 0..9 = ace .. ten-valued): (P(v), E[X | v] the
-    round's value given them, E[S | v] the side bet's mean given them).  E[X | v]:
-    ``solution.hand_ev`` unconditioned (the dealer's natural included), the best action;
-    E[S | v]: the side bet's win over the kinds (and, for a 4-card bet, the hole card)
-    with those values, each ordered deal of kinds at its chance without replacement
-    (``side_outcome_table``)."""
+# (bet, pays) -> side_outcome_table's answer: Lucky Ladies' table (52^4 deals) takes
+# seconds to classify, and every simulate call of a campaign asks for it again
+_OUTCOME_TABLES: dict = {}
+
+
+def first_cards_law(play: SideBetPlay, decks: int) -> tuple:
+    """The side bet by the first cards at the full shoe of ``decks`` decks: (P, E[S | ...])
+    over the cells (v, natural) of the values v of the player's first card, the up card
+    and the player's second card (index ((first x 10 + up) x 10 + second) x 2 + natural,
+    values 0..9 = ace .. ten-valued) and whether the hole card gives the dealer a natural.
+    Exact: every ordered deal of kinds (the hole card's too, for a 4-card bet) at its
+    chance without replacement, settled by ``side_outcome_table``; a 3-card bet's mean
+    is the same in both cells of a v."""
     cards, outcome, pays = side_outcome_table(play)
     counts = np.full(52, float(decks))              # copies of each kind
     total = 52.0 * decks
-    kinds = np.indices((52,) * cards).reshape(cards, -1)
+    kinds = np.indices((52,) * 4).reshape(4, -1) if cards == 4 else \
+        np.indices((52,) * 3).reshape(3, -1)
     # P(the ordered kinds) without replacement: each later card of a kind seen before
     # has one copy fewer
     chance = np.ones(kinds.shape[1])
-    for position in range(cards):
+    for position in range(len(kinds)):
         left = counts[kinds[position]].copy()
         for earlier in range(position):
             left -= kinds[earlier] == kinds[position]
         chance *= np.maximum(left, 0.0) / (total - position)
     win = pays[outcome]
-    value = np.minimum(kinds[:3] // 4, 9)          # 0..9: ace .. ten-valued
-    key = (value[0] * 10 + value[1]) * 10 + value[2]   # first card, up card, second card
-    p_v = np.bincount(key, weights=chance, minlength=1000)
-    side_v = np.bincount(key, weights=chance * win, minlength=1000)
+    value = np.minimum(kinds // 4, 9)              # 0..9: ace .. ten-valued
+    key = ((value[0] * 10 + value[1]) * 10 + value[2]) * 2
+    if cards == 4:
+        key = key + (value[1] + value[3] == 9) * ((value[1] == 0) | (value[3] == 0))
+        p = np.bincount(key, weights=chance, minlength=2000)
+        side = np.bincount(key, weights=chance * win, minlength=2000)
+    else:
+        # the natural's cell: its share of v from the hole card's chance (one of the
+        # N - 3 cards left)
+        p_v = np.bincount(key // 2, weights=chance, minlength=1000)
+        natural = _natural_given_first_cards(np.array([4.0 * decks] * 9 + [16.0 * decks]))
+        p = np.stack([p_v * (1 - natural), p_v * natural], axis=1).ravel()
+        s_v = np.bincount(key // 2, weights=chance * win, minlength=1000)
+        side = np.stack([s_v * (1 - natural), s_v * natural], axis=1).ravel()
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return p, np.where(p > 0, side / p, 0.0)
+
+
+def _natural_given_first_cards(value_counts) -> np.ndarray:
+    """P(the hole card gives the dealer a natural | the first cards' values v), v indexed
+    as ``first_cards_law``'s, from the cards of each value A..T (fractional allowed)."""
+    c = np.asarray(value_counts, dtype=float)
+    n = c.sum()
+    first, up, second = np.indices((10, 10, 10)).reshape(3, -1)
+    hole = np.where(up == 0, 9, np.where(up == 9, 0, -1))
+    left = c[np.maximum(hole, 0)] - (first == hole) - (second == hole)
+    return np.where(hole >= 0, np.maximum(left, 0.0) / (n - 3), 0.0)
+
+
+def _first_cards_chances(value_counts) -> np.ndarray:
+    """P(v) of the first cards' values (``first_cards_law``'s order) drawn without
+    replacement from the cards of each value A..T."""
+    c = np.asarray(value_counts, dtype=float)
+    n = c.sum()
+    first, up, second = np.indices((10, 10, 10)).reshape(3, -1)
+    return (c[first] / n * np.maximum(c[up] - (up == first), 0.0) / (n - 1)
+            * np.maximum(c[second] - (second == first) - (second == up), 0.0) / (n - 2))
+
+
+def hand_values(solution, policy=None) -> np.ndarray:
+    """E[X | v] by the first cards' values v (index as ``first_cards_law``'s): the round's
+    value given the two cards and the up card on the solution's shoe, unconditioned (the
+    dealer's natural included), ``solution.hand_ev``'s value of the action ``policy``
+    (cards, dealer, allowed) plays first, or of the best action (None: optimal play); the
+    play after it is the solution's.  0 where the shoe cannot deal the three cards."""
     x_v = np.zeros(1000)
     for first in range(10):
         for up in range(10):
             for second in range(first, 10):
-                values = solution.hand_ev((first + 1, second + 1), up + 1,
-                                          given_no_blackjack=False)
-                best = max(float(v) for v in dict(values).values())
+                cards = (first + 1, second + 1)
+                try:
+                    values = dict(solution.hand_ev(cards, up + 1, given_no_blackjack=False))
+                except ValueError:
+                    # a (fractional) shoe that cannot deal these three cards: their
+                    # chance there is 0 (``_first_cards_chances``)
+                    continue
+                play = None
+                if sorted(cards) == [1, 10]:
+                    play = "stand"                  # a natural is paid at once
+                elif policy is not None and len(values) > 1:
+                    play = policy(cards, up + 1, tuple(values))
+                best = (float(values[play]) if play in values
+                        else max(float(v) for v in values.values()))
                 for k in {(first * 10 + up) * 10 + second, (second * 10 + up) * 10 + first}:
                     x_v[k] = best
+    return x_v
+
+
+def first_cards_covariance(side_law, hands, value_counts, natural_tie: float) -> float:
+    """Cov(X, S) per unit of each from the first cards: the side bet's mean by cell
+    ``side_law`` (``first_cards_law``: E[S | v, natural]), the round's value ``hands``
+    (``hand_values``: E[X | v], unconditioned) and the cards of each value A..T
+    ``value_counts`` (a count's composition; fractional allowed), which give P(v) and
+    P(natural | v).  With the dealer's natural X is -1, or ``natural_tie`` for a player
+    natural (the peek ends the round); without it, E[X | v, no natural] follows from the
+    unconditioned value.  Exact at the full shoe when X is played as ``hands`` plays it
+    and S depends on the hole card only through the dealer's natural (every bet here: S's
+    kinds change no rank the hand draws from); at a count's mean composition E[S | cell]
+    is the full shoe's."""
+    _, s = side_law
+    s_plain, s_natural = s[0::2], s[1::2]
+    p_v = _first_cards_chances(value_counts)
+    natural = _natural_given_first_cards(value_counts)
+    first, _, second = np.indices((10, 10, 10)).reshape(3, -1)
+    player_natural = (first + second == 9) & ((first == 0) | (second == 0))
+    x_natural = np.where(player_natural, natural_tie, -1.0)
     with np.errstate(invalid="ignore", divide="ignore"):
-        s_v = np.where(p_v > 0, side_v / p_v, 0.0)
-    return p_v, x_v, s_v
-
-
-def first_cards_covariance(law, value_counts=None) -> float:
-    """Cov(E[X | v], E[S | v]) per unit of each over the first cards' values v: with the
-    full shoe's ``law`` (``first_cards_law``) alone, its own P(v); with ``value_counts``
-    (cards of each value A..T, fractional allowed: a true count's composition), P(v) of
-    three cards drawn from those counts, E[X | v] and E[S | v] kept at the full shoe's.
-    At the full shoe this is exact for a bet settled by these three cards when X is
-    played as the solution plays (S's kinds change no rank the hand draws from); for
-    Lucky Ladies the part of S's spread its hole card carries is left out."""
-    p_v, x_v, s_v = law
-    if value_counts is not None:
-        c = np.asarray(value_counts, dtype=float)
-        n = c.sum()
-        first, up, second = np.indices((10, 10, 10)).reshape(3, -1)
-        p_v = (c[first] / n * np.maximum(c[up] - (up == first), 0.0) / (n - 1)
-               * np.maximum(c[second] - (second == first) - (second == up), 0.0) / (n - 2))
-    mean_x, mean_s = float(p_v @ x_v), float(p_v @ s_v)
-    return float(p_v @ (x_v * s_v)) - mean_x * mean_s
+        x_plain = np.where(natural < 1, (hands - natural * x_natural) / (1 - natural), 0.0)
+    mean_x = float(p_v @ hands)
+    mean_s = float(p_v @ (natural * s_natural + (1 - natural) * s_plain))
+    both = float(p_v @ (natural * x_natural * s_natural + (1 - natural) * x_plain * s_plain))
+    return both - mean_x * mean_s
