@@ -8,7 +8,7 @@ are the card bets settled by the round's first cards (the player's two, the up c
 for Lucky Ladies, the hole card): their outcome does not depend on how the hands are
 played, so the side bet's value given the count is exact as in
 ``bjsolve.sidebets.counted_sidebet`` (falling-factorial moments of the unseen tag classes,
-``_CountModel``) at every depth and running count where a round can start.
+``CountModel``) at every depth and running count where a round can start.
 
 Used by ``CountedGame`` (per true count: the side bet's mean and second moment per unit,
 exact given the round-start law of the counted game) and by ``simulate`` (the same bet,
@@ -22,6 +22,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..model.ranks import show as _show
+from ..sidebets.paytables import PayTable
 from .ramp import MAX_BET, MIN_BET, Ramp, _true_count, parse_ramp
 
 __all__ = ["GAME_SIDE_BETS", "SideBetPlay", "side_bet_play", "side_moments_by_state",
@@ -47,7 +48,7 @@ class SideBetPlay:
     None: every round the main game is bet) and ``units`` (a Ramp: the side bet's units by
     true count; a fixed amount is a one-point ramp)."""
     bet: str
-    paytable: object            # a bjsolve.sidebets.PayTable
+    paytable: PayTable
     threshold: int | None
     units: Ramp
 
@@ -103,16 +104,16 @@ def side_moments_by_state(play: SideBetPlay, decks: int, system, seen_depths, ru
     """[depth, running count] the side bet's mean and second moment per unit bet at a round
     start after ``seen_depths[i]`` cards seen with running count ``running_counts[j]`` (the
     count distribution's grid, ``scale`` its steps per unit): exact, the chances of its
-    outcomes given the count (``_CountModel.chances_by_running_count``) over the
+    outcomes given the count (``CountModel.chances_by_running_count``) over the
     multivariate hypergeometric law of the cards seen.  A state the count law never
     reaches is 0 (it has no weight)."""
     from ..sidebets.analysis import bet as _bet
     from ..sidebets.analysis import resolve_shoe
-    from ..sidebets.counted import _CountModel
+    from ..sidebets.counted import CountModel
     from ..sidebets.paytables import paytable as _paytable
     the_bet = _bet(play.bet)
     table = _paytable(the_bet, play.paytable)
-    model = _CountModel(the_bet, table, resolve_shoe(None, decks=decks), system)
+    model = CountModel(the_bet, table, resolve_shoe(None, decks=decks), system)
     pays = model.pays
     outcomes = len(pays)
     mean = np.zeros((len(seen_depths), len(running_counts)))
@@ -135,7 +136,7 @@ def side_outcome_table(play: SideBetPlay) -> tuple:
     the cards (``bjsolve.sidebets.simulate``), not by the exact module's labelling."""
     from ..sidebets.analysis import bet as _bet
     from ..sidebets.paytables import paytable as _paytable
-    from ..sidebets.simulate import SIMULATED_BETS, _settle
+    from ..sidebets.simulate import SIMULATED_BETS, settle
     the_bet = _bet(play.bet)
     table = _paytable(the_bet, play.paytable)
     classify, _ = SIMULATED_BETS[the_bet.name]
@@ -150,12 +151,12 @@ def side_outcome_table(play: SideBetPlay) -> tuple:
         dealt = [np.full(rest.shape[1], first)] + list(rest)
         if cards == 3:
             dealt.append(np.zeros(rest.shape[1], dtype=int))     # (no hole card read)
-        wins.append(_settle(classify(dealt, None), pays))
+        wins.append(settle(classify(dealt, None), pays))
     win = np.concatenate(wins)
-    values, outcome = np.unique(win, return_inverse=True)
+    values, index = np.unique(win, return_inverse=True)
     if len(values) > 127:
         raise ValueError(f"sidebet: {the_bet.name} has more than 127 different wins")
-    outcome = outcome.astype(np.int8).ravel()
+    outcome = index.astype(np.int8).ravel()
     values = values.astype(float)
     outcome.flags.writeable = values.flags.writeable = False    # shared by later calls
     if len(_OUTCOME_TABLES) >= 8:

@@ -112,7 +112,7 @@ def counted_sidebet(name, paytable=None, *, system="hilo", decks: int = 6, shoe=
         raise ValueError("counted_sidebet: the shoe needs whole counts")
     if not isinstance(hit_soft_17, bool):
         raise TypeError(f"hit_soft_17 must be True or False, got {show(hit_soft_17)}")
-    model = _CountModel(the_bet, table, shoe, system, hit_soft_17)
+    model = CountModel(the_bet, table, shoe, system, hit_soft_17)
     total = model.total
     m = int(model.sig_cards.max())
     last = int(penetration * total)
@@ -147,7 +147,7 @@ def counted_sidebet(name, paytable=None, *, system="hilo", decks: int = 6, shoe=
         float(base_ev if base_ev is not None else math.nan), summary)
 
 
-class _CountModel:
+class CountModel:
     """A bet's value given the unseen class totals of a tag system.
 
     The bet's outcome chances are written as terms: each term is a chance at the full shoe
