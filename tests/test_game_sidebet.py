@@ -93,17 +93,21 @@ def test_the_covariance_of_a_bet_blind_to_the_hole_card(six_deck_solution):
 
 def test_the_outcome_table_pays_the_edge_of_a_four_card_bet():
     """Lucky Ladies reads the hole card (its queen-of-hearts pair with a dealer natural):
-    the table over the 52^4 deals, weighted by their chances on one deck, gives the
-    exact edge."""
+    the table (three kinds, and whether the hole card makes a natural), read over every
+    deal of four distinct kinds of one deck (each equally likely), gives the exact edge."""
     cards, outcome, pays = side_outcome_table(side_bet_play("lucky-ladies"))
-    assert cards == 4 and outcome.shape == (52 ** 4,)
+    assert cards == 4 and outcome.shape == (2 * 52 ** 3,)
     kinds = np.indices((52,) * 4).reshape(4, -1)
     distinct = np.ones(kinds.shape[1], dtype=bool)
     for a in range(4):
         for b in range(a):
             distinct &= kinds[a] != kinds[b]
-    ev = pays[outcome[distinct]].mean()          # one deck: every distinct deal equally likely
-    assert ev == pytest.approx(sidebets.edge("lucky-ladies", decks=1).expected_value, abs=1e-13)
+    first, up, second, hole = kinds[:, distinct]
+    up_value, hole_value = np.minimum(up // 4, 9), np.minimum(hole // 4, 9)
+    natural = (up_value + hole_value == 9) & ((up_value == 0) | (hole_value == 0))
+    ev = pays[outcome[((first * 52 + up) * 52 + second) * 2 + natural]].mean()
+    assert ev == pytest.approx(sidebets.edge("lucky-ladies", decks=1).expected_value,
+                               abs=1e-13)
 
 
 # ---- the game ----------------------------------------------------------------------------

@@ -31,7 +31,7 @@ cdef enum:
     IP_N_KEYS
     IP_INFINITE              # 1: an infinite shoe (cards drawn with replacement, no count)
     IP_SIDE_CARDS            # the side bet's cards: 0 none, 3 (player's two, up card) or 4
-                             # (and the hole card); see run_chunk
+                             # (and whether the hole card made a natural); see run_chunk
     IP_COUNT                 # the array's length
 
 # Floating parameters: positions in ``dparams``.

@@ -18,15 +18,17 @@ arrives as flat arrays built once in Python (bjsolve/simulation/simulator.py):
 * betting: ``bet_by_tc[tc - TC_LOW]`` the bet at each (rounded, clamped) true count;
 * a side bet (optional): ``side_by_tc[tc - TC_LOW]`` its units at each true count (0: not
   bet), ``side_outcome[cards]`` the outcome of the first spot's cards (kinds 0..51 of the
-  first card, the up card, the second card and, for a 4-card bet, the hole card, in that
-  order, as one base-52 number) and ``side_pays[outcome]`` its win per unit.
+  first card, the up card and the second card as one base-52 number; for a bet that reads
+  the hole card, times 2 plus 1 when the hole card gives the dealer a natural) and
+  ``side_pays[outcome]`` its win per unit.
 
-Cards are dealt as kinds (rank and suit: kind // 4 the rank A..K, kind % 4 the suit), so
-that a side bet can read suits; the game reads the blackjack value of each kind.  The
-shoe's cards of each value take that value's kinds in turn (the i-th ace: kind i % 4;
-the i-th ten-valued card: kind 36 + i % 16, so T, J, Q, K of every suit), each card where
-the deck of values had it: a run without a side bet deals the same values from the same
-seed as before suits were dealt (a shoe of whole decks holds every kind equally often).
+With a side bet every card also has a kind (rank and suit: kind // 4 the rank A..K,
+kind % 4 the suit), held beside the deck of values and moved with its card, so that the
+bet can read suits.  The shoe's cards of each value take that value's kinds in turn (the
+i-th ace: kind i % 4; the i-th ten-valued card: kind 36 + i % 16, so T, J, Q, K of every
+suit): the values, and the generator's draws, are those of a run without the side bet, so
+the main game's results are the same for the same seed (a shoe of whole decks holds
+every kind equally often).
 
 The loop touches no Python object and runs without the GIL.
 """
@@ -129,9 +131,9 @@ def random_integers(uint64_t seed, uint64_t chunk, int count, uint32_t below_n):
 cdef struct Sim:
     Rng rng
     # shoe
-    int8_t* deck             # card kinds 0..51 (value: value_of[kind])
-    int8_t value_of[52]
-    int last_kind            # the kind of the card draw() returned last
+    int8_t* deck             # card values 1..10
+    int8_t* kinds            # with a side bet: each card's kind 0..51, beside deck (else NULL)
+    int last_kind            # with a side bet: the kind of the card draw() returned last
     int n_cards
     int infinite             # draws with replacement from deck[0:n_cards]; no count
     int pos                  # cards dealt since the shuffle (burn card included)
@@ -165,11 +167,12 @@ cdef inline int draw(Sim* s) noexcept nogil:
     """Next card of the shoe (an incremental Fisher-Yates shuffle: each draw picks a
     random undealt card).  An empty shoe is refilled, counted as an exhaustion."""
     cdef int j
-    cdef int8_t c
+    cdef int8_t c, kind
     if s.infinite:
-        c = s.deck[below(&s.rng, <uint32_t>s.n_cards)]
-        s.last_kind = c
-        return s.value_of[c]
+        j = <int>below(&s.rng, <uint32_t>s.n_cards)
+        if s.kinds != NULL:
+            s.last_kind = s.kinds[j]
+        return s.deck[j]
     if s.pos >= s.n_cards:
         s.exhausted += 1
         s.pos = 0
@@ -179,9 +182,13 @@ cdef inline int draw(Sim* s) noexcept nogil:
     c = s.deck[j]
     s.deck[j] = s.deck[s.pos]
     s.deck[s.pos] = c
+    if s.kinds != NULL:          # the kinds move with their cards
+        kind = s.kinds[j]
+        s.kinds[j] = s.kinds[s.pos]
+        s.kinds[s.pos] = kind
+        s.last_kind = kind
     s.pos += 1
-    s.last_kind = c
-    return s.value_of[c]
+    return c
 
 
 cdef inline void see(Sim* s, int card) noexcept nogil:
@@ -345,7 +352,8 @@ def run_chunk(dict rules, const int64_t[::1] iparams, const double[::1] dparams,
     if side_cards != 0:
         if side_cards != 3 and side_cards != 4:
             raise ValueError(f"iparams: side bet cards must be 0, 3 or 4, got {side_cards}")
-        if side_outcome.shape[0] != 52 ** side_cards or side_by_tc.shape[0] != TC_SPAN:
+        if (side_outcome.shape[0] != 52 ** 3 * (2 if side_cards == 4 else 1)
+                or side_by_tc.shape[0] != TC_SPAN):
             raise ValueError("side_outcome / side_by_tc: wrong length for the side bet")
         for i in range(side_outcome.shape[0]):
             if side_outcome[i] < 0 or side_outcome[i] >= side_pays.shape[0]:
@@ -366,15 +374,21 @@ def run_chunk(dict rules, const int64_t[::1] iparams, const double[::1] dparams,
     s.deck = <int8_t*>malloc(n_cards if n_cards > 0 else 1)
     if s.deck == NULL:
         raise MemoryError()
-    # each value's cards take the kinds in turn: ace..nine the four suits of their rank,
-    # the ten-valued cards the sixteen kinds T, J, Q, K of each suit (kind 36 + i % 16)
+    s.kinds = NULL
+    if side_cards:
+        s.kinds = <int8_t*>malloc(n_cards if n_cards > 0 else 1)
+        if s.kinds == NULL:
+            free(s.deck)
+            raise MemoryError()
+    # each value's cards take that value's kinds in turn: ace..nine the four suits of
+    # their rank, the ten-valued cards the sixteen kinds T, J, Q, K of each suit
     k = 0
     for r in range(10):
         for i in range(shoe[r]):
-            s.deck[k] = (4 * r + i % 4) if r < 9 else (36 + i % 16)
+            s.deck[k] = r + 1
+            if s.kinds != NULL:
+                s.kinds[k] = (4 * r + i % 4) if r < 9 else (36 + i % 16)
             k += 1
-    for i in range(52):
-        s.value_of[i] = i // 4 + 1 if i < 36 else 10
     s.last_kind = 0
     s.n_cards = n_cards
     s.infinite = <int>iparams[IP_INFINITE]
@@ -409,6 +423,7 @@ def run_chunk(dict rules, const int64_t[::1] iparams, const double[::1] dparams,
                  watch_sigint, &out_s[0], &out_c[0], &out_tcc[0, 0], &out_tcs[0, 0])
     finally:
         free(s.deck)
+        free(s.kinds)
     return sums, counts, tc_counts, tc_sums
 
 
@@ -437,7 +452,7 @@ cdef void _run(Sim* s, const int64_t* ip, const double* dp, const int32_t* key_o
     cdef double natural_tie = s.rules.natural_tie_value
     cdef bint h17 = s.rules.hit_soft_17 != 0
     cdef int side_cards = <int>ip[IP_SIDE_CARDS]
-    cdef int first_kind = 0, up_kind = 0, second_kind = 0, hole_kind = 0
+    cdef int first_kind = 0, up_kind = 0, second_kind = 0
     cdef int64_t side_index
     cdef double side, side_units, side_won = 0.0, side_sq = 0.0, side_bet = 0.0, cross = 0.0
     cdef int64_t side_bets = 0
@@ -507,7 +522,6 @@ cdef void _run(Sim* s, const int64_t* ip, const double* dp, const int32_t* key_o
         hole = 0
         if hole_first:
             hole = draw(s)
-            hole_kind = s.last_kind
             if exposed:
                 see(s, hole)
         key = key_of[(up - 1) * 10 + (hole - 1 if exposed else 0)]
@@ -584,7 +598,6 @@ cdef void _run(Sim* s, const int64_t* ip, const double* dp, const int32_t* key_o
             # ---- a no-hole-card dealer takes the second card now ----
             if not hole_first:
                 hole = draw(s)
-                hole_kind = s.last_kind
                 if up + hole == 11 and (up == 1 or hole == 1):
                     dealer_natural = True
                     for sp in range(n_spots):
@@ -663,8 +676,9 @@ cdef void _run(Sim* s, const int64_t* ip, const double* dp, const int32_t* key_o
                 side_units = side_by_tc[bucket]
                 if side_units > 0.0:
                     side_index = (first_kind * 52 + up_kind) * 52 + second_kind
-                    if side_cards == 4:
-                        side_index = side_index * 52 + hole_kind
+                    if side_cards == 4:      # and whether the hole card made a natural
+                        side_index = side_index * 2 + (up + hole == 11
+                                                       and (up == 1 or hole == 1))
                     side = side_units * side_pays[side_outcome[side_index]]
                     side_won += side
                     side_sq += side * side

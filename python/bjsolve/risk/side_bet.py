@@ -130,10 +130,13 @@ def side_moments_by_state(play: SideBetPlay, decks: int, system, seen_depths, ru
 
 
 def side_outcome_table(play: SideBetPlay) -> tuple:
-    """(cards, outcome of every ordered deal of kinds as one base-52 number, win per unit
-    of each outcome) for the compiled simulator: ``cards`` 3 (first card, up card, second
-    card) or 4 (and the hole card).  Classified by the Monte Carlo module's own readers of
-    the cards (``bjsolve.sidebets.simulate``), not by the exact module's labelling."""
+    """(cards, outcome of every deal, win per unit of each outcome) for the compiled
+    simulator: ``cards`` 3, the deal is the kinds of the first card, the up card and the
+    second card as one base-52 number; 4 (a bet that reads the hole card, Lucky Ladies
+    through the dealer's natural alone), that number times 2 plus 1 when the hole card
+    gives the dealer a natural.  Classified by the Monte Carlo module's own readers of the
+    cards (``bjsolve.sidebets.simulate``), not by the exact module's labelling; the hole
+    card shown to them is an ace or a ten-valued card that completes the natural, or a 2."""
     from ..sidebets.analysis import bet as _bet
     from ..sidebets.paytables import paytable as _paytable
     from ..sidebets.simulate import SIMULATED_BETS, settle
@@ -145,13 +148,22 @@ def side_outcome_table(play: SideBetPlay) -> tuple:
     if key in _OUTCOME_TABLES:
         return _OUTCOME_TABLES[key]
     cards = 4 if the_bet.name == "lucky-ladies" else 3   # the hole card: the dealer's natural
-    rest = np.indices((52,) * (cards - 1)).reshape(cards - 1, -1)
+    up, second = np.indices((52, 52)).reshape(2, -1)
+    up_value = np.minimum(up // 4, 9)
     wins = []
-    for first in range(52):               # one first card at a time: bounded memory
-        dealt = [np.full(rest.shape[1], first)] + list(rest)
+    for first in range(52):               # one first card at a time
+        dealt = [np.full(up.shape, first), up, second]
         if cards == 3:
-            dealt.append(np.zeros(rest.shape[1], dtype=int))     # (no hole card read)
-        wins.append(settle(classify(dealt, None), pays))
+            wins.append(settle(classify(dealt + [np.zeros(up.shape, dtype=int)], None),
+                               pays))
+            continue
+        # a hole card without a natural (a 2: kind 4), then one with it (a ten-valued card
+        # under an ace, an ace under a ten-valued card; none under another up card)
+        plain = np.full(up.shape, 4)
+        natural = np.where(up_value == 0, 36, np.where(up_value == 9, 0, 4))
+        win_plain = settle(classify(dealt + [plain], None), pays)
+        win_natural = settle(classify(dealt + [natural], None), pays)
+        wins.append(np.stack([win_plain, win_natural], axis=1).ravel())
     win = np.concatenate(wins)
     values, index = np.unique(win, return_inverse=True)
     if len(values) > 127:
@@ -191,11 +203,15 @@ def first_cards_law(play: SideBetPlay, decks: int) -> tuple:
         for earlier in range(position):
             left -= kinds[earlier] == kinds[position]
         chance *= np.maximum(left, 0.0) / (total - position)
-    win = pays[outcome]
     value = np.minimum(kinds // 4, 9)              # 0..9: ace .. ten-valued
+    deal = (kinds[0] * 52 + kinds[1]) * 52 + kinds[2]
     key = ((value[0] * 10 + value[1]) * 10 + value[2]) * 2
     if cards == 4:
-        key = key + (value[1] + value[3] == 9) * ((value[1] == 0) | (value[3] == 0))
+        natural = (value[1] + value[3] == 9) & ((value[1] == 0) | (value[3] == 0))
+        deal = deal * 2 + natural
+        key = key + natural
+    win = pays[outcome[deal]]
+    if cards == 4:
         p = np.bincount(key, weights=chance, minlength=2000)
         side = np.bincount(key, weights=chance * win, minlength=2000)
     else:
