@@ -130,6 +130,14 @@ def test_the_main_game_is_unchanged_by_a_side_bet(two_decks):
                                       rel=1e-12) if both.win_rate > 0 else 1.0)
 
 
+def test_a_game_with_a_side_bet_pickles_and_gives_the_same_figures(two_decks):
+    import pickle
+    _, game, _ = two_decks
+    again = pickle.loads(pickle.dumps(game))
+    assert again.evaluate(RAMP, 500, sidebet_threshold=2) == game.evaluate(
+        RAMP, 500, sidebet_threshold=2)
+
+
 def test_the_side_bet_is_made_at_and_above_its_threshold(two_decks):
     _, game, _ = two_decks
     result = game.evaluate(RAMP, sidebet_threshold=3, sidebet_units=2)
