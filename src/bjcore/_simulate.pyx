@@ -641,9 +641,7 @@ cdef int _setup_game(Sim* s, const int32_t[::1] shoe, Py_ssize_t n_decision,
     s.suits_777 = (s.rules.bonus_777[1] != s.rules.bonus_777[0]
                    or s.rules.bonus_777[2] != s.rules.bonus_777[0]
                    or s.rules.super_bonus > 0.0)
-    if s.rules.redoubles and (s.rules.free_double_totals or s.rules.free_split_ranks):
-        raise ValueError("rules: redoubles cannot go with free_double_totals or "
-                         "free_split_ranks (only paid doubles redouble; docs/games.md)")
+    # (redoubles with free stakes: refused by the rule model, _rules.decode_game_rules)
     for r in range(10):
         s.suit_full[r] = shoe[r] // 4
     if not s.infinite:

@@ -13,7 +13,9 @@ mapping {outcome: pay to one}).  ``effects_of_removal`` and ``best_count`` give 
 effects of removing each card and the best linear count; ``edges_table`` every bet under
 every preset; ``counted_sidebet`` how often a count finds an edge and what betting then
 earns (card bets; a first exact model); ``simulate_sidebet`` an independent Monte Carlo
-check of both (flat, or at a true-count threshold).  Conventions: docs/side-bets.md.
+check of both (flat, or at a true-count threshold).  The bets the dealer's drawing
+settles take ``strategy`` ("two-cards", or the hands played out by "basic"/"optimal"
+over ``spots``; the same law, ``played_out`` says why).  Conventions: docs/side-bets.md.
 """
 from typing import TYPE_CHECKING
 
