@@ -297,7 +297,11 @@ class CountedGame:
         insurance = _checked_insurance(insurance)
         self.sidebet = None if sidebet is None and sidebet_paytable is None else \
             side_bet_play(sidebet, sidebet_paytable)
-        self.shoe = Shoe.decks(rules.decks)
+        self.shoe = rules.shoe()
+        if self.sidebet is not None and list(self.shoe.counts) != [4 * rules.decks] * 9 + [
+                16 * rules.decks]:
+            raise ValueError(f"sidebet: the side bet is computed on a shoe of whole standard "
+                             f"decks, got the counts {list(self.shoe.counts)} (A..T)")
         self.cut = self._checked_cut()
         if indices is not None:
             # (a named set's exact table is made for the game's true-count rounding)
