@@ -13,13 +13,12 @@ try:                               # Starlette's TestClient runs on httpx2 (http
 except ImportError:
     pytest.importorskip("httpx", reason="Starlette's TestClient needs httpx2 or httpx")
 
-from starlette.testclient import TestClient  # noqa: E402
-
-import bjsolve  # noqa: E402
-from bjsolve.counting.index_file import parse_index_file  # noqa: E402
-from bjsolve.counting.indices import index_table_from_file  # noqa: E402
-from bjsolve.web import create_app  # noqa: E402
-from bjsolve.web.index_uploads import IndexUploads  # noqa: E402
+import bjsolve
+from bjsolve.counting.index_file import parse_index_file
+from bjsolve.counting.indices import index_table_from_file
+from bjsolve.web import create_app
+from bjsolve.web.index_uploads import IndexUploads
+from starlette.testclient import TestClient
 
 RULES = "1D H17 no DAS"
 GAME = {"rules": RULES, "penetration": "0.5", "ramp": "0:1,1:2,2:4", "bankroll": "200"}

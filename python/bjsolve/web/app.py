@@ -263,7 +263,8 @@ def create_app(engine: Engine | None = None, *, warm_up: bool = False) -> Starle
             key, lines = UPLOADS.add(text, name)
         except ValueError as exc:
             return JSONResponse({"errors": {"indices": str(exc)}}, status_code=400)
-        return JSONResponse({"errors": {}, "indices": key, "label": upload_label(key)})
+        return JSONResponse({"errors": {}, "indices": key, "label": upload_label(key),
+                             "lines": lines})
 
     async def sim_start(request: Request) -> JSONResponse:
         params = request.query_params
