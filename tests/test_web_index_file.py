@@ -79,6 +79,10 @@ def test_a_bad_file_is_refused_with_the_parsers_message(client):
     assert answer.status_code == 400
     assert answer.json()["errors"] == {"indices": str(parser.value)}
     assert "line 2" in str(parser.value) and "play" in str(parser.value)
+    # its insurance line is read as the counted game reads it
+    bad_insurance = "# insurance: take at TC >= +5000\n" + INDEX_TEXT.split("\n", 1)[1]
+    assert "insurance index +5000 is out of range" in \
+        upload(client, bad_insurance).json()["errors"]["indices"]
     # a file of comments only, or not text at all, is refused beside the same field
     assert "no index lines" in upload(client, "# nothing\n").json()["errors"]["indices"]
     assert list(client.post("/api/indices", content=b"\xff").json()["errors"]) == ["indices"]

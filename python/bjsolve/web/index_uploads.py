@@ -16,6 +16,7 @@ import threading
 from collections import OrderedDict
 
 from ..counting.index_file import parse_index_file
+from ..counting.indices import file_insurance
 
 PREFIX = "file:"            # indices=file:HASH names an uploaded file
 HASH_CHARS = 16             # of the SHA-256 hex digest: enough to tell files apart
@@ -41,6 +42,7 @@ class IndexUploads:
         # a last newline: the text is then never read as a path or a comma list of sets
         text = text if text.endswith("\n") else text + "\n"
         plays = parse_index_file(text, source=source)
+        file_insurance(text)        # its "# insurance:" line, read as the game will read it
         if not plays:
             raise ValueError(f"{source}: no index lines (only blank lines and comments); "
                              f"expected lines 'count up dbl spl sur p1 tc1 ... pk +1000' as "
