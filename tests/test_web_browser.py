@@ -288,7 +288,10 @@ def test_simulate_page_runs_shows_progress_and_stops(server, driver):
     rounds.send_keys("1e9")
     d.find_element(By.ID, "sim-start").click()
     bar = d.find_element(By.ID, "sim-progress")
-    wait_until(lambda: float(bar.get_attribute("value")) > 0)
+    # (the bar still shows the run before until the new one answers: wait for Stop, which
+    # only a running job enables)
+    wait_until(lambda: d.find_element(By.ID, "sim-stop").is_enabled()
+               and float(bar.get_attribute("value")) > 0)
     d.find_element(By.ID, "sim-stop").click()
     wait_until(lambda: "PARTIAL" in text_of(d, "sim-figures"))
     assert "stopped" in text_of(d, "sim-done")
