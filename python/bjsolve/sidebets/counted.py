@@ -103,7 +103,7 @@ def counted_sidebet(name, paytable=None, *, system="hilo", decks: int = 6, shoe=
         raise ValueError("counted_sidebet: the shoe needs whole counts")
     if not isinstance(hit_soft_17, bool):
         raise TypeError(f"hit_soft_17 must be True or False, got {show(hit_soft_17)}")
-    model = _CountModel(the_bet, table, shoe, system, hit_soft_17)
+    model = CountModel(the_bet, table, shoe, system, hit_soft_17)
     total = model.total
     m = int(model.sig_cards.max())
     last = int(penetration * total)
@@ -138,7 +138,7 @@ def counted_sidebet(name, paytable=None, *, system="hilo", decks: int = 6, shoe=
         float(base_ev if base_ev is not None else math.nan), summary)
 
 
-class _CountModel:
+class CountModel:
     """A bet's value given the unseen class totals of a tag system.
 
     The bet's outcome chances are written as terms: each term is a chance at the full shoe
@@ -188,6 +188,17 @@ class _CountModel:
     def value_by_running_count(self, n: int):
         """(running counts, their chances, P(count and the bet offered) by group, P(count and
         offered) x the value given both, by group) after n cards."""
+        keys, mass, joint = self.chances_by_running_count(n)
+        outcomes = len(self.pays)
+        offered = joint[:, outcomes:]
+        net = -offered.copy()
+        for o in range(outcomes):
+            net[:, self.group[o]] += (self.pays[o] + 1) * joint[:, o]
+        return keys, mass, offered, net
+
+    def chances_by_running_count(self, n: int):
+        """(running counts, their chances, [running count, event] P(count and event)) after
+        n cards: the events are the bet's outcomes, then the offer groups."""
         seen = _class_vectors(self.class_total, n)
         unseen = self.class_total[None, :] - seen
         classes = len(self.class_total)
@@ -208,12 +219,7 @@ class _CountModel:
         mass = np.bincount(inverse, weights=p)
         joint = np.stack([np.bincount(inverse, weights=p * chance[:, j], minlength=len(keys))
                           for j in range(chance.shape[1])], axis=1)
-        outcomes = len(self.pays)
-        offered = joint[:, outcomes:]
-        net = -offered.copy()
-        for o in range(outcomes):
-            net[:, self.group[o]] += (self.pays[o] + 1) * joint[:, o]
-        return keys / 12, mass, offered, net
+        return keys / 12, mass, joint
 
 
 def _terms(the_bet, shoe, full, cls, n_classes, hit_soft_17):
