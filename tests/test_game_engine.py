@@ -297,7 +297,8 @@ class HandBruteForce:
                 options.append(self.after_double(h, 2 * own, 2 * free, own, redoubles - 1))
             if self.g["double_rescue"]:
                 nat = self.dealer(h)["natural"]
-                options.append(-1.0 if self.enhc else -(1 - nat) - own * nat)
+                # a late surrender: only against a dealer found without a natural
+                options.append(-(1 - nat) - own * nat)
             v += p * first_best(options)
         return v
 
@@ -639,8 +640,8 @@ def test_solve_chart_and_evaluate_run_on_the_game_engine(monkeypatch):
 
 @pytest.mark.parametrize("game", ["free doubles", "rescue", "spanish"])
 def test_hand_values_without_a_hole_card_against_brute_force(game):
-    """ENHC: a dealer natural takes every bet, so a double gives nothing back and a rescue
-    loses the original bet outright."""
+    """ENHC: a dealer natural takes every bet, so a double gives nothing back, and a rescue
+    (a late surrender) saves the doubled stake only when the dealer has no natural."""
     rules = Rules(decks=1, hit_soft_17=True, hole_card="enhc")
     params = dict(kernel_rules(rules, 2), **GAMES[game])
     for upcard in (1, 10):

@@ -549,10 +549,12 @@ class GameWalk {
             if (improves(v.mean(), best.mean())) best = v;
         }
         if (R.double_rescue) {
+            // a rescue is a late surrender: it saves the doubled stake only from a dealer
+            // who turns out not to hold a natural (with no hole card, the natural found
+            // after the players takes the doubled hand's own stake, as the simulator and
+            // the reference settle it)
             double orig = own_stake();
-            Acc v = R.natural_takes_all
-                        ? Acc::constant(-orig)
-                        : Acc::constant(-orig * (1.0 - law.natural) - own * law.natural);
+            Acc v = Acc::constant(-orig * (1.0 - law.natural) - own * law.natural);
             if (improves(v.mean(), best.mean())) best = v;
         }
         return best;
