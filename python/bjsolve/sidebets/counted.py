@@ -284,7 +284,7 @@ class _CountModel:
         if self.by_suit:
             # every suit's count is known: no sum; the "running count" reported is the
             # richest unseen suit's excess over a quarter of the cards unseen
-            count = unseen.max(axis=1) - unseen.sum(axis=1) / classes
+            count = unseen.max(axis=1) - unseen.sum(axis=1) / 4
             mass, joint = p, p[:, None] * chance
         else:
             running = seen @ np.array(self.values)

@@ -130,7 +130,7 @@ def suit_count(name, paytable=None, *, shoe=None, decks=None, remove=(),
                                      hit_soft_17=hit_soft_17, dealer=dealer, spanish=spanish)
     table = resolve(bet(effects.bet), paytable if paytable is not None else effects.paytable)
     counts = np.array([float(c) for c in effects.shoe.counts])
-    present = np.flatnonzero(counts > 0)
+    present = [int(k) for k in np.flatnonzero(counts > 0)]
     weights = counts[present]
     eor = np.array([effects.by_kind[card_name(k)] for k in present])
     biggest = np.abs(eor).max() if len(eor) else 0.0
