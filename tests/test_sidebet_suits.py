@@ -367,3 +367,34 @@ def test_bad_suit_counts_are_named():
     assert bad.returncode == 2 and len(bad.stderr.strip().splitlines()) == 1
     bad = _cli("21+3", "--counted", "--system", "1,2,3")
     assert bad.returncode == 2 and len(bad.stderr.strip().splitlines()) == 1
+
+
+def test_docs_quote_the_computed_suit_figures():
+    from pathlib import Path
+    text = " ".join((Path(__file__).parent.parent / "docs" / "side-bets.md").read_text()
+                    .split())
+    for system in ("suits", "red-black"):
+        r = sidebets.counted_sidebet("21+3", "classic", system=system, decks=6)
+        assert (f"{r.bet_fraction:.2%} of rounds, {r.edge_when_bet:+.2%} per bet, "
+                f"{r.gain_per_100_rounds:+.3f} units per 100 rounds") in text
+    short = suit_count("21+3", decks=6, remove=("AH", "2H", "3H", "4H", "5H", "6H", "QH", "KH"))
+    assert (f"21+3's count over cards correlates {short.correlation:.3f} with the effects, "
+            f"its best count by rank {short.rank_correlation:.3f}") in text
+    ladies = suit_count("lucky-ladies", decks=6)
+    assert (f"(level {ladies.level}: QH {ladies.tag('QH')}, the other queens "
+            f"{ladies.tag('QS')}; correlation {ladies.correlation:.3f} against "
+            f"{ladies.rank_correlation:.3f} by rank)") in text
+    assert f"(21+3, 6 decks: {suit_count('21+3', decks=6).suit_pair_effect:+.5f} per unit)" \
+        in text
+    from bjsolve.sidebets.counted import _CountModel
+    the_bet = sidebets.bet("21+3")
+    model = _CountModel(the_bet, sidebets.paytable(the_bet, "classic"),
+                        sidebets.resolve_shoe(decks=6), "suits")
+    quoted = []
+    for seen, digits in ((156, 2), (273, 1)):
+        _, _, offered, net = model.value_by_running_count(seen)
+        play = net > 0
+        share, edge = offered[play].sum(), net[play].sum() / offered[play].sum()
+        quoted.append(f"{share:.{digits}%} at {edge:.2%}")
+    assert f"the suit counts find {quoted[0]}." in text
+    assert f"the suit counts {quoted[1]}:" in text
