@@ -132,7 +132,53 @@ def test_the_decoded_rules_are_the_rules(rules):
         "natural_takes_all": int(rules.hole_card == "enhc"),
         "tie_value": -1.0 if rules.dealer_wins_ties else 0.0,
         "natural_tie_value": natural_tie_value(rules),
+        # a classic rule set: the games' fields at their classic values
+        "dealer_22_push": 0, "free_double_totals": 0, "free_split_ranks": 0,
+        "player_21_wins": 0, "bonus_21": [1.0] * 3, "bonus_678": [1.0] * 3,
+        "bonus_777": [1.0] * 3, "bonus_after_split": 0, "super_bonus": 0.0,
+        "redoubles": 0, "double_rescue": 0, "double_split_aces": 0, "game": 0,
     }
+
+
+GAME_KEYS = [("dealer_22_push", 1), ("free_double_totals", (1 << 9) | (1 << 10) | (1 << 11)),
+             ("free_split_ranks", 0b1111111110), ("player_21_wins", 1),
+             ("bonus_21", (1.5, 2, 3)), ("bonus_678", (1.5, 2, 3)), ("bonus_777", (1, 1, 2)),
+             ("super_bonus", 1000), ("redoubles", 3), ("double_rescue", 1),
+             ("double_split_aces", 1)]
+
+
+@pytest.mark.parametrize("key, value", GAME_KEYS)
+def test_a_rule_of_the_games_is_decoded_and_the_classic_kernels_refuse_it(key, value):
+    """Each game key is read (and marks the rules as a game's); the classic solver, round
+    laws and simulator refuse it by name instead of ignoring it."""
+    params = dict(kernel_rules(Rules(decks=1), 0), **{key: value})
+    decoded = check_rules(params)
+    assert decoded["game"] == 1
+    assert decoded[key] == (list(map(float, value)) if isinstance(value, tuple) else value)
+    name = "bonus" if "bonus" in key else key
+    for entry in ("UpcardEngine", "RoundLaws", "RoundLaws (infinite)", "SpotMoments",
+                  "run_chunk"):
+        with pytest.raises(ValueError, match=f"rules: .*{name}.* games"):
+            ENTRY_POINTS[entry](params)
+
+
+def test_bonus_after_split_alone_is_still_the_classic_game():
+    """Paying bonuses on split hands means nothing without a bonus to pay."""
+    params = dict(kernel_rules(Rules(decks=1), 0), bonus_after_split=1)
+    assert check_rules(params)["game"] == 0
+
+
+@pytest.mark.parametrize("key, value, error", [
+    ("free_split_ranks", 1, ValueError), ("free_double_totals", 1 << 21, ValueError),
+    ("free_double_totals", 2.0, TypeError), ("bonus_21", (1.5, 2), ValueError),
+    ("bonus_21", (0.5, 1, 1), ValueError), ("bonus_678", "1.5", TypeError),
+    ("redoubles", 4, ValueError), ("super_bonus", -1, ValueError),
+    ("double_rescue", 2, ValueError),
+])
+def test_a_bad_game_rule_names_its_key(key, value, error):
+    params = dict(kernel_rules(Rules(decks=1), 0), **{key: value})
+    with pytest.raises(error, match=f"rules: {key} must be"):
+        check_rules(params)
 
 
 def test_natural_tie_value_defaults_to_the_other_ties():

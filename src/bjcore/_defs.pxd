@@ -54,6 +54,21 @@ cdef struct RuleParams:
     int natural_takes_all    # ENHC: a dealer natural takes doubled and split bets too
     double tie_value         # what a push pays: 0, or -1 when the dealer wins ties
     double natural_tie_value # what a player natural gets against a dealer natural
+    # The games dealt beside the classic one (docs/games.md).  Optional keys of the rule
+    # dict; their defaults are the classic game, where ``game`` is 0.
+    int dealer_22_push       # a dealer 22 pushes every standing hand but a natural
+    int free_double_totals   # bit t set: a two-card hard total t doubles free
+    int free_split_ranks     # bit r set (r = 1..10): a pair of rank r splits free
+    int player_21_wins       # a player 21 (not a natural) beats every dealer total
+    double bonus_21[3]       # payout of a winning 21 of 5, 6, 7+ cards (1: no bonus)
+    double bonus_678[3]      # of a three-card 21 of 6-7-8: mixed, suited, spades
+    double bonus_777[3]      # of a three-card 21 of 7-7-7: mixed, suited, spades
+    int bonus_after_split    # the bonuses are paid on split hands too
+    double super_bonus       # suited 7-7-7 against a dealer 7, per unit bet (0: none)
+    int redoubles            # times a doubled hand may double again (0..3)
+    int double_rescue        # a doubled hand may surrender, losing the original bet
+    int double_split_aces    # a split ace may double (with hit_split_aces, or alone)
+    int game                 # 1 when any of these differs from the classic game
 
 
 # Two option values closer than TIE_TOLERANCE_VALUE (relative) are a tie, which the

@@ -42,7 +42,7 @@ from libc.string cimport memset
 from libc.stdint cimport uint64_t, int8_t
 from libcpp.unordered_map cimport unordered_map
 from bjcore._alloc cimport vector, guard, guard_int
-from bjcore._rules cimport ShoeParams, decode_rules, decode_shoe
+from bjcore._rules cimport ShoeParams, decode_rules, refuse_game_rules, decode_shoe
 from cython.operator cimport dereference as deref, preincrement as preinc
 
 import numpy as np
@@ -67,6 +67,7 @@ cdef class RoundLaws:
         # the rule model (_rules): the solver's checks, the same decoded rules
         decode_shoe(shoe, dealer, infinite, True, &decoded)
         decode_rules(rules, &self.rules)
+        refuse_game_rules(&self.rules, "the classic round laws")
         cards = tuple([decoded.dealer_cards[r] for r in range(decoded.dealer_n)])
         self.dealer_key = dealer
         self.dealer_index = HashIndex()

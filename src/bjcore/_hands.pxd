@@ -20,6 +20,17 @@ cdef struct HandValues:
     int split_choice   # an unsplit hand's: CDZ-'s pick for the same cards split, or -1
 
 
+cdef inline HandValues blank_values() noexcept nogil:
+    """A row of ``value_store`` with nothing computed yet."""
+    cdef HandValues blank
+    blank.stand = NAN
+    blank.hit = NAN
+    blank.double_ = NAN
+    blank.choice = -1
+    blank.split_choice = -1
+    return blank
+
+
 cdef class HandEngine:
     cdef readonly int upcard          # rank 1..10 (0 when both dealer cards are known)
     cdef int dealer_cnt[N_RANKS]      # the dealer's known cards, out of the shoe

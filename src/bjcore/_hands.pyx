@@ -21,7 +21,7 @@ from bjcore._dealer cimport DealerStore, DealerTrie
 from bjcore._pair_dealer cimport PairDealer
 from bjcore._memo cimport DecisionTable, HashIndex
 from bjcore._alloc cimport vector, guard
-from bjcore._rules cimport ShoeParams, decode_rules, decode_shoe
+from bjcore._rules cimport ShoeParams, decode_rules, refuse_game_rules, decode_shoe
 from bjcore._dealer import dealer_trie
 
 
@@ -62,6 +62,7 @@ cdef class HandEngine:
         # the rule model (_rules): every kernel decodes the rules and the shoe there
         decode_shoe(shoe, dealer, infinite, fractional, &decoded)
         decode_rules(rules, &self.rules)
+        refuse_game_rules(&self.rules, "the classic solver")
         cards = tuple([decoded.dealer_cards[r] for r in range(decoded.dealer_n)])
         self.upcard = decoded.upcard
         self.dealer_n = decoded.dealer_n
@@ -378,15 +379,8 @@ cdef class HandEngine:
 
     cdef int add_row(self, uint64_t key) noexcept nogil:
         """A new row of ``value_store`` for the context ``key`` (see ``lookup``)."""
-        cdef HandValues blank
-        cdef int row
-        blank.stand = NAN
-        blank.hit = NAN
-        blank.double_ = NAN
-        blank.choice = -1
-        blank.split_choice = -1
-        row = <int>self.value_store.size()
-        self.value_store.push_back(blank)
+        cdef int row = <int>self.value_store.size()
+        self.value_store.push_back(blank_values())   # (may throw: nothing indexed yet)
         self.value_index.insert(key, row)
         return row
 

@@ -123,7 +123,7 @@ cdef class RoundEngine(SplitEngine):
             self.prefetch_unsplit(0, n)
             self.dealer.flush()
             if self.rules.split_class != SPLIT_POLICY and not self.has_fractional_counts():
-                self.value_unsplit_hands()
+                self.value_bottom_up(-1)   # every unsplit hand
         for c1 in range(N_RANKS):
             for c2 in range(N_RANKS):
                 if self.infinite:

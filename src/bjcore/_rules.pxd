@@ -16,6 +16,7 @@ cdef struct ShoeParams:
 
 
 cdef int decode_rules(dict rules, RuleParams* out) except -1
+cdef int refuse_game_rules(const RuleParams* rules, str kernel) except -1
 cdef int decode_counts(object shoe, bint infinite, bint allow_fractional,
                        ShoeParams* out) except -1
 cdef int decode_shoe(object shoe, object dealer, bint infinite, bint allow_fractional,

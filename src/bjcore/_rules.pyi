@@ -2,10 +2,11 @@ from collections.abc import Sequence
 from typing import SupportsFloat, SupportsIndex
 
 RULE_KEYS: tuple[str, ...]
+GAME_RULE_DEFAULTS: dict[str, object]
 OPTIONAL_RULE_KEYS: tuple[str, ...]
 MAX_PAYOUT: float
 
-def check_rules(rules: dict[str, object]) -> dict[str, int | float]: ...
+def check_rules(rules: dict[str, object]) -> dict[str, int | float | list[float]]: ...
 def check_shoe(
     shoe: Sequence[SupportsFloat],
     dealer: int | Sequence[SupportsIndex] | None = ...,

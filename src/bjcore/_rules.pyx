@@ -29,7 +29,14 @@ RULE_KEYS = ("hit_soft_17", "double_min_total", "double_soft", "double_any_cards
              "double_after_split", "max_split_hands", "resplit_aces", "hit_split_aces",
              "surrender", "blackjack_payout", "split_class", "natural_takes_all",
              "dealer_wins_ties")
-OPTIONAL_RULE_KEYS = ("natural_tie_value",)
+# The games' rules (docs/games.md): optional, each absent key is the classic game's value.
+GAME_RULE_DEFAULTS = {
+    "dealer_22_push": 0, "free_double_totals": 0, "free_split_ranks": 0,
+    "player_21_wins": 0, "bonus_21": (1.0, 1.0, 1.0), "bonus_678": (1.0, 1.0, 1.0),
+    "bonus_777": (1.0, 1.0, 1.0), "bonus_after_split": 0, "super_bonus": 0.0,
+    "redoubles": 0, "double_rescue": 0, "double_split_aces": 0,
+}
+OPTIONAL_RULE_KEYS = ("natural_tie_value",) + tuple(GAME_RULE_DEFAULTS)
 
 # Largest blackjack payout (and natural-tie value) accepted: far beyond any real table,
 # small enough that no lattice or sum of the kernels overflows.
@@ -83,11 +90,13 @@ cdef int decode_rules(dict rules, RuleParams* out) except -1:
     missing = [k for k in RULE_KEYS if k not in rules]
     if missing:
         raise ValueError(f"rules: missing {', '.join(missing)} (a kernel rule dict holds "
-                         f"{', '.join(RULE_KEYS)}; optionally natural_tie_value)")
+                         f"{', '.join(RULE_KEYS)}; optionally natural_tie_value and the games' keys "
+                         f"{', '.join(GAME_RULE_DEFAULTS)})")
     unknown = sorted(str(k) for k in rules if k not in RULE_KEYS and k not in OPTIONAL_RULE_KEYS)
     if unknown:
         raise ValueError(f"rules: unknown {', '.join(unknown)} (a kernel rule dict holds "
-                         f"{', '.join(RULE_KEYS)}; optionally natural_tie_value)")
+                         f"{', '.join(RULE_KEYS)}; optionally natural_tie_value and the games' keys "
+                         f"{', '.join(GAME_RULE_DEFAULTS)})")
     out.hit_soft_17 = _flag(rules, "hit_soft_17")
     out.double_min_total = _whole(rules, "double_min_total", (0, 9, 10),
                                   "0 (any total), 9 or 10")
@@ -106,7 +115,82 @@ cdef int decode_rules(dict rules, RuleParams* out) except -1:
         out.natural_tie_value = _real(rules, "natural_tie_value", -1.0, False, MAX_PAYOUT)
     else:
         out.natural_tie_value = out.tie_value
+    decode_game_rules(rules, out)
     return 0
+
+
+cdef int _mask(dict rules, str key, int low, int high) except -1:
+    """A bit mask whose set bits are in low..high (``free_double_totals``: totals 4..20;
+    ``free_split_ranks``: ranks 1..10)."""
+    value = rules.get(key, 0)
+    allowed = f"a bit mask of {low}..{high} (bit t set for t), e.g. {(1 << high) | (1 << low)}"
+    try:
+        n = operator.index(value)
+    except TypeError:
+        raise TypeError(f"rules: {key} must be {allowed}, got {value!r}") from None
+    if n < 0 or n & ~(((1 << (high + 1)) - 1) ^ ((1 << low) - 1)):
+        raise ValueError(f"rules: {key} must be {allowed}, got {value!r}")
+    return int(n)
+
+
+cdef int _payouts(dict rules, str key, double* out) except -1:
+    """Three payouts (net units won per unit bet), each in [1, MAX_PAYOUT]."""
+    value = rules.get(key, GAME_RULE_DEFAULTS[key])
+    allowed = f"three payouts in [1, {MAX_PAYOUT:g}] (net units per unit bet)"
+    if isinstance(value, (str, bytes)):
+        raise TypeError(f"rules: {key} must be {allowed}, got {value!r}")
+    try:
+        items = list(value)
+    except TypeError:
+        raise TypeError(f"rules: {key} must be {allowed}, got {value!r}") from None
+    if len(items) != 3:
+        raise ValueError(f"rules: {key} must be {allowed}, got {value!r}")
+    for i in range(3):
+        out[i] = _real({key: items[i]}, key, 1.0, False, MAX_PAYOUT)
+    return 0
+
+
+cdef int decode_game_rules(dict rules, RuleParams* out) except -1:
+    """The games' optional keys (GAME_RULE_DEFAULTS); ``out.game`` says whether any
+    differs from the classic game."""
+    cdef int i
+    given = {k: rules[k] for k in GAME_RULE_DEFAULTS if k in rules}
+    full = dict(GAME_RULE_DEFAULTS)
+    full.update(given)
+    out.dealer_22_push = _flag(full, "dealer_22_push")
+    out.free_double_totals = _mask(full, "free_double_totals", 4, 20)
+    out.free_split_ranks = _mask(full, "free_split_ranks", 1, 10)
+    out.player_21_wins = _flag(full, "player_21_wins")
+    _payouts(full, "bonus_21", out.bonus_21)
+    _payouts(full, "bonus_678", out.bonus_678)
+    _payouts(full, "bonus_777", out.bonus_777)
+    out.bonus_after_split = _flag(full, "bonus_after_split")
+    out.super_bonus = _real(full, "super_bonus", 0.0, False, MAX_PAYOUT)
+    out.redoubles = _whole(full, "redoubles", (0, 1, 2, 3), "0, 1, 2 or 3")
+    out.double_rescue = _flag(full, "double_rescue")
+    out.double_split_aces = _flag(full, "double_split_aces")
+    out.game = 1 if (out.dealer_22_push or out.free_double_totals or out.free_split_ranks
+                     or out.player_21_wins or out.super_bonus != 0.0
+                     or out.redoubles or out.double_rescue or out.double_split_aces) else 0
+    for i in range(3):
+        if out.bonus_21[i] != 1.0 or out.bonus_678[i] != 1.0 or out.bonus_777[i] != 1.0:
+            out.game = 1
+    return 0
+
+
+cdef int refuse_game_rules(const RuleParams* rules, str kernel) except -1:
+    """The classic kernels compute the classic game only: a rule of the games (that this
+    kernel would silently ignore) is an error naming it, never a wrong number."""
+    if not rules.game:
+        return 0
+    set_flags = [name for name, on in (
+        ("dealer_22_push", rules.dealer_22_push), ("free_double_totals", rules.free_double_totals),
+        ("free_split_ranks", rules.free_split_ranks), ("player_21_wins", rules.player_21_wins),
+        ("redoubles", rules.redoubles), ("double_rescue", rules.double_rescue),
+        ("double_split_aces", rules.double_split_aces)) if on]
+    name = set_flags[0] if set_flags else "bonus_21, bonus_678, bonus_777 or super_bonus"
+    raise ValueError(f"rules: {name} is a rule of the games (docs/games.md), which "
+                     f"{kernel} does not compute")
 
 
 cdef int _counts_length(object shoe) except -1:

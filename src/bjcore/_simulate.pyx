@@ -30,7 +30,7 @@ cdef extern from "Python.h":
 import numpy as np
 
 from bjcore._defs cimport RuleParams
-from bjcore._rules cimport ShoeParams, decode_rules, decode_counts
+from bjcore._rules cimport ShoeParams, decode_rules, refuse_game_rules, decode_counts
 
 cdef enum:
     ACT_STAND = 0
@@ -319,6 +319,7 @@ def run_chunk(dict rules, const int64_t[::1] iparams, const double[::1] dparams,
     cdef int r, k, i
     cdef ShoeParams decoded_shoe
     decode_rules(rules, &s.rules)
+    refuse_game_rules(&s.rules, "the simulator")
     if s.rules.natural_takes_all != (iparams[IP_HOLE] == 1):
         raise ValueError(f"rules: natural_takes_all ({bool(s.rules.natural_takes_all)}) must "
                          f"be true exactly for the ENHC hole-card procedure (hole "

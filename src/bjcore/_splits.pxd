@@ -22,15 +22,13 @@ cdef class SplitEngine(HandEngine):
     cdef HashIndex lane_index          # split hand (composition, pair) -> lane_store row
     cdef vector[LaneValues] lane_store
     cdef int queue_e_hi                # queue_split_needs: the last context a walk is for
-    cdef vector[double] fold_best      # value_folded_split: per composition, the value of
+    cdef vector[double] fold_best      # value_bottom_up: per composition, the value of
     cdef vector[double] fold_stand     # its pick and its stand value
 
     cdef void forget(self) except *
     cdef int hands_limit(self, int pair) noexcept nogil
     cdef double pair_hand_value(self, int pair, int extra, int second) noexcept nogil
     cdef double split_value(self, int pair) noexcept nogil
-    cdef void value_folded_split(self, int p) noexcept nogil
-    cdef void value_unsplit_hands(self) noexcept nogil
     cdef void value_bottom_up(self, int p) noexcept nogil
     cdef bint lanes_enabled(self, int p) noexcept nogil
     cdef void lane_blocks(self, int pair, int amax, double* X, double* Y) noexcept nogil

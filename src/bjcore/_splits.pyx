@@ -13,7 +13,7 @@ from libc.math cimport NAN, isnan
 
 from bjcore._defs cimport *
 from bjcore._hands cimport hand_add, hand_remove, stand_from_outcomes
-from bjcore._hands cimport HandEngine, HandValues
+from bjcore._hands cimport HandEngine, HandValues, blank_values
 from bjcore._memo cimport HashIndex
 from bjcore._alloc cimport vector
 from libcpp.unordered_map cimport unordered_map
@@ -453,7 +453,7 @@ cdef class SplitEngine(HandEngine):
         if self.lanes_enabled(p):
             self.lane_blocks(pair, amax, X, Y)
         if (self.split_fold >> p) & 1 and self.unsplit_prefetched:
-            self.value_folded_split(p)   # (the loop below then reads the memo)
+            self.value_bottom_up(p)   # (the loop below then reads the memo)
         for a in range(amax + 1):
             if self.lanes_enabled(p):
                 break   # (valued above, every context at once)
@@ -539,44 +539,32 @@ cdef class SplitEngine(HandEngine):
         self.split_cache[p] = ev
         return ev
 
-    cdef void value_unsplit_hands(self) noexcept nogil:
-        """Every unsplit hand's stand, hit and double values and pick (optimal classes,
-        whole counts), once every unsplit hand's dealer shoe is stored: bottom-up as in
-        ``value_folded_split``, where the recursion from the two-card hands would reach
-        every composition of the shoe."""
-        self.value_bottom_up(-1)
-
-    cdef void value_folded_split(self, int p) noexcept nogil:
-        """Value every split hand of pair index ``p`` in its one context (one extra
-        pair card gone) and keep the values in the memo, for a pair of ``split_fold``
-        (one split allowed, CDP or CDP1, whole counts), once its dealer shoes are stored.
-
-        The recursion (``continuation``) would reach every composition that holds the
-        pair's rank, as CDP and CDP1 compare the options of each, one look-up per hand
-        one card smaller and a call per card.  Here the compositions are taken from the
-        table above, largest first, so that every hand one card larger is done when a
-        hand is: its hit and double values read them by index.  Each value is the same
-        IEEE expression, in the same order, as HandEngine.hit_value, double_value and
-        best_option_at compute, on the same dealer outcomes: the same to the bit."""
-        self.value_bottom_up(p)
-
     cdef void value_bottom_up(self, int p) noexcept nogil:
-        """``value_folded_split`` for pair index ``p``, ``value_unsplit_hands`` for
-        p = -1."""
+        """Value every hand of one context bottom-up and keep the values in the memo,
+        once the context's dealer shoes are stored (optimal classes, whole counts):
+
+        - p = -1: every unsplit hand (stand, hit and double values and the pick), where
+          the recursion from the two-card hands would reach every composition of the shoe;
+        - p >= 0: every split hand of pair index ``p`` in its one context (one extra pair
+          card gone), for a pair of ``split_fold`` (one split allowed, CDP or CDP1), whose
+          options CDP and CDP1 compare in every composition that holds the pair's rank.
+
+        The recursion (``continuation``) would take one look-up per hand one card smaller
+        and a call per card.  Here the compositions are taken from the table above,
+        largest first, so that every hand one card larger is done when a hand is: its
+        hit and double values read them by index.  Each value is the same IEEE
+        expression, in the same order, as HandEngine.hit_value, double_value and
+        best_option_at compute, on the same dealer outcomes: the same to the bit.
+        (Split aces that may not hit are never folded, ``RoundEngine.folded_splits``:
+        every hand here may hit.)"""
         cdef double pi[N_RANKS]
         cdef double avail
         cdef double ev, v
         cdef int64_t fits[N_RANKS]
-        cdef int k, i, j, r, c, row, a, double_ok, n = n_holding[p] if p >= 0 else n_all
+        cdef int k, i, j, r, row, a, double_ok, n = n_holding[p] if p >= 0 else n_all
         cdef uint64_t pair_bits, extra_cards
         cdef const int16_t* order = &comps_holding[p][0] if p >= 0 else &comps_all[0]
-        cdef bint aces_stand = p == 0 and not self.rules.hit_split_aces, have_pi
-        cdef HandValues blank
-        blank.stand = NAN
-        blank.hit = NAN
-        blank.double_ = NAN
-        blank.choice = -1
-        blank.split_choice = -1
+        cdef bint have_pi
         if self.fold_best.size() < <size_t>n_compositions:
             self.fold_best.resize(n_compositions)
             self.fold_stand.resize(n_compositions)
@@ -610,20 +598,21 @@ cdef class SplitEngine(HandEngine):
             self.hard_sum = comp_hard[i]
             self.n_cards = comp_cards[i]
             self.hand_key = comp_key[i]
-            # (HandEngine.lookup, one probe: a solve meets each of these hands here first)
+            # (HandEngine.lookup, one probe: a solve meets each of these hands here first.
+            # Room for a new row is made before its key is indexed, so that running out of
+            # memory never leaves a key pointing at a row that is not there.)
+            if self.value_store.size() == self.value_store.capacity():
+                self.value_store.reserve(2 * self.value_store.size() + 1)
             row = self.value_index.find_or_insert(self.context_key(),
                                                   <int>self.value_store.size())
             if row < 0:
                 row = <int>self.value_store.size()
-                self.value_store.push_back(blank)
+                self.value_store.push_back(blank_values())   # (within capacity: no throw)
             have_pi = False
             if isnan(self.value_store[row].stand):
                 v = self.stand_value()
                 self.value_store[row].stand = v
             self.fold_stand[i] = self.value_store[row].stand
-            if aces_stand:
-                self.fold_best[i] = self.fold_stand[i]
-                continue
             double_ok = ((self.rules.double_after_split or p < 0) and self.may_double())
             if isnan(self.value_store[row].hit):
                 # HandEngine.hit_value, each larger hand's value read by index

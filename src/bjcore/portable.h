@@ -29,7 +29,6 @@
 
 #if defined(__GNUC__) && !defined(BJ_SCALAR_FALLBACK)
 
-#define BJ_VECTOR_EXTENSIONS 1
 /* Four lanes as one value.  Unaligned, may alias the double tables it is read from. */
 typedef double bj_v4 __attribute__((vector_size(32), aligned(8), may_alias));
 typedef double bj_v2 __attribute__((vector_size(16), aligned(8), may_alias));

@@ -91,7 +91,8 @@ static inline void bj_block_give(void* p, size_t bytes) noexcept {
 
 /* Free every kept block; returns the bytes released. */
 static inline size_t bj_block_release_all(void) {
-    bj_recycle::first_use();
+    /* (no first_use: a pool never taken from holds nothing, and asking must not register
+     * the fork handlers, docs/algorithms.md "Side effects") */
     std::lock_guard<std::mutex> guard(bj_recycle::lock);
     size_t released = bj_recycle::kept;
     for (auto& entry : bj_recycle::blocks)
@@ -104,7 +105,6 @@ static inline size_t bj_block_release_all(void) {
 
 /* Bytes currently kept for reuse. */
 static inline size_t bj_block_kept(void) {
-    bj_recycle::first_use();
     std::lock_guard<std::mutex> guard(bj_recycle::lock);
     return bj_recycle::kept;
 }
