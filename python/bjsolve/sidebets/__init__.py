@@ -14,8 +14,8 @@ effects of removing each card and the best linear count; ``edges_table`` every b
 every preset; ``counted_sidebet`` how often a count finds an edge and what betting then
 earns (card bets; a first exact model); ``suit_count`` the best count over the (rank, suit)
 cells and the suit counts' effects (``SUIT_SYSTEMS``: the red-black count, and "suits", the
-four suit counts ``counted_sidebet`` and the simulator take); ``simulate_sidebet`` an independent Monte Carlo
-check of both (flat, or at a true-count threshold).  Conventions: docs/side-bets.md.
+four suit counts ``counted_sidebet`` and the simulator take); ``simulate_sidebet`` an
+independent Monte Carlo check of both (flat, or at a true-count threshold).  Conventions: docs/side-bets.md.
 """
 from typing import TYPE_CHECKING
 

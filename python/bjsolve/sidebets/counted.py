@@ -24,8 +24,8 @@ the count and the up card is positive.  The tags may differ by suit (52 tags, on
 card), and the counter may keep the four suit counts instead of one running count
 (``system="suits"``: the classes are the suits and the value is taken for each vector of
 suit totals, not averaged over a running count); see ``suits``.  What is missing (later
-steps): the bet ramp and rounds of the counted game (``bjsolve.risk.CountedGame``) and a cross-check
-against ``bjsolve.simulate``.
+steps): the bet ramp and rounds of the counted game (``bjsolve.risk.CountedGame``) and a
+cross-check against ``bjsolve.simulate``.
 """
 from __future__ import annotations
 
@@ -87,7 +87,7 @@ def _tags_by_kind(tags) -> np.ndarray:
     ``suits.SUIT_SYSTEMS``)."""
     from ..counting import count_tags
     from ..counting.removal import finite_number
-    from .suits import SUIT_SYSTEMS, cell_tags
+    from .suit_tags import SUIT_SYSTEMS, cell_tags
     if isinstance(tags, str) and tags.strip().lower() in SUIT_SYSTEMS or isinstance(tags, dict):
         return cell_tags(tags)
     if isinstance(tags, str):
@@ -182,7 +182,7 @@ class _CountModel:
     full-shoe value x ff(N, k) / prod_c ff(K_c, m_c) x prod_c ff(M_c, m_c) / ff(N_u, k)."""
 
     def __init__(self, the_bet, table, shoe, tags, hit_soft_17=False):
-        from .suits import is_four_suit_count
+        from .suit_tags import is_four_suit_count
         full = np.array(shoe.counts, dtype=np.int64)
         # the four suit counts: the classes are the suits and the counter knows each one's
         # cards seen (not one running count)
@@ -447,7 +447,9 @@ def _dealer_terms(the_bet, shoe, full, cls, n_classes, hit_soft_17):
 
 def _symmetries(class_total, sigs, weight) -> list:
     """The reorderings of the classes that leave the class totals and the weights of the
-    signatures unchanged (they form a group: the identity is among them)."""
+    signatures unchanged.  They form a group (the identity among them), which the orbits
+    of ``seen_vectors`` need: a set that rounding left short of one gives the identity
+    alone."""
     import itertools
     index = {tuple(sig): j for j, sig in enumerate(sigs.tolist())}
     found = []
@@ -456,6 +458,9 @@ def _symmetries(class_total, sigs, weight) -> list:
         if (None not in moved and np.array_equal(class_total[list(order)], class_total)
                 and np.allclose(weight[:, moved], weight, rtol=1e-12, atol=0)):
             found.append(order)
+    closed = set(found)
+    if any(tuple(a[i] for i in b) not in closed for a in found for b in found):
+        return [tuple(range(sigs.shape[1]))]
     return found
 
 

@@ -321,7 +321,7 @@ def simulate_sidebet(name, paytable=None, *, decks: int = 6, rounds: int = 1_000
     is, and its bet_fraction the share of rounds it was offered (and the count allowed)."""
     from .analysis import bet as _bet
     from .counted import _tags_by_kind
-    from .suits import is_four_suit_count
+    from .suit_tags import is_four_suit_count
     the_bet = _bet(name)
     if the_bet.name not in SIMULATED_BETS:
         raise ValueError(f"simulate_sidebet: {show(name)} is not simulated; simulated bets: "

@@ -22,60 +22,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..counting.removal import finite_number
 from ..model import show
 from ..model.suited_shoe import RANK_NAMES, SUIT_NAMES, card_name, parse_card
+from .suit_tags import FOUR_SUITS, SUIT_SYSTEMS, cell_tags, is_four_suit_count
 
 __all__ = ["FOUR_SUITS", "SUIT_SYSTEMS", "SuitCount", "cell_tags", "is_four_suit_count",
            "suit_count"]
-
-FOUR_SUITS = "suits"
-# name -> (title, tags of the suits S, H, D, C; None: the four suit counts, not one tag sum)
-SUIT_SYSTEMS = {
-    "red-black": ("Red-black (hearts, diamonds +1; spades, clubs -1)", (-1, 1, 1, -1)),
-    FOUR_SUITS: ("Four suit counts (the cards seen of each suit)", None),
-}
-
-
-def is_four_suit_count(system) -> bool:
-    """Whether ``system`` names the four suit counts ("suits")."""
-    return isinstance(system, str) and system.strip().lower() == FOUR_SUITS
-
-
-def cell_tags(system) -> np.ndarray:
-    """The 52 tags (kind = 4 x rank + suit) of a count over cards: a suit system's name
-    (``SUIT_SYSTEMS``), 52 numbers in that order, or a mapping {card or rank: tag} ('QH':
-    that card, 'Q': every queen; a card overrides its rank; cards not named: 0)."""
-    if isinstance(system, str):
-        key = system.strip().lower()
-        if key not in SUIT_SYSTEMS:
-            raise ValueError(f"system: {show(system)} is not a suit count; known: "
-                             f"{', '.join(SUIT_SYSTEMS)}")
-        suits = SUIT_SYSTEMS[key][1]
-        if suits is None:
-            raise ValueError("system: 'suits' is the four suit counts, not one tag per card")
-        return np.tile(np.array(suits, dtype=float), 13)
-    if isinstance(system, dict):
-        tags = np.zeros(52)
-        # ranks first, then cards, so that a card's own tag wins
-        items = sorted(system.items(), key=lambda item: parse_card(item[0], field="tags")[1]
-                       is not None)
-        for card, tag in items:
-            rank, suit = parse_card(card, field="tags")
-            value = finite_number(tag, "tags")
-            ranks = range(9, 13) if rank is None else (rank,)
-            for r in ranks:
-                for s in (range(4) if suit is None else (suit,)):
-                    tags[4 * r + s] = value
-        return tags
-    try:
-        values = tuple(system)
-    except TypeError:
-        raise TypeError(f"tags: give 52 tags (cards AS, AH, AD, AC, 2S, ..., KC), a mapping "
-                        f"{{card: tag}} or a suit system's name, got {show(system)}") from None
-    if len(values) != 52:
-        raise ValueError(f"tags: a count over cards needs 52 tags, got {len(values)}")
-    return np.array([finite_number(t, "tags") for t in values], dtype=float)
 
 
 @dataclass(frozen=True)
@@ -121,7 +73,7 @@ def suit_count(name, paytable=None, *, shoe=None, decks=None, remove=(),
     ``effects_of_removal``'s effects by card), with the published counts' correlations over
     the cards and the suit effects.  Arguments as ``best_count``."""
     from ..counting import SYSTEMS
-    from .analysis import bet, best_count, effects_of_removal
+    from .analysis import best_count, bet, effects_of_removal
     from .paytables import paytable as resolve
     if isinstance(max_level, bool) or not isinstance(max_level, int) or not 1 <= max_level <= 10:
         raise ValueError(f"max_level must be a whole number 1..10, got {show(max_level)}")
@@ -178,7 +130,7 @@ def _suit_pair_effect(effects, table, hit_soft_17) -> float:
         return math.nan
     model = _CountModel(the_bet, table, shoe, FOUR_SUITS, hit_soft_17)
     seen, _ = model.seen_vectors(2)
-    _, mass, offered, net = model.value_by_running_count(2)
+    _, mass, _, net = model.value_by_running_count(2)
     same = seen.max(axis=1) == 2
     if not same.any() or same.all():
         return math.nan
