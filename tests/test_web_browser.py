@@ -91,11 +91,33 @@ def pct(value: float, places: int = 3) -> str:
     return f"{100 * value:.{places}f}%"
 
 
+def error_beside(d, field: str) -> str:
+    return d.find_element(By.CSS_SELECTOR, f'[data-error-for="{field}"]').text
+
+
+def chart_on_page(d) -> dict:
+    """The coloured chart as the page shows it: {hand: {upcard: action code}}."""
+    return d.execute_script("""
+        const table = document.querySelector('#out-chart table.chart');
+        if (!table) return null;
+        const rows = Array.from(table.rows);
+        const upcards = Array.from(rows[0].cells).slice(1).map((c) => c.textContent);
+        const chart = {};
+        for (const row of rows.slice(1)) {
+          const cells = Array.from(row.cells);
+          if (cells.length !== upcards.length + 1) continue;     // a section's heading
+          chart[cells[0].textContent] = Object.fromEntries(
+            cells.slice(1).map((c, i) => [upcards[i], c.textContent]));
+        }
+        return chart;""")
+
+
 def test_change_rules_and_enter_a_hand(server, driver):
     d = driver
     d.get(server + "?rules=6D+S17+DAS")
     s17 = bjsolve.solve(bjsolve.Rules.parse("6D S17 DAS"))
     assert text_of(d, "edge-optimal") == pct(-s17.expected_value)
+    assert chart_on_page(d) == s17.strategy.rows
     # the chart's exceptions arrive after the page
     wait_until(lambda: d.find_elements(By.ID, "exceptions-table"))
 
@@ -104,6 +126,9 @@ def test_change_rules_and_enter_a_hand(server, driver):
     h17 = bjsolve.solve(bjsolve.Rules.parse("6D H17 DAS"))
     wait_until(lambda: text_of(d, "edge-optimal") == pct(-h17.expected_value))
     assert text_of(d, "edge-chart") == pct(-h17.evaluate(h17.strategy))
+    # the chart follows too (11 v A: hit at S17, double at H17)
+    wait_until(lambda: chart_on_page(d) == h17.strategy.rows)
+    assert h17.strategy.rows["11"]["A"] != s17.strategy.rows["11"]["A"]
     wait_until(lambda: "H17" in d.find_element(By.ID, "f-rules").get_attribute("value"))
     assert "H17" in d.current_url
 
@@ -192,8 +217,19 @@ def test_counting_page_answers_a_new_ramp(server, driver):
     wait_until(lambda: d.find_element(By.CSS_SELECTOR, '[data-error-for="wong_in"]').text == "")
     # a ramp that does not read: the message beside the field
     ramp.send_keys(",4:")
-    wait_until(lambda: "true count:bet" in d.find_element(
-        By.CSS_SELECTOR, '[data-error-for="ramp"]').text)
+    wait_until(lambda: "true count:bet" in error_beside(d, "ramp"))
+    ramp.send_keys(Keys.BACK_SPACE, Keys.BACK_SPACE, Keys.BACK_SPACE)
+    wait_until(lambda: error_beside(d, "ramp") == "")
+    # tags of one's own that are not 10 numbers: the message beside the system field; the
+    # name typed back, the page answers again
+    system = d.find_element(By.ID, "f-system")
+    system.clear()
+    system.send_keys("-1,1,1,1,1,1,0,0,0")
+    wait_until(lambda: "got 9 numbers" in error_beside(d, "system"))
+    system.clear()
+    system.send_keys("HILO")
+    wait_until(lambda: error_beside(d, "system") == "")
+    wait_until(lambda: text_of(d, "fig-score") == f"{third.score:.2f}")
 
 
 def test_simulate_page_runs_shows_progress_and_stops(server, driver):
@@ -208,6 +244,18 @@ def test_simulate_page_runs_shows_progress_and_stops(server, driver):
     assert "seed=3" in d.current_url and "rounds=200000" in d.current_url
     assert "job=" in d.find_element(By.CSS_SELECTOR, '[data-download="simulation.csv"]'
                                     ).get_attribute("href")
+    # the table's options: two spots, a table maximum of 3 units, insurance at +3
+    for field, value in (("spots", "2"), ("table_max", "3"), ("insurance", "3")):
+        box = d.find_element(By.ID, f"f-{field}")
+        box.clear()
+        box.send_keys(value)
+    d.find_element(By.ID, "sim-start").click()
+    want = bjsolve.simulate(bjsolve.Rules.parse("6D H17 DAS LS"), rounds=200_000, seed=3,
+                            system="hilo", ramp="0:1,1:2,2:4", spots=2, table_max=3,
+                            insurance=3, chunk_rounds=WEB_CHUNK_ROUNDS)
+    wait_until(lambda: text_of(d, "sim-mean") == f"{want.mean:+.5f}")
+    assert text_of(d, "sim-hands") == f"{want.hands:,}"
+    assert "spots=2" in d.current_url and "table_max=3" in d.current_url
     # a long run: the bar moves, Stop keeps the rounds played so far
     rounds = d.find_element(By.ID, "f-rounds")
     rounds.clear()
@@ -219,9 +267,19 @@ def test_simulate_page_runs_shows_progress_and_stops(server, driver):
     wait_until(lambda: "PARTIAL" in text_of(d, "sim-figures"))
     assert "stopped" in text_of(d, "sim-done")
     assert d.find_element(By.ID, "sim-start").is_enabled()
-    # bad rounds: the message beside the field
+    partial = text_of(d, "sim-rounds")
+    # bad rounds: the message beside the field, the partial result still shown
     rounds.clear()
     rounds.send_keys("0")
     d.find_element(By.ID, "sim-start").click()
-    wait_until(lambda: "whole number" in d.find_element(
-        By.CSS_SELECTOR, '[data-error-for="rounds"]').text)
+    wait_until(lambda: "whole number" in error_beside(d, "rounds"))
+    assert text_of(d, "sim-rounds") == partial
+    # a table maximum below the minimum: found by the simulator, shown beside its field
+    rounds.clear()
+    rounds.send_keys("1000")
+    box = d.find_element(By.ID, "f-table_max")
+    box.clear()
+    box.send_keys("0.5")
+    d.find_element(By.ID, "sim-start").click()
+    wait_until(lambda: "table_max" in error_beside(d, "table_max"))
+    assert error_beside(d, "rounds") == ""

@@ -123,6 +123,32 @@ cdef inline int soft_total(int hard, int aces) noexcept nogil:
     return hard
 
 
+cdef inline bint split_context_weights(const double* shoe, const int* dealer_cnt, int p,
+                                       int a, bint infinite, double* rho) noexcept nogil:
+    """The next-card probabilities ``rho`` of a split hand of pair index ``p`` holding its
+    pair card, with ``a`` more pair cards gone (the other hand's and resplit ones) and the
+    dealer's cards out; False when the shoe cannot hold that context.  The one copy: the
+    solver's split values and the round laws' split laws start from it."""
+    cdef double left = 0.0
+    cdef int r
+    for r in range(10):
+        rho[r] = shoe[r]
+    if infinite:
+        return True
+    rho[p] -= a + 2
+    for r in range(10):
+        rho[r] -= dealer_cnt[r]
+    if rho[p] < 0:
+        return False
+    for r in range(10):
+        left += rho[r]
+    if left <= 0:
+        return False
+    for r in range(10):
+        rho[r] /= left
+    return True
+
+
 cdef inline double falling(double x, int k) noexcept nogil:
     """x (x - 1) ... (x - k + 1)."""
     cdef double v = 1.0

@@ -30,7 +30,7 @@ The result is ``out[t, k]``: the probability that the dealer ends in ``t`` and t
 net outcome is ``(k - 16) / 2`` units (``k = 33``: a natural paid at the table's payout).
 """
 from libc.math cimport lround
-from bjcore._defs cimport (rank_unit, improves, double_allowed, falling,
+from bjcore._defs cimport (rank_unit, improves, double_allowed, falling, split_context_weights,
                            natural_refund_finite,
                            ACT_STAND as ST, ACT_HIT as HT, ACT_DOUBLE as DD, ACT_SPLIT as SP,
                            ACT_SURRENDER as SU, SPLIT_CDZ as CDZ, SPLIT_CDP1 as CDP1,
@@ -744,21 +744,8 @@ cdef class RoundLaws:
                     X[a * L + i] = X[i]
                     Y[a * L + i] = Y[i]
                 continue
-            left = 0.0
-            for r in range(D_RANKS):
-                rho[r] = self.shoe[r]
-            if not self.infinite:
-                rho[p] -= a + 2
-                for r in range(D_RANKS):
-                    rho[r] -= self.dealer_cnt[r]
-                if rho[p] < 0:
-                    continue
-                for r in range(D_RANKS):
-                    left += rho[r]
-                if left <= 0:
-                    continue
-                for r in range(D_RANKS):
-                    rho[r] /= left
+            if not split_context_weights(self.shoe, self.dealer_cnt, p, a, self.infinite, rho):
+                continue
             self.clear_hand()
             self.pair_rank = pair
             self.extra = a + 1

@@ -461,21 +461,8 @@ cdef class SplitEngine(HandEngine):
                 X[a] = X[0]
                 Y[a] = Y[0]
                 continue
-            left = 0.0
-            for r in range(N_RANKS):
-                rho[r] = self.shoe[r]
-            if not self.infinite:
-                rho[p] -= a + 2
-                for r in range(N_RANKS):
-                    rho[r] -= self.dealer_cnt[r]
-                if rho[p] < 0:
-                    continue
-                for r in range(N_RANKS):
-                    left += rho[r]
-                if left <= 0:
-                    continue
-                for r in range(N_RANKS):
-                    rho[r] /= left
+            if not split_context_weights(self.shoe, self.dealer_cnt, p, a, self.infinite, rho):
+                continue
             for r in range(N_RANKS):
                 if rho[r] > 0.0:
                     X[a] += rho[r] * self.pair_hand_value(pair, a + 1, r)

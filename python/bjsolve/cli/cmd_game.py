@@ -9,61 +9,20 @@ from __future__ import annotations
 # that ``bjsolve --help`` and a bad command line answer at once.
 
 from . import common
-from .counting_args import (
-    INDEX_SETS_HELP,
-    INSURANCE_HELP,
-    RAMP_HELP,
-    add_decks_estimation_argument,
-    add_strategy_argument,
-    add_system_argument,
-    add_tc_rounding_argument,
-    counting_rules,
-    index_items,
-    insurance_value,
-    penetration_value,
-)
+from .counting_args import add_counted_game_arguments, counting_rules, game_keywords
 
 NAME = "game"
 HELP = "counted game: true-count frequencies, edge and SD by count, bet-ramp figures and risk"
 
 
 def add_arguments(parser) -> None:
-    add_system_argument(parser)
-    g = parser.add_argument_group("the game")
-    g.add_argument("--penetration", type=penetration_value, default=0.75, metavar="P",
-                   help="cut card: a fraction of the shoe, or a number of cards, dealt "
-                        "before the shuffle, as for simulate (default: 0.75)")
-    g.add_argument("--burn", type=int, default=1, metavar="N",
-                   help="cards burnt (unseen) after each shuffle (default: 1)")
-    g.add_argument("--spots", type=common.whole_number(1, 7), default=1, metavar="N",
-                   help="hands dealt per round at the table, 1..7: they set where rounds "
-                        "start; every figure stays per one hand (simulate --spots 1 "
-                        "--other-spots N-1 deals the same game) (default: 1)")
-    add_strategy_argument(g, help="basic: the total-dependent chart (--indices adds index "
-                                  "plays to it); optimal: composition-dependent play of each "
-                                  "count's composition")
-    g.add_argument("--indices", metavar="SET|FILE", action="append",
-                   help=f"play the chart with index numbers: {INDEX_SETS_HELP}; or FILE, an "
-                        "index file as 'bjsolve indices --format index' writes it (default: "
-                        "none, the chart alone)")
-    g.add_argument("--insurance", type=insurance_value, default=None, metavar="TC|never",
-                   help=INSURANCE_HELP)
-    add_tc_rounding_argument(g)
-    add_decks_estimation_argument(g)
-    g.add_argument("--depth-bands", type=int, default=3, metavar="N",
-                   help="depth bands evaluated per true count (default: 3)")
-    g.add_argument("--threads", type=common.whole_number(1, 1024), default=None, metavar="N",
-                   help="threads (default: every core)")
-    b = parser.add_argument_group("betting")
-    b.add_argument("--ramp", default=None, metavar="TC:BET,...",
-                   help=RAMP_HELP + " (default: flat, 1 unit)")
-    b.add_argument("--wong-in", type=int, metavar="TC",
-                   help="play only at true counts >= TC (bet 0 below) (default: play every "
-                        "round)")
-    common.add_money_arguments(b)
-    b.add_argument("--optimal-spread", type=float, metavar="S",
-                   help="also show the SCORE-optimal (Kelly-proportional) ramp with bets "
-                        "1..S, rounded to whole units (default: not shown)")
+    game, betting = add_counted_game_arguments(parser, command="game")
+    game.add_argument("--depth-bands", type=int, default=3, metavar="N",
+                      help="depth bands evaluated per true count (default: 3)")
+    common.add_money_arguments(betting, unit=False)   # --bankroll, --target-ror, --trip-rounds
+    betting.add_argument("--optimal-spread", type=float, metavar="S",
+                         help="also show the SCORE-optimal (Kelly-proportional) ramp with "
+                              "bets 1..S, rounded to whole units (default: not shown)")
     common.add_rule_arguments(parser, shoe=False)
     common.add_output_arguments(parser)
 
@@ -80,24 +39,9 @@ def run(args) -> int:
         ramp = parse_ramp(args.ramp or "1:1", wong_in=args.wong_in)
     except ValueError as exc:
         raise common.UsageError(f"--{exc}") from None
-    if isinstance(args.penetration, int):      # cards: the game takes a fraction
-        if rules.infinite:
-            raise common.UsageError("--penetration in cards needs a finite shoe (--decks)")
-        cards = rules.decks * 52
-        if args.penetration >= cards:
-            raise common.UsageError(f"--penetration {args.penetration} cards goes beyond the "
-                                    f"{cards}-card shoe")
-        args.penetration = args.penetration / cards
-    indices = index_items(args.indices)
+    keywords = game_keywords(args, rules)
     with common.progress(args, label="true counts") as update:
-        game = CountedGame(rules, args.system_value, penetration=args.penetration,
-                           burn=args.burn, spots=args.spots,
-                           decks_estimation=args.decks_estimation,
-                           tc_rounding=args.tc_rounding,
-                           strategy="indices" if indices is not None else args.strategy,
-                           indices=indices, insurance=args.insurance,
-                           depth_bands=args.depth_bands, threads=args.threads,
-                           progress=update)
+        game = CountedGame(rules, **keywords, depth_bands=args.depth_bands, progress=update)
     money = dict(unit=args.unit, trip_rounds=args.trip_rounds, target_ror=args.target_ror)
     result = game.evaluate(ramp, args.bankroll, **money)
     tables = [game.table(ramp), ramp_table(result, "ramp " + ramp.describe())]

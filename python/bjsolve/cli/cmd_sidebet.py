@@ -67,7 +67,7 @@ def add_arguments(parser) -> None:
                         "(default: 0.75)")
     g.add_argument("--cards-per-round", type=common.positive_number, default=5.5,
                    metavar="C", help="with --counted: cards dealt per round (default: 5.5)")
-    g.add_argument("--simulate", type=common.whole_number(1, 10**9), metavar="ROUNDS",
+    g.add_argument("--simulate", type=common.rounds_count(10**9), metavar="ROUNDS",
                    help="also simulate ROUNDS rounds (an independent check of the exact "
                         "figures; default: off)")
     g.add_argument("--threshold", type=common.finite_number, metavar="TC",

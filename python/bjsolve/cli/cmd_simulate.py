@@ -15,20 +15,9 @@ import argparse
 import dataclasses
 import math
 
+from ..model.quantities import parse_rounds
 from . import common
-from .counting_args import (
-    INDEX_SETS_HELP,
-    INSURANCE_HELP,
-    RAMP_HELP,
-    add_decks_estimation_argument,
-    add_strategy_argument,
-    add_system_argument,
-    add_tc_rounding_argument,
-    index_items,
-    insurance_value,
-    parse_system,
-    penetration_value,
-)
+from .counting_args import add_counted_game_arguments, simulate_keywords
 
 NAME = "simulate"
 HELP = "simulate the real game: cut card, count, indices, bet ramp (fast, reproducible)"
@@ -37,83 +26,35 @@ HELP = "simulate the real game: cut card, count, indices, bet ramp (fast, reprod
 SCHEDULER_TIMEOUT = 5
 
 
-def _rounds(text: str) -> int:
-    """'1e8', '100000000' or '100_000_000' -> a whole number >= 1."""
-    try:
-        value = float(text.replace("_", ""))
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text[:40]!r} is not a number of rounds") from None
-    if not (math.isfinite(value) and value >= 1 and value == int(value)):
-        raise argparse.ArgumentTypeError(f"{text[:40]!r} is not a whole number of rounds >= 1")
-    return int(value)
-
-
-def _penetration(text: str):
-    return penetration_value(text, every_round=True)
-
-
 def _bankroll_trials(text: str):
     parts = text.replace(" ", "").split(",")
     try:
         paths, rounds, bankroll = parts
-        return (_rounds(paths), _rounds(rounds), float(bankroll))
-    except (ValueError, argparse.ArgumentTypeError):
+        return (parse_rounds(paths), parse_rounds(rounds), float(bankroll))
+    except ValueError:
         raise argparse.ArgumentTypeError(f"{text[:40]!r}: give PATHS,ROUNDS,BANKROLL, e.g. "
                                          "1000,100000,200") from None
 
 
 def add_arguments(parser) -> None:
     g = parser.add_argument_group("simulation")
-    g.add_argument("--rounds", type=_rounds, default=10**7, metavar="N",
-                   help="rounds to deal, e.g. 1e8 (default: 1e7)")
+    g.add_argument("--rounds", type=common.rounds_count(), default=10**7, metavar="N",
+                   help="rounds to deal, e.g. 1e8 or 100M (default: 1e7)")
     g.add_argument("--seed", type=int, default=1, help="generator seed, 0..2**64-1 (default: 1)")
-    g.add_argument("--penetration", type=_penetration, default=0.75, metavar="P",
-                   help="cut card: a fraction of the shoe, a number of cards, or every-round "
-                        "(a fresh shuffle before every round) (default: 0.75)")
-    g.add_argument("--burn", type=int, default=1, metavar="N",
-                   help="cards burnt (unseen) after each shuffle; the simulator burns one "
-                        "(default: 1)")
-    g.add_argument("--spots", type=common.whole_number(1, 7), default=1, metavar="N",
-                   help="spots the player plays, 1..7 (default: 1)")
-    g.add_argument("--other-spots", type=int, default=0, metavar="N",
-                   help="other players' spots, eating cards (default: 0)")
-    add_strategy_argument(g, help="basic: the solve's chart; optimal: the full shoe's "
-                                  "composition-dependent strategy")
-    add_system_argument(parser)
-    g.add_argument("--indices", nargs="?", const="all", default=None, metavar="SET|FILE",
-                   action="append",
-                   help="play the chart with index numbers, the exact indices of the count "
-                        f"system as 'bjsolve indices' computes them: {INDEX_SETS_HELP} "
-                        "(alone: all); or FILE, an index file as 'bjsolve indices --format "
-                        "index' writes it (write it with the --tc-rounding played) (default: "
-                        "none, the chart alone)")
-    g.add_argument("--insurance", type=insurance_value, default=None, metavar="TC|never",
-                   help=INSURANCE_HELP)
-    add_decks_estimation_argument(g)
-    add_tc_rounding_argument(g)
-    g.add_argument("--ramp", metavar="TC:BET,...",
-                   help=RAMP_HELP + " (default: flat, the table minimum)")
-    g.add_argument("--wong-in", type=int, metavar="TC",
-                   help="sit out until the true count reaches TC, then play; alone: play "
-                        "exactly the rounds at true counts >= TC, as 'game --wong-in' "
-                        "(default: play every round)")
-    g.add_argument("--wong-out", type=int, metavar="TC",
-                   help="leave the shoe when the true count falls below TC, until the "
-                        "shuffle; at most --wong-in (default: the --wong-in count, else never "
-                        "leave)")
-    g.add_argument("--table-min", type=common.positive_number, default=1.0, metavar="BET",
-                   help="table minimum (default: 1)")
-    g.add_argument("--table-max", type=common.positive_number, default=None, metavar="BET",
-                   help="table maximum (default: none)")
-    g.add_argument("--unit", type=common.positive_number, default=None, metavar="MONEY",
-                   help="what one unit is worth, e.g. 25: the mean, SD, total won and total "
-                        "bet are shown in money beside their units, as in game and risk "
-                        "(default: units only)")
+    game, betting = add_counted_game_arguments(parser, command="simulate")
+    game.add_argument("--other-spots", type=int, default=0, metavar="N",
+                      help="other players' spots, eating cards (default: 0)")
+    betting.add_argument("--wong-out", type=int, metavar="TC",
+                         help="leave the shoe when the true count falls below TC, until the "
+                              "shuffle; at most --wong-in (default: the --wong-in count, else "
+                              "never leave)")
+    betting.add_argument("--table-min", type=common.positive_number, default=1.0,
+                         metavar="BET", help="table minimum (default: 1)")
+    betting.add_argument("--table-max", type=common.positive_number, default=None,
+                         metavar="BET", help="table maximum (default: none)")
     g.add_argument("--bankroll-trials", type=_bankroll_trials, metavar="PATHS,ROUNDS,BANKROLL",
                    help="also estimate the risk of ruin from that many paths (default: off)")
-    g.add_argument("--threads", type=common.whole_number(1, 1024), default=None, metavar="N",
-                   help="threads (default: every core)")
-    g.add_argument("--chunk-rounds", type=_rounds, default=None, metavar="N",
+    g.add_argument("--chunk-rounds", type=common.rounds_count(), default=None, metavar="N",
                    help="rounds per seeded chunk (default: 1e6); part of what the seed means")
     g.add_argument("--scheduler", metavar="ADDRESS",
                    help="run the chunks on a Dask cluster (needs the [dask] extra; default: "
@@ -142,15 +83,9 @@ def run(args) -> int:
     try:
         with common.progress(args, total=args.rounds, label="simulate") as update:
             result = simulate(
-                rules, rounds=args.rounds, seed=args.seed, penetration=args.penetration,
-                burn=args.burn,
-                spots=args.spots, other_spots=args.other_spots,
-                strategy=args.strategy,
-                system=parse_system(args.system), indices=index_items(args.indices),
-                insurance=args.insurance, decks_estimation=args.decks_estimation,
-                tc_rounding=args.tc_rounding,
-                ramp=args.ramp, wong_in=args.wong_in, wong_out=args.wong_out,
-                table_min=args.table_min, table_max=args.table_max, threads=args.threads,
+                rules, rounds=args.rounds, seed=args.seed, **simulate_keywords(args),
+                other_spots=args.other_spots, wong_out=args.wong_out,
+                table_min=args.table_min, table_max=args.table_max,
                 chunk_rounds=args.chunk_rounds or DEFAULT_CHUNK_ROUNDS, progress=update,
                 client=client, bankroll_trials=args.bankroll_trials)
     finally:

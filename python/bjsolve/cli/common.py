@@ -1,8 +1,8 @@
 """What the sub-commands share: rule and shoe flags, output flags, writing tables, progress.
 
-Only the standard library and ``bjsolve.model.rules`` are imported at module level, so that
-``bjsolve --help`` stays fast; numpy, rich and the solver load inside the functions that use
-them.
+Only the standard library and ``bjsolve.model`` (rules, quantities) are imported at module
+level, so that ``bjsolve --help`` stays fast; numpy, rich and the solver load inside the
+functions that use them.
 """
 from __future__ import annotations
 
@@ -15,12 +15,14 @@ import os
 import shutil
 import sys
 
+from ..model.quantities import parse_rounds
 from ..model.rules import (
     DOUBLE_CHOICES,
     HOLE_CARD_CHOICES,
     NATURAL_TIE_CHOICES,
     SURRENDER_CHOICES,
     Rules,
+    parse_payout,
 )
 
 # the solver's post-split strategy classes (bjsolve.solve.SPLIT_CLASSES; checked by a test)
@@ -49,17 +51,12 @@ def one_line(exc, limit: int = 400) -> str:
 # ---- small argument types (argparse turns their ValueError into a usage error) ----------
 
 def payout(text: str) -> float:
-    """'3:2' -> 1.5, '6:5' -> 1.2, '1.5' -> 1.5."""
+    """--payout: '3:2' or '3/2' -> 1.5, '6:5' or '6/5' -> 1.2, '1.5' -> 1.5 (the reader
+    ``Rules.parse`` and the web use: ``bjsolve.model.rules.parse_payout``)."""
     try:
-        if ":" in text:
-            a, b = text.split(":")
-            value = float(a) / float(b)
-        else:
-            value = float(text)
-    except (ValueError, ZeroDivisionError):
-        raise argparse.ArgumentTypeError(
-            f"{text!r} is not a payout such as 3:2, 6:5 or 1.5") from None
-    return value
+        return parse_payout(text, "payout")
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def whole_decks(text: str) -> int:
@@ -104,36 +101,50 @@ def probability_value(text: str) -> float:
     return value
 
 
+def rounds_count(maximum: int | None = None):
+    """An argument type: a whole number of rounds 1..``maximum`` (None: the library's own
+    limit applies), read as everywhere ('1e6', '2M', '1_000_000', '1,000,000'):
+    ``bjsolve.model.parse_rounds``."""
+    def convert(text: str) -> int:
+        try:
+            return parse_rounds(text, "rounds", maximum)
+        except ValueError as exc:
+            raise argparse.ArgumentTypeError(str(exc)) from None
+    convert.__name__ = "number of rounds"
+    return convert
+
+
 def rounds_value(text: str) -> int:
-    """A whole number of rounds 1..risk.MAX_ROUNDS, '1e4' and '10_000' read too."""
+    """--trip-rounds: a whole number of rounds 1..risk.MAX_ROUNDS."""
     from ..risk.ruin import MAX_ROUNDS
-    try:
-        value = float(text.replace("_", ""))
-    except ValueError:
-        value = 0.0
-    if not (1 <= value <= MAX_ROUNDS and value == int(value)):     # (inf, nan fail here)
-        raise argparse.ArgumentTypeError(f"{text[:40]!r}: rounds must be a whole number "
-                                         f"1..{MAX_ROUNDS:,}")
-    return int(value)
+    return rounds_count(MAX_ROUNDS)(text)
 
 
-def add_money_arguments(group) -> None:
+def add_money_arguments(group, *, unit: bool = True) -> None:
     """The bankroll flags of the commands with ruin figures (game, risk): one spelling and
     one meaning each, as the library's keywords (bankroll=, unit=, trip_rounds=,
-    target_ror=)."""
+    target_ror=).  ``unit=False``: --unit comes from elsewhere (game: the counted-game
+    flags, which simulate shares)."""
     group.add_argument("--bankroll", type=positive_number, default=None, metavar="UNITS",
                        help="bankroll in units (the flat bet, or the ramp's unit): lifetime "
                             "risk of ruin, certainty equivalent (default: none, those "
                             "figures are left out)")
-    group.add_argument("--unit", type=positive_number, default=None, metavar="MONEY",
-                       help="what one unit is worth, e.g. 25: every amount is shown in money "
-                            "beside its units (default: units only)")
+    if unit:
+        add_unit_argument(group)
     group.add_argument("--target-ror", type=probability_value, default=None, metavar="P",
                        help="also the smallest bankroll whose lifetime risk of ruin is at "
                             "most P, e.g. 0.05 (default: not shown)")
     group.add_argument("--trip-rounds", type=rounds_value, default=None, metavar="N",
                        help="with --bankroll: also the trip ruin, P(losing the bankroll "
                             "within N rounds) (default: not shown)")
+
+
+def add_unit_argument(group) -> None:
+    """--unit (game, risk, simulate): money beside the units, in the range check_unit
+    takes."""
+    group.add_argument("--unit", type=positive_number, default=None, metavar="MONEY",
+                       help="what one unit is worth, e.g. 25: amounts are shown in money "
+                            "beside their units (default: units only)")
 
 
 def check_money_arguments(args) -> None:
@@ -251,7 +262,8 @@ def add_rule_arguments(parser, *, shoe: bool = True) -> None:
                    help=f"late: after the dealer checks for a natural; early: before "
                         f"(default: {d.surrender})")
     g.add_argument("--payout", type=payout, metavar="P",
-                   help="blackjack payout: 3:2, 6:5, 1:1 or a number (default: 3:2)")
+                   help="blackjack payout: 3:2, 6:5 (or 6/5), 1:1 or a number such as 1.2 "
+                        "(default: 3:2)")
     g.add_argument("--hole-card", type=lower_choice(HOLE_CARD_CHOICES), choices=HOLE_CARD_CHOICES,
                    help="peek: the dealer checks for a natural (US); enhc / enhc-obo: no hole "
                         "card, a dealer natural takes all bets / the original bet only; "

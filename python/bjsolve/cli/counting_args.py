@@ -1,5 +1,7 @@
 """Flags and checks shared by the card-counting commands (eor, counts, indices,
-tc-advantage)."""
+tc-advantage), and the counted game's flags, which `game` and `simulate` take from one
+``add_counted_game_arguments`` and read with ``game_keywords`` / ``simulate_keywords`` into
+the keywords of ``CountedGame`` and ``simulate``."""
 from __future__ import annotations
 
 # The library (numpy, the kernels) is imported inside the functions that use it, so
@@ -7,6 +9,7 @@ from __future__ import annotations
 import argparse
 import math
 import os
+from typing import NamedTuple
 
 from . import common
 
@@ -55,8 +58,12 @@ def add_decks_estimation_argument(group) -> None:
 def penetration_value(text: str, *, every_round: bool = False):
     """--penetration: a fraction of the shoe (0.75), a whole number of cards (234), or with
     ``every_round`` the word every-round.  Cards stay an int (a value above 1)."""
-    if every_round and text.strip().lower() == "every-round":
-        return "every-round"
+    if text.strip().lower() == "every-round":
+        if every_round:
+            return "every-round"
+        raise argparse.ArgumentTypeError("every-round is simulate's (a shuffle before every "
+                                         "round); here give a fraction (0.75) or a number "
+                                         "of cards (234)")
     try:
         value = float(text)
     except ValueError:
@@ -164,3 +171,125 @@ def counting_rules(args):
         args.system_value = parse_system(args.system)
         count_tags(args.system_value)   # a clear error for unknown names or bad tag vectors
     return rules, shoe
+
+
+# ---- the counted game: game and simulate ------------------------------------------------
+#
+# One definition of each flag the two commands share, with one type, one default and one
+# meaning.  What still differs is what the two models are (docs/cli-counting.md, "game and
+# simulate side by side"): simulate deals 'every-round' shuffles and plays several spots
+# itself; game's --spots are the hands at the table.  A command adds its own flags to the
+# groups this returns; a new shared flag goes here, with its reading in shared_keywords.
+
+COUNTED_COMMANDS = ("game", "simulate")
+
+_SPOTS_HELP = {
+    "game": "hands dealt per round at the table, 1..7: they set where rounds start; every "
+            "figure stays per one hand (simulate --spots 1 --other-spots N-1 deals the same "
+            "game) (default: 1)",
+    "simulate": "spots the player plays, 1..7 (default: 1)",
+}
+_STRATEGY_HELP = {
+    "game": "basic: the total-dependent chart (--indices adds index plays to it); optimal: "
+            "composition-dependent play of each count's composition",
+    "simulate": "basic: the solve's chart; optimal: the full shoe's composition-dependent "
+                "strategy",
+}
+_PENETRATION_HELP = {
+    "game": "cut card: a fraction of the shoe, or a number of cards, dealt before the "
+            "shuffle (default: 0.75)",
+    "simulate": "cut card: a fraction of the shoe, a number of cards, or every-round (a "
+                "fresh shuffle before every round) (default: 0.75)",
+}
+_WONG_IN_HELP = {
+    "game": "play only at true counts >= TC (bet 0 below) (default: play every round)",
+    "simulate": "sit out until the true count reaches TC, then play; alone: play exactly "
+                "the rounds at true counts >= TC, as 'game --wong-in' (default: play every "
+                "round)",
+}
+
+
+class CountedGroups(NamedTuple):
+    """The argument groups the counted flags went into, for a command's own flags."""
+    game: argparse._ArgumentGroup
+    betting: argparse._ArgumentGroup
+
+
+def _penetration_every_round(text: str):
+    return penetration_value(text, every_round=True)
+
+
+def add_counted_game_arguments(parser, *, command: str) -> CountedGroups:
+    """The flags game and simulate share: --system, --penetration, --burn, --spots,
+    --strategy, --indices, --insurance, --tc-rounding, --decks-estimation, --threads (group
+    'the counted game'), --ramp, --wong-in, --unit (group 'betting')."""
+    if command not in COUNTED_COMMANDS:
+        raise ValueError(f"command must be one of {', '.join(COUNTED_COMMANDS)}, got "
+                         f"{command!r}")
+    add_system_argument(parser)
+    g = parser.add_argument_group("the counted game")
+    g.add_argument("--penetration", default=0.75, metavar="P",
+                   type=_penetration_every_round if command == "simulate"
+                   else penetration_value,
+                   help=_PENETRATION_HELP[command])
+    g.add_argument("--burn", type=int, default=1, metavar="N",
+                   help="cards burnt (unseen) after each shuffle; the simulator burns one "
+                        "(default: 1)")
+    g.add_argument("--spots", type=common.whole_number(1, 7), default=1, metavar="N",
+                   help=_SPOTS_HELP[command])
+    add_strategy_argument(g, help=_STRATEGY_HELP[command])
+    # nargs="?": --indices alone plays every index play (what simulate always did; game
+    # refused it) -- no command line that ran before stops running
+    g.add_argument("--indices", nargs="?", const="all", default=None, action="append",
+                   metavar="SET|FILE",
+                   help="play the chart with index numbers, the exact indices of the count "
+                        f"system as 'bjsolve indices' computes them: {INDEX_SETS_HELP} "
+                        "(alone: all); or FILE, an index file as 'bjsolve indices --format "
+                        "index' writes it (write it with the --tc-rounding played) (default: "
+                        "none, the chart alone)")
+    g.add_argument("--insurance", type=insurance_value, default=None, metavar="TC|never",
+                   help=INSURANCE_HELP)
+    add_tc_rounding_argument(g)
+    add_decks_estimation_argument(g)
+    g.add_argument("--threads", type=common.whole_number(1, 1024), default=None, metavar="N",
+                   help="threads (default: every core)")
+    b = parser.add_argument_group("betting")
+    b.add_argument("--ramp", default=None, metavar="TC:BET,...",
+                   help=RAMP_HELP + (" (default: flat, 1 unit)" if command == "game"
+                                     else " (default: flat, the table minimum)"))
+    b.add_argument("--wong-in", type=int, metavar="TC", help=_WONG_IN_HELP[command])
+    common.add_unit_argument(b)
+    return CountedGroups(g, b)
+
+
+def shared_keywords(args) -> dict:
+    """The keywords CountedGame and simulate both take, read from the shared flags."""
+    return dict(system=parse_system(args.system), penetration=args.penetration,
+                burn=args.burn, spots=args.spots, strategy=args.strategy,
+                indices=index_items(args.indices), insurance=args.insurance,
+                decks_estimation=args.decks_estimation, tc_rounding=args.tc_rounding,
+                threads=args.threads)
+
+
+def game_keywords(args, rules) -> dict:
+    """``CountedGame(rules, **game_keywords(args, rules))`` (less depth_bands, progress):
+    the penetration as a fraction of the shoe, and index plays as strategy 'indices'."""
+    keywords = shared_keywords(args)
+    penetration = keywords["penetration"]
+    if isinstance(penetration, int):      # cards: the game takes a fraction
+        if rules.infinite:
+            raise common.UsageError("--penetration in cards needs a finite shoe (--decks)")
+        cards = rules.decks * 52
+        if penetration >= cards:
+            raise common.UsageError(f"--penetration {penetration} cards goes beyond the "
+                                    f"{cards}-card shoe")
+        keywords["penetration"] = penetration / cards
+    if keywords["indices"] is not None:
+        keywords["strategy"] = "indices"
+    return keywords
+
+
+def simulate_keywords(args) -> dict:
+    """The keywords of ``simulate`` the shared flags give (cards of penetration stay cards,
+    the ramp stays its text: simulate reads both)."""
+    return dict(shared_keywords(args), ramp=args.ramp, wong_in=args.wong_in)

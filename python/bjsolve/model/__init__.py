@@ -18,6 +18,9 @@ _EXPORTS = {
     "RANK_LABELS": "ranks",
     "UPCARD_ORDER": "ranks",
     "Rules": "rules",
+    "parse_payout": "rules",
+    "payout_label": "rules",
+    "parse_rounds": "quantities",
     "Shoe": "shoe",
     "SuitedShoe": "suited_shoe",
     "parse_card": "suited_shoe",
@@ -47,6 +50,7 @@ if TYPE_CHECKING:  # the names as type checkers see them
     from .hands import HARD_CODES, PAIR_CODES, SOFT_CODES, compositions, hand_code, total_code
     from .mappings import CardMapping
     from .ranks import RANK_LABELS, UPCARD_ORDER, counts_of, hand_total, label, rank, show
-    from .rules import Rules
+    from .quantities import parse_rounds
+    from .rules import Rules, parse_payout, payout_label
     from .shoe import Shoe
     from .suited_shoe import SuitedShoe, parse_card

@@ -175,6 +175,30 @@ def payout_label(b: float) -> str:
     return f"{b!r}:1"
 
 
+PAYOUT_FORMS = "a ratio such as 3:2, 6:5 or 6/5, or a number such as 1.5"
+
+
+def parse_payout(text: str, field: str = "blackjack_payout") -> float:
+    """A blackjack payout as people write it: '3:2', '3/2' or '1.5' -> 1.5; '6:5', '6/5' ->
+    1.2 (what ``payout_label`` writes reads back).  The one reader of the command line, the
+    rule summaries of ``Rules.parse`` and the web form.  ``ValueError`` names ``field``,
+    the text and what is allowed: a ratio or number above 0 and up to ``MAX_PAYOUT``."""
+    if not isinstance(text, str):
+        raise TypeError(f"{field} must be a string such as '3:2' or '6/5', got {_show(text)}")
+    word = text.strip()
+    parts = re.split(r"[:/]", word)
+    try:
+        if len(parts) > 2:
+            raise ValueError
+        value = float(parts[0]) / float(parts[1]) if len(parts) == 2 else float(word)
+    except (ValueError, ZeroDivisionError):
+        value = math.nan
+    if not 0 < value <= MAX_PAYOUT:        # also refuses NaN
+        raise ValueError(f"{field} must be {PAYOUT_FORMS}, above 0 and up to "
+                         f"{MAX_PAYOUT:g}; got {word[:40]!r}")
+    return value
+
+
 PRESETS: dict[str, dict[str, Any]] = {   # name -> Rules fields
     # an easy exact game: infinite shoe, both dealer cards up, H17, LS, 4 hands
     "easy": dict(decks=math.inf, hit_soft_17=True, surrender="late", max_split_hands=4,
@@ -229,9 +253,9 @@ def parse_rules(text: str, base: "Rules | None" = None) -> "Rules":
     """Read a rule summary such as ``"6D H17 DAS LS 6:5"`` (what ``Rules.describe`` prints).
 
     Words are case-insensitive and may be separated by spaces or commas; fields not named
-    keep their value in ``base`` (default ``Rules()``).  ``ND`` sets the decks, ``x:y`` the
-    blackjack payout.  ``Rules.parse(r.describe()) == r`` for every rule set whose summary
-    shows all its fields (see ``describe``).
+    keep their value in ``base`` (default ``Rules()``).  ``ND`` sets the decks, ``x:y`` or
+    ``x/y`` the blackjack payout (read by ``parse_payout``).  ``Rules.parse(r.describe()) ==
+    r`` for every rule set whose summary shows all its fields (see ``describe``).
     """
     if not isinstance(text, str):
         raise TypeError(f"rules summary must be a string such as '6D H17 DAS LS 3:2', "
@@ -249,15 +273,11 @@ def parse_rules(text: str, base: "Rules | None" = None) -> "Rules":
         else:
             n, word = 1, words[i]
             decks = re.fullmatch(r"(\d+)d", word)
-            payout = re.fullmatch(r"([0-9.e+-]+):([0-9.e+-]+)", word)
+            payout = re.fullmatch(r"[0-9.e+-]+[:/][0-9.e+-]+", word)    # 3:2, 6/5
             if decks:
                 found = {"decks": int(decks.group(1))}
             elif payout:
-                try:
-                    found = {"blackjack_payout": float(payout.group(1)) / float(payout.group(2))}
-                except (ValueError, ZeroDivisionError):
-                    raise ValueError(f"rules summary: {word[:40]!r} is not a payout such as "
-                                     "3:2 or 6:5") from None
+                found = {"blackjack_payout": parse_payout(word, "rules summary: blackjack_payout")}
             else:
                 close = difflib.get_close_matches(word, list(_SUMMARY_WORDS), n=1)
                 hint = f" (did you mean {close[0]!r}?)" if close else ""

@@ -11,7 +11,7 @@ Routes: ``/`` (edge and chart), ``/hand``, ``/counting``, ``/simulate``; ``/api/
 ``/api/exceptions``, ``/api/hand``, ``/api/counting`` (JSON: figures, HTML fragments, field
 errors); the simulation runs: ``POST /api/simulate`` starts one (a job id),
 ``GET /api/simulate/JOB`` its progress and result, ``POST /api/simulate/JOB/stop`` stops it
-(see ``simjobs``); ``/download/NAME.csv|json``; ``/static/...``.  Every route reads the same query string, so a page's link reproduces it.
+(see ``simjobs``); ``/download/NAME.csv|json`` (made by ``downloads``); ``/static/...``.  Every route reads the same query string, so a page's link reproduces it.
 """
 from __future__ import annotations
 
@@ -30,11 +30,21 @@ import bjsolve
 from bjsolve.counting import SYSTEMS
 from bjsolve.risk.ramp import parse_ramp
 
-from . import tables
-from .compute import Engine, FieldError, counting, game_key
+from . import downloads, tables
+from .compute import (
+    Engine,
+    FieldError,
+    Superseded,
+    counted_game,
+    counting,
+    game_key,
+    ramp_result,
+)
 from .forms import (
     CHOICES,
     COUNT_DEFAULTS,
+    DECKS_ESTIMATIONS,
+    TC_ROUNDINGS,
     COUNT_OPTIONAL,
     INDEX_SETS,
     SIM_DEFAULTS,
@@ -46,7 +56,7 @@ from .forms import (
     rules_from_query,
     split_from_query,
 )
-from .simjobs import Job, SimJobs, parse_rounds, parse_seed, sim_key, sim_view
+from .simjobs import Job, SimJobs, parse_rounds, parse_seed, parse_sim_options, sim_key, sim_view
 
 HERE = Path(__file__).parent
 PAGES = {"edge": "Edge and chart", "hand": "Hand", "counting": "Counting",
@@ -54,8 +64,10 @@ PAGES = {"edge": "Edge and chart", "hand": "Hand", "counting": "Counting",
 # the page's own parameters (besides the rules) that its link keeps
 PAGE_PARAMS = {"edge": ("split",), "hand": ("hand", "split"),
                "counting": (*COUNT_DEFAULTS, *COUNT_OPTIONAL),
-               "simulate": (*COUNT_DEFAULTS, *SIM_DEFAULTS)}
+               "simulate": (*COUNT_DEFAULTS, "wong_in", *SIM_DEFAULTS)}
 DEFAULT_HAND = "T6 v 9"
+# the Simulate page's options, which the link leaves out at their defaults
+SIM_OPTION_DEFAULTS = {k: v for k, v in SIM_DEFAULTS.items() if k not in ("rounds", "seed")}
 
 
 def _state(params) -> tuple:
@@ -78,7 +90,9 @@ def _link(page: str, rules: bjsolve.Rules, params) -> str:
     """The query string that reproduces the page: the rule summary and the page's fields."""
     query = {"rules": rules.describe()}
     for name in PAGE_PARAMS[page]:
-        if params.get(name) and not (name == "split" and params[name] == "CDZ-"):
+        if params.get(name) and not (name == "split" and params[name] == "CDZ-") \
+                and not (name in SIM_OPTION_DEFAULTS
+                         and params[name].strip().lower() == SIM_OPTION_DEFAULTS[name]):
             query[name] = params[name]       # (the default split class goes without saying)
     return "?" + urlencode(query)
 
@@ -90,7 +104,8 @@ async def _view(engine: Engine, page: str, rules, split, params, errors: FieldEr
             count = count_from_query(params, errors)
             if errors:
                 return None
-            return await engine.run(counting, engine, rules, count, slow=True)
+            ticket = engine.tickets.issue(params.get("client"))
+            return await engine.run(counting, engine, rules, count, ticket, slow=True)
         if page == "edge":
             return await engine.run(engine.edge, rules, split)
         if page == "exceptions":
@@ -105,11 +120,12 @@ async def _view(engine: Engine, page: str, rules, split, params, errors: FieldEr
 
 
 def _sim_settings(params, errors: FieldErrors):
-    """(rules, counting fields, rounds, seed) of the Simulate page, or None with each
-    mistake put beside its field."""
+    """(rules, counting fields, rounds, seed, simulate's options) of the Simulate page, or
+    None with each mistake put beside its field."""
     rules, _, errors_rules = _state(params)
     errors.update(errors_rules)
     count = count_from_query(params, errors)
+    options = parse_sim_options(params, errors)
     values = {}
     for name, read in (("rounds", parse_rounds), ("seed", parse_seed)):
         try:
@@ -126,7 +142,7 @@ def _sim_settings(params, errors: FieldErrors):
                           f"money), got {count['unit']:g}")
     if errors or rules is None:
         return None
-    return rules, count, values["rounds"], values["seed"]
+    return rules, count, values["rounds"], values["seed"], options
 
 
 def _job_answer(job: Job) -> dict:
@@ -190,7 +206,8 @@ def create_app(engine: Engine | None = None, *, warm_up: bool = False) -> Starle
             "count": {**{k: params.get(k) or v for k, v in COUNT_DEFAULTS.items()},
                       **{k: params.get(k, "") for k in COUNT_OPTIONAL}},
             "sim": {k: params.get(k) or v for k, v in SIM_DEFAULTS.items()},
-            "index_sets": INDEX_SETS, "systems": tuple(SYSTEMS), "autoload": waits,
+            "index_sets": INDEX_SETS, "systems": SYSTEMS, "autoload": waits,
+            "tc_roundings": TC_ROUNDINGS, "decks_estimations": DECKS_ESTIMATIONS,
             "fragments": _fragments(name, view) if view is not None else {},
             "query": _link(name, rules, params) if rules else "?" + urlencode(params),
             "choices": {"double": ("any", "9-11", "10-11"),
@@ -208,7 +225,12 @@ def create_app(engine: Engine | None = None, *, warm_up: bool = False) -> Starle
             return JSONResponse({"errors": {"page": f"no view {name!r}"}}, status_code=404)
         params = request.query_params
         rules, split, errors = _state(params)
-        view = None if rules is None else await _view(engine, name, rules, split, params, errors)
+        try:
+            view = (None if rules is None
+                    else await _view(engine, name, rules, split, params, errors))
+        except Superseded as exc:
+            # the page has asked again since: it reads only the newest answer
+            return JSONResponse({"errors": {}, "superseded": str(exc)}, status_code=409)
         if view is None:
             return JSONResponse({"errors": errors}, status_code=400)
         link_page = "edge" if name == "exceptions" else name
@@ -243,44 +265,65 @@ def create_app(engine: Engine | None = None, *, warm_up: bool = False) -> Starle
             return JSONResponse({"errors": {"rounds": "no such run"}}, status_code=404)
         return JSONResponse(_job_answer(job))
 
-    def sim_download_view(params, errors: FieldErrors):
-        """The run a download is for: the job named (a stopped run's partial result too),
-        else the full result kept for the settings."""
+    def sim_download_result(params, errors: FieldErrors):
+        """(SimulationResult, unit) of the run a download is for: the job named (a stopped
+        run's partial result too), else the full result kept for the settings."""
         job = sims.get(params.get("job", ""))
         settings = _sim_settings(params, errors)
         if job is not None and job.result is not None:
-            unit = settings[1]["unit"] if settings else job.unit
-            return sim_view(job.result, unit, job.total)
+            errors.clear()
+            return job.result, (settings[1]["unit"] if settings else job.unit)
         kept = None if settings is None else sims.cached(sim_key(*settings))
         if kept is None:
             if not errors:
                 errors["rounds"] = "no simulation for these settings yet: run it first"
             return None
-        return sim_view(kept, settings[1]["unit"], settings[2])
+        return kept, settings[1]["unit"]
+
+    def download_table(name: str, params, errors: FieldErrors):
+        """The library's Table for a download (see ``downloads``), or None with the
+        mistakes in ``errors``."""
+        page = downloads.TABLES[name]
+        if page == "simulate":
+            found = sim_download_result(params, errors)
+            return None if found is None else downloads.simulation_table(name, *found)
+        rules, split, rule_errors = _state(params)
+        errors.update(rule_errors)
+        if rules is None:
+            return None
+        try:
+            if page == "edge":
+                sol = engine.solution(rules, split)
+                return downloads.solve_table(name, sol)
+            if page == "hand":
+                view = engine.hand(rules, params.get("hand") or DEFAULT_HAND, split)
+                return downloads.hand_table(name, engine.solution(rules, split), view)
+            count = count_from_query(params, errors)
+            if errors:
+                return None
+            game = counted_game(engine, rules, count)
+            return downloads.counting_table(name, game, ramp_result(game, count))
+        except FieldError as exc:
+            errors[exc.field] = str(exc)
+        except (TypeError, ValueError) as exc:
+            errors["hand" if page == "hand" else "rules"] = str(exc)
+        return None
 
     async def download(request: Request) -> Response:
         name, fmt = request.path_params["table"], request.path_params["fmt"]
-        if name not in tables.TABLES or fmt not in ("csv", "json"):
-            return Response(f"no table {name}.{fmt}; tables: {', '.join(tables.TABLES)} "
+        if name not in downloads.TABLES or fmt not in downloads.FORMATS:
+            return Response(f"no table {name}.{fmt}; tables: {', '.join(downloads.TABLES)} "
                             "as .csv or .json", status_code=404, media_type="text/plain")
-        params = request.query_params
-        rules, split, errors = _state(params)
-        if tables.TABLES[name] == "simulate":
-            errors = FieldErrors()
-            view = sim_download_view(params, errors)
-        else:
-            view = (None if rules is None
-                    else await _view(engine, tables.TABLES[name], rules, split, params,
-                                     errors))
-        if view is None:
+        errors = FieldErrors()
+        slow = downloads.TABLES[name] == "counting"
+        table = await engine.run(download_table, name, request.query_params, errors,
+                                 slow=slow)
+        if table is None:
             return Response("; ".join(f"{k}: {v}" for k, v in errors.items()),
                             status_code=400, media_type="text/plain")
         headers = {"Content-Disposition": f'attachment; filename="bjsolve-{name}.{fmt}"'}
-        if fmt == "csv":
-            return Response(tables.to_csv(name, view), media_type="text/csv", headers=headers)
-        summary = rules.describe() if rules is not None else params.get("rules", "")
-        return Response(tables.to_json(name, view, summary),
-                        media_type="application/json", headers=headers)
+        media = "text/csv" if fmt == "csv" else "application/json"
+        return Response(downloads.render(table, fmt), media_type=media, headers=headers)
 
     @contextlib.asynccontextmanager
     async def lifespan(app):

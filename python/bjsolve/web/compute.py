@@ -8,6 +8,8 @@ one long solve (a single deck with CDP splits, say) never holds up another page.
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import itertools
 import threading
 from collections import OrderedDict
 from collections.abc import Callable
@@ -59,6 +61,47 @@ class Memo:
             return value
 
 
+class Superseded(Exception):
+    """A counted game abandoned: every request that wanted it was replaced by a newer one
+    from the same page."""
+
+
+class Tickets:
+    """Which request of each page is the newest.  A page (a browser tab) names itself with a
+    random ``client`` id in its requests; each request gets a ticket, and a ticket is
+    superseded once a newer request from the same page arrives.  A request without a
+    client (a link opened, a download, a test) is never superseded."""
+
+    def __init__(self, size: int = 1024):
+        self._latest: OrderedDict = OrderedDict()
+        self._numbers = itertools.count(1)
+        self._lock = threading.Lock()
+        self.size = size
+
+    def issue(self, client: str | None):
+        if not client:
+            return None
+        with self._lock:
+            number = next(self._numbers)
+            self._latest[client] = number
+            self._latest.move_to_end(client)
+            while len(self._latest) > self.size:      # pages long closed are forgotten
+                self._latest.popitem(last=False)
+            return client, number
+
+    def latest(self, client: str) -> int | None:
+        """The number of the newest ticket issued to ``client`` (None: none yet)."""
+        with self._lock:
+            return self._latest.get(client)
+
+    def superseded(self, ticket) -> bool:
+        if ticket is None:
+            return False
+        client, number = ticket
+        with self._lock:
+            return self._latest.get(client, number) != number
+
+
 class Engine:
     """The solves the pages need, cached by (rules, split class), and the pool they run in."""
 
@@ -73,6 +116,35 @@ class Engine:
         self._views = Memo(cached_views)
         # a counted game takes tens of seconds and holds its per-count figures: a few kept
         self.games = Memo(4)
+        # the Counting page's requests: a game no page waits for any more is abandoned
+        self.tickets = Tickets()
+        self._wanted: dict = {}         # game key -> the tickets of the requests waiting
+        self._wanted_lock = threading.Lock()
+        self.abandoned_games = 0        # how many were stopped (for the tests)
+
+    @contextlib.contextmanager
+    def wanting(self, key, ticket):
+        """While the block runs, ``ticket``'s request waits for the game ``key``."""
+        with self._wanted_lock:
+            self._wanted.setdefault(key, []).append(ticket)
+        try:
+            yield
+        finally:
+            with self._wanted_lock:
+                self._wanted[key].remove(ticket)
+                if not self._wanted[key]:
+                    del self._wanted[key]
+
+    def waiting(self, key) -> int:
+        """How many requests wait for the game ``key`` now."""
+        with self._wanted_lock:
+            return len(self._wanted.get(key, ()))
+
+    def abandoned(self, key) -> bool:
+        """True when every request waiting for the game ``key`` has been superseded."""
+        with self._wanted_lock:
+            tickets = list(self._wanted.get(key, ()))
+        return bool(tickets) and all(self.tickets.superseded(t) for t in tickets)
 
     async def run(self, function: Callable, *args, slow: bool = False):
         """``function(*args)`` in the pool (``slow``: the counted games' pool), awaited
@@ -215,32 +287,64 @@ def game_key(rules, count: dict) -> tuple:
     return (rules, count["system"], count["penetration"], count["indices"])
 
 
-def counting(engine: Engine, rules: bjsolve.Rules, count: dict) -> dict:
-    """The counted game's figures for a ramp, bankroll and unit; the game (the slow part)
-    is kept by (rules, system, penetration, indices), so a new ramp answers at once."""
+def counted_game(engine: Engine, rules: bjsolve.Rules, count: dict, ticket=None):
+    """The counted game (the slow part), kept by (rules, system, penetration, indices).
+
+    ``ticket`` (``engine.tickets.issue``): the request asking.  A game takes seconds to a
+    minute and holds one of the counted games' two threads; while the user types a ramp or
+    tries penetrations, the page sends a new request for each pause, and the older ones'
+    games would queue up and hold the threads for minutes.  So a game being made is
+    *cancelled* (not merely its result dropped, which would leave the thread busy) once no
+    request waits for it any more: at the start, and after each true count it evaluates,
+    it checks that some request still wants it (another tab, a download, a request
+    without a page id all keep it going) and otherwise raises ``Superseded``; nothing of
+    it is kept."""
+    key = game_key(rules, count)
+
+    def progress(done: int, total: int) -> None:
+        if engine.abandoned(key):
+            engine.abandoned_games += 1
+            raise Superseded(f"a newer request replaced this one (stopped after {done} of "
+                             f"{total} true counts)")
+
     def make():
+        progress(0, 0)
         try:
             return counted_game_class()(rules, count["system"],
                                         penetration=count["penetration"],
-                                        indices=count["indices"] or None)
+                                        indices=count["indices"] or None, progress=progress)
         except (TypeError, ValueError) as exc:
             field = game_field(str(exc), "rules")
             raise FieldError(field, str(exc)) from None
-    game = engine.games.get(game_key(rules, count), make)
+
+    with engine.wanting(key, ticket):
+        return engine.games.get(key, make)
+
+
+def ramp_result(game, count: dict):
+    """``game.evaluate`` for the page's ramp, bankroll, unit and optional fields (a
+    ``RampResult``), a mistake put beside its field."""
     try:
-        # figures in units (the bankroll too); the money figures are units x unit, made
-        # here, so the page reads the same under every version of evaluate's unit keyword
-        result = game.evaluate(count["ramp"], count["bankroll"],
-                               **{k: count[k] for k in COUNT_OPTIONAL if count.get(k) is not None})
         if not 1e-9 <= count["unit"] <= 1e9:
             raise ValueError(f"unit must be from 1e-09 to 1e+09 (what one unit of the ramp "
                              f"is worth in money), got {count['unit']:g}")
-        bets = [float(b) for b in result.ramp.bets(game.tc_values)]
+        return game.evaluate(count["ramp"], count["bankroll"], unit=count["unit"],
+                             **{k: count[k] for k in COUNT_OPTIONAL
+                                if count.get(k) is not None})
     except (TypeError, ValueError) as exc:
         field = game_field(str(exc), "ramp")
         if field == "ramp" and count.get("wong_in") is not None and "wong_in" in str(exc):
             field = "wong_in"         # a wong-in above every count the game reaches
         raise FieldError(field, str(exc)) from None
+
+
+def counting(engine: Engine, rules: bjsolve.Rules, count: dict, ticket=None) -> dict:
+    """The counted game's figures for a ramp, bankroll and unit; the game is kept, so a new
+    ramp answers at once.  Figures in units (the bankroll too); the money figures are
+    units x unit.  ``ticket``: see ``counted_game``."""
+    game = counted_game(engine, rules, count, ticket)
+    result = ramp_result(game, count)
+    bets = [float(b) for b in result.ramp.bets(game.tc_values)]
     figures = {
         "win_rate": result.win_rate, "win_per_100": result.win_per_100, "sd": result.sd,
         "sd_per_100": result.sd_per_100, "average_bet": result.average_bet,

@@ -167,7 +167,11 @@ INDEX_SETS = ("", "i18", "fab4", "i18,fab4", "all")
 # ruin, the trip ruin over so many rounds, and the true count the player wongs in at
 COUNT_OPTIONAL = ("target_ror", "trip_rounds", "wong_in")
 # the Simulate page's own fields (besides the counting ones): read by web.simjobs
-SIM_DEFAULTS = {"rounds": "1e7", "seed": "1"}
+SIM_DEFAULTS = {"rounds": "1e7", "seed": "1", "spots": "1", "other_spots": "0",
+                "insurance": "", "table_min": "1", "table_max": "", "wong_out": "",
+                "tc_rounding": "floor", "decks_estimation": "exact"}
+TC_ROUNDINGS = ("floor", "truncate", "round")
+DECKS_ESTIMATIONS = ("exact", "half", "full")
 
 
 def count_from_query(params: Mapping[str, str], errors: FieldErrors) -> dict:
@@ -178,6 +182,10 @@ def count_from_query(params: Mapping[str, str], errors: FieldErrors) -> dict:
     raw["indices"] = (params.get("indices") or "").strip().lower()
     count: dict = {"system": raw["system"].lower(), "ramp": raw["ramp"],
                    "indices": raw["indices"]}
+    try:
+        count["system"] = parse_system(raw["system"])
+    except ValueError as exc:
+        errors["system"] = str(exc)
     if raw["indices"] not in INDEX_SETS:
         errors["indices"] = (f"indices must be none or one of {', '.join(INDEX_SETS[1:])}; "
                              f"got {raw['indices'][:20]!r}")
@@ -197,6 +205,47 @@ def count_from_query(params: Mapping[str, str], errors: FieldErrors) -> dict:
         except ValueError as exc:
             errors[name] = str(exc)
     return count
+
+
+def parse_system(text: str) -> str | tuple:
+    """The count system field: a built-in system's name ('hilo', any case), or 10 tags for
+    the ranks A, 2..9, T separated by commas or spaces ('-1,1,1,1,1,1,0,0,0,-1'), given to
+    ``CountedGame`` and ``simulate`` as a tuple of numbers.  A name not known, or tags that
+    are not 10 finite numbers, is a ValueError saying so (checked by ``count_tags``, as the
+    library checks them)."""
+    from ..counting import count_tags
+    word = text.strip()
+    tokens = [t for t in re.split(r"[\s,;]+", word) if t]
+    if len(tokens) == 1 and not _is_number(tokens[0]):
+        count_tags(tokens[0])           # the library's message for a name not known
+        return tokens[0].lower()
+    bad = [t for t in tokens if not _is_number(t)]
+    if bad or len(tokens) != 10:
+        what = (f"{bad[0][:12]!r} is not a number" if bad
+                else f"got {len(tokens)} number{'s' if len(tokens) != 1 else ''}")
+        raise ValueError(f"system: tags are 10 numbers, one for each rank A,2,3,4,5,6,7,8,9,T "
+                         f"(such as -1,1,1,1,1,1,0,0,0,-1); {what}")
+    try:
+        tags = count_tags(tuple(float(t) for t in tokens))
+    except ValueError as exc:
+        raise ValueError(f"system: {exc}") from None
+    # whole tags as whole numbers: the game's key and the page's link stay short
+    return tuple(int(t) if t.is_integer() else t for t in tags)
+
+
+def system_text(system) -> str:
+    """The system field's text for a name or a tag tuple (what ``parse_system`` reads)."""
+    if isinstance(system, str):
+        return system
+    return ",".join(f"{t:g}" for t in system)
+
+
+def _is_number(token: str) -> bool:
+    try:
+        float(token)
+    except ValueError:
+        return False
+    return True
 
 
 def _optional_number(name: str, text: str) -> float | int:

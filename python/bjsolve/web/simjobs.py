@@ -74,10 +74,59 @@ def parse_seed(text: str) -> int:
     return value
 
 
-def sim_key(rules, count: dict, rounds: int, seed: int) -> tuple:
+def parse_sim_options(params, errors) -> dict:
+    """The Simulate page's table and play options as ``simulate`` keywords: spots and
+    other players' spots, insurance (a true count, 'never', or empty: the index set's),
+    the table minimum and maximum (the ramp's bets are clamped to them), the true count
+    the player leaves the shoe below (wong_out), how the true count is rounded and how
+    the decks remaining are estimated.  Each is read here (a whole number, a number, one of
+    a few words); ``simulate`` checks the ranges and how they fit together, and its
+    message, which opens with the field's name, goes beside the field."""
+    from .forms import DECKS_ESTIMATIONS, SIM_DEFAULTS, TC_ROUNDINGS
+    text = {k: (params.get(k) or "").strip() or SIM_DEFAULTS[k] for k in SIM_DEFAULTS}
+    options: dict = {}
+
+    def whole(name: str, what: str):
+        try:
+            value = float(text[name].replace("+", ""))
+            if value.is_integer():
+                return int(value)
+        except ValueError:
+            pass
+        errors[name] = f"{name} must be {what}, got {text[name][:20]!r}"
+        return None
+
+    options["spots"] = whole("spots", "a whole number of spots 1..7")
+    options["other_spots"] = whole("other_spots", "a whole number of other players' spots "
+                                                  "0..6")
+    word = text["insurance"].lower()
+    options["insurance"] = (None if not word else False if word == "never"
+                            else whole("insurance", "a whole true count (insure at it and "
+                                                    "above), 'never', or empty (the index "
+                                                    "plays' insurance index)"))
+    for name, what in (("table_min", "a bet in units such as 1"),
+                       ("table_max", "a bet in units such as 12, or empty (no maximum)")):
+        if not text[name]:
+            options[name] = None
+            continue
+        try:
+            options[name] = float(text[name])
+        except ValueError:
+            errors[name] = f"{name} must be {what}, got {text[name][:20]!r}"
+    options["wong_out"] = (None if not text["wong_out"] else
+                           whole("wong_out", "a whole true count, or empty (never leave)"))
+    for name, allowed in (("tc_rounding", TC_ROUNDINGS),
+                          ("decks_estimation", DECKS_ESTIMATIONS)):
+        options[name] = text[name].lower()
+        if options[name] not in allowed:
+            errors[name] = f"{name} must be one of {', '.join(allowed)}, got {text[name][:20]!r}"
+    return options
+
+
+def sim_key(rules, count: dict, rounds: int, seed: int, options: dict) -> tuple:
     """What a run's figures depend on (the unit only turns units into money)."""
     return (rules, count["system"], count["penetration"], count["indices"], count["ramp"],
-            rounds, seed)
+            count.get("wong_in"), rounds, seed, tuple(sorted(options.items())))
 
 
 class SimJobs:
@@ -108,10 +157,10 @@ class SimJobs:
         with self._lock:
             return self._results.get(key)
 
-    def start(self, rules, count: dict, rounds: int, seed: int) -> Job:
+    def start(self, rules, count: dict, rounds: int, seed: int, options: dict) -> Job:
         """A job for these settings: one already running for them, a finished one made
         from the kept result, or a new run queued in the pool."""
-        key = sim_key(rules, count, rounds, seed)
+        key = sim_key(rules, count, rounds, seed, options)
         with self._lock:
             for job in self._jobs.values():
                 if job.key == key and job.state in ("queued", "running"):
@@ -125,7 +174,7 @@ class SimJobs:
             while len(self._jobs) > KEPT_JOBS:
                 self._forget_oldest()
         if kept is None:
-            self.pool.submit(self._run, job, rules, count, rounds, seed)
+            self.pool.submit(self._run, job, rules, count, rounds, seed, options)
         return job
 
     def _forget_oldest(self) -> None:
@@ -141,7 +190,8 @@ class SimJobs:
             job.stop.set()
         return job
 
-    def _run(self, job: Job, rules, count: dict, rounds: int, seed: int) -> None:
+    def _run(self, job: Job, rules, count: dict, rounds: int, seed: int,
+             options: dict) -> None:
         if job.stop.is_set():
             job.state = "stopped"
             return
@@ -156,13 +206,14 @@ class SimJobs:
             result = bjsolve.simulate(
                 rules, rounds=rounds, seed=seed, penetration=count["penetration"],
                 system=count["system"], indices=count["indices"] or None,
-                ramp=count["ramp"], threads=self.threads, chunk_rounds=WEB_CHUNK_ROUNDS,
-                progress=progress)
+                ramp=count["ramp"], wong_in=count.get("wong_in"),
+                threads=self.threads, chunk_rounds=WEB_CHUNK_ROUNDS, progress=progress,
+                **{k: v for k, v in options.items() if v is not None})
         except KeyboardInterrupt:           # stopped before the rounds began
             job.state = "stopped"
             return
         except (TypeError, ValueError) as exc:
-            job.errors = {game_field(str(exc), "rules"): str(exc)}
+            job.errors = {sim_field(str(exc)): str(exc)}
             job.state = "error"
             return
         except Exception as exc:            # noqa: BLE001 -- shown on the page, not lost
@@ -176,6 +227,21 @@ class SimJobs:
                 while len(self._results) > KEPT_RESULTS:
                     self._results.popitem(last=False)
         job.state = "stopped" if result.partial else "done"
+
+
+# the fields a message of simulate's may open with (the longer names first: "wong_in"
+# before "wong", "other_spots" before "spots")
+SIM_FIELDS = ("other_spots", "spots", "insurance", "table_min", "table_max", "wong_out",
+              "wong_in", "tc_rounding", "decks_estimation")
+
+
+def sim_field(message: str) -> str:
+    """The Simulate page's field a ``simulate`` error is about."""
+    head = message.lower()
+    for name in SIM_FIELDS:
+        if head.startswith(name):
+            return name
+    return game_field(message, "rules")
 
 
 def _number(value) -> float | None:

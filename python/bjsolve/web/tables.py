@@ -1,18 +1,11 @@
-"""The pages' tables in three forms: HTML fragments (for the page), rows (for CSV and
-JSON downloads).  Each table is made from a view of ``compute.Engine``: plain dicts of
-numbers, so the page, the downloads and the tests read the same figures."""
+"""The pages' tables as HTML fragments, each made from a view of ``compute.Engine``: plain
+dicts of numbers, so the page and the tests read the same figures.  (The CSV and JSON
+downloads are the library's own tables, rendered by ``bjsolve.output``: see ``downloads``.)"""
 from __future__ import annotations
 
-import csv
 import html
-import io
-import json
 import math
 
-# table name -> the page it belongs to (the view that holds its figures)
-TABLES = {"edge": "edge", "upcards": "edge", "chart": "edge", "exceptions": "exceptions",
-          "actions": "hand", "dealer": "hand", "figures": "counting", "counts": "counting",
-          "simulation": "simulate", "sim-counts": "simulate"}
 # the counting figures: key -> (label, unit, how shown)
 FIGURES = {
     "win_rate": ("win rate", "units per round", "{:+.4f}"),
@@ -53,65 +46,6 @@ def _e(text) -> str:
 def pct(value: float, places: int = 3) -> str:
     """0.00527 -> '0.527%'; a minus sign that shows (U+2212 is not used: copy-paste safe)."""
     return f"{100 * value:.{places}f}%"
-
-
-def rows(name: str, view) -> tuple[list[str], list[list]]:
-    """(column names, rows) of a table, the figures as fractions of the initial bet."""
-    if name == "edge":
-        return (["play", "house_edge"],
-                [["basic chart", view["edge"]["chart"]],
-                 ["composition-dependent optimal", view["edge"]["optimal"]]])
-    if name == "upcards":
-        return ["upcard", "ev"], [list(pair) for pair in view["upcards"]]
-    if name == "chart":
-        columns = list(next(iter(view["chart"].values())))
-        return (["hand"] + columns,
-                [[row] + [cols[c] for c in columns] for row, cols in view["chart"].items()])
-    if name == "exceptions":
-        return (["cards", "upcard", "chart_action", "optimal_action", "gain"],
-                [[d["cards"], d["upcard"], d["chart"], d["optimal"], d["gain"]] for d in view])
-    if name == "actions":
-        return (["action", "ev", "best"],
-                [[a, v, a == view["best"]] for a, v in view["actions"].items()])
-    if name == "dealer":
-        measures = list(view["dealer"])
-        outcomes = list(view["dealer"][measures[0]])
-        return (["outcome"] + measures,
-                [[o] + [view["dealer"][m][o] for m in measures] for o in outcomes])
-    if name == "figures":
-        return (["figure", "value", "unit", "money"],
-                [[k, view["figures"][k], unit, view["money"].get(k)]
-                 for k, (_, unit, _) in _asked_figures(view).items()])
-    if name == "counts":
-        return (["true_count", "frequency", "edge", "sd", "bet"],
-                [[c["tc"], c["frequency"], c["edge"], c["sd"], c["bet"]]
-                 for c in view["counts"]])
-    if name == "simulation":
-        return (["figure", "value", "unit", "money"],
-                [[k, view["figures"][k], SIM_FIGURES[k][1], view["money"].get(k)]
-                 for k in SIM_FIGURES] + [["partial", view["partial"], "", None],
-                                          ["seed", view["seed"], "", None],
-                                          ["chunk_rounds", view["chunk_rounds"], "", None]])
-    if name == "sim-counts":
-        columns = ["true_count", "rounds", "frequency", "played", "mean", "sd", "se"]
-        keys = ["tc"] + columns[1:]
-        return columns, [[c[k] for k in keys] for c in view["counts"]]
-    raise ValueError(f"table must be one of {', '.join(TABLES)}; got {name[:30]!r}")
-
-
-def to_csv(name: str, view) -> str:
-    columns, body = rows(name, view)
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(columns)
-    writer.writerows(body)
-    return out.getvalue()
-
-
-def to_json(name: str, view, summary: str) -> str:
-    columns, body = rows(name, view)
-    return json.dumps({"table": name, "rules": summary, "columns": columns, "rows": body},
-                      indent=1)
 
 
 # ---- HTML fragments ------------------------------------------------------------------

@@ -3,7 +3,7 @@
 "use strict";
 
 (function () {
-  const page = document.body.dataset.page;          // "edge" or "hand"
+  const page = document.body.dataset.page;          // edge, hand, counting or simulate
   const rulesForm = document.getElementById("rules-form");
   const pageForm = document.getElementById("page-form");
   const status = document.getElementById("status");
@@ -70,8 +70,13 @@
     }
   }
 
+  // this page's name for the server: a counted game that only this page's older requests
+  // wait for is stopped when a newer one arrives (see compute.counted_game)
+  const client = Math.random().toString(36).slice(2) + Date.now().toString(36);
+
   async function ask(view, q) {
-    const response = await fetch("/api/" + view + "?" + q);
+    const own = view === "counting" ? "&client=" + client : "";
+    const response = await fetch("/api/" + view + "?" + q + own);
     return response.json();
   }
 
@@ -82,14 +87,18 @@
       && !el.dataset.optional && el.value.trim() === "");   // an optional field may be empty
   }
 
+  let lastQuery = null;                              // the query of the newest request
+
   async function update() {
     if (incomplete()) return;
+    clearTimeout(timer);                             // asked now: no need to ask again
     if (page === "simulate") {                      // a run starts only on its button
       showLinks("?" + query());
       return;
     }
     const number = ++latest;
     const q = query();
+    lastQuery = q;
     const editsThen = new Map(controls(rulesForm).map((el) => [el, edits.get(el) || 0]));
     const slow = setTimeout(() => {
       status.textContent = page === "counting" ? "computing the counted game (up to a minute)..."
@@ -153,7 +162,10 @@
 
   if (pageForm) {
     pageForm.addEventListener("change", (ev) => {
+      // a list is one deliberate change; Enter in (or leaving) a typed field on the
+      // Counting page applies it at once, without the pause typing waits for
       if (ev.target.tagName === "SELECT") update();
+      else if (page === "counting" && query() !== lastQuery) update();
     });
   }
   if (pageForm && page === "counting") {
