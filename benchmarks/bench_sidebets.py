@@ -1,8 +1,10 @@
 """Time every side bet (bjsolve.sidebets) on a full 8-deck shoe, a depleted 8-deck shoe
 (cards of known and unknown suit out: the float path), and one table of effects of removal
-per bet; for the bets that read suits, the best count over cards (``suit_count``) and the
-counted bet under the four suit counts (``counted_sidebet(..., system="suits")``, 6 and 8
-decks dealt to 3/4).
+per bet; then the dealer-drawn bets under both conventions (two cards; the hands played
+out by the basic chart, one spot, and by optimal play, three spots) on 6 and 8 decks; then,
+for the bets that read suits, the best count over cards (``suit_count``) and the counted
+bet under the four suit counts (``counted_sidebet(..., system="suits")``, 6 and 8 decks
+dealt to 3/4).
 
 Each figure is the median over ``--repeat`` runs after one warm-up run (the warm-up builds
 what is computed once per process: a card bet's paying draws, the dealer's final hands per
@@ -59,7 +61,29 @@ def main() -> None:
               f"{eor:12.4f}")
     print(f"slowest side bet: {worst_edge * 1e3:.3f} ms (target {TARGET_EDGE_MS:g} ms); slowest "
           f"EOR table: {worst_eor:.3f} s (target {TARGET_EOR_S:g} s)")
+    played_out(args.repeat)
     suit_counts(max(1, args.repeat // 5))
+
+
+def played_out(repeat: int) -> None:
+    """The dealer-drawn bets with only the first two cards out and with the hands played
+    out: the same law (sidebets.played_out), so the cost added is the checks."""
+    from bjsolve.sidebets.played_out import DEALER_DRAWN_BETS
+    plays = {"two-cards": {}, "basic, 1 spot": {"strategy": "basic"},
+             "optimal, 3 spots": {"strategy": "optimal", "spots": 3}}
+    print(f"\n{'bet (ms)':18} {'decks':>5} " + " ".join(f"{p:>17}" for p in plays))
+    worst = 0.0
+    for decks in (6, 8):
+        shoe = sidebets.resolve_shoe(decks=decks)
+        for name in DEALER_DRAWN_BETS:
+            times = []
+            for kw in plays.values():
+                t, _ = median_time(lambda name=name, kw=kw, shoe=shoe: sidebets.edge(
+                    name, shoe=shoe, **kw), repeat)
+                times.append(t)
+            worst = max(worst, *times)
+            print(f"{name:18} {decks:5d} " + " ".join(f"{t * 1e3:17.3f}" for t in times))
+    print(f"slowest played-out side bet: {worst * 1e3:.3f} ms (target {TARGET_EDGE_MS:g} ms)")
 
 
 def suit_counts(repeat: int) -> None:

@@ -9,11 +9,20 @@ core.  Each figure is the median over ``--repeat`` runs after one warm-up.  The 
 shared with other work it stays meaningful when wall-clock times do not.  Target
 (issue 13): >= 10 M rounds/s on the 2-core machine, i.e. 10 M rounds in <= 38 yardsticks.
 
+Games (``--games``): the same timing for 6D Free Bet H17 (dealer 22 pushes, free doubles
+on hard 9-11, free splits of every pair but tens) and 6 Spanish decks H17 Spanish 21 (player
+21 wins, the 21 / 6-7-8 / 7-7-7 bonuses, super bonus, 3 redoubles, rescue, double split
+aces), the game rules given as the kernel rule dict's keys (``game_rules``); the chart is
+the classic game's basic strategy for the same shoe, played in the game, with a simple
+after-double choice (redouble 11 or less, rescue 12-16 against 7-A), so the figures are
+the simulator's speed, not a strategy's EV.
+
 Check (``--check``): with a fresh shuffle every round, the simulated mean of each rule
 set's basic-strategy chart against the chart's exact EV (``Solution.evaluate``); prints
 the z-score (|z| > 4 is a disagreement worth a look).
 
     PYTHONPATH=python:src python benchmarks/bench_simulate.py [--rounds 1e7] [--yardstick 0.0151]
+    PYTHONPATH=python:src python benchmarks/bench_simulate.py --games [--rounds 1e7]
     PYTHONPATH=python:src python benchmarks/bench_simulate.py --check --rounds 2e7
 """
 from __future__ import annotations
@@ -52,6 +61,38 @@ RULE_SETS = {
 }
 
 
+FREE_BET = {"dealer_22_push": 1, "free_double_totals": (1 << 9) | (1 << 10) | (1 << 11),
+            "free_split_ranks": 0b1111111110}
+SPANISH_21 = {"player_21_wins": 1, "bonus_21": (1.5, 2, 3), "bonus_678": (1.5, 2, 3),
+              "bonus_777": (1.5, 2, 3), "super_bonus": 1000, "redoubles": 3,
+              "double_rescue": 1, "double_split_aces": 1, "natural_tie_value": 1.5}
+GAMES = {
+    "6D Free Bet H17": (Rules(decks=6, hit_soft_17=True), None, FREE_BET),
+    "6D Spanish 21 H17": (Rules(decks=6, hit_soft_17=True, resplit_aces=True,
+                                surrender="late"), [24] * 9 + [72], SPANISH_21),
+}
+
+
+def _after_double(cards, dealer, allowed, split, doubles):
+    hard = sum(cards)
+    total = hard + 10 if 1 in cards and hard <= 11 else hard
+    if "redouble" in allowed and total == hard and total <= 11:
+        return "redouble"
+    if "rescue" in allowed and 12 <= total <= 16 and dealer in (1, 7, 8, 9, 10):
+        return "rescue"
+    return "stand"
+
+
+def games(args) -> None:
+    for name, (rules, shoe, game) in GAMES.items():
+        t0 = time.perf_counter()
+        plan, settings = build_plan(rules, shoe=shoe, penetration=0.75, system="hilo",
+                                    ramp="1:1,2:2,3:4,4:8", game_rules=game,
+                                    after_double=_after_double)
+        print(f"{name}: game plan {time.perf_counter() - t0:.1f} s (once)")
+        _time_plan(args, plan, settings)
+
+
 def timing(args) -> None:
     rules = Rules(decks=6)
     t0 = time.perf_counter()
@@ -59,6 +100,12 @@ def timing(args) -> None:
                                 ramp="1:1,2:2,3:4,4:8")
     print(f"game plan (solve, chart, Hi-Lo index table, arrays): {time.perf_counter() - t0:.1f} s"
           f" (once)")
+    _time_plan(args, plan, settings)
+    print(f"target: >= {TARGET_ROUNDS_PER_S / 1e6:g} M rounds/s with all threads "
+          f"(10 M rounds in <= {TARGET_YARDSTICKS} yardsticks)")
+
+
+def _time_plan(args, plan, settings) -> None:
     chunk = 1_000_000
     specs = [(k, min(chunk, args.rounds - k * chunk))
              for k in range((args.rounds + chunk - 1) // chunk)]
@@ -80,8 +127,6 @@ def timing(args) -> None:
         line += (f"  | CPU {cpu_med:6.3f} s = {args.rounds / cpu_med / 1e6:5.2f} M rounds per "
                  f"CPU-second")
         print(line)
-    print(f"target: >= {TARGET_ROUNDS_PER_S / 1e6:g} M rounds/s with all threads "
-          f"(10 M rounds in <= {TARGET_YARDSTICKS} yardsticks)")
     done, _ = run_local(plan, args.seed, specs, cores, None)
     from bjsolve.simulation.simulator import _result, merge
     r = _result(merge(done), args.seed, len(done), False, settings)
@@ -115,6 +160,8 @@ def main(argv=None) -> int:
     ap.add_argument("--yardstick", type=float, default=0.0,
                     help="seconds of one yardstick on this machine (prints yardsticks)")
     ap.add_argument("--check", action="store_true", help="compare with the exact engine")
+    ap.add_argument("--games", action="store_true",
+                    help="time Free Bet and Spanish 21 (the games' rules) instead")
     ap.add_argument("--only", default="", help="--check: comma-separated rule-set names")
     args = ap.parse_args(argv)
     args.rounds = int(args.rounds)
@@ -122,6 +169,9 @@ def main(argv=None) -> int:
           f"Python {platform.python_version()}")
     if args.check:
         return check(args)
+    if args.games:
+        games(args)
+        return 0
     timing(args)
     return 0
 

@@ -149,17 +149,40 @@ GAME_KEYS = [("dealer_22_push", 1), ("free_double_totals", (1 << 9) | (1 << 10) 
 
 @pytest.mark.parametrize("key, value", GAME_KEYS)
 def test_a_rule_of_the_games_is_decoded_and_the_classic_kernels_refuse_it(key, value):
-    """Each game key is read (and marks the rules as a game's); the classic solver, round
-    laws and simulator refuse it by name instead of ignoring it."""
+    """Each game key is read (and marks the rules as a game's); the classic solver and
+    round laws refuse it by name instead of ignoring it.  The simulator plays it, from a
+    plan built for it (tests/test_simulate_games.py)."""
     params = dict(kernel_rules(Rules(decks=1), 0), **{key: value})
     decoded = check_rules(params)
     assert decoded["game"] == 1
     assert decoded[key] == (list(map(float, value)) if isinstance(value, tuple) else value)
     name = "bonus" if "bonus" in key else key
-    for entry in ("UpcardEngine", "RoundLaws", "RoundLaws (infinite)", "SpotMoments",
-                  "run_chunk"):
+    for entry in ("UpcardEngine", "RoundLaws", "RoundLaws (infinite)", "SpotMoments"):
         with pytest.raises(ValueError, match=f"rules: .*{name}.* games"):
             ENTRY_POINTS[entry](params)
+    plan, _ = build_plan(Rules(decks=1), penetration="every-round", strategy=_stand,
+                         game_rules={key: value})
+    plan.run(1, 0, 10)
+
+
+def _stand(cards, dealer, allowed):
+    return "stand"
+
+
+@pytest.mark.parametrize("key, value", [("redoubles", 2), ("double_rescue", 1),
+                                        ("double_split_aces", 1)])
+def test_the_simulator_refuses_a_plan_without_the_decisions_its_rules_take(key, value):
+    """A classic plan's table has no after-double (or split-ace) decisions to play these
+    rules by: refused with the number of kinds wanted, never read past its end."""
+    with pytest.raises(ValueError, match=r"decision: these rules take \d+ kinds of decision"):
+        _simulate_with(_with(**{key: value}))
+
+
+@pytest.mark.parametrize("free", [{"free_double_totals": 1 << 10}, {"free_split_ranks": 1 << 8}])
+def test_redoubles_with_free_stakes_are_refused(free):
+    params = dict(kernel_rules(Rules(decks=1), 0), redoubles=1, **free)
+    with pytest.raises(ValueError, match="rules: redoubles .* free doubles or free splits"):
+        check_rules(params)
 
 
 def test_bonus_after_split_alone_is_still_the_classic_game():

@@ -77,7 +77,8 @@ def dealt(up, hole, *draws, hit_soft_17=False):
     window[0, UP], window[0, HOLE] = kind(up), kind(hole)
     for i, card in enumerate(draws):
         window[0, FIRST_DRAW + i] = kind(card)
-    return _play_dealer(window, hit_soft_17)
+    return _play_dealer(window[:, UP], window[:, HOLE], lambda offset: window[0, offset],
+                        np.full(1, FIRST_DRAW), hit_soft_17)
 
 
 @pytest.mark.parametrize("cards, hit_soft_17, bust_bonus, push_22", [

@@ -566,10 +566,10 @@ def test_stop_keeps_a_partial_result(client):
 
 
 @pytest.mark.parametrize("bad, field, words", [
-    ({"rounds": "0"}, "rounds", "whole number from 1"),
-    ({"rounds": "1.5"}, "rounds", "whole number from 1"),
-    ({"rounds": "lots"}, "rounds", "whole number from 1"),
-    ({"rounds": "2e9"}, "rounds", "to 1e+09"),
+    ({"rounds": "0"}, "rounds", "whole number 1..1,000,000,000"),
+    ({"rounds": "1.5"}, "rounds", "whole number 1..1,000,000,000"),
+    ({"rounds": "lots"}, "rounds", "whole number 1..1,000,000,000"),
+    ({"rounds": "2e9"}, "rounds", "whole number 1..1,000,000,000"),
     ({"seed": "-1"}, "seed", "0..2**64-1"),
     ({"ramp": "0:1,1:"}, "ramp", "true count:bet"),
     ({"unit": "0"}, "unit", "unit must be from"),

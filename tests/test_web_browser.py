@@ -112,6 +112,15 @@ def chart_on_page(d) -> dict:
         return chart;""")
 
 
+def bars_on_page(d, chart_id: str) -> list:
+    """The bars of an SVG chart on the page: [{label, series, value, title}]."""
+    return d.execute_script("""
+        return Array.from(document.querySelectorAll('#' + arguments[0] + ' rect.bar[data-label]'))
+          .map((r) => ({label: r.dataset.label, series: r.dataset.series,
+                        value: Number(r.dataset.value),
+                        title: r.querySelector('title').textContent}));""", chart_id)
+
+
 def test_change_rules_and_enter_a_hand(server, driver):
     d = driver
     d.get(server + "?rules=6D+S17+DAS")
@@ -200,6 +209,23 @@ def test_counting_page_answers_a_new_ramp(server, driver):
     second = game.evaluate("0:1,1:2,2:4,3:8", 200)
     wait_until(lambda: text_of(d, "fig-score") == f"{second.score:.2f}")
     assert text_of(d, "fig-win_rate") == f"{second.win_rate:+.4f}"
+    # the charts read back: one bar per true count, each carrying the game's figure, the
+    # ramp chart the new ramp's bets beside the optimal ramp's for the spread 1-8
+    frequency = bars_on_page(d, "chart-frequency")
+    assert [b["label"] for b in frequency] == list(game.labels)
+    assert [b["value"] for b in frequency] == pytest.approx(list(game.frequency), rel=1e-12)
+    assert [b["value"] for b in bars_on_page(d, "chart-edge")] == \
+        pytest.approx(list(game.edge), rel=1e-12)
+    optimal = game.optimal_ramp(8, min_bet=1)
+    ramps = bars_on_page(d, "chart-ramps")
+    assert [b["value"] for b in ramps if b["series"] == "your ramp"] == \
+        list(bjsolve.risk.parse_ramp("0:1,1:2,2:4,3:8").bets(game.tc_values))
+    assert [b["value"] for b in ramps if b["series"] == "optimal ramp"] == \
+        list(optimal.bets(game.tc_values))
+    assert text_of(d, "optimal-ramp") == optimal.describe()
+    # a bar's tooltip says its count and figure
+    assert frequency[0]["title"] == (f"frequency at TC {game.labels[0]}: "
+                                     f"{pct(game.frequency[0])} of rounds")
     assert "ramp=0%3A1%2C1%3A2%2C2%3A4%2C3%3A8" in d.current_url
     # the optional fields: a wong-in count and a target risk, typed; kept in the address
     d.find_element(By.ID, "f-wong_in").send_keys("1")

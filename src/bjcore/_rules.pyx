@@ -169,6 +169,11 @@ cdef int decode_game_rules(dict rules, RuleParams* out) except -1:
     out.redoubles = _whole(full, "redoubles", (0, 1, 2, 3), "0, 1, 2 or 3")
     out.double_rescue = _flag(full, "double_rescue")
     out.double_split_aces = _flag(full, "double_split_aces")
+    if out.redoubles and (out.free_double_totals or out.free_split_ranks):
+        raise ValueError(f"rules: redoubles ({out.redoubles}) cannot go with free doubles or "
+                         f"free splits (free_double_totals {out.free_double_totals}, "
+                         f"free_split_ranks {out.free_split_ranks}): no game deals both, and "
+                         f"whose money a redouble of a free stake is would be a guess")
     out.game = 1 if (out.dealer_22_push or out.free_double_totals or out.free_split_ranks
                      or out.player_21_wins or out.super_bonus != 0.0
                      or out.redoubles or out.double_rescue or out.double_split_aces) else 0

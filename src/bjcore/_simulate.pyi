@@ -6,6 +6,9 @@ STOP_SIGINT: int
 
 def random_integers(seed: int, chunk: int, count: int, below_n: int) -> npt.NDArray[np.int64]: ...
 
+def game_kinds(redoubles: int, double_rescue: bool, double_split_aces: bool,
+               hit_split_aces: bool) -> int: ...
+
 def run_chunk(
     rules: dict[str, object],
     iparams: npt.NDArray[np.int64],

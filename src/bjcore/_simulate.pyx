@@ -11,7 +11,10 @@ arrives as flat arrays built once in Python (bjsolve/simulation/simulator.py):
 * decisions: ``decision[(kind * n_keys + key) * n_comps + id] & 7`` is the action (0 stand,
   1 hit, 2 double, 3 split, 4 surrender) for a hand of that composition, against dealer key
   ``key`` (upcard - 1, or both dealer cards' index in the exposed game), kind 0 original
-  two cards, 1 later decision of an unsplit hand, 2 a split hand's decision;
+  two cards, 1 later decision of an unsplit hand, 2 a split hand's decision; the games'
+  rules add kinds (``game_kinds``): 3 a split ace's two cards when it may double but not
+  hit (stand or double), and 4 + 2 * level + split the choice after a hand's double
+  (level = doubles made - 1; split 1 for a split hand): 0 stand, 2 redouble, 4 rescue;
 * index plays: ``decision[...] >> 3`` is 0 or 1 + an index line whose play at the current
   true count replaces the action when ``allowed[kind * n_comps + id]`` permits it (one
   16-bit table keeps the hot lookups in cache);
@@ -30,7 +33,7 @@ cdef extern from "Python.h":
 import numpy as np
 
 from bjcore._defs cimport RuleParams
-from bjcore._rules cimport ShoeParams, decode_rules, refuse_game_rules, decode_counts
+from bjcore._rules cimport ShoeParams, decode_rules, decode_counts
 
 cdef enum:
     ACT_STAND = 0
@@ -38,6 +41,22 @@ cdef enum:
     ACT_DOUBLE = 2
     ACT_SPLIT = 3
     ACT_SURRENDER = 4
+
+# kinds of decision in the decision table (the classic three, then the games')
+cdef enum:
+    KIND_START = 0
+    KIND_LATER = 1
+    KIND_SPLIT = 2
+    KIND_SPLIT_ACE = 3       # a split ace that may double but not hit: stand or double
+    KIND_AFTER_DOUBLE = 4    # + 2 * (doubles made - 1) + (1 for a split hand)
+
+# comp_flags: what the games need to know of a hand composition
+cdef enum:
+    BONUS_MASK = 7           # a 21 that a bonus may pay: BONUS_21_5 .. BONUS_777, 0 none
+    BONUS_21_5 = 1           # 21 of 5 cards (6: 2, 7 or more: 3)
+    BONUS_678 = 4            # three-card 21 of 6, 7, 8
+    BONUS_777 = 5            # three-card 21 of 7, 7, 7
+    FLAG_FREE_DOUBLE = 8     # two cards, no ace, total in free_double_totals
 
 # spot states during a round
 cdef enum:
@@ -101,6 +120,18 @@ cdef inline uint32_t below(Rng* r, uint32_t n) noexcept nogil:
 MAX_CARDS = SIM_MAX_CARDS        # the largest shoe run_chunk deals from
 
 
+def game_kinds(int redoubles, bint double_rescue, bint double_split_aces,
+               bint hit_split_aces):
+    """The kinds of decision the decision table holds for these rules: 3 (the classic
+    kinds), 4 with a split ace's stand-or-double (KIND_SPLIT_ACE), 4 + 2 * (redoubles + 1)
+    with the after-double decisions (one unsplit and one split kind per double made)."""
+    if redoubles or double_rescue:
+        return KIND_AFTER_DOUBLE + 2 * (redoubles + 1)
+    if double_split_aces and not hit_split_aces:
+        return KIND_AFTER_DOUBLE
+    return 3
+
+
 def random_integers(uint64_t seed, uint64_t chunk, int count, uint32_t below_n):
     """``count`` draws of the chunk's generator, uniform in [0, below_n) (for tests)."""
     cdef Rng r
@@ -146,6 +177,61 @@ cdef struct Sim:
     int split_limit
     int split_limit_aces
     int64_t exhausted
+    # the games (rules.game): per-composition flags, which decisions the table holds,
+    # and the suits of the cards in bonus hands (drawn from their own generator, so that
+    # the ranks dealt are the same with or without them)
+    int game
+    int8_t* comp_flags
+    int after_double         # the table holds after-double decisions (redoubles, rescue)
+    int split_ace_double     # the table holds KIND_SPLIT_ACE decisions
+    int suits_678            # the 6-7-8 payout depends on the suits
+    int suits_777            # the 7-7-7 payout (or the super bonus) depends on the suits
+    Rng suit_rng
+    int suit_left[40]        # [rank - 1][suit]: suits not yet shown of the shoe's cards
+    int suit_full[10]        # each rank's cards per suit in the full shoe
+
+
+# A hand of the player's (unsplit, or one of a split's), as it stands after its play.
+cdef struct Hand:
+    int total                # best total; 0 = bust
+    double own               # the player's stake on it (doubles included)
+    double free              # the house's free stake on it (free splits, free doubles)
+    double base_own          # its own stake before any double: what a rescue loses
+    int rescued              # surrendered after its double (double_rescue)
+    int bonus                # BONUS_* of a 21 a bonus may pay (not doubled; split: if allowed)
+    int split                # one of a split's hands
+
+
+cdef void reset_suits(Sim* s) noexcept nogil:
+    """A fresh shuffle: no card's suit is known."""
+    cdef int r, k
+    for r in range(10):
+        for k in range(4):
+            s.suit_left[r * 4 + k] = s.suit_full[r]
+
+
+cdef int draw_suit(Sim* s, int rank) noexcept nogil:
+    """The suit (0 = spades .. 3) of a dealt card of ``rank`` whose suit is not yet known.
+    The shoe's suits are exchangeable, each rank's cards spread evenly over the four suits,
+    and the player's play never looks at a suit: so the unknown suits of a rank's cards
+    since the shuffle are a random arrangement of the suits not yet shown, and one card's
+    suit is drawn from those counts (an infinite shoe: each suit 1/4)."""
+    cdef int k, left = 0
+    cdef int* row = &s.suit_left[(rank - 1) * 4]
+    cdef uint32_t u
+    if s.infinite:
+        return <int>below(&s.suit_rng, 4)
+    for k in range(4):
+        left += row[k]
+    if left <= 0:                # only after a refilled shoe (exhausted): any suit
+        return <int>below(&s.suit_rng, 4)
+    u = below(&s.suit_rng, <uint32_t>left)
+    k = 0
+    while <int>u >= row[k]:
+        u -= row[k]
+        k += 1
+    row[k] -= 1
+    return k
 
 
 cdef inline int draw(Sim* s) noexcept nogil:
@@ -160,6 +246,8 @@ cdef inline int draw(Sim* s) noexcept nogil:
         s.pos = 0
         s.rc = 0.0
         s.seen = 0
+        if s.suits_678 or s.suits_777:
+            reset_suits(s)
     j = s.pos + <int>below(&s.rng, <uint32_t>(s.n_cards - s.pos))
     c = s.deck[j]
     s.deck[j] = s.deck[s.pos]
@@ -243,25 +331,71 @@ cdef inline int decide(Sim* s, int kind, int key, int comp) noexcept nogil:
 
 
 cdef inline int play_hand(Sim* s, int comp, int action, int kind, int key,
-                          int* bet) noexcept nogil:
-    """Play a hand from ``action`` on; returns its final total (0 = bust), sets its bet
-    (1, or 2 once doubled).  Later decisions are of kind ``kind``."""
+                          double* bet) noexcept nogil:
+    """Play a hand of the classic game from ``action`` on; returns its final total
+    (0 = bust), sets its bet (1, or 2 once doubled).  Later decisions are of kind
+    ``kind``."""
     cdef int c
-    bet[0] = 1
+    bet[0] = 1.0
     while True:
         if action == ACT_STAND:
             return s.total[comp]
         c = seen_draw(s)
         comp = s.child[comp * 10 + c - 1]
         if action == ACT_DOUBLE:
-            bet[0] = 2
+            bet[0] = 2.0
             return 0 if comp < 0 else s.total[comp]
         if comp < 0:
             return 0
         action = decide(s, kind, key, comp)
 
 
-cdef inline double settle(int player, int bet, int dealer, double tie) noexcept nogil:
+cdef inline void play_game_hand(Sim* s, Hand* hand, int comp, int action, int kind,
+                                int key) noexcept nogil:
+    """Play a hand of the games from ``action`` on (docs/games.md).  On entry ``hand``
+    holds its stakes (own, free, base_own) and whether it is a split hand; on return its
+    total (0 = bust), its stakes after doubling, whether it was rescued and its bonus
+    class.  A double adds the hand's whole stake, free (a two-card hard total of
+    free_double_totals: the house's) or paid; then, while the hand neither busted nor made
+    21, the after-double decision: redouble (paid doubles only, up to ``redoubles``
+    times), rescue, or stand."""
+    cdef int level = 0
+    cdef bint doubled = False
+    cdef double stake
+    hand.rescued = 0
+    hand.bonus = 0
+    while action != ACT_STAND:
+        if action == ACT_DOUBLE:
+            stake = hand.own + hand.free
+            if s.comp_flags[comp] & FLAG_FREE_DOUBLE:
+                hand.free += stake
+            else:
+                hand.own += stake
+            doubled = True
+            comp = s.child[comp * 10 + seen_draw(s) - 1]
+            while s.after_double and comp >= 0 and s.total[comp] != 21:
+                action = decide(s, KIND_AFTER_DOUBLE + 2 * level + hand.split, key, comp)
+                if action == ACT_DOUBLE and level < s.rules.redoubles:
+                    hand.own += hand.own          # (redoubles: no free stake, _rules)
+                    comp = s.child[comp * 10 + seen_draw(s) - 1]
+                    level += 1
+                else:
+                    hand.rescued = action == ACT_SURRENDER and s.rules.double_rescue
+                    break
+            break
+        comp = s.child[comp * 10 + seen_draw(s) - 1]
+        if comp < 0:
+            break
+        action = decide(s, kind, key, comp)
+    if comp < 0:
+        hand.total = 0
+        return
+    hand.total = s.total[comp]
+    if hand.total == 21 and not doubled and (not hand.split or s.rules.bonus_after_split):
+        hand.bonus = s.comp_flags[comp] & BONUS_MASK
+
+
+cdef inline double settle(int player, double bet, int dealer, double tie) noexcept nogil:
     if player == 0:
         return -bet
     if dealer > 21 or player > dealer:
@@ -269,6 +403,55 @@ cdef inline double settle(int player, int bet, int dealer, double tie) noexcept 
     if player < dealer:
         return -bet
     return tie * bet
+
+
+cdef int suit_class(Sim* s, int a, int b, int c) noexcept nogil:
+    """The suits of a three-card bonus hand of ranks a, b, c: 0 mixed, 1 one suit other
+    than spades, 2 all spades."""
+    cdef int x = draw_suit(s, a)
+    cdef int y = draw_suit(s, b)
+    cdef int z = draw_suit(s, c)
+    if x != y or y != z:
+        return 0
+    return 2 if x == 0 else 1
+
+
+cdef double bonus_payout(Sim* s, const Hand* hand, int up) noexcept nogil:
+    """What a winning hand of bonus class ``hand.bonus`` (> 0) is paid per unit of its
+    stake."""
+    cdef int k
+    if hand.bonus < BONUS_678:
+        return s.rules.bonus_21[hand.bonus - 1]
+    if hand.bonus == BONUS_678:
+        return s.rules.bonus_678[suit_class(s, 6, 7, 8)] if s.suits_678 else s.rules.bonus_678[0]
+    if not s.suits_777:
+        return s.rules.bonus_777[0]
+    k = suit_class(s, 7, 7, 7)
+    # the super bonus: a suited 7-7-7 of an unsplit, undoubled hand against a 7 up
+    if k > 0 and s.rules.super_bonus > 0.0 and up == 7 and not hand.split:
+        return s.rules.super_bonus
+    return s.rules.bonus_777[k]
+
+
+cdef inline double settle_game(Sim* s, const Hand* hand, int dealer, int up) noexcept nogil:
+    """A hand of the games against the dealer's final total (22: exactly 22, 23: any other
+    bust): a loss costs the own stake only, a win pays own and free stake (times a bonus's
+    payout), a push is 0, a rescue loses the stake before the double."""
+    if hand.total == 0:
+        return -hand.own
+    if hand.rescued:
+        return -hand.base_own
+    if not (s.rules.player_21_wins and hand.total == 21):
+        if dealer == 22 and s.rules.dealer_22_push:
+            return 0.0
+        if dealer <= 21:
+            if hand.total < dealer:
+                return -hand.own
+            if hand.total == dealer:
+                return s.rules.tie_value * hand.own
+    if hand.bonus == 0:
+        return hand.own + hand.free
+    return (hand.own + hand.free) * bonus_payout(s, hand, up)
 
 
 cdef int sigint_received() noexcept with gil:
@@ -319,7 +502,6 @@ def run_chunk(dict rules, const int64_t[::1] iparams, const double[::1] dparams,
     cdef int r, k, i
     cdef ShoeParams decoded_shoe
     decode_rules(rules, &s.rules)
-    refuse_game_rules(&s.rules, "the simulator")
     if s.rules.natural_takes_all != (iparams[IP_HOLE] == 1):
         raise ValueError(f"rules: natural_takes_all ({bool(s.rules.natural_takes_all)}) must "
                          f"be true exactly for the ENHC hole-card procedure (hole "
@@ -364,14 +546,101 @@ def run_chunk(dict rules, const int64_t[::1] iparams, const double[::1] dparams,
     s.split_limit = s.rules.max_split_hands
     s.split_limit_aces = s.split_limit if (s.rules.resplit_aces or s.split_limit < 2) else 2
     s.exhausted = 0
+    s.comp_flags = NULL
     seed_rng(&s.rng, seed, chunk)
     try:
+        _setup_game(&s, shoe, decision.shape[0], allowed.shape[0], total.shape[0],
+                    child.shape[0])
+        if s.game:
+            seed_rng(&s.suit_rng, seed ^ <uint64_t>0xBB67AE8584CAA73B, chunk)
         with nogil:
             _run(&s, &iparams[0], &dparams[0], &key_of[0], &bet_by_tc[0], rounds, &stop[0],
                  watch_sigint, &out_s[0], &out_c[0], &out_tcc[0, 0], &out_tcs[0, 0])
     finally:
         free(s.deck)
+        free(s.comp_flags)
     return sums, counts, tc_counts, tc_sums
+
+
+cdef int _setup_game(Sim* s, const int32_t[::1] shoe, Py_ssize_t n_decision,
+                    Py_ssize_t n_allowed, Py_ssize_t n_total, Py_ssize_t n_child) except -1:
+    """Check the tables' sizes against the rules (the games' kinds of decision) and, for
+    the games, build the per-composition flags and the suits."""
+    cdef int n_kinds = game_kinds(s.rules.redoubles, s.rules.double_rescue,
+                                  s.rules.double_split_aces, s.rules.hit_split_aces)
+    cdef int n = s.n_comps
+    cdef int r, a, b, c, i, head, tail
+    cdef int* queue
+    cdef int8_t* cards
+    if n < 1 or n_total != n or n_child != <Py_ssize_t>n * 10:
+        raise ValueError(f"child and total must describe the {n} compositions (n_comps)")
+    if (n_decision != <Py_ssize_t>n_kinds * s.n_keys * n
+            or n_allowed != <Py_ssize_t>n_kinds * n):
+        raise ValueError(f"decision: these rules take {n_kinds} kinds of decision "
+                         f"(bjcore._simulate.game_kinds), a table of {n_kinds} x {s.n_keys} x "
+                         f"{n} entries and allowed masks of {n_kinds} x {n}; got "
+                         f"{n_decision} and {n_allowed} (build the plan with these rules)")
+    s.game = s.rules.game
+    s.after_double = s.rules.redoubles != 0 or s.rules.double_rescue != 0
+    s.split_ace_double = s.rules.double_split_aces != 0 and s.rules.hit_split_aces == 0
+    s.suits_678 = (s.rules.bonus_678[1] != s.rules.bonus_678[0]
+                   or s.rules.bonus_678[2] != s.rules.bonus_678[0])
+    s.suits_777 = (s.rules.bonus_777[1] != s.rules.bonus_777[0]
+                   or s.rules.bonus_777[2] != s.rules.bonus_777[0]
+                   or s.rules.super_bonus > 0.0)
+    # (redoubles with free stakes: refused by the rule model, _rules.decode_game_rules)
+    for r in range(10):
+        s.suit_full[r] = shoe[r] // 4
+    if not s.infinite:
+        for r, used in ((6, s.suits_678), (7, s.suits_678 or s.suits_777), (8, s.suits_678)):
+            if used and shoe[r - 1] % 4:
+                raise ValueError(
+                    f"shoe: the suited bonuses spread each rank's cards evenly over the four "
+                    f"suits; {shoe[r - 1]} cards of rank {r} cannot be (a multiple of 4 is "
+                    f"needed)")
+    reset_suits(s)
+    if not s.game:
+        return 0
+    s.comp_flags = <int8_t*>malloc(n)
+    cards = <int8_t*>malloc(n)
+    queue = <int*>malloc(n * sizeof(int))
+    if s.comp_flags == NULL or cards == NULL or queue == NULL:
+        free(cards)
+        free(queue)
+        raise MemoryError()
+    try:
+        for i in range(n):
+            s.comp_flags[i] = 0
+            cards[i] = -1
+        # each composition's number of cards, breadth first from the empty hand (id 0)
+        cards[0] = 0
+        queue[0] = 0
+        head, tail = 0, 1
+        while head < tail:
+            i = queue[head]
+            head += 1
+            for r in range(10):
+                c = s.child[i * 10 + r]
+                if 0 <= c < n and cards[c] < 0:
+                    cards[c] = cards[i] + 1
+                    queue[tail] = c
+                    tail += 1
+        for i in range(n):
+            if s.total[i] == 21 and cards[i] >= 5:
+                s.comp_flags[i] = BONUS_21_5 + (cards[i] - 5 if cards[i] < 7 else 2)
+        for a in range(1, 11):
+            for b in range(a, 11):
+                c = s.child[s.child[a - 1] * 10 + b - 1]
+                if a != 1 and (s.rules.free_double_totals >> (a + b)) & 1:
+                    s.comp_flags[c] |= FLAG_FREE_DOUBLE
+        c = s.child[s.child[s.child[5] * 10 + 6] * 10 + 7]
+        s.comp_flags[c] = BONUS_678
+        c = s.child[s.child[s.child[6] * 10 + 6] * 10 + 6]
+        s.comp_flags[c] = BONUS_777
+    finally:
+        free(cards)
+        free(queue)
+    return 0
 
 
 cdef void _run(Sim* s, const int64_t* ip, const double* dp, const int32_t* key_of,
@@ -404,9 +673,10 @@ cdef void _run(Sim* s, const int64_t* ip, const double* dp, const int32_t* key_o
     cdef double net[SIM_MAX_SPOTS]
     cdef int insured[SIM_MAX_SPOTS]
     cdef int n_hands[SIM_MAX_SPOTS]
-    cdef int hand_total[SIM_MAX_SPOTS * SIM_MAX_HANDS]
-    cdef int hand_bet[SIM_MAX_SPOTS * SIM_MAX_HANDS]
-    cdef int split_comp[SIM_MAX_HANDS]
+    cdef Hand spot_hands[SIM_MAX_SPOTS * SIM_MAX_HANDS]   # spot sp: [sp * SIM_MAX_HANDS ..]
+    cdef Hand* hd
+    cdef bint game = s.game
+    cdef bint free_split
 
     cdef int64_t done = 0
     cdef bint playing = not wong_in_set
@@ -429,6 +699,8 @@ cdef void _run(Sim* s, const int64_t* ip, const double* dp, const int32_t* key_o
             s.rc = 0.0
             s.seen = 0
             shuffles += 1
+            if s.suits_678 or s.suits_777:
+                reset_suits(s)
             draw(s)
             playing = not wong_in_set
         # ---- the bet, from the count before the round ----
@@ -510,6 +782,8 @@ cdef void _run(Sim* s, const int64_t* ip, const double* dp, const int32_t* key_o
                     pair = first[sp]
                     most = s.split_limit_aces if pair == 1 else s.split_limit
                     single = s.child[pair - 1]
+                    # a free split: every hand but the first is the house's stake
+                    free_split = game and (s.rules.free_split_ranks >> pair) & 1
                     nh = 2
                     h = 0
                     while h < nh:
@@ -518,17 +792,40 @@ cdef void _run(Sim* s, const int64_t* ip, const double* dp, const int32_t* key_o
                             nh += 1          # a pair card starts a new hand (forced resplit)
                             c = seen_draw(s)
                         comp = s.child[single * 10 + c - 1]
-                        if pair == 1 and not s.rules.hit_split_aces:
-                            hand_total[b + h] = s.total[comp]
-                            hand_bet[b + h] = 1
+                        hd = &spot_hands[b + h]
+                        hd.rescued = 0
+                        if game:
+                            hd.own = 0.0 if (free_split and h > 0) else 1.0
+                            hd.free = 1.0 - hd.own
+                            hd.base_own = hd.own
+                            hd.split = 1
+                            if pair == 1 and not s.rules.hit_split_aces:
+                                action = ACT_STAND
+                                if s.split_ace_double:
+                                    action = decide(s, KIND_SPLIT_ACE, key, comp)
+                                play_game_hand(s, hd, comp, action, KIND_SPLIT_ACE, key)
+                            else:
+                                action = decide(s, KIND_SPLIT, key, comp)
+                                play_game_hand(s, hd, comp, action, KIND_SPLIT, key)
+                        elif pair == 1 and not s.rules.hit_split_aces:
+                            hd.total = s.total[comp]
+                            hd.own = 1.0
                         else:
-                            action = decide(s, 2, key, comp)
-                            hand_total[b + h] = play_hand(s, comp, action, 2, key,
-                                                          &hand_bet[b + h])
+                            action = decide(s, KIND_SPLIT, key, comp)
+                            hd.total = play_hand(s, comp, action, KIND_SPLIT, key, &hd.own)
                         h += 1
                     n_hands[sp] = nh
                 else:
-                    hand_total[b] = play_hand(s, comp, action, 1, key, &hand_bet[b])
+                    hd = &spot_hands[b]
+                    hd.rescued = 0
+                    if game:
+                        hd.own = 1.0
+                        hd.free = 0.0
+                        hd.base_own = 1.0
+                        hd.split = 0
+                        play_game_hand(s, hd, comp, action, KIND_LATER, key)
+                    else:
+                        hd.total = play_hand(s, comp, action, KIND_LATER, key, &hd.own)
                     n_hands[sp] = 1
 
             # ---- a no-hole-card dealer takes the second card now ----
@@ -546,8 +843,10 @@ cdef void _run(Sim* s, const int64_t* ip, const double* dp, const int32_t* key_o
                                 net[sp] = -1.0
                             else:
                                 net[sp] = 0.0
+                                # (a natural takes the player's own stakes, a
+                                # rescued hand's too: it played as a doubled hand)
                                 for h in range(n_hands[sp]):
-                                    net[sp] -= hand_bet[sp * SIM_MAX_HANDS + h]
+                                    net[sp] -= spot_hands[sp * SIM_MAX_HANDS + h].own
                         state[sp] = SPOT_DONE
                 else:
                     for sp in range(n_spots):
@@ -560,7 +859,8 @@ cdef void _run(Sim* s, const int64_t* ip, const double* dp, const int32_t* key_o
                 for sp in range(n_spots):
                     if state[sp] == SPOT_PLAYED:
                         for h in range(n_hands[sp]):
-                            if hand_total[sp * SIM_MAX_HANDS + h] != 0:
+                            hd = &spot_hands[sp * SIM_MAX_HANDS + h]
+                            if hd.total != 0 and not hd.rescued:
                                 any_live = True
                 if any_live:
                     d = up + hole
@@ -576,15 +876,18 @@ cdef void _run(Sim* s, const int64_t* ip, const double* dp, const int32_t* key_o
                         d += c
                         if c == 1:
                             ace = True
-                    if d > 21:
-                        d = 22
+                    if d > 22:
+                        d = 23               # a bust (22 kept: dealer_22_push)
                 else:
-                    d = 22
+                    d = 23
                 for sp in range(n_spots):
                     if state[sp] == SPOT_PLAYED:
                         for h in range(n_hands[sp]):
-                            net[sp] += settle(hand_total[sp * SIM_MAX_HANDS + h],
-                                              hand_bet[sp * SIM_MAX_HANDS + h], d, tie)
+                            hd = &spot_hands[sp * SIM_MAX_HANDS + h]
+                            if game:
+                                net[sp] += settle_game(s, hd, d, up)
+                            else:
+                                net[sp] += settle(hd.total, hd.own, d, tie)
         if not exposed:
             see(s, hole)             # the hole card is turned over at the end of the round
 

@@ -13,7 +13,7 @@ Example: bjsolve sidebet 21+3 --paytable five-tier --decks 8
 """
 from __future__ import annotations
 
-from . import common
+from . import common, counting_args
 
 NAME = "sidebet"
 HELP = "side bets (21+3, Perfect Pairs, Lucky Ladies, Buster, ...): exact edge, EORs, best count"
@@ -44,6 +44,21 @@ def add_arguments(parser) -> None:
     g.add_argument("--remove", metavar="CARDS",
                    help="cards out of the shoe, e.g. QH,7S,5 (a rank alone: its suit "
                         "unknown, spread over the suits; default: a full shoe)")
+    # the words of CountedGame and simulate (counting_args.STRATEGIES); left out: two cards
+    g.add_argument("--strategy", type=common.lower_choice(counting_args.STRATEGIES),
+                   choices=counting_args.STRATEGIES, default=None,
+                   help="the dealer-drawn bets (bust-it, buster, bust-bonus, push-22) with "
+                        "every spot's hands played out before the dealer draws, by basic "
+                        "(the chart of --rules) or optimal play; the figures are the same "
+                        "(docs/side-bets.md) and the notes say which (default: none, only "
+                        "the player's first two cards out, as published tables have it)")
+    g.add_argument("--spots", type=common.whole_number(1, 7), default=1, metavar="N",
+                   help="with --strategy basic|optimal: the player's spots, each played out "
+                        "(default: 1)")
+    g.add_argument("--rules", dest="rules_text", metavar="SUMMARY",
+                   help="with --strategy basic|optimal: the game the hands are played in, "
+                        "e.g. \"DAS LS SPL3\" (decks and soft 17 from --decks and --h17; "
+                        "default: bjsolve.Rules())")
     g.add_argument("--dealer", metavar="CARD",
                    help="bust-bonus only: the dealer's up card the bet is made against "
                         "(default: every up card)")
@@ -110,6 +125,25 @@ def _shoe(args):
     return resolve_shoe(decks=args.decks, remove=cards, spanish=args.spanish)
 
 
+def _play(args) -> dict:
+    """The play keywords of the sidebets functions from --strategy, --spots, --rules."""
+    if args.strategy is None:
+        if args.spots != 1 or args.rules_text is not None:
+            raise common.UsageError("--spots and --rules go with --strategy basic|optimal "
+                                    "(the hands played out)")
+        return {}
+    from ..model import Rules
+    rules = None
+    if args.rules_text is not None:
+        import dataclasses
+        text = args.rules_text.strip()
+        if not text:
+            raise common.UsageError("--rules: give the rules, e.g. --rules \"DAS LS\"")
+        parsed = Rules.parse(text)
+        rules = dataclasses.replace(parsed, decks=args.decks, hit_soft_17=args.hit_soft_17)
+    return {"strategy": args.strategy, "spots": args.spots, "rules": rules}
+
+
 def run(args) -> int:
     import numpy as np
 
@@ -122,14 +156,19 @@ def run(args) -> int:
     if args.list:
         if args.bet is not None:
             raise common.UsageError("--list lists every bet: leave NAME out")
-        results = edges_table(shoe=shoe, hit_soft_17=args.hit_soft_17)
+        results = edges_table(shoe=shoe, hit_soft_17=args.hit_soft_17, **_play(args))
         rows = tuple(f"{r.bet} / {r.paytable.name}" for r in results)
         values = np.array([[r.house_edge, r.sd] for r in results])
         common.emit(Table(
             "sidebets", "house edge of every side bet and preset pay table", rows,
             ("house edge", "SD"), values,
             (shoe_note, "house edge = -EV per unit bet; SD per unit bet; conventions: "
-             "bjsolve sidebet NAME, docs/side-bets.md"),
+             "bjsolve sidebet NAME, docs/side-bets.md",
+             "the dealer-drawn bets: " + (
+                 "only the player's first two cards out (no --strategy)"
+                 if args.strategy is None else
+                 (f"every spot's hands played out ({args.strategy}, {args.spots} spot(s)) "
+                  "before the dealer draws; the same figures as with two cards"))),
             style="prob", units="fractions of the side bet",
             records=[{"bet": r.bet, "paytable": r.paytable.name, "house_edge": r.house_edge,
                       "sd": r.sd, "source": r.paytable.source} for r in results]), args)
@@ -137,8 +176,9 @@ def run(args) -> int:
     if args.bet is None:
         raise common.UsageError("give the side bet's NAME (or --list)")
     table = _paytable(args)              # read once: --count uses it too
+    play = _play(args)
     result = edge(args.bet, table, shoe=shoe, hit_soft_17=args.hit_soft_17,
-                  dealer=args.dealer)
+                  dealer=args.dealer, **play)
     names = tuple(result.probabilities)
     if result.dealer is not None:        # against one up card: the others' rows are empty
         names = tuple(o for o in names if result.probabilities[o] > 0 or o == "no win")
@@ -160,7 +200,8 @@ def run(args) -> int:
                       "house_edge": result.house_edge, "sd": result.sd}])]
     if args.count:
         effects = effects_of_removal(args.bet, table, shoe=shoe,
-                                     hit_soft_17=args.hit_soft_17, dealer=args.dealer)
+                                     hit_soft_17=args.hit_soft_17, dealer=args.dealer,
+                                     **play)
         count = best_count(args.bet, effects=effects)
         rows = count.ranks
         tables.append(Table(
@@ -185,7 +226,7 @@ def run(args) -> int:
     if args.counted:
         tables.append(_counted_table(args, result, shoe))
     if args.simulate is not None:
-        tables.append(_simulated_table(args, result))
+        tables.append(_simulated_table(args, result, play))
     elif args.threshold is not None:
         raise common.UsageError("--threshold needs --simulate ROUNDS")
     common.emit(tables, args)
@@ -302,7 +343,7 @@ def _counted_table(args, result, shoe):
                  for tc, (share, value) in counted.by_true_count.items()])
 
 
-def _simulated_table(args, result):
+def _simulated_table(args, result, play):
     """The simulator's figures beside the exact ones (flat, or at a true-count threshold)."""
     import numpy as np
 
@@ -324,7 +365,7 @@ def _simulated_table(args, result):
     sim = simulate_sidebet(args.bet, result.paytable, decks=args.decks, rounds=args.simulate,
                            seed=args.seed, penetration=args.penetration,
                            cards_per_round=args.cards_per_round, system=tags,
-                           threshold=args.threshold, hit_soft_17=args.hit_soft_17)
+                           threshold=args.threshold, hit_soft_17=args.hit_soft_17, **play)
     if args.threshold is None:
         rows = ("EV per unit bet",)
         values = np.array([[sim.mean, sim.se_mean, result.expected_value]])

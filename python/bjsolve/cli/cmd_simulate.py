@@ -12,8 +12,6 @@ from __future__ import annotations
 # The library (numpy, the kernels) is imported inside the functions that use it, so
 # that ``bjsolve --help`` and a bad command line answer at once.
 import argparse
-import dataclasses
-import math
 
 from ..model.quantities import parse_rounds
 from . import common
@@ -93,41 +91,11 @@ def run(args) -> int:
             client.close()
     tables = result.tables(unit=args.unit)
     if args.format in ("csv", "json"):
-        tables = _numbers_for_machines(result, tables, args.unit)
+        tables = result.tables_for_files(args.unit)
     else:
         _small_frequencies_in_digits(tables[1])
     common.emit(tables, args)
     return 130 if result.partial else 0
-
-
-def _numbers_for_machines(result, tables, unit=None):
-    """CSV and JSON with a number in every cell: the text tables' cells are written for
-    reading ('5,339,073', '+0.012124 +- 0.000268 per round (1 SE)', frequencies to five
-    decimals), which a spreadsheet takes as text or rounds.  The same rows, full precision,
-    the mean's SE (and the ruin's) in a row of its own, and with a unit the money of
-    each amount in a row of its own; JSON records as before."""
-    import numpy as np
-
-    from ..simulation.result import SUMMARY_LABELS
-    summary, by_tc = tables
-    figures = result.summary()
-    extra = {"se": "SE of the mean", "risk_of_ruin_se": "SE of the risk of ruin",
-             "seed": "seed", "partial": "partial (1: interrupted)"}
-    names = [k for k in figures if k in SUMMARY_LABELS or k in extra]
-    rows = [SUMMARY_LABELS.get(k) or extra[k] for k in names]
-    values = [_plain(figures[k]) for k in names]
-    if unit is not None:
-        for k, v in result.money(unit).items():
-            rows.append(f"{SUMMARY_LABELS[k]} (money)")
-            values.append(_plain(v))
-    summary = dataclasses.replace(
-        summary, rows=tuple(rows), values=np.array([[v] for v in values], dtype=object),
-        style="prob")
-    columns = by_tc.columns
-    by_tc = dataclasses.replace(
-        by_tc, values=np.array([[_plain(r[c]) for c in columns] for r in by_tc.records],
-                               dtype=object).reshape(len(by_tc.rows), len(columns)))
-    return [summary, by_tc]
 
 
 def _small_frequencies_in_digits(by_tc) -> None:
@@ -142,12 +110,3 @@ def _small_frequencies_in_digits(by_tc) -> None:
         if frequency is not None and 0 < frequency < 1e-3:
             values[i, col] = f"{frequency:.3e}"
     by_tc.values = values
-
-
-def _plain(value):
-    """A count stays a whole number, a flag 0/1, a figure a float (NaN: no entry)."""
-    if value is None:
-        return math.nan
-    if isinstance(value, bool):
-        return int(value)
-    return value if isinstance(value, int) else float(value)

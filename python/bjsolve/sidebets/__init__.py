@@ -15,7 +15,10 @@ every preset; ``counted_sidebet`` how often a count finds an edge and what betti
 earns (card bets; a first exact model); ``suit_count`` the best count over the (rank, suit)
 cells and the suit counts' effects (``SUIT_SYSTEMS``: the red-black count, and "suits", the
 four suit counts ``counted_sidebet`` and the simulator take); ``simulate_sidebet`` an
-independent Monte Carlo check of both (flat, or at a true-count threshold).  Conventions: docs/side-bets.md.
+independent Monte Carlo check of both (flat, or at a true-count threshold).  The bets the
+dealer's drawing settles take ``strategy`` ("two-cards", or the hands played out by
+"basic"/"optimal" over ``spots``; the same law, ``played_out`` says why).  Conventions:
+docs/side-bets.md.
 """
 from typing import TYPE_CHECKING
 

@@ -18,6 +18,7 @@ from .card_bets import CARD_BETS
 from .dealer_bets import DEALER_BETS
 from .paytables import PRESETS, PayTable
 from .paytables import paytable as _resolve_paytable
+from .played_out import DEALER_DRAWN_BETS, check_round_fits, convention_of, resolve_play
 
 __all__ = ["BETS", "BestCount", "RemovalEffects", "SideBetResult", "best_count", "bet", "edge",
            "edges_table", "effects_of_removal", "resolve_shoe"]
@@ -80,7 +81,9 @@ class SideBetResult:
     """One side bet on one shoe: ``probabilities`` {outcome: P} (the outcomes best first, then "no
     win" unless the outcomes cover every hand, as Over/Under 13's do), ``pays`` {outcome:
     pay to one}, ``expected_value`` per unit bet (the player's; the house edge is its
-    negative), ``sd`` per unit bet, ``convention``: what is removed and assumed."""
+    negative), ``sd`` per unit bet, ``convention``: what is removed and assumed;
+    ``strategy`` and ``spots``: how the player's cards leave the shoe before the dealer
+    draws ("two-cards", or the hands played out: sidebets.played_out)."""
     bet: str
     title: str
     paytable: PayTable
@@ -91,6 +94,8 @@ class SideBetResult:
     hit_soft_17: bool
     convention: str
     dealer: int | None = None
+    strategy: str = "two-cards"
+    spots: int = 1
 
     @property
     def house_edge(self) -> float:
@@ -119,8 +124,17 @@ def _probabilities(the_bet, shoe, hit_soft_17, up):
     return the_bet.probabilities(shoe, hit_soft_17)
 
 
+def _play(the_bet, suited, hit_soft_17, strategy, spots, rules, spare=0):
+    """The checked play keywords; a played-out round must fit in the shoe."""
+    play = resolve_play(strategy, spots, rules, hit_soft_17)
+    if the_bet.name in DEALER_DRAWN_BETS:
+        check_round_fits(suited, play, spare)
+    return play
+
+
 def edge(name, paytable=None, *, shoe=None, decks=None, remove=(),
-         hit_soft_17: bool = False, dealer=None, spanish: bool = False) -> SideBetResult:
+         hit_soft_17: bool = False, dealer=None, spanish: bool = False,
+         strategy="two-cards", spots: int = 1, rules=None) -> SideBetResult:
     """The exact outcome probabilities and value of side bet ``name``.
 
     paytable: a preset name (``PRESETS[name]``), a mapping {outcome: pay to one} or None
@@ -128,7 +142,12 @@ def edge(name, paytable=None, *, shoe=None, decks=None, remove=(),
     decks: full decks (default 6; ``spanish``: without tens); remove: cards out of the
     shoe ('QH', '7', 'T', ...); hit_soft_17: the dealer's rule (dealer bets only);
     dealer: for bust-bonus, the dealer's up card the bet is made against (default: every
-    up card).
+    up card); strategy: which of the player's cards are out when the dealer draws:
+    "two-cards" (only the first two, the published convention), or the hands played out
+    by "basic" (the chart of ``rules``), "optimal" or a ``StrategyChart``, over ``spots``
+    spots (``rules``: the game played, default ``Rules(hit_soft_17=hit_soft_17)``).  The
+    dealer's law is the same either way (sidebets.played_out says why); the result's
+    ``convention`` states which was asked.
 
     Returns a ``SideBetResult``; ``house_edge`` = -expected value per unit bet.
     """
@@ -137,6 +156,8 @@ def edge(name, paytable=None, *, shoe=None, decks=None, remove=(),
     hit_soft_17 = _check_soft17(hit_soft_17)
     up = _dealer_card(the_bet, dealer)
     suited = resolve_shoe(shoe, decks=decks, remove=remove, spanish=spanish)
+    play = _play(the_bet, suited, hit_soft_17, strategy, spots, rules)
+    # played out or not, the dealer's final-hand law is the same (played_out's docstring)
     probs = _probabilities(the_bet, suited, hit_soft_17, up)
     mean, sd = _ev(the_bet, table, probs)
     names = the_bet.outcomes + ("no win",)
@@ -144,7 +165,8 @@ def edge(name, paytable=None, *, shoe=None, decks=None, remove=(),
     if getattr(the_bet, "exhaustive", False):
         del values["no win"]          # (exactly 0: the outcomes cover every hand)
     return SideBetResult(the_bet.name, the_bet.title, table, values, mean, sd, suited,
-                         hit_soft_17, f"{the_bet.cards}; {the_bet.convention}", up)
+                         hit_soft_17, convention_of(the_bet, play), up,
+                         play.strategy, play.spots)
 
 
 def _value(the_bet, table, shoe, hit_soft_17, up) -> float:
@@ -173,14 +195,18 @@ class RemovalEffects:
 
 def effects_of_removal(name, paytable=None, *, shoe=None, decks=None,
                        remove=(), hit_soft_17: bool = False, dealer=None,
-                       spanish: bool = False) -> RemovalEffects:
+                       spanish: bool = False, strategy="two-cards", spots: int = 1,
+                       rules=None) -> RemovalEffects:
     """The effect of removing each card (kind, rank, suit) on the bet's expected value:
-    each is the difference of two exact values (shoe less the card, minus shoe)."""
+    each is the difference of two exact values (shoe less the card, minus shoe).
+    ``strategy``, ``spots``, ``rules``: as ``edge`` (the same values either way)."""
     the_bet = bet(name)
     table = _resolve_paytable(the_bet, paytable)
     hit_soft_17 = _check_soft17(hit_soft_17)
     up = _dealer_card(the_bet, dealer)
     suited = resolve_shoe(shoe, decks=decks, remove=remove, spanish=spanish)
+    # (the shoe one card short must fit a played-out round too)
+    _play(the_bet, suited, hit_soft_17, strategy, spots, rules, spare=10)
     base = _value(the_bet, table, suited, hit_soft_17, up)
     counts = suited.array()
     by_kind = np.full(52, np.nan)
@@ -257,7 +283,8 @@ def _correlation(tags, effects, weights) -> float:
 
 def best_count(name, paytable=None, *, shoe=None, decks=None, remove=(),
                hit_soft_17: bool = False, dealer=None, spanish: bool = False,
-               max_level: int = 3, effects: RemovalEffects | None = None) -> BestCount:
+               max_level: int = 3, effects: RemovalEffects | None = None,
+               strategy="two-cards", spots: int = 1, rules=None) -> BestCount:
     """The best linear count for a side bet (from ``effects_of_removal``): tags scaled to
     integers of at most ``max_level`` in size, the level with the highest correlation."""
     if isinstance(max_level, bool) or not isinstance(max_level, int) or not 1 <= max_level <= 10:
@@ -265,7 +292,8 @@ def best_count(name, paytable=None, *, shoe=None, decks=None, remove=(),
     if effects is None:
         effects = effects_of_removal(name, paytable, shoe=shoe, decks=decks,
                                      remove=remove, hit_soft_17=hit_soft_17, dealer=dealer,
-                                     spanish=spanish)
+                                     spanish=spanish, strategy=strategy, spots=spots,
+                                     rules=rules)
     counts = np.array(effects.shoe.counts, dtype=float).reshape(13, 4).sum(axis=1)
     court = [effects.by_rank[r] for r in RANK_NAMES[9:] if not math.isnan(effects.by_rank[r])]
     pooled = not court or max(court) - min(court) <= 1e-12 * max(1.0, max(map(abs, court)))
@@ -304,15 +332,19 @@ def best_count(name, paytable=None, *, shoe=None, decks=None, remove=(),
 
 
 def edges_table(*, shoe=None, decks=None, remove=(), hit_soft_17: bool = False,
-                spanish: bool = False) -> list:
+                spanish: bool = False, strategy="two-cards", spots: int = 1,
+                rules=None) -> list:
     """Every side bet under every preset pay table on one shoe: a list of
-    ``SideBetResult`` (bust-bonus over every up card it is offered against)."""
+    ``SideBetResult`` (bust-bonus over every up card it is offered against);
+    ``strategy``, ``spots``, ``rules`` as ``edge``."""
+    resolve_play(strategy, spots, rules, _check_soft17(hit_soft_17))   # bad keywords: here
     suited = resolve_shoe(shoe, decks=decks, remove=remove, spanish=spanish)
     out = []
     for name, tables in PRESETS.items():
         for table_name in tables:
             try:
-                out.append(edge(name, table_name, shoe=suited, hit_soft_17=hit_soft_17))
+                out.append(edge(name, table_name, shoe=suited, hit_soft_17=hit_soft_17,
+                                strategy=strategy, spots=spots, rules=rules))
             except ValueError:
                 continue         # e.g. insurance on a shoe without aces
     return out

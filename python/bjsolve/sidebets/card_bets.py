@@ -310,9 +310,7 @@ BUST_IT = CardBet(
     ("suited 8-8-8", "same-colour 8-8-8", "bust on a 6", "bust on a 7", "bust on an 8",
      "bust on a 9", "bust on a ten"), _bust_it, n_cards=3,
     convention="wins when the dealer busts with exactly three cards (the dealer draws a "
-               "third card to any 12..16), paid by the busting card; the dealer's cards are "
-               "drawn from the shoe given (the player's unseen first two cards change "
-               "nothing on average; the player's draws are not modelled)")
+               "third card to any 12..16), paid by the busting card")
 
 
 CARD_BETS = {bet.name: bet for bet in (

@@ -38,6 +38,7 @@ from ..model import show
 from .analysis import bet as _bet
 from .analysis import resolve_shoe
 from .card_bets import CardBet
+from .draws import falling
 from .paytables import paytable as _resolve_paytable
 
 __all__ = ["CountedSideBet", "counted_sidebet"]
@@ -69,16 +70,6 @@ class CountedSideBet:
     base_ev: float
     by_true_count: dict
     count: str = "tags"
-
-
-def _falling(n, m):
-    """n (n - 1) ... (n - m + 1), elementwise (m may be an array too)."""
-    n = np.asarray(n, dtype=float)
-    m = np.asarray(m)
-    out = np.ones(np.broadcast(n, m).shape)
-    for i in range(int(m.max()) if m.size else 0):
-        out = out * np.where(i < m, n - i, 1.0)
-    return out
 
 
 def _tags_by_kind(tags) -> np.ndarray:
@@ -212,10 +203,10 @@ class _CountModel:
         sigs, sig_index = np.unique(term_sig, axis=0, return_inverse=True)
         sig_index = sig_index.ravel()
         cards = sigs.sum(axis=1)
-        scale = np.array([_falling(total, int(k)) for k in cards])
+        scale = np.array([falling(total, int(k)) for k in cards])
         for c in range(n_classes):
             # a signature the full shoe cannot hold has terms of value 0
-            below = _falling(class_total[c], sigs[:, c])
+            below = falling(class_total[c], sigs[:, c])
             scale = np.divide(scale, below, out=np.zeros_like(scale), where=below > 0)
         weight = np.zeros((outcomes + self.groups, len(sigs)))
         np.add.at(weight, (outcome, sig_index), term_value)
@@ -267,18 +258,18 @@ class _CountModel:
         p = times * np.exp(sum(self._log_choose(self.class_total[c], seen[:, c])
                                for c in range(classes)) - self._log_choose(self.total, n))
         # ff(unseen_c, m) for every class c and m up to the largest signature's
-        falling = [[np.ones(len(seen))] for _ in range(classes)]
+        unseen_ff = [[np.ones(len(seen))] for _ in range(classes)]
         for c in range(classes):
             for m in range(1, int(self.sig_m[:, c].max()) + 1 if len(self.sig_m) else 1):
-                falling[c].append(falling[c][-1] * (unseen[:, c] - (m - 1)))
+                unseen_ff[c].append(unseen_ff[c][-1] * (unseen[:, c] - (m - 1)))
         moments = np.zeros((len(seen), self.sig_m.shape[0]))
         for j in range(self.sig_m.shape[0]):
-            left = _falling(self.total - n, int(self.sig_cards[j]))
+            left = falling(self.total - n, int(self.sig_cards[j]))
             if left <= 0:
                 continue               # more cards than the shoe has left: never dealt
-            moment = falling[0][self.sig_m[j, 0]]
+            moment = unseen_ff[0][self.sig_m[j, 0]]
             for c in range(1, classes):
-                moment = moment * falling[c][self.sig_m[j, c]]
+                moment = moment * unseen_ff[c][self.sig_m[j, c]]
             moments[:, j] = moment / left
         chance = moments @ self.weight.T
         if self.by_suit:
@@ -309,7 +300,7 @@ def _terms(the_bet, shoe, full, cls, n_classes, hit_soft_17):
     if the_bet.name == "insurance":
         # the ace up and a ten-valued hole card
         a, t = [x.ravel() for x in np.meshgrid(np.arange(4), np.arange(36, 52))]
-        value = full[a] * full[t] / _falling(full.sum(), 2)
+        value = full[a] * full[t] / falling(full.sum(), 2)
         return (np.zeros(len(a), dtype=np.intp), value,
                 _signature([a, t], cls, n_classes))
     if isinstance(the_bet, CardBet):
@@ -373,7 +364,7 @@ def _card_terms(the_bet, shoe, full, cls, n_classes):
         for earlier in range(position):
             left -= kinds[earlier] == kinds[position]
         ways *= left
-    value = ways / _falling(full.sum(), m)
+    value = ways / falling(full.sum(), m)
     outcome = np.searchsorted(ends, np.arange(len(ways)), side="right")
     sig = _signature(list(kinds), cls, n_classes)
     if the_bet.name == "lucky-ladies":
@@ -383,7 +374,7 @@ def _card_terms(the_bet, shoe, full, cls, n_classes):
         aces, tens = np.arange(4), np.arange(36, 52)
         a, t = [x.ravel() for x in np.meshgrid(aces, tens)]
         pair = full[queen] * (full[queen] - 1)
-        natural = 2 * pair * full[a] * (full[t] - 2 * (t == queen)) / _falling(full.sum(), 4)
+        natural = 2 * pair * full[a] * (full[t] - 2 * (t == queen)) / falling(full.sum(), 4)
         q = np.full(len(a), queen)
         top = _signature([q, q, a, t], cls, n_classes)
         outcome = np.concatenate([outcome, np.zeros(len(a), dtype=outcome.dtype),

@@ -1,11 +1,11 @@
 """Side bets on how the dealer's hand ends: Buster Blackjack (by the number of cards in the
 dealer's bust), Bust Bonus (by the up card, suited busts, 8-8-8) and Free Bet's Push 22.
 
-Convention (that of published tables): the dealer's cards come from the shoe given, with
-only the player's first two cards out; the player's own draws are not modelled.  The
-player's two cards are unseen when these bets are made, and removing two unseen cards
-changes no probability on average, so the dealer's hand is drawn from the shoe given
-itself.  Buster's player-blackjack awards remove the player's ace and ten first.
+Convention: the dealer's cards come from the shoe given.  The player's cards are unseen
+when these bets are made, and removing unseen cards changes no probability on average, so
+this is both the published convention (only the player's first two cards out) and the
+player's hands played out (``played_out`` explains why, and checks the round fits the
+shoe).  Buster's player-blackjack awards remove the player's ace and ten first.
 """
 from __future__ import annotations
 
@@ -19,9 +19,6 @@ from .dealer_hands import final_hands, hand_probabilities_from, rank_suit_counts
 
 __all__ = ["BUST_BONUS_UPCARDS", "DEALER_BETS", "DealerBet"]
 
-DEALER_CONVENTION = ("the dealer's hand is drawn from the shoe given: only the player's "
-                     "first two cards (unseen, so changing nothing on average) and the up card "
-                     "are out; the player's draws are not modelled")
 BUST_BONUS_UPCARDS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "T")
 
 
@@ -76,7 +73,8 @@ class DealerBet:
     cards: str
     outcomes: tuple
     suits_matter: bool = True
-    convention: str = DEALER_CONVENTION
+    # (which of the player's cards are out is added by played_out.convention_of)
+    convention: str = ""
 
     def probabilities(self, shoe: SuitedShoe, hit_soft_17: bool = False) -> np.ndarray:
         raise NotImplementedError
@@ -112,8 +110,8 @@ BUSTER = _Buster(
     ("bust 8+ cards, player blackjack", "bust 7 cards, player blackjack", "bust 8+ cards",
      "bust 7 cards", "bust 6 cards", "bust 5 cards", "bust 4 cards", "bust 3 cards"),
     suits_matter=False,
-    convention=DEALER_CONVENTION + "; the dealer plays out the hand even against a player "
-    "natural")
+    convention="the dealer plays out the hand even against a player natural; a player "
+    "blackjack award is paid on the bettor's own spot's natural")
 
 
 class _BustBonus(DealerBet):
@@ -150,7 +148,7 @@ BUST_BONUS = _BustBonus(
     "(and the peek) is seen",
     ("suited 8-8-8", "8-8-8") + tuple(f"{u} up: {kind}" for u in BUST_BONUS_UPCARDS
                                       for kind in ("suited bust", "bust")),
-    convention=DEALER_CONVENTION + "; the bet is made after the up card, and with a ten or "
+    convention="the bet is made after the up card, and with a ten or "
     "ace up only once the dealer has no natural: probabilities are given that the bet is "
     "made; suited = every dealer card of one suit")
 
@@ -168,7 +166,7 @@ class _Push22(DealerBet):
 PUSH_22 = _Push22(
     "push-22", "Push 22 (Free Bet Blackjack)", "the dealer's final hand",
     ("suited 22", "same-colour 22", "22"),
-    convention=DEALER_CONVENTION + "; wins when the dealer's final total is exactly 22 "
+    convention="wins when the dealer's final total is exactly 22 "
     "(a dealer natural does not draw)")
 
 

@@ -18,6 +18,8 @@ from functools import lru_cache
 
 import numpy as np
 
+from .draws import falling
+
 __all__ = ["FinalHands", "final_hands", "hand_probabilities", "hand_probabilities_from",
            "rank_suit_counts"]
 
@@ -100,14 +102,6 @@ def final_hands(hit_soft_17: bool) -> FinalHands:
         orders=np.array([float(merged[k][1]) for k in keys]))
 
 
-def _falling(n: np.ndarray, top: int) -> np.ndarray:
-    """table[r, m] = n_r (n_r - 1) ... (n_r - m + 1), m = 0..top."""
-    table = np.ones((len(n), top + 1))
-    for m in range(1, top + 1):
-        table[:, m] = table[:, m - 1] * (n - (m - 1))
-    return table
-
-
 def hand_probabilities(hands: FinalHands, rank_counts: np.ndarray) -> np.ndarray:
     """P(the dealer's cards make each final hand, all cards of the given counts):
     ``rank_counts`` is the count of each rank A..T the dealer's cards must come from, and
@@ -120,7 +114,8 @@ def hand_probabilities_from(hands: FinalHands, rank_counts: np.ndarray, total: f
     """As ``hand_probabilities``, with the dealer's cards restricted to ``rank_counts`` (a
     suit, a colour) out of a shoe of ``total`` cards."""
     top = int(hands.mult.max())
-    table = _falling(np.asarray(rank_counts, dtype=float), top)
+    # table[r, m] = n_r (n_r - 1) ... (n_r - m + 1), m = 0..top
+    table = falling(np.asarray(rank_counts, dtype=float)[:, None], np.arange(top + 1)[None, :])
     rank, mult, starts = hands._entries
     numer = np.multiply.reduceat(table[rank, mult], starts)
     k_top = int(hands.cards.max())

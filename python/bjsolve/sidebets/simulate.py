@@ -8,8 +8,10 @@ Only the pay tables (data) are shared.
 Dealing model (that of ``counted_sidebet``, so the two can be compared): a round starts
 after n cards of the shoe are seen, for n = round(i * cards_per_round), i = 0, 1, ..., up
 to the cut card (penetration x shoe); then the shoe is reshuffled.  A round reads the
-next cards of the shoe in dealing order: player, dealer up, player, dealer hole, then the
-dealer's draws (for the dealer bets).  Because a round starts at a fixed depth, every
+next cards of the shoe in dealing order: player, dealer up, player, dealer hole (with
+several spots: each spot, the up card, each spot, the hole card), then, with the hands
+played out (``strategy``), the player's draws (``simulate_play``), then the dealer's
+draws (for the dealer bets).  Because a round starts at a fixed depth, every
 round's cards are a uniform draw from the full shoe, so the flat-bet mean estimates the
 exact ``edge``.  Rounds of one shoe share cards, so the standard errors come from the
 spread of per-shoe totals (every shoe is an independent batch of the same number of rounds).
@@ -25,6 +27,7 @@ import numpy as np
 from ..counting.removal import finite_number
 from ..model import show
 from .paytables import paytable as _resolve_paytable
+from .simulate_play import play_out
 
 __all__ = ["SIMULATED_BETS", "SimulatedSideBet", "simulate_sidebet"]
 
@@ -237,23 +240,24 @@ SIMULATED_BETS = {
 }
 
 
-def _play_dealer(window, hit_soft_17):
-    """The dealer's hand from a window of cards (rows: rounds; columns: the round's cards in
-    dealing order): (cards in the hand, final total, the hand's cards as kinds, -1 beyond
-    the hand)."""
-    rounds = window.shape[0]
+def _play_dealer(up, hole, card_at, cursor, hit_soft_17):
+    """The dealer's hand from his up and hole cards, drawing each round's cards from its
+    ``cursor`` on (``card_at(offsets)``: each round's card at an offset, -1 past the
+    shoe): (cards in the hand, final total, the hand's cards as kinds, -1 beyond the
+    hand)."""
+    rounds = len(up)
     hand = np.full((MAX_DEALER_CARDS, rounds), -1)
-    hand[0], hand[1] = window[:, UP], window[:, HOLE]
+    hand[0], hand[1] = up, hole
     hard = _value(hand[0]) + _value(hand[1])
     aces = (_rank(hand[0]) == 0) | (_rank(hand[1]) == 0)
     n_cards = np.full(rounds, 2)
-    for draw in range(window.shape[1] - FIRST_DRAW):
+    for draw in range(MAX_DEALER_CARDS - 2):
         soft = aces & (hard <= 11)
         total = np.where(soft, hard + 10, hard)
         hits = (total < 17) | (hit_soft_17 & soft & (total == 17))
         if not hits.any():
             break
-        card = window[:, FIRST_DRAW + draw]
+        card = card_at(np.where(hits, cursor + draw, 0))
         if (card[hits] < 0).any():
             raise ValueError("shoe too small: the dealer ran out of cards")
         hand[2 + draw] = np.where(hits, card, -1)
@@ -276,6 +280,33 @@ def _suit_true_count(kinds, depths, decks):
     left = total - depths[None, :]
     excess = unseen.max(axis=2) - left / 4
     return np.floor(excess / (left / 52))
+
+
+def _player(strategy, spots, rules, hit_soft_17, decks):
+    """The play keywords: (Play, ChartPlayer or None).  The simulator plays a chart: the
+    rule set's basic chart, a ``StrategyChart`` or a callable f(cards, dealer, allowed)."""
+    from ..exact.strategy import StrategyChart
+    from .played_out import Play, resolve_play
+    from .simulate_play import ChartPlayer
+    if callable(strategy) and not isinstance(strategy, (str, StrategyChart)):
+        play = resolve_play("basic", spots, rules, hit_soft_17)
+        play = Play("chart", play.spots, play.rules)
+        return play, ChartPlayer(strategy, play.rules)
+    play = resolve_play(strategy, spots, rules, hit_soft_17)
+    if not play.played_out:
+        return play, None
+    if play.strategy == "optimal":
+        raise ValueError("strategy: the simulator plays a chart ('basic', a StrategyChart or "
+                         "a callable f(cards, dealer, allowed)), not 'optimal' (the exact "
+                         "figures are the same for every strategy)")
+    chart = play.chart
+    if chart is None:                 # the basic chart of the rule set on this shoe
+        import dataclasses
+
+        from .. import Shoe, solve
+        game = dataclasses.replace(play.rules, decks=decks)
+        chart = solve(game, shoe=Shoe.decks(decks)).strategy
+    return play, ChartPlayer(chart, play.rules)
 
 
 @dataclass(frozen=True)
@@ -307,7 +338,8 @@ def _check_int(value, field, low):
 def simulate_sidebet(name, paytable=None, *, decks: int = 6, rounds: int = 1_000_000,
                      seed=None, penetration: float = 0.75, cards_per_round: float = 5.5,
                      system=None, threshold=None, hit_soft_17: bool = False,
-                     shoes_per_batch: int = 2000) -> SimulatedSideBet:
+                     shoes_per_batch: int = 2000, strategy="two-cards", spots: int = 1,
+                     rules=None) -> SimulatedSideBet:
     """Simulate side bet ``name`` (one of ``SIMULATED_BETS``) for about ``rounds`` rounds.
 
     With ``system`` (a count's name, 10/13 tags, or a count over cards: 52 tags or a suit
@@ -318,7 +350,14 @@ def simulate_sidebet(name, paytable=None, *, decks: int = 6, rounds: int = 1_000
     cards unseen, per deck unseen, as ``counted_sidebet`` reports it.  A bet made only
     in some rounds (``OFFERED_WHEN``: insurance with an ace up, Bust Bonus when the dealer
     has no natural) is bet only in those: its mean is per bet offered, as the exact figure
-    is, and its bet_fraction the share of rounds it was offered (and the count allowed)."""
+    is, and its bet_fraction the share of rounds it was offered (and the count allowed).
+
+    strategy, spots, rules: as ``edge``: "two-cards" (the dealer draws right after the
+    first cards), or every spot's hands played out by a chart before the dealer draws
+    ("basic": the chart of ``rules`` for this shoe; a ``StrategyChart``; a callable
+    f(cards, dealer, allowed) -> action reading only the hand's total, softness, pair
+    and number of cards; see ``simulate_play``).  The bet is on the first spot; the
+    dealer completes his hand in every round."""
     from .analysis import bet as _bet
     from .counted import _tags_by_kind
     from .suit_tags import is_four_suit_count
@@ -346,21 +385,28 @@ def simulate_sidebet(name, paytable=None, *, decks: int = 6, rounds: int = 1_000
     classify, needs_dealer = SIMULATED_BETS[the_bet.name]
     by_suit = is_four_suit_count(system)
     tags = None if system is None or by_suit else _tags_by_kind(system)
+    play, player = _player(strategy, spots, rules, hit_soft_17, decks)
+    if player is not None and not needs_dealer:
+        player = None                 # settled before any play: nothing to play out
+    k = play.spots
 
     total = 52 * decks
-    width = FIRST_DRAW + MAX_DEALER_CARDS if needs_dealer else FIRST_DRAW
+    # the first cards (each spot, the up card, each spot, the hole card), then the player's
+    # and the dealer's draws (a hand of more than 11 cards would need 11 aces and twos)
+    deal = 2 * k + 2
+    width = (deal + (11 * k * play.rules.max_split_hands if player is not None else 0)
+             + MAX_DEALER_CARDS) if needs_dealer else deal
     last = int(penetration * total)
     # round starts, as counted_sidebet lays them out (and the round's cards in the shoe)
     starts = sorted({round(i * cards_per_round)
                      for i in range(int(last / cards_per_round) + 1)})
-    depths = np.array([d for d in starts if d <= last and total - d >= HOLE + 1])
+    depths = np.array([d for d in starts if d <= last and total - d >= deal])
     if len(depths) == 0:
         raise ValueError("the shoe is too small for one round")
     n_shoes = max(2, math.ceil(rounds / len(depths)))
     rng = np.random.default_rng(seed)
     pays = {o: table.pay(o) for o in the_bet.outcomes}
     shoe_win, shoe_bets = [], []
-    columns = depths[:, None] + np.arange(width)[None, :]
     for start in range(0, n_shoes, shoes_per_batch):
         batch = min(shoes_per_batch, n_shoes - start)
         # a shuffled shoe: a random permutation of the 52 * decks cards, each card's kind
@@ -368,9 +414,23 @@ def simulate_sidebet(name, paytable=None, *, decks: int = 6, rounds: int = 1_000
         order = np.argsort(rng.random((batch, total)), axis=1)
         kinds = order % 52
         padded = np.concatenate([kinds, np.full((batch, width), -1)], axis=1)
-        window = padded[:, columns].reshape(-1, width)        # (shoe, round) rows
-        cards = [window[:, j] for j in range(min(width, FIRST_DRAW))]
-        dealer = _play_dealer(window, hit_soft_17) if needs_dealer else None
+        flat = padded.ravel()
+        # each (shoe, round) row reads its cards at offsets from its first card
+        base = (np.arange(batch)[:, None] * padded.shape[1] + depths[None, :]).ravel()
+
+        def card_at(offset, flat=flat, base=base):
+            if np.max(offset) >= width:
+                raise ValueError("a round took more cards than the simulator's window")
+            return flat[base + offset]
+
+        first = [card_at(j) for j in range(deal)]
+        # as the bets read them: the bettor's (first spot's) cards, the up and hole cards
+        cards = [first[0], first[k], first[k + 1], first[2 * k + 1]]
+        cursor = np.full(len(base), deal)
+        if player is not None:
+            cursor = play_out(player, first, k, card_at, cursor)
+        dealer = (_play_dealer(cards[UP], cards[HOLE], card_at, cursor, hit_soft_17)
+                  if needs_dealer else None)
         win = _settle(classify(cards, dealer), pays)
         offered = OFFERED_WHEN.get(the_bet.name)
         placed: np.ndarray = (np.ones(win.shape, dtype=bool) if offered is None

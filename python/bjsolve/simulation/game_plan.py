@@ -5,6 +5,11 @@ ids; a strategy is asked once per composition, dealer key and kind of decision a
 into a decision table; index lines are attached to the table entries they apply to.  Built
 once per simulation by ``bjsolve.simulate.build_plan``; a ``GamePlan`` pickles, so Dask
 ships it to workers.
+
+The games' rules (docs/games.md) add kinds of decision to the table (``game_kinds``): a
+split ace that may double but not hit (stand or double), and, with redoubles or double
+rescue, the choice after each double (stand, redouble, rescue), which the ``after_double``
+callable makes.
 """
 from __future__ import annotations
 
@@ -27,6 +32,14 @@ from ..model.shoe import Shoe
 
 STRATEGY_NAMES = ("basic", "optimal")   # as CountedGame and the command line say them
 MAX_SEGMENTS = 8                   # plays one index line may switch between (kernel limit)
+# the games' kinds of decision (bjcore/_simulate.pyx): a split ace's stand-or-double, then
+# after the d-th double of an unsplit (split) hand KIND_AFTER_DOUBLE + 2 * (d - 1) (+ 1)
+KIND_SPLIT_ACE = 3
+KIND_AFTER_DOUBLE = 4
+# the choices after a double, as the after_double callable names them, and their codes in
+# the table (the kernel reads a redouble as a double, a rescue as a surrender)
+AFTER_DOUBLE_CODE = {"stand": ACTION_CODE["stand"], "redouble": ACTION_CODE["double"],
+                     "rescue": ACTION_CODE["surrender"]}
 
 
 def _choice(value, name: str, choices) -> str:
@@ -151,7 +164,12 @@ def _dealer_keys(exposed: bool):
     return keys, key_of
 
 
-def _may_double(rules: Rules, hand) -> bool:
+def _may_double(rules: Rules, hand, game=None) -> bool:
+    """Whether the double rules let these cards double (``game``: the decoded kernel rules,
+    whose free_double_totals let a two-card hard total double free whatever the paid
+    double allows)."""
+    if game and len(hand) == 2 and 1 not in hand and game["free_double_totals"] >> sum(hand) & 1:
+        return True
     if len(hand) != 2 and not rules.double_any_cards:
         return False
     s = sum(hand)
@@ -166,9 +184,9 @@ def _split_limit(rules: Rules, pair: int, counts) -> int:
     return min(limit, counts[pair - 1]) if counts is not None else limit
 
 
-def _allowed(rules: Rules, hand, kind: int, counts) -> tuple:
+def _allowed(rules: Rules, hand, kind: int, counts, game=None) -> tuple:
     out = ["stand", "hit"]
-    if _may_double(rules, hand) and (kind != KIND_SPLIT or rules.double_after_split):
+    if _may_double(rules, hand, game) and (kind != KIND_SPLIT or rules.double_after_split):
         out.append("double")
     if kind == KIND_START:
         if hand[0] == hand[1] and _split_limit(rules, hand[0], counts) >= 2:
@@ -232,17 +250,38 @@ def _resolve_strategy(rules, shoe_obj, strategy, threads=None):
                     f"f(cards, dealer, allowed) -> action, got {type(strategy).__name__}")
 
 
-def _decision_table(rules, counts, keys, comps, policy):
-    """decision[kind, key, comp] and allowed masks[kind, comp]."""
+def game_kinds(game) -> int:
+    """How many kinds of decision the table holds for the decoded kernel rules ``game``
+    (the kernel's own count, which it checks the table against)."""
+    from bjcore._simulate import game_kinds as kinds
+    return kinds(game["redoubles"], game["double_rescue"], game["double_split_aces"],
+                 game["hit_split_aces"])
+
+
+def _split_ace_allowed(rules: Rules, hand) -> tuple:
+    """A split ace that may double but not hit (double_split_aces): stand, or double when
+    the double rules let its two cards double after a split."""
+    if rules.double_after_split and _may_double(rules, hand):
+        return ("stand", "double")
+    return ("stand",)
+
+
+def _decision_table(rules, counts, keys, comps, policy, game=None, after_double=None):
+    """decision[kind, key, comp] and allowed masks[kind, comp] (``game``: the decoded
+    kernel rules; None: the classic game's three kinds)."""
     n = len(comps.hands)
-    decision = np.zeros((3, len(keys), n), dtype=np.int8)
-    allowed_mask = np.zeros((3, n), dtype=np.int8)
+    n_kinds = game_kinds(game) if game else 3
+    decision = np.zeros((n_kinds, len(keys), n), dtype=np.int8)
+    allowed_mask = np.zeros((n_kinds, n), dtype=np.int8)
     for k, hand in enumerate(comps.hands):
         # kinds met: the original two cards, later decisions (3+ cards), split hands (2+)
         kinds = (KIND_START, KIND_SPLIT) if len(hand) == 2 else (KIND_LATER, KIND_SPLIT)
         for kind in kinds if len(hand) >= 2 else ():
-            allowed = _allowed(rules, hand, kind, counts)
+            allowed = _allowed(rules, hand, kind, counts, game)
             allowed_mask[kind, k] = sum(1 << ACTION_CODE[a] for a in allowed)
+        if n_kinds > KIND_SPLIT_ACE and len(hand) == 2 and 1 in hand:
+            allowed_mask[KIND_SPLIT_ACE, k] = sum(1 << ACTION_CODE[a]
+                                                  for a in _split_ace_allowed(rules, hand))
     kind_names = ("original two cards", "later decision", "split hand")
     for ki, key in enumerate(keys):
         if isinstance(key, tuple) and is_natural(key):
@@ -264,7 +303,57 @@ def _decision_table(rules, counts, keys, comps, policy):
                                      f"{dealer_label(key)} ({kind_names[kind]}); allowed: "
                                      f"{', '.join(allowed)}")
                 decision[kind, ki, k] = ACTION_CODE[act]
+            if n_kinds > KIND_SPLIT_ACE and len(hand) == 2 and 1 in hand:
+                decision[KIND_SPLIT_ACE, ki, k] = _split_ace_decision(policy, hand, key, rules)
+    if n_kinds > KIND_AFTER_DOUBLE and after_double is not None:
+        _after_double_table(decision, game, counts, keys, comps, after_double)
     return decision, allowed_mask
+
+
+def _split_ace_decision(policy, hand, key, rules) -> int:
+    """A split ace's play when it may double but not hit: the strategy's, asked with what
+    such a hand may do (a chart's "hit" there, which it cannot, is a stand)."""
+    allowed = _split_ace_allowed(rules, hand)
+    returned = policy(hand, key, allowed, KIND_SPLIT)
+    act = returned.strip().lower() if isinstance(returned, str) else returned
+    if act == "hit":
+        act = "stand"
+    if act not in allowed:
+        cards = "".join(label(c) for c in hand)
+        raise ValueError(f"strategy returned {show(returned)} for {cards} v {dealer_label(key)} "
+                         f"(a split ace, which may not hit); allowed: {', '.join(allowed)}")
+    return ACTION_CODE[act]
+
+
+def _after_double_table(decision, game, counts, keys, comps, after_double) -> None:
+    """Fill the after-double kinds: ``after_double(cards, dealer, allowed, split, doubles)``
+    is asked for each composition a doubled hand can hold (3 + doubles - 1 cards or more,
+    below 21), dealer key, split or not and number of doubles made; allowed is "stand",
+    "redouble" (while redoubles remain) and "rescue" (double_rescue)."""
+    redoubles = game["redoubles"]
+    for ki, key in enumerate(keys):
+        if isinstance(key, tuple) and is_natural(key):
+            continue
+        if counts is not None and not _fits((), key, counts):
+            continue
+        for k, hand in enumerate(comps.hands):
+            if len(hand) < 3 or comps.total[k] >= 21 or not _fits(hand, key, counts):
+                continue
+            for doubles in range(1, min(redoubles + 1, len(hand) - 2) + 1):
+                allowed = ("stand",) + (("redouble",) if doubles <= redoubles else ()) + (
+                    ("rescue",) if game["double_rescue"] else ())
+                for split in (False, True):
+                    returned = after_double(hand, key, allowed, split, doubles)
+                    act = returned.strip().lower() if isinstance(returned, str) else returned
+                    if act not in allowed:
+                        cards = "".join(label(c) for c in hand)
+                        raise ValueError(
+                            f"after_double returned {show(returned)} for {cards} v "
+                            f"{dealer_label(key)} ({'split hand, ' if split else ''}"
+                            f"{doubles} double{'s' if doubles > 1 else ''} made); allowed: "
+                            f"{', '.join(allowed)}")
+                    kind = KIND_AFTER_DOUBLE + 2 * (doubles - 1) + int(split)
+                    decision[kind, ki, k] = AFTER_DOUBLE_CODE[act]
 
 
 # ---- index plays -----------------------------------------------------------------------------
@@ -297,7 +386,8 @@ def _line_tables(plays, keys, comps, allowed_mask, exposed):
     plays); elsewhere the strategy decides."""
     plays = [p for p in plays if len(p.plays) > 1]
     n_keys, n = len(keys), len(comps.hands)
-    line_of = np.full((3, n_keys, n), -1, dtype=np.int32)
+    # (the games' kinds of decision take no index plays)
+    line_of = np.full((allowed_mask.shape[0], n_keys, n), -1, dtype=np.int32)
     if not plays or exposed:
         return line_of, np.ones(1, np.int32), np.zeros(MAX_SEGMENTS, np.int32), \
             np.zeros(MAX_SEGMENTS, np.int8)

@@ -3,12 +3,12 @@ bjsolve.simulate)."""
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
 from ..output.notebook import simulation_frame, simulation_html
-from ..output.table import Table
+from ..output.table import Grid, Table
 
 TC_LOW, TC_HIGH = -20, 20          # the per-true-count table (the ends collect the rest)
 MONEY_FIGURES = ("mean", "sd", "total_won", "total_bet")   # amounts: units; money with a unit
@@ -170,11 +170,47 @@ class SimulationResult:
                       records=[vars(r) for r in rows])
         return [summary, by_tc]
 
+    def tables_for_files(self, unit: float | None = None):
+        """``tables`` with a number in every cell, for CSV and JSON (``bjsolve simulate
+        --format csv/json`` and the web page's downloads write these).  ``tables`` writes
+        its cells for reading ('5,339,073', '+0.012124 +- 0.000268 per round (1 SE)',
+        frequencies to five decimals), which a spreadsheet takes as text or rounds: here
+        the same rows at full precision, the mean's SE (and the ruin's) and the seed in
+        rows of their own, and with a ``unit`` each amount's money in a row of its own;
+        the JSON records as in ``tables``."""
+        summary, by_tc = self.tables(unit=unit)
+        figures = self.summary()
+        extra = {"se": "SE of the mean", "risk_of_ruin_se": "SE of the risk of ruin",
+                 "seed": "seed", "partial": "partial (1: interrupted)"}
+        names = [k for k in figures if k in SUMMARY_LABELS or k in extra]
+        rows = [SUMMARY_LABELS.get(k) or extra[k] for k in names]
+        values = [_plain(figures[k]) for k in names]
+        if unit is not None:
+            for k, v in self.money(unit).items():
+                rows.append(f"{SUMMARY_LABELS[k]} (money)")
+                values.append(_plain(v))
+        summary = replace(summary, rows=tuple(rows), values=Grid([[v] for v in values], 1),
+                          style="prob")
+        columns = by_tc.columns
+        by_tc = replace(by_tc, values=Grid([[_plain(r[c]) for c in columns]
+                                            for r in by_tc.records], len(columns)))
+        return [summary, by_tc]
+
     def __str__(self):
         tail = " PARTIAL" if self.partial else ""
         return (f"SimulationResult({self.rounds} rounds, mean "
                 f"{_with_se(self.mean, self.se, ' per round')}, SD {_shown(self.sd, '.4f')}, "
                 f"win rate {_shown(self.win_rate, '+.6f')}{tail})")
+
+
+def _plain(value):
+    """A file's cell: a count stays a whole number, a flag 0/1, a figure a float (None,
+    no figure: NaN, an empty cell)."""
+    if value is None:
+        return math.nan
+    if isinstance(value, bool):
+        return int(value)
+    return value if isinstance(value, int) else float(value)
 
 
 def _shown(value, spec: str) -> str:

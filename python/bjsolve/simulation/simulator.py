@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import collections
 import dataclasses
+from collections.abc import Mapping
 import itertools
 import math
 import numbers
@@ -22,6 +23,7 @@ import time
 
 import numpy as np
 
+from bjcore._rules import OPTIONAL_RULE_KEYS, check_rules
 from bjcore._simulate import MAX_CARDS, STOP_SIGINT
 
 from ..counting.index_file import IndexPlay, parse_index_file
@@ -160,15 +162,39 @@ def _tags(system):
 
 # ---- the public entry point ------------------------------------------------------------------
 
+def _game_rules(rules: Rules, game_rules) -> tuple[dict, dict | None]:
+    """(the kernel rule dict, its decoded fields when it is one of the games' else None):
+    ``kernel_rules(rules)`` with the games' keys of ``game_rules`` (a mapping; also
+    natural_tie_value: "a natural always wins" is the blackjack payout) added."""
+    kernel = kernel_rules(rules, 0)   # (the split class: unused, decisions are tables)
+    if game_rules is not None:
+        if not isinstance(game_rules, Mapping):
+            raise TypeError(f"game_rules must be a mapping of the games' rule keys "
+                            f"({', '.join(OPTIONAL_RULE_KEYS)}), got {_show(game_rules)}")
+        unknown = sorted(str(k) for k in game_rules if k not in OPTIONAL_RULE_KEYS)
+        if unknown:
+            raise ValueError(f"game_rules: unknown {', '.join(unknown)} (the games' rule keys "
+                             f"are {', '.join(OPTIONAL_RULE_KEYS)})")
+        kernel.update(game_rules)
+    decoded = check_rules(kernel)            # ValueError / TypeError naming a bad key
+    return kernel, (decoded if decoded["game"] else None)
+
+
 def build_plan(rules: Rules, *, shoe=None, penetration: float | str = 0.75, burn=1, spots=1,
                other_spots=0, strategy="basic", system=None, indices=None, insurance=None,
                decks_estimation="exact", tc_rounding="floor", ramp=None, wong_in=None,
                wong_out=None,
-               table_min=1.0, table_max=None, threads=None):
+               table_min=1.0, table_max=None, threads=None, game_rules=None,
+               after_double=None):
     """Validate the settings and build the GamePlan (see ``simulate``); returns
     (plan, settings dict for the record).  ``threads``: for the strategy's solve."""
     if not isinstance(rules, Rules):
         raise TypeError(f"rules must be a bjsolve.Rules, got {type(rules).__name__}")
+    kernel, game = _game_rules(rules, game_rules)
+    if after_double is not None and not callable(after_double):
+        raise TypeError(f"after_double must be a callable f(cards, dealer, allowed, split, "
+                        f"doubles) -> 'stand', 'redouble' or 'rescue', or None, got "
+                        f"{type(after_double).__name__}")
     counts, infinite = _shoe_counts(rules, shoe)
     n_cards = _shoe_size(counts, infinite)
     _check_burn(burn)
@@ -247,7 +273,8 @@ def build_plan(rules: Rules, *, shoe=None, penetration: float | str = 0.75, burn
         raise ValueError("indices: index plays need a finite shoe and a single dealer upcard")
     policy = _resolve_strategy(rules, analysis_shoe, strategy, threads)
     limit_counts = None if infinite else counts
-    decision, allowed = _decision_table(rules, limit_counts, keys, comps, policy)
+    decision, allowed = _decision_table(rules, limit_counts, keys, comps, policy, game,
+                                        after_double)
     plays, table_insurance = _index_plays(indices, rules, system, tc_rounding, threads)
     line_of, nseg, thr, play = _line_tables(plays, keys, comps, allowed, exposed)
     if insurance is None:
@@ -266,7 +293,7 @@ def build_plan(rules: Rules, *, shoe=None, penetration: float | str = 0.75, burn
               n_comps=len(comps.hands), n_keys=len(keys),
               infinite=int(infinite))
     plan = GamePlan(
-        rules=kernel_rules(rules, 0),   # (the split class: unused, decisions are tables)
+        rules=kernel,
         iparams=np.array([ip[f] for f in IP_FIELDS], dtype=np.int64),
         dparams=np.array([0.0]),        # the bankroll: GamePlan.run sets it
         shoe=np.array(counts, dtype=np.int32), tags=tags, child=comps.child,
@@ -274,8 +301,14 @@ def build_plan(rules: Rules, *, shoe=None, penetration: float | str = 0.75, burn
         decision=(decision.astype(np.int16) | ((line_of + 1) << 3).astype(np.int16)).ravel(),
         allowed=allowed.ravel(), line_nseg=nseg, line_thr=thr, line_play=play,
         key_of=key_of, bet_by_tc=bets)
+    # the kernel checks the rules against the tables and the shoe (the games' kinds of
+    # decision, a suited bonus's shoe) on every chunk: once here, before any worker starts
+    plan.run(0, 0, 0)
     strategy_name = strategy if isinstance(strategy, str) else type(strategy).__name__
-    settings = dict(rules=rules.describe(), shoe=f"{n_cards} cards" + (" (infinite)" if infinite
+    described = rules.describe()
+    if game_rules:
+        described += " + " + ", ".join(f"{k}={v}" for k, v in game_rules.items())
+    settings = dict(rules=described, shoe=f"{n_cards} cards" + (" (infinite)" if infinite
                                                                         else ""),
                     penetration=("every round" if cut == 0 else f"{cut} of {n_cards} cards"),
                     spots=spots, other_spots=other_spots, strategy=strategy_name,
@@ -297,7 +330,8 @@ def simulate(rules: Rules | None = None, *, rounds, seed, shoe=None, penetration
              tc_rounding: str = "floor", ramp=None, wong_in=None, wong_out=None,
              table_min: float = 1.0, table_max=None,
              threads: int | None = None, chunk_rounds: int = DEFAULT_CHUNK_ROUNDS,
-             progress=False, client=None, bankroll_trials=None) -> SimulationResult:
+             progress=False, client=None, bankroll_trials=None, game_rules=None,
+             after_double=None) -> SimulationResult:
     """Simulate ``rounds`` rounds of the real game; see docs/simulation.md.
 
     rules: a ``Rules`` (default ``Rules()``); shoe: None (``rules.decks`` full decks), a
@@ -343,6 +377,13 @@ def simulate(rules: Rules | None = None, *, rounds, seed, shoe=None, penetration
     bankroll_trials: (paths, rounds per path, bankroll): that many independent paths from
         the bankroll, each ended by ruin (bankroll + winnings <= 0); the share ruined is
         ``result.ruin.risk_of_ruin``.
+    game_rules: the games' keys of the kernel rule dict (docs/games.md: dealer_22_push,
+        free_double_totals, free_split_ranks, player_21_wins, bonus_21, bonus_678,
+        bonus_777, bonus_after_split, super_bonus, redoubles, double_rescue,
+        double_split_aces), added to the rules' own.
+    after_double: with redoubles or double_rescue, f(cards, dealer, allowed, split,
+        doubles) -> 'stand', 'redouble' or 'rescue' (among ``allowed``), asked once per
+        composition, dealer, split or not and number of doubles made; None: always stand.
     """
     rules = Rules() if rules is None else rules
     rounds = _whole(rounds, "rounds", low=1, high=MAX_ROUNDS)
@@ -375,7 +416,8 @@ def simulate(rules: Rules | None = None, *, rounds, seed, shoe=None, penetration
         strategy=strategy, system=system, indices=indices, insurance=insurance,
         decks_estimation=decks_estimation, tc_rounding=tc_rounding, ramp=ramp,
         wong_in=wong_in,
-        wong_out=wong_out, table_min=table_min, table_max=table_max, threads=threads)
+        wong_out=wong_out, table_min=table_min, table_max=table_max, threads=threads,
+        game_rules=game_rules, after_double=after_double)
     specs = [(k, min(chunk_rounds, rounds - k * chunk_rounds))
              for k in range((rounds + chunk_rounds - 1) // chunk_rounds)]
     check_progress(progress, "the rounds done and the rounds in all")

@@ -49,6 +49,7 @@ from .forms import (
     INDEX_SETS,
     SIM_DEFAULTS,
     SPLIT_CLASSES,
+    SPOTS_DEFAULT,
     SWITCHES,
     FieldErrors,
     count_from_query,
@@ -63,7 +64,7 @@ PAGES = {"edge": "Edge and chart", "hand": "Hand", "counting": "Counting",
          "simulate": "Simulate"}
 # the page's own parameters (besides the rules) that its link keeps
 PAGE_PARAMS = {"edge": ("split",), "hand": ("hand", "split"),
-               "counting": (*COUNT_DEFAULTS, *COUNT_OPTIONAL),
+               "counting": (*COUNT_DEFAULTS, "spots", *COUNT_OPTIONAL),
                "simulate": (*COUNT_DEFAULTS, "wong_in", *SIM_DEFAULTS)}
 DEFAULT_HAND = "T6 v 9"
 # the Simulate page's options, which the link leaves out at their defaults
@@ -163,7 +164,8 @@ def _fragments(page: str, view) -> dict:
     if page == "exceptions":
         return {"exceptions": tables.exceptions_html(view)}
     if page == "counting":
-        return {"figures": tables.figures_html(view), "counts": tables.counts_html(view)}
+        return {"figures": tables.figures_html(view), "counts": tables.counts_html(view),
+                "charts": tables.count_charts_html(view), "ramps": tables.ramps_html(view)}
     return {"actions": tables.actions_html(view), "dealer": tables.dealer_html(view)}
 
 
@@ -204,7 +206,8 @@ def create_app(engine: Engine | None = None, *, warm_up: bool = False) -> Starle
             "summary": rules.describe() if rules else params.get("rules", ""),
             "split": split, "hand": params.get("hand") or DEFAULT_HAND,
             "count": {**{k: params.get(k) or v for k, v in COUNT_DEFAULTS.items()},
-                      **{k: params.get(k, "") for k in COUNT_OPTIONAL}},
+                      **{k: params.get(k, "") for k in COUNT_OPTIONAL},
+                      "spots": params.get("spots") or SPOTS_DEFAULT},
             "sim": {k: params.get(k) or v for k, v in SIM_DEFAULTS.items()},
             "index_sets": INDEX_SETS, "systems": SYSTEMS, "autoload": waits,
             "tc_roundings": TC_ROUNDINGS, "decks_estimations": DECKS_ESTIMATIONS,

@@ -270,7 +270,7 @@ def counted_game_class():
 GAME_FIELDS = (("target_ror", "target_ror"), ("trip_rounds", "trip_rounds"),
                ("wong_in", "wong_in"), ("system", "system"), ("tags", "system"), ("indices", "indices"),
                ("index", "indices"), ("penetration", "penetration"), ("ramp", "ramp"),
-               ("wong", "ramp"), ("bankroll", "bankroll"), ("unit", "unit"))
+               ("wong", "ramp"), ("bankroll", "bankroll"), ("unit", "unit"), ("spots", "spots"))
 
 
 def game_field(message: str, default: str) -> str:
@@ -284,7 +284,7 @@ def game_field(message: str, default: str) -> str:
 
 def game_key(rules, count: dict) -> tuple:
     """What a counted game depends on (the ramp, bankroll and unit are applied to it)."""
-    return (rules, count["system"], count["penetration"], count["indices"])
+    return (rules, count["system"], count["penetration"], count["indices"], count["spots"])
 
 
 def counted_game(engine: Engine, rules: bjsolve.Rules, count: dict, ticket=None):
@@ -312,7 +312,8 @@ def counted_game(engine: Engine, rules: bjsolve.Rules, count: dict, ticket=None)
         try:
             return counted_game_class()(rules, count["system"],
                                         penetration=count["penetration"],
-                                        indices=count["indices"] or None, progress=progress)
+                                        indices=count["indices"] or None,
+                                        spots=count["spots"], progress=progress)
         except (TypeError, ValueError) as exc:
             field = game_field(str(exc), "rules")
             raise FieldError(field, str(exc)) from None
@@ -345,6 +346,9 @@ def counting(engine: Engine, rules: bjsolve.Rules, count: dict, ticket=None) -> 
     game = counted_game(engine, rules, count, ticket)
     result = ramp_result(game, count)
     bets = [float(b) for b in result.ramp.bets(game.tc_values)]
+    optimal = optimal_ramp(engine, game_key(rules, count), game, bets)
+    optimal_result = game.evaluate(optimal["ramp"], count["bankroll"])
+    optimal_bets = [float(b) for b in optimal["ramp"].bets(game.tc_values)]
     figures = {
         "win_rate": result.win_rate, "win_per_100": result.win_per_100, "sd": result.sd,
         "sd_per_100": result.sd_per_100, "average_bet": result.average_bet,
@@ -364,11 +368,38 @@ def counting(engine: Engine, rules: bjsolve.Rules, count: dict, ticket=None) -> 
         "target_ror": result.target_ror, "trip_rounds": result.trip_rounds,
         "trip_ruin_note": result.trip_ruin_note,
         "rounds_per_shoe": float(game.rounds_per_shoe),
+        "spots": game.spots,
         "counts": [{"tc": label, "frequency": float(f), "edge": float(e),
-                    "sd": float(v) ** 0.5, "bet": b}
-                   for label, f, e, v, b in zip(game.labels, game.frequency, game.edge,
-                                                game.variance, bets)],
+                    "sd": float(v) ** 0.5, "bet": b, "optimal_bet": o}
+                   for label, f, e, v, b, o in zip(game.labels, game.frequency, game.edge,
+                                                   game.variance, bets, optimal_bets)],
+        "optimal": {"ramp": optimal["ramp"].describe(), "max_spread": optimal["max_spread"],
+                    "min_bet": optimal["min_bet"], "wong": optimal["wong"],
+                    "figures": {k: float(getattr(optimal_result, k))
+                                for k in RAMP_COMPARED},
+                    "yours": {k: float(getattr(result, k)) for k in RAMP_COMPARED}},
     }
+
+
+# the figures the page compares between the user's ramp and the optimal one
+RAMP_COMPARED = ("win_rate", "sd", "average_bet", "di", "score", "n0", "ror")
+
+
+def optimal_ramp(engine: Engine, key: tuple, game, bets: list) -> dict:
+    """``CountedGame.optimal_ramp`` (the SCORE-best ramp, bets proportional to edge /
+    variance: the Kelly bet at each count) for the user's ramp's reach: its smallest bet
+    above 0 (``min_bet``, also the chip), the spread its bets span at the game's true
+    counts (``max_spread``), sitting out where the edge is negative (``wong``) when the
+    user's ramp sits out some count.  Kept per game and reach: a ramp or bankroll change
+    that keeps them costs nothing."""
+    positive = [b for b in bets if b > 0]
+    min_bet = min(positive)
+    max_spread = max(positive) / min_bet
+    wong = len(positive) < len(bets)
+    ramp = engine._views.get(("optimal ramp", key, min_bet, max_spread, wong),
+                             lambda: game.optimal_ramp(max_spread, min_bet=min_bet,
+                                                       wong=wong))
+    return {"ramp": ramp, "min_bet": min_bet, "max_spread": max_spread, "wong": wong}
 
 
 class FieldError(ValueError):

@@ -19,14 +19,10 @@ as ``{"tables": [...]}``; the page downloads each table alone (a grid, one docum
 """
 from __future__ import annotations
 
-import dataclasses
-import math
-
 from ..exact.tables import advantage_table, exceptions_table, house_edge_table, strategy_table
 from ..output import render_many
 from ..output.table import Grid, Table, table_notes
 from ..risk.ramp import ramp_table
-from ..simulation.result import SUMMARY_LABELS
 
 # download name -> the page whose settings it reads
 TABLES = {"edge": "edge", "upcards": "edge", "chart": "edge", "exceptions": "edge",
@@ -100,38 +96,9 @@ def counting_table(name: str, game, result) -> Table:
 
 def simulation_table(name: str, result, unit: float | None) -> Table:
     """simulation (the summary) or sim-counts (by true count) of a ``SimulationResult``,
-    with a number in every cell, as ``bjsolve simulate --format csv/json`` writes them.
-
-    ``SimulationResult.tables`` writes its cells for reading ('5,339,073', a mean with its
-    SE); files need numbers: the same rows at full precision, the SE and the seed in rows of
-    their own, each amount's money in a row of its own.  (The command line does the same in
-    bjsolve.cli.cmd_simulate, which this layer may not import; the tests check both agree.)"""
-    summary, by_tc = result.tables(unit=unit)
-    if name == "sim-counts":
-        columns = by_tc.columns
-        return dataclasses.replace(
-            by_tc, values=Grid([[_plain(r[c]) for c in columns] for r in by_tc.records],
-                               len(columns)))
-    if name != "simulation":
+    with a number in every cell: ``SimulationResult.tables_for_files``, the tables
+    ``bjsolve simulate --format csv/json`` writes."""
+    if name not in ("simulation", "sim-counts"):
         raise ValueError(f"no simulation table {name[:30]!r}")
-    figures = result.summary()
-    extra = {"se": "SE of the mean", "risk_of_ruin_se": "SE of the risk of ruin",
-             "seed": "seed", "partial": "partial (1: interrupted)"}
-    names = [k for k in figures if k in SUMMARY_LABELS or k in extra]
-    rows = [SUMMARY_LABELS.get(k) or extra[k] for k in names]
-    values = [_plain(figures[k]) for k in names]
-    if unit is not None:
-        for k, v in result.money(unit).items():
-            rows.append(f"{SUMMARY_LABELS[k]} (money)")
-            values.append(_plain(v))
-    return dataclasses.replace(summary, rows=tuple(rows),
-                               values=Grid([[v] for v in values], 1), style="prob")
-
-
-def _plain(value):
-    """A count stays a whole number, a flag 0/1, a figure a float (NaN: no entry)."""
-    if value is None:
-        return math.nan
-    if isinstance(value, bool):
-        return int(value)
-    return value if isinstance(value, int) else float(value)
+    summary, by_tc = result.tables_for_files(unit)
+    return summary if name == "simulation" else by_tc

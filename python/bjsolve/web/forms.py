@@ -8,11 +8,14 @@ can send what the user changed while the link keeps the short summary.
 """
 from __future__ import annotations
 
+import functools
 import math
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 import bjsolve
+
+from ..model import parse_payout, parse_rounds
 
 # query parameter -> Rules field, for the parameters that are on/off switches
 SWITCHES = {
@@ -57,19 +60,6 @@ def parse_decks(text: str) -> float:
                          f"got {text.strip()[:20]!r}") from None
 
 
-def parse_payout(text: str) -> float:
-    """'3:2' -> 1.5, '6/5' -> 1.2, '1.5' -> 1.5."""
-    word = text.strip()
-    m = re.fullmatch(r"\s*([0-9.]+)\s*[:/]\s*([0-9.]+)\s*", word)
-    try:
-        if m:
-            return float(m.group(1)) / float(m.group(2))
-        return float(word)
-    except (ValueError, ZeroDivisionError):
-        raise ValueError(f"payout must be a ratio such as 3:2 or 6:5, or a number such as 1.5; "
-                         f"got {word[:20]!r}") from None
-
-
 def rules_from_query(params: Mapping[str, str]) -> tuple[bjsolve.Rules | None, FieldErrors]:
     """(Rules, {}) from the query, or (None, {parameter: message}) when a field is wrong."""
     errors = FieldErrors()
@@ -81,8 +71,11 @@ def rules_from_query(params: Mapping[str, str]) -> tuple[bjsolve.Rules | None, F
         except (TypeError, ValueError) as exc:
             errors["rules"] = str(exc)
     fields: dict = {}
-    readers = {"decks": ("decks", parse_decks), "payout": ("blackjack_payout", parse_payout),
-               "split_hands": ("max_split_hands", _parse_hands)}
+    # (the payout is read by the library's one reader, its message naming the page's field)
+    readers: dict[str, tuple[str, Callable[[str], float]]] = {
+        "decks": ("decks", parse_decks),
+        "payout": ("blackjack_payout", functools.partial(parse_payout, field="payout")),
+        "split_hands": ("max_split_hands", _parse_hands)}
     for param, (name, read) in readers.items():
         if params.get(param, "").strip():
             try:
@@ -162,6 +155,9 @@ def _cards(text: str) -> tuple | str:
 
 COUNT_DEFAULTS = {"system": "hilo", "penetration": "0.75", "indices": "",
                   "ramp": "0:1,1:2,2:4,3:8,4:12", "bankroll": "1000", "unit": "1"}
+# the Counting page's spots (hands the player plays each round: where rounds start); the
+# Simulate page reads its spots with its own options (web.simjobs)
+SPOTS_DEFAULT, MAX_SPOTS = "1", 7
 INDEX_SETS = ("", "i18", "fab4", "i18,fab4", "all")
 # the counting page's optional fields (empty: not asked): the bankroll for a target risk of
 # ruin, the trip ruin over so many rounds, and the true count the player wongs in at
@@ -194,6 +190,13 @@ def count_from_query(params: Mapping[str, str], errors: FieldErrors) -> dict:
             count[name] = float(raw[name])
         except ValueError:
             errors[name] = f"{name} must be a number, got {raw[name][:20]!r}"
+    count["spots"] = int(SPOTS_DEFAULT)
+    spots = (params.get("spots") or SPOTS_DEFAULT).strip()
+    if spots.isdigit() and 1 <= int(spots) <= MAX_SPOTS:
+        count["spots"] = int(spots)
+    else:
+        errors["spots"] = (f"spots must be a whole number of spots 1..{MAX_SPOTS} (hands "
+                           f"played each round), got {spots[:20]!r}")
     # the optional ones: read as numbers here; CountedGame.evaluate checks their ranges
     for name in COUNT_OPTIONAL:
         text = (params.get(name) or "").strip()
@@ -250,14 +253,18 @@ def _is_number(token: str) -> bool:
 
 def _optional_number(name: str, text: str) -> float | int:
     """target_ror: a probability ('0.05' or '5%'); trip_rounds: a whole number ('1e4'
-    reads); wong_in: a whole true count ('+2' reads).  Whole values go as int."""
+    reads); wong_in: a whole true count ('+2' reads).  Whole values go as int.
+    trip_rounds is read by ``bjsolve.model.parse_rounds`` ('1e4', '10,000', '10k'), up to
+    the trip ruin's ``MAX_ROUNDS``."""
+    if name == "trip_rounds":
+        from ..risk.ruin import MAX_ROUNDS
+        return parse_rounds(text, "trip_rounds", MAX_ROUNDS)
     word = text.replace(",", "").replace("_", "")
     percent = name == "target_ror" and word.endswith("%")
     try:
         value = float(word[:-1] if percent else word)
     except ValueError:
         what = {"target_ror": "a probability such as 0.05 or 5%",
-                "trip_rounds": "a whole number of rounds such as 10000",
                 "wong_in": "a whole true count such as +2"}[name]
         raise ValueError(f"{name} must be {what}, got {text[:20]!r}") from None
     if percent:

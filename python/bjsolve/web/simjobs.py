@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 
 import bjsolve
 
+from ..model import parse_rounds as read_rounds
 from .compute import FieldError, game_field
 
 # Rounds per seeded chunk.  The simulator reports progress (and hears a stop) as chunks
@@ -51,16 +52,12 @@ class Job:
 
 
 def parse_rounds(text: str) -> int:
-    """'1e7', '10000000', '10_000_000' or '10,000,000' -> a whole number 1..MAX_WEB_ROUNDS."""
-    word = text.strip().replace("_", "").replace(",", "")
+    """The rounds field ('1e7', '10,000,000', '10M') -> a whole number 1..MAX_WEB_ROUNDS,
+    read by ``bjsolve.model.parse_rounds`` as the command line reads it."""
     try:
-        value = float(word)
-    except ValueError:
-        value = math.nan
-    if not (math.isfinite(value) and value == int(value) and 1 <= value <= MAX_WEB_ROUNDS):
-        raise FieldError("rounds", f"rounds must be a whole number from 1 to "
-                                   f"{MAX_WEB_ROUNDS:.0e} (1e7, 10000000), got {text.strip()[:20]!r}")
-    return int(value)
+        return read_rounds(text, "rounds", MAX_WEB_ROUNDS)
+    except ValueError as exc:
+        raise FieldError("rounds", str(exc)) from None
 
 
 def parse_seed(text: str) -> int:

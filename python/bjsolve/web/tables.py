@@ -6,6 +6,8 @@ from __future__ import annotations
 import html
 import math
 
+from . import charts
+
 # the counting figures: key -> (label, unit, how shown)
 FIGURES = {
     "win_rate": ("win rate", "units per round", "{:+.4f}"),
@@ -185,3 +187,63 @@ def sim_counts_html(view) -> str:
             "rows hold every count beyond</caption><tr><th>TC</th><th>rounds</th>"
             "<th>frequency</th><th>played</th><th>edge</th><th>SE</th><th>SD</th></tr>"
             + body + "</table>")
+
+
+# ---- the Counting page's charts and the optimal ramp ---------------------------------------
+
+def _pct_tick(value: float) -> str:
+    return f"{100 * value:g}%"
+
+
+def count_charts_html(view) -> str:
+    """The true-count frequencies and the edge by true count as bar charts (the figures of
+    the true-count table, ``counts_html``)."""
+    counts = view["counts"]
+    labels = [c["tc"] for c in counts]
+    frequency = charts.bar_chart(
+        "chart-frequency", "How often each true count starts a round", labels,
+        [charts.Series("frequency", [c["frequency"] for c in counts], "freq")],
+        x_name="true count at round start",
+        y_name="share of rounds (percent)", tick_text=_pct_tick,
+        value_text=lambda v: pct(v, 3) + " of rounds")
+    edge = charts.bar_chart(
+        "chart-edge", "Player edge by true count (unconditioned)", labels,
+        [charts.Series("edge", [c["edge"] for c in counts], "edge")],
+        x_name="true count at round start",
+        y_name="edge (percent of the bet)", tick_text=_pct_tick,
+        value_text=lambda v: pct(v, 3) + " of the bet")
+    return f'<div class="charts">{frequency}{edge}</div>'
+
+
+def ramps_html(view) -> str:
+    """The optimal ramp beside the user's: the bets by true count (a chart and a table) and
+    their figures side by side."""
+    counts, optimal = view["counts"], view["optimal"]
+    labels = [c["tc"] for c in counts]
+    chart = charts.bar_chart(
+        "chart-ramps", "Bet by true count: your ramp and the optimal one", labels,
+        [charts.Series("your ramp", [c["bet"] for c in counts], "yours"),
+         charts.Series("optimal ramp", [c["optimal_bet"] for c in counts], "optimal")],
+        x_name="true count at round start", y_name="bet (units)",
+        tick_text=lambda v: f"{v:g}", value_text=lambda v: f"{v:g} units", width=720)
+    rows = "".join(
+        f'<tr><th>{_e(c["tc"])}</th><td class="num">{c["bet"]:g}</td>'
+        f'<td class="num">{c["optimal_bet"]:g}</td></tr>' for c in counts)
+    bets = ('<table class="grid" id="ramps-table"><caption>Bets (units) by true count'
+            '</caption><tr><th>TC</th><th>yours</th><th>optimal</th></tr>'
+            f"{rows}</table>")
+    compared = "".join(
+        f'<tr><th>{_e(FIGURES[k][0])}</th>'
+        f'<td class="num" id="yours-{k}">{_figure(optimal["yours"][k], FIGURES[k][2])}</td>'
+        f'<td class="num" id="optimal-{k}">{_figure(optimal["figures"][k], FIGURES[k][2])}'
+        f'</td><td class="unit">{_e(FIGURES[k][1])}</td></tr>' for k in optimal["figures"])
+    sits = "sitting out where the edge is negative, " if optimal["wong"] else ""
+    figures = ('<table class="grid" id="ramps-figures"><caption>The optimal ramp '
+               f'<b id="optimal-ramp">{_e(optimal["ramp"])}</b>: the best SCORE with your '
+               f'ramp\'s smallest bet ({optimal["min_bet"]:g} unit(s), also the step) and '
+               f'spread (1-{optimal["max_spread"]:g}), {sits}bets proportional to edge / '
+               'variance (Kelly) at each count; both at your bankroll</caption>'
+               '<tr><th>figure</th><th>your ramp</th><th>optimal</th><th></th></tr>'
+               f"{compared}</table>")
+    return (f'<div class="ramps">{chart}<div class="columns">{figures}'
+            f'<div class="scroll">{bets}</div></div></div>')
