@@ -48,7 +48,7 @@ import sys
 import time
 
 import bjsolve
-from _timing import median_time
+from _timing import median_cpu, median_time
 from bjsolve import Rules
 
 # (label, decks, split class, max_split_hands, one-thread target in yardsticks or None)
@@ -70,6 +70,22 @@ CASES = (
     ("8D CDP", 8, "CDP", 4, None),
     ("inf", math.inf, "CDZ-", 4, None),
 )
+# The games (issue 25), solved by the game engine (bjcore._game): the kernel rule keys of
+# docs/games.md on top of the classic rules; target: a one-thread solve <= 3x the classic
+# 6D one-thread solve measured in the same run.
+FREE_BET_KEYS = dict(dealer_22_push=1, free_double_totals=(1 << 9) | (1 << 10) | (1 << 11),
+                     free_split_ranks=0b1111111110)
+SPANISH_KEYS = dict(player_21_wins=1, bonus_21=(1.5, 2.0, 3.0), bonus_678=(1.5, 2.0, 3.0),
+                    bonus_777=(1.5, 2.0, 3.0), redoubles=3, double_rescue=1,
+                    double_split_aces=1)
+GAME_CASES = (
+    # (label, Rules keywords, game keys, tens removed per deck)
+    ("6D Free Bet", dict(decks=6, hit_soft_17=True), FREE_BET_KEYS, 0),
+    ("6D Spanish 21", dict(decks=6, hit_soft_17=True, double_any_cards=True,
+                           resplit_aces=True, hit_split_aces=True, surrender="late"),
+     SPANISH_KEYS, 4),
+)
+TARGET_GAME_RATIO = 3.0
 TARGET_SPEEDUP = 1.8
 TARGET_PROCESS_S = 0.45
 TARGET_MEMORY_MB = 150.0
@@ -150,6 +166,47 @@ def thread_balance(decks, split, max_split_hands, workers):
     order = sorted(costs, key=lambda k: -costs[k])
     shares = scheduler.plan_shares(order, costs, workers)
     return sum(costs.values()) / max(sum(costs[k] for k in share) for share in shares)
+
+
+def game_solve(rules, keys, shoe):
+    """``bjsolve.solve(rules, shoe=shoe, threads=1)`` with the game's kernel rule keys added
+    (until ``Rules`` carries the games' fields, issue 25: the keys are added to the kernel
+    rule dict the engines are built from, which picks the game engine)."""
+    from bjsolve.exact import engines
+    plain = engines.kernel_rules
+    engines.kernel_rules = lambda r, split_code: dict(plain(r, split_code), **keys)
+    try:
+        return bjsolve.solve(rules, shoe=shoe, threads=1)
+    finally:
+        engines.kernel_rules = plain
+
+
+def game_table(repeat):
+    """One-thread times of the games' solves against the classic 6D one, in CPU seconds of
+    the process (the per-core cost: a shared machine's wall time adds other programs'
+    turns) and wall seconds.  Returns the number of targets missed."""
+    from bjsolve import Shoe
+    classic_cpu = median_cpu(lambda: bjsolve.solve(Rules(decks=6), threads=1), repeat)
+    print(f"the games, one thread (CPU seconds; the classic 6D solve: {classic_cpu:.4f} s)")
+    header = (f"{'game':<16} {'1 thr CPU':>9} {'x 6D':>6} {'target':>7} {'1 thr wall':>10}"
+              f"   house edge")
+    print(header)
+    print("-" * len(header))
+    misses = 0
+    for label, kw, keys, tens_out in GAME_CASES:
+        rules = Rules(**kw)
+        shoe = Shoe.decks(kw["decks"])
+        if tens_out:
+            shoe = shoe.remove("T" * (tens_out * kw["decks"]))
+        cpu = median_cpu(lambda: game_solve(rules, keys, shoe), repeat)
+        wall, _ = median_time(lambda: game_solve(rules, keys, shoe), repeat)
+        edge = -float(game_solve(rules, keys, shoe).expected_value)
+        ratio = cpu / classic_cpu
+        ok = ratio <= TARGET_GAME_RATIO
+        misses += not ok
+        print(f"{label:<16} {cpu:>9.4f} {ratio:>6.2f} {'<= %g' % TARGET_GAME_RATIO:>7} "
+              f"{wall:>10.4f}   {100 * edge:.4f} %  {status(ok)}")
+    return misses
 
 
 def process_times(runs):
@@ -245,6 +302,8 @@ def main(argv=None):
                 line += f" {'-':>8}"
         print(line + ("  " + ", ".join(notes) if notes else ""))
 
+    print()
+    misses += game_table(args.repeat)
     print()
     times = process_times(args.process_runs)
     med = statistics.median(times)

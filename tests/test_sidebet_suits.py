@@ -277,9 +277,9 @@ def test_the_four_suit_counts_on_a_full_shoe():
     found, after 156 cards, an edge in 5.241% of hands at 1.292% each, and with 39 cards
     left (273 seen) 31.899% at 9.997%: gains per round of 0.0677% and 3.19%, upper bounds
     for any count.  The suit counts come near them."""
-    from bjsolve.sidebets.counted import _CountModel
+    from bjsolve.sidebets.counted import CountModel
     the_bet = sidebets.bet("21+3")
-    model = _CountModel(the_bet, sidebets.paytable(the_bet, "classic"),
+    model = CountModel(the_bet, sidebets.paytable(the_bet, "classic"),
                         sidebets.resolve_shoe(decks=6), "suits")
     for seen, perfect in ((156, 0.05241 * 0.01292), (273, 0.31899 * 0.09997)):
         _, mass, _, net = model.value_by_running_count(seen)
@@ -386,9 +386,9 @@ def test_docs_quote_the_computed_suit_figures():
             f"{ladies.rank_correlation:.3f} by rank)") in text
     assert f"(21+3, 6 decks: {suit_count('21+3', decks=6).suit_pair_effect:+.5f} per unit)" \
         in text
-    from bjsolve.sidebets.counted import _CountModel
+    from bjsolve.sidebets.counted import CountModel
     the_bet = sidebets.bet("21+3")
-    model = _CountModel(the_bet, sidebets.paytable(the_bet, "classic"),
+    model = CountModel(the_bet, sidebets.paytable(the_bet, "classic"),
                         sidebets.resolve_shoe(decks=6), "suits")
     quoted = []
     for seen, digits in ((156, 2), (273, 1)):

@@ -465,11 +465,11 @@ def test_cli_sidebet_count_and_list():
 def test_value_given_the_count_matches_enumerating_the_cards_seen(name, tags, shoe):
     """For every running count after n cards: P(count and the bet offered) and that times
     the value given both, by the group of offers (the up card the bet is made against)."""
-    from bjsolve.sidebets.counted import _CountModel, _tags_by_kind
+    from bjsolve.sidebets.counted import CountModel, _tags_by_kind
     shoe = globals()[shoe]
     the_bet = sidebets.bet(name)
     table = sidebets.paytable(the_bet)
-    model = _CountModel(the_bet, table, shoe, tags)
+    model = CountModel(the_bet, table, shoe, tags)
     kind_tags = _tags_by_kind(tags)
     for n in ((1,) if name == "bust-bonus" else (1, 2)):
         want: dict = {}

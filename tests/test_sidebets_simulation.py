@@ -20,7 +20,7 @@ from bjsolve.sidebets.simulate import (
     _lucky_lucky,
     _play_dealer,
     _push_22,
-    _settle,
+    settle,
     _twenty_one_plus_three,
     simulate_sidebet,
 )
@@ -50,7 +50,7 @@ def test_21_plus_3_hands(hand, outcome):
     cards = {PLAYER_1: p1, PLAYER_2: p2, UP: up}
     pays = {name: i + 1.0 for i, name in enumerate(
         ("suited trips", "straight flush", "trips", "straight", "flush"))}
-    win = _settle(_twenty_one_plus_three(cards, None), pays)[0]
+    win = settle(_twenty_one_plus_three(cards, None), pays)[0]
     assert win == (-1.0 if outcome is None else pays[outcome])
 
 

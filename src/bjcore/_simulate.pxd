@@ -30,6 +30,8 @@ cdef enum:
     IP_N_COMPS
     IP_N_KEYS
     IP_INFINITE              # 1: an infinite shoe (cards drawn with replacement, no count)
+    IP_SIDE_CARDS            # the side bet's cards: 0 none, 3 (player's two, up card) or 4
+                             # (and whether the hole card made a natural); see run_chunk
     IP_COUNT                 # the array's length
 
 # Floating parameters: positions in ``dparams``.
@@ -42,6 +44,10 @@ cdef enum:
     S_WON = 0                # total won (bet units)
     S_WON_SQ                 # sum of squared round results
     S_BET                    # total initial bets
+    S_SIDE_WON               # the side bet: total won (units)
+    S_SIDE_WON_SQ            # its sum of squared results
+    S_SIDE_BET               # its total bet
+    S_CROSS                  # sum over rounds of main result x side result (same round)
     S_COUNT
 cdef enum:
     C_ROUNDS = 0             # rounds dealt (played or watched)
@@ -50,6 +56,7 @@ cdef enum:
     C_SHUFFLES
     C_EXHAUSTED              # rounds that ran out of cards (the shoe was refilled)
     C_RUINED                 # 1 if the bankroll was lost
+    C_SIDE_BETS              # rounds with a side bet
     C_COUNT
 
 # xoshiro256** state

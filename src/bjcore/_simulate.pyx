@@ -18,7 +18,20 @@ arrives as flat arrays built once in Python (bjsolve/simulation/simulator.py):
 * index plays: ``decision[...] >> 3`` is 0 or 1 + an index line whose play at the current
   true count replaces the action when ``allowed[kind * n_comps + id]`` permits it (one
   16-bit table keeps the hot lookups in cache);
-* betting: ``bet_by_tc[tc - TC_LOW]`` the bet at each (rounded, clamped) true count.
+* betting: ``bet_by_tc[tc - TC_LOW]`` the bet at each (rounded, clamped) true count;
+* a side bet (optional): ``side_by_tc[tc - TC_LOW]`` its units at each true count (0: not
+  bet), ``side_outcome[cards]`` the outcome of the first spot's cards (kinds 0..51 of the
+  first card, the up card and the second card as one base-52 number; for a bet that reads
+  the hole card, times 2 plus 1 when the hole card gives the dealer a natural) and
+  ``side_pays[outcome]`` its win per unit.
+
+With a side bet every card also has a kind (rank and suit: kind // 4 the rank A..K,
+kind % 4 the suit), held beside the deck of values and moved with its card, so that the
+bet can read suits.  The shoe's cards of each value take that value's kinds in turn (the
+i-th ace: kind i % 4; the i-th ten-valued card: kind 36 + i % 16, so T, J, Q, K of every
+suit): the values, and the generator's draws, are those of a run without the side bet, so
+the main game's results are the same for the same seed (a shoe of whole decks holds
+every kind equally often).
 
 The loop touches no Python object and runs without the GIL.
 """
@@ -149,7 +162,9 @@ def random_integers(uint64_t seed, uint64_t chunk, int count, uint32_t below_n):
 cdef struct Sim:
     Rng rng
     # shoe
-    int8_t* deck
+    int8_t* deck             # card values 1..10
+    int8_t* kinds            # with a side bet: each card's kind 0..51, beside deck (else NULL)
+    int last_kind            # with a side bet: the kind of the card draw() returned last
     int n_cards
     int infinite             # draws with replacement from deck[0:n_cards]; no count
     int pos                  # cards dealt since the shuffle (burn card included)
@@ -238,9 +253,12 @@ cdef inline int draw(Sim* s) noexcept nogil:
     """Next card of the shoe (an incremental Fisher-Yates shuffle: each draw picks a
     random undealt card).  An empty shoe is refilled, counted as an exhaustion."""
     cdef int j
-    cdef int8_t c
+    cdef int8_t c, kind
     if s.infinite:
-        return s.deck[below(&s.rng, <uint32_t>s.n_cards)]
+        j = <int>below(&s.rng, <uint32_t>s.n_cards)
+        if s.kinds != NULL:
+            s.last_kind = s.kinds[j]
+        return s.deck[j]
     if s.pos >= s.n_cards:
         s.exhausted += 1
         s.pos = 0
@@ -252,6 +270,11 @@ cdef inline int draw(Sim* s) noexcept nogil:
     c = s.deck[j]
     s.deck[j] = s.deck[s.pos]
     s.deck[s.pos] = c
+    if s.kinds != NULL:          # the kinds move with their cards
+        kind = s.kinds[j]
+        s.kinds[j] = s.kinds[s.pos]
+        s.kinds[s.pos] = kind
+        s.last_kind = kind
     s.pos += 1
     return c
 
@@ -471,7 +494,8 @@ def run_chunk(dict rules, const int64_t[::1] iparams, const double[::1] dparams,
               const int16_t[::1] decision, const int8_t[::1] allowed,
               const int32_t[::1] line_nseg, const int32_t[::1] line_thr,
               const int8_t[::1] line_play, const int32_t[::1] key_of, const double[::1] bet_by_tc,
-              uint64_t seed, uint64_t chunk, int64_t rounds, int8_t[::1] stop,
+              const int8_t[::1] side_outcome, const double[::1] side_pays,
+              const double[::1] side_by_tc, uint64_t seed, uint64_t chunk, int64_t rounds, int8_t[::1] stop,
               bint watch_sigint=False):
     """Play ``rounds`` rounds; returns (sums, counts, tc_counts, tc_sums) numpy arrays.
 
@@ -479,7 +503,13 @@ def run_chunk(dict rules, const int64_t[::1] iparams, const double[::1] dparams,
     every kernel does (bjcore._rules); its split class is not used (the decisions arrive
     as tables).  iparams' hole-card procedure must agree with its natural_takes_all.
 
-    sums: S_* (won, won squared, initial bets); counts: C_*; tc_counts[TC_SPAN, 2]: rounds
+    side_outcome, side_pays, side_by_tc: the side bet (iparams[IP_SIDE_CARDS] its cards, 0:
+    none; then the arrays are not read); side_by_tc has TC_SPAN entries, side_outcome
+    52 ** cards, side_pays one per outcome index in it.  The side bet is made on the first
+    spot, in rounds the main game is bet, at side_by_tc units.
+
+    sums: S_* (won, won squared, initial bets of the main game; the side bet's won, won
+    squared and bets; the sum of main x side results per round); counts: C_*; tc_counts[TC_SPAN, 2]: rounds
     dealt and rounds played at each true count TC_LOW..TC_HIGH; tc_sums[TC_SPAN, 2]: the
     result per initial unit bet per spot (round result / bet / spots) and its square, over
     played rounds.
@@ -501,6 +531,16 @@ def run_chunk(dict rules, const int64_t[::1] iparams, const double[::1] dparams,
     cdef int n_cards
     cdef int r, k, i
     cdef ShoeParams decoded_shoe
+    cdef int side_cards = <int>iparams[IP_SIDE_CARDS]
+    if side_cards != 0:
+        if side_cards != 3 and side_cards != 4:
+            raise ValueError(f"iparams: side bet cards must be 0, 3 or 4, got {side_cards}")
+        if (side_outcome.shape[0] != 52 ** 3 * (2 if side_cards == 4 else 1)
+                or side_by_tc.shape[0] != TC_SPAN):
+            raise ValueError("side_outcome / side_by_tc: wrong length for the side bet")
+        for i in range(side_outcome.shape[0]):
+            if side_outcome[i] < 0 or side_outcome[i] >= side_pays.shape[0]:
+                raise ValueError("side_outcome: an outcome without a pay")
     decode_rules(rules, &s.rules)
     if s.rules.natural_takes_all != (iparams[IP_HOLE] == 1):
         raise ValueError(f"rules: natural_takes_all ({bool(s.rules.natural_takes_all)}) must "
@@ -516,11 +556,22 @@ def run_chunk(dict rules, const int64_t[::1] iparams, const double[::1] dparams,
     s.deck = <int8_t*>malloc(n_cards if n_cards > 0 else 1)
     if s.deck == NULL:
         raise MemoryError()
+    s.kinds = NULL
+    if side_cards:
+        s.kinds = <int8_t*>malloc(n_cards if n_cards > 0 else 1)
+        if s.kinds == NULL:
+            free(s.deck)
+            raise MemoryError()
+    # each value's cards take that value's kinds in turn: ace..nine the four suits of
+    # their rank, the ten-valued cards the sixteen kinds T, J, Q, K of each suit
     k = 0
     for r in range(10):
         for i in range(shoe[r]):
             s.deck[k] = r + 1
+            if s.kinds != NULL:
+                s.kinds[k] = (4 * r + i % 4) if r < 9 else (36 + i % 16)
             k += 1
+    s.last_kind = 0
     s.n_cards = n_cards
     s.infinite = <int>iparams[IP_INFINITE]
     s.pos = n_cards  # forces a shuffle before the first round
@@ -554,10 +605,12 @@ def run_chunk(dict rules, const int64_t[::1] iparams, const double[::1] dparams,
         if s.game:
             seed_rng(&s.suit_rng, seed ^ <uint64_t>0xBB67AE8584CAA73B, chunk)
         with nogil:
-            _run(&s, &iparams[0], &dparams[0], &key_of[0], &bet_by_tc[0], rounds, &stop[0],
+            _run(&s, &iparams[0], &dparams[0], &key_of[0], &bet_by_tc[0], &side_outcome[0],
+                 &side_pays[0], &side_by_tc[0], rounds, &stop[0],
                  watch_sigint, &out_s[0], &out_c[0], &out_tcc[0, 0], &out_tcs[0, 0])
     finally:
         free(s.deck)
+        free(s.kinds)
         free(s.comp_flags)
     return sums, counts, tc_counts, tc_sums
 
@@ -644,7 +697,8 @@ cdef int _setup_game(Sim* s, const int32_t[::1] shoe, Py_ssize_t n_decision,
 
 
 cdef void _run(Sim* s, const int64_t* ip, const double* dp, const int32_t* key_of,
-               const double* bet_by_tc, int64_t rounds, volatile int8_t* stop, bint watch_sigint,
+               const double* bet_by_tc, const int8_t* side_outcome, const double* side_pays,
+               const double* side_by_tc, int64_t rounds, volatile int8_t* stop, bint watch_sigint,
                double* out_s, int64_t* out_c, int64_t* out_tcc, double* out_tcs) noexcept nogil:
     cdef int spots = <int>ip[IP_SPOTS]
     cdef int n_spots = spots + <int>ip[IP_OTHERS]
@@ -666,6 +720,11 @@ cdef void _run(Sim* s, const int64_t* ip, const double* dp, const int32_t* key_o
     # rules' natural_tie says (lose -1, push 0, win the payout), as the solver values it
     cdef double natural_tie = s.rules.natural_tie_value
     cdef bint h17 = s.rules.hit_soft_17 != 0
+    cdef int side_cards = <int>ip[IP_SIDE_CARDS]
+    cdef int first_kind = 0, up_kind = 0, second_kind = 0
+    cdef int64_t side_index
+    cdef double side, side_units, side_won = 0.0, side_sq = 0.0, side_bet = 0.0, cross = 0.0
+    cdef int64_t side_bets = 0
 
     cdef int first[SIM_MAX_SPOTS]
     cdef int second[SIM_MAX_SPOTS]
@@ -720,9 +779,14 @@ cdef void _run(Sim* s, const int64_t* ip, const double* dp, const int32_t* key_o
         # ---- the deal: one card each, upcard, second card each, hole card ----
         for sp in range(n_spots):
             first[sp] = seen_draw(s)
+            if sp == 0:
+                first_kind = s.last_kind
         up = seen_draw(s)
+        up_kind = s.last_kind
         for sp in range(n_spots):
             second[sp] = seen_draw(s)
+            if sp == 0:
+                second_kind = s.last_kind
             state[sp] = SPOT_ACTIVE
             net[sp] = 0.0
             insured[sp] = 0
@@ -910,14 +974,33 @@ cdef void _run(Sim* s, const int64_t* ip, const double* dp, const int32_t* key_o
             won_sq += result * result
             total_bet += bet * spots
             played += 1
+            side = 0.0
+            if side_cards:
+                side_units = side_by_tc[bucket]
+                if side_units > 0.0:
+                    side_index = (first_kind * 52 + up_kind) * 52 + second_kind
+                    if side_cards == 4:      # and whether the hole card made a natural
+                        side_index = side_index * 2 + (up + hole == 11
+                                                       and (up == 1 or hole == 1))
+                    side = side_units * side_pays[side_outcome[side_index]]
+                    side_won += side
+                    side_sq += side * side
+                    side_bet += side_units
+                    cross += result * side
+                    side_bets += 1
             if bankroll > 0.0:
-                cumulative += result
+                cumulative += result + side
                 if bankroll + cumulative <= 0.0:
                     out_c[C_RUINED] = 1
                     break
     out_s[S_WON] = won
     out_s[S_WON_SQ] = won_sq
     out_s[S_BET] = total_bet
+    out_s[S_SIDE_WON] = side_won
+    out_s[S_SIDE_WON_SQ] = side_sq
+    out_s[S_SIDE_BET] = side_bet
+    out_s[S_CROSS] = cross
+    out_c[C_SIDE_BETS] = side_bets
     out_c[C_ROUNDS] = done
     out_c[C_PLAYED] = played
     out_c[C_HANDS] = hands

@@ -301,6 +301,9 @@ def main(argv=None, out=None) -> int:
         except UsageError as exc:
             print(f"bjsolve: error: {one_line(exc)}", file=sys.stderr)
             return 2
+        except NotImplementedError as exc:  # a rule stated but not computed yet
+            print(f"bjsolve: error: {one_line(exc)}", file=sys.stderr)
+            return 2
         except (ValueError, TypeError) as exc:
             if not raised_as_bad_input(exc):
                 return _internal_error(exc)

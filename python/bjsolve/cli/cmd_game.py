@@ -9,7 +9,13 @@ from __future__ import annotations
 # that ``bjsolve --help`` and a bad command line answer at once.
 
 from . import common
-from .counting_args import add_counted_game_arguments, counting_rules, game_keywords
+from .counting_args import (
+    add_counted_game_arguments,
+    add_sidebet_arguments,
+    counting_rules,
+    game_keywords,
+    sidebet_values,
+)
 
 NAME = "game"
 HELP = "counted game: true-count frequencies, edge and SD by count, bet-ramp figures and risk"
@@ -23,6 +29,7 @@ def add_arguments(parser) -> None:
     betting.add_argument("--optimal-spread", type=float, metavar="S",
                          help="also show the SCORE-optimal (Kelly-proportional) ramp with "
                               "bets 1..S, rounded to whole units (default: not shown)")
+    add_sidebet_arguments(parser)
     common.add_rule_arguments(parser, shoe=False)
     common.add_output_arguments(parser)
 
@@ -40,9 +47,13 @@ def run(args) -> int:
     except ValueError as exc:
         raise common.UsageError(f"--{exc}") from None
     keywords = game_keywords(args, rules)
+    side = sidebet_values(args)      # the bet for the game, when and how much for evaluate
+    played = {k: side.pop(k) for k in ("sidebet_threshold", "sidebet_units") if k in side}
     with common.progress(args, label="true counts") as update:
-        game = CountedGame(rules, **keywords, depth_bands=args.depth_bands, progress=update)
-    money = dict(unit=args.unit, trip_rounds=args.trip_rounds, target_ror=args.target_ror)
+        game = CountedGame(rules, **keywords, **side, depth_bands=args.depth_bands,
+                           progress=update)
+    money = dict(unit=args.unit, trip_rounds=args.trip_rounds, target_ror=args.target_ror,
+                 **played)
     result = game.evaluate(ramp, args.bankroll, **money)
     tables = [game.table(ramp), ramp_table(result, "ramp " + ramp.describe())]
     if args.optimal_spread is not None:

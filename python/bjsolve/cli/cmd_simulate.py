@@ -15,7 +15,12 @@ import argparse
 
 from ..model.quantities import parse_rounds
 from . import common
-from .counting_args import add_counted_game_arguments, simulate_keywords
+from .counting_args import (
+    add_counted_game_arguments,
+    add_sidebet_arguments,
+    sidebet_values,
+    simulate_keywords,
+)
 
 NAME = "simulate"
 HELP = "simulate the real game: cut card, count, indices, bet ramp (fast, reproducible)"
@@ -57,6 +62,7 @@ def add_arguments(parser) -> None:
     g.add_argument("--scheduler", metavar="ADDRESS",
                    help="run the chunks on a Dask cluster (needs the [dask] extra; default: "
                         "local threads)")
+    add_sidebet_arguments(parser)
     common.add_rule_arguments(parser, shoe=False)
     common.add_output_arguments(parser)
 
@@ -85,7 +91,7 @@ def run(args) -> int:
                 other_spots=args.other_spots, wong_out=args.wong_out,
                 table_min=args.table_min, table_max=args.table_max,
                 chunk_rounds=args.chunk_rounds or DEFAULT_CHUNK_ROUNDS, progress=update,
-                client=client, bankroll_trials=args.bankroll_trials)
+                client=client, bankroll_trials=args.bankroll_trials, **sidebet_values(args))
     finally:
         if client is not None:
             client.close()

@@ -314,8 +314,7 @@ def rules_from_args(args) -> Rules:
 def shoe_from_args(args, rules: Rules):
     """The shoe: the full shoe of ``rules.decks`` less ``--remove``."""
     from ..model.ranks import ranks
-    from ..model.shoe import Shoe
-    shoe = Shoe.decks(rules.decks)
+    shoe = rules.shoe()
     removed = getattr(args, "remove", None)
     if removed is None:
         return shoe

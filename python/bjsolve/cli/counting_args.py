@@ -293,3 +293,55 @@ def simulate_keywords(args) -> dict:
     """The keywords of ``simulate`` the shared flags give (cards of penetration stay cards,
     the ramp stays its text: simulate reads both)."""
     return dict(shared_keywords(args), ramp=args.ramp, wong_in=args.wong_in)
+
+
+# ---- a side bet beside the counted game (game and simulate) --------------------------------
+
+SIDEBET_BETS = ("21+3", "perfect-pairs", "lucky-ladies", "match-the-dealer", "royal-match",
+                "over-13", "under-13", "exactly-13", "lucky-lucky")   # risk.side_bet's
+
+
+def add_sidebet_arguments(parser) -> None:
+    """``--sidebet NAME`` with ``--sidebet-paytable``, ``--sidebet-threshold`` and
+    ``--sidebet-units``: a side bet played beside the ramp (game and simulate alike)."""
+    g = parser.add_argument_group("side bet beside the ramp")
+    g.add_argument("--sidebet", metavar="NAME", type=common.lower_choice(SIDEBET_BETS),
+                   choices=SIDEBET_BETS,
+                   help="also bet this side bet on the first spot of the rounds the ramp "
+                        f"bets: {', '.join(SIDEBET_BETS)} (default: none)")
+    g.add_argument("--sidebet-paytable", metavar="PRESET",
+                   help="its pay table, a preset as 'bjsolve sidebet NAME' lists them "
+                        "(default: the bet's first preset)")
+    g.add_argument("--sidebet-threshold", type=int, metavar="TC",
+                   help="bet it only at true counts of the main count >= TC (default: every "
+                        "round the ramp bets)")
+    g.add_argument("--sidebet-units", type=sidebet_units_value, default=1.0,
+                   metavar="U|TC:U,...",
+                   help="its bet in units, or a ramp of its own (TC:U,...) (default: 1)")
+
+
+def sidebet_units_value(text: str):
+    """--sidebet-units: a number of units, or ramp text (checked by the library)."""
+    try:
+        return float(text)
+    except ValueError:
+        if ":" in text:
+            return text
+        raise argparse.ArgumentTypeError(f"{text[:40]!r}: give a number of units or a ramp "
+                                         "TC:U,...") from None
+
+
+def sidebet_values(args) -> dict:
+    """The side-bet flags as the library's keywords (``CountedGame``'s and
+    ``simulate``'s ``sidebet``...); the flags without --sidebet are refused."""
+    if args.sidebet is None:
+        given = [flag for flag, value in (("--sidebet-paytable", args.sidebet_paytable),
+                                          ("--sidebet-threshold", args.sidebet_threshold))
+                 if value is not None]
+        if args.sidebet_units != 1.0:
+            given.append("--sidebet-units")
+        if given:
+            raise common.UsageError(f"{', '.join(given)}: give the side bet (--sidebet NAME)")
+        return {}
+    return {"sidebet": args.sidebet, "sidebet_paytable": args.sidebet_paytable,
+            "sidebet_threshold": args.sidebet_threshold, "sidebet_units": args.sidebet_units}

@@ -31,10 +31,9 @@ from typing import NamedTuple, cast
 
 import numpy as np
 
-from bjcore import UpcardEngine
 
 from ..exact.dealer import resolve_shoe
-from ..exact.engines import make_engines, round_values
+from ..exact.engines import engine_class, make_engines, round_values
 from ..exact.kernel_rules import POLICY_CLASS, SPLIT_CLASSES, check_split_class, kernel_rules
 from ..model.checks import is_finite_real
 from ..model.deal import dealer_key_weight
@@ -482,7 +481,7 @@ def decision_effects_of_removal(rules: Rules, cards, dealer, *, shoe: Shoe | Non
     def raw_values(shoe_counts):
         """({action: unconditioned value}, {action: chance the hole card completes a
         natural, for that action's measure})."""
-        engine = UpcardEngine([float(c) for c in shoe_counts], up, krules, False, False)
+        engine = engine_class(krules)([float(c) for c in shoe_counts], up, krules, False, False)
         st, ht, dd, beta = engine.hand_values(counts)
         vals = {"stand": st, "hit": ht}
         if engine.may_double_hand(counts):
@@ -686,7 +685,7 @@ def advantage_by_true_count(rules: Rules, system="hilo", *, true_counts=range(-5
     if effects is not None and not isinstance(effects, RemovalEffects):
         raise TypeError(f"effects must be a RemovalEffects, got {type(effects).__name__}")
     shoes, _ = true_count_shoes(rules, system, true_counts, dealt_decks)
-    full = Shoe.decks(rules.decks)
+    full = rules.shoe()
     steps = len(shoes) + (10 if effects is None else 0)
     if effects is None:
         effects = effects_of_removal(

@@ -49,7 +49,6 @@ from ..exact.kernel_rules import SPLIT_CLASSES, kernel_rules
 from ..model.hands import PAIR_CODES, total_code
 from ..model.ranks import hand_total, label, rank, show
 from ..model.rules import Rules
-from ..model.shoe import Shoe
 from ..output.table import Table
 from ..output.table import table_notes as _notes
 from .indices import FAB_4, ILLUSTRIOUS_18, NAMED_SETS, TC_ROUNDINGS, Point, _index_line
@@ -438,7 +437,7 @@ def risk_indices_table(rules: Rules, system="hilo", *, rows=None, select=None,
     table = Table("risk_indices", f"risk-averse index numbers ({system})", tuple(names),
                   ("play change", "index", "exact TC", "EV exact TC"),
                   np.array(values, dtype=object),
-                  _notes(rules, Shoe.decks(rules.decks), method,
+                  _notes(rules, rules.shoe(), method,
                          "EV exact TC: the risk-neutral crossing of the same shoes"),
                   units="true counts", records=records)
     return table

@@ -6,7 +6,6 @@ import textwrap
 import numpy as np
 
 from ..model.ranks import RANK_LABELS, label
-from ..model.shoe import Shoe
 from ..output.table import Table
 from ..output.table import table_notes as _notes
 from .indices import generate_indices
@@ -54,7 +53,7 @@ def counts_table(rules, shoe, systems, eor=None, progress=None) -> Table:
         own = eor_vector(eor)
         bc_source = ("BC: correlation of the tags with the given EOR vector "
                      + ", ".join(f"{v:g}" for v in own))
-    pe_shoe = shoe if shoe is not None else Shoe.decks(rules.decks)
+    pe_shoe = shoe if shoe is not None else rules.shoe()
     decisions = decision_effects(rules, shoe=pe_shoe)
     rows, values = [], []
     for name in systems:
@@ -65,7 +64,7 @@ def counts_table(rules, shoe, systems, eor=None, progress=None) -> Table:
                        betting_correlation(name, GRIFFIN_1D_EOR)])
     return Table("counts", "count systems", tuple(rows), ("BC", "IC", "PE", "BC Griffin 1D"),
                  np.array(values),
-                 _notes(rules, shoe if shoe is not None else Shoe.decks(rules.decks),
+                 _notes(rules, shoe if shoe is not None else rules.shoe(),
                         bc_source + "; BC Griffin 1D: with Griffin's published single-deck "
                         "EORs (The Theory of Blackjack)",
                         "IC: correlation with the insurance vector (+4 non-ten, -9 ten); 13 "
@@ -112,7 +111,7 @@ def indices_table(rules, system, *, dealt_decks=None, tc_rounding="floor",
                                   else [float(table.insurance_crossing)])})
     t = Table("indices", f"index numbers ({system})", tuple(rows),
               ("play change", "index", "exact TC", "gain/round"), np.array(values, dtype=object),
-              _notes(rules, Shoe.decks(rules.decks), table.method(),
+              _notes(rules, rules.shoe(), table.method(),
                      "gain/round: what playing the line gains over the play at TC 0, per "
                      "round in fractions of a bet (chance of the deal x the gain by true "
                      "count, weighted by a normal approximation of the true count at this "
@@ -175,7 +174,7 @@ def tc_advantage_table(rules, system, *, dealt_decks=None, true_counts=range(-5,
              + ", ".join(f"{tc:+d}" for tc in missing)) if missing else ""
     return Table("tc-advantage", f"advantage by true count ({system})", rows,
                  ("exact", "linear"), values,
-                 _notes(rules, Shoe.decks(rules.decks),
+                 _notes(rules, rules.shoe(),
                         f"EV of a round (unconditioned, text in percent) with the shoe at each "
                         f"true count (running count / decks remaining), {depth:g} "
                         f"deck{'' if depth == 1 else 's'} dealt, "

@@ -49,7 +49,7 @@ def _outcomes(values, dealer, given_no_blackjack):
 def resolve_shoe(rules: Rules, shoe: Shoe | None) -> Shoe:
     """The analysis shoe: ``shoe`` if given, else the full shoe of ``rules.decks``."""
     if shoe is None:
-        return Shoe.decks(rules.decks)
+        return rules.shoe()
     if not isinstance(shoe, Shoe):
         raise TypeError(f"shoe must be a bjsolve.Shoe, got {type(shoe).__name__}")
     return shoe

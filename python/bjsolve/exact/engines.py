@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from bjcore import UpcardEngine
 from bjcore._core import tune_allocator
+from bjcore._game import GameEngine
+from bjcore._rules import GAME_RULE_DEFAULTS, check_rules
 
 from ..model.deal import Deal, is_natural
 from ..model.rules import Rules
@@ -21,10 +23,20 @@ def natural_dealer_value(rules: Rules, deal: Deal, key) -> float:
     return sum(w * (tie if is_natural(h) else -1.0) for h, w in weights.items()) / total
 
 
+def engine_class(params: dict):
+    """The compiled engine for a kernel rule dict (``kernel_rules``, with any of the games'
+    keys): the classic solver, or the game engine when a game rule is set (the two share
+    one interface; the classic one is the faster for the classic game).  A dict without
+    any game key is the classic game without decoding it (the solver asks per engine)."""
+    if GAME_RULE_DEFAULTS.keys().isdisjoint(params):
+        return UpcardEngine
+    return GameEngine if check_rules(params)["game"] else UpcardEngine
+
+
 def make_engine(params: dict, shoe: Shoe, key):
-    """The compiled engine of one dealer key (``params``: ``kernel_rules``)."""
-    return UpcardEngine(shoe.kernel_weights(), key, params, shoe.is_infinite,
-                        shoe.is_fractional)
+    """The compiled engine of one dealer key (``params``: see ``engine_class``)."""
+    return engine_class(params)(shoe.kernel_weights(), key, params, shoe.is_infinite,
+                                shoe.is_fractional)
 
 
 def make_engines(rules: Rules, shoe: Shoe, split_code: int, deal: Deal | None = None) -> dict:

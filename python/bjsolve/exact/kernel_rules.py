@@ -6,7 +6,7 @@ import numbers
 import os
 
 from ..model.ranks import show as _show
-from ..model.rules import Rules
+from ..model.rules import NO_BONUS, Rules, unsupported_rule
 
 SPLIT_CLASSES = {"CDZ-": 0, "CDP1": 1, "CDP": 2}
 POLICY_CLASS = 3
@@ -22,6 +22,50 @@ def check_split_class(split) -> str:
 
 
 def kernel_rules(rules: Rules, split_code: int) -> dict:
+    """The kernel rule dict of ``rules``: the classic keys always, the games' keys (the
+    contract of docs/games.md) only where they differ from the classic game, so that a
+    classic rule set gives exactly the classic dict.  A rule no kernel computes yet raises
+    NotImplementedError naming it."""
+    unsupported = unsupported_rule(rules)
+    if unsupported is not None:
+        raise NotImplementedError(
+            f"Rules.{unsupported}={getattr(rules, unsupported)!r} is stated but not computed "
+            f"yet (docs/games.md); no solver gives its figures")
+    return {**_classic_keys(rules, split_code), **game_keys(rules)}
+
+
+def _bits(values) -> int:
+    return sum(1 << v for v in values)
+
+
+def game_keys(rules: Rules) -> dict:
+    """The games' keys of the kernel rule dict that differ from the classic game."""
+    keys: dict = {}
+    if rules.dealer_22 == "push":
+        keys["dealer_22_push"] = 1
+    if rules.free_doubles:
+        keys["free_double_totals"] = _bits(rules.free_doubles)
+    if rules.free_splits:
+        keys["free_split_ranks"] = _bits(rules.free_splits)
+    if rules.player_21_wins:
+        keys["player_21_wins"] = 1
+    for name in ("bonus_21", "bonus_678", "bonus_777"):
+        if getattr(rules, name) != NO_BONUS:
+            keys[name] = tuple(getattr(rules, name))
+    if rules.bonus_after_split:
+        keys["bonus_after_split"] = 1
+    if rules.super_bonus:
+        keys["super_bonus"] = rules.super_bonus
+    if rules.redoubles:
+        keys["redoubles"] = rules.redoubles
+    if rules.double_rescue:
+        keys["double_rescue"] = 1
+    if rules.double_split_aces:
+        keys["double_split_aces"] = 1
+    return keys
+
+
+def _classic_keys(rules: Rules, split_code: int) -> dict:
     return {
         "hit_soft_17": rules.hit_soft_17,
         "double_min_total": {"any": 0, "9-11": 9, "10-11": 10}[rules.double],
@@ -53,8 +97,11 @@ def check_threads(threads) -> int:
 
 
 def natural_tie_value(rules: Rules) -> float:
-    """What a player natural wins against a dealer natural: a push (0) unless the dealer
+    """What a player natural wins against a dealer natural: the natural's payout when the
+    natural always wins (``Rules.natural_always_wins``); else a push (0) unless the dealer
     wins ties, then ``Rules.natural_tie`` says (lose -1, push 0, win the natural's payout)."""
+    if rules.natural_always_wins:
+        return rules.blackjack_payout
     if not rules.dealer_wins_ties:
         return 0.0
     return {"push": 0.0, "lose": -1.0, "win": rules.blackjack_payout}[rules.natural_tie]

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import inspect
 
+from bjcore import UpcardEngine
 from bjcore._chart import DecisionSignatures
 
 from ..model.actions import ACTION_CODE, KIND_LATER, KIND_SPLIT, KIND_START
@@ -73,7 +74,9 @@ def policy_engines(rules: Rules, shoe: Shoe, strategy, deal: Deal | None = None)
         pass  # no signature to inspect (some builtins): let the call decide
     deal = Deal(rules, shoe) if deal is None else deal
     engines = make_engines(rules, shoe, POLICY_CLASS, deal)
-    if _total_dependent(strategy):
+    # (the grouped freeze reads the classic engine's hand state; a game engine is asked
+    # hand by hand)
+    if _total_dependent(strategy) and all(isinstance(e, UpcardEngine) for e in engines.values()):
         for u, engine in engines.items():
             _freeze_chart(engine, deal.hand_limit(u), strategy, u)
         return engines

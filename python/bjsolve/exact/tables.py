@@ -187,7 +187,7 @@ def dealer_outcome_table(rules: Rules, *, shoe: Shoe | None = None,
         raise TypeError(f"given_no_blackjack must be True or False, got {given_no_blackjack!r}")
     if given_no_blackjack and rules.hole_card == "exposed":
         raise ValueError("--given-no-blackjack: both dealer cards are known in the exposed game")
-    source = shoe if shoe is not None else Shoe.decks(rules.decks)
+    source = shoe if shoe is not None else rules.shoe()
     keys = dealer_keys(rules, source)
     columns = dealer_columns(keys)
     outcome_keys: tuple[int | str, ...] = (17, 18, 19, 20, 21, "bust", "blackjack")
@@ -230,7 +230,7 @@ SPLIT_CLASS_MEANING = {
 
 
 def _first_round(solution) -> str:
-    full = solution.shoe == Shoe.decks(solution.rules.decks)
+    full = solution.shoe == solution.rules.shoe()
     return ("one player, full shoe off the top" if full
             else "one player, first round from the shoe shown")
 

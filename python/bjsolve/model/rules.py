@@ -11,13 +11,22 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, ClassVar
 
+from .ranks import RANK_LABELS, rank
 from .shoe import _check_decks, _show
 
 DOUBLE_CHOICES = ("any", "9-11", "10-11")
 SURRENDER_CHOICES = ("none", "late", "early")
 HOLE_CARD_CHOICES = ("peek", "enhc", "enhc-obo", "exposed")
 NATURAL_TIE_CHOICES = ("lose", "push", "win")
+DEALER_22_CHOICES = ("bust", "push")
+NATURAL_LOSS_CHOICES = ("hole-card", "obbo", "bb+1")
 MAX_PAYOUT = 1000.0  # far beyond any real game; keeps every EV finite
+MAX_REDOUBLES = 3
+CHARLIE_CHOICES = (0, 5, 6, 7)
+NO_BONUS = (1.0, 1.0, 1.0)
+# the games' rules (docs/games.md) that Rules states and validates but no solver computes
+# yet: solving them raises NotImplementedError naming the rule (never a wrong number)
+NOT_YET_SOLVED = ("diamond_blackjack_payout", "charlie", "switch", "natural_loss")
 
 
 def _need_bool(name, value) -> bool:
@@ -36,6 +45,113 @@ def _need_choice(name: str, value: object, choices: tuple[str, ...]) -> str:
         allowed = ", ".join(repr(c) for c in choices)
         raise ValueError(f"Rules.{name} must be one of {allowed}; got {_show(value)}")
     return key
+
+
+def _need_whole(name: str, value: object, allowed: tuple, text: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise TypeError(f"Rules.{name} must be {text}, got {_show(value)}")
+    if int(value) not in allowed:
+        raise ValueError(f"Rules.{name} must be {text}, got {_show(value)}")
+    return int(value)
+
+
+def _need_real(name: str, value: object, low: float, text: str) -> float:
+    """A real in [low, MAX_PAYOUT] (NaN refused)."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise TypeError(f"Rules.{name} must be {text}, got {_show(value)}")
+    if not (low <= float(value) <= MAX_PAYOUT):  # (NaN is refused too)
+        raise ValueError(f"Rules.{name} must be {text}, got {_show(value)}")
+    return float(value)
+
+
+def _need_set(name: str, value: object, read: Callable[[object], int], text: str) -> tuple:
+    """A set of totals or ranks as a sorted tuple without repeats."""
+    if isinstance(value, (str, bytes, dict)) or not hasattr(value, "__iter__"):
+        raise TypeError(f"Rules.{name} must be a tuple of {text} (() = none), got {_show(value)}")
+    return tuple(sorted({read(item) for item in value}))
+
+
+def _hard_total(value: object) -> int:
+    return _need_whole("free_doubles", value, tuple(range(4, 21)),
+                       "hard totals 4..20, e.g. (9, 10, 11)")
+
+
+def _pair_rank(value: object) -> int:
+    try:
+        return rank(value, field="Rules.free_splits")
+    except (TypeError, ValueError) as error:
+        kind = type(error)
+        raise kind(f"{error}; Rules.free_splits holds pair ranks 1..10 (1 = aces, 10 = tens), "
+                   "e.g. (1, 2, 3, 4, 5, 6, 7, 8, 9)") from None
+
+
+def _need_payouts(name: str, value: object) -> tuple:
+    text = (f"three payouts in [1, {MAX_PAYOUT:g}] (net units per unit bet), e.g. "
+            "(1.5, 2.0, 3.0); (1.0, 1.0, 1.0) = no bonus")
+    if isinstance(value, (str, bytes, dict)) or not hasattr(value, "__iter__"):
+        raise TypeError(f"Rules.{name} must be {text}, got {_show(value)}")
+    items = tuple(value)
+    if len(items) != 3:
+        raise ValueError(f"Rules.{name} must be {text}, got {_show(value)}")
+    return tuple(_need_real(name, x, 1.0, text) for x in items)
+
+
+def _check_game_rules(rules: "Rules") -> None:
+    """Validate (and normalise in place) the games' fields of a new ``Rules``."""
+    def put(name, value):
+        object.__setattr__(rules, name, value)
+
+    for name in ("spanish_deck", "player_21_wins", "natural_always_wins", "bonus_after_split",
+                 "double_rescue", "double_split_aces", "switch"):
+        put(name, _need_bool(name, getattr(rules, name)))
+    put("dealer_22", _need_choice("dealer_22", rules.dealer_22, DEALER_22_CHOICES))
+    put("natural_loss", _need_choice("natural_loss", rules.natural_loss, NATURAL_LOSS_CHOICES))
+    put("free_doubles", _need_set("free_doubles", rules.free_doubles, _hard_total,
+                                  "hard totals 4..20, e.g. (9, 10, 11)"))
+    put("free_splits", _need_set("free_splits", rules.free_splits, _pair_rank,
+                                 "pair ranks 1..10, e.g. (1, 2, 3, 4, 5, 6, 7, 8, 9)"))
+    for name in ("bonus_21", "bonus_678", "bonus_777"):
+        put(name, _need_payouts(name, getattr(rules, name)))
+    put("super_bonus", _need_real("super_bonus", rules.super_bonus, 0.0,
+                                  f"units per unit bet in [0, {MAX_PAYOUT:g}] (0 = none)"))
+    put("redoubles", _need_whole("redoubles", rules.redoubles, tuple(range(MAX_REDOUBLES + 1)),
+                                 f"a whole number 0..{MAX_REDOUBLES}"))
+    put("charlie", _need_whole("charlie", rules.charlie, CHARLIE_CHOICES,
+                               "0 (none), 5, 6 or 7 (cards of a hand that wins at once)"))
+    diamond = rules.diamond_blackjack_payout
+    if diamond is not None:
+        diamond = _need_real("diamond_blackjack_payout", diamond, 0.0,
+                             f"None or a payout in (0, {MAX_PAYOUT:g}] (2.0 = 2:1)")
+        if diamond == 0:
+            raise ValueError("Rules.diamond_blackjack_payout must be None or a payout in "
+                             f"(0, {MAX_PAYOUT:g}] (2.0 = 2:1), got 0.0")
+        put("diamond_blackjack_payout", diamond)
+    # combinations no game deals (and the contract of the kernels refuses)
+    if rules.redoubles and (rules.free_doubles or rules.free_splits):
+        free = "free_doubles" if rules.free_doubles else "free_splits"
+        raise ValueError(f"Rules.redoubles={rules.redoubles} and Rules.{free}="
+                         f"{getattr(rules, free)!r} do not go together (only paid doubles "
+                         "redouble); drop one of them")
+    if rules.double_split_aces and rules.max_split_hands == 1:
+        raise ValueError("Rules.double_split_aces=True needs splitting, but "
+                         "Rules.max_split_hands is 1 (no splitting); allow 2..4 hands")
+    if rules.free_splits and rules.max_split_hands == 1:
+        raise ValueError(f"Rules.free_splits={rules.free_splits!r} needs splitting, but "
+                         "Rules.max_split_hands is 1 (no splitting); allow 2..4 hands")
+    if rules.natural_always_wins and rules.dealer_wins_ties and rules.natural_tie != "win":
+        raise ValueError(f"Rules.natural_always_wins=True contradicts Rules.natural_tie="
+                         f"{rules.natural_tie!r} (the dealer wins ties); give natural_tie='win'")
+    if rules.natural_loss != "hole-card" and rules.hole_card != "enhc":
+        raise ValueError(f"Rules.natural_loss={rules.natural_loss!r} is a no-hole-card rule: "
+                         f"it needs hole_card='enhc', got {rules.hole_card!r}")
+
+
+def unsupported_rule(rules: "Rules") -> str | None:
+    """The first rule of ``rules`` that no solver computes yet (NOT_YET_SOLVED), or None."""
+    for name in NOT_YET_SOLVED:
+        if getattr(rules, name) != GAME_DEFAULTS[name]:
+            return name
+    return None
 
 
 @dataclass(frozen=True)
@@ -63,6 +179,31 @@ class Rules:
         ties: "lose" (default: like every other tie), "push", or "win" (paid as a natural,
         ``blackjack_payout``).  Without ``dealer_wins_ties`` tied naturals always push and
         this field has no effect.
+
+    The games' rules (docs/games.md says each exactly; the defaults are the classic game):
+
+    spanish_deck: 48-card Spanish decks (the four tens of each deck out, J Q K kept);
+        the default shoe of these rules (``Rules.shoe()``) follows it.
+    dealer_22: "bust" or "push" (a dealer 22 pushes every standing player hand; a player
+        natural has been paid already).
+    free_doubles: the two-card HARD totals that double free (the house puts up the extra
+        stake: it wins but never loses), e.g. (9, 10, 11); any of 4..20.
+    free_splits: the pair ranks that split free (the new hand's stake is the house's),
+        e.g. (1, ..., 9): ranks 1..10 or card labels ("A", "T").
+    player_21_wins: a player 21 (not a natural) beats every dealer total.
+    natural_always_wins: a player natural beats a dealer natural too (paid as a natural).
+    bonus_21: what a winning 21 of 5, 6 and 7+ cards pays per unit (1.0 = even money).
+    bonus_678, bonus_777: what a winning 6-7-8 / 7-7-7 pays: mixed suits, suited (not
+        spades), spades.  Bonuses are never paid on a doubled hand.
+    bonus_after_split: the bonuses are paid on split hands too.
+    super_bonus: units per unit bet for a suited 7-7-7 against a dealer 7 (0 = none).
+    redoubles: how many times a doubled hand may double again (0..3).
+    double_rescue: a doubled hand may be surrendered for its original bet.
+    double_split_aces: split aces may double on their two cards.
+    diamond_blackjack_payout, charlie, switch, natural_loss: Super Fun 21's diamond natural,
+        an n-card charlie (a hand of n cards totalling 20 or less wins at once), Blackjack
+        Switch's two swapped hands, and the no-hole-card loss rules "obbo" / "bb+1": stated
+        and validated, not computed yet (solving them raises NotImplementedError).
     """
 
     decks: float = 6
@@ -79,6 +220,25 @@ class Rules:
     hole_card: str = "peek"
     dealer_wins_ties: bool = False
     natural_tie: str = "lose"
+    # ---- the games' rules (docs/games.md); every default is the classic game ----
+    spanish_deck: bool = False
+    dealer_22: str = "bust"
+    free_doubles: tuple = ()
+    free_splits: tuple = ()
+    player_21_wins: bool = False
+    natural_always_wins: bool = False
+    bonus_21: tuple = NO_BONUS
+    bonus_678: tuple = NO_BONUS
+    bonus_777: tuple = NO_BONUS
+    bonus_after_split: bool = False
+    super_bonus: float = 0.0
+    redoubles: int = 0
+    double_rescue: bool = False
+    double_split_aces: bool = False
+    diamond_blackjack_payout: float | None = None
+    charlie: int = 0
+    switch: bool = False
+    natural_loss: str = "hole-card"
     # parse_rules, attached below it (a class attribute, not a field)
     parse: ClassVar[Callable[..., Rules]]
 
@@ -114,6 +274,17 @@ class Rules:
         if self.hit_split_aces and m == 1:
             raise ValueError("Rules.hit_split_aces=True needs splitting, but "
                              "Rules.max_split_hands is 1 (no splitting); allow 2..4 hands")
+        _check_game_rules(self)
+
+    @property
+    def is_classic(self) -> bool:
+        """No rule of the games (docs/games.md) differs from the classic game."""
+        return all(getattr(self, name) == default for name, default in GAME_DEFAULTS.items())
+
+    def shoe(self):
+        """The full shoe these rules deal from: ``decks`` decks, Spanish if ``spanish_deck``."""
+        from .shoe import Shoe
+        return Shoe.decks(self.decks, spanish=self.spanish_deck)
 
     @property
     def infinite(self) -> bool:
@@ -145,6 +316,7 @@ class Rules:
             parts.append("dealer wins ties" + {"lose": "", "push": " (tied naturals push)",
                                                "win": " (tied naturals win)"}[self.natural_tie])
         parts.append(payout_label(self.blackjack_payout))
+        parts += game_codes(self)
         return " ".join(parts)
 
     @classmethod
@@ -173,6 +345,134 @@ def payout_label(b: float) -> str:
     if f != 0 and float(f) == b:
         return f"{f.numerator}:{f.denominator}"
     return f"{b!r}:1"
+
+
+# the games' fields and their classic values (Rules.is_classic)
+GAME_DEFAULTS: dict[str, Any] = {
+    "spanish_deck": False, "dealer_22": "bust", "free_doubles": (), "free_splits": (),
+    "player_21_wins": False, "natural_always_wins": False, "bonus_21": NO_BONUS,
+    "bonus_678": NO_BONUS, "bonus_777": NO_BONUS, "bonus_after_split": False,
+    "super_bonus": 0.0, "redoubles": 0, "double_rescue": False, "double_split_aces": False,
+    "diamond_blackjack_payout": None, "charlie": 0, "switch": False,
+    "natural_loss": "hole-card",
+}
+
+# ---- the games' codes in the rule summary ------------------------------------------------
+
+def _runs(values: tuple, label: Callable[[int], str]) -> str:
+    """(1, 2, 3, 5) -> 'A-3+5' (runs of consecutive values joined by '+')."""
+    out, i = [], 0
+    while i < len(values):
+        j = i
+        while j + 1 < len(values) and values[j + 1] == values[j] + 1:
+            j += 1
+        out.append(label(values[i]) if i == j else f"{label(values[i])}-{label(values[j])}")
+        i = j + 1
+    return "+".join(out)
+
+
+def _read_runs(text: str, read: Callable[[str], int], word: str) -> tuple:
+    """'A-3+5' -> (1, 2, 3, 5)."""
+    values: set[int] = set()
+    for part in text.split("+"):
+        ends = part.split("-")
+        if len(ends) not in (1, 2) or not all(ends):
+            raise ValueError(f"rules summary: {word!r}: {part!r} is not a value or a run a-b")
+        low, high = read(ends[0]), read(ends[-1])
+        if high < low:
+            raise ValueError(f"rules summary: {word!r}: the run {part!r} goes down")
+        values.update(range(low, high + 1))
+    return tuple(sorted(values))
+
+
+def _payouts_label(payouts: tuple) -> str:
+    return "/".join(payout_label(x) for x in payouts)
+
+
+def game_codes(rules: "Rules") -> list[str]:
+    """The summary words of the games' rules that differ from the classic game (none for
+    a classic rule set, so that its summary is as before)."""
+    r, codes = rules, []
+    if r.spanish_deck:
+        codes.append("spanish")
+    if r.dealer_22 == "push":
+        codes.append("P22")
+    if r.free_doubles:
+        codes.append("FD" + _runs(r.free_doubles, str))
+    if r.free_splits:
+        codes.append("FS" + _runs(r.free_splits, lambda k: RANK_LABELS[k - 1]))
+    if r.player_21_wins:
+        codes.append("P21W")
+    if r.natural_always_wins:
+        codes.append("BJW")
+    for name, code in (("bonus_21", "B21"), ("bonus_678", "B678"), ("bonus_777", "B777")):
+        if getattr(r, name) != NO_BONUS:
+            codes.append(f"{code}={_payouts_label(getattr(r, name))}")
+    if r.bonus_after_split:
+        codes.append("BAS")
+    if r.super_bonus:
+        codes.append(f"SB={r.super_bonus!r}")
+    if r.redoubles:
+        codes.append(f"RDx{r.redoubles}")
+    if r.double_rescue:
+        codes.append("RSC")
+    if r.double_split_aces:
+        codes.append("DSA")
+    if r.diamond_blackjack_payout is not None:
+        codes.append(f"BJD={payout_label(r.diamond_blackjack_payout)}")
+    if r.charlie:
+        codes.append(f"CH{r.charlie}")
+    if r.switch:
+        codes.append("switch")
+    if r.natural_loss != "hole-card":
+        codes.append(r.natural_loss.upper())
+    return codes
+
+
+def _read_payout(text: str, word: str) -> float:
+    found = re.fullmatch(r"([0-9.e+-]+):([0-9.e+-]+)", text)
+    try:
+        if found is None:
+            return float(text)
+        return float(found.group(1)) / float(found.group(2))
+    except (ValueError, ZeroDivisionError):
+        raise ValueError(f"rules summary: {word!r}: {text[:40]!r} is not a payout such as "
+                         "3:2") from None
+
+
+def _read_game_code(word: str) -> dict[str, Any] | None:
+    """The fields a games' code of the summary sets (``word`` lower-case), or None."""
+    def total(text: str) -> int:
+        if not text.isdigit():
+            raise ValueError(f"rules summary: {word!r}: {text!r} is not a total")
+        return int(text)
+
+    def pair(text: str) -> int:
+        return rank(text, field=f"rules summary {word!r}")
+
+    found = re.fullmatch(r"(b21|b678|b777)=(.+)", word)
+    if found:
+        name = {"b21": "bonus_21", "b678": "bonus_678", "b777": "bonus_777"}[found.group(1)]
+        parts = found.group(2).split("/")
+        if len(parts) != 3:
+            raise ValueError(f"rules summary: {word!r}: give three payouts a/b/c, "
+                             "e.g. B21=3:2/2:1/3:1")
+        return {name: tuple(_read_payout(x, word) for x in parts)}
+    if word.startswith("fd") and len(word) > 2 and word[2].isdigit():
+        return {"free_doubles": _read_runs(word[2:], total, word)}
+    if word.startswith("fs") and len(word) > 2:
+        return {"free_splits": _read_runs(word[2:], pair, word)}
+    if word.startswith("sb="):
+        return {"super_bonus": _read_payout(word[3:], word)}
+    if word.startswith("bjd="):
+        return {"diamond_blackjack_payout": _read_payout(word[4:], word)}
+    found = re.fullmatch(r"rdx(\d)", word)
+    if found:
+        return {"redoubles": int(found.group(1))}
+    found = re.fullmatch(r"ch(\d)", word)
+    if found:
+        return {"charlie": int(found.group(1))}
+    return None
 
 
 PAYOUT_FORMS = "a ratio such as 3:2, 6:5 or 6/5, or a number such as 1.5"
@@ -216,6 +516,32 @@ PRESETS: dict[str, dict[str, Any]] = {   # name -> Rules fields
     # beats a dealer natural) and a natural pays only 1:1.  The rest are our choice of the
     # game's common terms: 8 decks, H17, double on 9-11 only, DAS, split to 4 hands (no
     # resplitting aces), no surrender.
+    # the games (docs/games.md says where each is dealt and why these terms)
+    "free-bet": dict(decks=6, hit_soft_17=True, double_after_split=True, max_split_hands=4,
+                     surrender="none", dealer_22="push", free_doubles=(9, 10, 11),
+                     free_splits=tuple(range(1, 10))),
+    "spanish-21": dict(decks=6, spanish_deck=True, hit_soft_17=True, double_any_cards=True,
+                       double_after_split=True, max_split_hands=4, resplit_aces=True,
+                       hit_split_aces=True, double_split_aces=True, surrender="late",
+                       double_rescue=True, redoubles=3, player_21_wins=True,
+                       natural_always_wins=True, bonus_21=(1.5, 2.0, 3.0),
+                       bonus_678=(1.5, 2.0, 3.0), bonus_777=(1.5, 2.0, 3.0),
+                       super_bonus=200.0),
+    "super-fun-21": dict(decks=1, hit_soft_17=True, blackjack_payout=1.0,
+                         diamond_blackjack_payout=2.0, natural_always_wins=True,
+                         double_any_cards=True, double_after_split=True, max_split_hands=4,
+                         resplit_aces=True, hit_split_aces=True, double_split_aces=True,
+                         surrender="late", double_rescue=True, charlie=6,
+                         bonus_21=(2.0, 2.0, 2.0)),
+    "blackjack-switch": dict(decks=6, hit_soft_17=True, double_after_split=True,
+                             max_split_hands=4, surrender="none", blackjack_payout=1.0,
+                             dealer_22="push", switch=True),
+    "pontoon": dict(decks=8, spanish_deck=True, hit_soft_17=True, double="9-11",
+                    double_after_split=True, max_split_hands=4, surrender="late",
+                    hole_card="enhc", natural_loss="obbo", player_21_wins=True,
+                    natural_always_wins=True, double_rescue=True,
+                    bonus_21=(1.5, 2.0, 3.0), bonus_678=(1.5, 2.0, 3.0),
+                    bonus_777=(1.5, 2.0, 3.0)),
     "double-exposure": dict(decks=8, hit_soft_17=True, double="9-11",
                             double_after_split=True, max_split_hands=4, surrender="none",
                             hole_card="exposed", dealer_wins_ties=True, natural_tie="win",
@@ -247,6 +573,18 @@ _SUMMARY_WORDS: dict[str, dict[str, Any]] = {   # phrase -> Rules fields
     "(tied naturals win)": {"natural_tie": "win"}, "tied naturals win": {"natural_tie": "win"},
     "(tied naturals lose)": {"natural_tie": "lose"}, "tied naturals lose": {"natural_tie": "lose"},
 }
+# the games' words (game_codes; codes with a value, such as FD9-11 or B21=3:2/2:1/3:1, are
+# read by _read_game_code); an unknown word's message lists the classic words only (one
+# line), its close-match hint covers these too
+_GAME_WORDS: dict[str, dict[str, Any]] = {
+    "spanish": {"spanish_deck": True}, "p22": {"dealer_22": "push"},
+    "p21w": {"player_21_wins": True}, "bjw": {"natural_always_wins": True},
+    "bas": {"bonus_after_split": True}, "rsc": {"double_rescue": True},
+    "dsa": {"double_split_aces": True}, "switch": {"switch": True},
+    "obbo": {"natural_loss": "obbo"}, "bb+1": {"natural_loss": "bb+1"},
+}
+_CLASSIC_WORDS = tuple(_SUMMARY_WORDS)
+_SUMMARY_WORDS.update(_GAME_WORDS)
 
 
 def parse_rules(text: str, base: "Rules | None" = None) -> "Rules":
@@ -274,7 +612,10 @@ def parse_rules(text: str, base: "Rules | None" = None) -> "Rules":
             n, word = 1, words[i]
             decks = re.fullmatch(r"(\d+)d", word)
             payout = re.fullmatch(r"[0-9.e+-]+[:/][0-9.e+-]+", word)    # 3:2, 6/5
-            if decks:
+            game = None if decks or payout else _read_game_code(word)
+            if game is not None:
+                found = game
+            elif decks:
                 found = {"decks": int(decks.group(1))}
             elif payout:
                 found = {"blackjack_payout": parse_payout(word, "rules summary: blackjack_payout")}
@@ -284,7 +625,7 @@ def parse_rules(text: str, base: "Rules | None" = None) -> "Rules":
                 raise ValueError(
                     f"rules summary: unknown word {word[:40]!r}{hint} in {_show(text)}; known: ND "
                     f"(decks), x:y (payout), "
-                    f"{', '.join(sorted(w for w in _SUMMARY_WORDS if not w.startswith('(')))}")
+                    f"{', '.join(sorted(w for w in _CLASSIC_WORDS if not w.startswith('(')))}")
         for name, value in found.items():
             if name in seen and fields[name] != value:
                 raise ValueError(f"rules summary: {seen[name]!r} and "

@@ -9,6 +9,9 @@ from .ranks import RANK_LABELS, counts_of, ranks
 from .ranks import show as _show  # (rules.py imports it from here too)
 
 STANDARD_DECK = (4, 4, 4, 4, 4, 4, 4, 4, 4, 16)
+# A Spanish deck (Spanish 21, Pontoon): the four tens taken out, J Q K kept: 48 cards.
+# (SuitedShoe.decks(n, spanish=True) is the same deck with its suits.)
+SPANISH_DECK = (4, 4, 4, 4, 4, 4, 4, 4, 4, 12)
 # Kernels work in doubles: beyond this many cards of one rank, falling factorials and
 # shoe totals lose exactness (and overflow long before 1e308), so larger counts are refused.
 MAX_COUNT = 10**9
@@ -59,7 +62,7 @@ def _show_count(c) -> str:
     return repr(c) if isinstance(c, Fraction) else f"{c:g}"
 
 
-_FULL_SHOES: dict = {}   # decks -> Shoe.decks(decks)
+_FULL_SHOES: dict = {}   # (decks, spanish) -> Shoe.decks(decks, spanish=spanish)
 
 
 class Shoe:
@@ -116,16 +119,21 @@ class Shoe:
         return self._fractional
 
     @classmethod
-    def decks(cls, n) -> "Shoe":
-        """n standard 52-card decks (1..MAX_DECKS); ``math.inf`` gives the infinite shoe."""
+    def decks(cls, n, *, spanish: bool = False) -> "Shoe":
+        """n standard 52-card decks (1..MAX_DECKS); ``math.inf`` gives the infinite shoe.
+        ``spanish``: 48-card Spanish decks (the four tens of each deck taken out, J Q K
+        kept), as Spanish 21 and Pontoon deal (``Rules.spanish_deck``)."""
+        if not isinstance(spanish, bool):
+            raise TypeError(f"spanish must be True or False, got {_show(spanish)}")
+        deck = SPANISH_DECK if spanish else STANDARD_DECK
         if isinstance(n, numbers.Real) and not isinstance(n, bool) and n == math.inf:
-            return cls.infinite()
+            return cls.infinite(deck)
         n = _check_decks(n, "decks")
         if cls is not Shoe:
-            return cls([c * n for c in STANDARD_DECK])
-        shoe = _FULL_SHOES.get(n)
+            return cls([c * n for c in deck])
+        shoe = _FULL_SHOES.get((n, spanish))
         if shoe is None:   # (shoes are immutable: every solve of n decks shares one)
-            shoe = _FULL_SHOES[n] = cls([c * n for c in STANDARD_DECK])
+            shoe = _FULL_SHOES[(n, spanish)] = cls([c * n for c in deck])
         return shoe
 
     @classmethod
@@ -212,8 +220,12 @@ class Shoe:
         if self._infinite:
             if self._counts == STANDARD_DECK:
                 return "Shoe.infinite()"
+            if self._counts == SPANISH_DECK:
+                return "Shoe.decks(math.inf, spanish=True)"
             return f"Shoe.infinite({list(self._counts)})"
         for n in range(1, 100):
             if self._counts == tuple(c * n for c in STANDARD_DECK):
                 return f"Shoe.decks({n})"
+            if self._counts == tuple(c * n for c in SPANISH_DECK):
+                return f"Shoe.decks({n}, spanish=True)"
         return f"Shoe({list(self._counts)})"

@@ -82,7 +82,7 @@ from ..exact.distribution import (
     round_laws,
 )
 from ..exact.engines import make_engines, round_values
-from ..exact.kernel_rules import POLICY_CLASS, check_threads
+from ..exact.kernel_rules import POLICY_CLASS, check_threads, natural_tie_value
 from ..exact.policy import policy_engines
 from ..exact.scheduler import run_units
 from ..exact.solver import solve
@@ -102,11 +102,21 @@ from .ramp import (
     MIN_UNIT,
     Ramp,
     RampResult,
+    SideBetFigures,
     _true_count,
+    diffusion_ruin,
     parse_ramp,
     ramp_figures,
 )
 from .round_model import check_supported, round_cards_law
+from .side_bet import (
+    COVARIANCE_METHOD,
+    first_cards_covariance,
+    first_cards_law,
+    hand_values,
+    side_bet_play,
+    side_moments_by_state,
+)
 from .round_starts import rank_steps, round_starts
 from .ruin import (
     MAX_BANKROLL,
@@ -219,6 +229,11 @@ class CountedGame:
     spots: hands per round (for where rounds start).  depth_bands: depth bands per true
     count for the edge (1: the average composition).  tc_min/tc_max: end bins (None: pool
     true counts rarer than 1e-4).
+    sidebet: a side bet played beside the ramp (a name of
+    ``bjsolve.risk.side_bet.GAME_SIDE_BETS``; ``sidebet_paytable`` a preset of it): its
+    mean and second moment by true count are computed here, exact given the round-start
+    law (``bjsolve.risk.side_bet``); ``evaluate``'s ``sidebet_threshold`` and
+    ``sidebet_units`` say when and how much it is bet.
     round_length_correction: where rounds start from ``bjsolve.risk.round_starts`` (default);
     False: the plain renewal, round starts taken as random depletions of the shoe (kept
     to measure what the round structure changes).  calibrate: the fundamental theorem's
@@ -231,6 +246,7 @@ class CountedGame:
                  burn: int = 1, decks_estimation: str = "exact", tc_rounding: str = "floor",
                  strategy: str = "basic", indices=None, insurance=None, spots: int = 1,
                  depth_bands: int = 3, tc_min: int | None = None, tc_max: int | None = None,
+                 sidebet: str | None = None, sidebet_paytable: str | None = None,
                  round_length_correction: bool = True, calibrate: bool = True,
                  curvature: str = "count", threads: int | None = None, progress=None):
         if not isinstance(rules, Rules):
@@ -279,7 +295,13 @@ class CountedGame:
         # fails in milliseconds, not after seconds of work
         self._end_bins = _checked_end_bins(tc_min, tc_max)
         insurance = _checked_insurance(insurance)
-        self.shoe = Shoe.decks(rules.decks)
+        self.sidebet = None if sidebet is None and sidebet_paytable is None else \
+            side_bet_play(sidebet, sidebet_paytable)
+        self.shoe = rules.shoe()
+        if self.sidebet is not None and list(self.shoe.counts) != [4 * rules.decks] * 9 + [
+                16 * rules.decks]:
+            raise ValueError(f"sidebet: the side bet is computed on a shoe of whole standard "
+                             f"decks, got the counts {list(self.shoe.counts)} (A..T)")
         self.cut = self._checked_cut()
         if indices is not None:
             # (a named set's exact table is made for the game's true-count rounding)
@@ -304,6 +326,10 @@ class CountedGame:
         t0 = time.perf_counter()
         self._outcome_laws()
         self.timings["outcome distributions"] = time.perf_counter() - t0
+        if self.sidebet is not None:
+            t0 = time.perf_counter()
+            self._side_moments()
+            self.timings["side bet"] = time.perf_counter() - t0
 
     # ---- step 1: where rounds start -------------------------------------------------
     def __repr__(self):
@@ -331,9 +357,15 @@ class CountedGame:
         # only the chart's rows are kept: the game plays the chart by total, and the chart
         # as solved keeps its pending search for composition-dependent exceptions, a
         # closure over the solution and its engines (6D H17 DAS: 27 MB held to the end)
-        solved = solve(self.rules, shoe=self.shoe).strategy
+        solution = solve(self.rules, shoe=self.shoe)
+        solved = solution.strategy
         self.chart = CachedChart(StrategyChart(solved.rows, rules=solved.rules,
                                                split=solved.split))
+        if self.sidebet is not None:
+            # for the side bet's covariance with the main hand within a true count: the
+            # first cards' joint law at the full shoe (``first_cards_law``)
+            self._side_first_cards = first_cards_law(self.sidebet, self.rules.decks)
+        del solution
         # the solution's engines are in reference cycles: freed now and given back, they do
         # not add to the peak of the laws to come (docs/counted-game.md, "Speed")
         del solved
@@ -418,6 +450,7 @@ class CountedGame:
         clipped = np.clip(tc_int, lo, hi)
         # the true counts that occur (a small shoe can skip some whole numbers)
         self.tc_values = np.unique(clipped[started])
+        self._start_probs, self._start_tc = probs, clipped   # [cards seen, running count]
         self.labels = [(f"<={t:+d}" if t == lo and lo > lo_all else
                         f">={t:+d}" if t == hi and hi < hi_all else f"{t:+d}")
                        for t in self.tc_values]
@@ -467,6 +500,42 @@ class CountedGame:
         self.band_depths = [(int(seen[int(a)]) + self.burn,
                              int(seen[min(int(b), len(seen)) - 1]) + self.burn)
                             for a, b in zip(band_edges[:-1], band_edges[1:])]
+
+    def _side_moments(self):
+        """The side bet's mean and second moment per unit by true count: its exact moments
+        at every round-start state (``side_moments_by_state``) averaged over the states of
+        each true count with their round-start weights."""
+        cd = self.count
+        seen = np.arange(self._start_probs.shape[0])
+        mean, second = side_moments_by_state(self.sidebet, self.rules.decks, self.system,
+                                             seen, cd.running_counts, cd.classes.scale)
+        probs, tc = self._start_probs, self._start_tc
+        at = np.searchsorted(self.tc_values, tc)
+        ok = (probs > 0) & (at < len(self.tc_values))
+        weight = np.bincount(at[ok], weights=probs[ok], minlength=len(self.tc_values))
+        with np.errstate(invalid="ignore", divide="ignore"):
+            self.side_mean = np.bincount(at[ok], weights=(probs * mean)[ok],
+                                         minlength=len(self.tc_values)) / weight
+            self.side_second = np.bincount(at[ok], weights=(probs * second)[ok],
+                                           minlength=len(self.tc_values)) / weight
+        # the covariance of one unit of each within a true count: the first cards' law
+        # drawn from the count's mean composition, with the hand values E[X | v] of that
+        # composition (a solve of it, the strategy's first action) and the side bet's
+        # E[S | v] of the full shoe (``first_cards_covariance``)
+        tie = natural_tie_value(self.rules)
+        covariance = []
+        for i, tc in enumerate(self.tc_values):
+            shoe = self.composition(self._bin_seen[:, i])
+            hands = hand_values(solve(self.rules, shoe=shoe, threads=self._threads),
+                                self._side_policy(float(tc)))
+            covariance.append(first_cards_covariance(self._side_first_cards, hands,
+                                                     shoe.counts, tie))
+        self.side_covariance = np.array(covariance)
+
+    def _side_policy(self, tc: float):
+        """The first action the strategy plays at true count tc, for ``hand_values``
+        (None: optimal play)."""
+        return None if self.strategy == "optimal" else self.policy_at(tc)
 
     def _insurance_gains(self, seen, cell, probs, w_cell) -> np.ndarray:
         """[true count, band] the insurance gain per round (``insurance_gains``, per state)
@@ -784,11 +853,19 @@ class CountedGame:
         if ramp is not None:
             columns.append(parse_ramp(ramp).bets(self.tc_values))
             names.append("bet")
+        notes = self.notes()
+        if self.sidebet is not None:
+            columns += [self.side_mean, np.sqrt(np.maximum(self.side_second
+                                                           - self.side_mean ** 2, 0.0))]
+            names += ["side EV", "side SD"]
+            notes += (f"side EV, side SD: {self.sidebet.bet} ({self.sidebet.paytable.name}) "
+                      f"per unit, exact given the count at the round starts "
+                      f"(bjsolve.risk.side_bet)",)
         return Table("game", "true counts at round starts", tuple(self.labels), tuple(names),
-                     np.column_stack(columns), self.notes(), style="prob",
+                     np.column_stack(columns), notes, style="prob",
                      units="frequency: fraction of rounds; edge: EV per unit bet "
                            "(unconditioned); SD: per unit bet; bet: units",
-                     column_styles={"edge": "ev", "bet": "units"})
+                     column_styles={"edge": "ev", "bet": "units", "side EV": "ev"})
 
     def to_pandas(self):
         """The true-count table as a DataFrame: index the true count at round start
@@ -832,7 +909,8 @@ class CountedGame:
 
     def evaluate(self, ramp, bankroll: float | None = None, *, wong_in=None,
                  unit: float | None = None, trip_rounds: int | None = None,
-                 target_ror: float | None = None, exact_ruin: bool = True) -> RampResult:
+                 target_ror: float | None = None, exact_ruin: bool = True,
+                 sidebet_threshold: int | None = None, sidebet_units=1.0) -> RampResult:
         """The ramp's figures (numpy on the cached per-count results).  ``ramp``: a
         ``Ramp``, a mapping {true count: bet}, or "tc:bet,..." text, bets in units;
         ``bankroll`` in units (> 0) for the risk of ruin and the certainty equivalent;
@@ -848,8 +926,23 @@ class CountedGame:
         Risk of ruin: exact (``bjsolve.risk.RuinCurve``, the ladder heights of the ramp's
         mixture law ``ramp_distribution``), and the diffusion approximation beside it.  A
         new ramp costs one factorization (milliseconds), cached per ramp, so a bankroll
-        change is cheaper still (``exact_ruin=False`` reports the diffusion figure alone)."""
+        change is cheaper still (``exact_ruin=False`` reports the diffusion figure alone).
+
+        With the game's ``sidebet``: it is bet on the first spot in the rounds the ramp bets,
+        ``sidebet_units`` units (a number, or a ramp of its own) at true counts >=
+        ``sidebet_threshold`` (None: every round bet); the figures (win rate, SD, SCORE,
+        risk of ruin) are the combined play's, ``result.sidebet`` the side bet's share
+        (``bjsolve.risk.ramp.SideBetFigures``).  Its risk of ruin is the diffusion figure
+        (the exact ruin of the combined law is not computed yet)."""
         ramp = parse_ramp(ramp, wong_in=wong_in)
+        side_play = None
+        if self.sidebet is not None:
+            side_play = side_bet_play(self.sidebet.bet, self.sidebet.paytable,
+                                      threshold=sidebet_threshold, units=sidebet_units)
+        elif sidebet_threshold is not None or not (
+                isinstance(sidebet_units, (int, float)) and sidebet_units == 1.0):
+            raise ValueError("sidebet_threshold / sidebet_units: the game has no side bet "
+                             "(give CountedGame(..., sidebet=NAME))")
         if unit is not None:
             unit = finite_number(unit, "unit")
             if not MIN_UNIT <= unit <= MAX_UNIT:
@@ -879,6 +972,8 @@ class CountedGame:
                              f"wong_in or bet at those counts")
         result = ramp_figures(ramp, bets, self.frequency, self.edge, self.variance, bankroll)
         more: dict = {"unit": unit}
+        if side_play is not None:
+            return self._with_side_bet(result, side_play, bets, more, target_ror)
         if self.thin_counts:
             thin = np.isin(np.array(self.labels), self.thin_counts)
             money = self.frequency * bets
@@ -911,6 +1006,35 @@ class CountedGame:
             more["trip_ruin"], more["trip_ruin_note"] = _trip_ruin(mixture, in_chips,
                                                                    int(rounds))
         return replace(result, **more)
+
+    def _with_side_bet(self, result, play, bets, more, target_ror) -> RampResult:
+        """The ramp's figures with the side bet beside it (``evaluate``): per true count t,
+        main bet b, side units u (0 where the ramp sits out), the combined second moment
+        f_t (b^2 E[X^2] + u^2 E[S^2] + 2 b u (E[X] E[S] + c)), c the covariance of one
+        unit of each within a true count, taken as the full shoe's (COVARIANCE_METHOD)."""
+        f, m, v = self.frequency, self.edge, self.variance
+        units = play.units_at(self.tc_values) * (bets > 0)
+        main_win, main_var = result.win_rate, result.variance
+        side_win = float(np.sum(f * units * self.side_mean))
+        side_var = max(float(np.sum(f * units ** 2 * self.side_second)) - side_win ** 2, 0.0)
+        covariance = float(np.sum(f * bets * units * (m * self.side_mean
+                                                      + self.side_covariance))) \
+            - main_win * side_win
+        win = main_win + side_win
+        variance = max(main_var + side_var + 2 * covariance, 0.0)
+        share = float(f[units > 0].sum())
+        side = SideBetFigures(play.describe(), side_win, math.sqrt(side_var), share,
+                              float(np.sum(f * units)) / share if share > 0 else 0.0,
+                              main_win, math.sqrt(main_var), covariance, COVARIANCE_METHOD)
+        bankroll = result.bankroll
+        ror = diffusion_ruin(win, variance, bankroll) if bankroll is not None else None
+        if target_ror is not None:
+            more.update(target_ror=target_ror, bankroll_for_target=(
+                -variance * math.log(target_ror) / (2 * win) if win > 0 else math.inf))
+        return replace(result, win_rate=win, sd=math.sqrt(variance), ror=ror,
+                       ror_diffusion=ror, sidebet=side,
+                       ror_method="diffusion exp(-2 W B / Var) on the combined play (the "
+                                  "exact ruin with a side bet is not computed yet)", **more)
 
     def ramp_distribution(self, bets):
         """The law of one round's win under bets ``bets`` (units, one per true count of

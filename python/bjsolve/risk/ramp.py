@@ -31,7 +31,8 @@ from ..model.ranks import show as _show
 from ..output.notebook import ramp_frame, ramp_html, ramp_result_frame, ramp_result_html
 from ..output.table import Table
 
-__all__ = ["Ramp", "parse_ramp", "RampResult", "ramp_figures", "diffusion_ruin", "ramp_table"]
+__all__ = ["Ramp", "parse_ramp", "RampResult", "SideBetFigures", "ramp_figures",
+           "diffusion_ruin", "ramp_table"]
 
 EXAMPLE = "'1:1,2:2,3:4,4:8'"
 MAX_TRUE_COUNT = 1000       # far beyond any true count a shoe reaches
@@ -205,6 +206,32 @@ def _bet(value: float, tc: int) -> float:
 # ---- a ramp's figures ---------------------------------------------------------------------------
 
 @dataclass(frozen=True)
+class SideBetFigures:
+    """A side bet's share of a ramp's figures (units, per round dealt): ``play`` says the
+    bet, its pay table, threshold and units; ``win_rate`` and ``sd``: the side bet's own
+    win and SD per round; ``rounds_bet``: the share of rounds with a side bet;
+    ``average_units``: its mean bet when made; ``main_win_rate`` and ``main_sd``: the main
+    game's alone; ``covariance``: of the main and side results of one round (units^2),
+    by ``covariance_method``.  The ramp's ``win_rate`` and ``sd`` are the combined play's:
+    Var = main_sd^2 + sd^2 + 2 covariance."""
+    play: str
+    win_rate: float
+    sd: float
+    rounds_bet: float
+    average_units: float
+    main_win_rate: float
+    main_sd: float
+    covariance: float
+    covariance_method: str
+
+    @property
+    def correlation(self) -> float:
+        """The correlation of a round's main and side results."""
+        sds = self.sd * self.main_sd
+        return self.covariance / sds if sds > 0 else float("nan")
+
+
+@dataclass(frozen=True)
 class RampResult:
     """A ramp's figures, in units (the ramp's bets), per round dealt (rounds sat out count,
     with bet 0).  ``rounds_played``: the fraction of rounds with a bet.  ``unit``: what a
@@ -228,6 +255,7 @@ class RampResult:
     unit: float | None = None               # money per unit (None: units only)
     target_ror: float | None = None
     bankroll_for_target: float | None = None   # units; inf: no bankroll is enough
+    sidebet: SideBetFigures | None = None   # a side bet played beside the ramp: its share
 
     @property
     def variance(self) -> float:
@@ -270,9 +298,11 @@ class RampResult:
 
     @property
     def advantage(self) -> float:
-        """Win rate over the average bet of the rounds played (NaN when no round is
-        played: nothing is bet)."""
+        """Win rate over the amount bet per round (the main bet, and the side bet's units
+        with a side bet; NaN when no round is played: nothing is bet)."""
         staked = self.average_bet * self.rounds_played
+        if self.sidebet is not None:          # the side bet's units are bet too
+            staked += self.sidebet.average_units * self.sidebet.rounds_bet
         return self.win_rate / staked if staked > 0 else float("nan")
 
     def units(self) -> dict:
@@ -291,7 +321,13 @@ class RampResult:
                 "N0": "rounds dealt",
                 "CE per 100": "units per 100 rounds dealt",
                 "risk of ruin": "probability", "risk of ruin (diffusion approx.)": "probability",
-                f"trip ruin in {self.trip_rounds} rounds": "probability"}
+                f"trip ruin in {self.trip_rounds} rounds": "probability",
+                "side bet win per 100": "units per 100 rounds dealt",
+                "side bet SD per round": "units per round dealt",
+                "side bet share of rounds": "fraction of the rounds dealt",
+                "main game win per 100": "units per 100 rounds dealt",
+                "main game SD per round": "units per round dealt",
+                "main x side covariance": "units^2 per round dealt"}
 
     def summary(self) -> dict:
         """The figures of the ramp by name, as printed (win rate, SD, DI, SCORE, N0, risk),
@@ -308,7 +344,18 @@ class RampResult:
                 "N0": self.n0, "CE per 100": None if ce is None else 100 * ce,
                 "risk of ruin": self.ror,
                 "risk of ruin (diffusion approx.)": self.ror_diffusion,
-                f"trip ruin in {self.trip_rounds} rounds": self.trip_ruin}
+                f"trip ruin in {self.trip_rounds} rounds": self.trip_ruin,
+                **self._side_summary()}
+
+    def _side_summary(self) -> dict:
+        side = self.sidebet
+        if side is None:
+            return {}
+        return {"side bet win per 100": 100 * side.win_rate, "side bet SD per round": side.sd,
+                "side bet share of rounds": side.rounds_bet,
+                "main game win per 100": 100 * side.main_win_rate,
+                "main game SD per round": side.main_sd,
+                "main x side covariance": side.covariance}
 
     def money(self) -> dict:
         """The figures of ``summary`` that are amounts of money, times ``unit`` (empty
@@ -319,7 +366,8 @@ class RampResult:
             return {}
         kinds = self.units()
         return {k: v * self.unit for k, v in self.summary().items()
-                if v is not None and kinds[k].startswith("units") and k != "SCORE"}
+                if v is not None and kinds[k].startswith("units")
+                and k not in ("SCORE", "main x side covariance")}
 
     def to_pandas(self):
         """The figures of ``summary`` (index: figure; columns value, unit).  Needs pandas."""
@@ -385,7 +433,10 @@ def ramp_table(result: RampResult, title: str):
                  f"{result.ror_method} (rounds treated as independent)"),) + (
                  (f"trip ruin in {result.trip_rounds:,} rounds: {result.trip_ruin_note}",)
                  if result.trip_ruin_note else ()) + (
-                 (f"UNRELIABLE: {result.caveat}",) if result.caveat else ()) + tuple(
+                 (f"UNRELIABLE: {result.caveat}",) if result.caveat else ()) + (
+                 (f"side bet: {result.sidebet.play}; the win rate, SD, SCORE and risk are "
+                  f"the combined play's; covariance: {result.sidebet.covariance_method}",)
+                 if result.sidebet is not None else ()) + tuple(
                  f"{k}: none (ruin is certain without an edge)" for k in unreachable)
     unit = result.units()
     records = [{"figure": k, "value": float(summary[k]), "unit": unit[k]} for k in rows]

@@ -118,9 +118,9 @@ def counted_sidebet(name, paytable=None, *, system="hilo", decks: int = 6, shoe=
         raise ValueError("counted_sidebet: the shoe needs whole counts")
     if not isinstance(hit_soft_17, bool):
         raise TypeError(f"hit_soft_17 must be True or False, got {show(hit_soft_17)}")
-    model = _CountModel(the_bet, table, shoe, system, hit_soft_17)
+    model = CountModel(the_bet, table, shoe, system, hit_soft_17)
     # (the true count of a suit count is the richest suit's excess per deck, as for a tag
-    # system's running count: see _CountModel.value_by_running_count)
+    # system's running count: see CountModel.chances_by_running_count)
     total = model.total
     m = int(model.sig_cards.max())
     last = int(penetration * total)
@@ -164,7 +164,7 @@ def counted_sidebet(name, paytable=None, *, system="hilo", decks: int = 6, shoe=
         "suits" if model.by_suit else "tags")
 
 
-class _CountModel:
+class CountModel:
     """A bet's value given the unseen class totals of a tag system.
 
     The bet's outcome chances are written as terms: each term is a chance at the full shoe
@@ -250,8 +250,22 @@ class _CountModel:
     def value_by_running_count(self, n: int):
         """(running counts, their chances, P(count and the bet offered) by group, P(count and
         offered) x the value given both, by group) after n cards.  For the four suit counts
-        one row per vector of cards seen by suit, its "running count" the richest unseen
-        suit's excess over a quarter of the cards unseen."""
+        one row per vector of cards seen by suit (see ``chances_by_running_count``)."""
+        keys, mass, joint = self.chances_by_running_count(n)
+        outcomes = len(self.pays)
+        offered = joint[:, outcomes:]
+        net = -offered.copy()
+        for o in range(outcomes):
+            net[:, self.group[o]] += (self.pays[o] + 1) * joint[:, o]
+        return keys, mass, offered, net
+
+    def chances_by_running_count(self, n: int):
+        """(running counts, their chances, [running count, event] P(count and event)) after
+        n cards: the events are the bet's outcomes, then the offer groups.  For the four suit
+        counts one row per vector of cards seen by suit (a row standing for its reorderings
+        that change nothing carries their chance: ``seen_vectors``), its "running count" the
+        richest unseen suit's excess over a quarter of the cards unseen; the rows' counts
+        repeat, so they are not keys to a grid of running counts."""
         seen, times = self.seen_vectors(n)
         unseen = self.class_total[None, :] - seen
         classes = len(self.class_total)
@@ -276,23 +290,14 @@ class _CountModel:
             # every suit's count is known: no sum; the "running count" reported is the
             # richest unseen suit's excess over a quarter of the cards unseen
             count = unseen.max(axis=1) - unseen.sum(axis=1) / 4
-            mass, joint = p, p[:, None] * chance
-        else:
-            running = seen @ np.array(self.values)
-            # sums over the class totals giving each running count
-            keys, inverse = np.unique(np.round(running * 12).astype(np.int64),
-                                      return_inverse=True)
-            count = keys / 12
-            mass = np.bincount(inverse, weights=p)
-            joint = np.stack([np.bincount(inverse, weights=p * chance[:, j],
-                                          minlength=len(keys))
-                              for j in range(chance.shape[1])], axis=1)
-        outcomes = len(self.pays)
-        offered = joint[:, outcomes:]
-        net = -offered.copy()
-        for o in range(outcomes):
-            net[:, self.group[o]] += (self.pays[o] + 1) * joint[:, o]
-        return count, mass, offered, net
+            return count, p, p[:, None] * chance
+        running = seen @ np.array(self.values)
+        # sums over the class totals giving each running count
+        keys, inverse = np.unique(np.round(running * 12).astype(np.int64), return_inverse=True)
+        mass = np.bincount(inverse, weights=p)
+        joint = np.stack([np.bincount(inverse, weights=p * chance[:, j], minlength=len(keys))
+                          for j in range(chance.shape[1])], axis=1)
+        return keys / 12, mass, joint
 
 
 def _terms(the_bet, shoe, full, cls, n_classes, hit_soft_17):

@@ -31,6 +31,11 @@ class PayTable:
         """What ``outcome`` pays to one (-1: the stake is lost)."""
         return self.pays.get(outcome, -1)
 
+    def __reduce__(self):
+        # (the read-only view of the pays does not pickle: a counted game holding a side
+        # bet's table is pickled whole)
+        return (PayTable, (self.bet, self.name, dict(self.pays), self.source))
+
     def __repr__(self):
         body = ", ".join(f"{k!r}: {v:g}" for k, v in self.pays.items())
         return f"PayTable({self.bet!r}, {self.name!r}, {{{body}}})"

@@ -56,7 +56,7 @@ def _value(kind):
     return np.minimum(kind // 4 + 1, 10)
 
 
-def _settle(events, pays) -> np.ndarray:
+def settle(events, pays) -> np.ndarray:
     """The win per unit of each hand: the pay of its first event, -1 where none holds."""
     win = np.full(np.shape(events[0][0]), -1.0)
     for mask, name in reversed(events):
@@ -66,7 +66,7 @@ def _settle(events, pays) -> np.ndarray:
 
 # ---- the bets: each maps the dealt cards (an array per position in the round) and the
 # dealer's hand to the hand's events, best first, as (mask, outcome name) pairs; a hand is
-# paid as the first event that holds (``_settle``) ------------------------------------------
+# paid as the first event that holds (``settle``) ------------------------------------------
 
 def _twenty_one_plus_three(cards, dealer):
     a, b, c = cards[PLAYER_1], cards[PLAYER_2], cards[UP]
@@ -431,7 +431,7 @@ def simulate_sidebet(name, paytable=None, *, decks: int = 6, rounds: int = 1_000
             cursor = play_out(player, first, k, card_at, cursor)
         dealer = (_play_dealer(cards[UP], cards[HOLE], card_at, cursor, hit_soft_17)
                   if needs_dealer else None)
-        win = _settle(classify(cards, dealer), pays)
+        win = settle(classify(cards, dealer), pays)
         offered = OFFERED_WHEN.get(the_bet.name)
         placed: np.ndarray = (np.ones(win.shape, dtype=bool) if offered is None
                               else offered(cards))

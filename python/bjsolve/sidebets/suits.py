@@ -122,13 +122,13 @@ def _suit_pair_effect(effects, table, hit_soft_17) -> float:
     the four-suit count model (card bets on a shoe of whole counts; NaN otherwise)."""
     from .analysis import bet
     from .card_bets import CardBet
-    from .counted import _CountModel
+    from .counted import CountModel
     the_bet = bet(effects.bet)
     shoe = effects.shoe
     if not isinstance(the_bet, CardBet) or any(not isinstance(c, numbers.Integral)
                                                for c in shoe.counts) or shoe.size < 3:
         return math.nan
-    model = _CountModel(the_bet, table, shoe, FOUR_SUITS, hit_soft_17)
+    model = CountModel(the_bet, table, shoe, FOUR_SUITS, hit_soft_17)
     seen, _ = model.seen_vectors(2)
     _, mass, _, net = model.value_by_running_count(2)
     same = seen.max(axis=1) == 2

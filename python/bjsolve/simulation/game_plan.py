@@ -13,6 +13,7 @@ callable makes.
 """
 from __future__ import annotations
 
+import dataclasses
 import functools
 from dataclasses import dataclass
 
@@ -110,6 +111,13 @@ class GamePlan:
     line_play: np.ndarray
     key_of: np.ndarray
     bet_by_tc: np.ndarray
+    # the side bet (``bjsolve.simulation.side_bet``): outcome of the first spot's cards
+    # (int8, 52 ** cards), win per unit by outcome, units by true count (0: not bet);
+    # iparams' side_cards 0: none (the one-element arrays are not read)
+    side_outcome: np.ndarray = dataclasses.field(
+        default_factory=lambda: np.zeros(1, dtype=np.int8))
+    side_pays: np.ndarray = dataclasses.field(default_factory=lambda: np.zeros(1))
+    side_by_tc: np.ndarray = dataclasses.field(default_factory=lambda: np.zeros(1))
 
     def run(self, seed: int, chunk: int, rounds: int, stop=None, bankroll: float = 0.0,
             watch_sigint: bool = False):
@@ -127,7 +135,7 @@ class GamePlan:
         return run_chunk(self.rules, self.iparams, dparams, self.shoe, self.tags, self.child,
                          self.total, self.decision, self.allowed, self.line_nseg,
                          self.line_thr, self.line_play, self.key_of, self.bet_by_tc,
-                         seed, chunk, rounds, stop, watch_sigint)
+                         self.side_outcome, self.side_pays, self.side_by_tc, seed, chunk, rounds, stop, watch_sigint)
 
 
 def _shoe_counts(rules: Rules, shoe):

@@ -12,6 +12,12 @@ from ..output.table import Grid, Table
 
 TC_LOW, TC_HIGH = -20, 20          # the per-true-count table (the ends collect the rest)
 MONEY_FIGURES = ("mean", "sd", "total_won", "total_bet")   # amounts: units; money with a unit
+# the kernel's result arrays (bjcore/_simulate.pxd): sums won, won squared, bet, the side
+# bet's won, won squared and bet, main x side; counts rounds, played, hands, shuffles,
+# exhausted, ruined, side bets
+SUMS, COUNTS = 7, 7
+S_SIDE_WON, S_SIDE_WON_SQ, S_SIDE_BET, S_CROSS = 3, 4, 5, 6
+C_SIDE_BETS = 6
 
 
 @dataclass(frozen=True)
@@ -37,6 +43,29 @@ class RuinResult:
     ruined: int
     risk_of_ruin: float
     se: float
+
+
+@dataclass(frozen=True)
+class SideBetTotals:
+    """A side bet simulated beside the game (``simulate(..., sidebet=...)``), in units per
+    round dealt: ``play`` says the bet; ``rounds_bet`` the rounds it was made in;
+    ``total_won``, ``total_bet``; ``mean`` its win per round dealt, ``sd`` its SD per round,
+    ``se`` the mean's standard error; ``win_rate`` its win per unit it bet;
+    ``covariance`` of one round's main and side results; ``combined_mean``,
+    ``combined_sd``, ``combined_se``: the main game and the side bet together (rounds
+    treated as independent, as every SE of the simulator)."""
+    play: str
+    rounds_bet: int
+    total_won: float
+    total_bet: float
+    mean: float
+    sd: float
+    se: float
+    win_rate: float
+    covariance: float
+    combined_mean: float
+    combined_sd: float
+    combined_se: float
 
 
 @dataclass(frozen=True)
@@ -67,6 +96,7 @@ class SimulationResult:
     partial: bool = False
     ruin: RuinResult | None = None
     settings: dict = field(default_factory=dict)
+    sidebet: SideBetTotals | None = None    # a side bet played beside the game (its totals)
 
     def __repr__(self):
         # the dataclass repr printed every per-true-count row and setting (~5 KB); the
@@ -103,6 +133,13 @@ class SimulationResult:
         if self.ruin is not None:
             out["risk_of_ruin"] = self.ruin.risk_of_ruin
             out["risk_of_ruin_se"] = self.ruin.se
+        side = self.sidebet
+        if side is not None:
+            out.update(sidebet_rounds=side.rounds_bet, sidebet_mean=side.mean,
+                       sidebet_se=side.se, sidebet_sd=side.sd,
+                       sidebet_win_rate=side.win_rate, covariance=side.covariance,
+                       combined_mean=side.combined_mean, combined_se=side.combined_se,
+                       combined_sd=side.combined_sd)
         return out
 
     def money(self, unit: float) -> dict:
@@ -134,6 +171,16 @@ class SimulationResult:
                                      f"rounds, {self.ruin.bankroll:g} units"
                                      + ("" if unit is None else
                                         f", money {self.ruin.bankroll * unit:,.2f}") + ")")
+        side = self.sidebet
+        if side is not None:
+            shown.update(
+                sidebet_rounds=f"{side.rounds_bet:,}",
+                sidebet_mean=_with_se(side.mean, side.se, " per round"),
+                sidebet_sd=f"{_shown(side.sd, '.4f')} per round",
+                sidebet_win_rate=_shown(side.win_rate, "+.6f") + " per unit it bet",
+                covariance=f"{_shown(side.covariance, '+.5f')} per round",
+                combined_mean=_with_se(side.combined_mean, side.combined_se, " per round"),
+                combined_sd=f"{_shown(side.combined_sd, '.4f')} per round")
         for k, v in money.items():
             if math.isfinite(v):
                 shown[k] += f" (money {v:+,.2f})" if k in ("mean", "total_won") \
@@ -181,6 +228,8 @@ class SimulationResult:
         summary, by_tc = self.tables(unit=unit)
         figures = self.summary()
         extra = {"se": "SE of the mean", "risk_of_ruin_se": "SE of the risk of ruin",
+                 "sidebet_se": "SE of the side bet mean",
+                 "combined_se": "SE of the combined mean",
                  "seed": "seed", "partial": "partial (1: interrupted)"}
         names = [k for k in figures if k in SUMMARY_LABELS or k in extra]
         rows = [SUMMARY_LABELS.get(k) or extra[k] for k in names]
@@ -239,13 +288,17 @@ SUMMARY_LABELS = {
     "total_bet": "total bet", "win_rate": "win rate", "shuffles": "shuffles",
     "exhausted": "shoe ran out mid-round", "chunks": "seeded chunks",
     "risk_of_ruin": "risk of ruin",
+    "sidebet_rounds": "side bets made", "sidebet_mean": "side bet mean",
+    "sidebet_sd": "side bet SD", "sidebet_win_rate": "side bet win rate",
+    "covariance": "main x side covariance", "combined_mean": "combined mean",
+    "combined_sd": "combined SD",
 }
 
 
 def merge(chunks) -> dict:
     """Sum chunk results (sums, counts, tc_counts, tc_sums) in the order given."""
-    sums = np.zeros(3)
-    counts = np.zeros(6, dtype=np.int64)
+    sums = np.zeros(SUMS)
+    counts = np.zeros(COUNTS, dtype=np.int64)
     tcc = np.zeros((TC_HIGH - TC_LOW + 1, 2), dtype=np.int64)
     tcs = np.zeros((TC_HIGH - TC_LOW + 1, 2))
     for s, c, a, b in chunks:
@@ -266,7 +319,23 @@ def _mean_sd(total, total_sq, n):
     return mean, math.sqrt(var)
 
 
-def _result(merged, seed, chunks, partial, settings) -> SimulationResult:
+def _side_totals(sums, counts, main_mean, play) -> SideBetTotals:
+    """The side bet's totals from the kernel's sums (``merge``)."""
+    rounds = int(counts[0])
+    mean, sd = _mean_sd(sums[S_SIDE_WON], sums[S_SIDE_WON_SQ], rounds)
+    # the combined result's sum of squares: main^2 + 2 main x side + side^2, round by round
+    both_sq = sums[1] + 2 * sums[S_CROSS] + sums[S_SIDE_WON_SQ]
+    both_mean, both_sd = _mean_sd(sums[0] + sums[S_SIDE_WON], both_sq, rounds)
+    covariance = (float(sums[S_CROSS]) / rounds - main_mean * mean) * rounds / (rounds - 1) \
+        if rounds > 1 else math.nan
+    bet = float(sums[S_SIDE_BET])
+    se = (lambda x: x / math.sqrt(rounds) if rounds > 1 else math.nan)
+    return SideBetTotals(play, int(counts[C_SIDE_BETS]), float(sums[S_SIDE_WON]), bet, mean,
+                         sd, se(sd), float(sums[S_SIDE_WON]) / bet if bet else math.nan,
+                         covariance, both_mean, both_sd, se(both_sd))
+
+
+def _result(merged, seed, chunks, partial, settings, sidebet=None) -> SimulationResult:
     sums, counts = merged["sums"], merged["counts"]
     rounds = int(counts[0])
     mean, sd = _mean_sd(sums[0], sums[1], rounds)
@@ -284,4 +353,5 @@ def _result(merged, seed, chunks, partial, settings) -> SimulationResult:
         total_won=float(sums[0]), total_bet=total_bet,
         win_rate=float(sums[0]) / total_bet if total_bet else math.nan,
         shuffles=int(counts[3]), exhausted=int(counts[4]), per_true_count=rows,
-        chunks=chunks, seed=seed, partial=partial, settings=settings)
+        chunks=chunks, seed=seed, partial=partial, settings=settings,
+        sidebet=None if sidebet is None else _side_totals(sums, counts, mean, sidebet))

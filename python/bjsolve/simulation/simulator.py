@@ -88,7 +88,7 @@ POLL_SECONDS = 0.1
 # (the rules go to the kernel as the kernel rule dict, as to every kernel: bjcore._rules)
 IP_FIELDS = ("cut", "spots", "others", "hole", "decks_estimation", "tc_rounding",
              "wong_in_set", "wong_in", "wong_out_set", "wong_out", "insurance_set",
-             "insurance", "n_comps", "n_keys", "infinite")
+             "insurance", "n_comps", "n_keys", "infinite", "side_cards")
 
 
 # ---- input checks ----------------------------------------------------------------------------
@@ -185,7 +185,8 @@ def build_plan(rules: Rules, *, shoe=None, penetration: float | str = 0.75, burn
                decks_estimation="exact", tc_rounding="floor", ramp=None, wong_in=None,
                wong_out=None,
                table_min=1.0, table_max=None, threads=None, game_rules=None,
-               after_double=None):
+               after_double=None, sidebet=None, sidebet_paytable=None,
+               sidebet_threshold=None, sidebet_units=1.0):
     """Validate the settings and build the GamePlan (see ``simulate``); returns
     (plan, settings dict for the record).  ``threads``: for the strategy's solve."""
     if not isinstance(rules, Rules):
@@ -265,6 +266,8 @@ def build_plan(rules: Rules, *, shoe=None, penetration: float | str = 0.75, burn
             bet = min(bet, float(table_max))
         bets[i] = bet
 
+    side = _side_bet_tables(rules, counts, infinite, sidebet, sidebet_paytable,
+                            sidebet_threshold, sidebet_units)
     exposed = rules.hole_card == "exposed"
     keys, key_of = _dealer_keys(exposed)
     comps = compositions()
@@ -291,7 +294,7 @@ def build_plan(rules: Rules, *, shoe=None, penetration: float | str = 0.75, burn
               wong_out_set=int(wong_out is not None), wong_out=wong_out or 0,
               insurance_set=int(insurance is not None), insurance=insurance or 0,
               n_comps=len(comps.hands), n_keys=len(keys),
-              infinite=int(infinite))
+              infinite=int(infinite), side_cards=side["cards"])
     plan = GamePlan(
         rules=kernel,
         iparams=np.array([ip[f] for f in IP_FIELDS], dtype=np.int64),
@@ -300,7 +303,8 @@ def build_plan(rules: Rules, *, shoe=None, penetration: float | str = 0.75, burn
         total=comps.total,
         decision=(decision.astype(np.int16) | ((line_of + 1) << 3).astype(np.int16)).ravel(),
         allowed=allowed.ravel(), line_nseg=nseg, line_thr=thr, line_play=play,
-        key_of=key_of, bet_by_tc=bets)
+        key_of=key_of, bet_by_tc=bets, side_outcome=side["outcome"], side_pays=side["pays"],
+        side_by_tc=side["units"])
     # the kernel checks the rules against the tables and the shoe (the games' kinds of
     # decision, a suited bonus's shoe) on every chunk: once here, before any worker starts
     plan.run(0, 0, 0)
@@ -321,7 +325,37 @@ def build_plan(rules: Rules, *, shoe=None, penetration: float | str = 0.75, burn
                           f"in at TC >= {wong_in}, out below {wong_out}"),
                     table=f"{table_min:g}.." + ("no maximum" if table_max is None
                                                 else f"{table_max:g}"))
+    if side["play"] is not None:
+        settings["sidebet"] = side["play"].describe()
     return plan, settings
+
+
+def _side_bet_tables(rules, counts, infinite, sidebet, paytable, threshold, units) -> dict:
+    """The side bet's arrays for the kernel (``bjsolve.risk.side_bet``): none without a
+    side bet; else the outcome table of its cards, the win of each outcome and its units
+    at each true count TC_LOW..TC_HIGH (the kernel's bins: a threshold must lie inside)."""
+    none = {"play": None, "cards": 0, "outcome": np.zeros(1, dtype=np.int8),
+            "pays": np.zeros(1), "units": np.zeros(1)}
+    if sidebet is None and paytable is None:
+        if threshold is not None or not (isinstance(units, (int, float))
+                                         and units == 1.0):
+            raise ValueError("sidebet_threshold / sidebet_units need a sidebet")
+        return none
+    from ..risk.side_bet import side_bet_play, side_outcome_table
+    play = side_bet_play(sidebet, paytable, threshold=threshold, units=units)
+    decks = sum(counts) // 52
+    if infinite or list(counts) != [4 * decks] * 9 + [16 * decks] or decks < 1:
+        raise ValueError(f"sidebet: the simulator deals suits from a shoe of whole decks "
+                         f"(every kind equally often), got {'an infinite shoe' if infinite else 'shoe counts ' + ', '.join(map(str, counts))}")
+    if play.threshold is not None and not TC_LOW < play.threshold <= TC_HIGH:
+        raise ValueError(f"sidebet_threshold must be a whole true count {TC_LOW + 1}..{TC_HIGH} "
+                         f"(the simulator's true-count bins), got {play.threshold}")
+    cards, outcome, pays = side_outcome_table(play)
+    if cards == 4 and rules.hole_card == "exposed":
+        raise ValueError(f"sidebet: {play.bet} reads the hole card; the exposed game is not "
+                         f"supported with it")
+    return {"play": play, "cards": cards, "outcome": outcome, "pays": pays,
+            "units": play.units_at(np.arange(TC_LOW, TC_HIGH + 1))}
 
 
 def simulate(rules: Rules | None = None, *, rounds, seed, shoe=None, penetration=0.75,
@@ -331,7 +365,8 @@ def simulate(rules: Rules | None = None, *, rounds, seed, shoe=None, penetration
              table_min: float = 1.0, table_max=None,
              threads: int | None = None, chunk_rounds: int = DEFAULT_CHUNK_ROUNDS,
              progress=False, client=None, bankroll_trials=None, game_rules=None,
-             after_double=None) -> SimulationResult:
+             after_double=None, sidebet=None, sidebet_paytable=None,
+             sidebet_threshold=None, sidebet_units=1.0) -> SimulationResult:
     """Simulate ``rounds`` rounds of the real game; see docs/simulation.md.
 
     rules: a ``Rules`` (default ``Rules()``); shoe: None (``rules.decks`` full decks), a
@@ -375,8 +410,14 @@ def simulate(rules: Rules | None = None, *, rounds, seed, shoe=None, penetration
     progress: True (a bar on stderr) or a callable progress(done_rounds, total_rounds).
     client: a ``dask.distributed.Client``: the chunks run on its workers.
     bankroll_trials: (paths, rounds per path, bankroll): that many independent paths from
-        the bankroll, each ended by ruin (bankroll + winnings <= 0); the share ruined is
-        ``result.ruin.risk_of_ruin``.
+        the bankroll, each ended by ruin (bankroll + winnings <= 0; with a side bet, the
+        combined winnings); the share ruined is ``result.ruin.risk_of_ruin``.
+    sidebet: a side bet played beside the game (``bjsolve.risk.side_bet.GAME_SIDE_BETS``;
+        ``sidebet_paytable`` a preset of it), on the first spot in the rounds the main game
+        is bet: ``sidebet_units`` units (a number or a ramp of its own) at true counts of
+        the main count >= ``sidebet_threshold`` (None: every round bet); a shoe of whole
+        decks (the cards are dealt with suits).  ``result.sidebet`` holds its totals and
+        the combined play's.
     game_rules: the games' keys of the kernel rule dict (docs/games.md: dealer_22_push,
         free_double_totals, free_split_ranks, player_21_wins, bonus_21, bonus_678,
         bonus_777, bonus_after_split, super_bonus, redoubles, double_rescue,
@@ -417,7 +458,9 @@ def simulate(rules: Rules | None = None, *, rounds, seed, shoe=None, penetration
         decks_estimation=decks_estimation, tc_rounding=tc_rounding, ramp=ramp,
         wong_in=wong_in,
         wong_out=wong_out, table_min=table_min, table_max=table_max, threads=threads,
-        game_rules=game_rules, after_double=after_double)
+        game_rules=game_rules, after_double=after_double,
+        sidebet=sidebet, sidebet_paytable=sidebet_paytable,
+        sidebet_threshold=sidebet_threshold, sidebet_units=sidebet_units)
     specs = [(k, min(chunk_rounds, rounds - k * chunk_rounds))
              for k in range((rounds + chunk_rounds - 1) // chunk_rounds)]
     check_progress(progress, "the rounds done and the rounds in all")
@@ -426,7 +469,8 @@ def simulate(rules: Rules | None = None, *, rounds, seed, shoe=None, penetration
         done, partial = run_chunks(client, plan, seed, specs, reporter)
     else:
         done, partial = run_local(plan, seed, specs, threads, reporter)
-    result = _result(merge(done), seed, len(done), partial, settings)
+    result = _result(merge(done), seed, len(done), partial, settings,
+                     sidebet=settings.get("sidebet"))
     if trials is not None and not partial:
         try:
             result = dataclasses.replace(result, ruin=_ruin(plan, seed, trials, threads,

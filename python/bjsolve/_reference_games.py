@@ -1,0 +1,895 @@
+"""Slow, exact, pure-Python reference for the games' rules (docs/games.md), a twin of the
+game engine in the spirit of ``bjsolve._reference``.
+
+``GameReferenceSolver`` is ``_reference.ReferenceSolver`` (the classic exact model: hand
+values in contexts, the post-split classes, the split construction, the round assembly)
+with every rule of the kernel rule dict's games' keys added, written from the rules'
+statement in docs/games.md alone.  Exact Fractions, card removal on finite shoes, and the
+infinite shoe.  ``brute_force_game_round`` plays one real round card by card (hole card
+dealt first in the peek game) with a given policy, independently of the solver's formulas.
+
+Keyword arguments (the games' keys of the kernel rule dict, in the same words; the
+defaults are the classic game and give ``ReferenceSolver``'s values exactly):
+``dealer_22_push``, ``free_double_totals`` and ``free_split_ranks`` (sets of totals /
+ranks, not bit masks), ``player_21_wins``, ``bonus_21``, ``bonus_678``, ``bonus_777``,
+``bonus_after_split``, ``super_bonus``, ``redoubles``, ``double_rescue``,
+``double_split_aces``, and ``natural_always_wins`` (a player natural gets the blackjack
+payout against a dealer natural: the kernels' ``natural_tie_value = blackjack_payout``).
+
+The model
+---------
+A hand carries an own stake o (the player's money) and a free stake f (the house's): an
+unsplit hand and a paid split hand start at (1, 0), a free split hand at (0, 1).  Standing,
+it wins (o + f) x the payout multiplier (1, or a bonus), pushes 0, loses -o; a busted hand
+loses -o.  A paid double turns (o, f) into (2o + f, f), a free double into (o, o + 2f); a
+redouble doubles both; a rescue (surrender after doubling, before 21) gets -o0, o0 being
+the own stake before the first double (against a no-hole-card dealer natural the hand is
+settled as the doubled hand it was).
+
+Dealer naturals follow the classic model's bookkeeping ("hole card last": the dealer's
+second card is drawn after the player's cards, which gives the real game's unconditioned
+values because the player's play never sees it): at every leaf of a hand (stand, bust,
+rescue) the chance beta that the hole card completes a natural is settled as the natural's
+payoff: in the peek and enhc-obo games -1 per hand (the split construction's kappa brings
+a split round back to exactly -1 in total), in the enhc game -o (the natural takes every
+own stake: free stakes cost nothing).  A dealer final total is 17..21, 22, or more than 22;
+a dealer who must draw from an empty shoe busts with more than 22 (the classic degenerate
+convention).
+
+Split hands: the split construction of ``ReferenceSolver`` (forced resplits, the X and N
+blocks) with one own hand and the others of the pair's kind.  The own hand is hand 1, the
+first dealt and played: it is one of the hands that took a non-pair card before the limit
+(an N hand) whenever some hand did (k >= 1), else an X hand; every other hand is of the new
+kind.  Play: the post-split class's basis context (``ReferenceSolver._pick``) with the
+hand's own stake kind, so a CDZ- free split hand plays as an unsplit hand of the same
+cards whose stake were the house's would.  After a double, the decision among stand,
+redouble and rescue is made the same way (first strictly best, in that order).
+
+Bonus multiplier of a standing 21 (undoubled; on split hands only with bonus_after_split):
+5, 6, 7+ cards: ``bonus_21``; 6-7-8: (60 b0 + 3 b1 + b2) / 64; 7-7-7: mixed 1 - 4q, suited
+(not spades) 3q, spades q, q = m(m-1)(m-2) / (n(n-1)(n-2)), n the sevens of the analysis
+shoe, m = n/4 (infinite shoe: q = 1/64); the super bonus replaces the suited and spades
+payouts (4q) on an unsplit hand against an upcard 7.
+"""
+from __future__ import annotations
+
+import functools
+import math
+from fractions import Fraction
+
+from ._reference import (
+    ACE,
+    ONE,
+    RANKS,
+    TEN,
+    U,
+    ZERO,
+    ReferenceSolver,
+    ShoeExhausted,
+    _add,
+    _check_shoe,
+    _falling,
+    _hand,
+    _is_natural_cards,
+    _is_natural_pair,
+    _natural_tie_value,
+    _ncards,
+    _next_card,
+    _ratio,
+    _remove,
+    _remove_cards,
+    _remove_hand,
+    _share,
+    _total,
+)
+
+__all__ = ["GameReferenceSolver", "brute_force_game_round", "game_policy", "ShoeExhausted",
+           "DEALER_FINALS", "game_dealer_probabilities"]
+
+OWN, FREE = "own", "free"
+NO_BONUS = (1, 1, 1)
+DEALER_FINALS = (17, 18, 19, 20, 21, 22, "bust", "blackjack")   # "bust": more than 22
+_INFINITE = tuple(Fraction(4 if r == TEN else 1, 13) for r in RANKS)
+
+
+# --------------------------------------------------------------------------------------------
+# The dealer, with 22 kept apart from the other busts
+# --------------------------------------------------------------------------------------------
+
+def _dealer_final(hard, has_ace, h17):
+    """The dealer's final total (17..21, 22, "bust") if the dealer stops, else None."""
+    soft = has_ace and hard + 10 <= 21
+    total = hard + 10 if soft else hard
+    if total > 22:
+        return "bust"
+    if total == 22:
+        return 22
+    if total >= 18 or (total == 17 and not (soft and h17)):
+        return total
+    return None
+
+
+_FINAL_INDEX = {17: 0, 18: 1, 19: 2, 20: 3, 21: 4, 22: 5, "bust": 6}
+
+
+@functools.lru_cache(maxsize=400_000)
+def _dealer_rest_scaled(shoe, hard, has_ace, h17):
+    """|shoe|! times the final-total law (17..21, 22, bust) of a dealer holding hard sum
+    ``hard`` and drawing from the finite ``shoe``: integers, one division at the end (as
+    ``_reference`` does)."""
+    out = [0] * 7
+    final = _dealer_final(hard, has_ace, h17)
+    size = sum(shoe)
+    if final is not None:
+        out[_FINAL_INDEX[final]] = math.factorial(size)
+        return tuple(out)
+    if size == 0:
+        out[6] = 1          # must draw from an empty shoe: a bust (the convention), 0! = 1
+        return tuple(out)
+    for r in RANKS:
+        n_r = shoe[r - 1]
+        if n_r:
+            sub = _dealer_rest_scaled(_remove(shoe, r), hard + r, has_ace or r == ACE, h17)
+            for i in range(7):
+                out[i] += n_r * sub[i]
+    return tuple(out)
+
+
+@functools.lru_cache(maxsize=None)
+def _dealer_rest_infinite(hard, has_ace, h17):
+    final = _dealer_final(hard, has_ace, h17)
+    if final is not None:
+        return {final: ONE}
+    out: dict = {}
+    for r, p in _next_card(None):
+        for k, q in _dealer_rest_infinite(hard + r, has_ace or r == ACE, h17).items():
+            out[k] = out.get(k, ZERO) + p * q
+    return out
+
+
+def _dealer_rest(shoe, hard, has_ace, h17):
+    """{final: Fraction} of a dealer holding hard sum ``hard`` drawing from ``shoe`` (None:
+    the infinite shoe)."""
+    if shoe is None:
+        return _dealer_rest_infinite(hard, has_ace, h17)
+    scaled = _dealer_rest_scaled(shoe, hard, has_ace, h17)
+    scale = math.factorial(sum(shoe))
+    return {k: Fraction(scaled[i], scale) for k, i in _FINAL_INDEX.items() if scaled[i]}
+
+
+@functools.lru_cache(maxsize=100_000)
+def _dealer_law(shoe, cards, h17):
+    return game_dealer_probabilities(shoe, cards, h17)
+
+
+def game_dealer_probabilities(counts, dealer_cards, hit_soft_17=False):
+    """{17..21, 22, "bust" (more than 22), "blackjack": Fraction} of a dealer holding
+    ``dealer_cards`` (one upcard: the next card may make a natural) drawing from ``counts``
+    (the dealer's cards already out; None: infinite shoe)."""
+    shoe = _check_shoe(counts)
+    cards = tuple(dealer_cards)
+    out = dict.fromkeys(DEALER_FINALS, ZERO)
+    if len(cards) == 2 and _is_natural_cards(cards):
+        out["blackjack"] = ONE
+        return out
+    if len(cards) == 1 and cards[0] in (ACE, TEN):
+        hole = TEN if cards[0] == ACE else ACE
+        draws = _next_card(shoe)
+        if not draws:
+            out["bust"] = ONE
+        for r, p in draws:
+            if r == hole:
+                out["blackjack"] += p
+                continue
+            rest = _dealer_rest(_remove(shoe, r), sum(cards) + r, True, bool(hit_soft_17))
+            for k, q in rest.items():
+                out[k] += p * q
+        return out
+    for k, q in _dealer_rest(shoe, sum(cards), ACE in cards, bool(hit_soft_17)).items():
+        out[k] += q
+    return out
+
+
+# --------------------------------------------------------------------------------------------
+# The solver
+# --------------------------------------------------------------------------------------------
+
+class GameReferenceSolver(ReferenceSolver):
+    """``ReferenceSolver`` with the games' rules (module docstring).  Public methods are
+    those of ``ReferenceSolver`` (values include the games' rules) plus
+    ``game_action(cards, dealer, split_pair=None, extra=1, free=False, doubled=None)``,
+    the action the solver's play takes in any state (for ``brute_force_game_round``)."""
+
+    def __init__(self, counts, *, dealer_22_push=False, free_double_totals=(),
+                 free_split_ranks=(), player_21_wins=False, bonus_21=NO_BONUS,
+                 bonus_678=NO_BONUS, bonus_777=NO_BONUS, bonus_after_split=False,
+                 super_bonus=0, redoubles=0, double_rescue=False, double_split_aces=False,
+                 natural_always_wins=False, **classic):
+        super().__init__(counts, **classic)
+        self.dealer_22_push = bool(dealer_22_push)
+        self.free_double_totals = frozenset(free_double_totals)
+        self.free_split_ranks = frozenset(free_split_ranks)
+        if not self.free_double_totals <= set(range(4, 21)):
+            raise ValueError("free_double_totals: hard totals 4..20")
+        if not self.free_split_ranks <= set(RANKS):
+            raise ValueError("free_split_ranks: ranks 1..10")
+        self.player_21_wins = bool(player_21_wins)
+        self.bonus_21 = tuple(Fraction(x) for x in bonus_21)
+        self.bonus_678 = tuple(Fraction(x) for x in bonus_678)
+        self.bonus_777 = tuple(Fraction(x) for x in bonus_777)
+        self.bonus_after_split = bool(bonus_after_split)
+        self.super_bonus = Fraction(super_bonus)
+        if redoubles not in (0, 1, 2, 3):
+            raise ValueError("redoubles: 0..3")
+        if redoubles and (self.free_double_totals or self.free_split_ranks):
+            raise ValueError("redoubles do not go with free_double_totals or free_split_ranks")
+        if self.exposed and self.super_bonus:
+            raise ValueError("the super bonus needs an upcard: not in the exposed game")
+        self.redoubles = redoubles
+        self.double_rescue = bool(double_rescue)
+        self.double_split_aces = bool(double_split_aces)
+        if natural_always_wins:
+            self._t = self.b
+        elif self._t != _natural_tie_value(self.dealer_wins_ties, self.natural_tie, self.b):
+            raise AssertionError
+        self._q777 = self._suited_777_share()
+        self._g = {}              # memo of the games' values
+
+    # ---- the payouts ----------------------------------------------------------------------
+
+    def _suited_777_share(self):
+        """q: the chance that three 7s are all of one given suit (module docstring)."""
+        if self.shoe is None:
+            return Fraction(1, 64)
+        n = self.shoe[6]
+        if n < 3:
+            return ZERO
+        m = Fraction(n, 4)
+        return m * (m - 1) * (m - 2) / (n * (n - 1) * (n - 2))
+
+    def _multiplier(self, ctx, hand, key):
+        """What a winning undoubled 21 pays per unit of its stake (1 without a bonus)."""
+        if ctx != U and not self.bonus_after_split:
+            return ONE
+        n = _ncards(hand)
+        if n >= 5:
+            return self.bonus_21[min(n, 7) - 5]
+        if n == 3 and hand[5] == hand[6] == hand[7] == 1:
+            b = self.bonus_678
+            return (60 * b[0] + 3 * b[1] + b[2]) / 64
+        if n == 3 and hand[6] == 3:
+            q, b = self._q777, self.bonus_777
+            if ctx == U and key == (7,) and self.super_bonus:
+                return (1 - 4 * q) * b[0] + 4 * q * self.super_bonus
+            return (1 - 4 * q) * b[0] + 3 * q * b[1] + q * b[2]
+        return ONE
+
+    def _natural_pay(self, own):
+        """What a hand's leaf gets when the dealer's hole card makes a natural."""
+        return -own if self.hole_card == "enhc" else -ONE
+
+    def _leaf_beta(self, ctx, hand, key):
+        return self._beta(self._context_shoe(ctx, hand, key), key)
+
+    def _lost(self, ctx, hand, key, own):
+        """A busted hand: it loses its own stake, unless (peek, enhc-obo) the dealer's
+        natural makes the round cost one unit."""
+        beta = self._leaf_beta(ctx, hand, key)
+        return (1 - beta) * -own + beta * self._natural_pay(own)
+
+    def _rescued(self, ctx, hand, key, own, own0):
+        """A rescue: the original own stake ``own0`` is lost, unless the dealer has a
+        natural: then the hand is settled as the doubled hand it was (peek, enhc-obo: the
+        round costs one unit; enhc: the natural takes the doubled own stake ``own``)."""
+        beta = self._leaf_beta(ctx, hand, key)
+        return (1 - beta) * -own0 + beta * self._natural_pay(own)
+
+    def _stand_leaf(self, ctx, hand, key, own, free, bonus):
+        total, _ = _total(hand)
+        shoe = _remove_hand(self.shoe, self._removed(ctx, hand))
+        d = _dealer_law(_remove_cards(shoe, key), tuple(key), self.hit_soft_17)
+        win = (own + free) * (self._multiplier(ctx, hand, key) if bonus else ONE)
+        always = total == 21 and self.player_21_wins
+        v = d["bust"] * win + d["blackjack"] * self._natural_pay(own)
+        v += d[22] * ((win if always else ZERO) if self.dealer_22_push else win)
+        for k in (17, 18, 19, 20, 21):
+            if always or total > k:
+                v += d[k] * win
+            elif total < k or self.dealer_wins_ties:
+                v -= d[k] * own
+        return v
+
+    # ---- undoubled hands: stand, hit, double ----------------------------------------------
+
+    def _value(self, ctx, hand, key, option):       # (ReferenceSolver's entry: own stakes)
+        return self._gvalue(ctx, OWN, hand, key, option)
+
+    def _gvalue(self, ctx, kind, hand, key, option):
+        mkey = ("v", ctx, kind, hand, key, option)
+        found = self._g.get(mkey)
+        if found is not None:
+            return found
+        own, free = (ONE, ZERO) if kind == OWN else (ZERO, ONE)
+        if option == "stand":
+            if _total(hand)[0] > 21:
+                raise ValueError("stand value of a busted hand")
+            if ctx == U and _is_natural_pair(hand):
+                beta = self._leaf_beta(ctx, hand, key)
+                v = self.b * (1 - beta) + self._t * beta
+            else:
+                v = self._stand_leaf(ctx, hand, key, own, free, bonus=True)
+        elif option == "hit":
+            v = ZERO
+            for r, p in _next_card(self._context_shoe(ctx, hand, key)):
+                new = _add(hand, r)
+                if _total(new)[0] > 21:
+                    v += p * self._lost(ctx, new, key, own)
+                else:
+                    v += p * self._continuation_kind(ctx, kind, new, key)
+        elif option == "double":
+            if self._double_kind(ctx, hand, check_das=False) == "free":
+                stakes = (own, own + 2 * free)
+            else:
+                stakes = (2 * own + free, free)
+            v = self._doubled_card(ctx, kind, hand, key, stakes, own, 1)
+        else:
+            raise ValueError(option)
+        self._g[mkey] = v
+        return v
+
+    def _double_kind(self, ctx, hand, check_das=True):
+        """"free", "paid" or None: how ``hand`` may double in context ``ctx``."""
+        if check_das and ctx != U and not self.double_after_split:
+            return None
+        total, soft = _total(hand)
+        if _ncards(hand) == 2 and not soft and total in self.free_double_totals:
+            return "free"
+        return "paid" if self._dbl(hand) else None
+
+    # ---- doubled hands: the card, then stand, redouble or rescue ----------------------------
+
+    def _doubled_card(self, ctx, kind, hand, key, stakes, own0, doubles):
+        """The doubled hand (stakes ``(o, f)``, ``doubles`` doubles so far) takes its card."""
+        mkey = ("d", ctx, kind, hand, key, stakes, own0, doubles)
+        found = self._g.get(mkey)
+        if found is not None:
+            return found
+        v = ZERO
+        for r, p in _next_card(self._context_shoe(ctx, hand, key)):
+            new = _add(hand, r)
+            if _total(new)[0] > 21:
+                v += p * self._lost(ctx, new, key, stakes[0])
+            else:
+                options = self._doubled_options(new, stakes, doubles)
+                basis = self._basis(ctx)
+                values = {o: self._doubled_value(basis, kind, new, key, stakes, own0, doubles, o)
+                          for o in options}
+                choice = self._first_best_of(options, values)
+                v += p * self._doubled_value(ctx, kind, new, key, stakes, own0, doubles, choice)
+        self._g[mkey] = v
+        return v
+
+    def _doubled_options(self, hand, stakes, doubles):
+        options = ["stand"]
+        if (doubles - 1 < self.redoubles and stakes[1] == 0 and _total(hand)[0] != 21):
+            options.append("redouble")
+        if self.double_rescue and _total(hand)[0] != 21:
+            options.append("rescue")
+        return tuple(options)
+
+    def _doubled_value(self, ctx, kind, hand, key, stakes, own0, doubles, option):
+        own, free = stakes
+        if option == "stand":
+            return self._stand_leaf(ctx, hand, key, own, free, bonus=False)
+        if option == "rescue":
+            return self._rescued(ctx, hand, key, own, own0)
+        return self._doubled_card(ctx, kind, hand, key, (2 * own, 2 * free), own0, doubles + 1)
+
+    @staticmethod
+    def _first_best_of(options, values):
+        choice = options[0]
+        for opt in options[1:]:
+            if values[opt] > values[choice]:
+                choice = opt
+        return choice
+
+    # ---- the play of later decisions ----------------------------------------------------------
+
+    def _basis(self, ctx):
+        """The context whose values decide in ``ctx`` (ReferenceSolver._pick's rule)."""
+        if ctx == U or self.split_class == "CDZ-":
+            return U
+        if self.split_class == "CDP" or ctx[1] == 1:
+            return ctx
+        return (ctx[0], 1)
+
+    def _later_options(self, ctx, hand):
+        if self._one_card_aces(ctx):
+            dsa = self.double_split_aces and self._double_kind(ctx, hand) is not None
+            return ("stand", "double") if dsa else ("stand",)
+        if self._double_kind(ctx, hand) is not None:
+            return ("stand", "hit", "double")
+        return ("stand", "hit")
+
+    def _pick_kind(self, ctx, kind, hand, key):
+        options = self._later_options(ctx, hand)
+        if len(options) == 1:
+            return options[0]
+        basis = self._basis(ctx)
+        values = {o: self._gvalue(basis, kind, hand, key, o) for o in options}
+        return self._first_best_of(options, values)
+
+    def _continuation_kind(self, ctx, kind, hand, key):
+        return self._gvalue(ctx, kind, hand, key, self._pick_kind(ctx, kind, hand, key))
+
+    def _pick(self, ctx, hand, key):           # (ReferenceSolver's entry: own stakes)
+        return self._pick_kind(ctx, OWN, hand, key)
+
+    def _continuation(self, ctx, hand, key):
+        return self._continuation_kind(ctx, OWN, hand, key)
+
+    def _start_options(self, hand):
+        opts = ["stand", "hit"]
+        if self._double_kind(U, hand) is not None:
+            opts.append("double")
+        if self._is_splittable(hand):
+            opts.append("split")
+        if self.surrender != "none":
+            opts.append("surrender")
+        return tuple(opts)
+
+    def fixed_strategy(self, counts):
+        raise NotImplementedError("fixed strategies of the games are not in the reference")
+
+    # ---- splitting ------------------------------------------------------------------------------
+
+    def _split_unconditioned(self, pair, key):
+        new_kind = FREE if pair in self.free_split_ranks else OWN
+        S = self.shoe
+        M = self._limit(pair)
+        _remove_cards(_remove(S, pair, 2), key)  # S - 2[P] - D: raises if impossible
+        infinite = S is None
+        if infinite:
+            p_pair = _INFINITE[pair - 1]
+            m = n = q = 0
+        else:
+            p_pair = ZERO
+            m = S[pair - 1] - 2 - key.count(pair)
+            n = sum(S) - 2 - len(key)
+            q = n - m
+        own = _SplitBlocks(self, pair, key, OWN, m, n, p_pair)
+        new = own if new_kind == OWN else _SplitBlocks(self, pair, key, FREE, m, n, p_pair)
+
+        def seq(npair, nnon):
+            if infinite:
+                return p_pair ** npair * (1 - p_pair) ** nnon
+            den = _falling(n, npair + nnon)
+            if den == 0:
+                return ZERO
+            return Fraction(_falling(m, npair) * _falling(q, nnon), den)
+
+        catalan = {1: 1, 2: 2}
+        total = weight_sum = ZERO
+        for h in range(2, M):  # exactly h hands, each having taken a non-pair card
+            w = catalan[h - 1] * seq(h - 2, h)
+            weight_sum += w
+            if w:
+                total += w * (own.N(h - 2, h - 1) + (h - 1) * new.N(h - 2, h - 1))
+        for k in range(0, M - 1):   # the limit reached, k hands completed before it
+            c = 2 if (M == 4 and k >= 1) else 1
+            z = c * seq(M - 2, k)
+            weight_sum += z
+            if not z:
+                continue
+            if k == 0:   # hand 1 took a pair card at once: every hand is an X hand
+                term = own.X(M - 2, 0) + (M - 1) * new.X(M - 2, 0)
+            else:        # hand 1 completed first: it is one of the k N hands
+                term = (own.N(M - 2, k - 1) + (M - k) * new.X(M - 2, k)
+                        + (k - 1) * new.N(M - 2, k - 1))
+            total += z * term
+        if weight_sum != 1:
+            raise ValueError(f"split weights sum to {weight_sum}, not 1 (shoe too small?)")
+        return total + self._kappa(pair, key, M)
+
+    # ---- the play, for the brute force ---------------------------------------------------------
+
+    def game_action(self, cards, dealer, split_pair=None, extra=1, free=False, doubled=None):
+        """The action this solver's play takes: ``cards`` the hand's ranks; ``split_pair``
+        the pair rank of a split hand (None: the unsplit hand); ``free`` a free split hand;
+        ``doubled``: None, or (own stake, free stake, original own stake, doubles so far)
+        of a doubled hand that has taken its card."""
+        hand = _hand(cards)
+        key = self._key(dealer)
+        ctx = U if split_pair is None else (split_pair, extra)
+        kind = FREE if free else OWN
+        if doubled is not None:
+            own, fr, own0, doubles = (Fraction(x) for x in doubled)
+            options = self._doubled_options(hand, (own, fr), doubles)
+            basis = self._basis(ctx)
+            values = {o: self._doubled_value(basis, kind, hand, key, (own, fr), own0,
+                                             int(doubles), o) for o in options}
+            return self._first_best_of(options, values)
+        if ctx == U and len(cards) == 2:
+            return self.best_action(cards, dealer)
+        return self._pick_kind(ctx, kind, hand, key)
+
+
+class _SplitBlocks:
+    """The building blocks X(a, b), N(a, b) of the split construction (ReferenceSolver's
+    6.4-6.5) for split hands of one stake kind."""
+
+    def __init__(self, solver, pair, key, kind, m, n, p_pair):
+        self.s, self.pair, self.key, self.kind = solver, pair, key, kind
+        self.m, self.n, self.p = m, n, p_pair
+        self.infinite = solver.shoe is None
+        self.memo: dict = {}
+
+    def _hand_value(self, e, cards):
+        return self.s._continuation_kind((self.pair, e), self.kind, _hand(cards), self.key)
+
+    def X_block(self, a):
+        k = ("Xb", a)
+        if k not in self.memo:
+            S = self.s.shoe
+            if not self.infinite and a > S[self.pair - 1] - 2:
+                raise ValueError(f"X_{a} undefined for pair {self.pair}")
+            rho_shoe = _remove_cards(_remove(S, self.pair, a + 2), self.key)
+            v = ZERO
+            for r, rho in _next_card(rho_shoe):
+                v += rho * self._hand_value(a + 1, (self.pair, r))
+            self.memo[k] = v
+        return self.memo[k]
+
+    def Y_block(self, a):
+        k = ("Yb", a)
+        if k not in self.memo:
+            rho_shoe = _remove_cards(_remove(self.s.shoe, self.pair, a + 2), self.key)
+            if _share(rho_shoe, self.pair) == 0:
+                self.memo[k] = ZERO
+            else:
+                self.memo[k] = self._hand_value(a + 1, (self.pair, self.pair))
+        return self.memo[k]
+
+    def _gamma(self, a, b, extra):
+        return self.p if self.infinite else _ratio(self.m - a, self.n + extra - a - b)
+
+    @staticmethod
+    def _step(prev, gamma, inner):
+        if gamma is None or gamma >= 1:
+            return ZERO
+        if gamma == 0:
+            return prev()
+        if gamma < 0:
+            raise ValueError("negative removal probability (shoe too small)")
+        return (prev() - gamma * inner()) / (1 - gamma)
+
+    def X(self, a, b):
+        k = ("X", a, b)
+        if k not in self.memo:
+            if b == 0:
+                self.memo[k] = self.X_block(a)
+            else:
+                self.memo[k] = self._step(lambda: self.X(a, b - 1), self._gamma(a, b, 1),
+                                          lambda: self.X(a + 1, b - 1))
+        return self.memo[k]
+
+    def N(self, a, b):
+        k = ("N", a, b)
+        if k not in self.memo:
+            if b == 0:
+                self.memo[k] = self._step(lambda: self.X_block(a), self._gamma(a, 0, 0),
+                                          lambda: self.Y_block(a))
+            else:
+                self.memo[k] = self._step(lambda: self.N(a, b - 1), self._gamma(a, b, 0),
+                                          lambda: self.N(a + 1, b - 1))
+        return self.memo[k]
+
+
+# --------------------------------------------------------------------------------------------
+# Independent brute force: one real round of the games, card by card
+# --------------------------------------------------------------------------------------------
+
+def game_policy(solver):
+    """A ``brute_force_game_round`` policy playing ``solver``'s (a GameReferenceSolver)
+    own decisions (CDZ- or CDP1 split hands: ``extra`` does not matter)."""
+    def policy(cards, dealer, allowed, state):
+        action = solver.game_action(cards, dealer, split_pair=state["split_pair"],
+                                    free=state["free"], doubled=state["doubled"])
+        return action
+    return policy
+
+
+def brute_force_game_round(counts, upcard, player_cards, policy, *, hit_soft_17=False,
+                           double="any", double_soft=True, double_any_cards=False,
+                           double_after_split=True, max_split_hands=4, resplit_aces=False,
+                           hit_split_aces=False, surrender="none", blackjack_payout=Fraction(3, 2),
+                           hole_card="peek", dealer_wins_ties=False, natural_tie_value=ZERO,
+                           dealer_22_push=False, free_double_totals=(), free_split_ranks=(),
+                           player_21_wins=False, bonus_21=NO_BONUS, bonus_678=NO_BONUS,
+                           bonus_777=NO_BONUS, bonus_after_split=False, super_bonus=0,
+                           sevens=None, redoubles=0, double_rescue=False,
+                           double_split_aces=False):
+    """Exact unconditioned EV of ONE real round of the games, every card sequence enumerated.
+
+    ``counts``: the finite shoe with the player's two cards and the dealer's upcard removed.
+    ``policy(cards, upcard, allowed, state)`` is asked at every decision; ``state`` holds
+    ``split_pair`` (None or the pair rank), ``free`` (a free split hand) and ``doubled``
+    (None, or (own, free, original own, doubles) of a doubled hand).  ``hole_card``: "peek"
+    (the hole card is dealt at once and checked; a natural ends the round: a player natural
+    gets ``natural_tie_value``, anything else -1) or "enhc" (the dealer's second card comes
+    after the player; a natural takes every own stake still standing, a rescued hand's
+    doubled own stake too, and voids a late surrender).  ``sevens``: the sevens of the analysis shoe, for the
+    suits of 7-7-7 (None: the infinite shoe's 1/64).  No formula of the solvers is used.
+    """
+    shoe0 = _check_shoe(counts)
+    b = Fraction(blackjack_payout)
+    t_nat = Fraction(natural_tie_value)
+    first = tuple(player_cards)
+    pair = first[0] if first[0] == first[1] else None
+    limit = max_split_hands
+    if pair == ACE and not resplit_aces:
+        limit = min(limit, 2)
+    new_free = pair in set(free_split_ranks)
+    b21, b678, b777 = ([Fraction(x) for x in t] for t in (bonus_21, bonus_678, bonus_777))
+    if sevens is None:
+        q = Fraction(1, 64)
+    elif sevens < 3:
+        q = ZERO
+    else:
+        m = Fraction(sevens, 4)
+        q = m * (m - 1) * (m - 2) / (sevens * (sevens - 1) * (sevens - 2))
+
+    def total(cards):
+        hard = sum(cards)
+        if ACE in cards and hard + 10 <= 21:
+            return hard + 10, True
+        return hard, False
+
+    def draws(shoe):
+        size = sum(shoe)
+        if size == 0:
+            raise ShoeExhausted("a path needs a card from an empty shoe")
+        for r in RANKS:
+            if shoe[r - 1]:
+                lst = list(shoe)
+                lst[r - 1] -= 1
+                yield r, Fraction(shoe[r - 1], size), tuple(lst)
+
+    def double_kind(cards, split_hand):
+        if split_hand and not double_after_split:
+            return None
+        t, soft = total(cards)
+        if len(cards) == 2 and not soft and t in free_double_totals:
+            return "free"
+        if double == "9-11" and t not in (9, 10, 11) or double == "10-11" and t not in (10, 11):
+            return None
+        if soft and not double_soft:
+            return None
+        return "paid" if len(cards) == 2 or double_any_cards else None
+
+    def multiplier(cards, split_hand):
+        """A winning undoubled 21's payout per unit of stake."""
+        if split_hand and not bonus_after_split:
+            return ONE
+        n = len(cards)
+        if n >= 5:
+            return b21[min(n, 7) - 5]
+        if sorted(cards) == [6, 7, 8]:
+            return (60 * b678[0] + 3 * b678[1] + b678[2]) / 64
+        if sorted(cards) == [7, 7, 7]:
+            if not split_hand and upcard == 7 and super_bonus:
+                return (1 - 4 * q) * b777[0] + 4 * q * Fraction(super_bonus)
+            return (1 - 4 * q) * b777[0] + 3 * q * b777[1] + q * b777[2]
+        return ONE
+
+    # a finished hand: (kind, total, own stake, win amount, lost on a dealer natural)
+    def settle(hands, dealer_total):
+        win = ZERO
+        for kind, t, own, amount, _ in hands:
+            if kind in ("natural", "fixed"):
+                win += amount
+            elif kind == "bust":
+                win -= own
+            elif t == 21 and player_21_wins:
+                win += amount
+            elif dealer_total == 22:
+                win += ZERO if dealer_22_push else amount
+            elif dealer_total == "bust" or t > dealer_total:
+                win += amount
+            elif t < dealer_total or dealer_wins_ties:
+                win -= own
+        return win
+
+    def natural_payoff(hands):
+        if hole_card == "peek":
+            return t_nat if any(k == "natural" for k, *_ in hands) else -ONE
+        return sum((t_nat if k == "natural" else -lost for k, _, _, _, lost in hands), ZERO)
+
+    dealer_memo = {}
+
+    def dealer_final(shoe, cards):
+        key = (shoe, tuple(sorted(cards)))
+        if key not in dealer_memo:
+            t, soft = total(cards)
+            if t > 22:
+                out = {"bust": ONE}
+            elif t == 22:
+                out = {22: ONE}
+            elif t >= 18 or (t == 17 and not (soft and hit_soft_17)):
+                out = {t: ONE}
+            else:
+                out = {}
+                if sum(shoe) == 0:
+                    out = {"bust": ONE}
+                else:
+                    for r, p, rest in draws(shoe):
+                        for k, w in dealer_final(rest, cards + (r,)).items():
+                            out[k] = out.get(k, ZERO) + p * w
+            dealer_memo[key] = out
+        return dealer_memo[key]
+
+    def dealer_phase(shoe, hands, hole):
+        ev = ZERO
+        if hole is None:   # enhc: the second card now
+            if sum(shoe) == 0:
+                return settle(hands, "bust")
+            for r, p, rest in draws(shoe):
+                if _is_natural_cards((upcard, r)):
+                    ev += p * natural_payoff(hands)
+                else:
+                    for k, w in dealer_final(rest, (upcard, r)).items():
+                        ev += p * w * settle(hands, k)
+            return ev
+        for k, w in dealer_final(shoe, (upcard, hole)).items():
+            ev += w * settle(hands, k)
+        return ev
+
+    memo = {}
+
+    def finish(shoe, done, waiting, nhands, hole):
+        done = tuple(sorted(done, key=repr))
+        if waiting == 0:
+            return dealer_phase(shoe, done, hole)
+        return deal_second(shoe, done, waiting - 1, nhands, hole, new_free)
+
+    def deal_second(shoe, done, waiting, nhands, hole, free):
+        key = ("second", shoe, done, waiting, nhands, hole, free)
+        if key in memo:
+            return memo[key]
+        ev = ZERO
+        for r, p, rest in draws(shoe):
+            if r == pair and nhands < limit:
+                ev += p * deal_second(rest, done, waiting + 1, nhands + 1, hole, free)
+            else:
+                ev += p * decide(rest, (pair, r), free, True, done, waiting, nhands, hole)
+        memo[key] = ev
+        return ev
+
+    def stand(shoe, cards, own, fr, bonus, split_hand, done, waiting, nhands, hole):
+        t, _ = total(cards)
+        amount = (own + fr) * (multiplier(cards, split_hand) if bonus else ONE)
+        return finish(shoe, done + (("stand", t, own, amount, own),), waiting, nhands, hole)
+
+    def decide(shoe, cards, free, split_hand, done, waiting, nhands, hole):
+        key = ("decide", shoe, cards, free, split_hand, done, waiting, nhands, hole)
+        if key in memo:
+            return memo[key]
+        own, fr = (ZERO, ONE) if free else (ONE, ZERO)
+        start = not split_hand and len(cards) == 2
+        one_card_aces = split_hand and pair == ACE and not hit_split_aces
+        kind = double_kind(cards, split_hand)
+        if one_card_aces:
+            allowed = ("stand", "double") if double_split_aces and kind else ("stand",)
+        else:
+            allowed = ("stand", "hit") + (("double",) if kind else ())
+        if start:
+            if pair is not None and limit >= 2:
+                allowed += ("split",)
+            if surrender != "none":
+                allowed += ("surrender",)
+        state = {"split_pair": pair if split_hand else None, "free": free, "doubled": None}
+        action = policy(cards, upcard, allowed, state) if len(allowed) > 1 else "stand"
+        if action not in allowed:
+            raise ValueError(f"policy chose {action!r}, allowed {allowed}")
+        if action == "stand":
+            ev = stand(shoe, cards, own, fr, True, split_hand, done, waiting, nhands, hole)
+        elif action == "surrender":
+            lost = Fraction(1, 2) if surrender == "early" else ONE
+            ev = finish(shoe, done + (("fixed", 0, ONE, Fraction(-1, 2), lost),), waiting,
+                        nhands, hole)
+        elif action == "split":
+            ev = deal_second(shoe, done, 1, 2, hole, False)
+        elif action == "double":
+            stakes = (own, own + 2 * fr) if kind == "free" else (2 * own + fr, fr)
+            ev = doubled(shoe, cards, stakes, own, 1, free, split_hand, done, waiting, nhands,
+                         hole)
+        else:
+            ev = ZERO
+            for r, p, rest in draws(shoe):
+                new = cards + (r,)
+                if total(new)[0] > 21:
+                    ev += p * finish(rest, done + (("bust", 0, own, ZERO, own),), waiting,
+                                     nhands, hole)
+                else:
+                    ev += p * decide(rest, new, free, split_hand, done, waiting, nhands, hole)
+        memo[key] = ev
+        return ev
+
+    def doubled(shoe, cards, stakes, own0, doubles, free, split_hand, done, waiting, nhands,
+                hole):
+        own, fr = stakes
+        ev = ZERO
+        for r, p, rest in draws(shoe):
+            new = cards + (r,)
+            t, _ = total(new)
+            if t > 21:
+                ev += p * finish(rest, done + (("bust", 0, own, ZERO, own),), waiting, nhands,
+                                 hole)
+                continue
+            allowed = ("stand",)
+            if doubles - 1 < redoubles and fr == 0 and t != 21:
+                allowed += ("redouble",)
+            if double_rescue and t != 21:
+                allowed += ("rescue",)
+            state = {"split_pair": pair if split_hand else None, "free": free,
+                     "doubled": (own, fr, own0, doubles)}
+            action = policy(new, upcard, allowed, state) if len(allowed) > 1 else "stand"
+            if action not in allowed:
+                raise ValueError(f"policy chose {action!r}, allowed {allowed}")
+            if action == "stand":
+                ev += p * stand(rest, new, own, fr, False, split_hand, done, waiting, nhands,
+                                hole)
+            elif action == "rescue":
+                # a later dealer natural (enhc) settles it as the doubled hand it was
+                ev += p * finish(rest, done + (("fixed", 0, own0, -own0, own),), waiting,
+                                 nhands, hole)
+            else:
+                ev += p * doubled(rest, new, (2 * own, 2 * fr), own0, doubles + 1, free,
+                                  split_hand, done, waiting, nhands, hole)
+        return ev
+
+    def play(shoe, hole):
+        if _is_natural_cards(first):
+            return finish(shoe, (("natural", 21, ONE, b, ZERO),), 0, 1, hole)
+        return decide(shoe, first, False, False, (), 0, 1, hole)
+
+    if hole_card == "enhc":
+        return play(shoe0, None)
+    if hole_card != "peek":
+        raise ValueError("hole_card: 'peek' or 'enhc'")
+    if surrender == "early":
+        raise ValueError("the brute force plays late surrender or none")
+    ev = ZERO
+    for r, p, rest in draws(shoe0):
+        if _is_natural_cards((upcard, r)):
+            ev += p * (t_nat if _is_natural_cards(first) else -ONE)
+        else:
+            ev += p * play(rest, r)
+    return ev
+
+
+def reference_kwargs(rules) -> dict:
+    """``GameReferenceSolver`` keyword arguments of a ``bjsolve.Rules`` (exact Fractions of
+    its payouts), for tests that compare the engine with this reference."""
+    def exact(x):
+        return Fraction(x).limit_denominator(10**6) if float(Fraction(x).limit_denominator(
+            10**6)) == x else Fraction(x)
+
+    return dict(
+        hit_soft_17=rules.hit_soft_17, double=rules.double, double_soft=rules.double_soft,
+        double_any_cards=rules.double_any_cards, double_after_split=rules.double_after_split,
+        max_split_hands=rules.max_split_hands, resplit_aces=rules.resplit_aces,
+        hit_split_aces=rules.hit_split_aces, surrender=rules.surrender,
+        blackjack_payout=exact(rules.blackjack_payout), hole_card=rules.hole_card,
+        dealer_wins_ties=rules.dealer_wins_ties, natural_tie=rules.natural_tie,
+        natural_always_wins=rules.natural_always_wins,
+        dealer_22_push=rules.dealer_22 == "push",
+        free_double_totals=frozenset(rules.free_doubles),
+        free_split_ranks=frozenset(rules.free_splits),
+        player_21_wins=rules.player_21_wins,
+        bonus_21=tuple(exact(x) for x in rules.bonus_21),
+        bonus_678=tuple(exact(x) for x in rules.bonus_678),
+        bonus_777=tuple(exact(x) for x in rules.bonus_777),
+        bonus_after_split=rules.bonus_after_split, super_bonus=exact(rules.super_bonus),
+        redoubles=rules.redoubles, double_rescue=rules.double_rescue,
+        double_split_aces=rules.double_split_aces)

@@ -1,0 +1,315 @@
+# cython: language_level=3
+# distutils: language = c++
+"""``GameEngine``: exact player values of the games (Free Bet, Spanish 21 and their rules,
+docs/games.md) against one dealer key, with ``UpcardEngine``'s Python interface, so that
+the solver, the chart, removal effects and indices work on the games unchanged.
+
+The walk itself (hand, split and round recursion, generic in its accumulator) is C++ in
+``game_walk.h``; this module decodes the rules and the shoe with the rule model
+(``_rules``), checks arguments, and calls the walk without the GIL.  With no game key set
+it computes the classic game, equal to ``UpcardEngine`` to rounding (tests/test_game_engine.py);
+bjsolve uses it only for the games (``exact.engines.make_engine``), the classic solver
+staying the faster ``UpcardEngine``.
+"""
+from libc.stdint cimport uint64_t
+from libcpp.memory cimport shared_ptr, make_shared
+
+from bjcore._defs cimport RuleParams, N_RANKS, SPLIT_POLICY, SPLIT_CDZ, SPLIT_CDP1, SPLIT_CDP
+from bjcore._rules cimport ShoeParams, decode_rules, decode_shoe
+
+
+cdef extern from "game_walk.h" namespace "bjgame" nogil:
+    cdef struct GameRules:
+        int hit_soft_17, double_min_total, double_soft, double_any_cards, double_after_split
+        int max_split_hands, resplit_aces, hit_split_aces, surrender, split_class
+        int natural_takes_all
+        double blackjack_payout, tie_value, natural_tie_value
+        int dealer_22_push, free_double_totals, free_split_ranks, player_21_wins
+        double bonus_21[3]
+        double bonus_678[3]
+        double bonus_777[3]
+        int bonus_after_split
+        double super_bonus
+        int redoubles, double_rescue, double_split_aces
+
+    cdef cppclass PolicyTable:
+        int split_context
+        size_t size "actions.size"()
+        void clear "actions.clear"()
+
+    cdef cppclass ValueWalk:
+        GameRules R
+        double shoe[10]
+        double shoe_size
+        bint infinite
+        int dealer_cards[2]
+        int dealer_n
+        int dealer_cnt[10]
+        int upcard
+        int hole_rank
+        int game
+        shared_ptr[PolicyTable] policy
+        long policy_missing
+        int cnt[10]
+        int hard
+        int n_cards
+        int pair_rank
+        size_t dealer_index_size "dealer_index.size"()
+        size_t row_index_size "row_index.size"()
+        void init()
+        void forget()
+        void clear_hand()
+        void add_card(int r)
+        int hands_limit(int pair)
+        bint may_double()
+        double surrender_value()
+        void set_decision(uint64_t key, int action)
+        void law_for(const double* counts, bint recursive, double* out)
+
+    int walk_round(ValueWalk* w, double* out)
+    int walk_split(ValueWalk* w, int pair, double* out)
+    int walk_hand(ValueWalk* w, double* out)
+    int walk_freeze(ValueWalk* w)
+    enum:
+        WALK_NO_MEMORY "bjgame::NO_MEMORY"
+
+
+cdef void copy_rules(const RuleParams* p, GameRules* g) noexcept:
+    cdef int i
+    g.hit_soft_17 = p.hit_soft_17
+    g.double_min_total = p.double_min_total
+    g.double_soft = p.double_soft
+    g.double_any_cards = p.double_any_cards
+    g.double_after_split = p.double_after_split
+    g.max_split_hands = p.max_split_hands
+    g.resplit_aces = p.resplit_aces
+    g.hit_split_aces = p.hit_split_aces
+    g.surrender = p.surrender
+    g.split_class = p.split_class
+    g.natural_takes_all = p.natural_takes_all
+    g.blackjack_payout = p.blackjack_payout
+    g.tie_value = p.tie_value
+    g.natural_tie_value = p.natural_tie_value
+    g.dealer_22_push = p.dealer_22_push
+    g.free_double_totals = p.free_double_totals
+    g.free_split_ranks = p.free_split_ranks
+    g.player_21_wins = p.player_21_wins
+    for i in range(3):
+        g.bonus_21[i] = p.bonus_21[i]
+        g.bonus_678[i] = p.bonus_678[i]
+        g.bonus_777[i] = p.bonus_777[i]
+    g.bonus_after_split = p.bonus_after_split
+    g.super_bonus = p.super_bonus
+    g.redoubles = p.redoubles
+    g.double_rescue = p.double_rescue
+    g.double_split_aces = p.double_split_aces
+
+
+cdef class GameEngine:
+    """Exact player values against one dealer key for one shoe and rule set, the games'
+    rules included.  ``GameEngine(shoe, dealer, rules, infinite=False, fractional=False)``
+    as ``UpcardEngine``: values are unconditioned fractions of the initial bet."""
+
+    cdef ValueWalk* walk
+    cdef readonly int upcard
+    cdef bint spoiled
+
+    def __cinit__(self):
+        self.walk = new ValueWalk()
+
+    def __dealloc__(self):
+        del self.walk
+
+    def __init__(self, shoe, dealer, dict rules, bint infinite=False, bint fractional=False):
+        cdef ShoeParams decoded
+        cdef RuleParams params
+        cdef int r
+        decode_shoe(shoe, dealer, infinite, fractional, &decoded)
+        # (the rule model refuses the combinations the games exclude: redoubles with free
+        # doubles or splits)
+        decode_rules(rules, &params)
+        copy_rules(&params, &self.walk.R)
+        self.walk.game = params.game
+        self.walk.infinite = infinite
+        self.walk.shoe_size = decoded.size
+        for r in range(N_RANKS):
+            self.walk.shoe[r] = decoded.counts[r]
+            self.walk.dealer_cnt[r] = decoded.dealer_cnt[r]
+        self.walk.dealer_n = decoded.dealer_n
+        self.walk.dealer_cards[0] = decoded.dealer_cards[0]
+        self.walk.dealer_cards[1] = decoded.dealer_cards[1]
+        self.walk.upcard = decoded.upcard
+        self.walk.hole_rank = decoded.hole_rank
+        self.upcard = decoded.upcard
+        self.walk.init()
+        self.spoiled = False
+
+    cdef int check(self, int status) except -1:
+        """Raise MemoryError for a failed walk, dropping its half-built tables."""
+        if status == WALK_NO_MEMORY:
+            self.walk.forget()
+            raise MemoryError("the game walk ran out of memory")
+        return 0
+
+    def round_ev(self):
+        """E(u), unconditioned."""
+        cdef double v
+        cdef int status
+        with nogil:
+            status = walk_round(self.walk, &v)
+        self.check(status)
+        return v
+
+    def _check_hand(self, counts, bint in_shoe=True):
+        """The hand's 10 counts as ints, checked: 2+ cards, hard total <= 21 and (with
+        ``in_shoe``) cards the shoe holds beside the dealer's."""
+        cdef int r, hard = 0, n = 0
+        if len(counts) != N_RANKS:
+            raise ValueError(f"hand must have {N_RANKS} counts, got {len(counts)}")
+        out = []
+        for r in range(N_RANKS):
+            c = counts[r]
+            if c != int(c):
+                raise ValueError(f"hand counts must be whole numbers, got {c!r}")
+            c = int(c)
+            if c < 0 or c > 21:
+                raise ValueError(f"bad count {c} for rank {r + 1}")
+            if (in_shoe and not self.walk.infinite and c > 0
+                    and c + self.walk.dealer_cnt[r] - 1 >= self.walk.shoe[r]):
+                raise ValueError(f"the shoe does not hold the hand's rank-{r + 1} cards")
+            hard += c * (r + 1)
+            n += c
+            out.append(c)
+        if n < 2 or hard > 21:
+            raise ValueError("a hand needs two or more cards and at most 21")
+        return out
+
+    cdef void set_hand(self, list counts):
+        self.walk.clear_hand()
+        for r in range(N_RANKS):
+            for _ in range(<int>counts[r]):
+                self.walk.add_card(r)
+
+    def surrender_ev(self, counts):
+        """Unconditioned surrender value of the original two cards."""
+        cdef double v
+        self.set_hand(self._check_hand(counts))
+        v = self.walk.surrender_value()
+        self.walk.clear_hand()
+        return v
+
+    def hand_values(self, counts):
+        """(stand, hit, double, natural chance) unconditioned, for an unsplit hand."""
+        cdef double out[4]
+        cdef int status
+        self.set_hand(self._check_hand(counts))
+        with nogil:
+            status = walk_hand(self.walk, out)
+        self.check(status)
+        return out[0], out[1], out[2], out[3]
+
+    def may_double_hand(self, counts, bint after_split=False):
+        """Whether the rules allow doubling this hand (after a split: DAS gate too)."""
+        cdef bint ok
+        self.set_hand(self._check_hand(counts, in_shoe=False))
+        ok = self.walk.may_double()
+        if after_split and not self.walk.R.double_after_split:
+            ok = False
+        self.walk.clear_hand()
+        return bool(ok)
+
+    def split_limit(self, int pair):
+        """M(P): hands the pair may become (0 or 1: no split)."""
+        if pair < 1 or pair > 10:
+            raise ValueError("pair rank must be 1..10")
+        return self.walk.hands_limit(pair)
+
+    def split_ev(self, int pair):
+        """(unconditioned split expectation, natural chance over S - 2P - u), or NaN."""
+        cdef double v, left = 0.0
+        cdef double rho[10]
+        cdef int r, hole, status
+        if pair < 1 or pair > 10:
+            raise ValueError("pair rank must be 1..10")
+        with nogil:
+            status = walk_split(self.walk, pair, &v)
+        self.check(status)
+        beta = 0.0
+        hole = self.walk.hole_rank
+        if hole >= 0:
+            if self.walk.infinite:
+                beta = self.walk.shoe[hole]
+            else:
+                for r in range(N_RANKS):
+                    rho[r] = self.walk.shoe[r] - self.walk.dealer_cnt[r]
+                rho[pair - 1] -= 2
+                for r in range(N_RANKS):
+                    left += rho[r]
+                beta = rho[hole] / left if left > 0 and rho[hole] > 0 else 0.0
+        return v, beta
+
+    def freeze_decisions(self):
+        """Record this engine's decision for every hand composition (as
+        ``UpcardEngine.freeze_decisions``; a free split hand's decisions under a key of
+        their own).  Returns the number of decisions recorded."""
+        cdef int status
+        if self.walk.R.split_class == SPLIT_POLICY:
+            raise ValueError("a policy engine plays frozen decisions; it has none to record")
+        self.walk.policy = make_shared[PolicyTable]()
+        self.walk.policy.get().split_context = {SPLIT_CDZ: 0, SPLIT_CDP1: 1,
+                                                SPLIT_CDP: 2}[self.walk.R.split_class]
+        with nogil:
+            status = walk_freeze(self.walk)
+        if status == WALK_NO_MEMORY:
+            self.walk.policy = make_shared[PolicyTable]()
+        self.check(status)
+        return self.walk.policy.get().size()
+
+    def copy_policy_to(self, GameEngine other not None):
+        """Give ``other`` (a policy-mode engine) this engine's recorded decisions (shared:
+        ``other`` copies them before any change of its own)."""
+        other.walk.policy = self.walk.policy
+
+    def set_policy(self, int kind, counts, int action):
+        """Freeze the action for a composition: kind 0 start, 1 later, 2 split hand."""
+        cdef uint64_t key = 0
+        cdef int r
+        cdef shared_ptr[PolicyTable] mine
+        if not 0 <= kind <= 2 or not 0 <= action <= 4 or len(counts) != N_RANKS:
+            raise ValueError("bad policy entry")
+        for r in range(N_RANKS):
+            if not 0 <= counts[r] < 32:
+                raise ValueError("bad policy composition")
+            key += <uint64_t>counts[r] << (5 * r)
+        if self.walk.policy.use_count() > 1:
+            mine = make_shared[PolicyTable](self.walk.policy.get()[0])
+            self.walk.policy = mine
+        if kind == 2 and self.walk.policy.get().split_context != 0:
+            raise ValueError("this engine's split-hand decisions are recorded per split "
+                             "context; set_policy gives one per composition")
+        self.walk.set_decision(key | (<uint64_t>kind << 58), action)
+
+    @property
+    def policy_misses(self):
+        """Decisions a policy solve met that had no frozen action (should be 0)."""
+        return self.walk.policy_missing
+
+    def _dealer_law(self, counts, bint recursive=False):
+        """The dealer's final outcome chances [17, 18, 19, 20, 21, natural, 22, over 22]
+        for the 10 counts left in the shoe (the dealer's known cards already out), by the
+        composition pass the engine uses or (``recursive``) by the plain recursion over
+        every draw order: for tests."""
+        cdef double n[10]
+        cdef double out[8]
+        cdef int r
+        if len(counts) != N_RANKS:
+            raise ValueError(f"counts must have {N_RANKS} entries, got {len(counts)}")
+        for r in range(N_RANKS):
+            n[r] = counts[r]
+        self.walk.law_for(n, recursive, out)
+        return [out[r] for r in range(8)]
+
+    @property
+    def memo_sizes(self):
+        """(dealer distributions, hand contexts) held in the memo tables."""
+        return self.walk.dealer_index_size(), self.walk.row_index_size()

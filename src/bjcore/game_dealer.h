@@ -1,0 +1,269 @@
+/* The dealer's draws for the game walk (game_walk.h): his final outcome law, with a
+ * final 22 kept apart from the other busts, for any shoe, by one pass over the multisets
+ * of cards he may draw (docs/algorithms.md, "The game walk").
+ */
+#ifndef BJSOLVE_GAME_DEALER_H
+#define BJSOLVE_GAME_DEALER_H
+
+#include <cstdint>
+#include <unordered_map>
+#include <vector>
+
+/* no-alias pointers (the lanes' loops vectorize when the compiler knows the rows apart) */
+#if defined(_MSC_VER)
+#define BJ_GAME_RESTRICT __restrict
+#else
+#define BJ_GAME_RESTRICT __restrict__
+#endif
+
+namespace bjgame {
+
+enum { N_RANKS = 10 };
+/* dealer outcomes: final 17..21, natural, exactly 22, over 22 */
+enum { D_NATURAL = 5, D_22 = 6, D_OVER = 7, N_OUT = 8 };
+static const int COUNT_BITS = 5;   // packed compositions: 5 bits per rank count
+
+static inline uint64_t rank_unit(int r) { return (uint64_t)1 << (COUNT_BITS * r); }
+
+/* One dealer key's draws: built once (``build``), then a law per shoe (``law``). */
+class DealerDraws {
+  public:
+    int dealer_cards[2] = {0, 0};
+    int dealer_n = 0;
+    int hole_rank = -1;
+    int hit_soft_17 = 0;
+    bool infinite = false;
+
+    void build(const int* cards, int n, int hole, int h17, bool inf) {
+        dealer_cards[0] = cards[0];
+        dealer_cards[1] = cards[1];
+        dealer_n = n;
+        hole_rank = hole;
+        hit_soft_17 = h17;
+        infinite = inf;
+        build_nodes();
+    }
+
+    /* ---- the dealer's draw compositions ----------------------------------------------
+     * Every multiset of cards the dealer may draw after his known cards (hard total at
+     * most 16 before the last card), in pre-order (cards added in non-decreasing rank),
+     * each with how many of its orders are a legal
+     * draw sequence that ends there (the dealer hits after every proper prefix, and no
+     * hole card made a natural first).  The chance of one order is the product of
+     * (n_r - k) / (left - K) over its cards, the same for every order of the multiset:
+     * so a shoe's outcome law is one pass over the nodes, each multiplying its parent's
+     * product by one factor (the classic engine's trie, with the dealer's 22 kept). */
+    struct DealerNode {
+        int8_t rank, prior, depth, outcome;   // outcome -1: the dealer draws on from here
+        int32_t skip;                          // index past the node's subtree
+        double orders;                         // legal orders ending here (0: none)
+    };
+    std::vector<DealerNode> dnodes;
+    int dealer_depth = 0;                              // most cards drawn before a node's
+    std::unordered_map<uint64_t, double> hitting_orders;   // build-time memo
+
+    void dealer_state(const int* k, int& t, bool& soft, int& hard_out) const {
+        int h = 0, aces = 0;
+        for (int i = 0; i < dealer_n; ++i) {
+            h += dealer_cards[i];
+            aces += dealer_cards[i] == 1;
+        }
+        for (int r = 0; r < N_RANKS; ++r) {
+            h += k[r] * (r + 1);
+            aces += r == 0 ? k[r] : 0;
+        }
+        soft = aces > 0 && h + 10 <= 21;
+        t = soft ? h + 10 : h;
+        hard_out = h;
+    }
+    /* whether the dealer draws again after the known cards and the drawn multiset k */
+    bool dealer_hits(const int* k, int drawn) const {
+        if (drawn == 1 && dealer_n == 1 && hole_rank >= 0 && k[hole_rank] == 1) return false;
+        int t, h;
+        bool soft;
+        dealer_state(k, t, soft, h);
+        if (h > 21) return false;
+        return t < 17 || (t == 17 && soft && hit_soft_17);
+    }
+    /* orders of the multiset k in which the dealer hits after every prefix, k included */
+    double hit_orders(int* k, int drawn, uint64_t key) {
+        if (drawn == 0) return 1.0;
+        if (!dealer_hits(k, drawn)) return 0.0;
+        auto it = hitting_orders.find(key);
+        if (it != hitting_orders.end()) return it->second;
+        double v = 0.0;
+        for (int r = 0; r < N_RANKS; ++r)
+            if (k[r] > 0) {
+                k[r]--;
+                v += hit_orders(k, drawn - 1, key - rank_unit(r));
+                k[r]++;
+            }
+        hitting_orders.emplace(key, v);
+        return v;
+    }
+    void dealer_nodes_from(int* k, int drawn, uint64_t key, int lowest) {
+        for (int r = lowest; r < N_RANKS; ++r) {
+            k[r]++;
+            DealerNode node;
+            node.rank = (int8_t)r;
+            node.prior = (int8_t)(k[r] - 1);
+            node.depth = (int8_t)drawn;   // cards drawn before this one
+            uint64_t child = key + rank_unit(r);
+            bool hits = dealer_hits(k, drawn + 1);
+            double orders = 0.0;
+            if (!hits) {
+                // legal orders: a prefix of drawn cards the dealer hits after, then the last
+                for (int j = 0; j < N_RANKS; ++j)
+                    if (k[j] > 0) {
+                        k[j]--;
+                        orders += hit_orders(k, drawn, child - rank_unit(j));
+                        k[j]++;
+                    }
+            }
+            int t, h;
+            bool soft;
+            dealer_state(k, t, soft, h);
+            int outcome = -1;
+            if (!hits) {
+                if (drawn == 0 && dealer_n == 1 && hole_rank >= 0 && r == hole_rank)
+                    outcome = D_NATURAL;
+                else if (h > 22) outcome = D_OVER;
+                else if (h == 22) outcome = D_22;
+                else outcome = t - 17;
+            }
+            node.outcome = (int8_t)outcome;
+            node.orders = orders;
+            // a larger multiset may be drawn in an order that passes through this one as
+            // a different prefix (upcard 6: A then 5 stops at soft 17, 5 then A draws on
+            // from 12): grow every multiset whose hard total leaves the dealer a hit
+            bool grow = h <= 16;
+            size_t at = dnodes.size();
+            bool keep = grow || (outcome != D_OVER && orders > 0.0);
+            if (keep) {
+                dnodes.push_back(node);
+                if (grow) dealer_nodes_from(k, drawn + 1, child, r);
+                dnodes[at].skip = (int32_t)dnodes.size();
+            }
+            k[r]--;
+        }
+    }
+    void build_nodes() {
+        int k[N_RANKS] = {0};
+        dnodes.clear();
+        hitting_orders.clear();
+        dealer_nodes_from(k, 0, 0, 0);
+        hitting_orders.clear();
+        dealer_depth = 0;
+        for (const DealerNode& nd : dnodes)
+            if (nd.depth > dealer_depth) dealer_depth = nd.depth;
+    }
+
+
+    /* the dealer's outcome law for the counts n (``left`` cards; infinite: chances) */
+    void law(const double* n, double left, double* out) const {
+        double prod[40];
+        double inv[40];
+        for (int k = 0; k < N_OUT; ++k) out[k] = 0.0;
+        for (int d = 0; d <= dealer_depth; ++d)
+            inv[d] = infinite ? 1.0 : (left - d > 0.0 ? 1.0 / (left - d) : 0.0);
+        prod[0] = 1.0;
+        size_t i = 0, end = dnodes.size();
+        while (i < end) {
+            const DealerNode& nd = dnodes[i];
+            double avail = infinite ? n[nd.rank] : n[nd.rank] - nd.prior;
+            double f = avail > 0.0 ? avail * inv[nd.depth] : 0.0;
+            double p = prod[nd.depth] * f;
+            if (p == 0.0) {
+                i = nd.skip;
+                continue;
+            }
+            prod[nd.depth + 1] = p;
+            if (nd.outcome >= 0) out[nd.outcome] += nd.orders * p;
+            ++i;
+        }
+    }
+
+    /* dealer_law for LANES shoes at once (n: LANES rows of N_RANKS counts; out: LANES rows
+     * of N_OUT), one pass over the nodes shared by the lanes: a split hand's laws in every
+     * context (extra pair cards gone) differ only in the pair rank's count. */
+    template <int LANES>
+    void law_lanes(const double* n, const double* left, double* out) const {
+        alignas(32) double prod[40][LANES];
+        alignas(32) double inv[40][LANES];
+        alignas(32) double avail[N_RANKS][LANES];
+        alignas(32) double acc[N_OUT][LANES];
+        for (int k = 0; k < N_OUT; ++k)
+            for (int l = 0; l < LANES; ++l) acc[k][l] = 0.0;
+        for (int d = 0; d <= dealer_depth; ++d)
+            for (int l = 0; l < LANES; ++l)
+                inv[d][l] = infinite ? 1.0 : (left[l] - d > 0.0 ? 1.0 / (left[l] - d) : 0.0);
+        for (int r = 0; r < N_RANKS; ++r)
+            for (int l = 0; l < LANES; ++l) avail[r][l] = n[l * N_RANKS + r];
+        for (int l = 0; l < LANES; ++l) prod[0][l] = 1.0;
+        const DealerNode* nodes = dnodes.data();
+        size_t i = 0, end = dnodes.size();
+        while (i < end) {
+            const DealerNode& nd = nodes[i];
+            const double prior = infinite ? 0.0 : (double)nd.prior;
+            const double* BJ_GAME_RESTRICT a = avail[nd.rank];
+            const double* BJ_GAME_RESTRICT iv = inv[nd.depth];
+            const double* BJ_GAME_RESTRICT up = prod[nd.depth];
+            double* BJ_GAME_RESTRICT p = prod[nd.depth + 1];
+            double any = 0.0;
+            for (int l = 0; l < LANES; ++l) {
+                double av = a[l] - prior;
+                av = av > 0.0 ? av : 0.0;
+                p[l] = up[l] * (av * iv[l]);
+                any += p[l];
+            }
+            if (!(any > 0.0)) {
+                i = nd.skip;
+                continue;
+            }
+            if (nd.outcome >= 0) {
+                double* BJ_GAME_RESTRICT o = acc[nd.outcome];
+                const double w = nd.orders;
+                for (int l = 0; l < LANES; ++l) o[l] += w * p[l];
+            }
+            ++i;
+        }
+        for (int l = 0; l < LANES; ++l)
+            for (int k = 0; k < N_OUT; ++k) out[l * N_OUT + k] = acc[k][l];
+    }
+
+    /* The dealer's final outcomes for the shoe ``n`` by the plain recursion over every
+     * draw order, from a dealer hand of hard total ``dhard`` with ``daces`` aces and
+     * ``dcards`` cards (for tests: the composition pass must agree). */
+    void by_every_order(double* n, double left, int dhard, int daces, int dcards, double p,
+                     double* out) const {
+        int t = (daces > 0 && dhard + 10 <= 21) ? dhard + 10 : dhard;
+        bool soft = daces > 0 && dhard + 10 <= 21;
+        if (dhard > 21) {
+            out[dhard == 22 ? D_22 : D_OVER] += p;
+            return;
+        }
+        if (t > 17 || (t == 17 && !(soft && hit_soft_17))) {
+            out[t - 17] += p;
+            return;
+        }
+        if (!(left > 0.0)) return;   // (a shoe without cards: the rest counts as a bust)
+        for (int r = 0; r < N_RANKS; ++r) {
+            double w = infinite ? n[r] : n[r] / left;
+            if (!(n[r] > 0.0)) continue;
+            double q = p * w;
+            if (dcards == 1 && hole_rank >= 0 && r == hole_rank) {
+                out[D_NATURAL] += q;   // the hole card makes a natural
+                continue;
+            }
+            if (!infinite) n[r] -= 1.0;
+            by_every_order(n, infinite ? left : left - 1.0, dhard + r + 1, daces + (r == 0),
+                        dcards + 1, q, out);
+            if (!infinite) n[r] += 1.0;
+        }
+    }
+
+};
+
+}  // namespace bjgame
+
+#endif

@@ -1,0 +1,1051 @@
+/* The game walk: the hand, split and round recursion of the games (Free Bet, Spanish 21 and
+ * the classic game as their special case), written once, generic in what it accumulates
+ * (docs/algorithms.md, "The game walk").
+ *
+ * GameWalk<Acc> values one dealer key (an upcard, or both dealer cards face up) for one shoe
+ * and rule set.  Acc is the accumulator: what a hand's outcome adds up to.  ValueAcc (the
+ * expected value) is the only one today; a law or moments accumulator plugs in by giving the
+ * same five operations (zero, constant, add, settle, mean).  Decisions always compare the
+ * mean, so every accumulator follows the same play.
+ *
+ * A hand carries its stake: ``own`` (the player's money on it) and ``free`` (the house's, in
+ * Free Bet: a free double or a free split).  One function, ``settle``, pays a standing hand
+ * against the dealer's outcome law for every rule of the contract (docs/games.md): the
+ * dealer's 22 that pushes, the player's 21 that always wins, the bonus payouts, ties.
+ *
+ * Conventions are the classic engine's (docs/conventions.md): unconditioned fractions of the
+ * initial bet; a hand standing is charged its own stake against a dealer natural, and each
+ * double node gives back what it added when a natural takes only the original bet (peek);
+ * the split assembly is the classic X/Y one (docs/split-classes.md), with one hand's value
+ * own-stake and the others' free-stake when the split is free.
+ *
+ * Entry points return 0, or BJ_GAME_NO_MEMORY when an allocation failed (the memo tables
+ * are then dropped by the caller through ``forget``).  Nothing here throws past them.
+ */
+#ifndef BJSOLVE_GAME_WALK_H
+#define BJSOLVE_GAME_WALK_H
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <new>
+#include <unordered_map>
+#include <vector>
+
+#include "game_dealer.h"
+
+namespace bjgame {
+
+enum { MAX_A = 8 };
+enum { ACT_STAND = 0, ACT_HIT = 1, ACT_DOUBLE = 2, ACT_SPLIT = 3, ACT_SURRENDER = 4 };
+enum { SPLIT_CDZ = 0, SPLIT_CDP1 = 1, SPLIT_CDP = 2, SPLIT_POLICY = 3 };
+enum { KIND_START = 0, KIND_LATER = 1, KIND_SPLIT = 2 };
+enum { OK = 0, NO_MEMORY = 1 };
+/* a split hand's context: the pair rank 1..10, or GENERIC (CDZ-'s model: the split hand
+ * seen with only its own cards gone, whatever its pair) */
+enum { PAIR_GENERIC = 15 };
+
+static const int PAIR_SHIFT = 50, EXTRA_SHIFT = 54, FREE_SHIFT = 58,
+                 KIND_SHIFT = 58, POLICY_FREE_SHIFT = 62;
+static const double TIE_TOL = 1e-12;
+
+static inline bool improves(double challenger, double incumbent) {
+    double scale = std::fabs(incumbent);
+    if (!(scale > 1.0)) scale = 1.0;
+    return challenger - incumbent > TIE_TOL * scale;
+}
+
+static inline double falling(double x, int k) {
+    double v = 1.0;
+    for (int j = 0; j < k; ++j) v *= x - j;
+    return v;
+}
+
+/* The rules the walk reads (filled from RuleParams by _game.pyx). */
+struct GameRules {
+    int hit_soft_17, double_min_total, double_soft, double_any_cards, double_after_split;
+    int max_split_hands, resplit_aces, hit_split_aces, surrender, split_class;
+    int natural_takes_all;
+    double blackjack_payout, tie_value, natural_tie_value;
+    int dealer_22_push, free_double_totals, free_split_ranks, player_21_wins;
+    double bonus_21[3], bonus_678[3], bonus_777[3];
+    int bonus_after_split;
+    double super_bonus;
+    int redoubles, double_rescue, double_split_aces;
+};
+
+/* ---- accumulators ------------------------------------------------------------------ */
+
+/* What a standing hand meets: the chances that it wins, loses (to a dealer total or a
+ * natural), ties (equal totals) against the dealer, given its cards and the shoe.  A dealer
+ * 22 that pushes is in none of them. */
+struct StandLaw {
+    double win, lose, natural, tie;
+};
+
+/* The expected value. */
+struct ValueAcc {
+    double v;
+    static ValueAcc zero() { return ValueAcc{0.0}; }
+    static ValueAcc constant(double x) { return ValueAcc{x}; }
+    /* this += w * other */
+    void add(double w, const ValueAcc& other) { v += w * other.v; }
+    /* this += w * a constant payoff x */
+    void add_constant(double w, double x) { v += w * x; }
+    /* a hand standing with own stake ``own``: a win pays ``win_pays`` (its whole stake,
+     * times the bonus where one is paid), a loss and a natural cost ``own``, a tie
+     * ``tie_value`` per own unit */
+    static ValueAcc settle(const StandLaw& law, double own, double win_pays, double tie_value) {
+        return ValueAcc{win_pays * law.win - own * (law.lose + law.natural)
+                        + tie_value * own * law.tie};
+    }
+    double mean() const { return v; }
+};
+
+/* ---- a flat hash index: packed key -> row ---------------------------------------------
+ * Open addressing with linear probing over a power-of-two table, grown at half full (the
+ * walk looks a key up once or more for every hand it visits: a node-based map's pointer
+ * chasing and its frees were a fifth of a solve). */
+class FlatIndex {
+    std::vector<uint64_t> keys;   // key + 1 (0: empty)
+    std::vector<int> vals;
+    size_t count_ = 0, mask = 0;
+    static size_t slot(uint64_t key, size_t mask) {
+        return (size_t)((key * 0x9E3779B97F4A7C15ull) >> 20) & mask;
+    }
+    void grow() {
+        std::vector<uint64_t> old_keys;
+        std::vector<int> old_vals;
+        old_keys.swap(keys);
+        old_vals.swap(vals);
+        size_t cap = old_keys.empty() ? 4096 : 2 * old_keys.size();
+        keys.assign(cap, 0);
+        vals.assign(cap, -1);
+        mask = cap - 1;
+        for (size_t i = 0; i < old_keys.size(); ++i)
+            if (old_keys[i]) {
+                size_t j = slot(old_keys[i] - 1, mask);
+                while (keys[j]) j = (j + 1) & mask;
+                keys[j] = old_keys[i];
+                vals[j] = old_vals[i];
+            }
+    }
+  public:
+    size_t size() const { return count_; }
+    void clear() {
+        std::vector<uint64_t>().swap(keys);
+        std::vector<int>().swap(vals);
+        count_ = 0;
+        mask = 0;
+    }
+    int find(uint64_t key) const {
+        if (keys.empty()) return -1;
+        size_t j = slot(key, mask);
+        while (keys[j]) {
+            if (keys[j] == key + 1) return vals[j];
+            j = (j + 1) & mask;
+        }
+        return -1;
+    }
+    void insert(uint64_t key, int val) {
+        if (2 * (count_ + 1) > keys.size()) grow();
+        size_t j = slot(key, mask);
+        while (keys[j]) {
+            if (keys[j] == key + 1) {
+                vals[j] = val;
+                return;
+            }
+            j = (j + 1) & mask;
+        }
+        keys[j] = key + 1;
+        vals[j] = val;
+        ++count_;
+    }
+};
+
+/* ---- frozen decisions ---------------------------------------------------------------- */
+
+struct PolicyTable {
+    std::unordered_map<uint64_t, int8_t> actions;
+    int split_context = 0;   // 0 CDZ-/user, 1 CDP1 (pair, one extra), 2 CDP (pair, extra)
+    int get(uint64_t key) const {
+        auto it = actions.find(key);
+        return it == actions.end() ? -1 : it->second;
+    }
+};
+
+/* ---- the walk -------------------------------------------------------------------------- */
+
+template <class Acc>
+struct HandRow {
+    Acc stand, hit, dbl;
+    StandLaw law;
+    uint8_t have = 0;     // bits: 1 stand, 2 hit, 4 double, 8 law
+    int8_t choice = -1;
+};
+
+template <class Acc>
+class GameWalk {
+  public:
+    GameRules R;
+    double shoe[N_RANKS];     // counts, or probabilities (infinite)
+    double shoe_size = 0;
+    bool infinite = false;
+    int dealer_cards[2] = {0, 0};
+    int dealer_n = 0;
+    int dealer_cnt[N_RANKS];
+    int upcard = 0;           // 0 when both dealer cards are known
+    int hole_rank = -1;
+    std::shared_ptr<PolicyTable> policy = std::make_shared<PolicyTable>();
+    long policy_missing = 0;
+    int game = 0;             // any game rule set (RuleParams.game)
+
+    // the hand being valued (mutated in place by the recursion)
+    int cnt[N_RANKS];
+    int hard = 0, n_cards = 0;
+    int pair_rank = 0, extra = 0;
+    int free_hand = 0;        // a free split hand: own 0, free 1 (else own 1)
+    uint64_t hand_key = 0;
+
+    DealerDraws dealer;           // the dealer's draw compositions (game_dealer.h)
+    FlatIndex dealer_index;
+    std::vector<double> dealer_rows;     // N_OUT per row
+    FlatIndex row_index;
+    std::vector<HandRow<Acc>> rows;
+    double split_cache[N_RANKS];
+    bool split_have[N_RANKS];
+
+    void init() {
+        clear_hand();
+        forget();
+        dealer.build(dealer_cards, dealer_n, hole_rank, R.hit_soft_17, infinite);
+    }
+
+    /* keep a law under its removed-cards key: the over-22 bust as the complement, as the
+     * classic engine counts it */
+    const double* store_law(uint64_t key, double* out) {
+        double listed = 0.0;
+        for (int j = 0; j < D_OVER; ++j) listed += out[j];
+        out[D_OVER] = 1.0 - listed;
+        int row = (int)(dealer_rows.size() / N_OUT);
+        dealer_rows.insert(dealer_rows.end(), out, out + N_OUT);
+        dealer_index.insert(key, row);
+        return &dealer_rows[(size_t)row * N_OUT];
+    }
+
+    /* A split hand's law: computed with those of its other contexts (e = 1 .. extra_max
+     * extra pair cards gone) not stored yet, in one shared pass. */
+    int extra_max = 0;   // while a split is valued: its contexts' largest e
+    const double* split_dealer_outcomes(uint64_t key) {
+        enum { L = 6 };   // (extra_max <= 2 * 4 - 3 = 5 with up to four hands; 6 lanes spare)
+        double n[L * N_RANKS], left[L], out[L * N_OUT];
+        uint64_t keys[L];
+        int p = pair_rank - 1, k = 0, saved = extra;
+        for (int e = 1; e <= extra_max && k < L; ++e) {
+            extra = e;
+            uint64_t ke = removed_key();
+            double* row = n + k * N_RANKS;
+            remaining(row);
+            if (e != saved && (row[p] < 0.0 || dealer_index.find(ke) >= 0)) continue;
+            left[k] = 0.0;
+            for (int r = 0; r < N_RANKS; ++r) {
+                if (row[r] < 0.0) row[r] = 0.0;
+                left[k] += row[r];
+            }
+            keys[k++] = ke;
+        }
+        extra = saved;
+        for (int l = k; l < L; ++l) {
+            left[l] = 0.0;
+            for (int r = 0; r < N_RANKS; ++r) n[l * N_RANKS + r] = 0.0;
+        }
+        dealer.law_lanes<L>(n, left, out);
+        for (int l = 0; l < k; ++l) store_law(keys[l], out + l * N_OUT);
+        // (a stored row's address holds until the next store: look it up after the last)
+        return &dealer_rows[(size_t)dealer_index.find(key) * N_OUT];
+    }
+
+    void forget() {
+        dealer_index.clear();
+        std::vector<double>().swap(dealer_rows);
+        row_index.clear();
+        std::vector<HandRow<Acc>>().swap(rows);
+        for (int r = 0; r < N_RANKS; ++r) split_have[r] = false;
+        clear_hand();
+    }
+
+    void clear_hand() {
+        for (int r = 0; r < N_RANKS; ++r) cnt[r] = 0;
+        hard = n_cards = pair_rank = extra = free_hand = 0;
+        hand_key = 0;
+    }
+    void add_card(int r) { cnt[r]++; hard += r + 1; n_cards++; hand_key += rank_unit(r); }
+    void remove_card(int r) { cnt[r]--; hard -= r + 1; n_cards--; hand_key -= rank_unit(r); }
+
+    int total() const { return (cnt[0] > 0 && hard + 10 <= 21) ? hard + 10 : hard; }
+    bool is_soft() const { return cnt[0] > 0 && hard + 10 <= 21; }
+    bool is_natural() const {
+        return pair_rank == 0 && n_cards == 2 && cnt[0] == 1 && cnt[9] == 1;
+    }
+    bool is_split() const { return pair_rank != 0; }
+    int extra_rank() const { return (pair_rank >= 1 && pair_rank <= 10) ? pair_rank : 0; }
+
+    /* ---- the shoe ------------------------------------------------------------------- */
+
+    uint64_t removed_key() const {
+        if (infinite) return 0;
+        int p = extra_rank();
+        return p ? hand_key + (uint64_t)extra * rank_unit(p - 1) : hand_key;
+    }
+    uint64_t context_key() const {
+        return hand_key | ((uint64_t)pair_rank << PAIR_SHIFT)
+               | ((uint64_t)extra << EXTRA_SHIFT) | ((uint64_t)free_hand << FREE_SHIFT);
+    }
+    void remaining(double* n) const {
+        for (int r = 0; r < N_RANKS; ++r) n[r] = shoe[r] - cnt[r] - dealer_cnt[r];
+        int p = extra_rank();
+        if (p) n[p - 1] -= extra;
+    }
+    void next_card_weights(double* pi) const {
+        if (infinite) {
+            for (int r = 0; r < N_RANKS; ++r) pi[r] = shoe[r];
+            return;
+        }
+        double left = 0.0;
+        remaining(pi);
+        for (int r = 0; r < N_RANKS; ++r) {
+            if (pi[r] < 0.0) pi[r] = 0.0;
+            left += pi[r];
+        }
+        for (int r = 0; r < N_RANKS; ++r) pi[r] = left > 0.0 ? pi[r] / left : 0.0;
+    }
+    double hole_natural_chance(const double* pi) const {
+        return hole_rank < 0 ? 0.0 : pi[hole_rank];
+    }
+    /* what a double node gives back per own unit it adds: the natural takes only the
+     * original bet (peek, OBO), or everything (ENHC) */
+    double natural_refund(const double* pi) const {
+        return R.natural_takes_all ? 0.0 : hole_natural_chance(pi);
+    }
+
+    /* ---- the dealer ------------------------------------------------------------------ */
+
+    /* the dealer's outcome law for the counts n left in the shoe, by the composition pass
+     * (``recursive``: by the plain recursion over every draw order, for tests) */
+    void law_for(const double* counts, bool recursive, double* out) const {
+        double n[N_RANKS], left = 0.0;
+        for (int r = 0; r < N_RANKS; ++r) {
+            n[r] = counts[r] < 0.0 ? 0.0 : counts[r];
+            left += n[r];
+        }
+        if (infinite) left = 1.0;
+        if (!recursive) {
+            dealer.law(n, left, out);
+        } else {
+            for (int k = 0; k < N_OUT; ++k) out[k] = 0.0;
+            int dh = 0, da = 0;
+            for (int i = 0; i < dealer_n; ++i) {
+                dh += dealer_cards[i];
+                da += dealer_cards[i] == 1;
+            }
+            dealer.by_every_order(n, left, dh, da, dealer_n, 1.0, out);
+        }
+        double listed = 0.0;
+        for (int k = 0; k < D_OVER; ++k) listed += out[k];
+        out[D_OVER] = 1.0 - listed;
+    }
+
+    const double* dealer_outcomes() {
+        uint64_t key = removed_key();
+        int found = dealer_index.find(key);
+        if (found >= 0) return &dealer_rows[(size_t)found * N_OUT];
+        if (!infinite && extra_max > 1 && pair_rank >= 1 && pair_rank <= 10
+            && extra >= 1 && extra <= extra_max)
+            return split_dealer_outcomes(key);
+        double n[N_RANKS], out[N_OUT], left = 0.0;
+        if (infinite) {
+            for (int r = 0; r < N_RANKS; ++r) n[r] = shoe[r];
+            left = 1.0;
+        } else {
+            // A fractional count the hand overdraws (0.6 aces left, one drawn) stays negative
+            // in the total of an unsplit hand's shoe, as the classic engine's pass keeps it
+            // (the pass deals no card of a rank whose count is not positive); a split
+            // hand's shoe is clamped at 0, as the classic engine's split passes clamp it.
+            remaining(n);
+            for (int r = 0; r < N_RANKS; ++r) {
+                if (n[r] < 0.0 && pair_rank != 0) n[r] = 0.0;
+                left += n[r];
+            }
+        }
+        dealer.law(n, left, out);
+        return store_law(key, out);
+    }
+
+    /* ---- settlement ----------------------------------------------------------------- */
+
+    StandLaw stand_law() {
+        const double* d = dealer_outcomes();
+        int t = total();
+        bool always = R.player_21_wins && t == 21;
+        StandLaw law{0.0, 0.0, d[D_NATURAL], 0.0};
+        for (int k = 0; k < 5; ++k) {
+            if (always || t > 17 + k) law.win += d[k];
+            else if (t < 17 + k) law.lose += d[k];
+            else law.tie += d[k];
+        }
+        if (always || !R.dealer_22_push) law.win += d[D_22];
+        law.win += d[D_OVER];
+        return law;
+    }
+
+    /* the chance that three sevens dealt to the player are all of one given suit */
+    double seven_suit_chance() const {
+        if (infinite) return 1.0 / 64.0;
+        double n = shoe[6], m = n / 4.0;
+        if (n < 3.0) return 0.0;
+        return m * (m - 1.0) * (m - 2.0) / (n * (n - 1.0) * (n - 2.0));
+    }
+
+    /* what a winning undoubled hand pays per unit of its stake: the bonus, averaged over
+     * the suits where they matter, or 1 */
+    double bonus_multiplier() const {
+        if (pair_rank != 0 && !R.bonus_after_split) return 1.0;
+        if (total() != 21) return 1.0;
+        if (n_cards >= 5) return R.bonus_21[n_cards >= 7 ? 2 : n_cards - 5];
+        if (n_cards != 3) return 1.0;
+        if (cnt[5] == 1 && cnt[6] == 1 && cnt[7] == 1)
+            return (60.0 * R.bonus_678[0] + 3.0 * R.bonus_678[1] + R.bonus_678[2]) / 64.0;
+        if (cnt[6] == 3) {
+            double s = seven_suit_chance();
+            double mixed = 1.0 - 4.0 * s;
+            if (R.super_bonus > 0.0 && pair_rank == 0 && upcard == 7)
+                return mixed * R.bonus_777[0] + 4.0 * s * R.super_bonus;
+            return mixed * R.bonus_777[0] + 3.0 * s * R.bonus_777[1] + s * R.bonus_777[2];
+        }
+        return 1.0;
+    }
+
+    double own_stake() const { return free_hand ? 0.0 : 1.0; }
+
+    /* ---- memo rows ------------------------------------------------------------------ */
+
+    int lookup() {
+        uint64_t key = context_key();
+        int found = row_index.find(key);
+        if (found >= 0) return found;
+        int row = (int)rows.size();
+        rows.emplace_back();
+        row_index.insert(key, row);
+        return row;
+    }
+
+    const StandLaw& law_at(int row) {
+        if (!(rows[row].have & 8)) {
+            StandLaw law = stand_law();
+            rows[row].law = law;
+            rows[row].have |= 8;
+        }
+        return rows[row].law;
+    }
+
+    Acc value_at(int row, int action) {
+        uint8_t bit = action == ACT_STAND ? 1 : action == ACT_HIT ? 2 : 4;
+        if (rows[row].have & bit)
+            return action == ACT_STAND ? rows[row].stand
+                   : action == ACT_HIT ? rows[row].hit : rows[row].dbl;
+        Acc v = action == ACT_STAND ? stand_value(row)
+                : action == ACT_HIT ? hit_value() : double_value();
+        HandRow<Acc>& h = rows[row];   // (the store may have grown)
+        if (action == ACT_STAND) h.stand = v;
+        else if (action == ACT_HIT) h.hit = v;
+        else h.dbl = v;
+        h.have |= bit;
+        return v;
+    }
+    Acc get(int action) { return value_at(lookup(), action); }
+
+    /* ---- stand, hit, double ---------------------------------------------------------- */
+
+    Acc stand_value(int row) {
+        if (is_natural()) {
+            if (hole_rank >= 0) {
+                double pi[N_RANKS];
+                next_card_weights(pi);
+                double beta = hole_natural_chance(pi);
+                return Acc::constant(R.blackjack_payout * (1.0 - beta)
+                                     + R.natural_tie_value * beta);
+            }
+            return Acc::constant(R.blackjack_payout);
+        }
+        StandLaw law = law_at(row);
+        return Acc::settle(law, own_stake(), (own_stake() + (free_hand ? 1.0 : 0.0))
+                                                 * bonus_multiplier(), R.tie_value);
+    }
+
+    Acc hit_value() {
+        double pi[N_RANKS];
+        next_card_weights(pi);
+        Acc ev = Acc::zero();
+        double own = own_stake();
+        for (int r = 0; r < N_RANKS; ++r) {
+            if (pi[r] <= 0.0) continue;
+            if (hard + r + 1 > 21) {
+                ev.add_constant(pi[r], -own);
+                continue;
+            }
+            add_card(r);
+            ev.add(pi[r], continuation());
+            remove_card(r);
+        }
+        return ev;
+    }
+
+    /* whether the current two cards double free (a hard total of the mask) */
+    bool free_double_here() const {
+        return n_cards == 2 && !is_soft() && ((R.free_double_totals >> total()) & 1);
+    }
+
+    Acc double_value() {
+        // the stake after the double: a free double adds a free unit per unit of stake;
+        // a paid one the player's (on a free split hand: own 0 -> 1)
+        double own = own_stake(), fr = free_hand ? 1.0 : 0.0, added_own;
+        if (free_double_here()) {
+            fr += own + fr;
+            added_own = 0.0;
+        } else {
+            added_own = own + fr;
+            own += added_own;
+        }
+        return doubled_draw(own, fr, added_own, R.redoubles);
+    }
+
+    /* one card to a hand whose stake is now (own, free), ``added_own`` of it just added */
+    Acc doubled_draw(double own, double fr, double added_own, int redoubles_left) {
+        double pi[N_RANKS];
+        next_card_weights(pi);
+        Acc ev = Acc::constant(added_own * natural_refund(pi));
+        for (int r = 0; r < N_RANKS; ++r) {
+            if (pi[r] <= 0.0) continue;
+            if (hard + r + 1 > 21) {
+                ev.add_constant(pi[r], -own);
+                continue;
+            }
+            add_card(r);
+            ev.add(pi[r], doubled_choice(own, fr, redoubles_left));
+            remove_card(r);
+        }
+        return ev;
+    }
+
+    /* after a double's card: stand, redouble (a paid double of the whole stake) or the
+     * rescue (surrender losing the original own stake); ties go to the earlier */
+    Acc doubled_choice(double own, double fr, int redoubles_left) {
+        int row = lookup();
+        const StandLaw law = law_at(row);
+        Acc best = Acc::settle(law, own, own + fr, R.tie_value);
+        if (redoubles_left > 0 && total() < 21) {
+            Acc v = doubled_draw(2.0 * own, 2.0 * fr, own, redoubles_left - 1);
+            if (improves(v.mean(), best.mean())) best = v;
+        }
+        if (R.double_rescue) {
+            double orig = own_stake();
+            Acc v = R.natural_takes_all
+                        ? Acc::constant(-orig)
+                        : Acc::constant(-orig * (1.0 - law.natural) - own * law.natural);
+            if (improves(v.mean(), best.mean())) best = v;
+        }
+        return best;
+    }
+
+    /* ---- choices ---------------------------------------------------------------------- */
+
+    bool may_double_cards() const {
+        int t = total();
+        if (R.double_min_total > 0 && !(R.double_min_total <= t && t <= 11)) return false;
+        if (is_soft() && !R.double_soft) return false;
+        if (n_cards != 2 && !R.double_any_cards) return false;
+        return true;
+    }
+    bool split_aces_stand() const { return pair_rank == 1 && !R.hit_split_aces; }
+    /* whether the current hand may double in its context */
+    bool may_double() const {
+        if (!may_double_cards()) return false;
+        if (!is_split()) return true;
+        if (!R.double_after_split) return false;
+        if (split_aces_stand()) return R.double_split_aces && n_cards == 2;
+        return true;
+    }
+
+    int best_option_at(int row, bool double_ok) {
+        int best = ACT_STAND;
+        double v = value_at(row, ACT_STAND).mean();
+        double w = value_at(row, ACT_HIT).mean();
+        if (improves(w, v)) { best = ACT_HIT; v = w; }
+        if (double_ok && improves(value_at(row, ACT_DOUBLE).mean(), v)) best = ACT_DOUBLE;
+        return best;
+    }
+    int best_option(bool double_ok) { return best_option_at(lookup(), double_ok); }
+
+    /* the pick of a split hand made in another context (CDZ-: its own cards gone only;
+     * CDP1: one extra pair card gone) */
+    int choice_in_context(int pair, int e, bool double_ok) {
+        int sp = pair_rank, se = extra;
+        pair_rank = pair;
+        extra = e;
+        int row = lookup();
+        int a = rows[row].choice;
+        if (a < 0) {
+            a = best_option_at(row, double_ok);
+            rows[row].choice = (int8_t)a;
+        }
+        pair_rank = sp;
+        extra = se;
+        return a;
+    }
+
+    /* CDZ-'s pick for the current split hand: the classic game takes the unsplit hand's
+     * (its own cards gone, doubling as after a split); the games keep the split hand's
+     * own stake and rules (bonus_after_split, no natural) in a context of its own */
+    int cdz_choice() {
+        bool double_ok = R.double_after_split && may_double_cards();
+        if (game) return choice_in_context(PAIR_GENERIC, 0, may_double_generic());
+        int sp = pair_rank, se = extra, sf = free_hand;
+        pair_rank = extra = free_hand = 0;
+        int a = best_option(double_ok);
+        pair_rank = sp;
+        extra = se;
+        free_hand = sf;
+        return a;
+    }
+    bool may_double_generic() {
+        int sp = pair_rank;
+        pair_rank = PAIR_GENERIC;
+        bool ok = may_double();
+        pair_rank = sp;
+        return ok;
+    }
+
+    int strategy_choice(int row) {
+        if (!is_split()) return best_option_at(row, may_double());
+        bool double_ok = may_double();
+        if (pair_rank == PAIR_GENERIC) return best_option_at(row, double_ok);
+        if (R.split_class == SPLIT_CDZ) return cdz_choice();
+        if (R.split_class == SPLIT_CDP1 && extra != 1)
+            return choice_in_context(pair_rank, 1, double_ok);
+        return best_option_at(row, double_ok);
+    }
+
+    uint64_t policy_key(int kind) const {
+        uint64_t key = hand_key | ((uint64_t)kind << KIND_SHIFT);
+        int context = policy->split_context;
+        if (kind == KIND_SPLIT && context > 0)
+            key |= ((uint64_t)pair_rank << PAIR_SHIFT)
+                   | ((uint64_t)(context == 1 ? 1 : extra) << EXTRA_SHIFT);
+        return key;
+    }
+    /* a free split hand's decision: its own entry, else the split hands' */
+    int policy_action(int kind) {
+        int a = -1;
+        if (kind == KIND_SPLIT && free_hand)
+            a = policy->get(policy_key(kind) | ((uint64_t)1 << POLICY_FREE_SHIFT));
+        if (a < 0) a = policy->get(policy_key(kind));
+        if (a < 0) {
+            policy_missing++;
+            return ACT_STAND;
+        }
+        return a;
+    }
+
+    /* the value of the option the strategy picks for the current hand */
+    Acc continuation() {
+        int row = lookup();
+        if (split_aces_stand()) {
+            // split aces take one card and stand, or double on it (double_split_aces)
+            Acc st = value_at(row, ACT_STAND);
+            if (!(n_cards == 2 && may_double())) return st;
+            if (R.split_class == SPLIT_POLICY)
+                return policy_action(KIND_SPLIT) == ACT_DOUBLE ? value_at(row, ACT_DOUBLE) : st;
+            Acc dd = value_at(row, ACT_DOUBLE);
+            return improves(dd.mean(), st.mean()) ? dd : st;
+        }
+        int a;
+        if (R.split_class == SPLIT_POLICY && pair_rank != PAIR_GENERIC) {
+            a = policy_action(is_split() ? KIND_SPLIT : KIND_LATER);
+            if (split_aces_stand() && a != ACT_DOUBLE) a = ACT_STAND;
+            return value_at(row, a);
+        }
+        a = rows[row].choice;
+        if (a < 0) {
+            a = strategy_choice(row);
+            rows[row].choice = (int8_t)a;
+        }
+        return value_at(row, a);
+    }
+
+    /* ---- splits (the classic X/Y assembly, sections 6.4-6.6) ---------------------- */
+
+    int hands_limit(int pair) const {
+        int limit = R.max_split_hands;
+        if (pair == 1 && !R.resplit_aces && limit > 2) limit = 2;
+        if (!infinite && shoe[pair - 1] < limit) limit = (int)shoe[pair - 1];
+        return limit;
+    }
+
+    Acc pair_hand_value(int pair, int e, int second, int free) {
+        clear_hand();
+        pair_rank = pair;
+        extra = e;
+        free_hand = free;
+        add_card(pair - 1);
+        add_card(second);
+        Acc v = continuation();
+        clear_hand();
+        return v;
+    }
+
+    double gamma(double m, double n, int a, int b, double pp) const {
+        if (infinite) return pp;
+        if (m - a <= 0.0) return 0.0;
+        double denom = n - a - b;
+        if (denom <= 0.0) return 1.0;
+        return (m - a) / denom;
+    }
+    static double remove_unknown(double whole, double pair_part, double g) {
+        if (g >= 1.0) return 0.0;
+        if (g == 0.0) return whole;
+        return (whole - g * pair_part) / (1.0 - g);
+    }
+    double draw_ratio(double m, double q, double n, int j, int k, double pp) const {
+        if (infinite) return std::pow(pp, j) * std::pow(1.0 - pp, k);
+        double num = falling(m, j) * falling(q, k);
+        if (num == 0.0) return 0.0;
+        return num / falling(n, j + k);
+    }
+
+    /* X_a, Y_a for a = 0..amax of the split hands of one stake */
+    void blocks(int pair, int amax, int free, double* X, double* Y) {
+        int p = pair - 1;
+        double rho[N_RANKS];
+        for (int a = 0; a < MAX_A; ++a) X[a] = Y[a] = 0.0;
+        for (int a = 0; a <= amax; ++a) {
+            if (infinite && a > 0) {
+                X[a] = X[0];
+                Y[a] = Y[0];
+                continue;
+            }
+            double left = 0.0;
+            for (int r = 0; r < N_RANKS; ++r) rho[r] = shoe[r];
+            if (!infinite) {
+                rho[p] -= a + 2;
+                for (int r = 0; r < N_RANKS; ++r) rho[r] -= dealer_cnt[r];
+                if (rho[p] < 0) continue;
+                for (int r = 0; r < N_RANKS; ++r) left += rho[r];
+                if (left <= 0) continue;
+                for (int r = 0; r < N_RANKS; ++r) rho[r] /= left;
+            }
+            for (int r = 0; r < N_RANKS; ++r)
+                if (rho[r] > 0.0) X[a] += rho[r] * pair_hand_value(pair, a + 1, r, free).mean();
+            if (rho[p] > 0.0) Y[a] = pair_hand_value(pair, a + 1, p, free).mean();
+        }
+    }
+
+    /* the removal recursions (6.5): XT, NT from the blocks */
+    void removal_tables(int M, double m, double n, double pp, const double* X,
+                        const double* Y, double XT[MAX_A][MAX_A], double NT[MAX_A][MAX_A]) {
+        for (int a = 0; a < MAX_A; ++a)
+            for (int b = 0; b < MAX_A; ++b) XT[a][b] = NT[a][b] = 0.0;
+        for (int a = 0; a < 2 * M - 3; ++a) {
+            XT[a][0] = X[a];
+            double g = gamma(m, n, a, 0, pp);
+            NT[a][0] = remove_unknown(X[a], Y[a], g);
+        }
+        for (int b = 1; b < 2 * M - 3; ++b)
+            for (int a = 0; a < 2 * M - 3 - b; ++a) {
+                double g = gamma(m, n + 1, a, b, pp);
+                XT[a][b] = remove_unknown(XT[a][b - 1], XT[a + 1][b - 1], g);
+                g = gamma(m, n, a, b, pp);
+                NT[a][b] = remove_unknown(NT[a][b - 1], NT[a + 1][b - 1], g);
+            }
+    }
+
+    /* Unconditioned expectation of splitting the pair (every hand, every bet).  A free
+     * split: the first hand keeps the player's stake, every other hand is free; the first
+     * hand is the first to take a card that is not a pair card (its own resplits go first),
+     * so it is one of the "N" hands when any hand drew one before the hand limit, else an
+     * "X" hand. */
+    double split_value(int pair) {
+        int M = hands_limit(pair);
+        int p = pair - 1;
+        if (M < 2) return NAN;
+        if (split_have[p]) return split_cache[p];
+        bool free_split = (R.free_split_ranks >> pair) & 1;
+        int amax = 2 * M - 4;
+        if (!infinite && shoe[p] - 2 < amax) amax = (int)shoe[p] - 2;
+        double Xo[MAX_A], Yo[MAX_A], Xf[MAX_A], Yf[MAX_A];
+        extra_max = amax + 1;   // the contexts e = 1 .. amax + 1 about to be valued
+        blocks(pair, amax, 0, Xo, Yo);
+        if (free_split) blocks(pair, amax, 1, Xf, Yf);
+        extra_max = 0;
+        double pp = 0.0, m, n;
+        if (infinite) {
+            pp = shoe[p];
+            m = n = 0.0;
+        } else {
+            m = shoe[p] - 2 - dealer_cnt[p];
+            n = shoe_size - 2 - dealer_n;
+        }
+        double q = n - m;
+        double XTo[MAX_A][MAX_A], NTo[MAX_A][MAX_A], XTf[MAX_A][MAX_A], NTf[MAX_A][MAX_A];
+        removal_tables(M, m, n, pp, Xo, Yo, XTo, NTo);
+        if (free_split) removal_tables(M, m, n, pp, Xf, Yf, XTf, NTf);
+        else {
+            std::memcpy(XTf, XTo, sizeof XTo);
+            std::memcpy(NTf, NTo, sizeof NTo);
+        }
+        double ev = 0.0;
+        for (int h = 2; h < M; ++h) {
+            double w = (h == 2 ? 1.0 : 2.0) * draw_ratio(m, q, n, h - 2, h, pp);
+            if (w != 0.0) {
+                if (free_split) ev += w * (NTo[h - 2][h - 1] + (h - 1) * NTf[h - 2][h - 1]);
+                else ev += h * w * NTo[h - 2][h - 1];
+            }
+        }
+        for (int k = 0; k < M - 1; ++k) {
+            double w = ((M == 4 && k >= 1) ? 2.0 : 1.0) * draw_ratio(m, q, n, M - 2, k, pp);
+            if (w == 0.0) continue;
+            if (!free_split) {
+                ev += w * ((k > 0 ? k * NTo[M - 2][k - 1] : 0.0) + (M - k) * XTo[M - 2][k]);
+            } else if (k > 0) {
+                ev += w * (NTo[M - 2][k - 1] + (k - 1) * NTf[M - 2][k - 1]
+                           + (M - k) * XTf[M - 2][k]);
+            } else {
+                ev += w * (XTo[M - 2][0] + (M - 1) * XTf[M - 2][0]);
+            }
+        }
+        // A dealer natural takes one unit, not one per hand (peek): give back what the
+        // other paid hands were charged.  Free hands were charged nothing.
+        if (!free_split && hole_rank >= 0 && !R.natural_takes_all
+            && (infinite || shoe[p] - 2 - dealer_cnt[p] >= 0)) {
+            if (infinite) {
+                double beta_s = shoe[hole_rank];
+                double P2 = (1.0 - pp) * (1.0 - pp);
+                double P3 = 2.0 * pp * std::pow(1.0 - pp, 3);
+                if (beta_s > 0.0) ev += (expected_hands(M, P2, P3) - 1.0) * beta_s;
+            } else {
+                double rho[N_RANKS];
+                for (int r = 0; r < N_RANKS; ++r) rho[r] = shoe[r] - dealer_cnt[r];
+                rho[p] -= 2;
+                ev += refund_finite(rho, p, hole_rank, M);
+            }
+        }
+        split_cache[p] = ev;
+        split_have[p] = true;
+        return ev;
+    }
+
+    static double expected_hands(int M, double P2, double P3) {
+        if (M == 2) return 2.0;
+        if (M == 3) return 2.0 * P2 + 3.0 * (1.0 - P2);
+        return 2.0 * P2 + 3.0 * P3 + 4.0 * (1.0 - P2 - P3);
+    }
+    static double refund_finite(const double* rho, int p, int hole, int M) {
+        double left = 0.0;
+        for (int r = 0; r < N_RANKS; ++r) left += rho[r];
+        double beta_s = (left > 0 && rho[hole] > 0) ? rho[hole] / left : 0.0;
+        if (beta_s <= 0.0) return 0.0;
+        double n2 = left - 1, m2 = rho[p] - (hole == p ? 1 : 0);
+        double P2 = n2 >= 2 ? falling(n2 - m2, 2) / falling(n2, 2) : 1.0;
+        double P3 = n2 >= 4 ? 2.0 * m2 * falling(n2 - m2, 3) / falling(n2, 4) : 0.0;
+        return (expected_hands(M, P2, P3) - 1.0) * beta_s;
+    }
+
+    /* ---- the round -------------------------------------------------------------------- */
+
+    double surrender_value() {
+        if (R.surrender == 2) return -0.5;
+        double pi[N_RANKS];
+        next_card_weights(pi);
+        return -0.5 - 0.5 * hole_natural_chance(pi);
+    }
+
+    /* the optimal round-start action on the current two cards (split values cached) */
+    int start_choice() {
+        int a = ACT_STAND;
+        double best = get(ACT_STAND).mean(), v = get(ACT_HIT).mean();
+        if (improves(v, best)) { a = ACT_HIT; best = v; }
+        if (may_double()) {
+            v = get(ACT_DOUBLE).mean();
+            if (improves(v, best)) { a = ACT_DOUBLE; best = v; }
+        }
+        for (int p = 0; p < N_RANKS; ++p)
+            if (cnt[p] == 2 && hands_limit(p + 1) >= 2) {
+                v = split_cache[p];
+                if (improves(v, best)) { a = ACT_SPLIT; best = v; }
+            }
+        if (R.surrender) {
+            v = surrender_value();
+            if (improves(v, best)) { a = ACT_SURRENDER; best = v; }
+        }
+        return a;
+    }
+
+    double start_choice_value(int c1, int c2) {
+        bool split_ok = c1 == c2 && hands_limit(c1 + 1) >= 2;
+        if (split_ok && R.split_class != SPLIT_POLICY) split_value(c1 + 1);
+        clear_hand();
+        add_card(c1);
+        add_card(c2);
+        int a;
+        if (R.split_class == SPLIT_POLICY) {
+            a = policy_action(KIND_START);
+            if (a == ACT_SPLIT && !split_ok) a = ACT_STAND;
+        } else {
+            a = start_choice();
+        }
+        double v;
+        if (a == ACT_SPLIT) v = split_value(c1 + 1);
+        else if (a == ACT_SURRENDER) v = surrender_value();
+        else v = get(a).mean();
+        clear_hand();
+        return v;
+    }
+
+    double round_value() {
+        double n[N_RANKS], left = 0.0, ev = 0.0;
+        for (int r = 0; r < N_RANKS; ++r) n[r] = shoe[r];
+        if (!infinite) {
+            for (int r = 0; r < N_RANKS; ++r) n[r] -= dealer_cnt[r];
+            for (int r = 0; r < N_RANKS; ++r) left += n[r];
+        }
+        for (int c1 = 0; c1 < N_RANKS; ++c1)
+            for (int c2 = 0; c2 < N_RANKS; ++c2) {
+                double w;
+                if (infinite) {
+                    w = n[c1] * n[c2];
+                } else {
+                    w = n[c1] * (n[c2] - (c1 == c2 ? 1 : 0));
+                    if (w <= 0.0) continue;
+                    w /= left * (left - 1);
+                }
+                if (w > 0.0) ev += w * start_choice_value(c1, c2);
+            }
+        return ev;
+    }
+
+    /* ---- recording decisions ----------------------------------------------------------- */
+
+    void set_decision(uint64_t key, int action) { policy->actions[key] = (int8_t)action; }
+
+    void freeze_walk(int lowest, const double* left) {
+        if (n_cards >= 2) {
+            if (n_cards == 2) set_decision(policy_key(KIND_START), start_choice());
+            else set_decision(policy_key(KIND_LATER), best_option(may_double()));
+            if (policy->split_context == 0) {
+                // CDZ-: a split hand's decision is its composition's (cdz_choice)
+                uint64_t key = policy_key(KIND_SPLIT);
+                for (int f = 0; f < 2; ++f) {
+                    if (f && !R.free_split_ranks) break;
+                    pair_rank = 1;   // (any pair: cdz_choice reads none)
+                    free_hand = f;
+                    int a = cdz_choice();
+                    pair_rank = 0;
+                    free_hand = 0;
+                    set_decision(f ? key | ((uint64_t)1 << POLICY_FREE_SHIFT) : key, a);
+                }
+            }
+        }
+        for (int r = lowest; r < N_RANKS; ++r) {
+            if (hard + r + 1 > 21) break;
+            if (!infinite && cnt[r] + 1 > left[r]) continue;
+            add_card(r);
+            freeze_walk(r, left);
+            remove_card(r);
+        }
+    }
+
+    void freeze_split_walk(int lowest, const double* left) {
+        if (n_cards >= 2) {
+            int a = best_option(may_double());
+            uint64_t key = policy_key(KIND_SPLIT);
+            set_decision(free_hand ? key | ((uint64_t)1 << POLICY_FREE_SHIFT) : key, a);
+        }
+        for (int r = lowest; r < N_RANKS; ++r) {
+            if (hard + r + 1 > 21) break;
+            if (!infinite && cnt[r] + 1 > left[r]) continue;
+            add_card(r);
+            freeze_split_walk(r, left);
+            remove_card(r);
+        }
+    }
+
+    void freeze_all() {
+        double left[N_RANKS];
+        for (int p = 0; p < N_RANKS; ++p) left[p] = shoe[p] - dealer_cnt[p];
+        for (int p = 0; p < N_RANKS; ++p)
+            if (hands_limit(p + 1) >= 2) split_value(p + 1);
+        clear_hand();
+        freeze_walk(0, left);
+        clear_hand();
+        if (policy->split_context == 0) return;
+        for (int p = 0; p < N_RANKS; ++p) {
+            int M = hands_limit(p + 1);
+            if (M < 2 || (p == 0 && !R.hit_split_aces && !R.double_split_aces)) continue;
+            int amax = 2 * M - 4;
+            if (!infinite && shoe[p] - 2 < amax) amax = (int)shoe[p] - 2;
+            int e_max = policy->split_context == 1 ? 1 : amax + 1;
+            for (int e = 1; e <= e_max; ++e) {
+                for (int r = 0; r < N_RANKS; ++r) left[r] = shoe[r] - dealer_cnt[r];
+                left[p] -= e;
+                if (!infinite && left[p] < 1) continue;
+                for (int f = 0; f < 2; ++f) {
+                    if (f && !((R.free_split_ranks >> (p + 1)) & 1)) break;
+                    clear_hand();
+                    pair_rank = p + 1;
+                    extra = e;
+                    free_hand = f;
+                    add_card(p);
+                    freeze_split_walk(0, left);
+                }
+            }
+        }
+        clear_hand();
+    }
+};
+
+/* The entry points: 0, or NO_MEMORY (the walk's tables are then half-built: forget them). */
+template <class Acc>
+static inline int walk_round(GameWalk<Acc>* w, double* out) {
+    try { *out = w->round_value(); } catch (const std::bad_alloc&) { return NO_MEMORY; }
+    return OK;
+}
+template <class Acc>
+static inline int walk_split(GameWalk<Acc>* w, int pair, double* out) {
+    try { *out = w->split_value(pair); } catch (const std::bad_alloc&) { return NO_MEMORY; }
+    return OK;
+}
+template <class Acc>
+static inline int walk_hand(GameWalk<Acc>* w, double* out) {
+    /* stand, hit, double of the current (unsplit) hand; the hand is cleared after */
+    try {
+        out[0] = w->get(ACT_STAND).mean();
+        out[1] = w->get(ACT_HIT).mean();
+        out[2] = w->get(ACT_DOUBLE).mean();
+        double pi[N_RANKS];
+        w->next_card_weights(pi);
+        out[3] = w->hole_natural_chance(pi);
+    } catch (const std::bad_alloc&) { w->clear_hand(); return NO_MEMORY; }
+    w->clear_hand();
+    return OK;
+}
+template <class Acc>
+static inline int walk_freeze(GameWalk<Acc>* w) {
+    try { w->freeze_all(); } catch (const std::bad_alloc&) { return NO_MEMORY; }
+    return OK;
+}
+
+typedef GameWalk<ValueAcc> ValueWalk;
+
+}  // namespace bjgame
+
+#endif

@@ -1,0 +1,122 @@
+"""The games (docs/games.md) through ``bjsolve.solve`` against the exact pure-Python reference
+``bjsolve._reference_games.GameReferenceSolver`` on small shoes, to 1e-12: every rule of the
+games alone, and the rules of each preset the solver computes, on a small shoe.
+
+The compiled game engine (``bjcore.GameEngine``) computes these rules; until it exists the
+engine tests skip (with the reason) and only the rules the classic engine already computes
+(``natural_always_wins``, a classic key) run.  What each case calls: ``solve(rules,
+shoe=Shoe(counts))`` then ``expected_value``, ``ev_by_upcard`` and ``hand_ev(cards, dealer)``
+for every two-card hand (unconditioned and, in the peek game, given no dealer blackjack),
+against ``round_ev``, ``ev_by_upcard``, ``hand_values_unconditioned`` and ``hand_values``.
+"""
+import warnings
+
+import pytest
+
+import bjcore
+from bjsolve import Rules, Shoe, solve
+from bjsolve._reference_games import GameReferenceSolver, reference_kwargs
+
+EXACT = 1e-12
+HAS_GAME_ENGINE = hasattr(bjcore, "GameEngine")
+NEEDS_ENGINE = pytest.mark.skipif(
+    not HAS_GAME_ENGINE,
+    reason="bjcore has no GameEngine yet: the games' rules have no compiled solver to check")
+
+# small shoes (16-18 cards) with every rank, room for 6-7-8 and 7-7-7, and few tens
+SHOE_A = (2, 1, 1, 2, 1, 2, 3, 2, 1, 3)
+SHOE_B = (1, 2, 1, 1, 2, 2, 3, 2, 2, 2)
+
+# one rule at a time (on a classic base), then combinations
+ONE_RULE = {
+    "dealer_22_push": dict(dealer_22="push"),
+    "free_doubles": dict(free_doubles=(9, 10, 11)),
+    "free_doubles_any_total": dict(free_doubles=tuple(range(4, 21)), double="10-11"),
+    "free_splits": dict(free_splits=tuple(range(1, 10)), max_split_hands=3),
+    "free_splits_4_hands_rsa": dict(free_splits=(1, 2, 8), max_split_hands=4,
+                                    resplit_aces=True),
+    "player_21_wins": dict(player_21_wins=True),
+    "natural_always_wins": dict(natural_always_wins=True),
+    "bonus_21": dict(bonus_21=(1.5, 2.0, 3.0), double_any_cards=False),
+    "bonus_678_777": dict(bonus_678=(1.5, 2.0, 3.0), bonus_777=(1.5, 2.0, 3.0)),
+    "bonus_after_split": dict(bonus_21=(1.5, 2.0, 3.0), bonus_678=(1.5, 2.0, 3.0),
+                              bonus_777=(2.0, 3.0, 5.0), bonus_after_split=True),
+    "super_bonus": dict(bonus_777=(1.5, 2.0, 3.0), super_bonus=25.0),
+    "redoubles": dict(redoubles=3, double_any_cards=True),
+    "double_rescue": dict(double_rescue=True),
+    "redoubles_and_rescue": dict(redoubles=2, double_rescue=True, surrender="late"),
+    "double_split_aces": dict(double_split_aces=True, max_split_hands=2),
+    "dealer_22_and_21_wins": dict(dealer_22="push", player_21_wins=True,
+                                  dealer_wins_ties=False),
+    "enhc_free_bet": dict(hole_card="enhc", dealer_22="push", free_doubles=(9, 10, 11),
+                          free_splits=(1, 2, 3, 4, 5, 6, 7, 8, 9), max_split_hands=3),
+    "enhc_rescue": dict(hole_card="enhc", double_rescue=True, redoubles=1),
+}
+SOLVABLE_PRESETS = ("free-bet", "spanish-21")
+
+
+def _case(name):
+    if name in ONE_RULE:
+        return Rules(decks=1, **ONE_RULE[name]), SHOE_A
+    return Rules.preset(name, decks=1), SHOE_B
+
+
+def _solve(rules, counts, split="CDZ-"):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)   # tiny shoes may run out
+        return solve(rules, shoe=Shoe(counts), split=split, threads=1)
+
+
+def _compare(rules, counts, split="CDZ-"):
+    ref = GameReferenceSolver(counts, split=split, **reference_kwargs(rules))
+    sol = _solve(rules, counts, split)
+    assert sol.expected_value == pytest.approx(float(ref.round_ev()), abs=EXACT)
+    for u, v in ref.ev_by_upcard().items():
+        assert sol.ev_by_upcard[u] == pytest.approx(float(v), abs=EXACT), u
+    checked = 0
+    for u in range(1, 11):
+        for c1 in range(1, 11):
+            for c2 in range(c1, 11):
+                need = [0] * 10
+                for c in (u, c1, c2):
+                    need[c - 1] += 1
+                if any(k > n for k, n in zip(need, counts)):
+                    continue
+                want = ref.hand_values_unconditioned((c1, c2), u)
+                got = sol.hand_ev((c1, c2), u, given_no_blackjack=False)
+                for action, value in got.items():
+                    assert value == pytest.approx(float(want[action]), abs=EXACT), \
+                        (c1, c2, u, action)
+                if rules.hole_card == "peek":
+                    want = ref.hand_values((c1, c2), u)
+                    for action, value in sol.hand_ev((c1, c2), u).items():
+                        assert value == pytest.approx(float(want[action]), abs=EXACT), \
+                            (c1, c2, u, action, "given no blackjack")
+                checked += 1
+    assert checked > 50
+
+
+@NEEDS_ENGINE
+@pytest.mark.parametrize("name", list(ONE_RULE) + list(SOLVABLE_PRESETS))
+def test_game_engine_against_the_reference(name):
+    rules, counts = _case(name)
+    _compare(rules, counts)
+
+
+@NEEDS_ENGINE
+@pytest.mark.parametrize("split", ["CDP1", "CDP"])
+def test_free_bet_post_split_classes(split):
+    _compare(Rules.preset("free-bet", decks=1, max_split_hands=3), SHOE_A, split)
+
+
+@NEEDS_ENGINE
+def test_classic_rules_through_the_game_engine_are_the_classic_values():
+    """The contract: with no game key set, a game engine gives the classic values; the
+    reference with no game rule is the classic reference (test_reference_games)."""
+    _compare(Rules(decks=1, hit_soft_17=True, surrender="late", max_split_hands=3), SHOE_A)
+
+
+def test_natural_always_wins_through_the_classic_engine():
+    """A classic key (natural_tie_value = blackjack_payout): the classic engine computes
+    it now, against the games' reference."""
+    _compare(Rules(decks=1, natural_always_wins=True, max_split_hands=2), SHOE_A)
