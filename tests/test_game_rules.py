@@ -103,6 +103,8 @@ BAD = [
     (dict(super_bonus=-1), ValueError, "Rules.super_bonus must be units per unit bet"),
     (dict(redoubles=4), ValueError, "Rules.redoubles must be a whole number 0..3"),
     (dict(redoubles=1.0), TypeError, "Rules.redoubles must be a whole number 0..3"),
+    (dict(free_doubles=(9, 10, 11), double="10-11"), ValueError,
+     "which Rules.double='10-11' does not let double"),
     (dict(redoubles=1, free_doubles=(10,)), ValueError,
      "Rules.redoubles=1 and Rules.free_doubles=(10,) do not go together"),
     (dict(redoubles=2, free_splits=(8,)), ValueError,

@@ -288,7 +288,10 @@ def test_simulate_page_runs_shows_progress_and_stops(server, driver):
     rounds.send_keys("1e9")
     d.find_element(By.ID, "sim-start").click()
     bar = d.find_element(By.ID, "sim-progress")
-    wait_until(lambda: float(bar.get_attribute("value")) > 0)
+    # (the bar still shows the run before until the new one answers: wait for Stop, which
+    # only a running job enables)
+    wait_until(lambda: d.find_element(By.ID, "sim-stop").is_enabled()
+               and float(bar.get_attribute("value")) > 0)
     d.find_element(By.ID, "sim-stop").click()
     wait_until(lambda: "PARTIAL" in text_of(d, "sim-figures"))
     assert "stopped" in text_of(d, "sim-done")
@@ -309,3 +312,48 @@ def test_simulate_page_runs_shows_progress_and_stops(server, driver):
     d.find_element(By.ID, "sim-start").click()
     wait_until(lambda: "table_max" in error_beside(d, "table_max"))
     assert error_beside(d, "rounds") == ""
+
+
+def test_an_index_file_uploaded_on_counting_and_simulate(server, driver, tmp_path):
+    from bjsolve.counting.indices import index_table_from_file
+    from bjsolve.web.simjobs import WEB_CHUNK_ROUNDS
+    d = driver
+    text = ("# insurance: take at TC >= +3\n16 10 1 0 0 2 0 1 +1000\n"
+            "12 3 1 0 0 2 2 1 +1000\n11 1 1 0 0 2 1 3 +1000\n")
+    good, bad = tmp_path / "mine.txt", tmp_path / "bad.txt"
+    good.write_text(text)
+    bad.write_text("16 10 1 0 0 2 0 1 +1000\n12 3 1 0 0 9 2 1 +1000\n")
+    rules = bjsolve.Rules.parse("1D H17 no DAS")
+    d.get(server + "counting?rules=1D+H17+no+DAS&penetration=0.5&ramp=0:1,1:2,2:4"
+          "&bankroll=200")
+    basic = bjsolve.CountedGame(rules, "hilo", penetration=0.5).evaluate("0:1,1:2,2:4", 200)
+    wait_until(lambda: text_of(d, "fig-score") == f"{basic.score:.2f}", timeout=600)
+    # a bad file: the parser's message beside the field, the figures and the list kept
+    d.find_element(By.ID, "f-index-file").send_keys(str(bad))
+    wait_until(lambda: "line 2" in error_beside(d, "indices"))
+    assert "play" in error_beside(d, "indices")
+    assert d.find_element(By.ID, "f-indices").get_attribute("value") == ""
+    assert text_of(d, "fig-score") == f"{basic.score:.2f}"
+    # a good one: the figures of the counted game with that file's table, its key in the link
+    d.find_element(By.ID, "f-index-file").send_keys(str(good))
+    table = index_table_from_file(text, rules, "hilo")
+    want = bjsolve.CountedGame(rules, "hilo", penetration=0.5,
+                               indices=table).evaluate("0:1,1:2,2:4", 200)
+    assert f"{want.score:.2f}" != f"{basic.score:.2f}"      # the file shows on the page
+    wait_until(lambda: text_of(d, "fig-score") == f"{want.score:.2f}", timeout=600)
+    assert text_of(d, "fig-win_rate") == f"{want.win_rate:+.4f}"
+    assert error_beside(d, "indices") == ""
+    assert "indices=file%3A" in d.current_url
+    # the link opened again shows the file chosen in the list
+    d.get(d.current_url)
+    chosen = d.find_element(By.CSS_SELECTOR, "#f-indices option:checked").text
+    assert chosen.startswith("mine.txt")
+    # Simulate: the same file, run with a seed, is the library's simulate with its table
+    d.get(server + "simulate?rules=1D+H17+no+DAS&penetration=0.5&rounds=100000&seed=5"
+          "&ramp=0:1,1:2,2:4")
+    d.find_element(By.ID, "f-index-file").send_keys(str(good))
+    wait_until(lambda: "indices=file%3A" in d.current_url)
+    d.find_element(By.ID, "sim-start").click()
+    ran = bjsolve.simulate(rules, rounds=100_000, seed=5, penetration=0.5, system="hilo",
+                           ramp="0:1,1:2,2:4", indices=table, chunk_rounds=WEB_CHUNK_ROUNDS)
+    wait_until(lambda: text_of(d, "sim-mean") == f"{ran.mean:+.5f}")

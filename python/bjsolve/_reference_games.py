@@ -251,6 +251,8 @@ class GameReferenceSolver(ReferenceSolver):
         """What a winning undoubled 21 pays per unit of its stake (1 without a bonus)."""
         if ctx != U and not self.bonus_after_split:
             return ONE
+        if _total(hand)[0] != 21:
+            return ONE   # the bonuses pay 21s only: a winning 5-card 19 pays even money
         n = _ncards(hand)
         if n >= 5:
             return self.bonus_21[min(n, 7) - 5]
@@ -671,6 +673,8 @@ def brute_force_game_round(counts, upcard, player_cards, policy, *, hit_soft_17=
         """A winning undoubled 21's payout per unit of stake."""
         if split_hand and not bonus_after_split:
             return ONE
+        if total(cards)[0] != 21:
+            return ONE   # the bonuses pay 21s only
         n = len(cards)
         if n >= 5:
             return b21[min(n, 7) - 5]

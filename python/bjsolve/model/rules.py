@@ -132,6 +132,13 @@ def _check_game_rules(rules: "Rules") -> None:
         raise ValueError(f"Rules.redoubles={rules.redoubles} and Rules.{free}="
                          f"{getattr(rules, free)!r} do not go together (only paid doubles "
                          "redouble); drop one of them")
+    allowed_by_double = {"any": range(4, 21), "9-11": (9, 10, 11), "10-11": (10, 11)}[rules.double]
+    outside = [t for t in rules.free_doubles if t not in allowed_by_double]
+    if outside:
+        # a free double is a double: the double rule still decides which hands may double
+        raise ValueError(f"Rules.free_doubles={rules.free_doubles!r} holds {outside}, which "
+                         f"Rules.double={rules.double!r} does not let double; free doubles "
+                         "must be totals the double rule allows")
     if rules.double_split_aces and rules.max_split_hands == 1:
         raise ValueError("Rules.double_split_aces=True needs splitting, but "
                          "Rules.max_split_hands is 1 (no splitting); allow 2..4 hands")
@@ -187,7 +194,8 @@ class Rules:
     dealer_22: "bust" or "push" (a dealer 22 pushes every standing player hand; a player
         natural has been paid already).
     free_doubles: the two-card HARD totals that double free (the house puts up the extra
-        stake: it wins but never loses), e.g. (9, 10, 11); any of 4..20.
+        stake: it wins but never loses), e.g. (9, 10, 11); totals 4..20 that ``double``
+        allows (a free double is a double).
     free_splits: the pair ranks that split free (the new hand's stake is the house's),
         e.g. (1, ..., 9): ranks 1..10 or card labels ("A", "T").
     player_21_wins: a player 21 (not a natural) beats every dealer total.

@@ -9,7 +9,7 @@ server.  The pages are rendered on the server; a little script of our own
 
 Routes: ``/`` (edge and chart), ``/hand``, ``/counting``, ``/simulate``; ``/api/edge``,
 ``/api/exceptions``, ``/api/hand``, ``/api/counting`` (JSON: figures, HTML fragments, field
-errors); the simulation runs: ``POST /api/simulate`` starts one (a job id),
+errors); ``POST /api/indices`` takes an index file's text and keeps it (``index_uploads``); the simulation runs: ``POST /api/simulate`` starts one (a job id),
 ``GET /api/simulate/JOB`` its progress and result, ``POST /api/simulate/JOB/stop`` stops it
 (see ``simjobs``); ``/download/NAME.csv|json`` (made by ``downloads``); ``/static/...``.  Every route reads the same query string, so a page's link reproduces it.
 """
@@ -57,6 +57,7 @@ from .forms import (
     rules_from_query,
     split_from_query,
 )
+from .index_uploads import UPLOADS, is_upload, upload_label
 from .simjobs import Job, SimJobs, parse_rounds, parse_seed, parse_sim_options, sim_key, sim_view
 
 HERE = Path(__file__).parent
@@ -209,7 +210,10 @@ def create_app(engine: Engine | None = None, *, warm_up: bool = False) -> Starle
                       **{k: params.get(k, "") for k in COUNT_OPTIONAL},
                       "spots": params.get("spots") or SPOTS_DEFAULT},
             "sim": {k: params.get(k) or v for k, v in SIM_DEFAULTS.items()},
-            "index_sets": INDEX_SETS, "systems": SYSTEMS, "autoload": waits,
+            "index_sets": INDEX_SETS, "systems": SYSTEMS,
+            # an uploaded index file named by the link: one more choice in the list
+            "index_upload": ((count["indices"], upload_label(count["indices"]))
+                             if is_upload(count["indices"]) else None), "autoload": waits,
             "tc_roundings": TC_ROUNDINGS, "decks_estimations": DECKS_ESTIMATIONS,
             "fragments": _fragments(name, view) if view is not None else {},
             "query": _link(name, rules, params) if rules else "?" + urlencode(params),
@@ -241,6 +245,26 @@ def create_app(engine: Engine | None = None, *, warm_up: bool = False) -> Starle
                              "fields": rule_fields(rules), "data": view,
                              "html": _fragments(name, view),
                              "query": _link(link_page, rules, params)})
+
+    async def index_upload(request: Request) -> JSONResponse:
+        """An index file's text (JSON ``{"name": ..., "text": ...}``, read by the page's
+        script) checked by the library's parser and kept: its key for the ``indices``
+        field, or the parser's message for the field."""
+        try:
+            body = await request.json()
+            name, text = str(body.get("name") or "")[:80], body["text"]
+            if not isinstance(text, str):
+                raise TypeError
+        except (ValueError, TypeError, KeyError, AttributeError):
+            return JSONResponse({"errors": {"indices": "indices: send the index file as "
+                                            "JSON {\"name\": ..., \"text\": ...}"}},
+                                status_code=400)
+        try:
+            key, lines = UPLOADS.add(text, name)
+        except ValueError as exc:
+            return JSONResponse({"errors": {"indices": str(exc)}}, status_code=400)
+        return JSONResponse({"errors": {}, "indices": key, "label": upload_label(key),
+                             "lines": lines})
 
     async def sim_start(request: Request) -> JSONResponse:
         params = request.query_params
@@ -338,6 +362,7 @@ def create_app(engine: Engine | None = None, *, warm_up: bool = False) -> Starle
 
     routes = [
         Route("/api/simulate", sim_start, methods=["POST"]),
+        Route("/api/indices", index_upload, methods=["POST"]),
         Route("/api/simulate/{job:str}", sim_poll),
         Route("/api/simulate/{job:str}/stop", sim_stop, methods=["POST"]),
         Route("/", page),

@@ -19,7 +19,7 @@ from typing import Any
 import bjsolve
 
 from ..model.ranks import label
-from .forms import COUNT_OPTIONAL, parse_hand
+from .forms import COUNT_OPTIONAL, index_argument, parse_hand
 
 
 class Memo:
@@ -312,7 +312,7 @@ def counted_game(engine: Engine, rules: bjsolve.Rules, count: dict, ticket=None)
         try:
             return counted_game_class()(rules, count["system"],
                                         penetration=count["penetration"],
-                                        indices=count["indices"] or None,
+                                        indices=index_argument(count),
                                         spots=count["spots"], progress=progress)
         except (TypeError, ValueError) as exc:
             field = game_field(str(exc), "rules")

@@ -16,6 +16,7 @@ from collections.abc import Callable, Mapping
 import bjsolve
 
 from ..model import parse_payout, parse_rounds
+from .index_uploads import UPLOADS, is_upload
 
 # query parameter -> Rules field, for the parameters that are on/off switches
 SWITCHES = {
@@ -171,7 +172,8 @@ DECKS_ESTIMATIONS = ("exact", "half", "full")
 
 
 def count_from_query(params: Mapping[str, str], errors: FieldErrors) -> dict:
-    """The counting fields: system, penetration, indices (a named set or none), ramp text,
+    """The counting fields: system, penetration, indices (a named set, none, or an uploaded
+    file's key ``file:HASH``, its (name, text) then under ``index_file``), ramp text,
     bankroll (units) and unit (money per unit); a number that does not read goes into
     ``errors``."""
     raw = {k: (params.get(k) or v).strip() for k, v in COUNT_DEFAULTS.items()}
@@ -182,9 +184,19 @@ def count_from_query(params: Mapping[str, str], errors: FieldErrors) -> dict:
         count["system"] = parse_system(raw["system"])
     except ValueError as exc:
         errors["system"] = str(exc)
-    if raw["indices"] not in INDEX_SETS:
-        errors["indices"] = (f"indices must be none or one of {', '.join(INDEX_SETS[1:])}; "
-                             f"got {raw['indices'][:20]!r}")
+    if is_upload(raw["indices"]):
+        # an uploaded file: the game gets its text (its key stays in the link and the
+        # game's key: the key is the text's hash)
+        kept = UPLOADS.get(raw["indices"])
+        if kept is None:
+            errors["indices"] = (f"indices: the uploaded index file {raw['indices'][:40]!r} "
+                                 f"is not kept by this server (it keeps uploads while it "
+                                 f"runs); choose the file again")
+        else:
+            count["index_file"] = kept
+    elif raw["indices"] not in INDEX_SETS:
+        errors["indices"] = (f"indices must be none, one of {', '.join(INDEX_SETS[1:])} or "
+                             f"an uploaded file; got {raw['indices'][:20]!r}")
     for name in ("penetration", "bankroll", "unit"):
         try:
             count[name] = float(raw[name])
@@ -272,3 +284,11 @@ def _optional_number(name: str, text: str) -> float | int:
     if name != "target_ror" and value.is_integer():
         return int(value)
     return value
+
+
+def index_argument(count: dict):
+    """The ``indices`` to give ``CountedGame`` and ``simulate`` for the counting fields: an
+    uploaded file's text, a set's name, or None."""
+    if "index_file" in count:
+        return count["index_file"][1]
+    return count["indices"] or None

@@ -23,6 +23,7 @@ import bjsolve
 
 from ..model import parse_rounds as read_rounds
 from .compute import FieldError, game_field
+from .forms import index_argument
 
 # Rounds per seeded chunk.  The simulator reports progress (and hears a stop) as chunks
 # end: 100,000 rounds take a few hundredths of a second, so the bar moves smoothly and
@@ -202,7 +203,7 @@ class SimJobs:
         try:
             result = bjsolve.simulate(
                 rules, rounds=rounds, seed=seed, penetration=count["penetration"],
-                system=count["system"], indices=count["indices"] or None,
+                system=count["system"], indices=index_argument(count),
                 ramp=count["ramp"], wong_in=count.get("wong_in"),
                 threads=self.threads, chunk_rounds=WEB_CHUNK_ROUNDS, progress=progress,
                 **{k: v for k, v in options.items() if v is not None})

@@ -205,6 +205,41 @@
     });
   }
 
+  // An index file (Counting and Simulate): the page reads its text and posts it; the server
+  // checks it with the library's parser and keeps it under a hash of its content, and that
+  // key ("file:...") joins the list of index plays, so the link carries it. A file refused
+  // leaves the list as it was and puts the parser's message beside the field.
+  const indexFile = document.getElementById("f-index-file");
+  if (indexFile) {
+    indexFile.addEventListener("input", (ev) => ev.stopPropagation());  // not in the query
+    indexFile.addEventListener("change", async (ev) => {
+      ev.stopPropagation();
+      const file = indexFile.files[0];
+      if (!file) return;
+      const errorBox = document.querySelector('[data-error-for="indices"]');
+      try {
+        const response = await fetch("/api/indices", {
+          method: "POST", headers: {"Content-Type": "application/json"},
+          body: JSON.stringify({name: file.name, text: await file.text()})});
+        const answer = await response.json();
+        indexFile.value = "";                        // the same file chosen again is read again
+        if (!answer.indices) {
+          errorBox.textContent = (answer.errors || {}).indices || "the index file was refused";
+          return;
+        }
+        errorBox.textContent = "";
+        const select = document.getElementById("f-indices");
+        if (!Array.from(select.options).some((o) => o.value === answer.indices)) {
+          select.add(new Option(answer.label, answer.indices));
+        }
+        select.value = answer.indices;
+        update();
+      } catch (err) {
+        errorBox.textContent = "the index file was not sent: " + err;
+      }
+    });
+  }
+
   if (page === "edge") loadExceptions(location.search.slice(1), latest);
 
   // The Simulate page: Run starts a job on the server, the bar follows it (a poll every
