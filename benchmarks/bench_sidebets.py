@@ -1,12 +1,16 @@
 """Time every side bet (bjsolve.sidebets) on a full 8-deck shoe, a depleted 8-deck shoe
 (cards of known and unknown suit out: the float path), and one table of effects of removal
 per bet; then the dealer-drawn bets under both conventions (two cards; the hands played
-out by the basic chart, one spot, and by optimal play, three spots) on 6 and 8 decks.
+out by the basic chart, one spot, and by optimal play, three spots) on 6 and 8 decks; then,
+for the bets that read suits, the best count over cards (``suit_count``) and the counted
+bet under the four suit counts (``counted_sidebet(..., system="suits")``, 6 and 8 decks
+dealt to 3/4).
 
 Each figure is the median over ``--repeat`` runs after one warm-up run (the warm-up builds
 what is computed once per process: a card bet's paying draws, the dealer's final hands per
 soft-17 rule; the cold time, warm-up included, is printed too).  Targets (issue): any side
-bet on a full 8-deck shoe within 10 ms; a table of effects of removal within 1 s.
+bet on a full 8-deck shoe within 10 ms; a table of effects of removal within 1 s; a counted
+side bet within 10 s (wall and process CPU seconds both printed: the machine is shared).
 
 Run: ``PYTHONPATH=python:src python benchmarks/bench_sidebets.py``
 """
@@ -17,11 +21,13 @@ import os
 import platform
 import time
 
-from _timing import median_time
+from _timing import median_cpu, median_time
 from bjsolve import sidebets
 
 TARGET_EDGE_MS = 10.0
 TARGET_EOR_S = 1.0
+TARGET_COUNTED_S = 10.0
+SUIT_BETS = ("21+3", "perfect-pairs", "royal-match", "lucky-ladies", "lucky-lucky")
 
 
 def main() -> None:
@@ -56,6 +62,7 @@ def main() -> None:
     print(f"slowest side bet: {worst_edge * 1e3:.3f} ms (target {TARGET_EDGE_MS:g} ms); slowest "
           f"EOR table: {worst_eor:.3f} s (target {TARGET_EOR_S:g} s)")
     played_out(args.repeat)
+    suit_counts(max(1, args.repeat // 5))
 
 
 def played_out(repeat: int) -> None:
@@ -77,6 +84,28 @@ def played_out(repeat: int) -> None:
             worst = max(worst, *times)
             print(f"{name:18} {decks:5d} " + " ".join(f"{t * 1e3:17.3f}" for t in times))
     print(f"slowest played-out side bet: {worst * 1e3:.3f} ms (target {TARGET_EDGE_MS:g} ms)")
+
+
+def suit_counts(repeat: int) -> None:
+    """The count over cards (one EOR table and the suit-pair effect) and the counted bet
+    under the four suit counts."""
+    print(f"\nsuit counts (medians of {repeat} runs)")
+    print(f"{'bet':14} {'suit_count s':>12} {'6D suits s':>11} {'6D cpu s':>9} "
+          f"{'8D suits s':>11} {'8D cpu s':>9}")
+    worst = 0.0
+    for name in SUIT_BETS:
+        count, _ = median_time(lambda name=name: sidebets.suit_count(name, decks=8), repeat)
+        row = [count]
+        for decks in (6, 8):
+            def run(name=name, decks=decks):
+                return sidebets.counted_sidebet(name, system="suits", decks=decks)
+            wall, _ = median_time(run, repeat)
+            row += [wall, median_cpu(run, repeat)]
+            worst = max(worst, wall)
+        print(f"{name:14} {row[0]:12.3f} {row[1]:11.2f} {row[2]:9.2f} {row[3]:11.2f} "
+              f"{row[4]:9.2f}")
+    print(f"slowest counted side bet under the suit counts: {worst:.2f} s wall (target "
+          f"{TARGET_COUNTED_S:g} s)")
 
 
 if __name__ == "__main__":

@@ -1,6 +1,7 @@
 """bjsolve sidebet: a side bet's exact outcome probabilities and house edge for a pay table
-and shoe (suits counted); --count adds the effects of removal and the best linear count;
---list gives every side bet under every preset pay table.
+and shoe (suits counted); --count adds the effects of removal and the best linear count (by
+rank, and by card where the bet reads suits); --list gives every side bet under every
+preset pay table.
 
 Example: bjsolve sidebet 21+3 --paytable five-tier --decks 8
          bjsolve sidebet perfect-pairs --decks 6 --remove QH,QH,5 --count
@@ -8,6 +9,7 @@ Example: bjsolve sidebet 21+3 --paytable five-tier --decks 8
          bjsolve sidebet over-13 --decks 6 --counted --penetration 0.83
          bjsolve sidebet --list --decks 8 --format markdown
          bjsolve sidebet 21+3 --simulate 1000000 --system hilo --threshold 2
+         bjsolve sidebet 21+3 --counted --system suits --simulate 200000 --threshold 3
 """
 from __future__ import annotations
 
@@ -62,14 +64,19 @@ def add_arguments(parser) -> None:
                         "(default: every up card)")
     g.add_argument("--count", action="store_true",
                    help="add the effects of removal of each rank and suit and the best "
-                        "linear count (with published counts' correlations; default: off)")
+                        "linear count (with published counts' correlations), and for a bet "
+                        "that reads suits the best count over cards (rank and suit) and the "
+                        "suit counts' figures (default: off)")
     g.add_argument("--counted", action="store_true",
                    help="how often the count (--system) gives the bet an edge over "
                         "a shoe, and the units won per 100 rounds betting one unit then "
                         "(default: off)")
     g.add_argument("--system", metavar="NAME|TAGS",
-                   help="with --counted: a count system (hilo, ko, ...) or 10 tags A..T or "
-                        "13 tags A..K (default: the bet's best level-1 count)")
+                   help="with --counted: a count system (hilo, ko, ...), 10 tags A..T, 13 "
+                        "tags A..K or 52 by card (AS, AH, AD, AC, 2S, ..., KC); suits: the "
+                        "four suit counts; red-black: the red-black suit count; cards: the "
+                        "bet's best level-1 count over cards (default: the bet's best "
+                        "level-1 count by rank)")
     g.add_argument("--penetration", type=common.positive_number, default=0.75, metavar="P",
                    help="with --counted: the share of the shoe dealt before the shuffle "
                         "(default: 0.75)")
@@ -215,6 +222,7 @@ def run(args) -> int:
                 np.array([[effects.by_suit[s]] for s in suits]),
                 ("one card of the suit, of a rank in proportion to the shoe",),
                 style="ev", units="EV per unit bet"))
+            tables.append(_cards_table(args, table, effects))
     if args.counted:
         tables.append(_counted_table(args, result, shoe))
     if args.simulate is not None:
@@ -223,6 +231,56 @@ def run(args) -> int:
         raise common.UsageError("--threshold needs --simulate ROUNDS")
     common.emit(tables, args)
     return 0
+
+
+def _cards_table(args, table, effects):
+    """The best linear count over cards (rank and suit), by rank and suit."""
+    import numpy as np
+
+    from ..model.suited_shoe import RANK_NAMES, SUIT_NAMES
+    from ..output import Table
+    from ..sidebets import suit_count
+    count = suit_count(args.bet, table, effects=effects, hit_soft_17=args.hit_soft_17)
+    values = np.full((13, 8), np.nan)
+    for card, eor, tag in zip(count.cards, count.eor, count.tags):
+        r, s = RANK_NAMES.index(card[0]), SUIT_NAMES.index(card[1])
+        values[r, s], values[r, 4 + s] = eor, tag
+    columns = tuple(f"EOR {s}" for s in SUIT_NAMES) + tuple(f"tag {s}" for s in SUIT_NAMES)
+    pair = ("not computed (a dealer bet, or a shoe of fractional counts)"
+            if count.suit_pair_effect != count.suit_pair_effect
+            else f"{count.suit_pair_effect:+.3e}")
+    return Table(
+        "cards", "effects of removal by card, and the best linear count over cards",
+        RANK_NAMES, columns, values,
+        (f"tags: the least-squares count over the 52 cards, level {count.level}, correlation "
+         f"{count.correlation:.4f} (the best count by rank of that level: "
+         f"{count.rank_correlation:.4f})",
+         f"two cards of one suit seen, against two of two suits (the four suit counts' "
+         f"signal): EV change {pair} per unit bet",
+         "published counts' correlations over cards: " + ", ".join(
+             f"{k} {v:+.3f}" for k, v in count.published.items()),
+         "--counted --system cards bets this count (level 1); --system suits the four suit "
+         "counts"),
+        style="ev", units="EV per unit bet; tags",
+        column_styles={f"tag {s}": "units" for s in SUIT_NAMES},
+        records=[{"card": c, "eor": e, "tag": t} for c, e, t in
+                 zip(count.cards, count.eor, count.tags)] + [
+                     {"level": count.level, "correlation": count.correlation,
+                      "rank_correlation": count.rank_correlation,
+                      "suit_pair_effect": count.suit_pair_effect,
+                      "published": count.published}])
+
+
+def _system(args, result, shoe):
+    """--system as counted_sidebet and simulate_sidebet take it ("cards": the bet's best
+    level-1 count over cards, as {card: tag})."""
+    tags = _tags(args.system)
+    if isinstance(tags, str) and tags.strip().lower() == "cards":
+        from ..sidebets import suit_count
+        count = suit_count(args.bet, result.paytable, shoe=shoe, max_level=1,
+                           hit_soft_17=args.hit_soft_17)
+        return dict(zip(count.cards, count.tags))
+    return tags
 
 
 def _tags(text):
@@ -235,7 +293,7 @@ def _tags(text):
         return tuple(float(p) for p in parts)
     except ValueError:
         raise common.UsageError(f"--system: {text[:40]!r} is not a count system or a list of "
-                                "10 or 13 numbers") from None
+                                "10, 13 or 52 numbers") from None
 
 
 def _counted_table(args, result, shoe):
@@ -245,7 +303,7 @@ def _counted_table(args, result, shoe):
     from ..sidebets import best_count, counted_sidebet
     if args.remove is not None:
         raise common.UsageError("--counted deals whole shoes: leave out --remove")
-    tags = _tags(args.system)
+    tags = _system(args, result, shoe)
     if tags is None:
         # level 1 (tags -1, 0, +1): three tag classes keep the exact model quick
         tags = best_count(args.bet, result.paytable, shoe=shoe, max_level=1).tags
@@ -255,20 +313,30 @@ def _counted_table(args, result, shoe):
                               hit_soft_17=args.hit_soft_17)
     # the text shows the true counts of at least one round in 10 million
     shown = {tc: sv for tc, sv in counted.by_true_count.items() if sv[0] >= 1e-7}
+    if counted.count == "suits":
+        count_note = ("the four suit counts (the cards seen of each suit); true count: the "
+                      "richest unseen suit's excess over a quarter of the cards unseen, per "
+                      "deck unseen")
+        information = "the four suit counts"
+    else:
+        count_note = ("tags " if len(counted.tags) < 52 else
+                      "tags by card (AS, AH, AD, AC, 2S, ..., KC) ") + ", ".join(
+                          f"{t:g}" for t in counted.tags)
+        information = "the running count"
     rows = tuple(f"{tc:+d}" for tc in shown)
     values = np.array([[share, value] for share, value in shown.values()])
     return Table(
         "counted", "the bet by true count (floored), over a shoe's rounds", rows,
         ("share of rounds", "EV given the count"), values,
-        (f"tags {', '.join(f'{t:g}' for t in counted.tags)}; {counted.rounds} rounds a shoe "
+        (f"{count_note}; {counted.rounds} rounds a shoe "
          f"({args.cards_per_round:g} cards a round, penetration {args.penetration:g})",
-         f"betting one unit exactly when the EV given the running count (and the up card, "
+         f"betting one unit exactly when the EV given {information} (and the up card, "
          f"for a bet made after it) is positive: "
          f"{counted.bet_fraction:.4%} of rounds, edge {counted.edge_when_bet:+.4%} per bet, "
          f"{counted.gain_per_100_rounds:+.4f} units per 100 rounds",
-         "exact given the model: the cards seen are hypergeometric by tag class; the EV "
-         "given a running count averages the class totals giving it; rows: true counts "
-         "of at least 1 round in 10 million"),
+         "exact given the model: the cards seen are hypergeometric by tag class (by suit "
+         "for the suit counts); the EV given a running count averages the class totals "
+         "giving it; rows: true counts of at least 1 round in 10 million"),
         style="prob", units="share of rounds; EV per unit bet",
         column_styles={"EV given the count": "ev"},
         records=[{"true_count": tc, "share": share, "ev": value}
@@ -293,7 +361,7 @@ def _simulated_table(args, result, play):
         # round, so its rounds by true count give no figure to set beside the simulator's
         raise common.UsageError(f"--threshold: {args.bet} is made only in some rounds; "
                                 "simulate it flat (leave out --system and --threshold)")
-    tags = _tags(args.system)
+    tags = _system(args, result, _shoe(args))
     sim = simulate_sidebet(args.bet, result.paytable, decks=args.decks, rounds=args.simulate,
                            seed=args.seed, penetration=args.penetration,
                            cards_per_round=args.cards_per_round, system=tags,
@@ -314,8 +382,9 @@ def _simulated_table(args, result, play):
         rows = ("share of rounds bet", "units per 100 rounds")
         values = np.array([[sim.bet_fraction, sim.se_bet_fraction, share],
                            [sim.gain_per_100_rounds, sim.se_gain_per_100_rounds, gain]])
-        note = (f"bet at a true count >= {args.threshold:g} (floored, decks unseen exact); "
-                f"exact: counted_sidebet's rounds by true count")
+        suits = "; the four suit counts: the richest suit's" if counted.count == "suits" else ""
+        note = (f"bet at a true count >= {args.threshold:g} (floored, decks unseen exact"
+                f"{suits}); exact: counted_sidebet's rounds by true count")
     return Table(
         "simulated", "the simulator beside the exact figures", rows,
         ("simulated", "SE", "exact"), values,

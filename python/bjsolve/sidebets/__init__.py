@@ -12,10 +12,13 @@ a ``bjsolve.Shoe`` is spread evenly over suits).  Pay tables are data (``PRESETS
 mapping {outcome: pay to one}).  ``effects_of_removal`` and ``best_count`` give the
 effects of removing each card and the best linear count; ``edges_table`` every bet under
 every preset; ``counted_sidebet`` how often a count finds an edge and what betting then
-earns (card bets; a first exact model); ``simulate_sidebet`` an independent Monte Carlo
-check of both (flat, or at a true-count threshold).  The bets the dealer's drawing
-settles take ``strategy`` ("two-cards", or the hands played out by "basic"/"optimal"
-over ``spots``; the same law, ``played_out`` says why).  Conventions: docs/side-bets.md.
+earns (card bets; a first exact model); ``suit_count`` the best count over the (rank, suit)
+cells and the suit counts' effects (``SUIT_SYSTEMS``: the red-black count, and "suits", the
+four suit counts ``counted_sidebet`` and the simulator take); ``simulate_sidebet`` an
+independent Monte Carlo check of both (flat, or at a true-count threshold).  The bets the
+dealer's drawing settles take ``strategy`` ("two-cards", or the hands played out by
+"basic"/"optimal" over ``spots``; the same law, ``played_out`` says why).  Conventions:
+docs/side-bets.md.
 """
 from typing import TYPE_CHECKING
 
@@ -40,6 +43,9 @@ _EXPORTS = {
     "PayTable": "paytables",
     "paytable": "paytables",
     "register_paytable": "paytables",
+    "SUIT_SYSTEMS": "suits",
+    "SuitCount": "suits",
+    "suit_count": "suits",
     "SIMULATED_BETS": "simulate",
     "SimulatedSideBet": "simulate",
     "simulate_sidebet": "simulate",
@@ -74,3 +80,4 @@ if TYPE_CHECKING:  # the names as type checkers see them
         register_paytable,
     )
     from .simulate import SIMULATED_BETS, SimulatedSideBet, simulate_sidebet
+    from .suits import SUIT_SYSTEMS, SuitCount, suit_count

@@ -20,9 +20,12 @@ product over its ranks; the suited chances over the kinds of one suit), as do Lu
 Ladies' dealer-natural award and Buster's natural awards.  Insurance and Bust Bonus are
 made after the up card is seen: the chance that the bet is offered (an ace up; each up card
 without a dealer natural) has the same form, and the counter bets where the value given
-the count and the up card is positive.  What is missing (later steps): suit counts, the
-bet ramp and rounds of the counted game (``bjsolve.risk.CountedGame``) and a cross-check
-against ``bjsolve.simulate``.
+the count and the up card is positive.  The tags may differ by suit (52 tags, one per
+card), and the counter may keep the four suit counts instead of one running count
+(``system="suits"``: the classes are the suits and the value is taken for each vector of
+suit totals, not averaged over a running count); see ``suits``.  What is missing (later
+steps): the bet ramp and rounds of the counted game (``bjsolve.risk.CountedGame``) and a
+cross-check against ``bjsolve.simulate``.
 """
 from __future__ import annotations
 
@@ -52,7 +55,11 @@ class CountedSideBet:
     bet; edge_when_bet: the mean value of those bets per unit; gain_per_100_rounds:
     units won per 100 rounds dealt (betting one unit when the count says so, nothing
     otherwise); base_ev: the value off the top; by_true_count: {true count (floored):
-    (share of rounds, mean value per bet when offered)}."""
+    (share of rounds, mean value per bet when offered)}.  count: "tags" (a tag system: the
+    running count is the information; ``tags`` by rank, or 52 by card where suits differ)
+    or "suits" (the four suit counts: the cards seen of each suit are the information,
+    ``tags`` empty; the true count is the richest unseen suit's excess over a quarter of
+    the cards unseen, per deck unseen)."""
     bet: str
     paytable: str
     tags: tuple
@@ -62,25 +69,33 @@ class CountedSideBet:
     gain_per_100_rounds: float
     base_ev: float
     by_true_count: dict
+    count: str = "tags"
 
 
 def _tags_by_kind(tags) -> np.ndarray:
-    """Tags of the 52 kinds from 10 tags (A..9, T) or 13 (A..K)."""
+    """Tags of the 52 kinds from 10 tags (A..9, T), 13 (A..K) or 52 (the (rank, suit) cells:
+    ``suits.cell_tags``), or a system's name (a rank system, or a suit system of
+    ``suits.SUIT_SYSTEMS``)."""
     from ..counting import count_tags
     from ..counting.removal import finite_number
+    from .suit_tags import SUIT_SYSTEMS, cell_tags
+    if isinstance(tags, str) and tags.strip().lower() in SUIT_SYSTEMS or isinstance(tags, dict):
+        return cell_tags(tags)
     if isinstance(tags, str):
         tags = count_tags(tags)
     try:
         tags = tuple(tags)
     except TypeError:
-        raise TypeError(f"tags: give 10 tags (A..9, T) or 13 (A..K), or a system's name, got "
-                        f"{show(tags)}") from None
+        raise TypeError(f"tags: give 10 tags (A..9, T), 13 (A..K) or 52 (cards), or a "
+                        f"system's name, got {show(tags)}") from None
+    if len(tags) == 52:
+        return cell_tags(tags)
     if len(tags) == 10:
         tags = count_tags(tags)          # checks them: 10 finite numbers
         tags = tags + (tags[9],) * 3
     if len(tags) != 13:
-        raise ValueError(f"tags: give 10 tags (A..9, T) or 13 (A..K), or a system's name, got "
-                         f"{show(tags)}")
+        raise ValueError(f"tags: give 10 tags (A..9, T), 13 (A..K) or 52 (cards), or a "
+                         f"system's name, got {show(tags)}")
     tags = tuple(finite_number(t, "tags") for t in tags)
     return np.repeat(np.array(tags, dtype=float), 4)
 
@@ -104,6 +119,8 @@ def counted_sidebet(name, paytable=None, *, system="hilo", decks: int = 6, shoe=
     if not isinstance(hit_soft_17, bool):
         raise TypeError(f"hit_soft_17 must be True or False, got {show(hit_soft_17)}")
     model = CountModel(the_bet, table, shoe, system, hit_soft_17)
+    # (the true count of a suit count is the richest suit's excess per deck, as for a tag
+    # system's running count: see CountModel.chances_by_running_count)
     total = model.total
     m = int(model.sig_cards.max())
     last = int(penetration * total)
@@ -122,20 +139,29 @@ def counted_sidebet(name, paytable=None, *, system="hilo", decks: int = 6, shoe=
         play = net > 0
         gain += float(net[play].sum())
         bet_share += float(offered[play].sum())
-        true = np.floor(running / ((total - n) / 52))
-        for tc, mass_tc, offered_tc, net_tc in zip(true, mass, offered.sum(axis=1),
-                                                   net.sum(axis=1)):
-            share, offers, value = by_tc.get(int(tc), (0.0, 0.0, 0.0))
-            by_tc[int(tc)] = (share + mass_tc, offers + offered_tc, value + net_tc)
+        true = np.floor(running / ((total - n) / 52)).astype(np.int64)
+        # sums by true count (one pass: the four suit counts have many rows a depth)
+        tcs, where = np.unique(true, return_inverse=True)
+        sums = [np.bincount(where.ravel(), weights=w, minlength=len(tcs))
+                for w in (mass, offered.sum(axis=1), net.sum(axis=1))]
+        for tc, mass_tc, offered_tc, net_tc in zip(tcs.tolist(), *sums):
+            share, offers, value = by_tc.get(tc, (0.0, 0.0, 0.0))
+            by_tc[tc] = (share + mass_tc, offers + offered_tc, value + net_tc)
     rounds = len(depths)
     summary = {tc: (share / rounds, value / offers if offers else math.nan)
                for tc, (share, offers, value) in sorted(by_tc.items())}
     tag_values = tuple(float(t) for t in model.kind_tags[::4])
+    if model.by_suit:
+        tag_values = ()
+    elif any(len(set(model.kind_tags[4 * r:4 * r + 4])) > 1 for r in range(13)):
+        tag_values = tuple(float(t) for t in model.kind_tags)      # a count over cards
+    elif len(set(tag_values[9:])) == 1:
+        tag_values = tag_values[:10]
     return CountedSideBet(
-        the_bet.name, table.name, tag_values if len(set(tag_values[9:])) > 1 else
-        tag_values[:10], rounds, bet_share / rounds,
+        the_bet.name, table.name, tag_values, rounds, bet_share / rounds,
         gain / bet_share if bet_share else math.nan, 100 * gain / rounds,
-        float(base_ev if base_ev is not None else math.nan), summary)
+        float(base_ev if base_ev is not None else math.nan), summary,
+        "suits" if model.by_suit else "tags")
 
 
 class CountModel:
@@ -147,8 +173,16 @@ class CountModel:
     full-shoe value x ff(N, k) / prod_c ff(K_c, m_c) x prod_c ff(M_c, m_c) / ff(N_u, k)."""
 
     def __init__(self, the_bet, table, shoe, tags, hit_soft_17=False):
+        from .suit_tags import is_four_suit_count
         full = np.array(shoe.counts, dtype=np.int64)
-        kind_tags = _tags_by_kind(tags)
+        # the four suit counts: the classes are the suits and the counter knows each one's
+        # cards seen (not one running count)
+        self.by_suit = is_four_suit_count(tags)
+        if self.by_suit and not (isinstance(the_bet, CardBet) or the_bet.name == "insurance"):
+            raise ValueError(f"system 'suits': the exact suit count covers the bets read "
+                             f"from the cards dealt, not {the_bet.name} (its dealer hands "
+                             "are by rank); simulate it instead")
+        kind_tags = np.tile(np.arange(4.0), 13) if self.by_suit else _tags_by_kind(tags)
         values = sorted(set(kind_tags[full > 0].tolist()))
         cls = np.array([values.index(t) if full[k] else 0 for k, t in enumerate(kind_tags)])
         n_classes = len(values)
@@ -181,13 +215,42 @@ class CountModel:
         self.sig_m, self.sig_cards = sigs, cards
         self.pays = np.array([table.pay(o) for o in the_bet.outcomes])
         self.log_fact = np.concatenate([[0.0], np.cumsum(np.log(np.arange(1, total + 1)))])
+        # the reorderings of the suits that change nothing (all 24 for 21+3 on a full shoe;
+        # those keeping the colours for Perfect Pairs; the other suits than hearts' for Lucky
+        # Ladies): rows that differ by one of them have the same values
+        self.symmetries = (_symmetries(class_total, sigs, self.weight) if self.by_suit
+                           else [tuple(range(n_classes))])
+
+    def seen_vectors(self, n: int):
+        """(the vectors of cards seen by class after n cards, the number of vectors each row
+        stands for).  Each vector is one row, except where reordering the suits changes
+        nothing (``symmetries``): there one row (the largest of its reorderings, read as a
+        number) stands for its distinct reorderings, up to 24 times fewer rows."""
+        seen = _class_vectors(self.class_total, n)
+        if len(self.symmetries) == 1:
+            return seen, np.ones(len(seen))
+        digits = (int(self.class_total.max()) + 1) ** np.arange(seen.shape[1])[::-1]
+        if len(self.symmetries) == math.factorial(seen.shape[1]):
+            # every reordering: the largest is the one in non-increasing order
+            seen = seen[np.all(np.diff(seen, axis=1) <= 0, axis=1)]
+            keys = np.stack([seen[:, list(order)] @ digits for order in self.symmetries],
+                            axis=1)
+            keep = np.ones(len(seen), dtype=bool)
+        else:
+            keys = np.stack([seen[:, list(order)] @ digits for order in self.symmetries],
+                            axis=1)
+            keep = keys.max(axis=1) == seen @ digits
+        keys = np.sort(keys[keep], axis=1)
+        times = 1 + (np.diff(keys, axis=1) != 0).sum(axis=1)
+        return seen[keep], times.astype(float)
 
     def _log_choose(self, n, k):
         return self.log_fact[n] - self.log_fact[k] - self.log_fact[n - k]
 
     def value_by_running_count(self, n: int):
         """(running counts, their chances, P(count and the bet offered) by group, P(count and
-        offered) x the value given both, by group) after n cards."""
+        offered) x the value given both, by group) after n cards.  For the four suit counts
+        one row per vector of cards seen by suit (see ``chances_by_running_count``)."""
         keys, mass, joint = self.chances_by_running_count(n)
         outcomes = len(self.pays)
         offered = joint[:, outcomes:]
@@ -198,21 +261,36 @@ class CountModel:
 
     def chances_by_running_count(self, n: int):
         """(running counts, their chances, [running count, event] P(count and event)) after
-        n cards: the events are the bet's outcomes, then the offer groups."""
-        seen = _class_vectors(self.class_total, n)
+        n cards: the events are the bet's outcomes, then the offer groups.  For the four suit
+        counts one row per vector of cards seen by suit (a row standing for its reorderings
+        that change nothing carries their chance: ``seen_vectors``), its "running count" the
+        richest unseen suit's excess over a quarter of the cards unseen; the rows' counts
+        repeat, so they are not keys to a grid of running counts."""
+        seen, times = self.seen_vectors(n)
         unseen = self.class_total[None, :] - seen
         classes = len(self.class_total)
-        p = np.exp(sum(self._log_choose(self.class_total[c], seen[:, c])
-                       for c in range(classes)) - self._log_choose(self.total, n))
-        chance = np.zeros((len(seen), self.weight.shape[0]))
+        p = times * np.exp(sum(self._log_choose(self.class_total[c], seen[:, c])
+                               for c in range(classes)) - self._log_choose(self.total, n))
+        # ff(unseen_c, m) for every class c and m up to the largest signature's
+        unseen_ff = [[np.ones(len(seen))] for _ in range(classes)]
+        for c in range(classes):
+            for m in range(1, int(self.sig_m[:, c].max()) + 1 if len(self.sig_m) else 1):
+                unseen_ff[c].append(unseen_ff[c][-1] * (unseen[:, c] - (m - 1)))
+        moments = np.zeros((len(seen), self.sig_m.shape[0]))
         for j in range(self.sig_m.shape[0]):
-            moment = np.prod([falling(unseen[:, c], self.sig_m[j, c])
-                              for c in range(classes)], axis=0)
             left = falling(self.total - n, int(self.sig_cards[j]))
             if left <= 0:
                 continue               # more cards than the shoe has left: never dealt
-            moment = moment / left
-            chance += moment[:, None] * self.weight[None, :, j]
+            moment = unseen_ff[0][self.sig_m[j, 0]]
+            for c in range(1, classes):
+                moment = moment * unseen_ff[c][self.sig_m[j, c]]
+            moments[:, j] = moment / left
+        chance = moments @ self.weight.T
+        if self.by_suit:
+            # every suit's count is known: no sum; the "running count" reported is the
+            # richest unseen suit's excess over a quarter of the cards unseen
+            count = unseen.max(axis=1) - unseen.sum(axis=1) / 4
+            return count, p, p[:, None] * chance
         running = seen @ np.array(self.values)
         # sums over the class totals giving each running count
         keys, inverse = np.unique(np.round(running * 12).astype(np.int64), return_inverse=True)
@@ -267,7 +345,8 @@ def _rank_classes(the_bet, full, cls):
         kinds = range(4 * r, 4 * r + 4) if r < 9 else range(36, 52)
         classes = {int(cls[k]) for k in kinds if full[k]}
         if len(classes) > 1:
-            raise ValueError(f"tags: {the_bet.name} needs one tag for every ten-valued card")
+            raise ValueError(f"tags: {the_bet.name} reads ranks only: give the cards of a "
+                             "rank one tag, and every ten-valued card one tag")
         rank_class.append(classes.pop() if classes else 0)
     return np.array(rank_class)
 
@@ -360,6 +439,25 @@ def _dealer_terms(the_bet, shoe, full, cls, n_classes, hit_soft_17):
             sig += [sig2, sig2]
         return np.concatenate(outcome), np.concatenate(value), np.vstack(sig)
     raise ValueError(f"counted_sidebet: {the_bet.name} is not supported yet")
+
+
+def _symmetries(class_total, sigs, weight) -> list:
+    """The reorderings of the classes that leave the class totals and the weights of the
+    signatures unchanged.  They form a group (the identity among them), which the orbits
+    of ``seen_vectors`` need: a set that rounding left short of one gives the identity
+    alone."""
+    import itertools
+    index = {tuple(sig): j for j, sig in enumerate(sigs.tolist())}
+    found = []
+    for order in itertools.permutations(range(sigs.shape[1])):
+        moved = [index.get(tuple(sig[i] for i in order)) for sig in sigs.tolist()]
+        if (None not in moved and np.array_equal(class_total[list(order)], class_total)
+                and np.allclose(weight[:, moved], weight, rtol=1e-12, atol=0)):
+            found.append(order)
+    closed = set(found)
+    if any(tuple(a[i] for i in b) not in closed for a in found for b in found):
+        return [tuple(range(sigs.shape[1]))]
+    return found
 
 
 def _class_vectors(class_total: np.ndarray, n: int) -> np.ndarray:

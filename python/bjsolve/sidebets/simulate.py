@@ -268,6 +268,20 @@ def _play_dealer(up, hole, card_at, cursor, hit_soft_17):
     return n_cards, np.where(soft, hard + 10, hard), hand
 
 
+def _suit_true_count(kinds, depths, decks):
+    """The four suit counts' true count before each round (rows: shoes; columns: rounds):
+    floor((the richest unseen suit's cards - a quarter of the cards unseen) / decks unseen),
+    each suit's cards seen counted directly from the dealt cards."""
+    total = kinds.shape[1]
+    seen = np.zeros((kinds.shape[0], total + 1, 4), dtype=np.int32)
+    for suit in range(4):
+        seen[:, 1:, suit] = np.cumsum(_suit(kinds) == suit, axis=1)
+    unseen = 13 * decks - seen[:, depths, :]
+    left = total - depths[None, :]
+    excess = unseen.max(axis=2) - left / 4
+    return np.floor(excess / (left / 52))
+
+
 def _player(strategy, spots, rules, hit_soft_17, decks):
     """The play keywords: (Play, ChartPlayer or None).  The simulator plays a chart: the
     rule set's basic chart, a ``StrategyChart`` or a callable f(cards, dealer, allowed)."""
@@ -328,9 +342,12 @@ def simulate_sidebet(name, paytable=None, *, decks: int = 6, rounds: int = 1_000
                      rules=None) -> SimulatedSideBet:
     """Simulate side bet ``name`` (one of ``SIMULATED_BETS``) for about ``rounds`` rounds.
 
-    With ``system`` (a count's name or 10/13 tags) and ``threshold``, the bet is made only
-    when the true count floor(running count / decks unseen) is at or above the threshold
-    (decks unseen exact: cards unseen / 52); otherwise every round is bet.  A bet made only
+    With ``system`` (a count's name, 10/13 tags, or a count over cards: 52 tags or a suit
+    system such as "red-black") and ``threshold``, the bet is made only when the true count
+    floor(running count / decks unseen) is at or above the threshold (decks unseen exact:
+    cards unseen / 52); otherwise every round is bet.  With ``system="suits"`` (the four
+    suit counts) the true count is the richest unseen suit's excess over a quarter of the
+    cards unseen, per deck unseen, as ``counted_sidebet`` reports it.  A bet made only
     in some rounds (``OFFERED_WHEN``: insurance with an ace up, Bust Bonus when the dealer
     has no natural) is bet only in those: its mean is per bet offered, as the exact figure
     is, and its bet_fraction the share of rounds it was offered (and the count allowed).
@@ -343,6 +360,7 @@ def simulate_sidebet(name, paytable=None, *, decks: int = 6, rounds: int = 1_000
     dealer completes his hand in every round."""
     from .analysis import bet as _bet
     from .counted import _tags_by_kind
+    from .suit_tags import is_four_suit_count
     the_bet = _bet(name)
     if the_bet.name not in SIMULATED_BETS:
         raise ValueError(f"simulate_sidebet: {show(name)} is not simulated; simulated bets: "
@@ -365,7 +383,8 @@ def simulate_sidebet(name, paytable=None, *, decks: int = 6, rounds: int = 1_000
     if not isinstance(hit_soft_17, bool):
         raise TypeError(f"hit_soft_17 must be True or False, got {show(hit_soft_17)}")
     classify, needs_dealer = SIMULATED_BETS[the_bet.name]
-    tags = None if system is None else _tags_by_kind(system)
+    by_suit = is_four_suit_count(system)
+    tags = None if system is None or by_suit else _tags_by_kind(system)
     play, player = _player(strategy, spots, rules, hit_soft_17, decks)
     if player is not None and not needs_dealer:
         player = None                 # settled before any play: nothing to play out
@@ -421,6 +440,8 @@ def simulate_sidebet(name, paytable=None, *, decks: int = 6, rounds: int = 1_000
                                      axis=1)[:, depths]
             true = np.floor(running / ((total - depths[None, :]) / 52))
             placed = placed & (true >= threshold).ravel()
+        elif by_suit:
+            placed = placed & (_suit_true_count(kinds, depths, decks) >= threshold).ravel()
         win = np.where(placed, win, 0.0).reshape(batch, len(depths))
         shoe_win.append(win.sum(axis=1))
         shoe_bets.append(placed.reshape(batch, len(depths)).sum(axis=1))
