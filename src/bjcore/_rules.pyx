@@ -194,8 +194,8 @@ cdef int refuse_game_rules(const RuleParams* rules, str kernel) except -1:
         ("redoubles", rules.redoubles), ("double_rescue", rules.double_rescue),
         ("double_split_aces", rules.double_split_aces)) if on]
     name = set_flags[0] if set_flags else "bonus_21, bonus_678, bonus_777 or super_bonus"
-    raise ValueError(f"rules: {name} is a rule of the games (docs/games.md), which "
-                     f"{kernel} does not compute")
+    raise ValueError(f"rules: {name} is a rule of the games (docs/games.md); "
+                     f"{kernel} cannot compute it")
 
 
 cdef int _counts_length(object shoe) except -1:
