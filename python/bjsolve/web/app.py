@@ -53,6 +53,8 @@ from .forms import (
     SWITCHES,
     FieldErrors,
     count_from_query,
+    preset_choices,
+    preset_of,
     rule_fields,
     rules_from_query,
     split_from_query,
@@ -115,6 +117,11 @@ async def _view(engine: Engine, page: str, rules, split, params, errors: FieldEr
         return await engine.run(engine.hand, rules, params.get("hand") or DEFAULT_HAND, split)
     except FieldError as exc:
         errors[exc.field] = str(exc)
+        return None
+    except NotImplementedError as exc:
+        # a game the solvers do not compute yet (super-fun-21, switch, pontoon): the
+        # library's message, which names the rule, goes beside the summary that carries it
+        errors["rules"] = str(exc)
         return None
     except (TypeError, ValueError) as exc:
         errors["hand" if page == "hand" else "rules"] = str(exc)
@@ -184,7 +191,8 @@ def create_app(engine: Engine | None = None, *, warm_up: bool = False) -> Starle
                             media_type="text/plain")
         params = request.query_params
         rules, split, errors = _state(params)
-        fields = dict(rule_fields(rules or _summary_or_default(params)))
+        shown = rules or _summary_or_default(params)
+        fields = dict(rule_fields(shown))
         fields.update({k: params[k] for k in ("decks", "payout", "split_hands", *SWITCHES,
                                               *CHOICES) if k in params})
         # a counted game not yet made takes tens of seconds: the page comes at once and
@@ -205,6 +213,10 @@ def create_app(engine: Engine | None = None, *, warm_up: bool = False) -> Starle
         context = {
             "page": name, "pages": PAGES, "fields": fields, "errors": errors,
             "summary": rules.describe() if rules else params.get("rules", ""),
+            # the rules the panel's fields start from (the summary the page's script sends
+            # with a field changed: it keeps the games' rules that have no field)
+            "accepted": shown.describe(),
+            "presets": preset_choices(), "preset": preset_of(shown),
             "split": split, "hand": params.get("hand") or DEFAULT_HAND,
             "count": {**{k: params.get(k) or v for k, v in COUNT_DEFAULTS.items()},
                       **{k: params.get(k, "") for k in COUNT_OPTIONAL},
@@ -332,6 +344,8 @@ def create_app(engine: Engine | None = None, *, warm_up: bool = False) -> Starle
             return downloads.counting_table(name, game, ramp_result(game, count))
         except FieldError as exc:
             errors[exc.field] = str(exc)
+        except NotImplementedError as exc:
+            errors["rules"] = str(exc)        # a game not computed yet (see _view)
         except (TypeError, ValueError) as exc:
             errors["hand" if page == "hand" else "rules"] = str(exc)
         return None

@@ -133,6 +133,25 @@ def rule_fields(rules: bjsolve.Rules) -> dict:
     return values
 
 
+@functools.cache
+def preset_choices() -> tuple[tuple[str, str], ...]:
+    """(name, rule summary) of each of the library's presets, classic ones and the games:
+    the rules panel's preset list.  Picking one puts its summary in the summary box (the
+    games' own rules, such as P22 or RDx3, have no field of their own: the summary carries
+    them), so the page's link keeps the summary, not the preset's name."""
+    return tuple((name, bjsolve.Rules.preset(name).describe())
+                 for name in bjsolve.Rules.presets())
+
+
+def preset_of(rules: bjsolve.Rules) -> str:
+    """The name of the preset these rules are exactly, or '' (the list then shows
+    'custom')."""
+    for name, _ in preset_choices():
+        if bjsolve.Rules.preset(name) == rules:
+            return name
+    return ""
+
+
 def parse_hand(text: str) -> tuple[tuple | str, tuple | str]:
     """'T6 v 9' (also 'T 6 vs 9', '10,6 v 9') -> (player cards, dealer cards), in forms
     ``Solution.hand_ev`` reads: one dealer card is the upcard, several ('T6 v 9 7', the

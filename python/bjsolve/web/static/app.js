@@ -17,12 +17,14 @@
     return form ? Array.from(form.elements).filter((el) => el.name) : [];
   }
 
-  // The query for the server: the rule fields one by one, or only the typed summary.
+  // The query for the server: the summary, and the rule fields one by one unless the
+  // summary was typed (or a preset picked) last.  The fields override the summary's
+  // classic rules; the summary keeps the games' rules (P22, RDx3, ...) that have no field.
   function query() {
     const q = new URLSearchParams();
     for (const el of controls(rulesForm)) {
       if (el.name === "rules") {
-        if (summaryMode) q.set("rules", el.value);
+        q.set("rules", el.value);
       } else if (el.name === "split") {
         q.set("split", el.value);
       } else if (!summaryMode) {
@@ -61,6 +63,14 @@
     for (const a of document.querySelectorAll("[data-download]")) {
       a.href = "/download/" + a.dataset.download + search;
     }
+  }
+
+  // the preset list shows the preset the rules are exactly, else "custom"
+  const presetList = document.getElementById("f-preset");
+  function showPreset(summaryText) {
+    if (!presetList) return;
+    const match = Array.from(presetList.options).find((o) => o.value && o.dataset.summary === summaryText);
+    presetList.value = match ? match.value : "";
   }
 
   function fill(fragments) {
@@ -116,6 +126,7 @@
       showFields(answer.fields, answer.summary, editsThen);
       showLinks(answer.query);
       document.body.dataset.summary = answer.summary;
+      showPreset(answer.summary);
       if (page === "edge") loadExceptions(answer.query.slice(1), number);
     } catch (err) {
       clearTimeout(slow);
@@ -143,6 +154,16 @@
   }
 
   rulesForm.addEventListener("change", (ev) => {
+    if (ev.target === presetList) {
+      // a preset fills the panel: its summary is sent, the answer fills the fields
+      const chosen = presetList.selectedOptions[0];
+      if (!chosen || !chosen.value) return;           // "custom": nothing to fill
+      summary.value = chosen.dataset.summary;
+      edits.set(summary, (edits.get(summary) || 0) + 1);
+      summaryMode = true;
+      update();
+      return;
+    }
     edits.set(ev.target, (edits.get(ev.target) || 0) + 1);
     if (ev.target.name === "rules") return;          // the summary applies on Enter or leaving it
     summaryMode = false;
@@ -298,6 +319,7 @@
         showFields(answer.fields, answer.summary,
                    new Map(controls(rulesForm).map((el) => [el, edits.get(el) || 0])));
         showLinks(answer.query);
+        showPreset(answer.summary);
         job = answer.job;
         status.textContent = "simulating...";
         if (show(answer)) setTimeout(() => poll(answer.job), POLL_MS);
