@@ -357,3 +357,38 @@ def test_an_index_file_uploaded_on_counting_and_simulate(server, driver, tmp_pat
     ran = bjsolve.simulate(rules, rounds=100_000, seed=5, penetration=0.5, system="hilo",
                            ramp="0:1,1:2,2:4", indices=table, chunk_rounds=WEB_CHUNK_ROUNDS)
     wait_until(lambda: text_of(d, "sim-mean") == f"{ran.mean:+.5f}")
+
+
+def test_pick_a_preset_and_read_the_edge_back(server, driver):
+    from selenium.webdriver.support.ui import Select
+    d = driver
+    d.get(server)
+    free_bet = bjsolve.Rules.preset("free-bet")
+    sol = bjsolve.solve(free_bet)
+    Select(d.find_element(By.ID, "f-preset")).select_by_value("free-bet")
+    wait_until(lambda: text_of(d, "edge-optimal") == pct(-sol.expected_value))
+    assert text_of(d, "edge-chart") == pct(-sol.evaluate(sol.strategy))
+    wait_until(lambda: chart_on_page(d) == sol.strategy.rows)
+    # the panel is filled: the fields, and the summary with the game's own rules
+    summary = d.find_element(By.ID, "f-rules").get_attribute("value")
+    assert bjsolve.Rules.parse(summary) == free_bet
+    assert d.find_element(By.ID, "f-h17").is_selected()
+    assert d.find_element(By.ID, "f-surrender").get_attribute("value") == "none"
+    assert "P22" in d.current_url
+
+    # a field changed: the game's rules stay, the list says "custom"
+    d.find_element(By.ID, "f-h17").click()
+    s17 = bjsolve.solve(bjsolve.Rules.preset("free-bet", hit_soft_17=False))
+    wait_until(lambda: text_of(d, "edge-optimal") == pct(-s17.expected_value))
+    assert d.find_element(By.ID, "f-preset").get_attribute("value") == ""
+
+    # a game no solver computes yet: the library's message beside the summary
+    with pytest.raises(NotImplementedError) as refused:
+        bjsolve.solve(bjsolve.Rules.preset("pontoon"))
+    Select(d.find_element(By.ID, "f-preset")).select_by_value("pontoon")
+    wait_until(lambda: error_beside(d, "rules") == str(refused.value))
+    # ... and the page stays usable: a classic preset answers again
+    Select(d.find_element(By.ID, "f-preset")).select_by_value("vegas-strip")
+    strip = bjsolve.solve(bjsolve.Rules.preset("vegas-strip"))
+    wait_until(lambda: text_of(d, "edge-optimal") == pct(-strip.expected_value))
+    assert error_beside(d, "rules") == ""
