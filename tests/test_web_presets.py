@@ -157,3 +157,18 @@ def test_the_counting_page_shows_the_counted_games_refusal(client, name):
     assert page.status_code in (200, 400)      # the game is asked for by the page's script
     r = client.get("/download/figures.csv", params={"rules": summary_of(name)})
     assert r.status_code == 400 and message in r.text
+
+
+def test_a_simulation_of_a_game_not_computed_shows_the_refusal_beside_the_summary(client):
+    import time
+    rules = bjsolve.Rules.preset("pontoon")
+    message = _library_refusal(lambda: bjsolve.simulate(rules, rounds=100, seed=1))
+    answer = client.post("/api/simulate", params={"rules": summary_of("pontoon"),
+                                                   "rounds": "1000"}).json()
+    for _ in range(1200):                   # (no timing asserted: waits for the job's end)
+        if answer["state"] not in ("queued", "running"):
+            break
+        time.sleep(0.05)
+        answer = client.get(f"/api/simulate/{answer['job']}").json()
+    assert answer["state"] == "error"
+    assert answer["errors"] == {"rules": message}

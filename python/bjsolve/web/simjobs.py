@@ -214,6 +214,10 @@ class SimJobs:
             job.errors = {sim_field(str(exc)): str(exc)}
             job.state = "error"
             return
+        except NotImplementedError as exc:  # a game not simulated yet: its rule is in the summary
+            job.errors = {"rules": str(exc)}
+            job.state = "error"
+            return
         except Exception as exc:            # noqa: BLE001 -- shown on the page, not lost
             job.errors = {"rounds": f"the simulation failed: {exc}"}
             job.state = "error"
