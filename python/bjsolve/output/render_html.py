@@ -38,8 +38,10 @@ def _code_cell(code: str) -> str:
     if not entry:
         return f"<td>{_e(code)}</td>"
     _, color, meaning = entry
-    if code.startswith("F"):
-        meaning = f"free {meaning} (the house puts up the extra bet)"
+    if code.startswith("FP"):
+        meaning = "free split (the house puts up the new hand's bet)"
+    elif code.startswith("F"):
+        meaning = "free double (the house puts up the extra bet)"
     fg = "#fff" if action_letter(code) in ("S", "D") else "#000"
     return f'<td style="background:{color};color:{fg}" title="{_e(meaning)}">{_e(code)}</td>'
 
