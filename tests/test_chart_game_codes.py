@@ -209,3 +209,15 @@ def test_classic_chart_is_byte_identical(preset, fmt, ext, monkeypatch):
     got = run(["strategy", "--preset", preset, "--format", fmt, "--color", "never"],
               monkeypatch)
     assert got == (CLASSIC_DIR / f"{preset}.{ext}").read_text()
+
+
+def test_coloured_chart_without_notes_still_says_how_the_double_ends():
+    # the web page and notebooks show chart_html, which prints no notes: the redouble /
+    # rescue note is added under the chart, and only for rules that have them
+    from bjsolve.output.notebook import chart_html
+    from bjsolve.output.table import chart_table
+    rows = {"11": {"6": "Dh"}}
+    spanish = chart_html(chart_table(StrategyChart(rows, rules=Rules.preset("spanish-21"))))
+    classic = chart_html(chart_table(StrategyChart(rows, rules=Rules())))
+    assert "after a double&#x27;s card: stand, redouble (up to 3 times) or rescue" in spanish
+    assert "after a double" not in classic

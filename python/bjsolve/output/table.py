@@ -13,6 +13,7 @@ from ..model.deal import round_may_run_out
 from ..model.ranks import label
 from ..model.rules import Rules
 from ..model.shoe import Shoe
+from .cells import AFTER_DOUBLE_NOTE
 from .notebook import pandas_module, table_html
 from .render import to_text
 
@@ -186,7 +187,7 @@ def chart_legend(rules) -> tuple[str, ...]:
                            f"{'s' if rules.redoubles != 1 else ''})")
         if rules.double_rescue:
             choices.append("rescue (surrender for the original bet)")
-        lines.append(f"after a double's card: {', '.join(choices[:-1])} or {choices[-1]}, "
+        lines.append(f"{AFTER_DOUBLE_NOTE}{', '.join(choices[:-1])} or {choices[-1]}, "
                      "chosen optimally for the hand's exact cards and the upcard (no code: "
                      "the chart is for the first two cards)")
     return tuple(lines)
