@@ -37,7 +37,16 @@ CODE_ACTIONS = {
     # split here; without double-after-split the pair would be played as Ph: hit, Ps: stand,
     # Pd: double (else hit)
     "Ph": ("split", "hit"), "Ps": ("split", "stand"), "Pd": ("split", "double"),
+    # the games' free plays (Rules.free_doubles, Rules.free_splits): the same plays as
+    # Dh/Ds and P/Ph/Ps/Pd, marked where the rules make the double or the split free
+    "Fh": ("double", "hit"), "Fs": ("double", "stand"),
+    "FP": ("split", None),
+    "FPh": ("split", "hit"), "FPs": ("split", "stand"), "FPd": ("split", "double"),
 }
+
+# a paid play's code -> the code of the same play made free
+_FREE_DOUBLE_CODES = {"Dh": "Fh", "Ds": "Fs"}
+_FREE_SPLIT_CODES = {"P": "FP", "Ph": "FPh", "Ps": "FPs", "Pd": "FPd"}
 
 
 def _code_for(values: dict, split_fallback: bool = True) -> str:
@@ -135,7 +144,8 @@ class StrategyChart:
     "2".."T","A" (or, when both dealer cards are exposed, the dealer's hand codes).  Codes:
     H, S, Dh, Ds (double, else hit/stand), P (split), Ph/Ps/Pd (split, which is right only
     with double after split; without it hit/stand/double), Rh, Rs, Rp (surrender, else
-    hit/stand/split).  A chart is itself a strategy: ``chart(cards, dealer, allowed)``
+    hit/stand/split); in the games, Fh/Fs and FP/FPh/FPs/FPd are the same plays where the
+    rules make the double or the split free (``Rules.free_doubles``, ``free_splits``).  A chart is itself a strategy: ``chart(cards, dealer, allowed)``
     gives the action it prescribes.  ``exceptions`` lists composition-dependent
     departures (hands of 2 to 4 cards).
 
@@ -272,6 +282,7 @@ def basic_strategy(solution, no_das=None) -> StrategyChart:
     """
     deal = solution.deal
     rows: dict = {}
+    later_only: set = set()   # (row, column) read from hands of three or more cards
     for column, keys in solution.dealer_columns():
         groups: dict = {}
         for key in keys:
@@ -290,12 +301,14 @@ def basic_strategy(solution, no_das=None) -> StrategyChart:
                     (wk * w, {k: v for k, v in ev.items() if k != "split"}))
         for code, members in _later_only_rows(solution, keys, groups).items():
             groups[code] = {False: members}
+            later_only.add((code, column))
         for code, by_pair in groups.items():
             members = by_pair.get(False) or by_pair.get(True)
             rows.setdefault(code, {})[column] = _code_for(
                 _weighted_mean(members), split_fallback=solution.rules.hole_card != "exposed")
     if no_das is not None:
         _mark_das_splits(solution, no_das, rows)
+    _mark_free_plays(solution.rules, rows, later_only)
     order = [str(t) for t in range(4, 21)] + [f"A{k}" for k in range(2, 10)] + list(PAIR_CODES)
     columns = [c for c, _ in solution.dealer_columns()]
     rows = {code: {c: rows[code][c] for c in columns if c in rows[code]}
@@ -376,6 +389,32 @@ def _mark_das_splits(solution, no_das, rows) -> None:
             if total and _code_for(agg) != "P":
                 rest = _code_for({a: v for a, v in agg.items() if a != "split"})
                 rows[code][column] = {"H": "Ph", "S": "Ps", "Dh": "Pd", "Ds": "Pd"}.get(rest, "P")
+
+
+def _two_card_hard_total(row: str) -> int | None:
+    """The hard total of a chart row's two-card hands ("9" -> 9, "55" -> 10), None for the
+    soft rows and AA (soft 12)."""
+    if row in PAIR_CODES:
+        return None if row == "AA" else 2 * (RANK_LABELS.index(row[0]) + 1)
+    return int(row) if row.isdigit() else None
+
+
+def _mark_free_plays(rules: Rules, rows: dict, later_only=frozenset()) -> None:
+    """Dh/Ds -> Fh/Fs where the double is free (a two-card hard total in
+    ``rules.free_doubles``), P/Ph/Ps/Pd -> FP/FPh/FPs/FPd on a pair rank in
+    ``rules.free_splits``.  ``later_only``: the (row, column) cells read from hands of three
+    or more cards (a depleted shoe), whose double is never free."""
+    free_totals = set(rules.free_doubles)
+    free_pairs = {label(r) * 2 for r in rules.free_splits}
+    if not free_totals and not free_pairs:
+        return
+    for row, cols in rows.items():
+        free_double = _two_card_hard_total(row) in free_totals
+        for column, code in cols.items():
+            if code in _FREE_DOUBLE_CODES and free_double and (row, column) not in later_only:
+                cols[column] = _FREE_DOUBLE_CODES[code]
+            elif code in _FREE_SPLIT_CODES and row in free_pairs:
+                cols[column] = _FREE_SPLIT_CODES[code]
 
 
 def _exceptions(solution, chart, max_cards: int = 4):

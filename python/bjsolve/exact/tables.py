@@ -22,7 +22,7 @@ from ..model.hands import PAIR_CODES, hand_code, total_code
 from ..model.ranks import hand_total, label
 from ..model.rules import Rules
 from ..model.shoe import Shoe
-from ..output.table import CHART_LEGEND, Grid, Table, chart_table
+from ..output.table import Grid, Table, chart_legend, chart_table
 from ..output.table import table_notes as _notes
 from .dealer import dealer_probabilities
 from .engines import round_values
@@ -124,7 +124,8 @@ def strategy_table(solution, count_exceptions: bool = True) -> Table:
     exceptions = (f"{len(chart.exceptions)} composition-dependent exceptions"
                   if count_exceptions else "composition-dependent exceptions")
     notes = _notes(solution.rules, solution.shoe,
-                   "total-dependent basic strategy for the original two cards", CHART_LEGEND,
+                   "total-dependent basic strategy for the original two cards",
+                   *chart_legend(solution.rules),
                    f"split decisions use post-split strategy {solution.split}",
                    f"{exceptions}: 'bjsolve exceptions' with the same rules lists them")
     return chart_table(chart, cols, notes)

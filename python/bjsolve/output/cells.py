@@ -7,6 +7,10 @@ import numbers
 
 EV_DECIMALS = 6
 
+# how the chart's legend note on the games' after-double choice (redouble, rescue) starts:
+# the coloured charts without notes (web page, notebook) show that note under the chart
+AFTER_DOUBLE_NOTE = "after a double's card: "
+
 
 def is_missing(v) -> bool:
     return v is None or (isinstance(v, float) and math.isnan(v))

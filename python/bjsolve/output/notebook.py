@@ -18,6 +18,7 @@ import math
 
 from ..model.deal import dealer_label
 from ..model.ranks import label
+from .cells import AFTER_DOUBLE_NOTE
 from .render import units
 from .render_html import chart_fragment, grid_fragment
 
@@ -134,7 +135,11 @@ def _left_captions(fragment: str) -> str:
 
 
 def chart_html(table) -> str:
-    return _left_captions(chart_fragment(table))
+    # the chart alone (its notes are not shown), except the games' note that the choice
+    # after a double (redouble, rescue) has no code
+    after_double = "".join(f'<p style="font-size:.8em;max-width:40em">{html.escape(n)}</p>'
+                           for n in table.notes if n.startswith(AFTER_DOUBLE_NOTE))
+    return _left_captions(chart_fragment(table)) + after_double
 
 
 def table_html(table) -> str:

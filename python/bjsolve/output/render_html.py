@@ -8,7 +8,7 @@ import html
 from .cells import cell as _cell
 from .cells import chart_sections as _sections
 from .cells import number as _number
-from .terminal import ACTION_COLORS
+from .terminal import ACTION_COLORS, action_letter
 
 CSS = """
 body { font-family: Helvetica, Arial, sans-serif; margin: 1.5em; color: #111; }
@@ -34,11 +34,15 @@ def _e(text) -> str:
 
 
 def _code_cell(code: str) -> str:
-    entry = ACTION_COLORS.get(code[:1]) if code else None
+    entry = ACTION_COLORS.get(action_letter(code)) if code else None
     if not entry:
         return f"<td>{_e(code)}</td>"
     _, color, meaning = entry
-    fg = "#fff" if code[:1] in "SD" else "#000"
+    if code.startswith("FP"):
+        meaning = "free split (the house puts up the new hand's bet)"
+    elif code.startswith("F"):
+        meaning = "free double (the house puts up the extra bet)"
+    fg = "#fff" if action_letter(code) in ("S", "D") else "#000"
     return f'<td style="background:{color};color:{fg}" title="{_e(meaning)}">{_e(code)}</td>'
 
 
@@ -46,17 +50,30 @@ LEGEND_ITEM = ("display:inline-block;padding:1px 6px;margin:0 .6em .3em 0;"
                "border:1px solid #888")
 
 
-def legend() -> str:
+# the games' free plays, shown in the legend only when the chart has the code
+FREE_LEGEND_ITEMS = (
+    ("Fh", "free double (the house puts up the extra bet), else hit"),
+    ("Fs", "free double, else stand"),
+    ("FP", "free split (the house puts up the new hand's bet)"),
+    ("FPh", "free split if double after split is allowed, else hit"),
+    ("FPd", "free split with DAS, else double"), ("FPs", "free split with DAS, else stand"))
+
+
+def legend(codes=()) -> str:
+    """The coloured legend of the codes; ``codes``: those the chart shows (the free plays'
+    items appear only when it has them)."""
+    present = set(codes)
     items = [("H", "hit"), ("S", "stand"), ("Dh", "double, else hit"),
              ("Ds", "double, else stand"), ("P", "split"),
              ("Ph", "split if double after split is allowed, else hit"),
              ("Pd", "split with DAS, else double"), ("Ps", "split with DAS, else stand"),
              ("Rh", "surrender, else hit"), ("Rs", "surrender, else stand"),
              ("Rp", "surrender, else split")]
+    items += [(code, meaning) for code, meaning in FREE_LEGEND_ITEMS if code in present]
     spans = []
     for code, meaning in items:
-        _, color, _ = ACTION_COLORS[code[0]]
-        fg = "#fff" if code[0] in "SD" else "#000"
+        _, color, _ = ACTION_COLORS[action_letter(code)]
+        fg = "#fff" if action_letter(code) in ("S", "D") else "#000"
         # (inline: a notebook shows the chart without the page's style sheet)
         spans.append(f'<span style="background:{color};color:{fg};{LEGEND_ITEM}"><b>{code}</b> '
                      f'{_e(meaning)}</span>')
@@ -81,7 +98,8 @@ def chart_fragment(table, caption: str | None = None) -> str:
             cells = "".join(_code_cell(str(v)) for v in table.values[index[r]])
             body.append(f"<tr><th>{_e(r)}</th>{cells}</tr>")
     return (f'<table class="chart"><caption>{_e(caption)}</caption>{head}'
-            + "\n".join(body) + "</table>" + legend())
+            + "\n".join(body) + "</table>"
+            + legend(str(v) for row in table.values for v in row))
 
 
 def grid_fragment(table) -> str:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import io
 
 from .cells import chart_sections as _sections
-from .terminal import ACTION_COLORS
+from .terminal import ACTION_COLORS, FREE_CODE_WORDS, action_letter
 
 PICTURE_FORMATS = ("png", "svg")
 
@@ -71,11 +71,11 @@ def chart_figure(table, edge=None):
             ax.text(-0.6, y + 0.5, r, va="center", ha="right", fontsize=8)
             for j, code in enumerate(table.values[index[r]]):
                 code = str(code)
-                color = ACTION_COLORS.get(code[:1], (None, "#ffffff", ""))[1]
+                color = ACTION_COLORS.get(action_letter(code), (None, "#ffffff", ""))[1]
                 ax.add_patch(plt.Rectangle((j, y), 1, 1, facecolor=color, edgecolor="#666",
                                            linewidth=0.5))
                 ax.text(j + 0.5, y + 0.5, code, va="center", ha="center", fontsize=7,
-                        color="white" if code[:1] in "SD" else "black", fontweight="bold")
+                        color="white" if action_letter(code) in ("S", "D") else "black", fontweight="bold")
             y += 1
     for j, c in enumerate(cols):
         ax.text(j + 0.5, -0.4, c, ha="center", va="bottom", fontsize=8, fontweight="bold")
@@ -85,6 +85,11 @@ def chart_figure(table, edge=None):
     ax.set_title("\n".join(_title_lines(table, edge)), fontsize=9, loc="left")
     legend = [Patch(facecolor=v[1], edgecolor="#666", label=f"{k} {v[2]}")
               for k, v in ACTION_COLORS.items()]
+    codes = {str(v) for row in table.values for v in row}
+    for code, meaning in FREE_CODE_WORDS:     # the games' free plays, where the chart has them
+        if any(c == code or c.startswith(code) for c in codes):
+            color = ACTION_COLORS[action_letter(code)][1]
+            legend.append(Patch(facecolor=color, edgecolor="#666", label=f"{code} {meaning}"))
     ax.legend(handles=legend, loc="upper center", bbox_to_anchor=(0.5, 0.0), ncol=5,
               fontsize=7, frameon=False)
     return fig

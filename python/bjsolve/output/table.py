@@ -13,6 +13,7 @@ from ..model.deal import round_may_run_out
 from ..model.ranks import label
 from ..model.rules import Rules
 from ..model.shoe import Shoe
+from .cells import AFTER_DOUBLE_NOTE
 from .notebook import pandas_module, table_html
 from .render import to_text
 
@@ -164,6 +165,47 @@ CHART_LEGEND = ("H hit, S stand, Dh/Ds double else hit/stand, P split, Ph/Ps/Pd 
                 "hit/stand/split")
 
 
+def chart_legend(rules) -> tuple[str, ...]:
+    """The legend notes of a chart for these rules: the classic codes' line, and a line for
+    each game feature that has codes (free doubles, free splits) or changes what a double
+    means (redoubles, double rescue); the classic game gets the classic line alone."""
+    lines = [CHART_LEGEND]
+    if rules is None:
+        return tuple(lines)
+    if rules.free_doubles:
+        totals = _number_runs(rules.free_doubles, str)
+        lines.append(f"Fh/Fs free double else hit/stand (two-card hard {totals}: the house "
+                     "puts up the extra bet, paid on a win, nothing lost on a loss)")
+    if rules.free_splits:
+        pairs = _number_runs(rules.free_splits, lambda r: label(r) * 2)
+        lines.append(f"FP free split (pairs {pairs}: the house puts up the new hand's bet), "
+                     "FPh/FPs/FPd the same as Ph/Ps/Pd with the split free")
+    if rules.redoubles or rules.double_rescue:
+        choices = ["stand"]
+        if rules.redoubles:
+            choices.append(f"redouble (up to {rules.redoubles} time"
+                           f"{'s' if rules.redoubles != 1 else ''})")
+        if rules.double_rescue:
+            choices.append("rescue (surrender for the original bet)")
+        lines.append(f"{AFTER_DOUBLE_NOTE}{', '.join(choices[:-1])} or {choices[-1]}, "
+                     "chosen optimally for the hand's exact cards and the upcard (no code: "
+                     "the chart is for the first two cards)")
+    return tuple(lines)
+
+
+def _number_runs(values, name) -> str:
+    """(9, 10, 11) -> '9-11', (1, 2, 3, 5) -> 'AA-33, 55' with ``name`` spelling a value."""
+    values = sorted(values)
+    out, i = [], 0
+    while i < len(values):
+        j = i
+        while j + 1 < len(values) and values[j + 1] == values[j] + 1:
+            j += 1
+        out.append(name(values[i]) if j == i else f"{name(values[i])}-{name(values[j])}")
+        i = j + 1
+    return ", ".join(out)
+
+
 def chart_table(chart, columns=None, notes=None) -> Table:
     """A ``StrategyChart`` as a Table of action codes (columns: dealer upcards)."""
     rows = tuple(chart.rows)
@@ -175,7 +217,8 @@ def chart_table(chart, columns=None, notes=None) -> Table:
     values = Grid([[chart.rows[r].get(c, "") for c in cols] for r in rows], len(cols))
     if notes is None:
         notes = ((f"rules: {chart.rules.describe()}",) if chart.rules is not None else ()) + (
-            "total-dependent basic strategy for the original two cards", CHART_LEGEND)
+            "total-dependent basic strategy for the original two cards",
+            *chart_legend(chart.rules))
     return Table("strategy", "basic strategy", rows, cols, values, tuple(notes),
                  units="action codes", kind="strategy")
 

@@ -12,8 +12,24 @@ ACTION_COLORS = {
 }
 
 
+# the games' free plays (Rules.free_doubles, Rules.free_splits) in the legends of the
+# coloured charts: (code, meaning); "FP" stands for FP, FPh, FPs, FPd
+FREE_CODE_WORDS = (("Fh", "free double, else hit"), ("Fs", "free double, else stand"),
+                   ("FP", "free split"))
+
+
+def action_letter(code: str) -> str:
+    """The ACTION_COLORS key of a chart code: its first letter, except that a free play
+    (Fh, Fs: a free double; FP, FPh, ...: a free split) takes the colour of its action."""
+    if code.startswith("FP"):
+        return "P"
+    if code.startswith("F"):
+        return "D"
+    return code[:1]
+
+
 def code_style(code: str) -> str | None:
-    entry = ACTION_COLORS.get(code[:1]) if code else None
+    entry = ACTION_COLORS.get(action_letter(code)) if code else None
     return entry[0] if entry else None
 
 
@@ -42,7 +58,7 @@ def colored_chart(table, plain: str) -> str:
                 start = line.index(word, pos)
                 style = code_style(word)
                 if style:   # the whole two-character cell, so the colours form blocks
-                    cell = max(start - (2 - len(word)), pos)
+                    cell = max(start - max(2 - len(word), 0), pos)
                     parts.append(line[pos:cell] + _sgr(style) + line[cell:start + len(word)]
                                  + "\x1b[0m")
                 else:

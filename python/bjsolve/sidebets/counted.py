@@ -23,9 +23,10 @@ without a dealer natural) has the same form, and the counter bets where the valu
 the count and the up card is positive.  The tags may differ by suit (52 tags, one per
 card), and the counter may keep the four suit counts instead of one running count
 (``system="suits"``: the classes are the suits and the value is taken for each vector of
-suit totals, not averaged over a running count); see ``suits``.  What is missing (later
-steps): the bet ramp and rounds of the counted game (``bjsolve.risk.CountedGame``) and a
-cross-check against ``bjsolve.simulate``.
+suit totals, not averaged over a running count); see ``suits``.  The side bet beside the
+main game's ramp (``bjsolve.risk.CountedGame(..., sidebet=...)``) builds on this model
+(``CountModel.chances_by_running_count``); the numpy side-bet simulator
+(``sidebets.simulate``) and the compiled ``bjsolve.simulate`` check both.
 """
 from __future__ import annotations
 
