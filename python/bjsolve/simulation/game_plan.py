@@ -141,9 +141,11 @@ class GamePlan:
 def _shoe_counts(rules: Rules, shoe):
     """(10 counts, infinite?) of the shoe to deal."""
     if shoe is None:
+        # (a Spanish deck holds 12 ten-valued cards, not 16: J Q K)
+        tens = 12 if rules.spanish_deck else 16
         if rules.infinite:
-            return [4] * 9 + [16], True
-        return [4 * int(rules.decks)] * 9 + [16 * int(rules.decks)], False
+            return [4] * 9 + [tens], True
+        return [4 * int(rules.decks)] * 9 + [tens * int(rules.decks)], False
     if not isinstance(shoe, Shoe):
         shoe = Shoe(shoe)
     if shoe.is_fractional:
