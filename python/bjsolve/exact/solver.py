@@ -28,7 +28,7 @@ from ..output.table import shoe_words
 from .dealer import resolve_shoe
 from .engines import make_engines, solve_engines
 from .kernel_rules import SPLIT_CLASSES, check_split_class, check_threads, natural_tie_value
-from .policy import evaluate_policy
+from .policy import after_double_chart, evaluate_policy
 from .scheduler import run_units
 from .strategy import StrategyChart, basic_strategy
 
@@ -384,9 +384,12 @@ class Solution:
 
         after_double: with redoubles or double rescue, the choice after a double's card as
         ``simulate(after_double=)`` takes it, f(cards, dealer, allowed, split, doubles) ->
-        "stand", "redouble" or "rescue" (``bjsolve.exact.policy.after_double_chart`` makes
-        the full-shoe one); None (the default): the optimal choice for each hand.
+        "stand", "redouble" or "rescue", or "basic": the full-shoe after-double chart
+        (``bjsolve.exact.policy.after_double_chart``), which ``simulate(after_double=
+        "basic")`` plays too; None (the default): the optimal choice for each hand.
         """
+        if isinstance(after_double, str) and after_double == "basic":
+            after_double = after_double_chart(self)
         return EV(evaluate_policy(self.rules, self.shoe, strategy, deal=self.deal,
                                   after_double=after_double), False)
 
