@@ -1148,6 +1148,27 @@ def solver_policy(solver, forced_first=None):
     return policy
 
 
+def cards_total(cards):
+    """(best total, soft) of a list of card ranks (brute forces)."""
+    hard = sum(cards)
+    if ACE in cards and hard + 10 <= 21:
+        return hard + 10, True
+    return hard, False
+
+
+def next_card_draws(shoe):
+    """(rank, chance, shoe after it) for every rank the shoe (10 counts) holds: the next
+    card of a brute-force deal; an empty shoe raises ShoeExhausted."""
+    size = sum(shoe)
+    if size == 0:
+        raise ShoeExhausted("a path needs a card from an empty shoe")
+    for r in RANKS:
+        if shoe[r - 1]:
+            lst = list(shoe)
+            lst[r - 1] -= 1
+            yield r, Fraction(shoe[r - 1], size), tuple(lst)
+
+
 def brute_force_round_ev(counts, upcard, player_cards, policy, *,
                          blackjack_payout=Fraction(3, 2), max_split_hands=4,
                          resplit_aces=False, hit_soft_17=False, double="any", double_soft=True,
@@ -1218,11 +1239,7 @@ def brute_force_round_ev(counts, upcard, player_cards, policy, *,
     if pair == ACE and not resplit_aces:
         limit = min(limit, 2)
 
-    def total(cards):
-        hard = sum(cards)
-        if ACE in cards and hard + 10 <= 21:
-            return hard + 10, True
-        return hard, False
+    total = cards_total
 
     def can_double(cards, split_hand):
         t, soft = total(cards)
@@ -1236,15 +1253,7 @@ def brute_force_round_ev(counts, upcard, player_cards, policy, *,
             return False
         return len(cards) == 2 or double_any_cards
 
-    def draws(shoe):
-        size = sum(shoe)
-        if size == 0:
-            raise ShoeExhausted("a path needs a card from an empty shoe")
-        for r in RANKS:
-            if shoe[r - 1]:
-                lst = list(shoe)
-                lst[r - 1] -= 1
-                yield r, Fraction(shoe[r - 1], size), tuple(lst)
+    draws = next_card_draws
 
     def is_natural(c1, c2):
         return sorted((c1, c2)) == [ACE, TEN]

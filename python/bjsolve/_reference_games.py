@@ -58,14 +58,6 @@ import math
 from fractions import Fraction
 
 from ._reference import (
-    ACE,
-    ONE,
-    RANKS,
-    TEN,
-    U,
-    ZERO,
-    ReferenceSolver,
-    ShoeExhausted,
     _add,
     _check_shoe,
     _falling,
@@ -81,6 +73,16 @@ from ._reference import (
     _remove_hand,
     _share,
     _total,
+    cards_total,
+    next_card_draws,
+    ACE,
+    ONE,
+    RANKS,
+    ReferenceSolver,
+    ShoeExhausted,
+    TEN,
+    U,
+    ZERO,
 )
 
 __all__ = ["GameReferenceSolver", "brute_force_game_round", "game_policy", "ShoeExhausted",
@@ -641,21 +643,9 @@ def brute_force_game_round(counts, upcard, player_cards, policy, *, hit_soft_17=
         m = Fraction(sevens, 4)
         q = m * (m - 1) * (m - 2) / (sevens * (sevens - 1) * (sevens - 2))
 
-    def total(cards):
-        hard = sum(cards)
-        if ACE in cards and hard + 10 <= 21:
-            return hard + 10, True
-        return hard, False
+    total = cards_total
 
-    def draws(shoe):
-        size = sum(shoe)
-        if size == 0:
-            raise ShoeExhausted("a path needs a card from an empty shoe")
-        for r in RANKS:
-            if shoe[r - 1]:
-                lst = list(shoe)
-                lst[r - 1] -= 1
-                yield r, Fraction(shoe[r - 1], size), tuple(lst)
+    draws = next_card_draws
 
     def double_kind(cards, split_hand):
         if split_hand and not double_after_split:

@@ -25,6 +25,7 @@ from libc.math cimport NAN
 from bjcore._defs cimport *
 from bjcore._alloc cimport guard, guard_double, guard_int
 from bjcore._hands cimport hand_add, hand_remove
+from bjcore._rules cimport decode_hand
 from bjcore._policy cimport PolicyEngine
 
 from bjcore import _dealer
@@ -119,30 +120,8 @@ cdef class UpcardEngine(PolicyEngine):
         return v
 
     def _check_hand(self, counts, bint in_shoe=True):
-        """The hand's 10 counts as ints, checked: 2+ cards, hard total <= 21 and (with
-        ``in_shoe``) cards the shoe holds beside the dealer's."""
-        cdef int r, hard = 0, n = 0
-        if len(counts) != N_RANKS:
-            raise ValueError(f"hand must have {N_RANKS} counts, got {len(counts)}")
-        out = []
-        for r in range(N_RANKS):
-            c = counts[r]
-            if c != int(c):
-                raise ValueError(f"hand counts must be whole numbers, got {c!r}")
-            c = int(c)
-            if c < 0 or c > 21:
-                raise ValueError(f"bad count {c} for rank {r + 1}")
-            # the last card of the rank must come from a positive remainder (for whole
-            # counts: c + dealer <= shoe; a fractional shoe deals while its count is > 0)
-            if (in_shoe and not self.infinite and c > 0
-                    and c + self.dealer_cnt[r] - 1 >= self.shoe[r]):
-                raise ValueError(f"the shoe does not hold the hand's rank-{r + 1} cards")
-            hard += c * (r + 1)
-            n += c
-            out.append(c)
-        if n < 2 or hard > 21:
-            raise ValueError("a hand needs two or more cards and at most 21")
-        return out
+        """The hand's 10 counts as ints, checked (``_rules.decode_hand``)."""
+        return decode_hand(counts, self.shoe, self.dealer_cnt, self.infinite, in_shoe)
 
     cdef void set_hand(self, list counts):
         self.clear_hand()

@@ -15,7 +15,7 @@ from libc.stdint cimport uint64_t
 from libcpp.memory cimport shared_ptr, make_shared
 
 from bjcore._defs cimport RuleParams, N_RANKS, SPLIT_POLICY, SPLIT_CDZ, SPLIT_CDP1, SPLIT_CDP
-from bjcore._rules cimport ShoeParams, decode_rules, decode_shoe
+from bjcore._rules cimport ShoeParams, decode_rules, decode_shoe, decode_hand
 
 
 cdef extern from "game_walk.h" namespace "bjgame" nogil:
@@ -161,28 +161,8 @@ cdef class GameEngine:
         return v
 
     def _check_hand(self, counts, bint in_shoe=True):
-        """The hand's 10 counts as ints, checked: 2+ cards, hard total <= 21 and (with
-        ``in_shoe``) cards the shoe holds beside the dealer's."""
-        cdef int r, hard = 0, n = 0
-        if len(counts) != N_RANKS:
-            raise ValueError(f"hand must have {N_RANKS} counts, got {len(counts)}")
-        out = []
-        for r in range(N_RANKS):
-            c = counts[r]
-            if c != int(c):
-                raise ValueError(f"hand counts must be whole numbers, got {c!r}")
-            c = int(c)
-            if c < 0 or c > 21:
-                raise ValueError(f"bad count {c} for rank {r + 1}")
-            if (in_shoe and not self.walk.infinite and c > 0
-                    and c + self.walk.dealer_cnt[r] - 1 >= self.walk.shoe[r]):
-                raise ValueError(f"the shoe does not hold the hand's rank-{r + 1} cards")
-            hard += c * (r + 1)
-            n += c
-            out.append(c)
-        if n < 2 or hard > 21:
-            raise ValueError("a hand needs two or more cards and at most 21")
-        return out
+        """The hand's 10 counts as ints, checked (``_rules.decode_hand``)."""
+        return decode_hand(counts, self.walk.shoe, self.walk.dealer_cnt, self.walk.infinite, in_shoe)
 
     cdef void set_hand(self, list counts):
         self.walk.clear_hand()

@@ -21,3 +21,5 @@ cdef int decode_counts(object shoe, bint infinite, bint allow_fractional,
                        ShoeParams* out) except -1
 cdef int decode_shoe(object shoe, object dealer, bint infinite, bint allow_fractional,
                      ShoeParams* out) except -1
+cdef list decode_hand(object counts, const double* shoe, const int* dealer_cnt,
+                      bint infinite, bint in_shoe)

@@ -194,8 +194,8 @@ cdef int refuse_game_rules(const RuleParams* rules, str kernel) except -1:
         ("redoubles", rules.redoubles), ("double_rescue", rules.double_rescue),
         ("double_split_aces", rules.double_split_aces)) if on]
     name = set_flags[0] if set_flags else "bonus_21, bonus_678, bonus_777 or super_bonus"
-    raise ValueError(f"rules: {name} is a rule of the games (docs/games.md), which "
-                     f"{kernel} does not compute")
+    raise ValueError(f"rules: {name} is a rule of the games (docs/games.md); "
+                     f"{kernel} cannot compute it")
 
 
 cdef int _counts_length(object shoe) except -1:
@@ -281,6 +281,34 @@ cdef int decode_shoe(object shoe, object dealer, bint infinite, bint allow_fract
             if out.counts[r] < out.dealer_cnt[r]:
                 raise ValueError(f"the shoe does not hold the dealer's cards {cards}")
     return 0
+
+
+cdef list decode_hand(object counts, const double* shoe, const int* dealer_cnt,
+                      bint infinite, bint in_shoe):
+    """A player hand given as 10 counts, as ints, checked: two or more cards, a hard total
+    of at most 21 and (with ``in_shoe``, on a finite shoe) cards the shoe holds beside the
+    dealer's.  The one check of every engine's hand arguments."""
+    cdef int r, hard = 0, n = 0
+    if len(counts) != 10:
+        raise ValueError(f"hand must have 10 counts, got {len(counts)}")
+    out = []
+    for r in range(10):
+        c = counts[r]
+        if c != int(c):
+            raise ValueError(f"hand counts must be whole numbers, got {c!r}")
+        c = int(c)
+        if c < 0 or c > 21:
+            raise ValueError(f"bad count {c} for rank {r + 1}")
+        # the last card of the rank must come from a positive remainder (for whole
+        # counts: c + dealer <= shoe; a fractional shoe deals while its count is > 0)
+        if in_shoe and not infinite and c > 0 and c + dealer_cnt[r] - 1 >= shoe[r]:
+            raise ValueError(f"the shoe does not hold the hand's rank-{r + 1} cards")
+        hard += c * (r + 1)
+        n += c
+        out.append(c)
+    if n < 2 or hard > 21:
+        raise ValueError("a hand needs two or more cards and at most 21")
+    return out
 
 
 # ---- the Python view (tests, and reading what a kernel will use) --------------------------
