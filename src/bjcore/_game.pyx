@@ -251,11 +251,13 @@ cdef class GameEngine:
         other.walk.policy = self.walk.policy
 
     def set_policy(self, int kind, counts, int action):
-        """Freeze the action for a composition: kind 0 start, 1 later, 2 split hand."""
+        """Freeze the action for a composition: kind 0 start, 1 later, 2 split hand; with
+        redoubles or double rescue, the choice after the d-th double (action 0 stand,
+        2 redouble, 4 rescue) of an unsplit (split) hand is kind 4 + 2 (d - 1) (+ 1)."""
         cdef uint64_t key = 0
         cdef int r
         cdef shared_ptr[PolicyTable] mine
-        if not 0 <= kind <= 2 or not 0 <= action <= 4 or len(counts) != N_RANKS:
+        if not 0 <= kind <= 15 or kind == 3 or not 0 <= action <= 4 or len(counts) != N_RANKS:
             raise ValueError("bad policy entry")
         for r in range(N_RANKS):
             if not 0 <= counts[r] < 32:

@@ -40,7 +40,7 @@ namespace bjgame {
 enum { MAX_A = 8 };
 enum { ACT_STAND = 0, ACT_HIT = 1, ACT_DOUBLE = 2, ACT_SPLIT = 3, ACT_SURRENDER = 4 };
 enum { SPLIT_CDZ = 0, SPLIT_CDP1 = 1, SPLIT_CDP = 2, SPLIT_POLICY = 3 };
-enum { KIND_START = 0, KIND_LATER = 1, KIND_SPLIT = 2 };
+enum { KIND_START = 0, KIND_LATER = 1, KIND_SPLIT = 2, KIND_AFTER_DOUBLE = 4 };
 enum { OK = 0, NO_MEMORY = 1 };
 /* a split hand's context: the pair rank 1..10, or GENERIC (CDZ-'s model: the split hand
  * seen with only its own cards gone, whatever its pair) */
@@ -543,21 +543,42 @@ class GameWalk {
     Acc doubled_choice(double own, double fr, int redoubles_left) {
         int row = lookup();
         const StandLaw law = law_at(row);
-        Acc best = Acc::settle(law, own, own + fr, R.tie_value);
-        if (redoubles_left > 0 && total() < 21) {
+        Acc stand = Acc::settle(law, own, own + fr, R.tie_value);
+        bool may_redouble = redoubles_left > 0 && total() < 21;
+        // a rescue is a late surrender: it saves the doubled stake only from a dealer
+        // who turns out not to hold a natural (with no hole card, the natural found
+        // after the players takes the doubled hand's own stake, as the simulator and
+        // the reference settle it)
+        double orig = own_stake();
+        int frozen = R.split_class == SPLIT_POLICY && total() < 21
+                         ? policy->get(after_double_key(R.redoubles - redoubles_left + 1)) : -1;
+        if (frozen >= 0) {
+            // a policy's frozen after-double choice (the simulator's table): a redouble
+            // or rescue the rules do not offer here stands
+            if (frozen == ACT_DOUBLE && may_redouble)
+                return doubled_draw(2.0 * own, 2.0 * fr, own, redoubles_left - 1);
+            if (frozen == ACT_SURRENDER && R.double_rescue)
+                return Acc::constant(-orig * (1.0 - law.natural) - own * law.natural);
+            return stand;
+        }
+        Acc best = stand;
+        if (may_redouble) {
             Acc v = doubled_draw(2.0 * own, 2.0 * fr, own, redoubles_left - 1);
             if (improves(v.mean(), best.mean())) best = v;
         }
         if (R.double_rescue) {
-            // a rescue is a late surrender: it saves the doubled stake only from a dealer
-            // who turns out not to hold a natural (with no hole card, the natural found
-            // after the players takes the doubled hand's own stake, as the simulator and
-            // the reference settle it)
-            double orig = own_stake();
             Acc v = Acc::constant(-orig * (1.0 - law.natural) - own * law.natural);
             if (improves(v.mean(), best.mean())) best = v;
         }
         return best;
+    }
+
+    /* the policy key of the choice after the ``doubles``-th double of this hand: kind
+     * KIND_AFTER_DOUBLE + 2 (doubles - 1) (+ 1 on a split hand), as the simulator's
+     * decision table numbers them (bjsolve.simulation.game_plan) */
+    uint64_t after_double_key(int doubles) const {
+        uint64_t kind = KIND_AFTER_DOUBLE + 2 * (doubles - 1) + (is_split() ? 1 : 0);
+        return hand_key | (kind << KIND_SHIFT);
     }
 
     /* ---- choices ---------------------------------------------------------------------- */

@@ -60,8 +60,17 @@ def _freeze_chart(engine, limit, chart, dealer) -> None:
                        for kind, cards, allowed in signatures.questions()])
 
 
-def policy_engines(rules: Rules, shoe: Shoe, strategy, deal: Deal | None = None) -> dict:
-    """Compiled engines (one per dealer key) with ``strategy``'s decisions frozen in."""
+def policy_engines(rules: Rules, shoe: Shoe, strategy, deal: Deal | None = None,
+                   after_double=None) -> dict:
+    """Compiled engines (one per dealer key) with ``strategy``'s decisions frozen in
+    (and ``after_double``'s choices after a double, when given: ``freeze_after_double``)."""
+    engines = _strategy_engines(rules, shoe, strategy, deal)
+    if after_double is not None:
+        freeze_after_double(rules, shoe, engines, after_double, deal)
+    return engines
+
+
+def _strategy_engines(rules: Rules, shoe: Shoe, strategy, deal: Deal | None = None) -> dict:
     if not callable(strategy):
         raise TypeError("strategy must be a StrategyChart or a callable "
                         f"f(cards, dealer, allowed) -> action, got {type(strategy).__name__}")
@@ -104,8 +113,96 @@ def policy_engines(rules: Rules, shoe: Shoe, strategy, deal: Deal | None = None)
     return engines
 
 
-def evaluate_policy(rules: Rules, shoe: Shoe, strategy, deal: Deal | None = None) -> float:
-    """The round's exact EV (unconditioned) when the player follows ``strategy``."""
+# ---- the choice after a double (redoubles, double rescue) ---------------------------------
+# The simulator's decision table numbers these kinds KIND_AFTER_DOUBLE + 2 (d - 1) (+ 1 on a
+# split hand) after the d-th double; the game engine reads its frozen choices under the same
+# kinds (game_walk.h, after_double_key).  Without frozen choices the engine plays the
+# after-double choice optimally (composition and split context dependent), which a table
+# by composition cannot hold: so a strategy compared with a simulation freezes both.
+KIND_AFTER_DOUBLE = 4
+AFTER_DOUBLE_CODE = {"stand": ACTION_CODE["stand"], "redouble": ACTION_CODE["double"],
+                     "rescue": ACTION_CODE["surrender"]}
+
+
+def after_double_questions(rules: Rules, hand_limit):
+    """(cards, allowed, split, doubles, kind) for every choice after a double a hand of
+    at most ``hand_limit`` cards can meet: 3 + doubles - 1 cards or more, best total below
+    21 (at 21 the hand stands), doubles 1..redoubles + 1; allowed is "stand", "redouble"
+    while redoubles remain and "rescue" with double_rescue (the simulator asks the same)."""
+    redoubles = int(rules.redoubles)
+    for cards in compositions(hand_limit, max_hard=21, min_cards=3):
+        s = sum(cards)
+        if (s + 10 if 1 in cards and s <= 11 else s) >= 21:
+            continue
+        for doubles in range(1, min(redoubles + 1, len(cards) - 2) + 1):
+            allowed = ("stand",) + (("redouble",) if doubles <= redoubles else ()) + (
+                ("rescue",) if rules.double_rescue else ())
+            for split in (False, True):
+                yield cards, allowed, split, doubles, KIND_AFTER_DOUBLE + 2 * (doubles - 1) + split
+
+
+def _checked_after_double(after_double, cards, u, allowed, split, doubles):
+    returned = after_double(cards, u, allowed, split, doubles)
+    action = returned.strip().lower() if isinstance(returned, str) else returned
+    if not isinstance(action, str) or action not in allowed:
+        cards_s = "".join(label(c) for c in cards)
+        raise ValueError(f"after_double returned {_show(returned)} for {cards_s} v "
+                         f"{dealer_label(u)} ({'split hand, ' if split else ''}{doubles} "
+                         f"double{'s' if doubles > 1 else ''} made); allowed: {', '.join(allowed)}")
+    return action
+
+
+def freeze_after_double(rules: Rules, shoe: Shoe, engines: dict, after_double,
+                        deal: Deal | None = None) -> None:
+    """Freeze ``after_double(cards, dealer, allowed, split, doubles)`` -> "stand",
+    "redouble" or "rescue" in policy game engines, asked as the simulator asks it."""
+    if not callable(after_double):
+        raise TypeError(f"after_double must be a callable f(cards, dealer, allowed, split, "
+                        f"doubles) -> 'stand', 'redouble' or 'rescue', got "
+                        f"{type(after_double).__name__}")
+    if not (rules.redoubles or rules.double_rescue):
+        return   # no choice after a double in these rules
     deal = Deal(rules, shoe) if deal is None else deal
-    engines = policy_engines(rules, shoe, strategy, deal)
+    for u, engine in engines.items():
+        for cards, allowed, split, doubles, kind in after_double_questions(
+                rules, deal.hand_limit(u)):
+            act = _checked_after_double(after_double, cards, u, allowed, split, doubles)
+            engine.set_policy(kind, counts_of(cards), AFTER_DOUBLE_CODE[act])
+
+
+def after_double_chart(solution):
+    """The full-shoe after-double choices as f(cards, dealer, allowed, split, doubles), for
+    ``simulate(after_double=)`` and ``evaluate(after_double=)``: after the d-th double the
+    hand's own stake is 2^d original bets, so standing is worth 2^d x its stand value,
+    a rescue -1 (the original bet; values given no dealer natural where the dealer peeks),
+    a redouble 2^d x its double value (the value of doubling one unit, later choices
+    optimal), each from ``solution.hand_ev`` of the unsplit hand (split hands take the
+    same choice); ties go to stand, then redouble, as the engine breaks them."""
+    cache: dict = {}
+
+    def choose(cards, dealer, allowed, split, doubles):
+        key = (tuple(cards), dealer)
+        values = cache.get(key)
+        if values is None:
+            values = cache[key] = solution.hand_ev(cards, dealer)
+        stake = 2.0 ** doubles
+        options = {"stand": stake * values["stand"]}
+        if "redouble" in allowed and "double" in values:
+            options["redouble"] = stake * values["double"]
+        if "rescue" in allowed:
+            options["rescue"] = -1.0
+        best = "stand"
+        for name in ("redouble", "rescue"):
+            if name in options and options[name] - options[best] > 1e-12 * max(1.0, abs(options[best])):
+                best = name
+        return best
+    return choose
+
+
+def evaluate_policy(rules: Rules, shoe: Shoe, strategy, deal: Deal | None = None,
+                    after_double=None) -> float:
+    """The round's exact EV (unconditioned) when the player follows ``strategy`` (and,
+    after a double, ``after_double``; None: the optimal choice)."""
+    deal = Deal(rules, shoe) if deal is None else deal
+    engines = policy_engines(rules, shoe, strategy, deal, after_double)
     return deal.combine(round_values(rules, shoe, engines, deal, kind="policy"))

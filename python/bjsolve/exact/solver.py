@@ -28,7 +28,7 @@ from ..output.table import shoe_words
 from .dealer import resolve_shoe
 from .engines import make_engines, solve_engines
 from .kernel_rules import SPLIT_CLASSES, check_split_class, check_threads, natural_tie_value
-from .policy import evaluate_policy
+from .policy import after_double_chart, evaluate_policy
 from .scheduler import run_units
 from .strategy import StrategyChart, basic_strategy
 
@@ -370,7 +370,7 @@ class Solution:
         # whole second solve (which would also run every round)
         return PairsWithoutDAS(self)
 
-    def evaluate(self, strategy) -> float:
+    def evaluate(self, strategy, *, after_double=None) -> float:
         """Overall EV (unconditioned) of the round when the player follows ``strategy``.
 
         strategy: a ``StrategyChart`` or a callable ``f(cards, dealer, allowed) -> action``
@@ -381,8 +381,17 @@ class Solution:
         answers depend only on the hand's hard total, whether it holds an ace, whether it
         is the first two cards and which pair (a ``StrategyChart``, or a class declaring
         ``total_dependent = True``) is asked once per such kind of hand instead.
+
+        after_double: with redoubles or double rescue, the choice after a double's card as
+        ``simulate(after_double=)`` takes it, f(cards, dealer, allowed, split, doubles) ->
+        "stand", "redouble" or "rescue", or "basic": the full-shoe after-double chart
+        (``bjsolve.exact.policy.after_double_chart``), which ``simulate(after_double=
+        "basic")`` plays too; None (the default): the optimal choice for each hand.
         """
-        return EV(evaluate_policy(self.rules, self.shoe, strategy, deal=self.deal), False)
+        if isinstance(after_double, str) and after_double == "basic":
+            after_double = after_double_chart(self)
+        return EV(evaluate_policy(self.rules, self.shoe, strategy, deal=self.deal,
+                                  after_double=after_double), False)
 
     def outcome_distribution(self, strategy="optimal", *, insurance=False, spots=1,
                              threads=None, exact_splits=True, exact_spots=False):

@@ -21,6 +21,7 @@ import numpy as np
 
 from ..counting.index_file import parse_index_file
 from ..counting.indices import as_index_table
+from ..exact.policy import AFTER_DOUBLE_CODE, KIND_AFTER_DOUBLE
 from ..exact.solver import solve
 from ..exact.strategy import StrategyChart
 from ..model.actions import ACTION_CODE, ACTIONS, KIND_LATER, KIND_SPLIT, KIND_START, first_best
@@ -36,11 +37,9 @@ MAX_SEGMENTS = 8                   # plays one index line may switch between (ke
 # the games' kinds of decision (bjcore/_simulate.pyx): a split ace's stand-or-double, then
 # after the d-th double of an unsplit (split) hand KIND_AFTER_DOUBLE + 2 * (d - 1) (+ 1)
 KIND_SPLIT_ACE = 3
-KIND_AFTER_DOUBLE = 4
-# the choices after a double, as the after_double callable names them, and their codes in
-# the table (the kernel reads a redouble as a double, a rescue as a surrender)
-AFTER_DOUBLE_CODE = {"stand": ACTION_CODE["stand"], "redouble": ACTION_CODE["double"],
-                     "rescue": ACTION_CODE["surrender"]}
+# (the engine's policy table numbers them alike: exact.policy); the choices after a double,
+# as the after_double callable names them, have their codes in the table (the kernel reads
+# a redouble as a double, a rescue as a surrender)
 
 
 def _choice(value, name: str, choices) -> str:
@@ -141,9 +140,11 @@ class GamePlan:
 def _shoe_counts(rules: Rules, shoe):
     """(10 counts, infinite?) of the shoe to deal."""
     if shoe is None:
+        # (a Spanish deck holds 12 ten-valued cards, not 16: J Q K)
+        tens = 12 if rules.spanish_deck else 16
         if rules.infinite:
-            return [4] * 9 + [16], True
-        return [4 * int(rules.decks)] * 9 + [16 * int(rules.decks)], False
+            return [4] * 9 + [tens], True
+        return [4 * int(rules.decks)] * 9 + [tens * int(rules.decks)], False
     if not isinstance(shoe, Shoe):
         shoe = Shoe(shoe)
     if shoe.is_fractional:

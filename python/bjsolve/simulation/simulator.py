@@ -29,6 +29,7 @@ from bjcore._simulate import MAX_CARDS, STOP_SIGINT
 from ..counting.index_file import IndexPlay, parse_index_file
 from ..counting.removal import count_tags
 from ..exact.kernel_rules import kernel_rules
+from ..exact.policy import after_double_chart
 from ..model.checks import is_finite_real
 from ..model.ranks import show as _show
 from ..model.rules import Rules
@@ -45,6 +46,7 @@ from .game_plan import (
     _line_tables,
     _resolve_strategy,
     _shoe_counts,
+    _solution,
     compositions,
 )
 from .result import TC_HIGH, TC_LOW, RuinResult, SimulationResult, TrueCountRow, _result, merge
@@ -192,8 +194,8 @@ def build_plan(rules: Rules, *, shoe=None, penetration: float | str = 0.75, burn
     if not isinstance(rules, Rules):
         raise TypeError(f"rules must be a bjsolve.Rules, got {type(rules).__name__}")
     kernel, game = _game_rules(rules, game_rules)
-    if after_double is not None and not callable(after_double):
-        raise TypeError(f"after_double must be a callable f(cards, dealer, allowed, split, "
+    if after_double is not None and after_double != "basic" and not callable(after_double):
+        raise TypeError(f"after_double must be 'basic', a callable f(cards, dealer, allowed, split, "
                         f"doubles) -> 'stand', 'redouble' or 'rescue', or None, got "
                         f"{type(after_double).__name__}")
     counts, infinite = _shoe_counts(rules, shoe)
@@ -276,6 +278,9 @@ def build_plan(rules: Rules, *, shoe=None, penetration: float | str = 0.75, burn
         raise ValueError("indices: index plays need a finite shoe and a single dealer upcard")
     policy = _resolve_strategy(rules, analysis_shoe, strategy, threads)
     limit_counts = None if infinite else counts
+    if after_double == "basic":
+        # the full-shoe after-double chart, as Solution.evaluate(after_double="basic") plays it
+        after_double = after_double_chart(_solution(rules, analysis_shoe, threads))
     decision, allowed = _decision_table(rules, limit_counts, keys, comps, policy, game,
                                         after_double)
     plays, table_insurance = _index_plays(indices, rules, system, tc_rounding, threads)
@@ -424,7 +429,10 @@ def simulate(rules: Rules | None = None, *, rounds, seed, shoe=None, penetration
         double_split_aces), added to the rules' own.
     after_double: with redoubles or double_rescue, f(cards, dealer, allowed, split,
         doubles) -> 'stand', 'redouble' or 'rescue' (among ``allowed``), asked once per
-        composition, dealer, split or not and number of doubles made; None: always stand.
+        composition, dealer, split or not and number of doubles made; "basic": the
+        full-shoe after-double chart (``bjsolve.exact.policy.after_double_chart``), the
+        choices ``Solution.evaluate(chart, after_double="basic")`` plays, so the two
+        agree; None: always stand.
     """
     rules = Rules() if rules is None else rules
     rounds = _whole(rounds, "rounds", low=1, high=MAX_ROUNDS)
