@@ -40,6 +40,12 @@ INDICES = sys.argv[4] if sys.argv[4] != "none" else None
 # a thread that ran and ended leaves its stack to the next one
 if sys.argv[3] == "warm":
     build_plan(Rules(decks=2), threads=THREADS)
+# cold or warm, the compiled modules are loaded before any limit: loading one under a tight
+# RLIMIT_AS can make glibc's loader abort (exit 127) for want of memory for its
+# thread-local data, a failure of dlopen that no library can turn into a MemoryError
+import importlib, pkgutil, bjcore
+for module in pkgutil.iter_modules(bjcore.__path__):
+    importlib.import_module("bjcore." + module.name)
 soft, hard = resource.getrlimit(resource.RLIMIT_AS)
 results = []
 for mb in json.loads(sys.argv[2]):
