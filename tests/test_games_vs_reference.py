@@ -115,7 +115,7 @@ def _cases():
             yield pytest.param(name, split, marks=marks, id=f"{name}-{split}")
 
 
-@pytest.mark.parametrize("name, split", _cases())
+@pytest.mark.parametrize("name, split", list(_cases()))
 def test_game_engine_against_the_reference(name, split):
     rules, counts = _case(name)
     _compare(rules, counts, split)
