@@ -36,7 +36,7 @@ def test_twelve_against_four_infinite_deck(twelve_v_four, game, action, publishe
     12 against a dealer 4, infinite deck, in blackjack and in Free Bet Blackjack (a dealer 22
     pushes).  Printed to 6 decimals: tolerance 5e-7.  The newsletter does not name the
     dealer's soft-17 rule; Free Bet is dealt H17 and the figures are the H17 ones (S17 moves
-    every one of them in the third decimal).  A dealer 4 has no natural, so no conditioning
+    each of them by 3e-4 or more, far beyond the printed precision).  A dealer 4 has no natural, so no conditioning
     question arises; after the hit the hand plays on (hit or stand) optimally."""
     assert float(twelve_v_four[game][action]) == pytest.approx(published, abs=5e-7)
 
