@@ -263,8 +263,8 @@ def house_edge_table(solution, chart_by_dealer=None, after_double_ev=None) -> Ta
                        "included; after a double, the best choice for the exact cards")
     conventions = (
         chart_words,
-        f"composition-dependent best play of each hand; split "
-        f"{solution.split}: {SPLIT_CLASS_MEANING[solution.split]}")
+        (f"composition-dependent best play of each hand; split "
+         f"{solution.split}: {SPLIT_CLASS_MEANING[solution.split]}"))
     grid = [[-float(chart_ev), conventions[0]],
             [-float(solution.expected_value), conventions[1]]]
     records = [{"strategy": "basic", "house_edge": -float(chart_ev),
@@ -272,11 +272,11 @@ def house_edge_table(solution, chart_by_dealer=None, after_double_ev=None) -> Ta
                {"strategy": "optimal", "house_edge": -float(solution.expected_value),
                 "ev": float(solution.expected_value), "split": solution.split}]
     if after_double_ev is not None:
-        rows += ("chart + after-double chart",)
+        # between the chart's row and optimal play
+        rows = (rows[0], "chart + after-double chart", rows[1])
         grid.insert(1, [-float(after_double_ev),
-                        "the chart, and after a double the after-double chart below: what a "
-                        "player who reads both charts gets"])
-        rows = (rows[0], rows[2], rows[1])
+                        ("the chart, and after a double the after-double chart below: what "
+                         "a player who reads both charts gets")])
         records.insert(1, {"strategy": "basic+after-double", "house_edge": -float(after_double_ev),
                            "ev": float(after_double_ev), "split": "chart"})
     values = Grid(grid, 2)
