@@ -57,7 +57,7 @@ from .kernel_rules import (
     kernel_rules,
     natural_tie_value,
 )
-from .policy import policy_engines
+from .policy import after_double_chart, policy_engines
 from .strategy import StrategyChart
 
 # dealer outcomes t in the kernel's order
@@ -278,7 +278,7 @@ def round_laws(rules, shoe, keys, engines=None, *, split: str = "CDZ-",
             {k: m2 for k, (m2, _) in moments.items()}, moments_exact)
 
 
-def _game_laws(solution, strategy, threads):
+def _game_laws(solution, strategy, threads, after_double=None):
     """({key: (values, law)} of the game engine, whether a split was combined) for a
     game ``solution`` playing ``strategy`` (as ``_kernel_laws`` takes it): the solve's
     own engines for "optimal", policy engines of the strategy otherwise."""
@@ -286,12 +286,18 @@ def _game_laws(solution, strategy, threads):
         if strategy != "optimal":
             raise ValueError(f"strategy must be 'optimal', a StrategyChart or a callable "
                              f"f(cards, dealer, allowed) -> action, got {strategy!r:.60}")
+        if after_double is not None:
+            raise ValueError("after_double: a frozen choice after a double goes with a "
+                             "strategy (a chart); 'optimal' makes the optimal choice")
         engines = {k: solution._engines[k] for k in solution.deal.playable_keys}
     else:
         if not (isinstance(strategy, StrategyChart) or callable(strategy)):
             raise TypeError("strategy must be 'optimal', a StrategyChart or a callable "
                             f"f(cards, dealer, allowed) -> action, got {type(strategy).__name__}")
-        engines = policy_engines(solution.rules, solution.shoe, strategy, solution.deal)
+        if isinstance(after_double, str) and after_double == "basic":
+            after_double = after_double_chart(solution)
+        engines = policy_engines(solution.rules, solution.shoe, strategy, solution.deal,
+                                 after_double=after_double)
     return game_round_laws(engines, threads)
 
 
@@ -430,7 +436,8 @@ def _spot_cross_moments(solution, strategy, threads):
 def outcome_distribution(solution, strategy="optimal", *, insurance: bool = False,
                          spots: int = 1, threads: int | None = None,
                          exact_splits: bool = True,
-                         exact_spots: bool = False) -> OutcomeDistribution:
+                         exact_spots: bool = False,
+                         after_double=None) -> OutcomeDistribution:
     """The distribution of a round's net outcome for ``solution``'s rules and shoe.
 
     strategy: "optimal" (the solve's play, its post-split class included), a
@@ -451,6 +458,15 @@ def outcome_distribution(solution, strategy="optimal", *, insurance: bool = Fals
         docs/risk.md), hence off by default; not for CDP with resplits, fractional shoes
         or shoes that 2-3 spots could exhaust (the combination is kept, ``method`` says
         why).
+    after_double: the games with redoubles or double rescue, a strategy other than
+        "optimal": the choice after a double as ``Solution.evaluate(chart, after_double=)``
+        takes it ("basic" or a callable); None: the optimal choice for each hand.
+
+    The games (a game rule set): the game engine's own law (``game_law``), over the exact
+    result values (free stakes, bonuses, redoubles); a split's hands are combined as
+    independent given the dealer's outcome (exact on an infinite shoe, the mean exact on
+    every shoe), the variance is the pmf's; ``exact_splits`` and ``exact_spots`` do not
+    apply (docs/risk.md, "The games").
     """
     threads = check_threads(threads)
     if not isinstance(exact_splits, bool):
@@ -476,10 +492,13 @@ def outcome_distribution(solution, strategy="optimal", *, insurance: bool = Fals
     if game:
         # the games: the game engine's own laws over their exact result values (every
         # split combined given the dealer's outcome; no separate second moments)
-        game_laws, split_played = _game_laws(solution, strategy, threads)
+        game_laws, split_played = _game_laws(solution, strategy, threads, after_double)
         second_moments: dict = {}
         moments_exact = False
     else:
+        if after_double is not None:
+            raise ValueError("after_double: the choice after a double is a rule of the games "
+                             "(redoubles, double rescue); these rules have none")
         kernel_laws, split_played, second_moments, moments_exact = _kernel_laws(
             solution, strategy, threads, exact_splits and not solution.may_run_out)
         game_laws = {k: (columns, law) for k, law in kernel_laws.items()}
