@@ -635,6 +635,7 @@ static inline int walk_round_law(ValueWalk* w, int c1, int c2, std::vector<doubl
                                  std::vector<double>* probs, std::vector<int>* outcomes,
                                  std::vector<int>* results, long* combined, double* gap,
                                  size_t* entries) {
+    bj_prepare_thread();   // alloc.h: ready to throw before memory runs out
     try {
         ValueWalkLaw law(w);
         Law L = c1 < 0 ? law.round_law() : law.start_law(c1, c2);
