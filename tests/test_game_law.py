@@ -113,7 +113,9 @@ def test_a_split_on_the_infinite_shoe_is_exact():
 
 SPLIT_SHOES = [
     # (shoe, measured: variance relative error, largest error of a chance (docs/risk.md))
-    ((1, 1, 1, 1, 1, 2, 1, 3, 1, 2), 0.011, 0.0060),    # 14 cards
+    ((1, 1, 1, 1, 1, 1, 2, 2, 1, 2), 0.0144, 0.0063),   # 13 cards
+    pytest.param((1, 1, 1, 1, 1, 2, 1, 3, 1, 2), 0.011, 0.0060,      # 14 cards
+                 marks=pytest.mark.slow),
     pytest.param(SHOE_A, 0.008, 0.0028, marks=pytest.mark.slow),   # 16 cards
 ]
 
