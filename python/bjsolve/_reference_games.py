@@ -13,7 +13,8 @@ defaults are the classic game and give ``ReferenceSolver``'s values exactly):
 ``dealer_22_push``, ``free_double_totals`` and ``free_split_ranks`` (sets of totals /
 ranks, not bit masks), ``player_21_wins``, ``bonus_21``, ``bonus_678``, ``bonus_777``,
 ``bonus_after_split``, ``super_bonus``, ``redoubles``, ``double_rescue``,
-``double_split_aces``, and ``natural_always_wins`` (a player natural gets the blackjack
+``double_split_aces``, ``rescue_after_redouble`` (the rescue still offered after a
+redouble; without it only a hand doubled once may be rescued), and ``natural_always_wins`` (a player natural gets the blackjack
 payout against a dealer natural: the kernels' ``natural_tie_value = blackjack_payout``).
 
 The model
@@ -206,7 +207,7 @@ class GameReferenceSolver(ReferenceSolver):
                  free_split_ranks=(), player_21_wins=False, bonus_21=NO_BONUS,
                  bonus_678=NO_BONUS, bonus_777=NO_BONUS, bonus_after_split=False,
                  super_bonus=0, redoubles=0, double_rescue=False, double_split_aces=False,
-                 natural_always_wins=False, **classic):
+                 natural_always_wins=False, rescue_after_redouble=False, **classic):
         super().__init__(counts, **classic)
         self.dealer_22_push = bool(dealer_22_push)
         self.free_double_totals = frozenset(free_double_totals)
@@ -229,6 +230,8 @@ class GameReferenceSolver(ReferenceSolver):
             raise ValueError("the super bonus needs an upcard: not in the exposed game")
         self.redoubles = redoubles
         self.double_rescue = bool(double_rescue)
+        # the rescue after a redouble: offered only with rescue_after_redouble
+        self.rescue_after_redouble = bool(rescue_after_redouble)
         self.double_split_aces = bool(double_split_aces)
         if natural_always_wins:
             self._t = self.b
@@ -377,7 +380,8 @@ class GameReferenceSolver(ReferenceSolver):
         options = ["stand"]
         if (doubles - 1 < self.redoubles and stakes[1] == 0 and _total(hand)[0] != 21):
             options.append("redouble")
-        if self.double_rescue and _total(hand)[0] != 21:
+        if (self.double_rescue and _total(hand)[0] != 21
+                and (doubles == 1 or self.rescue_after_redouble)):
             options.append("rescue")
         return tuple(options)
 
@@ -612,7 +616,8 @@ def brute_force_game_round(counts, upcard, player_cards, policy, *, hit_soft_17=
                            player_21_wins=False, bonus_21=NO_BONUS, bonus_678=NO_BONUS,
                            bonus_777=NO_BONUS, bonus_after_split=False, super_bonus=0,
                            sevens=None, redoubles=0, double_rescue=False,
-                           double_split_aces=False, law=False, infinite=False):
+                           double_split_aces=False, rescue_after_redouble=False, law=False,
+                           infinite=False):
     """Exact unconditioned EV of ONE real round of the games, every card sequence enumerated.
 
     ``counts``: the finite shoe with the player's two cards and the dealer's upcard removed.
@@ -868,7 +873,7 @@ def brute_force_game_round(counts, upcard, player_cards, policy, *, hit_soft_17=
             allowed = ("stand",)
             if doubles - 1 < redoubles and fr == 0 and t != 21:
                 allowed += ("redouble",)
-            if double_rescue and t != 21:
+            if double_rescue and t != 21 and (doubles == 1 or rescue_after_redouble):
                 allowed += ("rescue",)
             state = {"split_pair": pair if split_hand else None, "free": free,
                      "doubled": (own, fr, own0, doubles)}
@@ -959,4 +964,5 @@ def reference_kwargs(rules) -> dict:
         bonus_777=tuple(exact(x) for x in rules.bonus_777),
         bonus_after_split=rules.bonus_after_split, super_bonus=exact(rules.super_bonus),
         redoubles=rules.redoubles, double_rescue=rules.double_rescue,
-        double_split_aces=rules.double_split_aces)
+        double_split_aces=rules.double_split_aces,
+        rescue_after_redouble=rules.rescue_after_redouble)

@@ -68,6 +68,7 @@ cdef struct RuleParams:
     int redoubles            # times a doubled hand may double again (0..3)
     int double_rescue        # a doubled hand may surrender, losing the original bet
     int double_split_aces    # a split ace may double (with hit_split_aces, or alone)
+    int rescue_after_redouble  # the rescue stays offered after a redouble (else: once doubled only)
     int game                 # 1 when any of these differs from the classic game
 
 

@@ -32,6 +32,7 @@ cdef extern from "game_walk.h" namespace "bjgame" nogil:
         int bonus_after_split
         double super_bonus
         int redoubles, double_rescue, double_split_aces
+        int rescue_after_redouble
 
     cdef cppclass PolicyTable:
         int split_context
@@ -110,6 +111,7 @@ cdef void copy_rules(const RuleParams* p, GameRules* g) noexcept:
     g.redoubles = p.redoubles
     g.double_rescue = p.double_rescue
     g.double_split_aces = p.double_split_aces
+    g.rescue_after_redouble = p.rescue_after_redouble
 
 
 cdef class GameEngine:

@@ -74,6 +74,7 @@ struct GameRules {
     int bonus_after_split;
     double super_bonus;
     int redoubles, double_rescue, double_split_aces;
+    int rescue_after_redouble;   // the rescue stays offered after a redouble
 };
 
 /* ---- accumulators ------------------------------------------------------------------ */
@@ -551,6 +552,10 @@ class GameWalk {
         // after the players takes the doubled hand's own stake, as the simulator and
         // the reference settle it)
         double orig = own_stake();
+        // the rescue is offered after the first double; after a redouble only with
+        // rescue_after_redouble
+        bool may_rescue = R.double_rescue
+                          && (R.rescue_after_redouble || redoubles_left == R.redoubles);
         int frozen = R.split_class == SPLIT_POLICY && total() < 21
                          ? policy->get(after_double_key(R.redoubles - redoubles_left + 1)) : -1;
         if (frozen >= 0) {
@@ -558,7 +563,7 @@ class GameWalk {
             // or rescue the rules do not offer here stands
             if (frozen == ACT_DOUBLE && may_redouble)
                 return doubled_draw(2.0 * own, 2.0 * fr, own, redoubles_left - 1);
-            if (frozen == ACT_SURRENDER && R.double_rescue)
+            if (frozen == ACT_SURRENDER && may_rescue)
                 return Acc::constant(-orig * (1.0 - law.natural) - own * law.natural);
             return stand;
         }
@@ -567,7 +572,7 @@ class GameWalk {
             Acc v = doubled_draw(2.0 * own, 2.0 * fr, own, redoubles_left - 1);
             if (improves(v.mean(), best.mean())) best = v;
         }
-        if (R.double_rescue) {
+        if (may_rescue) {
             Acc v = Acc::constant(-orig * (1.0 - law.natural) - own * law.natural);
             if (improves(v.mean(), best.mean())) best = v;
         }

@@ -62,6 +62,8 @@ def game_keys(rules: Rules) -> dict:
         keys["double_rescue"] = 1
     if rules.double_split_aces:
         keys["double_split_aces"] = 1
+    if rules.rescue_after_redouble:
+        keys["rescue_after_redouble"] = 1
     return keys
 
 
