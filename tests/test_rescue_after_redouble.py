@@ -15,7 +15,8 @@ import warnings
 import pytest
 
 import bjsolve
-from bjcore import UpcardEngine, check_rules
+from bjcore import UpcardEngine
+from bjcore._rules import check_rules
 from bjsolve import Rules, Shoe, solve
 from bjsolve._reference_games import (GameReferenceSolver, brute_force_game_round,
                                       game_policy, reference_kwargs)
@@ -91,9 +92,9 @@ def both(request):
 
 def test_engine_equals_the_reference_on_a_13_card_shoe(both):
     rules, sol, ref = both
-    assert sol.expected_value == pytest.approx(float(ref.round_ev()), abs=EXACT)
-    for up, v in ref.ev_by_upcard().items():
-        assert sol.ev_by_upcard[up] == pytest.approx(float(v), abs=EXACT), up
+    for up in (5, 10):          # the reference's whole round: 4 s per upcard
+        assert sol.ev_by_upcard[up] == pytest.approx(float(ref.ev_given_dealer(up)),
+                                                     abs=EXACT), up
     for up, cards in ((6, (2, 7)), (5, (3, 6)), (10, (2, 9)), (7, (1, 6)), (4, (5, 5))):
         want = ref.hand_values_unconditioned(cards, up)
         for action, value in sol.hand_ev(cards, up, given_no_blackjack=False).items():
@@ -106,14 +107,19 @@ def test_the_reference_recursion_equals_its_brute_force(both):
     kw = {k: v for k, v in reference_kwargs(rules).items()
           if k not in ("natural_always_wins", "natural_tie")}
     kw["natural_tie_value"] = ref._t
+    play = game_policy(ref)
     for up, cards in ((6, (2, 7)), (5, (3, 6))):
         rest = list(SHOE)
         for c in (up,) + cards:
             rest[c - 1] -= 1
-        action = ref.best_action(cards, up)
-        assert action == "double"
-        brute = brute_force_game_round(rest, up, cards, game_policy(ref), sevens=SHOE[6], **kw)
-        assert brute == ref.hand_values_unconditioned(cards, up)[action]
+
+        def double_first(hand, dealer, allowed, state, cards=cards):
+            # the two cards double; every later choice (redouble, rescue) is the reference's
+            if tuple(hand) == cards and state["doubled"] is None:
+                return "double"
+            return play(hand, dealer, allowed, state)
+        brute = brute_force_game_round(rest, up, cards, double_first, sevens=SHOE[6], **kw)
+        assert brute == ref.hand_values_unconditioned(cards, up)["double"]
 
 
 def test_the_rescue_after_a_redouble_is_an_extra_option():
@@ -140,11 +146,15 @@ def test_no_rescue_in_the_chart_after_a_redouble(spanish_inf):
         assert all("RS" not in row for row in chart.codes(d))
 
 
-def test_the_chart_is_near_the_optimal_after_double_play(spanish_inf):
-    # the chart reads totals, the optimum exact compositions: the optimum is an upper
-    # bound; priced as the engine prices a redouble, the chart loses little to it
-    sol, chart = spanish_inf
-    optimal = float(sol.evaluate(sol.strategy))               # the basic chart, then the best
-    played = float(sol.evaluate(sol.strategy, after_double=chart))
-    assert played <= optimal + 1e-12
-    assert optimal - played < 2e-4
+@pytest.mark.parametrize("more", [{}, dict(rescue_after_redouble=True), dict(hole_card="enhc")],
+                         ids=["preset", "rescue-after-redouble", "enhc"])
+def test_in_an_infinite_shoe_the_after_double_charts_are_the_optimal_play(more):
+    # in an infinite shoe a doubled hand's values depend on its total only (a doubled hand
+    # gets no bonus), so a chart that prices every choice as the engine does plays the
+    # optimum exactly: the basic chart with either after-double chart is worth what the
+    # basic chart with the optimal choice after a double is worth
+    sol = bjsolve.solve(Rules.preset("spanish-21", decks=float("inf"), **more))
+    optimal = float(sol.evaluate(sol.strategy))
+    for after in (AfterDoubleTotals(sol), "basic"):
+        assert float(sol.evaluate(sol.strategy, after_double=after)) == pytest.approx(
+            optimal, abs=1e-12)

@@ -61,12 +61,37 @@ class AfterDoubleValues:
         return (left[9] if upcard == 1 else left[0]) / total if total > 0 else 0.0
 
     def stand(self, cards, upcard) -> float:
+        """A doubled hand's stand value per unit of stake (unconditioned)."""
         key = (cards, upcard)
         v = self._stand.get(key)
         if v is None:
-            values = self.solution.hand_ev(cards, upcard, given_no_blackjack=False)
-            v = self._stand[key] = float(values["stand"])
+            if hand_total(cards)[0] == 21:
+                v = self._doubled_21(cards, upcard)
+            else:
+                values = self.solution.hand_ev(cards, upcard, given_no_blackjack=False)
+                v = float(values["stand"])
+            self._stand[key] = v
         return v
+
+    def _doubled_21(self, cards, upcard) -> float:
+        """A doubled 21 stands without a bonus (``hand_ev``'s stand pays the 5-card or
+        6-7-8 bonus an undoubled hand gets): settled from the dealer's law as the engine
+        settles a standing hand (game_walk.h, ``stand_law``)."""
+        rules = self.rules
+        left = self._left(cards, upcard)
+        if self.infinite:
+            total = sum(left)
+            left = [c / total for c in left]
+        engine = self.solution._engines[upcard]
+        with self.solution._engine_locks[upcard]:
+            d17, d18, d19, d20, d21, natural, d22, over = engine._dealer_law(left)
+        always = rules.player_21_wins
+        win = d17 + d18 + d19 + d20 + over + (d21 if always else 0.0)
+        tie = 0.0 if always else d21
+        if always or rules.dealer_22 != "push":
+            win += d22
+        tie_value = -1.0 if rules.dealer_wins_ties else 0.0
+        return win - natural + tie_value * tie
 
     # ---- the choices -------------------------------------------------------------------
     def options(self, cards, upcard, doubles) -> dict:
