@@ -15,11 +15,9 @@ engine's ``round_law_entries``; docs/risk.md, "The games").
 import math
 import warnings
 
+import bjsolve
 import numpy as np
 import pytest
-
-import bjsolve
-from bjcore._game import GameEngine
 from bjsolve import Rules, Shoe, solve
 from bjsolve._reference_games import (
     GameReferenceSolver,
@@ -31,6 +29,8 @@ from bjsolve.exact.distribution import game_round_law
 from bjsolve.exact.game_law import GAME_DEALER_OUTCOMES, law_arrays
 from bjsolve.exact.kernel_rules import SPLIT_CLASSES, kernel_rules
 from bjsolve.exact.policy import policy_engines
+
+from bjcore._game import GameEngine
 
 EXACT = 1e-12
 LABEL = {17: 0, 18: 1, 19: 2, 20: 3, 21: 4, "natural": 5, 22: 6, "bust": 7}
@@ -186,6 +186,17 @@ def test_game_round_law_for_the_counted_game():
     values, law = game_round_law(rules, shoe, 7, None)
     assert float(law.sum(axis=0) @ values) == pytest.approx(sol._engines[7].round_ev(),
                                                             abs=EXACT)
+    # a fractional shoe (the counted game's true counts): the mean is the EV engine's
+    counts = list(shoe.counts)
+    counts[9] -= 5.5
+    counts[4] -= 1.25
+    frac = Shoe.fractional(counts)
+    values, law = game_round_law(rules, frac, 7, None)
+    assert float(law.sum()) == pytest.approx(1.0, abs=EXACT)
+    assert float(law.sum(axis=0) @ values) == pytest.approx(
+        solve(rules, shoe=frac, threads=1)._engines[7].round_ev(), abs=EXACT)
+    with pytest.raises(TypeError, match="engine must be a policy GameEngine"):
+        game_round_law(rules, shoe, 7, "chart")
 
 
 def test_the_simulated_sd_of_free_bet():
