@@ -30,9 +30,26 @@ def run(args) -> int:
     from ..exact.tables import house_edge_table, strategy_table
     rules = common.rules_from_args(args)
     shoe = common.shoe_from_args(args, rules)
+    if rules.switch:
+        return _run_switch(args, rules, shoe)
     sol = solve(rules, shoe=shoe, split=args.split)
     tables = [house_edge_table(sol)]
     if args.chart:
         tables.append(strategy_table(sol, count_exceptions=False))
+    common.emit(tables, args)
+    return 0
+
+
+def _run_switch(args, rules, shoe) -> int:
+    """Blackjack Switch: its house edge and method, then the chart each hand plays."""
+    from ..exact.solver import solve
+    from ..exact.switch import solve_switch
+    from ..exact.tables import strategy_table, switch_edge_table
+    switch = solve_switch(rules, shoe, split=args.split)
+    tables = [switch_edge_table(switch)]
+    if args.chart:
+        game = solve(rules.replace(switch=False, switch_blackjack=False), shoe=shoe,
+                     split=args.split)
+        tables.append(strategy_table(game, count_exceptions=False))
     common.emit(tables, args)
     return 0

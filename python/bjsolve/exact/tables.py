@@ -274,6 +274,35 @@ def house_edge_table(solution, chart_by_dealer=None) -> Table:
                            "split": solution.split}])
 
 
+def switch_edge_table(switch) -> Table:
+    """Blackjack Switch (a ``SwitchSolution``): the house edge per hand and per round with
+    the switch played, and per hand never switching, with the method named."""
+    rows = ("switching, per hand", "switching, per round", "never switching, per hand")
+    per_hand = "per unit bet on each hand (a round bets two units)"
+    values = Grid([[switch.house_edge_per_hand, per_hand],
+                   [switch.house_edge_per_round, "per round, in units of one hand's bet"],
+                   [-switch.no_switch_value / 2.0, per_hand + ", never switching"]], 2)
+    notes = _notes(switch.rules, switch.shoe,
+                   f"house edge = minus the EV, unconditioned (dealer naturals included); "
+                   f"{_first_round(switch)}",
+                   f"method: {switch.method}",
+                   f"rounds switched: {100 * switch.switch_rate:.2f}%; each hand played by "
+                   f"its composition-dependent best play, split {switch.split}; "
+                   f"{switch.seconds:.1f} s")
+    return Table("edge", "Blackjack Switch house edge", rows, ("house edge", "convention"),
+                 values, notes, style="percent",
+                 units="fraction of the bet (text: percent)", layout="summary",
+                 records=[{"strategy": "switch", "per": "hand",
+                           "house_edge": switch.house_edge_per_hand,
+                           "removal": switch.removal},
+                          {"strategy": "switch", "per": "round",
+                           "house_edge": switch.house_edge_per_round,
+                           "removal": switch.removal},
+                          {"strategy": "never switch", "per": "hand",
+                           "house_edge": -switch.no_switch_value / 2.0,
+                           "removal": switch.removal}])
+
+
 def advantage_table(solution, strategy: str = "optimal") -> Table:
     """The round's EV by dealer column and overall, for composition-dependent optimal play
     (``strategy="optimal"``) or for the basic-strategy chart (``"basic"``)."""
