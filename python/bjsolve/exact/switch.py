@@ -318,6 +318,15 @@ class SwitchSolution:
         self._deals = (a, b, c, e, u, prob, keep, switch, decided)
         self._chart: Any = None
 
+    def __getattr__(self, name):
+        # a one-hand Solution's tables (evaluate, hand_ev, strategy ...) have no meaning
+        # for the two switched hands: say so by name instead of an AttributeError
+        if name.startswith("_"):
+            raise AttributeError(name)
+        raise NotImplementedError(f"Blackjack Switch (Rules.switch): {name} is not computed "
+                                  f"for the switch game; its result gives the house edge, "
+                                  f"the switch decisions and the hands' chart")
+
     def __repr__(self):
         return (f"SwitchSolution({self.rules.describe()}, house edge per hand "
                 f"{100 * self.house_edge_per_hand:.4f}%, removal {self.removal})")
