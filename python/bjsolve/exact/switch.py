@@ -21,10 +21,14 @@ the game engine (``GameEngine``, the game's rules without the swap) on the shoe 
 - removal "own": only its own two cards and the upcard out (one engine per upcard: the
   hand values of the one-hand game), the other hand's cards ignored.
 
-Both ignore what the other hand draws (the hand played first takes cards the second hand
-and the dealer then lack) and play each hand as if it were alone; the simulation
-(``bjsolve.simulation.switch``) plays the real round, both hands from one shoe, and
-measures what that costs (docs/games.md gives the figures).
+Both are exact for the decisions they make: a hand whose decisions look only at its own
+cards and the dealt cards has the same EV whatever the other hand draws before or after it
+(the shoe's order is random, so the other hand's draws and the dealer's could as well come
+from the bottom of the shoe).  What the analysis leaves out is the information in the
+other hand's draws (hand 2 could see what hand 1 drew): the true optimum is a little
+higher.  tests/test_switch.py checks both against a card-by-card brute force of the whole
+round; the simulation (``bjsolve.simulation.switch``) plays the real round with splits
+(docs/games.md gives the figures).
 """
 from __future__ import annotations
 
@@ -47,6 +51,10 @@ PAIRS = tuple((a, b) for a in RANKS for b in RANKS if a <= b)
 PAIR_INDEX = {p: i for i, p in enumerate(PAIRS)}
 ACE_TEN = PAIR_INDEX[(1, 10)]
 REMOVALS = ("full", "own")
+PLAYS = ("optimal", "chart")
+# what the web pages say for switch rules (their views are those of a one-hand Solution)
+PAGES_REFUSAL = ("Rules.switch=True (Blackjack Switch) is computed by bjsolve.solve and "
+                 "'bjsolve --preset blackjack-switch', not on these pages yet")
 # the games' rules besides the dealer's 22 that the switch analysis does not combine with
 _OTHER_GAME_RULES = ("spanish_deck", "free_doubles", "free_splits", "player_21_wins",
                      "natural_always_wins", "bonus_21", "bonus_678", "bonus_777",
@@ -83,14 +91,17 @@ def check_switch_rules(rules: Rules) -> None:
                                       f"is not computed (Blackjack Switch takes dealer_22 only)")
 
 
-def method_text(removal: str) -> str:
+def method_text(removal: str, play: str = "optimal") -> str:
     """What the figures are, in words (the result's ``method``)."""
     removed = ("all five cards out (its own two, the upcard and the other hand's two)"
                if removal == "full" else "its own two cards and the upcard out (the other "
                "hand's cards ignored)")
+    played = ("its composition-dependent best play" if play == "optimal"
+              else "the game's basic-strategy chart")
     return ("per deal, the better of keeping and switching by the sum of the two hands' "
-            "exact values, each hand valued alone by the game engine with " + removed +
-            "; the other hand's draws are ignored")
+            "exact values, each hand played by " + played + ", valued alone by the game "
+            "engine with " + removed + "; exact for these decisions (the other hand's draws "
+            "change no hand's EV), the information in them is not used")
 
 
 @dataclass(frozen=True)
@@ -125,10 +136,13 @@ def _hole_natural_chance(left: np.ndarray, up: int, infinite: bool) -> float:
 
 
 class _ValueUnit:
-    """The values of the 55 hands against one upcard with one other hand out (or none)."""
+    """The values of the 55 hands against one upcard with one other hand out (or none);
+    with ``chart`` and its policy engine, the values of the hands played by the chart."""
 
-    def __init__(self, rules: Rules, params: dict, shoe: Shoe, other, up: int):
+    def __init__(self, rules: Rules, params: dict, shoe: Shoe, other, up: int,
+                 chart=None, engine=None):
         self.rules, self.params, self.shoe, self.other, self.up = rules, params, shoe, other, up
+        self.chart, self.engine = chart, engine
 
     def __call__(self):
         rules, up = self.rules, self.up
@@ -145,7 +159,7 @@ class _ValueUnit:
                 return dealt, switched, beta, action
         elif counts[up - 1] <= 0:
             return dealt, switched, beta, action
-        engine = make_engine(self.params, base, up)
+        engine = self.engine if self.engine is not None else make_engine(self.params, base, up)
         for i, (a, b) in enumerate(PAIRS):
             left = need_up.copy()
             if not base.is_infinite:
@@ -181,7 +195,11 @@ class _ValueUnit:
                 options.append(-np.inf)
             if rules.surrender == "late":
                 options.append(-0.5)
-            best = int(np.argmax(options))   # (the first of equal values: stand first)
+            if self.chart is not None:
+                allowed = tuple(name for name, v in zip(ACTION_NAMES, options) if v > -np.inf)
+                best = ACTION_NAMES.index(self.chart((a, b), up, allowed))
+            else:
+                best = _first_best(options)
             dealt[i] = switched[i] = options[best]
             action[i] = best
         return dealt, switched, beta, action
@@ -195,11 +213,22 @@ class _ValueUnit:
         return win / (1.0 - nat) if nat < 1.0 else 0.0
 
 
+def _first_best(values) -> int:
+    """The index of the best value; a later one only beyond a relative 1e-12 (ties go to
+    the earlier action, docs/conventions.md)."""
+    best = 0
+    for i, v in enumerate(values):
+        if v > values[best] + 1e-12 * max(abs(v), abs(values[best])):
+            best = i
+    return best
+
+
 def hand_table(rules: Rules, shoe: Shoe, removal: str = "full", split: str = "CDZ-",
-               threads: int | None = None) -> HandTable:
-    """Every hand's value against every upcard with every other hand out (``HandTable``)."""
-    params = kernel_rules(rules.replace(switch=False, switch_blackjack=False),
-                          SPLIT_CLASSES[split])
+               threads: int | None = None, play: str = "optimal") -> HandTable:
+    """Every hand's value against every upcard with every other hand out (``HandTable``);
+    ``play`` "chart": each hand played by the game's basic-strategy chart (removal "own")."""
+    game = rules.replace(switch=False, switch_blackjack=False)
+    params = kernel_rules(game, SPLIT_CLASSES[split])
     n = len(PAIRS)
     shape = (10, n, n)
     dealt, switched, beta = np.full(shape, np.nan), np.full(shape, np.nan), np.full(shape, np.nan)
@@ -218,6 +247,17 @@ def hand_table(rules: Rules, shoe: Shoe, removal: str = "full", split: str = "CD
         values = run_units(keys, lambda k: units[k](), threads)
         for (o, up), (d, s, b, act) in values.items():
             dealt[up - 1, o], switched[up - 1, o], beta[up - 1, o], action[up - 1, o] = d, s, b, act
+    elif play == "chart":
+        from .policy import policy_engines
+        from .solver import solve
+        chart = solve(game, shoe=shoe, split=split, threads=threads).strategy
+        engines = policy_engines(game, shoe, chart)
+        units = {up: _ValueUnit(rules, params, shoe, None, up, chart, engines.get(up))
+                 for up in RANKS}
+        values = run_units([up for up in RANKS if up in engines], lambda k: units[k](), threads)
+        for up, (d, s, b, act) in values.items():
+            dealt[up - 1, :], switched[up - 1, :] = d, s
+            beta[up - 1, :], action[up - 1, :] = b, act
     else:
         units = {up: _ValueUnit(rules, params, shoe, None, up) for up in RANKS}
         values = run_units(list(RANKS), lambda k: units[k](), threads)
@@ -287,10 +327,11 @@ class SwitchSolution:
     """
 
     def __init__(self, rules: Rules, shoe: Shoe, split: str, removal: str, table: HandTable,
-                 seconds: float):
+                 seconds: float, play: str = "optimal"):
         self.rules, self.shoe, self.split, self.removal = rules, shoe, split, removal
+        self.play = play
         self.table = table
-        self.method = method_text(removal)
+        self.method = method_text(removal, play)
         a, b, c, e, u, prob, beta = _deal_arrays(shoe)
         ui = u - 1
         h1, h2 = _pair_idx(a, b), _pair_idx(c, e)
@@ -450,9 +491,13 @@ def _pair_idx(x: np.ndarray, y: np.ndarray) -> np.ndarray:
 
 
 def solve_switch(rules: Rules, shoe: Shoe | None = None, *, split: str = "CDZ-",
-                 removal: str = "full", threads: int | None = None) -> SwitchSolution:
+                 removal: str = "full", play: str = "optimal",
+                 threads: int | None = None) -> SwitchSolution:
     """The Blackjack Switch analysis of ``rules`` (``rules.switch`` True) on ``shoe``
-    (default the rules' full shoe); ``removal``: "full" or "own" (the module's doc)."""
+    (default the rules' full shoe); ``removal``: "full" or "own" (the module's doc);
+    ``play``: "optimal" (each hand's composition-dependent best play) or "chart" (each
+    hand played by the game's basic-strategy chart, the switch decided by the chart's
+    values; removal "own" only, as published strategies are made)."""
     from .dealer import resolve_shoe
     if not isinstance(rules, Rules):
         raise TypeError(f"rules must be a bjsolve.Rules, got {type(rules).__name__}")
@@ -461,10 +506,15 @@ def solve_switch(rules: Rules, shoe: Shoe | None = None, *, split: str = "CDZ-",
     check_threads(threads)
     if removal not in REMOVALS:
         raise ValueError(f"removal must be one of {', '.join(REMOVALS)}, got {removal!r}")
+    if play not in PLAYS:
+        raise ValueError(f"play must be one of {', '.join(PLAYS)}, got {play!r}")
+    if play == "chart" and removal != "own":
+        raise ValueError("play='chart' takes removal='own' (the chart's values on the shoe "
+                         "with each hand's own cards and the upcard out)")
     shoe = resolve_shoe(rules, shoe)
     if shoe.size < 16:
         raise ValueError(f"shoe too small for a switch round: {shoe.size:g} cards (at least "
                          f"16 needed)")
     start = time.perf_counter()
-    table = hand_table(rules, shoe, removal, split, threads)
-    return SwitchSolution(rules, shoe, split, removal, table, time.perf_counter() - start)
+    table = hand_table(rules, shoe, removal, split, threads, play)
+    return SwitchSolution(rules, shoe, split, removal, table, time.perf_counter() - start, play)

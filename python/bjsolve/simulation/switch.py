@@ -12,9 +12,10 @@ The decisions are the analysis' own: a hand's first action is the one it valued 
 let it) by the game engine's values for the hand's cards on the shoe with the upcard and
 the other hand's first two cards out; split hands are played as the unsplit hand of the
 same cards (the CDZ- class), pair cards landing on a split hand are resplit up to the
-limit, split aces take one card unless the rules let them hit.  What the analysis ignores
-is therefore exactly what differs: here the cards each hand draws are gone for the other
-hand and the dealer.
+limit, split aces take one card unless the rules let them hit.  Here, unlike in the
+analysis, the cards each hand draws are gone for the other hand and the dealer: the mean
+must still agree with the analysis (it is exact for these decisions), which the
+simulation checks with the splits the brute force of the tests leaves out.
 
 Pure Python (about 30 000 rounds a second on one core for six decks): long runs are in
 ``benchmarks/bench_switch.py``.
