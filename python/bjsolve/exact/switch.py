@@ -233,6 +233,7 @@ def hand_table(rules: Rules, shoe: Shoe, removal: str = "full", split: str = "CD
     shape = (10, n, n)
     dealt, switched, beta = np.full(shape, np.nan), np.full(shape, np.nan), np.full(shape, np.nan)
     action = np.full(shape, -1, dtype=np.int8)
+    units: dict = {}
     if removal == "full" and not shoe.is_infinite:
         counts = shoe.counts
         keys = []
@@ -243,7 +244,7 @@ def hand_table(rules: Rules, shoe: Shoe, removal: str = "full", split: str = "CD
                     need[c - 1] += 1
                 if all(need[r] <= counts[r] for r in range(10)):
                     keys.append((o, up))
-        units = {k: _ValueUnit(rules, params, shoe, PAIRS[k[0]], k[1]) for k in keys}
+        units.update({k: _ValueUnit(rules, params, shoe, PAIRS[k[0]], k[1]) for k in keys})
         values = run_units(keys, lambda k: units[k](), threads)
         for (o, up), (d, s, b, act) in values.items():
             dealt[up - 1, o], switched[up - 1, o], beta[up - 1, o], action[up - 1, o] = d, s, b, act
@@ -252,14 +253,14 @@ def hand_table(rules: Rules, shoe: Shoe, removal: str = "full", split: str = "CD
         from .solver import solve
         chart = solve(game, shoe=shoe, split=split, threads=threads).strategy
         engines = policy_engines(game, shoe, chart)
-        units = {up: _ValueUnit(rules, params, shoe, None, up, chart, engines.get(up))
-                 for up in RANKS}
+        units.update({up: _ValueUnit(rules, params, shoe, None, up, chart, engines.get(up))
+                      for up in RANKS})
         values = run_units([up for up in RANKS if up in engines], lambda k: units[k](), threads)
         for up, (d, s, b, act) in values.items():
             dealt[up - 1, :], switched[up - 1, :] = d, s
             beta[up - 1, :], action[up - 1, :] = b, act
     else:
-        units = {up: _ValueUnit(rules, params, shoe, None, up) for up in RANKS}
+        units.update({up: _ValueUnit(rules, params, shoe, None, up) for up in RANKS})
         values = run_units(list(RANKS), lambda k: units[k](), threads)
         for up, (d, s, b, act) in values.items():
             dealt[up - 1, :], switched[up - 1, :] = d, s
@@ -455,7 +456,7 @@ class SwitchSolution:
         simple = np.where(s > k, switch, keep)
         best = np.fmax(keep, switch)
         gap = np.where(decided, best - simple, 0.0)
-        _, beta = None, self._beta()
+        beta = self._beta()
         lost = float(np.dot(prob, (1.0 - beta) * gap))
         differ = float(np.dot(prob, np.where(decided & (gap > 0), 1.0 - beta, 0.0)))
         return differ, lost
