@@ -41,13 +41,15 @@ def run(args) -> int:
 
 
 def _run_switch(args, rules, shoe) -> int:
-    """Blackjack Switch: its house edge and method, then the chart each hand plays."""
+    """Blackjack Switch: its house edge and method, then the hand values that decide the
+    switch and the chart each hand plays."""
     from ..exact.solver import solve
     from ..exact.switch import solve_switch
-    from ..exact.tables import strategy_table, switch_edge_table
+    from ..exact.tables import strategy_table, switch_edge_table, switch_values_table
     switch = solve_switch(rules, shoe, split=args.split)
     tables = [switch_edge_table(switch)]
     if args.chart:
+        tables.append(switch_values_table(switch))
         game = solve(rules.replace(switch=False, switch_blackjack=False), shoe=shoe,
                      split=args.split)
         tables.append(strategy_table(game, count_exceptions=False))
