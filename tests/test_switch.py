@@ -340,3 +340,11 @@ def test_command_line_leads_with_the_edge_and_the_method():
     assert text.startswith("Blackjack Switch house edge, switching, per hand:")
     assert "# method: per deal, the better of keeping and switching" in text
     assert "P22 switch" in text and "basic strategy" not in text
+
+
+def test_other_commands_refuse_the_switch_game_by_name():
+    import io
+
+    from bjsolve.cli import main
+    assert main(["hand", "A", "7", "--dealer", "6", "--preset", "blackjack-switch"],
+                out=io.StringIO()) == 2
