@@ -6,6 +6,10 @@ long simulation of the real round (both hands from one shoe) against the analysi
 Published (Wizard of Odds, Blackjack Switch page: 6 decks, H17, DAS, split to 4 hands,
 peek, naturals 1:1, dealer 22 pushes): house edge 0.58% with a switched ace-ten counted as
 21; 0.40% less when it counts as a blackjack; 8 decks +0.02%.
+
+Measured (2026-11-28, 2 shared cores): 6D full removal 0.5408% per hand in 44-90 s, own
+removal 0.5405% in 2 s; simulation 1D 4M rounds z = -0.73, 6D 2M rounds z = -1.05
+(docs/games.md has the table).
 """
 from __future__ import annotations
 
