@@ -21,8 +21,10 @@ the game engine (``GameEngine``, the game's rules without the swap) on the shoe 
 - removal "own": only its own two cards and the upcard out (one engine per upcard: the
   hand values of the one-hand game), the other hand's cards ignored.
 
-Both are exact for the decisions they make: a hand whose decisions look only at its own
-cards and the dealt cards has the same EV whatever the other hand draws before or after it
+"full" is exact for the decisions it makes ("own" values each hand on a shoe that still
+holds the other hand's cards: an approximation, measured in docs/games.md): a hand whose
+decisions look only at its own cards and the dealt cards has the same EV whatever the
+other hand draws before or after it
 (the shoe's order is random, so the other hand's draws and the dealer's could as well come
 from the bottom of the shoe).  What the analysis leaves out is the information in the
 other hand's draws (hand 2 could see what hand 1 drew): the true optimum is a little
@@ -98,10 +100,12 @@ def method_text(removal: str, play: str = "optimal") -> str:
                "hand's cards ignored)")
     played = ("its composition-dependent best play" if play == "optimal"
               else "the game's basic-strategy chart")
+    exactness = ("exact for these decisions (the other hand's draws change no hand's EV), "
+                 "the information in them is not used" if removal == "full" else
+                 "an approximation of the full-removal figure")
     return ("per deal, the better of keeping and switching by the sum of the two hands' "
-            "exact values, each hand played by " + played + ", valued alone by the game "
-            "engine with " + removed + "; exact for these decisions (the other hand's draws "
-            "change no hand's EV), the information in them is not used")
+            "values, each hand played by " + played + ", valued alone by the game "
+            "engine with " + removed + "; " + exactness)
 
 
 @dataclass(frozen=True)
