@@ -50,8 +50,7 @@ def _run_switch(args, rules, shoe) -> int:
     tables = [switch_edge_table(switch)]
     if args.chart:
         tables.append(switch_values_table(switch))
-        game = solve(rules.replace(switch=False, switch_blackjack=False), shoe=shoe,
-                     split=args.split)
+        game = solve(switch.game_rules, shoe=shoe, split=args.split)
         tables.append(strategy_table(game, count_exceptions=False))
     common.emit(tables, args)
     return 0

@@ -36,7 +36,6 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 
@@ -228,10 +227,10 @@ def _first_best(values) -> int:
 
 
 def hand_table(rules: Rules, shoe: Shoe, removal: str = "full", split: str = "CDZ-",
-               threads: int | None = None, play: str = "optimal") -> HandTable:
+               threads: int | None = None, play: str = "optimal", chart=None) -> HandTable:
     """Every hand's value against every upcard with every other hand out (``HandTable``);
-    ``play`` "chart": each hand played by the game's basic-strategy chart (removal "own")."""
-    game = rules.replace(switch=False, switch_blackjack=False)
+    ``play`` "chart": each hand played by ``chart`` (removal "own")."""
+    game = game_rules(rules)
     params = kernel_rules(game, SPLIT_CLASSES[split])
     n = len(PAIRS)
     shape = (10, n, n)
@@ -254,8 +253,6 @@ def hand_table(rules: Rules, shoe: Shoe, removal: str = "full", split: str = "CD
             dealt[up - 1, o], switched[up - 1, o], beta[up - 1, o], action[up - 1, o] = d, s, b, act
     elif play == "chart":
         from .policy import policy_engines
-        from .solver import solve
-        chart = solve(game, shoe=shoe, split=split, threads=threads).strategy
         engines = policy_engines(game, shoe, chart)
         units.update({up: _ValueUnit(rules, params, shoe, None, up, chart, engines.get(up))
                       for up in RANKS})
@@ -362,7 +359,6 @@ class SwitchSolution:
         self.house_edge_per_hand = -self.expected_value / 2.0
         self.seconds = seconds
         self._deals = (a, b, c, e, u, prob, keep, switch, decided)
-        self._chart: Any = None
 
     def __getattr__(self, name):
         # a one-hand Solution's tables (evaluate, hand_ev, strategy ...) have no meaning
@@ -471,16 +467,16 @@ class SwitchSolution:
     # ---- the play of each hand -----------------------------------------------------------
 
     @property
-    def chart(self):
-        """The basic-strategy chart of each hand after the switch decision: the game's chart
-        (the same rules without the swap: dealer 22 pushes, naturals at their payout), one
-        hand on the full shoe."""
-        if self._chart is None:
-            from .solver import solve
-            game = solve(self.rules.replace(switch=False, switch_blackjack=False),
-                         shoe=self.shoe, split=self.split)
-            self._chart = game.strategy
-        return self._chart
+    def game_rules(self) -> Rules:
+        """The rules each hand is played by after the switch decision (the same rules
+        without the swap: dealer 22 pushes, naturals at their payout): its chart is
+        ``solve(switch.game_rules, shoe=switch.shoe).strategy``."""
+        return game_rules(self.rules)
+
+
+def game_rules(rules: Rules) -> Rules:
+    """The one-hand game of switch rules: the same rules without the swap."""
+    return rules.replace(switch=False, switch_blackjack=False)
 
 
 def rules_natural_tie(rules: Rules) -> float:
@@ -496,13 +492,14 @@ def _pair_idx(x: np.ndarray, y: np.ndarray) -> np.ndarray:
 
 
 def solve_switch(rules: Rules, shoe: Shoe | None = None, *, split: str = "CDZ-",
-                 removal: str = "full", play: str = "optimal",
+                 removal: str = "full", play: str = "optimal", chart=None,
                  threads: int | None = None) -> SwitchSolution:
     """The Blackjack Switch analysis of ``rules`` (``rules.switch`` True) on ``shoe``
     (default the rules' full shoe); ``removal``: "full" or "own" (the module's doc);
     ``play``: "optimal" (each hand's composition-dependent best play) or "chart" (each
-    hand played by the game's basic-strategy chart, the switch decided by the chart's
-    values; removal "own" only, as published strategies are made)."""
+    hand played by ``chart``, the switch decided by the chart's values; removal "own"
+    only, as published strategies are made): give the game's chart,
+    ``solve(game_rules(rules), shoe=shoe).strategy``, or any chart or strategy callable."""
     from .dealer import resolve_shoe
     if not isinstance(rules, Rules):
         raise TypeError(f"rules must be a bjsolve.Rules, got {type(rules).__name__}")
@@ -516,10 +513,13 @@ def solve_switch(rules: Rules, shoe: Shoe | None = None, *, split: str = "CDZ-",
     if play == "chart" and removal != "own":
         raise ValueError("play='chart' takes removal='own' (the chart's values on the shoe "
                          "with each hand's own cards and the upcard out)")
+    if play == "chart" and chart is None:
+        raise ValueError("play='chart' needs chart=: the game's chart is "
+                         "solve(game_rules(rules), shoe=shoe).strategy")
     shoe = resolve_shoe(rules, shoe)
     if shoe.size < 16:
         raise ValueError(f"shoe too small for a switch round: {shoe.size:g} cards (at least "
                          f"16 needed)")
     start = time.perf_counter()
-    table = hand_table(rules, shoe, removal, split, threads, play)
+    table = hand_table(rules, shoe, removal, split, threads, play, chart)
     return SwitchSolution(rules, shoe, split, removal, table, time.perf_counter() - start, play)
