@@ -206,7 +206,8 @@ class GameReferenceSolver(ReferenceSolver):
                  free_split_ranks=(), player_21_wins=False, bonus_21=NO_BONUS,
                  bonus_678=NO_BONUS, bonus_777=NO_BONUS, bonus_after_split=False,
                  super_bonus=0, redoubles=0, double_rescue=False, double_split_aces=False,
-                 natural_always_wins=False, **classic):
+                 natural_always_wins=False, diamond_blackjack_payout=None, charlie=0,
+                 **classic):
         super().__init__(counts, **classic)
         self.dealer_22_push = bool(dealer_22_push)
         self.free_double_totals = frozenset(free_double_totals)
@@ -234,6 +235,16 @@ class GameReferenceSolver(ReferenceSolver):
             self._t = self.b
         elif self._t != _natural_tie_value(self.dealer_wins_ties, self.natural_tie, self.b):
             raise AssertionError
+        if diamond_blackjack_payout is not None:
+            # the natural's payout over its suits: both cards diamonds with chance 1/16; a
+            # tie paid as a natural is paid the same way
+            mixed = (15 * self.b + Fraction(diamond_blackjack_payout)) / 16
+            if self._t == self.b:
+                self._t = mixed
+            self.b = mixed
+        if charlie not in (0, 3, 4, 5, 6, 7, 8, 9, 10):
+            raise ValueError("charlie: 0 or 3..10 cards")
+        self.charlie = charlie
         self._q777 = self._suited_777_share()
         self._g = {}              # memo of the games' values
 
@@ -267,6 +278,15 @@ class GameReferenceSolver(ReferenceSolver):
                 return (1 - 4 * q) * b[0] + 4 * q * self.super_bonus
             return (1 - 4 * q) * b[0] + 3 * q * b[1] + q * b[2]
         return ONE
+
+    def _charlie_leaf(self, ctx, hand, key, own, free):
+        """A charlie (``charlie`` cards, not busted, not doubled): it wins at once whatever
+        the dealer's total, paid (o + f) x the 21 bonus where one applies; a dealer natural
+        (the hole card) settles it as every other leaf."""
+        shoe = _remove_hand(self.shoe, self._removed(ctx, hand))
+        d = _dealer_law(_remove_cards(shoe, key), tuple(key), self.hit_soft_17)
+        win = (own + free) * self._multiplier(ctx, hand, key)
+        return (1 - d["blackjack"]) * win + d["blackjack"] * self._natural_pay(own)
 
     def _natural_pay(self, own):
         """What a hand's leaf gets when the dealer's hole card makes a natural."""
@@ -424,6 +444,9 @@ class GameReferenceSolver(ReferenceSolver):
         return self._first_best_of(options, values)
 
     def _continuation_kind(self, ctx, kind, hand, key):
+        if self.charlie and _ncards(hand) >= self.charlie:
+            own, free = (ONE, ZERO) if kind == OWN else (ZERO, ONE)
+            return self._charlie_leaf(ctx, hand, key, own, free)
         return self._gvalue(ctx, kind, hand, key, self._pick_kind(ctx, kind, hand, key))
 
     def _pick(self, ctx, hand, key):           # (ReferenceSolver's entry: own stakes)
@@ -612,7 +635,7 @@ def brute_force_game_round(counts, upcard, player_cards, policy, *, hit_soft_17=
                            player_21_wins=False, bonus_21=NO_BONUS, bonus_678=NO_BONUS,
                            bonus_777=NO_BONUS, bonus_after_split=False, super_bonus=0,
                            sevens=None, redoubles=0, double_rescue=False,
-                           double_split_aces=False):
+                           double_split_aces=False, diamond_blackjack_payout=None, charlie=0):
     """Exact unconditioned EV of ONE real round of the games, every card sequence enumerated.
 
     ``counts``: the finite shoe with the player's two cards and the dealer's upcard removed.
@@ -628,6 +651,11 @@ def brute_force_game_round(counts, upcard, player_cards, policy, *, hit_soft_17=
     shoe0 = _check_shoe(counts)
     b = Fraction(blackjack_payout)
     t_nat = Fraction(natural_tie_value)
+    if diamond_blackjack_payout is not None:
+        # an ace and a ten each a diamond with chance 1/4, independently (suits exchangeable)
+        mixed = (15 * b + Fraction(diamond_blackjack_payout)) / 16
+        t_nat = mixed if t_nat == b else t_nat
+        b = mixed
     first = tuple(player_cards)
     pair = first[0] if first[0] == first[1] else None
     limit = max_split_hands
@@ -680,7 +708,7 @@ def brute_force_game_round(counts, upcard, player_cards, policy, *, hit_soft_17=
     def settle(hands, dealer_total):
         win = ZERO
         for kind, t, own, amount, _ in hands:
-            if kind in ("natural", "fixed"):
+            if kind in ("natural", "fixed", "charlie"):
                 win += amount
             elif kind == "bust":
                 win -= own
@@ -769,6 +797,12 @@ def brute_force_game_round(counts, upcard, player_cards, policy, *, hit_soft_17=
         if key in memo:
             return memo[key]
         own, fr = (ZERO, ONE) if free else (ONE, ZERO)
+        if charlie and len(cards) >= charlie:
+            # a charlie: it wins at once (a later no-hole-card natural takes its own stake)
+            amount = (own + fr) * multiplier(cards, split_hand)
+            ev = finish(shoe, done + (("charlie", 0, own, amount, own),), waiting, nhands, hole)
+            memo[key] = ev
+            return ev
         start = not split_hand and len(cards) == 2
         one_card_aces = split_hand and pair == ACE and not hit_split_aces
         kind = double_kind(cards, split_hand)
@@ -886,4 +920,7 @@ def reference_kwargs(rules) -> dict:
         bonus_777=tuple(exact(x) for x in rules.bonus_777),
         bonus_after_split=rules.bonus_after_split, super_bonus=exact(rules.super_bonus),
         redoubles=rules.redoubles, double_rescue=rules.double_rescue,
-        double_split_aces=rules.double_split_aces)
+        double_split_aces=rules.double_split_aces,
+        diamond_blackjack_payout=(None if rules.diamond_blackjack_payout is None
+                                  else exact(rules.diamond_blackjack_payout)),
+        charlie=rules.charlie)

@@ -73,6 +73,8 @@ struct GameRules {
     int bonus_after_split;
     double super_bonus;
     int redoubles, double_rescue, double_split_aces;
+    double diamond_blackjack_payout;   // 0: no diamond natural rule
+    int charlie;                       // 0: no charlie
 };
 
 /* ---- accumulators ------------------------------------------------------------------ */
@@ -467,17 +469,47 @@ class GameWalk {
 
     /* ---- stand, hit, double ---------------------------------------------------------- */
 
+    /* a natural's payout averaged over its suits: with diamond_blackjack_payout, both
+     * cards are diamonds with chance 1/16 (an ace and a ten, ranks apart: each is a
+     * diamond with chance 1/4, independently, the suits being exchangeable; docs/games.md) */
+    double natural_payout() const {
+        if (R.diamond_blackjack_payout == 0.0) return R.blackjack_payout;
+        return (15.0 * R.blackjack_payout + R.diamond_blackjack_payout) / 16.0;
+    }
+    /* against a dealer natural: a tie paid as a natural (natural_tie_value =
+     * blackjack_payout: "natural always wins", a won tie) pays the diamond natural too */
+    double natural_tie_payout() const {
+        if (R.diamond_blackjack_payout == 0.0 || R.natural_tie_value != R.blackjack_payout)
+            return R.natural_tie_value;
+        return natural_payout();
+    }
+
+    /* whether the current (undoubled) hand is a charlie: ``charlie`` cards, not busted */
+    bool is_charlie() const { return R.charlie > 0 && n_cards >= R.charlie; }
+
+    /* a charlie wins at once whatever the dealer makes, a dealer 22 included: paid its
+     * whole stake times the bonus of a 21 of its cards where one is paid; only a dealer
+     * natural (found after the players, without a hole card; peek: charged as every
+     * standing hand, the round's assembly gives it back) takes its own stake */
+    Acc charlie_value(int row) {
+        const StandLaw& law = law_at(row);
+        StandLaw won{1.0 - law.natural, 0.0, law.natural, 0.0};
+        return Acc::settle(won, own_stake(), (own_stake() + (free_hand ? 1.0 : 0.0))
+                                                 * bonus_multiplier(), R.tie_value);
+    }
+
     Acc stand_value(int row) {
         if (is_natural()) {
             if (hole_rank >= 0) {
                 double pi[N_RANKS];
                 next_card_weights(pi);
                 double beta = hole_natural_chance(pi);
-                return Acc::constant(R.blackjack_payout * (1.0 - beta)
-                                     + R.natural_tie_value * beta);
+                return Acc::constant(natural_payout() * (1.0 - beta)
+                                     + natural_tie_payout() * beta);
             }
-            return Acc::constant(R.blackjack_payout);
+            return Acc::constant(natural_payout());
         }
+        if (is_charlie()) return charlie_value(row);
         StandLaw law = law_at(row);
         return Acc::settle(law, own_stake(), (own_stake() + (free_hand ? 1.0 : 0.0))
                                                  * bonus_multiplier(), R.tie_value);
@@ -683,6 +715,7 @@ class GameWalk {
     /* the value of the option the strategy picks for the current hand */
     Acc continuation() {
         int row = lookup();
+        if (is_charlie()) return value_at(row, ACT_STAND);   // it stops: no decision
         if (split_aces_stand()) {
             // split aces take one card and stand, or double on it (double_split_aces)
             Acc st = value_at(row, ACT_STAND);

@@ -26,7 +26,7 @@ CHARLIE_CHOICES = (0, 5, 6, 7)
 NO_BONUS = (1.0, 1.0, 1.0)
 # the games' rules (docs/games.md) that Rules states and validates but no solver computes
 # yet: solving them raises NotImplementedError naming the rule (never a wrong number)
-NOT_YET_SOLVED = ("diamond_blackjack_payout", "charlie", "switch", "natural_loss")
+NOT_YET_SOLVED = ("switch", "natural_loss")
 
 
 def _need_bool(name, value) -> bool:
