@@ -13,8 +13,9 @@ defaults are the classic game and give ``ReferenceSolver``'s values exactly):
 ``dealer_22_push``, ``free_double_totals`` and ``free_split_ranks`` (sets of totals /
 ranks, not bit masks), ``player_21_wins``, ``bonus_21``, ``bonus_678``, ``bonus_777``,
 ``bonus_after_split``, ``super_bonus``, ``redoubles``, ``double_rescue``,
-``double_split_aces``, and ``natural_always_wins`` (a player natural gets the blackjack
-payout against a dealer natural: the kernels' ``natural_tie_value = blackjack_payout``).
+``double_split_aces``, ``diamond_blackjack_payout`` (None: none), ``charlie`` (0: none),
+and ``natural_always_wins`` (a player natural gets the blackjack payout against a dealer
+natural: the kernels' ``natural_tie_value = blackjack_payout``).
 
 The model
 ---------
@@ -50,6 +51,11 @@ Bonus multiplier of a standing 21 (undoubled; on split hands only with bonus_aft
 (not spades) 3q, spades q, q = m(m-1)(m-2) / (n(n-1)(n-2)), n the sevens of the analysis
 shoe, m = n/4 (infinite shoe: q = 1/64); the super bonus replaces the suited and spades
 payouts (4q) on an unsplit hand against an upcard 7.
+
+Super Fun 21: a natural pays (15 b + d) / 16 (both its cards diamonds with chance 1/16:
+an ace and a ten, suits independent), and so does a tie paid as a natural.  A hand that
+reaches ``charlie`` cards undoubled stops and wins (o + f) x its multiplier whatever the
+dealer's total; the hole card's natural settles it as every leaf.
 """
 from __future__ import annotations
 
