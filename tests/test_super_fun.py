@@ -202,3 +202,17 @@ def test_the_simulator_plays_the_charlie_and_the_diamond_natural():
     res = bjsolve.simulate(rules, rounds=400_000, seed=21, strategy=chart,
                            after_double=after, penetration="every-round", threads=1)
     assert abs(res.mean - exact) < 4 * res.se, (exact, res.mean, res.se)
+
+
+@pytest.mark.slow
+def test_the_infinite_shoe_against_the_reference():
+    """The charlie and the diamond natural on the infinite shoe (about 10 s of fractions)."""
+    import math
+    rules = Rules(decks=math.inf, hit_soft_17=True, blackjack_payout=1.0,
+                  diamond_blackjack_payout=2.0, natural_always_wins=True, charlie=5,
+                  bonus_21=(2.0, 2.0, 2.0), max_split_hands=2)
+    ref = GameReferenceSolver(None, split="CDP", **reference_kwargs(rules))
+    sol = solve(rules, split="CDP", threads=1)
+    assert sol.expected_value == pytest.approx(float(ref.round_ev()), abs=EXACT)
+    for u, v in ref.ev_by_upcard().items():
+        assert sol.ev_by_upcard[u] == pytest.approx(float(v), abs=EXACT), u
