@@ -470,19 +470,28 @@ class GameWalk {
 
     /* ---- stand, hit, double ---------------------------------------------------------- */
 
-    /* a natural's payout averaged over its suits: with diamond_blackjack_payout, both
-     * cards are diamonds with chance 1/16 (an ace and a ten, ranks apart: each is a
-     * diamond with chance 1/4, independently, the suits being exchangeable; docs/games.md) */
-    double natural_payout() const {
-        if (R.diamond_blackjack_payout == 0.0) return R.blackjack_payout;
-        return (15.0 * R.blackjack_payout + R.diamond_blackjack_payout) / 16.0;
-    }
-    /* against a dealer natural: a tie paid as a natural (natural_tie_value =
-     * blackjack_payout: "natural always wins", a won tie) pays the diamond natural too */
-    double natural_tie_payout() const {
-        if (R.diamond_blackjack_payout == 0.0 || R.natural_tie_value != R.blackjack_payout)
-            return R.natural_tie_value;
-        return natural_payout();
+    /* a natural under diamond_blackjack_payout: both its cards are diamonds with chance
+     * 1/16 (an ace and a ten, ranks apart: each a diamond with chance 1/4, independently,
+     * the suits being exchangeable; docs/games.md), which pays the diamond payout, as does
+     * a tie paid as a natural (natural_tie_value = blackjack_payout) against a dealer
+     * natural.  Four outcomes, so that an accumulator of laws sees each payout. */
+    Acc diamond_natural_value() {
+        double beta = 0.0;
+        if (hole_rank >= 0) {
+            double pi[N_RANKS];
+            next_card_weights(pi);
+            beta = hole_natural_chance(pi);
+        }
+        double tie = R.natural_tie_value;
+        double diamond_tie = tie == R.blackjack_payout ? R.diamond_blackjack_payout : tie;
+        Acc v = Acc::zero();
+        v.add_constant((1.0 - beta) * (15.0 / 16.0), R.blackjack_payout);
+        v.add_constant((1.0 - beta) * (1.0 / 16.0), R.diamond_blackjack_payout);
+        if (beta > 0.0) {
+            v.add_constant(beta * (15.0 / 16.0), tie);
+            v.add_constant(beta * (1.0 / 16.0), diamond_tie);
+        }
+        return v;
     }
 
     /* whether the current (undoubled) hand is a charlie: ``charlie`` cards, not busted */
@@ -501,14 +510,15 @@ class GameWalk {
 
     Acc stand_value(int row) {
         if (is_natural()) {
+            if (R.diamond_blackjack_payout != 0.0) return diamond_natural_value();
             if (hole_rank >= 0) {
                 double pi[N_RANKS];
                 next_card_weights(pi);
                 double beta = hole_natural_chance(pi);
-                return Acc::constant(natural_payout() * (1.0 - beta)
-                                     + natural_tie_payout() * beta);
+                return Acc::constant(R.blackjack_payout * (1.0 - beta)
+                                     + R.natural_tie_value * beta);
             }
-            return Acc::constant(natural_payout());
+            return Acc::constant(R.blackjack_payout);
         }
         if (is_charlie()) return charlie_value(row);
         StandLaw law = law_at(row);
