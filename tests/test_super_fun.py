@@ -22,7 +22,7 @@ from bjcore._game import GameEngine
 from bjsolve import Rules, Shoe, solve
 from bjsolve._reference_games import (GameReferenceSolver, brute_force_game_round,
                                       game_policy, reference_kwargs)
-from bjsolve.exact.kernel_rules import kernel_rules
+from bjsolve.exact.kernel_rules import _natural_tie_by_rank, kernel_rules
 
 EXACT = 1e-12
 SHOE_A = (2, 1, 1, 2, 1, 2, 3, 2, 1, 3)          # 18 cards, many small ones: charlies happen
@@ -216,3 +216,56 @@ def test_the_infinite_shoe_against_the_reference():
     assert sol.expected_value == pytest.approx(float(ref.round_ev()), abs=EXACT)
     for u, v in ref.ev_by_upcard().items():
         assert sol.ev_by_upcard[u] == pytest.approx(float(v), abs=EXACT), u
+
+
+# ---- the round's law (game_law.h) with the two rules ---------------------------------------
+
+LAW_LABEL = {17: 0, 18: 1, 19: 2, 20: 3, 21: 4, "natural": 5, 22: 6, "bust": 7}
+LAW_RULES = Rules(decks=1, **{**SUPER_FUN_RULES, "max_split_hands": 2})
+
+
+def _brute_law(rules, counts, upcard, cards):
+    kw = reference_kwargs(rules)
+    ref = GameReferenceSolver(counts, split="CDZ-", **kw)
+    rest = list(counts)
+    for c in (upcard,) + cards:
+        rest[c - 1] -= 1
+    brute_kw = {k: v for k, v in kw.items() if k not in ("natural_always_wins", "natural_tie")}
+    # the tie of a natural not in diamonds (the brute force pays the diamond one itself)
+    brute_kw["natural_tie_value"] = Fraction(_natural_tie_by_rank(rules)).limit_denominator(1000)
+    law = brute_force_game_round(rest, upcard, cards, game_policy(ref), law=True,
+                                 sevens=counts[6], **brute_kw)
+    out: dict = {}
+    for (t, v), p in law.chances.items():
+        key = (LAW_LABEL[t], float(v))
+        out[key] = out.get(key, 0.0) + float(p)
+    return out
+
+
+def _engine_law(rules, counts, upcard, cards):
+    from bjsolve.exact.game_law import law_arrays
+    engine = GameEngine([float(c) for c in counts], upcard, kernel_rules(rules, 0))
+    values, law = law_arrays(engine.round_law_entries(*cards))
+    return {(t, float(v)): float(law[t, i]) for t in range(law.shape[0])
+            for i, v in enumerate(values) if law[t, i] != 0.0}
+
+
+@pytest.mark.parametrize("upcard, cards", [(10, (1, 10)), (1, (1, 10)), (6, (2, 3)),
+                                           (10, (2, 3))])
+def test_the_round_law_is_the_brute_force(upcard, cards):
+    """The engine's joint law of (dealer outcome, net result) after two given cards: the
+    natural's two payouts (1/16 in diamonds, against a dealer natural too) and the
+    charlie, against the card-by-card brute force in exact fractions."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        brute = _brute_law(LAW_RULES, SHOE_TINY, upcard, cards)
+    engine = _engine_law(LAW_RULES, SHOE_TINY, upcard, cards)
+    gap = max(abs(brute.get(k, 0.0) - engine.get(k, 0.0)) for k in set(brute) | set(engine))
+    assert gap < EXACT, (brute, engine)
+
+
+def test_the_outcome_distribution_mean_is_the_solve_ev():
+    sol = solve(Rules.preset("super-fun-21"), threads=1)
+    dist = sol.outcome_distribution(threads=1)
+    assert dist.mean == pytest.approx(float(sol.expected_value), abs=EXACT)
+    assert float(dist.probabilities.sum()) == pytest.approx(1.0, abs=EXACT)
