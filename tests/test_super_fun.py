@@ -199,7 +199,7 @@ def test_the_simulator_plays_the_charlie_and_the_diamond_natural():
     chart = sol.strategy
     after = after_double_chart(sol)
     exact = float(sol.evaluate(chart, after_double=after))
-    res = bjsolve.simulate(rules, rounds=400_000, seed=21, strategy=chart,
+    res = bjsolve.simulate(rules, rounds=200_000, seed=21, strategy=chart,
                            after_double=after, penetration="every-round", threads=1)
     assert abs(res.mean - exact) < 4 * res.se, (exact, res.mean, res.se)
 
