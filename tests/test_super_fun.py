@@ -30,6 +30,12 @@ SHOE_SMALL = (2, 2, 2, 1, 1, 1, 1, 1, 1, 3)      # 15 cards: five-card hands are
 SHOE_TINY = (2, 2, 2, 1, 1, 1, 0, 0, 1, 3)       # 13 cards: the default runs' shoe
 
 
+@pytest.fixture(scope="module")
+def super_fun():
+    """The 1D Super Fun 21 preset, solved once for the tests that read it."""
+    return solve(Rules.preset("super-fun-21"))
+
+
 def _solve(rules, counts, split):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)   # tiny shoes may run out
@@ -190,12 +196,12 @@ def test_the_summary_codes_read_back():
     assert keys["charlie"] == 6 and keys["diamond_blackjack_payout"] == 2.0
 
 
-def test_the_simulator_plays_the_charlie_and_the_diamond_natural():
+def test_the_simulator_plays_the_charlie_and_the_diamond_natural(super_fun):
     """The basic chart of 1D Super Fun 21 (its after-double choice frozen on both sides),
     shuffled before every round: the simulator's mean within 4 SE of the exact value."""
     from bjsolve.exact.policy import after_double_chart
     rules = Rules.preset("super-fun-21")
-    sol = solve(rules)
+    sol = super_fun
     chart = sol.strategy
     after = after_double_chart(sol)
     exact = float(sol.evaluate(chart, after_double=after))
@@ -264,8 +270,16 @@ def test_the_round_law_is_the_brute_force(upcard, cards):
     assert gap < EXACT, (brute, engine)
 
 
-def test_the_outcome_distribution_mean_is_the_solve_ev():
-    sol = solve(Rules.preset("super-fun-21"), threads=1)
+def test_the_outcome_distribution_mean_is_the_solve_ev(super_fun):
+    sol = super_fun
     dist = sol.outcome_distribution(threads=1)
     assert dist.mean == pytest.approx(float(sol.expected_value), abs=EXACT)
     assert float(dist.probabilities.sum()) == pytest.approx(1.0, abs=EXACT)
+
+
+def test_a_charlie_hand_only_stands(super_fun):
+    """A six-card hand of Super Fun 21 has stopped: its one value is the charlie's win."""
+    sol = super_fun
+    values = sol.hand_ev((2, 2, 3, 2, 4, 3), 10)
+    assert dict(values) == {"stand": 1.0}
+    assert set(sol.hand_ev((2, 2, 3, 2, 4), 10)) == {"stand", "hit", "double"}
