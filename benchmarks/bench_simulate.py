@@ -24,12 +24,6 @@ the z-score (|z| > 4 is a disagreement worth a look).
     PYTHONPATH=python:src python benchmarks/bench_simulate.py [--rounds 1e7] [--yardstick 0.0151]
     PYTHONPATH=python:src python benchmarks/bench_simulate.py --games [--rounds 1e7]
     PYTHONPATH=python:src python benchmarks/bench_simulate.py --check --rounds 2e7
-    PYTHONPATH=python:src python benchmarks/bench_simulate.py --check-games --rounds 1e8
-
-Check of the games (``--check-games``): the presets Free Bet, Spanish 21 and Super Fun 21
-(its six-card charlie and diamond naturals), each preset's basic chart with its full-shoe
-after-double chart (``after_double_chart``) on both sides, a fresh shuffle every round,
-against ``Solution.evaluate(chart, after_double=...)``.
 """
 from __future__ import annotations
 
@@ -158,31 +152,6 @@ def check(args) -> int:
     return 0 if worst <= 4 else 1
 
 
-GAME_PRESETS = ("free-bet", "spanish-21", "super-fun-21")
-
-
-def check_games(args) -> int:
-    from bjsolve.exact.policy import after_double_chart
-    wanted = [w.strip().lower() for w in args.only.split(",") if w.strip()]
-    worst = 0.0
-    print(f"{'preset':28s} {'exact EV':>12s} {'simulated':>12s} {'SE':>10s} {'z':>7s}")
-    for name in GAME_PRESETS:
-        if wanted and not any(w in name for w in wanted):
-            continue
-        rules = Rules.preset(name)
-        sol = bjsolve.solve(rules)
-        after = after_double_chart(sol) if (rules.redoubles or rules.double_rescue) else None
-        exact = float(sol.evaluate(sol.strategy, after_double=after))
-        r = bjsolve.simulate(rules, rounds=args.rounds, seed=args.seed,
-                             penetration="every-round", strategy=sol.strategy,
-                             after_double=after)
-        z = (r.mean - exact) / r.se
-        worst = max(worst, abs(z))
-        print(f"{name:28s} {exact:+12.6f} {r.mean:+12.6f} {r.se:10.6f} {z:+7.2f}", flush=True)
-    print(f"largest |z| = {worst:.2f}")
-    return 0 if worst <= 4 else 1
-
-
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--rounds", type=float, default=1e7)
@@ -193,8 +162,6 @@ def main(argv=None) -> int:
     ap.add_argument("--check", action="store_true", help="compare with the exact engine")
     ap.add_argument("--games", action="store_true",
                     help="time Free Bet and Spanish 21 (the games' rules) instead")
-    ap.add_argument("--check-games", action="store_true",
-                    help="compare the games' presets with the exact engine")
     ap.add_argument("--only", default="", help="--check: comma-separated rule-set names")
     args = ap.parse_args(argv)
     args.rounds = int(args.rounds)
@@ -202,8 +169,6 @@ def main(argv=None) -> int:
           f"Python {platform.python_version()}")
     if args.check:
         return check(args)
-    if args.check_games:
-        return check_games(args)
     if args.games:
         games(args)
         return 0

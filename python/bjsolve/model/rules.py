@@ -529,7 +529,7 @@ PRESETS: dict[str, dict[str, Any]] = {   # name -> Rules fields
     # resplitting aces), no surrender.
     # the games (docs/games.md says where each is dealt and why these terms)
     "free-bet": dict(decks=6, hit_soft_17=True, double_after_split=True, max_split_hands=4,
-                     surrender="none", dealer_22="push", free_doubles=(9, 10, 11),
+                     resplit_aces=True, surrender="none", dealer_22="push", free_doubles=(9, 10, 11),
                      free_splits=tuple(range(1, 10))),
     "spanish-21": dict(decks=6, spanish_deck=True, hit_soft_17=True, double_any_cards=True,
                        double_after_split=True, max_split_hands=4, resplit_aces=True,
