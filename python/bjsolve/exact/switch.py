@@ -58,6 +58,7 @@ PAGES_REFUSAL = ("Rules.switch=True (Blackjack Switch) is computed by bjsolve.so
                  "'bjsolve --preset blackjack-switch', not on these pages yet")
 # the games' rules besides the dealer's 22 that the switch analysis does not combine with
 _OTHER_GAME_RULES = ("spanish_deck", "free_doubles", "free_splits", "player_21_wins",
+                     "diamond_blackjack_payout", "charlie",
                      "natural_always_wins", "bonus_21", "bonus_678", "bonus_777",
                      "bonus_after_split", "super_bonus", "redoubles", "double_rescue",
                      "double_split_aces")
