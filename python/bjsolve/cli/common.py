@@ -308,6 +308,14 @@ def rules_from_args(args) -> Rules:
     if getattr(args, "natural_tie", None) is not None and not rules.dealer_wins_ties:
         raise UsageError(f"--natural-tie {args.natural_tie}: tied naturals push unless the "
                          "dealer wins ties; add --dealer-wins-ties")
+    if rules.switch and getattr(args, "command", "edge") not in (None, "edge", "dealer"):
+        # the switch analysis gives the house edge (bjsolve edge), and the dealer's
+        # chances are the same in every game; the other commands' tables are those of one
+        # hand: refuse at once rather than after the analysis
+        raise NotImplementedError(f"Rules.switch=True (Blackjack Switch): bjsolve "
+                                  f"{args.command} "
+                                  f"is not computed for the switch game; 'bjsolve edge' "
+                                  f"(the default command) gives its house edge")
     return rules
 
 
