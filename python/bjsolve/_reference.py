@@ -1200,6 +1200,42 @@ def next_card_draws(shoe):
             yield r, Fraction(shoe[r - 1], size), tuple(lst)
 
 
+def brute_force_dealer(stop):
+    """``dealer_final(shoe, cards)`` for a brute force: {final: chance} of a dealer holding
+    ``cards`` (no natural) who takes cards one by one from the finite ``shoe`` until
+    ``stop(shoe, cards)`` names a final (None: one more card; a card from an empty shoe
+    raises ShoeExhausted).  Memoised by the shoe and the cards held."""
+    memo = {}
+
+    def dealer_final(shoe, cards):
+        key = (shoe, tuple(sorted(cards)))
+        if key not in memo:
+            final = stop(shoe, cards)
+            if final is not None:
+                out = {final: ONE}
+            else:
+                out = {}
+                for r, p, rest in next_card_draws(shoe):
+                    for k, q in dealer_final(rest, cards + (r,)).items():
+                        out[k] = out.get(k, ZERO) + p * q
+            memo[key] = out
+        return memo[key]
+    return dealer_final
+
+
+def brute_force_peek(shoe, upcard, player_cards, natural_vs_natural, play):
+    """A brute force's peek deal: the hole card is dealt from ``shoe`` at once and checked;
+    a dealer natural ends the round (the player's natural gets ``natural_vs_natural``, any
+    other hand -1), else ``play(shoe left, hole card)`` is the round's value."""
+    ev = ZERO
+    for r, p, rest in next_card_draws(shoe):
+        if _is_natural_cards((upcard, r)):
+            ev += p * (natural_vs_natural if _is_natural_cards(player_cards) else -ONE)
+        else:
+            ev += p * play(rest, r)
+    return ev
+
+
 def brute_force_round_ev(counts, upcard, player_cards, policy, *,
                          blackjack_payout=Fraction(3, 2), max_split_hands=4,
                          resplit_aces=False, hit_soft_17=False, double="any", double_soft=True,
@@ -1290,25 +1326,16 @@ def brute_force_round_ev(counts, upcard, player_cards, policy, *,
         return sorted((c1, c2)) == [ACE, TEN]
 
     # ---- dealer: ordered draws until a standing total -----------------------------------------
-    dealer_memo = {}
-
-    def dealer_final(shoe, cards):
-        """{final total or 'bust': probability} for a dealer holding ``cards`` (no natural)."""
-        key = (shoe, tuple(sorted(cards)))
-        if key in dealer_memo:
-            return dealer_memo[key]
+    def dealer_stop(shoe, cards):
+        """Where a dealer holding ``cards`` stops: 17..21, or "bust" over 21 (None: draws)."""
         t, soft = total(cards)
         if t > 21:
-            out = {"bust": ONE}
-        elif t >= 18 or (t == 17 and not (soft and hit_soft_17)):
-            out = {t: ONE}
-        else:
-            out = {}
-            for r, p, rest in draws(shoe):
-                for k, q in dealer_final(rest, cards + (r,)).items():
-                    out[k] = out.get(k, ZERO) + p * q
-        dealer_memo[key] = out
-        return out
+            return "bust"
+        if t >= 18 or (t == 17 and not (soft and hit_soft_17)):
+            return t
+        return None
+
+    dealer_final = brute_force_dealer(dealer_stop)
 
     def settle(hands, dealer_total):
         """Payoff of the finished hands against a dealer without a natural."""
@@ -1468,10 +1495,4 @@ def brute_force_round_ev(counts, upcard, player_cards, policy, *,
     if surrender == "early" and not is_natural(*first):
         if policy(first, upcard, start_allowed(first), False) == "surrender":
             return Fraction(-1, 2)
-    ev = ZERO
-    for r, p, rest in draws(shoe0):
-        if is_natural(up, r):
-            ev += p * (natural_vs_natural if is_natural(*first) else -ONE)
-        else:
-            ev += p * play(rest, r)
-    return ev
+    return brute_force_peek(shoe0, up, first, natural_vs_natural, play)

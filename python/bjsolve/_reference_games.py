@@ -70,6 +70,8 @@ from ._reference import (
     _remove_cards,
     _remove_hand,
     _total,
+    brute_force_dealer,
+    brute_force_peek,
     cards_total,
     next_card_draws,
     ACE,
@@ -587,28 +589,19 @@ def brute_force_game_round(counts, upcard, player_cards, policy, *, hit_soft_17=
             return t_nat if any(k == "natural" for k, *_ in hands) else -ONE
         return sum((t_nat if k == "natural" else -lost for k, _, _, _, lost in hands), ZERO)
 
-    dealer_memo = {}
+    def dealer_stop(shoe, cards):
+        """Where a dealer holding ``cards`` stops: 17..21, 22, or "bust" over 22 (None:
+        draws); one who must draw from an empty shoe busts (the solvers' convention)."""
+        t, soft = total(cards)
+        if t > 22:
+            return "bust"
+        if t == 22:
+            return 22
+        if t >= 18 or (t == 17 and not (soft and hit_soft_17)):
+            return t
+        return "bust" if sum(shoe) == 0 else None
 
-    def dealer_final(shoe, cards):
-        key = (shoe, tuple(sorted(cards)))
-        if key not in dealer_memo:
-            t, soft = total(cards)
-            if t > 22:
-                out = {"bust": ONE}
-            elif t == 22:
-                out = {22: ONE}
-            elif t >= 18 or (t == 17 and not (soft and hit_soft_17)):
-                out = {t: ONE}
-            else:
-                out = {}
-                if sum(shoe) == 0:
-                    out = {"bust": ONE}
-                else:
-                    for r, p, rest in draws(shoe):
-                        for k, w in dealer_final(rest, cards + (r,)).items():
-                            out[k] = out.get(k, ZERO) + p * w
-            dealer_memo[key] = out
-        return dealer_memo[key]
+    dealer_final = brute_force_dealer(dealer_stop)
 
     def dealer_phase(shoe, hands, hole):
         ev = ZERO
@@ -741,13 +734,7 @@ def brute_force_game_round(counts, upcard, player_cards, policy, *, hit_soft_17=
         raise ValueError("hole_card: 'peek' or 'enhc'")
     if surrender == "early":
         raise ValueError("the brute force plays late surrender or none")
-    ev = ZERO
-    for r, p, rest in draws(shoe0):
-        if _is_natural_cards((upcard, r)):
-            ev += p * (t_nat if _is_natural_cards(first) else -ONE)
-        else:
-            ev += p * play(rest, r)
-    return ev
+    return brute_force_peek(shoe0, upcard, first, t_nat, play)
 
 
 def reference_kwargs(rules) -> dict:
