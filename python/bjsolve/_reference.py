@@ -107,6 +107,7 @@ __all__ = [
     "ShoeExhausted",
     "clear_caches",
     "hand_total",
+    "two_card_deals",
 ]
 
 RANKS = tuple(range(1, 11))
@@ -154,6 +155,17 @@ def without(shoe, *cards):
     for r in cards:
         shoe = _remove(shoe, r)
     return shoe
+
+
+def two_card_deals(counts):
+    """Every (upcard, c1, c2), c1 <= c2, that the finite shoe ``counts`` can deal: the
+    starting hands a test compares a solver's values on."""
+    for u in RANKS:
+        for c1 in RANKS:
+            for c2 in RANKS[c1 - 1:]:
+                need = _hand((u, c1, c2))
+                if all(k <= n for k, n in zip(need, counts)):
+                    yield u, c1, c2
 
 
 def _surrender_rule(surrender, late_surrender):
