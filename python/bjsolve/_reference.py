@@ -1212,11 +1212,12 @@ def next_card_draws(shoe):
             yield r, Fraction(shoe[r - 1], size), tuple(lst)
 
 
-def brute_force_dealer(stop):
+def brute_force_dealer(stop, draws=next_card_draws):
     """``dealer_final(shoe, cards)`` for a brute force: {final: chance} of a dealer holding
-    ``cards`` (no natural) who takes cards one by one from the finite ``shoe`` until
-    ``stop(shoe, cards)`` names a final (None: one more card; a card from an empty shoe
-    raises ShoeExhausted).  Memoised by the shoe and the cards held."""
+    ``cards`` (no natural) who takes cards one by one (``draws(shoe)``: rank, chance, shoe
+    after it; by default from the finite ``shoe``) until ``stop(shoe, cards)`` names a final
+    (None: one more card; a card from an empty shoe raises ShoeExhausted).  Memoised by the
+    shoe and the cards held."""
     memo = {}
 
     def dealer_final(shoe, cards):
@@ -1227,7 +1228,7 @@ def brute_force_dealer(stop):
                 out = {final: ONE}
             else:
                 out = {}
-                for r, p, rest in next_card_draws(shoe):
+                for r, p, rest in draws(shoe):
                     for k, q in dealer_final(rest, cards + (r,)).items():
                         out[k] = out.get(k, ZERO) + p * q
             memo[key] = out
@@ -1235,14 +1236,15 @@ def brute_force_dealer(stop):
     return dealer_final
 
 
-def brute_force_peek(shoe, upcard, player_cards, natural_vs_natural, play):
-    """A brute force's peek deal: the hole card is dealt from ``shoe`` at once and checked;
-    a dealer natural ends the round (the player's natural gets ``natural_vs_natural``, any
-    other hand -1), else ``play(shoe left, hole card)`` is the round's value."""
+def brute_force_peek(shoe, upcard, player_cards, dealer_natural, play, draws=next_card_draws):
+    """A brute force's peek deal: the hole card is dealt (``draws``, as in
+    ``brute_force_dealer``) from ``shoe`` at once and checked; a dealer natural ends the
+    round, worth ``dealer_natural(the player has a natural)``, else ``play(shoe left, hole
+    card)`` is the round's value."""
     ev = ZERO
-    for r, p, rest in next_card_draws(shoe):
+    for r, p, rest in draws(shoe):
         if _is_natural_cards((upcard, r)):
-            ev += p * (natural_vs_natural if _is_natural_cards(player_cards) else -ONE)
+            ev += p * dealer_natural(_is_natural_cards(player_cards))
         else:
             ev += p * play(rest, r)
     return ev
@@ -1507,4 +1509,5 @@ def brute_force_round_ev(counts, upcard, player_cards, policy, *,
     if surrender == "early" and not is_natural(*first):
         if policy(first, upcard, start_allowed(first), False) == "surrender":
             return Fraction(-1, 2)
-    return brute_force_peek(shoe0, up, first, natural_vs_natural, play)
+    return brute_force_peek(shoe0, up, first,
+                            lambda natural: natural_vs_natural if natural else -ONE, play)
