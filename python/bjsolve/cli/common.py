@@ -69,21 +69,23 @@ def whole_decks(text: str) -> int:
     return value
 
 
-def positive_number(text: str) -> float:
+def _float_or_nan(text: str) -> float:
+    """``float(text)``, or NaN where the text is no number (the checks below refuse NaN)."""
     try:
-        value = float(text)
+        return float(text)
     except ValueError:
-        value = math.nan
+        return math.nan
+
+
+def positive_number(text: str) -> float:
+    value = _float_or_nan(text)
     if not (math.isfinite(value) and value > 0):
         raise argparse.ArgumentTypeError(f"{text[:40]!r} is not a positive finite number")
     return value
 
 
 def finite_number(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        value = math.nan
+    value = _float_or_nan(text)
     if not math.isfinite(value):
         raise argparse.ArgumentTypeError(f"{text[:40]!r} is not a finite number")
     return value
@@ -91,10 +93,7 @@ def finite_number(text: str) -> float:
 
 def probability_value(text: str) -> float:
     """A probability strictly between 0 and 1 (--target-ror 0.05)."""
-    try:
-        value = float(text)
-    except ValueError:
-        value = math.nan
+    value = _float_or_nan(text)
     if not 0 < value < 1:
         raise argparse.ArgumentTypeError(f"{text[:40]!r} is not a probability strictly "
                                          "between 0 and 1 (0.05 for 5%)")

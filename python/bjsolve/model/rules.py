@@ -379,8 +379,10 @@ GAME_DEFAULTS: dict[str, Any] = {
 
 # ---- the games' codes in the rule summary ------------------------------------------------
 
-def _runs(values: tuple, label: Callable[[int], str]) -> str:
-    """(1, 2, 3, 5) -> 'A-3+5' (runs of consecutive values joined by '+')."""
+def join_runs(values, label: Callable[[int], str], sep: str = "+") -> str:
+    """(1, 2, 3, 5) -> 'A-3+5': the runs of consecutive values in ``values`` (sorted), each
+    its ends spelt by ``label``, joined by ``sep`` (the rule codes; the tables' notes join
+    them with ', ')."""
     out, i = [], 0
     while i < len(values):
         j = i
@@ -388,7 +390,7 @@ def _runs(values: tuple, label: Callable[[int], str]) -> str:
             j += 1
         out.append(label(values[i]) if i == j else f"{label(values[i])}-{label(values[j])}")
         i = j + 1
-    return "+".join(out)
+    return sep.join(out)
 
 
 def _read_runs(text: str, read: Callable[[str], int], word: str) -> tuple:
@@ -418,9 +420,9 @@ def game_codes(rules: "Rules") -> list[str]:
     if r.dealer_22 == "push":
         codes.append("P22")
     if r.free_doubles:
-        codes.append("FD" + _runs(r.free_doubles, str))
+        codes.append("FD" + join_runs(r.free_doubles, str))
     if r.free_splits:
-        codes.append("FS" + _runs(r.free_splits, lambda k: RANK_LABELS[k - 1]))
+        codes.append("FS" + join_runs(r.free_splits, lambda k: RANK_LABELS[k - 1]))
     if r.player_21_wins:
         codes.append("P21W")
     if r.natural_always_wins:
