@@ -85,6 +85,17 @@ def test_conventions_house_edge():
     assert_quoted("docs/conventions.md", f"{-100 * float(ev):.3f} % for 6 decks, S17, DAS")
 
 
+def test_readme_free_bet_sd():
+    dist = bjsolve.solve(Rules.preset("free-bet")).outcome_distribution()
+    assert_quoted("README.md", f"fb.outcome_distribution().sd # {dist.sd:.4f} per round")
+
+
+def test_risk_games_chart_sd():
+    sol = bjsolve.solve(Rules.preset("free-bet"))
+    dist = sol.outcome_distribution(sol.strategy)
+    assert_quoted("docs/risk.md", f"against the law's {six(dist.sd)}; Spanish 21")
+
+
 # ---- docs/split-classes.md --------------------------------------------------------------
 
 @pytest.mark.parametrize("removed, quoted", [
