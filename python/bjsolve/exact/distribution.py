@@ -290,6 +290,8 @@ def _game_laws(solution, strategy, threads, after_double=None):
             raise ValueError("after_double: a frozen choice after a double goes with a "
                              "strategy (a chart); 'optimal' makes the optimal choice")
         engines = {k: solution._engines[k] for k in solution.deal.playable_keys}
+        # the solve's own engines are shared with every other call on the solution
+        return game_round_laws(engines, threads, locks=solution._engine_locks)
     else:
         if not (isinstance(strategy, StrategyChart) or callable(strategy)):
             raise TypeError("strategy must be 'optimal', a StrategyChart or a callable "

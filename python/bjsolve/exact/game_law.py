@@ -99,16 +99,28 @@ def game_round_law(rules: Rules, shoe: Shoe, key, engine=None) -> tuple[np.ndarr
     return values, law
 
 
-def game_round_laws(engines: dict, threads: int = 1) -> tuple[dict, bool]:
+def game_round_laws(engines: dict, threads: int = 1, locks: dict | None = None
+                    ) -> tuple[dict, bool]:
     """({key: (values, law)}, whether a split was combined approximately) of every
-    engine's round (solved or policy engines of the games), keys in parallel threads."""
+    engine's round (solved or policy engines of the games), keys in parallel threads.
+
+    locks: {key: lock} when the engines are shared (a ``Solution``'s own engines): the law
+    walk sets and clears the engine's hand, so it runs under the engine's lock, as every
+    other call into a shared engine does."""
     order = list(engines)
+
+    def one(key):
+        if locks is None:
+            return engine_round_law(engines[key])
+        with locks[key]:
+            return engine_round_law(engines[key])
+
     workers = max(1, min(len(order), threads))
     if workers > 1:
         with ThreadPoolExecutor(max_workers=workers) as pool:
-            results = list(pool.map(lambda k: engine_round_law(engines[k]), order))
+            results = list(pool.map(one, order))
     else:
-        results = [engine_round_law(engines[k]) for k in order]
+        results = [one(k) for k in order]
     misses = sum(getattr(e, "policy_misses", 0) for e in engines.values())
     if misses:
         raise RuntimeError(f"internal error: {misses} decisions had no frozen action")
