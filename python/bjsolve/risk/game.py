@@ -83,7 +83,7 @@ from ..exact.distribution import (
 )
 from ..exact.engines import make_engines, round_values
 from ..exact.kernel_rules import POLICY_CLASS, check_threads, natural_tie_value
-from ..exact.policy import policy_engines
+from ..exact.policy import after_double_chart, after_double_questions, policy_engines
 from ..exact.scheduler import run_units
 from ..exact.solver import solve
 from ..exact.strategy import StrategyChart
@@ -91,7 +91,7 @@ from ..model.checks import is_finite_real
 from ..model.deal import Deal
 from ..model.hands import hand_code, total_code
 from ..model.ranks import show as _show
-from ..model.rules import Rules
+from ..model.rules import GAME_DEFAULTS, Rules
 from ..model.shoe import Shoe
 from ..output.notebook import counted_game_frame, counted_game_html
 from ..output.table import Table
@@ -289,6 +289,8 @@ class CountedGame:
             raise ValueError(f"curvature must be 'count' or 'band', got {str(curvature)[:30]!r}")
         self.curvature = curvature
         self.timings: dict = {}
+        # why the variance by true count is not computed (None: it is)
+        self.variance_missing: str | None = None
         self._threads = check_threads(threads)
         self._progress = progress
         # every check that needs no solve comes before the full shoe's solve: bad input
@@ -297,6 +299,9 @@ class CountedGame:
         insurance = _checked_insurance(insurance)
         self.sidebet = None if sidebet is None and sidebet_paytable is None else \
             side_bet_play(sidebet, sidebet_paytable)
+        if self.sidebet is not None and not rules.is_classic:
+            raise ValueError(f"sidebet: a side bet beside the games' rules is not computed "
+                             f"yet (rules {rules.describe()}); play it beside a classic game")
         self.shoe = rules.shoe()
         if self.sidebet is not None and list(self.shoe.counts) != [4 * rules.decks] * 9 + [
                 16 * rules.decks]:
@@ -313,7 +318,9 @@ class CountedGame:
         self._ruin_cache: dict = {}
         t0 = time.perf_counter()
         self._solve_full_shoe()
-        self.count = CountDistribution(system, self.shoe)
+        # a Spanish shoe's decks are 48 cards: the counter judges the decks left in them
+        self.count = CountDistribution(system, self.shoe,
+                                       deck_cards=48 if rules.spanish_deck else 52)
         self.timings["count distribution"] = time.perf_counter() - t0
         t0 = time.perf_counter()
         self._round_starts()
@@ -359,6 +366,11 @@ class CountedGame:
         # closure over the solution and its engines (6D H17 DAS: 27 MB held to the end)
         solution = solve(self.rules, shoe=self.shoe)
         solved = solution.strategy
+        # the games' choice after a double (redouble, rescue, stand): the full shoe's
+        # after-double chart, frozen like the chart (a fixed strategy, as the calibration
+        # needs; the simulator's after_double="basic" plays the same)
+        self._after_double = (AfterDoubleTable(solution) if self.rules.redoubles
+                              or self.rules.double_rescue else None)
         self.chart = CachedChart(StrategyChart(solved.rows, rules=solved.rules,
                                                split=solved.split))
         if self.sidebet is not None:
@@ -380,7 +392,7 @@ class CountedGame:
         see random depletions of the shoe)."""
         steps = rank_steps(self.system, self.count.classes.scale)
         full = round_cards_law(self.rules, self.shoe.probabilities(), self.chart, steps,
-                               spots=self.spots)
+                               spots=self.spots, after_double=self._after_double)
         self.cards_per_round = full.law.sum(axis=1)
         mean_cards = full.mean_cards
         if self.cut - self.burn < math.ceil(mean_cards):
@@ -393,7 +405,8 @@ class CountedGame:
                                   burn=self.burn, spots=self.spots,
                                   strategy_at=self._strategy_at(),
                                   decks_estimation=self.decks_estimation,
-                                  tc_rounding=self.tc_rounding).weight
+                                  tc_rounding=self.tc_rounding,
+                                  after_double=self._after_double).weight
         else:
             u = np.zeros(len(seen))
             u[0] = 1.0
@@ -565,6 +578,12 @@ class CountedGame:
         return Shoe.fractional(np.maximum(left, 0.0).tolist())
 
     # ---- step 3 and 4: edge and variance by true count ---------------------------------
+    def _policy_engines(self, strategy) -> dict:
+        """Policy engines on the full shoe with ``strategy``'s decisions frozen (and, in the
+        games with redoubles or the rescue, the full shoe's after-double choices): the game
+        engine when a game rule is set (``make_engines``)."""
+        return policy_engines(self.rules, self.shoe, strategy, after_double=self._after_double)
+
     def policy_at(self, tc: float):
         """The strategy played at true count tc (a chart-like callable)."""
         if self.strategy != "indices":
@@ -584,9 +603,15 @@ class CountedGame:
         self.edge = np.zeros(nb)
         self.variance = np.zeros(nb)
         self.solves = 0
-        chart_engines = policy_engines(self.rules, self.shoe, self.chart)
+        chart_engines = self._policy_engines(self.chart)
         self._chart_engines = chart_engines
-        full = self._exact_moments(self.shoe, chart_engines)
+        try:
+            full = self._exact_moments(self.shoe, chart_engines)
+        except NotImplementedError as exc:
+            # (the games, until their outcome law is computed: the edges stand, the
+            # variance is NaN and ``evaluate`` says why)
+            self.variance_missing = str(exc)
+            full = self._exact_moments(self.shoe, chart_engines)
         self.full_shoe_chart_ev, self.full_shoe_chart_second = full
         by_plays = {}     # index plays -> engines: neighbouring counts often share them
         # cells whose mean composition holds less than one card of some rank: there the
@@ -599,7 +624,7 @@ class CountedGame:
                 policy = self.policy_at(float(tc))
                 key = tuple(sorted(policy.overrides.items()))
                 if key not in by_plays:
-                    by_plays[key] = policy_engines(self.rules, self.shoe, policy)
+                    by_plays[key] = self._policy_engines(policy)
                 engines = by_plays[key]
             for j in range(nd):
                 if self.band_weight[i, j] <= 0 and self._plain_weight[i, j] <= 0:
@@ -611,8 +636,7 @@ class CountedGame:
                 self.solves += 1
                 if self.strategy == "optimal":
                     sol = solve(self.rules, shoe=shoe)
-                    s2 = column_moments(self._exact_law(shoe, None),
-                                        self.rules.blackjack_payout)[1]
+                    s2 = self._second_moment(shoe, None)
                     m = sol.expected_value
                     self.solves += 1
                 elif self.strategy == "indices":
@@ -690,7 +714,6 @@ class CountedGame:
         eigenvectors of diag q - q q^T, one spread's SD (a = the cell's E[k (S - k)] /
         (S - 1)) each way: 2 (m - 1) exact laws for a class of m ranks."""
         cl = self.count.classes
-        payout = self.rules.blackjack_payout
         full = np.array(self.shoe.counts, dtype=float)
         left = np.array(self.composition(self._band_seen[:, i, j]).counts, dtype=float)
         centre = self.chart_second[i, j]
@@ -716,10 +739,10 @@ class CountedGame:
                 room += [left[r] / abs(d[r]) if d[r] else np.inf for r in idx]
                 shrink = min(1.0, 0.9 * min(room))
                 d *= shrink
-                up = column_moments(self._exact_law(Shoe.fractional((left + d).tolist()),
-                                                    self._chart_engines), payout)[1]
-                down = column_moments(self._exact_law(Shoe.fractional((left - d).tolist()),
-                                                      self._chart_engines), payout)[1]
+                up = self._second_moment(Shoe.fractional((left + d).tolist()),
+                                         self._chart_engines)
+                down = self._second_moment(Shoe.fractional((left - d).tolist()),
+                                           self._chart_engines)
                 excess += ((up + down) / 2.0 - centre) / shrink ** 2
                 self.curvature_laws += 2
             out[c] = excess / a * cards_left ** 2 if a > 0 else 0.0
@@ -738,6 +761,8 @@ class CountedGame:
         nb, nd = self.band_weight.shape
         mid = nd // 2
         tcs = np.asarray(self.tc_values, dtype=float)
+        if self.variance_missing is not None:
+            return None
         held = (self._plain_weight[:, mid] > 0) & ~np.isnan(self.chart_second[:, mid])
         anchors = []
         for target in (-ANCHOR_TC, 0, ANCHOR_TC):
@@ -771,9 +796,57 @@ class CountedGame:
         solver's construction there, docs/risk.md; measured 2-6 decks, Hi-Lo -6 .. +8, a
         chart and optimal play: within 2e-16), so either could give the edge; it comes
         from the EV engine, as every other EV of the package."""
-        second = column_moments(self._exact_law(shoe, engines),
-                                self.rules.blackjack_payout)[1]
-        return self._frozen_ev(engines, shoe), second
+        return self._frozen_ev(engines, shoe), self._second_moment(shoe, engines)
+
+    def _second_moment(self, shoe: Shoe, engines) -> float:
+        """E[X^2] of a round on ``shoe`` (``engines``: frozen decisions; None: the shoe's
+        optimal play): the outcome kernel's law (``_exact_law``), or in the games the game
+        law (``_game_law``); NaN while the games' law is missing (``variance_missing``)."""
+        if self.variance_missing is not None:
+            return math.nan
+        if self.rules.is_classic:
+            return column_moments(self._exact_law(shoe, engines),
+                                  self.rules.blackjack_payout)[1]
+        values, probs = self._game_law(shoe, engines)
+        return float(probs @ (values * values))
+
+    def _law_values(self, shoe: Shoe, engines) -> tuple:
+        """(values, probabilities) of a round's net outcome per unit bet on ``shoe``, equal
+        values merged: ``_exact_law`` on its columns, or the game law."""
+        if self.rules.is_classic:
+            return merge_equal_values(column_values(self.rules.blackjack_payout),
+                                      self._exact_law(shoe, engines))
+        return self._game_law(shoe, engines)
+
+    def _game_law(self, shoe: Shoe, engines) -> tuple:
+        """The games' ``_exact_law``: (values, probabilities) of a round's net outcome per
+        unit bet (free stakes, bonuses, redoubles and the rescue as docs/games.md settles
+        them), from the game walk's outcome law per dealer key
+        (``bjsolve.exact.distribution.game_round_law``) with the decisions frozen in
+        ``engines`` (None: the shoe's optimal play, CDZ-), mixed over the dealer keys."""
+        try:
+            from ..exact.distribution import game_round_law    # type: ignore[attr-defined]
+        except ImportError:
+            game_round_law = None
+        if game_round_law is None:
+            fields = [name for name, default in GAME_DEFAULTS.items()
+                      if getattr(self.rules, name) != default]
+            raise NotImplementedError(
+                f"the outcome law of a round under the games' rules ({', '.join(fields)}) is "
+                f"not computed yet: the counted game's SD, SCORE and risk of ruin need it "
+                f"(docs/counted-game.md, 'The games')")
+        deal = Deal(self.rules, shoe)
+        keys = [k for k in deal.keys if deal.weights[k] > 0]
+
+        def one_key(key):
+            values, law = game_round_law(self.rules, shoe, key,
+                                         None if engines is None else engines[key])
+            return np.asarray(values, dtype=float), np.asarray(law, dtype=float).sum(axis=0)
+        laws = run_units(keys, one_key, self._threads)
+        total = sum(deal.weights[k] for k in keys)
+        values = np.concatenate([laws[k][0] for k in keys])
+        probs = np.concatenate([deal.weights[k] / total * laws[k][1] for k in keys])
+        return merge_equal_values(values, probs)
 
     def _frozen_ev(self, engines, shoe: Shoe) -> float:
         """The round's EV (unconditioned) on ``shoe`` playing the decisions frozen in
@@ -818,17 +891,21 @@ class CountedGame:
         count's edge and its variance the count's variance: the support and shape (the
         tails of splits and doubles) are the full shoe's, the first two moments the
         count's, every probability positive."""
+        if self.variance_missing is not None:
+            self.full_shoe_outcomes = self.outcome_values = self.outcome_laws = None
+            self.outcome_law_misfit = math.nan
+            return
         if self.strategy == "basic":
-            column_law = self._exact_law(self.shoe, self._chart_engines)
+            engines = self._chart_engines
         elif self.strategy == "optimal":
-            column_law = self._exact_law(self.shoe, None)
+            engines = None
         else:
-            column_law = self._exact_law(self.shoe, policy_engines(self.rules, self.shoe,
-                                                                   self.policy_at(0.0)))
-        values, probs = merge_equal_values(column_values(self.rules.blackjack_payout), column_law)
+            engines = self._policy_engines(self.policy_at(0.0))
+        values, probs = self._law_values(self.shoe, engines)
         dist = OutcomeDistribution(values, probs / probs.sum(), exact=False,
                                    method="the outcome kernel, split hands combined as "
-                                          "independent given the dealer's outcome")
+                                          "independent given the dealer's outcome"
+                                   if self.rules.is_classic else "the game walk's law")
         self.full_shoe_outcomes = dist
         self.outcome_values = dist.values
         x = dist.values - dist.mean
@@ -935,6 +1012,8 @@ class CountedGame:
         (``bjsolve.risk.ramp.SideBetFigures``).  Its risk of ruin is the diffusion figure
         (the exact ruin of the combined law is not computed yet)."""
         ramp = parse_ramp(ramp, wong_in=wong_in)
+        if self.variance_missing is not None:
+            raise NotImplementedError(self.variance_missing)
         side_play = None
         if self.sidebet is not None:
             side_play = side_bet_play(self.sidebet.bet, self.sidebet.paytable,
@@ -1205,8 +1284,8 @@ def insurance_gains(count: CountDistribution, seen, index: int, *, hands: int = 
     for draw in _class_draws(len(cl.sizes), hands):
         excess = (count.running_counts[None, :] + float(np.dot(draw, cl.tags))
                   + cl.tags[of[1]] - count.mean_tag * after)
-        tc = round_true_count(excess / decks_remaining(count.cards - after, decks_estimation),
-                              tc_rounding)
+        tc = round_true_count(excess / decks_remaining(count.cards - after, decks_estimation,
+                                                       count.deck_cards), tc_rounding)
         insured = tc >= index
         p = _draw_probability(without_ace, draw)
         q = _draw_probability(without_ace_ten, draw)
@@ -1268,6 +1347,28 @@ def _tilt(p0, y, mean, second, iterations: int = 60):
         reach = float(np.abs(step[0]) * scale + np.abs(step[1]) * scale * scale)
         theta -= step / max(1.0, reach)
     return q
+
+
+class AfterDoubleTable:
+    """The full shoe's after-double choices (``bjsolve.exact.policy.after_double_chart``)
+    asked once for every question a hand can meet (``after_double_questions``) and kept
+    as a table, so the solution is not held: f(cards, dealer, allowed, split, doubles) ->
+    "stand", "redouble" or "rescue", the same callable ``policy_engines`` and the
+    simulator's ``after_double`` take.  A hand outside the table stands."""
+
+    def __init__(self, solution):
+        choose = after_double_chart(solution)
+        rules, deal = solution.rules, solution.deal
+        self._choices = {}
+        for u in deal.playable_keys:
+            for cards, allowed, split, doubles, _ in after_double_questions(
+                    rules, deal.hand_limit(u)):
+                self._choices[(cards, u, allowed, bool(split), doubles)] = choose(
+                    cards, u, allowed, split, doubles)
+
+    def __call__(self, cards, dealer, allowed, split, doubles):
+        key = (tuple(sorted(cards)), dealer, tuple(allowed), bool(split), int(doubles))
+        return self._choices.get(key, "stand")
 
 
 class CachedChart:
