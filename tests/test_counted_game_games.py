@@ -137,3 +137,20 @@ def test_frequencies_and_edges_match_the_compiled_simulator(preset):
     assert np.abs(zf).max() < 4, list(zip(g.labels, np.round(zf, 2)))
     assert np.abs(ze).max() < 4, list(zip(g.labels, np.round(ze, 2)))
     assert g.rounds_per_shoe == pytest.approx(per_shoe, rel=0.005)
+
+
+def test_index_shoes_of_a_spanish_game_are_spanish_shoes_at_that_true_count():
+    # the shoes the index numbers are solved on: a Spanish shoe (12 ten-valued cards a
+    # deck) with half its 48-card decks dealt, whose removed cards carry the true count in
+    # the Spanish convention (excess over the expected running count, per 48-card deck)
+    from bjsolve.counting.removal import true_count_shoes
+    rules = Rules.preset("spanish-21", decks=2)
+    shoes, _ = true_count_shoes(rules, "hilo", [-4, 0, 3])
+    full = np.array(rules.shoe().counts, dtype=float)
+    tags = np.array(HILO, dtype=float)
+    assert full.sum() == 96 and full[9] == 24
+    for tc, shoe in shoes.items():
+        removed = full - np.array(shoe.counts, dtype=float)
+        assert removed.sum() == pytest.approx(48, abs=1e-9)
+        excess = float(removed @ tags) - 48 * float(full @ tags) / 96
+        assert excess / (48 / 48) == pytest.approx(tc, abs=1e-9)
