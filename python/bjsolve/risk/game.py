@@ -1354,7 +1354,8 @@ class AfterDoubleTable:
     asked once for every question a hand can meet (``after_double_questions``) and kept
     as a table, so the solution is not held: f(cards, dealer, allowed, split, doubles) ->
     "stand", "redouble" or "rescue", the same callable ``policy_engines`` and the
-    simulator's ``after_double`` take.  A hand outside the table stands."""
+    simulator's ``after_double`` take.  A hand outside the table stands (the table keeps
+    the other answers only)."""
 
     def __init__(self, solution):
         choose = after_double_chart(solution)
@@ -1363,8 +1364,9 @@ class AfterDoubleTable:
         for u in deal.playable_keys:
             for cards, allowed, split, doubles, _ in after_double_questions(
                     rules, deal.hand_limit(u)):
-                self._choices[(cards, u, allowed, bool(split), doubles)] = choose(
-                    cards, u, allowed, split, doubles)
+                choice = choose(cards, u, allowed, split, doubles)
+                if choice != "stand":            # (the commonest answer is not kept)
+                    self._choices[(cards, u, allowed, bool(split), doubles)] = choice
 
     def __call__(self, cards, dealer, allowed, split, doubles):
         key = (tuple(sorted(cards)), dealer, tuple(allowed), bool(split), int(doubles))
