@@ -971,18 +971,44 @@ class CountedGame:
                 if self.round_length_correction else
                 "frequency: exact count law by depth x the renewal density of round starts "
                 "(round starts taken as random depletions: a plain approximation)",
-                "SD: exact second moment of each depth band's mean composition (outcome "
-                "kernel, split hands independent given the dealer), calibrated per depth "
+                "SD: exact second moment of each depth band's mean composition ("
+                + ("outcome kernel" if self.rules.is_classic else "the game walk's law, "
+                   "bjsolve.exact.distribution.game_round_law") +
+                ", split hands independent given the dealer), calibrated per depth "
                 "band by the fundamental theorem like the edge"
                 + (", the band's offset shared out over the true counts by the measured "
                    "curvature x spread of each cell" if self.curvature_used == "count" else
                    ", one offset per band") + "; insurance not in it; docs/counted-game.md",
-                ) + ((f"UNRELIABLE at true counts {_runs(self.labels, self.thin_counts)}: "
+                ) + self._game_notes() + (
+                    (f"UNRELIABLE at true counts {_runs(self.labels, self.thin_counts)}: "
                       f"their deepest rounds' mean compositions hold "
                       f"less than one card of some ranks, where the interpolation between "
                       f"shoes fails (1 deck, penetration 0.75: edge -0.06 at +15 against "
                       f"+0.06 simulated); simulate gives these counts",)
                      if self.thin_counts else ())
+
+    def _game_notes(self) -> tuple:
+        """The games' conventions, for ``notes`` (none in the classic game)."""
+        rules = self.rules
+        if rules.is_classic:
+            return ()
+        out = [("games: figures per unit of the player's own initial bet, unconditioned; "
+                "a free double or split is the house's stake (it wins, never loses: "
+                "docs/games.md); the edge is the game engine's, the frequencies from a round "
+                "model playing the games' cards (6D Free Bet and Spanish 21: every true "
+                "count within 3.4 standard errors of 4e6 simulated rounds, rounds per shoe "
+                "0.12-0.13% above the simulator's; docs/counted-game.md, 'The games')")]
+        if rules.redoubles or rules.double_rescue:
+            out.append("after a double: the full shoe's after-double chart (stand, redouble "
+                       "or rescue by the full shoe's values of the hand) at every count, as "
+                       "simulate(..., after_double='basic') plays")
+        if rules.spanish_deck:
+            extra = self.count.mean_tag * self.count.deck_cards
+            out.append(f"Spanish shoe: decks remaining in 48-card decks; the count's tags on "
+                       f"the cards present ({extra:+g} a deck), the true count the running "
+                       f"count in excess of its expected value at that depth, as simulate "
+                       f"counts a Spanish shoe")
+        return tuple(out)
 
     def evaluate(self, ramp, bankroll: float | None = None, *, wong_in=None,
                  unit: float | None = None, trip_rounds: int | None = None,
