@@ -1352,22 +1352,32 @@ def _draw_probability(left, draw) -> np.ndarray:
     return out
 
 
+TILT_CLIP = 16.0    # units: beyond, outcomes are tilted as at +-16 (the games' bonuses)
+
+
 def _tilt(p0, y, mean, second, iterations: int = 60):
-    """p0 exp(a y + b y^2), normalised, with E[y] = mean and E[y^2] = second (Newton on
-    (a, b): the Jacobian is the covariance of (y, y^2) under the tilted law)."""
+    """p0 exp(a u + b u^2), normalised, with E[y] = mean and E[y^2] = second (Newton on
+    (a, b): the Jacobian is the covariance of (y, y^2) with (u, u^2) under the tilted
+    law).  u = y where |y| <= TILT_CLIP (every outcome of the classic game); beyond, u is
+    clipped to +-TILT_CLIP, so the rare large outcomes of the games (a super bonus of
+    200 units, redoubled splits) keep their shape relative to the outcomes at the clip
+    instead of being tilted by exp(b y^2) out of all proportion."""
     theta = np.zeros(2)
-    feats = np.stack([y, y * y])
+    clipped = float(np.abs(y).max()) > TILT_CLIP
+    u = np.clip(y, -TILT_CLIP, TILT_CLIP) if clipped else y
+    feats = np.stack([u, u * u])
+    moments = np.stack([y, y * y]) if clipped else feats
     target = np.array([mean, second])
-    scale = float(np.abs(y).max()) or 1.0
+    scale = float(np.abs(u).max()) or 1.0
     for _ in range(iterations):
         z = theta @ feats
         w = p0 * np.exp(z - z.max())
         q = w / w.sum()
-        mom = feats @ q
+        mom = moments @ q
         err = mom - target
         if np.abs(err).max() < 1e-15:
             break
-        cov = (feats * q) @ feats.T - np.outer(mom, mom)
+        cov = (moments * q) @ feats.T - np.outer(mom, feats @ q)
         step = np.linalg.solve(cov, err)
         # damped: a step never moves the exponent by more than 1 anywhere
         reach = float(np.abs(step[0]) * scale + np.abs(step[1]) * scale * scale)
