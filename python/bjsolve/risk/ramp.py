@@ -280,8 +280,11 @@ class RampResult:
     @property
     def score(self) -> float:
         """SCORE: win per 100 rounds with a 10,000-unit bankroll, the ramp scaled to the
-        Kelly-optimal unit: 100 x 10^4 x W^2 / Var = DI^2."""
-        return 1e6 * self.win_rate ** 2 / self.variance if self.sd > 0 else float("nan")
+        Kelly-optimal unit: 100 x 10^4 x W^2 / Var = DI^2; 0 for a ramp that does not win
+        (W <= 0: no unit makes it pay), as ``bjsolve.risk.risk_summary`` gives it."""
+        if not self.sd > 0:
+            return float("nan")
+        return 1e6 * self.win_rate ** 2 / self.variance if self.win_rate > 0 else 0.0
 
     @property
     def n0(self) -> float:
