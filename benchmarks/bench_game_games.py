@@ -81,10 +81,6 @@ def compare(preset: str, rounds: int, runs: int, seed: int) -> None:
     print(f"   rounds per shoe {game.rounds_per_shoe:.3f} against {shoe:.3f} +- {shoe_se:.3f}")
     print(f"   flat win rate {float(game.frequency @ game.edge):+.5f} (full shoe's chart EV "
           f"{game.full_shoe_chart_ev:+.5f})")
-    if game.variance_missing is not None:
-        print(f"   ramp {RAMP}: win per round {float(game.frequency @ (ramp.bets(game.tc_values) * game.edge)):+.5f} "
-              f"against {w:+.5f} +- {w_se:.5f}; SD not computed ({game.variance_missing})")
-        return
     r = game.evaluate(ramp)
     print(f"   ramp {RAMP}: win per round {r.win_rate:+.5f} against {w:+.5f} +- {w_se:.5f} "
           f"(z {(r.win_rate - w) / w_se:+.2f}); SD per round {r.sd:.4f} against {sd:.4f} +- "

@@ -52,12 +52,6 @@ def run(args) -> int:
     with common.progress(args, label="true counts") as update:
         game = CountedGame(rules, **keywords, **side, depth_bands=args.depth_bands,
                            progress=update)
-    if game.variance_missing is not None:
-        # (the games, while their outcome law is not computed: frequencies and edges only)
-        table = game.table(ramp)
-        table.notes = tuple(table.notes) + (f"SD, SCORE, risk of ruin: {game.variance_missing}",)
-        common.emit([table], args)
-        return 0
     money = dict(unit=args.unit, trip_rounds=args.trip_rounds, target_ror=args.target_ror,
                  **played)
     result = game.evaluate(ramp, args.bankroll, **money)

@@ -78,6 +78,7 @@ from ..exact.distribution import (
     OutcomeDistribution,
     column_moments,
     column_values,
+    game_round_law,
     merge_equal_values,
     round_laws,
 )
@@ -91,7 +92,7 @@ from ..model.checks import is_finite_real
 from ..model.deal import Deal
 from ..model.hands import hand_code, total_code
 from ..model.ranks import show as _show
-from ..model.rules import GAME_DEFAULTS, Rules
+from ..model.rules import Rules
 from ..model.shoe import Shoe
 from ..output.notebook import counted_game_frame, counted_game_html
 from ..output.table import Table
@@ -289,8 +290,6 @@ class CountedGame:
             raise ValueError(f"curvature must be 'count' or 'band', got {str(curvature)[:30]!r}")
         self.curvature = curvature
         self.timings: dict = {}
-        # why the variance by true count is not computed (None: it is)
-        self.variance_missing: str | None = None
         self._threads = check_threads(threads)
         self._progress = progress
         # every check that needs no solve comes before the full shoe's solve: bad input
@@ -605,13 +604,7 @@ class CountedGame:
         self.solves = 0
         chart_engines = self._policy_engines(self.chart)
         self._chart_engines = chart_engines
-        try:
-            full = self._exact_moments(self.shoe, chart_engines)
-        except NotImplementedError as exc:
-            # (the games, until their outcome law is computed: the edges stand, the
-            # variance is NaN and ``evaluate`` says why)
-            self.variance_missing = str(exc)
-            full = self._exact_moments(self.shoe, chart_engines)
+        full = self._exact_moments(self.shoe, chart_engines)
         self.full_shoe_chart_ev, self.full_shoe_chart_second = full
         by_plays = {}     # index plays -> engines: neighbouring counts often share them
         # cells whose mean composition holds less than one card of some rank: there the
@@ -761,8 +754,6 @@ class CountedGame:
         nb, nd = self.band_weight.shape
         mid = nd // 2
         tcs = np.asarray(self.tc_values, dtype=float)
-        if self.variance_missing is not None:
-            return None
         held = (self._plain_weight[:, mid] > 0) & ~np.isnan(self.chart_second[:, mid])
         anchors = []
         for target in (-ANCHOR_TC, 0, ANCHOR_TC):
@@ -801,9 +792,7 @@ class CountedGame:
     def _second_moment(self, shoe: Shoe, engines) -> float:
         """E[X^2] of a round on ``shoe`` (``engines``: frozen decisions; None: the shoe's
         optimal play): the outcome kernel's law (``_exact_law``), or in the games the game
-        law (``_game_law``); NaN while the games' law is missing (``variance_missing``)."""
-        if self.variance_missing is not None:
-            return math.nan
+        law (``_game_law``)."""
         if self.rules.is_classic:
             return column_moments(self._exact_law(shoe, engines),
                                   self.rules.blackjack_payout)[1]
@@ -824,17 +813,6 @@ class CountedGame:
         them), from the game walk's outcome law per dealer key
         (``bjsolve.exact.distribution.game_round_law``) with the decisions frozen in
         ``engines`` (None: the shoe's optimal play, CDZ-), mixed over the dealer keys."""
-        try:
-            from ..exact.distribution import game_round_law    # type: ignore[attr-defined]
-        except ImportError:
-            game_round_law = None
-        if game_round_law is None:
-            fields = [name for name, default in GAME_DEFAULTS.items()
-                      if getattr(self.rules, name) != default]
-            raise NotImplementedError(
-                f"the outcome law of a round under the games' rules ({', '.join(fields)}) is "
-                f"not computed yet: the counted game's SD, SCORE and risk of ruin need it "
-                f"(docs/counted-game.md, 'The games')")
         deal = Deal(self.rules, shoe)
         keys = [k for k in deal.keys if deal.weights[k] > 0]
 
@@ -891,10 +869,6 @@ class CountedGame:
         count's edge and its variance the count's variance: the support and shape (the
         tails of splits and doubles) are the full shoe's, the first two moments the
         count's, every probability positive."""
-        if self.variance_missing is not None:
-            self.full_shoe_outcomes = self.outcome_values = self.outcome_laws = None
-            self.outcome_law_misfit = math.nan
-            return
         if self.strategy == "basic":
             engines = self._chart_engines
         elif self.strategy == "optimal":
@@ -1038,8 +1012,6 @@ class CountedGame:
         (``bjsolve.risk.ramp.SideBetFigures``).  Its risk of ruin is the diffusion figure
         (the exact ruin of the combined law is not computed yet)."""
         ramp = parse_ramp(ramp, wong_in=wong_in)
-        if self.variance_missing is not None:
-            raise NotImplementedError(self.variance_missing)
         side_play = None
         if self.sidebet is not None:
             side_play = side_bet_play(self.sidebet.bet, self.sidebet.paytable,
