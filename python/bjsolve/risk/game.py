@@ -50,6 +50,11 @@ Method (also in docs/counted-game.md, with the measured errors):
    Risk of ruin: exact (``bjsolve.risk.RuinCurve``: the mixture's ladder heights) on the law
    sum_t f_t (law_t scaled by b_t) (+ a point mass at 0 for rounds sat out), with the
    diffusion figure exp(-2 W B / Var) beside it.
+
+The games (Free Bet, Spanish 21; docs/counted-game.md, "The games"): the game engine gives
+the edges (``make_engines`` picks it), the game walk's round law the second moments
+(``game_round_law``), the round model plays their cards, the full shoe's after-double chart
+is frozen with the chart, and a Spanish shoe is counted in 48-card decks.
 """
 from __future__ import annotations
 
@@ -213,7 +218,8 @@ def _closest_chips(bets, frequency):
 class CountedGame:
     """A counted shoe game analysed exactly (see the module docstring for the method).
 
-    rules: a peek game (``Rules``, finite decks).  system: a count system name or 10 tags.
+    rules: a peek game (``Rules``, finite decks), classic or one of the games (Free Bet,
+    Spanish 21: docs/games.md).  system: a count system name or 10 tags.
     penetration: the fraction of the shoe dealt before the cut card (0 < p < 1).
     burn: cards burnt (unseen) after the shuffle.  decks_estimation / tc_rounding: how
     the true count is taken (``count_distribution``; tc_rounding "floor", "truncate" or
