@@ -976,7 +976,7 @@ class CountedGame:
                 "a free double or split is the house's stake (it wins, never loses: "
                 "docs/games.md); the edge is the game engine's, the frequencies from a round "
                 "model playing the games' cards (6D Free Bet and Spanish 21: every true "
-                "count within 3.4 standard errors of 4e6 simulated rounds, rounds per shoe "
+                "count within 3.8 standard errors of 4e7 simulated rounds, rounds per shoe "
                 "0.12-0.13% above the simulator's; docs/counted-game.md, 'The games')")]
         if rules.redoubles or rules.double_rescue:
             out.append("after a double: the full shoe's after-double chart (stand, redouble "

@@ -429,7 +429,8 @@ def ramp_table(result: RampResult, title: str):
     notes = ("per round dealt (rounds sat out count with bet 0) but the average bet, per "
              "round played; amounts in units (the ramp's bets); "
              "SD per 100 = 10 x SD per round (rounds independent); DI = 1000 W / SD; "
-             "SCORE = DI^2 (win per 100 rounds, 10,000-unit bankroll, Kelly-scaled bets); "
+             "SCORE = DI^2 (win per 100 rounds, 10,000-unit bankroll, Kelly-scaled bets; "
+             "0 when the ramp does not win); "
              "N0 = Var / W^2" + (
                  "" if result.bankroll is None else
                  "; CE = W - Var / (2 bankroll); risk of ruin: lifetime, "
