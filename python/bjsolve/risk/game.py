@@ -972,9 +972,10 @@ class CountedGame:
         rules = self.rules
         if rules.is_classic:
             return ()
-        out = [("games: figures per unit of the player's own initial bet, unconditioned; "
-                "a free double or split is the house's stake (it wins, never loses: "
-                "docs/games.md); the edge is the game engine's, the frequencies from a round "
+        free = ("; a free double or split is the house's stake (it wins, never loses: "
+                "docs/games.md)" if rules.free_doubles or rules.free_splits else "")
+        out = [("games: figures per unit of the player's own initial bet, unconditioned"
+                f"{free}; the edge is the game engine's, the frequencies from a round "
                 "model playing the games' cards (6D Free Bet and Spanish 21: every true "
                 "count within 3.8 standard errors of 4e7 simulated rounds, rounds per shoe "
                 "0.12-0.13% above the simulator's; docs/counted-game.md, 'The games')")]
