@@ -32,6 +32,8 @@ cdef extern from "game_walk.h" namespace "bjgame" nogil:
         int bonus_after_split
         double super_bonus
         int redoubles, double_rescue, double_split_aces
+        double diamond_blackjack_payout
+        int charlie
 
     cdef cppclass PolicyTable:
         int split_context
@@ -110,6 +112,8 @@ cdef void copy_rules(const RuleParams* p, GameRules* g) noexcept:
     g.redoubles = p.redoubles
     g.double_rescue = p.double_rescue
     g.double_split_aces = p.double_split_aces
+    g.diamond_blackjack_payout = p.diamond_blackjack_payout
+    g.charlie = p.charlie
 
 
 cdef class GameEngine:
