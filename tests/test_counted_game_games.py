@@ -90,11 +90,17 @@ def test_the_fundamental_theorem_holds_for_a_game():
     rules = Rules.preset("spanish-21", decks=1)
     g = CountedGame(rules, "hilo", penetration=0.6, depth_bands=1, tc_min=-4, tc_max=6,
                     round_length_correction=False)
-    want = solve(rules).evaluate(g.chart, after_double="basic")
+    full = solve(rules)
+    want = full.evaluate(g.chart, after_double="basic")
     assert g.full_shoe_chart_ev == pytest.approx(want, abs=1e-12)
     assert float(g.frequency @ g.edge) == pytest.approx(want, abs=1e-12)
     assert abs(g.band_offset[0]) > 1e-6
     assert float(g.frequency.sum()) == pytest.approx(1.0, abs=1e-12)
+    # and the second moment: the full shoe's, from the outcome distribution of the chart
+    # with the after-double chart
+    dist = full.outcome_distribution(g.chart, after_double="basic")
+    second = float(g.frequency @ (g.variance + g.edge ** 2))
+    assert second == pytest.approx(dist.variance + dist.mean ** 2, abs=1e-12)
 
 
 def test_the_flat_second_moment_of_a_game_is_the_full_shoes():
