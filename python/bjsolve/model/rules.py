@@ -102,7 +102,7 @@ def _check_game_rules(rules: "Rules") -> None:
         object.__setattr__(rules, name, value)
 
     for name in ("spanish_deck", "player_21_wins", "natural_always_wins", "bonus_after_split",
-                 "double_rescue", "double_split_aces", "switch"):
+                 "double_rescue", "double_split_aces", "switch", "switch_blackjack"):
         put(name, _need_bool(name, getattr(rules, name)))
     put("dealer_22", _need_choice("dealer_22", rules.dealer_22, DEALER_22_CHOICES))
     put("natural_loss", _need_choice("natural_loss", rules.natural_loss, NATURAL_LOSS_CHOICES))
@@ -148,6 +148,9 @@ def _check_game_rules(rules: "Rules") -> None:
     if rules.natural_always_wins and rules.dealer_wins_ties and rules.natural_tie != "win":
         raise ValueError(f"Rules.natural_always_wins=True contradicts Rules.natural_tie="
                          f"{rules.natural_tie!r} (the dealer wins ties); give natural_tie='win'")
+    if rules.switch_blackjack and not rules.switch:
+        raise ValueError("Rules.switch_blackjack=True (a two-card 21 made by switching is a "
+                         "blackjack) needs Rules.switch=True (Blackjack Switch)")
     if rules.natural_loss != "hole-card" and rules.hole_card != "enhc":
         raise ValueError(f"Rules.natural_loss={rules.natural_loss!r} is a no-hole-card rule: "
                          f"it needs hole_card='enhc', got {rules.hole_card!r}")
@@ -212,9 +215,14 @@ class Rules:
         ``blackjack_payout`` (None: no such rule; one natural in 16 is in diamonds).
     charlie: 0 (none), 5, 6 or 7: a hand (not doubled) that reaches this many cards without
         busting wins at once, a 21 of them paid its ``bonus_21`` (Super Fun 21: 6).
-    switch, natural_loss: Blackjack Switch's two swapped hands, and the no-hole-card loss
-        rules "obbo" / "bb+1": stated and validated, not computed yet (solving them raises
-        NotImplementedError).
+    switch: Blackjack Switch: two hands whose second cards the player may swap; computed by
+        its own analysis, ``bjsolve.exact.switch`` (``solve`` dispatches to it;
+        docs/games.md); the kernels and the other tools refuse it by name.
+    switch_blackjack: with ``switch``, an ace-ten made by switching is a blackjack (paid
+        ``blackjack_payout``, beats a dealer 21 and 22), as at Casino Royale and Playtech;
+        False (the usual Las Vegas rule): it is a 21 like any other.
+    natural_loss: the no-hole-card loss rules "obbo" / "bb+1": stated and validated, not
+        computed yet (solving them raises NotImplementedError).
     """
 
     decks: float = 6
@@ -249,6 +257,7 @@ class Rules:
     diamond_blackjack_payout: float | None = None
     charlie: int = 0
     switch: bool = False
+    switch_blackjack: bool = False
     natural_loss: str = "hole-card"
     # parse_rules, attached below it (a class attribute, not a field)
     parse: ClassVar[Callable[..., Rules]]
@@ -365,13 +374,15 @@ GAME_DEFAULTS: dict[str, Any] = {
     "bonus_678": NO_BONUS, "bonus_777": NO_BONUS, "bonus_after_split": False,
     "super_bonus": 0.0, "redoubles": 0, "double_rescue": False, "double_split_aces": False,
     "diamond_blackjack_payout": None, "charlie": 0, "switch": False,
-    "natural_loss": "hole-card",
+    "switch_blackjack": False, "natural_loss": "hole-card",
 }
 
 # ---- the games' codes in the rule summary ------------------------------------------------
 
-def _runs(values: tuple, label: Callable[[int], str]) -> str:
-    """(1, 2, 3, 5) -> 'A-3+5' (runs of consecutive values joined by '+')."""
+def join_runs(values, label: Callable[[int], str], sep: str = "+") -> str:
+    """(1, 2, 3, 5) -> 'A-3+5': the runs of consecutive values in ``values`` (sorted), each
+    its ends spelt by ``label``, joined by ``sep`` (the rule codes; the tables' notes join
+    them with ', ')."""
     out, i = [], 0
     while i < len(values):
         j = i
@@ -379,7 +390,7 @@ def _runs(values: tuple, label: Callable[[int], str]) -> str:
             j += 1
         out.append(label(values[i]) if i == j else f"{label(values[i])}-{label(values[j])}")
         i = j + 1
-    return "+".join(out)
+    return sep.join(out)
 
 
 def _read_runs(text: str, read: Callable[[str], int], word: str) -> tuple:
@@ -409,9 +420,9 @@ def game_codes(rules: "Rules") -> list[str]:
     if r.dealer_22 == "push":
         codes.append("P22")
     if r.free_doubles:
-        codes.append("FD" + _runs(r.free_doubles, str))
+        codes.append("FD" + join_runs(r.free_doubles, str))
     if r.free_splits:
-        codes.append("FS" + _runs(r.free_splits, lambda k: RANK_LABELS[k - 1]))
+        codes.append("FS" + join_runs(r.free_splits, lambda k: RANK_LABELS[k - 1]))
     if r.player_21_wins:
         codes.append("P21W")
     if r.natural_always_wins:
@@ -435,6 +446,8 @@ def game_codes(rules: "Rules") -> list[str]:
         codes.append(f"CH{r.charlie}")
     if r.switch:
         codes.append("switch")
+    if r.switch_blackjack:
+        codes.append("SWBJ")
     if r.natural_loss != "hole-card":
         codes.append(r.natural_loss.upper())
     return codes
@@ -592,6 +605,7 @@ _GAME_WORDS: dict[str, dict[str, Any]] = {
     "p21w": {"player_21_wins": True}, "bjw": {"natural_always_wins": True},
     "bas": {"bonus_after_split": True}, "rsc": {"double_rescue": True},
     "dsa": {"double_split_aces": True}, "switch": {"switch": True},
+    "swbj": {"switch_blackjack": True},
     "obbo": {"natural_loss": "obbo"}, "bb+1": {"natural_loss": "bb+1"},
 }
 _CLASSIC_WORDS = tuple(_SUMMARY_WORDS)
