@@ -173,6 +173,8 @@ cdef struct Sim:
     double rc                # running count of the cards seen
     int seen                 # cards seen since the shuffle
     const double* tags
+    int deck_cards           # cards in a deck for the decks remaining (52; 48 Spanish)
+    double tag_scale         # rc counts in units of 1 / tag_scale (IP_TAG_SCALE)
     int tc_method
     int rounding
     # tables
@@ -315,14 +317,15 @@ cdef inline int true_count(Sim* s) noexcept nogil:
         return 0
     if unseen < 1:
         unseen = 1
+    # (one division of whole numbers: a true count that is exactly whole stays whole)
     if s.tc_method == 0:
-        tc = s.rc * 52.0 / unseen
+        tc = s.rc * s.deck_cards / (unseen * s.tag_scale)
     elif s.tc_method == 1:
-        estimate = (unseen + 13) // 26          # half decks, to the nearest
-        tc = s.rc * 2.0 / (estimate if estimate > 0 else 1)
+        estimate = (unseen + s.deck_cards // 4) // (s.deck_cards // 2)   # half decks
+        tc = s.rc * 2.0 / ((estimate if estimate > 0 else 1) * s.tag_scale)
     else:
-        estimate = (unseen + 26) // 52          # whole decks, to the nearest
-        tc = s.rc / (estimate if estimate > 0 else 1)
+        estimate = (unseen + s.deck_cards // 2) // s.deck_cards          # whole decks
+        tc = s.rc / ((estimate if estimate > 0 else 1) * s.tag_scale)
     if s.rounding == 0:
         return floor_int(tc)
     if s.rounding == 1:
@@ -559,6 +562,11 @@ def run_chunk(dict rules, const int64_t[::1] iparams, const double[::1] dparams,
     cdef int n_cards
     cdef int r, k, i
     cdef ShoeParams decoded_shoe
+    if iparams.shape[0] != IP_COUNT:
+        raise ValueError(f"iparams: {IP_COUNT} parameters expected, got {iparams.shape[0]}")
+    if (iparams[IP_DECK_CARDS] != 52 and iparams[IP_DECK_CARDS] != 48) or iparams[IP_TAG_SCALE] < 1:
+        raise ValueError(f"iparams: deck cards must be 52 or 48 and the tag scale >= 1, got "
+                         f"{iparams[IP_DECK_CARDS]} and {iparams[IP_TAG_SCALE]}")
     cdef int side_cards = <int>iparams[IP_SIDE_CARDS]
     if side_cards != 0:
         if side_cards != 3 and side_cards != 4:
@@ -611,6 +619,8 @@ def run_chunk(dict rules, const int64_t[::1] iparams, const double[::1] dparams,
     s.seen = 0
     s.tags = &tags[0]
     s.tc_method = <int>iparams[IP_TC_METHOD]
+    s.deck_cards = <int>iparams[IP_DECK_CARDS]
+    s.tag_scale = <double>iparams[IP_TAG_SCALE]
     s.rounding = <int>iparams[IP_ROUNDING]
     s.child = &child[0]
     s.total = &total[0]
