@@ -7,6 +7,8 @@
 
 #include <cstdint>
 #include <unordered_map>
+
+#include "portable.h"
 #include <vector>
 
 /* no-alias pointers (the lanes' loops vectorize when the compiler knows the rows apart) */
@@ -183,53 +185,11 @@ class DealerDraws {
         }
     }
 
-    /* dealer_law for LANES shoes at once (n: LANES rows of N_RANKS counts; out: LANES rows
-     * of N_OUT), one pass over the nodes shared by the lanes: a split hand's laws in every
-     * context (extra pair cards gone) differ only in the pair rank's count. */
-    template <int LANES>
-    void law_lanes(const double* n, const double* left, double* out) const {
-        alignas(32) double prod[40][LANES];
-        alignas(32) double inv[40][LANES];
-        alignas(32) double avail[N_RANKS][LANES];
-        alignas(32) double acc[N_OUT][LANES];
-        for (int k = 0; k < N_OUT; ++k)
-            for (int l = 0; l < LANES; ++l) acc[k][l] = 0.0;
-        for (int d = 0; d <= dealer_depth; ++d)
-            for (int l = 0; l < LANES; ++l)
-                inv[d][l] = infinite ? 1.0 : (left[l] - d > 0.0 ? 1.0 / (left[l] - d) : 0.0);
-        for (int r = 0; r < N_RANKS; ++r)
-            for (int l = 0; l < LANES; ++l) avail[r][l] = n[l * N_RANKS + r];
-        for (int l = 0; l < LANES; ++l) prod[0][l] = 1.0;
-        const DealerNode* nodes = dnodes.data();
-        size_t i = 0, end = dnodes.size();
-        while (i < end) {
-            const DealerNode& nd = nodes[i];
-            const double prior = infinite ? 0.0 : (double)nd.prior;
-            const double* BJ_GAME_RESTRICT a = avail[nd.rank];
-            const double* BJ_GAME_RESTRICT iv = inv[nd.depth];
-            const double* BJ_GAME_RESTRICT up = prod[nd.depth];
-            double* BJ_GAME_RESTRICT p = prod[nd.depth + 1];
-            double any = 0.0;
-            for (int l = 0; l < LANES; ++l) {
-                double av = a[l] - prior;
-                av = av > 0.0 ? av : 0.0;
-                p[l] = up[l] * (av * iv[l]);
-                any += p[l];
-            }
-            if (!(any > 0.0)) {
-                i = nd.skip;
-                continue;
-            }
-            if (nd.outcome >= 0) {
-                double* BJ_GAME_RESTRICT o = acc[nd.outcome];
-                const double w = nd.orders;
-                for (int l = 0; l < LANES; ++l) o[l] += w * p[l];
-            }
-            ++i;
-        }
-        for (int l = 0; l < LANES; ++l)
-            for (int k = 0; k < N_OUT; ++k) out[l * N_OUT + k] = acc[k][l];
-    }
+    /* The law of ``count`` shoes at once (n: ``count`` rows of N_RANKS counts, left: their
+     * card totals; out: ``count`` rows of N_OUT), by passes over the nodes shared by up to
+     * 16 shoes: each shoe's arithmetic is law()'s, operation for operation, so a law is the
+     * same whichever way it is computed (docs/algorithms.md, "The game walk"). */
+    void law_batch(const double* n, const double* left, int count, double* out) const;
 
     /* The dealer's final outcomes for the shoe ``n`` by the plain recursion over every
      * draw order, from a dealer hand of hard total ``dhard`` with ``daces`` aces and
@@ -261,8 +221,100 @@ class DealerDraws {
             if (!infinite) n[r] += 1.0;
         }
     }
-
 };
+
+/* ---- the batched pass ---------------------------------------------------------------
+ * Lane l of a pass is law() for shoe l: the factor (n_r - prior) clamped at 0, times
+ * 1 / (left - depth), times the parent's product; a node whose product is 0 in every lane
+ * skips its subtree (law() skips per shoe: the other lanes' zeros add +0).  Written with
+ * the four-lane vectors of portable.h, compiled for AVX2 and the baseline (target_clones,
+ * as trie_pass.h; no FMA, so the same IEEE operations either way). */
+#if defined(__x86_64__) && defined(__GLIBC__) && \
+    ((defined(__GNUC__) && !defined(__clang__)) || (defined(__clang__) && __clang_major__ >= 14))
+#define BJ_GAME_MULTIVERSION __attribute__((target_clones("avx2", "default")))
+#else
+#define BJ_GAME_MULTIVERSION
+#endif
+
+enum { LAW_MAX_LANES = 16 };
+
+template <int LANES>
+static BJ_ALWAYS_INLINE void dealer_law_pass(const DealerDraws::DealerNode* nodes, size_t end,
+                                             int max_depth, bool infinite, const double* n,
+                                             const double* left, double* out) {
+    alignas(32) double prod[41][LANES];
+    alignas(32) double inv[41][LANES];
+    alignas(32) double avail[N_RANKS][LANES];
+    alignas(32) double acc[N_OUT][LANES];
+    for (int k = 0; k < N_OUT; ++k)
+        for (int l = 0; l < LANES; ++l) acc[k][l] = 0.0;
+    for (int d = 0; d <= max_depth; ++d)
+        for (int l = 0; l < LANES; ++l)
+            inv[d][l] = infinite ? 1.0 : (left[l] - d > 0.0 ? 1.0 / (left[l] - d) : 0.0);
+    for (int r = 0; r < N_RANKS; ++r)
+        for (int l = 0; l < LANES; ++l) avail[r][l] = n[l * N_RANKS + r];
+    for (int l = 0; l < LANES; ++l) prod[0][l] = 1.0;
+    const bj_v4 zero = {0.0, 0.0, 0.0, 0.0};
+    size_t i = 0;
+    while (i < end) {
+        const DealerDraws::DealerNode& nd = nodes[i];
+        const double pr = infinite ? 0.0 : (double)nd.prior;
+        const bj_v4 prior = {pr, pr, pr, pr};
+        const double* a = avail[nd.rank];
+        const double* iv = inv[nd.depth];
+        const double* up = prod[nd.depth];
+        double* p = prod[nd.depth + 1];
+        bj_m4 any = {0, 0, 0, 0};
+        for (int l = 0; l < LANES; l += 4) {
+            bj_v4 av = bj_load4(a + l) - prior;
+            av = bj_select4(av > zero, av, zero);
+            bj_v4 pl = bj_load4(up + l) * (av * bj_load4(iv + l));
+            bj_store4(p + l, pl);
+            any |= pl > zero;
+        }
+        if (!(any[0] | any[1] | any[2] | any[3])) {
+            i = nd.skip;
+            continue;
+        }
+        if (nd.outcome >= 0) {
+            double* o = acc[nd.outcome];
+            const double w = nd.orders;
+            for (int l = 0; l < LANES; l += 4)
+                bj_store4(o + l, bj_load4(o + l) + w * bj_load4(p + l));
+        }
+        ++i;
+    }
+    for (int l = 0; l < LANES; ++l)
+        for (int k = 0; k < N_OUT; ++k) out[l * N_OUT + k] = acc[k][l];
+}
+
+/* one pass over up to LAW_MAX_LANES shoes (``count``; the tables padded with empty shoes) */
+BJ_GAME_MULTIVERSION
+static void dealer_law_lanes(const DealerDraws::DealerNode* nodes, size_t end, int max_depth,
+                             bool infinite, const double* n, const double* left, int count,
+                             double* out) {
+    if (count <= 4) dealer_law_pass<4>(nodes, end, max_depth, infinite, n, left, out);
+    else if (count <= 8) dealer_law_pass<8>(nodes, end, max_depth, infinite, n, left, out);
+    else dealer_law_pass<16>(nodes, end, max_depth, infinite, n, left, out);
+}
+
+inline void DealerDraws::law_batch(const double* n, const double* left, int count,
+                                   double* out) const {
+    double pn[LAW_MAX_LANES * N_RANKS], pleft[LAW_MAX_LANES], pout[LAW_MAX_LANES * N_OUT];
+    for (int at = 0; at < count; at += LAW_MAX_LANES) {
+        int k = count - at < LAW_MAX_LANES ? count - at : LAW_MAX_LANES;
+        int lanes = k <= 4 ? 4 : k <= 8 ? 8 : 16;
+        for (int l = 0; l < lanes; ++l) {
+            for (int r = 0; r < N_RANKS; ++r)
+                pn[l * N_RANKS + r] = l < k ? n[(at + l) * N_RANKS + r] : 0.0;
+            pleft[l] = l < k ? left[at + l] : 0.0;
+        }
+        dealer_law_lanes(dnodes.data(), dnodes.size(), dealer_depth, infinite, pn, pleft, k,
+                         pout);
+        for (int l = 0; l < k; ++l)
+            for (int j = 0; j < N_OUT; ++j) out[(at + l) * N_OUT + j] = pout[l * N_OUT + j];
+    }
+}
 
 }  // namespace bjgame
 

@@ -108,58 +108,60 @@ struct ValueAcc {
  * walk looks a key up once or more for every hand it visits: a node-based map's pointer
  * chasing and its frees were a fifth of a solve). */
 class FlatIndex {
-    std::vector<uint64_t> keys;   // key + 1 (0: empty)
-    std::vector<int> vals;
+    struct Slot {
+        uint64_t key;   // key + 1 (0: empty)
+        int val;
+    };
+    std::vector<Slot> slots;   // (a key and its row side by side: one cache line a probe)
     size_t count_ = 0, mask = 0;
-    static size_t slot(uint64_t key, size_t mask) {
-        return (size_t)((key * 0x9E3779B97F4A7C15ull) >> 20) & mask;
-    }
+    int shift = 64;
+    /* Fibonacci hashing: the product's top bits, which every bit of the key moves (its
+     * middle bits, taken before, ignored the key's high bits: the tens' count and the
+     * split context, so that a hand's contexts all probed from one slot) */
+    size_t slot(uint64_t key) const { return (size_t)((key * 0x9E3779B97F4A7C15ull) >> shift); }
     void grow() {
-        std::vector<uint64_t> old_keys;
-        std::vector<int> old_vals;
-        old_keys.swap(keys);
-        old_vals.swap(vals);
-        size_t cap = old_keys.empty() ? 4096 : 2 * old_keys.size();
-        keys.assign(cap, 0);
-        vals.assign(cap, -1);
+        std::vector<Slot> old;
+        old.swap(slots);
+        size_t cap = old.empty() ? 4096 : 2 * old.size();
+        slots.assign(cap, Slot{0, -1});
         mask = cap - 1;
-        for (size_t i = 0; i < old_keys.size(); ++i)
-            if (old_keys[i]) {
-                size_t j = slot(old_keys[i] - 1, mask);
-                while (keys[j]) j = (j + 1) & mask;
-                keys[j] = old_keys[i];
-                vals[j] = old_vals[i];
+        shift = 64;
+        for (size_t c = cap; c > 1; c >>= 1) --shift;
+        for (size_t i = 0; i < old.size(); ++i)
+            if (old[i].key) {
+                size_t j = slot(old[i].key - 1);
+                while (slots[j].key) j = (j + 1) & mask;
+                slots[j] = old[i];
             }
     }
   public:
     size_t size() const { return count_; }
     void clear() {
-        std::vector<uint64_t>().swap(keys);
-        std::vector<int>().swap(vals);
+        std::vector<Slot>().swap(slots);
         count_ = 0;
         mask = 0;
+        shift = 64;
     }
     int find(uint64_t key) const {
-        if (keys.empty()) return -1;
-        size_t j = slot(key, mask);
-        while (keys[j]) {
-            if (keys[j] == key + 1) return vals[j];
+        if (slots.empty()) return -1;
+        size_t j = slot(key);
+        while (slots[j].key) {
+            if (slots[j].key == key + 1) return slots[j].val;
             j = (j + 1) & mask;
         }
         return -1;
     }
     void insert(uint64_t key, int val) {
-        if (2 * (count_ + 1) > keys.size()) grow();
-        size_t j = slot(key, mask);
-        while (keys[j]) {
-            if (keys[j] == key + 1) {
-                vals[j] = val;
+        if (2 * (count_ + 1) > slots.size()) grow();
+        size_t j = slot(key);
+        while (slots[j].key) {
+            if (slots[j].key == key + 1) {
+                slots[j].val = val;
                 return;
             }
             j = (j + 1) & mask;
         }
-        keys[j] = key + 1;
-        vals[j] = val;
+        slots[j] = Slot{key + 1, val};
         ++count_;
     }
 };
@@ -238,32 +240,79 @@ class GameWalk {
      * extra pair cards gone) not stored yet, in one shared pass. */
     int extra_max = 0;   // while a split is valued: its contexts' largest e
     const double* split_dealer_outcomes(uint64_t key) {
-        enum { L = 6 };   // (extra_max <= 2 * 4 - 3 = 5 with up to four hands; 6 lanes spare)
-        double n[L * N_RANKS], left[L], out[L * N_OUT];
-        uint64_t keys[L];
-        int p = pair_rank - 1, k = 0, saved = extra;
-        for (int e = 1; e <= extra_max && k < L; ++e) {
+        int p = pair_rank - 1, saved = extra;
+        for (int e = 1; e <= extra_max; ++e) {
             extra = e;
             uint64_t ke = removed_key();
-            double* row = n + k * N_RANKS;
+            double row[N_RANKS], left = 0.0;
             remaining(row);
             if (e != saved && (row[p] < 0.0 || dealer_index.find(ke) >= 0)) continue;
-            left[k] = 0.0;
             for (int r = 0; r < N_RANKS; ++r) {
                 if (row[r] < 0.0) row[r] = 0.0;
-                left[k] += row[r];
+                left += row[r];
             }
-            keys[k++] = ke;
+            queue_law(ke, row, left);
         }
         extra = saved;
-        for (int l = k; l < L; ++l) {
-            left[l] = 0.0;
-            for (int r = 0; r < N_RANKS; ++r) n[l * N_RANKS + r] = 0.0;
-        }
-        dealer.law_lanes<L>(n, left, out);
-        for (int l = 0; l < k; ++l) store_law(keys[l], out + l * N_OUT);
-        // (a stored row's address holds until the next store: look it up after the last)
+        flush_laws();
         return &dealer_rows[(size_t)dealer_index.find(key) * N_OUT];
+    }
+
+    /* Laws wanted soon are queued and computed together, in passes shared by up to 16
+     * shoes (DealerDraws::law_batch: each shoe's arithmetic is the single pass's). */
+    enum { LAW_QUEUE = 64 };
+    double queued_n[LAW_QUEUE * N_RANKS], queued_left[LAW_QUEUE];
+    uint64_t queued_keys[LAW_QUEUE];
+    int queued = 0;
+
+    void queue_law(uint64_t key, const double* n, double left) {
+        for (int i = 0; i < queued; ++i)
+            if (queued_keys[i] == key) return;
+        if (queued == LAW_QUEUE) flush_laws();
+        std::memcpy(queued_n + queued * N_RANKS, n, sizeof(double) * N_RANKS);
+        queued_left[queued] = left;
+        queued_keys[queued++] = key;
+    }
+    void flush_laws() {
+        double out[LAW_QUEUE * N_OUT];
+        dealer.law_batch(queued_n, queued_left, queued, out);
+        for (int i = 0; i < queued; ++i) store_law(queued_keys[i], out + i * N_OUT);
+        queued = 0;
+    }
+
+    /* Before a hit or a double's card: the laws of the hands one card larger that are not
+     * known yet, in one batch (the walk is about to stand on most of them); while a split
+     * is valued, its first context queues them for every context.  A shoe with a negative
+     * count (a fractional shoe the hand overdraws) is left to dealer_outcomes, whose
+     * clamping depends on the hand's kind; any other shoe's law is the same either way. */
+    void prefetch_child_laws(const double* pi) {
+        if (infinite) return;
+        int e_hi = extra;
+        if (extra_rank() && extra_max > 1 && extra >= 1 && extra <= extra_max) {
+            if (extra != 1) return;   // (the first context queued them)
+            e_hi = extra_max;
+        }
+        int saved = extra;
+        for (int r = 0; r < N_RANKS; ++r) {
+            if (!(pi[r] > 0.0) || hard + r + 1 > 21) continue;
+            add_card(r);
+            for (int e = saved; e <= e_hi; ++e) {
+                extra = e;
+                uint64_t key = removed_key();
+                if (dealer_index.find(key) >= 0) continue;
+                double n[N_RANKS], left = 0.0;
+                bool whole = true;
+                remaining(n);
+                for (int j = 0; j < N_RANKS; ++j) {
+                    whole &= n[j] >= 0.0;
+                    left += n[j];
+                }
+                if (whole) queue_law(key, n, left);
+            }
+            extra = saved;
+            remove_card(r);
+        }
+        if (queued) flush_laws();
     }
 
     void forget() {
@@ -271,6 +320,8 @@ class GameWalk {
         std::vector<double>().swap(dealer_rows);
         row_index.clear();
         std::vector<HandRow<Acc>>().swap(rows);
+        std::vector<Acc>().swap(after_double);
+        std::vector<uint8_t>().swap(after_double_have);
         for (int r = 0; r < N_RANKS; ++r) split_have[r] = false;
         clear_hand();
     }
@@ -486,6 +537,7 @@ class GameWalk {
     Acc hit_value() {
         double pi[N_RANKS];
         next_card_weights(pi);
+        prefetch_child_laws(pi);
         Acc ev = Acc::zero();
         double own = own_stake();
         for (int r = 0; r < N_RANKS; ++r) {
@@ -524,6 +576,7 @@ class GameWalk {
     Acc doubled_draw(double own, double fr, double added_own, int redoubles_left) {
         double pi[N_RANKS];
         next_card_weights(pi);
+        prefetch_child_laws(pi);
         Acc ev = Acc::constant(added_own * natural_refund(pi));
         for (int r = 0; r < N_RANKS; ++r) {
             if (pi[r] <= 0.0) continue;
@@ -538,10 +591,34 @@ class GameWalk {
         return ev;
     }
 
-    /* after a double's card: stand, redouble (a paid double of the whole stake) or the
-     * rescue (surrender losing the original own stake); ties go to the earlier */
+    /* The choice after a double's card, kept per hand row and doubles left when the
+     * stake is the player's alone (redoubles exclude free stakes, so the stake is then
+     * 2^(doubles) own units): each redouble would otherwise walk the hands below it
+     * again for every hand above it that doubled. */
+    std::vector<Acc> after_double;        // row * 4 + redoubles left
+    std::vector<uint8_t> after_double_have;
     Acc doubled_choice(double own, double fr, int redoubles_left) {
         int row = lookup();
+        if (!(R.redoubles > 0 && fr == 0.0 && !free_hand))
+            return doubled_choice_at(row, own, fr, redoubles_left);
+        size_t slot = (size_t)row * 4 + (size_t)redoubles_left;
+        if (slot < after_double_have.size() && after_double_have[slot])
+            return after_double[slot];
+        Acc v = doubled_choice_at(row, own, fr, redoubles_left);
+        if (slot >= after_double_have.size()) {
+            size_t size = 4 * rows.size();
+            if (size <= slot) size = slot + 1;
+            after_double.resize(size);
+            after_double_have.resize(size, 0);
+        }
+        after_double[slot] = v;
+        after_double_have[slot] = 1;
+        return v;
+    }
+
+    /* after a double's card: stand, redouble (a paid double of the whole stake) or the
+     * rescue (surrender losing the original own stake); ties go to the earlier */
+    Acc doubled_choice_at(int row, double own, double fr, int redoubles_left) {
         const StandLaw law = law_at(row);
         Acc stand = Acc::settle(law, own, own + fr, R.tie_value);
         bool may_redouble = redoubles_left > 0 && total() < 21;
