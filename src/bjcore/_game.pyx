@@ -55,7 +55,7 @@ cdef extern from "game_walk.h" namespace "bjgame" nogil:
         int n_cards
         int pair_rank
         size_t dealer_index_size "dealer_index.size"()
-        size_t row_index_size "row_index.size"()
+        size_t row_index_size "row_count"()
         void init()
         void forget()
         void clear_hand()

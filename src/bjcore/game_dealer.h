@@ -62,6 +62,7 @@ class DealerDraws {
     };
     std::vector<DealerNode> dnodes;
     int dealer_depth = 0;                              // most cards drawn before a node's
+    int max_prior[N_RANKS] = {0};                      // most cards of a rank drawn before one
     std::unordered_map<uint64_t, double> hitting_orders;   // build-time memo
 
     void dealer_state(const int* k, int& t, bool& soft, int& hard_out) const {
@@ -156,8 +157,11 @@ class DealerDraws {
         dealer_nodes_from(k, 0, 0, 0);
         hitting_orders.clear();
         dealer_depth = 0;
-        for (const DealerNode& nd : dnodes)
+        for (int r = 0; r < N_RANKS; ++r) max_prior[r] = 0;
+        for (const DealerNode& nd : dnodes) {
             if (nd.depth > dealer_depth) dealer_depth = nd.depth;
+            if (nd.prior > max_prior[nd.rank]) max_prior[nd.rank] = nd.prior;
+        }
     }
 
 
@@ -238,7 +242,7 @@ class DealerDraws {
 
 enum { LAW_MAX_LANES = 16 };
 
-template <int LANES>
+template <int LANES, bool CHECK>
 static BJ_ALWAYS_INLINE void dealer_law_pass(const DealerDraws::DealerNode* nodes, size_t end,
                                              int max_depth, bool infinite, const double* n,
                                              const double* left, double* out) {
@@ -270,9 +274,9 @@ static BJ_ALWAYS_INLINE void dealer_law_pass(const DealerDraws::DealerNode* node
             av = bj_select4(av > zero, av, zero);
             bj_v4 pl = bj_load4(up + l) * (av * bj_load4(iv + l));
             bj_store4(p + l, pl);
-            any |= pl > zero;
+            if (CHECK) any |= pl > zero;
         }
-        if (!(any[0] | any[1] | any[2] | any[3])) {
+        if (CHECK && !(any[0] | any[1] | any[2] | any[3])) {
             i = nd.skip;
             continue;
         }
@@ -288,14 +292,24 @@ static BJ_ALWAYS_INLINE void dealer_law_pass(const DealerDraws::DealerNode* node
         for (int k = 0; k < N_OUT; ++k) out[l * N_OUT + k] = acc[k][l];
 }
 
-/* one pass over up to LAW_MAX_LANES shoes (``count``; the tables padded with empty shoes) */
+/* one pass over up to LAW_MAX_LANES shoes (``count``; the tables padded with empty shoes).
+ * ``check``: some node's factor may be 0 in every lane (else testing for a subtree to skip
+ * only costs: every product is positive, as in a full shoe) */
+template <bool CHECK>
+static BJ_ALWAYS_INLINE void dealer_law_lanes_n(const DealerDraws::DealerNode* nodes,
+                                                size_t end, int max_depth, bool infinite,
+                                                const double* n, const double* left,
+                                                int count, double* out) {
+    if (count <= 4) dealer_law_pass<4, CHECK>(nodes, end, max_depth, infinite, n, left, out);
+    else if (count <= 8) dealer_law_pass<8, CHECK>(nodes, end, max_depth, infinite, n, left, out);
+    else dealer_law_pass<16, CHECK>(nodes, end, max_depth, infinite, n, left, out);
+}
 BJ_GAME_MULTIVERSION
 static void dealer_law_lanes(const DealerDraws::DealerNode* nodes, size_t end, int max_depth,
                              bool infinite, const double* n, const double* left, int count,
-                             double* out) {
-    if (count <= 4) dealer_law_pass<4>(nodes, end, max_depth, infinite, n, left, out);
-    else if (count <= 8) dealer_law_pass<8>(nodes, end, max_depth, infinite, n, left, out);
-    else dealer_law_pass<16>(nodes, end, max_depth, infinite, n, left, out);
+                             bool check, double* out) {
+    if (check) dealer_law_lanes_n<true>(nodes, end, max_depth, infinite, n, left, count, out);
+    else dealer_law_lanes_n<false>(nodes, end, max_depth, infinite, n, left, count, out);
 }
 
 inline void DealerDraws::law_batch(const double* n, const double* left, int count,
@@ -304,13 +318,20 @@ inline void DealerDraws::law_batch(const double* n, const double* left, int coun
     for (int at = 0; at < count; at += LAW_MAX_LANES) {
         int k = count - at < LAW_MAX_LANES ? count - at : LAW_MAX_LANES;
         int lanes = k <= 4 ? 4 : k <= 8 ? 8 : 16;
+        // (a padded lane's products are 0: it never makes a node worth skipping)
+        bool check = false;
         for (int l = 0; l < lanes; ++l) {
-            for (int r = 0; r < N_RANKS; ++r)
+            for (int r = 0; r < N_RANKS; ++r) {
                 pn[l * N_RANKS + r] = l < k ? n[(at + l) * N_RANKS + r] : 0.0;
+                if (l < k && !infinite && !(pn[l * N_RANKS + r] - max_prior[r] > 0.0))
+                    check = true;
+            }
             pleft[l] = l < k ? left[at + l] : 0.0;
+            if (l < k && !infinite && !(pleft[l] - dealer_depth > 0.0)) check = true;
+            if (l < k && infinite) check = true;
         }
         dealer_law_lanes(dnodes.data(), dnodes.size(), dealer_depth, infinite, pn, pleft, k,
-                         pout);
+                         check, pout);
         for (int l = 0; l < k; ++l)
             for (int j = 0; j < N_OUT; ++j) out[(at + l) * N_OUT + j] = pout[l * N_OUT + j];
     }

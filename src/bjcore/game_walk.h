@@ -119,10 +119,11 @@ class FlatIndex {
      * middle bits, taken before, ignored the key's high bits: the tens' count and the
      * split context, so that a hand's contexts all probed from one slot) */
     size_t slot(uint64_t key) const { return (size_t)((key * 0x9E3779B97F4A7C15ull) >> shift); }
+    size_t first_capacity;
     void grow() {
         std::vector<Slot> old;
         old.swap(slots);
-        size_t cap = old.empty() ? 4096 : 2 * old.size();
+        size_t cap = old.empty() ? first_capacity : 2 * old.size();
         slots.assign(cap, Slot{0, -1});
         mask = cap - 1;
         shift = 64;
@@ -135,6 +136,7 @@ class FlatIndex {
             }
     }
   public:
+    explicit FlatIndex(size_t first = 4096) : first_capacity(first) {}
     size_t size() const { return count_; }
     void clear() {
         std::vector<Slot>().swap(slots);
@@ -213,7 +215,15 @@ class GameWalk {
     DealerDraws dealer;           // the dealer's draw compositions (game_dealer.h)
     FlatIndex dealer_index;
     std::vector<double> dealer_rows;     // N_OUT per row
-    FlatIndex row_index;
+    /* the hand rows' index, one table per context (pair rank, extra pair cards, free
+     * hand): the walk stays in one context for long runs, and a small table stays in the
+     * cache (one table for all missed it at nearly every look-up) */
+    enum { N_CONTEXTS = 12 * 16 * 2 };   // (extra: the key's four bits)
+    std::vector<FlatIndex> row_index = std::vector<FlatIndex>(N_CONTEXTS, FlatIndex(256));
+    static int context_slot(int pair, int extra, int free) {
+        return ((pair == PAIR_GENERIC ? 11 : pair) * 16 + extra) * 2 + free;
+    }
+    size_t row_count() const { return rows.size(); }
     std::vector<HandRow<Acc>> rows;
     double split_cache[N_RANKS];
     bool split_have[N_RANKS];
@@ -280,12 +290,21 @@ class GameWalk {
         queued = 0;
     }
 
-    /* Before a hit or a double's card: the laws of the hands one card larger that are not
-     * known yet, in one batch (the walk is about to stand on most of them); while a split
-     * is valued, its first context queues them for every context.  A shoe with a negative
-     * count (a fractional shoe the hand overdraws) is left to dealer_outcomes, whose
-     * clamping depends on the hand's kind; any other shoe's law is the same either way. */
-    void prefetch_child_laws(const double* pi) {
+    /* Before a hit or a double's card: the rows of the hands one card larger (``kids``,
+     * -1 where no card is dealt), looked up together so that their memory loads overlap,
+     * and the laws those rows lack that are not known yet, in one batch (the walk is about
+     * to stand on most of them); while a split is valued, its first context queues them for
+     * every context.  A shoe with a negative count (a fractional shoe the hand overdraws)
+     * is left to dealer_outcomes, whose clamping depends on the hand's kind; any other
+     * shoe's law is the same either way. */
+    void child_rows(const double* pi, int* kids) {
+        for (int r = 0; r < N_RANKS; ++r) {
+            kids[r] = -1;
+            if (!(pi[r] > 0.0) || hard + r + 1 > 21) continue;
+            add_card(r);
+            kids[r] = lookup();
+            remove_card(r);
+        }
         if (infinite) return;
         int e_hi = extra;
         if (extra_rank() && extra_max > 1 && extra >= 1 && extra <= extra_max) {
@@ -294,7 +313,7 @@ class GameWalk {
         }
         int saved = extra;
         for (int r = 0; r < N_RANKS; ++r) {
-            if (!(pi[r] > 0.0) || hard + r + 1 > 21) continue;
+            if (kids[r] < 0 || (rows[kids[r]].have & 8)) continue;
             add_card(r);
             for (int e = saved; e <= e_hi; ++e) {
                 extra = e;
@@ -318,7 +337,7 @@ class GameWalk {
     void forget() {
         dealer_index.clear();
         std::vector<double>().swap(dealer_rows);
-        row_index.clear();
+        for (FlatIndex& index : row_index) index.clear();
         std::vector<HandRow<Acc>>().swap(rows);
         std::vector<Acc>().swap(after_double);
         std::vector<uint8_t>().swap(after_double_have);
@@ -483,11 +502,12 @@ class GameWalk {
 
     int lookup() {
         uint64_t key = context_key();
-        int found = row_index.find(key);
+        FlatIndex& index = row_index[context_slot(pair_rank, extra, free_hand)];
+        int found = index.find(key);
         if (found >= 0) return found;
         int row = (int)rows.size();
         rows.emplace_back();
-        row_index.insert(key, row);
+        index.insert(key, row);
         return row;
     }
 
@@ -537,7 +557,8 @@ class GameWalk {
     Acc hit_value() {
         double pi[N_RANKS];
         next_card_weights(pi);
-        prefetch_child_laws(pi);
+        int kids[N_RANKS];
+        child_rows(pi, kids);
         Acc ev = Acc::zero();
         double own = own_stake();
         for (int r = 0; r < N_RANKS; ++r) {
@@ -547,7 +568,7 @@ class GameWalk {
                 continue;
             }
             add_card(r);
-            ev.add(pi[r], continuation());
+            ev.add(pi[r], continuation_at(kids[r]));
             remove_card(r);
         }
         return ev;
@@ -576,7 +597,8 @@ class GameWalk {
     Acc doubled_draw(double own, double fr, double added_own, int redoubles_left) {
         double pi[N_RANKS];
         next_card_weights(pi);
-        prefetch_child_laws(pi);
+        int kids[N_RANKS];
+        child_rows(pi, kids);
         Acc ev = Acc::constant(added_own * natural_refund(pi));
         for (int r = 0; r < N_RANKS; ++r) {
             if (pi[r] <= 0.0) continue;
@@ -585,7 +607,7 @@ class GameWalk {
                 continue;
             }
             add_card(r);
-            ev.add(pi[r], doubled_choice(own, fr, redoubles_left));
+            ev.add(pi[r], doubled_choice(kids[r], own, fr, redoubles_left));
             remove_card(r);
         }
         return ev;
@@ -597,8 +619,7 @@ class GameWalk {
      * again for every hand above it that doubled. */
     std::vector<Acc> after_double;        // row * 4 + redoubles left
     std::vector<uint8_t> after_double_have;
-    Acc doubled_choice(double own, double fr, int redoubles_left) {
-        int row = lookup();
+    Acc doubled_choice(int row, double own, double fr, int redoubles_left) {
         if (!(R.redoubles > 0 && fr == 0.0 && !free_hand))
             return doubled_choice_at(row, own, fr, redoubles_left);
         size_t slot = (size_t)row * 4 + (size_t)redoubles_left;
@@ -758,8 +779,8 @@ class GameWalk {
     }
 
     /* the value of the option the strategy picks for the current hand */
-    Acc continuation() {
-        int row = lookup();
+    Acc continuation() { return continuation_at(lookup()); }
+    Acc continuation_at(int row) {
         if (split_aces_stand()) {
             // split aces take one card and stand, or double on it (double_split_aces)
             Acc st = value_at(row, ACT_STAND);
