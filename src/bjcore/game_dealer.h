@@ -242,37 +242,46 @@ class DealerDraws {
 
 enum { LAW_MAX_LANES = 16 };
 
+/* (the dealer draws on at a hard total of 16 at most, so at most 16 / r cards of rank r
+ * come before another: sum over r of (16 / r + 1) = 54 rows) */
+enum { MAX_FACTOR_ROWS = 64 };
+
 template <int LANES, bool CHECK>
 static BJ_ALWAYS_INLINE void dealer_law_pass(const DealerDraws::DealerNode* nodes, size_t end,
-                                             int max_depth, bool infinite, const double* n,
+                                             int max_depth, const int* max_prior,
+                                             bool infinite, const double* n,
                                              const double* left, double* out) {
     alignas(32) double prod[41][LANES];
     alignas(32) double inv[41][LANES];
-    alignas(32) double avail[N_RANKS][LANES];
+    // the factor of a card of rank r after j of them: max(n_r - j, 0), row base[r] + j
+    alignas(32) double factor[MAX_FACTOR_ROWS][LANES];
     alignas(32) double acc[N_OUT][LANES];
+    int base[N_RANKS];
     for (int k = 0; k < N_OUT; ++k)
         for (int l = 0; l < LANES; ++l) acc[k][l] = 0.0;
     for (int d = 0; d <= max_depth; ++d)
         for (int l = 0; l < LANES; ++l)
             inv[d][l] = infinite ? 1.0 : (left[l] - d > 0.0 ? 1.0 / (left[l] - d) : 0.0);
-    for (int r = 0; r < N_RANKS; ++r)
-        for (int l = 0; l < LANES; ++l) avail[r][l] = n[l * N_RANKS + r];
+    for (int r = 0, row = 0; r < N_RANKS; ++r) {
+        base[r] = row;
+        for (int j = 0; j <= max_prior[r]; ++j, ++row)
+            for (int l = 0; l < LANES; ++l) {
+                double av = n[l * N_RANKS + r] - (infinite ? 0.0 : (double)j);
+                factor[row][l] = av > 0.0 ? av : 0.0;
+            }
+    }
     for (int l = 0; l < LANES; ++l) prod[0][l] = 1.0;
     const bj_v4 zero = {0.0, 0.0, 0.0, 0.0};
     size_t i = 0;
     while (i < end) {
         const DealerDraws::DealerNode& nd = nodes[i];
-        const double pr = infinite ? 0.0 : (double)nd.prior;
-        const bj_v4 prior = {pr, pr, pr, pr};
-        const double* a = avail[nd.rank];
+        const double* a = factor[base[nd.rank] + nd.prior];
         const double* iv = inv[nd.depth];
         const double* up = prod[nd.depth];
         double* p = prod[nd.depth + 1];
         bj_m4 any = {0, 0, 0, 0};
         for (int l = 0; l < LANES; l += 4) {
-            bj_v4 av = bj_load4(a + l) - prior;
-            av = bj_select4(av > zero, av, zero);
-            bj_v4 pl = bj_load4(up + l) * (av * bj_load4(iv + l));
+            bj_v4 pl = bj_load4(up + l) * (bj_load4(a + l) * bj_load4(iv + l));
             bj_store4(p + l, pl);
             if (CHECK) any |= pl > zero;
         }
@@ -297,19 +306,20 @@ static BJ_ALWAYS_INLINE void dealer_law_pass(const DealerDraws::DealerNode* node
  * only costs: every product is positive, as in a full shoe) */
 template <bool CHECK>
 static BJ_ALWAYS_INLINE void dealer_law_lanes_n(const DealerDraws::DealerNode* nodes,
-                                                size_t end, int max_depth, bool infinite,
-                                                const double* n, const double* left,
+                                                size_t end, int depth, const int* prior,
+                                                bool inf, const double* n, const double* left,
                                                 int count, double* out) {
-    if (count <= 4) dealer_law_pass<4, CHECK>(nodes, end, max_depth, infinite, n, left, out);
-    else if (count <= 8) dealer_law_pass<8, CHECK>(nodes, end, max_depth, infinite, n, left, out);
-    else dealer_law_pass<16, CHECK>(nodes, end, max_depth, infinite, n, left, out);
+    if (count <= 4) dealer_law_pass<4, CHECK>(nodes, end, depth, prior, inf, n, left, out);
+    else if (count <= 8) dealer_law_pass<8, CHECK>(nodes, end, depth, prior, inf, n, left, out);
+    else if (count <= 12) dealer_law_pass<12, CHECK>(nodes, end, depth, prior, inf, n, left, out);
+    else dealer_law_pass<16, CHECK>(nodes, end, depth, prior, inf, n, left, out);
 }
 BJ_GAME_MULTIVERSION
-static void dealer_law_lanes(const DealerDraws::DealerNode* nodes, size_t end, int max_depth,
-                             bool infinite, const double* n, const double* left, int count,
-                             bool check, double* out) {
-    if (check) dealer_law_lanes_n<true>(nodes, end, max_depth, infinite, n, left, count, out);
-    else dealer_law_lanes_n<false>(nodes, end, max_depth, infinite, n, left, count, out);
+static void dealer_law_lanes(const DealerDraws::DealerNode* nodes, size_t end, int depth,
+                             const int* prior, bool inf, const double* n, const double* left,
+                             int count, bool check, double* out) {
+    if (check) dealer_law_lanes_n<true>(nodes, end, depth, prior, inf, n, left, count, out);
+    else dealer_law_lanes_n<false>(nodes, end, depth, prior, inf, n, left, count, out);
 }
 
 inline void DealerDraws::law_batch(const double* n, const double* left, int count,
@@ -317,7 +327,7 @@ inline void DealerDraws::law_batch(const double* n, const double* left, int coun
     double pn[LAW_MAX_LANES * N_RANKS], pleft[LAW_MAX_LANES], pout[LAW_MAX_LANES * N_OUT];
     for (int at = 0; at < count; at += LAW_MAX_LANES) {
         int k = count - at < LAW_MAX_LANES ? count - at : LAW_MAX_LANES;
-        int lanes = k <= 4 ? 4 : k <= 8 ? 8 : 16;
+        int lanes = (k + 3) / 4 * 4;
         // (a padded lane's products are 0: it never makes a node worth skipping)
         bool check = false;
         for (int l = 0; l < lanes; ++l) {
@@ -330,8 +340,8 @@ inline void DealerDraws::law_batch(const double* n, const double* left, int coun
             if (l < k && !infinite && !(pleft[l] - dealer_depth > 0.0)) check = true;
             if (l < k && infinite) check = true;
         }
-        dealer_law_lanes(dnodes.data(), dnodes.size(), dealer_depth, infinite, pn, pleft, k,
-                         check, pout);
+        dealer_law_lanes(dnodes.data(), dnodes.size(), dealer_depth, max_prior, infinite, pn,
+                         pleft, k, check, pout);
         for (int l = 0; l < k; ++l)
             for (int j = 0; j < N_OUT; ++j) out[(at + l) * N_OUT + j] = pout[l * N_OUT + j];
     }
