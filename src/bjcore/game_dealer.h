@@ -63,6 +63,15 @@ class DealerDraws {
     std::vector<DealerNode> dnodes;
     int dealer_depth = 0;                              // most cards drawn before a node's
     int max_prior[N_RANKS] = {0};                      // most cards of a rank drawn before one
+    /* a node as the batched pass reads it: offsets (in doubles) into its tables, whose
+     * rows are LAW_STRIDE lanes long, worked out once */
+    struct LawNode {
+        double orders;
+        int32_t factor, depth, outcome, skip;   // outcome -1: none
+    };
+    enum { LAW_STRIDE = 16 };
+    std::vector<LawNode> law_nodes;
+    int factor_base[N_RANKS] = {0};                    // factor row of (rank, 0 before)
     std::unordered_map<uint64_t, double> hitting_orders;   // build-time memo
 
     void dealer_state(const int* k, int& t, bool& soft, int& hard_out) const {
@@ -162,6 +171,17 @@ class DealerDraws {
             if (nd.depth > dealer_depth) dealer_depth = nd.depth;
             if (nd.prior > max_prior[nd.rank]) max_prior[nd.rank] = nd.prior;
         }
+        for (int r = 0, row = 0; r < N_RANKS; ++r) {
+            factor_base[r] = row;
+            row += max_prior[r] + 1;
+        }
+        law_nodes.clear();
+        for (const DealerNode& nd : dnodes)
+            law_nodes.push_back(LawNode{nd.orders,
+                                        (factor_base[nd.rank] + nd.prior) * LAW_STRIDE,
+                                        nd.depth * LAW_STRIDE,
+                                        nd.outcome >= 0 ? nd.outcome * LAW_STRIDE : -1,
+                                        nd.skip});
     }
 
 
@@ -247,38 +267,36 @@ enum { LAW_MAX_LANES = 16 };
 enum { MAX_FACTOR_ROWS = 64 };
 
 template <int LANES, bool CHECK>
-static BJ_ALWAYS_INLINE void dealer_law_pass(const DealerDraws::DealerNode* nodes, size_t end,
-                                             int max_depth, const int* max_prior,
-                                             bool infinite, const double* n,
+static BJ_ALWAYS_INLINE void dealer_law_pass(const DealerDraws& dd, const double* n,
                                              const double* left, double* out) {
-    alignas(32) double prod[41][LANES];
-    alignas(32) double inv[41][LANES];
+    enum { S = DealerDraws::LAW_STRIDE };
+    alignas(32) double prod[41 * S];
+    alignas(32) double inv[41 * S];
     // the factor of a card of rank r after j of them: max(n_r - j, 0), row base[r] + j
-    alignas(32) double factor[MAX_FACTOR_ROWS][LANES];
-    alignas(32) double acc[N_OUT][LANES];
-    int base[N_RANKS];
+    alignas(32) double factor[MAX_FACTOR_ROWS * S];
+    alignas(32) double acc[N_OUT * S];
+    const bool infinite = dd.infinite;
     for (int k = 0; k < N_OUT; ++k)
-        for (int l = 0; l < LANES; ++l) acc[k][l] = 0.0;
-    for (int d = 0; d <= max_depth; ++d)
+        for (int l = 0; l < LANES; ++l) acc[k * S + l] = 0.0;
+    for (int d = 0; d <= dd.dealer_depth; ++d)
         for (int l = 0; l < LANES; ++l)
-            inv[d][l] = infinite ? 1.0 : (left[l] - d > 0.0 ? 1.0 / (left[l] - d) : 0.0);
-    for (int r = 0, row = 0; r < N_RANKS; ++r) {
-        base[r] = row;
-        for (int j = 0; j <= max_prior[r]; ++j, ++row)
+            inv[d * S + l] = infinite ? 1.0 : (left[l] - d > 0.0 ? 1.0 / (left[l] - d) : 0.0);
+    for (int r = 0; r < N_RANKS; ++r)
+        for (int j = 0; j <= dd.max_prior[r]; ++j)
             for (int l = 0; l < LANES; ++l) {
                 double av = n[l * N_RANKS + r] - (infinite ? 0.0 : (double)j);
-                factor[row][l] = av > 0.0 ? av : 0.0;
+                factor[(dd.factor_base[r] + j) * S + l] = av > 0.0 ? av : 0.0;
             }
-    }
-    for (int l = 0; l < LANES; ++l) prod[0][l] = 1.0;
+    for (int l = 0; l < LANES; ++l) prod[l] = 1.0;
     const bj_v4 zero = {0.0, 0.0, 0.0, 0.0};
-    size_t i = 0;
+    const DealerDraws::LawNode* nodes = dd.law_nodes.data();
+    size_t i = 0, end = dd.law_nodes.size();
     while (i < end) {
-        const DealerDraws::DealerNode& nd = nodes[i];
-        const double* a = factor[base[nd.rank] + nd.prior];
-        const double* iv = inv[nd.depth];
-        const double* up = prod[nd.depth];
-        double* p = prod[nd.depth + 1];
+        const DealerDraws::LawNode& nd = nodes[i];
+        const double* a = factor + nd.factor;
+        const double* iv = inv + nd.depth;
+        const double* up = prod + nd.depth;
+        double* p = prod + nd.depth + S;
         bj_m4 any = {0, 0, 0, 0};
         for (int l = 0; l < LANES; l += 4) {
             bj_v4 pl = bj_load4(up + l) * (bj_load4(a + l) * bj_load4(iv + l));
@@ -290,7 +308,7 @@ static BJ_ALWAYS_INLINE void dealer_law_pass(const DealerDraws::DealerNode* node
             continue;
         }
         if (nd.outcome >= 0) {
-            double* o = acc[nd.outcome];
+            double* o = acc + nd.outcome;
             const double w = nd.orders;
             for (int l = 0; l < LANES; l += 4)
                 bj_store4(o + l, bj_load4(o + l) + w * bj_load4(p + l));
@@ -298,28 +316,25 @@ static BJ_ALWAYS_INLINE void dealer_law_pass(const DealerDraws::DealerNode* node
         ++i;
     }
     for (int l = 0; l < LANES; ++l)
-        for (int k = 0; k < N_OUT; ++k) out[l * N_OUT + k] = acc[k][l];
+        for (int k = 0; k < N_OUT; ++k) out[l * N_OUT + k] = acc[k * S + l];
 }
 
 /* one pass over up to LAW_MAX_LANES shoes (``count``; the tables padded with empty shoes).
  * ``check``: some node's factor may be 0 in every lane (else testing for a subtree to skip
  * only costs: every product is positive, as in a full shoe) */
 template <bool CHECK>
-static BJ_ALWAYS_INLINE void dealer_law_lanes_n(const DealerDraws::DealerNode* nodes,
-                                                size_t end, int depth, const int* prior,
-                                                bool inf, const double* n, const double* left,
-                                                int count, double* out) {
-    if (count <= 4) dealer_law_pass<4, CHECK>(nodes, end, depth, prior, inf, n, left, out);
-    else if (count <= 8) dealer_law_pass<8, CHECK>(nodes, end, depth, prior, inf, n, left, out);
-    else if (count <= 12) dealer_law_pass<12, CHECK>(nodes, end, depth, prior, inf, n, left, out);
-    else dealer_law_pass<16, CHECK>(nodes, end, depth, prior, inf, n, left, out);
+static BJ_ALWAYS_INLINE void dealer_law_lanes_n(const DealerDraws& dd, const double* n,
+                                                const double* left, int count, double* out) {
+    if (count <= 4) dealer_law_pass<4, CHECK>(dd, n, left, out);
+    else if (count <= 8) dealer_law_pass<8, CHECK>(dd, n, left, out);
+    else if (count <= 12) dealer_law_pass<12, CHECK>(dd, n, left, out);
+    else dealer_law_pass<16, CHECK>(dd, n, left, out);
 }
 BJ_GAME_MULTIVERSION
-static void dealer_law_lanes(const DealerDraws::DealerNode* nodes, size_t end, int depth,
-                             const int* prior, bool inf, const double* n, const double* left,
+static void dealer_law_lanes(const DealerDraws& dd, const double* n, const double* left,
                              int count, bool check, double* out) {
-    if (check) dealer_law_lanes_n<true>(nodes, end, depth, prior, inf, n, left, count, out);
-    else dealer_law_lanes_n<false>(nodes, end, depth, prior, inf, n, left, count, out);
+    if (check) dealer_law_lanes_n<true>(dd, n, left, count, out);
+    else dealer_law_lanes_n<false>(dd, n, left, count, out);
 }
 
 inline void DealerDraws::law_batch(const double* n, const double* left, int count,
@@ -340,8 +355,7 @@ inline void DealerDraws::law_batch(const double* n, const double* left, int coun
             if (l < k && !infinite && !(pleft[l] - dealer_depth > 0.0)) check = true;
             if (l < k && infinite) check = true;
         }
-        dealer_law_lanes(dnodes.data(), dnodes.size(), dealer_depth, max_prior, infinite, pn,
-                         pleft, k, check, pout);
+        dealer_law_lanes(*this, pn, pleft, k, check, pout);
         for (int l = 0; l < k; ++l)
             for (int j = 0; j < N_OUT; ++j) out[(at + l) * N_OUT + j] = pout[l * N_OUT + j];
     }
