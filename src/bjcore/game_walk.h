@@ -297,7 +297,21 @@ class GameWalk {
      * every context.  A shoe with a negative count (a fractional shoe the hand overdraws)
      * is left to dealer_outcomes, whose clamping depends on the hand's kind; any other
      * shoe's law is the same either way. */
+    /* the last child rows found for a hand of each size (a double after a hit of the
+     * same hand reuses them: the hit's walk below only writes larger sizes) */
+    struct ChildRows {
+        uint64_t key = 0;
+        bool valid = false;
+        int kids[N_RANKS];
+    };
+    ChildRows child_cache[32];
     void child_rows(const double* pi, int* kids) {
+        ChildRows& cached = child_cache[n_cards & 31];
+        uint64_t here = context_key();
+        if (cached.valid && cached.key == here) {
+            std::memcpy(kids, cached.kids, sizeof cached.kids);
+            return;
+        }
         for (int r = 0; r < N_RANKS; ++r) {
             kids[r] = -1;
             if (!(pi[r] > 0.0) || hard + r + 1 > 21) continue;
@@ -305,6 +319,9 @@ class GameWalk {
             kids[r] = lookup();
             remove_card(r);
         }
+        cached.key = here;
+        cached.valid = true;
+        std::memcpy(cached.kids, kids, sizeof cached.kids);
         if (infinite) return;
         int e_hi = extra;
         if (extra_rank() && extra_max > 1 && extra >= 1 && extra <= extra_max) {
@@ -338,6 +355,7 @@ class GameWalk {
         dealer_index.clear();
         std::vector<double>().swap(dealer_rows);
         for (FlatIndex& index : row_index) index.clear();
+        for (ChildRows& cached : child_cache) cached.valid = false;
         std::vector<HandRow<Acc>>().swap(rows);
         std::vector<Acc>().swap(after_double);
         std::vector<uint8_t>().swap(after_double_have);
