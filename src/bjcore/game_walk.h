@@ -421,15 +421,32 @@ class GameWalk {
     /* ---- the dealer ------------------------------------------------------------------ */
 
     /* the dealer's outcome law for the counts n left in the shoe, by the composition pass
-     * (``recursive``: by the plain recursion over every draw order, for tests) */
-    void law_for(const double* counts, bool recursive, double* out) const {
+     * (``recursive``: by the plain recursion over every draw order; ``lanes`` > 0: as the
+     * last of that many shoes in one batch, the others each short of one card, or of a whole
+     * rank past the tenth, for tests) */
+    void law_for(const double* counts, bool recursive, int lanes, double* out) const {
         double n[N_RANKS], left = 0.0;
         for (int r = 0; r < N_RANKS; ++r) {
             n[r] = counts[r] < 0.0 ? 0.0 : counts[r];
             left += n[r];
         }
         if (infinite) left = 1.0;
-        if (!recursive) {
+        if (!recursive && lanes > 0) {
+            std::vector<double> shoes((size_t)lanes * N_RANKS), lefts(lanes), laws((size_t)lanes * N_OUT);
+            for (int j = 0; j < lanes; ++j) {
+                double* m = &shoes[(size_t)j * N_RANKS];
+                std::memcpy(m, n, sizeof n);
+                if (j < lanes - 1) {
+                    int r = j % N_RANKS;
+                    m[r] = j < N_RANKS ? (m[r] >= 1.0 ? m[r] - 1.0 : m[r]) : 0.0;
+                }
+                lefts[j] = 0.0;
+                for (int r = 0; r < N_RANKS; ++r) lefts[j] += m[r];
+                if (infinite) lefts[j] = 1.0;
+            }
+            dealer.law_batch(shoes.data(), lefts.data(), lanes, laws.data());
+            std::memcpy(out, &laws[(size_t)(lanes - 1) * N_OUT], sizeof(double) * N_OUT);
+        } else if (!recursive) {
             dealer.law(n, left, out);
         } else {
             for (int k = 0; k < N_OUT; ++k) out[k] = 0.0;
