@@ -24,8 +24,8 @@ from bjsolve.risk.game import CountedGame  # noqa: E402
 from bjsolve.web import create_app  # noqa: E402
 from bjsolve.web.forms import rule_fields  # noqa: E402
 
-COMPUTED_GAMES = ("free-bet", "spanish-21")
-NOT_COMPUTED = ("super-fun-21", "blackjack-switch", "pontoon")
+COMPUTED_GAMES = ("free-bet", "spanish-21", "super-fun-21")
+NOT_COMPUTED = ("blackjack-switch", "pontoon")
 
 
 @pytest.fixture(scope="module")

@@ -13,8 +13,9 @@ defaults are the classic game and give ``ReferenceSolver``'s values exactly):
 ``dealer_22_push``, ``free_double_totals`` and ``free_split_ranks`` (sets of totals /
 ranks, not bit masks), ``player_21_wins``, ``bonus_21``, ``bonus_678``, ``bonus_777``,
 ``bonus_after_split``, ``super_bonus``, ``redoubles``, ``double_rescue``,
-``double_split_aces``, and ``natural_always_wins`` (a player natural gets the blackjack
-payout against a dealer natural: the kernels' ``natural_tie_value = blackjack_payout``).
+``double_split_aces``, ``diamond_blackjack_payout`` (None: none), ``charlie`` (0: none),
+and ``natural_always_wins`` (a player natural gets the blackjack payout against a dealer
+natural: the kernels' ``natural_tie_value = blackjack_payout``).
 
 The model
 ---------
@@ -50,6 +51,11 @@ Bonus multiplier of a standing 21 (undoubled; on split hands only with bonus_aft
 (not spades) 3q, spades q, q = m(m-1)(m-2) / (n(n-1)(n-2)), n the sevens of the analysis
 shoe, m = n/4 (infinite shoe: q = 1/64); the super bonus replaces the suited and spades
 payouts (4q) on an unsplit hand against an upcard 7.
+
+Super Fun 21: a natural pays (15 b + d) / 16 (both its cards diamonds with chance 1/16:
+an ace and a ten, suits independent), and so does a tie paid as a natural.  A hand that
+reaches ``charlie`` cards undoubled stops and wins (o + f) x its multiplier whatever the
+dealer's total; the hole card's natural settles it as every leaf.
 """
 from __future__ import annotations
 
@@ -206,7 +212,8 @@ class GameReferenceSolver(ReferenceSolver):
                  free_split_ranks=(), player_21_wins=False, bonus_21=NO_BONUS,
                  bonus_678=NO_BONUS, bonus_777=NO_BONUS, bonus_after_split=False,
                  super_bonus=0, redoubles=0, double_rescue=False, double_split_aces=False,
-                 natural_always_wins=False, **classic):
+                 natural_always_wins=False, diamond_blackjack_payout=None, charlie=0,
+                 **classic):
         super().__init__(counts, **classic)
         self.dealer_22_push = bool(dealer_22_push)
         self.free_double_totals = frozenset(free_double_totals)
@@ -234,6 +241,16 @@ class GameReferenceSolver(ReferenceSolver):
             self._t = self.b
         elif self._t != _natural_tie_value(self.dealer_wins_ties, self.natural_tie, self.b):
             raise AssertionError
+        if diamond_blackjack_payout is not None:
+            # the natural's payout over its suits: both cards diamonds with chance 1/16; a
+            # tie paid as a natural is paid the same way
+            mixed = (15 * self.b + Fraction(diamond_blackjack_payout)) / 16
+            if self._t == self.b:
+                self._t = mixed
+            self.b = mixed
+        if charlie not in (0, 3, 4, 5, 6, 7, 8, 9, 10):
+            raise ValueError("charlie: 0 or 3..10 cards")
+        self.charlie = charlie
         self._q777 = self._suited_777_share()
         self._g = {}              # memo of the games' values
 
@@ -267,6 +284,15 @@ class GameReferenceSolver(ReferenceSolver):
                 return (1 - 4 * q) * b[0] + 4 * q * self.super_bonus
             return (1 - 4 * q) * b[0] + 3 * q * b[1] + q * b[2]
         return ONE
+
+    def _charlie_leaf(self, ctx, hand, key, own, free):
+        """A charlie (``charlie`` cards, not busted, not doubled): it wins at once whatever
+        the dealer's total, paid (o + f) x the 21 bonus where one applies; a dealer natural
+        (the hole card) settles it as every other leaf."""
+        shoe = _remove_hand(self.shoe, self._removed(ctx, hand))
+        d = _dealer_law(_remove_cards(shoe, key), tuple(key), self.hit_soft_17)
+        win = (own + free) * self._multiplier(ctx, hand, key)
+        return (1 - d["blackjack"]) * win + d["blackjack"] * self._natural_pay(own)
 
     def _natural_pay(self, own):
         """What a hand's leaf gets when the dealer's hole card makes a natural."""
@@ -424,6 +450,9 @@ class GameReferenceSolver(ReferenceSolver):
         return self._first_best_of(options, values)
 
     def _continuation_kind(self, ctx, kind, hand, key):
+        if self.charlie and _ncards(hand) >= self.charlie:
+            own, free = (ONE, ZERO) if kind == OWN else (ZERO, ONE)
+            return self._charlie_leaf(ctx, hand, key, own, free)
         return self._gvalue(ctx, kind, hand, key, self._pick_kind(ctx, kind, hand, key))
 
     def _pick(self, ctx, hand, key):           # (ReferenceSolver's entry: own stakes)
@@ -612,7 +641,8 @@ def brute_force_game_round(counts, upcard, player_cards, policy, *, hit_soft_17=
                            player_21_wins=False, bonus_21=NO_BONUS, bonus_678=NO_BONUS,
                            bonus_777=NO_BONUS, bonus_after_split=False, super_bonus=0,
                            sevens=None, redoubles=0, double_rescue=False,
-                           double_split_aces=False):
+                           double_split_aces=False, diamond_blackjack_payout=None, charlie=0,
+                           law=False, infinite=False):
     """Exact unconditioned EV of ONE real round of the games, every card sequence enumerated.
 
     ``counts``: the finite shoe with the player's two cards and the dealer's upcard removed.
@@ -624,10 +654,28 @@ def brute_force_game_round(counts, upcard, player_cards, policy, *, hit_soft_17=
     after the player; a natural takes every own stake still standing, a rescued hand's
     doubled own stake too, and voids a late surrender).  ``sevens``: the sevens of the analysis shoe, for the
     suits of 7-7-7 (None: the infinite shoe's 1/64).  No formula of the solvers is used.
+    ``law=True``: the round's law instead of its EV, a ``RoundLaw`` (exact chances of
+    (dealer outcome, net result): the dealer outcome 17..21, 22, "bust" (over 22) or
+    "natural"), every card dealt as in the real round, split hands included.
+    ``infinite=True``: every card an independent draw with the chances ``counts`` are
+    proportional to (the infinite shoe; no card leaves it).
     """
     shoe0 = _check_shoe(counts)
     b = Fraction(blackjack_payout)
     t_nat = Fraction(natural_tie_value)
+    natural_amount, tie_options = b, None
+    if diamond_blackjack_payout is not None:
+        # an ace and a ten each a diamond with chance 1/4, independently (suits exchangeable)
+        d = Fraction(diamond_blackjack_payout)
+        t_d = d if t_nat == b else t_nat
+        if law:      # the natural's two payouts apart
+            if hole_card != "peek":
+                raise ValueError("law=True with diamond naturals: the peek game only")
+            natural_amount = ((Fraction(15, 16), b), (Fraction(1, 16), d))
+            tie_options = ((Fraction(15, 16), t_nat), (Fraction(1, 16), t_d))
+        else:
+            b = natural_amount = (15 * b + d) / 16
+            t_nat = (15 * t_nat + t_d) / 16
     first = tuple(player_cards)
     pair = first[0] if first[0] == first[1] else None
     limit = max_split_hands
@@ -645,7 +693,17 @@ def brute_force_game_round(counts, upcard, player_cards, policy, *, hit_soft_17=
 
     total = cards_total
 
+    def outcome(dealer_outcome, value):
+        return RoundLaw({(dealer_outcome, value): ONE}) if law else value
+
     draws = next_card_draws
+    if infinite:
+        chances = [Fraction(c, sum(shoe0)) for c in shoe0]
+
+        def draws(shoe):
+            for r in RANKS:
+                if chances[r - 1]:
+                    yield r, chances[r - 1], shoe
 
     def double_kind(cards, split_hand):
         if split_hand and not double_after_split:
@@ -676,11 +734,37 @@ def brute_force_game_round(counts, upcard, player_cards, policy, *, hit_soft_17=
             return (1 - 4 * q) * b777[0] + 3 * q * b777[1] + q * b777[2]
         return ONE
 
+    def multiplier_options(cards, split_hand):
+        """``multiplier`` with the suits apart: ((chance, payout), ...)."""
+        if split_hand and not bonus_after_split or total(cards)[0] != 21 or len(cards) != 3:
+            return ((ONE, multiplier(cards, split_hand)),)
+        if sorted(cards) == [6, 7, 8]:
+            return tuple(zip((Fraction(60, 64), Fraction(3, 64), Fraction(1, 64)), b678))
+        if sorted(cards) == [7, 7, 7]:
+            if not split_hand and upcard == 7 and super_bonus:
+                return ((1 - 4 * q, b777[0]), (4 * q, Fraction(super_bonus)))
+            return ((1 - 4 * q, b777[0]), (3 * q, b777[1]), (q, b777[2]))
+        return ((ONE, multiplier(cards, split_hand)),)
+
+    def settled(hands, dealer_total):
+        """The hands settled against the dealer's total; in law mode a hand whose win
+        depends on its suits ((chance, amount) pairs) is settled for each suit."""
+        if not law:
+            return settle(hands, dealer_total)
+        out = ZERO
+        for i, (kind, t, own, amount, lost) in enumerate(hands):
+            if isinstance(amount, tuple):
+                for chance, one in amount:
+                    rest = hands[:i] + ((kind, t, own, one, lost),) + hands[i + 1:]
+                    out += chance * settled(rest, dealer_total)
+                return out
+        return outcome(dealer_total, settle(hands, dealer_total))
+
     # a finished hand: (kind, total, own stake, win amount, lost on a dealer natural)
     def settle(hands, dealer_total):
         win = ZERO
         for kind, t, own, amount, _ in hands:
-            if kind in ("natural", "fixed"):
+            if kind in ("natural", "fixed", "charlie"):
                 win += amount
             elif kind == "bust":
                 win -= own
@@ -726,16 +810,16 @@ def brute_force_game_round(counts, upcard, player_cards, policy, *, hit_soft_17=
         ev = ZERO
         if hole is None:   # enhc: the second card now
             if sum(shoe) == 0:
-                return settle(hands, "bust")
+                return settled(hands, "bust")
             for r, p, rest in draws(shoe):
                 if _is_natural_cards((upcard, r)):
-                    ev += p * natural_payoff(hands)
+                    ev += p * outcome("natural", natural_payoff(hands))
                 else:
                     for k, w in dealer_final(rest, (upcard, r)).items():
-                        ev += p * w * settle(hands, k)
+                        ev += p * w * settled(hands, k)
             return ev
         for k, w in dealer_final(shoe, (upcard, hole)).items():
-            ev += w * settle(hands, k)
+            ev += w * settled(hands, k)
         return ev
 
     memo = {}
@@ -762,6 +846,10 @@ def brute_force_game_round(counts, upcard, player_cards, policy, *, hit_soft_17=
     def stand(shoe, cards, own, fr, bonus, split_hand, done, waiting, nhands, hole):
         t, _ = total(cards)
         amount = (own + fr) * (multiplier(cards, split_hand) if bonus else ONE)
+        if law and bonus:
+            options = multiplier_options(cards, split_hand)
+            if len(options) > 1:
+                amount = tuple((chance, (own + fr) * m) for chance, m in options)
         return finish(shoe, done + (("stand", t, own, amount, own),), waiting, nhands, hole)
 
     def decide(shoe, cards, free, split_hand, done, waiting, nhands, hole):
@@ -769,6 +857,15 @@ def brute_force_game_round(counts, upcard, player_cards, policy, *, hit_soft_17=
         if key in memo:
             return memo[key]
         own, fr = (ZERO, ONE) if free else (ONE, ZERO)
+        if charlie and len(cards) >= charlie:
+            # a charlie: it wins at once (a later no-hole-card natural takes its own stake)
+            amount = (own + fr) * multiplier(cards, split_hand)
+            if law and len(multiplier_options(cards, split_hand)) > 1:
+                amount = tuple((chance, (own + fr) * m)
+                               for chance, m in multiplier_options(cards, split_hand))
+            ev = finish(shoe, done + (("charlie", 0, own, amount, own),), waiting, nhands, hole)
+            memo[key] = ev
+            return ev
         start = not split_hand and len(cards) == 2
         one_card_aces = split_hand and pair == ACE and not hit_split_aces
         kind = double_kind(cards, split_hand)
@@ -844,7 +941,7 @@ def brute_force_game_round(counts, upcard, player_cards, policy, *, hit_soft_17=
 
     def play(shoe, hole):
         if _is_natural_cards(first):
-            return finish(shoe, (("natural", 21, ONE, b, ZERO),), 0, 1, hole)
+            return finish(shoe, (("natural", 21, ONE, natural_amount, ZERO),), 0, 1, hole)
         return decide(shoe, first, False, False, (), 0, 1, hole)
 
     if hole_card == "enhc":
@@ -856,10 +953,42 @@ def brute_force_game_round(counts, upcard, player_cards, policy, *, hit_soft_17=
     ev = ZERO
     for r, p, rest in draws(shoe0):
         if _is_natural_cards((upcard, r)):
-            ev += p * (t_nat if _is_natural_cards(first) else -ONE)
+            if tie_options is not None and _is_natural_cards(first):
+                for chance, tie in tie_options:
+                    ev += p * chance * outcome("natural", tie)
+            else:
+                ev += p * outcome("natural", t_nat if _is_natural_cards(first) else -ONE)
         else:
             ev += p * play(rest, r)
     return ev
+
+
+class RoundLaw:
+    """An exact law {(dealer outcome, net result): chance} that adds and scales like a
+    number, so that ``brute_force_game_round`` sums laws where it sums values."""
+
+    def __init__(self, chances):
+        self.chances = dict(chances)
+
+    def __add__(self, other):
+        if isinstance(other, RoundLaw):
+            out = dict(self.chances)
+            for k, p in other.chances.items():
+                out[k] = out.get(k, ZERO) + p
+            return RoundLaw(out)
+        if other == 0:
+            return self
+        return NotImplemented
+
+    __radd__ = __add__
+
+    def __mul__(self, w):
+        return RoundLaw({k: w * p for k, p in self.chances.items()})
+
+    __rmul__ = __mul__
+
+    def mean(self):
+        return sum((p * v for (_, v), p in self.chances.items()), ZERO)
 
 
 def reference_kwargs(rules) -> dict:
@@ -886,4 +1015,7 @@ def reference_kwargs(rules) -> dict:
         bonus_777=tuple(exact(x) for x in rules.bonus_777),
         bonus_after_split=rules.bonus_after_split, super_bonus=exact(rules.super_bonus),
         redoubles=rules.redoubles, double_rescue=rules.double_rescue,
-        double_split_aces=rules.double_split_aces)
+        double_split_aces=rules.double_split_aces,
+        diamond_blackjack_payout=(None if rules.diamond_blackjack_payout is None
+                                  else exact(rules.diamond_blackjack_payout)),
+        charlie=rules.charlie)

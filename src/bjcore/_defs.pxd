@@ -68,6 +68,8 @@ cdef struct RuleParams:
     int redoubles            # times a doubled hand may double again (0..3)
     int double_rescue        # a doubled hand may surrender, losing the original bet
     int double_split_aces    # a split ace may double (with hit_split_aces, or alone)
+    double diamond_blackjack_payout  # a natural of two diamonds pays this (0: no such rule)
+    int charlie              # a hand of this many cards that has not busted wins (0: none)
     int game                 # 1 when any of these differs from the classic game
 
 
