@@ -58,7 +58,7 @@ cdef extern from "game_walk.h" namespace "bjgame" nogil:
         int n_cards
         int pair_rank
         size_t dealer_index_size "dealer_index.size"()
-        size_t row_index_size "row_index.size"()
+        size_t row_index_size "row_count"()
         void init()
         void forget()
         void clear_hand()
@@ -67,7 +67,7 @@ cdef extern from "game_walk.h" namespace "bjgame" nogil:
         bint may_double()
         double surrender_value()
         void set_decision(uint64_t key, int action)
-        void law_for(const double* counts, bint recursive, double* out)
+        void law_for(const double* counts, bint recursive, int lanes, double* out)
 
     int walk_round(ValueWalk* w, double* out)
     int walk_split(ValueWalk* w, int pair, double* out)
@@ -287,11 +287,12 @@ cdef class GameEngine:
         """Decisions a policy solve met that had no frozen action (should be 0)."""
         return self.walk.policy_missing
 
-    def _dealer_law(self, counts, bint recursive=False):
+    def _dealer_law(self, counts, bint recursive=False, int lanes=0):
         """The dealer's final outcome chances [17, 18, 19, 20, 21, natural, 22, over 22]
         for the 10 counts left in the shoe (the dealer's known cards already out), by the
         composition pass the engine uses or (``recursive``) by the plain recursion over
-        every draw order: for tests."""
+        every draw order; ``lanes`` > 0: by the batched pass, as the last of ``lanes``
+        shoes computed together (the others each a card short): for tests."""
         cdef double n[10]
         cdef double out[8]
         cdef int r
@@ -299,7 +300,9 @@ cdef class GameEngine:
             raise ValueError(f"counts must have {N_RANKS} entries, got {len(counts)}")
         for r in range(N_RANKS):
             n[r] = counts[r]
-        self.walk.law_for(n, recursive, out)
+        if lanes < 0 or lanes > 64:
+            raise ValueError(f"lanes must be 0..64, got {lanes}")
+        self.walk.law_for(n, recursive, lanes, out)
         return [out[r] for r in range(8)]
 
     @property
