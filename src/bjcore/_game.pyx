@@ -31,6 +31,7 @@ cdef extern from "game_walk.h" namespace "bjgame" nogil:
         int bonus_after_split
         double super_bonus
         int redoubles, double_rescue, double_split_aces
+        int natural_loss
 
     cdef cppclass PolicyTable:
         int split_context
@@ -103,6 +104,7 @@ cdef void copy_rules(const RuleParams* p, GameRules* g) noexcept:
     g.redoubles = p.redoubles
     g.double_rescue = p.double_rescue
     g.double_split_aces = p.double_split_aces
+    g.natural_loss = p.natural_loss
 
 
 cdef class GameEngine:
@@ -128,6 +130,12 @@ cdef class GameEngine:
         # (the rule model refuses the combinations the games exclude: redoubles with free
         # doubles or splits)
         decode_rules(rules, &params)
+        if params.natural_loss == 2 and params.max_split_hands > 1:
+            # BB+1 charges a split round one unit for all its standing hands together: not
+            # a sum over the hands, which the walk values one by one (docs/games.md)
+            raise ValueError(f"rules: natural_loss 2 (BB+1) with max_split_hands "
+                             f"{params.max_split_hands}: the game engine computes BB+1 "
+                             f"without splitting only (max_split_hands 1)")
         copy_rules(&params, &self.walk.R)
         self.walk.game = params.game
         self.walk.infinite = infinite

@@ -34,7 +34,7 @@ GAME_RULE_DEFAULTS = {
     "dealer_22_push": 0, "free_double_totals": 0, "free_split_ranks": 0,
     "player_21_wins": 0, "bonus_21": (1.0, 1.0, 1.0), "bonus_678": (1.0, 1.0, 1.0),
     "bonus_777": (1.0, 1.0, 1.0), "bonus_after_split": 0, "super_bonus": 0.0,
-    "redoubles": 0, "double_rescue": 0, "double_split_aces": 0,
+    "redoubles": 0, "double_rescue": 0, "double_split_aces": 0, "natural_loss": 0,
 }
 OPTIONAL_RULE_KEYS = ("natural_tie_value",) + tuple(GAME_RULE_DEFAULTS)
 
@@ -169,6 +169,12 @@ cdef int decode_game_rules(dict rules, RuleParams* out) except -1:
     out.redoubles = _whole(full, "redoubles", (0, 1, 2, 3), "0, 1, 2 or 3")
     out.double_rescue = _flag(full, "double_rescue")
     out.double_split_aces = _flag(full, "double_split_aces")
+    out.natural_loss = _whole(full, "natural_loss", (0, 1, 2),
+                              "0 (the hole-card rule), 1 (OBBO) or 2 (BB+1)")
+    if out.natural_loss and not out.natural_takes_all:
+        raise ValueError(f"rules: natural_loss ({out.natural_loss}) is a no-hole-card loss "
+                         f"rule: it needs natural_takes_all = 1 (hole card 'enhc'), got "
+                         f"natural_takes_all = {out.natural_takes_all}")
     if out.redoubles and (out.free_double_totals or out.free_split_ranks):
         raise ValueError(f"rules: redoubles ({out.redoubles}) cannot go with free doubles or "
                          f"free splits (free_double_totals {out.free_double_totals}, "
@@ -176,7 +182,8 @@ cdef int decode_game_rules(dict rules, RuleParams* out) except -1:
                          f"whose money a redouble of a free stake is would be a guess")
     out.game = 1 if (out.dealer_22_push or out.free_double_totals or out.free_split_ranks
                      or out.player_21_wins or out.super_bonus != 0.0
-                     or out.redoubles or out.double_rescue or out.double_split_aces) else 0
+                     or out.redoubles or out.double_rescue or out.double_split_aces
+                     or out.natural_loss) else 0
     for i in range(3):
         if out.bonus_21[i] != 1.0 or out.bonus_678[i] != 1.0 or out.bonus_777[i] != 1.0:
             out.game = 1
@@ -192,7 +199,8 @@ cdef int refuse_game_rules(const RuleParams* rules, str kernel) except -1:
         ("dealer_22_push", rules.dealer_22_push), ("free_double_totals", rules.free_double_totals),
         ("free_split_ranks", rules.free_split_ranks), ("player_21_wins", rules.player_21_wins),
         ("redoubles", rules.redoubles), ("double_rescue", rules.double_rescue),
-        ("double_split_aces", rules.double_split_aces)) if on]
+        ("double_split_aces", rules.double_split_aces),
+        ("natural_loss", rules.natural_loss)) if on]
     name = set_flags[0] if set_flags else "bonus_21, bonus_678, bonus_777 or super_bonus"
     raise ValueError(f"rules: {name} is a rule of the games (docs/games.md); "
                      f"{kernel} cannot compute it")

@@ -456,6 +456,26 @@ cdef double bonus_payout(Sim* s, const Hand* hand, int up) noexcept nogil:
     return s.rules.bonus_777[k]
 
 
+cdef double natural_loss_charge(Sim* s, const Hand* hands, int n) noexcept nogil:
+    """What a no-hole-card dealer natural takes from one spot's hands under OBBO or BB+1
+    (docs/games.md): every busted hand's own stake and every rescued hand's original own
+    stake (settled when it was rescued); of the hands still standing, OBBO takes each one's
+    own stake before its doubles, BB+1 one unit in all (if their own stakes reach it)."""
+    cdef double settled = 0.0, standing_base = 0.0, standing_own = 0.0
+    cdef int h
+    for h in range(n):
+        if hands[h].total == 0:
+            settled += hands[h].own
+        elif hands[h].rescued:
+            settled += hands[h].base_own
+        else:
+            standing_base += hands[h].base_own
+            standing_own += hands[h].own
+    if s.rules.natural_loss == 1:
+        return settled + standing_base
+    return settled + (standing_own if standing_own < 1.0 else 1.0)
+
+
 cdef inline double settle_game(Sim* s, const Hand* hand, int dealer, int up) noexcept nogil:
     """A hand of the games against the dealer's final total (22: exactly 22, 23: any other
     bust): a loss costs the own stake only, a win pays own and free stake (times a bonus's
@@ -905,6 +925,9 @@ cdef void _run(Sim* s, const int64_t* ip, const double* dp, const int32_t* key_o
                         elif state[sp] == SPOT_PLAYED:
                             if obo:
                                 net[sp] = -1.0
+                            elif s.rules.natural_loss:
+                                net[sp] = -natural_loss_charge(s, &spot_hands[sp * SIM_MAX_HANDS],
+                                                               n_hands[sp])
                             else:
                                 net[sp] = 0.0
                                 # (a natural takes the player's own stakes, a

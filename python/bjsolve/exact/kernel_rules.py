@@ -27,6 +27,11 @@ def kernel_rules(rules: Rules, split_code: int) -> dict:
     classic rule set gives exactly the classic dict.  A rule no kernel computes yet raises
     NotImplementedError naming it."""
     unsupported = unsupported_rule(rules)
+    if unsupported == "natural_loss":
+        raise NotImplementedError(
+            f"Rules.natural_loss={rules.natural_loss!r} with Rules.max_split_hands="
+            f"{rules.max_split_hands} is not computed yet: BB+1 is computed without "
+            f"splitting only (max_split_hands=1; docs/games.md)")
     if unsupported is not None:
         raise NotImplementedError(
             f"Rules.{unsupported}={getattr(rules, unsupported)!r} is stated but not computed "
@@ -62,6 +67,8 @@ def game_keys(rules: Rules) -> dict:
         keys["double_rescue"] = 1
     if rules.double_split_aces:
         keys["double_split_aces"] = 1
+    if rules.natural_loss != "hole-card":
+        keys["natural_loss"] = {"obbo": 1, "bb+1": 2}[rules.natural_loss]
     return keys
 
 

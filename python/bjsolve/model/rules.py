@@ -26,7 +26,7 @@ CHARLIE_CHOICES = (0, 5, 6, 7)
 NO_BONUS = (1.0, 1.0, 1.0)
 # the games' rules (docs/games.md) that Rules states and validates but no solver computes
 # yet: solving them raises NotImplementedError naming the rule (never a wrong number)
-NOT_YET_SOLVED = ("diamond_blackjack_payout", "charlie", "switch", "natural_loss")
+NOT_YET_SOLVED = ("diamond_blackjack_payout", "charlie", "switch")
 
 
 def _need_bool(name, value) -> bool:
@@ -154,10 +154,14 @@ def _check_game_rules(rules: "Rules") -> None:
 
 
 def unsupported_rule(rules: "Rules") -> str | None:
-    """The first rule of ``rules`` that no solver computes yet (NOT_YET_SOLVED), or None."""
+    """The first rule of ``rules`` that no solver computes yet (NOT_YET_SOLVED), or None.
+    BB+1 is computed without splitting only: its one unit is charged to a split round's
+    standing hands together, which is not a sum over the hands (docs/games.md)."""
     for name in NOT_YET_SOLVED:
         if getattr(rules, name) != GAME_DEFAULTS[name]:
             return name
+    if rules.natural_loss == "bb+1" and rules.max_split_hands > 1:
+        return "natural_loss"
     return None
 
 
@@ -208,10 +212,14 @@ class Rules:
     redoubles: how many times a doubled hand may double again (0..3).
     double_rescue: a doubled hand may be surrendered for its original bet.
     double_split_aces: split aces may double on their two cards.
-    diamond_blackjack_payout, charlie, switch, natural_loss: Super Fun 21's diamond natural,
-        an n-card charlie (a hand of n cards totalling 20 or less wins at once), Blackjack
-        Switch's two swapped hands, and the no-hole-card loss rules "obbo" / "bb+1": stated
-        and validated, not computed yet (solving them raises NotImplementedError).
+    natural_loss: what a dealer natural takes in the no-hole-card game (hole_card="enhc"):
+        "hole-card" (every bet, the classic ENHC), "obbo" (the busted bets, and of every
+        other hand its bet before doubling) or "bb+1" (the busted bets and one unit more;
+        computed without splitting only): docs/games.md.
+    diamond_blackjack_payout, charlie, switch: Super Fun 21's diamond natural, an n-card
+        charlie (a hand of n cards totalling 20 or less wins at once) and Blackjack
+        Switch's two swapped hands: stated and validated, not computed yet (solving them
+        raises NotImplementedError).
     """
 
     decks: float = 6
