@@ -206,8 +206,13 @@ class GameReferenceSolver(ReferenceSolver):
                  free_split_ranks=(), player_21_wins=False, bonus_21=NO_BONUS,
                  bonus_678=NO_BONUS, bonus_777=NO_BONUS, bonus_after_split=False,
                  super_bonus=0, redoubles=0, double_rescue=False, double_split_aces=False,
-                 natural_always_wins=False, natural_loss="hole-card", **classic):
+                 natural_always_wins=False, natural_loss="hole-card",
+                 player_21_beats_natural=False, **classic):
         super().__init__(counts, **classic)
+        if player_21_beats_natural and not (player_21_wins and self.hole_card == "enhc"):
+            raise ValueError("player_21_beats_natural needs player_21_wins and hole_card "
+                             "'enhc'")
+        self.player_21_beats_natural = bool(player_21_beats_natural)
         if natural_loss not in ("hole-card", "obbo", "bb+1"):
             raise ValueError("natural_loss: 'hole-card', 'obbo' or 'bb+1'")
         if natural_loss != "hole-card" and self.hole_card != "enhc":
@@ -309,7 +314,10 @@ class GameReferenceSolver(ReferenceSolver):
         d = _dealer_law(_remove_cards(shoe, key), tuple(key), self.hit_soft_17)
         win = (own + free) * (self._multiplier(ctx, hand, key) if bonus else ONE)
         always = total == 21 and self.player_21_wins
-        v = d["bust"] * win + d["blackjack"] * self._natural_pay(natural_own)
+        # (a 21 paid at once: a dealer natural turned later does not take it)
+        natural_pay = (win if always and self.player_21_beats_natural
+                       else self._natural_pay(natural_own))
+        v = d["bust"] * win + d["blackjack"] * natural_pay
         v += d[22] * ((win if always else ZERO) if self.dealer_22_push else win)
         for k in (17, 18, 19, 20, 21):
             if always or total > k:
@@ -629,7 +637,8 @@ def brute_force_game_round(counts, upcard, player_cards, policy, *, hit_soft_17=
                            player_21_wins=False, bonus_21=NO_BONUS, bonus_678=NO_BONUS,
                            bonus_777=NO_BONUS, bonus_after_split=False, super_bonus=0,
                            sevens=None, redoubles=0, double_rescue=False,
-                           double_split_aces=False, natural_loss="hole-card"):
+                           double_split_aces=False, natural_loss="hole-card",
+                           player_21_beats_natural=False):
     """Exact unconditioned EV of ONE real round of the games, every card sequence enumerated.
 
     ``counts``: the finite shoe with the player's two cards and the dealer's upcard removed.
@@ -642,7 +651,8 @@ def brute_force_game_round(counts, upcard, player_cards, policy, *, hit_soft_17=
     doubled own stake too, and voids a late surrender; ``natural_loss`` "obbo": it takes
     every busted hand's own stake, every other hand's own stake before doubling (a rescue
     was settled at once); "bb+1": the busted and rescued hands' as OBBO, and of the
-    hands still standing one unit in all).  ``sevens``: the sevens of the analysis shoe, for the
+    hands still standing one unit in all; ``player_21_beats_natural``: a 21 that always
+    wins is paid at once, before the natural).  ``sevens``: the sevens of the analysis shoe, for the
     suits of 7-7-7 (None: the infinite shoe's 1/64).  No formula of the solvers is used.
     """
     shoe0 = _check_shoe(counts)
@@ -700,7 +710,7 @@ def brute_force_game_round(counts, upcard, player_cards, policy, *, hit_soft_17=
     def settle(hands, dealer_total):
         win = ZERO
         for kind, t, own, amount, _ in hands:
-            if kind in ("natural", "fixed", "rescued"):
+            if kind in ("natural", "fixed", "rescued", "paid21"):
                 win += amount
             elif kind == "bust":
                 win -= own
@@ -717,9 +727,11 @@ def brute_force_game_round(counts, upcard, player_cards, policy, *, hit_soft_17=
     def natural_payoff(hands):
         if hole_card == "peek":
             return t_nat if any(k == "natural" for k, *_ in hands) else -ONE
+        paid = sum((amount for k, _, _, amount, _ in hands if k == "paid21"), ZERO)
+        hands = [h for h in hands if h[0] != "paid21"]
         if natural_loss != "bb+1":
-            return sum((t_nat if k == "natural" else -lost for k, _, _, _, lost in hands),
-                       ZERO)
+            return paid + sum((t_nat if k == "natural" else -lost
+                               for k, _, _, _, lost in hands), ZERO)
         # BB+1: the busted (and rescued) bets, then one unit of what still stands
         pay, standing = ZERO, ZERO
         for k, _, own, _, lost in hands:
@@ -729,7 +741,7 @@ def brute_force_game_round(counts, upcard, player_cards, policy, *, hit_soft_17=
                 pay -= lost
             else:
                 standing += own if k == "stand" else lost
-        return pay - min(ONE, standing)
+        return paid + pay - min(ONE, standing)
 
     dealer_memo = {}
 
@@ -796,7 +808,8 @@ def brute_force_game_round(counts, upcard, player_cards, policy, *, hit_soft_17=
         t, _ = total(cards)
         amount = (own + fr) * (multiplier(cards, split_hand) if bonus else ONE)
         lost = own if lost is None else lost
-        return finish(shoe, done + (("stand", t, own, amount, lost),), waiting, nhands, hole)
+        kind = "paid21" if t == 21 and player_21_wins and player_21_beats_natural else "stand"
+        return finish(shoe, done + ((kind, t, own, amount, lost),), waiting, nhands, hole)
 
     def decide(shoe, cards, free, split_hand, done, waiting, nhands, hole):
         key = ("decide", shoe, cards, free, split_hand, done, waiting, nhands, hole)
@@ -923,4 +936,5 @@ def reference_kwargs(rules) -> dict:
         bonus_777=tuple(exact(x) for x in rules.bonus_777),
         bonus_after_split=rules.bonus_after_split, super_bonus=exact(rules.super_bonus),
         redoubles=rules.redoubles, double_rescue=rules.double_rescue,
-        double_split_aces=rules.double_split_aces, natural_loss=rules.natural_loss)
+        double_split_aces=rules.double_split_aces, natural_loss=rules.natural_loss,
+        player_21_beats_natural=rules.player_21_beats_natural)

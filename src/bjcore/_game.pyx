@@ -31,7 +31,7 @@ cdef extern from "game_walk.h" namespace "bjgame" nogil:
         int bonus_after_split
         double super_bonus
         int redoubles, double_rescue, double_split_aces
-        int natural_loss
+        int natural_loss, player_21_beats_natural
 
     cdef cppclass PolicyTable:
         int split_context
@@ -105,6 +105,7 @@ cdef void copy_rules(const RuleParams* p, GameRules* g) noexcept:
     g.double_rescue = p.double_rescue
     g.double_split_aces = p.double_split_aces
     g.natural_loss = p.natural_loss
+    g.player_21_beats_natural = p.player_21_beats_natural
 
 
 cdef class GameEngine:

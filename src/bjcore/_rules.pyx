@@ -35,6 +35,7 @@ GAME_RULE_DEFAULTS = {
     "player_21_wins": 0, "bonus_21": (1.0, 1.0, 1.0), "bonus_678": (1.0, 1.0, 1.0),
     "bonus_777": (1.0, 1.0, 1.0), "bonus_after_split": 0, "super_bonus": 0.0,
     "redoubles": 0, "double_rescue": 0, "double_split_aces": 0, "natural_loss": 0,
+    "player_21_beats_natural": 0,
 }
 OPTIONAL_RULE_KEYS = ("natural_tie_value",) + tuple(GAME_RULE_DEFAULTS)
 
@@ -175,6 +176,12 @@ cdef int decode_game_rules(dict rules, RuleParams* out) except -1:
         raise ValueError(f"rules: natural_loss ({out.natural_loss}) is a no-hole-card loss "
                          f"rule: it needs natural_takes_all = 1 (hole card 'enhc'), got "
                          f"natural_takes_all = {out.natural_takes_all}")
+    out.player_21_beats_natural = _flag(full, "player_21_beats_natural")
+    if out.player_21_beats_natural and not (out.player_21_wins and out.natural_takes_all):
+        raise ValueError(f"rules: player_21_beats_natural (a player 21 paid before a "
+                         f"no-hole-card dealer's natural) needs player_21_wins = 1 and "
+                         f"natural_takes_all = 1 (hole card 'enhc'), got player_21_wins = "
+                         f"{out.player_21_wins}, natural_takes_all = {out.natural_takes_all}")
     if out.redoubles and (out.free_double_totals or out.free_split_ranks):
         raise ValueError(f"rules: redoubles ({out.redoubles}) cannot go with free doubles or "
                          f"free splits (free_double_totals {out.free_double_totals}, "
@@ -183,7 +190,7 @@ cdef int decode_game_rules(dict rules, RuleParams* out) except -1:
     out.game = 1 if (out.dealer_22_push or out.free_double_totals or out.free_split_ranks
                      or out.player_21_wins or out.super_bonus != 0.0
                      or out.redoubles or out.double_rescue or out.double_split_aces
-                     or out.natural_loss) else 0
+                     or out.natural_loss or out.player_21_beats_natural) else 0
     for i in range(3):
         if out.bonus_21[i] != 1.0 or out.bonus_678[i] != 1.0 or out.bonus_777[i] != 1.0:
             out.game = 1
@@ -200,7 +207,8 @@ cdef int refuse_game_rules(const RuleParams* rules, str kernel) except -1:
         ("free_split_ranks", rules.free_split_ranks), ("player_21_wins", rules.player_21_wins),
         ("redoubles", rules.redoubles), ("double_rescue", rules.double_rescue),
         ("double_split_aces", rules.double_split_aces),
-        ("natural_loss", rules.natural_loss)) if on]
+        ("natural_loss", rules.natural_loss),
+        ("player_21_beats_natural", rules.player_21_beats_natural)) if on]
     name = set_flags[0] if set_flags else "bonus_21, bonus_678, bonus_777 or super_bonus"
     raise ValueError(f"rules: {name} is a rule of the games (docs/games.md); "
                      f"{kernel} cannot compute it")

@@ -77,6 +77,9 @@ struct GameRules {
      * 1 OBBO, 2 BB+1: a busted hand's stake, and of a hand still standing its own stake
      * before any double (BB+1 differs from OBBO only in split rounds, not walked) */
     int natural_loss;
+    /* no hole card: a player 21 that always wins is paid at once, so a dealer natural
+     * turned later does not take it (Pontoon) */
+    int player_21_beats_natural;
 };
 
 /* ---- accumulators ------------------------------------------------------------------ */
@@ -400,6 +403,10 @@ class GameWalk {
         }
         if (always || !R.dealer_22_push) law.win += d[D_22];
         law.win += d[D_OVER];
+        if (always && R.player_21_beats_natural) {
+            law.win += law.natural;
+            law.natural = 0.0;
+        }
         return law;
     }
 

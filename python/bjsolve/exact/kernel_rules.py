@@ -54,6 +54,8 @@ def game_keys(rules: Rules) -> dict:
         keys["free_split_ranks"] = _bits(rules.free_splits)
     if rules.player_21_wins:
         keys["player_21_wins"] = 1
+    if rules.player_21_beats_natural:
+        keys["player_21_beats_natural"] = 1
     for name in ("bonus_21", "bonus_678", "bonus_777"):
         if getattr(rules, name) != NO_BONUS:
             keys[name] = tuple(getattr(rules, name))
