@@ -21,6 +21,7 @@
 
 #include <cstddef>
 #include <cstdlib>
+#include <exception>
 #include <new>
 
 /* `bytes` bytes from malloc, or std::bad_alloc. */
@@ -31,9 +32,26 @@ static inline void* bj_alloc(size_t bytes) {
     return p;
 }
 
+/* Make the calling thread ready to throw.  The C++ runtime keeps its exception state in
+ * thread-local storage of libstdc++, a library loaded with the kernels (dlopen): glibc
+ * gives a thread that block the first time the thread uses it, with malloc, and if that
+ * malloc fails it ends the process ("cannot allocate memory for thread-local data:
+ * ABORT", exit 127) instead of failing the throw.  Without this, the first std::bad_alloc
+ * a thread threw was that first use, at the worst moment: memory exhausted, a MemoryError
+ * due, the process killed instead (seen under RLIMIT_AS on a solve's worker thread).
+ * Reading the exception state on the way into every kernel call makes the first use
+ * happen while memory is still there; afterwards it is one read of thread-local data. */
+static inline void bj_prepare_thread(void) {
+    /* volatile: the runtime declares the function pure, and a discarded pure call is
+     * dropped by the compiler */
+    volatile int in_flight = std::uncaught_exceptions();
+    (void)in_flight;
+}
+
 /* The guards: the kernel call is their argument, so that Cython evaluates it inside the
- * try block it writes for an `except +` function (see _alloc.pxd). */
-#define BJ_GUARD(call) (call)
-#define BJ_GUARD_VOID(call) ((void)(call))
+ * try block it writes for an `except +` function (see _alloc.pxd); the thread is made
+ * ready to throw first (bj_prepare_thread). */
+#define BJ_GUARD(call) (bj_prepare_thread(), (call))
+#define BJ_GUARD_VOID(call) (bj_prepare_thread(), (void)(call))
 
 #endif

@@ -33,6 +33,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "alloc.h"
 #include "game_dealer.h"
 
 namespace bjgame {
@@ -1070,16 +1071,19 @@ class GameWalk {
 /* The entry points: 0, or NO_MEMORY (the walk's tables are then half-built: forget them). */
 template <class Acc>
 static inline int walk_round(GameWalk<Acc>* w, double* out) {
+    bj_prepare_thread();   // alloc.h: ready to throw before memory runs out
     try { *out = w->round_value(); } catch (const std::bad_alloc&) { return NO_MEMORY; }
     return OK;
 }
 template <class Acc>
 static inline int walk_split(GameWalk<Acc>* w, int pair, double* out) {
+    bj_prepare_thread();   // alloc.h: ready to throw before memory runs out
     try { *out = w->split_value(pair); } catch (const std::bad_alloc&) { return NO_MEMORY; }
     return OK;
 }
 template <class Acc>
 static inline int walk_hand(GameWalk<Acc>* w, double* out) {
+    bj_prepare_thread();   // alloc.h: ready to throw before memory runs out
     /* stand, hit, double of the current (unsplit) hand; the hand is cleared after */
     try {
         out[0] = w->get(ACT_STAND).mean();
@@ -1094,6 +1098,7 @@ static inline int walk_hand(GameWalk<Acc>* w, double* out) {
 }
 template <class Acc>
 static inline int walk_freeze(GameWalk<Acc>* w) {
+    bj_prepare_thread();   // alloc.h: ready to throw before memory runs out
     try { w->freeze_all(); } catch (const std::bad_alloc&) { return NO_MEMORY; }
     return OK;
 }
