@@ -638,7 +638,7 @@ def brute_force_game_round(counts, upcard, player_cards, policy, *, hit_soft_17=
                            bonus_777=NO_BONUS, bonus_after_split=False, super_bonus=0,
                            sevens=None, redoubles=0, double_rescue=False,
                            double_split_aces=False, natural_loss="hole-card",
-                           player_21_beats_natural=False):
+                           player_21_beats_natural=False, law=False, infinite=False):
     """Exact unconditioned EV of ONE real round of the games, every card sequence enumerated.
 
     ``counts``: the finite shoe with the player's two cards and the dealer's upcard removed.
@@ -654,6 +654,11 @@ def brute_force_game_round(counts, upcard, player_cards, policy, *, hit_soft_17=
     hands still standing one unit in all; ``player_21_beats_natural``: a 21 that always
     wins is paid at once, before the natural).  ``sevens``: the sevens of the analysis shoe, for the
     suits of 7-7-7 (None: the infinite shoe's 1/64).  No formula of the solvers is used.
+    ``law=True``: the round's law instead of its EV, a ``RoundLaw`` (exact chances of
+    (dealer outcome, net result): the dealer outcome 17..21, 22, "bust" (over 22) or
+    "natural"), every card dealt as in the real round, split hands included.
+    ``infinite=True``: every card an independent draw with the chances ``counts`` are
+    proportional to (the infinite shoe; no card leaves it).
     """
     shoe0 = _check_shoe(counts)
     b = Fraction(blackjack_payout)
@@ -675,7 +680,17 @@ def brute_force_game_round(counts, upcard, player_cards, policy, *, hit_soft_17=
 
     total = cards_total
 
+    def outcome(dealer_outcome, value):
+        return RoundLaw({(dealer_outcome, value): ONE}) if law else value
+
     draws = next_card_draws
+    if infinite:
+        chances = [Fraction(c, sum(shoe0)) for c in shoe0]
+
+        def draws(shoe):
+            for r in RANKS:
+                if chances[r - 1]:
+                    yield r, chances[r - 1], shoe
 
     def double_kind(cards, split_hand):
         if split_hand and not double_after_split:
@@ -706,6 +721,32 @@ def brute_force_game_round(counts, upcard, player_cards, policy, *, hit_soft_17=
             return (1 - 4 * q) * b777[0] + 3 * q * b777[1] + q * b777[2]
         return ONE
 
+    def multiplier_options(cards, split_hand):
+        """``multiplier`` with the suits apart: ((chance, payout), ...)."""
+        if split_hand and not bonus_after_split or total(cards)[0] != 21 or len(cards) != 3:
+            return ((ONE, multiplier(cards, split_hand)),)
+        if sorted(cards) == [6, 7, 8]:
+            return tuple(zip((Fraction(60, 64), Fraction(3, 64), Fraction(1, 64)), b678))
+        if sorted(cards) == [7, 7, 7]:
+            if not split_hand and upcard == 7 and super_bonus:
+                return ((1 - 4 * q, b777[0]), (4 * q, Fraction(super_bonus)))
+            return ((1 - 4 * q, b777[0]), (3 * q, b777[1]), (q, b777[2]))
+        return ((ONE, multiplier(cards, split_hand)),)
+
+    def settled(hands, dealer_total):
+        """The hands settled against the dealer's total; in law mode a hand whose win
+        depends on its suits ((chance, amount) pairs) is settled for each suit."""
+        if not law:
+            return settle(hands, dealer_total)
+        out = ZERO
+        for i, (kind, t, own, amount, lost) in enumerate(hands):
+            if isinstance(amount, tuple):
+                for chance, one in amount:
+                    rest = hands[:i] + ((kind, t, own, one, lost),) + hands[i + 1:]
+                    out += chance * settled(rest, dealer_total)
+                return out
+        return outcome(dealer_total, settle(hands, dealer_total))
+
     # a finished hand: (kind, total, own stake, win amount, lost on a dealer natural)
     def settle(hands, dealer_total):
         win = ZERO
@@ -723,6 +764,19 @@ def brute_force_game_round(counts, upcard, player_cards, policy, *, hit_soft_17=
             elif t < dealer_total or dealer_wins_ties:
                 win -= own
         return win
+
+    def natural_settled(hands):
+        """``natural_payoff`` as the round's result; in law mode a hand whose win depends
+        on its suits (a 21 paid at once) is settled for each suit."""
+        if law:
+            for i, (kind, t, own, amount, lost) in enumerate(hands):
+                if isinstance(amount, tuple):
+                    out = ZERO
+                    for chance, one in amount:
+                        rest = hands[:i] + ((kind, t, own, one, lost),) + hands[i + 1:]
+                        out += chance * natural_settled(rest)
+                    return out
+        return outcome("natural", natural_payoff(hands))
 
     def natural_payoff(hands):
         if hole_card == "peek":
@@ -770,16 +824,16 @@ def brute_force_game_round(counts, upcard, player_cards, policy, *, hit_soft_17=
         ev = ZERO
         if hole is None:   # enhc: the second card now
             if sum(shoe) == 0:
-                return settle(hands, "bust")
+                return settled(hands, "bust")
             for r, p, rest in draws(shoe):
                 if _is_natural_cards((upcard, r)):
-                    ev += p * natural_payoff(hands)
+                    ev += p * natural_settled(hands)
                 else:
                     for k, w in dealer_final(rest, (upcard, r)).items():
-                        ev += p * w * settle(hands, k)
+                        ev += p * w * settled(hands, k)
             return ev
         for k, w in dealer_final(shoe, (upcard, hole)).items():
-            ev += w * settle(hands, k)
+            ev += w * settled(hands, k)
         return ev
 
     memo = {}
@@ -807,6 +861,10 @@ def brute_force_game_round(counts, upcard, player_cards, policy, *, hit_soft_17=
               lost=None):
         t, _ = total(cards)
         amount = (own + fr) * (multiplier(cards, split_hand) if bonus else ONE)
+        if law and bonus:
+            options = multiplier_options(cards, split_hand)
+            if len(options) > 1:
+                amount = tuple((chance, (own + fr) * m) for chance, m in options)
         lost = own if lost is None else lost
         kind = "paid21" if t == 21 and player_21_wins and player_21_beats_natural else "stand"
         return finish(shoe, done + ((kind, t, own, amount, lost),), waiting, nhands, hole)
@@ -906,10 +964,38 @@ def brute_force_game_round(counts, upcard, player_cards, policy, *, hit_soft_17=
     ev = ZERO
     for r, p, rest in draws(shoe0):
         if _is_natural_cards((upcard, r)):
-            ev += p * (t_nat if _is_natural_cards(first) else -ONE)
+            ev += p * outcome("natural", t_nat if _is_natural_cards(first) else -ONE)
         else:
             ev += p * play(rest, r)
     return ev
+
+
+class RoundLaw:
+    """An exact law {(dealer outcome, net result): chance} that adds and scales like a
+    number, so that ``brute_force_game_round`` sums laws where it sums values."""
+
+    def __init__(self, chances):
+        self.chances = dict(chances)
+
+    def __add__(self, other):
+        if isinstance(other, RoundLaw):
+            out = dict(self.chances)
+            for k, p in other.chances.items():
+                out[k] = out.get(k, ZERO) + p
+            return RoundLaw(out)
+        if other == 0:
+            return self
+        return NotImplemented
+
+    __radd__ = __add__
+
+    def __mul__(self, w):
+        return RoundLaw({k: w * p for k, p in self.chances.items()})
+
+    __rmul__ = __mul__
+
+    def mean(self):
+        return sum((p * v for (_, v), p in self.chances.items()), ZERO)
 
 
 def reference_kwargs(rules) -> dict:

@@ -12,6 +12,7 @@ bjsolve uses it only for the games (``exact.engines.make_engine``), the classic 
 staying the faster ``UpcardEngine``.
 """
 from libc.stdint cimport uint64_t
+from libcpp.vector cimport vector
 from libcpp.memory cimport shared_ptr, make_shared
 
 from bjcore._defs cimport RuleParams, N_RANKS, SPLIT_POLICY, SPLIT_CDZ, SPLIT_CDP1, SPLIT_CDP
@@ -73,6 +74,12 @@ cdef extern from "game_walk.h" namespace "bjgame" nogil:
     int walk_freeze(ValueWalk* w)
     enum:
         WALK_NO_MEMORY "bjgame::NO_MEMORY"
+
+
+cdef extern from "game_law.h" namespace "bjgame" nogil:
+    int walk_round_law(ValueWalk* w, int c1, int c2, vector[double]* values,
+                       vector[double]* probs, vector[int]* outcomes, vector[int]* results,
+                       long* combined, double* gap, size_t* entries)
 
 
 cdef void copy_rules(const RuleParams* p, GameRules* g) noexcept:
@@ -304,3 +311,36 @@ cdef class GameEngine:
     def memo_sizes(self):
         """(dealer distributions, hand contexts) held in the memo tables."""
         return self.walk.dealer_index_size(), self.walk.row_index_size()
+
+    def round_law_entries(self, int c1=-1, int c2=-1):
+        """The law of one round's net result against this key, playing this engine's
+        decisions (its solve's, or its frozen policy): ``game_law.h``.  c1, c2 (ranks
+        1..10): the round after those two player cards (for tests); default: the whole
+        round.  Returns (values, probs, outcomes, results, combined splits, largest gap
+        between split hands' dealer marginals, law entries held): entry i has chance
+        probs[i], dealer outcome outcomes[i] (0..4: 17..21, 5 natural, 6 22, 7 over 22)
+        and net result values[results[i]] (unconditioned).  Dealer outcomes with no
+        entries are left out; bjsolve.exact.game_law arranges these as arrays."""
+        cdef vector[double] values, probs
+        cdef vector[int] outcomes, results
+        cdef long combined = 0
+        cdef double gap = 0.0
+        cdef size_t entries = 0
+        cdef int status
+        if self.walk.R.natural_loss or self.walk.R.player_21_beats_natural:
+            # (game_law.h settles a dealer natural as ENHC or peek only)
+            raise ValueError("rules: natural_loss and player_21_beats_natural are not in the "
+                             "games' round law yet (game_law.h); the values are")
+        if c1 != -1 or c2 != -1:
+            if not (1 <= c1 <= 10 and 1 <= c2 <= 10):
+                raise ValueError(f"c1, c2 must be ranks 1..10, got {c1}, {c2}")
+            if self.walk.dealer_n != 1:
+                raise ValueError("the round after two cards is for an upcard key")
+            c1 -= 1
+            c2 -= 1
+        with nogil:
+            status = walk_round_law(self.walk, c1, c2, &values, &probs, &outcomes,
+                                    &results, &combined, &gap, &entries)
+        self.check(status)
+        return (list(values), list(probs), list(outcomes), list(results), combined, gap,
+                entries)

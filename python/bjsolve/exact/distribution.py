@@ -43,6 +43,13 @@ from bjcore._spot_moments import SpotMoments
 
 from ..model.deal import exposed, is_natural
 from ..output.notebook import distribution_frame, distribution_html
+from .game_law import (  # noqa: F401  (game_round_law: the counted game's entry)
+    GAME_DEALER_OUTCOMES,
+    classic_to_game_law,
+    game_round_law,
+    game_round_laws,
+    is_game,
+)
 from .kernel_rules import (
     POLICY_CLASS,
     SPLIT_CLASSES,
@@ -50,7 +57,7 @@ from .kernel_rules import (
     kernel_rules,
     natural_tie_value,
 )
-from .policy import policy_engines
+from .policy import after_double_chart, policy_engines
 from .strategy import StrategyChart
 
 # dealer outcomes t in the kernel's order
@@ -271,6 +278,40 @@ def round_laws(rules, shoe, keys, engines=None, *, split: str = "CDZ-",
             {k: m2 for k, (m2, _) in moments.items()}, moments_exact)
 
 
+def _refuse_natural_rules(rules) -> None:
+    """The games' law (game_law.h) settles a dealer natural as ENHC or peek: OBBO, BB+1
+    and the 21 paid before the natural are not in it yet (docs/games.md)."""
+    for name, classic in (("natural_loss", "hole-card"), ("player_21_beats_natural", False)):
+        if getattr(rules, name) != classic:
+            raise NotImplementedError(
+                f"Rules.{name}={getattr(rules, name)!r}: the outcome distribution of the "
+                f"games does not compute it yet (docs/games.md); the EV does")
+
+
+def _game_laws(solution, strategy, threads, after_double=None):
+    """({key: (values, law)} of the game engine, whether a split was combined) for a
+    game ``solution`` playing ``strategy`` (as ``_kernel_laws`` takes it): the solve's
+    own engines for "optimal", policy engines of the strategy otherwise."""
+    _refuse_natural_rules(solution.rules)
+    if isinstance(strategy, str):
+        if strategy != "optimal":
+            raise ValueError(f"strategy must be 'optimal', a StrategyChart or a callable "
+                             f"f(cards, dealer, allowed) -> action, got {strategy!r:.60}")
+        if after_double is not None:
+            raise ValueError("after_double: a frozen choice after a double goes with a "
+                             "strategy (a chart); 'optimal' makes the optimal choice")
+        engines = {k: solution._engines[k] for k in solution.deal.playable_keys}
+    else:
+        if not (isinstance(strategy, StrategyChart) or callable(strategy)):
+            raise TypeError("strategy must be 'optimal', a StrategyChart or a callable "
+                            f"f(cards, dealer, allowed) -> action, got {type(strategy).__name__}")
+        if isinstance(after_double, str) and after_double == "basic":
+            after_double = after_double_chart(solution)
+        engines = policy_engines(solution.rules, solution.shoe, strategy, solution.deal,
+                                 after_double=after_double)
+    return game_round_laws(engines, threads)
+
+
 def _natural_dealer_law(rules, deal, key) -> np.ndarray:
     """Exposed dealer natural: every hand loses one unit, a player natural pushes."""
     out = np.zeros((len(DEALER_OUTCOMES), LATTICE))
@@ -320,7 +361,14 @@ def _convolve(a: dict, b: dict) -> dict:
     return out
 
 
-def _exactness(infinite: bool, split_approx: bool, spots: int) -> tuple[bool, str]:
+def _exactness(infinite: bool, split_approx: bool, spots: int,
+               game: bool = False) -> tuple[bool, str]:
+    if game and not infinite and (split_approx or spots > 1):
+        what = ((["split hands (every split)"] if split_approx else [])
+                + (["spots"] if spots > 1 else []))
+        return False, (f"the games: {' and '.join(what)} combined as independent given the "
+                       f"dealer's cards and final outcome; each hand's joint law with the "
+                       f"dealer exact, so the mean is exact; the variance is the pmf's")
     if infinite:
         return True, ("exact: infinite shoe, the hands of a round are independent given the "
                       "dealer's cards and final outcome")
@@ -399,7 +447,8 @@ def _spot_cross_moments(solution, strategy, threads):
 def outcome_distribution(solution, strategy="optimal", *, insurance: bool = False,
                          spots: int = 1, threads: int | None = None,
                          exact_splits: bool = True,
-                         exact_spots: bool = False) -> OutcomeDistribution:
+                         exact_spots: bool = False,
+                         after_double=None) -> OutcomeDistribution:
     """The distribution of a round's net outcome for ``solution``'s rules and shoe.
 
     strategy: "optimal" (the solve's play, its post-split class included), a
@@ -420,6 +469,15 @@ def outcome_distribution(solution, strategy="optimal", *, insurance: bool = Fals
         docs/risk.md), hence off by default; not for CDP with resplits, fractional shoes
         or shoes that 2-3 spots could exhaust (the combination is kept, ``method`` says
         why).
+    after_double: the games with redoubles or double rescue, a strategy other than
+        "optimal": the choice after a double as ``Solution.evaluate(chart, after_double=)``
+        takes it ("basic" or a callable); None: the optimal choice for each hand.
+
+    The games (a game rule set): the game engine's own law (``game_law``), over the exact
+    result values (free stakes, bonuses, redoubles); a split's hands are combined as
+    independent given the dealer's outcome (exact on an infinite shoe, the mean exact on
+    every shoe), the variance is the pmf's; ``exact_splits`` and ``exact_spots`` do not
+    apply (docs/risk.md, "The games").
     """
     threads = check_threads(threads)
     if not isinstance(exact_splits, bool):
@@ -440,28 +498,42 @@ def outcome_distribution(solution, strategy="optimal", *, insurance: bool = Fals
                       RuntimeWarning, stacklevel=3)
     # a shoe too small for a round describes no real game: its splits follow the solver's
     # degenerate conventions (the independent combination), not a card-by-card law
-    laws, split_played, second_moments, moments_exact = _kernel_laws(
-        solution, strategy, threads, exact_splits and not solution.may_run_out)
+    columns = column_values(rules.blackjack_payout)
+    game = is_game(rules, solution.split)
+    if game:
+        # the games: the game engine's own laws over their exact result values (every
+        # split combined given the dealer's outcome; no separate second moments)
+        game_laws, split_played = _game_laws(solution, strategy, threads, after_double)
+        second_moments: dict = {}
+        moments_exact = False
+    else:
+        if after_double is not None:
+            raise ValueError("after_double: the choice after a double is a rule of the games "
+                             "(redoubles, double rescue); these rules have none")
+        kernel_laws, split_played, second_moments, moments_exact = _kernel_laws(
+            solution, strategy, threads, exact_splits and not solution.may_run_out)
+        game_laws = {k: (columns, law) for k, law in kernel_laws.items()}
     deal = solution.deal
     for key in deal.keys:
-        if key not in laws:
-            laws[key] = _natural_dealer_law(rules, deal, key)
-    columns = column_values(rules.blackjack_payout)
+        if key not in game_laws:
+            natural = _natural_dealer_law(rules, deal, key)
+            game_laws[key] = (classic_to_game_law(natural, columns) if game
+                              else (columns, natural))
     # per (dealer key, dealer outcome): weight and the conditional law of one spot
     parts = []
     second_moment = 0.0     # E[S^2] of one spot, from the exact second moments
-    for key, law in laws.items():
+    for key, (key_values, law) in game_laws.items():
         wk = deal.weights[key]
         m2 = second_moments.get(key)
-        for t in range(len(DEALER_OUTCOMES)):
+        for t in range(law.shape[0]):
             p_t = float(law[t].sum())
             ins = ((1.0 if t == NATURAL_T else -0.5) if insurance and key == 1 else 0.0)
-            m2_t = float(m2[t]) if m2 is not None else float(law[t] @ columns ** 2)
-            second_moment += wk * (m2_t + 2.0 * ins * float(law[t] @ columns)
+            m2_t = float(m2[t]) if m2 is not None else float(law[t] @ key_values ** 2)
+            second_moment += wk * (m2_t + 2.0 * ins * float(law[t] @ key_values)
                                    + ins * ins * p_t)
             if wk * p_t == 0.0:
                 continue
-            vals = columns.copy()
+            vals = np.array(key_values, dtype=float)
             if insurance and key == 1:
                 vals += 1.0 if t == NATURAL_T else -0.5
             cond: dict = {}
@@ -475,8 +547,8 @@ def outcome_distribution(solution, strategy="optimal", *, insurance: bool = Fals
     mean1 = float(np.dot(one_v, one_p))
     second = sum(w * sum(v * p for v, p in c.items()) ** 2 for w, c in parts)
     covariance = second - mean1 ** 2
-    exact1, method1 = _exactness(shoe.is_infinite, split_played, 1)
-    exact, method = _exactness(shoe.is_infinite, split_played, spots)
+    exact1, method1 = _exactness(shoe.is_infinite, split_played, 1, game)
+    exact, method = _exactness(shoe.is_infinite, split_played, spots, game)
     variance1 = second_moment - mean1 ** 2
     variance_exact1 = exact1 or (moments_exact and not solution.may_run_out)
     if not exact1 and variance_exact1:
@@ -504,7 +576,9 @@ def outcome_distribution(solution, strategy="optimal", *, insurance: bool = Fals
     # each spot's variance exact (when variance_exact1); the covariance between spots as
     # the pmf's (exact on the infinite shoe only) unless computed exactly
     cov_exact = exact
-    if exact_spots and not exact:
+    if exact_spots and not exact and game:
+        method += "; exact_spots not applied: not computed for the games yet"
+    elif exact_spots and not exact:
         why = exact_spots_unavailable(solution, strategy, spots)
         if why:
             method += f"; exact_spots not applied: {why}"
@@ -517,7 +591,7 @@ def outcome_distribution(solution, strategy="optimal", *, insurance: bool = Fals
                     if key not in cross:
                         second12 += wk * _natural_key_cross(rules, shoe, key)
                         continue
-                    law = laws[key]
+                    law = game_laws[key][1]
                     for t in range(len(DEALER_OUTCOMES)):
                         ins = ((1.0 if t == NATURAL_T else -0.5)
                                if insurance and key == 1 else 0.0)

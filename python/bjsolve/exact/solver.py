@@ -394,19 +394,23 @@ class Solution:
                                   after_double=after_double), False)
 
     def outcome_distribution(self, strategy="optimal", *, insurance=False, spots=1,
-                             threads=None, exact_splits=True, exact_spots=False):
+                             threads=None, exact_splits=True, exact_spots=False,
+                             after_double=None):
         """The distribution of a round's net outcome in initial bets (an
         ``OutcomeDistribution``): unconditioned (dealer naturals included); its mean equals
         ``expected_value`` (or ``evaluate(strategy)``) to about 1e-15; ``.exact`` says
         whether the probabilities are exact, ``.method`` how they were combined when not,
         ``.variance_exact`` whether the SD is.  strategy: "optimal" (this solve's play,
         split class ``self.split``), a ``StrategyChart`` or a callable as for ``evaluate``;
-        spots: 1..3 hands against one dealer.  Details: ``bjsolve.exact.distribution``."""
+        spots: 1..3 hands against one dealer; after_double (the games, with a strategy):
+        as for ``evaluate``.  The games' rules too (their own result values; every split
+        combined given the dealer's outcome, ``exact=False`` on a finite shoe).  Details:
+        ``bjsolve.exact.distribution``."""
         # (lazy: the distribution needs numpy, which a solve and its chart do without)
         from .distribution import outcome_distribution
         return outcome_distribution(self, strategy, insurance=insurance, spots=spots,
                                     threads=threads, exact_splits=exact_splits,
-                                    exact_spots=exact_spots)
+                                    exact_spots=exact_spots, after_double=after_double)
 
 
     # ---- in a notebook ---------------------------------------------------------------

@@ -1,0 +1,663 @@
+/* The law of one round's net result in the games (docs/risk.md, "The games"), beside the
+ * game walk's values (game_walk.h).
+ *
+ * GameLaw<Walk> follows a GameWalk that has valued (or will value, lazily) the same dealer
+ * key: every decision is the walk's own, read from its memo rows, its policy table or its
+ * comparisons of ValueAcc means, so the law is that of exactly the play the solve (or a
+ * frozen chart) chose, bit for bit.  What it adds is the law: for each hand state the joint
+ * law of (the dealer's outcome, the hand's net result), kept sparse.
+ *
+ * Representation.  The games' results leave the classic half-unit lattice (free stakes,
+ * bonus payouts 1.5/2/3 times a stake of 1..2, the super bonus of 200 units, redoubled
+ * stakes of 8), and a round has few distinct results, so each result is an index into one
+ * table of exact doubles (every result is a small sum of products of the stakes and the
+ * payouts, exact in binary); a law is a vector of (probability, result index, dealer
+ * outcome) kept sorted by (outcome, result), so that adding two laws is one merge.
+ *
+ * Memory.  One law per hand context the round reaches (the walk's memo rows, about 60 000
+ * a dealer key in 6 decks) and per doubled-hand state; each holds a few dozen entries of
+ * 16 bytes.  The tables live only while one key's round law is built (``forget``).
+ *
+ * Dealer naturals.  The walk's values charge a standing hand its own stake against a
+ * dealer natural and give back at each double node what the natural does not take; a law
+ * cannot carry such corrections.  Here every leaf (stand, bust, rescue) carries the dealer's
+ * law for the cards gone, natural included, and where a natural takes only the original
+ * bet (peek, ENHC-OBO: ``!natural_takes_all``) the round's natural row is then put at -1
+ * (a player natural at its own payout), as the real round settles it.  A bust keeps the
+ * dealer's law of the busted hand's cards, so that a hand's dealer marginal is the
+ * dealer's law of the shoe it was dealt from, whatever the play (the splits use that).
+ *
+ * Splits.  The walk's split construction (the X / N blocks, the removal recursions, the
+ * weights over the number of hands) applied to laws entry by entry (every step is linear);
+ * within one pattern of hands the hands are combined as independent given the dealer's
+ * outcome.  Exact on an infinite shoe; on a finite shoe the cards the split hands take
+ * from one another are left out of the pmf (not out of the mean: each hand keeps its own
+ * exact joint law with the dealer).
+ */
+#ifndef BJSOLVE_GAME_LAW_H
+#define BJSOLVE_GAME_LAW_H
+
+#include <algorithm>
+#include <cstring>
+#include <map>
+#include <vector>
+
+#include "game_walk.h"
+
+namespace bjgame {
+
+struct LawEntry {
+    double p;
+    uint32_t key;   // dealer outcome t << 16 | result index
+};
+typedef std::vector<LawEntry> Law;
+
+static inline uint32_t law_key(int t, int v) { return ((uint32_t)t << 16) | (uint32_t)v; }
+static inline int law_t(uint32_t key) { return (int)(key >> 16); }
+static inline int law_v(uint32_t key) { return (int)(key & 0xFFFF); }
+
+/* a * A + b * B, both sorted by key */
+static inline Law law_combine(double a, const Law& A, double b, const Law& B) {
+    Law out;
+    out.reserve(A.size() + B.size());
+    size_t i = 0, j = 0;
+    while (i < A.size() || j < B.size()) {
+        if (j >= B.size() || (i < A.size() && A[i].key < B[j].key)) {
+            out.push_back(LawEntry{a * A[i].p, A[i].key});
+            ++i;
+        } else if (i >= A.size() || B[j].key < A[i].key) {
+            out.push_back(LawEntry{b * B[j].p, B[j].key});
+            ++j;
+        } else {
+            out.push_back(LawEntry{a * A[i].p + b * B[j].p, A[i].key});
+            ++i;
+            ++j;
+        }
+    }
+    return out;
+}
+/* out += w * in */
+static inline void law_add(Law& out, double w, const Law& in) {
+    if (in.empty() || w == 0.0) return;
+    if (out.empty()) {
+        out.reserve(in.size());
+        for (const LawEntry& e : in) out.push_back(LawEntry{w * e.p, e.key});
+        return;
+    }
+    out = law_combine(1.0, out, w, in);
+}
+/* sort by key and merge equal keys (a law built entry by entry) */
+static inline void law_normalize(Law& L) {
+    std::sort(L.begin(), L.end(),
+              [](const LawEntry& x, const LawEntry& y) { return x.key < y.key; });
+    size_t k = 0;
+    for (size_t i = 0; i < L.size(); ++i) {
+        if (k > 0 && L[k - 1].key == L[i].key) L[k - 1].p += L[i].p;
+        else L[k++] = L[i];
+    }
+    L.resize(k);
+}
+
+template <class Walk>
+class GameLaw {
+  public:
+    Walk* w;
+    std::vector<double> values;          // result index -> net result (units)
+    std::map<double, int> value_index;
+    FlatIndex memo_index;                // hand context -> continuation law
+    std::vector<Law> memo;
+    FlatIndex doubled_index[8];          // (doubles made, free first double) -> law
+    FlatIndex bust_index;                // removed cards of a busted hand -> dealer law
+    std::vector<double> bust_rows;
+    long combined_splits = 0;            // splits whose hands were combined (finite shoe)
+    double law_max_marginal_gap = 0.0;   // largest gap between split hands' dealer marginals
+
+    explicit GameLaw(Walk* walk) : w(walk) {}
+
+    int vid(double x) {
+        if (x == 0.0) x = 0.0;   // (no -0)
+        auto it = value_index.find(x);
+        if (it != value_index.end()) return it->second;
+        int i = (int)values.size();
+        values.push_back(x);
+        value_index.emplace(x, i);
+        return i;
+    }
+
+    /* ---- leaves ------------------------------------------------------------------- */
+
+    /* the dealer's outcome law for a busted hand's cards (the walk keeps only those of
+     * hands still standing) */
+    const double* bust_dealer() {
+        uint64_t key = w->removed_key();
+        int found = bust_index.find(key);
+        if (found >= 0) return &bust_rows[(size_t)found * N_OUT];
+        double n[N_RANKS], out[N_OUT], left = 0.0;
+        if (w->infinite) {
+            for (int r = 0; r < N_RANKS; ++r) n[r] = w->shoe[r];
+            left = 1.0;
+        } else {
+            w->remaining(n);
+            for (int r = 0; r < N_RANKS; ++r) {
+                if (n[r] < 0.0 && w->pair_rank != 0) n[r] = 0.0;
+                left += n[r];
+            }
+        }
+        w->dealer.law(n, left, out);
+        double listed = 0.0;
+        for (int j = 0; j < D_OVER; ++j) listed += out[j];
+        out[D_OVER] = 1.0 - listed;
+        int row = (int)(bust_rows.size() / N_OUT);
+        bust_rows.insert(bust_rows.end(), out, out + N_OUT);
+        bust_index.insert(key, row);
+        return &bust_rows[(size_t)row * N_OUT];
+    }
+
+    /* every dealer outcome: the result x, a dealer natural: x_natural */
+    Law flat_law(const double* d, double x, double x_natural) {
+        Law L;
+        int v = vid(x), vn = vid(x_natural);
+        for (int t = 0; t < N_OUT; ++t)
+            if (d[t] != 0.0) L.push_back(LawEntry{d[t], law_key(t, t == D_NATURAL ? vn : v)});
+        return L;
+    }
+
+    Law bust_law(double own) { return flat_law(bust_dealer(), -own, -own); }
+
+    /* what a winning standing hand is paid per unit of stake: (chance, payout) pairs,
+     * the suits of 6-7-8 and 7-7-7 apart (the walk's bonus_multiplier is their mean) */
+    int win_options(bool bonus, double* q, double* m) const {
+        q[0] = 1.0;
+        m[0] = 1.0;
+        const GameRules& R = w->R;
+        if (!bonus || (w->pair_rank != 0 && !R.bonus_after_split) || w->total() != 21)
+            return 1;
+        int n = w->n_cards;
+        if (n >= 5) {
+            m[0] = R.bonus_21[n >= 7 ? 2 : n - 5];
+            return 1;
+        }
+        if (n != 3) return 1;
+        if (w->cnt[5] == 1 && w->cnt[6] == 1 && w->cnt[7] == 1) {
+            q[0] = 60.0 / 64.0; q[1] = 3.0 / 64.0; q[2] = 1.0 / 64.0;
+            m[0] = R.bonus_678[0]; m[1] = R.bonus_678[1]; m[2] = R.bonus_678[2];
+            return 3;
+        }
+        if (w->cnt[6] == 3) {
+            double s = w->seven_suit_chance();
+            q[0] = 1.0 - 4.0 * s;
+            m[0] = R.bonus_777[0];
+            if (R.super_bonus > 0.0 && w->pair_rank == 0 && w->upcard == 7) {
+                q[1] = 4.0 * s;
+                m[1] = R.super_bonus;
+                return 2;
+            }
+            q[1] = 3.0 * s; q[2] = s;
+            m[1] = R.bonus_777[1]; m[2] = R.bonus_777[2];
+            return 3;
+        }
+        return 1;
+    }
+
+    /* a hand standing with stake (own, fr), settled as the walk's stand_law + settle */
+    Law stand_law(double own, double fr, bool bonus) {
+        const GameRules& R = w->R;
+        const double* d = w->dealer_outcomes();
+        int t = w->total();
+        bool always = R.player_21_wins && t == 21;
+        double q[3], m[3];
+        int k = win_options(bonus, q, m);
+        int lose = vid(-own), tie = vid(R.tie_value * own), push = vid(0.0);
+        int win[3];
+        for (int i = 0; i < k; ++i) win[i] = vid((own + fr) * m[i]);
+        Law L;
+        for (int o = 0; o < N_OUT; ++o) {
+            if (d[o] == 0.0) continue;
+            int kind;   // 0 win, 1 lose, 2 tie, 3 push
+            if (o < 5) kind = (always || t > 17 + o) ? 0 : (t < 17 + o ? 1 : 2);
+            else if (o == D_NATURAL) kind = 1;
+            else if (o == D_22) kind = (always || !R.dealer_22_push) ? 0 : 3;
+            else kind = 0;
+            if (kind == 0) {
+                for (int i = 0; i < k; ++i)
+                    if (q[i] != 0.0) L.push_back(LawEntry{d[o] * q[i], law_key(o, win[i])});
+            } else {
+                L.push_back(LawEntry{d[o], law_key(o, kind == 1 ? lose : kind == 2 ? tie : push)});
+            }
+        }
+        law_normalize(L);
+        return L;
+    }
+
+    /* ---- the hand -------------------------------------------------------------------- */
+
+    /* the action the walk's ``continuation`` takes for the current hand */
+    int continuation_action() {
+        const GameRules& R = w->R;
+        int row = w->lookup();
+        if (w->split_aces_stand()) {
+            if (!(w->n_cards == 2 && w->may_double())) return ACT_STAND;
+            if (R.split_class == SPLIT_POLICY)
+                return w->policy_action(KIND_SPLIT) == ACT_DOUBLE ? ACT_DOUBLE : ACT_STAND;
+            double st = w->value_at(row, ACT_STAND).mean();
+            double dd = w->value_at(row, ACT_DOUBLE).mean();
+            return improves(dd, st) ? ACT_DOUBLE : ACT_STAND;
+        }
+        if (R.split_class == SPLIT_POLICY && w->pair_rank != PAIR_GENERIC) {
+            int a = w->policy_action(w->is_split() ? KIND_SPLIT : KIND_LATER);
+            if (w->split_aces_stand() && a != ACT_DOUBLE) a = ACT_STAND;
+            return a;
+        }
+        int a = w->rows[row].choice;
+        if (a < 0) {
+            a = w->strategy_choice(row);
+            w->rows[row].choice = (int8_t)a;
+        }
+        return a;
+    }
+
+    Law continuation_law() {
+        uint64_t key = w->context_key();
+        int found = memo_index.find(key);
+        if (found >= 0) return memo[found];
+        Law L = action_law(continuation_action());
+        memo_index.insert(key, (int)memo.size());
+        memo.push_back(L);
+        return L;
+    }
+
+    /* stand, hit or double of the current hand (the walk's value_at) */
+    Law action_law(int a) {
+        if (a == ACT_HIT) return hit_law();
+        if (a == ACT_DOUBLE) return double_law();
+        if (w->is_natural()) {
+            const double* d = w->dealer_outcomes();
+            return flat_law(d, w->R.blackjack_payout,
+                            w->hole_rank >= 0 ? w->R.natural_tie_value : w->R.blackjack_payout);
+        }
+        return stand_law(w->own_stake(), w->free_hand ? 1.0 : 0.0, true);
+    }
+
+    Law hit_law() {
+        double pi[N_RANKS];
+        w->next_card_weights(pi);
+        double own = w->own_stake();
+        Law L;
+        for (int r = 0; r < N_RANKS; ++r) {
+            if (pi[r] <= 0.0) continue;
+            w->add_card(r);
+            if (w->hard > 21) law_add(L, pi[r], bust_law(own));
+            else law_add(L, pi[r], continuation_law());
+            w->remove_card(r);
+        }
+        return L;
+    }
+
+    Law double_law() {
+        double own = w->own_stake(), fr = w->free_hand ? 1.0 : 0.0;
+        int free_first = 0;
+        if (w->free_double_here()) {
+            fr += own + fr;
+            free_first = 1;
+        } else {
+            own += own + fr;
+        }
+        return doubled_draw_law(own, fr, w->R.redoubles, 1, free_first);
+    }
+
+    /* the walk's doubled_draw (its natural refund is the round's natural row, above) */
+    Law doubled_draw_law(double own, double fr, int redoubles_left, int doubles,
+                         int free_first) {
+        double pi[N_RANKS];
+        w->next_card_weights(pi);
+        Law L;
+        for (int r = 0; r < N_RANKS; ++r) {
+            if (pi[r] <= 0.0) continue;
+            w->add_card(r);
+            if (w->hard > 21) law_add(L, pi[r], bust_law(own));
+            else law_add(L, pi[r], doubled_choice_law(own, fr, redoubles_left, doubles,
+                                                      free_first));
+            w->remove_card(r);
+        }
+        return L;
+    }
+
+    /* the walk's doubled_choice: stand, redouble or rescue, as it picks them */
+    Law doubled_choice_law(double own, double fr, int redoubles_left, int doubles,
+                           int free_first) {
+        FlatIndex& index = doubled_index[((doubles - 1) & 3) * 2 + free_first];
+        uint64_t key = w->context_key();
+        int found = index.find(key);
+        if (found >= 0) return memo[found];
+        const GameRules& R = w->R;
+        int row = w->lookup();
+        const StandLaw law = w->law_at(row);
+        ValueAcc stand = ValueAcc::settle(law, own, own + fr, R.tie_value);
+        bool may_redouble = redoubles_left > 0 && w->total() < 21;
+        double orig = w->own_stake();
+        int frozen = R.split_class == SPLIT_POLICY && w->total() < 21
+                         ? w->policy->get(w->after_double_key(R.redoubles - redoubles_left + 1))
+                         : -1;
+        int choice = ACT_STAND;
+        if (frozen >= 0) {
+            if (frozen == ACT_DOUBLE && may_redouble) choice = ACT_DOUBLE;
+            else if (frozen == ACT_SURRENDER && R.double_rescue) choice = ACT_SURRENDER;
+        } else {
+            double best = stand.mean();
+            if (may_redouble) {
+                double v = w->doubled_draw(2.0 * own, 2.0 * fr, own, redoubles_left - 1).mean();
+                if (improves(v, best)) { best = v; choice = ACT_DOUBLE; }
+            }
+            if (R.double_rescue) {
+                double v = -orig * (1.0 - law.natural) - own * law.natural;
+                if (improves(v, best)) { best = v; choice = ACT_SURRENDER; }
+            }
+        }
+        Law L;
+        if (choice == ACT_DOUBLE)
+            L = doubled_draw_law(2.0 * own, 2.0 * fr, redoubles_left - 1, doubles + 1, free_first);
+        else if (choice == ACT_SURRENDER)
+            L = flat_law(w->dealer_outcomes(), -orig, -own);
+        else
+            L = stand_law(own, fr, false);
+        index.insert(key, (int)memo.size());
+        memo.push_back(L);
+        return L;
+    }
+
+    /* ---- splits ------------------------------------------------------------------------- */
+
+    Law pair_hand_law(int pair, int e, int second, int free) {
+        w->clear_hand();
+        w->pair_rank = pair;
+        w->extra = e;
+        w->free_hand = free;
+        w->add_card(pair - 1);
+        w->add_card(second);
+        Law L = continuation_law();
+        w->clear_hand();
+        return L;
+    }
+
+    void blocks_law(int pair, int amax, int free, Law* X, Law* Y) {
+        int p = pair - 1;
+        double rho[N_RANKS];
+        for (int a = 0; a < MAX_A; ++a) X[a].clear(), Y[a].clear();
+        for (int a = 0; a <= amax; ++a) {
+            if (w->infinite && a > 0) {
+                X[a] = X[0];
+                Y[a] = Y[0];
+                continue;
+            }
+            double left = 0.0;
+            for (int r = 0; r < N_RANKS; ++r) rho[r] = w->shoe[r];
+            if (!w->infinite) {
+                rho[p] -= a + 2;
+                for (int r = 0; r < N_RANKS; ++r) rho[r] -= w->dealer_cnt[r];
+                if (rho[p] < 0) continue;
+                for (int r = 0; r < N_RANKS; ++r) left += rho[r];
+                if (left <= 0) continue;
+                for (int r = 0; r < N_RANKS; ++r) rho[r] /= left;
+            }
+            for (int r = 0; r < N_RANKS; ++r)
+                if (rho[r] > 0.0) law_add(X[a], rho[r], pair_hand_law(pair, a + 1, r, free));
+            if (rho[p] > 0.0) Y[a] = pair_hand_law(pair, a + 1, p, free);
+        }
+    }
+
+    static Law remove_unknown(const Law& whole, const Law& pair_part, double g) {
+        if (g >= 1.0) return Law();
+        if (g == 0.0) return whole;
+        return law_combine(1.0 / (1.0 - g), whole, -g / (1.0 - g), pair_part);
+    }
+
+    void removal_tables(int M, double m, double n, double pp, const Law* X, const Law* Y,
+                        Law XT[MAX_A][MAX_A], Law NT[MAX_A][MAX_A]) {
+        for (int a = 0; a < 2 * M - 3; ++a) {
+            XT[a][0] = X[a];
+            NT[a][0] = remove_unknown(X[a], Y[a], w->gamma(m, n, a, 0, pp));
+        }
+        for (int b = 1; b < 2 * M - 3; ++b)
+            for (int a = 0; a < 2 * M - 3 - b; ++a) {
+                XT[a][b] = remove_unknown(XT[a][b - 1], XT[a + 1][b - 1],
+                                          w->gamma(m, n + 1, a, b, pp));
+                NT[a][b] = remove_unknown(NT[a][b - 1], NT[a + 1][b - 1],
+                                          w->gamma(m, n, a, b, pp));
+            }
+    }
+
+    struct Group {
+        const Law* law;
+        int count;
+    };
+
+    /* out += weight * the law of the hands of ``groups`` (count hands of each law) taken
+     * as independent given the dealer's outcome t.  The dealer's chance of t is the
+     * largest of the groups' marginals (equal on a whole shoe: a hand's marginal is the
+     * dealer's law of the shoe it is dealt from); a hand's results given t are its law's
+     * entries over that chance, the rest on a result of 0, so that each hand adds its own
+     * law's mean to the round's, as it adds its block's value to the walk's split value. */
+    void combine(double weight, const Group* groups, int n_groups, Law& out) {
+        if (weight == 0.0) return;
+        Law add;
+        for (int t = 0; t < N_OUT; ++t) {
+            double marg[4], p_t = 0.0;
+            for (int g = 0; g < n_groups; ++g) {
+                marg[g] = 0.0;
+                if (groups[g].count == 0) continue;
+                for (const LawEntry& e : *groups[g].law)
+                    if (law_t(e.key) == t) marg[g] += e.p;
+                if (marg[g] > p_t) p_t = marg[g];
+            }
+            for (int g = 0; g < n_groups; ++g)
+                if (groups[g].count > 0) {
+                    double gap = std::fabs(marg[g] - p_t);
+                    if (gap > law_max_marginal_gap) law_max_marginal_gap = gap;
+                }
+            if (p_t == 0.0) continue;
+            if (t == D_NATURAL && !w->R.natural_takes_all) {
+                add.push_back(LawEntry{p_t, law_key(t, vid(-1.0))});   // one unit in all
+                continue;
+            }
+            std::map<int, double> conv;   // result index -> chance, given t
+            conv[vid(0.0)] = 1.0;
+            for (int g = 0; g < n_groups; ++g) {
+                if (groups[g].count == 0) continue;
+                std::map<int, double> q;
+                double rest = 1.0;
+                for (const LawEntry& e : *groups[g].law)
+                    if (law_t(e.key) == t) {
+                        q[law_v(e.key)] += e.p / p_t;
+                        rest -= e.p / p_t;
+                    }
+                if (rest != 0.0) q[vid(0.0)] += rest;
+                for (int c = 0; c < groups[g].count; ++c) {
+                    std::map<int, double> next;
+                    for (const auto& x : conv)
+                        for (const auto& y : q)
+                            next[vid(values[x.first] + values[y.first])] += x.second * y.second;
+                    conv.swap(next);
+                }
+            }
+            for (const auto& x : conv)
+                if (x.second != 0.0) add.push_back(LawEntry{p_t * x.second, law_key(t, x.first)});
+        }
+        law_normalize(add);
+        law_add(out, weight, add);
+    }
+
+    /* the law of splitting the pair: the walk's split_value, with laws */
+    Law split_law(int pair) {
+        Law out;
+        int M = w->hands_limit(pair);
+        int p = pair - 1;
+        if (M < 2) return out;
+        w->split_value(pair);   // (the walk's dealer laws of the split contexts, as it makes them)
+        bool free_split = (w->R.free_split_ranks >> pair) & 1;
+        int amax = 2 * M - 4;
+        if (!w->infinite && w->shoe[p] - 2 < amax) amax = (int)w->shoe[p] - 2;
+        std::vector<Law> store(4 * MAX_A + 4 * MAX_A * MAX_A);
+        Law* Xo = &store[0];
+        Law* Yo = &store[MAX_A];
+        Law* Xf = &store[2 * MAX_A];
+        Law* Yf = &store[3 * MAX_A];
+        typedef Law Table[MAX_A][MAX_A];
+        Table& XTo = *reinterpret_cast<Table*>(&store[4 * MAX_A]);
+        Table& NTo = *reinterpret_cast<Table*>(&store[4 * MAX_A + MAX_A * MAX_A]);
+        Table& XTf = *reinterpret_cast<Table*>(&store[4 * MAX_A + 2 * MAX_A * MAX_A]);
+        Table& NTf = *reinterpret_cast<Table*>(&store[4 * MAX_A + 3 * MAX_A * MAX_A]);
+        w->extra_max = amax + 1;
+        blocks_law(pair, amax, 0, Xo, Yo);
+        if (free_split) blocks_law(pair, amax, 1, Xf, Yf);
+        w->extra_max = 0;
+        double pp = 0.0, m, n;
+        if (w->infinite) {
+            pp = w->shoe[p];
+            m = n = 0.0;
+        } else {
+            m = w->shoe[p] - 2 - w->dealer_cnt[p];
+            n = w->shoe_size - 2 - w->dealer_n;
+        }
+        double q = n - m;
+        removal_tables(M, m, n, pp, Xo, Yo, XTo, NTo);
+        if (free_split) removal_tables(M, m, n, pp, Xf, Yf, XTf, NTf);
+        if (!w->infinite) combined_splits++;
+        for (int h = 2; h < M; ++h) {
+            double wt = (h == 2 ? 1.0 : 2.0) * w->draw_ratio(m, q, n, h - 2, h, pp);
+            if (wt == 0.0) continue;
+            if (free_split) {
+                Group g[2] = {{&NTo[h - 2][h - 1], 1}, {&NTf[h - 2][h - 1], h - 1}};
+                combine(wt, g, 2, out);
+            } else {
+                Group g[1] = {{&NTo[h - 2][h - 1], h}};
+                combine(wt, g, 1, out);
+            }
+        }
+        for (int k = 0; k < M - 1; ++k) {
+            double wt = ((M == 4 && k >= 1) ? 2.0 : 1.0) * w->draw_ratio(m, q, n, M - 2, k, pp);
+            if (wt == 0.0) continue;
+            if (!free_split) {
+                Group g[2] = {{k > 0 ? &NTo[M - 2][k - 1] : &NTo[M - 2][0], k},
+                              {&XTo[M - 2][k], M - k}};
+                combine(wt, g, 2, out);
+            } else if (k > 0) {
+                Group g[3] = {{&NTo[M - 2][k - 1], 1}, {&NTf[M - 2][k - 1], k - 1},
+                              {&XTf[M - 2][k], M - k}};
+                combine(wt, g, 3, out);
+            } else {
+                Group g[2] = {{&XTo[M - 2][0], 1}, {&XTf[M - 2][0], M - 1}};
+                combine(wt, g, 2, out);
+            }
+        }
+        return out;
+    }
+
+    /* ---- the round ----------------------------------------------------------------------- */
+
+    /* the round's law after the two cards c1, c2 (unconditioned on the hole card) */
+    Law start_law(int c1, int c2) {
+        const GameRules& R = w->R;
+        bool split_ok = c1 == c2 && w->hands_limit(c1 + 1) >= 2;
+        if (split_ok && R.split_class != SPLIT_POLICY) w->split_value(c1 + 1);
+        w->clear_hand();
+        w->add_card(c1);
+        w->add_card(c2);
+        int a;
+        if (R.split_class == SPLIT_POLICY) {
+            a = w->policy_action(KIND_START);
+            if (a == ACT_SPLIT && !split_ok) a = ACT_STAND;
+        } else {
+            a = w->start_choice();
+        }
+        bool natural = w->is_natural();
+        Law L;
+        if (a == ACT_SPLIT) {
+            L = split_law(c1 + 1);
+        } else if (a == ACT_SURRENDER) {
+            const double* d = w->dealer_outcomes();
+            L = flat_law(d, -0.5, R.surrender == 2 ? -0.5 : -1.0);
+        } else {
+            L = action_law(a);
+        }
+        w->clear_hand();
+        if (!natural && a != ACT_SURRENDER && !R.natural_takes_all) {
+            // a dealer natural takes the original bet only: one unit for the round
+            double nat = 0.0;
+            Law kept;
+            for (const LawEntry& e : L) {
+                if (law_t(e.key) == D_NATURAL) nat += e.p;
+                else kept.push_back(e);
+            }
+            if (nat != 0.0) {
+                kept.push_back(LawEntry{nat, law_key(D_NATURAL, vid(-1.0))});
+                law_normalize(kept);
+            }
+            L.swap(kept);
+        }
+        return L;
+    }
+
+    Law round_law() {
+        double n[N_RANKS], left = 0.0;
+        for (int r = 0; r < N_RANKS; ++r) n[r] = w->shoe[r];
+        if (!w->infinite) {
+            for (int r = 0; r < N_RANKS; ++r) n[r] -= w->dealer_cnt[r];
+            for (int r = 0; r < N_RANKS; ++r) left += n[r];
+        }
+        Law out;
+        for (int c1 = 0; c1 < N_RANKS; ++c1)
+            for (int c2 = 0; c2 < N_RANKS; ++c2) {
+                double wt;
+                if (w->infinite) {
+                    wt = n[c1] * n[c2];
+                } else {
+                    wt = n[c1] * (n[c2] - (c1 == c2 ? 1 : 0));
+                    if (wt <= 0.0) continue;
+                    wt /= left * (left - 1);
+                }
+                if (wt > 0.0) law_add(out, wt, start_law(c1, c2));
+            }
+        return out;
+    }
+
+    size_t memo_entries() const {
+        size_t s = 0;
+        for (const Law& L : memo) s += L.size();
+        return s;
+    }
+};
+
+typedef GameLaw<ValueWalk> ValueWalkLaw;
+
+/* Entry points: 0, or NO_MEMORY.  ``out``: the law's entries (the caller's vector);
+ * c1 < 0: the whole round, else the round after the player's two cards c1, c2 (0-based). */
+static inline int walk_round_law(ValueWalk* w, int c1, int c2, std::vector<double>* values,
+                                 std::vector<double>* probs, std::vector<int>* outcomes,
+                                 std::vector<int>* results, long* combined, double* gap,
+                                 size_t* entries) {
+    bj_prepare_thread();   // alloc.h: ready to throw before memory runs out
+    try {
+        ValueWalkLaw law(w);
+        Law L = c1 < 0 ? law.round_law() : law.start_law(c1, c2);
+        *values = law.values;
+        probs->clear();
+        outcomes->clear();
+        results->clear();
+        for (const LawEntry& e : L) {
+            probs->push_back(e.p);
+            outcomes->push_back(law_t(e.key));
+            results->push_back(law_v(e.key));
+        }
+        *combined = law.combined_splits;
+        *gap = law.law_max_marginal_gap;
+        *entries = law.memo_entries();
+    } catch (const std::bad_alloc&) {
+        w->clear_hand();
+        return NO_MEMORY;
+    }
+    return OK;
+}
+
+}  // namespace bjgame
+
+#endif
