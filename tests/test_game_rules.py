@@ -11,7 +11,7 @@ from bjsolve.model.suited_shoe import SuitedShoe
 
 CLASSIC_KEYS = set(kernel_rules(Rules(), 0))
 GAME_PRESETS = ("free-bet", "spanish-21", "super-fun-21", "blackjack-switch", "pontoon")
-NOT_SOLVED = {"super-fun-21": "diamond_blackjack_payout", "blackjack-switch": "switch"}
+NOT_SOLVED = {"blackjack-switch": "switch"}
 
 
 @pytest.mark.parametrize("name", Rules.presets())

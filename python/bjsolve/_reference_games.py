@@ -13,8 +13,9 @@ defaults are the classic game and give ``ReferenceSolver``'s values exactly):
 ``dealer_22_push``, ``free_double_totals`` and ``free_split_ranks`` (sets of totals /
 ranks, not bit masks), ``player_21_wins``, ``bonus_21``, ``bonus_678``, ``bonus_777``,
 ``bonus_after_split``, ``super_bonus``, ``redoubles``, ``double_rescue``,
-``double_split_aces``, and ``natural_always_wins`` (a player natural gets the blackjack
-payout against a dealer natural: the kernels' ``natural_tie_value = blackjack_payout``).
+``double_split_aces``, ``diamond_blackjack_payout`` (None: none), ``charlie`` (0: none),
+and ``natural_always_wins`` (a player natural gets the blackjack payout against a dealer
+natural: the kernels' ``natural_tie_value = blackjack_payout``).
 
 The model
 ---------
@@ -50,6 +51,11 @@ Bonus multiplier of a standing 21 (undoubled; on split hands only with bonus_aft
 (not spades) 3q, spades q, q = m(m-1)(m-2) / (n(n-1)(n-2)), n the sevens of the analysis
 shoe, m = n/4 (infinite shoe: q = 1/64); the super bonus replaces the suited and spades
 payouts (4q) on an unsplit hand against an upcard 7.
+
+Super Fun 21: a natural pays (15 b + d) / 16 (both its cards diamonds with chance 1/16:
+an ace and a ten, suits independent), and so does a tie paid as a natural.  A hand that
+reaches ``charlie`` cards undoubled stops and wins (o + f) x its multiplier whatever the
+dealer's total; the hole card's natural settles it as every leaf.
 """
 from __future__ import annotations
 
@@ -207,7 +213,8 @@ class GameReferenceSolver(ReferenceSolver):
                  bonus_678=NO_BONUS, bonus_777=NO_BONUS, bonus_after_split=False,
                  super_bonus=0, redoubles=0, double_rescue=False, double_split_aces=False,
                  natural_always_wins=False, natural_loss="hole-card",
-                 player_21_beats_natural=False, **classic):
+                 player_21_beats_natural=False, diamond_blackjack_payout=None, charlie=0,
+                 **classic):
         super().__init__(counts, **classic)
         if player_21_beats_natural and not (player_21_wins and self.hole_card == "enhc"):
             raise ValueError("player_21_beats_natural needs player_21_wins and hole_card "
@@ -247,6 +254,16 @@ class GameReferenceSolver(ReferenceSolver):
             self._t = self.b
         elif self._t != _natural_tie_value(self.dealer_wins_ties, self.natural_tie, self.b):
             raise AssertionError
+        if diamond_blackjack_payout is not None:
+            # the natural's payout over its suits: both cards diamonds with chance 1/16; a
+            # tie paid as a natural is paid the same way
+            mixed = (15 * self.b + Fraction(diamond_blackjack_payout)) / 16
+            if self._t == self.b:
+                self._t = mixed
+            self.b = mixed
+        if charlie not in (0, 3, 4, 5, 6, 7, 8, 9, 10):
+            raise ValueError("charlie: 0 or 3..10 cards")
+        self.charlie = charlie
         self._q777 = self._suited_777_share()
         self._g = {}              # memo of the games' values
 
@@ -280,6 +297,15 @@ class GameReferenceSolver(ReferenceSolver):
                 return (1 - 4 * q) * b[0] + 4 * q * self.super_bonus
             return (1 - 4 * q) * b[0] + 3 * q * b[1] + q * b[2]
         return ONE
+
+    def _charlie_leaf(self, ctx, hand, key, own, free):
+        """A charlie (``charlie`` cards, not busted, not doubled): it wins at once whatever
+        the dealer's total, paid (o + f) x the 21 bonus where one applies; a dealer natural
+        (the hole card) settles it as every other leaf."""
+        shoe = _remove_hand(self.shoe, self._removed(ctx, hand))
+        d = _dealer_law(_remove_cards(shoe, key), tuple(key), self.hit_soft_17)
+        win = (own + free) * self._multiplier(ctx, hand, key)
+        return (1 - d["blackjack"]) * win + d["blackjack"] * self._natural_pay(own)
 
     def _natural_pay(self, own):
         """What a hand's leaf gets when the dealer's hole card makes a natural."""
@@ -449,6 +475,9 @@ class GameReferenceSolver(ReferenceSolver):
         return self._first_best_of(options, values)
 
     def _continuation_kind(self, ctx, kind, hand, key):
+        if self.charlie and _ncards(hand) >= self.charlie:
+            own, free = (ONE, ZERO) if kind == OWN else (ZERO, ONE)
+            return self._charlie_leaf(ctx, hand, key, own, free)
         return self._gvalue(ctx, kind, hand, key, self._pick_kind(ctx, kind, hand, key))
 
     def _pick(self, ctx, hand, key):           # (ReferenceSolver's entry: own stakes)
@@ -638,7 +667,8 @@ def brute_force_game_round(counts, upcard, player_cards, policy, *, hit_soft_17=
                            bonus_777=NO_BONUS, bonus_after_split=False, super_bonus=0,
                            sevens=None, redoubles=0, double_rescue=False,
                            double_split_aces=False, natural_loss="hole-card",
-                           player_21_beats_natural=False, law=False, infinite=False):
+                           player_21_beats_natural=False, diamond_blackjack_payout=None,
+                           charlie=0, law=False, infinite=False):
     """Exact unconditioned EV of ONE real round of the games, every card sequence enumerated.
 
     ``counts``: the finite shoe with the player's two cards and the dealer's upcard removed.
@@ -663,6 +693,19 @@ def brute_force_game_round(counts, upcard, player_cards, policy, *, hit_soft_17=
     shoe0 = _check_shoe(counts)
     b = Fraction(blackjack_payout)
     t_nat = Fraction(natural_tie_value)
+    natural_amount, tie_options = b, None
+    if diamond_blackjack_payout is not None:
+        # an ace and a ten each a diamond with chance 1/4, independently (suits exchangeable)
+        d = Fraction(diamond_blackjack_payout)
+        t_d = d if t_nat == b else t_nat
+        if law:      # the natural's two payouts apart
+            if hole_card != "peek":
+                raise ValueError("law=True with diamond naturals: the peek game only")
+            natural_amount = ((Fraction(15, 16), b), (Fraction(1, 16), d))
+            tie_options = ((Fraction(15, 16), t_nat), (Fraction(1, 16), t_d))
+        else:
+            b = natural_amount = (15 * b + d) / 16
+            t_nat = (15 * t_nat + t_d) / 16
     first = tuple(player_cards)
     pair = first[0] if first[0] == first[1] else None
     limit = max_split_hands
@@ -751,7 +794,7 @@ def brute_force_game_round(counts, upcard, player_cards, policy, *, hit_soft_17=
     def settle(hands, dealer_total):
         win = ZERO
         for kind, t, own, amount, _ in hands:
-            if kind in ("natural", "fixed", "rescued", "paid21"):
+            if kind in ("natural", "fixed", "rescued", "paid21", "charlie"):
                 win += amount
             elif kind == "bust":
                 win -= own
@@ -874,6 +917,15 @@ def brute_force_game_round(counts, upcard, player_cards, policy, *, hit_soft_17=
         if key in memo:
             return memo[key]
         own, fr = (ZERO, ONE) if free else (ONE, ZERO)
+        if charlie and len(cards) >= charlie:
+            # a charlie: it wins at once (a later no-hole-card natural takes its own stake)
+            amount = (own + fr) * multiplier(cards, split_hand)
+            if law and len(multiplier_options(cards, split_hand)) > 1:
+                amount = tuple((chance, (own + fr) * m)
+                               for chance, m in multiplier_options(cards, split_hand))
+            ev = finish(shoe, done + (("charlie", 0, own, amount, own),), waiting, nhands, hole)
+            memo[key] = ev
+            return ev
         start = not split_hand and len(cards) == 2
         one_card_aces = split_hand and pair == ACE and not hit_split_aces
         kind = double_kind(cards, split_hand)
@@ -952,7 +1004,7 @@ def brute_force_game_round(counts, upcard, player_cards, policy, *, hit_soft_17=
 
     def play(shoe, hole):
         if _is_natural_cards(first):
-            return finish(shoe, (("natural", 21, ONE, b, ZERO),), 0, 1, hole)
+            return finish(shoe, (("natural", 21, ONE, natural_amount, ZERO),), 0, 1, hole)
         return decide(shoe, first, False, False, (), 0, 1, hole)
 
     if hole_card == "enhc":
@@ -964,7 +1016,11 @@ def brute_force_game_round(counts, upcard, player_cards, policy, *, hit_soft_17=
     ev = ZERO
     for r, p, rest in draws(shoe0):
         if _is_natural_cards((upcard, r)):
-            ev += p * outcome("natural", t_nat if _is_natural_cards(first) else -ONE)
+            if tie_options is not None and _is_natural_cards(first):
+                for chance, tie in tie_options:
+                    ev += p * chance * outcome("natural", tie)
+            else:
+                ev += p * outcome("natural", t_nat if _is_natural_cards(first) else -ONE)
         else:
             ev += p * play(rest, r)
     return ev
@@ -1023,4 +1079,7 @@ def reference_kwargs(rules) -> dict:
         bonus_after_split=rules.bonus_after_split, super_bonus=exact(rules.super_bonus),
         redoubles=rules.redoubles, double_rescue=rules.double_rescue,
         double_split_aces=rules.double_split_aces, natural_loss=rules.natural_loss,
-        player_21_beats_natural=rules.player_21_beats_natural)
+        player_21_beats_natural=rules.player_21_beats_natural,
+        diamond_blackjack_payout=(None if rules.diamond_blackjack_payout is None
+                                  else exact(rules.diamond_blackjack_payout)),
+        charlie=rules.charlie)

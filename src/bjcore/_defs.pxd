@@ -72,6 +72,8 @@ cdef struct RuleParams:
                                  # once, before the dealer's natural could take it
     int natural_loss         # no hole card (natural_takes_all): 0 the dealer natural takes
                              # every own stake; 1 OBBO; 2 BB+1 (docs/games.md)
+    double diamond_blackjack_payout  # a natural of two diamonds pays this (0: no such rule)
+    int charlie              # a hand of this many cards that has not busted wins (0: none)
     int game                 # 1 when any of these differs from the classic game
 
 

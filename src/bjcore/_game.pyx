@@ -33,6 +33,8 @@ cdef extern from "game_walk.h" namespace "bjgame" nogil:
         double super_bonus
         int redoubles, double_rescue, double_split_aces
         int natural_loss, player_21_beats_natural
+        double diamond_blackjack_payout
+        int charlie
 
     cdef cppclass PolicyTable:
         int split_context
@@ -113,6 +115,8 @@ cdef void copy_rules(const RuleParams* p, GameRules* g) noexcept:
     g.double_split_aces = p.double_split_aces
     g.natural_loss = p.natural_loss
     g.player_21_beats_natural = p.player_21_beats_natural
+    g.diamond_blackjack_payout = p.diamond_blackjack_payout
+    g.charlie = p.charlie
 
 
 cdef class GameEngine:

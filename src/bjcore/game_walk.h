@@ -81,6 +81,8 @@ struct GameRules {
     /* no hole card: a player 21 that always wins is paid at once, so a dealer natural
      * turned later does not take it (Pontoon) */
     int player_21_beats_natural;
+    double diamond_blackjack_payout;   // 0: no diamond natural rule
+    int charlie;                       // 0: no charlie
 };
 
 /* ---- accumulators ------------------------------------------------------------------ */
@@ -479,8 +481,47 @@ class GameWalk {
 
     /* ---- stand, hit, double ---------------------------------------------------------- */
 
+    /* a natural under diamond_blackjack_payout: both its cards are diamonds with chance
+     * 1/16 (an ace and a ten, ranks apart: each a diamond with chance 1/4, independently,
+     * the suits being exchangeable; docs/games.md), which pays the diamond payout, as does
+     * a tie paid as a natural (natural_tie_value = blackjack_payout) against a dealer
+     * natural.  Four outcomes, so that an accumulator of laws sees each payout. */
+    Acc diamond_natural_value() {
+        double beta = 0.0;
+        if (hole_rank >= 0) {
+            double pi[N_RANKS];
+            next_card_weights(pi);
+            beta = hole_natural_chance(pi);
+        }
+        double tie = R.natural_tie_value;
+        double diamond_tie = tie == R.blackjack_payout ? R.diamond_blackjack_payout : tie;
+        Acc v = Acc::zero();
+        v.add_constant((1.0 - beta) * (15.0 / 16.0), R.blackjack_payout);
+        v.add_constant((1.0 - beta) * (1.0 / 16.0), R.diamond_blackjack_payout);
+        if (beta > 0.0) {
+            v.add_constant(beta * (15.0 / 16.0), tie);
+            v.add_constant(beta * (1.0 / 16.0), diamond_tie);
+        }
+        return v;
+    }
+
+    /* whether the current (undoubled) hand is a charlie: ``charlie`` cards, not busted */
+    bool is_charlie() const { return R.charlie > 0 && n_cards >= R.charlie; }
+
+    /* a charlie wins at once whatever the dealer makes, a dealer 22 included: paid its
+     * whole stake times the bonus of a 21 of its cards where one is paid; only a dealer
+     * natural (found after the players, without a hole card; peek: charged as every
+     * standing hand, the round's assembly gives it back) takes its own stake */
+    Acc charlie_value(int row) {
+        const StandLaw& law = law_at(row);
+        StandLaw won{1.0 - law.natural, 0.0, law.natural, 0.0};
+        return Acc::settle(won, own_stake(), (own_stake() + (free_hand ? 1.0 : 0.0))
+                                                 * bonus_multiplier(), R.tie_value);
+    }
+
     Acc stand_value(int row) {
         if (is_natural()) {
+            if (R.diamond_blackjack_payout != 0.0) return diamond_natural_value();
             if (hole_rank >= 0) {
                 double pi[N_RANKS];
                 next_card_weights(pi);
@@ -490,6 +531,7 @@ class GameWalk {
             }
             return Acc::constant(R.blackjack_payout);
         }
+        if (is_charlie()) return charlie_value(row);
         StandLaw law = law_at(row);
         return Acc::settle(law, own_stake(), (own_stake() + (free_hand ? 1.0 : 0.0))
                                                  * bonus_multiplier(), R.tie_value);
@@ -715,6 +757,7 @@ class GameWalk {
     /* the value of the option the strategy picks for the current hand */
     Acc continuation() {
         int row = lookup();
+        if (is_charlie()) return value_at(row, ACT_STAND);   // it stops: no decision
         if (split_aces_stand()) {
             // split aces take one card and stand, or double on it (double_split_aces)
             Acc st = value_at(row, ACT_STAND);

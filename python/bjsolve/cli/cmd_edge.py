@@ -22,6 +22,7 @@ def add_arguments(parser) -> None:
     common.add_split_argument(parser)
     parser.add_argument("--no-chart", dest="chart", action="store_false",
                         help="print the house edge only (default: the chart follows)")
+    common.add_after_double_argument(parser)
     common.add_output_arguments(parser, color=True, pictures=True)
 
 
@@ -31,8 +32,13 @@ def run(args) -> int:
     rules = common.rules_from_args(args)
     shoe = common.shoe_from_args(args, rules)
     sol = solve(rules, shoe=shoe, split=args.split)
-    tables = [house_edge_table(sol)]
+    after = common.after_double_chart_for(sol, args) if args.chart else None
+    after_ev = None if after is None else sol.evaluate(sol.strategy, after_double=after)
+    tables = [house_edge_table(sol, after_double_ev=after_ev)]
     if args.chart:
         tables.append(strategy_table(sol, count_exceptions=False))
+    if after is not None:
+        from ..exact.after_double_table import after_double_tables
+        tables += after_double_tables(sol, after)
     common.emit(tables, args)
     return 0

@@ -479,3 +479,29 @@ def progress(args, total=None, label="working"):
             bar.close()
         except Exception:        # noqa: BLE001 -- a Ctrl-C that came while rich started
             pass                 # the bar leaves it half started; the results matter more
+
+
+def add_after_double_argument(parser) -> None:
+    """--no-after-double: leave out the after-double chart (games with redoubles or double
+    rescue print it after the basic-strategy chart)."""
+    parser.add_argument("--no-after-double", dest="after_double", action="store_false",
+                        help="games with redoubles or double rescue: leave out the chart "
+                             "for the choice after a double (default: printed after the "
+                             "basic-strategy chart)")
+
+
+def wants_after_double(rules, args) -> bool:
+    """True where the rules give a choice after a double and the command line keeps it,
+    for a game with one dealer upcard (the exposed game has no such chart)."""
+    from ..exact.after_double_table import has_choice
+    return (getattr(args, "after_double", False) and has_choice(rules)
+            and rules.hole_card != "exposed")
+
+
+def after_double_chart_for(solution, args):
+    """The total-dependent after-double chart of ``solution`` when ``wants_after_double``,
+    else None."""
+    if not wants_after_double(solution.rules, args):
+        return None
+    from ..exact.after_double_table import AfterDoubleTotals
+    return AfterDoubleTotals(solution)

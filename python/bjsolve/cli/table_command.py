@@ -78,6 +78,8 @@ def table_command(name: str, *, given_no_blackjack: bool = False):
             parser.add_argument("--given-no-blackjack", action="store_true",
                                 help="condition on the dealer not holding a natural (default: "
                                      "unconditioned, naturals in their own column)")
+        if name == "strategy":
+            common.add_after_double_argument(parser)
         common.add_output_arguments(parser, color=name == "strategy",
                                     pictures=name not in ("exceptions",))
 
@@ -96,10 +98,17 @@ def table_command(name: str, *, given_no_blackjack: bool = False):
             raise common.UsageError("insurance: not offered in the exposed game (both dealer "
                                     "cards are known)")
         picture = args.format in ("html",) + common.PICTURE_FORMATS
-        common.emit(build_tables(names, rules, shoe, getattr(args, "split", "CDZ-"),
-                                 conditioned,
-                                 getattr(args, "strategy", "optimal"),
-                                 edge_in_caption=picture and "strategy" in names), args)
+        tables = build_tables(names, rules, shoe, getattr(args, "split", "CDZ-"),
+                              conditioned,
+                              getattr(args, "strategy", "optimal"),
+                              edge_in_caption=picture and "strategy" in names)
+        if name == "strategy" and common.wants_after_double(rules, args):
+            # the choice after a double belongs with the chart a player reads
+            from ..exact.after_double_table import after_double_tables
+            from ..exact.solver import solve
+            tables += after_double_tables(solve(rules, shoe=shoe,
+                                                split=getattr(args, "split", "CDZ-")))
+        common.emit(tables, args)
         return 0
 
     return add_arguments, run

@@ -243,6 +243,8 @@ class Solution:
     def _allowed(self, cards, key):
         # the caller holds the engine's lock (these calls set and clear the engine's hand)
         engine = self._engines[key]
+        if self.rules.charlie and len(cards) >= self.rules.charlie:
+            return ("stand",)    # a charlie stops and wins at once (docs/games.md)
         out = ["stand", "hit"]
         if engine.may_double_hand(counts_of(cards)):
             out.append("double")

@@ -245,21 +245,41 @@ def chart_values_by_dealer(solution, chart=None) -> dict:
                         policy_engines(solution.rules, solution.shoe, chart, deal), deal)
 
 
-def house_edge_table(solution, chart_by_dealer=None) -> Table:
+def house_edge_table(solution, chart_by_dealer=None, after_double_ev=None) -> Table:
     """The house edge (minus the round's EV, per initial bet) of the basic-strategy chart
-    and of composition-dependent optimal play, each with its convention."""
+    and of composition-dependent optimal play, each with its convention; with
+    ``after_double_ev`` (a game with a choice after a double: the EV of the chart played
+    with the printed after-double chart) a row for that too."""
     if chart_by_dealer is None:
         chart_by_dealer = chart_values_by_dealer(solution)
     shoe = solution.shoe
     weights = solution.deal.weights
     chart_ev = sum(weights[k] * v for k, v in chart_by_dealer.items())
-    rows = ("basic-strategy chart", "optimal play")
+    rows: tuple = ("basic-strategy chart", "optimal play")
+    chart_words = "the total-dependent chart for every decision, split hands included"
+    if solution.rules.redoubles or solution.rules.double_rescue:
+        # the chart is for the first decisions: say who makes the choice after a double
+        chart_words = ("the total-dependent chart for the first decisions, split hands "
+                       "included; after a double, the best choice for the exact cards")
     conventions = (
-        "the total-dependent chart for every decision, split hands included",
-        f"composition-dependent best play of each hand; split "
-        f"{solution.split}: {SPLIT_CLASS_MEANING[solution.split]}")
-    values = Grid([[-float(chart_ev), conventions[0]],
-                   [-float(solution.expected_value), conventions[1]]], 2)
+        chart_words,
+        (f"composition-dependent best play of each hand; split "
+         f"{solution.split}: {SPLIT_CLASS_MEANING[solution.split]}"))
+    grid = [[-float(chart_ev), conventions[0]],
+            [-float(solution.expected_value), conventions[1]]]
+    records = [{"strategy": "basic", "house_edge": -float(chart_ev),
+                "ev": float(chart_ev), "split": "chart"},
+               {"strategy": "optimal", "house_edge": -float(solution.expected_value),
+                "ev": float(solution.expected_value), "split": solution.split}]
+    if after_double_ev is not None:
+        # between the chart's row and optimal play
+        rows = (rows[0], "chart + after-double chart", rows[1])
+        grid.insert(1, [-float(after_double_ev),
+                        ("the chart, and after a double the after-double chart below: what "
+                         "a player who reads both charts gets")])
+        records.insert(1, {"strategy": "basic+after-double", "house_edge": -float(after_double_ev),
+                           "ev": float(after_double_ev), "split": "chart"})
+    values = Grid(grid, 2)
     return Table("edge", "house edge", rows, ("house edge", "convention"), values,
                  _notes(solution.rules, shoe,
                         f"house edge = minus the EV of a round, per initial bet (negative: a "
@@ -267,11 +287,7 @@ def house_edge_table(solution, chart_by_dealer=None) -> Table:
                         f"naturals included)"),
                  style="percent", units="fraction of the initial bet (text: percent)",
                  layout="summary",
-                 records=[{"strategy": "basic", "house_edge": -float(chart_ev),
-                           "ev": float(chart_ev), "split": "chart"},
-                          {"strategy": "optimal", "house_edge": -float(solution.expected_value),
-                           "ev": float(solution.expected_value),
-                           "split": solution.split}])
+                 records=records)
 
 
 def advantage_table(solution, strategy: str = "optimal") -> Table:

@@ -26,7 +26,7 @@ CHARLIE_CHOICES = (0, 5, 6, 7)
 NO_BONUS = (1.0, 1.0, 1.0)
 # the games' rules (docs/games.md) that Rules states and validates but no solver computes
 # yet: solving them raises NotImplementedError naming the rule (never a wrong number)
-NOT_YET_SOLVED = ("diamond_blackjack_payout", "charlie", "switch")
+NOT_YET_SOLVED = ("switch",)
 
 
 def _need_bool(name, value) -> bool:
@@ -221,14 +221,16 @@ class Rules:
     redoubles: how many times a doubled hand may double again (0..3).
     double_rescue: a doubled hand may be surrendered for its original bet.
     double_split_aces: split aces may double on their two cards.
+    diamond_blackjack_payout: Super Fun 21's natural in diamonds pays this instead of
+        ``blackjack_payout`` (None: no such rule; one natural in 16 is in diamonds).
+    charlie: 0 (none), 5, 6 or 7: a hand (not doubled) that reaches this many cards without
+        busting wins at once, a 21 of them paid its ``bonus_21`` (Super Fun 21: 6).
     natural_loss: what a dealer natural takes in the no-hole-card game (hole_card="enhc"):
         "hole-card" (every bet, the classic ENHC), "obbo" (the busted bets, and of every
         other hand its bet before doubling) or "bb+1" (the busted bets and one unit more;
         computed without splitting only): docs/games.md.
-    diamond_blackjack_payout, charlie, switch: Super Fun 21's diamond natural, an n-card
-        charlie (a hand of n cards totalling 20 or less wins at once) and Blackjack
-        Switch's two swapped hands: stated and validated, not computed yet (solving them
-        raises NotImplementedError).
+    switch: Blackjack Switch's two swapped hands: stated and validated, not computed yet
+        (solving it raises NotImplementedError).
     """
 
     decks: float = 6
@@ -547,7 +549,7 @@ PRESETS: dict[str, dict[str, Any]] = {   # name -> Rules fields
     # resplitting aces), no surrender.
     # the games (docs/games.md says where each is dealt and why these terms)
     "free-bet": dict(decks=6, hit_soft_17=True, double_after_split=True, max_split_hands=4,
-                     surrender="none", dealer_22="push", free_doubles=(9, 10, 11),
+                     resplit_aces=True, surrender="none", dealer_22="push", free_doubles=(9, 10, 11),
                      free_splits=tuple(range(1, 10))),
     "spanish-21": dict(decks=6, spanish_deck=True, hit_soft_17=True, double_any_cards=True,
                        double_after_split=True, max_split_hands=4, resplit_aces=True,

@@ -1,0 +1,106 @@
+"""The games against published figures (docs/validation.md, "published game figures").
+
+Each test states the rules, the figure, its source and the tolerance: half a unit of the
+figure's last printed digit.  Where our number and a published one disagree beyond that, the
+test is an expected failure (strict) whose reason says what we found; it is not widened.
+"""
+import pytest
+
+import bjsolve
+from bjsolve import Rules
+
+INF = float("inf")
+
+
+def percent_edge(value):
+    """House edge in percent from an EV per initial bet."""
+    return -100.0 * float(value)
+
+
+# ---- Free Bet: 12 against a 4, infinite deck --------------------------------------------
+
+@pytest.fixture(scope="module")
+def twelve_v_four():
+    classic = bjsolve.solve(Rules(decks=INF, hit_soft_17=True))
+    free_bet = bjsolve.solve(Rules.preset("free-bet", decks=INF))
+    return {"classic": classic.hand_ev((2, 10), 4), "free bet": free_bet.hand_ev((2, 10), 4)}
+
+
+@pytest.mark.parametrize("game,action,published", [
+    ("classic", "stand", -0.205850), ("classic", "hit", -0.213839),
+    ("free bet", "stand", -0.301161), ("free bet", "hit", -0.279823),
+])
+def test_twelve_against_four_infinite_deck(twelve_v_four, game, action, published):
+    """Michael Shackleford, Wizard of Odds weekly newsletter of July 11, 2019 (as archived at
+    https://sonofdave.com/newsletter/july-11-2019/): the EV of standing and of hitting a hard
+    12 against a dealer 4, infinite deck, in blackjack and in Free Bet Blackjack (a dealer 22
+    pushes).  Printed to 6 decimals: tolerance 5e-7.  The newsletter does not name the
+    dealer's soft-17 rule; Free Bet is dealt H17 and the figures are the H17 ones (S17 moves
+    each of them by 3e-4 or more, far beyond the printed precision).  A dealer 4 has no natural, so no conditioning
+    question arises; after the hit the hand plays on (hit or stand) optimally."""
+    assert float(twelve_v_four[game][action]) == pytest.approx(published, abs=5e-7)
+
+
+# ---- Spanish 21: the rule-variation table -----------------------------------------------
+#
+# Michael Shackleford, Wizard of Odds, "Spanish 21" (https://wizardofodds.com/games/spanish-21/),
+# house edge by rules and decks (6 and 8 Spanish decks), as that table is reproduced by the
+# Wikipedia article "Spanish 21" (6 decks: H17 0.78 %, S17 0.37 %): H17 0.78 / 0.80,
+# S17 0.37 / 0.38, H17 with redoubling 0.42 / 0.45 (percent, two decimals: tolerance
+# 0.005).  The rules are the game's standard ones, our preset "spanish-21" without
+# redoubling (player 21 and natural always win, the 5/6/7-card and 6-7-8 / 7-7-7 bonuses,
+# not after a double, the super bonus, late surrender, double on any number of cards, double
+# after splits, resplit to 4 hands including aces, hit and double split aces, double-down
+# rescue).  Read with the super bonus (200 units) and optimal play, three of the four
+# figures hold to their printed precision; without the super bonus none does (6D H17 0.7999,
+# S17 0.3895, 8D H17 0.8221, S17 0.4102), and the basic chart's value lies 0.03-0.04 above every one (a published
+# basic strategy reads the number of cards; ours does not).
+
+def spanish(decks, hit_soft_17, redoubles=0, **more):
+    return Rules.preset("spanish-21", decks=decks, hit_soft_17=hit_soft_17,
+                        redoubles=redoubles, **more)
+
+
+_solved: dict = {}
+
+
+def solved(rules):
+    if rules not in _solved:
+        _solved[rules] = bjsolve.solve(rules)
+    return _solved[rules]
+
+
+@pytest.mark.parametrize("decks,h17,published", [
+    (6, True, 0.78),
+    (6, False, 0.37),
+    pytest.param(8, False, 0.38, marks=pytest.mark.slow),
+    pytest.param(8, True, 0.80, marks=[pytest.mark.slow, pytest.mark.xfail(
+        strict=True, reason="ours 0.7948 %, printed 0.80 (half a unit: 0.005): 0.0002 "
+                            "beyond the rounding; the other three cells agree")]),
+])
+def test_spanish_21_house_edge_without_redoubling(decks, h17, published):
+    edge = percent_edge(solved(spanish(decks, h17)).expected_value)
+    assert edge == pytest.approx(published, abs=0.005)
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "a rule reading: our double rescue after redoubles forfeits the original bet only "
+    "(6D 0.117 %), which makes a redouble nearly free to try; with no rescue at all we get "
+    "0.445 %, and a rescue withdrawn once the hand is redoubled is estimated at ~0.41 % "
+    "(docs/validation.md)"))
+def test_spanish_21_with_redoubling():
+    """The table above, 6 decks, H17 with redoubling (up to three times): 0.42 %."""
+    edge = percent_edge(solved(spanish(6, True, redoubles=3)).expected_value)
+    assert edge == pytest.approx(0.42, abs=0.005)
+
+
+def test_spanish_21_with_redoubling_lies_between_the_rescue_readings():
+    """What the published 0.42 % (6 decks, H17, redoubling) does pin: any reading of the
+    rescue after a redouble (forfeit the original bet, half the stake, or no rescue once
+    redoubled) values the game between our most generous reading (rescue for the original
+    bet at any point) and no rescue at all."""
+    generous = percent_edge(solved(spanish(6, True, redoubles=3)).expected_value)
+    no_rescue = percent_edge(solved(spanish(6, True, redoubles=3,
+                                            double_rescue=False)).expected_value)
+    assert generous < 0.42 - 0.005
+    assert 0.42 + 0.005 < no_rescue
