@@ -66,19 +66,18 @@ from fractions import Fraction
 from ._reference import (
     _add,
     _check_shoe,
-    _falling,
     _hand,
     _is_natural_cards,
     _is_natural_pair,
     _natural_tie_value,
     _ncards,
     _next_card,
-    _ratio,
     _remove,
     _remove_cards,
     _remove_hand,
-    _share,
     _total,
+    brute_force_dealer,
+    brute_force_peek,
     cards_total,
     next_card_draws,
     ACE,
@@ -97,7 +96,6 @@ __all__ = ["GameReferenceSolver", "brute_force_game_round", "game_policy", "Shoe
 OWN, FREE = "own", "free"
 NO_BONUS = (1, 1, 1)
 DEALER_FINALS = (17, 18, 19, 20, 21, 22, "bust", "blackjack")   # "bust": more than 22
-_INFINITE = tuple(Fraction(4 if r == TEN else 1, 13) for r in RANKS)
 
 
 # --------------------------------------------------------------------------------------------
@@ -501,53 +499,16 @@ class GameReferenceSolver(ReferenceSolver):
 
     # ---- splitting ------------------------------------------------------------------------------
 
-    def _split_unconditioned(self, pair, key):
-        new_kind = FREE if pair in self.free_split_ranks else OWN
-        S = self.shoe
-        M = self._limit(pair)
-        _remove_cards(_remove(S, pair, 2), key)  # S - 2[P] - D: raises if impossible
-        infinite = S is None
-        if infinite:
-            p_pair = _INFINITE[pair - 1]
-            m = n = q = 0
-        else:
-            p_pair = ZERO
-            m = S[pair - 1] - 2 - key.count(pair)
-            n = sum(S) - 2 - len(key)
-            q = n - m
-        own = _SplitBlocks(self, pair, key, OWN, m, n, p_pair)
-        new = own if new_kind == OWN else _SplitBlocks(self, pair, key, FREE, m, n, p_pair)
+    def _split_hand_values(self, pair, key):
+        """Hand 1 keeps the player's stake; the other hands of a free split rank play with
+        the house's (ReferenceSolver's split construction does the rest)."""
+        own_value, _ = super()._split_hand_values(pair, key)
+        if pair not in self.free_split_ranks:
+            return own_value, own_value
 
-        def seq(npair, nnon):
-            if infinite:
-                return p_pair ** npair * (1 - p_pair) ** nnon
-            den = _falling(n, npair + nnon)
-            if den == 0:
-                return ZERO
-            return Fraction(_falling(m, npair) * _falling(q, nnon), den)
-
-        catalan = {1: 1, 2: 2}
-        total = weight_sum = ZERO
-        for h in range(2, M):  # exactly h hands, each having taken a non-pair card
-            w = catalan[h - 1] * seq(h - 2, h)
-            weight_sum += w
-            if w:
-                total += w * (own.N(h - 2, h - 1) + (h - 1) * new.N(h - 2, h - 1))
-        for k in range(0, M - 1):   # the limit reached, k hands completed before it
-            c = 2 if (M == 4 and k >= 1) else 1
-            z = c * seq(M - 2, k)
-            weight_sum += z
-            if not z:
-                continue
-            if k == 0:   # hand 1 took a pair card at once: every hand is an X hand
-                term = own.X(M - 2, 0) + (M - 1) * new.X(M - 2, 0)
-            else:        # hand 1 completed first: it is one of the k N hands
-                term = (own.N(M - 2, k - 1) + (M - k) * new.X(M - 2, k)
-                        + (k - 1) * new.N(M - 2, k - 1))
-            total += z * term
-        if weight_sum != 1:
-            raise ValueError(f"split weights sum to {weight_sum}, not 1 (shoe too small?)")
-        return total + self._kappa(pair, key, M)
+        def free_value(e, hand):
+            return self._continuation_kind((pair, e), FREE, hand, key)
+        return own_value, free_value
 
     # ---- the play, for the brute force ---------------------------------------------------------
 
@@ -570,77 +531,6 @@ class GameReferenceSolver(ReferenceSolver):
         if ctx == U and len(cards) == 2:
             return self.best_action(cards, dealer)
         return self._pick_kind(ctx, kind, hand, key)
-
-
-class _SplitBlocks:
-    """The building blocks X(a, b), N(a, b) of the split construction (ReferenceSolver's
-    6.4-6.5) for split hands of one stake kind."""
-
-    def __init__(self, solver, pair, key, kind, m, n, p_pair):
-        self.s, self.pair, self.key, self.kind = solver, pair, key, kind
-        self.m, self.n, self.p = m, n, p_pair
-        self.infinite = solver.shoe is None
-        self.memo: dict = {}
-
-    def _hand_value(self, e, cards):
-        return self.s._continuation_kind((self.pair, e), self.kind, _hand(cards), self.key)
-
-    def X_block(self, a):
-        k = ("Xb", a)
-        if k not in self.memo:
-            S = self.s.shoe
-            if not self.infinite and a > S[self.pair - 1] - 2:
-                raise ValueError(f"X_{a} undefined for pair {self.pair}")
-            rho_shoe = _remove_cards(_remove(S, self.pair, a + 2), self.key)
-            v = ZERO
-            for r, rho in _next_card(rho_shoe):
-                v += rho * self._hand_value(a + 1, (self.pair, r))
-            self.memo[k] = v
-        return self.memo[k]
-
-    def Y_block(self, a):
-        k = ("Yb", a)
-        if k not in self.memo:
-            rho_shoe = _remove_cards(_remove(self.s.shoe, self.pair, a + 2), self.key)
-            if _share(rho_shoe, self.pair) == 0:
-                self.memo[k] = ZERO
-            else:
-                self.memo[k] = self._hand_value(a + 1, (self.pair, self.pair))
-        return self.memo[k]
-
-    def _gamma(self, a, b, extra):
-        return self.p if self.infinite else _ratio(self.m - a, self.n + extra - a - b)
-
-    @staticmethod
-    def _step(prev, gamma, inner):
-        if gamma is None or gamma >= 1:
-            return ZERO
-        if gamma == 0:
-            return prev()
-        if gamma < 0:
-            raise ValueError("negative removal probability (shoe too small)")
-        return (prev() - gamma * inner()) / (1 - gamma)
-
-    def X(self, a, b):
-        k = ("X", a, b)
-        if k not in self.memo:
-            if b == 0:
-                self.memo[k] = self.X_block(a)
-            else:
-                self.memo[k] = self._step(lambda: self.X(a, b - 1), self._gamma(a, b, 1),
-                                          lambda: self.X(a + 1, b - 1))
-        return self.memo[k]
-
-    def N(self, a, b):
-        k = ("N", a, b)
-        if k not in self.memo:
-            if b == 0:
-                self.memo[k] = self._step(lambda: self.X_block(a), self._gamma(a, 0, 0),
-                                          lambda: self.Y_block(a))
-            else:
-                self.memo[k] = self._step(lambda: self.N(a, b - 1), self._gamma(a, b, 0),
-                                          lambda: self.N(a + 1, b - 1))
-        return self.memo[k]
 
 
 # --------------------------------------------------------------------------------------------
@@ -840,28 +730,19 @@ def brute_force_game_round(counts, upcard, player_cards, policy, *, hit_soft_17=
                 standing += own if k == "stand" else lost
         return paid + pay - min(ONE, standing)
 
-    dealer_memo = {}
+    def dealer_stop(shoe, cards):
+        """Where a dealer holding ``cards`` stops: 17..21, 22, or "bust" over 22 (None:
+        draws); one who must draw from an empty shoe busts (the solvers' convention)."""
+        t, soft = total(cards)
+        if t > 22:
+            return "bust"
+        if t == 22:
+            return 22
+        if t >= 18 or (t == 17 and not (soft and hit_soft_17)):
+            return t
+        return "bust" if sum(shoe) == 0 else None
 
-    def dealer_final(shoe, cards):
-        key = (shoe, tuple(sorted(cards)))
-        if key not in dealer_memo:
-            t, soft = total(cards)
-            if t > 22:
-                out = {"bust": ONE}
-            elif t == 22:
-                out = {22: ONE}
-            elif t >= 18 or (t == 17 and not (soft and hit_soft_17)):
-                out = {t: ONE}
-            else:
-                out = {}
-                if sum(shoe) == 0:
-                    out = {"bust": ONE}
-                else:
-                    for r, p, rest in draws(shoe):
-                        for k, w in dealer_final(rest, cards + (r,)).items():
-                            out[k] = out.get(k, ZERO) + p * w
-            dealer_memo[key] = out
-        return dealer_memo[key]
+    dealer_final = brute_force_dealer(dealer_stop, draws)
 
     def dealer_phase(shoe, hands, hole):
         ev = ZERO
@@ -1013,17 +894,14 @@ def brute_force_game_round(counts, upcard, player_cards, policy, *, hit_soft_17=
         raise ValueError("hole_card: 'peek' or 'enhc'")
     if surrender == "early":
         raise ValueError("the brute force plays late surrender or none")
-    ev = ZERO
-    for r, p, rest in draws(shoe0):
-        if _is_natural_cards((upcard, r)):
-            if tie_options is not None and _is_natural_cards(first):
-                for chance, tie in tie_options:
-                    ev += p * chance * outcome("natural", tie)
-            else:
-                ev += p * outcome("natural", t_nat if _is_natural_cards(first) else -ONE)
-        else:
-            ev += p * play(rest, r)
-    return ev
+
+    def dealer_natural(natural):
+        """The round against a dealer natural; ``natural``: the player has one."""
+        if tie_options is not None and natural:
+            return sum((chance * outcome("natural", tie) for chance, tie in tie_options), ZERO)
+        return outcome("natural", t_nat if natural else -ONE)
+
+    return brute_force_peek(shoe0, upcard, first, dealer_natural, play, draws)
 
 
 class RoundLaw:

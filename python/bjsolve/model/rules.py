@@ -103,7 +103,7 @@ def _check_game_rules(rules: "Rules") -> None:
 
     for name in ("spanish_deck", "player_21_wins", "player_21_beats_natural",
                  "natural_always_wins", "bonus_after_split",
-                 "double_rescue", "double_split_aces", "switch"):
+                 "double_rescue", "double_split_aces", "switch", "switch_blackjack"):
         put(name, _need_bool(name, getattr(rules, name)))
     put("dealer_22", _need_choice("dealer_22", rules.dealer_22, DEALER_22_CHOICES))
     put("natural_loss", _need_choice("natural_loss", rules.natural_loss, NATURAL_LOSS_CHOICES))
@@ -155,6 +155,9 @@ def _check_game_rules(rules: "Rules") -> None:
                          "no-hole-card dealer's natural) needs player_21_wins=True and "
                          f"hole_card='enhc', got player_21_wins={rules.player_21_wins}, "
                          f"hole_card={rules.hole_card!r}")
+    if rules.switch_blackjack and not rules.switch:
+        raise ValueError("Rules.switch_blackjack=True (a two-card 21 made by switching is a "
+                         "blackjack) needs Rules.switch=True (Blackjack Switch)")
     if rules.natural_loss != "hole-card" and rules.hole_card != "enhc":
         raise ValueError(f"Rules.natural_loss={rules.natural_loss!r} is a no-hole-card rule: "
                          f"it needs hole_card='enhc', got {rules.hole_card!r}")
@@ -225,12 +228,16 @@ class Rules:
         ``blackjack_payout`` (None: no such rule; one natural in 16 is in diamonds).
     charlie: 0 (none), 5, 6 or 7: a hand (not doubled) that reaches this many cards without
         busting wins at once, a 21 of them paid its ``bonus_21`` (Super Fun 21: 6).
+    switch: Blackjack Switch: two hands whose second cards the player may swap; computed by
+        its own analysis, ``bjsolve.exact.switch`` (``solve`` dispatches to it;
+        docs/games.md); the kernels and the other tools refuse it by name.
+    switch_blackjack: with ``switch``, an ace-ten made by switching is a blackjack (paid
+        ``blackjack_payout``, beats a dealer 21 and 22), as at Casino Royale and Playtech;
+        False (the usual Las Vegas rule): it is a 21 like any other.
     natural_loss: what a dealer natural takes in the no-hole-card game (hole_card="enhc"):
         "hole-card" (every bet, the classic ENHC), "obbo" (the busted bets, and of every
         other hand its bet before doubling) or "bb+1" (the busted bets and one unit more;
         computed without splitting only): docs/games.md.
-    switch: Blackjack Switch's two swapped hands: stated and validated, not computed yet
-        (solving it raises NotImplementedError).
     """
 
     decks: float = 6
@@ -266,6 +273,7 @@ class Rules:
     diamond_blackjack_payout: float | None = None
     charlie: int = 0
     switch: bool = False
+    switch_blackjack: bool = False
     natural_loss: str = "hole-card"
     # parse_rules, attached below it (a class attribute, not a field)
     parse: ClassVar[Callable[..., Rules]]
@@ -383,13 +391,15 @@ GAME_DEFAULTS: dict[str, Any] = {
     "bonus_678": NO_BONUS, "bonus_777": NO_BONUS, "bonus_after_split": False,
     "super_bonus": 0.0, "redoubles": 0, "double_rescue": False, "double_split_aces": False,
     "diamond_blackjack_payout": None, "charlie": 0, "switch": False,
-    "natural_loss": "hole-card",
+    "switch_blackjack": False, "natural_loss": "hole-card",
 }
 
 # ---- the games' codes in the rule summary ------------------------------------------------
 
-def _runs(values: tuple, label: Callable[[int], str]) -> str:
-    """(1, 2, 3, 5) -> 'A-3+5' (runs of consecutive values joined by '+')."""
+def join_runs(values, label: Callable[[int], str], sep: str = "+") -> str:
+    """(1, 2, 3, 5) -> 'A-3+5': the runs of consecutive values in ``values`` (sorted), each
+    its ends spelt by ``label``, joined by ``sep`` (the rule codes; the tables' notes join
+    them with ', ')."""
     out, i = [], 0
     while i < len(values):
         j = i
@@ -397,7 +407,7 @@ def _runs(values: tuple, label: Callable[[int], str]) -> str:
             j += 1
         out.append(label(values[i]) if i == j else f"{label(values[i])}-{label(values[j])}")
         i = j + 1
-    return "+".join(out)
+    return sep.join(out)
 
 
 def _read_runs(text: str, read: Callable[[str], int], word: str) -> tuple:
@@ -427,9 +437,9 @@ def game_codes(rules: "Rules") -> list[str]:
     if r.dealer_22 == "push":
         codes.append("P22")
     if r.free_doubles:
-        codes.append("FD" + _runs(r.free_doubles, str))
+        codes.append("FD" + join_runs(r.free_doubles, str))
     if r.free_splits:
-        codes.append("FS" + _runs(r.free_splits, lambda k: RANK_LABELS[k - 1]))
+        codes.append("FS" + join_runs(r.free_splits, lambda k: RANK_LABELS[k - 1]))
     if r.player_21_wins:
         codes.append("P21W")
     if r.player_21_beats_natural:
@@ -455,6 +465,8 @@ def game_codes(rules: "Rules") -> list[str]:
         codes.append(f"CH{r.charlie}")
     if r.switch:
         codes.append("switch")
+    if r.switch_blackjack:
+        codes.append("SWBJ")
     if r.natural_loss != "hole-card":
         codes.append(r.natural_loss.upper())
     return codes
@@ -615,6 +627,7 @@ _GAME_WORDS: dict[str, dict[str, Any]] = {
     "bjw": {"natural_always_wins": True},
     "bas": {"bonus_after_split": True}, "rsc": {"double_rescue": True},
     "dsa": {"double_split_aces": True}, "switch": {"switch": True},
+    "swbj": {"switch_blackjack": True},
     "obbo": {"natural_loss": "obbo"}, "bb+1": {"natural_loss": "bb+1"},
 }
 _CLASSIC_WORDS = tuple(_SUMMARY_WORDS)
