@@ -11,7 +11,7 @@ from bjsolve.model.suited_shoe import SuitedShoe
 
 CLASSIC_KEYS = set(kernel_rules(Rules(), 0))
 GAME_PRESETS = ("free-bet", "spanish-21", "super-fun-21", "blackjack-switch", "pontoon")
-NOT_SOLVED = {"blackjack-switch": "switch", "pontoon": "natural_loss"}
+NOT_SOLVED = {"blackjack-switch": "switch"}
 
 
 @pytest.mark.parametrize("name", Rules.presets())

@@ -210,9 +210,22 @@ class GameReferenceSolver(ReferenceSolver):
                  free_split_ranks=(), player_21_wins=False, bonus_21=NO_BONUS,
                  bonus_678=NO_BONUS, bonus_777=NO_BONUS, bonus_after_split=False,
                  super_bonus=0, redoubles=0, double_rescue=False, double_split_aces=False,
-                 natural_always_wins=False, diamond_blackjack_payout=None, charlie=0,
+                 natural_always_wins=False, natural_loss="hole-card",
+                 player_21_beats_natural=False, diamond_blackjack_payout=None, charlie=0,
                  **classic):
         super().__init__(counts, **classic)
+        if player_21_beats_natural and not (player_21_wins and self.hole_card == "enhc"):
+            raise ValueError("player_21_beats_natural needs player_21_wins and hole_card "
+                             "'enhc'")
+        self.player_21_beats_natural = bool(player_21_beats_natural)
+        if natural_loss not in ("hole-card", "obbo", "bb+1"):
+            raise ValueError("natural_loss: 'hole-card', 'obbo' or 'bb+1'")
+        if natural_loss != "hole-card" and self.hole_card != "enhc":
+            raise ValueError("natural_loss: a rule of the no-hole-card game (hole_card='enhc')")
+        if natural_loss == "bb+1" and self.max_split_hands > 1:
+            raise ValueError("natural_loss='bb+1' is a sum over the hands only without "
+                             "splitting (max_split_hands=1); brute_force_game_round plays it")
+        self.natural_loss = natural_loss
         self.dealer_22_push = bool(dealer_22_push)
         self.free_double_totals = frozenset(free_double_totals)
         self.free_split_ranks = frozenset(free_split_ranks)
@@ -308,17 +321,27 @@ class GameReferenceSolver(ReferenceSolver):
     def _rescued(self, ctx, hand, key, own, own0):
         """A rescue: the original own stake ``own0`` is lost, unless the dealer has a
         natural: then the hand is settled as the doubled hand it was (peek, enhc-obo: the
-        round costs one unit; enhc: the natural takes the doubled own stake ``own``)."""
+        round costs one unit; enhc: the natural takes the doubled own stake ``own``).
+        Under OBBO / BB+1 the rescue is settled at once: ``own0``, natural or not."""
+        if self.natural_loss != "hole-card":
+            return -own0
         beta = self._leaf_beta(ctx, hand, key)
         return (1 - beta) * -own0 + beta * self._natural_pay(own)
 
-    def _stand_leaf(self, ctx, hand, key, own, free, bonus):
+    def _stand_leaf(self, ctx, hand, key, own, free, bonus, natural_own=None):
+        """A standing hand's value; ``natural_own``: the own stake a dealer natural takes
+        (default ``own``; OBBO / BB+1: the stake before doubling)."""
+        if natural_own is None:
+            natural_own = own
         total, _ = _total(hand)
         shoe = _remove_hand(self.shoe, self._removed(ctx, hand))
         d = _dealer_law(_remove_cards(shoe, key), tuple(key), self.hit_soft_17)
         win = (own + free) * (self._multiplier(ctx, hand, key) if bonus else ONE)
         always = total == 21 and self.player_21_wins
-        v = d["bust"] * win + d["blackjack"] * self._natural_pay(own)
+        # (a 21 paid at once: a dealer natural turned later does not take it)
+        natural_pay = (win if always and self.player_21_beats_natural
+                       else self._natural_pay(natural_own))
+        v = d["bust"] * win + d["blackjack"] * natural_pay
         v += d[22] * ((win if always else ZERO) if self.dealer_22_push else win)
         for k in (17, 18, 19, 20, 21):
             if always or total > k:
@@ -408,7 +431,9 @@ class GameReferenceSolver(ReferenceSolver):
     def _doubled_value(self, ctx, kind, hand, key, stakes, own0, doubles, option):
         own, free = stakes
         if option == "stand":
-            return self._stand_leaf(ctx, hand, key, own, free, bonus=False)
+            natural_own = own if self.natural_loss == "hole-card" else own0
+            return self._stand_leaf(ctx, hand, key, own, free, bonus=False,
+                                    natural_own=natural_own)
         if option == "rescue":
             return self._rescued(ctx, hand, key, own, own0)
         return self._doubled_card(ctx, kind, hand, key, (2 * own, 2 * free), own0, doubles + 1)
@@ -531,8 +556,9 @@ def brute_force_game_round(counts, upcard, player_cards, policy, *, hit_soft_17=
                            player_21_wins=False, bonus_21=NO_BONUS, bonus_678=NO_BONUS,
                            bonus_777=NO_BONUS, bonus_after_split=False, super_bonus=0,
                            sevens=None, redoubles=0, double_rescue=False,
-                           double_split_aces=False, diamond_blackjack_payout=None, charlie=0,
-                           law=False, infinite=False):
+                           double_split_aces=False, natural_loss="hole-card",
+                           player_21_beats_natural=False, diamond_blackjack_payout=None,
+                           charlie=0, law=False, infinite=False):
     """Exact unconditioned EV of ONE real round of the games, every card sequence enumerated.
 
     ``counts``: the finite shoe with the player's two cards and the dealer's upcard removed.
@@ -542,7 +568,11 @@ def brute_force_game_round(counts, upcard, player_cards, policy, *, hit_soft_17=
     (the hole card is dealt at once and checked; a natural ends the round: a player natural
     gets ``natural_tie_value``, anything else -1) or "enhc" (the dealer's second card comes
     after the player; a natural takes every own stake still standing, a rescued hand's
-    doubled own stake too, and voids a late surrender).  ``sevens``: the sevens of the analysis shoe, for the
+    doubled own stake too, and voids a late surrender; ``natural_loss`` "obbo": it takes
+    every busted hand's own stake, every other hand's own stake before doubling (a rescue
+    was settled at once); "bb+1": the busted and rescued hands' as OBBO, and of the
+    hands still standing one unit in all; ``player_21_beats_natural``: a 21 that always
+    wins is paid at once, before the natural).  ``sevens``: the sevens of the analysis shoe, for the
     suits of 7-7-7 (None: the infinite shoe's 1/64).  No formula of the solvers is used.
     ``law=True``: the round's law instead of its EV, a ``RoundLaw`` (exact chances of
     (dealer outcome, net result): the dealer outcome 17..21, 22, "bust" (over 22) or
@@ -654,7 +684,7 @@ def brute_force_game_round(counts, upcard, player_cards, policy, *, hit_soft_17=
     def settle(hands, dealer_total):
         win = ZERO
         for kind, t, own, amount, _ in hands:
-            if kind in ("natural", "fixed", "charlie"):
+            if kind in ("natural", "fixed", "rescued", "paid21", "charlie"):
                 win += amount
             elif kind == "bust":
                 win -= own
@@ -668,10 +698,37 @@ def brute_force_game_round(counts, upcard, player_cards, policy, *, hit_soft_17=
                 win -= own
         return win
 
+    def natural_settled(hands):
+        """``natural_payoff`` as the round's result; in law mode a hand whose win depends
+        on its suits (a 21 paid at once) is settled for each suit."""
+        if law:
+            for i, (kind, t, own, amount, lost) in enumerate(hands):
+                if isinstance(amount, tuple):
+                    out = ZERO
+                    for chance, one in amount:
+                        rest = hands[:i] + ((kind, t, own, one, lost),) + hands[i + 1:]
+                        out += chance * natural_settled(rest)
+                    return out
+        return outcome("natural", natural_payoff(hands))
+
     def natural_payoff(hands):
         if hole_card == "peek":
             return t_nat if any(k == "natural" for k, *_ in hands) else -ONE
-        return sum((t_nat if k == "natural" else -lost for k, _, _, _, lost in hands), ZERO)
+        paid = sum((amount for k, _, _, amount, _ in hands if k == "paid21"), ZERO)
+        hands = [h for h in hands if h[0] != "paid21"]
+        if natural_loss != "bb+1":
+            return paid + sum((t_nat if k == "natural" else -lost
+                               for k, _, _, _, lost in hands), ZERO)
+        # BB+1: the busted (and rescued) bets, then one unit of what still stands
+        pay, standing = ZERO, ZERO
+        for k, _, own, _, lost in hands:
+            if k == "natural":
+                pay += t_nat
+            elif k in ("bust", "rescued"):
+                pay -= lost
+            else:
+                standing += own if k == "stand" else lost
+        return paid + pay - min(ONE, standing)
 
     def dealer_stop(shoe, cards):
         """Where a dealer holding ``cards`` stops: 17..21, 22, or "bust" over 22 (None:
@@ -694,7 +751,7 @@ def brute_force_game_round(counts, upcard, player_cards, policy, *, hit_soft_17=
                 return settled(hands, "bust")
             for r, p, rest in draws(shoe):
                 if _is_natural_cards((upcard, r)):
-                    ev += p * outcome("natural", natural_payoff(hands))
+                    ev += p * natural_settled(hands)
                 else:
                     for k, w in dealer_final(rest, (upcard, r)).items():
                         ev += p * w * settled(hands, k)
@@ -724,14 +781,17 @@ def brute_force_game_round(counts, upcard, player_cards, policy, *, hit_soft_17=
         memo[key] = ev
         return ev
 
-    def stand(shoe, cards, own, fr, bonus, split_hand, done, waiting, nhands, hole):
+    def stand(shoe, cards, own, fr, bonus, split_hand, done, waiting, nhands, hole,
+              lost=None):
         t, _ = total(cards)
         amount = (own + fr) * (multiplier(cards, split_hand) if bonus else ONE)
         if law and bonus:
             options = multiplier_options(cards, split_hand)
             if len(options) > 1:
                 amount = tuple((chance, (own + fr) * m) for chance, m in options)
-        return finish(shoe, done + (("stand", t, own, amount, own),), waiting, nhands, hole)
+        lost = own if lost is None else lost
+        kind = "paid21" if t == 21 and player_21_wins and player_21_beats_natural else "stand"
+        return finish(shoe, done + ((kind, t, own, amount, lost),), waiting, nhands, hole)
 
     def decide(shoe, cards, free, split_hand, done, waiting, nhands, hole):
         key = ("decide", shoe, cards, free, split_hand, done, waiting, nhands, hole)
@@ -808,13 +868,16 @@ def brute_force_game_round(counts, upcard, player_cards, policy, *, hit_soft_17=
             action = policy(new, upcard, allowed, state) if len(allowed) > 1 else "stand"
             if action not in allowed:
                 raise ValueError(f"policy chose {action!r}, allowed {allowed}")
+            # (OBBO / BB+1: a natural takes a standing hand's stake before doubling; a
+            # rescue is settled at once)
+            natural_own = own if natural_loss == "hole-card" else own0
             if action == "stand":
                 ev += p * stand(rest, new, own, fr, False, split_hand, done, waiting, nhands,
-                                hole)
+                                hole, lost=natural_own)
             elif action == "rescue":
                 # a later dealer natural (enhc) settles it as the doubled hand it was
-                ev += p * finish(rest, done + (("fixed", 0, own0, -own0, own),), waiting,
-                                 nhands, hole)
+                ev += p * finish(rest, done + (("rescued", 0, own0, -own0, natural_own),),
+                                 waiting, nhands, hole)
             else:
                 ev += p * doubled(rest, new, (2 * own, 2 * fr), own0, doubles + 1, free,
                                   split_hand, done, waiting, nhands, hole)
@@ -893,7 +956,8 @@ def reference_kwargs(rules) -> dict:
         bonus_777=tuple(exact(x) for x in rules.bonus_777),
         bonus_after_split=rules.bonus_after_split, super_bonus=exact(rules.super_bonus),
         redoubles=rules.redoubles, double_rescue=rules.double_rescue,
-        double_split_aces=rules.double_split_aces,
+        double_split_aces=rules.double_split_aces, natural_loss=rules.natural_loss,
+        player_21_beats_natural=rules.player_21_beats_natural,
         diamond_blackjack_payout=(None if rules.diamond_blackjack_payout is None
                                   else exact(rules.diamond_blackjack_payout)),
         charlie=rules.charlie)

@@ -32,6 +32,7 @@ cdef extern from "game_walk.h" namespace "bjgame" nogil:
         int bonus_after_split
         double super_bonus
         int redoubles, double_rescue, double_split_aces
+        int natural_loss, player_21_beats_natural
         double diamond_blackjack_payout
         int charlie
 
@@ -112,6 +113,8 @@ cdef void copy_rules(const RuleParams* p, GameRules* g) noexcept:
     g.redoubles = p.redoubles
     g.double_rescue = p.double_rescue
     g.double_split_aces = p.double_split_aces
+    g.natural_loss = p.natural_loss
+    g.player_21_beats_natural = p.player_21_beats_natural
     g.diamond_blackjack_payout = p.diamond_blackjack_payout
     g.charlie = p.charlie
 
@@ -139,6 +142,12 @@ cdef class GameEngine:
         # (the rule model refuses the combinations the games exclude: redoubles with free
         # doubles or splits)
         decode_rules(rules, &params)
+        if params.natural_loss == 2 and params.max_split_hands > 1:
+            # BB+1 charges a split round one unit for all its standing hands together: not
+            # a sum over the hands, which the walk values one by one (docs/games.md)
+            raise ValueError(f"rules: natural_loss 2 (BB+1) with max_split_hands "
+                             f"{params.max_split_hands}: the game engine computes BB+1 "
+                             f"without splitting only (max_split_hands 1)")
         copy_rules(&params, &self.walk.R)
         self.walk.game = params.game
         self.walk.infinite = infinite
@@ -325,6 +334,10 @@ cdef class GameEngine:
         cdef double gap = 0.0
         cdef size_t entries = 0
         cdef int status
+        if self.walk.R.natural_loss or self.walk.R.player_21_beats_natural:
+            # (game_law.h settles a dealer natural as ENHC or peek only)
+            raise ValueError("rules: natural_loss and player_21_beats_natural are not in the "
+                             "games' round law yet (game_law.h); the values are")
         if c1 != -1 or c2 != -1:
             if not (1 <= c1 <= 10 and 1 <= c2 <= 10):
                 raise ValueError(f"c1, c2 must be ranks 1..10, got {c1}, {c2}")

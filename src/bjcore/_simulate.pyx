@@ -466,6 +466,34 @@ cdef double bonus_payout(Sim* s, const Hand* hand, int up) noexcept nogil:
     return s.rules.bonus_777[k]
 
 
+cdef inline bint paid_at_once(Sim* s, const Hand* hand) noexcept nogil:
+    """A player 21 paid before a no-hole-card dealer turns his second card
+    (player_21_beats_natural): no dealer natural takes it."""
+    return (s.rules.player_21_beats_natural and hand.total == 21 and not hand.rescued)
+
+
+cdef double natural_loss_charge(Sim* s, const Hand* hands, int n) noexcept nogil:
+    """What a no-hole-card dealer natural takes from one spot's hands under OBBO or BB+1
+    (docs/games.md): every busted hand's own stake and every rescued hand's original own
+    stake (settled when it was rescued); of the hands still standing, OBBO takes each one's
+    own stake before its doubles, BB+1 one unit in all (if their own stakes reach it)."""
+    cdef double settled = 0.0, standing_base = 0.0, standing_own = 0.0
+    cdef int h
+    for h in range(n):
+        if paid_at_once(s, &hands[h]):
+            continue
+        if hands[h].total == 0:
+            settled += hands[h].own
+        elif hands[h].rescued:
+            settled += hands[h].base_own
+        else:
+            standing_base += hands[h].base_own
+            standing_own += hands[h].own
+    if s.rules.natural_loss == 1:
+        return settled + standing_base
+    return settled + (standing_own if standing_own < 1.0 else 1.0)
+
+
 cdef inline double settle_game(Sim* s, const Hand* hand, int dealer, int up) noexcept nogil:
     """A hand of the games against the dealer's final total (22: exactly 22, 23: any other
     bust): a loss costs the own stake only, a win pays own and free stake (times a bonus's
@@ -951,12 +979,23 @@ cdef void _run(Sim* s, const int64_t* ip, const double* dp, const int32_t* key_o
                         elif state[sp] == SPOT_PLAYED:
                             if obo:
                                 net[sp] = -1.0
+                            elif s.rules.natural_loss:
+                                net[sp] = -natural_loss_charge(s, &spot_hands[sp * SIM_MAX_HANDS],
+                                                               n_hands[sp])
                             else:
                                 net[sp] = 0.0
                                 # (a natural takes the player's own stakes, a
                                 # rescued hand's too: it played as a doubled hand)
                                 for h in range(n_hands[sp]):
-                                    net[sp] -= spot_hands[sp * SIM_MAX_HANDS + h].own
+                                    if not paid_at_once(s, &spot_hands[sp * SIM_MAX_HANDS + h]):
+                                        net[sp] -= spot_hands[sp * SIM_MAX_HANDS + h].own
+                            if game and s.rules.player_21_beats_natural:
+                                # the 21s were paid at once (the dealer's total is moot:
+                                # a 21 that always wins beats any)
+                                for h in range(n_hands[sp]):
+                                    hd = &spot_hands[sp * SIM_MAX_HANDS + h]
+                                    if paid_at_once(s, hd):
+                                        net[sp] += settle_game(s, hd, 21, up)
                         state[sp] = SPOT_DONE
                 else:
                     for sp in range(n_spots):

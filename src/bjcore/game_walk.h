@@ -74,6 +74,13 @@ struct GameRules {
     int bonus_after_split;
     double super_bonus;
     int redoubles, double_rescue, double_split_aces;
+    /* no hole card: what a dealer natural takes (docs/games.md): 0 every own stake;
+     * 1 OBBO, 2 BB+1: a busted hand's stake, and of a hand still standing its own stake
+     * before any double (BB+1 differs from OBBO only in split rounds, not walked) */
+    int natural_loss;
+    /* no hole card: a player 21 that always wins is paid at once, so a dealer natural
+     * turned later does not take it (Pontoon) */
+    int player_21_beats_natural;
     double diamond_blackjack_payout;   // 0: no diamond natural rule
     int charlie;                       // 0: no charlie
 };
@@ -504,6 +511,10 @@ class GameWalk {
         }
         if (always || !R.dealer_22_push) law.win += d[D_22];
         law.win += d[D_OVER];
+        if (always && R.player_21_beats_natural) {
+            law.win += law.natural;
+            law.natural = 0.0;
+        }
         return law;
     }
 
@@ -719,7 +730,8 @@ class GameWalk {
      * rescue (surrender losing the original own stake); ties go to the earlier */
     Acc doubled_choice_at(int row, double own, double fr, int redoubles_left) {
         const StandLaw law = law_at(row);
-        Acc stand = Acc::settle(law, own, own + fr, R.tie_value);
+        Acc stand = R.natural_loss ? natural_loss_stand(law, own, fr)
+                                   : Acc::settle(law, own, own + fr, R.tie_value);
         bool may_redouble = redoubles_left > 0 && total() < 21;
         // a rescue is a late surrender: it saves the doubled stake only from a dealer
         // who turns out not to hold a natural (with no hole card, the natural found
@@ -734,7 +746,7 @@ class GameWalk {
             if (frozen == ACT_DOUBLE && may_redouble)
                 return doubled_draw(2.0 * own, 2.0 * fr, own, redoubles_left - 1);
             if (frozen == ACT_SURRENDER && R.double_rescue)
-                return Acc::constant(-orig * (1.0 - law.natural) - own * law.natural);
+                return Acc::constant(rescue_value(law, own, orig));
             return stand;
         }
         Acc best = stand;
@@ -743,10 +755,29 @@ class GameWalk {
             if (improves(v.mean(), best.mean())) best = v;
         }
         if (R.double_rescue) {
-            Acc v = Acc::constant(-orig * (1.0 - law.natural) - own * law.natural);
+            Acc v = Acc::constant(rescue_value(law, own, orig));
             if (improves(v.mean(), best.mean())) best = v;
         }
         return best;
+    }
+
+    /* a rescue: the original own stake is lost; a later no-hole-card natural takes the
+     * doubled own stake (ENHC), or nothing more (OBBO, BB+1: the rescue was settled at
+     * once, and the natural would take no more than that original stake anyway) */
+    double rescue_value(const StandLaw& law, double own, double orig) const {
+        if (R.natural_loss) return -orig;
+        return -orig * (1.0 - law.natural) - own * law.natural;
+    }
+
+    /* a doubled hand standing under OBBO / BB+1: settled as always against the dealer's
+     * other outcomes; a dealer natural takes only its own stake before the doubles (the
+     * doubles come back) */
+    Acc natural_loss_stand(const StandLaw& law, double own, double fr) const {
+        StandLaw rest = law;
+        rest.natural = 0.0;
+        Acc v = Acc::settle(rest, own, own + fr, R.tie_value);
+        v.add_constant(law.natural, -own_stake());
+        return v;
     }
 
     /* the policy key of the choice after the ``doubles``-th double of this hand: kind

@@ -27,6 +27,11 @@ def kernel_rules(rules: Rules, split_code: int) -> dict:
     classic rule set gives exactly the classic dict.  A rule no kernel computes yet raises
     NotImplementedError naming it."""
     unsupported = unsupported_rule(rules)
+    if unsupported == "natural_loss":
+        raise NotImplementedError(
+            f"Rules.natural_loss={rules.natural_loss!r} with Rules.max_split_hands="
+            f"{rules.max_split_hands} is not computed yet: BB+1 is computed without "
+            f"splitting only (max_split_hands=1; docs/games.md)")
     if unsupported is not None:
         raise NotImplementedError(
             f"Rules.{unsupported}={getattr(rules, unsupported)!r} is stated but not computed "
@@ -49,6 +54,8 @@ def game_keys(rules: Rules) -> dict:
         keys["free_split_ranks"] = _bits(rules.free_splits)
     if rules.player_21_wins:
         keys["player_21_wins"] = 1
+    if rules.player_21_beats_natural:
+        keys["player_21_beats_natural"] = 1
     for name in ("bonus_21", "bonus_678", "bonus_777"):
         if getattr(rules, name) != NO_BONUS:
             keys[name] = tuple(getattr(rules, name))
@@ -62,6 +69,8 @@ def game_keys(rules: Rules) -> dict:
         keys["double_rescue"] = 1
     if rules.double_split_aces:
         keys["double_split_aces"] = 1
+    if rules.natural_loss != "hole-card":
+        keys["natural_loss"] = {"obbo": 1, "bb+1": 2}[rules.natural_loss]
     if rules.diamond_blackjack_payout is not None:
         keys["diamond_blackjack_payout"] = rules.diamond_blackjack_payout
     if rules.charlie:
