@@ -1,10 +1,11 @@
 """The games' simulator against the exact value of the same strategy (issue: every game within
 4 standard errors over >= 10^8 rounds).
 
-    python benchmarks/bench_games_sim.py [--rounds N] [--games free-bet,spanish-21]
+    python benchmarks/bench_games_sim.py [--rounds N] [--games free-bet,spanish-21,super-fun-21]
                                          [--penetration every-round] [--threads T] [--seed S]
 
-For each game (Free Bet: the preset, 6 decks H17; Spanish 21: the preset) the basic chart of
+For each game (Free Bet: the preset, 6 decks H17; Spanish 21: the preset; Super Fun 21: the
+preset, one deck, its charlie and diamond naturals) the basic chart of
 its solve is played twice:
 
 - exactly: ``solve(rules).evaluate(chart, after_double=...)``, a full shoe off the top;
@@ -28,7 +29,7 @@ import time
 import bjsolve
 from bjsolve import Rules
 
-GAMES = ("free-bet", "spanish-21")
+GAMES = ("free-bet", "spanish-21", "super-fun-21")
 
 
 def after_double_for(rules: Rules):

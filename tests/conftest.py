@@ -55,3 +55,28 @@ def counted_game_2d_h17():
     from bjsolve import Rules
     from bjsolve.risk.game import CountedGame
     return CountedGame(Rules(decks=2, hit_soft_17=True), "hilo", penetration=0.75)
+
+
+@pytest.fixture(scope="session")
+def counted_game_1d_h17_nodas():
+    """1 deck H17 no DAS, Hi-Lo, 50% penetration, the basic chart: the small counted game
+    the web app's tests compare their pages with (a few seconds)."""
+    from bjsolve import Rules
+    from bjsolve.risk.game import CountedGame
+    return CountedGame(Rules.parse("1D H17 no DAS"), "hilo", penetration=0.5)
+
+
+# ---- the web app ---------------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def client():
+    """Starlette's TestClient on a new web app, one per test module: the app keeps memos,
+    uploaded index files and simulation jobs, so a module sees only its own.  Skips where
+    the web extra is missing (tests/web_extra.py)."""
+    from web_extra import require_web_extra
+    require_web_extra()
+    from starlette.testclient import TestClient
+
+    from bjsolve.web import create_app
+    with TestClient(create_app()) as c:
+        yield c

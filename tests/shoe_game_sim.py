@@ -19,6 +19,8 @@ from __future__ import annotations
 import math
 import random
 
+from simulator import settle
+
 STANDARD_DECK = (4, 4, 4, 4, 4, 4, 4, 4, 4, 16)
 
 
@@ -157,13 +159,7 @@ def simulate_shoe_game(rules, tags, policy_at, *, rounds, seed, penetration, bur
                             if s > 21:
                                 d = 22
                                 break
-                        for t, bet in live:
-                            if d > 21 or t > d:
-                                net += bet
-                            elif t < d:
-                                net -= bet
-                            else:
-                                net += tie * bet
+                        net += settle(live, d, tie)
             for k in range(start, pos):
                 rc += tag[deck[k]]
             used = pos - start

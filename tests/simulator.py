@@ -397,7 +397,7 @@ def _simulate(rules, policy, rounds, seed, shoe, fixed_player, fixed_dealer, *, 
                             if s > 21:
                                 d = 22
                                 break
-                        net += _settle(live, d, tie)
+                        net += settle(live, d, tie)
         total += net
         if by_tc is not None:
             slot = by_tc.setdefault(tc, [0, 0.0, 0.0])
@@ -410,7 +410,10 @@ def _simulate(rules, policy, rounds, seed, shoe, fixed_player, fixed_dealer, *, 
     return mean, math.sqrt(var / rounds)
 
 
-def _settle(live, d, tie):
+def settle(live, d, tie):
+    """The net of the standing hands ``live`` ((total, bet) each) against a dealer who ends
+    on ``d`` (over 21: a bust); a push pays ``tie`` per unit (0, or -1 when the dealer
+    wins ties)."""
     out = 0.0
     for t, bet in live:
         if d > 21 or t > d:

@@ -22,10 +22,14 @@ HAMMER = textwrap.dedent(r'''
     from bjsolve.counting.removal import fixed_strategy_ev
     from bjsolve.model.hands import compositions
 
-    ROUNDS, THREADS = int(sys.argv[1]), int(sys.argv[2])
+    ROUNDS, THREADS, GAMES = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3] == "games"
     RULES = [Rules(decks=1), Rules(decks=1, surrender="late", hit_soft_17=True),
              Rules(decks=2, hole_card="enhc", double_after_split=False)]
     SHOES = [None, Shoe.decks(1).remove(2, 5, 10), None]
+    if GAMES:   # the game engine's solutions: its value walk and its law walk shared
+        RULES = [Rules.preset("free-bet", decks=1),
+                 Rules.preset("spanish-21", decks=1, redoubles=1),
+                 Rules.preset("free-bet", decks=2, hole_card="enhc")]
 
     def hands_of(rules, shoe):
         limit = (shoe or Shoe.decks(rules.decks)).counts
@@ -46,6 +50,9 @@ HAMMER = textwrap.dedent(r'''
                 chart = sol.strategy
                 out[job] = (repr(sorted(chart.rows.items())),
                             tuple(str(e) for e in chart.exceptions))
+            elif kind == "law":   # the round's law walks the engines' hands too
+                law = sol.outcome_distribution()
+                out[job] = (float(law.mean), float(law.variance))
             elif kind == "evaluate":
                 out[job] = float(sol.evaluate(sol.strategy))
             elif kind == "fixed":  # records the solve's decisions in its engines, once
@@ -68,6 +75,8 @@ HAMMER = textwrap.dedent(r'''
             jobs.append((rng.choice(("ev", "ev", "ev", "best")), rng.choice(hands),
                          rng.choice((2, 5, 7, 10, 1))))
         extra = [("evaluate",), ("solve", (which + 1) % len(RULES), "CDP1")]
+        if GAMES:
+            jobs += [("law",)] * 3
         jobs += extra
         # the sequential answers: a fresh solve, every job once, in order
         expected = work(solve(rules, shoe=shoe), jobs)
@@ -106,9 +115,10 @@ HAMMER = textwrap.dedent(r'''
 ''')
 
 
-def run_hammer(rounds: int, threads: int, env=None, timeout=240):
+def run_hammer(rounds: int, threads: int, env=None, timeout=240, games=False):
     env = dict(os.environ if env is None else env)
-    return subprocess.run([sys.executable, "-c", HAMMER, str(rounds), str(threads)],
+    return subprocess.run([sys.executable, "-c", HAMMER, str(rounds), str(threads),
+                           "games" if games else "classic"],
                           capture_output=True, text=True, timeout=timeout, env=env)
 
 
@@ -117,6 +127,18 @@ def test_eight_threads_sharing_one_solution_match_sequential_results():
         proc = run_hammer(rounds=2, threads=8)
     except subprocess.TimeoutExpired:
         pytest.fail("threads sharing one Solution hung")
+    detail = (proc.stdout[-3000:] + proc.stderr[-3000:]).strip()
+    assert proc.returncode == 0, f"exit code {proc.returncode} (negative: killed by a signal)\n{detail}"
+    assert proc.stdout.strip().endswith("OK"), detail
+
+
+def test_threads_sharing_one_game_solution_match_sequential_results():
+    """The same for the games' engine: hand values, charts, and the round's law (the law
+    walk sets and clears the engine's hand, so it takes the engine's lock too)."""
+    try:
+        proc = run_hammer(rounds=3, threads=4, games=True)
+    except subprocess.TimeoutExpired:
+        pytest.fail("threads sharing one game Solution hung")
     detail = (proc.stdout[-3000:] + proc.stderr[-3000:]).strip()
     assert proc.returncode == 0, f"exit code {proc.returncode} (negative: killed by a signal)\n{detail}"
     assert proc.stdout.strip().endswith("OK"), detail

@@ -365,9 +365,13 @@ def _direct_infinite(rules, play):
                and (rules.double_after_split or not split_hand))
         if dbl:
             allowed += ("double",)
-        a = play(tuple(sorted(cards)), up, allowed)
+        return action_law(cards, up, split_hand, play(tuple(sorted(cards)), up, allowed))
+
+    def action_law(cards, up, split_hand, a):
+        """{(total or 0 for bust, bet): p} taking action ``a`` (stand, hit or double) on
+        ``cards`` and playing on."""
         if a == "stand":
-            return {(t, 1): 1.0}
+            return {(_total(cards), 1): 1.0}
         out = {}
         for r in range(1, 11):
             new = cards + (r,)
@@ -449,19 +453,7 @@ def _direct_infinite(rules, play):
                             for x, q in acc.items():
                                 dist[x] = dist.get(x, 0.0) + ph * q
                     else:
-                        law = {(_total(cards), 1): 1.0} if a == "stand" else None
-                        if law is None:
-                            law = {}
-                            for r in range(1, 11):
-                                new = cards + (r,)
-                                if _total(new) > 21:
-                                    sub = {(0, 2 if a == "double" else 1): 1.0}
-                                elif a == "double":
-                                    sub = {(_total(new), 2): 1.0}
-                                else:
-                                    sub = hand_law(new, up, False)
-                                for k, q in sub.items():
-                                    law[k] = law.get(k, 0.0) + P_INF[r - 1] * q
+                        law = action_law(cards, up, False, a)
                         dist = {}
                         for k, q in law.items():
                             dist[result(k, d)] = dist.get(result(k, d), 0.0) + q

@@ -85,6 +85,17 @@ def test_conventions_house_edge():
     assert_quoted("docs/conventions.md", f"{-100 * float(ev):.3f} % for 6 decks, S17, DAS")
 
 
+def test_readme_free_bet_sd():
+    dist = bjsolve.solve(Rules.preset("free-bet")).outcome_distribution()
+    assert_quoted("README.md", f"fb.outcome_distribution().sd # {dist.sd:.4f} per round")
+
+
+def test_risk_games_chart_sd():
+    sol = bjsolve.solve(Rules.preset("free-bet"))
+    dist = sol.outcome_distribution(sol.strategy)
+    assert_quoted("docs/risk.md", f"against the law's {six(dist.sd)}; Spanish 21")
+
+
 # ---- docs/split-classes.md --------------------------------------------------------------
 
 @pytest.mark.parametrize("removed, quoted", [
@@ -224,3 +235,21 @@ def test_counted_game_ramp_figures(counted_games):
     assert_quoted("docs/counted-game.md", f"at 10,000 units the present method gives "
                                           f"{short(six.ror, 2)} (6D")
     assert_quoted("docs/counted-game.md", f"and {short(two.ror, 2)} (2D))")
+
+
+# ---- docs/games.md: Pontoon ------------------------------------------------------------------
+
+def test_games_pontoon_edges():
+    def edges(rules):
+        sol = bjsolve.solve(rules)
+        return -100 * float(sol.evaluate(sol.strategy)), -100 * sol.expected_value
+
+    pontoon = Rules.preset("pontoon")
+    chart, optimal = edges(pontoon)
+    assert_quoted("docs/games.md", f"house edge {chart:.3f} % with the chart, {optimal:.3f} % "
+                                   "with optimal play")
+    chart, _ = edges(pontoon.replace(super_bonus=100.0))
+    assert_quoted("docs/games.md", f"with `super_bonus=100` give {chart:.3f} % here")
+    chart, _ = edges(pontoon.replace(super_bonus=100.0, double="any"))
+    assert_quoted("docs/games.md", f"({chart:.3f} % here for OBBO with doubling on any two "
+                                   "cards against its 0.50 %)")

@@ -16,7 +16,7 @@ import warnings
 import pytest
 
 from bjsolve import Rules, Shoe, solve
-from bjsolve._reference import ReferenceSolver
+from bjsolve._reference import ReferenceSolver, two_card_deals
 
 EXACT = 1e-12
 
@@ -71,28 +71,21 @@ def test_round_and_upcard_evs(pair):
 def test_every_two_card_hand(pair):
     ref, sol, counts = pair
     checked = 0
-    for u in range(1, 11):
-        for c1 in range(1, 11):
-            for c2 in range(c1, 11):
-                need = [0] * 10
-                for c in (u, c1, c2):
-                    need[c - 1] += 1
-                if any(k > n for k, n in zip(need, counts)):
-                    continue
-                want = {a: float(v) for a, v in ref.hand_values_unconditioned((c1, c2), u).items()}
-                got = sol.hand_ev((c1, c2), u, given_no_blackjack=False)
-                # the reference values doubling on every two-card hand (DESIGN section 3);
-                # the engine lists only the actions the rules allow
-                assert set(got) <= set(want) and set(want) - set(got) <= {"double"}, (c1, c2, u)
-                for action, v in got.items():
-                    assert v == pytest.approx(want[action], abs=EXACT), (c1, c2, u, action)
-                # and given no dealer blackjack, as a player sees them after the peek
-                want = ref.hand_values((c1, c2), u)
-                got = sol.hand_ev((c1, c2), u)
-                assert got.given_no_blackjack
-                for action, v in got.items():
-                    assert v == pytest.approx(float(want[action]), abs=EXACT), (c1, c2, u, action)
-                checked += 1
+    for u, c1, c2 in two_card_deals(counts):
+        want = {a: float(v) for a, v in ref.hand_values_unconditioned((c1, c2), u).items()}
+        got = sol.hand_ev((c1, c2), u, given_no_blackjack=False)
+        # the reference values doubling on every two-card hand (DESIGN section 3);
+        # the engine lists only the actions the rules allow
+        assert set(got) <= set(want) and set(want) - set(got) <= {"double"}, (c1, c2, u)
+        for action, v in got.items():
+            assert v == pytest.approx(want[action], abs=EXACT), (c1, c2, u, action)
+        # and given no dealer blackjack, as a player sees them after the peek
+        want = ref.hand_values((c1, c2), u)
+        got = sol.hand_ev((c1, c2), u)
+        assert got.given_no_blackjack
+        for action, v in got.items():
+            assert v == pytest.approx(float(want[action]), abs=EXACT), (c1, c2, u, action)
+        checked += 1
     assert checked > 100
 
 

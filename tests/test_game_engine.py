@@ -180,6 +180,26 @@ def test_dealer_law_keeps_22_apart(dealer, h17):
         assert got[k] == pytest.approx(expect[key], abs=1e-14)
 
 
+@pytest.mark.parametrize("dealer", [1, 2, 7, 10, (10, 6)])
+@pytest.mark.parametrize("kind", ["6D", "1D depleted", "fractional", "infinite"])
+def test_batched_dealer_law_is_the_single_pass_bit_for_bit(dealer, kind):
+    """The walk computes its dealer laws in batches (docs/algorithms.md, "The game walk"):
+    a shoe's law from a batch is the single pass's bit for bit, whatever shares the batch
+    and however many lanes (padded, several passes of 16, the skip test on and off)."""
+    cards = dealer if isinstance(dealer, tuple) else (dealer,)
+    left = {"6D": [24.0] * 9 + [96.0], "1D depleted": [2, 1, 3, 2, 2, 1, 3, 2, 1, 6],
+            "fractional": [23.4, 24, 24, 24, 23.7, 24, 24, 24, 24, 95.2],
+            "infinite": [1 / 13] * 9 + [4 / 13]}[kind]
+    infinite = kind == "infinite"
+    shoe = left if infinite else [c + cards.count(r + 1) for r, c in enumerate(left)]
+    params = dict(kernel_rules(Rules(decks=6, hit_soft_17=True), 0), dealer_22_push=1)
+    engine = GameEngine(shoe, dealer, params, infinite, kind == "fractional")
+    single = engine._dealer_law(left)
+    assert abs(sum(single) - 1.0) < 1e-12
+    for lanes in (1, 3, 4, 5, 9, 10, 12, 16, 17, 33):
+        assert engine._dealer_law(left, lanes=lanes) == single, lanes
+
+
 class HandBruteForce:
     """Optimal values of an unsplit hand's own cards (unconditioned, the hole card drawn
     after the player's cards; a dealer natural takes the original bet only, or everything

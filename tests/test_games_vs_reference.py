@@ -21,6 +21,7 @@ import warnings
 import pytest
 
 from bjsolve import Rules, Shoe, solve
+from bjsolve._reference import two_card_deals
 from bjsolve._reference_games import GameReferenceSolver, reference_kwargs
 
 EXACT = 1e-12
@@ -76,25 +77,18 @@ def _compare(rules, counts, split="CDZ-"):
     for u, v in ref.ev_by_upcard().items():
         assert sol.ev_by_upcard[u] == pytest.approx(float(v), abs=EXACT), u
     checked = 0
-    for u in range(1, 11):
-        for c1 in range(1, 11):
-            for c2 in range(c1, 11):
-                need = [0] * 10
-                for c in (u, c1, c2):
-                    need[c - 1] += 1
-                if any(k > n for k, n in zip(need, counts)):
-                    continue
-                want = ref.hand_values_unconditioned((c1, c2), u)
-                got = sol.hand_ev((c1, c2), u, given_no_blackjack=False)
-                for action, value in got.items():
-                    assert value == pytest.approx(float(want[action]), abs=EXACT), \
-                        (c1, c2, u, action)
-                if rules.hole_card == "peek":
-                    want = ref.hand_values((c1, c2), u)
-                    for action, value in sol.hand_ev((c1, c2), u).items():
-                        assert value == pytest.approx(float(want[action]), abs=EXACT), \
-                            (c1, c2, u, action, "given no blackjack")
-                checked += 1
+    for u, c1, c2 in two_card_deals(counts):
+        want = ref.hand_values_unconditioned((c1, c2), u)
+        got = sol.hand_ev((c1, c2), u, given_no_blackjack=False)
+        for action, value in got.items():
+            assert value == pytest.approx(float(want[action]), abs=EXACT), \
+                (c1, c2, u, action)
+        if rules.hole_card == "peek":
+            want = ref.hand_values((c1, c2), u)
+            for action, value in sol.hand_ev((c1, c2), u).items():
+                assert value == pytest.approx(float(want[action]), abs=EXACT), \
+                    (c1, c2, u, action, "given no blackjack")
+        checked += 1
     assert checked > 50
 
 

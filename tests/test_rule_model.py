@@ -137,7 +137,9 @@ def test_the_decoded_rules_are_the_rules(rules):
         "player_21_wins": 0, "bonus_21": [1.0] * 3, "bonus_678": [1.0] * 3,
         "bonus_777": [1.0] * 3, "bonus_after_split": 0, "super_bonus": 0.0,
         "redoubles": 0, "double_rescue": 0, "double_split_aces": 0,
-        "rescue_after_redouble": 0, "game": 0,
+        "rescue_after_redouble": 0,
+        "player_21_beats_natural": 0, "natural_loss": 0,
+        "diamond_blackjack_payout": 0.0, "charlie": 0, "game": 0,
     }
 
 
@@ -145,7 +147,7 @@ GAME_KEYS = [("dealer_22_push", 1), ("free_double_totals", (1 << 9) | (1 << 10) 
              ("free_split_ranks", 0b1111111110), ("player_21_wins", 1),
              ("bonus_21", (1.5, 2, 3)), ("bonus_678", (1.5, 2, 3)), ("bonus_777", (1, 1, 2)),
              ("super_bonus", 1000), ("redoubles", 3), ("double_rescue", 1),
-             ("double_split_aces", 1)]
+             ("double_split_aces", 1), ("diamond_blackjack_payout", 2.0), ("charlie", 6)]
 
 
 @pytest.mark.parametrize("key, value", GAME_KEYS)
@@ -197,7 +199,9 @@ def test_bonus_after_split_alone_is_still_the_classic_game():
     ("free_double_totals", 2.0, TypeError), ("bonus_21", (1.5, 2), ValueError),
     ("bonus_21", (0.5, 1, 1), ValueError), ("bonus_678", "1.5", TypeError),
     ("redoubles", 4, ValueError), ("super_bonus", -1, ValueError),
-    ("double_rescue", 2, ValueError),
+    ("double_rescue", 2, ValueError), ("charlie", 4.0, TypeError),
+    ("charlie", 11, ValueError), ("diamond_blackjack_payout", -1.0, ValueError),
+    ("diamond_blackjack_payout", "2", TypeError),
 ])
 def test_a_bad_game_rule_names_its_key(key, value, error):
     params = dict(kernel_rules(Rules(decks=1), 0), **{key: value})

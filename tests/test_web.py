@@ -14,28 +14,16 @@ import urllib.request
 
 import pytest
 
-pytest.importorskip("starlette")
-pytest.importorskip("jinja2")
-try:                               # Starlette's TestClient runs on httpx2 (httpx before 1.0)
-    import httpx2  # noqa: F401
-except ImportError:
-    pytest.importorskip("httpx", reason="Starlette's TestClient needs httpx2 or httpx")
+from web_extra import require_web_extra
 
-from starlette.testclient import TestClient  # noqa: E402
+require_web_extra()
 
 import bjsolve  # noqa: E402
 from bjsolve import cli  # noqa: E402
-from bjsolve.web import create_app  # noqa: E402
 from bjsolve.web.compute import Memo  # noqa: E402
 from bjsolve.web.forms import parse_hand, rules_from_query  # noqa: E402
 
 RULES = "6D H17 DAS LS"
-
-
-@pytest.fixture(scope="module")
-def client():
-    with TestClient(create_app()) as c:
-        yield c
 
 
 @pytest.fixture(scope="module")
@@ -325,14 +313,8 @@ def test_serve_answers_on_localhost():
 GAME = {"rules": "1D H17 no DAS", "system": "hilo", "penetration": "0.5"}
 
 
-@pytest.fixture(scope="module")
-def game():
-    """The API's counted game for GAME (a small one: a few seconds)."""
-    from bjsolve.web.compute import counted_game_class
-    return counted_game_class()(bjsolve.Rules.parse(GAME["rules"]), "hilo", penetration=0.5)
-
-
-def test_counting_figures_are_the_apis(client, game):
+def test_counting_figures_are_the_apis(client, counted_game_1d_h17_nodas):
+    game = counted_game_1d_h17_nodas
     for ramp, bankroll, unit in (("0:1,1:2,2:4", 200, 1), ("1:1,2:4,3:8", 500, 5)):
         body = client.get("/api/counting", params={**GAME, "ramp": ramp,
                                                    "bankroll": str(bankroll),
@@ -391,7 +373,9 @@ def test_bad_counting_input_beside_its_field(client, bad, field, words):
     assert list(errors) == [field] and words in errors[field]
 
 
-def test_counting_target_ror_trip_rounds_and_wong_in_are_the_apis(client, game):
+def test_counting_target_ror_trip_rounds_and_wong_in_are_the_apis(client,
+                                                                  counted_game_1d_h17_nodas):
+    game = counted_game_1d_h17_nodas
     ramp, bankroll = "0:1,1:2,2:4", 200
     params = {**GAME, "ramp": ramp, "bankroll": str(bankroll), "target_ror": "5%",
               "trip_rounds": "1000", "wong_in": "1"}

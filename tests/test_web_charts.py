@@ -9,33 +9,16 @@ import re
 
 import pytest
 
-pytest.importorskip("starlette")
-pytest.importorskip("jinja2")
-try:                               # Starlette's TestClient runs on httpx2 (httpx before 1.0)
-    import httpx2  # noqa: F401
-except ImportError:
-    pytest.importorskip("httpx", reason="Starlette's TestClient needs httpx2 or httpx")
+from web_extra import require_web_extra
 
-from starlette.testclient import TestClient  # noqa: E402
+require_web_extra()
 
 import bjsolve  # noqa: E402
-from bjsolve.web import create_app  # noqa: E402
 from bjsolve.web.charts import nice_ticks  # noqa: E402
 
 RULES = "1D H17 no DAS"
 GAME = {"rules": RULES, "system": "hilo", "penetration": "0.5", "ramp": "0:1,1:2,2:4",
         "bankroll": "200"}
-
-
-@pytest.fixture(scope="module")
-def client():
-    with TestClient(create_app()) as c:
-        yield c
-
-
-@pytest.fixture(scope="module")
-def game():
-    return bjsolve.CountedGame(bjsolve.Rules.parse(RULES), "hilo", penetration=0.5)
 
 
 def bars(fragment: str, chart_id: str) -> list:
@@ -52,7 +35,8 @@ def cell(fragment: str, element_id: str) -> str:
     return html.unescape(re.search(rf'id="{element_id}"[^>]*>(.*?)</', fragment).group(1))
 
 
-def test_frequency_and_edge_charts_are_the_games(client, game):
+def test_frequency_and_edge_charts_are_the_games(client, counted_game_1d_h17_nodas):
+    game = counted_game_1d_h17_nodas
     body = client.get("/api/counting", params=GAME).json()
     charts = body["html"]["charts"]
     labels = list(game.labels)
@@ -71,7 +55,8 @@ def test_frequency_and_edge_charts_are_the_games(client, game):
     assert sum(b[2] for b in frequency) == pytest.approx(1.0, abs=1e-9)
 
 
-def test_the_optimal_ramp_is_the_games_for_the_ramps_reach(client, game):
+def test_the_optimal_ramp_is_the_games_for_the_ramps_reach(client, counted_game_1d_h17_nodas):
+    game = counted_game_1d_h17_nodas
     body = client.get("/api/counting", params=GAME).json()
     ramps = body["html"]["ramps"]
     # the user's ramp 0:1,1:2,2:4 bets 1 to 4 units: the optimal ramp for spread 4, bet 1
@@ -105,7 +90,8 @@ def test_the_optimal_ramp_is_the_games_for_the_ramps_reach(client, game):
         body["data"]["optimal"]["yours"]["score"] - 1e-9
 
 
-def test_a_ramp_that_sits_out_gets_an_optimal_ramp_that_sits_out(client, game):
+def test_a_ramp_that_sits_out_gets_an_optimal_ramp_that_sits_out(client, counted_game_1d_h17_nodas):
+    game = counted_game_1d_h17_nodas
     body = client.get("/api/counting", params={**GAME, "ramp": "-1:0,1:2,3:6"}).json()
     want = game.optimal_ramp(3, min_bet=2, wong=True)
     assert body["data"]["optimal"]["ramp"] == want.describe()

@@ -6,17 +6,12 @@ import threading
 
 import pytest
 
-pytest.importorskip("starlette")
-pytest.importorskip("jinja2")
-try:                               # Starlette's TestClient runs on httpx2 (httpx before 1.0)
-    import httpx2  # noqa: F401
-except ImportError:
-    pytest.importorskip("httpx", reason="Starlette's TestClient needs httpx2 or httpx")
+from web_extra import require_web_extra
 
-from starlette.testclient import TestClient  # noqa: E402
+require_web_extra()
 
 import bjsolve  # noqa: E402
-from bjsolve.web import compute, create_app  # noqa: E402
+from bjsolve.web import compute  # noqa: E402
 from bjsolve.web.forms import FieldErrors, count_from_query  # noqa: E402
 
 RULES = "1D H17 no DAS"
@@ -24,12 +19,6 @@ GAME = {"rules": RULES, "penetration": "0.5", "ramp": "0:1,1:2,2:4", "bankroll":
 # a count of one's own: Hi-Lo without the ace (no built-in system has these tags)
 TAGS = (0, 1, 1, 1, 1, 1, 0, 0, 0, -1)
 TYPED = "0, 1, 1, 1, 1, 1, 0, 0, 0, -1"
-
-
-@pytest.fixture(scope="module")
-def client():
-    with TestClient(create_app()) as c:
-        yield c
 
 
 def test_typed_tags_give_the_counted_game_of_those_tags(client):

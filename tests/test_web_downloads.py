@@ -11,25 +11,13 @@ import time
 
 import pytest
 
-pytest.importorskip("starlette")
-pytest.importorskip("jinja2")
-try:                               # Starlette's TestClient runs on httpx2 (httpx before 1.0)
-    import httpx2  # noqa: F401
-except ImportError:
-    pytest.importorskip("httpx", reason="Starlette's TestClient needs httpx2 or httpx")
+from web_extra import require_web_extra
 
-from starlette.testclient import TestClient  # noqa: E402
+require_web_extra()
 
 from bjsolve import cli  # noqa: E402
-from bjsolve.web import create_app  # noqa: E402
 
 RULES = "2D H17 DAS LS"
-
-
-@pytest.fixture(scope="module")
-def client():
-    with TestClient(create_app()) as c:
-        yield c
 
 
 def command(*argv) -> str:

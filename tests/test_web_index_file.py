@@ -6,19 +6,14 @@ import math
 
 import pytest
 
-pytest.importorskip("starlette")
-pytest.importorskip("jinja2")
-try:                               # Starlette's TestClient runs on httpx2 (httpx before 1.0)
-    import httpx2  # noqa: F401
-except ImportError:
-    pytest.importorskip("httpx", reason="Starlette's TestClient needs httpx2 or httpx")
+from web_extra import require_web_extra
+
+require_web_extra()
 
 import bjsolve
 from bjsolve.counting.index_file import parse_index_file
 from bjsolve.counting.indices import index_table_from_file
-from bjsolve.web import create_app
 from bjsolve.web.index_uploads import IndexUploads
-from starlette.testclient import TestClient
 
 RULES = "1D H17 no DAS"
 GAME = {"rules": RULES, "penetration": "0.5", "ramp": "0:1,1:2,2:4", "bankroll": "200"}
@@ -32,17 +27,12 @@ INDEX_TEXT = """# insurance: take at TC >= +3
 BAD_TEXT = "16 10 1 0 0 2 0 1 +1000\n12 3 1 0 0 9 2 1 +1000\n"
 
 
-@pytest.fixture(scope="module")
-def client():
-    with TestClient(create_app()) as c:
-        yield c
-
-
 def upload(client, text, name="mine.txt"):
     return client.post("/api/indices", json={"name": name, "text": text})
 
 
-def test_an_uploaded_file_gives_the_counted_game_of_its_table(client):
+def test_an_uploaded_file_gives_the_counted_game_of_its_table(client,
+                                                              counted_game_1d_h17_nodas):
     answer = upload(client, INDEX_TEXT)
     assert answer.status_code == 200 and answer.json()["errors"] == {}
     key = answer.json()["indices"]
@@ -58,7 +48,7 @@ def test_an_uploaded_file_gives_the_counted_game_of_its_table(client):
     for name in ("win_rate", "sd", "average_bet", "di", "score", "n0", "ror"):
         assert got[name] == pytest.approx(getattr(want, name), rel=1e-12), name
     # the file's plays matter: basic strategy alone wins less
-    basic = bjsolve.CountedGame(rules, "hilo", penetration=0.5).evaluate("0:1,1:2,2:4", 200)
+    basic = counted_game_1d_h17_nodas.evaluate("0:1,1:2,2:4", 200)
     assert got["win_rate"] != pytest.approx(basic.win_rate, rel=1e-9)
     # the link keeps the key, and the page opened from it shows the file in the list
     assert f"indices={key.replace(':', '%3A')}" in body["query"]

@@ -107,6 +107,7 @@ __all__ = [
     "ShoeExhausted",
     "clear_caches",
     "hand_total",
+    "two_card_deals",
 ]
 
 RANKS = tuple(range(1, 11))
@@ -154,6 +155,17 @@ def without(shoe, *cards):
     for r in cards:
         shoe = _remove(shoe, r)
     return shoe
+
+
+def two_card_deals(counts):
+    """Every (upcard, c1, c2), c1 <= c2, that the finite shoe ``counts`` can deal: the
+    starting hands a test compares a solver's values on."""
+    for u in RANKS:
+        for c1 in RANKS:
+            for c2 in RANKS[c1 - 1:]:
+                need = _hand((u, c1, c2))
+                if all(k <= n for k, n in zip(need, counts)):
+                    yield u, c1, c2
 
 
 def _surrender_rule(surrender, late_surrender):
@@ -811,83 +823,36 @@ class ReferenceSolver:
         p = 1 - self._beta(base, key)
         return (v + 1 - p) / p
 
+    def _split_hand_values(self, pair, key):
+        """V_e(h, u) of the split hands (section 6.3's sigma in context (P, e)) as functions
+        ``value(e, hand)``: (hand 1's, every other hand's).  The same function here; the
+        games' reference (free splits) gives the other hands the house's stake."""
+        def value(e, hand):
+            return self._continuation((pair, e), hand, key)
+        return value, value
+
     def _split_unconditioned(self, pair, key):
+        """The section 6.6 sum (plus kappa).  Hand 1, the first dealt and played, is valued
+        with the first of ``_split_hand_values`` and the others with the second: hand 1 is
+        one of the hands that took a non-pair card before the limit (an N hand) whenever some
+        hand did (k >= 1), else an X hand.  When both functions are the same, each term is
+        the exact model's: h N(h-2, h-1), (M - k) X(M-2, k) + k N(M-2, k-1)."""
         S = self.shoe
         M = self._limit(pair)
         _remove_cards(_remove(S, pair, 2), key)  # S - 2[P] - D: raises if impossible
         infinite = S is None
         if infinite:
             p_pair = _INFINITE_PROBS[pair - 1]
+            m = n = q = 0
         else:
+            p_pair = ZERO
             m = S[pair - 1] - 2 - key.count(pair)
             n = _size(S) - 2 - len(key)
             q = n - m
-
-        # -- building blocks X_a, Y_a (6.4) --
-        blocks = {}
-
-        def X_block(a):
-            if ("X", a) not in blocks:
-                if not infinite and a > S[pair - 1] - 2:
-                    raise ValueError(f"X_{a} undefined for pair {pair} (needed with weight > 0)")
-                shoe_a = _remove(S, pair, a + 2)
-                if not _contains(shoe_a, _hand(key)):
-                    raise ValueError(f"X_{a} undefined: dealer card(s) {key} absent")
-                rho_shoe = _remove_cards(shoe_a, key)
-                v = ZERO
-                for r, rho in _next_card(rho_shoe):
-                    hand = _hand((pair, r))
-                    v += rho * self._split_hand_value(pair, a + 1, hand, key)
-                blocks[("X", a)] = v
-            return blocks[("X", a)]
-
-        def Y_block(a):
-            if ("Y", a) not in blocks:
-                rho_shoe = _remove_cards(_remove(S, pair, a + 2), key)
-                if _share(rho_shoe, pair) == 0:
-                    blocks[("Y", a)] = ZERO
-                else:
-                    hand = _hand((pair, pair))
-                    blocks[("Y", a)] = self._split_hand_value(pair, a + 1, hand, key)
-            return blocks[("Y", a)]
-
-        # -- removal recursions (6.5) --
-        def gamma_X(a, b):
-            return p_pair if infinite else _ratio(m - a, n + 1 - a - b)
-
-        def gamma_N(a, b):
-            return p_pair if infinite else _ratio(m - a, n - a - b)
-
-        memo = {}
-
-        def step(prev, gamma, inner):
-            """[prev - gamma * inner] / [1 - gamma]; 0 if gamma >= 1; inner dropped if gamma = 0."""
-            if gamma is None or gamma >= 1:
-                return ZERO
-            if gamma == 0:
-                return prev()
-            if gamma < 0:
-                raise ValueError("negative removal probability (shoe too small)")
-            return (prev() - gamma * inner()) / (1 - gamma)
-
-        def X(a, b):
-            if ("X", a, b) not in memo:
-                if b == 0:
-                    memo[("X", a, b)] = X_block(a)
-                else:
-                    memo[("X", a, b)] = step(lambda: X(a, b - 1), gamma_X(a, b),
-                                             lambda: X(a + 1, b - 1))
-            return memo[("X", a, b)]
-
-        def N(a, b):
-            if ("N", a, b) not in memo:
-                if b == 0:
-                    memo[("N", a, b)] = step(lambda: X_block(a), gamma_N(a, 0),
-                                             lambda: Y_block(a))
-                else:
-                    memo[("N", a, b)] = step(lambda: N(a, b - 1), gamma_N(a, b),
-                                             lambda: N(a + 1, b - 1))
-            return memo[("N", a, b)]
+        first_value, other_value = self._split_hand_values(pair, key)
+        first = _SplitBlocks(S, pair, key, m, n, p_pair, first_value)
+        other = (first if other_value is first_value
+                 else _SplitBlocks(S, pair, key, m, n, p_pair, other_value))
 
         # -- weights and assembly (6.6) --
         def seq(npair, nnon):
@@ -902,20 +867,23 @@ class ReferenceSolver:
         catalan = {1: 1, 2: 2}
         total = ZERO
         weight_sum = ZERO
-        for h in range(2, M):  # exactly h hands, 2 <= h <= M - 1
+        for h in range(2, M):  # exactly h hands, 2 <= h <= M - 1, each took a non-pair card
             w = catalan[h - 1] * seq(h - 2, h)
             weight_sum += w
             if w:
-                total += h * w * N(h - 2, h - 1)
+                total += w * (first.N(h - 2, h - 1) + (h - 1) * other.N(h - 2, h - 1))
         for k in range(0, M - 1):  # limit reached with k hands completed before the last resplit
             c = 2 if (M == 4 and k >= 1) else 1
             z = c * seq(M - 2, k)
             weight_sum += z
-            if z:
-                term = (M - k) * X(M - 2, k)
-                if k >= 1:
-                    term += k * N(M - 2, k - 1)
-                total += z * term
+            if not z:
+                continue
+            if k == 0:   # hand 1 took a pair card at once: every hand is an X hand
+                term = first.X(M - 2, 0) + (M - 1) * other.X(M - 2, 0)
+            else:        # hand 1 completed first: it is one of the k N hands
+                term = (first.N(M - 2, k - 1) + (M - k) * other.X(M - 2, k)
+                        + (k - 1) * other.N(M - 2, k - 1))
+            total += z * term
         if weight_sum != 1:
             raise ValueError(f"split weights sum to {weight_sum}, not 1 (shoe too small?)")
         return total + self._kappa(pair, key, M)
@@ -1128,6 +1096,81 @@ def _ratio(num, den):
     return Fraction(num, den)
 
 
+class _SplitBlocks:
+    """The building blocks of the split construction for one pair P and dealer key D:
+    X_a, Y_a (section 6.4) and the removal recursions X(a, b), N(a, b) (6.5), made of the
+    split hands' values ``hand_value(e, hand)`` (V_e(h, u)).  ``m``, ``n``: the pair cards
+    and all cards of S - 2[P] - D (finite shoe); ``p_pair``: the pair's share (infinite)."""
+
+    def __init__(self, shoe, pair, key, m, n, p_pair, hand_value):
+        self.shoe, self.pair, self.key = shoe, pair, key
+        self.m, self.n, self.p = m, n, p_pair
+        self.infinite = shoe is None
+        self.hand_value = hand_value
+        self.memo: dict = {}
+
+    def X_block(self, a):
+        k = ("Xb", a)
+        if k not in self.memo:
+            S, pair = self.shoe, self.pair
+            if not self.infinite and a > S[pair - 1] - 2:
+                raise ValueError(f"X_{a} undefined for pair {pair} (needed with weight > 0)")
+            shoe_a = _remove(S, pair, a + 2)
+            if not _contains(shoe_a, _hand(self.key)):
+                raise ValueError(f"X_{a} undefined: dealer card(s) {self.key} absent")
+            v = ZERO
+            for r, rho in _next_card(_remove_cards(shoe_a, self.key)):
+                v += rho * self.hand_value(a + 1, _hand((pair, r)))
+            self.memo[k] = v
+        return self.memo[k]
+
+    def Y_block(self, a):
+        k = ("Yb", a)
+        if k not in self.memo:
+            rho_shoe = _remove_cards(_remove(self.shoe, self.pair, a + 2), self.key)
+            if _share(rho_shoe, self.pair) == 0:
+                self.memo[k] = ZERO
+            else:
+                self.memo[k] = self.hand_value(a + 1, _hand((self.pair, self.pair)))
+        return self.memo[k]
+
+    def _gamma(self, a, b, extra):
+        """The removal probability of 6.5: gamma_X (extra = 1) or gamma_N (extra = 0)."""
+        return self.p if self.infinite else _ratio(self.m - a, self.n + extra - a - b)
+
+    @staticmethod
+    def _step(prev, gamma, inner):
+        """[prev - gamma * inner] / [1 - gamma]; 0 if gamma >= 1; inner dropped if gamma = 0."""
+        if gamma is None or gamma >= 1:
+            return ZERO
+        if gamma == 0:
+            return prev()
+        if gamma < 0:
+            raise ValueError("negative removal probability (shoe too small)")
+        return (prev() - gamma * inner()) / (1 - gamma)
+
+    def X(self, a, b):
+        k = ("X", a, b)
+        if k not in self.memo:
+            if b == 0:
+                self.memo[k] = self.X_block(a)
+            else:
+                self.memo[k] = self._step(lambda: self.X(a, b - 1), self._gamma(a, b, 1),
+                                          lambda: self.X(a + 1, b - 1))
+        return self.memo[k]
+
+    def N(self, a, b):
+        k = ("N", a, b)
+        if k not in self.memo:
+            if b == 0:
+                self.memo[k] = self._step(lambda: self.X_block(a), self._gamma(a, 0, 0),
+                                          lambda: self.Y_block(a))
+            else:
+                self.memo[k] = self._step(lambda: self.N(a, b - 1), self._gamma(a, b, 0),
+                                          lambda: self.N(a + 1, b - 1))
+        return self.memo[k]
+
+
 # --------------------------------------------------------------------------------------------
 # Independent brute force: one real round, card by card
 # --------------------------------------------------------------------------------------------
@@ -1167,6 +1210,44 @@ def next_card_draws(shoe):
             lst = list(shoe)
             lst[r - 1] -= 1
             yield r, Fraction(shoe[r - 1], size), tuple(lst)
+
+
+def brute_force_dealer(stop, draws=next_card_draws):
+    """``dealer_final(shoe, cards)`` for a brute force: {final: chance} of a dealer holding
+    ``cards`` (no natural) who takes cards one by one (``draws(shoe)``: rank, chance, shoe
+    after it; by default from the finite ``shoe``) until ``stop(shoe, cards)`` names a final
+    (None: one more card; a card from an empty shoe raises ShoeExhausted).  Memoised by the
+    shoe and the cards held."""
+    memo = {}
+
+    def dealer_final(shoe, cards):
+        key = (shoe, tuple(sorted(cards)))
+        if key not in memo:
+            final = stop(shoe, cards)
+            if final is not None:
+                out = {final: ONE}
+            else:
+                out = {}
+                for r, p, rest in draws(shoe):
+                    for k, q in dealer_final(rest, cards + (r,)).items():
+                        out[k] = out.get(k, ZERO) + p * q
+            memo[key] = out
+        return memo[key]
+    return dealer_final
+
+
+def brute_force_peek(shoe, upcard, player_cards, dealer_natural, play, draws=next_card_draws):
+    """A brute force's peek deal: the hole card is dealt (``draws``, as in
+    ``brute_force_dealer``) from ``shoe`` at once and checked; a dealer natural ends the
+    round, worth ``dealer_natural(the player has a natural)``, else ``play(shoe left, hole
+    card)`` is the round's value."""
+    ev = ZERO
+    for r, p, rest in draws(shoe):
+        if _is_natural_cards((upcard, r)):
+            ev += p * dealer_natural(_is_natural_cards(player_cards))
+        else:
+            ev += p * play(rest, r)
+    return ev
 
 
 def brute_force_round_ev(counts, upcard, player_cards, policy, *,
@@ -1259,25 +1340,16 @@ def brute_force_round_ev(counts, upcard, player_cards, policy, *,
         return sorted((c1, c2)) == [ACE, TEN]
 
     # ---- dealer: ordered draws until a standing total -----------------------------------------
-    dealer_memo = {}
-
-    def dealer_final(shoe, cards):
-        """{final total or 'bust': probability} for a dealer holding ``cards`` (no natural)."""
-        key = (shoe, tuple(sorted(cards)))
-        if key in dealer_memo:
-            return dealer_memo[key]
+    def dealer_stop(shoe, cards):
+        """Where a dealer holding ``cards`` stops: 17..21, or "bust" over 21 (None: draws)."""
         t, soft = total(cards)
         if t > 21:
-            out = {"bust": ONE}
-        elif t >= 18 or (t == 17 and not (soft and hit_soft_17)):
-            out = {t: ONE}
-        else:
-            out = {}
-            for r, p, rest in draws(shoe):
-                for k, q in dealer_final(rest, cards + (r,)).items():
-                    out[k] = out.get(k, ZERO) + p * q
-        dealer_memo[key] = out
-        return out
+            return "bust"
+        if t >= 18 or (t == 17 and not (soft and hit_soft_17)):
+            return t
+        return None
+
+    dealer_final = brute_force_dealer(dealer_stop)
 
     def settle(hands, dealer_total):
         """Payoff of the finished hands against a dealer without a natural."""
@@ -1437,10 +1509,5 @@ def brute_force_round_ev(counts, upcard, player_cards, policy, *,
     if surrender == "early" and not is_natural(*first):
         if policy(first, upcard, start_allowed(first), False) == "surrender":
             return Fraction(-1, 2)
-    ev = ZERO
-    for r, p, rest in draws(shoe0):
-        if is_natural(up, r):
-            ev += p * (natural_vs_natural if is_natural(*first) else -ONE)
-        else:
-            ev += p * play(rest, r)
-    return ev
+    return brute_force_peek(shoe0, up, first,
+                            lambda natural: natural_vs_natural if natural else -ONE, play)

@@ -13,9 +13,11 @@ defaults are the classic game and give ``ReferenceSolver``'s values exactly):
 ``dealer_22_push``, ``free_double_totals`` and ``free_split_ranks`` (sets of totals /
 ranks, not bit masks), ``player_21_wins``, ``bonus_21``, ``bonus_678``, ``bonus_777``,
 ``bonus_after_split``, ``super_bonus``, ``redoubles``, ``double_rescue``,
-``double_split_aces``, ``rescue_after_redouble`` (the rescue still offered after a
-redouble; without it only a hand doubled once may be rescued), and ``natural_always_wins`` (a player natural gets the blackjack
-payout against a dealer natural: the kernels' ``natural_tie_value = blackjack_payout``).
+``double_split_aces``, ``diamond_blackjack_payout`` (None: none), ``charlie`` (0: none),
+``rescue_after_redouble`` (the rescue still offered after a redouble; without it only a
+hand doubled once may be rescued),
+and ``natural_always_wins`` (a player natural gets the blackjack payout against a dealer
+natural: the kernels' ``natural_tie_value = blackjack_payout``).
 
 The model
 ---------
@@ -51,6 +53,11 @@ Bonus multiplier of a standing 21 (undoubled; on split hands only with bonus_aft
 (not spades) 3q, spades q, q = m(m-1)(m-2) / (n(n-1)(n-2)), n the sevens of the analysis
 shoe, m = n/4 (infinite shoe: q = 1/64); the super bonus replaces the suited and spades
 payouts (4q) on an unsplit hand against an upcard 7.
+
+Super Fun 21: a natural pays (15 b + d) / 16 (both its cards diamonds with chance 1/16:
+an ace and a ten, suits independent), and so does a tie paid as a natural.  A hand that
+reaches ``charlie`` cards undoubled stops and wins (o + f) x its multiplier whatever the
+dealer's total; the hole card's natural settles it as every leaf.
 """
 from __future__ import annotations
 
@@ -61,19 +68,18 @@ from fractions import Fraction
 from ._reference import (
     _add,
     _check_shoe,
-    _falling,
     _hand,
     _is_natural_cards,
     _is_natural_pair,
     _natural_tie_value,
     _ncards,
     _next_card,
-    _ratio,
     _remove,
     _remove_cards,
     _remove_hand,
-    _share,
     _total,
+    brute_force_dealer,
+    brute_force_peek,
     cards_total,
     next_card_draws,
     ACE,
@@ -92,7 +98,6 @@ __all__ = ["GameReferenceSolver", "brute_force_game_round", "game_policy", "Shoe
 OWN, FREE = "own", "free"
 NO_BONUS = (1, 1, 1)
 DEALER_FINALS = (17, 18, 19, 20, 21, 22, "bust", "blackjack")   # "bust": more than 22
-_INFINITE = tuple(Fraction(4 if r == TEN else 1, 13) for r in RANKS)
 
 
 # --------------------------------------------------------------------------------------------
@@ -207,8 +212,22 @@ class GameReferenceSolver(ReferenceSolver):
                  free_split_ranks=(), player_21_wins=False, bonus_21=NO_BONUS,
                  bonus_678=NO_BONUS, bonus_777=NO_BONUS, bonus_after_split=False,
                  super_bonus=0, redoubles=0, double_rescue=False, double_split_aces=False,
-                 natural_always_wins=False, rescue_after_redouble=False, **classic):
+                 natural_always_wins=False, natural_loss="hole-card",
+                 player_21_beats_natural=False, diamond_blackjack_payout=None, charlie=0,
+                 rescue_after_redouble=False, **classic):
         super().__init__(counts, **classic)
+        if player_21_beats_natural and not (player_21_wins and self.hole_card == "enhc"):
+            raise ValueError("player_21_beats_natural needs player_21_wins and hole_card "
+                             "'enhc'")
+        self.player_21_beats_natural = bool(player_21_beats_natural)
+        if natural_loss not in ("hole-card", "obbo", "bb+1"):
+            raise ValueError("natural_loss: 'hole-card', 'obbo' or 'bb+1'")
+        if natural_loss != "hole-card" and self.hole_card != "enhc":
+            raise ValueError("natural_loss: a rule of the no-hole-card game (hole_card='enhc')")
+        if natural_loss == "bb+1" and self.max_split_hands > 1:
+            raise ValueError("natural_loss='bb+1' is a sum over the hands only without "
+                             "splitting (max_split_hands=1); brute_force_game_round plays it")
+        self.natural_loss = natural_loss
         self.dealer_22_push = bool(dealer_22_push)
         self.free_double_totals = frozenset(free_double_totals)
         self.free_split_ranks = frozenset(free_split_ranks)
@@ -237,6 +256,16 @@ class GameReferenceSolver(ReferenceSolver):
             self._t = self.b
         elif self._t != _natural_tie_value(self.dealer_wins_ties, self.natural_tie, self.b):
             raise AssertionError
+        if diamond_blackjack_payout is not None:
+            # the natural's payout over its suits: both cards diamonds with chance 1/16; a
+            # tie paid as a natural is paid the same way
+            mixed = (15 * self.b + Fraction(diamond_blackjack_payout)) / 16
+            if self._t == self.b:
+                self._t = mixed
+            self.b = mixed
+        if charlie not in (0, 3, 4, 5, 6, 7, 8, 9, 10):
+            raise ValueError("charlie: 0 or 3..10 cards")
+        self.charlie = charlie
         self._q777 = self._suited_777_share()
         self._g = {}              # memo of the games' values
 
@@ -271,6 +300,15 @@ class GameReferenceSolver(ReferenceSolver):
             return (1 - 4 * q) * b[0] + 3 * q * b[1] + q * b[2]
         return ONE
 
+    def _charlie_leaf(self, ctx, hand, key, own, free):
+        """A charlie (``charlie`` cards, not busted, not doubled): it wins at once whatever
+        the dealer's total, paid (o + f) x the 21 bonus where one applies; a dealer natural
+        (the hole card) settles it as every other leaf."""
+        shoe = _remove_hand(self.shoe, self._removed(ctx, hand))
+        d = _dealer_law(_remove_cards(shoe, key), tuple(key), self.hit_soft_17)
+        win = (own + free) * self._multiplier(ctx, hand, key)
+        return (1 - d["blackjack"]) * win + d["blackjack"] * self._natural_pay(own)
+
     def _natural_pay(self, own):
         """What a hand's leaf gets when the dealer's hole card makes a natural."""
         return -own if self.hole_card == "enhc" else -ONE
@@ -287,17 +325,27 @@ class GameReferenceSolver(ReferenceSolver):
     def _rescued(self, ctx, hand, key, own, own0):
         """A rescue: the original own stake ``own0`` is lost, unless the dealer has a
         natural: then the hand is settled as the doubled hand it was (peek, enhc-obo: the
-        round costs one unit; enhc: the natural takes the doubled own stake ``own``)."""
+        round costs one unit; enhc: the natural takes the doubled own stake ``own``).
+        Under OBBO / BB+1 the rescue is settled at once: ``own0``, natural or not."""
+        if self.natural_loss != "hole-card":
+            return -own0
         beta = self._leaf_beta(ctx, hand, key)
         return (1 - beta) * -own0 + beta * self._natural_pay(own)
 
-    def _stand_leaf(self, ctx, hand, key, own, free, bonus):
+    def _stand_leaf(self, ctx, hand, key, own, free, bonus, natural_own=None):
+        """A standing hand's value; ``natural_own``: the own stake a dealer natural takes
+        (default ``own``; OBBO / BB+1: the stake before doubling)."""
+        if natural_own is None:
+            natural_own = own
         total, _ = _total(hand)
         shoe = _remove_hand(self.shoe, self._removed(ctx, hand))
         d = _dealer_law(_remove_cards(shoe, key), tuple(key), self.hit_soft_17)
         win = (own + free) * (self._multiplier(ctx, hand, key) if bonus else ONE)
         always = total == 21 and self.player_21_wins
-        v = d["bust"] * win + d["blackjack"] * self._natural_pay(own)
+        # (a 21 paid at once: a dealer natural turned later does not take it)
+        natural_pay = (win if always and self.player_21_beats_natural
+                       else self._natural_pay(natural_own))
+        v = d["bust"] * win + d["blackjack"] * natural_pay
         v += d[22] * ((win if always else ZERO) if self.dealer_22_push else win)
         for k in (17, 18, 19, 20, 21):
             if always or total > k:
@@ -388,7 +436,9 @@ class GameReferenceSolver(ReferenceSolver):
     def _doubled_value(self, ctx, kind, hand, key, stakes, own0, doubles, option):
         own, free = stakes
         if option == "stand":
-            return self._stand_leaf(ctx, hand, key, own, free, bonus=False)
+            natural_own = own if self.natural_loss == "hole-card" else own0
+            return self._stand_leaf(ctx, hand, key, own, free, bonus=False,
+                                    natural_own=natural_own)
         if option == "rescue":
             return self._rescued(ctx, hand, key, own, own0)
         return self._doubled_card(ctx, kind, hand, key, (2 * own, 2 * free), own0, doubles + 1)
@@ -428,6 +478,9 @@ class GameReferenceSolver(ReferenceSolver):
         return self._first_best_of(options, values)
 
     def _continuation_kind(self, ctx, kind, hand, key):
+        if self.charlie and _ncards(hand) >= self.charlie:
+            own, free = (ONE, ZERO) if kind == OWN else (ZERO, ONE)
+            return self._charlie_leaf(ctx, hand, key, own, free)
         return self._gvalue(ctx, kind, hand, key, self._pick_kind(ctx, kind, hand, key))
 
     def _pick(self, ctx, hand, key):           # (ReferenceSolver's entry: own stakes)
@@ -451,53 +504,16 @@ class GameReferenceSolver(ReferenceSolver):
 
     # ---- splitting ------------------------------------------------------------------------------
 
-    def _split_unconditioned(self, pair, key):
-        new_kind = FREE if pair in self.free_split_ranks else OWN
-        S = self.shoe
-        M = self._limit(pair)
-        _remove_cards(_remove(S, pair, 2), key)  # S - 2[P] - D: raises if impossible
-        infinite = S is None
-        if infinite:
-            p_pair = _INFINITE[pair - 1]
-            m = n = q = 0
-        else:
-            p_pair = ZERO
-            m = S[pair - 1] - 2 - key.count(pair)
-            n = sum(S) - 2 - len(key)
-            q = n - m
-        own = _SplitBlocks(self, pair, key, OWN, m, n, p_pair)
-        new = own if new_kind == OWN else _SplitBlocks(self, pair, key, FREE, m, n, p_pair)
+    def _split_hand_values(self, pair, key):
+        """Hand 1 keeps the player's stake; the other hands of a free split rank play with
+        the house's (ReferenceSolver's split construction does the rest)."""
+        own_value, _ = super()._split_hand_values(pair, key)
+        if pair not in self.free_split_ranks:
+            return own_value, own_value
 
-        def seq(npair, nnon):
-            if infinite:
-                return p_pair ** npair * (1 - p_pair) ** nnon
-            den = _falling(n, npair + nnon)
-            if den == 0:
-                return ZERO
-            return Fraction(_falling(m, npair) * _falling(q, nnon), den)
-
-        catalan = {1: 1, 2: 2}
-        total = weight_sum = ZERO
-        for h in range(2, M):  # exactly h hands, each having taken a non-pair card
-            w = catalan[h - 1] * seq(h - 2, h)
-            weight_sum += w
-            if w:
-                total += w * (own.N(h - 2, h - 1) + (h - 1) * new.N(h - 2, h - 1))
-        for k in range(0, M - 1):   # the limit reached, k hands completed before it
-            c = 2 if (M == 4 and k >= 1) else 1
-            z = c * seq(M - 2, k)
-            weight_sum += z
-            if not z:
-                continue
-            if k == 0:   # hand 1 took a pair card at once: every hand is an X hand
-                term = own.X(M - 2, 0) + (M - 1) * new.X(M - 2, 0)
-            else:        # hand 1 completed first: it is one of the k N hands
-                term = (own.N(M - 2, k - 1) + (M - k) * new.X(M - 2, k)
-                        + (k - 1) * new.N(M - 2, k - 1))
-            total += z * term
-        if weight_sum != 1:
-            raise ValueError(f"split weights sum to {weight_sum}, not 1 (shoe too small?)")
-        return total + self._kappa(pair, key, M)
+        def free_value(e, hand):
+            return self._continuation_kind((pair, e), FREE, hand, key)
+        return own_value, free_value
 
     # ---- the play, for the brute force ---------------------------------------------------------
 
@@ -520,77 +536,6 @@ class GameReferenceSolver(ReferenceSolver):
         if ctx == U and len(cards) == 2:
             return self.best_action(cards, dealer)
         return self._pick_kind(ctx, kind, hand, key)
-
-
-class _SplitBlocks:
-    """The building blocks X(a, b), N(a, b) of the split construction (ReferenceSolver's
-    6.4-6.5) for split hands of one stake kind."""
-
-    def __init__(self, solver, pair, key, kind, m, n, p_pair):
-        self.s, self.pair, self.key, self.kind = solver, pair, key, kind
-        self.m, self.n, self.p = m, n, p_pair
-        self.infinite = solver.shoe is None
-        self.memo: dict = {}
-
-    def _hand_value(self, e, cards):
-        return self.s._continuation_kind((self.pair, e), self.kind, _hand(cards), self.key)
-
-    def X_block(self, a):
-        k = ("Xb", a)
-        if k not in self.memo:
-            S = self.s.shoe
-            if not self.infinite and a > S[self.pair - 1] - 2:
-                raise ValueError(f"X_{a} undefined for pair {self.pair}")
-            rho_shoe = _remove_cards(_remove(S, self.pair, a + 2), self.key)
-            v = ZERO
-            for r, rho in _next_card(rho_shoe):
-                v += rho * self._hand_value(a + 1, (self.pair, r))
-            self.memo[k] = v
-        return self.memo[k]
-
-    def Y_block(self, a):
-        k = ("Yb", a)
-        if k not in self.memo:
-            rho_shoe = _remove_cards(_remove(self.s.shoe, self.pair, a + 2), self.key)
-            if _share(rho_shoe, self.pair) == 0:
-                self.memo[k] = ZERO
-            else:
-                self.memo[k] = self._hand_value(a + 1, (self.pair, self.pair))
-        return self.memo[k]
-
-    def _gamma(self, a, b, extra):
-        return self.p if self.infinite else _ratio(self.m - a, self.n + extra - a - b)
-
-    @staticmethod
-    def _step(prev, gamma, inner):
-        if gamma is None or gamma >= 1:
-            return ZERO
-        if gamma == 0:
-            return prev()
-        if gamma < 0:
-            raise ValueError("negative removal probability (shoe too small)")
-        return (prev() - gamma * inner()) / (1 - gamma)
-
-    def X(self, a, b):
-        k = ("X", a, b)
-        if k not in self.memo:
-            if b == 0:
-                self.memo[k] = self.X_block(a)
-            else:
-                self.memo[k] = self._step(lambda: self.X(a, b - 1), self._gamma(a, b, 1),
-                                          lambda: self.X(a + 1, b - 1))
-        return self.memo[k]
-
-    def N(self, a, b):
-        k = ("N", a, b)
-        if k not in self.memo:
-            if b == 0:
-                self.memo[k] = self._step(lambda: self.X_block(a), self._gamma(a, 0, 0),
-                                          lambda: self.Y_block(a))
-            else:
-                self.memo[k] = self._step(lambda: self.N(a, b - 1), self._gamma(a, b, 0),
-                                          lambda: self.N(a + 1, b - 1))
-        return self.memo[k]
 
 
 # --------------------------------------------------------------------------------------------
@@ -616,7 +561,9 @@ def brute_force_game_round(counts, upcard, player_cards, policy, *, hit_soft_17=
                            player_21_wins=False, bonus_21=NO_BONUS, bonus_678=NO_BONUS,
                            bonus_777=NO_BONUS, bonus_after_split=False, super_bonus=0,
                            sevens=None, redoubles=0, double_rescue=False,
-                           double_split_aces=False, rescue_after_redouble=False, law=False,
+                           double_split_aces=False, natural_loss="hole-card",
+                           player_21_beats_natural=False, diamond_blackjack_payout=None,
+                           charlie=0, rescue_after_redouble=False, law=False,
                            infinite=False):
     """Exact unconditioned EV of ONE real round of the games, every card sequence enumerated.
 
@@ -627,7 +574,11 @@ def brute_force_game_round(counts, upcard, player_cards, policy, *, hit_soft_17=
     (the hole card is dealt at once and checked; a natural ends the round: a player natural
     gets ``natural_tie_value``, anything else -1) or "enhc" (the dealer's second card comes
     after the player; a natural takes every own stake still standing, a rescued hand's
-    doubled own stake too, and voids a late surrender).  ``sevens``: the sevens of the analysis shoe, for the
+    doubled own stake too, and voids a late surrender; ``natural_loss`` "obbo": it takes
+    every busted hand's own stake, every other hand's own stake before doubling (a rescue
+    was settled at once); "bb+1": the busted and rescued hands' as OBBO, and of the
+    hands still standing one unit in all; ``player_21_beats_natural``: a 21 that always
+    wins is paid at once, before the natural).  ``sevens``: the sevens of the analysis shoe, for the
     suits of 7-7-7 (None: the infinite shoe's 1/64).  No formula of the solvers is used.
     ``law=True``: the round's law instead of its EV, a ``RoundLaw`` (exact chances of
     (dealer outcome, net result): the dealer outcome 17..21, 22, "bust" (over 22) or
@@ -638,6 +589,19 @@ def brute_force_game_round(counts, upcard, player_cards, policy, *, hit_soft_17=
     shoe0 = _check_shoe(counts)
     b = Fraction(blackjack_payout)
     t_nat = Fraction(natural_tie_value)
+    natural_amount, tie_options = b, None
+    if diamond_blackjack_payout is not None:
+        # an ace and a ten each a diamond with chance 1/4, independently (suits exchangeable)
+        d = Fraction(diamond_blackjack_payout)
+        t_d = d if t_nat == b else t_nat
+        if law:      # the natural's two payouts apart
+            if hole_card != "peek":
+                raise ValueError("law=True with diamond naturals: the peek game only")
+            natural_amount = ((Fraction(15, 16), b), (Fraction(1, 16), d))
+            tie_options = ((Fraction(15, 16), t_nat), (Fraction(1, 16), t_d))
+        else:
+            b = natural_amount = (15 * b + d) / 16
+            t_nat = (15 * t_nat + t_d) / 16
     first = tuple(player_cards)
     pair = first[0] if first[0] == first[1] else None
     limit = max_split_hands
@@ -726,7 +690,7 @@ def brute_force_game_round(counts, upcard, player_cards, policy, *, hit_soft_17=
     def settle(hands, dealer_total):
         win = ZERO
         for kind, t, own, amount, _ in hands:
-            if kind in ("natural", "fixed"):
+            if kind in ("natural", "fixed", "rescued", "paid21", "charlie"):
                 win += amount
             elif kind == "bust":
                 win -= own
@@ -740,33 +704,51 @@ def brute_force_game_round(counts, upcard, player_cards, policy, *, hit_soft_17=
                 win -= own
         return win
 
+    def natural_settled(hands):
+        """``natural_payoff`` as the round's result; in law mode a hand whose win depends
+        on its suits (a 21 paid at once) is settled for each suit."""
+        if law:
+            for i, (kind, t, own, amount, lost) in enumerate(hands):
+                if isinstance(amount, tuple):
+                    out = ZERO
+                    for chance, one in amount:
+                        rest = hands[:i] + ((kind, t, own, one, lost),) + hands[i + 1:]
+                        out += chance * natural_settled(rest)
+                    return out
+        return outcome("natural", natural_payoff(hands))
+
     def natural_payoff(hands):
         if hole_card == "peek":
             return t_nat if any(k == "natural" for k, *_ in hands) else -ONE
-        return sum((t_nat if k == "natural" else -lost for k, _, _, _, lost in hands), ZERO)
-
-    dealer_memo = {}
-
-    def dealer_final(shoe, cards):
-        key = (shoe, tuple(sorted(cards)))
-        if key not in dealer_memo:
-            t, soft = total(cards)
-            if t > 22:
-                out = {"bust": ONE}
-            elif t == 22:
-                out = {22: ONE}
-            elif t >= 18 or (t == 17 and not (soft and hit_soft_17)):
-                out = {t: ONE}
+        paid = sum((amount for k, _, _, amount, _ in hands if k == "paid21"), ZERO)
+        hands = [h for h in hands if h[0] != "paid21"]
+        if natural_loss != "bb+1":
+            return paid + sum((t_nat if k == "natural" else -lost
+                               for k, _, _, _, lost in hands), ZERO)
+        # BB+1: the busted (and rescued) bets, then one unit of what still stands
+        pay, standing = ZERO, ZERO
+        for k, _, own, _, lost in hands:
+            if k == "natural":
+                pay += t_nat
+            elif k in ("bust", "rescued"):
+                pay -= lost
             else:
-                out = {}
-                if sum(shoe) == 0:
-                    out = {"bust": ONE}
-                else:
-                    for r, p, rest in draws(shoe):
-                        for k, w in dealer_final(rest, cards + (r,)).items():
-                            out[k] = out.get(k, ZERO) + p * w
-            dealer_memo[key] = out
-        return dealer_memo[key]
+                standing += own if k == "stand" else lost
+        return paid + pay - min(ONE, standing)
+
+    def dealer_stop(shoe, cards):
+        """Where a dealer holding ``cards`` stops: 17..21, 22, or "bust" over 22 (None:
+        draws); one who must draw from an empty shoe busts (the solvers' convention)."""
+        t, soft = total(cards)
+        if t > 22:
+            return "bust"
+        if t == 22:
+            return 22
+        if t >= 18 or (t == 17 and not (soft and hit_soft_17)):
+            return t
+        return "bust" if sum(shoe) == 0 else None
+
+    dealer_final = brute_force_dealer(dealer_stop, draws)
 
     def dealer_phase(shoe, hands, hole):
         ev = ZERO
@@ -775,7 +757,7 @@ def brute_force_game_round(counts, upcard, player_cards, policy, *, hit_soft_17=
                 return settled(hands, "bust")
             for r, p, rest in draws(shoe):
                 if _is_natural_cards((upcard, r)):
-                    ev += p * outcome("natural", natural_payoff(hands))
+                    ev += p * natural_settled(hands)
                 else:
                     for k, w in dealer_final(rest, (upcard, r)).items():
                         ev += p * w * settled(hands, k)
@@ -805,20 +787,32 @@ def brute_force_game_round(counts, upcard, player_cards, policy, *, hit_soft_17=
         memo[key] = ev
         return ev
 
-    def stand(shoe, cards, own, fr, bonus, split_hand, done, waiting, nhands, hole):
+    def stand(shoe, cards, own, fr, bonus, split_hand, done, waiting, nhands, hole,
+              lost=None):
         t, _ = total(cards)
         amount = (own + fr) * (multiplier(cards, split_hand) if bonus else ONE)
         if law and bonus:
             options = multiplier_options(cards, split_hand)
             if len(options) > 1:
                 amount = tuple((chance, (own + fr) * m) for chance, m in options)
-        return finish(shoe, done + (("stand", t, own, amount, own),), waiting, nhands, hole)
+        lost = own if lost is None else lost
+        kind = "paid21" if t == 21 and player_21_wins and player_21_beats_natural else "stand"
+        return finish(shoe, done + ((kind, t, own, amount, lost),), waiting, nhands, hole)
 
     def decide(shoe, cards, free, split_hand, done, waiting, nhands, hole):
         key = ("decide", shoe, cards, free, split_hand, done, waiting, nhands, hole)
         if key in memo:
             return memo[key]
         own, fr = (ZERO, ONE) if free else (ONE, ZERO)
+        if charlie and len(cards) >= charlie:
+            # a charlie: it wins at once (a later no-hole-card natural takes its own stake)
+            amount = (own + fr) * multiplier(cards, split_hand)
+            if law and len(multiplier_options(cards, split_hand)) > 1:
+                amount = tuple((chance, (own + fr) * m)
+                               for chance, m in multiplier_options(cards, split_hand))
+            ev = finish(shoe, done + (("charlie", 0, own, amount, own),), waiting, nhands, hole)
+            memo[key] = ev
+            return ev
         start = not split_hand and len(cards) == 2
         one_card_aces = split_hand and pair == ACE and not hit_split_aces
         kind = double_kind(cards, split_hand)
@@ -880,13 +874,16 @@ def brute_force_game_round(counts, upcard, player_cards, policy, *, hit_soft_17=
             action = policy(new, upcard, allowed, state) if len(allowed) > 1 else "stand"
             if action not in allowed:
                 raise ValueError(f"policy chose {action!r}, allowed {allowed}")
+            # (OBBO / BB+1: a natural takes a standing hand's stake before doubling; a
+            # rescue is settled at once)
+            natural_own = own if natural_loss == "hole-card" else own0
             if action == "stand":
                 ev += p * stand(rest, new, own, fr, False, split_hand, done, waiting, nhands,
-                                hole)
+                                hole, lost=natural_own)
             elif action == "rescue":
                 # a later dealer natural (enhc) settles it as the doubled hand it was
-                ev += p * finish(rest, done + (("fixed", 0, own0, -own0, own),), waiting,
-                                 nhands, hole)
+                ev += p * finish(rest, done + (("rescued", 0, own0, -own0, natural_own),),
+                                 waiting, nhands, hole)
             else:
                 ev += p * doubled(rest, new, (2 * own, 2 * fr), own0, doubles + 1, free,
                                   split_hand, done, waiting, nhands, hole)
@@ -894,7 +891,7 @@ def brute_force_game_round(counts, upcard, player_cards, policy, *, hit_soft_17=
 
     def play(shoe, hole):
         if _is_natural_cards(first):
-            return finish(shoe, (("natural", 21, ONE, b, ZERO),), 0, 1, hole)
+            return finish(shoe, (("natural", 21, ONE, natural_amount, ZERO),), 0, 1, hole)
         return decide(shoe, first, False, False, (), 0, 1, hole)
 
     if hole_card == "enhc":
@@ -903,13 +900,14 @@ def brute_force_game_round(counts, upcard, player_cards, policy, *, hit_soft_17=
         raise ValueError("hole_card: 'peek' or 'enhc'")
     if surrender == "early":
         raise ValueError("the brute force plays late surrender or none")
-    ev = ZERO
-    for r, p, rest in draws(shoe0):
-        if _is_natural_cards((upcard, r)):
-            ev += p * outcome("natural", t_nat if _is_natural_cards(first) else -ONE)
-        else:
-            ev += p * play(rest, r)
-    return ev
+
+    def dealer_natural(natural):
+        """The round against a dealer natural; ``natural``: the player has one."""
+        if tie_options is not None and natural:
+            return sum((chance * outcome("natural", tie) for chance, tie in tie_options), ZERO)
+        return outcome("natural", t_nat if natural else -ONE)
+
+    return brute_force_peek(shoe0, upcard, first, dealer_natural, play, draws)
 
 
 class RoundLaw:
@@ -964,5 +962,9 @@ def reference_kwargs(rules) -> dict:
         bonus_777=tuple(exact(x) for x in rules.bonus_777),
         bonus_after_split=rules.bonus_after_split, super_bonus=exact(rules.super_bonus),
         redoubles=rules.redoubles, double_rescue=rules.double_rescue,
-        double_split_aces=rules.double_split_aces,
+        double_split_aces=rules.double_split_aces, natural_loss=rules.natural_loss,
+        player_21_beats_natural=rules.player_21_beats_natural,
+        diamond_blackjack_payout=(None if rules.diamond_blackjack_payout is None
+                                  else exact(rules.diamond_blackjack_payout)),
+        charlie=rules.charlie,
         rescue_after_redouble=rules.rescue_after_redouble)

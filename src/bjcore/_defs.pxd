@@ -69,6 +69,12 @@ cdef struct RuleParams:
     int double_rescue        # a doubled hand may surrender, losing the original bet
     int double_split_aces    # a split ace may double (with hit_split_aces, or alone)
     int rescue_after_redouble  # the rescue stays offered after a redouble (else: once doubled only)
+    int player_21_beats_natural  # no hole card: a player 21 (player_21_wins) is paid at
+                                 # once, before the dealer's natural could take it
+    int natural_loss         # no hole card (natural_takes_all): 0 the dealer natural takes
+                             # every own stake; 1 OBBO; 2 BB+1 (docs/games.md)
+    double diamond_blackjack_payout  # a natural of two diamonds pays this (0: no such rule)
+    int charlie              # a hand of this many cards that has not busted wins (0: none)
     int game                 # 1 when any of these differs from the classic game
 
 

@@ -33,6 +33,9 @@ cdef extern from "game_walk.h" namespace "bjgame" nogil:
         double super_bonus
         int redoubles, double_rescue, double_split_aces
         int rescue_after_redouble
+        int natural_loss, player_21_beats_natural
+        double diamond_blackjack_payout
+        int charlie
 
     cdef cppclass PolicyTable:
         int split_context
@@ -57,7 +60,7 @@ cdef extern from "game_walk.h" namespace "bjgame" nogil:
         int n_cards
         int pair_rank
         size_t dealer_index_size "dealer_index.size"()
-        size_t row_index_size "row_index.size"()
+        size_t row_index_size "row_count"()
         void init()
         void forget()
         void clear_hand()
@@ -66,7 +69,7 @@ cdef extern from "game_walk.h" namespace "bjgame" nogil:
         bint may_double()
         double surrender_value()
         void set_decision(uint64_t key, int action)
-        void law_for(const double* counts, bint recursive, double* out)
+        void law_for(const double* counts, bint recursive, int lanes, double* out)
 
     int walk_round(ValueWalk* w, double* out)
     int walk_split(ValueWalk* w, int pair, double* out)
@@ -112,6 +115,10 @@ cdef void copy_rules(const RuleParams* p, GameRules* g) noexcept:
     g.double_rescue = p.double_rescue
     g.double_split_aces = p.double_split_aces
     g.rescue_after_redouble = p.rescue_after_redouble
+    g.natural_loss = p.natural_loss
+    g.player_21_beats_natural = p.player_21_beats_natural
+    g.diamond_blackjack_payout = p.diamond_blackjack_payout
+    g.charlie = p.charlie
 
 
 cdef class GameEngine:
@@ -137,6 +144,12 @@ cdef class GameEngine:
         # (the rule model refuses the combinations the games exclude: redoubles with free
         # doubles or splits)
         decode_rules(rules, &params)
+        if params.natural_loss == 2 and params.max_split_hands > 1:
+            # BB+1 charges a split round one unit for all its standing hands together: not
+            # a sum over the hands, which the walk values one by one (docs/games.md)
+            raise ValueError(f"rules: natural_loss 2 (BB+1) with max_split_hands "
+                             f"{params.max_split_hands}: the game engine computes BB+1 "
+                             f"without splitting only (max_split_hands 1)")
         copy_rules(&params, &self.walk.R)
         self.walk.game = params.game
         self.walk.infinite = infinite
@@ -285,11 +298,12 @@ cdef class GameEngine:
         """Decisions a policy solve met that had no frozen action (should be 0)."""
         return self.walk.policy_missing
 
-    def _dealer_law(self, counts, bint recursive=False):
+    def _dealer_law(self, counts, bint recursive=False, int lanes=0):
         """The dealer's final outcome chances [17, 18, 19, 20, 21, natural, 22, over 22]
         for the 10 counts left in the shoe (the dealer's known cards already out), by the
         composition pass the engine uses or (``recursive``) by the plain recursion over
-        every draw order: for tests."""
+        every draw order; ``lanes`` > 0: by the batched pass, as the last of ``lanes``
+        shoes computed together (the others each a card short): for tests."""
         cdef double n[10]
         cdef double out[8]
         cdef int r
@@ -297,7 +311,9 @@ cdef class GameEngine:
             raise ValueError(f"counts must have {N_RANKS} entries, got {len(counts)}")
         for r in range(N_RANKS):
             n[r] = counts[r]
-        self.walk.law_for(n, recursive, out)
+        if lanes < 0 or lanes > 64:
+            raise ValueError(f"lanes must be 0..64, got {lanes}")
+        self.walk.law_for(n, recursive, lanes, out)
         return [out[r] for r in range(8)]
 
     @property
@@ -320,6 +336,10 @@ cdef class GameEngine:
         cdef double gap = 0.0
         cdef size_t entries = 0
         cdef int status
+        if self.walk.R.natural_loss or self.walk.R.player_21_beats_natural:
+            # (game_law.h settles a dealer natural as ENHC or peek only)
+            raise ValueError("rules: natural_loss and player_21_beats_natural are not in the "
+                             "games' round law yet (game_law.h); the values are")
         if c1 != -1 or c2 != -1:
             if not (1 <= c1 <= 10 and 1 <= c2 <= 10):
                 raise ValueError(f"c1, c2 must be ranks 1..10, got {c1}, {c2}")

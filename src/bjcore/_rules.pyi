@@ -3,6 +3,7 @@ from typing import SupportsFloat, SupportsIndex
 
 RULE_KEYS: tuple[str, ...]
 GAME_RULE_DEFAULTS: dict[str, object]
+CHARLIE_CARDS: tuple[int, ...]
 OPTIONAL_RULE_KEYS: tuple[str, ...]
 MAX_PAYOUT: float
 

@@ -34,9 +34,12 @@ GAME_RULE_DEFAULTS = {
     "dealer_22_push": 0, "free_double_totals": 0, "free_split_ranks": 0,
     "player_21_wins": 0, "bonus_21": (1.0, 1.0, 1.0), "bonus_678": (1.0, 1.0, 1.0),
     "bonus_777": (1.0, 1.0, 1.0), "bonus_after_split": 0, "super_bonus": 0.0,
-    "redoubles": 0, "double_rescue": 0, "double_split_aces": 0,
+    "redoubles": 0, "double_rescue": 0, "double_split_aces": 0, "natural_loss": 0,
+    "player_21_beats_natural": 0, "diamond_blackjack_payout": 0.0, "charlie": 0,
     "rescue_after_redouble": 0,
 }
+# a charlie's number of cards: 0 (none) or 3..10 (the games deal 5, 6 or 7)
+CHARLIE_CARDS = (0,) + tuple(range(3, 11))
 OPTIONAL_RULE_KEYS = ("natural_tie_value",) + tuple(GAME_RULE_DEFAULTS)
 
 # Largest blackjack payout (and natural-tie value) accepted: far beyond any real table,
@@ -175,6 +178,23 @@ cdef int decode_game_rules(dict rules, RuleParams* out) except -1:
         raise ValueError(f"rules: rescue_after_redouble (1) needs double_rescue (now "
                          f"{out.double_rescue}) and redoubles (now {out.redoubles}): it says "
                          f"whether a redoubled hand may still be rescued")
+    out.natural_loss = _whole(full, "natural_loss", (0, 1, 2),
+                              "0 (the hole-card rule), 1 (OBBO) or 2 (BB+1)")
+    if out.natural_loss and not out.natural_takes_all:
+        raise ValueError(f"rules: natural_loss ({out.natural_loss}) is a no-hole-card loss "
+                         f"rule: it needs natural_takes_all = 1 (hole card 'enhc'), got "
+                         f"natural_takes_all = {out.natural_takes_all}")
+    out.player_21_beats_natural = _flag(full, "player_21_beats_natural")
+    if out.player_21_beats_natural and not (out.player_21_wins and out.natural_takes_all):
+        raise ValueError(f"rules: player_21_beats_natural (a player 21 paid before a "
+                         f"no-hole-card dealer's natural) needs player_21_wins = 1 and "
+                         f"natural_takes_all = 1 (hole card 'enhc'), got player_21_wins = "
+                         f"{out.player_21_wins}, natural_takes_all = {out.natural_takes_all}")
+    # Super Fun 21: a natural in diamonds pays this instead of blackjack_payout (0: the
+    # rule is off); a hand of ``charlie`` cards that has not busted wins at once (0: none)
+    out.diamond_blackjack_payout = _real(full, "diamond_blackjack_payout", 0.0, False,
+                                         MAX_PAYOUT)
+    out.charlie = _whole(full, "charlie", CHARLIE_CARDS, "0 (none) or 3..10 cards")
     if out.redoubles and (out.free_double_totals or out.free_split_ranks):
         raise ValueError(f"rules: redoubles ({out.redoubles}) cannot go with free doubles or "
                          f"free splits (free_double_totals {out.free_double_totals}, "
@@ -183,6 +203,8 @@ cdef int decode_game_rules(dict rules, RuleParams* out) except -1:
     out.game = 1 if (out.dealer_22_push or out.free_double_totals or out.free_split_ranks
                      or out.player_21_wins or out.super_bonus != 0.0
                      or out.redoubles or out.double_rescue or out.double_split_aces
+                     or out.natural_loss or out.player_21_beats_natural
+                     or out.diamond_blackjack_payout != 0.0 or out.charlie
                      or out.rescue_after_redouble) else 0
     for i in range(3):
         if out.bonus_21[i] != 1.0 or out.bonus_678[i] != 1.0 or out.bonus_777[i] != 1.0:
@@ -200,7 +222,11 @@ cdef int refuse_game_rules(const RuleParams* rules, str kernel) except -1:
         ("free_split_ranks", rules.free_split_ranks), ("player_21_wins", rules.player_21_wins),
         ("redoubles", rules.redoubles), ("double_rescue", rules.double_rescue),
         ("double_split_aces", rules.double_split_aces),
-        ("rescue_after_redouble", rules.rescue_after_redouble)) if on]
+        ("rescue_after_redouble", rules.rescue_after_redouble),
+        ("natural_loss", rules.natural_loss),
+        ("player_21_beats_natural", rules.player_21_beats_natural),
+        ("diamond_blackjack_payout", rules.diamond_blackjack_payout != 0.0),
+        ("charlie", rules.charlie)) if on]
     name = set_flags[0] if set_flags else "bonus_21, bonus_678, bonus_777 or super_bonus"
     raise ValueError(f"rules: {name} is a rule of the games (docs/games.md); "
                      f"{kernel} cannot compute it")

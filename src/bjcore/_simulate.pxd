@@ -32,6 +32,9 @@ cdef enum:
     IP_INFINITE              # 1: an infinite shoe (cards drawn with replacement, no count)
     IP_SIDE_CARDS            # the side bet's cards: 0 none, 3 (player's two, up card) or 4
                              # (and whether the hole card made a natural); see run_chunk
+    IP_DECK_CARDS            # cards in a deck, for the decks remaining: 52, or 48 (Spanish)
+    IP_TAG_SCALE             # the running count is in units of 1 / this (1; Python sets
+                             # more when it balances a count by scaling its tags)
     IP_COUNT                 # the array's length
 
 # Floating parameters: positions in ``dparams``.

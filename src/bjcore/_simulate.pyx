@@ -70,6 +70,7 @@ cdef enum:
     BONUS_678 = 4            # three-card 21 of 6, 7, 8
     BONUS_777 = 5            # three-card 21 of 7, 7, 7
     FLAG_FREE_DOUBLE = 8     # two cards, no ace, total in free_double_totals
+    FLAG_CHARLIE = 16        # ``charlie`` cards or more: the hand stops and wins at once
 
 # spot states during a round
 cdef enum:
@@ -172,6 +173,8 @@ cdef struct Sim:
     double rc                # running count of the cards seen
     int seen                 # cards seen since the shuffle
     const double* tags
+    int deck_cards           # cards in a deck for the decks remaining (52; 48 Spanish)
+    double tag_scale         # rc counts in units of 1 / tag_scale (IP_TAG_SCALE)
     int tc_method
     int rounding
     # tables
@@ -201,6 +204,7 @@ cdef struct Sim:
     int split_ace_double     # the table holds KIND_SPLIT_ACE decisions
     int suits_678            # the 6-7-8 payout depends on the suits
     int suits_777            # the 7-7-7 payout (or the super bonus) depends on the suits
+    int suits_natural        # a natural's payout depends on its suits (diamond naturals)
     Rng suit_rng
     int suit_left[40]        # [rank - 1][suit]: suits not yet shown of the shoe's cards
     int suit_full[10]        # each rank's cards per suit in the full shoe
@@ -214,6 +218,7 @@ cdef struct Hand:
     double base_own          # its own stake before any double: what a rescue loses
     int rescued              # surrendered after its double (double_rescue)
     int bonus                # BONUS_* of a 21 a bonus may pay (not doubled; split: if allowed)
+    int charlie              # a charlie: reached ``charlie`` cards undoubled, wins at once
     int split                # one of a split's hands
 
 
@@ -264,7 +269,7 @@ cdef inline int draw(Sim* s) noexcept nogil:
         s.pos = 0
         s.rc = 0.0
         s.seen = 0
-        if s.suits_678 or s.suits_777:
+        if s.suits_678 or s.suits_777 or s.suits_natural:
             reset_suits(s)
     j = s.pos + <int>below(&s.rng, <uint32_t>(s.n_cards - s.pos))
     c = s.deck[j]
@@ -312,14 +317,15 @@ cdef inline int true_count(Sim* s) noexcept nogil:
         return 0
     if unseen < 1:
         unseen = 1
+    # (one division of whole numbers: a true count that is exactly whole stays whole)
     if s.tc_method == 0:
-        tc = s.rc * 52.0 / unseen
+        tc = s.rc * s.deck_cards / (unseen * s.tag_scale)
     elif s.tc_method == 1:
-        estimate = (unseen + 13) // 26          # half decks, to the nearest
-        tc = s.rc * 2.0 / (estimate if estimate > 0 else 1)
+        estimate = (unseen + s.deck_cards // 4) // (s.deck_cards // 2)   # half decks
+        tc = s.rc * 2.0 / ((estimate if estimate > 0 else 1) * s.tag_scale)
     else:
-        estimate = (unseen + 26) // 52          # whole decks, to the nearest
-        tc = s.rc / (estimate if estimate > 0 else 1)
+        estimate = (unseen + s.deck_cards // 2) // s.deck_cards          # whole decks
+        tc = s.rc / ((estimate if estimate > 0 else 1) * s.tag_scale)
     if s.rounding == 0:
         return floor_int(tc)
     if s.rounding == 1:
@@ -387,6 +393,7 @@ cdef inline void play_game_hand(Sim* s, Hand* hand, int comp, int action, int ki
     cdef double stake
     hand.rescued = 0
     hand.bonus = 0
+    hand.charlie = 0
     while action != ACT_STAND:
         if action == ACT_DOUBLE:
             stake = hand.own + hand.free
@@ -411,6 +418,9 @@ cdef inline void play_game_hand(Sim* s, Hand* hand, int comp, int action, int ki
             break
         comp = s.child[comp * 10 + seen_draw(s) - 1]
         if comp < 0:
+            break
+        if s.comp_flags[comp] & FLAG_CHARLIE:
+            hand.charlie = 1         # it stops: no decision
             break
         action = decide(s, kind, key, comp)
     if comp < 0:
@@ -459,6 +469,34 @@ cdef double bonus_payout(Sim* s, const Hand* hand, int up) noexcept nogil:
     return s.rules.bonus_777[k]
 
 
+cdef inline bint paid_at_once(Sim* s, const Hand* hand) noexcept nogil:
+    """A player 21 paid before a no-hole-card dealer turns his second card
+    (player_21_beats_natural): no dealer natural takes it."""
+    return (s.rules.player_21_beats_natural and hand.total == 21 and not hand.rescued)
+
+
+cdef double natural_loss_charge(Sim* s, const Hand* hands, int n) noexcept nogil:
+    """What a no-hole-card dealer natural takes from one spot's hands under OBBO or BB+1
+    (docs/games.md): every busted hand's own stake and every rescued hand's original own
+    stake (settled when it was rescued); of the hands still standing, OBBO takes each one's
+    own stake before its doubles, BB+1 one unit in all (if their own stakes reach it)."""
+    cdef double settled = 0.0, standing_base = 0.0, standing_own = 0.0
+    cdef int h
+    for h in range(n):
+        if paid_at_once(s, &hands[h]):
+            continue
+        if hands[h].total == 0:
+            settled += hands[h].own
+        elif hands[h].rescued:
+            settled += hands[h].base_own
+        else:
+            standing_base += hands[h].base_own
+            standing_own += hands[h].own
+    if s.rules.natural_loss == 1:
+        return settled + standing_base
+    return settled + (standing_own if standing_own < 1.0 else 1.0)
+
+
 cdef inline double settle_game(Sim* s, const Hand* hand, int dealer, int up) noexcept nogil:
     """A hand of the games against the dealer's final total (22: exactly 22, 23: any other
     bust): a loss costs the own stake only, a win pays own and free stake (times a bonus's
@@ -467,6 +505,10 @@ cdef inline double settle_game(Sim* s, const Hand* hand, int dealer, int up) noe
         return -hand.own
     if hand.rescued:
         return -hand.base_own
+    if hand.charlie:                 # it wins whatever the dealer made
+        if hand.bonus == 0:
+            return hand.own + hand.free
+        return (hand.own + hand.free) * bonus_payout(s, hand, up)
     if not (s.rules.player_21_wins and hand.total == 21):
         if dealer == 22 and s.rules.dealer_22_push:
             return 0.0
@@ -478,6 +520,23 @@ cdef inline double settle_game(Sim* s, const Hand* hand, int dealer, int up) noe
     if hand.bonus == 0:
         return hand.own + hand.free
     return (hand.own + hand.free) * bonus_payout(s, hand, up)
+
+
+cdef double natural_net(Sim* s, double value, double payout) noexcept nogil:
+    """What a player natural nets, ``value`` being what a natural not in diamonds nets
+    (``payout``, or the natural-tie value against a dealer natural): with
+    diamond_blackjack_payout, a natural paid as a natural (value == payout) whose two cards
+    are both diamonds (suit 2) nets that instead.  The two suits are drawn from the shoe's
+    unseen suit counts, as the bonuses' suits are (draw_suit), not read from the cards'
+    kinds: so the main game's results do not depend on whether a side bet is played."""
+    cdef int ace_suit, ten_suit
+    if not s.suits_natural or value != payout:
+        return value
+    ace_suit = draw_suit(s, 1)
+    ten_suit = draw_suit(s, 10)
+    if ace_suit == 2 and ten_suit == 2:
+        return s.rules.diamond_blackjack_payout
+    return value
 
 
 cdef int sigint_received() noexcept with gil:
@@ -534,6 +593,11 @@ def run_chunk(dict rules, const int64_t[::1] iparams, const double[::1] dparams,
     cdef int n_cards
     cdef int r, k, i
     cdef ShoeParams decoded_shoe
+    if iparams.shape[0] != IP_COUNT:
+        raise ValueError(f"iparams: {IP_COUNT} parameters expected, got {iparams.shape[0]}")
+    if (iparams[IP_DECK_CARDS] != 52 and iparams[IP_DECK_CARDS] != 48) or iparams[IP_TAG_SCALE] < 1:
+        raise ValueError(f"iparams: deck cards must be 52 or 48 and the tag scale >= 1, got "
+                         f"{iparams[IP_DECK_CARDS]} and {iparams[IP_TAG_SCALE]}")
     cdef int side_cards = <int>iparams[IP_SIDE_CARDS]
     if side_cards != 0:
         if side_cards != 3 and side_cards != 4:
@@ -586,6 +650,8 @@ def run_chunk(dict rules, const int64_t[::1] iparams, const double[::1] dparams,
     s.seen = 0
     s.tags = &tags[0]
     s.tc_method = <int>iparams[IP_TC_METHOD]
+    s.deck_cards = <int>iparams[IP_DECK_CARDS]
+    s.tag_scale = <double>iparams[IP_TAG_SCALE]
     s.rounding = <int>iparams[IP_ROUNDING]
     s.child = &child[0]
     s.total = &total[0]
@@ -644,11 +710,13 @@ cdef int _setup_game(Sim* s, const int32_t[::1] shoe, Py_ssize_t n_decision,
     s.suits_777 = (s.rules.bonus_777[1] != s.rules.bonus_777[0]
                    or s.rules.bonus_777[2] != s.rules.bonus_777[0]
                    or s.rules.super_bonus > 0.0)
+    s.suits_natural = s.rules.diamond_blackjack_payout != 0.0
     # (redoubles with free stakes: refused by the rule model, _rules.decode_game_rules)
     for r in range(10):
         s.suit_full[r] = shoe[r] // 4
     if not s.infinite:
-        for r, used in ((6, s.suits_678), (7, s.suits_678 or s.suits_777), (8, s.suits_678)):
+        for r, used in ((1, s.suits_natural), (6, s.suits_678), (7, s.suits_678 or s.suits_777),
+                        (8, s.suits_678), (10, s.suits_natural)):
             if used and shoe[r - 1] % 4:
                 raise ValueError(
                     f"shoe: the suited bonuses spread each rank's cards evenly over the four "
@@ -689,6 +757,10 @@ cdef int _setup_game(Sim* s, const int32_t[::1] shoe, Py_ssize_t n_decision,
                 c = s.child[s.child[a - 1] * 10 + b - 1]
                 if a != 1 and (s.rules.free_double_totals >> (a + b)) & 1:
                     s.comp_flags[c] |= FLAG_FREE_DOUBLE
+        if s.rules.charlie:
+            for i in range(n):
+                if cards[i] >= s.rules.charlie:
+                    s.comp_flags[i] |= FLAG_CHARLIE
         c = s.child[s.child[s.child[5] * 10 + 6] * 10 + 7]
         s.comp_flags[c] = BONUS_678
         c = s.child[s.child[s.child[6] * 10 + 6] * 10 + 6]
@@ -761,7 +833,7 @@ cdef void _run(Sim* s, const int64_t* ip, const double* dp, const int32_t* key_o
             s.rc = 0.0
             s.seen = 0
             shuffles += 1
-            if s.suits_678 or s.suits_777:
+            if s.suits_678 or s.suits_777 or s.suits_natural:
                 reset_suits(s)
             draw(s)
             playing = not wong_in_set
@@ -823,7 +895,7 @@ cdef void _run(Sim* s, const int64_t* ip, const double* dp, const int32_t* key_o
             for sp in range(n_spots):
                 if state[sp] == SPOT_ACTIVE:
                     natural = first[sp] + second[sp] == 11 and (first[sp] == 1 or second[sp] == 1)
-                    net[sp] = natural_tie if natural else -1.0
+                    net[sp] = natural_net(s, natural_tie, payout) if natural else -1.0
                     state[sp] = SPOT_DONE
         else:
             # ---- the players' hands, spot by spot ----
@@ -834,7 +906,7 @@ cdef void _run(Sim* s, const int64_t* ip, const double* dp, const int32_t* key_o
                     if not hole_first and (up == 1 or up == 10):
                         state[sp] = SPOT_NATURAL_WAITS
                     else:
-                        net[sp] = payout
+                        net[sp] = natural_net(s, payout, payout)
                         state[sp] = SPOT_DONE
                     continue
                 comp = s.child[s.child[first[sp] - 1] * 10 + second[sp] - 1]
@@ -861,6 +933,7 @@ cdef void _run(Sim* s, const int64_t* ip, const double* dp, const int32_t* key_o
                         comp = s.child[single * 10 + c - 1]
                         hd = &spot_hands[b + h]
                         hd.rescued = 0
+                        hd.charlie = 0
                         if game:
                             hd.own = 0.0 if (free_split and h > 0) else 1.0
                             hd.free = 1.0 - hd.own
@@ -885,6 +958,7 @@ cdef void _run(Sim* s, const int64_t* ip, const double* dp, const int32_t* key_o
                 else:
                     hd = &spot_hands[b]
                     hd.rescued = 0
+                    hd.charlie = 0
                     if game:
                         hd.own = 1.0
                         hd.free = 0.0
@@ -902,23 +976,34 @@ cdef void _run(Sim* s, const int64_t* ip, const double* dp, const int32_t* key_o
                     dealer_natural = True
                     for sp in range(n_spots):
                         if state[sp] == SPOT_NATURAL_WAITS:
-                            net[sp] = natural_tie
+                            net[sp] = natural_net(s, natural_tie, payout)
                         elif state[sp] == SPOT_LATE_SURRENDER:
                             net[sp] = -1.0
                         elif state[sp] == SPOT_PLAYED:
                             if obo:
                                 net[sp] = -1.0
+                            elif s.rules.natural_loss:
+                                net[sp] = -natural_loss_charge(s, &spot_hands[sp * SIM_MAX_HANDS],
+                                                               n_hands[sp])
                             else:
                                 net[sp] = 0.0
                                 # (a natural takes the player's own stakes, a
                                 # rescued hand's too: it played as a doubled hand)
                                 for h in range(n_hands[sp]):
-                                    net[sp] -= spot_hands[sp * SIM_MAX_HANDS + h].own
+                                    if not paid_at_once(s, &spot_hands[sp * SIM_MAX_HANDS + h]):
+                                        net[sp] -= spot_hands[sp * SIM_MAX_HANDS + h].own
+                            if game and s.rules.player_21_beats_natural:
+                                # the 21s were paid at once (the dealer's total is moot:
+                                # a 21 that always wins beats any)
+                                for h in range(n_hands[sp]):
+                                    hd = &spot_hands[sp * SIM_MAX_HANDS + h]
+                                    if paid_at_once(s, hd):
+                                        net[sp] += settle_game(s, hd, 21, up)
                         state[sp] = SPOT_DONE
                 else:
                     for sp in range(n_spots):
                         if state[sp] == SPOT_NATURAL_WAITS:
-                            net[sp] = payout
+                            net[sp] = natural_net(s, payout, payout)
                             state[sp] = SPOT_DONE
             if not dealer_natural:
                 # ---- the dealer plays if some hand still stands ----
@@ -927,7 +1012,7 @@ cdef void _run(Sim* s, const int64_t* ip, const double* dp, const int32_t* key_o
                     if state[sp] == SPOT_PLAYED:
                         for h in range(n_hands[sp]):
                             hd = &spot_hands[sp * SIM_MAX_HANDS + h]
-                            if hd.total != 0 and not hd.rescued:
+                            if hd.total != 0 and not hd.rescued and not hd.charlie:
                                 any_live = True
                 if any_live:
                     d = up + hole

@@ -7,6 +7,8 @@
 
 #include <cstdint>
 #include <unordered_map>
+
+#include "portable.h"
 #include <vector>
 
 /* no-alias pointers (the lanes' loops vectorize when the compiler knows the rows apart) */
@@ -60,6 +62,16 @@ class DealerDraws {
     };
     std::vector<DealerNode> dnodes;
     int dealer_depth = 0;                              // most cards drawn before a node's
+    int max_prior[N_RANKS] = {0};                      // most cards of a rank drawn before one
+    /* a node as the batched pass reads it: offsets (in doubles) into its tables, whose
+     * rows are LAW_STRIDE lanes long, worked out once */
+    struct LawNode {
+        double orders;
+        int32_t factor, depth, outcome, skip;   // outcome -1: none
+    };
+    enum { LAW_STRIDE = 16 };
+    std::vector<LawNode> law_nodes;
+    int factor_base[N_RANKS] = {0};                    // factor row of (rank, 0 before)
     std::unordered_map<uint64_t, double> hitting_orders;   // build-time memo
 
     void dealer_state(const int* k, int& t, bool& soft, int& hard_out) const {
@@ -154,8 +166,22 @@ class DealerDraws {
         dealer_nodes_from(k, 0, 0, 0);
         hitting_orders.clear();
         dealer_depth = 0;
-        for (const DealerNode& nd : dnodes)
+        for (int r = 0; r < N_RANKS; ++r) max_prior[r] = 0;
+        for (const DealerNode& nd : dnodes) {
             if (nd.depth > dealer_depth) dealer_depth = nd.depth;
+            if (nd.prior > max_prior[nd.rank]) max_prior[nd.rank] = nd.prior;
+        }
+        for (int r = 0, row = 0; r < N_RANKS; ++r) {
+            factor_base[r] = row;
+            row += max_prior[r] + 1;
+        }
+        law_nodes.clear();
+        for (const DealerNode& nd : dnodes)
+            law_nodes.push_back(LawNode{nd.orders,
+                                        (factor_base[nd.rank] + nd.prior) * LAW_STRIDE,
+                                        nd.depth * LAW_STRIDE,
+                                        nd.outcome >= 0 ? nd.outcome * LAW_STRIDE : -1,
+                                        nd.skip});
     }
 
 
@@ -183,53 +209,11 @@ class DealerDraws {
         }
     }
 
-    /* dealer_law for LANES shoes at once (n: LANES rows of N_RANKS counts; out: LANES rows
-     * of N_OUT), one pass over the nodes shared by the lanes: a split hand's laws in every
-     * context (extra pair cards gone) differ only in the pair rank's count. */
-    template <int LANES>
-    void law_lanes(const double* n, const double* left, double* out) const {
-        alignas(32) double prod[40][LANES];
-        alignas(32) double inv[40][LANES];
-        alignas(32) double avail[N_RANKS][LANES];
-        alignas(32) double acc[N_OUT][LANES];
-        for (int k = 0; k < N_OUT; ++k)
-            for (int l = 0; l < LANES; ++l) acc[k][l] = 0.0;
-        for (int d = 0; d <= dealer_depth; ++d)
-            for (int l = 0; l < LANES; ++l)
-                inv[d][l] = infinite ? 1.0 : (left[l] - d > 0.0 ? 1.0 / (left[l] - d) : 0.0);
-        for (int r = 0; r < N_RANKS; ++r)
-            for (int l = 0; l < LANES; ++l) avail[r][l] = n[l * N_RANKS + r];
-        for (int l = 0; l < LANES; ++l) prod[0][l] = 1.0;
-        const DealerNode* nodes = dnodes.data();
-        size_t i = 0, end = dnodes.size();
-        while (i < end) {
-            const DealerNode& nd = nodes[i];
-            const double prior = infinite ? 0.0 : (double)nd.prior;
-            const double* BJ_GAME_RESTRICT a = avail[nd.rank];
-            const double* BJ_GAME_RESTRICT iv = inv[nd.depth];
-            const double* BJ_GAME_RESTRICT up = prod[nd.depth];
-            double* BJ_GAME_RESTRICT p = prod[nd.depth + 1];
-            double any = 0.0;
-            for (int l = 0; l < LANES; ++l) {
-                double av = a[l] - prior;
-                av = av > 0.0 ? av : 0.0;
-                p[l] = up[l] * (av * iv[l]);
-                any += p[l];
-            }
-            if (!(any > 0.0)) {
-                i = nd.skip;
-                continue;
-            }
-            if (nd.outcome >= 0) {
-                double* BJ_GAME_RESTRICT o = acc[nd.outcome];
-                const double w = nd.orders;
-                for (int l = 0; l < LANES; ++l) o[l] += w * p[l];
-            }
-            ++i;
-        }
-        for (int l = 0; l < LANES; ++l)
-            for (int k = 0; k < N_OUT; ++k) out[l * N_OUT + k] = acc[k][l];
-    }
+    /* The law of ``count`` shoes at once (n: ``count`` rows of N_RANKS counts, left: their
+     * card totals; out: ``count`` rows of N_OUT), by passes over the nodes shared by up to
+     * 16 shoes: each shoe's arithmetic is law()'s, operation for operation, so a law is the
+     * same whichever way it is computed (docs/algorithms.md, "The game walk"). */
+    void law_batch(const double* n, const double* left, int count, double* out) const;
 
     /* The dealer's final outcomes for the shoe ``n`` by the plain recursion over every
      * draw order, from a dealer hand of hard total ``dhard`` with ``daces`` aces and
@@ -261,8 +245,121 @@ class DealerDraws {
             if (!infinite) n[r] += 1.0;
         }
     }
-
 };
+
+/* ---- the batched pass ---------------------------------------------------------------
+ * Lane l of a pass is law() for shoe l: the factor (n_r - prior) clamped at 0, times
+ * 1 / (left - depth), times the parent's product; a node whose product is 0 in every lane
+ * skips its subtree (law() skips per shoe: the other lanes' zeros add +0).  Written with
+ * the four-lane vectors of portable.h, compiled for AVX2 and the baseline (target_clones,
+ * as trie_pass.h; no FMA, so the same IEEE operations either way). */
+#if defined(__x86_64__) && defined(__GLIBC__) && \
+    ((defined(__GNUC__) && !defined(__clang__)) || (defined(__clang__) && __clang_major__ >= 14))
+#define BJ_GAME_MULTIVERSION __attribute__((target_clones("avx2", "default")))
+#else
+#define BJ_GAME_MULTIVERSION
+#endif
+
+enum { LAW_MAX_LANES = 16 };
+
+/* (the dealer draws on at a hard total of 16 at most, so at most 16 / r cards of rank r
+ * come before another: sum over r of (16 / r + 1) = 54 rows) */
+enum { MAX_FACTOR_ROWS = 64 };
+
+template <int LANES, bool CHECK>
+static BJ_ALWAYS_INLINE void dealer_law_pass(const DealerDraws& dd, const double* n,
+                                             const double* left, double* out) {
+    enum { S = DealerDraws::LAW_STRIDE };
+    alignas(32) double prod[41 * S];
+    alignas(32) double inv[41 * S];
+    // the factor of a card of rank r after j of them: max(n_r - j, 0), row base[r] + j
+    alignas(32) double factor[MAX_FACTOR_ROWS * S];
+    alignas(32) double acc[N_OUT * S];
+    const bool infinite = dd.infinite;
+    for (int k = 0; k < N_OUT; ++k)
+        for (int l = 0; l < LANES; ++l) acc[k * S + l] = 0.0;
+    for (int d = 0; d <= dd.dealer_depth; ++d)
+        for (int l = 0; l < LANES; ++l)
+            inv[d * S + l] = infinite ? 1.0 : (left[l] - d > 0.0 ? 1.0 / (left[l] - d) : 0.0);
+    for (int r = 0; r < N_RANKS; ++r)
+        for (int j = 0; j <= dd.max_prior[r]; ++j)
+            for (int l = 0; l < LANES; ++l) {
+                double av = n[l * N_RANKS + r] - (infinite ? 0.0 : (double)j);
+                factor[(dd.factor_base[r] + j) * S + l] = av > 0.0 ? av : 0.0;
+            }
+    for (int l = 0; l < LANES; ++l) prod[l] = 1.0;
+    const bj_v4 zero = {0.0, 0.0, 0.0, 0.0};
+    const DealerDraws::LawNode* nodes = dd.law_nodes.data();
+    size_t i = 0, end = dd.law_nodes.size();
+    while (i < end) {
+        const DealerDraws::LawNode& nd = nodes[i];
+        const double* a = factor + nd.factor;
+        const double* iv = inv + nd.depth;
+        const double* up = prod + nd.depth;
+        double* p = prod + nd.depth + S;
+        bj_m4 any = {0, 0, 0, 0};
+        for (int l = 0; l < LANES; l += 4) {
+            bj_v4 pl = bj_load4(up + l) * (bj_load4(a + l) * bj_load4(iv + l));
+            bj_store4(p + l, pl);
+            if (CHECK) any |= pl > zero;
+        }
+        if (CHECK && !(any[0] | any[1] | any[2] | any[3])) {
+            i = nd.skip;
+            continue;
+        }
+        if (nd.outcome >= 0) {
+            double* o = acc + nd.outcome;
+            const double w = nd.orders;
+            for (int l = 0; l < LANES; l += 4)
+                bj_store4(o + l, bj_load4(o + l) + w * bj_load4(p + l));
+        }
+        ++i;
+    }
+    for (int l = 0; l < LANES; ++l)
+        for (int k = 0; k < N_OUT; ++k) out[l * N_OUT + k] = acc[k * S + l];
+}
+
+/* one pass over up to LAW_MAX_LANES shoes (``count``; the tables padded with empty shoes).
+ * ``check``: some node's factor may be 0 in every lane (else testing for a subtree to skip
+ * only costs: every product is positive, as in a full shoe) */
+template <bool CHECK>
+static BJ_ALWAYS_INLINE void dealer_law_lanes_n(const DealerDraws& dd, const double* n,
+                                                const double* left, int count, double* out) {
+    if (count <= 4) dealer_law_pass<4, CHECK>(dd, n, left, out);
+    else if (count <= 8) dealer_law_pass<8, CHECK>(dd, n, left, out);
+    else if (count <= 12) dealer_law_pass<12, CHECK>(dd, n, left, out);
+    else dealer_law_pass<16, CHECK>(dd, n, left, out);
+}
+BJ_GAME_MULTIVERSION
+static void dealer_law_lanes(const DealerDraws& dd, const double* n, const double* left,
+                             int count, bool check, double* out) {
+    if (check) dealer_law_lanes_n<true>(dd, n, left, count, out);
+    else dealer_law_lanes_n<false>(dd, n, left, count, out);
+}
+
+inline void DealerDraws::law_batch(const double* n, const double* left, int count,
+                                   double* out) const {
+    double pn[LAW_MAX_LANES * N_RANKS], pleft[LAW_MAX_LANES], pout[LAW_MAX_LANES * N_OUT];
+    for (int at = 0; at < count; at += LAW_MAX_LANES) {
+        int k = count - at < LAW_MAX_LANES ? count - at : LAW_MAX_LANES;
+        int lanes = (k + 3) / 4 * 4;
+        // (a padded lane's products are 0: it never makes a node worth skipping)
+        bool check = false;
+        for (int l = 0; l < lanes; ++l) {
+            for (int r = 0; r < N_RANKS; ++r) {
+                pn[l * N_RANKS + r] = l < k ? n[(at + l) * N_RANKS + r] : 0.0;
+                if (l < k && !infinite && !(pn[l * N_RANKS + r] - max_prior[r] > 0.0))
+                    check = true;
+            }
+            pleft[l] = l < k ? left[at + l] : 0.0;
+            if (l < k && !infinite && !(pleft[l] - dealer_depth > 0.0)) check = true;
+            if (l < k && infinite) check = true;
+        }
+        dealer_law_lanes(*this, pn, pleft, k, check, pout);
+        for (int l = 0; l < k; ++l)
+            for (int j = 0; j < N_OUT; ++j) out[(at + l) * N_OUT + j] = pout[l * N_OUT + j];
+    }
+}
 
 }  // namespace bjgame
 

@@ -260,7 +260,7 @@ class GameLaw {
         uint64_t key = w->context_key();
         int found = memo_index.find(key);
         if (found >= 0) return memo[found];
-        Law L = action_law(continuation_action());
+        Law L = w->is_charlie() ? charlie_law() : action_law(continuation_action());
         memo_index.insert(key, (int)memo.size());
         memo.push_back(L);
         return L;
@@ -272,10 +272,45 @@ class GameLaw {
         if (a == ACT_DOUBLE) return double_law();
         if (w->is_natural()) {
             const double* d = w->dealer_outcomes();
+            if (w->R.diamond_blackjack_payout != 0.0) return diamond_natural_law(d);
             return flat_law(d, w->R.blackjack_payout,
                             w->hole_rank >= 0 ? w->R.natural_tie_value : w->R.blackjack_payout);
         }
+        if (w->is_charlie()) return charlie_law();
         return stand_law(w->own_stake(), w->free_hand ? 1.0 : 0.0, true);
+    }
+
+    /* a natural under diamond_blackjack_payout: one in 16 is in diamonds (the walk's
+     * diamond_natural_value), paid the diamond payout, against a dealer natural too where
+     * the tie is paid as a natural */
+    Law diamond_natural_law(const double* d) {
+        const GameRules& R = w->R;
+        double tie = w->hole_rank >= 0 ? R.natural_tie_value : R.blackjack_payout;
+        double diamond_tie = tie == R.blackjack_payout ? R.diamond_blackjack_payout : tie;
+        return law_combine(15.0 / 16.0, flat_law(d, R.blackjack_payout, tie), 1.0 / 16.0,
+                           flat_law(d, R.diamond_blackjack_payout, diamond_tie));
+    }
+
+    /* a charlie (the walk's charlie_value): it wins whatever the dealer's total, its stake
+     * times the 21 bonus where one is paid; a dealer natural takes its own stake */
+    Law charlie_law() {
+        const double* d = w->dealer_outcomes();
+        double own = w->own_stake(), fr = w->free_hand ? 1.0 : 0.0, q[3], m[3];
+        int k = win_options(true, q, m);
+        int lose = vid(-own), win[3];
+        for (int i = 0; i < k; ++i) win[i] = vid((own + fr) * m[i]);
+        Law L;
+        for (int o = 0; o < N_OUT; ++o) {
+            if (d[o] == 0.0) continue;
+            if (o == D_NATURAL) {
+                L.push_back(LawEntry{d[o], law_key(o, lose)});
+                continue;
+            }
+            for (int i = 0; i < k; ++i)
+                if (q[i] != 0.0) L.push_back(LawEntry{d[o] * q[i], law_key(o, win[i])});
+        }
+        law_normalize(L);
+        return L;
     }
 
     Law hit_law() {

@@ -75,6 +75,15 @@ struct GameRules {
     double super_bonus;
     int redoubles, double_rescue, double_split_aces;
     int rescue_after_redouble;   // the rescue stays offered after a redouble
+    /* no hole card: what a dealer natural takes (docs/games.md): 0 every own stake;
+     * 1 OBBO, 2 BB+1: a busted hand's stake, and of a hand still standing its own stake
+     * before any double (BB+1 differs from OBBO only in split rounds, not walked) */
+    int natural_loss;
+    /* no hole card: a player 21 that always wins is paid at once, so a dealer natural
+     * turned later does not take it (Pontoon) */
+    int player_21_beats_natural;
+    double diamond_blackjack_payout;   // 0: no diamond natural rule
+    int charlie;                       // 0: no charlie
 };
 
 /* ---- accumulators ------------------------------------------------------------------ */
@@ -110,58 +119,62 @@ struct ValueAcc {
  * walk looks a key up once or more for every hand it visits: a node-based map's pointer
  * chasing and its frees were a fifth of a solve). */
 class FlatIndex {
-    std::vector<uint64_t> keys;   // key + 1 (0: empty)
-    std::vector<int> vals;
+    struct Slot {
+        uint64_t key;   // key + 1 (0: empty)
+        int val;
+    };
+    std::vector<Slot> slots;   // (a key and its row side by side: one cache line a probe)
     size_t count_ = 0, mask = 0;
-    static size_t slot(uint64_t key, size_t mask) {
-        return (size_t)((key * 0x9E3779B97F4A7C15ull) >> 20) & mask;
-    }
+    int shift = 64;
+    /* Fibonacci hashing: the product's top bits, which every bit of the key moves (its
+     * middle bits, taken before, ignored the key's high bits: the tens' count and the
+     * split context, so that a hand's contexts all probed from one slot) */
+    size_t slot(uint64_t key) const { return (size_t)((key * 0x9E3779B97F4A7C15ull) >> shift); }
+    size_t first_capacity;
     void grow() {
-        std::vector<uint64_t> old_keys;
-        std::vector<int> old_vals;
-        old_keys.swap(keys);
-        old_vals.swap(vals);
-        size_t cap = old_keys.empty() ? 4096 : 2 * old_keys.size();
-        keys.assign(cap, 0);
-        vals.assign(cap, -1);
+        std::vector<Slot> old;
+        old.swap(slots);
+        size_t cap = old.empty() ? first_capacity : 2 * old.size();
+        slots.assign(cap, Slot{0, -1});
         mask = cap - 1;
-        for (size_t i = 0; i < old_keys.size(); ++i)
-            if (old_keys[i]) {
-                size_t j = slot(old_keys[i] - 1, mask);
-                while (keys[j]) j = (j + 1) & mask;
-                keys[j] = old_keys[i];
-                vals[j] = old_vals[i];
+        shift = 64;
+        for (size_t c = cap; c > 1; c >>= 1) --shift;
+        for (size_t i = 0; i < old.size(); ++i)
+            if (old[i].key) {
+                size_t j = slot(old[i].key - 1);
+                while (slots[j].key) j = (j + 1) & mask;
+                slots[j] = old[i];
             }
     }
   public:
+    explicit FlatIndex(size_t first = 4096) : first_capacity(first) {}
     size_t size() const { return count_; }
     void clear() {
-        std::vector<uint64_t>().swap(keys);
-        std::vector<int>().swap(vals);
+        std::vector<Slot>().swap(slots);
         count_ = 0;
         mask = 0;
+        shift = 64;
     }
     int find(uint64_t key) const {
-        if (keys.empty()) return -1;
-        size_t j = slot(key, mask);
-        while (keys[j]) {
-            if (keys[j] == key + 1) return vals[j];
+        if (slots.empty()) return -1;
+        size_t j = slot(key);
+        while (slots[j].key) {
+            if (slots[j].key == key + 1) return slots[j].val;
             j = (j + 1) & mask;
         }
         return -1;
     }
     void insert(uint64_t key, int val) {
-        if (2 * (count_ + 1) > keys.size()) grow();
-        size_t j = slot(key, mask);
-        while (keys[j]) {
-            if (keys[j] == key + 1) {
-                vals[j] = val;
+        if (2 * (count_ + 1) > slots.size()) grow();
+        size_t j = slot(key);
+        while (slots[j].key) {
+            if (slots[j].key == key + 1) {
+                slots[j].val = val;
                 return;
             }
             j = (j + 1) & mask;
         }
-        keys[j] = key + 1;
-        vals[j] = val;
+        slots[j] = Slot{key + 1, val};
         ++count_;
     }
 };
@@ -213,7 +226,15 @@ class GameWalk {
     DealerDraws dealer;           // the dealer's draw compositions (game_dealer.h)
     FlatIndex dealer_index;
     std::vector<double> dealer_rows;     // N_OUT per row
-    FlatIndex row_index;
+    /* the hand rows' index, one table per context (pair rank, extra pair cards, free
+     * hand): the walk stays in one context for long runs, and a small table stays in the
+     * cache (one table for all missed it at nearly every look-up) */
+    enum { N_CONTEXTS = 12 * 16 * 2 };   // (extra: the key's four bits)
+    std::vector<FlatIndex> row_index = std::vector<FlatIndex>(N_CONTEXTS, FlatIndex(256));
+    static int context_slot(int pair, int extra, int free) {
+        return ((pair == PAIR_GENERIC ? 11 : pair) * 16 + extra) * 2 + free;
+    }
+    size_t row_count() const { return rows.size(); }
     std::vector<HandRow<Acc>> rows;
     double split_cache[N_RANKS];
     bool split_have[N_RANKS];
@@ -240,39 +261,115 @@ class GameWalk {
      * extra pair cards gone) not stored yet, in one shared pass. */
     int extra_max = 0;   // while a split is valued: its contexts' largest e
     const double* split_dealer_outcomes(uint64_t key) {
-        enum { L = 6 };   // (extra_max <= 2 * 4 - 3 = 5 with up to four hands; 6 lanes spare)
-        double n[L * N_RANKS], left[L], out[L * N_OUT];
-        uint64_t keys[L];
-        int p = pair_rank - 1, k = 0, saved = extra;
-        for (int e = 1; e <= extra_max && k < L; ++e) {
+        int p = pair_rank - 1, saved = extra;
+        for (int e = 1; e <= extra_max; ++e) {
             extra = e;
             uint64_t ke = removed_key();
-            double* row = n + k * N_RANKS;
+            double row[N_RANKS], left = 0.0;
             remaining(row);
             if (e != saved && (row[p] < 0.0 || dealer_index.find(ke) >= 0)) continue;
-            left[k] = 0.0;
             for (int r = 0; r < N_RANKS; ++r) {
                 if (row[r] < 0.0) row[r] = 0.0;
-                left[k] += row[r];
+                left += row[r];
             }
-            keys[k++] = ke;
+            queue_law(ke, row, left);
         }
         extra = saved;
-        for (int l = k; l < L; ++l) {
-            left[l] = 0.0;
-            for (int r = 0; r < N_RANKS; ++r) n[l * N_RANKS + r] = 0.0;
-        }
-        dealer.law_lanes<L>(n, left, out);
-        for (int l = 0; l < k; ++l) store_law(keys[l], out + l * N_OUT);
-        // (a stored row's address holds until the next store: look it up after the last)
+        flush_laws();
         return &dealer_rows[(size_t)dealer_index.find(key) * N_OUT];
+    }
+
+    /* Laws wanted soon are queued and computed together, in passes shared by up to 16
+     * shoes (DealerDraws::law_batch: each shoe's arithmetic is the single pass's). */
+    enum { LAW_QUEUE = 64 };
+    double queued_n[LAW_QUEUE * N_RANKS], queued_left[LAW_QUEUE];
+    uint64_t queued_keys[LAW_QUEUE];
+    int queued = 0;
+
+    void queue_law(uint64_t key, const double* n, double left) {
+        for (int i = 0; i < queued; ++i)
+            if (queued_keys[i] == key) return;
+        if (queued == LAW_QUEUE) flush_laws();
+        std::memcpy(queued_n + queued * N_RANKS, n, sizeof(double) * N_RANKS);
+        queued_left[queued] = left;
+        queued_keys[queued++] = key;
+    }
+    void flush_laws() {
+        double out[LAW_QUEUE * N_OUT];
+        dealer.law_batch(queued_n, queued_left, queued, out);
+        for (int i = 0; i < queued; ++i) store_law(queued_keys[i], out + i * N_OUT);
+        queued = 0;
+    }
+
+    /* Before a hit or a double's card: the rows of the hands one card larger (``kids``,
+     * -1 where no card is dealt), looked up together so that their memory loads overlap,
+     * and the laws those rows lack that are not known yet, in one batch (the walk is about
+     * to stand on most of them); while a split is valued, its first context queues them for
+     * every context.  A shoe with a negative count (a fractional shoe the hand overdraws)
+     * is left to dealer_outcomes, whose clamping depends on the hand's kind; any other
+     * shoe's law is the same either way. */
+    /* the last child rows found for a hand of each size (a double after a hit of the
+     * same hand reuses them: the hit's walk below only writes larger sizes) */
+    struct ChildRows {
+        uint64_t key = 0;
+        bool valid = false;
+        int kids[N_RANKS];
+    };
+    ChildRows child_cache[32];
+    void child_rows(const double* pi, int* kids) {
+        ChildRows& cached = child_cache[n_cards & 31];
+        uint64_t here = context_key();
+        if (cached.valid && cached.key == here) {
+            std::memcpy(kids, cached.kids, sizeof cached.kids);
+            return;
+        }
+        for (int r = 0; r < N_RANKS; ++r) {
+            kids[r] = -1;
+            if (!(pi[r] > 0.0) || hard + r + 1 > 21) continue;
+            add_card(r);
+            kids[r] = lookup();
+            remove_card(r);
+        }
+        cached.key = here;
+        cached.valid = true;
+        std::memcpy(cached.kids, kids, sizeof cached.kids);
+        if (infinite) return;
+        int e_hi = extra;
+        if (extra_rank() && extra_max > 1 && extra >= 1 && extra <= extra_max) {
+            if (extra != 1) return;   // (the first context queued them)
+            e_hi = extra_max;
+        }
+        int saved = extra;
+        for (int r = 0; r < N_RANKS; ++r) {
+            if (kids[r] < 0 || (rows[kids[r]].have & 8)) continue;
+            add_card(r);
+            for (int e = saved; e <= e_hi; ++e) {
+                extra = e;
+                uint64_t key = removed_key();
+                if (dealer_index.find(key) >= 0) continue;
+                double n[N_RANKS], left = 0.0;
+                bool whole = true;
+                remaining(n);
+                for (int j = 0; j < N_RANKS; ++j) {
+                    whole &= n[j] >= 0.0;
+                    left += n[j];
+                }
+                if (whole) queue_law(key, n, left);
+            }
+            extra = saved;
+            remove_card(r);
+        }
+        if (queued) flush_laws();
     }
 
     void forget() {
         dealer_index.clear();
         std::vector<double>().swap(dealer_rows);
-        row_index.clear();
+        for (FlatIndex& index : row_index) index.clear();
+        for (ChildRows& cached : child_cache) cached.valid = false;
         std::vector<HandRow<Acc>>().swap(rows);
+        std::vector<Acc>().swap(after_double);
+        std::vector<uint8_t>().swap(after_double_have);
         for (int r = 0; r < N_RANKS; ++r) split_have[r] = false;
         clear_hand();
     }
@@ -334,15 +431,32 @@ class GameWalk {
     /* ---- the dealer ------------------------------------------------------------------ */
 
     /* the dealer's outcome law for the counts n left in the shoe, by the composition pass
-     * (``recursive``: by the plain recursion over every draw order, for tests) */
-    void law_for(const double* counts, bool recursive, double* out) const {
+     * (``recursive``: by the plain recursion over every draw order; ``lanes`` > 0: as the
+     * last of that many shoes in one batch, the others each short of one card, or of a whole
+     * rank past the tenth, for tests) */
+    void law_for(const double* counts, bool recursive, int lanes, double* out) const {
         double n[N_RANKS], left = 0.0;
         for (int r = 0; r < N_RANKS; ++r) {
             n[r] = counts[r] < 0.0 ? 0.0 : counts[r];
             left += n[r];
         }
         if (infinite) left = 1.0;
-        if (!recursive) {
+        if (!recursive && lanes > 0) {
+            std::vector<double> shoes((size_t)lanes * N_RANKS), lefts(lanes), laws((size_t)lanes * N_OUT);
+            for (int j = 0; j < lanes; ++j) {
+                double* m = &shoes[(size_t)j * N_RANKS];
+                std::memcpy(m, n, sizeof n);
+                if (j < lanes - 1) {
+                    int r = j % N_RANKS;
+                    m[r] = j < N_RANKS ? (m[r] >= 1.0 ? m[r] - 1.0 : m[r]) : 0.0;
+                }
+                lefts[j] = 0.0;
+                for (int r = 0; r < N_RANKS; ++r) lefts[j] += m[r];
+                if (infinite) lefts[j] = 1.0;
+            }
+            dealer.law_batch(shoes.data(), lefts.data(), lanes, laws.data());
+            std::memcpy(out, &laws[(size_t)(lanes - 1) * N_OUT], sizeof(double) * N_OUT);
+        } else if (!recursive) {
             dealer.law(n, left, out);
         } else {
             for (int k = 0; k < N_OUT; ++k) out[k] = 0.0;
@@ -398,6 +512,10 @@ class GameWalk {
         }
         if (always || !R.dealer_22_push) law.win += d[D_22];
         law.win += d[D_OVER];
+        if (always && R.player_21_beats_natural) {
+            law.win += law.natural;
+            law.natural = 0.0;
+        }
         return law;
     }
 
@@ -434,11 +552,12 @@ class GameWalk {
 
     int lookup() {
         uint64_t key = context_key();
-        int found = row_index.find(key);
+        FlatIndex& index = row_index[context_slot(pair_rank, extra, free_hand)];
+        int found = index.find(key);
         if (found >= 0) return found;
         int row = (int)rows.size();
         rows.emplace_back();
-        row_index.insert(key, row);
+        index.insert(key, row);
         return row;
     }
 
@@ -469,8 +588,47 @@ class GameWalk {
 
     /* ---- stand, hit, double ---------------------------------------------------------- */
 
+    /* a natural under diamond_blackjack_payout: both its cards are diamonds with chance
+     * 1/16 (an ace and a ten, ranks apart: each a diamond with chance 1/4, independently,
+     * the suits being exchangeable; docs/games.md), which pays the diamond payout, as does
+     * a tie paid as a natural (natural_tie_value = blackjack_payout) against a dealer
+     * natural.  Four outcomes, so that an accumulator of laws sees each payout. */
+    Acc diamond_natural_value() {
+        double beta = 0.0;
+        if (hole_rank >= 0) {
+            double pi[N_RANKS];
+            next_card_weights(pi);
+            beta = hole_natural_chance(pi);
+        }
+        double tie = R.natural_tie_value;
+        double diamond_tie = tie == R.blackjack_payout ? R.diamond_blackjack_payout : tie;
+        Acc v = Acc::zero();
+        v.add_constant((1.0 - beta) * (15.0 / 16.0), R.blackjack_payout);
+        v.add_constant((1.0 - beta) * (1.0 / 16.0), R.diamond_blackjack_payout);
+        if (beta > 0.0) {
+            v.add_constant(beta * (15.0 / 16.0), tie);
+            v.add_constant(beta * (1.0 / 16.0), diamond_tie);
+        }
+        return v;
+    }
+
+    /* whether the current (undoubled) hand is a charlie: ``charlie`` cards, not busted */
+    bool is_charlie() const { return R.charlie > 0 && n_cards >= R.charlie; }
+
+    /* a charlie wins at once whatever the dealer makes, a dealer 22 included: paid its
+     * whole stake times the bonus of a 21 of its cards where one is paid; only a dealer
+     * natural (found after the players, without a hole card; peek: charged as every
+     * standing hand, the round's assembly gives it back) takes its own stake */
+    Acc charlie_value(int row) {
+        const StandLaw& law = law_at(row);
+        StandLaw won{1.0 - law.natural, 0.0, law.natural, 0.0};
+        return Acc::settle(won, own_stake(), (own_stake() + (free_hand ? 1.0 : 0.0))
+                                                 * bonus_multiplier(), R.tie_value);
+    }
+
     Acc stand_value(int row) {
         if (is_natural()) {
+            if (R.diamond_blackjack_payout != 0.0) return diamond_natural_value();
             if (hole_rank >= 0) {
                 double pi[N_RANKS];
                 next_card_weights(pi);
@@ -480,6 +638,7 @@ class GameWalk {
             }
             return Acc::constant(R.blackjack_payout);
         }
+        if (is_charlie()) return charlie_value(row);
         StandLaw law = law_at(row);
         return Acc::settle(law, own_stake(), (own_stake() + (free_hand ? 1.0 : 0.0))
                                                  * bonus_multiplier(), R.tie_value);
@@ -488,6 +647,8 @@ class GameWalk {
     Acc hit_value() {
         double pi[N_RANKS];
         next_card_weights(pi);
+        int kids[N_RANKS];
+        child_rows(pi, kids);
         Acc ev = Acc::zero();
         double own = own_stake();
         for (int r = 0; r < N_RANKS; ++r) {
@@ -497,7 +658,7 @@ class GameWalk {
                 continue;
             }
             add_card(r);
-            ev.add(pi[r], continuation());
+            ev.add(pi[r], continuation_at(kids[r]));
             remove_card(r);
         }
         return ev;
@@ -526,6 +687,8 @@ class GameWalk {
     Acc doubled_draw(double own, double fr, double added_own, int redoubles_left) {
         double pi[N_RANKS];
         next_card_weights(pi);
+        int kids[N_RANKS];
+        child_rows(pi, kids);
         Acc ev = Acc::constant(added_own * natural_refund(pi));
         for (int r = 0; r < N_RANKS; ++r) {
             if (pi[r] <= 0.0) continue;
@@ -534,18 +697,42 @@ class GameWalk {
                 continue;
             }
             add_card(r);
-            ev.add(pi[r], doubled_choice(own, fr, redoubles_left));
+            ev.add(pi[r], doubled_choice(kids[r], own, fr, redoubles_left));
             remove_card(r);
         }
         return ev;
     }
 
+    /* The choice after a double's card, kept per hand row and doubles left when the
+     * stake is the player's alone (redoubles exclude free stakes, so the stake is then
+     * 2^(doubles) own units): each redouble would otherwise walk the hands below it
+     * again for every hand above it that doubled. */
+    std::vector<Acc> after_double;        // row * 4 + redoubles left
+    std::vector<uint8_t> after_double_have;
+    Acc doubled_choice(int row, double own, double fr, int redoubles_left) {
+        if (!(R.redoubles > 0 && fr == 0.0 && !free_hand))
+            return doubled_choice_at(row, own, fr, redoubles_left);
+        size_t slot = (size_t)row * 4 + (size_t)redoubles_left;
+        if (slot < after_double_have.size() && after_double_have[slot])
+            return after_double[slot];
+        Acc v = doubled_choice_at(row, own, fr, redoubles_left);
+        if (slot >= after_double_have.size()) {
+            size_t size = 4 * rows.size();
+            if (size <= slot) size = slot + 1;
+            after_double.resize(size);
+            after_double_have.resize(size, 0);
+        }
+        after_double[slot] = v;
+        after_double_have[slot] = 1;
+        return v;
+    }
+
     /* after a double's card: stand, redouble (a paid double of the whole stake) or the
      * rescue (surrender losing the original own stake); ties go to the earlier */
-    Acc doubled_choice(double own, double fr, int redoubles_left) {
-        int row = lookup();
+    Acc doubled_choice_at(int row, double own, double fr, int redoubles_left) {
         const StandLaw law = law_at(row);
-        Acc stand = Acc::settle(law, own, own + fr, R.tie_value);
+        Acc stand = R.natural_loss ? natural_loss_stand(law, own, fr)
+                                   : Acc::settle(law, own, own + fr, R.tie_value);
         bool may_redouble = redoubles_left > 0 && total() < 21;
         // a rescue is a late surrender: it saves the doubled stake only from a dealer
         // who turns out not to hold a natural (with no hole card, the natural found
@@ -564,7 +751,7 @@ class GameWalk {
             if (frozen == ACT_DOUBLE && may_redouble)
                 return doubled_draw(2.0 * own, 2.0 * fr, own, redoubles_left - 1);
             if (frozen == ACT_SURRENDER && may_rescue)
-                return Acc::constant(-orig * (1.0 - law.natural) - own * law.natural);
+                return Acc::constant(rescue_value(law, own, orig));
             return stand;
         }
         Acc best = stand;
@@ -573,10 +760,29 @@ class GameWalk {
             if (improves(v.mean(), best.mean())) best = v;
         }
         if (may_rescue) {
-            Acc v = Acc::constant(-orig * (1.0 - law.natural) - own * law.natural);
+            Acc v = Acc::constant(rescue_value(law, own, orig));
             if (improves(v.mean(), best.mean())) best = v;
         }
         return best;
+    }
+
+    /* a rescue: the original own stake is lost; a later no-hole-card natural takes the
+     * doubled own stake (ENHC), or nothing more (OBBO, BB+1: the rescue was settled at
+     * once, and the natural would take no more than that original stake anyway) */
+    double rescue_value(const StandLaw& law, double own, double orig) const {
+        if (R.natural_loss) return -orig;
+        return -orig * (1.0 - law.natural) - own * law.natural;
+    }
+
+    /* a doubled hand standing under OBBO / BB+1: settled as always against the dealer's
+     * other outcomes; a dealer natural takes only its own stake before the doubles (the
+     * doubles come back) */
+    Acc natural_loss_stand(const StandLaw& law, double own, double fr) const {
+        StandLaw rest = law;
+        rest.natural = 0.0;
+        Acc v = Acc::settle(rest, own, own + fr, R.tie_value);
+        v.add_constant(law.natural, -own_stake());
+        return v;
     }
 
     /* the policy key of the choice after the ``doubles``-th double of this hand: kind
@@ -687,8 +893,9 @@ class GameWalk {
     }
 
     /* the value of the option the strategy picks for the current hand */
-    Acc continuation() {
-        int row = lookup();
+    Acc continuation() { return continuation_at(lookup()); }
+    Acc continuation_at(int row) {
+        if (is_charlie()) return value_at(row, ACT_STAND);   // it stops: no decision
         if (split_aces_stand()) {
             // split aces take one card and stand, or double on it (double_split_aces)
             Acc st = value_at(row, ACT_STAND);

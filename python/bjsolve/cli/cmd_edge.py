@@ -31,6 +31,8 @@ def run(args) -> int:
     from ..exact.tables import house_edge_table, strategy_table
     rules = common.rules_from_args(args)
     shoe = common.shoe_from_args(args, rules)
+    if rules.switch:
+        return _run_switch(args, rules, shoe)
     sol = solve(rules, shoe=shoe, split=args.split)
     after = common.after_double_chart_for(sol, args) if args.chart else None
     after_ev = None if after is None else sol.evaluate(sol.strategy, after_double=after)
@@ -40,5 +42,21 @@ def run(args) -> int:
     if after is not None:
         from ..exact.after_double_table import after_double_tables
         tables += after_double_tables(sol, after)
+    common.emit(tables, args)
+    return 0
+
+
+def _run_switch(args, rules, shoe) -> int:
+    """Blackjack Switch: its house edge and method, then the hand values that decide the
+    switch and the chart each hand plays."""
+    from ..exact.solver import solve
+    from ..exact.switch import solve_switch
+    from ..exact.tables import strategy_table, switch_edge_table, switch_values_table
+    switch = solve_switch(rules, shoe, split=args.split)
+    tables = [switch_edge_table(switch)]
+    if args.chart:
+        tables.append(switch_values_table(switch))
+        game = solve(switch.game_rules, shoe=shoe, split=args.split)
+        tables.append(strategy_table(game, count_exceptions=False))
     common.emit(tables, args)
     return 0

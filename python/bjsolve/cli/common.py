@@ -69,21 +69,23 @@ def whole_decks(text: str) -> int:
     return value
 
 
-def positive_number(text: str) -> float:
+def _float_or_nan(text: str) -> float:
+    """``float(text)``, or NaN where the text is no number (the checks below refuse NaN)."""
     try:
-        value = float(text)
+        return float(text)
     except ValueError:
-        value = math.nan
+        return math.nan
+
+
+def positive_number(text: str) -> float:
+    value = _float_or_nan(text)
     if not (math.isfinite(value) and value > 0):
         raise argparse.ArgumentTypeError(f"{text[:40]!r} is not a positive finite number")
     return value
 
 
 def finite_number(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        value = math.nan
+    value = _float_or_nan(text)
     if not math.isfinite(value):
         raise argparse.ArgumentTypeError(f"{text[:40]!r} is not a finite number")
     return value
@@ -91,10 +93,7 @@ def finite_number(text: str) -> float:
 
 def probability_value(text: str) -> float:
     """A probability strictly between 0 and 1 (--target-ror 0.05)."""
-    try:
-        value = float(text)
-    except ValueError:
-        value = math.nan
+    value = _float_or_nan(text)
     if not 0 < value < 1:
         raise argparse.ArgumentTypeError(f"{text[:40]!r} is not a probability strictly "
                                          "between 0 and 1 (0.05 for 5%)")
@@ -308,6 +307,14 @@ def rules_from_args(args) -> Rules:
     if getattr(args, "natural_tie", None) is not None and not rules.dealer_wins_ties:
         raise UsageError(f"--natural-tie {args.natural_tie}: tied naturals push unless the "
                          "dealer wins ties; add --dealer-wins-ties")
+    if rules.switch and getattr(args, "command", "edge") not in (None, "edge", "dealer"):
+        # the switch analysis gives the house edge (bjsolve edge), and the dealer's
+        # chances are the same in every game; the other commands' tables are those of one
+        # hand: refuse at once rather than after the analysis
+        raise NotImplementedError(f"Rules.switch=True (Blackjack Switch): bjsolve "
+                                  f"{args.command} "
+                                  f"is not computed for the switch game; 'bjsolve edge' "
+                                  f"(the default command) gives its house edge")
     return rules
 
 

@@ -15,7 +15,8 @@ True count = running count / decks remaining, with these conventions:
 
 * ``decks_estimation`` (how the decks remaining are judged): ``"exact"`` (cards left / 52),
   ``"half"`` (to the nearest half deck, at least 0.5), ``"full"`` (to the nearest whole
-  deck, at least 1).  Cards left are the cards not yet seen (``burn``: unseen cards to count
+  deck, at least 1).  A deck is 52 cards, or ``deck_cards`` (48 for the Spanish decks of
+  Spanish 21: the counter judges the 48-card decks left).  Cards left are the cards not yet seen (``burn``: unseen cards to count
   as gone too; the counted game, like the simulator, leaves the burn card among the unseen).
 * ``tc_rounding``: ``"floor"`` (toward minus infinity: +1.9 -> +1, -0.5 -> -1),
   ``"truncate"`` (toward zero: -0.5 -> 0), ``"round"`` (to the nearest, halves up: +1.5 ->
@@ -50,15 +51,17 @@ def check_convention(decks_estimation: str, tc_rounding: str) -> None:
                          f"{str(tc_rounding)[:40]!r}")
 
 
-def decks_remaining(cards_left, decks_estimation: str = "exact"):
-    """Decks remaining as the counter judges them from ``cards_left`` (scalar or array)."""
+def decks_remaining(cards_left, decks_estimation: str = "exact", deck_cards: int = 52):
+    """Decks remaining as the counter judges them from ``cards_left`` (scalar or array),
+    decks of ``deck_cards`` cards (52; 48 for Spanish decks)."""
     cards_left = np.asarray(cards_left, dtype=float)
+    deck = float(deck_cards)
     if decks_estimation == "exact":
-        out = cards_left / 52.0
+        out = cards_left / deck
     elif decks_estimation == "half":
-        out = np.maximum(np.floor(cards_left / 26.0 + 0.5) / 2.0, 0.5)
+        out = np.maximum(np.floor(cards_left / (deck / 2.0) + 0.5) / 2.0, 0.5)
     elif decks_estimation == "full":
-        out = np.maximum(np.floor(cards_left / 52.0 + 0.5), 1.0)
+        out = np.maximum(np.floor(cards_left / deck + 0.5), 1.0)
     else:
         check_convention(decks_estimation, "exact")
     return out
@@ -148,9 +151,13 @@ class CountDistribution:
     expected number of cards seen per tag class given (n, running count), exactly.
     """
 
-    def __init__(self, system, shoe: Shoe):
+    def __init__(self, system, shoe: Shoe, *, deck_cards: int = 52):
+        if deck_cards not in (48, 52):
+            raise ValueError(f"deck_cards must be 52 (standard decks) or 48 (Spanish decks), "
+                             f"got {deck_cards!r}")
         self.system = system
         self.shoe = shoe
+        self.deck_cards = deck_cards      # a deck, for the decks remaining of the true count
         self.classes = cl = tag_classes(system, shoe)
         n_total = cl.total
         self._steps = [int(round(t * cl.scale)) for t in cl.tags]
@@ -266,7 +273,8 @@ class CountDistribution:
         if left <= 0:
             raise ValueError(f"no cards left after {n} seen and {burn} burnt")
         excess = self.running_counts - self.mean_tag * n
-        return round_true_count(excess / decks_remaining(left, decks_estimation), tc_rounding)
+        return round_true_count(excess / decks_remaining(left, decks_estimation,
+                                                         self.deck_cards), tc_rounding)
 
     def true_count_law(self, n: int, *, burn: int = 0, decks_estimation: str = "exact",
                        tc_rounding: str = "floor") -> dict:

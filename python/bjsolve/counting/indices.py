@@ -647,14 +647,15 @@ def true_count_weights(rules: Rules, system, shoes: dict) -> dict:
     left; each TC takes the probability of its unit-wide bin around it.  Only used to
     rank index lines by how much they are worth."""
     tags = count_tags(system)
-    full = [4 * rules.decks] * 9 + [16 * rules.decks]
+    full = list(rules.shoe().counts)
     n = sum(full)
     mean = sum(t * c for t, c in zip(tags, full)) / n
     var = sum(c * (t - mean) ** 2 for t, c in zip(tags, full)) / n
     any_shoe = next(iter(shoes.values()))
     left = any_shoe.size
     k = n - left
-    sd = math.sqrt(max(var * k * (n - k) / (n - 1), 0.0)) / (left / 52)
+    sd = math.sqrt(max(var * k * (n - k) / (n - 1), 0.0)) / (
+        left / (48 if rules.spanish_deck else 52))
     if sd == 0.0:
         return {tc: float(tc == 0) for tc in shoes}
 

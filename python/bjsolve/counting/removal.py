@@ -531,9 +531,11 @@ def decision_effects_of_removal(rules: Rules, cards, dealer, *, shoe: Shoe | Non
 # ---- shoes at a true count ---------------------------------------------------------------
 
 def shoe_at_true_count(system, true_count: float, decks: float, *, dealt_decks: float | None = None,
-                       whole_cards: bool = True):
+                       whole_cards: bool = True, spanish: bool = False):
     """A shoe of ``decks`` decks with ``dealt_decks`` decks dealt (default: half the shoe)
     whose running count is ``true_count`` x decks remaining (method: module docstring).
+    ``spanish``: 48-card Spanish decks (12 ten-valued cards a deck), decks dealt and left
+    counted in 48-card decks, as ``CountedGame`` and ``simulate`` count a Spanish shoe.
 
     ``whole_cards=True`` returns a ``Shoe`` (whole cards; the count is met as closely as
     whole cards allow); ``False`` returns the 10 fractional counts that meet it exactly.
@@ -542,12 +544,13 @@ def shoe_at_true_count(system, true_count: float, decks: float, *, dealt_decks: 
     true_count = finite_number(true_count, "true_count")
     if isinstance(decks, bool) or not isinstance(decks, (int, np.integer)) or not 1 <= decks <= 10_000:
         raise ValueError(f"decks must be a whole number of decks 1..10000, got {str(decks)[:40]}")
-    full = [4 * decks] * 9 + [16 * decks]
+    deck = 48 if spanish else 52
+    full = [4 * decks] * 9 + [(deck - 36) * decks]
     dealt_decks = decks / 2 if dealt_decks is None else finite_number(dealt_decks, "dealt_decks")
-    dealt = int(round(52 * dealt_decks))
-    if not 0 <= dealt < 52 * decks - 20:
+    dealt = int(round(deck * dealt_decks))
+    if not 0 <= dealt < deck * decks - 20:
         raise ValueError(f"dealt_decks must leave at least 20 cards, got {dealt_decks}")
-    remaining_decks = (52 * decks - dealt) / 52
+    remaining_decks = (deck * decks - dealt) / deck
     # the expected running count at this depth (0 for balanced systems)
     expected = dealt * sum(t * c for t, c in zip(tags, full)) / sum(full)
     target = expected + true_count * remaining_decks
@@ -635,7 +638,7 @@ def true_count_shoes(rules: Rules, system, true_counts, dealt_decks=None) -> tup
     for tc in true_counts:
         try:
             counts = shoe_at_true_count(system, tc, rules.decks, dealt_decks=dealt_decks,
-                                        whole_cards=False)
+                                        whole_cards=False, spanish=rules.spanish_deck)
         except ValueError as exc:
             if "cannot be reached" not in str(exc):
                 raise

@@ -30,7 +30,7 @@ from bjcore._game import GameEngine
 
 from ..model.rules import Rules
 from ..model.shoe import Shoe
-from .engines import engine_class, make_engine
+from .engines import engine_class
 from .kernel_rules import POLICY_CLASS, SPLIT_CLASSES, kernel_rules
 
 # dealer outcomes t of a game law, in the engine's order (the classic kernel's seven, the
@@ -79,14 +79,18 @@ def game_round_law(rules: Rules, shoe: Shoe, key, engine=None) -> tuple[np.ndarr
     ``values`` its support (the analogue of ``distribution.column_values`` for a classic
     law's columns).  Its mean is the engine's EV of the same play on ``shoe`` (to ~1e-15 on
     whole shoes); a split's hands are combined as independent given the dealer's outcome
-    (exact on an infinite shoe)."""
-    if engine is None:
-        local = make_engine(kernel_rules(rules, SPLIT_CLASSES["CDZ-"]), shoe, key)
-    else:
-        if not isinstance(engine, GameEngine):
-            raise TypeError(f"engine must be a policy GameEngine or None, got "
-                            f"{type(engine).__name__}")
-        local = make_engine(kernel_rules(rules, POLICY_CLASS), shoe, key)
+    (exact on an infinite shoe).  A rule set without a game rule gets its law from the
+    game engine too (every split combined; ``round_laws`` has the classic one)."""
+    if engine is not None and not isinstance(engine, GameEngine):
+        raise TypeError(f"engine must be a policy GameEngine (the games' policy_engines) or "
+                        f"None, got {type(engine).__name__}; a classic rule set's laws come "
+                        f"from distribution.round_laws")
+    # (the game engine computes the classic game too: a rule set without a game rule gets
+    # its law here as well, every split combined)
+    params = kernel_rules(rules, SPLIT_CLASSES["CDZ-"] if engine is None else POLICY_CLASS)
+    local = GameEngine(shoe.kernel_weights(), key, params, shoe.is_infinite,
+                       shoe.is_fractional)
+    if engine is not None:
         engine.copy_policy_to(local)
     values, law, _ = engine_round_law(local)
     if local.policy_misses:
@@ -95,16 +99,28 @@ def game_round_law(rules: Rules, shoe: Shoe, key, engine=None) -> tuple[np.ndarr
     return values, law
 
 
-def game_round_laws(engines: dict, threads: int = 1) -> tuple[dict, bool]:
+def game_round_laws(engines: dict, threads: int = 1, locks: dict | None = None
+                    ) -> tuple[dict, bool]:
     """({key: (values, law)}, whether a split was combined approximately) of every
-    engine's round (solved or policy engines of the games), keys in parallel threads."""
+    engine's round (solved or policy engines of the games), keys in parallel threads.
+
+    locks: {key: lock} when the engines are shared (a ``Solution``'s own engines): the law
+    walk sets and clears the engine's hand, so it runs under the engine's lock, as every
+    other call into a shared engine does."""
     order = list(engines)
+
+    def one(key):
+        if locks is None:
+            return engine_round_law(engines[key])
+        with locks[key]:
+            return engine_round_law(engines[key])
+
     workers = max(1, min(len(order), threads))
     if workers > 1:
         with ThreadPoolExecutor(max_workers=workers) as pool:
-            results = list(pool.map(lambda k: engine_round_law(engines[k]), order))
+            results = list(pool.map(one, order))
     else:
-        results = [engine_round_law(engines[k]) for k in order]
+        results = [one(k) for k in order]
     misses = sum(getattr(e, "policy_misses", 0) for e in engines.values())
     if misses:
         raise RuntimeError(f"internal error: {misses} decisions had no frozen action")

@@ -27,6 +27,11 @@ def kernel_rules(rules: Rules, split_code: int) -> dict:
     classic rule set gives exactly the classic dict.  A rule no kernel computes yet raises
     NotImplementedError naming it."""
     unsupported = unsupported_rule(rules)
+    if unsupported == "natural_loss":
+        raise NotImplementedError(
+            f"Rules.natural_loss={rules.natural_loss!r} with Rules.max_split_hands="
+            f"{rules.max_split_hands} is not computed yet: BB+1 is computed without "
+            f"splitting only (max_split_hands=1; docs/games.md)")
     if unsupported is not None:
         raise NotImplementedError(
             f"Rules.{unsupported}={getattr(rules, unsupported)!r} is stated but not computed "
@@ -49,6 +54,8 @@ def game_keys(rules: Rules) -> dict:
         keys["free_split_ranks"] = _bits(rules.free_splits)
     if rules.player_21_wins:
         keys["player_21_wins"] = 1
+    if rules.player_21_beats_natural:
+        keys["player_21_beats_natural"] = 1
     for name in ("bonus_21", "bonus_678", "bonus_777"):
         if getattr(rules, name) != NO_BONUS:
             keys[name] = tuple(getattr(rules, name))
@@ -64,6 +71,12 @@ def game_keys(rules: Rules) -> dict:
         keys["double_split_aces"] = 1
     if rules.rescue_after_redouble:
         keys["rescue_after_redouble"] = 1
+    if rules.natural_loss != "hole-card":
+        keys["natural_loss"] = {"obbo": 1, "bb+1": 2}[rules.natural_loss]
+    if rules.diamond_blackjack_payout is not None:
+        keys["diamond_blackjack_payout"] = rules.diamond_blackjack_payout
+    if rules.charlie:
+        keys["charlie"] = rules.charlie
     return keys
 
 
@@ -82,7 +95,7 @@ def _classic_keys(rules: Rules, split_code: int) -> dict:
         "split_class": split_code,
         "natural_takes_all": rules.hole_card == "enhc",
         "dealer_wins_ties": rules.dealer_wins_ties,
-        "natural_tie_value": natural_tie_value(rules),
+        "natural_tie_value": _natural_tie_by_rank(rules),
     }
 
 
@@ -98,10 +111,28 @@ def check_threads(threads) -> int:
     return int(threads)
 
 
+def natural_payout(rules: Rules) -> float:
+    """What a player natural is paid, averaged over its suits: ``blackjack_payout``, or
+    with ``diamond_blackjack_payout`` (Super Fun 21) that payout for the one natural in 16
+    whose two cards are diamonds (docs/games.md, "Suits")."""
+    diamond = rules.diamond_blackjack_payout
+    if diamond is None:
+        return rules.blackjack_payout
+    return (15.0 * rules.blackjack_payout + diamond) / 16.0
+
+
 def natural_tie_value(rules: Rules) -> float:
-    """What a player natural wins against a dealer natural: the natural's payout when the
-    natural always wins (``Rules.natural_always_wins``); else a push (0) unless the dealer
-    wins ties, then ``Rules.natural_tie`` says (lose -1, push 0, win the natural's payout)."""
+    """What a player natural wins against a dealer natural, averaged over its suits: the
+    natural's payout (``natural_payout``) when the natural always wins
+    (``Rules.natural_always_wins``) or the dealer wins ties with ``natural_tie="win"``;
+    else a push (0), or -1 when the dealer wins ties and ``natural_tie`` is "lose"."""
+    tie = _natural_tie_by_rank(rules)
+    return natural_payout(rules) if tie == rules.blackjack_payout else tie
+
+
+def _natural_tie_by_rank(rules: Rules) -> float:
+    """``natural_tie_value`` of a natural that is not in diamonds: the kernel rule dict's
+    ``natural_tie_value`` (the kernels average a diamond natural in themselves)."""
     if rules.natural_always_wins:
         return rules.blackjack_payout
     if not rules.dealer_wins_ties:

@@ -243,6 +243,8 @@ class Solution:
     def _allowed(self, cards, key):
         # the caller holds the engine's lock (these calls set and clear the engine's hand)
         engine = self._engines[key]
+        if self.rules.charlie and len(cards) >= self.rules.charlie:
+            return ("stand",)    # a charlie stops and wins at once (docs/games.md)
         out = ["stand", "hit"]
         if engine.may_double_hand(counts_of(cards)):
             out.append("double")
@@ -477,10 +479,20 @@ def solve(rules: Rules | None = None, *, shoe: Shoe | None = None, split: str = 
         docs/split-classes.md).
     threads: how many threads solve the upcards in parallel (None: every core; 1: the
         calling thread only).  The results do not depend on it, bit for bit.
+
+    Blackjack Switch (``rules.switch``): the result is a ``bjsolve.exact.switch.
+    SwitchSolution`` (the house edge per hand and per round, the method, the switch
+    strategy and the hands' chart), not a ``Solution``.
     """
     rules = Rules() if rules is None else rules
     if not isinstance(rules, Rules):
         raise TypeError(f"rules must be a bjsolve.Rules, got {type(rules).__name__}")
+    if rules.switch:
+        from .switch import solve_switch
+        # a different kind of result (two hands, a switch decision): typed as Solution for
+        # the callers of the one-hand games, which never pass switch rules (their commands
+        # refuse them by name)
+        return solve_switch(rules, shoe, split=split, threads=threads)  # type: ignore[return-value]
     split = check_split_class(split)
     check_threads(threads)
     shoe = resolve_shoe(rules, shoe)

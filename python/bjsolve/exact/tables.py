@@ -290,6 +290,65 @@ def house_edge_table(solution, chart_by_dealer=None, after_double_ev=None) -> Ta
                  records=records)
 
 
+def switch_edge_table(switch) -> Table:
+    """Blackjack Switch (a ``SwitchSolution``): the house edge per hand and per round with
+    the switch played, and per hand never switching, with the method named."""
+    rows = ("switching, per hand", "switching, per round", "never switching, per hand")
+    per_hand = "per unit bet on each hand (a round bets two units)"
+    values = Grid([[switch.house_edge_per_hand, per_hand],
+                   [switch.house_edge_per_round, "per round, in units of one hand's bet"],
+                   [-switch.no_switch_value / 2.0, per_hand + ", never switching"]], 2)
+    notes = _notes(switch.rules, switch.shoe,
+                   f"house edge = minus the EV, unconditioned (dealer naturals included); "
+                   f"{_first_round(switch)}",
+                   f"method: {switch.method}",
+                   f"rounds switched: {100 * switch.switch_rate:.2f}%; each hand played by "
+                   f"its composition-dependent best play, split {switch.split}; "
+                   f"{switch.seconds:.1f} s")
+    return Table("edge", "Blackjack Switch house edge", rows, ("house edge", "convention"),
+                 values, notes, style="percent",
+                 units="fraction of the bet (text: percent)", layout="summary",
+                 records=[{"strategy": "switch", "per": "hand",
+                           "house_edge": switch.house_edge_per_hand,
+                           "removal": switch.removal},
+                          {"strategy": "switch", "per": "round",
+                           "house_edge": switch.house_edge_per_round,
+                           "removal": switch.removal},
+                          {"strategy": "never switch", "per": "hand",
+                           "house_edge": -switch.no_switch_value / 2.0,
+                           "removal": switch.removal}])
+
+
+def switch_values_table(switch) -> Table:
+    """Blackjack Switch: each two-card hand's value by upcard given no dealer natural (the
+    other hand's cards averaged over), the table the published switch strategies give:
+    switch when the two switched hands add up to more than the two dealt ones."""
+    import numpy as np
+
+    from .switch import PAIRS, hand_label
+    values = switch.hand_values()
+    ups = tuple(range(2, 11)) + (1,)
+    rows = tuple(hand_label(h) for h in PAIRS)
+    grid = np.full((len(PAIRS), len(ups)), np.nan)
+    for i, hand in enumerate(PAIRS):
+        for j, up in enumerate(ups):
+            grid[i, j] = values.get((hand, up), np.nan)
+    twenty_one = ("a switched ace-ten counts as 21 (AT row: the dealt natural)"
+                  if not switch.rules.switch_blackjack else
+                  "a switched ace-ten is a blackjack")
+    differ, lost = switch.simple_rule_loss()
+    notes = _notes(switch.rules, switch.shoe,
+                   "EV of each two-card hand given no dealer natural, the hand's best play, "
+                   "averaged over the other hand's cards",
+                   f"switch when the two hands after the swap add up to more; {twenty_one}",
+                   f"deciding by this table instead of each deal's own values: "
+                   f"{100 * differ:.2f}% of rounds decided otherwise, "
+                   f"{100 * lost / 2:.4f}% of a bet per hand lost")
+    return Table("switch", "Blackjack Switch: hand values for the switch", rows,
+                 tuple("A" if u == 1 else "T" if u == 10 else str(u) for u in ups), grid,
+                 notes)
+
+
 def advantage_table(solution, strategy: str = "optimal") -> Table:
     """The round's EV by dealer column and overall, for composition-dependent optimal play
     (``strategy="optimal"``) or for the basic-strategy chart (``"basic"``)."""

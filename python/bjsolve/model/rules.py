@@ -26,7 +26,7 @@ CHARLIE_CHOICES = (0, 5, 6, 7)
 NO_BONUS = (1.0, 1.0, 1.0)
 # the games' rules (docs/games.md) that Rules states and validates but no solver computes
 # yet: solving them raises NotImplementedError naming the rule (never a wrong number)
-NOT_YET_SOLVED = ("diamond_blackjack_payout", "charlie", "switch", "natural_loss")
+NOT_YET_SOLVED = ("switch",)
 
 
 def _need_bool(name, value) -> bool:
@@ -101,8 +101,10 @@ def _check_game_rules(rules: "Rules") -> None:
     def put(name, value):
         object.__setattr__(rules, name, value)
 
-    for name in ("spanish_deck", "player_21_wins", "natural_always_wins", "bonus_after_split",
-                 "double_rescue", "double_split_aces", "switch", "rescue_after_redouble"):
+    for name in ("spanish_deck", "player_21_wins", "player_21_beats_natural",
+                 "natural_always_wins", "bonus_after_split",
+                 "double_rescue", "double_split_aces", "switch", "switch_blackjack",
+                 "rescue_after_redouble"):
         put(name, _need_bool(name, getattr(rules, name)))
     put("dealer_22", _need_choice("dealer_22", rules.dealer_22, DEALER_22_CHOICES))
     put("natural_loss", _need_choice("natural_loss", rules.natural_loss, NATURAL_LOSS_CHOICES))
@@ -153,16 +155,29 @@ def _check_game_rules(rules: "Rules") -> None:
     if rules.natural_always_wins and rules.dealer_wins_ties and rules.natural_tie != "win":
         raise ValueError(f"Rules.natural_always_wins=True contradicts Rules.natural_tie="
                          f"{rules.natural_tie!r} (the dealer wins ties); give natural_tie='win'")
+    if rules.player_21_beats_natural and not (rules.player_21_wins
+                                              and rules.hole_card == "enhc"):
+        raise ValueError("Rules.player_21_beats_natural=True (a player 21 paid before a "
+                         "no-hole-card dealer's natural) needs player_21_wins=True and "
+                         f"hole_card='enhc', got player_21_wins={rules.player_21_wins}, "
+                         f"hole_card={rules.hole_card!r}")
+    if rules.switch_blackjack and not rules.switch:
+        raise ValueError("Rules.switch_blackjack=True (a two-card 21 made by switching is a "
+                         "blackjack) needs Rules.switch=True (Blackjack Switch)")
     if rules.natural_loss != "hole-card" and rules.hole_card != "enhc":
         raise ValueError(f"Rules.natural_loss={rules.natural_loss!r} is a no-hole-card rule: "
                          f"it needs hole_card='enhc', got {rules.hole_card!r}")
 
 
 def unsupported_rule(rules: "Rules") -> str | None:
-    """The first rule of ``rules`` that no solver computes yet (NOT_YET_SOLVED), or None."""
+    """The first rule of ``rules`` that no solver computes yet (NOT_YET_SOLVED), or None.
+    BB+1 is computed without splitting only: its one unit is charged to a split round's
+    standing hands together, which is not a sum over the hands (docs/games.md)."""
     for name in NOT_YET_SOLVED:
         if getattr(rules, name) != GAME_DEFAULTS[name]:
             return name
+    if rules.natural_loss == "bb+1" and rules.max_split_hands > 1:
+        return "natural_loss"
     return None
 
 
@@ -204,6 +219,8 @@ class Rules:
     free_splits: the pair ranks that split free (the new hand's stake is the house's),
         e.g. (1, ..., 9): ranks 1..10 or card labels ("A", "T").
     player_21_wins: a player 21 (not a natural) beats every dealer total.
+    player_21_beats_natural: with player_21_wins and no hole card (hole_card="enhc"), the
+        21 is paid at once, so a dealer natural turned later does not take it (Pontoon).
     natural_always_wins: a player natural beats a dealer natural too (paid as a natural).
     bonus_21: what a winning 21 of 5, 6 and 7+ cards pays per unit (1.0 = even money).
     bonus_678, bonus_777: what a winning 6-7-8 / 7-7-7 pays: mixed suits, suited (not
@@ -218,10 +235,20 @@ class Rules:
         rescued.  Only meaningful with double_rescue and redoubles; True without both is
         a ValueError.
     double_split_aces: split aces may double on their two cards.
-    diamond_blackjack_payout, charlie, switch, natural_loss: Super Fun 21's diamond natural,
-        an n-card charlie (a hand of n cards totalling 20 or less wins at once), Blackjack
-        Switch's two swapped hands, and the no-hole-card loss rules "obbo" / "bb+1": stated
-        and validated, not computed yet (solving them raises NotImplementedError).
+    diamond_blackjack_payout: Super Fun 21's natural in diamonds pays this instead of
+        ``blackjack_payout`` (None: no such rule; one natural in 16 is in diamonds).
+    charlie: 0 (none), 5, 6 or 7: a hand (not doubled) that reaches this many cards without
+        busting wins at once, a 21 of them paid its ``bonus_21`` (Super Fun 21: 6).
+    switch: Blackjack Switch: two hands whose second cards the player may swap; computed by
+        its own analysis, ``bjsolve.exact.switch`` (``solve`` dispatches to it;
+        docs/games.md); the kernels and the other tools refuse it by name.
+    switch_blackjack: with ``switch``, an ace-ten made by switching is a blackjack (paid
+        ``blackjack_payout``, beats a dealer 21 and 22), as at Casino Royale and Playtech;
+        False (the usual Las Vegas rule): it is a 21 like any other.
+    natural_loss: what a dealer natural takes in the no-hole-card game (hole_card="enhc"):
+        "hole-card" (every bet, the classic ENHC), "obbo" (the busted bets, and of every
+        other hand its bet before doubling) or "bb+1" (the busted bets and one unit more;
+        computed without splitting only): docs/games.md.
     """
 
     decks: float = 6
@@ -244,6 +271,7 @@ class Rules:
     free_doubles: tuple = ()
     free_splits: tuple = ()
     player_21_wins: bool = False
+    player_21_beats_natural: bool = False
     natural_always_wins: bool = False
     bonus_21: tuple = NO_BONUS
     bonus_678: tuple = NO_BONUS
@@ -257,6 +285,7 @@ class Rules:
     diamond_blackjack_payout: float | None = None
     charlie: int = 0
     switch: bool = False
+    switch_blackjack: bool = False
     natural_loss: str = "hole-card"
     # parse_rules, attached below it (a class attribute, not a field)
     parse: ClassVar[Callable[..., Rules]]
@@ -369,18 +398,21 @@ def payout_label(b: float) -> str:
 # the games' fields and their classic values (Rules.is_classic)
 GAME_DEFAULTS: dict[str, Any] = {
     "spanish_deck": False, "dealer_22": "bust", "free_doubles": (), "free_splits": (),
-    "player_21_wins": False, "natural_always_wins": False, "bonus_21": NO_BONUS,
+    "player_21_wins": False, "player_21_beats_natural": False,
+    "natural_always_wins": False, "bonus_21": NO_BONUS,
     "bonus_678": NO_BONUS, "bonus_777": NO_BONUS, "bonus_after_split": False,
     "super_bonus": 0.0, "redoubles": 0, "double_rescue": False, "double_split_aces": False,
     "rescue_after_redouble": False,
     "diamond_blackjack_payout": None, "charlie": 0, "switch": False,
-    "natural_loss": "hole-card",
+    "switch_blackjack": False, "natural_loss": "hole-card",
 }
 
 # ---- the games' codes in the rule summary ------------------------------------------------
 
-def _runs(values: tuple, label: Callable[[int], str]) -> str:
-    """(1, 2, 3, 5) -> 'A-3+5' (runs of consecutive values joined by '+')."""
+def join_runs(values, label: Callable[[int], str], sep: str = "+") -> str:
+    """(1, 2, 3, 5) -> 'A-3+5': the runs of consecutive values in ``values`` (sorted), each
+    its ends spelt by ``label``, joined by ``sep`` (the rule codes; the tables' notes join
+    them with ', ')."""
     out, i = [], 0
     while i < len(values):
         j = i
@@ -388,7 +420,7 @@ def _runs(values: tuple, label: Callable[[int], str]) -> str:
             j += 1
         out.append(label(values[i]) if i == j else f"{label(values[i])}-{label(values[j])}")
         i = j + 1
-    return "+".join(out)
+    return sep.join(out)
 
 
 def _read_runs(text: str, read: Callable[[str], int], word: str) -> tuple:
@@ -418,11 +450,13 @@ def game_codes(rules: "Rules") -> list[str]:
     if r.dealer_22 == "push":
         codes.append("P22")
     if r.free_doubles:
-        codes.append("FD" + _runs(r.free_doubles, str))
+        codes.append("FD" + join_runs(r.free_doubles, str))
     if r.free_splits:
-        codes.append("FS" + _runs(r.free_splits, lambda k: RANK_LABELS[k - 1]))
+        codes.append("FS" + join_runs(r.free_splits, lambda k: RANK_LABELS[k - 1]))
     if r.player_21_wins:
         codes.append("P21W")
+    if r.player_21_beats_natural:
+        codes.append("P21BJ")
     if r.natural_always_wins:
         codes.append("BJW")
     for name, code in (("bonus_21", "B21"), ("bonus_678", "B678"), ("bonus_777", "B777")):
@@ -446,6 +480,8 @@ def game_codes(rules: "Rules") -> list[str]:
         codes.append(f"CH{r.charlie}")
     if r.switch:
         codes.append("switch")
+    if r.switch_blackjack:
+        codes.append("SWBJ")
     if r.natural_loss != "hole-card":
         codes.append(r.natural_loss.upper())
     return codes
@@ -558,12 +594,14 @@ PRESETS: dict[str, dict[str, Any]] = {   # name -> Rules fields
     "blackjack-switch": dict(decks=6, hit_soft_17=True, double_after_split=True,
                              max_split_hands=4, surrender="none", blackjack_payout=1.0,
                              dealer_22="push", switch=True),
+    # Australian Pontoon (docs/games.md, "Presets"): a 21 is paid at once, before the
+    # dealer's second card; OBBO; split to three hands, aces once
     "pontoon": dict(decks=8, spanish_deck=True, hit_soft_17=True, double="9-11",
-                    double_after_split=True, max_split_hands=4, surrender="late",
+                    double_after_split=True, max_split_hands=3, surrender="late",
                     hole_card="enhc", natural_loss="obbo", player_21_wins=True,
-                    natural_always_wins=True, double_rescue=True,
-                    bonus_21=(1.5, 2.0, 3.0), bonus_678=(1.5, 2.0, 3.0),
-                    bonus_777=(1.5, 2.0, 3.0)),
+                    player_21_beats_natural=True, natural_always_wins=True,
+                    double_rescue=True, bonus_21=(1.5, 2.0, 3.0), bonus_678=(1.5, 2.0, 3.0),
+                    bonus_777=(1.5, 2.0, 3.0), super_bonus=200.0),
     "double-exposure": dict(decks=8, hit_soft_17=True, double="9-11",
                             double_after_split=True, max_split_hands=4, surrender="none",
                             hole_card="exposed", dealer_wins_ties=True, natural_tie="win",
@@ -600,10 +638,12 @@ _SUMMARY_WORDS: dict[str, dict[str, Any]] = {   # phrase -> Rules fields
 # line), its close-match hint covers these too
 _GAME_WORDS: dict[str, dict[str, Any]] = {
     "spanish": {"spanish_deck": True}, "p22": {"dealer_22": "push"},
-    "p21w": {"player_21_wins": True}, "bjw": {"natural_always_wins": True},
+    "p21w": {"player_21_wins": True}, "p21bj": {"player_21_beats_natural": True},
+    "bjw": {"natural_always_wins": True},
     "bas": {"bonus_after_split": True}, "rsc": {"double_rescue": True},
     "rscrd": {"rescue_after_redouble": True},
     "dsa": {"double_split_aces": True}, "switch": {"switch": True},
+    "swbj": {"switch_blackjack": True},
     "obbo": {"natural_loss": "obbo"}, "bb+1": {"natural_loss": "bb+1"},
 }
 _CLASSIC_WORDS = tuple(_SUMMARY_WORDS)

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 from ..model.deal import round_may_run_out
 from ..model.ranks import label
-from ..model.rules import Rules
+from ..model.rules import Rules, join_runs
 from ..model.shoe import Shoe
 from .cells import AFTER_DOUBLE_NOTE
 from .notebook import pandas_module, table_html
@@ -173,11 +173,11 @@ def chart_legend(rules) -> tuple[str, ...]:
     if rules is None:
         return tuple(lines)
     if rules.free_doubles:
-        totals = _number_runs(rules.free_doubles, str)
+        totals = join_runs(sorted(rules.free_doubles), str, ", ")
         lines.append(f"Fh/Fs free double else hit/stand (two-card hard {totals}: the house "
                      "puts up the extra bet, paid on a win, nothing lost on a loss)")
     if rules.free_splits:
-        pairs = _number_runs(rules.free_splits, lambda r: label(r) * 2)
+        pairs = join_runs(sorted(rules.free_splits), lambda r: label(r) * 2, ", ")
         lines.append(f"FP free split (pairs {pairs}: the house puts up the new hand's bet), "
                      "FPh/FPs/FPd the same as Ph/Ps/Pd with the split free")
     if rules.redoubles or rules.double_rescue:
@@ -193,19 +193,6 @@ def chart_legend(rules) -> tuple[str, ...]:
                      "chosen optimally for the hand's exact cards and the upcard (no code: "
                      "the chart is for the first two cards)")
     return tuple(lines)
-
-
-def _number_runs(values, name) -> str:
-    """(9, 10, 11) -> '9-11', (1, 2, 3, 5) -> 'AA-33, 55' with ``name`` spelling a value."""
-    values = sorted(values)
-    out, i = [], 0
-    while i < len(values):
-        j = i
-        while j + 1 < len(values) and values[j + 1] == values[j] + 1:
-            j += 1
-        out.append(name(values[i]) if j == i else f"{name(values[i])}-{name(values[j])}")
-        i = j + 1
-    return ", ".join(out)
 
 
 def chart_table(chart, columns=None, notes=None) -> Table:

@@ -50,6 +50,11 @@ Method (also in docs/counted-game.md, with the measured errors):
    Risk of ruin: exact (``bjsolve.risk.RuinCurve``: the mixture's ladder heights) on the law
    sum_t f_t (law_t scaled by b_t) (+ a point mass at 0 for rounds sat out), with the
    diffusion figure exp(-2 W B / Var) beside it.
+
+The games (Free Bet, Spanish 21; docs/counted-game.md, "The games"): the game engine gives
+the edges (``make_engines`` picks it), the game walk's round law the second moments
+(``game_round_law``), the round model plays their cards, the full shoe's after-double chart
+is frozen with the chart, and a Spanish shoe is counted in 48-card decks.
 """
 from __future__ import annotations
 
@@ -78,12 +83,13 @@ from ..exact.distribution import (
     OutcomeDistribution,
     column_moments,
     column_values,
+    game_round_law,
     merge_equal_values,
     round_laws,
 )
 from ..exact.engines import make_engines, round_values
 from ..exact.kernel_rules import POLICY_CLASS, check_threads, natural_tie_value
-from ..exact.policy import policy_engines
+from ..exact.policy import after_double_chart, after_double_questions, policy_engines
 from ..exact.scheduler import run_units
 from ..exact.solver import solve
 from ..exact.strategy import StrategyChart
@@ -212,7 +218,8 @@ def _closest_chips(bets, frequency):
 class CountedGame:
     """A counted shoe game analysed exactly (see the module docstring for the method).
 
-    rules: a peek game (``Rules``, finite decks).  system: a count system name or 10 tags.
+    rules: a peek game (``Rules``, finite decks), classic or one of the games (Free Bet,
+    Spanish 21: docs/games.md).  system: a count system name or 10 tags.
     penetration: the fraction of the shoe dealt before the cut card (0 < p < 1).
     burn: cards burnt (unseen) after the shuffle.  decks_estimation / tc_rounding: how
     the true count is taken (``count_distribution``; tc_rounding "floor", "truncate" or
@@ -297,6 +304,9 @@ class CountedGame:
         insurance = _checked_insurance(insurance)
         self.sidebet = None if sidebet is None and sidebet_paytable is None else \
             side_bet_play(sidebet, sidebet_paytable)
+        if self.sidebet is not None and not rules.is_classic:
+            raise ValueError(f"sidebet: a side bet beside the games' rules is not computed "
+                             f"yet (rules {rules.describe()}); play it beside a classic game")
         self.shoe = rules.shoe()
         if self.sidebet is not None and list(self.shoe.counts) != [4 * rules.decks] * 9 + [
                 16 * rules.decks]:
@@ -313,7 +323,9 @@ class CountedGame:
         self._ruin_cache: dict = {}
         t0 = time.perf_counter()
         self._solve_full_shoe()
-        self.count = CountDistribution(system, self.shoe)
+        # a Spanish shoe's decks are 48 cards: the counter judges the decks left in them
+        self.count = CountDistribution(system, self.shoe,
+                                       deck_cards=48 if rules.spanish_deck else 52)
         self.timings["count distribution"] = time.perf_counter() - t0
         t0 = time.perf_counter()
         self._round_starts()
@@ -359,6 +371,11 @@ class CountedGame:
         # closure over the solution and its engines (6D H17 DAS: 27 MB held to the end)
         solution = solve(self.rules, shoe=self.shoe)
         solved = solution.strategy
+        # the games' choice after a double (redouble, rescue, stand): the full shoe's
+        # after-double chart, frozen like the chart (a fixed strategy, as the calibration
+        # needs; the simulator's after_double="basic" plays the same)
+        self._after_double = (AfterDoubleTable(solution) if self.rules.redoubles
+                              or self.rules.double_rescue else None)
         self.chart = CachedChart(StrategyChart(solved.rows, rules=solved.rules,
                                                split=solved.split))
         if self.sidebet is not None:
@@ -380,7 +397,7 @@ class CountedGame:
         see random depletions of the shoe)."""
         steps = rank_steps(self.system, self.count.classes.scale)
         full = round_cards_law(self.rules, self.shoe.probabilities(), self.chart, steps,
-                               spots=self.spots)
+                               spots=self.spots, after_double=self._after_double)
         self.cards_per_round = full.law.sum(axis=1)
         mean_cards = full.mean_cards
         if self.cut - self.burn < math.ceil(mean_cards):
@@ -393,7 +410,8 @@ class CountedGame:
                                   burn=self.burn, spots=self.spots,
                                   strategy_at=self._strategy_at(),
                                   decks_estimation=self.decks_estimation,
-                                  tc_rounding=self.tc_rounding).weight
+                                  tc_rounding=self.tc_rounding,
+                                  after_double=self._after_double).weight
         else:
             u = np.zeros(len(seen))
             u[0] = 1.0
@@ -565,6 +583,12 @@ class CountedGame:
         return Shoe.fractional(np.maximum(left, 0.0).tolist())
 
     # ---- step 3 and 4: edge and variance by true count ---------------------------------
+    def _policy_engines(self, strategy) -> dict:
+        """Policy engines on the full shoe with ``strategy``'s decisions frozen (and, in the
+        games with redoubles or the rescue, the full shoe's after-double choices): the game
+        engine when a game rule is set (``make_engines``)."""
+        return policy_engines(self.rules, self.shoe, strategy, after_double=self._after_double)
+
     def policy_at(self, tc: float):
         """The strategy played at true count tc (a chart-like callable)."""
         if self.strategy != "indices":
@@ -584,7 +608,7 @@ class CountedGame:
         self.edge = np.zeros(nb)
         self.variance = np.zeros(nb)
         self.solves = 0
-        chart_engines = policy_engines(self.rules, self.shoe, self.chart)
+        chart_engines = self._policy_engines(self.chart)
         self._chart_engines = chart_engines
         full = self._exact_moments(self.shoe, chart_engines)
         self.full_shoe_chart_ev, self.full_shoe_chart_second = full
@@ -599,7 +623,7 @@ class CountedGame:
                 policy = self.policy_at(float(tc))
                 key = tuple(sorted(policy.overrides.items()))
                 if key not in by_plays:
-                    by_plays[key] = policy_engines(self.rules, self.shoe, policy)
+                    by_plays[key] = self._policy_engines(policy)
                 engines = by_plays[key]
             for j in range(nd):
                 if self.band_weight[i, j] <= 0 and self._plain_weight[i, j] <= 0:
@@ -611,8 +635,7 @@ class CountedGame:
                 self.solves += 1
                 if self.strategy == "optimal":
                     sol = solve(self.rules, shoe=shoe)
-                    s2 = column_moments(self._exact_law(shoe, None),
-                                        self.rules.blackjack_payout)[1]
+                    s2 = self._second_moment(shoe, None)
                     m = sol.expected_value
                     self.solves += 1
                 elif self.strategy == "indices":
@@ -690,7 +713,6 @@ class CountedGame:
         eigenvectors of diag q - q q^T, one spread's SD (a = the cell's E[k (S - k)] /
         (S - 1)) each way: 2 (m - 1) exact laws for a class of m ranks."""
         cl = self.count.classes
-        payout = self.rules.blackjack_payout
         full = np.array(self.shoe.counts, dtype=float)
         left = np.array(self.composition(self._band_seen[:, i, j]).counts, dtype=float)
         centre = self.chart_second[i, j]
@@ -716,10 +738,10 @@ class CountedGame:
                 room += [left[r] / abs(d[r]) if d[r] else np.inf for r in idx]
                 shrink = min(1.0, 0.9 * min(room))
                 d *= shrink
-                up = column_moments(self._exact_law(Shoe.fractional((left + d).tolist()),
-                                                    self._chart_engines), payout)[1]
-                down = column_moments(self._exact_law(Shoe.fractional((left - d).tolist()),
-                                                      self._chart_engines), payout)[1]
+                up = self._second_moment(Shoe.fractional((left + d).tolist()),
+                                         self._chart_engines)
+                down = self._second_moment(Shoe.fractional((left - d).tolist()),
+                                           self._chart_engines)
                 excess += ((up + down) / 2.0 - centre) / shrink ** 2
                 self.curvature_laws += 2
             out[c] = excess / a * cards_left ** 2 if a > 0 else 0.0
@@ -771,9 +793,44 @@ class CountedGame:
         solver's construction there, docs/risk.md; measured 2-6 decks, Hi-Lo -6 .. +8, a
         chart and optimal play: within 2e-16), so either could give the edge; it comes
         from the EV engine, as every other EV of the package."""
-        second = column_moments(self._exact_law(shoe, engines),
-                                self.rules.blackjack_payout)[1]
-        return self._frozen_ev(engines, shoe), second
+        return self._frozen_ev(engines, shoe), self._second_moment(shoe, engines)
+
+    def _second_moment(self, shoe: Shoe, engines) -> float:
+        """E[X^2] of a round on ``shoe`` (``engines``: frozen decisions; None: the shoe's
+        optimal play): the outcome kernel's law (``_exact_law``), or in the games the game
+        law (``_game_law``)."""
+        if self.rules.is_classic:
+            return column_moments(self._exact_law(shoe, engines),
+                                  self.rules.blackjack_payout)[1]
+        values, probs = self._game_law(shoe, engines)
+        return float(probs @ (values * values))
+
+    def _law_values(self, shoe: Shoe, engines) -> tuple:
+        """(values, probabilities) of a round's net outcome per unit bet on ``shoe``, equal
+        values merged: ``_exact_law`` on its columns, or the game law."""
+        if self.rules.is_classic:
+            return merge_equal_values(column_values(self.rules.blackjack_payout),
+                                      self._exact_law(shoe, engines))
+        return self._game_law(shoe, engines)
+
+    def _game_law(self, shoe: Shoe, engines) -> tuple:
+        """The games' ``_exact_law``: (values, probabilities) of a round's net outcome per
+        unit bet (free stakes, bonuses, redoubles and the rescue as docs/games.md settles
+        them), from the game walk's outcome law per dealer key
+        (``bjsolve.exact.distribution.game_round_law``) with the decisions frozen in
+        ``engines`` (None: the shoe's optimal play, CDZ-), mixed over the dealer keys."""
+        deal = Deal(self.rules, shoe)
+        keys = [k for k in deal.keys if deal.weights[k] > 0]
+
+        def one_key(key):
+            values, law = game_round_law(self.rules, shoe, key,
+                                         None if engines is None else engines[key])
+            return np.asarray(values, dtype=float), np.asarray(law, dtype=float).sum(axis=0)
+        laws = run_units(keys, one_key, self._threads)
+        total = sum(deal.weights[k] for k in keys)
+        values = np.concatenate([laws[k][0] for k in keys])
+        probs = np.concatenate([deal.weights[k] / total * laws[k][1] for k in keys])
+        return merge_equal_values(values, probs)
 
     def _frozen_ev(self, engines, shoe: Shoe) -> float:
         """The round's EV (unconditioned) on ``shoe`` playing the decisions frozen in
@@ -819,16 +876,16 @@ class CountedGame:
         tails of splits and doubles) are the full shoe's, the first two moments the
         count's, every probability positive."""
         if self.strategy == "basic":
-            column_law = self._exact_law(self.shoe, self._chart_engines)
+            engines = self._chart_engines
         elif self.strategy == "optimal":
-            column_law = self._exact_law(self.shoe, None)
+            engines = None
         else:
-            column_law = self._exact_law(self.shoe, policy_engines(self.rules, self.shoe,
-                                                                   self.policy_at(0.0)))
-        values, probs = merge_equal_values(column_values(self.rules.blackjack_payout), column_law)
+            engines = self._policy_engines(self.policy_at(0.0))
+        values, probs = self._law_values(self.shoe, engines)
         dist = OutcomeDistribution(values, probs / probs.sum(), exact=False,
                                    method="the outcome kernel, split hands combined as "
-                                          "independent given the dealer's outcome")
+                                          "independent given the dealer's outcome"
+                                   if self.rules.is_classic else "the game walk's law")
         self.full_shoe_outcomes = dist
         self.outcome_values = dist.values
         x = dist.values - dist.mean
@@ -894,18 +951,45 @@ class CountedGame:
                 if self.round_length_correction else
                 "frequency: exact count law by depth x the renewal density of round starts "
                 "(round starts taken as random depletions: a plain approximation)",
-                "SD: exact second moment of each depth band's mean composition (outcome "
-                "kernel, split hands independent given the dealer), calibrated per depth "
+                "SD: exact second moment of each depth band's mean composition ("
+                + ("outcome kernel" if self.rules.is_classic else "the game walk's law, "
+                   "bjsolve.exact.distribution.game_round_law") +
+                ", split hands independent given the dealer), calibrated per depth "
                 "band by the fundamental theorem like the edge"
                 + (", the band's offset shared out over the true counts by the measured "
                    "curvature x spread of each cell" if self.curvature_used == "count" else
                    ", one offset per band") + "; insurance not in it; docs/counted-game.md",
-                ) + ((f"UNRELIABLE at true counts {_runs(self.labels, self.thin_counts)}: "
+                ) + self._game_notes() + (
+                    (f"UNRELIABLE at true counts {_runs(self.labels, self.thin_counts)}: "
                       f"their deepest rounds' mean compositions hold "
                       f"less than one card of some ranks, where the interpolation between "
                       f"shoes fails (1 deck, penetration 0.75: edge -0.06 at +15 against "
                       f"+0.06 simulated); simulate gives these counts",)
                      if self.thin_counts else ())
+
+    def _game_notes(self) -> tuple:
+        """The games' conventions, for ``notes`` (none in the classic game)."""
+        rules = self.rules
+        if rules.is_classic:
+            return ()
+        free = ("; a free double or split is the house's stake (it wins, never loses: "
+                "docs/games.md)" if rules.free_doubles or rules.free_splits else "")
+        out = [("games: figures per unit of the player's own initial bet, unconditioned"
+                f"{free}; the edge is the game engine's, the frequencies from a round "
+                "model playing the games' cards (6D Free Bet and Spanish 21: every true "
+                "count within 3.8 standard errors of 4e7 simulated rounds, rounds per shoe "
+                "0.12-0.13% above the simulator's; docs/counted-game.md, 'The games')")]
+        if rules.redoubles or rules.double_rescue:
+            out.append("after a double: the full shoe's after-double chart (stand, redouble "
+                       "or rescue by the full shoe's values of the hand) at every count, as "
+                       "simulate(..., after_double='basic') plays")
+        if rules.spanish_deck:
+            extra = self.count.mean_tag * self.count.deck_cards
+            out.append(f"Spanish shoe: decks remaining in 48-card decks; the count's tags on "
+                       f"the cards present ({extra:+g} a deck), the true count the running "
+                       f"count in excess of its expected value at that depth, as simulate "
+                       f"counts a Spanish shoe")
+        return tuple(out)
 
     def evaluate(self, ramp, bankroll: float | None = None, *, wong_in=None,
                  unit: float | None = None, trip_rounds: int | None = None,
@@ -1205,8 +1289,8 @@ def insurance_gains(count: CountDistribution, seen, index: int, *, hands: int = 
     for draw in _class_draws(len(cl.sizes), hands):
         excess = (count.running_counts[None, :] + float(np.dot(draw, cl.tags))
                   + cl.tags[of[1]] - count.mean_tag * after)
-        tc = round_true_count(excess / decks_remaining(count.cards - after, decks_estimation),
-                              tc_rounding)
+        tc = round_true_count(excess / decks_remaining(count.cards - after, decks_estimation,
+                                                       count.deck_cards), tc_rounding)
         insured = tc >= index
         p = _draw_probability(without_ace, draw)
         q = _draw_probability(without_ace_ten, draw)
@@ -1247,27 +1331,61 @@ def _draw_probability(left, draw) -> np.ndarray:
     return out
 
 
+TILT_CLIP = 16.0    # units: beyond, outcomes are tilted as at +-16 (the games' bonuses)
+
+
 def _tilt(p0, y, mean, second, iterations: int = 60):
-    """p0 exp(a y + b y^2), normalised, with E[y] = mean and E[y^2] = second (Newton on
-    (a, b): the Jacobian is the covariance of (y, y^2) under the tilted law)."""
+    """p0 exp(a u + b u^2), normalised, with E[y] = mean and E[y^2] = second (Newton on
+    (a, b): the Jacobian is the covariance of (y, y^2) with (u, u^2) under the tilted
+    law).  u = y where |y| <= TILT_CLIP (every outcome of the classic game); beyond, u is
+    clipped to +-TILT_CLIP, so the rare large outcomes of the games (a super bonus of
+    200 units, redoubled splits) keep their shape relative to the outcomes at the clip
+    instead of being tilted by exp(b y^2) out of all proportion."""
     theta = np.zeros(2)
-    feats = np.stack([y, y * y])
+    clipped = float(np.abs(y).max()) > TILT_CLIP
+    u = np.clip(y, -TILT_CLIP, TILT_CLIP) if clipped else y
+    feats = np.stack([u, u * u])
+    moments = np.stack([y, y * y]) if clipped else feats
     target = np.array([mean, second])
-    scale = float(np.abs(y).max()) or 1.0
+    scale = float(np.abs(u).max()) or 1.0
     for _ in range(iterations):
         z = theta @ feats
         w = p0 * np.exp(z - z.max())
         q = w / w.sum()
-        mom = feats @ q
+        mom = moments @ q
         err = mom - target
         if np.abs(err).max() < 1e-15:
             break
-        cov = (feats * q) @ feats.T - np.outer(mom, mom)
+        cov = (moments * q) @ feats.T - np.outer(mom, feats @ q)
         step = np.linalg.solve(cov, err)
         # damped: a step never moves the exponent by more than 1 anywhere
         reach = float(np.abs(step[0]) * scale + np.abs(step[1]) * scale * scale)
         theta -= step / max(1.0, reach)
     return q
+
+
+class AfterDoubleTable:
+    """The full shoe's after-double choices (``bjsolve.exact.policy.after_double_chart``)
+    asked once for every question a hand can meet (``after_double_questions``) and kept
+    as a table, so the solution is not held: f(cards, dealer, allowed, split, doubles) ->
+    "stand", "redouble" or "rescue", the same callable ``policy_engines`` and the
+    simulator's ``after_double`` take.  A hand outside the table stands (the table keeps
+    the other answers only)."""
+
+    def __init__(self, solution):
+        choose = after_double_chart(solution)
+        rules, deal = solution.rules, solution.deal
+        self._choices = {}
+        for u in deal.playable_keys:
+            for cards, allowed, split, doubles, _ in after_double_questions(
+                    rules, deal.hand_limit(u)):
+                choice = choose(cards, u, allowed, split, doubles)
+                if choice != "stand":            # (the commonest answer is not kept)
+                    self._choices[(cards, u, allowed, bool(split), doubles)] = choice
+
+    def __call__(self, cards, dealer, allowed, split, doubles):
+        key = (tuple(sorted(cards)), dealer, tuple(allowed), bool(split), int(doubles))
+        return self._choices.get(key, "stand")
 
 
 class CachedChart:

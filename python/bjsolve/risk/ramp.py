@@ -280,8 +280,11 @@ class RampResult:
     @property
     def score(self) -> float:
         """SCORE: win per 100 rounds with a 10,000-unit bankroll, the ramp scaled to the
-        Kelly-optimal unit: 100 x 10^4 x W^2 / Var = DI^2."""
-        return 1e6 * self.win_rate ** 2 / self.variance if self.sd > 0 else float("nan")
+        Kelly-optimal unit: 100 x 10^4 x W^2 / Var = DI^2; 0 for a ramp that does not win
+        (W <= 0: no unit makes it pay), as ``bjsolve.risk.risk_summary`` gives it."""
+        if not self.sd > 0:
+            return float("nan")
+        return 1e6 * self.win_rate ** 2 / self.variance if self.win_rate > 0 else 0.0
 
     @property
     def n0(self) -> float:
@@ -426,7 +429,8 @@ def ramp_table(result: RampResult, title: str):
     notes = ("per round dealt (rounds sat out count with bet 0) but the average bet, per "
              "round played; amounts in units (the ramp's bets); "
              "SD per 100 = 10 x SD per round (rounds independent); DI = 1000 W / SD; "
-             "SCORE = DI^2 (win per 100 rounds, 10,000-unit bankroll, Kelly-scaled bets); "
+             "SCORE = DI^2 (win per 100 rounds, 10,000-unit bankroll, Kelly-scaled bets; "
+             "0 when the ramp does not win); "
              "N0 = Var / W^2" + (
                  "" if result.bankroll is None else
                  "; CE = W - Var / (2 bankroll); risk of ruin: lifetime, "

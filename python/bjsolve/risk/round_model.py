@@ -355,8 +355,25 @@ class RoundCardsLaw:
         return float(self.law.sum(axis=0) @ self.offsets)
 
 
+def _representative_cards(hard: int, ace: bool, n: int) -> tuple:
+    """A hand of ``n`` cards (sorted) with this hard total, holding an ace if ``ace``: the
+    composition an after-double choice is asked about in the model, which follows hands
+    by total (a doubled hand has 3 or more cards).  Cards are spread as evenly as the
+    total allows (no ace unless ``ace``)."""
+    cards = [1] if ace else []
+    rest, m = hard - len(cards), n - len(cards)
+    low = 1 if ace else 2
+    while m > 0:
+        c = min(10, max(low, rest // m))
+        cards.append(c)
+        rest -= c
+        m -= 1
+    return tuple(sorted(cards))
+
+
 def round_cards_law(rules: Rules, probabilities, strategy, steps, *, spots: int = 1,
-                    max_cards: int | None = None, raw: bool = False) -> RoundCardsLaw:
+                    max_cards: int | None = None, raw: bool = False,
+                    after_double=None) -> RoundCardsLaw:
     """The joint law of the number of cards a round uses and the sum of their tags (every
     card of the round is seen by the end of it: the hole card too), in the same
     infinite-deck round model as ``round_profile`` (the same plays) with resplits (a pair
@@ -368,8 +385,20 @@ def round_cards_law(rules: Rules, probabilities, strategy, steps, *, spots: int 
     functions E[x^cards y^tags] evaluated on a grid of roots of unity, then inverted by a
     two-dimensional FFT: every card multiplies by x y^tag, independent parts (split hands,
     spots, the dealer's draws) multiply; the grid is large enough that nothing wraps
-    around except rounds of more than ``max_cards`` cards (default 12 + 12 spots; such
-    rounds have probability far below 1e-12).
+    around except rounds of more than ``max_cards`` cards (default 12 + 12 spots, 8 more
+    in the games; such rounds have probability far below 1e-12).
+
+    The games (docs/games.md) take cards as the classic game does but where their plays
+    differ: a free double or free split takes the cards of a double or split (the chart
+    says "double" or "split" for its free codes); a split ace may double with
+    ``double_split_aces`` (the chart asked with stand or double); after a double's card,
+    while the hand is below 21, ``after_double(cards, upcard, allowed, split, doubles)``
+    (``bjsolve.exact.policy.after_double_chart``'s signature; None: stand, as the
+    simulator plays without one) chooses "stand", "redouble" (one more card, up to
+    ``rules.redoubles`` times) or "rescue" (the hand is surrendered: it needs no dealer
+    draw), asked about a representative hand of that total and size.  A dealer 22, a
+    player 21 winning and the bonuses change no card; a Spanish shoe is just its
+    probabilities.
 
     ``raw``: ``probabilities`` are used as given (not normalised) and the coefficients
     are returned untrimmed on the whole grid, complex: with weights p_r w for one rank
@@ -381,7 +410,9 @@ def round_cards_law(rules: Rules, probabilities, strategy, steps, *, spots: int 
         p = p / p.sum()
     steps = [int(s) for s in steps]
     smax = max(1, max(abs(s) for s in steps))
-    kx = int(max_cards or 12 + 12 * spots)
+    # (the games' rounds run longer: redoubles, hitting split aces, doubling any cards;
+    # 6D Spanish 21 has 8e-8 of its rounds beyond 24 cards, none beyond 34)
+    kx = int(max_cards or 12 + 12 * spots + (0 if rules.is_classic else 8))
     my = 2 * smax * (kx - 1) + 1
     x = np.exp(2j * np.pi * np.arange(kx) / kx)[:, None]
     y = np.exp(2j * np.pi * np.arange(my) / my)[None, :]
@@ -393,6 +424,41 @@ def round_cards_law(rules: Rules, probabilities, strategy, steps, *, spots: int 
 
     def live_or_bust(hard):
         return (one, zero) if hard > 21 else (zero, one)
+
+    choices_after_double = bool(rules.redoubles or rules.double_rescue)
+
+    def doubled(up, hard, ace, ncards, split, doubles, memo):
+        """(dead, live): GFs of the further cards of a hand that has made ``doubles``
+        doubles and taken its card (not busted): the after-double choice, while below 21."""
+        total = hard + 10 if ace and hard <= 11 else hard
+        if total >= 21 or not choices_after_double:
+            return zero, one
+        key = ("doubled", hard, ace, ncards, split, doubles)
+        if key in memo:
+            return memo[key]
+        allowed = ("stand",) + (("redouble",) if doubles <= rules.redoubles else ()) + (
+            ("rescue",) if rules.double_rescue else ())
+        choice = "stand" if after_double is None else after_double(
+            _representative_cards(hard, ace, ncards), up, allowed, split, doubles)
+        if choice == "rescue":
+            out = (one, zero)                    # surrendered: no dealer draw for it
+        elif choice == "redouble":
+            dead, live = zero.copy(), zero.copy()
+            for c in range(1, 11):
+                if p[c - 1] == 0:
+                    continue
+                if hard + c > 21:
+                    d, l_ = one, zero
+                else:
+                    d, l_ = doubled(up, hard + c, ace or c == 1, ncards + 1, split,
+                                    doubles + 1, memo)
+                dead += pz[c - 1] * d
+                live += pz[c - 1] * l_
+            out = (dead, live)
+        else:
+            out = (zero, one)
+        memo[key] = out
+        return out
 
     def hand(up, hard, ace, ncards, split, action, memo):
         """(dead, live): GFs of the extra cards of a hand, ending busted or standing."""
@@ -418,7 +484,9 @@ def round_cards_law(rules: Rules, probabilities, strategy, steps, *, spots: int 
                     if p[c - 1] == 0:
                         continue
                     if action == "double":
-                        d, l_ = live_or_bust(hard + c)
+                        d, l_ = (live_or_bust(hard + c) if hard + c > 21 else
+                                 doubled(up, hard + c, ace or c == 1, ncards + 1, split, 1,
+                                         memo))
                     else:
                         d, l_ = hand(up, hard + c, ace or c == 1, ncards + 1, split, None, memo)
                     dead += pz[c - 1] * d
@@ -432,13 +500,21 @@ def round_cards_law(rules: Rules, probabilities, strategy, steps, *, spots: int 
         for c in range(1, 11):
             if p[c - 1] == 0:
                 continue
-            if pair == 1 and not rules.hit_split_aces:
-                d, l_ = zero, one
-            else:
-                d, l_ = hand(up, pair + c, pair == 1 or c == 1, 2, True, None, memo)
+            d, l_ = split_card(up, pair, c, memo)
             dead += pz[c - 1] * d
             live += pz[c - 1] * l_
         return dead, live
+
+    def split_card(up, pair, c, memo):
+        """(dead, live) of a split hand of ``pair`` that drew ``c``: one card to a split
+        ace (which may double with ``double_split_aces``), else played on."""
+        if pair == 1 and not rules.hit_split_aces:
+            if not (rules.double_split_aces and model.may_double(1 + c, True, 2, True)):
+                return zero, one
+            action = strategy((1, c), up, ("stand", "double"))
+            return (zero, one) if action != "double" else hand(
+                up, 1 + c, True, 2, True, "double", memo)
+        return hand(up, pair + c, pair == 1 or c == 1, 2, True, None, memo)
 
     def split_hands(up, pair, memo):
         """(all the split's hands end dead, any ending): GFs of the cards of the hands a
@@ -449,10 +525,7 @@ def round_cards_law(rules: Rules, probabilities, strategy, steps, *, spots: int 
         d_all, l_all = split_hand(up, pair, memo)           # the pair card as a total
         if limit <= 2:
             return d_all * d_all, (d_all + l_all) ** 2
-        if pair == 1 and not rules.hit_split_aces:
-            d_pair, l_pair = zero, one                     # one card to a split ace
-        else:
-            d_pair, l_pair = hand(up, pair + pair, pair == 1, 2, True, None, memo)
+        d_pair, l_pair = split_card(up, pair, pair, memo)
         d_other = d_all - pz[pair - 1] * d_pair            # a card other than the pair's
         t_other = d_all + l_all - pz[pair - 1] * (d_pair + l_pair)
         out = {}

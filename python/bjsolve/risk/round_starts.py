@@ -103,7 +103,8 @@ def _framed(raw: RoundCardsLaw, k: int, half: int) -> np.ndarray:
     return out
 
 
-def _depletion_terms(rules, strategy, p0, steps, spots: int, k: int, half: int):
+def _depletion_terms(rules, strategy, p0, steps, spots: int, k: int, half: int,
+                     after_double=None):
     """K[0] for J and K[1] for Q with law_finite = law + K / R + O(1/R^2), R the cards
     left, for a round dealt without replacement.  A sequence of j cards has probability
     prod p_r (1 - (earlier cards of its rank) / (R p_r)) / (1 - (i - 1) / R) over its
@@ -117,7 +118,8 @@ def _depletion_terms(rules, strategy, p0, steps, spots: int, k: int, half: int):
     smax = max(1, max(abs(v) for v in steps))
 
     def laws(p):
-        raw = round_cards_law(rules, p, strategy, steps, spots=spots, raw=True)
+        raw = round_cards_law(rules, p, strategy, steps, spots=spots, raw=True,
+                              after_double=after_double)
         j_law = _framed(raw, k, half)
         return np.stack([j_law, running_laws(j_law, _card_law(p, steps, smax))])
 
@@ -156,7 +158,8 @@ def _policy_groups(count, strategy_at, last: int, decks_estimation: str, tc_roun
 
 def round_starts(rules, strategy, count: CountDistribution, *, cut: int, burn: int,
                  spots: int = 1, depletion: bool = True, strategy_at=None,
-                 decks_estimation: str = "exact", tc_rounding: str = "floor") -> RoundStarts:
+                 decks_estimation: str = "exact", tc_rounding: str = "floor",
+                 after_double=None) -> RoundStarts:
     """Expected round starts per shoe by (cards seen, running count) for a shoe whose cut
     card lies after ``cut`` cards (``burn`` unseen cards dealt first): see the module
     docstring.  ``depletion``: the first-order correction for dealing without replacement
@@ -170,7 +173,8 @@ def round_starts(rules, strategy, count: CountDistribution, *, cut: int, burn: i
     uses (6D H17 LS with the Illustrious 18: 15 v T and 16 v 9 hit instead of
     surrendering below 0, and 12 v 4-6 hit: 5.506 cards a round at -6 against 5.432 at 0),
     so the chart's law alone put the rounds per shoe 0.5% high and leaned the true-count
-    frequencies."""
+    frequencies.  ``after_double``: the choice after a double in the games
+    (``round_cards_law``)."""
     steps = rank_steps(count.system, count.classes.scale)
     smax = max(1, max(abs(v) for v in steps))
     p0 = np.array(count.shoe.counts, dtype=float) / count.cards
@@ -180,7 +184,8 @@ def round_starts(rules, strategy, count: CountDistribution, *, cut: int, burn: i
     else:
         groups, strategies = _policy_groups(count, strategy_at, last, decks_estimation,
                                               tc_rounding)
-    raw_laws = [round_cards_law(rules, p0, s, steps, spots=spots) for s in strategies]
+    raw_laws = [round_cards_law(rules, p0, s, steps, spots=spots, after_double=after_double)
+                for s in strategies]
     k = max(raw.law.shape[0] for raw in raw_laws)
     half = smax * (k - 1)
     card = _card_law(p0, steps, smax)
@@ -188,9 +193,9 @@ def round_starts(rules, strategy, count: CountDistribution, *, cut: int, burn: i
     for raw in raw_laws:
         j_law = _framed(raw, k, half)
         laws.append(np.stack([j_law, running_laws(j_law, card)]))     # [2, k, S]
-    law = raw_laws[0] if strategy_at is None else round_cards_law(rules, p0, strategy, steps,
-                                                                   spots=spots)
-    extra = (_depletion_terms(rules, strategy, p0, steps, spots, k, half)
+    law = raw_laws[0] if strategy_at is None else round_cards_law(
+        rules, p0, strategy, steps, spots=spots, after_double=after_double)
+    extra = (_depletion_terms(rules, strategy, p0, steps, spots, k, half, after_double)
              if depletion else None)
     width = count.probabilities.shape[1]
     size = 1 << int(np.ceil(np.log2(width + 2 * half + 1)))

@@ -90,7 +90,8 @@ POLL_SECONDS = 0.1
 # (the rules go to the kernel as the kernel rule dict, as to every kernel: bjcore._rules)
 IP_FIELDS = ("cut", "spots", "others", "hole", "decks_estimation", "tc_rounding",
              "wong_in_set", "wong_in", "wong_out_set", "wong_out", "insurance_set",
-             "insurance", "n_comps", "n_keys", "infinite", "side_cards")
+             "insurance", "n_comps", "n_keys", "infinite", "side_cards", "deck_cards",
+             "tag_scale")
 
 
 # ---- input checks ----------------------------------------------------------------------------
@@ -163,6 +164,23 @@ def _tags(system):
 
 
 # ---- the public entry point ------------------------------------------------------------------
+
+def _count_convention(rules: Rules, tags, counts, infinite: bool) -> tuple:
+    """(cards a deck, tag scale, the tags the kernel counts with).  A standard shoe: 52,
+    1 and the system's tags.  A Spanish shoe (``rules.spanish_deck``), as ``CountedGame``
+    counts it: the decks remaining are judged in 48-card decks, and a count the shoe
+    unbalances (Hi-Lo without the tens) is taken in excess of its expected value at that
+    depth, rc - n T / N (T the tags of the whole shoe, N its cards): the kernel counts
+    N t - T per card in units of 1 / N, whole numbers for whole tags, so a true count
+    that is exactly whole is found whole (the kernel divides once)."""
+    if not rules.spanish_deck or infinite:
+        return 52, 1, tags
+    n_cards = int(sum(counts))
+    total = float(np.dot(tags, np.asarray(counts, dtype=float)))
+    if total == 0:
+        return 48, 1, tags
+    return 48, n_cards, tags * n_cards - total
+
 
 def _game_rules(rules: Rules, game_rules) -> tuple[dict, dict | None]:
     """(the kernel rule dict, its decoded fields when it is one of the games' else None):
@@ -239,6 +257,7 @@ def build_plan(rules: Rules, *, shoe=None, penetration: float | str = 0.75, burn
     tc_rounding = _choice(tc_rounding, "tc_rounding", TC_ROUNDINGS)
     system = "hilo" if system is None else system
     tags = _tags(system)
+    deck_cards, tag_scale, run_tags = _count_convention(rules, tags, counts, infinite)
     steps = [] if ramp is None else list(parse_ramp(ramp).points)   # None: flat betting
     # the table limits are bets, in the ramp's units and range: a 1e308-unit bet overflowed
     # the sums of squared results (mean and SD NaN), a 1e-300 one underflowed them
@@ -299,12 +318,13 @@ def build_plan(rules: Rules, *, shoe=None, penetration: float | str = 0.75, burn
               wong_out_set=int(wong_out is not None), wong_out=wong_out or 0,
               insurance_set=int(insurance is not None), insurance=insurance or 0,
               n_comps=len(comps.hands), n_keys=len(keys),
-              infinite=int(infinite), side_cards=side["cards"])
+              infinite=int(infinite), side_cards=side["cards"], deck_cards=deck_cards,
+              tag_scale=tag_scale)
     plan = GamePlan(
         rules=kernel,
         iparams=np.array([ip[f] for f in IP_FIELDS], dtype=np.int64),
         dparams=np.array([0.0]),        # the bankroll: GamePlan.run sets it
-        shoe=np.array(counts, dtype=np.int32), tags=tags, child=comps.child,
+        shoe=np.array(counts, dtype=np.int32), tags=run_tags, child=comps.child,
         total=comps.total,
         decision=(decision.astype(np.int16) | ((line_of + 1) << 3).astype(np.int16)).ravel(),
         allowed=allowed.ravel(), line_nseg=nseg, line_thr=thr, line_play=play,

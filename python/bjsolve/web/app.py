@@ -43,14 +43,14 @@ from .compute import (
 from .forms import (
     CHOICES,
     COUNT_DEFAULTS,
-    DECKS_ESTIMATIONS,
-    TC_ROUNDINGS,
     COUNT_OPTIONAL,
+    DECKS_ESTIMATIONS,
     INDEX_SETS,
     SIM_DEFAULTS,
     SPLIT_CLASSES,
     SPOTS_DEFAULT,
     SWITCHES,
+    TC_ROUNDINGS,
     FieldErrors,
     count_from_query,
     preset_choices,
@@ -60,7 +60,15 @@ from .forms import (
     split_from_query,
 )
 from .index_uploads import UPLOADS, is_upload, upload_label
-from .simjobs import Job, SimJobs, parse_rounds, parse_seed, parse_sim_options, sim_key, sim_view
+from .simjobs import (
+    Job,
+    SimJobs,
+    parse_rounds,
+    parse_seed,
+    parse_sim_options,
+    sim_key,
+    sim_view,
+)
 
 HERE = Path(__file__).parent
 PAGES = {"edge": "Edge and chart", "hand": "Hand", "counting": "Counting",
@@ -119,7 +127,7 @@ async def _view(engine: Engine, page: str, rules, split, params, errors: FieldEr
         errors[exc.field] = str(exc)
         return None
     except NotImplementedError as exc:
-        # a game the solvers do not compute yet (super-fun-21, switch, pontoon): the
+        # a game the solvers do not compute yet (blackjack-switch, BB+1 with splits): the
         # library's message, which names the rule, goes beside the summary that carries it
         errors["rules"] = str(exc)
         return None

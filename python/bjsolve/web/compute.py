@@ -163,6 +163,9 @@ class Engine:
         self.slow_pool.shutdown(wait=False, cancel_futures=True)
 
     def solution(self, rules: bjsolve.Rules, split: str = "CDZ-"):
+        if rules.switch:   # two hands and a swap: the pages show one-hand solutions
+            from ..exact.switch import PAGES_REFUSAL
+            raise NotImplementedError(PAGES_REFUSAL)
         return self._solutions.get((rules, split), lambda: bjsolve.solve(rules, split=split))
 
     # ---- page 1: edge and chart ---------------------------------------------------------

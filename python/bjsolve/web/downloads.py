@@ -19,7 +19,12 @@ as ``{"tables": [...]}``; the page downloads each table alone (a grid, one docum
 """
 from __future__ import annotations
 
-from ..exact.tables import advantage_table, exceptions_table, house_edge_table, strategy_table
+from ..exact.tables import (
+    advantage_table,
+    exceptions_table,
+    house_edge_table,
+    strategy_table,
+)
 from ..output import render_many
 from ..output.table import Grid, Table, table_notes
 from ..risk.ramp import ramp_table

@@ -133,8 +133,8 @@ def _asked_figures(view) -> dict:
     """FIGURES, and the optional ones the user asked for (a target risk, a trip's length)."""
     rows = dict(FIGURES)
     if view.get("target_ror") is not None:
-        rows["bankroll_for_target"] = (f"bankroll for {100 * view['target_ror']:g}% risk of "
-                                       "ruin", "units (lifetime ruin, exact)", "{:,.1f}")
+        rows["bankroll_for_target"] = ((f"bankroll for {100 * view['target_ror']:g}% risk of "
+                                        "ruin"), "units (lifetime ruin, exact)", "{:,.1f}")
     if view.get("trip_rounds") is not None:
         rows["trip_ruin"] = (f"trip ruin in {view['trip_rounds']:,} rounds",
                              "P(losing the bankroll in the trip)", "pct")
