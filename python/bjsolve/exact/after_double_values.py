@@ -19,7 +19,9 @@ engine: ``beta`` is the chance that the dealer's hole card completes a natural g
 hand; with a peek (or an original-bets-only) dealer the stake added by a double comes back
 when the natural shows, with ``hole_card="enhc"`` the natural takes it.  Every option of a
 hand shares the natural's part where the natural takes the original bet only, so the
-choice is the one given no dealer natural.
+choice is the one given no dealer natural.  (Under OBBO / BB+1 a rescue costs the original
+bet whatever the dealer holds; a redouble's doubled 21 and returned stake there are priced as
+under ENHC: no game deals redoubles with those rules.)
 """
 from __future__ import annotations
 
@@ -104,8 +106,9 @@ class AfterDoubleValues:
             out["redouble"] = self._redouble(cards, upcard, doubles, left, beta)
         if rescue_offered(self.rules, doubles):
             # the engine's rescue: the original bet (no hole card: a later natural takes
-            # the doubled stake)
-            out["rescue"] = -(1.0 - beta) - stake * beta
+            # the doubled stake; OBBO / BB+1: settled at once for the original bet)
+            out["rescue"] = (-1.0 if self.rules.natural_loss != "hole-card"
+                             else -(1.0 - beta) - stake * beta)
         return out
 
     def best(self, cards, upcard, doubles) -> float:
