@@ -315,7 +315,10 @@ class HandBruteForce:
             options = [self.stand(h, own, free, True)]
             if redoubles and self.total(h) < 21:
                 options.append(self.after_double(h, 2 * own, 2 * free, own, redoubles - 1))
-            if self.g["double_rescue"]:
+            # the rescue: after the first double; after a redouble only with
+            # rescue_after_redouble
+            if self.g["double_rescue"] and (redoubles == self.g["redoubles"]
+                                            or self.g.get("rescue_after_redouble")):
                 nat = self.dealer(h)["natural"]
                 # a late surrender: only against a dealer found without a natural
                 options.append(-(1 - nat) - own * nat)
@@ -344,6 +347,7 @@ GAMES = {
     "rescue": dict(double_rescue=1),
     "spanish": dict(player_21_wins=1, bonus_21=(1.5, 2.0, 3.0), bonus_678=(1.5, 2.0, 3.0),
                     bonus_777=(1.5, 2.0, 3.0), redoubles=2, double_rescue=1),
+    "rescue after redouble": dict(redoubles=2, double_rescue=1, rescue_after_redouble=1),
 }
 
 

@@ -83,24 +83,45 @@ def test_spanish_21_house_edge_without_redoubling(decks, h17, published):
     assert edge == pytest.approx(published, abs=0.005)
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "a rule reading: our double rescue after redoubles forfeits the original bet only "
-    "(6D 0.117 %), which makes a redouble nearly free to try; with no rescue at all we get "
-    "0.445 %, and a rescue withdrawn once the hand is redoubled is estimated at ~0.41 % "
-    "(docs/validation.md)"))
-def test_spanish_21_with_redoubling():
-    """The table above, 6 decks, H17 with redoubling (up to three times): 0.42 %."""
-    edge = percent_edge(solved(spanish(6, True, redoubles=3)).expected_value)
-    assert edge == pytest.approx(0.42, abs=0.005)
+# H17 with redoubling: our preset's rescue is no longer offered once the hand has redoubled
+# (Rules.rescue_after_redouble=False, docs/games.md); redoubling is then worth 0.364 % in 6
+# decks, the page's rule table's 0.36 %.  The edges themselves stay just outside the
+# printed digits (6D 0.4149 against 0.42, 8D 0.4372 against 0.45; without redoubling our 8D
+# H17 figure is 0.0002 below the printed 0.80 as well).
+@pytest.mark.parametrize("decks,published", [
+    pytest.param(6, 0.42, marks=pytest.mark.xfail(strict=True, reason=(
+        "ours 0.4149 %, printed 0.42 (half a unit: 0.005): 0.0001 beyond the rounding; "
+        "the value of redoubling agrees (0.364 %, test below)"))),
+    pytest.param(8, 0.45, marks=[pytest.mark.slow, pytest.mark.xfail(strict=True, reason=(
+        "ours 0.4372 %, printed 0.45: 0.008 beyond the rounding (redoubling worth 0.358 % "
+        "from our 0.7948 %, the printed figures differ by 0.35)"))]),
+])
+def test_spanish_21_with_redoubling(decks, published):
+    """The table above, H17 with redoubling (up to three times), the preset's rescue
+    (not after a redouble)."""
+    edge = percent_edge(solved(spanish(decks, True, redoubles=3)).expected_value)
+    assert edge == pytest.approx(published, abs=0.005)
+
+
+def test_spanish_21_value_of_redoubling():
+    """The same page's rule table: redoubling up to three times is worth 0.36 % (6 decks,
+    H17; also the difference of the printed 0.78 and 0.42), two decimals: tolerance
+    0.005.  The preset's rescue, which a redoubled hand no longer has."""
+    without = percent_edge(solved(spanish(6, True)).expected_value)
+    with_ = percent_edge(solved(spanish(6, True, redoubles=3)).expected_value)
+    assert without - with_ == pytest.approx(0.36, abs=0.005)
 
 
 def test_spanish_21_with_redoubling_lies_between_the_rescue_readings():
-    """What the published 0.42 % (6 decks, H17, redoubling) does pin: any reading of the
-    rescue after a redouble (forfeit the original bet, half the stake, or no rescue once
-    redoubled) values the game between our most generous reading (rescue for the original
-    bet at any point) and no rescue at all."""
-    generous = percent_edge(solved(spanish(6, True, redoubles=3)).expected_value)
+    """What the published 0.42 % (6 decks, H17, redoubling) pins about the rescue after a
+    redouble: the rescue still offered for the original bet after a redouble
+    (rescue_after_redouble=True: 0.117 %) is far too generous, no rescue at all (0.445 %)
+    too mean; the preset's reading (0.415 %) lies between."""
+    generous = percent_edge(solved(spanish(6, True, redoubles=3,
+                                           rescue_after_redouble=True)).expected_value)
+    preset = percent_edge(solved(spanish(6, True, redoubles=3)).expected_value)
     no_rescue = percent_edge(solved(spanish(6, True, redoubles=3,
                                             double_rescue=False)).expected_value)
     assert generous < 0.42 - 0.005
     assert 0.42 + 0.005 < no_rescue
+    assert generous < preset < no_rescue

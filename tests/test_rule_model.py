@@ -137,6 +137,7 @@ def test_the_decoded_rules_are_the_rules(rules):
         "player_21_wins": 0, "bonus_21": [1.0] * 3, "bonus_678": [1.0] * 3,
         "bonus_777": [1.0] * 3, "bonus_after_split": 0, "super_bonus": 0.0,
         "redoubles": 0, "double_rescue": 0, "double_split_aces": 0,
+        "rescue_after_redouble": 0,
         "player_21_beats_natural": 0, "natural_loss": 0,
         "diamond_blackjack_payout": 0.0, "charlie": 0, "game": 0,
     }

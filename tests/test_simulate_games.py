@@ -223,7 +223,8 @@ class Exact:
             return -own
         if total < 21 and (k["redoubles"] or k["double_rescue"]):
             allowed = ("stand",) + (("redouble",) if doubles <= k["redoubles"] else ()) + (
-                ("rescue",) if k["double_rescue"] else ())
+                ("rescue",) if k["double_rescue"] and (
+                    doubles == 1 or k["rescue_after_redouble"]) else ())
             act = Chart.after_double(cards, up, allowed, split, doubles)
             if act == "redouble":
                 return self._draw(lambda r: self._after(tuple(sorted(cards + (r,))), up,
@@ -338,6 +339,9 @@ CASES = {
     "double rescue": (Rules(decks=math.inf), {"double_rescue": 1}, STANDARD, (1, 8)),
     "redoubles and rescue": (Rules(decks=math.inf), {"redoubles": 2, "double_rescue": 1},
                              SMALL, (1, 8)),
+    "rescue after redoubles": (Rules(decks=math.inf), {"redoubles": 2, "double_rescue": 1,
+                                                       "rescue_after_redouble": 1},
+                               SMALL, (1, 8)),
     "double split aces": (Rules(decks=math.inf), {"double_split_aces": 1}, STANDARD, (1, 8)),
     "Free Bet": (Rules(decks=math.inf, hit_soft_17=True), FREE_BET, STANDARD, range(1, 10)),
     "Spanish 21": (Rules(decks=math.inf, hit_soft_17=True, resplit_aces=True,

@@ -14,6 +14,8 @@ defaults are the classic game and give ``ReferenceSolver``'s values exactly):
 ranks, not bit masks), ``player_21_wins``, ``bonus_21``, ``bonus_678``, ``bonus_777``,
 ``bonus_after_split``, ``super_bonus``, ``redoubles``, ``double_rescue``,
 ``double_split_aces``, ``diamond_blackjack_payout`` (None: none), ``charlie`` (0: none),
+``rescue_after_redouble`` (the rescue still offered after a redouble; without it only a
+hand doubled once may be rescued),
 and ``natural_always_wins`` (a player natural gets the blackjack payout against a dealer
 natural: the kernels' ``natural_tie_value = blackjack_payout``).
 
@@ -212,7 +214,7 @@ class GameReferenceSolver(ReferenceSolver):
                  super_bonus=0, redoubles=0, double_rescue=False, double_split_aces=False,
                  natural_always_wins=False, natural_loss="hole-card",
                  player_21_beats_natural=False, diamond_blackjack_payout=None, charlie=0,
-                 **classic):
+                 rescue_after_redouble=False, **classic):
         super().__init__(counts, **classic)
         if player_21_beats_natural and not (player_21_wins and self.hole_card == "enhc"):
             raise ValueError("player_21_beats_natural needs player_21_wins and hole_card "
@@ -247,6 +249,8 @@ class GameReferenceSolver(ReferenceSolver):
             raise ValueError("the super bonus needs an upcard: not in the exposed game")
         self.redoubles = redoubles
         self.double_rescue = bool(double_rescue)
+        # the rescue after a redouble: offered only with rescue_after_redouble
+        self.rescue_after_redouble = bool(rescue_after_redouble)
         self.double_split_aces = bool(double_split_aces)
         if natural_always_wins:
             self._t = self.b
@@ -424,7 +428,8 @@ class GameReferenceSolver(ReferenceSolver):
         options = ["stand"]
         if (doubles - 1 < self.redoubles and stakes[1] == 0 and _total(hand)[0] != 21):
             options.append("redouble")
-        if self.double_rescue and _total(hand)[0] != 21:
+        if (self.double_rescue and _total(hand)[0] != 21
+                and (doubles == 1 or self.rescue_after_redouble)):
             options.append("rescue")
         return tuple(options)
 
@@ -558,7 +563,8 @@ def brute_force_game_round(counts, upcard, player_cards, policy, *, hit_soft_17=
                            sevens=None, redoubles=0, double_rescue=False,
                            double_split_aces=False, natural_loss="hole-card",
                            player_21_beats_natural=False, diamond_blackjack_payout=None,
-                           charlie=0, law=False, infinite=False):
+                           charlie=0, rescue_after_redouble=False, law=False,
+                           infinite=False):
     """Exact unconditioned EV of ONE real round of the games, every card sequence enumerated.
 
     ``counts``: the finite shoe with the player's two cards and the dealer's upcard removed.
@@ -861,7 +867,7 @@ def brute_force_game_round(counts, upcard, player_cards, policy, *, hit_soft_17=
             allowed = ("stand",)
             if doubles - 1 < redoubles and fr == 0 and t != 21:
                 allowed += ("redouble",)
-            if double_rescue and t != 21:
+            if double_rescue and t != 21 and (doubles == 1 or rescue_after_redouble):
                 allowed += ("rescue",)
             state = {"split_pair": pair if split_hand else None, "free": free,
                      "doubled": (own, fr, own0, doubles)}
@@ -960,4 +966,5 @@ def reference_kwargs(rules) -> dict:
         player_21_beats_natural=rules.player_21_beats_natural,
         diamond_blackjack_payout=(None if rules.diamond_blackjack_payout is None
                                   else exact(rules.diamond_blackjack_payout)),
-        charlie=rules.charlie)
+        charlie=rules.charlie,
+        rescue_after_redouble=rules.rescue_after_redouble)

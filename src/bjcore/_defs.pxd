@@ -68,6 +68,7 @@ cdef struct RuleParams:
     int redoubles            # times a doubled hand may double again (0..3)
     int double_rescue        # a doubled hand may surrender, losing the original bet
     int double_split_aces    # a split ace may double (with hit_split_aces, or alone)
+    int rescue_after_redouble  # the rescue stays offered after a redouble (else: once doubled only)
     int player_21_beats_natural  # no hole card: a player 21 (player_21_wins) is paid at
                                  # once, before the dealer's natural could take it
     int natural_loss         # no hole card (natural_takes_all): 0 the dealer natural takes

@@ -32,6 +32,7 @@ cdef extern from "game_walk.h" namespace "bjgame" nogil:
         int bonus_after_split
         double super_bonus
         int redoubles, double_rescue, double_split_aces
+        int rescue_after_redouble
         int natural_loss, player_21_beats_natural
         double diamond_blackjack_payout
         int charlie
@@ -113,6 +114,7 @@ cdef void copy_rules(const RuleParams* p, GameRules* g) noexcept:
     g.redoubles = p.redoubles
     g.double_rescue = p.double_rescue
     g.double_split_aces = p.double_split_aces
+    g.rescue_after_redouble = p.rescue_after_redouble
     g.natural_loss = p.natural_loss
     g.player_21_beats_natural = p.player_21_beats_natural
     g.diamond_blackjack_payout = p.diamond_blackjack_payout

@@ -36,6 +36,7 @@ GAME_RULE_DEFAULTS = {
     "bonus_777": (1.0, 1.0, 1.0), "bonus_after_split": 0, "super_bonus": 0.0,
     "redoubles": 0, "double_rescue": 0, "double_split_aces": 0, "natural_loss": 0,
     "player_21_beats_natural": 0, "diamond_blackjack_payout": 0.0, "charlie": 0,
+    "rescue_after_redouble": 0,
 }
 # a charlie's number of cards: 0 (none) or 3..10 (the games deal 5, 6 or 7)
 CHARLIE_CARDS = (0,) + tuple(range(3, 11))
@@ -172,6 +173,11 @@ cdef int decode_game_rules(dict rules, RuleParams* out) except -1:
     out.redoubles = _whole(full, "redoubles", (0, 1, 2, 3), "0, 1, 2 or 3")
     out.double_rescue = _flag(full, "double_rescue")
     out.double_split_aces = _flag(full, "double_split_aces")
+    out.rescue_after_redouble = _flag(full, "rescue_after_redouble")
+    if out.rescue_after_redouble and not (out.double_rescue and out.redoubles):
+        raise ValueError(f"rules: rescue_after_redouble (1) needs double_rescue (now "
+                         f"{out.double_rescue}) and redoubles (now {out.redoubles}): it says "
+                         f"whether a redoubled hand may still be rescued")
     out.natural_loss = _whole(full, "natural_loss", (0, 1, 2),
                               "0 (the hole-card rule), 1 (OBBO) or 2 (BB+1)")
     if out.natural_loss and not out.natural_takes_all:
@@ -198,7 +204,8 @@ cdef int decode_game_rules(dict rules, RuleParams* out) except -1:
                      or out.player_21_wins or out.super_bonus != 0.0
                      or out.redoubles or out.double_rescue or out.double_split_aces
                      or out.natural_loss or out.player_21_beats_natural
-                     or out.diamond_blackjack_payout != 0.0 or out.charlie) else 0
+                     or out.diamond_blackjack_payout != 0.0 or out.charlie
+                     or out.rescue_after_redouble) else 0
     for i in range(3):
         if out.bonus_21[i] != 1.0 or out.bonus_678[i] != 1.0 or out.bonus_777[i] != 1.0:
             out.game = 1
@@ -215,6 +222,7 @@ cdef int refuse_game_rules(const RuleParams* rules, str kernel) except -1:
         ("free_split_ranks", rules.free_split_ranks), ("player_21_wins", rules.player_21_wins),
         ("redoubles", rules.redoubles), ("double_rescue", rules.double_rescue),
         ("double_split_aces", rules.double_split_aces),
+        ("rescue_after_redouble", rules.rescue_after_redouble),
         ("natural_loss", rules.natural_loss),
         ("player_21_beats_natural", rules.player_21_beats_natural),
         ("diamond_blackjack_payout", rules.diamond_blackjack_payout != 0.0),

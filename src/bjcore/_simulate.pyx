@@ -410,7 +410,10 @@ cdef inline void play_game_hand(Sim* s, Hand* hand, int comp, int action, int ki
                     comp = s.child[comp * 10 + seen_draw(s) - 1]
                     level += 1
                 else:
-                    hand.rescued = action == ACT_SURRENDER and s.rules.double_rescue
+                    # a rescue the rules do not offer here (after a redouble without
+                    # rescue_after_redouble) stands, as the exact walk reads it
+                    hand.rescued = (action == ACT_SURRENDER and s.rules.double_rescue
+                                    and (level == 0 or s.rules.rescue_after_redouble))
                     break
             break
         comp = s.child[comp * 10 + seen_draw(s) - 1]

@@ -370,20 +370,22 @@ class GameLaw {
         ValueAcc stand = ValueAcc::settle(law, own, own + fr, R.tie_value);
         bool may_redouble = redoubles_left > 0 && w->total() < 21;
         double orig = w->own_stake();
+        bool may_rescue = R.double_rescue
+                          && (R.rescue_after_redouble || redoubles_left == R.redoubles);
         int frozen = R.split_class == SPLIT_POLICY && w->total() < 21
                          ? w->policy->get(w->after_double_key(R.redoubles - redoubles_left + 1))
                          : -1;
         int choice = ACT_STAND;
         if (frozen >= 0) {
             if (frozen == ACT_DOUBLE && may_redouble) choice = ACT_DOUBLE;
-            else if (frozen == ACT_SURRENDER && R.double_rescue) choice = ACT_SURRENDER;
+            else if (frozen == ACT_SURRENDER && may_rescue) choice = ACT_SURRENDER;
         } else {
             double best = stand.mean();
             if (may_redouble) {
                 double v = w->doubled_draw(2.0 * own, 2.0 * fr, own, redoubles_left - 1).mean();
                 if (improves(v, best)) { best = v; choice = ACT_DOUBLE; }
             }
-            if (R.double_rescue) {
+            if (may_rescue) {
                 double v = -orig * (1.0 - law.natural) - own * law.natural;
                 if (improves(v, best)) { best = v; choice = ACT_SURRENDER; }
             }

@@ -74,6 +74,7 @@ struct GameRules {
     int bonus_after_split;
     double super_bonus;
     int redoubles, double_rescue, double_split_aces;
+    int rescue_after_redouble;   // the rescue stays offered after a redouble
     /* no hole card: what a dealer natural takes (docs/games.md): 0 every own stake;
      * 1 OBBO, 2 BB+1: a busted hand's stake, and of a hand still standing its own stake
      * before any double (BB+1 differs from OBBO only in split rounds, not walked) */
@@ -738,6 +739,10 @@ class GameWalk {
         // after the players takes the doubled hand's own stake, as the simulator and
         // the reference settle it)
         double orig = own_stake();
+        // the rescue is offered after the first double; after a redouble only with
+        // rescue_after_redouble
+        bool may_rescue = R.double_rescue
+                          && (R.rescue_after_redouble || redoubles_left == R.redoubles);
         int frozen = R.split_class == SPLIT_POLICY && total() < 21
                          ? policy->get(after_double_key(R.redoubles - redoubles_left + 1)) : -1;
         if (frozen >= 0) {
@@ -745,7 +750,7 @@ class GameWalk {
             // or rescue the rules do not offer here stands
             if (frozen == ACT_DOUBLE && may_redouble)
                 return doubled_draw(2.0 * own, 2.0 * fr, own, redoubles_left - 1);
-            if (frozen == ACT_SURRENDER && R.double_rescue)
+            if (frozen == ACT_SURRENDER && may_rescue)
                 return Acc::constant(rescue_value(law, own, orig));
             return stand;
         }
@@ -754,7 +759,7 @@ class GameWalk {
             Acc v = doubled_draw(2.0 * own, 2.0 * fr, own, redoubles_left - 1);
             if (improves(v.mean(), best.mean())) best = v;
         }
-        if (R.double_rescue) {
+        if (may_rescue) {
             Acc v = Acc::constant(rescue_value(law, own, orig));
             if (improves(v.mean(), best.mean())) best = v;
         }

@@ -6,9 +6,10 @@ The basic-strategy chart is for the first two cards.  With ``redoubles`` or
 remembers totals.  This module folds it into a total-dependent chart: for each number of
 doubles made, each total after the double's card (hard 5-20, soft 13-20) and each upcard,
 the choice whose value, summed over the three-card hands of that total weighted by their
-chance with that upcard, is largest.  The values are the ones ``after_double_chart`` uses
-(after the d-th double the stake is 2^d: stand 2^d x the stand value, redouble 2^d x the
-double value, rescue -1).
+chance with that upcard, is largest.  The values are the ones ``after_double_chart`` uses,
+priced as the engine prices them (``after_double_values``: after the d-th double the stake
+is 2^d; stand 2^d x the stand value, a rescue the original bet where the rules offer it, a
+redouble walked card by card to the choices after it).
 
 ``AfterDoubleTotals`` is both the printed chart and the callable
 ``Solution.evaluate(chart, after_double=...)`` and ``simulate(after_double=...)`` take, so
@@ -19,6 +20,7 @@ from __future__ import annotations
 import itertools
 
 from ..model.ranks import hand_total, label
+from .after_double_values import AfterDoubleValues
 
 ACTIONS = ("stand", "redouble", "rescue")
 CODES = {"stand": "S", "redouble": "RD", "rescue": "RS"}
@@ -53,20 +55,15 @@ class AfterDoubleTotals:
         self.upcards = tuple(sorted(solution.dealer_keys, key=lambda u: (u == 1, u)))
         self.doubles = tuple(range(1, rules.redoubles + 2))   # doubles made: 1 .. redoubles+1
         self.cells = {d: {} for d in self.doubles}
+        priced = AfterDoubleValues(solution)
         for up in self.upcards:
             for cards, weight in _three_card_hands(solution.shoe, up):
                 total, soft = hand_total(cards)
                 if total >= 21:                       # bust or 21: no choice
                     continue
-                values = solution.hand_ev(cards, up)
                 row = row_label(total, soft)
                 for d in self.doubles:
-                    stake = 2.0 ** d
-                    options = {"stand": stake * float(values["stand"])}
-                    if d <= rules.redoubles and "double" in values:
-                        options["redouble"] = stake * float(values["double"])
-                    if rules.double_rescue:
-                        options["rescue"] = -1.0
+                    options = priced.options(cards, up, d)
                     cell = self.cells[d].setdefault(row, {}).setdefault(up, {})
                     for action, v in options.items():
                         cell[action] = cell.get(action, 0.0) + weight * v

@@ -69,6 +69,8 @@ def game_keys(rules: Rules) -> dict:
         keys["double_rescue"] = 1
     if rules.double_split_aces:
         keys["double_split_aces"] = 1
+    if rules.rescue_after_redouble:
+        keys["rescue_after_redouble"] = 1
     if rules.natural_loss != "hole-card":
         keys["natural_loss"] = {"obbo": 1, "bb+1": 2}[rules.natural_loss]
     if rules.diamond_blackjack_payout is not None:

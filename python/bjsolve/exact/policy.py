@@ -13,6 +13,7 @@ from ..model.ranks import counts_of, label
 from ..model.ranks import show as _show
 from ..model.rules import Rules
 from ..model.shoe import Shoe
+from .after_double_values import AfterDoubleValues, pick, rescue_offered
 from .engines import make_engines, round_values
 from .kernel_rules import POLICY_CLASS
 from .strategy import StrategyChart
@@ -128,7 +129,8 @@ def after_double_questions(rules: Rules, hand_limit):
     """(cards, allowed, split, doubles, kind) for every choice after a double a hand of
     at most ``hand_limit`` cards can meet: 3 + doubles - 1 cards or more, best total below
     21 (at 21 the hand stands), doubles 1..redoubles + 1; allowed is "stand", "redouble"
-    while redoubles remain and "rescue" with double_rescue (the simulator asks the same)."""
+    while redoubles remain and "rescue" with double_rescue, after a redouble only with
+    rescue_after_redouble (the simulator asks the same)."""
     redoubles = int(rules.redoubles)
     for cards in compositions(hand_limit, max_hard=21, min_cards=3):
         s = sum(cards)
@@ -136,7 +138,7 @@ def after_double_questions(rules: Rules, hand_limit):
             continue
         for doubles in range(1, min(redoubles + 1, len(cards) - 2) + 1):
             allowed = ("stand",) + (("redouble",) if doubles <= redoubles else ()) + (
-                ("rescue",) if rules.double_rescue else ())
+                ("rescue",) if rescue_offered(rules, doubles) else ())
             for split in (False, True):
                 yield cards, allowed, split, doubles, KIND_AFTER_DOUBLE + 2 * (doubles - 1) + split
 
@@ -172,30 +174,18 @@ def freeze_after_double(rules: Rules, shoe: Shoe, engines: dict, after_double,
 
 def after_double_chart(solution):
     """The full-shoe after-double choices as f(cards, dealer, allowed, split, doubles), for
-    ``simulate(after_double=)`` and ``evaluate(after_double=)``: after the d-th double the
-    hand's own stake is 2^d original bets, so standing is worth 2^d x its stand value,
-    a rescue -1 (the original bet; values given no dealer natural where the dealer peeks),
-    a redouble 2^d x its double value (the value of doubling one unit, later choices
-    optimal), each from ``solution.hand_ev`` of the unsplit hand (split hands take the
-    same choice); ties go to stand, then redouble, as the engine breaks them."""
-    cache: dict = {}
+    ``simulate(after_double=)`` and ``evaluate(after_double=)``: each option priced as the
+    engine prices it (``after_double_values``: after the d-th double the hand's own stake
+    is 2^d original bets; standing is worth 2^d x its stand value, a rescue the original
+    bet, a redouble its card and the best choices after it), from ``solution.hand_ev`` of
+    the unsplit hand (split hands take the same choice); ties go to stand, then redouble,
+    as the engine breaks them."""
+    priced = AfterDoubleValues(solution)
 
     def choose(cards, dealer, allowed, split, doubles):
-        key = (tuple(cards), dealer)
-        values = cache.get(key)
-        if values is None:
-            values = cache[key] = solution.hand_ev(cards, dealer)
-        stake = 2.0 ** doubles
-        options = {"stand": stake * values["stand"]}
-        if "redouble" in allowed and "double" in values:
-            options["redouble"] = stake * values["double"]
-        if "rescue" in allowed:
-            options["rescue"] = -1.0
-        best = "stand"
-        for name in ("redouble", "rescue"):
-            if name in options and options[name] - options[best] > 1e-12 * max(1.0, abs(options[best])):
-                best = name
-        return best
+        options = {a: v for a, v in priced.options(cards, dealer, doubles).items()
+                   if a in allowed}
+        return pick(options)[0]
     return choose
 
 

@@ -103,7 +103,8 @@ def _check_game_rules(rules: "Rules") -> None:
 
     for name in ("spanish_deck", "player_21_wins", "player_21_beats_natural",
                  "natural_always_wins", "bonus_after_split",
-                 "double_rescue", "double_split_aces", "switch", "switch_blackjack"):
+                 "double_rescue", "double_split_aces", "switch", "switch_blackjack",
+                 "rescue_after_redouble"):
         put(name, _need_bool(name, getattr(rules, name)))
     put("dealer_22", _need_choice("dealer_22", rules.dealer_22, DEALER_22_CHOICES))
     put("natural_loss", _need_choice("natural_loss", rules.natural_loss, NATURAL_LOSS_CHOICES))
@@ -140,6 +141,11 @@ def _check_game_rules(rules: "Rules") -> None:
         raise ValueError(f"Rules.free_doubles={rules.free_doubles!r} holds {outside}, which "
                          f"Rules.double={rules.double!r} does not let double; free doubles "
                          "must be totals the double rule allows")
+    if rules.rescue_after_redouble and not (rules.double_rescue and rules.redoubles):
+        raise ValueError(f"Rules.rescue_after_redouble=True needs Rules.double_rescue=True and "
+                         f"Rules.redoubles >= 1 (got double_rescue={rules.double_rescue}, "
+                         f"redoubles={rules.redoubles}): it says whether a redoubled hand may "
+                         "still be rescued")
     if rules.double_split_aces and rules.max_split_hands == 1:
         raise ValueError("Rules.double_split_aces=True needs splitting, but "
                          "Rules.max_split_hands is 1 (no splitting); allow 2..4 hands")
@@ -223,6 +229,11 @@ class Rules:
     super_bonus: units per unit bet for a suited 7-7-7 against a dealer 7 (0 = none).
     redoubles: how many times a doubled hand may double again (0..3).
     double_rescue: a doubled hand may be surrendered for its original bet.
+    rescue_after_redouble: the rescue stays offered after a redouble (still for the
+        original bet only).  False (the default, and the Spanish 21 preset's reading, which
+        the published house edges fit): once the hand has redoubled it can no longer be
+        rescued.  Only meaningful with double_rescue and redoubles; True without both is
+        a ValueError.
     double_split_aces: split aces may double on their two cards.
     diamond_blackjack_payout: Super Fun 21's natural in diamonds pays this instead of
         ``blackjack_payout`` (None: no such rule; one natural in 16 is in diamonds).
@@ -270,6 +281,7 @@ class Rules:
     redoubles: int = 0
     double_rescue: bool = False
     double_split_aces: bool = False
+    rescue_after_redouble: bool = False
     diamond_blackjack_payout: float | None = None
     charlie: int = 0
     switch: bool = False
@@ -390,6 +402,7 @@ GAME_DEFAULTS: dict[str, Any] = {
     "natural_always_wins": False, "bonus_21": NO_BONUS,
     "bonus_678": NO_BONUS, "bonus_777": NO_BONUS, "bonus_after_split": False,
     "super_bonus": 0.0, "redoubles": 0, "double_rescue": False, "double_split_aces": False,
+    "rescue_after_redouble": False,
     "diamond_blackjack_payout": None, "charlie": 0, "switch": False,
     "switch_blackjack": False, "natural_loss": "hole-card",
 }
@@ -457,6 +470,8 @@ def game_codes(rules: "Rules") -> list[str]:
         codes.append(f"RDx{r.redoubles}")
     if r.double_rescue:
         codes.append("RSC")
+    if r.rescue_after_redouble:
+        codes.append("RSCRD")
     if r.double_split_aces:
         codes.append("DSA")
     if r.diamond_blackjack_payout is not None:
@@ -626,6 +641,7 @@ _GAME_WORDS: dict[str, dict[str, Any]] = {
     "p21w": {"player_21_wins": True}, "p21bj": {"player_21_beats_natural": True},
     "bjw": {"natural_always_wins": True},
     "bas": {"bonus_after_split": True}, "rsc": {"double_rescue": True},
+    "rscrd": {"rescue_after_redouble": True},
     "dsa": {"double_split_aces": True}, "switch": {"switch": True},
     "swbj": {"switch_blackjack": True},
     "obbo": {"natural_loss": "obbo"}, "bb+1": {"natural_loss": "bb+1"},

@@ -186,7 +186,9 @@ def chart_legend(rules) -> tuple[str, ...]:
             choices.append(f"redouble (up to {rules.redoubles} time"
                            f"{'s' if rules.redoubles != 1 else ''})")
         if rules.double_rescue:
-            choices.append("rescue (surrender for the original bet)")
+            after = ("" if not rules.redoubles or rules.rescue_after_redouble
+                     else "; not after a redouble")
+            choices.append(f"rescue (surrender for the original bet{after})")
         lines.append(f"{AFTER_DOUBLE_NOTE}{', '.join(choices[:-1])} or {choices[-1]}, "
                      "chosen optimally for the hand's exact cards and the upcard (no code: "
                      "the chart is for the first two cards)")

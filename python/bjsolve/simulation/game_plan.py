@@ -338,7 +338,8 @@ def _after_double_table(decision, game, counts, keys, comps, after_double) -> No
     """Fill the after-double kinds: ``after_double(cards, dealer, allowed, split, doubles)``
     is asked for each composition a doubled hand can hold (3 + doubles - 1 cards or more,
     below 21), dealer key, split or not and number of doubles made; allowed is "stand",
-    "redouble" (while redoubles remain) and "rescue" (double_rescue)."""
+    "redouble" (while redoubles remain) and "rescue" (double_rescue; after a redouble only
+    with rescue_after_redouble)."""
     redoubles = game["redoubles"]
     for ki, key in enumerate(keys):
         if isinstance(key, tuple) and is_natural(key):
@@ -350,7 +351,8 @@ def _after_double_table(decision, game, counts, keys, comps, after_double) -> No
                 continue
             for doubles in range(1, min(redoubles + 1, len(hand) - 2) + 1):
                 allowed = ("stand",) + (("redouble",) if doubles <= redoubles else ()) + (
-                    ("rescue",) if game["double_rescue"] else ())
+                    ("rescue",) if game["double_rescue"] and (
+                        doubles == 1 or game["rescue_after_redouble"]) else ())
                 for split in (False, True):
                     returned = after_double(hand, key, allowed, split, doubles)
                     act = returned.strip().lower() if isinstance(returned, str) else returned
