@@ -16,15 +16,12 @@ the unsplit hand's choice.  Those cases are compared under CDP only.
 A sample runs by default; the rest is marked ``slow`` (a case takes 4-30 s of exact
 fractions).
 """
-import warnings
 
 import pytest
 
-from bjsolve import Rules, Shoe, solve
-from bjsolve._reference import two_card_deals
-from bjsolve._reference_games import GameReferenceSolver, reference_kwargs
+from bjsolve import Rules
+from game_reference_checks import compare_with_reference as _compare
 
-EXACT = 1e-12
 
 # small shoes (16-18 cards) with every rank, room for 6-7-8 and 7-7-7, and few tens
 SHOE_A = (2, 1, 1, 2, 1, 2, 3, 2, 1, 3)
@@ -64,32 +61,8 @@ def _case(name):
     return Rules.preset(name, decks=1), SHOE_B
 
 
-def _solve(rules, counts, split="CDZ-"):
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", RuntimeWarning)   # tiny shoes may run out
-        return solve(rules, shoe=Shoe(counts), split=split, threads=1)
 
 
-def _compare(rules, counts, split="CDZ-"):
-    ref = GameReferenceSolver(counts, split=split, **reference_kwargs(rules))
-    sol = _solve(rules, counts, split)
-    assert sol.expected_value == pytest.approx(float(ref.round_ev()), abs=EXACT)
-    for u, v in ref.ev_by_upcard().items():
-        assert sol.ev_by_upcard[u] == pytest.approx(float(v), abs=EXACT), u
-    checked = 0
-    for u, c1, c2 in two_card_deals(counts):
-        want = ref.hand_values_unconditioned((c1, c2), u)
-        got = sol.hand_ev((c1, c2), u, given_no_blackjack=False)
-        for action, value in got.items():
-            assert value == pytest.approx(float(want[action]), abs=EXACT), \
-                (c1, c2, u, action)
-        if rules.hole_card == "peek":
-            want = ref.hand_values((c1, c2), u)
-            for action, value in sol.hand_ev((c1, c2), u).items():
-                assert value == pytest.approx(float(want[action]), abs=EXACT), \
-                    (c1, c2, u, action, "given no blackjack")
-        checked += 1
-    assert checked > 50
 
 
 # the cases whose split hands play under other rules than unsplit hands (see above)

@@ -4,7 +4,6 @@ before the dealer's natural (``Rules.player_21_beats_natural``).  The compiled g
 against the pure-Python reference on small shoes to 1e-12, the reference's split
 construction against the card-by-card brute force of whole rounds, identities with the
 classic ENHC game, and the compiled simulator against the exact value of the same chart."""
-import warnings
 from fractions import Fraction as F
 
 import pytest
@@ -14,11 +13,11 @@ from bjcore import UpcardEngine
 from bjcore._game import GameEngine
 from bjcore._rules import check_rules
 from bjsolve import Rules, Shoe, solve
+from game_reference_checks import compare_with_reference, solve_small
 from bjsolve._reference_games import (
     GameReferenceSolver,
     brute_force_game_round,
     game_policy,
-    reference_kwargs,
 )
 from bjsolve.exact.engines import engine_class
 from bjsolve.exact.kernel_rules import kernel_rules
@@ -31,33 +30,12 @@ SHOE_SPLIT = (2, 2, 2, 2, 2, 3, 3, 3, 2, 4)
 
 
 def _solve(rules, counts, split="CDP"):
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", RuntimeWarning)   # tiny shoes may run out
-        return solve(rules, shoe=Shoe(counts), split=split, threads=1)
+    return solve_small(rules, counts, split)
 
 
 def _compare(rules, counts, upcards, split="CDP"):
-    """The engine's round EV by upcard and every two-card hand's values (unconditioned:
-    no hole card) against the reference, to 1e-12."""
-    ref = GameReferenceSolver(counts, split=split, **reference_kwargs(rules))
-    sol = _solve(rules, counts, split)
-    checked = 0
-    for u in upcards:
-        assert sol.ev_by_upcard[u] == pytest.approx(float(ref.ev_given_dealer(u)), abs=EXACT)
-        for c1 in range(1, 11):
-            for c2 in range(c1, 11):
-                need = [0] * 10
-                for c in (u, c1, c2):
-                    need[c - 1] += 1
-                if any(k > n for k, n in zip(need, counts)):
-                    continue
-                want = ref.hand_values_unconditioned((c1, c2), u)
-                got = sol.hand_ev((c1, c2), u, given_no_blackjack=False)
-                for action, value in got.items():
-                    assert value == pytest.approx(float(want[action]), abs=EXACT), \
-                        (c1, c2, u, action)
-                checked += 1
-    assert checked > 20
+    """The engine against the reference (unconditioned: no hole card), to 1e-12."""
+    compare_with_reference(rules, counts, split, upcards=upcards, min_hands=20)
 
 
 ENHC = dict(decks=1, hole_card="enhc")
@@ -274,3 +252,4 @@ def test_the_outcome_distribution_refuses_them_by_name(rule):
     with pytest.raises(NotImplementedError, match=next(iter(rule.keys())) if len(rule) == 1
                        else "player_21_beats_natural"):
         sol.outcome_distribution()
+

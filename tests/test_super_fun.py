@@ -20,6 +20,8 @@ import bjsolve
 from bjcore import UpcardEngine
 from bjcore._game import GameEngine
 from bjsolve import Rules, Shoe, solve
+from game_reference_checks import compare_with_reference as _compare
+from game_reference_checks import solve_small as _solve
 from bjsolve._reference_games import (GameReferenceSolver, brute_force_game_round,
                                       game_policy, reference_kwargs)
 from bjsolve.exact.kernel_rules import _natural_tie_by_rank, kernel_rules
@@ -36,38 +38,8 @@ def super_fun():
     return solve(Rules.preset("super-fun-21"))
 
 
-def _solve(rules, counts, split):
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", RuntimeWarning)   # tiny shoes may run out
-        return solve(rules, shoe=Shoe(counts), split=split, threads=1)
 
 
-def _compare(rules, counts, split):
-    ref = GameReferenceSolver(counts, split=split, **reference_kwargs(rules))
-    sol = _solve(rules, counts, split)
-    assert sol.expected_value == pytest.approx(float(ref.round_ev()), abs=EXACT)
-    for u, v in ref.ev_by_upcard().items():
-        assert sol.ev_by_upcard[u] == pytest.approx(float(v), abs=EXACT), u
-    checked = 0
-    for u in range(1, 11):
-        for c1 in range(1, 11):
-            for c2 in range(c1, 11):
-                need = [0] * 10
-                for c in (u, c1, c2):
-                    need[c - 1] += 1
-                if any(k > n for k, n in zip(need, counts)):
-                    continue
-                want = ref.hand_values_unconditioned((c1, c2), u)
-                for action, value in sol.hand_ev((c1, c2), u, given_no_blackjack=False).items():
-                    assert value == pytest.approx(float(want[action]), abs=EXACT), \
-                        (c1, c2, u, action)
-                if rules.hole_card == "peek":
-                    want = ref.hand_values((c1, c2), u)
-                    for action, value in sol.hand_ev((c1, c2), u).items():
-                        assert value == pytest.approx(float(want[action]), abs=EXACT), \
-                            (c1, c2, u, action, "given no blackjack")
-                checked += 1
-    assert checked > 50
 
 
 # the rules of Super Fun 21 together (splits held to 2 hands to keep the reference fast)
