@@ -441,47 +441,52 @@ def _payouts_label(payouts: tuple) -> str:
     return "/".join(payout_label(x) for x in payouts)
 
 
+# the games' yes/no rules and their summary codes (written by game_codes, read back by
+# Rules.parse through _GAME_WORDS)
+GAME_FLAG_CODES = {
+    "spanish_deck": "spanish", "player_21_wins": "P21W", "player_21_beats_natural": "P21BJ",
+    "natural_always_wins": "BJW", "bonus_after_split": "BAS", "double_rescue": "RSC",
+    "rescue_after_redouble": "RSCRD", "double_split_aces": "DSA", "switch": "switch",
+    "switch_blackjack": "SWBJ",
+}
+
+
 def game_codes(rules: "Rules") -> list[str]:
     """The summary words of the games' rules that differ from the classic game (none for
     a classic rule set, so that its summary is as before)."""
     r, codes = rules, []
-    if r.spanish_deck:
-        codes.append("spanish")
+
+    def flag(name):   # a yes/no rule: its code when it is set
+        if getattr(r, name):
+            codes.append(GAME_FLAG_CODES[name])
+
+    flag("spanish_deck")
     if r.dealer_22 == "push":
         codes.append("P22")
     if r.free_doubles:
         codes.append("FD" + join_runs(r.free_doubles, str))
     if r.free_splits:
         codes.append("FS" + join_runs(r.free_splits, lambda k: RANK_LABELS[k - 1]))
-    if r.player_21_wins:
-        codes.append("P21W")
-    if r.player_21_beats_natural:
-        codes.append("P21BJ")
-    if r.natural_always_wins:
-        codes.append("BJW")
+    flag("player_21_wins")
+    flag("player_21_beats_natural")
+    flag("natural_always_wins")
     for name, code in (("bonus_21", "B21"), ("bonus_678", "B678"), ("bonus_777", "B777")):
         if getattr(r, name) != NO_BONUS:
             codes.append(f"{code}={_payouts_label(getattr(r, name))}")
-    if r.bonus_after_split:
-        codes.append("BAS")
+    flag("bonus_after_split")
     if r.super_bonus:
         codes.append(f"SB={r.super_bonus!r}")
     if r.redoubles:
         codes.append(f"RDx{r.redoubles}")
-    if r.double_rescue:
-        codes.append("RSC")
-    if r.rescue_after_redouble:
-        codes.append("RSCRD")
-    if r.double_split_aces:
-        codes.append("DSA")
+    flag("double_rescue")
+    flag("rescue_after_redouble")
+    flag("double_split_aces")
     if r.diamond_blackjack_payout is not None:
         codes.append(f"BJD={payout_label(r.diamond_blackjack_payout)}")
     if r.charlie:
         codes.append(f"CH{r.charlie}")
-    if r.switch:
-        codes.append("switch")
-    if r.switch_blackjack:
-        codes.append("SWBJ")
+    flag("switch")
+    flag("switch_blackjack")
     if r.natural_loss != "hole-card":
         codes.append(r.natural_loss.upper())
     return codes
@@ -637,13 +642,8 @@ _SUMMARY_WORDS: dict[str, dict[str, Any]] = {   # phrase -> Rules fields
 # read by _read_game_code); an unknown word's message lists the classic words only (one
 # line), its close-match hint covers these too
 _GAME_WORDS: dict[str, dict[str, Any]] = {
-    "spanish": {"spanish_deck": True}, "p22": {"dealer_22": "push"},
-    "p21w": {"player_21_wins": True}, "p21bj": {"player_21_beats_natural": True},
-    "bjw": {"natural_always_wins": True},
-    "bas": {"bonus_after_split": True}, "rsc": {"double_rescue": True},
-    "rscrd": {"rescue_after_redouble": True},
-    "dsa": {"double_split_aces": True}, "switch": {"switch": True},
-    "swbj": {"switch_blackjack": True},
+    **{code.lower(): {name: True} for name, code in GAME_FLAG_CODES.items()},
+    "p22": {"dealer_22": "push"},
     "obbo": {"natural_loss": "obbo"}, "bb+1": {"natural_loss": "bb+1"},
 }
 _CLASSIC_WORDS = tuple(_SUMMARY_WORDS)
