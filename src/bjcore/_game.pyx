@@ -59,6 +59,8 @@ cdef extern from "game_walk.h" namespace "bjgame" nogil:
         int hard
         int n_cards
         int pair_rank
+        double own_shoe[10]
+        bint own_saved
         size_t dealer_index_size "dealer_index.size"()
         size_t row_index_size "row_count"()
         void init()
@@ -70,6 +72,7 @@ cdef extern from "game_walk.h" namespace "bjgame" nogil:
         double surrender_value()
         void set_decision(uint64_t key, int action)
         void law_for(const double* counts, bint recursive, int lanes, double* out)
+        void set_other(const int* other)
 
     int walk_round(ValueWalk* w, double* out)
     int walk_split(ValueWalk* w, int pair, double* out)
@@ -129,6 +132,7 @@ cdef class GameEngine:
     cdef ValueWalk* walk
     cdef readonly int upcard
     cdef bint spoiled
+    cdef bint whole_shoe
 
     def __cinit__(self):
         self.walk = new ValueWalk()
@@ -165,6 +169,7 @@ cdef class GameEngine:
         self.upcard = decoded.upcard
         self.walk.init()
         self.spoiled = False
+        self.whole_shoe = not infinite and not fractional
 
     cdef int check(self, int status) except -1:
         """Raise MemoryError for a failed walk, dropping its half-built tables."""
@@ -181,6 +186,29 @@ cdef class GameEngine:
             status = walk_round(self.walk, &v)
         self.check(status)
         return v
+
+    def set_other(self, counts):
+        """Value the hands from now on with another hand's cards (10 counts) out of the
+        engine's shoe as well (Blackjack Switch); ``[0] * 10`` puts them back.  The dealer
+        laws computed so far are kept and shared (keyed by every card out); the hands'
+        values are forgotten.  A whole shoe only (not infinite, not fractional)."""
+        cdef int other[10]
+        cdef int r
+        if not self.whole_shoe:
+            raise ValueError("set_other: a whole shoe only (not infinite, not fractional)")
+        if len(counts) != N_RANKS:
+            raise ValueError(f"counts must have {N_RANKS} entries, got {len(counts)}")
+        if self.walk.own_saved:
+            for r in range(N_RANKS):
+                self.walk.shoe[r] = self.walk.own_shoe[r]
+        for r in range(N_RANKS):
+            if counts[r] != int(counts[r]) or not 0 <= counts[r] <= 31:
+                raise ValueError(f"counts[{r}] must be a whole number 0..31, got {counts[r]!r}")
+            other[r] = <int>counts[r]
+            if self.walk.shoe[r] - self.walk.dealer_cnt[r] - other[r] < 0:
+                raise ValueError(f"counts[{r}] = {other[r]}: the shoe holds only "
+                                 f"{self.walk.shoe[r] - self.walk.dealer_cnt[r]:g} of rank {r + 1}")
+        self.walk.set_other(other)
 
     def _check_hand(self, counts, bint in_shoe=True):
         """The hand's 10 counts as ints, checked (``_rules.decode_hand``)."""
