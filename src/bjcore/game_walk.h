@@ -165,6 +165,10 @@ class FlatIndex {
         }
         return -1;
     }
+    /* start loading the key's first slot (a look-up soon after finds it in the cache) */
+    void prefetch(uint64_t key) const {
+        if (!slots.empty()) __builtin_prefetch(&slots[slot(key)]);
+    }
     /* empty, keeping the table's memory */
     void reset() {
         if (count_ == 0) return;
@@ -330,6 +334,13 @@ class GameWalk {
             std::memcpy(kids, cached.kids, sizeof cached.kids);
             return;
         }
+        FlatIndex& index = row_index[context_slot(pair_rank, extra, free_hand)];
+        for (int r = 0; r < N_RANKS; ++r) {   // (the slots' loads overlap)
+            if (!(pi[r] > 0.0) || hard + r + 1 > 21) continue;
+            add_card(r);
+            index.prefetch(context_key());
+            remove_card(r);
+        }
         for (int r = 0; r < N_RANKS; ++r) {
             kids[r] = -1;
             if (!(pi[r] > 0.0) || hard + r + 1 > 21) continue;
@@ -347,13 +358,29 @@ class GameWalk {
             e_hi = extra_max;
         }
         int saved = extra;
+        // the laws' slots first, so that their memory loads overlap (the dealer table is
+        // large when contexts share it: GameWalk::set_other)
+        for (int r = 0; r < N_RANKS; ++r) {
+            if (kids[r] < 0 || (rows[kids[r]].have & 8)) continue;
+            add_card(r);
+            for (int e = saved; e <= e_hi; ++e) {
+                extra = e;
+                dealer_index.prefetch(removed_key());
+            }
+            extra = saved;
+            remove_card(r);
+        }
         for (int r = 0; r < N_RANKS; ++r) {
             if (kids[r] < 0 || (rows[kids[r]].have & 8)) continue;
             add_card(r);
             for (int e = saved; e <= e_hi; ++e) {
                 extra = e;
                 uint64_t key = removed_key();
-                if (dealer_index.find(key) >= 0) continue;
+                int found = dealer_index.find(key);
+                if (found >= 0) {
+                    __builtin_prefetch(&dealer_rows[(size_t)found * N_OUT]);
+                    continue;
+                }
                 double n[N_RANKS], left = 0.0;
                 bool whole = true;
                 remaining(n);

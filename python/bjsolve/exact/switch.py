@@ -51,6 +51,13 @@ RANKS = tuple(range(1, 11))
 PAIRS = tuple((a, b) for a in RANKS for b in RANKS if a <= b)
 PAIR_INDEX = {p: i for i, p in enumerate(PAIRS)}
 ACE_TEN = PAIR_INDEX[(1, 10)]
+PAIR_RANKS = np.array(PAIRS)
+# each hand's 10 counts, as an array (one row a hand) and as lists (the engine's argument)
+PAIR_COUNTS = np.zeros((len(PAIRS), 10))
+for _i, (_a, _b) in enumerate(PAIRS):
+    PAIR_COUNTS[_i, _a - 1] += 1
+    PAIR_COUNTS[_i, _b - 1] += 1
+PAIR_LISTS = tuple([int(x) for x in row] for row in PAIR_COUNTS)
 REMOVALS = ("full", "own")
 PLAYS = ("optimal", "chart")
 # what the web pages say for switch rules (their views are those of a one-hand Solution)
@@ -199,54 +206,65 @@ def _upcard_dealable(counts: np.ndarray, up: int, infinite: bool) -> bool:
 def _context_values(rules: Rules, engine, counts: np.ndarray, up: int, infinite: bool,
                     chart):
     """(dealt, switched, beta, action) of the 55 hands on ``engine``, whose shoe (the
-    counts ``counts``, the upcard still in) is the one the hands are valued on."""
+    counts ``counts``, the upcard still in) is the one the hands are valued on: the
+    engine values the hands the shoe deals in one call (``GameEngine.opening_values``),
+    the options and the best of them are worked out here for all hands at once."""
     dealt, switched, beta, action = _no_values()
-    need_up = counts.copy()
-    if not infinite:
-        need_up[up - 1] -= 1
-    for i, (a, b) in enumerate(PAIRS):
-        left = need_up.copy()
-        if not infinite:
-            left[a - 1] -= 1
-            left[b - 1] -= 1
-            if left.min() < 0 or left.sum() < 1:
-                continue
-        elif counts[a - 1] <= 0 or counts[b - 1] <= 0:
-            continue
-        hand = [0] * 10
-        hand[a - 1] += 1
-        hand[b - 1] += 1
-        st, ht, dd, bt = engine.hand_values(hand)
-        if bt >= 1.0:
-            continue   # the hole card surely makes a dealer natural: no decision
-        p = 1.0 - bt
-        beta[i] = bt
-        if (a, b) == (1, 10):
-            dealt[i] = rules.blackjack_payout
-            action[i] = 5
-            switched[i] = (rules.blackjack_payout if rules.switch_blackjack
-                           else _twenty_one(rules, engine, left))
-            continue
-        options = [(st + bt) / p, (ht + bt) / p]
-        if engine.may_double_hand(hand):
-            options.append((dd + bt) / p)
-        else:
-            options.append(-np.inf)
-        if a == b and engine.split_limit(a) >= 2:
-            sv, sb = engine.split_ev(a)
-            options.append((sv + sb) / (1.0 - sb))
-        else:
-            options.append(-np.inf)
-        if rules.surrender == "late":
-            options.append(-0.5)
-        if chart is not None:
-            allowed = tuple(name for name, v in zip(ACTION_NAMES, options) if v > -np.inf)
-            best = ACTION_NAMES.index(chart((a, b), up, allowed))
-        else:
-            best = _first_best(options)
-        dealt[i] = switched[i] = options[best]
-        action[i] = best
+    if infinite:
+        dealable = (counts[PAIR_RANKS[:, 0] - 1] > 0) & (counts[PAIR_RANKS[:, 1] - 1] > 0)
+    else:
+        left_all = counts - PAIR_COUNTS
+        left_all[:, up - 1] -= 1
+        dealable = (left_all.min(axis=1) >= 0) & (left_all.sum(axis=1) >= 1)
+    idx = np.flatnonzero(dealable)
+    if idx.size == 0:
+        return dealt, switched, beta, action
+    got = np.array(engine.opening_values([PAIR_LISTS[i] for i in idx]), dtype=float)
+    st, ht, dd, bt, may_double, sv, sb = got.T
+    decided = bt < 1.0    # else the hole card surely makes a dealer natural: no decision
+    idx, st, ht, dd, bt = idx[decided], st[decided], ht[decided], dd[decided], bt[decided]
+    may_double, sv, sb = may_double[decided], sv[decided], sb[decided]
+    p = 1.0 - bt
+    beta[idx] = bt
+    options = [(st + bt) / p, (ht + bt) / p,
+               np.where(may_double > 0, (dd + bt) / p, -np.inf),
+               np.where(np.isnan(sv), -np.inf, (sv + sb) / (1.0 - sb))]
+    if rules.surrender == "late":
+        options.append(np.full(idx.size, -0.5))
+    options = np.array(options).T
+    natural = idx == ACE_TEN
+    if chart is not None:
+        best = np.zeros(idx.size, dtype=int)
+        for k, i in enumerate(idx):
+            if not natural[k]:
+                allowed = tuple(name for name, v in zip(ACTION_NAMES, options[k]) if v > -np.inf)
+                best[k] = ACTION_NAMES.index(chart(PAIRS[i], up, allowed))
+    else:
+        best = _first_best_rows(options)
+    chosen = options[np.arange(idx.size), best]
+    dealt[idx] = switched[idx] = chosen
+    action[idx] = best
+    if natural.any():
+        dealt[ACE_TEN] = rules.blackjack_payout
+        action[ACE_TEN] = 5
+        switched[ACE_TEN] = (rules.blackjack_payout if rules.switch_blackjack
+                             else _twenty_one(rules, engine, counts if infinite
+                                              else left_all[ACE_TEN]))
     return dealt, switched, beta, action
+
+
+def _first_best_rows(options: np.ndarray) -> np.ndarray:
+    """The index of the best value of each row of ``options``; a later one only beyond a
+    relative 1e-12 (ties go to the earlier action, docs/conventions.md)."""
+    best = np.zeros(len(options), dtype=int)
+    best_value = options[:, 0].copy()
+    for j in range(1, options.shape[1]):
+        v = options[:, j]
+        with np.errstate(invalid="ignore"):
+            better = v > best_value + 1e-12 * np.maximum(np.abs(v), np.abs(best_value))
+        best = np.where(better, j, best)
+        best_value = np.where(better, v, best_value)
+    return best
 
 
 def _twenty_one(rules: Rules, engine, left: np.ndarray) -> float:
@@ -256,16 +274,6 @@ def _twenty_one(rules: Rules, engine, left: np.ndarray) -> float:
     p17, p18, p19, p20, p21, nat, p22, over = law
     win = p17 + p18 + p19 + p20 + over + (0.0 if rules.dealer_22 == "push" else p22)
     return win / (1.0 - nat) if nat < 1.0 else 0.0
-
-
-def _first_best(values) -> int:
-    """The index of the best value; a later one only beyond a relative 1e-12 (ties go to
-    the earlier action, docs/conventions.md)."""
-    best = 0
-    for i, v in enumerate(values):
-        if v > values[best] + 1e-12 * max(abs(v), abs(values[best])):
-            best = i
-    return best
 
 
 def hand_table(rules: Rules, shoe: Shoe, removal: str = "full", split: str = "CDZ-",
