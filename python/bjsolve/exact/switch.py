@@ -308,7 +308,9 @@ def hand_table(rules: Rules, shoe: Shoe, removal: str = "full", split: str = "CD
             units.update({up: _SharedUpcardUnit(rules, params, shoe, up, others)
                           for up, others in by_up.items()})
             values = {}
-            for up, rows in run_units(list(by_up), lambda k: units[k](), threads).items():
+            cost_key = (rules, split, "switch", shoe.size)   # (plans the next such run)
+            for up, rows in run_units(list(by_up), lambda k: units[k](), threads,
+                                      cost_key).items():
                 values.update({(o, up): row for o, row in rows.items()})
         for (o, up), (d, s, b, act) in values.items():
             dealt[up - 1, o], switched[up - 1, o], beta[up - 1, o], action[up - 1, o] = d, s, b, act
