@@ -17,7 +17,8 @@ switched.  A hand's value is its best play (stand, hit, double, split, surrender
 the game engine (``GameEngine``, the game's rules without the swap) on the shoe with:
 
 - removal "full" (the default): all five cards out (its own two, the upcard, the other
-  hand's two); exact for each hand played alone, one engine per (other hand, upcard);
+  hand's two); exact for each hand played alone; one engine per upcard, the other hand's
+  cards set out in turn (``GameEngine.set_other``: the contexts share the dealer laws);
 - removal "own": only its own two cards and the upcard out (one engine per upcard: the
   hand values of the one-hand game), the other hand's cards ignored.
 
