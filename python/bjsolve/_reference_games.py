@@ -454,9 +454,15 @@ class GameReferenceSolver(ReferenceSolver):
     # ---- the play of later decisions ----------------------------------------------------------
 
     def _basis(self, ctx):
-        """The context whose values decide in ``ctx`` (ReferenceSolver._pick's rule)."""
-        if ctx == U or self.split_class == "CDZ-":
+        """The context whose values decide in ``ctx``.  CDZ-: a split hand's own best on the
+        shoe with only its own cards gone, valued as the split hand it is (the split hands'
+        rules, a two-card ace-ten an ordinary 21), the games' convention (docs/games.md);
+        the classic ReferenceSolver decides by the unsplit hand's values instead, where a
+        split ace-ten is compared as a natural."""
+        if ctx == U:
             return U
+        if self.split_class == "CDZ-":
+            return (ctx[0], 0)
         if self.split_class == "CDP" or ctx[1] == 1:
             return ctx
         return (ctx[0], 1)
