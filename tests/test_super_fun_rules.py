@@ -253,3 +253,21 @@ def test_the_simulator_plays_both_rules():
     res = bjsolve.simulate(rules, rounds=200_000, seed=2121, strategy=chart,
                            after_double=after, penetration="every-round", threads=1)
     assert abs(res.mean - exact) < 4 * res.se, (exact, res.mean, res.se)
+
+
+# ---- the round's law (game_law.h) ------------------------------------------------------------
+
+@pytest.mark.parametrize("upcard, cards", [(9, (2, 3)), (9, (3, 3)), (1, (2, 2))])
+def test_the_round_law_is_the_brute_force(upcard, cards):
+    """The engine's joint law of (dealer outcome, net result) after two given cards, with
+    later surrenders (half a bet, on a split hand too) and five-card 21s paid at once,
+    against the card-by-card brute force in exact fractions."""
+    from test_super_fun import _brute_law, _engine_law
+    rules = Rules(decks=1, **{**SUPER_FUN_RULES, "charlie": 0})
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        brute = _brute_law(rules, SHOE_TINY, upcard, cards)
+    engine = _engine_law(rules, SHOE_TINY, upcard, cards)
+    gap = max(abs(brute.get(k, 0.0) - engine.get(k, 0.0)) for k in set(brute) | set(engine))
+    assert gap < EXACT, (brute, engine)
+    assert any(v == -0.5 for _, v in brute)     # (a surrender happens in these rounds)
