@@ -576,7 +576,7 @@ class GameWalk {
     }
 
     Acc value_at(int row, int action) {
-        if (action == ACT_SURRENDER) return Acc::constant(later_surrender_value(row));
+        if (action == ACT_SURRENDER) return Acc::constant(later_surrender_value());
         uint8_t bit = action == ACT_STAND ? 1 : action == ACT_HIT ? 2 : 4;
         if (rows[row].have & bit)
             return action == ACT_STAND ? rows[row].stand
@@ -831,7 +831,7 @@ class GameWalk {
             w = value_at(row, ACT_DOUBLE).mean();
             if (improves(w, v)) { best = ACT_DOUBLE; v = w; }
         }
-        if (may_surrender_later() && improves(later_surrender_value(row), v))
+        if (may_surrender_later() && improves(later_surrender_value(), v))
             best = ACT_SURRENDER;
         return best;
     }
@@ -844,8 +844,7 @@ class GameWalk {
     /* half the own stake, unless the dealer has a natural (the hole card's, charged to
      * every hand as a standing hand's: the round's assembly gives it back in the peek
      * game; without a hole card the natural voids the surrender and takes the stake) */
-    double later_surrender_value(int row) {
-        (void)row;
+    double later_surrender_value() {
         double own = own_stake(), nat = dealer_outcomes()[D_NATURAL];
         return -0.5 * own * (1.0 - nat) - own * nat;
     }
