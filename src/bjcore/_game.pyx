@@ -36,6 +36,7 @@ cdef extern from "game_walk.h" namespace "bjgame" nogil:
         int natural_loss, player_21_beats_natural
         double diamond_blackjack_payout
         int charlie
+        int surrender_any_time, bonus_21_at_once
 
     cdef cppclass PolicyTable:
         int split_context
@@ -122,6 +123,8 @@ cdef void copy_rules(const RuleParams* p, GameRules* g) noexcept:
     g.player_21_beats_natural = p.player_21_beats_natural
     g.diamond_blackjack_payout = p.diamond_blackjack_payout
     g.charlie = p.charlie
+    g.surrender_any_time = p.surrender_any_time
+    g.bonus_21_at_once = p.bonus_21_at_once
 
 
 cdef class GameEngine:

@@ -246,6 +246,7 @@ class GameLaw {
         if (R.split_class == SPLIT_POLICY && w->pair_rank != PAIR_GENERIC) {
             int a = w->policy_action(w->is_split() ? KIND_SPLIT : KIND_LATER);
             if (w->split_aces_stand() && a != ACT_DOUBLE) a = ACT_STAND;
+            if (a == ACT_SURRENDER && !w->may_surrender_later()) a = ACT_STAND;
             return a;
         }
         int a = w->rows[row].choice;
@@ -269,6 +270,11 @@ class GameLaw {
     /* stand, hit or double of the current hand (the walk's value_at) */
     Law action_law(int a) {
         if (a == ACT_HIT) return hit_law();
+        if (a == ACT_SURRENDER) {
+            // a later surrender (surrender_any_time; the walk's later_surrender_value)
+            double own = w->own_stake();
+            return flat_law(w->dealer_outcomes(), -0.5 * own, -own);
+        }
         if (a == ACT_DOUBLE) return double_law();
         if (w->is_natural()) {
             const double* d = w->dealer_outcomes();

@@ -85,6 +85,11 @@ struct GameRules {
     int player_21_beats_natural;
     double diamond_blackjack_payout;   // 0: no diamond natural rule
     int charlie;                       // 0: no charlie
+    /* Super Fun 21: late surrender on any hand at any decision (after hitting, on split
+     * hands), for half the hand's own stake; after a double only by double_rescue */
+    int surrender_any_time;
+    /* a 21 of five or more cards (undoubled) wins at once, paid its bonus_21 */
+    int bonus_21_at_once;
 };
 
 /* ---- accumulators ------------------------------------------------------------------ */
@@ -642,6 +647,7 @@ class GameWalk {
     }
 
     Acc value_at(int row, int action) {
+        if (action == ACT_SURRENDER) return Acc::constant(later_surrender_value());
         uint8_t bit = action == ACT_STAND ? 1 : action == ACT_HIT ? 2 : 4;
         if (rows[row].have & bit)
             return action == ACT_STAND ? rows[row].stand
@@ -683,8 +689,12 @@ class GameWalk {
         return v;
     }
 
-    /* whether the current (undoubled) hand is a charlie: ``charlie`` cards, not busted */
-    bool is_charlie() const { return R.charlie > 0 && n_cards >= R.charlie; }
+    /* whether the current (undoubled) hand stops and wins at once: a charlie (``charlie``
+     * cards, not busted), or a 21 of five or more cards under bonus_21_at_once */
+    bool is_charlie() const {
+        return (R.charlie > 0 && n_cards >= R.charlie)
+               || (R.bonus_21_at_once && n_cards >= 5 && total() == 21);
+    }
 
     /* a charlie wins at once whatever the dealer makes, a dealer 22 included: paid its
      * whole stake times the bonus of a 21 of its cards where one is paid; only a dealer
@@ -888,8 +898,26 @@ class GameWalk {
         double v = value_at(row, ACT_STAND).mean();
         double w = value_at(row, ACT_HIT).mean();
         if (improves(w, v)) { best = ACT_HIT; v = w; }
-        if (double_ok && improves(value_at(row, ACT_DOUBLE).mean(), v)) best = ACT_DOUBLE;
+        if (double_ok) {
+            w = value_at(row, ACT_DOUBLE).mean();
+            if (improves(w, v)) { best = ACT_DOUBLE; v = w; }
+        }
+        if (may_surrender_later() && improves(later_surrender_value(), v))
+            best = ACT_SURRENDER;
         return best;
+    }
+
+    /* surrender_any_time: a hand past its first decision (hit, or split) may surrender,
+     * except split aces that stand on their card (they have no decision) */
+    bool may_surrender_later() const {
+        return R.surrender_any_time && (n_cards >= 3 || is_split()) && !split_aces_stand();
+    }
+    /* half the own stake, unless the dealer has a natural (the hole card's, charged to
+     * every hand as a standing hand's: the round's assembly gives it back in the peek
+     * game; without a hole card the natural voids the surrender and takes the stake) */
+    double later_surrender_value() {
+        double own = own_stake(), nat = dealer_outcomes()[D_NATURAL];
+        return -0.5 * own * (1.0 - nat) - own * nat;
     }
     int best_option(bool double_ok) { return best_option_at(lookup(), double_ok); }
 
@@ -980,6 +1008,7 @@ class GameWalk {
         if (R.split_class == SPLIT_POLICY && pair_rank != PAIR_GENERIC) {
             a = policy_action(is_split() ? KIND_SPLIT : KIND_LATER);
             if (split_aces_stand() && a != ACT_DOUBLE) a = ACT_STAND;
+            if (a == ACT_SURRENDER && !may_surrender_later()) a = ACT_STAND;
             return value_at(row, a);
         }
         a = rows[row].choice;

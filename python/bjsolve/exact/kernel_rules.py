@@ -77,6 +77,10 @@ def game_keys(rules: Rules) -> dict:
         keys["diamond_blackjack_payout"] = rules.diamond_blackjack_payout
     if rules.charlie:
         keys["charlie"] = rules.charlie
+    if rules.surrender_any_time:
+        keys["surrender_any_time"] = 1
+    if rules.bonus_21_at_once:
+        keys["bonus_21_at_once"] = 1
     return keys
 
 

@@ -66,7 +66,8 @@ PAGES_REFUSAL = ("Rules.switch=True (Blackjack Switch) is computed by bjsolve.so
                  "'bjsolve --preset blackjack-switch', not on these pages yet")
 # the games' rules besides the dealer's 22 that the switch analysis does not combine with
 _OTHER_GAME_RULES = ("spanish_deck", "free_doubles", "free_splits", "player_21_wins",
-                     "diamond_blackjack_payout", "charlie",
+                     "diamond_blackjack_payout", "charlie", "surrender_any_time",
+                     "bonus_21_at_once",
                      "natural_always_wins", "bonus_21", "bonus_678", "bonus_777",
                      "bonus_after_split", "super_bonus", "redoubles", "double_rescue",
                      "double_split_aces")
