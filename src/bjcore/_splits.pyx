@@ -14,7 +14,7 @@ from libc.math cimport NAN, isnan
 from bjcore._defs cimport *
 from bjcore._hands cimport hand_add, hand_remove, stand_from_outcomes
 from bjcore._hands cimport HandEngine, HandValues, blank_values
-from bjcore._memo cimport HashIndex
+from bjcore._memo cimport HashIndex, prefetch_address
 from bjcore._alloc cimport vector
 from libcpp.unordered_map cimport unordered_map
 from libc.stdint cimport int8_t, int16_t, int64_t, uint32_t, uint64_t
@@ -30,7 +30,9 @@ cdef int MAX_CHANCE_COLS = 1024   # card_chances: counts up to 1,023 a rank (64 
 # same for every shoe and rule set: built once, when the module is imported.
 cdef enum:
     MAX_COMPOSITIONS = 3200
-    PREFETCH_AHEAD = 4      # value_bottom_up: look-ups started this many hands ahead
+    PREFETCH_AHEAD = 4      # value_bottom_up: dealer rows loaded this many hands ahead,
+    INDEX_AHEAD = 8         # ... and index entries this many
+    AHEAD_RING = 8          # (a power of two > PREFETCH_AHEAD: the rows found ahead)
 
 cdef int n_compositions = 0
 cdef uint64_t comp_key[MAX_COMPOSITIONS]
@@ -566,6 +568,8 @@ cdef class SplitEngine(HandEngine):
         cdef uint64_t pair_bits, extra_cards
         cdef const int16_t* order = &comps_holding[p][0] if p >= 0 else &comps_all[0]
         cdef const double* chances
+        cdef const double* d
+        cdef int dealer_row[AHEAD_RING]
         cdef bint have_pi, in_memo
         if self.fold_best.size() < <size_t>n_compositions:
             self.fold_best.resize(n_compositions)
@@ -583,15 +587,25 @@ cdef class SplitEngine(HandEngine):
         pair_bits = ((<uint64_t>self.pair_rank << PAIR_SHIFT)
                      | (<uint64_t>self.extra << EXTRA_SHIFT))   # (context_key's)
         extra_cards = <uint64_t>self.extra * rank_unit(p) if p >= 0 else 0   # (removed_key's)
+        for k in range(min(PREFETCH_AHEAD, n)):
+            dealer_row[k] = self.dealer.find_row(comp_key[order[k]] + extra_cards)
         for k in range(n):
             i = order[k]
+            # The memo and dealer look-ups of the hands a few steps on: random places in
+            # tables larger than the cache, loaded while this hand is valued.  The dealer
+            # index entry of the hand INDEX_AHEAD on; the dealer row of the hand
+            # PREFETCH_AHEAD on, looked up in that index (its entry loaded by now) and
+            # kept for when that hand is valued.
+            if k + INDEX_AHEAD < n:
+                self.dealer.index.prefetch(comp_key[order[k + INDEX_AHEAD]] + extra_cards)
             if k + PREFETCH_AHEAD < n:
-                # the memo and dealer look-ups of a hand a few steps on: random places in
-                # tables larger than the cache, loaded while this hand is valued
                 j = order[k + PREFETCH_AHEAD]
                 if p < 0 or comp_cards[j] == 2:
                     self.value_index.prefetch(comp_key[j] | pair_bits)
-                self.dealer.index.prefetch(comp_key[j] + extra_cards)
+                row = self.dealer.find_row(comp_key[j] + extra_cards)
+                dealer_row[(k + PREFETCH_AHEAD) & (AHEAD_RING - 1)] = row
+                if row >= 0:
+                    prefetch_address(self.dealer.row_outcomes(row))
             for r in range(N_RANKS):
                 if comp_cnt[i][r] > fits[r]:
                     break
@@ -614,9 +628,21 @@ cdef class SplitEngine(HandEngine):
                     pi[r] = chances[self.n_cards * chance_cols + fits[r] - comp_cnt[i][r]]
                 have_pi = True
             in_memo = p < 0 or self.n_cards == 2
+            # HandEngine.stand_value from the dealer row found ahead, where that is the
+            # row it would read (dealer_for_current: the outcomes stored under the cards
+            # gone; not a natural, whose stand value needs none)
+            d = NULL
+            row = dealer_row[k & (AHEAD_RING - 1)]
+            if row >= 0 and not self.is_natural():
+                d = self.dealer.row_outcomes(row)
+                if isnan(d[0]):
+                    d = NULL   # (queued, not evaluated: dealer_for_current does that)
             if not in_memo:
                 # a split hand of three cards or more: values kept here only
-                st = self.stand_value()
+                if d != NULL:
+                    st = stand_from_outcomes(d, self.total(), self.rules.tie_value)
+                else:
+                    st = self.stand_value()
                 self.fold_stand[i] = st
                 if not have_pi:
                     self.next_card_weights(pi)
@@ -656,7 +682,10 @@ cdef class SplitEngine(HandEngine):
                 row = <int>self.value_store.size()
                 self.value_store.push_back(blank_values())   # (within capacity: no throw)
             if isnan(self.value_store[row].stand):
-                v = self.stand_value()
+                if d != NULL:
+                    v = stand_from_outcomes(d, self.total(), self.rules.tie_value)
+                else:
+                    v = self.stand_value()
                 self.value_store[row].stand = v
             self.fold_stand[i] = self.value_store[row].stand
             if isnan(self.value_store[row].hit):
