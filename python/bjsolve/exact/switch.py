@@ -61,6 +61,16 @@ for _i, (_a, _b) in enumerate(PAIRS):
 PAIR_LISTS = tuple([int(x) for x in row] for row in PAIR_COUNTS)
 REMOVALS = ("full", "own")
 PLAYS = ("optimal", "chart")
+
+
+def not_computed(name: str) -> NotImplementedError:
+    """The refusal of a one-hand Solution's table ``name`` (strategy, evaluate ...), which has
+    no meaning for the two switched hands."""
+    return NotImplementedError(f"Blackjack Switch (Rules.switch): {name} is not computed "
+                               f"for the switch game; its result gives the house edge, "
+                               f"the switch decisions and the hands' chart")
+
+
 # what the web pages say for switch rules (their views are those of a one-hand Solution)
 PAGES_REFUSAL = ("Rules.switch=True (Blackjack Switch) is computed by bjsolve.solve and "
                  "'bjsolve --preset blackjack-switch', not on these pages yet")
@@ -430,9 +440,7 @@ class SwitchSolution:
         # for the two switched hands: say so by name instead of an AttributeError
         if name.startswith("_"):
             raise AttributeError(name)
-        raise NotImplementedError(f"Blackjack Switch (Rules.switch): {name} is not computed "
-                                  f"for the switch game; its result gives the house edge, "
-                                  f"the switch decisions and the hands' chart")
+        raise not_computed(name)
 
     def __repr__(self):
         return (f"SwitchSolution({self.rules.describe()}, house edge per hand "

@@ -321,6 +321,11 @@ class CountedGame:
         self.insurance = (getattr(self.indices, "insurance", None) if insurance is None
                           else None if insurance is False else insurance)
         self._ruin_cache: dict = {}
+        if rules.switch:
+            # the game plays the full shoe's chart, which the switch game's solution has not:
+            # refused here rather than after the seconds of its solve
+            from ..exact.switch import not_computed
+            raise not_computed("strategy")
         t0 = time.perf_counter()
         self._solve_full_shoe()
         # a Spanish shoe's decks are 48 cards: the counter judges the decks left in them
