@@ -336,10 +336,6 @@ cdef class GameEngine:
         cdef double gap = 0.0
         cdef size_t entries = 0
         cdef int status
-        if self.walk.R.natural_loss or self.walk.R.player_21_beats_natural:
-            # (game_law.h settles a dealer natural as ENHC or peek only)
-            raise ValueError("rules: natural_loss and player_21_beats_natural are not in the "
-                             "games' round law yet (game_law.h); the values are")
         if c1 != -1 or c2 != -1:
             if not (1 <= c1 <= 10 and 1 <= c2 <= 10):
                 raise ValueError(f"c1, c2 must be ranks 1..10, got {c1}, {c2}")
