@@ -59,8 +59,10 @@ def test_one_round_without_a_split_is_the_brute_force(name):
 
 @pytest.mark.parametrize("rules, upcard, cards", [
     (Rules.preset("pontoon", max_split_hands=2), 6, (8, 8)),
+    # split aces against a ten: their 21s paid at once, the other hands' natural OBBO's
+    (Rules.preset("pontoon", max_split_hands=2), 10, (1, 1)),
     (Rules(hole_card="enhc", natural_loss="obbo", max_split_hands=2), 10, (1, 1)),
-], ids=["pontoon-8s-6", "obbo-aces-10"])
+], ids=["pontoon-8s-6", "pontoon-aces-10", "obbo-aces-10"])
 def test_a_split_on_the_infinite_shoe_is_exact(rules, upcard, cards):
     brute, action = _brute_law(rules, STANDARD, upcard, cards, split="CDP1", infinite=True)
     assert action == "split"
