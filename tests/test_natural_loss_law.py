@@ -132,3 +132,76 @@ def test_bjsolve_risk_for_pontoon(capsys):
     assert main(["risk", "--preset", "pontoon"]) == 0
     text = capsys.readouterr().out
     assert "SD per round" in text and "+200" in text   # (the super bonus's outcome)
+
+
+# ---- BB+1 with two split hands (src/bjcore/game_bb1.h) --------------------------------
+
+def _split_values(rules, counts, upcard, pair, infinite=False):
+    """(OBBO, BB+1) of splitting ``pair``: the engine's split_ev, and the card-by-card
+    brute force of the whole split round with both natural rules, the split hands playing
+    the reference's decisions under OBBO (the engine values each hand with OBBO's
+    charge, so it plays them too)."""
+    from fractions import Fraction
+    from bjcore._game import GameEngine
+    from bjsolve._reference_games import (GameReferenceSolver, brute_force_game_round,
+                                          reference_kwargs)
+    from bjsolve.exact.kernel_rules import SPLIT_CLASSES, kernel_rules
+    kw = reference_kwargs(rules.replace(natural_loss="obbo"))
+    ref = GameReferenceSolver(None if infinite else counts, split="CDP1", **kw)
+    rest = list(counts)
+    if not infinite:
+        for c in (upcard, pair, pair):
+            rest[c - 1] -= 1
+    brute_kw = {k: v for k, v in kw.items() if k not in ("natural_always_wins", "natural_tie")}
+
+    def policy(cards, dealer, allowed, state):
+        if "split" in allowed:
+            return "split"
+        return ref.game_action(cards, dealer, split_pair=state["split_pair"],
+                               free=state["free"], doubled=state["doubled"])
+
+    weights = [c / sum(counts) for c in counts] if infinite else [float(c) for c in counts]
+    out = {}
+    for loss in ("obbo", "bb+1"):
+        brute_kw["natural_loss"] = loss
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)
+            brute = brute_force_game_round(rest, upcard, (pair, pair), policy,
+                                           natural_tie_value=Fraction(ref._t),
+                                           sevens=None if infinite else counts[6],
+                                           infinite=infinite, **brute_kw)
+        engine = GameEngine(weights, upcard,
+                            kernel_rules(rules.replace(natural_loss=loss),
+                                         SPLIT_CLASSES["CDP1"]), infinite)
+        out[loss] = (float(brute), engine.split_ev(pair)[0])
+    return out
+
+
+@pytest.mark.parametrize("rules, counts, upcard, pair, infinite", [
+    pytest.param(Rules(decks=1, hole_card="enhc", natural_loss="bb+1", max_split_hands=2),
+                 STANDARD, 10, 8, True, marks=pytest.mark.slow),
+    (Rules(decks=1, hole_card="enhc", natural_loss="bb+1", max_split_hands=2), SHOE_S, 10,
+     8, False),
+    pytest.param(Rules(decks=1, hole_card="enhc", natural_loss="bb+1", max_split_hands=2,
+                       redoubles=1, double_rescue=True), (2, 2, 2, 2, 2, 3, 3, 3, 2, 4), 1, 7,
+                 False, marks=pytest.mark.slow),
+    pytest.param(Rules.preset("pontoon", decks=1, natural_loss="bb+1", max_split_hands=2),
+                 (2, 2, 2, 2, 2, 3, 3, 3, 2, 4), 10, 8, False, marks=pytest.mark.slow),
+], ids=["infinite-8s-10", "8s-10", "redouble-rescue-7s-A", "pontoon-8s-10"])
+def test_bb1_split_against_the_brute_force(rules, counts, upcard, pair, infinite):
+    out = _split_values(rules, counts, upcard, pair, infinite)
+    (brute_obbo, engine_obbo), (brute_bb1, engine_bb1) = out["obbo"], out["bb+1"]
+    assert engine_obbo == pytest.approx(brute_obbo, abs=EXACT)
+    assert engine_bb1 == pytest.approx(brute_bb1, abs=EXACT)
+    assert brute_bb1 > brute_obbo + 1e-3     # (the standing hands' second unit back)
+
+
+def test_bb1_with_splits_is_solved_and_its_law_refused():
+    rules = Rules.preset("pontoon", decks=2, natural_loss="bb+1", max_split_hands=2)
+    sol = solve(rules, threads=1)
+    obbo = solve(rules.replace(natural_loss="obbo"), threads=1)
+    assert sol.expected_value > obbo.expected_value
+    with pytest.raises(NotImplementedError, match="natural_loss='bb\\+1'"):
+        sol.outcome_distribution()
+    with pytest.raises(NotImplementedError, match="max_split_hands"):
+        solve(rules.replace(max_split_hands=3))

@@ -381,6 +381,23 @@ class GameLaw {
         uint64_t key = w->context_key();
         int found = index.find(key);
         if (found >= 0) return memo[found];
+        int choice = doubled_action(own, fr, redoubles_left);
+        Law L;
+        if (choice == ACT_DOUBLE)
+            L = doubled_draw_law(2.0 * own, 2.0 * fr, redoubles_left - 1, doubles + 1, free_first);
+        else if (choice == ACT_SURRENDER)   // (OBBO / BB+1: settled at once for -orig)
+            L = flat_law(w->dealer_outcomes(), -w->own_stake(),
+                         w->R.natural_loss ? -w->own_stake() : -own);
+        else
+            L = stand_law(own, fr, false);
+        index.insert(key, (int)memo.size());
+        memo.push_back(L);
+        return L;
+    }
+
+    /* the action the walk's doubled_choice takes after a double's card, the doubled stake
+     * (own, fr): ACT_STAND, ACT_DOUBLE (redouble) or ACT_SURRENDER (the rescue) */
+    int doubled_action(double own, double fr, int redoubles_left) {
         const GameRules& R = w->R;
         int row = w->lookup();
         const StandLaw law = w->law_at(row);
@@ -408,16 +425,7 @@ class GameLaw {
                 if (improves(v, best)) { best = v; choice = ACT_SURRENDER; }
             }
         }
-        Law L;
-        if (choice == ACT_DOUBLE)
-            L = doubled_draw_law(2.0 * own, 2.0 * fr, redoubles_left - 1, doubles + 1, free_first);
-        else if (choice == ACT_SURRENDER)   // (OBBO / BB+1: settled at once for -orig)
-            L = flat_law(w->dealer_outcomes(), -orig, R.natural_loss ? -orig : -own);
-        else
-            L = stand_law(own, fr, false);
-        index.insert(key, (int)memo.size());
-        memo.push_back(L);
-        return L;
+        return choice;
     }
 
     /* ---- splits ------------------------------------------------------------------------- */
@@ -714,5 +722,7 @@ static inline int walk_round_law(ValueWalk* w, int c1, int c2, std::vector<doubl
 }
 
 }  // namespace bjgame
+
+#include "game_bb1.h"   // (BB+1's split refund: the walk's split_value calls it)
 
 #endif
