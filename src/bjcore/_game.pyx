@@ -152,11 +152,13 @@ cdef class GameEngine:
         # doubles or splits)
         decode_rules(rules, &params)
         if params.natural_loss == 2 and params.max_split_hands > 1:
-            # BB+1 charges a split round one unit for all its standing hands together: not
-            # a sum over the hands, which the walk values one by one (docs/games.md)
-            raise ValueError(f"rules: natural_loss 2 (BB+1) with max_split_hands "
-                             f"{params.max_split_hands}: the game engine computes BB+1 "
-                             f"without splitting only (max_split_hands 1)")
+            # BB+1 charges a split round one unit for all its standing hands together
+            # (game_bb1.h): computed for two hands, without free splits
+            if params.free_split_ranks or params.max_split_hands > 2:
+                raise ValueError(f"rules: natural_loss 2 (BB+1) with max_split_hands "
+                                 f"{params.max_split_hands} and free_split_ranks "
+                                 f"{params.free_split_ranks}: BB+1 is computed with two "
+                                 f"split hands at most and no free splits")
         copy_rules(&params, &self.walk.R)
         self.walk.game = params.game
         self.walk.infinite = infinite
@@ -419,10 +421,11 @@ cdef class GameEngine:
         cdef double gap = 0.0
         cdef size_t entries = 0
         cdef int status
-        if self.walk.R.natural_loss or self.walk.R.player_21_beats_natural:
-            # (game_law.h settles a dealer natural as ENHC or peek only)
-            raise ValueError("rules: natural_loss and player_21_beats_natural are not in the "
-                             "games' round law yet (game_law.h); the values are")
+        if self.walk.R.natural_loss == 2 and self.walk.R.max_split_hands > 1:
+            # (a split round's one unit is charged to its standing hands together: the
+            # law's hands, combined given the dealer's outcome, would be charged one each)
+            raise ValueError("rules: natural_loss 2 (BB+1) with splits is not in the games' "
+                             "round law (game_law.h); its values are")
         if c1 != -1 or c2 != -1:
             if not (1 <= c1 <= 10 and 1 <= c2 <= 10):
                 raise ValueError(f"c1, c2 must be ranks 1..10, got {c1}, {c2}")

@@ -1175,6 +1175,8 @@ class GameWalk {
                 ev += refund_finite(rho, p, hole_rank, M);
             }
         }
+        // BB+1: one unit for the standing hands together, not one each (game_bb1.h)
+        if (R.natural_loss == 2) ev += bb1_split_refund(*this, pair, M);
         split_cache[p] = ev;
         split_have[p] = true;
         return ev;
