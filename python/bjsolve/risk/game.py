@@ -1012,10 +1012,13 @@ class CountedGame:
         if rules.hole_card == "peek":
             return ()
         takes = {"enhc-obo": "the original bets only",
-                 "obbo": "the busted bets and the original bets (OBBO)",
+                 "obbo": "the busted bets and, of every other hand, its bet before "
+                         "doubling (OBBO)",
                  "bb+1": "the busted bets and one unit more (BB+1)"}.get(
             rules.natural_loss if rules.hole_card == "enhc" else rules.hole_card,
             "every bet, doubles and splits too")
+        if rules.player_21_beats_natural:
+            takes += " (a player 21 is paid at once, before the second card)"
         return (f"no hole card ({rules.hole_card}): the dealer's second card is dealt after "
                 f"the hands are played, a dealer natural then takes {takes}; edge and SD "
                 f"are unconditioned (every round, the dealer's natural included); insurance "
