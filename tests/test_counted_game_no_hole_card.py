@@ -78,17 +78,49 @@ def test_the_fundamental_theorem_holds_with_no_hole_card(hole_card):
     assert any("no hole card" in note for note in g.notes())
 
 
-def test_the_fundamental_theorem_holds_for_a_game_with_no_hole_card():
-    # Free Bet dealt with no hole card (a dealer natural takes every bet the player
-    # staked, a free one costs nothing): the game engine's edge, the game walk's law
-    rules = Rules.preset("free-bet", decks=1, hole_card="enhc")
+
+def _round_law_holds(rules) -> bool:
+    """Whether the games' round law computes these rules (the counted game's own check,
+    asked before any solve)."""
+    from bjsolve.risk.game import _check_outcome_law
+    try:
+        _check_outcome_law(rules)
+    except NotImplementedError:
+        return False
+    return True
+
+
+FREE_BET_ENHC = Rules.preset("free-bet", decks=1, hole_card="enhc")
+PONTOON = Rules.preset("pontoon", decks=1)
+PONTOON_COUNTED = _round_law_holds(PONTOON)
+# one game in the fast run: Pontoon once the games' round law holds its loss rules
+# (OBBO, the 21 paid before the natural), Free Bet dealt with no hole card until then
+GAMES = [pytest.param(FREE_BET_ENHC, id="free-bet-enhc",
+                      marks=[pytest.mark.slow] if PONTOON_COUNTED else []),
+         pytest.param(PONTOON, id="pontoon",
+                      marks=[pytest.mark.skipif(not PONTOON_COUNTED, reason=(
+                          "the games' round law does not hold OBBO and the 21 paid "
+                          "before the natural yet"))])]
+
+
+@pytest.mark.parametrize("rules", GAMES)
+def test_the_fundamental_theorem_holds_for_a_game_with_no_hole_card(rules):
+    # the games dealt with no hole card: Free Bet (a dealer natural takes every bet the
+    # player staked, a free one costs nothing) and Pontoon (OBBO, a 21 paid at once
+    # before the dealer's second card, a Spanish shoe): the frequency-weighted edge and
+    # second moment of random depletions are the full shoe's, from the game engine and
+    # the game walk's law of the chart (with the after-double chart: Pontoon's rescue)
     g = CountedGame(rules, "hilo", penetration=0.6, depth_bands=1, tc_min=-4, tc_max=6,
                     round_length_correction=False)
     full = solve(rules)
-    assert float(g.frequency @ g.edge) == pytest.approx(full.evaluate(g.chart), abs=1e-12)
-    dist = full.outcome_distribution(g.chart)
+    want = full.evaluate(g.chart, after_double="basic")
+    assert float(g.frequency @ g.edge) == pytest.approx(want, abs=1e-12)
+    dist = full.outcome_distribution(g.chart, after_double="basic")
     second = float(g.frequency @ (g.variance + g.edge ** 2))
     assert second == pytest.approx(dist.variance + dist.mean ** 2, abs=1e-12)
+    if rules is PONTOON:
+        notes = " ".join(g.notes())
+        assert "(OBBO)" in notes and "paid at once, before the second card" in notes
 
 
 def _simulated(rules, lo, hi, rounds, runs, seed, insurance):
@@ -147,3 +179,4 @@ def test_what_is_still_refused():
         CountedGame(Rules(decks=2, hole_card="exposed"))
     with pytest.raises(ValueError, match="sidebet.*no-hole-card"):
         CountedGame(Rules(decks=2, hole_card="enhc"), sidebet="21+3")
+
