@@ -183,8 +183,32 @@ def switch_effects_of_removal(rules: Rules, shoe: Shoe | None = None, *,
     return SwitchRemovalEffects(effects, base.expected_value / 2.0, strategy, removal, shoe)
 
 
-def switch_eor_labels(effects: SwitchRemovalEffects) -> tuple:
-    return tuple(label(r) for r in effects.effects)
+def switch_eor_table(rules: Rules, shoe: Shoe, split: str = "CDZ-",
+                     threads: int | None = None):
+    """``bjsolve eor`` for Blackjack Switch: the fixed and re-optimised effects per hand."""
+    from ..output.table import Table
+    from ..output.table import table_notes as _notes
+    base = solve_switch(rules, shoe, split=split, threads=threads)
+    fixed = switch_effects_of_removal(rules, shoe, strategy="fixed", split=split,
+                                      threads=threads, base=base)
+    reopt = switch_effects_of_removal(rules, shoe, strategy="reoptimized", split=split,
+                                      threads=threads, base=base)
+    ranks = list(fixed.effects)
+    rows = tuple(label(r) for r in ranks) + ("mean",)
+    values = np.array([[fixed.effects[r], reopt.effects[r]] for r in ranks]
+                      + [[fixed.weighted_mean(), reopt.weighted_mean()]])
+    return Table("eor", "Blackjack Switch effects of removal", rows, ("fixed", "reoptimized"),
+                 values,
+                 _notes(rules, base.shoe,
+                        f"change in the EV per hand (fraction of one hand's bet, a round bets "
+                        f"two; unconditioned) when one card of the rank leaves the shoe; base "
+                        f"EV per hand {base.expected_value / 2:+.10f}",
+                        "fixed: the full shoe's switch choices and hand decisions frozen; "
+                        "reoptimized: each depleted shoe analysed afresh",
+                        f"analysis: {base.method}",
+                        f"split {split}; mean = composition-weighted mean (0 for the fixed "
+                        f"decisions)"), style="ev")
 
 
-__all__ = ["switch_effects_of_removal", "SwitchRemovalEffects", "frozen_switch_ev"]
+__all__ = ["switch_effects_of_removal", "SwitchRemovalEffects", "frozen_switch_ev",
+           "switch_eor_table"]
