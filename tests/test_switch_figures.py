@@ -22,7 +22,7 @@ from test_switch import (NO_SPLIT, SMALL, _beta, _deals, _decision_shoe, _hand_t
                          _minus, _outcome, alone, dealer_law)
 
 from bjsolve import Rules, Shoe
-from bjsolve.counting.switch import switch_effects_of_removal
+from bjsolve.exact.switch_removal import switch_effects_of_removal
 from bjsolve.exact.switch import solve_switch
 from bjsolve.exact.switch_law import switch_round_joint
 from bjsolve.simulation.switch import simulate_switch
@@ -212,6 +212,11 @@ def _identities(sol):
                                           abs=1e-9)
     assert dist.probabilities.sum() == pytest.approx(1.0, abs=1e-12)
     return dist
+
+
+def test_the_law_reads_the_analysis_tables_in_their_order():
+    from bjsolve.exact import switch, switch_law
+    assert switch_law.PAIRS == switch.PAIRS and switch_law.ACE_TEN == switch.ACE_TEN
 
 
 def test_identities_with_splits():

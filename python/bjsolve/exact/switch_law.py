@@ -32,10 +32,21 @@ import numpy as np
 
 from .engines import make_engine
 from .game_law import law_arrays
-from .kernel_rules import SPLIT_CLASSES, kernel_rules
+from .kernel_rules import SPLIT_CLASSES, kernel_rules, natural_tie_value
 from .scheduler import run_units
-from .switch import (ACE_TEN, PAIRS, RANKS, SwitchSolution, _deal_arrays, _pair_idx,
-                     _shoe_counts, game_rules, rules_natural_tie)
+
+# The two-card hands in the order of ``bjsolve.exact.switch.PAIRS`` (its tables' index;
+# the tests check the two agree).  This module takes the analysis' results from its
+# ``SwitchSolution`` and does not import that module, which offers this one's law as a
+# method.
+PAIRS = tuple((a, b) for a in range(1, 11) for b in range(1, 11) if a <= b)
+ACE_TEN = PAIRS.index((1, 10))
+
+
+def _pair_idx(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """The PAIRS index of the hands (x, y), element by element."""
+    lo, hi = np.minimum(x, y), np.maximum(x, y)
+    return (lo - 1) * 10 - (lo - 1) * (lo - 2) // 2 + (hi - lo)
 
 # the non-natural dealer outcomes of a game law (GAME_DEALER_OUTCOMES without "blackjack")
 _OUTCOME_ROWS = (0, 1, 2, 3, 4, 6, 7)
@@ -75,7 +86,7 @@ class _LawUnit:
     """The laws of the needed hands against one upcard with one other hand out (or none:
     the infinite shoe): {hand index: law}, and the switched ace-ten's (key ``-1``)."""
 
-    def __init__(self, switch: SwitchSolution, params: dict, other, up: int, hands):
+    def __init__(self, switch, params: dict, other, up: int, hands):
         self.switch, self.params, self.other, self.up, self.hands = (switch, params, other,
                                                                      up, hands)
 
@@ -83,7 +94,8 @@ class _LawUnit:
         sw, up = self.switch, self.up
         base = sw.shoe if self.other is None else sw.shoe.remove(*self.other)
         engine = make_engine(self.params, base, up)
-        counts = _shoe_counts(base)
+        counts = np.array(base.probabilities() if base.is_infinite else base.counts,
+                          dtype=float)
         if not base.is_infinite:
             counts[up - 1] -= 1
         out = {}
@@ -115,7 +127,7 @@ class _LawUnit:
         return out
 
 
-def switch_round_joint(switch: SwitchSolution, threads: int | None = None):
+def switch_round_joint(switch, threads: int | None = None):
     """(joint, values, gap): ``joint[i, j]`` the chance that hand 1 ends at column i and
     hand 2 at column j of ``values`` (the half-unit lattice and the natural's payout),
     unconditioned; ``gap`` the largest difference between the two hands' dealer marginals
@@ -129,7 +141,7 @@ def switch_round_joint(switch: SwitchSolution, threads: int | None = None):
                                   f"got removal={switch.removal!r}")
     rules = switch.rules
     a, b, c, e, u, prob, keep, swap, decided = switch._deals
-    beta = _deal_arrays(switch.shoe)[6]
+    beta = switch._beta()
     switched = decided & (swap > keep)
     h1 = np.where(switched, _pair_idx(a, e), _pair_idx(a, b))
     h2 = np.where(switched, _pair_idx(c, b), _pair_idx(c, e))
@@ -143,14 +155,14 @@ def switch_round_joint(switch: SwitchSolution, threads: int | None = None):
         for hand, other in ((h1[i], h2[i]), (h2[i], h1[i])):
             key = (int(other) if full else None, up)
             need.setdefault(key, set()).add(int(hand))
-    params = kernel_rules(game_rules(rules), SPLIT_CLASSES[switch.split])
+    params = kernel_rules(switch.game_rules, SPLIT_CLASSES[switch.split])
     units = {k: _LawUnit(switch, params, None if k[0] is None else PAIRS[k[0]], k[1],
                          sorted(v)) for k, v in need.items()}
     laws = run_units(list(units), lambda k: units[k](), threads)
 
     values = np.array([(k - 16) / 2.0 for k in range(_LATTICE)] + [rules.blackjack_payout])
     joint = np.zeros((_COLS, _COLS))
-    tie_col = _column(rules_natural_tie(rules))
+    tie_col = _column(natural_tie_value(rules))
     lose_col = _column(-1.0)
     # a dealer natural: the dealt hands' loss, exact
     dealt1, dealt2 = _pair_idx(a, b), _pair_idx(c, e)
@@ -163,8 +175,8 @@ def switch_round_joint(switch: SwitchSolution, threads: int | None = None):
     # the played arrangement (one term per distinct one)
     weights: dict = {}
     for i in idx:
-        key = (int(u[i]), int(h1[i]), int(h2[i]), bool(switched[i]))
-        weights[key] = weights.get(key, 0.0) + float(prob[i] * (1.0 - beta[i]))
+        played = (int(u[i]), int(h1[i]), int(h2[i]), bool(switched[i]))
+        weights[played] = weights.get(played, 0.0) + float(prob[i] * (1.0 - beta[i]))
     gap = 0.0
     first, second, w = [], [], []
     for (up, x, y, sw), weight in weights.items():
@@ -185,8 +197,9 @@ def switch_round_joint(switch: SwitchSolution, threads: int | None = None):
     return joint, values, gap
 
 
-def switch_outcome_distribution(switch: SwitchSolution, threads: int | None = None):
-    """The outcome distribution of a switch round (module doc): an ``OutcomeDistribution``
+def switch_outcome_distribution(switch, threads: int | None = None):
+    """The outcome distribution of a switch round (module doc) of ``switch``, a
+    ``SwitchSolution`` (its ``outcome_distribution``): an ``OutcomeDistribution``
     of the round's total over both hands (``spots`` 2, units of one hand's bet), its
     ``per_spot`` the law of one hand, ``covariance`` between the two hands."""
     from .distribution import OutcomeDistribution, merge_equal_values
@@ -210,4 +223,4 @@ def switch_outcome_distribution(switch: SwitchSolution, threads: int | None = No
                                            "one hand's bet")
 
 
-__all__ = ["switch_outcome_distribution", "switch_round_joint", "RANKS"]
+__all__ = ["switch_outcome_distribution", "switch_round_joint"]

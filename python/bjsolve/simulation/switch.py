@@ -118,7 +118,7 @@ def simulate_switch(switch: SwitchSolution, rounds: int, seed: int = 1, *,
                                   "(play='optimal'), not a chart")
     if compiled:
         from .switch_compiled import simulate_switch_compiled
-        return simulate_switch_compiled(switch, rounds, seed, threads)
+        return SwitchSimulation(*simulate_switch_compiled(switch, rounds, seed, threads))
     return _simulate_python(switch, rounds, seed)
 
 

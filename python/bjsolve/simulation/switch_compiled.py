@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import math
 from concurrent.futures import ThreadPoolExecutor
+from typing import NamedTuple
 
 import numpy as np
 
@@ -109,16 +110,25 @@ class SwitchTables:
         self.flags = dict(full=full, h17=rules.hit_soft_17, push22=rules.dealer_22 == "push",
                           das=rules.double_after_split, hit_aces=rules.hit_split_aces,
                           double_any=rules.double_any_cards,
-                          switch_blackjack=rules.switch_blackjack,
-                          payout=float(rules.blackjack_payout))
+                          switch_blackjack=rules.switch_blackjack)
+        self.payout = float(rules.blackjack_payout)
+
+
+class CompiledRun(NamedTuple):
+    """What a compiled run measured (``simulate_switch`` makes its ``SwitchSimulation``)."""
+    rounds: int
+    mean: float
+    standard_error: float
+    switch_rate: float
+    sd: float
+    outcomes: dict | None
 
 
 def simulate_switch_compiled(switch: SwitchSolution, rounds: int, seed: int = 1,
-                             threads: int | None = None, tables: SwitchTables | None = None):
+                             threads: int | None = None,
+                             tables: SwitchTables | None = None) -> CompiledRun:
     """``simulate_switch`` in C (module doc)."""
     from bjcore._switch_sim import run_switch_chunk
-
-    from .switch import SwitchSimulation
     if switch.shoe.is_fractional:
         raise ValueError("simulate_switch deals whole cards: the shoe is fractional")
     workers = max(1, min(check_threads(threads), 64))
@@ -133,7 +143,8 @@ def simulate_switch_compiled(switch: SwitchSolution, rounds: int, seed: int = 1,
         got = run_switch_chunk(tables.shoe, tables.switches, tables.first, tables.limits,
                                tables.keys, tables.actions, f["full"], f["h17"],
                                f["push22"], f["das"], f["hit_aces"], f["double_any"],
-                               f["switch_blackjack"], f["payout"], seed, k, sizes[k], hist)
+                               f["switch_blackjack"], tables.payout, seed, k, sizes[k],
+                               hist)
         return got, hist
 
     if workers > 1 and len(sizes) > 1:
@@ -154,8 +165,8 @@ def simulate_switch_compiled(switch: SwitchSolution, rounds: int, seed: int = 1,
     outcomes = None
     if float(2 * switch.rules.blackjack_payout).is_integer():
         outcomes = {(k - 40) / 2.0: float(n) / rounds for k, n in enumerate(hist) if n}
-    return SwitchSimulation(rounds, mean, math.sqrt(var / rounds), switched / rounds,
-                            math.sqrt(var), outcomes)
+    return CompiledRun(rounds, mean, math.sqrt(var / rounds), switched / rounds,
+                       math.sqrt(var), outcomes)
 
 
-__all__ = ["simulate_switch_compiled", "SwitchTables"]
+__all__ = ["simulate_switch_compiled", "SwitchTables", "CompiledRun"]

@@ -1,5 +1,6 @@
 """Card counting for Blackjack Switch: the effects of removal on the switch analysis
-(``bjsolve.exact.switch``; docs/games.md, "Blackjack Switch").
+(``bjsolve.exact.switch``; docs/games.md, "Blackjack Switch"; here beside the analysis,
+whose per-hand tables it rebuilds with frozen decisions).
 
 An effect of removal here is the change in the switch game's EV when one card of rank r
 leaves the shoe, **per hand** (a fraction of one hand's bet, the convention of the
@@ -20,15 +21,15 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..exact.engines import make_engine
-from ..exact.kernel_rules import POLICY_CLASS, SPLIT_CLASSES, check_split_class, kernel_rules
-from ..exact.scheduler import run_units
-from ..exact.switch import (ACTION_NAMES, PAIRS, RANKS, REMOVALS, HandTable, SwitchSolution,
-                            _deal_arrays, _pair_idx, _ValueUnit, game_rules, rules_natural_tie,
-                            solve_switch)
 from ..model.ranks import label
 from ..model.rules import Rules
 from ..model.shoe import Shoe
+from .engines import make_engine
+from .kernel_rules import POLICY_CLASS, SPLIT_CLASSES, check_split_class, kernel_rules
+from .scheduler import run_units
+from .switch import (ACTION_NAMES, PAIRS, RANKS, REMOVALS, HandTable, SwitchSolution,
+                            _deal_arrays, _pair_idx, _ValueUnit, game_rules, rules_natural_tie,
+                     solve_switch)
 
 STRATEGIES = ("fixed", "reoptimized")
 
@@ -157,7 +158,7 @@ def switch_effects_of_removal(rules: Rules, shoe: Shoe | None = None, *,
                               base: SwitchSolution | None = None) -> SwitchRemovalEffects:
     """The effects of removal on Blackjack Switch (module doc), per hand.  ``base``: the
     full shoe's analysis when already made (same rules, shoe, removal and split)."""
-    from ..exact.dealer import resolve_shoe
+    from .dealer import resolve_shoe
     if not isinstance(rules, Rules):
         raise TypeError(f"rules must be a bjsolve.Rules, got {type(rules).__name__}")
     if strategy not in STRATEGIES:
