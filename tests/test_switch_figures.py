@@ -333,3 +333,26 @@ def test_command_line_figures_and_refusals():
                  ["eor", "--infinite"], ["counts"]):
         assert main([argv[0], "--preset", "blackjack-switch", *argv[1:]],
                     out=io.StringIO()) == 2, argv
+
+
+def test_true_count_advantage():
+    from bjsolve.counting.switch_counting import switch_advantage_by_true_count
+    rules = Rules.preset("blackjack-switch")
+    # one deck dealt at true count 0 takes one whole deck (4 of each rank, 16 tens): the
+    # exact figure is that of five decks
+    res = switch_advantage_by_true_count(rules, true_counts=[0, 4], dealt_decks=1,
+                                         removal="own")
+    five = solve_switch(rules.replace(decks=5), removal="own")
+    assert res[0].exact == pytest.approx(five.expected_value / 2, abs=1e-12)
+    assert res[4].exact > res[0].exact and res[4].linear > res[0].linear
+
+
+@pytest.mark.slow
+def test_true_count_linear_estimate_of_a_whole_deck_is_the_base():
+    from bjsolve.counting.switch_counting import switch_advantage_by_true_count
+    # the fixed effects (full removal) weighted by a deck's composition sum to 0: taking
+    # one whole deck leaves the linear estimate at the full shoe's EV
+    rules = Rules.preset("blackjack-switch", decks=2)
+    res = switch_advantage_by_true_count(rules, true_counts=[0], dealt_decks=1)
+    base = solve_switch(rules)
+    assert res[0].linear == pytest.approx(base.expected_value / 2, abs=1e-12)
