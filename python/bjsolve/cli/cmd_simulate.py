@@ -128,7 +128,7 @@ _SWITCH_REFUSED = (("indices", None, "--indices"), ("insurance", None, "--insura
                    ("wong_out", None, "--wong-out"), ("other_spots", 0, "--other-spots"),
                    ("spots", 1, "--spots"), ("bankroll_trials", None, "--bankroll-trials"),
                    ("scheduler", None, "--scheduler"), ("table_max", None, "--table-max"),
-                   ("burn", 1, "--burn"))
+                   ("burn", 1, "--burn"), ("penetration", 0.75, "--penetration"))
 
 
 def _run_switch(args, rules) -> int:

@@ -17,8 +17,11 @@ analysis, the cards each hand draws are gone for the other hand and the dealer: 
 must still agree with the analysis (it is exact for these decisions), which the
 simulation checks with the splits the brute force of the tests leaves out.
 
-Pure Python (about 30 000 rounds a second on one core for six decks): long runs are in
-``benchmarks/bench_switch.py``.
+Two implementations of the one round: the compiled one (``bjcore._switch_sim``, its
+tables made in ``switch_compiled``; about 1.8 million rounds a second on two cores), the
+default, and this module's pure Python (about 30 000 rounds a second on one core), the
+reference it is checked against (tests/test_switch_figures.py).  Long runs:
+``benchmarks/bench_switch.py`` and ``benchmarks/bench_switch_figures.py``.
 """
 from __future__ import annotations
 
