@@ -25,6 +25,7 @@
 #ifndef BJSOLVE_GAME_WALK_H
 #define BJSOLVE_GAME_WALK_H
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -163,6 +164,16 @@ class FlatIndex {
             j = (j + 1) & mask;
         }
         return -1;
+    }
+    /* start loading the key's first slot (a look-up soon after finds it in the cache) */
+    void prefetch(uint64_t key) const {
+        if (!slots.empty()) __builtin_prefetch(&slots[slot(key)]);
+    }
+    /* empty, keeping the table's memory */
+    void reset() {
+        if (count_ == 0) return;
+        std::fill(slots.begin(), slots.end(), Slot{0, -1});
+        count_ = 0;
     }
     void insert(uint64_t key, int val) {
         if (2 * (count_ + 1) > slots.size()) grow();
@@ -323,6 +334,13 @@ class GameWalk {
             std::memcpy(kids, cached.kids, sizeof cached.kids);
             return;
         }
+        FlatIndex& index = row_index[context_slot(pair_rank, extra, free_hand)];
+        for (int r = 0; r < N_RANKS; ++r) {   // (the slots' loads overlap)
+            if (!(pi[r] > 0.0) || hard + r + 1 > 21) continue;
+            add_card(r);
+            index.prefetch(context_key());
+            remove_card(r);
+        }
         for (int r = 0; r < N_RANKS; ++r) {
             kids[r] = -1;
             if (!(pi[r] > 0.0) || hard + r + 1 > 21) continue;
@@ -340,13 +358,29 @@ class GameWalk {
             e_hi = extra_max;
         }
         int saved = extra;
+        // the laws' slots first, so that their memory loads overlap (the dealer table is
+        // large when contexts share it: GameWalk::set_other)
+        for (int r = 0; r < N_RANKS; ++r) {
+            if (kids[r] < 0 || (rows[kids[r]].have & 8)) continue;
+            add_card(r);
+            for (int e = saved; e <= e_hi; ++e) {
+                extra = e;
+                dealer_index.prefetch(removed_key());
+            }
+            extra = saved;
+            remove_card(r);
+        }
         for (int r = 0; r < N_RANKS; ++r) {
             if (kids[r] < 0 || (rows[kids[r]].have & 8)) continue;
             add_card(r);
             for (int e = saved; e <= e_hi; ++e) {
                 extra = e;
                 uint64_t key = removed_key();
-                if (dealer_index.find(key) >= 0) continue;
+                int found = dealer_index.find(key);
+                if (found >= 0) {
+                    __builtin_prefetch(&dealer_rows[(size_t)found * N_OUT]);
+                    continue;
+                }
                 double n[N_RANKS], left = 0.0;
                 bool whole = true;
                 remaining(n);
@@ -365,6 +399,43 @@ class GameWalk {
     void forget() {
         dealer_index.clear();
         std::vector<double>().swap(dealer_rows);
+        forget_rows();
+    }
+
+    /* Blackjack Switch (bjsolve.exact.switch): the hands valued with another hand's cards
+     * out of the shoe as well, one such hand after another on one walk.  The dealer laws
+     * stay: they are keyed by every card out of the engine's own shoe (``other_key``
+     * added), so the contexts share them; the hand rows are the context's own.  Counts of
+     * a whole (not fractional, not infinite) shoe only: ``other`` the 10 counts out. */
+    double own_shoe[N_RANKS];
+    double own_size = 0;
+    bool own_saved = false;
+    uint64_t other_key = 0;
+    void set_other(const int* other) {
+        if (!own_saved) {
+            std::memcpy(own_shoe, shoe, sizeof shoe);
+            own_size = shoe_size;
+            own_saved = true;
+        }
+        other_key = 0;
+        shoe_size = own_size;
+        for (int r = 0; r < N_RANKS; ++r) {
+            shoe[r] = own_shoe[r] - other[r];
+            shoe_size -= other[r];
+            other_key += (uint64_t)other[r] * rank_unit(r);
+        }
+        // the rows' memory is kept for the next context (freeing and faulting it in again
+        // was a tenth of the time)
+        for (FlatIndex& index : row_index) index.reset();
+        for (ChildRows& cached : child_cache) cached.valid = false;
+        rows.clear();
+        after_double.clear();
+        after_double_have.clear();
+        for (int r = 0; r < N_RANKS; ++r) split_have[r] = false;
+        clear_hand();
+    }
+
+    void forget_rows() {
         for (FlatIndex& index : row_index) index.clear();
         for (ChildRows& cached : child_cache) cached.valid = false;
         std::vector<HandRow<Acc>>().swap(rows);
@@ -395,7 +466,7 @@ class GameWalk {
     uint64_t removed_key() const {
         if (infinite) return 0;
         int p = extra_rank();
-        return p ? hand_key + (uint64_t)extra * rank_unit(p - 1) : hand_key;
+        return (p ? hand_key + (uint64_t)extra * rank_unit(p - 1) : hand_key) + other_key;
     }
     uint64_t context_key() const {
         return hand_key | ((uint64_t)pair_rank << PAIR_SHIFT)
