@@ -446,6 +446,24 @@ class SwitchSolution:
         return (f"SwitchSolution({self.rules.describe()}, house edge per hand "
                 f"{100 * self.house_edge_per_hand:.4f}%, removal {self.removal})")
 
+    # ---- the round's outcome -------------------------------------------------------
+
+    def outcome_distribution(self, strategy: str = "optimal", *, insurance: bool = False,
+                             threads: int | None = None):
+        """The law of a round's net result (both hands, units of one hand's bet,
+        unconditioned): an ``OutcomeDistribution`` with ``spots`` 2, ``per_spot`` the law
+        of one hand, ``covariance`` between the two hands (``bjsolve.exact.switch_law``:
+        exact mean and per-hand law; the two hands combined given the dealer's outcome)."""
+        from .switch_law import switch_outcome_distribution
+        if strategy != "optimal":
+            raise ValueError(f"strategy: Blackjack Switch's distribution follows the "
+                             f"analysis' play, 'optimal'; got {strategy!r:.60}")
+        if insurance:
+            raise NotImplementedError("insurance=True: insurance is not computed for "
+                                      "Blackjack Switch")
+        check_threads(threads)
+        return switch_outcome_distribution(self, threads)
+
     # ---- one deal ----------------------------------------------------------------
 
     def decision(self, hand1, hand2, upcard) -> Decision:
