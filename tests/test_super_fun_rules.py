@@ -40,9 +40,9 @@ SUPER_FUN_RULES = dict(hit_soft_17=True, blackjack_payout=1.0, diamond_blackjack
                        double_rescue=True, charlie=6, bonus_21=(2.0, 2.0, 2.0),
                        bonus_after_split=True, surrender_any_time=True,
                        bonus_21_at_once=True)
-# CDZ- only where the engine's and the reference's readings of it coincide (a split hand
-# whose rules differ from the unsplit hand's, a bonus not paid after a split or the rescue,
-# is read two ways: tests/test_games_vs_reference.py)
+# CDZ- only without the rescue: a split hand's choice after a double is made in its split
+# context by the engine, with only its own cards gone by the reference (the convention;
+# tests/test_games_vs_reference.py, tests/test_cdz_split_play.py)
 CASES = {
     "surrender-any-time": (dict(surrender="late", surrender_any_time=True,
                                 max_split_hands=2), SHOE_TINY, "CDZ-"),
@@ -52,6 +52,9 @@ CASES = {
                        hole_card="enhc", double_rescue=True, bonus_21_at_once=True,
                        bonus_21=(2.0, 2.0, 2.0)), SHOE_TINY, "CDP"),
     "super-fun-rules": (SUPER_FUN_RULES, SHOE_TINY, "CDP"),
+    # a bonus not paid after a split, CDZ-: the split hands decide without it
+    "21-at-once-bonus-cdz": (dict(bonus_21_at_once=True, bonus_21=(2.0, 2.0, 2.0),
+                                  max_split_hands=2), SHOE_TINY, "CDZ-"),
 }
 SLOW_CASES = {   # (2-15 s each)
     "surrender-any-time-cdp": (dict(surrender="late", surrender_any_time=True,
