@@ -30,6 +30,7 @@
 #include <cstring>
 #include <memory>
 #include <new>
+#include <type_traits>
 #include <unordered_map>
 #include <vector>
 
@@ -267,7 +268,7 @@ class GameWalk {
             uint64_t ke = removed_key();
             double row[N_RANKS], left = 0.0;
             remaining(row);
-            if (e != saved && (row[p] < 0.0 || dealer_index.find(ke) >= 0)) continue;
+            if (e != saved && (overdrawn(row) || dealer_index.find(ke) >= 0)) continue;
             for (int r = 0; r < N_RANKS; ++r) {
                 if (row[r] < 0.0) row[r] = 0.0;
                 left += row[r];
@@ -277,6 +278,36 @@ class GameWalk {
         extra = saved;
         flush_laws();
         return &dealer_rows[(size_t)dealer_index.find(key) * N_OUT];
+    }
+
+    /* A split hand's shoe with a negative count (a fractional count the hand overdraws, or
+     * a context that cannot hold the hand: never weighted) is clamped at 0, as the classic
+     * engine's split passes clamp it; its law is kept apart from the shared ones, so that an
+     * unsplit hand with the same cards gone (whose negative count stays in the total)
+     * never reads it, whichever is valued first. */
+    FlatIndex clamped_index{64};
+    std::vector<double> clamped_rows;
+    static bool overdrawn(const double* n) {
+        for (int r = 0; r < N_RANKS; ++r)
+            if (n[r] < 0.0) return true;
+        return false;
+    }
+    const double* clamped_law(uint64_t key, const double* counts) {
+        int found = clamped_index.find(key);
+        if (found < 0) {
+            double n[N_RANKS], out[N_OUT], left = 0.0, listed = 0.0;
+            for (int r = 0; r < N_RANKS; ++r) {
+                n[r] = counts[r] < 0.0 ? 0.0 : counts[r];
+                left += n[r];
+            }
+            dealer.law(n, left, out);
+            for (int j = 0; j < D_OVER; ++j) listed += out[j];
+            out[D_OVER] = 1.0 - listed;
+            found = (int)(clamped_rows.size() / N_OUT);
+            clamped_rows.insert(clamped_rows.end(), out, out + N_OUT);
+            clamped_index.insert(key, found);
+        }
+        return &clamped_rows[(size_t)found * N_OUT];
     }
 
     /* Laws wanted soon are queued and computed together, in passes shared by up to 16
@@ -365,6 +396,9 @@ class GameWalk {
     void forget() {
         dealer_index.clear();
         std::vector<double>().swap(dealer_rows);
+        clamped_index.clear();
+        std::vector<double>().swap(clamped_rows);
+        forget_lanes();
         for (FlatIndex& index : row_index) index.clear();
         for (ChildRows& cached : child_cache) cached.valid = false;
         std::vector<HandRow<Acc>>().swap(rows);
@@ -474,6 +508,11 @@ class GameWalk {
 
     const double* dealer_outcomes() {
         uint64_t key = removed_key();
+        if (!infinite && pair_rank != 0) {
+            double n[N_RANKS];
+            remaining(n);
+            if (overdrawn(n)) return clamped_law(key, n);
+        }
         int found = dealer_index.find(key);
         if (found >= 0) return &dealer_rows[(size_t)found * N_OUT];
         if (!infinite && extra_max > 1 && pair_rank >= 1 && pair_rank <= 10
@@ -500,8 +539,8 @@ class GameWalk {
 
     /* ---- settlement ----------------------------------------------------------------- */
 
-    StandLaw stand_law() {
-        const double* d = dealer_outcomes();
+    StandLaw stand_law() { return stand_law_from(dealer_outcomes()); }
+    StandLaw stand_law_from(const double* d) const {
         int t = total();
         bool always = R.player_21_wins && t == 21;
         StandLaw law{0.0, 0.0, d[D_NATURAL], 0.0};
@@ -919,6 +958,378 @@ class GameWalk {
         return value_at(row, a);
     }
 
+    /* ---- a split hand in all its contexts at once ("lanes") --------------------------
+     * The split assembly wants each split hand's value in every context e = 1 .. L (e
+     * extra pair cards gone: docs/split-classes.md).  The contexts share the hand's tree
+     * and, but under CDP, its decisions, so the hand is walked once for all of them: a row
+     * holds the L contexts' values side by side, and each lane's arithmetic is the
+     * one-context walk's, operation for operation (the values are those of walking each
+     * context alone, bit for bit: tests/test_game_split_lanes.py).  The walk descends to a
+     * card when any lane may draw it and adds the result to the lanes that may; a lane
+     * whose shoe cannot hold the hand is valued too (its shoe clamped) but never weighted.
+     * Only the traversal, the row look-ups and the choices are shared: the dealer laws are
+     * still one per context, batched (DealerDraws::law_batch). */
+    enum { MAX_LANES = 8 };
+    enum { LV_STAND, LV_HIT, LV_DOUBLE, LV_WIN, LV_LOSE, LV_NATURAL, LV_TIE, LV_N };
+    struct LaneRow {
+        uint32_t base;                  // lane_vals: LV_N blocks of ``lanes`` doubles
+        uint32_t after = 0xffffffffu;   // lane_after: 4 blocks (redoubles left 0..3)
+        uint8_t have = 0;               // bits: 1 stand, 2 hit, 4 double, 8 law
+        uint8_t after_have = 0;         // bit k: the block of k redoubles left
+        bool chosen = false;
+        int8_t choice[MAX_LANES];
+    };
+    int lanes = 0;             // while a split hand is walked in lanes: L (lane l: e = l + 1)
+    bool use_lanes = true;     // false: each context walked alone (for tests)
+    std::vector<FlatIndex> lane_index = std::vector<FlatIndex>(2 * N_RANKS, FlatIndex(256));
+    std::vector<LaneRow> lane_rows;
+    std::vector<double> lane_vals, lane_after;
+
+    void forget_lanes() {
+        for (FlatIndex& index : lane_index) index.clear();
+        std::vector<LaneRow>().swap(lane_rows);
+        std::vector<double>().swap(lane_vals);
+        std::vector<double>().swap(lane_after);
+    }
+    bool lanes_apply(int amax) const {
+        return use_lanes && std::is_same<Acc, ValueAcc>::value && !infinite
+               && R.split_class != SPLIT_POLICY && amax + 1 <= MAX_LANES;
+    }
+    double* lane_at(int row, int what) {
+        return &lane_vals[lane_rows[row].base + (size_t)what * lanes];
+    }
+    StandLaw lane_law(int row, int l) {
+        return StandLaw{lane_at(row, LV_WIN)[l], lane_at(row, LV_LOSE)[l],
+                        lane_at(row, LV_NATURAL)[l], lane_at(row, LV_TIE)[l]};
+    }
+
+    /* the row of the current split hand (pair_rank, free_hand, the cards) */
+    int lane_lookup() {
+        FlatIndex& index = lane_index[(pair_rank - 1) * 2 + free_hand];
+        int found = index.find(hand_key);
+        if (found >= 0) return found;
+        int row = (int)lane_rows.size();
+        LaneRow fresh;
+        fresh.base = (uint32_t)lane_vals.size();
+        lane_rows.push_back(fresh);
+        lane_vals.resize(lane_vals.size() + (size_t)LV_N * lanes);
+        index.insert(hand_key, row);
+        return row;
+    }
+
+    /* remaining() and next_card_weights() in context e */
+    void lane_remaining(int e, double* n) const {
+        for (int r = 0; r < N_RANKS; ++r) n[r] = shoe[r] - cnt[r] - dealer_cnt[r];
+        n[pair_rank - 1] -= e;
+    }
+    void lane_weights(double pi[][N_RANKS]) const {
+        for (int l = 0; l < lanes; ++l) {
+            double* q = pi[l];
+            double left = 0.0;
+            lane_remaining(l + 1, q);
+            for (int r = 0; r < N_RANKS; ++r) {
+                if (q[r] < 0.0) q[r] = 0.0;
+                left += q[r];
+            }
+            for (int r = 0; r < N_RANKS; ++r) q[r] = left > 0.0 ? q[r] / left : 0.0;
+        }
+    }
+    uint64_t lane_key(int l) const { return hand_key + (uint64_t)(l + 1) * rank_unit(pair_rank - 1); }
+
+    /* queue the laws of the current hand's lanes that are not known (whole shoes only) */
+    void queue_lane_laws() {
+        for (int l = 0; l < lanes; ++l) {
+            uint64_t key = lane_key(l);
+            if (dealer_index.find(key) >= 0) continue;
+            double n[N_RANKS], left = 0.0;
+            lane_remaining(l + 1, n);
+            if (overdrawn(n)) continue;
+            for (int r = 0; r < N_RANKS; ++r) left += n[r];
+            queue_law(key, n, left);
+        }
+    }
+    /* the stand laws of every lane of the row (the current hand), as stand_law() */
+    void lane_laws(int row) {
+        if (lane_rows[row].have & 8) return;
+        queue_lane_laws();
+        if (queued) flush_laws();
+        for (int l = 0; l < lanes; ++l) {
+            double n[N_RANKS];
+            lane_remaining(l + 1, n);
+            uint64_t key = lane_key(l);
+            const double* d = overdrawn(n) ? clamped_law(key, n)
+                                           : &dealer_rows[(size_t)dealer_index.find(key) * N_OUT];
+            StandLaw law = stand_law_from(d);
+            lane_at(row, LV_WIN)[l] = law.win;
+            lane_at(row, LV_LOSE)[l] = law.lose;
+            lane_at(row, LV_NATURAL)[l] = law.natural;
+            lane_at(row, LV_TIE)[l] = law.tie;
+        }
+        lane_rows[row].have |= 8;
+    }
+
+    /* the rows of the hands one card larger that some lane may draw (else -1), the
+     * missing laws of those that will stand queued and computed in one batch (child_rows):
+     * after a double every one, after a hit (``hit``) under CDZ- those whose pick (made
+     * in the generic context, so known before any lane's values) stands: the others would
+     * never read them */
+    void lane_child_rows(double pi[][N_RANKS], int* kids, bool hit) {
+        for (int r = 0; r < N_RANKS; ++r) {
+            kids[r] = -1;
+            if (hard + r + 1 > 21) continue;
+            bool drawn = false;
+            for (int l = 0; l < lanes; ++l) drawn |= pi[l][r] > 0.0;
+            if (!drawn) continue;
+            add_card(r);
+            int kid = kids[r] = lane_lookup();
+            if (!(lane_rows[kid].have & 8) && !(hit && lane_never_stands(kid))) queue_lane_laws();
+            remove_card(r);
+        }
+        if (queued) flush_laws();
+    }
+    /* whether the current hand's walk in lanes never stands at its row (CDZ-: the pick) */
+    bool lane_never_stands(int row) {
+        if (R.split_class != SPLIT_CDZ || is_charlie() || split_aces_stand()) return false;
+        return lane_choices(row)[0] != ACT_STAND;
+    }
+
+    void lane_value(int row, int action, double* out) {
+        uint8_t bit = action == ACT_STAND ? 1 : action == ACT_HIT ? 2 : 4;
+        int what = action == ACT_STAND ? LV_STAND : action == ACT_HIT ? LV_HIT : LV_DOUBLE;
+        if (!(lane_rows[row].have & bit)) {
+            double v[MAX_LANES];
+            if (action == ACT_STAND) lane_stand(row, v);
+            else if (action == ACT_HIT) lane_hit(v);
+            else lane_double(v);
+            double* kept = lane_at(row, what);
+            for (int l = 0; l < lanes; ++l) kept[l] = v[l];
+            lane_rows[row].have |= bit;
+        }
+        const double* kept = lane_at(row, what);
+        for (int l = 0; l < lanes; ++l) out[l] = kept[l];
+    }
+
+    /* stand_value of a split hand (never a natural), charlie_value */
+    void lane_stand(int row, double* out) {
+        lane_laws(row);
+        double own = own_stake();
+        double pays = (own_stake() + (free_hand ? 1.0 : 0.0)) * bonus_multiplier();
+        bool charlie = is_charlie();
+        for (int l = 0; l < lanes; ++l) {
+            StandLaw law = lane_law(row, l);
+            if (charlie) law = StandLaw{1.0 - law.natural, 0.0, law.natural, 0.0};
+            out[l] = ValueAcc::settle(law, own, pays, R.tie_value).v;
+        }
+    }
+
+    void lane_hit(double* out) {
+        double pi[MAX_LANES][N_RANKS];
+        lane_weights(pi);
+        int kids[N_RANKS];
+        lane_child_rows(pi, kids, true);
+        double own = own_stake();
+        for (int l = 0; l < lanes; ++l) out[l] = 0.0;
+        for (int r = 0; r < N_RANKS; ++r) {
+            if (hard + r + 1 > 21) {
+                for (int l = 0; l < lanes; ++l)
+                    if (pi[l][r] > 0.0) out[l] += pi[l][r] * -own;
+                continue;
+            }
+            if (kids[r] < 0) continue;
+            double v[MAX_LANES];
+            add_card(r);
+            lane_continuation(kids[r], v);
+            remove_card(r);
+            for (int l = 0; l < lanes; ++l)
+                if (pi[l][r] > 0.0) out[l] += pi[l][r] * v[l];
+        }
+    }
+
+    void lane_double(double* out) {
+        double own = own_stake(), fr = free_hand ? 1.0 : 0.0, added_own;
+        if (free_double_here()) {
+            fr += own + fr;
+            added_own = 0.0;
+        } else {
+            added_own = own + fr;
+            own += added_own;
+        }
+        lane_doubled_draw(own, fr, added_own, R.redoubles, out);
+    }
+
+    void lane_doubled_draw(double own, double fr, double added_own, int redoubles_left,
+                           double* out) {
+        double pi[MAX_LANES][N_RANKS];
+        lane_weights(pi);
+        int kids[N_RANKS];
+        lane_child_rows(pi, kids, false);
+        for (int l = 0; l < lanes; ++l) out[l] = added_own * natural_refund(pi[l]);
+        for (int r = 0; r < N_RANKS; ++r) {
+            if (hard + r + 1 > 21) {
+                for (int l = 0; l < lanes; ++l)
+                    if (pi[l][r] > 0.0) out[l] += pi[l][r] * -own;
+                continue;
+            }
+            if (kids[r] < 0) continue;
+            double v[MAX_LANES];
+            add_card(r);
+            lane_doubled_choice(kids[r], own, fr, redoubles_left, v);
+            remove_card(r);
+            for (int l = 0; l < lanes; ++l)
+                if (pi[l][r] > 0.0) out[l] += pi[l][r] * v[l];
+        }
+    }
+
+    void lane_doubled_choice(int row, double own, double fr, int redoubles_left, double* out) {
+        if (!(R.redoubles > 0 && fr == 0.0 && !free_hand)) {
+            lane_doubled_choice_at(row, own, fr, redoubles_left, out);
+            return;
+        }
+        if ((lane_rows[row].after_have >> redoubles_left) & 1) {
+            const double* kept = &lane_after[lane_rows[row].after + (size_t)redoubles_left * lanes];
+            for (int l = 0; l < lanes; ++l) out[l] = kept[l];
+            return;
+        }
+        lane_doubled_choice_at(row, own, fr, redoubles_left, out);
+        LaneRow& lr = lane_rows[row];
+        if (lr.after == 0xffffffffu) {
+            lr.after = (uint32_t)lane_after.size();
+            lane_after.resize(lane_after.size() + 4 * (size_t)lanes);
+        }
+        double* kept = &lane_after[lr.after + (size_t)redoubles_left * lanes];
+        for (int l = 0; l < lanes; ++l) kept[l] = out[l];
+        lr.after_have |= (uint8_t)(1 << redoubles_left);
+    }
+
+    /* doubled_choice_at in every lane (no policy: the lanes never play one) */
+    void lane_doubled_choice_at(int row, double own, double fr, int redoubles_left,
+                                double* out) {
+        lane_laws(row);
+        for (int l = 0; l < lanes; ++l) {
+            StandLaw law = lane_law(row, l);
+            out[l] = R.natural_loss ? natural_loss_stand(law, own, fr).mean()
+                                    : ValueAcc::settle(law, own, own + fr, R.tie_value).v;
+        }
+        bool may_redouble = redoubles_left > 0 && total() < 21;
+        double orig = own_stake();
+        bool may_rescue = R.double_rescue
+                          && (R.rescue_after_redouble || redoubles_left == R.redoubles);
+        if (may_redouble) {
+            double v[MAX_LANES];
+            lane_doubled_draw(2.0 * own, 2.0 * fr, own, redoubles_left - 1, v);
+            for (int l = 0; l < lanes; ++l)
+                if (improves(v[l], out[l])) out[l] = v[l];
+        }
+        if (may_rescue)
+            for (int l = 0; l < lanes; ++l) {
+                double v = rescue_value(lane_law(row, l), own, orig);
+                if (improves(v, out[l])) out[l] = v;
+            }
+    }
+
+    /* best_option_at in every lane */
+    void lane_best(int row, bool double_ok, int8_t* choice) {
+        double st[MAX_LANES], h[MAX_LANES], d[MAX_LANES];
+        lane_value(row, ACT_STAND, st);
+        lane_value(row, ACT_HIT, h);
+        if (double_ok) lane_value(row, ACT_DOUBLE, d);
+        for (int l = 0; l < lanes; ++l) {
+            int best = ACT_STAND;
+            double v = st[l];
+            if (improves(h[l], v)) { best = ACT_HIT; v = h[l]; }
+            if (double_ok && improves(d[l], v)) best = ACT_DOUBLE;
+            choice[l] = (int8_t)best;
+        }
+    }
+    /* strategy_choice in every lane: CDZ-'s pick in the generic context, CDP1's in the
+     * first context (e = 1), CDP's in each */
+    const int8_t* lane_choices(int row) {
+        if (!lane_rows[row].chosen) {
+            int8_t c[MAX_LANES];
+            bool double_ok = may_double();
+            if (R.split_class == SPLIT_CDZ) {
+                int a = cdz_choice();
+                for (int l = 0; l < lanes; ++l) c[l] = (int8_t)a;
+            } else {
+                lane_best(row, double_ok, c);
+                if (R.split_class == SPLIT_CDP1)
+                    for (int l = 1; l < lanes; ++l) c[l] = c[0];
+            }
+            std::memcpy(lane_rows[row].choice, c, sizeof c);
+            lane_rows[row].chosen = true;
+        }
+        return lane_rows[row].choice;
+    }
+
+    /* continuation_at in every lane */
+    void lane_continuation(int row, double* out) {
+        if (is_charlie()) {
+            lane_value(row, ACT_STAND, out);
+            return;
+        }
+        if (split_aces_stand()) {
+            lane_value(row, ACT_STAND, out);
+            if (!(n_cards == 2 && may_double())) return;
+            double dd[MAX_LANES];
+            lane_value(row, ACT_DOUBLE, dd);
+            for (int l = 0; l < lanes; ++l)
+                if (improves(dd[l], out[l])) out[l] = dd[l];
+            return;
+        }
+        int8_t a[MAX_LANES];
+        std::memcpy(a, lane_choices(row), sizeof a);
+        for (int action = ACT_STAND; action <= ACT_DOUBLE; ++action) {
+            bool wanted = false;
+            for (int l = 0; l < lanes; ++l) wanted |= a[l] == action;
+            if (!wanted) continue;
+            double v[MAX_LANES];
+            lane_value(row, action, v);
+            for (int l = 0; l < lanes; ++l)
+                if (a[l] == action) out[l] = v[l];
+        }
+    }
+
+    /* blocks() with each split hand walked once for the contexts e = 1 .. amax + 1 */
+    void blocks_in_lanes(int pair, int amax, int free, double* X, double* Y) {
+        int p = pair - 1;
+        double rho[MAX_A][N_RANKS];
+        bool usable[MAX_A], wanted[N_RANKS] = {false};
+        for (int a = 0; a < MAX_A; ++a) X[a] = Y[a] = 0.0;
+        for (int a = 0; a <= amax; ++a) {
+            double left = 0.0;
+            double* q = rho[a];
+            usable[a] = false;
+            for (int r = 0; r < N_RANKS; ++r) q[r] = shoe[r];
+            q[p] -= a + 2;
+            for (int r = 0; r < N_RANKS; ++r) q[r] -= dealer_cnt[r];
+            if (q[p] < 0) continue;
+            for (int r = 0; r < N_RANKS; ++r) left += q[r];
+            if (left <= 0) continue;
+            for (int r = 0; r < N_RANKS; ++r) q[r] /= left;
+            usable[a] = true;
+            for (int r = 0; r < N_RANKS; ++r) wanted[r] |= q[r] > 0.0;
+        }
+        double V[N_RANKS][MAX_LANES];
+        lanes = amax + 1;
+        for (int r = 0; r < N_RANKS; ++r) {
+            if (!wanted[r]) continue;
+            clear_hand();
+            pair_rank = pair;
+            free_hand = free;
+            add_card(p);
+            add_card(r);
+            lane_continuation(lane_lookup(), V[r]);
+            clear_hand();
+        }
+        lanes = 0;
+        for (int a = 0; a <= amax; ++a) {
+            if (!usable[a]) continue;
+            for (int r = 0; r < N_RANKS; ++r)
+                if (rho[a][r] > 0.0) X[a] += rho[a][r] * V[r][a];
+            if (rho[a][p] > 0.0) Y[a] = V[p][a];
+        }
+    }
+
     /* ---- splits (the classic X/Y assembly, sections 6.4-6.6) ---------------------- */
 
     int hands_limit(int pair) const {
@@ -961,6 +1372,7 @@ class GameWalk {
 
     /* X_a, Y_a for a = 0..amax of the split hands of one stake */
     void blocks(int pair, int amax, int free, double* X, double* Y) {
+        if (lanes_apply(amax)) return blocks_in_lanes(pair, amax, free, X, Y);
         int p = pair - 1;
         double rho[N_RANKS];
         for (int a = 0; a < MAX_A; ++a) X[a] = Y[a] = 0.0;
