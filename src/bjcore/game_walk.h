@@ -268,7 +268,7 @@ class GameWalk {
             uint64_t ke = removed_key();
             double row[N_RANKS], left = 0.0;
             remaining(row);
-            if (e != saved && (overdrawn(row) || dealer_index.find(ke) >= 0)) continue;
+            if (e != saved && (row[p] < 0.0 || dealer_index.find(ke) >= 0)) continue;
             for (int r = 0; r < N_RANKS; ++r) {
                 if (row[r] < 0.0) row[r] = 0.0;
                 left += row[r];
@@ -280,11 +280,9 @@ class GameWalk {
         return &dealer_rows[(size_t)dealer_index.find(key) * N_OUT];
     }
 
-    /* A split hand's shoe with a negative count (a fractional count the hand overdraws, or
-     * a context that cannot hold the hand: never weighted) is clamped at 0, as the classic
-     * engine's split passes clamp it; its law is kept apart from the shared ones, so that an
-     * unsplit hand with the same cards gone (whose negative count stays in the total)
-     * never reads it, whichever is valued first. */
+    /* The clamped laws of the split lanes that cannot hold their hand (never weighted:
+     * see "a split hand in all its contexts at once"), kept apart from the shared ones so
+     * that no other hand reads them. */
     FlatIndex clamped_index{64};
     std::vector<double> clamped_rows;
     static bool overdrawn(const double* n) {
@@ -311,24 +309,36 @@ class GameWalk {
     }
 
     /* Laws wanted soon are queued and computed together, in passes shared by up to 16
-     * shoes (DealerDraws::law_batch: each shoe's arithmetic is the single pass's). */
+     * shoes (DealerDraws::law_batch: each shoe's arithmetic is the single pass's).  A
+     * queued law gets its row and its key at once (the row is filled by the flush: a
+     * reader of a found row flushes first while any law waits), so that the caller keeps
+     * the row and a key is never queued twice (callers queue only keys not found). */
     enum { LAW_QUEUE = 64 };
     double queued_n[LAW_QUEUE * N_RANKS], queued_left[LAW_QUEUE];
-    uint64_t queued_keys[LAW_QUEUE];
+    int queued_rows[LAW_QUEUE];
     int queued = 0;
 
-    void queue_law(uint64_t key, const double* n, double left) {
-        for (int i = 0; i < queued; ++i)
-            if (queued_keys[i] == key) return;
+    int queue_law(uint64_t key, const double* n, double left) {
         if (queued == LAW_QUEUE) flush_laws();
+        int row = (int)(dealer_rows.size() / N_OUT);
+        dealer_rows.resize(dealer_rows.size() + N_OUT);
+        dealer_index.insert(key, row);
         std::memcpy(queued_n + queued * N_RANKS, n, sizeof(double) * N_RANKS);
         queued_left[queued] = left;
-        queued_keys[queued++] = key;
+        queued_rows[queued++] = row;
+        return row;
     }
     void flush_laws() {
         double out[LAW_QUEUE * N_OUT];
         dealer.law_batch(queued_n, queued_left, queued, out);
-        for (int i = 0; i < queued; ++i) store_law(queued_keys[i], out + i * N_OUT);
+        for (int i = 0; i < queued; ++i) {
+            // (store_law's complement)
+            double* law = out + i * N_OUT;
+            double listed = 0.0;
+            for (int j = 0; j < D_OVER; ++j) listed += law[j];
+            law[D_OVER] = 1.0 - listed;
+            std::memcpy(&dealer_rows[(size_t)queued_rows[i] * N_OUT], law, sizeof(double) * N_OUT);
+        }
         queued = 0;
     }
 
@@ -508,13 +518,11 @@ class GameWalk {
 
     const double* dealer_outcomes() {
         uint64_t key = removed_key();
-        if (!infinite && pair_rank != 0) {
-            double n[N_RANKS];
-            remaining(n);
-            if (overdrawn(n)) return clamped_law(key, n);
-        }
         int found = dealer_index.find(key);
-        if (found >= 0) return &dealer_rows[(size_t)found * N_OUT];
+        if (found >= 0) {
+            if (queued) flush_laws();   // (the row may be waiting for its pass)
+            return &dealer_rows[(size_t)found * N_OUT];
+        }
         if (!infinite && extra_max > 1 && pair_rank >= 1 && pair_rank <= 10
             && extra >= 1 && extra <= extra_max)
             return split_dealer_outcomes(key);
@@ -977,7 +985,10 @@ class GameWalk {
         uint8_t have = 0;               // bits: 1 stand, 2 hit, 4 double, 8 law
         uint8_t after_have = 0;         // bit k: the block of k redoubles left
         bool chosen = false;
+        bool located = false;           // law_row filled
+        uint8_t reach = 0;              // bit l: lane l may hold the hand (a weighted lane)
         int8_t choice[MAX_LANES];
+        int32_t law_row[MAX_LANES];     // each lane's dealer row (-1: a clamped law)
     };
     int lanes = 0;             // while a split hand is walked in lanes: L (lane l: e = l + 1)
     bool use_lanes = true;     // false: each context walked alone (for tests)
@@ -1034,32 +1045,68 @@ class GameWalk {
             for (int r = 0; r < N_RANKS; ++r) q[r] = left > 0.0 ? q[r] / left : 0.0;
         }
     }
+    /* the lanes that may draw rank r */
+    unsigned drawing(double pi[][N_RANKS], int r) const {
+        unsigned m = 0;
+        for (int l = 0; l < lanes; ++l)
+            if (pi[l][r] > 0.0) m |= 1u << l;
+        return m;
+    }
     uint64_t lane_key(int l) const { return hand_key + (uint64_t)(l + 1) * rank_unit(pair_rank - 1); }
 
-    /* queue the laws of the current hand's lanes that are not known (whole shoes only) */
-    void queue_lane_laws() {
+    /* find the dealer rows of the row's lanes (the current hand), queueing the laws not
+     * known (a shoe with a negative count: -1, its clamped law made when read) */
+    void queue_lane_laws(int row) {
         for (int l = 0; l < lanes; ++l) {
-            uint64_t key = lane_key(l);
-            if (dealer_index.find(key) >= 0) continue;
             double n[N_RANKS], left = 0.0;
             lane_remaining(l + 1, n);
-            if (overdrawn(n)) continue;
-            for (int r = 0; r < N_RANKS; ++r) left += n[r];
-            queue_law(key, n, left);
+            int found = -1;
+            if (!overdrawn(n)) {
+                uint64_t key = lane_key(l);
+                found = dealer_index.find(key);
+                if (found < 0) {
+                    for (int r = 0; r < N_RANKS; ++r) left += n[r];
+                    found = queue_law(key, n, left);
+                }
+            }
+            lane_rows[row].law_row[l] = found;
         }
+        lane_rows[row].located = true;
+    }
+    /* a weighted lane's shoe with a negative count (a fractional count the hand
+     * overdraws): dealer_outcomes' law, clamped, shared under its key with whichever hand
+     * asks first, as the one-context walk shares it */
+    const double* overdrawn_law(int l, const double* counts) {
+        uint64_t key = lane_key(l);
+        int found = dealer_index.find(key);
+        if (found >= 0) {
+            if (queued) flush_laws();
+            return &dealer_rows[(size_t)found * N_OUT];
+        }
+        double n[N_RANKS], out[N_OUT], left = 0.0;
+        for (int r = 0; r < N_RANKS; ++r) {
+            n[r] = counts[r] < 0.0 ? 0.0 : counts[r];
+            left += n[r];
+        }
+        dealer.law(n, left, out);
+        return store_law(key, out);
     }
     /* the stand laws of every lane of the row (the current hand), as stand_law() */
     void lane_laws(int row) {
         if (lane_rows[row].have & 8) return;
-        queue_lane_laws();
+        if (!lane_rows[row].located) queue_lane_laws(row);
         if (queued) flush_laws();
         for (int l = 0; l < lanes; ++l) {
-            double n[N_RANKS];
-            lane_remaining(l + 1, n);
-            uint64_t key = lane_key(l);
-            const double* d = overdrawn(n) ? clamped_law(key, n)
-                                           : &dealer_rows[(size_t)dealer_index.find(key) * N_OUT];
-            StandLaw law = stand_law_from(d);
+            int found = lane_rows[row].law_row[l];
+            StandLaw law;
+            if (found >= 0) {
+                law = stand_law_from(&dealer_rows[(size_t)found * N_OUT]);
+            } else {
+                double n[N_RANKS];
+                lane_remaining(l + 1, n);
+                law = (lane_rows[row].reach >> l) & 1 ? stand_law_from(overdrawn_law(l, n))
+                                                      : stand_law_from(clamped_law(lane_key(l), n));
+            }
             lane_at(row, LV_WIN)[l] = law.win;
             lane_at(row, LV_LOSE)[l] = law.lose;
             lane_at(row, LV_NATURAL)[l] = law.natural;
@@ -1082,7 +1129,7 @@ class GameWalk {
             if (!drawn) continue;
             add_card(r);
             int kid = kids[r] = lane_lookup();
-            if (!(lane_rows[kid].have & 8) && !(hit && lane_never_stands(kid))) queue_lane_laws();
+            if (!lane_rows[kid].located && !(hit && lane_never_stands(kid))) queue_lane_laws(kid);
             remove_card(r);
         }
         if (queued) flush_laws();
@@ -1090,17 +1137,17 @@ class GameWalk {
     /* whether the current hand's walk in lanes never stands at its row (CDZ-: the pick) */
     bool lane_never_stands(int row) {
         if (R.split_class != SPLIT_CDZ || is_charlie() || split_aces_stand()) return false;
-        return lane_choices(row)[0] != ACT_STAND;
+        return lane_choices(row, 0)[0] != ACT_STAND;
     }
 
-    void lane_value(int row, int action, double* out) {
+    void lane_value(int row, int action, double* out, unsigned mask) {
         uint8_t bit = action == ACT_STAND ? 1 : action == ACT_HIT ? 2 : 4;
         int what = action == ACT_STAND ? LV_STAND : action == ACT_HIT ? LV_HIT : LV_DOUBLE;
         if (!(lane_rows[row].have & bit)) {
             double v[MAX_LANES];
             if (action == ACT_STAND) lane_stand(row, v);
-            else if (action == ACT_HIT) lane_hit(v);
-            else lane_double(v);
+            else if (action == ACT_HIT) lane_hit(v, mask);
+            else lane_double(v, mask);
             double* kept = lane_at(row, what);
             for (int l = 0; l < lanes; ++l) kept[l] = v[l];
             lane_rows[row].have |= bit;
@@ -1122,7 +1169,7 @@ class GameWalk {
         }
     }
 
-    void lane_hit(double* out) {
+    void lane_hit(double* out, unsigned mask) {
         double pi[MAX_LANES][N_RANKS];
         lane_weights(pi);
         int kids[N_RANKS];
@@ -1138,14 +1185,14 @@ class GameWalk {
             if (kids[r] < 0) continue;
             double v[MAX_LANES];
             add_card(r);
-            lane_continuation(kids[r], v);
+            lane_continuation(kids[r], v, mask & drawing(pi, r));
             remove_card(r);
             for (int l = 0; l < lanes; ++l)
                 if (pi[l][r] > 0.0) out[l] += pi[l][r] * v[l];
         }
     }
 
-    void lane_double(double* out) {
+    void lane_double(double* out, unsigned mask) {
         double own = own_stake(), fr = free_hand ? 1.0 : 0.0, added_own;
         if (free_double_here()) {
             fr += own + fr;
@@ -1154,11 +1201,11 @@ class GameWalk {
             added_own = own + fr;
             own += added_own;
         }
-        lane_doubled_draw(own, fr, added_own, R.redoubles, out);
+        lane_doubled_draw(own, fr, added_own, R.redoubles, out, mask);
     }
 
     void lane_doubled_draw(double own, double fr, double added_own, int redoubles_left,
-                           double* out) {
+                           double* out, unsigned mask) {
         double pi[MAX_LANES][N_RANKS];
         lane_weights(pi);
         int kids[N_RANKS];
@@ -1173,16 +1220,18 @@ class GameWalk {
             if (kids[r] < 0) continue;
             double v[MAX_LANES];
             add_card(r);
-            lane_doubled_choice(kids[r], own, fr, redoubles_left, v);
+            lane_doubled_choice(kids[r], own, fr, redoubles_left, v, mask & drawing(pi, r));
             remove_card(r);
             for (int l = 0; l < lanes; ++l)
                 if (pi[l][r] > 0.0) out[l] += pi[l][r] * v[l];
         }
     }
 
-    void lane_doubled_choice(int row, double own, double fr, int redoubles_left, double* out) {
+    void lane_doubled_choice(int row, double own, double fr, int redoubles_left, double* out,
+                             unsigned mask) {
+        lane_rows[row].reach |= (uint8_t)mask;
         if (!(R.redoubles > 0 && fr == 0.0 && !free_hand)) {
-            lane_doubled_choice_at(row, own, fr, redoubles_left, out);
+            lane_doubled_choice_at(row, own, fr, redoubles_left, out, mask);
             return;
         }
         if ((lane_rows[row].after_have >> redoubles_left) & 1) {
@@ -1190,7 +1239,7 @@ class GameWalk {
             for (int l = 0; l < lanes; ++l) out[l] = kept[l];
             return;
         }
-        lane_doubled_choice_at(row, own, fr, redoubles_left, out);
+        lane_doubled_choice_at(row, own, fr, redoubles_left, out, mask);
         LaneRow& lr = lane_rows[row];
         if (lr.after == 0xffffffffu) {
             lr.after = (uint32_t)lane_after.size();
@@ -1203,7 +1252,7 @@ class GameWalk {
 
     /* doubled_choice_at in every lane (no policy: the lanes never play one) */
     void lane_doubled_choice_at(int row, double own, double fr, int redoubles_left,
-                                double* out) {
+                                double* out, unsigned mask) {
         lane_laws(row);
         for (int l = 0; l < lanes; ++l) {
             StandLaw law = lane_law(row, l);
@@ -1216,7 +1265,7 @@ class GameWalk {
                           && (R.rescue_after_redouble || redoubles_left == R.redoubles);
         if (may_redouble) {
             double v[MAX_LANES];
-            lane_doubled_draw(2.0 * own, 2.0 * fr, own, redoubles_left - 1, v);
+            lane_doubled_draw(2.0 * own, 2.0 * fr, own, redoubles_left - 1, v, mask);
             for (int l = 0; l < lanes; ++l)
                 if (improves(v[l], out[l])) out[l] = v[l];
         }
@@ -1228,11 +1277,11 @@ class GameWalk {
     }
 
     /* best_option_at in every lane */
-    void lane_best(int row, bool double_ok, int8_t* choice) {
+    void lane_best(int row, bool double_ok, int8_t* choice, unsigned mask) {
         double st[MAX_LANES], h[MAX_LANES], d[MAX_LANES];
-        lane_value(row, ACT_STAND, st);
-        lane_value(row, ACT_HIT, h);
-        if (double_ok) lane_value(row, ACT_DOUBLE, d);
+        lane_value(row, ACT_STAND, st, mask);
+        lane_value(row, ACT_HIT, h, mask);
+        if (double_ok) lane_value(row, ACT_DOUBLE, d, mask);
         for (int l = 0; l < lanes; ++l) {
             int best = ACT_STAND;
             double v = st[l];
@@ -1243,7 +1292,7 @@ class GameWalk {
     }
     /* strategy_choice in every lane: CDZ-'s pick in the generic context, CDP1's in the
      * first context (e = 1), CDP's in each */
-    const int8_t* lane_choices(int row) {
+    const int8_t* lane_choices(int row, unsigned mask) {
         if (!lane_rows[row].chosen) {
             int8_t c[MAX_LANES];
             bool double_ok = may_double();
@@ -1251,7 +1300,7 @@ class GameWalk {
                 int a = cdz_choice();
                 for (int l = 0; l < lanes; ++l) c[l] = (int8_t)a;
             } else {
-                lane_best(row, double_ok, c);
+                lane_best(row, double_ok, c, mask);
                 if (R.split_class == SPLIT_CDP1)
                     for (int l = 1; l < lanes; ++l) c[l] = c[0];
             }
@@ -1262,28 +1311,29 @@ class GameWalk {
     }
 
     /* continuation_at in every lane */
-    void lane_continuation(int row, double* out) {
+    void lane_continuation(int row, double* out, unsigned mask) {
+        lane_rows[row].reach |= (uint8_t)mask;
         if (is_charlie()) {
-            lane_value(row, ACT_STAND, out);
+            lane_value(row, ACT_STAND, out, mask);
             return;
         }
         if (split_aces_stand()) {
-            lane_value(row, ACT_STAND, out);
+            lane_value(row, ACT_STAND, out, mask);
             if (!(n_cards == 2 && may_double())) return;
             double dd[MAX_LANES];
-            lane_value(row, ACT_DOUBLE, dd);
+            lane_value(row, ACT_DOUBLE, dd, mask);
             for (int l = 0; l < lanes; ++l)
                 if (improves(dd[l], out[l])) out[l] = dd[l];
             return;
         }
         int8_t a[MAX_LANES];
-        std::memcpy(a, lane_choices(row), sizeof a);
+        std::memcpy(a, lane_choices(row, mask), sizeof a);
         for (int action = ACT_STAND; action <= ACT_DOUBLE; ++action) {
             bool wanted = false;
             for (int l = 0; l < lanes; ++l) wanted |= a[l] == action;
             if (!wanted) continue;
             double v[MAX_LANES];
-            lane_value(row, action, v);
+            lane_value(row, action, v, mask);
             for (int l = 0; l < lanes; ++l)
                 if (a[l] == action) out[l] = v[l];
         }
@@ -1318,7 +1368,10 @@ class GameWalk {
             free_hand = free;
             add_card(p);
             add_card(r);
-            lane_continuation(lane_lookup(), V[r]);
+            unsigned mask = 0;
+            for (int a = 0; a <= amax; ++a)
+                if (usable[a] && rho[a][r] > 0.0) mask |= 1u << a;
+            lane_continuation(lane_lookup(), V[r], mask);
             clear_hand();
         }
         lanes = 0;
