@@ -978,7 +978,7 @@ class GameWalk {
      * Only the traversal, the row look-ups and the choices are shared: the dealer laws are
      * still one per context, batched (DealerDraws::law_batch). */
     enum { MAX_LANES = 8 };
-    enum { LV_STAND, LV_HIT, LV_DOUBLE, LV_WIN, LV_LOSE, LV_NATURAL, LV_TIE, LV_N };
+    enum { LV_STAND, LV_HIT, LV_DOUBLE, LV_N };
     struct LaneRow {
         uint32_t base;                  // lane_vals: LV_N blocks of ``lanes`` doubles
         uint32_t after = 0xffffffffu;   // lane_after: 4 blocks (redoubles left 0..3)
@@ -1009,9 +1009,13 @@ class GameWalk {
     double* lane_at(int row, int what) {
         return &lane_vals[lane_rows[row].base + (size_t)what * lanes];
     }
-    StandLaw lane_law(int row, int l) {
-        return StandLaw{lane_at(row, LV_WIN)[l], lane_at(row, LV_LOSE)[l],
-                        lane_at(row, LV_NATURAL)[l], lane_at(row, LV_TIE)[l]};
+    /* lane l's stand law (after lane_laws): from its dealer row, kept by index (a row
+     * holds no law of its own: 4 L doubles less a row, the solve's memory under malloc's
+     * trim threshold) */
+    StandLaw lane_law(int row, int l) const {
+        int found = lane_rows[row].law_row[l];
+        return stand_law_from(found >= 0 ? &dealer_rows[(size_t)found * N_OUT]
+                                         : &clamped_rows[(size_t)(-2 - found) * N_OUT]);
     }
 
     /* the row of the current split hand (pair_rank, free_hand, the cards) */
@@ -1076,41 +1080,38 @@ class GameWalk {
     /* a weighted lane's shoe with a negative count (a fractional count the hand
      * overdraws): dealer_outcomes' law, clamped, shared under its key with whichever hand
      * asks first, as the one-context walk shares it */
-    const double* overdrawn_law(int l, const double* counts) {
+    int overdrawn_law(int l, const double* counts) {
         uint64_t key = lane_key(l);
         int found = dealer_index.find(key);
-        if (found >= 0) {
-            if (queued) flush_laws();
-            return &dealer_rows[(size_t)found * N_OUT];
-        }
+        if (found >= 0) return found;
         double n[N_RANKS], out[N_OUT], left = 0.0;
         for (int r = 0; r < N_RANKS; ++r) {
             n[r] = counts[r] < 0.0 ? 0.0 : counts[r];
             left += n[r];
         }
         dealer.law(n, left, out);
-        return store_law(key, out);
+        found = (int)(dealer_rows.size() / N_OUT);
+        store_law(key, out);
+        return found;
     }
-    /* the stand laws of every lane of the row (the current hand), as stand_law() */
+    /* every lane's dealer row of the row (the current hand), made and final: a shared
+     * row (index >= 0) or a clamped one of clamped_rows (-2 - index) */
     void lane_laws(int row) {
         if (lane_rows[row].have & 8) return;
         if (!lane_rows[row].located) queue_lane_laws(row);
         if (queued) flush_laws();
         for (int l = 0; l < lanes; ++l) {
-            int found = lane_rows[row].law_row[l];
-            StandLaw law;
-            if (found >= 0) {
-                law = stand_law_from(&dealer_rows[(size_t)found * N_OUT]);
+            if (lane_rows[row].law_row[l] >= 0) continue;
+            double n[N_RANKS];
+            lane_remaining(l + 1, n);
+            int found;
+            if ((lane_rows[row].reach >> l) & 1) {
+                found = overdrawn_law(l, n);
             } else {
-                double n[N_RANKS];
-                lane_remaining(l + 1, n);
-                law = (lane_rows[row].reach >> l) & 1 ? stand_law_from(overdrawn_law(l, n))
-                                                      : stand_law_from(clamped_law(lane_key(l), n));
+                clamped_law(lane_key(l), n);
+                found = -2 - clamped_index.find(lane_key(l));
             }
-            lane_at(row, LV_WIN)[l] = law.win;
-            lane_at(row, LV_LOSE)[l] = law.lose;
-            lane_at(row, LV_NATURAL)[l] = law.natural;
-            lane_at(row, LV_TIE)[l] = law.tie;
+            lane_rows[row].law_row[l] = found;
         }
         lane_rows[row].have |= 8;
     }
