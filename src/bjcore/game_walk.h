@@ -156,6 +156,12 @@ class FlatIndex {
         mask = 0;
         shift = 64;
     }
+    /* start loading the key's first slot (a look-up soon after finds it in the cache:
+     * the dealer laws' index is larger than the cache, and a hand's children's keys are
+     * scattered over it) */
+    void prefetch(uint64_t key) const {
+        if (!slots.empty()) __builtin_prefetch(&slots[slot(key)]);
+    }
     int find(uint64_t key) const {
         if (slots.empty()) return -1;
         size_t j = slot(key);
@@ -197,7 +203,7 @@ template <class Acc>
 struct HandRow {
     Acc stand, hit, dbl;
     StandLaw law;
-    uint8_t have = 0;     // bits: 1 stand, 2 hit, 4 double, 8 law
+    uint8_t have = 0;     // bits: 1 stand, 2 hit, 4 double, 8 law, 16 law asked for (child_rows)
     int8_t choice = -1;
 };
 
@@ -382,7 +388,19 @@ class GameWalk {
         }
         int saved = extra;
         for (int r = 0; r < N_RANKS; ++r) {
-            if (kids[r] < 0 || (rows[kids[r]].have & 8)) continue;
+            if (kids[r] < 0 || (rows[kids[r]].have & 24)) continue;
+            add_card(r);
+            for (int e = saved; e <= e_hi; ++e) {
+                extra = e;
+                dealer_index.prefetch(removed_key());
+            }
+            extra = saved;
+            remove_card(r);
+        }
+        for (int r = 0; r < N_RANKS; ++r) {
+            if (kids[r] < 0 || (rows[kids[r]].have & 24)) continue;
+            // (bit 16: its law is known or queued, or its shoe is not whole: not again)
+            if (e_hi == saved) rows[kids[r]].have |= 16;
             add_card(r);
             for (int e = saved; e <= e_hi; ++e) {
                 extra = e;
@@ -1122,15 +1140,25 @@ class GameWalk {
      * in the generic context, so known before any lane's values) stands: the others would
      * never read them */
     void lane_child_rows(double pi[][N_RANKS], int* kids, bool hit) {
+        bool wanted[N_RANKS];
         for (int r = 0; r < N_RANKS; ++r) {
             kids[r] = -1;
+            wanted[r] = false;
             if (hard + r + 1 > 21) continue;
             bool drawn = false;
             for (int l = 0; l < lanes; ++l) drawn |= pi[l][r] > 0.0;
             if (!drawn) continue;
             add_card(r);
             int kid = kids[r] = lane_lookup();
-            if (!lane_rows[kid].located && !(hit && lane_never_stands(kid))) queue_lane_laws(kid);
+            wanted[r] = !lane_rows[kid].located && !(hit && lane_never_stands(kid));
+            if (wanted[r])
+                for (int l = 0; l < lanes; ++l) dealer_index.prefetch(lane_key(l));
+            remove_card(r);
+        }
+        for (int r = 0; r < N_RANKS; ++r) {
+            if (!wanted[r]) continue;
+            add_card(r);
+            queue_lane_laws(kids[r]);
             remove_card(r);
         }
         if (queued) flush_laws();
