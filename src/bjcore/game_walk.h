@@ -231,7 +231,7 @@ class GameWalk {
     uint64_t hand_key = 0;
 
     DealerDraws dealer;           // the dealer's draw compositions (game_dealer.h)
-    FlatIndex dealer_index;
+    FlatIndex dealer_index{16384};   // (a round's walk holds 6,000-27,000 laws on 6 decks)
     std::vector<double> dealer_rows;     // N_OUT per row
     /* the hand rows' index, one table per context (pair rank, extra pair cards, free
      * hand): the walk stays in one context for long runs, and a small table stays in the
@@ -1020,7 +1020,7 @@ class GameWalk {
     };
     int lanes = 0;             // while a split hand is walked in lanes: L (lane l: e = l + 1)
     bool use_lanes = true;     // false: each context walked alone (for tests)
-    std::vector<FlatIndex> lane_index = std::vector<FlatIndex>(2 * N_RANKS, FlatIndex(256));
+    std::vector<FlatIndex> lane_index = std::vector<FlatIndex>(2 * N_RANKS, FlatIndex(1024));
     std::vector<LaneRow> lane_rows;
     std::vector<double> lane_vals, lane_after;
 
@@ -1676,6 +1676,12 @@ class GameWalk {
 
     double round_value() {
         if (!infinite) {
+            // the tables' usual sizes on 6 decks reserved at once (not copied as they grow;
+            // pages never written cost no memory)
+            dealer_rows.reserve((size_t)16384 * N_OUT);
+            rows.reserve(8192);
+            lane_rows.reserve(8192);
+            lane_vals.reserve((size_t)8192 * LV_N * 5);
             clear_hand();
             ask_hand_laws(0);
             clear_hand();
