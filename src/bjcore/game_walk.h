@@ -1403,6 +1403,17 @@ class GameWalk {
         }
         double V[N_RANKS][MAX_LANES];
         lanes = amax + 1;
+        // the split hands' first rows and their laws, asked for together
+        for (int r = 0; r < N_RANKS; ++r) {
+            if (!wanted[r]) continue;
+            clear_hand();
+            pair_rank = pair;
+            free_hand = free;
+            add_card(p);
+            add_card(r);
+            int row = lane_lookup();
+            if (!lane_rows[row].located) queue_lane_laws(row);
+        }
         for (int r = 0; r < N_RANKS; ++r) {
             if (!wanted[r]) continue;
             clear_hand();
