@@ -1005,7 +1005,7 @@ class GameWalk {
      * whose shoe cannot hold the hand is valued too (its shoe clamped) but never weighted.
      * Only the traversal, the row look-ups and the choices are shared: the dealer laws are
      * still one per context, batched (DealerDraws::law_batch). */
-    enum { MAX_LANES = 8 };
+    enum { MAX_CONTEXTS = 8, MAX_LANES = 2 * MAX_CONTEXTS };
     enum { LV_STAND, LV_HIT, LV_DOUBLE, LV_N };
     struct LaneRow {
         uint32_t base;                  // lane_vals: LV_N blocks of ``lanes`` doubles
@@ -1014,11 +1014,16 @@ class GameWalk {
         uint8_t after_have = 0;         // bit k: the block of k redoubles left
         bool chosen = false;
         bool located = false;           // law_row filled
-        uint8_t reach = 0;              // bit l: lane l may hold the hand (a weighted lane)
+        uint16_t reach = 0;             // bit l: lane l may hold the hand (a weighted lane)
         int8_t choice[MAX_LANES];
-        int32_t law_row[MAX_LANES];     // each lane's dealer row (-1: a clamped law)
+        int32_t law_row[MAX_CONTEXTS];  // each context's dealer row (-1: a clamped law)
     };
-    int lanes = 0;             // while a split hand is walked in lanes: L (lane l: e = l + 1)
+    /* while a split hand is walked in lanes: its L contexts (lane l: e = l % L + 1) for
+     * one stake (the current free_hand), or, in a free split, for both stakes (lanes L .. 2L
+     * - 1 the free split hands') */
+    int contexts = 0, stakes = 1, lanes = 0;
+    int lane_free(int l) const { return stakes == 2 ? l / contexts : free_hand; }
+    double lane_own(int l) const { return lane_free(l) ? 0.0 : 1.0; }
     bool use_lanes = true;     // false: each context walked alone (for tests)
     std::vector<FlatIndex> lane_index = std::vector<FlatIndex>(2 * N_RANKS, FlatIndex(1024));
     std::vector<LaneRow> lane_rows;
@@ -1032,7 +1037,7 @@ class GameWalk {
     }
     bool lanes_apply(int amax) const {
         return use_lanes && std::is_same<Acc, ValueAcc>::value && !infinite
-               && R.split_class != SPLIT_POLICY && amax + 1 <= MAX_LANES;
+               && R.split_class != SPLIT_POLICY && amax + 1 <= MAX_CONTEXTS;
     }
     double* lane_at(int row, int what) {
         return &lane_vals[lane_rows[row].base + (size_t)what * lanes];
@@ -1041,7 +1046,7 @@ class GameWalk {
      * holds no law of its own: 4 L doubles less a row, the solve's memory under malloc's
      * trim threshold) */
     StandLaw lane_law(int row, int l) const {
-        int found = lane_rows[row].law_row[l];
+        int found = lane_rows[row].law_row[l % contexts];
         return stand_law_from(found >= 0 ? &dealer_rows[(size_t)found * N_OUT]
                                          : &clamped_rows[(size_t)(-2 - found) * N_OUT]);
     }
@@ -1066,7 +1071,7 @@ class GameWalk {
         n[pair_rank - 1] -= e;
     }
     void lane_weights(double pi[][N_RANKS]) const {
-        for (int l = 0; l < lanes; ++l) {
+        for (int l = 0; l < contexts; ++l) {
             double* q = pi[l];
             double left = 0.0;
             lane_remaining(l + 1, q);
@@ -1076,6 +1081,7 @@ class GameWalk {
             }
             for (int r = 0; r < N_RANKS; ++r) q[r] = left > 0.0 ? q[r] / left : 0.0;
         }
+        for (int l = contexts; l < lanes; ++l) std::memcpy(pi[l], pi[l - contexts], sizeof pi[l]);
     }
     /* the lanes that may draw rank r */
     unsigned drawing(double pi[][N_RANKS], int r) const {
@@ -1084,12 +1090,13 @@ class GameWalk {
             if (pi[l][r] > 0.0) m |= 1u << l;
         return m;
     }
-    uint64_t lane_key(int l) const { return hand_key + (uint64_t)(l + 1) * rank_unit(pair_rank - 1); }
+    /* context c's dealer-law key (e = c + 1 extra pair cards gone) */
+    uint64_t lane_key(int c) const { return hand_key + (uint64_t)(c + 1) * rank_unit(pair_rank - 1); }
 
     /* find the dealer rows of the row's lanes (the current hand), queueing the laws not
      * known (a shoe with a negative count: -1, its clamped law made when read) */
     void queue_lane_laws(int row) {
-        for (int l = 0; l < lanes; ++l) {
+        for (int l = 0; l < contexts; ++l) {
             double n[N_RANKS], left = 0.0;
             lane_remaining(l + 1, n);
             int found = -1;
@@ -1127,12 +1134,14 @@ class GameWalk {
     void lane_laws(int row) {
         if (lane_rows[row].have & 8) return;
         if (!lane_rows[row].located) queue_lane_laws(row);
-        for (int l = 0; l < lanes; ++l) {
+        unsigned reach = lane_rows[row].reach;
+        if (stakes == 2) reach |= reach >> contexts;
+        for (int l = 0; l < contexts; ++l) {
             if (lane_rows[row].law_row[l] != -1) continue;
             double n[N_RANKS];
             lane_remaining(l + 1, n);
             int found;
-            if ((lane_rows[row].reach >> l) & 1) {
+            if ((reach >> l) & 1) {
                 found = overdrawn_law(l, n);
             } else {
                 clamped_law(lane_key(l), n);
@@ -1140,7 +1149,7 @@ class GameWalk {
             }
             lane_rows[row].law_row[l] = found;
         }
-        for (int l = 0; l < lanes; ++l)
+        for (int l = 0; l < contexts; ++l)
             if (waiting(lane_rows[row].law_row[l])) {
                 flush_laws();
                 break;
@@ -1166,7 +1175,7 @@ class GameWalk {
             int kid = kids[r] = lane_lookup();
             wanted[r] = !lane_rows[kid].located && !(hit && lane_never_stands(kid));
             if (wanted[r])
-                for (int l = 0; l < lanes; ++l) dealer_index.prefetch(lane_key(l));
+                for (int l = 0; l < contexts; ++l) dealer_index.prefetch(lane_key(l));
             remove_card(r);
         }
         for (int r = 0; r < N_RANKS; ++r) {
@@ -1179,7 +1188,10 @@ class GameWalk {
     /* whether the current hand's walk in lanes never stands at its row (CDZ-: the pick) */
     bool lane_never_stands(int row) {
         if (R.split_class != SPLIT_CDZ || is_charlie() || split_aces_stand()) return false;
-        return lane_choices(row, 0)[0] != ACT_STAND;
+        const int8_t* c = lane_choices(row, 0);
+        for (int l = 0; l < lanes; ++l)
+            if (c[l] == ACT_STAND) return false;
+        return true;
     }
 
     void lane_value(int row, int action, double* out, unsigned mask) {
@@ -1201,10 +1213,10 @@ class GameWalk {
     /* stand_value of a split hand (never a natural), charlie_value */
     void lane_stand(int row, double* out) {
         lane_laws(row);
-        double own = own_stake();
-        double pays = (own_stake() + (free_hand ? 1.0 : 0.0)) * bonus_multiplier();
+        double bonus = bonus_multiplier();
         bool charlie = is_charlie();
         for (int l = 0; l < lanes; ++l) {
+            double own = lane_own(l), pays = (own + (lane_free(l) ? 1.0 : 0.0)) * bonus;
             StandLaw law = lane_law(row, l);
             if (charlie) law = StandLaw{1.0 - law.natural, 0.0, law.natural, 0.0};
             out[l] = ValueAcc::settle(law, own, pays, R.tie_value).v;
@@ -1216,12 +1228,11 @@ class GameWalk {
         lane_weights(pi);
         int kids[N_RANKS];
         lane_child_rows(pi, kids, true);
-        double own = own_stake();
         for (int l = 0; l < lanes; ++l) out[l] = 0.0;
         for (int r = 0; r < N_RANKS; ++r) {
             if (hard + r + 1 > 21) {
                 for (int l = 0; l < lanes; ++l)
-                    if (pi[l][r] > 0.0) out[l] += pi[l][r] * -own;
+                    if (pi[l][r] > 0.0) out[l] += pi[l][r] * -lane_own(l);
                 continue;
             }
             if (kids[r] < 0) continue;
@@ -1235,28 +1246,34 @@ class GameWalk {
     }
 
     void lane_double(double* out, unsigned mask) {
-        double own = own_stake(), fr = free_hand ? 1.0 : 0.0, added_own;
-        if (free_double_here()) {
-            fr += own + fr;
-            added_own = 0.0;
-        } else {
-            added_own = own + fr;
-            own += added_own;
+        double own[MAX_LANES], fr[MAX_LANES], added_own[MAX_LANES];
+        bool free_double = free_double_here();
+        for (int l = 0; l < lanes; ++l) {
+            own[l] = lane_own(l);
+            fr[l] = lane_free(l) ? 1.0 : 0.0;
+            if (free_double) {
+                fr[l] += own[l] + fr[l];
+                added_own[l] = 0.0;
+            } else {
+                added_own[l] = own[l] + fr[l];
+                own[l] += added_own[l];
+            }
         }
         lane_doubled_draw(own, fr, added_own, R.redoubles, out, mask);
     }
 
-    void lane_doubled_draw(double own, double fr, double added_own, int redoubles_left,
-                           double* out, unsigned mask) {
+    /* (a stake per lane: the lanes of a free split hold both stakes) */
+    void lane_doubled_draw(const double* own, const double* fr, const double* added_own,
+                           int redoubles_left, double* out, unsigned mask) {
         double pi[MAX_LANES][N_RANKS];
         lane_weights(pi);
         int kids[N_RANKS];
         lane_child_rows(pi, kids, false);
-        for (int l = 0; l < lanes; ++l) out[l] = added_own * natural_refund(pi[l]);
+        for (int l = 0; l < lanes; ++l) out[l] = added_own[l] * natural_refund(pi[l]);
         for (int r = 0; r < N_RANKS; ++r) {
             if (hard + r + 1 > 21) {
                 for (int l = 0; l < lanes; ++l)
-                    if (pi[l][r] > 0.0) out[l] += pi[l][r] * -own;
+                    if (pi[l][r] > 0.0) out[l] += pi[l][r] * -own[l];
                 continue;
             }
             if (kids[r] < 0) continue;
@@ -1269,10 +1286,11 @@ class GameWalk {
         }
     }
 
-    void lane_doubled_choice(int row, double own, double fr, int redoubles_left, double* out,
-                             unsigned mask) {
-        lane_rows[row].reach |= (uint8_t)mask;
-        if (!(R.redoubles > 0 && fr == 0.0 && !free_hand)) {
+    void lane_doubled_choice(int row, const double* own, const double* fr, int redoubles_left,
+                             double* out, unsigned mask) {
+        lane_rows[row].reach |= (uint16_t)mask;
+        // (redoubles exclude free stakes: a free split's lanes never redouble)
+        if (!(R.redoubles > 0 && stakes == 1 && fr[0] == 0.0 && !free_hand)) {
             lane_doubled_choice_at(row, own, fr, redoubles_left, out, mask);
             return;
         }
@@ -1293,27 +1311,33 @@ class GameWalk {
     }
 
     /* doubled_choice_at in every lane (no policy: the lanes never play one) */
-    void lane_doubled_choice_at(int row, double own, double fr, int redoubles_left,
-                                double* out, unsigned mask) {
+    void lane_doubled_choice_at(int row, const double* own, const double* fr,
+                                int redoubles_left, double* out, unsigned mask) {
         lane_laws(row);
+        int saved_free = free_hand;
         for (int l = 0; l < lanes; ++l) {
             StandLaw law = lane_law(row, l);
-            out[l] = R.natural_loss ? natural_loss_stand(law, own, fr).mean()
-                                    : ValueAcc::settle(law, own, own + fr, R.tie_value).v;
+            free_hand = lane_free(l);   // (natural_loss_stand reads the hand's own stake)
+            out[l] = R.natural_loss ? natural_loss_stand(law, own[l], fr[l]).mean()
+                                    : ValueAcc::settle(law, own[l], own[l] + fr[l], R.tie_value).v;
         }
+        free_hand = saved_free;
         bool may_redouble = redoubles_left > 0 && total() < 21;
-        double orig = own_stake();
         bool may_rescue = R.double_rescue
                           && (R.rescue_after_redouble || redoubles_left == R.redoubles);
         if (may_redouble) {
-            double v[MAX_LANES];
-            lane_doubled_draw(2.0 * own, 2.0 * fr, own, redoubles_left - 1, v, mask);
+            double v[MAX_LANES], own2[MAX_LANES], fr2[MAX_LANES];
+            for (int l = 0; l < lanes; ++l) {
+                own2[l] = 2.0 * own[l];
+                fr2[l] = 2.0 * fr[l];
+            }
+            lane_doubled_draw(own2, fr2, own, redoubles_left - 1, v, mask);
             for (int l = 0; l < lanes; ++l)
                 if (improves(v[l], out[l])) out[l] = v[l];
         }
         if (may_rescue)
             for (int l = 0; l < lanes; ++l) {
-                double v = rescue_value(lane_law(row, l), own, orig);
+                double v = rescue_value(lane_law(row, l), own[l], lane_own(l));
                 if (improves(v, out[l])) out[l] = v;
             }
     }
@@ -1339,12 +1363,21 @@ class GameWalk {
             int8_t c[MAX_LANES];
             bool double_ok = may_double();
             if (R.split_class == SPLIT_CDZ) {
-                int a = cdz_choice();
-                for (int l = 0; l < lanes; ++l) c[l] = (int8_t)a;
+                // (the generic context's pick, per stake)
+                int saved_free = free_hand;
+                for (int l = 0; l < lanes; ++l) {
+                    if (l % contexts == 0) {
+                        free_hand = lane_free(l);
+                        c[l] = (int8_t)cdz_choice();
+                        free_hand = saved_free;
+                    } else {
+                        c[l] = c[l - 1];
+                    }
+                }
             } else {
                 lane_best(row, double_ok, c, mask);
                 if (R.split_class == SPLIT_CDP1)
-                    for (int l = 1; l < lanes; ++l) c[l] = c[0];
+                    for (int l = 0; l < lanes; ++l) c[l] = c[l - l % contexts];
             }
             std::memcpy(lane_rows[row].choice, c, sizeof c);
             lane_rows[row].chosen = true;
@@ -1354,7 +1387,7 @@ class GameWalk {
 
     /* continuation_at in every lane */
     void lane_continuation(int row, double* out, unsigned mask) {
-        lane_rows[row].reach |= (uint8_t)mask;
+        lane_rows[row].reach |= (uint16_t)mask;
         if (is_charlie()) {
             lane_value(row, ACT_STAND, out, mask);
             return;
@@ -1382,11 +1415,12 @@ class GameWalk {
     }
 
     /* blocks() with each split hand walked once for the contexts e = 1 .. amax + 1 */
-    void blocks_in_lanes(int pair, int amax, int free, double* X, double* Y) {
+    void blocks_in_lanes(int pair, int amax, bool free_split, double* X, double* Y,
+                         double* Xf, double* Yf) {
         int p = pair - 1;
         double rho[MAX_A][N_RANKS];
         bool usable[MAX_A], wanted[N_RANKS] = {false};
-        for (int a = 0; a < MAX_A; ++a) X[a] = Y[a] = 0.0;
+        for (int a = 0; a < MAX_A; ++a) X[a] = Y[a] = Xf[a] = Yf[a] = 0.0;
         for (int a = 0; a <= amax; ++a) {
             double left = 0.0;
             double* q = rho[a];
@@ -1402,13 +1436,14 @@ class GameWalk {
             for (int r = 0; r < N_RANKS; ++r) wanted[r] |= q[r] > 0.0;
         }
         double V[N_RANKS][MAX_LANES];
-        lanes = amax + 1;
+        contexts = amax + 1;
+        stakes = free_split ? 2 : 1;
+        lanes = contexts * stakes;
         // the split hands' first rows and their laws, asked for together
         for (int r = 0; r < N_RANKS; ++r) {
             if (!wanted[r]) continue;
             clear_hand();
             pair_rank = pair;
-            free_hand = free;
             add_card(p);
             add_card(r);
             int row = lane_lookup();
@@ -1418,21 +1453,26 @@ class GameWalk {
             if (!wanted[r]) continue;
             clear_hand();
             pair_rank = pair;
-            free_hand = free;
             add_card(p);
             add_card(r);
             unsigned mask = 0;
             for (int a = 0; a <= amax; ++a)
-                if (usable[a] && rho[a][r] > 0.0) mask |= 1u << a;
+                if (usable[a] && rho[a][r] > 0.0) mask |= (free_split ? 1u | 1u << contexts : 1u) << a;
             lane_continuation(lane_lookup(), V[r], mask);
             clear_hand();
         }
-        lanes = 0;
+        lanes = contexts = 0;
+        stakes = 1;
         for (int a = 0; a <= amax; ++a) {
             if (!usable[a]) continue;
             for (int r = 0; r < N_RANKS; ++r)
                 if (rho[a][r] > 0.0) X[a] += rho[a][r] * V[r][a];
             if (rho[a][p] > 0.0) Y[a] = V[p][a];
+            if (!free_split) continue;
+            int f = amax + 1 + a;   // (the free stake's lane of context a + 1)
+            for (int r = 0; r < N_RANKS; ++r)
+                if (rho[a][r] > 0.0) Xf[a] += rho[a][r] * V[r][f];
+            if (rho[a][p] > 0.0) Yf[a] = V[p][f];
         }
     }
 
@@ -1478,7 +1518,6 @@ class GameWalk {
 
     /* X_a, Y_a for a = 0..amax of the split hands of one stake */
     void blocks(int pair, int amax, int free, double* X, double* Y) {
-        if (lanes_apply(amax)) return blocks_in_lanes(pair, amax, free, X, Y);
         int p = pair - 1;
         double rho[N_RANKS];
         for (int a = 0; a < MAX_A; ++a) X[a] = Y[a] = 0.0;
@@ -1538,8 +1577,12 @@ class GameWalk {
         if (!infinite && shoe[p] - 2 < amax) amax = (int)shoe[p] - 2;
         double Xo[MAX_A], Yo[MAX_A], Xf[MAX_A], Yf[MAX_A];
         extra_max = amax + 1;   // the contexts e = 1 .. amax + 1 about to be valued
-        blocks(pair, amax, 0, Xo, Yo);
-        if (free_split) blocks(pair, amax, 1, Xf, Yf);
+        if (lanes_apply(amax)) {
+            blocks_in_lanes(pair, amax, free_split, Xo, Yo, Xf, Yf);
+        } else {
+            blocks(pair, amax, 0, Xo, Yo);
+            if (free_split) blocks(pair, amax, 1, Xf, Yf);
+        }
         extra_max = 0;
         double pp = 0.0, m, n;
         if (infinite) {
