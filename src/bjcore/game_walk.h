@@ -996,15 +996,20 @@ class GameWalk {
 
     /* ---- a split hand in all its contexts at once ("lanes") --------------------------
      * The split assembly wants each split hand's value in every context e = 1 .. L (e
-     * extra pair cards gone: docs/split-classes.md).  The contexts share the hand's tree
-     * and, but under CDP, its decisions, so the hand is walked once for all of them: a row
-     * holds the L contexts' values side by side, and each lane's arithmetic is the
-     * one-context walk's, operation for operation (the values are those of walking each
-     * context alone, bit for bit: tests/test_game_split_lanes.py).  The walk descends to a
-     * card when any lane may draw it and adds the result to the lanes that may; a lane
-     * whose shoe cannot hold the hand is valued too (its shoe clamped) but never weighted.
+     * extra pair cards gone: docs/split-classes.md), for the own stake and, in a free
+     * split, the free one.  The contexts share the hand's tree and, but under CDP, its
+     * decisions, so the hand is walked once for all of them: a row holds the contexts'
+     * values side by side (L lanes, 2 L in a free split), and each lane's arithmetic is
+     * the one-context walk's, operation for operation (the values are those of walking
+     * each context alone, bit for bit: tests/test_game_split_lanes.py).  The walk descends
+     * to a card when any lane may draw it and adds the result to the lanes that may; a
+     * lane whose shoe cannot hold the hand is valued too (its shoe clamped, its law kept
+     * apart) but never weighted; one that may, with a negative count (a fractional count
+     * overdrawn), shares its clamped law as the one-context walk does (first asker).
      * Only the traversal, the row look-ups and the choices are shared: the dealer laws are
-     * still one per context, batched (DealerDraws::law_batch). */
+     * still one per context (the two stakes share it), batched (DealerDraws::law_batch).
+     * Policies, the round law (game_law.h) and the frozen decisions keep the one-context
+     * walk. */
     enum { MAX_CONTEXTS = 8, MAX_LANES = 2 * MAX_CONTEXTS };
     enum { LV_STAND, LV_HIT, LV_DOUBLE, LV_N };
     struct LaneRow {
