@@ -62,6 +62,8 @@ extensions = [
     Extension("bjcore._rules", ["src/bjcore/_rules.pyx"]),
     # the real-game simulator: plain C, independent of the exact kernels
     Extension("bjcore._simulate", ["src/bjcore/_simulate.pyx"]),
+    # the real Blackjack Switch round with the analysis' decisions: plain C
+    Extension("bjcore._switch_sim", ["src/bjcore/_switch_sim.pyx"]),
     # trip ruin's killed random walk: plain C
     Extension("bjcore._ruin", ["src/bjcore/_ruin.pyx"]),
     # Cython's own helpers (memoryviews, function objects, type imports ...), generated

@@ -2,6 +2,7 @@
 simulation of the real shoe game.
 
     python benchmarks/bench_game.py [--rounds N] [--yardstick SECONDS] [--skip-sim]
+        [--hole-card peek|enhc|enhc-obo] [--ramp TC:BET,...] [--scenario 6D|2D]
 
 Scenarios: 6 decks S17 DAS and 2 decks H17 DAS, 75% penetration, Hi-Lo (floor, exact decks
 remaining), the basic chart, the ramp 1:1,2:2,3:4,4:8,5:12 (a 1-12 spread).  The simulation
@@ -210,6 +211,7 @@ def shortcut_cost(name, rules):
 
 
 def main(argv=None):
+    global RAMP
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--rounds", type=int, default=100_000_000,
                    help="simulated rounds per scenario (default 1e8 with the compiled "
@@ -221,14 +223,24 @@ def main(argv=None):
     p.add_argument("--runs", type=int, default=40,
                    help="independent simulation runs the standard errors come from (40)")
     p.add_argument("--skip-sim", action="store_true")
+    p.add_argument("--hole-card", choices=("peek", "enhc", "enhc-obo"), default="peek",
+                   help="deal the scenarios with the peek (default) or with no hole card")
+    p.add_argument("--ramp", default=RAMP, help=f"the ramp compared (default {RAMP})")
+    p.add_argument("--scenario", choices=("6D", "2D"),
+                   help="only the scenario of these decks (default: both)")
     p.add_argument("--shortcut", action="store_true",
                    help="also measure the average-composition shortcut (slow)")
     args = p.parse_args(argv)
+    RAMP = parse_ramp(args.ramp).describe()      # (the functions read the ramp from here)
+    scenarios = {(name if args.hole_card == "peek" else f"{name} {args.hole_card.upper()}"):
+                 rules.replace(hole_card=args.hole_card)
+                 for name, rules in SCENARIOS.items()
+                 if args.scenario is None or name.startswith(args.scenario)}
     print("(timings on a shared 2-core machine: medians where repeated)")
-    for name, rules in SCENARIOS.items():
+    for name, rules in scenarios.items():
         compare(name, rules, args.rounds, args.seed, args.skip_sim, args.runs)
     if args.shortcut:
-        for name, rules in SCENARIOS.items():
+        for name, rules in scenarios.items():
             shortcut_cost(name, rules)
 
 

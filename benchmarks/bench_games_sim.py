@@ -5,7 +5,8 @@
                                          [--penetration every-round] [--threads T] [--seed S]
 
 For each game (Free Bet: the preset, 6 decks H17; Spanish 21: the preset; Super Fun 21: the
-preset, one deck, its charlie and diamond naturals) the basic chart of
+preset, one deck, its charlie, diamond naturals, surrender at any time and five-card 21
+paid at once) the basic chart of
 its solve is played twice:
 
 - exactly: ``solve(rules).evaluate(chart, after_double=...)``, a full shoe off the top;

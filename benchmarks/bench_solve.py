@@ -21,6 +21,13 @@ Targets (one thread, in yardsticks: pass ``--yardstick SECONDS``, the seconds pe
 the fixed C enumeration used as this machine's yardstick): 1D <= 2.1, 6D <= 6.9, 8D <= 6.9,
 6D CDP and CDP1 <= 6.6, 6D SPL1 <= 1.25, 6D CDP SPL1 and CDP1 SPL1 <= 1.2.  Every core: speed-up >= 1.8 on 2 cores.  Whole
 process <= 0.45 s.  Peak memory of a 6D solve <= 150 MB, and no growth across solves.
+Where the one-split CDP / CDP1 cases stand (issue 23; docs/algorithms.md, "One split
+allowed"): one-thread CPU time 6D CDP SPL1 and CDP1 SPL1 about 1.44 yardsticks on main
+(15.3 ms, yardstick 0.0106 s); the split hands of three cards or more kept out of the memo,
+the tables of the next card's chances and of 1/x, and the dealer rows loaded ahead took
+0.84-0.85 of that off (interleaved A/B of the two builds, 16.4 -> 13.8-14.0 ms on a busy
+machine), about 1.23 yardsticks: the 1.2 target is not met yet.  The rest is mostly the
+trie passes of the split hands' own 4,200 dealer shoes an upcard (43% of the time).
 Wall times of a shared machine are noisy: compare kernels by instruction counts
 (``valgrind --tool=callgrind``) or by repeated medians on a quiet machine.  Three columns
 help there: "1 thr CPU", the median CPU time of the one-thread solve; "balance", the

@@ -8,8 +8,9 @@ peek, naturals 1:1, dealer 22 pushes): house edge 0.58% with a switched ace-ten 
 21; 0.40% less when it counts as a blackjack; 8 decks +0.02%.
 
 Measured (2026-11-28, 2 shared cores): 6D full removal 0.5408% per hand in 44-90 s, own
-removal 0.5405% in 2 s (after the game walk's speed-up: 3.0 s and 0.1 s); simulation 1D 4M rounds z = -0.73, 6D 2M rounds z = -1.05
-(docs/games.md has the table).
+removal 0.5405% in 2 s (after the game walk's speed-up: 3.0 s and 0.1 s; after the contexts
+share their dealer laws, 2026-11-29: 2.2 s one-thread CPU under load, bit-identical values);
+simulation 1D 4M rounds z = -0.73, 6D 2M rounds z = -1.05 (docs/games.md has the table).
 """
 from __future__ import annotations
 

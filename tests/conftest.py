@@ -58,12 +58,33 @@ def counted_game_2d_h17():
 
 
 @pytest.fixture(scope="session")
-def counted_game_1d_h17_nodas():
+def counted_game_1d_h17_nodas(counted_game):
     """1 deck H17 no DAS, Hi-Lo, 50% penetration, the basic chart: the small counted game
     the web app's tests compare their pages with (a few seconds)."""
+    return counted_game("1D H17 no DAS", "hilo", penetration=0.5)
+
+
+@pytest.fixture(scope="session")
+def counted_game():
+    """``counted_game(rules_text, system="hilo", **settings)``: ``CountedGame(
+    Rules.parse(rules_text), system, **settings)``, built once per session (a one-deck game
+    costs 2-4 s; the web app's tests compare several pages with the same few games).
+    ``index_text=`` gives the index table that text makes (``index_table_from_file``) as
+    ``indices``.  The tests read the games and never change them."""
     from bjsolve import Rules
+    from bjsolve.counting.indices import index_table_from_file
     from bjsolve.risk.game import CountedGame
-    return CountedGame(Rules.parse("1D H17 no DAS"), "hilo", penetration=0.5)
+    cache = {}
+
+    def game(rules_text, system="hilo", index_text=None, **settings):
+        key = (rules_text, system, index_text, tuple(sorted(settings.items())))
+        if key not in cache:
+            rules = Rules.parse(rules_text)
+            if index_text is not None:
+                settings["indices"] = index_table_from_file(index_text, rules, system)
+            cache[key] = CountedGame(rules, system, **settings)
+        return cache[key]
+    return game
 
 
 # ---- the web app ---------------------------------------------------------------------------

@@ -340,3 +340,14 @@ def test_json_summary_figures_carry_their_own_units(json_doc):
     assert unit["risk of ruin"] == "probability"
     values = {r["figure"]: r["value"] for r in summary["records"]}
     assert values["win rate per 100"] == pytest.approx(100 * values["win rate per round"])
+
+
+def test_a_no_hole_card_game_is_counted_and_says_what_its_figures_mean():
+    # ENHC: the table's notes say when the dealer's natural is settled and what it takes,
+    # that the figures are unconditioned and how insurance is played
+    code, text = run(BASE + ["--hole-card", "enhc", "--insurance", "3"])
+    assert code == 0
+    flat = " ".join(word for word in text.split() if word != "#")   # (notes wrap)
+    assert "no hole card (enhc)" in flat and "takes every bet, doubles and splits too" in flat
+    assert "unconditioned" in flat and "settled when the second card is turned" in flat
+

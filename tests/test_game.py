@@ -724,8 +724,9 @@ def test_optimal_ramp_at_the_ends_of_min_bet(game):
 
 
 def test_unsupported_games_are_refused():
+    # (no hole card is counted: tests/test_counted_game_no_hole_card.py)
     with pytest.raises(ValueError, match="hole_card"):
-        CountedGame(Rules(decks=2, hole_card="enhc"))
+        CountedGame(Rules(decks=2, hole_card="exposed"))
     with pytest.raises(ValueError, match="decks"):
         CountedGame(Rules(decks=math.inf))
 

@@ -6,6 +6,7 @@ the simulator's kinds), so their means agree within 4 standard errors.
 
 Default: 2 x 10^6 rounds a game.  The slow campaign: 10^8 rounds a game
 (BJSOLVE_GAME_CHART_ROUNDS sets another length)."""
+import functools
 import os
 
 import pytest
@@ -18,8 +19,15 @@ SLOW_ROUNDS = int(float(os.environ.get("BJSOLVE_GAME_CHART_ROUNDS", 1e8)))
 GAMES = ("free-bet", "spanish-21")
 
 
+@functools.lru_cache(maxsize=None)
+def _solved(rules):
+    """``solve(rules)``, once for the module (a 6-deck game's solve costs seconds; several
+    tests read the same one and never change it)."""
+    return bjsolve.solve(rules)
+
+
 def _chart_and_after_double(rules):
-    sol = bjsolve.solve(rules)
+    sol = _solved(rules)
     after = after_double_chart(sol) if (rules.redoubles or rules.double_rescue) else None
     return sol, sol.strategy, after
 
@@ -50,9 +58,9 @@ def test_always_standing_after_a_double_is_the_game_without_the_choice():
     # an identity: a frozen "stand" after every double plays Spanish 21 without redoubles
     # and rescue, whose engine never meets the choice
     rules = Rules.preset("spanish-21")
-    chart = bjsolve.solve(rules).strategy
+    chart = _solved(rules).strategy
     plain = rules.replace(redoubles=0, double_rescue=False)
-    stand = float(bjsolve.solve(rules).evaluate(chart, after_double=lambda *a: "stand"))
+    stand = float(_solved(rules).evaluate(chart, after_double=lambda *a: "stand"))
     assert stand == pytest.approx(float(bjsolve.solve(plain).evaluate(chart)), abs=1e-13)
 
 
@@ -81,7 +89,7 @@ def test_basic_names_the_same_after_double_chart_on_both_sides():
 
 def test_a_bad_after_double_is_refused():
     rules = Rules.preset("spanish-21")
-    sol = bjsolve.solve(rules)
+    sol = _solved(rules)
     with pytest.raises(ValueError, match="after_double returned 'hit'.*allowed: stand"):
         sol.evaluate(sol.strategy, after_double=lambda *a: "hit")
     with pytest.raises(TypeError, match="after_double must be a callable"):

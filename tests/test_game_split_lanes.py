@@ -46,5 +46,7 @@ def test_contexts_walked_together_equal_each_walked_alone(game, split_code):
                 a, b = together.split_ev(pair)[0], alone.split_ev(pair)[0]
                 assert same(a, b), (shoe_name, up, pair, a, b)
             assert together.round_ev() == alone.round_ev(), (shoe_name, up)
-            # (the two are different walks: alone, every split context has rows of its own)
-            assert alone.memo_sizes[1] > together.memo_sizes[1]
+            # (the two are different walks: alone, every split context has rows of its
+            # own; Super Fun 21's surrender on split hands keeps the one-context walk)
+            if game != "super fun 21":
+                assert alone.memo_sizes[1] > together.memo_sizes[1]

@@ -104,3 +104,75 @@ def test_natural_always_wins_through_the_classic_engine():
     """A classic key (natural_tie_value = blackjack_payout): the classic engine computes
     it now, against the games' reference."""
     _compare(Rules(decks=1, natural_always_wins=True, max_split_hands=2), SHOE_A)
+
+
+# A freak shoe where a split ten catching an ace should double its 21: the dealer's 6 busts
+# or makes 22 so often that doubling a soft 21 beats standing on it.  In the games (here a
+# dealer 22 pushes) a CDZ- split hand plays its own best as the split hand it is (an ordinary
+# 21, docs/games.md), not the unsplit hand's values, where an ace-ten is a natural worth 3:2.
+FREAK_SHOE = (6, 0, 0, 0, 0, 8, 0, 8, 0, 18)
+
+
+def _split_tens_against_6(shoe, double_ace_ten):
+    """Exact EV (Fractions) of splitting 10-10 against a 6 (two hands, no resplit), each
+    hand drawn in turn from ``shoe`` (the pair and the 6 already out): T+A doubles or
+    stands, T+6 and T+8 and T+T stand; then the dealer draws to 17 (stands on soft 17); a
+    dealer 22 pushes the standing hands.  Written card by card, apart from the engine and
+    the reference."""
+    from fractions import Fraction
+
+    def total(cards):
+        t = sum(cards)
+        return t + 10 if 1 in cards and t + 10 <= 21 else t
+
+    def draws(s):
+        n = sum(s.values())
+        for card, k in s.items():
+            if k:
+                rest = dict(s)
+                rest[card] -= 1
+                yield card, Fraction(k, n), rest
+
+    def dealer(s, cards):
+        if total(cards) >= 17:
+            yield total(cards), Fraction(1)
+            return
+        for card, p, rest in draws(s):
+            for t, q in dealer(rest, cards + [card]):
+                yield t, p * q
+
+    def hand(s):       # (total, stake, probability, shoe left) of one split ten's play
+        for card, p, rest in draws(s):
+            if card == 1 and double_ace_ten:
+                for third, q, rest2 in draws(rest):
+                    yield total([10, 1, third]), 2, p * q, rest2
+            else:
+                yield total([10, card]), 1, p, rest
+
+    def settle(player, dealer_total):
+        if player > 21:
+            return -1
+        if dealer_total == 22:
+            return 0
+        if dealer_total > 21:
+            return 1
+        return (player > dealer_total) - (player < dealer_total)
+
+    ev = Fraction(0)
+    for t1, k1, p1, s1 in hand(shoe):
+        for t2, k2, p2, s2 in hand(s1):
+            for dt, pd in dealer(s2, [6]):
+                ev += p1 * p2 * pd * (k1 * settle(t1, dt) + k2 * settle(t2, dt))
+    return ev
+
+
+def test_a_split_ace_ten_is_an_ordinary_21_in_the_games_cdz():
+    rules = Rules(decks=1, max_split_hands=2, dealer_22="push")
+    _compare(rules, FREAK_SHOE, min_hands=5)
+    left = {1: 6, 6: 7, 8: 8, 10: 16}           # the shoe less the pair of tens and the 6
+    doubles = _split_tens_against_6(left, double_ace_ten=True)
+    stands = _split_tens_against_6(left, double_ace_ten=False)
+    assert doubles > stands                     # so its own best doubles the 21
+    from game_reference_checks import solve_small
+    value = solve_small(rules, FREAK_SHOE).hand_ev((10, 10), 6, given_no_blackjack=False)
+    assert value["split"] == pytest.approx(float(doubles), abs=1e-12)

@@ -152,3 +152,29 @@ def test_one_split_shoes_queued_with_the_unsplit_hands(shoe, split):
             assert alone.split_ev(pair) == solved.split_ev(pair), (up, pair)
             compared += 1
     assert compared >= 80
+
+
+@pytest.mark.parametrize("split", ["CDP1", "CDP"])
+def test_one_split_decisions_recorded_after_a_solve(split):
+    """A one-split solve values the split hands bottom-up and keeps those of three cards or
+    more out of the memo; recording the decisions afterwards (freeze_decisions) values
+    them again by the recursion.  An engine that records without solving first takes the
+    recursion throughout.  Both record the same decisions: the same count, and a policy
+    engine playing either gives the same round value, bit for bit."""
+    from bjsolve.exact.kernel_rules import POLICY_CLASS, SPLIT_CLASSES, kernel_rules
+    rules = Rules(decks=2, max_split_hands=2)
+    params = kernel_rules(rules, SPLIT_CLASSES[split])
+    policy_params = kernel_rules(rules, POLICY_CLASS)
+    weights = Shoe.decks(2).kernel_weights()
+    for up in (1, 2, 6, 10):
+        solved = bjcore.UpcardEngine(weights, up, params)
+        solved.round_ev()
+        alone = bjcore.UpcardEngine(weights, up, params)
+        assert solved.freeze_decisions() == alone.freeze_decisions()
+        played = []
+        for recorder in (solved, alone):
+            frozen = bjcore.UpcardEngine(weights, up, policy_params)
+            recorder.copy_policy_to(frozen)
+            played.append(frozen.round_ev())
+            assert frozen.policy_misses == 0
+        assert played[0] == played[1], up

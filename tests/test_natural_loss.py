@@ -242,14 +242,3 @@ def test_the_simulator_plays_pontoon_as_the_engine_values_its_chart():
     exact = float(sol.evaluate(chart))
     res = bjsolve.simulate(rules, rounds=400_000, seed=7, strategy=chart, threads=1)
     assert abs(res.mean - exact) < 4 * res.se, (exact, res.mean, res.se)
-
-
-@pytest.mark.parametrize("rule", [dict(natural_loss="obbo"),
-                                  dict(player_21_wins=True, player_21_beats_natural=True)])
-def test_the_outcome_distribution_refuses_them_by_name(rule):
-    # (the games' round law settles a dealer natural as ENHC: a wrong law is never given)
-    sol = _solve(Rules(decks=1, hole_card="enhc", max_split_hands=1, **rule), SHOE)
-    with pytest.raises(NotImplementedError, match=next(iter(rule.keys())) if len(rule) == 1
-                       else "player_21_beats_natural"):
-        sol.outcome_distribution()
-

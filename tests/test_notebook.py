@@ -302,8 +302,10 @@ def test_index_table_to_pandas(i18):
 
 # ---- the counted game and what it returns -------------------------------------------------
 
-def test_counted_game_html(counted_game_6d_s17):
-    game = counted_game_6d_s17
+# (the two-deck game tests/test_game.py and test_docs_figures.py read too: what the
+# notebook shows does not depend on the shoe)
+def test_counted_game_html(counted_game_2d_h17):
+    game = counted_game_2d_h17
     p = page(game)
     rows = p.by_row("By true count")
     assert list(rows)[1:] == list(game.labels)        # the pooled ends' '<=' escaped and back
@@ -315,9 +317,9 @@ def test_counted_game_html(counted_game_6d_s17):
     assert shows(flat, float(np.dot(game.frequency, game.edge)), 100)
 
 
-def test_counted_game_to_pandas(counted_game_6d_s17):
+def test_counted_game_to_pandas(counted_game_2d_h17):
     pytest.importorskip("pandas")
-    game = counted_game_6d_s17
+    game = counted_game_2d_h17
     frame = game.to_pandas()
     assert list(frame.index) == list(game.labels)
     assert list(frame.columns) == ["frequency", "edge", "sd"]
@@ -326,8 +328,8 @@ def test_counted_game_to_pandas(counted_game_6d_s17):
     assert frame.sd.tolist() == np.sqrt(game.variance).tolist()
 
 
-def test_ramp_result_html_and_frame(counted_game_6d_s17):
-    result = counted_game_6d_s17.evaluate("1:1,2:2,3:4,4:8", bankroll=1000, unit=25)
+def test_ramp_result_html_and_frame(counted_game_2d_h17):
+    result = counted_game_2d_h17.evaluate("1:1,2:2,3:4,4:8", bankroll=1000, unit=25)
     p = page(result)
     rows = p.by_row("Figures per round dealt")
     for name, amount in result.money().items():            # units, and money beside

@@ -67,10 +67,20 @@ int main(void) {
     unsigned char any_left[FACTORS];
     for (int i = 0; i < (1 << 12); ++i)
         prod[i] = next_unit();
+    /* 1.0 / x for whole x, as DealerTrie passes it: the inverse rows it gives must be
+     * the bits the division gives */
+    static double recip[512], inv_divided[1 << 12];
+    for (int x = 0; x < 512; ++x)
+        recip[x] = x ? 1.0 / (double)x : 0.0;
+    int recip_same = 1;
     for (int lanes = 4; lanes <= 64; lanes *= 2) {
         for (int rank_major = 0; rank_major <= 1; ++rank_major) {
             bj_trie_tables(weights, totals, lanes - 1, 0, rank, prior, FACTORS, DEPTH,
-                           factor, any_left, inv, lanes, rank_major);
+                           factor, any_left, inv, lanes, rank_major, NULL);
+            memcpy(inv_divided, inv, sizeof inv);
+            bj_trie_tables(weights, totals, lanes - 1, 0, rank, prior, FACTORS, DEPTH,
+                           factor, any_left, inv, lanes, rank_major, recip);
+            recip_same = recip_same && memcmp(inv_divided, inv, sizeof inv) == 0;
             bj_trie_pass(nd, off, N, factor, any_left, inv, prod, acc, lanes, 1);
         }
         if (lanes <= BJ_STRIDE) {
@@ -90,6 +100,7 @@ int main(void) {
     print_bits(acc, 1 << 14);
     print_bits(out, 1 << 12);
     printf("%d\n", bj_bit_width(0) + 10 * bj_bit_width(1) + 100 * bj_bit_width(0x80000000u));
+    printf("recip %d\n", recip_same);
     return 0;
 }
 """
@@ -120,8 +131,10 @@ def test_scalar_fallback_gives_the_vector_path_bits(tmp_path):
     vector = run_program(tmp_path, compiler)
     scalar = run_program(tmp_path, compiler, "-DBJ_SCALAR_FALLBACK")
     lines = vector.splitlines()
-    assert len(lines) == 4 * 4096 + 16384 + 1
-    assert lines[-1] == str(0 + 10 * 1 + 100 * 32)
+    assert len(lines) == 4 * 4096 + 16384 + 2
+    assert lines[-2] == str(0 + 10 * 1 + 100 * 32)
+    # the inverse rows read from a table of 1.0 / x are the divided ones, bit for bit
+    assert lines[-1] == "recip 1"
     # the tables were written to (not all zero), and the fallback wrote the same bits
     assert sum(line != "0000000000000000" for line in lines) > 5000
     assert scalar == vector

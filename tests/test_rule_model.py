@@ -139,7 +139,8 @@ def test_the_decoded_rules_are_the_rules(rules):
         "redoubles": 0, "double_rescue": 0, "double_split_aces": 0,
         "rescue_after_redouble": 0,
         "player_21_beats_natural": 0, "natural_loss": 0,
-        "diamond_blackjack_payout": 0.0, "charlie": 0, "game": 0,
+        "diamond_blackjack_payout": 0.0, "charlie": 0, "surrender_any_time": 0,
+        "bonus_21_at_once": 0, "game": 0,
     }
 
 
@@ -147,7 +148,8 @@ GAME_KEYS = [("dealer_22_push", 1), ("free_double_totals", (1 << 9) | (1 << 10) 
              ("free_split_ranks", 0b1111111110), ("player_21_wins", 1),
              ("bonus_21", (1.5, 2, 3)), ("bonus_678", (1.5, 2, 3)), ("bonus_777", (1, 1, 2)),
              ("super_bonus", 1000), ("redoubles", 3), ("double_rescue", 1),
-             ("double_split_aces", 1), ("diamond_blackjack_payout", 2.0), ("charlie", 6)]
+             ("double_split_aces", 1), ("diamond_blackjack_payout", 2.0), ("charlie", 6),
+             ("bonus_21_at_once", 1)]
 
 
 @pytest.mark.parametrize("key, value", GAME_KEYS)

@@ -254,4 +254,5 @@ def test_a_charlie_hand_only_stands(super_fun):
     sol = super_fun
     values = sol.hand_ev((2, 2, 3, 2, 4, 3), 10)
     assert dict(values) == {"stand": 1.0}
-    assert set(sol.hand_ev((2, 2, 3, 2, 4), 10)) == {"stand", "hit", "double"}
+    # (a five-card hand plays on, surrender included: the preset surrenders at any time)
+    assert set(sol.hand_ev((2, 2, 3, 2, 4), 10)) == {"stand", "hit", "double", "surrender"}

@@ -364,7 +364,8 @@ def test_counting_page_and_downloads(client):
     ({"system": "nosuch"}, "system", "unknown count system"),
     ({"penetration": "1.5"}, "penetration", "between 0 and 1"),
     ({"indices": "i99"}, "indices", "i18"),
-    ({"rules": "1D H17 no DAS ENHC"}, "rules", ""),
+    # (no hole card is counted; an exposed one is not)
+    ({"rules": "1D H17 no DAS exposed"}, "rules", "hole_card"),
 ])
 def test_bad_counting_input_beside_its_field(client, bad, field, words):
     r = client.get("/api/counting", params={**GAME, **bad})

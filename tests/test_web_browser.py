@@ -194,12 +194,11 @@ def test_exposed_game_hand_with_two_dealer_buttons(server, driver):
     assert text_of(d, "best") == values.best
 
 
-def test_counting_page_answers_a_new_ramp(server, driver):
-    from bjsolve.web.compute import counted_game_class
+def test_counting_page_answers_a_new_ramp(server, driver, counted_game_1d_h17_nodas):
     d = driver
     d.get(server + "counting?rules=1D+H17+no+DAS&penetration=0.5&ramp=0:1,1:2,2:4"
           "&bankroll=200")
-    game = counted_game_class()(bjsolve.Rules.parse("1D H17 no DAS"), "hilo", penetration=0.5)
+    game = counted_game_1d_h17_nodas
     first = game.evaluate("0:1,1:2,2:4", 200)
     # the page comes at once and asks for the counted game itself
     wait_until(lambda: text_of(d, "fig-score") == f"{first.score:.2f}", timeout=600)
@@ -314,7 +313,8 @@ def test_simulate_page_runs_shows_progress_and_stops(server, driver):
     assert error_beside(d, "rounds") == ""
 
 
-def test_an_index_file_uploaded_on_counting_and_simulate(server, driver, tmp_path):
+def test_an_index_file_uploaded_on_counting_and_simulate(server, driver, tmp_path,
+                                                        counted_game):
     from bjsolve.counting.indices import index_table_from_file
     from bjsolve.web.simjobs import WEB_CHUNK_ROUNDS
     d = driver
@@ -326,7 +326,8 @@ def test_an_index_file_uploaded_on_counting_and_simulate(server, driver, tmp_pat
     rules = bjsolve.Rules.parse("1D H17 no DAS")
     d.get(server + "counting?rules=1D+H17+no+DAS&penetration=0.5&ramp=0:1,1:2,2:4"
           "&bankroll=200")
-    basic = bjsolve.CountedGame(rules, "hilo", penetration=0.5).evaluate("0:1,1:2,2:4", 200)
+    basic = counted_game("1D H17 no DAS", "hilo", penetration=0.5).evaluate("0:1,1:2,2:4",
+                                                                           200)
     wait_until(lambda: text_of(d, "fig-score") == f"{basic.score:.2f}", timeout=600)
     # a bad file: the parser's message beside the field, the figures and the list kept
     d.find_element(By.ID, "f-index-file").send_keys(str(bad))
@@ -337,8 +338,8 @@ def test_an_index_file_uploaded_on_counting_and_simulate(server, driver, tmp_pat
     # a good one: the figures of the counted game with that file's table, its key in the link
     d.find_element(By.ID, "f-index-file").send_keys(str(good))
     table = index_table_from_file(text, rules, "hilo")
-    want = bjsolve.CountedGame(rules, "hilo", penetration=0.5,
-                               indices=table).evaluate("0:1,1:2,2:4", 200)
+    want = counted_game("1D H17 no DAS", "hilo", penetration=0.5,
+                        index_text=text).evaluate("0:1,1:2,2:4", 200)
     assert f"{want.score:.2f}" != f"{basic.score:.2f}"      # the file shows on the page
     wait_until(lambda: text_of(d, "fig-score") == f"{want.score:.2f}", timeout=600)
     assert text_of(d, "fig-win_rate") == f"{want.win_rate:+.4f}"

@@ -21,11 +21,11 @@ TAGS = (0, 1, 1, 1, 1, 1, 0, 0, 0, -1)
 TYPED = "0, 1, 1, 1, 1, 1, 0, 0, 0, -1"
 
 
-def test_typed_tags_give_the_counted_game_of_those_tags(client):
+def test_typed_tags_give_the_counted_game_of_those_tags(client, counted_game):
     typed = TYPED
     body = client.get("/api/counting", params={**GAME, "system": typed}).json()
     assert body["errors"] == {}
-    game = bjsolve.CountedGame(bjsolve.Rules.parse(RULES), TAGS, penetration=0.5)
+    game = counted_game(RULES, TAGS, penetration=0.5)
     want = game.evaluate("0:1,1:2,2:4", 200)
     got = body["data"]["figures"]
     for name in ("win_rate", "sd", "average_bet", "di", "score", "n0", "ror"):
@@ -98,7 +98,8 @@ def _in_thread(function):
     return thread, box
 
 
-def test_a_newer_request_from_the_same_page_stops_the_older_game(client, monkeypatch):
+def test_a_newer_request_from_the_same_page_stops_the_older_game(client, monkeypatch,
+                                                                 counted_game):
     engine = client.app.state.engine
     started, release = _held_games(monkeypatch, 0.6)
     old = {**GAME, "system": "hilo", "penetration": "0.6", "client": "tab-1"}
@@ -109,8 +110,7 @@ def test_a_newer_request_from_the_same_page_stops_the_older_game(client, monkeyp
         # first test, or made now) arrives while that game is being made
         new = client.get("/api/counting", params={**old, "system": TYPED, "penetration": "0.5"})
         assert new.status_code == 200
-        want = bjsolve.CountedGame(bjsolve.Rules.parse(RULES), TAGS,
-                                   penetration=0.5).evaluate("0:1,1:2,2:4", 200)
+        want = counted_game(RULES, TAGS, penetration=0.5).evaluate("0:1,1:2,2:4", 200)
         assert new.json()["data"]["figures"]["score"] == pytest.approx(want.score, rel=1e-12)
     finally:
         release.set()

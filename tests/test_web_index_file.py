@@ -31,7 +31,7 @@ def upload(client, text, name="mine.txt"):
     return client.post("/api/indices", json={"name": name, "text": text})
 
 
-def test_an_uploaded_file_gives_the_counted_game_of_its_table(client,
+def test_an_uploaded_file_gives_the_counted_game_of_its_table(client, counted_game,
                                                               counted_game_1d_h17_nodas):
     answer = upload(client, INDEX_TEXT)
     assert answer.status_code == 200 and answer.json()["errors"] == {}
@@ -42,8 +42,8 @@ def test_an_uploaded_file_gives_the_counted_game_of_its_table(client,
     rules = bjsolve.Rules.parse(RULES)
     table = index_table_from_file(INDEX_TEXT, rules, "hilo")
     assert len(table.lines) == 3 and table.insurance == 3
-    want = bjsolve.CountedGame(rules, "hilo", penetration=0.5,
-                               indices=table).evaluate("0:1,1:2,2:4", 200)
+    want = counted_game(RULES, "hilo", penetration=0.5,
+                        index_text=INDEX_TEXT).evaluate("0:1,1:2,2:4", 200)
     got = body["data"]["figures"]
     for name in ("win_rate", "sd", "average_bet", "di", "score", "n0", "ror"):
         assert got[name] == pytest.approx(getattr(want, name), rel=1e-12), name

@@ -15,7 +15,8 @@ ranks, not bit masks), ``player_21_wins``, ``bonus_21``, ``bonus_678``, ``bonus_
 ``bonus_after_split``, ``super_bonus``, ``redoubles``, ``double_rescue``,
 ``double_split_aces``, ``diamond_blackjack_payout`` (None: none), ``charlie`` (0: none),
 ``rescue_after_redouble`` (the rescue still offered after a redouble; without it only a
-hand doubled once may be rescued),
+hand doubled once may be rescued), ``surrender_any_time`` (late surrender after hitting
+and on split hands too), ``bonus_21_at_once`` (a 21 of five or more cards wins at once),
 and ``natural_always_wins`` (a player natural gets the blackjack payout against a dealer
 natural: the kernels' ``natural_tie_value = blackjack_payout``).
 
@@ -57,7 +58,11 @@ payouts (4q) on an unsplit hand against an upcard 7.
 Super Fun 21: a natural pays (15 b + d) / 16 (both its cards diamonds with chance 1/16:
 an ace and a ten, suits independent), and so does a tie paid as a natural.  A hand that
 reaches ``charlie`` cards undoubled stops and wins (o + f) x its multiplier whatever the
-dealer's total; the hole card's natural settles it as every leaf.
+dealer's total; the hole card's natural settles it as every leaf.  With
+``bonus_21_at_once`` a 21 of five or more cards (undoubled) stops and wins at once in the
+same way.  With ``surrender_any_time`` a hand after a hit, and a split hand at any of its
+decisions (not split aces that stand on their card), may surrender: -o/2, the hole card's
+natural settling it as every leaf (the surrender is void against it).
 """
 from __future__ import annotations
 
@@ -214,7 +219,8 @@ class GameReferenceSolver(ReferenceSolver):
                  super_bonus=0, redoubles=0, double_rescue=False, double_split_aces=False,
                  natural_always_wins=False, natural_loss="hole-card",
                  player_21_beats_natural=False, diamond_blackjack_payout=None, charlie=0,
-                 rescue_after_redouble=False, **classic):
+                 rescue_after_redouble=False, surrender_any_time=False,
+                 bonus_21_at_once=False, **classic):
         super().__init__(counts, **classic)
         if player_21_beats_natural and not (player_21_wins and self.hole_card == "enhc"):
             raise ValueError("player_21_beats_natural needs player_21_wins and hole_card "
@@ -266,6 +272,12 @@ class GameReferenceSolver(ReferenceSolver):
         if charlie not in (0, 3, 4, 5, 6, 7, 8, 9, 10):
             raise ValueError("charlie: 0 or 3..10 cards")
         self.charlie = charlie
+        if surrender_any_time and self.surrender != "late":
+            raise ValueError("surrender_any_time extends late surrender: surrender='late'")
+        if surrender_any_time and self.free_split_ranks:
+            raise ValueError("surrender_any_time does not go with free_split_ranks")
+        self.surrender_any_time = bool(surrender_any_time)
+        self.bonus_21_at_once = bool(bonus_21_at_once)
         self._q777 = self._suited_777_share()
         self._g = {}              # memo of the games' values
 
@@ -381,6 +393,11 @@ class GameReferenceSolver(ReferenceSolver):
                     v += p * self._lost(ctx, new, key, own)
                 else:
                     v += p * self._continuation_kind(ctx, kind, new, key)
+        elif option == "surrender":
+            # a later surrender (surrender_any_time): half the own stake, the hole card's
+            # natural settling it as every leaf
+            beta = self._leaf_beta(ctx, hand, key)
+            v = (1 - beta) * -own / 2 + beta * self._natural_pay(own)
         elif option == "double":
             if self._double_kind(ctx, hand, check_das=False) == "free":
                 stakes = (own, own + 2 * free)
@@ -454,9 +471,15 @@ class GameReferenceSolver(ReferenceSolver):
     # ---- the play of later decisions ----------------------------------------------------------
 
     def _basis(self, ctx):
-        """The context whose values decide in ``ctx`` (ReferenceSolver._pick's rule)."""
-        if ctx == U or self.split_class == "CDZ-":
+        """The context whose values decide in ``ctx``.  CDZ-: a split hand's own best on the
+        shoe with only its own cards gone, valued as the split hand it is (the split hands'
+        rules, a two-card ace-ten an ordinary 21), the games' convention (docs/games.md);
+        the classic ReferenceSolver decides by the unsplit hand's values instead, where a
+        split ace-ten is compared as a natural."""
+        if ctx == U:
             return U
+        if self.split_class == "CDZ-":
+            return (ctx[0], 0)
         if self.split_class == "CDP" or ctx[1] == 1:
             return ctx
         return (ctx[0], 1)
@@ -465,9 +488,16 @@ class GameReferenceSolver(ReferenceSolver):
         if self._one_card_aces(ctx):
             dsa = self.double_split_aces and self._double_kind(ctx, hand) is not None
             return ("stand", "double") if dsa else ("stand",)
+        later = ("surrender",) if self.surrender_any_time else ()
         if self._double_kind(ctx, hand) is not None:
-            return ("stand", "hit", "double")
-        return ("stand", "hit")
+            return ("stand", "hit", "double") + later
+        return ("stand", "hit") + later
+
+    def _wins_at_once(self, hand):
+        """A charlie, or a 21 of five or more cards under bonus_21_at_once."""
+        n = _ncards(hand)
+        return bool((self.charlie and n >= self.charlie)
+                    or (self.bonus_21_at_once and n >= 5 and _total(hand)[0] == 21))
 
     def _pick_kind(self, ctx, kind, hand, key):
         options = self._later_options(ctx, hand)
@@ -478,7 +508,7 @@ class GameReferenceSolver(ReferenceSolver):
         return self._first_best_of(options, values)
 
     def _continuation_kind(self, ctx, kind, hand, key):
-        if self.charlie and _ncards(hand) >= self.charlie:
+        if self._wins_at_once(hand):
             own, free = (ONE, ZERO) if kind == OWN else (ZERO, ONE)
             return self._charlie_leaf(ctx, hand, key, own, free)
         return self._gvalue(ctx, kind, hand, key, self._pick_kind(ctx, kind, hand, key))
@@ -564,7 +594,7 @@ def brute_force_game_round(counts, upcard, player_cards, policy, *, hit_soft_17=
                            double_split_aces=False, natural_loss="hole-card",
                            player_21_beats_natural=False, diamond_blackjack_payout=None,
                            charlie=0, rescue_after_redouble=False, law=False,
-                           infinite=False):
+                           infinite=False, surrender_any_time=False, bonus_21_at_once=False):
     """Exact unconditioned EV of ONE real round of the games, every card sequence enumerated.
 
     ``counts``: the finite shoe with the player's two cards and the dealer's upcard removed.
@@ -804,8 +834,9 @@ def brute_force_game_round(counts, upcard, player_cards, policy, *, hit_soft_17=
         if key in memo:
             return memo[key]
         own, fr = (ZERO, ONE) if free else (ONE, ZERO)
-        if charlie and len(cards) >= charlie:
-            # a charlie: it wins at once (a later no-hole-card natural takes its own stake)
+        if ((charlie and len(cards) >= charlie)
+                or (bonus_21_at_once and len(cards) >= 5 and total(cards)[0] == 21)):
+            # a charlie (or a 21 of five or more cards paid at once): it wins at once (a later no-hole-card natural takes its own stake)
             amount = (own + fr) * multiplier(cards, split_hand)
             if law and len(multiplier_options(cards, split_hand)) > 1:
                 amount = tuple((chance, (own + fr) * m)
@@ -825,12 +856,18 @@ def brute_force_game_round(counts, upcard, player_cards, policy, *, hit_soft_17=
                 allowed += ("split",)
             if surrender != "none":
                 allowed += ("surrender",)
+        elif surrender_any_time and not one_card_aces:
+            allowed += ("surrender",)     # after hitting, and on split hands
         state = {"split_pair": pair if split_hand else None, "free": free, "doubled": None}
         action = policy(cards, upcard, allowed, state) if len(allowed) > 1 else "stand"
         if action not in allowed:
             raise ValueError(f"policy chose {action!r}, allowed {allowed}")
         if action == "stand":
             ev = stand(shoe, cards, own, fr, True, split_hand, done, waiting, nhands, hole)
+        elif action == "surrender" and not start:
+            # half the hand's own stake; a later no-hole-card natural voids it
+            ev = finish(shoe, done + (("fixed", 0, own, -own / 2, own),), waiting, nhands,
+                        hole)
         elif action == "surrender":
             lost = Fraction(1, 2) if surrender == "early" else ONE
             ev = finish(shoe, done + (("fixed", 0, ONE, Fraction(-1, 2), lost),), waiting,
@@ -967,4 +1004,6 @@ def reference_kwargs(rules) -> dict:
         diamond_blackjack_payout=(None if rules.diamond_blackjack_payout is None
                                   else exact(rules.diamond_blackjack_payout)),
         charlie=rules.charlie,
-        rescue_after_redouble=rules.rescue_after_redouble)
+        rescue_after_redouble=rules.rescue_after_redouble,
+        surrender_any_time=rules.surrender_any_time,
+        bonus_21_at_once=rules.bonus_21_at_once)

@@ -46,7 +46,8 @@ cdef extern from "trie_pass.h":
                                       const int8_t* factor_prior, int n_factors,
                                       int max_depth, double* factor,
                                       unsigned char* any_left, double* inv,
-                                      int lanes, int rank_major) noexcept nogil
+                                      int lanes, int rank_major,
+                                      const double* recip) noexcept nogil
 
 
 cdef class DealerTrie:
@@ -88,7 +89,16 @@ cdef class DealerStore:
     cdef const double* compute(self, uint64_t key, const double* weights, double total,
                                bint infinite) noexcept nogil
 
-    # Defined here so that the look-up compiles inline where the hand recursions call it.
+    # Defined here so that the look-ups compile inline where the hand recursions call them.
+    cdef inline int find_row(self, uint64_t key) noexcept nogil:
+        """The row stored under ``key`` (its outcomes, once evaluated, at
+        ``row_outcomes(row)``: NaN first while queued), or -1."""
+        return self.index.find(key)
+
+    cdef inline const double* row_outcomes(self, int row) noexcept nogil:
+        """The outcomes of ``row`` (valid until the next store or queue)."""
+        return &self.rows[row * N_DEALER]
+
     cdef inline const double* find(self, uint64_t key) noexcept nogil:
         """The outcomes stored under ``key`` (valid until the next store or queue), or
         NULL (unknown, or queued and not evaluated yet: its row still starts with NaN)."""

@@ -279,12 +279,16 @@ cdef class DealerTrie:
         cdef const TrieNode* nd = self.nodes.data()
         cdef int i, d, k, o
         cdef bint check_left
+        cdef const double* recip = NULL   # (1 / x from a table: whole totals only)
         cdef int lanes = lanes_for(count)
         for k in range((N_DEALER + 1) * TRIE_BATCH):
             acc[k] = 0.0
         # card factors, which rows any shoe can draw, 1 / (cards left) by depth
+        if not infinite and whole_totals(totals, count):
+            recip = &reciprocals[0]
         trie_tables(weights, totals, count, infinite, self.factor_rank, self.factor_prior,
-                    self.n_factors, self.max_depth, factor, any_left, inv, lanes, rank_major)
+                    self.n_factors, self.max_depth, factor, any_left, inv, lanes, rank_major,
+                    recip)
         for k in range(lanes):
             prod[k] = 1.0 if k < count else 0.0
             acc[nd[0].outcome * TRIE_BATCH + k] += nd[0].mult * prod[k]
@@ -332,6 +336,36 @@ cdef class DealerTrie:
 
 
 _trie_cache = {}
+
+
+# 1.0 / x for the whole numbers x below RECIPROCALS (reciprocals[0] = 0): a trie pass's
+# inverse rows, 1 / (cards left) at each depth for each shoe, read from here when the
+# shoes' totals are whole numbers (every shoe of whole counts) instead of divided again in
+# every pass: the same quotients, the same bits.  (Dividing took most of the tables'
+# time: a 64-lane pass over a 10-deep trie divided 640 times.)
+cdef enum:
+    RECIPROCALS = 4096
+cdef double reciprocals[RECIPROCALS]
+
+
+cdef void fill_reciprocals() noexcept:
+    cdef int x
+    reciprocals[0] = 0.0
+    for x in range(1, RECIPROCALS):
+        reciprocals[x] = 1.0 / <double>x
+
+
+fill_reciprocals()
+
+
+cdef inline bint whole_totals(const double* totals, int count) noexcept nogil:
+    """Whether every one of ``totals`` is a whole number below RECIPROCALS (then so is every
+    number of cards left that a pass divides by)."""
+    cdef int k
+    for k in range(count):
+        if not (0.0 <= totals[k] < RECIPROCALS and totals[k] == <double>(<int>totals[k])):
+            return False
+    return True
 
 
 def recycled_bytes():

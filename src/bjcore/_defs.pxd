@@ -75,6 +75,8 @@ cdef struct RuleParams:
                              # every own stake; 1 OBBO; 2 BB+1 (docs/games.md)
     double diamond_blackjack_payout  # a natural of two diamonds pays this (0: no such rule)
     int charlie              # a hand of this many cards that has not busted wins (0: none)
+    int surrender_any_time   # late surrender after hitting and on split hands too
+    int bonus_21_at_once     # a 21 of 5+ cards (undoubled) wins at once, paid bonus_21
     int game                 # 1 when any of these differs from the classic game
 
 

@@ -36,6 +36,7 @@ cdef extern from "game_walk.h" namespace "bjgame" nogil:
         int natural_loss, player_21_beats_natural
         double diamond_blackjack_payout
         int charlie
+        int surrender_any_time, bonus_21_at_once
 
     cdef cppclass PolicyTable:
         int split_context
@@ -60,6 +61,8 @@ cdef extern from "game_walk.h" namespace "bjgame" nogil:
         int hard
         int n_cards
         int pair_rank
+        double own_shoe[10]
+        bint own_saved
         size_t dealer_index_size "dealer_index.size"()
         size_t row_index_size "row_count"()
         void init()
@@ -71,6 +74,7 @@ cdef extern from "game_walk.h" namespace "bjgame" nogil:
         double surrender_value()
         void set_decision(uint64_t key, int action)
         void law_for(const double* counts, bint recursive, int lanes, double* out)
+        void set_other(const int* other)
 
     int walk_round(ValueWalk* w, double* out)
     int walk_split(ValueWalk* w, int pair, double* out)
@@ -120,6 +124,8 @@ cdef void copy_rules(const RuleParams* p, GameRules* g) noexcept:
     g.player_21_beats_natural = p.player_21_beats_natural
     g.diamond_blackjack_payout = p.diamond_blackjack_payout
     g.charlie = p.charlie
+    g.surrender_any_time = p.surrender_any_time
+    g.bonus_21_at_once = p.bonus_21_at_once
 
 
 cdef class GameEngine:
@@ -130,6 +136,7 @@ cdef class GameEngine:
     cdef ValueWalk* walk
     cdef readonly int upcard
     cdef bint spoiled
+    cdef bint whole_shoe
 
     def __cinit__(self):
         self.walk = new ValueWalk()
@@ -146,11 +153,13 @@ cdef class GameEngine:
         # doubles or splits)
         decode_rules(rules, &params)
         if params.natural_loss == 2 and params.max_split_hands > 1:
-            # BB+1 charges a split round one unit for all its standing hands together: not
-            # a sum over the hands, which the walk values one by one (docs/games.md)
-            raise ValueError(f"rules: natural_loss 2 (BB+1) with max_split_hands "
-                             f"{params.max_split_hands}: the game engine computes BB+1 "
-                             f"without splitting only (max_split_hands 1)")
+            # BB+1 charges a split round one unit for all its standing hands together
+            # (game_bb1.h): computed for two hands, without free splits
+            if params.free_split_ranks or params.max_split_hands > 2:
+                raise ValueError(f"rules: natural_loss 2 (BB+1) with max_split_hands "
+                                 f"{params.max_split_hands} and free_split_ranks "
+                                 f"{params.free_split_ranks}: BB+1 is computed with two "
+                                 f"split hands at most and no free splits")
         copy_rules(&params, &self.walk.R)
         self.walk.game = params.game
         self.walk.infinite = infinite
@@ -166,6 +175,7 @@ cdef class GameEngine:
         self.upcard = decoded.upcard
         self.walk.init()
         self.spoiled = False
+        self.whole_shoe = not infinite and not fractional
 
     cdef int check(self, int status) except -1:
         """Raise MemoryError for a failed walk, dropping its half-built tables."""
@@ -182,6 +192,29 @@ cdef class GameEngine:
             status = walk_round(self.walk, &v)
         self.check(status)
         return v
+
+    def set_other(self, counts):
+        """Value the hands from now on with another hand's cards (10 counts) out of the
+        engine's shoe as well (Blackjack Switch); ``[0] * 10`` puts them back.  The dealer
+        laws computed so far are kept and shared (keyed by every card out); the hands'
+        values are forgotten.  A whole shoe only (not infinite, not fractional)."""
+        cdef int other[10]
+        cdef int r
+        if not self.whole_shoe:
+            raise ValueError("set_other: a whole shoe only (not infinite, not fractional)")
+        if len(counts) != N_RANKS:
+            raise ValueError(f"counts must have {N_RANKS} entries, got {len(counts)}")
+        if self.walk.own_saved:
+            for r in range(N_RANKS):
+                self.walk.shoe[r] = self.walk.own_shoe[r]
+        for r in range(N_RANKS):
+            if counts[r] != int(counts[r]) or not 0 <= counts[r] <= 31:
+                raise ValueError(f"counts[{r}] must be a whole number 0..31, got {counts[r]!r}")
+            other[r] = <int>counts[r]
+            if self.walk.shoe[r] - self.walk.dealer_cnt[r] - other[r] < 0:
+                raise ValueError(f"counts[{r}] = {other[r]}: the shoe holds only "
+                                 f"{self.walk.shoe[r] - self.walk.dealer_cnt[r]:g} of rank {r + 1}")
+        self.walk.set_other(other)
 
     def _check_hand(self, counts, bint in_shoe=True):
         """The hand's 10 counts as ints, checked (``_rules.decode_hand``)."""
@@ -211,6 +244,71 @@ cdef class GameEngine:
         self.check(status)
         return out[0], out[1], out[2], out[3]
 
+    def opening_values(self, hands):
+        """For each two-card hand of ``hands`` (10 counts each, in the shoe), valued one
+        after the other in one call without the GIL (Blackjack Switch: the 55 hands of a
+        context): (stand, hit, double, natural chance) as ``hand_values``, whether the
+        rules let it double (``may_double_hand``), and for a pair the rules let split,
+        ``split_ev``'s (split, natural chance), else NaN, NaN (also when the hole card
+        surely makes a natural).  Returns a list of 7-tuples."""
+        cdef Py_ssize_t n = len(hands), i
+        cdef vector[int] cards
+        cdef vector[double] out
+        cdef int status = 0, r, c1, c2
+        cdef double v, nan = float("nan")
+        for i in range(n):
+            counts = self._check_hand(hands[i])
+            if sum(counts) != 2:
+                raise ValueError(f"hands[{i}] must be two cards, got {list(hands[i])!r}")
+            c1 = c2 = -1
+            for r in range(N_RANKS):
+                if counts[r] >= 1:
+                    if c1 < 0:
+                        c1 = r
+                        if counts[r] == 2:
+                            c2 = r
+                    else:
+                        c2 = r
+            cards.push_back(c1)
+            cards.push_back(c2)
+        out.resize(7 * n)
+        with nogil:
+            for i in range(n):
+                c1, c2 = cards[2 * i], cards[2 * i + 1]
+                self.walk.clear_hand()
+                self.walk.add_card(c1)
+                self.walk.add_card(c2)
+                out[7 * i + 4] = 1.0 if self.walk.may_double() else 0.0
+                status = walk_hand(self.walk, &out[7 * i])
+                if status != 0:
+                    break
+                out[7 * i + 5] = out[7 * i + 6] = nan
+                if c1 == c2 and out[7 * i + 3] < 1.0 and self.walk.hands_limit(c1 + 1) >= 2:
+                    status = walk_split(self.walk, c1 + 1, &v)
+                    if status != 0:
+                        break
+                    out[7 * i + 5] = v
+                    out[7 * i + 6] = self.split_natural_chance(c1 + 1)
+        self.walk.clear_hand()
+        self.check(status)
+        return [tuple(out[7 * i + r] for r in range(7)) for i in range(n)]
+
+    cdef double split_natural_chance(self, int pair) noexcept nogil:
+        """The chance of a dealer natural over S - 2P - u (``split_ev``)."""
+        cdef double left = 0.0
+        cdef double rho[10]
+        cdef int r, hole = self.walk.hole_rank
+        if hole < 0:
+            return 0.0
+        if self.walk.infinite:
+            return self.walk.shoe[hole]
+        for r in range(N_RANKS):
+            rho[r] = self.walk.shoe[r] - self.walk.dealer_cnt[r]
+        rho[pair - 1] -= 2
+        for r in range(N_RANKS):
+            left += rho[r]
+        return rho[hole] / left if left > 0 and rho[hole] > 0 else 0.0
+
     def may_double_hand(self, counts, bint after_split=False):
         """Whether the rules allow doubling this hand (after a split: DAS gate too)."""
         cdef bint ok
@@ -229,27 +327,14 @@ cdef class GameEngine:
 
     def split_ev(self, int pair):
         """(unconditioned split expectation, natural chance over S - 2P - u), or NaN."""
-        cdef double v, left = 0.0
-        cdef double rho[10]
-        cdef int r, hole, status
+        cdef double v
+        cdef int status
         if pair < 1 or pair > 10:
             raise ValueError("pair rank must be 1..10")
         with nogil:
             status = walk_split(self.walk, pair, &v)
         self.check(status)
-        beta = 0.0
-        hole = self.walk.hole_rank
-        if hole >= 0:
-            if self.walk.infinite:
-                beta = self.walk.shoe[hole]
-            else:
-                for r in range(N_RANKS):
-                    rho[r] = self.walk.shoe[r] - self.walk.dealer_cnt[r]
-                rho[pair - 1] -= 2
-                for r in range(N_RANKS):
-                    left += rho[r]
-                beta = rho[hole] / left if left > 0 and rho[hole] > 0 else 0.0
-        return v, beta
+        return v, self.split_natural_chance(pair)
 
     def freeze_decisions(self):
         """Record this engine's decision for every hand composition (as
@@ -344,10 +429,11 @@ cdef class GameEngine:
         cdef double gap = 0.0
         cdef size_t entries = 0
         cdef int status
-        if self.walk.R.natural_loss or self.walk.R.player_21_beats_natural:
-            # (game_law.h settles a dealer natural as ENHC or peek only)
-            raise ValueError("rules: natural_loss and player_21_beats_natural are not in the "
-                             "games' round law yet (game_law.h); the values are")
+        if self.walk.R.natural_loss == 2 and self.walk.R.max_split_hands > 1:
+            # (a split round's one unit is charged to its standing hands together: the
+            # law's hands, combined given the dealer's outcome, would be charged one each)
+            raise ValueError("rules: natural_loss 2 (BB+1) with splits is not in the games' "
+                             "round law (game_law.h); its values are")
         if c1 != -1 or c2 != -1:
             if not (1 <= c1 <= 10 and 1 <= c2 <= 10):
                 raise ValueError(f"c1, c2 must be ranks 1..10, got {c1}, {c2}")

@@ -14,7 +14,7 @@ Everything inside the recursions is ``noexcept nogil``; Python objects appear on
 ``def`` edge, where arguments are checked once.
 """
 from libc.math cimport NAN, isnan
-from libc.stdint cimport uint64_t, int8_t
+from libc.stdint cimport uint64_t, int8_t, int64_t
 
 from bjcore._defs cimport *
 from bjcore._dealer cimport DealerStore, DealerTrie
@@ -30,16 +30,24 @@ from bjcore._dealer import dealer_trie
 # growing it, and re-inserting every key, two or three times.
 cdef int VALUE_INDEX_BITS = 14   # 16,384 entries, grown at half full
 cdef int VALUE_ROWS = 4096
-# With one split allowed, CDP and CDP1 keep every split hand's values in the same memo
-# (~10,400 contexts an engine on 6 decks, 11,000 on 8): twice the room, so that it never grows.
+# With one split allowed, CDP and CDP1 value every split hand, and where the recursion does
+# it (a shoe of fractional counts; whole counts take the bottom-up pass, which keeps only
+# the two-card split hands in the memo) they all go into the same memo (~10,400 contexts an
+# engine on 6 decks, 11,000 on 8): twice the room, so that it never grows.
 cdef int SPL1_VALUE_INDEX_BITS = 15
 cdef int SPL1_VALUE_ROWS = 16384
 
 
-cdef int value_index_bits(const RuleParams* rules) noexcept nogil:
+cdef int value_index_bits(HandEngine engine) noexcept:
+    cdef const RuleParams* rules = &engine.rules
+    cdef int r
     if rules.max_split_hands == 2 and (rules.split_class == SPLIT_CDP
                                        or rules.split_class == SPLIT_CDP1):
-        return SPL1_VALUE_INDEX_BITS
+        if engine.infinite:
+            return VALUE_INDEX_BITS
+        for r in range(N_RANKS):
+            if engine.shoe[r] != <double>(<int64_t>engine.shoe[r]):
+                return SPL1_VALUE_INDEX_BITS
     return VALUE_INDEX_BITS
 
 
@@ -74,9 +82,9 @@ cdef class HandEngine:
             self.shoe[r] = decoded.counts[r]
         self.dealer = DealerStore(dealer_trie(cards, self.rules.hit_soft_17))
         self.pair_dealer = PairDealer(self.dealer.trie)
-        self.value_index = HashIndex(value_index_bits(&self.rules))
+        self.value_index = HashIndex(value_index_bits(self))
         guard(self.value_store.reserve(
-            SPL1_VALUE_ROWS if value_index_bits(&self.rules) == SPL1_VALUE_INDEX_BITS
+            SPL1_VALUE_ROWS if value_index_bits(self) == SPL1_VALUE_INDEX_BITS
             else VALUE_ROWS))
         self.clear_memo_state()
         self.policy = DecisionTable()
@@ -102,7 +110,7 @@ cdef class HandEngine:
         self.value_store.swap(no_rows)   # (freed on return)
         self.dealer = DealerStore(self.dealer.trie)
         self.pair_dealer = PairDealer(self.dealer.trie)
-        self.value_index = HashIndex(value_index_bits(&self.rules))
+        self.value_index = HashIndex(value_index_bits(self))
         self.clear_memo_state()
 
     cdef void recover(self) except *:

@@ -36,7 +36,7 @@ GAME_RULE_DEFAULTS = {
     "bonus_777": (1.0, 1.0, 1.0), "bonus_after_split": 0, "super_bonus": 0.0,
     "redoubles": 0, "double_rescue": 0, "double_split_aces": 0, "natural_loss": 0,
     "player_21_beats_natural": 0, "diamond_blackjack_payout": 0.0, "charlie": 0,
-    "rescue_after_redouble": 0,
+    "rescue_after_redouble": 0, "surrender_any_time": 0, "bonus_21_at_once": 0,
 }
 # a charlie's number of cards: 0 (none) or 3..10 (the games deal 5, 6 or 7)
 CHARLIE_CARDS = (0,) + tuple(range(3, 11))
@@ -195,6 +195,17 @@ cdef int decode_game_rules(dict rules, RuleParams* out) except -1:
     out.diamond_blackjack_payout = _real(full, "diamond_blackjack_payout", 0.0, False,
                                          MAX_PAYOUT)
     out.charlie = _whole(full, "charlie", CHARLIE_CARDS, "0 (none) or 3..10 cards")
+    # Super Fun 21: late surrender at any decision (after hitting, on split hands), and a
+    # 21 of five or more cards paid at once
+    out.surrender_any_time = _flag(full, "surrender_any_time")
+    if out.surrender_any_time and out.surrender != 1:
+        raise ValueError(f"rules: surrender_any_time (1) extends late surrender: it needs "
+                         f"surrender = 1 (late), got {out.surrender}")
+    if out.surrender_any_time and out.free_split_ranks:
+        raise ValueError(f"rules: surrender_any_time (1) cannot go with free splits "
+                         f"(free_split_ranks {out.free_split_ranks}): a free hand has no "
+                         f"own stake to surrender half of")
+    out.bonus_21_at_once = _flag(full, "bonus_21_at_once")
     if out.redoubles and (out.free_double_totals or out.free_split_ranks):
         raise ValueError(f"rules: redoubles ({out.redoubles}) cannot go with free doubles or "
                          f"free splits (free_double_totals {out.free_double_totals}, "
@@ -205,7 +216,8 @@ cdef int decode_game_rules(dict rules, RuleParams* out) except -1:
                      or out.redoubles or out.double_rescue or out.double_split_aces
                      or out.natural_loss or out.player_21_beats_natural
                      or out.diamond_blackjack_payout != 0.0 or out.charlie
-                     or out.rescue_after_redouble) else 0
+                     or out.rescue_after_redouble or out.surrender_any_time
+                     or out.bonus_21_at_once) else 0
     for i in range(3):
         if out.bonus_21[i] != 1.0 or out.bonus_678[i] != 1.0 or out.bonus_777[i] != 1.0:
             out.game = 1
@@ -226,7 +238,8 @@ cdef int refuse_game_rules(const RuleParams* rules, str kernel) except -1:
         ("natural_loss", rules.natural_loss),
         ("player_21_beats_natural", rules.player_21_beats_natural),
         ("diamond_blackjack_payout", rules.diamond_blackjack_payout != 0.0),
-        ("charlie", rules.charlie)) if on]
+        ("charlie", rules.charlie), ("surrender_any_time", rules.surrender_any_time),
+        ("bonus_21_at_once", rules.bonus_21_at_once)) if on]
     name = set_flags[0] if set_flags else "bonus_21, bonus_678, bonus_777 or super_bonus"
     raise ValueError(f"rules: {name} is a rule of the games (docs/games.md); "
                      f"{kernel} cannot compute it")

@@ -219,6 +219,7 @@ cdef struct Hand:
     int rescued              # surrendered after its double (double_rescue)
     int bonus                # BONUS_* of a 21 a bonus may pay (not doubled; split: if allowed)
     int charlie              # a charlie: reached ``charlie`` cards undoubled, wins at once
+    int surrendered          # surrendered after hitting or on a split hand (surrender_any_time)
     int split                # one of a split's hands
 
 
@@ -394,7 +395,13 @@ cdef inline void play_game_hand(Sim* s, Hand* hand, int comp, int action, int ki
     hand.rescued = 0
     hand.bonus = 0
     hand.charlie = 0
+    hand.surrendered = 0
     while action != ACT_STAND:
+        if action == ACT_SURRENDER:
+            # surrender_any_time: half the own stake (a table's surrender the rules do not
+            # offer here stands, as the exact walk reads it)
+            hand.surrendered = (s.rules.surrender_any_time and kind != KIND_SPLIT_ACE)
+            break
         if action == ACT_DOUBLE:
             stake = hand.own + hand.free
             if s.comp_flags[comp] & FLAG_FREE_DOUBLE:
@@ -472,7 +479,8 @@ cdef double bonus_payout(Sim* s, const Hand* hand, int up) noexcept nogil:
 cdef inline bint paid_at_once(Sim* s, const Hand* hand) noexcept nogil:
     """A player 21 paid before a no-hole-card dealer turns his second card
     (player_21_beats_natural): no dealer natural takes it."""
-    return (s.rules.player_21_beats_natural and hand.total == 21 and not hand.rescued)
+    return (s.rules.player_21_beats_natural and hand.total == 21 and not hand.rescued
+            and not hand.surrendered)
 
 
 cdef double natural_loss_charge(Sim* s, const Hand* hands, int n) noexcept nogil:
@@ -505,6 +513,8 @@ cdef inline double settle_game(Sim* s, const Hand* hand, int dealer, int up) noe
         return -hand.own
     if hand.rescued:
         return -hand.base_own
+    if hand.surrendered:
+        return -0.5 * hand.own
     if hand.charlie:                 # it wins whatever the dealer made
         if hand.bonus == 0:
             return hand.own + hand.free
@@ -761,6 +771,11 @@ cdef int _setup_game(Sim* s, const int32_t[::1] shoe, Py_ssize_t n_decision,
             for i in range(n):
                 if cards[i] >= s.rules.charlie:
                     s.comp_flags[i] |= FLAG_CHARLIE
+        if s.rules.bonus_21_at_once:
+            # a 21 of five or more cards stops and wins at once, as a charlie does
+            for i in range(n):
+                if cards[i] >= 5 and s.total[i] == 21:
+                    s.comp_flags[i] |= FLAG_CHARLIE
         c = s.child[s.child[s.child[5] * 10 + 6] * 10 + 7]
         s.comp_flags[c] = BONUS_678
         c = s.child[s.child[s.child[6] * 10 + 6] * 10 + 6]
@@ -934,6 +949,7 @@ cdef void _run(Sim* s, const int64_t* ip, const double* dp, const int32_t* key_o
                         hd = &spot_hands[b + h]
                         hd.rescued = 0
                         hd.charlie = 0
+                        hd.surrendered = 0
                         if game:
                             hd.own = 0.0 if (free_split and h > 0) else 1.0
                             hd.free = 1.0 - hd.own
@@ -959,6 +975,7 @@ cdef void _run(Sim* s, const int64_t* ip, const double* dp, const int32_t* key_o
                     hd = &spot_hands[b]
                     hd.rescued = 0
                     hd.charlie = 0
+                    hd.surrendered = 0
                     if game:
                         hd.own = 1.0
                         hd.free = 0.0
@@ -1012,7 +1029,8 @@ cdef void _run(Sim* s, const int64_t* ip, const double* dp, const int32_t* key_o
                     if state[sp] == SPOT_PLAYED:
                         for h in range(n_hands[sp]):
                             hd = &spot_hands[sp * SIM_MAX_HANDS + h]
-                            if hd.total != 0 and not hd.rescued and not hd.charlie:
+                            if (hd.total != 0 and not hd.rescued and not hd.charlie
+                                    and not hd.surrendered):
                                 any_live = True
                 if any_live:
                     d = up + hole

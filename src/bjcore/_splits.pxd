@@ -3,6 +3,7 @@ from bjcore._defs cimport N_RANKS
 from bjcore._hands cimport HandEngine
 from bjcore._memo cimport HashIndex
 from bjcore._alloc cimport vector
+from libc.stdint cimport int64_t
 
 
 cdef enum:
@@ -24,12 +25,17 @@ cdef class SplitEngine(HandEngine):
     cdef int queue_e_hi                # queue_split_needs: the last context a walk is for
     cdef vector[double] fold_best      # value_bottom_up: per composition, the value of
     cdef vector[double] fold_stand     # its pick and its stand value
+    cdef vector[double] chance_table   # card_chances: two tables of n / left, by shoe
+    cdef int chance_cols               # ... their row length (largest count + 1)
+    cdef long long chance_totals[2]    # ... the shoe total each slot is for (-1: none)
+    cdef int chance_next               # ... the slot the next new table takes
 
     cdef void forget(self) except *
     cdef int hands_limit(self, int pair) noexcept nogil
     cdef double pair_hand_value(self, int pair, int extra, int second) noexcept nogil
     cdef double split_value(self, int pair) noexcept nogil
     cdef void value_bottom_up(self, int p) noexcept nogil
+    cdef const double* card_chances(self, const int64_t* fits, int64_t fits_total) noexcept nogil
     cdef bint lanes_enabled(self, int p) noexcept nogil
     cdef void lane_blocks(self, int pair, int amax, double* X, double* Y) noexcept nogil
     cdef int lane_row(self) noexcept nogil

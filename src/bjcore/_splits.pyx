@@ -14,12 +14,13 @@ from libc.math cimport NAN, isnan
 from bjcore._defs cimport *
 from bjcore._hands cimport hand_add, hand_remove, stand_from_outcomes
 from bjcore._hands cimport HandEngine, HandValues, blank_values
-from bjcore._memo cimport HashIndex
+from bjcore._memo cimport HashIndex, prefetch_address
 from bjcore._alloc cimport vector
 from libcpp.unordered_map cimport unordered_map
 from libc.stdint cimport int8_t, int16_t, int64_t, uint32_t, uint64_t
 
 cdef size_t LANE_ROWS = 4096   # lane_store's first capacity (see lane_row)
+cdef int MAX_CHANCE_COLS = 1024   # card_chances: counts up to 1,023 a rank (64 decks)
 
 
 # ---- every composition of at most 21 (for value_bottom_up) ----------------------------
@@ -29,7 +30,9 @@ cdef size_t LANE_ROWS = 4096   # lane_store's first capacity (see lane_row)
 # same for every shoe and rule set: built once, when the module is imported.
 cdef enum:
     MAX_COMPOSITIONS = 3200
-    PREFETCH_AHEAD = 4      # value_bottom_up: look-ups started this many hands ahead
+    PREFETCH_AHEAD = 4      # value_bottom_up: dealer rows loaded this many hands ahead,
+    INDEX_AHEAD = 8         # ... and index entries this many
+    AHEAD_RING = 8          # (a power of two > PREFETCH_AHEAD: the rows found ahead)
 
 cdef int n_compositions = 0
 cdef uint64_t comp_key[MAX_COMPOSITIONS]
@@ -124,6 +127,10 @@ cdef class SplitEngine(HandEngine):
             self.split_cache[r] = NAN
         self.walked = HashIndex()
         self.lane_index = HashIndex()
+        self.chance_cols = 0
+        self.chance_totals[0] = -1
+        self.chance_totals[1] = -1
+        self.chance_next = 0
 
     cdef void forget(self) except *:
         """``HandEngine.forget``, and the split values and lane tables too."""
@@ -527,31 +534,43 @@ cdef class SplitEngine(HandEngine):
         return ev
 
     cdef void value_bottom_up(self, int p) noexcept nogil:
-        """Value every hand of one context bottom-up and keep the values in the memo,
-        once the context's dealer shoes are stored (optimal classes, whole counts):
+        """Value every hand of one context bottom-up, once the context's dealer shoes are
+        stored (optimal classes, whole counts):
 
-        - p = -1: every unsplit hand (stand, hit and double values and the pick), where
-          the recursion from the two-card hands would reach every composition of the shoe;
+        - p = -1: every unsplit hand (stand, hit and double values and the pick, kept in
+          the memo), where the recursion from the two-card hands would reach every
+          composition of the shoe;
         - p >= 0: every split hand of pair index ``p`` in its one context (one extra pair
           card gone), for a pair of ``split_fold`` (one split allowed, CDP or CDP1), whose
           options CDP and CDP1 compare in every composition that holds the pair's rank.
+          Only the two-card hands go into the memo, where the split value's sum over the
+          second card reads them; a larger one's values serve only the hands one card
+          smaller here, so they stay in ``fold_best`` and ``fold_stand`` (a later
+          look-up of such a hand, by ``freeze_decisions``, values it by the recursion,
+          to the same bits).
 
         The recursion (``continuation``) would take one look-up per hand one card smaller
         and a call per card.  Here the compositions are taken from the table above,
         largest first, so that every hand one card larger is done when a hand is: its
         hit and double values read them by index.  Each value is the same IEEE
         expression, in the same order, as HandEngine.hit_value, double_value and
-        best_option_at compute, on the same dealer outcomes: the same to the bit.
+        best_option_at compute, on the same dealer outcomes: the same to the bit.  The
+        next card's chances n_r / left are quotients of whole numbers, read from a table
+        of those quotients (``card_chances``) instead of divided again for every hand.
         (Split aces that may not hit are never folded, ``RoundEngine.folded_splits``:
         every hand here may hit.)"""
         cdef double pi[N_RANKS]
         cdef double avail
-        cdef double ev, v
+        cdef double ev, v, st, ht, dd
         cdef int64_t fits[N_RANKS]
+        cdef int64_t fits_total = 0, chance_cols
         cdef int k, i, j, r, row, a, double_ok, n = n_holding[p] if p >= 0 else n_all
         cdef uint64_t pair_bits, extra_cards
         cdef const int16_t* order = &comps_holding[p][0] if p >= 0 else &comps_all[0]
-        cdef bint have_pi
+        cdef const double* chances
+        cdef const double* d
+        cdef int dealer_row[AHEAD_RING]
+        cdef bint have_pi, in_memo
         if self.fold_best.size() < <size_t>n_compositions:
             self.fold_best.resize(n_compositions)
             self.fold_stand.resize(n_compositions)
@@ -560,19 +579,33 @@ cdef class SplitEngine(HandEngine):
             # dealer's and, for a split hand, the other split hand's pair card
             avail = self.shoe[r] - self.dealer_cnt[r] - (1.0 if r == p else 0.0)
             fits[r] = <int64_t>avail if avail > 0.0 else 0
+            fits_total += fits[r]
+        chances = self.card_chances(fits, fits_total)
+        chance_cols = self.chance_cols
         self.pair_rank = p + 1
         self.extra = 1 if p >= 0 else 0
         pair_bits = ((<uint64_t>self.pair_rank << PAIR_SHIFT)
                      | (<uint64_t>self.extra << EXTRA_SHIFT))   # (context_key's)
         extra_cards = <uint64_t>self.extra * rank_unit(p) if p >= 0 else 0   # (removed_key's)
+        for k in range(min(PREFETCH_AHEAD, n)):
+            dealer_row[k] = self.dealer.find_row(comp_key[order[k]] + extra_cards)
         for k in range(n):
             i = order[k]
+            # The memo and dealer look-ups of the hands a few steps on: random places in
+            # tables larger than the cache, loaded while this hand is valued.  The dealer
+            # index entry of the hand INDEX_AHEAD on; the dealer row of the hand
+            # PREFETCH_AHEAD on, looked up in that index (its entry loaded by now) and
+            # kept for when that hand is valued.
+            if k + INDEX_AHEAD < n:
+                self.dealer.index.prefetch(comp_key[order[k + INDEX_AHEAD]] + extra_cards)
             if k + PREFETCH_AHEAD < n:
-                # the memo and dealer look-ups of a hand a few steps on: random places in
-                # tables larger than the cache, loaded while this hand is valued
                 j = order[k + PREFETCH_AHEAD]
-                self.value_index.prefetch(comp_key[j] | pair_bits)
-                self.dealer.index.prefetch(comp_key[j] + extra_cards)
+                if p < 0 or comp_cards[j] == 2:
+                    self.value_index.prefetch(comp_key[j] | pair_bits)
+                row = self.dealer.find_row(comp_key[j] + extra_cards)
+                dealer_row[(k + PREFETCH_AHEAD) & (AHEAD_RING - 1)] = row
+                if row >= 0:
+                    prefetch_address(self.dealer.row_outcomes(row))
             for r in range(N_RANKS):
                 if comp_cnt[i][r] > fits[r]:
                     break
@@ -585,6 +618,59 @@ cdef class SplitEngine(HandEngine):
             self.hard_sum = comp_hard[i]
             self.n_cards = comp_cards[i]
             self.hand_key = comp_key[i]
+            double_ok = ((self.rules.double_after_split or p < 0) and self.may_double())
+            have_pi = False
+            if chances != NULL:
+                # HandEngine.next_card_weights: the cards of each rank left, n_r = fits
+                # less the hand's (never below 0 here), over their sum, fits_total less
+                # the hand's cards (row n_cards of the table)
+                for r in range(N_RANKS):
+                    pi[r] = chances[self.n_cards * chance_cols + fits[r] - comp_cnt[i][r]]
+                have_pi = True
+            in_memo = p < 0 or self.n_cards == 2
+            # HandEngine.stand_value from the dealer row found ahead, where that is the
+            # row it would read (dealer_for_current: the outcomes stored under the cards
+            # gone; not a natural, whose stand value needs none)
+            d = NULL
+            row = dealer_row[k & (AHEAD_RING - 1)]
+            if row >= 0 and not self.is_natural():
+                d = self.dealer.row_outcomes(row)
+                if isnan(d[0]):
+                    d = NULL   # (queued, not evaluated: dealer_for_current does that)
+            if not in_memo:
+                # a split hand of three cards or more: values kept here only
+                if d != NULL:
+                    st = stand_from_outcomes(d, self.total(), self.rules.tie_value)
+                else:
+                    st = self.stand_value()
+                self.fold_stand[i] = st
+                if not have_pi:
+                    self.next_card_weights(pi)
+                ht = 0.0   # HandEngine.hit_value
+                for r in range(N_RANKS):
+                    if pi[r] <= 0.0:
+                        continue
+                    if self.hard_sum + r + 1 > 21:
+                        ht -= pi[r]
+                        continue
+                    ht += pi[r] * self.fold_best[comp_child[i][r]]
+                # best_option_at: the first strictly best of stand, hit, double
+                v = st
+                if improves(ht, v):
+                    v = ht
+                if double_ok:
+                    dd = self.natural_refund(pi)   # HandEngine.double_value
+                    for r in range(N_RANKS):
+                        if pi[r] <= 0.0:
+                            continue
+                        if self.hard_sum + r + 1 > 21:
+                            dd -= 2.0 * pi[r]
+                            continue
+                        dd += 2.0 * pi[r] * self.fold_stand[comp_child[i][r]]
+                    if improves(dd, v):
+                        v = dd
+                self.fold_best[i] = v
+                continue
             # (HandEngine.lookup, one probe: a solve meets each of these hands here first.
             # Room for a new row is made before its key is indexed, so that running out of
             # memory never leaves a key pointing at a row that is not there.)
@@ -595,16 +681,18 @@ cdef class SplitEngine(HandEngine):
             if row < 0:
                 row = <int>self.value_store.size()
                 self.value_store.push_back(blank_values())   # (within capacity: no throw)
-            have_pi = False
             if isnan(self.value_store[row].stand):
-                v = self.stand_value()
+                if d != NULL:
+                    v = stand_from_outcomes(d, self.total(), self.rules.tie_value)
+                else:
+                    v = self.stand_value()
                 self.value_store[row].stand = v
             self.fold_stand[i] = self.value_store[row].stand
-            double_ok = ((self.rules.double_after_split or p < 0) and self.may_double())
             if isnan(self.value_store[row].hit):
                 # HandEngine.hit_value, each larger hand's value read by index
-                self.next_card_weights(pi)
-                have_pi = True
+                if not have_pi:
+                    self.next_card_weights(pi)
+                    have_pi = True
                 ev = 0.0
                 for r in range(N_RANKS):
                     if pi[r] <= 0.0:
@@ -633,6 +721,43 @@ cdef class SplitEngine(HandEngine):
                 self.value_store[row].choice = a
             self.fold_best[i] = self.value_at(row, a)
         self.clear_hand()
+
+    cdef const double* card_chances(self, const int64_t* fits, int64_t fits_total) noexcept nogil:
+        """A table of the next card's chances for ``value_bottom_up``: entry
+        [c * chance_cols + a] = a / (fits_total - c), the chance of a rank with a cards
+        left after a hand of c cards, for c = 0 .. 21 and a up to the largest count of
+        ``fits`` (0 where no card is left), or NULL for a shoe too large to tabulate.
+        The same quotient of the same two whole numbers as HandEngine.next_card_weights
+        divides, so the same bits.  Two are kept, by ``fits_total``: a solve's unsplit
+        hands need one, and the split hands of every pair (one pair card fewer) the other."""
+        cdef int64_t most = 0, c, a, left
+        cdef int r, slot
+        cdef double* t
+        for r in range(N_RANKS):
+            if fits[r] > most:
+                most = fits[r]
+        if most + 1 > MAX_CHANCE_COLS:
+            return NULL
+        if most + 1 > self.chance_cols:
+            # (the first table, or a larger shoe: lay both slots out anew)
+            self.chance_cols = <int>most + 1
+            self.chance_totals[0] = -1
+            self.chance_totals[1] = -1
+            self.chance_table.resize(2 * 22 * self.chance_cols)
+        for slot in range(2):
+            if self.chance_totals[slot] == fits_total:
+                return self.chance_table.data() + slot * 22 * self.chance_cols
+        slot = 0 if self.chance_totals[0] < 0 else 1
+        if self.chance_totals[slot] >= 0:
+            slot = self.chance_next
+        self.chance_next = 1 - slot
+        t = self.chance_table.data() + slot * 22 * self.chance_cols
+        for c in range(22):
+            left = fits_total - c
+            for a in range(self.chance_cols):
+                t[c * self.chance_cols + a] = (<double>a / <double>left) if left > 0 else 0.0
+        self.chance_totals[slot] = fits_total
+        return t
 
     cdef void queue_split_needs(self, int p) noexcept nogil:
         """Compute, in full trie passes, the dealer groups (see _pair_dealer) of every

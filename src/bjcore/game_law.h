@@ -23,7 +23,12 @@
  * cannot carry such corrections.  Here every leaf (stand, bust, rescue) carries the dealer's
  * law for the cards gone, natural included, and where a natural takes only the original
  * bet (peek, ENHC-OBO: ``!natural_takes_all``) the round's natural row is then put at -1
- * (a player natural at its own payout), as the real round settles it.  A bust keeps the
+ * (a player natural at its own payout), as the real round settles it.  No hole card
+ * (``natural_takes_all``): the leaves' natural entries are what the natural takes from
+ * that hand, as the walk charges it: ENHC its whole own stake, OBBO / BB+1 (the same
+ * without a split, and the walk refuses BB+1 with splits) its own stake before any double
+ * (a rescue: its original stake, settled at once), and nothing from a 21 paid at once
+ * (``player_21_beats_natural``: paid as it wins).  A bust keeps the
  * dealer's law of the busted hand's cards, so that a hand's dealer marginal is the
  * dealer's law of the shoe it was dealt from, whatever the play (the splits use that).
  *
@@ -210,14 +215,22 @@ class GameLaw {
         int lose = vid(-own), tie = vid(R.tie_value * own), push = vid(0.0);
         int win[3];
         for (int i = 0; i < k; ++i) win[i] = vid((own + fr) * m[i]);
+        // no hole card: a dealer natural takes a doubled hand's own stake before the
+        // doubles under OBBO / BB+1 (the walk's natural_loss_stand), and never a 21 paid at
+        // once (player_21_beats_natural)
+        int natural_lose = R.natural_loss ? vid(-w->own_stake()) : lose;
         Law L;
         for (int o = 0; o < N_OUT; ++o) {
             if (d[o] == 0.0) continue;
             int kind;   // 0 win, 1 lose, 2 tie, 3 push
             if (o < 5) kind = (always || t > 17 + o) ? 0 : (t < 17 + o ? 1 : 2);
-            else if (o == D_NATURAL) kind = 1;
+            else if (o == D_NATURAL) kind = (always && R.player_21_beats_natural) ? 0 : 1;
             else if (o == D_22) kind = (always || !R.dealer_22_push) ? 0 : 3;
             else kind = 0;
+            if (kind == 1 && o == D_NATURAL) {
+                L.push_back(LawEntry{d[o], law_key(o, natural_lose)});
+                continue;
+            }
             if (kind == 0) {
                 for (int i = 0; i < k; ++i)
                     if (q[i] != 0.0) L.push_back(LawEntry{d[o] * q[i], law_key(o, win[i])});
@@ -246,6 +259,7 @@ class GameLaw {
         if (R.split_class == SPLIT_POLICY && w->pair_rank != PAIR_GENERIC) {
             int a = w->policy_action(w->is_split() ? KIND_SPLIT : KIND_LATER);
             if (w->split_aces_stand() && a != ACT_DOUBLE) a = ACT_STAND;
+            if (a == ACT_SURRENDER && !w->may_surrender_later()) a = ACT_STAND;
             return a;
         }
         int a = w->rows[row].choice;
@@ -269,6 +283,11 @@ class GameLaw {
     /* stand, hit or double of the current hand (the walk's value_at) */
     Law action_law(int a) {
         if (a == ACT_HIT) return hit_law();
+        if (a == ACT_SURRENDER) {
+            // a later surrender (surrender_any_time; the walk's later_surrender_value)
+            double own = w->own_stake();
+            return flat_law(w->dealer_outcomes(), -0.5 * own, -own);
+        }
         if (a == ACT_DOUBLE) return double_law();
         if (w->is_natural()) {
             const double* d = w->dealer_outcomes();
@@ -294,15 +313,19 @@ class GameLaw {
     /* a charlie (the walk's charlie_value): it wins whatever the dealer's total, its stake
      * times the 21 bonus where one is paid; a dealer natural takes its own stake */
     Law charlie_law() {
+        const GameRules& R = w->R;
         const double* d = w->dealer_outcomes();
         double own = w->own_stake(), fr = w->free_hand ? 1.0 : 0.0, q[3], m[3];
         int k = win_options(true, q, m);
         int lose = vid(-own), win[3];
         for (int i = 0; i < k; ++i) win[i] = vid((own + fr) * m[i]);
+        // (a charlie of 21 is paid before a natural under player_21_beats_natural, as the
+        // walk's stand law pays it)
+        bool paid = R.player_21_wins && R.player_21_beats_natural && w->total() == 21;
         Law L;
         for (int o = 0; o < N_OUT; ++o) {
             if (d[o] == 0.0) continue;
-            if (o == D_NATURAL) {
+            if (o == D_NATURAL && !paid) {
                 L.push_back(LawEntry{d[o], law_key(o, lose)});
                 continue;
             }
@@ -364,10 +387,28 @@ class GameLaw {
         uint64_t key = w->context_key();
         int found = index.find(key);
         if (found >= 0) return memo[found];
+        int choice = doubled_action(own, fr, redoubles_left);
+        Law L;
+        if (choice == ACT_DOUBLE)
+            L = doubled_draw_law(2.0 * own, 2.0 * fr, redoubles_left - 1, doubles + 1, free_first);
+        else if (choice == ACT_SURRENDER)   // (OBBO / BB+1: settled at once for -orig)
+            L = flat_law(w->dealer_outcomes(), -w->own_stake(),
+                         w->R.natural_loss ? -w->own_stake() : -own);
+        else
+            L = stand_law(own, fr, false);
+        index.insert(key, (int)memo.size());
+        memo.push_back(L);
+        return L;
+    }
+
+    /* the action the walk's doubled_choice takes after a double's card, the doubled stake
+     * (own, fr): ACT_STAND, ACT_DOUBLE (redouble) or ACT_SURRENDER (the rescue) */
+    int doubled_action(double own, double fr, int redoubles_left) {
         const GameRules& R = w->R;
         int row = w->lookup();
         const StandLaw law = w->law_at(row);
-        ValueAcc stand = ValueAcc::settle(law, own, own + fr, R.tie_value);
+        ValueAcc stand = R.natural_loss ? w->natural_loss_stand(law, own, fr)
+                                        : ValueAcc::settle(law, own, own + fr, R.tie_value);
         bool may_redouble = redoubles_left > 0 && w->total() < 21;
         double orig = w->own_stake();
         bool may_rescue = R.double_rescue
@@ -386,20 +427,11 @@ class GameLaw {
                 if (improves(v, best)) { best = v; choice = ACT_DOUBLE; }
             }
             if (may_rescue) {
-                double v = -orig * (1.0 - law.natural) - own * law.natural;
+                double v = w->rescue_value(law, own, orig);
                 if (improves(v, best)) { best = v; choice = ACT_SURRENDER; }
             }
         }
-        Law L;
-        if (choice == ACT_DOUBLE)
-            L = doubled_draw_law(2.0 * own, 2.0 * fr, redoubles_left - 1, doubles + 1, free_first);
-        else if (choice == ACT_SURRENDER)
-            L = flat_law(w->dealer_outcomes(), -orig, -own);
-        else
-            L = stand_law(own, fr, false);
-        index.insert(key, (int)memo.size());
-        memo.push_back(L);
-        return L;
+        return choice;
     }
 
     /* ---- splits ------------------------------------------------------------------------- */
@@ -696,5 +728,7 @@ static inline int walk_round_law(ValueWalk* w, int c1, int c2, std::vector<doubl
 }
 
 }  // namespace bjgame
+
+#include "game_bb1.h"   // (BB+1's split refund: the walk's split_value calls it)
 
 #endif

@@ -25,6 +25,7 @@
 #ifndef BJSOLVE_GAME_WALK_H
 #define BJSOLVE_GAME_WALK_H
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -85,6 +86,11 @@ struct GameRules {
     int player_21_beats_natural;
     double diamond_blackjack_payout;   // 0: no diamond natural rule
     int charlie;                       // 0: no charlie
+    /* Super Fun 21: late surrender on any hand at any decision (after hitting, on split
+     * hands), for half the hand's own stake; after a double only by double_rescue */
+    int surrender_any_time;
+    /* a 21 of five or more cards (undoubled) wins at once, paid its bonus_21 */
+    int bonus_21_at_once;
 };
 
 /* ---- accumulators ------------------------------------------------------------------ */
@@ -156,12 +162,6 @@ class FlatIndex {
         mask = 0;
         shift = 64;
     }
-    /* start loading the key's first slot (a look-up soon after finds it in the cache:
-     * the dealer laws' index is larger than the cache, and a hand's children's keys are
-     * scattered over it) */
-    void prefetch(uint64_t key) const {
-        if (!slots.empty()) __builtin_prefetch(&slots[slot(key)]);
-    }
     int find(uint64_t key) const {
         if (slots.empty()) return -1;
         size_t j = slot(key);
@@ -170,6 +170,16 @@ class FlatIndex {
             j = (j + 1) & mask;
         }
         return -1;
+    }
+    /* start loading the key's first slot (a look-up soon after finds it in the cache) */
+    void prefetch(uint64_t key) const {
+        if (!slots.empty()) __builtin_prefetch(&slots[slot(key)]);
+    }
+    /* empty, keeping the table's memory */
+    void reset() {
+        if (count_ == 0) return;
+        std::fill(slots.begin(), slots.end(), Slot{0, -1});
+        count_ = 0;
     }
     void insert(uint64_t key, int val) {
         if (2 * (count_ + 1) > slots.size()) grow();
@@ -378,6 +388,13 @@ class GameWalk {
             std::memcpy(kids, cached.kids, sizeof cached.kids);
             return;
         }
+        FlatIndex& index = row_index[context_slot(pair_rank, extra, free_hand)];
+        for (int r = 0; r < N_RANKS; ++r) {   // (the slots' loads overlap)
+            if (!(pi[r] > 0.0) || hard + r + 1 > 21) continue;
+            add_card(r);
+            index.prefetch(context_key());
+            remove_card(r);
+        }
         for (int r = 0; r < N_RANKS; ++r) {
             kids[r] = -1;
             if (!(pi[r] > 0.0) || hard + r + 1 > 21) continue;
@@ -395,6 +412,8 @@ class GameWalk {
             e_hi = extra_max;
         }
         int saved = extra;
+        // the laws' slots first, so that their memory loads overlap (the dealer table is
+        // large when contexts share it: GameWalk::set_other)
         for (int r = 0; r < N_RANKS; ++r) {
             if (kids[r] < 0 || (rows[kids[r]].have & 24)) continue;
             add_card(r);
@@ -413,7 +432,11 @@ class GameWalk {
             for (int e = saved; e <= e_hi; ++e) {
                 extra = e;
                 uint64_t key = removed_key();
-                if (dealer_index.find(key) >= 0) continue;
+                int found = dealer_index.find(key);
+                if (found >= 0) {
+                    __builtin_prefetch(&dealer_rows[(size_t)found * N_OUT]);
+                    continue;
+                }
                 double n[N_RANKS], left = 0.0;
                 bool whole = true;
                 remaining(n);
@@ -437,6 +460,47 @@ class GameWalk {
         clamped_index.clear();
         std::vector<double>().swap(clamped_rows);
         forget_lanes();
+        forget_rows();
+    }
+
+    /* Blackjack Switch (bjsolve.exact.switch): the hands valued with another hand's cards
+     * out of the shoe as well, one such hand after another on one walk.  The dealer laws
+     * stay: they are keyed by every card out of the engine's own shoe (``other_key``
+     * added), so the contexts share them; the hand rows are the context's own.  Counts of
+     * a whole (not fractional, not infinite) shoe only: ``other`` the 10 counts out. */
+    double own_shoe[N_RANKS];
+    double own_size = 0;
+    bool own_saved = false;
+    uint64_t other_key = 0;
+    void set_other(const int* other) {
+        if (!own_saved) {
+            std::memcpy(own_shoe, shoe, sizeof shoe);
+            own_size = shoe_size;
+            own_saved = true;
+        }
+        other_key = 0;
+        shoe_size = own_size;
+        for (int r = 0; r < N_RANKS; ++r) {
+            shoe[r] = own_shoe[r] - other[r];
+            shoe_size -= other[r];
+            other_key += (uint64_t)other[r] * rank_unit(r);
+        }
+        // the rows' memory is kept for the next context (freeing and faulting it in again
+        // was a tenth of the time)
+        for (FlatIndex& index : row_index) index.reset();
+        for (ChildRows& cached : child_cache) cached.valid = false;
+        rows.clear();
+        for (FlatIndex& index : lane_index) index.reset();
+        lane_rows.clear();
+        lane_vals.clear();
+        lane_after.clear();
+        after_double.clear();
+        after_double_have.clear();
+        for (int r = 0; r < N_RANKS; ++r) split_have[r] = false;
+        clear_hand();
+    }
+
+    void forget_rows() {
         for (FlatIndex& index : row_index) index.clear();
         for (ChildRows& cached : child_cache) cached.valid = false;
         std::vector<HandRow<Acc>>().swap(rows);
@@ -467,7 +531,7 @@ class GameWalk {
     uint64_t removed_key() const {
         if (infinite) return 0;
         int p = extra_rank();
-        return p ? hand_key + (uint64_t)extra * rank_unit(p - 1) : hand_key;
+        return (p ? hand_key + (uint64_t)extra * rank_unit(p - 1) : hand_key) + other_key;
     }
     uint64_t context_key() const {
         return hand_key | ((uint64_t)pair_rank << PAIR_SHIFT)
@@ -646,6 +710,7 @@ class GameWalk {
     }
 
     Acc value_at(int row, int action) {
+        if (action == ACT_SURRENDER) return Acc::constant(later_surrender_value());
         uint8_t bit = action == ACT_STAND ? 1 : action == ACT_HIT ? 2 : 4;
         if (rows[row].have & bit)
             return action == ACT_STAND ? rows[row].stand
@@ -687,8 +752,12 @@ class GameWalk {
         return v;
     }
 
-    /* whether the current (undoubled) hand is a charlie: ``charlie`` cards, not busted */
-    bool is_charlie() const { return R.charlie > 0 && n_cards >= R.charlie; }
+    /* whether the current (undoubled) hand stops and wins at once: a charlie (``charlie``
+     * cards, not busted), or a 21 of five or more cards under bonus_21_at_once */
+    bool is_charlie() const {
+        return (R.charlie > 0 && n_cards >= R.charlie)
+               || (R.bonus_21_at_once && n_cards >= 5 && total() == 21);
+    }
 
     /* a charlie wins at once whatever the dealer makes, a dealer 22 included: paid its
      * whole stake times the bonus of a 21 of its cards where one is paid; only a dealer
@@ -892,8 +961,26 @@ class GameWalk {
         double v = value_at(row, ACT_STAND).mean();
         double w = value_at(row, ACT_HIT).mean();
         if (improves(w, v)) { best = ACT_HIT; v = w; }
-        if (double_ok && improves(value_at(row, ACT_DOUBLE).mean(), v)) best = ACT_DOUBLE;
+        if (double_ok) {
+            w = value_at(row, ACT_DOUBLE).mean();
+            if (improves(w, v)) { best = ACT_DOUBLE; v = w; }
+        }
+        if (may_surrender_later() && improves(later_surrender_value(), v))
+            best = ACT_SURRENDER;
         return best;
+    }
+
+    /* surrender_any_time: a hand past its first decision (hit, or split) may surrender,
+     * except split aces that stand on their card (they have no decision) */
+    bool may_surrender_later() const {
+        return R.surrender_any_time && (n_cards >= 3 || is_split()) && !split_aces_stand();
+    }
+    /* half the own stake, unless the dealer has a natural (the hole card's, charged to
+     * every hand as a standing hand's: the round's assembly gives it back in the peek
+     * game; without a hole card the natural voids the surrender and takes the stake) */
+    double later_surrender_value() {
+        double own = own_stake(), nat = dealer_outcomes()[D_NATURAL];
+        return -0.5 * own * (1.0 - nat) - own * nat;
     }
     int best_option(bool double_ok) { return best_option_at(lookup(), double_ok); }
 
@@ -984,6 +1071,7 @@ class GameWalk {
         if (R.split_class == SPLIT_POLICY && pair_rank != PAIR_GENERIC) {
             a = policy_action(is_split() ? KIND_SPLIT : KIND_LATER);
             if (split_aces_stand() && a != ACT_DOUBLE) a = ACT_STAND;
+            if (a == ACT_SURRENDER && !may_surrender_later()) a = ACT_STAND;
             return value_at(row, a);
         }
         a = rows[row].choice;
@@ -1042,7 +1130,10 @@ class GameWalk {
     }
     bool lanes_apply(int amax) const {
         return use_lanes && std::is_same<Acc, ValueAcc>::value && !infinite
-               && R.split_class != SPLIT_POLICY && amax + 1 <= MAX_CONTEXTS;
+               && R.split_class != SPLIT_POLICY && amax + 1 <= MAX_CONTEXTS
+               // (Super Fun 21's surrender on split hands and five-card 21 paid at once
+               // are not in the lanes yet: the one-context walk values them)
+               && !R.surrender_any_time && !R.bonus_21_at_once;
     }
     double* lane_at(int row, int what) {
         return &lane_vals[lane_rows[row].base + (size_t)what * lanes];
@@ -1096,7 +1187,9 @@ class GameWalk {
         return m;
     }
     /* context c's dealer-law key (e = c + 1 extra pair cards gone) */
-    uint64_t lane_key(int c) const { return hand_key + (uint64_t)(c + 1) * rank_unit(pair_rank - 1); }
+    uint64_t lane_key(int c) const {
+        return hand_key + (uint64_t)(c + 1) * rank_unit(pair_rank - 1) + other_key;
+    }
 
     /* find the dealer rows of the row's lanes (the current hand), queueing the laws not
      * known (a shoe with a negative count: -1, its clamped law made when read) */
@@ -1641,6 +1734,8 @@ class GameWalk {
                 ev += refund_finite(rho, p, hole_rank, M);
             }
         }
+        // BB+1: one unit for the standing hands together, not one each (game_bb1.h)
+        if (R.natural_loss == 2) ev += bb1_split_refund(*this, pair, M);
         split_cache[p] = ev;
         split_have[p] = true;
         return ev;
@@ -1717,12 +1812,12 @@ class GameWalk {
      * shoe, which the split hands' pick in the generic context shares): the round's walk
      * needs them all, and asked for together they fill the passes */
     void ask_hand_laws(int lowest) {
-        if (n_cards >= 2 && dealer_index.find(hand_key) < 0) {
+        if (n_cards >= 2 && dealer_index.find(removed_key()) < 0) {
             double n[N_RANKS], left = 0.0;
             remaining(n);
             if (!overdrawn(n)) {
                 for (int r = 0; r < N_RANKS; ++r) left += n[r];
-                queue_law(hand_key, n, left);
+                queue_law(removed_key(), n, left);
             }
         }
         for (int r = lowest; r < N_RANKS; ++r) {

@@ -144,7 +144,9 @@ static inline void bj_trie_pass(const bj_trie_node* nd, const bj_node_offsets* o
  *   any_left[i]            whether row i is positive in some lane (else its subtrees are
  *                          skipped);
  *   inv row d, lane k      1 / (cards left) before the d-th card (0 when none are left, or
- *                          padded; 1 for an infinite shoe, padded or not).
+ *                          padded; 1 for an infinite shoe, padded or not); read from
+ *                          `recip` (recip[x] = 1.0 / x, recip[0] = 0) when the caller
+ *                          passes one, which it does only for whole-number totals within it.
  * The shoes come as weights[k * 10 + r] (transposed here), or with rank_major as
  * weights[r * BJ_TRIE_STRIDE + k] with lanes count..LANES-1 zero (DealerStore queues them
  * so, and the transpose is skipped).  Rows are filled lane-contiguous, so each loop is a few vector operations; every value
@@ -153,7 +155,8 @@ template <int LANES>
 static BJ_ALWAYS_INLINE void bj_trie_tables_n(
         const double* weights, const double* totals, int count, int infinite,
         const int8_t* factor_rank, const int8_t* factor_prior, int n_factors, int max_depth,
-        double* factor, unsigned char* any_left, double* inv, int rank_major) {
+        double* factor, unsigned char* any_left, double* inv, int rank_major,
+        const double* recip) {
     double by_rank[10 * LANES];   /* weights transposed: rank-major, lanes contiguous */
     double total[LANES];
     const double* ranks = by_rank;
@@ -197,6 +200,15 @@ static BJ_ALWAYS_INLINE void bj_trie_tables_n(
                 row[k] = 1.0;
             continue;
         }
+        if (recip) {
+            /* whole-number totals: 1.0 / left read from the caller's table of those
+             * quotients (recip[x] = 1.0 / x, recip[0] = 0), the same bits */
+            for (int k = 0; k < LANES; ++k) {
+                const int left = (int)total[k] - d + 1;
+                row[k] = recip[left > 0 ? left : 0];
+            }
+            continue;
+        }
         for (int k = 0; k < LANES; ++k) {
             const double left = total[k] - d + 1;
             /* divide by a safe value where the result is not used: no branch, so the
@@ -212,22 +224,23 @@ BJ_MULTIVERSION
 static inline void bj_trie_tables(
         const double* weights, const double* totals, int count, int infinite,
         const int8_t* factor_rank, const int8_t* factor_prior, int n_factors, int max_depth,
-        double* factor, unsigned char* any_left, double* inv, int lanes, int rank_major) {
+        double* factor, unsigned char* any_left, double* inv, int lanes, int rank_major,
+        const double* recip) {
     if (lanes <= 4)
         bj_trie_tables_n<4>(weights, totals, count, infinite, factor_rank, factor_prior,
-                            n_factors, max_depth, factor, any_left, inv, rank_major);
+                            n_factors, max_depth, factor, any_left, inv, rank_major, recip);
     else if (lanes <= 8)
         bj_trie_tables_n<8>(weights, totals, count, infinite, factor_rank, factor_prior,
-                            n_factors, max_depth, factor, any_left, inv, rank_major);
+                            n_factors, max_depth, factor, any_left, inv, rank_major, recip);
     else if (lanes <= 16)
         bj_trie_tables_n<16>(weights, totals, count, infinite, factor_rank, factor_prior,
-                             n_factors, max_depth, factor, any_left, inv, rank_major);
+                             n_factors, max_depth, factor, any_left, inv, rank_major, recip);
     else if (lanes <= 32)
         bj_trie_tables_n<32>(weights, totals, count, infinite, factor_rank, factor_prior,
-                             n_factors, max_depth, factor, any_left, inv, rank_major);
+                             n_factors, max_depth, factor, any_left, inv, rank_major, recip);
     else
         bj_trie_tables_n<64>(weights, totals, count, infinite, factor_rank, factor_prior,
-                             n_factors, max_depth, factor, any_left, inv, rank_major);
+                             n_factors, max_depth, factor, any_left, inv, rank_major, recip);
 }
 
 #endif

@@ -20,6 +20,10 @@ def add_arguments(parser) -> None:
 def run(args) -> int:
     from ..counting.tables import eor_table
     rules, shoe = counting_rules(args)
+    if rules.switch:
+        from ..exact.switch_removal import switch_eor_table
+        common.emit(switch_eor_table(rules, shoe, args.split), args)
+        return 0
     with common.progress(args, label="effects of removal") as update:
         table = eor_table(rules, shoe, args.split, progress=update)
     common.emit(table, args)

@@ -52,17 +52,25 @@ def run(args) -> int:
     common.check_money_arguments(args)
     rules = common.rules_from_args(args)
     shoe = common.shoe_from_args(args, rules)
+    if rules.switch:
+        _check_switch_arguments(args)
     sol = solve(rules, shoe=shoe, split=args.split)
-    dist = sol.outcome_distribution(insurance=args.insurance, spots=args.spots,
-                                    exact_spots=args.exact_spots)
+    if rules.switch:
+        # Blackjack Switch: a round is two hands, one unit each (bjsolve.exact.switch_law)
+        dist = sol.outcome_distribution()
+        units = "units of one hand's bet, total over the round's two hands"
+    else:
+        dist = sol.outcome_distribution(insurance=args.insurance, spots=args.spots,
+                                        exact_spots=args.exact_spots)
+        units = (f"units of the initial bet"
+                 f"{' per spot, total over ' + str(args.spots) + ' spots' if args.spots > 1 else ''}")
     cum = np.cumsum(dist.probabilities)
     rows = tuple(f"{v:+g}" for v in dist.values)
     outcome = Table(
         "outcomes", "net outcome of one round", rows, ("probability", "cumulative"),
         np.column_stack([dist.probabilities, cum]),
         _notes(rules, sol.shoe,
-               f"units of the initial bet{' per spot, total over ' + str(args.spots) + ' spots' if args.spots > 1 else ''}; "
-               f"unconditioned (dealer naturals included); split {sol.split}",
+               f"{units}; unconditioned (dealer naturals included); split {sol.split}",
                ("exact" if dist.exact else f"probabilities approximate: {dist.method}")),
         style="prob", units="probability",
         records=[{"outcome": float(v), "probability": float(p), "cumulative": float(c)}
@@ -70,12 +78,16 @@ def run(args) -> int:
     summary = risk_summary(dist, bankroll=args.bankroll, trip_rounds=args.trip_rounds,
                            target_ror=args.target_ror, unit=args.unit)
     figures = [("mean", dist.mean), ("variance", dist.variance)] + summary.rows()
-    if args.spots > 1:
+    if rules.switch:
+        figures.insert(2, ("covariance between the two hands", dist.covariance))
+        figures.insert(3, ("SD of one hand", dist.per_spot.sd))
+    elif args.spots > 1:
         figures.insert(2, ("covariance between two spots", dist.covariance))
         figures.insert(3, ("SD of one spot", dist.per_spot.sd))
     labels = tuple(k for k, _ in figures)
-    notes: tuple[str, ...] = ("flat betting, one unit per spot per round; ruin = the bankroll falls to 0 or "
-             "below",
+    notes: tuple[str, ...] = ("flat betting, one unit per "
+             + ("hand, two hands a round" if rules.switch else "spot per round")
+             + "; ruin = the bankroll falls to 0 or below",
              "N0 = (SD/EV)^2, DI = 1000 EV/SD, SCORE = DI^2 (0 without an edge); lifetime "
              "ruin: exact (ladder heights, equal to the root method), "
              "dominant root and normal approximation (docs/risk.md)")
@@ -98,3 +110,16 @@ def run(args) -> int:
         records=records)
     common.emit([outcome, risk], args)
     return 0
+
+
+def _check_switch_arguments(args) -> None:
+    """Blackjack Switch plays its two hands as one round: the spot and insurance options
+    of the one-hand game do not apply."""
+    if args.spots != 1:
+        raise common.UsageError(f"--spots {args.spots}: a Blackjack Switch round is its two "
+                                f"hands already (give no --spots)")
+    if args.exact_spots:
+        raise common.UsageError("--exact-spots: not for Blackjack Switch (its two hands are "
+                                "combined given the dealer's outcome; docs/games.md)")
+    if args.insurance:
+        raise common.UsageError("--insurance: insurance is not computed for Blackjack Switch")

@@ -71,6 +71,8 @@ def run(args) -> int:
     from ..simulation.simulator import DEFAULT_CHUNK_ROUNDS, simulate
     common.check_unit(args)
     rules = common.rules_from_args(args)
+    if rules.switch:
+        return _run_switch(args, rules)
     client = None
     if args.scheduler:
         try:
@@ -116,3 +118,66 @@ def _small_frequencies_in_digits(by_tc) -> None:
         if frequency is not None and 0 < frequency < 1e-3:
             values[i, col] = f"{frequency:.3e}"
     by_tc.values = values
+
+
+# the options of the counted shoe game that a Blackjack Switch simulation does not take
+# (its rounds are dealt off the top of a fresh shoe, flat one unit a hand), as
+# (attribute, its default, the flag)
+_SWITCH_REFUSED = (("indices", None, "--indices"), ("insurance", None, "--insurance"),
+                   ("ramp", None, "--ramp"), ("wong_in", None, "--wong-in"),
+                   ("wong_out", None, "--wong-out"), ("other_spots", 0, "--other-spots"),
+                   ("spots", 1, "--spots"), ("bankroll_trials", None, "--bankroll-trials"),
+                   ("scheduler", None, "--scheduler"), ("table_max", None, "--table-max"),
+                   ("burn", 1, "--burn"), ("penetration", 0.75, "--penetration"))
+
+
+def _run_switch(args, rules) -> int:
+    """Blackjack Switch: the real round played by the analysis' decisions in the compiled
+    simulator (bjsolve.simulation.switch), against the analysis' EV."""
+    import numpy as np
+
+    from ..exact.switch import solve_switch
+    from ..output.table import Table
+    from ..output.table import table_notes as _notes
+    from ..simulation.switch import simulate_switch
+    for name, default, flag in _SWITCH_REFUSED:
+        if getattr(args, name, default) != default:
+            raise common.UsageError(f"{flag}: not for Blackjack Switch, whose simulation "
+                                    f"deals each round off the top of a fresh shoe, flat "
+                                    f"one unit a hand, by the analysis' decisions")
+    if sidebet_values(args):
+        raise common.UsageError("side bets: not for Blackjack Switch")
+    switch = solve_switch(rules, threads=args.threads)
+    sim = simulate_switch(switch, int(args.rounds), seed=args.seed, threads=args.threads)
+    z = (sim.mean - switch.expected_value) / sim.standard_error if sim.standard_error else 0.0
+    rows = ("EV per round, simulated", "standard error", "EV per round, analysis",
+            "difference / SE", "house edge per hand, simulated", "house edge per hand, "
+            "analysis", "SD per round, simulated", "rounds switched, simulated",
+            "rounds switched, analysis", "rounds")
+    figures = [sim.mean, sim.standard_error, switch.expected_value, z, -sim.per_hand,
+               switch.house_edge_per_hand, sim.sd, sim.switch_rate, switch.switch_rate,
+               float(sim.rounds)]
+    notes = _notes(rules, switch.shoe,
+                   "units of one hand's bet, both hands of a round; unconditioned (dealer "
+                   "naturals included); each round off the top of a fresh shoe",
+                   "the real round: hand 1, hand 2 from what hand 1 left, then the dealer; "
+                   "the switch and every play by the analysis' decisions",
+                   f"analysis: {switch.method}",
+                   f"seed {args.seed}")
+    summary = Table("simulate", "Blackjack Switch simulated", rows, ("value",),
+                    np.array([[float(v)] for v in figures]), notes, style="prob",
+                    units="units of one hand's bet, shares of rounds",
+                    records=[{"figure": r, "value": float(v)} for r, v in zip(rows, figures)])
+    tables = [summary]
+    if sim.outcomes:
+        values = sorted(sim.outcomes)
+        freq = [sim.outcomes[v] for v in values]
+        tables.append(Table(
+            "outcomes", "net outcome of one round, simulated", tuple(f"{v:+g}" for v in values),
+            ("frequency",), np.array([[f] for f in freq]),
+            ("units of one hand's bet, both hands of a round",
+             f"{sim.rounds:,} rounds; the exact law: bjsolve risk with the same rules"),
+            style="prob", units="share of rounds",
+            records=[{"outcome": v, "frequency": f} for v, f in zip(values, freq)]))
+    common.emit(tables, args)
+    return 0

@@ -27,6 +27,8 @@ from ..model.rules import (
 
 # the solver's post-split strategy classes (bjsolve.solve.SPLIT_CLASSES; checked by a test)
 SPLIT_CLASSES = ("CDZ-", "CDP1", "CDP")
+# the commands that compute Blackjack Switch (the others give one-hand tables)
+SWITCH_COMMANDS = (None, "edge", "dealer", "risk", "simulate", "eor", "tc-advantage")
 TABLE_FORMATS = ("text", "csv", "json", "markdown", "html")
 PICTURE_FORMATS = ("png", "svg")      # need the optional [plot] extra (matplotlib)
 
@@ -307,14 +309,17 @@ def rules_from_args(args) -> Rules:
     if getattr(args, "natural_tie", None) is not None and not rules.dealer_wins_ties:
         raise UsageError(f"--natural-tie {args.natural_tie}: tied naturals push unless the "
                          "dealer wins ties; add --dealer-wins-ties")
-    if rules.switch and getattr(args, "command", "edge") not in (None, "edge", "dealer"):
-        # the switch analysis gives the house edge (bjsolve edge), and the dealer's
-        # chances are the same in every game; the other commands' tables are those of one
-        # hand: refuse at once rather than after the analysis
+    if rules.switch and getattr(args, "command", "edge") not in SWITCH_COMMANDS:
+        # the switch analysis gives the house edge (bjsolve edge) and the figures of the
+        # commands in SWITCH_COMMANDS, and the dealer's chances are the same in every
+        # game; the other commands' tables are those of one hand: refuse at once rather
+        # than after the analysis
         raise NotImplementedError(f"Rules.switch=True (Blackjack Switch): bjsolve "
                                   f"{args.command} "
                                   f"is not computed for the switch game; 'bjsolve edge' "
-                                  f"(the default command) gives its house edge")
+                                  f"(the default command) gives its house edge; "
+                                  f"{', '.join(c for c in SWITCH_COMMANDS if c and c != 'edge')} its "
+                                  f"other figures")
     return rules
 
 

@@ -30,8 +30,9 @@ def kernel_rules(rules: Rules, split_code: int) -> dict:
     if unsupported == "natural_loss":
         raise NotImplementedError(
             f"Rules.natural_loss={rules.natural_loss!r} with Rules.max_split_hands="
-            f"{rules.max_split_hands} is not computed yet: BB+1 is computed without "
-            f"splitting only (max_split_hands=1; docs/games.md)")
+            f"{rules.max_split_hands} and Rules.free_splits={rules.free_splits!r} is not "
+            f"computed yet: BB+1 is computed with two split hands at most "
+            f"(max_split_hands <= 2) and no free splits (docs/games.md)")
     if unsupported is not None:
         raise NotImplementedError(
             f"Rules.{unsupported}={getattr(rules, unsupported)!r} is stated but not computed "
@@ -77,6 +78,10 @@ def game_keys(rules: Rules) -> dict:
         keys["diamond_blackjack_payout"] = rules.diamond_blackjack_payout
     if rules.charlie:
         keys["charlie"] = rules.charlie
+    if rules.surrender_any_time:
+        keys["surrender_any_time"] = 1
+    if rules.bonus_21_at_once:
+        keys["bonus_21_at_once"] = 1
     return keys
 
 

@@ -91,6 +91,8 @@ def _strategy_engines(rules: Rules, shoe: Shoe, strategy, deal: Deal | None = No
             _freeze_chart(engine, deal.hand_limit(u), strategy, u)
         return engines
     surrender = rules.surrender != "none"
+    # surrender_any_time: after hitting and on split hands too
+    later = ("surrender",) if rules.surrender_any_time else ()
     for u, engine in engines.items():
         for cards in compositions(deal.hand_limit(u), max_hard=21, min_cards=2):
             counts = counts_of(cards)
@@ -105,10 +107,10 @@ def _strategy_engines(rules: Rules, shoe: Shoe, strategy, deal: Deal | None = No
                 act = _checked(strategy, cards, u, start, "original two cards")
                 engine.set_policy(KIND_START, counts, ACTION_CODE[act])
             else:
-                act = _checked(strategy, cards, u, base, "later decision")
+                act = _checked(strategy, cards, u, base + later, "later decision")
                 engine.set_policy(KIND_LATER, counts, ACTION_CODE[act])
             split_allowed = ("stand", "hit") + (
-                ("double",) if engine.may_double_hand(counts, after_split=True) else ())
+                ("double",) if engine.may_double_hand(counts, after_split=True) else ()) + later
             act = _checked(strategy, cards, u, split_allowed, "split hand")
             engine.set_policy(KIND_SPLIT, counts, ACTION_CODE[act])
     return engines

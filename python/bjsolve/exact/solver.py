@@ -19,7 +19,7 @@ from typing import Any
 from ..model.actions import first_best
 from ..model.deal import Deal, dealer_columns, dealer_label, exposed, is_natural
 from ..model.mappings import CardMapping
-from ..model.ranks import counts_of, label, ranks
+from ..model.ranks import counts_of, hand_total, label, ranks
 from ..model.ranks import show as _show
 from ..model.rules import Rules
 from ..model.shoe import Shoe
@@ -245,6 +245,8 @@ class Solution:
         engine = self._engines[key]
         if self.rules.charlie and len(cards) >= self.rules.charlie:
             return ("stand",)    # a charlie stops and wins at once (docs/games.md)
+        if self.rules.bonus_21_at_once and len(cards) >= 5 and hand_total(cards)[0] == 21:
+            return ("stand",)    # a 21 of five or more cards is paid at once
         out = ["stand", "hit"]
         if engine.may_double_hand(counts_of(cards)):
             out.append("double")
@@ -253,6 +255,8 @@ class Solution:
                 out.append("split")
             if self.rules.surrender != "none":
                 out.append("surrender")
+        elif self.rules.surrender_any_time:
+            out.append("surrender")      # late surrender after hitting too
         return tuple(out)
 
     def hand_ev(self, cards, dealer, *, given_no_blackjack: bool | None = None) -> ActionValues:

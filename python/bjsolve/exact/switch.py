@@ -17,7 +17,8 @@ switched.  A hand's value is its best play (stand, hit, double, split, surrender
 the game engine (``GameEngine``, the game's rules without the swap) on the shoe with:
 
 - removal "full" (the default): all five cards out (its own two, the upcard, the other
-  hand's two); exact for each hand played alone, one engine per (other hand, upcard);
+  hand's two); exact for each hand played alone; one engine per upcard, the other hand's
+  cards set out in turn (``GameEngine.set_other``: the contexts share the dealer laws);
 - removal "own": only its own two cards and the upcard out (one engine per upcard: the
   hand values of the one-hand game), the other hand's cards ignored.
 
@@ -51,14 +52,32 @@ RANKS = tuple(range(1, 11))
 PAIRS = tuple((a, b) for a in RANKS for b in RANKS if a <= b)
 PAIR_INDEX = {p: i for i, p in enumerate(PAIRS)}
 ACE_TEN = PAIR_INDEX[(1, 10)]
+PAIR_RANKS = np.array(PAIRS)
+# each hand's 10 counts, as an array (one row a hand) and as lists (the engine's argument)
+PAIR_COUNTS = np.zeros((len(PAIRS), 10))
+for _i, (_a, _b) in enumerate(PAIRS):
+    PAIR_COUNTS[_i, _a - 1] += 1
+    PAIR_COUNTS[_i, _b - 1] += 1
+PAIR_LISTS = tuple([int(x) for x in row] for row in PAIR_COUNTS)
 REMOVALS = ("full", "own")
 PLAYS = ("optimal", "chart")
+
+
+def not_computed(name: str) -> NotImplementedError:
+    """The refusal of a one-hand Solution's table ``name`` (strategy, evaluate ...), which has
+    no meaning for the two switched hands."""
+    return NotImplementedError(f"Blackjack Switch (Rules.switch): {name} is not computed "
+                               f"for the switch game; its result gives the house edge, "
+                               f"the switch decisions and the hands' chart")
+
+
 # what the web pages say for switch rules (their views are those of a one-hand Solution)
 PAGES_REFUSAL = ("Rules.switch=True (Blackjack Switch) is computed by bjsolve.solve and "
                  "'bjsolve --preset blackjack-switch', not on these pages yet")
 # the games' rules besides the dealer's 22 that the switch analysis does not combine with
 _OTHER_GAME_RULES = ("spanish_deck", "free_doubles", "free_splits", "player_21_wins",
-                     "diamond_blackjack_payout", "charlie",
+                     "diamond_blackjack_payout", "charlie", "surrender_any_time",
+                     "bonus_21_at_once",
                      "natural_always_wins", "bonus_21", "bonus_678", "bonus_777",
                      "bonus_after_split", "super_bonus", "redoubles", "double_rescue",
                      "double_split_aces")
@@ -149,82 +168,124 @@ class _ValueUnit:
         self.chart, self.engine = chart, engine
 
     def __call__(self):
-        rules, up = self.rules, self.up
         base = self.shoe if self.other is None else self.shoe.remove(*self.other)
         counts = _shoe_counts(base)
-        dealt = np.full(len(PAIRS), np.nan)
-        switched = np.full(len(PAIRS), np.nan)
-        beta = np.full(len(PAIRS), np.nan)
-        action = np.full(len(PAIRS), -1, dtype=np.int8)
-        need_up = counts.copy()
-        if not base.is_infinite:
-            need_up[up - 1] -= 1
-            if need_up[up - 1] < 0:
-                return dealt, switched, beta, action
-        elif counts[up - 1] <= 0:
-            return dealt, switched, beta, action
-        engine = self.engine if self.engine is not None else make_engine(self.params, base, up)
-        for i, (a, b) in enumerate(PAIRS):
-            left = need_up.copy()
-            if not base.is_infinite:
-                left[a - 1] -= 1
-                left[b - 1] -= 1
-                if left.min() < 0 or left.sum() < 1:
-                    continue
-            elif counts[a - 1] <= 0 or counts[b - 1] <= 0:
+        if not _upcard_dealable(counts, self.up, base.is_infinite):
+            return _no_values()
+        engine = (self.engine if self.engine is not None
+                  else make_engine(self.params, base, self.up))
+        return _context_values(self.rules, engine, counts, self.up, base.is_infinite,
+                               self.chart)
+
+
+class _SharedUpcardUnit:
+    """The values of the 55 hands against one upcard with each of ``others`` out in turn,
+    on one engine of the whole shoe whose dealer laws the other hands share
+    (``GameEngine.set_other``): the same values as one ``_ValueUnit`` per other hand
+    (a law depends only on the counts left, whichever hand took the cards)."""
+
+    def __init__(self, rules: Rules, params: dict, shoe: Shoe, up: int, others):
+        self.rules, self.params, self.shoe, self.up, self.others = rules, params, shoe, up, others
+
+    def __call__(self) -> dict:
+        full = _shoe_counts(self.shoe)
+        engine = make_engine(self.params, self.shoe, self.up)
+        out = {}
+        for o in self.others:
+            a, b = PAIRS[o]
+            other = [0] * 10
+            other[a - 1] += 1
+            other[b - 1] += 1
+            counts = full - np.array(other, dtype=float)
+            if not _upcard_dealable(counts, self.up, False):
+                out[o] = _no_values()
                 continue
-            hand = [0] * 10
-            hand[a - 1] += 1
-            hand[b - 1] += 1
-            st, ht, dd, bt = engine.hand_values(hand)
-            if bt >= 1.0:
-                continue   # the hole card surely makes a dealer natural: no decision
-            p = 1.0 - bt
-            beta[i] = bt
-            if (a, b) == (1, 10):
-                dealt[i] = rules.blackjack_payout
-                action[i] = 5
-                switched[i] = (rules.blackjack_payout if rules.switch_blackjack
-                               else self._twenty_one(engine, left, bt))
-                continue
-            options = [(st + bt) / p, (ht + bt) / p]
-            if engine.may_double_hand(hand):
-                options.append((dd + bt) / p)
-            else:
-                options.append(-np.inf)
-            if a == b and engine.split_limit(a) >= 2:
-                sv, sb = engine.split_ev(a)
-                options.append((sv + sb) / (1.0 - sb))
-            else:
-                options.append(-np.inf)
-            if rules.surrender == "late":
-                options.append(-0.5)
-            if self.chart is not None:
-                allowed = tuple(name for name, v in zip(ACTION_NAMES, options) if v > -np.inf)
-                best = ACTION_NAMES.index(self.chart((a, b), up, allowed))
-            else:
-                best = _first_best(options)
-            dealt[i] = switched[i] = options[best]
-            action[i] = best
+            engine.set_other(other)
+            out[o] = _context_values(self.rules, engine, counts, self.up, False, None)
+        return out
+
+
+def _no_values():
+    n = len(PAIRS)
+    return (np.full(n, np.nan), np.full(n, np.nan), np.full(n, np.nan),
+            np.full(n, -1, dtype=np.int8))
+
+
+def _upcard_dealable(counts: np.ndarray, up: int, infinite: bool) -> bool:
+    return counts[up - 1] > 0 if infinite else counts[up - 1] - 1 >= 0
+
+
+def _context_values(rules: Rules, engine, counts: np.ndarray, up: int, infinite: bool,
+                    chart):
+    """(dealt, switched, beta, action) of the 55 hands on ``engine``, whose shoe (the
+    counts ``counts``, the upcard still in) is the one the hands are valued on: the
+    engine values the hands the shoe deals in one call (``GameEngine.opening_values``),
+    the options and the best of them are worked out here for all hands at once."""
+    dealt, switched, beta, action = _no_values()
+    if infinite:
+        dealable = (counts[PAIR_RANKS[:, 0] - 1] > 0) & (counts[PAIR_RANKS[:, 1] - 1] > 0)
+    else:
+        left_all = counts - PAIR_COUNTS
+        left_all[:, up - 1] -= 1
+        dealable = (left_all.min(axis=1) >= 0) & (left_all.sum(axis=1) >= 1)
+    idx = np.flatnonzero(dealable)
+    if idx.size == 0:
         return dealt, switched, beta, action
+    got = np.array(engine.opening_values([PAIR_LISTS[i] for i in idx]), dtype=float)
+    st, ht, dd, bt, may_double, sv, sb = got.T
+    decided = bt < 1.0    # else the hole card surely makes a dealer natural: no decision
+    idx, st, ht, dd, bt = idx[decided], st[decided], ht[decided], dd[decided], bt[decided]
+    may_double, sv, sb = may_double[decided], sv[decided], sb[decided]
+    p = 1.0 - bt
+    beta[idx] = bt
+    options = [(st + bt) / p, (ht + bt) / p,
+               np.where(may_double > 0, (dd + bt) / p, -np.inf),
+               np.where(np.isnan(sv), -np.inf, (sv + sb) / (1.0 - sb))]
+    if rules.surrender == "late":
+        options.append(np.full(idx.size, -0.5))
+    options = np.array(options).T
+    natural = idx == ACE_TEN
+    if chart is not None:
+        best = np.zeros(idx.size, dtype=int)
+        for k, i in enumerate(idx):
+            if not natural[k]:
+                allowed = tuple(name for name, v in zip(ACTION_NAMES, options[k]) if v > -np.inf)
+                best[k] = ACTION_NAMES.index(chart(PAIRS[i], up, allowed))
+    else:
+        best = _first_best_rows(options)
+    chosen = options[np.arange(idx.size), best]
+    dealt[idx] = switched[idx] = chosen
+    action[idx] = best
+    if natural.any():
+        dealt[ACE_TEN] = rules.blackjack_payout
+        action[ACE_TEN] = 5
+        switched[ACE_TEN] = (rules.blackjack_payout if rules.switch_blackjack
+                             else _twenty_one(rules, engine, counts if infinite
+                                              else left_all[ACE_TEN]))
+    return dealt, switched, beta, action
 
-    def _twenty_one(self, engine, left: np.ndarray, bt: float) -> float:
-        """A two-card 21 that is no natural, standing, given no dealer natural: it wins
-        against 17..20 and a dealer bust, pushes a dealer 21 (and a 22 that pushes)."""
-        law = engine._dealer_law([float(x) for x in left])
-        p17, p18, p19, p20, p21, nat, p22, over = law
-        win = p17 + p18 + p19 + p20 + over + (0.0 if self.rules.dealer_22 == "push" else p22)
-        return win / (1.0 - nat) if nat < 1.0 else 0.0
 
-
-def _first_best(values) -> int:
-    """The index of the best value; a later one only beyond a relative 1e-12 (ties go to
-    the earlier action, docs/conventions.md)."""
-    best = 0
-    for i, v in enumerate(values):
-        if v > values[best] + 1e-12 * max(abs(v), abs(values[best])):
-            best = i
+def _first_best_rows(options: np.ndarray) -> np.ndarray:
+    """The index of the best value of each row of ``options``; a later one only beyond a
+    relative 1e-12 (ties go to the earlier action, docs/conventions.md)."""
+    best = np.zeros(len(options), dtype=int)
+    best_value = options[:, 0].copy()
+    for j in range(1, options.shape[1]):
+        v = options[:, j]
+        with np.errstate(invalid="ignore"):
+            better = v > best_value + 1e-12 * np.maximum(np.abs(v), np.abs(best_value))
+        best = np.where(better, j, best)
+        best_value = np.where(better, v, best_value)
     return best
+
+
+def _twenty_one(rules: Rules, engine, left: np.ndarray) -> float:
+    """A two-card 21 that is no natural, standing, given no dealer natural: it wins
+    against 17..20 and a dealer bust, pushes a dealer 21 (and a 22 that pushes)."""
+    law = engine._dealer_law([float(x) for x in left])
+    p17, p18, p19, p20, p21, nat, p22, over = law
+    win = p17 + p18 + p19 + p20 + over + (0.0 if rules.dealer_22 == "push" else p22)
+    return win / (1.0 - nat) if nat < 1.0 else 0.0
 
 
 def hand_table(rules: Rules, shoe: Shoe, removal: str = "full", split: str = "CDZ-",
@@ -248,8 +309,21 @@ def hand_table(rules: Rules, shoe: Shoe, removal: str = "full", split: str = "CD
                     need[c - 1] += 1
                 if all(need[r] <= counts[r] for r in range(10)):
                     keys.append((o, up))
-        units.update({k: _ValueUnit(rules, params, shoe, PAIRS[k[0]], k[1]) for k in keys})
-        values = run_units(keys, lambda k: units[k](), threads)
+        if shoe.is_fractional:
+            units.update({k: _ValueUnit(rules, params, shoe, PAIRS[k[0]], k[1]) for k in keys})
+            values = run_units(keys, lambda k: units[k](), threads)
+        else:
+            # one engine per upcard, the other hands in turn sharing its dealer laws
+            by_up: dict = {}
+            for o, up in keys:
+                by_up.setdefault(up, []).append(o)
+            units.update({up: _SharedUpcardUnit(rules, params, shoe, up, others)
+                          for up, others in by_up.items()})
+            values = {}
+            cost_key = (rules, split, "switch", shoe.size)   # (plans the next such run)
+            for up, rows in run_units(list(by_up), lambda k: units[k](), threads,
+                                      cost_key).items():
+                values.update({(o, up): row for o, row in rows.items()})
         for (o, up), (d, s, b, act) in values.items():
             dealt[up - 1, o], switched[up - 1, o], beta[up - 1, o], action[up - 1, o] = d, s, b, act
     elif play == "chart":
@@ -366,13 +440,29 @@ class SwitchSolution:
         # for the two switched hands: say so by name instead of an AttributeError
         if name.startswith("_"):
             raise AttributeError(name)
-        raise NotImplementedError(f"Blackjack Switch (Rules.switch): {name} is not computed "
-                                  f"for the switch game; its result gives the house edge, "
-                                  f"the switch decisions and the hands' chart")
+        raise not_computed(name)
 
     def __repr__(self):
         return (f"SwitchSolution({self.rules.describe()}, house edge per hand "
                 f"{100 * self.house_edge_per_hand:.4f}%, removal {self.removal})")
+
+    # ---- the round's outcome -------------------------------------------------------
+
+    def outcome_distribution(self, strategy: str = "optimal", *, insurance: bool = False,
+                             threads: int | None = None):
+        """The law of a round's net result (both hands, units of one hand's bet,
+        unconditioned): an ``OutcomeDistribution`` with ``spots`` 2, ``per_spot`` the law
+        of one hand, ``covariance`` between the two hands (``bjsolve.exact.switch_law``:
+        exact mean and per-hand law; the two hands combined given the dealer's outcome)."""
+        from .switch_law import switch_outcome_distribution
+        if strategy != "optimal":
+            raise ValueError(f"strategy: Blackjack Switch's distribution follows the "
+                             f"analysis' play, 'optimal'; got {strategy!r:.60}")
+        if insurance:
+            raise NotImplementedError("insurance=True: insurance is not computed for "
+                                      "Blackjack Switch")
+        check_threads(threads)
+        return switch_outcome_distribution(self, threads)
 
     # ---- one deal ----------------------------------------------------------------
 

@@ -104,7 +104,7 @@ def _check_game_rules(rules: "Rules") -> None:
     for name in ("spanish_deck", "player_21_wins", "player_21_beats_natural",
                  "natural_always_wins", "bonus_after_split",
                  "double_rescue", "double_split_aces", "switch", "switch_blackjack",
-                 "rescue_after_redouble"):
+                 "rescue_after_redouble", "surrender_any_time", "bonus_21_at_once"):
         put(name, _need_bool(name, getattr(rules, name)))
     put("dealer_22", _need_choice("dealer_22", rules.dealer_22, DEALER_22_CHOICES))
     put("natural_loss", _need_choice("natural_loss", rules.natural_loss, NATURAL_LOSS_CHOICES))
@@ -161,6 +161,14 @@ def _check_game_rules(rules: "Rules") -> None:
                          "no-hole-card dealer's natural) needs player_21_wins=True and "
                          f"hole_card='enhc', got player_21_wins={rules.player_21_wins}, "
                          f"hole_card={rules.hole_card!r}")
+    if rules.surrender_any_time and rules.surrender != "late":
+        raise ValueError("Rules.surrender_any_time=True (late surrender after hitting and on "
+                         "split hands too) extends late surrender: it needs surrender='late', "
+                         f"got {rules.surrender!r}")
+    if rules.surrender_any_time and rules.free_splits:
+        raise ValueError(f"Rules.surrender_any_time=True and Rules.free_splits="
+                         f"{rules.free_splits!r} do not go together (a free split hand has no "
+                         "stake of the player's to surrender half of); drop one of them")
     if rules.switch_blackjack and not rules.switch:
         raise ValueError("Rules.switch_blackjack=True (a two-card 21 made by switching is a "
                          "blackjack) needs Rules.switch=True (Blackjack Switch)")
@@ -171,12 +179,13 @@ def _check_game_rules(rules: "Rules") -> None:
 
 def unsupported_rule(rules: "Rules") -> str | None:
     """The first rule of ``rules`` that no solver computes yet (NOT_YET_SOLVED), or None.
-    BB+1 is computed without splitting only: its one unit is charged to a split round's
-    standing hands together, which is not a sum over the hands (docs/games.md)."""
+    BB+1 is computed with two split hands at most and no free splits: its one unit is
+    charged to a split round's standing hands together (docs/games.md)."""
     for name in NOT_YET_SOLVED:
         if getattr(rules, name) != GAME_DEFAULTS[name]:
             return name
-    if rules.natural_loss == "bb+1" and rules.max_split_hands > 1:
+    if rules.natural_loss == "bb+1" and (rules.max_split_hands > 2 or (
+            rules.max_split_hands > 1 and rules.free_splits)):
         return "natural_loss"
     return None
 
@@ -239,6 +248,12 @@ class Rules:
         ``blackjack_payout`` (None: no such rule; one natural in 16 is in diamonds).
     charlie: 0 (none), 5, 6 or 7: a hand (not doubled) that reaches this many cards without
         busting wins at once, a 21 of them paid its ``bonus_21`` (Super Fun 21: 6).
+    surrender_any_time: with surrender="late", a hand may also be surrendered after hitting,
+        and a split hand at any decision (its first two cards too), for half its stake
+        (Super Fun 21).  After a double the rescue (``double_rescue``) is the surrender.
+    bonus_21_at_once: a 21 of five or more cards (not doubled) stops and wins at once,
+        whatever the dealer then makes (a dealer 21 included), paid its ``bonus_21``
+        (Super Fun 21: 2:1).
     switch: Blackjack Switch: two hands whose second cards the player may swap; computed by
         its own analysis, ``bjsolve.exact.switch`` (``solve`` dispatches to it;
         docs/games.md); the kernels and the other tools refuse it by name.
@@ -248,7 +263,7 @@ class Rules:
     natural_loss: what a dealer natural takes in the no-hole-card game (hole_card="enhc"):
         "hole-card" (every bet, the classic ENHC), "obbo" (the busted bets, and of every
         other hand its bet before doubling) or "bb+1" (the busted bets and one unit more;
-        computed without splitting only): docs/games.md.
+        computed with two split hands at most): docs/games.md.
     """
 
     decks: float = 6
@@ -284,6 +299,8 @@ class Rules:
     rescue_after_redouble: bool = False
     diamond_blackjack_payout: float | None = None
     charlie: int = 0
+    surrender_any_time: bool = False
+    bonus_21_at_once: bool = False
     switch: bool = False
     switch_blackjack: bool = False
     natural_loss: str = "hole-card"
@@ -403,7 +420,8 @@ GAME_DEFAULTS: dict[str, Any] = {
     "bonus_678": NO_BONUS, "bonus_777": NO_BONUS, "bonus_after_split": False,
     "super_bonus": 0.0, "redoubles": 0, "double_rescue": False, "double_split_aces": False,
     "rescue_after_redouble": False,
-    "diamond_blackjack_payout": None, "charlie": 0, "switch": False,
+    "diamond_blackjack_payout": None, "charlie": 0, "surrender_any_time": False,
+    "bonus_21_at_once": False, "switch": False,
     "switch_blackjack": False, "natural_loss": "hole-card",
 }
 
@@ -447,7 +465,7 @@ GAME_FLAG_CODES = {
     "spanish_deck": "spanish", "player_21_wins": "P21W", "player_21_beats_natural": "P21BJ",
     "natural_always_wins": "BJW", "bonus_after_split": "BAS", "double_rescue": "RSC",
     "rescue_after_redouble": "RSCRD", "double_split_aces": "DSA", "switch": "switch",
-    "switch_blackjack": "SWBJ",
+    "switch_blackjack": "SWBJ", "surrender_any_time": "LSA", "bonus_21_at_once": "B21NOW",
 }
 
 
@@ -485,6 +503,8 @@ def game_codes(rules: "Rules") -> list[str]:
         codes.append(f"BJD={payout_label(r.diamond_blackjack_payout)}")
     if r.charlie:
         codes.append(f"CH{r.charlie}")
+    flag("surrender_any_time")
+    flag("bonus_21_at_once")
     flag("switch")
     flag("switch_blackjack")
     if r.natural_loss != "hole-card":
@@ -595,7 +615,8 @@ PRESETS: dict[str, dict[str, Any]] = {   # name -> Rules fields
                          double_any_cards=True, double_after_split=True, max_split_hands=4,
                          resplit_aces=True, hit_split_aces=True, double_split_aces=True,
                          surrender="late", double_rescue=True, charlie=6,
-                         bonus_21=(2.0, 2.0, 2.0)),
+                         bonus_21=(2.0, 2.0, 2.0), bonus_after_split=True,
+                         surrender_any_time=True, bonus_21_at_once=True),
     "blackjack-switch": dict(decks=6, hit_soft_17=True, double_after_split=True,
                              max_split_hands=4, surrender="none", blackjack_payout=1.0,
                              dealer_22="push", switch=True),

@@ -69,6 +69,7 @@ from fractions import Fraction
 from types import SimpleNamespace
 
 import numpy as np
+from bjcore._game import GameEngine
 
 from ..counting.count_laws import (
     WHOLE_TC_ROUNDINGS,
@@ -88,7 +89,13 @@ from ..exact.distribution import (
     round_laws,
 )
 from ..exact.engines import make_engines, round_values
-from ..exact.kernel_rules import POLICY_CLASS, check_threads, natural_tie_value
+from ..exact.kernel_rules import (
+    POLICY_CLASS,
+    SPLIT_CLASSES,
+    check_threads,
+    kernel_rules,
+    natural_tie_value,
+)
 from ..exact.policy import after_double_chart, after_double_questions, policy_engines
 from ..exact.scheduler import run_units
 from ..exact.solver import solve
@@ -170,6 +177,27 @@ def _trip_ruin(mixture, bankroll: float, rounds: int) -> tuple:
                       f"{MAX_TRIP_SECONDS:g} s)")
 
 
+def _check_outcome_law(rules: Rules) -> None:
+    """Refuse, in milliseconds and before any solve, a game whose round outcome law (the
+    SD by true count) the games' kernel does not compute yet: the law of one small
+    two-card hand (T, 9 against a ten) is asked for, and the kernel's own refusal (it
+    names the rule: no-hole-card natural rules such as OBBO, BB+1 and a 21 paid before
+    the dealer's natural, while game_law.h settles them as ENHC) becomes the counted
+    game's.  Once the kernel computes such rules the question is answered and the game
+    goes on: nothing here names them."""
+    if rules.is_classic:
+        return
+    params = kernel_rules(rules, SPLIT_CLASSES["CDZ-"])
+    engine = GameEngine(Shoe.decks(1, spanish=rules.spanish_deck).kernel_weights(), 10,
+                        params, False, False)
+    try:
+        engine.round_law_entries(10, 9)
+    except ValueError as exc:
+        raise NotImplementedError(f"rules {rules.describe()}: the counted game needs the "
+                                  f"round's outcome law (the SD by true count), not "
+                                  f"computed for them yet: {exc}") from None
+
+
 def _checked_insurance(insurance):
     """None, False or a whole true count (``simulate``'s ``insurance``), else the error
     naming the field."""
@@ -218,8 +246,12 @@ def _closest_chips(bets, frequency):
 class CountedGame:
     """A counted shoe game analysed exactly (see the module docstring for the method).
 
-    rules: a peek game (``Rules``, finite decks), classic or one of the games (Free Bet,
-    Spanish 21: docs/games.md).  system: a count system name or 10 tags.
+    rules: a peek or no-hole-card game (``Rules``, finite decks; hole_card "peek", "enhc"
+    or "enhc-obo"), classic or one of the games (Free Bet, Spanish 21, ...: docs/games.md).
+    With no hole card every figure is unconditioned, the dealer's natural settled at the
+    end of the round as ``rules`` say; insurance is offered on an ace up before the hands
+    are played and settled when the dealer's second card is turned (docs/counted-game.md,
+    "No hole card").  system: a count system name or 10 tags.
     penetration: the fraction of the shoe dealt before the cut card (0 < p < 1).
     burn: cards burnt (unseen) after the shuffle.  decks_estimation / tc_rounding: how
     the true count is taken (``count_distribution``; tc_rounding "floor", "truncate" or
@@ -261,6 +293,7 @@ class CountedGame:
         if rules.infinite:
             raise ValueError("rules.decks: a counted game needs a finite shoe, got infinite")
         check_supported(rules)
+        _check_outcome_law(rules)
         if isinstance(system, str):
             count_tags(system)
         check_convention(decks_estimation, tc_rounding)
@@ -307,6 +340,12 @@ class CountedGame:
         if self.sidebet is not None and not rules.is_classic:
             raise ValueError(f"sidebet: a side bet beside the games' rules is not computed "
                              f"yet (rules {rules.describe()}); play it beside a classic game")
+        if self.sidebet is not None and rules.hole_card != "peek":
+            # (its covariance with the main hand takes a dealer natural as the end of the
+            # round, side_bet.first_cards_covariance: with no hole card it is not)
+            raise ValueError(f"sidebet: a side bet beside a no-hole-card game "
+                             f"(hole_card={rules.hole_card!r}) is not computed yet; play it "
+                             f"beside a peek game")
         self.shoe = rules.shoe()
         if self.sidebet is not None and list(self.shoe.counts) != [4 * rules.decks] * 9 + [
                 16 * rules.decks]:
@@ -321,6 +360,11 @@ class CountedGame:
         self.insurance = (getattr(self.indices, "insurance", None) if insurance is None
                           else None if insurance is False else insurance)
         self._ruin_cache: dict = {}
+        if rules.switch:
+            # the game plays the full shoe's chart, which the switch game's solution has not:
+            # refused here rather than after the seconds of its solve
+            from ..exact.switch import not_computed
+            raise not_computed("strategy")
         t0 = time.perf_counter()
         self._solve_full_shoe()
         # a Spanish shoe's decks are 48 cards: the counter judges the decks left in them
@@ -959,13 +1003,33 @@ class CountedGame:
                 + (", the band's offset shared out over the true counts by the measured "
                    "curvature x spread of each cell" if self.curvature_used == "count" else
                    ", one offset per band") + "; insurance not in it; docs/counted-game.md",
-                ) + self._game_notes() + (
+                ) + self._no_hole_card_notes() + self._game_notes() + (
                     (f"UNRELIABLE at true counts {_runs(self.labels, self.thin_counts)}: "
                       f"their deepest rounds' mean compositions hold "
                       f"less than one card of some ranks, where the interpolation between "
                       f"shoes fails (1 deck, penetration 0.75: edge -0.06 at +15 against "
                       f"+0.06 simulated); simulate gives these counts",)
                      if self.thin_counts else ())
+
+    def _no_hole_card_notes(self) -> tuple:
+        """What the figures mean with no hole card, for ``notes`` (none with the peek)."""
+        rules = self.rules
+        if rules.hole_card == "peek":
+            return ()
+        takes = {"enhc-obo": "the original bets only",
+                 "obbo": "the busted bets and, of every other hand, its bet before "
+                         "doubling (OBBO)",
+                 "bb+1": "the busted bets and one unit more (BB+1)"}.get(
+            rules.natural_loss if rules.hole_card == "enhc" else rules.hole_card,
+            "every bet, doubles and splits too")
+        if rules.player_21_beats_natural:
+            takes += " (a player 21 is paid at once, before the second card)"
+        return (f"no hole card ({rules.hole_card}): the dealer's second card is dealt after "
+                f"the hands are played, a dealer natural then takes {takes}; edge and SD "
+                f"are unconditioned (every round, the dealer's natural included); insurance "
+                f"is offered on an ace up before the hands are played and settled when the "
+                f"second card is turned, its gain the peek game's (the card is any unseen "
+                f"card alike)",)
 
     def _game_notes(self) -> tuple:
         """The games' conventions, for ``notes`` (none in the classic game)."""

@@ -15,7 +15,9 @@ independent given the dealer's total (infinite deck), each starting from the pai
 one more card; ``round_profile`` does not model resplits (a split hand that draws the pair
 card plays it as a total), ``round_cards_law`` does (up to the rules' hands, aces only
 with resplit_aces).  The dealer draws only when a player hand is left standing; a dealer or player
-natural and a surrender end the round after the four cards of the deal.
+natural and a surrender end the round after the four cards of the deal.  With no hole card
+(``round_cards_law`` only) the dealer's second card comes after the players' hands, so a
+dealer natural ends the round only once the hands are played out.
 
 Where it approximates: the deck is infinite (card removal within the round is ignored),
 ``round_profile`` drops resplits, and the chart decides by total (its
@@ -54,11 +56,21 @@ class RoundProfile:
         return float(np.arange(len(self.cards)) @ self.cards)
 
 
+COUNTED_HOLE_CARDS = ("peek", "enhc", "enhc-obo")
+
+
 def check_supported(rules: Rules) -> None:
-    """The counted-game analysis models the peek game with late or no surrender."""
-    if rules.hole_card != "peek":
-        raise ValueError(f"the counted-game analysis supports hole_card='peek' only, got "
-                         f"{rules.hole_card!r}")
+    """The counted-game analysis models the peek game and the no-hole-card games (the
+    dealer takes the second card after the players' hands: ``enhc``, ``enhc-obo``, and
+    the games' ``natural_loss`` rules), with late or no surrender.  An exposed hole card
+    is not modelled: the player's plays depend on both dealer cards there."""
+    if rules.hole_card not in COUNTED_HOLE_CARDS:
+        raise ValueError(f"the counted-game analysis supports hole_card "
+                         f"{', '.join(map(repr, COUNTED_HOLE_CARDS))}, got {rules.hole_card!r}")
+    _check_surrender(rules)
+
+
+def _check_surrender(rules: Rules) -> None:
     if rules.surrender == "early":
         raise ValueError("the counted-game analysis supports surrender 'none' or 'late', "
                          "got 'early'")
@@ -210,8 +222,12 @@ def round_profile(rules: Rules, probabilities, strategy, *, spots: int = 1) -> R
     rank probabilities A..T, the player following ``strategy`` (a chart or any
     ``f(cards, upcard, allowed) -> action`` deciding by total); see the module docstring.
     ``spots``: hands the player (or the table) plays per round; the cards law counts every
-    spot, the moments are per spot."""
-    check_supported(rules)
+    spot, the moments are per spot.  The peek game only (a dealer natural ends the round
+    after the deal)."""
+    if rules.hole_card != "peek":
+        raise ValueError(f"round_profile models hole_card='peek' only, got "
+                         f"{rules.hole_card!r}")
+    _check_surrender(rules)
     p = np.asarray(probabilities, dtype=float)
     p = p / p.sum()
     model = _Model(rules, p, strategy)
@@ -564,6 +580,11 @@ def round_cards_law(rules: Rules, probabilities, strategy, steps, *, spots: int 
         return out
 
     card = sum(pz)                                       # one card of the shoe
+    # no hole card: the dealer's second card is dealt after the players' hands (always,
+    # as in the simulator, even when every hand is dead); the cards the round uses are
+    # the same law whether it comes before or after them, but a natural no longer stops
+    # the hands being played
+    peek = rules.hole_card == "peek"
     gf = zero.copy()
     for up in range(1, 11):
         pu = p[up - 1]
@@ -599,8 +620,11 @@ def round_cards_law(rules: Rules, probabilities, strategy, steps, *, spots: int 
             ph = p[hole - 1]
             if ph == 0:
                 continue
-            if {up, hole} == {1, 10}:               # dealer natural: the deal only
-                rest = two_cards ** spots
+            if {up, hole} == {1, 10}:
+                # dealer natural: with the peek the round ends after the deal; with no
+                # hole card the hands were played out before the dealer's second card
+                # showed it, and the dealer draws no more
+                rest = two_cards ** spots if peek else (dead + live) ** spots
             else:
                 rest = all_dead + some_live * dealer_draws(up + hole, up == 1 or hole == 1)
             gf += pu * ph * z[up - 1] * z[hole - 1] * rest

@@ -202,6 +202,8 @@ def _allowed(rules: Rules, hand, kind: int, counts, game=None) -> tuple:
             out.append("split")
         if rules.surrender != "none":
             out.append("surrender")
+    elif rules.surrender_any_time:
+        out.append("surrender")   # after hitting, and on split hands (docs/games.md)
     return tuple(out)
 
 

@@ -17,8 +17,11 @@ analysis, the cards each hand draws are gone for the other hand and the dealer: 
 must still agree with the analysis (it is exact for these decisions), which the
 simulation checks with the splits the brute force of the tests leaves out.
 
-Pure Python (about 30 000 rounds a second on one core for six decks): long runs are in
-``benchmarks/bench_switch.py``.
+Two implementations of the one round: the compiled one (``bjcore._switch_sim``, its
+tables made in ``switch_compiled``; about 1.8 million rounds a second on two cores), the
+default, and this module's pure Python (about 30 000 rounds a second on one core), the
+reference it is checked against (tests/test_switch_figures.py).  Long runs:
+``benchmarks/bench_switch.py`` and ``benchmarks/bench_switch_figures.py``.
 """
 from __future__ import annotations
 
@@ -34,12 +37,15 @@ from ..exact.switch import ACE_TEN, PAIRS, SwitchSolution, pair_index
 @dataclass(frozen=True)
 class SwitchSimulation:
     """rounds played, the mean result per round (both hands, units of one hand's bet), its
-    standard error, and the share of rounds switched."""
+    standard error, the share of rounds switched, the SD of a round's result and (the
+    compiled simulator) the share of rounds of each result."""
 
     rounds: int
     mean: float
     standard_error: float
     switch_rate: float
+    sd: float = math.nan          # of a round's result (both hands)
+    outcomes: dict | None = None  # {round result: share of rounds} (compiled runs)
 
     @property
     def per_hand(self) -> float:
@@ -97,12 +103,29 @@ def _better(x: float, y: float) -> bool:
     return x > y + 1e-12 * max(abs(x), abs(y))
 
 
-def simulate_switch(switch: SwitchSolution, rounds: int, seed: int = 1) -> SwitchSimulation:
-    """Play ``rounds`` rounds of the real game with the analysis' decisions (module doc)."""
+def simulate_switch(switch: SwitchSolution, rounds: int, seed: int = 1, *,
+                    compiled: bool = True, threads: int | None = None) -> SwitchSimulation:
+    """Play ``rounds`` rounds of the real game with the analysis' decisions (module doc):
+    in the compiled simulator (``bjcore._switch_sim``, its tables from the analysis'
+    engines, ``threads`` streams in parallel) or, ``compiled=False``, in pure Python (the
+    reference it is checked against)."""
     if isinstance(rounds, bool) or not isinstance(rounds, int) or rounds < 1:
         raise ValueError(f"rounds must be a whole number >= 1, got {rounds!r}")
     if switch.shoe.is_infinite:
         raise ValueError("simulate_switch deals from a finite shoe")
+    if not isinstance(switch, SwitchSolution):
+        raise TypeError(f"switch must be a SwitchSolution (solve_switch), got "
+                        f"{type(switch).__name__}")
+    if switch.play != "optimal":
+        raise NotImplementedError("simulate_switch plays the analysis' optimal decisions "
+                                  "(play='optimal'), not a chart")
+    if compiled:
+        from .switch_compiled import simulate_switch_compiled
+        return SwitchSimulation(*simulate_switch_compiled(switch, rounds, seed, threads))
+    return _simulate_python(switch, rounds, seed)
+
+
+def _simulate_python(switch: SwitchSolution, rounds: int, seed: int) -> SwitchSimulation:
     rules = switch.rules
     player = _Player(switch)
     table = switch.table
@@ -226,7 +249,8 @@ def simulate_switch(switch: SwitchSolution, rounds: int, seed: int = 1) -> Switc
         total_sq += result * result
     mean = total / rounds
     var = max(total_sq / rounds - mean * mean, 0.0)
-    return SwitchSimulation(rounds, mean, math.sqrt(var / rounds), switched_rounds / rounds)
+    return SwitchSimulation(rounds, mean, math.sqrt(var / rounds), switched_rounds / rounds,
+                            math.sqrt(var))
 
 
 def _play(player: _Player, cards: list, other, up, may_double: bool, draw):

@@ -1,0 +1,226 @@
+"""The outcome distribution of a Blackjack Switch round (docs/games.md, "Blackjack Switch").
+
+A round is two hands of one unit each.  For every deal the round plays the arrangement
+the analysis (``bjsolve.exact.switch``) chose, each hand by its own decisions, and:
+
+- a dealer natural (chance beta given the five dealt cards) ends the round at the dealt
+  hands' loss, exactly (each hand -1, a dealt natural pushes);
+- otherwise each hand's law comes from the game engine's round law
+  (``GameEngine.round_law_entries``, ``src/bjcore/game_law.h``) after its two cards, on the
+  shoe with all five cards out (the analysis' engines, removal "full"), jointly with the
+  dealer's final outcome t (17, 18, 19, 20, 21, 22, over 22).  Both hands' laws have the
+  same dealer marginal (the dealer's law of that shoe: game_law.h keeps a hand's dealer
+  marginal whatever it draws), and the two hands are combined **as independent given t**:
+
+      P(r1, r2) = sum_t P(t) P(r1 | t) P(r2 | t).
+
+  So the mean is exact (each hand adds its own exact mean) and so is each hand's own law
+  (up to a split's hands, which game_law.h combines the same way).  What is left out on a
+  finite shoe is the cards one hand takes from the other (hand 2 draws from what hand 1
+  left) beyond what the dealer's outcome says: the covariance of the two hands is
+  approximate.  On an infinite shoe the combination is exact.  The error is measured
+  against the real round's exact law on a small shoe (tests/test_switch_figures.py) and
+  against the simulation (docs/games.md).
+
+Units: one hand's bet; the round's law is the total of both hands (``spots`` 2), its
+``per_spot`` the law of one hand (the two hands' laws are equal: the deal is symmetric),
+``covariance`` between the two hands.  Unconditioned (dealer naturals included).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .engines import make_engine
+from .game_law import law_arrays
+from .kernel_rules import SPLIT_CLASSES, kernel_rules, natural_tie_value
+from .scheduler import run_units
+
+# The two-card hands in the order of ``bjsolve.exact.switch.PAIRS`` (its tables' index;
+# the tests check the two agree).  This module takes the analysis' results from its
+# ``SwitchSolution`` and does not import that module, which offers this one's law as a
+# method.
+PAIRS = tuple((a, b) for a in range(1, 11) for b in range(1, 11) if a <= b)
+ACE_TEN = PAIRS.index((1, 10))
+
+
+def _pair_idx(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """The PAIRS index of the hands (x, y), element by element."""
+    lo, hi = np.minimum(x, y), np.maximum(x, y)
+    return (lo - 1) * 10 - (lo - 1) * (lo - 2) // 2 + (hi - lo)
+
+# the non-natural dealer outcomes of a game law (GAME_DEALER_OUTCOMES without "blackjack")
+_OUTCOME_ROWS = (0, 1, 2, 3, 4, 6, 7)
+# a hand's result columns: (k - 16) / 2 for k = 0..32 (the half-unit lattice -8..+8), and
+# the natural's payout in column 33
+_LATTICE = 33
+_NATURAL_COL = 33
+_COLS = 34
+
+METHOD = ("each deal's chosen arrangement; a dealer natural exact; otherwise each hand's "
+          "law from the game engine's round law (all five cards out), the two hands "
+          "combined as independent given the dealer's final total (exact mean and per-hand "
+          "law; the covariance leaves out the cards one hand takes from the other)")
+
+
+def _column(value: float) -> int:
+    k = 2.0 * value + 16.0
+    col = int(round(k))
+    if abs(k - col) > 1e-9 or not 0 <= col < _LATTICE:
+        raise RuntimeError(f"switch law: a hand's result {value!r} is off the half-unit "
+                           f"lattice -8..+8 (a bug)")
+    return col
+
+
+def _hand_law_from_entries(entries, beta: float) -> np.ndarray:
+    """[7 outcomes, 34 columns]: a hand's joint law with the dealer's outcome given no
+    dealer natural, from the engine's unconditioned entries."""
+    values, law = law_arrays(entries)
+    out = np.zeros((len(_OUTCOME_ROWS), _COLS))
+    for j, v in enumerate(values):
+        col = _column(float(v))
+        out[:, col] += law[list(_OUTCOME_ROWS), j]
+    return out / (1.0 - beta)
+
+
+class _LawUnit:
+    """The laws of the needed hands against one upcard with one other hand out (or none:
+    the infinite shoe): {hand index: law}, and the switched ace-ten's (key ``-1``)."""
+
+    def __init__(self, switch, params: dict, other, up: int, hands):
+        self.switch, self.params, self.other, self.up, self.hands = (switch, params, other,
+                                                                     up, hands)
+
+    def __call__(self) -> dict:
+        sw, up = self.switch, self.up
+        base = sw.shoe if self.other is None else sw.shoe.remove(*self.other)
+        engine = make_engine(self.params, base, up)
+        counts = np.array(base.probabilities() if base.is_infinite else base.counts,
+                          dtype=float)
+        if not base.is_infinite:
+            counts[up - 1] -= 1
+        out = {}
+        for h in self.hands:
+            a, b = PAIRS[h]
+            left = counts.copy()
+            if not base.is_infinite:
+                left[a - 1] -= 1
+                left[b - 1] -= 1
+            dealer = np.array(engine._dealer_law([float(x) for x in left]))
+            beta = float(dealer[5])
+            given = dealer[list(_OUTCOME_ROWS)] / (1.0 - beta)
+            if h == ACE_TEN:
+                # a natural: the payout whatever the dealer's outcome; a switched ace-ten
+                # that is no natural stands on 21: wins against 17..20 and over 22,
+                # pushes 21 (and 22 where it pushes)
+                natural = np.zeros((len(_OUTCOME_ROWS), _COLS))
+                natural[:, _NATURAL_COL] = given
+                out[h] = natural
+                twenty_one = np.zeros((len(_OUTCOME_ROWS), _COLS))
+                push22 = sw.rules.dealer_22 == "push"
+                for row, t in enumerate(_OUTCOME_ROWS):
+                    win = t in (0, 1, 2, 3, 7) or (t == 6 and not push22)
+                    twenty_one[row, _column(1.0 if win else 0.0)] = given[row]
+                out[-1] = twenty_one
+                continue
+            law = _hand_law_from_entries(engine.round_law_entries(a, b), beta)
+            out[h] = law
+        return out
+
+
+def switch_round_joint(switch, threads: int | None = None):
+    """(joint, values, gap): ``joint[i, j]`` the chance that hand 1 ends at column i and
+    hand 2 at column j of ``values`` (the half-unit lattice and the natural's payout),
+    unconditioned; ``gap`` the largest difference between the two hands' dealer marginals
+    in a deal (0 up to rounding: the same shoe)."""
+    if switch.play != "optimal":
+        raise NotImplementedError("the outcome distribution of Blackjack Switch follows the "
+                                  "analysis' optimal play (play='optimal'), not a chart")
+    if switch.removal != "full" and not switch.shoe.is_infinite:
+        raise NotImplementedError("the outcome distribution of Blackjack Switch takes "
+                                  "removal='full' (the two hands' laws on one shoe); "
+                                  f"got removal={switch.removal!r}")
+    rules = switch.rules
+    a, b, c, e, u, prob, keep, swap, decided = switch._deals
+    beta = switch._beta()
+    switched = decided & (swap > keep)
+    h1 = np.where(switched, _pair_idx(a, e), _pair_idx(a, b))
+    h2 = np.where(switched, _pair_idx(c, b), _pair_idx(c, e))
+    full = not switch.shoe.is_infinite
+
+    # the laws each played hand needs, grouped by engine (other hand, upcard)
+    need: dict = {}
+    idx = np.flatnonzero(decided)
+    for i in idx:
+        up = int(u[i])
+        for hand, other in ((h1[i], h2[i]), (h2[i], h1[i])):
+            key = (int(other) if full else None, up)
+            need.setdefault(key, set()).add(int(hand))
+    params = kernel_rules(switch.game_rules, SPLIT_CLASSES[switch.split])
+    units = {k: _LawUnit(switch, params, None if k[0] is None else PAIRS[k[0]], k[1],
+                         sorted(v)) for k, v in need.items()}
+    laws = run_units(list(units), lambda k: units[k](), threads)
+
+    values = np.array([(k - 16) / 2.0 for k in range(_LATTICE)] + [rules.blackjack_payout])
+    joint = np.zeros((_COLS, _COLS))
+    tie_col = _column(natural_tie_value(rules))
+    lose_col = _column(-1.0)
+    # a dealer natural: the dealt hands' loss, exact
+    dealt1, dealt2 = _pair_idx(a, b), _pair_idx(c, e)
+    nat_w = np.where(prob > 0, prob * np.where(decided, beta, 1.0), 0.0)
+    c1 = np.where(dealt1 == ACE_TEN, tie_col, lose_col)
+    c2 = np.where(dealt2 == ACE_TEN, tie_col, lose_col)
+    np.add.at(joint, (c1, c2), nat_w)
+
+    # no dealer natural: sum over deals of w * sum_t P(t) P(r1 | t) P(r2 | t), grouped by
+    # the played arrangement (one term per distinct one)
+    weights: dict = {}
+    for i in idx:
+        played = (int(u[i]), int(h1[i]), int(h2[i]), bool(switched[i]))
+        weights[played] = weights.get(played, 0.0) + float(prob[i] * (1.0 - beta[i]))
+    gap = 0.0
+    first, second, w = [], [], []
+    for (up, x, y, sw), weight in weights.items():
+        lx = laws[(y if full else None, up)][-1 if (sw and x == ACE_TEN and
+                                                    not rules.switch_blackjack) else x]
+        ly = laws[(x if full else None, up)][-1 if (sw and y == ACE_TEN and
+                                                    not rules.switch_blackjack) else y]
+        mx, my = lx.sum(axis=1), ly.sum(axis=1)
+        gap = max(gap, float(np.abs(mx - my).max()))
+        with np.errstate(invalid="ignore", divide="ignore"):
+            cond_y = np.where(my[:, None] > 0, ly / my[:, None], 0.0)
+        first.append(lx)          # P(r1, t) = P(t) P(r1 | t)
+        second.append(cond_y)     # P(r2 | t)
+        w.append(weight)
+    if w:
+        X, Y, W = np.array(first), np.array(second), np.array(w)
+        joint += np.einsum("k,kti,ktj->ij", W, X, Y)
+    return joint, values, gap
+
+
+def switch_outcome_distribution(switch, threads: int | None = None):
+    """The outcome distribution of a switch round (module doc) of ``switch``, a
+    ``SwitchSolution`` (its ``outcome_distribution``): an ``OutcomeDistribution``
+    of the round's total over both hands (``spots`` 2, units of one hand's bet), its
+    ``per_spot`` the law of one hand, ``covariance`` between the two hands."""
+    from .distribution import OutcomeDistribution, merge_equal_values
+    joint, values, gap = switch_round_joint(switch, threads)
+    exact = switch.shoe.is_infinite
+    method = METHOD if not exact else METHOD.split(" (exact")[0] + " (exact: infinite shoe)"
+    hand1, hand2 = joint.sum(axis=1), joint.sum(axis=0)
+    per_hand_p = (hand1 + hand2) / 2.0
+    keep = per_hand_p > 0
+    m1, m2 = float(values @ hand1), float(values @ hand2)
+    covariance = float(values @ joint @ values) - m1 * m2
+    per_hand = OutcomeDistribution(values[keep], per_hand_p[keep], exact=exact,
+                                   method=method, validate=False,
+                                   description="one hand of a Blackjack Switch round")
+    totals = (values[:, None] + values[None, :]).ravel()
+    v, p = merge_equal_values(totals, joint.ravel())
+    nz = p > 0
+    return OutcomeDistribution(v[nz], p[nz], exact=exact, method=method, spots=2,
+                               covariance=covariance, per_spot=per_hand, validate=False,
+                               description="a Blackjack Switch round: both hands, units of "
+                                           "one hand's bet")
+
+
+__all__ = ["switch_outcome_distribution", "switch_round_joint"]

@@ -1,0 +1,23 @@
+import numpy as np
+import numpy.typing as npt
+
+def run_switch_chunk(
+    shoe: npt.NDArray[np.int32],
+    switches: npt.NDArray[np.uint8],
+    first: npt.NDArray[np.int8],
+    limits: npt.NDArray[np.int8],
+    keys: npt.NDArray[np.uint64],
+    actions: npt.NDArray[np.uint8],
+    full: bool,
+    h17: bool,
+    push22: bool,
+    das: bool,
+    hit_aces: bool,
+    double_any: bool,
+    switch_blackjack: bool,
+    payout: float,
+    seed: int,
+    chunk: int,
+    rounds: int,
+    histogram: npt.NDArray[np.float64],
+) -> tuple[float, float, int, int]: ...
