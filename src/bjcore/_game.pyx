@@ -56,6 +56,7 @@ cdef extern from "game_walk.h" namespace "bjgame" nogil:
         int game
         shared_ptr[PolicyTable] policy
         long policy_missing
+        bint use_lanes
         int cnt[10]
         int hard
         int n_cards
@@ -400,6 +401,13 @@ cdef class GameEngine:
             raise ValueError(f"lanes must be 0..64, got {lanes}")
         self.walk.law_for(n, recursive, lanes, out)
         return [out[r] for r in range(8)]
+
+    def _walk_split_contexts_together(self, bint together):
+        """Walk a split hand once for all its contexts (True, the default) or once per
+        context (False); the values must agree bit for bit (for tests).  Drops the memo
+        tables."""
+        self.walk.use_lanes = together
+        self.walk.forget()
 
     @property
     def memo_sizes(self):

@@ -31,6 +31,7 @@
 #include <cstring>
 #include <memory>
 #include <new>
+#include <type_traits>
 #include <unordered_map>
 #include <vector>
 
@@ -212,7 +213,7 @@ template <class Acc>
 struct HandRow {
     Acc stand, hit, dbl;
     StandLaw law;
-    uint8_t have = 0;     // bits: 1 stand, 2 hit, 4 double, 8 law
+    uint8_t have = 0;     // bits: 1 stand, 2 hit, 4 double, 8 law, 16 law asked for (child_rows)
     int8_t choice = -1;
 };
 
@@ -240,7 +241,7 @@ class GameWalk {
     uint64_t hand_key = 0;
 
     DealerDraws dealer;           // the dealer's draw compositions (game_dealer.h)
-    FlatIndex dealer_index;
+    FlatIndex dealer_index{16384};   // (a round's walk holds 6,000-27,000 laws on 6 decks)
     std::vector<double> dealer_rows;     // N_OUT per row
     /* the hand rows' index, one table per context (pair rank, extra pair cards, free
      * hand): the walk stays in one context for long runs, and a small table stays in the
@@ -295,26 +296,74 @@ class GameWalk {
         return &dealer_rows[(size_t)dealer_index.find(key) * N_OUT];
     }
 
+    /* The clamped laws of the split lanes that cannot hold their hand (never weighted:
+     * see "a split hand in all its contexts at once"), kept apart from the shared ones so
+     * that no other hand reads them. */
+    FlatIndex clamped_index{64};
+    std::vector<double> clamped_rows;
+    static bool overdrawn(const double* n) {
+        for (int r = 0; r < N_RANKS; ++r)
+            if (n[r] < 0.0) return true;
+        return false;
+    }
+    const double* clamped_law(uint64_t key, const double* counts) {
+        int found = clamped_index.find(key);
+        if (found < 0) {
+            double n[N_RANKS], out[N_OUT], left = 0.0, listed = 0.0;
+            for (int r = 0; r < N_RANKS; ++r) {
+                n[r] = counts[r] < 0.0 ? 0.0 : counts[r];
+                left += n[r];
+            }
+            dealer.law(n, left, out);
+            for (int j = 0; j < D_OVER; ++j) listed += out[j];
+            out[D_OVER] = 1.0 - listed;
+            found = (int)(clamped_rows.size() / N_OUT);
+            clamped_rows.insert(clamped_rows.end(), out, out + N_OUT);
+            clamped_index.insert(key, found);
+        }
+        return &clamped_rows[(size_t)found * N_OUT];
+    }
+
     /* Laws wanted soon are queued and computed together, in passes shared by up to 16
-     * shoes (DealerDraws::law_batch: each shoe's arithmetic is the single pass's). */
+     * shoes (DealerDraws::law_batch: each shoe's arithmetic is the single pass's).  A
+     * queued law gets its row and its key at once (the row is filled by the flush: a
+     * reader of a found row flushes first while any law waits), so that the caller keeps
+     * the row and a key is never queued twice (callers queue only keys not found).  The
+     * queue is flushed when a law waiting in it is read, or when it is full, not after
+     * each hand's children: the walk, depth first, queues the children of several hands
+     * before it stands on one, and the passes run full (of a Spanish 21 solve's 25,000
+     * passes, a third had 4 shoes or fewer when each hand's children were flushed). */
     enum { LAW_QUEUE = 64 };
     double queued_n[LAW_QUEUE * N_RANKS], queued_left[LAW_QUEUE];
-    uint64_t queued_keys[LAW_QUEUE];
+    int queued_rows[LAW_QUEUE];
     int queued = 0;
+    int pending_from = INT32_MAX;   // the first row waiting in the queue (rows from it on may)
+    bool waiting(int row) const { return row >= pending_from; }
 
-    void queue_law(uint64_t key, const double* n, double left) {
-        for (int i = 0; i < queued; ++i)
-            if (queued_keys[i] == key) return;
+    int queue_law(uint64_t key, const double* n, double left) {
         if (queued == LAW_QUEUE) flush_laws();
+        int row = (int)(dealer_rows.size() / N_OUT);
+        if (queued == 0) pending_from = row;
+        dealer_rows.resize(dealer_rows.size() + N_OUT);
+        dealer_index.insert(key, row);
         std::memcpy(queued_n + queued * N_RANKS, n, sizeof(double) * N_RANKS);
         queued_left[queued] = left;
-        queued_keys[queued++] = key;
+        queued_rows[queued++] = row;
+        return row;
     }
     void flush_laws() {
         double out[LAW_QUEUE * N_OUT];
         dealer.law_batch(queued_n, queued_left, queued, out);
-        for (int i = 0; i < queued; ++i) store_law(queued_keys[i], out + i * N_OUT);
+        for (int i = 0; i < queued; ++i) {
+            // (store_law's complement)
+            double* law = out + i * N_OUT;
+            double listed = 0.0;
+            for (int j = 0; j < D_OVER; ++j) listed += law[j];
+            law[D_OVER] = 1.0 - listed;
+            std::memcpy(&dealer_rows[(size_t)queued_rows[i] * N_OUT], law, sizeof(double) * N_OUT);
+        }
         queued = 0;
+        pending_from = INT32_MAX;
     }
 
     /* Before a hit or a double's card: the rows of the hands one card larger (``kids``,
@@ -366,7 +415,7 @@ class GameWalk {
         // the laws' slots first, so that their memory loads overlap (the dealer table is
         // large when contexts share it: GameWalk::set_other)
         for (int r = 0; r < N_RANKS; ++r) {
-            if (kids[r] < 0 || (rows[kids[r]].have & 8)) continue;
+            if (kids[r] < 0 || (rows[kids[r]].have & 24)) continue;
             add_card(r);
             for (int e = saved; e <= e_hi; ++e) {
                 extra = e;
@@ -376,7 +425,9 @@ class GameWalk {
             remove_card(r);
         }
         for (int r = 0; r < N_RANKS; ++r) {
-            if (kids[r] < 0 || (rows[kids[r]].have & 8)) continue;
+            if (kids[r] < 0 || (rows[kids[r]].have & 24)) continue;
+            // (bit 16: its law is known or queued, or its shoe is not whole: not again)
+            if (e_hi == saved) rows[kids[r]].have |= 16;
             add_card(r);
             for (int e = saved; e <= e_hi; ++e) {
                 extra = e;
@@ -398,12 +449,17 @@ class GameWalk {
             extra = saved;
             remove_card(r);
         }
-        if (queued) flush_laws();
+        // (no flush: the queue fills until a law waiting in it is read, or it is full)
     }
 
     void forget() {
+        queued = 0;
+        pending_from = INT32_MAX;
         dealer_index.clear();
         std::vector<double>().swap(dealer_rows);
+        clamped_index.clear();
+        std::vector<double>().swap(clamped_rows);
+        forget_lanes();
         forget_rows();
     }
 
@@ -434,6 +490,10 @@ class GameWalk {
         for (FlatIndex& index : row_index) index.reset();
         for (ChildRows& cached : child_cache) cached.valid = false;
         rows.clear();
+        for (FlatIndex& index : lane_index) index.reset();
+        lane_rows.clear();
+        lane_vals.clear();
+        lane_after.clear();
         after_double.clear();
         after_double_have.clear();
         for (int r = 0; r < N_RANKS; ++r) split_have[r] = false;
@@ -551,7 +611,10 @@ class GameWalk {
     const double* dealer_outcomes() {
         uint64_t key = removed_key();
         int found = dealer_index.find(key);
-        if (found >= 0) return &dealer_rows[(size_t)found * N_OUT];
+        if (found >= 0) {
+            if (waiting(found)) flush_laws();
+            return &dealer_rows[(size_t)found * N_OUT];
+        }
         if (!infinite && extra_max > 1 && pair_rank >= 1 && pair_rank <= 10
             && extra >= 1 && extra <= extra_max)
             return split_dealer_outcomes(key);
@@ -576,8 +639,8 @@ class GameWalk {
 
     /* ---- settlement ----------------------------------------------------------------- */
 
-    StandLaw stand_law() {
-        const double* d = dealer_outcomes();
+    StandLaw stand_law() { return stand_law_from(dealer_outcomes()); }
+    StandLaw stand_law_from(const double* d) const {
         int t = total();
         bool always = R.player_21_wins && t == 21;
         StandLaw law{0.0, 0.0, d[D_NATURAL], 0.0};
@@ -1019,6 +1082,498 @@ class GameWalk {
         return value_at(row, a);
     }
 
+    /* ---- a split hand in all its contexts at once ("lanes") --------------------------
+     * The split assembly wants each split hand's value in every context e = 1 .. L (e
+     * extra pair cards gone: docs/split-classes.md), for the own stake and, in a free
+     * split, the free one.  The contexts share the hand's tree and, but under CDP, its
+     * decisions, so the hand is walked once for all of them: a row holds the contexts'
+     * values side by side (L lanes, 2 L in a free split), and each lane's arithmetic is
+     * the one-context walk's, operation for operation (the values are those of walking
+     * each context alone, bit for bit: tests/test_game_split_lanes.py).  The walk descends
+     * to a card when any lane may draw it and adds the result to the lanes that may; a
+     * lane whose shoe cannot hold the hand is valued too (its shoe clamped, its law kept
+     * apart) but never weighted; one that may, with a negative count (a fractional count
+     * overdrawn), shares its clamped law as the one-context walk does (first asker).
+     * Only the traversal, the row look-ups and the choices are shared: the dealer laws are
+     * still one per context (the two stakes share it), batched (DealerDraws::law_batch).
+     * Policies, the round law (game_law.h) and the frozen decisions keep the one-context
+     * walk. */
+    enum { MAX_CONTEXTS = 8, MAX_LANES = 2 * MAX_CONTEXTS };
+    enum { LV_STAND, LV_HIT, LV_DOUBLE, LV_N };
+    struct LaneRow {
+        uint32_t base;                  // lane_vals: LV_N blocks of ``lanes`` doubles
+        uint32_t after = 0xffffffffu;   // lane_after: 4 blocks (redoubles left 0..3)
+        uint8_t have = 0;               // bits: 1 stand, 2 hit, 4 double, 8 law
+        uint8_t after_have = 0;         // bit k: the block of k redoubles left
+        bool chosen = false;
+        bool located = false;           // law_row filled
+        uint16_t reach = 0;             // bit l: lane l may hold the hand (a weighted lane)
+        int8_t choice[MAX_LANES];
+        int32_t law_row[MAX_CONTEXTS];  // each context's dealer row (-1: a clamped law)
+    };
+    /* while a split hand is walked in lanes: its L contexts (lane l: e = l % L + 1) for
+     * one stake (the current free_hand), or, in a free split, for both stakes (lanes L .. 2L
+     * - 1 the free split hands') */
+    int contexts = 0, stakes = 1, lanes = 0;
+    int lane_free(int l) const { return stakes == 2 ? l / contexts : free_hand; }
+    double lane_own(int l) const { return lane_free(l) ? 0.0 : 1.0; }
+    bool use_lanes = true;     // false: each context walked alone (for tests)
+    std::vector<FlatIndex> lane_index = std::vector<FlatIndex>(2 * N_RANKS, FlatIndex(1024));
+    std::vector<LaneRow> lane_rows;
+    std::vector<double> lane_vals, lane_after;
+
+    void forget_lanes() {
+        for (FlatIndex& index : lane_index) index.clear();
+        std::vector<LaneRow>().swap(lane_rows);
+        std::vector<double>().swap(lane_vals);
+        std::vector<double>().swap(lane_after);
+    }
+    bool lanes_apply(int amax) const {
+        return use_lanes && std::is_same<Acc, ValueAcc>::value && !infinite
+               && R.split_class != SPLIT_POLICY && amax + 1 <= MAX_CONTEXTS
+               // (Super Fun 21's surrender on split hands and five-card 21 paid at once
+               // are not in the lanes yet: the one-context walk values them)
+               && !R.surrender_any_time && !R.bonus_21_at_once;
+    }
+    double* lane_at(int row, int what) {
+        return &lane_vals[lane_rows[row].base + (size_t)what * lanes];
+    }
+    /* lane l's stand law (after lane_laws): from its dealer row, kept by index (a row
+     * holds no law of its own: 4 L doubles less a row, the solve's memory under malloc's
+     * trim threshold) */
+    StandLaw lane_law(int row, int l) const {
+        int found = lane_rows[row].law_row[l % contexts];
+        return stand_law_from(found >= 0 ? &dealer_rows[(size_t)found * N_OUT]
+                                         : &clamped_rows[(size_t)(-2 - found) * N_OUT]);
+    }
+
+    /* the row of the current split hand (pair_rank, free_hand, the cards) */
+    int lane_lookup() {
+        FlatIndex& index = lane_index[(pair_rank - 1) * 2 + free_hand];
+        int found = index.find(hand_key);
+        if (found >= 0) return found;
+        int row = (int)lane_rows.size();
+        LaneRow fresh;
+        fresh.base = (uint32_t)lane_vals.size();
+        lane_rows.push_back(fresh);
+        lane_vals.resize(lane_vals.size() + (size_t)LV_N * lanes);
+        index.insert(hand_key, row);
+        return row;
+    }
+
+    /* remaining() and next_card_weights() in context e */
+    void lane_remaining(int e, double* n) const {
+        for (int r = 0; r < N_RANKS; ++r) n[r] = shoe[r] - cnt[r] - dealer_cnt[r];
+        n[pair_rank - 1] -= e;
+    }
+    void lane_weights(double pi[][N_RANKS]) const {
+        for (int l = 0; l < contexts; ++l) {
+            double* q = pi[l];
+            double left = 0.0;
+            lane_remaining(l + 1, q);
+            for (int r = 0; r < N_RANKS; ++r) {
+                if (q[r] < 0.0) q[r] = 0.0;
+                left += q[r];
+            }
+            for (int r = 0; r < N_RANKS; ++r) q[r] = left > 0.0 ? q[r] / left : 0.0;
+        }
+        for (int l = contexts; l < lanes; ++l) std::memcpy(pi[l], pi[l - contexts], sizeof pi[l]);
+    }
+    /* the lanes that may draw rank r */
+    unsigned drawing(double pi[][N_RANKS], int r) const {
+        unsigned m = 0;
+        for (int l = 0; l < lanes; ++l)
+            if (pi[l][r] > 0.0) m |= 1u << l;
+        return m;
+    }
+    /* context c's dealer-law key (e = c + 1 extra pair cards gone) */
+    uint64_t lane_key(int c) const {
+        return hand_key + (uint64_t)(c + 1) * rank_unit(pair_rank - 1) + other_key;
+    }
+
+    /* find the dealer rows of the row's lanes (the current hand), queueing the laws not
+     * known (a shoe with a negative count: -1, its clamped law made when read) */
+    void queue_lane_laws(int row) {
+        for (int l = 0; l < contexts; ++l) {
+            double n[N_RANKS], left = 0.0;
+            lane_remaining(l + 1, n);
+            int found = -1;
+            if (!overdrawn(n)) {
+                uint64_t key = lane_key(l);
+                found = dealer_index.find(key);
+                if (found < 0) {
+                    for (int r = 0; r < N_RANKS; ++r) left += n[r];
+                    found = queue_law(key, n, left);
+                }
+            }
+            lane_rows[row].law_row[l] = found;
+        }
+        lane_rows[row].located = true;
+    }
+    /* a weighted lane's shoe with a negative count (a fractional count the hand
+     * overdraws): dealer_outcomes' law, clamped, shared under its key with whichever hand
+     * asks first, as the one-context walk shares it */
+    int overdrawn_law(int l, const double* counts) {
+        uint64_t key = lane_key(l);
+        int found = dealer_index.find(key);
+        if (found >= 0) return found;
+        double n[N_RANKS], out[N_OUT], left = 0.0;
+        for (int r = 0; r < N_RANKS; ++r) {
+            n[r] = counts[r] < 0.0 ? 0.0 : counts[r];
+            left += n[r];
+        }
+        dealer.law(n, left, out);
+        found = (int)(dealer_rows.size() / N_OUT);
+        store_law(key, out);
+        return found;
+    }
+    /* every lane's dealer row of the row (the current hand), made and final: a shared
+     * row (index >= 0) or a clamped one of clamped_rows (-2 - index) */
+    void lane_laws(int row) {
+        if (lane_rows[row].have & 8) return;
+        if (!lane_rows[row].located) queue_lane_laws(row);
+        unsigned reach = lane_rows[row].reach;
+        if (stakes == 2) reach |= reach >> contexts;
+        for (int l = 0; l < contexts; ++l) {
+            if (lane_rows[row].law_row[l] != -1) continue;
+            double n[N_RANKS];
+            lane_remaining(l + 1, n);
+            int found;
+            if ((reach >> l) & 1) {
+                found = overdrawn_law(l, n);
+            } else {
+                clamped_law(lane_key(l), n);
+                found = -2 - clamped_index.find(lane_key(l));
+            }
+            lane_rows[row].law_row[l] = found;
+        }
+        for (int l = 0; l < contexts; ++l)
+            if (waiting(lane_rows[row].law_row[l])) {
+                flush_laws();
+                break;
+            }
+        lane_rows[row].have |= 8;
+    }
+
+    /* the rows of the hands one card larger that some lane may draw (else -1), the
+     * missing laws of those that will stand queued and computed in one batch (child_rows):
+     * after a double every one, after a hit (``hit``) under CDZ- those whose pick (made
+     * in the generic context, so known before any lane's values) stands: the others would
+     * never read them */
+    void lane_child_rows(double pi[][N_RANKS], int* kids, bool hit) {
+        bool wanted[N_RANKS];
+        for (int r = 0; r < N_RANKS; ++r) {
+            kids[r] = -1;
+            wanted[r] = false;
+            if (hard + r + 1 > 21) continue;
+            bool drawn = false;
+            for (int l = 0; l < lanes; ++l) drawn |= pi[l][r] > 0.0;
+            if (!drawn) continue;
+            add_card(r);
+            int kid = kids[r] = lane_lookup();
+            wanted[r] = !lane_rows[kid].located && !(hit && lane_never_stands(kid));
+            if (wanted[r])
+                for (int l = 0; l < contexts; ++l) dealer_index.prefetch(lane_key(l));
+            remove_card(r);
+        }
+        for (int r = 0; r < N_RANKS; ++r) {
+            if (!wanted[r]) continue;
+            add_card(r);
+            queue_lane_laws(kids[r]);
+            remove_card(r);
+        }
+    }
+    /* whether the current hand's walk in lanes never stands at its row (CDZ-: the pick) */
+    bool lane_never_stands(int row) {
+        if (R.split_class != SPLIT_CDZ || is_charlie() || split_aces_stand()) return false;
+        const int8_t* c = lane_choices(row, 0);
+        for (int l = 0; l < lanes; ++l)
+            if (c[l] == ACT_STAND) return false;
+        return true;
+    }
+
+    void lane_value(int row, int action, double* out, unsigned mask) {
+        uint8_t bit = action == ACT_STAND ? 1 : action == ACT_HIT ? 2 : 4;
+        int what = action == ACT_STAND ? LV_STAND : action == ACT_HIT ? LV_HIT : LV_DOUBLE;
+        if (!(lane_rows[row].have & bit)) {
+            double v[MAX_LANES];
+            if (action == ACT_STAND) lane_stand(row, v);
+            else if (action == ACT_HIT) lane_hit(v, mask);
+            else lane_double(v, mask);
+            double* kept = lane_at(row, what);
+            for (int l = 0; l < lanes; ++l) kept[l] = v[l];
+            lane_rows[row].have |= bit;
+        }
+        const double* kept = lane_at(row, what);
+        for (int l = 0; l < lanes; ++l) out[l] = kept[l];
+    }
+
+    /* stand_value of a split hand (never a natural), charlie_value */
+    void lane_stand(int row, double* out) {
+        lane_laws(row);
+        double bonus = bonus_multiplier();
+        bool charlie = is_charlie();
+        for (int l = 0; l < lanes; ++l) {
+            double own = lane_own(l), pays = (own + (lane_free(l) ? 1.0 : 0.0)) * bonus;
+            StandLaw law = lane_law(row, l);
+            if (charlie) law = StandLaw{1.0 - law.natural, 0.0, law.natural, 0.0};
+            out[l] = ValueAcc::settle(law, own, pays, R.tie_value).v;
+        }
+    }
+
+    void lane_hit(double* out, unsigned mask) {
+        double pi[MAX_LANES][N_RANKS];
+        lane_weights(pi);
+        int kids[N_RANKS];
+        lane_child_rows(pi, kids, true);
+        for (int l = 0; l < lanes; ++l) out[l] = 0.0;
+        for (int r = 0; r < N_RANKS; ++r) {
+            if (hard + r + 1 > 21) {
+                for (int l = 0; l < lanes; ++l)
+                    if (pi[l][r] > 0.0) out[l] += pi[l][r] * -lane_own(l);
+                continue;
+            }
+            if (kids[r] < 0) continue;
+            double v[MAX_LANES];
+            add_card(r);
+            lane_continuation(kids[r], v, mask & drawing(pi, r));
+            remove_card(r);
+            for (int l = 0; l < lanes; ++l)
+                if (pi[l][r] > 0.0) out[l] += pi[l][r] * v[l];
+        }
+    }
+
+    void lane_double(double* out, unsigned mask) {
+        double own[MAX_LANES], fr[MAX_LANES], added_own[MAX_LANES];
+        bool free_double = free_double_here();
+        for (int l = 0; l < lanes; ++l) {
+            own[l] = lane_own(l);
+            fr[l] = lane_free(l) ? 1.0 : 0.0;
+            if (free_double) {
+                fr[l] += own[l] + fr[l];
+                added_own[l] = 0.0;
+            } else {
+                added_own[l] = own[l] + fr[l];
+                own[l] += added_own[l];
+            }
+        }
+        lane_doubled_draw(own, fr, added_own, R.redoubles, out, mask);
+    }
+
+    /* (a stake per lane: the lanes of a free split hold both stakes) */
+    void lane_doubled_draw(const double* own, const double* fr, const double* added_own,
+                           int redoubles_left, double* out, unsigned mask) {
+        double pi[MAX_LANES][N_RANKS];
+        lane_weights(pi);
+        int kids[N_RANKS];
+        lane_child_rows(pi, kids, false);
+        for (int l = 0; l < lanes; ++l) out[l] = added_own[l] * natural_refund(pi[l]);
+        for (int r = 0; r < N_RANKS; ++r) {
+            if (hard + r + 1 > 21) {
+                for (int l = 0; l < lanes; ++l)
+                    if (pi[l][r] > 0.0) out[l] += pi[l][r] * -own[l];
+                continue;
+            }
+            if (kids[r] < 0) continue;
+            double v[MAX_LANES];
+            add_card(r);
+            lane_doubled_choice(kids[r], own, fr, redoubles_left, v, mask & drawing(pi, r));
+            remove_card(r);
+            for (int l = 0; l < lanes; ++l)
+                if (pi[l][r] > 0.0) out[l] += pi[l][r] * v[l];
+        }
+    }
+
+    void lane_doubled_choice(int row, const double* own, const double* fr, int redoubles_left,
+                             double* out, unsigned mask) {
+        lane_rows[row].reach |= (uint16_t)mask;
+        // (redoubles exclude free stakes: a free split's lanes never redouble)
+        if (!(R.redoubles > 0 && stakes == 1 && fr[0] == 0.0 && !free_hand)) {
+            lane_doubled_choice_at(row, own, fr, redoubles_left, out, mask);
+            return;
+        }
+        if ((lane_rows[row].after_have >> redoubles_left) & 1) {
+            const double* kept = &lane_after[lane_rows[row].after + (size_t)redoubles_left * lanes];
+            for (int l = 0; l < lanes; ++l) out[l] = kept[l];
+            return;
+        }
+        lane_doubled_choice_at(row, own, fr, redoubles_left, out, mask);
+        LaneRow& lr = lane_rows[row];
+        if (lr.after == 0xffffffffu) {
+            lr.after = (uint32_t)lane_after.size();
+            lane_after.resize(lane_after.size() + 4 * (size_t)lanes);
+        }
+        double* kept = &lane_after[lr.after + (size_t)redoubles_left * lanes];
+        for (int l = 0; l < lanes; ++l) kept[l] = out[l];
+        lr.after_have |= (uint8_t)(1 << redoubles_left);
+    }
+
+    /* doubled_choice_at in every lane (no policy: the lanes never play one) */
+    void lane_doubled_choice_at(int row, const double* own, const double* fr,
+                                int redoubles_left, double* out, unsigned mask) {
+        lane_laws(row);
+        int saved_free = free_hand;
+        for (int l = 0; l < lanes; ++l) {
+            StandLaw law = lane_law(row, l);
+            free_hand = lane_free(l);   // (natural_loss_stand reads the hand's own stake)
+            out[l] = R.natural_loss ? natural_loss_stand(law, own[l], fr[l]).mean()
+                                    : ValueAcc::settle(law, own[l], own[l] + fr[l], R.tie_value).v;
+        }
+        free_hand = saved_free;
+        bool may_redouble = redoubles_left > 0 && total() < 21;
+        bool may_rescue = R.double_rescue
+                          && (R.rescue_after_redouble || redoubles_left == R.redoubles);
+        if (may_redouble) {
+            double v[MAX_LANES], own2[MAX_LANES], fr2[MAX_LANES];
+            for (int l = 0; l < lanes; ++l) {
+                own2[l] = 2.0 * own[l];
+                fr2[l] = 2.0 * fr[l];
+            }
+            lane_doubled_draw(own2, fr2, own, redoubles_left - 1, v, mask);
+            for (int l = 0; l < lanes; ++l)
+                if (improves(v[l], out[l])) out[l] = v[l];
+        }
+        if (may_rescue)
+            for (int l = 0; l < lanes; ++l) {
+                double v = rescue_value(lane_law(row, l), own[l], lane_own(l));
+                if (improves(v, out[l])) out[l] = v;
+            }
+    }
+
+    /* best_option_at in every lane */
+    void lane_best(int row, bool double_ok, int8_t* choice, unsigned mask) {
+        double st[MAX_LANES], h[MAX_LANES], d[MAX_LANES];
+        lane_value(row, ACT_STAND, st, mask);
+        lane_value(row, ACT_HIT, h, mask);
+        if (double_ok) lane_value(row, ACT_DOUBLE, d, mask);
+        for (int l = 0; l < lanes; ++l) {
+            int best = ACT_STAND;
+            double v = st[l];
+            if (improves(h[l], v)) { best = ACT_HIT; v = h[l]; }
+            if (double_ok && improves(d[l], v)) best = ACT_DOUBLE;
+            choice[l] = (int8_t)best;
+        }
+    }
+    /* strategy_choice in every lane: CDZ-'s pick in the generic context, CDP1's in the
+     * first context (e = 1), CDP's in each */
+    const int8_t* lane_choices(int row, unsigned mask) {
+        if (!lane_rows[row].chosen) {
+            int8_t c[MAX_LANES];
+            bool double_ok = may_double();
+            if (R.split_class == SPLIT_CDZ) {
+                // (the generic context's pick, per stake)
+                int saved_free = free_hand;
+                for (int l = 0; l < lanes; ++l) {
+                    if (l % contexts == 0) {
+                        free_hand = lane_free(l);
+                        c[l] = (int8_t)cdz_choice();
+                        free_hand = saved_free;
+                    } else {
+                        c[l] = c[l - 1];
+                    }
+                }
+            } else {
+                lane_best(row, double_ok, c, mask);
+                if (R.split_class == SPLIT_CDP1)
+                    for (int l = 0; l < lanes; ++l) c[l] = c[l - l % contexts];
+            }
+            std::memcpy(lane_rows[row].choice, c, sizeof c);
+            lane_rows[row].chosen = true;
+        }
+        return lane_rows[row].choice;
+    }
+
+    /* continuation_at in every lane */
+    void lane_continuation(int row, double* out, unsigned mask) {
+        lane_rows[row].reach |= (uint16_t)mask;
+        if (is_charlie()) {
+            lane_value(row, ACT_STAND, out, mask);
+            return;
+        }
+        if (split_aces_stand()) {
+            lane_value(row, ACT_STAND, out, mask);
+            if (!(n_cards == 2 && may_double())) return;
+            double dd[MAX_LANES];
+            lane_value(row, ACT_DOUBLE, dd, mask);
+            for (int l = 0; l < lanes; ++l)
+                if (improves(dd[l], out[l])) out[l] = dd[l];
+            return;
+        }
+        int8_t a[MAX_LANES];
+        std::memcpy(a, lane_choices(row, mask), sizeof a);
+        for (int action = ACT_STAND; action <= ACT_DOUBLE; ++action) {
+            bool wanted = false;
+            for (int l = 0; l < lanes; ++l) wanted |= a[l] == action;
+            if (!wanted) continue;
+            double v[MAX_LANES];
+            lane_value(row, action, v, mask);
+            for (int l = 0; l < lanes; ++l)
+                if (a[l] == action) out[l] = v[l];
+        }
+    }
+
+    /* blocks() with each split hand walked once for the contexts e = 1 .. amax + 1 */
+    void blocks_in_lanes(int pair, int amax, bool free_split, double* X, double* Y,
+                         double* Xf, double* Yf) {
+        int p = pair - 1;
+        double rho[MAX_A][N_RANKS];
+        bool usable[MAX_A], wanted[N_RANKS] = {false};
+        for (int a = 0; a < MAX_A; ++a) X[a] = Y[a] = Xf[a] = Yf[a] = 0.0;
+        for (int a = 0; a <= amax; ++a) {
+            double left = 0.0;
+            double* q = rho[a];
+            usable[a] = false;
+            for (int r = 0; r < N_RANKS; ++r) q[r] = shoe[r];
+            q[p] -= a + 2;
+            for (int r = 0; r < N_RANKS; ++r) q[r] -= dealer_cnt[r];
+            if (q[p] < 0) continue;
+            for (int r = 0; r < N_RANKS; ++r) left += q[r];
+            if (left <= 0) continue;
+            for (int r = 0; r < N_RANKS; ++r) q[r] /= left;
+            usable[a] = true;
+            for (int r = 0; r < N_RANKS; ++r) wanted[r] |= q[r] > 0.0;
+        }
+        double V[N_RANKS][MAX_LANES];
+        contexts = amax + 1;
+        stakes = free_split ? 2 : 1;
+        lanes = contexts * stakes;
+        // the split hands' first rows and their laws, asked for together
+        for (int r = 0; r < N_RANKS; ++r) {
+            if (!wanted[r]) continue;
+            clear_hand();
+            pair_rank = pair;
+            add_card(p);
+            add_card(r);
+            int row = lane_lookup();
+            if (!lane_rows[row].located) queue_lane_laws(row);
+        }
+        for (int r = 0; r < N_RANKS; ++r) {
+            if (!wanted[r]) continue;
+            clear_hand();
+            pair_rank = pair;
+            add_card(p);
+            add_card(r);
+            unsigned mask = 0;
+            for (int a = 0; a <= amax; ++a)
+                if (usable[a] && rho[a][r] > 0.0) mask |= (free_split ? 1u | 1u << contexts : 1u) << a;
+            lane_continuation(lane_lookup(), V[r], mask);
+            clear_hand();
+        }
+        lanes = contexts = 0;
+        stakes = 1;
+        for (int a = 0; a <= amax; ++a) {
+            if (!usable[a]) continue;
+            for (int r = 0; r < N_RANKS; ++r)
+                if (rho[a][r] > 0.0) X[a] += rho[a][r] * V[r][a];
+            if (rho[a][p] > 0.0) Y[a] = V[p][a];
+            if (!free_split) continue;
+            int f = amax + 1 + a;   // (the free stake's lane of context a + 1)
+            for (int r = 0; r < N_RANKS; ++r)
+                if (rho[a][r] > 0.0) Xf[a] += rho[a][r] * V[r][f];
+            if (rho[a][p] > 0.0) Yf[a] = V[p][f];
+        }
+    }
+
     /* ---- splits (the classic X/Y assembly, sections 6.4-6.6) ---------------------- */
 
     int hands_limit(int pair) const {
@@ -1120,8 +1675,12 @@ class GameWalk {
         if (!infinite && shoe[p] - 2 < amax) amax = (int)shoe[p] - 2;
         double Xo[MAX_A], Yo[MAX_A], Xf[MAX_A], Yf[MAX_A];
         extra_max = amax + 1;   // the contexts e = 1 .. amax + 1 about to be valued
-        blocks(pair, amax, 0, Xo, Yo);
-        if (free_split) blocks(pair, amax, 1, Xf, Yf);
+        if (lanes_apply(amax)) {
+            blocks_in_lanes(pair, amax, free_split, Xo, Yo, Xf, Yf);
+        } else {
+            blocks(pair, amax, 0, Xo, Yo);
+            if (free_split) blocks(pair, amax, 1, Xf, Yf);
+        }
         extra_max = 0;
         double pp = 0.0, m, n;
         if (infinite) {
@@ -1249,7 +1808,38 @@ class GameWalk {
         return v;
     }
 
+    /* every hand of two cards or more (at most 21) asks for its law (an unsplit hand's
+     * shoe, which the split hands' pick in the generic context shares): the round's walk
+     * needs them all, and asked for together they fill the passes */
+    void ask_hand_laws(int lowest) {
+        if (n_cards >= 2 && dealer_index.find(removed_key()) < 0) {
+            double n[N_RANKS], left = 0.0;
+            remaining(n);
+            if (!overdrawn(n)) {
+                for (int r = 0; r < N_RANKS; ++r) left += n[r];
+                queue_law(removed_key(), n, left);
+            }
+        }
+        for (int r = lowest; r < N_RANKS; ++r) {
+            if (hard + r + 1 > 21) break;
+            add_card(r);
+            ask_hand_laws(r);
+            remove_card(r);
+        }
+    }
+
     double round_value() {
+        if (!infinite) {
+            // the tables' usual sizes on 6 decks reserved at once (not copied as they grow;
+            // pages never written cost no memory)
+            dealer_rows.reserve((size_t)16384 * N_OUT);
+            rows.reserve(8192);
+            lane_rows.reserve(8192);
+            lane_vals.reserve((size_t)8192 * LV_N * 5);
+            clear_hand();
+            ask_hand_laws(0);
+            clear_hand();
+        }
         double n[N_RANKS], left = 0.0, ev = 0.0;
         for (int r = 0; r < N_RANKS; ++r) n[r] = shoe[r];
         if (!infinite) {
