@@ -154,14 +154,8 @@ class BB1Split {
                 if (rho[r] > 0.0) X[a] += rho[r] * pair_hand_standing(a + 1, r);
             if (rho[p] > 0.0) Y[a] = pair_hand_standing(a + 1, p);
         }
-        double pp = 0.0, m, n;
-        if (w->infinite) {
-            pp = w->shoe[p];
-            m = n = 0.0;
-        } else {
-            m = w->shoe[p] - 2 - w->dealer_cnt[p];
-            n = w->shoe_size - 2 - w->dealer_n;
-        }
+        double pp, m, n;
+        w->split_removal_params(p, m, n, pp);
         double q = n - m;
         double XT[MAX_A][MAX_A], NT[MAX_A][MAX_A];
         w->removal_tables(M, m, n, pp, X, Y, XT, NT);

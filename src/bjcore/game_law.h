@@ -570,14 +570,8 @@ class GameLaw {
         blocks_law(pair, amax, 0, Xo, Yo);
         if (free_split) blocks_law(pair, amax, 1, Xf, Yf);
         w->extra_max = 0;
-        double pp = 0.0, m, n;
-        if (w->infinite) {
-            pp = w->shoe[p];
-            m = n = 0.0;
-        } else {
-            m = w->shoe[p] - 2 - w->dealer_cnt[p];
-            n = w->shoe_size - 2 - w->dealer_n;
-        }
+        double pp, m, n;
+        w->split_removal_params(p, m, n, pp);
         double q = n - m;
         removal_tables(M, m, n, pp, Xo, Yo, XTo, NTo);
         if (free_split) removal_tables(M, m, n, pp, Xf, Yf, XTf, NTf);

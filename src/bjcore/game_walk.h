@@ -1622,6 +1622,19 @@ class GameWalk {
         return true;
     }
 
+    /* The split's removal parameters (6.5): m pair cards and n cards left once the two
+     * split and the dealer's are out; the infinite shoe: pp the pair rank's chance. */
+    void split_removal_params(int p, double& m, double& n, double& pp) const {
+        pp = 0.0;
+        if (infinite) {
+            pp = shoe[p];
+            m = n = 0.0;
+        } else {
+            m = shoe[p] - 2 - dealer_cnt[p];
+            n = shoe_size - 2 - dealer_n;
+        }
+    }
+
     /* X_a, Y_a for a = 0..amax of the split hands of one stake */
     void blocks(int pair, int amax, int free, double* X, double* Y) {
         int p = pair - 1;
@@ -1681,14 +1694,8 @@ class GameWalk {
             if (free_split) blocks(pair, amax, 1, Xf, Yf);
         }
         extra_max = 0;
-        double pp = 0.0, m, n;
-        if (infinite) {
-            pp = shoe[p];
-            m = n = 0.0;
-        } else {
-            m = shoe[p] - 2 - dealer_cnt[p];
-            n = shoe_size - 2 - dealer_n;
-        }
+        double pp, m, n;
+        split_removal_params(p, m, n, pp);
         double q = n - m;
         double XTo[MAX_A][MAX_A], NTo[MAX_A][MAX_A], XTf[MAX_A][MAX_A], NTf[MAX_A][MAX_A];
         removal_tables(M, m, n, pp, Xo, Yo, XTo, NTo);
