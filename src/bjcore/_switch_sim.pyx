@@ -62,29 +62,27 @@ cdef inline int pair_index(int a, int b) noexcept nogil:
     return (lo - 1) * 10 - (lo - 1) * (lo - 2) // 2 + (hi - lo)
 
 
-cdef inline int best_total(const int* cards, int n) noexcept nogil:
+cdef inline int hand_total(const int* cards, int n, bint* soft) noexcept nogil:
+    """The best total of ``n`` cards (an ace counts 11 if that stays <= 21: ``soft``)."""
     cdef int t = 0, i
     cdef bint ace = False
     for i in range(n):
         t += cards[i]
         if cards[i] == 1:
             ace = True
-    if ace and t + 10 <= 21:
-        return t + 10
-    return t
+    soft[0] = ace and t + 10 <= 21
+    return t + 10 if soft[0] else t
+
+
+cdef inline int best_total(const int* cards, int n) noexcept nogil:
+    cdef bint soft
+    return hand_total(cards, n, &soft)
 
 
 cdef inline bint dealer_stands(const int* cards, int n, bint h17) noexcept nogil:
-    cdef int t = 0, i
-    cdef bint ace = False
-    for i in range(n):
-        t += cards[i]
-        if cards[i] == 1:
-            ace = True
-    if ace and t + 10 <= 21:
-        # soft
-        return t + 10 > 17 or (t + 10 == 17 and not h17)
-    return t >= 17
+    cdef bint soft
+    cdef int t = hand_total(cards, n, &soft)
+    return t > 17 or (t == 17 and not (soft and h17))
 
 
 cdef struct Tables:

@@ -1529,22 +1529,22 @@ class GameWalk {
         contexts = amax + 1;
         stakes = free_split ? 2 : 1;
         lanes = contexts * stakes;
-        // the split hands' first rows and their laws, asked for together
-        for (int r = 0; r < N_RANKS; ++r) {
-            if (!wanted[r]) continue;
+        auto start_split_hand = [&](int r) {   // the split hand: its pair card and r
             clear_hand();
             pair_rank = pair;
             add_card(p);
             add_card(r);
+        };
+        // the split hands' first rows and their laws, asked for together
+        for (int r = 0; r < N_RANKS; ++r) {
+            if (!wanted[r]) continue;
+            start_split_hand(r);
             int row = lane_lookup();
             if (!lane_rows[row].located) queue_lane_laws(row);
         }
         for (int r = 0; r < N_RANKS; ++r) {
             if (!wanted[r]) continue;
-            clear_hand();
-            pair_rank = pair;
-            add_card(p);
-            add_card(r);
+            start_split_hand(r);
             unsigned mask = 0;
             for (int a = 0; a <= amax; ++a)
                 if (usable[a] && rho[a][r] > 0.0) mask |= (free_split ? 1u | 1u << contexts : 1u) << a;
