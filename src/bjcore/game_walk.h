@@ -873,7 +873,8 @@ class GameWalk {
 
     /* after a double's card: stand, redouble (a paid double of the whole stake) or the
      * rescue (surrender losing the original own stake); ties go to the earlier */
-    Acc doubled_choice_at(int row, double own, double fr, int redoubles_left) {
+    Acc doubled_choice_at(int row, double own, double fr, int redoubles_left,
+                          int* picked = nullptr) {
         const StandLaw law = law_at(row);
         Acc stand = R.natural_loss ? natural_loss_stand(law, own, fr)
                                    : Acc::settle(law, own, own + fr, R.tie_value);
@@ -898,16 +899,53 @@ class GameWalk {
                 return Acc::constant(rescue_value(law, own, orig));
             return stand;
         }
+        if ((may_redouble || may_rescue) && cdz_elsewhere()) {
+            int pick = cdz_after_double_pick(own, fr, redoubles_left);
+            if (pick == ACT_DOUBLE)
+                return doubled_draw(2.0 * own, 2.0 * fr, own, redoubles_left - 1);
+            if (pick == ACT_SURRENDER) return Acc::constant(rescue_value(law, own, orig));
+            return stand;
+        }
         Acc best = stand;
+        int pick = ACT_STAND;
         if (may_redouble) {
             Acc v = doubled_draw(2.0 * own, 2.0 * fr, own, redoubles_left - 1);
-            if (improves(v.mean(), best.mean())) best = v;
+            if (improves(v.mean(), best.mean())) { best = v; pick = ACT_DOUBLE; }
         }
         if (may_rescue) {
             Acc v = Acc::constant(rescue_value(law, own, orig));
-            if (improves(v.mean(), best.mean())) best = v;
+            if (improves(v.mean(), best.mean())) { best = v; pick = ACT_SURRENDER; }
         }
+        if (picked) *picked = pick;
         return best;
+    }
+
+    /* CDZ- in the games: a split hand's choice after a double (ACT_STAND, ACT_DOUBLE for
+     * the redouble, ACT_SURRENDER for the rescue) and split aces' double are made as its
+     * other choices (cdz_choice), in the generic split context (only its own cards gone),
+     * so that its play is told by its own cards alone (docs/games.md) */
+    bool cdz_elsewhere() const {
+        return game && R.split_class == SPLIT_CDZ && is_split() && pair_rank != PAIR_GENERIC;
+    }
+    int cdz_after_double_pick(double own, double fr, int redoubles_left) {
+        int pick = ACT_STAND, sp = pair_rank, se = extra;
+        pair_rank = PAIR_GENERIC;
+        extra = 0;
+        doubled_choice_at(lookup(), own, fr, redoubles_left, &pick);
+        pair_rank = sp;
+        extra = se;
+        return pick;
+    }
+    bool cdz_split_aces_double() {
+        int sp = pair_rank, se = extra;
+        pair_rank = PAIR_GENERIC;
+        extra = 0;
+        int generic = lookup();
+        bool dbl = improves(value_at(generic, ACT_DOUBLE).mean(),
+                            value_at(generic, ACT_STAND).mean());
+        pair_rank = sp;
+        extra = se;
+        return dbl;
     }
 
     /* a rescue: the original own stake is lost; a later no-hole-card natural takes the
@@ -1065,6 +1103,7 @@ class GameWalk {
             if (R.split_class == SPLIT_POLICY)
                 return policy_action(KIND_SPLIT) == ACT_DOUBLE ? value_at(row, ACT_DOUBLE) : st;
             Acc dd = value_at(row, ACT_DOUBLE);
+            if (cdz_elsewhere()) return cdz_split_aces_double() ? dd : st;
             return improves(dd.mean(), st.mean()) ? dd : st;
         }
         int a;
@@ -1423,6 +1462,10 @@ class GameWalk {
         bool may_redouble = redoubles_left > 0 && total() < 21;
         bool may_rescue = R.double_rescue
                           && (R.rescue_after_redouble || redoubles_left == R.redoubles);
+        if ((may_redouble || may_rescue) && cdz_elsewhere()) {
+            lane_cdz_after_double(row, own, fr, redoubles_left, out, mask);
+            return;
+        }
         if (may_redouble) {
             double v[MAX_LANES], own2[MAX_LANES], fr2[MAX_LANES];
             for (int l = 0; l < lanes; ++l) {
@@ -1438,6 +1481,38 @@ class GameWalk {
                 double v = rescue_value(lane_law(row, l), own[l], lane_own(l));
                 if (improves(v, out[l])) out[l] = v;
             }
+    }
+
+    /* CDZ-: each lane takes the generic context's pick for its stake (cdz_after_double_pick);
+     * ``out`` holds the stand values */
+    void lane_cdz_after_double(int row, const double* own, const double* fr,
+                               int redoubles_left, double* out, unsigned mask) {
+        int pick[MAX_LANES];
+        bool redouble = false;
+        int saved_free = free_hand;
+        for (int l = 0; l < lanes; ++l) {
+            if (l % contexts == 0) {
+                free_hand = lane_free(l);
+                pick[l] = cdz_after_double_pick(own[l], fr[l], redoubles_left);
+                free_hand = saved_free;
+            } else {
+                pick[l] = pick[l - 1];
+            }
+            redouble |= pick[l] == ACT_DOUBLE;
+        }
+        if (redouble) {
+            double v[MAX_LANES], own2[MAX_LANES], fr2[MAX_LANES];
+            for (int l = 0; l < lanes; ++l) {
+                own2[l] = 2.0 * own[l];
+                fr2[l] = 2.0 * fr[l];
+            }
+            lane_doubled_draw(own2, fr2, own, redoubles_left - 1, v, mask);
+            for (int l = 0; l < lanes; ++l)
+                if (pick[l] == ACT_DOUBLE) out[l] = v[l];
+        }
+        for (int l = 0; l < lanes; ++l)
+            if (pick[l] == ACT_SURRENDER)
+                out[l] = rescue_value(lane_law(row, l), own[l], lane_own(l));
     }
 
     /* best_option_at in every lane */
@@ -1495,6 +1570,20 @@ class GameWalk {
             if (!(n_cards == 2 && may_double())) return;
             double dd[MAX_LANES];
             lane_value(row, ACT_DOUBLE, dd, mask);
+            if (cdz_elsewhere()) {
+                // CDZ-: the generic context's pick, per stake
+                int saved_free = free_hand;
+                bool dbl = false;
+                for (int l = 0; l < lanes; ++l) {
+                    if (l % contexts == 0) {
+                        free_hand = lane_free(l);
+                        dbl = cdz_split_aces_double();
+                        free_hand = saved_free;
+                    }
+                    if (dbl) out[l] = dd[l];
+                }
+                return;
+            }
             for (int l = 0; l < lanes; ++l)
                 if (improves(dd[l], out[l])) out[l] = dd[l];
             return;
