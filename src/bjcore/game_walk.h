@@ -899,8 +899,8 @@ class GameWalk {
                 return Acc::constant(rescue_value(law, own, orig));
             return stand;
         }
-        if ((may_redouble || may_rescue) && cdz_elsewhere()) {
-            int pick = cdz_after_double_pick(own, fr, redoubles_left);
+        if ((may_redouble || may_rescue) && choice_elsewhere()) {
+            int pick = after_double_pick_elsewhere(own, fr, redoubles_left);
             if (pick == ACT_DOUBLE)
                 return doubled_draw(2.0 * own, 2.0 * fr, own, redoubles_left - 1);
             if (pick == ACT_SURRENDER) return Acc::constant(rescue_value(law, own, orig));
@@ -927,22 +927,33 @@ class GameWalk {
     bool cdz_elsewhere() const {
         return game && R.split_class == SPLIT_CDZ && is_split() && pair_rank != PAIR_GENERIC;
     }
-    int cdz_after_double_pick(double own, double fr, int redoubles_left) {
+    /* CDP1: the same two choices of a split hand in a later context (e >= 2 extra pair
+     * cards gone) are the first context's (e = 1), as its other choices (strategy_choice)
+     * and as the reference plays them: one play for every hand of the split */
+    bool cdp1_elsewhere() const {
+        return R.split_class == SPLIT_CDP1 && is_split() && pair_rank != PAIR_GENERIC
+               && extra != 1;
+    }
+    bool choice_elsewhere() const { return cdz_elsewhere() || cdp1_elsewhere(); }
+    /* the context of the choices made elsewhere: CDZ- (generic, 0), CDP1 (pair, 1) */
+    void enter_choice_context() {
+        if (cdz_elsewhere()) pair_rank = PAIR_GENERIC;
+        extra = pair_rank == PAIR_GENERIC ? 0 : 1;
+    }
+    int after_double_pick_elsewhere(double own, double fr, int redoubles_left) {
         int pick = ACT_STAND, sp = pair_rank, se = extra;
-        pair_rank = PAIR_GENERIC;
-        extra = 0;
+        enter_choice_context();
         doubled_choice_at(lookup(), own, fr, redoubles_left, &pick);
         pair_rank = sp;
         extra = se;
         return pick;
     }
-    bool cdz_split_aces_double() {
+    bool split_aces_double_elsewhere() {
         int sp = pair_rank, se = extra;
-        pair_rank = PAIR_GENERIC;
-        extra = 0;
-        int generic = lookup();
-        bool dbl = improves(value_at(generic, ACT_DOUBLE).mean(),
-                            value_at(generic, ACT_STAND).mean());
+        enter_choice_context();
+        int basis = lookup();
+        bool dbl = improves(value_at(basis, ACT_DOUBLE).mean(),
+                            value_at(basis, ACT_STAND).mean());
         pair_rank = sp;
         extra = se;
         return dbl;
@@ -1103,7 +1114,7 @@ class GameWalk {
             if (R.split_class == SPLIT_POLICY)
                 return policy_action(KIND_SPLIT) == ACT_DOUBLE ? value_at(row, ACT_DOUBLE) : st;
             Acc dd = value_at(row, ACT_DOUBLE);
-            if (cdz_elsewhere()) return cdz_split_aces_double() ? dd : st;
+            if (choice_elsewhere()) return split_aces_double_elsewhere() ? dd : st;
             return improves(dd.mean(), st.mean()) ? dd : st;
         }
         int a;
@@ -1466,24 +1477,39 @@ class GameWalk {
             lane_cdz_after_double(row, own, fr, redoubles_left, out, mask);
             return;
         }
+        double redouble[MAX_LANES], rescue[MAX_LANES], stand[MAX_LANES];
         if (may_redouble) {
-            double v[MAX_LANES], own2[MAX_LANES], fr2[MAX_LANES];
+            double own2[MAX_LANES], fr2[MAX_LANES];
             for (int l = 0; l < lanes; ++l) {
                 own2[l] = 2.0 * own[l];
                 fr2[l] = 2.0 * fr[l];
             }
-            lane_doubled_draw(own2, fr2, own, redoubles_left - 1, v, mask);
-            for (int l = 0; l < lanes; ++l)
-                if (improves(v[l], out[l])) out[l] = v[l];
+            lane_doubled_draw(own2, fr2, own, redoubles_left - 1, redouble, mask);
         }
         if (may_rescue)
-            for (int l = 0; l < lanes; ++l) {
-                double v = rescue_value(lane_law(row, l), own[l], lane_own(l));
-                if (improves(v, out[l])) out[l] = v;
+            for (int l = 0; l < lanes; ++l)
+                rescue[l] = rescue_value(lane_law(row, l), own[l], lane_own(l));
+        for (int l = 0; l < lanes; ++l) stand[l] = out[l];
+        for (int l = 0; l < lanes; ++l) {
+            int b = choice_lane(l);   // (the lane whose values choose)
+            int pick = ACT_STAND;
+            double best = stand[b];
+            if (may_redouble && improves(redouble[b], best)) {
+                pick = ACT_DOUBLE;
+                best = redouble[b];
             }
+            if (may_rescue && improves(rescue[b], best)) pick = ACT_SURRENDER;
+            if (pick == ACT_DOUBLE) out[l] = redouble[l];
+            else if (pick == ACT_SURRENDER) out[l] = rescue[l];
+        }
+    }
+    /* the lane whose values make lane l's choice after a double and split aces' double:
+     * CDP's own, CDP1's first context (e = 1) of the same stake (cdp1_elsewhere) */
+    int choice_lane(int l) const {
+        return R.split_class == SPLIT_CDP1 ? l - l % contexts : l;
     }
 
-    /* CDZ-: each lane takes the generic context's pick for its stake (cdz_after_double_pick);
+    /* CDZ-: each lane takes the generic context's pick for its stake (after_double_pick_elsewhere);
      * ``out`` holds the stand values */
     void lane_cdz_after_double(int row, const double* own, const double* fr,
                                int redoubles_left, double* out, unsigned mask) {
@@ -1493,7 +1519,7 @@ class GameWalk {
         for (int l = 0; l < lanes; ++l) {
             if (l % contexts == 0) {
                 free_hand = lane_free(l);
-                pick[l] = cdz_after_double_pick(own[l], fr[l], redoubles_left);
+                pick[l] = after_double_pick_elsewhere(own[l], fr[l], redoubles_left);
                 free_hand = saved_free;
             } else {
                 pick[l] = pick[l - 1];
@@ -1577,15 +1603,17 @@ class GameWalk {
                 for (int l = 0; l < lanes; ++l) {
                     if (l % contexts == 0) {
                         free_hand = lane_free(l);
-                        dbl = cdz_split_aces_double();
+                        dbl = split_aces_double_elsewhere();
                         free_hand = saved_free;
                     }
                     if (dbl) out[l] = dd[l];
                 }
                 return;
             }
+            double st[MAX_LANES];
+            for (int l = 0; l < lanes; ++l) st[l] = out[l];
             for (int l = 0; l < lanes; ++l)
-                if (improves(dd[l], out[l])) out[l] = dd[l];
+                if (improves(dd[choice_lane(l)], st[choice_lane(l)])) out[l] = dd[l];
             return;
         }
         int8_t a[MAX_LANES];
