@@ -983,7 +983,14 @@ class GameWalk {
      * decision table numbers them (bjsolve.simulation.game_plan) */
     uint64_t after_double_key(int doubles) const {
         uint64_t kind = KIND_AFTER_DOUBLE + 2 * (doubles - 1) + (is_split() ? 1 : 0);
-        return hand_key | (kind << KIND_SHIFT);
+        uint64_t key = hand_key | (kind << KIND_SHIFT);
+        // the decisions a CDP1 / CDP solve records: a split hand's per pair and context,
+        // as its other decisions (policy_key)
+        int context = policy->split_context;
+        if (is_split() && context > 0)
+            key |= ((uint64_t)pair_rank << PAIR_SHIFT)
+                   | ((uint64_t)(context == 1 ? 1 : extra) << EXTRA_SHIFT);
+        return key;
     }
 
     /* ---- choices ---------------------------------------------------------------------- */
@@ -2020,6 +2027,7 @@ class GameWalk {
             int a = best_option(may_double());
             uint64_t key = policy_key(KIND_SPLIT);
             set_decision(free_hand ? key | ((uint64_t)1 << POLICY_FREE_SHIFT) : key, a);
+            freeze_after_double_choices();
         }
         for (int r = lowest; r < N_RANKS; ++r) {
             if (hard + r + 1 > 21) break;
@@ -2027,6 +2035,22 @@ class GameWalk {
             add_card(r);
             freeze_split_walk(r, left);
             remove_card(r);
+        }
+    }
+
+    /* CDP1 / CDP: the current split hand's choice after each number of doubles it can
+     * hold (paid doubles), made in its context (CDP1's first: the only one walked) */
+    void freeze_after_double_choices() {
+        if (n_cards < 3 || total() >= 21 || !(R.redoubles > 0 || R.double_rescue)) return;
+        uint64_t free_bit = free_hand ? (uint64_t)1 << POLICY_FREE_SHIFT : 0;
+        double own = own_stake(), fr = free_hand ? 1.0 : 0.0;
+        own += own + fr;
+        for (int d = 1; d <= R.redoubles + 1 && d <= n_cards - 2; ++d) {
+            int pick = ACT_STAND;
+            doubled_choice_at(lookup(), own, fr, R.redoubles - (d - 1), &pick);
+            set_decision(after_double_key(d) | free_bit, pick);
+            own *= 2.0;
+            fr *= 2.0;
         }
     }
 
