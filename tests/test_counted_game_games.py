@@ -8,11 +8,11 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-import bjsolve
 from bjsolve import CountedGame, Rules, Shoe, solve
 from bjsolve.counting.count_laws import CountDistribution
 from bjsolve.counting.removal import SYSTEMS
 from bjsolve.risk.round_model import round_cards_law
+from true_count_runs import simulated_by_true_count
 
 HILO = SYSTEMS["hilo"][1]
 CLASSIC_FREE_BET = dict(dealer_22="bust", free_doubles=(), free_splits=())
@@ -119,31 +119,6 @@ def test_the_flat_second_moment_of_a_game_is_the_full_shoes():
     assert flat.variance + flat.win_rate ** 2 == pytest.approx(second, rel=1e-12)
 
 
-def _simulated(rules, lo, hi, rounds, runs, seed):
-    """Per true count lo..hi (ends pooled), over ``runs`` independent runs of the compiled
-    simulator playing the chart and the full shoe's after-double chart: (frequency, its
-    standard error, edge, its standard error, rounds per shoe)."""
-    n = hi - lo + 1
-    freq, wins, dealt = np.zeros((runs, n)), np.zeros((runs, n)), np.zeros((runs, n))
-    shoes = 0
-    for k in range(runs):
-        res = bjsolve.simulate(rules, rounds=rounds // runs, seed=seed + k, penetration=0.75,
-                               system="hilo", tc_rounding="floor", after_double="basic",
-                               threads=2)
-        for row in res.per_true_count:
-            if not row.rounds:
-                continue
-            i = min(max(int(row.true_count), lo), hi) - lo
-            freq[k, i] += row.rounds / res.rounds
-            wins[k, i] += row.mean * row.rounds
-            dealt[k, i] += row.rounds
-        shoes += res.shuffles
-    edge = wins / np.maximum(dealt, 1)
-    root = math.sqrt(runs)
-    return (freq.mean(0), freq.std(0, ddof=1) / root, edge.mean(0),
-            edge.std(0, ddof=1) / root, rounds / shoes)
-
-
 @pytest.mark.parametrize("preset", ["spanish-21",
                                     pytest.param("free-bet", marks=pytest.mark.slow)])
 def test_frequencies_and_edges_match_the_compiled_simulator(preset):
@@ -154,7 +129,8 @@ def test_frequencies_and_edges_match_the_compiled_simulator(preset):
     rules = Rules.preset(preset, decks=2)
     g = CountedGame(rules, "hilo", penetration=0.75, depth_bands=1, tc_min=-6, tc_max=8,
                     curvature="band")
-    f, fse, e, ese, per_shoe = _simulated(rules, -6, 8, 600_000, 8, seed=91)
+    ((f, fse), (e, ese), _), per_shoe = simulated_by_true_count(
+        rules, -6, 8, 600_000, 8, seed=91, after_double="basic")
     zf = (g.frequency - f) / fse
     ze = (g.edge - e) / ese
     assert np.abs(zf).max() < 4, list(zip(g.labels, np.round(zf, 2)))

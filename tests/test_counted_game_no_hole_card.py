@@ -5,15 +5,14 @@ hands take a known number of cards), by the fundamental theorem's identity (the 
 bettor's edge and second moment over random depletions are the full shoe's, from the
 exact solver) and against the compiled simulator (frequencies, edges, SDs by true count,
 rounds per shoe)."""
-import math
 
 import numpy as np
 import pytest
 
-import bjsolve
 from bjsolve import CountedGame, Rules, solve
 from bjsolve.counting.removal import SYSTEMS
 from bjsolve.risk.round_model import round_cards_law
+from true_count_runs import simulated_by_true_count
 
 HILO = SYSTEMS["hilo"][1]
 
@@ -123,34 +122,6 @@ def test_the_fundamental_theorem_holds_for_a_game_with_no_hole_card(rules):
         assert "(OBBO)" in notes and "paid at once, before the second card" in notes
 
 
-def _simulated(rules, lo, hi, rounds, runs, seed, insurance):
-    """Per true count lo..hi (ends pooled), over ``runs`` runs of the compiled simulator
-    (flat bet, the chart, insurance at true counts >= ``insurance``): frequency, edge and
-    SD with their standard errors from the spread of the runs, and rounds per shoe."""
-    n = hi - lo + 1
-    freq, wins, squares, dealt = (np.zeros((runs, n)) for _ in range(4))
-    shoes = 0
-    for k in range(runs):
-        res = bjsolve.simulate(rules, rounds=rounds // runs, seed=seed + k, penetration=0.75,
-                               system="hilo", tc_rounding="floor", insurance=insurance,
-                               threads=2)
-        for row in res.per_true_count:
-            if not row.rounds:
-                continue
-            i = min(max(int(row.true_count), lo), hi) - lo
-            freq[k, i] += row.rounds / res.rounds
-            wins[k, i] += row.mean * row.rounds
-            sd = row.sd if row.rounds > 1 else 0.0
-            squares[k, i] += (sd * sd + row.mean ** 2) * row.rounds
-            dealt[k, i] += row.rounds
-        shoes += res.shuffles
-    edge = wins / np.maximum(dealt, 1)
-    sd = np.sqrt(np.maximum(squares / np.maximum(dealt, 1) - edge ** 2, 0.0))
-    root = math.sqrt(runs)
-    return ([(a.mean(0), a.std(0, ddof=1) / root) for a in (freq, edge, sd)],
-            rounds / shoes)
-
-
 def test_frequencies_edges_and_sds_match_the_compiled_simulator():
     # 2 decks ENHC with late surrender (voided by a dealer natural) and insurance at
     # true counts >= +3 (offered before the hands, settled when the dealer's second card
@@ -160,7 +131,8 @@ def test_frequencies_edges_and_sds_match_the_compiled_simulator():
     # (the default depth bands and curvature: with one band and one second-moment offset
     # the pooled end bin's SD misses by 7 standard errors in the peek game alike)
     g = CountedGame(rules, "hilo", penetration=0.75, tc_min=-6, tc_max=8, insurance=3)
-    stats, per_shoe = _simulated(rules, -6, 8, 1_200_000, 8, seed=2511, insurance=3)
+    stats, per_shoe = simulated_by_true_count(rules, -6, 8, 1_200_000, 8, seed=2511,
+                                              insurance=3)
     (f, fse), (e, ese), (sd, sdse) = stats
     for name, model, sim, se in (("frequency", g.frequency, f, fse),
                                  ("edge", g.edge, e, ese),

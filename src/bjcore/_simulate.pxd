@@ -62,9 +62,5 @@ cdef enum:
     C_SIDE_BETS              # rounds with a side bet
     C_COUNT
 
-# xoshiro256** state
-cdef struct Rng:
-    uint64_t s0
-    uint64_t s1
-    uint64_t s2
-    uint64_t s3
+# the generator's state (xoshiro256**)
+from bjcore._rng cimport Rng

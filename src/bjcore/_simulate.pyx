@@ -83,52 +83,10 @@ cdef enum:
 
 # ---- the generator: xoshiro256** seeded through splitmix64 --------------------------------
 
-cdef inline uint64_t splitmix64(uint64_t* x) noexcept nogil:
-    x[0] += <uint64_t>0x9E3779B97F4A7C15
-    cdef uint64_t z = x[0]
-    z = (z ^ (z >> 30)) * <uint64_t>0xBF58476D1CE4E5B9
-    z = (z ^ (z >> 27)) * <uint64_t>0x94D049BB133111EB
-    return z ^ (z >> 31)
+from bjcore._rng cimport seed_rng, below
 
-
-cdef inline uint64_t rotl(uint64_t x, int k) noexcept nogil:
-    return (x << k) | (x >> (64 - k))
-
-
-cdef inline uint64_t next_u64(Rng* r) noexcept nogil:
-    cdef uint64_t result = rotl(r.s1 * 5, 7) * 9
-    cdef uint64_t t = r.s1 << 17
-    r.s2 ^= r.s0
-    r.s3 ^= r.s1
-    r.s1 ^= r.s2
-    r.s0 ^= r.s3
-    r.s2 ^= t
-    r.s3 = rotl(r.s3, 45)
-    return result
-
-
-cdef void seed_rng(Rng* r, uint64_t seed, uint64_t chunk) noexcept nogil:
-    """Chunk k of seed s: four splitmix64 outputs from a start mixing s and k."""
-    cdef uint64_t a = seed
-    cdef uint64_t b = chunk ^ <uint64_t>0x6A09E667F3BCC909
-    cdef uint64_t x = splitmix64(&a) ^ rotl(splitmix64(&b), 32)
-    r.s0 = splitmix64(&x)
-    r.s1 = splitmix64(&x)
-    r.s2 = splitmix64(&x)
-    r.s3 = splitmix64(&x)
-
-
-cdef inline uint32_t below(Rng* r, uint32_t n) noexcept nogil:
-    """Uniform integer in [0, n) without bias (Lemire's multiply-and-reject)."""
-    cdef uint64_t m = (next_u64(r) >> 32) * <uint64_t>n
-    cdef uint32_t low = <uint32_t>m
-    cdef uint32_t threshold
-    if low < n:
-        threshold = (<uint32_t>(-n)) % n
-        while low < threshold:
-            m = (next_u64(r) >> 32) * <uint64_t>n
-            low = <uint32_t>m
-    return <uint32_t>(m >> 32)
+# this simulator's salt for the generator's streams (bjcore._rng)
+cdef uint64_t RNG_SALT = <uint64_t>0x6A09E667F3BCC909
 
 
 MAX_CARDS = SIM_MAX_CARDS        # the largest shoe run_chunk deals from
@@ -149,7 +107,7 @@ def game_kinds(int redoubles, bint double_rescue, bint double_split_aces,
 def random_integers(uint64_t seed, uint64_t chunk, int count, uint32_t below_n):
     """``count`` draws of the chunk's generator, uniform in [0, below_n) (for tests)."""
     cdef Rng r
-    seed_rng(&r, seed, chunk)
+    seed_rng(&r, seed, chunk, RNG_SALT)
     out = np.empty(count, dtype=np.int64)
     cdef int64_t[::1] o = out
     cdef int i
@@ -677,12 +635,12 @@ def run_chunk(dict rules, const int64_t[::1] iparams, const double[::1] dparams,
     s.split_limit_aces = s.split_limit if (s.rules.resplit_aces or s.split_limit < 2) else 2
     s.exhausted = 0
     s.comp_flags = NULL
-    seed_rng(&s.rng, seed, chunk)
+    seed_rng(&s.rng, seed, chunk, RNG_SALT)
     try:
         _setup_game(&s, shoe, decision.shape[0], allowed.shape[0], total.shape[0],
                     child.shape[0])
         if s.game:
-            seed_rng(&s.suit_rng, seed ^ <uint64_t>0xBB67AE8584CAA73B, chunk)
+            seed_rng(&s.suit_rng, seed ^ <uint64_t>0xBB67AE8584CAA73B, chunk, RNG_SALT)
         with nogil:
             _run(&s, &iparams[0], &dparams[0], &key_of[0], &bet_by_tc[0], &side_outcome[0],
                  &side_pays[0], &side_by_tc[0], rounds, &stop[0],

@@ -16,57 +16,10 @@ card in the same order.
 from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint32_t, uint64_t
 
 
-cdef struct Rng:
-    uint64_t s0, s1, s2, s3
+from bjcore._rng cimport Rng, seed_rng, below
 
-
-# xoshiro256** seeded by splitmix64 (the generator of bjcore._simulate, whose functions are
-# private to that module)
-cdef inline uint64_t splitmix64(uint64_t* x) noexcept nogil:
-    x[0] += <uint64_t>0x9E3779B97F4A7C15
-    cdef uint64_t z = x[0]
-    z = (z ^ (z >> 30)) * <uint64_t>0xBF58476D1CE4E5B9
-    z = (z ^ (z >> 27)) * <uint64_t>0x94D049BB133111EB
-    return z ^ (z >> 31)
-
-
-cdef inline uint64_t rotl(uint64_t x, int k) noexcept nogil:
-    return (x << k) | (x >> (64 - k))
-
-
-cdef inline uint64_t next_u64(Rng* r) noexcept nogil:
-    cdef uint64_t result = rotl(r.s1 * 5, 7) * 9
-    cdef uint64_t t = r.s1 << 17
-    r.s2 ^= r.s0
-    r.s3 ^= r.s1
-    r.s1 ^= r.s2
-    r.s0 ^= r.s3
-    r.s2 ^= t
-    r.s3 = rotl(r.s3, 45)
-    return result
-
-
-cdef void seed_rng(Rng* r, uint64_t seed, uint64_t chunk) noexcept nogil:
-    cdef uint64_t a = seed
-    cdef uint64_t b = chunk ^ <uint64_t>0x3C6EF372FE94F82B
-    cdef uint64_t x = splitmix64(&a) ^ rotl(splitmix64(&b), 32)
-    r.s0 = splitmix64(&x)
-    r.s1 = splitmix64(&x)
-    r.s2 = splitmix64(&x)
-    r.s3 = splitmix64(&x)
-
-
-cdef inline uint32_t below(Rng* r, uint32_t n) noexcept nogil:
-    """Uniform integer in [0, n) without bias (Lemire's multiply-and-reject)."""
-    cdef uint64_t m = (next_u64(r) >> 32) * <uint64_t>n
-    cdef uint32_t low = <uint32_t>m
-    cdef uint32_t threshold
-    if low < n:
-        threshold = (<uint32_t>(-n)) % n
-        while low < threshold:
-            m = (next_u64(r) >> 32) * <uint64_t>n
-            low = <uint32_t>m
-    return <uint32_t>(m >> 32)
+# this simulator's salt for the generator's streams (bjcore._rng; bjcore._simulate has its own)
+cdef uint64_t RNG_SALT = <uint64_t>0x3C6EF372FE94F82B
 
 
 cdef enum:
@@ -109,29 +62,27 @@ cdef inline int pair_index(int a, int b) noexcept nogil:
     return (lo - 1) * 10 - (lo - 1) * (lo - 2) // 2 + (hi - lo)
 
 
-cdef inline int best_total(const int* cards, int n) noexcept nogil:
+cdef inline int hand_total(const int* cards, int n, bint* soft) noexcept nogil:
+    """The best total of ``n`` cards (an ace counts 11 if that stays <= 21: ``soft``)."""
     cdef int t = 0, i
     cdef bint ace = False
     for i in range(n):
         t += cards[i]
         if cards[i] == 1:
             ace = True
-    if ace and t + 10 <= 21:
-        return t + 10
-    return t
+    soft[0] = ace and t + 10 <= 21
+    return t + 10 if soft[0] else t
+
+
+cdef inline int best_total(const int* cards, int n) noexcept nogil:
+    cdef bint soft
+    return hand_total(cards, n, &soft)
 
 
 cdef inline bint dealer_stands(const int* cards, int n, bint h17) noexcept nogil:
-    cdef int t = 0, i
-    cdef bint ace = False
-    for i in range(n):
-        t += cards[i]
-        if cards[i] == 1:
-            ace = True
-    if ace and t + 10 <= 21:
-        # soft
-        return t + 10 > 17 or (t + 10 == 17 and not h17)
-    return t >= 17
+    cdef bint soft
+    cdef int t = hand_total(cards, n, &soft)
+    return t > 17 or (t == 17 and not (soft and h17))
 
 
 cdef struct Tables:
@@ -250,7 +201,7 @@ def run_switch_chunk(const int32_t[::1] shoe, const uint8_t[::1] switches,
         start[r] = shoe[r]
         start_left += shoe[r]
     cdef Deck d
-    seed_rng(&d.rng, seed, chunk)
+    seed_rng(&d.rng, seed, chunk, RNG_SALT)
     cdef int a, b, c, e, up, hole, k, act, pair, limit, made, other, o, hi, card
     cdef int hands[2][2]
     cdef bint naturals[2]

@@ -149,28 +149,13 @@ class BB1Split {
                 Y[a] = Y[0];
                 continue;
             }
-            double left = 0.0;
-            for (int r = 0; r < N_RANKS; ++r) rho[r] = w->shoe[r];
-            if (!w->infinite) {
-                rho[p] -= a + 2;
-                for (int r = 0; r < N_RANKS; ++r) rho[r] -= w->dealer_cnt[r];
-                if (rho[p] < 0) continue;
-                for (int r = 0; r < N_RANKS; ++r) left += rho[r];
-                if (left <= 0) continue;
-                for (int r = 0; r < N_RANKS; ++r) rho[r] /= left;
-            }
+            if (!w->split_card_chances(p, a, rho)) continue;
             for (int r = 0; r < N_RANKS; ++r)
                 if (rho[r] > 0.0) X[a] += rho[r] * pair_hand_standing(a + 1, r);
             if (rho[p] > 0.0) Y[a] = pair_hand_standing(a + 1, p);
         }
-        double pp = 0.0, m, n;
-        if (w->infinite) {
-            pp = w->shoe[p];
-            m = n = 0.0;
-        } else {
-            m = w->shoe[p] - 2 - w->dealer_cnt[p];
-            n = w->shoe_size - 2 - w->dealer_n;
-        }
+        double pp, m, n;
+        w->split_removal_params(p, m, n, pp);
         double q = n - m;
         double XT[MAX_A][MAX_A], NT[MAX_A][MAX_A];
         w->removal_tables(M, m, n, pp, X, Y, XT, NT);

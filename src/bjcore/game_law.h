@@ -458,16 +458,7 @@ class GameLaw {
                 Y[a] = Y[0];
                 continue;
             }
-            double left = 0.0;
-            for (int r = 0; r < N_RANKS; ++r) rho[r] = w->shoe[r];
-            if (!w->infinite) {
-                rho[p] -= a + 2;
-                for (int r = 0; r < N_RANKS; ++r) rho[r] -= w->dealer_cnt[r];
-                if (rho[p] < 0) continue;
-                for (int r = 0; r < N_RANKS; ++r) left += rho[r];
-                if (left <= 0) continue;
-                for (int r = 0; r < N_RANKS; ++r) rho[r] /= left;
-            }
+            if (!w->split_card_chances(p, a, rho)) continue;
             for (int r = 0; r < N_RANKS; ++r)
                 if (rho[r] > 0.0) law_add(X[a], rho[r], pair_hand_law(pair, a + 1, r, free));
             if (rho[p] > 0.0) Y[a] = pair_hand_law(pair, a + 1, p, free);
@@ -579,14 +570,8 @@ class GameLaw {
         blocks_law(pair, amax, 0, Xo, Yo);
         if (free_split) blocks_law(pair, amax, 1, Xf, Yf);
         w->extra_max = 0;
-        double pp = 0.0, m, n;
-        if (w->infinite) {
-            pp = w->shoe[p];
-            m = n = 0.0;
-        } else {
-            m = w->shoe[p] - 2 - w->dealer_cnt[p];
-            n = w->shoe_size - 2 - w->dealer_n;
-        }
+        double pp, m, n;
+        w->split_removal_params(p, m, n, pp);
         double q = n - m;
         removal_tables(M, m, n, pp, Xo, Yo, XTo, NTo);
         if (free_split) removal_tables(M, m, n, pp, Xf, Yf, XTf, NTf);

@@ -1609,39 +1609,31 @@ class GameWalk {
         bool usable[MAX_A], wanted[N_RANKS] = {false};
         for (int a = 0; a < MAX_A; ++a) X[a] = Y[a] = Xf[a] = Yf[a] = 0.0;
         for (int a = 0; a <= amax; ++a) {
-            double left = 0.0;
             double* q = rho[a];
-            usable[a] = false;
-            for (int r = 0; r < N_RANKS; ++r) q[r] = shoe[r];
-            q[p] -= a + 2;
-            for (int r = 0; r < N_RANKS; ++r) q[r] -= dealer_cnt[r];
-            if (q[p] < 0) continue;
-            for (int r = 0; r < N_RANKS; ++r) left += q[r];
-            if (left <= 0) continue;
-            for (int r = 0; r < N_RANKS; ++r) q[r] /= left;
-            usable[a] = true;
+            usable[a] = split_card_chances(p, a, q);
+            if (!usable[a]) continue;
             for (int r = 0; r < N_RANKS; ++r) wanted[r] |= q[r] > 0.0;
         }
         double V[N_RANKS][MAX_LANES];
         contexts = amax + 1;
         stakes = free_split ? 2 : 1;
         lanes = contexts * stakes;
-        // the split hands' first rows and their laws, asked for together
-        for (int r = 0; r < N_RANKS; ++r) {
-            if (!wanted[r]) continue;
+        auto start_split_hand = [&](int r) {   // the split hand: its pair card and r
             clear_hand();
             pair_rank = pair;
             add_card(p);
             add_card(r);
+        };
+        // the split hands' first rows and their laws, asked for together
+        for (int r = 0; r < N_RANKS; ++r) {
+            if (!wanted[r]) continue;
+            start_split_hand(r);
             int row = lane_lookup();
             if (!lane_rows[row].located) queue_lane_laws(row);
         }
         for (int r = 0; r < N_RANKS; ++r) {
             if (!wanted[r]) continue;
-            clear_hand();
-            pair_rank = pair;
-            add_card(p);
-            add_card(r);
+            start_split_hand(r);
             unsigned mask = 0;
             for (int a = 0; a <= amax; ++a)
                 if (usable[a] && rho[a][r] > 0.0) mask |= (free_split ? 1u | 1u << contexts : 1u) << a;
@@ -1703,6 +1695,35 @@ class GameWalk {
         return num / falling(n, j + k);
     }
 
+    /* The second card's chances of a split hand of pair rank p + 1 when a more pair cards
+     * are gone besides the two split (and the dealer's cards): rho (the infinite shoe: its
+     * proportions).  False when that shoe cannot be (too few pair cards, or no card). */
+    bool split_card_chances(int p, int a, double* rho) const {
+        for (int r = 0; r < N_RANKS; ++r) rho[r] = shoe[r];
+        if (infinite) return true;
+        double left = 0.0;
+        rho[p] -= a + 2;
+        for (int r = 0; r < N_RANKS; ++r) rho[r] -= dealer_cnt[r];
+        if (rho[p] < 0) return false;
+        for (int r = 0; r < N_RANKS; ++r) left += rho[r];
+        if (left <= 0) return false;
+        for (int r = 0; r < N_RANKS; ++r) rho[r] /= left;
+        return true;
+    }
+
+    /* The split's removal parameters (6.5): m pair cards and n cards left once the two
+     * split and the dealer's are out; the infinite shoe: pp the pair rank's chance. */
+    void split_removal_params(int p, double& m, double& n, double& pp) const {
+        pp = 0.0;
+        if (infinite) {
+            pp = shoe[p];
+            m = n = 0.0;
+        } else {
+            m = shoe[p] - 2 - dealer_cnt[p];
+            n = shoe_size - 2 - dealer_n;
+        }
+    }
+
     /* X_a, Y_a for a = 0..amax of the split hands of one stake */
     void blocks(int pair, int amax, int free, double* X, double* Y) {
         int p = pair - 1;
@@ -1714,16 +1735,7 @@ class GameWalk {
                 Y[a] = Y[0];
                 continue;
             }
-            double left = 0.0;
-            for (int r = 0; r < N_RANKS; ++r) rho[r] = shoe[r];
-            if (!infinite) {
-                rho[p] -= a + 2;
-                for (int r = 0; r < N_RANKS; ++r) rho[r] -= dealer_cnt[r];
-                if (rho[p] < 0) continue;
-                for (int r = 0; r < N_RANKS; ++r) left += rho[r];
-                if (left <= 0) continue;
-                for (int r = 0; r < N_RANKS; ++r) rho[r] /= left;
-            }
+            if (!split_card_chances(p, a, rho)) continue;
             for (int r = 0; r < N_RANKS; ++r)
                 if (rho[r] > 0.0) X[a] += rho[r] * pair_hand_value(pair, a + 1, r, free).mean();
             if (rho[p] > 0.0) Y[a] = pair_hand_value(pair, a + 1, p, free).mean();
@@ -1771,14 +1783,8 @@ class GameWalk {
             if (free_split) blocks(pair, amax, 1, Xf, Yf);
         }
         extra_max = 0;
-        double pp = 0.0, m, n;
-        if (infinite) {
-            pp = shoe[p];
-            m = n = 0.0;
-        } else {
-            m = shoe[p] - 2 - dealer_cnt[p];
-            n = shoe_size - 2 - dealer_n;
-        }
+        double pp, m, n;
+        split_removal_params(p, m, n, pp);
         double q = n - m;
         double XTo[MAX_A][MAX_A], NTo[MAX_A][MAX_A], XTf[MAX_A][MAX_A], NTf[MAX_A][MAX_A];
         removal_tables(M, m, n, pp, Xo, Yo, XTo, NTo);

@@ -390,6 +390,21 @@ class Decision:
         return max(self.switch - self.keep, 0.0)
 
 
+def deal_values(rules: Rules, shoe: Shoe, table: HandTable):
+    """Per ordered deal of ``shoe`` (hand 1's cards a, b, hand 2's c, e, the upcard u):
+    ((a, b, c, e, u), its chance, the chance the hole card completes a natural, the two
+    hands' value kept, switched (from ``table``), and what a dealer natural costs)."""
+    a, b, c, e, u, prob, beta = _deal_arrays(shoe)
+    ui = u - 1
+    h1, h2 = _pair_idx(a, b), _pair_idx(c, e)
+    s1, s2 = _pair_idx(a, e), _pair_idx(c, b)
+    keep = table.dealt[ui, h2, h1] + table.dealt[ui, h1, h2]
+    switch = table.switched[ui, s2, s1] + table.switched[ui, s1, s2]
+    tie = rules_natural_tie(rules)
+    loss = np.where(h1 == ACE_TEN, tie, -1.0) + np.where(h2 == ACE_TEN, tie, -1.0)
+    return (a, b, c, e, u), prob, beta, keep, switch, loss
+
+
 class SwitchSolution:
     """The Blackjack Switch analysis of a rule set and shoe (``solve_switch``).
 
@@ -409,14 +424,7 @@ class SwitchSolution:
         self.play = play
         self.table = table
         self.method = method_text(removal, play)
-        a, b, c, e, u, prob, beta = _deal_arrays(shoe)
-        ui = u - 1
-        h1, h2 = _pair_idx(a, b), _pair_idx(c, e)
-        s1, s2 = _pair_idx(a, e), _pair_idx(c, b)
-        keep = table.dealt[ui, h2, h1] + table.dealt[ui, h1, h2]
-        switch = table.switched[ui, s2, s1] + table.switched[ui, s1, s2]
-        tie = rules_natural_tie(rules)
-        loss = (np.where(h1 == ACE_TEN, tie, -1.0) + np.where(h2 == ACE_TEN, tie, -1.0))
+        (a, b, c, e, u), prob, beta, keep, switch, loss = deal_values(rules, shoe, table)
         live = prob > 0
         certain = live & (beta >= 1.0)     # the hole card surely completes a natural
         decided = live & ~certain

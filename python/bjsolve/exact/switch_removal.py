@@ -28,8 +28,7 @@ from .engines import make_engine
 from .kernel_rules import POLICY_CLASS, SPLIT_CLASSES, check_split_class, kernel_rules
 from .scheduler import run_units
 from .switch import (ACTION_NAMES, PAIRS, RANKS, REMOVALS, HandTable, SwitchSolution,
-                            _deal_arrays, _pair_idx, _ValueUnit, game_rules, rules_natural_tie,
-                     solve_switch)
+                     _ValueUnit, deal_values, game_rules, solve_switch)
 
 STRATEGIES = ("fixed", "reoptimized")
 
@@ -135,14 +134,7 @@ def frozen_switch_ev(base: SwitchSolution, shoe1: Shoe, table1: HandTable) -> fl
     rules = base.rules
     a0, b0, c0, e0, u0, prob0, keep0, swap0, decided0 = base._deals
     base_switches = decided0 & (swap0 > keep0)
-    a, b, c, e, u, prob, beta = _deal_arrays(shoe1)
-    ui = u - 1
-    h1, h2 = _pair_idx(a, b), _pair_idx(c, e)
-    s1, s2 = _pair_idx(a, e), _pair_idx(c, b)
-    keep = table1.dealt[ui, h2, h1] + table1.dealt[ui, h1, h2]
-    switch = table1.switched[ui, s2, s1] + table1.switched[ui, s1, s2]
-    tie = rules_natural_tie(rules)
-    loss = np.where(h1 == 9, tie, -1.0) + np.where(h2 == 9, tie, -1.0)
+    _, prob, beta, keep, switch, loss = deal_values(rules, shoe1, table1)
     live = prob > 0
     decided = live & (beta < 1.0)
     played = np.where(base_switches, switch, keep)

@@ -28,7 +28,7 @@ from ..exact.switch import PAIRS, RANKS, SwitchSolution, game_rules
 
 NO_OTHER = 55          # the tables' "other hand" when its cards are not out
 HISTOGRAM_BINS = 81    # round results -20 .. +20 in half units
-_CHUNK = 1 << 22       # rounds per call into C (so that Ctrl-C is seen between calls)
+_CHUNK = 1 << 20       # rounds per call into C: Ctrl-C is seen between calls (a fraction of a second)
 
 
 def _compositions():
