@@ -250,11 +250,7 @@ class GameLaw {
         int row = w->lookup();
         if (w->split_aces_stand()) {
             if (!(w->n_cards == 2 && w->may_double())) return ACT_STAND;
-            if (R.split_class == SPLIT_POLICY)
-                return w->policy_action(KIND_SPLIT) == ACT_DOUBLE ? ACT_DOUBLE : ACT_STAND;
-            double st = w->value_at(row, ACT_STAND).mean();
-            double dd = w->value_at(row, ACT_DOUBLE).mean();
-            return improves(dd, st) ? ACT_DOUBLE : ACT_STAND;
+            return w->split_aces_choice(row);
         }
         if (R.split_class == SPLIT_POLICY && w->pair_rank != PAIR_GENERIC) {
             int a = w->policy_action(w->is_split() ? KIND_SPLIT : KIND_LATER);
@@ -414,12 +410,13 @@ class GameLaw {
         bool may_rescue = R.double_rescue
                           && (R.rescue_after_redouble || redoubles_left == R.redoubles);
         int frozen = R.split_class == SPLIT_POLICY && w->total() < 21
-                         ? w->policy->get(w->after_double_key(R.redoubles - redoubles_left + 1))
-                         : -1;
+                         ? w->frozen_after_double(R.redoubles - redoubles_left + 1) : -1;
         int choice = ACT_STAND;
         if (frozen >= 0) {
             if (frozen == ACT_DOUBLE && may_redouble) choice = ACT_DOUBLE;
             else if (frozen == ACT_SURRENDER && may_rescue) choice = ACT_SURRENDER;
+        } else if ((may_redouble || may_rescue) && w->cdz_elsewhere()) {
+            choice = w->cdz_after_double_pick(own, fr, redoubles_left);
         } else {
             double best = stand.mean();
             if (may_redouble) {
