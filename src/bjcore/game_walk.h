@@ -876,7 +876,9 @@ class GameWalk {
     }
 
     /* after a double's card: stand, redouble (a paid double of the whole stake) or the
-     * rescue (surrender losing the original own stake); ties go to the earlier */
+     * rescue (surrender losing the original own stake); ties go to the earlier.  The
+     * choice made goes to ``picked`` (ACT_STAND, ACT_DOUBLE, ACT_SURRENDER): the round
+     * law plays it (game_law.h) */
     Acc doubled_choice_at(int row, double own, double fr, int redoubles_left,
                           int* picked = nullptr) {
         const StandLaw law = law_at(row);
@@ -894,24 +896,23 @@ class GameWalk {
                           && (R.rescue_after_redouble || redoubles_left == R.redoubles);
         int frozen = R.split_class == SPLIT_POLICY && total() < 21
                          ? frozen_after_double(R.redoubles - redoubles_left + 1) : -1;
-        if (frozen >= 0) {
-            // a policy's frozen after-double choice (the simulator's table): a redouble
-            // or rescue the rules do not offer here stands
-            if (frozen == ACT_DOUBLE && may_redouble)
-                return doubled_draw(2.0 * own, 2.0 * fr, own, redoubles_left - 1);
-            if (frozen == ACT_SURRENDER && may_rescue)
-                return Acc::constant(rescue_value(law, own, orig));
-            return stand;
-        }
-        if ((may_redouble || may_rescue) && cdz_elsewhere()) {
-            int pick = cdz_after_double_pick(own, fr, redoubles_left);
-            if (pick == ACT_DOUBLE)
-                return doubled_draw(2.0 * own, 2.0 * fr, own, redoubles_left - 1);
+        // a policy's frozen choice (the simulator's table: a redouble or rescue the rules
+        // do not offer here stands), or CDZ-'s pick in the generic split context
+        int pick = -1;
+        if (frozen >= 0)
+            pick = frozen == ACT_DOUBLE && may_redouble      ? ACT_DOUBLE
+                   : frozen == ACT_SURRENDER && may_rescue ? ACT_SURRENDER
+                                                           : ACT_STAND;
+        else if ((may_redouble || may_rescue) && cdz_elsewhere())
+            pick = cdz_after_double_pick(own, fr, redoubles_left);
+        if (pick >= 0) {
+            if (picked) *picked = pick;
+            if (pick == ACT_DOUBLE) return doubled_draw(2.0 * own, 2.0 * fr, own, redoubles_left - 1);
             if (pick == ACT_SURRENDER) return Acc::constant(rescue_value(law, own, orig));
             return stand;
         }
         Acc best = stand;
-        int pick = ACT_STAND;
+        pick = ACT_STAND;
         if (may_redouble) {
             Acc v = doubled_draw(2.0 * own, 2.0 * fr, own, redoubles_left - 1);
             if (improves(v.mean(), best.mean())) { best = v; pick = ACT_DOUBLE; }
