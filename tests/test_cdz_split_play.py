@@ -99,3 +99,24 @@ def test_the_engines_choices_after_a_split_are_that_play(name):
     engine, reference, brute = _split_values(rules, counts, upcard, pair)
     assert reference == brute
     assert engine == pytest.approx(float(brute), abs=EXACT)
+
+
+@pytest.mark.parametrize("name", list(CHOICES))
+def test_the_recorded_cdz_play_replays_the_split_and_the_round(name):
+    # before the after-double picks and split aces' double were recorded, the policy
+    # engine made them by the exact values of its split context (0.029 above the play
+    # for the rescue case)
+    rules, counts, upcard, pair = CHOICES[name]
+    _, _, brute = _split_values(rules, counts, upcard, pair)
+    params = kernel_rules(rules, SPLIT_CLASSES["CDZ-"])
+    shoe = [float(c) for c in counts]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        source = GameEngine(shoe, upcard, params, False)
+        optimal = source.round_ev()
+        assert source.freeze_decisions() > 0
+        player = GameEngine(shoe, upcard, dict(params, split_class=3), False)
+        source.copy_policy_to(player)
+        assert player.split_ev(pair)[0] == pytest.approx(float(brute), abs=EXACT)
+        assert player.round_ev() == pytest.approx(optimal, abs=EXACT)
+    assert player.policy_misses == 0
