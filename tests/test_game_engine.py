@@ -749,10 +749,12 @@ def test_fixed_strategy_removal_effects_of_a_game_average_to_zero(monkeypatch):
 
 @pytest.mark.parametrize("rules", [
     Rules.preset("super-fun-21"),
-    # (Spanish 21's suited bonuses aside: tests/test_suited_sevens.py)
     Rules.preset("spanish-21", decks=1, bonus_678=(1.0, 1.0, 1.0), bonus_777=(1.0, 1.0, 1.0),
                  super_bonus=0.0),
-], ids=["super-fun-21", "spanish-21-1d"])
+    pytest.param(Rules.preset("spanish-21", decks=1), marks=pytest.mark.xfail(
+        strict=True, reason="a depleted shoe's 7-7-7 suits follow its own sevens, not the "
+                            "whole shoe's (docs/games.md, Suits): mean 2.4e-7")),
+], ids=["super-fun-21", "spanish-21-1d-no-suits", "spanish-21-1d"])
 def test_fixed_strategy_removal_effects_average_to_zero_with_choices_after_doubles(rules):
     """The same with the rescue and redoubles: the frozen strategy holds every choice after
     a double, unsplit and split, so the depleted shoes play it as the full shoe did (before,
