@@ -897,14 +897,14 @@ class GameWalk {
         int frozen = R.split_class == SPLIT_POLICY && total() < 21
                          ? frozen_after_double(R.redoubles - redoubles_left + 1) : -1;
         // a policy's frozen choice (the simulator's table: a redouble or rescue the rules
-        // do not offer here stands), or CDZ-'s and CDP1's pick in another split context
+        // do not offer here stands), or a split hand's pick in its basis context
         int pick = -1;
         if (frozen >= 0)
             pick = frozen == ACT_DOUBLE && may_redouble      ? ACT_DOUBLE
                    : frozen == ACT_SURRENDER && may_rescue ? ACT_SURRENDER
                                                            : ACT_STAND;
-        else if ((may_redouble || may_rescue) && choice_elsewhere())
-            pick = after_double_pick_elsewhere(own, fr, redoubles_left);
+        else if ((may_redouble || may_rescue) && basis_elsewhere())
+            pick = basis_after_double_pick(own, fr, redoubles_left);
         if (pick >= 0) {
             if (picked) *picked = pick;
             if (pick == ACT_DOUBLE) return doubled_draw(2.0 * own, 2.0 * fr, own, redoubles_left - 1);
@@ -925,37 +925,36 @@ class GameWalk {
         return best;
     }
 
-    /* CDZ- in the games: a split hand's choice after a double (ACT_STAND, ACT_DOUBLE for
-     * the redouble, ACT_SURRENDER for the rescue) and split aces' double are made as its
-     * other choices (cdz_choice), in the generic split context (only its own cards gone),
-     * so that its play is told by its own cards alone (docs/games.md) */
-    bool cdz_elsewhere() const {
-        return game && R.split_class == SPLIT_CDZ && is_split() && pair_rank != PAIR_GENERIC;
+    /* In the games a split hand's choice after a double (ACT_STAND, ACT_DOUBLE for the
+     * redouble, ACT_SURRENDER for the rescue) and split aces' double are made as its other
+     * choices, in its post-split class's basis context (docs/games.md): CDZ- the generic
+     * split context (only its own cards gone: cdz_choice), CDP1 the first split hand's
+     * (one extra pair card gone), CDP its own.  Otherwise its play would not be one a
+     * player of that class could follow.  (In the lanes ``extra`` is 0: every lane of a
+     * CDP1 split hand takes the first hand's pick.) */
+    bool basis_elsewhere() const {
+        if (!game || !is_split() || pair_rank == PAIR_GENERIC) return false;
+        return R.split_class == SPLIT_CDZ || (R.split_class == SPLIT_CDP1 && extra != 1);
     }
-    /* CDP1: the same two choices of a split hand in a later context (e >= 2 extra pair
-     * cards gone) are the first context's (e = 1), as its other choices (strategy_choice)
-     * and as the reference plays them: one play for every hand of the split */
-    bool cdp1_elsewhere() const {
-        return R.split_class == SPLIT_CDP1 && is_split() && pair_rank != PAIR_GENERIC
-               && extra != 1;
+    void enter_basis() {
+        if (R.split_class == SPLIT_CDZ) {
+            pair_rank = PAIR_GENERIC;
+            extra = 0;
+        } else {
+            extra = 1;
+        }
     }
-    bool choice_elsewhere() const { return cdz_elsewhere() || cdp1_elsewhere(); }
-    /* the context of the choices made elsewhere: CDZ- (generic, 0), CDP1 (pair, 1) */
-    void enter_choice_context() {
-        if (cdz_elsewhere()) pair_rank = PAIR_GENERIC;
-        extra = pair_rank == PAIR_GENERIC ? 0 : 1;
-    }
-    int after_double_pick_elsewhere(double own, double fr, int redoubles_left) {
+    int basis_after_double_pick(double own, double fr, int redoubles_left) {
         int pick = ACT_STAND, sp = pair_rank, se = extra;
-        enter_choice_context();
+        enter_basis();
         doubled_choice_at(lookup(), own, fr, redoubles_left, &pick);
         pair_rank = sp;
         extra = se;
         return pick;
     }
-    bool split_aces_double_elsewhere() {
+    bool basis_split_aces_double() {
         int sp = pair_rank, se = extra;
-        enter_choice_context();
+        enter_basis();
         int basis = lookup();
         bool dbl = improves(value_at(basis, ACT_DOUBLE).mean(),
                             value_at(basis, ACT_STAND).mean());
@@ -989,13 +988,7 @@ class GameWalk {
     uint64_t after_double_key(int doubles) const {
         uint64_t kind = KIND_AFTER_DOUBLE + 2 * (doubles - 1) + (is_split() ? 1 : 0);
         uint64_t key = hand_key | (kind << KIND_SHIFT);
-        // the decisions a CDP1 / CDP solve records: a split hand's per pair and context,
-        // as its other decisions (policy_key)
-        int context = policy->split_context;
-        if (is_split() && context > 0)
-            key |= ((uint64_t)pair_rank << PAIR_SHIFT)
-                   | ((uint64_t)(context == 1 ? 1 : extra) << EXTRA_SHIFT);
-        return key;
+        return is_split() && pair_rank != PAIR_GENERIC ? key | split_context_bits() : key;
     }
     /* the frozen choice after the ``doubles``-th double (a free split hand's own entry
      * first), or -1 */
@@ -1111,18 +1104,23 @@ class GameWalk {
             if (a < 0) a = policy_action(KIND_SPLIT);   // a user's chart: its split-hand entry
             return a == ACT_DOUBLE ? ACT_DOUBLE : ACT_STAND;
         }
-        if (choice_elsewhere()) return split_aces_double_elsewhere() ? ACT_DOUBLE : ACT_STAND;
+        if (basis_elsewhere()) return basis_split_aces_double() ? ACT_DOUBLE : ACT_STAND;
         return improves(value_at(row, ACT_DOUBLE).mean(), value_at(row, ACT_STAND).mean())
                    ? ACT_DOUBLE : ACT_STAND;
     }
 
     uint64_t policy_key(int kind) const {
         uint64_t key = hand_key | ((uint64_t)kind << KIND_SHIFT);
-        int context = policy->split_context;
-        if ((kind == KIND_SPLIT || kind == KIND_SPLIT_ACES) && context > 0)
-            key |= ((uint64_t)pair_rank << PAIR_SHIFT)
-                   | ((uint64_t)(context == 1 ? 1 : extra) << EXTRA_SHIFT);
+        if (kind == KIND_SPLIT || kind == KIND_SPLIT_ACES) key |= split_context_bits();
         return key;
+    }
+    /* a recorded split hand decision's context: none (CDZ-, a user's table), the pair
+     * (CDP1: the first split hand's), the pair and the extra pair cards gone (CDP) */
+    uint64_t split_context_bits() const {
+        int context = policy->split_context;
+        if (context == 0) return 0;
+        return ((uint64_t)pair_rank << PAIR_SHIFT)
+               | ((uint64_t)(context == 1 ? 1 : extra) << EXTRA_SHIFT);
     }
     /* a free split hand's decision: its own entry, else the split hands' */
     int policy_action(int kind) {
@@ -1502,45 +1500,30 @@ class GameWalk {
         bool may_redouble = redoubles_left > 0 && total() < 21;
         bool may_rescue = R.double_rescue
                           && (R.rescue_after_redouble || redoubles_left == R.redoubles);
-        if ((may_redouble || may_rescue) && cdz_elsewhere()) {
-            lane_cdz_after_double(row, own, fr, redoubles_left, out, mask);
+        if ((may_redouble || may_rescue) && basis_elsewhere()) {
+            lane_basis_after_double(row, own, fr, redoubles_left, out, mask);
             return;
         }
-        double redouble[MAX_LANES], rescue[MAX_LANES], stand[MAX_LANES];
         if (may_redouble) {
-            double own2[MAX_LANES], fr2[MAX_LANES];
+            double v[MAX_LANES], own2[MAX_LANES], fr2[MAX_LANES];
             for (int l = 0; l < lanes; ++l) {
                 own2[l] = 2.0 * own[l];
                 fr2[l] = 2.0 * fr[l];
             }
-            lane_doubled_draw(own2, fr2, own, redoubles_left - 1, redouble, mask);
+            lane_doubled_draw(own2, fr2, own, redoubles_left - 1, v, mask);
+            for (int l = 0; l < lanes; ++l)
+                if (improves(v[l], out[l])) out[l] = v[l];
         }
         if (may_rescue)
-            for (int l = 0; l < lanes; ++l)
-                rescue[l] = rescue_value(lane_law(row, l), own[l], lane_own(l));
-        for (int l = 0; l < lanes; ++l) stand[l] = out[l];
-        for (int l = 0; l < lanes; ++l) {
-            int b = choice_lane(l);   // (the lane whose values choose)
-            int pick = ACT_STAND;
-            double best = stand[b];
-            if (may_redouble && improves(redouble[b], best)) {
-                pick = ACT_DOUBLE;
-                best = redouble[b];
+            for (int l = 0; l < lanes; ++l) {
+                double v = rescue_value(lane_law(row, l), own[l], lane_own(l));
+                if (improves(v, out[l])) out[l] = v;
             }
-            if (may_rescue && improves(rescue[b], best)) pick = ACT_SURRENDER;
-            if (pick == ACT_DOUBLE) out[l] = redouble[l];
-            else if (pick == ACT_SURRENDER) out[l] = rescue[l];
-        }
-    }
-    /* the lane whose values make lane l's choice after a double and split aces' double:
-     * CDP's own, CDP1's first context (e = 1) of the same stake (cdp1_elsewhere) */
-    int choice_lane(int l) const {
-        return R.split_class == SPLIT_CDP1 ? l - l % contexts : l;
     }
 
-    /* CDZ-: each lane takes the generic context's pick for its stake (after_double_pick_elsewhere);
-     * ``out`` holds the stand values */
-    void lane_cdz_after_double(int row, const double* own, const double* fr,
+    /* CDZ-, CDP1: each lane takes the basis context's pick for its stake
+     * (basis_after_double_pick); ``out`` holds the stand values */
+    void lane_basis_after_double(int row, const double* own, const double* fr,
                                int redoubles_left, double* out, unsigned mask) {
         int pick[MAX_LANES];
         bool redouble = false;
@@ -1548,7 +1531,7 @@ class GameWalk {
         for (int l = 0; l < lanes; ++l) {
             if (l % contexts == 0) {
                 free_hand = lane_free(l);
-                pick[l] = after_double_pick_elsewhere(own[l], fr[l], redoubles_left);
+                pick[l] = basis_after_double_pick(own[l], fr[l], redoubles_left);
                 free_hand = saved_free;
             } else {
                 pick[l] = pick[l - 1];
@@ -1625,24 +1608,22 @@ class GameWalk {
             if (!(n_cards == 2 && may_double())) return;
             double dd[MAX_LANES];
             lane_value(row, ACT_DOUBLE, dd, mask);
-            if (cdz_elsewhere()) {
+            if (basis_elsewhere()) {
                 // CDZ-: the generic context's pick, per stake
                 int saved_free = free_hand;
                 bool dbl = false;
                 for (int l = 0; l < lanes; ++l) {
                     if (l % contexts == 0) {
                         free_hand = lane_free(l);
-                        dbl = split_aces_double_elsewhere();
+                        dbl = basis_split_aces_double();
                         free_hand = saved_free;
                     }
                     if (dbl) out[l] = dd[l];
                 }
                 return;
             }
-            double st[MAX_LANES];
-            for (int l = 0; l < lanes; ++l) st[l] = out[l];
             for (int l = 0; l < lanes; ++l)
-                if (improves(dd[choice_lane(l)], st[choice_lane(l)])) out[l] = dd[l];
+                if (improves(dd[l], out[l])) out[l] = dd[l];
             return;
         }
         int8_t a[MAX_LANES];
@@ -2035,6 +2016,7 @@ class GameWalk {
                 }
                 if (game) freeze_cdz_split_choices();
             }
+            if (game) freeze_after_double_choices(0);   // the unsplit hand's
         }
         for (int r = lowest; r < N_RANKS; ++r) {
             if (hard + r + 1 > 21) break;
@@ -2045,31 +2027,36 @@ class GameWalk {
         }
     }
 
+    /* The current hand's choice after each number of doubles it can hold, as the walk
+     * makes it in the current context (doubled_choice_at), for the stake of paid doubles;
+     * a policy engine reads it back (frozen_after_double) */
+    void freeze_after_double_choices(uint64_t free_bit) {
+        if (!(n_cards >= 3 && total() < 21 && (R.redoubles > 0 || R.double_rescue))) return;
+        double own = own_stake(), fr = free_hand ? 1.0 : 0.0;
+        own += own + fr;
+        for (int d = 1; d <= R.redoubles + 1 && d <= n_cards - 2; ++d) {
+            int pick = ACT_STAND;
+            doubled_choice_at(lookup(), own, fr, R.redoubles - (d - 1), &pick);
+            set_decision(after_double_key(d) | free_bit, pick);
+            own *= 2.0;
+            fr *= 2.0;
+        }
+    }
+
     /* CDZ- in the games: the split hands' picks the walk makes in the generic context
-     * besides cdz_choice (doubled_choice_at, split_aces_choice), for the current
-     * composition: after each number of doubles it can hold (the stake of paid doubles),
-     * and split aces' double on their second card */
+     * besides cdz_choice, for the current composition: after each double, and split
+     * aces' double on their second card */
     void freeze_cdz_split_choices() {
         for (int f = 0; f < 2; ++f) {
             if (f && !R.free_split_ranks) break;
             uint64_t free_bit = f ? (uint64_t)1 << POLICY_FREE_SHIFT : 0;
             free_hand = f;
             pair_rank = PAIR_GENERIC;
-            if (n_cards >= 3 && total() < 21 && (R.redoubles > 0 || R.double_rescue)) {
-                double own = own_stake(), fr = f ? 1.0 : 0.0;
-                own += own + fr;
-                for (int d = 1; d <= R.redoubles + 1 && d <= n_cards - 2; ++d) {
-                    int pick = ACT_STAND;
-                    doubled_choice_at(lookup(), own, fr, R.redoubles - (d - 1), &pick);
-                    set_decision(after_double_key(d) | free_bit, pick);
-                    own *= 2.0;
-                    fr *= 2.0;
-                }
-            }
+            freeze_after_double_choices(free_bit);
             pair_rank = 1;
             if (n_cards == 2 && cnt[0] > 0 && split_aces_stand() && may_double())
                 set_decision(policy_key(KIND_SPLIT_ACES) | free_bit,
-                             split_aces_double_elsewhere() ? ACT_DOUBLE : ACT_STAND);
+                             basis_split_aces_double() ? ACT_DOUBLE : ACT_STAND);
             pair_rank = 0;
             free_hand = 0;
         }
@@ -2083,7 +2070,7 @@ class GameWalk {
             set_decision(key | free_bit, a);
             if (n_cards == 2 && split_aces_stand() && may_double())
                 set_decision(policy_key(KIND_SPLIT_ACES) | free_bit, split_aces_choice(lookup()));
-            freeze_after_double_choices();
+            freeze_after_double_choices(free_bit);
         }
         for (int r = lowest; r < N_RANKS; ++r) {
             if (hard + r + 1 > 21) break;
@@ -2091,22 +2078,6 @@ class GameWalk {
             add_card(r);
             freeze_split_walk(r, left);
             remove_card(r);
-        }
-    }
-
-    /* CDP1 / CDP: the current split hand's choice after each number of doubles it can
-     * hold (paid doubles), made in its context (CDP1's first: the only one walked) */
-    void freeze_after_double_choices() {
-        if (n_cards < 3 || total() >= 21 || !(R.redoubles > 0 || R.double_rescue)) return;
-        uint64_t free_bit = free_hand ? (uint64_t)1 << POLICY_FREE_SHIFT : 0;
-        double own = own_stake(), fr = free_hand ? 1.0 : 0.0;
-        own += own + fr;
-        for (int d = 1; d <= R.redoubles + 1 && d <= n_cards - 2; ++d) {
-            int pick = ACT_STAND;
-            doubled_choice_at(lookup(), own, fr, R.redoubles - (d - 1), &pick);
-            set_decision(after_double_key(d) | free_bit, pick);
-            own *= 2.0;
-            fr *= 2.0;
         }
     }
 
