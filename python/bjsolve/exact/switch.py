@@ -590,6 +590,28 @@ def _pair_idx(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     return (lo - 1) * 10 - (lo - 1) * (lo - 2) // 2 + (hi - lo)
 
 
+# a deal is five cards (two hands and the upcard) before any hand is played
+DEAL_CARDS = 5
+
+
+def check_switch_shoe(shoe: Shoe) -> None:
+    """Refuse a fractional shoe the switch analysis cannot value: one with a count that is
+    not whole and below 5.  Five cards are dealt before any play, and such a count lets a
+    deal take more cards of its rank than the shoe holds (3.6 aces deal a fourth with
+    weight 0.6, leaving -0.4): the weight of that deal is positive, but the game engine
+    cannot hold the other hand's cards and the upcard past zero, nor is there a shoe whose
+    round it would be.  Counts whole or at least 5 deal every five-card deal from positive
+    counts: the same formulas as a whole shoe's (docs/games.md, "Blackjack Switch")."""
+    if not shoe.is_fractional:
+        return
+    for r, c in enumerate(shoe.counts, start=1):
+        if c != int(c) and c < DEAL_CARDS:
+            raise ValueError(
+                f"shoe: Blackjack Switch on a fractional shoe needs each count whole or at "
+                f"least {DEAL_CARDS} (a deal's five cards must not take more of a rank than "
+                f"the shoe holds); rank {label(r)} has {c:g}")
+
+
 def solve_switch(rules: Rules, shoe: Shoe | None = None, *, split: str = "CDZ-",
                  removal: str = "full", play: str = "optimal", chart=None,
                  threads: int | None = None) -> SwitchSolution:
@@ -619,6 +641,7 @@ def solve_switch(rules: Rules, shoe: Shoe | None = None, *, split: str = "CDZ-",
     if shoe.size < 16:
         raise ValueError(f"shoe too small for a switch round: {shoe.size:g} cards (at least "
                          f"16 needed)")
+    check_switch_shoe(shoe)
     start = time.perf_counter()
     table = hand_table(rules, shoe, removal, split, threads, play, chart)
     return SwitchSolution(rules, shoe, split, removal, table, time.perf_counter() - start, play)

@@ -28,7 +28,8 @@ from .engines import make_engine
 from .kernel_rules import POLICY_CLASS, SPLIT_CLASSES, check_split_class, kernel_rules
 from .scheduler import run_units
 from .switch import (ACTION_NAMES, PAIRS, RANKS, REMOVALS, HandTable, SwitchSolution,
-                     _ValueUnit, deal_values, game_rules, solve_switch)
+                     _ValueUnit, check_switch_shoe, deal_values, game_rules,
+                     solve_switch)
 
 STRATEGIES = ("fixed", "reoptimized")
 
@@ -162,10 +163,12 @@ def switch_effects_of_removal(rules: Rules, shoe: Shoe | None = None, *,
     if shoe.is_infinite:
         raise ValueError("an infinite shoe has no effects of removal (removing a card "
                          "changes nothing)")
-    if base is None:
-        base = solve_switch(rules, shoe, split=split, removal=removal, threads=threads)
     present = [r for r in RANKS if shoe.counts[r - 1] >= 1]
     shoes = {r: shoe.remove(r) for r in present}
+    for less in shoes.values():
+        check_switch_shoe(less)
+    if base is None:
+        base = solve_switch(rules, shoe, split=split, removal=removal, threads=threads)
     if strategy == "reoptimized":
         evs = {r: solve_switch(rules, s, split=split, removal=removal,
                                threads=threads).expected_value for r, s in shoes.items()}
