@@ -47,6 +47,10 @@ from ..model.shoe import Shoe
 from .game import CachedChart, CountedGame
 
 SWITCH_STRATEGIES = ("basic", "optimal")
+# what the web pages say for Switch's counted game (minutes of exact laws per game)
+PAGES_COUNTING_REFUSAL = ("Blackjack Switch's counted game takes minutes (one exact round "
+                          "law per true count and depth band): CountedGame and 'bjsolve game "
+                          "--preset blackjack-switch' compute it, not this page")
 
 
 class SwitchCountedGame(CountedGame):
@@ -128,7 +132,9 @@ class SwitchCountedGame(CountedGame):
         self._full_law = merge_equal_values(totals, joint.ravel())
         thin = np.zeros((nb, nd), dtype=bool)
         full_counts = np.array(self.shoe.counts)
-        for (i, j), (m, s2, _) in frozen.items():
+        self.cell_laws = {}     # (true count, band) -> (joint, values) of the two hands
+        for done, ((i, j), (m, s2, law)) in enumerate(frozen.items()):
+            self.cell_laws[(i, j)] = law
             counts = np.array(shoes[(i, j)].counts)
             thin[i, j] = bool(((counts == 0) & (full_counts > 0)).any())
             self.chart_edge[i, j], self.chart_second[i, j] = m / 2.0, s2 / 4.0
@@ -140,7 +146,7 @@ class SwitchCountedGame(CountedGame):
                 self.solves += 1
             self.band_edge[i, j], self.band_second[i, j] = m / 2.0, s2 / 4.0
             if self._progress is not None:
-                self._progress(len(thin[thin]) + 1, len(frozen))
+                self._progress(done + 1, len(frozen))
         weight = self.band_weight.sum(axis=1)
         thin_share = np.divide((self.band_weight * thin).sum(axis=1), weight,
                                out=np.zeros(nb), where=weight > 0)
@@ -184,4 +190,4 @@ class SwitchCountedGame(CountedGame):
             "swap (an approximation of the cards a switch round takes)")
 
 
-__all__ = ["SwitchCountedGame"]
+__all__ = ["SwitchCountedGame", "PAGES_COUNTING_REFUSAL"]
