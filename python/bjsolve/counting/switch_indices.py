@@ -31,8 +31,8 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
-from ..exact.switch import PAIRS, REMOVALS, _pair_idx, check_switch_rules, game_rules, \
-    hand_label, solve_switch
+from ..exact.switch import (PAIRS, REMOVALS, check_switch_rules, game_rules, hand_label,
+                            pair_indices, solve_switch)
 from ..model.ranks import label
 from ..model.rules import Rules
 from .indices import (TC_ROUNDINGS, IndexTable, _crossing, generate_indices, integer_index,
@@ -119,8 +119,8 @@ def _switch_gaps(solution) -> dict:
     the chance of the deal in any order of its cards)} for every deal of ``solution`` with a keep-or-switch choice (the arrangements as
     pair-index pairs, ``first`` < ``second``)."""
     a, b, c, e, u, prob, keep, swap, decided = solution._deals
-    h1, h2 = _pair_idx(a, b), _pair_idx(c, e)
-    s1, s2 = _pair_idx(a, e), _pair_idx(c, b)
+    h1, h2 = pair_indices(a, b), pair_indices(c, e)
+    s1, s2 = pair_indices(a, e), pair_indices(c, b)
     k = np.minimum(h1, h2) * N_PAIRS + np.maximum(h1, h2)
     s = np.minimum(s1, s2) * N_PAIRS + np.maximum(s1, s2)
     use = decided & (k != s)

@@ -590,6 +590,10 @@ def _pair_idx(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     return (lo - 1) * 10 - (lo - 1) * (lo - 2) // 2 + (hi - lo)
 
 
+# the vectorized pair index under a public name, for the other subpackages (counting)
+pair_indices = _pair_idx
+
+
 def solve_switch(rules: Rules, shoe: Shoe | None = None, *, split: str = "CDZ-",
                  removal: str = "full", play: str = "optimal", chart=None,
                  threads: int | None = None) -> SwitchSolution:

@@ -227,7 +227,9 @@ def combine_hands(rules, deal, decided, switched, laws, full: bool):
         w.append(weight)
     if w:
         X, Y, W = np.array(first), np.array(second), np.array(w)
-        joint += np.einsum("k,kti,ktj->ij", W, X, Y)
+        # sum over k and t of W_k X[k, t, i] Y[k, t, j], as one matrix product
+        A = (W[:, None, None] * X).reshape(-1, _COLS)
+        joint += A.T @ Y.reshape(-1, _COLS)
     return joint, values, gap
 
 

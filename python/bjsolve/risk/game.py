@@ -122,6 +122,7 @@ from .ramp import (
     ramp_figures,
 )
 from .round_model import check_supported, round_cards_law
+from .switch_game import SwitchRound
 from .side_bet import (
     COVARIANCE_METHOD,
     first_cards_covariance,
@@ -292,9 +293,8 @@ class CountedGame:
 
     def __new__(cls, rules=None, *args, **kwargs):
         # Blackjack Switch (rules.switch) has its own round: two hands and the swap
-        # (bjsolve.risk.switch_game); every other game is this class
+        # (SwitchCountedGame, below); every other game is this class
         if cls is CountedGame and isinstance(rules, Rules) and rules.switch:
-            from .switch_game import SwitchCountedGame
             return super().__new__(SwitchCountedGame)
         return super().__new__(cls)
 
@@ -447,6 +447,11 @@ class CountedGame:
         del solved
         gc.collect()
         _release_free_memory()
+
+    @staticmethod
+    def _cached_chart(chart):
+        """``chart`` answering each question once (``CachedChart``)."""
+        return CachedChart(chart)
 
     def _round_starts(self):
         """Expected round starts per shoe by (cards seen, running count):
@@ -1531,3 +1536,8 @@ class IndexedChart:
 def _option_flags(actions) -> tuple:
     """Whether ``actions`` include double, split and surrender."""
     return tuple(a in actions for a in ("double", "split", "surrender"))
+
+
+class SwitchCountedGame(SwitchRound, CountedGame):
+    """``CountedGame`` of Blackjack Switch (``rules.switch``): ``CountedGame(rules)`` makes
+    one; its steps and units in ``bjsolve.risk.switch_game``."""

@@ -1,5 +1,6 @@
 """The counted game of Blackjack Switch (docs/games.md, "Blackjack Switch", "The counted
-game"): ``CountedGame(rules)`` with ``rules.switch`` is a ``SwitchCountedGame``.
+game"): ``CountedGame(rules)`` with ``rules.switch`` is a ``SwitchCountedGame``
+(``bjsolve.risk.game``: ``SwitchRound``, this module's steps, over ``CountedGame``).
 
 Units: a round bets one unit on each of its two hands.  Every figure of the game (the
 edge and SD by true count, a ramp's win rate, SD and risk of ruin) is **per unit bet**,
@@ -36,6 +37,8 @@ them; the counted game does not play them yet), insurance, side bets.
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from ..exact.distribution import merge_equal_values
@@ -44,7 +47,11 @@ from ..exact.strategy import StrategyChart
 from ..exact.switch import solve_switch
 from ..exact.switch_frozen import frozen_switch_rounds
 from ..model.shoe import Shoe
-from .game import CachedChart, CountedGame
+
+if TYPE_CHECKING:   # the mixin's base as type checkers see it (the class it goes before)
+    from .game import CountedGame as _Game
+else:
+    _Game = object
 
 SWITCH_STRATEGIES = ("basic", "optimal")
 # what the web pages say for Switch's counted game (minutes of exact laws per game)
@@ -53,8 +60,9 @@ PAGES_COUNTING_REFUSAL = ("Blackjack Switch's counted game takes minutes (one ex
                           "--preset blackjack-switch' compute it, not this page")
 
 
-class SwitchCountedGame(CountedGame):
-    """``CountedGame`` for Blackjack Switch (module doc): the same arguments, with
+class SwitchRound(_Game):
+    """What ``CountedGame`` does otherwise for Blackjack Switch (module doc), mixed in
+    before it (``bjsolve.risk.game.SwitchCountedGame``): the same arguments, with
     ``strategy`` "basic" (the full shoe's decisions frozen) or "optimal" (each count's
     own switch analysis); ``spots`` 1 (a round is the two hands); no ``indices``,
     ``insurance`` or ``sidebet``.  Figures per unit bet (a round bets two units)."""
@@ -89,8 +97,12 @@ class SwitchCountedGame(CountedGame):
         super().__init__(rules, system, strategy=strategy, insurance=False, spots=2,
                          curvature="band", **options)
 
+    # the frozen EV by the EV engines too, beside the law's mean (``ev_path_gap``: the
+    # largest difference; a check for the tests, a fifth more time)
+    check_ev_paths = False
+
     def __repr__(self):
-        return super().__repr__().replace("CountedGame(", "SwitchCountedGame(", 1)
+        return "Switch" + super().__repr__()
 
     # ---- the full shoe ------------------------------------------------------------
     def _solve_full_shoe(self):
@@ -98,8 +110,8 @@ class SwitchCountedGame(CountedGame):
         # the chart each hand plays by total, for the round model (where rounds start)
         solved = solve(self.hand_rules, shoe=self.shoe).strategy
         self._after_double = None
-        self.chart = CachedChart(StrategyChart(solved.rows, rules=solved.rules,
-                                               split=solved.split))
+        self.chart = self._cached_chart(StrategyChart(solved.rows, rules=solved.rules,
+                                                      split=solved.split))
 
     def cell_shoe(self, seen_per_class) -> Shoe:
         """A cell's mean composition (``composition``) in whole cards: each rank's count
@@ -123,8 +135,12 @@ class SwitchCountedGame(CountedGame):
                 if self.band_weight[i, j] > 0 or self._plain_weight[i, j] > 0:
                     shoes[(i, j)] = self.cell_shoe(self._band_seen[:, i, j])
         frozen = frozen_switch_rounds(self.switch_solution, shoes, self._threads,
-                                      ev_path=False)
+                                      ev_path=self.check_ev_paths)
         self.solves = len(shoes)
+        # the EV engines' EV against the law's mean (with check_ev_paths)
+        self.ev_path_gap = max((abs(m - float((law[0] * (law[1][:, None] + law[1][None, :]))
+                                              .sum())) for m, _, law in frozen.values()),
+                               default=0.0) if self.check_ev_paths else None
         ev, second, (joint, values) = frozen.pop("full")
         # per unit bet: the round's result over its two units
         self.full_shoe_chart_ev, self.full_shoe_chart_second = ev / 2.0, second / 4.0
@@ -190,4 +206,4 @@ class SwitchCountedGame(CountedGame):
             "swap (an approximation of the cards a switch round takes)")
 
 
-__all__ = ["SwitchCountedGame", "PAGES_COUNTING_REFUSAL"]
+__all__ = ["SwitchRound", "PAGES_COUNTING_REFUSAL"]
