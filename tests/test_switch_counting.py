@@ -172,3 +172,17 @@ def test_the_switch_indices_read_back(indices):
         found = {indices.switch_index(h1, h2, line.upcard)
                  for h1 in ((a, b), (b, a)) for h2 in ((c, e), (e, c))}
         assert line in found
+
+
+def test_the_command_line_refuses_what_switch_does_not_take_in_one_line(capsys):
+    import io
+
+    from bjsolve.cli import main
+    for argv, word in ((["indices", "--preset", "blackjack-switch", "--set", "i18"], "--set"),
+                       (["indices", "--preset", "blackjack-switch", "--risk-averse"],
+                        "--risk-averse"),
+                       (["game", "--preset", "blackjack-switch", "--insurance", "3"],
+                        "insurance")):
+        assert main(argv, out=io.StringIO()) == 2
+        err = capsys.readouterr().err
+        assert word in err and len(err.strip().splitlines()) == 1

@@ -122,9 +122,9 @@ def _run_switch(args, rules) -> int:
     """Blackjack Switch: the play indices (the game's rules without the swap) and the
     keep-or-switch indices (bjsolve.counting.switch_indices)."""
     from ..counting.switch_indices import switch_indices_tables
+    from ..counting.tables import index_file
     for given, flag in ((args.risk_averse, "--risk-averse"), (args.play_set, "--set"),
                         (args.hands != "two-card", "--hands all"),
-                        (args.format == "index", "--format index"),
                         (args.round_variance is not None, "--round-variance"),
                         (args.tc_rounding == "exact" and args.index_rounding == "ceiled",
                          "--index-rounding ceiled")):
@@ -136,5 +136,10 @@ def _run_switch(args, rules) -> int:
         tables = switch_indices_tables(rules, args.system_value, dealt_decks=args.dealt_decks,
                                        tc_rounding=args.tc_rounding, progress=update,
                                        top=args.top)
-    common.emit(tables, args)
+    if args.format == "index":
+        # the play indices' index file (the hands' plays; the switch lines have no such
+        # format)
+        common.write_output(index_file(tables[0]), args)
+    else:
+        common.emit(tables, args)
     return 0

@@ -27,7 +27,7 @@ one hand's bet, the two hands summed.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -234,8 +234,9 @@ def switch_indices_tables(rules: Rules, system="hilo", *, dealt_decks=None,
                            progress=progress)
     plays = indices_table(game_rules(rules), system, dealt_decks=table.dealt_decks,
                           tc_rounding=tc_rounding)
-    plays = replace(plays, title=f"Blackjack Switch play indices ({system}; each hand after "
-                                 f"the switch, the game's rules without the swap)")
+    # (the title set in place: the table keeps its index_table for the index file)
+    plays.title = (f"Blackjack Switch play indices ({system}; each hand after the switch, "
+                   f"the game's rules without the swap)")
     shown = table.switch_lines[:top] if top else table.switch_lines
     rows = tuple(line.text() for line in shown)
     values = np.array([[f"{line.index:+d}", f"{line.crossing:+.2f}", f"{line.gain:.2e}"]

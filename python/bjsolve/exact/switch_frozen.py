@@ -57,16 +57,28 @@ def _dealable_hands(on: Shoe, up: int) -> list:
 
 
 def frozen_switch_rounds(base: SwitchSolution, shoes: dict, threads=None, *,
-                         ev_path: bool = True) -> dict:
+                         ev_path: bool = True, batch: int = 4) -> dict:
     """{key: (EV, second moment, (joint, values))} of a round on each ``shoes[key]`` (whole
     cards, none larger than base's shoe) played by base's frozen decisions (module doc):
     EV and E[X^2] in units of one hand's bet, both hands, unconditioned; ``joint`` the two
     hands' law over ``values`` (``switch_law.switch_round_joint``).  ``ev_path`` False:
     the EV is the law's mean, the EV engines' path (the same value, checked by the
-    tests) is skipped: a fifth less time."""
+    tests) is skipped: a fifth less time.  ``batch``: shoes per pass over the contexts
+    (each pass freezes the full shoe's engines again; the hands' laws of a shoe take
+    about 60 MB until its round law is made)."""
     if base.removal != "full" or base.shoe.is_infinite or base.play != "optimal":
         raise ValueError("frozen switch rounds take a finite shoe's analysis with "
                          "removal='full' and play='optimal'")
+    names = list(shoes)
+    out = {}
+    for start in range(0, len(names), max(1, batch)):
+        part = {name: shoes[name] for name in names[start:start + max(1, batch)]}
+        out.update(_frozen_batch(base, part, threads, ev_path))
+    return out
+
+
+def _frozen_batch(base: SwitchSolution, shoes: dict, threads, ev_path: bool) -> dict:
+    """``frozen_switch_rounds`` of a few shoes: one pass over the contexts."""
     rules = base.rules
     params = kernel_rules(game_rules(rules), SPLIT_CLASSES[base.split])
     n = len(PAIRS)
@@ -99,7 +111,7 @@ def frozen_switch_rounds(base: SwitchSolution, shoes: dict, threads=None, *,
         for (o, up), per_shoe in results.items():
             if name not in per_shoe:
                 continue
-            frozen_values, hand = per_shoe[name]
+            frozen_values, hand = per_shoe.pop(name)     # (freed once combined)
             if frozen_values is not None:
                 for t, v in zip(tables, frozen_values):
                     t[up - 1, o] = v
@@ -108,6 +120,7 @@ def frozen_switch_rounds(base: SwitchSolution, shoes: dict, threads=None, *,
         decided = (prob > 0) & (beta < 1.0)
         joint, values, _ = combine_hands(rules, (a, b, c, e, u, prob, beta), decided,
                                          base_switches & decided, laws, True)
+        del laws
         totals = values[:, None] + values[None, :]
         second = float((joint * totals * totals).sum())
         ev = (frozen_switch_ev(base, shoe1, HandTable(*tables)) if ev_path
