@@ -6,7 +6,6 @@ import math
 
 import numpy as np
 import pytest
-
 from bjsolve import CountedGame, Rules, solve
 from bjsolve.counting.removal import shoe_at_true_count, true_count_shoes
 from bjsolve.counting.switch_indices import switch_indices

@@ -31,12 +31,25 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..exact.switch import (PAIRS, REMOVALS, check_switch_rules, game_rules, hand_label,
-                            pair_indices, solve_switch)
+from ..exact.switch import (
+    PAIRS,
+    REMOVALS,
+    check_switch_rules,
+    game_rules,
+    hand_label,
+    pair_indices,
+    solve_switch,
+)
 from ..model.ranks import label
 from ..model.rules import Rules
-from .indices import (TC_ROUNDINGS, IndexTable, _crossing, generate_indices, integer_index,
-                      true_count_weights)
+from .indices import (
+    TC_ROUNDINGS,
+    IndexTable,
+    _crossing,
+    generate_indices,
+    integer_index,
+    true_count_weights,
+)
 from .removal import count_tags, integer_grid, shoe_at_true_count
 
 N_PAIRS = len(PAIRS)
@@ -261,4 +274,4 @@ def switch_indices_tables(rules: Rules, system="hilo", *, dealt_decks=None,
     return [plays, switch]
 
 
-__all__ = ["switch_indices", "SwitchIndexTable", "SwitchIndexLine", "switch_indices_tables"]
+__all__ = ["SwitchIndexLine", "SwitchIndexTable", "switch_indices", "switch_indices_tables"]

@@ -101,7 +101,7 @@ def _frozen_batch(base: SwitchSolution, shoes: dict, threads, ev_path: bool) -> 
     contexts = {name: set(_contexts(shoe)) for name, shoe in shoes.items()}
     keys = sorted(set().union(*contexts.values()))
     results = run_units(keys, unit, threads)
-    a0, b0, c0, e0, u0, prob0, keep0, swap0, decided0 = base._deals
+    *_, keep0, swap0, decided0 = base._deals
     base_switches = decided0 & (swap0 > keep0)
     out = {}
     for name, shoe1 in shoes.items():

@@ -206,4 +206,4 @@ class SwitchRound(_Game):
             "swap (an approximation of the cards a switch round takes)")
 
 
-__all__ = ["SwitchRound", "PAGES_COUNTING_REFUSAL"]
+__all__ = ["PAGES_COUNTING_REFUSAL", "SwitchRound"]
