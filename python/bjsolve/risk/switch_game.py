@@ -17,8 +17,9 @@ What differs from the one-hand games (the steps are those of ``bjsolve.risk.game
    much).
 2. The count at round starts: as the other games.
 3. Edge and second moment by true count: each cell (true count, depth band) is played on
-   its mean composition **in whole cards** (each rank's expected count rounded: the
-   switch analysis deals whole cards) by
+   its mean composition **in whole cards** (the switch analysis deals whole cards: the
+   cards left rounded and shared over the tag classes, then each class's ranks, by
+   largest remainders) by
    - ``strategy="basic"``: the full shoe's decisions frozen (every deal's keep or switch,
      every hand's plays: ``bjsolve.exact.switch_frozen``), a fixed strategy;
    - ``strategy="optimal"``: the cell's own switch analysis (``solve_switch``) and its
@@ -58,6 +59,17 @@ SWITCH_STRATEGIES = ("basic", "optimal")
 PAGES_COUNTING_REFUSAL = ("Blackjack Switch's counted game takes minutes (one exact round "
                           "law per true count and depth band): CountedGame and 'bjsolve game "
                           "--preset blackjack-switch' compute it, not this page")
+
+
+def _largest_remainders(x: np.ndarray, total: int) -> np.ndarray:
+    """Whole numbers summing to ``total`` (at least floor(sum x), at most that plus the
+    entries), each x floored and the rest given one by one to the largest fractions."""
+    out = np.floor(x + 1e-9).astype(int)
+    rest = total - int(out.sum())
+    if rest > 0:
+        order = np.argsort(-(x - out), kind="stable")
+        out[order[:rest]] += 1
+    return out
 
 
 class SwitchRound(_Game):
@@ -114,9 +126,18 @@ class SwitchRound(_Game):
                                                       split=solved.split))
 
     def cell_shoe(self, seen_per_class) -> Shoe:
-        """A cell's mean composition (``composition``) in whole cards: each rank's count
-        rounded (the switch analysis deals whole cards)."""
-        counts = np.rint(np.array(self.composition(seen_per_class).counts, dtype=float))
+        """A cell's mean composition (``composition``) in whole cards (the switch analysis
+        deals whole cards): the cards left rounded, shared out over the tag classes and
+        within each class over its ranks by largest remainders, so that each class keeps
+        its share as closely as whole cards allow (the count changes by less than a card's
+        tag; rounding each rank alone could move it by several)."""
+        frac = np.array(self.composition(seen_per_class).counts, dtype=float)
+        members = [[r - 1 for r in m] for m in self.count.classes.members]
+        per_class = _largest_remainders(np.array([frac[m].sum() for m in members]),
+                                        int(round(frac.sum())))
+        counts = np.zeros(len(frac), dtype=int)
+        for m, n in zip(members, per_class):
+            counts[m] = _largest_remainders(frac[m], int(n))
         return Shoe([int(c) for c in counts])
 
     # ---- edge and second moment by true count ----------------------------------------
