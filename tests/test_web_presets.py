@@ -148,16 +148,21 @@ def _pontoon_refused() -> bool:
     return False
 
 
-# the games whose counted game the library refuses: Switch (two hands a spot) and Pontoon
-# until the games' round law holds its loss rules; Free Bet, Spanish 21 and Super Fun 21
-# are counted (bjsolve.risk.game), with no hole card too
+# the games whose counted game the pages refuse: Switch (the library computes it, in
+# minutes: bjsolve.risk.switch_game) and Pontoon until the games' round law holds its loss
+# rules; Free Bet, Spanish 21 and Super Fun 21 are counted (bjsolve.risk.game), with no
+# hole card too
 COUNTING_REFUSED = ("blackjack-switch",) + (("pontoon",) if _pontoon_refused() else ())
 
 
 @pytest.mark.parametrize("name", COUNTING_REFUSED)
 def test_the_counting_page_shows_the_counted_games_refusal(client, name):
     rules = bjsolve.Rules.preset(name)
-    message = _library_refusal(lambda: CountedGame(rules))
+    if rules.switch:
+        from bjsolve.risk.switch_game import PAGES_COUNTING_REFUSAL
+        message = PAGES_COUNTING_REFUSAL
+    else:
+        message = _library_refusal(lambda: CountedGame(rules))
     r = client.get("/api/counting", params={"rules": summary_of(name)})
     assert r.status_code == 400
     assert r.json() == {"errors": {"rules": message}}

@@ -81,6 +81,8 @@ def run(args) -> int:
         raise common.UsageError(f"--index-rounding goes with --tc-rounding exact (a "
                                 f"{args.tc_rounding} true count has its own whole index), "
                                 f"without --risk-averse")
+    if rules.switch:
+        return _run_switch(args, rules)
     if args.risk_averse:
         return _run_risk_averse(args, rules)
     if args.round_variance is not None:
@@ -113,4 +115,31 @@ def _run_risk_averse(args, rules) -> int:
                                **({} if args.round_variance is None
                                   else {"round_variance": args.round_variance}))
     common.emit(table, args)
+    return 0
+
+
+def _run_switch(args, rules) -> int:
+    """Blackjack Switch: the play indices (the game's rules without the swap) and the
+    keep-or-switch indices (bjsolve.counting.switch_indices)."""
+    from ..counting.switch_indices import switch_indices_tables
+    from ..counting.tables import index_file
+    for given, flag in ((args.risk_averse, "--risk-averse"), (args.play_set, "--set"),
+                        (args.hands != "two-card", "--hands all"),
+                        (args.round_variance is not None, "--round-variance"),
+                        (args.tc_rounding == "exact" and args.index_rounding == "ceiled",
+                         "--index-rounding ceiled")):
+        if given:
+            raise common.UsageError(f"{flag}: not for Blackjack Switch, whose indices are "
+                                    f"the two-card play indices and the keep-or-switch "
+                                    f"indices (--top N: the N switch lines of largest gain)")
+    with common.progress(args, label="indices") as update:
+        tables = switch_indices_tables(rules, args.system_value, dealt_decks=args.dealt_decks,
+                                       tc_rounding=args.tc_rounding, progress=update,
+                                       top=args.top)
+    if args.format == "index":
+        # the play indices' index file (the hands' plays; the switch lines have no such
+        # format)
+        common.write_output(index_file(tables[0]), args)
+    else:
+        common.emit(tables, args)
     return 0

@@ -28,7 +28,8 @@ from ..model.rules import (
 # the solver's post-split strategy classes (bjsolve.solve.SPLIT_CLASSES; checked by a test)
 SPLIT_CLASSES = ("CDZ-", "CDP1", "CDP")
 # the commands that compute Blackjack Switch (the others give one-hand tables)
-SWITCH_COMMANDS = (None, "edge", "dealer", "risk", "simulate", "eor", "tc-advantage")
+SWITCH_COMMANDS = (None, "edge", "dealer", "risk", "simulate", "eor", "tc-advantage",
+                   "indices", "game")
 TABLE_FORMATS = ("text", "csv", "json", "markdown", "html")
 PICTURE_FORMATS = ("png", "svg")      # need the optional [plot] extra (matplotlib)
 

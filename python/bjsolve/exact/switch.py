@@ -612,6 +612,10 @@ def check_switch_shoe(shoe: Shoe) -> None:
                 f"the shoe holds); rank {label(r)} has {c:g}")
 
 
+# the vectorized pair index under a public name, for the other subpackages (counting)
+pair_indices = _pair_idx
+
+
 def solve_switch(rules: Rules, shoe: Shoe | None = None, *, split: str = "CDZ-",
                  removal: str = "full", play: str = "optimal", chart=None,
                  threads: int | None = None) -> SwitchSolution:

@@ -94,37 +94,44 @@ class _LawUnit:
         sw, up = self.switch, self.up
         base = sw.shoe if self.other is None else sw.shoe.remove(*self.other)
         engine = make_engine(self.params, base, up)
-        counts = np.array(base.probabilities() if base.is_infinite else base.counts,
-                          dtype=float)
+        return hand_laws(sw.rules, engine, base, up, self.hands)
+
+
+def hand_laws(rules, engine, base, up: int, hands) -> dict:
+    """{hand index: [7 dealer outcomes, 34 columns] law given no dealer natural} of
+    ``hands`` (indices of PAIRS) against ``up`` on ``engine`` (a game engine of the shoe
+    ``base``, the other hand's cards out and the upcard in; its own decisions, or the
+    frozen ones of a policy engine), and a switched ace-ten's law that is no natural
+    under the key ``-1`` when the ace-ten is asked for."""
+    counts = np.array(base.probabilities() if base.is_infinite else base.counts, dtype=float)
+    if not base.is_infinite:
+        counts[up - 1] -= 1
+    out = {}
+    for h in hands:
+        a, b = PAIRS[h]
+        left = counts.copy()
         if not base.is_infinite:
-            counts[up - 1] -= 1
-        out = {}
-        for h in self.hands:
-            a, b = PAIRS[h]
-            left = counts.copy()
-            if not base.is_infinite:
-                left[a - 1] -= 1
-                left[b - 1] -= 1
-            dealer = np.array(engine._dealer_law([float(x) for x in left]))
-            beta = float(dealer[5])
-            given = dealer[list(_OUTCOME_ROWS)] / (1.0 - beta)
-            if h == ACE_TEN:
-                # a natural: the payout whatever the dealer's outcome; a switched ace-ten
-                # that is no natural stands on 21: wins against 17..20 and over 22,
-                # pushes 21 (and 22 where it pushes)
-                natural = np.zeros((len(_OUTCOME_ROWS), _COLS))
-                natural[:, _NATURAL_COL] = given
-                out[h] = natural
-                twenty_one = np.zeros((len(_OUTCOME_ROWS), _COLS))
-                push22 = sw.rules.dealer_22 == "push"
-                for row, t in enumerate(_OUTCOME_ROWS):
-                    win = t in (0, 1, 2, 3, 7) or (t == 6 and not push22)
-                    twenty_one[row, _column(1.0 if win else 0.0)] = given[row]
-                out[-1] = twenty_one
-                continue
-            law = _hand_law_from_entries(engine.round_law_entries(a, b), beta)
-            out[h] = law
-        return out
+            left[a - 1] -= 1
+            left[b - 1] -= 1
+        dealer = np.array(engine._dealer_law([float(x) for x in left]))
+        beta = float(dealer[5])
+        given = dealer[list(_OUTCOME_ROWS)] / (1.0 - beta)
+        if h == ACE_TEN:
+            # a natural: the payout whatever the dealer's outcome; a switched ace-ten
+            # that is no natural stands on 21: wins against 17..20 and over 22,
+            # pushes 21 (and 22 where it pushes)
+            natural = np.zeros((len(_OUTCOME_ROWS), _COLS))
+            natural[:, _NATURAL_COL] = given
+            out[h] = natural
+            twenty_one = np.zeros((len(_OUTCOME_ROWS), _COLS))
+            push22 = rules.dealer_22 == "push"
+            for row, t in enumerate(_OUTCOME_ROWS):
+                win = t in (0, 1, 2, 3, 7) or (t == 6 and not push22)
+                twenty_one[row, _column(1.0 if win else 0.0)] = given[row]
+            out[-1] = twenty_one
+            continue
+        out[h] = _hand_law_from_entries(engine.round_law_entries(a, b), beta)
+    return out
 
 
 def switch_round_joint(switch, threads: int | None = None):
@@ -143,8 +150,7 @@ def switch_round_joint(switch, threads: int | None = None):
     a, b, c, e, u, prob, keep, swap, decided = switch._deals
     beta = switch._beta()
     switched = decided & (swap > keep)
-    h1 = np.where(switched, _pair_idx(a, e), _pair_idx(a, b))
-    h2 = np.where(switched, _pair_idx(c, b), _pair_idx(c, e))
+    h1, h2 = played_hands((a, b, c, e), switched)
     full = not switch.shoe.is_infinite
 
     # the laws each played hand needs, grouped by engine (other hand, upcard)
@@ -160,6 +166,27 @@ def switch_round_joint(switch, threads: int | None = None):
                          sorted(v)) for k, v in need.items()}
     laws = run_units(list(units), lambda k: units[k](), threads)
 
+    return combine_hands(rules, (a, b, c, e, u, prob, beta), decided, switched, laws, full)
+
+
+def played_hands(deal, switched) -> tuple:
+    """The PAIRS indices of the two hands played in every deal ``deal`` = (a, b, c, e, u,
+    ...): the dealt ones, or the switched ones where ``switched``."""
+    a, b, c, e = deal[:4]
+    h1 = np.where(switched, _pair_idx(a, e), _pair_idx(a, b))
+    h2 = np.where(switched, _pair_idx(c, b), _pair_idx(c, e))
+    return h1, h2
+
+
+def combine_hands(rules, deal, decided, switched, laws, full: bool):
+    """(joint, values, gap) of ``switch_round_joint`` from every deal ``deal`` = (a, b, c,
+    e, u, prob, beta) (the chance of each ordered deal and of a dealer natural given its
+    five cards), which deals have a decision (``decided``) and are switched
+    (``switched``), and the hands' laws ``laws`` {(other hand or None, upcard): {hand:
+    law}} (``hand_laws``)."""
+    a, b, c, e, u, prob, beta = deal
+    h1, h2 = played_hands(deal, switched)
+    idx = np.flatnonzero(decided)
     values = np.array([(k - 16) / 2.0 for k in range(_LATTICE)] + [rules.blackjack_payout])
     joint = np.zeros((_COLS, _COLS))
     tie_col = _column(natural_tie_value(rules))
@@ -173,10 +200,17 @@ def switch_round_joint(switch, threads: int | None = None):
 
     # no dealer natural: sum over deals of w * sum_t P(t) P(r1 | t) P(r2 | t), grouped by
     # the played arrangement (one term per distinct one)
-    weights: dict = {}
-    for i in idx:
-        played = (int(u[i]), int(h1[i]), int(h2[i]), bool(switched[i]))
-        weights[played] = weights.get(played, 0.0) + float(prob[i] * (1.0 - beta[i]))
+    # (vectorized: a key per played arrangement, the weights summed by np.unique)
+    sw_bit = switched[idx].astype(np.int64)
+    keys = ((u[idx].astype(np.int64) * 55 + h1[idx]) * 55 + h2[idx]) * 2 + sw_bit
+    uniq, back = np.unique(keys, return_inverse=True)
+    sums = np.bincount(back.ravel(), weights=prob[idx] * (1.0 - beta[idx]))
+    weights = {}
+    for key, weight in zip(uniq.tolist(), sums.tolist()):
+        rest, sw = divmod(key, 2)
+        rest, y = divmod(rest, 55)
+        up, x = divmod(rest, 55)
+        weights[(up, x, y, bool(sw))] = weight
     gap = 0.0
     first, second, w = [], [], []
     for (up, x, y, sw), weight in weights.items():
@@ -193,7 +227,9 @@ def switch_round_joint(switch, threads: int | None = None):
         w.append(weight)
     if w:
         X, Y, W = np.array(first), np.array(second), np.array(w)
-        joint += np.einsum("k,kti,ktj->ij", W, X, Y)
+        # sum over k and t of W_k X[k, t, i] Y[k, t, j], as one matrix product
+        A = (W[:, None, None] * X).reshape(-1, _COLS)
+        joint += A.T @ Y.reshape(-1, _COLS)
     return joint, values, gap
 
 
@@ -223,4 +259,5 @@ def switch_outcome_distribution(switch, threads: int | None = None):
                                            "one hand's bet")
 
 
-__all__ = ["switch_outcome_distribution", "switch_round_joint"]
+__all__ = ["switch_outcome_distribution", "switch_round_joint", "hand_laws",
+           "combine_hands", "played_hands"]

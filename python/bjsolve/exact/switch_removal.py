@@ -57,15 +57,27 @@ class SwitchRemovalEffects:
         return float(sum(counts[r - 1] * v for r, v in self.effects.items()) / total)
 
 
-def _frozen_unit(base: SwitchSolution, shoe1: Shoe, other_index, up: int, source):
-    """The hand values on ``shoe1`` against ``up`` (other hand out) playing the decisions
-    frozen in ``source`` (the full shoe's engine) and the first actions of ``base``."""
-    rules = base.rules
+def frozen_engine(base: SwitchSolution, shoe1: Shoe, other_index, up: int, source):
+    """A policy engine on ``shoe1`` (the other hand's cards out) against ``up`` playing
+    the decisions frozen in ``source`` (the full shoe's engine of that context)."""
     other = None if other_index is None else PAIRS[other_index]
-    policy = kernel_rules(game_rules(rules), POLICY_CLASS)
+    policy = kernel_rules(game_rules(base.rules), POLICY_CLASS)
     on = shoe1 if other is None else shoe1.remove(*other)
     engine = make_engine(policy, on, up)
     source.copy_policy_to(engine)
+    return engine
+
+
+def _frozen_unit(base: SwitchSolution, shoe1: Shoe, other_index, up: int, source,
+                 engine=None):
+    """The hand values on ``shoe1`` against ``up`` (other hand out) playing the decisions
+    frozen in ``source`` (the full shoe's engine) and the first actions of ``base``
+    (``engine``: the ``frozen_engine`` of that context when already made)."""
+    rules = base.rules
+    other = None if other_index is None else PAIRS[other_index]
+    policy = kernel_rules(game_rules(rules), POLICY_CLASS)
+    if engine is None:
+        engine = frozen_engine(base, shoe1, other_index, up, source)
     o = 0 if other_index is None else other_index
     actions = base.table.action[up - 1, o]
 
@@ -206,5 +218,5 @@ def switch_eor_table(rules: Rules, shoe: Shoe, split: str = "CDZ-",
                         f"decisions)"), style="ev")
 
 
-__all__ = ["switch_effects_of_removal", "SwitchRemovalEffects", "frozen_switch_ev",
+__all__ = ["frozen_engine", "switch_effects_of_removal", "SwitchRemovalEffects", "frozen_switch_ev",
            "switch_eor_table"]

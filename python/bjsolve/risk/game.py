@@ -122,6 +122,7 @@ from .ramp import (
     ramp_figures,
 )
 from .round_model import check_supported, round_cards_law
+from .switch_game import SwitchRound
 from .side_bet import (
     COVARIANCE_METHOD,
     first_cards_covariance,
@@ -196,6 +197,15 @@ def _check_outcome_law(rules: Rules) -> None:
         raise NotImplementedError(f"rules {rules.describe()}: the counted game needs the "
                                   f"round's outcome law (the SD by true count), not "
                                   f"computed for them yet: {exc}") from None
+
+
+def _hand_rules(rules: Rules) -> Rules:
+    """The rules each hand is played by: Blackjack Switch's without the swap, else
+    ``rules``."""
+    if rules.switch:
+        from ..exact.switch import game_rules
+        return game_rules(rules)
+    return rules
 
 
 def _checked_insurance(insurance):
@@ -281,6 +291,13 @@ class CountedGame:
     the middle band holds >= 52 cards; else, and with "band", one offset per band).
     """
 
+    def __new__(cls, rules=None, *args, **kwargs):
+        # Blackjack Switch (rules.switch) has its own round: two hands and the swap
+        # (SwitchCountedGame, below); every other game is this class
+        if cls is CountedGame and isinstance(rules, Rules) and rules.switch:
+            return super().__new__(SwitchCountedGame)
+        return super().__new__(cls)
+
     def __init__(self, rules: Rules, system="hilo", *, penetration: float = 0.75,
                  burn: int = 1, decks_estimation: str = "exact", tc_rounding: str = "floor",
                  strategy: str = "basic", indices=None, insurance=None, spots: int = 1,
@@ -292,8 +309,11 @@ class CountedGame:
             raise TypeError(f"rules must be a bjsolve.Rules, got {type(rules).__name__}")
         if rules.infinite:
             raise ValueError("rules.decks: a counted game needs a finite shoe, got infinite")
-        check_supported(rules)
-        _check_outcome_law(rules)
+        # the rules each hand is played by (Blackjack Switch: the game without the swap),
+        # which the round model deals
+        self.hand_rules = _hand_rules(rules)
+        check_supported(self.hand_rules)
+        _check_outcome_law(self.hand_rules)
         if isinstance(system, str):
             count_tags(system)
         check_convention(decks_estimation, tc_rounding)
@@ -360,11 +380,6 @@ class CountedGame:
         self.insurance = (getattr(self.indices, "insurance", None) if insurance is None
                           else None if insurance is False else insurance)
         self._ruin_cache: dict = {}
-        if rules.switch:
-            # the game plays the full shoe's chart, which the switch game's solution has not:
-            # refused here rather than after the seconds of its solve
-            from ..exact.switch import not_computed
-            raise not_computed("strategy")
         t0 = time.perf_counter()
         self._solve_full_shoe()
         # a Spanish shoe's decks are 48 cards: the counter judges the decks left in them
@@ -433,6 +448,11 @@ class CountedGame:
         gc.collect()
         _release_free_memory()
 
+    @staticmethod
+    def _cached_chart(chart):
+        """``chart`` answering each question once (``CachedChart``)."""
+        return CachedChart(chart)
+
     def _round_starts(self):
         """Expected round starts per shoe by (cards seen, running count):
         ``bjsolve.risk.round_starts`` (a forward recursion with the joint law of a round's
@@ -440,7 +460,7 @@ class CountedGame:
         renewal (one law of the cards a round uses, independent of the count: round starts
         see random depletions of the shoe)."""
         steps = rank_steps(self.system, self.count.classes.scale)
-        full = round_cards_law(self.rules, self.shoe.probabilities(), self.chart, steps,
+        full = round_cards_law(self.hand_rules, self.shoe.probabilities(), self.chart, steps,
                                spots=self.spots, after_double=self._after_double)
         self.cards_per_round = full.law.sum(axis=1)
         mean_cards = full.mean_cards
@@ -450,7 +470,7 @@ class CountedGame:
                              f"takes {mean_cards:.1f} on average)")
         seen = np.arange(self.cut - self.burn)
         if self.round_length_correction:
-            weight = round_starts(self.rules, self.chart, self.count, cut=self.cut,
+            weight = round_starts(self.hand_rules, self.chart, self.count, cut=self.cut,
                                   burn=self.burn, spots=self.spots,
                                   strategy_at=self._strategy_at(),
                                   decks_estimation=self.decks_estimation,
@@ -1516,3 +1536,8 @@ class IndexedChart:
 def _option_flags(actions) -> tuple:
     """Whether ``actions`` include double, split and surrender."""
     return tuple(a in actions for a in ("double", "split", "surrender"))
+
+
+class SwitchCountedGame(SwitchRound, CountedGame):
+    """``CountedGame`` of Blackjack Switch (``rules.switch``): ``CountedGame(rules)`` makes
+    one; its steps and units in ``bjsolve.risk.switch_game``."""

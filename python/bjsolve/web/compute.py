@@ -303,6 +303,10 @@ def counted_game(engine: Engine, rules: bjsolve.Rules, count: dict, ticket=None)
     without a page id all keep it going) and otherwise raises ``Superseded``; nothing of
     it is kept."""
     key = game_key(rules, count)
+    if rules.switch:
+        # computed by the library in minutes, not interactively
+        from ..risk.switch_game import PAGES_COUNTING_REFUSAL
+        raise NotImplementedError(PAGES_COUNTING_REFUSAL)
 
     def progress(done: int, total: int) -> None:
         if engine.abandoned(key):

@@ -1,0 +1,230 @@
+"""The counted game of Blackjack Switch (docs/games.md, "Blackjack Switch", "The counted
+game"): ``CountedGame(rules)`` with ``rules.switch`` is a ``SwitchCountedGame``
+(``bjsolve.risk.game``: ``SwitchRound``, this module's steps, over ``CountedGame``).
+
+Units: a round bets one unit on each of its two hands.  Every figure of the game (the
+edge and SD by true count, a ramp's win rate, SD and risk of ruin) is **per unit bet**,
+the round's net result divided by the two units it bets: the edge is the published
+edge per hand, and a ramp's bet is the round's total (a bet of 2 is one unit on each
+hand).  ``edge_per_round`` and ``variance_per_round`` give the round with one unit on
+each hand (the edge doubled, the variance four times).
+
+What differs from the one-hand games (the steps are those of ``bjsolve.risk.game``):
+
+1. Where rounds start: the round model deals two hands (``spots`` 2) played by the
+   game's chart without the swap (an approximation of the cards a round takes: the
+   swap changes which hands are played, not how many cards a hand takes on average by
+   much).
+2. The count at round starts: as the other games.
+3. Edge and second moment by true count: each cell (true count, depth band) is played on
+   its mean composition **in whole cards** (the switch analysis deals whole cards: the
+   cards left rounded and shared over the tag classes, then each class's ranks, by
+   largest remainders) by
+   - ``strategy="basic"``: the full shoe's decisions frozen (every deal's keep or switch,
+     every hand's plays: ``bjsolve.exact.switch_frozen``), a fixed strategy;
+   - ``strategy="optimal"``: the cell's own switch analysis (``solve_switch``) and its
+     outcome distribution.
+   The calibration per depth band by the fundamental theorem is the other games': the
+   full shoe's decisions played on every cell, the offsets that make their band average
+   the full shoe's EV and second moment (one offset per band: the second moment's
+   curvature is not measured for Switch).  With ``round_length_correction=False`` and the
+   basic strategy, a flat bettor's win rate and second moment are the full shoe's switch
+   analysis' (the tests hold them to 1e-12).
+4. Each count's outcome law: the full shoe's round law (``switch_law``: the two hands
+   combined given the dealer's outcome) reweighted to the count's edge and variance.
+
+Not computed for Switch: index plays (``bjsolve indices --preset blackjack-switch`` gives
+them; the counted game does not play them yet), insurance, side bets.
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from ..exact.distribution import merge_equal_values
+from ..exact.solver import solve
+from ..exact.strategy import StrategyChart
+from ..exact.switch import solve_switch
+from ..exact.switch_frozen import frozen_switch_rounds
+from ..model.shoe import Shoe
+
+if TYPE_CHECKING:   # the mixin's base as type checkers see it (the class it goes before)
+    from .game import CountedGame as _Game
+else:
+    _Game = object
+
+SWITCH_STRATEGIES = ("basic", "optimal")
+# what the web pages say for Switch's counted game (minutes of exact laws per game)
+PAGES_COUNTING_REFUSAL = ("Blackjack Switch's counted game takes minutes (one exact round "
+                          "law per true count and depth band): CountedGame and 'bjsolve game "
+                          "--preset blackjack-switch' compute it, not this page")
+
+
+def _largest_remainders(x: np.ndarray, total: int) -> np.ndarray:
+    """Whole numbers summing to ``total`` (at least floor(sum x), at most that plus the
+    entries), each x floored and the rest given one by one to the largest fractions."""
+    out = np.floor(x + 1e-9).astype(int)
+    rest = total - int(out.sum())
+    if rest > 0:
+        order = np.argsort(-(x - out), kind="stable")
+        out[order[:rest]] += 1
+    return out
+
+
+class SwitchRound(_Game):
+    """What ``CountedGame`` does otherwise for Blackjack Switch (module doc), mixed in
+    before it (``bjsolve.risk.game.SwitchCountedGame``): the same arguments, with
+    ``strategy`` "basic" (the full shoe's decisions frozen) or "optimal" (each count's
+    own switch analysis); ``spots`` 1 (a round is the two hands); no ``indices``,
+    ``insurance`` or ``sidebet``.  Figures per unit bet (a round bets two units)."""
+
+    def __init__(self, rules, system="hilo", *, strategy: str = "basic", indices=None,
+                 insurance=None, spots: int = 1, sidebet=None, sidebet_paytable=None,
+                 curvature: str = "band", **options):
+        if strategy not in SWITCH_STRATEGIES:
+            if strategy == "indices":
+                raise NotImplementedError(
+                    "strategy 'indices': the counted game of Blackjack Switch does not play "
+                    "index plays yet ('bjsolve indices --preset blackjack-switch' gives "
+                    "them); strategy 'basic' or 'optimal'")
+            raise ValueError(f"strategy must be one of {', '.join(SWITCH_STRATEGIES)} for "
+                             f"Blackjack Switch, got {str(strategy)[:30]!r}")
+        if indices is not None and indices is not False:
+            raise NotImplementedError("indices: the counted game of Blackjack Switch does not "
+                                      "play index plays yet ('bjsolve indices --preset "
+                                      "blackjack-switch' gives them)")
+        if insurance is not None and insurance is not False:
+            raise NotImplementedError(f"insurance={insurance!r}: insurance is not computed for "
+                                      f"Blackjack Switch (None or False: never)")
+        if sidebet is not None or sidebet_paytable is not None:
+            raise NotImplementedError("sidebet: a side bet beside Blackjack Switch is not "
+                                      "computed")
+        if isinstance(spots, bool) or spots != 1:
+            raise ValueError(f"spots: a Blackjack Switch round is its two hands (spots 1), "
+                             f"got {str(spots)[:30]!r}")
+        if curvature not in ("count", "band"):
+            raise ValueError(f"curvature must be 'count' or 'band', got {str(curvature)[:30]!r}")
+        # the round model deals the round's two hands
+        super().__init__(rules, system, strategy=strategy, insurance=False, spots=2,
+                         curvature="band", **options)
+
+    # the frozen EV by the EV engines too, beside the law's mean (``ev_path_gap``: the
+    # largest difference; a check for the tests, a fifth more time)
+    check_ev_paths = False
+
+    def __repr__(self):
+        return "Switch" + super().__repr__()
+
+    # ---- the full shoe ------------------------------------------------------------
+    def _solve_full_shoe(self):
+        self.switch_solution = solve_switch(self.rules, self.shoe, threads=self._threads)
+        # the chart each hand plays by total, for the round model (where rounds start)
+        solved = solve(self.hand_rules, shoe=self.shoe).strategy
+        self._after_double = None
+        self.chart = self._cached_chart(StrategyChart(solved.rows, rules=solved.rules,
+                                                      split=solved.split))
+
+    def cell_shoe(self, seen_per_class) -> Shoe:
+        """A cell's mean composition (``composition``) in whole cards (the switch analysis
+        deals whole cards): the cards left rounded, shared out over the tag classes and
+        within each class over its ranks by largest remainders, so that each class keeps
+        its share as closely as whole cards allow (the count changes by less than a card's
+        tag; rounding each rank alone could move it by several)."""
+        frac = np.array(self.composition(seen_per_class).counts, dtype=float)
+        members = [[r - 1 for r in m] for m in self.count.classes.members]
+        per_class = _largest_remainders(np.array([frac[m].sum() for m in members]),
+                                        int(round(frac.sum())))
+        counts = np.zeros(len(frac), dtype=int)
+        for m, n in zip(members, per_class):
+            counts[m] = _largest_remainders(frac[m], int(n))
+        return Shoe([int(c) for c in counts])
+
+    # ---- edge and second moment by true count ----------------------------------------
+    def _edges(self):
+        nb, nd = self.band_weight.shape
+        self.band_edge = np.full((nb, nd), np.nan)
+        self.band_second = np.full((nb, nd), np.nan)
+        self.chart_edge = np.full((nb, nd), np.nan)
+        self.chart_second = np.full((nb, nd), np.nan)
+        self.edge = np.zeros(nb)
+        self.variance = np.zeros(nb)
+        self._chart_engines = None
+        shoes: dict = {"full": self.shoe}
+        for i in range(nb):
+            for j in range(nd):
+                if self.band_weight[i, j] > 0 or self._plain_weight[i, j] > 0:
+                    shoes[(i, j)] = self.cell_shoe(self._band_seen[:, i, j])
+        frozen = frozen_switch_rounds(self.switch_solution, shoes, self._threads,
+                                      ev_path=self.check_ev_paths)
+        self.solves = len(shoes)
+        # the EV engines' EV against the law's mean (with check_ev_paths)
+        self.ev_path_gap = max((abs(m - float((law[0] * (law[1][:, None] + law[1][None, :]))
+                                              .sum())) for m, _, law in frozen.values()),
+                               default=0.0) if self.check_ev_paths else None
+        ev, second, (joint, values) = frozen.pop("full")
+        # per unit bet: the round's result over its two units
+        self.full_shoe_chart_ev, self.full_shoe_chart_second = ev / 2.0, second / 4.0
+        totals = (values[:, None] + values[None, :]).ravel() / 2.0
+        self._full_law = merge_equal_values(totals, joint.ravel())
+        thin = np.zeros((nb, nd), dtype=bool)
+        full_counts = np.array(self.shoe.counts)
+        self.cell_laws = {}     # (true count, band) -> (joint, values) of the two hands
+        for done, ((i, j), (m, s2, law)) in enumerate(frozen.items()):
+            self.cell_laws[(i, j)] = law
+            counts = np.array(shoes[(i, j)].counts)
+            thin[i, j] = bool(((counts == 0) & (full_counts > 0)).any())
+            self.chart_edge[i, j], self.chart_second[i, j] = m / 2.0, s2 / 4.0
+            if self.strategy == "optimal":
+                sol = solve_switch(self.rules, shoes[(i, j)], threads=self._threads)
+                dist = sol.outcome_distribution(threads=self._threads)
+                m = sol.expected_value
+                s2 = float(dist.probabilities @ dist.values ** 2)
+                self.solves += 1
+            self.band_edge[i, j], self.band_second[i, j] = m / 2.0, s2 / 4.0
+            if self._progress is not None:
+                self._progress(done + 1, len(frozen))
+        weight = self.band_weight.sum(axis=1)
+        thin_share = np.divide((self.band_weight * thin).sum(axis=1), weight,
+                               out=np.zeros(nb), where=weight > 0)
+        self.thin_counts = [self.labels[i] for i in range(nb) if thin_share[i] >= 0.1]
+        self.curvature_anchors, self.curvature_laws = None, 0
+        self.curvature_used = "band"
+        self._calibrate(np.ones((nb, nd)))
+
+    def _law_values(self, shoe: Shoe, engines) -> tuple:
+        """The full shoe's round law per unit bet (the only law ``_outcome_laws`` asks
+        for): the same for both strategies (the full shoe's decisions are its optimal)."""
+        return self._full_law
+
+    @property
+    def edge_per_round(self) -> np.ndarray:
+        """The edge by true count of a round with one unit on each hand (twice ``edge``)."""
+        return 2.0 * self.edge
+
+    @property
+    def variance_per_round(self) -> np.ndarray:
+        """The variance by true count of a round with one unit on each hand (four times
+        ``variance``)."""
+        return 4.0 * self.variance
+
+    def notes(self) -> tuple:
+        notes = super().notes()
+        keep = tuple(n for n in notes if not n.startswith(("SD:", "games:", "edge:")))
+        return keep + (
+            "Blackjack Switch: a round bets one unit on each of two hands; edge, SD and the "
+            "ramp's figures per unit bet (the round's result / 2: the edge per hand; a bet "
+            "of 2 = one unit a hand); edge_per_round, variance_per_round: one unit a hand",
+            f"edge and SD: exact at each cell's mean composition in whole cards "
+            f"(strategy {self.strategy}: "
+            + ("the full shoe's keep-or-switch choices and hand plays frozen"
+               if self.strategy == "basic" else "each cell's own switch analysis")
+            + f", {self.depth_bands} depth band(s), removal full, split CDZ-), calibrated "
+            f"per depth band by the full shoe's decisions (one offset per band); SD from the "
+            f"switch round's law (the two hands combined given the dealer's outcome); no "
+            f"insurance",
+            "frequency: the round model deals two hands by the game's chart without the "
+            "swap (an approximation of the cards a switch round takes)")
+
+
+__all__ = ["PAGES_COUNTING_REFUSAL", "SwitchRound"]

@@ -1,0 +1,187 @@
+"""Blackjack Switch's counting: its index numbers (the plays and keep-or-switch) and its
+counted game (docs/games.md, "Blackjack Switch"), checked against independent figures:
+the uncounted analysis (an identity), the compiled simulation of the real round, and the
+one-hand game's solver on the shoes either side of an index."""
+import math
+
+import numpy as np
+import pytest
+from bjsolve import CountedGame, Rules, solve
+from bjsolve.counting.removal import shoe_at_true_count, true_count_shoes
+from bjsolve.counting.switch_indices import switch_indices
+from bjsolve.exact.switch import game_rules
+from bjsolve.model.hands import PAIR_CODES
+from bjsolve.risk.game import SwitchCountedGame
+from bjsolve.simulation.switch_compiled import SwitchTables, simulate_switch_compiled
+
+# one deck without splitting: every Switch rule of the preset, small and quick
+RULES = Rules.preset("blackjack-switch").replace(decks=1, max_split_hands=1)
+ROUNDS = 1 << 17      # per true count against the simulation (the long runs: benchmarks/)
+
+
+class CheckedSwitchGame(SwitchCountedGame):
+    check_ev_paths = True     # each cell's frozen EV two ways (the EV engines, the law)
+
+
+@pytest.fixture(scope="module")
+def game():
+    # round starts as random depletions (no round-length correction): the fundamental
+    # theorem then makes the flat bettor's figures the full shoe's exactly
+    return CheckedSwitchGame(RULES, "hilo", penetration=0.6, depth_bands=1, tc_min=0,
+                             tc_max=1, round_length_correction=False)
+
+
+@pytest.fixture(scope="module")
+def analysis(game):
+    # the analysis the game was made from (solve_switch: its own engines, not the frozen
+    # policy engines the game's figures come from)
+    return game.switch_solution
+
+
+@pytest.fixture(scope="module")
+def indices():
+    return switch_indices(RULES, "hilo", true_counts=range(-2, 5))
+
+
+# ---- the counted game ---------------------------------------------------------------------
+
+def test_the_counted_game_of_switch_rules_is_the_switch_game(game):
+    assert type(CountedGame.__new__(CountedGame, RULES)) is SwitchCountedGame
+    assert sum(game.frequency) == pytest.approx(1.0, abs=1e-12)
+    assert np.array_equal(game.edge_per_round, 2 * game.edge)
+    assert np.array_equal(game.variance_per_round, 4 * game.variance)
+    # the edge rises with the count (Hi-Lo: the high cards left help the player)
+    assert game.edge[0] < game.edge[-1]
+
+
+def test_a_flat_bettor_gets_the_uncounted_analysis(game, analysis):
+    # per unit bet (the round's result over its two units): the mean is the analysis'
+    # EV per hand, the second moment its outcome distribution's E[X^2] / 4, to 1e-12
+    flat = game.evaluate({0: 1})
+    assert flat.win_rate == pytest.approx(analysis.expected_value / 2, abs=1e-12)
+    dist = analysis.outcome_distribution()
+    second = float(dist.probabilities @ dist.values ** 2) / 4
+    assert flat.variance + flat.win_rate ** 2 == pytest.approx(second, abs=1e-12)
+
+
+def test_the_frozen_round_law_has_the_frozen_ev(game):
+    # two paths to the EV of the full shoe's decisions on every cell's shoe: the EV
+    # engines' values (the fixed effects of removal's) and the round law's mean
+    assert game.ev_path_gap < 1e-12
+
+
+def test_each_true_count_against_the_compiled_simulation(game):
+    # the simulator has no dealt-down Switch shoe: it plays each true count's cell
+    # composition, round by round from that shoe, by the full shoe's decisions (the
+    # tables of the analysis), against the cell's exact EV and SD (before calibration)
+    tables = SwitchTables(game.switch_solution)
+    for n, ((i, j), (joint, values)) in enumerate(sorted(game.cell_laws.items())):
+        shoe = game.cell_shoe(game._band_seen[:, i, j])
+        tables.shoe = np.array(shoe.counts, dtype=np.int32)
+        run = simulate_switch_compiled(game.switch_solution, ROUNDS, seed=31 + n,
+                                       tables=tables)
+        assert abs(run.mean - 2 * game.chart_edge[i, j]) < 4 * run.standard_error
+        totals = values[:, None] + values[None, :]
+        mean = float((joint * totals).sum())
+        var = float((joint * (totals - mean) ** 2).sum())
+        mu4 = float((joint * (totals - mean) ** 4).sum())
+        se_sd = math.sqrt((mu4 - var ** 2) / ROUNDS) / (2 * math.sqrt(var))
+        assert abs(run.sd - math.sqrt(var)) < 4 * se_sd
+
+
+def test_what_the_switch_game_does_not_play_is_refused_by_name():
+    with pytest.raises(NotImplementedError, match="indices"):
+        CountedGame(RULES, strategy="indices", indices="i18")
+    with pytest.raises(NotImplementedError, match="insurance"):
+        CountedGame(RULES, insurance=3)
+    with pytest.raises(ValueError, match="spots"):
+        CountedGame(RULES, spots=2)
+    with pytest.raises(NotImplementedError, match="sidebet"):
+        CountedGame(RULES, sidebet="21+3")
+
+
+# ---- the indices --------------------------------------------------------------------------
+
+def _around(line_gaps: dict, crossing: float) -> tuple:
+    """The grid true counts either side of a crossing."""
+    below = max(t for t in line_gaps if t <= crossing)
+    above = min(t for t in line_gaps if t > crossing)
+    return below, above
+
+
+def _arrangement_value(shoe, hands, up) -> float:
+    """Both hands' best values given no dealer natural, each solved by the one-hand
+    game's solver on the shoe with the other hand's cards out (all five cards out)."""
+    total = 0.0
+    for hand, other in ((hands[0], hands[1]), (hands[1], hands[0])):
+        sol = solve(game_rules(RULES), shoe=shoe.remove(*other), threads=1)
+        values = sol.hand_ev(hand, up, given_no_blackjack=True)
+        total += max(values.values())
+    return total
+
+
+def test_a_switch_index_by_brute_force(indices):
+    # the line of largest gain without an ace-ten (a switched one is a 21, valued apart)
+    line = next(x for x in indices.switch_lines
+                if (1, 10) not in x.below + x.above and len(x.gaps) >= 2)
+    lo, hi = _around(line.gaps, line.crossing)
+    for tc, sign in ((lo, -1), (hi, +1)):
+        shoe = shoe_at_true_count("hilo", tc, 1, dealt_decks=indices.dealt_decks)
+        gap = (_arrangement_value(shoe, line.above, line.upcard)
+               - _arrangement_value(shoe, line.below, line.upcard))
+        assert gap * sign > 0
+        assert gap == pytest.approx(line.gaps[tc], abs=1e-9)
+    assert lo < line.crossing <= hi
+    assert indices.switch_index(line.below[0], line.below[1], line.upcard) in (line, None)
+
+
+def test_a_play_index_by_brute_force(indices):
+    # a soft row is one hand (an ace and its other card): its two plays' values on the
+    # shoes either side of the crossing, from the one-hand game's solver, change sign there
+    plays = indices.plays
+    key, line = next((k, x) for k, x in sorted(plays.lines.items())
+                     if k[0].startswith("A") and k[0] not in PAIR_CODES and len(x.plays) == 2)
+    row, up = key
+    cards = (1, int(row[1]))
+    old, new = line.plays
+    lo, hi = math.floor(line.crossings[0]), math.floor(line.crossings[0]) + 1
+    shoes, _ = true_count_shoes(game_rules(RULES), "hilo", (lo, hi), plays.dealt_decks)
+    gaps = []
+    for tc in (lo, hi):
+        values = solve(game_rules(RULES), shoe=shoes[tc], threads=1).hand_ev(cards, up)
+        gaps.append(values[new] - values[old])
+    assert gaps[0] < 0 < gaps[1]
+    assert plays.index(row, up, new) == line.thresholds[0]
+
+
+def test_the_switch_indices_read_back(indices):
+    assert indices.switch_lines
+    gains = [line.gain for line in indices.switch_lines]
+    assert gains == sorted(gains, reverse=True)
+    for line in indices.switch_lines[:20]:
+        # below the crossing the arrangement "below" is the better, from it on "above"
+        lo, hi = _around(line.gaps, line.crossing)
+        assert line.gaps[lo] < 0 < line.gaps[hi]
+        # floored true counts: the smallest k whose bin [k, k + 1) has its middle at or
+        # beyond the crossing
+        assert line.index == math.ceil(line.crossing - 0.5 - 1e-9)
+        # the deal is found from its hands in the order dealt (first card, second card):
+        # one order of each hand's cards makes the swap give the other arrangement
+        (a, b), (c, e) = line.below
+        found = {indices.switch_index(h1, h2, line.upcard)
+                 for h1 in ((a, b), (b, a)) for h2 in ((c, e), (e, c))}
+        assert line in found
+
+
+def test_the_command_line_refuses_what_switch_does_not_take_in_one_line(capsys):
+    import io
+
+    from bjsolve.cli import main
+    for argv, word in ((["indices", "--preset", "blackjack-switch", "--set", "i18"], "--set"),
+                       (["indices", "--preset", "blackjack-switch", "--risk-averse"],
+                        "--risk-averse"),
+                       (["game", "--preset", "blackjack-switch", "--insurance", "3"],
+                        "insurance")):
+        assert main(argv, out=io.StringIO()) == 2
+        err = capsys.readouterr().err
+        assert word in err and len(err.strip().splitlines()) == 1
