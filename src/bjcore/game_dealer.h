@@ -70,6 +70,7 @@ class DealerDraws {
     struct LawNode {
         double orders;
         int32_t step, depth, outcome, kind, skip;
+        int32_t run;   // a leaf: the leaves from it on that are its siblings, itself included
     };
     /* LAW_LEAF: counted, with nothing below (its product is not kept); LAW_DRAW_ON: not
      * counted, the dealer draws on (only its children read its product); LAW_BOTH; and
@@ -203,8 +204,13 @@ class DealerDraws {
             int kind = counted ? (below ? LAW_BOTH : LAW_LEAF) : (below ? LAW_DRAW_ON : LAW_NONE);
             law_nodes.push_back(LawNode{nd.orders, step * LAW_STRIDE, nd.depth * LAW_STRIDE,
                                         counted ? nd.outcome * LAW_STRIDE : -1, kind,
-                                        nd.skip});
+                                        nd.skip, kind == LAW_LEAF ? 1 : 0});
         }
+        // (in pre-order, consecutive leaves of one depth are siblings: one parent's product)
+        for (size_t i = law_nodes.size(); i-- > 1;)
+            if (law_nodes[i].kind == LAW_LEAF && law_nodes[i - 1].kind == LAW_LEAF
+                && law_nodes[i].depth == law_nodes[i - 1].depth)
+                law_nodes[i - 1].run = law_nodes[i].run + 1;
     }
 
 
@@ -333,12 +339,20 @@ static BJ_ALWAYS_INLINE void dealer_law_pass(const DealerDraws& dd, const double
         const double* a = step + nd.step;
         const double* up = prod + nd.depth;
         if (nd.kind == DealerDraws::LAW_LEAF) {
-            // (a product 0 in every lane adds +0, as law() skipping it adds nothing)
-            double* o = acc + nd.outcome;
-            const double w = nd.orders;
-            for (int l = 0; l < LANES; l += 4)
-                bj_store4(o + l, bj_load4(o + l) + w * (bj_load4(up + l) * bj_load4(a + l)));
-            ++i;
+            // a run of sibling leaves, their parent's product loaded once (a product 0 in
+            // every lane adds +0, as law() skipping it adds nothing)
+            bj_v4 u[LANES / 4];
+            for (int l = 0; l < LANES; l += 4) u[l / 4] = bj_load4(up + l);
+            const int run = nd.run;
+            for (int k = 0; k < run; ++k) {
+                const DealerDraws::LawNode& leaf = nodes[i + k];
+                const double* s = step + leaf.step;
+                double* o = acc + leaf.outcome;
+                const double w = leaf.orders;
+                for (int l = 0; l < LANES; l += 4)
+                    bj_store4(o + l, bj_load4(o + l) + w * (u[l / 4] * bj_load4(s + l)));
+            }
+            i += run;
             continue;
         }
         if (nd.kind == DealerDraws::LAW_NONE) {
