@@ -64,13 +64,21 @@ class DealerDraws {
     int dealer_depth = 0;                              // most cards drawn before a node's
     int max_prior[N_RANKS] = {0};                      // most cards of a rank drawn before one
     /* a node as the batched pass reads it: offsets (in doubles) into its tables, whose
-     * rows are LAW_STRIDE lanes long, worked out once */
+     * rows are LAW_STRIDE lanes long, worked out once: its row of the step table (the
+     * factor times 1 / (left - depth), one row per (factor, depth) some node has), its
+     * parent's row of the products, its outcome's row (-1: none), and its kind */
     struct LawNode {
         double orders;
-        int32_t factor, depth, outcome, skip;   // outcome -1: none
+        int32_t step, depth, outcome, kind, skip;
+        int32_t run;   // a leaf: the leaves from it on that are its siblings, itself included
     };
+    /* LAW_LEAF: counted, with nothing below (its product is not kept); LAW_DRAW_ON: not
+     * counted, the dealer draws on (only its children read its product); LAW_BOTH; and
+     * LAW_NONE: neither (a draw whose every next card busts past 22): nothing to do */
+    enum { LAW_LEAF = 0, LAW_DRAW_ON = 1, LAW_BOTH = 2, LAW_NONE = 3 };
     enum { LAW_STRIDE = 16 };
     std::vector<LawNode> law_nodes;
+    std::vector<int32_t> step_factor, step_depth;   // each step row's factor and inv rows
     int factor_base[N_RANKS] = {0};                    // factor row of (rank, 0 before)
     std::unordered_map<uint64_t, double> hitting_orders;   // build-time memo
 
@@ -176,12 +184,33 @@ class DealerDraws {
             row += max_prior[r] + 1;
         }
         law_nodes.clear();
-        for (const DealerNode& nd : dnodes)
-            law_nodes.push_back(LawNode{nd.orders,
-                                        (factor_base[nd.rank] + nd.prior) * LAW_STRIDE,
-                                        nd.depth * LAW_STRIDE,
-                                        nd.outcome >= 0 ? nd.outcome * LAW_STRIDE : -1,
-                                        nd.skip});
+        step_factor.clear();
+        step_depth.clear();
+        std::unordered_map<int, int> steps;
+        for (size_t i = 0; i < dnodes.size(); ++i) {
+            const DealerNode& nd = dnodes[i];
+            int factor = factor_base[nd.rank] + nd.prior;
+            auto it = steps.find(factor * 64 + nd.depth);
+            int step;
+            if (it == steps.end()) {
+                step = (int)step_factor.size();
+                steps.emplace(factor * 64 + nd.depth, step);
+                step_factor.push_back(factor * LAW_STRIDE);
+                step_depth.push_back(nd.depth * LAW_STRIDE);
+            } else {
+                step = it->second;
+            }
+            bool counted = nd.outcome >= 0, below = (size_t)nd.skip > i + 1;
+            int kind = counted ? (below ? LAW_BOTH : LAW_LEAF) : (below ? LAW_DRAW_ON : LAW_NONE);
+            law_nodes.push_back(LawNode{nd.orders, step * LAW_STRIDE, nd.depth * LAW_STRIDE,
+                                        counted ? nd.outcome * LAW_STRIDE : -1, kind,
+                                        nd.skip, kind == LAW_LEAF ? 1 : 0});
+        }
+        // (in pre-order, consecutive leaves of one depth are siblings: one parent's product)
+        for (size_t i = law_nodes.size(); i-- > 1;)
+            if (law_nodes[i].kind == LAW_LEAF && law_nodes[i - 1].kind == LAW_LEAF
+                && law_nodes[i].depth == law_nodes[i - 1].depth)
+                law_nodes[i - 1].run = law_nodes[i].run + 1;
     }
 
 
@@ -266,6 +295,10 @@ enum { LAW_MAX_LANES = 16 };
  * come before another: sum over r of (16 / r + 1) = 54 rows) */
 enum { MAX_FACTOR_ROWS = 64 };
 
+/* (the (factor, depth) pairs the nodes have: at most 240, the ace upcard's with H17, of
+ * every dealer key; law_batch takes law() for a tree with more) */
+enum { MAX_STEP_ROWS = 256 };
+
 template <int LANES, bool CHECK>
 static BJ_ALWAYS_INLINE void dealer_law_pass(const DealerDraws& dd, const double* n,
                                              const double* left, double* out) {
@@ -274,6 +307,8 @@ static BJ_ALWAYS_INLINE void dealer_law_pass(const DealerDraws& dd, const double
     alignas(32) double inv[41 * S];
     // the factor of a card of rank r after j of them: max(n_r - j, 0), row base[r] + j
     alignas(32) double factor[MAX_FACTOR_ROWS * S];
+    // a node's step: its factor times 1 / (left - depth), the product law() takes
+    alignas(32) double step[MAX_STEP_ROWS * S];
     alignas(32) double acc[N_OUT * S];
     const bool infinite = dd.infinite;
     for (int k = 0; k < N_OUT; ++k)
@@ -287,19 +322,47 @@ static BJ_ALWAYS_INLINE void dealer_law_pass(const DealerDraws& dd, const double
                 double av = n[l * N_RANKS + r] - (infinite ? 0.0 : (double)j);
                 factor[(dd.factor_base[r] + j) * S + l] = av > 0.0 ? av : 0.0;
             }
+    const int32_t* step_factor = dd.step_factor.data();
+    const int32_t* step_depth = dd.step_depth.data();
+    for (size_t q = 0, e = dd.step_factor.size(); q < e; ++q) {
+        const double* a = factor + step_factor[q];
+        const double* iv = inv + step_depth[q];
+        for (int l = 0; l < LANES; l += 4)
+            bj_store4(step + q * S + l, bj_load4(a + l) * bj_load4(iv + l));
+    }
     for (int l = 0; l < LANES; ++l) prod[l] = 1.0;
     const bj_v4 zero = {0.0, 0.0, 0.0, 0.0};
     const DealerDraws::LawNode* nodes = dd.law_nodes.data();
     size_t i = 0, end = dd.law_nodes.size();
     while (i < end) {
         const DealerDraws::LawNode& nd = nodes[i];
-        const double* a = factor + nd.factor;
-        const double* iv = inv + nd.depth;
+        const double* a = step + nd.step;
         const double* up = prod + nd.depth;
+        if (nd.kind == DealerDraws::LAW_LEAF) {
+            // a run of sibling leaves, their parent's product loaded once (a product 0 in
+            // every lane adds +0, as law() skipping it adds nothing)
+            bj_v4 u[LANES / 4];
+            for (int l = 0; l < LANES; l += 4) u[l / 4] = bj_load4(up + l);
+            const int run = nd.run;
+            for (int k = 0; k < run; ++k) {
+                const DealerDraws::LawNode& leaf = nodes[i + k];
+                const double* s = step + leaf.step;
+                double* o = acc + leaf.outcome;
+                const double w = leaf.orders;
+                for (int l = 0; l < LANES; l += 4)
+                    bj_store4(o + l, bj_load4(o + l) + w * (u[l / 4] * bj_load4(s + l)));
+            }
+            i += run;
+            continue;
+        }
+        if (nd.kind == DealerDraws::LAW_NONE) {
+            ++i;
+            continue;
+        }
         double* p = prod + nd.depth + S;
         bj_m4 any = {0, 0, 0, 0};
         for (int l = 0; l < LANES; l += 4) {
-            bj_v4 pl = bj_load4(up + l) * (bj_load4(a + l) * bj_load4(iv + l));
+            bj_v4 pl = bj_load4(up + l) * bj_load4(a + l);
             bj_store4(p + l, pl);
             if (CHECK) any |= pl > zero;
         }
@@ -307,7 +370,7 @@ static BJ_ALWAYS_INLINE void dealer_law_pass(const DealerDraws& dd, const double
             i = nd.skip;
             continue;
         }
-        if (nd.outcome >= 0) {
+        if (nd.kind == DealerDraws::LAW_BOTH) {
             double* o = acc + nd.outcome;
             const double w = nd.orders;
             for (int l = 0; l < LANES; l += 4)
@@ -339,6 +402,10 @@ static void dealer_law_lanes(const DealerDraws& dd, const double* n, const doubl
 
 inline void DealerDraws::law_batch(const double* n, const double* left, int count,
                                    double* out) const {
+    if (step_factor.size() > MAX_STEP_ROWS) {   // (never, on the trees there are)
+        for (int i = 0; i < count; ++i) law(n + i * N_RANKS, left[i], out + i * N_OUT);
+        return;
+    }
     double pn[LAW_MAX_LANES * N_RANKS], pleft[LAW_MAX_LANES], pout[LAW_MAX_LANES * N_OUT];
     for (int at = 0; at < count; at += LAW_MAX_LANES) {
         int k = count - at < LAW_MAX_LANES ? count - at : LAW_MAX_LANES;
