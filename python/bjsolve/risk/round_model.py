@@ -412,9 +412,13 @@ def round_cards_law(rules: Rules, probabilities, strategy, steps, *, spots: int 
     (``bjsolve.exact.policy.after_double_chart``'s signature; None: stand, as the
     simulator plays without one) chooses "stand", "redouble" (one more card, up to
     ``rules.redoubles`` times) or "rescue" (the hand is surrendered: it needs no dealer
-    draw), asked about a representative hand of that total and size.  A dealer 22, a
-    player 21 winning and the bonuses change no card; a Spanish shoe is just its
-    probabilities.
+    draw), asked about a representative hand of that total and size.  Super Fun 21's
+    rules end hands early: a charlie (``rules.charlie`` cards, not doubled) and a 21 of
+    five or more cards with ``bonus_21_at_once`` stop and win at once, and with
+    ``surrender_any_time`` the strategy is offered "surrender" after hitting and on a split
+    hand's first two cards; such hands take no more cards and need no dealer draw (6D
+    Super Fun 21: 0.057 fewer cards a round).  A dealer 22, a player 21 winning and the
+    bonuses change no card; a Spanish shoe is just its probabilities.
 
     ``raw``: ``probabilities`` are used as given (not normalised) and the coefficients
     are returned untrimmed on the whole grid, complex: with weights p_r w for one rank
