@@ -31,9 +31,10 @@ Method (also in docs/counted-game.md, with the measured errors):
    total-dependent chart), ``"indices"`` (the chart with an index table's plays at that
    true count, and insurance at or above its index) or ``"optimal"``
    (composition-dependent optimal play of the band's composition).  The true count's edge
-   is the band-weighted mean, calibrated per depth band (the fundamental theorem), the
-   band's offset shared out over its counts by the mean's curvature as the second
-   moment's is (step 4).  With one band this is the "average composition" shortcut; the
+   is the band-weighted mean, calibrated per depth band (the fundamental theorem): each
+   cell's predicted excess of the EV over its mean composition (the EV's curvature
+   measured as the second moment's, step 4) is added to the band's offset, less its
+   band average.  With one band this is the "average composition" shortcut; the
    benchmark measures what it costs.
 4. Variance by true count: in the same pass, the exact outcome law of each band's mean
    composition (the kernel of ``Solution.outcome_distribution`` with the strategy's
@@ -710,7 +711,8 @@ class CountedGame:
         # miss both by the curvature over the spread of compositions in a cell (measured:
         # docs/counted-game.md); the chart's misses in each depth band are added back, each
         # moment's shared out over the band's counts by its own curvature measured at a few
-        # counts (_curvature_shape).  (The mean's offset was once added to every cell of the
+        # counts (_curvature_shape): the second moment's in proportion, the mean's as each
+        # count's predicted excess plus the band's remaining miss.  (The mean's offset was once added to every cell of the
         # band alike: 2D Pontoon's edges then sat 0.08% of a bet above 1.8e8 simulated
         # rounds at true counts <= -5, z +3.2, and 0.12% below at >= +6, z -3.3.)
         weight = self.band_weight.sum(axis=1)
@@ -1029,9 +1031,10 @@ class CountedGame:
                 f"edge: exact, unconditioned (fraction of the bet), strategy {self.strategy}, "
                 f"{self.depth_bands} depth band(s) per true count (split CDZ-), calibrated "
                 f"per depth band by the fundamental theorem"
-                + (", the band's offset shared out over the true counts by the measured "
-                   "curvature x spread of each cell" if self.curvature_used == "count" else
-                   ", one offset per band") + "; insurance "
+                + (", each cell's predicted excess (the EV's measured curvature x the "
+                   "spread of the cell's compositions) added to the band's offset"
+                   if self.curvature_used == "count" else ", one offset per band")
+                + "; insurance "
                 + ("never" if self.insurance is None else f"at TC >= {self.insurance:+d}"),
                 "frequency: exact count law by depth x P(a round starts there | depth, "
                 "count) from independent dealing (exact given the cards seen), corrected "
