@@ -178,7 +178,8 @@ def compare(name, rules, rounds, seed, skip_sim, runs=40):
 
 def _variance_note(game, ramp):
     """How the second moment's calibration was shared out, and the ramp's SD per round
-    with one offset per depth band instead (the previous method), for comparison."""
+    with one offset per depth band instead (the previous method: for both moments), for
+    comparison."""
     if game.curvature_used != "count":
         return "variance: one second-moment offset per depth band"
     tcs, curv = game.curvature_anchors
@@ -186,7 +187,7 @@ def _variance_note(game, ramp):
     sd = game.evaluate(ramp).sd
     game._calibrate(np.ones_like(shape))
     sd_band = game.evaluate(ramp).sd
-    game._calibrate(shape)                      # back to the default
+    game._calibrate(shape, game.edge_curvature_shape)   # back to the default
     per_class = "; ".join(f"TC {t:+.0f}: " + ", ".join(f"{c:.3f}" for c in row)
                           for t, row in zip(tcs, curv))
     return (f"variance: second-moment offsets shared out per count by the curvature per tag "
