@@ -87,6 +87,35 @@ def counted_game():
     return game
 
 
+@pytest.fixture(scope="module")
+def one_analysis_per_counted_game():
+    """For the modules that test plumbing (the command line's and the web app's tables and
+    files; the analysis itself is tested in test_game.py and its kin): while the module runs,
+    ``bjsolve.risk.game.CountedGame`` analyses each distinct game once.  A game is its
+    arguments bound to CountedGame's signature with the defaults filled in (``progress``
+    left out), so the same game asked for in other words (the CLI names every default, the
+    web app a few) is one game, and a game asked for with other settings is another."""
+    import inspect
+
+    import bjsolve.risk.game as game_module
+    real = game_module.CountedGame
+    signature = inspect.signature(real)
+    memo = {}
+
+    def analysed_once(*args, **kwargs):
+        bound = signature.bind(*args, **kwargs)
+        bound.apply_defaults()
+        key = repr(sorted((name, value) for name, value in bound.arguments.items()
+                          if name != "progress"))
+        if key not in memo:
+            memo[key] = real(*args, **kwargs)
+        return memo[key]
+
+    game_module.CountedGame = analysed_once
+    yield
+    game_module.CountedGame = real
+
+
 # ---- the web app ---------------------------------------------------------------------------
 
 @pytest.fixture(scope="module")

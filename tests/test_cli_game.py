@@ -11,24 +11,9 @@ BASE = ["game", "--decks", "1", "--penetration", "0.6", "--depth-bands", "1",
         "--ramp", "1:1,2:2,3:4", "--bankroll", "2000"]
 
 
-@pytest.fixture(autouse=True, scope="module")
-def _one_analysis_per_setting():
-    """The CLI is tested for its plumbing: each distinct game is analysed once (the
-    analysis itself is tested in test_game.py)."""
-    import bjsolve.risk.game as game_module
-    real = game_module.CountedGame
-    memo = {}
-
-    def cached(rules, system="hilo", **kwargs):
-        key = (rules, str(system), tuple(sorted((k, str(v)) for k, v in kwargs.items()
-                                               if k != "progress")))
-        if key not in memo:
-            memo[key] = real(rules, system, **kwargs)
-        return memo[key]
-
-    game_module.CountedGame = cached
-    yield
-    game_module.CountedGame = real
+# the CLI is tested for its plumbing: each distinct game is analysed once (the analysis
+# itself is tested in test_game.py)
+pytestmark = pytest.mark.usefixtures("one_analysis_per_counted_game")
 
 
 def run(argv):

@@ -186,10 +186,13 @@ def _compiled_frequencies(rules, lo, hi, rounds, runs, seed):
     """Frequencies of the true counts lo..hi (ends pooled) at round starts in ``runs``
     independent runs of the compiled shoe simulator: (mean, standard error) per count."""
     import bjsolve
+    from one_plan import one_plan_for_every_run
     table = np.zeros((runs, hi - lo + 1))
-    for k in range(runs):
-        res = bjsolve.simulate(rules, rounds=rounds // runs, seed=seed + k, penetration=0.75,
-                               system="hilo", tc_rounding="floor")
+    with one_plan_for_every_run():     # the runs differ in their seed only
+        results = [bjsolve.simulate(rules, rounds=rounds // runs, seed=seed + k,
+                                    penetration=0.75, system="hilo", tc_rounding="floor")
+                   for k in range(runs)]
+    for k, res in enumerate(results):
         for row in res.per_true_count:
             table[k, min(max(int(row.true_count), lo), hi) - lo] += row.rounds / res.rounds
     return table.mean(axis=0), table.std(axis=0, ddof=1) / math.sqrt(runs)

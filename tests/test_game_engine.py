@@ -167,6 +167,12 @@ def dealer_law_by_every_order(counts, dealer_cards, h17):
     return out
 
 
+@cache
+def dealer_law_of_cards_left(left, up, h17):
+    """``dealer_law_by_every_order`` of one upcard, memoised for the brute forces below."""
+    return dealer_law_by_every_order(list(left), (up,), h17)
+
+
 @pytest.mark.parametrize("dealer", [1, 2, 6, 7, 10, (10, 6), (2, 3)])
 @pytest.mark.parametrize("h17", [False, True])
 def test_dealer_law_keeps_22_apart(dealer, h17):
@@ -221,9 +227,10 @@ class HandBruteForce:
             n[r - 1] -= 1
         return n
 
-    @cache
     def dealer(self, hand):
-        return dealer_law_by_every_order(self.left(hand), (self.up,), self.r.hit_soft_17)
+        # the dealer's law depends on the cards left, the upcard and H17 only: shared by
+        # every game and chart of the same shoe (the tests read it and never change it)
+        return dealer_law_of_cards_left(tuple(self.left(hand)), self.up, self.r.hit_soft_17)
 
     @staticmethod
     def total(hand):
@@ -291,6 +298,7 @@ class HandBruteForce:
             v += p * (-1.0 if sum(h) > 21 else self.best(h))
         return v
 
+    @cache
     def best(self, hand):
         options = [self.stand(hand, 1.0, 0.0, False), self.hit(hand)]
         if self.can_double(hand):

@@ -26,6 +26,7 @@ from bjsolve.risk.side_bet import (
     side_moments_by_state,
     side_outcome_table,
 )
+from one_plan import one_plan_for_every_run
 
 RAMP = "1:1,2:2,3:4,4:8"
 SLOW_ROUNDS = int(float(os.environ.get("BJSOLVE_SIDEBET_SIM_ROUNDS", 8e6)))
@@ -189,8 +190,9 @@ def test_the_simulators_main_game_is_the_same_with_a_side_bet():
 def test_a_flat_side_bet_in_the_simulator_has_the_bets_edge(name):
     """Bet every round (1 unit), the mean per unit is the full shoe's edge within 4 SE
     (every round's first cards are a uniform draw of the shoe)."""
-    means = [bjsolve.simulate(Rules(decks=6), rounds=250_000, seed=40 + k, threads=2,
-                              sidebet=name).sidebet.win_rate for k in range(8)]
+    with one_plan_for_every_run():     # the runs differ in their seed only
+        means = [bjsolve.simulate(Rules(decks=6), rounds=250_000, seed=40 + k, threads=2,
+                                  sidebet=name).sidebet.win_rate for k in range(8)]
     se = float(np.std(means, ddof=1) / math.sqrt(len(means)))
     assert abs(float(np.mean(means)) - sidebets.edge(name, decks=6).expected_value) < 4 * se
 
@@ -199,10 +201,11 @@ def _simulated(rules, name, threshold, rounds, runs, seed):
     """(means, SEs) of the combined win per round, the combined SD, the side bet's win
     per round and the covariance, from ``runs`` independent runs."""
     rows = []
-    for k in range(runs):
-        s = bjsolve.simulate(rules, rounds=rounds // runs, seed=seed + k, ramp=RAMP,
-                             threads=2, sidebet=name, sidebet_threshold=threshold).sidebet
-        rows.append((s.combined_mean, s.combined_sd, s.mean, s.covariance))
+    with one_plan_for_every_run():     # the runs differ in their seed only
+        for k in range(runs):
+            s = bjsolve.simulate(rules, rounds=rounds // runs, seed=seed + k, ramp=RAMP,
+                                 threads=2, sidebet=name, sidebet_threshold=threshold).sidebet
+            rows.append((s.combined_mean, s.combined_sd, s.mean, s.covariance))
     rows = np.array(rows)
     return rows.mean(axis=0), rows.std(axis=0, ddof=1) / math.sqrt(runs)
 

@@ -16,6 +16,7 @@ import pytest
 import bjsolve
 from bjsolve import Rules
 from bjsolve.risk.game import CountedGame
+from one_plan import one_plan_for_every_run
 
 SLOW_ROUNDS = int(float(os.environ.get("BJSOLVE_GAME_SIM_ROUNDS", 2e9)))
 RUNS = 40
@@ -24,11 +25,13 @@ RUNS = 40
 def _simulated_edge(rules, indices, rounds, runs, seed):
     """(mean win per round, its standard error from the spread of ``runs`` runs)."""
     means = []
-    for k in range(runs):
-        res = bjsolve.simulate(rules, rounds=rounds // runs, seed=seed + k, penetration=0.75,
-                               system="hilo", tc_rounding="floor", threads=1,
-                               indices=indices, insurance=None if indices else False)
-        means.append(res.mean)
+    with one_plan_for_every_run():     # the runs differ in their seed only
+        for k in range(runs):
+            res = bjsolve.simulate(rules, rounds=rounds // runs, seed=seed + k,
+                                   penetration=0.75, system="hilo", tc_rounding="floor",
+                                   threads=1, indices=indices,
+                                   insurance=None if indices else False)
+            means.append(res.mean)
     means = np.array(means)
     return float(means.mean()), float(means.std(ddof=1) / math.sqrt(runs))
 

@@ -364,7 +364,15 @@ def _simulate(rules, game, proportions, split_ranks, rounds, seed):
 
 
 def _exact(rules, game, proportions, split_ranks):
-    k = check_rules(dict(kernel_rules(rules, 0), **game))
+    # memoised: each case's recursion is read by two tests here and by
+    # test_game_engine.py's fixed-chart check in the same session
+    return _exact_memo(rules, tuple(sorted(game.items())), tuple(proportions),
+                       tuple(split_ranks))
+
+
+@functools.lru_cache(maxsize=None)
+def _exact_memo(rules, game_items, proportions, split_ranks):
+    k = check_rules(dict(kernel_rules(rules, 0), **dict(game_items)))
     return Exact(k, proportions, Chart(split_ranks)).ev()
 
 

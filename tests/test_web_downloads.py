@@ -19,6 +19,10 @@ from bjsolve import cli  # noqa: E402
 
 RULES = "2D H17 DAS LS"
 
+# the files are compared, not the figures: the counted game the command and the page ask for
+# with the same settings is analysed once for both (one game for four files and two commands)
+pytestmark = pytest.mark.usefixtures("one_analysis_per_counted_game")
+
 
 def command(*argv) -> str:
     out = io.StringIO()

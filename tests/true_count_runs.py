@@ -6,6 +6,7 @@ import math
 import numpy as np
 
 import bjsolve
+from one_plan import one_plan_for_every_run
 
 
 def simulated_by_true_count(rules, lo, hi, rounds, runs, seed, **options):
@@ -16,9 +17,12 @@ def simulated_by_true_count(rules, lo, hi, rounds, runs, seed, **options):
     n = hi - lo + 1
     freq, wins, squares, dealt = (np.zeros((runs, n)) for _ in range(4))
     shoes = 0
-    for k in range(runs):
-        res = bjsolve.simulate(rules, rounds=rounds // runs, seed=seed + k, penetration=0.75,
-                               system="hilo", tc_rounding="floor", threads=2, **options)
+    with one_plan_for_every_run():
+        results = [bjsolve.simulate(rules, rounds=rounds // runs, seed=seed + k,
+                                    penetration=0.75, system="hilo", tc_rounding="floor",
+                                    threads=2, **options)
+                   for k in range(runs)]
+    for k, res in enumerate(results):
         for row in res.per_true_count:
             if not row.rounds:
                 continue
@@ -34,3 +38,4 @@ def simulated_by_true_count(rules, lo, hi, rounds, runs, seed, **options):
     root = math.sqrt(runs)
     return ([(a.mean(0), a.std(0, ddof=1) / root) for a in (freq, edge, sd)],
             rounds / shoes)
+
