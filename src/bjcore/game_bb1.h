@@ -230,12 +230,14 @@ class BB1Split {
 
     /* a split hand's endings without standing (busted, rescued, a 21 paid at once) in the
      * context e, with the number of card orders that reach each; its second card any
-     * rank, or (second_may_pair false) any but the pair's */
-    std::vector<Ending> list_endings(int e, bool second_may_pair) {
+     * rank, any but the pair's, or the pair's */
+    enum { SECOND_ANY, SECOND_NOT_PAIR, SECOND_PAIR };
+    std::vector<Ending> list_endings(int e, int second) {
         std::map<std::vector<int>, double> out;
         std::map<State, double> level;
         for (int r = 0; r < N_RANKS; ++r) {   // the second card: no decision before it
-            if (r == p && !second_may_pair) continue;
+            if ((r == p && second == SECOND_NOT_PAIR) || (r != p && second == SECOND_PAIR))
+                continue;
             State s{};
             s.x[r] = 1;
             level[s] = 1.0;
@@ -438,6 +440,13 @@ class BB1Split {
         return sum;
     }
 
+    static double binomial(int n, int j) {
+        if (j < 0 || j > n) return 0.0;
+        double b = 1.0;
+        for (int i = 1; i <= j; ++i) b = b * (n - j + i) / i;
+        return b;
+    }
+
     double none_left_standing() {
         double paths[5][5] = {};
         count_paths(2, 1, 0, paths);
@@ -448,36 +457,45 @@ class BB1Split {
             if (!any) continue;
             // the hands' context in the walk's split assembly (the infinite shoe: one)
             int e = w->infinite ? 1 : H - 1;
-            std::vector<Ending> any_second = list_endings(e, true);
-            std::vector<Ending> not_pair = list_endings(e, false);
-            if (w->infinite && M > 2) {
-                // the hands independent: a product of their chances
-                double x = chance_of(any_second), n = chance_of(not_pair);
-                for (int k = 0; k <= H; ++k) {
-                    if (paths[H][k] == 0.0) continue;
-                    C += paths[H][k] * std::pow(n, k) * std::pow(x, H - k)
-                         * std::pow(base[p], H - 2) * base[nat_rank];
-                }
+            if (M == 2) {   // two hands, each second card any: one double sum
+                std::vector<Ending> any_second = list_endings(e, SECOND_ANY);
+                C += paths[H][0] * closing_sum(any_second, any_second, 0);
                 continue;
             }
-            // the first hands' merged compositions: j hands at the limit, then k - 1 more
-            std::vector<Ending> at_limit(1);   // no hand: the empty composition, one way
-            for (int r = 0; r < N_RANKS; ++r) at_limit[0].x[r] = 0;
-            at_limit[0].size = 0;
-            at_limit[0].count = 1.0;
-            std::vector<std::vector<Ending>> limit_prefix{at_limit};
-            for (int j = 1; j < H; ++j)
-                limit_prefix.push_back(j == 1 ? any_second
-                                              : convolve(limit_prefix[j - 1], any_second, H - 2));
-            for (int k = 0; k <= H; ++k) {
-                if (paths[H][k] == 0.0) continue;
-                if (k == 0) {
-                    C += paths[H][k] * closing_sum(limit_prefix[H - 1], any_second, H - 2);
+            // A hand at the limit takes any second card: the pair's or another.  Counted
+            // by the number j of hands whose second card is the pair's (every hand's
+            // endings alike), the round's ways are coef[j] = sum over k of
+            // paths[H][k] * binomial(H - k, j), each such round summed once.
+            double coef[5] = {};
+            for (int k = 0; k <= H; ++k)
+                for (int j = 0; j <= H - k; ++j) coef[j] += paths[H][k] * binomial(H - k, j);
+            std::vector<Ending> other = list_endings(e, SECOND_NOT_PAIR);
+            std::vector<Ending> paired = list_endings(e, SECOND_PAIR);
+            if (w->infinite) {
+                // the hands independent: a product of their chances
+                double n = chance_of(other), q = chance_of(paired);
+                for (int j = 0; j <= H; ++j)
+                    if (coef[j] != 0.0)
+                        C += coef[j] * std::pow(n, H - j) * std::pow(q, j)
+                             * std::pow(base[p], H - 2) * base[nat_rank];
+                continue;
+            }
+            // the first hands' compositions merged: H - j hands on ``other``, j - 1 on
+            // ``paired``; the last hand's endings summed against them
+            std::vector<std::vector<Ending>> others(1, std::vector<Ending>(1));
+            for (int r = 0; r < N_RANKS; ++r) others[0][0].x[r] = 0;   // no hand yet: one way
+            others[0][0].size = 0;
+            others[0][0].count = 1.0;
+            for (int i = 1; i < H; ++i) others.push_back(convolve(others[i - 1], other, H - 2));
+            for (int j = 0; j <= H; ++j) {
+                if (coef[j] == 0.0) continue;
+                if (j == 0) {
+                    C += coef[0] * closing_sum(others[H - 1], other, H - 2);
                     continue;
                 }
-                std::vector<Ending> first = limit_prefix[H - k];
-                for (int i = 1; i < k; ++i) first = convolve(first, not_pair, H - 2);
-                C += paths[H][k] * closing_sum(first, not_pair, H - 2);
+                std::vector<Ending> first = others[H - j];
+                for (int i = 1; i < j; ++i) first = convolve(first, paired, H - 2);
+                C += coef[j] * closing_sum(first, paired, H - 2);
             }
         }
         return C;

@@ -262,7 +262,7 @@ class Rules:
     natural_loss: what a dealer natural takes in the no-hole-card game (hole_card="enhc"):
         "hole-card" (every bet, the classic ENHC), "obbo" (the busted bets, and of every
         other hand its bet before doubling) or "bb+1" (the busted bets and one unit more;
-        computed with two split hands at most): docs/games.md.
+        computed with paid splits to four hands, not free splits): docs/games.md.
     """
 
     decks: float = 6
