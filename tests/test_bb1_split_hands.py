@@ -16,6 +16,7 @@ hole card's natural weighed at the end on the cards left.  The engine's two spli
 must differ by it to 1e-12, with resplits to three and four hands.  A slow case checks a
 whole three-hand split value against the Fraction brute force.
 """
+import math
 import warnings
 from functools import lru_cache
 
@@ -32,23 +33,26 @@ def _reference(rules, counts):
                                **reference_kwargs(rules.replace(natural_loss="obbo")))
 
 
-def _natural_refund(rules, counts, upcard, pair):
+def _natural_refund(rules, counts, upcard, pair, infinite=False):
     """E[nat (N - [N >= 1])] of splitting ``pair`` against ``upcard`` (shoe ``counts``,
-    the upcard and the pair included), the split hands playing the reference's CDP1
-    decisions; doubles after splits (one card, then the hand stands), no rescue."""
-    ref = _reference(rules, counts)
+    the upcard and the pair included; ``infinite``: cards drawn with the chances of
+    ``counts``), the split hands playing the reference's CDP1 decisions; doubles after
+    splits (one card, then the hand stands), no rescue."""
+    ref = _reference(rules, None if infinite else counts)
     limit = rules.max_split_hands
     natural = 10 if upcard == 1 else 1
     start = list(counts)
-    for c in (upcard, pair, pair):
-        start[c - 1] -= 1
+    if not infinite:
+        for c in (upcard, pair, pair):
+            start[c - 1] -= 1
 
     def draws(shoe):
         left = sum(shoe)
         for r in range(1, 11):
             if shoe[r - 1]:
                 rest = list(shoe)
-                rest[r - 1] -= 1
+                if not infinite:
+                    rest[r - 1] -= 1
                 yield r, shoe[r - 1] / left, tuple(rest)
 
     def hard(cards):
@@ -92,11 +96,13 @@ def _natural_refund(rules, counts, upcard, pair):
     return deal_second(tuple(start), 1, 2, 0)
 
 
-def _engine_split(rules, counts, upcard, pair, loss):
+def _engine_split(rules, counts, upcard, pair, loss, infinite=False):
     from bjcore._game import GameEngine
     from bjsolve.exact.kernel_rules import SPLIT_CLASSES, kernel_rules
-    engine = GameEngine([float(c) for c in counts], upcard,
-                        kernel_rules(rules.replace(natural_loss=loss), SPLIT_CLASSES["CDP1"]))
+    weights = [c / sum(counts) for c in counts] if infinite else [float(c) for c in counts]
+    engine = GameEngine(weights, upcard,
+                        kernel_rules(rules.replace(natural_loss=loss), SPLIT_CLASSES["CDP1"]),
+                        infinite)
     return engine.split_ev(pair)[0]
 
 
@@ -105,11 +111,13 @@ def _rules(hands):
                  double_after_split=True)
 
 
+STANDARD = (4, 4, 4, 4, 4, 4, 4, 4, 4, 16)
 SHOE = (1, 1, 1, 2, 1, 4, 1, 4, 1, 4)   # 20 cards: four 6s, four 8s (four hands)
 
 
 @pytest.mark.parametrize("hands, upcard, pair", [
-    (2, 10, 8), (3, 10, 8), (4, 1, 8), (4, 10, 6),
+    (2, 10, 8), (3, 10, 8), (4, 10, 8), (4, 1, 8),
+    pytest.param(4, 10, 6, marks=pytest.mark.slow),
 ])
 def test_bb1_gives_back_the_standing_hands_units_but_one(hands, upcard, pair):
     rules = _rules(hands)
@@ -120,6 +128,18 @@ def test_bb1_gives_back_the_standing_hands_units_but_one(hands, upcard, pair):
     obbo = _engine_split(rules, SHOE, upcard, pair, "obbo")
     assert bb1 - obbo == pytest.approx(refund, abs=EXACT)
     assert refund > 1e-3
+
+
+@pytest.mark.parametrize("hands", [3, 4])
+def test_the_infinite_shoe(hands):
+    """Hands dealt independently: the engine takes C as a product of the hands' chances."""
+    rules = _rules(hands).replace(decks=math.inf)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        refund = _natural_refund(rules, STANDARD, 10, 8, infinite=True)
+    bb1 = _engine_split(rules, STANDARD, 10, 8, "bb+1", infinite=True)
+    obbo = _engine_split(rules, STANDARD, 10, 8, "obbo", infinite=True)
+    assert bb1 - obbo == pytest.approx(refund, abs=EXACT)
 
 
 def test_more_split_hands_give_back_more():
