@@ -43,7 +43,11 @@ namespace bjgame {
 enum { MAX_A = 8 };
 enum { ACT_STAND = 0, ACT_HIT = 1, ACT_DOUBLE = 2, ACT_SPLIT = 3, ACT_SURRENDER = 4 };
 enum { SPLIT_CDZ = 0, SPLIT_CDP1 = 1, SPLIT_CDP = 2, SPLIT_POLICY = 3 };
-enum { KIND_START = 0, KIND_LATER = 1, KIND_SPLIT = 2, KIND_AFTER_DOUBLE = 4 };
+/* the kinds of decision a policy table holds (the simulator's table numbers them alike);
+ * KIND_SPLIT_ACES: split aces' double on their second card when they may not hit, which
+ * the split hand's entry (KIND_SPLIT: stand, hit or double) cannot say */
+enum { KIND_START = 0, KIND_LATER = 1, KIND_SPLIT = 2, KIND_SPLIT_ACES = 3,
+       KIND_AFTER_DOUBLE = 4 };
 enum { OK = 0, NO_MEMORY = 1 };
 /* a split hand's context: the pair rank 1..10, or GENERIC (CDZ-'s model: the split hand
  * seen with only its own cards gone, whatever its pair) */
@@ -872,8 +876,11 @@ class GameWalk {
     }
 
     /* after a double's card: stand, redouble (a paid double of the whole stake) or the
-     * rescue (surrender losing the original own stake); ties go to the earlier */
-    Acc doubled_choice_at(int row, double own, double fr, int redoubles_left) {
+     * rescue (surrender losing the original own stake); ties go to the earlier.  The
+     * choice made goes to ``picked`` (ACT_STAND, ACT_DOUBLE, ACT_SURRENDER): the round
+     * law plays it (game_law.h) */
+    Acc doubled_choice_at(int row, double own, double fr, int redoubles_left,
+                          int* picked = nullptr) {
         const StandLaw law = law_at(row);
         Acc stand = R.natural_loss ? natural_loss_stand(law, own, fr)
                                    : Acc::settle(law, own, own + fr, R.tie_value);
@@ -888,26 +895,62 @@ class GameWalk {
         bool may_rescue = R.double_rescue
                           && (R.rescue_after_redouble || redoubles_left == R.redoubles);
         int frozen = R.split_class == SPLIT_POLICY && total() < 21
-                         ? policy->get(after_double_key(R.redoubles - redoubles_left + 1)) : -1;
-        if (frozen >= 0) {
-            // a policy's frozen after-double choice (the simulator's table): a redouble
-            // or rescue the rules do not offer here stands
-            if (frozen == ACT_DOUBLE && may_redouble)
-                return doubled_draw(2.0 * own, 2.0 * fr, own, redoubles_left - 1);
-            if (frozen == ACT_SURRENDER && may_rescue)
-                return Acc::constant(rescue_value(law, own, orig));
+                         ? frozen_after_double(R.redoubles - redoubles_left + 1) : -1;
+        // a policy's frozen choice (the simulator's table: a redouble or rescue the rules
+        // do not offer here stands), or CDZ-'s pick in the generic split context
+        int pick = -1;
+        if (frozen >= 0)
+            pick = frozen == ACT_DOUBLE && may_redouble      ? ACT_DOUBLE
+                   : frozen == ACT_SURRENDER && may_rescue ? ACT_SURRENDER
+                                                           : ACT_STAND;
+        else if ((may_redouble || may_rescue) && cdz_elsewhere())
+            pick = cdz_after_double_pick(own, fr, redoubles_left);
+        if (pick >= 0) {
+            if (picked) *picked = pick;
+            if (pick == ACT_DOUBLE) return doubled_draw(2.0 * own, 2.0 * fr, own, redoubles_left - 1);
+            if (pick == ACT_SURRENDER) return Acc::constant(rescue_value(law, own, orig));
             return stand;
         }
         Acc best = stand;
+        pick = ACT_STAND;
         if (may_redouble) {
             Acc v = doubled_draw(2.0 * own, 2.0 * fr, own, redoubles_left - 1);
-            if (improves(v.mean(), best.mean())) best = v;
+            if (improves(v.mean(), best.mean())) { best = v; pick = ACT_DOUBLE; }
         }
         if (may_rescue) {
             Acc v = Acc::constant(rescue_value(law, own, orig));
-            if (improves(v.mean(), best.mean())) best = v;
+            if (improves(v.mean(), best.mean())) { best = v; pick = ACT_SURRENDER; }
         }
+        if (picked) *picked = pick;
         return best;
+    }
+
+    /* CDZ- in the games: a split hand's choice after a double (ACT_STAND, ACT_DOUBLE for
+     * the redouble, ACT_SURRENDER for the rescue) and split aces' double are made as its
+     * other choices (cdz_choice), in the generic split context (only its own cards gone),
+     * so that its play is told by its own cards alone (docs/games.md) */
+    bool cdz_elsewhere() const {
+        return game && R.split_class == SPLIT_CDZ && is_split() && pair_rank != PAIR_GENERIC;
+    }
+    int cdz_after_double_pick(double own, double fr, int redoubles_left) {
+        int pick = ACT_STAND, sp = pair_rank, se = extra;
+        pair_rank = PAIR_GENERIC;
+        extra = 0;
+        doubled_choice_at(lookup(), own, fr, redoubles_left, &pick);
+        pair_rank = sp;
+        extra = se;
+        return pick;
+    }
+    bool cdz_split_aces_double() {
+        int sp = pair_rank, se = extra;
+        pair_rank = PAIR_GENERIC;
+        extra = 0;
+        int generic = lookup();
+        bool dbl = improves(value_at(generic, ACT_DOUBLE).mean(),
+                            value_at(generic, ACT_STAND).mean());
+        pair_rank = sp;
+        extra = se;
+        return dbl;
     }
 
     /* a rescue: the original own stake is lost; a later no-hole-card natural takes the
@@ -935,6 +978,13 @@ class GameWalk {
     uint64_t after_double_key(int doubles) const {
         uint64_t kind = KIND_AFTER_DOUBLE + 2 * (doubles - 1) + (is_split() ? 1 : 0);
         return hand_key | (kind << KIND_SHIFT);
+    }
+    /* the frozen choice after the ``doubles``-th double (a free split hand's own entry
+     * first), or -1 */
+    int frozen_after_double(int doubles) const {
+        uint64_t key = after_double_key(doubles);
+        int a = free_hand ? policy->get(key | ((uint64_t)1 << POLICY_FREE_SHIFT)) : -1;
+        return a >= 0 ? a : policy->get(key);
     }
 
     /* ---- choices ---------------------------------------------------------------------- */
@@ -1033,10 +1083,25 @@ class GameWalk {
         return best_option_at(row, double_ok);
     }
 
+    /* split aces that may double on their second card but not hit: ACT_DOUBLE or ACT_STAND */
+    int split_aces_choice(int row) {
+        if (R.split_class == SPLIT_POLICY) {
+            int a = -1;
+            if (free_hand)
+                a = policy->get(policy_key(KIND_SPLIT_ACES) | ((uint64_t)1 << POLICY_FREE_SHIFT));
+            if (a < 0) a = policy->get(policy_key(KIND_SPLIT_ACES));
+            if (a < 0) a = policy_action(KIND_SPLIT);   // a user's chart: its split-hand entry
+            return a == ACT_DOUBLE ? ACT_DOUBLE : ACT_STAND;
+        }
+        if (cdz_elsewhere()) return cdz_split_aces_double() ? ACT_DOUBLE : ACT_STAND;
+        return improves(value_at(row, ACT_DOUBLE).mean(), value_at(row, ACT_STAND).mean())
+                   ? ACT_DOUBLE : ACT_STAND;
+    }
+
     uint64_t policy_key(int kind) const {
         uint64_t key = hand_key | ((uint64_t)kind << KIND_SHIFT);
         int context = policy->split_context;
-        if (kind == KIND_SPLIT && context > 0)
+        if ((kind == KIND_SPLIT || kind == KIND_SPLIT_ACES) && context > 0)
             key |= ((uint64_t)pair_rank << PAIR_SHIFT)
                    | ((uint64_t)(context == 1 ? 1 : extra) << EXTRA_SHIFT);
         return key;
@@ -1060,12 +1125,8 @@ class GameWalk {
         if (is_charlie()) return value_at(row, ACT_STAND);   // it stops: no decision
         if (split_aces_stand()) {
             // split aces take one card and stand, or double on it (double_split_aces)
-            Acc st = value_at(row, ACT_STAND);
-            if (!(n_cards == 2 && may_double())) return st;
-            if (R.split_class == SPLIT_POLICY)
-                return policy_action(KIND_SPLIT) == ACT_DOUBLE ? value_at(row, ACT_DOUBLE) : st;
-            Acc dd = value_at(row, ACT_DOUBLE);
-            return improves(dd.mean(), st.mean()) ? dd : st;
+            if (!(n_cards == 2 && may_double())) return value_at(row, ACT_STAND);
+            return value_at(row, split_aces_choice(row));
         }
         int a;
         if (R.split_class == SPLIT_POLICY && pair_rank != PAIR_GENERIC) {
@@ -1423,6 +1484,10 @@ class GameWalk {
         bool may_redouble = redoubles_left > 0 && total() < 21;
         bool may_rescue = R.double_rescue
                           && (R.rescue_after_redouble || redoubles_left == R.redoubles);
+        if ((may_redouble || may_rescue) && cdz_elsewhere()) {
+            lane_cdz_after_double(row, own, fr, redoubles_left, out, mask);
+            return;
+        }
         if (may_redouble) {
             double v[MAX_LANES], own2[MAX_LANES], fr2[MAX_LANES];
             for (int l = 0; l < lanes; ++l) {
@@ -1438,6 +1503,38 @@ class GameWalk {
                 double v = rescue_value(lane_law(row, l), own[l], lane_own(l));
                 if (improves(v, out[l])) out[l] = v;
             }
+    }
+
+    /* CDZ-: each lane takes the generic context's pick for its stake (cdz_after_double_pick);
+     * ``out`` holds the stand values */
+    void lane_cdz_after_double(int row, const double* own, const double* fr,
+                               int redoubles_left, double* out, unsigned mask) {
+        int pick[MAX_LANES];
+        bool redouble = false;
+        int saved_free = free_hand;
+        for (int l = 0; l < lanes; ++l) {
+            if (l % contexts == 0) {
+                free_hand = lane_free(l);
+                pick[l] = cdz_after_double_pick(own[l], fr[l], redoubles_left);
+                free_hand = saved_free;
+            } else {
+                pick[l] = pick[l - 1];
+            }
+            redouble |= pick[l] == ACT_DOUBLE;
+        }
+        if (redouble) {
+            double v[MAX_LANES], own2[MAX_LANES], fr2[MAX_LANES];
+            for (int l = 0; l < lanes; ++l) {
+                own2[l] = 2.0 * own[l];
+                fr2[l] = 2.0 * fr[l];
+            }
+            lane_doubled_draw(own2, fr2, own, redoubles_left - 1, v, mask);
+            for (int l = 0; l < lanes; ++l)
+                if (pick[l] == ACT_DOUBLE) out[l] = v[l];
+        }
+        for (int l = 0; l < lanes; ++l)
+            if (pick[l] == ACT_SURRENDER)
+                out[l] = rescue_value(lane_law(row, l), own[l], lane_own(l));
     }
 
     /* best_option_at in every lane */
@@ -1495,6 +1592,20 @@ class GameWalk {
             if (!(n_cards == 2 && may_double())) return;
             double dd[MAX_LANES];
             lane_value(row, ACT_DOUBLE, dd, mask);
+            if (cdz_elsewhere()) {
+                // CDZ-: the generic context's pick, per stake
+                int saved_free = free_hand;
+                bool dbl = false;
+                for (int l = 0; l < lanes; ++l) {
+                    if (l % contexts == 0) {
+                        free_hand = lane_free(l);
+                        dbl = cdz_split_aces_double();
+                        free_hand = saved_free;
+                    }
+                    if (dbl) out[l] = dd[l];
+                }
+                return;
+            }
             for (int l = 0; l < lanes; ++l)
                 if (improves(dd[l], out[l])) out[l] = dd[l];
             return;
@@ -1887,6 +1998,7 @@ class GameWalk {
                     free_hand = 0;
                     set_decision(f ? key | ((uint64_t)1 << POLICY_FREE_SHIFT) : key, a);
                 }
+                if (game) freeze_cdz_split_choices();
             }
         }
         for (int r = lowest; r < N_RANKS; ++r) {
@@ -1898,11 +2010,44 @@ class GameWalk {
         }
     }
 
+    /* CDZ- in the games: the split hands' picks the walk makes in the generic context
+     * besides cdz_choice (doubled_choice_at, split_aces_choice), for the current
+     * composition: after each number of doubles it can hold (the stake of paid doubles),
+     * and split aces' double on their second card */
+    void freeze_cdz_split_choices() {
+        for (int f = 0; f < 2; ++f) {
+            if (f && !R.free_split_ranks) break;
+            uint64_t free_bit = f ? (uint64_t)1 << POLICY_FREE_SHIFT : 0;
+            free_hand = f;
+            pair_rank = PAIR_GENERIC;
+            if (n_cards >= 3 && total() < 21 && (R.redoubles > 0 || R.double_rescue)) {
+                double own = own_stake(), fr = f ? 1.0 : 0.0;
+                own += own + fr;
+                for (int d = 1; d <= R.redoubles + 1 && d <= n_cards - 2; ++d) {
+                    int pick = ACT_STAND;
+                    doubled_choice_at(lookup(), own, fr, R.redoubles - (d - 1), &pick);
+                    set_decision(after_double_key(d) | free_bit, pick);
+                    own *= 2.0;
+                    fr *= 2.0;
+                }
+            }
+            pair_rank = 1;
+            if (n_cards == 2 && cnt[0] > 0 && split_aces_stand() && may_double())
+                set_decision(policy_key(KIND_SPLIT_ACES) | free_bit,
+                             cdz_split_aces_double() ? ACT_DOUBLE : ACT_STAND);
+            pair_rank = 0;
+            free_hand = 0;
+        }
+    }
+
     void freeze_split_walk(int lowest, const double* left) {
         if (n_cards >= 2) {
             int a = best_option(may_double());
             uint64_t key = policy_key(KIND_SPLIT);
-            set_decision(free_hand ? key | ((uint64_t)1 << POLICY_FREE_SHIFT) : key, a);
+            uint64_t free_bit = free_hand ? (uint64_t)1 << POLICY_FREE_SHIFT : 0;
+            set_decision(key | free_bit, a);
+            if (n_cards == 2 && split_aces_stand() && may_double())
+                set_decision(policy_key(KIND_SPLIT_ACES) | free_bit, split_aces_choice(lookup()));
         }
         for (int r = lowest; r < N_RANKS; ++r) {
             if (hard + r + 1 > 21) break;
