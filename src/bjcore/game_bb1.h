@@ -1,5 +1,5 @@
-/* BB+1 in a split round of two to four hands (docs/games.md, "No hole card: what a dealer natural
- * takes").
+/* BB+1 in a split round of two to four hands (docs/games.md, "No hole card: what a dealer
+ * natural takes").
  *
  * Without a hole card a dealer natural shows after the player has played.  BB+1 then
  * takes the busted (and rescued) bets, and one unit in all from the hands still standing;
