@@ -1,4 +1,4 @@
-"""CDZ- in the games is a play: each split hand decides by its own cards alone (its own
+"""CDZ- (and CDP1) in the games is a play: each split hand decides by its own cards alone (its own
 values as the split hand it is, only its own cards gone: docs/games.md, "How the model
 plays the games"), so the split value is the EV of that play, dealt card by card.
 
@@ -33,11 +33,13 @@ SHOE_PONTOON = (1, 1, 1, 1, 1, 1, 1, 3, 1, 4)    # 15 cards, three 8s
 
 
 @functools.lru_cache(maxsize=None)
-def _split_values(rules, counts, upcard, pair):
-    """(engine, reference, brute force) of splitting ``pair`` against ``upcard`` under CDZ-:
-    the brute force splits, then plays every split hand by the reference's decisions."""
+def _split_values(rules, counts, upcard, pair, split="CDZ-"):
+    """(engine, reference, brute force) of splitting ``pair`` against ``upcard`` under the
+    class ``split`` (CDZ- or CDP1, whose plays a brute force can deal: a split hand's
+    decisions do not depend on which hand it is): the brute force splits, then plays every
+    split hand by the reference's decisions."""
     kw = reference_kwargs(rules)
-    ref = GameReferenceSolver(counts, split="CDZ-", **kw)
+    ref = GameReferenceSolver(counts, split=split, **kw)
     rest = list(counts)
     for c in (upcard, pair, pair):
         rest[c - 1] -= 1
@@ -53,7 +55,7 @@ def _split_values(rules, counts, upcard, pair):
                                        natural_tie_value=Fraction(ref._t), sevens=counts[6],
                                        **brute_kw)
         engine = GameEngine([float(c) for c in counts], upcard,
-                            kernel_rules(rules, SPLIT_CLASSES["CDZ-"]), False)
+                            kernel_rules(rules, SPLIT_CLASSES[split]), False)
         value = engine.split_ev(pair)[0]
     return value, ref.hand_values_unconditioned((pair, pair), upcard)["split"], brute
 
@@ -86,29 +88,35 @@ CHOICES = {
 }
 
 
+@pytest.mark.parametrize("split", ["CDZ-", "CDP1"])
 @pytest.mark.parametrize("name", list(CHOICES))
-def test_the_references_choices_after_a_split_are_a_play(name):
+def test_the_references_choices_after_a_split_are_a_play(name, split):
     rules, counts, upcard, pair = CHOICES[name]
-    _, reference, brute = _split_values(rules, counts, upcard, pair)
+    _, reference, brute = _split_values(rules, counts, upcard, pair, split)
     assert reference == brute
 
 
+# (under CDP1 the engine made these choices by the exact values of each split hand's
+# context, not the first split hand's as its other choices: Pontoon's 8-8 with a resplit
+# 1.2e-4 above the play)
+@pytest.mark.parametrize("split", ["CDZ-", "CDP1"])
 @pytest.mark.parametrize("name", list(CHOICES))
-def test_the_engines_choices_after_a_split_are_that_play(name):
+def test_the_engines_choices_after_a_split_are_that_play(name, split):
     rules, counts, upcard, pair = CHOICES[name]
-    engine, reference, brute = _split_values(rules, counts, upcard, pair)
+    engine, reference, brute = _split_values(rules, counts, upcard, pair, split)
     assert reference == brute
     assert engine == pytest.approx(float(brute), abs=EXACT)
 
 
+@pytest.mark.parametrize("split", ["CDZ-", "CDP1"])
 @pytest.mark.parametrize("name", list(CHOICES))
-def test_the_recorded_cdz_play_replays_the_split_and_the_round(name):
+def test_the_recorded_play_replays_the_split_and_the_round(name, split):
     # before the after-double picks and split aces' double were recorded, the policy
     # engine made them by the exact values of its split context (0.029 above the play
     # for the rescue case)
     rules, counts, upcard, pair = CHOICES[name]
-    _, _, brute = _split_values(rules, counts, upcard, pair)
-    params = kernel_rules(rules, SPLIT_CLASSES["CDZ-"])
+    _, _, brute = _split_values(rules, counts, upcard, pair, split)
+    params = kernel_rules(rules, SPLIT_CLASSES[split])
     shoe = [float(c) for c in counts]
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)

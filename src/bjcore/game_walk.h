@@ -897,14 +897,14 @@ class GameWalk {
         int frozen = R.split_class == SPLIT_POLICY && total() < 21
                          ? frozen_after_double(R.redoubles - redoubles_left + 1) : -1;
         // a policy's frozen choice (the simulator's table: a redouble or rescue the rules
-        // do not offer here stands), or CDZ-'s pick in the generic split context
+        // do not offer here stands), or a split hand's pick in its basis context
         int pick = -1;
         if (frozen >= 0)
             pick = frozen == ACT_DOUBLE && may_redouble      ? ACT_DOUBLE
                    : frozen == ACT_SURRENDER && may_rescue ? ACT_SURRENDER
                                                            : ACT_STAND;
-        else if ((may_redouble || may_rescue) && cdz_elsewhere())
-            pick = cdz_after_double_pick(own, fr, redoubles_left);
+        else if ((may_redouble || may_rescue) && basis_elsewhere())
+            pick = basis_after_double_pick(own, fr, redoubles_left);
         if (pick >= 0) {
             if (picked) *picked = pick;
             if (pick == ACT_DOUBLE) return doubled_draw(2.0 * own, 2.0 * fr, own, redoubles_left - 1);
@@ -925,29 +925,39 @@ class GameWalk {
         return best;
     }
 
-    /* CDZ- in the games: a split hand's choice after a double (ACT_STAND, ACT_DOUBLE for
-     * the redouble, ACT_SURRENDER for the rescue) and split aces' double are made as its
-     * other choices (cdz_choice), in the generic split context (only its own cards gone),
-     * so that its play is told by its own cards alone (docs/games.md) */
-    bool cdz_elsewhere() const {
-        return game && R.split_class == SPLIT_CDZ && is_split() && pair_rank != PAIR_GENERIC;
+    /* In the games a split hand's choice after a double (ACT_STAND, ACT_DOUBLE for the
+     * redouble, ACT_SURRENDER for the rescue) and split aces' double are made as its other
+     * choices, in its post-split class's basis context (docs/games.md): CDZ- the generic
+     * split context (only its own cards gone: cdz_choice), CDP1 the first split hand's
+     * (one extra pair card gone), CDP its own.  Otherwise its play would not be one a
+     * player of that class could follow.  (In the lanes ``extra`` is 0: every lane of a
+     * CDP1 split hand takes the first hand's pick.) */
+    bool basis_elsewhere() const {
+        if (!game || !is_split() || pair_rank == PAIR_GENERIC) return false;
+        return R.split_class == SPLIT_CDZ || (R.split_class == SPLIT_CDP1 && extra != 1);
     }
-    int cdz_after_double_pick(double own, double fr, int redoubles_left) {
+    void enter_basis() {
+        if (R.split_class == SPLIT_CDZ) {
+            pair_rank = PAIR_GENERIC;
+            extra = 0;
+        } else {
+            extra = 1;
+        }
+    }
+    int basis_after_double_pick(double own, double fr, int redoubles_left) {
         int pick = ACT_STAND, sp = pair_rank, se = extra;
-        pair_rank = PAIR_GENERIC;
-        extra = 0;
+        enter_basis();
         doubled_choice_at(lookup(), own, fr, redoubles_left, &pick);
         pair_rank = sp;
         extra = se;
         return pick;
     }
-    bool cdz_split_aces_double() {
+    bool basis_split_aces_double() {
         int sp = pair_rank, se = extra;
-        pair_rank = PAIR_GENERIC;
-        extra = 0;
-        int generic = lookup();
-        bool dbl = improves(value_at(generic, ACT_DOUBLE).mean(),
-                            value_at(generic, ACT_STAND).mean());
+        enter_basis();
+        int basis = lookup();
+        bool dbl = improves(value_at(basis, ACT_DOUBLE).mean(),
+                            value_at(basis, ACT_STAND).mean());
         pair_rank = sp;
         extra = se;
         return dbl;
@@ -977,7 +987,8 @@ class GameWalk {
      * decision table numbers them (bjsolve.simulation.game_plan) */
     uint64_t after_double_key(int doubles) const {
         uint64_t kind = KIND_AFTER_DOUBLE + 2 * (doubles - 1) + (is_split() ? 1 : 0);
-        return hand_key | (kind << KIND_SHIFT);
+        uint64_t key = hand_key | (kind << KIND_SHIFT);
+        return is_split() && pair_rank != PAIR_GENERIC ? key | split_context_bits() : key;
     }
     /* the frozen choice after the ``doubles``-th double (a free split hand's own entry
      * first), or -1 */
@@ -1093,18 +1104,23 @@ class GameWalk {
             if (a < 0) a = policy_action(KIND_SPLIT);   // a user's chart: its split-hand entry
             return a == ACT_DOUBLE ? ACT_DOUBLE : ACT_STAND;
         }
-        if (cdz_elsewhere()) return cdz_split_aces_double() ? ACT_DOUBLE : ACT_STAND;
+        if (basis_elsewhere()) return basis_split_aces_double() ? ACT_DOUBLE : ACT_STAND;
         return improves(value_at(row, ACT_DOUBLE).mean(), value_at(row, ACT_STAND).mean())
                    ? ACT_DOUBLE : ACT_STAND;
     }
 
     uint64_t policy_key(int kind) const {
         uint64_t key = hand_key | ((uint64_t)kind << KIND_SHIFT);
-        int context = policy->split_context;
-        if ((kind == KIND_SPLIT || kind == KIND_SPLIT_ACES) && context > 0)
-            key |= ((uint64_t)pair_rank << PAIR_SHIFT)
-                   | ((uint64_t)(context == 1 ? 1 : extra) << EXTRA_SHIFT);
+        if (kind == KIND_SPLIT || kind == KIND_SPLIT_ACES) key |= split_context_bits();
         return key;
+    }
+    /* a recorded split hand decision's context: none (CDZ-, a user's table), the pair
+     * (CDP1: the first split hand's), the pair and the extra pair cards gone (CDP) */
+    uint64_t split_context_bits() const {
+        int context = policy->split_context;
+        if (context == 0) return 0;
+        return ((uint64_t)pair_rank << PAIR_SHIFT)
+               | ((uint64_t)(context == 1 ? 1 : extra) << EXTRA_SHIFT);
     }
     /* a free split hand's decision: its own entry, else the split hands' */
     int policy_action(int kind) {
@@ -1484,8 +1500,8 @@ class GameWalk {
         bool may_redouble = redoubles_left > 0 && total() < 21;
         bool may_rescue = R.double_rescue
                           && (R.rescue_after_redouble || redoubles_left == R.redoubles);
-        if ((may_redouble || may_rescue) && cdz_elsewhere()) {
-            lane_cdz_after_double(row, own, fr, redoubles_left, out, mask);
+        if ((may_redouble || may_rescue) && basis_elsewhere()) {
+            lane_basis_after_double(row, own, fr, redoubles_left, out, mask);
             return;
         }
         if (may_redouble) {
@@ -1505,9 +1521,9 @@ class GameWalk {
             }
     }
 
-    /* CDZ-: each lane takes the generic context's pick for its stake (cdz_after_double_pick);
-     * ``out`` holds the stand values */
-    void lane_cdz_after_double(int row, const double* own, const double* fr,
+    /* CDZ-, CDP1: each lane takes the basis context's pick for its stake
+     * (basis_after_double_pick); ``out`` holds the stand values */
+    void lane_basis_after_double(int row, const double* own, const double* fr,
                                int redoubles_left, double* out, unsigned mask) {
         int pick[MAX_LANES];
         bool redouble = false;
@@ -1515,7 +1531,7 @@ class GameWalk {
         for (int l = 0; l < lanes; ++l) {
             if (l % contexts == 0) {
                 free_hand = lane_free(l);
-                pick[l] = cdz_after_double_pick(own[l], fr[l], redoubles_left);
+                pick[l] = basis_after_double_pick(own[l], fr[l], redoubles_left);
                 free_hand = saved_free;
             } else {
                 pick[l] = pick[l - 1];
@@ -1592,14 +1608,14 @@ class GameWalk {
             if (!(n_cards == 2 && may_double())) return;
             double dd[MAX_LANES];
             lane_value(row, ACT_DOUBLE, dd, mask);
-            if (cdz_elsewhere()) {
+            if (basis_elsewhere()) {
                 // CDZ-: the generic context's pick, per stake
                 int saved_free = free_hand;
                 bool dbl = false;
                 for (int l = 0; l < lanes; ++l) {
                     if (l % contexts == 0) {
                         free_hand = lane_free(l);
-                        dbl = cdz_split_aces_double();
+                        dbl = basis_split_aces_double();
                         free_hand = saved_free;
                     }
                     if (dbl) out[l] = dd[l];
@@ -2000,6 +2016,7 @@ class GameWalk {
                 }
                 if (game) freeze_cdz_split_choices();
             }
+            if (game) freeze_after_double_choices(0);   // the unsplit hand's
         }
         for (int r = lowest; r < N_RANKS; ++r) {
             if (hard + r + 1 > 21) break;
@@ -2010,31 +2027,36 @@ class GameWalk {
         }
     }
 
+    /* The current hand's choice after each number of doubles it can hold, as the walk
+     * makes it in the current context (doubled_choice_at), for the stake of paid doubles;
+     * a policy engine reads it back (frozen_after_double) */
+    void freeze_after_double_choices(uint64_t free_bit) {
+        if (!(n_cards >= 3 && total() < 21 && (R.redoubles > 0 || R.double_rescue))) return;
+        double own = own_stake(), fr = free_hand ? 1.0 : 0.0;
+        own += own + fr;
+        for (int d = 1; d <= R.redoubles + 1 && d <= n_cards - 2; ++d) {
+            int pick = ACT_STAND;
+            doubled_choice_at(lookup(), own, fr, R.redoubles - (d - 1), &pick);
+            set_decision(after_double_key(d) | free_bit, pick);
+            own *= 2.0;
+            fr *= 2.0;
+        }
+    }
+
     /* CDZ- in the games: the split hands' picks the walk makes in the generic context
-     * besides cdz_choice (doubled_choice_at, split_aces_choice), for the current
-     * composition: after each number of doubles it can hold (the stake of paid doubles),
-     * and split aces' double on their second card */
+     * besides cdz_choice, for the current composition: after each double, and split
+     * aces' double on their second card */
     void freeze_cdz_split_choices() {
         for (int f = 0; f < 2; ++f) {
             if (f && !R.free_split_ranks) break;
             uint64_t free_bit = f ? (uint64_t)1 << POLICY_FREE_SHIFT : 0;
             free_hand = f;
             pair_rank = PAIR_GENERIC;
-            if (n_cards >= 3 && total() < 21 && (R.redoubles > 0 || R.double_rescue)) {
-                double own = own_stake(), fr = f ? 1.0 : 0.0;
-                own += own + fr;
-                for (int d = 1; d <= R.redoubles + 1 && d <= n_cards - 2; ++d) {
-                    int pick = ACT_STAND;
-                    doubled_choice_at(lookup(), own, fr, R.redoubles - (d - 1), &pick);
-                    set_decision(after_double_key(d) | free_bit, pick);
-                    own *= 2.0;
-                    fr *= 2.0;
-                }
-            }
+            freeze_after_double_choices(free_bit);
             pair_rank = 1;
             if (n_cards == 2 && cnt[0] > 0 && split_aces_stand() && may_double())
                 set_decision(policy_key(KIND_SPLIT_ACES) | free_bit,
-                             cdz_split_aces_double() ? ACT_DOUBLE : ACT_STAND);
+                             basis_split_aces_double() ? ACT_DOUBLE : ACT_STAND);
             pair_rank = 0;
             free_hand = 0;
         }
@@ -2048,6 +2070,7 @@ class GameWalk {
             set_decision(key | free_bit, a);
             if (n_cards == 2 && split_aces_stand() && may_double())
                 set_decision(policy_key(KIND_SPLIT_ACES) | free_bit, split_aces_choice(lookup()));
+            freeze_after_double_choices(free_bit);
         }
         for (int r = lowest; r < N_RANKS; ++r) {
             if (hard + r + 1 > 21) break;
