@@ -200,10 +200,10 @@ def test_bad_keys_are_refused_by_name():
         check_rules(dict(base, natural_loss=3))
     with pytest.raises(ValueError, match="natural_takes_all"):
         check_rules(dict(kernel_rules(Rules(), 0), natural_loss=1))
-    with pytest.raises(ValueError, match="BB\\+1"):
-        GameEngine(Shoe.decks(1).counts, 6, dict(base, natural_loss=2))
-    with pytest.raises(NotImplementedError, match="natural_loss='bb\\+1'"):
-        solve(Rules(hole_card="enhc", natural_loss="bb+1"))
+    with pytest.raises(ValueError, match="BB\\+1.*free_split_ranks"):
+        GameEngine(Shoe.decks(1).counts, 6, dict(base, natural_loss=2, free_split_ranks=1 << 8))
+    with pytest.raises(NotImplementedError, match="natural_loss='bb\\+1'.*free_splits"):
+        solve(Rules(hole_card="enhc", natural_loss="bb+1", free_splits=(8,)))
     assert solve(Rules(decks=1, hole_card="enhc", natural_loss="bb+1",
                        max_split_hands=1)).expected_value < 0
     with pytest.raises(ValueError, match="player_21_beats_natural"):

@@ -203,5 +203,5 @@ def test_bb1_with_splits_is_solved_and_its_law_refused():
     assert sol.expected_value > obbo.expected_value
     with pytest.raises(NotImplementedError, match="natural_loss='bb\\+1'"):
         sol.outcome_distribution()
-    with pytest.raises(NotImplementedError, match="max_split_hands"):
-        solve(rules.replace(max_split_hands=3))
+    with pytest.raises(NotImplementedError, match="free_splits"):
+        solve(rules.replace(max_split_hands=3, free_splits=(8,)))

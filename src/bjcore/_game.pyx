@@ -154,12 +154,12 @@ cdef class GameEngine:
         decode_rules(rules, &params)
         if params.natural_loss == 2 and params.max_split_hands > 1:
             # BB+1 charges a split round one unit for all its standing hands together
-            # (game_bb1.h): computed for two hands, without free splits
-            if params.free_split_ranks or params.max_split_hands > 2:
+            # (game_bb1.h): computed without free splits
+            if params.free_split_ranks:
                 raise ValueError(f"rules: natural_loss 2 (BB+1) with max_split_hands "
                                  f"{params.max_split_hands} and free_split_ranks "
-                                 f"{params.free_split_ranks}: BB+1 is computed with two "
-                                 f"split hands at most and no free splits")
+                                 f"{params.free_split_ranks}: BB+1 with splits is computed "
+                                 f"without free splits")
         copy_rules(&params, &self.walk.R)
         self.walk.game = params.game
         self.walk.infinite = infinite

@@ -1,5 +1,5 @@
-/* BB+1 in a split round of two hands (docs/games.md, "No hole card: what a dealer natural
- * takes").
+/* BB+1 in a split round of two to four hands (docs/games.md, "No hole card: what a dealer
+ * natural takes").
  *
  * Without a hole card a dealer natural shows after the player has played.  BB+1 then
  * takes the busted (and rescued) bets, and one unit in all from the hands still standing;
@@ -16,21 +16,24 @@
  *                       applied to each hand's chance of standing at a natural;
  *   B = E[nat]          the hole card is any unseen card alike (dealt after the player's):
  *                       the shoe's share of the natural's rank after the pair;
- *   C = E[nat * [N = 0]] neither hand left standing (each busted, rescued or paid its 21):
- *                       a double sum over the endings of the two hands (below).
+ *   C = E[nat * [N = 0]] no hand left standing (each busted, rescued or paid its 21):
+ *                       a sum over the number of hands, the ways the resplits fall and
+ *                       the hands' endings (below).
  *
  * The hands play the walk's own decisions (read as the round law reads them); those are
  * valued hand by hand with OBBO's charge of one unit for a standing hand, so they are the
  * best play of each hand alone, not the best play under BB+1's joint charge (a hand
  * behind one that stands owes nothing more for standing): the value is exact for that
- * play.  Two hands at most (max_split_hands 2: C for three or four hands is a triple or
- * quadruple sum, not written), no free splits: _game.pyx refuses the others.
+ * play.  A hand of a round of H hands plays in the walk's context e = H - 1 (the pair
+ * cards of the other hands gone), as the split assembly values it.  No free splits
+ * (_game.pyx refuses them).
  */
 #ifndef BJSOLVE_GAME_BB1_H
 #define BJSOLVE_GAME_BB1_H
 
 #include <map>
 #include <tuple>
+#include <unordered_map>
 #include <vector>
 
 #include "game_law.h"
@@ -171,23 +174,31 @@ class BB1Split {
         return sum;
     }
 
-    /* ---- C: both hands end without standing ----------------------------------------- */
+    /* ---- C: no hand ends standing ------------------------------------------------- */
 
-    /* Two hands (no resplit): hand 1 takes its second card and is played out, then hand
-     * 2, from one shoe.  A given sequence of cards has the chance
+    /* The split hands are dealt as the real round deals them (the brute force's order):
+     * the hand in turn takes its second card; a pair card while fewer than M hands are out
+     * is split off (a new hand waits) and the hand takes another; then the hand is played
+     * out, and the next waiting hand takes its second card.  A given sequence of cards has
+     * the chance
      *     F(x) = prod_r (n_r)_(x_r) / (N)_(|x|)
-     * (falling factorials; x its composition), whatever the order, so the chance that
-     * hand 1 ends on composition a and hand 2 on b, neither standing, is c(a) c(b) F(a + b),
-     * c(a) being the number of orders of a that the hand's play draws (its decisions read
-     * its own cards only).  The hole card, dealt after, makes a natural with chance
-     * (n_X - x_X) / (N - |x|).  So C = sum over a, b of c(a) c(b) F(a + b) nat(a + b),
-     * from one list of a split hand's non-standing endings. */
+     * (falling factorials; x its composition), whatever the order, so the chance that the
+     * round ends with H hands on the compositions a_1 .. a_H (each after its pair card,
+     * second card included), none standing, is  m * prod_h c(a_h) * F(sum a_h + (H - 2) p)
+     * with c(a) the number of card orders of a that a hand's play draws (its decisions read
+     * its own cards and its context e = H - 1, as the walk's split assembly values it) and
+     * m the number of ways the resplits fall (paths below).  A hand whose second card came
+     * while fewer than M hands were out has a second card other than the pair's (it would
+     * have split): its orders are counted from the endings whose first card is not p.
+     * The hole card, dealt after, makes a natural with chance
+     * (n_X - x_X) / (N - |x|).  C sums that over H, the paths and the endings: the
+     * compositions of the first H - 1 hands merged (a sum of counts per composition), the
+     * last hand's endings summed against them. */
     struct Ending {
         int x[N_RANKS];
         int size;
         double count;
     };
-    std::vector<Ending> endings;
 
     /* a hand state of the walk between draws */
     struct State {
@@ -203,10 +214,10 @@ class BB1Split {
         }
     };
 
-    void set_hand(const int* x) {
+    void set_hand(const int* x, int e) {
         w->clear_hand();
         w->pair_rank = pair;
-        w->extra = 1;
+        w->extra = e;
         w->free_hand = 0;
         w->add_card(p);
         for (int r = 0; r < N_RANKS; ++r)
@@ -217,12 +228,16 @@ class BB1Split {
         out[std::vector<int>(x, x + N_RANKS)] += count;
     }
 
-    /* the split hand's endings without standing (busted, rescued, a 21 paid at once),
-     * with the number of card orders that reach each */
-    void list_endings() {
+    /* a split hand's endings without standing (busted, rescued, a 21 paid at once) in the
+     * context e, with the number of card orders that reach each; its second card any
+     * rank, any but the pair's, or the pair's */
+    enum { SECOND_ANY, SECOND_NOT_PAIR, SECOND_PAIR };
+    std::vector<Ending> list_endings(int e, int second) {
         std::map<std::vector<int>, double> out;
         std::map<State, double> level;
         for (int r = 0; r < N_RANKS; ++r) {   // the second card: no decision before it
+            if ((r == p && second == SECOND_NOT_PAIR) || (r != p && second == SECOND_PAIR))
+                continue;
             State s{};
             s.x[r] = 1;
             level[s] = 1.0;
@@ -232,7 +247,7 @@ class BB1Split {
             for (const auto& kv : level) {
                 const State& s = kv.first;
                 double count = kv.second;
-                set_hand(s.x);
+                set_hand(s.x, e);
                 int a;
                 if (s.doubles == 0) {
                     a = w->is_charlie() ? ACT_STAND : law.continuation_action();
@@ -244,7 +259,8 @@ class BB1Split {
                         continue;
                     }
                 }
-                if (a == ACT_STAND) {
+                if (a == ACT_STAND || a == ACT_SURRENDER) {
+                    // (a later surrender: a no-hole-card natural voids it, the hand stands)
                     if (!ends_standing(w->own_stake())) end_here(out, s.x, count);
                     continue;
                 }
@@ -275,30 +291,98 @@ class BB1Split {
             level.swap(next);
         }
         w->clear_hand();
-        endings.clear();
+        std::vector<Ending> endings;
         for (const auto& kv : out) {
-            Ending e;
-            e.size = 0;
+            Ending en;
+            en.size = 0;
             for (int r = 0; r < N_RANKS; ++r) {
-                e.x[r] = kv.first[r];
-                e.size += e.x[r];
+                en.x[r] = kv.first[r];
+                en.size += en.x[r];
             }
-            e.count = kv.second;
-            endings.push_back(e);
+            en.count = kv.second;
+            endings.push_back(en);
         }
+        return endings;
     }
 
     bool ends_standing(double own) const { return own > 0.0 && !paid_at_once(); }
 
-    double both_end_without_standing() {
-        list_endings();
-        int most = 0, total = 0;
-        for (const Ending& e : endings) {
-            if (e.size > total) total = e.size;
-            for (int r = 0; r < N_RANKS; ++r) if (e.x[r] > most) most = e.x[r];
+    /* The ways the resplits fall: paths[H][k] counts the orders of second cards that end
+     * with H hands, k of them dealt their second card while fewer than M hands were out
+     * (a card other than the pair's), the other H - k at the limit (any card).  With two
+     * hands at most (M = 2): one way, k = 0. */
+    void count_paths(int hands_out, int in_turn, int k, double paths[5][5]) const {
+        if (in_turn > hands_out) {
+            paths[hands_out][k] += 1.0;
+            return;
         }
-        most *= 2;
-        total *= 2;
+        if (hands_out < M && hands_out < 4) {
+            count_paths(hands_out + 1, in_turn, k, paths);   // a pair card: split off
+            count_paths(hands_out, in_turn + 1, k + 1, paths);
+        } else {
+            count_paths(hands_out, in_turn + 1, k, paths);
+        }
+    }
+
+    /* compositions merged: the first hands' cards, with their summed counts */
+    typedef unsigned __int128 CompKey;
+    static CompKey comp_key(const int* x) {
+        CompKey key = 0;
+        for (int r = 0; r < N_RANKS; ++r) key |= (CompKey)(unsigned)x[r] << (8 * r);
+        return key;
+    }
+    struct CompHash {
+        size_t operator()(CompKey k) const {
+            uint64_t lo = (uint64_t)k, hi = (uint64_t)(k >> 64);
+            return (size_t)((lo ^ (hi * 0x9E3779B97F4A7C15ULL)) * 0xBF58476D1CE4E5B9ULL >> 7);
+        }
+    };
+
+    /* the sums a + b of a composition of ``first`` and an ending of ``hand``, merged; a
+     * sum the unseen cards cannot deal (the resplits' pair cards counted) is dropped */
+    std::vector<Ending> convolve(const std::vector<Ending>& first,
+                                 const std::vector<Ending>& hand, int pair_cards) {
+        std::vector<Ending> out;
+        std::unordered_map<CompKey, size_t, CompHash> at;
+        for (const Ending& a : first)
+            for (const Ending& b : hand) {
+                Ending s;
+                s.size = a.size + b.size;
+                bool dealt = true;
+                for (int r = 0; r < N_RANKS; ++r) {
+                    s.x[r] = a.x[r] + b.x[r];
+                    if (!w->infinite && s.x[r] + (r == p ? pair_cards : 0) > base[r])
+                        dealt = false;
+                }
+                if (!dealt) continue;
+                s.count = a.count * b.count;
+                CompKey key = comp_key(s.x);
+                auto it = at.find(key);
+                if (it != at.end()) {
+                    out[it->second].count += s.count;
+                } else {
+                    at.emplace(key, out.size());
+                    out.push_back(s);
+                }
+            }
+        return out;
+    }
+
+    /* sum over a in ``first``, b in ``last`` of count(a) count(b) F(a + b + pair_cards p)
+     * times the natural's chance after them */
+    double closing_sum(const std::vector<Ending>& first, const std::vector<Ending>& last,
+                       int pair_cards) {
+        int most = 0, total = 0, most_a = 0, most_b = 0, size_a = 0, size_b = 0;
+        for (const Ending& e : first) {
+            if (e.size > size_a) size_a = e.size;
+            for (int r = 0; r < N_RANKS; ++r) if (e.x[r] > most_a) most_a = e.x[r];
+        }
+        for (const Ending& e : last) {
+            if (e.size > size_b) size_b = e.size;
+            for (int r = 0; r < N_RANKS; ++r) if (e.x[r] > most_b) most_b = e.x[r];
+        }
+        most = most_a + most_b + pair_cards;
+        total = size_a + size_b + pair_cards;
         // fall[r][k] = (n_r)_k, den[k] = (N)_k; the infinite shoe: p_r^k and 1
         std::vector<double> fall(N_RANKS * (most + 1)), den(total + 2);
         double N = 0.0;
@@ -317,25 +401,104 @@ class BB1Split {
             double f = w->infinite ? 1.0 : N - k;
             v = f > 0.0 ? v * f : 0.0;
         }
+        int nat_pairs = nat_rank == p ? pair_cards : 0;
         double sum = 0.0;
-        for (const Ending& a : endings)
-            for (const Ending& b : endings) {
-                int k = a.size + b.size;
+        for (const Ending& a : first) {
+            const double* row[N_RANKS];   // (n_r)_(a_r + pair cards + j) at j
+            for (int r = 0; r < N_RANKS; ++r)
+                row[r] = &fall[r * (most + 1) + a.x[r] + (r == p ? pair_cards : 0)];
+            for (const Ending& b : last) {
+                int k = a.size + b.size + pair_cards;
                 if (den[k] == 0.0) continue;
                 double f = a.count * b.count / den[k];
-                for (int r = 0; r < N_RANKS && f != 0.0; ++r)
-                    f *= fall[r * (most + 1) + a.x[r] + b.x[r]];
+                for (int r = 0; r < N_RANKS && f != 0.0; ++r) f *= row[r][b.x[r]];
                 if (f == 0.0) continue;
                 double nat;
                 if (w->infinite) {
                     nat = base[nat_rank];
                 } else {
-                    double left = N - k, n_x = base[nat_rank] - a.x[nat_rank] - b.x[nat_rank];
+                    double left = N - k,
+                           n_x = base[nat_rank] - a.x[nat_rank] - b.x[nat_rank] - nat_pairs;
                     nat = (left > 0.0 && n_x > 0.0) ? n_x / left : 0.0;
                 }
                 sum += f * nat;
             }
+        }
         return sum;
+    }
+
+    /* the infinite shoe: a hand's chance of ending on one of ``endings`` (each order of
+     * cards dealt independently) */
+    double chance_of(const std::vector<Ending>& endings) const {
+        double sum = 0.0;
+        for (const Ending& e : endings) {
+            double f = e.count;
+            for (int r = 0; r < N_RANKS; ++r)
+                for (int c = 0; c < e.x[r]; ++c) f *= base[r];
+            sum += f;
+        }
+        return sum;
+    }
+
+    static double binomial(int n, int j) {
+        if (j < 0 || j > n) return 0.0;
+        double b = 1.0;
+        for (int i = 1; i <= j; ++i) b = b * (n - j + i) / i;
+        return b;
+    }
+
+    double none_left_standing() {
+        double paths[5][5] = {};
+        count_paths(2, 1, 0, paths);
+        double C = 0.0;
+        for (int H = 2; H <= M; ++H) {
+            bool any = false;
+            for (int k = 0; k <= H; ++k) any = any || paths[H][k] != 0.0;
+            if (!any) continue;
+            // the hands' context in the walk's split assembly (the infinite shoe: one)
+            int e = w->infinite ? 1 : H - 1;
+            if (M == 2) {   // two hands, each second card any: one double sum
+                std::vector<Ending> any_second = list_endings(e, SECOND_ANY);
+                C += paths[H][0] * closing_sum(any_second, any_second, 0);
+                continue;
+            }
+            // A hand at the limit takes any second card: the pair's or another.  Counted
+            // by the number j of hands whose second card is the pair's (every hand's
+            // endings alike), the round's ways are coef[j] = sum over k of
+            // paths[H][k] * binomial(H - k, j), each such round summed once.
+            double coef[5] = {};
+            for (int k = 0; k <= H; ++k)
+                for (int j = 0; j <= H - k; ++j) coef[j] += paths[H][k] * binomial(H - k, j);
+            std::vector<Ending> other = list_endings(e, SECOND_NOT_PAIR);
+            std::vector<Ending> paired = list_endings(e, SECOND_PAIR);
+            if (w->infinite) {
+                // the hands independent: a product of their chances
+                double n = chance_of(other), q = chance_of(paired);
+                for (int j = 0; j <= H; ++j)
+                    if (coef[j] != 0.0)
+                        C += coef[j] * std::pow(n, H - j) * std::pow(q, j)
+                             * std::pow(base[p], H - 2) * base[nat_rank];
+                continue;
+            }
+            // the first hands' compositions merged: H - j hands on ``other``, j - 1 on
+            // ``paired``; the last hand's endings summed against them
+            std::vector<std::vector<Ending>> others(1, std::vector<Ending>(1));
+            for (int r = 0; r < N_RANKS; ++r) others[0][0].x[r] = 0;   // no hand yet: one way
+            others[0][0].size = 0;
+            others[0][0].count = 1.0;
+            for (int i = 1; i < H; ++i) others.push_back(convolve(others[i - 1], other, H - 2));
+            for (int j = 0; j <= H; ++j) {
+                if (coef[j] == 0.0) continue;
+                if (j == 0) {
+                    C += coef[0] * closing_sum(others[H - 1], other, H - 2);
+                    continue;
+                }
+                std::vector<Ending> first = others[H - j];
+                for (int i = 1; i < j; ++i) first = convolve(first, paired, H - 2);
+                C += coef[j] * closing_sum(first, paired, H - 2);
+            }
+        }
+        return C;
     }
 
     /* the unseen cards: the shoe less the dealer's and the pair's two (the infinite
@@ -354,7 +517,7 @@ class BB1Split {
         double B = (N > 0.0 && base[nat_rank] > 0.0) ? base[nat_rank] / N : 0.0;
         if (w->infinite) B = base[nat_rank];
         double A = standing_sum();
-        double C = both_end_without_standing();
+        double C = none_left_standing();
         w->clear_hand();
         return A - B + C;
     }
@@ -367,7 +530,7 @@ double bb1_split_refund(Walk& w, int pair, int M) {
     if (!(w.R.natural_loss == 2 && w.R.natural_takes_all && w.dealer_n == 1
           && (w.upcard == 1 || w.upcard == 10)))
         return 0.0;
-    if (M != 2) return NAN;   // (refused before: _game.pyx)
+    if (M < 2 || M > 4) return NAN;   // (hands_limit: 2 .. 4)
     BB1Split<Walk> bb1(&w, pair, M);
     return bb1.refund();
 }

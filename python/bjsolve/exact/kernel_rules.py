@@ -31,8 +31,8 @@ def kernel_rules(rules: Rules, split_code: int) -> dict:
         raise NotImplementedError(
             f"Rules.natural_loss={rules.natural_loss!r} with Rules.max_split_hands="
             f"{rules.max_split_hands} and Rules.free_splits={rules.free_splits!r} is not "
-            f"computed yet: BB+1 is computed with two split hands at most "
-            f"(max_split_hands <= 2) and no free splits (docs/games.md)")
+            f"computed yet: BB+1 with splits is computed without free splits "
+            f"(docs/games.md)")
     if unsupported is not None:
         raise NotImplementedError(
             f"Rules.{unsupported}={getattr(rules, unsupported)!r} is stated but not computed "

@@ -179,13 +179,12 @@ def _check_game_rules(rules: "Rules") -> None:
 
 def unsupported_rule(rules: "Rules") -> str | None:
     """The first rule of ``rules`` that no solver computes yet (NOT_YET_SOLVED), or None.
-    BB+1 is computed with two split hands at most and no free splits: its one unit is
-    charged to a split round's standing hands together (docs/games.md)."""
+    BB+1 with splits is computed without free splits: its one unit is charged to a split
+    round's standing hands together (docs/games.md)."""
     for name in NOT_YET_SOLVED:
         if getattr(rules, name) != GAME_DEFAULTS[name]:
             return name
-    if rules.natural_loss == "bb+1" and (rules.max_split_hands > 2 or (
-            rules.max_split_hands > 1 and rules.free_splits)):
+    if rules.natural_loss == "bb+1" and rules.max_split_hands > 1 and rules.free_splits:
         return "natural_loss"
     return None
 
@@ -263,7 +262,7 @@ class Rules:
     natural_loss: what a dealer natural takes in the no-hole-card game (hole_card="enhc"):
         "hole-card" (every bet, the classic ENHC), "obbo" (the busted bets, and of every
         other hand its bet before doubling) or "bb+1" (the busted bets and one unit more;
-        computed with two split hands at most): docs/games.md.
+        computed with paid splits to four hands, not free splits): docs/games.md.
     """
 
     decks: float = 6
