@@ -1505,12 +1505,8 @@ class GameWalk {
             return;
         }
         if (may_redouble) {
-            double v[MAX_LANES], own2[MAX_LANES], fr2[MAX_LANES];
-            for (int l = 0; l < lanes; ++l) {
-                own2[l] = 2.0 * own[l];
-                fr2[l] = 2.0 * fr[l];
-            }
-            lane_doubled_draw(own2, fr2, own, redoubles_left - 1, v, mask);
+            double v[MAX_LANES];
+            lane_redouble(own, fr, redoubles_left, v, mask);
             for (int l = 0; l < lanes; ++l)
                 if (improves(v[l], out[l])) out[l] = v[l];
         }
@@ -1521,10 +1517,21 @@ class GameWalk {
             }
     }
 
+    /* a redouble in every lane: the stake (own, fr) doubled, one card and the choices after */
+    void lane_redouble(const double* own, const double* fr, int redoubles_left, double* v,
+                       unsigned mask) {
+        double own2[MAX_LANES], fr2[MAX_LANES];
+        for (int l = 0; l < lanes; ++l) {
+            own2[l] = 2.0 * own[l];
+            fr2[l] = 2.0 * fr[l];
+        }
+        lane_doubled_draw(own2, fr2, own, redoubles_left - 1, v, mask);
+    }
+
     /* CDZ-, CDP1: each lane takes the basis context's pick for its stake
      * (basis_after_double_pick); ``out`` holds the stand values */
     void lane_basis_after_double(int row, const double* own, const double* fr,
-                               int redoubles_left, double* out, unsigned mask) {
+                                 int redoubles_left, double* out, unsigned mask) {
         int pick[MAX_LANES];
         bool redouble = false;
         int saved_free = free_hand;
@@ -1539,12 +1546,8 @@ class GameWalk {
             redouble |= pick[l] == ACT_DOUBLE;
         }
         if (redouble) {
-            double v[MAX_LANES], own2[MAX_LANES], fr2[MAX_LANES];
-            for (int l = 0; l < lanes; ++l) {
-                own2[l] = 2.0 * own[l];
-                fr2[l] = 2.0 * fr[l];
-            }
-            lane_doubled_draw(own2, fr2, own, redoubles_left - 1, v, mask);
+            double v[MAX_LANES];
+            lane_redouble(own, fr, redoubles_left, v, mask);
             for (int l = 0; l < lanes; ++l)
                 if (pick[l] == ACT_DOUBLE) out[l] = v[l];
         }
