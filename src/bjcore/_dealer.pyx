@@ -176,6 +176,10 @@ cdef class _TrieBuilder:
 # Evaluating a trie
 # --------------------------------------------------------------------------------------
 
+cdef extern from "trie_pass.h":
+    # marks the leaves the pass does together with the node before them (in ``kind``)
+    void group_leaves "bj_group_leaves"(NodeOffsets* off, int n) noexcept nogil
+
 cdef class DealerTrie:
     """All dealer draw compositions from a starting hand, in pre-order.
 
@@ -241,6 +245,8 @@ cdef class DealerTrie:
             else:
                 where.kind = NODE_DRAW_AND_END
             self.offsets.push_back(where)
+        # the leaves a pass does together with the node before them (trie_pass.h)
+        group_leaves(self.offsets.data(), self.n_nodes)
 
     cdef void evaluate(self, const double* weights, double total, bint infinite,
                        double* out) noexcept nogil:
