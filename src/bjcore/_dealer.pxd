@@ -15,7 +15,7 @@ cdef enum:
     TRIE_BATCH = 64       # shoes evaluated together in one trie pass (64: the per-node
                           # overhead is shared by twice the lanes of 32, as 32 did for 16)
     MAX_FACTORS = 128     # distinct (rank, prior) pairs a dealer trie may use
-    QUEUE_AHEAD = 8       # shoes a DealerStore holds back while their index entries load
+    QUEUE_AHEAD = 32      # shoes a DealerStore holds back while their index entries load
                           # (a power of two)
 
 
