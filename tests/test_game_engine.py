@@ -747,6 +747,25 @@ def test_fixed_strategy_removal_effects_of_a_game_average_to_zero(monkeypatch):
     assert effects.effects[5] > 0 > effects.effects[1]
 
 
+@pytest.mark.parametrize("rules", [
+    Rules.preset("super-fun-21"),
+    Rules.preset("spanish-21", decks=1, bonus_678=(1.0, 1.0, 1.0), bonus_777=(1.0, 1.0, 1.0),
+                 super_bonus=0.0),
+    pytest.param(Rules.preset("spanish-21", decks=1), marks=pytest.mark.xfail(
+        strict=True, reason="a depleted shoe's 7-7-7 suits follow its own sevens, not the "
+                            "whole shoe's (docs/games.md, Suits): mean 2.4e-7")),
+], ids=["super-fun-21", "spanish-21-1d-no-suits", "spanish-21-1d"])
+def test_fixed_strategy_removal_effects_average_to_zero_with_choices_after_doubles(rules):
+    """The same with the rescue and redoubles: the frozen strategy holds every choice after
+    a double, unsplit and split, so the depleted shoes play it as the full shoe did (before,
+    they re-chose after doubles, and the mean was 3.2e-6 for Super Fun 21)."""
+    from bjsolve.counting import removal
+    effects = removal.effects_of_removal(rules)
+    counts = effects.shoe.counts
+    mean = sum(effects.effects[r] * counts[r - 1] for r in range(1, 11)) / sum(counts)
+    assert abs(mean) < 1e-13
+
+
 # ---- against the simulator's exact infinite-shoe recursion (tests/test_simulate_games.py) ---
 
 CHART_CASES = ["classic", "dealer 22 push", "free doubles", "free splits",

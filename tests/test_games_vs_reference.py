@@ -7,14 +7,10 @@ solver computes.  What each case calls: ``solve(rules, shoe=Shoe(counts), split=
 ``ev_by_upcard``, ``hand_values_unconditioned`` and ``hand_values``.
 
 Every case is compared under CDP, where each split hand's play is its own best in its
-context in both.  Under CDZ- both play a split hand's stand / hit / double / surrender by
-its own values as the split hand it is, only its own cards gone (docs/games.md): the
-bonuses not paid after a split agree.  Two choices of a split hand still differ: the choice
-after a double (stand, redouble, rescue) and split aces' stand-or-double, which the engine
-makes by the exact values in the hand's split context (extra pair cards gone) and the
-reference, as the convention says, with only its own cards gone (a play the brute force
-replays: tests/test_cdz_split_play.py).  Cases with those choices are compared under CDP
-only.
+context in both, and under CDZ-, where both play a split hand by its own values as the
+split hand it is, only its own cards gone (docs/games.md): its stand / hit / double /
+surrender, its choice after a double and split aces' double (a play the brute force
+replays: tests/test_cdz_split_play.py).
 
 A sample runs by default; the rest is marked ``slow`` (a case takes 4-30 s of exact
 fractions).
@@ -68,18 +64,14 @@ def _case(name):
 
 
 
-# the cases with an after-double choice or doubled split aces on split hands (see above)
-CDZ_READINGS_DIFFER = {"redoubles", "double_rescue", "redoubles_and_rescue",
-                       "double_split_aces", "enhc_rescue", "spanish-21"}
-DEFAULT_RUN = {("free-bet", "CDZ-"), ("bonus_21", "CDP"), ("double_rescue", "CDP"),
-               ("enhc_free_bet", "CDZ-"), ("bonus_678_777", "CDZ-")}
+DEFAULT_RUN = {("free-bet", "CDZ-"), ("bonus_21", "CDP"), ("double_rescue", "CDZ-"),
+               ("enhc_free_bet", "CDZ-"), ("bonus_678_777", "CDZ-"),
+               ("double_split_aces", "CDZ-")}
 
 
 def _cases():
     for name in list(ONE_RULE) + list(SOLVABLE_PRESETS):
         for split in ("CDZ-", "CDP"):
-            if split == "CDZ-" and name in CDZ_READINGS_DIFFER:
-                continue
             marks = () if (name, split) in DEFAULT_RUN else (pytest.mark.slow,)
             yield pytest.param(name, split, marks=marks, id=f"{name}-{split}")
 

@@ -101,6 +101,21 @@ def test_engine_equals_the_reference_on_a_13_card_shoe(both):
             assert value == pytest.approx(float(want[action]), abs=EXACT), (cards, up, action)
 
 
+@pytest.mark.parametrize("after", [False, True], ids=["no-rescue-after", "rescue-after"])
+def test_split_hands_under_cdz_equal_the_reference(after):
+    """CDZ-: a split hand's redouble and rescue are chosen with only its own cards gone,
+    in the engine and the reference alike (docs/games.md; tests/test_cdz_split_play.py)."""
+    rules = _rules(after)
+    ref = GameReferenceSolver(SHOE, split="CDZ-", **reference_kwargs(rules))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        sol = solve(rules, shoe=Shoe(SHOE), split="CDZ-", threads=1)
+    for up, cards in ((10, (6, 6)), (10, (7, 7)), (5, (6, 6)), (10, (5, 5))):
+        want = ref.hand_values_unconditioned(cards, up)["split"]
+        got = sol.hand_ev(cards, up, given_no_blackjack=False)["split"]
+        assert got == pytest.approx(float(want), abs=EXACT), (cards, up)
+
+
 def test_the_reference_recursion_equals_its_brute_force(both):
     # every card of the round dealt, the reference's own choices played
     rules, _, ref = both

@@ -40,9 +40,8 @@ SUPER_FUN_RULES = dict(hit_soft_17=True, blackjack_payout=1.0, diamond_blackjack
                        double_rescue=True, charlie=6, bonus_21=(2.0, 2.0, 2.0),
                        bonus_after_split=True, surrender_any_time=True,
                        bonus_21_at_once=True)
-# CDZ- only without the rescue: a split hand's choice after a double is made in its split
-# context by the engine, with only its own cards gone by the reference (the convention;
-# tests/test_games_vs_reference.py, tests/test_cdz_split_play.py)
+# CDZ- and CDP: a split hand's play under CDZ- (the rescue included) is its own cards'
+# (tests/test_cdz_split_play.py)
 CASES = {
     "surrender-any-time": (dict(surrender="late", surrender_any_time=True,
                                 max_split_hands=2), SHOE_TINY, "CDZ-"),
@@ -52,6 +51,7 @@ CASES = {
                        hole_card="enhc", double_rescue=True, bonus_21_at_once=True,
                        bonus_21=(2.0, 2.0, 2.0)), SHOE_TINY, "CDP"),
     "super-fun-rules": (SUPER_FUN_RULES, SHOE_TINY, "CDP"),
+    "super-fun-rules-cdz": (SUPER_FUN_RULES, SHOE_TINY, "CDZ-"),
     # a bonus not paid after a split, CDZ-: the split hands decide without it
     "21-at-once-bonus-cdz": (dict(bonus_21_at_once=True, bonus_21=(2.0, 2.0, 2.0),
                                   max_split_hands=2), SHOE_TINY, "CDZ-"),

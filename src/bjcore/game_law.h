@@ -250,11 +250,7 @@ class GameLaw {
         int row = w->lookup();
         if (w->split_aces_stand()) {
             if (!(w->n_cards == 2 && w->may_double())) return ACT_STAND;
-            if (R.split_class == SPLIT_POLICY)
-                return w->policy_action(KIND_SPLIT) == ACT_DOUBLE ? ACT_DOUBLE : ACT_STAND;
-            double st = w->value_at(row, ACT_STAND).mean();
-            double dd = w->value_at(row, ACT_DOUBLE).mean();
-            return improves(dd, st) ? ACT_DOUBLE : ACT_STAND;
+            return w->split_aces_choice(row);
         }
         if (R.split_class == SPLIT_POLICY && w->pair_rank != PAIR_GENERIC) {
             int a = w->policy_action(w->is_split() ? KIND_SPLIT : KIND_LATER);
@@ -404,33 +400,8 @@ class GameLaw {
     /* the action the walk's doubled_choice takes after a double's card, the doubled stake
      * (own, fr): ACT_STAND, ACT_DOUBLE (redouble) or ACT_SURRENDER (the rescue) */
     int doubled_action(double own, double fr, int redoubles_left) {
-        const GameRules& R = w->R;
-        int row = w->lookup();
-        const StandLaw law = w->law_at(row);
-        ValueAcc stand = R.natural_loss ? w->natural_loss_stand(law, own, fr)
-                                        : ValueAcc::settle(law, own, own + fr, R.tie_value);
-        bool may_redouble = redoubles_left > 0 && w->total() < 21;
-        double orig = w->own_stake();
-        bool may_rescue = R.double_rescue
-                          && (R.rescue_after_redouble || redoubles_left == R.redoubles);
-        int frozen = R.split_class == SPLIT_POLICY && w->total() < 21
-                         ? w->policy->get(w->after_double_key(R.redoubles - redoubles_left + 1))
-                         : -1;
         int choice = ACT_STAND;
-        if (frozen >= 0) {
-            if (frozen == ACT_DOUBLE && may_redouble) choice = ACT_DOUBLE;
-            else if (frozen == ACT_SURRENDER && may_rescue) choice = ACT_SURRENDER;
-        } else {
-            double best = stand.mean();
-            if (may_redouble) {
-                double v = w->doubled_draw(2.0 * own, 2.0 * fr, own, redoubles_left - 1).mean();
-                if (improves(v, best)) { best = v; choice = ACT_DOUBLE; }
-            }
-            if (may_rescue) {
-                double v = w->rescue_value(law, own, orig);
-                if (improves(v, best)) { best = v; choice = ACT_SURRENDER; }
-            }
-        }
+        w->doubled_choice_at(w->lookup(), own, fr, redoubles_left, &choice);
         return choice;
     }
 

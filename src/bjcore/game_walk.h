@@ -43,7 +43,11 @@ namespace bjgame {
 enum { MAX_A = 8 };
 enum { ACT_STAND = 0, ACT_HIT = 1, ACT_DOUBLE = 2, ACT_SPLIT = 3, ACT_SURRENDER = 4 };
 enum { SPLIT_CDZ = 0, SPLIT_CDP1 = 1, SPLIT_CDP = 2, SPLIT_POLICY = 3 };
-enum { KIND_START = 0, KIND_LATER = 1, KIND_SPLIT = 2, KIND_AFTER_DOUBLE = 4 };
+/* the kinds of decision a policy table holds (the simulator's table numbers them alike);
+ * KIND_SPLIT_ACES: split aces' double on their second card when they may not hit, which
+ * the split hand's entry (KIND_SPLIT: stand, hit or double) cannot say */
+enum { KIND_START = 0, KIND_LATER = 1, KIND_SPLIT = 2, KIND_SPLIT_ACES = 3,
+       KIND_AFTER_DOUBLE = 4 };
 enum { OK = 0, NO_MEMORY = 1 };
 /* a split hand's context: the pair rank 1..10, or GENERIC (CDZ-'s model: the split hand
  * seen with only its own cards gone, whatever its pair) */
@@ -872,8 +876,11 @@ class GameWalk {
     }
 
     /* after a double's card: stand, redouble (a paid double of the whole stake) or the
-     * rescue (surrender losing the original own stake); ties go to the earlier */
-    Acc doubled_choice_at(int row, double own, double fr, int redoubles_left) {
+     * rescue (surrender losing the original own stake); ties go to the earlier.  The
+     * choice made goes to ``picked`` (ACT_STAND, ACT_DOUBLE, ACT_SURRENDER): the round
+     * law plays it (game_law.h) */
+    Acc doubled_choice_at(int row, double own, double fr, int redoubles_left,
+                          int* picked = nullptr) {
         const StandLaw law = law_at(row);
         Acc stand = R.natural_loss ? natural_loss_stand(law, own, fr)
                                    : Acc::settle(law, own, own + fr, R.tie_value);
@@ -888,26 +895,72 @@ class GameWalk {
         bool may_rescue = R.double_rescue
                           && (R.rescue_after_redouble || redoubles_left == R.redoubles);
         int frozen = R.split_class == SPLIT_POLICY && total() < 21
-                         ? policy->get(after_double_key(R.redoubles - redoubles_left + 1)) : -1;
-        if (frozen >= 0) {
-            // a policy's frozen after-double choice (the simulator's table): a redouble
-            // or rescue the rules do not offer here stands
-            if (frozen == ACT_DOUBLE && may_redouble)
-                return doubled_draw(2.0 * own, 2.0 * fr, own, redoubles_left - 1);
-            if (frozen == ACT_SURRENDER && may_rescue)
-                return Acc::constant(rescue_value(law, own, orig));
+                         ? frozen_after_double(R.redoubles - redoubles_left + 1) : -1;
+        // a policy's frozen choice (the simulator's table: a redouble or rescue the rules
+        // do not offer here stands), or a split hand's pick in its basis context
+        int pick = -1;
+        if (frozen >= 0)
+            pick = frozen == ACT_DOUBLE && may_redouble      ? ACT_DOUBLE
+                   : frozen == ACT_SURRENDER && may_rescue ? ACT_SURRENDER
+                                                           : ACT_STAND;
+        else if ((may_redouble || may_rescue) && basis_elsewhere())
+            pick = basis_after_double_pick(own, fr, redoubles_left);
+        if (pick >= 0) {
+            if (picked) *picked = pick;
+            if (pick == ACT_DOUBLE) return doubled_draw(2.0 * own, 2.0 * fr, own, redoubles_left - 1);
+            if (pick == ACT_SURRENDER) return Acc::constant(rescue_value(law, own, orig));
             return stand;
         }
         Acc best = stand;
+        pick = ACT_STAND;
         if (may_redouble) {
             Acc v = doubled_draw(2.0 * own, 2.0 * fr, own, redoubles_left - 1);
-            if (improves(v.mean(), best.mean())) best = v;
+            if (improves(v.mean(), best.mean())) { best = v; pick = ACT_DOUBLE; }
         }
         if (may_rescue) {
             Acc v = Acc::constant(rescue_value(law, own, orig));
-            if (improves(v.mean(), best.mean())) best = v;
+            if (improves(v.mean(), best.mean())) { best = v; pick = ACT_SURRENDER; }
         }
+        if (picked) *picked = pick;
         return best;
+    }
+
+    /* In the games a split hand's choice after a double (ACT_STAND, ACT_DOUBLE for the
+     * redouble, ACT_SURRENDER for the rescue) and split aces' double are made as its other
+     * choices, in its post-split class's basis context (docs/games.md): CDZ- the generic
+     * split context (only its own cards gone: cdz_choice), CDP1 the first split hand's
+     * (one extra pair card gone), CDP its own.  Otherwise its play would not be one a
+     * player of that class could follow.  (In the lanes ``extra`` is 0: every lane of a
+     * CDP1 split hand takes the first hand's pick.) */
+    bool basis_elsewhere() const {
+        if (!game || !is_split() || pair_rank == PAIR_GENERIC) return false;
+        return R.split_class == SPLIT_CDZ || (R.split_class == SPLIT_CDP1 && extra != 1);
+    }
+    void enter_basis() {
+        if (R.split_class == SPLIT_CDZ) {
+            pair_rank = PAIR_GENERIC;
+            extra = 0;
+        } else {
+            extra = 1;
+        }
+    }
+    int basis_after_double_pick(double own, double fr, int redoubles_left) {
+        int pick = ACT_STAND, sp = pair_rank, se = extra;
+        enter_basis();
+        doubled_choice_at(lookup(), own, fr, redoubles_left, &pick);
+        pair_rank = sp;
+        extra = se;
+        return pick;
+    }
+    bool basis_split_aces_double() {
+        int sp = pair_rank, se = extra;
+        enter_basis();
+        int basis = lookup();
+        bool dbl = improves(value_at(basis, ACT_DOUBLE).mean(),
+                            value_at(basis, ACT_STAND).mean());
+        pair_rank = sp;
+        extra = se;
+        return dbl;
     }
 
     /* a rescue: the original own stake is lost; a later no-hole-card natural takes the
@@ -934,7 +987,15 @@ class GameWalk {
      * decision table numbers them (bjsolve.simulation.game_plan) */
     uint64_t after_double_key(int doubles) const {
         uint64_t kind = KIND_AFTER_DOUBLE + 2 * (doubles - 1) + (is_split() ? 1 : 0);
-        return hand_key | (kind << KIND_SHIFT);
+        uint64_t key = hand_key | (kind << KIND_SHIFT);
+        return is_split() && pair_rank != PAIR_GENERIC ? key | split_context_bits() : key;
+    }
+    /* the frozen choice after the ``doubles``-th double (a free split hand's own entry
+     * first), or -1 */
+    int frozen_after_double(int doubles) const {
+        uint64_t key = after_double_key(doubles);
+        int a = free_hand ? policy->get(key | ((uint64_t)1 << POLICY_FREE_SHIFT)) : -1;
+        return a >= 0 ? a : policy->get(key);
     }
 
     /* ---- choices ---------------------------------------------------------------------- */
@@ -1033,13 +1094,33 @@ class GameWalk {
         return best_option_at(row, double_ok);
     }
 
+    /* split aces that may double on their second card but not hit: ACT_DOUBLE or ACT_STAND */
+    int split_aces_choice(int row) {
+        if (R.split_class == SPLIT_POLICY) {
+            int a = -1;
+            if (free_hand)
+                a = policy->get(policy_key(KIND_SPLIT_ACES) | ((uint64_t)1 << POLICY_FREE_SHIFT));
+            if (a < 0) a = policy->get(policy_key(KIND_SPLIT_ACES));
+            if (a < 0) a = policy_action(KIND_SPLIT);   // a user's chart: its split-hand entry
+            return a == ACT_DOUBLE ? ACT_DOUBLE : ACT_STAND;
+        }
+        if (basis_elsewhere()) return basis_split_aces_double() ? ACT_DOUBLE : ACT_STAND;
+        return improves(value_at(row, ACT_DOUBLE).mean(), value_at(row, ACT_STAND).mean())
+                   ? ACT_DOUBLE : ACT_STAND;
+    }
+
     uint64_t policy_key(int kind) const {
         uint64_t key = hand_key | ((uint64_t)kind << KIND_SHIFT);
-        int context = policy->split_context;
-        if (kind == KIND_SPLIT && context > 0)
-            key |= ((uint64_t)pair_rank << PAIR_SHIFT)
-                   | ((uint64_t)(context == 1 ? 1 : extra) << EXTRA_SHIFT);
+        if (kind == KIND_SPLIT || kind == KIND_SPLIT_ACES) key |= split_context_bits();
         return key;
+    }
+    /* a recorded split hand decision's context: none (CDZ-, a user's table), the pair
+     * (CDP1: the first split hand's), the pair and the extra pair cards gone (CDP) */
+    uint64_t split_context_bits() const {
+        int context = policy->split_context;
+        if (context == 0) return 0;
+        return ((uint64_t)pair_rank << PAIR_SHIFT)
+               | ((uint64_t)(context == 1 ? 1 : extra) << EXTRA_SHIFT);
     }
     /* a free split hand's decision: its own entry, else the split hands' */
     int policy_action(int kind) {
@@ -1060,12 +1141,8 @@ class GameWalk {
         if (is_charlie()) return value_at(row, ACT_STAND);   // it stops: no decision
         if (split_aces_stand()) {
             // split aces take one card and stand, or double on it (double_split_aces)
-            Acc st = value_at(row, ACT_STAND);
-            if (!(n_cards == 2 && may_double())) return st;
-            if (R.split_class == SPLIT_POLICY)
-                return policy_action(KIND_SPLIT) == ACT_DOUBLE ? value_at(row, ACT_DOUBLE) : st;
-            Acc dd = value_at(row, ACT_DOUBLE);
-            return improves(dd.mean(), st.mean()) ? dd : st;
+            if (!(n_cards == 2 && may_double())) return value_at(row, ACT_STAND);
+            return value_at(row, split_aces_choice(row));
         }
         int a;
         if (R.split_class == SPLIT_POLICY && pair_rank != PAIR_GENERIC) {
@@ -1423,6 +1500,10 @@ class GameWalk {
         bool may_redouble = redoubles_left > 0 && total() < 21;
         bool may_rescue = R.double_rescue
                           && (R.rescue_after_redouble || redoubles_left == R.redoubles);
+        if ((may_redouble || may_rescue) && basis_elsewhere()) {
+            lane_basis_after_double(row, own, fr, redoubles_left, out, mask);
+            return;
+        }
         if (may_redouble) {
             double v[MAX_LANES], own2[MAX_LANES], fr2[MAX_LANES];
             for (int l = 0; l < lanes; ++l) {
@@ -1438,6 +1519,38 @@ class GameWalk {
                 double v = rescue_value(lane_law(row, l), own[l], lane_own(l));
                 if (improves(v, out[l])) out[l] = v;
             }
+    }
+
+    /* CDZ-, CDP1: each lane takes the basis context's pick for its stake
+     * (basis_after_double_pick); ``out`` holds the stand values */
+    void lane_basis_after_double(int row, const double* own, const double* fr,
+                               int redoubles_left, double* out, unsigned mask) {
+        int pick[MAX_LANES];
+        bool redouble = false;
+        int saved_free = free_hand;
+        for (int l = 0; l < lanes; ++l) {
+            if (l % contexts == 0) {
+                free_hand = lane_free(l);
+                pick[l] = basis_after_double_pick(own[l], fr[l], redoubles_left);
+                free_hand = saved_free;
+            } else {
+                pick[l] = pick[l - 1];
+            }
+            redouble |= pick[l] == ACT_DOUBLE;
+        }
+        if (redouble) {
+            double v[MAX_LANES], own2[MAX_LANES], fr2[MAX_LANES];
+            for (int l = 0; l < lanes; ++l) {
+                own2[l] = 2.0 * own[l];
+                fr2[l] = 2.0 * fr[l];
+            }
+            lane_doubled_draw(own2, fr2, own, redoubles_left - 1, v, mask);
+            for (int l = 0; l < lanes; ++l)
+                if (pick[l] == ACT_DOUBLE) out[l] = v[l];
+        }
+        for (int l = 0; l < lanes; ++l)
+            if (pick[l] == ACT_SURRENDER)
+                out[l] = rescue_value(lane_law(row, l), own[l], lane_own(l));
     }
 
     /* best_option_at in every lane */
@@ -1495,6 +1608,20 @@ class GameWalk {
             if (!(n_cards == 2 && may_double())) return;
             double dd[MAX_LANES];
             lane_value(row, ACT_DOUBLE, dd, mask);
+            if (basis_elsewhere()) {
+                // CDZ-: the generic context's pick, per stake
+                int saved_free = free_hand;
+                bool dbl = false;
+                for (int l = 0; l < lanes; ++l) {
+                    if (l % contexts == 0) {
+                        free_hand = lane_free(l);
+                        dbl = basis_split_aces_double();
+                        free_hand = saved_free;
+                    }
+                    if (dbl) out[l] = dd[l];
+                }
+                return;
+            }
             for (int l = 0; l < lanes; ++l)
                 if (improves(dd[l], out[l])) out[l] = dd[l];
             return;
@@ -1887,7 +2014,9 @@ class GameWalk {
                     free_hand = 0;
                     set_decision(f ? key | ((uint64_t)1 << POLICY_FREE_SHIFT) : key, a);
                 }
+                if (game) freeze_cdz_split_choices();
             }
+            if (game) freeze_after_double_choices(0);   // the unsplit hand's
         }
         for (int r = lowest; r < N_RANKS; ++r) {
             if (hard + r + 1 > 21) break;
@@ -1898,11 +2027,50 @@ class GameWalk {
         }
     }
 
+    /* The current hand's choice after each number of doubles it can hold, as the walk
+     * makes it in the current context (doubled_choice_at), for the stake of paid doubles;
+     * a policy engine reads it back (frozen_after_double) */
+    void freeze_after_double_choices(uint64_t free_bit) {
+        if (!(n_cards >= 3 && total() < 21 && (R.redoubles > 0 || R.double_rescue))) return;
+        double own = own_stake(), fr = free_hand ? 1.0 : 0.0;
+        own += own + fr;
+        for (int d = 1; d <= R.redoubles + 1 && d <= n_cards - 2; ++d) {
+            int pick = ACT_STAND;
+            doubled_choice_at(lookup(), own, fr, R.redoubles - (d - 1), &pick);
+            set_decision(after_double_key(d) | free_bit, pick);
+            own *= 2.0;
+            fr *= 2.0;
+        }
+    }
+
+    /* CDZ- in the games: the split hands' picks the walk makes in the generic context
+     * besides cdz_choice, for the current composition: after each double, and split
+     * aces' double on their second card */
+    void freeze_cdz_split_choices() {
+        for (int f = 0; f < 2; ++f) {
+            if (f && !R.free_split_ranks) break;
+            uint64_t free_bit = f ? (uint64_t)1 << POLICY_FREE_SHIFT : 0;
+            free_hand = f;
+            pair_rank = PAIR_GENERIC;
+            freeze_after_double_choices(free_bit);
+            pair_rank = 1;
+            if (n_cards == 2 && cnt[0] > 0 && split_aces_stand() && may_double())
+                set_decision(policy_key(KIND_SPLIT_ACES) | free_bit,
+                             basis_split_aces_double() ? ACT_DOUBLE : ACT_STAND);
+            pair_rank = 0;
+            free_hand = 0;
+        }
+    }
+
     void freeze_split_walk(int lowest, const double* left) {
         if (n_cards >= 2) {
             int a = best_option(may_double());
             uint64_t key = policy_key(KIND_SPLIT);
-            set_decision(free_hand ? key | ((uint64_t)1 << POLICY_FREE_SHIFT) : key, a);
+            uint64_t free_bit = free_hand ? (uint64_t)1 << POLICY_FREE_SHIFT : 0;
+            set_decision(key | free_bit, a);
+            if (n_cards == 2 && split_aces_stand() && may_double())
+                set_decision(policy_key(KIND_SPLIT_ACES) | free_bit, split_aces_choice(lookup()));
+            freeze_after_double_choices(free_bit);
         }
         for (int r = lowest; r < N_RANKS; ++r) {
             if (hard + r + 1 > 21) break;
