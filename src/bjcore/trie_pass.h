@@ -47,6 +47,17 @@ typedef struct {
 #define BJ_LEAF 0          /* ends the draw, nothing below it: adds mult * p to its outcome */
 #define BJ_DRAW_ON 1       /* the dealer draws on: only its children need p */
 #define BJ_DRAW_AND_END 2  /* both: counted and with children */
+/* Leaf groups (bj_group_leaves, once per trie): `kind` also says how many leaves after the
+ * node the pass does together with it, kind >> BJ_LEAVES_SHIFT (0: none).  A node with
+ * children takes its first children that are leaves; a leaf takes the sibling leaves
+ * right after it, its kind then BJ_LEAF_RUN.  Such leaves share the row of p they
+ * multiply (their parent's) and their 1 / (cards left), which are then read once for all
+ * of them instead of once a leaf: the pass is bound by its table reads. */
+#define BJ_LEAF_RUN 3      /* a leaf and the sibling leaves after it */
+#define BJ_KIND_MASK 3
+#define BJ_LEAVES_SHIFT 2
+#define BJ_MAX_GROUP 6     /* leaves in one group, at most (a node has at most 6 counted
+                            * leaf children, one per outcome: a longer run is split) */
 #define BJ_NOT_COUNTED 6  /* = N_DEALER: the outcome of a node that ends no draw */
 
 #if defined(__x86_64__) && defined(__GLIBC__) && \
@@ -60,17 +71,123 @@ typedef struct {
  * each operation to one AVX2 instruction or to two SSE2 ones, lane by lane, so the
  * arithmetic per lane is fixed. */
 
+/* Mark the leaf groups of a trie's nodes 1..n-1 (see BJ_LEAF_RUN): `off` as built, every
+ * kind BJ_LEAF, BJ_DRAW_ON or BJ_DRAW_AND_END.  A node's children are one row deeper
+ * (parent == its depth); siblings have the same depth.  Grouping changes no value: each
+ * lane's operations and their order are those of the node-by-node pass. */
+static inline void bj_group_leaves(bj_node_offsets* off, int n) {
+    int i = 1;
+    while (i < n) {
+        int j = i + 1;
+        if (off[i].kind == BJ_LEAF) {
+            while (j < n && j - i < BJ_MAX_GROUP && off[j].kind == BJ_LEAF
+                   && off[j].depth == off[i].depth)
+                ++j;
+            if (j - i >= 2)
+                off[i].kind = BJ_LEAF_RUN | ((j - i - 1) << BJ_LEAVES_SHIFT);
+        } else {
+            while (j < n && j - i <= BJ_MAX_GROUP && off[j].kind == BJ_LEAF
+                   && off[j].parent == off[i].depth)
+                ++j;
+            off[i].kind |= (j - i - 1) << BJ_LEAVES_SHIFT;
+        }
+        i = j;
+    }
+}
+
+/* Lanes done at once in a leaf group: two vectors, whose p and 1 / (cards left) stay in
+ * registers across the group's leaves. */
+#define BJ_GROUP_LANES 8
+
+/* A node of kind HEAD (BJ_DRAW_ON or BJ_DRAW_AND_END) and its M first children, leaves
+ * o[1..M]; or, HEAD = BJ_LEAF_RUN, the M sibling leaves o[0..M-1].  The same IEEE
+ * operations per lane as node by node: p = p(parent) * factor * 1 / (cards left), and a
+ * counted node adds mult * p to its outcome (in the nodes' order: leaves follow their
+ * parent, siblings in order). */
+template <int LANES, int HEAD, int M>
+static BJ_ALWAYS_INLINE void bj_trie_group(
+        const bj_node_offsets* o, const double* factor, const double* inv, double* prod,
+        double* acc) {
+    enum { G = LANES < BJ_GROUP_LANES ? LANES : BJ_GROUP_LANES, V = G / 4 };
+    const bj_node_offsets* leaf = HEAD == BJ_LEAF_RUN ? o : o + 1;
+    const double* pp = prod + o[0].parent;
+    const double* head_f = factor + o[0].factor;
+    const double* head_inv = inv + o[0].depth;
+    double* head_p = prod + o[0].depth;
+    double* head_acc = acc + o[0].outcome;
+    const double head_m = o[0].mult;
+    const double* leaf_inv = inv + leaf[0].depth;
+    double m[M];
+    const double* f[M];
+    double* a[M];
+    for (int j = 0; j < M; ++j) {
+        m[j] = leaf[j].mult;
+        f[j] = factor + leaf[j].factor;
+        a[j] = acc + leaf[j].outcome;
+    }
+    for (int g = 0; g < LANES; g += G) {
+        bj_v4 p[V], q[V];   /* the leaves' parent's p, and their 1 / (cards left) */
+        for (int t = 0; t < V; ++t) {
+            const int k = g + 4 * t;
+            if (HEAD == BJ_LEAF_RUN) {
+                p[t] = bj_load4(pp + k);
+            } else {
+                p[t] = bj_load4(pp + k) * bj_load4(head_f + k) * bj_load4(head_inv + k);
+                bj_store4(head_p + k, p[t]);   /* (its later children read it) */
+                if (HEAD == BJ_DRAW_AND_END)
+                    bj_store4(head_acc + k, bj_load4(head_acc + k) + head_m * p[t]);
+            }
+            q[t] = bj_load4(leaf_inv + k);
+        }
+        for (int j = 0; j < M; ++j)
+            for (int t = 0; t < V; ++t) {
+                const int k = g + 4 * t;
+                bj_store4(a[j] + k, bj_load4(a[j] + k) + m[j] * (p[t] * bj_load4(f[j] + k) * q[t]));
+            }
+    }
+}
+
+template <int LANES, int HEAD>
+static BJ_ALWAYS_INLINE void bj_trie_group_of(
+        int leaves, const bj_node_offsets* o, const double* factor, const double* inv,
+        double* prod, double* acc) {
+    switch (leaves) {
+    case 1: bj_trie_group<LANES, HEAD, 1>(o, factor, inv, prod, acc); break;
+    case 2: bj_trie_group<LANES, HEAD, 2>(o, factor, inv, prod, acc); break;
+    case 3: bj_trie_group<LANES, HEAD, 3>(o, factor, inv, prod, acc); break;
+    case 4: bj_trie_group<LANES, HEAD, 4>(o, factor, inv, prod, acc); break;
+    case 5: bj_trie_group<LANES, HEAD, 5>(o, factor, inv, prod, acc); break;
+    default: bj_trie_group<LANES, HEAD, BJ_MAX_GROUP>(o, factor, inv, prod, acc); break;
+    }
+}
+
 /* CHECK_LEFT: whether some card-factor row is 0 in every lane (see any_left below);
  * when none is, as in every batch of a full 2-8 deck shoe, the walk need not test each
- * node. */
+ * node.  (A leaf group's leaves are not tested: a leaf whose factor is 0 in every lane
+ * adds +0 to its outcome, which changes nothing.) */
 template <int LANES, bool CHECK_LEFT>
 static BJ_ALWAYS_INLINE void bj_trie_walk(
         const bj_trie_node* nd, const bj_node_offsets* off, int n, const double* factor,
         const unsigned char* any_left, const double* inv, double* prod, double* acc) {
     int i = 1;
     while (i < n) {
-        if (CHECK_LEFT && !any_left[nd[i].factor]) {
+        const int kind = off[i].kind & BJ_KIND_MASK;
+        const int leaves = off[i].kind >> BJ_LEAVES_SHIFT;
+        if (CHECK_LEFT && kind != BJ_LEAF_RUN && !any_left[nd[i].factor]) {
             i = off[i].skip;   /* no such card left in any shoe: the subtree is impossible */
+            continue;
+        }
+        if (leaves) {
+            if (kind == BJ_LEAF_RUN) {
+                bj_trie_group_of<LANES, BJ_LEAF_RUN>(leaves + 1, off + i, factor, inv, prod, acc);
+                i += leaves + 1;
+            } else {
+                if (kind == BJ_DRAW_ON)
+                    bj_trie_group_of<LANES, BJ_DRAW_ON>(leaves, off + i, factor, inv, prod, acc);
+                else
+                    bj_trie_group_of<LANES, BJ_DRAW_AND_END>(leaves, off + i, factor, inv, prod, acc);
+                i += leaves + 1;
+            }
             continue;
         }
         const bj_node_offsets o = off[i];
@@ -79,14 +196,14 @@ static BJ_ALWAYS_INLINE void bj_trie_walk(
         const double* pp = prod + o.parent;
         const double* pinv = inv + o.depth;
         double* pa = acc + o.outcome;
-        if (o.kind == BJ_LEAF) {
+        if (kind == BJ_LEAF) {
             /* a leaf: always counted, nothing below needs its probability */
             for (int k = 0; k < LANES; k += 4) {
                 bj_v4 p = bj_load4(pp + k) * bj_load4(pf + k)
                           * bj_load4(pinv + k);
                 bj_store4(pa + k, bj_load4(pa + k) + m * p);
             }
-        } else if (o.kind == BJ_DRAW_ON) {
+        } else if (kind == BJ_DRAW_ON) {
             /* the dealer draws on (a quarter of the nodes): only its children need its
              * probability, and nothing is added to any outcome */
             double* pd = prod + o.depth;
