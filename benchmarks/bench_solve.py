@@ -28,11 +28,10 @@ the tables of the next card's chances and of 1/x, and the dealer rows loaded ahe
 0.84-0.85 of that off (interleaved A/B of the two builds, 16.4 -> 13.8-14.0 ms on a busy
 machine), about 1.23 yardsticks: the 1.2 target is not met yet.  The rest is mostly the
 trie passes of the split hands' own 4,200 dealer shoes an upcard (43% of the time).
-Leaf groups in the trie pass, queued shoes held back while their index entries load and
-index blocks recycled without marking took another 10-20% off (same-session "1 thr CPU"
-on a machine at load 12-16: 6D CDP1 SPL1 0.0138-0.0153 -> 0.0123-0.0124 s, CDP SPL1
-0.0139-0.0153 -> 0.0125-0.0126 s; docs/algorithms.md): from the last quiet-machine
-figures, 1.14-1.22 yardsticks, that is about 1.0-1.1.
+Leaf groups in the trie pass took 0.86-0.90 of that off (interleaved A/B on the quiet
+machine); bench_solve there then printed 1.12 (CDP SPL1) and 1.13 (CDP1 SPL1) yardsticks
+with the held-back queue and unmarked index blocks also in (since dropped: they slowed the
+other cases, docs/algorithms.md).
 Wall times of a shared machine are noisy: compare kernels by instruction counts
 (``valgrind --tool=callgrind``) or by repeated medians on a quiet machine.  Three columns
 help there: "1 thr CPU", the median CPU time of the one-thread solve; "balance", the

@@ -15,8 +15,6 @@ cdef enum:
     TRIE_BATCH = 64       # shoes evaluated together in one trie pass (64: the per-node
                           # overhead is shared by twice the lanes of 32, as 32 did for 16)
     MAX_FACTORS = 128     # distinct (rank, prior) pairs a dealer trie may use
-    QUEUE_AHEAD = 32      # shoes a DealerStore holds back while their index entries load
-                          # (a power of two)
 
 
 cdef extern from "trie_pass.h":
@@ -83,20 +81,11 @@ cdef class DealerStore:
     cdef double batch_totals[TRIE_BATCH]
     cdef int batch_rows[TRIE_BATCH]    # the row each queued shoe will fill
     cdef int batch_count
-    # the shoes handed to ``queue`` and not taken into the batch yet, oldest first from
-    # ``held_first`` (a ring): their index entries are loading meanwhile
-    cdef double held_left[QUEUE_AHEAD * N_RANKS]
-    cdef uint64_t held_key[QUEUE_AHEAD]
-    cdef int held_drawn[QUEUE_AHEAD]
-    cdef int held_first, held_count
 
     cdef int new_row(self) noexcept nogil
     cdef const double* store(self, uint64_t key, const double* dist) noexcept nogil
     cdef void queue(self, const double* left, int drawn, uint64_t key) noexcept nogil
-    cdef void take(self, const double* left, int drawn, uint64_t key) noexcept nogil
-    cdef void take_held(self) noexcept nogil
     cdef void flush(self) noexcept nogil
-    cdef void run_batch(self) noexcept nogil
     cdef const double* compute(self, uint64_t key, const double* weights, double total,
                                bint infinite) noexcept nogil
 
@@ -104,8 +93,6 @@ cdef class DealerStore:
     cdef inline int find_row(self, uint64_t key) noexcept nogil:
         """The row stored under ``key`` (its outcomes, once evaluated, at
         ``row_outcomes(row)``: NaN first while queued), or -1."""
-        if self.held_count:
-            self.take_held()   # (a queued shoe has its row from then on)
         return self.index.find(key)
 
     cdef inline const double* row_outcomes(self, int row) noexcept nogil:
@@ -115,11 +102,8 @@ cdef class DealerStore:
     cdef inline const double* find(self, uint64_t key) noexcept nogil:
         """The outcomes stored under ``key`` (valid until the next store or queue), or
         NULL (unknown, or queued and not evaluated yet: its row still starts with NaN)."""
-        cdef int row
+        cdef int row = self.index.find(key)
         cdef const double* d
-        if self.held_count:
-            self.take_held()
-        row = self.index.find(key)
         if row < 0:
             return NULL
         d = &self.rows[row * N_DEALER]

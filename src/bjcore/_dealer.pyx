@@ -430,8 +430,6 @@ cdef class DealerStore:
         self.trie = trie
         self.index = HashIndex(INDEX_BITS)
         self.batch_count = 0
-        self.held_first = 0
-        self.held_count = 0
         self.n_rows = 0
         self.row_capacity = INITIAL_ROWS
         self.rows = <double*>guard_ptr(block_take(INITIAL_ROWS * N_DEALER * sizeof(double)))
@@ -459,10 +457,7 @@ cdef class DealerStore:
     cdef const double* store(self, uint64_t key, const double* dist) noexcept nogil:
         """Store ``dist`` under ``key`` (in its row if the key is queued: the batch's
         evaluation then writes that row again)."""
-        cdef int r, row
-        if self.held_count:
-            self.take_held()
-        row = self.index.find_or_insert(key, self.n_rows)
+        cdef int r, row = self.index.find_or_insert(key, self.n_rows)
         if row < 0:
             row = self.new_row()
         for r in range(N_DEALER):
@@ -472,38 +467,7 @@ cdef class DealerStore:
     cdef void queue(self, const double* left, int drawn, uint64_t key) noexcept nogil:
         """Queue the shoe ``left`` (less one card of rank index ``drawn`` if >= 0) under
         ``key`` unless its outcomes are known or already queued; a full batch is
-        evaluated at once.
-
-        The shoe is held back until QUEUE_AHEAD more are queued (or a look-up, ``store``
-        or ``flush`` comes first), and its index entry is loaded meanwhile: the keys of a
-        solve's shoes fall at random places in an index larger than the cache, and the
-        hands that queue them take little time each, so waiting for each entry was much
-        of their time.  The shoes are taken in the order they were queued, so every row,
-        batch and value is the one taking each at once would give."""
-        cdef int j, slot
-        self.index.prefetch(key)
-        slot = (self.held_first + self.held_count) & (QUEUE_AHEAD - 1)
-        for j in range(N_RANKS):
-            self.held_left[slot * N_RANKS + j] = left[j]
-        self.held_key[slot] = key
-        self.held_drawn[slot] = drawn
-        self.held_count += 1
-        if self.held_count == QUEUE_AHEAD:
-            self.take(&self.held_left[self.held_first * N_RANKS],
-                      self.held_drawn[self.held_first], self.held_key[self.held_first])
-            self.held_first = (self.held_first + 1) & (QUEUE_AHEAD - 1)
-            self.held_count -= 1
-
-    cdef void take_held(self) noexcept nogil:
-        """Take every held-back shoe into the batch, oldest first (see ``queue``)."""
-        while self.held_count:
-            self.take(&self.held_left[self.held_first * N_RANKS],
-                      self.held_drawn[self.held_first], self.held_key[self.held_first])
-            self.held_first = (self.held_first + 1) & (QUEUE_AHEAD - 1)
-            self.held_count -= 1
-
-    cdef void take(self, const double* left, int drawn, uint64_t key) noexcept nogil:
-        """``queue`` without holding back: into the batch (and a row) now."""
+        evaluated at once."""
         cdef int j, row, k = self.batch_count
         cdef double total = 0.0
         if self.index.find_or_insert(key, self.n_rows) != -1:
@@ -520,16 +484,10 @@ cdef class DealerStore:
         self.batch_rows[k] = row
         self.batch_count = k + 1
         if self.batch_count == TRIE_BATCH:
-            self.run_batch()
+            self.flush()
 
     cdef void flush(self) noexcept nogil:
-        """Evaluate the queued shoes (held back ones too) and fill their rows."""
-        if self.held_count:
-            self.take_held()
-        self.run_batch()
-
-    cdef void run_batch(self) noexcept nogil:
-        """Evaluate the batch in one trie pass and fill its rows."""
+        """Evaluate the queued shoes in one trie pass and fill their rows."""
         cdef double out[TRIE_BATCH * N_DEALER]
         cdef int k, r, count = self.batch_count
         cdef double* row
@@ -554,5 +512,4 @@ cdef class DealerStore:
         return self.store(key, out)
 
     def __len__(self):
-        self.take_held()
         return self.index.count

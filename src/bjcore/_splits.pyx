@@ -646,37 +646,29 @@ cdef class SplitEngine(HandEngine):
                 self.fold_stand[i] = st
                 if not have_pi:
                     self.next_card_weights(pi)
-                # HandEngine.hit_value (ht) and double_value (dd), the two sums taken in
-                # one loop: each is the same sequence of operations as alone, and the
-                # two chains of additions overlap
-                ht = 0.0
-                dd = 0.0
-                if double_ok:
-                    dd = self.natural_refund(pi)
-                    for r in range(N_RANKS):
-                        if pi[r] <= 0.0:
-                            continue
-                        if self.hard_sum + r + 1 > 21:
-                            ht -= pi[r]
-                            dd -= 2.0 * pi[r]
-                            continue
-                        j = comp_child[i][r]
-                        ht += pi[r] * self.fold_best[j]
-                        dd += 2.0 * pi[r] * self.fold_stand[j]
-                else:
-                    for r in range(N_RANKS):
-                        if pi[r] <= 0.0:
-                            continue
-                        if self.hard_sum + r + 1 > 21:
-                            ht -= pi[r]
-                            continue
-                        ht += pi[r] * self.fold_best[comp_child[i][r]]
+                ht = 0.0   # HandEngine.hit_value
+                for r in range(N_RANKS):
+                    if pi[r] <= 0.0:
+                        continue
+                    if self.hard_sum + r + 1 > 21:
+                        ht -= pi[r]
+                        continue
+                    ht += pi[r] * self.fold_best[comp_child[i][r]]
                 # best_option_at: the first strictly best of stand, hit, double
                 v = st
                 if improves(ht, v):
                     v = ht
-                if double_ok and improves(dd, v):
-                    v = dd
+                if double_ok:
+                    dd = self.natural_refund(pi)   # HandEngine.double_value
+                    for r in range(N_RANKS):
+                        if pi[r] <= 0.0:
+                            continue
+                        if self.hard_sum + r + 1 > 21:
+                            dd -= 2.0 * pi[r]
+                            continue
+                        dd += 2.0 * pi[r] * self.fold_stand[comp_child[i][r]]
+                    if improves(dd, v):
+                        v = dd
                 self.fold_best[i] = v
                 continue
             # (HandEngine.lookup, one probe: a solve meets each of these hands here first.

@@ -36,7 +36,7 @@
 
 namespace bj_recycle {
 static std::mutex lock;
-static std::unordered_map<size_t, std::vector<void*>> blocks;   /* 2 * size + kind -> free blocks */
+static std::unordered_map<size_t, std::vector<void*>> blocks;   /* size -> free blocks */
 static size_t kept = 0;                                          /* bytes in `blocks` */
 static std::once_flag used;
 
@@ -53,44 +53,33 @@ static void register_fork_handlers(void) {
 static inline void first_use(void) { std::call_once(used, register_fork_handlers); }
 }
 
-/* The pool keeps the blocks of each kind apart: BJ_BLOCK_ANY for every table, and
- * BJ_BLOCK_INDEX for the hash indexes of _memo, which are handed out again only as
- * indexes (an index need not mark a recycled block's entries free, _memo.pyx). */
-#define BJ_BLOCK_ANY 0
-#define BJ_BLOCK_INDEX 1
-
-/* A block of `bytes` bytes of the given kind (contents undefined): a recycled one if any,
- * else malloc's; `*reused` (if not NULL) says which.  Out of memory throws std::bad_alloc
- * (alloc.h). */
-static inline void* bj_block_take_kind(size_t bytes, int kind, int* reused) {
+/* A block of `bytes` bytes (contents undefined): a recycled one if any, else malloc's.
+ * Out of memory throws std::bad_alloc (alloc.h). */
+static inline void* bj_block_take(size_t bytes) {
     bj_recycle::first_use();
     {
         std::lock_guard<std::mutex> guard(bj_recycle::lock);
-        auto it = bj_recycle::blocks.find(bytes * 2 + kind);
+        auto it = bj_recycle::blocks.find(bytes);
         if (it != bj_recycle::blocks.end() && !it->second.empty()) {
             void* p = it->second.back();
             it->second.pop_back();
             bj_recycle::kept -= bytes;
-            if (reused)
-                *reused = 1;
             return p;
         }
     }
-    if (reused)
-        *reused = 0;
     return bj_alloc(bytes);
 }
 
-/* Give back a block from bj_block_take_kind, of that kind (NULL is ignored).  Never
- * throws (destructors call it): a block the pool has no room to list is freed. */
-static inline void bj_block_give_kind(void* p, size_t bytes, int kind) noexcept {
+/* Give back a block from bj_block_take (NULL is ignored).  Never throws (destructors
+ * call it): a block the pool has no room to list is freed. */
+static inline void bj_block_give(void* p, size_t bytes) noexcept {
     if (p == NULL)
         return;
     try {
         bj_recycle::first_use();
         std::lock_guard<std::mutex> guard(bj_recycle::lock);
         if (bj_recycle::kept + bytes <= BJ_RECYCLE_LIMIT) {
-            bj_recycle::blocks[bytes * 2 + kind].push_back(p);
+            bj_recycle::blocks[bytes].push_back(p);
             bj_recycle::kept += bytes;
             return;
         }
@@ -98,17 +87,6 @@ static inline void bj_block_give_kind(void* p, size_t bytes, int kind) noexcept 
         /* out of memory for the pool's own list (or no lock): free the block instead */
     }
     std::free(p);
-}
-
-/* A block of `bytes` bytes (contents undefined): a recycled one if any, else malloc's.
- * Out of memory throws std::bad_alloc (alloc.h). */
-static inline void* bj_block_take(size_t bytes) {
-    return bj_block_take_kind(bytes, BJ_BLOCK_ANY, NULL);
-}
-
-/* Give back a block from bj_block_take (NULL is ignored).  Never throws. */
-static inline void bj_block_give(void* p, size_t bytes) noexcept {
-    bj_block_give_kind(p, bytes, BJ_BLOCK_ANY);
 }
 
 /* Free every kept block; returns the bytes released. */
