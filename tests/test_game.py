@@ -402,18 +402,24 @@ def test_per_count_second_moment_is_the_average_over_the_counts_compositions(
     values = np.array([column_moments(g._exact_law(Shoe([int(x) for x in c]),
                                                     g._chart_engines),
                                       g.rules.blackjack_payout)[1] for c in shoes])
-    centre = np.array(g.composition(g._band_seen[:, i, band]).counts)
-    design = np.column_stack([np.ones(len(values)), np.array(shoes, dtype=float) - centre])
-    coef, *_ = np.linalg.lstsq(design, values, rcond=None)
-    resid = values - design @ coef
-    cov = np.linalg.pinv(design.T @ design) * (resid @ resid) / (len(values) - design.shape[1])
-    average, se = coef[0], math.sqrt(cov[0, 0])
+    average, se = _cell_average(g, i, band, shoes, values)
     per_count = g.chart_second[i, band] + g.cell_offset_second[i, band]
     per_band = g.chart_second[i, band] + g.band_offset_second[band]
     assert se < 0.004
     assert abs(per_count - average) < 3 * se
     if band_offset_misses_more:
         assert abs(per_count - average) < abs(per_band - average)
+
+
+def _cell_average(g, i, band, shoes, values):
+    """The mean of ``values`` over the cell's compositions and its standard error, the
+    cards left (about the cell's mean composition) taken as control variates."""
+    centre = np.array(g.composition(g._band_seen[:, i, band]).counts)
+    design = np.column_stack([np.ones(len(values)), np.array(shoes, dtype=float) - centre])
+    coef, *_ = np.linalg.lstsq(design, values, rcond=None)
+    resid = values - design @ coef
+    cov = np.linalg.pinv(design.T @ design) * (resid @ resid) / (len(values) - design.shape[1])
+    return coef[0], math.sqrt(cov[0, 0])
 
 
 @pytest.mark.slow   # 600 exact EVs of whole shoes: about 20 s
@@ -432,12 +438,7 @@ def test_per_count_edge_is_the_average_over_the_counts_compositions(game_3_bands
     shoes = _cell_compositions(g, tc, band, 600, rng)
     values = np.array([g._frozen_ev(g._chart_engines, Shoe([int(x) for x in c]))
                        for c in shoes])
-    centre = np.array(g.composition(g._band_seen[:, i, band]).counts)
-    design = np.column_stack([np.ones(len(values)), np.array(shoes, dtype=float) - centre])
-    coef, *_ = np.linalg.lstsq(design, values, rcond=None)
-    resid = values - design @ coef
-    cov = np.linalg.pinv(design.T @ design) * (resid @ resid) / (len(values) - design.shape[1])
-    average, se = coef[0], math.sqrt(cov[0, 0])
+    average, se = _cell_average(g, i, band, shoes, values)
     per_count = g.chart_edge[i, band] + g.cell_offset[i, band]
     per_band = g.chart_edge[i, band] + g.band_offset[band]
     assert se < 1e-4
