@@ -144,19 +144,11 @@ class BB1Split {
     double standing_sum() {
         int amax = 2 * M - 4;
         if (!w->infinite && w->shoe[p] - 2 < amax) amax = (int)w->shoe[p] - 2;
-        double X[MAX_A], Y[MAX_A], rho[N_RANKS];
+        double X[MAX_A], Y[MAX_A];
         for (int a = 0; a < MAX_A; ++a) X[a] = Y[a] = 0.0;
-        for (int a = 0; a <= amax; ++a) {
-            if (w->infinite && a > 0) {
-                X[a] = X[0];
-                Y[a] = Y[0];
-                continue;
-            }
-            if (!w->split_card_chances(p, a, rho)) continue;
-            for (int r = 0; r < N_RANKS; ++r)
-                if (rho[r] > 0.0) X[a] += rho[r] * pair_hand_standing(a + 1, r);
-            if (rho[p] > 0.0) Y[a] = pair_hand_standing(a + 1, p);
-        }
+        w->split_blocks(pair, amax, X, Y,
+                        [&](int e, int r) { return pair_hand_standing(e, r); },
+                        [](double& x, double wt, double v) { x += wt * v; });
         double pp, m, n;
         w->split_removal_params(p, m, n, pp);
         double q = n - m;

@@ -420,20 +420,10 @@ class GameLaw {
     }
 
     void blocks_law(int pair, int amax, int free, Law* X, Law* Y) {
-        int p = pair - 1;
-        double rho[N_RANKS];
         for (int a = 0; a < MAX_A; ++a) X[a].clear(), Y[a].clear();
-        for (int a = 0; a <= amax; ++a) {
-            if (w->infinite && a > 0) {
-                X[a] = X[0];
-                Y[a] = Y[0];
-                continue;
-            }
-            if (!w->split_card_chances(p, a, rho)) continue;
-            for (int r = 0; r < N_RANKS; ++r)
-                if (rho[r] > 0.0) law_add(X[a], rho[r], pair_hand_law(pair, a + 1, r, free));
-            if (rho[p] > 0.0) Y[a] = pair_hand_law(pair, a + 1, p, free);
-        }
+        w->split_blocks(pair, amax, X, Y,
+                        [&](int e, int r) { return pair_hand_law(pair, e, r, free); },
+                        [](Law& x, double wt, const Law& v) { law_add(x, wt, v); });
     }
 
     static Law remove_unknown(const Law& whole, const Law& pair_part, double g) {

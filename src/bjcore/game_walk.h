@@ -1767,9 +1767,21 @@ class GameWalk {
 
     /* X_a, Y_a for a = 0..amax of the split hands of one stake */
     void blocks(int pair, int amax, int free, double* X, double* Y) {
+        for (int a = 0; a < MAX_A; ++a) X[a] = Y[a] = 0.0;
+        split_blocks(pair, amax, X, Y,
+                     [&](int e, int r) { return pair_hand_value(pair, e, r, free).mean(); },
+                     [](double& x, double w, double v) { x += w * v; });
+    }
+
+    /* The split blocks of whatever a split hand is valued by (its value here, its law in
+     * game_law.h, its standing chance in game_bb1.h): X[a] = sum over r of rho_a(r)
+     * value(a + 1, r) and Y[a] = value(a + 1, pair), rho_a the chances of the hand's second
+     * card with a extra pair cards gone; ``add(x, w, v)`` adds w v to x.  X and Y come
+     * cleared; an infinite shoe's blocks are all the first. */
+    template <class T, class Value, class Add>
+    void split_blocks(int pair, int amax, T* X, T* Y, Value value, Add add) {
         int p = pair - 1;
         double rho[N_RANKS];
-        for (int a = 0; a < MAX_A; ++a) X[a] = Y[a] = 0.0;
         for (int a = 0; a <= amax; ++a) {
             if (infinite && a > 0) {
                 X[a] = X[0];
@@ -1778,8 +1790,8 @@ class GameWalk {
             }
             if (!split_card_chances(p, a, rho)) continue;
             for (int r = 0; r < N_RANKS; ++r)
-                if (rho[r] > 0.0) X[a] += rho[r] * pair_hand_value(pair, a + 1, r, free).mean();
-            if (rho[p] > 0.0) Y[a] = pair_hand_value(pair, a + 1, p, free).mean();
+                if (rho[r] > 0.0) add(X[a], rho[r], value(a + 1, r));
+            if (rho[p] > 0.0) Y[a] = value(a + 1, p);
         }
     }
 
