@@ -1,8 +1,28 @@
-"""Suite-wide options: tests marked ``slow`` (long exact or simulation campaigns) run only
+"""Suite-wide options: the suite runs on every core (pytest-xdist's ``-n auto``; ``-n 0`` runs
+it in one process); tests marked ``slow`` (long exact or simulation campaigns) run only
 with ``--run-slow`` or ``BJSOLVE_SLOW=1``, so that the default run stays within minutes."""
 import os
 
 import pytest
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_cmdline_main(config):
+    """Run the suite on every core by default: ``-n auto --dist loadfile`` (pytest-xdist,
+    which the test extra installs) unless the command line chose (``-n 0`` or ``-p no:xdist``
+    runs it in this one process, ``-n 4`` on four workers, ``--dist load`` test by test).
+    Whole files go to a worker: a file's module fixtures (a counted game, a command line
+    run beside the library) are then built once, not once on each worker that got some of
+    its tests.  Runs before xdist's own hook, which turns ``auto`` into the number of cores;
+    not in xdist's workers (they run what they are sent) nor where xdist is not installed
+    (the suite then runs in one process, as it always could)."""
+    if not config.pluginmanager.hasplugin("xdist") or hasattr(config, "workerinput"):
+        return
+    if config.option.numprocesses is None:
+        config.option.numprocesses = "auto"
+    if config.option.numprocesses and config.option.dist == "no" \
+            and not getattr(config.option, "distload", False):
+        config.option.dist = "loadfile"
 
 
 def pytest_addoption(parser):
