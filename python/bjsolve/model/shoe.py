@@ -233,8 +233,8 @@ class Shoe:
             have[r] += k
         # cards put back into the shoe they came from; a card the whole shoe never held
         # makes a composition of its own
-        whole = self.dealt_from
-        if any(h > w for h, w in zip(have, whole._counts)):
+        whole: Shoe | None = self.dealt_from
+        if any(h > w for h, w in zip(have, self.dealt_from._counts)):
             whole = None
         return Shoe(have, dealt_from=whole, _fractional=self._fractional)
 
