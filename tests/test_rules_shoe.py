@@ -104,7 +104,7 @@ def test_a_shoe_remembers_the_whole_shoe_it_was_dealt_from():
 
 @pytest.mark.parametrize("whole, message", [
     ((8,) * 10, "dealt_from must be a Shoe"),
-    (Shoe.infinite(), "dealt_from: an infinite shoe"),
+    (Shoe.infinite(), "dealt_from: an infinite shoe neither"),
     (Shoe.fractional([9.5] * 10), "the shoe holds 16 x T, more than the 9.5"),
     (Shoe([4] * 9 + [15]), "the shoe holds 16 x T, more than the 15"),
 ])

@@ -122,8 +122,8 @@ class Shoe:
             raise TypeError(f"dealt_from must be a Shoe, got {_show(whole)}")
         whole = whole.dealt_from
         if self._infinite or whole._infinite:
-            raise ValueError("dealt_from: an infinite shoe is not dealt from, nor dealt "
-                             "from: give a finite shoe")
+            raise ValueError("dealt_from: an infinite shoe neither is dealt from a shoe nor "
+                             "is one to deal from: give finite shoes")
         for label, c, w in zip(RANK_LABELS, self._counts, whole._counts):
             if c > w:
                 raise ValueError(f"dealt_from: the shoe holds {_show_count(c)} x {label}, "
