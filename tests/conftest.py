@@ -13,16 +13,26 @@ def pytest_cmdline_main(config):
     runs it in this one process, ``-n 4`` on four workers, ``--dist load`` test by test).
     Whole files go to a worker: a file's module fixtures (a counted game, a command line
     run beside the library) are then built once, not once on each worker that got some of
-    its tests.  Runs before xdist's own hook, which turns ``auto`` into the number of cores;
-    not in xdist's workers (they run what they are sent) nor where xdist is not installed
-    (the suite then runs in one process, as it always could)."""
+    its tests.  So one test file, or tests of one file, run in this process by default:
+    on workers they would all go to one of them, after its start-up.  Runs before xdist's
+    own hook, which turns ``auto`` into the number of cores; not in xdist's workers (they
+    run what they are sent) nor where xdist is not installed (the suite then runs in one
+    process, as it always could)."""
     if not config.pluginmanager.hasplugin("xdist") or hasattr(config, "workerinput"):
         return
     if config.option.numprocesses is None:
-        config.option.numprocesses = "auto"
+        config.option.numprocesses = 0 if _names_one_file(config) else "auto"
     if config.option.numprocesses and config.option.dist == "no" \
             and not getattr(config.option, "distload", False):
         config.option.dist = "loadfile"
+
+
+def _names_one_file(config) -> bool:
+    """Whether the command line's test paths are one file (``tests/test_x.py``, also with
+    ``::test_name`` after it, once or more)."""
+    files = {arg.split("::")[0] for arg in config.args}
+    return len(files) == 1 and os.path.isfile(
+        os.path.join(config.invocation_params.dir, next(iter(files))))
 
 
 def pytest_addoption(parser):
