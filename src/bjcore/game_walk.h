@@ -219,6 +219,7 @@ struct HandRow {
     StandLaw law;
     uint8_t have = 0;     // bits: 1 stand, 2 hit, 4 double, 8 law, 16 law asked for (child_rows)
     int8_t choice = -1;
+    int32_t kids = -1;    // where its children's rows are kept (GameWalk::kid_rows; -1: not yet)
 };
 
 template <class Acc>
@@ -376,20 +377,17 @@ class GameWalk {
      * to stand on most of them); while a split is valued, its first context queues them for
      * every context.  A shoe with a negative count (a fractional shoe the hand overdraws)
      * is left to dealer_outcomes, whose clamping depends on the hand's kind; any other
-     * shoe's law is the same either way. */
-    /* the last child rows found for a hand of each size (a double after a hit of the
-     * same hand reuses them: the hit's walk below only writes larger sizes) */
-    struct ChildRows {
-        uint64_t key = 0;
-        bool valid = false;
-        int kids[N_RANKS];
-    };
-    ChildRows child_cache[32];
-    void child_rows(const double* pi, int* kids) {
-        ChildRows& cached = child_cache[n_cards & 31];
-        uint64_t here = context_key();
-        if (cached.valid && cached.key == here) {
-            std::memcpy(kids, cached.kids, sizeof cached.kids);
+     * shoe's law is the same either way.
+     * The children of ``row`` (the current hand's) are found once and kept: a hand asks
+     * for them at its hit and at each of its doubles, five times where any hand may double
+     * and redouble three times (Spanish 21), and the look-ups were a sixth of its solve.
+     * Only the first asking queues their laws: a later one would find them all known or
+     * queued, or leave them to dealer_outcomes, which computes the same law (the pass's
+     * arithmetic per shoe is one, batched or not). */
+    std::vector<int32_t> kid_rows;   // N_RANKS a row that asked (HandRow::kids)
+    void child_rows(const double* pi, int* kids, int row) {
+        if (rows[row].kids >= 0) {
+            std::memcpy(kids, &kid_rows[(size_t)rows[row].kids], sizeof(int) * N_RANKS);
             return;
         }
         FlatIndex& index = row_index[context_slot(pair_rank, extra, free_hand)];
@@ -406,9 +404,8 @@ class GameWalk {
             kids[r] = lookup();
             remove_card(r);
         }
-        cached.key = here;
-        cached.valid = true;
-        std::memcpy(cached.kids, kids, sizeof cached.kids);
+        rows[row].kids = (int32_t)kid_rows.size();   // (after the look-ups: rows may grow)
+        kid_rows.insert(kid_rows.end(), kids, kids + N_RANKS);
         if (infinite) return;
         int e_hi = extra;
         if (extra_rank() && extra_max > 1 && extra >= 1 && extra <= extra_max) {
@@ -492,10 +489,11 @@ class GameWalk {
         // the rows' memory is kept for the next context (freeing and faulting it in again
         // was a tenth of the time)
         for (FlatIndex& index : row_index) index.reset();
-        for (ChildRows& cached : child_cache) cached.valid = false;
         rows.clear();
+        kid_rows.clear();
         for (FlatIndex& index : lane_index) index.reset();
         lane_rows.clear();
+        lane_kids.clear();
         lane_vals.clear();
         lane_after.clear();
         after_double.clear();
@@ -506,8 +504,8 @@ class GameWalk {
 
     void forget_rows() {
         for (FlatIndex& index : row_index) index.clear();
-        for (ChildRows& cached : child_cache) cached.valid = false;
         std::vector<HandRow<Acc>>().swap(rows);
+        std::vector<int32_t>().swap(kid_rows);
         std::vector<Acc>().swap(after_double);
         std::vector<uint8_t>().swap(after_double_have);
         for (int r = 0; r < N_RANKS; ++r) split_have[r] = false;
@@ -720,7 +718,7 @@ class GameWalk {
             return action == ACT_STAND ? rows[row].stand
                    : action == ACT_HIT ? rows[row].hit : rows[row].dbl;
         Acc v = action == ACT_STAND ? stand_value(row)
-                : action == ACT_HIT ? hit_value() : double_value();
+                : action == ACT_HIT ? hit_value(row) : double_value(row);
         HandRow<Acc>& h = rows[row];   // (the store may have grown)
         if (action == ACT_STAND) h.stand = v;
         else if (action == ACT_HIT) h.hit = v;
@@ -792,11 +790,11 @@ class GameWalk {
                                                  * bonus_multiplier(), R.tie_value);
     }
 
-    Acc hit_value() {
+    Acc hit_value(int row) {
         double pi[N_RANKS];
         next_card_weights(pi);
         int kids[N_RANKS];
-        child_rows(pi, kids);
+        child_rows(pi, kids, row);
         Acc ev = Acc::zero();
         double own = own_stake();
         for (int r = 0; r < N_RANKS; ++r) {
@@ -817,7 +815,7 @@ class GameWalk {
         return n_cards == 2 && !is_soft() && ((R.free_double_totals >> total()) & 1);
     }
 
-    Acc double_value() {
+    Acc double_value(int row) {
         // the stake after the double: a free double adds a free unit per unit of stake;
         // a paid one the player's (on a free split hand: own 0 -> 1)
         double own = own_stake(), fr = free_hand ? 1.0 : 0.0, added_own;
@@ -828,15 +826,16 @@ class GameWalk {
             added_own = own + fr;
             own += added_own;
         }
-        return doubled_draw(own, fr, added_own, R.redoubles);
+        return doubled_draw(row, own, fr, added_own, R.redoubles);
     }
 
-    /* one card to a hand whose stake is now (own, free), ``added_own`` of it just added */
-    Acc doubled_draw(double own, double fr, double added_own, int redoubles_left) {
+    /* one card to a hand (``row``) whose stake is now (own, free), ``added_own`` of it just
+     * added */
+    Acc doubled_draw(int row, double own, double fr, double added_own, int redoubles_left) {
         double pi[N_RANKS];
         next_card_weights(pi);
         int kids[N_RANKS];
-        child_rows(pi, kids);
+        child_rows(pi, kids, row);
         Acc ev = Acc::constant(added_own * natural_refund(pi));
         for (int r = 0; r < N_RANKS; ++r) {
             if (pi[r] <= 0.0) continue;
@@ -907,14 +906,14 @@ class GameWalk {
             pick = basis_after_double_pick(own, fr, redoubles_left);
         if (pick >= 0) {
             if (picked) *picked = pick;
-            if (pick == ACT_DOUBLE) return doubled_draw(2.0 * own, 2.0 * fr, own, redoubles_left - 1);
+            if (pick == ACT_DOUBLE) return doubled_draw(row, 2.0 * own, 2.0 * fr, own, redoubles_left - 1);
             if (pick == ACT_SURRENDER) return Acc::constant(rescue_value(law, own, orig));
             return stand;
         }
         Acc best = stand;
         pick = ACT_STAND;
         if (may_redouble) {
-            Acc v = doubled_draw(2.0 * own, 2.0 * fr, own, redoubles_left - 1);
+            Acc v = doubled_draw(row, 2.0 * own, 2.0 * fr, own, redoubles_left - 1);
             if (improves(v.mean(), best.mean())) { best = v; pick = ACT_DOUBLE; }
         }
         if (may_rescue) {
@@ -1187,6 +1186,7 @@ class GameWalk {
         uint16_t reach = 0;             // bit l: lane l may hold the hand (a weighted lane)
         int8_t choice[MAX_LANES];
         int32_t law_row[MAX_CONTEXTS];  // each context's dealer row (-1: a clamped law)
+        int32_t kids = -1;              // where its children's rows are kept (lane_kids)
     };
     /* while a split hand is walked in lanes: its L contexts (lane l: e = l % L + 1) for
      * one stake (the current free_hand), or, in a free split, for both stakes (lanes L .. 2L
@@ -1202,6 +1202,7 @@ class GameWalk {
     void forget_lanes() {
         for (FlatIndex& index : lane_index) index.clear();
         std::vector<LaneRow>().swap(lane_rows);
+        std::vector<int32_t>().swap(lane_kids);
         std::vector<double>().swap(lane_vals);
         std::vector<double>().swap(lane_after);
     }
@@ -1336,19 +1337,33 @@ class GameWalk {
      * missing laws of those that will stand queued and computed in one batch (child_rows):
      * after a double every one, after a hit (``hit``) under CDZ- those whose pick (made
      * in the generic context, so known before any lane's values) stands: the others would
-     * never read them */
-    void lane_child_rows(double pi[][N_RANKS], int* kids, bool hit) {
+     * never read them.  The children of ``row`` (the current hand's) are found once and
+     * kept, as child_rows keeps them (a split hand asks at its hit and its doubles). */
+    std::vector<int32_t> lane_kids;   // N_RANKS a lane row that asked (LaneRow::kids)
+    void lane_child_rows(int row, double pi[][N_RANKS], int* kids, bool hit) {
+        if (lane_rows[row].kids >= 0) {
+            std::memcpy(kids, &lane_kids[(size_t)lane_rows[row].kids], sizeof(int) * N_RANKS);
+        } else {
+            for (int r = 0; r < N_RANKS; ++r) {
+                kids[r] = -1;
+                if (hard + r + 1 > 21) continue;
+                bool drawn = false;
+                for (int l = 0; l < lanes; ++l) drawn |= pi[l][r] > 0.0;
+                if (!drawn) continue;
+                add_card(r);
+                kids[r] = lane_lookup();
+                remove_card(r);
+            }
+            lane_rows[row].kids = (int32_t)lane_kids.size();   // (lane_rows may have grown)
+            lane_kids.insert(lane_kids.end(), kids, kids + N_RANKS);
+        }
         bool wanted[N_RANKS];
         for (int r = 0; r < N_RANKS; ++r) {
-            kids[r] = -1;
+            int kid = kids[r];
             wanted[r] = false;
-            if (hard + r + 1 > 21) continue;
-            bool drawn = false;
-            for (int l = 0; l < lanes; ++l) drawn |= pi[l][r] > 0.0;
-            if (!drawn) continue;
+            if (kid < 0 || lane_rows[kid].located) continue;
             add_card(r);
-            int kid = kids[r] = lane_lookup();
-            wanted[r] = !lane_rows[kid].located && !(hit && lane_never_stands(kid));
+            wanted[r] = !(hit && lane_never_stands(kid));
             if (wanted[r])
                 for (int l = 0; l < contexts; ++l) dealer_index.prefetch(lane_key(l));
             remove_card(r);
@@ -1375,8 +1390,8 @@ class GameWalk {
         if (!(lane_rows[row].have & bit)) {
             double v[MAX_LANES];
             if (action == ACT_STAND) lane_stand(row, v);
-            else if (action == ACT_HIT) lane_hit(v, mask);
-            else lane_double(v, mask);
+            else if (action == ACT_HIT) lane_hit(row, v, mask);
+            else lane_double(row, v, mask);
             double* kept = lane_at(row, what);
             for (int l = 0; l < lanes; ++l) kept[l] = v[l];
             lane_rows[row].have |= bit;
@@ -1398,11 +1413,11 @@ class GameWalk {
         }
     }
 
-    void lane_hit(double* out, unsigned mask) {
+    void lane_hit(int row, double* out, unsigned mask) {
         double pi[MAX_LANES][N_RANKS];
         lane_weights(pi);
         int kids[N_RANKS];
-        lane_child_rows(pi, kids, true);
+        lane_child_rows(row, pi, kids, true);
         for (int l = 0; l < lanes; ++l) out[l] = 0.0;
         for (int r = 0; r < N_RANKS; ++r) {
             if (hard + r + 1 > 21) {
@@ -1420,7 +1435,7 @@ class GameWalk {
         }
     }
 
-    void lane_double(double* out, unsigned mask) {
+    void lane_double(int row, double* out, unsigned mask) {
         double own[MAX_LANES], fr[MAX_LANES], added_own[MAX_LANES];
         bool free_double = free_double_here();
         for (int l = 0; l < lanes; ++l) {
@@ -1434,16 +1449,16 @@ class GameWalk {
                 own[l] += added_own[l];
             }
         }
-        lane_doubled_draw(own, fr, added_own, R.redoubles, out, mask);
+        lane_doubled_draw(row, own, fr, added_own, R.redoubles, out, mask);
     }
 
     /* (a stake per lane: the lanes of a free split hold both stakes) */
-    void lane_doubled_draw(const double* own, const double* fr, const double* added_own,
+    void lane_doubled_draw(int row, const double* own, const double* fr, const double* added_own,
                            int redoubles_left, double* out, unsigned mask) {
         double pi[MAX_LANES][N_RANKS];
         lane_weights(pi);
         int kids[N_RANKS];
-        lane_child_rows(pi, kids, false);
+        lane_child_rows(row, pi, kids, false);
         for (int l = 0; l < lanes; ++l) out[l] = added_own[l] * natural_refund(pi[l]);
         for (int r = 0; r < N_RANKS; ++r) {
             if (hard + r + 1 > 21) {
@@ -1506,7 +1521,7 @@ class GameWalk {
         }
         if (may_redouble) {
             double v[MAX_LANES];
-            lane_redouble(own, fr, redoubles_left, v, mask);
+            lane_redouble(row, own, fr, redoubles_left, v, mask);
             for (int l = 0; l < lanes; ++l)
                 if (improves(v[l], out[l])) out[l] = v[l];
         }
@@ -1518,14 +1533,14 @@ class GameWalk {
     }
 
     /* a redouble in every lane: the stake (own, fr) doubled, one card and the choices after */
-    void lane_redouble(const double* own, const double* fr, int redoubles_left, double* v,
-                       unsigned mask) {
+    void lane_redouble(int row, const double* own, const double* fr, int redoubles_left,
+                       double* v, unsigned mask) {
         double own2[MAX_LANES], fr2[MAX_LANES];
         for (int l = 0; l < lanes; ++l) {
             own2[l] = 2.0 * own[l];
             fr2[l] = 2.0 * fr[l];
         }
-        lane_doubled_draw(own2, fr2, own, redoubles_left - 1, v, mask);
+        lane_doubled_draw(row, own2, fr2, own, redoubles_left - 1, v, mask);
     }
 
     /* CDZ-, CDP1: each lane takes the basis context's pick for its stake
@@ -1547,7 +1562,7 @@ class GameWalk {
         }
         if (redouble) {
             double v[MAX_LANES];
-            lane_redouble(own, fr, redoubles_left, v, mask);
+            lane_redouble(row, own, fr, redoubles_left, v, mask);
             for (int l = 0; l < lanes; ++l)
                 if (pick[l] == ACT_DOUBLE) out[l] = v[l];
         }
@@ -1982,6 +1997,7 @@ class GameWalk {
             // pages never written cost no memory)
             dealer_rows.reserve((size_t)16384 * N_OUT);
             rows.reserve(8192);
+            kid_rows.reserve((size_t)8192 * N_RANKS);
             lane_rows.reserve(8192);
             lane_vals.reserve((size_t)8192 * LV_N * 5);
             clear_hand();
