@@ -406,7 +406,9 @@ class GameWalk {
         }
         rows[row].kids = (int32_t)kid_rows.size();   // (after the look-ups: rows may grow)
         kid_rows.insert(kid_rows.end(), kids, kids + N_RANKS);
-        if (infinite) return;
+        // (an unsplit or generic hand's children's laws were all asked for by the round's
+        // ask_hand_laws: looking them up again found each of them, a tenth of this call)
+        if (infinite || (hand_laws_asked && !extra_rank())) return;
         int e_hi = extra;
         if (extra_rank() && extra_max > 1 && extra >= 1 && extra <= extra_max) {
             if (extra != 1) return;   // (the first context queued them)
@@ -454,6 +456,7 @@ class GameWalk {
     }
 
     void forget() {
+        hand_laws_asked = false;
         queued = 0;
         pending_from = INT32_MAX;
         dealer_index.clear();
@@ -480,6 +483,7 @@ class GameWalk {
             own_saved = true;
         }
         other_key = 0;
+        hand_laws_asked = false;   // (the laws are keyed by the other hand's cards too)
         shoe_size = own_size;
         for (int r = 0; r < N_RANKS; ++r) {
             shoe[r] = own_shoe[r] - other[r];
@@ -853,16 +857,24 @@ class GameWalk {
     /* The choice after a double's card, kept per hand row and doubles left when the
      * stake is the player's alone (redoubles exclude free stakes, so the stake is then
      * 2^(doubles) own units): each redouble would otherwise walk the hands below it
-     * again for every hand above it that doubled. */
+     * again for every hand above it that doubled.  The pick is kept with the value: a
+     * split hand whose pick is made in its basis context (basis_after_double_pick) reads
+     * it there, once per split hand and doubles left under CDZ-, where the generic
+     * context's rows serve every pair. */
     std::vector<Acc> after_double;        // row * 4 + redoubles left
-    std::vector<uint8_t> after_double_have;
-    Acc doubled_choice(int row, double own, double fr, int redoubles_left) {
+    std::vector<uint8_t> after_double_have;   // the pick + 1 (0: not yet)
+    Acc doubled_choice(int row, double own, double fr, int redoubles_left,
+                       int* picked = nullptr) {
         if (!(R.redoubles > 0 && fr == 0.0 && !free_hand))
-            return doubled_choice_at(row, own, fr, redoubles_left);
+            return doubled_choice_at(row, own, fr, redoubles_left, picked);
         size_t slot = (size_t)row * 4 + (size_t)redoubles_left;
-        if (slot < after_double_have.size() && after_double_have[slot])
+        if (slot < after_double_have.size() && after_double_have[slot]) {
+            if (picked) *picked = after_double_have[slot] - 1;
             return after_double[slot];
-        Acc v = doubled_choice_at(row, own, fr, redoubles_left);
+        }
+        int pick = ACT_STAND;
+        Acc v = doubled_choice_at(row, own, fr, redoubles_left, &pick);
+        if (picked) *picked = pick;
         if (slot >= after_double_have.size()) {
             size_t size = 4 * rows.size();
             if (size <= slot) size = slot + 1;
@@ -870,7 +882,7 @@ class GameWalk {
             after_double_have.resize(size, 0);
         }
         after_double[slot] = v;
-        after_double_have[slot] = 1;
+        after_double_have[slot] = (uint8_t)(pick + 1);
         return v;
     }
 
@@ -946,7 +958,7 @@ class GameWalk {
     int basis_after_double_pick(double own, double fr, int redoubles_left) {
         int pick = ACT_STAND, sp = pair_rank, se = extra;
         enter_basis();
-        doubled_choice_at(lookup(), own, fr, redoubles_left, &pick);
+        doubled_choice(lookup(), own, fr, redoubles_left, &pick);
         pair_rank = sp;
         extra = se;
         return pick;
@@ -1195,7 +1207,10 @@ class GameWalk {
     int lane_free(int l) const { return stakes == 2 ? l / contexts : free_hand; }
     double lane_own(int l) const { return lane_free(l) ? 0.0 : 1.0; }
     bool use_lanes = true;     // false: each context walked alone (for tests)
-    std::vector<FlatIndex> lane_index = std::vector<FlatIndex>(2 * N_RANKS, FlatIndex(1024));
+    // (a pair's table holds a row per hand with a pair card and a hard total of 21 at
+    // most: up to 2,429 (aces), 193 (tens); begun at 4096 slots, not grown from 1024
+    // at every solve: the rehashes were a tenth of lane_child_rows in Spanish 21)
+    std::vector<FlatIndex> lane_index = std::vector<FlatIndex>(2 * N_RANKS, FlatIndex(4096));
     std::vector<LaneRow> lane_rows;
     std::vector<double> lane_vals, lane_after;
 
@@ -1973,7 +1988,9 @@ class GameWalk {
 
     /* every hand of two cards or more (at most 21) asks for its law (an unsplit hand's
      * shoe, which the split hands' pick in the generic context shares): the round's walk
-     * needs them all, and asked for together they fill the passes */
+     * needs them all, and asked for together they fill the passes (``hand_laws_asked``:
+     * done for this shoe, so child_rows need not look for them) */
+    bool hand_laws_asked = false;
     void ask_hand_laws(int lowest) {
         if (n_cards >= 2 && dealer_index.find(removed_key()) < 0) {
             double n[N_RANKS], left = 0.0;
@@ -2002,6 +2019,7 @@ class GameWalk {
             lane_vals.reserve((size_t)8192 * LV_N * 5);
             clear_hand();
             ask_hand_laws(0);
+            hand_laws_asked = true;
             clear_hand();
         }
         double n[N_RANKS], left = 0.0, ev = 0.0;
