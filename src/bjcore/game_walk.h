@@ -219,7 +219,7 @@ struct HandRow {
     StandLaw law;
     uint8_t have = 0;     // bits: 1 stand, 2 hit, 4 double, 8 law, 16 law asked for (child_rows)
     int8_t choice = -1;
-    int32_t kids = -1;    // where its children's rows are kept (GameWalk::kid_rows; -1: not yet)
+    int32_t draws = -1;   // its next card's chances and children's rows (GameWalk::row_draws)
 };
 
 template <class Acc>
@@ -246,7 +246,9 @@ class GameWalk {
     uint64_t hand_key = 0;
 
     DealerDraws dealer;           // the dealer's draw compositions (game_dealer.h)
-    FlatIndex dealer_index{16384};   // (a round's walk holds 6,000-27,000 laws on 6 decks)
+    /* (a round's walk holds 6,000-27,000 laws on 6 decks: begun at 32768 slots, as most
+     * upcards of Free Bet and Spanish 21 hold more than 8,192, half of 16384) */
+    FlatIndex dealer_index{32768};
     std::vector<double> dealer_rows;     // N_OUT per row
     /* the hand rows' index, one table per context (pair rank, extra pair cards, free
      * hand): the walk stays in one context for long runs, and a small table stays in the
@@ -378,18 +380,26 @@ class GameWalk {
      * every context.  A shoe with a negative count (a fractional shoe the hand overdraws)
      * is left to dealer_outcomes, whose clamping depends on the hand's kind; any other
      * shoe's law is the same either way.
-     * The children of ``row`` (the current hand's) are found once and kept: a hand asks
-     * for them at its hit and at each of its doubles, five times where any hand may double
-     * and redouble three times (Spanish 21), and the look-ups were a sixth of its solve.
-     * Only the first asking queues their laws: a later one would find them all known or
-     * queued, or leave them to dealer_outcomes, which computes the same law (the pass's
-     * arithmetic per shoe is one, batched or not). */
-    std::vector<int32_t> kid_rows;   // N_RANKS a row that asked (HandRow::kids)
-    void child_rows(const double* pi, int* kids, int row) {
-        if (rows[row].kids >= 0) {
-            std::memcpy(kids, &kid_rows[(size_t)rows[row].kids], sizeof(int) * N_RANKS);
+     * The children of ``row`` (the current hand's) are found once and kept, with the next
+     * card's chances (``pi``: next_card_weights): a hand asks for them at its hit and at
+     * each of its doubles, five times where any hand may double and redouble three times
+     * (Spanish 21); the look-ups were a sixth of its solve, the chances' divisions half of
+     * doubled_draw's time.  Only the first asking queues their laws: a later one would
+     * find them all known or queued, or leave them to dealer_outcomes, which computes the
+     * same law (the pass's arithmetic per shoe is one, batched or not). */
+    struct RowDraws {
+        double pi[N_RANKS];
+        int32_t kids[N_RANKS];
+    };
+    std::vector<RowDraws> row_draws;   // one a row that asked (HandRow::draws)
+    void child_rows(int row, double* pi, int* kids) {
+        if (rows[row].draws >= 0) {
+            const RowDraws& kept = row_draws[(size_t)rows[row].draws];
+            std::memcpy(pi, kept.pi, sizeof kept.pi);
+            std::memcpy(kids, kept.kids, sizeof kept.kids);
             return;
         }
+        next_card_weights(pi);
         FlatIndex& index = row_index[context_slot(pair_rank, extra, free_hand)];
         for (int r = 0; r < N_RANKS; ++r) {   // (the slots' loads overlap)
             if (!(pi[r] > 0.0) || hard + r + 1 > 21) continue;
@@ -404,8 +414,10 @@ class GameWalk {
             kids[r] = lookup();
             remove_card(r);
         }
-        rows[row].kids = (int32_t)kid_rows.size();   // (after the look-ups: rows may grow)
-        kid_rows.insert(kid_rows.end(), kids, kids + N_RANKS);
+        rows[row].draws = (int32_t)row_draws.size();   // (after the look-ups: rows may grow)
+        row_draws.emplace_back();
+        std::memcpy(row_draws.back().pi, pi, sizeof(double) * N_RANKS);
+        std::memcpy(row_draws.back().kids, kids, sizeof(int) * N_RANKS);
         // (an unsplit or generic hand's children's laws were all asked for by the round's
         // ask_hand_laws: looking them up again found each of them, a tenth of this call)
         if (infinite || (hand_laws_asked && !extra_rank())) return;
@@ -494,7 +506,7 @@ class GameWalk {
         // was a tenth of the time)
         for (FlatIndex& index : row_index) index.reset();
         rows.clear();
-        kid_rows.clear();
+        row_draws.clear();
         for (FlatIndex& index : lane_index) index.reset();
         lane_rows.clear();
         lane_kids.clear();
@@ -509,7 +521,7 @@ class GameWalk {
     void forget_rows() {
         for (FlatIndex& index : row_index) index.clear();
         std::vector<HandRow<Acc>>().swap(rows);
-        std::vector<int32_t>().swap(kid_rows);
+        std::vector<RowDraws>().swap(row_draws);
         std::vector<Acc>().swap(after_double);
         std::vector<uint8_t>().swap(after_double_have);
         for (int r = 0; r < N_RANKS; ++r) split_have[r] = false;
@@ -796,9 +808,8 @@ class GameWalk {
 
     Acc hit_value(int row) {
         double pi[N_RANKS];
-        next_card_weights(pi);
         int kids[N_RANKS];
-        child_rows(pi, kids, row);
+        child_rows(row, pi, kids);
         Acc ev = Acc::zero();
         double own = own_stake();
         for (int r = 0; r < N_RANKS; ++r) {
@@ -837,9 +848,8 @@ class GameWalk {
      * added */
     Acc doubled_draw(int row, double own, double fr, double added_own, int redoubles_left) {
         double pi[N_RANKS];
-        next_card_weights(pi);
         int kids[N_RANKS];
-        child_rows(pi, kids, row);
+        child_rows(row, pi, kids);
         Acc ev = Acc::constant(added_own * natural_refund(pi));
         for (int r = 0; r < N_RANKS; ++r) {
             if (pi[r] <= 0.0) continue;
@@ -2014,7 +2024,7 @@ class GameWalk {
             // pages never written cost no memory)
             dealer_rows.reserve((size_t)16384 * N_OUT);
             rows.reserve(8192);
-            kid_rows.reserve((size_t)8192 * N_RANKS);
+            row_draws.reserve(8192);
             lane_rows.reserve(8192);
             lane_vals.reserve((size_t)8192 * LV_N * 5);
             clear_hand();
