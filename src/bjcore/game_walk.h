@@ -254,9 +254,18 @@ class GameWalk {
      * hand): the walk stays in one context for long runs, and a small table stays in the
      * cache (one table for all missed it at nearly every look-up) */
     enum { N_CONTEXTS = 12 * 16 * 2 };   // (extra: the key's four bits)
-    std::vector<FlatIndex> row_index = std::vector<FlatIndex>(N_CONTEXTS, FlatIndex(256));
+    std::vector<FlatIndex> row_index = first_row_index();
     static int context_slot(int pair, int extra, int free) {
         return ((pair == PAIR_GENERIC ? 11 : pair) * 16 + extra) * 2 + free;
+    }
+    /* (the unsplit and the generic split hands, own stake, take a row for every hand of a
+     * hard total of 21 at most, 3,072 of two cards or more: their tables begun at 8192
+     * slots, not grown from 256 five times at every solve) */
+    static std::vector<FlatIndex> first_row_index() {
+        std::vector<FlatIndex> index(N_CONTEXTS, FlatIndex(256));
+        index[context_slot(0, 0, 0)] = FlatIndex(8192);
+        index[context_slot(PAIR_GENERIC, 0, 0)] = FlatIndex(8192);
+        return index;
     }
     size_t row_count() const { return rows.size(); }
     std::vector<HandRow<Acc>> rows;
@@ -1297,11 +1306,19 @@ class GameWalk {
     /* find the dealer rows of the row's lanes (the current hand), queueing the laws not
      * known (a shoe with a negative count: -1, its clamped law made when read) */
     void queue_lane_laws(int row) {
+        // (the contexts' shoes differ in the pair rank's count alone: lane_remaining's
+        // arithmetic, the rest worked out once)
+        double base[N_RANKS];
+        for (int r = 0; r < N_RANKS; ++r) base[r] = shoe[r] - cnt[r] - dealer_cnt[r];
+        const int p = pair_rank - 1;
+        bool others_short = false;
+        for (int r = 0; r < N_RANKS; ++r) others_short |= r != p && base[r] < 0.0;
         for (int l = 0; l < contexts; ++l) {
             double n[N_RANKS], left = 0.0;
-            lane_remaining(l + 1, n);
+            std::memcpy(n, base, sizeof n);
+            n[p] -= l + 1;
             int found = -1;
-            if (!overdrawn(n)) {
+            if (!others_short && !(n[p] < 0.0)) {
                 uint64_t key = lane_key(l);
                 found = dealer_index.find(key);
                 if (found < 0) {
