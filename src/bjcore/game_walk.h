@@ -427,9 +427,19 @@ class GameWalk {
         row_draws.emplace_back();
         std::memcpy(row_draws.back().pi, pi, sizeof(double) * N_RANKS);
         std::memcpy(row_draws.back().kids, kids, sizeof(int) * N_RANKS);
-        // (an unsplit or generic hand's children's laws were all asked for by the round's
-        // ask_hand_laws: looking them up again found each of them, a tenth of this call)
-        if (infinite || (hand_laws_asked && !extra_rank())) return;
+        if (infinite) return;
+        if (hand_laws_asked && !extra_rank()) {
+            // an unsplit or generic hand's children's laws were all asked for by the
+            // round's ask_hand_laws (looking them up again found each of them, a tenth of
+            // this call): only their slots loaded, for the stands soon after
+            for (int r = 0; r < N_RANKS; ++r) {
+                if (kids[r] < 0 || (rows[kids[r]].have & 8)) continue;
+                add_card(r);
+                dealer_index.prefetch(removed_key());
+                remove_card(r);
+            }
+            return;
+        }
         int e_hi = extra;
         if (extra_rank() && extra_max > 1 && extra >= 1 && extra <= extra_max) {
             if (extra != 1) return;   // (the first context queued them)
