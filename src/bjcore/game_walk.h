@@ -1236,10 +1236,7 @@ class GameWalk {
     int lane_free(int l) const { return stakes == 2 ? l / contexts : free_hand; }
     double lane_own(int l) const { return lane_free(l) ? 0.0 : 1.0; }
     bool use_lanes = true;     // false: each context walked alone (for tests)
-    // (a pair's table holds a row per hand with a pair card and a hard total of 21 at
-    // most: up to 2,429 (aces), 193 (tens); begun at 4096 slots, not grown from 1024
-    // at every solve: the rehashes were a tenth of lane_child_rows in Spanish 21)
-    std::vector<FlatIndex> lane_index = std::vector<FlatIndex>(2 * N_RANKS, FlatIndex(4096));
+    std::vector<FlatIndex> lane_index = std::vector<FlatIndex>(2 * N_RANKS, FlatIndex(1024));
     std::vector<LaneRow> lane_rows;
     std::vector<double> lane_vals, lane_after;
 
@@ -2049,9 +2046,11 @@ class GameWalk {
         if (!infinite) {
             // the tables' usual sizes on 6 decks reserved at once (not copied as they grow;
             // pages never written cost no memory)
-            dealer_rows.reserve((size_t)16384 * N_OUT);
-            rows.reserve(8192);
-            row_draws.reserve(8192);
+            // (6D: 5,700-20,400 laws an upcard in Free Bet and Spanish 21, 6,144 hand rows
+            // in Spanish 21, 9,163 in Free Bet)
+            dealer_rows.reserve((size_t)24576 * N_OUT);
+            rows.reserve(12288);
+            row_draws.reserve(12288);
             lane_rows.reserve(8192);
             lane_vals.reserve((size_t)8192 * LV_N * 5);
             clear_hand();
@@ -2077,7 +2076,19 @@ class GameWalk {
                 }
                 if (w > 0.0) ev += w * start_choice_value(c1, c2);
             }
+        forget_draws();
         return ev;
+    }
+
+    /* The rows' kept children and chances (child_rows, lane_child_rows) serve the walk
+     * that makes them; the engines of a solve are kept with their rows, and these would
+     * keep a sixth of a Free Bet solve's memory (its peak under malloc's trim threshold,
+     * tune_allocator).  A later walk finds them again. */
+    void forget_draws() {
+        for (HandRow<Acc>& h : rows) h.draws = -1;
+        std::vector<RowDraws>().swap(row_draws);
+        for (LaneRow& lr : lane_rows) lr.kids = -1;
+        std::vector<int32_t>().swap(lane_kids);
     }
 
     /* ---- recording decisions ----------------------------------------------------------- */
