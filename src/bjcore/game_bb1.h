@@ -33,7 +33,6 @@
 
 #include <map>
 #include <tuple>
-#include <unordered_map>
 #include <vector>
 
 #include "game_law.h"
@@ -237,6 +236,7 @@ class BB1Split {
         while (!level.empty()) {
             std::map<State, double> next;
             for (const auto& kv : level) {
+                w->poll_interrupt(N_RANKS);
                 const State& s = kv.first;
                 double count = kv.second;
                 set_hand(s.x, e);
@@ -323,10 +323,51 @@ class BB1Split {
         for (int r = 0; r < N_RANKS; ++r) key |= (CompKey)(unsigned)x[r] << (8 * r);
         return key;
     }
-    struct CompHash {
-        size_t operator()(CompKey k) const {
-            uint64_t lo = (uint64_t)k, hi = (uint64_t)(k >> 64);
-            return (size_t)((lo ^ (hi * 0x9E3779B97F4A7C15ULL)) * 0xBF58476D1CE4E5B9ULL >> 7);
+    /* (its low bits index the table: every bit of the key moves them) */
+    static size_t comp_hash(CompKey k) {
+        uint64_t h = (uint64_t)k ^ ((uint64_t)(k >> 64) * 0x9E3779B97F4A7C15ULL);
+        h = (h ^ (h >> 31)) * 0xBF58476D1CE4E5B9ULL;
+        return (size_t)(h ^ (h >> 29));
+    }
+    /* composition -> its place in a list, open addressing in one array: a node-based map
+     * of millions of compositions took as long to free (node by node) as to fill, which
+     * held up a Ctrl-C by half a second */
+    class CompIndex {
+        struct Slot {
+            CompKey key;   // 0: empty (every composition here holds a card)
+            size_t at;
+        };
+        std::vector<Slot> slots;
+        size_t count = 0;
+        void grow() {
+            std::vector<Slot> old(2 * slots.size(), Slot{0, 0});
+            old.swap(slots);
+            size_t mask = slots.size() - 1;
+            for (const Slot& e : old)
+                if (e.key != 0) {
+                    size_t j = comp_hash(e.key) & mask;
+                    while (slots[j].key != 0) j = (j + 1) & mask;
+                    slots[j] = e;
+                }
+        }
+      public:
+        /* room for about ``expected`` keys before it grows */
+        explicit CompIndex(size_t expected) {
+            size_t cap = 16;
+            while (cap < 2 * expected) cap *= 2;
+            slots.assign(cap, Slot{0, 0});
+        }
+        /* the place of ``key``, or ``at`` (then recorded as its place) when it is new */
+        size_t find_or_add(CompKey key, size_t at) {
+            if (2 * (count + 1) > slots.size()) grow();
+            size_t mask = slots.size() - 1, j = comp_hash(key) & mask;
+            while (slots[j].key != 0) {
+                if (slots[j].key == key) return slots[j].at;
+                j = (j + 1) & mask;
+            }
+            slots[j] = Slot{key, at};
+            ++count;
+            return at;
         }
     };
 
@@ -335,8 +376,9 @@ class BB1Split {
     std::vector<Ending> convolve(const std::vector<Ending>& first,
                                  const std::vector<Ending>& hand, int pair_cards) {
         std::vector<Ending> out;
-        std::unordered_map<CompKey, size_t, CompHash> at;
-        for (const Ending& a : first)
+        CompIndex at(first.size() + hand.size());
+        for (const Ending& a : first) {
+            w->poll_interrupt(hand.size());   // (Ctrl-C: these sums take minutes on 6 decks)
             for (const Ending& b : hand) {
                 Ending s;
                 s.size = a.size + b.size;
@@ -348,15 +390,11 @@ class BB1Split {
                 }
                 if (!dealt) continue;
                 s.count = a.count * b.count;
-                CompKey key = comp_key(s.x);
-                auto it = at.find(key);
-                if (it != at.end()) {
-                    out[it->second].count += s.count;
-                } else {
-                    at.emplace(key, out.size());
-                    out.push_back(s);
-                }
+                size_t i = at.find_or_add(comp_key(s.x), out.size());
+                if (i < out.size()) out[i].count += s.count;
+                else out.push_back(s);
             }
+        }
         return out;
     }
 
@@ -396,6 +434,7 @@ class BB1Split {
         int nat_pairs = nat_rank == p ? pair_cards : 0;
         double sum = 0.0;
         for (const Ending& a : first) {
+            w->poll_interrupt(last.size());
             const double* row[N_RANKS];   // (n_r)_(a_r + pair cards + j) at j
             for (int r = 0; r < N_RANKS; ++r)
                 row[r] = &fall[r * (most + 1) + a.x[r] + (r == p ? pair_cards : 0)];

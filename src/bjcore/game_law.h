@@ -644,8 +644,9 @@ class GameLaw {
 
 typedef GameLaw<ValueWalk> ValueWalkLaw;
 
-/* Entry points: 0, or NO_MEMORY.  ``out``: the law's entries (the caller's vector);
- * c1 < 0: the whole round, else the round after the player's two cards c1, c2 (0-based). */
+/* Entry points: 0, NO_MEMORY or INTERRUPTED (game_walk.h).  ``out``: the law's entries (the
+ * caller's vector); c1 < 0: the whole round, else the round after the player's two cards
+ * c1, c2 (0-based). */
 static inline int walk_round_law(ValueWalk* w, int c1, int c2, std::vector<double>* values,
                                  std::vector<double>* probs, std::vector<int>* outcomes,
                                  std::vector<int>* results, long* combined, double* gap,
@@ -669,6 +670,9 @@ static inline int walk_round_law(ValueWalk* w, int c1, int c2, std::vector<doubl
     } catch (const std::bad_alloc&) {
         w->clear_hand();
         return NO_MEMORY;
+    } catch (const WalkInterrupted&) {
+        w->clear_hand();
+        return INTERRUPTED;
     }
     return OK;
 }
