@@ -497,11 +497,6 @@ cdef class GameEngine:
         cdef double gap = 0.0
         cdef size_t entries = 0
         cdef int status
-        if self.walk.R.natural_loss == 2 and self.walk.R.max_split_hands > 1:
-            # (a split round's one unit is charged to its standing hands together: the
-            # law's hands, combined given the dealer's outcome, would be charged one each)
-            raise ValueError("rules: natural_loss 2 (BB+1) with splits is not in the games' "
-                             "round law (game_law.h); its values are")
         if c1 != -1 or c2 != -1:
             if not (1 <= c1 <= 10 and 1 <= c2 <= 10):
                 raise ValueError(f"c1, c2 must be ranks 1..10, got {c1}, {c2}")

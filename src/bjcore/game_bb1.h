@@ -226,9 +226,16 @@ class BB1Split {
     std::vector<Ending> list_endings(int e, int second) {
         std::map<std::vector<int>, double> out;
         std::map<State, double> level;
+        // A card the shoe cannot deal in the hand's context is not drawn (its endings have
+        // the chance 0 below, and a frozen chart has no decision for them)
+        double pi[N_RANKS];
+        int none[N_RANKS] = {};
+        set_hand(none, e);
+        w->next_card_weights(pi);
         for (int r = 0; r < N_RANKS; ++r) {   // the second card: no decision before it
             if ((r == p && second == SECOND_NOT_PAIR) || (r != p && second == SECOND_PAIR))
                 continue;
+            if (pi[r] <= 0.0) continue;
             State s{};
             s.x[r] = 1;
             level[s] = 1.0;
@@ -270,7 +277,9 @@ class BB1Split {
                     base_state.doubles += 1;
                     base_state.redoubles_left -= 1;
                 }
+                w->next_card_weights(pi);
                 for (int r = 0; r < N_RANKS; ++r) {
+                    if (pi[r] <= 0.0) continue;
                     State c = base_state;
                     c.x[r]++;
                     w->add_card(r);
@@ -548,22 +557,28 @@ class BB1Split {
         double B = (N > 0.0 && base[nat_rank] > 0.0) ? base[nat_rank] / N : 0.0;
         if (w->infinite) B = base[nat_rank];
         double A = standing_sum();
-        double C = none_left_standing();
+        none_standing = none_left_standing();
         w->clear_hand();
-        return A - B + C;
+        return A - B + none_standing;
     }
+    double none_standing = 0.0;   // C, kept for the round law (GameWalk::split_none_standing)
 };
 
 /* What BB+1 gives back of the walk's (OBBO's) split value of ``pair`` (M hands at most),
- * against a dealer natural that the upcard makes possible: 0 otherwise. */
+ * against a dealer natural that the upcard makes possible: 0 otherwise.  Leaves C (the
+ * chance of a natural with no split hand standing) in w.split_none_standing for the round
+ * law (game_law.h, GameLaw::bb1_settle_natural). */
 template <class Walk>
 double bb1_split_refund(Walk& w, int pair, int M) {
+    w.split_none_standing[pair - 1] = 0.0;
     if (!(w.R.natural_loss == 2 && w.R.natural_takes_all && w.dealer_n == 1
           && (w.upcard == 1 || w.upcard == 10)))
         return 0.0;
     if (M < 2 || M > 4) return NAN;   // (hands_limit: 2 .. 4)
     BB1Split<Walk> bb1(&w, pair, M);
-    return bb1.refund();
+    double refund = bb1.refund();
+    w.split_none_standing[pair - 1] = bb1.none_standing;
+    return refund;
 }
 
 }  // namespace bjgame

@@ -281,6 +281,9 @@ class GameWalk {
     std::vector<HandRow<Acc>> rows;
     double split_cache[N_RANKS];
     bool split_have[N_RANKS];
+    /* BB+1 (game_bb1.h): the chance, with the split of each pair, that the hole card makes
+     * a natural and no split hand stands (valid with split_have; the round law reads it) */
+    double split_none_standing[N_RANKS];
 
     void init() {
         clear_hand();
