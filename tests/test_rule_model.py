@@ -136,7 +136,7 @@ def test_the_decoded_rules_are_the_rules(rules):
         "dealer_22_push": 0, "free_double_totals": 0, "free_split_ranks": 0,
         "player_21_wins": 0, "bonus_21": [1.0] * 3, "bonus_678": [1.0] * 3,
         "bonus_777": [1.0] * 3, "bonus_after_split": 0, "super_bonus": 0.0,
-        "redoubles": 0, "double_rescue": 0, "double_split_aces": 0,
+        "full_sevens": 0.0, "redoubles": 0, "double_rescue": 0, "double_split_aces": 0,
         "rescue_after_redouble": 0,
         "player_21_beats_natural": 0, "natural_loss": 0,
         "diamond_blackjack_payout": 0.0, "charlie": 0, "surrender_any_time": 0,
@@ -193,6 +193,12 @@ def test_redoubles_with_free_stakes_are_refused(free):
 def test_bonus_after_split_alone_is_still_the_classic_game():
     """Paying bonuses on split hands means nothing without a bonus to pay."""
     params = dict(kernel_rules(Rules(decks=1), 0), bonus_after_split=1)
+    assert check_rules(params)["game"] == 0
+
+
+def test_the_whole_shoes_sevens_alone_are_still_the_classic_game():
+    """``full_sevens`` (the suits of a 7-7-7) means nothing without a 7-7-7 bonus."""
+    params = dict(kernel_rules(Rules(decks=1), 0), full_sevens=24.0)
     assert check_rules(params)["game"] == 0
 
 

@@ -81,3 +81,33 @@ def test_bad_shoes(counts):
 def test_removal_beyond_the_shoe():
     with pytest.raises(ValueError, match="cannot remove 5 x A"):
         Shoe.decks(1).remove(*["A"] * 5)
+
+
+def test_a_shoe_remembers_the_whole_shoe_it_was_dealt_from():
+    whole = Shoe.decks(2)
+    assert whole.dealt_from is whole
+    left = whole.remove("7", "A")
+    assert left.dealt_from == whole
+    assert left.remove("7").dealt_from == whole           # dealt from it, not from `left`
+    assert left.add("7", "A") == whole                     # put back: whole again
+    assert left.add("7", "A").dealt_from == whole
+    # the same counts made from their counts alone are their own whole shoe: another shoe
+    # (a suited 7-7-7 pays otherwise on it), and so is a card the whole shoe never held
+    assert Shoe(left.counts) != left and Shoe(left.counts).dealt_from == Shoe(left.counts)
+    assert whole.add("7").dealt_from == whole.add("7")
+    stated = Shoe(left.counts, dealt_from=whole)
+    assert stated == left and hash(stated) == hash(left)
+    assert eval(repr(left), {"Shoe": Shoe}) == left
+    tc = Shoe.fractional([7.5] * 9 + [30.0], dealt_from=whole)
+    assert tc.dealt_from == whole and eval(repr(tc), {"Shoe": Shoe}) == tc
+
+
+@pytest.mark.parametrize("whole, message", [
+    ((8,) * 10, "dealt_from must be a Shoe"),
+    (Shoe.infinite(), "dealt_from: an infinite shoe neither"),
+    (Shoe.fractional([9.5] * 10), "the shoe holds 16 x T, more than the 9.5"),
+    (Shoe([4] * 9 + [15]), "the shoe holds 16 x T, more than the 15"),
+])
+def test_a_whole_shoe_that_cannot_hold_the_shoe_is_refused(whole, message):
+    with pytest.raises((TypeError, ValueError), match=message):
+        Shoe([4] * 9 + [16], dealt_from=whole)

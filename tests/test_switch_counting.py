@@ -90,14 +90,79 @@ def test_each_true_count_against_the_compiled_simulation(game):
 
 
 def test_what_the_switch_game_does_not_play_is_refused_by_name():
-    with pytest.raises(NotImplementedError, match="indices"):
+    # the one-hand game's index sets are not Switch's keep-or-switch indices
+    with pytest.raises(ValueError, match="indices: Blackjack Switch plays its keep-or-switch"):
         CountedGame(RULES, strategy="indices", indices="i18")
+    with pytest.raises(ValueError, match="indices: strategy 'indices' needs"):
+        CountedGame(RULES, strategy="indices")
     with pytest.raises(NotImplementedError, match="insurance"):
         CountedGame(RULES, insurance=3)
     with pytest.raises(ValueError, match="spots"):
         CountedGame(RULES, spots=2)
     with pytest.raises(NotImplementedError, match="sidebet"):
         CountedGame(RULES, sidebet="21+3")
+
+
+# ---- the counted game with the keep-or-switch indices ---------------------------------------
+
+@pytest.fixture(scope="module")
+def indexed_game(indices):
+    # the game above with the keep-or-switch indices played (the hands' plays stay the
+    # full shoe's)
+    return CheckedSwitchGame(RULES, "hilo", penetration=0.6, depth_bands=1, tc_min=0,
+                             tc_max=1, round_length_correction=False, indices=indices)
+
+
+def _order_free(h1, h2) -> tuple:
+    return tuple(sorted((tuple(sorted(h1)), tuple(sorted(h2)))))
+
+
+def test_each_cell_switches_as_the_index_lines_say(indexed_game, indices):
+    # a sample of the deals, each read back through the table's own reader
+    # (``switch_index``: the line of a deal's two hands): the line's choice at the cell's
+    # true count, or the full shoe's choice when the deal has no line
+    deals = indexed_game.switch_solution._deals
+    a, b, c, e, u, _, keep, swap, decided = deals
+    full_shoe = decided & (swap > keep)
+    rng = np.random.default_rng(5)
+    assert indexed_game.strategy == "indices" and indexed_game.indices is indices
+    for (i, _), chosen in indexed_game.cell_switches.items():
+        tc = indexed_game.tc_values[i]
+        differ = np.flatnonzero(chosen != full_shoe)
+        assert differ.size > 0
+        sample = np.concatenate([differ[:150],
+                                 rng.choice(np.flatnonzero(decided), 600, replace=False)])
+        for k in sample.tolist():
+            hand1, hand2 = (int(a[k]), int(b[k])), (int(c[k]), int(e[k]))
+            line = indices.switch_index(hand1, hand2, int(u[k]))
+            if line is None:
+                assert chosen[k] == full_shoe[k]
+                continue
+            wanted = line.above if tc >= line.index else line.below
+            switched = _order_free((hand1[0], hand2[1]), (hand2[0], hand1[1]))
+            assert chosen[k] == (switched == wanted)
+
+
+def test_each_true_count_with_the_indices_against_the_compiled_simulation(indexed_game):
+    # the simulator switching each cell's deals as the indices do, against the cell's
+    # exact EV and SD with those choices
+    game = indexed_game
+    assert game.ev_path_gap < 1e-12        # the EV engines' EV and the law's mean agree
+    tables = SwitchTables(game.switch_solution)
+    for n, ((i, j), (joint, values)) in enumerate(sorted(game.index_cell_laws.items())):
+        shoe = game.cell_shoe(game._band_seen[:, i, j])
+        tables.shoe = np.array(shoe.counts, dtype=np.int32)
+        tables.switches = np.ascontiguousarray(game.cell_switches[(i, j)].astype(np.uint8))
+        run = simulate_switch_compiled(game.switch_solution, ROUNDS, seed=71 + n,
+                                       tables=tables)
+        assert abs(run.mean - 2 * game.band_edge[i, j]) < 4 * run.standard_error
+        totals = values[:, None] + values[None, :]
+        mean = float((joint * totals).sum())
+        assert mean == pytest.approx(2 * game.band_edge[i, j], abs=1e-12)
+        var = float((joint * (totals - mean) ** 2).sum())
+        mu4 = float((joint * (totals - mean) ** 4).sum())
+        se_sd = math.sqrt((mu4 - var ** 2) / ROUNDS) / (2 * math.sqrt(var))
+        assert abs(run.sd - math.sqrt(var)) < 4 * se_sd
 
 
 # ---- the indices --------------------------------------------------------------------------

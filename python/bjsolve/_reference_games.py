@@ -51,8 +51,10 @@ redouble and rescue is made the same way (first strictly best, in that order).
 
 Bonus multiplier of a standing 21 (undoubled; on split hands only with bonus_after_split):
 5, 6, 7+ cards: ``bonus_21``; 6-7-8: (60 b0 + 3 b1 + b2) / 64; 7-7-7: mixed 1 - 4q, suited
-(not spades) 3q, spades q, q = m(m-1)(m-2) / (n(n-1)(n-2)), n the sevens of the analysis
-shoe, m = n/4 (infinite shoe: q = 1/64); the super bonus replaces the suited and spades
+(not spades) 3q, spades q, q = m(m-1)(m-2) / (n(n-1)(n-2)), n the sevens of the whole shoe
+the analysis shoe was dealt from (``full_sevens``; the analysis shoe's own if it holds
+more), m = n/4 (infinite shoe: q = 1/64): the suits of the cards gone are unknown, so three
+sevens dealt are three of the whole shoe's alike; the super bonus replaces the suited and spades
 payouts (4q) on an unsplit hand against an upcard 7.
 
 Super Fun 21: a natural pays (15 b + d) / 16 (both its cards diamonds with chance 1/16:
@@ -220,7 +222,7 @@ class GameReferenceSolver(ReferenceSolver):
                  natural_always_wins=False, natural_loss="hole-card",
                  player_21_beats_natural=False, diamond_blackjack_payout=None, charlie=0,
                  rescue_after_redouble=False, surrender_any_time=False,
-                 bonus_21_at_once=False, **classic):
+                 bonus_21_at_once=False, full_sevens=0, **classic):
         super().__init__(counts, **classic)
         if player_21_beats_natural and not (player_21_wins and self.hole_card == "enhc"):
             raise ValueError("player_21_beats_natural needs player_21_wins and hole_card "
@@ -278,6 +280,7 @@ class GameReferenceSolver(ReferenceSolver):
             raise ValueError("surrender_any_time does not go with free_split_ranks")
         self.surrender_any_time = bool(surrender_any_time)
         self.bonus_21_at_once = bool(bonus_21_at_once)
+        self.full_sevens = full_sevens
         self._q777 = self._suited_777_share()
         self._g = {}              # memo of the games' values
 
@@ -287,11 +290,7 @@ class GameReferenceSolver(ReferenceSolver):
         """q: the chance that three 7s are all of one given suit (module docstring)."""
         if self.shoe is None:
             return Fraction(1, 64)
-        n = self.shoe[6]
-        if n < 3:
-            return ZERO
-        m = Fraction(n, 4)
-        return m * (m - 1) * (m - 2) / (n * (n - 1) * (n - 2))
+        return _suited_share(max(self.shoe[6], self.full_sevens))
 
     def _multiplier(self, ctx, hand, key):
         """What a winning undoubled 21 pays per unit of its stake (1 without a bonus)."""
@@ -594,7 +593,8 @@ def brute_force_game_round(counts, upcard, player_cards, policy, *, hit_soft_17=
                            double_split_aces=False, natural_loss="hole-card",
                            player_21_beats_natural=False, diamond_blackjack_payout=None,
                            charlie=0, rescue_after_redouble=False, law=False,
-                           infinite=False, surrender_any_time=False, bonus_21_at_once=False):
+                           infinite=False, surrender_any_time=False, bonus_21_at_once=False,
+                           full_sevens=0):
     """Exact unconditioned EV of ONE real round of the games, every card sequence enumerated.
 
     ``counts``: the finite shoe with the player's two cards and the dealer's upcard removed.
@@ -609,7 +609,8 @@ def brute_force_game_round(counts, upcard, player_cards, policy, *, hit_soft_17=
     was settled at once); "bb+1": the busted and rescued hands' as OBBO, and of the
     hands still standing one unit in all; ``player_21_beats_natural``: a 21 that always
     wins is paid at once, before the natural).  ``sevens``: the sevens of the analysis shoe, for the
-    suits of 7-7-7 (None: the infinite shoe's 1/64).  No formula of the solvers is used.
+    suits of 7-7-7 (None: the infinite shoe's 1/64), or ``full_sevens`` (those of the whole
+    shoe it was dealt from) if more.  No formula of the solvers is used.
     ``law=True``: the round's law instead of its EV, a ``RoundLaw`` (exact chances of
     (dealer outcome, net result): the dealer outcome 17..21, 22, "bust" (over 22) or
     "natural"), every card dealt as in the real round, split hands included.
@@ -639,13 +640,7 @@ def brute_force_game_round(counts, upcard, player_cards, policy, *, hit_soft_17=
         limit = min(limit, 2)
     new_free = pair in set(free_split_ranks)
     b21, b678, b777 = ([Fraction(x) for x in t] for t in (bonus_21, bonus_678, bonus_777))
-    if sevens is None:
-        q = Fraction(1, 64)
-    elif sevens < 3:
-        q = ZERO
-    else:
-        m = Fraction(sevens, 4)
-        q = m * (m - 1) * (m - 2) / (sevens * (sevens - 1) * (sevens - 2))
+    q = Fraction(1, 64) if sevens is None else _suited_share(max(sevens, full_sevens))
 
     total = cards_total
 
@@ -973,6 +968,14 @@ class RoundLaw:
 
     def mean(self):
         return sum((p * v for (_, v), p in self.chances.items()), ZERO)
+
+
+def _suited_share(n):
+    """q of ``n`` sevens, four suits alike (the module docstring)."""
+    if n < 3:
+        return ZERO
+    m = Fraction(n) / 4
+    return m * (m - 1) * (m - 2) / (n * (n - 1) * (n - 2))
 
 
 def reference_kwargs(rules) -> dict:

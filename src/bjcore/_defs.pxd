@@ -65,6 +65,8 @@ cdef struct RuleParams:
     double bonus_777[3]      # of a three-card 21 of 7-7-7: mixed, suited, spades
     int bonus_after_split    # the bonuses are paid on split hands too
     double super_bonus       # suited 7-7-7 against a dealer 7, per unit bet (0: none)
+    double full_sevens       # the sevens of the whole shoe the analysed one was dealt
+                             # from, for the suits of 7-7-7 (0: the analysed shoe's own)
     int redoubles            # times a doubled hand may double again (0..3)
     int double_rescue        # a doubled hand may surrender, losing the original bet
     int double_split_aces    # a split ace may double (with hit_split_aces, or alone)

@@ -34,6 +34,7 @@ cdef extern from "game_walk.h" namespace "bjgame" nogil:
         double bonus_777[3]
         int bonus_after_split
         double super_bonus
+        double full_sevens
         int redoubles, double_rescue, double_split_aces
         int rescue_after_redouble
         int natural_loss, player_21_beats_natural
@@ -162,6 +163,7 @@ cdef void copy_rules(const RuleParams* p, GameRules* g) noexcept:
         g.bonus_777[i] = p.bonus_777[i]
     g.bonus_after_split = p.bonus_after_split
     g.super_bonus = p.super_bonus
+    g.full_sevens = p.full_sevens
     g.redoubles = p.redoubles
     g.double_rescue = p.double_rescue
     g.double_split_aces = p.double_split_aces

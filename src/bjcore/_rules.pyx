@@ -34,6 +34,7 @@ GAME_RULE_DEFAULTS = {
     "dealer_22_push": 0, "free_double_totals": 0, "free_split_ranks": 0,
     "player_21_wins": 0, "bonus_21": (1.0, 1.0, 1.0), "bonus_678": (1.0, 1.0, 1.0),
     "bonus_777": (1.0, 1.0, 1.0), "bonus_after_split": 0, "super_bonus": 0.0,
+    "full_sevens": 0.0,
     "redoubles": 0, "double_rescue": 0, "double_split_aces": 0, "natural_loss": 0,
     "player_21_beats_natural": 0, "diamond_blackjack_payout": 0.0, "charlie": 0,
     "rescue_after_redouble": 0, "surrender_any_time": 0, "bonus_21_at_once": 0,
@@ -170,6 +171,7 @@ cdef int decode_game_rules(dict rules, RuleParams* out) except -1:
     _payouts(full, "bonus_777", out.bonus_777)
     out.bonus_after_split = _flag(full, "bonus_after_split")
     out.super_bonus = _real(full, "super_bonus", 0.0, False, MAX_PAYOUT)
+    out.full_sevens = _real(full, "full_sevens", 0.0, False, 1e9)
     out.redoubles = _whole(full, "redoubles", (0, 1, 2, 3), "0, 1, 2 or 3")
     out.double_rescue = _flag(full, "double_rescue")
     out.double_split_aces = _flag(full, "double_split_aces")

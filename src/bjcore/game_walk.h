@@ -83,6 +83,7 @@ struct GameRules {
     double bonus_21[3], bonus_678[3], bonus_777[3];
     int bonus_after_split;
     double super_bonus;
+    double full_sevens;   // the whole shoe's sevens (seven_suit_chance); 0: the shoe's own
     int redoubles, double_rescue, double_split_aces;
     int rescue_after_redouble;   // the rescue stays offered after a redouble
     /* no hole card: what a dealer natural takes (docs/games.md): 0 every own stake;
@@ -687,10 +688,14 @@ class GameWalk {
         return law;
     }
 
-    /* the chance that three sevens dealt to the player are all of one given suit */
+    /* the chance that three sevens dealt to the player are all of one given suit.  The
+     * suits of the cards gone from the whole shoe are not known, so the sevens left are
+     * any of its sevens alike, and three of them dealt are three of the whole shoe's: the
+     * chance is the whole shoe's (full_sevens, four suits alike), however many are gone
+     * (docs/games.md).  A shoe holding more sevens than that is taken as whole itself. */
     double seven_suit_chance() const {
         if (infinite) return 1.0 / 64.0;
-        double n = shoe[6], m = n / 4.0;
+        double n = shoe[6] > R.full_sevens ? shoe[6] : R.full_sevens, m = n / 4.0;
         if (n < 3.0) return 0.0;
         return m * (m - 1.0) * (m - 2.0) / (n * (n - 1.0) * (n - 2.0));
     }

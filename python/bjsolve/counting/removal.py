@@ -34,7 +34,8 @@ import numpy as np
 
 from ..exact.dealer import resolve_shoe
 from ..exact.engines import engine_class, make_engines, round_values
-from ..exact.kernel_rules import POLICY_CLASS, SPLIT_CLASSES, check_split_class, kernel_rules
+from ..exact.kernel_rules import (POLICY_CLASS, SPLIT_CLASSES, check_split_class, kernel_rules,
+                                   with_shoe)
 from ..model.checks import is_finite_real
 from ..model.deal import dealer_key_weight
 from ..model.hands import hand_code
@@ -475,7 +476,8 @@ def decision_effects_of_removal(rules: Rules, cards, dealer, *, shoe: Shoe | Non
     if sum(hand) > 21:
         raise ValueError("the hand is bust")
     peek = rules.hole_card == "peek" and not (rules.surrender == "early" and len(hand) == 2)
-    krules = kernel_rules(rules, SPLIT_CLASSES[split])
+    # (``left``: every shoe valued here is dealt from the one ``left`` is dealt from)
+    krules = with_shoe(kernel_rules(rules, SPLIT_CLASSES[split]), left)
     natural = len(hand) == 2 and sorted(hand) == [1, 10]
 
     def raw_values(shoe_counts):
@@ -591,7 +593,7 @@ def shoe_at_true_count(system, true_count: float, decks: float, *, dealt_decks: 
         ints = _largest_remainder(share, whole[t])
         for r, k in zip(in_class[t], ints):
             removed[r] = k
-    return Shoe([f - k for f, k in zip(full, removed)])
+    return Shoe([f - k for f, k in zip(full, removed)], dealt_from=Shoe(full))
 
 
 def _largest_remainder(shares, total):
@@ -644,7 +646,7 @@ def true_count_shoes(rules: Rules, system, true_counts, dealt_decks=None) -> tup
                 raise
             unreachable.append(tc)
             continue
-        shoes[tc] = Shoe.fractional(counts)
+        shoes[tc] = Shoe.fractional(counts, dealt_from=rules.shoe())
     return shoes, unreachable
 
 

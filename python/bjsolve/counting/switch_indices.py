@@ -95,6 +95,23 @@ class SwitchIndexTable:
     switch_lines: list
     unreachable: tuple = ()
 
+    def switches_at(self, deals, played, tc: float) -> np.ndarray:
+        """The keep-or-switch choices of a counter at true count ``tc``: ``played`` (which
+        of the ordered deals ``deals`` = (a, b, c, e, u, ...) rank arrays, hand 1 = a, b,
+        hand 2 = c, e, upcard u, are switched) with each line's choice at ``tc`` put in
+        for the deals of that line (``above`` from the index on, ``below`` under it).
+        A copy; the deals of no line keep their choice."""
+        a, b, c, e, u = deals[:5]
+        kept, switched = _arrangement_codes(a, b, c, e)
+        out = np.array(played, dtype=bool, copy=True)
+        for line in self.switch_lines:
+            below, above = _arrangement_code(line.below), _arrangement_code(line.above)
+            here = (u == line.upcard) & (((kept == below) & (switched == above))
+                                        | ((kept == above) & (switched == below)))
+            wanted = above if tc >= line.index else below
+            out[here] = switched[here] == wanted
+        return out
+
     def switch_index(self, hand1, hand2, upcard):
         """The line of the deal hand 1 + hand 2 (two cards each; the switch swaps their
         second cards) against ``upcard``, or None when its choice does not change on the
@@ -122,6 +139,22 @@ class SwitchIndexTable:
                    if self.unreachable else ""))
 
 
+def _arrangement_codes(a, b, c, e) -> tuple:
+    """(kept, switched): each ordered deal's two arrangements (hand 1 = a, b, hand 2 =
+    c, e; switched: a, e and c, b) as order-free numbers, the smaller hand's PAIRS index
+    x N_PAIRS + the larger's."""
+    h1, h2 = pair_indices(a, b), pair_indices(c, e)
+    s1, s2 = pair_indices(a, e), pair_indices(c, b)
+    return (np.minimum(h1, h2) * N_PAIRS + np.maximum(h1, h2),
+            np.minimum(s1, s2) * N_PAIRS + np.maximum(s1, s2))
+
+
+def _arrangement_code(hands) -> int:
+    """The number ``_arrangement_codes`` gives an arrangement (two sorted rank pairs)."""
+    first, second = sorted(PAIRS.index(tuple(h)) for h in hands)
+    return first * N_PAIRS + second
+
+
 def _arrangement(h1, h2) -> tuple:
     """Two hands as an order-free key: each hand's ranks sorted, the hands sorted."""
     return tuple(sorted((tuple(sorted(h1)), tuple(sorted(h2)))))
@@ -132,10 +165,7 @@ def _switch_gaps(solution) -> dict:
     the chance of the deal in any order of its cards)} for every deal of ``solution`` with a keep-or-switch choice (the arrangements as
     pair-index pairs, ``first`` < ``second``)."""
     a, b, c, e, u, prob, keep, swap, decided = solution._deals
-    h1, h2 = pair_indices(a, b), pair_indices(c, e)
-    s1, s2 = pair_indices(a, e), pair_indices(c, b)
-    k = np.minimum(h1, h2) * N_PAIRS + np.maximum(h1, h2)
-    s = np.minimum(s1, s2) * N_PAIRS + np.maximum(s1, s2)
+    k, s = _arrangement_codes(a, b, c, e)
     use = decided & (k != s)
     first, second = np.minimum(k, s)[use], np.maximum(k, s)[use]
     gap = np.where(k < s, swap - keep, keep - swap)[use]

@@ -10,7 +10,7 @@ from bjcore._rules import GAME_RULE_DEFAULTS, check_rules
 from ..model.deal import Deal, is_natural
 from ..model.rules import Rules
 from ..model.shoe import Shoe
-from .kernel_rules import kernel_rules, natural_tie_value
+from .kernel_rules import kernel_rules, natural_tie_value, with_shoe
 from .scheduler import run_units
 
 
@@ -35,6 +35,7 @@ def engine_class(params: dict):
 
 def make_engine(params: dict, shoe: Shoe, key):
     """The compiled engine of one dealer key (``params``: see ``engine_class``)."""
+    params = with_shoe(params, shoe)
     return engine_class(params)(shoe.kernel_weights(), key, params, shoe.is_infinite,
                                 shoe.is_fractional)
 

@@ -31,7 +31,7 @@ from bjcore._game import GameEngine
 from ..model.rules import Rules
 from ..model.shoe import Shoe
 from .engines import engine_class
-from .kernel_rules import POLICY_CLASS, SPLIT_CLASSES, kernel_rules
+from .kernel_rules import POLICY_CLASS, SPLIT_CLASSES, kernel_rules, with_shoe
 
 # dealer outcomes t of a game law, in the engine's order (the classic kernel's seven, the
 # dealer's 22 apart from the other busts: it pushes in Free Bet)
@@ -88,7 +88,7 @@ def game_round_law(rules: Rules, shoe: Shoe, key, engine=None) -> tuple[np.ndarr
     # (the game engine computes the classic game too: a rule set without a game rule gets
     # its law here as well, every split combined)
     params = kernel_rules(rules, SPLIT_CLASSES["CDZ-"] if engine is None else POLICY_CLASS)
-    local = GameEngine(shoe.kernel_weights(), key, params, shoe.is_infinite,
+    local = GameEngine(shoe.kernel_weights(), key, with_shoe(params, shoe), shoe.is_infinite,
                        shoe.is_fractional)
     if engine is not None:
         engine.copy_policy_to(local)

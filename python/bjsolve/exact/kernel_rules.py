@@ -40,6 +40,19 @@ def kernel_rules(rules: Rules, split_code: int) -> dict:
     return {**_classic_keys(rules, split_code), **game_keys(rules)}
 
 
+def with_shoe(params: dict, shoe) -> dict:
+    """``params`` (``kernel_rules``) with what an engine needs to know of the whole shoe
+    ``shoe`` was dealt from (``Shoe.dealt_from``): its sevens, when a suited 7-7-7 pays
+    differently from a mixed one.  The cards gone are known by rank only, so three sevens
+    dealt from a depleted shoe share a suit with the whole shoe's chance
+    (``seven_suit_chance`` in game_walk.h; docs/games.md, "Suits")."""
+    whole = shoe.dealt_from
+    if whole is shoe or not (params.get("super_bonus")
+                             or len(set(params.get("bonus_777", (1.0,)))) > 1):
+        return params
+    return {**params, "full_sevens": float(whole.counts[6])}
+
+
 def _bits(values) -> int:
     return sum(1 << v for v in values)
 

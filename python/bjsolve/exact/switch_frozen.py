@@ -57,7 +57,8 @@ def _dealable_hands(on: Shoe, up: int) -> list:
 
 
 def frozen_switch_rounds(base: SwitchSolution, shoes: dict, threads=None, *,
-                         ev_path: bool = True, batch: int = 4) -> dict:
+                         ev_path: bool = True, batch: int = 4,
+                         switches: dict | None = None) -> dict:
     """{key: (EV, second moment, (joint, values))} of a round on each ``shoes[key]`` (whole
     cards, none larger than base's shoe) played by base's frozen decisions (module doc):
     EV and E[X^2] in units of one hand's bet, both hands, unconditioned; ``joint`` the two
@@ -65,7 +66,10 @@ def frozen_switch_rounds(base: SwitchSolution, shoes: dict, threads=None, *,
     the EV is the law's mean, the EV engines' path (the same value, checked by the
     tests) is skipped: a fifth less time.  ``batch``: shoes per pass over the contexts
     (each pass freezes the full shoe's engines again; the hands' laws of a shoe take
-    about 60 MB until its round law is made)."""
+    about 60 MB until its round law is made).  ``switches``: {key: {label: which of
+    base's deals (``base._deals``) are switched}}, the same hands' play with other
+    keep-or-switch choices (a counter's switch indices): each adds ``(key, label)`` to the
+    result, at the cost of combining the hands' laws once more."""
     if base.removal != "full" or base.shoe.is_infinite or base.play != "optimal":
         raise ValueError("frozen switch rounds take a finite shoe's analysis with "
                          "removal='full' and play='optimal'")
@@ -73,11 +77,12 @@ def frozen_switch_rounds(base: SwitchSolution, shoes: dict, threads=None, *,
     out = {}
     for start in range(0, len(names), max(1, batch)):
         part = {name: shoes[name] for name in names[start:start + max(1, batch)]}
-        out.update(_frozen_batch(base, part, threads, ev_path))
+        out.update(_frozen_batch(base, part, threads, ev_path, switches or {}))
     return out
 
 
-def _frozen_batch(base: SwitchSolution, shoes: dict, threads, ev_path: bool) -> dict:
+def _frozen_batch(base: SwitchSolution, shoes: dict, threads, ev_path: bool,
+                  switches: dict) -> dict:
     """``frozen_switch_rounds`` of a few shoes: one pass over the contexts."""
     rules = base.rules
     params = kernel_rules(game_rules(rules), SPLIT_CLASSES[base.split])
@@ -116,16 +121,20 @@ def _frozen_batch(base: SwitchSolution, shoes: dict, threads, ev_path: bool) -> 
                 for t, v in zip(tables, frozen_values):
                     t[up - 1, o] = v
             laws[(o, up)] = hand
-        a, b, c, e, u, prob, beta = _deal_arrays(shoe1)
+        deal = _deal_arrays(shoe1)
+        prob, beta = deal[5:]
         decided = (prob > 0) & (beta < 1.0)
-        joint, values, _ = combine_hands(rules, (a, b, c, e, u, prob, beta), decided,
-                                         base_switches & decided, laws, True)
+        played = {name: base_switches, **{(name, label): chosen for label, chosen
+                                          in switches.get(name, {}).items()}}
+        for key, chosen in played.items():
+            joint, values, _ = combine_hands(rules, deal, decided, chosen & decided, laws,
+                                             True)
+            totals = values[:, None] + values[None, :]
+            second = float((joint * totals * totals).sum())
+            ev = (frozen_switch_ev(base, shoe1, HandTable(*tables), chosen) if ev_path
+                  else float((joint * totals).sum()))
+            out[key] = (ev, second, (joint, values))
         del laws
-        totals = values[:, None] + values[None, :]
-        second = float((joint * totals * totals).sum())
-        ev = (frozen_switch_ev(base, shoe1, HandTable(*tables)) if ev_path
-              else float((joint * totals).sum()))
-        out[name] = (ev, second, (joint, values))
     return out
 
 

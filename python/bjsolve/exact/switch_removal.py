@@ -141,12 +141,14 @@ def _frozen_tables(base: SwitchSolution, shoes: dict, threads) -> dict:
     return {r: HandTable(*t) for r, t in tables.items()}
 
 
-def frozen_switch_ev(base: SwitchSolution, shoe1: Shoe, table1: HandTable) -> float:
-    """E[round] on ``shoe1`` with base's keep-or-switch choice for every deal and the hand
-    values ``table1`` (base's frozen play on ``shoe1``)."""
+def frozen_switch_ev(base: SwitchSolution, shoe1: Shoe, table1: HandTable,
+                     switches=None) -> float:
+    """E[round] on ``shoe1`` with base's keep-or-switch choice for every deal (or
+    ``switches``: which of base's deals are switched) and the hand values ``table1``
+    (base's frozen play on ``shoe1``)."""
     rules = base.rules
     a0, b0, c0, e0, u0, prob0, keep0, swap0, decided0 = base._deals
-    base_switches = decided0 & (swap0 > keep0)
+    base_switches = decided0 & (swap0 > keep0) if switches is None else switches
     _, prob, beta, keep, switch, loss = deal_values(rules, shoe1, table1)
     live = prob > 0
     decided = live & (beta < 1.0)

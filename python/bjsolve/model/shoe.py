@@ -74,11 +74,19 @@ class Shoe:
     ``add`` return new shoes.  Counts are whole numbers 0..MAX_COUNT (any non-negative
     reals for ``Shoe.fractional`` and the proportions of ``Shoe.infinite``), and a shoe
     holds at least one card.
+
+    A shoe knows the whole shoe it was dealt from (``dealt_from``): ``remove`` keeps it,
+    and ``Shoe(counts, dealt_from=Shoe.decks(6))`` states it.  Only the suits need it:
+    the cards gone are known by rank, not by suit, so three sevens dealt from a depleted
+    shoe are three of the whole shoe's sevens alike, and the chance that they share a suit
+    (a suited 7-7-7 bonus) is the whole shoe's (docs/games.md, "Suits").  A shoe made
+    from its counts alone is its own whole shoe.
     """
 
-    __slots__ = ("_counts", "_infinite", "_fractional")
+    __slots__ = ("_counts", "_infinite", "_fractional", "_whole")
 
-    def __init__(self, counts, *, _infinite: bool = False, _fractional: bool = False):
+    def __init__(self, counts, *, dealt_from: "Shoe | None" = None, _infinite: bool = False,
+                 _fractional: bool = False):
         if isinstance(counts, (str, bytes, dict)) or not hasattr(counts, "__iter__"):
             raise TypeError(f"Shoe counts must be a sequence of 10 numbers (A, 2..9, T), "
                             f"got {_show(counts)}")
@@ -105,13 +113,35 @@ class Shoe:
         self._counts = tuple(clean)
         self._infinite = _infinite
         self._fractional = _fractional
+        self._whole = None if dealt_from is None else self._check_whole(dealt_from)
+
+    def _check_whole(self, whole) -> "Shoe | None":
+        """``dealt_from`` checked: a whole shoe (its own ``dealt_from`` if it has one)
+        holding at least this shoe's cards of every rank; None when it is this shoe."""
+        if not isinstance(whole, Shoe):
+            raise TypeError(f"dealt_from must be a Shoe, got {_show(whole)}")
+        whole = whole.dealt_from
+        if self._infinite or whole._infinite:
+            raise ValueError("dealt_from: an infinite shoe neither is dealt from a shoe nor "
+                             "is one to deal from: give finite shoes")
+        for label, c, w in zip(RANK_LABELS, self._counts, whole._counts):
+            if c > w:
+                raise ValueError(f"dealt_from: the shoe holds {_show_count(c)} x {label}, "
+                                 f"more than the {_show_count(w)} of the shoe it was dealt from")
+        return None if whole._counts == self._counts else whole
 
     @classmethod
-    def fractional(cls, counts) -> "Shoe":
+    def fractional(cls, counts, *, dealt_from: "Shoe | None" = None) -> "Shoe":
         """A shoe with non-integer counts: every exact formula is a polynomial in the
         counts, so this interpolates smoothly between real shoes (used to place a shoe
-        exactly at a true count)."""
-        return cls(counts, _fractional=True)
+        exactly at a true count; ``dealt_from`` as for ``Shoe``)."""
+        return cls(counts, dealt_from=dealt_from, _fractional=True)
+
+    @property
+    def dealt_from(self) -> "Shoe":
+        """The whole shoe this one was dealt from (itself when it is whole, or when it was
+        made from its counts alone): its suits are those of the cards still unseen."""
+        return self if self._whole is None else self._whole
 
     @property
     def is_fractional(self) -> bool:
@@ -191,7 +221,7 @@ class Shoe:
         if sum(have) <= 0:
             raise ValueError(f"cannot remove all {sum(counts_of(removed))} cards: a shoe must "
                              "keep at least one card")
-        return Shoe(have, _fractional=self._fractional)
+        return Shoe(have, dealt_from=self.dealt_from, _fractional=self._fractional)
 
     def add(self, *cards) -> "Shoe":
         """The shoe with these cards put back (no change for an infinite shoe)."""
@@ -201,20 +231,30 @@ class Shoe:
         have = list(self._counts)
         for r, k in enumerate(counts_of(added)):
             have[r] += k
-        return Shoe(have, _fractional=self._fractional)
+        # cards put back into the shoe they came from; a card the whole shoe never held
+        # makes a composition of its own
+        whole: Shoe | None = self.dealt_from
+        if any(h > w for h, w in zip(have, self.dealt_from._counts)):
+            whole = None
+        return Shoe(have, dealt_from=whole, _fractional=self._fractional)
 
     def kernel_weights(self) -> list[float]:
         """What the kernels take: counts, or probabilities for an infinite shoe."""
         return list(self.probabilities()) if self._infinite else [float(c) for c in self._counts]
 
     def __eq__(self, other):
+        # the whole shoe counts: it sets the suits of what is left (a suited 7-7-7)
         return (isinstance(other, Shoe) and self._infinite == other._infinite
-                and self._counts == other._counts)
+                and self._counts == other._counts and self._whole == other._whole)
 
     def __hash__(self):
-        return hash((self._counts, self._infinite))
+        return hash((self._counts, self._infinite, self._whole))
 
     def __repr__(self):
+        if self._whole is not None:
+            made = "Shoe.fractional" if self._fractional else "Shoe"
+            counts = ", ".join(map(_show_count, self._counts))
+            return f"{made}([{counts}], dealt_from={self._whole!r})"
         if self._fractional:
             return f"Shoe.fractional([{', '.join(map(_show_count, self._counts))}])"
         if self._infinite:

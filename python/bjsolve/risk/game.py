@@ -658,7 +658,7 @@ class CountedGame:
             size = self.count.classes.sizes[c]
             for r in members:
                 left[r - 1] -= seen_per_class[c] * full[r - 1] / size
-        return Shoe.fractional(np.maximum(left, 0.0).tolist())
+        return Shoe.fractional(np.maximum(left, 0.0).tolist(), dealt_from=self.shoe)
 
     # ---- step 3 and 4: edge and variance by true count ---------------------------------
     def _policy_engines(self, strategy) -> dict:
@@ -836,10 +836,12 @@ class CountedGame:
                 room += [left[r] / abs(d[r]) if d[r] else np.inf for r in idx]
                 shrink = min(1.0, 0.9 * min(room))
                 d *= shrink
-                up = np.array(self._law_moments(Shoe.fractional((left + d).tolist()),
-                                                self._chart_engines))
-                down = np.array(self._law_moments(Shoe.fractional((left - d).tolist()),
-                                                  self._chart_engines))
+                up = np.array(self._law_moments(
+                    Shoe.fractional((left + d).tolist(), dealt_from=self.shoe),
+                    self._chart_engines))
+                down = np.array(self._law_moments(
+                    Shoe.fractional((left - d).tolist(), dealt_from=self.shoe),
+                    self._chart_engines))
                 excess += ((up + down) / 2.0 - centre) / shrink ** 2
                 self.curvature_laws += 2
             out[:, c] = excess / a * cards_left ** 2 if a > 0 else 0.0

@@ -33,11 +33,20 @@ What differs from the one-hand games (the steps are those of ``bjsolve.risk.game
 4. Each count's outcome law: the full shoe's round law (``switch_law``: the two hands
    combined given the dealer's outcome) reweighted to the count's edge and variance.
 
-Not computed for Switch: index plays (``bjsolve indices --preset blackjack-switch`` gives
-them; the counted game does not play them yet), insurance, side bets.
+``strategy="indices"`` (or ``indices=`` a ``SwitchIndexTable``, True / "all", or N lines):
+as "basic", but each cell's deals kept or switched as the keep-or-switch indices say at
+the cell's true count (``SwitchIndexTable.switches_at``; the same hands' laws combined
+with those choices: ``frozen_switch_rounds(switches=...)``), calibrated by the full
+shoe's decisions as the one-hand games' index plays are.
+
+Not computed for Switch: the hands' play indices inside the counted game (``bjsolve
+indices --preset blackjack-switch`` gives them; the hands play the full shoe's decisions),
+insurance, side bets.
 """
 from __future__ import annotations
 
+import dataclasses
+import numbers
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -54,7 +63,7 @@ if TYPE_CHECKING:   # the mixin's base as type checkers see it (the class it goe
 else:
     _Game = object
 
-SWITCH_STRATEGIES = ("basic", "optimal")
+SWITCH_STRATEGIES = ("basic", "indices", "optimal")
 # what the web pages say for Switch's counted game (minutes of exact laws per game)
 PAGES_COUNTING_REFUSAL = ("Blackjack Switch's counted game takes minutes (one exact round "
                           "law per true count and depth band): CountedGame and 'bjsolve game "
@@ -72,28 +81,62 @@ def _largest_remainders(x: np.ndarray, total: int) -> np.ndarray:
     return out
 
 
+def _switch_index_table(indices, rules, system, tc_rounding):
+    """The keep-or-switch indices a counted game plays: a ``SwitchIndexTable`` of these
+    rules and count (itself), True or "all" (every line of ``switch_indices``), or a
+    whole number N (its N lines of largest gain), also as the command line gives them
+    (a list of one item, "40")."""
+    from ..counting.switch_indices import SwitchIndexTable, switch_indices
+    if isinstance(indices, (list, tuple)) and len(indices) == 1:
+        indices = indices[0]
+    if isinstance(indices, str) and indices.strip().isdigit():
+        indices = int(indices)
+    if isinstance(indices, SwitchIndexTable):
+        if (indices.rules, indices.system, indices.tc_rounding) != (rules, system, tc_rounding):
+            raise ValueError(f"indices: a switch index table of other rules, count or true-count "
+                             f"rounding ({indices.system}, {indices.tc_rounding}, "
+                             f"{indices.rules.describe()}) than the game's ({system}, "
+                             f"{tc_rounding}, {rules.describe()})")
+        return indices
+    top = None
+    if isinstance(indices, numbers.Integral) and not isinstance(indices, bool) and indices > 0:
+        top = int(indices)
+    elif indices is not True and indices != "all":
+        raise ValueError(f"indices: Blackjack Switch plays its keep-or-switch indices: a "
+                         f"SwitchIndexTable (bjsolve.counting.switch_indices), True or 'all', "
+                         f"or a number N of lines (the hands' play indices are not played), "
+                         f"got {str(indices)[:40]!r}")
+    table = switch_indices(rules, system, tc_rounding=tc_rounding)
+    if top is not None:
+        lines = sorted(table.switch_lines, key=lambda line: -line.gain)[:top]
+        table = dataclasses.replace(table, switch_lines=lines)
+    return table
+
+
 class SwitchRound(_Game):
     """What ``CountedGame`` does otherwise for Blackjack Switch (module doc), mixed in
     before it (``bjsolve.risk.game.SwitchCountedGame``): the same arguments, with
-    ``strategy`` "basic" (the full shoe's decisions frozen) or "optimal" (each count's
-    own switch analysis); ``spots`` 1 (a round is the two hands); no ``indices``,
+    ``strategy`` "basic" (the full shoe's decisions frozen), "indices" (those, each deal
+    kept or switched by the keep-or-switch ``indices`` at the count) or "optimal" (each
+    count's own switch analysis); ``spots`` 1 (a round is the two hands); no
     ``insurance`` or ``sidebet``.  Figures per unit bet (a round bets two units)."""
 
     def __init__(self, rules, system="hilo", *, strategy: str = "basic", indices=None,
                  insurance=None, spots: int = 1, sidebet=None, sidebet_paytable=None,
                  curvature: str = "band", **options):
+        if indices is False:
+            indices = None
+        if indices is not None and strategy == "basic":
+            strategy = "indices"      # index plays given are index plays played
         if strategy not in SWITCH_STRATEGIES:
-            if strategy == "indices":
-                raise NotImplementedError(
-                    "strategy 'indices': the counted game of Blackjack Switch does not play "
-                    "index plays yet ('bjsolve indices --preset blackjack-switch' gives "
-                    "them); strategy 'basic' or 'optimal'")
             raise ValueError(f"strategy must be one of {', '.join(SWITCH_STRATEGIES)} for "
                              f"Blackjack Switch, got {str(strategy)[:30]!r}")
-        if indices is not None and indices is not False:
-            raise NotImplementedError("indices: the counted game of Blackjack Switch does not "
-                                      "play index plays yet ('bjsolve indices --preset "
-                                      "blackjack-switch' gives them)")
+        if strategy == "indices" and indices is None:
+            raise ValueError("indices: strategy 'indices' needs the switch indices (a "
+                             "SwitchIndexTable from switch_indices, True or 'all' for every "
+                             "line, or a number N for the N lines of largest gain)")
+        if strategy != "indices" and indices is not None:
+            raise ValueError(f"indices: strategy {strategy!r} plays no index plays")
         if insurance is not None and insurance is not False:
             raise NotImplementedError(f"insurance={insurance!r}: insurance is not computed for "
                                       f"Blackjack Switch (None or False: never)")
@@ -105,9 +148,16 @@ class SwitchRound(_Game):
                              f"got {str(spots)[:30]!r}")
         if curvature not in ("count", "band"):
             raise ValueError(f"curvature must be 'count' or 'band', got {str(curvature)[:30]!r}")
-        # the round model deals the round's two hands
-        super().__init__(rules, system, strategy=strategy, insurance=False, spots=2,
-                         curvature="band", **options)
+        # keep-or-switch indices: the counter's choice per deal at each cell's true count
+        self.switch_indices = (None if indices is None else
+                               _switch_index_table(indices, rules, system,
+                                                   options.get("tc_rounding", "floor")))
+        # the round model deals the round's two hands (the parent's own "indices" are its
+        # index-table plays; this game's are kept above and played in ``_edges``)
+        super().__init__(rules, system, strategy="basic" if strategy == "indices" else strategy,
+                         insurance=False, spots=2, curvature="band", **options)
+        self.strategy = strategy
+        self.indices = self.switch_indices
 
     # the frozen EV by the EV engines too, beside the law's mean (``ev_path_gap``: the
     # largest difference; a check for the tests, a fifth more time)
@@ -115,6 +165,14 @@ class SwitchRound(_Game):
 
     def __repr__(self):
         return "Switch" + super().__repr__()
+
+    def policy_at(self, tc: float):
+        """The hands' chart at every count (for the round model): the switch indices
+        change which hands are played, not how the model deals them."""
+        return self.chart
+
+    def _strategy_at(self):
+        return None
 
     # ---- the full shoe ------------------------------------------------------------
     def _solve_full_shoe(self):
@@ -155,12 +213,27 @@ class SwitchRound(_Game):
             for j in range(nd):
                 if self.band_weight[i, j] > 0 or self._plain_weight[i, j] > 0:
                     shoes[(i, j)] = self.cell_shoe(self._band_seen[:, i, j])
-        frozen = frozen_switch_rounds(self.switch_solution, shoes, self._threads,
-                                      ev_path=self.check_ev_paths)
+        # with switch indices: each cell's deals switched as the counter's indices say at
+        # its true count (``cell_switches``; the hands play the full shoe's decisions)
+        self.cell_switches = {}
+        if self.switch_indices is not None:
+            deals = self.switch_solution._deals
+            played = deals[8] & (deals[7] > deals[6])
+            self.cell_switches = {
+                cell: self.switch_indices.switches_at(deals, played,
+                                                      float(self.tc_values[cell[0]]))
+                for cell in shoes if cell != "full"}
+        frozen = frozen_switch_rounds(
+            self.switch_solution, shoes, self._threads, ev_path=self.check_ev_paths,
+            switches={cell: {"indices": s} for cell, s in self.cell_switches.items()})
+        indexed = {cell: frozen.pop((cell, "indices")) for cell in self.cell_switches}
+        # (true count, band) -> (joint, values) of the two hands as the indices play them
+        self.index_cell_laws = {cell: law for cell, (_, _, law) in indexed.items()}
         self.solves = len(shoes)
         # the EV engines' EV against the law's mean (with check_ev_paths)
         self.ev_path_gap = max((abs(m - float((law[0] * (law[1][:, None] + law[1][None, :]))
-                                              .sum())) for m, _, law in frozen.values()),
+                                              .sum()))
+                                for m, _, law in [*frozen.values(), *indexed.values()]),
                                default=0.0) if self.check_ev_paths else None
         ev, second, (joint, values) = frozen.pop("full")
         # per unit bet: the round's result over its two units
@@ -175,7 +248,9 @@ class SwitchRound(_Game):
             counts = np.array(shoes[(i, j)].counts)
             thin[i, j] = bool(((counts == 0) & (full_counts > 0)).any())
             self.chart_edge[i, j], self.chart_second[i, j] = m / 2.0, s2 / 4.0
-            if self.strategy == "optimal":
+            if (i, j) in indexed:
+                m, s2, _ = indexed[(i, j)]
+            elif self.strategy == "optimal":
                 sol = solve_switch(self.rules, shoes[(i, j)], threads=self._threads)
                 dist = sol.outcome_distribution(threads=self._threads)
                 m = sol.expected_value
@@ -217,8 +292,12 @@ class SwitchRound(_Game):
             "of 2 = one unit a hand); edge_per_round, variance_per_round: one unit a hand",
             f"edge and SD: exact at each cell's mean composition in whole cards "
             f"(strategy {self.strategy}: "
-            + ("the full shoe's keep-or-switch choices and hand plays frozen"
-               if self.strategy == "basic" else "each cell's own switch analysis")
+            + {"basic": "the full shoe's keep-or-switch choices and hand plays frozen",
+               "indices": f"the full shoe's hand plays frozen, each deal kept or switched by "
+                          f"the {len(self.switch_indices.switch_lines) if self.switch_indices else 0}"
+                          f" keep-or-switch indices at the count (the hands' play indices "
+                          f"not played)",
+               "optimal": "each cell's own switch analysis"}[self.strategy]
             + f", {self.depth_bands} depth band(s), removal full, split CDZ-), calibrated "
             f"per depth band by the full shoe's decisions (one offset per band); SD from the "
             f"switch round's law (the two hands combined given the dealer's outcome); no "
