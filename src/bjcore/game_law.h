@@ -633,7 +633,8 @@ class GameLaw {
             if (t == D_NATURAL) {   // no hand standing: the result as it is
                 if (to_some < 1.0) out.push_back(LawEntry{e.p * (1.0 - to_some), e.key});
                 if (to_some > 0.0)
-                    out.push_back(LawEntry{e.p * to_some, law_key(D_NATURAL, vid(values[v] - 1.0))});
+                    out.push_back(LawEntry{e.p * to_some,
+                                           law_key(D_NATURAL, vid(values[v] - 1.0))});
             } else if (t == LAW_NATURAL_STANDING) {   // a hand standing: one unit more
                 if (to_none < 1.0)
                     out.push_back(LawEntry{e.p * (1.0 - to_none),
