@@ -169,6 +169,46 @@ cdef inline double falling(double x, int k) noexcept nogil:
     return v
 
 
+# ---- the split recursion's removal steps (docs/algorithms.md, "Splitting"), shared by the
+# value engine (_splits.pyx) and the outcome laws (_distribution.pyx, _split_moments.pyx)
+
+cdef inline double unknown_pair_chance(bint infinite, double m, double n, int a, int b,
+                                       double pp) noexcept nogil:
+    """Chance that one more unknown gone card is a pair card (6.5): m pair cards among n,
+    a pair cards and b others known gone (``pp`` the pair rank's chance, infinite shoe)."""
+    cdef double denom
+    if infinite:
+        return pp
+    if m - a <= 0.0:
+        return 0.0
+    denom = n - a - b
+    if denom <= 0.0:
+        return 1.0
+    return (m - a) / denom
+
+
+cdef inline double remove_unknown(double whole, double pair_part, double g) noexcept nogil:
+    """Solve whole = g * pair_part + (1 - g) * rest for rest (one removal step)."""
+    if g >= 1.0:
+        return 0.0
+    if g == 0.0:
+        return whole
+    return (whole - g * pair_part) / (1.0 - g)
+
+
+cdef inline double pair_draw_ratio(bint infinite, double m, double q, double n, int j, int k,
+                                   double pp) noexcept nogil:
+    """m^(j) q^(k) / n^(j+k): j pair cards then k others, in a given order (infinite
+    shoe: pp^j (1 - pp)^k)."""
+    cdef double num
+    if infinite:
+        return pp ** j * (1.0 - pp) ** k
+    num = falling(m, j) * falling(q, k)
+    if num == 0.0:
+        return 0.0
+    return num / falling(n, j + k)
+
+
 cdef inline double expected_split_hands(int M, double P2, double P3) noexcept nogil:
     """Expected number of hands a split makes, resplitting up to ``M`` hands, where P2 is
     the chance it ends with two hands and P3 with three (with four: the rest)."""

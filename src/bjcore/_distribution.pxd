@@ -151,9 +151,6 @@ cdef class RoundLaws:
     cdef void settle_fractional_split(self, int pair, int M, double natural,
                                       double* out) noexcept nogil
     cdef double natural_refund_units(self, int pair, int M) noexcept nogil
-    cdef double gamma(self, double m, double n, int a, int b, double pp) noexcept nogil
-    cdef double draw_ratio(self, double m, double q, double n, int j, int k,
-                           double pp) noexcept nogil
     cdef void combine_hands(self, double w, const double* law_n, int count_n,
                             const double* law_x, int count_x, double* out,
                             double* natural) noexcept nogil
@@ -179,11 +176,3 @@ cdef class RoundLaws:
     cdef void add_results(self, double w, int j1, const double* q, double* out) noexcept nogil
     cdef void round_dist(self) noexcept nogil
 
-
-cdef inline double remove_unknown(double whole, double pair_part, double g) noexcept nogil:
-    """Solve whole = g * pair_part + (1 - g) * rest for rest (one removal step)."""
-    if g >= 1.0:
-        return 0.0
-    if g == 0.0:
-        return whole
-    return (whole - g * pair_part) / (1.0 - g)

@@ -31,7 +31,8 @@ net outcome is ``(k - 16) / 2`` units (``k = 33``: a natural paid at the table's
 """
 from libc.math cimport lround
 from bjcore._defs cimport (rank_unit, improves, double_allowed, falling, split_context_weights,
-                           natural_refund_finite,
+                           natural_refund_finite, unknown_pair_chance, remove_unknown,
+                           pair_draw_ratio,
                            ACT_STAND as ST, ACT_HIT as HT, ACT_DOUBLE as DD, ACT_SPLIT as SP,
                            ACT_SURRENDER as SU, SPLIT_CDZ as CDZ, SPLIT_CDP1 as CDP1,
                            SPLIT_CDP as CDP, SPLIT_POLICY as POLICY,
@@ -776,31 +777,32 @@ cdef class RoundLaws:
                                       + self.dealer_cnt[9])
         q = n - m
         for a in range(2 * M - 3):
-            g = self.gamma(m, n, a, 0, pp)
+            g = unknown_pair_chance(self.infinite, m, n, a, 0, pp)
             for i in range(L):
                 XT[(a * D_MAX_A) * L + i] = X[a * L + i]
                 NT[(a * D_MAX_A) * L + i] = remove_unknown(X[a * L + i],
                                                               Y[a * L + i], g)
         for b in range(1, 2 * M - 3):
             for a in range(2 * M - 3 - b):
-                g = self.gamma(m, n + 1, a, b, pp)
+                g = unknown_pair_chance(self.infinite, m, n + 1, a, b, pp)
                 for i in range(L):
                     XT[(a * D_MAX_A + b) * L + i] = remove_unknown(
                         XT[(a * D_MAX_A + b - 1) * L + i],
                         XT[((a + 1) * D_MAX_A + b - 1) * L + i], g)
-                g = self.gamma(m, n, a, b, pp)
+                g = unknown_pair_chance(self.infinite, m, n, a, b, pp)
                 for i in range(L):
                     NT[(a * D_MAX_A + b) * L + i] = remove_unknown(
                         NT[(a * D_MAX_A + b - 1) * L + i],
                         NT[((a + 1) * D_MAX_A + b - 1) * L + i], g)
         # the patterns of hands: exactly h < M hands, or the limit M with k completed
         for h in range(2, M):
-            w = (1.0 if h == 2 else 2.0) * self.draw_ratio(m, q, n, h - 2, h, pp)
+            w = (1.0 if h == 2 else 2.0) * pair_draw_ratio(self.infinite, m, q, n, h - 2, h, pp)
             if w != 0.0:
                 self.combine_hands(w, &NT[((h - 2) * D_MAX_A + h - 1) * L], h,
                                    NULL, 0, out, &natural)
         for k in range(M - 1):
-            w = (2.0 if (M == 4 and k >= 1) else 1.0) * self.draw_ratio(m, q, n, M - 2, k, pp)
+            w = (2.0 if (M == 4 and k >= 1) else 1.0) * pair_draw_ratio(self.infinite, m, q, n,
+                                                                          M - 2, k, pp)
             if w != 0.0:
                 self.combine_hands(w, &NT[((M - 2) * D_MAX_A + (k - 1 if k > 0 else 0)) * L],
                                    k, &XT[((M - 2) * D_MAX_A + k) * L], M - k, out,
@@ -885,28 +887,6 @@ cdef class RoundLaws:
             rho[r] = self.shoe[r] - self.dealer_cnt[r]
         rho[p] -= 2
         return natural_refund_finite(rho, p, self.hole_rank, M)
-
-    cdef double gamma(self, double m, double n, int a, int b, double pp) noexcept nogil:
-        cdef double denom
-        if self.infinite:
-            return pp
-        if m - a <= 0.0:
-            return 0.0
-        denom = n - a - b
-        if denom <= 0.0:
-            return 1.0
-        return (m - a) / denom
-
-    cdef double draw_ratio(self, double m, double q, double n, int j, int k,
-                           double pp) noexcept nogil:
-        cdef double num
-        if self.infinite:
-            return pp ** j * (1.0 - pp) ** k
-        num = falling(m, j) * falling(q, k)
-        if num == 0.0:
-            return 0.0
-        return num / falling(n, j + k)
-
 
     # ---- exact two-hand splits: the tree of a split hand's play ---------------------
     #

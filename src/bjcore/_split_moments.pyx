@@ -46,11 +46,11 @@ from libcpp.unordered_map cimport unordered_map
 from bjcore._alloc cimport vector, guard, guard_int
 from cython.operator cimport dereference as deref
 
-from bjcore._defs cimport rank_unit, ACT_SPLIT, SPLIT_CDP
+from bjcore._defs cimport (rank_unit, ACT_SPLIT, SPLIT_CDP, pair_draw_ratio, remove_unknown,
+                           unknown_pair_chance)
 from bjcore._memo cimport HashIndex
 from bjcore._distribution cimport (RoundLaws, D_RANKS, D_OUT, D_LAW, D_STATES, D_LATTICE,
-                                   D_NATURAL_COL, D_CHUNK, ZERO_COL, NATURAL_T, T_STAND,
-                                   remove_unknown)
+                                   D_NATURAL_COL, D_CHUNK, ZERO_COL, NATURAL_T, T_STAND)
 
 import numpy as np
 
@@ -527,7 +527,7 @@ cdef bint split_moments(RoundLaws laws, _PairPass pp, int pair, double* p_t, dou
     for combo in range(N_COMBO):
         for b in range(1, amax + 1):
             for a in range(amax + 1 - b):
-                g = laws.gamma(m, n + 1 - n_known[combo], a, b, 0.0)
+                g = unknown_pair_chance(laws.infinite, m, n + 1 - n_known[combo], a, b, 0.0)
                 for i in range(MOM):
                     J[((combo * MAX_A + a) * MAX_A + b) * MOM + i] = remove_unknown(
                         J[((combo * MAX_A + a) * MAX_A + b - 1) * MOM + i],
@@ -538,7 +538,7 @@ cdef bint split_moments(RoundLaws laws, _PairPass pp, int pair, double* p_t, dou
         m2[t] = 0.0
     # the patterns of hands (the solver's): exactly h < M hands, all second cards non-pair
     for h in range(2, M):
-        w = (1.0 if h == 2 else 2.0) * laws.draw_ratio(m, q, n, h - 2, h, 0.0)
+        w = (1.0 if h == 2 else 2.0) * pair_draw_ratio(laws.infinite, m, q, n, h - 2, h, 0.0)
         if w == 0.0:
             continue
         nn = &J[((C_NN * MAX_A + h - 2) * MAX_A + h - 2) * MOM]
@@ -549,7 +549,8 @@ cdef bint split_moments(RoundLaws laws, _PairPass pp, int pair, double* p_t, dou
     # ... or the limit M, k hands completed (non-pair second card) before it was reached,
     # the other M - k hands' second cards free
     for k in range(M - 1):
-        w = (2.0 if (M == 4 and k >= 1) else 1.0) * laws.draw_ratio(m, q, n, M - 2, k, 0.0)
+        w = (2.0 if (M == 4 and k >= 1) else 1.0) * pair_draw_ratio(laws.infinite, m, q, n,
+                                                                     M - 2, k, 0.0)
         if w == 0.0:
             continue
         a = M - 2

@@ -49,7 +49,3 @@ cdef class SplitEngine(HandEngine):
     cdef void queue_split_needs(self, int p) noexcept nogil
     cdef void queue_needs_walk(self, const double* avail, bint everything, int lowest) noexcept nogil
     cdef void queue_current(self, const double* avail) noexcept nogil
-    cdef double gamma(self, double m, double n, int a, int b, double pp) noexcept nogil
-    cdef double remove_unknown(self, double whole, double pair_part, double g) noexcept nogil
-    cdef double draw_ratio(self, double m, double q, double n, int j, int k,
-                           double pp) noexcept nogil

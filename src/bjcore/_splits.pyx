@@ -493,22 +493,23 @@ cdef class SplitEngine(HandEngine):
                 NT[a][b] = 0.0
         for a in range(2 * M - 3):
             XT[a][0] = X[a]
-            g = self.gamma(m, n, a, 0, pp if self.infinite else 0.0)
-            NT[a][0] = self.remove_unknown(X[a], Y[a], g)
+            g = unknown_pair_chance(self.infinite, m, n, a, 0, pp)
+            NT[a][0] = remove_unknown(X[a], Y[a], g)
         for b in range(1, 2 * M - 3):
             for a in range(2 * M - 3 - b):
-                g = self.gamma(m, n + 1, a, b, pp if self.infinite else 0.0)
-                XT[a][b] = self.remove_unknown(XT[a][b - 1], XT[a + 1][b - 1], g)
-                g = self.gamma(m, n, a, b, pp if self.infinite else 0.0)
-                NT[a][b] = self.remove_unknown(NT[a][b - 1], NT[a + 1][b - 1], g)
+                g = unknown_pair_chance(self.infinite, m, n + 1, a, b, pp)
+                XT[a][b] = remove_unknown(XT[a][b - 1], XT[a + 1][b - 1], g)
+                g = unknown_pair_chance(self.infinite, m, n, a, b, pp)
+                NT[a][b] = remove_unknown(NT[a][b - 1], NT[a + 1][b - 1], g)
         # assembly over the number of hands (6.6)
         ev = 0.0
         for h in range(2, M):
-            w = (1.0 if h == 2 else 2.0) * self.draw_ratio(m, q, n, h - 2, h, pp)
+            w = (1.0 if h == 2 else 2.0) * pair_draw_ratio(self.infinite, m, q, n, h - 2, h, pp)
             if w != 0.0:
                 ev += h * w * NT[h - 2][h - 1]
         for k in range(M - 1):
-            w = (2.0 if (M == 4 and k >= 1) else 1.0) * self.draw_ratio(m, q, n, M - 2, k, pp)
+            w = (2.0 if (M == 4 and k >= 1) else 1.0) * pair_draw_ratio(self.infinite, m, q, n,
+                                                                          M - 2, k, pp)
             if w != 0.0:
                 ev += w * ((k * NT[M - 2][k - 1] if k > 0 else 0.0) + (M - k) * XT[M - 2][k])
         # one unit in total, not one per hand, is lost to a dealer natural (kappa);
@@ -888,34 +889,3 @@ cdef class SplitEngine(HandEngine):
             else:
                 self.queue_needs_walk(avail, everything, r)
             hand_remove(self, r)
-
-    cdef double gamma(self, double m, double n, int a, int b, double pp) noexcept nogil:
-        """Chance that one more unknown gone card is a pair card (6.5)."""
-        cdef double denom
-        if self.infinite:
-            return pp
-        if m - a <= 0.0:
-            return 0.0
-        denom = n - a - b
-        if denom <= 0.0:
-            return 1.0
-        return (m - a) / denom
-
-    cdef double remove_unknown(self, double whole, double pair_part, double g) noexcept nogil:
-        """Solve whole = g * pair_part + (1 - g) * rest for rest."""
-        if g >= 1.0:
-            return 0.0
-        if g == 0.0:
-            return whole
-        return (whole - g * pair_part) / (1.0 - g)
-
-    cdef double draw_ratio(self, double m, double q, double n, int j, int k,
-                                  double pp) noexcept nogil:
-        """m^(j) q^(k) / n^(j+k): j pair cards then k others, in a given order."""
-        cdef double num
-        if self.infinite:
-            return pp ** j * (1.0 - pp) ** k
-        num = falling(m, j) * falling(q, k)
-        if num == 0.0:
-            return 0.0
-        return num / falling(n, j + k)

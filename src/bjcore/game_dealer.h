@@ -5,7 +5,10 @@
 #ifndef BJSOLVE_GAME_DEALER_H
 #define BJSOLVE_GAME_DEALER_H
 
+#include <array>
 #include <cstdint>
+#include <map>
+#include <mutex>
 #include <unordered_map>
 
 #include "portable.h"
@@ -36,14 +39,33 @@ class DealerDraws {
     int hit_soft_17 = 0;
     bool infinite = false;
 
+    /* The nodes depend on the dealer key alone (his known cards, the hole rank, H17; not
+     * the shoe): built once a process and copied to every engine of the key after (a
+     * solve builds an engine per key; the ten upcards' trees took 1.3 ms to build, 3% of
+     * a one-thread 6D Spanish 21 solve).  Engines are built on several threads: the
+     * kept trees are locked. */
     void build(const int* cards, int n, int hole, int h17, bool inf) {
         dealer_cards[0] = cards[0];
-        dealer_cards[1] = cards[1];
+        dealer_cards[1] = n == 2 ? cards[1] : 0;
         dealer_n = n;
         hole_rank = hole;
         hit_soft_17 = h17;
         infinite = inf;
+        static std::mutex lock;
+        static std::map<std::array<int, 5>, DealerDraws> built;
+        const std::array<int, 5> key = {dealer_cards[0], dealer_cards[1], n, hole, h17};
+        {
+            std::lock_guard<std::mutex> hold(lock);
+            auto it = built.find(key);
+            if (it != built.end()) {
+                *this = it->second;
+                infinite = inf;
+                return;
+            }
+        }
         build_nodes();
+        std::lock_guard<std::mutex> hold(lock);
+        built.emplace(key, *this);
     }
 
     /* ---- the dealer's draw compositions ----------------------------------------------

@@ -224,6 +224,7 @@ struct HandRow {
     StandLaw law;
     uint8_t have = 0;     // bits: 1 stand, 2 hit, 4 double, 8 law, 16 law asked for (child_rows)
     int8_t choice = -1;
+    int32_t draws = -1;   // its next card's chances and children's rows (GameWalk::row_draws)
 };
 
 template <class Acc>
@@ -268,15 +269,26 @@ class GameWalk {
     uint64_t hand_key = 0;
 
     DealerDraws dealer;           // the dealer's draw compositions (game_dealer.h)
-    FlatIndex dealer_index{16384};   // (a round's walk holds 6,000-27,000 laws on 6 decks)
+    /* (a round's walk holds 6,000-27,000 laws on 6 decks: begun at 32768 slots, as most
+     * upcards of Free Bet and Spanish 21 hold more than 8,192, half of 16384) */
+    FlatIndex dealer_index{32768};
     std::vector<double> dealer_rows;     // N_OUT per row
     /* the hand rows' index, one table per context (pair rank, extra pair cards, free
      * hand): the walk stays in one context for long runs, and a small table stays in the
      * cache (one table for all missed it at nearly every look-up) */
     enum { N_CONTEXTS = 12 * 16 * 2 };   // (extra: the key's four bits)
-    std::vector<FlatIndex> row_index = std::vector<FlatIndex>(N_CONTEXTS, FlatIndex(256));
+    std::vector<FlatIndex> row_index = first_row_index();
     static int context_slot(int pair, int extra, int free) {
         return ((pair == PAIR_GENERIC ? 11 : pair) * 16 + extra) * 2 + free;
+    }
+    /* (the unsplit and the generic split hands, own stake, take a row for every hand of a
+     * hard total of 21 at most, 3,072 of two cards or more: their tables begun at 8192
+     * slots, not grown from 256 five times at every solve) */
+    static std::vector<FlatIndex> first_row_index() {
+        std::vector<FlatIndex> index(N_CONTEXTS, FlatIndex(256));
+        index[context_slot(0, 0, 0)] = FlatIndex(8192);
+        index[context_slot(PAIR_GENERIC, 0, 0)] = FlatIndex(8192);
+        return index;
     }
     size_t row_count() const { return rows.size(); }
     std::vector<HandRow<Acc>> rows;
@@ -402,22 +414,27 @@ class GameWalk {
      * to stand on most of them); while a split is valued, its first context queues them for
      * every context.  A shoe with a negative count (a fractional shoe the hand overdraws)
      * is left to dealer_outcomes, whose clamping depends on the hand's kind; any other
-     * shoe's law is the same either way. */
-    /* the last child rows found for a hand of each size (a double after a hit of the
-     * same hand reuses them: the hit's walk below only writes larger sizes) */
-    struct ChildRows {
-        uint64_t key = 0;
-        bool valid = false;
-        int kids[N_RANKS];
+     * shoe's law is the same either way.
+     * The children of ``row`` (the current hand's) are found once and kept, with the next
+     * card's chances (``pi``: next_card_weights): a hand asks for them at its hit and at
+     * each of its doubles, five times where any hand may double and redouble three times
+     * (Spanish 21); the look-ups were a sixth of its solve, the chances' divisions half of
+     * doubled_draw's time.  Only the first asking queues their laws: a later one would
+     * find them all known or queued, or leave them to dealer_outcomes, which computes the
+     * same law (the pass's arithmetic per shoe is one, batched or not). */
+    struct RowDraws {
+        double pi[N_RANKS];
+        int32_t kids[N_RANKS];
     };
-    ChildRows child_cache[32];
-    void child_rows(const double* pi, int* kids) {
-        ChildRows& cached = child_cache[n_cards & 31];
-        uint64_t here = context_key();
-        if (cached.valid && cached.key == here) {
-            std::memcpy(kids, cached.kids, sizeof cached.kids);
+    std::vector<RowDraws> row_draws;   // one a row that asked (HandRow::draws)
+    void child_rows(int row, double* pi, int* kids) {
+        if (rows[row].draws >= 0) {
+            const RowDraws& kept = row_draws[(size_t)rows[row].draws];
+            std::memcpy(pi, kept.pi, sizeof kept.pi);
+            std::memcpy(kids, kept.kids, sizeof kept.kids);
             return;
         }
+        next_card_weights(pi);
         FlatIndex& index = row_index[context_slot(pair_rank, extra, free_hand)];
         for (int r = 0; r < N_RANKS; ++r) {   // (the slots' loads overlap)
             if (!(pi[r] > 0.0) || hard + r + 1 > 21) continue;
@@ -432,10 +449,23 @@ class GameWalk {
             kids[r] = lookup();
             remove_card(r);
         }
-        cached.key = here;
-        cached.valid = true;
-        std::memcpy(cached.kids, kids, sizeof cached.kids);
+        rows[row].draws = (int32_t)row_draws.size();   // (after the look-ups: rows may grow)
+        row_draws.emplace_back();
+        std::memcpy(row_draws.back().pi, pi, sizeof(double) * N_RANKS);
+        std::memcpy(row_draws.back().kids, kids, sizeof(int) * N_RANKS);
         if (infinite) return;
+        if (hand_laws_asked && !extra_rank()) {
+            // an unsplit or generic hand's children's laws were all asked for by the
+            // round's ask_hand_laws (looking them up again found each of them, a tenth of
+            // this call): only their slots loaded, for the stands soon after
+            for (int r = 0; r < N_RANKS; ++r) {
+                if (kids[r] < 0 || (rows[kids[r]].have & 8)) continue;
+                add_card(r);
+                dealer_index.prefetch(removed_key());
+                remove_card(r);
+            }
+            return;
+        }
         int e_hi = extra;
         if (extra_rank() && extra_max > 1 && extra >= 1 && extra <= extra_max) {
             if (extra != 1) return;   // (the first context queued them)
@@ -483,6 +513,7 @@ class GameWalk {
     }
 
     void forget() {
+        hand_laws_asked = false;
         queued = 0;
         pending_from = INT32_MAX;
         dealer_index.clear();
@@ -509,6 +540,7 @@ class GameWalk {
             own_saved = true;
         }
         other_key = 0;
+        hand_laws_asked = false;   // (the laws are keyed by the other hand's cards too)
         shoe_size = own_size;
         for (int r = 0; r < N_RANKS; ++r) {
             shoe[r] = own_shoe[r] - other[r];
@@ -518,10 +550,11 @@ class GameWalk {
         // the rows' memory is kept for the next context (freeing and faulting it in again
         // was a tenth of the time)
         for (FlatIndex& index : row_index) index.reset();
-        for (ChildRows& cached : child_cache) cached.valid = false;
         rows.clear();
+        row_draws.clear();
         for (FlatIndex& index : lane_index) index.reset();
         lane_rows.clear();
+        lane_kids.clear();
         lane_vals.clear();
         lane_after.clear();
         after_double.clear();
@@ -532,8 +565,8 @@ class GameWalk {
 
     void forget_rows() {
         for (FlatIndex& index : row_index) index.clear();
-        for (ChildRows& cached : child_cache) cached.valid = false;
         std::vector<HandRow<Acc>>().swap(rows);
+        std::vector<RowDraws>().swap(row_draws);
         std::vector<Acc>().swap(after_double);
         std::vector<uint8_t>().swap(after_double_have);
         for (int r = 0; r < N_RANKS; ++r) split_have[r] = false;
@@ -750,7 +783,7 @@ class GameWalk {
             return action == ACT_STAND ? rows[row].stand
                    : action == ACT_HIT ? rows[row].hit : rows[row].dbl;
         Acc v = action == ACT_STAND ? stand_value(row)
-                : action == ACT_HIT ? hit_value() : double_value();
+                : action == ACT_HIT ? hit_value(row) : double_value(row);
         HandRow<Acc>& h = rows[row];   // (the store may have grown)
         if (action == ACT_STAND) h.stand = v;
         else if (action == ACT_HIT) h.hit = v;
@@ -822,11 +855,10 @@ class GameWalk {
                                                  * bonus_multiplier(), R.tie_value);
     }
 
-    Acc hit_value() {
+    Acc hit_value(int row) {
         double pi[N_RANKS];
-        next_card_weights(pi);
         int kids[N_RANKS];
-        child_rows(pi, kids);
+        child_rows(row, pi, kids);
         Acc ev = Acc::zero();
         double own = own_stake();
         for (int r = 0; r < N_RANKS; ++r) {
@@ -847,7 +879,7 @@ class GameWalk {
         return n_cards == 2 && !is_soft() && ((R.free_double_totals >> total()) & 1);
     }
 
-    Acc double_value() {
+    Acc double_value(int row) {
         // the stake after the double: a free double adds a free unit per unit of stake;
         // a paid one the player's (on a free split hand: own 0 -> 1)
         double own = own_stake(), fr = free_hand ? 1.0 : 0.0, added_own;
@@ -858,15 +890,15 @@ class GameWalk {
             added_own = own + fr;
             own += added_own;
         }
-        return doubled_draw(own, fr, added_own, R.redoubles);
+        return doubled_draw(row, own, fr, added_own, R.redoubles);
     }
 
-    /* one card to a hand whose stake is now (own, free), ``added_own`` of it just added */
-    Acc doubled_draw(double own, double fr, double added_own, int redoubles_left) {
+    /* one card to a hand (``row``) whose stake is now (own, free), ``added_own`` of it just
+     * added */
+    Acc doubled_draw(int row, double own, double fr, double added_own, int redoubles_left) {
         double pi[N_RANKS];
-        next_card_weights(pi);
         int kids[N_RANKS];
-        child_rows(pi, kids);
+        child_rows(row, pi, kids);
         Acc ev = Acc::constant(added_own * natural_refund(pi));
         for (int r = 0; r < N_RANKS; ++r) {
             if (pi[r] <= 0.0) continue;
@@ -884,16 +916,24 @@ class GameWalk {
     /* The choice after a double's card, kept per hand row and doubles left when the
      * stake is the player's alone (redoubles exclude free stakes, so the stake is then
      * 2^(doubles) own units): each redouble would otherwise walk the hands below it
-     * again for every hand above it that doubled. */
+     * again for every hand above it that doubled.  The pick is kept with the value: a
+     * split hand whose pick is made in its basis context (basis_after_double_pick) reads
+     * it there, once per split hand and doubles left under CDZ-, where the generic
+     * context's rows serve every pair. */
     std::vector<Acc> after_double;        // row * 4 + redoubles left
-    std::vector<uint8_t> after_double_have;
-    Acc doubled_choice(int row, double own, double fr, int redoubles_left) {
+    std::vector<uint8_t> after_double_have;   // the pick + 1 (0: not yet)
+    Acc doubled_choice(int row, double own, double fr, int redoubles_left,
+                       int* picked = nullptr) {
         if (!(R.redoubles > 0 && fr == 0.0 && !free_hand))
-            return doubled_choice_at(row, own, fr, redoubles_left);
+            return doubled_choice_at(row, own, fr, redoubles_left, picked);
         size_t slot = (size_t)row * 4 + (size_t)redoubles_left;
-        if (slot < after_double_have.size() && after_double_have[slot])
+        if (slot < after_double_have.size() && after_double_have[slot]) {
+            if (picked) *picked = after_double_have[slot] - 1;
             return after_double[slot];
-        Acc v = doubled_choice_at(row, own, fr, redoubles_left);
+        }
+        int pick = ACT_STAND;
+        Acc v = doubled_choice_at(row, own, fr, redoubles_left, &pick);
+        if (picked) *picked = pick;
         if (slot >= after_double_have.size()) {
             size_t size = 4 * rows.size();
             if (size <= slot) size = slot + 1;
@@ -901,7 +941,7 @@ class GameWalk {
             after_double_have.resize(size, 0);
         }
         after_double[slot] = v;
-        after_double_have[slot] = 1;
+        after_double_have[slot] = (uint8_t)(pick + 1);
         return v;
     }
 
@@ -937,14 +977,14 @@ class GameWalk {
             pick = basis_after_double_pick(own, fr, redoubles_left);
         if (pick >= 0) {
             if (picked) *picked = pick;
-            if (pick == ACT_DOUBLE) return doubled_draw(2.0 * own, 2.0 * fr, own, redoubles_left - 1);
+            if (pick == ACT_DOUBLE) return doubled_draw(row, 2.0 * own, 2.0 * fr, own, redoubles_left - 1);
             if (pick == ACT_SURRENDER) return Acc::constant(rescue_value(law, own, orig));
             return stand;
         }
         Acc best = stand;
         pick = ACT_STAND;
         if (may_redouble) {
-            Acc v = doubled_draw(2.0 * own, 2.0 * fr, own, redoubles_left - 1);
+            Acc v = doubled_draw(row, 2.0 * own, 2.0 * fr, own, redoubles_left - 1);
             if (improves(v.mean(), best.mean())) { best = v; pick = ACT_DOUBLE; }
         }
         if (may_rescue) {
@@ -977,7 +1017,7 @@ class GameWalk {
     int basis_after_double_pick(double own, double fr, int redoubles_left) {
         int pick = ACT_STAND, sp = pair_rank, se = extra;
         enter_basis();
-        doubled_choice_at(lookup(), own, fr, redoubles_left, &pick);
+        doubled_choice(lookup(), own, fr, redoubles_left, &pick);
         pair_rank = sp;
         extra = se;
         return pick;
@@ -1217,6 +1257,7 @@ class GameWalk {
         uint16_t reach = 0;             // bit l: lane l may hold the hand (a weighted lane)
         int8_t choice[MAX_LANES];
         int32_t law_row[MAX_CONTEXTS];  // each context's dealer row (-1: a clamped law)
+        int32_t kids = -1;              // where its children's rows are kept (lane_kids)
     };
     /* while a split hand is walked in lanes: its L contexts (lane l: e = l % L + 1) for
      * one stake (the current free_hand), or, in a free split, for both stakes (lanes L .. 2L
@@ -1232,6 +1273,7 @@ class GameWalk {
     void forget_lanes() {
         for (FlatIndex& index : lane_index) index.clear();
         std::vector<LaneRow>().swap(lane_rows);
+        std::vector<int32_t>().swap(lane_kids);
         std::vector<double>().swap(lane_vals);
         std::vector<double>().swap(lane_after);
     }
@@ -1301,11 +1343,19 @@ class GameWalk {
     /* find the dealer rows of the row's lanes (the current hand), queueing the laws not
      * known (a shoe with a negative count: -1, its clamped law made when read) */
     void queue_lane_laws(int row) {
+        // (the contexts' shoes differ in the pair rank's count alone: lane_remaining's
+        // arithmetic, the rest worked out once)
+        double base[N_RANKS];
+        for (int r = 0; r < N_RANKS; ++r) base[r] = shoe[r] - cnt[r] - dealer_cnt[r];
+        const int p = pair_rank - 1;
+        bool others_short = false;
+        for (int r = 0; r < N_RANKS; ++r) others_short |= r != p && base[r] < 0.0;
         for (int l = 0; l < contexts; ++l) {
             double n[N_RANKS], left = 0.0;
-            lane_remaining(l + 1, n);
+            std::memcpy(n, base, sizeof n);
+            n[p] -= l + 1;
             int found = -1;
-            if (!overdrawn(n)) {
+            if (!others_short && !(n[p] < 0.0)) {
                 uint64_t key = lane_key(l);
                 found = dealer_index.find(key);
                 if (found < 0) {
@@ -1366,19 +1416,33 @@ class GameWalk {
      * missing laws of those that will stand queued and computed in one batch (child_rows):
      * after a double every one, after a hit (``hit``) under CDZ- those whose pick (made
      * in the generic context, so known before any lane's values) stands: the others would
-     * never read them */
-    void lane_child_rows(double pi[][N_RANKS], int* kids, bool hit) {
+     * never read them.  The children of ``row`` (the current hand's) are found once and
+     * kept, as child_rows keeps them (a split hand asks at its hit and its doubles). */
+    std::vector<int32_t> lane_kids;   // N_RANKS a lane row that asked (LaneRow::kids)
+    void lane_child_rows(int row, double pi[][N_RANKS], int* kids, bool hit) {
+        if (lane_rows[row].kids >= 0) {
+            std::memcpy(kids, &lane_kids[(size_t)lane_rows[row].kids], sizeof(int) * N_RANKS);
+        } else {
+            for (int r = 0; r < N_RANKS; ++r) {
+                kids[r] = -1;
+                if (hard + r + 1 > 21) continue;
+                bool drawn = false;
+                for (int l = 0; l < lanes; ++l) drawn |= pi[l][r] > 0.0;
+                if (!drawn) continue;
+                add_card(r);
+                kids[r] = lane_lookup();
+                remove_card(r);
+            }
+            lane_rows[row].kids = (int32_t)lane_kids.size();   // (lane_rows may have grown)
+            lane_kids.insert(lane_kids.end(), kids, kids + N_RANKS);
+        }
         bool wanted[N_RANKS];
         for (int r = 0; r < N_RANKS; ++r) {
-            kids[r] = -1;
+            int kid = kids[r];
             wanted[r] = false;
-            if (hard + r + 1 > 21) continue;
-            bool drawn = false;
-            for (int l = 0; l < lanes; ++l) drawn |= pi[l][r] > 0.0;
-            if (!drawn) continue;
+            if (kid < 0 || lane_rows[kid].located) continue;
             add_card(r);
-            int kid = kids[r] = lane_lookup();
-            wanted[r] = !lane_rows[kid].located && !(hit && lane_never_stands(kid));
+            wanted[r] = !(hit && lane_never_stands(kid));
             if (wanted[r])
                 for (int l = 0; l < contexts; ++l) dealer_index.prefetch(lane_key(l));
             remove_card(r);
@@ -1405,8 +1469,8 @@ class GameWalk {
         if (!(lane_rows[row].have & bit)) {
             double v[MAX_LANES];
             if (action == ACT_STAND) lane_stand(row, v);
-            else if (action == ACT_HIT) lane_hit(v, mask);
-            else lane_double(v, mask);
+            else if (action == ACT_HIT) lane_hit(row, v, mask);
+            else lane_double(row, v, mask);
             double* kept = lane_at(row, what);
             for (int l = 0; l < lanes; ++l) kept[l] = v[l];
             lane_rows[row].have |= bit;
@@ -1428,11 +1492,11 @@ class GameWalk {
         }
     }
 
-    void lane_hit(double* out, unsigned mask) {
+    void lane_hit(int row, double* out, unsigned mask) {
         double pi[MAX_LANES][N_RANKS];
         lane_weights(pi);
         int kids[N_RANKS];
-        lane_child_rows(pi, kids, true);
+        lane_child_rows(row, pi, kids, true);
         for (int l = 0; l < lanes; ++l) out[l] = 0.0;
         for (int r = 0; r < N_RANKS; ++r) {
             if (hard + r + 1 > 21) {
@@ -1450,7 +1514,7 @@ class GameWalk {
         }
     }
 
-    void lane_double(double* out, unsigned mask) {
+    void lane_double(int row, double* out, unsigned mask) {
         double own[MAX_LANES], fr[MAX_LANES], added_own[MAX_LANES];
         bool free_double = free_double_here();
         for (int l = 0; l < lanes; ++l) {
@@ -1464,16 +1528,16 @@ class GameWalk {
                 own[l] += added_own[l];
             }
         }
-        lane_doubled_draw(own, fr, added_own, R.redoubles, out, mask);
+        lane_doubled_draw(row, own, fr, added_own, R.redoubles, out, mask);
     }
 
     /* (a stake per lane: the lanes of a free split hold both stakes) */
-    void lane_doubled_draw(const double* own, const double* fr, const double* added_own,
+    void lane_doubled_draw(int row, const double* own, const double* fr, const double* added_own,
                            int redoubles_left, double* out, unsigned mask) {
         double pi[MAX_LANES][N_RANKS];
         lane_weights(pi);
         int kids[N_RANKS];
-        lane_child_rows(pi, kids, false);
+        lane_child_rows(row, pi, kids, false);
         for (int l = 0; l < lanes; ++l) out[l] = added_own[l] * natural_refund(pi[l]);
         for (int r = 0; r < N_RANKS; ++r) {
             if (hard + r + 1 > 21) {
@@ -1536,7 +1600,7 @@ class GameWalk {
         }
         if (may_redouble) {
             double v[MAX_LANES];
-            lane_redouble(own, fr, redoubles_left, v, mask);
+            lane_redouble(row, own, fr, redoubles_left, v, mask);
             for (int l = 0; l < lanes; ++l)
                 if (improves(v[l], out[l])) out[l] = v[l];
         }
@@ -1548,14 +1612,14 @@ class GameWalk {
     }
 
     /* a redouble in every lane: the stake (own, fr) doubled, one card and the choices after */
-    void lane_redouble(const double* own, const double* fr, int redoubles_left, double* v,
-                       unsigned mask) {
+    void lane_redouble(int row, const double* own, const double* fr, int redoubles_left,
+                       double* v, unsigned mask) {
         double own2[MAX_LANES], fr2[MAX_LANES];
         for (int l = 0; l < lanes; ++l) {
             own2[l] = 2.0 * own[l];
             fr2[l] = 2.0 * fr[l];
         }
-        lane_doubled_draw(own2, fr2, own, redoubles_left - 1, v, mask);
+        lane_doubled_draw(row, own2, fr2, own, redoubles_left - 1, v, mask);
     }
 
     /* CDZ-, CDP1: each lane takes the basis context's pick for its stake
@@ -1577,7 +1641,7 @@ class GameWalk {
         }
         if (redouble) {
             double v[MAX_LANES];
-            lane_redouble(own, fr, redoubles_left, v, mask);
+            lane_redouble(row, own, fr, redoubles_left, v, mask);
             for (int l = 0; l < lanes; ++l)
                 if (pick[l] == ACT_DOUBLE) out[l] = v[l];
         }
@@ -1988,7 +2052,9 @@ class GameWalk {
 
     /* every hand of two cards or more (at most 21) asks for its law (an unsplit hand's
      * shoe, which the split hands' pick in the generic context shares): the round's walk
-     * needs them all, and asked for together they fill the passes */
+     * needs them all, and asked for together they fill the passes (``hand_laws_asked``:
+     * done for this shoe, so child_rows need not look for them) */
+    bool hand_laws_asked = false;
     void ask_hand_laws(int lowest) {
         if (n_cards >= 2 && dealer_index.find(removed_key()) < 0) {
             double n[N_RANKS], left = 0.0;
@@ -2010,12 +2076,16 @@ class GameWalk {
         if (!infinite) {
             // the tables' usual sizes on 6 decks reserved at once (not copied as they grow;
             // pages never written cost no memory)
-            dealer_rows.reserve((size_t)16384 * N_OUT);
-            rows.reserve(8192);
+            // (6D: 5,700-20,400 laws an upcard in Free Bet and Spanish 21, 6,144 hand rows
+            // in Spanish 21, 9,163 in Free Bet)
+            dealer_rows.reserve((size_t)24576 * N_OUT);
+            rows.reserve(12288);
+            row_draws.reserve(12288);
             lane_rows.reserve(8192);
             lane_vals.reserve((size_t)8192 * LV_N * 5);
             clear_hand();
             ask_hand_laws(0);
+            hand_laws_asked = true;
             clear_hand();
         }
         double n[N_RANKS], left = 0.0, ev = 0.0;
@@ -2036,7 +2106,19 @@ class GameWalk {
                 }
                 if (w > 0.0) ev += w * start_choice_value(c1, c2);
             }
+        forget_draws();
         return ev;
+    }
+
+    /* The rows' kept children and chances (child_rows, lane_child_rows) serve the walk
+     * that makes them; the engines of a solve are kept with their rows, and these would
+     * keep a sixth of a Free Bet solve's memory (its peak under malloc's trim threshold,
+     * tune_allocator).  A later walk finds them again. */
+    void forget_draws() {
+        for (HandRow<Acc>& h : rows) h.draws = -1;
+        std::vector<RowDraws>().swap(row_draws);
+        for (LaneRow& lr : lane_rows) lr.kids = -1;
+        std::vector<int32_t>().swap(lane_kids);
     }
 
     /* ---- recording decisions ----------------------------------------------------------- */
