@@ -45,6 +45,10 @@ def _sigint_and_wait(proc, what) -> str:
     # about 2 s on an idle machine (longer on a busy one): interrupted while its solves
     # run in the thread pool, after the imports (0.2-0.4 s)
     (("indices", "--decks", "8", "--hands", "all"), 1.0),
+    # a six-deck BB+1 key's split sums run for minutes in one call of the kernel: they look
+    # for the signal (and the helpers' for the run's stop token) as they go; 100-260 s
+    # after the signal before they did
+    (("advantage", "--rules", "6D ENHC BB+1"), STARTED),
 ])
 def test_one_interrupt_stops_the_command(args, started):
     code, err, _ = _interrupt(*args, started=started)

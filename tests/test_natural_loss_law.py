@@ -1,7 +1,8 @@
 """The law of a round's result under the no-hole-card rules of Pontoon (docs/games.md, "No
-hole card: what a dealer natural takes"): OBBO, BB+1 (without splitting) and the player 21
-paid before the dealer's natural (``player_21_beats_natural``), in the games' round law
-(``game_law.h``; ``Solution.outcome_distribution``; ``bjsolve risk``).
+hole card: what a dealer natural takes"): OBBO, BB+1 (without splitting; with splits:
+tests/test_bb1_law.py) and the player 21 paid before the dealer's natural
+(``player_21_beats_natural``), in the games' round law (``game_law.h``;
+``Solution.outcome_distribution``; ``bjsolve risk``).
 
 * one round after two given cards, no split: the engine's joint law of (dealer outcome,
   net result) against the card-by-card brute force of ``_reference_games`` in exact
@@ -196,12 +197,11 @@ def test_bb1_split_against_the_brute_force(rules, counts, upcard, pair, infinite
     assert brute_bb1 > brute_obbo + 1e-3     # (the standing hands' second unit back)
 
 
-def test_bb1_with_splits_is_solved_and_its_law_refused():
+def test_bb1_with_splits_is_solved_and_free_splits_refused():
+    # (its round law with splits: tests/test_bb1_law.py)
     rules = Rules.preset("pontoon", decks=2, natural_loss="bb+1", max_split_hands=2)
     sol = solve(rules, threads=1)
     obbo = solve(rules.replace(natural_loss="obbo"), threads=1)
     assert sol.expected_value > obbo.expected_value
-    with pytest.raises(NotImplementedError, match="natural_loss='bb\\+1'"):
-        sol.outcome_distribution()
     with pytest.raises(NotImplementedError, match="free_splits"):
         solve(rules.replace(max_split_hands=3, free_splits=(8,)))

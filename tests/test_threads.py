@@ -271,6 +271,59 @@ def test_an_error_in_a_helper_thread_is_raised_and_the_pool_recovers():
     assert scheduler.run_units(range(1, 11), lambda k: -k, threads=2)[6] == -6
 
 
+def test_an_interrupted_caller_stops_the_helpers_walks():
+    """A KeyboardInterrupt in the calling thread sets the run's stop token, bound to every
+    thread of the run (the helpers' game walks poll it in their long loops), before the
+    caller waits for the keys the helpers hold; a later run has a token of its own."""
+    import threading
+    from bjcore._game import bind_stop
+    scheduler = importlib.import_module("bjsolve.exact.scheduler")
+    caller = threading.get_ident()
+    seen = []
+
+    def compute(k):
+        token = bind_stop(None)   # (the run's token, put back below)
+        bind_stop(token)
+        if threading.get_ident() != caller:
+            seen.append(token.is_set)
+            for _ in range(6000):   # a helper's long key: until the token says stop
+                if token.is_set:
+                    break
+                threading.Event().wait(0.01)
+            seen.append(token.is_set)
+            return k
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        scheduler.run_units(range(1, 11), compute, threads=2)
+    assert seen == [] or seen[-1] is True
+    assert bind_stop(None) is None   # (the caller's binding put back)
+    assert scheduler.run_units(range(1, 11), lambda k: -k, threads=2)[6] == -6
+
+
+def test_a_stopped_game_walk_raises_and_its_engine_recovers():
+    """A walk whose stop token is set gives up its long loops (BB+1's split sums) with
+    KeyboardInterrupt and drops its tables; the engine then values as a fresh one."""
+    from bjcore._game import StopToken, bind_stop
+    from bjsolve.exact.engines import make_engine
+    from bjsolve.exact.kernel_rules import SPLIT_CLASSES, kernel_rules
+    rules = Rules(decks=1, hole_card="enhc", natural_loss="bb+1", max_split_hands=4)
+    params = kernel_rules(rules, SPLIT_CLASSES["CDZ-"])
+    engine = make_engine(params, Shoe.decks(1), 1)
+    token = StopToken()
+    token.set()
+    outer = bind_stop(token)
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            engine.split_ev(2)   # (seconds of sums: stopped at the first look)
+    finally:
+        bind_stop(outer)
+    fresh = make_engine(params, Shoe.decks(1), 1)
+    assert engine.split_ev(8) == fresh.split_ev(8)
+    assert engine.hand_values((0, 0, 0, 0, 0, 1, 0, 0, 0, 1)) == fresh.hand_values(
+        (0, 0, 0, 0, 0, 1, 0, 0, 0, 1))
+
+
 def test_a_forked_child_solves_with_threads():
     """The helper threads do not survive fork(): a child starts a pool of its own instead
     of queueing work for threads it does not have (which would hang)."""

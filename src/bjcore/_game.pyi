@@ -8,6 +8,14 @@ _Weights = Sequence[SupportsFloat]
 _Counts = Sequence[SupportsIndex]
 
 @disjoint_base
+class StopToken:
+    def set(self) -> None: ...
+    @property
+    def is_set(self) -> bool: ...
+
+def bind_stop(token: StopToken | None) -> StopToken | None: ...
+
+@disjoint_base
 class GameEngine:
     @property
     def upcard(self) -> int: ...

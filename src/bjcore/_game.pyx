@@ -11,6 +11,9 @@ it computes the classic game, equal to ``UpcardEngine`` to rounding (tests/test_
 bjsolve uses it only for the games (``exact.engines.make_engine``), the classic solver
 staying the faster ``UpcardEngine``.
 """
+import threading
+
+from cpython.exc cimport PyErr_Occurred
 from libc.stdint cimport uint64_t
 from libcpp.vector cimport vector
 from libcpp.memory cimport shared_ptr, make_shared
@@ -76,6 +79,8 @@ cdef extern from "game_walk.h" namespace "bjgame" nogil:
         void set_decision(uint64_t key, int action)
         void law_for(const double* counts, bint recursive, int lanes, double* out)
         void set_other(const int* other)
+        const int* stop
+        int (*signals)() noexcept nogil
 
     int walk_round(ValueWalk* w, double* out)
     int walk_split(ValueWalk* w, int pair, double* out)
@@ -83,6 +88,47 @@ cdef extern from "game_walk.h" namespace "bjgame" nogil:
     int walk_freeze(ValueWalk* w)
     enum:
         WALK_NO_MEMORY "bjgame::NO_MEMORY"
+        WALK_INTERRUPTED "bjgame::INTERRUPTED"
+
+
+cdef extern from "Python.h":
+    # (declared without an exception value: the handler's exception stays pending for
+    # GameEngine.check, which raises it once the walk has returned)
+    int check_signals_raw "PyErr_CheckSignals"()
+
+
+cdef int signals_raised() noexcept with gil:
+    """Run Python's signal handlers (the walk's ``signals``, main thread only): nonzero when
+    one raised (Ctrl-C: KeyboardInterrupt), which is then pending."""
+    return check_signals_raw() != 0
+
+
+cdef class StopToken:
+    """A run's stop flag (``bjsolve.exact.scheduler.run_units``): once set, the game walks
+    running in the threads it is bound to (``bind_stop``) give up their long computations
+    (BB+1's split sums) and raise KeyboardInterrupt.  Setting it is safe from any thread."""
+
+    cdef int flag
+
+    def set(self):
+        self.flag = 1
+
+    @property
+    def is_set(self):
+        return self.flag != 0
+
+
+_bound = threading.local()
+
+
+def bind_stop(token):
+    """Bind ``token`` (a StopToken, or None) to the calling thread: the game walks this
+    thread runs from now on stop when it is set.  Returns the token bound before."""
+    if token is not None and not isinstance(token, StopToken):
+        raise TypeError(f"token must be a StopToken or None, got {type(token).__name__}")
+    before = getattr(_bound, "token", None)
+    _bound.token = token
+    return before
 
 
 cdef extern from "game_law.h" namespace "bjgame" nogil:
@@ -139,6 +185,7 @@ cdef class GameEngine:
     cdef readonly int upcard
     cdef bint spoiled
     cdef bint whole_shoe
+    cdef StopToken armed   # the stop flag the walk reads during a call (kept alive)
 
     def __cinit__(self):
         self.walk = new ValueWalk()
@@ -179,17 +226,34 @@ cdef class GameEngine:
         self.spoiled = False
         self.whole_shoe = not infinite and not fractional
 
+    cdef void arm(self):
+        """Before a walk: let its long loops stop on Ctrl-C (in the main thread, where
+        Python's signal handlers run) or when the run bound to this thread is stopped."""
+        self.armed = getattr(_bound, "token", None)
+        self.walk.stop = &self.armed.flag if self.armed is not None else NULL
+        self.walk.signals = NULL
+        if threading.get_ident() == threading.main_thread().ident:
+            self.walk.signals = signals_raised
+
     cdef int check(self, int status) except -1:
-        """Raise MemoryError for a failed walk, dropping its half-built tables."""
+        """Raise MemoryError for a failed walk, KeyboardInterrupt for a stopped one,
+        dropping its half-built tables."""
         if status == WALK_NO_MEMORY:
             self.walk.forget()
             raise MemoryError("the game walk ran out of memory")
+        if status == WALK_INTERRUPTED:
+            self.walk.forget()
+            if PyErr_Occurred() != NULL:
+                return -1   # (the signal handler's exception, raised inside the walk)
+            raise KeyboardInterrupt("stopped: the run this computation belongs to was "
+                                    "interrupted")
         return 0
 
     def round_ev(self):
         """E(u), unconditioned."""
         cdef double v
         cdef int status
+        self.arm()
         with nogil:
             status = walk_round(self.walk, &v)
         self.check(status)
@@ -241,6 +305,7 @@ cdef class GameEngine:
         cdef double out[4]
         cdef int status
         self.set_hand(self._check_hand(counts))
+        self.arm()
         with nogil:
             status = walk_hand(self.walk, out)
         self.check(status)
@@ -274,6 +339,7 @@ cdef class GameEngine:
             cards.push_back(c1)
             cards.push_back(c2)
         out.resize(7 * n)
+        self.arm()
         with nogil:
             for i in range(n):
                 c1, c2 = cards[2 * i], cards[2 * i + 1]
@@ -333,6 +399,7 @@ cdef class GameEngine:
         cdef int status
         if pair < 1 or pair > 10:
             raise ValueError("pair rank must be 1..10")
+        self.arm()
         with nogil:
             status = walk_split(self.walk, pair, &v)
         self.check(status)
@@ -348,6 +415,7 @@ cdef class GameEngine:
         self.walk.policy = make_shared[PolicyTable]()
         self.walk.policy.get().split_context = {SPLIT_CDZ: 0, SPLIT_CDP1: 1,
                                                 SPLIT_CDP: 2}[self.walk.R.split_class]
+        self.arm()
         with nogil:
             status = walk_freeze(self.walk)
         if status == WALK_NO_MEMORY:
@@ -431,11 +499,6 @@ cdef class GameEngine:
         cdef double gap = 0.0
         cdef size_t entries = 0
         cdef int status
-        if self.walk.R.natural_loss == 2 and self.walk.R.max_split_hands > 1:
-            # (a split round's one unit is charged to its standing hands together: the
-            # law's hands, combined given the dealer's outcome, would be charged one each)
-            raise ValueError("rules: natural_loss 2 (BB+1) with splits is not in the games' "
-                             "round law (game_law.h); its values are")
         if c1 != -1 or c2 != -1:
             if not (1 <= c1 <= 10 and 1 <= c2 <= 10):
                 raise ValueError(f"c1, c2 must be ranks 1..10, got {c1}, {c2}")
@@ -443,6 +506,7 @@ cdef class GameEngine:
                 raise ValueError("the round after two cards is for an upcard key")
             c1 -= 1
             c2 -= 1
+        self.arm()
         with nogil:
             status = walk_round_law(self.walk, c1, c2, &values, &probs, &outcomes,
                                     &results, &combined, &gap, &entries)

@@ -33,7 +33,6 @@
 
 #include <map>
 #include <tuple>
-#include <unordered_map>
 #include <vector>
 
 #include "game_law.h"
@@ -227,9 +226,16 @@ class BB1Split {
     std::vector<Ending> list_endings(int e, int second) {
         std::map<std::vector<int>, double> out;
         std::map<State, double> level;
+        // A card the shoe cannot deal in the hand's context is not drawn (its endings have
+        // the chance 0 below, and a frozen chart has no decision for them)
+        double pi[N_RANKS];
+        int none[N_RANKS] = {};
+        set_hand(none, e);
+        w->next_card_weights(pi);
         for (int r = 0; r < N_RANKS; ++r) {   // the second card: no decision before it
             if ((r == p && second == SECOND_NOT_PAIR) || (r != p && second == SECOND_PAIR))
                 continue;
+            if (pi[r] <= 0.0) continue;
             State s{};
             s.x[r] = 1;
             level[s] = 1.0;
@@ -237,6 +243,7 @@ class BB1Split {
         while (!level.empty()) {
             std::map<State, double> next;
             for (const auto& kv : level) {
+                w->poll_interrupt(N_RANKS);
                 const State& s = kv.first;
                 double count = kv.second;
                 set_hand(s.x, e);
@@ -270,7 +277,9 @@ class BB1Split {
                     base_state.doubles += 1;
                     base_state.redoubles_left -= 1;
                 }
+                w->next_card_weights(pi);
                 for (int r = 0; r < N_RANKS; ++r) {
+                    if (pi[r] <= 0.0) continue;
                     State c = base_state;
                     c.x[r]++;
                     w->add_card(r);
@@ -323,10 +332,51 @@ class BB1Split {
         for (int r = 0; r < N_RANKS; ++r) key |= (CompKey)(unsigned)x[r] << (8 * r);
         return key;
     }
-    struct CompHash {
-        size_t operator()(CompKey k) const {
-            uint64_t lo = (uint64_t)k, hi = (uint64_t)(k >> 64);
-            return (size_t)((lo ^ (hi * 0x9E3779B97F4A7C15ULL)) * 0xBF58476D1CE4E5B9ULL >> 7);
+    /* (its low bits index the table: every bit of the key moves them) */
+    static size_t comp_hash(CompKey k) {
+        uint64_t h = (uint64_t)k ^ ((uint64_t)(k >> 64) * 0x9E3779B97F4A7C15ULL);
+        h = (h ^ (h >> 31)) * 0xBF58476D1CE4E5B9ULL;
+        return (size_t)(h ^ (h >> 29));
+    }
+    /* composition -> its place in a list, open addressing in one array: a node-based map
+     * of millions of compositions took as long to free (node by node) as to fill, which
+     * held up a Ctrl-C by half a second */
+    class CompIndex {
+        struct Slot {
+            CompKey key;   // 0: empty (every composition here holds a card)
+            size_t at;
+        };
+        std::vector<Slot> slots;
+        size_t count = 0;
+        void grow() {
+            std::vector<Slot> old(2 * slots.size(), Slot{0, 0});
+            old.swap(slots);
+            size_t mask = slots.size() - 1;
+            for (const Slot& e : old)
+                if (e.key != 0) {
+                    size_t j = comp_hash(e.key) & mask;
+                    while (slots[j].key != 0) j = (j + 1) & mask;
+                    slots[j] = e;
+                }
+        }
+      public:
+        /* room for about ``expected`` keys before it grows */
+        explicit CompIndex(size_t expected) {
+            size_t cap = 16;
+            while (cap < 2 * expected) cap *= 2;
+            slots.assign(cap, Slot{0, 0});
+        }
+        /* the place of ``key``, or ``at`` (then recorded as its place) when it is new */
+        size_t find_or_add(CompKey key, size_t at) {
+            if (2 * (count + 1) > slots.size()) grow();
+            size_t mask = slots.size() - 1, j = comp_hash(key) & mask;
+            while (slots[j].key != 0) {
+                if (slots[j].key == key) return slots[j].at;
+                j = (j + 1) & mask;
+            }
+            slots[j] = Slot{key, at};
+            ++count;
+            return at;
         }
     };
 
@@ -335,8 +385,9 @@ class BB1Split {
     std::vector<Ending> convolve(const std::vector<Ending>& first,
                                  const std::vector<Ending>& hand, int pair_cards) {
         std::vector<Ending> out;
-        std::unordered_map<CompKey, size_t, CompHash> at;
-        for (const Ending& a : first)
+        CompIndex at(first.size() + hand.size());
+        for (const Ending& a : first) {
+            w->poll_interrupt(hand.size());   // (Ctrl-C: these sums take minutes on 6 decks)
             for (const Ending& b : hand) {
                 Ending s;
                 s.size = a.size + b.size;
@@ -348,15 +399,11 @@ class BB1Split {
                 }
                 if (!dealt) continue;
                 s.count = a.count * b.count;
-                CompKey key = comp_key(s.x);
-                auto it = at.find(key);
-                if (it != at.end()) {
-                    out[it->second].count += s.count;
-                } else {
-                    at.emplace(key, out.size());
-                    out.push_back(s);
-                }
+                size_t i = at.find_or_add(comp_key(s.x), out.size());
+                if (i < out.size()) out[i].count += s.count;
+                else out.push_back(s);
             }
+        }
         return out;
     }
 
@@ -396,6 +443,7 @@ class BB1Split {
         int nat_pairs = nat_rank == p ? pair_cards : 0;
         double sum = 0.0;
         for (const Ending& a : first) {
+            w->poll_interrupt(last.size());
             const double* row[N_RANKS];   // (n_r)_(a_r + pair cards + j) at j
             for (int r = 0; r < N_RANKS; ++r)
                 row[r] = &fall[r * (most + 1) + a.x[r] + (r == p ? pair_cards : 0)];
@@ -509,22 +557,28 @@ class BB1Split {
         double B = (N > 0.0 && base[nat_rank] > 0.0) ? base[nat_rank] / N : 0.0;
         if (w->infinite) B = base[nat_rank];
         double A = standing_sum();
-        double C = none_left_standing();
+        none_standing = none_left_standing();
         w->clear_hand();
-        return A - B + C;
+        return A - B + none_standing;
     }
+    double none_standing = 0.0;   // C, kept for the round law (GameWalk::split_none_standing)
 };
 
 /* What BB+1 gives back of the walk's (OBBO's) split value of ``pair`` (M hands at most),
- * against a dealer natural that the upcard makes possible: 0 otherwise. */
+ * against a dealer natural that the upcard makes possible: 0 otherwise.  Leaves C (the
+ * chance of a natural with no split hand standing) in w.split_none_standing for the round
+ * law (game_law.h, GameLaw::bb1_settle_natural). */
 template <class Walk>
 double bb1_split_refund(Walk& w, int pair, int M) {
+    w.split_none_standing[pair - 1] = 0.0;
     if (!(w.R.natural_loss == 2 && w.R.natural_takes_all && w.dealer_n == 1
           && (w.upcard == 1 || w.upcard == 10)))
         return 0.0;
     if (M < 2 || M > 4) return NAN;   // (hands_limit: 2 .. 4)
     BB1Split<Walk> bb1(&w, pair, M);
-    return bb1.refund();
+    double refund = bb1.refund();
+    w.split_none_standing[pair - 1] = bb1.none_standing;
+    return refund;
 }
 
 }  // namespace bjgame

@@ -26,9 +26,11 @@
  * (a player natural at its own payout), as the real round settles it.  No hole card
  * (``natural_takes_all``): the leaves' natural entries are what the natural takes from
  * that hand, as the walk charges it: ENHC its whole own stake, OBBO / BB+1 (the same
- * without a split, and the walk refuses BB+1 with splits) its own stake before any double
- * (a rescue: its original stake, settled at once), and nothing from a 21 paid at once
- * (``player_21_beats_natural``: paid as it wins).  A bust keeps the
+ * without a split) its own stake before any double (a rescue: its original stake, settled
+ * at once), and nothing from a 21 paid at once (``player_21_beats_natural``: paid as it
+ * wins).  BB+1's split hands that stand at the natural are marked instead
+ * (LAW_NATURAL_STANDING, 0 of their own): the box pays one unit for them together, settled
+ * when the hands are combined (combine, bb1_settle_natural).  A bust keeps the
  * dealer's law of the busted hand's cards, so that a hand's dealer marginal is the
  * dealer's law of the shoe it was dealt from, whatever the play (the splits use that).
  *
@@ -37,7 +39,9 @@
  * within one pattern of hands the hands are combined as independent given the dealer's
  * outcome.  Exact on an infinite shoe; on a finite shoe the cards the split hands take
  * from one another are left out of the pmf (not out of the mean: each hand keeps its own
- * exact joint law with the dealer).
+ * exact joint law with the dealer).  BB+1's one unit depends on the hands together
+ * (whether any stands at the natural): its chance is made the walk's exact one
+ * (bb1_settle_natural), so that the mean stays exact there too.
  */
 #ifndef BJSOLVE_GAME_LAW_H
 #define BJSOLVE_GAME_LAW_H
@@ -58,6 +62,10 @@ struct LawEntry {
 typedef std::vector<LawEntry> Law;
 
 static inline uint32_t law_key(int t, int v) { return ((uint32_t)t << 16) | (uint32_t)v; }
+/* a dealer outcome of the laws only: a natural that finds this BB+1 split hand standing
+ * (not charged by the hand: the box pays one unit for all its standing hands, settled in
+ * GameLaw::combine and bb1_settle_natural; never in a round's law) */
+enum { LAW_NATURAL_STANDING = N_OUT };
 static inline int law_t(uint32_t key) { return (int)(key >> 16); }
 static inline int law_v(uint32_t key) { return (int)(key & 0xFFFF); }
 
@@ -130,6 +138,14 @@ class GameLaw {
     }
 
     /* ---- leaves ------------------------------------------------------------------- */
+
+    /* BB+1 (no hole card): the round's natural takes one unit in all from the hands still
+     * standing; a split hand standing at it is marked, not charged (game_bb1.h) */
+    bool bb1_round() const { return w->R.natural_loss == 2 && w->R.natural_takes_all; }
+    bool bb1_marks() const { return bb1_round() && w->pair_rank != 0; }
+    LawEntry standing_at_natural(double p) {
+        return LawEntry{p, law_key(LAW_NATURAL_STANDING, vid(0.0))};
+    }
 
     /* the dealer's outcome law for a busted hand's cards (the walk keeps only those of
      * hands still standing) */
@@ -228,7 +244,8 @@ class GameLaw {
             else if (o == D_22) kind = (always || !R.dealer_22_push) ? 0 : 3;
             else kind = 0;
             if (kind == 1 && o == D_NATURAL) {
-                L.push_back(LawEntry{d[o], law_key(o, natural_lose)});
+                L.push_back(bb1_marks() ? standing_at_natural(d[o])
+                                        : LawEntry{d[o], law_key(o, natural_lose)});
                 continue;
             }
             if (kind == 0) {
@@ -280,9 +297,15 @@ class GameLaw {
     Law action_law(int a) {
         if (a == ACT_HIT) return hit_law();
         if (a == ACT_SURRENDER) {
-            // a later surrender (surrender_any_time; the walk's later_surrender_value)
+            // a later surrender (surrender_any_time; the walk's later_surrender_value): a
+            // dealer natural voids it, the hand stands
             double own = w->own_stake();
-            return flat_law(w->dealer_outcomes(), -0.5 * own, -own);
+            if (!bb1_marks()) return flat_law(w->dealer_outcomes(), -0.5 * own, -own);
+            Law L = flat_law(w->dealer_outcomes(), -0.5 * own, 0.0);
+            for (LawEntry& e : L)
+                if (law_t(e.key) == D_NATURAL) e = standing_at_natural(e.p);
+            law_normalize(L);
+            return L;
         }
         if (a == ACT_DOUBLE) return double_law();
         if (w->is_natural()) {
@@ -322,7 +345,8 @@ class GameLaw {
         for (int o = 0; o < N_OUT; ++o) {
             if (d[o] == 0.0) continue;
             if (o == D_NATURAL && !paid) {
-                L.push_back(LawEntry{d[o], law_key(o, lose)});
+                L.push_back(bb1_marks() ? standing_at_natural(d[o])
+                                        : LawEntry{d[o], law_key(o, lose)});
                 continue;
             }
             for (int i = 0; i < k; ++i)
@@ -457,17 +481,28 @@ class GameLaw {
      * largest of the groups' marginals (equal on a whole shoe: a hand's marginal is the
      * dealer's law of the shoe it is dealt from); a hand's results given t are its law's
      * entries over that chance, the rest on a result of 0, so that each hand adds its own
-     * law's mean to the round's, as it adds its block's value to the walk's split value. */
+     * law's mean to the round's, as it adds its block's value to the walk's split value.
+     * BB+1: given a natural, the hands' marked entries (standing) count in t's chance and
+     * the combination keeps whether any hand stands: such rounds go out under
+     * LAW_NATURAL_STANDING, their unit not yet paid (bb1_settle_natural pays it). */
     void combine(double weight, const Group* groups, int n_groups, Law& out) {
         if (weight == 0.0) return;
         Law add;
         for (int t = 0; t < N_OUT; ++t) {
+            bool marked = t == D_NATURAL && bb1_round();
+            auto at_t = [&](uint32_t key) {
+                return law_t(key) == t || (marked && law_t(key) == LAW_NATURAL_STANDING);
+            };
+            // a hand's (or the hands') state given t: result index * 2 + whether standing
+            auto state = [](uint32_t key) {
+                return law_v(key) * 2 + (law_t(key) == LAW_NATURAL_STANDING ? 1 : 0);
+            };
             double marg[4], p_t = 0.0;
             for (int g = 0; g < n_groups; ++g) {
                 marg[g] = 0.0;
                 if (groups[g].count == 0) continue;
                 for (const LawEntry& e : *groups[g].law)
-                    if (law_t(e.key) == t) marg[g] += e.p;
+                    if (at_t(e.key)) marg[g] += e.p;
                 if (marg[g] > p_t) p_t = marg[g];
             }
             for (int g = 0; g < n_groups; ++g)
@@ -480,28 +515,32 @@ class GameLaw {
                 add.push_back(LawEntry{p_t, law_key(t, vid(-1.0))});   // one unit in all
                 continue;
             }
-            std::map<int, double> conv;   // result index -> chance, given t
-            conv[vid(0.0)] = 1.0;
+            std::map<int, double> conv;   // state (above) -> chance, given t
+            conv[vid(0.0) * 2] = 1.0;
             for (int g = 0; g < n_groups; ++g) {
                 if (groups[g].count == 0) continue;
                 std::map<int, double> q;
                 double rest = 1.0;
                 for (const LawEntry& e : *groups[g].law)
-                    if (law_t(e.key) == t) {
-                        q[law_v(e.key)] += e.p / p_t;
+                    if (at_t(e.key)) {
+                        q[state(e.key)] += e.p / p_t;
                         rest -= e.p / p_t;
                     }
-                if (rest != 0.0) q[vid(0.0)] += rest;
+                if (rest != 0.0) q[vid(0.0) * 2] += rest;
                 for (int c = 0; c < groups[g].count; ++c) {
                     std::map<int, double> next;
                     for (const auto& x : conv)
                         for (const auto& y : q)
-                            next[vid(values[x.first] + values[y.first])] += x.second * y.second;
+                            next[vid(values[x.first / 2] + values[y.first / 2]) * 2
+                                 + ((x.first | y.first) & 1)] += x.second * y.second;
                     conv.swap(next);
                 }
             }
             for (const auto& x : conv)
-                if (x.second != 0.0) add.push_back(LawEntry{p_t * x.second, law_key(t, x.first)});
+                if (x.second != 0.0)
+                    add.push_back(LawEntry{p_t * x.second,
+                                           law_key((x.first & 1) ? (int)LAW_NATURAL_STANDING : t,
+                                                   x.first / 2)});
         }
         law_normalize(add);
         law_add(out, weight, add);
@@ -564,7 +603,49 @@ class GameLaw {
                 combine(wt, g, 2, out);
             }
         }
+        if (bb1_round()) bb1_settle_natural(out, pair);
         return out;
+    }
+
+    /* BB+1: the split round's natural settled.  combine leaves its rounds with a hand
+     * standing apart (LAW_NATURAL_STANDING, the box's unit not yet paid) from those with
+     * none.  How the chance of the natural splits between the two is the one thing of
+     * BB+1 that the hands, combined as independent given the dealer's outcome, do not keep
+     * on a finite shoe (the cards they take from one another): it is made the walk's exact
+     * C (the chance of a natural with no hand standing: game_bb1.h) by moving chance
+     * between the two at each result of the hands' own charges (busted and rescued
+     * stakes, 21s paid at once), in proportion, so that the law of those charges, and with
+     * it the mean, stays; then the standing rounds pay their unit.  (On the infinite shoe
+     * the two agree to rounding and nothing moves.) */
+    void bb1_settle_natural(Law& L, int pair) {
+        double none = 0.0, some = 0.0;
+        for (const LawEntry& e : L) {
+            if (law_t(e.key) == D_NATURAL) none += e.p;
+            else if (law_t(e.key) == LAW_NATURAL_STANDING) some += e.p;
+        }
+        double gap = w->split_none_standing[pair - 1] - none;
+        double to_none = (gap > 0.0 && some > 0.0) ? std::min(1.0, gap / some) : 0.0;
+        double to_some = (gap < 0.0 && none > 0.0) ? std::min(1.0, -gap / none) : 0.0;
+        Law out;
+        out.reserve(L.size() + 8);
+        for (const LawEntry& e : L) {
+            int t = law_t(e.key), v = law_v(e.key);
+            if (t == D_NATURAL) {   // no hand standing: the result as it is
+                if (to_some < 1.0) out.push_back(LawEntry{e.p * (1.0 - to_some), e.key});
+                if (to_some > 0.0)
+                    out.push_back(LawEntry{e.p * to_some,
+                                           law_key(D_NATURAL, vid(values[v] - 1.0))});
+            } else if (t == LAW_NATURAL_STANDING) {   // a hand standing: one unit more
+                if (to_none < 1.0)
+                    out.push_back(LawEntry{e.p * (1.0 - to_none),
+                                           law_key(D_NATURAL, vid(values[v] - 1.0))});
+                if (to_none > 0.0) out.push_back(LawEntry{e.p * to_none, law_key(D_NATURAL, v)});
+            } else {
+                out.push_back(e);
+            }
+        }
+        law_normalize(out);
+        L.swap(out);
     }
 
     /* ---- the round ----------------------------------------------------------------------- */
@@ -644,8 +725,9 @@ class GameLaw {
 
 typedef GameLaw<ValueWalk> ValueWalkLaw;
 
-/* Entry points: 0, or NO_MEMORY.  ``out``: the law's entries (the caller's vector);
- * c1 < 0: the whole round, else the round after the player's two cards c1, c2 (0-based). */
+/* Entry points: 0, NO_MEMORY or INTERRUPTED (game_walk.h).  ``out``: the law's entries (the
+ * caller's vector); c1 < 0: the whole round, else the round after the player's two cards
+ * c1, c2 (0-based). */
 static inline int walk_round_law(ValueWalk* w, int c1, int c2, std::vector<double>* values,
                                  std::vector<double>* probs, std::vector<int>* outcomes,
                                  std::vector<int>* results, long* combined, double* gap,
@@ -669,6 +751,9 @@ static inline int walk_round_law(ValueWalk* w, int c1, int c2, std::vector<doubl
     } catch (const std::bad_alloc&) {
         w->clear_hand();
         return NO_MEMORY;
+    } catch (const WalkInterrupted&) {
+        w->clear_hand();
+        return INTERRUPTED;
     }
     return OK;
 }

@@ -20,7 +20,9 @@
  * own-stake and the others' free-stake when the split is free.
  *
  * Entry points return 0, or BJ_GAME_NO_MEMORY when an allocation failed (the memo tables
- * are then dropped by the caller through ``forget``).  Nothing here throws past them.
+ * are then dropped by the caller through ``forget``), or INTERRUPTED when a long computation
+ * was asked to stop (``poll_interrupt``: Ctrl-C; the tables are dropped the same way).
+ * Nothing here throws past them.
  */
 #ifndef BJSOLVE_GAME_WALK_H
 #define BJSOLVE_GAME_WALK_H
@@ -48,7 +50,9 @@ enum { SPLIT_CDZ = 0, SPLIT_CDP1 = 1, SPLIT_CDP = 2, SPLIT_POLICY = 3 };
  * the split hand's entry (KIND_SPLIT: stand, hit or double) cannot say */
 enum { KIND_START = 0, KIND_LATER = 1, KIND_SPLIT = 2, KIND_SPLIT_ACES = 3,
        KIND_AFTER_DOUBLE = 4 };
-enum { OK = 0, NO_MEMORY = 1 };
+enum { OK = 0, NO_MEMORY = 1, INTERRUPTED = 2 };
+/* thrown by GameWalk::poll_interrupt, caught by the entry points (INTERRUPTED) */
+struct WalkInterrupted {};
 /* a split hand's context: the pair rank 1..10, or GENERIC (CDZ-'s model: the split hand
  * seen with only its own cards gone, whatever its pair) */
 enum { PAIR_GENERIC = 15 };
@@ -239,6 +243,24 @@ class GameWalk {
     long policy_missing = 0;
     int game = 0;             // any game rule set (RuleParams.game)
 
+    /* Stopping a long computation (Ctrl-C: a unit of BB+1's split sums runs for minutes).
+     * ``stop``: a flag another thread sets when the run this walk belongs to is abandoned;
+     * ``signals`` (set for the main thread only): runs Python's signal handlers, nonzero
+     * when one raised (KeyboardInterrupt, left pending for the caller).  The long loops
+     * call poll_interrupt with the work done since (inner iterations); it looks every
+     * POLL_WORK of them (some milliseconds apart). */
+    enum { POLL_WORK = 1 << 18 };
+    const volatile int* stop = nullptr;
+    int (*signals)() = nullptr;
+    size_t poll_work = 0;
+    void poll_interrupt(size_t work) {
+        poll_work += work;
+        if (poll_work < POLL_WORK) return;
+        poll_work = 0;
+        if ((stop != nullptr && *stop != 0) || (signals != nullptr && signals() != 0))
+            throw WalkInterrupted();
+    }
+
     // the hand being valued (mutated in place by the recursion)
     int cnt[N_RANKS];
     int hard = 0, n_cards = 0;
@@ -272,6 +294,9 @@ class GameWalk {
     std::vector<HandRow<Acc>> rows;
     double split_cache[N_RANKS];
     bool split_have[N_RANKS];
+    /* BB+1 (game_bb1.h): the chance, with the split of each pair, that the hole card makes
+     * a natural and no split hand stands (valid with split_have; the round law reads it) */
+    double split_none_standing[N_RANKS];
 
     void init() {
         clear_hand();
@@ -2217,17 +2242,30 @@ class GameWalk {
     }
 };
 
-/* The entry points: 0, or NO_MEMORY (the walk's tables are then half-built: forget them). */
+/* The entry points: 0, NO_MEMORY or INTERRUPTED (the walk's tables are then half-built:
+ * forget them). */
 template <class Acc>
 static inline int walk_round(GameWalk<Acc>* w, double* out) {
     bj_prepare_thread();   // alloc.h: ready to throw before memory runs out
-    try { *out = w->round_value(); } catch (const std::bad_alloc&) { return NO_MEMORY; }
+    try {
+        *out = w->round_value();
+    } catch (const std::bad_alloc&) {
+        return NO_MEMORY;
+    } catch (const WalkInterrupted&) {
+        return INTERRUPTED;
+    }
     return OK;
 }
 template <class Acc>
 static inline int walk_split(GameWalk<Acc>* w, int pair, double* out) {
     bj_prepare_thread();   // alloc.h: ready to throw before memory runs out
-    try { *out = w->split_value(pair); } catch (const std::bad_alloc&) { return NO_MEMORY; }
+    try {
+        *out = w->split_value(pair);
+    } catch (const std::bad_alloc&) {
+        return NO_MEMORY;
+    } catch (const WalkInterrupted&) {
+        return INTERRUPTED;
+    }
     return OK;
 }
 template <class Acc>
@@ -2241,14 +2279,26 @@ static inline int walk_hand(GameWalk<Acc>* w, double* out) {
         double pi[N_RANKS];
         w->next_card_weights(pi);
         out[3] = w->hole_natural_chance(pi);
-    } catch (const std::bad_alloc&) { w->clear_hand(); return NO_MEMORY; }
+    } catch (const std::bad_alloc&) {
+        w->clear_hand();
+        return NO_MEMORY;
+    } catch (const WalkInterrupted&) {
+        w->clear_hand();
+        return INTERRUPTED;
+    }
     w->clear_hand();
     return OK;
 }
 template <class Acc>
 static inline int walk_freeze(GameWalk<Acc>* w) {
     bj_prepare_thread();   // alloc.h: ready to throw before memory runs out
-    try { w->freeze_all(); } catch (const std::bad_alloc&) { return NO_MEMORY; }
+    try {
+        w->freeze_all();
+    } catch (const std::bad_alloc&) {
+        return NO_MEMORY;
+    } catch (const WalkInterrupted&) {
+        return INTERRUPTED;
+    }
     return OK;
 }
 

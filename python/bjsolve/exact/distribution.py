@@ -278,22 +278,10 @@ def round_laws(rules, shoe, keys, engines=None, *, split: str = "CDZ-",
             {k: m2 for k, (m2, _) in moments.items()}, moments_exact)
 
 
-def _refuse_bb1_splits(rules) -> None:
-    """The games' law (game_law.h) combines a split's hands given the dealer's outcome,
-    each charged its own unit by a dealer natural: BB+1 charges one for them all, which
-    the law does not hold (its EV is exact: docs/games.md)."""
-    if rules.natural_loss == "bb+1" and rules.max_split_hands > 1:
-        raise NotImplementedError(
-            f"Rules.natural_loss='bb+1' with Rules.max_split_hands={rules.max_split_hands}: "
-            f"the outcome distribution of the games does not compute BB+1 with splits yet "
-            f"(docs/games.md); the EV does")
-
-
 def _game_laws(solution, strategy, threads, after_double=None):
     """({key: (values, law)} of the game engine, whether a split was combined) for a
     game ``solution`` playing ``strategy`` (as ``_kernel_laws`` takes it): the solve's
     own engines for "optimal", policy engines of the strategy otherwise."""
-    _refuse_bb1_splits(solution.rules)
     if isinstance(strategy, str):
         if strategy != "optimal":
             raise ValueError(f"strategy must be 'optimal', a StrategyChart or a callable "

@@ -10,6 +10,8 @@ import threading
 import time
 from concurrent.futures import ThreadPoolExecutor, wait
 
+from bjcore._game import StopToken, bind_stop
+
 from ..model.rules import Rules
 from .kernel_rules import check_threads
 
@@ -261,7 +263,13 @@ def run_units(keys, compute, threads: int | None = None, cost_key=None,
     which thread runs it or when; then the values do not depend on the number of
     threads, bit for bit.  ``cost_key`` (hashable, e.g. rules, class and shoe size):
     record what each key cost (CPU seconds) under it, and plan the next run with the
-    same key by those costs, in ``planner`` (default: the process's, ``PLANNER``)."""
+    same key by those costs, in ``planner`` (default: the process's, ``PLANNER``).
+
+    Ctrl-C: a game walk in the calling (main) thread looks for it in its long loops and
+    raises KeyboardInterrupt; when the calling thread stops so (or any key fails), the run's
+    ``StopToken`` tells the helpers' walks to give up theirs, so that the run ends in
+    milliseconds rather than when the keys they hold are done (a six-deck BB+1 key takes
+    minutes)."""
     planner = PLANNER if planner is None else planner
     order = planner.work_order(keys, cost_key)
     workers = max(1, min(len(order), check_threads(threads)))
@@ -272,6 +280,7 @@ def run_units(keys, compute, threads: int | None = None, cost_key=None,
     values: dict = {}
     queue_lock = threading.Lock()
     failed: list = []
+    stop = StopToken()   # (bound to every thread of the run: bjcore._game.bind_stop)
 
     def load_left(share: list) -> float:
         return sum(costs_known[k] for k in share) if costs_known else len(share)
@@ -290,27 +299,36 @@ def run_units(keys, compute, threads: int | None = None, cost_key=None,
         load = 0.0
         if submitted is not None:
             planner.note_helper_start(time.perf_counter() - submitted)
-        start = time.thread_time()   # (each reading is a system call: one per key)
-        while not failed:
-            u = next_key(worker)
-            if u is None:
-                break
-            try:
-                values[u] = compute(u)
-            except BaseException:
-                failed.append(True)   # the others stop taking keys
-                raise
-            end = time.thread_time()
-            costs[u] = end - start
-            load += costs[u]
-            start = end
-        return load
+        outer = bind_stop(stop)
+        try:
+            start = time.thread_time()   # (each reading is a system call: one per key)
+            while not failed:
+                u = next_key(worker)
+                if u is None:
+                    break
+                try:
+                    values[u] = compute(u)
+                except BaseException:
+                    failed.append(True)   # the others stop taking keys
+                    stop.set()            # and give up the ones they hold
+                    raise
+                end = time.thread_time()
+                costs[u] = end - start
+                load += costs[u]
+                start = end
+            return load
+        finally:
+            bind_stop(outer)
 
     helpers = [] if workers == 1 else [
         _helper_pool(workers - 1).submit(drain, worker, time.perf_counter())
         for worker in range(1, workers)]
     try:
         loads = [drain(0)]
+    except BaseException:
+        failed.append(True)
+        stop.set()   # (a Ctrl-C between keys, too)
+        raise
     finally:
         # helpers still queued behind another solve's work are not needed any more; the
         # others finish the key they hold

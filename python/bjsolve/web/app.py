@@ -127,7 +127,7 @@ async def _view(engine: Engine, page: str, rules, split, params, errors: FieldEr
         errors[exc.field] = str(exc)
         return None
     except NotImplementedError as exc:
-        # a game the solvers do not compute yet (blackjack-switch, BB+1 with splits): the
+        # a game the solvers do not compute yet (blackjack-switch, BB+1 with free splits): the
         # library's message, which names the rule, goes beside the summary that carries it
         errors["rules"] = str(exc)
         return None
