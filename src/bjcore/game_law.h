@@ -732,8 +732,7 @@ static inline int walk_round_law(ValueWalk* w, int c1, int c2, std::vector<doubl
                                  std::vector<double>* probs, std::vector<int>* outcomes,
                                  std::vector<int>* results, long* combined, double* gap,
                                  size_t* entries) {
-    bj_prepare_thread();   // alloc.h: ready to throw before memory runs out
-    try {
+    int status = guarded([&] {
         ValueWalkLaw law(w);
         Law L = c1 < 0 ? law.round_law() : law.start_law(c1, c2);
         *values = law.values;
@@ -748,14 +747,9 @@ static inline int walk_round_law(ValueWalk* w, int c1, int c2, std::vector<doubl
         *combined = law.combined_splits;
         *gap = law.law_max_marginal_gap;
         *entries = law.memo_entries();
-    } catch (const std::bad_alloc&) {
-        w->clear_hand();
-        return NO_MEMORY;
-    } catch (const WalkInterrupted&) {
-        w->clear_hand();
-        return INTERRUPTED;
-    }
-    return OK;
+    });
+    if (status != OK) w->clear_hand();   // (a walk stopped midway leaves its hand dealt)
+    return status;
 }
 
 }  // namespace bjgame

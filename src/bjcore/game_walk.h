@@ -2243,63 +2243,45 @@ class GameWalk {
 };
 
 /* The entry points: 0, NO_MEMORY or INTERRUPTED (the walk's tables are then half-built:
- * forget them). */
-template <class Acc>
-static inline int walk_round(GameWalk<Acc>* w, double* out) {
+ * forget them).  ``guarded`` runs one entry point's work and turns the two ways it can
+ * stop (memory running out, a stop asked for) into their status. */
+template <class Work>
+static inline int guarded(Work&& work) {
     bj_prepare_thread();   // alloc.h: ready to throw before memory runs out
     try {
-        *out = w->round_value();
+        work();
     } catch (const std::bad_alloc&) {
         return NO_MEMORY;
     } catch (const WalkInterrupted&) {
         return INTERRUPTED;
     }
     return OK;
+}
+template <class Acc>
+static inline int walk_round(GameWalk<Acc>* w, double* out) {
+    return guarded([&] { *out = w->round_value(); });
 }
 template <class Acc>
 static inline int walk_split(GameWalk<Acc>* w, int pair, double* out) {
-    bj_prepare_thread();   // alloc.h: ready to throw before memory runs out
-    try {
-        *out = w->split_value(pair);
-    } catch (const std::bad_alloc&) {
-        return NO_MEMORY;
-    } catch (const WalkInterrupted&) {
-        return INTERRUPTED;
-    }
-    return OK;
+    return guarded([&] { *out = w->split_value(pair); });
 }
 template <class Acc>
 static inline int walk_hand(GameWalk<Acc>* w, double* out) {
-    bj_prepare_thread();   // alloc.h: ready to throw before memory runs out
     /* stand, hit, double of the current (unsplit) hand; the hand is cleared after */
-    try {
+    int status = guarded([&] {
         out[0] = w->get(ACT_STAND).mean();
         out[1] = w->get(ACT_HIT).mean();
         out[2] = w->get(ACT_DOUBLE).mean();
         double pi[N_RANKS];
         w->next_card_weights(pi);
         out[3] = w->hole_natural_chance(pi);
-    } catch (const std::bad_alloc&) {
-        w->clear_hand();
-        return NO_MEMORY;
-    } catch (const WalkInterrupted&) {
-        w->clear_hand();
-        return INTERRUPTED;
-    }
+    });
     w->clear_hand();
-    return OK;
+    return status;
 }
 template <class Acc>
 static inline int walk_freeze(GameWalk<Acc>* w) {
-    bj_prepare_thread();   // alloc.h: ready to throw before memory runs out
-    try {
-        w->freeze_all();
-    } catch (const std::bad_alloc&) {
-        return NO_MEMORY;
-    } catch (const WalkInterrupted&) {
-        return INTERRUPTED;
-    }
-    return OK;
+    return guarded([&] { w->freeze_all(); });
 }
 
 typedef GameWalk<ValueAcc> ValueWalk;
