@@ -23,13 +23,10 @@ import pytest
 
 import bjsolve
 from bjsolve import Rules, Shoe, solve
-from bjsolve._reference_games import (
-    GameReferenceSolver,
-    brute_force_game_round,
-    reference_kwargs,
-)
+from bjsolve._reference_games import brute_force_game_round
 from bjsolve.exact.kernel_rules import SPLIT_CLASSES, kernel_rules
 from test_game_law import _engine_law, _gap, _moments
+from test_natural_loss_law import split_round_play
 
 from bjcore._game import GameEngine
 
@@ -45,21 +42,8 @@ def _brute_bb1_law(rules, counts, upcard, pair, infinite=False):
     card dealt, BB+1 settled on the whole box; the split hands play the reference's
     decisions under OBBO (the engine values each hand with OBBO's charge of one unit, so
     it plays them too: docs/games.md)."""
-    kw = reference_kwargs(rules.replace(natural_loss="obbo"))
-    ref = GameReferenceSolver(None if infinite else counts, split="CDP1", **kw)
-    rest = list(counts)
-    if not infinite:
-        for c in (upcard, pair, pair):
-            rest[c - 1] -= 1
-    brute_kw = {k: v for k, v in kw.items() if k not in ("natural_always_wins", "natural_tie")}
+    ref, rest, brute_kw, policy = split_round_play(rules, counts, upcard, pair, infinite)
     brute_kw.update(natural_tie_value=ref._t, natural_loss="bb+1")
-
-    def policy(cards, dealer, allowed, state):
-        if "split" in allowed:
-            return "split"
-        return ref.game_action(cards, dealer, split_pair=state["split_pair"],
-                               free=state["free"], doubled=state["doubled"])
-
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)
         law = brute_force_game_round(rest, upcard, (pair, pair), policy, law=True,

@@ -137,16 +137,12 @@ def test_bjsolve_risk_for_pontoon(capsys):
 
 # ---- BB+1 with two split hands (src/bjcore/game_bb1.h) --------------------------------
 
-def _split_values(rules, counts, upcard, pair, infinite=False):
-    """(OBBO, BB+1) of splitting ``pair``: the engine's split_ev, and the card-by-card
-    brute force of the whole split round with both natural rules, the split hands playing
-    the reference's decisions under OBBO (the engine values each hand with OBBO's
-    charge, so it plays them too)."""
-    from fractions import Fraction
-    from bjcore._game import GameEngine
-    from bjsolve._reference_games import (GameReferenceSolver, brute_force_game_round,
-                                          reference_kwargs)
-    from bjsolve.exact.kernel_rules import SPLIT_CLASSES, kernel_rules
+def split_round_play(rules, counts, upcard, pair, infinite=False):
+    """What the card-by-card brute force of a split round needs, the split hands playing
+    the reference's decisions under OBBO (the engine values each hand with OBBO's charge,
+    so it plays them too): (the reference, the shoe left after the upcard and the pair,
+    the brute force's keywords, the policy: split while allowed, else the reference's)."""
+    from bjsolve._reference_games import GameReferenceSolver, reference_kwargs
     kw = reference_kwargs(rules.replace(natural_loss="obbo"))
     ref = GameReferenceSolver(None if infinite else counts, split="CDP1", **kw)
     rest = list(counts)
@@ -160,7 +156,17 @@ def _split_values(rules, counts, upcard, pair, infinite=False):
             return "split"
         return ref.game_action(cards, dealer, split_pair=state["split_pair"],
                                free=state["free"], doubled=state["doubled"])
+    return ref, rest, brute_kw, policy
 
+
+def _split_values(rules, counts, upcard, pair, infinite=False):
+    """(OBBO, BB+1) of splitting ``pair``: the engine's split_ev, and the card-by-card
+    brute force of the whole split round with both natural rules (``split_round_play``)."""
+    from fractions import Fraction
+    from bjcore._game import GameEngine
+    from bjsolve._reference_games import brute_force_game_round
+    from bjsolve.exact.kernel_rules import SPLIT_CLASSES, kernel_rules
+    ref, rest, brute_kw, policy = split_round_play(rules, counts, upcard, pair, infinite)
     weights = [c / sum(counts) for c in counts] if infinite else [float(c) for c in counts]
     out = {}
     for loss in ("obbo", "bb+1"):
