@@ -26,7 +26,7 @@ from bjsolve import Rules, Shoe, solve
 from bjsolve._reference_games import brute_force_game_round
 from bjsolve.exact.kernel_rules import SPLIT_CLASSES, kernel_rules
 from test_game_law import _engine_law, _gap, _moments
-from test_natural_loss_law import split_round_play
+from test_natural_loss_law import check_mean_is_the_solve_ev, split_round_play
 
 from bjcore._game import GameEngine
 
@@ -127,11 +127,7 @@ def test_a_split_on_a_finite_shoe_keeps_the_mean_and_the_dealers_outcomes(rules,
                  None, marks=pytest.mark.slow),
 ], ids=["1d-2-hands", "1d-3-hands-rescue", "pontoon-2d", "infinite-4-hands", "1d-4-hands"])
 def test_the_mean_is_the_solve_ev(rules, shoe):
-    sol = solve(rules, shoe=Shoe.infinite() if shoe else None, threads=1)
-    dist = sol.outcome_distribution(threads=1)
-    assert dist.mean == pytest.approx(float(sol.expected_value), abs=EXACT)
-    assert float(dist.probabilities.sum()) == pytest.approx(1.0, abs=EXACT)
-    assert dist.exact == (shoe == "infinite")
+    dist = check_mean_is_the_solve_ev(rules, shoe)
     obbo = solve(rules.replace(natural_loss="obbo"), shoe=Shoe.infinite() if shoe else None,
                  threads=1).outcome_distribution(threads=1)
     assert dist.mean > obbo.mean   # (the standing split hands' units back)

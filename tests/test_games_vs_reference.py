@@ -112,28 +112,12 @@ def _split_tens_against_6(shoe, double_ace_ten):
     hand drawn in turn from ``shoe`` (the pair and the 6 already out): T+A doubles or
     stands, T+6 and T+8 and T+T stand; then the dealer draws to 17 (stands on soft 17); a
     dealer 22 pushes the standing hands.  Written card by card, apart from the engine and
-    the reference."""
+    the reference (the card-by-card draws of tests/test_cdp_split_play.py)."""
     from fractions import Fraction
 
-    def total(cards):
-        t = sum(cards)
-        return t + 10 if 1 in cards and t + 10 <= 21 else t
-
-    def draws(s):
-        n = sum(s.values())
-        for card, k in s.items():
-            if k:
-                rest = dict(s)
-                rest[card] -= 1
-                yield card, Fraction(k, n), rest
-
-    def dealer(s, cards):
-        if total(cards) >= 17:
-            yield total(cards), Fraction(1)
-            return
-        for card, p, rest in draws(s):
-            for t, q in dealer(rest, cards + [card]):
-                yield t, p * q
+    from test_cdp_split_play import _dealer as dealer
+    from test_cdp_split_play import _draws as draws
+    from test_cdp_split_play import _total as total
 
     def hand(s):       # (total, stake, probability, shoe left) of one split ten's play
         for card, p, rest in draws(s):

@@ -95,11 +95,19 @@ def test_a_split_on_a_finite_shoe_keeps_its_mean_and_the_dealers_outcomes():
     (Rules.preset("pontoon"), "infinite"),
 ], ids=["pontoon", "pontoon-1d", "enhc-obbo", "enhc-p21bj", "pontoon-infinite"])
 def test_the_mean_is_the_solve_ev(rules, shoe):
+    check_mean_is_the_solve_ev(rules, shoe)
+
+
+def check_mean_is_the_solve_ev(rules, shoe):
+    """The outcome distribution of ``rules`` (on the rules' shoe, or infinite): its mean
+    is the solve's EV, its chances sum to 1, and it is exact only on the infinite shoe.
+    Returns it."""
     sol = solve(rules, shoe=Shoe.infinite() if shoe else None, threads=1)
     dist = sol.outcome_distribution(threads=1)
     assert dist.mean == pytest.approx(float(sol.expected_value), abs=EXACT)
     assert float(dist.probabilities.sum()) == pytest.approx(1.0, abs=EXACT)
     assert dist.exact == (shoe == "infinite")
+    return dist
 
 
 def test_the_mean_of_pontoons_chart_is_its_evaluated_ev():
