@@ -436,7 +436,8 @@ class SwitchSolution:
         value_keep = np.where(live, beta * loss + (1.0 - beta) * kept, 0.0)
         self.expected_value = float(np.dot(prob, value))
         self.no_switch_value = float(np.dot(prob, value_keep))
-        switched = decided & (switch > keep)
+        # which ordered deals (``_deals``) the analysis switches: the one place it is decided
+        self.switched = switched = decided & (switch > keep)
         self.switch_rate = float(np.dot(prob, (1.0 - beta) * switched))
         self.house_edge_per_round = -self.expected_value
         self.house_edge_per_hand = -self.expected_value / 2.0

@@ -106,8 +106,7 @@ def _frozen_batch(base: SwitchSolution, shoes: dict, threads, ev_path: bool,
     contexts = {name: set(_contexts(shoe)) for name, shoe in shoes.items()}
     keys = sorted(set().union(*contexts.values()))
     results = run_units(keys, unit, threads)
-    *_, keep0, swap0, decided0 = base._deals
-    base_switches = decided0 & (swap0 > keep0)
+    base_switches = base.switched
     out = {}
     for name, shoe1 in shoes.items():
         tables = [np.full((10, n, n), np.nan) for _ in range(3)] + [

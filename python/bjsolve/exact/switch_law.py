@@ -149,7 +149,7 @@ def switch_round_joint(switch, threads: int | None = None):
     rules = switch.rules
     a, b, c, e, u, prob, keep, swap, decided = switch._deals
     beta = switch._beta()
-    switched = decided & (swap > keep)
+    switched = switch.switched
     h1, h2 = played_hands((a, b, c, e), switched)
     full = not switch.shoe.is_infinite
 

@@ -147,8 +147,7 @@ def frozen_switch_ev(base: SwitchSolution, shoe1: Shoe, table1: HandTable,
     ``switches``: which of base's deals are switched) and the hand values ``table1``
     (base's frozen play on ``shoe1``)."""
     rules = base.rules
-    a0, b0, c0, e0, u0, prob0, keep0, swap0, decided0 = base._deals
-    base_switches = decided0 & (swap0 > keep0) if switches is None else switches
+    base_switches = base.switched if switches is None else switches
     _, prob, beta, keep, switch, loss = deal_values(rules, shoe1, table1)
     live = prob > 0
     decided = live & (beta < 1.0)

@@ -218,7 +218,7 @@ class SwitchRound(_Game):
         self.cell_switches = {}
         if self.switch_indices is not None:
             deals = self.switch_solution._deals
-            played = deals[8] & (deals[7] > deals[6])
+            played = self.switch_solution.switched
             self.cell_switches = {
                 cell: self.switch_indices.switches_at(deals, played,
                                                       float(self.tc_values[cell[0]]))

@@ -67,7 +67,7 @@ class SwitchTables:
         full = switch.removal == "full" and not switch.shoe.is_infinite
         a, b, c, e, u, prob, keep, swap, decided = switch._deals
         self.full = full
-        self.switches = np.ascontiguousarray((decided & (swap > keep)).astype(np.uint8))
+        self.switches = np.ascontiguousarray(switch.switched.astype(np.uint8))
         self.first = np.ascontiguousarray(switch.table.action.reshape(-1).astype(np.int8))
         self.limits = np.zeros(10 * 56 * 10, dtype=np.int8)
         params = kernel_rules(game_rules(rules), SPLIT_CLASSES[switch.split])
