@@ -2,15 +2,23 @@
 counted game (docs/games.md, "Blackjack Switch"), checked against independent figures:
 the uncounted analysis (an identity), the compiled simulation of the real round, and the
 one-hand game's solver on the shoes either side of an index."""
+import copy
+import dataclasses
 import math
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
 from bjsolve import CountedGame, Rules, solve
 from bjsolve.counting.removal import shoe_at_true_count, true_count_shoes
 from bjsolve.counting.switch_indices import switch_indices
-from bjsolve.exact.switch import game_rules
-from bjsolve.model.hands import PAIR_CODES
+from bjsolve.exact.engines import make_engine
+from bjsolve.exact.game_law import law_arrays
+from bjsolve.exact.kernel_rules import SPLIT_CLASSES, kernel_rules
+from bjsolve.exact.switch import ACTION_NAMES, PAIRS, game_rules
+from bjsolve.exact.switch_removal import frozen_engine
+from bjsolve.model.deal import hand_limit
+from bjsolve.model.hands import PAIR_CODES, total_code
 from bjsolve.risk.game import SwitchCountedGame
 from bjsolve.simulation.switch_compiled import SwitchTables, simulate_switch_compiled
 
@@ -101,16 +109,25 @@ def test_what_the_switch_game_does_not_play_is_refused_by_name():
         CountedGame(RULES, spots=2)
     with pytest.raises(NotImplementedError, match="sidebet"):
         CountedGame(RULES, sidebet="21+3")
+    # the hands' play indices: the field named, the value and what is allowed
+    with pytest.raises(ValueError, match="plays: 'xyz' is neither an index file"):
+        CountedGame(RULES, plays="xyz")
+    with pytest.raises(ValueError, match="plays: strategy 'optimal' plays no index plays"):
+        CountedGame(RULES, strategy="optimal", plays="i18")
+    with pytest.raises(ValueError, match="plays: an index table of other rules"):
+        CountedGame(RULES, plays=SimpleNamespace(lines={}, insurance=None, rules=Rules()))
 
 
 # ---- the counted game with the keep-or-switch indices ---------------------------------------
 
 @pytest.fixture(scope="module")
 def indexed_game(indices):
-    # the game above with the keep-or-switch indices played (the hands' plays stay the
-    # full shoe's)
+    # the game above with the keep-or-switch indices and the hands' play indices played
+    # (the cell at TC +1 departs from the frozen play on a few lines; at TC 0 no line
+    # departs from its play at TC 0)
     return CheckedSwitchGame(RULES, "hilo", penetration=0.6, depth_bands=1, tc_min=0,
-                             tc_max=1, round_length_correction=False, indices=indices)
+                             tc_max=1, round_length_correction=False, indices=indices,
+                             plays=indices.plays)
 
 
 def _order_free(h1, h2) -> tuple:
@@ -148,8 +165,12 @@ def test_each_true_count_with_the_indices_against_the_compiled_simulation(indexe
     # exact EV and SD with those choices
     game = indexed_game
     assert game.ev_path_gap < 1e-12        # the EV engines' EV and the law's mean agree
-    tables = SwitchTables(game.switch_solution)
+    full_shoe = SwitchTables(game.switch_solution)
+    assert game.cell_plays      # (some cell departs from the frozen play)
     for n, ((i, j), (joint, values)) in enumerate(sorted(game.index_cell_laws.items())):
+        # the hands' plays of the cell's play indices where they depart, in the tables
+        tables = (full_shoe.with_plays(game.cell_plays[(i, j)]) if (i, j) in game.cell_plays
+                  else copy.copy(full_shoe))
         shoe = game.cell_shoe(game._band_seen[:, i, j])
         tables.shoe = np.array(shoe.counts, dtype=np.int32)
         tables.switches = np.ascontiguousarray(game.cell_switches[(i, j)].astype(np.uint8))
@@ -163,6 +184,68 @@ def test_each_true_count_with_the_indices_against_the_compiled_simulation(indexe
         mu4 = float((joint * (totals - mean) ** 4).sum())
         se_sd = math.sqrt((mu4 - var ** 2) / ROUNDS) / (2 * math.sqrt(var))
         assert abs(run.sd - math.sqrt(var)) < 4 * se_sd
+
+
+def _hand_law_mean(engine, a: int, b: int) -> float:
+    """The mean of a two-card hand's round law on ``engine`` (unconditioned): the value of
+    the first action its policy holds."""
+    values, law = law_arrays(engine.round_law_entries(a, b))
+    return float(law.sum(axis=0) @ values)
+
+
+def test_each_cells_hands_play_the_index_lines_at_its_count(indexed_game, indices):
+    # read back from a cell's policy engines (the full shoe's frozen decisions with the
+    # cell's departures set in): a two-card hand's round law has the mean of the play it
+    # holds, which is the value of the play the index line gives at the cell's count
+    # (IndexLine.play_at) where that departs from the line's play at TC 0, and the full
+    # shoe's first action (the analysis' table) everywhere else
+    game = indexed_game
+    base = game.switch_solution
+    plays = indices.plays
+    params = kernel_rules(game_rules(RULES), SPLIT_CLASSES[base.split])
+    cell, departures = next(iter(game.cell_plays.items()))
+    tc = float(game.tc_values[cell[0]])
+    departing = {(line.row, line.dealer): line.play_at(tc) for line in plays.all_lines
+                 if line.play_at(tc) != line.play_at(0) and len(line.options) == 3}
+    assert departing and tc == 1
+    shoe = game.cell_shoe(game._band_seen[:, cell[0], cell[1]])
+    rng = np.random.default_rng(3)
+    checked = changed = 0
+    for up in sorted({up for _, up in departing}):
+        for o in rng.choice(len(PAIRS), 3, replace=False).tolist():
+            source = make_engine(params, base.shoe.remove(*PAIRS[o]), up)
+            source.freeze_decisions()
+            engine = frozen_engine(base, shoe, o, up, source)
+            departures.apply(engine, up, hand_limit(base.shoe, up))
+            for h, (a, b) in enumerate(PAIRS):
+                counts = [0] * 10
+                counts[a - 1] += 1
+                counts[b - 1] += 1
+                left = np.array(shoe.counts) - counts
+                for x in (*PAIRS[o], up):
+                    left[x - 1] -= 1
+                if (a, b) == (1, 10) or left.min() < 0:
+                    continue
+                stand, hit, double, _ = engine.hand_values(counts)
+                value = {"stand": stand, "hit": hit, "double": double}
+                play = departing.get((total_code((a, b)), up))
+                if play is None:
+                    play = ACTION_NAMES[base.table.action[up - 1, o, h]]
+                else:
+                    changed += 1
+                assert _hand_law_mean(engine, a, b) == pytest.approx(value[play], abs=1e-12)
+                checked += 1
+    assert changed > 0 and checked > 100
+
+
+def test_with_no_play_index_lines_the_game_is_todays(game, indices):
+    # the hands' play indices with no line: every figure is the basic game's, bit for bit
+    no_lines = dataclasses.replace(indices.plays, lines={}, all_lines=[])
+    same = CheckedSwitchGame(RULES, "hilo", penetration=0.6, depth_bands=1, tc_min=0,
+                             tc_max=1, round_length_correction=False, plays=no_lines)
+    assert same.strategy == "indices" and same.cell_plays == {}
+    for name in ("band_edge", "band_second", "chart_edge", "edge", "variance", "frequency"):
+        assert np.array_equal(getattr(same, name), getattr(game, name)), name
 
 
 # ---- the indices --------------------------------------------------------------------------

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..model.deal import hand_limit
 from ..model.shoe import Shoe
 from .engines import make_engine
 from .kernel_rules import SPLIT_CLASSES, kernel_rules
@@ -58,7 +59,7 @@ def _dealable_hands(on: Shoe, up: int) -> list:
 
 def frozen_switch_rounds(base: SwitchSolution, shoes: dict, threads=None, *,
                          ev_path: bool = True, batch: int = 4,
-                         switches: dict | None = None) -> dict:
+                         switches: dict | None = None, plays: dict | None = None) -> dict:
     """{key: (EV, second moment, (joint, values))} of a round on each ``shoes[key]`` (whole
     cards, none larger than base's shoe) played by base's frozen decisions (module doc):
     EV and E[X^2] in units of one hand's bet, both hands, unconditioned; ``joint`` the two
@@ -69,7 +70,11 @@ def frozen_switch_rounds(base: SwitchSolution, shoes: dict, threads=None, *,
     about 60 MB until its round law is made).  ``switches``: {key: {label: which of
     base's deals (``base._deals``) are switched}}, the same hands' play with other
     keep-or-switch choices (a counter's switch indices): each adds ``(key, label)`` to the
-    result, at the cost of combining the hands' laws once more."""
+    result, at the cost of combining the hands' laws once more.  ``plays``: {key: the
+    hands' play on ``shoes[key]`` in place of base's decisions where it departs from them
+    (a counter's play indices, ``bjsolve.risk.switch_plays.PlayDepartures``: called
+    (hand, upcard, allowed) it gives a first action or None, ``apply(engine, upcard,
+    limit)`` sets its decisions in each context's policy engine)}."""
     if base.removal != "full" or base.shoe.is_infinite or base.play != "optimal":
         raise ValueError("frozen switch rounds take a finite shoe's analysis with "
                          "removal='full' and play='optimal'")
@@ -77,16 +82,19 @@ def frozen_switch_rounds(base: SwitchSolution, shoes: dict, threads=None, *,
     out = {}
     for start in range(0, len(names), max(1, batch)):
         part = {name: shoes[name] for name in names[start:start + max(1, batch)]}
-        out.update(_frozen_batch(base, part, threads, ev_path, switches or {}))
+        out.update(_frozen_batch(base, part, threads, ev_path, switches or {}, plays or {}))
     return out
 
 
 def _frozen_batch(base: SwitchSolution, shoes: dict, threads, ev_path: bool,
-                  switches: dict) -> dict:
+                  switches: dict, plays: dict) -> dict:
     """``frozen_switch_rounds`` of a few shoes: one pass over the contexts."""
     rules = base.rules
     params = kernel_rules(game_rules(rules), SPLIT_CLASSES[base.split])
     n = len(PAIRS)
+    # the counts a hand may hold against each upcard (the full shoe's: the played shoes
+    # are no larger), for the play indices' decisions
+    limits = {up: hand_limit(base.shoe, up) for up in RANKS} if plays else {}
 
     def unit(key):
         o, up = key
@@ -97,7 +105,11 @@ def _frozen_batch(base: SwitchSolution, shoes: dict, threads, ev_path: bool,
             if (o, up) not in contexts[name]:
                 continue
             engine = frozen_engine(base, shoe1, o, up, source)
-            values = _frozen_unit(base, shoe1, o, up, source, engine) if ev_path else None
+            departures = plays.get(name)
+            if departures is not None:
+                departures.apply(engine, up, limits[up])
+            values = (_frozen_unit(base, shoe1, o, up, source, engine, first=departures)
+                      if ev_path else None)
             on = shoe1.remove(*PAIRS[o])
             laws = hand_laws(rules, engine, on, up, _dealable_hands(on, up))
             out[name] = (values, laws)

@@ -69,10 +69,12 @@ def frozen_engine(base: SwitchSolution, shoe1: Shoe, other_index, up: int, sourc
 
 
 def _frozen_unit(base: SwitchSolution, shoe1: Shoe, other_index, up: int, source,
-                 engine=None):
+                 engine=None, first=None):
     """The hand values on ``shoe1`` against ``up`` (other hand out) playing the decisions
     frozen in ``source`` (the full shoe's engine) and the first actions of ``base``
-    (``engine``: the ``frozen_engine`` of that context when already made)."""
+    (``engine``: the ``frozen_engine`` of that context when already made; ``first``:
+    a callable (hand, upcard, allowed) giving a first action in place of base's, or
+    None to keep it: a counter's play indices)."""
     rules = base.rules
     other = None if other_index is None else PAIRS[other_index]
     policy = kernel_rules(game_rules(rules), POLICY_CLASS)
@@ -82,6 +84,9 @@ def _frozen_unit(base: SwitchSolution, shoe1: Shoe, other_index, up: int, source
     actions = base.table.action[up - 1, o]
 
     def chart(hand, upcard, allowed):
+        departed = first(hand, upcard, allowed) if first is not None else None
+        if departed is not None:
+            return departed
         code = int(actions[PAIRS.index(tuple(sorted(hand)))])
         name = ACTION_NAMES[code]
         if name not in allowed:

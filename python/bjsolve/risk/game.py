@@ -1571,16 +1571,23 @@ class IndexedChart:
         for row, upcard, flags in self.overrides:
             self._options.setdefault((row, upcard), []).append(flags)
 
-    def __call__(self, cards, dealer, allowed):
+    def line_key(self, cards, dealer, allowed):
+        """The key (row, upcard, options) in ``overrides`` of the line the hand takes, or
+        None when no line of its row and upcard fits its options."""
         row = hand_code(tuple(cards), can_split="split" in allowed)
         candidates = self._options.get((row, dealer))
-        if candidates:
-            have = _option_flags(allowed)
-            wider = [c for c in candidates if all(x >= y for x, y in zip(c, have))]
-            pick = have if have in candidates else min(wider, key=sum, default=None)
-            play = self.overrides[(row, dealer, pick)] if pick is not None else None
-            if play is not None and play in allowed:
-                return play
+        if not candidates:
+            return None
+        have = _option_flags(allowed)
+        wider = [c for c in candidates if all(x >= y for x, y in zip(c, have))]
+        pick = have if have in candidates else min(wider, key=sum, default=None)
+        return None if pick is None else (row, dealer, pick)
+
+    def __call__(self, cards, dealer, allowed):
+        key = self.line_key(cards, dealer, allowed)
+        play = self.overrides[key] if key is not None else None
+        if play is not None and play in allowed:
+            return play
         return self.chart(cards, dealer, allowed)
 
 

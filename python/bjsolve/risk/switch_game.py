@@ -54,7 +54,7 @@ import numpy as np
 from ..exact.distribution import merge_equal_values
 from ..exact.solver import solve
 from ..exact.strategy import StrategyChart
-from ..exact.switch import solve_switch
+from ..exact.switch import game_rules, solve_switch
 from ..exact.switch_frozen import frozen_switch_rounds
 from ..model.shoe import Shoe
 
@@ -113,6 +113,33 @@ def _switch_index_table(indices, rules, system, tc_rounding):
     return table
 
 
+def _play_index_table(plays, rules, system, tc_rounding, switch_table, threads):
+    """The hands' play indices a counted game plays (``bjsolve.risk.switch_plays``): what
+    the one-hand games take as ``indices`` (``as_index_table``: True or "all", "i18",
+    "fab4", a number N of lines, an index file, an ``IndexTable``, a list of those), for
+    the game's rules without the swap.  With a ``SwitchIndexTable`` (``switch_table``)
+    the sets are cut from its own play indices (``SwitchIndexTable.plays``, the table
+    ``bjsolve indices --preset blackjack-switch`` prints)."""
+    from ..counting.indices import _set_word, as_index_table
+    hand = game_rules(rules)
+    items = list(plays) if isinstance(plays, (list, tuple)) else [plays]
+    words = [_set_word("all" if item is True else item) for item in items]
+    if switch_table is not None and items and None not in words:
+        table = switch_table.plays
+        return table if words == ["all"] else table.select(words)
+    try:
+        table = as_index_table(plays, hand, system, tc_rounding=tc_rounding, threads=threads)
+    except ValueError as exc:
+        text = str(exc)
+        raise ValueError("plays:" + text[len("indices:"):] if text.startswith("indices:")
+                         else f"plays: {text}") from None
+    if getattr(table, "rules", hand) != hand:
+        raise ValueError(f"plays: an index table of other rules ({table.rules.describe()}) "
+                         f"than the hands' (the game's rules without the swap: "
+                         f"{hand.describe()}; bjsolve.counting.switch_indices(...).plays)")
+    return table
+
+
 class SwitchRound(_Game):
     """What ``CountedGame`` does otherwise for Blackjack Switch (module doc), mixed in
     before it (``bjsolve.risk.game.SwitchCountedGame``): the same arguments, with
@@ -122,21 +149,27 @@ class SwitchRound(_Game):
     ``insurance`` or ``sidebet``.  Figures per unit bet (a round bets two units)."""
 
     def __init__(self, rules, system="hilo", *, strategy: str = "basic", indices=None,
-                 insurance=None, spots: int = 1, sidebet=None, sidebet_paytable=None,
-                 curvature: str = "band", **options):
+                 plays=None, insurance=None, spots: int = 1, sidebet=None,
+                 sidebet_paytable=None, curvature: str = "band", **options):
         if indices is False:
             indices = None
-        if indices is not None and strategy == "basic":
+        if plays is False:
+            plays = None
+        if (indices is not None or plays is not None) and strategy == "basic":
             strategy = "indices"      # index plays given are index plays played
         if strategy not in SWITCH_STRATEGIES:
             raise ValueError(f"strategy must be one of {', '.join(SWITCH_STRATEGIES)} for "
                              f"Blackjack Switch, got {str(strategy)[:30]!r}")
-        if strategy == "indices" and indices is None:
+        if strategy == "indices" and indices is None and plays is None:
             raise ValueError("indices: strategy 'indices' needs the switch indices (a "
                              "SwitchIndexTable from switch_indices, True or 'all' for every "
-                             "line, or a number N for the N lines of largest gain)")
+                             "line, or a number N for the N lines of largest gain) or the "
+                             "hands' play indices (plays=)")
         if strategy != "indices" and indices is not None:
             raise ValueError(f"indices: strategy {strategy!r} plays no index plays")
+        if strategy != "indices" and plays is not None:
+            raise ValueError(f"plays: strategy {strategy!r} plays no index plays (the "
+                             f"hands' play indices go with strategy 'basic' or 'indices')")
         if insurance is not None and insurance is not False:
             raise NotImplementedError(f"insurance={insurance!r}: insurance is not computed for "
                                       f"Blackjack Switch (None or False: never)")
@@ -152,6 +185,12 @@ class SwitchRound(_Game):
         self.switch_indices = (None if indices is None else
                                _switch_index_table(indices, rules, system,
                                                    options.get("tc_rounding", "floor")))
+        # the hands' play indices: the frozen decisions with the lines that depart at each
+        # cell's count (``bjsolve.risk.switch_plays``)
+        self.plays = (None if plays is None else
+                      _play_index_table(plays, rules, system,
+                                        options.get("tc_rounding", "floor"),
+                                        self.switch_indices, options.get("threads")))
         # the round model deals the round's two hands (the parent's own "indices" are its
         # index-table plays; this game's are kept above and played in ``_edges``)
         super().__init__(rules, system, strategy="basic" if strategy == "indices" else strategy,
@@ -213,8 +252,10 @@ class SwitchRound(_Game):
             for j in range(nd):
                 if self.band_weight[i, j] > 0 or self._plain_weight[i, j] > 0:
                     shoes[(i, j)] = self.cell_shoe(self._band_seen[:, i, j])
+        cells = [cell for cell in shoes if cell != "full"]
         # with switch indices: each cell's deals switched as the counter's indices say at
-        # its true count (``cell_switches``; the hands play the full shoe's decisions)
+        # its true count (``cell_switches``; not decided again from the cell's values: the
+        # counter plays the table, whose lines the switch analysis made at each count)
         self.cell_switches = {}
         if self.switch_indices is not None:
             deals = self.switch_solution._deals
@@ -222,19 +263,48 @@ class SwitchRound(_Game):
             self.cell_switches = {
                 cell: self.switch_indices.switches_at(deals, played,
                                                       float(self.tc_values[cell[0]]))
-                for cell in shoes if cell != "full"}
+                for cell in cells}
+        # with play indices: the cells whose count makes some line depart from its play at
+        # TC 0 (``cell_plays``) have their hands played again with the departures (under
+        # the key ("plays", cell)); the full shoe's play on every cell stays, for the
+        # calibration
+        self.cell_plays = {}
+        if self.plays is not None:
+            from .switch_plays import PlayDepartures
+            at_count = {}
+            for cell in cells:
+                tc = float(self.tc_values[cell[0]])
+                if tc not in at_count:
+                    at_count[tc] = PlayDepartures(self.plays, tc)
+                if at_count[tc]:
+                    self.cell_plays[cell] = at_count[tc]
+
+        def played(cell):
+            return ("plays", cell) if cell in self.cell_plays else cell
         frozen = frozen_switch_rounds(
-            self.switch_solution, shoes, self._threads, ev_path=self.check_ev_paths,
-            switches={cell: {"indices": s} for cell, s in self.cell_switches.items()})
-        indexed = {cell: frozen.pop((cell, "indices")) for cell in self.cell_switches}
-        # (true count, band) -> (joint, values) of the two hands as the indices play them
-        self.index_cell_laws = {cell: law for cell, (_, _, law) in indexed.items()}
-        self.solves = len(shoes)
+            self.switch_solution, {**shoes, **{played(c): shoes[c] for c in self.cell_plays}},
+            self._threads, ev_path=self.check_ev_paths,
+            switches={played(cell): {"indices": s} for cell, s in self.cell_switches.items()},
+            plays={played(cell): d for cell, d in self.cell_plays.items()})
+        self.solves = len(shoes) + len(self.cell_plays)
         # the EV engines' EV against the law's mean (with check_ev_paths)
         self.ev_path_gap = max((abs(m - float((law[0] * (law[1][:, None] + law[1][None, :]))
                                               .sum()))
-                                for m, _, law in [*frozen.values(), *indexed.values()]),
+                                for m, _, law in frozen.values()),
                                default=0.0) if self.check_ev_paths else None
+        # each cell as the counter plays it (its hands and its switches), where that is
+        # not the full shoe's play
+        indexed = {}
+        for cell in cells:
+            key = played(cell)
+            if cell in self.cell_switches:
+                indexed[cell] = frozen.pop((key, "indices"))
+            elif cell in self.cell_plays:
+                indexed[cell] = frozen[key]
+            if key != cell:
+                frozen.pop(key)
+        # (true count, band) -> (joint, values) of the two hands as the indices play them
+        self.index_cell_laws = {cell: law for cell, (_, _, law) in indexed.items()}
         ev, second, (joint, values) = frozen.pop("full")
         # per unit bet: the round's result over its two units
         self.full_shoe_chart_ev, self.full_shoe_chart_second = ev / 2.0, second / 4.0
@@ -283,6 +353,18 @@ class SwitchRound(_Game):
         ``variance``)."""
         return 4.0 * self.variance
 
+    def _indices_note(self) -> str:
+        """What strategy "indices" plays, for the notes."""
+        switches = (f"each deal kept or switched by the "
+                    f"{len(self.switch_indices.switch_lines)} keep-or-switch indices at the "
+                    f"count" if self.switch_indices is not None
+                    else "each deal kept or switched as the full shoe's analysis chose")
+        plays = (f"the hands' plays frozen with the {len(self.plays.lines)} play-index lines' "
+                 f"plays where they depart from their play at TC 0 (at "
+                 f"{len(self.cell_plays)} of the cells; no insurance)"
+                 if self.plays is not None else "the full shoe's hand plays frozen")
+        return f"{plays}, {switches}"
+
     def notes(self) -> tuple:
         notes = super().notes()
         keep = tuple(n for n in notes if not n.startswith(("SD:", "games:", "edge:")))
@@ -293,10 +375,7 @@ class SwitchRound(_Game):
             f"edge and SD: exact at each cell's mean composition in whole cards "
             f"(strategy {self.strategy}: "
             + {"basic": "the full shoe's keep-or-switch choices and hand plays frozen",
-               "indices": f"the full shoe's hand plays frozen, each deal kept or switched by "
-                          f"the {len(self.switch_indices.switch_lines) if self.switch_indices else 0}"
-                          f" keep-or-switch indices at the count (the hands' play indices "
-                          f"not played)",
+               "indices": self._indices_note(),
                "optimal": "each cell's own switch analysis"}[self.strategy]
             + f", {self.depth_bands} depth band(s), removal full, split CDZ-), calibrated "
             f"per depth band by the full shoe's decisions (one offset per band); SD from the "

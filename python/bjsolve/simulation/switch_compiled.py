@@ -16,6 +16,7 @@ Building the tables takes a few seconds (550 engines of about 2 400 hands each f
 """
 from __future__ import annotations
 
+import copy
 import math
 from concurrent.futures import ThreadPoolExecutor
 from typing import NamedTuple
@@ -24,7 +25,8 @@ import numpy as np
 
 from ..exact.engines import make_engine
 from ..exact.kernel_rules import SPLIT_CLASSES, check_threads, kernel_rules
-from ..exact.switch import PAIRS, RANKS, SwitchSolution, game_rules
+from ..exact.switch import ACTION_NAMES, PAIRS, RANKS, SwitchSolution, game_rules
+from ..model.shoe import Shoe
 
 NO_OTHER = 55          # the tables' "other hand" when its cards are not out
 HISTOGRAM_BINS = 81    # round results -20 .. +20 in half units
@@ -112,6 +114,57 @@ class SwitchTables:
                           double_any=rules.double_any_cards,
                           switch_blackjack=rules.switch_blackjack)
         self.payout = float(rules.blackjack_payout)
+        self._rules, self._params = rules, params
+
+    def with_plays(self, departures) -> "SwitchTables":
+        """A copy whose hands play ``departures(cards, upcard, allowed)`` (a play, or None
+        to keep the table's decision; a counter's play indices at one true count,
+        ``bjsolve.risk.switch_plays.PlayDepartures``) in place of the tables' decisions:
+        the first actions (allowed: stand, hit, double where the rules allow it, split
+        where the context's split limit gives two hands, surrender where offered) and the
+        later and split hands' decisions (stand, hit and double where the table's entry
+        may double and the rules allow it)."""
+        out = copy.copy(self)
+        engines = {up: make_engine(self._params, Shoe(list(map(int, self.shoe))), up)
+                   for up in RANKS}
+        surrender = self._rules.surrender != "none"
+        first = self.first.reshape(10, len(PAIRS), len(PAIRS)).copy()
+        for up in RANKS:
+            for h, (a, b) in enumerate(PAIRS):
+                counts = [0] * 10
+                counts[a - 1] += 1
+                counts[b - 1] += 1
+                may_double = engines[up].may_double_hand(counts)
+                for o in range(len(PAIRS)):
+                    if not 0 <= first[up - 1, o, h] <= 4:     # none, or a natural
+                        continue
+                    split = (a == b and self.limits[((up - 1) * 56 + o) * 10 + a - 1] >= 2)
+                    allowed = (("stand", "hit") + (("double",) if may_double else ())
+                               + (("split",) if split else ())
+                               + (("surrender",) if surrender else ()))
+                    play = departures((a, b), up, allowed)
+                    if play is not None:
+                        first[up - 1, o, h] = ACTION_NAMES.index(play)
+        out.first = np.ascontiguousarray(first.reshape(-1))
+        # the later decisions: one question per (composition, upcard, may double), the
+        # other hand's bits left out
+        keys = self.keys.astype(np.uint64)
+        plain = keys & np.uint64((1 << 55) - 1)
+        questions, back = np.unique(plain, return_inverse=True)
+        answers = np.full(len(questions), -1, dtype=np.int16)
+        for n, q in enumerate(questions.tolist()):
+            up, may_double = (q >> 51) & 0xF, (q >> 50) & 1
+            counts = [(q >> (5 * r)) & 31 for r in range(10)]
+            cards = tuple(r + 1 for r in range(10) for _ in range(counts[r]))
+            allowed = ("stand", "hit") + (("double",) if may_double and
+                                          engines[up].may_double_hand(counts) else ())
+            play = departures(cards, up, allowed)
+            if play is not None:
+                answers[n] = ("stand", "hit", "double").index(play)
+        changed = answers[back.ravel()]
+        out.actions = np.ascontiguousarray(np.where(changed >= 0, changed,
+                                                    self.actions).astype(np.uint8))
+        return out
 
 
 class CompiledRun(NamedTuple):
