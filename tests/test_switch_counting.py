@@ -20,6 +20,7 @@ from bjsolve.exact.switch_removal import frozen_engine
 from bjsolve.model.deal import hand_limit
 from bjsolve.model.hands import PAIR_CODES, total_code
 from bjsolve.risk.game import SwitchCountedGame
+from bjsolve.risk.switch_game import _play_index_table
 from bjsolve.simulation.switch_compiled import SwitchTables, simulate_switch_compiled
 
 # one deck without splitting: every Switch rule of the preset, small and quick
@@ -238,6 +239,17 @@ def test_each_cells_hands_play_the_index_lines_at_its_count(indexed_game, indice
     assert changed > 0 and checked > 100
 
 
+def test_the_play_indices_are_read_as_the_one_hand_games_read_theirs(indices):
+    # with a switch index table the sets are cut from its own play indices; an
+    # IndexTable of the hands' rules is itself; a number N keeps the N lines of largest gain
+    assert _play_index_table(True, RULES, "hilo", "floor", indices, None) is indices.plays
+    assert _play_index_table(["all"], RULES, "hilo", "floor", indices, None) is indices.plays
+    five = _play_index_table("5", RULES, "hilo", "floor", indices, None)
+    by_gain = sorted(indices.plays.gains, key=lambda k: -indices.plays.gains[k])
+    assert set(five.lines) == set(by_gain[:5])
+    assert _play_index_table(indices.plays, RULES, "hilo", "floor", None, None) is indices.plays
+
+
 def test_with_no_play_index_lines_the_game_is_todays(game, indices):
     # the hands' play indices with no line: every figure is the basic game's, bit for bit
     no_lines = dataclasses.replace(indices.plays, lines={}, all_lines=[])
@@ -329,7 +341,11 @@ def test_the_command_line_refuses_what_switch_does_not_take_in_one_line(capsys):
                        (["indices", "--preset", "blackjack-switch", "--risk-averse"],
                         "--risk-averse"),
                        (["game", "--preset", "blackjack-switch", "--insurance", "3"],
-                        "insurance")):
+                        "insurance"),
+                       (["game", "--preset", "blackjack-switch", "--plays", "xyz"], "--plays"),
+                       (["game", "--preset", "blackjack-switch", "--plays", "i18",
+                         "--strategy", "optimal"], "--plays"),
+                       (["game", "--decks", "1", "--plays"], "--plays")):
         assert main(argv, out=io.StringIO()) == 2
         err = capsys.readouterr().err
         assert word in err and len(err.strip().splitlines()) == 1

@@ -10,10 +10,12 @@ from __future__ import annotations
 
 from . import common
 from .counting_args import (
+    INDEX_SETS_HELP,
     add_counted_game_arguments,
     add_sidebet_arguments,
     counting_rules,
     game_keywords,
+    index_items,
     sidebet_values,
 )
 
@@ -25,6 +27,14 @@ def add_arguments(parser) -> None:
     game, betting = add_counted_game_arguments(parser, command="game")
     game.add_argument("--depth-bands", type=int, default=3, metavar="N",
                       help="depth bands evaluated per true count (default: 3)")
+    # Blackjack Switch's --indices are its keep-or-switch lines; the hands' play indices
+    # are the switch index table's "plays" (bjsolve indices --preset blackjack-switch)
+    game.add_argument("--plays", nargs="?", const="all", default=None, action="append",
+                      metavar="SET|FILE",
+                      help="Blackjack Switch: play the hands' play indices too (the play "
+                           "index table 'bjsolve indices --preset blackjack-switch' prints): "
+                           f"{INDEX_SETS_HELP} (alone: all); or FILE, its index file "
+                           "(default: the full shoe's hand plays)")
     common.add_money_arguments(betting, unit=False)   # --bankroll, --target-ror, --trip-rounds
     betting.add_argument("--optimal-spread", type=float, metavar="S",
                          help="also show the SCORE-optimal (Kelly-proportional) ramp with "
@@ -47,6 +57,12 @@ def run(args) -> int:
     except ValueError as exc:
         raise common.UsageError(f"--{exc}") from None
     keywords = game_keywords(args, rules)
+    if args.plays is not None:
+        if not rules.switch:
+            raise common.UsageError("--plays: the hands' play indices of Blackjack Switch "
+                                    "(--preset blackjack-switch); a one-hand game plays its "
+                                    "index plays with --indices")
+        keywords["plays"] = index_items(args.plays)
     side = sidebet_values(args)      # the bet for the game, when and how much for evaluate
     played = {k: side.pop(k) for k in ("sidebet_threshold", "sidebet_units") if k in side}
     with common.progress(args, label="true counts") as update:

@@ -33,15 +33,23 @@ What differs from the one-hand games (the steps are those of ``bjsolve.risk.game
 4. Each count's outcome law: the full shoe's round law (``switch_law``: the two hands
    combined given the dealer's outcome) reweighted to the count's edge and variance.
 
-``strategy="indices"`` (or ``indices=`` a ``SwitchIndexTable``, True / "all", or N lines):
-as "basic", but each cell's deals kept or switched as the keep-or-switch indices say at
-the cell's true count (``SwitchIndexTable.switches_at``; the same hands' laws combined
-with those choices: ``frozen_switch_rounds(switches=...)``), calibrated by the full
-shoe's decisions as the one-hand games' index plays are.
+``strategy="indices"`` (given ``indices=``, ``plays=`` or both), as "basic" but:
 
-Not computed for Switch: the hands' play indices inside the counted game (``bjsolve
-indices --preset blackjack-switch`` gives them; the hands play the full shoe's decisions),
-insurance, side bets.
+- ``indices=`` (a ``SwitchIndexTable``, True / "all", or N lines): each cell's deals kept
+  or switched as the keep-or-switch indices say at the cell's true count
+  (``SwitchIndexTable.switches_at``; the hands' laws combined with those choices:
+  ``frozen_switch_rounds(switches=...)``); the deals of no line keep the full shoe's
+  choice (the counter plays the table: nothing is decided again from the cell's values);
+- ``plays=`` (the hands' play indices: an ``IndexTable`` of the game's rules without the
+  swap, or what the one-hand games take as ``indices``, cut from the switch table's own
+  ``plays`` when ``indices`` is one): each cell's hands play the frozen decisions with
+  the lines that depart at its count from their play at TC 0
+  (``bjsolve.risk.switch_plays``; ``frozen_switch_rounds(plays=...)``), so the values of
+  the arrangements a deal chooses between are those of the hands as played there;
+
+calibrated by the full shoe's decisions as the one-hand games' index plays are.
+
+Not computed for Switch: insurance, side bets.
 """
 from __future__ import annotations
 
@@ -104,7 +112,7 @@ def _switch_index_table(indices, rules, system, tc_rounding):
     elif indices is not True and indices != "all":
         raise ValueError(f"indices: Blackjack Switch plays its keep-or-switch indices: a "
                          f"SwitchIndexTable (bjsolve.counting.switch_indices), True or 'all', "
-                         f"or a number N of lines (the hands' play indices are not played), "
+                         f"or a number N of lines (the hands' play indices: plays=), "
                          f"got {str(indices)[:40]!r}")
     table = switch_indices(rules, system, tc_rounding=tc_rounding)
     if top is not None:
@@ -144,8 +152,9 @@ class SwitchRound(_Game):
     """What ``CountedGame`` does otherwise for Blackjack Switch (module doc), mixed in
     before it (``bjsolve.risk.game.SwitchCountedGame``): the same arguments, with
     ``strategy`` "basic" (the full shoe's decisions frozen), "indices" (those, each deal
-    kept or switched by the keep-or-switch ``indices`` at the count) or "optimal" (each
-    count's own switch analysis); ``spots`` 1 (a round is the two hands); no
+    kept or switched by the keep-or-switch ``indices`` at the count and the hands'
+    decisions departing where the play indices ``plays`` say at the count) or "optimal"
+    (each count's own switch analysis); ``spots`` 1 (a round is the two hands); no
     ``insurance`` or ``sidebet``.  Figures per unit bet (a round bets two units)."""
 
     def __init__(self, rules, system="hilo", *, strategy: str = "basic", indices=None,
