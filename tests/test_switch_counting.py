@@ -115,6 +115,9 @@ def test_what_the_switch_game_does_not_play_is_refused_by_name():
         CountedGame(RULES, plays="xyz")
     with pytest.raises(ValueError, match="plays: strategy 'optimal' plays no index plays"):
         CountedGame(RULES, strategy="optimal", plays="i18")
+    with pytest.raises(ValueError, match=r"plays: an index table of another count .* \(ko, "):
+        CountedGame(RULES, plays=SimpleNamespace(lines={}, insurance=None, system="ko",
+                                                 rules=game_rules(RULES)))
     with pytest.raises(ValueError, match="plays: an index table of other rules"):
         CountedGame(RULES, plays=SimpleNamespace(lines={}, insurance=None, rules=Rules()))
 

@@ -145,6 +145,11 @@ def _play_index_table(plays, rules, system, tc_rounding, switch_table, threads):
         raise ValueError(f"plays: an index table of other rules ({table.rules.describe()}) "
                          f"than the hands' (the game's rules without the swap: "
                          f"{hand.describe()}; bjsolve.counting.switch_indices(...).plays)")
+    theirs = (getattr(table, "system", system), getattr(table, "tc_rounding", tc_rounding))
+    if isinstance(system, str) and theirs != (system, tc_rounding):
+        raise ValueError(f"plays: an index table of another count or true-count rounding "
+                         f"({theirs[0]}, {theirs[1]}) than the game's ({system}, "
+                         f"{tc_rounding})")
     return table
 
 
