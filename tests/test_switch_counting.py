@@ -259,6 +259,7 @@ def test_with_no_play_index_lines_the_game_is_todays(game, indices):
     same = CheckedSwitchGame(RULES, "hilo", penetration=0.6, depth_bands=1, tc_min=0,
                              tc_max=1, round_length_correction=False, plays=no_lines)
     assert same.strategy == "indices" and same.cell_plays == {}
+    assert any("the 0 play-index lines' plays" in note for note in same.notes())
     for name in ("band_edge", "band_second", "chart_edge", "edge", "variance", "frequency"):
         assert np.array_equal(getattr(same, name), getattr(game, name)), name
 
