@@ -265,7 +265,9 @@ GAME_ONLY = {"--bankroll": "exact ruin and certainty equivalent (simulate: --ban
              "--optimal-spread": "the SCORE-optimal ramp, from the exact figures",
              "--depth-bands": "the exact evaluation's depth bands",
              "--trip-rounds": "the trip ruin's horizon (simulate deals --rounds)",
-             "--target-ror": "the bankroll for a lifetime risk, from the exact ruin"}
+             "--target-ror": "the bankroll for a lifetime risk, from the exact ruin",
+             "--plays": "Blackjack Switch's play indices (simulate deals Switch rounds off "
+                        "a fresh shoe by the analysis' decisions, uncounted)"}
 SIMULATE_ONLY = {"--rounds": "rounds dealt", "--seed": "the generator", "--chunk-rounds":
                  "seeded chunks", "--scheduler": "a Dask cluster", "--bankroll-trials":
                  "simulated ruin paths", "--other-spots": "other players' spots (game: "
