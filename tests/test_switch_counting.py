@@ -15,7 +15,7 @@ from bjsolve.counting.switch_indices import switch_indices
 from bjsolve.exact.engines import make_engine
 from bjsolve.exact.game_law import law_arrays
 from bjsolve.exact.kernel_rules import SPLIT_CLASSES, kernel_rules
-from bjsolve.exact.switch import ACTION_NAMES, PAIRS, game_rules
+from bjsolve.exact.switch import ACTION_NAMES, PAIRS, game_rules, solve_switch
 from bjsolve.exact.switch_removal import frozen_engine
 from bjsolve.model.deal import hand_limit
 from bjsolve.model.hands import PAIR_CODES, total_code
@@ -135,7 +135,7 @@ def indexed_game(indices):
 
 
 def _order_free(h1, h2) -> tuple:
-    return tuple(sorted((tuple(sorted(h1)), tuple(sorted(h2)))))
+    return tuple(sorted((tuple(sorted(map(int, h1))), tuple(sorted(map(int, h2))))))
 
 
 def test_each_cell_switches_as_the_index_lines_say(indexed_game, indices):
@@ -316,6 +316,43 @@ def test_a_play_index_by_brute_force(indices):
         gaps.append(values[new] - values[old])
     assert gaps[0] < 0 < gaps[1]
     assert plays.index(row, up, new) == line.thresholds[0]
+
+
+def test_each_line_chooses_as_the_analysis_it_was_made_from(indices):
+    # on the grid shoes the switch lines were made from, every deal of a line whose
+    # crossing lies a whole true count or more away (beyond the true-count convention's
+    # rounding) and whose gaps change sign once is kept or switched as that shoe's own
+    # analysis chooses (ties aside), the deals with an ace-ten included: one dealt is a
+    # natural, one made by the switch a 21, so the same two arrangements dealt either way
+    # round are two deals (one line each; one line for both switched naturals away)
+    base = solve_switch(RULES)
+    a, b, c, e, u = base._deals[:5]
+    for tc in (0, 3):
+        shoe = shoe_at_true_count("hilo", tc, 1, dealt_decks=indices.dealt_decks)
+        own = solve_switch(RULES, shoe)
+        assert all(np.array_equal(x, y) for x, y in zip(own._deals[:5], base._deals[:5]))
+        keep, swap, decided = own._deals[6:]
+        chosen = indices.switches_at(base._deals, base.switched, float(tc))
+        # each line found by its deal: its two arrangements, upcard and (with an ace-ten)
+        # the arrangement dealt
+        lines = {}
+        for line in indices.switch_lines:
+            signs = [g > 0 for _, g in sorted(line.gaps.items())]
+            if abs(line.crossing - tc) >= 1 and sum(x != y for x, y in
+                                                    zip(signs, signs[1:])) == 1:
+                lines[(frozenset((line.below, line.above)), line.upcard, line.dealt)] = line
+        checked = naturals = 0
+        for k in np.flatnonzero(decided & (np.abs(swap - keep) > 1e-12)).tolist():
+            kept = _order_free((a[k], b[k]), (c[k], e[k]))
+            switched = _order_free((a[k], e[k]), (c[k], b[k]))
+            pair, up = frozenset((kept, switched)), int(u[k])
+            line = lines.get((pair, up, None)) or lines.get((pair, up, kept))
+            if line is None:
+                continue
+            assert chosen[k] == own.switched[k], (line.text(), tc, k)
+            checked += 1
+            naturals += line.dealt is not None
+        assert checked > 1000 and naturals > 0
 
 
 def test_the_switch_indices_read_back(indices):

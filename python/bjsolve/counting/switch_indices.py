@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..exact.switch import (
+    ACE_TEN,
     PAIRS,
     REMOVALS,
     check_switch_rules,
@@ -64,7 +65,11 @@ class SwitchIndexLine:
     on the grid (units of one hand's bet, both hands, given no dealer natural); ``gain``
     what playing the line gains over the choice at TC 0, per round (for ranking only:
     the chance of the deal x the gain by true count weighted by
-    ``indices.true_count_weights``)."""
+    ``indices.true_count_weights``).  ``dealt``: for a line whose arrangements hold an
+    ace-ten, the arrangement dealt (its ace-ten a natural; the other's ace-ten, made by the
+    switch, a 21 unless ``switch_blackjack``): the same two arrangements dealt the other
+    way round are another deal with other values and a line of their own; None for the
+    other lines (either arrangement dealt, the same values)."""
     upcard: int
     below: tuple
     above: tuple
@@ -72,11 +77,14 @@ class SwitchIndexLine:
     index: int
     gain: float = 0.0
     gaps: dict = field(default_factory=dict, compare=False)
+    dealt: tuple | None = None
 
     def text(self) -> str:
         def arrangement(hands):
             return " + ".join(hand_label(h) for h in hands)
-        return f"{arrangement(self.below)} -> {arrangement(self.above)} v {label(self.upcard)}"
+        dealt = "" if self.dealt is None else f" (dealt {arrangement(self.dealt)})"
+        return (f"{arrangement(self.below)} -> {arrangement(self.above)} v "
+                f"{label(self.upcard)}{dealt}")
 
 
 @dataclass(frozen=True)
@@ -108,6 +116,8 @@ class SwitchIndexTable:
             below, above = _arrangement_code(line.below), _arrangement_code(line.above)
             here = (u == line.upcard) & (((kept == below) & (switched == above))
                                         | ((kept == above) & (switched == below)))
+            if line.dealt is not None:
+                here &= kept == _arrangement_code(line.dealt)
             wanted = above if tc >= line.index else below
             out[here] = switched[here] == wanted
         return out
@@ -120,7 +130,8 @@ class SwitchIndexTable:
         kept = _arrangement((a, b), (c, e))
         switched = _arrangement((a, e), (c, b))
         for line in self.switch_lines:
-            if line.upcard == upcard and {line.below, line.above} == {kept, switched}:
+            if (line.upcard == upcard and {line.below, line.above} == {kept, switched}
+                    and line.dealt in (None, kept)):
                 return line
         return None
 
@@ -161,29 +172,39 @@ def _arrangement(h1, h2) -> tuple:
 
 
 def _switch_gaps(solution) -> dict:
-    """{(first arrangement, second arrangement, upcard): (value(second) - value(first),
-    the chance of the deal in any order of its cards)} for every deal of ``solution`` with a keep-or-switch choice (the arrangements as
-    pair-index pairs, ``first`` < ``second``)."""
+    """{(first arrangement, second arrangement, upcard, which is dealt): (value(second) -
+    value(first), the chance of the deal in any order of its cards)} for every deal of
+    ``solution`` with a keep-or-switch choice (the arrangements as pair-index pairs,
+    ``first`` < ``second``; which is dealt: 0 either, where neither holds an ace-ten or a
+    switched one is a natural too, else 1 ``first``, 2 ``second``: an ace-ten dealt is a
+    natural, made by the switch a 21, so the two ways round are two deals)."""
     a, b, c, e, u, prob, keep, swap, decided = solution._deals
     k, s = _arrangement_codes(a, b, c, e)
     use = decided & (k != s)
     first, second = np.minimum(k, s)[use], np.maximum(k, s)[use]
     gap = np.where(k < s, swap - keep, keep - swap)[use]
-    keys = (first * N_PAIRS * N_PAIRS + second) * 10 + (u[use] - 1)
+    ace_ten = ((pair_indices(a, b) == ACE_TEN) | (pair_indices(c, e) == ACE_TEN)
+               | (pair_indices(a, e) == ACE_TEN) | (pair_indices(c, b) == ACE_TEN))[use]
+    if solution.rules.switch_blackjack:
+        ace_ten[:] = False
+    dealt = np.where(ace_ten, np.where(k[use] < s[use], 1, 2), 0)
+    keys = (((first * N_PAIRS * N_PAIRS + second) * 10 + (u[use] - 1)) * 3 + dealt)
     uniq, at, back = np.unique(keys, return_index=True, return_inverse=True)
     chance = np.bincount(back.ravel(), weights=prob[use])
     return dict(zip(uniq.tolist(), zip(gap[at].tolist(), chance.tolist())))
 
 
 def _decode(key: int) -> tuple:
-    """(first arrangement, second arrangement, upcard) of a ``_switch_gaps`` key."""
+    """(first arrangement, second arrangement, upcard, the arrangement dealt or None) of
+    a ``_switch_gaps`` key."""
+    key, dealt = divmod(key, 3)
     up = key % 10 + 1
     pairs = key // 10
     first, second = divmod(pairs, N_PAIRS * N_PAIRS)
 
     def hands(code):
         return tuple(PAIRS[i] for i in divmod(code, N_PAIRS))
-    return hands(first), hands(second), up
+    return hands(first), hands(second), up, (None, hands(first), hands(second))[dealt]
 
 
 def switch_indices(rules: Rules, system="hilo", *, true_counts=range(-6, 11),
@@ -240,7 +261,7 @@ def switch_indices(rules: Rules, system="hilo", *, true_counts=range(-6, 11),
                and abs(gaps_at[tc][key][0]) > 1e-12]
         if len({d > 0 for _, d in pts}) < 2:
             continue
-        first, second, up = _decode(key)
+        first, second, up, dealt_hands = _decode(key)
         # one line per deal: the first change of choice on the grid (a change back, rare,
         # is left out; its gaps are in the line)
         for (t0, d0), (t1, d1) in zip(pts, pts[1:]):
@@ -258,7 +279,7 @@ def switch_indices(rules: Rules, system="hilo", *, true_counts=range(-6, 11),
                            for tc, g in gaps.items())
                 chance = gaps_at[base_tc].get(key, (0.0, 0.0))[1]
                 lines.append(SwitchIndexLine(up, below, above, crossing, index,
-                                             chance * gain, gaps))
+                                             chance * gain, gaps, dealt_hands))
                 break
     lines.sort(key=lambda line: -line.gain)
     return SwitchIndexTable(str(system), rules, dealt, grid, tc_rounding, plays, lines,
@@ -285,6 +306,7 @@ def switch_indices_tables(rules: Rules, system="hilo", *, dealt_decks=None,
     values = np.array([[f"{line.index:+d}", f"{line.crossing:+.2f}", f"{line.gain:.2e}"]
                        for line in shown] or np.zeros((0, 3)), dtype=object)
     records = [{"below": [list(h) for h in line.below], "above": [list(h) for h in line.above],
+                "dealt": None if line.dealt is None else [list(h) for h in line.dealt],
                 "dealer": label(line.upcard), "index": line.index,
                 "crossing": float(line.crossing), "gain_per_round": float(line.gain)}
                for line in shown]
