@@ -5,6 +5,7 @@ one-hand game's solver on the shoes either side of an index."""
 import copy
 import dataclasses
 import math
+from itertools import pairwise
 from types import SimpleNamespace
 
 import numpy as np
@@ -338,8 +339,7 @@ def test_each_line_chooses_as_the_analysis_it_was_made_from(indices):
         lines = {}
         for line in indices.switch_lines:
             signs = [g > 0 for _, g in sorted(line.gaps.items())]
-            if abs(line.crossing - tc) >= 1 and sum(x != y for x, y in
-                                                    zip(signs, signs[1:])) == 1:
+            if abs(line.crossing - tc) >= 1 and sum(x != y for x, y in pairwise(signs)) == 1:
                 lines[(frozenset((line.below, line.above)), line.upcard, line.dealt)] = line
         checked = naturals = 0
         for k in np.flatnonzero(decided & (np.abs(swap - keep) > 1e-12)).tolist():

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 # The library (numpy, the kernels) is imported inside the functions that use it, so
 # that ``bjsolve --help`` and a bad command line answer at once.
-
 from . import common
 from .counting_args import (
     INDEX_SETS_HELP,

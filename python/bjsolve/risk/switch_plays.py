@@ -34,7 +34,6 @@ from .game import IndexedChart
 
 def _no_play(cards, dealer, allowed):
     """The chart under the lines: none (the frozen decisions stay)."""
-    return None
 
 
 class PlayDepartures:

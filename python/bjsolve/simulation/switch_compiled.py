@@ -116,7 +116,7 @@ class SwitchTables:
         self.payout = float(rules.blackjack_payout)
         self._rules, self._params = rules, params
 
-    def with_plays(self, departures) -> "SwitchTables":
+    def with_plays(self, departures) -> SwitchTables:
         """A copy whose hands play ``departures(cards, upcard, allowed)`` (a play, or None
         to keep the table's decision; a counter's play indices at one true count,
         ``bjsolve.risk.switch_plays.PlayDepartures``) in place of the tables' decisions:
