@@ -222,6 +222,19 @@ cdef inline uint64_t cards_removed_key(const HandCards* h, uint64_t hand_key) no
     return hand_key + <uint64_t>h.extra * rank_unit(h.pair_rank - 1)
 
 
+cdef inline uint64_t decision_key(const HandCards* h, uint64_t hand_key, int kind,
+                                  int split_context) noexcept nogil:
+    """A decision's key in a table of frozen decisions (``_memo.DecisionTable``): the hand's
+    composition ``hand_key`` and the kind of decision; a split hand's also its split
+    context where the table keeps contexts apart (``split_context`` 1, CDP1: the pair rank,
+    as with one extra pair card gone; 2, CDP: the pair rank and the extra pair cards)."""
+    cdef uint64_t key = hand_key | (<uint64_t>kind << KIND_SHIFT)
+    if kind == KIND_SPLIT and split_context > 0:
+        key |= ((<uint64_t>h.pair_rank << PAIR_SHIFT)
+                | (<uint64_t>(1 if split_context == 1 else h.extra) << EXTRA_SHIFT))
+    return key
+
+
 cdef inline int split_hands_limit(const RuleParams* rules, const double* shoe, bint infinite,
                                   int pair) noexcept nogil:
     """The most hands a pair of rank ``pair`` may be split into: the rules' limit, two for

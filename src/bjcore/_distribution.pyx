@@ -12,9 +12,10 @@ law formed here in the same way:
   a bust) put the dealer's distribution from the shoe left after the hand into their row;
   a hit is the card-weighted sum of the children's laws; the value of a law is its dot
   product with the payoff table (a natural costs one unit, or every bet under ENHC);
-* decisions are the solver's: the first strictly best option by value (ties to the
-  earlier of stand, hit, double, split, surrender), CDZ- / CDP1 / CDP for split hands, or
-  a frozen user policy;
+* decisions are never made here: the law plays a table of frozen decisions, the value
+  engine's (``_policy``): a strategy's, or an optimal solve's recorded by its post-split
+  class (``need_decisions`` records one when none is given).  The law therefore walks the
+  solver's play, and its mean is the solver's EV, by construction;
 * a split combines the laws of its hands through the solver's removal recursions
   (X_{a,b}, N_{a,b}: the law of total probability, applied entry by entry) and its
   weights over the number of hands.  Within one pattern of hands the hands are combined
@@ -72,9 +73,12 @@ cdef class RoundLaws:
         refuse_game_rules(&self.rules, "the classic round laws")
         cards = tuple([decoded.dealer_cards[r] for r in range(decoded.dealer_n)])
         self.dealer_key = dealer
+        self.shoe_arg = list(shoe)
+        self.rules_arg = dict(rules)
         self.dealer_index = HashIndex()
         self.law_index = HashIndex()
-        self.picks = HashIndex()
+        self.policy = DecisionTable()
+        self.policy_shared = False
         self.hole_rank = decoded.hole_rank
         self.infinite = infinite
         self.shoe_size = decoded.size
@@ -125,7 +129,8 @@ cdef class RoundLaws:
     cdef uint64_t context_key(self) noexcept nogil:
         """Memo key of the current hand in its context.  On an infinite shoe (optimal
         play) a hand's law depends only on its hard sum, whether it holds an ace and
-        whether it still has two cards, as in the solver."""
+        whether it still has two cards, as in the solver (whose recorded decisions, keyed
+        by composition, are then the same across such hands)."""
         cdef uint64_t hand = self.comp_key()
         cdef int extra = self.hand.extra
         if self.infinite and self.rules.split_class != POLICY:
@@ -471,109 +476,31 @@ cdef class RoundLaws:
         for i in range(self.law_len):
             out[i] += w * law[i]
 
-    cdef double law_value(self, const double* law) noexcept nogil:
-        cdef double v = 0.0
-        cdef int i
-        if self.compact:
-            for i in range(D_OUT):
-                v += law[i]
-            return v
-        for i in range(D_LAW):
-            v += law[i] * self.payoff[i]
-        return v
-
     # ---- decisions -----------------------------------------------------------------
 
     cdef int may_double(self) noexcept nogil:
         """The solver's rule (``double_allowed``) for the current hand's own cards."""
         return double_allowed(&self.rules, self.total(), self.is_soft(), self.hand.n_cards)
 
-    cdef double stand_worth(self) noexcept nogil:
-        """What standing on the current hand is worth, as the options are compared (and as
-        the solver values it): a natural's payout, shared when the hole card makes a
-        dealer natural too; else the value of the stand law."""
-        cdef double law[D_LAW]
-        cdef double beta
-        if self.is_natural():
-            beta = self.hole_chance()
-            return (self.rules.blackjack_payout * (1.0 - beta)
-                    + self.rules.natural_tie_value * beta)
-        memset(law, 0, sizeof(law))
-        self.leaf_add(1.0, 1, law)
-        return self.law_value(law)
-
-    cdef int best_of_three(self, int double_ok, double* best) noexcept nogil:
-        """The first strictly best of stand (``stand_worth``), hit and (if allowed)
-        double for the current hand in its context; its value into ``best``."""
-        cdef double law[D_LAW]
-        cdef double v
-        cdef int a = ST
-        best[0] = self.stand_worth()
-        memset(law, 0, sizeof(law))
-        self.hit_add(1.0, law)
-        v = self.law_value(law)
-        if improves(v, best[0]):
-            a, best[0] = HT, v
-        if double_ok:
-            memset(law, 0, sizeof(law))
-            self.double_add(1.0, law)
-            v = self.law_value(law)
-            if improves(v, best[0]):
-                a, best[0] = DD, v
-        return a
-
-    cdef int best_by_values(self, int double_ok) noexcept nogil:
-        """The first strictly best of stand, hit and (if allowed) double for the current
-        hand in its context, by the values of their laws (``best_of_three``), memoised."""
-        cdef double best
-        cdef int a
-        cdef uint64_t key = self.context_key() | (<uint64_t>double_ok << 62) | (<uint64_t>1 << 63)
-        a = self.picks.find(key)
-        if a >= 0:
-            return a
-        # (two cards A and T reach here as a split hand decided on its unsplit
-        # composition's values, CDZ-: standing is then worth the natural's payout, and
-        # doubling can beat it on a shoe rich in tens, as the solver finds)
-        a = self.best_of_three(double_ok, &best)
-        self.picks.set(key, a)
-        return a
-
     cdef int policy_action(self, int kind) noexcept nogil:
-        cdef uint64_t key = self.comp_key() | (<uint64_t>kind << 58)
-        cdef unordered_map[uint64_t, int8_t].iterator it = self.policy.find(key)
-        if it == self.policy.end():
+        """The frozen decision of ``kind`` for the current hand (keyed as the value engine
+        keys it: ``decision_key``); a decision the table lacks is counted and stands."""
+        cdef int a = self.policy.get(decision_key(&self.hand, self.comp_key(), kind,
+                                                  self.policy.split_context))
+        if a < 0:
             self.policy_missing += 1
             return ST
-        return deref(it).second
+        return a
 
     cdef int choose(self) noexcept nogil:
         """The option the strategy takes at a later decision (unsplit hand of 3+ cards, or
-        any split hand); split hands follow the post-split class (docs/algorithms.md,
-        "Post-split classes")."""
-        cdef int double_ok, a, saved_pair, saved_extra
+        any split hand): the frozen decision, split hands' as their post-split class keys
+        them (docs/algorithms.md, "Post-split classes")."""
         if self.hand.pair_rank == 0:
-            if self.rules.split_class == POLICY:
-                return self.policy_action(KIND_LATER)
-            return self.best_by_values(self.may_double())
+            return self.policy_action(KIND_LATER)
         if self.hand.pair_rank == 1 and not self.rules.hit_split_aces:
             return ST    # split aces take one card and stand
-        double_ok = self.rules.double_after_split and self.may_double()
-        if self.rules.split_class == POLICY:
-            return self.policy_action(KIND_SPLIT)
-        if self.rules.split_class == CDZ:
-            saved_pair, saved_extra = self.hand.pair_rank, self.hand.extra
-            self.hand.pair_rank = 0
-            self.hand.extra = 0
-            a = self.best_by_values(double_ok)
-            self.hand.pair_rank, self.hand.extra = saved_pair, saved_extra
-            return a
-        if self.rules.split_class == CDP1 and self.hand.extra > 1:
-            saved_extra = self.hand.extra
-            self.hand.extra = 1
-            a = self.best_by_values(double_ok)
-            self.hand.extra = saved_extra
-            return a
-        return self.best_by_values(double_ok)
+        return self.policy_action(KIND_SPLIT)
 
     # ---- splits ------------------------------------------------------------------------
 
@@ -1405,19 +1332,13 @@ cdef class RoundLaws:
         return surrender_worth(&self.rules, self.hole_chance())
 
     cdef int start_action(self, int c1, int c2) noexcept nogil:
-        """The round-start choice for the two-card hand c1, c2 (the current hand); split
-        laws must already be computed when the choice is optimal."""
+        """The round-start choice for the two-card hand c1, c2 (the current hand): the
+        frozen one."""
         cdef bint split_ok = c1 == c2 and self.hands_limit(c1 + 1) >= 2
-        cdef double best, v
-        cdef int a = ST
-        if self.rules.split_class == POLICY:
-            a = self.policy_action(KIND_START)
-            if a == SP and not split_ok:
-                a = ST
-            return a
-        a = self.best_of_three(self.may_double(), &best)
-        return start_pick(&self.rules, a, best, split_ok, self.split_mean[c1],
-                          self.surrender_value() if self.rules.surrender else 0.0)
+        cdef int a = self.policy_action(KIND_START)
+        if a == SP and not split_ok:
+            a = ST
+        return a
 
     cdef void round_dist(self) noexcept nogil:
         cdef double n[D_RANKS]
@@ -1453,9 +1374,6 @@ cdef class RoundLaws:
                 if w <= 0.0:
                     continue
                 dealt += w
-                split_ok = c1 == c2 and self.hands_limit(c1 + 1) >= 2
-                if split_ok and self.rules.split_class != POLICY:
-                    self.split_dist(c1 + 1)
                 self.clear_hand()
                 self.add(c1)
                 self.add(c2)
@@ -1575,6 +1493,7 @@ cdef class RoundLaws:
     cdef void guarded_round_dist(self) except *:
         """``round_dist`` under the guard: out of memory forgets what the unwound call
         left half-built (``forget``) and raises MemoryError."""
+        self.need_decisions()
         try:
             with nogil:
                 guard(self.round_dist())
@@ -1583,36 +1502,49 @@ cdef class RoundLaws:
             raise
 
     cdef void freeze(self, uint64_t key, int action) noexcept nogil:
-        self.policy[key] = <int8_t>action
+        self.policy.set(key, action)
+
+    cdef void need_decisions(self) except *:
+        """The decisions the law plays, before a kernel call that plays them: with an
+        optimal post-split class and none given (``copy_policy_from``), the value engine's
+        optimal decisions on this shoe, recorded (``freeze_decisions``: a solve of this
+        dealer key) -- the round laws never decide by themselves, so every law's play is
+        the solver's and its mean the solver's EV."""
+        cdef PolicyEngine engine
+        if self.rules.split_class == POLICY or len(self.policy) > 0:
+            return
+        from bjcore._core import UpcardEngine
+        engine = UpcardEngine(self.shoe_arg, self.dealer_key, self.rules_arg, self.infinite,
+                              self.fractional)
+        engine.round_ev()
+        engine.freeze_decisions()
+        self.policy = engine.policy
 
     def copy_policy_from(self, PolicyEngine engine not None):
-        """Freeze every decision frozen in ``engine`` (a policy engine of the same rules and
-        dealer key, its split hands keyed by composition: a chart or a user strategy), as
-        ``set_policy`` would one by one: both key a decision by the packed composition and
-        the kind of decision.  Returns the number of decisions copied."""
-        cdef DecisionTable table = engine.policy
-        cdef const IndexEntry* entry
-        cdef size_t i
-        cdef int copied = 0
-        if table.split_context != 0:
-            raise ValueError("copy_policy_from: the engine's split-hand decisions are kept "
-                             "per split context; only a policy keyed by composition copies")
-        for i in range(table.actions.capacity):
-            entry = &table.actions.table[i]
-            if entry.gen == table.actions.gen:
-                guard(self.freeze(entry.key, entry.slot))
-                copied += 1
-        return copied
+        """Play the decisions frozen in ``engine`` (a policy engine of the same rules and
+        dealer key: a chart's or a user strategy's, or an optimal solve's recorded by
+        ``freeze_decisions``, its split hands keyed as its post-split class keys them).
+        The table is shared, not copied: neither writes to it again without copying it
+        first.  Returns the number of decisions."""
+        self.policy = engine.policy
+        self.policy_shared = True
+        engine.policy_shared = True
+        return len(self.policy)
 
     def set_policy(self, int kind, counts, int action):
         """Freeze the action for a composition: kind 0 start, 1 later, 2 split hand."""
-        guard(self.freeze(decode_policy_entry(kind, counts, action, KIND_SPLIT), action))
+        cdef uint64_t key = decode_policy_entry(kind, counts, action, KIND_SPLIT)
+        if self.policy_shared:
+            self.policy = self.policy.copy()
+            self.policy_shared = False
+        guard(self.freeze(key, action))
 
     def split_law(self, int pair, bint exact=True):
         """(``out[t, k]`` of splitting ``pair`` -- as ``outcome_law`` -- and the
         solver's split expectation) for testing; exact two-hand law when it applies."""
         if not 1 <= pair <= 10 or self.hands_limit(pair) < 2:
             raise ValueError("pair cannot be split here")
+        self.need_decisions()
         try:
             with nogil:
                 guard(self.split_dist(pair))
@@ -1632,6 +1564,7 @@ cdef class RoundLaws:
         cdef int r, a
         if not 1 <= pair <= 10 or len(counts) != D_RANKS or counts[pair - 1] < 1:
             raise ValueError("bad split hand")
+        self.need_decisions()
         self.clear_hand()
         self.hand.pair_rank = pair
         self.hand.extra = 1

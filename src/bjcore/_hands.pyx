@@ -445,12 +445,7 @@ cdef class HandEngine:
 
     cdef uint64_t policy_key(self, int kind) noexcept nogil:
         """The current hand's key in the table of frozen decisions (see DecisionTable)."""
-        cdef uint64_t key = self.hand_key | (<uint64_t>kind << KIND_SHIFT)
-        cdef int context = self.policy.split_context
-        if kind == KIND_SPLIT and context > 0:
-            key |= ((<uint64_t>self.hand.pair_rank << PAIR_SHIFT)
-                    | (<uint64_t>(1 if context == 1 else self.hand.extra) << EXTRA_SHIFT))
-        return key
+        return decision_key(&self.hand, self.hand_key, kind, self.policy.split_context)
 
     cdef int policy_action(self, int kind) noexcept nogil:
         cdef int a = self.policy.get(self.policy_key(kind))

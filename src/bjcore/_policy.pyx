@@ -43,8 +43,8 @@ cdef class PolicyEngine(RoundEngine):
         for r in range(lowest, N_RANKS):
             if self.hand.hard_sum + r + 1 > 21:
                 break
-            if not self.infinite and self.hand.cnt[r] + 1 > left[r]:
-                continue
+            if not self.infinite and self.hand.cnt[r] >= left[r]:
+                continue   # none of the rank left (a fractional shoe deals while some is)
             hand_add(self, r)
             self.freeze_walk(r, left)
             hand_remove(self, r)
@@ -63,8 +63,8 @@ cdef class PolicyEngine(RoundEngine):
         for r in range(lowest, N_RANKS):
             if self.hand.hard_sum + r + 1 > 21:
                 break
-            if not self.infinite and self.hand.cnt[r] + 1 > left[r]:
-                continue
+            if not self.infinite and self.hand.cnt[r] >= left[r]:
+                continue   # none of the rank left (a fractional shoe deals while some is)
             hand_add(self, r)
             self.freeze_split_walk(r, left)
             hand_remove(self, r)
@@ -86,8 +86,8 @@ cdef class PolicyEngine(RoundEngine):
                 for r in range(N_RANKS):
                     left[r] = self.shoe[r] - self.dealer_cnt[r]
                 left[p] -= e
-                if not self.infinite and left[p] < 1:
-                    continue
+                if not self.infinite and left[p] <= 0.0:
+                    continue   # no pair card left for the hand (whole shoes: fewer than one)
                 self.clear_hand()
                 self.hand.pair_rank = p + 1
                 self.hand.extra = e

@@ -75,8 +75,6 @@ cdef class SpotMoments(RoundLaws):
                              "(the spots are independent given the dealer's outcome)")
         if self.fractional:
             raise ValueError("SpotMoments: a fractional shoe is no real shoe")
-        self.shoe_arg = list(shoe)
-        self.rules_arg = dict(rules)
         self.mode = RECORD
         self.g_evaluations = 0
         self.fresh_decisions = 0
@@ -114,13 +112,6 @@ cdef class SpotMoments(RoundLaws):
         if a < 0:
             self.fresh_decisions += 1
             return ST
-        return a
-
-    cdef int best_by_values(self, int double_ok) noexcept nogil:
-        cdef int known = self.picks.count
-        cdef int a = RoundLaws.best_by_values(self, double_ok)
-        if self.mode != RECORD and self.picks.count != known:
-            self.fresh_decisions += 1     # decided now, not by the original shoe
         return a
 
     cdef void split_dist(self, int pair) noexcept nogil:
@@ -253,8 +244,8 @@ cdef class SpotMoments(RoundLaws):
             for k in range(D_LATTICE):
                 first[t, k] = self.round_out[t * D_LATTICE + k]
         other = SpotMoments(self.shoe_arg, self.dealer_key, self.rules_arg)
-        other.policy = self.policy
-        other.picks = self.picks     # shared: a decision made anew is counted once
+        other.policy = self.policy     # shared (neither writes to it)
+        other.policy_shared = True
         other.starts = self.starts
         other.mode = REPLAY
         other.compact = True      # the passes after RECORD need means only (see combine_hands)
