@@ -1,6 +1,7 @@
-"""The kernels' one interface (issue #23): the Python layer and the tests reach the compiled
-kernels through the package ``bjcore`` only, never through a private ``bjcore._x`` module;
-every name ``bjcore`` exports resolves, and type checkers see the same names.
+"""The kernels' one interface (issue #23): the Python layer, the tests and the benchmarks
+reach the compiled kernels through the package ``bjcore`` only, never through a private
+``bjcore._x`` module; every name ``bjcore`` exports resolves, and type checkers see the
+same names.
 
 Imports are found by parsing (``ast``), not by searching the text, so that a comment or a
 docstring naming a kernel's file (``see bjcore._chart``) is no import; the scripts the
@@ -18,7 +19,7 @@ import pytest
 import bjcore
 
 ROOT = Path(__file__).resolve().parents[1]
-SCANNED = [ROOT / "python" / "bjsolve", ROOT / "tests"]
+SCANNED = [ROOT / "python" / "bjsolve", ROOT / "tests", ROOT / "benchmarks"]
 
 
 def _is_private(dotted: str) -> bool:
