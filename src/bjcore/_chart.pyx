@@ -75,16 +75,16 @@ cdef class DecisionSignatures:
 
     cdef void record(self) noexcept nogil:
         cdef int base, start, split_hand, p, dbl
-        base = (self.engine.hard_sum << SIG_HARD_SHIFT) | (SIG_ACE if self.engine.cnt[0] > 0 else 0)
-        if self.engine.n_cards == 2:
+        base = (self.engine.hand.hard_sum << SIG_HARD_SHIFT) | (SIG_ACE if self.engine.hand.cnt[0] > 0 else 0)
+        if self.engine.hand.n_cards == 2:
             base |= SIG_TWO
             for p in range(N_RANKS):
-                if self.engine.cnt[p] == 2:
+                if self.engine.hand.cnt[p] == 2:
                     base |= (p + 1) << SIG_PAIR_SHIFT
         dbl = self.engine.may_double()
         start = base | (SIG_DOUBLE if dbl else 0)
         split_hand = base | (SIG_DOUBLE if dbl and self.engine.rules.double_after_split else 0)
-        if self.engine.n_cards == 2:
+        if self.engine.hand.n_cards == 2:
             p = (base >> SIG_PAIR_SHIFT) & 15
             if p and self.engine.hands_limit(p) >= 2:
                 start |= SIG_SPLIT
@@ -99,12 +99,12 @@ cdef class DecisionSignatures:
         # hands.compositions: ranks in non-decreasing order, hard total <= 21, counts
         # within the limit; every hand of two or more cards is recorded
         cdef int r
-        if self.engine.n_cards >= 2:
+        if self.engine.hand.n_cards >= 2:
             self.record()
         for r in range(lowest, 11):
-            if self.engine.hard_sum + r > 21:
+            if self.engine.hand.hard_sum + r > 21:
                 break
-            if self.engine.cnt[r - 1] + 1 > self.limit[r - 1]:
+            if self.engine.hand.cnt[r - 1] + 1 > self.limit[r - 1]:
                 continue
             hand_add(self.engine, r - 1)
             self.walk(r)

@@ -134,6 +134,106 @@ cdef inline int soft_total(int hard, int aces) noexcept nogil:
     return hard
 
 
+# ---- the round-start choice ----------------------------------------------------------
+# The value engine (RoundEngine) and the round-law kernel (RoundLaws) choose alike.
+
+cdef inline double surrender_worth(const RuleParams* rules, double hole_natural) noexcept nogil:
+    """Surrendering, unconditioned: early surrender (``surrender`` 2) keeps half the bet
+    even against a natural; late surrender only when the dealer has none (``hole_natural``:
+    the chance the hole card makes one)."""
+    if rules.surrender == 2:
+        return -0.5
+    return -0.5 - 0.5 * hole_natural
+
+
+cdef inline int start_pick(const RuleParams* rules, int a, double best, bint split_ok,
+                           double split_worth, double surrender) noexcept nogil:
+    """The optimal round-start action, given ``a``, the first strictly best of stand, hit and
+    double (worth ``best``): splitting (if ``split_ok``), then surrendering (if the rules
+    offer it), replace it only if strictly better (section 4)."""
+    if split_ok and improves(split_worth, best):
+        a, best = ACT_SPLIT, split_worth
+    if rules.surrender and improves(surrender, best):
+        a = ACT_SURRENDER
+    return a
+
+
+# ---- a player hand as the recursions hold it ------------------------------------------
+# The value engine (HandEngine) and the round-law kernel (RoundLaws) walk the same hands:
+# this is their one hand state and its operations.
+
+cdef struct HandCards:
+    int cnt[N_RANKS]      # the hand's cards by rank index
+    int hard_sum          # their sum, aces as 1
+    int n_cards
+    int pair_rank         # 0 for an unsplit hand, else the split pair's rank 1..10
+    int extra             # extra pair cards known to be gone (the split context e)
+
+
+cdef inline void cards_clear(HandCards* h) noexcept nogil:
+    cdef int r
+    for r in range(N_RANKS):
+        h.cnt[r] = 0
+    h.hard_sum = 0
+    h.n_cards = 0
+    h.pair_rank = 0
+    h.extra = 0
+
+
+cdef inline void cards_add(HandCards* h, int r) noexcept nogil:
+    h.cnt[r] += 1
+    h.hard_sum += r + 1
+    h.n_cards += 1
+
+
+cdef inline void cards_remove(HandCards* h, int r) noexcept nogil:
+    h.cnt[r] -= 1
+    h.hard_sum -= r + 1
+    h.n_cards -= 1
+
+
+cdef inline int cards_total(const HandCards* h) noexcept nogil:
+    return soft_total(h.hard_sum, h.cnt[0])
+
+
+cdef inline bint cards_soft(const HandCards* h) noexcept nogil:
+    return h.cnt[0] > 0 and h.hard_sum + 10 <= 21
+
+
+cdef inline bint cards_natural(const HandCards* h) noexcept nogil:
+    """An ace and a ten as the two cards of an unsplit hand."""
+    return h.pair_rank == 0 and h.n_cards == 2 and h.cnt[0] == 1 and h.cnt[9] == 1
+
+
+cdef inline uint64_t cards_key(const HandCards* h) noexcept nogil:
+    """The hand's composition, packed COUNT_BITS per rank (``rank_unit``)."""
+    cdef uint64_t key = 0
+    cdef int r
+    for r in range(N_RANKS):
+        key += <uint64_t>h.cnt[r] * rank_unit(r)
+    return key
+
+
+cdef inline uint64_t cards_removed_key(const HandCards* h, uint64_t hand_key) noexcept nogil:
+    """The cards out of the shoe for a hand whose composition key is ``hand_key``: its own
+    and, split, its extra pair cards (the key of its dealer outcome laws)."""
+    if h.pair_rank == 0:
+        return hand_key
+    return hand_key + <uint64_t>h.extra * rank_unit(h.pair_rank - 1)
+
+
+cdef inline int split_hands_limit(const RuleParams* rules, const double* shoe, bint infinite,
+                                  int pair) noexcept nogil:
+    """The most hands a pair of rank ``pair`` may be split into: the rules' limit, two for
+    aces that may not be resplit, and no more than the shoe's cards of the rank."""
+    cdef int limit = rules.max_split_hands
+    if pair == 1 and not rules.resplit_aces and limit > 2:
+        limit = 2
+    if not infinite and shoe[pair - 1] < limit:
+        limit = <int>shoe[pair - 1]
+    return limit
+
+
 cdef inline bint split_context_weights(const double* shoe, const int* dealer_cnt, int p,
                                        int a, bint infinite, double* rho) noexcept nogil:
     """The next-card probabilities ``rho`` of a split hand of pair index ``p`` holding its

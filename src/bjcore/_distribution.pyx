@@ -32,7 +32,7 @@ net outcome is ``(k - 16) / 2`` units (``k = 33``: a natural paid at the table's
 from libc.math cimport lround
 from bjcore._defs cimport (rank_unit, improves, double_allowed, falling, split_context_weights,
                            natural_refund_finite, unknown_pair_chance, remove_unknown,
-                           pair_draw_ratio,
+                           pair_draw_ratio, surrender_worth, start_pick,
                            ACT_STAND as ST, ACT_HIT as HT, ACT_DOUBLE as DD, ACT_SPLIT as SP,
                            ACT_SURRENDER as SU, SPLIT_CDZ as CDZ, SPLIT_CDP1 as CDP1,
                            SPLIT_CDP as CDP, SPLIT_POLICY as POLICY,
@@ -43,7 +43,8 @@ from libc.string cimport memset
 from libc.stdint cimport uint64_t, int8_t
 from libcpp.unordered_map cimport unordered_map
 from bjcore._alloc cimport vector, guard, guard_int
-from bjcore._rules cimport ShoeParams, decode_rules, refuse_game_rules, decode_shoe
+from bjcore._rules cimport (ShoeParams, decode_rules, refuse_game_rules, decode_shoe,
+                            decode_policy_entry)
 from cython.operator cimport dereference as deref, preincrement as preinc
 
 import numpy as np
@@ -121,55 +122,17 @@ cdef class RoundLaws:
 
     # ---- hand state ----------------------------------------------------------------
 
-    cdef void clear_hand(self) noexcept nogil:
-        cdef int r
-        for r in range(D_RANKS):
-            self.cnt[r] = 0
-        self.hard_sum = 0
-        self.n_cards = 0
-        self.pair_rank = 0
-        self.extra = 0
-
-    cdef void add(self, int r) noexcept nogil:
-        self.cnt[r] += 1
-        self.hard_sum += r + 1
-        self.n_cards += 1
-
-    cdef void remove(self, int r) noexcept nogil:
-        self.cnt[r] -= 1
-        self.hard_sum -= r + 1
-        self.n_cards -= 1
-
-    cdef int total(self) noexcept nogil:
-        if self.cnt[0] > 0 and self.hard_sum + 10 <= 21:
-            return self.hard_sum + 10
-        return self.hard_sum
-
-    cdef bint is_soft(self) noexcept nogil:
-        return self.cnt[0] > 0 and self.hard_sum + 10 <= 21
-
-    cdef bint is_natural(self) noexcept nogil:
-        return (self.pair_rank == 0 and self.n_cards == 2
-                and self.cnt[0] == 1 and self.cnt[9] == 1)
-
-    cdef uint64_t comp_key(self) noexcept nogil:
-        cdef uint64_t key = 0
-        cdef int r
-        for r in range(D_RANKS):
-            key += <uint64_t>self.cnt[r] * rank_unit(r)
-        return key
-
     cdef uint64_t context_key(self) noexcept nogil:
         """Memo key of the current hand in its context.  On an infinite shoe (optimal
         play) a hand's law depends only on its hard sum, whether it holds an ace and
         whether it still has two cards, as in the solver."""
         cdef uint64_t hand = self.comp_key()
-        cdef int extra = self.extra
+        cdef int extra = self.hand.extra
         if self.infinite and self.rules.split_class != POLICY:
-            hand = (<uint64_t>self.hard_sum | (<uint64_t>(self.cnt[0] > 0) << 5)
-                    | (<uint64_t>(self.n_cards if self.n_cards < 3 else 3) << 6))
+            hand = (<uint64_t>self.hand.hard_sum | (<uint64_t>(self.hand.cnt[0] > 0) << 5)
+                    | (<uint64_t>(self.hand.n_cards if self.hand.n_cards < 3 else 3) << 6))
             extra = 1 if extra > 0 else 0
-        return hand | (<uint64_t>self.pair_rank << 50) | (<uint64_t>extra << 54)
+        return hand | (<uint64_t>self.hand.pair_rank << 50) | (<uint64_t>extra << 54)
 
     # ---- the shoe after the current hand ----------------------------------------------
 
@@ -193,9 +156,9 @@ cdef class RoundLaws:
         cdef int r
         cdef double left = 0.0
         for r in range(D_RANKS):
-            n[r] = self.shoe[r] - self.cnt[r] - self.dealer_cnt[r]
-        if self.pair_rank:
-            n[self.pair_rank - 1] -= self.extra
+            n[r] = self.shoe[r] - self.hand.cnt[r] - self.dealer_cnt[r]
+        if self.hand.pair_rank:
+            n[self.hand.pair_rank - 1] -= self.hand.extra
         for r in range(D_RANKS):
             if n[r] < 0.0 and clamp:
                 n[r] = 0.0
@@ -218,9 +181,7 @@ cdef class RoundLaws:
         cdef double left
         cdef int r, row
         if not self.infinite:
-            key = self.comp_key()
-            if self.pair_rank:
-                key += <uint64_t>self.extra * rank_unit(self.pair_rank - 1)
+            key = self.removed_key()
         row = self.dealer_index.find(key)
         if row >= 0:
             return &self.dealer_store[row * D_OUT]
@@ -230,7 +191,7 @@ cdef class RoundLaws:
             left = 1.0
         else:
             # fractional: see prefetch_children, clamps_dealer_shoe
-            left = self.cards_left(n, self.clamps_dealer_shoe(self.hard_sum))
+            left = self.cards_left(n, self.clamps_dealer_shoe(self.hand.hard_sum))
         self.trie.evaluate(n, left, self.infinite, out)
         row = self.store_dealer(key, out)
         return &self.dealer_store[row * D_OUT]
@@ -247,7 +208,7 @@ cdef class RoundLaws:
         to more (``_hands.split_dealer_for_current``)."""
         if not self.fractional:
             return True
-        return self.pair_rank != 0 and hard_sum + self.extra * self.pair_rank > 21
+        return self.hand.pair_rank != 0 and hard_sum + self.hand.extra * self.hand.pair_rank > 21
 
     cdef int store_dealer(self, uint64_t key, const double* out) noexcept nogil:
         cdef int r, row = <int>(self.dealer_store.size() // D_OUT)
@@ -276,9 +237,7 @@ cdef class RoundLaws:
         cdef int r
         if self.infinite:
             return
-        base = self.comp_key()
-        if self.pair_rank:
-            base += <uint64_t>self.extra * rank_unit(self.pair_rank - 1)
+        base = self.removed_key()
         # On a fractional shoe a rank may hold less than one card (0.8 left): it is still
         # dealt, and the dealer's shoe after it is the solver's: the counts less the
         # cards drawn, negative ones included in the total (the trie counts no card of
@@ -298,7 +257,7 @@ cdef class RoundLaws:
         cdef uint64_t key
         cdef int r, q, count = 0
         for r in range(D_RANKS):
-            if self.hard_sum + r + 1 > 21:
+            if self.hand.hard_sum + r + 1 > 21:
                 break
             if n[r] < 1.0 and not (self.fractional and n[r] > 0.0):
                 continue
@@ -309,7 +268,7 @@ cdef class RoundLaws:
                 w[count * D_RANKS + q] = n[q]
             w[count * D_RANKS + r] -= 1.0
             tot[count] = left - 1.0
-            if self.fractional and self.clamps_dealer_shoe(self.hard_sum + r + 1):
+            if self.fractional and self.clamps_dealer_shoe(self.hand.hard_sum + r + 1):
                 tot[count] = 0.0
                 for q in range(D_RANKS):
                     if w[count * D_RANKS + q] < 0.0:
@@ -329,7 +288,7 @@ cdef class RoundLaws:
         """out += w * the law of the current hand standing (or bust) with ``mult`` bets."""
         cdef const double* d = self.dealer()
         cdef int t, s
-        if self.hard_sum > 21:
+        if self.hand.hard_sum > 21:
             s = 0
         else:
             t = self.total()
@@ -360,7 +319,7 @@ cdef class RoundLaws:
         for t in range(D_OUT):
             rest[t] = d[t]
         for r in range(D_RANKS):
-            if pi[r] <= 0.0 or self.hard_sum + r + 1 > 21:
+            if pi[r] <= 0.0 or self.hand.hard_sum + r + 1 > 21:
                 continue
             self.add(r)
             d = self.dealer()
@@ -379,7 +338,7 @@ cdef class RoundLaws:
             if pi[r] <= 0.0:
                 continue
             self.add(r)
-            if self.hard_sum > 21:
+            if self.hand.hard_sum > 21:
                 busts = True
             else:
                 self.continuation_add(w * pi[r], out)
@@ -412,7 +371,7 @@ cdef class RoundLaws:
             if pi[r] <= 0.0:
                 continue
             self.add(r)
-            if self.hard_sum > 21:
+            if self.hand.hard_sum > 21:
                 busts = True
             else:
                 self.leaf_add(w * pi[r], 2, out)
@@ -527,7 +486,7 @@ cdef class RoundLaws:
 
     cdef int may_double(self) noexcept nogil:
         """The solver's rule (``double_allowed``) for the current hand's own cards."""
-        return double_allowed(&self.rules, self.total(), self.is_soft(), self.n_cards)
+        return double_allowed(&self.rules, self.total(), self.is_soft(), self.hand.n_cards)
 
     cdef double stand_worth(self) noexcept nogil:
         """What standing on the current hand is worth, as the options are compared (and as
@@ -592,44 +551,36 @@ cdef class RoundLaws:
         any split hand); split hands follow the post-split class (docs/algorithms.md,
         "Post-split classes")."""
         cdef int double_ok, a, saved_pair, saved_extra
-        if self.pair_rank == 0:
+        if self.hand.pair_rank == 0:
             if self.rules.split_class == POLICY:
                 return self.policy_action(KIND_LATER)
             return self.best_by_values(self.may_double())
-        if self.pair_rank == 1 and not self.rules.hit_split_aces:
+        if self.hand.pair_rank == 1 and not self.rules.hit_split_aces:
             return ST    # split aces take one card and stand
         double_ok = self.rules.double_after_split and self.may_double()
         if self.rules.split_class == POLICY:
             return self.policy_action(KIND_SPLIT)
         if self.rules.split_class == CDZ:
-            saved_pair, saved_extra = self.pair_rank, self.extra
-            self.pair_rank = 0
-            self.extra = 0
+            saved_pair, saved_extra = self.hand.pair_rank, self.hand.extra
+            self.hand.pair_rank = 0
+            self.hand.extra = 0
             a = self.best_by_values(double_ok)
-            self.pair_rank, self.extra = saved_pair, saved_extra
+            self.hand.pair_rank, self.hand.extra = saved_pair, saved_extra
             return a
-        if self.rules.split_class == CDP1 and self.extra > 1:
-            saved_extra = self.extra
-            self.extra = 1
+        if self.rules.split_class == CDP1 and self.hand.extra > 1:
+            saved_extra = self.hand.extra
+            self.hand.extra = 1
             a = self.best_by_values(double_ok)
-            self.extra = saved_extra
+            self.hand.extra = saved_extra
             return a
         return self.best_by_values(double_ok)
 
     # ---- splits ------------------------------------------------------------------------
 
-    cdef int hands_limit(self, int pair) noexcept nogil:
-        cdef int limit = self.rules.max_split_hands
-        if pair == 1 and not self.rules.resplit_aces and limit > 2:
-            limit = 2
-        if not self.infinite and self.shoe[pair - 1] < limit:
-            limit = <int>self.shoe[pair - 1]
-        return limit
-
     cdef void pair_hand_law(self, int pair, int extra, int second, double* out) noexcept nogil:
         self.clear_hand()
-        self.pair_rank = pair
-        self.extra = extra
+        self.hand.pair_rank = pair
+        self.hand.extra = extra
         self.add(pair - 1)
         self.add(second)
         self.continuation_add(1.0, out)
@@ -748,8 +699,8 @@ cdef class RoundLaws:
             if not split_context_weights(self.shoe, self.dealer_cnt, p, a, self.infinite, rho):
                 continue
             self.clear_hand()
-            self.pair_rank = pair
-            self.extra = a + 1
+            self.hand.pair_rank = pair
+            self.hand.extra = a + 1
             self.add(p)
             self.prefetch_children()      # every two-card split hand P + r at this e
             self.clear_hand()
@@ -918,8 +869,8 @@ cdef class RoundLaws:
         self.t_busts.clear()
         self.t_child.clear()
         self.clear_hand()
-        self.pair_rank = pair
-        self.extra = 1
+        self.hand.pair_rank = pair
+        self.hand.extra = 1
         self.add(pair - 1)
         self.t_key.push_back(self.comp_key())
         self.t_kind.push_back(T_HIT)
@@ -933,7 +884,7 @@ cdef class RoundLaws:
             for i in range(level.size()):
                 idx = level[i]
                 self.set_hand_from_key(self.t_key[idx])
-                a = HT if self.n_cards == 1 else self.choose()
+                a = HT if self.hand.n_cards == 1 else self.choose()
                 if a != HT and a != DD:
                     total = self.total()
                     s = 1 if total <= 16 else total - 15
@@ -945,7 +896,7 @@ cdef class RoundLaws:
                 for r in range(D_RANKS):
                     if pi[r] <= 0.0:
                         continue
-                    if self.hard_sum + r + 1 > 21 and a == HT:
+                    if self.hand.hard_sum + r + 1 > 21 and a == HT:
                         self.t_busts[idx] = 1   # (hit busts: the root's law less the rest)
                         continue
                     # a doubled hand that busts is a leaf of its own, with its own dealer
@@ -1438,20 +1389,20 @@ cdef class RoundLaws:
     cdef void set_hand_from_key(self, uint64_t key) noexcept nogil:
         """The current hand's cards from a composition key (pair context unchanged)."""
         cdef int r, c
-        self.hard_sum = 0
-        self.n_cards = 0
+        self.hand.hard_sum = 0
+        self.hand.n_cards = 0
         for r in range(D_RANKS):
             c = <int>((key >> (5 * r)) & 31)
-            self.cnt[r] = c
-            self.hard_sum += c * (r + 1)
-            self.n_cards += c
+            self.hand.cnt[r] = c
+            self.hand.hard_sum += c * (r + 1)
+            self.hand.n_cards += c
 
     # ---- the round ------------------------------------------------------------------
 
     cdef double surrender_value(self) noexcept nogil:
         if self.rules.surrender == 2:
-            return -0.5
-        return -0.5 - 0.5 * self.hole_chance()
+            return surrender_worth(&self.rules, 0.0)   # (no hole-card chance needed)
+        return surrender_worth(&self.rules, self.hole_chance())
 
     cdef int start_action(self, int c1, int c2) noexcept nogil:
         """The round-start choice for the two-card hand c1, c2 (the current hand); split
@@ -1465,15 +1416,8 @@ cdef class RoundLaws:
                 a = ST
             return a
         a = self.best_of_three(self.may_double(), &best)
-        if split_ok:
-            v = self.split_mean[c1]
-            if improves(v, best):
-                a, best = SP, v
-        if self.rules.surrender:
-            v = self.surrender_value()
-            if improves(v, best):
-                a, best = SU, v
-        return a
+        return start_pick(&self.rules, a, best, split_ok, self.split_mean[c1],
+                          self.surrender_value() if self.rules.surrender else 0.0)
 
     cdef void round_dist(self) noexcept nogil:
         cdef double n[D_RANKS]
@@ -1662,15 +1606,7 @@ cdef class RoundLaws:
 
     def set_policy(self, int kind, counts, int action):
         """Freeze the action for a composition: kind 0 start, 1 later, 2 split hand."""
-        cdef uint64_t key = 0
-        cdef int r
-        if not 0 <= kind <= 2 or not 0 <= action <= 4 or len(counts) != D_RANKS:
-            raise ValueError("bad policy entry")
-        for r in range(D_RANKS):
-            if not 0 <= counts[r] < 32:
-                raise ValueError("bad policy composition")
-            key += <uint64_t>counts[r] * rank_unit(r)
-        guard(self.freeze(key | (<uint64_t>kind << 58), action))
+        guard(self.freeze(decode_policy_entry(kind, counts, action, KIND_SPLIT), action))
 
     def split_law(self, int pair, bint exact=True):
         """(``out[t, k]`` of splitting ``pair`` -- as ``outcome_law`` -- and the
@@ -1697,8 +1633,8 @@ cdef class RoundLaws:
         if not 1 <= pair <= 10 or len(counts) != D_RANKS or counts[pair - 1] < 1:
             raise ValueError("bad split hand")
         self.clear_hand()
-        self.pair_rank = pair
-        self.extra = 1
+        self.hand.pair_rank = pair
+        self.hand.extra = 1
         for r in range(D_RANKS):
             for _ in range(int(counts[r])):
                 self.add(r)

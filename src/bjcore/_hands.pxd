@@ -3,7 +3,9 @@ from libc.math cimport NAN, isnan
 from libc.stdint cimport uint64_t, int8_t
 from bjcore._alloc cimport vector
 
-from bjcore._defs cimport (N_RANKS, N_DEALER, RuleParams, rank_unit, soft_total, improves, SPLIT_POLICY,
+from bjcore._defs cimport (N_RANKS, N_DEALER, RuleParams, rank_unit, soft_total, improves,
+                           HandCards, cards_add, cards_remove, cards_total, cards_soft,
+                           cards_natural, cards_removed_key, SPLIT_POLICY,
                            double_allowed,
                            PAIR_SHIFT, EXTRA_SHIFT, ACT_STAND, ACT_HIT, ACT_DOUBLE)
 from bjcore._dealer cimport DealerStore
@@ -42,11 +44,7 @@ cdef class HandEngine:
     cdef bint infinite
 
     # current hand state, mutated in place by the recursion
-    cdef int cnt[N_RANKS]
-    cdef int hard_sum
-    cdef int n_cards
-    cdef int pair_rank                # 0 for an unsplit hand, else the split pair's rank
-    cdef int extra                    # e: extra pair cards known to be gone
+    cdef HandCards hand
     cdef int extra_max                # while a split is valued: the largest e it needs
     cdef bint split_needs_queued      # ... and its dealer distributions are all queued
     cdef bint unsplit_prefetched      # every unsplit hand's dealer distribution is stored
@@ -99,48 +97,45 @@ cdef class HandEngine:
     # through the class's method table, and these run once or more per hand visited.
 
     cdef inline int total(self) noexcept nogil:
-        return soft_total(self.hard_sum, self.cnt[0])
+        return cards_total(&self.hand)
 
     cdef inline bint is_soft(self) noexcept nogil:
-        return self.cnt[0] > 0 and self.hard_sum + 10 <= 21
+        return cards_soft(&self.hand)
 
     cdef inline bint is_natural(self) noexcept nogil:
-        return (self.pair_rank == 0 and self.n_cards == 2
-                and self.cnt[0] == 1 and self.cnt[9] == 1)
+        return cards_natural(&self.hand)
 
     cdef inline uint64_t removed_key(self) noexcept nogil:
         # the cards out of the shoe for this hand: its own plus e extra pair cards
         if self.infinite:
             return 0   # removing cards changes nothing: one dealer distribution
-        if self.pair_rank == 0:
-            return self.hand_key
-        return self.hand_key + <uint64_t>self.extra * rank_unit(self.pair_rank - 1)
+        return cards_removed_key(&self.hand, self.hand_key)
 
     cdef inline uint64_t context_key(self) noexcept nogil:
         cdef uint64_t hand = self.hand_key
-        cdef int extra = self.extra
+        cdef int extra = self.hand.extra
         if self.infinite and self.rules.split_class != SPLIT_POLICY:
             # In an infinite shoe a hand's values depend only on its total, softness and
             # whether it still has two cards (doubling, naturals); removal is irrelevant,
             # so every composition with those shares one memo entry.  (A user policy may
             # tell compositions apart, so policy solves keep the full key.)
-            hand = (<uint64_t>self.hard_sum | (<uint64_t>(self.cnt[0] > 0) << 5)
-                    | (<uint64_t>(self.n_cards if self.n_cards < 3 else 3) << 6))
+            hand = (<uint64_t>self.hand.hard_sum | (<uint64_t>(self.hand.cnt[0] > 0) << 5)
+                    | (<uint64_t>(self.hand.n_cards if self.hand.n_cards < 3 else 3) << 6))
             extra = 1 if extra > 0 else 0
-        return (hand | (<uint64_t>self.pair_rank << PAIR_SHIFT)
+        return (hand | (<uint64_t>self.hand.pair_rank << PAIR_SHIFT)
                 | (<uint64_t>extra << EXTRA_SHIFT))
 
     cdef inline void remaining(self, double* n) noexcept nogil:
         """Counts left after the hand, its extra pair cards and the dealer's cards."""
         cdef int r
         for r in range(N_RANKS):
-            n[r] = self.shoe[r] - self.cnt[r] - self.dealer_cnt[r]
-        if self.pair_rank:
-            n[self.pair_rank - 1] -= self.extra
+            n[r] = self.shoe[r] - self.hand.cnt[r] - self.dealer_cnt[r]
+        if self.hand.pair_rank:
+            n[self.hand.pair_rank - 1] -= self.hand.extra
 
     cdef inline int may_double(self) noexcept nogil:
         """Dbl(h) of section 4 for the current hand's own cards."""
-        return double_allowed(&self.rules, self.total(), self.is_soft(), self.n_cards)
+        return double_allowed(&self.rules, self.total(), self.is_soft(), self.hand.n_cards)
 
     cdef inline int lookup(self) noexcept nogil:
         """Row of the current hand (in its context) in ``value_store``, added if new."""
@@ -190,16 +185,12 @@ cdef class HandEngine:
 # Adding and removing a card are the innermost steps of every recursion: inline, not
 # virtual-method calls.
 cdef inline void hand_add(HandEngine h, int r) noexcept nogil:
-    h.cnt[r] += 1
-    h.hard_sum += r + 1
-    h.n_cards += 1
+    cards_add(&h.hand, r)
     h.hand_key += rank_unit(r)
 
 
 cdef inline void hand_remove(HandEngine h, int r) noexcept nogil:
-    h.cnt[r] -= 1
-    h.hard_sum -= r + 1
-    h.n_cards -= 1
+    cards_remove(&h.hand, r)
     h.hand_key -= rank_unit(r)
 
 

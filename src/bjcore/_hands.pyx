@@ -136,21 +136,15 @@ cdef class HandEngine:
     # ---- hand state --------------------------------------------------------------
 
     cdef void clear_hand(self) noexcept nogil:
-        cdef int r
-        for r in range(N_RANKS):
-            self.cnt[r] = 0
-        self.hard_sum = 0
-        self.n_cards = 0
-        self.pair_rank = 0
-        self.extra = 0
+        cards_clear(&self.hand)
         self.hand_key = 0
 
     cdef uint64_t split_group_key(self) noexcept nogil:
         """A split hand's group in ``pair_dealer``: its cards other than the pair's rank,
         with the pair rank in the pair field (see _pair_dealer)."""
-        cdef int p = self.pair_rank - 1
+        cdef int p = self.hand.pair_rank - 1
         return ((self.hand_key & ~((<uint64_t>31) << (COUNT_BITS * p)))
-                | (<uint64_t>self.pair_rank << PAIR_SHIFT))
+                | (<uint64_t>self.hand.pair_rank << PAIR_SHIFT))
 
     # ---- shoe after the current hand -------------------------------------------
 
@@ -190,7 +184,7 @@ cdef class HandEngine:
         cdef double n[N_RANKS]
         cdef double left = 0.0
         cdef int r
-        if self.pair_rank and not self.infinite and self.pair_groups[self.pair_rank - 1]:
+        if self.hand.pair_rank and not self.infinite and self.pair_groups[self.hand.pair_rank - 1]:
             return self.split_dealer_for_current()
         if d != NULL:
             return d
@@ -227,10 +221,10 @@ cdef class HandEngine:
         cdef double n[N_RANKS]
         cdef double out[N_DEALER]
         cdef double left = 0.0
-        cdef int r, p = self.pair_rank - 1
-        cdef bint unsplit_too = self.hard_sum + self.extra * self.pair_rank <= 21
+        cdef int r, p = self.hand.pair_rank - 1
+        cdef bint unsplit_too = self.hand.hard_sum + self.hand.extra * self.hand.pair_rank <= 21
         if not unsplit_too:
-            key |= <uint64_t>self.pair_rank << PAIR_SHIFT
+            key |= <uint64_t>self.hand.pair_rank << PAIR_SHIFT
         d = self.dealer.find(key)
         if d != NULL:
             return d
@@ -253,7 +247,7 @@ cdef class HandEngine:
     cdef void queue_split_shoe(self, const double* left) noexcept nogil:
         """Queue what ``split_dealer_for_current`` will need for the current split hand
         in its context: its group, or the shoe it shares with an unsplit hand."""
-        if self.hard_sum + self.extra * self.pair_rank <= 21:
+        if self.hand.hard_sum + self.hand.extra * self.hand.pair_rank <= 21:
             self.dealer.queue(left, -1, self.removed_key())
         else:
             self.queue_split_group(left)
@@ -261,7 +255,7 @@ cdef class HandEngine:
     cdef void queue_split_group(self, const double* left) noexcept nogil:
         """Queue the current split hand's group (``left``: the counts after the hand;
         only ranks other than the pair's are read)."""
-        self.pair_dealer.queue(self.pair_rank - 1, left, self.split_group_key())
+        self.pair_dealer.queue(self.hand.pair_rank - 1, left, self.split_group_key())
 
     cdef void prefetch_dealer(self, bint children) noexcept nogil:
         """Compute in shared trie passes the dealer outcomes the recursion is about to
@@ -277,7 +271,7 @@ cdef class HandEngine:
         """
         cdef double left[N_RANKS]
         cdef uint64_t hand_part
-        cdef int e, e_lo, e_hi, r, j, p = self.pair_rank - 1
+        cdef int e, e_lo, e_hi, r, j, p = self.hand.pair_rank - 1
         cdef bint short
         if self.infinite:
             return   # one dealer distribution serves every hand
@@ -289,7 +283,7 @@ cdef class HandEngine:
             if not children:
                 self.queue_split_shoe(left)
             for r in range(N_RANKS):
-                if not children or left[r] <= 0.0 or self.hard_sum + r + 1 > 21:
+                if not children or left[r] <= 0.0 or self.hand.hard_sum + r + 1 > 21:
                     continue
                 hand_add(self, r)
                 left[r] -= 1.0
@@ -299,7 +293,7 @@ cdef class HandEngine:
             self.pair_dealer.flush()
             self.dealer.flush()
             return
-        e_lo = e_hi = self.extra
+        e_lo = e_hi = self.hand.extra
         if p >= 0 and self.extra_max > 0:
             e_lo, e_hi = 1, self.extra_max
         for e in range(e_lo, e_hi + 1):
@@ -307,7 +301,7 @@ cdef class HandEngine:
             self.remaining(left)   # with the current context's extra pair cards out
             hand_part = self.hand_key
             if p >= 0:
-                left[p] += self.extra - e
+                left[p] += self.hand.extra - e
                 hand_part += <uint64_t>e * rank_unit(p)
             for j in range(N_RANKS):
                 short = short or left[j] < 0.0
@@ -317,7 +311,7 @@ cdef class HandEngine:
                 self.dealer.queue(left, -1, hand_part)
                 continue
             for r in range(N_RANKS):
-                if left[r] > 0.0 and self.hard_sum + r + 1 <= 21:
+                if left[r] > 0.0 and self.hand.hard_sum + r + 1 <= 21:
                     self.dealer.queue(left, r, hand_part + rank_unit(r))
         self.dealer.flush()
 
@@ -326,7 +320,7 @@ cdef class HandEngine:
         distributions: not when a split hand's were all queued beforehand, nor for an
         unsplit hand once ``prefetch_unsplit`` has stored every unsplit hand's (then
         ``prefetch_dealer`` would only find each of them stored)."""
-        if self.pair_rank:
+        if self.hand.pair_rank:
             return not self.split_needs_queued
         return not self.unsplit_prefetched
 
@@ -339,13 +333,13 @@ cdef class HandEngine:
         ``left``: the shoe after the hand and the dealer's cards (restored on return).
         """
         cdef int r
-        cdef bint whole_shoe = self.n_cards == 0 and self.pair_rank == 0 and lowest == 0
-        if self.n_cards >= 2 and not self.is_natural():
+        cdef bint whole_shoe = self.hand.n_cards == 0 and self.hand.pair_rank == 0 and lowest == 0
+        if self.hand.n_cards >= 2 and not self.is_natural():
             self.dealer.queue(left, -1, self.hand_key)
-        if self.split_fold and self.n_cards >= 2:
+        if self.split_fold and self.hand.n_cards >= 2:
             self.queue_folded_split_shoes(left)
         for r in range(lowest, N_RANKS):
-            if self.hard_sum + r + 1 > 21:
+            if self.hand.hard_sum + r + 1 > 21:
                 break
             if left[r] <= 0.0:
                 continue
@@ -376,8 +370,8 @@ cdef class HandEngine:
         (``queue_split_needs``).  ``left``: the counts after the hand (restored)."""
         cdef int p
         # (a pair rank index p with hard sum + p + 1 <= 21 shares the unsplit hand's shoe)
-        for p in range(21 - self.hard_sum if self.hard_sum < 21 else 0, N_RANKS):
-            if not (self.split_fold >> p) & 1 or self.cnt[p] == 0 or left[p] < 1.0:
+        for p in range(21 - self.hand.hard_sum if self.hand.hard_sum < 21 else 0, N_RANKS):
+            if not (self.split_fold >> p) & 1 or self.hand.cnt[p] == 0 or left[p] < 1.0:
                 continue   # (no such split hand)
             left[p] -= 1.0
             self.dealer.queue(left, -1, self.hand_key + rank_unit(p))
@@ -416,7 +410,7 @@ cdef class HandEngine:
         for r in range(N_RANKS):
             if pi[r] <= 0.0:
                 continue
-            if self.hard_sum + r + 1 > 21:
+            if self.hand.hard_sum + r + 1 > 21:
                 ev -= pi[r]   # a bust: no hand to build
                 continue
             hand_add(self, r)
@@ -436,7 +430,7 @@ cdef class HandEngine:
         for r in range(N_RANKS):
             if pi[r] <= 0.0:
                 continue
-            if self.hard_sum + r + 1 > 21:
+            if self.hand.hard_sum + r + 1 > 21:
                 ev -= 2.0 * pi[r]
                 continue
             hand_add(self, r)
@@ -454,8 +448,8 @@ cdef class HandEngine:
         cdef uint64_t key = self.hand_key | (<uint64_t>kind << KIND_SHIFT)
         cdef int context = self.policy.split_context
         if kind == KIND_SPLIT and context > 0:
-            key |= ((<uint64_t>self.pair_rank << PAIR_SHIFT)
-                    | (<uint64_t>(1 if context == 1 else self.extra) << EXTRA_SHIFT))
+            key |= ((<uint64_t>self.hand.pair_rank << PAIR_SHIFT)
+                    | (<uint64_t>(1 if context == 1 else self.hand.extra) << EXTRA_SHIFT))
         return key
 
     cdef int policy_action(self, int kind) noexcept nogil:
@@ -470,33 +464,33 @@ cdef class HandEngine:
         split (CDZ-'s pick for a split hand).  Kept in the unsplit hand's memo row: every
         split context with these cards, and the walk that queues their dealer shoes,
         asks for it."""
-        cdef int saved_pair = self.pair_rank, saved_extra = self.extra, a, row
+        cdef int saved_pair = self.hand.pair_rank, saved_extra = self.hand.extra, a, row
         cdef int double_ok = self.rules.double_after_split and self.may_double()
-        self.pair_rank = 0
-        self.extra = 0
+        self.hand.pair_rank = 0
+        self.hand.extra = 0
         row = self.lookup()
         a = self.value_store[row].split_choice
         if a < 0:
             a = self.best_option_at(row, double_ok)
             self.value_store[row].split_choice = a
-        self.pair_rank = saved_pair
-        self.extra = saved_extra
+        self.hand.pair_rank = saved_pair
+        self.hand.extra = saved_extra
         return a
 
     cdef int strategy_choice(self, int row) noexcept nogil:
         """The option an optimal strategy's post-split class picks for the current hand
         in its context, whose memo row is ``row`` (not for user policies)."""
         cdef int a, double_ok, saved_extra
-        if self.pair_rank == 0:
+        if self.hand.pair_rank == 0:
             return self.best_option_at(row, self.may_double())
         double_ok = self.rules.double_after_split and self.may_double()
         if self.rules.split_class == SPLIT_CDZ:
             return self.optimal_unsplit_choice()
-        if self.rules.split_class == SPLIT_CDP1 and self.extra > 1:
-            saved_extra = self.extra
-            self.extra = 1   # the pick recorded with one extra pair card gone
+        if self.rules.split_class == SPLIT_CDP1 and self.hand.extra > 1:
+            saved_extra = self.hand.extra
+            self.hand.extra = 1   # the pick recorded with one extra pair card gone
             a = self.best_option(double_ok)
-            self.extra = saved_extra
+            self.hand.extra = saved_extra
             return a
         return self.best_option_at(row, double_ok)
 
@@ -507,11 +501,11 @@ cdef class HandEngine:
         so only the first visit compares options (for CDZ- a split hand's pick is that of
         the same cards unsplit: one look-up fewer on every later visit)."""
         cdef int a, row
-        if self.pair_rank == 1 and not self.rules.hit_split_aces:
+        if self.hand.pair_rank == 1 and not self.rules.hit_split_aces:
             return self.get(ACT_STAND)   # split aces take one card and stand
         row = self.lookup()   # one look-up serves the choice and its value
         if self.rules.split_class == SPLIT_POLICY:
-            a = self.policy_action(KIND_LATER if self.pair_rank == 0 else KIND_SPLIT)
+            a = self.policy_action(KIND_LATER if self.hand.pair_rank == 0 else KIND_SPLIT)
             return self.value_at(row, a)
         a = self.value_store[row].choice
         if a < 0:

@@ -20,6 +20,7 @@ from bjcore._hands cimport hand_add, hand_remove
 from bjcore._memo cimport DecisionTable
 from bjcore._round cimport RoundEngine
 from bjcore._alloc cimport guard
+from bjcore._rules cimport decode_policy_entry
 
 
 cdef class PolicyEngine(RoundEngine):
@@ -30,8 +31,8 @@ cdef class PolicyEngine(RoundEngine):
         one grown from it by cards of rank index >= ``lowest`` (each composition once;
         ``left``: the cards available to the hand)."""
         cdef int r, double_ok
-        if self.n_cards >= 2:
-            if self.n_cards == 2:
+        if self.hand.n_cards >= 2:
+            if self.hand.n_cards == 2:
                 self.policy.set(self.policy_key(KIND_START), self.start_choice())
             else:
                 self.policy.set(self.policy_key(KIND_LATER), self.best_option(self.may_double()))
@@ -40,9 +41,9 @@ cdef class PolicyEngine(RoundEngine):
                 double_ok = self.rules.double_after_split and self.may_double()
                 self.policy.set(self.policy_key(KIND_SPLIT), self.best_option(double_ok))
         for r in range(lowest, N_RANKS):
-            if self.hard_sum + r + 1 > 21:
+            if self.hand.hard_sum + r + 1 > 21:
                 break
-            if not self.infinite and self.cnt[r] + 1 > left[r]:
+            if not self.infinite and self.hand.cnt[r] + 1 > left[r]:
                 continue
             hand_add(self, r)
             self.freeze_walk(r, left)
@@ -53,16 +54,16 @@ cdef class PolicyEngine(RoundEngine):
         extra) for the hand's composition and every one grown from it (the pair card the
         hand started with stays; other cards are added in non-decreasing rank order)."""
         cdef int r, double_ok
-        if self.n_cards >= 2:
+        if self.hand.n_cards >= 2:
             double_ok = self.rules.double_after_split and self.may_double()
-            if self.lanes_enabled(self.pair_rank - 1):   # the split values are held for every context at once
-                self.policy.set(self.policy_key(KIND_SPLIT), self.lane_choice(self.extra, double_ok))
+            if self.lanes_enabled(self.hand.pair_rank - 1):   # the split values are held for every context at once
+                self.policy.set(self.policy_key(KIND_SPLIT), self.lane_choice(self.hand.extra, double_ok))
             else:
                 self.policy.set(self.policy_key(KIND_SPLIT), self.best_option(double_ok))
         for r in range(lowest, N_RANKS):
-            if self.hard_sum + r + 1 > 21:
+            if self.hand.hard_sum + r + 1 > 21:
                 break
-            if not self.infinite and self.cnt[r] + 1 > left[r]:
+            if not self.infinite and self.hand.cnt[r] + 1 > left[r]:
                 continue
             hand_add(self, r)
             self.freeze_split_walk(r, left)
@@ -88,8 +89,8 @@ cdef class PolicyEngine(RoundEngine):
                 if not self.infinite and left[p] < 1:
                     continue
                 self.clear_hand()
-                self.pair_rank = p + 1
-                self.extra = e
+                self.hand.pair_rank = p + 1
+                self.hand.extra = e
                 hand_add(self, p)
                 self.freeze_split_walk(0, left)
         self.clear_hand()
@@ -141,21 +142,14 @@ cdef class PolicyEngine(RoundEngine):
 
     def set_policy(self, int kind, counts, int action):
         """Freeze the action for a composition: kind 0 start, 1 later, 2 split hand."""
-        cdef uint64_t key = 0
-        cdef int r
-        if not 0 <= kind <= 2 or not 0 <= action <= 4 or len(counts) != N_RANKS:
-            raise ValueError("bad policy entry")
-        for r in range(N_RANKS):
-            if not 0 <= counts[r] < 32:
-                raise ValueError("bad policy composition")
-            key += <uint64_t>counts[r] * rank_unit(r)
+        cdef uint64_t key = decode_policy_entry(kind, counts, action, KIND_SPLIT)
         if self.policy_shared:
             self.policy = self.policy.copy()
             self.policy_shared = False
         if kind == KIND_SPLIT and self.policy.split_context != 0:
             raise ValueError("this engine's split-hand decisions are recorded per split "
                              "context; set_policy gives one per composition")
-        guard(self.policy.set(key | (<uint64_t>kind << KIND_SHIFT), action))
+        guard(self.policy.set(key, action))
 
     @property
     def policy_misses(self):

@@ -42,19 +42,19 @@ cdef class RoundEngine(SplitEngine):
         return v
 
     cdef double surrender_value(self) noexcept nogil:
-        """Unconditioned: early surrender keeps half the bet even against a natural;
-        late surrender is only possible when the dealer has none."""
+        """Unconditioned (``surrender_worth``)."""
         cdef double pi[N_RANKS]
         if self.rules.surrender == 2:
-            return -0.5
+            return surrender_worth(&self.rules, 0.0)   # (no hole-card chance needed)
         self.next_card_weights(pi)
-        return -0.5 - 0.5 * self.hole_natural_chance(pi)
+        return surrender_worth(&self.rules, self.hole_natural_chance(pi))
 
     cdef int start_choice(self) noexcept nogil:
         """The optimal round-start action for the current two-card hand (section 4);
         split values must already be in ``split_cache``."""
         cdef int a = ACT_STAND, p
         cdef double best = self.get(ACT_STAND), v
+        cdef int pair = -1
         v = self.get(ACT_HIT)
         if improves(v, best):
             a, best = ACT_HIT, v
@@ -63,15 +63,12 @@ cdef class RoundEngine(SplitEngine):
             if improves(v, best):
                 a, best = ACT_DOUBLE, v
         for p in range(N_RANKS):
-            if self.cnt[p] == 2 and self.hands_limit(p + 1) >= 2:
-                v = self.split_cache[p]
-                if improves(v, best):
-                    a, best = ACT_SPLIT, v
-        if self.rules.surrender:
-            v = self.surrender_value()
-            if improves(v, best):
-                a, best = ACT_SURRENDER, v
-        return a
+            if self.hand.cnt[p] == 2:
+                pair = p
+        return start_pick(&self.rules, a, best,
+                          pair >= 0 and self.hands_limit(pair + 1) >= 2,
+                          self.split_cache[pair] if pair >= 0 else 0.0,
+                          self.surrender_value() if self.rules.surrender else 0.0)
 
 
     cdef bint has_fractional_counts(self) noexcept nogil:

@@ -1,5 +1,6 @@
 # The rule model: the kernel rule dict and the shoe, decoded and checked once (_rules.pyx).
 # Plain C declarations (no C++): the simulator, compiled as C, cimports them as well.
+from libc.stdint cimport uint64_t
 from bjcore._defs cimport RuleParams
 
 
@@ -23,3 +24,5 @@ cdef int decode_shoe(object shoe, object dealer, bint infinite, bint allow_fract
                      ShoeParams* out) except -1
 cdef list decode_hand(object counts, const double* shoe, const int* dealer_cnt,
                       bint infinite, bint in_shoe)
+cdef uint64_t decode_policy_entry(int kind, object counts, int action,
+                                  int max_kind) except? 0

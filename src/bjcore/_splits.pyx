@@ -144,19 +144,14 @@ cdef class SplitEngine(HandEngine):
         self.lane_index = HashIndex()
 
     cdef int hands_limit(self, int pair) noexcept nogil:
-        cdef int limit = self.rules.max_split_hands
-        if pair == 1 and not self.rules.resplit_aces and limit > 2:
-            limit = 2
-        if not self.infinite and self.shoe[pair - 1] < limit:
-            limit = <int>self.shoe[pair - 1]
-        return limit
+        return split_hands_limit(&self.rules, self.shoe, self.infinite, pair)
 
     cdef double pair_hand_value(self, int pair, int extra, int second) noexcept nogil:
         """V_extra(P + second): a split hand's value at its first decision."""
         cdef double v
         self.clear_hand()
-        self.pair_rank = pair
-        self.extra = extra
+        self.hand.pair_rank = pair
+        self.hand.extra = extra
         hand_add(self, pair - 1)
         hand_add(self, second)
         v = self.continuation()
@@ -211,7 +206,7 @@ cdef class SplitEngine(HandEngine):
             if mask == 0:
                 continue
             self.clear_hand()
-            self.pair_rank = pair
+            self.hand.pair_rank = pair
             hand_add(self, p)
             hand_add(self, r)
             self.lane_continuation(mask, out)
@@ -224,7 +219,7 @@ cdef class SplitEngine(HandEngine):
 
     cdef int lane_row(self) noexcept nogil:
         """Row of the current split hand in ``lane_store``, added (empty) if new."""
-        cdef uint64_t key = self.hand_key | (<uint64_t>self.pair_rank << PAIR_SHIFT)
+        cdef uint64_t key = self.hand_key | (<uint64_t>self.hand.pair_rank << PAIR_SHIFT)
         cdef int row = self.lane_index.find(key)
         cdef LaneValues blank
         if row >= 0:
@@ -257,7 +252,7 @@ cdef class SplitEngine(HandEngine):
         cdef double pi[MAX_LANES][N_RANKS]
         cdef double ev[MAX_LANES]
         cdef double sub[MAX_LANES]
-        cdef int l, r, saved_extra = self.extra
+        cdef int l, r, saved_extra = self.hand.extra
         if need == 0:
             return
         if action == ACT_STAND:
@@ -275,7 +270,7 @@ cdef class SplitEngine(HandEngine):
                         cm |= 1u << l
                 if cm == 0:
                     continue
-                if self.hard_sum + r + 1 > 21:
+                if self.hand.hard_sum + r + 1 > 21:
                     # a bust: no hand to build
                     for l in range(lanes_end(cm)):
                         if cm & (1u << l):
@@ -296,7 +291,7 @@ cdef class SplitEngine(HandEngine):
                         if cm & (1u << l):
                             ev[l] += pi[l][r] * sub[l]
                 hand_remove(self, r)
-        self.extra = saved_extra
+        self.hand.extra = saved_extra
         for l in range(lanes_end(need)):
             if need & (1u << l):
                 self.lane_store[row].v[action][l] = ev[l]
@@ -307,7 +302,7 @@ cdef class SplitEngine(HandEngine):
         any extra pair card), in HandEngine.remaining's arithmetic."""
         cdef int r
         for r in range(N_RANKS):
-            base[r] = self.shoe[r] - self.cnt[r] - self.dealer_cnt[r]
+            base[r] = self.shoe[r] - self.hand.cnt[r] - self.dealer_cnt[r]
 
     cdef void lane_card_weights(self, unsigned int need, double* pi) noexcept nogil:
         """HandEngine.next_card_weights of the current split hand in every context of
@@ -321,7 +316,7 @@ cdef class SplitEngine(HandEngine):
             if not need & (1u << l):
                 continue
             row = pi + l * N_RANKS
-            lane_shoe(self.pair_rank - 1, base, l + 1, row)
+            lane_shoe(self.hand.pair_rank - 1, base, l + 1, row)
             left = 0.0
             for r in range(N_RANKS):
                 left += row[r]
@@ -341,29 +336,29 @@ cdef class SplitEngine(HandEngine):
         cdef uint64_t key
         cdef double left
         cdef bint have_base = False
-        cdef int l, r, e, g = -1, t = self.total(), p = self.pair_rank - 1
+        cdef int l, r, e, g = -1, t = self.total(), p = self.hand.pair_rank - 1
         for l in range(lanes_end(need)):
             if not need & (1u << l):
                 continue
             e = l + 1
-            if self.hard_sum + e * self.pair_rank > 21:
+            if self.hand.hard_sum + e * self.hand.pair_rank > 21:
                 # a shoe of the hand's group: kept with the group once computed
                 if g < 0:
                     key = self.split_group_key()
                     g = self.pair_dealer.group_number(key)
                 if g >= 0:
-                    d = self.pair_dealer.memo_lookup(p, g, self.cnt[p] + e)
+                    d = self.pair_dealer.memo_lookup(p, g, self.hand.cnt[p] + e)
                     if d != NULL:
                         ev[l] = stand_from_outcomes(d, t, self.rules.tie_value)
                         continue
             if not have_base:
                 self.lane_base(base)
                 have_base = True
-            lane_shoe(self.pair_rank - 1, base, e, n)
+            lane_shoe(self.hand.pair_rank - 1, base, e, n)
             left = 0.0
             for r in range(N_RANKS):
                 left += n[r]
-            if self.hard_sum + e * self.pair_rank <= 21:
+            if self.hand.hard_sum + e * self.hand.pair_rank <= 21:
                 # the cards gone could be an unsplit hand: share its distribution
                 key = self.hand_key + <uint64_t>e * rank_unit(p)
                 d = self.dealer.find(key)
@@ -374,7 +369,7 @@ cdef class SplitEngine(HandEngine):
                     self.pair_dealer.queue(p, n, key)
                     self.pair_dealer.flush()
                     g = self.pair_dealer.group_number(key)
-                d = self.pair_dealer.context_outcomes(p, g, self.cnt[p] + e, n, left)
+                d = self.pair_dealer.context_outcomes(p, g, self.hand.cnt[p] + e, n, left)
             ev[l] = stand_from_outcomes(d, t, self.rules.tie_value)
 
     cdef int lane_choice(self, int e, int double_ok) noexcept nogil:
@@ -405,7 +400,7 @@ cdef class SplitEngine(HandEngine):
         cdef double dd[MAX_LANES]
         cdef int a, l, double_ok
         cdef double v
-        if self.pair_rank == 1 and not self.rules.hit_split_aces:
+        if self.hand.pair_rank == 1 and not self.rules.hit_split_aces:
             self.lane_values(ACT_STAND, mask, out)   # split aces take one card and stand
             return
         double_ok = self.rules.double_after_split and self.may_double()
@@ -583,11 +578,11 @@ cdef class SplitEngine(HandEngine):
             fits_total += fits[r]
         chances = self.card_chances(fits, fits_total)
         chance_cols = self.chance_cols
-        self.pair_rank = p + 1
-        self.extra = 1 if p >= 0 else 0
-        pair_bits = ((<uint64_t>self.pair_rank << PAIR_SHIFT)
-                     | (<uint64_t>self.extra << EXTRA_SHIFT))   # (context_key's)
-        extra_cards = <uint64_t>self.extra * rank_unit(p) if p >= 0 else 0   # (removed_key's)
+        self.hand.pair_rank = p + 1
+        self.hand.extra = 1 if p >= 0 else 0
+        pair_bits = ((<uint64_t>self.hand.pair_rank << PAIR_SHIFT)
+                     | (<uint64_t>self.hand.extra << EXTRA_SHIFT))   # (context_key's)
+        extra_cards = <uint64_t>self.hand.extra * rank_unit(p) if p >= 0 else 0   # (removed_key's)
         for k in range(min(PREFETCH_AHEAD, n)):
             dealer_row[k] = self.dealer.find_row(comp_key[order[k]] + extra_cards)
         for k in range(n):
@@ -615,9 +610,9 @@ cdef class SplitEngine(HandEngine):
             if r < N_RANKS:
                 continue   # not dealt from this shoe: no such hand
             for r in range(N_RANKS):
-                self.cnt[r] = comp_cnt[i][r]
-            self.hard_sum = comp_hard[i]
-            self.n_cards = comp_cards[i]
+                self.hand.cnt[r] = comp_cnt[i][r]
+            self.hand.hard_sum = comp_hard[i]
+            self.hand.n_cards = comp_cards[i]
             self.hand_key = comp_key[i]
             double_ok = ((self.rules.double_after_split or p < 0) and self.may_double())
             have_pi = False
@@ -626,9 +621,9 @@ cdef class SplitEngine(HandEngine):
                 # less the hand's (never below 0 here), over their sum, fits_total less
                 # the hand's cards (row n_cards of the table)
                 for r in range(N_RANKS):
-                    pi[r] = chances[self.n_cards * chance_cols + fits[r] - comp_cnt[i][r]]
+                    pi[r] = chances[self.hand.n_cards * chance_cols + fits[r] - comp_cnt[i][r]]
                 have_pi = True
-            in_memo = p < 0 or self.n_cards == 2
+            in_memo = p < 0 or self.hand.n_cards == 2
             # HandEngine.stand_value from the dealer row found ahead, where that is the
             # row it would read (dealer_for_current: the outcomes stored under the cards
             # gone; not a natural, whose stand value needs none)
@@ -651,7 +646,7 @@ cdef class SplitEngine(HandEngine):
                 for r in range(N_RANKS):
                     if pi[r] <= 0.0:
                         continue
-                    if self.hard_sum + r + 1 > 21:
+                    if self.hand.hard_sum + r + 1 > 21:
                         ht -= pi[r]
                         continue
                     ht += pi[r] * self.fold_best[comp_child[i][r]]
@@ -664,7 +659,7 @@ cdef class SplitEngine(HandEngine):
                     for r in range(N_RANKS):
                         if pi[r] <= 0.0:
                             continue
-                        if self.hard_sum + r + 1 > 21:
+                        if self.hand.hard_sum + r + 1 > 21:
                             dd -= 2.0 * pi[r]
                             continue
                         dd += 2.0 * pi[r] * self.fold_stand[comp_child[i][r]]
@@ -698,7 +693,7 @@ cdef class SplitEngine(HandEngine):
                 for r in range(N_RANKS):
                     if pi[r] <= 0.0:
                         continue
-                    if self.hard_sum + r + 1 > 21:
+                    if self.hand.hard_sum + r + 1 > 21:
                         ev -= pi[r]
                         continue
                     ev += pi[r] * self.fold_best[comp_child[i][r]]
@@ -711,7 +706,7 @@ cdef class SplitEngine(HandEngine):
                 for r in range(N_RANKS):
                     if pi[r] <= 0.0:
                         continue
-                    if self.hard_sum + r + 1 > 21:
+                    if self.hand.hard_sum + r + 1 > 21:
                         ev -= 2.0 * pi[r]
                         continue
                     ev += 2.0 * pi[r] * self.fold_stand[comp_child[i][r]]
@@ -809,11 +804,11 @@ cdef class SplitEngine(HandEngine):
                 self.queue_e_hi = (1 if (self.rules.split_class == SPLIT_CDP1 and stage == 0)
                                    else self.extra_max)
                 self.clear_hand()
-                self.pair_rank = p + 1
-                self.extra = e
+                self.hand.pair_rank = p + 1
+                self.hand.extra = e
                 hand_add(self, p)
                 for r in range(N_RANKS):
-                    if avail[r] - self.cnt[r] >= 1.0:
+                    if avail[r] - self.hand.cnt[r] >= 1.0:
                         hand_add(self, r)
                         self.queue_needs_walk(avail, everything, r)
                         hand_remove(self, r)
@@ -828,20 +823,20 @@ cdef class SplitEngine(HandEngine):
         """Queue the dealer's outcomes for the current split hand in its context, or its
         group (``avail``: the cards the context leaves for the hand)."""
         cdef double left[N_RANKS]
-        cdef int r, e, p = self.pair_rank - 1
+        cdef int r, e, p = self.hand.pair_rank - 1
         for r in range(N_RANKS):
-            left[r] = avail[r] - self.cnt[r]
+            left[r] = avail[r] - self.hand.cnt[r]
         if not self.pair_groups[p]:
             self.dealer.queue(left, -1, self.removed_key())
             return
         # the group serves the contexts whose cards gone exceed 21; the others share an
         # unsplit hand's shoe (see split_dealer_for_current)
-        if self.hard_sum + self.queue_e_hi * self.pair_rank > 21:
+        if self.hand.hard_sum + self.queue_e_hi * self.hand.pair_rank > 21:
             self.queue_split_group(left)
-        for e in range(self.extra, self.queue_e_hi + 1):
-            if e > self.extra:
+        for e in range(self.hand.extra, self.queue_e_hi + 1):
+            if e > self.hand.extra:
                 left[p] -= 1.0   # one more pair card gone
-            if left[p] < 0.0 or self.hard_sum + e * self.pair_rank > 21:
+            if left[p] < 0.0 or self.hand.hard_sum + e * self.hand.pair_rank > 21:
                 break
             self.dealer.queue(left, -1, self.hand_key + <uint64_t>e * rank_unit(p))
 
@@ -853,7 +848,7 @@ cdef class SplitEngine(HandEngine):
         ``lowest`` after the first two; otherwise follow the hand's choices (hits), each
         composition once."""
         cdef int a, r, double_ok, saved_extra
-        if self.pair_rank == 1 and not self.rules.hit_split_aces:
+        if self.hand.pair_rank == 1 and not self.rules.hit_split_aces:
             a = ACT_STAND
         elif everything:
             a = ACT_NONE
@@ -867,21 +862,21 @@ cdef class SplitEngine(HandEngine):
                     a = ACT_STAND   # (continuation counts the miss)
             elif self.rules.split_class == SPLIT_CDZ:
                 a = self.optimal_unsplit_choice()
-            elif self.lanes_enabled(self.pair_rank - 1):   # CDP1 with e > 1: the pick with one extra pair card gone
+            elif self.lanes_enabled(self.hand.pair_rank - 1):   # CDP1 with e > 1: the pick with one extra pair card gone
                 a = self.lane_choice(1, double_ok)
             else:
-                saved_extra = self.extra
-                self.extra = 1
+                saved_extra = self.hand.extra
+                self.hand.extra = 1
                 a = self.best_option(double_ok)
-                self.extra = saved_extra
+                self.hand.extra = saved_extra
         if a == ACT_STAND or a == ACT_NONE:
             self.queue_current(avail)
         if a == ACT_STAND:
             return
         for r in range(lowest if a == ACT_NONE else 0, N_RANKS):
-            if self.hard_sum + r + 1 > 21:
+            if self.hand.hard_sum + r + 1 > 21:
                 break
-            if avail[r] - self.cnt[r] < 1.0:
+            if avail[r] - self.hand.cnt[r] < 1.0:
                 continue
             hand_add(self, r)
             if a == ACT_DOUBLE:

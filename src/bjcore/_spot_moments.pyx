@@ -45,7 +45,6 @@ from libc.stdint cimport uint64_t, int8_t
 from libc.string cimport memset
 
 
-from bjcore._defs cimport rank_unit
 from bjcore._distribution cimport (RoundLaws, D_RANKS, D_OUT, D_LATTICE, D_NATURAL_COL,
                                    D_STATES, D_BATCH, D_LAW)
 
@@ -132,10 +131,7 @@ cdef class SpotMoments(RoundLaws):
         RoundLaws.split_dist(self, pair)
 
     cdef uint64_t shared_key(self) noexcept nogil:
-        cdef uint64_t key = self.offset + self.comp_key()
-        if self.pair_rank:
-            key += <uint64_t>self.extra * rank_unit(self.pair_rank - 1)
-        return key
+        return self.offset + self.removed_key()
 
     cdef const double* replay_dealer(self) noexcept nogil:
         """The dealer's law as ``RoundLaws.dealer``, memoised on both spots' cards."""
@@ -170,17 +166,15 @@ cdef class SpotMoments(RoundLaws):
             return self.replay_dealer()
         if self.mode != CROSS:
             return RoundLaws.dealer(self)
-        key = self.comp_key()
-        if self.pair_rank:
-            key += <uint64_t>self.extra * rank_unit(self.pair_rank - 1)
+        key = self.removed_key()
         row = self.dealer_index.find(key)
         if row >= 0:
             return &self.dealer_store[row * D_OUT]
         # the upcard stays in: the other spot's kernel takes it out itself
         for r in range(D_RANKS):
-            n[r] = self.shoe[r] - self.cnt[r]
-        if self.pair_rank:
-            n[self.pair_rank - 1] -= self.extra
+            n[r] = self.shoe[r] - self.hand.cnt[r]
+        if self.hand.pair_rank:
+            n[self.hand.pair_rank - 1] -= self.hand.extra
         for r in range(D_RANKS):
             if n[r] < 0.0:
                 n[r] = 0.0
