@@ -4,8 +4,7 @@ games' engine refuse the same bad entry with the same message, naming what was w
 what is allowed, and key a good one alike."""
 import pytest
 
-from bjcore import GameEngine, UpcardEngine
-from bjcore._distribution import RoundLaws
+from bjcore import GameEngine, RoundLaws, UpcardEngine
 from bjsolve import Rules, Shoe
 from bjsolve.exact.kernel_rules import POLICY_CLASS, kernel_rules
 

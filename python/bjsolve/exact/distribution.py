@@ -37,9 +37,7 @@ from types import MappingProxyType
 
 import numpy as np
 
-from bjcore._distribution import RoundLaws
-from bjcore._split_moments import second_moments, split_moment_jobs
-from bjcore._spot_moments import SpotMoments
+from bjcore import RoundLaws, SpotMoments, second_moments, split_moment_jobs
 
 from ..model.deal import exposed, is_natural
 from ..output.notebook import distribution_frame, distribution_html
@@ -215,7 +213,7 @@ def _kernel_laws(solution, strategy, threads, exact_splits=True):
 def round_laws(rules, shoe, keys, engines=None, *, split: str = "CDZ-",
                exact_splits: bool = True, exact_moments: bool = False, threads: int = 1):
     """The outcome kernel's law of one round against each dealer key of ``keys``, from
-    ``bjcore._distribution.RoundLaws``: the one place round laws are built
+    ``bjcore.RoundLaws``: the one place round laws are built
     (``outcome_distribution`` and the counted game's per-count laws both come here;
     ``risk_indices.split_moments`` asks a kernel for single splits' laws).
 
