@@ -134,8 +134,44 @@ cdef inline int soft_total(int hard, int aces) noexcept nogil:
     return hard
 
 
-# ---- the round-start choice ----------------------------------------------------------
-# The value engine (RoundEngine) and the round-law kernel (RoundLaws) choose alike.
+# ---- the round's first cards and a split's removal recursions -------------------------
+# The value engine and the round-law kernel deal and split alike.
+
+cdef inline double first_two_chance(const double* n, double left, int c1, int c2,
+                                    bint infinite) noexcept nogil:
+    """The chance that the player's first two cards are c1 then c2 (rank indices), from
+    the counts ``n`` (``left`` cards; probabilities when ``infinite``); 0 when the shoe
+    cannot deal them."""
+    cdef double w
+    if infinite:
+        return n[c1] * n[c2]
+    w = n[c1] * (n[c2] - (1 if c1 == c2 else 0))
+    if w <= 0.0:
+        return 0.0
+    return w / (left * (left - 1))
+
+
+cdef inline void split_removal_counts(const double* shoe, const int* dealer_cnt,
+                                      double shoe_size, int p, bint infinite, double* pp,
+                                      double* m, double* n) noexcept nogil:
+    """What the split construction's removal recursions (X_{a,b}, N_{a,b}) of pair index
+    ``p`` draw from: on a finite shoe the ``m`` pair cards and ``n`` cards left beside the
+    two pair cards and the dealer's; on an infinite one, the pair rank's chance ``pp``
+    (``m`` and ``n`` 0; ``pp`` is left alone on a finite shoe)."""
+    cdef int r, dealer_n = 0
+    if infinite:
+        pp[0] = shoe[p]
+        m[0] = 0.0
+        n[0] = 0.0
+        return
+    for r in range(N_RANKS):
+        dealer_n += dealer_cnt[r]
+    m[0] = shoe[p] - 2 - dealer_cnt[p]
+    n[0] = shoe_size - 2 - dealer_n
+
+
+# ---- surrendering ----------------------------------------------------------------------
+# The value engine (RoundEngine) and the round-law kernel (RoundLaws) value it alike.
 
 cdef inline double surrender_worth(const RuleParams* rules, double hole_natural) noexcept nogil:
     """Surrendering, unconditioned: early surrender (``surrender`` 2) keeps half the bet
@@ -144,18 +180,6 @@ cdef inline double surrender_worth(const RuleParams* rules, double hole_natural)
     if rules.surrender == 2:
         return -0.5
     return -0.5 - 0.5 * hole_natural
-
-
-cdef inline int start_pick(const RuleParams* rules, int a, double best, bint split_ok,
-                           double split_worth, double surrender) noexcept nogil:
-    """The optimal round-start action, given ``a``, the first strictly best of stand, hit and
-    double (worth ``best``): splitting (if ``split_ok``), then surrendering (if the rules
-    offer it), replace it only if strictly better (section 4)."""
-    if split_ok and improves(split_worth, best):
-        a, best = ACT_SPLIT, split_worth
-    if rules.surrender and improves(surrender, best):
-        a = ACT_SURRENDER
-    return a
 
 
 # ---- a player hand as the recursions hold it ------------------------------------------

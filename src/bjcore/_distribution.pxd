@@ -179,15 +179,6 @@ cdef class RoundLaws:
     cdef inline void remove(self, int r) noexcept nogil:
         cards_remove(&self.hand, r)
 
-    cdef inline int total(self) noexcept nogil:
-        return cards_total(&self.hand)
-
-    cdef inline bint is_soft(self) noexcept nogil:
-        return cards_soft(&self.hand)
-
-    cdef inline bint is_natural(self) noexcept nogil:
-        return cards_natural(&self.hand)
-
     cdef inline uint64_t comp_key(self) noexcept nogil:
         return cards_key(&self.hand)
 

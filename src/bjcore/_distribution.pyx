@@ -33,7 +33,9 @@ net outcome is ``(k - 16) / 2`` units (``k = 33``: a natural paid at the table's
 from libc.math cimport lround
 from bjcore._defs cimport (rank_unit, improves, double_allowed, falling, split_context_weights,
                            natural_refund_finite, unknown_pair_chance, remove_unknown,
-                           pair_draw_ratio, surrender_worth, start_pick,
+                           pair_draw_ratio, surrender_worth, first_two_chance,
+                           split_removal_counts,
+                           cards_total, cards_soft, cards_natural,
                            ACT_STAND as ST, ACT_HIT as HT, ACT_DOUBLE as DD, ACT_SPLIT as SP,
                            ACT_SURRENDER as SU, SPLIT_CDZ as CDZ, SPLIT_CDP1 as CDP1,
                            SPLIT_CDP as CDP, SPLIT_POLICY as POLICY,
@@ -44,7 +46,7 @@ from libc.string cimport memset
 from libc.stdint cimport uint64_t, int8_t
 from libcpp.unordered_map cimport unordered_map
 from bjcore._alloc cimport vector, guard, guard_int
-from bjcore._rules cimport (ShoeParams, decode_rules, refuse_game_rules, decode_shoe,
+from bjcore._rules cimport (ShoeParams, decode_classic,
                             decode_policy_entry)
 from cython.operator cimport dereference as deref, preincrement as preinc
 
@@ -68,9 +70,8 @@ cdef class RoundLaws:
         cdef double v
         cdef ShoeParams decoded
         # the rule model (_rules): the solver's checks, the same decoded rules
-        decode_shoe(shoe, dealer, infinite, True, &decoded)
-        decode_rules(rules, &self.rules)
-        refuse_game_rules(&self.rules, "the classic round laws")
+        decode_classic(shoe, dealer, rules, infinite, True, "the classic round laws", &decoded,
+                       &self.rules)
         cards = tuple([decoded.dealer_cards[r] for r in range(decoded.dealer_n)])
         self.dealer_key = dealer
         self.shoe_arg = list(shoe)
@@ -296,7 +297,7 @@ cdef class RoundLaws:
         if self.hand.hard_sum > 21:
             s = 0
         else:
-            t = self.total()
+            t = cards_total(&self.hand)
             s = 1 if t <= 16 else t - 15
         self.state_add(w, (mult - 1) * 7 + s, d, out)
 
@@ -480,7 +481,7 @@ cdef class RoundLaws:
 
     cdef int may_double(self) noexcept nogil:
         """The solver's rule (``double_allowed``) for the current hand's own cards."""
-        return double_allowed(&self.rules, self.total(), self.is_soft(), self.hand.n_cards)
+        return double_allowed(&self.rules, cards_total(&self.hand), cards_soft(&self.hand), self.hand.n_cards)
 
     cdef int policy_action(self, int kind) noexcept nogil:
         """The frozen decision of ``kind`` for the current hand (keyed as the value engine
@@ -643,16 +644,8 @@ cdef class RoundLaws:
                 for i in range(L):
                     Y[a * L + i] = law[i]
         # the removal recursions X_{a,b}, N_{a,b}, entry by entry
-        if self.infinite:
-            pp = self.shoe[p]
-            m = 0.0
-            n = 0.0
-        else:
-            m = self.shoe[p] - 2 - self.dealer_cnt[p]
-            n = self.shoe_size - 2 - (self.dealer_cnt[0] + self.dealer_cnt[1] + self.dealer_cnt[2]
-                                      + self.dealer_cnt[3] + self.dealer_cnt[4] + self.dealer_cnt[5]
-                                      + self.dealer_cnt[6] + self.dealer_cnt[7] + self.dealer_cnt[8]
-                                      + self.dealer_cnt[9])
+        split_removal_counts(self.shoe, self.dealer_cnt, self.shoe_size, p, self.infinite,
+                             &pp, &m, &n)
         q = n - m
         for a in range(2 * M - 3):
             g = unknown_pair_chance(self.infinite, m, n, a, 0, pp)
@@ -813,7 +806,7 @@ cdef class RoundLaws:
                 self.set_hand_from_key(self.t_key[idx])
                 a = HT if self.hand.n_cards == 1 else self.choose()
                 if a != HT and a != DD:
-                    total = self.total()
+                    total = cards_total(&self.hand)
                     s = 1 if total <= 16 else total - 15
                     self.t_kind[idx] = T_STAND
                     self.t_state[idx] = s
@@ -847,7 +840,7 @@ cdef class RoundLaws:
                             child = <int>self.t_key.size()
                             leaf_index[child_key] = child
                     if child == <int>self.t_key.size():
-                        total = self.total()
+                        total = cards_total(&self.hand)
                         s = 0 if total > 21 else (1 if total <= 16 else total - 15)
                         self.t_key.push_back(child_key)
                         self.t_kind.push_back(T_HIT if a == HT else T_DOUBLED)
@@ -1362,13 +1355,7 @@ cdef class RoundLaws:
             self.prefetch_children()          # every starting hand c1 + c2
             self.clear_hand()
             for c2 in range(c1, D_RANKS):
-                if self.infinite:
-                    w = n[c1] * n[c2]
-                else:
-                    w = n[c1] * (n[c2] - (1 if c1 == c2 else 0))
-                    if w <= 0.0:
-                        continue
-                    w /= left * (left - 1)
+                w = first_two_chance(n, left, c1, c2, self.infinite)
                 if c1 != c2:
                     w *= 2.0
                 if w <= 0.0:
@@ -1396,7 +1383,7 @@ cdef class RoundLaws:
                             self.round_out[t * D_LATTICE + column(-0.5)] += w * d[t]
                         else:
                             self.round_out[t * D_LATTICE + column(-1.0)] += w * d[t]
-                elif a == ST and self.is_natural():
+                elif a == ST and cards_natural(&self.hand):
                     d = self.start_dealer_outcomes(dd)
                     tie = self.rules.natural_tie_value
                     for t in range(D_OUT):

@@ -21,7 +21,7 @@ from bjcore._dealer cimport DealerStore, DealerTrie
 from bjcore._pair_dealer cimport PairDealer
 from bjcore._memo cimport DecisionTable, HashIndex
 from bjcore._alloc cimport vector, guard
-from bjcore._rules cimport ShoeParams, decode_rules, refuse_game_rules, decode_shoe
+from bjcore._rules cimport ShoeParams, decode_classic
 from bjcore._dealer import dealer_trie
 
 
@@ -68,9 +68,8 @@ cdef class HandEngine:
         cdef int r
         cdef ShoeParams decoded
         # the rule model (_rules): every kernel decodes the rules and the shoe there
-        decode_shoe(shoe, dealer, infinite, fractional, &decoded)
-        decode_rules(rules, &self.rules)
-        refuse_game_rules(&self.rules, "the classic solver")
+        decode_classic(shoe, dealer, rules, infinite, fractional, "the classic solver",
+                       &decoded, &self.rules)
         cards = tuple([decoded.dealer_cards[r] for r in range(decoded.dealer_n)])
         self.upcard = decoded.upcard
         self.dealer_n = decoded.dealer_n

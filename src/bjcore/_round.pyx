@@ -50,11 +50,11 @@ cdef class RoundEngine(SplitEngine):
         return surrender_worth(&self.rules, self.hole_natural_chance(pi))
 
     cdef int start_choice(self) noexcept nogil:
-        """The optimal round-start action for the current two-card hand (section 4);
-        split values must already be in ``split_cache``."""
+        """The optimal round-start action for the current two-card hand (section 4: the
+        first strictly best of stand, hit, double, split, surrender); split values must
+        already be in ``split_cache``."""
         cdef int a = ACT_STAND, p
         cdef double best = self.get(ACT_STAND), v
-        cdef int pair = -1
         v = self.get(ACT_HIT)
         if improves(v, best):
             a, best = ACT_HIT, v
@@ -63,12 +63,15 @@ cdef class RoundEngine(SplitEngine):
             if improves(v, best):
                 a, best = ACT_DOUBLE, v
         for p in range(N_RANKS):
-            if self.hand.cnt[p] == 2:
-                pair = p
-        return start_pick(&self.rules, a, best,
-                          pair >= 0 and self.hands_limit(pair + 1) >= 2,
-                          self.split_cache[pair] if pair >= 0 else 0.0,
-                          self.surrender_value() if self.rules.surrender else 0.0)
+            if self.hand.cnt[p] == 2 and self.hands_limit(p + 1) >= 2:
+                v = self.split_cache[p]
+                if improves(v, best):
+                    a, best = ACT_SPLIT, v
+        if self.rules.surrender:
+            v = self.surrender_value()
+            if improves(v, best):
+                a, best = ACT_SURRENDER, v
+        return a
 
 
     cdef bint has_fractional_counts(self) noexcept nogil:
@@ -123,13 +126,7 @@ cdef class RoundEngine(SplitEngine):
                 self.value_bottom_up(-1)   # every unsplit hand
         for c1 in range(N_RANKS):
             for c2 in range(N_RANKS):
-                if self.infinite:
-                    w = n[c1] * n[c2]
-                else:
-                    w = n[c1] * (n[c2] - (1 if c1 == c2 else 0))
-                    if w <= 0.0:
-                        continue
-                    w /= left * (left - 1)
+                w = first_two_chance(n, left, c1, c2, self.infinite)
                 if w > 0.0:
                     ev += w * self.start_choice_value(c1, c2)
         return ev

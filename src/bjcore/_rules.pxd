@@ -22,6 +22,9 @@ cdef int decode_counts(object shoe, bint infinite, bint allow_fractional,
                        ShoeParams* out) except -1
 cdef int decode_shoe(object shoe, object dealer, bint infinite, bint allow_fractional,
                      ShoeParams* out) except -1
+cdef int decode_classic(object shoe, object dealer, dict rules, bint infinite,
+                        bint allow_fractional, str kernel, ShoeParams* shoe_out,
+                        RuleParams* rules_out) except -1
 cdef list decode_hand(object counts, const double* shoe, const int* dealer_cnt,
                       bint infinite, bint in_shoe)
 cdef uint64_t decode_policy_entry(int kind, object counts, int action,

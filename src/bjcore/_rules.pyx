@@ -333,6 +333,18 @@ cdef int decode_shoe(object shoe, object dealer, bint infinite, bint allow_fract
     return 0
 
 
+cdef int decode_classic(object shoe, object dealer, dict rules, bint infinite,
+                        bint allow_fractional, str kernel, ShoeParams* shoe_out,
+                        RuleParams* rules_out) except -1:
+    """A classic kernel's arguments (the value engine's, the round laws'): the shoe with
+    the dealer's known cards, and the rules, refusing the games' rules by ``kernel``'s
+    name (the games have their own engine)."""
+    decode_shoe(shoe, dealer, infinite, allow_fractional, shoe_out)
+    decode_rules(rules, rules_out)
+    refuse_game_rules(rules_out, kernel)
+    return 0
+
+
 cdef list decode_hand(object counts, const double* shoe, const int* dealer_cnt,
                       bint infinite, bint in_shoe):
     """A player hand given as 10 counts, as ints, checked: two or more cards, a hard total

@@ -474,13 +474,8 @@ cdef class SplitEngine(HandEngine):
         self.split_needs_queued = False
         self.pair_dealer.clear()   # every context's outcomes are stored by now
         # removal recursions (6.5)
-        if self.infinite:
-            pp = self.shoe[p]
-            m = 0.0
-            n = 0.0
-        else:
-            m = self.shoe[p] - 2 - self.dealer_cnt[p]
-            n = self.shoe_size - 2 - self.dealer_n
+        split_removal_counts(self.shoe, self.dealer_cnt, self.shoe_size, p, self.infinite,
+                             &pp, &m, &n)
         q = n - m
         for a in range(MAX_A):
             for b in range(MAX_A):
