@@ -20,7 +20,9 @@ from bjcore._alloc cimport vector, guard
 from bjcore._defs cimport *
 from bjcore._hands cimport hand_add, hand_remove
 from bjcore._memo cimport DecisionTable
-from bjcore._policy cimport PolicyEngine
+from bjcore._engine cimport Engine
+from bjcore._splits cimport hands_limit
+from bjcore._core cimport UpcardEngine
 
 # signature bits: kind (2) | may double | may split | may surrender | two cards |
 # holds an ace | hard total (5 bits) | pair rank (4 bits, 0: not a two-card pair)
@@ -45,8 +47,9 @@ cdef class DecisionSignatures:
     frozen decisions."""
     # attributes declared in _chart.pxd
 
-    def __init__(self, PolicyEngine engine not None, limit):
+    def __init__(self, UpcardEngine upcard_engine not None, limit):
         cdef int r
+        cdef Engine engine = upcard_engine.e
         if engine.rules.split_class != SPLIT_POLICY:
             raise ValueError("DecisionSignatures needs a policy engine (split class 3)")
         for r in range(N_RANKS):
@@ -86,7 +89,7 @@ cdef class DecisionSignatures:
         split_hand = base | (SIG_DOUBLE if dbl and self.engine.rules.double_after_split else 0)
         if self.engine.hand.n_cards == 2:
             p = (base >> SIG_PAIR_SHIFT) & 15
-            if p and self.engine.hands_limit(p) >= 2:
+            if p and hands_limit(self.engine, p) >= 2:
                 start |= SIG_SPLIT
             if self.engine.rules.surrender != 0:
                 start |= SIG_SURRENDER
@@ -143,7 +146,7 @@ cdef class DecisionSignatures:
         written)."""
         cdef vector[int] codes
         cdef size_t i
-        cdef PolicyEngine e = self.engine
+        cdef Engine e = self.engine
         if <size_t>len(actions) != self.met.size():
             raise ValueError(f"freeze needs {self.met.size()} actions, got {len(actions)}")
         guard(codes.reserve(len(actions)))   # (the push_backs then never allocate)

@@ -171,7 +171,7 @@ cdef inline void split_removal_counts(const double* shoe, const int* dealer_cnt,
 
 
 # ---- surrendering ----------------------------------------------------------------------
-# The value engine (RoundEngine) and the round-law kernel (RoundLaws) value it alike.
+# The value engine (_round) and the round-law kernel (RoundLaws) value it alike.
 
 cdef inline double surrender_worth(const RuleParams* rules, double hole_natural) noexcept nogil:
     """Surrendering, unconditioned: early surrender (``surrender`` 2) keeps half the bet
@@ -183,7 +183,7 @@ cdef inline double surrender_worth(const RuleParams* rules, double hole_natural)
 
 
 # ---- a player hand as the recursions hold it ------------------------------------------
-# The value engine (HandEngine) and the round-law kernel (RoundLaws) walk the same hands:
+# The value engine (_engine.Engine) and the round-law kernel (RoundLaws) walk the same hands:
 # this is their one hand state and its operations.
 
 cdef struct HandCards:

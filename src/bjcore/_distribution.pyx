@@ -41,7 +41,7 @@ from bjcore._defs cimport (rank_unit, improves, double_allowed, falling, split_c
                            SPLIT_CDP as CDP, SPLIT_POLICY as POLICY,
                            KIND_START, KIND_LATER, KIND_SPLIT)
 from bjcore._memo cimport DecisionTable, IndexEntry
-from bjcore._policy cimport PolicyEngine
+from bjcore._core cimport UpcardEngine
 from libc.string cimport memset
 from libc.stdint cimport uint64_t, int8_t
 from libcpp.unordered_map cimport unordered_map
@@ -1497,25 +1497,24 @@ cdef class RoundLaws:
         optimal decisions on this shoe, recorded (``freeze_decisions``: a solve of this
         dealer key) -- the round laws never decide by themselves, so every law's play is
         the solver's and its mean the solver's EV."""
-        cdef PolicyEngine engine
+        cdef UpcardEngine engine
         if self.rules.split_class == POLICY or len(self.policy) > 0:
             return
-        from bjcore._core import UpcardEngine
         engine = UpcardEngine(self.shoe_arg, self.dealer_key, self.rules_arg, self.infinite,
                               self.fractional)
         engine.round_ev()
         engine.freeze_decisions()
-        self.policy = engine.policy
+        self.policy = engine.e.policy
 
-    def copy_policy_from(self, PolicyEngine engine not None):
+    def copy_policy_from(self, UpcardEngine engine not None):
         """Play the decisions frozen in ``engine`` (a policy engine of the same rules and
         dealer key: a chart's or a user strategy's, or an optimal solve's recorded by
         ``freeze_decisions``, its split hands keyed as its post-split class keys them).
         The table is shared, not copied: neither writes to it again without copying it
         first.  Returns the number of decisions."""
-        self.policy = engine.policy
+        self.policy = engine.e.policy
         self.policy_shared = True
-        engine.policy_shared = True
+        engine.e.policy_shared = True
         return len(self.policy)
 
     def set_policy(self, int kind, counts, int action):

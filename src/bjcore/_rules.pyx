@@ -5,7 +5,7 @@ The Python layer hands every kernel the same *kernel rule dict*
 (``bjsolve.exact.kernel_rules``) and a shoe (10 counts, or 10 probabilities for an
 infinite shoe) with the dealer's known cards.  ``decode_rules`` checks the dict field by field and fills a
 ``RuleParams`` (_defs.pxd); ``decode_shoe`` checks the shoe and the dealer's cards and
-fills a ``ShoeParams``.  The solver (``_hands.HandEngine``), the round laws
+fills a ``ShoeParams``.  The solver (``_engine.Engine``), the round laws
 (``_distribution.RoundLaws``, and through it the moments of ``_spot_moments`` and
 ``_split_moments``) and the simulator (``_simulate.run_chunk``) all decode through here,
 so they accept the same rules, refuse the same bad ones with the same message, and no
