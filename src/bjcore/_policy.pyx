@@ -25,20 +25,34 @@ from bjcore._alloc cimport guard
 from bjcore._rules cimport decode_policy_entry
 
 
-cdef void freeze_walk(Engine self, int lowest, const double* left) noexcept nogil:
-    """Record this engine's optimal decisions for the current composition and every
-    one grown from it by cards of rank index >= ``lowest`` (each composition once;
-    ``left``: the cards available to the hand)."""
-    cdef int r, double_ok
-    if self.hand.n_cards >= 2:
-        if self.hand.n_cards == 2:
-            self.policy.set(policy_key(self, KIND_START), start_choice(self))
+cdef void record_decisions(Engine self) noexcept nogil:
+    """Record this engine's decisions for the current hand: an unsplit hand's (its start
+    or later decision, and under CDZ- the same cards' as a split hand), or a split hand's
+    in its split context (pair_rank, extra)."""
+    cdef int double_ok = self.rules.double_after_split and self.may_double()
+    if self.hand.pair_rank:
+        if lanes_enabled(self, self.hand.pair_rank - 1):   # the split values are held for every context at once
+            self.policy.set(policy_key(self, KIND_SPLIT), lane_choice(self, self.hand.extra, double_ok))
         else:
-            self.policy.set(policy_key(self, KIND_LATER), best_option(self, self.may_double()))
-        if self.policy.split_context == 0:
-            # CDZ-: a split hand is played like the unsplit hand of the same composition
-            double_ok = self.rules.double_after_split and self.may_double()
             self.policy.set(policy_key(self, KIND_SPLIT), best_option(self, double_ok))
+        return
+    if self.hand.n_cards == 2:
+        self.policy.set(policy_key(self, KIND_START), start_choice(self))
+    else:
+        self.policy.set(policy_key(self, KIND_LATER), best_option(self, self.may_double()))
+    if self.policy.split_context == 0:
+        # CDZ-: a split hand is played like the unsplit hand of the same composition
+        self.policy.set(policy_key(self, KIND_SPLIT), best_option(self, double_ok))
+
+
+cdef void freeze_walk(Engine self, int lowest, const double* left) noexcept nogil:
+    """Record this engine's decisions (``record_decisions``) for the current hand of two
+    cards or more and every one grown from it by cards of rank index >= ``lowest``, each
+    composition once (``left``: the cards available to the hand).  A split hand keeps
+    its split context and the pair card it started with."""
+    cdef int r
+    if self.hand.n_cards >= 2:
+        record_decisions(self)
     for r in range(lowest, N_RANKS):
         if self.hand.hard_sum + r + 1 > 21:
             break
@@ -46,27 +60,6 @@ cdef void freeze_walk(Engine self, int lowest, const double* left) noexcept nogi
             continue   # none of the rank left (a fractional shoe deals while some is)
         hand_add(self, r)
         freeze_walk(self, r, left)
-        hand_remove(self, r)
-
-
-cdef void freeze_split_walk(Engine self, int lowest, const double* left) noexcept nogil:
-    """Record the split-hand decisions of the current split context (pair_rank,
-    extra) for the hand's composition and every one grown from it (the pair card the
-    hand started with stays; other cards are added in non-decreasing rank order)."""
-    cdef int r, double_ok
-    if self.hand.n_cards >= 2:
-        double_ok = self.rules.double_after_split and self.may_double()
-        if lanes_enabled(self, self.hand.pair_rank - 1):   # the split values are held for every context at once
-            self.policy.set(policy_key(self, KIND_SPLIT), lane_choice(self, self.hand.extra, double_ok))
-        else:
-            self.policy.set(policy_key(self, KIND_SPLIT), best_option(self, double_ok))
-    for r in range(lowest, N_RANKS):
-        if self.hand.hard_sum + r + 1 > 21:
-            break
-        if not self.infinite and self.hand.cnt[r] >= left[r]:
-            continue   # none of the rank left (a fractional shoe deals while some is)
-        hand_add(self, r)
-        freeze_split_walk(self, r, left)
         hand_remove(self, r)
 
 
@@ -93,7 +86,7 @@ cdef void freeze_split_contexts(Engine self) noexcept nogil:
             self.hand.pair_rank = p + 1
             self.hand.extra = e
             hand_add(self, p)
-            freeze_split_walk(self, 0, left)
+            freeze_walk(self, 0, left)
     self.clear_hand()
 
 
