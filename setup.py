@@ -44,7 +44,7 @@ class BuildKernels(build_ext):
 
 
 # One extension per kernel module, in dependency order (see src/bjcore/_core.pyx).
-KERNEL_MODULES = ("_memo", "_dealer", "_pair_dealer", "_hands", "_splits", "_round", "_policy",
+KERNEL_MODULES = ("_memo", "_dealer", "_pair_dealer", "_engine", "_hands", "_splits", "_round", "_policy",
                   "_chart", "_core", "_distribution", "_split_moments", "_spot_moments",
                   "_game")
 

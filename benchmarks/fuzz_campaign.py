@@ -1816,9 +1816,10 @@ def memory_worker(task: str, extra_mb: float) -> None:
     import numpy  # noqa: F401
     import numpy.fft  # noqa: F401
     import numpy.linalg  # noqa: F401
-    names = [f"bjcore.{m.name}" for m in pkgutil.iter_modules(bjcore.__path__)]
-    names += [f"bjsolve.{m.name}" for m in pkgutil.iter_modules(bjsolve.__path__)
-              if m.name not in ("cli", "render_plot", "distributed", "__main__")]
+    for name in bjcore.__all__:  # (each name loads its compiled module: all of them)
+        getattr(bjcore, name)
+    names = [f"bjsolve.{m.name}" for m in pkgutil.iter_modules(bjsolve.__path__)
+             if m.name not in ("cli", "render_plot", "distributed", "__main__")]
     for name in names:           # imported before the limit: the limit is on the work
         try:
             importlib.import_module(name)

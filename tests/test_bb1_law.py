@@ -28,7 +28,7 @@ from bjsolve.exact.kernel_rules import SPLIT_CLASSES, kernel_rules
 from test_game_law import _engine_law, _gap, _moments
 from test_natural_loss_law import check_mean_is_the_solve_ev, split_round_play
 
-from bjcore._game import GameEngine
+from bjcore import GameEngine
 
 EXACT = 1e-12
 LABEL = {17: 0, 18: 1, 19: 2, 20: 3, 21: 4, "natural": 5, 22: 6, "bust": 7}

@@ -97,7 +97,7 @@ def _natural_refund(rules, counts, upcard, pair, infinite=False):
 
 
 def _engine_split(rules, counts, upcard, pair, loss, infinite=False):
-    from bjcore._game import GameEngine
+    from bjcore import GameEngine
     from bjsolve.exact.kernel_rules import SPLIT_CLASSES, kernel_rules
     weights = [c / sum(counts) for c in counts] if infinite else [float(c) for c in counts]
     engine = GameEngine(weights, upcard,

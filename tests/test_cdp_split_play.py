@@ -27,7 +27,7 @@ from fractions import Fraction
 
 import pytest
 
-from bjcore._game import GameEngine
+from bjcore import GameEngine
 from bjsolve import Rules
 from bjsolve._reference_games import (GameReferenceSolver, brute_force_game_round,
                                       game_policy, reference_kwargs)

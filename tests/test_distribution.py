@@ -218,7 +218,7 @@ def test_two_hand_splits_exact_on_random_small_shoes(seed):
 def _kernel_split_policy(sol, split):
     """The post-split class's decisions for the hands of a two-hand split, as the kernel
     makes them (only the decisions: the law under them is the brute force's)."""
-    from bjcore._distribution import RoundLaws
+    from bjcore import RoundLaws
     from bjsolve.exact.kernel_rules import SPLIT_CLASSES, kernel_rules
     params = kernel_rules(sol.rules, SPLIT_CLASSES[split])
     laws = {}
@@ -650,7 +650,7 @@ def test_cdz_split_ace_ten_is_decided_on_the_natural_s_value():
     pure-Python reference (it once always stood, 0.077 under it against the 4)."""
     from fractions import Fraction
 
-    from bjcore._distribution import RoundLaws
+    from bjcore import RoundLaws
     from bjsolve._reference import ReferenceSolver
     from bjsolve.exact.distribution import column_values as _column_values
     from bjsolve.exact.kernel_rules import kernel_rules

@@ -92,8 +92,7 @@ def test_resplit_variance_exact_with_a_strategy_callable_and_insurance():
 def test_split_moments_mean_and_dealer_law_are_the_solvers(decks, cases):
     """The pair-of-hands construction's mean, per dealer outcome, is the split law's (the
     solver's construction), and in total the solve's split EV (CDZ-), to 1e-14."""
-    from bjcore._distribution import RoundLaws
-    from bjcore._split_moments import split_moment_law
+    from bjcore import RoundLaws, split_moment_law
     from bjsolve.exact.distribution import column_values as _column_values
     from bjsolve.exact.kernel_rules import SPLIT_CLASSES, kernel_rules
     rules = Rules(decks=decks)
@@ -139,8 +138,7 @@ def test_two_hand_split_moments_equal_the_exact_two_hand_law():
     """With two hands at most, the pair construction (the second card free for both, no
     pair card gone) and the exact two-hand pmf of ``RoundLaws.split_law`` are different
     computations of the same law: equal second moments per dealer outcome."""
-    from bjcore._distribution import RoundLaws
-    from bjcore._split_moments import split_moment_law
+    from bjcore import RoundLaws, split_moment_law
     from bjsolve.exact.distribution import column_values as _column_values
     from bjsolve.exact.kernel_rules import SPLIT_CLASSES, kernel_rules
     rules = Rules(decks=1, max_split_hands=2, hole_card="enhc")
@@ -162,8 +160,7 @@ def test_split_moment_jobs_give_the_same_figures_on_any_threads_in_any_order():
     """The resplits' second moments are jobs (one per dealer key and pair) run on any
     thread: run in reverse order, or on two threads, they give bit-identical figures, and
     the one-thread ``round_second_moments`` the same."""
-    from bjcore._distribution import RoundLaws
-    from bjcore._split_moments import round_second_moments, second_moments, split_moment_jobs
+    from bjcore import RoundLaws, round_second_moments, second_moments, split_moment_jobs
     from bjsolve.exact.kernel_rules import SPLIT_CLASSES, kernel_rules
     rules = Rules(decks=1, max_split_hands=4, resplit_aces=True)
     sol = solve(rules)

@@ -95,8 +95,7 @@ def test_split_law_mean_is_the_solver_split_value(kw, split, tc):
     """Every pair against every dealer key, whether or not the strategy splits it: the
     split's law (the kernel's combination of the split hands) has the solver's split value
     as its mean.  Regression: up to 8e-4 apart (2 decks at +1, a pair of 5s against a 10)."""
-    from bjcore._core import UpcardEngine
-    from bjcore._distribution import RoundLaws
+    from bjcore import RoundLaws, UpcardEngine
 
     from bjsolve.model.deal import Deal
     from bjsolve.exact.kernel_rules import SPLIT_CLASSES, kernel_rules

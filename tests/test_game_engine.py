@@ -1,4 +1,4 @@
-"""bjcore._game.GameEngine: the game walk (docs/algorithms.md, "The game walk").
+"""bjcore.GameEngine (src/bjcore/_game.pyx): the game walk (docs/algorithms.md, "The game walk").
 
 Every expected value here is independent of the engine:
 (a) with no game key, the classic engine (UpcardEngine) on the same shoe and rules;
@@ -18,9 +18,7 @@ import pytest
 from bjsolve import Rules
 from bjsolve.exact.kernel_rules import kernel_rules
 
-from bjcore import UpcardEngine
-from bjcore._game import GameEngine
-from bjcore._rules import check_rules
+from bjcore import GameEngine, UpcardEngine, check_rules
 
 FREE_BET = dict(dealer_22_push=1, free_double_totals=(1 << 9) | (1 << 10) | (1 << 11),
                 free_split_ranks=0b1111111110)

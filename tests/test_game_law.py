@@ -30,7 +30,7 @@ from bjsolve.exact.game_law import GAME_DEALER_OUTCOMES, law_arrays
 from bjsolve.exact.kernel_rules import SPLIT_CLASSES, kernel_rules
 from bjsolve.exact.policy import policy_engines
 
-from bjcore._game import GameEngine
+from bjcore import GameEngine
 
 EXACT = 1e-12
 LABEL = {17: 0, 18: 1, 19: 2, 20: 3, 21: 4, "natural": 5, 22: 6, "bust": 7}

@@ -4,7 +4,7 @@ import math
 
 import pytest
 
-from bjcore._rules import check_rules
+from bjcore import check_rules
 from bjsolve import Rules, Shoe, solve
 from bjsolve.exact.kernel_rules import kernel_rules
 from bjsolve.model.suited_shoe import SuitedShoe

@@ -135,7 +135,7 @@ def test_frozen_policy_replays_the_solve(split, rules):
                          ids=["2D", "1D-depleted"])
 def test_one_split_shoes_queued_with_the_unsplit_hands(shoe, split):
     """With one split allowed, a solve queues the split hands' own dealer shoes in its
-    walk over the unsplit hands (HandEngine.queue_folded_split_shoes); a split valued on
+    walk over the unsplit hands (_hands.queue_folded_split_shoes); a split valued on
     an engine that has not solved the round queues them in a walk over the split hands.
     The two give the same split values, bit for bit."""
     from bjsolve.exact.kernel_rules import SPLIT_CLASSES, kernel_rules

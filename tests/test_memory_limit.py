@@ -32,7 +32,7 @@ import bjsolve
 from bjsolve import Rules, Shoe
 from bjsolve.exact.kernel_rules import kernel_rules, SPLIT_CLASSES
 from bjsolve.exact.engines import make_engine
-import bjcore._core, bjcore._dealer, bjcore._memo
+import bjcore
 
 def engine_ev():
     global ENGINE
@@ -57,7 +57,7 @@ def kernel_params(split, decks, **rules):
 def spot_moments():
     # two spots' cross moment against an upcard 10 (key 10), CDZ-
     global LAWS
-    from bjcore._spot_moments import SpotMoments
+    from bjcore import SpotMoments
     shoe, params = kernel_params("CDZ-", 6)
     LAWS = SpotMoments(shoe.kernel_weights(), 10, params)
     return spot_again()
@@ -70,7 +70,7 @@ def round_laws():
     # up to four hands, exact two-hand laws off: every split played is combined
     # (approx_splits_played counts them)
     global LAWS
-    from bjcore._distribution import RoundLaws
+    from bjcore import RoundLaws
     shoe, params = kernel_params("CDZ-", 6, max_split_hands=4)
     LAWS = RoundLaws(shoe.kernel_weights(), 10, params, False, False)
     return laws_again()
@@ -99,9 +99,7 @@ soft, hard = resource.getrlimit(resource.RLIMIT_AS)
 for mb in limits:
     # the kernels' kept blocks and malloc's free memory back to the system: the limited
     # run must allocate afresh
-    bjcore._memo.release_recycled()
-    bjcore._dealer.release_recycled()
-    bjcore._core.release_memory()
+    bjcore.release_memory()
     resource.setrlimit(resource.RLIMIT_AS, (vm_size() + int(mb * 2**20), hard))
     try:
         got, error = run(), None

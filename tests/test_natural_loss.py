@@ -9,9 +9,7 @@ from fractions import Fraction as F
 import pytest
 
 import bjsolve
-from bjcore import UpcardEngine
-from bjcore._game import GameEngine
-from bjcore._rules import check_rules
+from bjcore import GameEngine, UpcardEngine, check_rules
 from bjsolve import Rules, Shoe, solve
 from game_reference_checks import compare_with_reference, solve_small
 from bjsolve._reference_games import (

@@ -171,7 +171,7 @@ def _split_values(rules, counts, upcard, pair, infinite=False):
     """(OBBO, BB+1) of splitting ``pair``: the engine's split_ev, and the card-by-card
     brute force of the whole split round with both natural rules (``split_round_play``)."""
     from fractions import Fraction
-    from bjcore._game import GameEngine
+    from bjcore import GameEngine
     from bjsolve._reference_games import brute_force_game_round
     from bjsolve.exact.kernel_rules import SPLIT_CLASSES, kernel_rules
     ref, rest, brute_kw, policy = split_round_play(rules, counts, upcard, pair, infinite)

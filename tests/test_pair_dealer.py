@@ -6,8 +6,7 @@ import random
 import pytest
 
 import bjsolve
-from bjcore._dealer import dealer_trie
-from bjcore._pair_dealer import PairDealer
+from bjcore import PairDealer, dealer_trie
 
 STARTS = [(1,), (2,), (5,), (6,), (9,), (10,), (2, 3), (6, 10)]
 

@@ -15,8 +15,7 @@ import warnings
 import pytest
 
 import bjsolve
-from bjcore import UpcardEngine
-from bjcore._rules import check_rules
+from bjcore import UpcardEngine, check_rules
 from bjsolve import Rules, Shoe, solve
 from bjsolve._reference_games import (GameReferenceSolver, brute_force_game_round,
                                       game_policy, reference_kwargs)

@@ -34,8 +34,8 @@ def test_trip_ruin_on_a_fine_lattice_does_the_work_it_estimates(monkeypatch):
             assert work["seconds"] <= risk.MAX_TRIP_SECONDS, "beyond the limit"
         return built(self, k)
 
-    import bjcore._ruin
-    rounds_run = bjcore._ruin.killed_rounds
+    import bjcore
+    rounds_run = bjcore.killed_rounds   # (the walk looks the kernel up here: _TripWalk)
 
     def counting_rounds(f, steps, probs, rounds, cut=0.0):
         work["seconds"] += rounds * (len(f) + rounds * max(int(steps[-1]), 0)) * len(steps) \
@@ -44,7 +44,7 @@ def test_trip_ruin_on_a_fine_lattice_does_the_work_it_estimates(monkeypatch):
         return rounds_run(f, steps, probs, rounds, cut)
 
     monkeypatch.setattr(walk, "kernel", counting_kernel)
-    monkeypatch.setattr(bjcore._ruin, "killed_rounds", counting_rounds)
+    monkeypatch.setattr(bjcore, "killed_rounds", counting_rounds)
     for bankroll, rounds in ((5, 350), (3, 1000)):
         # with an edge of ~1.5 units a round, the ruin after 350 rounds (from ~500 units
         # up) is negligible: the trip ruin is the lifetime ruin (ladder heights)

@@ -299,7 +299,7 @@ def test_split_moments_against_a_brute_force_on_a_small_shoe(pair, up):
     of every card of the real round; the split hands play the kernel's decisions (the
     law, not the decisions, is under test; the means are checked against the solver's
     split EV below)."""
-    from bjcore._distribution import RoundLaws
+    from bjcore import RoundLaws
 
     from bjsolve.counting.risk_indices import split_moments
     from bjsolve.exact.kernel_rules import SPLIT_CLASSES, kernel_rules

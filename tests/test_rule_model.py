@@ -12,10 +12,8 @@ are the rule model's wording, written out here; expected decoded values come fro
 import numpy as np
 import pytest
 
-from bjcore._core import UpcardEngine
-from bjcore._distribution import RoundLaws
-from bjcore._rules import OPTIONAL_RULE_KEYS, RULE_KEYS, check_rules, check_shoe
-from bjcore._spot_moments import SpotMoments
+from bjcore import (OPTIONAL_RULE_KEYS, RULE_KEYS, RoundLaws, SpotMoments, UpcardEngine,
+                    check_rules, check_shoe)
 from bjsolve import Rules, Shoe
 from bjsolve.exact.kernel_rules import kernel_rules, natural_tie_value
 from bjsolve.simulation.simulator import build_plan

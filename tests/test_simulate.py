@@ -224,7 +224,7 @@ def test_same_seed_same_result_whatever_the_threads():
 
 
 def test_generator_is_uniform_and_seeded_per_chunk():
-    from bjcore._simulate import random_integers
+    from bjcore import random_integers
     a = random_integers(1, 0, 60_000, 6)
     assert (a == random_integers(1, 0, 60_000, 6)).all()
     assert not (a == random_integers(1, 1, 60_000, 6)).all()
@@ -479,9 +479,9 @@ def test_penetration_messages_give_the_range_taken(penetration):
 def test_the_shoe_limit_is_the_kernels():
     """One limit: simulate's MAX_SHOE_CARDS is the kernel's MAX_CARDS (not a copy)."""
     import importlib
-    import bjcore._simulate
+    import bjcore
     sim = importlib.import_module("bjsolve.simulation.simulator")
-    assert sim.MAX_SHOE_CARDS is bjcore._simulate.MAX_CARDS
+    assert sim.MAX_SHOE_CARDS is bjcore.MAX_CARDS
 
 
 @pytest.mark.parametrize("shoe", [[3 * 10**8] * 10,                 # 3e9 cards: past 2**31
@@ -505,7 +505,7 @@ def test_a_shoe_too_large_to_hold_is_refused(shoe):
 def test_the_kernel_refuses_a_shoe_it_cannot_hold(counts, words):
     """A GamePlan is public: a hand-made one with a shoe past the kernel's limit is a
     ValueError from the kernel itself (its card positions overflowed: a segfault)."""
-    from bjcore._simulate import MAX_CARDS
+    from bjcore import MAX_CARDS
     from bjsolve.simulation.simulator import MAX_SHOE_CARDS, build_plan
     assert MAX_CARDS == MAX_SHOE_CARDS
     plan, _ = build_plan(Rules(decks=1), penetration="every-round")

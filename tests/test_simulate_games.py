@@ -32,7 +32,7 @@ import numpy as np
 import pytest
 
 import bjsolve
-from bjcore._rules import check_rules
+from bjcore import check_rules
 from bjsolve import Rules, Shoe
 from bjsolve.exact.kernel_rules import kernel_rules
 
@@ -536,7 +536,7 @@ def test_free_splits_and_doubles_on_a_shoe_of_fives(game, want):
 def test_kernel_decision_kinds():
     """The table's kinds: 3 classic; a split ace's stand-or-double adds one; the
     after-double choices two per double a hand can make."""
-    from bjcore._simulate import game_kinds
+    from bjcore import game_kinds
     assert game_kinds(0, False, False, False) == 3
     assert game_kinds(0, False, True, False) == 4
     assert game_kinds(0, False, True, True) == 3

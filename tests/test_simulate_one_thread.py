@@ -43,9 +43,10 @@ if sys.argv[3] == "warm":
 # cold or warm, the compiled modules are loaded before any limit: loading one under a tight
 # RLIMIT_AS can make glibc's loader abort (exit 127) for want of memory for its
 # thread-local data, a failure of dlopen that no library can turn into a MemoryError
-import importlib, pkgutil, bjcore
-for module in pkgutil.iter_modules(bjcore.__path__):
-    importlib.import_module("bjcore." + module.name)
+# (bjcore loads each module on first use: every name of its interface loads them all)
+import bjcore
+for name in bjcore.__all__:
+    getattr(bjcore, name)
 soft, hard = resource.getrlimit(resource.RLIMIT_AS)
 results = []
 for mb in json.loads(sys.argv[2]):

@@ -17,8 +17,7 @@ from fractions import Fraction
 import pytest
 
 import bjsolve
-from bjcore import UpcardEngine
-from bjcore._game import GameEngine
+from bjcore import GameEngine, UpcardEngine
 from bjsolve import Rules, Shoe, solve
 from game_reference_checks import compare_with_reference as _compare
 from game_reference_checks import solve_small as _solve

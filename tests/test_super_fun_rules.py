@@ -19,8 +19,7 @@ from fractions import Fraction
 import pytest
 
 import bjsolve
-from bjcore import UpcardEngine
-from bjcore._game import GameEngine
+from bjcore import GameEngine, UpcardEngine
 from bjsolve import Rules, Shoe, solve
 from bjsolve._reference_games import (GameReferenceSolver, brute_force_game_round,
                                       game_dealer_probabilities, game_policy,

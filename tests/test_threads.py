@@ -9,7 +9,7 @@ import importlib
 
 import pytest
 
-from bjcore import _dealer, _memo
+import bjcore
 from bjsolve import Rules, Shoe, solve
 from bjsolve.exact.scheduler import WORK_ORDER as _WORK_ORDER
 
@@ -27,30 +27,27 @@ def test_recycled_tables_give_the_values_of_fresh_ones():
     cleared before reuse, or the values below would differ."""
     rules, shoe = Rules(decks=1), Shoe.decks(1).remove(5, 5, 10)
     gc.collect()
-    _memo.release_recycled()
-    _dealer.release_recycled()
+    bjcore.release_memory()
     fresh = _values(solve(rules, shoe=shoe, split="CDP", threads=1))
     gc.collect()
     # other solves of the same size leave their blocks behind, then the solve again
     for other in (Rules(decks=1, hit_soft_17=True), Rules(decks=1, double="10-11")):
         solve(other, shoe=shoe, split="CDP", threads=2)
     gc.collect()
-    assert _memo.recycled_bytes() > 0
+    assert bjcore.recycled_bytes() > 0
     assert _values(solve(rules, shoe=shoe, split="CDP", threads=2)) == fresh   # bit for bit
     assert _values(solve(rules, shoe=shoe, split="CDP", threads=1)) == fresh
 
 
-@pytest.mark.parametrize("pool", [_memo, _dealer], ids=["tables", "rows"])
-def test_recycled_memory_is_bounded_and_can_be_released(pool):
+def test_recycled_memory_is_bounded_and_can_be_released():
     for _ in range(3):
         solve(Rules(decks=2), split="CDP1", threads=2)
     gc.collect()
-    kept = pool.recycled_bytes()
+    kept = bjcore.recycled_bytes()
     assert 0 < kept <= 256 << 20
-    # one pool for the process (recycle.h): both modules tell and release the same blocks
-    assert _memo.recycled_bytes() == _dealer.recycled_bytes() == kept
-    assert pool.release_recycled() == kept
-    assert _memo.recycled_bytes() == _dealer.recycled_bytes() == 0
+    # the tables' and the rows' blocks, all of them, released by the one call
+    assert bjcore.release_memory() == kept
+    assert bjcore.recycled_bytes() == 0
 
 
 def test_importing_changes_nothing_in_the_process():
@@ -62,13 +59,14 @@ def test_importing_changes_nothing_in_the_process():
     script = textwrap.dedent('''
         import platform, signal
         sigint = signal.getsignal(signal.SIGINT)   # (ignored when the tests run in background)
-        import bjsolve, bjcore._core as core, bjcore._memo as memo
-        from bjcore import _chart, _distribution, _simulate, _spot_moments, _split_moments
-        assert not core.keeps_freed_memory(), "tuned on import"
+        import bjsolve, bjcore
+        for name in bjcore.__all__:   # (each loads its compiled module: all of them)
+            getattr(bjcore, name)
+        assert not bjcore.keeps_freed_memory(), "tuned on import"
         assert signal.getsignal(signal.SIGINT) == sigint
-        assert memo.recycled_bytes() == 0
+        assert bjcore.recycled_bytes() == 0
         bjsolve.solve(bjsolve.Rules(decks=1), threads=1)
-        assert core.keeps_freed_memory() == (platform.libc_ver()[0] == "glibc")
+        assert bjcore.keeps_freed_memory() == (platform.libc_ver()[0] == "glibc")
     ''')
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
                           timeout=300)
@@ -276,7 +274,7 @@ def test_an_interrupted_caller_stops_the_helpers_walks():
     thread of the run (the helpers' game walks poll it in their long loops), before the
     caller waits for the keys the helpers hold; a later run has a token of its own."""
     import threading
-    from bjcore._game import bind_stop
+    from bjcore import bind_stop
     scheduler = importlib.import_module("bjsolve.exact.scheduler")
     caller = threading.get_ident()
     seen = []
@@ -304,7 +302,7 @@ def test_an_interrupted_caller_stops_the_helpers_walks():
 def test_a_stopped_game_walk_raises_and_its_engine_recovers():
     """A walk whose stop token is set gives up its long loops (BB+1's split sums) with
     KeyboardInterrupt and drops its tables; the engine then values as a fresh one."""
-    from bjcore._game import StopToken, bind_stop
+    from bjcore import StopToken, bind_stop
     from bjsolve.exact.engines import make_engine
     from bjsolve.exact.kernel_rules import SPLIT_CLASSES, kernel_rules
     rules = Rules(decks=1, hole_card="enhc", natural_loss="bb+1", max_split_hands=4)
@@ -349,13 +347,10 @@ def test_a_forked_child_solves_with_threads():
 
 
 def test_memory_given_back_to_the_system_changes_no_value():
-    """Freed memory kept by malloc between solves (see bjcore._core) and memory given
-    back and faulted in afresh give the same values, bit for bit."""
-    from bjcore import _core
+    """Freed memory kept by malloc between solves (see src/bjcore/_core.pyx) and memory
+    given back and faulted in afresh give the same values, bit for bit."""
     rules = Rules(decks=2)
     kept = _values(solve(rules, split="CDP1", threads=2))
     gc.collect()
-    _core.release_memory()
-    _memo.release_recycled()
-    _dealer.release_recycled()
+    bjcore.release_memory()
     assert _values(solve(rules, split="CDP1", threads=2)) == kept

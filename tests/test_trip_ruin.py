@@ -88,7 +88,7 @@ def test_positive_edge_far_bankroll():
 
 
 def test_compiled_rounds_against_a_python_loop():
-    from bjcore._ruin import killed_rounds
+    from bjcore import killed_rounds
     steps = np.array([-3, -1, 0, 2, 5])
     probs = np.array([0.1, 0.35, 0.15, 0.3, 0.1])
     f = np.array([0.1, 0.0, 0.3, 0.25, 0.05, 0.3])

@@ -41,8 +41,9 @@ def imports_done() -> None:
         return
     import numpy  # noqa: F401
 
-    import bjcore  # noqa: F401  (its kernels take numpy's C interface, which an
-    #                              interrupt in their import would turn into an ImportError)
+    # the engines' kernels (bjcore loads each on first use): they take numpy's C
+    # interface, which an interrupt in their import would turn into an ImportError
+    from bjcore import GameEngine, UpcardEngine  # noqa: F401
     _signal.signal(_signal.SIGINT, _signal.default_int_handler)
 
 

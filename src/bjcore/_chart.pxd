@@ -3,11 +3,11 @@ from libc.stdint cimport int32_t, uint64_t
 from bjcore._alloc cimport vector
 
 from bjcore._defs cimport N_RANKS
-from bjcore._policy cimport PolicyEngine
+from bjcore._engine cimport Engine
 
 
 cdef class DecisionSignatures:
-    cdef PolicyEngine engine
+    cdef Engine engine                # the policy engine's state
     cdef double limit[N_RANKS]
     cdef vector[int32_t] slot_of      # signature -> index into the signatures met, or -1
     cdef vector[int32_t] met          # signatures met, in order

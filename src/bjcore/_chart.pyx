@@ -20,7 +20,9 @@ from bjcore._alloc cimport vector, guard
 from bjcore._defs cimport *
 from bjcore._hands cimport hand_add, hand_remove
 from bjcore._memo cimport DecisionTable
-from bjcore._policy cimport PolicyEngine
+from bjcore._engine cimport Engine
+from bjcore._splits cimport hands_limit
+from bjcore._core cimport UpcardEngine
 
 # signature bits: kind (2) | may double | may split | may surrender | two cards |
 # holds an ace | hard total (5 bits) | pair rank (4 bits, 0: not a two-card pair)
@@ -45,8 +47,9 @@ cdef class DecisionSignatures:
     frozen decisions."""
     # attributes declared in _chart.pxd
 
-    def __init__(self, PolicyEngine engine not None, limit):
+    def __init__(self, UpcardEngine upcard_engine not None, limit):
         cdef int r
+        cdef Engine engine = upcard_engine.e
         if engine.rules.split_class != SPLIT_POLICY:
             raise ValueError("DecisionSignatures needs a policy engine (split class 3)")
         for r in range(N_RANKS):
@@ -75,18 +78,18 @@ cdef class DecisionSignatures:
 
     cdef void record(self) noexcept nogil:
         cdef int base, start, split_hand, p, dbl
-        base = (self.engine.hard_sum << SIG_HARD_SHIFT) | (SIG_ACE if self.engine.cnt[0] > 0 else 0)
-        if self.engine.n_cards == 2:
+        base = (self.engine.hand.hard_sum << SIG_HARD_SHIFT) | (SIG_ACE if self.engine.hand.cnt[0] > 0 else 0)
+        if self.engine.hand.n_cards == 2:
             base |= SIG_TWO
             for p in range(N_RANKS):
-                if self.engine.cnt[p] == 2:
+                if self.engine.hand.cnt[p] == 2:
                     base |= (p + 1) << SIG_PAIR_SHIFT
         dbl = self.engine.may_double()
         start = base | (SIG_DOUBLE if dbl else 0)
         split_hand = base | (SIG_DOUBLE if dbl and self.engine.rules.double_after_split else 0)
-        if self.engine.n_cards == 2:
+        if self.engine.hand.n_cards == 2:
             p = (base >> SIG_PAIR_SHIFT) & 15
-            if p and self.engine.hands_limit(p) >= 2:
+            if p and hands_limit(self.engine, p) >= 2:
                 start |= SIG_SPLIT
             if self.engine.rules.surrender != 0:
                 start |= SIG_SURRENDER
@@ -99,12 +102,12 @@ cdef class DecisionSignatures:
         # hands.compositions: ranks in non-decreasing order, hard total <= 21, counts
         # within the limit; every hand of two or more cards is recorded
         cdef int r
-        if self.engine.n_cards >= 2:
+        if self.engine.hand.n_cards >= 2:
             self.record()
         for r in range(lowest, 11):
-            if self.engine.hard_sum + r > 21:
+            if self.engine.hand.hard_sum + r > 21:
                 break
-            if self.engine.cnt[r - 1] + 1 > self.limit[r - 1]:
+            if self.engine.hand.cnt[r - 1] + 1 > self.limit[r - 1]:
                 continue
             hand_add(self.engine, r - 1)
             self.walk(r)
@@ -143,7 +146,7 @@ cdef class DecisionSignatures:
         written)."""
         cdef vector[int] codes
         cdef size_t i
-        cdef PolicyEngine e = self.engine
+        cdef Engine e = self.engine
         if <size_t>len(actions) != self.met.size():
             raise ValueError(f"freeze needs {self.met.size()} actions, got {len(actions)}")
         guard(codes.reserve(len(actions)))   # (the push_backs then never allocate)

@@ -2,8 +2,8 @@
 # bjcore._dealer; it is cimported here too so that ``from bjcore._core cimport DealerTrie``
 # keeps working.
 from bjcore._dealer cimport DealerTrie
-from bjcore._policy cimport PolicyEngine
+from bjcore._engine cimport Engine
 
 
-cdef class UpcardEngine(PolicyEngine):
-    cdef void set_hand(self, list counts)
+cdef class UpcardEngine:
+    cdef Engine e                     # the state the recursions are functions of

@@ -1,6 +1,8 @@
 from collections.abc import Sequence
 from typing import SupportsFloat, SupportsIndex
 
+from typing_extensions import disjoint_base
+
 import numpy as np
 import numpy.typing as npt
 
@@ -16,6 +18,7 @@ def tune_allocator() -> bool: ...
 def keeps_freed_memory() -> bool: ...
 def release_memory() -> bool: ...
 
+@disjoint_base
 class UpcardEngine:
     @property
     def upcard(self) -> int: ...

@@ -12,21 +12,29 @@ The kernel is split by concern, one module (with its ``.pxd``) each:
   store of distributions (``DealerTrie``, ``DealerStore``, ``dealer_trie``);
 * ``_pair_dealer``: split hands' dealer distributions, one grouped trie pass serving every
   number of extra pair cards gone (``PairDealer``);
-* ``_hands``: hand state and the stand / hit / double values in every context
-  (``HandEngine``);
-* ``_splits``: the split expectation (``SplitEngine``);
-* ``_round``: the round-start choice and E(u) (``RoundEngine``);
-* ``_policy``: frozen decisions (``PolicyEngine``);
-* ``_core`` (here): ``UpcardEngine``, whose ``def`` methods check their arguments and
-  release the GIL around whole computations.
+* ``_engine``: the engine's state, one object owning every array of a dealer key's solve
+  (``Engine``: the decoded shoe and rules, the hand being valued, the memo tables, the
+  frozen decisions);
+* ``_hands``: the stand / hit / double values in every context and the strategy's pick,
+  functions of that state;
+* ``_splits``: the split expectation;
+* ``_round``: the round-start choice and E(u);
+* ``_policy``: recording frozen decisions;
+* ``_core`` (here): ``UpcardEngine``, which owns an ``Engine``; its ``def`` methods check
+  their arguments and release the GIL around whole computations.
 """
 from libc.math cimport NAN
 
 from bjcore._defs cimport *
 from bjcore._alloc cimport guard, guard_double, guard_int
-from bjcore._hands cimport hand_add, hand_remove
 from bjcore._rules cimport decode_hand
-from bjcore._policy cimport PolicyEngine
+from bjcore._engine cimport Engine, hand_add
+from bjcore._hands cimport get, next_card_weights, hole_natural_chance
+from bjcore._splits cimport hands_limit, split_value
+from bjcore._round cimport surrender_value, round_value
+from bjcore._policy cimport freeze_all
+from bjcore._memo cimport DecisionTable
+from bjcore._rules cimport decode_policy_entry
 
 from bjcore import _dealer
 from bjcore._dealer import dealer_trie
@@ -93,14 +101,32 @@ def release_memory():
     return bool(bj_release_memory())
 
 
-cdef class UpcardEngine(PolicyEngine):
+cdef void set_hand(Engine self, list counts):
+    """The current hand: ``counts`` (checked by the caller)."""
+    self.clear_hand()
+    for r in range(N_RANKS):
+        for _ in range(<int>counts[r]):
+            hand_add(self, r)
+
+
+cdef class UpcardEngine:
     """Exact player values against one upcard for one shoe and rule set.
 
-    ``UpcardEngine(shoe, dealer, rules, infinite=False, fractional=False)``: see
-    ``HandEngine.__init__``.  Values are unconditioned fractions of the initial bet; the
-    Python layer conditions them on no dealer blackjack.  One engine per upcard, so
-    several can run in parallel threads without sharing memo tables.
+    ``UpcardEngine(shoe, dealer, rules, infinite=False, fractional=False)``: the engine's
+    state (``_engine.Engine``: see its ``__init__`` for the arguments), owned, and the
+    Python edge of the recursions that are its functions.  Values are unconditioned
+    fractions of the initial bet; the Python layer conditions them on no dealer
+    blackjack.  One engine per upcard, so several can run in parallel threads without
+    sharing memo tables.
     """
+
+    def __init__(self, shoe, dealer, dict rules, bint infinite=False, bint fractional=False):
+        self.e = Engine(shoe, dealer, rules, infinite, fractional)
+
+    @property
+    def upcard(self):
+        """The upcard's rank 1..10 (0 when both dealer cards are known)."""
+        return self.e.upcard
 
     # Every kernel call below runs under a guard (alloc.h): out of memory raises
     # MemoryError here, and the engine, marked spoiled, drops its half-updated memo
@@ -109,92 +135,93 @@ cdef class UpcardEngine(PolicyEngine):
 
     def round_ev(self):
         """E(u), unconditioned."""
+        cdef Engine e = self.e
         cdef double v
-        self.recover()
+        e.recover()
         try:
             with nogil:
-                v = guard_double(self.round_value())
+                v = guard_double(round_value(e))
         except MemoryError:
-            self.out_of_memory()
+            e.out_of_memory()
             raise
         return v
 
     def _check_hand(self, counts, bint in_shoe=True):
         """The hand's 10 counts as ints, checked (``_rules.decode_hand``)."""
-        return decode_hand(counts, self.shoe, self.dealer_cnt, self.infinite, in_shoe)
-
-    cdef void set_hand(self, list counts):
-        self.clear_hand()
-        for r in range(N_RANKS):
-            for _ in range(<int>counts[r]):
-                hand_add(self, r)
+        cdef Engine e = self.e
+        return decode_hand(counts, e.shoe, e.dealer_cnt, e.infinite, in_shoe)
 
     def surrender_ev(self, counts):
         """Unconditioned surrender value of the original two cards."""
+        cdef Engine e = self.e
         cdef double v
-        self.recover()
-        self.set_hand(self._check_hand(counts))
-        v = self.surrender_value()   # (allocates nothing)
-        self.clear_hand()
+        e.recover()
+        set_hand(e, self._check_hand(counts))
+        v = surrender_value(e)   # (allocates nothing)
+        e.clear_hand()
         return v
 
     def hand_values(self, counts):
         """(stand, hit, double, natural chance) unconditioned, for an unsplit hand."""
+        cdef Engine e = self.e
         cdef double pi[N_RANKS]
         cdef double st, ht, dd, beta
-        self.recover()
-        self.set_hand(self._check_hand(counts))
+        e.recover()
+        set_hand(e, self._check_hand(counts))
         try:
             with nogil:
-                st = guard_double(self.get(ACT_STAND))
-                ht = guard_double(self.get(ACT_HIT))
-                dd = guard_double(self.get(ACT_DOUBLE))
-                self.next_card_weights(pi)
-                beta = self.hole_natural_chance(pi)
-                self.clear_hand()
+                st = guard_double(get(e, ACT_STAND))
+                ht = guard_double(get(e, ACT_HIT))
+                dd = guard_double(get(e, ACT_DOUBLE))
+                next_card_weights(e, pi)
+                beta = hole_natural_chance(e, pi)
+                e.clear_hand()
         except MemoryError:
-            self.out_of_memory()
+            e.out_of_memory()
             raise
         return st, ht, dd, beta
 
     def may_double_hand(self, counts, bint after_split=False):
         """Whether the rules allow doubling this hand (after a split: DAS gate too)."""
+        cdef Engine e = self.e
         cdef int ok
-        self.set_hand(self._check_hand(counts, in_shoe=False))
-        ok = self.may_double()
-        if after_split and not self.rules.double_after_split:
+        set_hand(e, self._check_hand(counts, in_shoe=False))
+        ok = e.may_double()
+        if after_split and not e.rules.double_after_split:
             ok = 0
-        self.clear_hand()
+        e.clear_hand()
         return bool(ok)
 
     def split_limit(self, int pair):
         """M(P): hands the pair may become (0 or 1: no split)."""
+        cdef Engine e = self.e
         if pair < 1 or pair > 10:
             raise ValueError("pair rank must be 1..10")
-        return self.hands_limit(pair)
+        return hands_limit(e, pair)
 
     def split_ev(self, int pair):
         """(unconditioned split expectation, natural chance over S - 2P - u), or NaN."""
+        cdef Engine e = self.e
         cdef double v, left = 0.0
         cdef double rho[N_RANKS]
         cdef int r, hole
         if pair < 1 or pair > 10:
             raise ValueError("pair rank must be 1..10")
-        self.recover()
+        e.recover()
         try:
             with nogil:
-                v = guard_double(self.split_value(pair))
+                v = guard_double(split_value(e, pair))
         except MemoryError:
-            self.out_of_memory()
+            e.out_of_memory()
             raise
         beta = 0.0
-        hole = self.hole_rank
+        hole = e.hole_rank
         if hole >= 0:
-            if self.infinite:
-                beta = self.shoe[hole]
+            if e.infinite:
+                beta = e.shoe[hole]
             else:
                 for r in range(N_RANKS):
-                    rho[r] = self.shoe[r] - self.dealer_cnt[r]
+                    rho[r] = e.shoe[r] - e.dealer_cnt[r]
                 rho[pair - 1] -= 2
                 for r in range(N_RANKS):
                     left += rho[r]
@@ -204,4 +231,59 @@ cdef class UpcardEngine(PolicyEngine):
     @property
     def memo_sizes(self):
         """(dealer distributions, hand contexts) held in the memo tables."""
-        return self.dealer.index.count, self.value_index.count
+        cdef Engine e = self.e
+        return e.dealer.index.count, e.value_index.count
+
+    def freeze_decisions(self):
+        """Record this engine's decision for every hand composition (original two cards,
+        later decisions, split hands as its post-split class plays them) as its policy,
+        to be copied to engines of depleted shoes (fixed-strategy effects of removal).
+        Returns the number of decisions recorded."""
+        cdef Engine e = self.e
+        cdef double left[N_RANKS]
+        cdef int p
+        if e.rules.split_class == SPLIT_POLICY:
+            raise ValueError("a policy engine plays frozen decisions; it has none to record")
+        if e.policy_shared:
+            e.policy = DecisionTable()
+            e.policy_shared = False
+        e.policy.split_context = {SPLIT_CDZ: 0, SPLIT_CDP1: 1,
+                                     SPLIT_CDP: 2}[e.rules.split_class]
+        for p in range(N_RANKS):
+            left[p] = e.shoe[p] - e.dealer_cnt[p]
+        e.recover()
+        try:
+            with nogil:
+                guard(freeze_all(e, left))
+        except MemoryError:
+            e.out_of_memory()
+            e.policy = DecisionTable()   # half a record is no record
+            raise
+        return len(e.policy)
+
+    def copy_policy_to(self, UpcardEngine other not None):
+        """Give ``other`` (a policy-mode engine) this engine's recorded decisions (shared,
+        not copied: ``other`` copies them before any change of its own)."""
+        cdef Engine e = self.e
+        other.e.policy = e.policy
+        other.e.policy_shared = True
+        e.policy_shared = True
+
+    def set_policy(self, int kind, counts, int action):
+        """Freeze the action for a composition: kind 0 start, 1 later, 2 split hand."""
+        cdef Engine e = self.e
+        cdef uint64_t key = decode_policy_entry(kind, counts, action, KIND_SPLIT)
+        if e.policy_shared:
+            e.policy = e.policy.copy()
+            e.policy_shared = False
+        if kind == KIND_SPLIT and e.policy.split_context != 0:
+            raise ValueError("this engine's split-hand decisions are recorded per split "
+                             "context; set_policy gives one per composition")
+        guard(e.policy.set(key, action))
+
+    @property
+    def policy_misses(self):
+        """Decisions a policy solve met that had no frozen action (should be 0)."""
+        cdef Engine e = self.e
+        return e.policy_missing
+

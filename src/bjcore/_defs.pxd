@@ -134,6 +134,143 @@ cdef inline int soft_total(int hard, int aces) noexcept nogil:
     return hard
 
 
+# ---- the round's first cards and a split's removal recursions -------------------------
+# The value engine and the round-law kernel deal and split alike.
+
+cdef inline double first_two_chance(const double* n, double left, int c1, int c2,
+                                    bint infinite) noexcept nogil:
+    """The chance that the player's first two cards are c1 then c2 (rank indices), from
+    the counts ``n`` (``left`` cards; probabilities when ``infinite``); 0 when the shoe
+    cannot deal them."""
+    cdef double w
+    if infinite:
+        return n[c1] * n[c2]
+    w = n[c1] * (n[c2] - (1 if c1 == c2 else 0))
+    if w <= 0.0:
+        return 0.0
+    return w / (left * (left - 1))
+
+
+cdef inline void split_removal_counts(const double* shoe, const int* dealer_cnt,
+                                      double shoe_size, int p, bint infinite, double* pp,
+                                      double* m, double* n) noexcept nogil:
+    """What the split construction's removal recursions (X_{a,b}, N_{a,b}) of pair index
+    ``p`` draw from: on a finite shoe the ``m`` pair cards and ``n`` cards left beside the
+    two pair cards and the dealer's; on an infinite one, the pair rank's chance ``pp``
+    (``m`` and ``n`` 0; ``pp`` is left alone on a finite shoe)."""
+    cdef int r, dealer_n = 0
+    if infinite:
+        pp[0] = shoe[p]
+        m[0] = 0.0
+        n[0] = 0.0
+        return
+    for r in range(N_RANKS):
+        dealer_n += dealer_cnt[r]
+    m[0] = shoe[p] - 2 - dealer_cnt[p]
+    n[0] = shoe_size - 2 - dealer_n
+
+
+# ---- surrendering ----------------------------------------------------------------------
+# The value engine (_round) and the round-law kernel (RoundLaws) value it alike.
+
+cdef inline double surrender_worth(const RuleParams* rules, double hole_natural) noexcept nogil:
+    """Surrendering, unconditioned: early surrender (``surrender`` 2) keeps half the bet
+    even against a natural; late surrender only when the dealer has none (``hole_natural``:
+    the chance the hole card makes one)."""
+    if rules.surrender == 2:
+        return -0.5
+    return -0.5 - 0.5 * hole_natural
+
+
+# ---- a player hand as the recursions hold it ------------------------------------------
+# The value engine (_engine.Engine) and the round-law kernel (RoundLaws) walk the same hands:
+# this is their one hand state and its operations.
+
+cdef struct HandCards:
+    int cnt[N_RANKS]      # the hand's cards by rank index
+    int hard_sum          # their sum, aces as 1
+    int n_cards
+    int pair_rank         # 0 for an unsplit hand, else the split pair's rank 1..10
+    int extra             # extra pair cards known to be gone (the split context e)
+
+
+cdef inline void cards_clear(HandCards* h) noexcept nogil:
+    cdef int r
+    for r in range(N_RANKS):
+        h.cnt[r] = 0
+    h.hard_sum = 0
+    h.n_cards = 0
+    h.pair_rank = 0
+    h.extra = 0
+
+
+cdef inline void cards_add(HandCards* h, int r) noexcept nogil:
+    h.cnt[r] += 1
+    h.hard_sum += r + 1
+    h.n_cards += 1
+
+
+cdef inline void cards_remove(HandCards* h, int r) noexcept nogil:
+    h.cnt[r] -= 1
+    h.hard_sum -= r + 1
+    h.n_cards -= 1
+
+
+cdef inline int cards_total(const HandCards* h) noexcept nogil:
+    return soft_total(h.hard_sum, h.cnt[0])
+
+
+cdef inline bint cards_soft(const HandCards* h) noexcept nogil:
+    return h.cnt[0] > 0 and h.hard_sum + 10 <= 21
+
+
+cdef inline bint cards_natural(const HandCards* h) noexcept nogil:
+    """An ace and a ten as the two cards of an unsplit hand."""
+    return h.pair_rank == 0 and h.n_cards == 2 and h.cnt[0] == 1 and h.cnt[9] == 1
+
+
+cdef inline uint64_t cards_key(const HandCards* h) noexcept nogil:
+    """The hand's composition, packed COUNT_BITS per rank (``rank_unit``)."""
+    cdef uint64_t key = 0
+    cdef int r
+    for r in range(N_RANKS):
+        key += <uint64_t>h.cnt[r] * rank_unit(r)
+    return key
+
+
+cdef inline uint64_t cards_removed_key(const HandCards* h, uint64_t hand_key) noexcept nogil:
+    """The cards out of the shoe for a hand whose composition key is ``hand_key``: its own
+    and, split, its extra pair cards (the key of its dealer outcome laws)."""
+    if h.pair_rank == 0:
+        return hand_key
+    return hand_key + <uint64_t>h.extra * rank_unit(h.pair_rank - 1)
+
+
+cdef inline uint64_t decision_key(const HandCards* h, uint64_t hand_key, int kind,
+                                  int split_context) noexcept nogil:
+    """A decision's key in a table of frozen decisions (``_memo.DecisionTable``): the hand's
+    composition ``hand_key`` and the kind of decision; a split hand's also its split
+    context where the table keeps contexts apart (``split_context`` 1, CDP1: the pair rank,
+    as with one extra pair card gone; 2, CDP: the pair rank and the extra pair cards)."""
+    cdef uint64_t key = hand_key | (<uint64_t>kind << KIND_SHIFT)
+    if kind == KIND_SPLIT and split_context > 0:
+        key |= ((<uint64_t>h.pair_rank << PAIR_SHIFT)
+                | (<uint64_t>(1 if split_context == 1 else h.extra) << EXTRA_SHIFT))
+    return key
+
+
+cdef inline int split_hands_limit(const RuleParams* rules, const double* shoe, bint infinite,
+                                  int pair) noexcept nogil:
+    """The most hands a pair of rank ``pair`` may be split into: the rules' limit, two for
+    aces that may not be resplit, and no more than the shoe's cards of the rank."""
+    cdef int limit = rules.max_split_hands
+    if pair == 1 and not rules.resplit_aces and limit > 2:
+        limit = 2
+    if not infinite and shoe[pair - 1] < limit:
+        limit = <int>shoe[pair - 1]
+    return limit
+
+
 cdef inline bint split_context_weights(const double* shoe, const int* dealer_cnt, int p,
                                        int a, bint infinite, double* rho) noexcept nogil:
     """The next-card probabilities ``rho`` of a split hand of pair index ``p`` holding its

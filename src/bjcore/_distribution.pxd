@@ -3,9 +3,11 @@ from libc.stdint cimport int64_t, uint64_t, int8_t
 from libcpp.unordered_map cimport unordered_map
 from bjcore._alloc cimport vector
 
-from bjcore._defs cimport RuleParams
+from bjcore._defs cimport (RuleParams, HandCards, cards_clear, cards_add, cards_remove,
+                           cards_total, cards_soft, cards_natural, cards_key,
+                           cards_removed_key, split_hands_limit, decision_key)
 from bjcore._dealer cimport DealerTrie   # the one dependency on the core: dealer enumeration
-from bjcore._memo cimport HashIndex
+from bjcore._memo cimport HashIndex, DecisionTable
 
 
 cdef enum:
@@ -44,21 +46,21 @@ cdef class RoundLaws:
     cdef int dealer_cnt[D_RANKS]
     cdef int hole_rank
     cdef readonly object dealer_key
+    cdef object shoe_arg             # the shoe and rule dict as given (for the engines
+    cdef dict rules_arg              # built from them: need_decisions, SpotMoments)
 
-    # current hand state
-    cdef int cnt[D_RANKS]
-    cdef int hard_sum
-    cdef int n_cards
-    cdef int pair_rank
-    cdef int extra
+    # current hand state, mutated in place by the walk (the value engine's: _defs.HandCards)
+    cdef HandCards hand
 
     cdef double payoff[D_LAW]
     cdef HashIndex dealer_index          # removed-cards key -> row of dealer_store
     cdef vector[double] dealer_store
     cdef HashIndex law_index             # hand's context key -> row of law_store
     cdef vector[double] law_store
-    cdef HashIndex picks                 # decision key -> the option picked
-    cdef unordered_map[uint64_t, int8_t] policy
+    # the decisions played: the value engine's (an optimal solve's, recorded, or a
+    # strategy's), never decided here, so the law's mean is the EV by construction
+    cdef DecisionTable policy
+    cdef bint policy_shared              # the table is another engine's: copy before writing
     cdef int policy_missing
     cdef readonly int splits_played     # starting hands (per composition) the strategy split
     cdef double split_mean[D_RANKS]
@@ -109,16 +111,11 @@ cdef class RoundLaws:
     cdef readonly int approx_splits_played   # splits played whose hands were combined
                                              # as independent given the dealer's outcome
 
-    cdef void clear_hand(self) noexcept nogil
     cdef void forget(self) except *
     cdef void clear_shoe_laws(self, bint keep_dealer) noexcept nogil
     cdef void guarded_round_dist(self) except *
     cdef void freeze(self, uint64_t key, int action) noexcept nogil
-    cdef void add(self, int r) noexcept nogil
-    cdef void remove(self, int r) noexcept nogil
-    cdef int total(self) noexcept nogil
-    cdef bint is_soft(self) noexcept nogil
-    cdef uint64_t comp_key(self) noexcept nogil
+    cdef void need_decisions(self) except *
     cdef uint64_t context_key(self) noexcept nogil
     cdef void next_card_weights(self, double* pi) noexcept nogil
     cdef double cards_left(self, double* n, bint clamp) noexcept nogil
@@ -136,15 +133,9 @@ cdef class RoundLaws:
     cdef void natural_as_solver(self, double* law) noexcept nogil
     cdef void action_add(self, int action, double w, double* out) noexcept nogil
     cdef void continuation_add(self, double w, double* out) noexcept nogil
-    cdef double law_value(self, const double* law) noexcept nogil
     cdef int may_double(self) noexcept nogil
-    cdef bint is_natural(self) noexcept nogil
-    cdef double stand_worth(self) noexcept nogil
-    cdef int best_of_three(self, int double_ok, double* best) noexcept nogil
-    cdef int best_by_values(self, int double_ok) noexcept nogil
     cdef int policy_action(self, int kind) noexcept nogil
     cdef int choose(self) noexcept nogil
-    cdef int hands_limit(self, int pair) noexcept nogil
     cdef void pair_hand_law(self, int pair, int extra, int second, double* out) noexcept nogil
     cdef void split_dist(self, int pair) noexcept nogil
     cdef bint clamps_dealer_shoe(self, int hard_sum) noexcept nogil
@@ -176,3 +167,24 @@ cdef class RoundLaws:
     cdef void add_results(self, double w, int j1, const double* q, double* out) noexcept nogil
     cdef void round_dist(self) noexcept nogil
 
+    # The hand's own steps, inline (as the value engine's): they run once or more per
+    # hand visited, and a cdef method is otherwise an indirect call.
+
+    cdef inline void clear_hand(self) noexcept nogil:
+        cards_clear(&self.hand)
+
+    cdef inline void add(self, int r) noexcept nogil:
+        cards_add(&self.hand, r)
+
+    cdef inline void remove(self, int r) noexcept nogil:
+        cards_remove(&self.hand, r)
+
+    cdef inline uint64_t comp_key(self) noexcept nogil:
+        return cards_key(&self.hand)
+
+    cdef inline uint64_t removed_key(self) noexcept nogil:
+        """The cards out of the shoe for the hand: its own and its extra pair cards."""
+        return cards_removed_key(&self.hand, cards_key(&self.hand))
+
+    cdef inline int hands_limit(self, int pair) noexcept nogil:
+        return split_hands_limit(&self.rules, self.shoe, self.infinite, pair)

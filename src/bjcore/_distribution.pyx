@@ -12,9 +12,10 @@ law formed here in the same way:
   a bust) put the dealer's distribution from the shoe left after the hand into their row;
   a hit is the card-weighted sum of the children's laws; the value of a law is its dot
   product with the payoff table (a natural costs one unit, or every bet under ENHC);
-* decisions are the solver's: the first strictly best option by value (ties to the
-  earlier of stand, hit, double, split, surrender), CDZ- / CDP1 / CDP for split hands, or
-  a frozen user policy;
+* decisions are never made here: the law plays a table of frozen decisions, the value
+  engine's (``_policy``): a strategy's, or an optimal solve's recorded by its post-split
+  class (``need_decisions`` records one when none is given).  The law therefore walks the
+  solver's play, and its mean is the solver's EV, by construction;
 * a split combines the laws of its hands through the solver's removal recursions
   (X_{a,b}, N_{a,b}: the law of total probability, applied entry by entry) and its
   weights over the number of hands.  Within one pattern of hands the hands are combined
@@ -32,18 +33,21 @@ net outcome is ``(k - 16) / 2`` units (``k = 33``: a natural paid at the table's
 from libc.math cimport lround
 from bjcore._defs cimport (rank_unit, improves, double_allowed, falling, split_context_weights,
                            natural_refund_finite, unknown_pair_chance, remove_unknown,
-                           pair_draw_ratio,
+                           pair_draw_ratio, surrender_worth, first_two_chance,
+                           split_removal_counts,
+                           cards_total, cards_soft, cards_natural,
                            ACT_STAND as ST, ACT_HIT as HT, ACT_DOUBLE as DD, ACT_SPLIT as SP,
                            ACT_SURRENDER as SU, SPLIT_CDZ as CDZ, SPLIT_CDP1 as CDP1,
                            SPLIT_CDP as CDP, SPLIT_POLICY as POLICY,
                            KIND_START, KIND_LATER, KIND_SPLIT)
 from bjcore._memo cimport DecisionTable, IndexEntry
-from bjcore._policy cimport PolicyEngine
+from bjcore._core cimport UpcardEngine
 from libc.string cimport memset
 from libc.stdint cimport uint64_t, int8_t
 from libcpp.unordered_map cimport unordered_map
 from bjcore._alloc cimport vector, guard, guard_int
-from bjcore._rules cimport ShoeParams, decode_rules, refuse_game_rules, decode_shoe
+from bjcore._rules cimport (ShoeParams, decode_classic,
+                            decode_policy_entry)
 from cython.operator cimport dereference as deref, preincrement as preinc
 
 import numpy as np
@@ -66,14 +70,16 @@ cdef class RoundLaws:
         cdef double v
         cdef ShoeParams decoded
         # the rule model (_rules): the solver's checks, the same decoded rules
-        decode_shoe(shoe, dealer, infinite, True, &decoded)
-        decode_rules(rules, &self.rules)
-        refuse_game_rules(&self.rules, "the classic round laws")
+        decode_classic(shoe, dealer, rules, infinite, True, "the classic round laws", &decoded,
+                       &self.rules)
         cards = tuple([decoded.dealer_cards[r] for r in range(decoded.dealer_n)])
         self.dealer_key = dealer
+        self.shoe_arg = list(shoe)
+        self.rules_arg = dict(rules)
         self.dealer_index = HashIndex()
         self.law_index = HashIndex()
-        self.picks = HashIndex()
+        self.policy = DecisionTable()
+        self.policy_shared = False
         self.hole_rank = decoded.hole_rank
         self.infinite = infinite
         self.shoe_size = decoded.size
@@ -121,55 +127,18 @@ cdef class RoundLaws:
 
     # ---- hand state ----------------------------------------------------------------
 
-    cdef void clear_hand(self) noexcept nogil:
-        cdef int r
-        for r in range(D_RANKS):
-            self.cnt[r] = 0
-        self.hard_sum = 0
-        self.n_cards = 0
-        self.pair_rank = 0
-        self.extra = 0
-
-    cdef void add(self, int r) noexcept nogil:
-        self.cnt[r] += 1
-        self.hard_sum += r + 1
-        self.n_cards += 1
-
-    cdef void remove(self, int r) noexcept nogil:
-        self.cnt[r] -= 1
-        self.hard_sum -= r + 1
-        self.n_cards -= 1
-
-    cdef int total(self) noexcept nogil:
-        if self.cnt[0] > 0 and self.hard_sum + 10 <= 21:
-            return self.hard_sum + 10
-        return self.hard_sum
-
-    cdef bint is_soft(self) noexcept nogil:
-        return self.cnt[0] > 0 and self.hard_sum + 10 <= 21
-
-    cdef bint is_natural(self) noexcept nogil:
-        return (self.pair_rank == 0 and self.n_cards == 2
-                and self.cnt[0] == 1 and self.cnt[9] == 1)
-
-    cdef uint64_t comp_key(self) noexcept nogil:
-        cdef uint64_t key = 0
-        cdef int r
-        for r in range(D_RANKS):
-            key += <uint64_t>self.cnt[r] * rank_unit(r)
-        return key
-
     cdef uint64_t context_key(self) noexcept nogil:
         """Memo key of the current hand in its context.  On an infinite shoe (optimal
         play) a hand's law depends only on its hard sum, whether it holds an ace and
-        whether it still has two cards, as in the solver."""
+        whether it still has two cards, as in the solver (whose recorded decisions, keyed
+        by composition, are then the same across such hands)."""
         cdef uint64_t hand = self.comp_key()
-        cdef int extra = self.extra
+        cdef int extra = self.hand.extra
         if self.infinite and self.rules.split_class != POLICY:
-            hand = (<uint64_t>self.hard_sum | (<uint64_t>(self.cnt[0] > 0) << 5)
-                    | (<uint64_t>(self.n_cards if self.n_cards < 3 else 3) << 6))
+            hand = (<uint64_t>self.hand.hard_sum | (<uint64_t>(self.hand.cnt[0] > 0) << 5)
+                    | (<uint64_t>(self.hand.n_cards if self.hand.n_cards < 3 else 3) << 6))
             extra = 1 if extra > 0 else 0
-        return hand | (<uint64_t>self.pair_rank << 50) | (<uint64_t>extra << 54)
+        return hand | (<uint64_t>self.hand.pair_rank << 50) | (<uint64_t>extra << 54)
 
     # ---- the shoe after the current hand ----------------------------------------------
 
@@ -193,9 +162,9 @@ cdef class RoundLaws:
         cdef int r
         cdef double left = 0.0
         for r in range(D_RANKS):
-            n[r] = self.shoe[r] - self.cnt[r] - self.dealer_cnt[r]
-        if self.pair_rank:
-            n[self.pair_rank - 1] -= self.extra
+            n[r] = self.shoe[r] - self.hand.cnt[r] - self.dealer_cnt[r]
+        if self.hand.pair_rank:
+            n[self.hand.pair_rank - 1] -= self.hand.extra
         for r in range(D_RANKS):
             if n[r] < 0.0 and clamp:
                 n[r] = 0.0
@@ -218,9 +187,7 @@ cdef class RoundLaws:
         cdef double left
         cdef int r, row
         if not self.infinite:
-            key = self.comp_key()
-            if self.pair_rank:
-                key += <uint64_t>self.extra * rank_unit(self.pair_rank - 1)
+            key = self.removed_key()
         row = self.dealer_index.find(key)
         if row >= 0:
             return &self.dealer_store[row * D_OUT]
@@ -230,7 +197,7 @@ cdef class RoundLaws:
             left = 1.0
         else:
             # fractional: see prefetch_children, clamps_dealer_shoe
-            left = self.cards_left(n, self.clamps_dealer_shoe(self.hard_sum))
+            left = self.cards_left(n, self.clamps_dealer_shoe(self.hand.hard_sum))
         self.trie.evaluate(n, left, self.infinite, out)
         row = self.store_dealer(key, out)
         return &self.dealer_store[row * D_OUT]
@@ -247,7 +214,7 @@ cdef class RoundLaws:
         to more (``_hands.split_dealer_for_current``)."""
         if not self.fractional:
             return True
-        return self.pair_rank != 0 and hard_sum + self.extra * self.pair_rank > 21
+        return self.hand.pair_rank != 0 and hard_sum + self.hand.extra * self.hand.pair_rank > 21
 
     cdef int store_dealer(self, uint64_t key, const double* out) noexcept nogil:
         cdef int r, row = <int>(self.dealer_store.size() // D_OUT)
@@ -276,9 +243,7 @@ cdef class RoundLaws:
         cdef int r
         if self.infinite:
             return
-        base = self.comp_key()
-        if self.pair_rank:
-            base += <uint64_t>self.extra * rank_unit(self.pair_rank - 1)
+        base = self.removed_key()
         # On a fractional shoe a rank may hold less than one card (0.8 left): it is still
         # dealt, and the dealer's shoe after it is the solver's: the counts less the
         # cards drawn, negative ones included in the total (the trie counts no card of
@@ -298,7 +263,7 @@ cdef class RoundLaws:
         cdef uint64_t key
         cdef int r, q, count = 0
         for r in range(D_RANKS):
-            if self.hard_sum + r + 1 > 21:
+            if self.hand.hard_sum + r + 1 > 21:
                 break
             if n[r] < 1.0 and not (self.fractional and n[r] > 0.0):
                 continue
@@ -309,7 +274,7 @@ cdef class RoundLaws:
                 w[count * D_RANKS + q] = n[q]
             w[count * D_RANKS + r] -= 1.0
             tot[count] = left - 1.0
-            if self.fractional and self.clamps_dealer_shoe(self.hard_sum + r + 1):
+            if self.fractional and self.clamps_dealer_shoe(self.hand.hard_sum + r + 1):
                 tot[count] = 0.0
                 for q in range(D_RANKS):
                     if w[count * D_RANKS + q] < 0.0:
@@ -329,10 +294,10 @@ cdef class RoundLaws:
         """out += w * the law of the current hand standing (or bust) with ``mult`` bets."""
         cdef const double* d = self.dealer()
         cdef int t, s
-        if self.hard_sum > 21:
+        if self.hand.hard_sum > 21:
             s = 0
         else:
-            t = self.total()
+            t = cards_total(&self.hand)
             s = 1 if t <= 16 else t - 15
         self.state_add(w, (mult - 1) * 7 + s, d, out)
 
@@ -360,7 +325,7 @@ cdef class RoundLaws:
         for t in range(D_OUT):
             rest[t] = d[t]
         for r in range(D_RANKS):
-            if pi[r] <= 0.0 or self.hard_sum + r + 1 > 21:
+            if pi[r] <= 0.0 or self.hand.hard_sum + r + 1 > 21:
                 continue
             self.add(r)
             d = self.dealer()
@@ -379,7 +344,7 @@ cdef class RoundLaws:
             if pi[r] <= 0.0:
                 continue
             self.add(r)
-            if self.hard_sum > 21:
+            if self.hand.hard_sum > 21:
                 busts = True
             else:
                 self.continuation_add(w * pi[r], out)
@@ -412,7 +377,7 @@ cdef class RoundLaws:
             if pi[r] <= 0.0:
                 continue
             self.add(r)
-            if self.hard_sum > 21:
+            if self.hand.hard_sum > 21:
                 busts = True
             else:
                 self.leaf_add(w * pi[r], 2, out)
@@ -512,124 +477,38 @@ cdef class RoundLaws:
         for i in range(self.law_len):
             out[i] += w * law[i]
 
-    cdef double law_value(self, const double* law) noexcept nogil:
-        cdef double v = 0.0
-        cdef int i
-        if self.compact:
-            for i in range(D_OUT):
-                v += law[i]
-            return v
-        for i in range(D_LAW):
-            v += law[i] * self.payoff[i]
-        return v
-
     # ---- decisions -----------------------------------------------------------------
 
     cdef int may_double(self) noexcept nogil:
         """The solver's rule (``double_allowed``) for the current hand's own cards."""
-        return double_allowed(&self.rules, self.total(), self.is_soft(), self.n_cards)
-
-    cdef double stand_worth(self) noexcept nogil:
-        """What standing on the current hand is worth, as the options are compared (and as
-        the solver values it): a natural's payout, shared when the hole card makes a
-        dealer natural too; else the value of the stand law."""
-        cdef double law[D_LAW]
-        cdef double beta
-        if self.is_natural():
-            beta = self.hole_chance()
-            return (self.rules.blackjack_payout * (1.0 - beta)
-                    + self.rules.natural_tie_value * beta)
-        memset(law, 0, sizeof(law))
-        self.leaf_add(1.0, 1, law)
-        return self.law_value(law)
-
-    cdef int best_of_three(self, int double_ok, double* best) noexcept nogil:
-        """The first strictly best of stand (``stand_worth``), hit and (if allowed)
-        double for the current hand in its context; its value into ``best``."""
-        cdef double law[D_LAW]
-        cdef double v
-        cdef int a = ST
-        best[0] = self.stand_worth()
-        memset(law, 0, sizeof(law))
-        self.hit_add(1.0, law)
-        v = self.law_value(law)
-        if improves(v, best[0]):
-            a, best[0] = HT, v
-        if double_ok:
-            memset(law, 0, sizeof(law))
-            self.double_add(1.0, law)
-            v = self.law_value(law)
-            if improves(v, best[0]):
-                a, best[0] = DD, v
-        return a
-
-    cdef int best_by_values(self, int double_ok) noexcept nogil:
-        """The first strictly best of stand, hit and (if allowed) double for the current
-        hand in its context, by the values of their laws (``best_of_three``), memoised."""
-        cdef double best
-        cdef int a
-        cdef uint64_t key = self.context_key() | (<uint64_t>double_ok << 62) | (<uint64_t>1 << 63)
-        a = self.picks.find(key)
-        if a >= 0:
-            return a
-        # (two cards A and T reach here as a split hand decided on its unsplit
-        # composition's values, CDZ-: standing is then worth the natural's payout, and
-        # doubling can beat it on a shoe rich in tens, as the solver finds)
-        a = self.best_of_three(double_ok, &best)
-        self.picks.set(key, a)
-        return a
+        return double_allowed(&self.rules, cards_total(&self.hand), cards_soft(&self.hand), self.hand.n_cards)
 
     cdef int policy_action(self, int kind) noexcept nogil:
-        cdef uint64_t key = self.comp_key() | (<uint64_t>kind << 58)
-        cdef unordered_map[uint64_t, int8_t].iterator it = self.policy.find(key)
-        if it == self.policy.end():
+        """The frozen decision of ``kind`` for the current hand (keyed as the value engine
+        keys it: ``decision_key``); a decision the table lacks is counted and stands."""
+        cdef int a = self.policy.get(decision_key(&self.hand, self.comp_key(), kind,
+                                                  self.policy.split_context))
+        if a < 0:
             self.policy_missing += 1
             return ST
-        return deref(it).second
+        return a
 
     cdef int choose(self) noexcept nogil:
         """The option the strategy takes at a later decision (unsplit hand of 3+ cards, or
-        any split hand); split hands follow the post-split class (docs/algorithms.md,
-        "Post-split classes")."""
-        cdef int double_ok, a, saved_pair, saved_extra
-        if self.pair_rank == 0:
-            if self.rules.split_class == POLICY:
-                return self.policy_action(KIND_LATER)
-            return self.best_by_values(self.may_double())
-        if self.pair_rank == 1 and not self.rules.hit_split_aces:
+        any split hand): the frozen decision, split hands' as their post-split class keys
+        them (docs/algorithms.md, "Post-split classes")."""
+        if self.hand.pair_rank == 0:
+            return self.policy_action(KIND_LATER)
+        if self.hand.pair_rank == 1 and not self.rules.hit_split_aces:
             return ST    # split aces take one card and stand
-        double_ok = self.rules.double_after_split and self.may_double()
-        if self.rules.split_class == POLICY:
-            return self.policy_action(KIND_SPLIT)
-        if self.rules.split_class == CDZ:
-            saved_pair, saved_extra = self.pair_rank, self.extra
-            self.pair_rank = 0
-            self.extra = 0
-            a = self.best_by_values(double_ok)
-            self.pair_rank, self.extra = saved_pair, saved_extra
-            return a
-        if self.rules.split_class == CDP1 and self.extra > 1:
-            saved_extra = self.extra
-            self.extra = 1
-            a = self.best_by_values(double_ok)
-            self.extra = saved_extra
-            return a
-        return self.best_by_values(double_ok)
+        return self.policy_action(KIND_SPLIT)
 
     # ---- splits ------------------------------------------------------------------------
 
-    cdef int hands_limit(self, int pair) noexcept nogil:
-        cdef int limit = self.rules.max_split_hands
-        if pair == 1 and not self.rules.resplit_aces and limit > 2:
-            limit = 2
-        if not self.infinite and self.shoe[pair - 1] < limit:
-            limit = <int>self.shoe[pair - 1]
-        return limit
-
     cdef void pair_hand_law(self, int pair, int extra, int second, double* out) noexcept nogil:
         self.clear_hand()
-        self.pair_rank = pair
-        self.extra = extra
+        self.hand.pair_rank = pair
+        self.hand.extra = extra
         self.add(pair - 1)
         self.add(second)
         self.continuation_add(1.0, out)
@@ -748,8 +627,8 @@ cdef class RoundLaws:
             if not split_context_weights(self.shoe, self.dealer_cnt, p, a, self.infinite, rho):
                 continue
             self.clear_hand()
-            self.pair_rank = pair
-            self.extra = a + 1
+            self.hand.pair_rank = pair
+            self.hand.extra = a + 1
             self.add(p)
             self.prefetch_children()      # every two-card split hand P + r at this e
             self.clear_hand()
@@ -765,16 +644,8 @@ cdef class RoundLaws:
                 for i in range(L):
                     Y[a * L + i] = law[i]
         # the removal recursions X_{a,b}, N_{a,b}, entry by entry
-        if self.infinite:
-            pp = self.shoe[p]
-            m = 0.0
-            n = 0.0
-        else:
-            m = self.shoe[p] - 2 - self.dealer_cnt[p]
-            n = self.shoe_size - 2 - (self.dealer_cnt[0] + self.dealer_cnt[1] + self.dealer_cnt[2]
-                                      + self.dealer_cnt[3] + self.dealer_cnt[4] + self.dealer_cnt[5]
-                                      + self.dealer_cnt[6] + self.dealer_cnt[7] + self.dealer_cnt[8]
-                                      + self.dealer_cnt[9])
+        split_removal_counts(self.shoe, self.dealer_cnt, self.shoe_size, p, self.infinite,
+                             &pp, &m, &n)
         q = n - m
         for a in range(2 * M - 3):
             g = unknown_pair_chance(self.infinite, m, n, a, 0, pp)
@@ -918,8 +789,8 @@ cdef class RoundLaws:
         self.t_busts.clear()
         self.t_child.clear()
         self.clear_hand()
-        self.pair_rank = pair
-        self.extra = 1
+        self.hand.pair_rank = pair
+        self.hand.extra = 1
         self.add(pair - 1)
         self.t_key.push_back(self.comp_key())
         self.t_kind.push_back(T_HIT)
@@ -933,9 +804,9 @@ cdef class RoundLaws:
             for i in range(level.size()):
                 idx = level[i]
                 self.set_hand_from_key(self.t_key[idx])
-                a = HT if self.n_cards == 1 else self.choose()
+                a = HT if self.hand.n_cards == 1 else self.choose()
                 if a != HT and a != DD:
-                    total = self.total()
+                    total = cards_total(&self.hand)
                     s = 1 if total <= 16 else total - 15
                     self.t_kind[idx] = T_STAND
                     self.t_state[idx] = s
@@ -945,7 +816,7 @@ cdef class RoundLaws:
                 for r in range(D_RANKS):
                     if pi[r] <= 0.0:
                         continue
-                    if self.hard_sum + r + 1 > 21 and a == HT:
+                    if self.hand.hard_sum + r + 1 > 21 and a == HT:
                         self.t_busts[idx] = 1   # (hit busts: the root's law less the rest)
                         continue
                     # a doubled hand that busts is a leaf of its own, with its own dealer
@@ -969,7 +840,7 @@ cdef class RoundLaws:
                             child = <int>self.t_key.size()
                             leaf_index[child_key] = child
                     if child == <int>self.t_key.size():
-                        total = self.total()
+                        total = cards_total(&self.hand)
                         s = 0 if total > 21 else (1 if total <= 16 else total - 15)
                         self.t_key.push_back(child_key)
                         self.t_kind.push_back(T_HIT if a == HT else T_DOUBLED)
@@ -1438,41 +1309,28 @@ cdef class RoundLaws:
     cdef void set_hand_from_key(self, uint64_t key) noexcept nogil:
         """The current hand's cards from a composition key (pair context unchanged)."""
         cdef int r, c
-        self.hard_sum = 0
-        self.n_cards = 0
+        self.hand.hard_sum = 0
+        self.hand.n_cards = 0
         for r in range(D_RANKS):
             c = <int>((key >> (5 * r)) & 31)
-            self.cnt[r] = c
-            self.hard_sum += c * (r + 1)
-            self.n_cards += c
+            self.hand.cnt[r] = c
+            self.hand.hard_sum += c * (r + 1)
+            self.hand.n_cards += c
 
     # ---- the round ------------------------------------------------------------------
 
     cdef double surrender_value(self) noexcept nogil:
         if self.rules.surrender == 2:
-            return -0.5
-        return -0.5 - 0.5 * self.hole_chance()
+            return surrender_worth(&self.rules, 0.0)   # (no hole-card chance needed)
+        return surrender_worth(&self.rules, self.hole_chance())
 
     cdef int start_action(self, int c1, int c2) noexcept nogil:
-        """The round-start choice for the two-card hand c1, c2 (the current hand); split
-        laws must already be computed when the choice is optimal."""
+        """The round-start choice for the two-card hand c1, c2 (the current hand): the
+        frozen one."""
         cdef bint split_ok = c1 == c2 and self.hands_limit(c1 + 1) >= 2
-        cdef double best, v
-        cdef int a = ST
-        if self.rules.split_class == POLICY:
-            a = self.policy_action(KIND_START)
-            if a == SP and not split_ok:
-                a = ST
-            return a
-        a = self.best_of_three(self.may_double(), &best)
-        if split_ok:
-            v = self.split_mean[c1]
-            if improves(v, best):
-                a, best = SP, v
-        if self.rules.surrender:
-            v = self.surrender_value()
-            if improves(v, best):
-                a, best = SU, v
+        cdef int a = self.policy_action(KIND_START)
+        if a == SP and not split_ok:
+            a = ST
         return a
 
     cdef void round_dist(self) noexcept nogil:
@@ -1497,21 +1355,12 @@ cdef class RoundLaws:
             self.prefetch_children()          # every starting hand c1 + c2
             self.clear_hand()
             for c2 in range(c1, D_RANKS):
-                if self.infinite:
-                    w = n[c1] * n[c2]
-                else:
-                    w = n[c1] * (n[c2] - (1 if c1 == c2 else 0))
-                    if w <= 0.0:
-                        continue
-                    w /= left * (left - 1)
+                w = first_two_chance(n, left, c1, c2, self.infinite)
                 if c1 != c2:
                     w *= 2.0
                 if w <= 0.0:
                     continue
                 dealt += w
-                split_ok = c1 == c2 and self.hands_limit(c1 + 1) >= 2
-                if split_ok and self.rules.split_class != POLICY:
-                    self.split_dist(c1 + 1)
                 self.clear_hand()
                 self.add(c1)
                 self.add(c2)
@@ -1534,7 +1383,7 @@ cdef class RoundLaws:
                             self.round_out[t * D_LATTICE + column(-0.5)] += w * d[t]
                         else:
                             self.round_out[t * D_LATTICE + column(-1.0)] += w * d[t]
-                elif a == ST and self.is_natural():
+                elif a == ST and cards_natural(&self.hand):
                     d = self.start_dealer_outcomes(dd)
                     tie = self.rules.natural_tie_value
                     for t in range(D_OUT):
@@ -1631,6 +1480,7 @@ cdef class RoundLaws:
     cdef void guarded_round_dist(self) except *:
         """``round_dist`` under the guard: out of memory forgets what the unwound call
         left half-built (``forget``) and raises MemoryError."""
+        self.need_decisions()
         try:
             with nogil:
                 guard(self.round_dist())
@@ -1639,44 +1489,48 @@ cdef class RoundLaws:
             raise
 
     cdef void freeze(self, uint64_t key, int action) noexcept nogil:
-        self.policy[key] = <int8_t>action
+        self.policy.set(key, action)
 
-    def copy_policy_from(self, PolicyEngine engine not None):
-        """Freeze every decision frozen in ``engine`` (a policy engine of the same rules and
-        dealer key, its split hands keyed by composition: a chart or a user strategy), as
-        ``set_policy`` would one by one: both key a decision by the packed composition and
-        the kind of decision.  Returns the number of decisions copied."""
-        cdef DecisionTable table = engine.policy
-        cdef const IndexEntry* entry
-        cdef size_t i
-        cdef int copied = 0
-        if table.split_context != 0:
-            raise ValueError("copy_policy_from: the engine's split-hand decisions are kept "
-                             "per split context; only a policy keyed by composition copies")
-        for i in range(table.actions.capacity):
-            entry = &table.actions.table[i]
-            if entry.gen == table.actions.gen:
-                guard(self.freeze(entry.key, entry.slot))
-                copied += 1
-        return copied
+    cdef void need_decisions(self) except *:
+        """The decisions the law plays, before a kernel call that plays them: with an
+        optimal post-split class and none given (``copy_policy_from``), the value engine's
+        optimal decisions on this shoe, recorded (``freeze_decisions``: a solve of this
+        dealer key) -- the round laws never decide by themselves, so every law's play is
+        the solver's and its mean the solver's EV."""
+        cdef UpcardEngine engine
+        if self.rules.split_class == POLICY or len(self.policy) > 0:
+            return
+        engine = UpcardEngine(self.shoe_arg, self.dealer_key, self.rules_arg, self.infinite,
+                              self.fractional)
+        engine.round_ev()
+        engine.freeze_decisions()
+        self.policy = engine.e.policy
+
+    def copy_policy_from(self, UpcardEngine engine not None):
+        """Play the decisions frozen in ``engine`` (a policy engine of the same rules and
+        dealer key: a chart's or a user strategy's, or an optimal solve's recorded by
+        ``freeze_decisions``, its split hands keyed as its post-split class keys them).
+        The table is shared, not copied: neither writes to it again without copying it
+        first.  Returns the number of decisions."""
+        self.policy = engine.e.policy
+        self.policy_shared = True
+        engine.e.policy_shared = True
+        return len(self.policy)
 
     def set_policy(self, int kind, counts, int action):
         """Freeze the action for a composition: kind 0 start, 1 later, 2 split hand."""
-        cdef uint64_t key = 0
-        cdef int r
-        if not 0 <= kind <= 2 or not 0 <= action <= 4 or len(counts) != D_RANKS:
-            raise ValueError("bad policy entry")
-        for r in range(D_RANKS):
-            if not 0 <= counts[r] < 32:
-                raise ValueError("bad policy composition")
-            key += <uint64_t>counts[r] * rank_unit(r)
-        guard(self.freeze(key | (<uint64_t>kind << 58), action))
+        cdef uint64_t key = decode_policy_entry(kind, counts, action, KIND_SPLIT)
+        if self.policy_shared:
+            self.policy = self.policy.copy()
+            self.policy_shared = False
+        guard(self.freeze(key, action))
 
     def split_law(self, int pair, bint exact=True):
         """(``out[t, k]`` of splitting ``pair`` -- as ``outcome_law`` -- and the
         solver's split expectation) for testing; exact two-hand law when it applies."""
         if not 1 <= pair <= 10 or self.hands_limit(pair) < 2:
             raise ValueError("pair cannot be split here")
+        self.need_decisions()
         try:
             with nogil:
                 guard(self.split_dist(pair))
@@ -1696,9 +1550,10 @@ cdef class RoundLaws:
         cdef int r, a
         if not 1 <= pair <= 10 or len(counts) != D_RANKS or counts[pair - 1] < 1:
             raise ValueError("bad split hand")
+        self.need_decisions()
         self.clear_hand()
-        self.pair_rank = pair
-        self.extra = 1
+        self.hand.pair_rank = pair
+        self.hand.extra = 1
         for r in range(D_RANKS):
             for _ in range(int(counts[r])):
                 self.add(r)

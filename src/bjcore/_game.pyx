@@ -19,7 +19,8 @@ from libcpp.vector cimport vector
 from libcpp.memory cimport shared_ptr, make_shared
 
 from bjcore._defs cimport RuleParams, N_RANKS, SPLIT_POLICY, SPLIT_CDZ, SPLIT_CDP1, SPLIT_CDP
-from bjcore._rules cimport ShoeParams, decode_rules, decode_shoe, decode_hand
+from bjcore._rules cimport (ShoeParams, decode_rules, decode_shoe, decode_hand,
+                            decode_policy_entry)
 
 
 cdef extern from "game_walk.h" namespace "bjgame" nogil:
@@ -432,22 +433,15 @@ cdef class GameEngine:
         """Freeze the action for a composition: kind 0 start, 1 later, 2 split hand; with
         redoubles or double rescue, the choice after the d-th double (action 0 stand,
         2 redouble, 4 rescue) of an unsplit (split) hand is kind 4 + 2 (d - 1) (+ 1)."""
-        cdef uint64_t key = 0
-        cdef int r
+        cdef uint64_t key = decode_policy_entry(kind, counts, action, 15)
         cdef shared_ptr[PolicyTable] mine
-        if not 0 <= kind <= 15 or kind == 3 or not 0 <= action <= 4 or len(counts) != N_RANKS:
-            raise ValueError("bad policy entry")
-        for r in range(N_RANKS):
-            if not 0 <= counts[r] < 32:
-                raise ValueError("bad policy composition")
-            key += <uint64_t>counts[r] << (5 * r)
         if self.walk.policy.use_count() > 1:
             mine = make_shared[PolicyTable](self.walk.policy.get()[0])
             self.walk.policy = mine
         if kind == 2 and self.walk.policy.get().split_context != 0:
             raise ValueError("this engine's split-hand decisions are recorded per split "
                              "context; set_policy gives one per composition")
-        self.walk.set_decision(key | (<uint64_t>kind << 58), action)
+        self.walk.set_decision(key, action)
 
     @property
     def policy_misses(self):

@@ -1,9 +1,7 @@
-# Declarations of the frozen-decision machinery (see _policy.pyx).
-from bjcore._round cimport RoundEngine
+# Declarations of the recording of frozen decisions (see _policy.pyx).
+from bjcore._engine cimport Engine
 
-
-cdef class PolicyEngine(RoundEngine):
-    cdef void freeze_walk(self, int lowest, const double* left) noexcept nogil
-    cdef void freeze_split_walk(self, int lowest, const double* left) noexcept nogil
-    cdef void freeze_split_contexts(self) noexcept nogil
-    cdef void freeze_all(self, const double* left) noexcept nogil
+cdef void freeze_walk(Engine self, int lowest, const double* left) noexcept nogil
+cdef void record_decisions(Engine self) noexcept nogil
+cdef void freeze_split_contexts(Engine self) noexcept nogil
+cdef void freeze_all(Engine self, const double* left) noexcept nogil

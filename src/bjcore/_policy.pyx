@@ -16,148 +16,88 @@ removal average to zero (the fundamental theorem of card counting) for every cla
 from libc.stdint cimport uint64_t
 
 from bjcore._defs cimport *
-from bjcore._hands cimport hand_add, hand_remove
+from bjcore._engine cimport Engine
+from bjcore._hands cimport (best_option, policy_key, hand_add, hand_remove)
+from bjcore._splits cimport (hands_limit, lanes_enabled, lane_choice, split_value)
+from bjcore._round cimport (start_choice)
 from bjcore._memo cimport DecisionTable
-from bjcore._round cimport RoundEngine
 from bjcore._alloc cimport guard
+from bjcore._rules cimport decode_policy_entry
 
 
-cdef class PolicyEngine(RoundEngine):
-    """Adds recording, copying and setting frozen decisions to ``RoundEngine``."""
+cdef void record_decisions(Engine self) noexcept nogil:
+    """Record this engine's decisions for the current hand: an unsplit hand's (its start
+    or later decision, and under CDZ- the same cards' as a split hand), or a split hand's
+    in its split context (pair_rank, extra)."""
+    cdef int double_ok = self.rules.double_after_split and self.may_double()
+    if self.hand.pair_rank:
+        if lanes_enabled(self, self.hand.pair_rank - 1):   # the split values are held for every context at once
+            self.policy.set(policy_key(self, KIND_SPLIT), lane_choice(self, self.hand.extra, double_ok))
+        else:
+            self.policy.set(policy_key(self, KIND_SPLIT), best_option(self, double_ok))
+        return
+    if self.hand.n_cards == 2:
+        self.policy.set(policy_key(self, KIND_START), start_choice(self))
+    else:
+        self.policy.set(policy_key(self, KIND_LATER), best_option(self, self.may_double()))
+    if self.policy.split_context == 0:
+        # CDZ-: a split hand is played like the unsplit hand of the same composition
+        self.policy.set(policy_key(self, KIND_SPLIT), best_option(self, double_ok))
 
-    cdef void freeze_walk(self, int lowest, const double* left) noexcept nogil:
-        """Record this engine's optimal decisions for the current composition and every
-        one grown from it by cards of rank index >= ``lowest`` (each composition once;
-        ``left``: the cards available to the hand)."""
-        cdef int r, double_ok
-        if self.n_cards >= 2:
-            if self.n_cards == 2:
-                self.policy.set(self.policy_key(KIND_START), self.start_choice())
-            else:
-                self.policy.set(self.policy_key(KIND_LATER), self.best_option(self.may_double()))
-            if self.policy.split_context == 0:
-                # CDZ-: a split hand is played like the unsplit hand of the same composition
-                double_ok = self.rules.double_after_split and self.may_double()
-                self.policy.set(self.policy_key(KIND_SPLIT), self.best_option(double_ok))
-        for r in range(lowest, N_RANKS):
-            if self.hard_sum + r + 1 > 21:
-                break
-            if not self.infinite and self.cnt[r] + 1 > left[r]:
-                continue
-            hand_add(self, r)
-            self.freeze_walk(r, left)
-            hand_remove(self, r)
 
-    cdef void freeze_split_walk(self, int lowest, const double* left) noexcept nogil:
-        """Record the split-hand decisions of the current split context (pair_rank,
-        extra) for the hand's composition and every one grown from it (the pair card the
-        hand started with stays; other cards are added in non-decreasing rank order)."""
-        cdef int r, double_ok
-        if self.n_cards >= 2:
-            double_ok = self.rules.double_after_split and self.may_double()
-            if self.lanes_enabled(self.pair_rank - 1):   # the split values are held for every context at once
-                self.policy.set(self.policy_key(KIND_SPLIT), self.lane_choice(self.extra, double_ok))
-            else:
-                self.policy.set(self.policy_key(KIND_SPLIT), self.best_option(double_ok))
-        for r in range(lowest, N_RANKS):
-            if self.hard_sum + r + 1 > 21:
-                break
-            if not self.infinite and self.cnt[r] + 1 > left[r]:
-                continue
-            hand_add(self, r)
-            self.freeze_split_walk(r, left)
-            hand_remove(self, r)
+cdef void freeze_walk(Engine self, int lowest, const double* left) noexcept nogil:
+    """Record this engine's decisions (``record_decisions``) for the current hand of two
+    cards or more and every one grown from it by cards of rank index >= ``lowest``, each
+    composition once (``left``: the cards available to the hand).  A split hand keeps
+    its split context and the pair card it started with."""
+    cdef int r
+    if self.hand.n_cards >= 2:
+        record_decisions(self)
+    for r in range(lowest, N_RANKS):
+        if self.hand.hard_sum + r + 1 > 21:
+            break
+        if not self.infinite and self.hand.cnt[r] >= left[r]:
+            continue   # none of the rank left (a fractional shoe deals while some is)
+        hand_add(self, r)
+        freeze_walk(self, r, left)
+        hand_remove(self, r)
 
-    cdef void freeze_split_contexts(self) noexcept nogil:
-        """CDP1 / CDP: record each split context's decisions on split hands."""
-        cdef double left[N_RANKS]
-        cdef int p, e, e_max, amax, M, r
-        for p in range(N_RANKS):
-            M = self.hands_limit(p + 1)
-            if M < 2 or (p == 0 and not self.rules.hit_split_aces):
-                continue   # no split, or split aces take one card each: nothing to decide
-            # the contexts split_value values: e = 1 .. amax + 1 extra pair cards gone
-            amax = 2 * M - 4
-            if not self.infinite and self.shoe[p] - 2 < amax:
-                amax = <int>self.shoe[p] - 2
-            e_max = 1 if self.policy.split_context == 1 else amax + 1
-            for e in range(1, e_max + 1):
-                for r in range(N_RANKS):
-                    left[r] = self.shoe[r] - self.dealer_cnt[r]
-                left[p] -= e
-                if not self.infinite and left[p] < 1:
-                    continue
-                self.clear_hand()
-                self.pair_rank = p + 1
-                self.extra = e
-                hand_add(self, p)
-                self.freeze_split_walk(0, left)
-        self.clear_hand()
 
-    def freeze_decisions(self):
-        """Record this engine's decision for every hand composition (original two cards,
-        later decisions, split hands as its post-split class plays them) as its policy,
-        to be copied to engines of depleted shoes (fixed-strategy effects of removal).
-        Returns the number of decisions recorded."""
-        cdef double left[N_RANKS]
-        cdef int p
-        if self.rules.split_class == SPLIT_POLICY:
-            raise ValueError("a policy engine plays frozen decisions; it has none to record")
-        if self.policy_shared:
-            self.policy = DecisionTable()
-            self.policy_shared = False
-        self.policy.split_context = {SPLIT_CDZ: 0, SPLIT_CDP1: 1,
-                                     SPLIT_CDP: 2}[self.rules.split_class]
-        for p in range(N_RANKS):
-            left[p] = self.shoe[p] - self.dealer_cnt[p]
-        self.recover()
-        try:
-            with nogil:
-                guard(self.freeze_all(left))
-        except MemoryError:
-            self.out_of_memory()
-            self.policy = DecisionTable()   # half a record is no record
-            raise
-        return len(self.policy)
+cdef void freeze_split_contexts(Engine self) noexcept nogil:
+    """CDP1 / CDP: record each split context's decisions on split hands."""
+    cdef double left[N_RANKS]
+    cdef int p, e, e_max, amax, M, r
+    for p in range(N_RANKS):
+        M = hands_limit(self, p + 1)
+        if M < 2 or (p == 0 and not self.rules.hit_split_aces):
+            continue   # no split, or split aces take one card each: nothing to decide
+        # the contexts split_value values: e = 1 .. amax + 1 extra pair cards gone
+        amax = 2 * M - 4
+        if not self.infinite and self.shoe[p] - 2 < amax:
+            amax = <int>self.shoe[p] - 2
+        e_max = 1 if self.policy.split_context == 1 else amax + 1
+        for e in range(1, e_max + 1):
+            for r in range(N_RANKS):
+                left[r] = self.shoe[r] - self.dealer_cnt[r]
+            left[p] -= e
+            if not self.infinite and left[p] <= 0.0:
+                continue   # no pair card left for the hand (whole shoes: fewer than one)
+            self.clear_hand()
+            self.hand.pair_rank = p + 1
+            self.hand.extra = e
+            hand_add(self, p)
+            freeze_walk(self, 0, left)
+    self.clear_hand()
 
-    cdef void freeze_all(self, const double* left) noexcept nogil:
-        """``freeze_decisions``'s kernel: every split value, then every decision."""
-        cdef int p
-        for p in range(N_RANKS):
-            if self.hands_limit(p + 1) >= 2:
-                self.split_value(p + 1)
-        self.clear_hand()
-        self.freeze_walk(0, left)
-        self.clear_hand()
-        if self.policy.split_context > 0:
-            self.freeze_split_contexts()
 
-    def copy_policy_to(self, PolicyEngine other not None):
-        """Give ``other`` (a policy-mode engine) this engine's recorded decisions (shared,
-        not copied: ``other`` copies them before any change of its own)."""
-        other.policy = self.policy
-        other.policy_shared = True
-        self.policy_shared = True
-
-    def set_policy(self, int kind, counts, int action):
-        """Freeze the action for a composition: kind 0 start, 1 later, 2 split hand."""
-        cdef uint64_t key = 0
-        cdef int r
-        if not 0 <= kind <= 2 or not 0 <= action <= 4 or len(counts) != N_RANKS:
-            raise ValueError("bad policy entry")
-        for r in range(N_RANKS):
-            if not 0 <= counts[r] < 32:
-                raise ValueError("bad policy composition")
-            key += <uint64_t>counts[r] * rank_unit(r)
-        if self.policy_shared:
-            self.policy = self.policy.copy()
-            self.policy_shared = False
-        if kind == KIND_SPLIT and self.policy.split_context != 0:
-            raise ValueError("this engine's split-hand decisions are recorded per split "
-                             "context; set_policy gives one per composition")
-        guard(self.policy.set(key | (<uint64_t>kind << KIND_SHIFT), action))
-
-    @property
-    def policy_misses(self):
-        """Decisions a policy solve met that had no frozen action (should be 0)."""
-        return self.policy_missing
+cdef void freeze_all(Engine self, const double* left) noexcept nogil:
+    """``freeze_decisions``'s kernel: every split value, then every decision."""
+    cdef int p
+    for p in range(N_RANKS):
+        if hands_limit(self, p + 1) >= 2:
+            split_value(self, p + 1)
+    self.clear_hand()
+    freeze_walk(self, 0, left)
+    self.clear_hand()
+    if self.policy.split_context > 0:
+        freeze_split_contexts(self)

@@ -1,11 +1,9 @@
-# Declarations of the round given the upcard (see _round.pyx).
-from bjcore._splits cimport SplitEngine
+# Declarations of the round-start choice and E(u) (see _round.pyx).
+from bjcore._engine cimport Engine
 
-
-cdef class RoundEngine(SplitEngine):
-    cdef double start_choice_value(self, int c1, int c2) noexcept nogil
-    cdef double surrender_value(self) noexcept nogil
-    cdef int start_choice(self) noexcept nogil
-    cdef bint has_fractional_counts(self) noexcept nogil
-    cdef unsigned int folded_splits(self) noexcept nogil
-    cdef double round_value(self) noexcept nogil
+cdef double start_choice_value(Engine self, int c1, int c2) noexcept nogil
+cdef double surrender_value(Engine self) noexcept nogil
+cdef int start_choice(Engine self) noexcept nogil
+cdef bint has_fractional_counts(Engine self) noexcept nogil
+cdef unsigned int folded_splits(Engine self) noexcept nogil
+cdef double round_value(Engine self) noexcept nogil

@@ -1,5 +1,6 @@
 # The rule model: the kernel rule dict and the shoe, decoded and checked once (_rules.pyx).
 # Plain C declarations (no C++): the simulator, compiled as C, cimports them as well.
+from libc.stdint cimport uint64_t
 from bjcore._defs cimport RuleParams
 
 
@@ -21,5 +22,10 @@ cdef int decode_counts(object shoe, bint infinite, bint allow_fractional,
                        ShoeParams* out) except -1
 cdef int decode_shoe(object shoe, object dealer, bint infinite, bint allow_fractional,
                      ShoeParams* out) except -1
+cdef int decode_classic(object shoe, object dealer, dict rules, bint infinite,
+                        bint allow_fractional, str kernel, ShoeParams* shoe_out,
+                        RuleParams* rules_out) except -1
 cdef list decode_hand(object counts, const double* shoe, const int* dealer_cnt,
                       bint infinite, bint in_shoe)
+cdef uint64_t decode_policy_entry(int kind, object counts, int action,
+                                  int max_kind) except? 0

@@ -5,7 +5,7 @@ The Python layer hands every kernel the same *kernel rule dict*
 (``bjsolve.exact.kernel_rules``) and a shoe (10 counts, or 10 probabilities for an
 infinite shoe) with the dealer's known cards.  ``decode_rules`` checks the dict field by field and fills a
 ``RuleParams`` (_defs.pxd); ``decode_shoe`` checks the shoe and the dealer's cards and
-fills a ``ShoeParams``.  The solver (``_hands.HandEngine``), the round laws
+fills a ``ShoeParams``.  The solver (``_engine.Engine``), the round laws
 (``_distribution.RoundLaws``, and through it the moments of ``_spot_moments`` and
 ``_split_moments``) and the simulator (``_simulate.run_chunk``) all decode through here,
 so they accept the same rules, refuse the same bad ones with the same message, and no
@@ -20,7 +20,8 @@ will use.
 import math
 import operator
 
-from bjcore._defs cimport RuleParams, MAX_COUNT_VALUE
+from libc.stdint cimport uint64_t
+from bjcore._defs cimport RuleParams, MAX_COUNT_VALUE, COUNT_BITS, KIND_SHIFT
 
 
 # Every key a kernel rule dict must hold (natural_tie_value is optional: by default a
@@ -332,6 +333,18 @@ cdef int decode_shoe(object shoe, object dealer, bint infinite, bint allow_fract
     return 0
 
 
+cdef int decode_classic(object shoe, object dealer, dict rules, bint infinite,
+                        bint allow_fractional, str kernel, ShoeParams* shoe_out,
+                        RuleParams* rules_out) except -1:
+    """A classic kernel's arguments (the value engine's, the round laws'): the shoe with
+    the dealer's known cards, and the rules, refusing the games' rules by ``kernel``'s
+    name (the games have their own engine)."""
+    decode_shoe(shoe, dealer, infinite, allow_fractional, shoe_out)
+    decode_rules(rules, rules_out)
+    refuse_game_rules(rules_out, kernel)
+    return 0
+
+
 cdef list decode_hand(object counts, const double* shoe, const int* dealer_cnt,
                       bint infinite, bint in_shoe):
     """A player hand given as 10 counts, as ints, checked: two or more cards, a hard total
@@ -358,6 +371,32 @@ cdef list decode_hand(object counts, const double* shoe, const int* dealer_cnt,
     if n < 2 or hard > 21:
         raise ValueError("a hand needs two or more cards and at most 21")
     return out
+
+
+cdef uint64_t decode_policy_entry(int kind, object counts, int action,
+                                  int max_kind) except? 0:
+    """The frozen-decision key of a policy entry (a composition's action for one kind of
+    decision: 0 the start, 1 a later one, 2 a split hand's; the games' choices after a
+    double up to ``max_kind``, kind 3 unused), checked: the one decoder of every engine's
+    ``set_policy``.  The key packs the counts COUNT_BITS per rank with the kind above."""
+    cdef uint64_t key = 0
+    cdef int r
+    if not 0 <= kind <= max_kind or kind == 3:
+        allowed = "0 start, 1 later, 2 split hand" + (
+            f", 4..{max_kind} a choice after a double" if max_kind > 2 else "")
+        raise ValueError(f"set_policy: kind {kind} is not a kind of decision ({allowed})")
+    if not 0 <= action <= 4:
+        raise ValueError(f"set_policy: action {action} is not an action (0 stand, 1 hit, "
+                         f"2 double, 3 split, 4 surrender)")
+    if len(counts) != 10:
+        raise ValueError(f"set_policy: counts must be 10 counts (ranks 1..10), got "
+                         f"{len(counts)}")
+    for r in range(10):
+        if not 0 <= counts[r] < 32:
+            raise ValueError(f"set_policy: count {counts[r]!r} of rank {r + 1} is not a "
+                             f"hand's (0..31)")
+        key += <uint64_t>counts[r] << (COUNT_BITS * r)
+    return key | (<uint64_t>kind << KIND_SHIFT)
 
 
 # ---- the Python view (tests, and reading what a kernel will use) --------------------------

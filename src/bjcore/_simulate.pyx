@@ -45,21 +45,12 @@ cdef extern from "Python.h":
 
 import numpy as np
 
-from bjcore._defs cimport RuleParams
+from bjcore._defs cimport (RuleParams, ACT_STAND, ACT_HIT, ACT_DOUBLE, ACT_SPLIT, ACT_SURRENDER,
+                           KIND_START, KIND_LATER, KIND_SPLIT)
 from bjcore._rules cimport ShoeParams, decode_rules, decode_counts
 
+# kinds of decision in the decision table: the classic three (_defs), then the games'
 cdef enum:
-    ACT_STAND = 0
-    ACT_HIT = 1
-    ACT_DOUBLE = 2
-    ACT_SPLIT = 3
-    ACT_SURRENDER = 4
-
-# kinds of decision in the decision table (the classic three, then the games')
-cdef enum:
-    KIND_START = 0
-    KIND_LATER = 1
-    KIND_SPLIT = 2
     KIND_SPLIT_ACE = 3       # a split ace that may double but not hit: stand or double
     KIND_AFTER_DOUBLE = 4    # + 2 * (doubles made - 1) + (1 for a split hand)
 

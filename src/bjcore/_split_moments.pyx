@@ -601,6 +601,10 @@ cdef RoundLaws tree_worker(RoundLaws src):
     w.hole_rank = src.hole_rank
     w.dealer_key = src.dealer_key
     w.dealer_index = HashIndex()
+    w.law_index = HashIndex()        # (unused, but ``forget`` clears it: a MemoryError in
+                                     # ``SplitMomentJob.run`` forgets the worker)
+    w.policy = src.policy            # the decisions, shared read-only
+    w.policy_shared = True
     w.pend_count = 0
     w.tree_ran_out = False
     guard(copy_tree(w, src))
@@ -642,6 +646,7 @@ cdef class SplitMomentJob:
 
     def __cinit__(self, RoundLaws laws not None, int pair):
         cdef size_t ends
+        laws.need_decisions()
         try:
             guard(laws.split_tree(pair))
         except MemoryError:
@@ -705,6 +710,7 @@ def split_moment_jobs(RoundLaws laws):
     jobs = []
     if laws.infinite:
         return jobs, exact
+    laws.need_decisions()
     for c in range(D_RANKS):
         n[c] = laws.shoe[c] - laws.dealer_cnt[c]
     for c in range(D_RANKS):
@@ -721,7 +727,7 @@ def split_moment_jobs(RoundLaws laws):
         laws.clear_hand()
         if action != ACT_SPLIT:
             continue
-        if laws.fractional or (laws.rules.split_class == SPLIT_CDP and laws.hands_limit(c + 1) > 2):
+        if laws.fractional or (laws.policy.split_context == 2 and laws.hands_limit(c + 1) > 2):
             exact = False
             continue
         jobs.append(SplitMomentJob(laws, c + 1))

@@ -10,7 +10,6 @@ cdef class SpotMoments(RoundLaws):
     cdef SpotMoments other            # evaluates G on depleted shoes (REPLAY)
     cdef readonly int64_t g_evaluations  # distinct shoes G was computed for (a cost measure)
     cdef readonly int64_t fresh_decisions
-    cdef object shoe_arg, rules_arg
     cdef uint64_t offset              # REPLAY: the other spot's cards (packed), so that
                                       # dealer laws are keyed by both spots' cards and
                                       # shared by every depleted shoe
@@ -18,7 +17,6 @@ cdef class SpotMoments(RoundLaws):
     cdef void reset_memo(self) noexcept nogil
     cdef void forget(self) except *
     cdef int start_action(self, int c1, int c2) noexcept nogil
-    cdef int best_by_values(self, int double_ok) noexcept nogil
     cdef void split_dist(self, int pair) noexcept nogil
     cdef uint64_t shared_key(self) noexcept nogil
     cdef const double* replay_dealer(self) noexcept nogil

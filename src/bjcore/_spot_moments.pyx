@@ -45,7 +45,6 @@ from libc.stdint cimport uint64_t, int8_t
 from libc.string cimport memset
 
 
-from bjcore._defs cimport rank_unit
 from bjcore._distribution cimport (RoundLaws, D_RANKS, D_OUT, D_LATTICE, D_NATURAL_COL,
                                    D_STATES, D_BATCH, D_LAW)
 
@@ -76,8 +75,6 @@ cdef class SpotMoments(RoundLaws):
                              "(the spots are independent given the dealer's outcome)")
         if self.fractional:
             raise ValueError("SpotMoments: a fractional shoe is no real shoe")
-        self.shoe_arg = list(shoe)
-        self.rules_arg = dict(rules)
         self.mode = RECORD
         self.g_evaluations = 0
         self.fresh_decisions = 0
@@ -117,13 +114,6 @@ cdef class SpotMoments(RoundLaws):
             return ST
         return a
 
-    cdef int best_by_values(self, int double_ok) noexcept nogil:
-        cdef int known = self.picks.count
-        cdef int a = RoundLaws.best_by_values(self, double_ok)
-        if self.mode != RECORD and self.picks.count != known:
-            self.fresh_decisions += 1     # decided now, not by the original shoe
-        return a
-
     cdef void split_dist(self, int pair) noexcept nogil:
         # replaying, a split's law is needed only where the recorded play splits (the
         # kernel also asks for it to compare the split's value, which is not needed now)
@@ -132,10 +122,7 @@ cdef class SpotMoments(RoundLaws):
         RoundLaws.split_dist(self, pair)
 
     cdef uint64_t shared_key(self) noexcept nogil:
-        cdef uint64_t key = self.offset + self.comp_key()
-        if self.pair_rank:
-            key += <uint64_t>self.extra * rank_unit(self.pair_rank - 1)
-        return key
+        return self.offset + self.removed_key()
 
     cdef const double* replay_dealer(self) noexcept nogil:
         """The dealer's law as ``RoundLaws.dealer``, memoised on both spots' cards."""
@@ -170,17 +157,15 @@ cdef class SpotMoments(RoundLaws):
             return self.replay_dealer()
         if self.mode != CROSS:
             return RoundLaws.dealer(self)
-        key = self.comp_key()
-        if self.pair_rank:
-            key += <uint64_t>self.extra * rank_unit(self.pair_rank - 1)
+        key = self.removed_key()
         row = self.dealer_index.find(key)
         if row >= 0:
             return &self.dealer_store[row * D_OUT]
         # the upcard stays in: the other spot's kernel takes it out itself
         for r in range(D_RANKS):
-            n[r] = self.shoe[r] - self.cnt[r]
-        if self.pair_rank:
-            n[self.pair_rank - 1] -= self.extra
+            n[r] = self.shoe[r] - self.hand.cnt[r]
+        if self.hand.pair_rank:
+            n[self.hand.pair_rank - 1] -= self.hand.extra
         for r in range(D_RANKS):
             if n[r] < 0.0:
                 n[r] = 0.0
@@ -259,8 +244,8 @@ cdef class SpotMoments(RoundLaws):
             for k in range(D_LATTICE):
                 first[t, k] = self.round_out[t * D_LATTICE + k]
         other = SpotMoments(self.shoe_arg, self.dealer_key, self.rules_arg)
-        other.policy = self.policy
-        other.picks = self.picks     # shared: a decision made anew is counted once
+        other.policy = self.policy     # shared (neither writes to it)
+        other.policy_shared = True
         other.starts = self.starts
         other.mode = REPLAY
         other.compact = True      # the passes after RECORD need means only (see combine_hands)

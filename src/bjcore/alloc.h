@@ -10,9 +10,9 @@
  * BJ_GUARD: declared `except +MemoryError` in _alloc.pxd, it makes Cython catch the C++
  * exception right there, inside the `with nogil` block, and raise MemoryError once it
  * holds the GIL again.  The caller then drops or resets whatever state the unwound call
- * left half-built, so the object stays usable: the engines (HandEngine and the classes
- * built on it, UpcardEngine among them) through HandEngine.out_of_memory, which forgets
- * their memo tables (SplitEngine.forget); the round laws through RoundLaws.forget
+ * left half-built, so the object stays usable: the engines (UpcardEngine: its state,
+ * _engine.Engine) through Engine.out_of_memory, which forgets their memo tables
+ * (Engine.forget); the round laws through RoundLaws.forget
  * (SpotMoments.forget also goes back to its first pass); a chart being frozen
  * (DecisionSignatures.freeze) leaves the engine's policy empty.
  */

@@ -197,15 +197,8 @@ def _frozen_engines(sol0, shoe1: Shoe):
 
 
 def _frozen_source(sol0):
-    """Record sol0's decisions in its engines, once.  Each engine is changed under its
-    lock, so threads sharing sol0 (or calling this at the same time) never see an engine
-    half recorded; recording twice records the same decisions."""
-    if getattr(sol0, "_frozen", False):
-        return
-    for key in list(sol0._engines):
-        with sol0.locked_engine(key) as engine:
-            engine.freeze_decisions()
-    sol0._frozen = True
+    """Record sol0's decisions in its engines, once (``Solution._record_decisions``)."""
+    sol0._record_decisions()
 
 
 def fixed_strategy_ev(sol0, shoe1: Shoe) -> float:

@@ -21,7 +21,7 @@ surrender's peek).
 
 Pair rows ("22" .. "AA") add the split: its mean and second moment come from the law of
 the whole split (every hand of it against one dealer hand) that the outcome kernel forms
-(``bjcore._distribution.RoundLaws.split_law``), the split hands played CDZ- as in the EV
+(``bjcore.RoundLaws.split_law``), the split hands played CDZ- as in the EV
 indices.  Its mean is the solver's split EV; a split into two hands is exact on every
 whole shoe, a split that may make 3 or 4 hands (or any split on the fractional shoes of
 the true counts, as the solver constructs splits there) combines its hands as independent
@@ -41,8 +41,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from bjcore import dealer_trie
-from bjcore._distribution import RoundLaws
+from bjcore import RoundLaws, dealer_trie
 
 from ..exact.distribution import NATURAL_T, column_moments
 from ..exact.kernel_rules import SPLIT_CLASSES, kernel_rules

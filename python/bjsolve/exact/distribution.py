@@ -37,9 +37,7 @@ from types import MappingProxyType
 
 import numpy as np
 
-from bjcore._distribution import RoundLaws
-from bjcore._split_moments import second_moments, split_moment_jobs
-from bjcore._spot_moments import SpotMoments
+from bjcore import RoundLaws, SpotMoments, second_moments, split_moment_jobs
 
 from ..model.deal import exposed, is_natural
 from ..output.notebook import distribution_frame, distribution_html
@@ -199,7 +197,9 @@ def _kernel_laws(solution, strategy, threads, exact_splits=True):
         if strategy != "optimal":
             raise ValueError(f"strategy must be 'optimal', a StrategyChart or a callable "
                              f"f(cards, dealer, allowed) -> action, got {strategy!r:.60}")
-        engines = None
+        # the solve's own decisions, recorded in its engines: the laws play them
+        solution._record_decisions()
+        engines = solution
     else:
         if not (isinstance(strategy, StrategyChart) or callable(strategy)):
             raise TypeError("strategy must be 'optimal', a StrategyChart or a callable "
@@ -213,13 +213,16 @@ def _kernel_laws(solution, strategy, threads, exact_splits=True):
 def round_laws(rules, shoe, keys, engines=None, *, split: str = "CDZ-",
                exact_splits: bool = True, exact_moments: bool = False, threads: int = 1):
     """The outcome kernel's law of one round against each dealer key of ``keys``, from
-    ``bjcore._distribution.RoundLaws``: the one place round laws are built
+    ``bjcore.RoundLaws``: the one place round laws are built
     (``outcome_distribution`` and the counted game's per-count laws both come here;
     ``risk_indices.split_moments`` asks a kernel for single splits' laws).
 
     engines: {dealer key: policy engine} (``solve.policy_engines``) whose frozen decisions
-        the player follows, copied into the kernels (no Python call per hand); None: the
-        optimal play of post-split class ``split`` on ``shoe``.
+        the player follows, shared with the kernels (no Python call per hand); a
+        ``Solution`` of ``shoe`` whose decisions are recorded (``_record_decisions``):
+        its optimal play; None: the optimal play of post-split class ``split`` on
+        ``shoe``, which each kernel records from a solve of its own (the kernels never
+        decide by themselves: the law's play is the solver's).
     exact_splits: on a finite shoe, the exact joint law of a split into two hands (else
         every split's hands are combined as independent given the dealer's outcome).
     exact_moments: also E[S^2 ; dealer outcome t] with every split the law combines
@@ -230,11 +233,21 @@ def round_laws(rules, shoe, keys, engines=None, *, split: str = "CDZ-",
     Returns ({key: 7 x 34 law: P(dealer outcome t, net outcome column k)}, whether a split
     was combined approximately, {key: E[S^2 ; t] or None}, whether every one of those
     second moments is exact: False without ``exact_moments``)."""
-    code = POLICY_CLASS if engines is not None else SPLIT_CLASSES[split]
+    solved = engines if hasattr(engines, "locked_engine") else None
+    if engines is None:
+        code = SPLIT_CLASSES[split]
+    elif solved is not None:
+        code = SPLIT_CLASSES[solved.split]
+    else:
+        code = POLICY_CLASS
     params = kernel_rules(rules, code)
     laws = {k: RoundLaws(shoe.kernel_weights(), k, params, shoe.is_infinite, exact_splits)
             for k in keys}
-    if engines is not None:
+    if solved is not None:
+        for key, law in laws.items():
+            with solved.locked_engine(key) as engine:
+                law.copy_policy_from(engine)
+    elif engines is not None:
         for key, law in laws.items():
             law.copy_policy_from(engines[key])
     order = list(laws)
@@ -425,6 +438,11 @@ def _spot_cross_moments(solution, strategy, threads):
         engines = policy_engines(solution.rules, shoe, strategy, solution.deal)
         for key, law in laws.items():
             law.copy_policy_from(engines[key])
+    else:                         # the solve's own decisions, recorded
+        solution._record_decisions()
+        for key, law in laws.items():
+            with solution.locked_engine(key) as engine:
+                law.copy_policy_from(engine)
     order = list(laws)
     workers = max(1, min(len(order), threads))
     if workers == 1:

@@ -2,10 +2,7 @@
 under each dealer key computed with them in parallel threads."""
 from __future__ import annotations
 
-from bjcore import UpcardEngine
-from bjcore._core import tune_allocator
-from bjcore._game import GameEngine
-from bjcore._rules import GAME_RULE_DEFAULTS, check_rules
+from bjcore import GAME_RULE_DEFAULTS, GameEngine, UpcardEngine, check_rules, tune_allocator
 
 from ..model.deal import Deal, is_natural
 from ..model.rules import Rules

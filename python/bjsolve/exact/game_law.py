@@ -26,7 +26,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
-from bjcore._game import GameEngine
+from bjcore import GameEngine
 
 from ..model.rules import Rules
 from ..model.shoe import Shoe

@@ -3,8 +3,7 @@ from __future__ import annotations
 
 import inspect
 
-from bjcore import UpcardEngine
-from bjcore._chart import DecisionSignatures
+from bjcore import DecisionSignatures, UpcardEngine
 
 from ..model.actions import ACTION_CODE, KIND_LATER, KIND_SPLIT, KIND_START
 from ..model.deal import Deal, dealer_label

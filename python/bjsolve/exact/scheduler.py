@@ -10,7 +10,7 @@ import threading
 import time
 from concurrent.futures import ThreadPoolExecutor, wait
 
-from bjcore._game import StopToken, bind_stop
+from bjcore import StopToken, bind_stop
 
 from ..model.rules import Rules
 from .kernel_rules import check_threads
@@ -280,7 +280,7 @@ def run_units(keys, compute, threads: int | None = None, cost_key=None,
     values: dict = {}
     queue_lock = threading.Lock()
     failed: list = []
-    stop = StopToken()   # (bound to every thread of the run: bjcore._game.bind_stop)
+    stop = StopToken()   # (bound to every thread of the run: bjcore.bind_stop)
 
     def load_left(share: list) -> float:
         return sum(costs_known[k] for k in share) if costs_known else len(share)

@@ -167,6 +167,20 @@ class Solution:
         with self._engine_locks[key]:
             yield self._engines[key]
 
+    def _record_decisions(self) -> None:
+        """Record every decision of this solve in its engines (``freeze_decisions``:
+        the two cards, every later decision, split hands as the post-split class plays
+        them), once: engines that play this solve's decisions copy them from there (the
+        round laws, the fixed-strategy effects of removal).  Each engine is changed under
+        its lock, so threads sharing the solution never see one half recorded; recording
+        twice records the same decisions."""
+        if getattr(self, "_decisions_recorded", False):
+            return
+        for key in list(self._engines):
+            with self.locked_engine(key) as engine:
+                engine.freeze_decisions()
+        self._decisions_recorded = True
+
     @property
     def dealer_keys(self) -> list:
         """The dealer keys the shoe can deal: upcards 1..10, or in the exposed game the

@@ -71,7 +71,7 @@ from fractions import Fraction
 from types import SimpleNamespace
 
 import numpy as np
-from bjcore._game import GameEngine
+from bjcore import GameEngine
 
 from ..counting.count_laws import (
     WHOLE_TC_ROUNDINGS,

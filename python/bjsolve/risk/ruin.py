@@ -363,7 +363,7 @@ class _TripWalk:
       their tails from being cut).
     * Mass below ``reach(k)`` moves k / BRANCH rounds at a time, the same way, down to
       blocks of FINEST rounds, which run round by round with the barrier in the compiled
-      kernel (``bjcore._ruin.killed_rounds``).
+      kernel (``bjcore.killed_rounds``, src/bjcore/_ruin.pyx).
     * Tails of mass <= eps are cut at each step (counted); after each top-level block,
       bankrolls too high to be ruined in the rounds left are dropped (counted: their mass
       times the Doob bound).
@@ -403,7 +403,7 @@ class _TripWalk:
 
     def __init__(self, steps, probs, eps: float, start: int, rounds: int):
         # (lazy: the trip-ruin kernel loads when it is needed)
-        from bjcore._ruin import killed_rounds
+        from bjcore import killed_rounds
         self.killed_rounds = killed_rounds
         self.steps, self.probs, self.eps = steps, probs, eps
         self.reach = _Reach(steps, probs)

@@ -124,7 +124,7 @@ class GamePlan:
         ``watch_sigint`` (main thread only): a Ctrl-C ends the chunk early and sets
         ``stop[0] = STOP_SIGINT`` (the caller raises the interrupt again)."""
         # (lazy: the simulator kernel loads when a simulation runs)
-        from bjcore._simulate import run_chunk
+        from bjcore import run_chunk
         dparams = self.dparams
         if bankroll:
             dparams = dparams.copy()
@@ -264,7 +264,7 @@ def _resolve_strategy(rules, shoe_obj, strategy, threads=None):
 def game_kinds(game) -> int:
     """How many kinds of decision the table holds for the decoded kernel rules ``game``
     (the kernel's own count, which it checks the table against)."""
-    from bjcore._simulate import game_kinds as kinds
+    from bjcore import game_kinds as kinds
     return kinds(game["redoubles"], game["double_rescue"], game["double_split_aces"],
                  game["hit_split_aces"])
 

@@ -23,8 +23,7 @@ import time
 
 import numpy as np
 
-from bjcore._rules import OPTIONAL_RULE_KEYS, check_rules
-from bjcore._simulate import MAX_CARDS, STOP_SIGINT
+from bjcore import MAX_CARDS, OPTIONAL_RULE_KEYS, STOP_SIGINT, check_rules
 
 from ..counting.index_file import IndexPlay, parse_index_file
 from ..counting.removal import count_tags

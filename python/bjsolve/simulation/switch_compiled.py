@@ -181,7 +181,7 @@ def simulate_switch_compiled(switch: SwitchSolution, rounds: int, seed: int = 1,
                              threads: int | None = None,
                              tables: SwitchTables | None = None) -> CompiledRun:
     """``simulate_switch`` in C (module doc)."""
-    from bjcore._switch_sim import run_switch_chunk
+    from bjcore import run_switch_chunk
     if switch.shoe.is_fractional:
         raise ValueError("simulate_switch deals whole cards: the shoe is fractional")
     workers = max(1, min(check_threads(threads), 64))
