@@ -310,6 +310,12 @@ def _set_word(item):
     return None
 
 
+def index_set_word(item):
+    """The selection ``IndexTable.select`` takes ("all", a named set's key, or a number
+    of lines >= 1) that ``item`` names, or None when it names none (a file, a table)."""
+    return _set_word(item)
+
+
 def as_index_table(indices, rules: Rules, system="hilo", *, tc_rounding: str = "floor",
                    threads=None):
     """The index plays of a counted game as an ``IndexTable`` (None: no index plays).

@@ -104,7 +104,7 @@ from ..exact.solver import solve
 from ..exact.strategy import StrategyChart
 from ..model.checks import is_finite_real
 from ..model.deal import Deal
-from ..model.hands import hand_code, total_code
+from ..model.hands import total_code
 from ..model.ranks import show as _show
 from ..model.rules import Rules
 from ..model.shoe import Shoe
@@ -123,6 +123,7 @@ from .ramp import (
     parse_ramp,
     ramp_figures,
 )
+from .indexed_chart import IndexedChart
 from .round_model import check_supported, round_cards_law
 from .switch_game import SwitchRound
 from .side_bet import (
@@ -1551,49 +1552,6 @@ def _runs(labels: list, chosen: list) -> str:
             runs.append(labels[start] if start == prev else f"{labels[start]} to {labels[prev]}")
             start = cur    # type: ignore[assignment]  # None only past the last run
     return ", ".join(runs)
-
-
-class IndexedChart:
-    """A chart with an index table's plays at one true count.  A hand takes the line of its
-    row and upcard whose options (double, split, surrender) are exactly the hand's, failing
-    that the one with the fewest options that include the hand's, as the simulator reads an
-    index file: a 16 v T that may no longer surrender (after a hit) plays the row's
-    stand-or-hit line, not the two-card line's surrender.  The line's play at ``tc`` when
-    it is allowed, else the chart's play.  ``overrides``: (row, upcard, options) -> play."""
-
-    def __init__(self, chart, indices, tc: float):
-        self.chart = chart
-        self.tc = tc
-        lines = getattr(indices, "all_lines", None) or list(indices.lines.values())
-        self.overrides = {(line.row, line.dealer, _option_flags(line.options)): line.play_at(tc)
-                          for line in lines if len(line.plays) > 1}
-        self._options: dict[tuple, list] = {}    # (row, upcard) -> option flags
-        for row, upcard, flags in self.overrides:
-            self._options.setdefault((row, upcard), []).append(flags)
-
-    def line_key(self, cards, dealer, allowed):
-        """The key (row, upcard, options) in ``overrides`` of the line the hand takes, or
-        None when no line of its row and upcard fits its options."""
-        row = hand_code(tuple(cards), can_split="split" in allowed)
-        candidates = self._options.get((row, dealer))
-        if not candidates:
-            return None
-        have = _option_flags(allowed)
-        wider = [c for c in candidates if all(x >= y for x, y in zip(c, have))]
-        pick = have if have in candidates else min(wider, key=sum, default=None)
-        return None if pick is None else (row, dealer, pick)
-
-    def __call__(self, cards, dealer, allowed):
-        key = self.line_key(cards, dealer, allowed)
-        play = self.overrides[key] if key is not None else None
-        if play is not None and play in allowed:
-            return play
-        return self.chart(cards, dealer, allowed)
-
-
-def _option_flags(actions) -> tuple:
-    """Whether ``actions`` include double, split and surrender."""
-    return tuple(a in actions for a in ("double", "split", "surrender"))
 
 
 class SwitchCountedGame(SwitchRound, CountedGame):

@@ -128,10 +128,10 @@ def _play_index_table(plays, rules, system, tc_rounding, switch_table, threads):
     the game's rules without the swap.  With a ``SwitchIndexTable`` (``switch_table``)
     the sets are cut from its own play indices (``SwitchIndexTable.plays``, the table
     ``bjsolve indices --preset blackjack-switch`` prints)."""
-    from ..counting.indices import _set_word, as_index_table
+    from ..counting.indices import as_index_table, index_set_word
     hand = game_rules(rules)
     items = list(plays) if isinstance(plays, (list, tuple)) else [plays]
-    words = [_set_word("all" if item is True else item) for item in items]
+    words = [index_set_word("all" if item is True else item) for item in items]
     if switch_table is not None and items and None not in words:
         table = switch_table.plays
         return table if words == ["all"] else table.select(words)

@@ -29,7 +29,7 @@ from ..counting.indices import IndexTable
 from ..model.actions import ACTION_CODE, KIND_LATER, KIND_SPLIT, KIND_START
 from ..model.hands import compositions
 from ..model.ranks import counts_of
-from .game import IndexedChart
+from .indexed_chart import IndexedChart
 
 
 def _no_play(cards, dealer, allowed):
