@@ -29,14 +29,14 @@ costs the spot one unit whatever its hands), so the pass is linear in G.  Everyt
 RECORD is linear in the hands' laws too, so those passes keep each hand's law compact
 (``RoundLaws.compact``: per dealer outcome, its value and its mass; 14 numbers, not 98).
 
-Both spots play the decisions of the original shoe: a first pass (RECORD) plays spot 1
-with the real dealer and records every decision (the start actions here; the later and
-split-hand decisions are the kernel's memoised ``picks``, keyed by the hand's composition
-and split context, or the frozen ``policy`` of a chart); the CROSS pass and every G
-evaluation (REPLAY, on a depleted shoe) look them up instead of deciding again.  A
-decision met on a depleted shoe that the recording never made is counted in
-``fresh_decisions`` (the result is then not exact; it does not happen for whole-card
-shoes, where a depleted shoe reaches a subset of the original's hands).
+Both spots play the decisions of the original shoe: the kernel's table of frozen
+decisions (the value engine's, recorded from a solve of the original shoe or a chart's:
+``RoundLaws``), which every pass reads -- the first (RECORD: spot 1 with the real dealer,
+which also notes the start actions it takes), the CROSS pass and every G evaluation
+(REPLAY, on a depleted shoe).  A start met on a depleted shoe that RECORD never took is
+counted in ``fresh_decisions``, a decision the table lacks in ``policy_misses`` (either
+makes the result not exact; neither happens for whole-card shoes, where a depleted shoe
+reaches a subset of the original's hands).
 
 Not for CDP with resplits (its split value is a construction, not one playable strategy),
 fractional shoes (no real shoe) or a shoe that may run out.
