@@ -127,9 +127,8 @@ cdef class RoundLaws:
     cdef void state_add(self, double w, int j, const double* d, double* out) noexcept nogil
     cdef void leaf_add(self, double w, int mult, double* out) noexcept nogil
     cdef void bust_rest(self, const double* pi, double* rest) noexcept nogil
-    cdef void hit_add(self, double w, double* out) noexcept nogil
+    cdef void draw_add(self, double w, bint doubled, double* out) noexcept nogil
     cdef void double_add(self, double w, double* out) noexcept nogil
-    cdef void double_law(self, double w, double* out) noexcept nogil
     cdef void natural_as_solver(self, double* law) noexcept nogil
     cdef void action_add(self, int action, double w, double* out) noexcept nogil
     cdef void continuation_add(self, double w, double* out) noexcept nogil

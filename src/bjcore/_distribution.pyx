@@ -333,10 +333,13 @@ cdef class RoundLaws:
                 rest[t] -= pi[r] * d[t]
             self.remove(r)
 
-    cdef void hit_add(self, double w, double* out) noexcept nogil:
+    cdef void draw_add(self, double w, bint doubled, double* out) noexcept nogil:
+        """out += w * the law of the current hand taking one card, then playing on (a hit:
+        the strategy's option for the hand it makes) or, ``doubled``, standing with two
+        bets."""
         cdef double pi[D_RANKS]
         cdef double rest[D_OUT]
-        cdef int r, t
+        cdef int r
         cdef bint busts = False
         self.prefetch_children()
         self.next_card_weights(pi)
@@ -346,45 +349,26 @@ cdef class RoundLaws:
             self.add(r)
             if self.hand.hard_sum > 21:
                 busts = True
+            elif doubled:
+                self.leaf_add(w * pi[r], 2, out)
             else:
                 self.continuation_add(w * pi[r], out)
             self.remove(r)
         if busts:
             self.bust_rest(pi, rest)
-            self.state_add(w, 0, rest, out)    # state 0: bust with one bet
+            self.state_add(w, 7 if doubled else 0, rest, out)   # bust with two bets or one
 
     cdef void double_add(self, double w, double* out) noexcept nogil:
         cdef double law[D_LAW]
         cdef int i
         if not (self.fractional and self.hole_rank >= 0 and not self.rules.natural_takes_all):
-            self.double_law(w, out)
+            self.draw_add(w, True, out)
             return
         memset(law, 0, sizeof(law))
-        self.double_law(1.0, law)
+        self.draw_add(1.0, True, law)
         self.natural_as_solver(law)
         for i in range(D_LAW):
             out[i] += w * law[i]
-
-    cdef void double_law(self, double w, double* out) noexcept nogil:
-        """out += w * the law of doubling the current hand."""
-        cdef double pi[D_RANKS]
-        cdef double rest[D_OUT]
-        cdef int r, t
-        cdef bint busts = False
-        self.prefetch_children()
-        self.next_card_weights(pi)
-        for r in range(D_RANKS):
-            if pi[r] <= 0.0:
-                continue
-            self.add(r)
-            if self.hand.hard_sum > 21:
-                busts = True
-            else:
-                self.leaf_add(w * pi[r], 2, out)
-            self.remove(r)
-        if busts:
-            self.bust_rest(pi, rest)
-            self.state_add(w, 7, rest, out)    # state 7: bust with two bets
 
     cdef void natural_as_solver(self, double* law) noexcept nogil:
         """Give the law of doubling the current hand (``law``, weight 1; a fractional shoe,
@@ -452,7 +436,7 @@ cdef class RoundLaws:
 
     cdef void action_add(self, int action, double w, double* out) noexcept nogil:
         if action == HT:
-            self.hit_add(w, out)
+            self.draw_add(w, False, out)
         elif action == DD:
             self.double_add(w, out)
         else:
