@@ -246,6 +246,21 @@ cdef inline uint64_t cards_removed_key(const HandCards* h, uint64_t hand_key) no
     return hand_key + <uint64_t>h.extra * rank_unit(h.pair_rank - 1)
 
 
+cdef inline uint64_t cards_context_key(const HandCards* h, uint64_t hand_key,
+                                       bint by_total) noexcept nogil:
+    """A hand's memo key in its context: its composition ``hand_key`` (or, ``by_total``,
+    only its hard sum, whether it holds an ace and whether it still has two cards: on an
+    infinite shoe an optimal play's values depend on nothing else, removal being
+    irrelevant) with its pair rank and extra pair cards (by_total: whether any)."""
+    cdef uint64_t hand = hand_key
+    cdef int extra = h.extra
+    if by_total:
+        hand = (<uint64_t>h.hard_sum | (<uint64_t>(h.cnt[0] > 0) << 5)
+                | (<uint64_t>(h.n_cards if h.n_cards < 3 else 3) << 6))
+        extra = 1 if extra > 0 else 0
+    return hand | (<uint64_t>h.pair_rank << PAIR_SHIFT) | (<uint64_t>extra << EXTRA_SHIFT)
+
+
 cdef inline uint64_t decision_key(const HandCards* h, uint64_t hand_key, int kind,
                                   int split_context) noexcept nogil:
     """A decision's key in a table of frozen decisions (``_memo.DecisionTable``): the hand's

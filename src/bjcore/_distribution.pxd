@@ -1,5 +1,5 @@
 # Declarations of the round-distribution kernel (see _distribution.pyx for the maths).
-from libc.stdint cimport int64_t, uint64_t, int8_t
+from libc.stdint cimport int64_t, uint64_t
 from libcpp.unordered_map cimport unordered_map
 from bjcore._alloc cimport vector
 

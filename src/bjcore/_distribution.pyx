@@ -31,24 +31,23 @@ The result is ``out[t, k]``: the probability that the dealer ends in ``t`` and t
 net outcome is ``(k - 16) / 2`` units (``k = 33``: a natural paid at the table's payout).
 """
 from libc.math cimport lround
-from bjcore._defs cimport (rank_unit, improves, double_allowed, falling, split_context_weights,
+from bjcore._defs cimport (rank_unit, double_allowed, split_context_weights,
                            natural_refund_finite, unknown_pair_chance, remove_unknown,
                            pair_draw_ratio, surrender_worth, first_two_chance,
                            split_removal_counts,
-                           cards_total, cards_soft, cards_natural,
+                           cards_total, cards_soft, cards_natural, cards_context_key,
                            ACT_STAND as ST, ACT_HIT as HT, ACT_DOUBLE as DD, ACT_SPLIT as SP,
-                           ACT_SURRENDER as SU, SPLIT_CDZ as CDZ, SPLIT_CDP1 as CDP1,
-                           SPLIT_CDP as CDP, SPLIT_POLICY as POLICY,
+                           ACT_SURRENDER as SU, SPLIT_POLICY as POLICY,
                            KIND_START, KIND_LATER, KIND_SPLIT)
-from bjcore._memo cimport DecisionTable, IndexEntry
+from bjcore._memo cimport DecisionTable
 from bjcore._core cimport UpcardEngine
 from libc.string cimport memset
-from libc.stdint cimport uint64_t, int8_t
+from libc.stdint cimport uint64_t
 from libcpp.unordered_map cimport unordered_map
 from bjcore._alloc cimport vector, guard, guard_int
 from bjcore._rules cimport (ShoeParams, decode_classic,
                             decode_policy_entry)
-from cython.operator cimport dereference as deref, preincrement as preinc
+from cython.operator cimport dereference as deref
 
 import numpy as np
 
@@ -132,13 +131,8 @@ cdef class RoundLaws:
         play) a hand's law depends only on its hard sum, whether it holds an ace and
         whether it still has two cards, as in the solver (whose recorded decisions, keyed
         by composition, are then the same across such hands)."""
-        cdef uint64_t hand = self.comp_key()
-        cdef int extra = self.hand.extra
-        if self.infinite and self.rules.split_class != POLICY:
-            hand = (<uint64_t>self.hand.hard_sum | (<uint64_t>(self.hand.cnt[0] > 0) << 5)
-                    | (<uint64_t>(self.hand.n_cards if self.hand.n_cards < 3 else 3) << 6))
-            extra = 1 if extra > 0 else 0
-        return hand | (<uint64_t>self.hand.pair_rank << 50) | (<uint64_t>extra << 54)
+        return cards_context_key(&self.hand, self.comp_key(),
+                                 self.infinite and self.rules.split_class != POLICY)
 
     # ---- the shoe after the current hand ----------------------------------------------
 
@@ -1304,8 +1298,6 @@ cdef class RoundLaws:
     # ---- the round ------------------------------------------------------------------
 
     cdef double surrender_value(self) noexcept nogil:
-        if self.rules.surrender == 2:
-            return surrender_worth(&self.rules, 0.0)   # (no hole-card chance needed)
         return surrender_worth(&self.rules, self.hole_chance())
 
     cdef int start_action(self, int c1, int c2) noexcept nogil:

@@ -5,7 +5,7 @@ from bjcore._alloc cimport vector
 
 from bjcore._defs cimport (N_RANKS, N_DEALER, RuleParams, rank_unit, soft_total, improves,
                            HandCards, cards_add, cards_remove, cards_total, cards_soft,
-                           cards_natural, cards_removed_key, cards_clear, SPLIT_POLICY,
+                           cards_natural, cards_removed_key, cards_clear, cards_context_key, SPLIT_POLICY,
                            double_allowed,
                            PAIR_SHIFT, EXTRA_SHIFT, ACT_STAND, ACT_HIT, ACT_DOUBLE)
 from bjcore._dealer cimport DealerStore
@@ -115,18 +115,11 @@ cdef class Engine:
         return cards_removed_key(&self.hand, self.hand_key)
 
     cdef inline uint64_t context_key(self) noexcept nogil:
-        cdef uint64_t hand = self.hand_key
-        cdef int extra = self.hand.extra
-        if self.infinite and self.rules.split_class != SPLIT_POLICY:
-            # In an infinite shoe a hand's values depend only on its total, softness and
-            # whether it still has two cards (doubling, naturals); removal is irrelevant,
-            # so every composition with those shares one memo entry.  (A user policy may
-            # tell compositions apart, so policy solves keep the full key.)
-            hand = (<uint64_t>self.hand.hard_sum | (<uint64_t>(self.hand.cnt[0] > 0) << 5)
-                    | (<uint64_t>(self.hand.n_cards if self.hand.n_cards < 3 else 3) << 6))
-            extra = 1 if extra > 0 else 0
-        return (hand | (<uint64_t>self.hand.pair_rank << PAIR_SHIFT)
-                | (<uint64_t>extra << EXTRA_SHIFT))
+        # In an infinite shoe every composition of the same total, softness and two-card
+        # state shares one memo entry (``cards_context_key``); a user policy may tell
+        # compositions apart, so policy solves keep the full key.
+        return cards_context_key(&self.hand, self.hand_key,
+                                 self.infinite and self.rules.split_class != SPLIT_POLICY)
 
     cdef inline void remaining(self, double* n) noexcept nogil:
         """Counts left after the hand, its extra pair cards and the dealer's cards."""

@@ -44,8 +44,6 @@ cdef double start_choice_value(Engine self, int c1, int c2) noexcept nogil:
 cdef double surrender_value(Engine self) noexcept nogil:
     """Unconditioned (``surrender_worth``)."""
     cdef double pi[N_RANKS]
-    if self.rules.surrender == 2:
-        return surrender_worth(&self.rules, 0.0)   # (no hole-card chance needed)
     next_card_weights(self, pi)
     return surrender_worth(&self.rules, hole_natural_chance(self, pi))
 
@@ -85,7 +83,7 @@ cdef bint has_fractional_counts(Engine self) noexcept nogil:
 
 cdef unsigned int folded_splits(Engine self) noexcept nogil:
     """The pair rank indices whose split hands' own dealer shoes the unsplit prefetch
-    queues too (``Engine.queue_folded_split_shoes``): those split with one split
+    queues too (``_hands.queue_folded_split_shoes``): those split with one split
     allowed (one context: one extra pair card gone), whose hands CDP and CDP1 value in
     every composition, on a shoe of whole counts.  (Split aces that take one card and
     stand never need a shoe of their own.)"""

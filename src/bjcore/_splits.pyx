@@ -145,7 +145,7 @@ cdef double pair_hand_value(Engine self, int pair, int extra, int second) noexce
 # all contexts as lanes: each composition is looked up once and holds its values in
 # every context (LaneValues), and the recursion follows a card wherever any context
 # can draw it.  Each lane does exactly the arithmetic the context-at-a-time recursion
-# (Engine.hit_value, double_value, continuation) does, in the same order, so the
+# (_hands.hit_value, double_value, continuation) does, in the same order, so the
 # values are the same to the bit.  A lane mask says which contexts are wanted; a
 # context is only ever reached through cards it can draw, as before.
 # Used for the optimising classes on finite shoes; frozen policies and the infinite
@@ -291,7 +291,7 @@ cdef void lane_base(Engine self, double* base) noexcept nogil:
 
 
 cdef void lane_card_weights(Engine self, unsigned int need, double* pi) noexcept nogil:
-    """Engine.next_card_weights of the current split hand in every context of
+    """_hands.next_card_weights of the current split hand in every context of
     ``need``, into pi[(e - 1) * N_RANKS + r], bit for bit (finite shoe)."""
     cdef double base[N_RANKS]
     cdef double* row
@@ -311,7 +311,7 @@ cdef void lane_card_weights(Engine self, unsigned int need, double* pi) noexcept
 
 
 cdef void lane_stand(Engine self, unsigned int need, double* ev) noexcept nogil:
-    """Engine.stand_value of the current split hand in every context of ``need``
+    """_hands.stand_value of the current split hand in every context of ``need``
     into ev[e - 1], from the dealer outcomes split_dealer_for_current would give each
     context, bit for bit, found more cheaply: the hand's group is looked up once for
     all its contexts, and a context's distribution is kept by the group under the
@@ -382,7 +382,7 @@ cdef int lane_choice(Engine self, int e, int double_ok) noexcept nogil:
 
 
 cdef void lane_continuation(Engine self, unsigned int mask, double* out) noexcept nogil:
-    """Engine.continuation for the current split hand in every context of
+    """_hands.continuation for the current split hand in every context of
     ``mask``: the value of the option its post-split class picks."""
     cdef double st[MAX_LANES]
     cdef double ht[MAX_LANES]
@@ -535,11 +535,11 @@ cdef void value_bottom_up(Engine self, int p) noexcept nogil:
     and a call per card.  Here the compositions are taken from the table above,
     largest first, so that every hand one card larger is done when a hand is: its
     hit and double values read them by index.  Each value is the same IEEE
-    expression, in the same order, as Engine.hit_value, double_value and
+    expression, in the same order, as _hands.hit_value, double_value and
     best_option_at compute, on the same dealer outcomes: the same to the bit.  The
     next card's chances n_r / left are quotients of whole numbers, read from a table
     of those quotients (``card_chances``) instead of divided again for every hand.
-    (Split aces that may not hit are never folded, ``Engine.folded_splits``:
+    (Split aces that may not hit are never folded, ``_round.folded_splits``:
     every hand here may hit.)"""
     cdef double pi[N_RANKS]
     cdef double avail
@@ -603,14 +603,14 @@ cdef void value_bottom_up(Engine self, int p) noexcept nogil:
         double_ok = ((self.rules.double_after_split or p < 0) and self.may_double())
         have_pi = False
         if chances != NULL:
-            # Engine.next_card_weights: the cards of each rank left, n_r = fits
+            # _hands.next_card_weights: the cards of each rank left, n_r = fits
             # less the hand's (never below 0 here), over their sum, fits_total less
             # the hand's cards (row n_cards of the table)
             for r in range(N_RANKS):
                 pi[r] = chances[self.hand.n_cards * chance_cols + fits[r] - comp_cnt[i][r]]
             have_pi = True
         in_memo = p < 0 or self.hand.n_cards == 2
-        # Engine.stand_value from the dealer row found ahead, where that is the
+        # _hands.stand_value from the dealer row found ahead, where that is the
         # row it would read (dealer_for_current: the outcomes stored under the cards
         # gone; not a natural, whose stand value needs none)
         d = NULL
@@ -628,7 +628,7 @@ cdef void value_bottom_up(Engine self, int p) noexcept nogil:
             self.fold_stand[i] = st
             if not have_pi:
                 next_card_weights(self, pi)
-            ht = 0.0   # Engine.hit_value
+            ht = 0.0   # _hands.hit_value
             for r in range(N_RANKS):
                 if pi[r] <= 0.0:
                     continue
@@ -641,7 +641,7 @@ cdef void value_bottom_up(Engine self, int p) noexcept nogil:
             if improves(ht, v):
                 v = ht
             if double_ok:
-                dd = natural_refund(self, pi)   # Engine.double_value
+                dd = natural_refund(self, pi)   # _hands.double_value
                 for r in range(N_RANKS):
                     if pi[r] <= 0.0:
                         continue
@@ -653,7 +653,7 @@ cdef void value_bottom_up(Engine self, int p) noexcept nogil:
                     v = dd
             self.fold_best[i] = v
             continue
-        # (Engine.lookup, one probe: a solve meets each of these hands here first.
+        # (_hands.lookup, one probe: a solve meets each of these hands here first.
         # Room for a new row is made before its key is indexed, so that running out of
         # memory never leaves a key pointing at a row that is not there.)
         if self.value_store.size() == self.value_store.capacity():
@@ -671,7 +671,7 @@ cdef void value_bottom_up(Engine self, int p) noexcept nogil:
             self.value_store[row].stand = v
         self.fold_stand[i] = self.value_store[row].stand
         if isnan(self.value_store[row].hit):
-            # Engine.hit_value, each larger hand's value read by index
+            # _hands.hit_value, each larger hand's value read by index
             if not have_pi:
                 next_card_weights(self, pi)
                 have_pi = True
@@ -685,7 +685,7 @@ cdef void value_bottom_up(Engine self, int p) noexcept nogil:
                 ev += pi[r] * self.fold_best[comp_child[i][r]]
             self.value_store[row].hit = ev
         if double_ok and isnan(self.value_store[row].double_):
-            # Engine.double_value
+            # _hands.double_value
             if not have_pi:
                 next_card_weights(self, pi)
             ev = natural_refund(self, pi)
@@ -710,7 +710,7 @@ cdef const double* card_chances(Engine self, const int64_t* fits, int64_t fits_t
     [c * chance_cols + a] = a / (fits_total - c), the chance of a rank with a cards
     left after a hand of c cards, for c = 0 .. 21 and a up to the largest count of
     ``fits`` (0 where no card is left), or NULL for a shoe too large to tabulate.
-    The same quotient of the same two whole numbers as Engine.next_card_weights
+    The same quotient of the same two whole numbers as _hands.next_card_weights
     divides, so the same bits.  Two are kept, by ``fits_total``: a solve's unsplit
     hands need one, and the split hands of every pair (one pair card fewer) the other."""
     cdef int64_t most = 0, c, a, left
@@ -767,7 +767,7 @@ cdef void queue_split_needs(Engine self, int p) noexcept nogil:
                                  and self.policy.split_context == 2))
     if (self.split_fold >> p) & 1 and self.unsplit_prefetched:
         # every shoe this split's hands need was queued with the unsplit hands'
-        # (Engine.queue_folded_split_shoes) and is stored by now
+        # (_hands.queue_folded_split_shoes) and is stored by now
         self.split_needs_queued = True
         return
     self.walked.clear()

@@ -196,11 +196,6 @@ def _frozen_engines(sol0, shoe1: Shoe):
     return engines
 
 
-def _frozen_source(sol0):
-    """Record sol0's decisions in its engines, once (``Solution._record_decisions``)."""
-    sol0._record_decisions()
-
-
 def fixed_strategy_ev(sol0, shoe1: Shoe) -> float:
     """EV (unconditioned) on ``shoe1`` of sol0's optimal decisions, frozen.
 
@@ -210,7 +205,7 @@ def fixed_strategy_ev(sol0, shoe1: Shoe) -> float:
     extra pair card gone (per pair rank), CDP by its choice in each split context (pair
     rank and extra pair cards gone).  The fixed-strategy effects of removal therefore
     average to zero for every class."""
-    _frozen_source(sol0)
+    sol0._record_decisions()
     values = round_values(sol0.rules, shoe1, _frozen_engines(sol0, shoe1))
     return sum(dealer_key_weight(shoe1, k) * v for k, v in values.items())
 

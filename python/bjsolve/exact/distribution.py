@@ -197,20 +197,18 @@ def _kernel_laws(solution, strategy, threads, exact_splits=True):
         if strategy != "optimal":
             raise ValueError(f"strategy must be 'optimal', a StrategyChart or a callable "
                              f"f(cards, dealer, allowed) -> action, got {strategy!r:.60}")
-        # the solve's own decisions, recorded in its engines: the laws play them
-        solution._record_decisions()
-        engines = solution
+        engines = None
     else:
         if not (isinstance(strategy, StrategyChart) or callable(strategy)):
             raise TypeError("strategy must be 'optimal', a StrategyChart or a callable "
                             f"f(cards, dealer, allowed) -> action, got {type(strategy).__name__}")
         engines = policy_engines(solution.rules, solution.shoe, strategy, solution.deal)
     return round_laws(solution.rules, solution.shoe, solution.deal.playable_keys, engines,
-                      split=solution.split, exact_splits=exact_splits,
+                      split=solution.split, solution=solution, exact_splits=exact_splits,
                       exact_moments=exact_splits, threads=threads)
 
 
-def round_laws(rules, shoe, keys, engines=None, *, split: str = "CDZ-",
+def round_laws(rules, shoe, keys, engines=None, *, split: str = "CDZ-", solution=None,
                exact_splits: bool = True, exact_moments: bool = False, threads: int = 1):
     """The outcome kernel's law of one round against each dealer key of ``keys``, from
     ``bjcore.RoundLaws``: the one place round laws are built
@@ -218,11 +216,12 @@ def round_laws(rules, shoe, keys, engines=None, *, split: str = "CDZ-",
     ``risk_indices.split_moments`` asks a kernel for single splits' laws).
 
     engines: {dealer key: policy engine} (``solve.policy_engines``) whose frozen decisions
-        the player follows, shared with the kernels (no Python call per hand); a
-        ``Solution`` of ``shoe`` whose decisions are recorded (``_record_decisions``):
-        its optimal play; None: the optimal play of post-split class ``split`` on
-        ``shoe``, which each kernel records from a solve of its own (the kernels never
-        decide by themselves: the law's play is the solver's).
+        the player follows, shared with the kernels (no Python call per hand); None: the
+        optimal play of post-split class ``split`` on ``shoe`` (the kernels never decide
+        by themselves: the law's play is the solver's).
+    solution: with ``engines`` None, a ``Solution`` of ``rules``, ``shoe`` and ``split``
+        whose recorded decisions the kernels share; None: each kernel records a solve of
+        its own dealer key.
     exact_splits: on a finite shoe, the exact joint law of a split into two hands (else
         every split's hands are combined as independent given the dealer's outcome).
     exact_moments: also E[S^2 ; dealer outcome t] with every split the law combines
@@ -233,20 +232,11 @@ def round_laws(rules, shoe, keys, engines=None, *, split: str = "CDZ-",
     Returns ({key: 7 x 34 law: P(dealer outcome t, net outcome column k)}, whether a split
     was combined approximately, {key: E[S^2 ; t] or None}, whether every one of those
     second moments is exact: False without ``exact_moments``)."""
-    solved = engines if hasattr(engines, "locked_engine") else None
-    if engines is None:
-        code = SPLIT_CLASSES[split]
-    elif solved is not None:
-        code = SPLIT_CLASSES[solved.split]
-    else:
-        code = POLICY_CLASS
-    params = kernel_rules(rules, code)
+    params = kernel_rules(rules, SPLIT_CLASSES[split] if engines is None else POLICY_CLASS)
     laws = {k: RoundLaws(shoe.kernel_weights(), k, params, shoe.is_infinite, exact_splits)
             for k in keys}
-    if solved is not None:
-        for key, law in laws.items():
-            with solved.locked_engine(key) as engine:
-                law.copy_policy_from(engine)
+    if engines is None and solution is not None:
+        solution._share_decisions(laws)
     elif engines is not None:
         for key, law in laws.items():
             law.copy_policy_from(engines[key])
@@ -439,10 +429,7 @@ def _spot_cross_moments(solution, strategy, threads):
         for key, law in laws.items():
             law.copy_policy_from(engines[key])
     else:                         # the solve's own decisions, recorded
-        solution._record_decisions()
-        for key, law in laws.items():
-            with solution.locked_engine(key) as engine:
-                law.copy_policy_from(engine)
+        solution._share_decisions(laws)
     order = list(laws)
     workers = max(1, min(len(order), threads))
     if workers == 1:

@@ -181,6 +181,14 @@ class Solution:
                 engine.freeze_decisions()
         self._decisions_recorded = True
 
+    def _share_decisions(self, kernels: dict) -> None:
+        """Give each kernel of ``kernels`` ({dealer key: round laws or spot moments}) this
+        solve's recorded decisions for its key (``copy_policy_from``: shared, not copied)."""
+        self._record_decisions()
+        for key, kernel in kernels.items():
+            with self.locked_engine(key) as engine:
+                kernel.copy_policy_from(engine)
+
     @property
     def dealer_keys(self) -> list:
         """The dealer keys the shoe can deal: upcards 1..10, or in the exposed game the
