@@ -4,7 +4,9 @@ the uncounted analysis (an identity), the compiled simulation of the real round,
 one-hand game's solver on the shoes either side of an index."""
 import copy
 import dataclasses
+import itertools
 import math
+from fractions import Fraction
 from itertools import pairwise
 from types import SimpleNamespace
 
@@ -85,6 +87,9 @@ def test_a_flat_bettor_gets_the_uncounted_analysis(game, analysis):
     assert flat.variance + flat.win_rate ** 2 == pytest.approx(second, abs=1e-12)
     assert any(note.startswith("insurance: both hands at TC >= -1000") and
                "not in the SD" in note for note in game.notes())
+    # insurance is decided on the count after the four player cards and the ace
+    # (tests/test_switch_insurance_gains.py checks the gains of that deal)
+    assert game.insurance_cards == 4
 
 
 def test_the_frozen_round_law_has_the_frozen_ev(game):
@@ -372,6 +377,66 @@ def test_each_line_chooses_as_the_analysis_it_was_made_from(indices):
             checked += 1
             naturals += line.dealt is not None
         assert checked > 1000 and naturals > 0
+
+
+def _insurance_ev_by_enumeration(counts) -> Fraction:
+    """3 P(ten in the hole) - 1 with the ace out, averaged over every draw of the four
+    player cards from the rest (grouped by their ranks, any order), in fractions: the
+    counts may be fractional (the hypergeometric weights are polynomials in them)."""
+    left = [Fraction(c) for c in counts]
+    left[0] -= 1
+    size = sum(left)
+    total = Fraction(0)
+    for cards in itertools.combinations_with_replacement(range(10), 4):
+        take = [cards.count(r) for r in range(10)]
+        w = Fraction(math.factorial(4), math.prod(math.factorial(t) for t in take))
+        for r, t in enumerate(take):
+            for i in range(t):
+                w *= left[r] - i
+        for i in range(4):
+            w /= size - i
+        total += w * (3 * (left[9] - take[9]) / (size - 4) - 1)
+    return total
+
+
+def test_the_insurance_index_where_the_insurance_ev_changes_sign(indices):
+    # on the play indices' shoes (exactly at each true count), the insurance EV with the
+    # ace and the four player cards out, counted in fractions; the index is where it
+    # turns >= 0, the crossing linear between the grid counts either side, made whole
+    # for floored true counts
+    shoes, _ = true_count_shoes(game_rules(RULES), "hilo", indices.true_counts,
+                                indices.dealt_decks)
+    evs = {tc: _insurance_ev_by_enumeration(shoe.counts) for tc, shoe in shoes.items()}
+    above = min(tc for tc, ev in evs.items() if ev >= 0)
+    below = max(tc for tc in evs if tc < above)
+    crossing = below + (above - below) * float(-evs[below] / (evs[above] - evs[below]))
+    assert evs[below] < 0
+    assert indices.insurance_crossing == pytest.approx(crossing, abs=1e-9)
+    assert indices.insurance == math.ceil(crossing - 0.5 - 1e-9)
+    # the play indices carry it (their index file's "insurance:" line, the counted
+    # game's default); the player's four unseen cards leave the ten's chance as it was,
+    # so it is the one-hand game's index on the same shoes
+    assert indices.plays.insurance == indices.insurance
+    from bjsolve.counting.indices import insurance_index
+    assert insurance_index(shoes, "floor")[0] == indices.insurance
+
+
+def test_the_insurance_index_goes_through_the_index_file(indices, tmp_path):
+    # bjsolve indices --format index writes the play indices' file with the Switch
+    # insurance line; read back as the hands' play indices it gives the counted game's
+    # default insurance
+    import io
+
+    from bjsolve.cli import main
+    out = io.StringIO()
+    assert main(["indices", "--preset", "blackjack-switch", "--decks", "1",
+                 "--max-split-hands", "1", "--format", "index"], out=out) == 0
+    text = out.getvalue()
+    assert f"# insurance: take at TC >= {indices.insurance:+d}" in text
+    path = tmp_path / "switch.idx"
+    path.write_text(text)
+    table = _play_index_table(str(path), RULES, "hilo", "floor", None, None)
+    assert table.insurance == indices.insurance
 
 
 def test_the_switch_indices_read_back(indices):

@@ -634,6 +634,12 @@ class CountedGame:
         (None: optimal play)."""
         return None if self.strategy == "optimal" else self.policy_at(tc)
 
+    @property
+    def insurance_cards(self) -> int:
+        """The player's cards seen when insurance is decided: two a spot (Blackjack
+        Switch: its two hands, four cards)."""
+        return 2 * self.spots
+
     def _insurance_gains(self, seen, cell, probs, w_cell) -> np.ndarray:
         """[true count, band] the insurance gain per round (``insurance_gains``, per state)
         averaged over each cell's round starts; 0 without an insurance index."""
@@ -641,7 +647,7 @@ class CountedGame:
         index = self.insurance
         if index is None:
             return np.zeros((nb, self.depth_bands))
-        gain = insurance_gains(self.count, seen, index, hands=2 * self.spots,
+        gain = insurance_gains(self.count, seen, index, hands=self.insurance_cards,
                                decks_estimation=self.decks_estimation,
                                tc_rounding=self.tc_rounding)
         gain = np.where(probs > 0, gain, 0.0)

@@ -153,7 +153,10 @@ def _play_index_table(plays, rules, system, tc_rounding, switch_table, threads):
                          f"than the hands' (the game's rules without the swap: "
                          f"{hand.describe()}; bjsolve.counting.switch_indices(...).plays)")
     theirs = (getattr(table, "system", system), getattr(table, "tc_rounding", tc_rounding))
-    if isinstance(system, str) and theirs != (system, tc_rounding):
+    # (an index file's lines are "as written": played as they stand, as the one-hand
+    # games play them; its count is the game's, which read it)
+    if isinstance(system, str) and theirs != (system, tc_rounding) and (
+            theirs[1] != "as written" or theirs[0] != system):
         raise ValueError(f"plays: an index table of another count or true-count rounding "
                          f"({theirs[0]}, {theirs[1]}) than the game's ({system}, "
                          f"{tc_rounding})")
