@@ -65,8 +65,8 @@ def brute_force_gains(system, n, index, hands):
 def test_switch_insurance_gain_per_state_equals_brute_force(system, index):
     # the count after the deal takes the four player cards: the hands' tag classes drawn
     # from the state's mean class counts (the one approximation; 39 cards, 2 seen: it
-    # misses by at most 1.2e-5, measured); read after two player cards, as one hand
-    # would be, it misses by 3.5e-4 or more: the four cards matter
+    # misses by at most 4e-6, measured); read after two player cards, as one hand
+    # would be, it misses by 3.6e-4 or more: the four cards matter
     dist = CountDistribution(system, Shoe(COUNTS))
     n = 2
     switch = insurance_gains(dist, np.array([n]), index, hands=PLAYER_CARDS)[0]

@@ -220,8 +220,9 @@ class SwitchRound(_Game):
         # (``_insurance_gains``: the true count read after the deal of spots x 2 = the
         # four player cards and the ace)
         if insurance is None:
-            insurance = next((table.insurance for table in (self.switch_indices, self.plays)
-                              if getattr(table, "insurance", None) is not None), False)
+            given = [getattr(table, "insurance", None)
+                     for table in (self.switch_indices, self.plays)]
+            insurance = next((index for index in given if index is not None), False)
         # the round model deals the round's two hands (the parent's own "indices" are its
         # index-table plays; this game's are kept above and played in ``_edges``)
         super().__init__(rules, system, strategy="basic" if strategy == "indices" else strategy,
