@@ -44,6 +44,7 @@ from ..model.ranks import label
 from ..model.rules import Rules
 from ..model.shoe import Shoe
 from .engines import make_engine
+from .ev import EV
 from .kernel_rules import SPLIT_CLASSES, check_split_class, check_threads, kernel_rules
 from .scheduler import run_units
 
@@ -483,7 +484,6 @@ class SwitchSolution:
         left out, then averaged over) out of the shoe: 3 P(ten in the hole) - 1,
         unconditioned (the bet is settled on the hole card, before the peek): an ``EV``."""
         from ..model.ranks import ranks as read_ranks
-        from .solver import EV
         known: tuple = ()
         for field, hand in (("hand1", hand1), ("hand2", hand2)):
             cards = read_ranks(hand, field=field) if len(hand) else ()

@@ -119,6 +119,7 @@ from .ramp import (
     RampResult,
     SideBetFigures,
     _true_count,
+    checked_insurance,
     diffusion_ruin,
     parse_ramp,
     ramp_figures,
@@ -209,17 +210,6 @@ def _hand_rules(rules: Rules) -> Rules:
         from ..exact.switch import game_rules
         return game_rules(rules)
     return rules
-
-
-def _checked_insurance(insurance):
-    """None, False or a whole true count (``simulate``'s ``insurance``), else the error
-    naming the field."""
-    if insurance is None or insurance is False:
-        return insurance
-    if insurance is True:
-        raise ValueError("insurance must be a whole true count, False (never) or None (the "
-                         "index plays' insurance index), got True")
-    return _true_count(insurance, "insurance")
 
 
 def _checked_end_bins(tc_min, tc_max) -> tuple:
@@ -369,7 +359,7 @@ class CountedGame:
         # every check that needs no solve comes before the full shoe's solve: bad input
         # fails in milliseconds, not after seconds of work
         self._end_bins = _checked_end_bins(tc_min, tc_max)
-        insurance = _checked_insurance(insurance)
+        insurance = checked_insurance(insurance)
         self.sidebet = None if sidebet is None and sidebet_paytable is None else \
             side_bet_play(sidebet, sidebet_paytable)
         if self.sidebet is not None and not rules.is_classic:

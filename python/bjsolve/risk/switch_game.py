@@ -72,6 +72,7 @@ from ..exact.strategy import StrategyChart
 from ..exact.switch import game_rules, solve_switch
 from ..exact.switch_frozen import frozen_switch_rounds
 from ..model.shoe import Shoe
+from .ramp import checked_insurance
 
 if TYPE_CHECKING:   # the mixin's base as type checkers see it (the class it goes before)
     from .game import CountedGame as _Game
@@ -195,8 +196,7 @@ class SwitchRound(_Game):
         if strategy != "indices" and plays is not None:
             raise ValueError(f"plays: strategy {strategy!r} plays no index plays (the "
                              f"hands' play indices go with strategy 'basic' or 'indices')")
-        from .game import _checked_insurance
-        insurance = _checked_insurance(insurance)
+        insurance = checked_insurance(insurance)
         if sidebet is not None or sidebet_paytable is not None:
             raise NotImplementedError("sidebet: a side bet beside Blackjack Switch is not "
                                       "computed")
