@@ -9,7 +9,6 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
-
 from bjsolve import Shoe
 from bjsolve.counting.count_laws import CountDistribution
 from bjsolve.counting.removal import SYSTEMS

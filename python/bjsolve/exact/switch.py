@@ -514,7 +514,7 @@ class SwitchSolution:
         (half a unit each, paid 2:1), in units of one hand's bet, unconditioned: the sum
         over the deals with an ace up of their chance x (3 P(ten in the hole | the five
         cards) - 1) (each hand's insurance is worth half of that)."""
-        a, b, c, e, u, prob, beta = _deal_arrays(self.shoe)
+        *_, u, prob, beta = _deal_arrays(self.shoe)
         ace = (u == 1) & (prob > 0)
         return float(np.dot(prob[ace], 3.0 * beta[ace] - 1.0))
 
