@@ -266,6 +266,11 @@ def test_insurance_ev_counts_the_tens_left():
         sol.insurance_ev("AA")             # with the dealer's ace: three aces of two
     with pytest.raises(ValueError, match="hand2.*two cards"):
         sol.insurance_ev("T", "TTT")
+    assert sol.insurance_ev(10, [6, 1]) == pytest.approx(3 * 6 / 12 - 1, abs=1e-15)
+    no_ace = solve_switch(NO_SPLIT, Shoe([0, 0, 0, 0, 0, 4, 0, 5, 0, 7]), threads=1)
+    with pytest.raises(ValueError, match="insurance: the shoe cannot deal the dealer an ace"):
+        no_ace.insurance_ev()
+    assert no_ace.insurance_value == 0.0
     with pytest.raises(TypeError, match="insurance must be True or False"):
         sol.outcome_distribution(insurance="yes")
 

@@ -593,9 +593,10 @@ def insurance_ev_at(shoe, player_cards: int = 0) -> float:
     count), the dealer's ace out and ``player_cards`` cards of the player's hands out
     unread (an index is read from the count alone): 3 P(ten in the hole) - 1.  The
     player's cards are a random draw from the shoe, so they take a share player_cards /
-    (N - 1) of each rank on average and leave the ten's chance T / (N - 1) as it was (every order of the
-    unseen cards is equally likely: the hole card is as likely a ten as any of them);
-    they are taken out all the same, in that expectation, to say so."""
+    (N - 1) of each rank on average and leave the ten's chance T / (N - 1) as it was
+    (every order of the unseen cards is equally likely: the hole card is as likely a
+    ten as any of them); they are taken out all the same, in that expectation, to say
+    so (Blackjack Switch: four cards)."""
     left = list(shoe.counts)
     left[0] -= 1
     if player_cards:

@@ -486,16 +486,19 @@ class SwitchSolution:
         from ..model.ranks import ranks as read_ranks
         known: tuple = ()
         for field, hand in (("hand1", hand1), ("hand2", hand2)):
-            cards = read_ranks(hand, field=field) if len(hand) else ()
+            empty = isinstance(hand, (tuple, list, str)) and not hand
+            cards = () if empty else read_ranks(hand, field=field)
             if len(cards) > 2:
                 raise ValueError(f"{field}: a Switch hand is dealt two cards, got "
                                  f"{len(cards)}")
             known += cards
         counts = _shoe_counts(self.shoe)
+        if counts[0] <= 0:
+            raise ValueError("insurance: the shoe cannot deal the dealer an ace")
         if self.shoe.is_infinite:
-            if counts[0] <= 0 or any(counts[c - 1] <= 0 for c in known):
+            if any(counts[c - 1] <= 0 for c in known):
                 raise ValueError("hand1, hand2: this infinite shoe never deals some of these "
-                                 "cards, or no ace")
+                                 "cards")
             return EV(3.0 * counts[9] / counts.sum() - 1.0, False)
         left = counts.copy()
         for c in (1,) + tuple(known):
