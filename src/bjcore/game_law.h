@@ -153,18 +153,26 @@ class GameLaw {
         uint64_t key = w->removed_key();
         int found = bust_index.find(key);
         if (found >= 0) return &bust_rows[(size_t)found * N_OUT];
-        double n[N_RANKS], out[N_OUT], left = 0.0;
+        double n[N_RANKS], out[N_OUT], left;
+        bust_shoe(n, left);
+        w->dealer.law(n, left, out);
+        return store_bust(key, out);
+    }
+    /* the shoe the dealer draws from after the current (busted) hand */
+    void bust_shoe(double* n, double& left) const {
+        left = 0.0;
         if (w->infinite) {
             for (int r = 0; r < N_RANKS; ++r) n[r] = w->shoe[r];
             left = 1.0;
-        } else {
-            w->remaining(n);
-            for (int r = 0; r < N_RANKS; ++r) {
-                if (n[r] < 0.0 && w->pair_rank != 0) n[r] = 0.0;
-                left += n[r];
-            }
+            return;
         }
-        w->dealer.law(n, left, out);
+        w->remaining(n);
+        for (int r = 0; r < N_RANKS; ++r) {
+            if (n[r] < 0.0 && w->pair_rank != 0) n[r] = 0.0;
+            left += n[r];
+        }
+    }
+    const double* store_bust(uint64_t key, double* out) {
         double listed = 0.0;
         for (int j = 0; j < D_OVER; ++j) listed += out[j];
         out[D_OVER] = 1.0 - listed;
@@ -173,10 +181,36 @@ class GameLaw {
         bust_index.insert(key, row);
         return &bust_rows[(size_t)row * N_OUT];
     }
+    /* Before a draw (next card chances ``pi``): the laws of the busting cards' hands not
+     * known yet, in one batched pass (DealerDraws::law_batch, each shoe's arithmetic
+     * law()'s: the laws bust_dealer would make, bit for bit).  A hand of hard 12 and up
+     * busts by several ranks, each bust a dealer law of its own: one pass each, they were
+     * a fifth of a Free Bet outcome distribution. */
+    void bust_laws_ahead(const double* pi) {
+        double n[N_RANKS * N_RANKS], left[N_RANKS], out[N_RANKS * N_OUT];
+        uint64_t keys[N_RANKS];
+        int count = 0;
+        for (int r = 0; r < N_RANKS; ++r) {
+            if (pi[r] <= 0.0 || w->hard + r + 1 <= 21) continue;
+            w->add_card(r);
+            uint64_t key = w->removed_key();
+            bool known = bust_index.find(key) >= 0;
+            for (int i = 0; i < count && !known; ++i) known = keys[i] == key;
+            if (!known) {
+                bust_shoe(n + count * N_RANKS, left[count]);
+                keys[count++] = key;
+            }
+            w->remove_card(r);
+        }
+        if (count < 2) return;   // (one: bust_dealer's single pass is the cheaper)
+        w->dealer.law_batch(n, left, count, out);
+        for (int i = 0; i < count; ++i) store_bust(keys[i], out + i * N_OUT);
+    }
 
     /* every dealer outcome: the result x, a dealer natural: x_natural */
     Law flat_law(const double* d, double x, double x_natural) {
         Law L;
+        L.reserve(N_OUT);   // (one allocation, not four as it grows)
         int v = vid(x), vn = vid(x_natural);
         for (int t = 0; t < N_OUT; ++t)
             if (d[t] != 0.0) L.push_back(LawEntry{d[t], law_key(t, t == D_NATURAL ? vn : v)});
@@ -360,6 +394,7 @@ class GameLaw {
         double pi[N_RANKS];
         w->next_card_weights(pi);
         double own = w->own_stake();
+        bust_laws_ahead(pi);
         Law L;
         for (int r = 0; r < N_RANKS; ++r) {
             if (pi[r] <= 0.0) continue;
@@ -388,6 +423,7 @@ class GameLaw {
                          int free_first) {
         double pi[N_RANKS];
         w->next_card_weights(pi);
+        bust_laws_ahead(pi);
         Law L;
         for (int r = 0; r < N_RANKS; ++r) {
             if (pi[r] <= 0.0) continue;
