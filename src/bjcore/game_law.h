@@ -49,6 +49,7 @@
 #include <algorithm>
 #include <cstring>
 #include <map>
+#include <utility>
 #include <vector>
 
 #include "game_walk.h"
@@ -89,7 +90,9 @@ static inline Law law_combine(double a, const Law& A, double b, const Law& B) {
     }
     return out;
 }
-/* out += w * in */
+/* out += w * in: law_combine's arithmetic, merged into a buffer kept by the thread and
+ * swapped with ``out`` (a hand's law sums up to ten children: a new vector for each sum
+ * was a sixth of a law walk's time, in its allocations) */
 static inline void law_add(Law& out, double w, const Law& in) {
     if (in.empty() || w == 0.0) return;
     if (out.empty()) {
@@ -97,7 +100,24 @@ static inline void law_add(Law& out, double w, const Law& in) {
         for (const LawEntry& e : in) out.push_back(LawEntry{w * e.p, e.key});
         return;
     }
-    out = law_combine(1.0, out, w, in);
+    thread_local Law merged;
+    merged.clear();
+    merged.reserve(out.size() + in.size());
+    size_t i = 0, j = 0;
+    while (i < out.size() || j < in.size()) {
+        if (j >= in.size() || (i < out.size() && out[i].key < in[j].key)) {
+            merged.push_back(out[i]);
+            ++i;
+        } else if (i >= out.size() || in[j].key < out[i].key) {
+            merged.push_back(LawEntry{w * in[j].p, in[j].key});
+            ++j;
+        } else {
+            merged.push_back(LawEntry{out[i].p + w * in[j].p, out[i].key});
+            ++i;
+            ++j;
+        }
+    }
+    out.swap(merged);
 }
 /* sort by key and merge equal keys (a law built entry by entry) */
 static inline void law_normalize(Law& L) {
@@ -317,14 +337,15 @@ class GameLaw {
         return a;
     }
 
-    Law continuation_law() {
+    /* (a reference into the memo: valid until the next law is memoised) */
+    const Law& continuation_law() {
         uint64_t key = w->context_key();
         int found = memo_index.find(key);
         if (found >= 0) return memo[found];
         Law L = w->is_charlie() ? charlie_law() : action_law(continuation_action());
         memo_index.insert(key, (int)memo.size());
-        memo.push_back(L);
-        return L;
+        memo.push_back(std::move(L));
+        return memo.back();
     }
 
     /* stand, hit or double of the current hand (the walk's value_at) */
@@ -437,8 +458,9 @@ class GameLaw {
     }
 
     /* the walk's doubled_choice: stand, redouble or rescue, as it picks them */
-    Law doubled_choice_law(double own, double fr, int redoubles_left, int doubles,
-                           int free_first) {
+    /* (a reference into the memo, as continuation_law's) */
+    const Law& doubled_choice_law(double own, double fr, int redoubles_left, int doubles,
+                                  int free_first) {
         FlatIndex& index = doubled_index[((doubles - 1) & 3) * 2 + free_first];
         uint64_t key = w->context_key();
         int found = index.find(key);
@@ -453,8 +475,8 @@ class GameLaw {
         else
             L = stand_law(own, fr, false);
         index.insert(key, (int)memo.size());
-        memo.push_back(L);
-        return L;
+        memo.push_back(std::move(L));
+        return memo.back();
     }
 
     /* the action the walk's doubled_choice takes after a double's card, the doubled stake
