@@ -111,31 +111,31 @@ static inline void law_normalize(Law& L) {
     L.resize(k);
 }
 
+}  // namespace bjgame
+
+#include "game_two_hands.h"   // (a split into two hands: its exact law)
+
+
+namespace bjgame {
+
 template <class Walk>
 class GameLaw {
   public:
     Walk* w;
     std::vector<double> values;          // result index -> net result (units)
     std::map<double, int> value_index;
-    /* the memo of one walk of hands (split_two_hands walks two more: the first hand of a
-     * two-hand split, and the second given the first's cards) */
-    struct Memo {
-        FlatIndex index;                 // hand context -> continuation law
-        FlatIndex doubled[8];            // (doubles made, free first double) -> law
-        std::vector<Law> laws;
-        void reset() {
-            index.reset();
-            for (FlatIndex& d : doubled) d.reset();
-            laws.clear();
-        }
-    };
-    enum { ROUND = 0, FIRST_HAND = 1, SECOND_HAND = 2 };
-    int mode = ROUND;                    // which hand the law walk is in (split_two_hands)
-    Memo memos[3];
+    FlatIndex memo_index;                // hand context -> continuation law
+    std::vector<Law> memo;
+    FlatIndex doubled_index[8];          // (doubles made, free first double) -> law
     FlatIndex bust_index;                // removed cards of a busted hand -> dealer law
     std::vector<double> bust_rows;
     long combined_splits = 0;            // splits whose hands were combined (finite shoe)
     long exact_splits = 0;               // splits into two hands by their joint law
+    /* while the hand trees of a two-hand split are built (game_two_hands.h): every leaf is
+     * made against a dealer at chance 1 for each outcome, which makes it the hand's result
+     * given the dealer's outcome */
+    bool given_outcome = false;
+    double ones[N_OUT] = {1, 1, 1, 1, 1, 1, 1, 1};
     double law_max_marginal_gap = 0.0;   // largest gap between split hands' dealer marginals
 
     explicit GameLaw(Walk* walk) : w(walk) {}
@@ -150,40 +150,11 @@ class GameLaw {
         return i;
     }
 
-    /* ---- where the hand draws and settles ------------------------------------------ */
-
-    /* the next card's chances of the current hand: the walk's, but for the second hand of
-     * a two-hand split, which draws from the shoe less the first hand's cards too */
-    void next_weights(double* pi) {
-        if (mode != SECOND_HAND) {
-            w->next_card_weights(pi);
-            return;
-        }
-        double left = 0.0;
-        for (int r = 0; r < N_RANKS; ++r) {
-            pi[r] = w->shoe[r] - w->dealer_cnt[r] - w->cnt[r] - other[r];
-            if (pi[r] < 0.0) pi[r] = 0.0;
-            left += pi[r];
-        }
-        for (int r = 0; r < N_RANKS; ++r) pi[r] = left > 0.0 ? pi[r] / left : 0.0;
-    }
-
-    /* the dealer's outcome law a leaf of the current hand is settled against: the walk's
-     * for the hand's cards gone; the first hand of a two-hand split: 1 at every outcome
-     * (its leaf is then the hand's result given the dealer's outcome, and ``leaf`` adds
-     * the second hand and the dealer); the second hand: the dealer's law of the shoe less
-     * both hands' cards */
-    const double* leaf_dealer() {
-        if (mode == FIRST_HAND) return ones;
-        if (mode == SECOND_HAND) return both_hands_dealer();
-        return w->dealer_outcomes();
-    }
-
-    /* a leaf's law as the hand walk returns it: in the first hand of a two-hand split,
-     * joined with the second hand's law given the first hand's cards (with_second_hand) */
-    Law leaf(const Law& L) { return mode == FIRST_HAND ? with_second_hand(L) : L; }
-
     /* ---- leaves ------------------------------------------------------------------- */
+
+    /* the dealer's outcome law a leaf is settled against: the walk's for the hand's cards
+     * gone (or 1 for each outcome: given_outcome) */
+    const double* leaf_dealer() { return given_outcome ? ones : w->dealer_outcomes(); }
 
     /* BB+1 (no hole card): the round's natural takes one unit in all from the hands still
      * standing; a split hand standing at it is marked, not charged (game_bb1.h) */
@@ -196,7 +167,7 @@ class GameLaw {
     /* the dealer's outcome law for a busted hand's cards (the walk keeps only those of
      * hands still standing) */
     const double* bust_dealer() {
-        if (mode != ROUND) return leaf_dealer();
+        if (given_outcome) return ones;
         uint64_t key = w->removed_key();
         int found = bust_index.find(key);
         if (found >= 0) return &bust_rows[(size_t)found * N_OUT];
@@ -230,7 +201,7 @@ class GameLaw {
         return L;
     }
 
-    Law bust_law(double own) { return leaf(flat_law(bust_dealer(), -own, -own)); }
+    Law bust_law(double own) { return flat_law(bust_dealer(), -own, -own); }
 
     /* what a winning standing hand is paid per unit of stake: (chance, payout) pairs,
      * the suits of 6-7-8 and 7-7-7 apart (the walk's bonus_multiplier is their mean) */
@@ -303,7 +274,7 @@ class GameLaw {
             }
         }
         law_normalize(L);
-        return leaf(L);
+        return L;
     }
 
     /* ---- the hand -------------------------------------------------------------------- */
@@ -332,12 +303,11 @@ class GameLaw {
 
     Law continuation_law() {
         uint64_t key = w->context_key();
-        Memo& m = memos[mode];
-        int found = m.index.find(key);
-        if (found >= 0) return m.laws[found];
+        int found = memo_index.find(key);
+        if (found >= 0) return memo[found];
         Law L = w->is_charlie() ? charlie_law() : action_law(continuation_action());
-        m.index.insert(key, (int)m.laws.size());
-        m.laws.push_back(L);
+        memo_index.insert(key, (int)memo.size());
+        memo.push_back(L);
         return L;
     }
 
@@ -348,12 +318,12 @@ class GameLaw {
             // a later surrender (surrender_any_time; the walk's later_surrender_value): a
             // dealer natural voids it, the hand stands
             double own = w->own_stake();
-            if (!bb1_marks()) return leaf(flat_law(leaf_dealer(), -0.5 * own, -own));
+            if (!bb1_marks()) return flat_law(leaf_dealer(), -0.5 * own, -own);
             Law L = flat_law(leaf_dealer(), -0.5 * own, 0.0);
             for (LawEntry& e : L)
                 if (law_t(e.key) == D_NATURAL) e = standing_at_natural(e.p);
             law_normalize(L);
-            return leaf(L);
+            return L;
         }
         if (a == ACT_DOUBLE) return double_law();
         if (w->is_natural()) {
@@ -401,12 +371,12 @@ class GameLaw {
                 if (q[i] != 0.0) L.push_back(LawEntry{d[o] * q[i], law_key(o, win[i])});
         }
         law_normalize(L);
-        return leaf(L);
+        return L;
     }
 
     Law hit_law() {
         double pi[N_RANKS];
-        next_weights(pi);
+        w->next_card_weights(pi);
         double own = w->own_stake();
         Law L;
         for (int r = 0; r < N_RANKS; ++r) {
@@ -420,22 +390,38 @@ class GameLaw {
     }
 
     Law double_law() {
-        double own = w->own_stake(), fr = w->free_hand ? 1.0 : 0.0;
-        int free_first = 0;
+        double own, fr;
+        int free_first;
+        first_double_stakes(own, fr, free_first);
+        return doubled_draw_law(own, fr, w->R.redoubles, 1, free_first);
+    }
+
+    /* the current hand's stakes (own, free) once it doubles, and whether the double is
+     * free */
+    void first_double_stakes(double& own, double& fr, int& free_first) const {
+        own = w->own_stake();
+        fr = w->free_hand ? 1.0 : 0.0;
+        free_first = 0;
         if (w->free_double_here()) {
             fr += own + fr;
             free_first = 1;
         } else {
             own += own + fr;
         }
-        return doubled_draw_law(own, fr, w->R.redoubles, 1, free_first);
+    }
+
+    /* the rescue after a double (``own``: the doubled own stake): the double taken back,
+     * the original stake lost, settled at once (the walk's rescue_value; OBBO / BB+1: a
+     * natural then takes no more) */
+    Law rescue_law(double own) {
+        return flat_law(leaf_dealer(), -w->own_stake(), w->R.natural_loss ? -w->own_stake() : -own);
     }
 
     /* the walk's doubled_draw (its natural refund is the round's natural row, above) */
     Law doubled_draw_law(double own, double fr, int redoubles_left, int doubles,
                          int free_first) {
         double pi[N_RANKS];
-        next_weights(pi);
+        w->next_card_weights(pi);
         Law L;
         for (int r = 0; r < N_RANKS; ++r) {
             if (pi[r] <= 0.0) continue;
@@ -451,22 +437,20 @@ class GameLaw {
     /* the walk's doubled_choice: stand, redouble or rescue, as it picks them */
     Law doubled_choice_law(double own, double fr, int redoubles_left, int doubles,
                            int free_first) {
-        Memo& m = memos[mode];
-        FlatIndex& index = m.doubled[((doubles - 1) & 3) * 2 + free_first];
+        FlatIndex& index = doubled_index[((doubles - 1) & 3) * 2 + free_first];
         uint64_t key = w->context_key();
         int found = index.find(key);
-        if (found >= 0) return m.laws[found];
+        if (found >= 0) return memo[found];
         int choice = doubled_action(own, fr, redoubles_left);
         Law L;
         if (choice == ACT_DOUBLE)
             L = doubled_draw_law(2.0 * own, 2.0 * fr, redoubles_left - 1, doubles + 1, free_first);
-        else if (choice == ACT_SURRENDER)   // (OBBO / BB+1: settled at once for -orig)
-            L = leaf(flat_law(leaf_dealer(), -w->own_stake(),
-                              w->R.natural_loss ? -w->own_stake() : -own));
+        else if (choice == ACT_SURRENDER)
+            L = rescue_law(own);
         else
             L = stand_law(own, fr, false);
-        index.insert(key, (int)m.laws.size());
-        m.laws.push_back(L);
+        index.insert(key, (int)memo.size());
+        memo.push_back(L);
         return L;
     }
 
@@ -595,168 +579,15 @@ class GameLaw {
         law_add(out, weight, add);
     }
 
-    /* ---- a split into two hands: the exact joint law --------------------------------- */
-
-    /* Two hands, no resplit (at most two hands, or no pair card left to resplit), on a
-     * whole finite shoe: the law of (the first hand, the second, the dealer) is summed
-     * over the first hand's endings, each ending with cards C1 and a result r1 given the
-     * dealer's outcome t, times the law of (t, r2) of the second hand dealt from the shoe
-     * less C1 (the dealer drawing from the shoe less both hands' cards):
-     *     P(r1 + r2, t) = sum over C1 of P(C1) P(r1 | C1, t) P(r2, t | shoe - C1).
-     * The hands play the walk's decisions of their split context (pair, one extra pair
-     * card gone: each hand's own cards, as the walk values them), so the second hand's
-     * tree is the first's with other chances.  The first hand is walked with every leaf's
-     * dealer law at 1 (FIRST_HAND: its result given t), and each leaf joined with the
-     * second hand's law for the leaf's cards (SECOND_HAND, memoised by C1); the dealer's
-     * laws of the second hand's leaves are memoised by the union of both hands' cards.
-     * A free split: the first hand the player's stake, the second free (the order of the
-     * two hands does not change the law: both play on their own cards, and the chance of
-     * any two card sequences dealt one after the other depends on their cards only).
-     * BB+1 needs no settling here: the joint law knows whether either hand stands at the
-     * dealer's natural, and the box pays its one unit then. */
-    int other[N_RANKS] = {0};        // SECOND_HAND: the first hand's cards
-    uint64_t other_key = 0;
-    int second_free = 0;             // whether the second hand is a free split hand
-    double ones[N_OUT] = {1, 1, 1, 1, 1, 1, 1, 1};
-    FlatIndex second_index;          // the first hand's cards -> the second hand's law
-    std::vector<Law> second_laws;
-    FlatIndex both_index;            // both hands' cards -> the dealer's law
-    std::vector<double> both_rows;
-    std::map<std::pair<int, int>, int> sum_index;   // (result, result) -> their sum's index
-
-    /* whether a split of ``pair`` (M hands at most) makes two hands only, on a shoe of
-     * whole counts (a fractional shoe keeps the combination) */
-    bool two_hands_exact(int pair, int M) const {
+    /* whether a split of ``pair`` (at most M hands) makes two hands only, on a finite shoe
+     * of whole counts (its law then exact: game_two_hands.h; a fractional shoe keeps the
+     * combination) */
+    bool two_hands_only(int pair, int M) const {
         if (w->infinite) return false;
         for (int r = 0; r < N_RANKS; ++r)
             if (w->shoe[r] != std::floor(w->shoe[r])) return false;
         int p = pair - 1;
         return M == 2 || w->shoe[p] - 2 - w->dealer_cnt[p] <= 0;
-    }
-
-    const double* both_hands_dealer() {
-        uint64_t key = w->hand_key + other_key;
-        int found = both_index.find(key);
-        if (found >= 0) return &both_rows[(size_t)found * N_OUT];
-        double n[N_RANKS], out[N_OUT], left = 0.0;
-        for (int r = 0; r < N_RANKS; ++r) {
-            n[r] = w->shoe[r] - w->dealer_cnt[r] - w->cnt[r] - other[r];
-            if (n[r] < 0.0) n[r] = 0.0;
-            left += n[r];
-        }
-        w->dealer.law(n, left, out);
-        double listed = 0.0;
-        for (int j = 0; j < D_OVER; ++j) listed += out[j];
-        out[D_OVER] = 1.0 - listed;
-        int row = (int)(both_rows.size() / N_OUT);
-        both_rows.insert(both_rows.end(), out, out + N_OUT);
-        both_index.insert(key, row);
-        return &both_rows[(size_t)row * N_OUT];
-    }
-
-    int sum_vid(int a, int b, bool bb1_unit) {
-        int key_b = bb1_unit ? -1 - b : b;
-        auto it = sum_index.find(std::make_pair(a, key_b));
-        if (it != sum_index.end()) return it->second;
-        int v = vid(values[a] + values[b] - (bb1_unit ? 1.0 : 0.0));
-        sum_index.emplace(std::make_pair(a, key_b), v);
-        return v;
-    }
-
-    /* the split hand (pair, extra e, free) after its second card r, played out */
-    void second_cards(int pair, int e, int free, const int* gone, Law& out) {
-        double n[N_RANKS], left = 0.0;
-        for (int r = 0; r < N_RANKS; ++r) {
-            n[r] = w->shoe[r] - w->dealer_cnt[r] - gone[r];
-            if (n[r] < 0.0) n[r] = 0.0;
-            left += n[r];
-        }
-        if (left <= 0.0) return;
-        for (int r = 0; r < N_RANKS; ++r)
-            if (n[r] > 0.0) law_add(out, n[r] / left, pair_hand_law(pair, e, r, free));
-    }
-
-    /* the second hand's law of (t, r2) given the first hand's cards (the current hand) */
-    const Law& second_hand_law() {
-        uint64_t key = w->hand_key;
-        int found = second_index.find(key);
-        if (found >= 0) return second_laws[found];
-        int saved[N_RANKS];
-        std::memcpy(saved, w->cnt, sizeof saved);
-        int pair = w->pair_rank, e = w->extra, free = w->free_hand;
-        int gone[N_RANKS];
-        for (int r = 0; r < N_RANKS; ++r) other[r] = gone[r] = saved[r];
-        other_key = w->hand_key + w->other_key;
-        gone[pair - 1] += 1;   // (the second hand's pair card)
-        mode = SECOND_HAND;
-        memos[SECOND_HAND].reset();
-        Law L;
-        second_cards(pair, e, second_free, gone, L);
-        mode = FIRST_HAND;
-        // the first hand as it was
-        w->clear_hand();
-        w->pair_rank = pair;
-        w->extra = e;
-        w->free_hand = free;
-        for (int r = 0; r < N_RANKS; ++r)
-            for (int c = 0; c < saved[r]; ++c) w->add_card(r);
-        int row = (int)second_laws.size();
-        second_laws.push_back(std::move(L));
-        second_index.insert(key, row);
-        return second_laws[row];
-    }
-
-    /* a first hand's leaf F (its result given t, at chance 1 for each t it can meet)
-     * joined with the second hand's law: (t, r1 + r2); BB+1: a hand standing at the
-     * natural is marked, and the box pays one unit when either is */
-    Law with_second_hand(const Law& F) {
-        const Law& S = second_hand_law();
-        size_t from[N_OUT + 2];
-        {
-            size_t i = 0;
-            for (int t = 0; t <= N_OUT + 1; ++t) {
-                while (i < S.size() && law_t(S[i].key) < t) ++i;
-                from[t] = i;
-            }
-        }
-        Law out;
-        out.reserve(F.size() * 8);
-        for (const LawEntry& f : F) {
-            int tf = law_t(f.key);
-            bool f_stands = tf == LAW_NATURAL_STANDING;
-            int t = f_stands ? (int)D_NATURAL : tf;
-            for (int part = 0; part < 2; ++part) {
-                int ts = part == 0 ? t : (int)LAW_NATURAL_STANDING;
-                if (part == 1 && t != D_NATURAL) break;
-                for (size_t j = from[ts]; j < from[ts + 1]; ++j) {
-                    bool unit = f_stands || part == 1;
-                    out.push_back(LawEntry{f.p * S[j].p,
-                                           law_key(t, sum_vid(law_v(f.key), law_v(S[j].key),
-                                                              unit))});
-                }
-            }
-        }
-        law_normalize(out);
-        return out;
-    }
-
-    Law split_two_hands(int pair) {
-        mode = FIRST_HAND;
-        second_free = (w->R.free_split_ranks >> pair) & 1;
-        memos[FIRST_HAND].reset();
-        second_index.reset();
-        second_laws.clear();
-        int gone[N_RANKS] = {0};
-        gone[pair - 1] = 2;
-        Law out;
-        second_cards(pair, 1, 0, gone, out);
-        mode = ROUND;
-        memos[FIRST_HAND].reset();
-        memos[SECOND_HAND].reset();
-        second_index.reset();
-        std::vector<Law>().swap(second_laws);
-        exact_splits++;
-        return out;
     }
 
     /* the law of splitting the pair: the walk's split_value, with laws */
@@ -766,7 +597,10 @@ class GameLaw {
         int p = pair - 1;
         if (M < 2) return out;
         w->split_value(pair);   // (the walk's dealer laws of the split contexts, as it makes them)
-        if (two_hands_exact(pair, M)) return split_two_hands(pair);
+        if (two_hands_only(pair, M)) {   // (game_two_hands.h)
+            exact_splits++;
+            return TwoHandSplit<Walk>(*this, pair).law();
+        }
         bool free_split = (w->R.free_split_ranks >> pair) & 1;
         int amax = 2 * M - 4;
         if (!w->infinite && w->shoe[p] - 2 < amax) amax = (int)w->shoe[p] - 2;
@@ -932,7 +766,7 @@ class GameLaw {
 
     size_t memo_entries() const {
         size_t s = 0;
-        for (const Law& L : memos[ROUND].laws) s += L.size();
+        for (const Law& L : memo) s += L.size();
         return s;
     }
 };
