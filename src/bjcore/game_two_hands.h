@@ -217,25 +217,51 @@ class TwoHandSplit {
     std::vector<uint64_t> keys;
     std::vector<double> reach2;
 
-    /* the row of the dealer's law of the counts b less the cards cnt (key: every card
-     * gone) */
-    int dealer_row(uint64_t key, const double* b, const int8_t* cnt) {
-        int found = dealer_index.find(key);
-        if (found >= 0) return found;
-        double n[N_RANKS], out[N_OUT], left = 0.0;
-        for (int r = 0; r < N_RANKS; ++r) {
-            n[r] = b[r] - cnt[r];
-            if (n[r] < 0.0) n[r] = 0.0;
-            left += n[r];
+    std::vector<double> batch_n, batch_left, batch_out;
+    std::vector<int> batch_rows;
+
+    /* rows[k] = the row of the dealer's law of the counts b less the cards of the node
+     * live[k] of ``dag`` (keys[k]: every card gone); the laws not known yet computed in
+     * one batch (DealerDraws::law_batch: the same arithmetic as law, per shoe) */
+    void dealer_rows_of(const HandDag& dag, const double* b) {
+        rows.resize(live.size());
+        batch_n.clear();
+        batch_left.clear();
+        batch_rows.clear();
+        for (size_t k = 0; k < live.size(); ++k) {
+            int found = dealer_index.find(keys[k]);
+            if (found < 0) {
+                found = (int)(dealer_rows.size() / N_OUT);
+                dealer_rows.resize(dealer_rows.size() + N_OUT);
+                dealer_index.insert(keys[k], found);
+                const int8_t* cnt = dag.nodes[live[k]].cnt;
+                double left = 0.0;
+                for (int r = 0; r < N_RANKS; ++r) {
+                    double n = b[r] - cnt[r];
+                    if (n < 0.0) n = 0.0;
+                    batch_n.push_back(n);
+                    left += n;
+                }
+                batch_left.push_back(left);
+                batch_rows.push_back(found);
+            }
+            rows[k] = found;
         }
-        w->dealer.law(n, left, out);
-        double listed = 0.0;
-        for (int j = 0; j < D_OVER; ++j) listed += out[j];
-        out[D_OVER] = 1.0 - listed;
-        int row = (int)(dealer_rows.size() / N_OUT);
-        dealer_rows.insert(dealer_rows.end(), out, out + N_OUT);
-        dealer_index.insert(key, row);
-        return row;
+        if (!batch_rows.empty()) {
+            int count = (int)batch_rows.size();
+            batch_out.resize((size_t)count * N_OUT);
+            w->dealer.law_batch(batch_n.data(), batch_left.data(), count, batch_out.data());
+            for (int i = 0; i < count; ++i) {
+                double* law = &batch_out[(size_t)i * N_OUT];
+                double listed = 0.0;
+                for (int j = 0; j < D_OVER; ++j) listed += law[j];
+                law[D_OVER] = 1.0 - listed;
+                std::memcpy(&dealer_rows[(size_t)batch_rows[i] * N_OUT], law,
+                            sizeof(double) * N_OUT);
+            }
+        }
+        for (size_t k = 0; k < live.size(); ++k)
+            __builtin_prefetch(&dealer_rows[(size_t)rows[k] * N_OUT]);
     }
 
     std::vector<int> sums;   // (r1, r2, the box's BB+1 unit) -> the result index
@@ -256,29 +282,24 @@ class TwoHandSplit {
                      std::vector<double>& S) {
         second.reach_from(b, reach2);
         std::fill(S.begin(), S.end(), 0.0);
-        double busts[N_OUT];
-        {
-            const double* d = &dealer_rows[(size_t)dealer_row(c1.key + second.nodes[0].key
-                                                              + w->other_key, b,
-                                                              second.nodes[0].cnt) * N_OUT];
-            for (int t = 0; t < N_OUT; ++t) busts[t] = d[t];
-        }
-        // (the dealer's laws looked up in three sweeps, each starting the memory loads of
-        // the next: the memo is large, and its look-ups were most of the time)
+        // the dealer's laws: the hand's root's (live[0], for the busts), then its leaves'
+        // (looked up in sweeps, each starting the memory loads of the next: the memo is
+        // large, and its look-ups were most of the time; the missing ones computed in
+        // batches)
         live.clear();
         keys.clear();
+        live.push_back(0);
+        keys.push_back(c1.key + second.nodes[0].key + w->other_key);
         for (int id : second.leaf_nodes)
             if (reach2[id] != 0.0) {
                 live.push_back(id);
                 keys.push_back(c1.key + second.nodes[id].key + w->other_key);
                 dealer_index.prefetch(keys.back());
             }
-        rows.resize(live.size());
-        for (size_t k = 0; k < live.size(); ++k) {
-            rows[k] = dealer_row(keys[k], b, second.nodes[live[k]].cnt);
-            __builtin_prefetch(&dealer_rows[(size_t)rows[k] * N_OUT]);
-        }
-        for (size_t k = 0; k < live.size(); ++k) {
+        dealer_rows_of(second, b);
+        double busts[N_OUT];
+        for (int t = 0; t < N_OUT; ++t) busts[t] = dealer_rows[(size_t)rows[0] * N_OUT + t];
+        for (size_t k = 1; k < live.size(); ++k) {
             const HandDag::Node& c2 = second.nodes[live[k]];
             const double* d = &dealer_rows[(size_t)rows[k] * N_OUT];
             double x = reach2[live[k]];
