@@ -52,7 +52,7 @@ struct HandDag {
         int n_cards;
         uint64_t key;          // the hand's cards (hand_key)
         int first_edge = 0, n_edges = 0;
-        int leaf = -1;         // settled here: its law given t (leaves), else -1
+        int leaf = -1;         // settled here: its law given t (leaf_law), else -1
         bool hit_bust = false; // a bust after a hit (not after a double)
     };
     struct Edge {
@@ -60,7 +60,13 @@ struct HandDag {
     };
     std::vector<Node> nodes;   // nodes[0]: the pair card alone (its edges: the second card)
     std::vector<Edge> edges;
-    std::vector<Law> leaves;   // (weight, t or LAW_NATURAL_STANDING, result)
+    /* the leaves' laws given t, one after another in one array (read at every pass):
+     * leaf i's entries (weight, t or LAW_NATURAL_STANDING, result) from leaf_from[i] to
+     * leaf_from[i + 1] */
+    std::vector<LawEntry> leaf_entries;
+    std::vector<int> leaf_from{0};
+    const LawEntry* leaf_begin(int leaf) const { return leaf_entries.data() + leaf_from[leaf]; }
+    const LawEntry* leaf_end(int leaf) const { return leaf_entries.data() + leaf_from[leaf + 1]; }
     std::vector<int> leaf_nodes;   // (the busts after a hit apart: hit_bust)
     std::vector<int> order;    // the nodes by the number of cards held (parents first)
     int bust_result = -1;      // the result of a bust after a hit (-own stake)
@@ -119,8 +125,9 @@ class TwoHandSplit {
         return (int)dag->nodes.size() - 1;
     }
     void settle(int id, Law law) {
-        dag->nodes[id].leaf = (int)dag->leaves.size();
-        dag->leaves.push_back(std::move(law));
+        dag->nodes[id].leaf = (int)dag->leaf_from.size() - 1;
+        dag->leaf_entries.insert(dag->leaf_entries.end(), law.begin(), law.end());
+        dag->leaf_from.push_back((int)dag->leaf_entries.size());
         dag->leaf_nodes.push_back(id);
     }
     /* a bust after a hit: not listed among the leaves (bust identity, second_hand) */
@@ -304,10 +311,11 @@ class TwoHandSplit {
             const double* d = &dealer_rows[(size_t)rows[k] * N_OUT];
             double x = reach2[live[k]];
             for (int t = 0; t < N_OUT; ++t) busts[t] -= x * d[t];
-            for (const LawEntry& e : second.leaves[c2.leaf]) {
-                int t = law_t(e.key);
+            for (const LawEntry* e = second.leaf_begin(c2.leaf); e != second.leaf_end(c2.leaf);
+                 ++e) {
+                int t = law_t(e->key);
                 double dt = d[t == LAW_NATURAL_STANDING ? (int)D_NATURAL : t];
-                S[(size_t)t * V + law_v(e.key)] += x * e.p * dt;
+                S[(size_t)t * V + law_v(e->key)] += x * e->p * dt;
             }
         }
         if (second.bust_result >= 0)
@@ -354,8 +362,9 @@ class TwoHandSplit {
             for (; j < endings.size() && endings[j].first == endings[i].first; ++j) {
                 int id = endings[j].second;
                 ends += reach1[id];
-                for (const LawEntry& e : first.leaves[first.nodes[id].leaf])
-                    G[(size_t)law_t(e.key) * V + law_v(e.key)] += reach1[id] * e.p;
+                int leaf = first.nodes[id].leaf;
+                for (const LawEntry* e = first.leaf_begin(leaf); e != first.leaf_end(leaf); ++e)
+                    G[(size_t)law_t(e->key) * V + law_v(e->key)] += reach1[id] * e->p;
             }
             const HandDag::Node& c1 = first.nodes[endings[i].second];
             for (int r = 0; r < N_RANKS; ++r) b[r] = shoe[r] - c1.cnt[r];
