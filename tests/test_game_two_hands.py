@@ -118,3 +118,16 @@ def test_the_round_law_is_exact_and_its_mean_the_solve_ev(name, change):
     # with resplits allowed, the splits that may make more hands are combined
     more = solve(rules.replace(max_split_hands=3), threads=1).outcome_distribution(threads=1)
     assert not more.exact and "3-4 hands" in more.method
+
+
+def test_a_chart_frozen_in_the_split_hands_is_exact_too():
+    # the split hands play the chart's frozen decisions (policy engines): the law is
+    # exact and its mean the chart's evaluated EV
+    rules = Rules.preset("spanish-21", decks=1, max_split_hands=2)
+    sol = solve(rules, threads=1)
+    chart = sol.strategy
+    dist = sol.outcome_distribution(chart, after_double="basic", threads=1)
+    assert dist.exact
+    assert dist.mean == pytest.approx(float(sol.evaluate(chart, after_double="basic")),
+                                      abs=1e-12)
+    assert float(dist.probabilities.sum()) == pytest.approx(1.0, abs=1e-12)

@@ -34,7 +34,9 @@
  * dealer's law of the busted hand's cards, so that a hand's dealer marginal is the
  * dealer's law of the shoe it was dealt from, whatever the play (the splits use that).
  *
- * Splits.  The walk's split construction (the X / N blocks, the removal recursions, the
+ * Splits.  A split that can make two hands only, on a finite shoe of whole counts: the
+ * exact joint law of both hands and the dealer (game_two_hands.h).  Any other split: the
+ * walk's split construction (the X / N blocks, the removal recursions, the
  * weights over the number of hands) applied to laws entry by entry (every step is linear);
  * within one pattern of hands the hands are combined as independent given the dealer's
  * outcome.  Exact on an infinite shoe; on a finite shoe the cards the split hands take
@@ -130,7 +132,6 @@ class GameLaw {
     FlatIndex bust_index;                // removed cards of a busted hand -> dealer law
     std::vector<double> bust_rows;
     long combined_splits = 0;            // splits whose hands were combined (finite shoe)
-    long exact_splits = 0;               // splits into two hands by their joint law
     /* while the hand trees of a two-hand split are built (game_two_hands.h): every leaf is
      * made against a dealer at chance 1 for each outcome, which makes it the hand's result
      * given the dealer's outcome */
@@ -597,10 +598,7 @@ class GameLaw {
         int p = pair - 1;
         if (M < 2) return out;
         w->split_value(pair);   // (the walk's dealer laws of the split contexts, as it makes them)
-        if (two_hands_only(pair, M)) {   // (game_two_hands.h)
-            exact_splits++;
-            return TwoHandSplit<Walk>(*this, pair).law();
-        }
+        if (two_hands_only(pair, M)) return TwoHandSplit<Walk>(*this, pair).law();
         bool free_split = (w->R.free_split_ranks >> pair) & 1;
         int amax = 2 * M - 4;
         if (!w->infinite && w->shoe[p] - 2 < amax) amax = (int)w->shoe[p] - 2;
