@@ -64,7 +64,7 @@ def spot_moments():
 
 def spot_again():
     cross, first, exact = LAWS.cross_moments()
-    return [cross.tolist(), first.tolist(), exact, LAWS.g_evaluations, LAWS.fresh_decisions]
+    return [cross.tolist(), first.tolist(), exact, LAWS.g_evaluations, LAWS.policy_misses()]
 
 def round_laws():
     # up to four hands, exact two-hand laws off: every split played is combined

@@ -1,23 +1,19 @@
 # Declarations of the spots' cross-moment kernel (see _spot_moments.pyx for the maths).
-from libc.stdint cimport int64_t, uint64_t, int8_t
+from libc.stdint cimport int64_t, uint64_t
 
 from bjcore._distribution cimport RoundLaws, D_RANKS, D_OUT
 
 
 cdef class SpotMoments(RoundLaws):
     cdef int mode                     # RECORD, CROSS or REPLAY
-    cdef int8_t starts[D_RANKS * D_RANKS]   # recorded start actions by (c1, c2)
     cdef SpotMoments other            # evaluates G on depleted shoes (REPLAY)
     cdef readonly int64_t g_evaluations  # distinct shoes G was computed for (a cost measure)
-    cdef readonly int64_t fresh_decisions
     cdef uint64_t offset              # REPLAY: the other spot's cards (packed), so that
                                       # dealer laws are keyed by both spots' cards and
                                       # shared by every depleted shoe
 
     cdef void reset_memo(self) noexcept nogil
     cdef void forget(self) except *
-    cdef int start_action(self, int c1, int c2) noexcept nogil
-    cdef void split_dist(self, int pair) noexcept nogil
     cdef uint64_t shared_key(self) noexcept nogil
     cdef const double* replay_dealer(self) noexcept nogil
     cdef void replay_prefetch(self) noexcept nogil

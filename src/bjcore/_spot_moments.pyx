@@ -31,19 +31,17 @@ RECORD is linear in the hands' laws too, so those passes keep each hand's law co
 
 Both spots play the decisions of the original shoe: the kernel's table of frozen
 decisions (the value engine's, recorded from a solve of the original shoe or a chart's:
-``RoundLaws``), which every pass reads -- the first (RECORD: spot 1 with the real dealer,
-which also notes the start actions it takes), the CROSS pass and every G evaluation
-(REPLAY, on a depleted shoe).  A start met on a depleted shoe that RECORD never took is
-counted in ``fresh_decisions``, a decision the table lacks in ``policy_misses`` (either
-makes the result not exact; neither happens for whole-card shoes, where a depleted shoe
+``RoundLaws``), which every pass reads as ``RoundLaws`` does -- the first (RECORD: spot 1
+with the real dealer), the CROSS pass and every G evaluation (REPLAY, on a depleted
+shoe).  The table is keyed by the hand's cards, not by the shoe, so a depleted shoe finds
+the original's decisions; one the table lacks is counted in ``policy_misses`` and makes
+the result not exact (it does not happen for whole-card shoes, where a depleted shoe
 reaches a subset of the original's hands).
 
 Not for CDP with resplits (its split value is a construction, not one playable strategy),
 fractional shoes (no real shoe) or a shoe that may run out.
 """
-from libc.stdint cimport uint64_t, int8_t
-from libc.string cimport memset
-
+from libc.stdint cimport uint64_t
 
 from bjcore._distribution cimport (RoundLaws, D_RANKS, D_OUT, D_LATTICE, D_NATURAL_COL,
                                    D_STATES, D_BATCH, D_LAW)
@@ -54,7 +52,6 @@ cdef int RECORD = 0, CROSS = 1, REPLAY = 2
 cdef int ZERO_COL = 16        # lattice column of a net result of 0
 cdef int ONE_COL = 18         # lattice column of a net result of +1
 cdef int MINUS_ONE_COL = 14   # ... of -1
-cdef int ST = 0, SP = 3
 
 
 cdef inline double column_value(int k, double payout) noexcept nogil:
@@ -77,9 +74,7 @@ cdef class SpotMoments(RoundLaws):
             raise ValueError("SpotMoments: a fractional shoe is no real shoe")
         self.mode = RECORD
         self.g_evaluations = 0
-        self.fresh_decisions = 0
         self.offset = 0
-        memset(self.starts, -1, sizeof(self.starts))
 
     # ---- the modes ---------------------------------------------------------------------
 
@@ -99,27 +94,6 @@ cdef class SpotMoments(RoundLaws):
         self.law_len = D_LAW
         self.other = None
         self.g_evaluations = 0
-        self.fresh_decisions = 0
-        memset(self.starts, -1, sizeof(self.starts))
-
-    cdef int start_action(self, int c1, int c2) noexcept nogil:
-        cdef int a
-        if self.mode == RECORD:
-            a = RoundLaws.start_action(self, c1, c2)
-            self.starts[c1 * D_RANKS + c2] = <int8_t>a
-            return a
-        a = self.starts[c1 * D_RANKS + c2]
-        if a < 0:
-            self.fresh_decisions += 1
-            return ST
-        return a
-
-    cdef void split_dist(self, int pair) noexcept nogil:
-        # replaying, a split's law is needed only where the recorded play splits (the
-        # kernel also asks for it to compare the split's value, which is not needed now)
-        if self.mode != RECORD and self.starts[(pair - 1) * (D_RANKS + 1)] != SP:
-            return
-        RoundLaws.split_dist(self, pair)
 
     cdef uint64_t shared_key(self) noexcept nogil:
         return self.offset + self.removed_key()
@@ -231,8 +205,7 @@ cdef class SpotMoments(RoundLaws):
     def cross_moments(self):
         """(c, first, exact): c[t] = E[X_1 X_2 ; dealer outcome t] for two spots against
         this dealer key; first = the one-spot law ``out[t, k]`` (as ``outcome_law``);
-        exact False when a decision had to be made anew on a depleted shoe or a frozen
-        one was missing."""
+        exact False when the table lacked a decision a depleted shoe needed."""
         cdef SpotMoments other
         cdef double payout = self.rules.blackjack_payout
         cdef int t, k
@@ -246,7 +219,6 @@ cdef class SpotMoments(RoundLaws):
         other = SpotMoments(self.shoe_arg, self.dealer_key, self.rules_arg)
         other.policy = self.policy     # shared (neither writes to it)
         other.policy_shared = True
-        other.starts = self.starts
         other.mode = REPLAY
         other.compact = True      # the passes after RECORD need means only (see combine_hands)
         other.law_len = 2 * D_OUT
@@ -261,4 +233,4 @@ cdef class SpotMoments(RoundLaws):
             for k in range(D_LATTICE):
                 cross[t] += self.round_out[t * D_LATTICE + k] * column_value(k, payout)
         misses = self.policy_missing + other.policy_missing
-        return cross, first, (self.fresh_decisions + other.fresh_decisions + misses) == 0
+        return cross, first, misses == 0
