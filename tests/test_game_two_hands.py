@@ -6,7 +6,7 @@ no pair card left to resplit), the round law keeps the dependence of the two han
 dealer on a finite shoe: the law of (the first hand, the second, the dealer) summed over
 the first hand's endings.
 
-* one split round on a small shoe (12-16 cards) against the card-by-card brute force of
+* one split round on a small shoe (13-16 cards) against the card-by-card brute force of
   ``_reference_games.brute_force_game_round(law=True)`` in Fractions, every card dealt,
   1e-15: Free Bet (free split), Spanish 21 (doubles after the split, redoubles, rescue,
   bonuses), Super Fun 21 (charlie, surrender at any time, 21 paid at once), Pontoon (no
@@ -15,7 +15,8 @@ the first hand's endings.
   outcome, missed these by 2e-3 to 1e-2 in a chance: docs/risk.md.)  BB+1: in
   tests/test_bb1_law.py;
 * a split that may still make a third hand stays combined (``exact`` False, and the
-  brute force shows the gap);
+  brute force shows the gap), and so does a split on a shoe so small that the round could
+  run out of cards;
 * the classic game through the game engine is the classic kernel's exact two-hand law
   (``exact_splits``), 1 and 6 decks, 1e-13;
 * ``outcome_distribution`` of a game whose splits make two hands is ``exact``, its mean
@@ -25,11 +26,16 @@ import warnings
 
 import pytest
 from bjsolve import Rules, solve
+from bjsolve.exact.game_law import law_arrays
+from bjsolve.exact.kernel_rules import SPLIT_CLASSES, kernel_rules
 from test_game_law import _brute_law, _classic_game_law_pmf, _engine_law, _gap, _moments
 
+from bjcore import GameEngine
+
 EXACT = 1e-15 * 10   # (sums of some hundred Fractions rounded to doubles)
-S12 = (1, 1, 1, 1, 1, 1, 1, 2, 1, 2)
+# (shoes of 13 cards and more, but of 79 points at least: a round cannot run out of them)
 S13 = (1, 1, 1, 1, 1, 1, 2, 2, 1, 2)
+S13B = (1, 1, 1, 1, 1, 1, 1, 2, 2, 2)
 S16 = (2, 1, 1, 2, 1, 2, 3, 2, 1, 3)
 
 CASES = {
@@ -41,16 +47,16 @@ CASES = {
     # (three 8s with the upcard one of them: no pair card left, two hands of three allowed)
     "free-bet-third-pair-card-up": (Rules.preset("free-bet", decks=1),
                                     (1, 1, 1, 1, 1, 1, 1, 3, 1, 2), 8, 8, "CDP1"),
-    "spanish-21-CDP1": (Rules.preset("spanish-21", decks=1, max_split_hands=2), S12, 6, 8,
+    "spanish-21-CDP1": (Rules.preset("spanish-21", decks=1, max_split_hands=2), S13B, 6, 8,
                         "CDP1"),
     "spanish-21-CDZ-": (Rules.preset("spanish-21", decks=1, max_split_hands=2), S13, 5, 8,
                         "CDZ-"),
-    "super-fun-21-CDP": (Rules.preset("super-fun-21", decks=1, max_split_hands=2), S12, 6, 8,
+    "super-fun-21-CDP": (Rules.preset("super-fun-21", decks=1, max_split_hands=2), S13B, 6, 8,
                          "CDP"),
-    "pontoon-CDP1": (Rules.preset("pontoon", decks=1), S12, 10, 8, "CDP1"),
+    "pontoon-CDP1": (Rules.preset("pontoon", decks=1), S13, 10, 8, "CDP1"),
     "enhc-redouble-rescue": (Rules(decks=1, hole_card="enhc", max_split_hands=2, redoubles=1,
-                                   double_rescue=True), S12, 10, 8, "CDZ-"),
-    "classic-CDP1": (Rules(decks=1, max_split_hands=2, surrender="late"), S12, 6, 8, "CDP1"),
+                                   double_rescue=True), S13, 10, 8, "CDZ-"),
+    "classic-CDP1": (Rules(decks=1, max_split_hands=2, surrender="late"), S13B, 6, 8, "CDP1"),
     "free-bet-16-cards": pytest.param(
         Rules.preset("free-bet", decks=1, max_split_hands=2), S16, 6, 8, "CDP1",
         marks=pytest.mark.slow),
@@ -87,6 +93,20 @@ def test_a_split_that_may_make_a_third_hand_stays_combined():
     # (measured 8.8e-3; on a shoe this small the engine's three-hand split value is not
     # the brute force's either, 0.70948 against 0.70982, as before the two-hand law)
     assert _gap(brute, engine) > 1e-3
+
+
+def test_a_shoe_a_round_could_run_out_of_keeps_the_combination():
+    # 7 cards: a hand or the dealer could want a card from an empty shoe, where the
+    # engines follow their own conventions (no real game); the law keeps the value walk's
+    # (combined) split, whose mean is the walk's split value
+    rules = Rules.preset("free-bet", decks=1, max_split_hands=2)
+    counts = (0, 1, 1, 0, 1, 0, 0, 2, 0, 2)
+    engine = GameEngine([float(c) for c in counts], 10,
+                        kernel_rules(rules, SPLIT_CLASSES["CDP1"]), False)
+    entries = engine.round_law_entries(8, 8)
+    values, law = law_arrays(entries)
+    assert entries[4] == 1   # (one split combined)
+    assert float(law.sum(axis=0) @ values) == pytest.approx(engine.split_ev(8)[0], abs=1e-12)
 
 
 @pytest.mark.parametrize("decks", [1, 6])

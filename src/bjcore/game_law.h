@@ -581,12 +581,22 @@ class GameLaw {
     }
 
     /* whether a split of ``pair`` (at most M hands) makes two hands only, on a finite shoe
-     * of whole counts (its law then exact: game_two_hands.h; a fractional shoe keeps the
-     * combination) */
+     * of whole counts that the round cannot run out of (its law then exact:
+     * game_two_hands.h; a fractional shoe, or one so small that a hand or the dealer could
+     * want a card from an empty shoe, keeps the combination: there the values follow the
+     * engines' conventions for an empty shoe, which describe no real game and which the
+     * two-hand law would not follow) */
     bool two_hands_only(int pair, int M) const {
         if (w->infinite) return false;
         for (int r = 0; r < N_RANKS; ++r)
             if (w->shoe[r] != std::floor(w->shoe[r])) return false;
+        // (as deal.round_may_run_out counts it: while a card is wanted, a finished hand
+        // holds at most 31 hard points, the hand playing at most 21, and the dealer must
+        // stop once its hard points reach 17; so with the dealer's cards, and both hands
+        // at 31, the shoe's points must make 17 for the dealer)
+        double points = 0.0;
+        for (int r = 0; r < N_RANKS; ++r) points += (r + 1) * w->shoe[r];
+        if (points < 2 * 31 + 17) return false;
         int p = pair - 1;
         return M == 2 || w->shoe[p] - 2 - w->dealer_cnt[p] <= 0;
     }
