@@ -51,6 +51,7 @@
 #include <algorithm>
 #include <cstring>
 #include <map>
+#include <utility>
 #include <vector>
 
 #include "game_walk.h"
@@ -91,7 +92,9 @@ static inline Law law_combine(double a, const Law& A, double b, const Law& B) {
     }
     return out;
 }
-/* out += w * in */
+/* out += w * in: law_combine's arithmetic, merged into a buffer kept by the thread and
+ * swapped with ``out`` (a hand's law sums up to ten children: a new vector for each sum
+ * was a sixth of a law walk's time, in its allocations) */
 static inline void law_add(Law& out, double w, const Law& in) {
     if (in.empty() || w == 0.0) return;
     if (out.empty()) {
@@ -99,7 +102,24 @@ static inline void law_add(Law& out, double w, const Law& in) {
         for (const LawEntry& e : in) out.push_back(LawEntry{w * e.p, e.key});
         return;
     }
-    out = law_combine(1.0, out, w, in);
+    thread_local Law merged;
+    merged.clear();
+    merged.reserve(out.size() + in.size());
+    size_t i = 0, j = 0;
+    while (i < out.size() || j < in.size()) {
+        if (j >= in.size() || (i < out.size() && out[i].key < in[j].key)) {
+            merged.push_back(out[i]);
+            ++i;
+        } else if (i >= out.size() || in[j].key < out[i].key) {
+            merged.push_back(LawEntry{w * in[j].p, in[j].key});
+            ++j;
+        } else {
+            merged.push_back(LawEntry{out[i].p + w * in[j].p, out[i].key});
+            ++i;
+            ++j;
+        }
+    }
+    out.swap(merged);
 }
 /* sort by key and merge equal keys (a law built entry by entry) */
 static inline void law_normalize(Law& L) {
@@ -172,18 +192,26 @@ class GameLaw {
         uint64_t key = w->removed_key();
         int found = bust_index.find(key);
         if (found >= 0) return &bust_rows[(size_t)found * N_OUT];
-        double n[N_RANKS], out[N_OUT], left = 0.0;
+        double n[N_RANKS], out[N_OUT], left;
+        bust_shoe(n, left);
+        w->dealer.law(n, left, out);
+        return store_bust(key, out);
+    }
+    /* the shoe the dealer draws from after the current (busted) hand */
+    void bust_shoe(double* n, double& left) const {
+        left = 0.0;
         if (w->infinite) {
             for (int r = 0; r < N_RANKS; ++r) n[r] = w->shoe[r];
             left = 1.0;
-        } else {
-            w->remaining(n);
-            for (int r = 0; r < N_RANKS; ++r) {
-                if (n[r] < 0.0 && w->pair_rank != 0) n[r] = 0.0;
-                left += n[r];
-            }
+            return;
         }
-        w->dealer.law(n, left, out);
+        w->remaining(n);
+        for (int r = 0; r < N_RANKS; ++r) {
+            if (n[r] < 0.0 && w->pair_rank != 0) n[r] = 0.0;
+            left += n[r];
+        }
+    }
+    const double* store_bust(uint64_t key, double* out) {
         double listed = 0.0;
         for (int j = 0; j < D_OVER; ++j) listed += out[j];
         out[D_OVER] = 1.0 - listed;
@@ -192,10 +220,36 @@ class GameLaw {
         bust_index.insert(key, row);
         return &bust_rows[(size_t)row * N_OUT];
     }
+    /* Before a draw (next card chances ``pi``): the laws of the busting cards' hands not
+     * known yet, in one batched pass (DealerDraws::law_batch, each shoe's arithmetic
+     * law()'s: the laws bust_dealer would make, bit for bit).  A hand of hard 12 and up
+     * busts by several ranks, each bust a dealer law of its own: one pass each, they were
+     * a fifth of a Free Bet outcome distribution. */
+    void bust_laws_ahead(const double* pi) {
+        double n[N_RANKS * N_RANKS], left[N_RANKS], out[N_RANKS * N_OUT];
+        uint64_t keys[N_RANKS];
+        int count = 0;
+        for (int r = 0; r < N_RANKS; ++r) {
+            if (pi[r] <= 0.0 || w->hard + r + 1 <= 21) continue;
+            w->add_card(r);
+            uint64_t key = w->removed_key();
+            bool known = bust_index.find(key) >= 0;
+            for (int i = 0; i < count && !known; ++i) known = keys[i] == key;
+            if (!known) {
+                bust_shoe(n + count * N_RANKS, left[count]);
+                keys[count++] = key;
+            }
+            w->remove_card(r);
+        }
+        if (count < 2) return;   // (one: bust_dealer's single pass is the cheaper)
+        w->dealer.law_batch(n, left, count, out);
+        for (int i = 0; i < count; ++i) store_bust(keys[i], out + i * N_OUT);
+    }
 
     /* every dealer outcome: the result x, a dealer natural: x_natural */
     Law flat_law(const double* d, double x, double x_natural) {
         Law L;
+        L.reserve(N_OUT);   // (one allocation, not four as it grows)
         int v = vid(x), vn = vid(x_natural);
         for (int t = 0; t < N_OUT; ++t)
             if (d[t] != 0.0) L.push_back(LawEntry{d[t], law_key(t, t == D_NATURAL ? vn : v)});
@@ -302,14 +356,15 @@ class GameLaw {
         return a;
     }
 
-    Law continuation_law() {
+    /* (a reference into the memo: valid until the next law is memoised) */
+    const Law& continuation_law() {
         uint64_t key = w->context_key();
         int found = memo_index.find(key);
         if (found >= 0) return memo[found];
         Law L = w->is_charlie() ? charlie_law() : action_law(continuation_action());
         memo_index.insert(key, (int)memo.size());
-        memo.push_back(L);
-        return L;
+        memo.push_back(std::move(L));
+        return memo.back();
     }
 
     /* stand, hit or double of the current hand (the walk's value_at) */
@@ -379,6 +434,7 @@ class GameLaw {
         double pi[N_RANKS];
         w->next_card_weights(pi);
         double own = w->own_stake();
+        bust_laws_ahead(pi);
         Law L;
         for (int r = 0; r < N_RANKS; ++r) {
             if (pi[r] <= 0.0) continue;
@@ -423,6 +479,7 @@ class GameLaw {
                          int free_first) {
         double pi[N_RANKS];
         w->next_card_weights(pi);
+        bust_laws_ahead(pi);
         Law L;
         for (int r = 0; r < N_RANKS; ++r) {
             if (pi[r] <= 0.0) continue;
@@ -436,8 +493,9 @@ class GameLaw {
     }
 
     /* the walk's doubled_choice: stand, redouble or rescue, as it picks them */
-    Law doubled_choice_law(double own, double fr, int redoubles_left, int doubles,
-                           int free_first) {
+    /* (a reference into the memo, as continuation_law's) */
+    const Law& doubled_choice_law(double own, double fr, int redoubles_left, int doubles,
+                                  int free_first) {
         FlatIndex& index = doubled_index[((doubles - 1) & 3) * 2 + free_first];
         uint64_t key = w->context_key();
         int found = index.find(key);
@@ -451,8 +509,8 @@ class GameLaw {
         else
             L = stand_law(own, fr, false);
         index.insert(key, (int)memo.size());
-        memo.push_back(L);
-        return L;
+        memo.push_back(std::move(L));
+        return memo.back();
     }
 
     /* the action the walk's doubled_choice takes after a double's card, the doubled stake
