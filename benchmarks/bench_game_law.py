@@ -5,7 +5,9 @@ after the solve and after the laws.  Run each preset in a process of its own for
 peak (``--preset``).
 
 Run: ``PYTHONPATH=python:src python3 benchmarks/bench_game_law.py [--preset free-bet]
-[--repeat 3] [--decks 6]``.
+[--repeat 3] [--decks 6] [--max-split-hands 2]`` (two hands: every split by the exact
+two-hand law, game_two_hands.h; the presets' own limits resplit, and those splits are
+combined).
 """
 from __future__ import annotations
 
@@ -26,8 +28,11 @@ def main() -> None:
     parser.add_argument("--preset", default="free-bet")
     parser.add_argument("--decks", type=int, default=None)
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--max-split-hands", type=int, default=None)
     args = parser.parse_args()
     change = {} if args.decks is None else {"decks": args.decks}
+    if args.max_split_hands is not None:
+        change["max_split_hands"] = args.max_split_hands
     rules = Rules.preset(args.preset, **change)
     t0 = time.process_time()
     sol = solve(rules, threads=1)

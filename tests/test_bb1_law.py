@@ -10,9 +10,10 @@ stands; the chance that none does is set to the value walk's exact one (game_bb1
   force's, ``_reference_games.brute_force_game_round(law=True, natural_loss="bb+1")`` in
   Fractions, every card dealt (1e-12): two and three hands, the rescue, the charlie and the
   surrender at any time (a natural voids it: the hand stands), Pontoon's 21 paid at once;
-* finite shoe: the mean and each dealer outcome's chance are the brute force's (1e-12),
-  the hands' cards taken from one another being left out of the rest (the games'
-  convention);
+* finite shoe: a split into two hands is the brute force's law (1e-12: the joint law of
+  both hands and the dealer, game_two_hands.h, which knows whether either hand stands);
+  a split that may make three hands keeps the mean and each dealer outcome's chance of the
+  brute force (1e-12), the hands' cards taken from one another left out of the rest;
 * ``outcome_distribution``'s mean is the solve's EV, 2 to 4 hands (1e-12);
 * slow: the compiled simulator's mean and SD of a BB+1 game with splits, within 4 SE.
 """
@@ -103,13 +104,19 @@ SHOE_T = (1, 1, 1, 1, 1, 1, 1, 3, 1, 3)   # 14 cards (three 8s: a resplit)
 @pytest.mark.parametrize("rules, counts, upcard, pair", [
     (Rules(**ENHC_BB1, max_split_hands=2), SHOE_S, 10, 8),
     pytest.param(Rules(**ENHC_BB1, max_split_hands=3), SHOE_T, 10, 8, marks=pytest.mark.slow),
-], ids=["2-hands-15-cards", "3-hands-14-cards"])
+    pytest.param(Rules(**NO_DAS, max_split_hands=2, charlie=5, surrender="late",
+                       surrender_any_time=True), SHOE_S, 10, 8, marks=pytest.mark.slow),
+    pytest.param(Rules(**ENHC_BB1, max_split_hands=2, redoubles=1, double_rescue=True),
+                 SHOE_S, 10, 8, marks=pytest.mark.slow),
+], ids=["2-hands-15-cards", "3-hands-14-cards", "charlie-lsa-15-cards", "rescue-15-cards"])
 def test_a_split_on_a_finite_shoe_keeps_the_mean_and_the_dealers_outcomes(rules, counts,
                                                                            upcard, pair):
     assert _splits(rules, counts, upcard, pair)
     brute = _brute_bb1_law(rules, counts, upcard, pair)
     engine = _engine_law(rules, counts, upcard, (pair, pair), split="CDP1")
     assert _moments(engine)[0] == pytest.approx(_moments(brute)[0], abs=EXACT)
+    if rules.max_split_hands == 2:   # (exact)
+        assert _gap(brute, engine) < EXACT
     for t in range(8):
         assert (sum(p for (s, _), p in engine.items() if s == t)
                 == pytest.approx(sum(p for (s, _), p in brute.items() if s == t), abs=EXACT))

@@ -34,7 +34,9 @@
  * dealer's law of the busted hand's cards, so that a hand's dealer marginal is the
  * dealer's law of the shoe it was dealt from, whatever the play (the splits use that).
  *
- * Splits.  The walk's split construction (the X / N blocks, the removal recursions, the
+ * Splits.  A split that can make two hands only, on a finite shoe of whole counts: the
+ * exact joint law of both hands and the dealer (game_two_hands.h).  Any other split: the
+ * walk's split construction (the X / N blocks, the removal recursions, the
  * weights over the number of hands) applied to laws entry by entry (every step is linear);
  * within one pattern of hands the hands are combined as independent given the dealer's
  * outcome.  Exact on an infinite shoe; on a finite shoe the cards the split hands take
@@ -131,6 +133,13 @@ static inline void law_normalize(Law& L) {
     L.resize(k);
 }
 
+}  // namespace bjgame
+
+#include "game_two_hands.h"   // (a split into two hands: its exact law)
+
+
+namespace bjgame {
+
 template <class Walk>
 class GameLaw {
   public:
@@ -143,6 +152,11 @@ class GameLaw {
     FlatIndex bust_index;                // removed cards of a busted hand -> dealer law
     std::vector<double> bust_rows;
     long combined_splits = 0;            // splits whose hands were combined (finite shoe)
+    /* while the hand trees of a two-hand split are built (game_two_hands.h): every leaf is
+     * made against a dealer at chance 1 for each outcome, which makes it the hand's result
+     * given the dealer's outcome */
+    bool given_outcome = false;
+    double ones[N_OUT] = {1, 1, 1, 1, 1, 1, 1, 1};
     double law_max_marginal_gap = 0.0;   // largest gap between split hands' dealer marginals
 
     explicit GameLaw(Walk* walk) : w(walk) {}
@@ -159,6 +173,10 @@ class GameLaw {
 
     /* ---- leaves ------------------------------------------------------------------- */
 
+    /* the dealer's outcome law a leaf is settled against: the walk's for the hand's cards
+     * gone (or 1 for each outcome: given_outcome) */
+    const double* leaf_dealer() { return given_outcome ? ones : w->dealer_outcomes(); }
+
     /* BB+1 (no hole card): the round's natural takes one unit in all from the hands still
      * standing; a split hand standing at it is marked, not charged (game_bb1.h) */
     bool bb1_round() const { return w->R.natural_loss == 2 && w->R.natural_takes_all; }
@@ -170,6 +188,7 @@ class GameLaw {
     /* the dealer's outcome law for a busted hand's cards (the walk keeps only those of
      * hands still standing) */
     const double* bust_dealer() {
+        if (given_outcome) return ones;
         uint64_t key = w->removed_key();
         int found = bust_index.find(key);
         if (found >= 0) return &bust_rows[(size_t)found * N_OUT];
@@ -277,7 +296,7 @@ class GameLaw {
     /* a hand standing with stake (own, fr), settled as the walk's stand_law + settle */
     Law stand_law(double own, double fr, bool bonus) {
         const GameRules& R = w->R;
-        const double* d = w->dealer_outcomes();
+        const double* d = leaf_dealer();
         int t = w->total();
         bool always = R.player_21_wins && t == 21;
         double q[3], m[3];
@@ -355,8 +374,8 @@ class GameLaw {
             // a later surrender (surrender_any_time; the walk's later_surrender_value): a
             // dealer natural voids it, the hand stands
             double own = w->own_stake();
-            if (!bb1_marks()) return flat_law(w->dealer_outcomes(), -0.5 * own, -own);
-            Law L = flat_law(w->dealer_outcomes(), -0.5 * own, 0.0);
+            if (!bb1_marks()) return flat_law(leaf_dealer(), -0.5 * own, -own);
+            Law L = flat_law(leaf_dealer(), -0.5 * own, 0.0);
             for (LawEntry& e : L)
                 if (law_t(e.key) == D_NATURAL) e = standing_at_natural(e.p);
             law_normalize(L);
@@ -388,7 +407,7 @@ class GameLaw {
      * times the 21 bonus where one is paid; a dealer natural takes its own stake */
     Law charlie_law() {
         const GameRules& R = w->R;
-        const double* d = w->dealer_outcomes();
+        const double* d = leaf_dealer();
         double own = w->own_stake(), fr = w->free_hand ? 1.0 : 0.0, q[3], m[3];
         int k = win_options(true, q, m);
         int lose = vid(-own), win[3];
@@ -428,15 +447,31 @@ class GameLaw {
     }
 
     Law double_law() {
-        double own = w->own_stake(), fr = w->free_hand ? 1.0 : 0.0;
-        int free_first = 0;
+        double own, fr;
+        int free_first;
+        first_double_stakes(own, fr, free_first);
+        return doubled_draw_law(own, fr, w->R.redoubles, 1, free_first);
+    }
+
+    /* the current hand's stakes (own, free) once it doubles, and whether the double is
+     * free */
+    void first_double_stakes(double& own, double& fr, int& free_first) const {
+        own = w->own_stake();
+        fr = w->free_hand ? 1.0 : 0.0;
+        free_first = 0;
         if (w->free_double_here()) {
             fr += own + fr;
             free_first = 1;
         } else {
             own += own + fr;
         }
-        return doubled_draw_law(own, fr, w->R.redoubles, 1, free_first);
+    }
+
+    /* the rescue after a double (``own``: the doubled own stake): the double taken back,
+     * the original stake lost, settled at once (the walk's rescue_value; OBBO / BB+1: a
+     * natural then takes no more) */
+    Law rescue_law(double own) {
+        return flat_law(leaf_dealer(), -w->own_stake(), w->R.natural_loss ? -w->own_stake() : -own);
     }
 
     /* the walk's doubled_draw (its natural refund is the round's natural row, above) */
@@ -469,9 +504,8 @@ class GameLaw {
         Law L;
         if (choice == ACT_DOUBLE)
             L = doubled_draw_law(2.0 * own, 2.0 * fr, redoubles_left - 1, doubles + 1, free_first);
-        else if (choice == ACT_SURRENDER)   // (OBBO / BB+1: settled at once for -orig)
-            L = flat_law(w->dealer_outcomes(), -w->own_stake(),
-                         w->R.natural_loss ? -w->own_stake() : -own);
+        else if (choice == ACT_SURRENDER)
+            L = rescue_law(own);
         else
             L = stand_law(own, fr, false);
         index.insert(key, (int)memo.size());
@@ -604,6 +638,27 @@ class GameLaw {
         law_add(out, weight, add);
     }
 
+    /* whether a split of ``pair`` (at most M hands) makes two hands only, on a finite shoe
+     * of whole counts that the round cannot run out of (its law then exact:
+     * game_two_hands.h; a fractional shoe, or one so small that a hand or the dealer could
+     * want a card from an empty shoe, keeps the combination: there the values follow the
+     * engines' conventions for an empty shoe, which describe no real game and which the
+     * two-hand law would not follow) */
+    bool two_hands_only(int pair, int M) const {
+        if (w->infinite) return false;
+        for (int r = 0; r < N_RANKS; ++r)
+            if (w->shoe[r] != std::floor(w->shoe[r])) return false;
+        // (as deal.round_may_run_out counts it: while a card is wanted, a finished hand
+        // holds at most 31 hard points, the hand playing at most 21, and the dealer must
+        // stop once its hard points reach 17; so with the dealer's cards, and both hands
+        // at 31, the shoe's points must make 17 for the dealer)
+        double points = 0.0;
+        for (int r = 0; r < N_RANKS; ++r) points += (r + 1) * w->shoe[r];
+        if (points < 2 * 31 + 17) return false;
+        int p = pair - 1;
+        return M == 2 || w->shoe[p] - 2 - w->dealer_cnt[p] <= 0;
+    }
+
     /* the law of splitting the pair: the walk's split_value, with laws */
     Law split_law(int pair) {
         Law out;
@@ -611,6 +666,7 @@ class GameLaw {
         int p = pair - 1;
         if (M < 2) return out;
         w->split_value(pair);   // (the walk's dealer laws of the split contexts, as it makes them)
+        if (two_hands_only(pair, M)) return TwoHandSplit<Walk>(*this, pair).law();
         bool free_split = (w->R.free_split_ranks >> pair) & 1;
         int amax = 2 * M - 4;
         if (!w->infinite && w->shoe[p] - 2 < amax) amax = (int)w->shoe[p] - 2;

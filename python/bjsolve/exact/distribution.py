@@ -358,7 +358,8 @@ def _convolve(a: dict, b: dict) -> dict:
 def _exactness(infinite: bool, split_approx: bool, spots: int,
                game: bool = False) -> tuple[bool, str]:
     if game and not infinite and (split_approx or spots > 1):
-        what = ((["split hands (every split)"] if split_approx else [])
+        what = ((["split hands (splits that may make 3-4 hands, or on a fractional shoe)"]
+                 if split_approx else [])
                 + (["spots"] if spots > 1 else []))
         return False, (f"the games: {' and '.join(what)} combined as independent given the "
                        f"dealer's cards and final outcome; each hand's joint law with the "
@@ -470,10 +471,11 @@ def outcome_distribution(solution, strategy="optimal", *, insurance: bool = Fals
         takes it ("basic" or a callable); None: the optimal choice for each hand.
 
     The games (a game rule set): the game engine's own law (``game_law``), over the exact
-    result values (free stakes, bonuses, redoubles); a split's hands are combined as
-    independent given the dealer's outcome (exact on an infinite shoe, the mean exact on
-    every shoe), the variance is the pmf's; ``exact_splits`` and ``exact_spots`` do not
-    apply (docs/risk.md, "The games").
+    result values (free stakes, bonuses, redoubles); a split into two hands is exact on
+    every whole shoe (the joint law of both hands and the dealer, always: ``exact_splits``
+    does not apply), a split that may make 3-4 hands is combined as independent given the
+    dealer's outcome (exact on an infinite shoe, the mean exact on every shoe; the variance
+    is the pmf's); ``exact_spots`` does not apply (docs/risk.md, "The games").
     """
     threads = check_threads(threads)
     if not isinstance(exact_splits, bool):

@@ -15,10 +15,13 @@ initial bet, a 1-D float array), ``law[t, i]`` the chance that the dealer ends i
 round's net result is ``values[i]``; unconditioned (dealer naturals included), summing
 to 1, its mean the engine's ``round_ev`` (to ~1e-15).
 
-Exactness: a round without a split is exact on every shoe; a split's hands are combined as
-independent given the dealer's outcome, exact on an infinite shoe, on a finite shoe the
-cards the split hands take from one another are left out (the mean stays exact; the error
-measured in docs/risk.md, "The games").
+Exactness: a round without a split is exact on every shoe, and so is a split into two
+hands (no resplit possible) on a shoe of whole counts (the joint law of both hands and the
+dealer, ``src/bjcore/game_two_hands.h``).  A split that may make 3-4 hands (or any split
+on a fractional shoe) has its hands combined as independent given the dealer's outcome:
+exact on an infinite shoe, on a finite shoe the cards the split hands take from one
+another are left out (the mean stays exact; the error measured in docs/risk.md, "The
+games").
 """
 from __future__ import annotations
 
@@ -78,15 +81,16 @@ def game_round_law(rules: Rules, shoe: Shoe, key, engine=None) -> tuple[np.ndarr
     The counted game's per-band law: ``law.sum(axis=0)`` is the law of the result,
     ``values`` its support (the analogue of ``distribution.column_values`` for a classic
     law's columns).  Its mean is the engine's EV of the same play on ``shoe`` (to ~1e-15 on
-    whole shoes); a split's hands are combined as independent given the dealer's outcome
-    (exact on an infinite shoe).  A rule set without a game rule gets its law from the
-    game engine too (every split combined; ``round_laws`` has the classic one)."""
+    whole shoes); a split into two hands is exact on a whole shoe, a split that may make
+    more hands (or any on a fractional shoe) has its hands combined as independent given
+    the dealer's outcome (exact on an infinite shoe).  A rule set without a game rule gets
+    its law from the game engine too (``round_laws`` has the classic one)."""
     if engine is not None and not isinstance(engine, GameEngine):
         raise TypeError(f"engine must be a policy GameEngine (the games' policy_engines) or "
                         f"None, got {type(engine).__name__}; a classic rule set's laws come "
                         f"from distribution.round_laws")
     # (the game engine computes the classic game too: a rule set without a game rule gets
-    # its law here as well, every split combined)
+    # its law here as well)
     params = kernel_rules(rules, SPLIT_CLASSES["CDZ-"] if engine is None else POLICY_CLASS)
     local = GameEngine(shoe.kernel_weights(), key, with_shoe(params, shoe), shoe.is_infinite,
                        shoe.is_fractional)

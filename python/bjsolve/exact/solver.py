@@ -409,8 +409,9 @@ class Solution:
         ``.variance_exact`` whether the SD is.  strategy: "optimal" (this solve's play,
         split class ``self.split``), a ``StrategyChart`` or a callable as for ``evaluate``;
         spots: 1..3 hands against one dealer; after_double (the games, with a strategy):
-        as for ``evaluate``.  The games' rules too (their own result values; every split
-        combined given the dealer's outcome, ``exact=False`` on a finite shoe).  Details:
+        as for ``evaluate``.  The games' rules too (their own result values; a split into
+        two hands exact, one that may make more hands combined given the dealer's outcome,
+        ``exact=False`` then on a finite shoe).  Details:
         ``bjsolve.exact.distribution``."""
         # (lazy: the distribution needs numpy, which a solve and its chart do without)
         from .distribution import outcome_distribution
