@@ -4,7 +4,9 @@ the uncounted analysis (an identity), the compiled simulation of the real round,
 one-hand game's solver on the shoes either side of an index."""
 import copy
 import dataclasses
+import itertools
 import math
+from fractions import Fraction
 from itertools import pairwise
 from types import SimpleNamespace
 
@@ -33,12 +35,17 @@ class CheckedSwitchGame(SwitchCountedGame):
     check_ev_paths = True     # each cell's frozen EV two ways (the EV engines, the law)
 
 
+# insure both hands at every true count (the lowest index a game takes): a fixed bet,
+# whose gain the fundamental theorem makes the full shoe's
+ALWAYS = -1000
+
+
 @pytest.fixture(scope="module")
 def game():
     # round starts as random depletions (no round-length correction): the fundamental
     # theorem then makes the flat bettor's figures the full shoe's exactly
     return CheckedSwitchGame(RULES, "hilo", penetration=0.6, depth_bands=1, tc_min=0,
-                             tc_max=1, round_length_correction=False)
+                             tc_max=1, round_length_correction=False, insurance=ALWAYS)
 
 
 @pytest.fixture(scope="module")
@@ -66,12 +73,23 @@ def test_the_counted_game_of_switch_rules_is_the_switch_game(game):
 
 def test_a_flat_bettor_gets_the_uncounted_analysis(game, analysis):
     # per unit bet (the round's result over its two units): the mean is the analysis'
-    # EV per hand, the second moment its outcome distribution's E[X^2] / 4, to 1e-12
+    # EV per hand plus what insuring both hands against every ace is worth per unit, by
+    # a count of the cards: an ace up 4 times in 52, a ten in the hole 16 times in 51
+    # (each hand's half unit wins 1 or loses 1/2); the second moment the outcome
+    # distribution's E[X^2] / 4 (insurance is in the edge, not in the SD), to 1e-12
     flat = game.evaluate({0: 1})
-    assert flat.win_rate == pytest.approx(analysis.expected_value / 2, abs=1e-12)
+    insurance = 4 / 52 * (16 / 51 * 1 - 35 / 51 * 0.5)
+    assert flat.win_rate == pytest.approx(analysis.expected_value / 2 + insurance,
+                                          abs=1e-12)
+    assert analysis.insurance_value / 2 == pytest.approx(insurance, abs=1e-15)
     dist = analysis.outcome_distribution()
     second = float(dist.probabilities @ dist.values ** 2) / 4
     assert flat.variance + flat.win_rate ** 2 == pytest.approx(second, abs=1e-12)
+    assert any(note.startswith("insurance: both hands at TC >= -1000") and
+               "not in the SD" in note for note in game.notes())
+    # insurance is decided on the count after the four player cards and the ace
+    # (tests/test_switch_insurance_gains.py checks the gains of that deal)
+    assert game.insurance_cards == 4
 
 
 def test_the_frozen_round_law_has_the_frozen_ev(game):
@@ -105,8 +123,11 @@ def test_what_the_switch_game_does_not_play_is_refused_by_name():
         CountedGame(RULES, strategy="indices", indices="i18")
     with pytest.raises(ValueError, match="indices: strategy 'indices' needs"):
         CountedGame(RULES, strategy="indices")
-    with pytest.raises(NotImplementedError, match="insurance"):
-        CountedGame(RULES, insurance=3)
+    with pytest.raises(ValueError, match="insurance must be a whole true count, False "
+                                         "\\(never\\) or None .* got True"):
+        CountedGame(RULES, insurance=True)
+    with pytest.raises(ValueError, match="insurance must be a whole number .* got 2.5"):
+        CountedGame(RULES, insurance=2.5)
     with pytest.raises(ValueError, match="spots"):
         CountedGame(RULES, spots=2)
     with pytest.raises(NotImplementedError, match="sidebet"):
@@ -130,9 +151,10 @@ def indexed_game(indices):
     # the game above with the keep-or-switch indices and the hands' play indices played
     # (the cell at TC +1 departs from the frozen play on a few lines; at TC 0 no line
     # departs from its play at TC 0)
+    # (no insurance: the simulation it is held to does not insure)
     return CheckedSwitchGame(RULES, "hilo", penetration=0.6, depth_bands=1, tc_min=0,
                              tc_max=1, round_length_correction=False, indices=indices,
-                             plays=indices.plays)
+                             plays=indices.plays, insurance=False)
 
 
 def _order_free(h1, h2) -> tuple:
@@ -256,9 +278,11 @@ def test_the_play_indices_are_read_as_the_one_hand_games_read_theirs(indices):
 
 def test_with_no_play_index_lines_the_game_is_todays(game, indices):
     # the hands' play indices with no line: every figure is the basic game's, bit for bit
-    no_lines = dataclasses.replace(indices.plays, lines={}, all_lines=[])
+    # (insurance not given: the play indices' insurance index is taken, here the fixture's)
+    no_lines = dataclasses.replace(indices.plays, lines={}, all_lines=[], insurance=ALWAYS)
     same = CheckedSwitchGame(RULES, "hilo", penetration=0.6, depth_bands=1, tc_min=0,
                              tc_max=1, round_length_correction=False, plays=no_lines)
+    assert same.insurance == ALWAYS
     assert same.strategy == "indices" and same.cell_plays == {}
     assert any("the 0 play-index lines' plays" in note for note in same.notes())
     for name in ("band_edge", "band_second", "chart_edge", "edge", "variance", "frequency"):
@@ -355,6 +379,66 @@ def test_each_line_chooses_as_the_analysis_it_was_made_from(indices):
         assert checked > 1000 and naturals > 0
 
 
+def _insurance_ev_by_enumeration(counts) -> Fraction:
+    """3 P(ten in the hole) - 1 with the ace out, averaged over every draw of the four
+    player cards from the rest (grouped by their ranks, any order), in fractions: the
+    counts may be fractional (the hypergeometric weights are polynomials in them)."""
+    left = [Fraction(c) for c in counts]
+    left[0] -= 1
+    size = sum(left)
+    total = Fraction(0)
+    for cards in itertools.combinations_with_replacement(range(10), 4):
+        take = [cards.count(r) for r in range(10)]
+        w = Fraction(math.factorial(4), math.prod(math.factorial(t) for t in take))
+        for r, t in enumerate(take):
+            for i in range(t):
+                w *= left[r] - i
+        for i in range(4):
+            w /= size - i
+        total += w * (3 * (left[9] - take[9]) / (size - 4) - 1)
+    return total
+
+
+def test_the_insurance_index_where_the_insurance_ev_changes_sign(indices):
+    # on the play indices' shoes (exactly at each true count), the insurance EV with the
+    # ace and the four player cards out, counted in fractions; the index is where it
+    # turns >= 0, the crossing linear between the grid counts either side, made whole
+    # for floored true counts
+    shoes, _ = true_count_shoes(game_rules(RULES), "hilo", indices.true_counts,
+                                indices.dealt_decks)
+    evs = {tc: _insurance_ev_by_enumeration(shoe.counts) for tc, shoe in shoes.items()}
+    above = min(tc for tc, ev in evs.items() if ev >= 0)
+    below = max(tc for tc in evs if tc < above)
+    crossing = below + (above - below) * float(-evs[below] / (evs[above] - evs[below]))
+    assert evs[below] < 0
+    assert indices.insurance_crossing == pytest.approx(crossing, abs=1e-9)
+    assert indices.insurance == math.ceil(crossing - 0.5 - 1e-9)
+    # the play indices carry it (their index file's "insurance:" line, the counted
+    # game's default); the player's four unseen cards leave the ten's chance as it was,
+    # so it is the one-hand game's index on the same shoes
+    assert indices.plays.insurance == indices.insurance
+    from bjsolve.counting.indices import insurance_index
+    assert insurance_index(shoes, "floor")[0] == indices.insurance
+
+
+def test_the_insurance_index_goes_through_the_index_file(indices, tmp_path):
+    # bjsolve indices --format index writes the play indices' file with the Switch
+    # insurance line; read back as the hands' play indices it gives the counted game's
+    # default insurance
+    import io
+
+    from bjsolve.cli import main
+    out = io.StringIO()
+    assert main(["indices", "--preset", "blackjack-switch", "--decks", "1",
+                 "--max-split-hands", "1", "--format", "index"], out=out) == 0
+    text = out.getvalue()
+    assert f"# insurance: take at TC >= {indices.insurance:+d}" in text
+    path = tmp_path / "switch.idx"
+    path.write_text(text)
+    table = _play_index_table(str(path), RULES, "hilo", "floor", None, None)
+    assert table.insurance == indices.insurance
+
+
 def test_the_switch_indices_read_back(indices):
     assert indices.switch_lines
     gains = [line.gain for line in indices.switch_lines]
@@ -381,8 +465,8 @@ def test_the_command_line_refuses_what_switch_does_not_take_in_one_line(capsys):
     for argv, word in ((["indices", "--preset", "blackjack-switch", "--set", "i18"], "--set"),
                        (["indices", "--preset", "blackjack-switch", "--risk-averse"],
                         "--risk-averse"),
-                       (["game", "--preset", "blackjack-switch", "--insurance", "3"],
-                        "insurance"),
+                       (["game", "--preset", "blackjack-switch", "--insurance", "3.5"],
+                        "--insurance"),
                        (["game", "--preset", "blackjack-switch", "--plays", "xyz"], "--plays"),
                        (["game", "--preset", "blackjack-switch", "--plays", "i18",
                          "--strategy", "optimal"], "--plays"),

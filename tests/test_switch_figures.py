@@ -85,19 +85,29 @@ def _choose(a, b, c, e, u, left, beta, sbj):
     return (((a, e), (c, b)), True) if w > k else (((a, b), (c, e)), False)
 
 
-def brute_force_laws(shoe, sbj):
+def brute_force_laws(shoe, sbj, insured=None):
     """(the method's joint law {(r1, r2): chance}, the real round's law {total: chance})
     in exact fractions, and whether the two hands' dealer marginals were equal in every
-    deal."""
+    deal.  ``insured``: a dict that receives the method's joint law with both hands
+    insured against an ace (each hand's half unit: +1 when the hole card makes the
+    dealer's natural, -1/2 when it does not)."""
     method: dict = {}
     real: dict = {}
     marginals_equal = True
+    insured = {} if insured is None else insured
+
+    def add(law, r1, r2, q, up, dealer_natural):
+        ins = 0 if up != 1 else 1 if dealer_natural else Fraction(-1, 2)
+        key = (r1 + ins, r2 + ins)
+        law[key] = law.get(key, 0) + q
+
     for p, a, b, c, e, u in _deals(shoe):
         left = _minus(shoe, a, b, c, e, u)
         beta = _beta(left, u)
         dealt = (tuple(sorted((a, b))), tuple(sorted((c, e))))
         loss = tuple(0 if h == (1, 10) else -1 for h in dealt)
         method[loss] = method.get(loss, 0) + p * beta
+        add(insured, *loss, p * beta, u, True)
         real[sum(loss)] = real.get(sum(loss), 0) + p * beta
         if beta == 1:
             continue
@@ -117,6 +127,7 @@ def brute_force_laws(shoe, sbj):
                 if t2 == t1:
                     key = (r1, r2)
                     method[key] = method.get(key, 0) + p * q1 * q2 / marg[0][t1]
+                    add(insured, r1, r2, p * q1 * q2 / marg[0][t1], u, False)
         for total, q in _real_round_law(hands, naturals, left, u).items():
             real[total] = real.get(total, 0) + p * q
     return method, real, marginals_equal
@@ -173,13 +184,14 @@ def small_laws():
     out = {}
     for sbj in (False, True):
         sol = solve_switch(NO_SPLIT.replace(switch_blackjack=sbj), shoe, threads=1)
-        out[sbj] = (sol, brute_force_laws(SMALL, sbj))
+        insured: dict = {}
+        out[sbj] = (sol, brute_force_laws(SMALL, sbj, insured), insured)
     return out
 
 
 @pytest.mark.parametrize("sbj", [False, True])
 def test_law_equals_brute_force_of_the_method(small_laws, sbj):
-    sol, (method, real, marginals_equal) = small_laws[sbj]
+    sol, (method, real, marginals_equal), _ = small_laws[sbj]
     # the two hands' dealer marginals are the same (the dealer's law of one shoe)
     assert marginals_equal
     joint, values, _ = switch_round_joint(sol, threads=1)
@@ -199,6 +211,68 @@ def test_law_equals_brute_force_of_the_method(small_laws, sbj):
     # what the combination leaves out on 16 cards (a hand takes several of them):
     # measured (1.5e-4 of 1.567), stated in docs/games.md
     assert abs(dist.sd - float(var_real) ** 0.5) < 1e-3
+
+
+def _law_of(pairs):
+    """{total: chance} and {one hand's result: chance} of a joint law {(r1, r2): chance}."""
+    totals, hand = {}, {}
+    for (r1, r2), q in pairs.items():
+        totals[r1 + r2] = totals.get(r1 + r2, 0) + q
+        for r in (r1, r2):
+            hand[r] = hand.get(r, 0) + q / 2
+    return totals, hand
+
+
+def _assert_law(dist, law):
+    ours = {round(float(v), 9): float(p) for v, p in zip(dist.values, dist.probabilities)}
+    theirs = {round(float(v), 9): float(q) for v, q in law.items() if q}
+    assert set(ours) == set(theirs)
+    for v, q in theirs.items():
+        assert ours[v] == pytest.approx(q, abs=1e-12), v
+
+
+@pytest.mark.parametrize("sbj", [False, True])
+def test_insured_law_equals_brute_force_of_the_method(small_laws, sbj):
+    # both hands insured against an ace: the brute force settles each hand's half unit on
+    # whether the hole card completed the dealer's natural, deal by deal
+    sol, _, insured = small_laws[sbj]
+    dist = sol.outcome_distribution(insurance=True, threads=1)
+    totals, hand = _law_of(insured)
+    _assert_law(dist, totals)
+    _assert_law(dist.per_spot, hand)
+    mean = sum(v * q for v, q in totals.items())
+    assert dist.mean == pytest.approx(float(mean), abs=1e-12)
+    # the insurance's EV by a count of the cards: an ace up (2 of 16), then the hole card
+    # is any of the 15 others alike (the four player cards unseen by the bet's value),
+    # a ten 7 times in 15; each hand's half unit wins 1 or loses 1/2
+    insurance = Fraction(2, 16) * 2 * (Fraction(7, 15) * 1 - Fraction(8, 15) * Fraction(1, 2))
+    assert sol.insurance_value == pytest.approx(float(insurance), abs=1e-15)
+    assert dist.mean == pytest.approx(sol.expected_value + float(insurance), abs=1e-12)
+    # a round's variance: twice a hand's plus twice the covariance
+    assert dist.variance == pytest.approx(2 * dist.per_spot.variance + 2 * dist.covariance,
+                                          abs=1e-12)
+    uninsured = sol.outcome_distribution(threads=1)
+    assert dist.variance != pytest.approx(uninsured.variance, abs=1e-6)
+
+
+def test_insurance_ev_counts_the_tens_left():
+    sol = solve_switch(NO_SPLIT, Shoe(list(SMALL)), threads=1)
+    # A up, hands T8 and 6A: 16 - 5 = 11 cards left, six tens
+    assert sol.insurance_ev("T8", ("6", "A")) == pytest.approx(3 * 6 / 11 - 1, abs=1e-15)
+    # nothing known but the ace: 7 tens in 15
+    assert sol.insurance_ev() == pytest.approx(3 * 7 / 15 - 1, abs=1e-15)
+    assert "unconditioned" in repr(sol.insurance_ev())
+    with pytest.raises(ValueError, match="hand1"):
+        sol.insurance_ev("AA")             # with the dealer's ace: three aces of two
+    with pytest.raises(ValueError, match="hand2.*two cards"):
+        sol.insurance_ev("T", "TTT")
+    assert sol.insurance_ev(10, [6, 1]) == pytest.approx(3 * 6 / 12 - 1, abs=1e-15)
+    no_ace = solve_switch(NO_SPLIT, Shoe([0, 0, 0, 0, 0, 4, 0, 5, 0, 7]), threads=1)
+    with pytest.raises(ValueError, match="insurance: the shoe cannot deal the dealer an ace"):
+        no_ace.insurance_ev()
+    assert no_ace.insurance_value == 0.0
+    with pytest.raises(TypeError, match="insurance must be True or False"):
+        sol.outcome_distribution(insurance="yes")
 
 
 def _identities(sol):
@@ -320,15 +394,28 @@ def test_reoptimized_effects_against_the_brute_force():
 
 def test_command_line_figures_and_refusals():
     import io
+    import json
 
     from bjsolve.cli import main
-    out = io.StringIO()
-    assert main(["risk", "--preset", "blackjack-switch", "--infinite"], out=out) == 0
-    text = out.getvalue()
-    assert "SD of one hand" in text and "covariance between the two hands" in text
+
+    def risk(*flags):
+        out = io.StringIO()
+        assert main(["risk", "--preset", "blackjack-switch", "--infinite", *flags,
+                     "--format", "json"], out=out) == 0
+        outcomes, summary = json.loads(out.getvalue())["tables"]
+        return outcomes["notes"], {r["figure"]: r["value"] for r in summary["records"]}
+
+    notes, figures = risk()
+    assert "SD of one hand" in figures and "covariance between the two hands" in figures
     # on an infinite shoe the combination is exact (the hands draw independently)
-    assert "# exact" in text
-    for argv in (["risk", "--spots", "2"], ["risk", "--insurance"],
+    assert "exact" in notes
+    # --insurance insures both hands against an ace: the mean moves by the insurance's
+    # EV, on an infinite shoe 1/13 x 2 x (4/13 x 1 - 9/13 x 1/2)
+    insured_notes, insured = risk("--insurance")
+    assert any("both hands insured against an ace" in note for note in insured_notes)
+    assert insured["mean"] - figures["mean"] == pytest.approx(2 / 13 * (4 / 13 - 9 / 26),
+                                                              abs=1e-12)
+    for argv in (["risk", "--spots", "2"],
                  ["simulate", "--ramp", "1:1,2:2"], ["simulate", "--indices"],
                  ["eor", "--infinite"], ["counts"]):
         assert main([argv[0], "--preset", "blackjack-switch", *argv[1:]],

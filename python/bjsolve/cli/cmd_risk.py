@@ -57,8 +57,10 @@ def run(args) -> int:
     sol = solve(rules, shoe=shoe, split=args.split)
     if rules.switch:
         # Blackjack Switch: a round is two hands, one unit each (bjsolve.exact.switch_law)
-        dist = sol.outcome_distribution()
+        dist = sol.outcome_distribution(insurance=args.insurance)
         units = "units of one hand's bet, total over the round's two hands"
+        if args.insurance:
+            units += "; both hands insured against an ace (half a unit each)"
     else:
         dist = sol.outcome_distribution(insurance=args.insurance, spots=args.spots,
                                         exact_spots=args.exact_spots)
@@ -113,13 +115,11 @@ def run(args) -> int:
 
 
 def _check_switch_arguments(args) -> None:
-    """Blackjack Switch plays its two hands as one round: the spot and insurance options
-    of the one-hand game do not apply."""
+    """Blackjack Switch plays its two hands as one round: the spot options of the
+    one-hand game do not apply (--insurance insures both hands against an ace)."""
     if args.spots != 1:
         raise common.UsageError(f"--spots {args.spots}: a Blackjack Switch round is its two "
                                 f"hands already (give no --spots)")
     if args.exact_spots:
         raise common.UsageError("--exact-spots: not for Blackjack Switch (its two hands are "
                                 "combined given the dealer's outcome; docs/games.md)")
-    if args.insurance:
-        raise common.UsageError("--insurance: insurance is not computed for Blackjack Switch")

@@ -583,19 +583,42 @@ def generate_indices(rules: Rules, system="hilo", *, true_counts=range(-10, 16),
                 if not stand_hit_only and len(line.plays) > 1:
                     lines[(row, u)] = line
                     gains[(row, u)] = index_gain(line, pts, rules, system, shoes)
-    insurance = crossing = None
-    prev = None
-    for tc in reach:
-        left = list(shoes[tc].counts)
-        left[0] -= 1
-        ev = 3 * left[9] / sum(left) - 1
-        if ev >= 0:
-            crossing = float(tc) if prev is None else _crossing(prev[0], prev[1], tc, ev)
-            insurance = integer_index(crossing, tc_rounding, index_rounding)
-            break
-        prev = (tc, ev)
+    insurance, crossing = insurance_index(shoes, tc_rounding, index_rounding)
     return IndexTable(str(system), rules, dealt, grid, index_rounding, lines, insurance,
                       crossing, all_lines, tc_rounding, tuple(unreachable), gains, "all", hands)
+
+
+def insurance_ev_at(shoe, player_cards: int = 0) -> float:
+    """EV per unit of insurance (pays 2:1) on ``shoe`` (the cards unseen at a true
+    count), the dealer's ace out and ``player_cards`` cards of the player's hands out
+    unread (an index is read from the count alone): 3 P(ten in the hole) - 1.  The
+    player's cards are a random draw from the shoe, so they take a share player_cards /
+    (N - 1) of each rank on average and leave the ten's chance T / (N - 1) as it was
+    (every order of the unseen cards is equally likely: the hole card is as likely a
+    ten as any of them); they are taken out all the same, in that expectation, to say
+    so (Blackjack Switch: four cards)."""
+    left = list(shoe.counts)
+    left[0] -= 1
+    if player_cards:
+        size = sum(left)
+        left = [c - player_cards * c / size for c in left]
+    return 3 * left[9] / sum(left) - 1
+
+
+def insurance_index(shoes: dict, tc_rounding: str, index_rounding: str = "rounded",
+                    player_cards: int = 0) -> tuple:
+    """(index, crossing) of insurance on ``shoes`` {whole true count: the shoe at it},
+    in increasing order: the first count whose insurance EV (``insurance_ev_at``) is >= 0,
+    the crossing linear between it and the count before, made whole by the true-count
+    convention (``integer_index``); (None, None) when insurance never pays on the grid."""
+    prev = None
+    for tc in shoes:
+        ev = insurance_ev_at(shoes[tc], player_cards)
+        if ev >= 0:
+            crossing = float(tc) if prev is None else _crossing(prev[0], prev[1], tc, ev)
+            return integer_index(crossing, tc_rounding, index_rounding), crossing
+        prev = (tc, ev)
+    return None, None
 
 
 @dataclass(frozen=True)

@@ -27,6 +27,7 @@ one hand's bet, the two hands summed.
 """
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -48,10 +49,11 @@ from .indices import (
     IndexTable,
     _crossing,
     generate_indices,
+    insurance_index,
     integer_index,
     true_count_weights,
 )
-from .removal import count_tags, integer_grid, shoe_at_true_count
+from .removal import count_tags, integer_grid, shoe_at_true_count, true_count_shoes
 
 N_PAIRS = len(PAIRS)
 
@@ -93,7 +95,10 @@ class SwitchIndexTable:
     the play indices (an ``IndexTable`` of the game's rules without the swap; its
     ``index(row, upcard, play)`` reads them), ``switch_lines`` the keep-or-switch lines
     whose choice changes on the grid (``SwitchIndexLine``), most frequent crossing first
-    by ``gain``; ``switch_index(hand1, hand2, upcard)`` reads one."""
+    by ``gain``; ``switch_index(hand1, hand2, upcard)`` reads one.  ``insurance``: insure
+    both hands at true counts >= it (None: never on the grid), ``insurance_crossing`` the
+    exact true count where insurance breaks even (``insurance_index`` on the grid's
+    shoes, the ace and the four player cards out)."""
     system: str
     rules: Rules
     dealt_decks: float
@@ -102,6 +107,9 @@ class SwitchIndexTable:
     plays: IndexTable
     switch_lines: list
     unreachable: tuple = ()
+    # insure both hands at TC >= this (None: never on the grid), and the exact crossing
+    insurance: int | None = None
+    insurance_crossing: float | None = None
 
     def switches_at(self, deals, played, tc: float) -> np.ndarray:
         """The keep-or-switch choices of a counter at true count ``tc``: ``played`` (which
@@ -144,7 +152,11 @@ class SwitchIndexTable:
                 f"{self.dealt_decks:g} of {self.rules.decks} decks dealt, in whole cards; "
                 f"index = where value switched - value kept crosses 0 (linear between grid "
                 f"points), made whole for a {self.tc_rounding} true count; values given no "
-                f"dealer natural, both hands, units of one hand's bet"
+                f"dealer natural, both hands, units of one hand's bet. Insurance: "
+                + ("never on the grid" if self.insurance is None else
+                   f"both hands at TC >= {self.insurance:+d}")
+                + " (3 P(ten) - 1 >= 0 with the ace and the four player cards out, on "
+                  "the play indices' shoes: fractional, each exactly at its count)"
                 + ("; out of reach at this depth: TC " + ", ".join(f"{t:+d}" for t in
                                                                     self.unreachable)
                    if self.unreachable else ""))
@@ -282,8 +294,17 @@ def switch_indices(rules: Rules, system="hilo", *, true_counts=range(-6, 11),
                                              chance * gain, gaps, dealt_hands))
                 break
     lines.sort(key=lambda line: -line.gain)
+    # insurance, on the play indices' shoes (fractional: each meets its count exactly;
+    # the whole-card shoes above miss it by up to a card's tag): decided with the four
+    # player cards dealt, unread by a count (``insurance_ev_at``: they leave the ten's
+    # chance as it was)
+    exact_shoes, _ = true_count_shoes(rules, system, grid, dealt)
+    insurance, crossing = insurance_index(exact_shoes, tc_rounding, player_cards=4)
+    # the play indices carry the same insurance index (their index file's "insurance:"
+    # line, what a counted game reads from them), not the one-hand game's own
+    plays = dataclasses.replace(plays, insurance=insurance, insurance_crossing=crossing)
     return SwitchIndexTable(str(system), rules, dealt, grid, tc_rounding, plays, lines,
-                            tuple(unreachable))
+                            tuple(unreachable), insurance, crossing)
 
 
 def switch_indices_tables(rules: Rules, system="hilo", *, dealt_decks=None,
@@ -297,21 +318,30 @@ def switch_indices_tables(rules: Rules, system="hilo", *, dealt_decks=None,
     table = switch_indices(rules, system, dealt_decks=dealt_decks, tc_rounding=tc_rounding,
                            progress=progress)
     plays = indices_table(game_rules(rules), system, dealt_decks=table.dealt_decks,
-                          tc_rounding=tc_rounding)
+                          tc_rounding=tc_rounding, index_table=table.plays)
     # (the title set in place: the table keeps its index_table for the index file)
     plays.title = (f"Blackjack Switch play indices ({system}; each hand after the switch, "
                    f"the game's rules without the swap)")
     shown = table.switch_lines[:top] if top else table.switch_lines
     rows = tuple(line.text() for line in shown)
-    values = np.array([[f"{line.index:+d}", f"{line.crossing:+.2f}", f"{line.gain:.2e}"]
-                       for line in shown] or np.zeros((0, 3)), dtype=object)
+    values = [[f"{line.index:+d}", f"{line.crossing:+.2f}", f"{line.gain:.2e}"]
+              for line in shown]
     records = [{"below": [list(h) for h in line.below], "above": [list(h) for h in line.above],
                 "dealt": None if line.dealt is None else [list(h) for h in line.dealt],
                 "dealer": label(line.upcard), "index": line.index,
                 "crossing": float(line.crossing), "gain_per_round": float(line.gain)}
                for line in shown]
+    # insurance, both hands: a row of its own, last (as the play indices' table has it)
+    rows += ("insure both hands v A",)
+    values.append(["never" if table.insurance is None else f"{table.insurance:+d}",
+                   "" if table.insurance_crossing is None
+                   else f"{table.insurance_crossing:+.2f}", ""])
+    records.append({"insurance": True, "dealer": "A",
+                    "index": table.insurance,
+                    "crossing": (None if table.insurance_crossing is None
+                                 else float(table.insurance_crossing))})
     switch = Table("switch-indices", f"Blackjack Switch keep/switch indices ({system})", rows,
-                   ("index", "exact TC", "gain/round"), values,
+                   ("index", "exact TC", "gain/round"), np.array(values, dtype=object),
                    _notes(rules, rules.shoe(), table.method(),
                           "a line: the arrangement played below the index -> the one "
                           "played from it on (the switch swaps the two hands' second "
@@ -321,7 +351,10 @@ def switch_indices_tables(rules: Rules, system="hilo", *, dealt_decks=None,
                           "by true count, weighted by a normal approximation of the true "
                           "count at this depth); for ranking only",
                           f"{len(table.switch_lines)} deals change their choice on the grid"
-                          + (f", the {len(shown)} of largest gain shown" if top else "")),
+                          + (f", the {len(shown)} of largest gain shown" if top else ""),
+                          "insure both hands v A: half a unit on each hand at TC >= the "
+                          "index, decided before the peek and the switch (the play indices' "
+                          "insurance row and index file carry the same index)"),
                    style="ev", records=records)
     return [plays, switch]
 

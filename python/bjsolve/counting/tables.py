@@ -78,13 +78,14 @@ def counts_table(rules, shoe, systems, eor=None, progress=None) -> Table:
 
 def indices_table(rules, system, *, dealt_decks=None, tc_rounding="floor",
                   index_rounding="rounded",
-                  hands="two-card", select=None, progress=None):
+                  hands="two-card", select=None, progress=None, index_table=None):
     """The index numbers as a Table (``generate_indices``); ``select``: None (every line
     whose play changes), a number N (the N lines of largest gain), "i18" / "fab4" or a
-    list of those (``IndexTable.select``)."""
-    table = generate_indices(rules, system, dealt_decks=dealt_decks,
-                             index_rounding=index_rounding,
-                             tc_rounding=tc_rounding, hands=hands, progress=progress)
+    list of those (``IndexTable.select``).  ``index_table``: the ``IndexTable`` to show,
+    already made (Blackjack Switch's play indices, with its insurance index)."""
+    table = index_table if index_table is not None else generate_indices(
+        rules, system, dealt_decks=dealt_decks, index_rounding=index_rounding,
+        tc_rounding=tc_rounding, hands=hands, progress=progress)
     if select is not None:
         table = table.select(select)
     rows, values, records = [], [], []

@@ -27,33 +27,11 @@ from ..output.notebook import action_values_html, solution_frame, solution_html
 from ..output.table import shoe_words
 from .dealer import resolve_shoe
 from .engines import make_engines, solve_engines
+from .ev import EV
 from .kernel_rules import SPLIT_CLASSES, check_split_class, check_threads, natural_tie_value
 from .policy import after_double_chart, evaluate_policy
 from .scheduler import run_units
 from .strategy import StrategyChart, basic_strategy
-
-
-class EV(float):
-    """A float that says what it means: ``given_no_blackjack`` tells whether it is
-    conditioned on the dealer not holding a natural (False: unconditioned, dealer
-    naturals included); ``split`` names the post-split class behind it."""
-
-    given_no_blackjack: bool
-    split: str | None
-
-    def __new__(cls, value, given_no_blackjack: bool = False, split: str | None = None):
-        self = super().__new__(cls, value)
-        self.given_no_blackjack = bool(given_no_blackjack)
-        self.split = split
-        return self
-
-    def __reduce__(self):
-        return (EV, (float(self), self.given_no_blackjack, self.split))
-
-    def __repr__(self):
-        measure = "given no dealer blackjack" if self.given_no_blackjack else "unconditioned"
-        split = f", split {self.split}" if self.split else ""
-        return f"{float(self)!r} ({measure}{split})"
 
 
 class ActionValues(Mapping):

@@ -44,6 +44,7 @@ from ..model.ranks import label
 from ..model.rules import Rules
 from ..model.shoe import Shoe
 from .engines import make_engine
+from .ev import EV
 from .kernel_rules import SPLIT_CLASSES, check_split_class, check_threads, kernel_rules
 from .scheduler import run_units
 
@@ -462,16 +463,63 @@ class SwitchSolution:
         """The law of a round's net result (both hands, units of one hand's bet,
         unconditioned): an ``OutcomeDistribution`` with ``spots`` 2, ``per_spot`` the law
         of one hand, ``covariance`` between the two hands (``bjsolve.exact.switch_law``:
-        exact mean and per-hand law; the two hands combined given the dealer's outcome)."""
+        exact mean and per-hand law; the two hands combined given the dealer's outcome).
+        insurance: both hands insured whenever the upcard is an ace, half a unit each,
+        paid 2:1 when the hole card is a ten (the mean: ``expected_value`` plus
+        ``insurance_value``)."""
         from .switch_law import switch_outcome_distribution
         if strategy != "optimal":
             raise ValueError(f"strategy: Blackjack Switch's distribution follows the "
                              f"analysis' play, 'optimal'; got {strategy!r:.60}")
-        if insurance:
-            raise NotImplementedError("insurance=True: insurance is not computed for "
-                                      "Blackjack Switch")
+        if not isinstance(insurance, bool):
+            raise TypeError(f"insurance must be True or False, got {insurance!r:.60}")
         check_threads(threads)
-        return switch_outcome_distribution(self, threads)
+        return switch_outcome_distribution(self, threads, insurance)
+
+    # ---- insurance -----------------------------------------------------------------
+
+    def insurance_ev(self, hand1=(), hand2=()):
+        """EV per unit of an insurance bet (pays 2:1) against a dealer ace, with the ace
+        and the given cards (the player's four: ``hand1``, ``hand2``; any of them may be
+        left out, then averaged over) out of the shoe: 3 P(ten in the hole) - 1,
+        unconditioned (the bet is settled on the hole card, before the peek): an ``EV``."""
+        from ..model.ranks import ranks as read_ranks
+        known: tuple = ()
+        for field, hand in (("hand1", hand1), ("hand2", hand2)):
+            empty = isinstance(hand, (tuple, list, str)) and not hand
+            cards = () if empty else read_ranks(hand, field=field)
+            if len(cards) > 2:
+                raise ValueError(f"{field}: a Switch hand is dealt two cards, got "
+                                 f"{len(cards)}")
+            known += cards
+        counts = _shoe_counts(self.shoe)
+        if counts[0] <= 0:
+            raise ValueError("insurance: the shoe cannot deal the dealer an ace")
+        if self.shoe.is_infinite:
+            if any(counts[c - 1] <= 0 for c in known):
+                raise ValueError("hand1, hand2: this infinite shoe never deals some of these "
+                                 "cards")
+            return EV(3.0 * counts[9] / counts.sum() - 1.0, False)
+        left = counts.copy()
+        for c in (1,) + tuple(known):
+            left[c - 1] -= 1
+        if left.min() < 0:
+            bad = int(np.argmin(left)) + 1
+            raise ValueError(f"hand1, hand2: the shoe holds {counts[bad - 1]:g} x {label(bad)}, "
+                             f"the cards and the dealer's ace need more")
+        if left.sum() <= 0:
+            raise ValueError("hand1, hand2: no card would be left for the dealer's hole card")
+        return EV(3.0 * left[9] / left.sum() - 1.0, False)
+
+    @property
+    def insurance_value(self) -> float:
+        """E[the round's insurance], both hands insured whenever the upcard is an ace
+        (half a unit each, paid 2:1), in units of one hand's bet, unconditioned: the sum
+        over the deals with an ace up of their chance x (3 P(ten in the hole | the five
+        cards) - 1) (each hand's insurance is worth half of that)."""
+        *_, u, prob, beta = _deal_arrays(self.shoe)
+        ace = (u == 1) & (prob > 0)
+        return float(np.dot(prob[ace], 3.0 * beta[ace] - 1.0))
 
     # ---- one deal ----------------------------------------------------------------
 

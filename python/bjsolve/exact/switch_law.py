@@ -139,6 +139,24 @@ def switch_round_joint(switch, threads: int | None = None):
     hand 2 at column j of ``values`` (the half-unit lattice and the natural's payout),
     unconditioned; ``gap`` the largest difference between the two hands' dealer marginals
     in a deal (0 up to rounding: the same shoe)."""
+    parts, values, gap = switch_round_parts(switch, threads)
+    return sum(joint for joint, _ in parts), values, gap
+
+
+# an insured hand's half-unit insurance bet (paid 2:1): what it adds to the hand's result
+# when the hole card completes the dealer's natural, and when it does not
+INSURANCE_WINS, INSURANCE_LOSES = 1.0, -0.5
+
+
+def switch_round_parts(switch, threads: int | None = None, insurance: bool = False):
+    """(parts, values, gap): the round's joint law (``switch_round_joint``) as a list of
+    (joint, shift): ``joint[i, j]`` as there, ``shift`` what each hand's insurance adds to
+    both hands' ``values`` in that part.  Without insurance one part, shift 0; with
+    insurance (both hands insured whenever the upcard is an ace) three: the other
+    upcards (0), an ace up completed to a natural by the hole card (+1 a hand), an ace up
+    without (-0.5 a hand).  The insurance bet is settled by the hole card alone, which
+    the law already splits exactly (the dealer's natural part against the rest), so the
+    insured law is as exact as the law."""
     if switch.play != "optimal":
         raise NotImplementedError("the outcome distribution of Blackjack Switch follows the "
                                   "analysis' optimal play (play='optimal'), not a chart")
@@ -166,7 +184,22 @@ def switch_round_joint(switch, threads: int | None = None):
                          sorted(v)) for k, v in need.items()}
     laws = run_units(list(units), lambda k: units[k](), threads)
 
-    return combine_hands(rules, (a, b, c, e, u, prob, beta), decided, switched, laws, full)
+    if not insurance:
+        joint, values, gap = combine_hands(rules, (a, b, c, e, u, prob, beta), decided,
+                                           switched, laws, full)
+        return [(joint, 0.0)], values, gap
+    parts = []
+    for ace_up in (False, True):
+        here = (u == 1) == ace_up
+        deal = (a, b, c, e, u, np.where(here, prob, 0.0), beta)
+        natural, played, values, gap_here = combine_hand_parts(rules, deal, decided & here,
+                                                               switched, laws, full)
+        if ace_up:
+            parts += [(natural, INSURANCE_WINS), (played, INSURANCE_LOSES)]
+        else:
+            parts.append((natural + played, 0.0))
+            gap = gap_here
+    return parts, values, max(gap, gap_here)
 
 
 def played_hands(deal, switched) -> tuple:
@@ -184,11 +217,20 @@ def combine_hands(rules, deal, decided, switched, laws, full: bool):
     five cards), which deals have a decision (``decided``) and are switched
     (``switched``), and the hands' laws ``laws`` {(other hand or None, upcard): {hand:
     law}} (``hand_laws``)."""
+    natural, played, values, gap = combine_hand_parts(rules, deal, decided, switched, laws,
+                                                      full)
+    return natural + played, values, gap
+
+
+def combine_hand_parts(rules, deal, decided, switched, laws, full: bool):
+    """(natural, played, values, gap): ``combine_hands``' joint in its two parts, the
+    rounds the dealer's natural ends (``natural``) and the rounds played (``played``, no
+    dealer natural); an insurance bet is settled by which part a round is in."""
     a, b, c, e, u, prob, beta = deal
     h1, h2 = played_hands(deal, switched)
     idx = np.flatnonzero(decided)
     values = np.array([(k - 16) / 2.0 for k in range(_LATTICE)] + [rules.blackjack_payout])
-    joint = np.zeros((_COLS, _COLS))
+    natural = np.zeros((_COLS, _COLS))
     tie_col = _column(natural_tie_value(rules))
     lose_col = _column(-1.0)
     # a dealer natural: the dealt hands' loss, exact
@@ -196,7 +238,8 @@ def combine_hands(rules, deal, decided, switched, laws, full: bool):
     nat_w = np.where(prob > 0, prob * np.where(decided, beta, 1.0), 0.0)
     c1 = np.where(dealt1 == ACE_TEN, tie_col, lose_col)
     c2 = np.where(dealt2 == ACE_TEN, tie_col, lose_col)
-    np.add.at(joint, (c1, c2), nat_w)
+    np.add.at(natural, (c1, c2), nat_w)
+    joint = np.zeros((_COLS, _COLS))
 
     # no dealer natural: sum over deals of w * sum_t P(t) P(r1 | t) P(r2 | t), grouped by
     # the played arrangement (one term per distinct one)
@@ -230,34 +273,52 @@ def combine_hands(rules, deal, decided, switched, laws, full: bool):
         # sum over k and t of W_k X[k, t, i] Y[k, t, j], as one matrix product
         A = (W[:, None, None] * X).reshape(-1, _COLS)
         joint += A.T @ Y.reshape(-1, _COLS)
-    return joint, values, gap
+    return natural, joint, values, gap
 
 
-def switch_outcome_distribution(switch, threads: int | None = None):
+def switch_outcome_distribution(switch, threads: int | None = None, insurance: bool = False):
     """The outcome distribution of a switch round (module doc) of ``switch``, a
     ``SwitchSolution`` (its ``outcome_distribution``): an ``OutcomeDistribution``
     of the round's total over both hands (``spots`` 2, units of one hand's bet), its
-    ``per_spot`` the law of one hand, ``covariance`` between the two hands."""
+    ``per_spot`` the law of one hand, ``covariance`` between the two hands.
+    ``insurance``: both hands insured (half a unit each, paid 2:1) whenever the upcard
+    is an ace (``switch_round_parts``)."""
     from .distribution import OutcomeDistribution, merge_equal_values
-    joint, values, gap = switch_round_joint(switch, threads)
+    parts, values, gap = switch_round_parts(switch, threads, insurance)
     exact = switch.shoe.is_infinite
     method = METHOD if not exact else METHOD.split(" (exact")[0] + " (exact: infinite shoe)"
-    hand1, hand2 = joint.sum(axis=1), joint.sum(axis=0)
-    per_hand_p = (hand1 + hand2) / 2.0
-    keep = per_hand_p > 0
-    m1, m2 = float(values @ hand1), float(values @ hand2)
-    covariance = float(values @ joint @ values) - m1 * m2
-    per_hand = OutcomeDistribution(values[keep], per_hand_p[keep], exact=exact,
-                                   method=method, validate=False,
-                                   description="one hand of a Blackjack Switch round")
-    totals = (values[:, None] + values[None, :]).ravel()
-    v, p = merge_equal_values(totals, joint.ravel())
+    if insurance:
+        method += "; both hands insured against an ace (settled by the hole card: exact)"
+    hand_values, hand_p, totals, total_p = [], [], [], []
+    m1 = m2 = cross = 0.0
+    for joint, shift in parts:
+        shifted = values + shift
+        hand1, hand2 = joint.sum(axis=1), joint.sum(axis=0)
+        hand_values.append(shifted)
+        hand_p.append((hand1 + hand2) / 2.0)
+        m1 += float(shifted @ hand1)
+        m2 += float(shifted @ hand2)
+        cross += float(shifted @ joint @ shifted)
+        totals.append((shifted[:, None] + shifted[None, :]).ravel())
+        total_p.append(joint.ravel())
+    covariance = cross - m1 * m2
+    hv, hp = merge_equal_values(np.concatenate(hand_values), np.concatenate(hand_p))
+    keep = hp > 0
+    description = "one hand of a Blackjack Switch round"
+    if insurance:
+        description += ", insured against an ace"
+    per_hand = OutcomeDistribution(hv[keep], hp[keep], exact=exact, method=method,
+                                   validate=False, description=description)
+    v, p = merge_equal_values(np.concatenate(totals), np.concatenate(total_p))
     nz = p > 0
+    description = "a Blackjack Switch round: both hands, units of one hand's bet"
+    if insurance:
+        description += "; both hands insured against an ace"
     return OutcomeDistribution(v[nz], p[nz], exact=exact, method=method, spots=2,
                                covariance=covariance, per_spot=per_hand, validate=False,
-                               description="a Blackjack Switch round: both hands, units of "
-                                           "one hand's bet")
+                               description=description)
 
 
-__all__ = ["switch_outcome_distribution", "switch_round_joint", "hand_laws",
-           "combine_hands", "played_hands"]
+__all__ = ["switch_outcome_distribution", "switch_round_joint", "switch_round_parts",
+           "hand_laws", "combine_hands", "combine_hand_parts", "played_hands",
+           "INSURANCE_WINS", "INSURANCE_LOSES"]

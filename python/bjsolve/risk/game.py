@@ -119,6 +119,7 @@ from .ramp import (
     RampResult,
     SideBetFigures,
     _true_count,
+    checked_insurance,
     diffusion_ruin,
     parse_ramp,
     ramp_figures,
@@ -209,17 +210,6 @@ def _hand_rules(rules: Rules) -> Rules:
         from ..exact.switch import game_rules
         return game_rules(rules)
     return rules
-
-
-def _checked_insurance(insurance):
-    """None, False or a whole true count (``simulate``'s ``insurance``), else the error
-    naming the field."""
-    if insurance is None or insurance is False:
-        return insurance
-    if insurance is True:
-        raise ValueError("insurance must be a whole true count, False (never) or None (the "
-                         "index plays' insurance index), got True")
-    return _true_count(insurance, "insurance")
 
 
 def _checked_end_bins(tc_min, tc_max) -> tuple:
@@ -369,7 +359,7 @@ class CountedGame:
         # every check that needs no solve comes before the full shoe's solve: bad input
         # fails in milliseconds, not after seconds of work
         self._end_bins = _checked_end_bins(tc_min, tc_max)
-        insurance = _checked_insurance(insurance)
+        insurance = checked_insurance(insurance)
         self.sidebet = None if sidebet is None and sidebet_paytable is None else \
             side_bet_play(sidebet, sidebet_paytable)
         if self.sidebet is not None and not rules.is_classic:
@@ -634,6 +624,12 @@ class CountedGame:
         (None: optimal play)."""
         return None if self.strategy == "optimal" else self.policy_at(tc)
 
+    @property
+    def insurance_cards(self) -> int:
+        """The player's cards seen when insurance is decided: two a spot (Blackjack
+        Switch: its two hands, four cards)."""
+        return 2 * self.spots
+
     def _insurance_gains(self, seen, cell, probs, w_cell) -> np.ndarray:
         """[true count, band] the insurance gain per round (``insurance_gains``, per state)
         averaged over each cell's round starts; 0 without an insurance index."""
@@ -641,7 +637,7 @@ class CountedGame:
         index = self.insurance
         if index is None:
             return np.zeros((nb, self.depth_bands))
-        gain = insurance_gains(self.count, seen, index, hands=2 * self.spots,
+        gain = insurance_gains(self.count, seen, index, hands=self.insurance_cards,
                                decks_estimation=self.decks_estimation,
                                tc_rounding=self.tc_rounding)
         gain = np.where(probs > 0, gain, 0.0)

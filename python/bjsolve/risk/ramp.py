@@ -193,6 +193,18 @@ def _true_count(value: float, field: str) -> int:
     return int(value)
 
 
+def checked_insurance(insurance):
+    """None, False or a whole true count (the counted game's and ``simulate``'s
+    ``insurance``: None the index plays' index, False never, TC insure at counts >= it),
+    else the error naming the field."""
+    if insurance is None or insurance is False:
+        return insurance
+    if insurance is True:
+        raise ValueError("insurance must be a whole true count, False (never) or None (the "
+                         "index plays' insurance index), got True")
+    return _true_count(insurance, "insurance")
+
+
 def _bet(value: float, tc: int) -> float:
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
         raise TypeError(f"ramp bet at true count {tc:+d} must be a number >= 0, got "

@@ -49,7 +49,14 @@ What differs from the one-hand games (the steps are those of ``bjsolve.risk.game
 
 calibrated by the full shoe's decisions as the one-hand games' index plays are.
 
-Not computed for Switch: insurance, side bets.
+Insurance (``insurance``: None, False or a whole true count, as the one-hand games take
+it): both hands insured, half a unit each, at true counts at or above the index, the
+count read after the deal (the four player cards and the ace seen: ``insurance_gains``
+with the round's four cards); its gain in the edge, not in the SD.  None: the switch
+index table's insurance index (``SwitchIndexTable.insurance``), else the play indices',
+else never.
+
+Not computed for Switch: side bets.
 """
 from __future__ import annotations
 
@@ -65,6 +72,7 @@ from ..exact.strategy import StrategyChart
 from ..exact.switch import game_rules, solve_switch
 from ..exact.switch_frozen import frozen_switch_rounds
 from ..model.shoe import Shoe
+from .ramp import checked_insurance
 
 if TYPE_CHECKING:   # the mixin's base as type checkers see it (the class it goes before)
     from .game import CountedGame as _Game
@@ -146,7 +154,10 @@ def _play_index_table(plays, rules, system, tc_rounding, switch_table, threads):
                          f"than the hands' (the game's rules without the swap: "
                          f"{hand.describe()}; bjsolve.counting.switch_indices(...).plays)")
     theirs = (getattr(table, "system", system), getattr(table, "tc_rounding", tc_rounding))
-    if isinstance(system, str) and theirs != (system, tc_rounding):
+    # (an index file's lines are "as written": played as they stand, as the one-hand
+    # games play them; its count is the game's, which read it)
+    if isinstance(system, str) and theirs != (system, tc_rounding) and (
+            theirs[1] != "as written" or theirs[0] != system):
         raise ValueError(f"plays: an index table of another count or true-count rounding "
                          f"({theirs[0]}, {theirs[1]}) than the game's ({system}, "
                          f"{tc_rounding})")
@@ -159,8 +170,9 @@ class SwitchRound(_Game):
     ``strategy`` "basic" (the full shoe's decisions frozen), "indices" (those, each deal
     kept or switched by the keep-or-switch ``indices`` at the count and the hands'
     decisions departing where the play indices ``plays`` say at the count) or "optimal"
-    (each count's own switch analysis); ``spots`` 1 (a round is the two hands); no
-    ``insurance`` or ``sidebet``.  Figures per unit bet (a round bets two units)."""
+    (each count's own switch analysis); ``spots`` 1 (a round is the two hands);
+    ``insurance`` both hands at or above a true count (module doc); no ``sidebet``.
+    Figures per unit bet (a round bets two units)."""
 
     def __init__(self, rules, system="hilo", *, strategy: str = "basic", indices=None,
                  plays=None, insurance=None, spots: int = 1, sidebet=None,
@@ -184,9 +196,7 @@ class SwitchRound(_Game):
         if strategy != "indices" and plays is not None:
             raise ValueError(f"plays: strategy {strategy!r} plays no index plays (the "
                              f"hands' play indices go with strategy 'basic' or 'indices')")
-        if insurance is not None and insurance is not False:
-            raise NotImplementedError(f"insurance={insurance!r}: insurance is not computed for "
-                                      f"Blackjack Switch (None or False: never)")
+        insurance = checked_insurance(insurance)
         if sidebet is not None or sidebet_paytable is not None:
             raise NotImplementedError("sidebet: a side bet beside Blackjack Switch is not "
                                       "computed")
@@ -205,10 +215,18 @@ class SwitchRound(_Game):
                       _play_index_table(plays, rules, system,
                                         options.get("tc_rounding", "floor"),
                                         self.switch_indices, options.get("threads")))
+        # insurance: None takes the index tables' insurance index (the switch table's,
+        # else the play indices'), else never; the parent adds its gain to the edge
+        # (``_insurance_gains``: the true count read after the deal of spots x 2 = the
+        # four player cards and the ace)
+        if insurance is None:
+            given = [getattr(table, "insurance", None)
+                     for table in (self.switch_indices, self.plays)]
+            insurance = next((index for index in given if index is not None), False)
         # the round model deals the round's two hands (the parent's own "indices" are its
         # index-table plays; this game's are kept above and played in ``_edges``)
         super().__init__(rules, system, strategy="basic" if strategy == "indices" else strategy,
-                         insurance=False, spots=2, curvature="band", **options)
+                         insurance=insurance, spots=2, curvature="band", **options)
         self.strategy = strategy
         self.indices = self.switch_indices
 
@@ -340,7 +358,10 @@ class SwitchRound(_Game):
                 m = sol.expected_value
                 s2 = float(dist.probabilities @ dist.values ** 2)
                 self.solves += 1
-            self.band_edge[i, j], self.band_second[i, j] = m / 2.0, s2 / 4.0
+            # insurance (any strategy): its gain per unit bet in the edge, not in the SD
+            # (each hand's half unit: the round's gain over its two units is one hand's)
+            self.band_edge[i, j] = m / 2.0 + self.band_insurance[i, j]
+            self.band_second[i, j] = s2 / 4.0
             if self._progress is not None:
                 self._progress(done + 1, len(frozen))
         weight = self.band_weight.sum(axis=1)
@@ -375,7 +396,7 @@ class SwitchRound(_Game):
                     else "each deal kept or switched as the full shoe's analysis chose")
         plays = (f"the hands' plays frozen with the {len(self.plays.lines)} play-index lines' "
                  f"plays where they depart from their play at TC 0 (at "
-                 f"{len(self.cell_plays)} of the cells; no insurance)"
+                 f"{len(self.cell_plays)} of the cells)"
                  if self.plays is not None else "the full shoe's hand plays frozen")
         return f"{plays}, {switches}"
 
@@ -393,8 +414,12 @@ class SwitchRound(_Game):
                "optimal": "each cell's own switch analysis"}[self.strategy]
             + f", {self.depth_bands} depth band(s), removal full, split CDZ-), calibrated "
             f"per depth band by the full shoe's decisions (one offset per band); SD from the "
-            f"switch round's law (the two hands combined given the dealer's outcome); no "
-            f"insurance",
+            f"switch round's law (the two hands combined given the dealer's outcome)",
+            "insurance: " + ("never" if self.insurance is None else
+                             f"both hands at TC >= {self.insurance:+d} (half a unit each, "
+                             f"paid 2:1; the true count read after the deal, the four "
+                             f"player cards and the ace seen); its gain in the edge, not in "
+                             f"the SD"),
             "frequency: the round model deals two hands by the game's chart without the "
             "swap (an approximation of the cards a switch round takes)")
 
