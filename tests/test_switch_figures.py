@@ -346,6 +346,26 @@ def test_compiled_and_python_simulations_agree(forty):
                                                       compiled.outcomes)
 
 
+def test_insured_simulations_against_the_insured_law(forty):
+    # both hands insured against every ace: the compiled and the pure-Python round give
+    # the insured law's mean (and the compiled one its chances), within their errors
+    sol, _ = forty
+    insured = sol.outcome_distribution(insurance=True, threads=1)
+    rounds = 1_000_000
+    sim = simulate_switch(sol, rounds, seed=23, threads=2, insurance=True)
+    assert abs(sim.mean - insured.mean) < 4 * sim.standard_error
+    assert abs(sim.sd - insured.sd) < 4 * _sd_standard_error(insured, rounds)
+    for v, p in zip(insured.values, insured.probabilities):
+        se = (p * (1 - p) / rounds) ** 0.5
+        assert abs(sim.outcomes.get(float(v), 0.0) - p) < 4 * se + 1e-7, v
+    python = simulate_switch(sol, 60_000, seed=9, compiled=False, insurance=True)
+    assert abs(python.mean - insured.mean) < 4 * python.standard_error
+    # (insuring moves the mean: the test tells the two games apart)
+    assert abs(insured.mean - sol.expected_value) > 8 * sim.standard_error
+    with pytest.raises(TypeError, match="insurance"):
+        simulate_switch(sol, 10, insurance=2)
+
+
 def test_six_deck_simulation_against_the_analysis():
     sol = solve_switch(Rules.preset("blackjack-switch", decks=6), removal="own")
     sim = simulate_switch(sol, 1_000_000, seed=8, threads=2)

@@ -20,4 +20,5 @@ def run_switch_chunk(
     chunk: int,
     rounds: int,
     histogram: npt.NDArray[np.float64],
+    insure: bool = ...,
 ) -> tuple[float, float, int, int]: ...

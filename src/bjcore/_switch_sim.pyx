@@ -171,11 +171,13 @@ def run_switch_chunk(const int32_t[::1] shoe, const uint8_t[::1] switches,
                      bint full, bint h17, bint push22, bint das, bint hit_aces,
                      bint double_any, bint switch_blackjack, double payout,
                      uint64_t seed, uint64_t chunk, int64_t rounds,
-                     double[::1] histogram):
+                     double[::1] histogram, bint insure=False):
     """Play ``rounds`` rounds (module doc) with the generator's stream ``chunk`` of
     ``seed``: (sum of results, sum of squares, rounds switched, decisions missing from the
     tables).  ``histogram`` [k] += 1 for a round's result r with 2 r + 40 == k (0..80),
-    when 2 x payout is whole."""
+    when 2 x payout is whole.  ``insure``: against an ace up, both hands insured for half
+    a unit each before the peek (+2 for the round when the hole card is a ten, else -1),
+    in the round's result."""
     if shoe.shape[0] != 10 or switches.shape[0] != 100000 or first.shape[0] != 10 * 55 * 55:
         raise ValueError("run_switch_chunk: table shapes (10 ranks, 10^5 deals, 10x55x55)")
     if limits.shape[0] != 10 * 56 * 10 or keys.shape[0] != actions.shape[0]:
@@ -211,7 +213,7 @@ def run_switch_chunk(const int32_t[::1] shoe, const uint8_t[::1] switches,
     cdef int cards[24]
     cdef int dcards[24]
     cdef int pending, first_cards
-    cdef double result, stake
+    cdef double result, stake, insured
     cdef bint any_standing
     with nogil:
         for i in range(rounds):
@@ -224,10 +226,14 @@ def run_switch_chunk(const int32_t[::1] shoe, const uint8_t[::1] switches,
             b = draw(&d)
             e = draw(&d)
             hole = draw(&d)
+            insured = 0.0
+            if insure and up == 1:
+                insured = 2.0 if hole == 10 else -1.0
             dealt_nat[0] = (a == 1 and b == 10) or (a == 10 and b == 1)
             dealt_nat[1] = (c == 1 and e == 10) or (c == 10 and e == 1)
             if (up == 1 and hole == 10) or (up == 10 and hole == 1):
                 result = (0.0 if dealt_nat[0] else -1.0) + (0.0 if dealt_nat[1] else -1.0)
+                result += insured
                 total_sum += result
                 total_sq += result * result
                 if lattice:
@@ -249,7 +255,7 @@ def run_switch_chunk(const int32_t[::1] shoe, const uint8_t[::1] switches,
                 naturals[0] = dealt_nat[0]
                 naturals[1] = dealt_nat[1]
             n_fin = 0
-            result = 0.0
+            result = insured
             for k in range(2):
                 if naturals[k]:
                     result += t.payout

@@ -104,13 +104,19 @@ def _better(x: float, y: float) -> bool:
 
 
 def simulate_switch(switch: SwitchSolution, rounds: int, seed: int = 1, *,
-                    compiled: bool = True, threads: int | None = None) -> SwitchSimulation:
+                    compiled: bool = True, threads: int | None = None,
+                    insurance: bool = False) -> SwitchSimulation:
     """Play ``rounds`` rounds of the real game with the analysis' decisions (module doc):
     in the compiled simulator (``bjcore._switch_sim``, its tables from the analysis'
     engines, ``threads`` streams in parallel) or, ``compiled=False``, in pure Python (the
-    reference it is checked against)."""
+    reference it is checked against).  ``insurance`` True: against every ace up, both
+    hands insured for half a unit each before the peek, in the round's result (what
+    ``switch.outcome_distribution(insurance=True)`` computes)."""
     if isinstance(rounds, bool) or not isinstance(rounds, int) or rounds < 1:
         raise ValueError(f"rounds must be a whole number >= 1, got {rounds!r}")
+    if not isinstance(insurance, bool):
+        raise TypeError(f"insurance must be True (both hands insured against every ace) or "
+                        f"False, got {insurance!r}")
     if switch.shoe.is_infinite:
         raise ValueError("simulate_switch deals from a finite shoe")
     if not isinstance(switch, SwitchSolution):
@@ -121,11 +127,13 @@ def simulate_switch(switch: SwitchSolution, rounds: int, seed: int = 1, *,
                                   "(play='optimal'), not a chart")
     if compiled:
         from .switch_compiled import simulate_switch_compiled
-        return SwitchSimulation(*simulate_switch_compiled(switch, rounds, seed, threads))
-    return _simulate_python(switch, rounds, seed)
+        return SwitchSimulation(*simulate_switch_compiled(switch, rounds, seed, threads,
+                                                          insurance=insurance))
+    return _simulate_python(switch, rounds, seed, insurance)
 
 
-def _simulate_python(switch: SwitchSolution, rounds: int, seed: int) -> SwitchSimulation:
+def _simulate_python(switch: SwitchSolution, rounds: int, seed: int,
+                     insurance: bool = False) -> SwitchSimulation:
     rules = switch.rules
     player = _Player(switch)
     table = switch.table
@@ -157,9 +165,11 @@ def _simulate_python(switch: SwitchSolution, rounds: int, seed: int) -> SwitchSi
 
         a, c, up, b, e = draw(), draw(), draw(), draw(), draw()
         hole = draw()
+        # both hands insured (half a unit each): +2 on a ten in the hole, else -1
+        insured = (2.0 if hole == 10 else -1.0) if insurance and up == 1 else 0.0
         dealt_nat = [sorted((a, b)) == [1, 10], sorted((c, e)) == [1, 10]]
         if sorted((up, hole)) == [1, 10]:
-            result = sum(0.0 if nat else -1.0 for nat in dealt_nat)
+            result = sum(0.0 if nat else -1.0 for nat in dealt_nat) + insured
             total += result
             total_sq += result * result
             continue
@@ -177,7 +187,7 @@ def _simulate_python(switch: SwitchSolution, rounds: int, seed: int) -> SwitchSi
             naturals = dealt_nat
         # play: each finished hand as (total or None if bust, stake, surrendered)
         finished: list = []
-        result = 0.0
+        result = insured
         for k in range(2):
             first = hands[k]
             other = tuple(sorted(hands[1 - k]))

@@ -179,8 +179,10 @@ class CompiledRun(NamedTuple):
 
 def simulate_switch_compiled(switch: SwitchSolution, rounds: int, seed: int = 1,
                              threads: int | None = None,
-                             tables: SwitchTables | None = None) -> CompiledRun:
-    """``simulate_switch`` in C (module doc)."""
+                             tables: SwitchTables | None = None,
+                             insurance: bool = False) -> CompiledRun:
+    """``simulate_switch`` in C (module doc); ``insurance``: both hands insured against
+    every ace."""
     from bjcore import run_switch_chunk
     if switch.shoe.is_fractional:
         raise ValueError("simulate_switch deals whole cards: the shoe is fractional")
@@ -197,7 +199,7 @@ def simulate_switch_compiled(switch: SwitchSolution, rounds: int, seed: int = 1,
                                tables.keys, tables.actions, f["full"], f["h17"],
                                f["push22"], f["das"], f["hit_aces"], f["double_any"],
                                f["switch_blackjack"], tables.payout, seed, k, sizes[k],
-                               hist)
+                               hist, insurance)
         return got, hist
 
     if workers > 1 and len(sizes) > 1:
