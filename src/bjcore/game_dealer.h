@@ -30,6 +30,14 @@ static const int COUNT_BITS = 5;   // packed compositions: 5 bits per rank count
 
 static inline uint64_t rank_unit(int r) { return (uint64_t)1 << (COUNT_BITS * r); }
 
+/* A law as the engines keep it: its over-22 bust the complement of the other outcomes, as
+ * the classic engine counts it (every law the walks store goes through here) */
+static inline void over_as_complement(double* law) {
+    double listed = 0.0;
+    for (int j = 0; j < D_OVER; ++j) listed += law[j];
+    law[D_OVER] = 1.0 - listed;
+}
+
 /* One dealer key's draws: built once (``build``), then a law per shoe (``law``). */
 class DealerDraws {
   public:

@@ -260,9 +260,7 @@ class TwoHandSplit {
             w->dealer.law_batch(batch_n.data(), batch_left.data(), count, batch_out.data());
             for (int i = 0; i < count; ++i) {
                 double* law = &batch_out[(size_t)i * N_OUT];
-                double listed = 0.0;
-                for (int j = 0; j < D_OVER; ++j) listed += law[j];
-                law[D_OVER] = 1.0 - listed;
+                over_as_complement(law);
                 std::memcpy(&dealer_rows[(size_t)batch_rows[i] * N_OUT], law,
                             sizeof(double) * N_OUT);
             }

@@ -308,9 +308,7 @@ class GameWalk {
     /* keep a law under its removed-cards key: the over-22 bust as the complement, as the
      * classic engine counts it */
     const double* store_law(uint64_t key, double* out) {
-        double listed = 0.0;
-        for (int j = 0; j < D_OVER; ++j) listed += out[j];
-        out[D_OVER] = 1.0 - listed;
+        over_as_complement(out);
         int row = (int)(dealer_rows.size() / N_OUT);
         dealer_rows.insert(dealer_rows.end(), out, out + N_OUT);
         dealer_index.insert(key, row);
@@ -352,14 +350,13 @@ class GameWalk {
     const double* clamped_law(uint64_t key, const double* counts) {
         int found = clamped_index.find(key);
         if (found < 0) {
-            double n[N_RANKS], out[N_OUT], left = 0.0, listed = 0.0;
+            double n[N_RANKS], out[N_OUT], left = 0.0;
             for (int r = 0; r < N_RANKS; ++r) {
                 n[r] = counts[r] < 0.0 ? 0.0 : counts[r];
                 left += n[r];
             }
             dealer.law(n, left, out);
-            for (int j = 0; j < D_OVER; ++j) listed += out[j];
-            out[D_OVER] = 1.0 - listed;
+            over_as_complement(out);
             found = (int)(clamped_rows.size() / N_OUT);
             clamped_rows.insert(clamped_rows.end(), out, out + N_OUT);
             clamped_index.insert(key, found);
@@ -398,11 +395,8 @@ class GameWalk {
         double out[LAW_QUEUE * N_OUT];
         dealer.law_batch(queued_n, queued_left, queued, out);
         for (int i = 0; i < queued; ++i) {
-            // (store_law's complement)
             double* law = out + i * N_OUT;
-            double listed = 0.0;
-            for (int j = 0; j < D_OVER; ++j) listed += law[j];
-            law[D_OVER] = 1.0 - listed;
+            over_as_complement(law);
             std::memcpy(&dealer_rows[(size_t)queued_rows[i] * N_OUT], law, sizeof(double) * N_OUT);
         }
         queued = 0;
@@ -667,9 +661,7 @@ class GameWalk {
             }
             dealer.by_every_order(n, left, dh, da, dealer_n, 1.0, out);
         }
-        double listed = 0.0;
-        for (int k = 0; k < D_OVER; ++k) listed += out[k];
-        out[D_OVER] = 1.0 - listed;
+        over_as_complement(out);
     }
 
     const double* dealer_outcomes() {

@@ -27,7 +27,7 @@ from ..output.notebook import action_values_html, solution_frame, solution_html
 from ..output.table import shoe_words
 from .dealer import resolve_shoe
 from .engines import make_engines, solve_engines
-from .ev import EV
+from .ev import EV, insurance_ev_on
 from .kernel_rules import SPLIT_CLASSES, check_split_class, check_threads, natural_tie_value
 from .policy import after_double_chart, evaluate_policy
 from .scheduler import run_units
@@ -340,19 +340,7 @@ class Solution:
         removed = ranks(cards, field="cards")
         if 1 not in self._engines:
             raise ValueError("insurance: the shoe cannot deal the dealer an ace")
-        if not self.shoe.is_infinite:
-            need = counts_of(removed + (1,))
-            for r, k in enumerate(need):
-                if k > self.shoe.counts[r]:
-                    raise ValueError(f"cards: the shoe holds {self.shoe.counts[r]:g} x "
-                                     f"{label(r + 1)}, the cards and the dealer's ace need {k}")
-        elif any(self.shoe.counts[c - 1] <= 0 for c in removed):
-            raise ValueError("cards: this infinite shoe never deals some of these cards")
-        left = self.shoe.remove(*(removed + (1,))) if not self.shoe.is_infinite else self.shoe
-        if left.size <= 0:
-            raise ValueError("cards: no card would be left for the dealer's hole card")
-        p_ten = left.probabilities()[9]
-        return EV(3.0 * p_ten - 1.0, False)
+        return insurance_ev_on(self.shoe, removed, "cards")
 
     # ---- strategies --------------------------------------------------------------
 

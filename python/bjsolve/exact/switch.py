@@ -44,7 +44,7 @@ from ..model.ranks import label
 from ..model.rules import Rules
 from ..model.shoe import Shoe
 from .engines import make_engine
-from .ev import EV
+from .ev import insurance_ev_on
 from .kernel_rules import SPLIT_CLASSES, check_split_class, check_threads, kernel_rules
 from .scheduler import run_units
 
@@ -492,24 +492,9 @@ class SwitchSolution:
                 raise ValueError(f"{field}: a Switch hand is dealt two cards, got "
                                  f"{len(cards)}")
             known += cards
-        counts = _shoe_counts(self.shoe)
-        if counts[0] <= 0:
+        if self.shoe.counts[0] <= 0:
             raise ValueError("insurance: the shoe cannot deal the dealer an ace")
-        if self.shoe.is_infinite:
-            if any(counts[c - 1] <= 0 for c in known):
-                raise ValueError("hand1, hand2: this infinite shoe never deals some of these "
-                                 "cards")
-            return EV(3.0 * counts[9] / counts.sum() - 1.0, False)
-        left = counts.copy()
-        for c in (1,) + tuple(known):
-            left[c - 1] -= 1
-        if left.min() < 0:
-            bad = int(np.argmin(left)) + 1
-            raise ValueError(f"hand1, hand2: the shoe holds {counts[bad - 1]:g} x {label(bad)}, "
-                             f"the cards and the dealer's ace need more")
-        if left.sum() <= 0:
-            raise ValueError("hand1, hand2: no card would be left for the dealer's hole card")
-        return EV(3.0 * left[9] / left.sum() - 1.0, False)
+        return insurance_ev_on(self.shoe, known, "hand1, hand2")
 
     @property
     def insurance_value(self) -> float:
