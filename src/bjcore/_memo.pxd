@@ -20,10 +20,12 @@ cdef struct IndexEntry:
 cdef extern from *:
     """
     static const uint64_t BJ_FIBONACCI = 11400714819323198485ULL; /* 2^64 / golden ratio, odd */
+    #ifndef BJ_PREFETCH   /* (portable.h's, where a module includes both) */
     #if defined(__GNUC__) || defined(__clang__)
     #define BJ_PREFETCH(p) __builtin_prefetch((const void*)(p))
     #else
     #define BJ_PREFETCH(p) ((void)(p))
+    #endif
     #endif
     """
     const uint64_t FIBONACCI "BJ_FIBONACCI"

@@ -266,7 +266,7 @@ class TwoHandSplit {
             }
         }
         for (size_t k = 0; k < live.size(); ++k)
-            __builtin_prefetch(&dealer_rows[(size_t)rows[k] * N_OUT]);
+            BJ_PREFETCH(&dealer_rows[(size_t)rows[k] * N_OUT]);
     }
 
     std::vector<int> sums;   // (r1, r2, the box's BB+1 unit) -> the result index

@@ -181,7 +181,7 @@ class FlatIndex {
     }
     /* start loading the key's first slot (a look-up soon after finds it in the cache) */
     void prefetch(uint64_t key) const {
-        if (!slots.empty()) __builtin_prefetch(&slots[slot(key)]);
+        if (!slots.empty()) BJ_PREFETCH(&slots[slot(key)]);
     }
     /* empty, keeping the table's memory */
     void reset() {
@@ -489,7 +489,7 @@ class GameWalk {
                 uint64_t key = removed_key();
                 int found = dealer_index.find(key);
                 if (found >= 0) {
-                    __builtin_prefetch(&dealer_rows[(size_t)found * N_OUT]);
+                    BJ_PREFETCH(&dealer_rows[(size_t)found * N_OUT]);
                     continue;
                 }
                 double n[N_RANKS], left = 0.0;

@@ -19,6 +19,15 @@
 #include <stddef.h>
 #include <string.h>
 
+/* a hint to start loading an address (none where the compiler has no such built-in) */
+#ifndef BJ_PREFETCH
+#if defined(__GNUC__)
+#define BJ_PREFETCH(p) __builtin_prefetch((const void*)(p))
+#else
+#define BJ_PREFETCH(p) ((void)(p))
+#endif
+#endif
+
 #if defined(__GNUC__)
 #define BJ_ALWAYS_INLINE inline __attribute__((always_inline))
 #elif defined(_MSC_VER)
