@@ -77,8 +77,10 @@ def engine_round_law_moments(engine: GameEngine, moments: bool = True):
     only when no split was combined."""
     entries = engine.round_law_entries(moments=moments)
     values, law = law_arrays(entries)
-    # (the law's own second moment, plus what the exact splits add: nothing where none)
-    m2 = law @ values ** 2 + np.array(entries[7], dtype=float)
+    # (the law's own second moment, row by row as outcome_distribution sums it, plus what
+    # the exact splits add: nothing where none)
+    m2 = np.array([float(law[t] @ values ** 2) for t in range(law.shape[0])])
+    m2 += np.array(entries[7], dtype=float)
     return values, law, entries[4] > 0, m2, entries[8] == 0
 
 
