@@ -36,6 +36,7 @@
 #ifndef BJSOLVE_GAME_SPLIT_MOMENTS_H
 #define BJSOLVE_GAME_SPLIT_MOMENTS_H
 
+#include <map>
 #include <unordered_map>
 #include <vector>
 
@@ -61,90 +62,120 @@ class SplitMoments {
         : L(law), w(law.w), pair(pair_), p(pair_ - 1), M(law.w->hands_limit(pair_)),
           pass(law, pair_) {}
 
-    /* one table: the pairs (a hand of graph A dealt first, one of graph B) */
-    struct Table {
-        const HandDag* A;
+    /* the second hands of graph B: their moments by the cards gone (shared by the tables
+     * whose second hand is B: a free split's (first, other) and (other, other)) */
+    struct Seconds {
         const HandDag* B;
         std::unordered_map<uint64_t, int> memo;      // cards gone -> row of 2 K: the
         std::vector<double> rows;                    // second hand free, then non-pair
+        std::vector<int> leaf_class;                 // B's leaves' classes (leaf_classes)
+        std::vector<double> class_mom;               // and the classes' moments given t
+    };
+    /* one table: the pairs (a hand of graph A dealt first, one of the seconds' graph) */
+    struct Table {
+        const HandDag* A;
+        Seconds* sec;
         std::vector<double> J;                       // split_pair_moments.h's J
-        std::vector<double> leaf_mom;                // B's leaves' moments given t
     };
 
-    /* a graph's leaves' moments given t (P, E, E2 per t: K numbers a leaf) */
-    void leaf_moments(const HandDag& dag, std::vector<double>& out) {
+    /* a graph's leaves' moments given t (P, E, E2 per t: K numbers a leaf), one per
+     * class of leaves with the same moments (a stand on 19 with the player's stake, a
+     * bust after a double, ...: a few dozen classes for thousands of leaves): the passes
+     * sum the chances of a class's leaves times the dealer's law first, then weigh by the
+     * class's moments once */
+    void leaf_classes(Seconds& sec) {
+        const HandDag& dag = *sec.B;
         size_t n = dag.leaf_from.size() - 1;
-        out.assign(n * K, 0.0);
-        for (size_t leaf = 0; leaf < n; ++leaf)
+        std::map<std::vector<double>, int> index;
+        std::vector<double> m(K);
+        sec.leaf_class.assign(n, 0);
+        sec.class_mom.clear();
+        for (size_t leaf = 0; leaf < n; ++leaf) {
+            std::fill(m.begin(), m.end(), 0.0);
             for (const LawEntry* e = dag.leaf_begin((int)leaf); e != dag.leaf_end((int)leaf); ++e) {
                 int t = law_t(e->key);
                 if (t >= N_OUT) continue;   // (BB+1's mark: not computed here)
                 double y = L.values[law_v(e->key)];
-                out[leaf * K + t] += e->p;
-                out[leaf * K + N_OUT + t] += e->p * y;
-                out[leaf * K + 2 * N_OUT + t] += e->p * y * y;
+                m[t] += e->p;
+                m[N_OUT + t] += e->p * y;
+                m[2 * N_OUT + t] += e->p * y * y;
             }
+            auto found = index.find(m);
+            if (found == index.end()) {
+                found = index.emplace(m, (int)index.size()).first;
+                sec.class_mom.insert(sec.class_mom.end(), m.begin(), m.end());
+            }
+            sec.leaf_class[leaf] = found->second;
+        }
     }
+
+    std::vector<double> acc;   // per (free or non-pair, class, t): the second hand's
+                               // chances of the class's leaves times the dealer's law
 
     /* the second hand's moments (P, E, E2 per t; then the same with its second card known
      * non-pair, if ``non_pair``) from the shoe less ``gone`` (its cards ``cnt``: the first
      * hand's, and the a extra pair cards); both from one pass (TwoHandSplit::gather) */
     const double* second(Table& T, uint64_t gone, const int8_t* cnt, int a, int non_pair) {
-        auto it = T.memo.find(gone);
-        if (it != T.memo.end() && (!non_pair || T.rows[(size_t)it->second * 2 * K + 2 * K - 1] >= 0.0))
-            return &T.rows[(size_t)it->second * 2 * K];
+        Seconds& sec = *T.sec;
+        auto it = sec.memo.find(gone);
+        if (it != sec.memo.end() && (!non_pair || sec.rows[(size_t)it->second * 2 * K + 2 * K - 1] >= 0.0))
+            return &sec.rows[(size_t)it->second * 2 * K];
         double b[N_RANKS];
         for (int r = 0; r < N_RANKS; ++r) b[r] = shoe0[r] - cnt[r];
         b[p] -= a;
-        const HandDag& B = *T.B;
+        const HandDag& B = *sec.B;
         size_t first_leaf = pass.gather(B, gone, b, non_pair != 0, p);
-        int row;
-        if (it != T.memo.end()) {
-            row = it->second;
-        } else {
-            row = (int)(T.rows.size() / (2 * K));
-            T.rows.resize(T.rows.size() + 2 * K);
-            T.memo.emplace(gone, row);
-        }
-        double* out = &T.rows[(size_t)row * 2 * K];
-        double* cut = out + K;
-        std::fill(out, out + 2 * K, 0.0);
+        size_t n_classes = sec.class_mom.size() / K;
+        acc.assign(2 * n_classes * N_OUT, 0.0);
+        double* acc_f = acc.data();
+        double* acc_n = acc.data() + n_classes * N_OUT;
         for (size_t k = first_leaf; k < pass.live.size(); ++k) {
             int id = pass.live[k];
             const double* d = &pass.dealer_rows[(size_t)pass.rows[k] * N_OUT];
-            const double* lm = &T.leaf_mom[(size_t)B.nodes[id].leaf * K];
+            size_t c = (size_t)sec.leaf_class[B.nodes[id].leaf] * N_OUT;
             double x = pass.reach2[id];
-            for (int t = 0; t < N_OUT; ++t) {
-                double xd = x * d[t];
-                pass.busts[t] -= xd;
-                out[t] += xd * lm[t];
-                out[N_OUT + t] += xd * lm[N_OUT + t];
-                out[2 * N_OUT + t] += xd * lm[2 * N_OUT + t];
-            }
+            for (int t = 0; t < N_OUT; ++t) acc_f[c + t] += x * d[t];
             if (!non_pair) continue;
             double xn = pass.reach_cut[id];
             if (xn == 0.0) continue;
-            for (int t = 0; t < N_OUT; ++t) {
-                double xd = xn * d[t];
-                pass.busts_cut[t] -= xd;
-                cut[t] += xd * lm[t];
-                cut[N_OUT + t] += xd * lm[N_OUT + t];
-                cut[2 * N_OUT + t] += xd * lm[2 * N_OUT + t];
-            }
+            for (int t = 0; t < N_OUT; ++t) acc_n[c + t] += xn * d[t];
         }
-        if (B.bust_result >= 0) {
+        int row;
+        if (it != sec.memo.end()) {
+            row = it->second;
+        } else {
+            row = (int)(sec.rows.size() / (2 * K));
+            sec.rows.resize(sec.rows.size() + 2 * K);
+            sec.memo.emplace(gone, row);
+        }
+        double* out = &sec.rows[(size_t)row * 2 * K];
+        for (int i = 0; i < 2; ++i) {
+            double* o = out + i * K;
+            std::fill(o, o + K, 0.0);
+            if (i == 1 && !non_pair) {
+                o[K - 1] = -1.0;   // (not computed: E2 is never below zero)
+                continue;
+            }
+            const double* a_i = i ? acc_n : acc_f;
+            double* busts = i ? pass.busts_cut : pass.busts;
+            for (size_t c = 0; c < n_classes; ++c) {
+                const double* cm = &sec.class_mom[c * K];
+                for (int t = 0; t < N_OUT; ++t) {
+                    double x = a_i[c * N_OUT + t];
+                    busts[t] -= x;
+                    o[t] += x * cm[t];
+                    o[N_OUT + t] += x * cm[N_OUT + t];
+                    o[2 * N_OUT + t] += x * cm[2 * N_OUT + t];
+                }
+            }
+            if (B.bust_result < 0) continue;
             double y = L.values[B.bust_result];
             for (int t = 0; t < N_OUT; ++t) {
-                out[t] += pass.busts[t];
-                out[N_OUT + t] += pass.busts[t] * y;
-                out[2 * N_OUT + t] += pass.busts[t] * y * y;
-                if (!non_pair) continue;
-                cut[t] += pass.busts_cut[t];
-                cut[N_OUT + t] += pass.busts_cut[t] * y;
-                cut[2 * N_OUT + t] += pass.busts_cut[t] * y * y;
+                o[t] += busts[t];
+                o[N_OUT + t] += busts[t] * y;
+                o[2 * N_OUT + t] += busts[t] * y * y;
             }
         }
-        if (!non_pair) cut[K - 1] = -1.0;   // (not computed: E2 is never below zero)
         return out;
     }
 
@@ -306,14 +337,15 @@ class SplitMoments {
         for (int r = 0; r < N_RANKS; ++r) shoe0[r] = w->shoe[r] - w->dealer_cnt[r];
         double m, n, pp;
         w->split_removal_params(p, m, n, pp);
+        Seconds sec;
+        sec.B = free_split ? &fre : &own;
+        leaf_classes(sec);
         Table T0, T1;
         T0.A = &own;
-        T0.B = free_split ? &fre : &own;
-        leaf_moments(*T0.B, T0.leaf_mom);
+        T0.sec = T1.sec = &sec;
         tables(T0, m, n);
         if (free_split) {
-            T1.A = T1.B = &fre;
-            T1.leaf_mom = T0.leaf_mom;
+            T1.A = &fre;
             tables(T1, m, n);
         }
         double q = n - m, w_below[4] = {0}, w_limit[4] = {0};
