@@ -41,7 +41,8 @@
  * within one pattern of hands the hands are combined as independent given the dealer's
  * outcome.  Exact on an infinite shoe; on a finite shoe the cards the split hands take
  * from one another are left out of the pmf (not out of the mean: each hand keeps its own
- * exact joint law with the dealer).  BB+1's one unit depends on the hands together
+ * exact joint law with the dealer), and its second moment can be made exact beside it
+ * (want_moments: game_split_moments.h, from every pair of hands).  BB+1's one unit depends on the hands together
  * (whether any stands at the natural): its chance is made the walk's exact one
  * (bb1_settle_natural), so that the mean stays exact there too.
  */

@@ -490,10 +490,11 @@ def outcome_distribution(solution, strategy="optimal", *, insurance: bool = Fals
 
     The games (a game rule set): the game engine's own law (``game_law``), over the exact
     result values (free stakes, bonuses, redoubles); a split into two hands is exact on
-    every whole shoe (the joint law of both hands and the dealer, always: ``exact_splits``
-    does not apply), a split that may make 3-4 hands is combined as independent given the
-    dealer's outcome (exact on an infinite shoe, the mean exact on every shoe; the variance
-    is the pmf's); ``exact_spots`` does not apply (docs/risk.md, "The games").
+    every whole shoe (the joint law of both hands and the dealer, always), a split that
+    may make 3-4 hands is combined as independent given the dealer's outcome (exact on an
+    infinite shoe, the mean exact on every shoe), its variance exact all the same on whole
+    shoes with ``exact_splits`` (not CDP, not BB+1: the pmf's, ``method`` says why);
+    ``exact_spots`` does not apply (docs/risk.md, "The games").
     """
     threads = check_threads(threads)
     if not isinstance(exact_splits, bool):
