@@ -13,7 +13,8 @@ outcome); its second moment is made exact from every pair of hands.
   1.2-4.3 % high.  Free Bet (free splits: the first hand holds the stake, the others are
   free; limits 3 and 4; split aces), Spanish 21 (split 8s; split 2s that double and
   redouble: slow), Super Fun 21, Pontoon (no hole card), ENHC with a redouble and the
-  rescue, the classic game (limit 4 with resplit and hit split aces); CDZ- and CDP1;
+  rescue, the classic game (limit 4 with resplit and hit split aces); CDZ- and CDP1; and a
+  strategy frozen in a policy engine (a callable) against the brute force of that play;
 * the classic game through the game engine: its exact variance is the classic kernel's
   (``bjcore._split_moments``: its own pair passes), 1, 2 and 6 decks;
 * the law itself (pmf, mean) does not change; ``outcome_distribution`` says the variance
@@ -23,9 +24,11 @@ import warnings
 
 import numpy as np
 import pytest
-from bjsolve import Rules, solve
+from bjsolve import Rules, Shoe, solve
+from bjsolve._reference_games import brute_force_game_round, reference_kwargs
 from bjsolve.exact.game_law import law_arrays
 from bjsolve.exact.kernel_rules import SPLIT_CLASSES, kernel_rules
+from bjsolve.exact.policy import policy_engines
 from test_game_law import _brute_law, _moments
 
 from bjcore import GameEngine
@@ -171,3 +174,44 @@ def test_where_the_variance_stays_the_combinations(rules, split, why):
     assert not dist.exact and not dist.variance_exact
     assert why in dist.method
     assert dist.variance == dist.pmf_variance
+
+
+def _fixed_play(cards, dealer, allowed):
+    """A fixed strategy (split 8s, double hard 9-11, hit to 17 or soft 18)."""
+    total = sum(cards)
+    soft = 1 in cards and total + 10 <= 21
+    total += 10 if soft else 0
+    if "split" in allowed and len(cards) == 2 and cards[0] == cards[1] == 8:
+        return "split"
+    if "double" in allowed and 9 <= total <= 11 and not soft:
+        return "double"
+    return "hit" if total < (18 if soft else 17) else "stand"
+
+
+def test_a_frozen_strategy_is_the_brute_force_of_that_play():
+    # the decisions frozen in a policy engine (a chart or a callable) are read by the
+    # split hands whatever the extra pair cards gone: the variance is exact there too
+    rules = FREE_BET.replace(max_split_hands=3)
+    counts, upcard = S121, 6
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        engine = policy_engines(rules, Shoe(list(counts)), _fixed_play)[upcard]
+    entries = engine.round_law_entries(8, 8, moments=True)
+    assert entries[4] == 1 and entries[8] == 0 and engine.policy_misses == 0
+    values, law = law_arrays(entries)
+    mean = float(law.sum(axis=0) @ values)
+    variance = float(law.sum(axis=0) @ values ** 2) + sum(entries[7]) - mean ** 2
+    kw = reference_kwargs(rules)
+    kw.pop("natural_always_wins")
+    kw.pop("natural_tie")
+    rest = list(counts)
+    for c in (upcard, 8, 8):
+        rest[c - 1] -= 1
+    brute = brute_force_game_round(rest, upcard, (8, 8),
+                                   lambda cards, up, allowed, state: _fixed_play(cards, up,
+                                                                                 allowed),
+                                   law=True, sevens=counts[6], **kw)
+    mb = sum(p * v for (_, v), p in brute.chances.items())
+    vb = sum(p * v * v for (_, v), p in brute.chances.items()) - mb * mb
+    assert mean == pytest.approx(float(mb), abs=EXACT)
+    assert variance == pytest.approx(float(vb), abs=EXACT)
