@@ -206,10 +206,7 @@ class SplitMoments {
         bool need_n = need_nn || need_nf;
         std::vector<double> rf, rn;
         A.reach_from(b1, rf, need_n ? &rn : nullptr, p);
-        std::vector<std::pair<uint64_t, int>> endings;
-        for (int id : A.leaf_nodes)
-            if (rf[id] > 0.0) endings.push_back(std::make_pair(A.nodes[id].key, id));
-        std::sort(endings.begin(), endings.end());
+        std::vector<std::pair<uint64_t, int>> endings = A.endings_by_cards(rf);
         double* JNN = raw + PM_NN * PM_N_MOM * N_OUT;
         double* JNF = raw + PM_NF * PM_N_MOM * N_OUT;
         double* JFF = raw + PM_FF * PM_N_MOM * N_OUT;

@@ -69,6 +69,15 @@ struct HandDag {
     const LawEntry* leaf_end(int leaf) const { return leaf_entries.data() + leaf_from[leaf + 1]; }
     std::vector<int> leaf_nodes;   // (the busts after a hit apart: hit_bust)
     std::vector<int> order;    // the nodes by the number of cards held (parents first)
+    /* the leaves reached (reach > 0) as (the hand's cards, node), sorted: the endings of
+     * one set of cards C1 together */
+    std::vector<std::pair<uint64_t, int>> endings_by_cards(const std::vector<double>& reach) const {
+        std::vector<std::pair<uint64_t, int>> out;
+        for (int id : leaf_nodes)
+            if (reach[id] > 0.0) out.push_back(std::make_pair(nodes[id].key, id));
+        std::sort(out.begin(), out.end());
+        return out;
+    }
     /* the root's child by a second card of rank r, or -1 */
     int root_child(int r) const {
         for (int k = nodes[0].first_edge; k < nodes[0].first_edge + nodes[0].n_edges; ++k)
@@ -390,10 +399,7 @@ class TwoHandSplit {
         b[p] -= 1.0;   // (the second hand's pair card)
         std::vector<double> reach1;
         first.reach_from(b, reach1);
-        std::vector<std::pair<uint64_t, int>> endings;
-        for (int id : first.leaf_nodes)
-            if (reach1[id] > 0.0) endings.push_back(std::make_pair(first.nodes[id].key, id));
-        std::sort(endings.begin(), endings.end());
+        std::vector<std::pair<uint64_t, int>> endings = first.endings_by_cards(reach1);
 
         std::vector<double> G((size_t)ROWS * V), S((size_t)ROWS * V), busts((size_t)ROWS * V);
         std::vector<std::vector<double>> J(N_OUT);
