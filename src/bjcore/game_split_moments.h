@@ -124,7 +124,7 @@ class SplitMoments {
         for (int r = 0; r < N_RANKS; ++r) b[r] = shoe0[r] - cnt[r];
         b[p] -= a;
         const HandDag& B = *sec.B;
-        size_t first_leaf = pass.gather(B, gone, b, non_pair != 0, p);
+        size_t first_leaf = pass.gather(B, gone, b, non_pair != 0, p, true);
         size_t n_classes = sec.class_mom.size() / K;
         acc.assign(2 * n_classes * N_OUT, 0.0);
         double* acc_f = acc.data();
@@ -336,6 +336,7 @@ class SplitMoments {
         w->split_removal_params(p, m, n, pp);
         Seconds sec;
         sec.B = free_split ? &fre : &own;
+        (free_split ? fre : own).count_paths(p);   // (the second hands' closed form)
         leaf_classes(sec);
         Table T0, T1;
         T0.A = &own;

@@ -69,6 +69,53 @@ struct HandDag {
     const LawEntry* leaf_end(int leaf) const { return leaf_entries.data() + leaf_from[leaf + 1]; }
     std::vector<int> leaf_nodes;   // (the busts after a hit apart: hit_bust)
     std::vector<int> order;    // the nodes by the number of cards held (parents first)
+    /* The same chances in closed form (game_split_moments.h, where a second hand is
+     * played from thousands of shoes): a sequence of draws without replacement has a
+     * chance that depends only on the cards drawn, so the chance of reaching a node is
+     * its number of draw orders from the root (paths; paths_cut: those whose first draw
+     * is not of rank cut) times the chance of one of them, built along one parent per
+     * node: no pass over the edges per shoe.  count_paths first (once per graph). */
+    std::vector<double> paths, paths_cut;
+    std::vector<int> parent, via;   // one parent of each node, and the rank drawn from it
+    void count_paths(int cut_rank) {
+        size_t n = nodes.size();
+        paths.assign(n, 0.0);
+        paths_cut.assign(n, 0.0);
+        parent.assign(n, -1);
+        via.assign(n, 0);
+        paths[0] = paths_cut[0] = 1.0;
+        for (int id : order)
+            for (int k = nodes[id].first_edge; k < nodes[id].first_edge + nodes[id].n_edges; ++k) {
+                int to = edges[k].to;
+                if (parent[to] < 0) {
+                    parent[to] = id;
+                    via[to] = edges[k].rank;
+                }
+                paths[to] += paths[id];
+                if (!(id == 0 && edges[k].rank == cut_rank)) paths_cut[to] += paths_cut[id];
+            }
+    }
+    void reach_closed(const double* b, std::vector<double>& reach, std::vector<double>* cut,
+                      std::vector<double>& chance) const {
+        double left = 0.0;
+        for (int r = 0; r < N_RANKS; ++r) left += b[r];
+        size_t n = nodes.size();
+        reach.resize(n);
+        chance.resize(n);
+        if (cut) cut->resize(n);
+        for (int id : order) {
+            double x = 1.0;
+            if (id != 0) {
+                const Node& par = nodes[parent[id]];
+                double c = b[via[id]] - par.cnt[via[id]], rest = left - par.n_cards;
+                x = c > 0.0 && rest > 0.0 ? chance[parent[id]] * c / rest : 0.0;
+            }
+            chance[id] = x;
+            reach[id] = paths[id] * x;
+            if (cut) (*cut)[id] = paths_cut[id] * x;
+        }
+    }
+
     /* the leaves reached (reach > 0) as (the hand's cards, node), sorted: the endings of
      * one set of cards C1 together */
     std::vector<std::pair<uint64_t, int>> endings_by_cards(const std::vector<double>& reach) const {
@@ -315,9 +362,11 @@ class TwoHandSplit {
      * reach_from's cut): its endings together have the root's dealer law less the cut
      * card's share, pi_cut times the law after it. */
     double busts[N_OUT], busts_cut[N_OUT];
+    std::vector<double> chance;
     size_t gather(const HandDag& second, uint64_t gone, const double* b, bool cut = false,
-                  int cut_rank = -1) {
-        second.reach_from(b, reach2, cut ? &reach_cut : nullptr, cut_rank);
+                  int cut_rank = -1, bool closed = false) {
+        if (closed) second.reach_closed(b, reach2, cut ? &reach_cut : nullptr, chance);
+        else second.reach_from(b, reach2, cut ? &reach_cut : nullptr, cut_rank);
         // the dealer's laws: the hand's root's (live[0], for the busts), with a cut the
         // root's child by the cut card (live[1]), then its leaves' (looked up in sweeps,
         // each starting the memory loads of the next: the memo is large, and its look-ups
