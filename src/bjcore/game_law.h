@@ -865,6 +865,39 @@ static inline int walk_round_law(ValueWalk* w, int c1, int c2, std::vector<doubl
     return status;
 }
 
+/* The laws of several rounds, each after its own two player cards (``firsts``,
+ * ``seconds``: 0-based ranks), by one law walk: its memo serves them all, since a hand's
+ * law after its cards depends on those cards alone, whichever two began it (Blackjack
+ * Switch values 55 starting hands per context: one walk each redid the hands they share).
+ * ``starts``: where each round's entries begin in probs/outcomes/results (one more: the
+ * end); ``values``: the result table they index, one for all. */
+static inline int walk_start_laws(ValueWalk* w, const std::vector<int>& firsts,
+                                  const std::vector<int>& seconds,
+                                  std::vector<double>* values, std::vector<double>* probs,
+                                  std::vector<int>* outcomes, std::vector<int>* results,
+                                  std::vector<size_t>* starts) {
+    int status = guarded([&] {
+        ValueWalkLaw law(w);
+        probs->clear();
+        outcomes->clear();
+        results->clear();
+        starts->clear();
+        for (size_t i = 0; i < firsts.size(); ++i) {
+            starts->push_back(probs->size());
+            Law L = law.start_law(firsts[i], seconds[i]);
+            for (const LawEntry& e : L) {
+                probs->push_back(e.p);
+                outcomes->push_back(law_t(e.key));
+                results->push_back(law_v(e.key));
+            }
+        }
+        starts->push_back(probs->size());
+        *values = law.values;
+    });
+    if (status != OK) w->clear_hand();
+    return status;
+}
+
 }  // namespace bjgame
 
 #include "game_bb1.h"   // (BB+1's split refund: the walk's split_value calls it)
