@@ -15,15 +15,17 @@
  * exact two-hand pass per number a of extra pair cards gone, from the two-hand law's
  * machinery (game_two_hands.h): the hand graphs (their leaves the result's law given the
  * dealer's outcome t, so free stakes, bonuses by suits, redoubles, the rescue, a charlie
- * and the no-hole-card charges are the round law's own leaf code), the forward passes and
- * the dealer's laws memoised by the union of both hands' cards.  Per a: the first hand's
- * endings from the shoe less the second hand's pair card and the a extra ones, grouped by
- * their cards C1; per C1 the second hand's law from the shoe less C1 (memoised by the
- * cards gone: the same shoe comes back at other levels), reduced to its moments per t;
- * the first hand's busts after a hit from the second hand's law after the first hand's
- * root less every other ending (game_two_hands.h).  A hand "known non-pair" is the same
- * pass with the paths through a pair card as second card left out (HandDag::reach_from's
- * cut), its endings together the root's less the pair card's share.
+ * and the no-hole-card charges are the round law's own leaf code), the forward pass of
+ * the first hand (the second hand's chances in closed form: HandDag::reach_closed, from
+ * thousands of shoes) and the dealer's laws memoised by the union of both hands' cards.
+ * Per a: the first hand's endings from the shoe less the second hand's pair card and the
+ * a extra ones, grouped by their cards C1; per C1 the second hand's law from the shoe
+ * less C1 (memoised by the cards gone: the same shoe comes back at other levels and in
+ * the other table), reduced to its moments per t; the first hand's busts after a hit
+ * from the second hand's law after the first hand's root less every other ending
+ * (game_two_hands.h).  A hand "known non-pair" is the same pass with the paths through a
+ * pair card as second card left out (the cut of reach_from, paths_cut of reach_closed),
+ * its endings together the root's less the pair card's share.
  *
  * Free splits: the first hand holds the player's stake, every other hand is free, so the
  * pairs are (first, other) and (other, other): two tables (split_pair_moments.h).
