@@ -228,7 +228,9 @@ def add_counted_game_arguments(parser, *, command: str) -> CountedGroups:
                          f"{command!r}")
     add_system_argument(parser)
     g = parser.add_argument_group("the counted game")
-    g.add_argument("--penetration", default=0.75, metavar="P",
+    # (simulate: None when not given, read as 0.75, so that Blackjack Switch can tell a
+    # counted shoe asked for from the fresh-shoe simulation)
+    g.add_argument("--penetration", default=0.75 if command == "game" else None, metavar="P",
                    type=_penetration_every_round if command == "simulate"
                    else penetration_value,
                    help=_PENETRATION_HELP[command])
@@ -264,7 +266,8 @@ def add_counted_game_arguments(parser, *, command: str) -> CountedGroups:
 
 def shared_keywords(args) -> dict:
     """The keywords CountedGame and simulate both take, read from the shared flags."""
-    return dict(system=parse_system(args.system), penetration=args.penetration,
+    return dict(system=parse_system(args.system),
+                penetration=0.75 if args.penetration is None else args.penetration,
                 burn=args.burn, spots=args.spots, strategy=args.strategy,
                 indices=index_items(args.indices), insurance=args.insurance,
                 decks_estimation=args.decks_estimation, tc_rounding=args.tc_rounding,

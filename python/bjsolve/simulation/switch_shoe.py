@@ -21,7 +21,7 @@ upcard seen), as the classic simulator reads the count at each decision.
 from __future__ import annotations
 
 import dataclasses
-import numbers
+import weakref
 
 import numpy as np
 
@@ -89,6 +89,18 @@ class SwitchShoePlan:
         return sums, counts, tc_counts, tc_sums
 
 
+# the decision tables of each analysis simulated (building them takes seconds: a run of a
+# few rounds, or several runs of one analysis, would spend most of their time there)
+_TABLES: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def _tables(solution: SwitchSolution) -> SwitchTables:
+    tables = _TABLES.get(solution)
+    if tables is None:
+        tables = _TABLES[solution] = SwitchTables(solution)
+    return tables
+
+
 def _solution(switch, threads) -> SwitchSolution:
     """The analysis whose decisions the hands play: ``switch`` itself, or the rules'
     full-shoe analysis."""
@@ -152,15 +164,17 @@ def build_switch_plan(switch, *, penetration=0.75, burn=1, system=None, indices=
               wong_in=wong_in or 0, wong_out_set=int(wong_out is not None),
               wong_out=wong_out or 0, insurance_set=int(insurance is not None),
               insurance=insurance or 0, indexed=int(table is not None))
-    plan = SwitchShoePlan(SwitchTables(solution), np.asarray(run_tags, dtype=np.float64),
+    plan = SwitchShoePlan(_tables(solution), np.asarray(run_tags, dtype=np.float64),
                           np.array([ip[f] for f in IP_FIELDS], dtype=np.int64), by_tc,
                           np.ascontiguousarray(bets, dtype=np.float64))
     plan.run(0, 0, 0)            # the kernel's checks, once, before any worker starts
     settings = dict(
+        game="Blackjack Switch, one shoe dealt to the cut card and counted",
         rules=solution.rules.describe(), shoe=f"{n_cards} cards",
         penetration=("every round" if cut == 0 else f"{cut} of {n_cards} cards"),
         system=system if isinstance(system, str) else "user tags",
-        decisions=("the full shoe's analysis (" + solution.method + ")"
+        decisions=(f"the switch and every play by the full shoe's analysis (removal "
+                   f"{solution.removal}, split {solution.split})"
                    + ("" if table is None else
                       f"; each deal kept or switched by the {len(table.switch_lines)} "
                       f"keep-or-switch index lines at the true count after the deal")),
