@@ -162,7 +162,7 @@ def _tags(system):
     return tags
 
 
-def cut_card(penetration, n_cards: int, round_cards: int, infinite: bool,
+def cut_card(penetration: float | str, n_cards: int, round_cards: int, infinite: bool,
              dealt: str) -> int:
     """The cut card: the cards dealt before a round is the last of the shoe (0: a fresh
     shuffle before every round; an infinite shoe has none), from ``penetration`` (a
@@ -176,26 +176,24 @@ def cut_card(penetration, n_cards: int, round_cards: int, infinite: bool,
         return 0
     if isinstance(penetration, bool) or not isinstance(penetration, numbers.Real):
         raise TypeError(f"penetration must be {PENETRATION_FORMS}, got {_show(penetration)}")
-    elif not is_finite_real(penetration):
+    if not is_finite_real(penetration):
         raise ValueError(f"penetration must be {PENETRATION_FORMS}, got {_show(penetration)}")
+    if isinstance(penetration, numbers.Integral) or penetration > 1:
+        if penetration != int(penetration):
+            raise ValueError(f"penetration in cards must be whole, got {_show(penetration)}")
+        cut = int(penetration)
+    elif 0 < penetration <= 1:
+        cut = int(round(penetration * n_cards))
     else:
-        if isinstance(penetration, numbers.Integral) or penetration > 1:
-            if penetration != int(penetration):
-                raise ValueError(f"penetration in cards must be whole, got {_show(penetration)}")
-            cut = int(penetration)
-        elif 0 < penetration <= 1:
-            cut = int(round(penetration * n_cards))
-        else:
-            raise ValueError(f"penetration must be {PENETRATION_FORMS}, "
-                             f"got {_show(penetration)}")
-        if cut > n_cards - round_cards:
-            raise ValueError(f"penetration {_show(penetration)} ({cut} cards) goes beyond the "
-                             f"{n_cards}-card shoe: the cut card must leave at least one round "
-                             f"({round_cards} cards for {dealt}) behind it")
-        if cut < 1 + round_cards:
-            raise ValueError(f"penetration {_show(penetration)} ({cut} cards) is below one "
-                             f"round's cards ({round_cards} after the burn card); for a fresh "
-                             f"shoe every round say penetration='every-round'")
+        raise ValueError(f"penetration must be {PENETRATION_FORMS}, got {_show(penetration)}")
+    if cut > n_cards - round_cards:
+        raise ValueError(f"penetration {_show(penetration)} ({cut} cards) goes beyond the "
+                         f"{n_cards}-card shoe: the cut card must leave at least one round "
+                         f"({round_cards} cards for {dealt}) behind it")
+    if cut < 1 + round_cards:
+        raise ValueError(f"penetration {_show(penetration)} ({cut} cards) is below one "
+                         f"round's cards ({round_cards} after the burn card); for a fresh "
+                         f"shoe every round say penetration='every-round'")
     return cut
 
 

@@ -186,8 +186,9 @@ def build_switch_plan(switch, *, penetration=0.75, burn=1, system=None, indices=
         wong=("off" if wong_in is None and wong_out is None else
               f"in at TC >= {wong_in}, out below {wong_out}"),
         table=f"{table_min:g}.." + ("no maximum" if table_max is None else f"{table_max:g}"),
-        units=("a round bets the ramp's bet, half on each hand; mean, SD, win rate and the "
-               "true-count rows per unit bet (a round's result / 2 at a flat bet of 1)"))
+        units=("a round bets the ramp's bet, half on each hand: mean and SD per round in "
+               "those bets (at a flat 1, the round's result / 2); win rate and the rows by "
+               "true count per unit bet"))
     return plan, settings
 
 
