@@ -219,10 +219,16 @@ def test_the_command_line_refuses_in_one_line(flags, word):
 
 @pytest.mark.slow
 def test_the_counted_shoe_against_the_counted_game():
-    # one deck, no splitting, penetration 0.6, Hi-Lo floored, flat: the game's flat win
-    # rate and its edge where most rounds are (TC -2 .. +2) against 4 x 10^7 rounds in 40
-    # runs (errors from the runs' spread); benchmarks/bench_switch_shoe.py prints all
-    rules = Rules.preset("blackjack-switch", decks=1, max_split_hands=1)
+    # two decks, no splitting, penetration 0.6, Hi-Lo floored, flat: the game's flat win
+    # rate within 4 SE of 4 x 10^7 rounds in 40 runs (errors from the runs' spread), and
+    # its edge at the counts inside its bins within 4 SE and the model's allowance: the
+    # game plays each cell on its composition in whole cards, which moves the cell's
+    # true count by up to half a count on two decks (+1.51 -> +0.98 at +1, +2.46 -> +2.89
+    # at +2, in the last band), and the edge by up to about half of one count's step
+    # (0.005 per unit bet here).  benchmarks/bench_switch_shoe.py prints every bin
+    # (measured: docs/games.md; one deck: the flat win rate agrees, some counts' edges
+    # are 8-12 SE apart, as the one-hand games' single-deck counted game's)
+    rules = Rules.preset("blackjack-switch", decks=2, max_split_hands=1)
     game = CountedGame(rules, "hilo", penetration=0.6, tc_min=-3, tc_max=4)
     switch = solve_switch(rules)
     runs = [simulate_switch_shoe(switch, 1_000_000, seed=1000 + k, penetration=0.6)
@@ -231,11 +237,11 @@ def test_the_counted_shoe_against_the_counted_game():
     se = rates.std(ddof=1) / math.sqrt(len(rates))
     assert abs(rates.mean() - float(game.frequency @ game.edge)) < 4 * se
     for i, label in enumerate(game.labels):
-        if label.startswith(("<", ">")) or not -2 <= int(label) <= 2:
+        if label.startswith(("<", ">")):
             continue
         edges = np.array([r.true_count_row(int(label)).mean for r in runs])
         se = edges.std(ddof=1) / math.sqrt(len(edges))
-        assert abs(edges.mean() - game.edge[i]) < 4 * se, label
+        assert abs(edges.mean() - game.edge[i]) < 4 * se + 0.0025, label
 
 
 @pytest.mark.slow
