@@ -15,8 +15,9 @@ card in the same order.
 
 ``run_switch_shoe_chunk`` plays the same round (``play_round``) from a counted shoe: one
 shoe shuffled, a card burnt, dealt round after round to the cut card, every card seen
-counted, the round bet by the true count before it, both hands insured and each deal
-kept or switched by the true count after the deal; the shoe's arithmetic is the classic
+counted, the round bet by the true count before it (and each deal of a keep-or-switch index
+line kept or switched by it), both hands insured by the true count after the deal; the
+shoe's arithmetic is the classic
 simulator's (bjcore._counted_shoe) and its results come in the classic layout
 (bjcore._simulate: sums, counts and the per-true-count tables).
 """
@@ -445,7 +446,7 @@ cdef enum:
     SW_WONG_OUT
     SW_INSURANCE_SET
     SW_INSURANCE             # insure both hands at TC >= this (after the deal)
-    SW_INDEXED               # 1: keep or switch by switches_by_tc at the TC after the deal
+    SW_INDEXED               # 1: keep or switch by switches_by_tc at the round's TC
     SW_COUNT
     SW_DEALS = 100000        # ordered deals of the switch tables
 
@@ -475,7 +476,9 @@ def run_switch_shoe_chunk(const int32_t[::1] shoe, const uint8_t[::1] switches,
     bet.  After the deal (the four player cards and the upcard seen): against an ace both
     hands insured at TC >= the insurance index (+2 for the round on a dealer natural, else
     -1); the deal kept or switched by ``switches`` or, with SW_INDEXED, by
-    ``switches_by_tc[tc bin x 10^5 + deal]``.  The hole card is seen at the round's end.
+    ``switches_by_tc[the round's tc bin x 10^5 + deal]`` (the count before the round, at
+    which the index lines are made: the shoe at that count with the deal's five cards
+    out).  The hole card is seen at the round's end.
     ``stop[0] != 0`` ends the chunk early (counts say how far it got); ``watch_sigint``
     (the main thread only): a Ctrl-C too, setting stop[0] = 2 (the caller raises it)."""
     if shoe.shape[0] != 10 or tags.shape[0] != 10 or iparams.shape[0] != SW_COUNT:
@@ -595,7 +598,7 @@ cdef void _run_shoe(const Tables* t, Deck* d, const int64_t* ip, const uint8_t* 
             result = 2.0 if hole == 10 else -1.0
         deal = deal_index(a, b, c, e, up)
         if by_tc != NULL:
-            switched = by_tc[<int64_t>tc_bin(dealt_tc, TC_LOW, TC_HIGH) * SW_DEALS + deal] != 0
+            switched = by_tc[<int64_t>bucket * SW_DEALS + deal] != 0
         else:
             switched = t.switches[deal] != 0
         result += play_round(t, d, a, b, c, e, up, hole, switched, &n_hands, &misses)

@@ -14,9 +14,10 @@ Units, as the Switch counted game counts them (``bjsolve.risk.switch_game``): a 
 its ramp bet, half on each hand (a bet of 2 is one unit on each hand); every figure is per
 unit bet, the round's result over the two units a flat round bets (the edge per hand).
 
-The true count a round's decisions read: its bet, the count before the deal; insurance and
-the keep-or-switch index lines, the count after the deal (the four player cards and the
-upcard seen), as the classic simulator reads the count at each decision.
+The true count a round's decisions read: its bet and the keep-or-switch index lines, the
+count before the round (the lines are made on the shoe at a true count with the deal's five
+cards out: the count before the deal); insurance, the count after the deal (the four player
+cards and the upcard seen), as the classic simulator and the counted game read it.
 """
 from __future__ import annotations
 
@@ -177,7 +178,7 @@ def build_switch_plan(switch, *, penetration=0.75, burn=1, system=None, indices=
                    f"{solution.removal}, split {solution.split})"
                    + ("" if table is None else
                       f"; each deal kept or switched by the {len(table.switch_lines)} "
-                      f"keep-or-switch index lines at the true count after the deal")),
+                      f"keep-or-switch index lines at the round's true count")),
         insurance=("never" if insurance is None else
                    f"both hands, half a unit each, at TC >= {insurance:+d} (the count "
                    f"after the deal)"),
@@ -208,8 +209,8 @@ def simulate_switch_shoe(switch, rounds, seed: int = 1, *, penetration=0.75, bur
         (the ramp's bet is the round's, half on each hand).
     indices: the keep-or-switch index lines (a ``SwitchIndexTable``, True or "all", a number
         N of lines; ``CountedGame``'s ``indices`` for Switch): each deal kept or switched as
-        they say at the true count after the deal; deals of no line keep the analysis'
-        choice.  None: the analysis' choices.
+        they say at the round's true count (before the deal); deals of no line keep the
+        analysis' choice.  None: the analysis' choices.
     plays: refused (the hands' play indices are not simulated).
     insurance: None (the index table's insurance index, else never), False (never) or a
         whole true count: both hands insured, half a unit each, at TC >= it.
