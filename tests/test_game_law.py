@@ -237,3 +237,37 @@ def test_the_classic_game_through_the_game_law_is_the_classic_kernels(hands):
     assert mean == pytest.approx(float(sol.expected_value), abs=EXACT)
     exact = sol.outcome_distribution(threads=1)
     assert abs(sd - exact.sd) < (1e-12 if hands == 1 else 3e-4)
+
+
+@pytest.mark.parametrize("name, other", [("free-bet", None), ("spanish-21", None),
+                                         ("blackjack-switch", (5, 10))])
+def test_start_laws_in_one_walk_are_each_hands_own_walk(name, other):
+    """``start_law_entries`` walks several starting hands with one memo (a hand's law after
+    its cards does not depend on the two that began it): each hand's law is the one its
+    own walk (``round_law_entries(c1, c2)``) gives, pairs and the ace-ten included, on a
+    depleted 2-deck shoe (Blackjack Switch: the game without the swap, another hand's
+    cards out, as its analysis asks)."""
+    rules = Rules.preset(name).replace(decks=2)
+    if rules.switch:
+        from bjsolve.exact.switch import game_rules
+        rules = game_rules(rules)
+    shoe = Shoe.decks(2, spanish=rules.spanish_deck) if rules.spanish_deck else Shoe.decks(2)
+    counts = list(shoe.counts)
+    for rank in other or ():
+        counts[rank - 1] -= 1
+    counts[9] -= 3
+    params = kernel_rules(rules, SPLIT_CLASSES["CDZ-"])
+    hands = [(2, 3), (8, 8), (1, 10), (10, 6), (5, 5), (1, 1), (9, 2), (3, 2)]
+    for up in (6, 10):
+        left = list(counts)
+        left[up - 1] -= 1
+        batched = GameEngine(left, up, params).start_law_entries(hands)
+        alone = GameEngine(left, up, params)
+        assert len(batched) == len(hands)
+        for (c1, c2), entries in zip(hands, batched):
+            values, law = law_arrays(entries)
+            own_values, own_law = law_arrays(alone.round_law_entries(c1, c2))
+            assert np.array_equal(values, own_values)
+            assert np.abs(law - own_law).max() <= 1e-15, (up, c1, c2)
+    with pytest.raises(ValueError, match="ranks 1..10"):
+        GameEngine(left, 10, params).start_law_entries([(0, 5)])

@@ -136,6 +136,9 @@ cdef extern from "game_law.h" namespace "bjgame" nogil:
     int walk_round_law(ValueWalk* w, int c1, int c2, vector[double]* values,
                        vector[double]* probs, vector[int]* outcomes, vector[int]* results,
                        long* combined, double* gap, size_t* entries)
+    int walk_start_laws(ValueWalk* w, const vector[int]& firsts, const vector[int]& seconds,
+                        vector[double]* values, vector[double]* probs,
+                        vector[int]* outcomes, vector[int]* results, vector[size_t]* starts)
 
 
 cdef void copy_rules(const RuleParams* p, GameRules* g) noexcept:
@@ -477,6 +480,39 @@ cdef class GameEngine:
     def memo_sizes(self):
         """(dealer distributions, hand contexts) held in the memo tables."""
         return self.walk.dealer_index_size(), self.walk.row_index_size()
+
+    def start_law_entries(self, hands):
+        """``round_law_entries(c1, c2)`` of each (c1, c2) of ``hands`` (ranks 1..10, an
+        upcard key), by one law walk whose memo serves them all (the same laws, fewer
+        computed: a hand's law after its cards does not depend on the two that began it).
+        Returns a list of (values, probs, outcomes, results), one a hand, sharing one
+        ``values`` table."""
+        cdef vector[int] firsts, seconds, outcomes, results
+        cdef vector[double] values, probs
+        cdef vector[size_t] starts
+        cdef int status
+        cdef size_t i
+        if self.walk.dealer_n != 1:
+            raise ValueError("the rounds after two cards are for an upcard key")
+        for hand in hands:
+            c1, c2 = hand
+            if not (isinstance(c1, int) and isinstance(c2, int) and 1 <= c1 <= 10
+                    and 1 <= c2 <= 10):
+                raise ValueError(f"hands must be pairs of ranks 1..10, got {hand!r}")
+            firsts.push_back(c1 - 1)
+            seconds.push_back(c2 - 1)
+        self.arm()
+        with nogil:
+            status = walk_start_laws(self.walk, firsts, seconds, &values, &probs, &outcomes,
+                                     &results, &starts)
+        self.check(status)
+        table = list(values)
+        out = []
+        for i in range(firsts.size()):
+            a, b = starts[i], starts[i + 1]
+            out.append((table, [probs[k] for k in range(a, b)],
+                        [outcomes[k] for k in range(a, b)], [results[k] for k in range(a, b)]))
+        return out
 
     def round_law_entries(self, int c1=-1, int c2=-1):
         """The law of one round's net result against this key, playing this engine's

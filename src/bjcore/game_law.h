@@ -72,24 +72,27 @@ enum { LAW_NATURAL_STANDING = N_OUT };
 static inline int law_t(uint32_t key) { return (int)(key >> 16); }
 static inline int law_v(uint32_t key) { return (int)(key & 0xFFFF); }
 
-/* a * A + b * B, both sorted by key */
+/* a * A + b * B, both sorted by key.  (The merges write through a pointer into room made
+ * first: push_back's capacity test and call per entry were an eighth of a law walk.) */
 static inline Law law_combine(double a, const Law& A, double b, const Law& B) {
-    Law out;
-    out.reserve(A.size() + B.size());
-    size_t i = 0, j = 0;
-    while (i < A.size() || j < B.size()) {
-        if (j >= B.size() || (i < A.size() && A[i].key < B[j].key)) {
-            out.push_back(LawEntry{a * A[i].p, A[i].key});
+    Law out(A.size() + B.size());
+    LawEntry* o = out.data();
+    size_t i = 0, j = 0, k = 0;
+    const size_t na = A.size(), nb = B.size();
+    while (i < na || j < nb) {
+        if (j >= nb || (i < na && A[i].key < B[j].key)) {
+            o[k++] = LawEntry{a * A[i].p, A[i].key};
             ++i;
-        } else if (i >= A.size() || B[j].key < A[i].key) {
-            out.push_back(LawEntry{b * B[j].p, B[j].key});
+        } else if (i >= na || B[j].key < A[i].key) {
+            o[k++] = LawEntry{b * B[j].p, B[j].key};
             ++j;
         } else {
-            out.push_back(LawEntry{a * A[i].p + b * B[j].p, A[i].key});
+            o[k++] = LawEntry{a * A[i].p + b * B[j].p, A[i].key};
             ++i;
             ++j;
         }
     }
+    out.resize(k);
     return out;
 }
 /* out += w * in: law_combine's merge with a = 1 (the same bits), into a buffer kept by
@@ -98,40 +101,50 @@ static inline Law law_combine(double a, const Law& A, double b, const Law& B) {
  * merge shared with law_combine (a law_combine_into) made the laws 2-8% slower, measured */
 static inline void law_add(Law& out, double w, const Law& in) {
     if (in.empty() || w == 0.0) return;
-    if (out.empty()) {
-        out.reserve(in.size());
-        for (const LawEntry& e : in) out.push_back(LawEntry{w * e.p, e.key});
+    const size_t no = out.size(), ni = in.size();
+    if (no == 0) {
+        out.resize(ni);
+        LawEntry* o = out.data();
+        for (size_t j = 0; j < ni; ++j) o[j] = LawEntry{w * in[j].p, in[j].key};
         return;
     }
     thread_local Law merged;
-    merged.clear();
-    merged.reserve(out.size() + in.size());
-    size_t i = 0, j = 0;
-    while (i < out.size() || j < in.size()) {
-        if (j >= in.size() || (i < out.size() && out[i].key < in[j].key)) {
-            merged.push_back(out[i]);
+    if (merged.size() < no + ni) merged.resize(no + ni);
+    LawEntry* m = merged.data();
+    const LawEntry* x = out.data();
+    const LawEntry* y = in.data();
+    size_t i = 0, j = 0, k = 0;
+    while (i < no || j < ni) {
+        if (j >= ni || (i < no && x[i].key < y[j].key)) {
+            m[k++] = x[i];
             ++i;
-        } else if (i >= out.size() || in[j].key < out[i].key) {
-            merged.push_back(LawEntry{w * in[j].p, in[j].key});
+        } else if (i >= no || y[j].key < x[i].key) {
+            m[k++] = LawEntry{w * y[j].p, y[j].key};
             ++j;
         } else {
-            merged.push_back(LawEntry{out[i].p + w * in[j].p, out[i].key});
+            m[k++] = LawEntry{x[i].p + w * y[j].p, x[i].key};
             ++i;
             ++j;
         }
     }
-    out.swap(merged);
+    out.assign(m, m + k);
 }
 /* sort by key and merge equal keys (a law built entry by entry) */
-static inline void law_normalize(Law& L) {
-    std::sort(L.begin(), L.end(),
-              [](const LawEntry& x, const LawEntry& y) { return x.key < y.key; });
+static inline size_t law_normalize_entries(LawEntry* e, size_t n) {
+    std::sort(e, e + n, [](const LawEntry& x, const LawEntry& y) { return x.key < y.key; });
     size_t k = 0;
-    for (size_t i = 0; i < L.size(); ++i) {
-        if (k > 0 && L[k - 1].key == L[i].key) L[k - 1].p += L[i].p;
-        else L[k++] = L[i];
+    for (size_t i = 0; i < n; ++i) {
+        if (k > 0 && e[k - 1].key == e[i].key) e[k - 1].p += e[i].p;
+        else e[k++] = e[i];
     }
-    L.resize(k);
+    return k;
+}
+static inline void law_normalize(Law& L) { L.resize(law_normalize_entries(L.data(), L.size())); }
+/* a leaf's law from its entries made in a small array (one allocation of the right size:
+ * a push_back per entry was a twentieth of a law walk) */
+static inline Law law_of_entries(LawEntry* e, size_t n) {
+    n = law_normalize_entries(e, n);
+    return Law(e, e + n);
 }
 
 }  // namespace bjgame
@@ -247,12 +260,12 @@ class GameLaw {
 
     /* every dealer outcome: the result x, a dealer natural: x_natural */
     Law flat_law(const double* d, double x, double x_natural) {
-        Law L;
-        L.reserve(N_OUT);   // (one allocation, not four as it grows)
+        LawEntry e[N_OUT];
+        size_t n = 0;
         int v = vid(x), vn = vid(x_natural);
         for (int t = 0; t < N_OUT; ++t)
-            if (d[t] != 0.0) L.push_back(LawEntry{d[t], law_key(t, t == D_NATURAL ? vn : v)});
-        return L;
+            if (d[t] != 0.0) e[n++] = LawEntry{d[t], law_key(t, t == D_NATURAL ? vn : v)};
+        return Law(e, e + n);
     }
 
     Law bust_law(double own) { return flat_law(bust_dealer(), -own, -own); }
@@ -307,7 +320,8 @@ class GameLaw {
         // doubles under OBBO / BB+1 (the walk's natural_loss_stand), and never a 21 paid at
         // once (player_21_beats_natural)
         int natural_lose = R.natural_loss ? vid(-w->own_stake()) : lose;
-        Law L;
+        LawEntry L[3 * N_OUT];
+        size_t n = 0;
         for (int o = 0; o < N_OUT; ++o) {
             if (d[o] == 0.0) continue;
             int kind;   // 0 win, 1 lose, 2 tie, 3 push
@@ -316,19 +330,18 @@ class GameLaw {
             else if (o == D_22) kind = (always || !R.dealer_22_push) ? 0 : 3;
             else kind = 0;
             if (kind == 1 && o == D_NATURAL) {
-                L.push_back(bb1_marks() ? standing_at_natural(d[o])
-                                        : LawEntry{d[o], law_key(o, natural_lose)});
+                L[n++] = bb1_marks() ? standing_at_natural(d[o])
+                                     : LawEntry{d[o], law_key(o, natural_lose)};
                 continue;
             }
             if (kind == 0) {
                 for (int i = 0; i < k; ++i)
-                    if (q[i] != 0.0) L.push_back(LawEntry{d[o] * q[i], law_key(o, win[i])});
+                    if (q[i] != 0.0) L[n++] = LawEntry{d[o] * q[i], law_key(o, win[i])};
             } else {
-                L.push_back(LawEntry{d[o], law_key(o, kind == 1 ? lose : kind == 2 ? tie : push)});
+                L[n++] = LawEntry{d[o], law_key(o, kind == 1 ? lose : kind == 2 ? tie : push)};
             }
         }
-        law_normalize(L);
-        return L;
+        return law_of_entries(L, n);
     }
 
     /* ---- the hand -------------------------------------------------------------------- */
@@ -862,6 +875,39 @@ static inline int walk_round_law(ValueWalk* w, int c1, int c2, std::vector<doubl
         *entries = law.memo_entries();
     });
     if (status != OK) w->clear_hand();   // (a walk stopped midway leaves its hand dealt)
+    return status;
+}
+
+/* The laws of several rounds, each after its own two player cards (``firsts``,
+ * ``seconds``: 0-based ranks), by one law walk: its memo serves them all, since a hand's
+ * law after its cards depends on those cards alone, whichever two began it (Blackjack
+ * Switch values 55 starting hands per context: one walk each redid the hands they share).
+ * ``starts``: where each round's entries begin in probs/outcomes/results (one more: the
+ * end); ``values``: the result table they index, one for all. */
+static inline int walk_start_laws(ValueWalk* w, const std::vector<int>& firsts,
+                                  const std::vector<int>& seconds,
+                                  std::vector<double>* values, std::vector<double>* probs,
+                                  std::vector<int>* outcomes, std::vector<int>* results,
+                                  std::vector<size_t>* starts) {
+    int status = guarded([&] {
+        ValueWalkLaw law(w);
+        probs->clear();
+        outcomes->clear();
+        results->clear();
+        starts->clear();
+        for (size_t i = 0; i < firsts.size(); ++i) {
+            starts->push_back(probs->size());
+            Law L = law.start_law(firsts[i], seconds[i]);
+            for (const LawEntry& e : L) {
+                probs->push_back(e.p);
+                outcomes->push_back(law_t(e.key));
+                results->push_back(law_v(e.key));
+            }
+        }
+        starts->push_back(probs->size());
+        *values = law.values;
+    });
+    if (status != OK) w->clear_hand();
     return status;
 }
 

@@ -2049,19 +2049,51 @@ class GameWalk {
      * done for this shoe, so child_rows need not look for them) */
     bool hand_laws_asked = false;
     void ask_hand_laws(int lowest) {
-        if (n_cards >= 2 && dealer_index.find(removed_key()) < 0) {
-            double n[N_RANKS], left = 0.0;
-            remaining(n);
-            if (!overdrawn(n)) {
-                for (int r = 0; r < N_RANKS; ++r) left += n[r];
-                queue_law(removed_key(), n, left);
-            }
+        if (n_cards >= 2) {
+            ask_law();
+            if (split_contexts_asked) ask_split_laws();
         }
         for (int r = lowest; r < N_RANKS; ++r) {
             if (hard + r + 1 > 21) break;
             add_card(r);
             ask_hand_laws(r);
             remove_card(r);
+        }
+    }
+
+    /* queue the current hand's law (its shoe whole) unless known */
+    void ask_law() {
+        uint64_t key = removed_key();
+        if (dealer_index.find(key) >= 0) return;
+        double n[N_RANKS], left = 0.0;
+        remaining(n);
+        if (overdrawn(n)) return;
+        for (int r = 0; r < N_RANKS; ++r) left += n[r];
+        queue_law(key, n, left);
+    }
+    /* CDP1 and CDP value every composition a split hand can reach, in every context (e
+     * extra pair cards gone, e = 1 .. the split's contexts): the current cards as a split
+     * hand of each pair rank they hold, in each context whose shoe is no unsplit hand's
+     * (the cards out, the hand's and the extra pair cards, over 21: an unsplit hand's law
+     * is asked for anyway), asked for with the unsplit hands' so that the passes run full
+     * (the split walk asked for them a few at a time) */
+    bool split_contexts_asked = false;
+    void ask_split_laws() {
+        for (int p = 0; p < N_RANKS; ++p) {
+            if (!cnt[p] || !split_contexts[p]) continue;
+            pair_rank = p + 1;
+            for (extra = 1; extra <= split_contexts[p]; ++extra)
+                if (hard + extra * (p + 1) > 21) ask_law();
+            pair_rank = 0;
+            extra = 0;
+        }
+    }
+    int split_contexts[N_RANKS] = {0};   // a pair's split contexts (0: no split)
+    void count_split_contexts() {
+        for (int p = 0; p < N_RANKS; ++p) {
+            int M = hands_limit(p + 1), amax = 2 * M - 4;
+            if (shoe[p] - 2 < amax) amax = (int)shoe[p] - 2;
+            split_contexts[p] = M < 2 || amax < 0 ? 0 : amax + 1;
         }
     }
 
@@ -2077,7 +2109,10 @@ class GameWalk {
             lane_rows.reserve(8192);
             lane_vals.reserve((size_t)8192 * LV_N * 5);
             clear_hand();
+            split_contexts_asked = R.split_class == SPLIT_CDP1 || R.split_class == SPLIT_CDP;
+            if (split_contexts_asked) count_split_contexts();
             ask_hand_laws(0);
+            split_contexts_asked = false;
             hand_laws_asked = true;
             clear_hand();
         }

@@ -107,6 +107,9 @@ def hand_laws(rules, engine, base, up: int, hands) -> dict:
     if not base.is_infinite:
         counts[up - 1] -= 1
     out = {}
+    played = [h for h in hands if h != ACE_TEN]
+    # (one law walk for all the hands: its memo serves the hands they reach in common)
+    entries = dict(zip(played, engine.start_law_entries([PAIRS[h] for h in played])))
     for h in hands:
         a, b = PAIRS[h]
         left = counts.copy()
@@ -130,7 +133,7 @@ def hand_laws(rules, engine, base, up: int, hands) -> dict:
                 twenty_one[row, _column(1.0 if win else 0.0)] = given[row]
             out[-1] = twenty_one
             continue
-        out[h] = _hand_law_from_entries(engine.round_law_entries(a, b), beta)
+        out[h] = _hand_law_from_entries(entries[h], beta)
     return out
 
 
@@ -202,6 +205,26 @@ def switch_round_parts(switch, threads: int | None = None, insurance: bool = Fal
     return parts, values, max(gap, gap_here)
 
 
+def _law_table(laws) -> tuple:
+    """(table, row_of): the hands' laws ``laws`` {(other hand or None, upcard): {hand or
+    -1: law}} stacked in one array [law, t, column], and ``row_of(other, up, hand)`` the
+    rows of arrays of keys (other -1 for None, hand -1 for a switched ace-ten's 21)."""
+    rows: list[np.ndarray] = []
+    index = np.full((56, 11, 56), -1, dtype=np.int64)
+    for (other, up), per_hand in laws.items():
+        for hand, law in per_hand.items():
+            index[55 if other is None else other, up, 55 if hand == -1 else hand] = len(rows)
+            rows.append(law)
+    table = np.array(rows) if rows else np.zeros((0, len(_OUTCOME_ROWS), _COLS))
+
+    def row_of(other, up, hand):
+        found = index[np.where(other < 0, 55, other), up, np.where(hand < 0, 55, hand)]
+        if (found < 0).any():
+            raise KeyError("switch law: a played hand's law was not computed (a bug)")
+        return found
+    return table, row_of
+
+
 def played_hands(deal, switched) -> tuple:
     """The PAIRS indices of the two hands played in every deal ``deal`` = (a, b, c, e, u,
     ...): the dealt ones, or the switched ones where ``switched``."""
@@ -247,32 +270,31 @@ def combine_hand_parts(rules, deal, decided, switched, laws, full: bool):
     sw_bit = switched[idx].astype(np.int64)
     keys = ((u[idx].astype(np.int64) * 55 + h1[idx]) * 55 + h2[idx]) * 2 + sw_bit
     uniq, back = np.unique(keys, return_inverse=True)
-    sums = np.bincount(back.ravel(), weights=prob[idx] * (1.0 - beta[idx]))
-    weights = {}
-    for key, weight in zip(uniq.tolist(), sums.tolist()):
-        rest, sw = divmod(key, 2)
-        rest, y = divmod(rest, 55)
-        up, x = divmod(rest, 55)
-        weights[(up, x, y, bool(sw))] = weight
-    gap = 0.0
-    first, second, w = [], [], []
-    for (up, x, y, sw), weight in weights.items():
-        lx = laws[(y if full else None, up)][-1 if (sw and x == ACE_TEN and
-                                                    not rules.switch_blackjack) else x]
-        ly = laws[(x if full else None, up)][-1 if (sw and y == ACE_TEN and
-                                                    not rules.switch_blackjack) else y]
-        mx, my = lx.sum(axis=1), ly.sum(axis=1)
-        gap = max(gap, float(np.abs(mx - my).max()))
-        with np.errstate(invalid="ignore", divide="ignore"):
-            cond_y = np.where(my[:, None] > 0, ly / my[:, None], 0.0)
-        first.append(lx)          # P(r1, t) = P(t) P(r1 | t)
-        second.append(cond_y)     # P(r2 | t)
-        w.append(weight)
-    if w:
-        X, Y, W = np.array(first), np.array(second), np.array(w)
-        # sum over k and t of W_k X[k, t, i] Y[k, t, j], as one matrix product
-        A = (W[:, None, None] * X).reshape(-1, _COLS)
-        joint += A.T @ Y.reshape(-1, _COLS)
+    weight = np.bincount(back.ravel(), weights=prob[idx] * (1.0 - beta[idx]))
+    rest, sw = np.divmod(uniq, 2)
+    rest, y = np.divmod(rest, 55)
+    up, x = np.divmod(rest, 55)
+    # every hand's law in one array, and where each arrangement's two laws are in it: the
+    # first hand's with the second's cards out (its law given t, times P(t)), the second's
+    # with the first's out, given t (a switched ace-ten that is no natural: its law "-1")
+    table, row_of = _law_table(laws)
+    sw = sw.astype(bool)
+    twenty_one = sw & (not rules.switch_blackjack)
+    first = row_of(np.where(full, y, -1), up, np.where(twenty_one & (x == ACE_TEN), -1, x))
+    second = row_of(np.where(full, x, -1), up, np.where(twenty_one & (y == ACE_TEN), -1, y))
+    marginal = table.sum(axis=2)                       # P(t) of each law
+    with np.errstate(invalid="ignore", divide="ignore"):
+        given_t = np.where(marginal[:, :, None] > 0, table / marginal[:, :, None], 0.0)
+    gap = float(np.abs(marginal[first] - marginal[second]).max()) if len(weight) else 0.0
+    # sum over arrangements k and outcomes t of W_k X[k, t, i] Y[k, t, j], on the columns
+    # some law uses, by einsum's own loops: a matrix product here went to the BLAS
+    # threads, which on a busy machine took seconds a cell waiting for each other
+    used = np.flatnonzero(table.any(axis=(0, 1)))
+    for at in range(0, len(weight), 8192):
+        part = slice(at, at + 8192)
+        joint[np.ix_(used, used)] += np.einsum(
+            "k,kti,ktj->ij", weight[part], table[first[part]][:, :, used],
+            given_t[second[part]][:, :, used], optimize=False)
     return natural, joint, values, gap
 
 
