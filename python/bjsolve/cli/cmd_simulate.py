@@ -62,11 +62,6 @@ def add_arguments(parser) -> None:
     g.add_argument("--scheduler", metavar="ADDRESS",
                    help="run the chunks on a Dask cluster (needs the [dask] extra; default: "
                         "local threads)")
-    g.add_argument("--plays", nargs="?", const="all", default=None, action="append",
-                   metavar="SET|FILE",
-                   help="Blackjack Switch: the hands' play indices are not simulated (its "
-                        "hands play the analysis' decisions); 'bjsolve game --preset "
-                        "blackjack-switch --plays' values them (refused here)")
     add_sidebet_arguments(parser)
     common.add_rule_arguments(parser, shoe=False)
     common.add_output_arguments(parser)
@@ -78,10 +73,6 @@ def run(args) -> int:
     rules = common.rules_from_args(args)
     if rules.switch:
         return _run_switch(args, rules)
-    if args.plays is not None:
-        raise common.UsageError("--plays: the hands' play indices of Blackjack Switch "
-                                "(--preset blackjack-switch, where they are refused too); a "
-                                "one-hand game plays its index plays with --indices")
     client = None
     if args.scheduler:
         try:
@@ -140,7 +131,8 @@ _SWITCH_COUNTED = (("indices", None, "--indices"), ("insurance", None, "--insura
                    ("ramp", None, "--ramp"), ("wong_in", None, "--wong-in"),
                    ("wong_out", None, "--wong-out"), ("table_max", None, "--table-max"),
                    ("table_min", 1.0, "--table-min"), ("burn", 1, "--burn"),
-                   ("penetration", None, "--penetration"), ("system", None, "--system"),
+                   ("penetration_given", False, "--penetration"),
+                   ("system", None, "--system"),
                    ("tc_rounding", "floor", "--tc-rounding"),
                    ("decks_estimation", "exact", "--decks-estimation"),
                    ("chunk_rounds", None, "--chunk-rounds"))
@@ -154,10 +146,6 @@ def _run_switch(args, rules) -> int:
         if getattr(args, name, default) != default:
             raise common.UsageError(f"{flag}: not for Blackjack Switch, whose round is its "
                                     f"two hands, played by the analysis' decisions")
-    if args.plays is not None:
-        raise common.UsageError("--plays: the hands' play indices are not simulated for "
-                                "Blackjack Switch (its hands play the analysis' decisions); "
-                                "'bjsolve game --preset blackjack-switch --plays' values them")
     if sidebet_values(args):
         raise common.UsageError("side bets: not for Blackjack Switch")
     if any(getattr(args, name, default) != default for name, default, _ in _SWITCH_COUNTED):

@@ -119,8 +119,8 @@ def _switches_by_tc(solution: SwitchSolution, indices, system, tc_rounding) -> t
     TC_LOW..TC_HIGH, rows of 10^5, or an empty array without indices)."""
     if indices is None or indices is False:
         return None, np.zeros(0, dtype=np.uint8)
-    from ..risk.switch_game import _switch_index_table
-    table = _switch_index_table(indices, solution.rules, system, tc_rounding)
+    from ..risk.switch_game import switch_index_table
+    table = switch_index_table(indices, solution.rules, system, tc_rounding)
     rows = [table.switches_at(solution._deals, solution.switched, float(tc))
             for tc in range(TC_LOW, TC_HIGH + 1)]
     return table, np.ascontiguousarray(np.concatenate(rows).astype(np.uint8))
