@@ -100,6 +100,24 @@ def test_insurance_at_an_index_against_the_counted_game(one_deck):
     assert abs(gain - expected) < 4 * math.sqrt(4 / 52 / rounds)
 
 
+def test_bankroll_paths_of_one_round_are_ruined_by_a_losing_round(forty):
+    # a bankroll of half a unit and paths of one round from a fresh shoe, flat 1 (half a
+    # unit a hand): a path is ruined exactly when the round loses a unit or more, whose
+    # chance the analysis' outcome law gives (the rounds' paths as the classic simulator
+    # runs them: simulation.simulator.ruin_paths)
+    law = forty.outcome_distribution(threads=1)
+    lose = float(law.probabilities[law.values <= -1.0].sum())
+    paths = 20_000
+    run = simulate_switch_shoe(forty, 1000, seed=4, penetration="every-round",
+                               insurance=False, bankroll_trials=(paths, 1, 0.5), threads=2)
+    assert run.ruin.paths == paths and run.ruin.rounds_per_path == 1
+    assert abs(run.ruin.risk_of_ruin - lose) < 4 * math.sqrt(lose * (1 - lose) / paths)
+    # a bankroll no round can lose is never ruined
+    safe = simulate_switch_shoe(forty, 1000, seed=4, insurance=False,
+                                bankroll_trials=(50, 100, 10_000), threads=2)
+    assert safe.ruin.ruined == 0
+
+
 def test_the_same_seed_gives_the_same_result_on_any_number_of_threads(forty):
     kw = dict(penetration=0.7, ramp="-1:1,0:2,1:4", insurance=1, wong_out=-4,
               decks_estimation="half", tc_rounding="round", chunk_rounds=50_000)
@@ -186,6 +204,8 @@ def test_keep_or_switch_indices_at_the_count(forty):
     (dict(seed=-1), ValueError, "seed"),
     (dict(threads=0), ValueError, "threads"),
     (dict(rounds=0), ValueError, "rounds"),
+    (dict(bankroll_trials=(10, 10)), ValueError, "bankroll_trials"),
+    (dict(bankroll_trials=(10, 10, -1)), ValueError, "bankroll"),
 ])
 def test_bad_input_names_the_field(forty, kwargs, error, field):
     kw = dict(rounds=10, seed=1)

@@ -50,6 +50,7 @@ def run_switch_shoe_chunk(
     rounds: int,
     stop: npt.NDArray[np.int8],
     watch_sigint: bool = ...,
+    bankroll: float = ...,
 ) -> tuple[
     npt.NDArray[np.float64],
     npt.NDArray[np.int64],

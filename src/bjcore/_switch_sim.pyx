@@ -31,7 +31,7 @@ from bjcore._counted_shoe cimport (pick_card, true_count_of, tc_bin, still_playi
                                    sigint_received)
 from bjcore._simulate cimport (TC_LOW, TC_HIGH, TC_SPAN, SIM_MAX_CARDS, S_WON, S_WON_SQ,
                                S_BET, S_COUNT, C_ROUNDS, C_PLAYED, C_HANDS, C_SHUFFLES,
-                               C_EXHAUSTED, C_COUNT)
+                               C_EXHAUSTED, C_RUINED, C_COUNT)
 
 # this simulator's salt for the generator's streams (bjcore._rng; bjcore._simulate has its own)
 cdef uint64_t RNG_SALT = <uint64_t>0x3C6EF372FE94F82B
@@ -462,7 +462,7 @@ def run_switch_shoe_chunk(const int32_t[::1] shoe, const uint8_t[::1] switches,
                           const double[::1] tags, const int64_t[::1] iparams,
                           const uint8_t[::1] switches_by_tc, const double[::1] bet_by_tc,
                           uint64_t seed, uint64_t chunk, int64_t rounds, int8_t[::1] stop,
-                          bint watch_sigint=False):
+                          bint watch_sigint=False, double bankroll=0.0):
     """Play ``rounds`` rounds of Blackjack Switch from a counted shoe (module doc) with the
     generator's stream ``chunk`` of ``seed``, from a fresh shuffle: returns (sums, counts,
     tc_counts, tc_sums) as bjcore._simulate.run_chunk does (S_WON, S_WON_SQ, S_BET;
@@ -480,7 +480,8 @@ def run_switch_shoe_chunk(const int32_t[::1] shoe, const uint8_t[::1] switches,
     which the index lines are made: the shoe at that count with the deal's five cards
     out).  The hole card is seen at the round's end.
     ``stop[0] != 0`` ends the chunk early (counts say how far it got); ``watch_sigint``
-    (the main thread only): a Ctrl-C too, setting stop[0] = 2 (the caller raises it)."""
+    (the main thread only): a Ctrl-C too, setting stop[0] = 2 (the caller raises it).
+    ``bankroll`` > 0: the chunk ends at ruin (bankroll + winnings <= 0; C_RUINED set)."""
     if shoe.shape[0] != 10 or tags.shape[0] != 10 or iparams.shape[0] != SW_COUNT:
         raise ValueError(f"run_switch_shoe_chunk: 10 counts, 10 tags, {SW_COUNT} iparams")
     if bet_by_tc.shape[0] != TC_SPAN or stop.shape[0] < 1:
@@ -534,7 +535,7 @@ def run_switch_shoe_chunk(const int32_t[::1] shoe, const uint8_t[::1] switches,
     try:
         with nogil:
             _run_shoe(&t, &d, &iparams[0], &switches_by_tc[0] if indexed else NULL,
-                      &bet_by_tc[0], cut, rounds, &stop[0], watch_sigint,
+                      &bet_by_tc[0], cut, rounds, bankroll, &stop[0], watch_sigint,
                       &out_s[0], &out_c[0], &out_tcc[0, 0], &out_tcs[0, 0], &misses)
     finally:
         free(d.cards)
@@ -548,7 +549,7 @@ cdef inline int deck_true_count(const Deck* d, const int64_t* ip) noexcept nogil
 
 
 cdef void _run_shoe(const Tables* t, Deck* d, const int64_t* ip, const uint8_t* by_tc,
-                    const double* bet_by_tc, int cut, int64_t rounds,
+                    const double* bet_by_tc, int cut, int64_t rounds, double bankroll,
                     volatile int8_t* stop, bint watch_sigint, double* out_s,
                     int64_t* out_c, int64_t* out_tcc, double* out_tcs,
                     int64_t* out_misses) noexcept nogil:
@@ -564,6 +565,7 @@ cdef void _run_shoe(const Tables* t, Deck* d, const int64_t* ip, const uint8_t* 
     cdef int tc, dealt_tc, bucket, a, b, c, e, up, hole, deal, n_hands
     cdef bint switched
     cdef double bet, result, unit, money, won = 0.0, won_sq = 0.0, total_bet = 0.0
+    cdef double cumulative = 0.0
     while done < rounds:
         if (done & 0xFFFF) == 0:
             if stop[0] != 0:
@@ -617,6 +619,11 @@ cdef void _run_shoe(const Tables* t, Deck* d, const int64_t* ip, const uint8_t* 
             total_bet += bet
             played += 1
             hands += n_hands
+            if bankroll > 0.0:
+                cumulative += money
+                if bankroll + cumulative <= 0.0:
+                    out_c[C_RUINED] = 1
+                    break
     out_s[S_WON] = won
     out_s[S_WON_SQ] = won_sq
     out_s[S_BET] = total_bet

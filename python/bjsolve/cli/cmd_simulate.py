@@ -123,7 +123,6 @@ def _small_frequencies_in_digits(by_tc) -> None:
 # the options of the counted shoe game that a Blackjack Switch simulation does not take,
 # as (attribute, its default, the flag)
 _SWITCH_REFUSED = (("other_spots", 0, "--other-spots"), ("spots", 1, "--spots"),
-                   ("bankroll_trials", None, "--bankroll-trials"),
                    ("scheduler", None, "--scheduler"), ("strategy", "basic", "--strategy"))
 # the options that ask for the counted shoe (simulate_switch_shoe) rather than each round
 # from a fresh shoe (simulate_switch): any one of them given
@@ -135,7 +134,8 @@ _SWITCH_COUNTED = (("indices", None, "--indices"), ("insurance", None, "--insura
                    ("system", None, "--system"),
                    ("tc_rounding", "floor", "--tc-rounding"),
                    ("decks_estimation", "exact", "--decks-estimation"),
-                   ("chunk_rounds", None, "--chunk-rounds"))
+                   ("chunk_rounds", None, "--chunk-rounds"),
+                   ("bankroll_trials", None, "--bankroll-trials"))
 
 
 def _run_switch(args, rules) -> int:
@@ -173,7 +173,8 @@ def _run_switch_shoe(args, rules) -> int:
         result = simulate_switch_shoe(
             switch, args.rounds, seed=args.seed, **keywords, wong_out=args.wong_out,
             table_min=args.table_min, table_max=args.table_max,
-            chunk_rounds=args.chunk_rounds or DEFAULT_CHUNK_ROUNDS, progress=update)
+            chunk_rounds=args.chunk_rounds or DEFAULT_CHUNK_ROUNDS, progress=update,
+            bankroll_trials=args.bankroll_trials)
     tables = result.tables(unit=args.unit)
     if args.format in ("csv", "json"):
         tables = result.tables_for_files(args.unit)

@@ -485,22 +485,7 @@ def simulate(rules: Rules | None = None, *, rounds, seed, shoe=None, penetration
                          f"{rounds:,} / {chunk_rounds:,}: give a larger chunk_rounds")
     if threads is not None:
         threads = _whole(threads, "threads", low=1, high=1024)
-    trials = None
-    if bankroll_trials is not None:
-        try:
-            paths, per_path, bankroll = bankroll_trials
-        except (TypeError, ValueError):
-            raise ValueError(f"bankroll_trials must be (paths, rounds per path, bankroll), "
-                             f"got {_show(bankroll_trials)}") from None
-        paths = _whole(paths, "bankroll_trials paths", low=1, high=MAX_ROUNDS)
-        per_path = _whole(per_path, "bankroll_trials rounds per path", low=1, high=MAX_ROUNDS)
-        if paths * per_path > MAX_ROUNDS:
-            raise ValueError(f"bankroll_trials: {paths:,} paths of {per_path:,} rounds is "
-                             f"more than {MAX_ROUNDS:.0e} rounds in all")
-        if not (is_finite_real(bankroll) and bankroll > 0):
-            raise ValueError(f"bankroll_trials bankroll must be a positive number, got "
-                             f"{_show(bankroll)}")
-        trials = (paths, per_path, float(bankroll))
+    trials = checked_bankroll_trials(bankroll_trials)
     plan, settings = build_plan(
         rules, shoe=shoe, penetration=penetration, burn=burn, spots=spots,
         other_spots=other_spots,
@@ -523,16 +508,39 @@ def simulate(rules: Rules | None = None, *, rounds, seed, shoe=None, penetration
                      sidebet=settings.get("sidebet"))
     if trials is not None and not partial:
         try:
-            result = dataclasses.replace(result, ruin=_ruin(plan, seed, trials, threads,
-                                                            client))
+            result = dataclasses.replace(result, ruin=ruin_paths(plan, seed, trials,
+                                                                 threads, client))
         except KeyboardInterrupt:
             # the rounds stand; the bankroll paths are dropped
             result = dataclasses.replace(result, partial=True)
     return result
 
 
-def _ruin(plan, seed, trials, threads, client) -> RuinResult:
-    """The bankroll paths, RUIN_BATCH_PATHS at a time; only the number ruined is kept."""
+def checked_bankroll_trials(bankroll_trials):
+    """None, or (paths, rounds per path, bankroll) checked: whole counts, at most
+    MAX_ROUNDS rounds in all, a positive bankroll."""
+    if bankroll_trials is None:
+        return None
+    try:
+        paths, per_path, bankroll = bankroll_trials
+    except (TypeError, ValueError):
+        raise ValueError(f"bankroll_trials must be (paths, rounds per path, bankroll), "
+                         f"got {_show(bankroll_trials)}") from None
+    paths = _whole(paths, "bankroll_trials paths", low=1, high=MAX_ROUNDS)
+    per_path = _whole(per_path, "bankroll_trials rounds per path", low=1, high=MAX_ROUNDS)
+    if paths * per_path > MAX_ROUNDS:
+        raise ValueError(f"bankroll_trials: {paths:,} paths of {per_path:,} rounds is "
+                         f"more than {MAX_ROUNDS:.0e} rounds in all")
+    if not (is_finite_real(bankroll) and bankroll > 0):
+        raise ValueError(f"bankroll_trials bankroll must be a positive number, got "
+                         f"{_show(bankroll)}")
+    return (paths, per_path, float(bankroll))
+
+
+def ruin_paths(plan, seed, trials, threads, client=None) -> RuinResult:
+    """The bankroll paths of ``trials`` (``checked_bankroll_trials``) of a plan whose
+    ``run`` takes a bankroll (the classic ``GamePlan``, Blackjack Switch's plan),
+    RUIN_BATCH_PATHS at a time; only the number ruined is kept."""
     paths, per_path, bankroll = trials
     ruined = 0
     for first in range(0, paths, RUIN_BATCH_PATHS):

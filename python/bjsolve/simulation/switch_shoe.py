@@ -46,7 +46,9 @@ from .simulator import (
     _tags,
     _whole,
     bets_by_true_count,
+    checked_bankroll_trials,
     cut_card,
+    ruin_paths,
     run_local,
     wonging,
 )
@@ -74,8 +76,6 @@ class SwitchShoePlan:
             watch_sigint: bool = False):
         """(sums, counts, tc_counts, tc_sums) of ``rounds`` rounds of stream ``chunk``."""
         from bjcore import run_switch_shoe_chunk
-        if bankroll:
-            raise ValueError("bankroll: not simulated for Blackjack Switch")
         if stop is None:
             stop = np.zeros(1, dtype=np.int8)
         t, f = self.tables, self.tables.flags
@@ -83,7 +83,7 @@ class SwitchShoePlan:
             t.shoe, t.switches, t.first, t.limits, t.keys, t.actions, f["full"], f["h17"],
             f["push22"], f["das"], f["hit_aces"], f["double_any"], f["switch_blackjack"],
             t.payout, self.tags, self.iparams, self.switches_by_tc, self.bet_by_tc,
-            seed, chunk, rounds, stop, watch_sigint)
+            seed, chunk, rounds, stop, watch_sigint, bankroll)
         if misses:
             raise RuntimeError(f"simulate_switch_shoe: {misses} decisions had no table entry "
                                f"(a bug)")
@@ -199,7 +199,7 @@ def simulate_switch_shoe(switch, rounds, seed: int = 1, *, penetration=0.75, bur
                          ramp=None, wong_in=None, wong_out=None, table_min: float = 1.0,
                          table_max=None, threads: int | None = None,
                          chunk_rounds: int = DEFAULT_CHUNK_ROUNDS,
-                         progress=False) -> SimulationResult:
+                         progress=False, bankroll_trials=None) -> SimulationResult:
     """Simulate ``rounds`` rounds of Blackjack Switch from a counted shoe (module doc).
 
     switch: a ``SwitchSolution`` (its shoe is dealt, its decisions played) or Blackjack
@@ -212,6 +212,9 @@ def simulate_switch_shoe(switch, rounds, seed: int = 1, *, penetration=0.75, bur
         they say at the round's true count (before the deal); deals of no line keep the
         analysis' choice.  None: the analysis' choices.
     plays: refused (the hands' play indices are not simulated).
+    bankroll_trials: (paths, rounds per path, bankroll), as ``simulate`` takes it: that many
+        independent paths from the bankroll (in the ramp's bets), each ended by ruin;
+        ``result.ruin.risk_of_ruin`` the share ruined.
     insurance: None (the index table's insurance index, else never), False (never) or a
         whole true count: both hands insured, half a unit each, at TC >= it.
 
@@ -224,6 +227,7 @@ def simulate_switch_shoe(switch, rounds, seed: int = 1, *, penetration=0.75, bur
                          f"{rounds:,} / {chunk_rounds:,}: give a larger chunk_rounds")
     if threads is not None:
         threads = _whole(threads, "threads", low=1, high=1024)
+    trials = checked_bankroll_trials(bankroll_trials)
     plan, settings = build_switch_plan(
         switch, penetration=penetration, burn=burn, system=system, indices=indices,
         plays=plays, insurance=insurance, decks_estimation=decks_estimation,
@@ -232,7 +236,13 @@ def simulate_switch_shoe(switch, rounds, seed: int = 1, *, penetration=0.75, bur
     specs = [(k, min(chunk_rounds, rounds - k * chunk_rounds))
              for k in range(-(-rounds // chunk_rounds))]
     done, partial = run_local(plan, seed, specs, threads, _progress_reporter(progress, rounds))
-    return _result(merge(done), seed, len(done), partial, settings)
+    result = _result(merge(done), seed, len(done), partial, settings)
+    if trials is not None and not partial:
+        try:
+            result = dataclasses.replace(result, ruin=ruin_paths(plan, seed, trials, threads))
+        except KeyboardInterrupt:       # the rounds stand; the bankroll paths are dropped
+            result = dataclasses.replace(result, partial=True)
+    return result
 
 
 __all__ = ["simulate_switch_shoe", "build_switch_plan", "SwitchShoePlan"]
