@@ -27,9 +27,7 @@ import weakref
 import numpy as np
 
 from ..exact.switch import SwitchSolution, check_switch_rules, solve_switch
-from ..model.ranks import show as _show
 from ..model.rules import Rules
-from ..model.shoe import Shoe
 from ..risk.ramp import checked_insurance
 from .result import TC_HIGH, TC_LOW, SimulationResult, _result, merge
 from .simulator import (
