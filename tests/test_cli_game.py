@@ -266,8 +266,8 @@ GAME_ONLY = {"--bankroll": "exact ruin and certainty equivalent (simulate: --ban
              "--depth-bands": "the exact evaluation's depth bands",
              "--trip-rounds": "the trip ruin's horizon (simulate deals --rounds)",
              "--target-ror": "the bankroll for a lifetime risk, from the exact ruin",
-             "--plays": "Blackjack Switch's play indices (simulate deals Switch rounds off "
-                        "a fresh shoe by the analysis' decisions, uncounted)"}
+             "--plays": "Blackjack Switch's play indices (simulate plays Switch's hands "
+                        "by the analysis' decisions)"}
 SIMULATE_ONLY = {"--rounds": "rounds dealt", "--seed": "the generator", "--chunk-rounds":
                  "seeded chunks", "--scheduler": "a Dask cluster", "--bankroll-trials":
                  "simulated ruin paths", "--other-spots": "other players' spots (game: "

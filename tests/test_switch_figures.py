@@ -436,7 +436,7 @@ def test_command_line_figures_and_refusals():
     assert insured["mean"] - figures["mean"] == pytest.approx(2 / 13 * (4 / 13 - 9 / 26),
                                                               abs=1e-12)
     for argv in (["risk", "--spots", "2"],
-                 ["simulate", "--ramp", "1:1,2:2"], ["simulate", "--indices"],
+                 ["simulate", "--spots", "2"], ["simulate", "--plays"],
                  ["eor", "--infinite"], ["counts"]):
         assert main([argv[0], "--preset", "blackjack-switch", *argv[1:]],
                     out=io.StringIO()) == 2, argv

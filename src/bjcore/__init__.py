@@ -32,7 +32,9 @@ The simulator and the risk kernel
     ``run_chunk``, ``game_kinds``, ``random_integers``, ``MAX_CARDS``, ``STOP_SIGINT``: the
     compiled simulator (a chunk of rounds, its game kinds, its random stream, the largest
     shoe, the status of a chunk stopped by Ctrl-C); ``run_switch_chunk``: the same for
-    Blackjack Switch; ``killed_rounds``: the trip-ruin recursion's rounds by the barrier.
+    Blackjack Switch, each round from a fresh shoe; ``run_switch_shoe_chunk``,
+    ``SWITCH_SHOE_PARAMS``: Blackjack Switch from a counted shoe (and the length of its
+    parameters); ``killed_rounds``: the trip-ruin recursion's rounds by the barrier.
 
 Memory
     ``release_memory()``: free the kernels' recycled blocks and give malloc's kept memory
@@ -68,7 +70,8 @@ _EXPORTS = {
     # the simulator and the risk kernel
     "run_chunk": "_simulate", "game_kinds": "_simulate", "random_integers": "_simulate",
     "MAX_CARDS": "_simulate", "STOP_SIGINT": "_simulate",
-    "run_switch_chunk": "_switch_sim", "killed_rounds": "_ruin",
+    "run_switch_chunk": "_switch_sim", "run_switch_shoe_chunk": "_switch_sim",
+    "SWITCH_SHOE_PARAMS": "_switch_sim", "killed_rounds": "_ruin",
     # memory
     "recycled_bytes": "_memo", "tune_allocator": "_core", "keeps_freed_memory": "_core",
 }
@@ -83,7 +86,7 @@ __all__ = [
     "RoundLaws", "SpotMoments",
     "split_moment_jobs", "second_moments", "split_moment_law", "round_second_moments",
     "run_chunk", "game_kinds", "random_integers", "MAX_CARDS", "STOP_SIGINT",
-    "run_switch_chunk", "killed_rounds",
+    "run_switch_chunk", "run_switch_shoe_chunk", "SWITCH_SHOE_PARAMS", "killed_rounds",
     "release_memory", "recycled_bytes", "tune_allocator", "keeps_freed_memory",
 ]
 
@@ -146,4 +149,6 @@ if TYPE_CHECKING:  # the names as type checkers see them (and stubtest, the runt
     from ._split_moments import second_moments as second_moments
     from ._split_moments import split_moment_jobs as split_moment_jobs
     from ._split_moments import split_moment_law as split_moment_law
+    from ._switch_sim import SWITCH_SHOE_PARAMS as SWITCH_SHOE_PARAMS
     from ._switch_sim import run_switch_chunk as run_switch_chunk
+    from ._switch_sim import run_switch_shoe_chunk as run_switch_shoe_chunk

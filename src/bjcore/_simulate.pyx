@@ -38,16 +38,14 @@ The loop touches no Python object and runs without the GIL.
 from libc.stdint cimport uint64_t, uint32_t, int8_t, int16_t, int32_t, int64_t
 from libc.stdlib cimport malloc, free
 
-cdef extern from "Python.h":
-    # true (once) when SIGINT arrived since the last look, in the main thread only; it takes
-    # the signal without running Python's handler (the caller re-raises it)
-    int PyOS_InterruptOccurred()
-
 import numpy as np
 
 from bjcore._defs cimport (RuleParams, ACT_STAND, ACT_HIT, ACT_DOUBLE, ACT_SPLIT, ACT_SURRENDER,
                            KIND_START, KIND_LATER, KIND_SPLIT)
 from bjcore._rules cimport ShoeParams, decode_rules, decode_counts
+# the counted shoe's arithmetic, shared with Blackjack Switch's simulator (bjcore._switch_sim)
+from bjcore._counted_shoe cimport (pick_card, true_count_of, tc_bin, still_playing,
+                                   sigint_received)
 
 # kinds of decision in the decision table: the classic three (_defs), then the games'
 cdef enum:
@@ -221,10 +219,8 @@ cdef inline int draw(Sim* s) noexcept nogil:
         s.seen = 0
         if s.suits_678 or s.suits_777 or s.suits_natural:
             reset_suits(s)
-    j = s.pos + <int>below(&s.rng, <uint32_t>(s.n_cards - s.pos))
-    c = s.deck[j]
-    s.deck[j] = s.deck[s.pos]
-    s.deck[s.pos] = c
+    j = pick_card(&s.rng, s.deck, s.n_cards, s.pos)
+    c = s.deck[s.pos]
     if s.kinds != NULL:          # the kinds move with their cards
         kind = s.kinds[j]
         s.kinds[j] = s.kinds[s.pos]
@@ -246,41 +242,13 @@ cdef inline int seen_draw(Sim* s) noexcept nogil:
     return c
 
 
-cdef inline int floor_int(double x) noexcept nogil:
-    """floor(x) as an int without a libm call (|x| is clamped to a million first)."""
-    cdef int i
-    if x < -1000000.0:
-        return -1000000
-    if x > 1000000.0:
-        return 1000000
-    i = <int>x                    # truncates toward zero
-    return i - 1 if x < i else i
-
-
 cdef inline int true_count(Sim* s) noexcept nogil:
-    """The integer true count: running count over the decks not yet seen (exact, or
-    estimated to the half or whole deck), rounded by the chosen convention."""
-    cdef int unseen = s.n_cards - s.seen
-    cdef int estimate
-    cdef double tc
+    """The integer true count of the cards seen (bjcore._counted_shoe.true_count_of); an
+    infinite shoe has none (0)."""
     if s.infinite:
         return 0
-    if unseen < 1:
-        unseen = 1
-    # (one division of whole numbers: a true count that is exactly whole stays whole)
-    if s.tc_method == 0:
-        tc = s.rc * s.deck_cards / (unseen * s.tag_scale)
-    elif s.tc_method == 1:
-        estimate = (unseen + s.deck_cards // 4) // (s.deck_cards // 2)   # half decks
-        tc = s.rc * 2.0 / ((estimate if estimate > 0 else 1) * s.tag_scale)
-    else:
-        estimate = (unseen + s.deck_cards // 2) // s.deck_cards          # whole decks
-        tc = s.rc / ((estimate if estimate > 0 else 1) * s.tag_scale)
-    if s.rounding == 0:
-        return floor_int(tc)
-    if s.rounding == 1:
-        return -floor_int(-tc) if tc < 0 else floor_int(tc)
-    return floor_int(tc + 0.5)
+    return true_count_of(s.rc, s.n_cards - s.seen, s.tc_method, s.deck_cards, s.tag_scale,
+                         s.rounding)
 
 
 cdef inline int current_true_count(Sim* s) noexcept nogil:
@@ -496,10 +464,6 @@ cdef double natural_net(Sim* s, double value, double payout) noexcept nogil:
     if ace_suit == 2 and ten_suit == 2:
         return s.rules.diamond_blackjack_payout
     return value
-
-
-cdef int sigint_received() noexcept with gil:
-    return PyOS_InterruptOccurred()
 
 
 cdef enum:
@@ -803,16 +767,8 @@ cdef void _run(Sim* s, const int64_t* ip, const double* dp, const int32_t* key_o
             playing = not wong_in_set
         # ---- the bet, from the count before the round ----
         tc = true_count(s)
-        if playing and wong_out_set and tc < wong_out:
-            playing = False
-        elif not playing and wong_in_set and tc >= wong_in:
-            playing = True
-        bucket = tc
-        if bucket < TC_LOW:
-            bucket = TC_LOW
-        elif bucket > TC_HIGH:
-            bucket = TC_HIGH
-        bucket -= TC_LOW
+        playing = still_playing(playing, tc, wong_in_set, wong_in, wong_out_set, wong_out)
+        bucket = tc_bin(tc, TC_LOW, TC_HIGH)
         bet = bet_by_tc[bucket] if playing else 0.0
 
         # ---- the deal: one card each, upcard, second card each, hole card ----

@@ -120,33 +120,82 @@ def _small_frequencies_in_digits(by_tc) -> None:
     by_tc.values = values
 
 
-# the options of the counted shoe game that a Blackjack Switch simulation does not take
-# (its rounds are dealt off the top of a fresh shoe, flat one unit a hand), as
-# (attribute, its default, the flag)
-_SWITCH_REFUSED = (("indices", None, "--indices"), ("insurance", None, "--insurance"),
+# the options of the counted shoe game that a Blackjack Switch simulation does not take,
+# as (attribute, its default, the flag)
+_SWITCH_REFUSED = (("other_spots", 0, "--other-spots"), ("spots", 1, "--spots"),
+                   ("scheduler", None, "--scheduler"), ("strategy", "basic", "--strategy"))
+# the options that ask for the counted shoe (simulate_switch_shoe) rather than each round
+# from a fresh shoe (simulate_switch): any one of them given
+_SWITCH_COUNTED = (("indices", None, "--indices"), ("insurance", None, "--insurance"),
                    ("ramp", None, "--ramp"), ("wong_in", None, "--wong-in"),
-                   ("wong_out", None, "--wong-out"), ("other_spots", 0, "--other-spots"),
-                   ("spots", 1, "--spots"), ("bankroll_trials", None, "--bankroll-trials"),
-                   ("scheduler", None, "--scheduler"), ("table_max", None, "--table-max"),
-                   ("burn", 1, "--burn"), ("penetration", 0.75, "--penetration"))
+                   ("wong_out", None, "--wong-out"), ("table_max", None, "--table-max"),
+                   ("table_min", 1.0, "--table-min"), ("burn", 1, "--burn"),
+                   ("penetration_given", False, "--penetration"),
+                   ("system", None, "--system"),
+                   ("tc_rounding", "floor", "--tc-rounding"),
+                   ("decks_estimation", "exact", "--decks-estimation"),
+                   ("chunk_rounds", None, "--chunk-rounds"),
+                   ("bankroll_trials", None, "--bankroll-trials"))
 
 
 def _run_switch(args, rules) -> int:
+    """Blackjack Switch: with a counted option (_SWITCH_COUNTED), the counted shoe
+    (bjsolve.simulation.switch_shoe); else each round from a fresh shoe against the
+    analysis' EV (bjsolve.simulation.switch)."""
+    for name, default, flag in _SWITCH_REFUSED:
+        if getattr(args, name, default) != default:
+            raise common.UsageError(f"{flag}: not for Blackjack Switch, whose round is its "
+                                    f"two hands, played by the analysis' decisions")
+    if sidebet_values(args):
+        raise common.UsageError("side bets: not for Blackjack Switch")
+    if any(getattr(args, name, default) != default for name, default, _ in _SWITCH_COUNTED):
+        return _run_switch_shoe(args, rules)
+    return _run_switch_fresh(args, rules)
+
+
+def _run_switch_shoe(args, rules) -> int:
+    """Blackjack Switch dealt from a counted shoe, reported as the classic simulation."""
+    import dataclasses
+
+    from ..exact.switch import solve_switch
+    from ..simulation.simulator import DEFAULT_CHUNK_ROUNDS, bets_by_true_count, wonging
+    from ..simulation.switch_shoe import simulate_switch_shoe
+    if rules.infinite:
+        raise common.UsageError("--infinite: a counted shoe needs a finite shoe (--decks)")
+    keywords = simulate_keywords(args)
+    for name in ("spots", "strategy"):
+        keywords.pop(name)
+    # the betting checked before the analysis is solved (seconds)
+    bets_by_true_count(args.ramp, args.table_min, args.table_max)
+    wonging(args.wong_in, args.wong_out)
+    switch = solve_switch(rules, threads=args.threads)
+    with common.progress(args, total=args.rounds, label="simulate") as update:
+        result = simulate_switch_shoe(
+            switch, args.rounds, seed=args.seed, **keywords, wong_out=args.wong_out,
+            table_min=args.table_min, table_max=args.table_max,
+            chunk_rounds=args.chunk_rounds or DEFAULT_CHUNK_ROUNDS, progress=update,
+            bankroll_trials=args.bankroll_trials)
+    tables = result.tables(unit=args.unit)
+    if args.format in ("csv", "json"):
+        tables = result.tables_for_files(args.unit)
+    else:
+        _small_frequencies_in_digits(tables[1])
+    tables[1] = dataclasses.replace(
+        tables[1], title="Result by true count (per unit bet, played rounds)")
+    common.emit(tables, args)
+    return 130 if result.partial else 0
+
+
+def _run_switch_fresh(args, rules) -> int:
     """Blackjack Switch: the real round played by the analysis' decisions in the compiled
-    simulator (bjsolve.simulation.switch), against the analysis' EV."""
+    simulator (bjsolve.simulation.switch), each round from a fresh shoe, against the
+    analysis' EV."""
     import numpy as np
 
     from ..exact.switch import solve_switch
     from ..output.table import Table
     from ..output.table import table_notes as _notes
     from ..simulation.switch import simulate_switch
-    for name, default, flag in _SWITCH_REFUSED:
-        if getattr(args, name, default) != default:
-            raise common.UsageError(f"{flag}: not for Blackjack Switch, whose simulation "
-                                    f"deals each round off the top of a fresh shoe, flat "
-                                    f"one unit a hand, by the analysis' decisions")
-    if sidebet_values(args):
-        raise common.UsageError("side bets: not for Blackjack Switch")
     switch = solve_switch(rules, threads=args.threads)
     sim = simulate_switch(switch, int(args.rounds), seed=args.seed, threads=args.threads)
     z = (sim.mean - switch.expected_value) / sim.standard_error if sim.standard_error else 0.0

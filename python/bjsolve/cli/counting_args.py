@@ -215,6 +215,16 @@ class CountedGroups(NamedTuple):
     betting: argparse._ArgumentGroup
 
 
+class StoreGiven(argparse.Action):
+    """Store the flag's value and note that it was given (``<dest>_given``, absent
+    otherwise): simulate tells a Blackjack Switch counted shoe asked for by --penetration
+    from the fresh-shoe simulation so, whatever penetration is given."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        setattr(namespace, self.dest, values)
+        setattr(namespace, f"{self.dest}_given", True)
+
+
 def _penetration_every_round(text: str):
     return penetration_value(text, every_round=True)
 
@@ -228,7 +238,7 @@ def add_counted_game_arguments(parser, *, command: str) -> CountedGroups:
                          f"{command!r}")
     add_system_argument(parser)
     g = parser.add_argument_group("the counted game")
-    g.add_argument("--penetration", default=0.75, metavar="P",
+    g.add_argument("--penetration", default=0.75, metavar="P", action=StoreGiven,
                    type=_penetration_every_round if command == "simulate"
                    else penetration_value,
                    help=_PENETRATION_HELP[command])

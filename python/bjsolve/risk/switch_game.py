@@ -97,7 +97,7 @@ def _largest_remainders(x: np.ndarray, total: int) -> np.ndarray:
     return out
 
 
-def _switch_index_table(indices, rules, system, tc_rounding):
+def switch_index_table(indices, rules, system, tc_rounding):
     """The keep-or-switch indices a counted game plays: a ``SwitchIndexTable`` of these
     rules and count (itself), True or "all" (every line of ``switch_indices``), or a
     whole number N (its N lines of largest gain), also as the command line gives them
@@ -207,7 +207,7 @@ class SwitchRound(_Game):
             raise ValueError(f"curvature must be 'count' or 'band', got {str(curvature)[:30]!r}")
         # keep-or-switch indices: the counter's choice per deal at each cell's true count
         self.switch_indices = (None if indices is None else
-                               _switch_index_table(indices, rules, system,
+                               switch_index_table(indices, rules, system,
                                                    options.get("tc_rounding", "floor")))
         # the hands' play indices: the frozen decisions with the lines that depart at each
         # cell's count (``bjsolve.risk.switch_plays``)
@@ -424,4 +424,4 @@ class SwitchRound(_Game):
             "swap (an approximation of the cards a switch round takes)")
 
 
-__all__ = ["PAGES_COUNTING_REFUSAL", "SwitchRound"]
+__all__ = ["PAGES_COUNTING_REFUSAL", "SwitchRound", "switch_index_table"]

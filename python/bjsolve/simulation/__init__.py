@@ -12,6 +12,7 @@ _EXPORTS = {
     "build_plan": "simulator",
     "SimulationResult": "result",
     "GamePlan": "game_plan",
+    "simulate_switch_shoe": "switch_shoe",
 }
 
 __all__ = list(_EXPORTS)
@@ -21,3 +22,4 @@ if TYPE_CHECKING:  # the names as type checkers see them
     from .game_plan import GamePlan
     from .result import SimulationResult
     from .simulator import build_plan, simulate
+    from .switch_shoe import simulate_switch_shoe

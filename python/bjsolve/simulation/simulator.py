@@ -162,6 +162,82 @@ def _tags(system):
     return tags
 
 
+def cut_card(penetration: float | str, n_cards: int, round_cards: int, infinite: bool,
+             dealt: str) -> int:
+    """The cut card: the cards dealt before a round is the last of the shoe (0: a fresh
+    shuffle before every round; an infinite shoe has none), from ``penetration`` (a
+    fraction of the shoe, a number of cards or 'every-round'), for rounds of
+    ``round_cards`` cards (``dealt``: what they are dealt to, for the messages)."""
+    if infinite:
+        return 0
+    if isinstance(penetration, str):
+        if penetration != "every-round":
+            raise ValueError(f"penetration must be {PENETRATION_FORMS}, got {_show(penetration)}")
+        return 0
+    if isinstance(penetration, bool) or not isinstance(penetration, numbers.Real):
+        raise TypeError(f"penetration must be {PENETRATION_FORMS}, got {_show(penetration)}")
+    if not is_finite_real(penetration):
+        raise ValueError(f"penetration must be {PENETRATION_FORMS}, got {_show(penetration)}")
+    if isinstance(penetration, numbers.Integral) or penetration > 1:
+        if penetration != int(penetration):
+            raise ValueError(f"penetration in cards must be whole, got {_show(penetration)}")
+        cut = int(penetration)
+    elif 0 < penetration <= 1:
+        cut = int(round(penetration * n_cards))
+    else:
+        raise ValueError(f"penetration must be {PENETRATION_FORMS}, got {_show(penetration)}")
+    if cut > n_cards - round_cards:
+        raise ValueError(f"penetration {_show(penetration)} ({cut} cards) goes beyond the "
+                         f"{n_cards}-card shoe: the cut card must leave at least one round "
+                         f"({round_cards} cards for {dealt}) behind it")
+    if cut < 1 + round_cards:
+        raise ValueError(f"penetration {_show(penetration)} ({cut} cards) is below one "
+                         f"round's cards ({round_cards} after the burn card); for a fresh "
+                         f"shoe every round say penetration='every-round'")
+    return cut
+
+
+def bets_by_true_count(ramp, table_min, table_max) -> tuple:
+    """(the ramp's steps [(true count, bet)], empty for flat betting; the bet at each true
+    count TC_LOW..TC_HIGH): the ramp (None: flat at ``table_min``) within the table's
+    limits (a bet of 0 sits the round out)."""
+    steps = [] if ramp is None else list(parse_ramp(ramp).points)   # None: flat betting
+    # the table limits are bets, in the ramp's units and range: a 1e308-unit bet overflowed
+    # the sums of squared results (mean and SD NaN), a 1e-300 one underflowed them
+    if not (is_finite_real(table_min) and MIN_BET <= table_min <= MAX_BET):
+        raise ValueError(f"table_min must be a bet from {MIN_BET:g} to {MAX_BET:,} units, "
+                         f"got {_show(table_min)}")
+    if table_max is not None and not (is_finite_real(table_max) and table_max >= table_min):
+        raise ValueError(f"table_max must be a number >= table_min ({table_min:g}), "
+                         f"got {_show(table_max)}")
+    bets = np.empty(TC_HIGH - TC_LOW + 1)
+    for i, tc in enumerate(range(TC_LOW, TC_HIGH + 1)):
+        bet = float(table_min)
+        if steps:
+            bet = steps[0][1]
+            for c, b in steps:
+                if c <= tc:
+                    bet = b
+            if bet > 0:
+                bet = max(bet, float(table_min))
+        if table_max is not None:
+            bet = min(bet, float(table_max))
+        bets[i] = bet
+    return steps, bets
+
+
+def wonging(wong_in, wong_out) -> tuple:
+    """(wong_in, wong_out) checked: whole true counts or None; wong_in alone plays
+    exactly at counts >= wong_in; wong_out not above wong_in."""
+    wong_in = _int_or_none(wong_in, "wong_in")
+    wong_out = _int_or_none(wong_out, "wong_out")
+    if wong_in is not None and wong_out is None:
+        wong_out = wong_in   # play exactly while the count is at least wong_in
+    if wong_in is not None and wong_out > wong_in:
+        raise ValueError(f"wong_out ({wong_out:+d}) must not be above wong_in ({wong_in:+d})")
+    return wong_in, wong_out
+
+
 # ---- the public entry point ------------------------------------------------------------------
 
 def _count_convention(rules: Rules, tags, counts, infinite: bool) -> tuple:
@@ -224,67 +300,14 @@ def build_plan(rules: Rules, *, shoe=None, penetration: float | str = 0.75, burn
     round_cards = 2 * (n_spots + 1)
     if n_cards < round_cards + 1:
         raise ValueError(f"shoe: {n_cards} cards cannot deal one round to {n_spots} spots")
-    if infinite:
-        cut = 0
-    elif isinstance(penetration, str):
-        if penetration != "every-round":
-            raise ValueError(f"penetration must be {PENETRATION_FORMS}, got {_show(penetration)}")
-        cut = 0
-    elif isinstance(penetration, bool) or not isinstance(penetration, numbers.Real):
-        raise TypeError(f"penetration must be {PENETRATION_FORMS}, got {_show(penetration)}")
-    elif not is_finite_real(penetration):
-        raise ValueError(f"penetration must be {PENETRATION_FORMS}, got {_show(penetration)}")
-    else:
-        if isinstance(penetration, numbers.Integral) or penetration > 1:
-            if penetration != int(penetration):
-                raise ValueError(f"penetration in cards must be whole, got {_show(penetration)}")
-            cut = int(penetration)
-        elif 0 < penetration <= 1:
-            cut = int(round(penetration * n_cards))
-        else:
-            raise ValueError(f"penetration must be {PENETRATION_FORMS}, "
-                             f"got {_show(penetration)}")
-        if cut > n_cards - round_cards:
-            raise ValueError(f"penetration {_show(penetration)} ({cut} cards) goes beyond the "
-                             f"{n_cards}-card shoe: the cut card must leave at least one round "
-                             f"({round_cards} cards for {n_spots} spots) behind it")
-        if cut < 1 + round_cards:
-            raise ValueError(f"penetration {_show(penetration)} ({cut} cards) is below one "
-                             f"round's cards ({round_cards} after the burn card); for a fresh "
-                             f"shoe every round say penetration='every-round'")
+    cut = cut_card(penetration, n_cards, round_cards, infinite, f"{n_spots} spots")
     decks_estimation = _choice(decks_estimation, "decks_estimation", DECKS_ESTIMATIONS)
     tc_rounding = _choice(tc_rounding, "tc_rounding", TC_ROUNDINGS)
     system = "hilo" if system is None else system
     tags = _tags(system)
     deck_cards, tag_scale, run_tags = _count_convention(rules, tags, counts, infinite)
-    steps = [] if ramp is None else list(parse_ramp(ramp).points)   # None: flat betting
-    # the table limits are bets, in the ramp's units and range: a 1e308-unit bet overflowed
-    # the sums of squared results (mean and SD NaN), a 1e-300 one underflowed them
-    if not (is_finite_real(table_min) and MIN_BET <= table_min <= MAX_BET):
-        raise ValueError(f"table_min must be a bet from {MIN_BET:g} to {MAX_BET:,} units, "
-                         f"got {_show(table_min)}")
-    if table_max is not None and not (is_finite_real(table_max) and table_max >= table_min):
-        raise ValueError(f"table_max must be a number >= table_min ({table_min:g}), "
-                         f"got {_show(table_max)}")
-    wong_in = _int_or_none(wong_in, "wong_in")
-    wong_out = _int_or_none(wong_out, "wong_out")
-    if wong_in is not None and wong_out is None:
-        wong_out = wong_in   # play exactly while the count is at least wong_in
-    if wong_in is not None and wong_out > wong_in:
-        raise ValueError(f"wong_out ({wong_out:+d}) must not be above wong_in ({wong_in:+d})")
-    bets = np.empty(TC_HIGH - TC_LOW + 1)
-    for i, tc in enumerate(range(TC_LOW, TC_HIGH + 1)):
-        bet = float(table_min)
-        if steps:
-            bet = steps[0][1]
-            for c, b in steps:
-                if c <= tc:
-                    bet = b
-            if bet > 0:
-                bet = max(bet, float(table_min))
-        if table_max is not None:
-            bet = min(bet, float(table_max))
-        bets[i] = bet
+    steps, bets = bets_by_true_count(ramp, table_min, table_max)
+    wong_in, wong_out = wonging(wong_in, wong_out)
 
     side = _side_bet_tables(rules, counts, infinite, sidebet, sidebet_paytable,
                             sidebet_threshold, sidebet_units)
@@ -462,22 +485,7 @@ def simulate(rules: Rules | None = None, *, rounds, seed, shoe=None, penetration
                          f"{rounds:,} / {chunk_rounds:,}: give a larger chunk_rounds")
     if threads is not None:
         threads = _whole(threads, "threads", low=1, high=1024)
-    trials = None
-    if bankroll_trials is not None:
-        try:
-            paths, per_path, bankroll = bankroll_trials
-        except (TypeError, ValueError):
-            raise ValueError(f"bankroll_trials must be (paths, rounds per path, bankroll), "
-                             f"got {_show(bankroll_trials)}") from None
-        paths = _whole(paths, "bankroll_trials paths", low=1, high=MAX_ROUNDS)
-        per_path = _whole(per_path, "bankroll_trials rounds per path", low=1, high=MAX_ROUNDS)
-        if paths * per_path > MAX_ROUNDS:
-            raise ValueError(f"bankroll_trials: {paths:,} paths of {per_path:,} rounds is "
-                             f"more than {MAX_ROUNDS:.0e} rounds in all")
-        if not (is_finite_real(bankroll) and bankroll > 0):
-            raise ValueError(f"bankroll_trials bankroll must be a positive number, got "
-                             f"{_show(bankroll)}")
-        trials = (paths, per_path, float(bankroll))
+    trials = checked_bankroll_trials(bankroll_trials)
     plan, settings = build_plan(
         rules, shoe=shoe, penetration=penetration, burn=burn, spots=spots,
         other_spots=other_spots,
@@ -500,16 +508,39 @@ def simulate(rules: Rules | None = None, *, rounds, seed, shoe=None, penetration
                      sidebet=settings.get("sidebet"))
     if trials is not None and not partial:
         try:
-            result = dataclasses.replace(result, ruin=_ruin(plan, seed, trials, threads,
-                                                            client))
+            result = dataclasses.replace(result, ruin=ruin_paths(plan, seed, trials,
+                                                                 threads, client))
         except KeyboardInterrupt:
             # the rounds stand; the bankroll paths are dropped
             result = dataclasses.replace(result, partial=True)
     return result
 
 
-def _ruin(plan, seed, trials, threads, client) -> RuinResult:
-    """The bankroll paths, RUIN_BATCH_PATHS at a time; only the number ruined is kept."""
+def checked_bankroll_trials(bankroll_trials):
+    """None, or (paths, rounds per path, bankroll) checked: whole counts, at most
+    MAX_ROUNDS rounds in all, a positive bankroll."""
+    if bankroll_trials is None:
+        return None
+    try:
+        paths, per_path, bankroll = bankroll_trials
+    except (TypeError, ValueError):
+        raise ValueError(f"bankroll_trials must be (paths, rounds per path, bankroll), "
+                         f"got {_show(bankroll_trials)}") from None
+    paths = _whole(paths, "bankroll_trials paths", low=1, high=MAX_ROUNDS)
+    per_path = _whole(per_path, "bankroll_trials rounds per path", low=1, high=MAX_ROUNDS)
+    if paths * per_path > MAX_ROUNDS:
+        raise ValueError(f"bankroll_trials: {paths:,} paths of {per_path:,} rounds is "
+                         f"more than {MAX_ROUNDS:.0e} rounds in all")
+    if not (is_finite_real(bankroll) and bankroll > 0):
+        raise ValueError(f"bankroll_trials bankroll must be a positive number, got "
+                         f"{_show(bankroll)}")
+    return (paths, per_path, float(bankroll))
+
+
+def ruin_paths(plan, seed, trials, threads, client=None) -> RuinResult:
+    """The bankroll paths of ``trials`` (``checked_bankroll_trials``) of a plan whose
+    ``run`` takes a bankroll (the classic ``GamePlan``, Blackjack Switch's plan),
+    RUIN_BATCH_PATHS at a time; only the number ruined is kept."""
     paths, per_path, bankroll = trials
     ruined = 0
     for first in range(0, paths, RUIN_BATCH_PATHS):
