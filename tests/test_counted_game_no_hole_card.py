@@ -116,7 +116,11 @@ def test_the_fundamental_theorem_holds_for_a_game_with_no_hole_card(rules):
     assert float(g.frequency @ g.edge) == pytest.approx(want, abs=1e-12)
     dist = full.outcome_distribution(g.chart, after_double="basic")
     second = float(g.frequency @ (g.variance + g.edge ** 2))
-    assert second == pytest.approx(dist.variance + dist.mean ** 2, abs=1e-12)
+    # (the pmf's: the counted game's laws combine a resplit's hands, the full shoe's
+    # anchor too, as in the classic counted game; outcome_distribution's variance is the
+    # exact one, a little lower)
+    assert second == pytest.approx(dist.pmf_variance + dist.mean ** 2, abs=1e-12)
+    assert 0.0 <= dist.pmf_variance - dist.variance < 1e-3
     if rules is PONTOON:
         notes = " ".join(g.notes())
         assert "(OBBO)" in notes and "paid at once, before the second card" in notes

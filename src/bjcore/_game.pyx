@@ -135,7 +135,8 @@ def bind_stop(token):
 cdef extern from "game_law.h" namespace "bjgame" nogil:
     int walk_round_law(ValueWalk* w, int c1, int c2, vector[double]* values,
                        vector[double]* probs, vector[int]* outcomes, vector[int]* results,
-                       long* combined, double* gap, size_t* entries)
+                       long* combined, double* gap, size_t* entries, int want_moments,
+                       double* m2_fix, long* moments_inexact, double* moments_mean_gap)
     int walk_start_laws(ValueWalk* w, const vector[int]& firsts, const vector[int]& seconds,
                         vector[double]* values, vector[double]* probs,
                         vector[int]* outcomes, vector[int]* results, vector[size_t]* starts)
@@ -514,20 +515,29 @@ cdef class GameEngine:
                         [outcomes[k] for k in range(a, b)], [results[k] for k in range(a, b)]))
         return out
 
-    def round_law_entries(self, int c1=-1, int c2=-1):
+    def round_law_entries(self, int c1=-1, int c2=-1, bint moments=False):
         """The law of one round's net result against this key, playing this engine's
         decisions (its solve's, or its frozen policy): ``game_law.h``.  c1, c2 (ranks
         1..10): the round after those two player cards (for tests); default: the whole
         round.  Returns (values, probs, outcomes, results, combined splits, largest gap
-        between split hands' dealer marginals, law entries held): entry i has chance
-        probs[i], dealer outcome outcomes[i] (0..4: 17..21, 5 natural, 6 22, 7 over 22)
-        and net result values[results[i]] (unconditioned).  Dealer outcomes with no
-        entries are left out; bjsolve.exact.game_law arranges these as arrays."""
+        between split hands' dealer marginals, law entries held, m2_fix, inexact,
+        mean_gap): entry i has chance probs[i], dealer outcome outcomes[i] (0..4: 17..21,
+        5 natural, 6 22, 7 over 22) and net result values[results[i]] (unconditioned).
+        Dealer outcomes with no entries are left out; bjsolve.exact.game_law arranges these
+        as arrays.  moments: also the exact second moment of every combined split that
+        may make 3-4 hands where it can be made (``game_split_moments.h``): m2_fix[t] (8
+        numbers) is what the round's E[S^2 ; dealer outcome t] adds to the law's own,
+        inexact the combined splits whose variance stays the combination's (all of them
+        without ``moments``), mean_gap the largest gap between such a split's exact
+        E[S ; t] and its law's (a check)."""
         cdef vector[double] values, probs
         cdef vector[int] outcomes, results
         cdef long combined = 0
         cdef double gap = 0.0
         cdef size_t entries = 0
+        cdef double m2_fix[8]
+        cdef long inexact = 0
+        cdef double mean_gap = 0.0
         cdef int status
         if c1 != -1 or c2 != -1:
             if not (1 <= c1 <= 10 and 1 <= c2 <= 10):
@@ -539,7 +549,8 @@ cdef class GameEngine:
         self.arm()
         with nogil:
             status = walk_round_law(self.walk, c1, c2, &values, &probs, &outcomes,
-                                    &results, &combined, &gap, &entries)
+                                    &results, &combined, &gap, &entries, moments, m2_fix,
+                                    &inexact, &mean_gap)
         self.check(status)
         return (list(values), list(probs), list(outcomes), list(results), combined, gap,
-                entries)
+                entries, [m2_fix[t] for t in range(8)], inexact, mean_gap)

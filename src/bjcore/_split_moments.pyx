@@ -24,8 +24,8 @@ every second-card stage first, then the bodies in any order, then the dealer, an
 body may move after the dealer.  For one pair of hands (i, k) the other hands' bodies
 drop out, and their second cards are unseen cards removed from the shoe: a free one
 (drawn after the limit) changes no law; one known to be no pair card is removed by the
-solver's recursion (``remove_unknown`` below, as X_{a,b}, N_{a,b} in docs/algorithms.md
-"Splitting"):
+solver's recursion (``pm_removals`` of split_pair_moments.h, as X_{a,b}, N_{a,b} in
+docs/algorithms.md "Splitting"):
 
     law(shoe less an unknown non-pair card) = (law(shoe) - g law(shoe less a pair card)) / (1 - g)
 
@@ -33,7 +33,8 @@ with g the chance that the unknown card is a pair card.  So the moments of a pai
 are needed only for a pair cards gone (a = 0 .. 2M - 4) and each hand's second card known
 non-pair (N) or free (F): one exact two-hand pass per a (the tree of a split hand's play
 and the dealer memo of ``RoundLaws``), each hand's reach with and without the pair card as
-its second card.  The patterns of hands and their weights are the solver's.
+its second card.  The patterns of hands and their weights are the solver's (the removals
+and the patterns: split_pair_moments.h, shared with the games' game_split_moments.h).
 
 Threads: each split (dealer key, pair) is a ``SplitMomentJob`` with its own dealer memo
 and a copy of the split tree, so jobs run on any thread in any order with the same
@@ -46,13 +47,21 @@ from libcpp.unordered_map cimport unordered_map
 from bjcore._alloc cimport vector, guard, guard_int
 from cython.operator cimport dereference as deref
 
-from bjcore._defs cimport (rank_unit, ACT_SPLIT, SPLIT_CDP, pair_draw_ratio, remove_unknown,
+from bjcore._defs cimport (rank_unit, ACT_SPLIT, SPLIT_CDP, pair_draw_ratio,
                            unknown_pair_chance)
 from bjcore._memo cimport HashIndex
 from bjcore._distribution cimport (RoundLaws, D_RANKS, D_OUT, D_LAW, D_STATES, D_LATTICE,
                                    D_NATURAL_COL, D_CHUNK, ZERO_COL, NATURAL_T, T_STAND)
 
 import numpy as np
+
+cdef extern from "split_pair_moments.h" nogil:
+    # the removal of the unseen non-pair cards and the patterns of hands, shared with the
+    # games' construction (game_split_moments.h); its J has the layout of ``J`` below
+    void pm_removals(double* J, int rows, int amax, const double* g)
+    void pm_patterns(const double* J0, const double* J1, int first_apart, int rows, int M,
+                     const double* w_below, const double* w_limit, double* p, double* m1,
+                     double* m2)
 
 # moments of a pair of hands (X1, X2) joint with the dealer's outcome t: D_OUT each
 cdef enum:
@@ -486,10 +495,10 @@ cdef bint split_moments(RoundLaws laws, _PairPass pp, int pair, double* p_t, dou
     cdef int n_known[3]
     cdef double J[N_COMBO * MAX_A * MAX_A * MOM]   # [combo][a][b][MOM], normalised
     cdef double raw[N_COMBO * MOM]
-    cdef double m, n, q, w, mass, g, dealt = 0.0
-    cdef const double* nn
-    cdef const double* nf
-    cdef const double* ff
+    cdef double gtab[N_COMBO * MAX_A * MAX_A]
+    cdef double w_below[4]
+    cdef double w_limit[4]
+    cdef double m, n, q, mass, dealt = 0.0
     n_known[0] = 2
     n_known[1] = 1
     n_known[2] = 0
@@ -527,48 +536,26 @@ cdef bint split_moments(RoundLaws laws, _PairPass pp, int pair, double* p_t, dou
     for combo in range(N_COMBO):
         for b in range(1, amax + 1):
             for a in range(amax + 1 - b):
-                g = unknown_pair_chance(laws.infinite, m, n + 1 - n_known[combo], a, b, 0.0)
-                for i in range(MOM):
-                    J[((combo * MAX_A + a) * MAX_A + b) * MOM + i] = remove_unknown(
-                        J[((combo * MAX_A + a) * MAX_A + b - 1) * MOM + i],
-                        J[((combo * MAX_A + a + 1) * MAX_A + b - 1) * MOM + i], g)
+                gtab[(combo * MAX_A + a) * MAX_A + b] = unknown_pair_chance(
+                    laws.infinite, m, n + 1 - n_known[combo], a, b, 0.0)
+    pm_removals(J, D_OUT, amax, gtab)
     for t in range(D_OUT):
         p_t[t] = 0.0
         m1[t] = 0.0
         m2[t] = 0.0
-    # the patterns of hands (the solver's): exactly h < M hands, all second cards non-pair
+    # the patterns of hands (the solver's): exactly h < M hands, all second cards
+    # non-pair; or the limit M, k hands completed (non-pair second card) before it was
+    # reached, the other M - k hands' second cards free
+    for h in range(4):
+        w_below[h] = 0.0
+        w_limit[h] = 0.0
     for h in range(2, M):
-        w = (1.0 if h == 2 else 2.0) * pair_draw_ratio(laws.infinite, m, q, n, h - 2, h, 0.0)
-        if w == 0.0:
-            continue
-        nn = &J[((C_NN * MAX_A + h - 2) * MAX_A + h - 2) * MOM]
-        for t in range(D_OUT):
-            p_t[t] += w * nn[M_P * D_OUT + t]
-            m1[t] += w * h * nn[M_E1 * D_OUT + t]
-            m2[t] += w * (h * nn[M_S1 * D_OUT + t] + h * (h - 1) * nn[M_C * D_OUT + t])
-    # ... or the limit M, k hands completed (non-pair second card) before it was reached,
-    # the other M - k hands' second cards free
+        w_below[h] = (1.0 if h == 2 else 2.0) * pair_draw_ratio(laws.infinite, m, q, n,
+                                                                h - 2, h, 0.0)
     for k in range(M - 1):
-        w = (2.0 if (M == 4 and k >= 1) else 1.0) * pair_draw_ratio(laws.infinite, m, q, n,
-                                                                     M - 2, k, 0.0)
-        if w == 0.0:
-            continue
-        a = M - 2
-        ff = &J[((C_FF * MAX_A + a) * MAX_A + k) * MOM]
-        for t in range(D_OUT):
-            p_t[t] += w * ff[M_P * D_OUT + t]
-            m1[t] += w * (M - k) * ff[M_E1 * D_OUT + t]
-            m2[t] += w * ((M - k) * ff[M_S1 * D_OUT + t]
-                          + (M - k) * (M - k - 1) * ff[M_C * D_OUT + t])
-        if k >= 1:
-            nf = &J[((C_NF * MAX_A + a) * MAX_A + k - 1) * MOM]
-            for t in range(D_OUT):
-                m1[t] += w * k * nf[M_E1 * D_OUT + t]
-                m2[t] += w * (k * nf[M_S1 * D_OUT + t] + 2 * k * (M - k) * nf[M_C * D_OUT + t])
-        if k >= 2:
-            nn = &J[((C_NN * MAX_A + a) * MAX_A + k - 2) * MOM]
-            for t in range(D_OUT):
-                m2[t] += w * k * (k - 1) * nn[M_C * D_OUT + t]
+        w_limit[k] = (2.0 if (M == 4 and k >= 1) else 1.0) * pair_draw_ratio(
+            laws.infinite, m, q, n, M - 2, k, 0.0)
+    pm_patterns(J, J, 0, D_OUT, M, w_below, w_limit, p_t, m1, m2)
     if not laws.rules.natural_takes_all:
         # a dealer natural takes one unit from the round, whatever the hands
         m1[NATURAL_T] = -p_t[NATURAL_T]

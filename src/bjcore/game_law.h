@@ -41,9 +41,10 @@
  * within one pattern of hands the hands are combined as independent given the dealer's
  * outcome.  Exact on an infinite shoe; on a finite shoe the cards the split hands take
  * from one another are left out of the pmf (not out of the mean: each hand keeps its own
- * exact joint law with the dealer).  BB+1's one unit depends on the hands together
- * (whether any stands at the natural): its chance is made the walk's exact one
- * (bb1_settle_natural), so that the mean stays exact there too.
+ * exact joint law with the dealer), and its second moment can be made exact beside it
+ * (want_moments: game_split_moments.h, from every pair of hands).  BB+1's one unit
+ * depends on the hands together (whether any stands at the natural): its chance is made
+ * the walk's exact one (bb1_settle_natural), so that the mean stays exact there too.
  */
 #ifndef BJSOLVE_GAME_LAW_H
 #define BJSOLVE_GAME_LAW_H
@@ -150,6 +151,7 @@ static inline Law law_of_entries(LawEntry* e, size_t n) {
 }  // namespace bjgame
 
 #include "game_two_hands.h"   // (a split into two hands: its exact law)
+#include "game_split_moments.h"   // (a split that may make 3-4 hands: its exact variance)
 
 
 namespace bjgame {
@@ -172,6 +174,19 @@ class GameLaw {
     bool given_outcome = false;
     double ones[N_OUT] = {1, 1, 1, 1, 1, 1, 1, 1};
     double law_max_marginal_gap = 0.0;   // largest gap between split hands' dealer marginals
+    /* The exact second moments of the splits the law combines (want_moments; a split
+     * that may make 3-4 hands: game_split_moments.h).  m2_fix[t]: what the round's
+     * E[S^2 ; t] adds to the law's own (round_law, or start_law's round); split_m*: the
+     * last split_law's moments while start_law settles its round; moments_inexact: the
+     * combined splits (finite shoe) whose variance stays the combination's;
+     * moments_mean_gap: the largest gap between a split's exact E[S ; t] and its law's
+     * (a check: both are exact). */
+    bool want_moments = false;
+    double m2_fix[N_OUT] = {0}, start_fix[N_OUT] = {0};
+    double split_p[N_OUT], split_m1[N_OUT], split_m2[N_OUT];
+    bool split_moments_made = false;
+    long moments_inexact = 0;
+    double moments_mean_gap = 0.0;
 
     explicit GameLaw(Walk* walk) : w(walk) {}
 
@@ -671,11 +686,31 @@ class GameLaw {
         return M == 2 || w->shoe[p] - 2 - w->dealer_cnt[p] <= 0;
     }
 
+    /* whether the exact second moment of a split of ``pair`` that may make M > 2 hands is
+     * made (game_split_moments.h): a finite shoe of whole counts that a round of M hands
+     * cannot run out of (two_hands_only's count: M finished hands of 31 hard points at
+     * most, and the dealer's 16 before his last card); a split hand's play decided in
+     * one context whatever the extra pair cards gone (not CDP, nor a chart frozen from
+     * CDP); not BB+1 (its unit depends on every hand at once) */
+    bool moments_apply(int M) const {
+        if (w->infinite) return false;
+        double points = 0.0;
+        for (int r = 0; r < N_RANKS; ++r) {
+            if (w->shoe[r] != std::floor(w->shoe[r])) return false;
+            points += (r + 1) * w->shoe[r];
+        }
+        if (points < 31.0 * M + 17) return false;
+        if (w->R.split_class == SPLIT_CDP) return false;
+        if (w->R.split_class == SPLIT_POLICY && w->policy->split_context == 2) return false;
+        return !bb1_round();
+    }
+
     /* the law of splitting the pair: the walk's split_value, with laws */
     Law split_law(int pair) {
         Law out;
         int M = w->hands_limit(pair);
         int p = pair - 1;
+        split_moments_made = false;
         if (M < 2) return out;
         w->split_value(pair);   // (the walk's dealer laws of the split contexts, as it makes them)
         if (two_hands_only(pair, M)) return TwoHandSplit<Walk>(*this, pair).law();
@@ -701,7 +736,15 @@ class GameLaw {
         double q = n - m;
         removal_tables(M, m, n, pp, Xo, Yo, XTo, NTo);
         if (free_split) removal_tables(M, m, n, pp, Xf, Yf, XTf, NTf);
-        if (!w->infinite) combined_splits++;
+        if (!w->infinite) {
+            combined_splits++;
+            if (want_moments && moments_apply(M)) {
+                SplitMoments<Walk>(*this, pair).moments(split_p, split_m1, split_m2);
+                split_moments_made = true;
+            } else {
+                moments_inexact++;
+            }
+        }
         for (int h = 2; h < M; ++h) {
             double wt = (h == 2 ? 1.0 : 2.0) * w->draw_ratio(m, q, n, h - 2, h, pp);
             if (wt == 0.0) continue;
@@ -793,6 +836,8 @@ class GameLaw {
         }
         bool natural = w->is_natural();
         Law L;
+        for (int t = 0; t < N_OUT; ++t) start_fix[t] = 0.0;
+        split_moments_made = false;
         if (a == ACT_SPLIT) {
             L = split_law(c1 + 1);
         } else if (a == ACT_SURRENDER) {
@@ -816,7 +861,29 @@ class GameLaw {
             }
             L.swap(kept);
         }
+        if (split_moments_made) exact_split_moments(L);
         return L;
+    }
+
+    /* start_fix[t]: the exact E[S^2 ; t] of a split round (split_m2) less its law's own,
+     * whose hands were combined; the natural row where it takes one unit in all (peek) is
+     * exact in the law already (-1 whatever the hands) */
+    void exact_split_moments(const Law& L) {
+        double m1[N_OUT] = {0}, m2[N_OUT] = {0};
+        for (const LawEntry& e : L) {
+            int t = law_t(e.key);
+            if (t >= N_OUT) continue;
+            double x = values[law_v(e.key)];
+            m1[t] += e.p * x;
+            m2[t] += e.p * x * x;
+        }
+        for (int t = 0; t < N_OUT; ++t) {
+            if (t == D_NATURAL && !w->R.natural_takes_all) continue;
+            start_fix[t] = split_m2[t] - m2[t];
+            double gap = std::fabs(split_m1[t] - m1[t]);
+            if (gap > moments_mean_gap) moments_mean_gap = gap;
+        }
+        split_moments_made = false;
     }
 
     Law round_law() {
@@ -837,7 +904,10 @@ class GameLaw {
                     if (wt <= 0.0) continue;
                     wt /= left * (left - 1);
                 }
-                if (wt > 0.0) law_add(out, wt, start_law(c1, c2));
+                if (wt > 0.0) {
+                    law_add(out, wt, start_law(c1, c2));
+                    for (int t = 0; t < N_OUT; ++t) m2_fix[t] += wt * start_fix[t];
+                }
             }
         return out;
     }
@@ -857,10 +927,15 @@ typedef GameLaw<ValueWalk> ValueWalkLaw;
 static inline int walk_round_law(ValueWalk* w, int c1, int c2, std::vector<double>* values,
                                  std::vector<double>* probs, std::vector<int>* outcomes,
                                  std::vector<int>* results, long* combined, double* gap,
-                                 size_t* entries) {
+                                 size_t* entries, int want_moments, double* m2_fix,
+                                 long* moments_inexact, double* moments_mean_gap) {
     int status = guarded([&] {
         ValueWalkLaw law(w);
+        law.want_moments = want_moments != 0;
         Law L = c1 < 0 ? law.round_law() : law.start_law(c1, c2);
+        for (int t = 0; t < N_OUT; ++t) m2_fix[t] = c1 < 0 ? law.m2_fix[t] : law.start_fix[t];
+        *moments_inexact = law.moments_inexact;
+        *moments_mean_gap = law.moments_mean_gap;
         *values = law.values;
         probs->clear();
         outcomes->clear();

@@ -69,24 +69,97 @@ struct HandDag {
     const LawEntry* leaf_end(int leaf) const { return leaf_entries.data() + leaf_from[leaf + 1]; }
     std::vector<int> leaf_nodes;   // (the busts after a hit apart: hit_bust)
     std::vector<int> order;    // the nodes by the number of cards held (parents first)
+    /* The same chances in closed form (game_split_moments.h, where a second hand is
+     * played from thousands of shoes): a sequence of draws without replacement has a
+     * chance that depends only on the cards drawn, so the chance of reaching a node is
+     * its number of draw orders from the root (paths; paths_cut: those whose first draw
+     * is not of rank cut) times the chance of one of them, built along one parent per
+     * node: no pass over the edges per shoe.  count_paths first (once per graph). */
+    std::vector<double> paths, paths_cut;
+    std::vector<int> parent, via;   // one parent of each node, and the rank drawn from it
+    void count_paths(int cut_rank) {
+        size_t n = nodes.size();
+        paths.assign(n, 0.0);
+        paths_cut.assign(n, 0.0);
+        parent.assign(n, -1);
+        via.assign(n, 0);
+        paths[0] = paths_cut[0] = 1.0;
+        for (int id : order)
+            for (int k = nodes[id].first_edge; k < nodes[id].first_edge + nodes[id].n_edges; ++k) {
+                int to = edges[k].to;
+                if (parent[to] < 0) {
+                    parent[to] = id;
+                    via[to] = edges[k].rank;
+                }
+                paths[to] += paths[id];
+                if (!(id == 0 && edges[k].rank == cut_rank)) paths_cut[to] += paths_cut[id];
+            }
+    }
+    void reach_closed(const double* b, std::vector<double>& reach, std::vector<double>* cut,
+                      std::vector<double>& chance) const {
+        double left = 0.0;
+        for (int r = 0; r < N_RANKS; ++r) left += b[r];
+        size_t n = nodes.size();
+        reach.resize(n);
+        chance.resize(n);
+        if (cut) cut->resize(n);
+        for (int id : order) {
+            double x = 1.0;
+            if (id != 0) {
+                const Node& par = nodes[parent[id]];
+                double c = b[via[id]] - par.cnt[via[id]], rest = left - par.n_cards;
+                x = c > 0.0 && rest > 0.0 ? chance[parent[id]] * c / rest : 0.0;
+            }
+            chance[id] = x;
+            reach[id] = paths[id] * x;
+            if (cut) (*cut)[id] = paths_cut[id] * x;
+        }
+    }
+
+    /* the leaves reached (reach > 0) as (the hand's cards, node), sorted: the endings of
+     * one set of cards C1 together */
+    std::vector<std::pair<uint64_t, int>> endings_by_cards(const std::vector<double>& reach) const {
+        std::vector<std::pair<uint64_t, int>> out;
+        for (int id : leaf_nodes)
+            if (reach[id] > 0.0) out.push_back(std::make_pair(nodes[id].key, id));
+        std::sort(out.begin(), out.end());
+        return out;
+    }
+    /* the root's child by a second card of rank r, or -1 */
+    int root_child(int r) const {
+        for (int k = nodes[0].first_edge; k < nodes[0].first_edge + nodes[0].n_edges; ++k)
+            if (edges[k].rank == r) return edges[k].to;
+        return -1;
+    }
     int bust_result = -1;      // the result of a bust after a hit (-own stake)
 
     /* the chance of reaching each node, the hand's cards drawn from the counts b (its
-     * own cards among them) */
-    void reach_from(const double* b, std::vector<double>& reach) const {
+     * own cards among them); cut (game_split_moments.h: a resplit's hand known to have
+     * drawn no pair card): the same chances, in the same pass, of the paths whose first
+     * draw (the hand's second card) is not of rank cut_rank */
+    void reach_from(const double* b, std::vector<double>& reach,
+                    std::vector<double>* cut = nullptr, int cut_rank = -1) const {
         double left = 0.0;
         for (int r = 0; r < N_RANKS; ++r) left += b[r];
         reach.assign(nodes.size(), 0.0);
         reach[0] = 1.0;
+        if (cut) {
+            cut->assign(nodes.size(), 0.0);
+            (*cut)[0] = 1.0;
+        }
         for (int id : order) {
             double x = reach[id];
             if (x == 0.0) continue;
             const Node& nd = nodes[id];
             double rest = left - nd.n_cards;
             if (rest <= 0.0) continue;
+            double xc = cut ? (*cut)[id] : 0.0;
             for (int k = nd.first_edge; k < nd.first_edge + nd.n_edges; ++k) {
                 double c = b[edges[k].rank] - nd.cnt[edges[k].rank];
-                if (c > 0.0) reach[edges[k].to] += x * c / rest;
+                if (c <= 0.0) continue;
+                reach[edges[k].to] += x * c / rest;
+                if (xc != 0.0 && !(id == 0 && edges[k].rank == cut_rank))
+                    (*cut)[edges[k].to] += xc * c / rest;
             }
         }
     }
@@ -222,7 +295,7 @@ class TwoHandSplit {
 
     std::vector<int> live, rows;
     std::vector<uint64_t> keys;
-    std::vector<double> reach2;
+    std::vector<double> reach2, reach_cut;
 
     std::vector<double> batch_n, batch_left, batch_out;
     std::vector<int> batch_rows;
@@ -277,34 +350,70 @@ class TwoHandSplit {
         return s;
     }
 
-    /* S = the law of (t, r2) of the second hand dealt from the counts b (the shoe less
-     * the first hand's cards c1), the dealer from b less the second hand's cards.  Its
-     * busts after a hit are one result (-own stake), and all its endings together have
-     * the dealer's law of b less its pair card (the hand's cards are drawn before the
-     * dealer's without looking at them): so the busts' dealer laws are that one less the
-     * other endings', and need no look-up. */
-    void second_hand(const HandDag& second, const HandDag::Node& c1, const double* b,
-                     std::vector<double>& S) {
-        second.reach_from(b, reach2);
-        std::fill(S.begin(), S.end(), 0.0);
-        // the dealer's laws: the hand's root's (live[0], for the busts), then its leaves'
-        // (looked up in sweeps, each starting the memory loads of the next: the memo is
-        // large, and its look-ups were most of the time; the missing ones computed in
-        // batches)
+    /* The second hand dealt from the counts b (the shoe less the cards ``gone``: the
+     * first hand's, c1), the dealer from b less the second hand's cards: the chances of
+     * its nodes (reach2) and the dealer's laws of its endings (live[k], dealer row rows[k]
+     * from the returned first_leaf on), and in busts[t] the dealer's law of its busts after
+     * a hit: all its endings together have the dealer's law of b less its pair card (the
+     * hand's cards are drawn before the dealer's without looking at them), so the busts'
+     * laws are that one less the other endings' (the caller takes those off), and need no
+     * look-up.  cut (game_split_moments.h): also the same with the hand's second card
+     * known not to be of rank cut_rank (reach_cut, busts_cut; unnormalised, as
+     * reach_from's cut): its endings together have the root's dealer law less the cut
+     * card's share, pi_cut times the law after it. */
+    double busts[N_OUT], busts_cut[N_OUT];
+    std::vector<double> chance;
+    size_t gather(const HandDag& second, uint64_t gone, const double* b, bool cut = false,
+                  int cut_rank = -1, bool closed = false) {
+        if (closed) second.reach_closed(b, reach2, cut ? &reach_cut : nullptr, chance);
+        else second.reach_from(b, reach2, cut ? &reach_cut : nullptr, cut_rank);
+        // the dealer's laws: the hand's root's (live[0], for the busts), with a cut the
+        // root's child by the cut card (live[1]), then its leaves' (looked up in sweeps,
+        // each starting the memory loads of the next: the memo is large, and its look-ups
+        // were most of the time; the missing ones computed in batches)
         live.clear();
         keys.clear();
         live.push_back(0);
-        keys.push_back(c1.key + second.nodes[0].key + w->other_key);
+        keys.push_back(gone + second.nodes[0].key + w->other_key);
+        int cut_child = cut ? second.root_child(cut_rank) : -1;
+        double pi_cut = 0.0;
+        if (cut_child >= 0) {
+            const HandDag::Node& root = second.nodes[0];
+            double left = 0.0;
+            for (int r = 0; r < N_RANKS; ++r) left += b[r];
+            double c = b[cut_rank] - root.cnt[cut_rank];
+            pi_cut = (c > 0.0 && left > root.n_cards) ? c / (left - root.n_cards) : 0.0;
+        }
+        size_t first_leaf = 1;
+        if (pi_cut > 0.0) {
+            live.push_back(cut_child);
+            keys.push_back(gone + second.nodes[cut_child].key + w->other_key);
+            first_leaf = 2;
+        }
         for (int id : second.leaf_nodes)
             if (reach2[id] != 0.0) {
                 live.push_back(id);
-                keys.push_back(c1.key + second.nodes[id].key + w->other_key);
+                keys.push_back(gone + second.nodes[id].key + w->other_key);
                 dealer_index.prefetch(keys.back());
             }
         dealer_rows_of(second, b);
-        double busts[N_OUT];
         for (int t = 0; t < N_OUT; ++t) busts[t] = dealer_rows[(size_t)rows[0] * N_OUT + t];
-        for (size_t k = 1; k < live.size(); ++k) {
+        if (cut) {
+            for (int t = 0; t < N_OUT; ++t) busts_cut[t] = busts[t];
+            if (first_leaf == 2)
+                for (int t = 0; t < N_OUT; ++t)
+                    busts_cut[t] -= pi_cut * dealer_rows[(size_t)rows[1] * N_OUT + t];
+        }
+        w->poll_interrupt(second.edges.size() + live.size());
+        return first_leaf;
+    }
+
+    /* S = the law of (t, r2) of the second hand (gather) */
+    void second_hand(const HandDag& second, uint64_t gone, const double* b,
+                     std::vector<double>& S) {
+        size_t first_leaf = gather(second, gone, b);
+        std::fill(S.begin(), S.end(), 0.0);
+        for (size_t k = first_leaf; k < live.size(); ++k) {
             const HandDag::Node& c2 = second.nodes[live[k]];
             const double* d = &dealer_rows[(size_t)rows[k] * N_OUT];
             double x = reach2[live[k]];
@@ -318,7 +427,6 @@ class TwoHandSplit {
         }
         if (second.bust_result >= 0)
             for (int t = 0; t < N_OUT; ++t) S[(size_t)t * V + second.bust_result] += busts[t];
-        w->poll_interrupt(second.edges.size() + live.size());
     }
 
     Law law() {
@@ -340,10 +448,7 @@ class TwoHandSplit {
         b[p] -= 1.0;   // (the second hand's pair card)
         std::vector<double> reach1;
         first.reach_from(b, reach1);
-        std::vector<std::pair<uint64_t, int>> endings;
-        for (int id : first.leaf_nodes)
-            if (reach1[id] > 0.0) endings.push_back(std::make_pair(first.nodes[id].key, id));
-        std::sort(endings.begin(), endings.end());
+        std::vector<std::pair<uint64_t, int>> endings = first.endings_by_cards(reach1);
 
         std::vector<double> G((size_t)ROWS * V), S((size_t)ROWS * V), busts((size_t)ROWS * V);
         std::vector<std::vector<double>> J(N_OUT);
@@ -352,7 +457,7 @@ class TwoHandSplit {
         // (every ending of the first hand together) less its law after the other endings
         const HandDag::Node& root = first.nodes[0];
         for (int r = 0; r < N_RANKS; ++r) b[r] = shoe[r] - root.cnt[r];
-        second_hand(second, root, b, busts);
+        second_hand(second, root.key, b, busts);
         for (size_t i = 0; i < endings.size();) {
             size_t j = i;
             std::fill(G.begin(), G.end(), 0.0);
@@ -366,7 +471,7 @@ class TwoHandSplit {
             }
             const HandDag::Node& c1 = first.nodes[endings[i].second];
             for (int r = 0; r < N_RANKS; ++r) b[r] = shoe[r] - c1.cnt[r];
-            second_hand(second, c1, b, S);
+            second_hand(second, c1.key, b, S);
             join(G, S, J);
             for (size_t k = 0; k < S.size(); ++k) busts[k] -= ends * S[k];
             i = j;

@@ -281,10 +281,12 @@ def round_laws(rules, shoe, keys, engines=None, *, split: str = "CDZ-", solution
             {k: m2 for k, (m2, _) in moments.items()}, moments_exact)
 
 
-def _game_laws(solution, strategy, threads, after_double=None):
-    """({key: (values, law)} of the game engine, whether a split was combined) for a
-    game ``solution`` playing ``strategy`` (as ``_kernel_laws`` takes it): the solve's
-    own engines for "optimal", policy engines of the strategy otherwise."""
+def _game_laws(solution, strategy, threads, after_double=None, moments=True):
+    """({key: (values, law)} of the game engine, whether a split was combined,
+    {key: E[S^2 ; t]}, whether those are exact) for a game ``solution`` playing
+    ``strategy`` (as ``_kernel_laws`` takes it): the solve's own engines for "optimal",
+    policy engines of the strategy otherwise; ``moments``: the exact second moments of
+    the combined splits where they can be made (``game_law.game_round_laws``)."""
     if isinstance(strategy, str):
         if strategy != "optimal":
             raise ValueError(f"strategy must be 'optimal', a StrategyChart or a callable "
@@ -294,7 +296,8 @@ def _game_laws(solution, strategy, threads, after_double=None):
                              "strategy (a chart); 'optimal' makes the optimal choice")
         engines = {k: solution._engines[k] for k in solution.deal.playable_keys}
         # the solve's own engines are shared with every other call on the solution
-        return game_round_laws(engines, threads, locks=solution._engine_locks)
+        return game_round_laws(engines, threads, locks=solution._engine_locks,
+                               moments=moments)
     else:
         if not (isinstance(strategy, StrategyChart) or callable(strategy)):
             raise TypeError("strategy must be 'optimal', a StrategyChart or a callable "
@@ -303,7 +306,7 @@ def _game_laws(solution, strategy, threads, after_double=None):
             after_double = after_double_chart(solution)
         engines = policy_engines(solution.rules, solution.shoe, strategy, solution.deal,
                                  after_double=after_double)
-    return game_round_laws(engines, threads)
+    return game_round_laws(engines, threads, moments=moments)
 
 
 def _natural_dealer_law(rules, deal, key) -> np.ndarray:
@@ -355,6 +358,21 @@ def _convolve(a: dict, b: dict) -> dict:
     return out
 
 
+def _game_variance_why(rules, solution, strategy, exact_splits: bool) -> str:
+    """Why a game's combined splits keep the pmf's variance (game_law.h, moments_apply)."""
+    if not exact_splits:
+        return "exact_splits=False"
+    if solution.shoe.is_fractional:
+        return "a fractional shoe"
+    if solution.may_run_out:
+        return "a shoe a round could run out of"
+    if rules.natural_loss == "bb+1":
+        return "BB+1: the box's unit depends on every hand at once"
+    if isinstance(strategy, str) and solution.split == "CDP":
+        return "CDP: its split hands decide by the extra pair cards gone"
+    return "a shoe a round of split hands could run out of"
+
+
 def _exactness(infinite: bool, split_approx: bool, spots: int,
                game: bool = False) -> tuple[bool, str]:
     if game and not infinite and (split_approx or spots > 1):
@@ -363,7 +381,7 @@ def _exactness(infinite: bool, split_approx: bool, spots: int,
                 + (["spots"] if spots > 1 else []))
         return False, (f"the games: {' and '.join(what)} combined as independent given the "
                        f"dealer's cards and final outcome; each hand's joint law with the "
-                       f"dealer exact, so the mean is exact; the variance is the pmf's")
+                       f"dealer exact, so the mean is exact")
     if infinite:
         return True, ("exact: infinite shoe, the hands of a round are independent given the "
                       "dealer's cards and final outcome")
@@ -472,10 +490,11 @@ def outcome_distribution(solution, strategy="optimal", *, insurance: bool = Fals
 
     The games (a game rule set): the game engine's own law (``game_law``), over the exact
     result values (free stakes, bonuses, redoubles); a split into two hands is exact on
-    every whole shoe (the joint law of both hands and the dealer, always: ``exact_splits``
-    does not apply), a split that may make 3-4 hands is combined as independent given the
-    dealer's outcome (exact on an infinite shoe, the mean exact on every shoe; the variance
-    is the pmf's); ``exact_spots`` does not apply (docs/risk.md, "The games").
+    every whole shoe (the joint law of both hands and the dealer, always), a split that
+    may make 3-4 hands is combined as independent given the dealer's outcome (exact on an
+    infinite shoe, the mean exact on every shoe), its variance exact all the same on whole
+    shoes with ``exact_splits`` (not CDP, not BB+1: the pmf's, ``method`` says why);
+    ``exact_spots`` does not apply (docs/risk.md, "The games").
     """
     threads = check_threads(threads)
     if not isinstance(exact_splits, bool):
@@ -499,11 +518,12 @@ def outcome_distribution(solution, strategy="optimal", *, insurance: bool = Fals
     columns = column_values(rules.blackjack_payout)
     game = is_game(rules, solution.split)
     if game:
-        # the games: the game engine's own laws over their exact result values (every
-        # split combined given the dealer's outcome; no separate second moments)
-        game_laws, split_played = _game_laws(solution, strategy, threads, after_double)
-        second_moments: dict = {}
-        moments_exact = False
+        # the games: the game engine's own laws over their exact result values (a split
+        # that may make 3-4 hands combined given the dealer's outcome, its second moment
+        # exact where it can be: game_split_moments.h)
+        game_laws, split_played, second_moments, moments_exact = _game_laws(
+            solution, strategy, threads, after_double,
+            exact_splits and not solution.may_run_out)
     else:
         if after_double is not None:
             raise ValueError("after_double: the choice after a double is a rule of the games "
@@ -553,6 +573,9 @@ def outcome_distribution(solution, strategy="optimal", *, insurance: bool = Fals
         method1 += ("; the variance is exact all the same (from every pair of split hands' "
                     "joint law with the dealer; the probabilities' own variance, "
                     "pmf_variance, differs slightly)")
+    elif not exact1 and game:
+        method1 += ("; the variance is the pmf's (" + _game_variance_why(rules, solution, strategy,
+                                                                          exact_splits) + ")")
     desc = f"{rules.describe()}; shoe {shoe!r}; strategy " + (
         f"optimal ({solution.split})" if isinstance(strategy, str) else repr(strategy)[:60])
     if insurance:

@@ -21,7 +21,9 @@ dealer, ``src/bjcore/game_two_hands.h``).  A split that may make 3-4 hands (or a
 on a fractional shoe) has its hands combined as independent given the dealer's outcome:
 exact on an infinite shoe, on a finite shoe the cards the split hands take from one
 another are left out (the mean stays exact; the error measured in docs/risk.md, "The
-games").
+games").  Its second moment can be had exactly all the same (``moments=True``: from every
+pair of split hands' joint law with the dealer, ``src/bjcore/game_split_moments.h``) on
+shoes of whole counts a round cannot run out of, except BB+1 and CDP.
 """
 from __future__ import annotations
 
@@ -67,6 +69,21 @@ def engine_round_law(engine: GameEngine) -> tuple[np.ndarray, np.ndarray, bool]:
     return values, law, entries[4] > 0
 
 
+def engine_round_law_moments(engine: GameEngine, moments: bool = True):
+    """``engine_round_law`` and the round's E[S^2 ; t] per dealer outcome t (an array of 8)
+    with every combined split given its exact second moment where it can be
+    (``moments``), and whether each combined split's was: (values, law, approx, m2,
+    moments_exact).  Without ``moments``, m2 is the law's own and moments_exact is True
+    only when no split was combined."""
+    entries = engine.round_law_entries(moments=moments)
+    values, law = law_arrays(entries)
+    # (the law's own second moment, row by row as outcome_distribution sums it, plus what
+    # the exact splits add: nothing where none)
+    m2 = np.array([float(law[t] @ values ** 2) for t in range(law.shape[0])])
+    m2 += np.array(entries[7], dtype=float)
+    return values, law, entries[4] > 0, m2, entries[8] == 0
+
+
 def game_round_law(rules: Rules, shoe: Shoe, key, engine=None) -> tuple[np.ndarray, np.ndarray]:
     """The law of one round of the games' ``rules`` on ``shoe`` against dealer key ``key``
     (an upcard 1..10): ``(values, law)``, values a sorted 1-D float array of net results
@@ -103,11 +120,14 @@ def game_round_law(rules: Rules, shoe: Shoe, key, engine=None) -> tuple[np.ndarr
     return values, law
 
 
-def game_round_laws(engines: dict, threads: int = 1, locks: dict | None = None
-                    ) -> tuple[dict, bool]:
-    """({key: (values, law)}, whether a split was combined approximately) of every
-    engine's round (solved or policy engines of the games), keys in parallel threads.
+def game_round_laws(engines: dict, threads: int = 1, locks: dict | None = None,
+                    moments: bool = False) -> tuple[dict, bool, dict, bool]:
+    """({key: (values, law)}, whether a split was combined approximately, {key: E[S^2 ; t]
+    (8 numbers)}, whether every one of those is exact) of every engine's round (solved or
+    policy engines of the games), keys in parallel threads.
 
+    moments: give every combined split its exact second moment where it can be
+    (``engine_round_law_moments``); else the second moments are the laws' own.
     locks: {key: lock} when the engines are shared (a ``Solution``'s own engines): the law
     walk sets and clears the engine's hand, so it runs under the engine's lock, as every
     other call into a shared engine does."""
@@ -115,9 +135,9 @@ def game_round_laws(engines: dict, threads: int = 1, locks: dict | None = None
 
     def one(key):
         if locks is None:
-            return engine_round_law(engines[key])
+            return engine_round_law_moments(engines[key], moments)
         with locks[key]:
-            return engine_round_law(engines[key])
+            return engine_round_law_moments(engines[key], moments)
 
     workers = max(1, min(len(order), threads))
     if workers > 1:
@@ -128,8 +148,10 @@ def game_round_laws(engines: dict, threads: int = 1, locks: dict | None = None
     misses = sum(getattr(e, "policy_misses", 0) for e in engines.values())
     if misses:
         raise RuntimeError(f"internal error: {misses} decisions had no frozen action")
-    return ({k: (v, law) for k, (v, law, _) in zip(order, results)},
-            any(approx for _, _, approx in results))
+    return ({k: (v, law) for k, (v, law, *_) in zip(order, results)},
+            any(r[2] for r in results),
+            {k: r[3] for k, r in zip(order, results)},
+            all(r[4] for r in results))
 
 
 def classic_to_game_law(law: np.ndarray, columns: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
