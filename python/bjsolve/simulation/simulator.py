@@ -117,6 +117,20 @@ def _seed(seed: int) -> int:
     return int(seed)
 
 
+def checked_run(rounds, seed, chunk_rounds, threads) -> tuple:
+    """(rounds, seed, chunk_rounds, threads) of a simulation run, checked: the errors name
+    the field (threads None: every core)."""
+    rounds = _whole(rounds, "rounds", low=1, high=MAX_ROUNDS)
+    seed = _seed(seed)
+    chunk_rounds = _whole(chunk_rounds, "chunk_rounds", low=1)
+    if -(-rounds // chunk_rounds) > MAX_CHUNKS:
+        raise ValueError(f"rounds / chunk_rounds must be at most {MAX_CHUNKS:,} chunks, got "
+                         f"{rounds:,} / {chunk_rounds:,}: give a larger chunk_rounds")
+    if threads is not None:
+        threads = _whole(threads, "threads", low=1, high=1024)
+    return rounds, seed, chunk_rounds, threads
+
+
 def _check_burn(burn) -> None:
     """The simulator burns one card after every shuffle (its compiled dealer): burn=1, as
     ``CountedGame``'s default, or the error naming the field."""
@@ -477,14 +491,7 @@ def simulate(rules: Rules | None = None, *, rounds, seed, shoe=None, penetration
         agree; None: always stand.
     """
     rules = Rules() if rules is None else rules
-    rounds = _whole(rounds, "rounds", low=1, high=MAX_ROUNDS)
-    seed = _seed(seed)
-    chunk_rounds = _whole(chunk_rounds, "chunk_rounds", low=1)
-    if -(-rounds // chunk_rounds) > MAX_CHUNKS:
-        raise ValueError(f"rounds / chunk_rounds must be at most {MAX_CHUNKS:,} chunks, got "
-                         f"{rounds:,} / {chunk_rounds:,}: give a larger chunk_rounds")
-    if threads is not None:
-        threads = _whole(threads, "threads", low=1, high=1024)
+    rounds, seed, chunk_rounds, threads = checked_run(rounds, seed, chunk_rounds, threads)
     trials = checked_bankroll_trials(bankroll_trials)
     plan, settings = build_plan(
         rules, shoe=shoe, penetration=penetration, burn=burn, spots=spots,

@@ -33,18 +33,15 @@ from .result import TC_HIGH, TC_LOW, SimulationResult, _result, merge
 from .simulator import (
     DECKS_ESTIMATIONS,
     DEFAULT_CHUNK_ROUNDS,
-    MAX_CHUNKS,
-    MAX_ROUNDS,
     TC_ROUNDINGS,
     _check_burn,
     _choice,
     _count_convention,
     _progress_reporter,
-    _seed,
     _tags,
-    _whole,
     bets_by_true_count,
     checked_bankroll_trials,
+    checked_run,
     cut_card,
     ruin_paths,
     run_local,
@@ -217,14 +214,7 @@ def simulate_switch_shoe(switch, rounds, seed: int = 1, *, penetration=0.75, bur
         whole true count: both hands insured, half a unit each, at TC >= it.
 
     The result depends on (seed, chunk_rounds), not on ``threads``."""
-    rounds = _whole(rounds, "rounds", low=1, high=MAX_ROUNDS)
-    seed = _seed(seed)
-    chunk_rounds = _whole(chunk_rounds, "chunk_rounds", low=1)
-    if -(-rounds // chunk_rounds) > MAX_CHUNKS:
-        raise ValueError(f"rounds / chunk_rounds must be at most {MAX_CHUNKS:,} chunks, got "
-                         f"{rounds:,} / {chunk_rounds:,}: give a larger chunk_rounds")
-    if threads is not None:
-        threads = _whole(threads, "threads", low=1, high=1024)
+    rounds, seed, chunk_rounds, threads = checked_run(rounds, seed, chunk_rounds, threads)
     trials = checked_bankroll_trials(bankroll_trials)
     plan, settings = build_switch_plan(
         switch, penetration=penetration, burn=burn, system=system, indices=indices,
