@@ -20,7 +20,7 @@ import numpy as np
 from ..model.deal import hand_limit
 from ..model.shoe import Shoe
 from .engines import make_engine
-from .kernel_rules import POLICY_CLASS, SPLIT_CLASSES, kernel_rules
+from .kernel_rules import SPLIT_CLASSES, kernel_rules
 from .scheduler import run_units
 from .switch import PAIRS, RANKS, HandTable, SwitchSolution, _deal_arrays, game_rules
 from .switch_law import combine_hands, hand_laws
@@ -79,25 +79,18 @@ def frozen_switch_rounds(base: SwitchSolution, shoes: dict, threads=None, *,
         raise ValueError("frozen switch rounds take a finite shoe's analysis with "
                          "removal='full' and play='optimal'")
     names = list(shoes)
-    out: dict = {}
-    frozen: dict = {}   # (other hand, upcard) -> the full shoe's decisions, frozen once
+    out = {}
     for start in range(0, len(names), max(1, batch)):
         part = {name: shoes[name] for name in names[start:start + max(1, batch)]}
-        out.update(_frozen_batch(base, part, threads, ev_path, switches or {}, plays or {},
-                                 frozen))
+        out.update(_frozen_batch(base, part, threads, ev_path, switches or {}, plays or {}))
     return out
 
 
 def _frozen_batch(base: SwitchSolution, shoes: dict, threads, ev_path: bool,
-                  switches: dict, plays: dict, frozen: dict) -> dict:
-    """``frozen_switch_rounds`` of a few shoes: one pass over the contexts.  ``frozen``:
-    the contexts' frozen decisions made by earlier passes (filled here): freezing a
-    context is a solve of it, a fifth of a pass of four shoes on six decks; each is kept
-    in a policy engine that holds the decisions and no solve (about 0.3 MB a context, 550
-    contexts) rather than made again every pass."""
+                  switches: dict, plays: dict) -> dict:
+    """``frozen_switch_rounds`` of a few shoes: one pass over the contexts."""
     rules = base.rules
     params = kernel_rules(game_rules(rules), SPLIT_CLASSES[base.split])
-    holder_params = kernel_rules(game_rules(rules), POLICY_CLASS)
     n = len(PAIRS)
     # the counts a hand may hold against each upcard (the full shoe's: the played shoes
     # are no larger), for the play indices' decisions
@@ -105,13 +98,8 @@ def _frozen_batch(base: SwitchSolution, shoes: dict, threads, ev_path: bool,
 
     def unit(key):
         o, up = key
-        source = frozen.get(key)
-        if source is None:
-            solved = make_engine(params, base.shoe.remove(*PAIRS[o]), up)
-            solved.freeze_decisions()
-            source = make_engine(holder_params, base.shoe.remove(*PAIRS[o]), up)
-            solved.copy_policy_to(source)
-            frozen[key] = source
+        source = make_engine(params, base.shoe.remove(*PAIRS[o]), up)
+        source.freeze_decisions()
         out = {}
         for name, shoe1 in shoes.items():
             if (o, up) not in contexts[name]:
