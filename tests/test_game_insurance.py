@@ -1,58 +1,19 @@
 """The counted game's insurance gain per state against brute-force enumeration of every
 set of cards seen and every deal of a small shoe."""
-import itertools
-import math
-from fractions import Fraction
-
 import numpy as np
 import pytest
 
 from bjsolve import Shoe
 from bjsolve.counting.count_laws import CountDistribution
-from bjsolve.counting.removal import SYSTEMS
 from bjsolve.risk.game import insurance_gains
+from insurance_oracle import brute_force_gains as _oracle
 
 COUNTS = (2, 1, 1, 1, 1, 1, 1, 1, 1, 4)      # 14 cards, every rank
 
 
-def _tag(system, rank):
-    return Fraction(SYSTEMS[system][1][rank]).limit_denominator(12)
-
-
 def brute_force_gains(system, n, index):
-    """{running count: insurance gain per round} after n cards seen: every n-subset of the
-    cards seen equally likely (grouped by how many of each rank it holds), then every deal
-    (hand card, ace up, hand card, hole card) of the cards left; insured when the true
-    count after the deal (exact decks left, floor) is >= index; half the bet, paid 2:1."""
-    total = sum(COUNTS)
-    unseen = total - n
-    acc = {}
-    for seen in itertools.product(*(range(c + 1) for c in COUNTS)):
-        if sum(seen) != n:
-            continue
-        ways = math.prod(math.comb(c, k) for c, k in zip(COUNTS, seen))
-        rc = sum(k * _tag(system, r) for r, k in enumerate(seen))
-        left = [c - k for c, k in zip(COUNTS, seen)]
-        gain = 0.0
-        for a in range(10):
-            for b in range(10):
-                v = list(left)
-                w = v[a] / unseen
-                v[a] -= 1
-                w *= max(v[0], 0) / (unseen - 1)
-                v[0] -= 1
-                w *= max(v[b], 0) / (unseen - 2)
-                v[b] -= 1
-                if w <= 0:
-                    continue
-                after = rc + _tag(system, a) + _tag(system, b) + _tag(system, 0)
-                if math.floor(after / Fraction(unseen - 3, 52)) < index:
-                    continue
-                gain += w * (1.5 * v[9] / (unseen - 3) - 0.5)
-        slot = acc.setdefault(float(rc), [0, 0.0])
-        slot[0] += ways
-        slot[1] += ways * gain
-    return {rc: g / k for rc, (k, g) in acc.items()}
+    # (every deal of one hand's two cards and the ace up)
+    return _oracle(COUNTS, system, n, index, hands=2)
 
 
 @pytest.mark.parametrize("system", ["hilo", "omega2"])
