@@ -1901,6 +1901,14 @@ class GameWalk {
             }
     }
 
+    /* the most extra pair cards a split hand of ``pair`` (M hands at most) is valued with:
+     * 2 M - 4, fewer when the shoe holds fewer pair cards (its contexts: 1 .. amax + 1) */
+    int split_amax(int pair, int M) const {
+        int amax = 2 * M - 4;
+        if (!infinite && shoe[pair - 1] - 2 < amax) amax = (int)shoe[pair - 1] - 2;
+        return amax;
+    }
+
     /* Unconditioned expectation of splitting the pair (every hand, every bet).  A free
      * split: the first hand keeps the player's stake, every other hand is free; the first
      * hand is the first to take a card that is not a pair card (its own resplits go first),
@@ -1912,8 +1920,7 @@ class GameWalk {
         if (M < 2) return NAN;
         if (split_have[p]) return split_cache[p];
         bool free_split = (R.free_split_ranks >> pair) & 1;
-        int amax = 2 * M - 4;
-        if (!infinite && shoe[p] - 2 < amax) amax = (int)shoe[p] - 2;
+        int amax = split_amax(pair, M);
         double Xo[MAX_A], Yo[MAX_A], Xf[MAX_A], Yf[MAX_A];
         extra_max = amax + 1;   // the contexts e = 1 .. amax + 1 about to be valued
         if (lanes_apply(amax)) {
@@ -2091,8 +2098,7 @@ class GameWalk {
     int split_contexts[N_RANKS] = {0};   // a pair's split contexts (0: no split)
     void count_split_contexts() {
         for (int p = 0; p < N_RANKS; ++p) {
-            int M = hands_limit(p + 1), amax = 2 * M - 4;
-            if (shoe[p] - 2 < amax) amax = (int)shoe[p] - 2;
+            int M = hands_limit(p + 1), amax = split_amax(p + 1, M);
             split_contexts[p] = M < 2 || amax < 0 ? 0 : amax + 1;
         }
     }
